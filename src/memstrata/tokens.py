@@ -56,11 +56,24 @@ def truncate_to_tokens(text: str, limit: int, marker: str = " …") -> str:
     """The longest prefix of `text` that, with `marker` appended, fits in `limit` tokens."""
     if limit <= 0:
         return ""
-    ids = encoding().encode_ordinary(text)
-    if len(ids) <= limit:
+    # A token is rarely longer than ~10 characters, so a huge text need not be encoded whole.
+    ids = encoding().encode_ordinary(text[: limit * 16])
+    if len(ids) <= limit and len(text) <= limit * 16:
         return text
     room = max(0, limit - count_tokens(marker))
     cut = encoding().decode(ids[:room])
     while cut and count_tokens(cut + marker) > limit:
         cut = cut[:-1]
     return cut + marker if cut else ""
+
+
+def keep_last_tokens(text: str, limit: int, marker: str = "… ") -> str:
+    """The end of `text`, with `marker` prefixed, in at most `limit` tokens."""
+    room = limit - count_tokens(marker)
+    if room <= 0:
+        return ""
+    ids = encoding().encode_ordinary(text[-limit * 16:])
+    tail = encoding().decode(ids[-room:])
+    while tail and count_tokens(marker + tail) > limit:
+        tail = tail[1:]
+    return marker + tail if tail else ""

@@ -217,3 +217,11 @@ class Context(_Model):
             if section.name == name:
                 return section
         raise KeyError(name)
+
+
+class FactHistory(_Model):
+    """A fact with its supersession chain (oldest first) and the changes along it."""
+
+    fact: Fact
+    chain: tuple[Fact, ...]
+    changes: tuple[FactChange, ...]

@@ -1,0 +1,70 @@
+"""memstrata: long-term memory for LLM assistants that does not forget."""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from memstrata.errors import (
+    InvalidInput,
+    MemstrataError,
+    ModelError,
+    NotFound,
+    SettingsError,
+    StoreError,
+)
+from memstrata.memory import Memory
+from memstrata.models.base import MemoryModel
+from memstrata.settings import Settings, load_settings
+from memstrata.types import (
+    DEFAULT_TENANT,
+    GLOBAL_STREAM,
+    Context,
+    ContextItem,
+    ContextSection,
+    DroppedItem,
+    Fact,
+    FactCategory,
+    FactChange,
+    FactHistory,
+    FactStatus,
+    SourceRef,
+    Stream,
+    Summary,
+    SummaryKind,
+    Tenant,
+    Turn,
+)
+
+try:
+    __version__ = version("memstrata")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.0.0"
+
+__all__ = [
+    "DEFAULT_TENANT",
+    "GLOBAL_STREAM",
+    "Context",
+    "ContextItem",
+    "ContextSection",
+    "DroppedItem",
+    "Fact",
+    "FactCategory",
+    "FactChange",
+    "FactHistory",
+    "FactStatus",
+    "InvalidInput",
+    "Memory",
+    "MemoryModel",
+    "MemstrataError",
+    "ModelError",
+    "NotFound",
+    "Settings",
+    "SettingsError",
+    "SourceRef",
+    "StoreError",
+    "Stream",
+    "Summary",
+    "SummaryKind",
+    "Tenant",
+    "Turn",
+    "__version__",
+    "load_settings",
+]

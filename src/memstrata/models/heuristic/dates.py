@@ -1,0 +1,178 @@
+"""Finding date phrases in a sentence and resolving them against the turn's own time.
+
+Only phrases that name a day are recognised ("March 27", "next Friday", "tomorrow",
+"in 3 days", "end of the month"); vague ones ("soon", "next week") are left alone because
+a wrong date pinned into every prompt is worse than none.
+"""
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+import dateparser
+
+from memstrata.types import as_utc
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+_NUMBER = r"(?:\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
+
+DATE_RE = re.compile(
+    r"\b(?:"
+    rf"(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
+    rf"|(?:{_WEEKDAY},?\s+)?(?P<md>{_MONTH}\s+{_DAY}(?!\d)(?:,?\s+\d{{4}})?)"
+    rf"|(?:{_WEEKDAY},?\s+)?(?P<dm>{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?)"
+    r"|(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|today|tonight|eod)"
+    r"|(?P<end>(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:day|week|month|quarter|year)"
+    r"|eow|eom)"
+    rf"|(?P<in>in\s+{_NUMBER}\s+(?:days?|weeks?|months?))"
+    rf"|(?P<wd>(?:(?:next|this|coming|this\s+coming)\s+)?{_WEEKDAY})"
+    r")(?![\w-])",
+    re.IGNORECASE,
+)
+_HAS_YEAR_RE = re.compile(r"\d{4}\s*$")
+
+
+@dataclass(frozen=True)
+class DateHit:
+    start: int
+    end: int
+    phrase: str
+    day: date
+    relative: bool
+    """True when the phrase means nothing without the turn's date ("Friday", "March 27")."""
+
+
+def base_day(at: datetime) -> date:
+    """The turn's calendar day in UTC, the anchor for every relative phrase."""
+    return as_utc(at).date()
+
+
+def _dateparser(phrase: str, anchor: date) -> date | None:
+    # RELATIVE_BASE must be naive; midnight of the day before keeps "March 27" said on
+    # March 27 on that day (dateparser treats the base's own midnight as already past).
+    base = datetime.combine(anchor - timedelta(days=1), datetime.min.time())
+    settings = {
+        "RELATIVE_BASE": base,
+        "PREFER_DATES_FROM": "future",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+        "TIMEZONE": "UTC",
+        "DATE_ORDER": "MDY",
+    }
+    parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+    return parsed.date() if parsed else None
+
+
+def _weekday(phrase: str, today: date) -> date:
+    words = phrase.lower().split()
+    target = _WEEKDAYS.index(words[-1])
+    if words[0] == "next":
+        # "next Friday" = the Friday of next (Monday-based) week: the common reading, and
+        # never the day after tomorrow when said on a Wednesday.
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
+        return monday + timedelta(days=target)
+    return today + timedelta(days=(target - today.weekday()) % 7)
+
+
+def _end_of(phrase: str, today: date) -> date:
+    unit = phrase.lower().split()[-1]
+    if unit in ("day", "eod"):
+        return today
+    if unit in ("week", "eow"):
+        return today + timedelta(days=(4 - today.weekday()) % 7)  # the working week's Friday
+    if unit in ("month", "eom"):
+        return today.replace(day=calendar.monthrange(today.year, today.month)[1])
+    if unit == "quarter":
+        month = ((today.month - 1) // 3) * 3 + 3
+        return date(today.year, month, calendar.monthrange(today.year, month)[1])
+    return date(today.year, 12, 31)
+
+
+def _in_n(phrase: str, today: date) -> date | None:
+    _, count, unit = phrase.lower().split()
+    number = int(count) if count.isdigit() else _NUMBER_WORDS[count]
+    if unit.startswith("day"):
+        return today + timedelta(days=number)
+    if unit.startswith("week"):
+        return today + timedelta(weeks=number)
+    return _dateparser(phrase, today + timedelta(days=1))
+
+
+def _resolve(match: re.Match[str], today: date) -> tuple[date | None, bool]:
+    """The day a DATE_RE match names, and whether it depended on `today`."""
+    kind = match.lastgroup or ""
+    phrase = match.group(kind)
+    if kind == "iso":
+        try:
+            return date.fromisoformat(phrase), False
+        except ValueError:
+            return None, False
+    if kind in ("md", "dm"):
+        day = _dateparser(phrase, today)
+        if day and not _HAS_YEAR_RE.search(phrase) and day < today:
+            day = _next_year(day)  # dateparser's future preference misses some forms
+        return day, not _HAS_YEAR_RE.search(phrase)
+    if kind == "rel":
+        lower = phrase.lower()
+        offset = 2 if "after" in lower else 1 if lower == "tomorrow" else 0
+        return today + timedelta(days=offset), True
+    if kind == "end":
+        return _end_of(phrase, today), True
+    if kind == "in":
+        return _in_n(phrase, today), True
+    return _weekday(phrase, today), True
+
+
+def _next_year(day: date) -> date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # February 29
+        return day.replace(year=day.year + 1, day=28)
+
+
+def find_dates(text: str, at: datetime) -> list[DateHit]:
+    """Every day-naming phrase in `text`, resolved against `at`, in order."""
+    today = base_day(at)
+    hits = []
+    for match in DATE_RE.finditer(text):
+        day, relative = _resolve(match, today)
+        if day is not None:
+            hits.append(DateHit(match.start(), match.end(), match.group(0), day, relative))
+    return hits
+
+
+def find_date(text: str, at: datetime) -> DateHit | None:
+    hits = find_dates(text, at)
+    return hits[0] if hits else None
+
+
+def leading_date(text: str, at: datetime) -> DateHit | None:
+    """The date `text` starts with (after on/by/for/to), or None: "on March 27 at 5pm"."""
+    stripped = re.sub(r"^(?:(?:on|by|for|to|until|till|before)\s+)+", "", text.strip(), flags=re.I)
+    hit = find_date(stripped, at)
+    return hit if hit and hit.start == 0 else None
+
+
+def human(day: date) -> str:
+    return f"{calendar.month_name[day.month]} {day.day}, {day.year}"
+
+
+def annotate(text: str, at: datetime) -> str:
+    """`text` with each relative date phrase followed by its ISO date, so it never rots."""
+    out, last = [], 0
+    for hit in find_dates(text, at):
+        if not hit.relative or text[hit.end : hit.end + 2] == " (":
+            continue
+        out.append(text[last : hit.end] + f" ({hit.day.isoformat()})")
+        last = hit.end
+    return "".join(out) + text[last:]

@@ -1,0 +1,100 @@
+"""Text plumbing shared by the heuristic tasks: cleaning, sentence splitting, word sets."""
+
+import re
+import unicodedata
+from functools import cache
+
+import pysbd
+
+# pysbd slows down sharply on long inputs and on dense punctuation, so every task looks
+# at a bounded prefix and feeds pysbd short chunks.
+MAX_SIDE_CHARS = 20_000
+_CHUNK_CHARS = 2_000
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\ufeff]")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+_SPACE_RE = re.compile(r"[ \t\r\f\v]+")
+_BREAK_RE = re.compile(r"(?<=[.!?。！？])\s+|\n")
+_WORD_RE = re.compile(r"[^\W_][\w'-]*")
+
+STOPWORDS = frozenset(
+    """a an the and or but if then so of to in on at by for with from as is are was were be
+    been being am it its it's this that these those there here i me my we us our you your
+    he him his she her they them their what which who whom whose when where why how do does
+    did done not no yes just also too very really can could would should will shall may
+    might must have has had having let let's get got into about over than out up down all
+    any some each every more most other such only own same s t d ll m re ve don't isn't
+    i'm i'll we'll we're you're that's there's ok okay""".split()
+)
+
+
+@cache
+def _segmenter() -> pysbd.Segmenter:
+    # Building a Segmenter compiles many rules; one per process is enough.
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+def clean(text: str, limit: int = MAX_SIDE_CHARS) -> str:
+    """`text` capped to `limit` characters, without control characters or curly quotes."""
+    text = unicodedata.normalize("NFC", text[:limit])
+    text = _CONTROL_RE.sub(" ", text).translate(_QUOTES)
+    return _SPACE_RE.sub(" ", text)
+
+
+def _chunks(text: str) -> list[str]:
+    """Pieces of at most about _CHUNK_CHARS, cut at a sentence end or line break if possible."""
+    pieces: list[str] = []
+    while len(text) > _CHUNK_CHARS:
+        window = text[:_CHUNK_CHARS]
+        cuts = [m.end() for m in _BREAK_RE.finditer(window)]
+        cut = cuts[-1] if cuts and cuts[-1] > _CHUNK_CHARS // 4 else window.rfind(" ") + 1
+        cut = cut if cut > 0 else _CHUNK_CHARS
+        pieces.append(text[:cut])
+        text = text[cut:]
+    pieces.append(text)
+    return pieces
+
+
+def sentences(text: str, limit: int = MAX_SIDE_CHARS) -> list[str]:
+    """The sentences of (a bounded prefix of) `text`, stripped, in order."""
+    out: list[str] = []
+    for paragraph in clean(text, limit).split("\n"):
+        if not paragraph.strip():
+            continue
+        for chunk in _chunks(paragraph):
+            out.extend(s.strip() for s in _segmenter().segment(chunk) if s.strip())
+    return out
+
+
+def words(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower())
+
+
+def content_words(text: str) -> frozenset[str]:
+    """Lowercase words that carry meaning, with a crude plural strip so 'keys' ~ 'key'."""
+    out = set()
+    for word in words(text):
+        if word in STOPWORDS or len(word) < 2:
+            continue
+        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return frozenset(out)
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def coverage(part: frozenset[str], whole: frozenset[str]) -> float:
+    """The share of `part`'s words that also occur in `whole`."""
+    return len(part & whole) / len(part) if part else 0.0
+
+
+def sentence_case(text: str) -> str:
+    """`text` with its first letter upper-cased and a final period when it has no end mark."""
+    text = text.strip().rstrip(",;:")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."

@@ -1,0 +1,117 @@
+"""Settings from a TOML file plus MEMSTRATA_* environment variables.
+
+Nothing is read at import time: call `load_settings()`.
+"""
+
+import os
+from pathlib import Path
+from typing import Literal, Self
+
+from platformdirs import user_data_dir
+from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from memstrata.errors import SettingsError
+
+
+def default_db_path() -> Path:
+    return Path(user_data_dir("memstrata", appauthor=False)) / "memory.db"
+
+
+class ModelSettings(BaseModel):
+    kind: Literal["heuristic", "llm"] = "heuristic"
+    base_url: str = "http://127.0.0.1:11434/v1"
+    name: str = "gpt-4o-mini"
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    attempts: int = Field(default=3, ge=1, le=10)
+
+
+class Settings(BaseSettings):
+    """Every knob, with its default. Env: MEMSTRATA_RECENT_TURNS=12, MEMSTRATA_MODEL__KIND=llm."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MEMSTRATA_", env_nested_delimiter="__", extra="forbid", frozen=True
+    )
+
+    db: Path = Field(default_factory=default_db_path)
+    recent_turns: int = Field(default=10, ge=0, description="K: raw turns always in the context")
+    session_turns: int = Field(default=20, ge=1, description="N: a session summary every N turns")
+    chunk_summarize_tokens: int = Field(
+        default=6000, ge=100, description="also summarize once the unsummarized turns reach this"
+    )
+    summary_max_tokens: int = Field(default=2000, ge=100)
+    compaction_target: float = Field(
+        default=0.7, gt=0.2, lt=1.0, description="compact to this share of summary_max_tokens"
+    )
+    session_summary_tokens: int = Field(default=300, ge=20)
+    rollup_tokens: int = Field(default=400, ge=20)
+    prompt_budget: int = Field(default=6000, ge=1, description="default context() budget")
+    pin_min_confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    max_turn_chars: int = Field(default=20_000_000, ge=1)
+    background_worker: bool = True
+    job_attempts: int = Field(default=5, ge=1)
+    job_backoff_seconds: float = Field(default=2.0, ge=0.0)
+    job_backoff_max_seconds: float = Field(default=300.0, ge=0.0)
+    stream_lease_seconds: float = Field(default=120.0, gt=0.0)
+    model: ModelSettings = ModelSettings()
+
+    @model_validator(mode="after")
+    def _target_below_cap(self) -> Self:
+        if int(self.summary_max_tokens * self.compaction_target) < 50:
+            raise ValueError("summary_max_tokens * compaction_target must leave at least 50 tokens")
+        return self
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+    @property
+    def compaction_target_tokens(self) -> int:
+        return int(self.summary_max_tokens * self.compaction_target)
+
+
+def load_settings(config: Path | None = None, **overrides: object) -> Settings:
+    """Settings from `config` (or $MEMSTRATA_CONFIG), the environment, then `overrides`.
+
+    Raises SettingsError naming each invalid key.
+    """
+    path = config or os.environ.get("MEMSTRATA_CONFIG")
+    settings_cls = Settings
+    if path:
+        if not Path(path).is_file():
+            raise SettingsError(f"config file not found: {path}")
+        settings_cls = _reading(Path(path))
+    try:
+        return settings_cls(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise SettingsError(_describe(exc)) from None
+    except (OSError, ValueError) as exc:  # unreadable or malformed TOML
+        raise SettingsError(f"cannot read settings: {exc}") from None
+
+
+def _reading(path: Path) -> type[Settings]:
+    class FileSettings(Settings):
+        model_config = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
+
+    return FileSettings
+
+
+def _describe(exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"]) or "settings"
+        lines.append(f"{key}: {error['msg']} (got {error.get('input')!r})")
+    return "invalid settings:\n  " + "\n  ".join(lines)

@@ -1,0 +1,146 @@
+"""The Store contract. Domain code talks to this, never to a backend directly."""
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from memstrata.types import (
+    Fact,
+    FactCategory,
+    FactChange,
+    FactStatus,
+    SourceRef,
+    Summary,
+    SummaryKind,
+    Turn,
+)
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class NewTurn(_Row):
+    tenant: str
+    stream: str
+    user: str
+    assistant: str
+    at: datetime
+    page_context: str | None = None
+    model_variant: str | None = None
+    source: str = "conversation"
+    tokens: int
+
+
+class NewFact(_Row):
+    tenant: str
+    stream: str
+    text: str
+    category: FactCategory
+    subject: str
+    slot: str
+    value: str
+    confidence: float
+    status: FactStatus = FactStatus.ACTIVE
+    supersedes: int | None = None
+    source: SourceRef
+    tokens: int
+
+
+class NewSummary(_Row):
+    tenant: str
+    stream: str
+    kind: SummaryKind
+    text: str
+    tokens: int
+    period_start: datetime | None
+    period_end: datetime | None
+    item_count: int
+    generation: int = 0
+    parents: tuple[int, ...] = ()
+
+
+class StreamState(_Row):
+    tenant: str
+    name: str
+    exists: bool
+    turn_count: int = 0
+    last_summarized_turn: int = 0
+    summary_enqueued_through: int = 0
+    unsummarized_tokens: int = 0
+
+
+class Job(_Row):
+    id: int
+    tenant: str
+    stream: str
+    kind: str
+    payload: dict[str, Any]
+    status: str
+    attempts: int
+    run_after: float
+    last_error: str | None
+
+
+class Store(Protocol):
+    def close(self) -> None: ...
+    def transaction(self) -> AbstractContextManager[None]: ...
+    def migrations(self) -> list[str]: ...
+
+    def ensure_stream(self, tenant: str, stream: str) -> None: ...
+    def stream_state(self, tenant: str, stream: str) -> StreamState: ...
+    def streams(self, tenant: str) -> list[str]: ...
+    def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None: ...
+    def set_summarized_through(self, tenant: str, stream: str, seq: int) -> None: ...
+
+    def insert_turn(self, turn: NewTurn) -> Turn: ...
+    def turn(self, tenant: str, turn_id: int) -> Turn: ...
+    def turns(
+        self, tenant: str, stream: str, *, after_seq: int = 0,
+        through_seq: int | None = None, last: int | None = None,
+    ) -> list[Turn]: ...
+
+    def insert_fact(self, fact: NewFact) -> Fact: ...
+    def fact(self, tenant: str, fact_id: int) -> Fact: ...
+    def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]: ...
+    def facts_in_slot(
+        self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
+    ) -> list[Fact]: ...
+    def set_fact_status(
+        self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
+    ) -> None: ...
+    def mention(self, tenant: str, fact_id: int, confidence: float) -> None: ...
+    def add_fact_change(
+        self, fact_id: int, action: str, related: int | None = None, note: str = ""
+    ) -> None: ...
+    def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]: ...
+
+    def insert_summary(self, summary: NewSummary) -> Summary: ...
+    def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None: ...
+    def summaries(
+        self, tenant: str, stream: str, kind: SummaryKind | None = None
+    ) -> list[Summary]: ...
+    def active_summary(self, tenant: str, stream: str) -> Summary | None: ...
+
+    def enqueue(self, tenant: str, stream: str, kind: str, payload: dict[str, Any]) -> int: ...
+    def has_pending(self, tenant: str, stream: str, kind: str) -> bool: ...
+    def claim_stream(
+        self, owner: str, lease_seconds: float, tenant: str | None = None
+    ) -> tuple[str, str] | None: ...
+    def renew_lease(self, tenant: str, stream: str, owner: str, lease_seconds: float) -> bool: ...
+    def release_stream(self, tenant: str, stream: str, owner: str) -> None: ...
+    def next_job(self, tenant: str, stream: str) -> Job | None: ...
+    def finish_job(self, job_id: int) -> None: ...
+    def fail_job(self, job_id: int, error: str, retry_in: float | None) -> None: ...
+    def jobs(self, tenant: str | None = None, status: str | None = None) -> list[Job]: ...
+    def retry_failed(self, tenant: str | None = None) -> int: ...
+
+    def search_turns(
+        self, tenant: str, stream: str, match: str, *, before_seq: int, limit: int
+    ) -> list[Turn]: ...
+    def search_summaries(
+        self, tenant: str, stream: str, match: str, *, kinds: Sequence[SummaryKind], limit: int
+    ) -> list[Summary]: ...

@@ -1,0 +1,135 @@
+"""Named, ordered schema migrations. Append only: never edit a migration that has shipped."""
+
+MIGRATIONS: list[tuple[str, str]] = [
+    (
+        "0001_core",
+        """
+        CREATE TABLE streams (
+            tenant TEXT NOT NULL,
+            name TEXT NOT NULL,
+            turn_count INTEGER NOT NULL DEFAULT 0,
+            last_summarized_turn INTEGER NOT NULL DEFAULT 0,
+            summary_enqueued_through INTEGER NOT NULL DEFAULT 0,
+            unsummarized_tokens INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, name)
+        );
+
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            user_text TEXT NOT NULL,
+            assistant_text TEXT NOT NULL,
+            at TEXT NOT NULL,
+            page_context TEXT,
+            model_variant TEXT,
+            source TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            recorded_at TEXT NOT NULL,
+            UNIQUE (tenant, stream, seq),
+            FOREIGN KEY (tenant, stream) REFERENCES streams (tenant, name)
+        );
+
+        CREATE TABLE facts (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            text TEXT NOT NULL,
+            category TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            slot TEXT NOT NULL,
+            value TEXT NOT NULL,
+            confidence REAL NOT NULL,
+            status TEXT NOT NULL,
+            supersedes INTEGER REFERENCES facts (id),
+            superseded_by INTEGER REFERENCES facts (id),
+            mention_count INTEGER NOT NULL DEFAULT 1,
+            source_kind TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            source_at TEXT,
+            recorded_at TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            FOREIGN KEY (tenant, stream) REFERENCES streams (tenant, name)
+        );
+        CREATE INDEX facts_by_stream ON facts (tenant, stream, status);
+        CREATE INDEX facts_by_slot ON facts (tenant, stream, subject, slot);
+
+        CREATE TABLE fact_history (
+            id INTEGER PRIMARY KEY,
+            fact_id INTEGER NOT NULL REFERENCES facts (id),
+            action TEXT NOT NULL,
+            related_fact_id INTEGER REFERENCES facts (id),
+            at TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX fact_history_by_fact ON fact_history (fact_id);
+
+        CREATE TABLE summaries (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            text TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            period_start TEXT,
+            period_end TEXT,
+            item_count INTEGER NOT NULL,
+            generation INTEGER NOT NULL DEFAULT 0,
+            parents TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            FOREIGN KEY (tenant, stream) REFERENCES streams (tenant, name)
+        );
+        CREATE INDEX summaries_by_kind ON summaries (tenant, stream, kind, period_end);
+
+        CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending',
+            attempts INTEGER NOT NULL DEFAULT 0,
+            run_after REAL NOT NULL,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            finished_at REAL
+        );
+        CREATE INDEX jobs_due ON jobs (status, run_after);
+        CREATE INDEX jobs_by_stream ON jobs (tenant, stream, status, id);
+
+        CREATE TABLE stream_leases (
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL,
+            PRIMARY KEY (tenant, stream)
+        );
+        """,
+    ),
+    (
+        "0002_full_text",
+        """
+        CREATE VIRTUAL TABLE turns_fts USING fts5(
+            user_text, assistant_text, content='turns', content_rowid='id'
+        );
+        CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
+            INSERT INTO turns_fts (rowid, user_text, assistant_text)
+            VALUES (new.id, new.user_text, new.assistant_text);
+        END;
+
+        CREATE VIRTUAL TABLE facts_fts USING fts5(text, content='facts', content_rowid='id');
+        CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
+            INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+        END;
+
+        CREATE VIRTUAL TABLE summaries_fts USING fts5(
+            text, content='summaries', content_rowid='id'
+        );
+        CREATE TRIGGER summaries_fts_insert AFTER INSERT ON summaries BEGIN
+            INSERT INTO summaries_fts (rowid, text) VALUES (new.id, new.text);
+        END;
+        """,
+    ),
+]

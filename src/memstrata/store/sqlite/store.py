@@ -1,0 +1,517 @@
+"""The embedded store: one SQLite file in WAL mode, FTS5 for text.
+
+One connection per Store, guarded by a lock, so one Memory may be shared by threads.
+Other processes on the same file coordinate through SQLite's own locking and the
+stream leases kept in the `stream_leases` table.
+"""
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memstrata.errors import NotFound, StoreError
+from memstrata.store.base import Job, NewFact, NewSummary, NewTurn, StreamState
+from memstrata.store.sqlite.migrations import MIGRATIONS
+from memstrata.types import (
+    Fact,
+    FactCategory,
+    FactChange,
+    FactStatus,
+    SourceRef,
+    Summary,
+    SummaryKind,
+    Turn,
+    utcnow,
+)
+
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def _ts(moment: datetime | None) -> str | None:
+    """Fixed-width UTC text, so that string order is time order."""
+    return None if moment is None else moment.strftime(_TIME_FORMAT)
+
+
+def _dt(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    return datetime.strptime(text, _TIME_FORMAT).replace(tzinfo=utcnow().tzinfo)
+
+
+class SQLiteStore:
+    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 30_000) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._db.row_factory = sqlite3.Row
+        for pragma in (
+            "journal_mode=WAL",
+            "foreign_keys=ON",
+            "synchronous=NORMAL",
+            f"busy_timeout={busy_timeout_ms}",
+        ):
+            self._db.execute(f"PRAGMA {pragma}")
+        self._migrate()
+
+    # -- plumbing -------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction; nested calls join the outer one."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def _row(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        with self._lock:
+            return self._db.execute(sql, params).fetchone()
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self._lock:
+            return self._db.execute(sql, params).lastrowid or 0
+
+    def _migrate(self) -> None:
+        with self._lock:
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations"
+                " (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            applied = {r["name"] for r in self._rows("SELECT name FROM schema_migrations")}
+            known = [name for name, _ in MIGRATIONS]
+            unknown = applied - set(known)
+            if unknown:
+                raise StoreError(
+                    f"{self.path} was written by a newer memstrata (migrations {sorted(unknown)})"
+                )
+            for name, sql in MIGRATIONS:
+                if name not in applied:
+                    self._apply(name, sql)
+
+    def _apply(self, name: str, sql: str) -> None:
+        # executescript commits on its own, so the migration and its record go in one script.
+        script = f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations VALUES ('{name}', '{_ts(utcnow())}');\nCOMMIT;"
+        try:
+            self._db.executescript(script)
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise StoreError(f"migration {name} failed: {exc}") from exc
+
+    def migrations(self) -> list[str]:
+        return [r["name"] for r in self._rows("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # -- streams --------------------------------------------------------------
+
+    def ensure_stream(self, tenant: str, stream: str) -> None:
+        self._exec(
+            "INSERT OR IGNORE INTO streams (tenant, name, created_at) VALUES (?, ?, ?)",
+            (tenant, stream, _ts(utcnow())),
+        )
+
+    def stream_state(self, tenant: str, stream: str) -> StreamState:
+        row = self._row("SELECT * FROM streams WHERE tenant = ? AND name = ?", (tenant, stream))
+        if row is None:
+            return StreamState(tenant=tenant, name=stream, exists=False)
+        return StreamState(
+            tenant=tenant,
+            name=stream,
+            exists=True,
+            turn_count=row["turn_count"],
+            last_summarized_turn=row["last_summarized_turn"],
+            summary_enqueued_through=row["summary_enqueued_through"],
+            unsummarized_tokens=row["unsummarized_tokens"],
+        )
+
+    def streams(self, tenant: str) -> list[str]:
+        rows = self._rows("SELECT name FROM streams WHERE tenant = ? ORDER BY name", (tenant,))
+        return [r["name"] for r in rows]
+
+    def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
+        self._exec(
+            "UPDATE streams SET summary_enqueued_through = ?, unsummarized_tokens = 0"
+            " WHERE tenant = ? AND name = ?",
+            (through_seq, tenant, stream),
+        )
+
+    def set_summarized_through(self, tenant: str, stream: str, seq: int) -> None:
+        self._exec(
+            "UPDATE streams SET last_summarized_turn = MAX(last_summarized_turn, ?)"
+            " WHERE tenant = ? AND name = ?",
+            (seq, tenant, stream),
+        )
+
+    # -- turns ----------------------------------------------------------------
+
+    def insert_turn(self, turn: NewTurn) -> Turn:
+        with self.transaction():
+            self.ensure_stream(turn.tenant, turn.stream)
+            self._exec(
+                "UPDATE streams SET turn_count = turn_count + 1,"
+                " unsummarized_tokens = unsummarized_tokens + ? WHERE tenant = ? AND name = ?",
+                (turn.tokens, turn.tenant, turn.stream),
+            )
+            seq = self._row(
+                "SELECT turn_count FROM streams WHERE tenant = ? AND name = ?",
+                (turn.tenant, turn.stream),
+            )["turn_count"]
+            recorded = utcnow()
+            turn_id = self._exec(
+                "INSERT INTO turns (tenant, stream, seq, user_text, assistant_text, at,"
+                " page_context, model_variant, source, tokens, recorded_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    turn.tenant, turn.stream, seq, turn.user, turn.assistant, _ts(turn.at),
+                    turn.page_context, turn.model_variant, turn.source, turn.tokens, _ts(recorded),
+                ),
+            )
+        return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
+
+    def turn(self, tenant: str, turn_id: int) -> Turn:
+        row = self._row("SELECT * FROM turns WHERE tenant = ? AND id = ?", (tenant, turn_id))
+        if row is None:
+            raise NotFound(f"no turn {turn_id}")
+        return _turn(row)
+
+    def turns(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        after_seq: int = 0,
+        through_seq: int | None = None,
+        last: int | None = None,
+    ) -> list[Turn]:
+        """Turns in seq order: those in (after_seq, through_seq], or only the `last` n."""
+        sql = "SELECT * FROM turns WHERE tenant = ? AND stream = ? AND seq > ?"
+        params: list[Any] = [tenant, stream, after_seq]
+        if through_seq is not None:
+            sql += " AND seq <= ?"
+            params.append(through_seq)
+        if last is not None:
+            rows = self._rows(sql + " ORDER BY seq DESC LIMIT ?", [*params, last])
+            rows.reverse()
+        else:
+            rows = self._rows(sql + " ORDER BY seq", params)
+        return [_turn(r) for r in rows]
+
+    # -- facts ----------------------------------------------------------------
+
+    def insert_fact(self, fact: NewFact) -> Fact:
+        recorded = utcnow()
+        fact_id = self._exec(
+            "INSERT INTO facts (tenant, stream, text, category, subject, slot, value, confidence,"
+            " status, supersedes, source_kind, source_id, source_at, recorded_at, tokens)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                fact.tenant, fact.stream, fact.text, fact.category.value, fact.subject, fact.slot,
+                fact.value, fact.confidence, fact.status.value, fact.supersedes,
+                fact.source.kind, fact.source.id, _ts(fact.source.at), _ts(recorded), fact.tokens,
+            ),
+        )
+        return self.fact(fact.tenant, fact_id)
+
+    def fact(self, tenant: str, fact_id: int) -> Fact:
+        row = self._row("SELECT * FROM facts WHERE tenant = ? AND id = ?", (tenant, fact_id))
+        if row is None:
+            raise NotFound(f"no fact {fact_id}")
+        return _fact(row)
+
+    def facts(
+        self, tenant: str, stream: str, *, include_inactive: bool = False
+    ) -> list[Fact]:
+        """Newest first."""
+        sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ?"
+        if not include_inactive:
+            sql += " AND status = 'active'"
+        return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
+
+    def facts_in_slot(
+        self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
+    ) -> list[Fact]:
+        sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND subject = ? AND slot = ?"
+        if active_only:
+            sql += " AND status = 'active'"
+        rows = self._rows(sql + " ORDER BY id DESC", (tenant, stream, subject, slot))
+        return [_fact(r) for r in rows]
+
+    def set_fact_status(
+        self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
+    ) -> None:
+        self._exec(
+            "UPDATE facts SET status = ?, superseded_by = COALESCE(?, superseded_by)"
+            " WHERE tenant = ? AND id = ?",
+            (status.value, superseded_by, tenant, fact_id),
+        )
+
+    def mention(self, tenant: str, fact_id: int, confidence: float) -> None:
+        self._exec(
+            "UPDATE facts SET mention_count = mention_count + 1,"
+            " confidence = MAX(confidence, ?) WHERE tenant = ? AND id = ?",
+            (confidence, tenant, fact_id),
+        )
+
+    def add_fact_change(
+        self, fact_id: int, action: str, related: int | None = None, note: str = ""
+    ) -> None:
+        self._exec(
+            "INSERT INTO fact_history (fact_id, action, related_fact_id, at, note)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (fact_id, action, related, _ts(utcnow()), note),
+        )
+
+    def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
+        marks = ",".join("?" * len(fact_ids))
+        rows = self._rows(
+            f"SELECT h.* FROM fact_history h JOIN facts f ON f.id = h.fact_id"
+            f" WHERE f.tenant = ? AND h.fact_id IN ({marks}) ORDER BY h.id",
+            (tenant, *fact_ids),
+        )
+        return [
+            FactChange(
+                fact_id=r["fact_id"], action=r["action"], related_fact_id=r["related_fact_id"],
+                at=_dt(r["at"]), note=r["note"],
+            )
+            for r in rows
+        ]
+
+    # -- summaries ------------------------------------------------------------
+
+    def insert_summary(self, summary: NewSummary) -> Summary:
+        created = utcnow()
+        summary_id = self._exec(
+            "INSERT INTO summaries (tenant, stream, kind, text, tokens, period_start, period_end,"
+            " item_count, generation, parents, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                summary.tenant, summary.stream, summary.kind.value, summary.text, summary.tokens,
+                _ts(summary.period_start), _ts(summary.period_end), summary.item_count,
+                summary.generation, json.dumps(list(summary.parents)), _ts(created),
+            ),
+        )
+        return Summary(id=summary_id, created_at=created, **summary.model_dump())
+
+    def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
+        self._exec(
+            "UPDATE summaries SET kind = ? WHERE tenant = ? AND id = ?",
+            (kind.value, tenant, summary_id),
+        )
+
+    def summaries(
+        self, tenant: str, stream: str, kind: SummaryKind | None = None
+    ) -> list[Summary]:
+        """Oldest period first."""
+        sql = "SELECT * FROM summaries WHERE tenant = ? AND stream = ?"
+        params: list[Any] = [tenant, stream]
+        if kind is not None:
+            sql += " AND kind = ?"
+            params.append(kind.value)
+        return [_summary(r) for r in self._rows(sql + " ORDER BY period_end, id", params)]
+
+    def active_summary(self, tenant: str, stream: str) -> Summary | None:
+        row = self._row(
+            "SELECT * FROM summaries WHERE tenant = ? AND stream = ? AND kind = 'active'"
+            " ORDER BY id DESC LIMIT 1",
+            (tenant, stream),
+        )
+        return None if row is None else _summary(row)
+
+    # -- jobs -----------------------------------------------------------------
+
+    def enqueue(self, tenant: str, stream: str, kind: str, payload: dict[str, Any]) -> int:
+        now = time.time()
+        return self._exec(
+            "INSERT INTO jobs (tenant, stream, kind, payload, run_after, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (tenant, stream, kind, json.dumps(payload), now, now),
+        )
+
+    def has_pending(self, tenant: str, stream: str, kind: str) -> bool:
+        row = self._row(
+            "SELECT 1 FROM jobs WHERE tenant = ? AND stream = ? AND kind = ? AND status = 'pending'",
+            (tenant, stream, kind),
+        )
+        return row is not None
+
+    def claim_stream(self, owner: str, lease_seconds: float, tenant: str | None = None
+                     ) -> tuple[str, str] | None:
+        """Lease the stream with the oldest due job that no live worker holds."""
+        now = time.time()
+        with self.transaction():
+            row = self._row(
+                "SELECT j.tenant, j.stream FROM jobs j LEFT JOIN stream_leases l"
+                " ON l.tenant = j.tenant AND l.stream = j.stream"
+                " WHERE j.status = 'pending' AND j.run_after <= ?"
+                " AND (l.owner IS NULL OR l.expires_at < ? OR l.owner = ?)"
+                " AND (? IS NULL OR j.tenant = ?)"
+                " ORDER BY j.id LIMIT 1",
+                (now, now, owner, tenant, tenant),
+            )
+            if row is None:
+                return None
+            self._exec(
+                "INSERT OR REPLACE INTO stream_leases VALUES (?, ?, ?, ?)",
+                (row["tenant"], row["stream"], owner, now + lease_seconds),
+            )
+        return row["tenant"], row["stream"]
+
+    def renew_lease(self, tenant: str, stream: str, owner: str, lease_seconds: float) -> bool:
+        with self._lock:
+            cursor = self._db.execute(
+                "UPDATE stream_leases SET expires_at = ? WHERE tenant = ? AND stream = ?"
+                " AND owner = ?",
+                (time.time() + lease_seconds, tenant, stream, owner),
+            )
+            return cursor.rowcount == 1
+
+    def release_stream(self, tenant: str, stream: str, owner: str) -> None:
+        self._exec(
+            "DELETE FROM stream_leases WHERE tenant = ? AND stream = ? AND owner = ?",
+            (tenant, stream, owner),
+        )
+
+    def next_job(self, tenant: str, stream: str) -> Job | None:
+        row = self._row(
+            "SELECT * FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'"
+            " AND run_after <= ? ORDER BY id LIMIT 1",
+            (tenant, stream, time.time()),
+        )
+        return None if row is None else _job(row)
+
+    def finish_job(self, job_id: int) -> None:
+        self._exec(
+            "UPDATE jobs SET status = 'done', finished_at = ? WHERE id = ?", (time.time(), job_id)
+        )
+
+    def fail_job(self, job_id: int, error: str, retry_in: float | None) -> None:
+        """Record a failure; retry after `retry_in` seconds, or give up when it is None."""
+        now = time.time()
+        if retry_in is None:
+            self._exec(
+                "UPDATE jobs SET status = 'failed', attempts = attempts + 1, last_error = ?,"
+                " finished_at = ? WHERE id = ?",
+                (error, now, job_id),
+            )
+        else:
+            self._exec(
+                "UPDATE jobs SET attempts = attempts + 1, last_error = ?, run_after = ?"
+                " WHERE id = ?",
+                (error, now + retry_in, job_id),
+            )
+
+    def jobs(self, tenant: str | None = None, status: str | None = None) -> list[Job]:
+        rows = self._rows(
+            "SELECT * FROM jobs WHERE (? IS NULL OR tenant = ?) AND (? IS NULL OR status = ?)"
+            " ORDER BY id",
+            (tenant, tenant, status, status),
+        )
+        return [_job(r) for r in rows]
+
+    def retry_failed(self, tenant: str | None = None) -> int:
+        with self._lock:
+            cursor = self._db.execute(
+                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?"
+                " WHERE status = 'failed' AND (? IS NULL OR tenant = ?)",
+                (time.time(), tenant, tenant),
+            )
+            return cursor.rowcount
+
+    # -- full text ------------------------------------------------------------
+
+    def search_turns(
+        self, tenant: str, stream: str, match: str, *, before_seq: int, limit: int
+    ) -> list[Turn]:
+        """Turns older than `before_seq` matching an FTS5 expression, best first."""
+        rows = self._rows(
+            "SELECT t.* FROM turns_fts f JOIN turns t ON t.id = f.rowid"
+            " WHERE turns_fts MATCH ? AND t.tenant = ? AND t.stream = ? AND t.seq < ?"
+            " ORDER BY bm25(turns_fts) LIMIT ?",
+            (match, tenant, stream, before_seq, limit),
+        )
+        return [_turn(r) for r in rows]
+
+    def search_summaries(
+        self, tenant: str, stream: str, match: str, *, kinds: Sequence[SummaryKind], limit: int
+    ) -> list[Summary]:
+        marks = ",".join("?" * len(kinds))
+        rows = self._rows(
+            "SELECT s.* FROM summaries_fts f JOIN summaries s ON s.id = f.rowid"
+            f" WHERE summaries_fts MATCH ? AND s.tenant = ? AND s.stream = ? AND s.kind IN ({marks})"
+            " ORDER BY bm25(summaries_fts) LIMIT ?",
+            (match, tenant, stream, *[k.value for k in kinds], limit),
+        )
+        return [_summary(r) for r in rows]
+
+
+def _turn(row: sqlite3.Row) -> Turn:
+    return Turn(
+        id=row["id"], tenant=row["tenant"], stream=row["stream"], seq=row["seq"],
+        user=row["user_text"], assistant=row["assistant_text"], at=_dt(row["at"]),
+        page_context=row["page_context"], model_variant=row["model_variant"],
+        source=row["source"], tokens=row["tokens"], recorded_at=_dt(row["recorded_at"]),
+    )
+
+
+def _fact(row: sqlite3.Row) -> Fact:
+    return Fact(
+        id=row["id"], tenant=row["tenant"], stream=row["stream"], text=row["text"],
+        category=FactCategory(row["category"]), subject=row["subject"], slot=row["slot"],
+        value=row["value"], confidence=row["confidence"], status=FactStatus(row["status"]),
+        supersedes=row["supersedes"], superseded_by=row["superseded_by"],
+        mention_count=row["mention_count"],
+        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
+        recorded_at=_dt(row["recorded_at"]), tokens=row["tokens"],
+    )
+
+
+def _summary(row: sqlite3.Row) -> Summary:
+    return Summary(
+        id=row["id"], tenant=row["tenant"], stream=row["stream"], kind=SummaryKind(row["kind"]),
+        text=row["text"], tokens=row["tokens"], period_start=_dt(row["period_start"]),
+        period_end=_dt(row["period_end"]), item_count=row["item_count"],
+        generation=row["generation"], parents=tuple(json.loads(row["parents"])),
+        created_at=_dt(row["created_at"]),
+    )
+
+
+def _job(row: sqlite3.Row) -> Job:
+    return Job(
+        id=row["id"], tenant=row["tenant"], stream=row["stream"], kind=row["kind"],
+        payload=json.loads(row["payload"]), status=row["status"], attempts=row["attempts"],
+        run_after=row["run_after"], last_error=row["last_error"],
+    )

@@ -1,0 +1,224 @@
+"""Layer 2: session summaries, the rolling active summary, compaction and roll-ups.
+
+Each public function does its thinking first and returns an `Apply` step: the writes,
+to be run inside the job's transaction. So a model failure or a crash mid-way leaves
+the stored summaries exactly as they were.
+"""
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+
+from memstrata.models.base import DatedSummary, MemoryModel, Period, TurnInput
+from memstrata.settings import Settings
+from memstrata.store.base import NewSummary, Store
+from memstrata.tokens import count_tokens, keep_last_tokens
+from memstrata.types import Summary, SummaryKind, Turn
+
+Apply = Callable[[], None]
+
+
+def _nothing() -> None:
+    return None
+
+
+def turn_input(turn: Turn) -> TurnInput:
+    return TurnInput(
+        stream=turn.stream, user=turn.user, assistant=turn.assistant, at=turn.at,
+        page_context=turn.page_context,
+    )
+
+
+def _dated(summary: Summary) -> DatedSummary:
+    start = summary.period_start or summary.created_at
+    return DatedSummary(text=summary.text, period=Period(start=start, end=summary.period_end or start))
+
+
+def summarize_chunk(
+    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str, through: int
+) -> Apply:
+    """Summarize the turns after the chunk cursor up to `through`, and merge the result."""
+    cursor = store.stream_state(tenant, stream).last_summarized_turn
+    turns = store.turns(tenant, stream, after_seq=cursor, through_seq=through)
+    if not turns:
+        return _nothing
+    digest = model.summarize_session([turn_input(t) for t in turns], settings.session_summary_tokens)
+    period = Period(start=turns[0].at, end=turns[-1].at)
+    active = store.active_summary(tenant, stream)
+    merged = model.merge_summary(
+        _dated(active) if active else None, DatedSummary(text=digest.text, period=period),
+        digest.open_items,
+    )
+
+    def apply() -> None:
+        session = store.insert_summary(NewSummary(
+            tenant=tenant, stream=stream, kind=SummaryKind.SESSION, text=digest.text,
+            tokens=count_tokens(digest.text), period_start=period.start, period_end=period.end,
+            item_count=len(turns),
+        ))
+        _replace_active(store, active, NewSummary(
+            tenant=tenant, stream=stream, kind=SummaryKind.ACTIVE, text=merged,
+            tokens=count_tokens(merged),
+            period_start=active.period_start if active and active.period_start else period.start,
+            period_end=period.end,
+            item_count=(active.item_count if active else 0) + len(turns),
+            generation=active.generation if active else 0,
+            parents=((active.id,) if active else ()) + (session.id,),
+        ))
+        store.set_summarized_through(tenant, stream, turns[-1].seq)
+        if count_tokens(merged) > settings.summary_max_tokens:
+            _enqueue_once(store, tenant, stream, "compact")
+        _enqueue_once(store, tenant, stream, "rollup")
+
+    return apply
+
+
+def compact(
+    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str,
+    known_facts: Sequence[str],
+) -> Apply:
+    """Squeeze the active summary below the cap, if it is over."""
+    active = store.active_summary(tenant, stream)
+    if active is None or active.tokens <= settings.summary_max_tokens:
+        return _nothing
+    target = settings.compaction_target_tokens
+    text = _within(model.compact_summary(active.text, known_facts, target), target)
+
+    def apply() -> None:
+        _replace_active(store, active, NewSummary(
+            tenant=tenant, stream=stream, kind=SummaryKind.ACTIVE, text=text,
+            tokens=count_tokens(text), period_start=active.period_start,
+            period_end=active.period_end, item_count=active.item_count,
+            generation=active.generation + 1, parents=(active.id,),
+        ))
+
+    return apply
+
+
+def roll_up(
+    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str
+) -> Apply:
+    """Weekly and monthly summaries for every finished period not yet (fully) rolled up."""
+    sessions = store.summaries(tenant, stream, SummaryKind.SESSION)
+    if not sessions:
+        return _nothing
+    newest = max(s.period_end for s in sessions if s.period_end)
+    drafts: list[NewSummary] = []
+    stale: list[int] = []
+    for kind, period_of in ((SummaryKind.WEEKLY, week_of), (SummaryKind.MONTHLY, month_of)):
+        existing = {(s.period_start): s for s in store.summaries(tenant, stream, kind)}
+        for period, members in _group(sessions, period_of).items():
+            done = existing.get(period.start)
+            if period.end > newest or (done and done.item_count == len(members)):
+                continue
+            text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
+            text = _within(text, settings.rollup_tokens)
+            drafts.append(NewSummary(
+                tenant=tenant, stream=stream, kind=kind, text=text, tokens=count_tokens(text),
+                period_start=period.start, period_end=period.end, item_count=len(members),
+                parents=tuple(s.id for s in members),
+            ))
+            if done:
+                stale.append(done.id)
+
+    def apply() -> None:
+        for summary_id in stale:
+            store.set_summary_kind(tenant, summary_id, SummaryKind.ARCHIVED)
+        for draft in drafts:
+            store.insert_summary(draft)
+
+    return apply
+
+
+def rebuild(
+    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str,
+    known_facts: Sequence[str],
+) -> Apply:
+    """A fresh active summary from the roll-ups and session summaries, compacted to fit.
+
+    Finished months come from monthly roll-ups, finished weeks after them from weekly
+    ones, and the rest from session summaries, so older time is told more briefly.
+    """
+    parts = _coarsest_cover(store, tenant, stream)
+    active = store.active_summary(tenant, stream)
+    if not parts:
+        return _nothing
+    merged: DatedSummary | None = None
+    for part in parts:
+        text = model.merge_summary(merged, _dated(part), ())
+        merged = DatedSummary(text=text, period=Period(
+            start=(merged.period.start if merged else _dated(part).period.start),
+            end=_dated(part).period.end,
+        ))
+    assert merged is not None
+    text = merged.text
+    if count_tokens(text) > settings.summary_max_tokens:
+        target = settings.compaction_target_tokens
+        text = _within(model.compact_summary(text, known_facts, target), target)
+    sessions = store.summaries(tenant, stream, SummaryKind.SESSION)
+
+    def apply() -> None:
+        _replace_active(store, active, NewSummary(
+            tenant=tenant, stream=stream, kind=SummaryKind.ACTIVE, text=text,
+            tokens=count_tokens(text), period_start=merged.period.start,
+            period_end=merged.period.end, item_count=sum(s.item_count for s in sessions),
+            generation=(active.generation + 1) if active else 1,
+            parents=((active.id,) if active else ()) + tuple(p.id for p in parts),
+        ))
+
+    return apply
+
+
+def _coarsest_cover(store: Store, tenant: str, stream: str) -> list[Summary]:
+    """Each session is told by its month's roll-up if there is one, else by its week's
+    (unless that week reaches into a rolled-up month), else by itself."""
+    monthly = {s.period_start: s for s in store.summaries(tenant, stream, SummaryKind.MONTHLY)}
+    weekly = {s.period_start: s for s in store.summaries(tenant, stream, SummaryKind.WEEKLY)}
+    chosen: dict[int, Summary] = {}
+    for session in store.summaries(tenant, stream, SummaryKind.SESSION):
+        week = week_of(session.period_end)
+        part = monthly.get(month_of(session.period_end).start)
+        if part is None and not (month_of(week.start).start in monthly
+                                 or month_of(week.end).start in monthly):
+            part = weekly.get(week.start)
+        part = part or session
+        chosen[part.id] = part
+    return sorted(chosen.values(), key=lambda s: (s.period_start, s.id))
+
+
+def _replace_active(store: Store, old: Summary | None, new: NewSummary) -> None:
+    if old is not None:
+        store.set_summary_kind(old.tenant, old.id, SummaryKind.ARCHIVED)
+    store.insert_summary(new)
+
+
+def _enqueue_once(store: Store, tenant: str, stream: str, kind: str) -> None:
+    if not store.has_pending(tenant, stream, kind):
+        store.enqueue(tenant, stream, kind, {})
+
+
+def _within(text: str, limit: int) -> str:
+    """Models are asked for a size; this makes sure of it, keeping the newest end."""
+    return keep_last_tokens(text, limit)
+
+
+def week_of(moment: datetime) -> Period:
+    start = (moment - timedelta(days=moment.weekday())).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    return Period(start=start, end=start + timedelta(days=7) - timedelta(microseconds=1))
+
+
+def month_of(moment: datetime) -> Period:
+    start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    following = (start + timedelta(days=32)).replace(day=1)
+    return Period(start=start, end=following - timedelta(microseconds=1))
+
+
+def _group(
+    sessions: Sequence[Summary], period_of: Callable[[datetime], Period]
+) -> dict[Period, list[Summary]]:
+    groups: dict[Period, list[Summary]] = defaultdict(list)
+    for session in sessions:
+        groups[period_of(session.period_end)].append(session)
+    return groups
