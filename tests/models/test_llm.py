@@ -299,6 +299,17 @@ def test_always_invalid_falls_back_and_logs(
     message = warnings[0].getMessage()
     assert "merge_summary" in message and "invalid answer" in message
     assert "scripted" in message
+    assert llm.stats_dict()["merge_summary"]["fallbacks"] == 1
+
+
+def test_falls_back_to_the_heuristic_model(openai_server):
+    heuristic = pytest.importorskip("memstrata.models.heuristic")
+    if not hasattr(heuristic, "HeuristicModel"):
+        pytest.skip("HeuristicModel is not written yet")
+    fallback = heuristic.HeuristicModel()
+    model = LLMModel(openai_server.client(), MODEL, fallback, backoff=0.001)
+    openai_server.add("{", "{", "{")
+    assert model.extract_facts(TURN) == fallback.extract_facts(TURN)
 
 
 def test_server_errors_are_retried_then_fall_back(

@@ -20,7 +20,9 @@ How an answer is obtained, per task call:
    are retried with exponential backoff, ``attempts`` tries in all. Any other 4xx is not
    retried.
 4. When no try succeeds, the task is answered by ``fallback`` (the heuristic model) for
-   that item, and a warning names the task and the reason. Nothing is silently dropped.
+   that item, and a warning on the ``memstrata.models.llm`` logger names the task, the
+   model and the reason (never the key, never the answer: that is logged at DEBUG only).
+   Nothing is silently dropped. An exception from the fallback itself propagates.
 
 Inputs with nothing to think about (no similar facts, no streams, no turns, a blank turn or
 text) go straight to the fallback without a request, so both models agree on them; they

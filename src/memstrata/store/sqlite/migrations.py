@@ -109,6 +109,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
+        # FTS5 reads text as C strings, so NULs are indexed as spaces.
         "0002_full_text",
         """
         CREATE VIRTUAL TABLE turns_fts USING fts5(
@@ -116,19 +117,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
             INSERT INTO turns_fts (rowid, user_text, assistant_text)
-            VALUES (new.id, new.user_text, new.assistant_text);
+            VALUES (new.id, replace(new.user_text, char(0), ' '),
+                    replace(new.assistant_text, char(0), ' '));
         END;
 
         CREATE VIRTUAL TABLE facts_fts USING fts5(text, content='facts', content_rowid='id');
         CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
-            INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+            INSERT INTO facts_fts (rowid, text) VALUES (new.id, replace(new.text, char(0), ' '));
         END;
 
         CREATE VIRTUAL TABLE summaries_fts USING fts5(
             text, content='summaries', content_rowid='id'
         );
         CREATE TRIGGER summaries_fts_insert AFTER INSERT ON summaries BEGIN
-            INSERT INTO summaries_fts (rowid, text) VALUES (new.id, new.text);
+            INSERT INTO summaries_fts (rowid, text)
+            VALUES (new.id, replace(new.text, char(0), ' '));
         END;
         """,
     ),

@@ -1,0 +1,702 @@
+"""One rule per kind of fact. Each reads a single clause and returns a Parsed or None.
+
+Rules are anchored regexes on purpose: a clause either reads as a plain statement of the
+kind or yields nothing, because a false fact gets pinned into every later prompt.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from memstrata.models.heuristic import dates
+from memstrata.models.heuristic.patterns import (
+    ASSIGNMENT_VERBS,
+    DECISION_TOPICS,
+    EVENT_WORDS,
+    FREQUENCY,
+    NAME,
+    NOT_NAMES,
+    PREFERENCE_TOPICS,
+    RECURRING_EVENTS,
+    RESPONSIBILITY_VERBS,
+    ROLE_HEADS,
+    topic_of,
+)
+from memstrata.models.heuristic.text import STOPWORDS, content_words, sentence_case, words
+from memstrata.types import FactCategory
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause to read, with what the rules need to know about its turn."""
+
+    text: str
+    at: datetime
+    subject: str
+    """The stream's subject ('alpha'), used when a deadline or decision names no thing."""
+    subject_display: str
+    speaker: str
+    """'user' or 'assistant'; first-person rules only apply to the user."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    category: FactCategory
+    subject: str
+    slot: str
+    value: str
+    text: str
+    person: str | None = None
+    """Display name of the person the clause is about, for resolving a later 'he'."""
+    rebuild: Callable[[str], "Parsed | None"] | None = field(default=None, compare=False)
+    """The same statement with another value: turns "not frontend" into a SlotRef."""
+
+
+Rule = Callable[[Clause], Parsed | None]
+
+_FILLER_TAIL = re.compile(
+    r"(?:\s+(?:now|too|as\s+well|anymore|any\s+more|instead|for\s+now|these\s+days"
+    r"|going\s+forward|from\s+now\s+on|again|then))+$",
+    _I,
+)
+_LEADING_DET = re.compile(
+    r"^(?:the|a|an|our|my|their|your|his|her|its|this|that)\s+", _I
+)
+
+
+def strip_det(text: str) -> str:
+    return _LEADING_DET.sub("", text.strip())
+
+
+def norm(text: str) -> str:
+    """A value's comparison form: lowercase, no determiner, filler or end punctuation."""
+    text = _FILLER_TAIL.sub("", text.strip().strip(" .,!;:\"'"))
+    return re.sub(r"\s+", " ", strip_det(text)).lower().strip(" .,!;:\"'")
+
+
+def display(text: str) -> str:
+    """A noun phrase for rendering: determiner and filler dropped, case kept."""
+    return _FILLER_TAIL.sub("", strip_det(text.strip(" .,!;:\"'"))).strip()
+
+
+def is_name(text: str) -> bool:
+    """Whether `text` can name a person: capitalised words, or one non-function word."""
+    parts = text.split()
+    if not parts or len(parts) > 3 or any(p.lower() in NOT_NAMES for p in parts):
+        return False
+    if not all(re.fullmatch(r"[A-Za-z][\w'-]*", p) for p in parts):
+        return False
+    return len(parts) == 1 or all(p[0].isupper() for p in parts)
+
+
+def is_title(text: str) -> bool:
+    """Whether `text` reads as a role title: its head noun is a role word."""
+    lowered = [w.strip(".,") for w in text.lower().split()]
+    if not lowered or len(lowered) > 6:
+        return False
+    if any(w in STOPWORDS and w not in ("of", "and") for w in lowered):
+        return False
+    head = lowered[: lowered.index("of")] if "of" in lowered else lowered
+    return bool(head) and (head[-1] in ROLE_HEADS or lowered[-1] in ROLE_HEADS)
+
+
+def short_np(text: str, max_words: int = 8) -> bool:
+    """A plausible noun phrase: a few words, not a pronoun, not a whole new clause."""
+    ws = words(text)
+    if not ws or len(ws) > max_words or ws[0] in NOT_NAMES - {"the", "our", "my", "a", "an"}:
+        return False
+    return not any(w in ("is", "are", "was", "were", "if", "because") for w in ws)
+
+
+def keywords(text: str, limit: int = 3) -> str:
+    """The first few content words of `text`, as a stable slot suffix."""
+    seen: list[str] = []
+    for word in words(text):
+        if word not in STOPWORDS and word not in seen and not word.isdigit():
+            seen.append(word)
+    return " ".join(seen[:limit])
+
+
+# --- roles -----------------------------------------------------------------------------
+
+_ROLE_RE = re.compile(
+    rf"^(?P<person>{NAME})\s+(?:is|'s|was|will\s+be|is\s+now|has\s+become|became|remains"
+    r"|is\s+still|serves\s+as|acts\s+as)\s+(?P<det>(?:the|our|their|my|your|a|an)\s+)?"
+    r"(?:new\s+|current\s+|acting\s+|interim\s+|official\s+)?(?P<rest>.+)$"
+)
+_ROLE_INVERSE_RE = re.compile(
+    r"^(?:the|our|my|their)\s+(?:new\s+|current\s+)?(?P<rest>.+?)\s+(?:is|'s|will\s+be"
+    rf"|is\s+now)\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})$",
+    _I,
+)
+_SCOPE_RE = re.compile(r"^(?P<title>.+?)\s+(?:on|for|at|in|with)\s+(?P<scope>.+)$", _I)
+
+
+def _title_and_scope(rest: str, clause: Clause) -> tuple[str, str | None] | None:
+    """'Lead Architect on Alpha' -> ('Lead Architect', None when Alpha is the stream)."""
+    match = _SCOPE_RE.match(rest)
+    title, scope = (match["title"], display(match["scope"])) if match else (rest, None)
+    title = title.strip()
+    if not is_title(title):
+        return None
+    if scope and (not short_np(scope, 4) or norm(scope) in (clause.subject, "team", "project")):
+        scope = None
+    return title, scope
+
+
+def role_fact(person: str, title: str, scope: str | None, clause: Clause) -> Parsed:
+    """A role held by one person, keyed by the title so a new holder supersedes the old."""
+    title_key = norm(title)
+    subject = f"{norm(scope)} {title_key}" if scope else title_key
+    where = f" on {scope}" if scope else ""
+
+    def rebuild(value: str) -> Parsed | None:
+        value = display(value)
+        if is_title(value):
+            return role_fact(person, value, scope, clause)
+        return role_fact(value, title, scope, clause) if is_name(value) else None
+
+    return Parsed(
+        FactCategory.ROLE, subject, "holder", norm(person),
+        f"{person} is the {title}{where}.", person=person, rebuild=rebuild,
+    )  # fmt: skip
+
+
+def role(clause: Clause) -> Parsed | None:
+    match = _ROLE_RE.match(clause.text)
+    inverse = None if match else _ROLE_INVERSE_RE.match(clause.text)
+    found = match or inverse
+    if not found or not is_name(found["person"]):
+        return None
+    parts = _title_and_scope(found["rest"], clause)
+    if parts is None:
+        return None
+    person, (title, scope) = found["person"], parts
+    if match and (match["det"] or "").strip().lower() in ("a", "an"):
+        # "Raj is an engineer": many people hold that, so it is a fact about Raj.
+        return Parsed(
+            FactCategory.ROLE, norm(person), "role", norm(title),
+            f"{person} is {match['det'].strip()} {title}.", person=person,
+        )  # fmt: skip
+    return role_fact(person, title, scope, clause)
+
+
+# --- tenure ----------------------------------------------------------------------------
+
+_DURATION = (
+    r"(?:over\s+|almost\s+|nearly\s+|about\s+|around\s+|more\s+than\s+)?"
+    r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)"
+    r"(?:\s+and\s+a\s+half)?\s+(?:years?|months?|weeks?)"
+)
+_WHERE = (
+    r"with\s+(?:us|the\s+(?:company|team|firm|org|organi[sz]ation|project))|here"
+    r"|on\s+the\s+team|at\s+[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)?|working\s+here"
+)
+_TENURE_RE = re.compile(
+    rf"^(?P<person>{NAME})\s*(?:has|'s|have)\s+been\s+(?:(?P<where>{_WHERE})\s+)?"
+    rf"(?:for\s+)?(?P<dur>{_DURATION})(?:\s+(?P<where2>{_WHERE}))?(?:\s+now)?$"
+)
+
+
+def tenure(clause: Clause) -> Parsed | None:
+    match = _TENURE_RE.match(clause.text)
+    if not match or not is_name(match["person"]):
+        return None
+    where = match["where"] or match["where2"]
+    if not where:
+        return None
+    person, duration = match["person"], match["dur"]
+    text = f"{person} has been {where} for {duration}."
+    return Parsed(FactCategory.NOTE, norm(person), "tenure", duration.lower(), text, person)
+
+
+# --- responsibilities ------------------------------------------------------------------
+
+_RESP_RE = re.compile(
+    rf"^(?P<person>{NAME})\s+(?:now\s+|also\s+|currently\s+|still\s+|mainly\s+|mostly\s+)?"
+    rf"(?P<verb>{RESPONSIBILITY_VERBS})\s+(?P<area>.+)$"
+)
+_VAGUE_AREAS = frozenset("it that this them everything nothing stuff things well".split())
+
+
+def responsibility_fact(person: str, verb: str, area: str) -> Parsed | None:
+    area = display(area)
+    if not area or not short_np(area) or norm(area) in _VAGUE_AREAS:
+        return None
+    if re.search(FREQUENCY, area, _I) or dates.find_date(area, _EPOCH):
+        return None  # "Raj runs every morning" is not a responsibility
+
+    def rebuild(value: str) -> Parsed | None:
+        return responsibility_fact(person, verb, value)
+
+    return Parsed(
+        FactCategory.RESPONSIBILITY, norm(person), "handles", norm(area),
+        f"{person} {verb} {area}.", person=person, rebuild=rebuild,
+    )  # fmt: skip
+
+
+_EPOCH = datetime(2000, 1, 1)
+
+
+def responsibility(clause: Clause) -> Parsed | None:
+    match = _RESP_RE.match(clause.text)
+    if not match or not is_name(match["person"]):
+        return None
+    verb = re.sub(r"\s+", " ", match["verb"])
+    return responsibility_fact(match["person"], verb, match["area"])
+
+
+# --- deadlines and dated events --------------------------------------------------------
+
+_MOVED = (
+    r"(?:is\s+now|is|are|was|will\s+be|remains|stays|is\s+set\s+for|is\s+set\s+to|:"
+    r"|(?:was|has\s+been|have\s+been|got|is|has|have)?\s*(?:moved|pushed|changed|shifted"
+    r"|slipped|bumped|brought\s+forward|rescheduled|set|delayed)(?:\s+(?:back|up|out))?"
+    r"\s+(?:to|for|until|till))"
+)
+_DEADLINE_RE = re.compile(
+    r"^(?P<pre>.*?)\b(?:deadline|due\s+date|cutoff|cut-off)(?:\s+for\s+(?P<thing>.+?))?"
+    rf"\s*{_MOVED}\s*(?P<rest>.+)$",
+    _I,
+)
+_DUE_RE = re.compile(
+    r"^(?:(?P<thing>.+?)\s+(?:is|are|will\s+be|was)\s+(?:now\s+|still\s+)?)?due\s+(?P<rest>.+)$"
+    r"|^(?P<thing2>.+?)\s+(?:needs|has|have|need)\s+to\s+be\s+(?:done|finished|shipped"
+    r"|delivered|submitted|ready|completed?|live|out|merged|approved)\s+(?P<rest2>(?:by|before)\s+.+)$",
+    _I,
+)
+_EVENT_RE = re.compile(
+    rf"^(?P<pre>.*?)\b(?P<event>{EVENT_WORDS})(?:\s+date)?\s+"
+    r"(?:is\s+(?:now\s+)?(?:scheduled\s+|planned\s+|set\s+|booked\s+)?(?:for|on)?"
+    r"|will\s+be(?:\s+on)?|happens(?:\s+on)?|takes\s+place(?:\s+on)?|:"
+    r"|(?:was|has\s+been|is|got)?\s*(?:moved|pushed|rescheduled|slipped|shifted|delayed)"
+    r"(?:\s+(?:back|up|out))?\s+(?:to|until))\s*(?P<rest>.+)$",
+    _I,
+)
+_WE_SHIP_RE = re.compile(
+    r"^(?:we|we'll|we\s+will|we're|we\s+are|the\s+team)\s+(?:going\s+to\s+|planning\s+to\s+"
+    r"|plan\s+to\s+|will\s+|should\s+)?(?P<verb>launch|ship|release|go\s+live|deploy|demo)"
+    r"\s+(?P<rest>(?:on|by)\s+.+)$",
+    _I,
+)
+_THING_FILLER = re.compile(
+    r"\b(?:final|new|hard|soft|current|original|overall|official|project|projects|whole|the"
+    r"|our|my|their|this|that|its|it|of)\b|'s\b",
+    _I,
+)
+_DATE_TAIL_RE = re.compile(
+    r"^(?:,?\s*(?:at\s+\S+(?:\s*[ap]\.?m\.?)?|eod|end\s+of\s+day|this\s+year|next\s+year"
+    r"|\w+\s+time|noon|midnight|morning|evening|afternoon|sharp|latest|at\s+the\s+latest))*$",
+    _I,
+)
+
+
+def _thing(raw: str | None, clause: Clause) -> tuple[str, str]:
+    """The (key, display) of what a deadline belongs to, or the stream's subject."""
+    cleaned = re.sub(r"\s+", " ", _THING_FILLER.sub(" ", raw or "")).strip(" ,")
+    if not cleaned or not short_np(cleaned, 5):
+        return clause.subject, clause.subject_display
+    return cleaned.lower(), cleaned
+
+
+def _date_value(rest: str, clause: Clause) -> dates.DateHit | None:
+    """The date `rest` consists of, allowing a short tail like 'at 5pm'; else None."""
+    hit = dates.leading_date(rest, clause.at)
+    if hit is None:
+        return None
+    stripped = re.sub(r"^(?:(?:on|by|for|to|until|till|before)\s+)+", "", rest.strip(), flags=_I)
+    return hit if _DATE_TAIL_RE.match(stripped[hit.end :].strip()) else None
+
+
+def dated_fact(
+    category: FactCategory, key: tuple[str, str], slot: str, label: str, hit: dates.DateHit,
+    clause: Clause,
+) -> Parsed:  # fmt: skip
+    iso = hit.day.isoformat()
+    text = f"The {label} is {dates.human(hit.day)} ({iso})."
+    text = text[0].upper() + text[1:]
+
+    def rebuild(value: str) -> Parsed | None:
+        other = _date_value(value, clause)
+        return dated_fact(category, key, slot, label, other, clause) if other else None
+
+    return Parsed(category, key[0], slot, iso, text, rebuild=rebuild)
+
+
+def deadline(clause: Clause) -> Parsed | None:
+    match = _DEADLINE_RE.match(clause.text)
+    if match:
+        raw = match["thing"] or match["pre"]
+        rest = match["rest"]
+    elif due := _DUE_RE.match(clause.text):
+        raw = due["thing"] or due["thing2"]
+        rest = due["rest"] or due["rest2"]
+    else:
+        return None
+    hit = _date_value(rest, clause)
+    if hit is None:
+        return None
+    key, shown = _thing(raw, clause)
+    label = f"{shown} deadline" if shown else "deadline"
+    return dated_fact(FactCategory.DEADLINE, (key, shown), "deadline", label, hit, clause)
+
+
+def event_date(clause: Clause) -> Parsed | None:
+    match = _EVENT_RE.match(clause.text)
+    if match:
+        event, raw, rest = match["event"], match["pre"], match["rest"]
+    elif ship := _WE_SHIP_RE.match(clause.text):
+        event, raw, rest = ship["verb"], None, ship["rest"]
+    else:
+        return None
+    hit = _date_value(rest, clause)
+    if hit is None:
+        return None
+    event = re.sub(r"\s+", " ", event.lower())
+    key, shown = _thing(raw, clause)
+    label = f"{shown} {event} date" if shown else f"{event} date"
+    return dated_fact(FactCategory.DATE, (key, shown), f"{event} date", label, hit, clause)
+
+
+# --- recurring events ------------------------------------------------------------------
+
+_RECURRING_RE = re.compile(
+    r"^(?:we\s+have\s+|there's\s+|there\s+is\s+|we\s+do\s+|we\s+hold\s+|we\s+run\s+)?"
+    r"(?:the\s+|our\s+|a\s+|an\s+)?(?P<event>[\w:/&' -]{2,60}?)\s+(?:is\s+|are\s+|happens\s+"
+    r"|happen\s+|takes\s+place\s+|will\s+be\s+|runs\s+|is\s+held\s+|is\s+scheduled\s+)?"
+    rf"(?P<sched>(?:{FREQUENCY})\b.*)$",
+    _I,
+)
+_WE_MEET_RE = re.compile(
+    r"^(?:we|the\s+team)\s+(?:meet|sync|catch\s+up|have\s+a\s+call|have\s+a\s+meeting)s?\s+"
+    rf"(?P<sched>(?:{FREQUENCY})\b.*)$",
+    _I,
+)
+_EVENT_HEAD_RE = re.compile(rf"(?:^|\s)(?:{RECURRING_EVENTS})$", _I)
+
+
+def recurring(clause: Clause) -> Parsed | None:
+    match = _RECURRING_RE.match(clause.text)
+    event = match["event"].strip() if match else None
+    if match and not (event and _EVENT_HEAD_RE.search(event) and short_np(event, 5)):
+        match = None
+    if match is None:
+        meet = _WE_MEET_RE.match(clause.text)
+        if meet is None:
+            return None
+        event, sched = "team meeting", meet["sched"]
+    else:
+        sched = match["sched"]
+    sched = sched.strip(" .")
+    if len(sched.split()) > 12:
+        return None
+    return Parsed(
+        FactCategory.RECURRING, norm(event or ""), "schedule", norm(sched),
+        f"The {event} is {sched}.",
+    )  # fmt: skip
+
+
+# --- assignments -----------------------------------------------------------------------
+
+_ASSIGN_RE = re.compile(rf"^assign(?:ing)?\s+(?P<task>.+?)\s+to\s+(?P<person>{NAME})$", _I)
+_ASSIGNED_RE = re.compile(
+    r"^(?P<task>.+?)\s+(?:is|has\s+been|was|got|is\s+now|will\s+be)\s+(?:re)?assigned\s+to\s+"
+    rf"(?P<person>{NAME})$"
+)
+_WILL_TAKE_RE = re.compile(
+    rf"^(?P<person>{NAME})\s+(?:will|'ll|is\s+going\s+to|is\s+gonna)\s+"
+    rf"(?P<verb>{ASSIGNMENT_VERBS})\s+(?P<task>.+)$"
+    rf"|^(?P<person2>{NAME})\s+(?:is\s+taking|is\s+picking\s+up|took|picked\s+up|took\s+over"
+    r"|is\s+taking\s+over|volunteered\s+for)\s+(?P<task2>.+)$"
+)
+_TASK_DATE_RE = re.compile(r"\s+(?:by|on|before|until)\s+(?P<date>.+)$", _I)
+
+
+def assignment_fact(task: str, person: str, clause: Clause) -> Parsed | None:
+    due = ""
+    tail = _TASK_DATE_RE.search(task)
+    if tail and (hit := _date_value(tail["date"], clause)):
+        due = f" Due {dates.human(hit.day)} ({hit.day.isoformat()})."
+        task = task[: tail.start()]
+    shown = display(task)
+    if not is_name(person) or not short_np(shown) or norm(shown) in _VAGUE_AREAS:
+        return None
+
+    def rebuild(value: str) -> Parsed | None:
+        return assignment_fact(task, display(value), clause)
+
+    text = sentence_case(f"{shown} is assigned to {person}") + due
+    return Parsed(
+        FactCategory.ASSIGNMENT, norm(shown), "assignee", norm(person), text,
+        person=person, rebuild=rebuild,
+    )  # fmt: skip
+
+
+def assignment(clause: Clause) -> Parsed | None:
+    match = _ASSIGN_RE.match(clause.text) or _ASSIGNED_RE.match(clause.text)
+    if match:
+        return assignment_fact(match["task"], match["person"], clause)
+    match = _WILL_TAKE_RE.match(clause.text)
+    if match is None:
+        return None
+    person = match["person"] or match["person2"]
+    return assignment_fact(match["task"] or match["task2"], person, clause)
+
+
+# --- decisions -------------------------------------------------------------------------
+
+_DECISION_RES = (
+    re.compile(
+        r"^(?:so\s+)?(?:we|i|the\s+team|they|everyone|management|leadership)\s+(?:have\s+|has\s+"
+        r"|'ve\s+|finally\s+|all\s+|just\s+)*(?:decided|agreed|chose|settled|opted|picked"
+        r"|voted|committed)\s+(?:to\s+|on\s+|that\s+|for\s+|upon\s+)?(?P<what>.+)$",
+        _I,
+    ),
+    re.compile(
+        r"^(?:we|i)(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|'m\s+going\s+to"
+        r"|\s+am\s+going\s+to|'re|\s+are)\s+(?P<what>(?:go(?:ing)?\s+with|use|adopt|switch(?:ing)?"
+        r"\s+to|mov(?:e|ing)\s+to|stick(?:ing)?\s+with|migrat(?:e|ing)\s+to|standardi[sz]e\s+on)"
+        r"\s+.+)$",
+        _I,
+    ),
+    re.compile(r"^let's\s+(?P<what>(?:go\s+with|use|stick\s+with|switch\s+to)\s+.+)$", _I),
+    re.compile(
+        r"^(?:the\s+)?(?:final\s+)?decision(?:\s+is|\s+was)?\s*(?::|is|was)\s*(?:to\s+|that\s+)?"
+        r"(?P<what>.+)$",
+        _I,
+    ),
+)
+_DECISION_VERB = re.compile(
+    r"^(?:to\s+)?(?:use|go(?:ing)?\s+with|adopt|switch(?:ing)?\s+to|mov(?:e|ing)\s+to"
+    r"|stick(?:ing)?\s+with|migrat(?:e|ing)\s+to|standardi[sz]e\s+on|with)\s+",
+    _I,
+)
+_FOR_TOPIC = re.compile(r"^(?P<choice>.+?)\s+(?:for|as)\s+(?:the\s+|our\s+)?(?P<topic>.+)$", _I)
+
+
+def decision_fact(what: str, text: str, clause: Clause) -> Parsed | None:
+    what = what.strip(" .")
+    choice = _DECISION_VERB.sub("", what)
+    topic = None
+    if split := _FOR_TOPIC.match(choice):
+        choice, topic = split["choice"], norm(split["topic"])
+    choice = display(choice)
+    if not choice or len(words(choice)) > 12:
+        return None
+    topic = topic_of(choice, DECISION_TOPICS) or topic or keywords(what)
+    if not topic:
+        return None
+
+    def rebuild(value: str) -> Parsed | None:
+        other = decision_fact(value, text, clause)
+        return replace(other, slot=f"decision:{topic}") if other else None
+
+    return Parsed(
+        FactCategory.DECISION, clause.subject, f"decision:{topic}", norm(choice),
+        sentence_case(text), rebuild=rebuild,
+    )  # fmt: skip
+
+
+def decision(clause: Clause) -> Parsed | None:
+    for regex in _DECISION_RES:
+        if match := regex.match(clause.text):
+            return decision_fact(match["what"], clause.text, clause)
+    return None
+
+
+# --- blockers --------------------------------------------------------------------------
+
+_BLOCKER_RES = (
+    re.compile(
+        r"^(?P<who>.+?)\s*(?:is|are|'s|'re|am|'m|has\s+been|have\s+been|'ve\s+been|was|were)\s+"
+        r"(?:still\s+|currently\s+|totally\s+|completely\s+)?(?:blocked|stuck|held\s+up)\s+"
+        r"(?:on|by|waiting\s+(?:on|for))\s+(?P<by>.+)$",
+        _I,
+    ),
+    re.compile(
+        r"^(?:(?P<who>we|i)\s*(?:'re|are|'m|am)\s+)?(?:still\s+)?waiting\s+(?:on|for)\s+(?P<by>.+)$",
+        _I,
+    ),
+    re.compile(
+        r"^(?P<by>.+?),?\s+(?:that's|that\s+is|which\s+is|this\s+is|it's|it\s+is)\s+(?:a|the|our"
+        r"|one)\s+(?:big\s+|major\s+|main\s+|real\s+|huge\s+|hard\s+)?blocker"
+        r"(?:\s+(?:for|on)\s+(?P<who>.+))?$",
+        _I,
+    ),
+    re.compile(
+        r"^(?P<by>.+?)\s+(?:is|are)\s+(?:a|the|our)\s+(?:big\s+|major\s+|main\s+)?blocker"
+        r"(?:\s+(?:for|on)\s+(?P<who>.+))?$"
+        r"|^(?P<by2>.+?)\s+(?:is|are)\s+blocking\s+(?P<who2>.+)$",
+        _I,
+    ),
+)
+
+
+def blocker(clause: Clause) -> Parsed | None:
+    for regex in _BLOCKER_RES:
+        if match := regex.match(clause.text):
+            break
+    else:
+        return None
+    groups = match.groupdict()
+    by, who = groups.get("by") or groups.get("by2"), groups.get("who") or groups.get("who2")
+    if not by or len(words(by)) > 20 or not keywords(by):
+        return None
+    subject = clause.subject
+    if who and norm(who) not in ("we", "i", "us", "team", "project", "") and short_np(who, 5):
+        subject = norm(who)
+    return Parsed(
+        FactCategory.BLOCKER, subject, f"blocker:{keywords(by)}", norm(by),
+        sentence_case(clause.text),
+    )  # fmt: skip
+
+
+# --- commitments (the user's own) ------------------------------------------------------
+
+_COMMIT_RE = re.compile(
+    r"^(?P<who>i|we)(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to"
+    r"|\s+are\s+going\s+to|\s+promise\s+to|\s+commit\s+to|'m\s+gonna|'re\s+gonna)\s+"
+    r"(?:also\s+|definitely\s+|first\s+|then\s+|still\s+)?(?P<action>.+)$",
+    _I,
+)
+_VAGUE_ACTIONS = frozenset(
+    """see think be have let keep try get talk discuss consider need want like love miss
+    know wait hope ask start continue figure remember say tell""".split()
+)
+
+
+def commitment(clause: Clause) -> Parsed | None:
+    if clause.speaker != "user":
+        return None
+    match = _COMMIT_RE.match(clause.text)
+    if not match:
+        return None
+    action = match["action"].strip(" .")
+    verb = words(action)[0] if words(action) else ""
+    if verb in _VAGUE_ACTIONS or len(words(action)) < 2 or not keywords(action, 2):
+        return None
+    first = match["who"].lower() == "i"
+    subject, who = ("user", "The user") if first else (clause.subject, "The team")
+    action = dates.annotate(action, clause.at)
+    slot = "commitment:" + keywords(re.sub(r"\(\d{4}-\d\d-\d\d\)", "", action))
+    return Parsed(
+        FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}."
+    )
+
+
+# --- preferences (the user's own) ------------------------------------------------------
+
+_PREFER_RE = re.compile(
+    r"^i\s+(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
+    r"(?P<verb>prefer|like|love|enjoy|hate|dislike|don't\s+like|do\s+not\s+like|can't\s+stand"
+    r"|want|don't\s+want|do\s+not\s+want|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather"
+    r"|'d\s+like|would\s+like)\s+(?P<what>.+)$",
+    _I,
+)
+_ALWAYS_RE = re.compile(
+    r"^(?:please\s+)?(?P<verb>always|never|don't\s+ever|do\s+not\s+ever)\s+(?P<what>.+)$"
+    r"|^please\s+(?P<verb2>don't|do\s+not)\s+(?P<what2>.+)$"
+    r"|^my\s+preference\s+is\s+(?:for\s+|to\s+)?(?P<what3>.+)$",
+    _I,
+)
+_NEGATIVE_VERBS = ("hate", "dislike", "don't like", "do not like", "can't stand")
+_NOT_PREFERENCES = re.compile(
+    r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|"
+    r"add|thank|mention)|that\b|it\b|this\b|those\b|these\b|them\b|the\s+idea|your\b|mind\b"
+    r"|you\s+to\s+(?:know|tell|explain|help|check|look|review|write|draft))",
+    _I,
+)
+
+
+def _preference_slot(what: str) -> str:
+    return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(what, 2)}"
+
+
+def preference(clause: Clause) -> Parsed | None:
+    if clause.speaker != "user":
+        return None
+    if match := _PREFER_RE.match(clause.text):
+        verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
+        what = re.sub(r"^you\s+to\s+", "", what, flags=_I) if verb != "want" else what
+        if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
+            return None
+        what = re.sub(r"^you\s+to\s+", "", what, flags=_I)
+        stance = "dislikes" if verb in _NEGATIVE_VERBS else "prefers"
+        stance = "does not want" if "want" in verb and "n" in verb.split()[0] else stance
+        return Parsed(
+            FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}",
+            f"The user {stance} {what}.",
+        )  # fmt: skip
+    match = _ALWAYS_RE.match(clause.text)
+    if not match:
+        return None
+    what = (match["what"] or match["what2"] or match["what3"]).strip(" .")
+    if not keywords(what, 2) or re.match(r"^mind\b", what, _I):
+        return None
+    verb = (match["verb"] or match["verb2"] or "").lower()
+    stance = "always" if verb == "always" else "never" if verb else "prefers"
+    text = f"The user asks you to {stance} {what}." if verb else f"The user prefers {what}."
+    return Parsed(
+        FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}", text
+    )
+
+
+# --- status ----------------------------------------------------------------------------
+
+_STATUS_RE = re.compile(
+    r"^(?P<thing>.+?)\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+|finally\s+|officially\s+"
+    r"|fully\s+)?(?P<status>done|complete|completed|finished|shipped|live|launched|released"
+    r"|deployed|merged|on\s+track|behind\s+schedule|at\s+risk|delayed|on\s+hold|paused"
+    r"|cancell?ed|in\s+progress|in\s+review)$",
+    _I,
+)
+
+
+def status(clause: Clause) -> Parsed | None:
+    match = _STATUS_RE.match(clause.text)
+    if not match:
+        return None
+    thing = display(match["thing"])
+    if not thing or not short_np(thing, 5) or match["thing"].lower().split()[0] in NOT_NAMES - {
+        "the", "our"
+    }:  # fmt: skip
+        return None
+    return Parsed(
+        FactCategory.STATUS, norm(thing), "status", norm(match["status"]),
+        sentence_case(clause.text),
+    )  # fmt: skip
+
+
+# First match wins, so the narrower rules go first: "standup every Monday" is a schedule
+# before it is a date, and "Raj will handle X" is an assignment before a responsibility.
+RULES: tuple[Rule, ...] = (
+    recurring,
+    deadline,
+    event_date,
+    role,
+    tenure,
+    assignment,
+    decision,
+    blocker,
+    responsibility,
+    commitment,
+    preference,
+    status,
+)
+
+# Rules that read negated clauses themselves ("I don't like...", "decided not to...").
+NEGATION_AWARE: tuple[Rule, ...] = (preference, decision, blocker)
+
+
+def parse(clause: Clause, rules: tuple[Rule, ...] = RULES) -> Parsed | None:
+    for rule in rules:
+        if (found := rule(clause)) is not None:
+            return found
+    return None
+
+
+def content(text: str) -> frozenset[str]:
+    return content_words(text)

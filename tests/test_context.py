@@ -1,0 +1,150 @@
+"""Context assembly: sections, sources, exact token counts and the budget rules."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memstrata import InvalidInput
+from memstrata.context import ORDER
+from memstrata.tokens import count_tokens
+from tests.conftest import fact
+from tests.scripted_model import ScriptedModel
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+STREAM = "project:alpha"
+
+
+def facts_model(count: int = 0) -> ScriptedModel:
+    """Turn 'fact N' yields fact N, with confidence rising with N."""
+    def facts_for(turn):
+        if not turn.user.startswith("fact "):
+            return []
+        n = int(turn.user.split()[1])
+        return [fact(f"item{n}", "value", f"v{n}", 0.7 + n / 10_000,
+                     text=f"Item {n} has the agreed value v{n}, as decided in review.")]
+    return ScriptedModel(facts_for)
+
+
+@pytest.fixture
+def alpha(open_memory):
+    mem = open_memory(facts_model(), session_turns=5, recent_turns=4)
+    mem.add_turn("global", "fact 900", at=T0)
+    for i in range(3):
+        mem.add_turn(STREAM, f"fact {i}", at=T0 + timedelta(minutes=i))
+    for i in range(3, 30):
+        mem.add_turn(STREAM, f"we talked about subject {i}", f"noted {i}",
+                     at=T0 + timedelta(hours=i))
+    mem.end_session(STREAM)
+    mem.process_pending()
+    return mem
+
+
+def test_sections_are_in_order_with_sources(alpha):
+    ctx = alpha.context(STREAM, "How is Project Alpha doing?", budget=4000)
+    names = [s.name for s in ctx.sections]
+    assert names == [n for n in ORDER if n in names]
+    assert {"system", "stream_facts", "global_facts", "summary", "recent_turns", "query"} <= set(
+        names)
+    assert [i.text for i in ctx.section("global_facts").items][0].startswith("- Item 900")
+    for section in ctx.sections:
+        if section.name not in ("system", "query"):
+            assert all(item.source is not None for item in section.items)
+    recent = [int(i.source.id) for i in ctx.section("recent_turns").items]
+    assert recent == sorted(recent) and len(recent) == 4
+    assert ctx.tokens == count_tokens(ctx.text) <= 4000
+    assert ctx.dropped == ()
+
+
+def test_messages_form_carries_the_turns(alpha):
+    ctx = alpha.context(STREAM, "How is Project Alpha doing?", budget=4000)
+    roles = [m["role"] for m in ctx.messages]
+    assert roles[0] == "system" and roles[-1] == "user"
+    assert roles[1:-1] == ["user", "assistant"] * 4
+    assert ctx.messages[-1]["content"] == "How is Project Alpha doing?"
+    assert "Item 2 has the agreed value" in ctx.messages[0]["content"]
+
+
+@pytest.mark.parametrize("budget", [60, 120, 200, 300, 500, 800])
+def test_never_over_budget(alpha, budget):
+    ctx = alpha.context(STREAM, "How is Project Alpha doing?", budget=budget)
+    assert ctx.tokens <= budget
+    assert sum(s.tokens for s in ctx.sections) <= budget
+
+
+def test_turns_go_before_the_summary_is_cut(alpha):
+    full = alpha.context(STREAM, "status?", budget=4000)
+    needed = full.tokens - full.section("recent_turns").tokens
+    ctx = alpha.context(STREAM, "status?", budget=needed + 100)
+    assert 2 <= len(ctx.section("recent_turns").items) < 4
+    assert ctx.section("summary").items[0].text == full.section("summary").items[0].text
+    assert {d.reason for d in ctx.dropped} == {"older turn; budget"}
+
+
+def test_summary_is_cut_after_turns_reach_the_minimum(alpha):
+    ctx = alpha.context(STREAM, "status?", budget=250)
+    assert len(ctx.section("recent_turns").items) == 2
+    assert len(ctx.section("stream_facts").items) == 3
+    summary = ctx.section("summary").items[0].text
+    assert summary.startswith("…") and "subject 29" in summary  # the newest part stays
+    assert any(d.section == "summary" for d in ctx.dropped)
+
+
+def test_facts_over_budget_keep_the_most_confident(open_memory):
+    mem = open_memory(facts_model())
+    for i in range(40):
+        mem.add_turn(STREAM, f"fact {i}", at=T0 + timedelta(minutes=i))
+    mem.process_pending()
+    ctx = mem.context(STREAM, "q", budget=150)
+    kept = [i.text for i in ctx.section("stream_facts").items]
+    assert 0 < len(kept) < 40 and ctx.tokens <= 150
+    assert kept[0].startswith("- Item 39 ")  # most confident and newest first
+    assert all("Item 0 " not in text for text in kept)
+    reasons = {d.reason for d in ctx.dropped if d.section == "stream_facts"}
+    assert reasons == {"facts exceed the budget; kept the most confident and newest"}
+
+
+def test_a_huge_turn_is_cut_not_dropped(open_memory):
+    mem = open_memory(ScriptedModel())
+    mem.add_turn(STREAM, "word " * 50_000)
+    mem.add_turn(STREAM, "small turn")
+    ctx = mem.context(STREAM, "q", budget=500)
+    texts = [i.text for i in ctx.section("recent_turns").items]
+    assert texts[-1].endswith("small turn") and texts[0].endswith("…")
+    assert ctx.tokens <= 500
+
+
+def test_an_unknown_stream_gives_an_empty_context(open_memory):
+    mem = open_memory(ScriptedModel())
+    ctx = mem.context("chat:nobody", "hello?", budget=100)
+    assert [s.name for s in ctx.sections] == ["system", "query"]
+
+
+@pytest.mark.parametrize("budget", [0, -1, 2.5, "100", True])
+def test_bad_budgets_are_refused(open_memory, budget):
+    mem = open_memory(ScriptedModel())
+    with pytest.raises(InvalidInput, match="budget"):
+        mem.context(STREAM, "q", budget=budget)
+
+
+def test_turns_that_cannot_fit_even_cut_are_reported(alpha):
+    ctx = alpha.context(STREAM, "status?", budget=170)
+    assert "recent_turns" not in [s.name for s in ctx.sections]
+    assert len(ctx.section("stream_facts").items) == 3
+    assert {d.section for d in ctx.dropped} == {"recent_turns", "summary"}
+
+
+def test_a_tiny_budget_keeps_part_of_the_query(open_memory):
+    mem = open_memory(ScriptedModel())
+    ctx = mem.context(STREAM, "what is the plan for the launch next week " * 10, budget=12)
+    assert ctx.tokens <= 12 and ctx.section("query").items
+
+
+def test_retrieved_finds_older_turns_by_query_words(open_memory):
+    mem = open_memory(ScriptedModel(), recent_turns=3, session_turns=5)
+    mem.add_turn(STREAM, "The vendor for badges is Acme Printing.", at=T0)
+    for i in range(20):
+        mem.add_turn(STREAM, f"filler {i}", at=T0 + timedelta(hours=i + 1))
+    mem.process_pending()
+    ctx = mem.context(STREAM, "Who prints the badges?", budget=2000)
+    retrieved = ctx.section("retrieved").items
+    assert "Acme Printing" in retrieved[0].text and retrieved[0].source.kind == "turn"
