@@ -23,7 +23,7 @@ from memstrata.models.heuristic.patterns import (
     ROLE_HEADS,
     topic_of,
 )
-from memstrata.models.heuristic.text import STOPWORDS, content_words, sentence_case, words
+from memstrata.models.heuristic.text import STOPWORDS, sentence_case, words
 from memstrata.types import FactCategory
 
 _I = re.IGNORECASE
@@ -123,14 +123,13 @@ def keywords(text: str, limit: int = 3) -> str:
 # --- roles -----------------------------------------------------------------------------
 
 _ROLE_RE = re.compile(
-    rf"^(?P<person>{NAME})\s+(?:is|'s|was|will\s+be|is\s+now|has\s+become|became|remains"
-    r"|is\s+still|serves\s+as|acts\s+as)\s+(?P<det>(?:the|our|their|my|your|a|an)\s+)?"
+    rf"^(?P<person>{NAME})(?:'s|\s+(?:is|was|will\s+be|is\s+now|has\s+become|became|remains"
+    r"|is\s+still|serves\s+as|acts\s+as))\s+(?P<det>(?:the|our|their|my|your|a|an)\s+)?"
     r"(?:new\s+|current\s+|acting\s+|interim\s+|official\s+)?(?P<rest>.+)$"
 )
 _ROLE_INVERSE_RE = re.compile(
-    r"^(?:the|our|my|their)\s+(?:new\s+|current\s+)?(?P<rest>.+?)\s+(?:is|'s|will\s+be"
-    rf"|is\s+now)\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})$",
-    _I,
+    r"^(?i:the|our|my|their)\s+(?i:new\s+|current\s+)?(?P<rest>.+?)(?:'s|\s+(?i:is|will\s+be"
+    rf"|is\s+now))\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})$"
 )
 _SCOPE_RE = re.compile(r"^(?P<title>.+?)\s+(?:on|for|at|in|with)\s+(?P<scope>.+)$", _I)
 
@@ -263,7 +262,7 @@ _DEADLINE_RE = re.compile(
     _I,
 )
 _DUE_RE = re.compile(
-    r"^(?:(?P<thing>.+?)\s+(?:is|are|will\s+be|was)\s+(?:now\s+|still\s+)?)?due\s+(?P<rest>.+)$"
+    r"^(?:(?P<thing>.+?)(?:'s|\s+(?:is|are|will\s+be|was))\s+(?:now\s+|still\s+)?)?due\s+(?P<rest>.+)$"
     r"|^(?P<thing2>.+?)\s+(?:needs|has|have|need)\s+to\s+be\s+(?:done|finished|shipped"
     r"|delivered|submitted|ready|completed?|live|out|merged|approved)\s+(?P<rest2>(?:by|before)\s+.+)$",
     _I,
@@ -484,7 +483,7 @@ def decision_fact(what: str, text: str, clause: Clause) -> Parsed | None:
     if split := _FOR_TOPIC.match(choice):
         choice, topic = split["choice"], norm(split["topic"])
     choice = display(choice)
-    if not choice or len(words(choice)) > 12:
+    if not choice or len(words(choice)) > 12 or norm(choice) in _VAGUE_AREAS | NOT_NAMES:
         return None
     topic = topic_of(choice, DECISION_TOPICS) or topic or keywords(what)
     if not topic:
@@ -543,7 +542,7 @@ def blocker(clause: Clause) -> Parsed | None:
         return None
     groups = match.groupdict()
     by, who = groups.get("by") or groups.get("by2"), groups.get("who") or groups.get("who2")
-    if not by or len(words(by)) > 20 or not keywords(by):
+    if not by or len(words(by)) > 20 or not keywords(by) or re.match(r"(?:you|your)\b", by, _I):
         return None
     subject = clause.subject
     if who and norm(who) not in ("we", "i", "us", "team", "project", "") and short_np(who, 5):
@@ -581,7 +580,7 @@ def commitment(clause: Clause) -> Parsed | None:
     first = match["who"].lower() == "i"
     subject, who = ("user", "The user") if first else (clause.subject, "The team")
     action = dates.annotate(action, clause.at)
-    slot = "commitment:" + keywords(re.sub(r"\(\d{4}-\d\d-\d\d\)", "", action))
+    slot = "commitment:" + keywords(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", action)))
     return Parsed(
         FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}."
     )
@@ -592,8 +591,7 @@ def commitment(clause: Clause) -> Parsed | None:
 _PREFER_RE = re.compile(
     r"^i\s+(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
     r"(?P<verb>prefer|like|love|enjoy|hate|dislike|don't\s+like|do\s+not\s+like|can't\s+stand"
-    r"|want|don't\s+want|do\s+not\s+want|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather"
-    r"|'d\s+like|would\s+like)\s+(?P<what>.+)$",
+    r"|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather)\s+(?P<what>.+)$",
     _I,
 )
 _ALWAYS_RE = re.compile(
@@ -602,41 +600,46 @@ _ALWAYS_RE = re.compile(
     r"|^my\s+preference\s+is\s+(?:for\s+|to\s+)?(?P<what3>.+)$",
     _I,
 )
-_NEGATIVE_VERBS = ("hate", "dislike", "don't like", "do not like", "can't stand")
+_STANCES = {"hate": "dislikes", "dislike": "dislikes", "don't like": "dislikes",
+            "do not like": "dislikes", "can't stand": "dislikes", "like": "likes",
+            "love": "likes", "enjoy": "likes"}  # fmt: skip
+# "I like that idea", "I'd rather not say": reactions, not standing preferences.
 _NOT_PREFERENCES = re.compile(
-    r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|"
-    r"add|thank|mention)|that\b|it\b|this\b|those\b|these\b|them\b|the\s+idea|your\b|mind\b"
-    r"|you\s+to\s+(?:know|tell|explain|help|check|look|review|write|draft))",
+    r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|add"
+    r"|thank|mention)\b|(?:that|it|this|those|these|them|your|you|mind|the\s+idea|the\s+way"
+    r"|not\s+say|not)\b)",
     _I,
 )
+_NOT_IMPERATIVE = re.compile(r"^(?:the|a|an|my|your|our|this|that|it|there|mind)\b", _I)
 
 
 def _preference_slot(what: str) -> str:
     return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(what, 2)}"
 
 
+def _stated_preference(match: re.Match[str]) -> Parsed | None:
+    verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
+    if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
+        return None
+    stance = _STANCES.get(verb, "prefers")
+    return Parsed(
+        FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}",
+        f"The user {stance} {what}.",
+    )  # fmt: skip
+
+
 def preference(clause: Clause) -> Parsed | None:
     if clause.speaker != "user":
         return None
     if match := _PREFER_RE.match(clause.text):
-        verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
-        what = re.sub(r"^you\s+to\s+", "", what, flags=_I) if verb != "want" else what
-        if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
-            return None
-        what = re.sub(r"^you\s+to\s+", "", what, flags=_I)
-        stance = "dislikes" if verb in _NEGATIVE_VERBS else "prefers"
-        stance = "does not want" if "want" in verb and "n" in verb.split()[0] else stance
-        return Parsed(
-            FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}",
-            f"The user {stance} {what}.",
-        )  # fmt: skip
+        return _stated_preference(match)
     match = _ALWAYS_RE.match(clause.text)
     if not match:
         return None
     what = (match["what"] or match["what2"] or match["what3"]).strip(" .")
-    if not keywords(what, 2) or re.match(r"^mind\b", what, _I):
-        return None
     verb = (match["verb"] or match["verb2"] or "").lower()
+    if not keywords(what, 2) or (verb and _NOT_IMPERATIVE.match(what)):
+        return None
     stance = "always" if verb == "always" else "never" if verb else "prefers"
     text = f"The user asks you to {stance} {what}." if verb else f"The user prefers {what}."
     return Parsed(
@@ -698,5 +701,3 @@ def parse(clause: Clause, rules: tuple[Rule, ...] = RULES) -> Parsed | None:
     return None
 
 
-def content(text: str) -> frozenset[str]:
-    return content_words(text)

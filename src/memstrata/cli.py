@@ -1,0 +1,231 @@
+"""The `memstrata` command line."""
+
+import json
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from memstrata import __version__, demo
+from memstrata.errors import MemstrataError
+from memstrata.memory import Memory
+from memstrata.settings import Settings, load_settings
+from memstrata.types import DEFAULT_TENANT, Context, Fact
+
+app = typer.Typer(help="Long-term memory for LLM assistants.", no_args_is_help=True)
+out = Console()
+err = Console(stderr=True)
+
+
+class _Options:
+    def __init__(self, db: Path | None, config: Path | None, tenant: str) -> None:
+        self.db, self.config, self.tenant = db, config, tenant
+
+    def settings(self) -> Settings:
+        settings = load_settings(self.config)
+        return settings.model_copy(update={"db": self.db}) if self.db else settings
+
+
+@contextmanager
+def _memory(ctx: typer.Context) -> Iterator[Memory]:
+    """A memory for one command; its queued work runs before the command ends."""
+    options: _Options = ctx.obj
+    try:
+        with Memory.open(settings=options.settings(), tenant=options.tenant,
+                         background_worker=False) as mem:
+            yield mem
+    except MemstrataError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"memstrata {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    db: Annotated[Optional[Path], typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,  # noqa: UP045 typer needs Optional
+    config: Annotated[Optional[Path], typer.Option(  # noqa: UP045
+        envvar="MEMSTRATA_CONFIG", help="TOML settings file")] = None,
+    tenant: Annotated[str, typer.Option(help="Tenant to act for")] = DEFAULT_TENANT,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print the version")] = False,
+) -> None:
+    ctx.obj = _Options(db, config, tenant)
+
+
+@app.command("add-turn")
+def add_turn(
+    ctx: typer.Context,
+    stream: str,
+    user: Annotated[str, typer.Option(help="What the user said")] = "",
+    assistant: Annotated[str, typer.Option(help="What the assistant answered")] = "",
+    at: Annotated[Optional[datetime], typer.Option(help="Event time (ISO 8601)")] = None,  # noqa: UP045
+    page_context: Annotated[Optional[str], typer.Option()] = None,  # noqa: UP045
+    model_variant: Annotated[Optional[str], typer.Option()] = None,  # noqa: UP045
+) -> None:
+    """Record a turn and run the work that follows it."""
+    with _memory(ctx) as mem:
+        turn = mem.add_turn(stream, user, assistant, at=at, page_context=page_context,
+                            model_variant=model_variant)
+        mem.process_pending()
+        out.print(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)")
+
+
+@app.command("context")
+def context(
+    ctx: typer.Context,
+    stream: str,
+    query: str,
+    budget: Annotated[Optional[int], typer.Option(help="Token budget")] = None,  # noqa: UP045
+    as_json: Annotated[bool, typer.Option("--json", help="Print the Context as JSON")] = False,
+) -> None:
+    """Assemble the context for a question."""
+    with _memory(ctx) as mem:
+        result = mem.context(stream, query, budget)
+    if as_json:
+        out.print_json(result.model_dump_json())
+    else:
+        _print_context(result)
+
+
+@app.command("facts")
+def facts(
+    ctx: typer.Context,
+    stream: str,
+    all_: Annotated[bool, typer.Option("--all", help="Include superseded facts")] = False,
+) -> None:
+    """List a stream's facts, newest first."""
+    with _memory(ctx) as mem:
+        rows = mem.facts(stream, include_inactive=all_)
+    out.print(_facts_table(rows, title=f"Facts of {stream}"))
+
+
+@app.command("summaries")
+def summaries(
+    ctx: typer.Context,
+    stream: str,
+    kind: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        help="session, active, weekly, monthly or archived")] = None,
+) -> None:
+    """List a stream's summaries, oldest period first."""
+    with _memory(ctx) as mem:
+        rows = mem.summaries(stream, kind)
+    table = Table("id", "kind", "period", "items", "gen", "tokens", "text", title=stream)
+    for s in rows:
+        period = f"{s.period_start:%Y-%m-%d} → {s.period_end:%Y-%m-%d}" if s.period_end else ""
+        first_line = s.text.strip().splitlines()[0] if s.text.strip() else ""
+        table.add_row(str(s.id), s.kind, period, str(s.item_count), str(s.generation),
+                      str(s.tokens), first_line[:60])
+    out.print(table)
+
+
+@app.command("refresh")
+def refresh(ctx: typer.Context, stream: str) -> None:
+    """Rebuild the active summary from the roll-ups and session summaries."""
+    with _memory(ctx) as mem:
+        mem.process_pending()
+        active = mem.refresh(stream)
+    if active is None:
+        out.print(f"{stream} has no session summaries yet")
+    else:
+        out.print(f"active summary of {stream}: generation {active.generation}, "
+                  f"{active.tokens} tokens")
+
+
+@app.command("end-session")
+def end_session(ctx: typer.Context, stream: str) -> None:
+    """Summarize what the summaries do not cover yet."""
+    with _memory(ctx) as mem:
+        mem.end_session(stream)
+        mem.process_pending()
+    out.print(f"session of {stream} summarized")
+
+
+@app.command("process")
+def process(ctx: typer.Context) -> None:
+    """Run every queued job that is due."""
+    with _memory(ctx) as mem:
+        ran = mem.process_pending()
+        failed = mem.store.jobs(status="failed")
+    out.print(f"{ran} jobs ran; {len(failed)} failed for good (see `memstrata check`)")
+
+
+@app.command("check")
+def check(ctx: typer.Context) -> None:
+    """Validate the settings and open the memory."""
+    options: _Options = ctx.obj
+    try:
+        settings = options.settings()
+    except MemstrataError as exc:
+        err.print(f"[red]settings invalid:[/red] {exc}")
+        raise typer.Exit(2) from None
+    table = Table("setting", "value", title="memstrata settings")
+    for key, value in settings.model_dump().items():
+        table.add_row(key, json.dumps(value, default=str))
+    out.print(table)
+    with _memory(ctx) as mem:
+        jobs = mem.store.jobs()
+    counts = {s: sum(j.status == s for j in jobs) for s in ("pending", "done", "failed")}
+    out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model.name}; jobs {counts}")
+
+
+@app.command("demo")
+def run_demo(
+    db: Annotated[Optional[Path], typer.Option(help="Where to write (default: a new temp file)")] = None,  # noqa: UP045, E501
+    turns: Annotated[int, typer.Option(help="Turns after the key ones")] = 500,
+    budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
+) -> None:
+    """Run the Project Alpha story offline and show the assembled context."""
+    path = db or Path(tempfile.mkdtemp(prefix="memstrata-demo-")) / "demo.db"
+    if path.exists():
+        err.print(f"[red]error:[/red] {path} exists; the demo needs a fresh file")
+        raise typer.Exit(2)
+    settings = load_settings(db=path)
+    with Memory.open(settings=settings, background_worker=False) as mem, Progress(
+        console=out, transient=True
+    ) as progress:
+        task = progress.add_task("conversation", total=40 + turns)
+        for turn in demo.story(filler_after=turns):
+            mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)
+            mem.process_pending()
+            progress.advance(task)
+        result = mem.context(demo.STREAM, demo.QUESTION, budget)
+        facts_now = mem.facts(demo.STREAM)
+    out.print(f"[bold]{40 + turns} turns[/bold] written to {path}\n")
+    out.print(_facts_table(facts_now, title="Current facts (layer 1)"))
+    _print_context(result)
+
+
+def _facts_table(rows: list[Fact], title: str) -> Table:
+    table = Table("id", "fact", "category", "slot", "conf", "status", "source", title=title)
+    for f in rows:
+        table.add_row(str(f.id), f.text, f.category, f"{f.subject}/{f.slot}",
+                      f"{f.confidence:.2f}", f.status, f.source.label())
+    return table
+
+
+def _print_context(result: Context) -> None:
+    out.rule(f"context for {result.stream!r}")
+    out.print(result.text, markup=False, highlight=False)
+    out.rule()
+    table = Table("section", "items", "tokens", title=f"{result.tokens} of {result.budget} tokens")
+    for section in result.sections:
+        table.add_row(section.title, str(len(section.items)), str(section.tokens))
+    out.print(table)
+    if result.dropped:
+        dropped = Table("section", "source", "tokens", "why", title="Left out")
+        for d in result.dropped:
+            dropped.add_row(d.section, d.source.label() if d.source else "", str(d.tokens), d.reason)
+        out.print(dropped)
