@@ -50,8 +50,17 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=6000)
     args = parser.parse_args()
 
-    table = Table("turns", "add_turn /s", "pipeline turns/s", "context p50 ms", "context p95 ms",
-                  "context tokens", "facts", "summaries", title="memstrata, heuristic, SQLite")
+    table = Table(
+        "turns",
+        "add_turn /s",
+        "pipeline turns/s",
+        "context p50 ms",
+        "context p95 ms",
+        "context tokens",
+        "facts",
+        "summaries",
+        title="memstrata, heuristic, SQLite",
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             settings = load_settings(db=Path(tmp) / f"bench-{size}.db")
@@ -60,9 +69,13 @@ def main() -> None:
                 samples = latencies(mem, args.queries, args.budget)
                 ctx = mem.context(STREAM, QUESTION, budget=args.budget)
                 table.add_row(
-                    f"{size:,}", f"{add_rate:,.0f}", f"{pipe_rate:,.0f}",
-                    f"{percentile(samples, 0.50):.2f}", f"{percentile(samples, 0.95):.2f}",
-                    str(ctx.tokens), str(len(mem.facts(STREAM))),
+                    f"{size:,}",
+                    f"{add_rate:,.0f}",
+                    f"{pipe_rate:,.0f}",
+                    f"{percentile(samples, 0.50):.2f}",
+                    f"{percentile(samples, 0.95):.2f}",
+                    str(ctx.tokens),
+                    str(len(mem.facts(STREAM))),
                     str(len(mem.summaries(STREAM))),
                 )
             Console().print(table)

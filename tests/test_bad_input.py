@@ -63,16 +63,37 @@ def test_nul_characters_round_trip_and_are_searchable(open_memory):
 
 @pytest.mark.parametrize(
     "stream",
-    ["", "alpha", "project:", ":alpha", "Project:alpha", "project:al pha", "project:'; DROP",
-     "project:a\x00b", "chat:" + "x" * 300, "project:\u202eevil", 42],
+    [
+        "",
+        "alpha",
+        "project:",
+        ":alpha",
+        "Project:alpha",
+        "project:al pha",
+        "project:'; DROP",
+        "project:a\x00b",
+        "chat:" + "x" * 300,
+        "project:\u202eevil",
+        42,
+    ],
 )
 def test_odd_stream_names_are_refused(mem, stream):
     with pytest.raises(InvalidInput, match="stream"):
         mem.add_turn(stream, "hello")
 
 
-@pytest.mark.parametrize("stream", ["global", "project:alpha", "chat:8812", "user:7",
-                                    "team:dev-ops_2", "user:ann@example.com", "doc:a/b.c"])
+@pytest.mark.parametrize(
+    "stream",
+    [
+        "global",
+        "project:alpha",
+        "chat:8812",
+        "user:7",
+        "team:dev-ops_2",
+        "user:ann@example.com",
+        "doc:a/b.c",
+    ],
+)
 def test_reasonable_stream_names_are_accepted(mem, stream):
     assert mem.add_turn(stream, "hello").stream == stream
 

@@ -16,12 +16,21 @@ STREAM = "project:alpha"
 
 def facts_model(count: int = 0) -> ScriptedModel:
     """Turn 'fact N' yields fact N, with confidence rising with N."""
+
     def facts_for(turn):
         if not turn.user.startswith("fact "):
             return []
         n = int(turn.user.split()[1])
-        return [fact(f"item{n}", "value", f"v{n}", 0.7 + n / 10_000,
-                     text=f"Item {n} has the agreed value v{n}, as decided in review.")]
+        return [
+            fact(
+                f"item{n}",
+                "value",
+                f"v{n}",
+                0.7 + n / 10_000,
+                text=f"Item {n} has the agreed value v{n}, as decided in review.",
+            )
+        ]
+
     return ScriptedModel(facts_for)
 
 
@@ -32,8 +41,9 @@ def alpha(open_memory):
     for i in range(3):
         mem.add_turn(STREAM, f"fact {i}", at=T0 + timedelta(minutes=i))
     for i in range(3, 30):
-        mem.add_turn(STREAM, f"we talked about subject {i}", f"noted {i}",
-                     at=T0 + timedelta(hours=i))
+        mem.add_turn(
+            STREAM, f"we talked about subject {i}", f"noted {i}", at=T0 + timedelta(hours=i)
+        )
     mem.end_session(STREAM)
     mem.process_pending()
     return mem
@@ -44,7 +54,8 @@ def test_sections_are_in_order_with_sources(alpha):
     names = [s.name for s in ctx.sections]
     assert names == [n for n in ORDER if n in names]
     assert {"system", "stream_facts", "global_facts", "summary", "recent_turns", "query"} <= set(
-        names)
+        names
+    )
     assert [i.text for i in ctx.section("global_facts").items][0].startswith("- Item 900")
     for section in ctx.sections:
         if section.name not in ("system", "query"):

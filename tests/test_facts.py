@@ -20,10 +20,14 @@ def statuses(mem, stream="project:alpha"):
 
 
 def test_newer_fact_in_slot_supersedes_and_keeps_chain(open_memory):
-    mem = open_memory(by_text({
-        "a": [fact("lead architect", "holder", "sarah", 0.95)],
-        "b": [fact("lead architect", "holder", "raj", 1.0, is_correction=True)],
-    }))
+    mem = open_memory(
+        by_text(
+            {
+                "a": [fact("lead architect", "holder", "sarah", 0.95)],
+                "b": [fact("lead architect", "holder", "raj", 1.0, is_correction=True)],
+            }
+        )
+    )
     mem.add_turn("project:alpha", "a", at=T0)
     mem.add_turn("project:alpha", "b", at=T0 + timedelta(minutes=1))
     mem.process_pending()
@@ -39,10 +43,14 @@ def test_newer_fact_in_slot_supersedes_and_keeps_chain(open_memory):
 
 
 def test_lower_confidence_never_supersedes_but_is_kept(open_memory):
-    mem = open_memory(by_text({
-        "a": [fact("priya", "handles", "backend", 1.0)],
-        "b": [fact("priya", "handles", "frontend", 0.6)],
-    }))
+    mem = open_memory(
+        by_text(
+            {
+                "a": [fact("priya", "handles", "backend", 1.0)],
+                "b": [fact("priya", "handles", "frontend", 0.6)],
+            }
+        )
+    )
     mem.add_turn("project:alpha", "a", at=T0)
     mem.add_turn("project:alpha", "b", at=T0 + timedelta(days=1))
     mem.process_pending()
@@ -51,10 +59,14 @@ def test_lower_confidence_never_supersedes_but_is_kept(open_memory):
 
 
 def test_equal_confidence_later_statement_wins(open_memory):
-    mem = open_memory(by_text({
-        "a": [fact("alpha", "deadline", "2027-03-20")],
-        "b": [fact("alpha", "deadline", "2027-03-27")],
-    }))
+    mem = open_memory(
+        by_text(
+            {
+                "a": [fact("alpha", "deadline", "2027-03-20")],
+                "b": [fact("alpha", "deadline", "2027-03-27")],
+            }
+        )
+    )
     mem.add_turn("project:alpha", "a", at=T0)
     mem.add_turn("project:alpha", "b", at=T0 + timedelta(days=1))
     mem.process_pending()
@@ -62,10 +74,14 @@ def test_equal_confidence_later_statement_wins(open_memory):
 
 
 def test_a_fact_about_an_earlier_event_does_not_replace_a_later_one(open_memory):
-    mem = open_memory(by_text({
-        "late news": [fact("alpha", "deadline", "2027-03-27")],
-        "old news": [fact("alpha", "deadline", "2027-02-01")],
-    }))
+    mem = open_memory(
+        by_text(
+            {
+                "late news": [fact("alpha", "deadline", "2027-03-27")],
+                "old news": [fact("alpha", "deadline", "2027-02-01")],
+            }
+        )
+    )
     mem.add_turn("project:alpha", "late news", at=T0 + timedelta(days=30))
     mem.add_turn("project:alpha", "old news", at=T0)  # an import of older history
     mem.process_pending()
@@ -82,11 +98,22 @@ def test_repeating_a_fact_counts_a_mention(open_memory):
 
 
 def test_correction_retracts_the_denied_value(open_memory):
-    mem = open_memory(by_text({
-        "a": [fact("pm", "holder", "raj")],
-        "b": [fact("raj", "role", "lead architect", 1.0,
-                   retracts=(SlotRef(subject="pm", slot="holder", value="raj"),))],
-    }))
+    mem = open_memory(
+        by_text(
+            {
+                "a": [fact("pm", "holder", "raj")],
+                "b": [
+                    fact(
+                        "raj",
+                        "role",
+                        "lead architect",
+                        1.0,
+                        retracts=(SlotRef(subject="pm", slot="holder", value="raj"),),
+                    )
+                ],
+            }
+        )
+    )
     mem.add_turn("project:alpha", "a", at=T0)
     mem.add_turn("project:alpha", "b", at=T0 + timedelta(minutes=1))
     mem.process_pending()
@@ -94,8 +121,9 @@ def test_correction_retracts_the_denied_value(open_memory):
 
 
 def test_streams_and_tenants_keep_their_own_slots(open_memory):
-    mem = open_memory(by_text({"a": [fact("lead", "holder", "raj")],
-                               "b": [fact("lead", "holder", "sam")]}))
+    mem = open_memory(
+        by_text({"a": [fact("lead", "holder", "raj")], "b": [fact("lead", "holder", "sam")]})
+    )
     mem.add_turn("project:alpha", "a", at=T0)
     mem.add_turn("project:beta", "b", at=T0)
     mem.add_turn("project:alpha", "b", at=T0, tenant="acme")

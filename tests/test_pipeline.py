@@ -160,8 +160,7 @@ def test_a_killed_process_leaves_its_turn_and_job(tmp_path, scripted):
     assert run.returncode == -9
 
     scripted.facts_for = lambda t: [fact("lead architect", "holder", "raj", 1.0)]
-    with Memory.open(db, settings=load_settings(), model=scripted,
-                     background_worker=False) as mem:
+    with Memory.open(db, settings=load_settings(), model=scripted, background_worker=False) as mem:
         assert [t.user for t in mem.turns("chat:1")] == ["No, Raj is the Lead Architect."]
         assert mem.process_pending() == 1
         assert [f.value for f in mem.facts("chat:1")] == ["raj"]
@@ -192,8 +191,10 @@ def test_two_threads_adding_turns_lose_nothing(open_memory, scripted):
 def test_two_workers_on_one_file_never_double_process(tmp_path):
     settings = load_settings(session_turns=5, summary_max_tokens=100)
     models = [ScriptedModel(), ScriptedModel()]
-    mems = [Memory.open(tmp_path / "shared.db", settings=settings, model=m,
-                        background_worker=False) for m in models]
+    mems = [
+        Memory.open(tmp_path / "shared.db", settings=settings, model=m, background_worker=False)
+        for m in models
+    ]
     try:
         streams = [f"chat:{n}" for n in range(4)]
         for stream in streams:

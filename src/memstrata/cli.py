@@ -38,8 +38,9 @@ def _memory(ctx: typer.Context) -> Iterator[Memory]:
     """A memory for one command; its queued work runs before the command ends."""
     options: _Options = ctx.obj
     try:
-        with Memory.open(settings=options.settings(), tenant=options.tenant,
-                         background_worker=False) as mem:
+        with Memory.open(
+            settings=options.settings(), tenant=options.tenant, background_worker=False
+        ) as mem:
             yield mem
     except MemstrataError as exc:
         err.print(f"[red]error:[/red] {exc}")
@@ -56,11 +57,16 @@ def _version(value: bool) -> None:
 def main(
     ctx: typer.Context,
     db: Annotated[Optional[Path], typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,  # noqa: UP045 typer needs Optional
-    config: Annotated[Optional[Path], typer.Option(  # noqa: UP045
-        envvar="MEMSTRATA_CONFIG", help="TOML settings file")] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(  # noqa: UP045
+            envvar="MEMSTRATA_CONFIG", help="TOML settings file"
+        ),
+    ] = None,
     tenant: Annotated[str, typer.Option(help="Tenant to act for")] = DEFAULT_TENANT,
-    version: Annotated[bool, typer.Option(
-        "--version", callback=_version, is_eager=True, help="Print the version")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version")
+    ] = False,
 ) -> None:
     ctx.obj = _Options(db, config, tenant)
 
@@ -77,8 +83,9 @@ def add_turn(
 ) -> None:
     """Record a turn and run the work that follows it."""
     with _memory(ctx) as mem:
-        turn = mem.add_turn(stream, user, assistant, at=at, page_context=page_context,
-                            model_variant=model_variant)
+        turn = mem.add_turn(
+            stream, user, assistant, at=at, page_context=page_context, model_variant=model_variant
+        )
         mem.process_pending()
         out.print(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)")
 
@@ -116,8 +123,12 @@ def facts(
 def summaries(
     ctx: typer.Context,
     stream: str,
-    kind: Annotated[Optional[str], typer.Option(  # noqa: UP045
-        help="session, active, weekly, monthly or archived")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(  # noqa: UP045
+            help="session, active, weekly, monthly or archived"
+        ),
+    ] = None,
 ) -> None:
     """List a stream's summaries, oldest period first."""
     with _memory(ctx) as mem:
@@ -126,8 +137,15 @@ def summaries(
     for s in rows:
         period = f"{s.period_start:%Y-%m-%d} → {s.period_end:%Y-%m-%d}" if s.period_end else ""
         first_line = s.text.strip().splitlines()[0] if s.text.strip() else ""
-        table.add_row(str(s.id), s.kind, period, str(s.item_count), str(s.generation),
-                      str(s.tokens), first_line[:60])
+        table.add_row(
+            str(s.id),
+            s.kind,
+            period,
+            str(s.item_count),
+            str(s.generation),
+            str(s.tokens),
+            first_line[:60],
+        )
     out.print(table)
 
 
@@ -140,8 +158,9 @@ def refresh(ctx: typer.Context, stream: str) -> None:
     if active is None:
         out.print(f"{stream} has no session summaries yet")
     else:
-        out.print(f"active summary of {stream}: generation {active.generation}, "
-                  f"{active.tokens} tokens")
+        out.print(
+            f"active summary of {stream}: generation {active.generation}, {active.tokens} tokens"
+        )
 
 
 @app.command("end-session")
@@ -183,7 +202,9 @@ def check(ctx: typer.Context) -> None:
 
 @app.command("demo")
 def run_demo(
-    db: Annotated[Optional[Path], typer.Option(help="Where to write (default: a new temp file)")] = None,  # noqa: UP045, E501
+    db: Annotated[
+        Path | None, typer.Option(help="Where to write (default: a new temp file)")
+    ] = None,  # noqa: UP045, E501
     turns: Annotated[int, typer.Option(help="Turns after the key ones")] = 500,
     budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
 ) -> None:
@@ -193,9 +214,10 @@ def run_demo(
         err.print(f"[red]error:[/red] {path} exists; the demo needs a fresh file")
         raise typer.Exit(2)
     settings = load_settings(db=path)
-    with Memory.open(settings=settings, background_worker=False) as mem, Progress(
-        console=out, transient=True
-    ) as progress:
+    with (
+        Memory.open(settings=settings, background_worker=False) as mem,
+        Progress(console=out, transient=True) as progress,
+    ):
         task = progress.add_task("conversation", total=40 + turns)
         for turn in demo.story(filler_after=turns):
             mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)
@@ -211,8 +233,15 @@ def run_demo(
 def _facts_table(rows: list[Fact], title: str) -> Table:
     table = Table("id", "fact", "category", "slot", "conf", "status", "source", title=title)
     for f in rows:
-        table.add_row(str(f.id), f.text, f.category, f"{f.subject}/{f.slot}",
-                      f"{f.confidence:.2f}", f.status, f.source.label())
+        table.add_row(
+            str(f.id),
+            f.text,
+            f.category,
+            f"{f.subject}/{f.slot}",
+            f"{f.confidence:.2f}",
+            f.status,
+            f.source.label(),
+        )
     return table
 
 
@@ -227,5 +256,7 @@ def _print_context(result: Context) -> None:
     if result.dropped:
         dropped = Table("section", "source", "tokens", "why", title="Left out")
         for d in result.dropped:
-            dropped.add_row(d.section, d.source.label() if d.source else "", str(d.tokens), d.reason)
+            dropped.add_row(
+                d.section, d.source.label() if d.source else "", str(d.tokens), d.reason
+            )
         out.print(dropped)

@@ -49,6 +49,8 @@ class Material:
     turns: Sequence[Turn]
     """Recent turns, oldest first."""
     retrieved: Sequence[tuple[str, SourceRef]] = ()
+    removed: Sequence[DroppedItem] = ()
+    """Items left out before budgeting, such as summary lines stating superseded facts."""
 
 
 @dataclass
@@ -75,19 +77,17 @@ class _Plan:
         return True
 
     def drop(self, section: str, item: ContextItem, reason: str) -> None:
-        self.dropped.append(DroppedItem(
-            section=section, source=item.source, tokens=item.tokens, reason=reason
-        ))
+        self.dropped.append(
+            DroppedItem(section=section, source=item.source, tokens=item.tokens, reason=reason)
+        )
 
 
-def assemble(
-    tenant: str, stream: str, query: str, budget: int, material: Material
-) -> Context:
-    plan = _Plan(budget=budget)
+def assemble(tenant: str, stream: str, query: str, budget: int, material: Material) -> Context:
+    plan = _Plan(budget=budget, dropped=list(material.removed))
     _place_fixed(plan, query)
     _place_facts(plan, material)
     turns = [_turn_item(t) for t in reversed(material.turns)]  # newest first
-    plan.turns = {id(item): turn for item, turn in zip(turns, reversed(material.turns))}
+    plan.turns = {id(item): turn for item, turn in zip(turns, reversed(material.turns), strict=True)}
     for turn in turns[:MIN_TURNS]:
         _take_or_truncate(plan, "recent_turns", turn, "over budget even when cut")
     _place_summary(plan, material.summary)
@@ -135,8 +135,11 @@ def _place_summary(plan: _Plan, summary: Summary | None) -> None:
         return
     cut = keep_last_tokens(summary.text, room)
     plan.take("summary", ContextItem(text=cut, tokens=count_tokens(cut), source=summary.ref()))
-    plan.drop("summary", item.model_copy(update={"tokens": summary.tokens - count_tokens(cut)}),
-              "summary cut to fit; its oldest part left out")
+    plan.drop(
+        "summary",
+        item.model_copy(update={"tokens": summary.tokens - count_tokens(cut)}),
+        "summary cut to fit; its oldest part left out",
+    )
 
 
 def _place_retrieved(plan: _Plan, retrieved: Sequence[tuple[str, SourceRef]]) -> None:
@@ -155,8 +158,11 @@ def _take_or_truncate(plan: _Plan, section: str, item: ContextItem, reason: str)
         plan.drop(section, item, reason)
         return
     plan.take(section, ContextItem(text=cut, tokens=count_tokens(cut), source=item.source))
-    plan.drop(section, item.model_copy(update={"tokens": item.tokens - count_tokens(cut)}),
-              "cut to fit the budget")
+    plan.drop(
+        section,
+        item.model_copy(update={"tokens": item.tokens - count_tokens(cut)}),
+        "cut to fit the budget",
+    )
 
 
 def _item(text: str, source: SourceRef | None) -> ContextItem:
@@ -199,22 +205,28 @@ def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> C
             continue
         block = "\n".join([_header(name), *(i.text for i in items)])
         blocks.append(block)
-        sections.append(ContextSection(
-            name=name, title=TITLES[name], items=tuple(items), tokens=count_tokens(block)
-        ))
+        sections.append(
+            ContextSection(
+                name=name, title=TITLES[name], items=tuple(items), tokens=count_tokens(block)
+            )
+        )
     text = "\n\n".join(blocks)
     return Context(
-        tenant=tenant, stream=stream, query=query, budget=budget, sections=tuple(sections),
-        text=text, messages=tuple(_messages(plan)), tokens=count_tokens(text),
+        tenant=tenant,
+        stream=stream,
+        query=query,
+        budget=budget,
+        sections=tuple(sections),
+        text=text,
+        messages=tuple(_messages(plan)),
+        tokens=count_tokens(text),
         dropped=tuple(plan.dropped),
     )
 
 
 def _messages(plan: _Plan) -> list[dict[str, str]]:
     memory = [n for n in ORDER if n not in ("recent_turns", "query") and plan.items[n]]
-    system = "\n\n".join(
-        "\n".join([_header(n), *(i.text for i in plan.items[n])]) for n in memory
-    )
+    system = "\n\n".join("\n".join([_header(n), *(i.text for i in plan.items[n])]) for n in memory)
     messages = [{"role": "system", "content": system}] if system else []
     for item in plan.items["recent_turns"]:
         messages.extend(_turn_messages(item, plan.turns.get(id(item))))

@@ -13,48 +13,68 @@ QUESTION = "How is Project Alpha doing?"
 START = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
 
 KEY_TURNS = {
-    1: ("Sarah is the Lead Architect on Alpha, and Priya handles frontend.",
-        "Got it: Sarah leads architecture and Priya is on frontend."),
-    3: ("No, Raj is the Lead Architect. He's been with us 4 years.",
-        "Thanks for correcting me. Raj is the Lead Architect."),
-    9: ("Priya handles backend, not frontend.",
-        "Understood, Priya is on backend."),
-    40: ("The Alpha deadline moved to March 27.",
-         "Noted, the new deadline for Alpha is March 27."),
+    1: (
+        "Sarah is the Lead Architect on Alpha, and Priya handles frontend.",
+        "Got it: Sarah leads architecture and Priya is on frontend.",
+    ),
+    3: (
+        "No, Raj is the Lead Architect. He's been with us 4 years.",
+        "Thanks for correcting me. Raj is the Lead Architect.",
+    ),
+    9: ("Priya handles backend, not frontend.", "Understood, Priya is on backend."),
+    40: ("The Alpha deadline moved to March 27.", "Noted, the new deadline for Alpha is March 27."),
 }
 
 # Topics of the other turns: (theme, statements the user makes about it).
 TOPICS = [
-    ("the marketing site redesign", [
-        "The new landing page mockups are ready for review.",
-        "We decided to drop the carousel from the home page.",
-        "The copy for the pricing page still needs legal approval.",
-    ]),
-    ("the CI pipeline", [
-        "The integration tests keep timing out on the CI runners.",
-        "We are blocked on the flaky database migration test.",
-        "Caching the dependencies cut the build time to eight minutes.",
-    ]),
-    ("hiring", [
-        "We interviewed two designers this week.",
-        "The offer for the data engineer went out on Monday.",
-        "I am worried we will not fill the QA role before the release.",
-    ]),
-    ("the vendor contract", [
-        "The vendor sent a revised quote for the hosting contract.",
-        "Legal flagged the liability clause in the vendor contract.",
-        "We agreed to a twelve month term with the hosting vendor.",
-    ]),
-    ("customer feedback", [
-        "Three customers asked for single sign-on in the last survey.",
-        "The onboarding flow gets the most complaints in support tickets.",
-        "Customers like the new export feature a lot.",
-    ]),
-    ("the mobile app", [
-        "The mobile beta crashes on older Android phones.",
-        "The push notification service is waiting on security review.",
-        "We shipped the offline mode to internal testers.",
-    ]),
+    (
+        "the marketing site redesign",
+        [
+            "The new landing page mockups are ready for review.",
+            "We decided to drop the carousel from the home page.",
+            "The copy for the pricing page still needs legal approval.",
+        ],
+    ),
+    (
+        "the CI pipeline",
+        [
+            "The integration tests keep timing out on the CI runners.",
+            "We are blocked on the flaky database migration test.",
+            "Caching the dependencies cut the build time to eight minutes.",
+        ],
+    ),
+    (
+        "hiring",
+        [
+            "We interviewed two designers this week.",
+            "The offer for the data engineer went out on Monday.",
+            "I am worried we will not fill the QA role before the release.",
+        ],
+    ),
+    (
+        "the vendor contract",
+        [
+            "The vendor sent a revised quote for the hosting contract.",
+            "Legal flagged the liability clause in the vendor contract.",
+            "We agreed to a twelve month term with the hosting vendor.",
+        ],
+    ),
+    (
+        "customer feedback",
+        [
+            "Three customers asked for single sign-on in the last survey.",
+            "The onboarding flow gets the most complaints in support tickets.",
+            "Customers like the new export feature a lot.",
+        ],
+    ),
+    (
+        "the mobile app",
+        [
+            "The mobile beta crashes on older Android phones.",
+            "The push notification service is waiting on security review.",
+            "We shipped the offline mode to internal testers.",
+        ],
+    ),
 ]
 
 REPLIES = [

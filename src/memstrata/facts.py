@@ -8,6 +8,8 @@ The rules, in order:
 Nothing is deleted: the losers change status and keep links to the winner.
 """
 
+import re
+
 from memstrata.models.base import ExtractedFact, SlotRef
 from memstrata.store.base import NewFact, Store
 from memstrata.tokens import count_tokens
@@ -31,7 +33,9 @@ def record_fact(
     winner = _stronger_holder(holders, item, source)
     if winner is not None:
         return _insert_losing(store, tenant, stream, item, source, winner)
-    fact = _insert(store, tenant, stream, item, source, supersedes=holders[0].id if holders else None)
+    fact = _insert(
+        store, tenant, stream, item, source, supersedes=holders[0].id if holders else None
+    )
     store.add_fact_change(fact.id, "ADD", related=fact.supersedes, note=_origin(item))
     for holder in holders:
         store.set_fact_status(tenant, holder.id, FactStatus.SUPERSEDED, superseded_by=fact.id)
@@ -84,9 +88,18 @@ def _insert(
 ) -> Fact:
     return store.insert_fact(
         NewFact(
-            tenant=tenant, stream=stream, text=item.text, category=item.category,
-            subject=item.subject, slot=item.slot, value=item.value, confidence=item.confidence,
-            status=status, supersedes=supersedes, source=source, tokens=count_tokens(item.text),
+            tenant=tenant,
+            stream=stream,
+            text=item.text,
+            category=item.category,
+            subject=item.subject,
+            slot=item.slot,
+            value=item.value,
+            confidence=item.confidence,
+            status=status,
+            supersedes=supersedes,
+            source=source,
+            tokens=count_tokens(item.text),
         )
     )
 
@@ -111,3 +124,54 @@ def fact_chain(store: Store, tenant: str, fact_id: int) -> list[Fact]:
         chain.append(ahead)
         seen.add(ahead.id)
     return chain
+
+
+_WORD = re.compile(r"[^\W_]+")
+_MIN_PREFIX = 4
+
+
+class OutdatedStatements:
+    """Recognizes text that states a superseded fact as if it were still true.
+
+    A line is outdated when it names the old fact's subject and value but not the value
+    that replaced it ("Sarah is the Lead Architect" after "No, Raj is"). The correction
+    itself names both, so it stays.
+    """
+
+    def __init__(self, store: Store, tenant: str, stream: str) -> None:
+        every = store.facts(tenant, stream, include_inactive=True)
+        by_id = {f.id: f for f in every}
+        self._rules: list[tuple[list[str], list[str], Fact]] = []
+        for old in every:
+            successor = by_id.get(old.superseded_by or -1)
+            if old.active or successor is None or not successor.active:
+                continue
+            claim = _words(f"{old.subject} {old.value}")
+            current = [w for w in _words(successor.value) if w not in claim]
+            if claim:
+                self._rules.append((claim, current, successor))
+
+    def __bool__(self) -> bool:
+        return bool(self._rules)
+
+    def replacements(self, text: str) -> list[Fact]:
+        """The facts now in force in place of those `text` states; empty if none."""
+        words = _words(text)
+        found = {}
+        for claim, current, successor in self._rules:
+            if _covers(words, claim) and not (current and _covers(words, current)):
+                found[successor.id] = successor
+        return list(found.values())
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _covers(words: list[str], needed: list[str]) -> bool:
+    """Every needed word appears, long ones also as a prefix ('architect' in 'architecture')."""
+    present = set(words)
+    return all(
+        need in present or (len(need) >= _MIN_PREFIX and any(w.startswith(need) for w in present))
+        for need in needed
+    )

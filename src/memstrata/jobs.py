@@ -62,9 +62,7 @@ class JobRunner:
 
     def _due_elsewhere(self, tenant: str | None) -> bool:
         now = time.time()
-        return any(
-            job.run_after <= now for job in self.store.jobs(tenant=tenant, status="pending")
-        )
+        return any(job.run_after <= now for job in self.store.jobs(tenant=tenant, status="pending"))
 
     def _drain(self, owner: str, tenant: str, stream: str) -> int:
         ran = 0
@@ -103,7 +101,12 @@ class JobRunner:
         retry_in = None if tries >= self.attempts else self._delay(tries)
         log.warning(
             "job %s (%s on %s) failed, attempt %d of %d: %s",
-            job.id, job.kind, job.stream, tries, self.attempts, exc,
+            job.id,
+            job.kind,
+            job.stream,
+            tries,
+            self.attempts,
+            exc,
             exc_info=log.isEnabledFor(logging.DEBUG),
         )
         self.store.fail_job(job.id, f"{type(exc).__name__}: {exc}", retry_in)

@@ -9,7 +9,7 @@ from typing import Self
 from memstrata import pipeline
 from memstrata.context import Material, assemble
 from memstrata.errors import InvalidInput
-from memstrata.facts import fact_chain
+from memstrata.facts import OutdatedStatements, fact_chain
 from memstrata.jobs import BackgroundWorker, JobRunner
 from memstrata.models.base import MemoryModel
 from memstrata.settings import Settings, load_settings
@@ -19,6 +19,7 @@ from memstrata.types import (
     DEFAULT_TENANT,
     GLOBAL_STREAM,
     Context,
+    DroppedItem,
     Fact,
     FactHistory,
     SourceRef,
@@ -88,7 +89,10 @@ class Memory:
             settings = settings.model_copy(update={"db": Path(path)})
         store = SQLiteStore(settings.db)
         return cls(
-            store, model or build_model(settings.model), settings, tenant=tenant,
+            store,
+            model or build_model(settings.model),
+            settings,
+            tenant=tenant,
             background_worker=background_worker,
         )
 
@@ -114,9 +118,14 @@ class Memory:
         if not (user_text.strip() or assistant_text.strip()):
             raise InvalidInput("a turn needs some user or assistant text; both are empty")
         new = NewTurn(
-            tenant=tenant, stream=stream, user=user_text, assistant=assistant_text,
-            at=as_utc(at) if at else utcnow(), page_context=page_context,
-            model_variant=model_variant, source=source,
+            tenant=tenant,
+            stream=stream,
+            user=user_text,
+            assistant=assistant_text,
+            at=as_utc(at) if at else utcnow(),
+            page_context=page_context,
+            model_variant=model_variant,
+            source=source,
             tokens=count_tokens(user_text) + count_tokens(assistant_text),
         )
         with self.store.transaction():
@@ -184,7 +193,8 @@ class Memory:
         chain = fact_chain(self.store, tenant, fact_id)
         changes = self.store.fact_changes(tenant, [f.id for f in chain])
         return FactHistory(
-            fact=next(f for f in chain if f.id == fact_id), chain=tuple(chain),
+            fact=next(f for f in chain if f.id == fact_id),
+            chain=tuple(chain),
             changes=tuple(changes),
         )
 
@@ -236,7 +246,9 @@ class Memory:
             try:
                 value = value.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise InvalidInput(f"{field} is not valid UTF-8 (bad byte at {exc.start})") from None
+                raise InvalidInput(
+                    f"{field} is not valid UTF-8 (bad byte at {exc.start})"
+                ) from None
         if not isinstance(value, str):
             raise InvalidInput(f"{field} must be text, got {type(value).__name__}")
         try:
@@ -273,20 +285,29 @@ class Memory:
         window = max(k, min(state.turn_count - state.last_summarized_turn, k + 2 * n))
         turns = self.store.turns(tenant, stream, last=window) if window else []
         first_recent = turns[0].seq if turns else state.turn_count + 1
+        outdated = OutdatedStatements(self.store, tenant, stream)
+        summary, removed = _without_outdated(self.store.active_summary(tenant, stream), outdated)
         return Material(
             stream_facts=self._pinned(tenant, stream, pin),
-            global_facts=self._pinned(tenant, GLOBAL_STREAM, pin) if stream != GLOBAL_STREAM
+            global_facts=self._pinned(tenant, GLOBAL_STREAM, pin)
+            if stream != GLOBAL_STREAM
             else [],
-            summary=self.store.active_summary(tenant, stream),
+            summary=summary,
             turns=turns,
-            retrieved=self._retrieve(tenant, stream, query, first_recent),
+            retrieved=self._retrieve(tenant, stream, query, first_recent, outdated),
+            removed=removed,
         )
 
     def _pinned(self, tenant: str, stream: str, pin: float) -> list[Fact]:
         return [f for f in self.store.facts(tenant, stream) if f.confidence >= pin]
 
     def _retrieve(
-        self, tenant: str, stream: str, query: str, before_seq: int
+        self,
+        tenant: str,
+        stream: str,
+        query: str,
+        before_seq: int,
+        outdated: OutdatedStatements,
     ) -> list[tuple[str, SourceRef]]:
         """Older turns that share words with the query (plain BM25 for now)."""
         words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))[:16]
@@ -296,10 +317,44 @@ class Memory:
         hits = self.store.search_turns(
             tenant, stream, match, before_seq=before_seq, limit=_RETRIEVE_LIMIT
         )
-        return [(_turn_line(t), t.ref()) for t in sorted(hits, key=lambda t: t.seq)]
+        return [(_turn_line(t, outdated), t.ref()) for t in sorted(hits, key=lambda t: t.seq)]
 
 
-def _turn_line(turn: Turn) -> str:
-    parts = [f"User: {turn.user}" if turn.user else "", f"Assistant: {turn.assistant}"
-             if turn.assistant else ""]
-    return " ".join(p for p in parts if p)
+def _turn_line(turn: Turn, outdated: OutdatedStatements) -> str:
+    parts = [
+        f"User: {turn.user}" if turn.user else "",
+        f"Assistant: {turn.assistant}" if turn.assistant else "",
+    ]
+    line = " ".join(p for p in parts if p)
+    now = outdated.replacements(line) if outdated else []
+    return f"{line} (outdated; now: {_joined(now)})" if now else line
+
+
+def _without_outdated(
+    summary: Summary | None, outdated: OutdatedStatements
+) -> tuple[Summary | None, list[DroppedItem]]:
+    """The summary less its lines that state superseded facts as current."""
+    if summary is None or not outdated:
+        return summary, []
+    kept, removed = [], []
+    for line in summary.text.splitlines():
+        now = outdated.replacements(line)
+        if not now:
+            kept.append(line)
+            continue
+        removed.append(
+            DroppedItem(
+                section="summary",
+                source=summary.ref(),
+                tokens=count_tokens(line),
+                reason=f"states a superseded fact; now: {_joined(now)}",
+            )
+        )
+    if not removed:
+        return summary, []
+    text = "\n".join(kept)
+    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+
+
+def _joined(facts: list[Fact]) -> str:
+    return " ".join(f.text for f in facts)

@@ -13,13 +13,18 @@ from memstrata.summaries import turn_input
 
 log = logging.getLogger("memstrata.pipeline")
 
-EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH = "extract", "summarize", "compact", "rollup", "refresh"
+EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH = (
+    "extract",
+    "summarize",
+    "compact",
+    "rollup",
+    "refresh",
+)
 
 
 def pinned_fact_texts(store: Store, settings: Settings, tenant: str, stream: str) -> list[str]:
     return [
-        f.text for f in store.facts(tenant, stream)
-        if f.confidence >= settings.pin_min_confidence
+        f.text for f in store.facts(tenant, stream) if f.confidence >= settings.pin_min_confidence
     ]
 
 
@@ -53,7 +58,10 @@ def handlers(store: Store, model: MemoryModel, settings: Settings) -> dict[str, 
         return summaries.rebuild(store, model, settings, job.tenant, job.stream, known)
 
     table: dict[str, Callable[[Job], Apply]] = {
-        EXTRACT: extract, SUMMARIZE: summarize, COMPACT: compact, ROLLUP: rollup,
+        EXTRACT: extract,
+        SUMMARIZE: summarize,
+        COMPACT: compact,
+        ROLLUP: rollup,
         REFRESH: refresh,
     }
     return table

@@ -24,14 +24,19 @@ def _nothing() -> None:
 
 def turn_input(turn: Turn) -> TurnInput:
     return TurnInput(
-        stream=turn.stream, user=turn.user, assistant=turn.assistant, at=turn.at,
+        stream=turn.stream,
+        user=turn.user,
+        assistant=turn.assistant,
+        at=turn.at,
         page_context=turn.page_context,
     )
 
 
 def _dated(summary: Summary) -> DatedSummary:
     start = summary.period_start or summary.created_at
-    return DatedSummary(text=summary.text, period=Period(start=start, end=summary.period_end or start))
+    return DatedSummary(
+        text=summary.text, period=Period(start=start, end=summary.period_end or start)
+    )
 
 
 def summarize_chunk(
@@ -42,29 +47,48 @@ def summarize_chunk(
     turns = store.turns(tenant, stream, after_seq=cursor, through_seq=through)
     if not turns:
         return _nothing
-    digest = model.summarize_session([turn_input(t) for t in turns], settings.session_summary_tokens)
+    digest = model.summarize_session(
+        [turn_input(t) for t in turns], settings.session_summary_tokens
+    )
     period = Period(start=turns[0].at, end=turns[-1].at)
     active = store.active_summary(tenant, stream)
     merged = model.merge_summary(
-        _dated(active) if active else None, DatedSummary(text=digest.text, period=period),
+        _dated(active) if active else None,
+        DatedSummary(text=digest.text, period=period),
         digest.open_items,
     )
 
     def apply() -> None:
-        session = store.insert_summary(NewSummary(
-            tenant=tenant, stream=stream, kind=SummaryKind.SESSION, text=digest.text,
-            tokens=count_tokens(digest.text), period_start=period.start, period_end=period.end,
-            item_count=len(turns),
-        ))
-        _replace_active(store, active, NewSummary(
-            tenant=tenant, stream=stream, kind=SummaryKind.ACTIVE, text=merged,
-            tokens=count_tokens(merged),
-            period_start=active.period_start if active and active.period_start else period.start,
-            period_end=period.end,
-            item_count=(active.item_count if active else 0) + len(turns),
-            generation=active.generation if active else 0,
-            parents=((active.id,) if active else ()) + (session.id,),
-        ))
+        session = store.insert_summary(
+            NewSummary(
+                tenant=tenant,
+                stream=stream,
+                kind=SummaryKind.SESSION,
+                text=digest.text,
+                tokens=count_tokens(digest.text),
+                period_start=period.start,
+                period_end=period.end,
+                item_count=len(turns),
+            )
+        )
+        _replace_active(
+            store,
+            active,
+            NewSummary(
+                tenant=tenant,
+                stream=stream,
+                kind=SummaryKind.ACTIVE,
+                text=merged,
+                tokens=count_tokens(merged),
+                period_start=active.period_start
+                if active and active.period_start
+                else period.start,
+                period_end=period.end,
+                item_count=(active.item_count if active else 0) + len(turns),
+                generation=active.generation if active else 0,
+                parents=((active.id,) if active else ()) + (session.id,),
+            ),
+        )
         store.set_summarized_through(tenant, stream, turns[-1].seq)
         if count_tokens(merged) > settings.summary_max_tokens:
             _enqueue_once(store, tenant, stream, "compact")
@@ -74,7 +98,11 @@ def summarize_chunk(
 
 
 def compact(
-    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str,
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
     known_facts: Sequence[str],
 ) -> Apply:
     """Squeeze the active summary below the cap, if it is over."""
@@ -85,12 +113,22 @@ def compact(
     text = _within(model.compact_summary(active.text, known_facts, target), target)
 
     def apply() -> None:
-        _replace_active(store, active, NewSummary(
-            tenant=tenant, stream=stream, kind=SummaryKind.ACTIVE, text=text,
-            tokens=count_tokens(text), period_start=active.period_start,
-            period_end=active.period_end, item_count=active.item_count,
-            generation=active.generation + 1, parents=(active.id,),
-        ))
+        _replace_active(
+            store,
+            active,
+            NewSummary(
+                tenant=tenant,
+                stream=stream,
+                kind=SummaryKind.ACTIVE,
+                text=text,
+                tokens=count_tokens(text),
+                period_start=active.period_start,
+                period_end=active.period_end,
+                item_count=active.item_count,
+                generation=active.generation + 1,
+                parents=(active.id,),
+            ),
+        )
 
     return apply
 
@@ -113,11 +151,19 @@ def roll_up(
                 continue
             text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
             text = _within(text, settings.rollup_tokens)
-            drafts.append(NewSummary(
-                tenant=tenant, stream=stream, kind=kind, text=text, tokens=count_tokens(text),
-                period_start=period.start, period_end=period.end, item_count=len(members),
-                parents=tuple(s.id for s in members),
-            ))
+            drafts.append(
+                NewSummary(
+                    tenant=tenant,
+                    stream=stream,
+                    kind=kind,
+                    text=text,
+                    tokens=count_tokens(text),
+                    period_start=period.start,
+                    period_end=period.end,
+                    item_count=len(members),
+                    parents=tuple(s.id for s in members),
+                )
+            )
             if done:
                 stale.append(done.id)
 
@@ -131,7 +177,11 @@ def roll_up(
 
 
 def rebuild(
-    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str,
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
     known_facts: Sequence[str],
 ) -> Apply:
     """A fresh active summary from the roll-ups and session summaries, compacted to fit.
@@ -146,10 +196,13 @@ def rebuild(
     merged: DatedSummary | None = None
     for part in parts:
         text = model.merge_summary(merged, _dated(part), ())
-        merged = DatedSummary(text=text, period=Period(
-            start=(merged.period.start if merged else _dated(part).period.start),
-            end=_dated(part).period.end,
-        ))
+        merged = DatedSummary(
+            text=text,
+            period=Period(
+                start=(merged.period.start if merged else _dated(part).period.start),
+                end=_dated(part).period.end,
+            ),
+        )
     assert merged is not None
     text = merged.text
     if count_tokens(text) > settings.summary_max_tokens:
@@ -158,13 +211,22 @@ def rebuild(
     sessions = store.summaries(tenant, stream, SummaryKind.SESSION)
 
     def apply() -> None:
-        _replace_active(store, active, NewSummary(
-            tenant=tenant, stream=stream, kind=SummaryKind.ACTIVE, text=text,
-            tokens=count_tokens(text), period_start=merged.period.start,
-            period_end=merged.period.end, item_count=sum(s.item_count for s in sessions),
-            generation=(active.generation + 1) if active else 1,
-            parents=((active.id,) if active else ()) + tuple(p.id for p in parts),
-        ))
+        _replace_active(
+            store,
+            active,
+            NewSummary(
+                tenant=tenant,
+                stream=stream,
+                kind=SummaryKind.ACTIVE,
+                text=text,
+                tokens=count_tokens(text),
+                period_start=merged.period.start,
+                period_end=merged.period.end,
+                item_count=sum(s.item_count for s in sessions),
+                generation=(active.generation + 1) if active else 1,
+                parents=((active.id,) if active else ()) + tuple(p.id for p in parts),
+            ),
+        )
 
     return apply
 
@@ -178,8 +240,9 @@ def _coarsest_cover(store: Store, tenant: str, stream: str) -> list[Summary]:
     for session in store.summaries(tenant, stream, SummaryKind.SESSION):
         week = week_of(session.period_end)
         part = monthly.get(month_of(session.period_end).start)
-        if part is None and not (month_of(week.start).start in monthly
-                                 or month_of(week.end).start in monthly):
+        if part is None and not (
+            month_of(week.start).start in monthly or month_of(week.end).start in monthly
+        ):
             part = weekly.get(week.start)
         part = part or session
         chosen[part.id] = part

@@ -72,7 +72,7 @@ def keep_last_tokens(text: str, limit: int, marker: str = "… ") -> str:
     room = limit - count_tokens(marker)
     if room <= 0:
         return ""
-    ids = encoding().encode_ordinary(text[-limit * 16:])
+    ids = encoding().encode_ordinary(text[-limit * 16 :])
     tail = encoding().decode(ids[-room:])
     while tail and count_tokens(marker + tail) > limit:
         tail = tail[1:]

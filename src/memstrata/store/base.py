@@ -99,8 +99,13 @@ class Store(Protocol):
     def insert_turn(self, turn: NewTurn) -> Turn: ...
     def turn(self, tenant: str, turn_id: int) -> Turn: ...
     def turns(
-        self, tenant: str, stream: str, *, after_seq: int = 0,
-        through_seq: int | None = None, last: int | None = None,
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        after_seq: int = 0,
+        through_seq: int | None = None,
+        last: int | None = None,
     ) -> list[Turn]: ...
 
     def insert_fact(self, fact: NewFact) -> Fact: ...

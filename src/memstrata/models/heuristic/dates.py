@@ -41,6 +41,8 @@ DATE_RE = re.compile(
     re.IGNORECASE,
 )
 _HAS_YEAR_RE = re.compile(r"\d{4}\s*$")
+LEAD_RE = re.compile(r"^(?:(?:on|by|for|to|until|till|before|the)\s+)+", re.I)
+"""Words that may precede the date a clause ends with: "moved to the 3rd of May"."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,7 @@ def find_date(text: str, at: datetime) -> DateHit | None:
 
 def leading_date(text: str, at: datetime) -> DateHit | None:
     """The date `text` starts with (after on/by/for/to), or None: "on March 27 at 5pm"."""
-    stripped = re.sub(r"^(?:(?:on|by|for|to|until|till|before)\s+)+", "", text.strip(), flags=re.I)
+    stripped = LEAD_RE.sub("", text.strip())
     hit = find_date(stripped, at)
     return hit if hit and hit.start == 0 else None
 

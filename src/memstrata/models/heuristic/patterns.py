@@ -2,16 +2,18 @@
 
 import re
 
+from memstrata.models.heuristic.text import wordset
+
 # Words that can start a clause but never name a person, so "It handles auth" or
 # "The team owns billing" are not read as facts about someone called "It".
-NOT_NAMES = frozenset(
+NOT_NAMES = wordset(
     """i me my mine we us our ours you your he him his she her they them their it its this
     that these those there here who what which when where why how the a an and or but so
     everyone everybody someone somebody nobody anyone anybody nothing something everything
     all both each either neither none one some any no yes not also just maybe perhaps
     probably actually then now today tomorrow yesterday well oh hey hi hello thanks thank
     please sorry okay ok sure great good let let's if because since while though although
-    user assistant team project company client customer people guy guys folks""".split()
+    user assistant team project company client customer people guy guys folks"""
 )
 
 PRONOUNS = frozenset({"he", "she", "they"})
@@ -21,14 +23,14 @@ PRONOUNS = frozenset({"he", "she", "they"})
 NAME = r"(?:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}|[a-z][a-z'-]+)"
 
 # Head words a role title must contain, so "Raj is the best" is not a role.
-ROLE_HEADS = frozenset(
+ROLE_HEADS = wordset(
     """architect manager pm pmo cto ceo cfo coo cio ciso cmo cpo vp svp evp director lead
     head engineer designer developer dev devops sre analyst scientist administrator admin
     owner sponsor champion chair chairman chairperson president founder cofounder
     co-founder officer coordinator specialist advisor adviser liaison representative rep
     dri maintainer reviewer approver consultant recruiter intern master strategist
     editor researcher tester qa accountant counsel lawyer partner principal supervisor
-    contact poc stakeholder secretary treasurer captain""".split()
+    contact poc stakeholder secretary treasurer captain"""
 )
 
 TITLE = r"[A-Za-z][\w&/.-]*(?:\s+[A-Za-z][\w&/.-]*){0,4}"

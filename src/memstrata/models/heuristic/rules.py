@@ -23,7 +23,7 @@ from memstrata.models.heuristic.patterns import (
     ROLE_HEADS,
     topic_of,
 )
-from memstrata.models.heuristic.text import STOPWORDS, sentence_case, words
+from memstrata.models.heuristic.text import STOPWORDS, sentence_case, words, wordset
 from memstrata.types import FactCategory
 
 _I = re.IGNORECASE
@@ -62,9 +62,7 @@ _FILLER_TAIL = re.compile(
     r"|going\s+forward|from\s+now\s+on|again|then))+$",
     _I,
 )
-_LEADING_DET = re.compile(
-    r"^(?:the|a|an|our|my|their|your|his|her|its|this|that)\s+", _I
-)
+_LEADING_DET = re.compile(r"^(?:the|a|an|our|my|their|your|his|her|its|this|that)\s+", _I)
 
 
 def strip_det(text: str) -> str:
@@ -90,6 +88,12 @@ def is_name(text: str) -> bool:
     if not all(re.fullmatch(r"[A-Za-z][\w'-]*", p) for p in parts):
         return False
     return len(parts) == 1 or all(p[0].isupper() for p in parts)
+
+
+def person(name: str) -> str:
+    """A name as written, or capitalised when it was typed all lowercase."""
+    name = re.sub(r"\s+", " ", name.strip())
+    return name if any(c.isupper() for c in name) else name.title()
 
 
 def is_title(text: str) -> bool:
@@ -129,7 +133,7 @@ _ROLE_RE = re.compile(
 )
 _ROLE_INVERSE_RE = re.compile(
     r"^(?i:the|our|my|their)\s+(?i:new\s+|current\s+)?(?P<rest>.+?)(?:'s|\s+(?i:is|will\s+be"
-    rf"|is\s+now))\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){{0,2}})$"
+    r"|is\s+now))\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})$"
 )
 _SCOPE_RE = re.compile(r"^(?P<title>.+?)\s+(?:on|for|at|in|with)\s+(?P<scope>.+)$", _I)
 
@@ -141,46 +145,51 @@ def _title_and_scope(rest: str, clause: Clause) -> tuple[str, str | None] | None
     title = title.strip()
     if not is_title(title):
         return None
-    if scope and (not short_np(scope, 4) or norm(scope) in (clause.subject, "team", "project")):
+    if scope and not short_np(scope, 4):
         scope = None
     return title, scope
 
 
-def role_fact(person: str, title: str, scope: str | None, clause: Clause) -> Parsed:
+def role_fact(who: str, title: str, scope: str | None, clause: Clause) -> Parsed:
     """A role held by one person, keyed by the title so a new holder supersedes the old."""
+    who = person(who)
     title_key = norm(title)
-    subject = f"{norm(scope)} {title_key}" if scope else title_key
+    # The stream's own subject adds nothing to the key: on project:alpha, "lead architect
+    # on Alpha" and "lead architect" are the same seat.
+    scoped = scope and norm(scope) not in (clause.subject, "team", "project")
+    subject = f"{norm(scope or '')} {title_key}" if scoped else title_key
     where = f" on {scope}" if scope else ""
 
     def rebuild(value: str) -> Parsed | None:
         value = display(value)
         if is_title(value):
-            return role_fact(person, value, scope, clause)
+            return role_fact(who, value, scope, clause)
         return role_fact(value, title, scope, clause) if is_name(value) else None
 
     return Parsed(
-        FactCategory.ROLE, subject, "holder", norm(person),
-        f"{person} is the {title}{where}.", person=person, rebuild=rebuild,
+        FactCategory.ROLE, subject, "holder", norm(who),
+        f"{who} is the {title}{where}.", person=who, rebuild=rebuild,
     )  # fmt: skip
 
 
 def role(clause: Clause) -> Parsed | None:
     match = _ROLE_RE.match(clause.text)
-    inverse = None if match else _ROLE_INVERSE_RE.match(clause.text)
-    found = match or inverse
+    if match and not is_name(match["person"]):
+        match = None  # "Our PM is Priya" also fits the forward pattern, with "Our PM"
+    found = match or _ROLE_INVERSE_RE.match(clause.text)
     if not found or not is_name(found["person"]):
         return None
     parts = _title_and_scope(found["rest"], clause)
     if parts is None:
         return None
-    person, (title, scope) = found["person"], parts
+    who, (title, scope) = person(found["person"]), parts
     if match and (match["det"] or "").strip().lower() in ("a", "an"):
         # "Raj is an engineer": many people hold that, so it is a fact about Raj.
         return Parsed(
-            FactCategory.ROLE, norm(person), "role", norm(title),
-            f"{person} is {match['det'].strip()} {title}.", person=person,
+            FactCategory.ROLE, norm(who), "role", norm(title),
+            f"{who} is {match['det'].strip()} {title}.", person=who,
         )  # fmt: skip
-    return role_fact(person, title, scope, clause)
+    return role_fact(who, title, scope, clause)
 
 
 # --- tenure ----------------------------------------------------------------------------
@@ -207,9 +216,9 @@ def tenure(clause: Clause) -> Parsed | None:
     where = match["where"] or match["where2"]
     if not where:
         return None
-    person, duration = match["person"], match["dur"]
-    text = f"{person} has been {where} for {duration}."
-    return Parsed(FactCategory.NOTE, norm(person), "tenure", duration.lower(), text, person)
+    who, duration = person(match["person"]), match["dur"]
+    text = f"{who} has been {where} for {duration}."
+    return Parsed(FactCategory.NOTE, norm(who), "tenure", duration.lower(), text, who)
 
 
 # --- responsibilities ------------------------------------------------------------------
@@ -218,22 +227,23 @@ _RESP_RE = re.compile(
     rf"^(?P<person>{NAME})\s+(?:now\s+|also\s+|currently\s+|still\s+|mainly\s+|mostly\s+)?"
     rf"(?P<verb>{RESPONSIBILITY_VERBS})\s+(?P<area>.+)$"
 )
-_VAGUE_AREAS = frozenset("it that this them everything nothing stuff things well".split())
+_VAGUE_AREAS = wordset("it that this them everything nothing stuff things well")
 
 
-def responsibility_fact(person: str, verb: str, area: str) -> Parsed | None:
-    area = display(area)
+def responsibility_fact(who: str, verb: str, area: str) -> Parsed | None:
+    who = person(who)
+    area = _FILLER_TAIL.sub("", area.strip(" .,!;:\"'"))
     if not area or not short_np(area) or norm(area) in _VAGUE_AREAS:
         return None
     if re.search(FREQUENCY, area, _I) or dates.find_date(area, _EPOCH):
         return None  # "Raj runs every morning" is not a responsibility
 
     def rebuild(value: str) -> Parsed | None:
-        return responsibility_fact(person, verb, value)
+        return responsibility_fact(who, verb, value)
 
     return Parsed(
-        FactCategory.RESPONSIBILITY, norm(person), "handles", norm(area),
-        f"{person} {verb} {area}.", person=person, rebuild=rebuild,
+        FactCategory.RESPONSIBILITY, norm(who), "handles", norm(area),
+        f"{who} {verb} {area}.", person=who, rebuild=rebuild,
     )  # fmt: skip
 
 
@@ -306,7 +316,7 @@ def _date_value(rest: str, clause: Clause) -> dates.DateHit | None:
     hit = dates.leading_date(rest, clause.at)
     if hit is None:
         return None
-    stripped = re.sub(r"^(?:(?:on|by|for|to|until|till|before)\s+)+", "", rest.strip(), flags=_I)
+    stripped = dates.LEAD_RE.sub("", rest.strip())
     return hit if _DATE_TAIL_RE.match(stripped[hit.end :].strip()) else None
 
 
@@ -392,10 +402,11 @@ def recurring(clause: Clause) -> Parsed | None:
     sched = sched.strip(" .")
     if len(sched.split()) > 12:
         return None
+    event = event or ""
+    shown = event if event[:2].isupper() else event[:1].lower() + event[1:]
     return Parsed(
-        FactCategory.RECURRING, norm(event or ""), "schedule", norm(sched),
-        f"The {event} is {sched}.",
-    )  # fmt: skip
+        FactCategory.RECURRING, norm(event), "schedule", norm(sched), f"The {shown} is {sched}."
+    )
 
 
 # --- assignments -----------------------------------------------------------------------
@@ -414,23 +425,24 @@ _WILL_TAKE_RE = re.compile(
 _TASK_DATE_RE = re.compile(r"\s+(?:by|on|before|until)\s+(?P<date>.+)$", _I)
 
 
-def assignment_fact(task: str, person: str, clause: Clause) -> Parsed | None:
+def assignment_fact(task: str, who: str, clause: Clause) -> Parsed | None:
     due = ""
     tail = _TASK_DATE_RE.search(task)
     if tail and (hit := _date_value(tail["date"], clause)):
         due = f" Due {dates.human(hit.day)} ({hit.day.isoformat()})."
         task = task[: tail.start()]
     shown = display(task)
-    if not is_name(person) or not short_np(shown) or norm(shown) in _VAGUE_AREAS:
+    if not is_name(who) or not short_np(shown) or norm(shown) in _VAGUE_AREAS:
         return None
+    who = person(who)
 
     def rebuild(value: str) -> Parsed | None:
         return assignment_fact(task, display(value), clause)
 
-    text = sentence_case(f"{shown} is assigned to {person}") + due
+    text = f"{who} is assigned {task.strip()}." + due
     return Parsed(
-        FactCategory.ASSIGNMENT, norm(shown), "assignee", norm(person), text,
-        person=person, rebuild=rebuild,
+        FactCategory.ASSIGNMENT, norm(shown), "assignee", norm(who), text,
+        person=who, rebuild=rebuild,
     )  # fmt: skip
 
 
@@ -441,8 +453,9 @@ def assignment(clause: Clause) -> Parsed | None:
     match = _WILL_TAKE_RE.match(clause.text)
     if match is None:
         return None
-    person = match["person"] or match["person2"]
-    return assignment_fact(match["task"] or match["task2"], person, clause)
+    return assignment_fact(
+        match["task"] or match["task2"], match["person"] or match["person2"], clause
+    )
 
 
 # --- decisions -------------------------------------------------------------------------
@@ -561,10 +574,12 @@ _COMMIT_RE = re.compile(
     r"(?:also\s+|definitely\s+|first\s+|then\s+|still\s+)?(?P<action>.+)$",
     _I,
 )
-_VAGUE_ACTIONS = frozenset(
+_VAGUE_ACTIONS = wordset(
     """see think be have let keep try get talk discuss consider need want like love miss
-    know wait hope ask start continue figure remember say tell""".split()
+    know wait hope ask start continue figure remember say tell go head grab eat sleep rest
+    leave come stay sit relax chill"""
 )
+_IDLE_ACTIONS = re.compile(r"^take\s+(?:a\s+(?:break|look|nap|walk|day|rest)|off|it\s+easy)", _I)
 
 
 def commitment(clause: Clause) -> Parsed | None:
@@ -575,15 +590,13 @@ def commitment(clause: Clause) -> Parsed | None:
         return None
     action = match["action"].strip(" .")
     verb = words(action)[0] if words(action) else ""
-    if verb in _VAGUE_ACTIONS or len(words(action)) < 2 or not keywords(action, 2):
+    if verb in _VAGUE_ACTIONS or len(words(action)) < 2 or _IDLE_ACTIONS.match(action):
         return None
     first = match["who"].lower() == "i"
     subject, who = ("user", "The user") if first else (clause.subject, "The team")
     action = dates.annotate(action, clause.at)
     slot = "commitment:" + keywords(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", action)))
-    return Parsed(
-        FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}."
-    )
+    return Parsed(FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}.")
 
 
 # --- preferences (the user's own) ------------------------------------------------------
@@ -596,7 +609,7 @@ _PREFER_RE = re.compile(
 )
 _ALWAYS_RE = re.compile(
     r"^(?:please\s+)?(?P<verb>always|never|don't\s+ever|do\s+not\s+ever)\s+(?P<what>.+)$"
-    r"|^please\s+(?P<verb2>don't|do\s+not)\s+(?P<what2>.+)$"
+    r"|^(?:please\s+)?(?P<verb2>don't|do\s+not)\s+(?P<what2>.+)$"
     r"|^my\s+preference\s+is\s+(?:for\s+|to\s+)?(?P<what3>.+)$",
     _I,
 )
@@ -610,7 +623,11 @@ _NOT_PREFERENCES = re.compile(
     r"|not\s+say|not)\b)",
     _I,
 )
-_NOT_IMPERATIVE = re.compile(r"^(?:the|a|an|my|your|our|this|that|it|there|mind)\b", _I)
+_NOT_IMPERATIVE = re.compile(
+    r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush"
+    r"|stress|panic|be\s+sorry|apologi[sz]e)\b",
+    _I,
+)
 
 
 def _preference_slot(what: str) -> str:
@@ -645,6 +662,19 @@ def preference(clause: Clause) -> Parsed | None:
     return Parsed(
         FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}", text
     )
+
+
+# --- the user's name -----------------------------------------------------------------
+
+_MY_NAME_RE = re.compile(r"^(?i:my\s+name\s+is|call\s+me|you\s+can\s+call\s+me)\s+(?P<name>"
+                         r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")  # fmt: skip
+
+
+def user_name(clause: Clause) -> Parsed | None:
+    if clause.speaker != "user" or not (match := _MY_NAME_RE.match(clause.text)):
+        return None
+    name = match["name"]
+    return Parsed(FactCategory.NOTE, "user", "name", norm(name), f"The user's name is {name}.")
 
 
 # --- status ----------------------------------------------------------------------------
@@ -687,6 +717,7 @@ RULES: tuple[Rule, ...] = (
     responsibility,
     commitment,
     preference,
+    user_name,
     status,
 )
 
@@ -699,5 +730,3 @@ def parse(clause: Clause, rules: tuple[Rule, ...] = RULES) -> Parsed | None:
         if (found := rule(clause)) is not None:
             return found
     return None
-
-

@@ -16,15 +16,26 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 _SPACE_RE = re.compile(r"[ \t\r\f\v]+")
 _BREAK_RE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 _WORD_RE = re.compile(r"[^\W_][\w'-]*")
+_END_MARK_RE = re.compile(r"[.!?。！？]")
+_SIMPLE_SPLIT_RE = re.compile(r"(?<=[.!?。！？])\s+")
+# Prose has a sentence end every ~80 characters; text far denser than that ("a. a. a.")
+# is not prose, and pysbd's cost grows with the number of candidate boundaries.
+_DENSE_CHARS_PER_MARK = 25
 
-STOPWORDS = frozenset(
+
+def wordset(text: str) -> frozenset[str]:
+    """The whitespace-separated words of `text`, for writing word lists compactly."""
+    return frozenset(text.split())
+
+
+STOPWORDS = wordset(
     """a an the and or but if then so of to in on at by for with from as is are was were be
     been being am it its it's this that these those there here i me my we us our you your
     he him his she her they them their what which who whom whose when where why how do does
     did done not no yes just also too very really can could would should will shall may
     might must have has had having let let's get got into about over than out up down all
     any some each every more most other such only own same s t d ll m re ve don't isn't
-    i'm i'll we'll we're you're that's there's ok okay""".split()
+    i'm i'll we'll we're you're that's there's ok okay"""
 )
 
 
@@ -55,6 +66,13 @@ def _chunks(text: str) -> list[str]:
     return pieces
 
 
+def _split(chunk: str) -> list[str]:
+    dense = len(_END_MARK_RE.findall(chunk)) * _DENSE_CHARS_PER_MARK > len(chunk)
+    if dense and len(chunk) > 500:  # short chunks are cheap, and "Dr. Lee." needs pysbd
+        return _SIMPLE_SPLIT_RE.split(chunk)
+    return _segmenter().segment(chunk)
+
+
 def sentences(text: str, limit: int = MAX_SIDE_CHARS) -> list[str]:
     """The sentences of (a bounded prefix of) `text`, stripped, in order."""
     out: list[str] = []
@@ -62,7 +80,7 @@ def sentences(text: str, limit: int = MAX_SIDE_CHARS) -> list[str]:
         if not paragraph.strip():
             continue
         for chunk in _chunks(paragraph):
-            out.extend(s.strip() for s in _segmenter().segment(chunk) if s.strip())
+            out.extend(s.strip() for s in _split(chunk) if s.strip())
     return out
 
 

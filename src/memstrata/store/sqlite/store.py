@@ -126,7 +126,8 @@ class SQLiteStore:
 
     def _apply(self, name: str, sql: str) -> None:
         # executescript commits on its own, so the migration and its record go in one script.
-        script = f"BEGIN IMMEDIATE;\n{sql}\nINSERT INTO schema_migrations VALUES ('{name}', '{_ts(utcnow())}');\nCOMMIT;"
+        record = f"INSERT INTO schema_migrations VALUES ('{name}', '{_ts(utcnow())}');"
+        script = f"BEGIN IMMEDIATE;\n{sql}\n{record}\nCOMMIT;"
         try:
             self._db.executescript(script)
         except sqlite3.Error as exc:
@@ -197,8 +198,17 @@ class SQLiteStore:
                 " page_context, model_variant, source, tokens, recorded_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    turn.tenant, turn.stream, seq, turn.user, turn.assistant, _ts(turn.at),
-                    turn.page_context, turn.model_variant, turn.source, turn.tokens, _ts(recorded),
+                    turn.tenant,
+                    turn.stream,
+                    seq,
+                    turn.user,
+                    turn.assistant,
+                    _ts(turn.at),
+                    turn.page_context,
+                    turn.model_variant,
+                    turn.source,
+                    turn.tokens,
+                    _ts(recorded),
                 ),
             )
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
@@ -240,9 +250,21 @@ class SQLiteStore:
             " status, supersedes, source_kind, source_id, source_at, recorded_at, tokens)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                fact.tenant, fact.stream, fact.text, fact.category.value, fact.subject, fact.slot,
-                fact.value, fact.confidence, fact.status.value, fact.supersedes,
-                fact.source.kind, fact.source.id, _ts(fact.source.at), _ts(recorded), fact.tokens,
+                fact.tenant,
+                fact.stream,
+                fact.text,
+                fact.category.value,
+                fact.subject,
+                fact.slot,
+                fact.value,
+                fact.confidence,
+                fact.status.value,
+                fact.supersedes,
+                fact.source.kind,
+                fact.source.id,
+                _ts(fact.source.at),
+                _ts(recorded),
+                fact.tokens,
             ),
         )
         return self.fact(fact.tenant, fact_id)
@@ -253,9 +275,7 @@ class SQLiteStore:
             raise NotFound(f"no fact {fact_id}")
         return _fact(row)
 
-    def facts(
-        self, tenant: str, stream: str, *, include_inactive: bool = False
-    ) -> list[Fact]:
+    def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
         """Newest first."""
         sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ?"
         if not include_inactive:
@@ -305,8 +325,11 @@ class SQLiteStore:
         )
         return [
             FactChange(
-                fact_id=r["fact_id"], action=r["action"], related_fact_id=r["related_fact_id"],
-                at=_dt(r["at"]), note=r["note"],
+                fact_id=r["fact_id"],
+                action=r["action"],
+                related_fact_id=r["related_fact_id"],
+                at=_dt(r["at"]),
+                note=r["note"],
             )
             for r in rows
         ]
@@ -317,11 +340,20 @@ class SQLiteStore:
         created = utcnow()
         summary_id = self._exec(
             "INSERT INTO summaries (tenant, stream, kind, text, tokens, period_start, period_end,"
-            " item_count, generation, parents, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " item_count, generation, parents, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                summary.tenant, summary.stream, summary.kind.value, summary.text, summary.tokens,
-                _ts(summary.period_start), _ts(summary.period_end), summary.item_count,
-                summary.generation, json.dumps(list(summary.parents)), _ts(created),
+                summary.tenant,
+                summary.stream,
+                summary.kind.value,
+                summary.text,
+                summary.tokens,
+                _ts(summary.period_start),
+                _ts(summary.period_end),
+                summary.item_count,
+                summary.generation,
+                json.dumps(list(summary.parents)),
+                _ts(created),
             ),
         )
         return Summary(id=summary_id, created_at=created, **summary.model_dump())
@@ -332,9 +364,7 @@ class SQLiteStore:
             (kind.value, tenant, summary_id),
         )
 
-    def summaries(
-        self, tenant: str, stream: str, kind: SummaryKind | None = None
-    ) -> list[Summary]:
+    def summaries(self, tenant: str, stream: str, kind: SummaryKind | None = None) -> list[Summary]:
         """Oldest period first."""
         sql = "SELECT * FROM summaries WHERE tenant = ? AND stream = ?"
         params: list[Any] = [tenant, stream]
@@ -363,13 +393,15 @@ class SQLiteStore:
 
     def has_pending(self, tenant: str, stream: str, kind: str) -> bool:
         row = self._row(
-            "SELECT 1 FROM jobs WHERE tenant = ? AND stream = ? AND kind = ? AND status = 'pending'",
+            "SELECT 1 FROM jobs WHERE tenant = ? AND stream = ? AND kind = ?"
+            " AND status = 'pending'",
             (tenant, stream, kind),
         )
         return row is not None
 
-    def claim_stream(self, owner: str, lease_seconds: float, tenant: str | None = None
-                     ) -> tuple[str, str] | None:
+    def claim_stream(
+        self, owner: str, lease_seconds: float, tenant: str | None = None
+    ) -> tuple[str, str] | None:
         """Lease the stream with the oldest due job that no live worker holds."""
         now = time.time()
         with self.transaction():
@@ -471,7 +503,8 @@ class SQLiteStore:
         marks = ",".join("?" * len(kinds))
         rows = self._rows(
             "SELECT s.* FROM summaries_fts f JOIN summaries s ON s.id = f.rowid"
-            f" WHERE summaries_fts MATCH ? AND s.tenant = ? AND s.stream = ? AND s.kind IN ({marks})"
+            " WHERE summaries_fts MATCH ? AND s.tenant = ? AND s.stream = ?"
+            f" AND s.kind IN ({marks})"
             " ORDER BY bm25(summaries_fts) LIMIT ?",
             (match, tenant, stream, *[k.value for k in kinds], limit),
         )
@@ -480,38 +513,68 @@ class SQLiteStore:
 
 def _turn(row: sqlite3.Row) -> Turn:
     return Turn(
-        id=row["id"], tenant=row["tenant"], stream=row["stream"], seq=row["seq"],
-        user=row["user_text"], assistant=row["assistant_text"], at=_dt(row["at"]),
-        page_context=row["page_context"], model_variant=row["model_variant"],
-        source=row["source"], tokens=row["tokens"], recorded_at=_dt(row["recorded_at"]),
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        seq=row["seq"],
+        user=row["user_text"],
+        assistant=row["assistant_text"],
+        at=_dt(row["at"]),
+        page_context=row["page_context"],
+        model_variant=row["model_variant"],
+        source=row["source"],
+        tokens=row["tokens"],
+        recorded_at=_dt(row["recorded_at"]),
     )
 
 
 def _fact(row: sqlite3.Row) -> Fact:
     return Fact(
-        id=row["id"], tenant=row["tenant"], stream=row["stream"], text=row["text"],
-        category=FactCategory(row["category"]), subject=row["subject"], slot=row["slot"],
-        value=row["value"], confidence=row["confidence"], status=FactStatus(row["status"]),
-        supersedes=row["supersedes"], superseded_by=row["superseded_by"],
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        text=row["text"],
+        category=FactCategory(row["category"]),
+        subject=row["subject"],
+        slot=row["slot"],
+        value=row["value"],
+        confidence=row["confidence"],
+        status=FactStatus(row["status"]),
+        supersedes=row["supersedes"],
+        superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
-        recorded_at=_dt(row["recorded_at"]), tokens=row["tokens"],
+        recorded_at=_dt(row["recorded_at"]),
+        tokens=row["tokens"],
     )
 
 
 def _summary(row: sqlite3.Row) -> Summary:
     return Summary(
-        id=row["id"], tenant=row["tenant"], stream=row["stream"], kind=SummaryKind(row["kind"]),
-        text=row["text"], tokens=row["tokens"], period_start=_dt(row["period_start"]),
-        period_end=_dt(row["period_end"]), item_count=row["item_count"],
-        generation=row["generation"], parents=tuple(json.loads(row["parents"])),
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        kind=SummaryKind(row["kind"]),
+        text=row["text"],
+        tokens=row["tokens"],
+        period_start=_dt(row["period_start"]),
+        period_end=_dt(row["period_end"]),
+        item_count=row["item_count"],
+        generation=row["generation"],
+        parents=tuple(json.loads(row["parents"])),
         created_at=_dt(row["created_at"]),
     )
 
 
 def _job(row: sqlite3.Row) -> Job:
     return Job(
-        id=row["id"], tenant=row["tenant"], stream=row["stream"], kind=row["kind"],
-        payload=json.loads(row["payload"]), status=row["status"], attempts=row["attempts"],
-        run_after=row["run_after"], last_error=row["last_error"],
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        kind=row["kind"],
+        payload=json.loads(row["payload"]),
+        status=row["status"],
+        attempts=row["attempts"],
+        run_after=row["run_after"],
+        last_error=row["last_error"],
     )

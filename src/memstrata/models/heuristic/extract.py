@@ -1,0 +1,328 @@
+"""extract_facts: sentences -> clauses -> rules, with corrections, hedges and denials.
+
+Confidence says who vouches for a fact: the user's plain word 0.95, the user's explicit
+correction 1.0, the user's hedge 0.65 (hearsay 0.7), and the assistant at most 0.55,
+since the assistant often restates or guesses.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from memstrata.models.base import ExtractedFact, SlotRef, TurnInput
+from memstrata.models.heuristic import rules
+from memstrata.models.heuristic.patterns import NAME
+from memstrata.models.heuristic.rules import Clause, Parsed
+from memstrata.models.heuristic.text import sentence_case, sentences
+from memstrata.types import FactCategory, stream_subject
+
+_I = re.IGNORECASE
+_MAX_SENTENCE_CHARS = 400  # longer "sentences" are pasted text, not statements
+
+_CORRECTION_RE = re.compile(
+    r"^(?:(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|sorry|oops|wait|correction"
+    r"|my\s+bad|to\s+clarify|to\s+be\s+clear|let\s+me\s+correct\s+(?:that|myself)|i\s+meant"
+    r"|scratch\s+that|that's\s+(?:wrong|not\s+right|incorrect|not\s+correct|not\s+true)"
+    r"|that\s+is\s+(?:wrong|not\s+right|incorrect|not\s+correct))\s*(?:[,:;!.]+|\s[-–—]+)\s*"
+    r"|(?:no|nope)\s+(?:no\s+)?(?=(?-i:[A-Z]))|actually\b[,:;]?\s*|(?:in\s+)?fact\s*,\s*)+",
+    _I,
+)
+_DENIAL_ONLY_RE = re.compile(
+    r"^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|not\s+true|that's\s+(?:wrong"
+    r"|not\s+right|incorrect|not\s+correct|not\s+true)|that\s+is\s+(?:wrong|not\s+right"
+    r"|incorrect))[\s.!]*$",
+    _I,
+)
+_INTERJECTION_RE = re.compile(
+    r"^(?:(?:ok|okay|sure|great|cool|right|yes|yeah|yep|got\s+it|noted|understood|thanks"
+    r"|thank\s+you|alright|hi|hey|hello|oh|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know"
+    r"|for\s+the\s+record|heads\s+up|quick\s+update|update|note|also|and|but|so|well|good"
+    r"|perfect|understood|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus)\s+)+",
+    _I,
+)
+_HEDGE_PREFIX_RE = re.compile(
+    r"^(?:i\s+think|i\s+believe|i\s+guess|i\s+suppose|i\s+assume|i'm\s+(?:pretty|fairly"
+    r"|almost)\s+sure|maybe|perhaps|probably|possibly|apparently|presumably|supposedly"
+    r"|it\s+seems(?:\s+like)?|seems\s+like|i\s+heard|rumou?r\s+(?:is|has\s+it)|iirc|afaik"
+    r"|if\s+i\s+remember\s+(?:correctly|right)|as\s+far\s+as\s+i\s+know|likely)\b,?\s*"
+    r"(?:that\s+)?",
+    _I,
+)
+_HEDGE_WORD_RE = re.compile(
+    r",?\s*\b(?:probably|maybe|perhaps|possibly|likely|apparently|supposedly|presumably"
+    r"|i\s+think|i\s+believe|i\s+guess)\b,?",
+    _I,
+)
+_REPORTED_RE = re.compile(
+    rf"^(?P<who>{NAME})\s+(?:said|says|mentioned|told\s+(?:me|us)|thinks|claims)"
+    r"(?:\s+that)?,?\s+",
+)
+_NOT_A_STATEMENT_RE = re.compile(
+    r"^(?:what|who|whom|whose|when|where|why|how|which|do|does|did|can|could|would|should"
+    r"|is|are|am|was|were|have|has|had|shall|might|if"
+    r"|unless|whether|suppose|supposing|assuming|imagine|in\s+case|let's\s+say|what\s+if"
+    r"|tell|remind|show|help|explain|summari[sz]e|draft|give|list|find|let\s+me\s+know)\b"
+    r"|\b(?:not\s+sure|don't\s+know|do\s+not\s+know|no\s+idea|unclear|undecided|tbd"
+    r"|to\s+be\s+decided|hypothetically|for\s+example|e\.g\.|such\s+as)\b",
+    _I,
+)
+_NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
+_SPLIT_RE = re.compile(
+    r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z]))",
+)
+_PAIR_RE = re.compile(
+    r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"
+    r"(?:[,;]|\s+but\s+|\s+[-–—]+\s+)\s*(?:but\s+|rather\s+|instead\s+|actually\s+)*"
+    r"(?P<pos>[^,;]+?)$",
+    _I,
+)
+_TRAILING_NOT_RE = re.compile(
+    r"^(?P<head>.+?)(?:,\s*|\s+)(?:and\s+|but\s+)?(?P<how>not|rather\s+than|instead\s+of)\s+"
+    r"(?P<neg>(?!(?:yet|sure|really|now|only|just|always|too|so|that|this|it)\b)[^,;]+?)$",
+    _I,
+)
+_LEADING_NOT_RE = re.compile(
+    rf"^(?P<a>{NAME}),?\s+not\s+(?P<b>{NAME}),?\s+(?P<rest>.+)$",
+)
+_APPOSITIVE_RE = re.compile(
+    r"^(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?),\s+(?:the|our)\s+(?P<title>[^,]+),\s*"
+    r"(?P<rest>.+)$"
+)
+_PRONOUN_RE = re.compile(r"^(?:he|she)\b", _I)
+_POS_PRONOUN_RE = re.compile(r"^(?:it|that|this)(?:'s|\s+is|\s+was)\s+(?P<np>.+)$", _I)
+_END_PUNCT = " .!;:,\"'"
+
+
+@dataclass
+class _Side:
+    """What one side of a turn carries from sentence to sentence."""
+
+    base: Clause
+    last_person: str | None = None
+    pending_correction: bool = False
+    facts: list[ExtractedFact] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Tone:
+    correction: bool = False
+    hedge: str = ""
+    """'' for a plain statement, 'hedged' or 'reported'."""
+
+
+def _confidence(speaker: str, tone: _Tone) -> float:
+    if speaker != "user":
+        return 0.4 if tone.hedge else 0.55
+    if tone.hedge:
+        return 0.7 if tone.hedge == "reported" else 0.65
+    return 1.0 if tone.correction else 0.95
+
+
+def _fact(
+    side: _Side, parsed: Parsed, tone: _Tone, retracts: tuple[SlotRef, ...] = ()
+) -> ExtractedFact:
+    user = side.base.speaker == "user"
+    if parsed.person:
+        side.last_person = parsed.person
+    return ExtractedFact(
+        text=parsed.text[:1].upper() + parsed.text[1:],
+        category=parsed.category,
+        subject=parsed.subject,
+        slot=parsed.slot,
+        value=parsed.value,
+        confidence=_confidence(side.base.speaker, tone),
+        is_correction=tone.correction and user,
+        retracts=tuple(r for r in retracts if r != _ref(parsed)),
+    )
+
+
+def _ref(parsed: Parsed) -> SlotRef:
+    return SlotRef(subject=parsed.subject, slot=parsed.slot, value=parsed.value)
+
+
+def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
+    text = text.strip(_END_PUNCT)
+    if not text:
+        return None
+    if side.last_person:
+        text = _PRONOUN_RE.sub(side.last_person, text)
+    clause = Clause(text, side.base.at, side.base.subject, side.base.subject_display,
+                    side.base.speaker)  # fmt: skip
+    if _NEGATION_RE.search(text) and not negation_ok:
+        return rules.parse(clause, rules.NEGATION_AWARE)
+    return rules.parse(clause)
+
+
+def _positive(text: str) -> str:
+    """The statement a negation denies: "Priya doesn't handle QA" -> "Priya handles QA"."""
+    text = re.sub(r"\s*\b(?:anymore|any\s+more|any\s+longer)\b", "", text, flags=_I)
+    text = re.sub(r"\b(is|are|was|were)\s+(?:not|no\s+longer|never)\b", r"\1", text, flags=_I)
+    text = re.sub(r"\b(is|are|was|were)n't\b", r"\1", text, flags=_I)
+    text = re.sub(r"('s|'re|'m)\s+(?:not|no\s+longer)\b", r"\1", text, flags=_I)
+    text = re.sub(
+        r"\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't|never)\s+(\w+)",
+        lambda m: _third_person(m[1]), text, flags=_I,
+    )  # fmt: skip
+    return re.sub(r"\bno\s+longer\s+", "", text, flags=_I)
+
+
+def _third_person(verb: str) -> str:
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _denial(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
+    """A bare denial ("Raj is not the PM") retracts the statement it negates."""
+    denied = _parse(side, _positive(text), negation_ok=True)
+    if denied is None:
+        return []
+    # "We're not blocked on X anymore" is news about status, not a new blocker.
+    category = FactCategory.STATUS if denied.category is FactCategory.BLOCKER else denied.category
+    note = Parsed(
+        category, denied.subject, f"{denied.slot}:not:{denied.value}", denied.value,
+        sentence_case(text.strip(_END_PUNCT)),
+    )  # fmt: skip
+    return [_fact(side, note, _Tone(True, tone.hedge), (_ref(denied),))]
+
+
+def _replacement(side: _Side, denied: Parsed, pos: str) -> Parsed | None:
+    """What the second half of "X is not Y, it's Z" asserts, given the denied statement."""
+    if denied.person and _PRONOUN_RE.match(pos):
+        pos = _PRONOUN_RE.sub(denied.person, pos)
+    if (bare := _POS_PRONOUN_RE.match(pos)) and denied.rebuild:
+        return denied.rebuild(bare["np"].strip(_END_PUNCT))
+    if (found := _parse(side, pos)) is not None:
+        return found
+    if denied.rebuild and len(pos.split()) <= 4:
+        return denied.rebuild(pos.strip(_END_PUNCT))
+    return None
+
+
+def _pair(side: _Side, sentence: str, tone: _Tone) -> list[ExtractedFact] | None:
+    """ "X is not Y, X is Z" and "X isn't Y, it's Z": a correction with a retraction."""
+    match = _PAIR_RE.match(sentence.strip(_END_PUNCT))
+    if not match:
+        return None
+    denied = _parse(side, _positive(match["neg"]), negation_ok=True)
+    if denied is None:
+        return _restated(side, match["neg"], match["pos"], tone)
+    found = _replacement(side, denied, match["pos"].strip(_END_PUNCT))
+    if found is None:
+        return _denial(side, match["neg"], tone)
+    return [_fact(side, found, _Tone(True, tone.hedge), (_ref(denied),))]
+
+
+def _restated(side: _Side, neg: str, pos: str, tone: _Tone) -> list[ExtractedFact] | None:
+    """ "Priya is not on frontend; Priya handles backend": the denial reads as no fact, but
+    the same subject's new statement is still a correction."""
+    found = _parse(side, pos)
+    same = neg.split()[:1] == pos.split()[:1] or bool(_PRONOUN_RE.match(pos))
+    return [_fact(side, found, _Tone(True, tone.hedge))] if found and same else None
+
+
+def _clauses(side: _Side, sentence: str) -> list[str]:
+    """`sentence` cut at 'and'/'but'/';' where the piece after the cut stands on its own."""
+    if appositive := _APPOSITIVE_RE.match(sentence):
+        person = appositive["person"]
+        first = f"{person} is the {appositive['title']}"
+        return [first, *_clauses(side, f"{person} {appositive['rest']}")]
+    pieces = _SPLIT_RE.split(sentence)
+    out = [pieces[0]]
+    for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _parse(side, piece, negation_ok=True) is not None:
+            out.append(piece)
+        else:
+            out[-1] += separator + piece
+    return out
+
+
+def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
+    text = text.strip(_END_PUNCT)
+    if match := _LEADING_NOT_RE.match(text):
+        found = _parse(side, f"{match['a']} {match['rest']}")
+        other = found.rebuild(match["b"]) if found and found.rebuild else None
+        if found:
+            return [_fact(side, found, _Tone(True, tone.hedge), (_ref(other),) if other else ())]
+    if (match := _TRAILING_NOT_RE.match(text)) and (head := _parse(side, match["head"])):
+        other = head.rebuild(match["neg"]) if head.rebuild else None
+        refs = (_ref(other),) if other else ()
+        corrected = tone.correction or match["how"].lower() == "not"
+        return [_fact(side, head, _Tone(corrected, tone.hedge), refs)]
+    if (found := _parse(side, text)) is not None:
+        return [_fact(side, found, tone)]
+    if _NEGATION_RE.search(text):
+        return _denial(side, text, tone)
+    return []
+
+
+def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
+    """The sentence without its lead-in words, and what those words said about it."""
+    text = _INTERJECTION_RE.sub("", sentence)
+    marked = _CORRECTION_RE.match(text)
+    correction = bool(marked and marked.group(0).strip()) or side.pending_correction
+    text = _CORRECTION_RE.sub("", text)
+    text = re.sub(r"\s+actually\b,?", "", _INTERJECTION_RE.sub("", text), flags=_I)
+    if re.search(r"\bactually\b", sentence, _I):
+        correction = True
+    hedge = ""
+    if reported := _REPORTED_RE.match(text):
+        hedge, text = "reported", text[reported.end() :]
+    if _HEDGE_PREFIX_RE.match(text) or _HEDGE_WORD_RE.search(text):
+        hedge = hedge or "hedged"
+        text = _HEDGE_WORD_RE.sub("", _HEDGE_PREFIX_RE.sub("", text))
+    return _Tone(correction, hedge), text.strip()
+
+
+def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
+    if len(sentence) > _MAX_SENTENCE_CHARS or "?" in sentence:
+        side.pending_correction = False
+        return []
+    if _DENIAL_ONLY_RE.match(sentence.strip()):
+        side.pending_correction = True  # "No." then the right statement
+        return []
+    tone, text = _tone_and_text(side, sentence)
+    side.pending_correction = False
+    if not text or _NOT_A_STATEMENT_RE.search(text):
+        return []
+    if (paired := _pair(side, text, tone)) is not None:
+        return paired
+    facts: list[ExtractedFact] = []
+    for clause in _clauses(side, text.strip(_END_PUNCT)):
+        facts.extend(_clause_facts(side, clause, tone))
+    return facts
+
+
+def _side_facts(turn: TurnInput, speaker: str, text: str) -> list[ExtractedFact]:
+    subject = stream_subject(turn.stream) or "global"
+    shown = "" if subject == "global" else subject[:1].upper() + subject[1:]
+    side = _Side(Clause("", turn.at, subject, shown, speaker))
+    for sentence in sentences(text):
+        side.facts.extend(_sentence_facts(side, sentence))
+    return side.facts
+
+
+def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
+    """Facts in `turn`; the assistant's only where the user said nothing on that slot."""
+    user = _side_facts(turn, "user", turn.user)
+    taken = {(f.subject, f.slot) for f in user}
+    assistant = [
+        f for f in _side_facts(turn, "assistant", turn.assistant)
+        if (f.subject, f.slot) not in taken
+    ]  # fmt: skip
+    out: list[ExtractedFact] = []
+    seen: set[tuple[str, str, str]] = set()
+    for fact in user + assistant:
+        key = (fact.subject, fact.slot, fact.value)
+        if key not in seen:
+            seen.add(key)
+            out.append(fact)
+    return out
+
+
+def states_fact(sentence: str, turn: TurnInput, speaker: str) -> bool:
+    """Whether one sentence reads as a fact, which the engine pins on its own."""
+    subject = stream_subject(turn.stream) or "global"
+    side = _Side(Clause("", turn.at, subject, subject, speaker))
+    return bool(_sentence_facts(side, sentence))

@@ -1,0 +1,92 @@
+"""route and reconcile: picking a stream for a message, and fitting a new fact in."""
+
+import re
+from collections.abc import Sequence
+
+from memstrata.models.base import (
+    ExtractedFact,
+    KnownFact,
+    ReconcileAction,
+    ReconcileDecision,
+    RouteDecision,
+)
+from memstrata.models.heuristic.text import content_words, jaccard
+from memstrata.types import GLOBAL_STREAM
+
+# Words too generic to tie a message to a stream named e.g. 'project:the-app'.
+_GENERIC = frozenset({"the", "app", "project", "team", "and", "for", "new", "main", "web"})
+
+
+def _mentions(text: str, phrase: str) -> int:
+    if not phrase:
+        return 0
+    pattern = r"(?<![\w])" + r"[\s_./-]?".join(map(re.escape, phrase.split())) + r"(?![\w])"
+    return len(re.findall(pattern, text, re.IGNORECASE))
+
+
+def _score(text: str, stream: str) -> tuple[int, int]:
+    """(mentions of the whole id, mentions of its distinctive words)."""
+    ident = stream.split(":", 1)[-1].lower()
+    parts = [p for p in re.split(r"[-_./@+\s]+", ident) if len(p) >= 3 and not p.isdigit()]
+    whole = _mentions(text, " ".join(re.split(r"[-_./@+\s]+", ident)))
+    words = sum(_mentions(text, p) for p in parts if p not in _GENERIC) if len(parts) > 1 else 0
+    return whole, words
+
+
+def route(text: str, streams: Sequence[str]) -> RouteDecision:
+    text = text[:20_000]
+    scored = [(_score(text, s), s) for s in streams if s != GLOBAL_STREAM]
+    scored = [(whole * 2 + words, whole, s) for (whole, words), s in scored if whole or words]
+    if not scored:
+        return RouteDecision(stream=GLOBAL_STREAM, confidence=0.2, reason="no stream named")
+    scored.sort(key=lambda item: -item[0])  # stable: equal scores keep the caller's order
+    best, whole, stream = scored[0]
+    tied = len(scored) > 1 and scored[1][0] == best
+    confidence = round((0.9 if whole else 0.6) - (0.3 if tied else 0.0), 2)
+    how = "its id" if whole else "words of its id"
+    return RouteDecision(stream=stream, confidence=confidence, reason=f"the text names {how}")
+
+
+# --- reconcile -------------------------------------------------------------------------
+
+
+def _norm(value: str) -> str:
+    value = re.sub(r"^(?:the|a|an)\s+", "", value.strip().lower())
+    return re.sub(r"[^\w@.+-]+", " ", value).strip()
+
+
+def reconcile(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+    key = (new.subject.lower(), new.slot.lower())
+    same_slot = [f for f in similar if (f.subject.lower(), f.slot.lower()) == key]
+    for fact in same_slot:
+        if _norm(fact.value) == _norm(new.value):
+            return ReconcileDecision(
+                action=ReconcileAction.NONE, target_id=fact.id, reason="already known"
+            )
+    if same_slot:
+        holder = max(same_slot, key=lambda f: (f.confidence, f.id))
+        if new.confidence >= holder.confidence:
+            return ReconcileDecision(
+                action=ReconcileAction.SUPERSEDE, target_id=holder.id, reason="new value"
+            )
+        return ReconcileDecision(
+            action=ReconcileAction.NONE, target_id=holder.id, reason="outranked by holder"
+        )
+    return _by_text(new, similar)
+
+
+def _by_text(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+    """Different slots but nearly the same words: keep the more specific statement."""
+    words = content_words(new.text)
+    best = max(similar, key=lambda f: (jaccard(words, content_words(f.text)), f.id), default=None)
+    if best is not None:
+        overlap = jaccard(words, content_words(best.text))
+        if overlap >= 0.8 and len(words) > len(content_words(best.text)):
+            return ReconcileDecision(
+                action=ReconcileAction.UPDATE, target_id=best.id, reason="more specific"
+            )
+        if overlap >= 0.95:
+            return ReconcileDecision(
+                action=ReconcileAction.NONE, target_id=best.id, reason="same statement"
+            )
+    return ReconcileDecision(action=ReconcileAction.ADD, reason="new fact")

@@ -1,0 +1,173 @@
+"""summarize_session: an extractive, salience-ranked digest of some turns.
+
+Decisions, blockers, concerns, deadlines and pending actions rank first; questions and
+small talk last. Sentences that are plain facts rank low, since the engine pins facts on
+their own. The chosen sentences come out as bullet lines in the order they were said.
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memstrata.models.base import SessionDigest, TurnInput
+from memstrata.models.heuristic import dates
+from memstrata.models.heuristic.blocks import OPEN_PREFIX
+from memstrata.models.heuristic.extract import states_fact
+from memstrata.models.heuristic.text import (
+    MAX_SIDE_CHARS,
+    content_words,
+    jaccard,
+    sentences,
+)
+from memstrata.tokens import count_tokens, truncate_to_tokens
+
+_I = re.IGNORECASE
+_DECISION_RE = re.compile(
+    r"\b(?:decided|decision|agreed|agree\s+on|chose|going\s+with|go\s+with|settled\s+on|opted"
+    r"|approved|signed\s+off|we'll\s+use|will\s+use|switch(?:ing|ed)?\s+to)\b",
+    _I,
+)
+_CONCERN_RE = re.compile(
+    r"\b(?:block(?:ed|er|ers|ing)?|stuck|waiting\s+(?:on|for)|risks?|risky|concern(?:s|ed)?"
+    r"|worr(?:y|ied|ies)|issues?|problems?|fail(?:s|ed|ing|ure)?|broken|bugs?|outage|incident"
+    r"|can't|cannot|unable|delay(?:s|ed)?|slipp(?:ing|ed)|behind\s+schedule|urgent|critical"
+    r"|escalat\w*|crash\w*|regression)\b",
+    _I,
+)
+_OPEN_CONCERN_RE = re.compile(
+    r"\b(?:block(?:ed|er|ers|ing)?|stuck|waiting\s+(?:on|for)|risks?|risky|concern(?:s|ed)?"
+    r"|worr(?:y|ied|ies)|fail(?:s|ed|ing|ure)?|broken|bugs?|outage|incident|delay(?:s|ed)?"
+    r"|slipp(?:ing|ed)|behind\s+schedule|regression|crash\w*|unsigned|missing|overdue)\b",
+    _I,
+)
+_ACTION_RE = re.compile(
+    r"\b(?:todo|to-do|action\s+items?|follow[- ]up|next\s+steps?|needs?\s+to|have\s+to|has\s+to"
+    r"|must|pending|still\s+need|don't\s+forget|make\s+sure|remind\s+me|i'll|we'll|i\s+will"
+    r"|we\s+will|going\s+to|assign(?:ed)?\s+to)\b",
+    _I,
+)
+_TIMING_RE = re.compile(
+    r"\b(?:deadline|due|launch\w*|releas\w*|ship\w*|milestone|go-live|cutoff)\b", _I
+)
+_RESOLVED_RE = re.compile(
+    r"\b(?:resolved|fixed|unblocked|closed|no\s+longer|not\s+blocked|sorted\s+out|works\s+now"
+    r"|is\s+done|are\s+done)\b",
+    _I,
+)
+_CHITCHAT_RE = re.compile(
+    r"^(?:thanks|thank\s+you|thx|hi|hello|hey|ok|okay|sure|great|cool|lol|haha|sounds\s+good"
+    r"|got\s+it|nice|awesome|perfect|bye|good\s+(?:morning|night|evening|afternoon)"
+    r"|you're\s+welcome|no\s+problem|np|yes|yeah|yep|no|nope|alright|understood|noted"
+    r"|of\s+course|happy\s+to\s+help|glad\s+(?:to|i)|let\s+me\s+know)\b",
+    _I,
+)
+_DETAIL_RE = re.compile(r"\d|\b[A-Z][a-z]+\b")
+_MAX_LINE_TOKENS = 60
+_TOTAL_CHARS = 200_000  # what one summary reads across all its turns, to bound its time
+
+
+@dataclass(frozen=True)
+class Signals:
+    decision: bool
+    concern: bool
+    action: bool
+    timing: bool
+    resolved: bool
+    question: bool
+    chitchat: bool
+
+
+def signals(text: str) -> Signals:
+    return Signals(
+        decision=bool(_DECISION_RE.search(text)),
+        concern=bool(_CONCERN_RE.search(text)),
+        action=bool(_ACTION_RE.search(text)),
+        timing=bool(_TIMING_RE.search(text) or dates.DATE_RE.search(text)),
+        resolved=bool(_RESOLVED_RE.search(text)),
+        question=text.rstrip().endswith("?"),
+        chitchat=bool(_CHITCHAT_RE.match(text)) and len(content_words(text)) < 5,
+    )
+
+
+def salience(text: str) -> float:
+    """How much a sentence is worth keeping; higher is more."""
+    sig = signals(text)
+    size = len(content_words(text))
+    score = min(size, 12) * 0.25 + (0.5 if _DETAIL_RE.search(text[1:]) else 0.0)
+    score += 4 * sig.decision + 4 * (sig.concern and not sig.resolved) + 3 * sig.timing
+    score += 3 * sig.action + 1 * sig.resolved
+    score -= 5 * sig.question + 6 * sig.chitchat + (2 if size < 3 else 0)
+    return score - (2 if len(text.split()) > 60 else 0)
+
+
+def is_open_item(text: str, speaker: str = "user") -> bool:
+    """The user's concerns, blockers and pending actions that nothing in it resolves.
+
+    The assistant's sentences never open items: "I'll explain" is no pending action, and
+    its warnings stay in the summary as ordinary lines."""
+    if speaker != "user":
+        return False
+    sig = signals(text)
+    if sig.question or sig.chitchat or sig.resolved:
+        return False
+    return bool(_OPEN_CONCERN_RE.search(text)) or sig.action
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    order: tuple[int, int]
+    line: str
+    words: frozenset[str]
+    score: float
+    open: bool
+
+
+def _candidates(turn: TurnInput, index: int, limit: int) -> list[_Candidate]:
+    out = []
+    for speaker, text in (("user", turn.user), ("assistant", turn.assistant)):
+        for position, sentence in enumerate(sentences(text, limit)):
+            if count_tokens(sentence) > _MAX_LINE_TOKENS:
+                sentence = truncate_to_tokens(sentence, _MAX_LINE_TOKENS)
+            score = salience(sentence) - (1 if speaker == "assistant" else 0)
+            if score < -2:
+                continue  # small talk and bare questions never make a summary
+            if states_fact(sentence, turn, speaker):
+                score -= 3
+            line = dates.annotate(sentence, turn.at)
+            line = f"Assistant: {line}" if speaker == "assistant" else line
+            is_open = is_open_item(sentence, speaker)
+            order = (index, position + (100_000 if speaker == "assistant" else 0))
+            out.append(_Candidate(order, line, content_words(sentence), score, is_open))
+    return out
+
+
+def _render(chosen: list[_Candidate]) -> str:
+    lines = sorted(chosen, key=lambda c: c.order)
+    return "\n".join(f"{OPEN_PREFIX}{c.line}" if c.open else f"- {c.line}" for c in lines)
+
+
+def _select(candidates: list[_Candidate], target_tokens: int) -> list[_Candidate]:
+    """The best candidates that fit, open items favoured, near-duplicates skipped."""
+    ranked = sorted(candidates, key=lambda c: (-(c.score + 2 * c.open), c.order))
+    chosen: list[_Candidate] = []
+    used = 0
+    for candidate in ranked:
+        if any(jaccard(candidate.words, c.words) >= 0.7 for c in chosen):
+            continue
+        cost = count_tokens(candidate.line) + 4  # bullet, marker and newline
+        if used + cost <= target_tokens:
+            chosen.append(candidate)
+            used += cost
+    while chosen and count_tokens(_render(chosen)) > target_tokens:
+        chosen.remove(min(chosen, key=lambda c: (not c.open, c.score)))
+    return chosen
+
+
+def summarize_session(turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
+    if target_tokens <= 0 or not turns:
+        return SessionDigest(text="")
+    limit = max(300, min(MAX_SIDE_CHARS, _TOTAL_CHARS // len(turns)))
+    candidates = [c for i, turn in enumerate(turns) for c in _candidates(turn, i, limit)]
+    chosen = _select(candidates, target_tokens)
+    open_items = tuple(c.line for c in sorted(chosen, key=lambda c: c.order) if c.open)
+    return SessionDigest(text=_render(chosen), open_items=open_items)

@@ -1,0 +1,79 @@
+"""The command line, run in-process against real SQLite files."""
+
+import json
+
+from typer.testing import CliRunner
+
+from memstrata import __version__
+from memstrata.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str, **env: str):
+    return runner.invoke(app, list(args), env={"COLUMNS": "200", **env})
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0 and __version__ in result.output
+
+
+def test_add_turn_then_facts_and_context(tmp_path):
+    db = str(tmp_path / "cli.db")
+    added = run(
+        "--db",
+        db,
+        "add-turn",
+        "project:alpha",
+        "--user",
+        "No, Raj is the Lead Architect.",
+        "--at",
+        "2026-10-05T09:00:00",
+    )
+    assert added.exit_code == 0, added.output
+    facts = run("--db", db, "facts", "project:alpha")
+    assert "Raj" in facts.output and "Lead Architect" in facts.output
+
+    ctx = run(
+        "--db",
+        db,
+        "context",
+        "project:alpha",
+        "Who leads architecture?",
+        "--json",
+        "--budget",
+        "500",
+    )
+    assert ctx.exit_code == 0
+    parsed = json.loads(ctx.output)
+    assert parsed["tokens"] <= 500 and "Raj" in parsed["text"]
+
+
+def test_db_from_the_environment(tmp_path):
+    db = tmp_path / "env.db"
+    assert run("add-turn", "chat:1", "--user", "hello", MEMSTRATA_DB=str(db)).exit_code == 0
+    assert db.exists()
+
+
+def test_summaries_refresh_and_end_session(tmp_path):
+    db = str(tmp_path / "cli.db")
+    for i in range(3):
+        run("--db", db, "add-turn", "chat:1", "--user", f"We decided to ship build {i}.")
+    assert run("--db", db, "end-session", "chat:1").exit_code == 0
+    listing = run("--db", db, "summaries", "chat:1")
+    assert "session" in listing.output and "active" in listing.output
+    refreshed = run("--db", db, "refresh", "chat:1")
+    assert refreshed.exit_code == 0 and "generation 1" in refreshed.output
+
+
+def test_bad_input_exits_2_with_a_message(tmp_path):
+    result = run("--db", str(tmp_path / "x.db"), "add-turn", "not a stream", "--user", "hi")
+    assert result.exit_code == 2 and "invalid stream name" in result.output
+
+
+def test_check_reports_invalid_settings(tmp_path):
+    ok = run("--db", str(tmp_path / "c.db"), "check")
+    assert ok.exit_code == 0 and "ok" in ok.output
+    bad = run("check", MEMSTRATA_RECENT_TURNS="-1")
+    assert bad.exit_code == 2 and "recent_turns" in bad.output
