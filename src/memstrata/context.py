@@ -86,8 +86,9 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
     plan = _Plan(budget=budget, dropped=list(material.removed))
     _place_fixed(plan, query)
     _place_facts(plan, material)
-    turns = [_turn_item(t) for t in reversed(material.turns)]  # newest first
-    plan.turns = {id(item): turn for item, turn in zip(turns, reversed(material.turns), strict=True)}
+    newest_first = list(reversed(material.turns))
+    turns = [_turn_item(t) for t in newest_first]
+    plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     for turn in turns[:MIN_TURNS]:
         _take_or_truncate(plan, "recent_turns", turn, "over budget even when cut")
     _place_summary(plan, material.summary)

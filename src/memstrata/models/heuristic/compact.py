@@ -157,6 +157,10 @@ def _open_only(blocks: list[Block], target: int) -> list[Block]:
             if cost <= budget:
                 keep[i].insert(0, line)
                 budget -= cost
+    if not any(keep) and blocks:
+        # Nothing fits whole: the newest open item, which _enforce will truncate.
+        newest = next(b for b in reversed(blocks) if any(is_open(x) for x in b.lines))
+        return [Block(newest.start, newest.end, [[x for x in newest.lines if is_open(x)][-1]])]
     return [Block(b.start, b.end, keep[i]) for i, b in enumerate(blocks) if keep[i]]
 
 
@@ -173,14 +177,21 @@ def _allocate(blocks: list[Block], target: int, ranker: _Ranker) -> list[Block]:
             best = pools[i].pop(0)
             kept[i].add(best)
             budget -= _cost(best)
-    weights = [(i + 1) ** 2 for i in range(len(blocks))]
+    weights = [2**i for i in range(len(blocks))]  # each period gets twice its elder's share
     for i, pool in enumerate(pools):  # oldest first: what it leaves flows to newer blocks
         share = budget * weights[i] // sum(weights[i:])
         for line in pool:
-            if _cost(line) <= share:
-                kept[i].add(line)
-                share -= _cost(line)
-                budget -= _cost(line)
+            if _cost(line) > share:
+                break  # a shorter, duller line must not jump the queue
+            kept[i].add(line)
+            share -= _cost(line)
+            budget -= _cost(line)
+    for i in reversed(range(len(blocks))):  # what rounding left over, newest periods first
+        for line in (line for line in pools[i] if line not in kept[i]):
+            if _cost(line) > budget:
+                break
+            kept[i].add(line)
+            budget -= _cost(line)
     return [
         Block(b.start, b.end, [line for line in b.lines if is_open(line) or line in kept[i]])
         for i, b in enumerate(blocks)

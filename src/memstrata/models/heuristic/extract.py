@@ -19,7 +19,7 @@ _I = re.IGNORECASE
 _MAX_SENTENCE_CHARS = 400  # longer "sentences" are pasted text, not statements
 
 _CORRECTION_RE = re.compile(
-    r"^(?:(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|sorry|oops|wait|correction"
+    r"^(?:(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|oops|wait|correction"
     r"|my\s+bad|to\s+clarify|to\s+be\s+clear|let\s+me\s+correct\s+(?:that|myself)|i\s+meant"
     r"|scratch\s+that|that's\s+(?:wrong|not\s+right|incorrect|not\s+correct|not\s+true)"
     r"|that\s+is\s+(?:wrong|not\s+right|incorrect|not\s+correct))\s*(?:[,:;!.]+|\s[-–—]+)\s*"
@@ -36,7 +36,7 @@ _INTERJECTION_RE = re.compile(
     r"^(?:(?:ok|okay|sure|great|cool|right|yes|yeah|yep|got\s+it|noted|understood|thanks"
     r"|thank\s+you|alright|hi|hey|hello|oh|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know"
     r"|for\s+the\s+record|heads\s+up|quick\s+update|update|note|also|and|but|so|well|good"
-    r"|perfect|understood|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus)\s+)+",
+    r"|perfect|sorry|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus)\s+)+",
     _I,
 )
 _HEDGE_PREFIX_RE = re.compile(

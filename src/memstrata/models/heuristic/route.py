@@ -10,7 +10,7 @@ from memstrata.models.base import (
     ReconcileDecision,
     RouteDecision,
 )
-from memstrata.models.heuristic.text import content_words, jaccard
+from memstrata.models.heuristic.text import content_words, coverage, jaccard
 from memstrata.types import GLOBAL_STREAM
 
 # Words too generic to tie a message to a stream named e.g. 'project:the-app'.
@@ -80,8 +80,10 @@ def _by_text(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecis
     words = content_words(new.text)
     best = max(similar, key=lambda f: (jaccard(words, content_words(f.text)), f.id), default=None)
     if best is not None:
-        overlap = jaccard(words, content_words(best.text))
-        if overlap >= 0.8 and len(words) > len(content_words(best.text)):
+        old = content_words(best.text)
+        overlap = jaccard(words, old)
+        # The new text says all the old one did and more: it is the better version.
+        if overlap >= 0.5 and coverage(old, words) >= 0.9 and len(words) > len(old):
             return ReconcileDecision(
                 action=ReconcileAction.UPDATE, target_id=best.id, reason="more specific"
             )

@@ -30,7 +30,7 @@ _DECISION_RE = re.compile(
 _CONCERN_RE = re.compile(
     r"\b(?:block(?:ed|er|ers|ing)?|stuck|waiting\s+(?:on|for)|risks?|risky|concern(?:s|ed)?"
     r"|worr(?:y|ied|ies)|issues?|problems?|fail(?:s|ed|ing|ure)?|broken|bugs?|outage|incident"
-    r"|can't|cannot|unable|delay(?:s|ed)?|slipp(?:ing|ed)|behind\s+schedule|urgent|critical"
+    r"|delay(?:s|ed)?|slipp(?:ing|ed)|behind\s+schedule|urgent|critical"
     r"|escalat\w*|crash\w*|regression)\b",
     _I,
 )
@@ -63,7 +63,7 @@ _CHITCHAT_RE = re.compile(
 )
 _DETAIL_RE = re.compile(r"\d|\b[A-Z][a-z]+\b")
 _MAX_LINE_TOKENS = 60
-_TOTAL_CHARS = 200_000  # what one summary reads across all its turns, to bound its time
+_TOTAL_CHARS = 100_000  # what one summary reads across all its turns, to bound its time
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,8 @@ def _candidates(turn: TurnInput, index: int, limit: int) -> list[_Candidate]:
         for position, sentence in enumerate(sentences(text, limit)):
             if count_tokens(sentence) > _MAX_LINE_TOKENS:
                 sentence = truncate_to_tokens(sentence, _MAX_LINE_TOKENS)
-            score = salience(sentence) - (1 if speaker == "assistant" else 0)
+            # The assistant's words matter less than the user's: they explain, not decide.
+            score = salience(sentence) - (1.5 if speaker == "assistant" else 0)
             if score < -2:
                 continue  # small talk and bare questions never make a summary
             if states_fact(sentence, turn, speaker):

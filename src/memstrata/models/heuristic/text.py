@@ -2,7 +2,7 @@
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 import pysbd
 
@@ -75,13 +75,20 @@ def _split(chunk: str) -> list[str]:
 
 def sentences(text: str, limit: int = MAX_SIDE_CHARS) -> list[str]:
     """The sentences of (a bounded prefix of) `text`, stripped, in order."""
+    return list(_sentences(text, limit))
+
+
+# A turn is split once for extraction and again for its session summary; pysbd is the
+# slowest step of both, so recent answers are kept.
+@lru_cache(maxsize=4096)
+def _sentences(text: str, limit: int) -> tuple[str, ...]:
     out: list[str] = []
     for paragraph in clean(text, limit).split("\n"):
         if not paragraph.strip():
             continue
         for chunk in _chunks(paragraph):
             out.extend(s.strip() for s in _split(chunk) if s.strip())
-    return out
+    return tuple(out)
 
 
 def words(text: str) -> list[str]:
