@@ -68,11 +68,15 @@ def truncate_to_tokens(text: str, limit: int, marker: str = " …") -> str:
 
 
 def keep_last_tokens(text: str, limit: int, marker: str = "… ") -> str:
-    """The end of `text`, with `marker` prefixed, in at most `limit` tokens."""
+    """`text` if it fits in `limit` tokens, else its end with `marker` prefixed."""
+    if limit <= 0:
+        return ""
+    ids = encoding().encode_ordinary(text[-limit * 16 :])
+    if len(ids) <= limit and len(text) <= limit * 16:
+        return text
     room = limit - count_tokens(marker)
     if room <= 0:
         return ""
-    ids = encoding().encode_ordinary(text[-limit * 16 :])
     tail = encoding().decode(ids[-room:])
     while tail and count_tokens(marker + tail) > limit:
         tail = tail[1:]

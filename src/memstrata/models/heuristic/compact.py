@@ -60,11 +60,11 @@ def _incoming(new: DatedSummary, open_items: Sequence[str]) -> list[Block]:
 
 
 def _overlaps(block: Block, start: date, end: date) -> bool:
-    return (
-        block.start is not None
-        and block.end is not None
-        and (block.start <= end and start <= block.end)
-    )
+    """A period that only touches the block's last day and runs on past it stays apart;
+    otherwise a chat of back-to-back sessions would fold into a single block."""
+    if block.start is None or block.end is None:
+        return False
+    return block.start <= end and start <= block.end and (start < block.end or end <= block.end)
 
 
 def _fold(blocks: list[Block], new: Block) -> None:
@@ -224,8 +224,24 @@ def compact_summary(text: str, known_facts: Sequence[str], target_tokens: int) -
     blocks = [b for b in blocks if b.lines]
     ranker = _Ranker()
     if count_tokens(render(blocks)) > target_tokens:
+        blocks = _coalesce(blocks, target_tokens // 2)
         blocks = _allocate(blocks, target_tokens, ranker)
     return _enforce(blocks, target_tokens, ranker)
+
+
+def _coalesce(blocks: list[Block], header_budget: int) -> list[Block]:
+    """Fold the oldest periods together until the headers cost at most `header_budget`,
+    so that a long history keeps a line per era instead of losing its old blocks."""
+    blocks = list(blocks)
+    while len(blocks) > 2 and sum(count_tokens(b.header()) + 2 for b in blocks) > header_budget:
+        first, second = blocks[0], blocks[1]
+        starts = [d for d in (first.start, second.start) if d]
+        ends = [d for d in (first.end, second.end) if d]
+        lines = list(first.lines)
+        lines += [x for x in second.lines if not any(same_item(x, y) for y in lines)]
+        merged = Block(min(starts, default=None), max(ends, default=None), lines)
+        blocks[:2] = [merged]
+    return blocks
 
 
 # --- roll-ups --------------------------------------------------------------------------
