@@ -63,6 +63,7 @@ class Memory:
             backoff_max=settings.job_backoff_max_seconds,
             lease_seconds=settings.stream_lease_seconds,
         )
+        self._owns_model = False
         use_worker = settings.background_worker if background_worker is None else background_worker
         self._worker = BackgroundWorker(self.runner) if use_worker else None
         if self._worker:
@@ -87,14 +88,16 @@ class Memory:
         settings = settings or load_settings()
         if path is not None:
             settings = settings.model_copy(update={"db": Path(path)})
-        store = SQLiteStore(settings.db)
-        return cls(
-            store,
-            model or build_model(settings.model),
+        chosen = model or build_model(settings.model)
+        memory = cls(
+            SQLiteStore(settings.db),
+            chosen,
             settings,
             tenant=tenant,
             background_worker=background_worker,
         )
+        memory._owns_model = model is None  # what open() built, close() closes
+        return memory
 
     # -- writing --------------------------------------------------------------
 
@@ -221,6 +224,9 @@ class Memory:
         if self._worker:
             self._worker.stop()
         self.store.close()
+        close_model = getattr(self.model, "close", None)
+        if self._owns_model and close_model is not None:
+            close_model()
 
     def __enter__(self) -> Self:
         return self

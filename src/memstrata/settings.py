@@ -30,6 +30,7 @@ class ModelSettings(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     timeout_seconds: float = Field(default=30.0, gt=0)
     attempts: int = Field(default=3, ge=1, le=10)
+    backoff_seconds: float = Field(default=0.5, ge=0.0)
 
 
 class Settings(BaseSettings):

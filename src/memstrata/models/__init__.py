@@ -14,8 +14,13 @@ def build_model(settings: ModelSettings) -> MemoryModel:
     from memstrata.models.llm import LLMModel
 
     return LLMModel.from_settings(
-        base_url=settings.base_url, model=settings.name, api_key_env=settings.api_key_env,
-        fallback=heuristic, timeout=settings.timeout_seconds,
+        base_url=settings.base_url,
+        model=settings.name,
+        api_key_env=settings.api_key_env,
+        fallback=heuristic,
+        timeout=settings.timeout_seconds,
+        attempts=settings.attempts,
+        backoff=settings.backoff_seconds,
     )
 
 

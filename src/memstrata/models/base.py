@@ -117,9 +117,7 @@ class MemoryModel(Protocol):
         """The stream's active summary with `new` folded in, oldest period first."""
         ...
 
-    def compact_summary(
-        self, text: str, known_facts: Sequence[str], target_tokens: int
-    ) -> str:
+    def compact_summary(self, text: str, known_facts: Sequence[str], target_tokens: int) -> str:
         """`text` cut to about `target_tokens`: squeeze older periods first, keep open
         items, and drop what `known_facts` already say."""
         ...

@@ -1,0 +1,108 @@
+"""The llm model behind a whole Memory, against a real local OpenAI-compatible server."""
+
+import json
+import logging
+
+import pytest
+
+from memstrata import Memory, SettingsError, SummaryKind, load_settings
+from tests.openai_fake import FakeOpenAIServer
+
+STREAM = "project:alpha"
+
+
+def by_task(answers: dict[str, object]):
+    """Answer each request with the payload for its task, named in its JSON schema."""
+
+    def answer(request: dict) -> str:
+        task = request["response_format"]["json_schema"]["name"]
+        payload = answers.get(task, "not json at all")
+        return payload if isinstance(payload, str) else json.dumps(payload)
+
+    return answer
+
+
+@pytest.fixture
+def llm_settings(monkeypatch):
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-test-secret")
+
+    def make(server: FakeOpenAIServer, **extra):
+        return load_settings(
+            model={
+                "kind": "llm",
+                "base_url": server.base_url,
+                "name": "fake-model",
+                "api_key_env": "TEST_LLM_KEY",
+                "attempts": 2,
+                "backoff_seconds": 0.01,
+                "timeout_seconds": 5,
+            },
+            session_turns=2,
+            **extra,
+        )
+
+    return make
+
+
+def test_facts_and_summaries_come_from_the_server(tmp_path, llm_settings):
+    raj = {
+        "text": "Raj is the Lead Architect.",
+        "category": "role",
+        "subject": "lead architect",
+        "slot": "holder",
+        "value": "raj",
+        "confidence": 1.0,
+        "is_correction": True,
+    }
+    answers = {
+        "extract_facts": {"facts": [raj]},
+        "summarize_session": {
+            "text": "- The team settled who leads architecture.",
+            "open_items": [],
+        },
+        "merge_summary": {"text": "### 2026-10-05\n- The team settled who leads architecture."},
+    }
+    with (
+        FakeOpenAIServer(default=by_task(answers)) as server,
+        Memory.open(
+            tmp_path / "llm.db", settings=llm_settings(server), background_worker=False
+        ) as mem,
+    ):
+        mem.add_turn(STREAM, "No, Raj is the Lead Architect.", "Noted.")
+        mem.add_turn(STREAM, "Thanks.", "Sure.")
+        mem.process_pending()
+
+        (fact,) = mem.facts(STREAM)
+        assert (fact.value, fact.confidence) == ("raj", 1.0)
+        (active,) = mem.summaries(STREAM, SummaryKind.ACTIVE)
+        assert "who leads architecture" in active.text
+        assert server.requests[0]["model"] == "fake-model"
+        assert server.headers[0]["authorization"] == "Bearer sk-test-secret"
+
+
+def test_broken_answers_fall_back_to_the_heuristic(tmp_path, llm_settings, caplog):
+    caplog.set_level(logging.WARNING, logger="memstrata.models.llm")
+    with (
+        FakeOpenAIServer(default="{not valid json") as server,
+        Memory.open(
+            tmp_path / "llm.db", settings=llm_settings(server), background_worker=False
+        ) as mem,
+    ):
+        mem.add_turn(STREAM, "No, Raj is the Lead Architect.", "Noted.")
+        mem.add_turn(STREAM, "Priya handles backend, not frontend.", "Ok.")
+        mem.process_pending()
+
+        values = {f.value for f in mem.facts(STREAM)}
+        assert {"raj", "backend"} <= values  # the heuristic's answers, item by item
+        assert mem.summaries(STREAM, SummaryKind.ACTIVE)
+        assert not mem.store.jobs(status="failed")
+        assert "extract_facts (model fake-model) fell back to the heuristic" in caplog.text
+        assert "sk-test-secret" not in caplog.text
+
+
+def test_a_missing_key_variable_is_a_clear_error(tmp_path, llm_settings, monkeypatch):
+    with FakeOpenAIServer() as server:
+        settings = llm_settings(server)
+        monkeypatch.delenv("TEST_LLM_KEY")
+        with pytest.raises(SettingsError, match="TEST_LLM_KEY"):
+            Memory.open(tmp_path / "llm.db", settings=settings, background_worker=False)
