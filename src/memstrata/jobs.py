@@ -16,6 +16,14 @@ from memstrata.store.base import Job, Store
 
 log = logging.getLogger("memstrata.jobs")
 
+EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH = (
+    "extract",
+    "summarize",
+    "compact",
+    "rollup",
+    "refresh",
+)
+
 Apply = Callable[[], None]
 Handler = Callable[[Job], Apply]
 """Does a job's thinking outside any transaction and returns its writes."""

@@ -10,7 +10,7 @@ from memstrata import pipeline
 from memstrata.context import Material, assemble
 from memstrata.errors import InvalidInput
 from memstrata.facts import OutdatedStatements, fact_chain
-from memstrata.jobs import BackgroundWorker, JobRunner
+from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
 from memstrata.models.base import MemoryModel
 from memstrata.settings import Settings, load_settings
 from memstrata.store.base import NewTurn, Store
@@ -133,7 +133,7 @@ class Memory:
         )
         with self.store.transaction():
             turn = self.store.insert_turn(new)
-            self.store.enqueue(tenant, stream, pipeline.EXTRACT, {"turn_id": turn.id})
+            self.store.enqueue(tenant, stream, EXTRACT, {"turn_id": turn.id})
             self._maybe_enqueue_summary(tenant, stream, turn.seq)
         self._wake()
         return turn
@@ -152,7 +152,7 @@ class Memory:
         """Rebuild the active summary from roll-ups and session summaries, now."""
         tenant = self._tenant(tenant)
         check_stream(stream)
-        self.store.enqueue(tenant, stream, pipeline.REFRESH, {})
+        self.store.enqueue(tenant, stream, REFRESH, {})
         self.runner.run_pending(tenant)
         return self.store.active_summary(tenant, stream)
 
@@ -280,7 +280,7 @@ class Memory:
             self._enqueue_summary(tenant, stream, seq)
 
     def _enqueue_summary(self, tenant: str, stream: str, through: int) -> None:
-        self.store.enqueue(tenant, stream, pipeline.SUMMARIZE, {"through": through})
+        self.store.enqueue(tenant, stream, SUMMARIZE, {"through": through})
         self.store.mark_summary_enqueued(tenant, stream, through)
 
     def _material(self, tenant: str, stream: str, query: str) -> Material:

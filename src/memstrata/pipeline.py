@@ -1,25 +1,14 @@
 """The work that follows a turn, as job handlers: extraction, summaries, compaction."""
 
-import logging
 from collections.abc import Callable
 
 from memstrata import summaries
 from memstrata.facts import record_fact
-from memstrata.jobs import Apply, Handler
+from memstrata.jobs import COMPACT, EXTRACT, REFRESH, ROLLUP, SUMMARIZE, Apply, Handler
 from memstrata.models.base import MemoryModel
 from memstrata.settings import Settings
 from memstrata.store.base import Job, Store
 from memstrata.summaries import turn_input
-
-log = logging.getLogger("memstrata.pipeline")
-
-EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH = (
-    "extract",
-    "summarize",
-    "compact",
-    "rollup",
-    "refresh",
-)
 
 
 def pinned_fact_texts(store: Store, settings: Settings, tenant: str, stream: str) -> list[str]:

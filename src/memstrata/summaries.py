@@ -9,13 +9,12 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
+from memstrata.jobs import COMPACT, ROLLUP, Apply
 from memstrata.models.base import DatedSummary, MemoryModel, Period, TurnInput
 from memstrata.settings import Settings
 from memstrata.store.base import NewSummary, Store
 from memstrata.tokens import count_tokens, keep_last_tokens
 from memstrata.types import Summary, SummaryKind, Turn
-
-Apply = Callable[[], None]
 
 
 def _nothing() -> None:
@@ -47,52 +46,25 @@ def summarize_chunk(
     turns = store.turns(tenant, stream, after_seq=cursor, through_seq=through)
     if not turns:
         return _nothing
-    digest = model.summarize_session(
-        [turn_input(t) for t in turns], settings.session_summary_tokens
-    )
+    inputs = [turn_input(t) for t in turns]
+    digest = model.summarize_session(inputs, settings.session_summary_tokens)
     period = Period(start=turns[0].at, end=turns[-1].at)
     active = store.active_summary(tenant, stream)
-    merged = model.merge_summary(
-        _dated(active) if active else None,
-        DatedSummary(text=digest.text, period=period),
-        digest.open_items,
-    )
+    new = DatedSummary(text=digest.text, period=period)
+    merged = model.merge_summary(_dated(active) if active else None, new, digest.open_items)
+    draft = _Draft(tenant, stream)
 
     def apply() -> None:
-        session = store.insert_summary(
-            NewSummary(
-                tenant=tenant,
-                stream=stream,
-                kind=SummaryKind.SESSION,
-                text=digest.text,
-                tokens=count_tokens(digest.text),
-                period_start=period.start,
-                period_end=period.end,
-                item_count=len(turns),
-            )
-        )
-        _replace_active(
-            store,
-            active,
-            NewSummary(
-                tenant=tenant,
-                stream=stream,
-                kind=SummaryKind.ACTIVE,
-                text=merged,
-                tokens=count_tokens(merged),
-                period_start=active.period_start
-                if active and active.period_start
-                else period.start,
-                period_end=period.end,
-                item_count=(active.item_count if active else 0) + len(turns),
-                generation=active.generation if active else 0,
-                parents=((active.id,) if active else ()) + (session.id,),
-            ),
-        )
+        session = store.insert_summary(draft(SummaryKind.SESSION, digest.text, period, len(turns)))
+        span = Period(start=_dated(active).period.start if active else period.start, end=period.end)
+        count = (active.item_count if active else 0) + len(turns)
+        parents = ((active.id,) if active else ()) + (session.id,)
+        generation = active.generation if active else 0
+        _replace_active(store, active, draft.active(merged, span, count, generation, parents))
         store.set_summarized_through(tenant, stream, turns[-1].seq)
         if count_tokens(merged) > settings.summary_max_tokens:
-            _enqueue_once(store, tenant, stream, "compact")
-        _enqueue_once(store, tenant, stream, "rollup")
+            _enqueue_once(store, tenant, stream, COMPACT)
+        _enqueue_once(store, tenant, stream, ROLLUP)
 
     return apply
 
@@ -111,26 +83,10 @@ def compact(
         return _nothing
     target = settings.compaction_target_tokens
     text = _within(model.compact_summary(active.text, known_facts, target), target)
-
-    def apply() -> None:
-        _replace_active(
-            store,
-            active,
-            NewSummary(
-                tenant=tenant,
-                stream=stream,
-                kind=SummaryKind.ACTIVE,
-                text=text,
-                tokens=count_tokens(text),
-                period_start=active.period_start,
-                period_end=active.period_end,
-                item_count=active.item_count,
-                generation=active.generation + 1,
-                parents=(active.id,),
-            ),
-        )
-
-    return apply
+    version = _Draft(tenant, stream).active(
+        text, _dated(active).period, active.item_count, active.generation + 1, (active.id,)
+    )
+    return lambda: _replace_active(store, active, version)
 
 
 def roll_up(
@@ -140,38 +96,28 @@ def roll_up(
     sessions = store.summaries(tenant, stream, SummaryKind.SESSION)
     if not sessions:
         return _nothing
-    newest = max(s.period_end for s in sessions if s.period_end)
+    newest = max(_dated(s).period.end for s in sessions)
+    draft = _Draft(tenant, stream)
     drafts: list[NewSummary] = []
     stale: list[int] = []
     for kind, period_of in ((SummaryKind.WEEKLY, week_of), (SummaryKind.MONTHLY, month_of)):
-        existing = {(s.period_start): s for s in store.summaries(tenant, stream, kind)}
+        existing = {s.period_start: s for s in store.summaries(tenant, stream, kind)}
         for period, members in _group(sessions, period_of).items():
             done = existing.get(period.start)
             if period.end > newest or (done and done.item_count == len(members)):
                 continue
             text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
+            parents = tuple(s.id for s in members)
             text = _within(text, settings.rollup_tokens)
-            drafts.append(
-                NewSummary(
-                    tenant=tenant,
-                    stream=stream,
-                    kind=kind,
-                    text=text,
-                    tokens=count_tokens(text),
-                    period_start=period.start,
-                    period_end=period.end,
-                    item_count=len(members),
-                    parents=tuple(s.id for s in members),
-                )
-            )
+            drafts.append(draft(kind, text, period, len(members), parents=parents))
             if done:
                 stale.append(done.id)
 
     def apply() -> None:
         for summary_id in stale:
             store.set_summary_kind(tenant, summary_id, SummaryKind.ARCHIVED)
-        for draft in drafts:
-            store.insert_summary(draft)
+        for new in drafts:
+            store.insert_summary(new)
 
     return apply
 
@@ -190,45 +136,58 @@ def rebuild(
     ones, and the rest from session summaries, so older time is told more briefly.
     """
     parts = _coarsest_cover(store, tenant, stream)
-    active = store.active_summary(tenant, stream)
     if not parts:
         return _nothing
     merged: DatedSummary | None = None
-    for part in parts:
-        text = model.merge_summary(merged, _dated(part), ())
-        merged = DatedSummary(
-            text=text,
-            period=Period(
-                start=(merged.period.start if merged else _dated(part).period.start),
-                end=_dated(part).period.end,
-            ),
-        )
+    for part in map(_dated, parts):
+        start = merged.period.start if merged else part.period.start
+        text = model.merge_summary(merged, part, ())
+        merged = DatedSummary(text=text, period=Period(start=start, end=part.period.end))
     assert merged is not None
     text = merged.text
     if count_tokens(text) > settings.summary_max_tokens:
         target = settings.compaction_target_tokens
         text = _within(model.compact_summary(text, known_facts, target), target)
-    sessions = store.summaries(tenant, stream, SummaryKind.SESSION)
+    active = store.active_summary(tenant, stream)
+    count = sum(s.item_count for s in store.summaries(tenant, stream, SummaryKind.SESSION))
+    generation = active.generation + 1 if active else 1
+    parents = ((active.id,) if active else ()) + tuple(p.id for p in parts)
+    version = _Draft(tenant, stream).active(text, merged.period, count, generation, parents)
+    return lambda: _replace_active(store, active, version)
 
-    def apply() -> None:
-        _replace_active(
-            store,
-            active,
-            NewSummary(
-                tenant=tenant,
-                stream=stream,
-                kind=SummaryKind.ACTIVE,
-                text=text,
-                tokens=count_tokens(text),
-                period_start=merged.period.start,
-                period_end=merged.period.end,
-                item_count=sum(s.item_count for s in sessions),
-                generation=(active.generation + 1) if active else 1,
-                parents=((active.id,) if active else ()) + tuple(p.id for p in parts),
-            ),
+
+class _Draft:
+    """Builds the rows for one stream's summaries, with their token counts."""
+
+    def __init__(self, tenant: str, stream: str) -> None:
+        self.tenant, self.stream = tenant, stream
+
+    def __call__(
+        self,
+        kind: SummaryKind,
+        text: str,
+        period: Period,
+        item_count: int,
+        generation: int = 0,
+        parents: tuple[int, ...] = (),
+    ) -> NewSummary:
+        return NewSummary(
+            tenant=self.tenant,
+            stream=self.stream,
+            kind=kind,
+            text=text,
+            tokens=count_tokens(text),
+            period_start=period.start,
+            period_end=period.end,
+            item_count=item_count,
+            generation=generation,
+            parents=parents,
         )
 
-    return apply
+    def active(
+        self, text: str, period: Period, count: int, generation: int, parents: tuple[int, ...]
+    ) -> NewSummary:
+        return self(SummaryKind.ACTIVE, text, period, count, generation, parents)
 
 
 def _coarsest_cover(store: Store, tenant: str, stream: str) -> list[Summary]:
