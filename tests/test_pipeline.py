@@ -214,3 +214,17 @@ def test_two_workers_on_one_file_never_double_process(tmp_path):
     finally:
         for mem in mems:
             mem.close()
+
+
+def test_late_sessions_are_rolled_up_again_on_refresh(open_memory, scripted):
+    mem = open_memory(scripted, session_turns=4)
+    add(mem, 40, every=timedelta(days=1))
+    mem.process_pending()
+    (march,) = [m for m in kinds(mem, SummaryKind.MONTHLY) if m.period_start.month == 3]
+    for i in range(4):  # a late import of four more March turns: one more session
+        mem.add_turn(STREAM, f"late {i}", at=T0 + timedelta(days=3, hours=i))
+    mem.process_pending()
+    mem.refresh(STREAM)
+    (again,) = [m for m in kinds(mem, SummaryKind.MONTHLY) if m.period_start.month == 3]
+    assert again.item_count == march.item_count + 1
+    assert march.id in {s.id for s in kinds(mem, SummaryKind.ARCHIVED)}

@@ -40,7 +40,7 @@ def handlers(store: Store, model: MemoryModel, settings: Settings) -> dict[str, 
         return summaries.roll_up(store, model, settings, job.tenant, job.stream)
 
     def refresh(job: Job) -> Apply:
-        rolled = summaries.roll_up(store, model, settings, job.tenant, job.stream)
+        rolled = summaries.roll_up(store, model, settings, job.tenant, job.stream, everything=True)
         with store.transaction():
             rolled()
         known = pinned_fact_texts(store, settings, job.tenant, job.stream)

@@ -90,10 +90,22 @@ def compact(
 
 
 def roll_up(
-    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
+    *,
+    everything: bool = False,
 ) -> Apply:
-    """Weekly and monthly summaries for every finished period not yet (fully) rolled up."""
-    sessions = store.summaries(tenant, stream, SummaryKind.SESSION)
+    """Weekly and monthly summaries for every finished period not yet (fully) rolled up.
+
+    Only sessions after the last finished roll-up are looked at, unless `everything`
+    (a refresh) asks to revisit periods that late sessions were added to. A partial view
+    of a period never replaces a roll-up that counted more sessions.
+    """
+    since = None if everything else _rolled_up_until(store, tenant, stream)
+    sessions = store.summaries(tenant, stream, SummaryKind.SESSION, ending_after=since)
     if not sessions:
         return _nothing
     newest = max(_dated(s).period.end for s in sessions)
@@ -104,7 +116,7 @@ def roll_up(
         existing = {s.period_start: s for s in store.summaries(tenant, stream, kind)}
         for period, members in _group(sessions, period_of).items():
             done = existing.get(period.start)
-            if period.end > newest or (done and done.item_count == len(members)):
+            if period.end > newest or (done and done.item_count >= len(members)):
                 continue
             text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
             parents = tuple(s.id for s in members)
@@ -154,6 +166,16 @@ def rebuild(
     parents = ((active.id,) if active else ()) + tuple(p.id for p in parts)
     version = _Draft(tenant, stream).active(text, merged.period, count, generation, parents)
     return lambda: _replace_active(store, active, version)
+
+
+def _rolled_up_until(store: Store, tenant: str, stream: str) -> datetime | None:
+    ends = []
+    for kind in (SummaryKind.WEEKLY, SummaryKind.MONTHLY):
+        done = store.summaries(tenant, stream, kind)
+        if not done:
+            return None
+        ends.append(done[-1].period_end)
+    return min(ends)
 
 
 class _Draft:

@@ -126,7 +126,12 @@ class Store(Protocol):
     def insert_summary(self, summary: NewSummary) -> Summary: ...
     def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None: ...
     def summaries(
-        self, tenant: str, stream: str, kind: SummaryKind | None = None
+        self,
+        tenant: str,
+        stream: str,
+        kind: SummaryKind | None = None,
+        *,
+        ending_after: datetime | None = None,
     ) -> list[Summary]: ...
     def active_summary(self, tenant: str, stream: str) -> Summary | None: ...
 

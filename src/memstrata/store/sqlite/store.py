@@ -364,13 +364,23 @@ class SQLiteStore:
             (kind.value, tenant, summary_id),
         )
 
-    def summaries(self, tenant: str, stream: str, kind: SummaryKind | None = None) -> list[Summary]:
-        """Oldest period first."""
+    def summaries(
+        self,
+        tenant: str,
+        stream: str,
+        kind: SummaryKind | None = None,
+        *,
+        ending_after: datetime | None = None,
+    ) -> list[Summary]:
+        """Oldest period first; with `ending_after`, only periods that end later."""
         sql = "SELECT * FROM summaries WHERE tenant = ? AND stream = ?"
         params: list[Any] = [tenant, stream]
         if kind is not None:
             sql += " AND kind = ?"
             params.append(kind.value)
+        if ending_after is not None:
+            sql += " AND period_end > ?"
+            params.append(_ts(ending_after))
         return [_summary(r) for r in self._rows(sql + " ORDER BY period_end, id", params)]
 
     def active_summary(self, tenant: str, stream: str) -> Summary | None:
