@@ -385,3 +385,24 @@ def test_control_characters_do_not_break_extraction():
     found = facts("\x00\x01Raj is the\x00 CTO.\x00\u200b")
     assert keys(found) == [("cto", "holder", "raj")]
     assert all("\x00" not in f.text for f in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll never forget the day my youngest took her first steps.",
+        "I'll always remember our camping trip last year.",
+        "I'll do my best to make sure these kids have a safe home.",
+        "I'll check them out.",
+        "I've never been to something like that.",
+        "I like how art lets us get our emotions out.",
+        "Always staying filled with self-belief.",
+    ],
+)
+def test_chat_small_talk_is_not_a_fact(text):
+    assert facts(text) == []
+
+
+def test_facts_about_the_user_are_told_in_the_third_person():
+    fact = only("I will show my paintings at the fair on Friday.")
+    assert "their paintings" in fact.text and "my" not in fact.text.split()

@@ -155,6 +155,9 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
 def _positive(text: str) -> str:
     """The statement a negation denies: "Priya doesn't handle QA" -> "Priya handles QA"."""
     text = re.sub(r"\s*\b(?:anymore|any\s+more|any\s+longer)\b", "", text, flags=_I)
+    # After a modal the verb keeps its base form: "I'll never forget" -> "I'll forget".
+    text = re.sub(r"(\b(?:will|would|can|could|should|must)|'ll|'d)\s+never\b", r"\1", text,
+                  flags=_I)  # fmt: skip
     text = re.sub(r"\b(is|are|was|were)\s+(?:not|no\s+longer|never)\b", r"\1", text, flags=_I)
     text = re.sub(r"\b(is|are|was|were)n't\b", r"\1", text, flags=_I)
     text = re.sub(r"('s|'re|'m)\s+(?:not|no\s+longer)\b", r"\1", text, flags=_I)

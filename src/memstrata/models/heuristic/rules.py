@@ -577,7 +577,8 @@ _COMMIT_RE = re.compile(
 _VAGUE_ACTIONS = wordset(
     """see think be have let keep try get talk discuss consider need want like love miss
     know wait hope ask start continue figure remember say tell go head grab eat sleep rest
-    leave come stay sit relax chill"""
+    leave come stay sit relax chill do make never always forget cherish treasure enjoy
+    check look"""
 )
 _IDLE_ACTIONS = re.compile(r"^take\s+(?:a\s+(?:break|look|nap|walk|day|rest)|off|it\s+easy)", _I)
 
@@ -594,7 +595,7 @@ def commitment(clause: Clause) -> Parsed | None:
         return None
     first = match["who"].lower() == "i"
     subject, who = ("user", "The user") if first else (clause.subject, "The team")
-    action = dates.annotate(action, clause.at)
+    action = third_person(dates.annotate(action, clause.at))
     slot = "commitment:" + keywords(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", action)))
     return Parsed(FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}.")
 
@@ -620,14 +621,30 @@ _STANCES = {"hate": "dislikes", "dislike": "dislikes", "don't like": "dislikes",
 _NOT_PREFERENCES = re.compile(
     r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|add"
     r"|thank|mention)\b|(?:that|it|this|those|these|them|your|you|mind|the\s+idea|the\s+way"
-    r"|not\s+say|not)\b)",
+    r"|not\s+say|not|how|what|when|where|all)\b)",
     _I,
 )
 _NOT_IMPERATIVE = re.compile(
     r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush"
-    r"|stress|panic|be\s+sorry|apologi[sz]e)\b",
+    r"|stress|panic|be\s+sorry|apologi[sz]e"
+    r"|been|had|seen|heard|thought|known|felt|gone|met|tried|done|got|gotten|was|were"
+    r"|here|so|very|\w+ing)\b",
     _I,
 )
+
+
+_FIRST_PERSON = {"i": "they", "me": "them", "my": "their", "mine": "theirs",
+                 "myself": "themself", "we": "they", "us": "them", "our": "their",
+                 "ours": "theirs", "ourselves": "themselves", "i'm": "they're",
+                 "i've": "they've", "i'd": "they'd", "i'll": "they'll"}  # fmt: skip
+_FIRST_PERSON_RE = re.compile(
+    r"\b(?:" + "|".join(map(re.escape, sorted(_FIRST_PERSON, key=len, reverse=True))) + r")\b", _I
+)
+
+
+def third_person(text: str) -> str:
+    """'show my paintings' -> 'show their paintings', for facts told about the user."""
+    return _FIRST_PERSON_RE.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], text)
 
 
 def _preference_slot(what: str) -> str:
@@ -641,7 +658,7 @@ def _stated_preference(match: re.Match[str]) -> Parsed | None:
     stance = _STANCES.get(verb, "prefers")
     return Parsed(
         FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}",
-        f"The user {stance} {what}.",
+        f"The user {stance} {third_person(what)}.",
     )  # fmt: skip
 
 
@@ -658,7 +675,8 @@ def preference(clause: Clause) -> Parsed | None:
     if not keywords(what, 2) or (verb and _NOT_IMPERATIVE.match(what)):
         return None
     stance = "always" if verb == "always" else "never" if verb else "prefers"
-    text = f"The user asks you to {stance} {what}." if verb else f"The user prefers {what}."
+    said = third_person(what)
+    text = f"The user asks you to {stance} {said}." if verb else f"The user prefers {said}."
     return Parsed(
         FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}", text
     )
