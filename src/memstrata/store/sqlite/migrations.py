@@ -96,8 +96,12 @@ MIGRATIONS: list[tuple[str, str]] = [
             created_at REAL NOT NULL,
             finished_at REAL
         );
-        CREATE INDEX jobs_due ON jobs (status, run_after);
-        CREATE INDEX jobs_by_stream ON jobs (tenant, stream, status, id);
+        -- Done jobs pile up; the queue only ever looks at pending ones.
+        CREATE INDEX jobs_pending ON jobs (id) WHERE status = 'pending';
+        CREATE INDEX jobs_pending_by_stream ON jobs (tenant, stream, id)
+            WHERE status = 'pending';
+        CREATE INDEX jobs_pending_by_kind ON jobs (tenant, stream, kind)
+            WHERE status = 'pending';
 
         CREATE TABLE stream_leases (
             tenant TEXT NOT NULL,
