@@ -228,3 +228,14 @@ def test_late_sessions_are_rolled_up_again_on_refresh(open_memory, scripted):
     (again,) = [m for m in kinds(mem, SummaryKind.MONTHLY) if m.period_start.month == 3]
     assert again.item_count == march.item_count + 1
     assert march.id in {s.id for s in kinds(mem, SummaryKind.ARCHIVED)}
+
+
+def test_streams_list_their_counts_per_tenant(open_memory, scripted):
+    mem = open_memory(scripted, session_turns=3)
+    add(mem, 4)
+    add(mem, 1, stream="project:beta")
+    mem.add_turn("chat:9", "elsewhere", tenant="acme")
+    mem.process_pending()
+    listed = {s.name: (s.turn_count, s.last_summarized_turn) for s in mem.streams()}
+    assert listed == {STREAM: (4, 3), "project:beta": (1, 0)}
+    assert [s.name for s in mem.streams(tenant="acme")] == ["chat:9"]

@@ -23,6 +23,7 @@ from memstrata.types import (
     Fact,
     FactHistory,
     SourceRef,
+    Stream,
     Summary,
     SummaryKind,
     Turn,
@@ -215,8 +216,17 @@ class Memory:
         check_stream(stream)
         return self.store.turns(self._tenant(tenant), stream, last=limit)
 
-    def streams(self, *, tenant: str | None = None) -> list[str]:
-        return self.store.streams(self._tenant(tenant))
+    def streams(self, *, tenant: str | None = None) -> list[Stream]:
+        """The tenant's streams, by name, with their turn count and chunk cursor."""
+        tenant = self._tenant(tenant)
+        states = (self.store.stream_state(tenant, name) for name in self.store.streams(tenant))
+        return [
+            Stream(
+                tenant=tenant, name=s.name, turn_count=s.turn_count,
+                last_summarized_turn=s.last_summarized_turn,
+            )
+            for s in states
+        ]  # fmt: skip
 
     # -- lifecycle ------------------------------------------------------------
 
