@@ -239,3 +239,14 @@ def test_streams_list_their_counts_per_tenant(open_memory, scripted):
     listed = {s.name: (s.turn_count, s.last_summarized_turn) for s in mem.streams()}
     assert listed == {STREAM: (4, 3), "project:beta": (1, 0)}
     assert [s.name for s in mem.streams(tenant="acme")] == ["chat:9"]
+
+
+def test_the_background_worker_runs_jobs_on_its_own(open_memory):
+    scripted = ScriptedModel(lambda t: [fact("lead architect", "holder", "raj", 1.0)])
+    mem = open_memory(scripted, worker=True)
+    mem.add_turn(STREAM, "No, Raj is the Lead Architect.")
+    for _ in range(500):  # up to ten seconds on a slow machine; usually milliseconds
+        if mem.facts(STREAM):
+            break
+        threading.Event().wait(0.02)
+    assert [f.value for f in mem.facts(STREAM)] == ["raj"]

@@ -406,3 +406,8 @@ def test_chat_small_talk_is_not_a_fact(text):
 def test_facts_about_the_user_are_told_in_the_third_person():
     fact = only("I will show my paintings at the fair on Friday.")
     assert "their paintings" in fact.text and "my" not in fact.text.split()
+
+
+def test_a_topic_lead_in_is_not_the_subject():
+    fact = only("About the CI pipeline: We are blocked on the flaky migration test.")
+    assert fact.category.value == "blocker" and "about" not in fact.slot

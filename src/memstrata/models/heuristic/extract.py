@@ -260,9 +260,13 @@ def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
     return []
 
 
+# "About the CI pipeline: we are blocked on ..." names a topic, not the subject.
+_TOPIC_LEAD_RE = re.compile(r"^(?:about|re|regarding|as\s+for|on)\s+[^:]{1,60}:\s*", _I)
+
+
 def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     """The sentence without its lead-in words, and what those words said about it."""
-    text = _INTERJECTION_RE.sub("", sentence)
+    text = _INTERJECTION_RE.sub("", _TOPIC_LEAD_RE.sub("", sentence))
     marked = _CORRECTION_RE.match(text)
     correction = bool(marked and marked.group(0).strip()) or side.pending_correction
     text = _CORRECTION_RE.sub("", text)
