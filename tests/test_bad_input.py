@@ -143,3 +143,16 @@ def test_the_store_is_wal_with_foreign_keys(mem):
     assert mem.store._row("PRAGMA journal_mode")[0] == "wal"
     assert mem.store._row("PRAGMA foreign_keys")[0] == 1
     assert mem.store.migrations() == ["0001_core", "0002_full_text"]
+
+
+def test_turn_metadata_is_checked_too(mem):
+    with pytest.raises(InvalidInput, match="at must be a datetime"):
+        mem.add_turn(STREAM, "hello", at="yesterday")
+    with pytest.raises(InvalidInput, match="page_context"):
+        mem.add_turn(STREAM, "hello", page_context="bad \udce9")
+    turn = mem.add_turn(STREAM, "hello", page_context="/projects/alpha", model_variant="gpt-x")
+    assert (turn.page_context, turn.model_variant, turn.source) == (
+        "/projects/alpha",
+        "gpt-x",
+        "conversation",
+    )

@@ -83,6 +83,19 @@ class _Plan:
 
 
 def assemble(tenant: str, stream: str, query: str, budget: int, material: Material) -> Context:
+    """The context within `budget` tokens of its rendered text, exactly."""
+    room = budget
+    while True:
+        plan = _plan(query, room, material)
+        context = _render(tenant, stream, query, budget, plan)
+        # Turn costs are estimated from counts cached at write time; if the estimate
+        # fell short, plan again in less room.
+        if context.tokens <= budget or room <= 1:
+            return context
+        room = max(1, room - (context.tokens - budget))
+
+
+def _plan(query: str, budget: int, material: Material) -> _Plan:
     plan = _Plan(budget=budget, dropped=list(material.removed))
     _place_fixed(plan, query)
     _place_facts(plan, material)
@@ -97,7 +110,7 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
             plan.drop("recent_turns", turn, "older turn; budget")
     plan.items["recent_turns"].reverse()
     _place_retrieved(plan, material.retrieved)
-    return _render(tenant, stream, query, budget, plan)
+    return plan
 
 
 def _place_fixed(plan: _Plan, query: str) -> None:

@@ -121,6 +121,11 @@ class Memory:
         assistant_text = self._text(assistant, "assistant")
         if not (user_text.strip() or assistant_text.strip()):
             raise InvalidInput("a turn needs some user or assistant text; both are empty")
+        if at is not None and not isinstance(at, datetime):
+            raise InvalidInput(f"at must be a datetime, got {type(at).__name__}")
+        page_context = self._text(page_context, "page_context") or None
+        model_variant = self._text(model_variant, "model_variant") or None
+        source = self._text(source, "source") or "conversation"
         new = NewTurn(
             tenant=tenant,
             stream=stream,
