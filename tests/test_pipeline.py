@@ -250,3 +250,12 @@ def test_the_background_worker_runs_jobs_on_its_own(open_memory):
             break
         threading.Event().wait(0.02)
     assert [f.value for f in mem.facts(STREAM)] == ["raj"]
+
+
+def test_a_backlog_is_compacted_as_it_goes(open_memory, scripted):
+    mem = open_memory(scripted, session_turns=5, summary_max_tokens=150)
+    add(mem, 200)  # one process_pending over a long backlog
+    mem.process_pending()
+    generations = [s.tokens for s in kinds(mem, SummaryKind.ARCHIVED)]
+    # Compaction ran between merges, so no archived version grew far past the cap.
+    assert max(generations) < 300

@@ -63,7 +63,8 @@ def summarize_chunk(
         _replace_active(store, active, draft.active(merged, span, count, generation, parents))
         store.set_summarized_through(tenant, stream, turns[-1].seq)
         if count_tokens(merged) > settings.summary_max_tokens:
-            _enqueue_once(store, tenant, stream, COMPACT)
+            # Ahead of the stream's queue, or a backlog would grow the summary unbounded.
+            _enqueue_once(store, tenant, stream, COMPACT, priority=1)
         _enqueue_once(store, tenant, stream, ROLLUP)
 
     return apply
@@ -236,9 +237,9 @@ def _replace_active(store: Store, old: Summary | None, new: NewSummary) -> None:
     store.insert_summary(new)
 
 
-def _enqueue_once(store: Store, tenant: str, stream: str, kind: str) -> None:
+def _enqueue_once(store: Store, tenant: str, stream: str, kind: str, priority: int = 0) -> None:
     if not store.has_pending(tenant, stream, kind):
-        store.enqueue(tenant, stream, kind, {})
+        store.enqueue(tenant, stream, kind, {}, priority)
 
 
 def _within(text: str, limit: int) -> str:

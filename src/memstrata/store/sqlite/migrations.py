@@ -89,6 +89,7 @@ MIGRATIONS: list[tuple[str, str]] = [
             stream TEXT NOT NULL,
             kind TEXT NOT NULL,
             payload TEXT NOT NULL,
+            priority INTEGER NOT NULL DEFAULT 0,
             status TEXT NOT NULL DEFAULT 'pending',
             attempts INTEGER NOT NULL DEFAULT 0,
             run_after REAL NOT NULL,
@@ -98,7 +99,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         -- Done jobs pile up; the queue only ever looks at pending ones.
         CREATE INDEX jobs_pending ON jobs (id) WHERE status = 'pending';
-        CREATE INDEX jobs_pending_by_stream ON jobs (tenant, stream, id)
+        CREATE INDEX jobs_pending_by_stream ON jobs (tenant, stream, priority DESC, id)
             WHERE status = 'pending';
         CREATE INDEX jobs_pending_by_kind ON jobs (tenant, stream, kind)
             WHERE status = 'pending';

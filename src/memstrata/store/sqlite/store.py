@@ -393,12 +393,14 @@ class SQLiteStore:
 
     # -- jobs -----------------------------------------------------------------
 
-    def enqueue(self, tenant: str, stream: str, kind: str, payload: dict[str, Any]) -> int:
+    def enqueue(
+        self, tenant: str, stream: str, kind: str, payload: dict[str, Any], priority: int = 0
+    ) -> int:
         now = time.time()
         return self._exec(
-            "INSERT INTO jobs (tenant, stream, kind, payload, run_after, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (tenant, stream, kind, json.dumps(payload), now, now),
+            "INSERT INTO jobs (tenant, stream, kind, payload, priority, run_after, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (tenant, stream, kind, json.dumps(payload), priority, now, now),
         )
 
     def has_pending(self, tenant: str, stream: str, kind: str) -> bool:
@@ -450,7 +452,7 @@ class SQLiteStore:
     def next_job(self, tenant: str, stream: str) -> Job | None:
         row = self._row(
             "SELECT * FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'"
-            " AND run_after <= ? ORDER BY id LIMIT 1",
+            " AND run_after <= ? ORDER BY priority DESC, id LIMIT 1",
             (tenant, stream, time.time()),
         )
         return None if row is None else _job(row)
