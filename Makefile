@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 $(BIN)/memstrata: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
 demo: $(BIN)/memstrata

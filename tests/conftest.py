@@ -19,6 +19,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         if key.startswith("MEMSTRATA_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("MEMSTRATA_DB", str(tmp_path / "default.db"))
+    # The local MiniLM model is exercised by the tests that are about embeddings.
+    monkeypatch.setenv("MEMSTRATA_EMBED__KIND", "hashing")
 
 
 @pytest.fixture

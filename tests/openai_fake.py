@@ -17,12 +17,28 @@ Requests beyond the script get ``default`` if set, else HTTP 500 "script exhaust
 are counted in ``exhausted``; the ``openai_server`` fixture fails the test on such requests.
 Every request body is recorded in ``requests`` (parsed JSON) and its headers in
 ``headers`` (names lowercased). ``GET /v1/models`` lists one model. Streaming is not supported.
+
+``POST /v1/embeddings`` answers from its own script, filled with ``add_embeddings`` (the
+``embeddings=`` argument sets its default, e.g. ``text_vectors(8)``). Each entry is
+
+- a list of vectors (lists of floats): sent as the ``data`` list, index 0, 1, ...;
+- :class:`Status` or :class:`Delay`, as above;
+- a callable taking the request JSON and returning any of the above.
+
+The answer is OpenAI-shaped (``{"object": "list", "data": [{"object": "embedding",
+"index": i, "embedding": [...]}], "model": ..., "usage": ...}``), with each vector as
+base64 float32 when the request asks ``encoding_format="base64"``. Embedding requests are
+recorded in ``embedding_requests`` and ``embedding_headers``, apart from the chat ones; a
+request beyond the embedding script with no default is a 500 counted in ``exhausted``.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import itertools
 import json
+import struct
 import threading
 import time
 from collections import deque
@@ -66,6 +82,28 @@ class Reply:
 
 
 Entry = str | Status | Delay | Reply | Callable[[dict], Any]
+EmbeddingEntry = list | Status | Delay | Callable[[dict], Any]
+
+
+def embedding_inputs(body: dict) -> list[str]:
+    """The texts of an embeddings request (``input`` may be one string or a list)."""
+    texts = body.get("input")
+    return [texts] if isinstance(texts, str) else list(texts or [])
+
+
+def text_vectors(dim: int = 8) -> Callable[[dict], list[list[float]]]:
+    """An embeddings entry giving each input text a fixed pseudo-random vector of `dim`."""
+
+    def answer(body: dict) -> list[list[float]]:
+        vectors = []
+        for text in embedding_inputs(body):
+            seed = hashlib.blake2b(str(text).encode("utf-8", "surrogatepass")).digest()
+            stream = hashlib.shake_256(seed).digest(4 * dim)
+            vectors.append([(byte - 127.5) / 127.5 for byte in stream[::4]])
+        return vectors
+
+    return answer
+
 
 _ids = itertools.count(1)
 
@@ -88,6 +126,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if self.path.rstrip("/").endswith("/embeddings"):
+            self._embeddings(raw)
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_error(Status(404, f"no route POST {self.path}", "not_found_error"))
             return
@@ -141,6 +182,49 @@ class _Handler(BaseHTTPRequestHandler):
             },
         )
 
+    def _embeddings(self, raw: bytes) -> None:
+        fake = self.server.fake
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError:
+            self._send_error(Status(400, "request body is not JSON"))
+            return
+        if not isinstance(body, dict):
+            self._send_error(Status(400, "request body is not a JSON object"))
+            return
+        headers = {key.lower(): value for key, value in self.headers.items()}
+        entry = fake._take_embedding(body, headers)
+        while True:
+            if isinstance(entry, Delay):
+                fake._stop.wait(entry.seconds)
+                entry = entry.then
+            elif callable(entry) and not isinstance(entry, Status):
+                entry = entry(body)
+            else:
+                break
+        if isinstance(entry, Status):
+            self._send_error(entry)
+            return
+        if not isinstance(entry, list):
+            raise TypeError(f"openai_fake: bad embeddings script entry {entry!r}")
+        as_base64 = body.get("encoding_format") == "base64"
+        data = []
+        for index, vector in enumerate(entry):
+            if as_base64:
+                packed = struct.pack(f"<{len(vector)}f", *vector)
+                vector = base64.b64encode(packed).decode("ascii")
+            data.append({"object": "embedding", "index": index, "embedding": vector})
+        tokens = sum(len(str(text).split()) for text in embedding_inputs(body))
+        self._send_json(
+            200,
+            {
+                "object": "list",
+                "data": data,
+                "model": body.get("model") or fake.model,
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            },
+        )
+
     def _send_error(self, status: Status) -> None:
         body = status.body
         if body is None:
@@ -182,13 +266,18 @@ class FakeOpenAIServer:
         *,
         default: Entry | None = None,
         model: str = "fake-model",
+        embeddings: EmbeddingEntry | None = None,
     ) -> None:
         self.model = model
         self.default = default
+        self.embeddings_default = embeddings
         self.requests: list[dict] = []
         self.headers: list[dict[str, str]] = []
+        self.embedding_requests: list[dict] = []
+        self.embedding_headers: list[dict[str, str]] = []
         self.exhausted = 0
         self._script: deque[Entry] = deque(script)
+        self._embedding_script: deque[EmbeddingEntry] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._clients: list[Any] = []
@@ -207,6 +296,12 @@ class FakeOpenAIServer:
         """Append answers whose content is each payload dumped as JSON."""
         return self.add(*(json.dumps(payload) for payload in payloads))
 
+    def add_embeddings(self, *entries: EmbeddingEntry) -> FakeOpenAIServer:
+        """Append entries to the embeddings script."""
+        with self._lock:
+            self._embedding_script.extend(entries)
+        return self
+
     @property
     def pending(self) -> int:
         """Script entries not used yet."""
@@ -223,6 +318,17 @@ class FakeOpenAIServer:
                 return self.default
             self.exhausted += 1
             return Status(500, "openai_fake: script exhausted", "server_error")
+
+    def _take_embedding(self, body: dict, headers: dict[str, str]) -> EmbeddingEntry:
+        with self._lock:
+            self.embedding_requests.append(body)
+            self.embedding_headers.append(headers)
+            if self._embedding_script:
+                return self._embedding_script.popleft()
+            if self.embeddings_default is not None:
+                return self.embeddings_default
+            self.exhausted += 1
+            return Status(500, "openai_fake: embeddings script exhausted", "server_error")
 
     # -- lifecycle --------------------------------------------------------------------
 

@@ -9,7 +9,9 @@ from memstrata.demo import QUESTION, STREAM, story
 @pytest.fixture(scope="module")
 def alpha(tmp_path_factory):
     path = tmp_path_factory.mktemp("acceptance") / "alpha.db"
-    with Memory.open(path, settings=load_settings(), background_worker=False) as mem:
+    # Module-scoped, so the per-test environment does not apply: name the embedder here.
+    settings = load_settings(embed={"kind": "hashing"})
+    with Memory.open(path, settings=settings, background_worker=False) as mem:
         for turn in story(filler_after=500):
             mem.add_turn(STREAM, turn.user, turn.assistant, at=turn.at)
         mem.process_pending()

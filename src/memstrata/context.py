@@ -1,7 +1,8 @@
 """Context assembly: every layer, in a token budget, each item with its source.
 
-Priority when the budget is tight: facts, then the two newest turns, then the summary,
-then older recent turns, then retrieved material. Rendering order is fixed:
+Priority when the budget is tight: facts, then the two newest turns, then material
+retrieved for the query (up to its share), then the summary, then older recent turns, then
+more retrieved material. Rendering order is fixed:
 system, stream facts, global facts, summary, recent turns, retrieved, query.
 """
 
@@ -49,6 +50,10 @@ class Material:
     turns: Sequence[Turn]
     """Recent turns, oldest first."""
     retrieved: Sequence[tuple[str, SourceRef]] = ()
+    """Older material relevant to the query, most relevant first."""
+    retrieved_share: float = 0.5
+    """Of the room left after facts and the newest turns, what retrieved material may take
+    before the summary."""
     removed: Sequence[DroppedItem] = ()
     """Items left out before budgeting, such as summary lines stating superseded facts."""
 
@@ -68,9 +73,10 @@ class _Plan:
     def room(self) -> int:
         return self.budget - self.used
 
-    def take(self, section: str, item: ContextItem) -> bool:
+    def take(self, section: str, item: ContextItem, limit: int | None = None) -> bool:
+        """Add the item if it fits in the budget (or in `limit`, if lower)."""
         cost = item.tokens + 1 + self.header_cost(section)
-        if cost > self.room():
+        if cost > min(self.budget, limit or self.budget) - self.used:
             return False
         self.used += cost
         self.items[section].append(item)
@@ -104,12 +110,18 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     for turn in turns[:MIN_TURNS]:
         _take_or_truncate(plan, "recent_turns", turn, "over budget even when cut")
+    retrieved = [_item(f"{_stamp(source)} {text}", source) for text, source in material.retrieved]
+    # Material that answers the question gets its share before the summary takes the rest.
+    reserve = int(plan.room() * material.retrieved_share)
+    leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
     _place_summary(plan, material.summary)
     for turn in turns[MIN_TURNS:]:
         if not plan.take("recent_turns", turn):
             plan.drop("recent_turns", turn, "older turn; budget")
     plan.items["recent_turns"].reverse()
-    _place_retrieved(plan, material.retrieved)
+    for item in _place_retrieved(plan, leftover, plan.budget):
+        plan.drop("retrieved", item, "less relevant; budget")
+    plan.items["retrieved"].sort(key=_when)
     return plan
 
 
@@ -156,11 +168,22 @@ def _place_summary(plan: _Plan, summary: Summary | None) -> None:
     )
 
 
-def _place_retrieved(plan: _Plan, retrieved: Sequence[tuple[str, SourceRef]]) -> None:
-    for text, source in retrieved:
-        item = _item(f"{_stamp(source)} {text}", source)
-        if not plan.take("retrieved", item):
-            plan.drop("retrieved", item, "budget")
+def _place_retrieved(
+    plan: _Plan, retrieved: Sequence[ContextItem], until: int
+) -> list[ContextItem]:
+    """Take items, most relevant first, while the plan stays within `until` tokens;
+    returns those that did not go in."""
+    left = []
+    for item in retrieved:
+        if plan.used >= until or not plan.take("retrieved", item, limit=until):
+            left.append(item)
+    return left
+
+
+def _when(item: ContextItem) -> tuple[bool, str]:
+    """Chronological order, so the reader can reason about time; undated items last."""
+    at = item.source.at if item.source else None
+    return (at is None, at.isoformat() if at else "")
 
 
 def _take_or_truncate(plan: _Plan, section: str, item: ContextItem, reason: str) -> None:

@@ -23,3 +23,7 @@ class StoreError(MemstrataError):
 
 class ModelError(MemstrataError):
     """A MemoryModel task failed after its retries."""
+
+
+class EmbeddingMismatch(StoreError):
+    """Stored vectors came from another embedding model or dimension."""

@@ -1,45 +1,125 @@
-"""Layer 1: recording facts with soft supersession by (subject, slot).
+"""Layer 1: recording facts, with reconciliation and soft supersession by (subject, slot).
 
 The rules, in order:
-- the same value again is a mention of the fact already held;
+- the same text in the same slot again is a mention of the fact already held;
+- the same value again is a mention too;
 - a holder with higher confidence outranks the newcomer, which is kept but not shown;
 - a holder whose event is later than the newcomer's wins too (late imports of old news);
-- otherwise the newcomer supersedes every holder of the slot.
-Nothing is deleted: the losers change status and keep links to the winner.
+- otherwise the newcomer supersedes every holder of the slot;
+- a newcomer for an empty slot that resembles facts elsewhere is reconciled by the model:
+  ADD, UPDATE (the old fact's text, in place), or NONE (a mention).
+Nothing is deleted: the losers change status and keep links to the winner, and every
+change leaves a history row.
 """
 
+import hashlib
+import logging
 import re
+from collections.abc import Callable, Sequence
 
-from memstrata.models.base import ExtractedFact, SlotRef
+from memstrata.models.base import (
+    ExtractedFact,
+    KnownFact,
+    MemoryModel,
+    ReconcileAction,
+    ReconcileDecision,
+    SlotRef,
+)
 from memstrata.store.base import NewFact, Store
 from memstrata.tokens import count_tokens
-from memstrata.types import Fact, FactStatus, SourceRef
+from memstrata.types import Fact, FactStatus, SourceRef, Visibility
+
+log = logging.getLogger("memstrata.facts")
+
+SimilarFacts = Callable[[str, str, ExtractedFact], Sequence[Fact]]
+"""(tenant, stream, new fact) -> active facts of the stream that resemble it."""
 
 
 def normalize(value: str) -> str:
     return " ".join(value.lower().split()).strip(" .!,;:'\"")
 
 
+def content_hash(item: ExtractedFact) -> str:
+    key = "\x1f".join((normalize(item.text), item.subject, item.slot))
+    return hashlib.sha1(key.encode()).hexdigest()
+
+
+def reconcile(
+    store: Store,
+    model: MemoryModel,
+    similar: SimilarFacts,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+) -> ReconcileDecision | None:
+    """The model's verdict on a fact for an empty slot that resembles others; None: ADD.
+
+    This is the thinking half, run outside any transaction; record_fact applies it.
+    """
+    if store.facts_in_slot(tenant, stream, item.subject, item.slot):
+        return None  # supersession by slot decides
+    if store.fact_with_hash(tenant, stream, content_hash(item)):
+        return None  # an exact repeat is a mention
+    candidates = list(similar(tenant, stream, item))
+    if not candidates:
+        return None
+    known = [
+        KnownFact(id=f.id, text=f.text, subject=f.subject, slot=f.slot, value=f.value,
+                  confidence=f.confidence)
+        for f in candidates
+    ]  # fmt: skip
+    decision = model.reconcile(item, known)
+    offered = {f.id for f in candidates}
+    if decision.action is not ReconcileAction.ADD and decision.target_id not in offered:
+        log.warning("reconcile named fact %s, not a candidate; adding", decision.target_id)
+        return None
+    if decision.action is ReconcileAction.SUPERSEDE:
+        # Supersession stays within a slot; across slots both facts stand.
+        return None
+    return decision
+
+
 def record_fact(
-    store: Store, tenant: str, stream: str, item: ExtractedFact, source: SourceRef
+    store: Store,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    source: SourceRef,
+    *,
+    visibility: Visibility = Visibility.PRIVATE,
+    decision: ReconcileDecision | None = None,
 ) -> Fact:
     """Store `item` and apply supersession; call inside a transaction."""
+    repeat = store.fact_with_hash(tenant, stream, content_hash(item))
+    if repeat is not None:
+        return _mention(store, tenant, repeat, item, "the same statement again")
+    if decision is not None and decision.target_id is not None:
+        target = store.fact(tenant, decision.target_id)
+        if target.active and decision.action is ReconcileAction.NONE:
+            return _mention(store, tenant, target, item, f"reconciled: {decision.reason}")
+        if target.active and decision.action is ReconcileAction.UPDATE:
+            return _update(store, tenant, target, item, decision.reason)
     holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
-            store.mention(tenant, holder.id, item.confidence)
-            store.add_fact_change(holder.id, "NONE", note="mentioned again")
-            return store.fact(tenant, holder.id)
+            return _mention(store, tenant, holder, item, "mentioned again")
+    new = NewFact(
+        tenant=tenant, stream=stream, text=item.text, category=item.category,
+        subject=item.subject, slot=item.slot, value=item.value, confidence=item.confidence,
+        visibility=visibility, content_hash=content_hash(item), source=source,
+        tokens=count_tokens(item.text),
+    )  # fmt: skip
     winner = _stronger_holder(holders, item, source)
     if winner is not None:
-        return _insert_losing(store, tenant, stream, item, source, winner)
-    fact = _insert(
-        store, tenant, stream, item, source, supersedes=holders[0].id if holders else None
-    )
-    store.add_fact_change(fact.id, "ADD", related=fact.supersedes, note=_origin(item))
+        return _insert_losing(store, new, winner)
+    supersedes = holders[0].id if holders else None
+    fact = store.insert_fact(new.model_copy(update={"supersedes": supersedes}))
+    store.add_fact_change(fact.id, "ADD", related=fact.supersedes, note=_origin(item),
+                          after=_snapshot(fact))  # fmt: skip
     for holder in holders:
         store.set_fact_status(tenant, holder.id, FactStatus.SUPERSEDED, superseded_by=fact.id)
-        store.add_fact_change(holder.id, "SUPERSEDE", related=fact.id)
+        store.add_fact_change(holder.id, "SUPERSEDE", related=fact.id, before=_snapshot(holder),
+                              after=_snapshot(store.fact(tenant, holder.id)))  # fmt: skip
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact)
     return store.fact(tenant, fact.id)
@@ -54,18 +134,40 @@ def _stronger_holder(holders: list[Fact], item: ExtractedFact, source: SourceRef
     return None
 
 
-def _insert_losing(
-    store: Store, tenant: str, stream: str, item: ExtractedFact, source: SourceRef, winner: Fact
-) -> Fact:
-    if winner.confidence > item.confidence:
-        status, note = FactStatus.OUTRANKED, f"confidence {item.confidence} < {winner.confidence}"
+def _insert_losing(store: Store, new: NewFact, winner: Fact) -> Fact:
+    if winner.confidence > new.confidence:
+        status, note = FactStatus.OUTRANKED, f"confidence {new.confidence} < {winner.confidence}"
     else:
         status, note = FactStatus.SUPERSEDED, "an event-later fact already holds the slot"
-    fact = _insert(store, tenant, stream, item, source, status=status)
+    fact = store.insert_fact(new.model_copy(update={"status": status}))
     if status is FactStatus.SUPERSEDED:
-        store.set_fact_status(tenant, fact.id, status, superseded_by=winner.id)
-    store.add_fact_change(fact.id, "NONE", related=winner.id, note=note)
+        store.set_fact_status(new.tenant, fact.id, status, superseded_by=winner.id)
+    store.add_fact_change(fact.id, "NONE", related=winner.id, note=note, after=_snapshot(fact))
+    return store.fact(new.tenant, fact.id)
+
+
+def _mention(store: Store, tenant: str, fact: Fact, item: ExtractedFact, note: str) -> Fact:
+    store.mention(tenant, fact.id, item.confidence)
+    store.add_fact_change(fact.id, "NONE", note=note)
     return store.fact(tenant, fact.id)
+
+
+def _update(store: Store, tenant: str, target: Fact, item: ExtractedFact, reason: str) -> Fact:
+    """The newcomer says the same thing better: the old fact takes its words."""
+    store.update_fact(
+        tenant, target.id, text=item.text, value=item.value, tokens=count_tokens(item.text)
+    )
+    store.mention(tenant, target.id, item.confidence)
+    after = store.fact(tenant, target.id)
+    store.add_fact_change(target.id, "UPDATE", note=reason, before=_snapshot(target),
+                          after=_snapshot(after))  # fmt: skip
+    return after
+
+
+def _snapshot(fact: Fact) -> dict[str, object]:
+    return fact.model_dump(
+        mode="json", include={"text", "value", "status", "confidence", "mention_count"}
+    )
 
 
 def _retract(store: Store, tenant: str, stream: str, denied: SlotRef, by: Fact) -> None:
@@ -73,35 +175,8 @@ def _retract(store: Store, tenant: str, stream: str, denied: SlotRef, by: Fact) 
         if normalize(old.value) != normalize(denied.value) or old.confidence > by.confidence:
             continue
         store.set_fact_status(tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
-        store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note="retracted")
-
-
-def _insert(
-    store: Store,
-    tenant: str,
-    stream: str,
-    item: ExtractedFact,
-    source: SourceRef,
-    *,
-    supersedes: int | None = None,
-    status: FactStatus = FactStatus.ACTIVE,
-) -> Fact:
-    return store.insert_fact(
-        NewFact(
-            tenant=tenant,
-            stream=stream,
-            text=item.text,
-            category=item.category,
-            subject=item.subject,
-            slot=item.slot,
-            value=item.value,
-            confidence=item.confidence,
-            status=status,
-            supersedes=supersedes,
-            source=source,
-            tokens=count_tokens(item.text),
-        )
-    )
+        store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note="retracted",
+                              before=_snapshot(old))  # fmt: skip
 
 
 def _origin(item: ExtractedFact) -> str:

@@ -16,17 +16,19 @@ from memstrata.store.base import Job, Store
 
 log = logging.getLogger("memstrata.jobs")
 
-EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH = (
-    "extract",
-    "summarize",
-    "compact",
-    "rollup",
-    "refresh",
-)
+EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH, EMBED = (
+    "extract", "summarize", "compact", "rollup", "refresh", "embed",
+)  # fmt: skip
 
 Apply = Callable[[], None]
 Handler = Callable[[Job], Apply]
 """Does a job's thinking outside any transaction and returns its writes."""
+
+
+def enqueue_once(store: Store, tenant: str, stream: str, kind: str, priority: int = 0) -> None:
+    """Queue a job that works on the stream's current state, unless one is waiting."""
+    if not store.has_pending(tenant, stream, kind):
+        store.enqueue(tenant, stream, kind, {}, priority)
 
 
 class LeaseLost(StoreError):

@@ -1,40 +1,45 @@
 """The façade: one Memory over a store, a model and settings."""
 
-import re
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Literal, Self
 
-from memstrata import pipeline
-from memstrata.context import Material, assemble
-from memstrata.errors import InvalidInput
-from memstrata.facts import OutdatedStatements, fact_chain
+from memstrata.context import assemble
+from memstrata.embed import Embedder, build_embedder
+from memstrata.errors import EmbeddingMismatch, InvalidInput
+from memstrata.facts import fact_chain, reconcile, record_fact
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
-from memstrata.models.base import MemoryModel
+from memstrata.material import gather
+from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
+from memstrata.pipeline import Pipeline
+from memstrata.recall import KINDS, PRESETS, Recall
 from memstrata.settings import Settings, load_settings
-from memstrata.store.base import NewTurn, Store
+from memstrata.store.base import ItemFilter, NewTurn, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
     DEFAULT_TENANT,
-    GLOBAL_STREAM,
+    READABLE,
     Context,
-    DroppedItem,
     Fact,
+    FactCategory,
     FactHistory,
+    SearchHit,
     SourceRef,
     Stream,
     Summary,
     SummaryKind,
+    Trust,
     Turn,
+    Visibility,
     as_utc,
     check_stream,
     check_tenant,
     utcnow,
 )
-
-_WORD = re.compile(r"\w{3,}")
-_RETRIEVE_LIMIT = 5
 
 
 class Memory:
@@ -49,16 +54,22 @@ class Memory:
         model: MemoryModel,
         settings: Settings,
         *,
+        embedder: Embedder | None = None,
         tenant: str = DEFAULT_TENANT,
         background_worker: bool | None = None,
+        check_vectors: bool = True,
     ) -> None:
         self.store = store
         self.model = model
         self.settings = settings
         self.tenant = check_tenant(tenant)
+        if check_vectors:
+            _check_vectors(store, embedder)
+        self.recall = Recall(store, embedder)
+        self.pipeline = Pipeline(store, model, settings, self.recall)
         self.runner = JobRunner(
             store,
-            pipeline.handlers(store, model, settings),
+            self.pipeline.handlers(),
             attempts=settings.job_attempts,
             backoff=settings.job_backoff_seconds,
             backoff_max=settings.job_backoff_max_seconds,
@@ -78,11 +89,13 @@ class Memory:
         *,
         settings: Settings | None = None,
         model: MemoryModel | None = None,
+        embedder: Embedder | None | Literal["settings"] = "settings",
         tenant: str = DEFAULT_TENANT,
         background_worker: bool | None = None,
+        check_vectors: bool = True,
     ) -> Self:
-        """A memory on the SQLite file `path` (default: settings.db), heuristic model unless
-        settings say otherwise."""
+        """A memory on the SQLite file `path` (default: settings.db), with the model and
+        embedder the settings name unless ready-made ones are given."""
         from memstrata.models import build_model
         from memstrata.store import SQLiteStore
 
@@ -90,13 +103,17 @@ class Memory:
         if path is not None:
             settings = settings.model_copy(update={"db": Path(path)})
         chosen = model or build_model(settings.model)
-        memory = cls(
-            SQLiteStore(settings.db),
-            chosen,
-            settings,
-            tenant=tenant,
-            background_worker=background_worker,
-        )
+        if embedder == "settings":
+            embedder = _embedder_from(settings)
+        store = SQLiteStore(settings.db)
+        try:
+            memory = cls(
+                store, chosen, settings, embedder=embedder, tenant=tenant,
+                background_worker=background_worker, check_vectors=check_vectors,
+            )  # fmt: skip
+        except BaseException:
+            store.close()
+            raise
         memory._owns_model = model is None  # what open() built, close() closes
         return memory
 
@@ -112,6 +129,7 @@ class Memory:
         page_context: str | None = None,
         model_variant: str | None = None,
         source: str = "conversation",
+        visibility: Visibility | str = Visibility.PRIVATE,
         tenant: str | None = None,
     ) -> Turn:
         """Store a turn verbatim and queue the work that follows it. Returns at once."""
@@ -135,14 +153,53 @@ class Memory:
             page_context=page_context,
             model_variant=model_variant,
             source=source,
+            visibility=_visibility(visibility),
             tokens=count_tokens(user_text) + count_tokens(assistant_text),
         )
         with self.store.transaction():
             turn = self.store.insert_turn(new)
             self.store.enqueue(tenant, stream, EXTRACT, {"turn_id": turn.id})
             self._maybe_enqueue_summary(tenant, stream, turn.seq)
+            self.pipeline.embed_later(tenant, stream)
         self._wake()
         return turn
+
+    def write_fact(
+        self,
+        stream: str,
+        text: str,
+        *,
+        category: FactCategory | str = FactCategory.NOTE,
+        confidence: float = 0.95,
+        subject: str | None = None,
+        slot: str | None = None,
+        value: str | None = None,
+        at: datetime | None = None,
+        visibility: Visibility | str = Visibility.PRIVATE,
+        tenant: str | None = None,
+    ) -> Fact:
+        """Record a fact directly, through reconciliation and supersession.
+
+        Without `subject` and `slot` the model reads them from the text, as it would from
+        a turn; failing that the fact gets a slot of its own.
+        """
+        tenant = self._tenant(tenant)
+        check_stream(stream)
+        item = self._fact_to_write(stream, text, category, confidence, subject, slot, value, at)
+        moment = as_utc(at) if at else utcnow()
+        source = SourceRef(kind="manual", id=item.slot, at=moment)
+        decision = reconcile(
+            self.store, self.model, self.pipeline.similar_facts, tenant, stream, item
+        )
+        with self.store.transaction():
+            self.store.ensure_stream(tenant, stream)
+            fact = record_fact(
+                self.store, tenant, stream, item, source,
+                visibility=_visibility(visibility), decision=decision,
+            )  # fmt: skip
+            self.pipeline.embed_later(tenant, stream)
+        self._wake()
+        return fact
 
     def end_session(self, stream: str, *, tenant: str | None = None) -> None:
         """Summarize whatever the summaries do not cover yet."""
@@ -174,17 +231,81 @@ class Memory:
         query: str = "",
         budget: int | None = None,
         *,
+        trust: Trust | str = Trust.FULL,
         tenant: str | None = None,
     ) -> Context:
-        """Facts, summary, recent turns and relevant older material within `budget` tokens."""
+        """Facts, summary, recent turns and relevant older material within `budget` tokens,
+        holding only what `trust` may read."""
         tenant = self._tenant(tenant)
         check_stream(stream)
         budget = self.settings.prompt_budget if budget is None else budget
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise InvalidInput(f"budget must be a positive whole number of tokens, got {budget!r}")
         query = self._text(query, "query")
-        material = self._material(tenant, stream, query)
+        material = gather(
+            self.store, self.recall, self.settings, tenant, stream, query, _trust(trust)
+        )
         return assemble(tenant, stream, query, budget, material)
+
+    def search(
+        self,
+        query: str,
+        stream: str | None = None,
+        kinds: Sequence[str] | None = None,
+        limit: int = 10,
+        preset: str = "default",
+        trust: Trust | str = Trust.FULL,
+        *,
+        categories: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        people: Sequence[str] = (),
+        tenant: str | None = None,
+    ) -> list[SearchHit]:
+        """Facts, turns and summaries that match `query`, best first, with their sources.
+
+        Full text and vectors are fused by the named preset; filters apply before ranking.
+        Inactive facts are history and are not returned; see fact_history().
+        """
+        tenant = self._tenant(tenant)
+        if stream is not None:
+            check_stream(stream)
+        chosen = PRESETS.get(preset)
+        if chosen is None:
+            raise InvalidInput(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        if kinds is not None:
+            unknown = set(kinds) - set(KINDS)
+            if unknown:
+                raise InvalidInput(f"unknown kinds {sorted(unknown)}; use {', '.join(KINDS)}")
+            chosen = replace(chosen, kinds=tuple(k for k in chosen.kinds if k in kinds))
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput(f"limit must be a positive whole number, got {limit!r}")
+        where = ItemFilter(
+            tenant=tenant, streams=(stream,) if stream else None,
+            visibilities=READABLE[_trust(trust)],
+            categories=tuple(categories) if categories is not None else None,
+            since=as_utc(since) if since else None, until=as_utc(until) if until else None,
+            people=tuple(p.lower() for p in people),
+        )  # fmt: skip
+        return self.recall.search(self._text(query, "query"), where, chosen, limit)
+
+    def reembed(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Drop every stored vector and embed everything again with this memory's embedder.
+
+        `progress(done, total)` is called as batches finish. Returns the items embedded.
+        """
+        if self.recall.embedder is None:
+            raise InvalidInput("this memory has no embedder; set embed.kind first")
+        self.store.drop_vectors()
+        self.recall.index.forget()
+        total = self.store.count_unembedded()
+        done = 0
+        for tenant, stream in self.store.streams_with_items():
+            while count := self.pipeline.embed_batch(tenant, stream):
+                done += count
+                if progress:
+                    progress(done, total)
+        return done
 
     def facts(
         self, stream: str, *, include_inactive: bool = False, tenant: str | None = None
@@ -298,84 +419,75 @@ class Memory:
         self.store.enqueue(tenant, stream, SUMMARIZE, {"through": through})
         self.store.mark_summary_enqueued(tenant, stream, through)
 
-    def _material(self, tenant: str, stream: str, query: str) -> Material:
-        state = self.store.stream_state(tenant, stream)
-        pin = self.settings.pin_min_confidence
-        k, n = self.settings.recent_turns, self.settings.session_turns
-        # Turns the summary does not cover yet stay in view, so none falls between layers.
-        window = max(k, min(state.turn_count - state.last_summarized_turn, k + 2 * n))
-        turns = self.store.turns(tenant, stream, last=window) if window else []
-        first_recent = turns[0].seq if turns else state.turn_count + 1
-        outdated = OutdatedStatements(self.store, tenant, stream)
-        summary, removed = _without_outdated(self.store.active_summary(tenant, stream), outdated)
-        return Material(
-            stream_facts=self._pinned(tenant, stream, pin),
-            global_facts=self._pinned(tenant, GLOBAL_STREAM, pin)
-            if stream != GLOBAL_STREAM
-            else [],
-            summary=summary,
-            turns=turns,
-            retrieved=self._retrieve(tenant, stream, query, first_recent, outdated),
-            removed=removed,
-        )
-
-    def _pinned(self, tenant: str, stream: str, pin: float) -> list[Fact]:
-        return [f for f in self.store.facts(tenant, stream) if f.confidence >= pin]
-
-    def _retrieve(
+    def _fact_to_write(
         self,
-        tenant: str,
         stream: str,
-        query: str,
-        before_seq: int,
-        outdated: OutdatedStatements,
-    ) -> list[tuple[str, SourceRef]]:
-        """Older turns that share words with the query (plain BM25 for now)."""
-        words = list(dict.fromkeys(w.lower() for w in _WORD.findall(query)))[:16]
-        if not words:
-            return []
-        match = " OR ".join(f'"{w}"' for w in words)
-        hits = self.store.search_turns(
-            tenant, stream, match, before_seq=before_seq, limit=_RETRIEVE_LIMIT
-        )
-        return [(_turn_line(t, outdated), t.ref()) for t in sorted(hits, key=lambda t: t.seq)]
-
-
-def _turn_line(turn: Turn, outdated: OutdatedStatements) -> str:
-    parts = [
-        f"User: {turn.user}" if turn.user else "",
-        f"Assistant: {turn.assistant}" if turn.assistant else "",
-    ]
-    line = " ".join(p for p in parts if p)
-    now = outdated.replacements(line) if outdated else []
-    return f"{line} (outdated; now: {_joined(now)})" if now else line
-
-
-def _without_outdated(
-    summary: Summary | None, outdated: OutdatedStatements
-) -> tuple[Summary | None, list[DroppedItem]]:
-    """The summary less its lines that state superseded facts as current."""
-    if summary is None or not outdated:
-        return summary, []
-    kept, removed = [], []
-    for line in summary.text.splitlines():
-        now = outdated.replacements(line)
-        if not now:
-            kept.append(line)
-            continue
-        removed.append(
-            DroppedItem(
-                section="summary",
-                source=summary.ref(),
-                tokens=count_tokens(line),
-                reason=f"states a superseded fact; now: {_joined(now)}",
+        text: str,
+        category: FactCategory | str,
+        confidence: float,
+        subject: str | None,
+        slot: str | None,
+        value: str | None,
+        at: datetime | None,
+    ) -> ExtractedFact:
+        text = self._text(text, "text").strip()
+        if not text:
+            raise InvalidInput("a fact needs some text")
+        if not 0.0 <= confidence <= 1.0:
+            raise InvalidInput(f"confidence must be between 0 and 1, got {confidence!r}")
+        try:
+            category = FactCategory(category)
+        except ValueError:
+            known = ", ".join(c.value for c in FactCategory)
+            raise InvalidInput(f"unknown category {category!r}; use one of {known}") from None
+        if subject is None or slot is None:
+            read = self.model.extract_facts(
+                TurnInput(stream=stream, user=text, at=as_utc(at) if at else utcnow())
             )
+            if len(read) == 1:
+                subject, slot, value = subject or read[0].subject, slot or read[0].slot, (
+                    value or read[0].value)  # fmt: skip
+        digest = hashlib.sha1(text.lower().encode()).hexdigest()[:12]
+        return ExtractedFact(
+            text=text, category=category, subject=(subject or "note").lower(),
+            slot=(slot or f"note:{digest}").lower(), value=value or text,
+            confidence=confidence,
+        )  # fmt: skip
+
+
+def _visibility(value: Visibility | str) -> Visibility:
+    try:
+        return Visibility(value)
+    except ValueError:
+        known = ", ".join(v.value for v in Visibility)
+        raise InvalidInput(f"unknown visibility {value!r}; use one of {known}") from None
+
+
+def _trust(value: Trust | str) -> Trust:
+    try:
+        return Trust(value)
+    except ValueError:
+        known = ", ".join(t.value for t in Trust)
+        raise InvalidInput(f"unknown trust level {value!r}; use one of {known}") from None
+
+
+def _embedder_from(settings: Settings) -> Embedder | None:
+    embed = settings.embed
+    return build_embedder(
+        embed.kind, model=embed.model, base_url=embed.base_url, api_key_env=embed.api_key_env,
+        timeout=embed.timeout_seconds,
+    )  # fmt: skip
+
+
+def _check_vectors(store: Store, embedder: Embedder | None) -> None:
+    """Vectors from another model are not comparable with this one's: refuse, loudly."""
+    if embedder is None:
+        return
+    foreign = [(m, d) for m, d in store.vector_models() if (m, d) != (embedder.name, embedder.dim)]
+    if foreign:
+        made = ", ".join(f"{m} ({d} dimensions)" for m, d in foreign)
+        raise EmbeddingMismatch(
+            f"stored vectors were made by {made}, but this memory embeds with "
+            f"{embedder.name} ({embedder.dim} dimensions); run `memstrata reembed` to "
+            "embed everything again with the current model"
         )
-    if not removed:
-        return summary, []
-    text = "\n".join(kept)
-    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
-
-
-def _joined(facts: list[Fact]) -> str:
-    return " ".join(f.text for f in facts)

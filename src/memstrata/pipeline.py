@@ -1,56 +1,165 @@
-"""The work that follows a turn, as job handlers: extraction, summaries, compaction."""
+"""The work that follows a write, as job handlers: extraction, summaries, embeddings."""
 
-from collections.abc import Callable
+import re
+from collections.abc import Sequence
+
+import numpy as np
 
 from memstrata import summaries
-from memstrata.facts import record_fact
-from memstrata.jobs import COMPACT, EXTRACT, REFRESH, ROLLUP, SUMMARIZE, Apply, Handler
-from memstrata.models.base import MemoryModel
+from memstrata.embed import Embedder
+from memstrata.facts import reconcile, record_fact
+from memstrata.jobs import (
+    COMPACT,
+    EMBED,
+    EXTRACT,
+    REFRESH,
+    ROLLUP,
+    SUMMARIZE,
+    Apply,
+    Handler,
+    enqueue_once,
+)
+from memstrata.models.base import ExtractedFact, MemoryModel
+from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
-from memstrata.store.base import Job, Store
+from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
+from memstrata.types import Fact
+
+EMBED_BATCH = 64
+_EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
 
 
-def pinned_fact_texts(store: Store, settings: Settings, tenant: str, stream: str) -> list[str]:
-    return [
-        f.text for f in store.facts(tenant, stream) if f.confidence >= settings.pin_min_confidence
-    ]
+class Pipeline:
+    def __init__(
+        self, store: Store, model: MemoryModel, settings: Settings, recall: Recall
+    ) -> None:
+        self.store, self.model, self.settings, self.recall = store, model, settings, recall
 
+    @property
+    def embedder(self) -> Embedder | None:
+        return self.recall.embedder
 
-def handlers(store: Store, model: MemoryModel, settings: Settings) -> dict[str, Handler]:
-    def extract(job: Job) -> Apply:
-        turn = store.turn(job.tenant, int(job.payload["turn_id"]))
-        found = model.extract_facts(turn_input(turn))
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            EXTRACT: self.extract,
+            SUMMARIZE: self.summarize,
+            COMPACT: self.compact,
+            ROLLUP: self.rollup,
+            REFRESH: self.refresh,
+            EMBED: self.embed,
+        }
+
+    def pinned_fact_texts(self, tenant: str, stream: str) -> list[str]:
+        pin = self.settings.pin_min_confidence
+        return [f.text for f in self.store.facts(tenant, stream) if f.confidence >= pin]
+
+    def extract(self, job: Job) -> Apply:
+        turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))
+        found = self.model.extract_facts(turn_input(turn))
+        verdicts = [
+            reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)
+            for item in found
+        ]
 
         def apply() -> None:
-            for item in found:
-                record_fact(store, job.tenant, job.stream, item, turn.ref())
+            for item, verdict in zip(found, verdicts, strict=True):
+                record_fact(
+                    self.store, job.tenant, job.stream, item, turn.ref(),
+                    visibility=turn.visibility, decision=verdict,
+                )  # fmt: skip
+            self.embed_later(job.tenant, job.stream)
 
         return apply
 
-    def summarize(job: Job) -> Apply:
+    def summarize(self, job: Job) -> Apply:
         through = int(job.payload["through"])
-        return summaries.summarize_chunk(store, model, settings, job.tenant, job.stream, through)
+        return self._then_embed(job, summaries.summarize_chunk(
+            self.store, self.model, self.settings, job.tenant, job.stream, through
+        ))  # fmt: skip
 
-    def compact(job: Job) -> Apply:
-        known = pinned_fact_texts(store, settings, job.tenant, job.stream)
-        return summaries.compact(store, model, settings, job.tenant, job.stream, known)
+    def compact(self, job: Job) -> Apply:
+        known = self.pinned_fact_texts(job.tenant, job.stream)
+        return self._then_embed(job, summaries.compact(
+            self.store, self.model, self.settings, job.tenant, job.stream, known
+        ))  # fmt: skip
 
-    def rollup(job: Job) -> Apply:
-        return summaries.roll_up(store, model, settings, job.tenant, job.stream)
+    def rollup(self, job: Job) -> Apply:
+        return self._then_embed(job, summaries.roll_up(
+            self.store, self.model, self.settings, job.tenant, job.stream
+        ))  # fmt: skip
 
-    def refresh(job: Job) -> Apply:
-        rolled = summaries.roll_up(store, model, settings, job.tenant, job.stream, everything=True)
-        with store.transaction():
+    def refresh(self, job: Job) -> Apply:
+        rolled = summaries.roll_up(
+            self.store, self.model, self.settings, job.tenant, job.stream, everything=True
+        )
+        with self.store.transaction():
             rolled()
-        known = pinned_fact_texts(store, settings, job.tenant, job.stream)
-        return summaries.rebuild(store, model, settings, job.tenant, job.stream, known)
+        known = self.pinned_fact_texts(job.tenant, job.stream)
+        return self._then_embed(job, summaries.rebuild(
+            self.store, self.model, self.settings, job.tenant, job.stream, known
+        ))  # fmt: skip
 
-    table: dict[str, Callable[[Job], Apply]] = {
-        EXTRACT: extract,
-        SUMMARIZE: summarize,
-        COMPACT: compact,
-        ROLLUP: rollup,
-        REFRESH: refresh,
-    }
-    return table
+    def embed(self, job: Job) -> Apply:
+        """Vectors for one batch of the stream's items that have none; more follow."""
+        rows = self._embed_next(job.tenant, job.stream)
+
+        def apply() -> None:
+            self._store_vectors(job.tenant, job.stream, rows)
+            if len(rows) == EMBED_BATCH:
+                self.store.enqueue(job.tenant, job.stream, EMBED, {})
+
+        return apply
+
+    def embed_batch(self, tenant: str, stream: str) -> int:
+        """Embed and store one batch now; returns its size (0: nothing left)."""
+        rows = self._embed_next(tenant, stream)
+        with self.store.transaction():
+            self._store_vectors(tenant, stream, rows)
+        return len(rows)
+
+    def _embed_next(self, tenant: str, stream: str) -> list[tuple[str, int, bytes, int]]:
+        embedder = self.embedder
+        batch = self.store.unembedded(tenant, stream, EMBED_BATCH) if embedder else []
+        if not batch:
+            return []
+        vectors = embedder.embed([text[:_EMBED_CHARS] for _, _, text in batch])
+        return [
+            (kind, item_id, np.asarray(vector, dtype=np.float32).tobytes(), embedder.dim)
+            for (kind, item_id, _), vector in zip(batch, vectors, strict=True)
+        ]
+
+    def _store_vectors(
+        self, tenant: str, stream: str, rows: list[tuple[str, int, bytes, int]]
+    ) -> None:
+        if rows and self.embedder is not None:
+            self.store.put_vectors(tenant, stream, self.embedder.name, rows)
+
+    def embed_later(self, tenant: str, stream: str) -> None:
+        if self.embedder is not None:
+            enqueue_once(self.store, tenant, stream, EMBED)
+
+    def similar_facts(self, tenant: str, stream: str, item: ExtractedFact) -> Sequence[Fact]:
+        """Active facts of the stream close to `item`: by vectors, or by words without them."""
+        where = ItemFilter(tenant=tenant, streams=(stream,))
+        hits = self.recall.search(item.text, where, PRESETS["facts_only"], limit=5)
+        threshold = self.settings.reconcile_similarity
+        close = [
+            h for h in hits
+            if h.signals.get("similarity", 0.0) >= threshold
+            or ("similarity" not in h.signals and _word_overlap(item.text, h.text) >= 0.6)
+        ]  # fmt: skip
+        return [self.store.fact(tenant, h.id) for h in close]
+
+    def _then_embed(self, job: Job, apply: Apply) -> Apply:
+        def both() -> None:
+            apply()
+            self.embed_later(job.tenant, job.stream)
+
+        return both
+
+
+def _word_overlap(left: str, right: str) -> float:
+    """Jaccard overlap of lowercase words: similarity when there are no vectors."""
+    a, b = set(re.findall(r"\w+", left.lower())), set(re.findall(r"\w+", right.lower()))
+    return len(a & b) / len(a | b) if a and b else 0.0

@@ -33,6 +33,15 @@ class ModelSettings(BaseModel):
     backoff_seconds: float = Field(default=0.5, ge=0.0)
 
 
+class EmbedSettings(BaseModel):
+    kind: Literal["minilm", "openai", "hashing", "none"] = "minilm"
+    model: str | None = None
+    """For openai: the embedding model name."""
+    base_url: str = "http://127.0.0.1:11434/v1"
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_seconds: float = Field(default=30.0, gt=0)
+
+
 class Settings(BaseSettings):
     """Every knob, with its default. Env: MEMSTRATA_RECENT_TURNS=12, MEMSTRATA_MODEL__KIND=llm."""
 
@@ -61,6 +70,21 @@ class Settings(BaseSettings):
     job_backoff_max_seconds: float = Field(default=300.0, ge=0.0)
     stream_lease_seconds: float = Field(default=120.0, gt=0.0)
     model: ModelSettings = ModelSettings()
+    embed: EmbedSettings = EmbedSettings()
+    reconcile_similarity: float = Field(
+        default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
+    )
+    retrieved_share: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="share of the room after facts and the newest turns that retrieved "
+        "material may take before the summary",
+    )
+    index_budget: int = Field(
+        default=0, ge=0, description="tokens for the memory index section (0: no index)"
+    )
+    index_recent_days: float = Field(default=7.0, ge=0.0)
 
     @model_validator(mode="after")
     def _target_below_cap(self) -> Self:

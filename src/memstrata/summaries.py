@@ -9,12 +9,12 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from memstrata.jobs import COMPACT, ROLLUP, Apply
+from memstrata.jobs import COMPACT, ROLLUP, Apply, enqueue_once
 from memstrata.models.base import DatedSummary, MemoryModel, Period, TurnInput
 from memstrata.settings import Settings
 from memstrata.store.base import NewSummary, Store
 from memstrata.tokens import count_tokens, keep_last_tokens
-from memstrata.types import Summary, SummaryKind, Turn
+from memstrata.types import Summary, SummaryKind, Turn, Visibility, most_private
 
 
 def _nothing() -> None:
@@ -52,20 +52,25 @@ def summarize_chunk(
     active = store.active_summary(tenant, stream)
     new = DatedSummary(text=digest.text, period=period)
     merged = model.merge_summary(_dated(active) if active else None, new, digest.open_items)
+    seen = most_private(t.visibility for t in turns)
     draft = _Draft(tenant, stream)
 
     def apply() -> None:
-        session = store.insert_summary(draft(SummaryKind.SESSION, digest.text, period, len(turns)))
+        session = store.insert_summary(
+            draft(SummaryKind.SESSION, digest.text, period, len(turns), visibility=seen)
+        )
         span = Period(start=_dated(active).period.start if active else period.start, end=period.end)
         count = (active.item_count if active else 0) + len(turns)
         parents = ((active.id,) if active else ()) + (session.id,)
         generation = active.generation if active else 0
-        _replace_active(store, active, draft.active(merged, span, count, generation, parents))
+        shown = most_private([seen, active.visibility] if active else [seen])
+        version = draft.active(merged, span, count, generation, parents, shown)
+        _replace_active(store, active, version)
         store.set_summarized_through(tenant, stream, turns[-1].seq)
         if count_tokens(merged) > settings.summary_max_tokens:
             # Ahead of the stream's queue, or a backlog would grow the summary unbounded.
-            _enqueue_once(store, tenant, stream, COMPACT, priority=1)
-        _enqueue_once(store, tenant, stream, ROLLUP)
+            enqueue_once(store, tenant, stream, COMPACT, priority=1)
+        enqueue_once(store, tenant, stream, ROLLUP)
 
     return apply
 
@@ -85,7 +90,12 @@ def compact(
     target = settings.compaction_target_tokens
     text = _within(model.compact_summary(active.text, known_facts, target), target)
     version = _Draft(tenant, stream).active(
-        text, _dated(active).period, active.item_count, active.generation + 1, (active.id,)
+        text,
+        _dated(active).period,
+        active.item_count,
+        active.generation + 1,
+        (active.id,),
+        active.visibility,
     )
     return lambda: _replace_active(store, active, version)
 
@@ -122,7 +132,8 @@ def roll_up(
             text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
             parents = tuple(s.id for s in members)
             text = _within(text, settings.rollup_tokens)
-            drafts.append(draft(kind, text, period, len(members), parents=parents))
+            seen = most_private(s.visibility for s in members)
+            drafts.append(draft(kind, text, period, len(members), parents=parents, visibility=seen))
             if done:
                 stale.append(done.id)
 
@@ -165,7 +176,8 @@ def rebuild(
     count = sum(s.item_count for s in store.summaries(tenant, stream, SummaryKind.SESSION))
     generation = active.generation + 1 if active else 1
     parents = ((active.id,) if active else ()) + tuple(p.id for p in parts)
-    version = _Draft(tenant, stream).active(text, merged.period, count, generation, parents)
+    seen = most_private(p.visibility for p in parts)
+    version = _Draft(tenant, stream).active(text, merged.period, count, generation, parents, seen)
     return lambda: _replace_active(store, active, version)
 
 
@@ -193,6 +205,7 @@ class _Draft:
         item_count: int,
         generation: int = 0,
         parents: tuple[int, ...] = (),
+        visibility: Visibility = Visibility.PRIVATE,
     ) -> NewSummary:
         return NewSummary(
             tenant=self.tenant,
@@ -205,12 +218,19 @@ class _Draft:
             item_count=item_count,
             generation=generation,
             parents=parents,
+            visibility=visibility,
         )
 
     def active(
-        self, text: str, period: Period, count: int, generation: int, parents: tuple[int, ...]
+        self,
+        text: str,
+        period: Period,
+        count: int,
+        generation: int,
+        parents: tuple[int, ...],
+        visibility: Visibility,
     ) -> NewSummary:
-        return self(SummaryKind.ACTIVE, text, period, count, generation, parents)
+        return self(SummaryKind.ACTIVE, text, period, count, generation, parents, visibility)
 
 
 def _coarsest_cover(store: Store, tenant: str, stream: str) -> list[Summary]:
@@ -235,11 +255,6 @@ def _replace_active(store: Store, old: Summary | None, new: NewSummary) -> None:
     if old is not None:
         store.set_summary_kind(old.tenant, old.id, SummaryKind.ARCHIVED)
     store.insert_summary(new)
-
-
-def _enqueue_once(store: Store, tenant: str, stream: str, kind: str, priority: int = 0) -> None:
-    if not store.has_pending(tenant, stream, kind):
-        store.enqueue(tenant, stream, kind, {}, priority)
 
 
 def _within(text: str, limit: int) -> str:

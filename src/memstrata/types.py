@@ -1,6 +1,7 @@
 """Domain types shared by the engine, the store, the models and every face."""
 
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
 
@@ -50,6 +51,37 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
+class Visibility(StrEnum):
+    """Who an item may be shown to; see Trust."""
+
+    PRIVATE = "private"
+    SHARED = "shared"
+    SOCIAL = "social"
+
+
+class Trust(StrEnum):
+    """How far a caller is trusted: full sees everything, public nothing."""
+
+    FULL = "full"
+    INNER = "inner"
+    FAMILIAR = "familiar"
+    PUBLIC = "public"
+
+
+READABLE: dict[Trust, tuple[Visibility, ...]] = {
+    Trust.FULL: (Visibility.PRIVATE, Visibility.SHARED, Visibility.SOCIAL),
+    Trust.INNER: (Visibility.SHARED, Visibility.SOCIAL),
+    Trust.FAMILIAR: (Visibility.SOCIAL,),
+    Trust.PUBLIC: (),
+}
+
+
+def most_private(visibilities: Iterable[Visibility | str]) -> Visibility:
+    """The visibility of something made from items of these visibilities."""
+    order = list(Visibility)
+    return min((Visibility(v) for v in visibilities), key=order.index, default=Visibility.SOCIAL)
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -88,6 +120,7 @@ class Turn(_Model):
     page_context: str | None = None
     model_variant: str | None = None
     source: str = "conversation"
+    visibility: Visibility = Visibility.PRIVATE
     tokens: int
     recorded_at: datetime
 
@@ -135,6 +168,7 @@ class Fact(_Model):
     supersedes: int | None = None
     superseded_by: int | None = None
     mention_count: int = 1
+    visibility: Visibility = Visibility.PRIVATE
     source: SourceRef
     recorded_at: datetime
     tokens: int
@@ -164,6 +198,7 @@ class Summary(_Model):
     item_count: int
     generation: int = 0
     parents: tuple[int, ...] = ()
+    visibility: Visibility = Visibility.PRIVATE
     created_at: datetime
 
     def ref(self) -> SourceRef:
@@ -178,6 +213,9 @@ class FactChange(_Model):
     related_fact_id: int | None
     at: datetime
     note: str = ""
+    before: dict | None = None
+    """The fact's fields before the change, for UPDATE and SUPERSEDE."""
+    after: dict | None = None
 
 
 class ContextItem(_Model):
@@ -225,3 +263,19 @@ class FactHistory(_Model):
     fact: Fact
     chain: tuple[Fact, ...]
     changes: tuple[FactChange, ...]
+
+
+class SearchHit(_Model):
+    """One item found by search, with its score and where it came from."""
+
+    kind: str
+    """fact, turn or summary."""
+    id: int
+    stream: str
+    text: str
+    score: float
+    at: datetime | None
+    source: SourceRef
+    visibility: Visibility
+    signals: dict[str, float] = Field(default_factory=dict)
+    """What the score was made of: fts and vector ranks, similarity, recency, mentions."""

@@ -16,6 +16,7 @@ from memstrata.types import (
     Summary,
     SummaryKind,
     Turn,
+    Visibility,
 )
 
 
@@ -32,6 +33,7 @@ class NewTurn(_Row):
     page_context: str | None = None
     model_variant: str | None = None
     source: str = "conversation"
+    visibility: Visibility = Visibility.PRIVATE
     tokens: int
 
 
@@ -46,6 +48,8 @@ class NewFact(_Row):
     confidence: float
     status: FactStatus = FactStatus.ACTIVE
     supersedes: int | None = None
+    visibility: Visibility = Visibility.PRIVATE
+    content_hash: str | None = None
     source: SourceRef
     tokens: int
 
@@ -61,6 +65,7 @@ class NewSummary(_Row):
     item_count: int
     generation: int = 0
     parents: tuple[int, ...] = ()
+    visibility: Visibility = Visibility.PRIVATE
 
 
 class StreamState(_Row):
@@ -159,3 +164,38 @@ class Store(Protocol):
     def search_summaries(
         self, tenant: str, stream: str, match: str, *, kinds: Sequence[SummaryKind], limit: int
     ) -> list[Summary]: ...
+
+
+class ItemFilter(_Row):
+    """What search may return; every field narrows. The tenant is always required."""
+
+    tenant: str
+    streams: tuple[str, ...] | None = None
+    visibilities: tuple[Visibility, ...] = tuple(Visibility)
+    categories: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    people: tuple[str, ...] = ()
+    """Lowercase names that must appear in the item's text."""
+    summary_kinds: tuple[SummaryKind, ...] = (
+        SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
+        SummaryKind.ARCHIVED, SummaryKind.ACTIVE,
+    )  # fmt: skip
+    active_facts_only: bool = True
+    max_fact_confidence: float | None = None
+    """Facts below this only (those not already pinned in the prompt)."""
+    turns_before_seq: int | None = None
+    """Turns older than this seq only (those not already among the recent turns)."""
+
+
+class Item(_Row):
+    """A searchable item as search sees it: fact, turn or summary."""
+
+    kind: str
+    id: int
+    stream: str
+    text: str
+    at: datetime | None
+    visibility: Visibility
+    source: SourceRef
+    mention_count: int = 1

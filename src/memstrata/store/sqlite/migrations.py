@@ -140,4 +140,39 @@ MIGRATIONS: list[tuple[str, str]] = [
         END;
         """,
     ),
+    (
+        "0003_recall",
+        """
+        ALTER TABLE turns ADD COLUMN visibility TEXT NOT NULL DEFAULT 'private';
+        ALTER TABLE facts ADD COLUMN visibility TEXT NOT NULL DEFAULT 'private';
+        ALTER TABLE summaries ADD COLUMN visibility TEXT NOT NULL DEFAULT 'private';
+        ALTER TABLE facts ADD COLUMN content_hash TEXT;
+        CREATE INDEX facts_by_hash ON facts (tenant, stream, content_hash);
+        ALTER TABLE fact_history ADD COLUMN before TEXT;
+        ALTER TABLE fact_history ADD COLUMN after TEXT;
+
+        -- A fact's text may be updated in place (reconcile: UPDATE), so its index follows.
+        CREATE TRIGGER facts_fts_update AFTER UPDATE OF text ON facts BEGIN
+            INSERT INTO facts_fts (facts_fts, rowid, text)
+            VALUES ('delete', old.id, replace(old.text, char(0), ' '));
+            INSERT INTO facts_fts (rowid, text) VALUES (new.id, replace(new.text, char(0), ' '));
+        END;
+
+        -- Vectors are derived data: one per item, tagged with the model that made it.
+        CREATE TABLE vectors (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vector BLOB NOT NULL,
+            UNIQUE (kind, item_id)
+        );
+        CREATE INDEX vectors_by_stream ON vectors (tenant, stream, kind, id);
+
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """,
+    ),
 ]

@@ -13,10 +13,18 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memstrata.errors import NotFound, StoreError
-from memstrata.store.base import Job, NewFact, NewSummary, NewTurn, StreamState
+from memstrata.store.base import (
+    Item,
+    ItemFilter,
+    Job,
+    NewFact,
+    NewSummary,
+    NewTurn,
+    StreamState,
+)
 from memstrata.store.sqlite.migrations import MIGRATIONS
 from memstrata.types import (
     Fact,
@@ -27,6 +35,7 @@ from memstrata.types import (
     Summary,
     SummaryKind,
     Turn,
+    Visibility,
     utcnow,
 )
 
@@ -106,6 +115,12 @@ class SQLiteStore:
     def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         with self._lock:
             return self._db.execute(sql, params).lastrowid or 0
+
+    def _insert(self, table: str, values: dict[str, Any]) -> int:
+        columns = ", ".join(values)
+        marks = ", ".join("?" * len(values))
+        sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        return self._exec(sql, list(values.values()))
 
     def _migrate(self) -> None:
         with self._lock:
@@ -193,24 +208,13 @@ class SQLiteStore:
                 (turn.tenant, turn.stream),
             )["turn_count"]
             recorded = utcnow()
-            turn_id = self._exec(
-                "INSERT INTO turns (tenant, stream, seq, user_text, assistant_text, at,"
-                " page_context, model_variant, source, tokens, recorded_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    turn.tenant,
-                    turn.stream,
-                    seq,
-                    turn.user,
-                    turn.assistant,
-                    _ts(turn.at),
-                    turn.page_context,
-                    turn.model_variant,
-                    turn.source,
-                    turn.tokens,
-                    _ts(recorded),
-                ),
-            )
+            turn_id = self._insert("turns", {
+                "tenant": turn.tenant, "stream": turn.stream, "seq": seq,
+                "user_text": turn.user, "assistant_text": turn.assistant, "at": _ts(turn.at),
+                "page_context": turn.page_context, "model_variant": turn.model_variant,
+                "source": turn.source, "visibility": turn.visibility.value,
+                "tokens": turn.tokens, "recorded_at": _ts(recorded),
+            })  # fmt: skip
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
 
     def turn(self, tenant: str, turn_id: int) -> Turn:
@@ -244,29 +248,15 @@ class SQLiteStore:
     # -- facts ----------------------------------------------------------------
 
     def insert_fact(self, fact: NewFact) -> Fact:
-        recorded = utcnow()
-        fact_id = self._exec(
-            "INSERT INTO facts (tenant, stream, text, category, subject, slot, value, confidence,"
-            " status, supersedes, source_kind, source_id, source_at, recorded_at, tokens)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                fact.tenant,
-                fact.stream,
-                fact.text,
-                fact.category.value,
-                fact.subject,
-                fact.slot,
-                fact.value,
-                fact.confidence,
-                fact.status.value,
-                fact.supersedes,
-                fact.source.kind,
-                fact.source.id,
-                _ts(fact.source.at),
-                _ts(recorded),
-                fact.tokens,
-            ),
-        )
+        fact_id = self._insert("facts", {
+            "tenant": fact.tenant, "stream": fact.stream, "text": fact.text,
+            "category": fact.category.value, "subject": fact.subject, "slot": fact.slot,
+            "value": fact.value, "confidence": fact.confidence, "status": fact.status.value,
+            "supersedes": fact.supersedes, "visibility": fact.visibility.value,
+            "content_hash": fact.content_hash, "source_kind": fact.source.kind,
+            "source_id": fact.source.id, "source_at": _ts(fact.source.at),
+            "recorded_at": _ts(utcnow()), "tokens": fact.tokens,
+        })  # fmt: skip
         return self.fact(fact.tenant, fact_id)
 
     def fact(self, tenant: str, fact_id: int) -> Fact:
@@ -308,13 +298,20 @@ class SQLiteStore:
         )
 
     def add_fact_change(
-        self, fact_id: int, action: str, related: int | None = None, note: str = ""
+        self,
+        fact_id: int,
+        action: str,
+        related: int | None = None,
+        note: str = "",
+        *,
+        before: dict[str, Any] | None = None,
+        after: dict[str, Any] | None = None,
     ) -> None:
-        self._exec(
-            "INSERT INTO fact_history (fact_id, action, related_fact_id, at, note)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (fact_id, action, related, _ts(utcnow()), note),
-        )
+        self._insert("fact_history", {
+            "fact_id": fact_id, "action": action, "related_fact_id": related,
+            "at": _ts(utcnow()), "note": note,
+            "before": _json_or_none(before), "after": _json_or_none(after),
+        })  # fmt: skip
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
         marks = ",".join("?" * len(fact_ids))
@@ -330,32 +327,108 @@ class SQLiteStore:
                 related_fact_id=r["related_fact_id"],
                 at=_dt(r["at"]),
                 note=r["note"],
+                before=_json_or_none_back(r["before"]),
+                after=_json_or_none_back(r["after"]),
             )
             for r in rows
         ]
+
+    def fact_with_hash(self, tenant: str, stream: str, content_hash: str) -> Fact | None:
+        row = self._row(
+            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND content_hash = ?"
+            " AND status = 'active' ORDER BY id DESC LIMIT 1",
+            (tenant, stream, content_hash),
+        )
+        return None if row is None else _fact(row)
+
+    def update_fact(self, tenant: str, fact_id: int, *, text: str, value: str, tokens: int) -> None:
+        self._exec(
+            "UPDATE facts SET text = ?, value = ?, tokens = ? WHERE tenant = ? AND id = ?",
+            (text, value, tokens, tenant, fact_id),
+        )
+
+    # -- vectors --------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self._row("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def vector_models(self) -> list[tuple[str, int]]:
+        """The (model, dimension) pairs that stored vectors were made with."""
+        rows = self._rows("SELECT DISTINCT model, dim FROM vectors")
+        return [(r["model"], r["dim"]) for r in rows]
+
+    def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
+        """Up to `limit` items of the stream without a vector: (kind, id, text)."""
+        rows = self._rows(
+            "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text"
+            " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
+            " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
+            " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
+            " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
+            " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL"
+            " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
+            " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
+            " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
+            " LIMIT ?",
+            (tenant, stream, tenant, stream, tenant, stream, limit),
+        )
+        return [(r["kind"], r["id"], r["text"]) for r in rows]
+
+    def count_unembedded(self) -> int:
+        row = self._row(
+            "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
+            " + (SELECT COUNT(*) FROM summaries) - (SELECT COUNT(*) FROM vectors) AS n"
+        )
+        return row["n"]
+
+    def put_vectors(
+        self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]
+    ) -> None:
+        """Store (kind, item id, float32 bytes, dim) rows, replacing any earlier vector."""
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors (kind, item_id, tenant, stream, model, dim, vector)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(kind, item, tenant, stream, model, dim, blob) for kind, item, blob, dim in items],
+            )
+
+    def drop_vectors(self) -> int:
+        """Forget every vector (they are derived data, made again by reembed)."""
+        with self.transaction():
+            return self._db.execute("DELETE FROM vectors").rowcount
+
+    def vectors(
+        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0
+    ) -> list[tuple[int, int, str, bytes]]:
+        """(vector row id, item id, stream, blob) of one kind, oldest row first."""
+        sql = "SELECT id, item_id, stream, vector FROM vectors WHERE tenant = ? AND kind = ?"
+        params: list[Any] = [tenant, kind]
+        if streams is not None:
+            sql += f" AND stream IN ({','.join('?' * len(streams))})"
+            params += list(streams)
+        rows = self._rows(sql + " AND id > ? ORDER BY id", [*params, after_id])
+        return [(r["id"], r["item_id"], r["stream"], r["vector"]) for r in rows]
+
+    def streams_with_items(self) -> list[tuple[str, str]]:
+        rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
+        return [(r["tenant"], r["name"]) for r in rows]
 
     # -- summaries ------------------------------------------------------------
 
     def insert_summary(self, summary: NewSummary) -> Summary:
         created = utcnow()
-        summary_id = self._exec(
-            "INSERT INTO summaries (tenant, stream, kind, text, tokens, period_start, period_end,"
-            " item_count, generation, parents, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                summary.tenant,
-                summary.stream,
-                summary.kind.value,
-                summary.text,
-                summary.tokens,
-                _ts(summary.period_start),
-                _ts(summary.period_end),
-                summary.item_count,
-                summary.generation,
-                json.dumps(list(summary.parents)),
-                _ts(created),
-            ),
-        )
+        summary_id = self._insert("summaries", {
+            "tenant": summary.tenant, "stream": summary.stream, "kind": summary.kind.value,
+            "text": summary.text, "tokens": summary.tokens,
+            "period_start": _ts(summary.period_start), "period_end": _ts(summary.period_end),
+            "item_count": summary.item_count, "generation": summary.generation,
+            "parents": json.dumps(list(summary.parents)),
+            "visibility": summary.visibility.value, "created_at": _ts(created),
+        })  # fmt: skip
         return Summary(id=summary_id, created_at=created, **summary.model_dump())
 
     def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
@@ -495,6 +568,36 @@ class SQLiteStore:
             )
             return cursor.rowcount
 
+    # -- search ---------------------------------------------------------------
+
+    def fts_items(
+        self, kind: str, match: str, where: ItemFilter, limit: int
+    ) -> list[tuple[Item, float]]:
+        """Items matching an FTS5 expression, best BM25 first, with their BM25 score."""
+        spec = _KINDS[kind]
+        sql, params = _filter_sql(kind, where)
+        rows = self._rows(
+            f"SELECT {spec.columns}, bm25({spec.fts}) AS rank FROM {spec.fts}"
+            f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid"
+            f" WHERE {spec.fts} MATCH ? AND {sql} ORDER BY rank LIMIT ?",
+            [match, *params, limit],
+        )
+        return [(_item(kind, r), -r["rank"]) for r in rows]
+
+    def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
+        spec = _KINDS[kind]
+        sql, params = _filter_sql(kind, where)
+        return [r["id"] for r in self._rows(f"SELECT x.id FROM {spec.table} x WHERE {sql}", params)]
+
+    def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
+        spec = _KINDS[kind]
+        marks = ",".join("?" * len(ids))
+        rows = self._rows(
+            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN ({marks})",
+            [tenant, *ids],
+        )
+        return [_item(kind, r) for r in rows]
+
     # -- full text ------------------------------------------------------------
 
     def search_turns(
@@ -523,6 +626,97 @@ class SQLiteStore:
         return [_summary(r) for r in rows]
 
 
+class _KindSpec(NamedTuple):
+    table: str
+    fts: str
+    columns: str
+    """Selected as id, stream, text, at, visibility, source_kind, source_id, mentions."""
+    time: str
+    text: str
+
+
+_KINDS = {
+    "turn": _KindSpec(
+        "turns",
+        "turns_fts",
+        "x.id, x.stream, x.user_text || char(10) || x.assistant_text AS text, x.at,"
+        " x.visibility, 'turn' AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions",
+        "x.at",
+        "x.user_text || char(10) || x.assistant_text",
+    ),
+    "fact": _KindSpec(
+        "facts",
+        "facts_fts",
+        "x.id, x.stream, x.text, x.source_at AS at, x.visibility, x.source_kind, x.source_id,"
+        " x.mention_count AS mentions",
+        "x.source_at",
+        "x.text",
+    ),
+    "summary": _KindSpec(
+        "summaries",
+        "summaries_fts",
+        "x.id, x.stream, x.text, x.period_end AS at, x.visibility,"
+        " 'summary.' || x.kind AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions",
+        "x.period_end",
+        "x.text",
+    ),
+}
+
+
+def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
+    spec = _KINDS[kind]
+    clauses = ["x.tenant = ?"]
+    params: list[Any] = [where.tenant]
+
+    def within(column: str, values: Sequence[Any]) -> None:
+        clauses.append(f"{column} IN ({','.join('?' * len(values))})" if values else "0")
+        params.extend(values)
+
+    if where.streams is not None:
+        within("x.stream", where.streams)
+    within("x.visibility", [v.value for v in where.visibilities])
+    if where.since is not None:
+        clauses.append(f"{spec.time} >= ?")
+        params.append(_ts(where.since))
+    if where.until is not None:
+        clauses.append(f"{spec.time} <= ?")
+        params.append(_ts(where.until))
+    for person in where.people:
+        clauses.append(f"instr(lower({spec.text}), ?) > 0")
+        params.append(person.lower())
+    if kind == "fact":
+        if where.active_facts_only:
+            clauses.append("x.status = 'active'")
+        if where.categories is not None:
+            within("x.category", where.categories)
+        if where.max_fact_confidence is not None:
+            clauses.append("x.confidence < ?")
+            params.append(where.max_fact_confidence)
+    if kind == "summary":
+        within("x.kind", [k.value for k in where.summary_kinds])
+    if kind == "turn" and where.turns_before_seq is not None:
+        clauses.append("x.seq < ?")
+        params.append(where.turns_before_seq)
+    return " AND ".join(clauses), params
+
+
+def _item(kind: str, row: sqlite3.Row) -> Item:
+    at = _dt(row["at"])
+    return Item(
+        kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
+        visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
+        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
+    )  # fmt: skip
+
+
+def _json_or_none(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, default=str)
+
+
+def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
+    return None if text is None else json.loads(text)
+
+
 def _turn(row: sqlite3.Row) -> Turn:
     return Turn(
         id=row["id"],
@@ -535,6 +729,7 @@ def _turn(row: sqlite3.Row) -> Turn:
         page_context=row["page_context"],
         model_variant=row["model_variant"],
         source=row["source"],
+        visibility=Visibility(row["visibility"]),
         tokens=row["tokens"],
         recorded_at=_dt(row["recorded_at"]),
     )
@@ -555,6 +750,7 @@ def _fact(row: sqlite3.Row) -> Fact:
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
+        visibility=Visibility(row["visibility"]),
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
         recorded_at=_dt(row["recorded_at"]),
         tokens=row["tokens"],
@@ -573,6 +769,7 @@ def _summary(row: sqlite3.Row) -> Summary:
         period_end=_dt(row["period_end"]),
         item_count=row["item_count"],
         generation=row["generation"],
+        visibility=Visibility(row["visibility"]),
         parents=tuple(json.loads(row["parents"])),
         created_at=_dt(row["created_at"]),
     )

@@ -1,0 +1,72 @@
+"""Embedding speed: sentences per second for local MiniLM (int8 ONNX) and for hashing.
+
+    python benchmarks/embed_speed.py [--sentences 512] [--threads 2] [--batches 1 16 64]
+
+Sentences are short memory-like statements (8 to 30 words). MiniLM is loaded and warmed
+up before timing. Prints a table; asserts nothing.
+"""
+
+import argparse
+import random
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from memstrata.embed import HashingEmbedder, MiniLMEmbedder
+
+PHRASE = (
+    "the deadline moved to march raj is tech lead we decided postgres for storage user "
+    "prefers short answers in french alpha release blocked on review jira ticket slack "
+    "thread summary compaction budget tokens facts never lost meeting tomorrow at noon"
+)
+WORDS = PHRASE.split()
+
+
+def sentences(count: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(rng.choices(WORDS, k=rng.randint(8, 30))) for _ in range(count)]
+
+
+def rate(embed, texts: list[str], batch: int) -> float:
+    started = time.perf_counter()
+    for start in range(0, len(texts), batch):
+        embed(texts[start : start + batch])
+    return len(texts) / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sentences", type=int, default=512)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 16, 64])
+    args = parser.parse_args()
+    texts = sentences(args.sentences)
+
+    table = Table(title=f"embedding speed, {len(texts)} sentences")
+    table.add_column("embedder")
+    table.add_column("threads", justify="right")
+    table.add_column("batch", justify="right")
+    table.add_column("sentences/s", justify="right")
+
+    started = time.perf_counter()
+    minilm = MiniLMEmbedder(threads=args.threads)
+    minilm.load()
+    load_seconds = time.perf_counter() - started
+    minilm.embed(texts[:64])  # warm-up
+    for batch in args.batches:
+        per_second = rate(minilm.embed, texts, batch)
+        table.add_row(minilm.name, str(args.threads), str(batch), f"{per_second:,.0f}")
+
+    hashing = HashingEmbedder()
+    for batch in args.batches:
+        per_second = rate(hashing.embed, texts, batch)
+        table.add_row(hashing.name, "1", str(batch), f"{per_second:,.0f}")
+
+    console = Console()
+    console.print(table)
+    console.print(f"MiniLM load time: {load_seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,389 @@
+"""Recall on LoCoMo: memstrata's context() beside a recent window, BM25 and the whole chat.
+
+    python benchmarks/recall_locomo.py ../shared/data/locomo_dev.json
+        [--budgets 1000 2000 4000] [--limit-questions N] [--samples conv-26,conv-30]
+
+Needs `pip install -e '.[bench]'` (rank-bm25). Every LoCoMo line becomes one turn of a
+`chat:<sample_id>` stream on a fresh SQLite file (heuristic model); each question of
+categories 1-4 then gets a context per method and budget: memstrata's context(), the
+newest lines that fit (window), the best BM25 lines that fit, and the whole conversation.
+Baselines show lines as "speaker: text" under their session's date. All are scored alike:
+evidence recall (share of the cited lines present verbatim), answer containment (share of
+the answer's content words present) and answer hit (at least half of them present).
+Prints tables; asserts nothing.
+"""
+
+import argparse
+import re
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from locomo import CATEGORIES, Conversation, Line, Question, load_conversations, score
+from rank_bm25 import BM25Okapi
+from rich.console import Console
+from rich.table import Table
+
+from memstrata import Memory, load_settings
+from memstrata.tokens import count_tokens
+
+METHODS = ("memstrata", "window", "bm25", "full")
+FULL_BUDGET = 0  # the full conversation ignores the budget; 0 marks its rows
+_TOKEN = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Result:
+    method: str
+    budget: int
+    category: int
+    evidence_recall: float | None
+    answer_share: float | None
+    answer_hit: bool
+    tokens: int
+    latency_ms: float
+
+
+@dataclass(frozen=True)
+class Ingested:
+    conversation: Conversation
+    add_seconds: float
+    pipeline_seconds: float
+    questions: int
+
+
+# -- ingestion ----------------------------------------------------------------
+
+
+def stream_of(conversation: Conversation) -> str:
+    return f"chat:{conversation.sample_id}"
+
+
+def ingest(mem: Memory, conversation: Conversation) -> float:
+    """Add every line as one turn, closing each LoCoMo session; returns seconds for adding."""
+    stream = stream_of(conversation)
+    started = time.perf_counter()
+    for session in conversation.sessions():
+        for line in session:
+            # One line, one turn: evidence lines map 1:1 to turns. Both speakers are people,
+            # so the whole line goes in as the user side, speaker name included.
+            mem.add_turn(stream, user=line.render(), at=line.at)
+        mem.end_session(stream)  # session summaries follow LoCoMo's own sessions
+    return time.perf_counter() - started
+
+
+# -- the methods ----------------------------------------------------------------
+
+
+class Baselines:
+    """Window, BM25 and full-conversation contexts over one conversation's raw lines.
+
+    Lines are rendered "speaker: text" under a header with their session's date, as LoCoMo
+    shows them; without the dates no method could answer the temporal questions.
+    """
+
+    def __init__(self, conversation: Conversation) -> None:
+        self.lines = conversation.lines
+        self.rendered = [line.render() for line in self.lines]
+        # +1 for the newline that joins lines; pack() checks the exact count afterwards.
+        self.costs = [count_tokens(text) + 1 for text in self.rendered]
+        self.header_costs = {line.session: count_tokens(header(line)) + 1 for line in self.lines}
+        self.bm25 = BM25Okapi([words(text) for text in self.rendered])
+        self.full = self.render(range(len(self.lines)))
+
+    def window(self, budget: int) -> str:
+        newest_first = range(len(self.lines) - 1, -1, -1)
+        return self.pack(newest_first, budget, contiguous=True)
+
+    def ranked(self, question: str, budget: int) -> str:
+        scores = self.bm25.get_scores(words(question))
+        # Lines sharing no word with the question score 0: they are not retrieved.
+        best_first = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: -scores[i])
+        return self.pack(best_first, budget, contiguous=False)
+
+    def pack(self, priority: Iterable[int], budget: int, *, contiguous: bool) -> str:
+        """Lines in `priority` order while they fit, rendered chronologically."""
+        chosen, sessions, used = [], set(), 0
+        for index in priority:
+            session = self.lines[index].session
+            cost = self.costs[index] + (0 if session in sessions else self.header_costs[session])
+            if used + cost <= budget:
+                chosen.append(index)
+                sessions.add(session)
+                used += cost
+            elif contiguous:
+                break  # a window has no gaps
+        while chosen and count_tokens(self.render(chosen)) > budget:
+            chosen.pop()  # the estimate fell short: drop the least wanted line
+        return self.render(chosen)
+
+    def render(self, indices: Iterable[int]) -> str:
+        out, session = [], None
+        for i in sorted(indices):
+            if self.lines[i].session != session:
+                session = self.lines[i].session
+                out.append(header(self.lines[i]))
+            out.append(self.rendered[i])
+        return "\n".join(out)
+
+
+def header(line: Line) -> str:
+    return f"[session {line.session}, {line.session_time}]"
+
+
+def words(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def memstrata_text(mem: Memory, stream: str, question: str, budget: int) -> tuple[str, str]:
+    """The prompt text (for tokens) and the text to score, which leaves out the echoed
+    question, since no baseline gets the question's words for free."""
+    context = mem.context(stream, question, budget=budget)
+    scored = "\n".join(
+        item.text
+        for section in context.sections
+        if section.name != "query"
+        for item in section.items
+    )
+    return context.text, scored
+
+
+# -- the run --------------------------------------------------------------------
+
+
+def timed(build: Callable[[], tuple[str, str]]) -> tuple[str, str, float]:
+    started = time.perf_counter()
+    prompt, scored = build()
+    return prompt, scored, (time.perf_counter() - started) * 1000
+
+
+def evaluate(
+    mem: Memory, conversation: Conversation, questions: list[Question], budgets: list[int]
+) -> list[Result]:
+    baselines = Baselines(conversation)
+    by_id = {line.dia_id: line for line in conversation.lines}
+    stream = stream_of(conversation)
+    results = []
+
+    def record(method: str, budget: int, question: Question, build: Callable) -> None:
+        prompt, scored, ms = timed(build)
+        s = score(question, scored, by_id)
+        results.append(
+            Result(
+                method=method,
+                budget=budget,
+                category=question.category,
+                evidence_recall=s.evidence_recall,
+                answer_share=s.answer_share,
+                answer_hit=s.answer_hit,
+                tokens=count_tokens(prompt),
+                latency_ms=ms,
+            )
+        )
+
+    for q in questions:
+        for b in budgets:
+            record("memstrata", b, q, lambda q=q, b=b: memstrata_text(mem, stream, q.text, b))
+            record("window", b, q, lambda b=b: twice(baselines.window(b)))
+            record("bm25", b, q, lambda q=q, b=b: twice(baselines.ranked(q.text, b)))
+        record("full", FULL_BUDGET, q, lambda: twice(baselines.full))
+    return results
+
+
+def twice(text: str) -> tuple[str, str]:
+    """Baselines prompt and score the same text."""
+    return text, text
+
+
+# -- the report -----------------------------------------------------------------
+
+
+def mean(values: list) -> float:
+    kept = [v for v in values if v is not None]
+    return statistics.fmean(kept) if kept else float("nan")
+
+
+def percentile(samples: list[float], share: float) -> float:
+    if len(samples) < 2:
+        return samples[0] if samples else float("nan")
+    return statistics.quantiles(samples, n=100)[int(share * 100) - 1]
+
+
+def budget_label(budget: int) -> str:
+    return "all" if budget == FULL_BUDGET else f"{budget:,}"
+
+
+def groups(results: list[Result], key: Callable[[Result], tuple]) -> dict[tuple, list[Result]]:
+    grouped: dict[tuple, list[Result]] = defaultdict(list)
+    for r in results:
+        grouped[key(r)].append(r)
+    return grouped
+
+
+def quality(rows: list[Result]) -> list[str]:
+    return [
+        f"{mean([r.evidence_recall for r in rows]):.3f}",
+        f"{mean([r.answer_share for r in rows]):.3f}",
+        f"{mean([float(r.answer_hit) for r in rows]):.3f}",
+    ]
+
+
+def summary_table(results: list[Result], questions: int) -> Table:
+    table = Table(
+        "method",
+        "budget",
+        "evidence recall",
+        "answer containment",
+        "answer hit",
+        "mean tokens",
+        "p50 ms",
+        "p95 ms",
+        title=f"LoCoMo recall, categories 1-4 ({questions} questions)",
+    )
+    grouped = groups(results, lambda r: (METHODS.index(r.method), r.budget))
+    for (m, budget), rows in sorted(grouped.items()):
+        latency = [r.latency_ms for r in rows]
+        timing = (
+            [f"{percentile(latency, 0.5):.1f}", f"{percentile(latency, 0.95):.1f}"]
+            # Baselines slice in-memory lists that were indexed up front: their times say nothing.
+            if METHODS[m] == "memstrata"
+            else ["—", "—"]
+        )
+        mean_tokens = f"{mean([r.tokens for r in rows]):,.0f}"
+        table.add_row(METHODS[m], budget_label(budget), *quality(rows), mean_tokens, *timing)
+    return table
+
+
+def category_table(results: list[Result], budget: int) -> Table:
+    table = Table(
+        "category",
+        "questions",
+        "method",
+        "evidence recall",
+        "answer containment",
+        "answer hit",
+        title=f"By category at {budget:,} tokens (full: all)",
+    )
+    wanted = [r for r in results if r.budget in (budget, FULL_BUDGET)]
+    grouped = groups(wanted, lambda r: (r.category, METHODS.index(r.method)))
+    for (category, m), rows in sorted(grouped.items()):
+        name = f"{category} {CATEGORIES[category]}" if m == 0 else ""
+        table.add_row(
+            name,
+            str(len(rows)) if m == 0 else "",
+            METHODS[m],
+            *quality(rows),
+            end_section=m == len(METHODS) - 1,
+        )
+    return table
+
+
+def ingestion_table(rows: list[Ingested], mem: Memory) -> Table:
+    table = Table(
+        "conversation",
+        "sessions",
+        "lines",
+        "tokens",
+        "questions 1-4",
+        "add s",
+        "pipeline s",
+        "facts",
+        "summaries",
+        title="Ingestion (heuristic model, SQLite)",
+    )
+    for row in rows:
+        conversation = row.conversation
+        stream = stream_of(conversation)
+        table.add_row(
+            conversation.sample_id,
+            str(len(conversation.sessions())),
+            str(len(conversation.lines)),
+            f"{sum(count_tokens(line.render()) for line in conversation.lines):,}",
+            str(row.questions),
+            f"{row.add_seconds:.1f}",
+            f"{row.pipeline_seconds:.1f}",
+            str(len(mem.facts(stream))),
+            str(len(mem.summaries(stream))),
+        )
+    return table
+
+
+# -- main -------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("data", type=Path, help="a LoCoMo-format JSON file")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 2000, 4000])
+    parser.add_argument(
+        "--limit-questions",
+        type=int,
+        metavar="N",
+        help="only the first N questions per conversation",
+    )
+    parser.add_argument("--samples", help="comma-separated sample ids, e.g. conv-26,conv-30")
+    parser.add_argument(
+        "--category-budget", type=int, default=2000, help="budget of the per-category table"
+    )
+    return parser.parse_args()
+
+
+def main() -> None:
+    started = time.perf_counter()
+    args = parse_args()
+    budgets = sorted(set(args.budgets))
+    # The category table needs a budget that was run: the nearest one to the one asked for.
+    category_budget = min(budgets, key=lambda b: abs(b - args.category_budget))
+    console = Console()
+    if not console.is_terminal:
+        console.width = 120  # piped output: wide enough for the tables
+    wanted = set(args.samples.split(",")) if args.samples else None
+    conversations = load_conversations(args.data, wanted)
+    missing = (wanted or set()) - {c.sample_id for c in conversations}
+    if missing or not conversations:
+        raise SystemExit(f"{args.data} has no sample {', '.join(sorted(missing))}")
+    results: list[Result] = []
+    ingested: list[Ingested] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(db=Path(tmp) / "locomo.db")
+        with Memory.open(settings=settings, background_worker=False) as mem:
+            for conversation in conversations:
+                questions = list(conversation.questions[: args.limit_questions])
+                ingested.append(ingest_and_process(mem, conversation, len(questions)))
+                results += evaluate(mem, conversation, questions, budgets)
+            report(console, ingested, results, mem, category_budget)
+    console.print(f"run time: {time.perf_counter() - started:.1f} s")
+
+
+def ingest_and_process(mem: Memory, conversation: Conversation, questions: int) -> Ingested:
+    add_seconds = ingest(mem, conversation)
+    started = time.perf_counter()
+    mem.process_pending()
+    return Ingested(conversation, add_seconds, time.perf_counter() - started, questions)
+
+
+def report(
+    console: Console, ingested: list[Ingested], results: list[Result], mem: Memory, budget: int
+) -> None:
+    console.print(ingestion_table(ingested, mem))
+    add_total = sum(row.add_seconds for row in ingested)
+    pipeline_total = sum(row.pipeline_seconds for row in ingested)
+    console.print(f"ingestion: add_turn {add_total:.1f} s, process_pending {pipeline_total:.1f} s")
+    for row in ingested:
+        if row.conversation.unknown_evidence:
+            console.print(
+                f"{row.conversation.sample_id}: evidence names missing lines "
+                f"{', '.join(row.conversation.unknown_evidence)} (skipped)"
+            )
+    console.print(summary_table(results, sum(row.questions for row in ingested)))
+    console.print(category_table(results, budget))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""What one context build reads: the three layers, plus what recall finds for the query.
+
+Trust is applied here, before anything reaches the budget: a caller never gets an item
+its trust level may not read.
+"""
+
+import re
+
+from memstrata.context import Material
+from memstrata.facts import OutdatedStatements
+from memstrata.recall import PRESETS, Recall
+from memstrata.settings import Settings
+from memstrata.store.base import ItemFilter, Store
+from memstrata.tokens import count_tokens
+from memstrata.types import (
+    GLOBAL_STREAM,
+    READABLE,
+    DroppedItem,
+    Fact,
+    SearchHit,
+    SourceRef,
+    Summary,
+    SummaryKind,
+    Trust,
+)
+
+RETRIEVE_LIMIT = 40
+_SNIPPET_LINES = 3
+
+
+def gather(
+    store: Store,
+    recall: Recall,
+    settings: Settings,
+    tenant: str,
+    stream: str,
+    query: str,
+    trust: Trust,
+) -> Material:
+    readable = READABLE[trust]
+    state = store.stream_state(tenant, stream)
+    k, n = settings.recent_turns, settings.session_turns
+    # Turns the summary does not cover yet stay in view, so none falls between layers.
+    window = max(k, min(state.turn_count - state.last_summarized_turn, k + 2 * n))
+    turns = store.turns(tenant, stream, last=window) if window and readable else []
+    first_recent = turns[0].seq if turns else state.turn_count + 1
+    outdated = OutdatedStatements(store, tenant, stream)
+    active = store.active_summary(tenant, stream)
+    summary, removed = _without_outdated(
+        active if active and active.visibility in readable else None, outdated
+    )
+    where = ItemFilter(
+        tenant=tenant, streams=(stream,), visibilities=readable,
+        max_fact_confidence=settings.pin_min_confidence, turns_before_seq=first_recent,
+        summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
+                       SummaryKind.ARCHIVED),
+    )  # fmt: skip
+    hits = recall.search(query, where, PRESETS["default"], RETRIEVE_LIMIT) if readable else []
+    return Material(
+        stream_facts=pinned(store, settings, tenant, stream, trust),
+        global_facts=pinned(store, settings, tenant, GLOBAL_STREAM, trust)
+        if stream != GLOBAL_STREAM
+        else [],
+        summary=summary,
+        turns=[t for t in turns if t.visibility in readable],
+        retrieved=[_retrieved(hit, query, outdated) for hit in hits],
+        retrieved_share=settings.retrieved_share,
+        removed=removed,
+    )
+
+
+def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
+    """Layer 1 as this caller may see it."""
+    readable = READABLE[trust]
+    return [
+        f for f in store.facts(tenant, stream)
+        if f.confidence >= settings.pin_min_confidence and f.visibility in readable
+    ]  # fmt: skip
+
+
+def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:
+    if hit.kind == "turn":
+        user, _, assistant = hit.text.partition("\n")
+        text = _turn_line(user, assistant)
+    elif hit.kind == "summary":
+        # Judged line by line: one outdated line must not taint its neighbours.
+        current = "\n".join(
+            line for line in hit.text.splitlines() if not outdated.replacements(line)
+        )
+        return _snippet(current, query), hit.source
+    else:
+        text = hit.text
+    now = outdated.replacements(text) if outdated else []
+    return (f"{text} (outdated; now: {_joined(now)})" if now else text), hit.source
+
+
+def _turn_line(user: str, assistant: str) -> str:
+    parts = [f"User: {user}" if user else "", f"Assistant: {assistant}" if assistant else ""]
+    return " ".join(p for p in parts if p)
+
+
+def _snippet(text: str, query: str) -> str:
+    """The lines of a summary that share the most words with the query."""
+    wanted = set(re.findall(r"\w+", query.lower()))
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    scored = sorted(
+        range(len(lines)),
+        key=lambda i: -len(wanted & set(re.findall(r"\w+", lines[i].lower()))),
+    )
+    keep = sorted(scored[:_SNIPPET_LINES])
+    return " ".join(lines[i].lstrip("- ").strip() for i in keep)
+
+
+def _without_outdated(
+    summary: Summary | None, outdated: OutdatedStatements
+) -> tuple[Summary | None, list[DroppedItem]]:
+    """The summary less its lines that state superseded facts as current."""
+    if summary is None or not outdated:
+        return summary, []
+    kept, removed = [], []
+    for line in summary.text.splitlines():
+        now = outdated.replacements(line)
+        if not now:
+            kept.append(line)
+            continue
+        reason = f"states a superseded fact; now: {_joined(now)}"
+        removed.append(DroppedItem(
+            section="summary", source=summary.ref(), tokens=count_tokens(line), reason=reason
+        ))  # fmt: skip
+    if not removed:
+        return summary, []
+    text = "\n".join(kept)
+    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+
+
+def _joined(facts: list[Fact]) -> str:
+    return " ".join(f.text for f in facts)

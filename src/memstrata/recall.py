@@ -1,0 +1,208 @@
+"""Recall: hybrid search over facts, turns and summaries, so nothing is truly lost.
+
+Candidates come from full text (BM25) and from vectors; filters narrow both before
+ranking; the lists are fused by reciprocal rank, then nudged by recency and mentions.
+How much each signal counts is a named preset: data, not branches.
+"""
+
+import logging
+import math
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memstrata.embed import Embedder
+from memstrata.store.base import Item, ItemFilter, Store
+from memstrata.types import SearchHit
+
+log = logging.getLogger("memstrata.recall")
+
+KINDS = ("fact", "turn", "summary")
+_QUERY_CHARS = 4000
+_QUERY_TERMS = 24
+_STOPWORDS = frozenset(
+    re.findall(
+        r"\w+",
+        """a an and are as at be but by did do does for from had has have he her his how i if
+        in is it its me my no not of on or our she so than that the their them then there these
+        they this to was we were what when where which who whom why will with would you your""",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """How one kind of search weighs its signals."""
+
+    name: str
+    kinds: tuple[str, ...] = KINDS
+    fts_weight: float = 1.0
+    vector_weight: float = 1.0
+    recency_weight: float = 0.002
+    half_life_days: float = 90.0
+    mention_weight: float = 0.001
+    rrf_k: int = 60
+    candidates: int = 50
+    min_similarity: float = 0.3
+    """Vector candidates below this cosine are noise: every query has nearest neighbours."""
+
+
+PRESETS: dict[str, Preset] = {
+    preset.name: preset
+    for preset in (
+        Preset("default"),
+        Preset("facts_only", kinds=("fact",)),
+        Preset("recent_first", recency_weight=0.05, half_life_days=7.0),
+        Preset("keywords", vector_weight=0.0),
+    )
+}
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 expression that matches any meaningful word of `text`, or None.
+
+    Every word is quoted, so operators, quotes, NEAR(, * and parentheses in user input
+    are plain text here and never a syntax error.
+    """
+    words = re.findall(r"\w+", text[:_QUERY_CHARS].lower())
+    terms = [w for w in dict.fromkeys(words) if w not in _STOPWORDS and len(w) > 1]
+    return " OR ".join(f'"{w}"' for w in terms[:_QUERY_TERMS]) or None
+
+
+class VectorIndex:
+    """Stored vectors of one kind per tenant, held in memory and topped up as rows arrive."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._lock = threading.Lock()
+        self._cache: dict[tuple[str, str], _Matrix] = {}
+
+    def nearest(
+        self, kind: str, tenant: str, query: np.ndarray, allowed: Sequence[int], limit: int
+    ) -> list[tuple[int, float]]:
+        """The `limit` allowed item ids most similar to `query`, with cosine similarity."""
+        if not allowed:
+            return []
+        matrix = self._current(kind, tenant)
+        if matrix.vectors.shape[0] == 0 or matrix.vectors.shape[1] != query.shape[0]:
+            return []
+        rows = np.flatnonzero(np.isin(matrix.ids, np.asarray(allowed, dtype=np.int64)))
+        if rows.size == 0:
+            return []
+        sims = matrix.vectors[rows] @ query
+        top = np.argsort(-sims)[:limit]
+        return [(int(matrix.ids[rows[i]]), float(sims[i])) for i in top]
+
+    def forget(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+    def _current(self, kind: str, tenant: str) -> "_Matrix":
+        with self._lock:
+            matrix = self._cache.setdefault((kind, tenant), _Matrix())
+            fresh = self._store.vectors(kind, tenant, None, after_id=matrix.last_row)
+            if fresh:
+                matrix.add(fresh)
+            return matrix
+
+
+class _Matrix:
+    def __init__(self) -> None:
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.vectors = np.zeros((0, 0), dtype=np.float32)
+        self.last_row = 0
+
+    def add(self, rows: Sequence[tuple[int, int, str, bytes]]) -> None:
+        new = np.stack([np.frombuffer(blob, dtype=np.float32) for _, _, _, blob in rows])
+        new_ids = np.asarray([item for _, item, _, _ in rows], dtype=np.int64)
+        if self.vectors.shape[0] and self.vectors.shape[1] == new.shape[1]:
+            # A re-embedded item (its text was updated) replaces its old row.
+            keep = ~np.isin(self.ids, new_ids)
+            new = np.vstack([self.vectors[keep], new])
+            new_ids = np.concatenate([self.ids[keep], new_ids])
+        self.ids, self.vectors = new_ids, new
+        self.last_row = rows[-1][0]
+
+
+class Recall:
+    def __init__(self, store: Store, embedder: Embedder | None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.index = VectorIndex(store)
+
+    def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
+        ranked: dict[tuple[str, int], dict[str, float]] = {}
+        match = fts_query(query)
+        query_vector = self._embed_query(query) if preset.vector_weight else None
+        for kind in preset.kinds:
+            if match:
+                hits = self.store.fts_items(kind, match, where, preset.candidates)
+                for rank, (item, _) in enumerate(hits, start=1):
+                    ranked.setdefault((kind, item.id), {})["fts_rank"] = rank
+            if query_vector is not None:
+                allowed = self.store.item_ids(kind, where)
+                nearest = self.index.nearest(
+                    kind, where.tenant, query_vector, allowed, preset.candidates
+                )
+                close = [(i, sim) for i, sim in nearest if sim >= preset.min_similarity]
+                for rank, (item_id, similarity) in enumerate(close, start=1):
+                    signals = ranked.setdefault((kind, item_id), {})
+                    signals["vector_rank"], signals["similarity"] = rank, similarity
+        return self._fuse(ranked, where.tenant, preset)[:limit]
+
+    def _embed_query(self, query: str) -> np.ndarray | None:
+        if self.embedder is None or not query.strip():
+            return None
+        try:
+            return self.embedder.embed([query[:_QUERY_CHARS]])[0]
+        except Exception as exc:  # one bad query embedding must not break search
+            log.warning("query embedding failed, this search is full-text only: %s", exc)
+            return None
+
+    def _fuse(
+        self, ranked: dict[tuple[str, int], dict[str, float]], tenant: str, preset: Preset
+    ) -> list[SearchHit]:
+        items = self._load(ranked, tenant)
+        newest = max((i.at.timestamp() for i in items.values() if i.at), default=0.0)
+        hits = []
+        for key, signals in ranked.items():
+            item = items.get(key)
+            if item is None:
+                continue
+            score = _rrf(signals, preset)
+            if item.at is not None:
+                age_days = (newest - item.at.timestamp()) / 86400
+                signals["recency"] = math.exp(-math.log(2) * age_days / preset.half_life_days)
+                score += preset.recency_weight * signals["recency"]
+            score += preset.mention_weight * math.log1p(item.mention_count - 1)
+            hits.append(_hit(item, score, signals))
+        return sorted(hits, key=lambda h: h.score, reverse=True)
+
+    def _load(
+        self, ranked: dict[tuple[str, int], dict[str, float]], tenant: str
+    ) -> dict[tuple[str, int], Item]:
+        loaded = {}
+        for kind in KINDS:
+            ids = [item_id for k, item_id in ranked if k == kind]
+            if ids:
+                loaded.update({(kind, i.id): i for i in self.store.items(kind, tenant, ids)})
+        return loaded
+
+
+def _rrf(signals: dict[str, float], preset: Preset) -> float:
+    score = 0.0
+    if "fts_rank" in signals:
+        score += preset.fts_weight / (preset.rrf_k + signals["fts_rank"])
+    if "vector_rank" in signals:
+        score += preset.vector_weight / (preset.rrf_k + signals["vector_rank"])
+    return score
+
+
+def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
+    return SearchHit(
+        kind=item.kind, id=item.id, stream=item.stream, text=item.text, score=score,
+        at=item.at, source=item.source, visibility=item.visibility, signals=signals,
+    )  # fmt: skip
