@@ -3,6 +3,7 @@
 from importlib.metadata import PackageNotFoundError, version
 
 from memstrata.errors import (
+    EmbeddingMismatch,
     InvalidInput,
     MemstrataError,
     ModelError,
@@ -25,12 +26,15 @@ from memstrata.types import (
     FactChange,
     FactHistory,
     FactStatus,
+    SearchHit,
     SourceRef,
     Stream,
     Summary,
     SummaryKind,
     Tenant,
+    Trust,
     Turn,
+    Visibility,
 )
 
 try:
@@ -45,6 +49,7 @@ __all__ = [
     "ContextItem",
     "ContextSection",
     "DroppedItem",
+    "EmbeddingMismatch",
     "Fact",
     "FactCategory",
     "FactChange",
@@ -56,6 +61,7 @@ __all__ = [
     "MemstrataError",
     "ModelError",
     "NotFound",
+    "SearchHit",
     "Settings",
     "SettingsError",
     "SourceRef",
@@ -64,7 +70,9 @@ __all__ = [
     "Summary",
     "SummaryKind",
     "Tenant",
+    "Trust",
     "Turn",
+    "Visibility",
     "__version__",
     "load_settings",
 ]

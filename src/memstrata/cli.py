@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -16,6 +16,7 @@ from rich.table import Table
 from memstrata import __version__, demo
 from memstrata.errors import MemstrataError
 from memstrata.memory import Memory
+from memstrata.recall import PRESETS
 from memstrata.settings import Settings, load_settings
 from memstrata.types import DEFAULT_TENANT, Context, Fact
 
@@ -56,12 +57,10 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     ctx: typer.Context,
-    db: Annotated[Optional[Path], typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,  # noqa: UP045 typer needs Optional
+    db: Annotated[Path | None, typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,
     config: Annotated[
         Path | None,
-        typer.Option(  # noqa: UP045
-            envvar="MEMSTRATA_CONFIG", help="TOML settings file"
-        ),
+        typer.Option(envvar="MEMSTRATA_CONFIG", help="TOML settings file"),
     ] = None,
     tenant: Annotated[str, typer.Option(help="Tenant to act for")] = DEFAULT_TENANT,
     version: Annotated[
@@ -77,9 +76,9 @@ def add_turn(
     stream: str,
     user: Annotated[str, typer.Option(help="What the user said")] = "",
     assistant: Annotated[str, typer.Option(help="What the assistant answered")] = "",
-    at: Annotated[Optional[datetime], typer.Option(help="Event time (ISO 8601)")] = None,  # noqa: UP045
-    page_context: Annotated[Optional[str], typer.Option()] = None,  # noqa: UP045
-    model_variant: Annotated[Optional[str], typer.Option()] = None,  # noqa: UP045
+    at: Annotated[datetime | None, typer.Option(help="Event time (ISO 8601)")] = None,
+    page_context: Annotated[str | None, typer.Option()] = None,
+    model_variant: Annotated[str | None, typer.Option()] = None,
 ) -> None:
     """Record a turn and run the work that follows it."""
     with _memory(ctx) as mem:
@@ -95,7 +94,7 @@ def context(
     ctx: typer.Context,
     stream: str,
     query: str,
-    budget: Annotated[Optional[int], typer.Option(help="Token budget")] = None,  # noqa: UP045
+    budget: Annotated[int | None, typer.Option(help="Token budget")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the Context as JSON")] = False,
 ) -> None:
     """Assemble the context for a question."""
@@ -125,9 +124,7 @@ def summaries(
     stream: str,
     kind: Annotated[
         str | None,
-        typer.Option(  # noqa: UP045
-            help="session, active, weekly, monthly or archived"
-        ),
+        typer.Option(help="session, active, weekly, monthly or archived"),
     ] = None,
 ) -> None:
     """List a stream's summaries, oldest period first."""
@@ -181,6 +178,61 @@ def process(ctx: typer.Context) -> None:
     out.print(f"{ran} jobs ran; {len(failed)} failed for good (see `memstrata check`)")
 
 
+@app.command("search")
+def search(
+    ctx: typer.Context,
+    query: str,
+    stream: Annotated[str | None, typer.Option(help="Only this stream")] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option(help="fact, turn or summary; repeat for several"),
+    ] = None,
+    limit: Annotated[int, typer.Option(help="How many hits")] = 10,
+    preset: Annotated[str, typer.Option(help="One of: " + ", ".join(PRESETS))] = "default",
+    trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+) -> None:
+    """Find older facts, turns and summaries again."""
+    with _memory(ctx) as mem:
+        hits = mem.search(query, stream, kind, limit, preset, trust)
+    table = Table("score", "kind", "source", "when", "stream", "text", title=f"search: {query}")
+    for hit in hits:
+        when = f"{hit.at:%Y-%m-%d}" if hit.at else ""
+        text = " ".join(hit.text.split())
+        table.add_row(f"{hit.score:.4f}", hit.kind, hit.source.label(), when, hit.stream,
+                      text[:100])  # fmt: skip
+    out.print(table)
+
+
+@app.command("history")
+def history(ctx: typer.Context, fact_id: int) -> None:
+    """Show a fact's supersession chain and every change to it."""
+    with _memory(ctx) as mem:
+        found = mem.fact_history(fact_id)
+    out.print(_facts_table(list(found.chain), title=f"Chain of fact {fact_id}"))
+    table = Table("when", "fact", "action", "related", "note", "before → after")
+    for change in found.changes:
+        moved = f"{change.before or ''} → {change.after or ''}" if change.before else ""
+        table.add_row(f"{change.at:%Y-%m-%d %H:%M}", str(change.fact_id), change.action,
+                      str(change.related_fact_id or ""), change.note, moved)  # fmt: skip
+    out.print(table)
+
+
+@app.command("reembed")
+def reembed(ctx: typer.Context) -> None:
+    """Embed every item again with the configured embedder (after changing models)."""
+    options: _Options = ctx.obj
+    try:
+        settings = options.settings()
+        opened = Memory.open(settings=settings, background_worker=False, check_vectors=False)
+        with opened as mem, Progress(console=out) as progress:
+            task = progress.add_task("embedding", total=None)
+            done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
+    except MemstrataError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    out.print(f"{done} items embedded with {mem.recall.embedder.name}")
+
+
 @app.command("check")
 def check(ctx: typer.Context) -> None:
     """Validate the settings and open the memory."""
@@ -204,7 +256,7 @@ def check(ctx: typer.Context) -> None:
 def run_demo(
     db: Annotated[
         Path | None, typer.Option(help="Where to write (default: a new temp file)")
-    ] = None,  # noqa: UP045, E501
+    ] = None,
     turns: Annotated[int, typer.Option(help="Turns after the key ones")] = 500,
     budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
 ) -> None:

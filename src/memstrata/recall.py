@@ -46,6 +46,8 @@ class Preset:
     mention_weight: float = 0.001
     rrf_k: int = 60
     candidates: int = 50
+    kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.8))
+    """Summaries retell turns; the verbatim, dated turn is the better evidence."""
     min_similarity: float = 0.3
     """Vector candidates below this cosine are noise: every query has nearest neighbours."""
 
@@ -172,7 +174,7 @@ class Recall:
             item = items.get(key)
             if item is None:
                 continue
-            score = _rrf(signals, preset)
+            score = _rrf(signals, preset) * dict(preset.kind_weights).get(item.kind, 1.0)
             if item.at is not None:
                 age_days = (newest - item.at.timestamp()) / 86400
                 signals["recency"] = math.exp(-math.log(2) * age_days / preset.half_life_days)

@@ -1,0 +1,171 @@
+"""Recall: hybrid search, filters, presets, safety with odd queries, and degradation."""
+
+import logging
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from memstrata import EmbeddingMismatch, InvalidInput, Memory
+from memstrata.embed import HashingEmbedder
+from tests.conftest import fact
+from tests.scripted_model import ScriptedModel
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ALPHA = "project:alpha"
+
+
+def facts_from(texts: dict[str, list]):
+    return ScriptedModel(lambda turn: texts.get(turn.user, []))
+
+
+@pytest.fixture
+def filled(open_memory):
+    deadline = fact("alpha", "deadline", "2027-03-27", category="deadline",
+                    text="The Alpha deadline is March 27, 2027.")  # fmt: skip
+    mem = open_memory(facts_from({"deadline news": [deadline]}), session_turns=4)
+    mem.add_turn(ALPHA, "deadline news", at=T0)
+    lines = [
+        "Priya set up the Kubernetes cluster for staging.",
+        "The badge printer vendor is Acme Printing.",
+        "Raj reviewed the database schema with Sam.",
+        "We ordered pizza for the launch party.",
+        "The staging cluster ran out of memory twice.",
+    ]
+    for i, text in enumerate(lines, start=1):
+        mem.add_turn(ALPHA, text, "Noted.", at=T0 + timedelta(days=i))
+    mem.add_turn("project:beta", "Beta also uses a Kubernetes cluster.", at=T0)
+    mem.add_turn(ALPHA, "Acme Printing delivered the badges.", tenant="other", at=T0)
+    mem.end_session(ALPHA)
+    mem.process_pending()
+    return mem
+
+
+def test_hits_carry_provenance(filled):
+    hits = filled.search("Who is the badge printer vendor?")
+    top = hits[0]
+    assert top.kind == "turn" and "Acme Printing" in top.text
+    assert top.source.kind == "turn" and top.at == T0 + timedelta(days=2)
+    assert top.signals["fts_rank"] == 1 and "vector_rank" in top.signals
+
+
+def test_facts_turns_and_summaries_are_all_found(filled):
+    kinds = {h.kind for h in filled.search("deadline March", limit=20)}
+    assert {"fact", "turn"} <= kinds
+    assert "summary" in {h.kind for h in filled.search("Kubernetes cluster staging", limit=20)}
+
+
+def test_filters_apply_before_ranking(filled):
+    assert {h.stream for h in filled.search("Kubernetes cluster", stream=ALPHA)} == {ALPHA}
+    assert {h.kind for h in filled.search("Kubernetes", kinds=["summary"])} == {"summary"}
+    only_facts = filled.search("deadline", kinds=["fact"], categories=["deadline"])
+    assert [h.kind for h in only_facts] == ["fact"]
+    assert filled.search("deadline", kinds=["fact"], categories=["blocker"]) == []
+    late = filled.search("cluster", kinds=["turn"], since=T0 + timedelta(days=4))
+    assert [h.text.split("\n")[0] for h in late] == ["The staging cluster ran out of memory twice."]
+    with_sam = filled.search("database schema", kinds=["turn"], people=["Sam"])
+    assert len(with_sam) == 1 and "Sam" in with_sam[0].text
+
+
+def test_another_tenant_is_never_seen(filled):
+    hits = filled.search("Acme Printing badges", limit=50)
+    assert all("delivered the badges" not in h.text for h in hits)
+    theirs = filled.search("Acme Printing badges", tenant="other")
+    assert [h.text.split("\n")[0] for h in theirs if h.kind == "turn"] == [
+        "Acme Printing delivered the badges."
+    ]
+
+
+def test_presets_are_data(filled):
+    assert {h.kind for h in filled.search("deadline", preset="facts_only")} == {"fact"}
+    recent = filled.search("cluster", kinds=["turn"], preset="recent_first")
+    assert recent[0].at == max(h.at for h in recent)
+    with pytest.raises(InvalidInput, match="unknown preset"):
+        filled.search("x", preset="fastest")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"unbalanced', "NEAR(a b", "a* OR b*", "((((", ")", "AND OR NOT", "col:umn", "^start",
+     "'; DROP TABLE turns; --", "!!!???...", "", "   ", "x" * 100_000,
+     "deadline " * 20_000],
+)  # fmt: skip
+def test_any_query_is_safe(filled, query):
+    hits = filled.search(query)
+    assert isinstance(hits, list)
+    assert filled.context(ALPHA, query, budget=500).tokens <= 500
+
+
+def test_search_on_an_empty_memory(open_memory):
+    mem = open_memory(ScriptedModel())
+    assert mem.search("anything at all") == []
+
+
+def test_without_an_embedder_search_is_full_text(open_memory, tmp_path):
+    mem = Memory.open(tmp_path / "plain.db", model=ScriptedModel(), embedder=None,
+                      background_worker=False)  # fmt: skip
+    try:
+        mem.add_turn(ALPHA, "The vendor is Acme Printing.")
+        mem.process_pending()
+        (hit,) = mem.search("Acme vendor")
+        assert "vector_rank" not in hit.signals
+        assert not mem.store.jobs(status="pending")  # no embedding work was queued
+    finally:
+        mem.close()
+
+
+class BrokenEmbedder(HashingEmbedder):
+    """Embeds items fine, then fails for queries, as a flaky remote service might."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.broken = False
+
+    def embed(self, texts):
+        if self.broken:
+            raise RuntimeError("embedding service down")
+        return super().embed(texts)
+
+
+def test_a_failing_embedder_makes_that_query_full_text(tmp_path, caplog):
+    embedder = BrokenEmbedder()
+    mem = Memory.open(tmp_path / "m.db", model=ScriptedModel(), embedder=embedder,
+                      background_worker=False)  # fmt: skip
+    try:
+        mem.add_turn(ALPHA, "The vendor is Acme Printing.")
+        mem.process_pending()
+        embedder.broken = True
+        with caplog.at_level(logging.WARNING, logger="memstrata.recall"):
+            (hit,) = mem.search("Acme vendor")
+        assert "vector_rank" not in hit.signals
+        assert "full-text only" in caplog.text
+    finally:
+        mem.close()
+
+
+def test_vectors_from_another_model_are_refused_until_reembedded(tmp_path):
+    path = tmp_path / "m.db"
+    with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(256),
+                     background_worker=False) as mem:  # fmt: skip
+        mem.add_turn(ALPHA, "The vendor is Acme Printing.")
+        mem.process_pending()
+    with pytest.raises(EmbeddingMismatch, match="memstrata reembed"):
+        Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(128),
+                    background_worker=False)  # fmt: skip
+    with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(128),
+                     background_worker=False, check_vectors=False) as mem:  # fmt: skip
+        seen = []
+        assert mem.reembed(lambda done, total: seen.append((done, total))) >= 1
+        assert seen[-1][0] == seen[-1][1]
+    with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(128),
+                     background_worker=False) as mem:  # fmt: skip
+        (hit,) = mem.search("Acme vendor", kinds=["turn"])
+        assert hit.signals["similarity"] > 0.3
+
+
+def test_stored_vectors_are_float32_with_their_model(filled):
+    rows = filled.store.vectors("turn", filled.tenant, [ALPHA])
+    assert rows and all(len(blob) == 4 * 256 for _, _, _, blob in rows)
+    assert filled.store.vector_models() == [("hashing-256", 256)]
+    vector = np.frombuffer(rows[0][3], dtype=np.float32)
+    assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
