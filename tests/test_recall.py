@@ -169,3 +169,26 @@ def test_stored_vectors_are_float32_with_their_model(filled):
     assert filled.store.vector_models() == [("hashing-256", 256)]
     vector = np.frombuffer(rows[0][3], dtype=np.float32)
     assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
+
+
+def test_the_memory_index_lists_recent_items_then_relevant_ones(open_memory):
+    mem = open_memory(ScriptedModel(), index_budget=200, index_recent_days=2, recent_turns=1,
+                      session_turns=2)  # fmt: skip
+    mem.add_turn(ALPHA, "Old note: the vendor is Acme Printing.", at=T0)
+    for day in range(10, 13):
+        mem.add_turn(ALPHA, f"Status on day {day}: all green.", at=T0 + timedelta(days=day))
+    mem.process_pending()
+    ctx = mem.context(ALPHA, "Which vendor prints?", budget=2000)
+    index = ctx.section("memory_index")
+    lines = [i.text for i in index.items]
+    # Day 12 is the recent turn itself; the index covers what the context does not show.
+    assert any("day 11" in line for line in lines) and any("Acme" in line for line in lines)
+    assert not any("day 12" in line for line in lines)
+    assert all(len(line) < 140 for line in lines)
+    assert sum(i.tokens + 1 for i in index.items) <= 200
+    assert mem.context(ALPHA, "Which vendor?", budget=2000).sections  # default stays usable
+
+
+def test_no_index_by_default(filled):
+    names = [s.name for s in filled.context(ALPHA, "vendor", budget=2000).sections]
+    assert "memory_index" not in names

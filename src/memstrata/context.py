@@ -32,6 +32,7 @@ TITLES = {
     "system": "Memory",
     "stream_facts": "Facts",
     "global_facts": "Global facts",
+    "memory_index": "Memory index",
     "summary": "Summary of earlier conversation",
     "recent_turns": "Recent turns",
     "retrieved": "Retrieved from older memory",
@@ -54,6 +55,9 @@ class Material:
     retrieved_share: float = 0.5
     """Of the room left after facts and the newest turns, what retrieved material may take
     before the summary."""
+    index: Sequence[tuple[str, SourceRef]] = ()
+    """One-line entries: everything recent, then what is relevant, for the memory index."""
+    index_budget: int = 0
     removed: Sequence[DroppedItem] = ()
     """Items left out before budgeting, such as summary lines stating superseded facts."""
 
@@ -114,6 +118,7 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * material.retrieved_share)
     leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
+    _place_index(plan, material.index, material.index_budget)
     _place_summary(plan, material.summary)
     for turn in turns[MIN_TURNS:]:
         if not plan.take("recent_turns", turn):
@@ -178,6 +183,14 @@ def _place_retrieved(
         if plan.used >= until or not plan.take("retrieved", item, limit=until):
             left.append(item)
     return left
+
+
+def _place_index(plan: _Plan, index: Sequence[tuple[str, SourceRef]], budget: int) -> None:
+    until = plan.used + budget
+    for text, source in index:
+        item = _item(f"{_stamp(source)} {text}", source)
+        if not plan.take("memory_index", item, limit=until):
+            plan.drop("memory_index", item, "memory index budget")
 
 
 def _when(item: ContextItem) -> tuple[bool, str]:

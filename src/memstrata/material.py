@@ -5,6 +5,7 @@ its trust level may not read.
 """
 
 import re
+from collections.abc import Iterable
 
 from memstrata.context import Material
 from memstrata.facts import OutdatedStatements
@@ -25,6 +26,8 @@ from memstrata.types import (
 )
 
 RETRIEVE_LIMIT = 40
+INDEX_LIMIT = 50
+_HEADLINE_CHARS = 90
 _SNIPPET_LINES = 3
 
 
@@ -63,8 +66,10 @@ def gather(
         else [],
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],
-        retrieved=[_retrieved(hit, query, outdated) for hit in hits],
+        retrieved=_distinct(_retrieved(hit, query, outdated) for hit in hits),
         retrieved_share=settings.retrieved_share,
+        index=_index(store, settings, where, hits) if settings.index_budget else [],
+        index_budget=settings.index_budget,
         removed=removed,
     )
 
@@ -76,6 +81,35 @@ def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Tr
         f for f in store.facts(tenant, stream)
         if f.confidence >= settings.pin_min_confidence and f.visibility in readable
     ]  # fmt: skip
+
+
+def _distinct(entries: Iterable[tuple[str, SourceRef]]) -> list[tuple[str, SourceRef]]:
+    """Archived summaries often repeat a session's words; show those words once."""
+    seen: set[str] = set()
+    kept = []
+    for text, source in entries:
+        if text not in seen:
+            seen.add(text)
+            kept.append((text, source))
+    return kept
+
+
+def _index(
+    store: Store, settings: Settings, where: ItemFilter, hits: list[SearchHit]
+) -> list[tuple[str, SourceRef]]:
+    """Every item of the recent days (newest first), then the relevant ones, a line each."""
+    recent = store.recent_items(where, days=settings.index_recent_days, limit=INDEX_LIMIT)
+    seen = {(i.kind, i.id) for i in recent}
+    relevant = [h for h in hits if (h.kind, h.id) not in seen]
+    entries = [(i.kind, i.id, i.text, i.source) for i in recent]
+    entries += [(h.kind, h.id, h.text, h.source) for h in relevant]
+    return [(f"{kind} {item_id}: {_headline(text)}", source)
+            for kind, item_id, text, source in entries]  # fmt: skip
+
+
+def _headline(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _HEADLINE_CHARS else line[: _HEADLINE_CHARS - 1] + "…"
 
 
 def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:

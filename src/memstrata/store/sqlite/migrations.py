@@ -170,9 +170,7 @@ MIGRATIONS: list[tuple[str, str]] = [
             vector BLOB NOT NULL,
             UNIQUE (kind, item_id)
         );
-        CREATE INDEX vectors_by_stream ON vectors (tenant, stream, kind, id);
-
-        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE INDEX vectors_by_kind ON vectors (tenant, kind, id);
         """,
     ),
 ]

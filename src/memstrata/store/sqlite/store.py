@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -349,20 +349,17 @@ class SQLiteStore:
 
     # -- vectors --------------------------------------------------------------
 
-    def meta(self, key: str) -> str | None:
-        row = self._row("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else row["value"]
-
-    def set_meta(self, key: str, value: str) -> None:
-        self._exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
     def vector_models(self) -> list[tuple[str, int]]:
         """The (model, dimension) pairs that stored vectors were made with."""
         rows = self._rows("SELECT DISTINCT model, dim FROM vectors")
         return [(r["model"], r["dim"]) for r in rows]
 
     def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
-        """Up to `limit` items of the stream without a vector: (kind, id, text)."""
+        """Up to `limit` items of the stream without a vector: (kind, id, text).
+
+        Of summaries, only session and roll-up ones: the active summary and its archived
+        versions retell those, and full text still finds them.
+        """
         rows = self._rows(
             "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text"
             " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
@@ -373,6 +370,7 @@ class SQLiteStore:
             " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
             " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
             " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
+            " AND s.kind IN ('session', 'weekly', 'monthly')"
             " LIMIT ?",
             (tenant, stream, tenant, stream, tenant, stream, limit),
         )
@@ -381,7 +379,8 @@ class SQLiteStore:
     def count_unembedded(self) -> int:
         row = self._row(
             "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
-            " + (SELECT COUNT(*) FROM summaries) - (SELECT COUNT(*) FROM vectors) AS n"
+            " + (SELECT COUNT(*) FROM summaries WHERE kind IN ('session', 'weekly', 'monthly'))"
+            " - (SELECT COUNT(*) FROM vectors) AS n"
         )
         return row["n"]
 
@@ -589,6 +588,23 @@ class SQLiteStore:
         sql, params = _filter_sql(kind, where)
         return [r["id"] for r in self._rows(f"SELECT x.id FROM {spec.table} x WHERE {sql}", params)]
 
+    def recent_items(self, where: ItemFilter, *, days: float, limit: int) -> list[Item]:
+        """Items within `days` of the newest one that passes the filter, newest first."""
+        found: list[Item] = []
+        for kind, spec in _KINDS.items():
+            sql, params = _filter_sql(kind, where)
+            rows = self._rows(
+                f"SELECT {spec.columns} FROM {spec.table} x WHERE {sql}"
+                f" ORDER BY {spec.time} DESC LIMIT ?",
+                [*params, limit],
+            )
+            found += [_item(kind, r) for r in rows]
+        dated = sorted((i for i in found if i.at), key=lambda i: i.at, reverse=True)
+        if not dated:
+            return []
+        since = dated[0].at - timedelta(days=days)
+        return [i for i in dated if i.at >= since][:limit]
+
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
         spec = _KINDS[kind]
         marks = ",".join("?" * len(ids))
@@ -597,33 +613,6 @@ class SQLiteStore:
             [tenant, *ids],
         )
         return [_item(kind, r) for r in rows]
-
-    # -- full text ------------------------------------------------------------
-
-    def search_turns(
-        self, tenant: str, stream: str, match: str, *, before_seq: int, limit: int
-    ) -> list[Turn]:
-        """Turns older than `before_seq` matching an FTS5 expression, best first."""
-        rows = self._rows(
-            "SELECT t.* FROM turns_fts f JOIN turns t ON t.id = f.rowid"
-            " WHERE turns_fts MATCH ? AND t.tenant = ? AND t.stream = ? AND t.seq < ?"
-            " ORDER BY bm25(turns_fts) LIMIT ?",
-            (match, tenant, stream, before_seq, limit),
-        )
-        return [_turn(r) for r in rows]
-
-    def search_summaries(
-        self, tenant: str, stream: str, match: str, *, kinds: Sequence[SummaryKind], limit: int
-    ) -> list[Summary]:
-        marks = ",".join("?" * len(kinds))
-        rows = self._rows(
-            "SELECT s.* FROM summaries_fts f JOIN summaries s ON s.id = f.rowid"
-            " WHERE summaries_fts MATCH ? AND s.tenant = ? AND s.stream = ?"
-            f" AND s.kind IN ({marks})"
-            " ORDER BY bm25(summaries_fts) LIMIT ?",
-            (match, tenant, stream, *[k.value for k in kinds], limit),
-        )
-        return [_summary(r) for r in rows]
 
 
 class _KindSpec(NamedTuple):
