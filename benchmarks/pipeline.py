@@ -2,7 +2,8 @@
 
     python benchmarks/pipeline.py [--sizes 1000 10000 100000] [--queries 200]
 
-Heuristic model, embedded SQLite, one stream. Prints tables; asserts nothing.
+Heuristic model, embedded SQLite, one stream; `--embed` picks the embedder (none by
+default, so the pipeline figure is extraction and summaries alone). Prints tables.
 """
 
 import argparse
@@ -48,6 +49,10 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--budget", type=int, default=6000)
+    parser.add_argument(
+        "--embed", default="none", choices=["none", "hashing", "minilm"],
+        help="embedder; 'none' measures extraction and summaries alone",
+    )  # fmt: skip
     args = parser.parse_args()
 
     table = Table(
@@ -59,11 +64,11 @@ def main() -> None:
         "context tokens",
         "facts",
         "summaries",
-        title="memstrata, heuristic, SQLite",
+        title=f"memstrata, heuristic, SQLite, embed={args.embed}",
     )
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            settings = load_settings(db=Path(tmp) / f"bench-{size}.db")
+            settings = load_settings(db=Path(tmp) / f"bench-{size}.db", embed={"kind": args.embed})
             with Memory.open(settings=settings, background_worker=False) as mem:
                 add_rate, pipe_rate = fill(mem, size)
                 samples = latencies(mem, args.queries, args.budget)
