@@ -52,7 +52,7 @@ class Material:
     """Recent turns, oldest first."""
     retrieved: Sequence[tuple[str, SourceRef]] = ()
     """Older material relevant to the query, most relevant first."""
-    retrieved_share: float = 0.5
+    retrieved_share: float = 1.0
     """Of the room left after facts and the newest turns, what retrieved material may take
     before the summary."""
     index: Sequence[tuple[str, SourceRef]] = ()

@@ -25,7 +25,7 @@ from memstrata.types import (
     Trust,
 )
 
-RETRIEVE_LIMIT = 40
+RETRIEVE_LIMIT = 60
 INDEX_LIMIT = 50
 _HEADLINE_CHARS = 90
 _SNIPPET_LINES = 3

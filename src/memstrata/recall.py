@@ -46,7 +46,7 @@ class Preset:
     mention_weight: float = 0.001
     rrf_k: int = 60
     candidates: int = 50
-    kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.8))
+    kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.3))
     """Summaries retell turns; the verbatim, dated turn is the better evidence."""
     min_similarity: float = 0.3
     """Vector candidates below this cosine are noise: every query has nearest neighbours."""

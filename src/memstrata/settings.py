@@ -75,7 +75,7 @@ class Settings(BaseSettings):
         default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
     )
     retrieved_share: float = Field(
-        default=0.5,
+        default=1.0,
         ge=0.0,
         le=1.0,
         description="share of the room after facts and the newest turns that retrieved "
