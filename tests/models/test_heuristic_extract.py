@@ -411,3 +411,23 @@ def test_facts_about_the_user_are_told_in_the_third_person():
 def test_a_topic_lead_in_is_not_the_subject():
     fact = only("About the CI pipeline: We are blocked on the flaky migration test.")
     assert fact.category.value == "blocker" and "about" not in fact.slot
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Never give up.", "Always believe in yourself!", "Never let the bumps in the road get you",
+     "We'll rock the dance floor and teach others to chase their dreams."],
+)  # fmt: skip
+def test_encouragement_is_not_a_preference_or_commitment(text):
+    assert facts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text,category",
+    [("Please always reply in British English.", "preference"),
+     ("Never cc me on the vendor threads.", "preference"),
+     ("I'll send the budget report to finance.", "commitment"),
+     ("We will hold the retro on Friday.", "commitment")],
+)  # fmt: skip
+def test_instructions_and_promises_still_count(text, category):
+    assert only(text).category.value == category

@@ -583,6 +583,16 @@ _VAGUE_ACTIONS = wordset(
 _IDLE_ACTIONS = re.compile(r"^take\s+(?:a\s+(?:break|look|nap|walk|day|rest)|off|it\s+easy)", _I)
 
 
+# A commitment worth pinning names a deliverable action or a date.
+_WORK_VERB_RE = re.compile(
+    r"^(?:send|finish|ship|deliver|review|write|draft|prepare|fix|update|deploy|submit|book"
+    r"|schedule|email|share|complete|file|merge|release|test|call|contact|pay|order|set\s+up"
+    r"|follow\s+up|hand\s+over|sign|approve|migrate|publish|present|document|investigate"
+    r"|upload|install|configure|renew|cancel|confirm|organi[sz]e|plan|run|build|implement)\b",
+    _I,
+)
+
+
 def commitment(clause: Clause) -> Parsed | None:
     if clause.speaker != "user":
         return None
@@ -593,6 +603,8 @@ def commitment(clause: Clause) -> Parsed | None:
     verb = words(action)[0] if words(action) else ""
     if verb in _VAGUE_ACTIONS or len(words(action)) < 2 or _IDLE_ACTIONS.match(action):
         return None
+    if not (_WORK_VERB_RE.match(action) or dates.find_dates(action, clause.at)):
+        return None  # "we'll rock the dance floor" is a mood, not a promise to track
     first = match["who"].lower() == "i"
     subject, who = ("user", "The user") if first else (clause.subject, "The team")
     action = third_person(dates.annotate(action, clause.at))
@@ -647,6 +659,15 @@ def third_person(text: str) -> str:
     return _FIRST_PERSON_RE.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], text)
 
 
+# An always/never instruction is a preference when it is about how the assistant works.
+_FOR_THE_ASSISTANT_RE = re.compile(
+    r"^(?:use|write|answer|reply|respond|include|format|call|address|show|send|remind|ask"
+    r"|mention|cc|keep|add|put|list|quote|cite|summari[sz]e|explain|translate|sign"
+    r"|refer|spell|round|convert|start|end|copy|bcc|check\s+with)\b|\b(?:me|my|us|our)\b",
+    _I,
+)
+
+
 def _preference_slot(what: str) -> str:
     return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(what, 2)}"
 
@@ -674,6 +695,8 @@ def preference(clause: Clause) -> Parsed | None:
     verb = (match["verb"] or match["verb2"] or "").lower()
     if not keywords(what, 2) or (verb and _NOT_IMPERATIVE.match(what)):
         return None
+    if verb and not _FOR_THE_ASSISTANT_RE.search(what):
+        return None  # "never give up" is encouragement, not an instruction to the assistant
     stance = "always" if verb == "always" else "never" if verb else "prefers"
     said = third_person(what)
     text = f"The user asks you to {stance} {said}." if verb else f"The user prefers {said}."
