@@ -55,8 +55,8 @@ def gather(
     where = ItemFilter(
         tenant=tenant, streams=(stream,), visibilities=readable,
         max_fact_confidence=settings.pin_min_confidence, turns_before_seq=first_recent,
-        summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
-                       SummaryKind.ARCHIVED),
+        # Archived versions of the active summary retell the session summaries.
+        summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
     )  # fmt: skip
     hits = recall.search(query, where, PRESETS["default"], RETRIEVE_LIMIT) if readable else []
     return Material(
@@ -117,11 +117,7 @@ def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tupl
         user, _, assistant = hit.text.partition("\n")
         text = _turn_line(user, assistant)
     elif hit.kind == "summary":
-        # Judged line by line: one outdated line must not taint its neighbours.
-        current = "\n".join(
-            line for line in hit.text.splitlines() if not outdated.replacements(line)
-        )
-        return _snippet(current, query), hit.source
+        return _snippet(hit.text, query, outdated), hit.source
     else:
         text = hit.text
     now = outdated.replacements(text) if outdated else []
@@ -133,16 +129,23 @@ def _turn_line(user: str, assistant: str) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _snippet(text: str, query: str) -> str:
-    """The lines of a summary that share the most words with the query."""
+def _snippet(text: str, query: str, outdated: OutdatedStatements) -> str:
+    """The lines of a summary that share the most words with the query, in their order.
+
+    Lines are judged one by one: an outdated line is skipped, and does not taint the rest.
+    """
     wanted = set(re.findall(r"\w+", query.lower()))
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    scored = sorted(
-        range(len(lines)),
-        key=lambda i: -len(wanted & set(re.findall(r"\w+", lines[i].lower()))),
+    order = sorted(
+        range(len(lines)), key=lambda i: -len(wanted & set(re.findall(r"\w+", lines[i].lower())))
     )
-    keep = sorted(scored[:_SNIPPET_LINES])
-    return " ".join(lines[i].lstrip("- ").strip() for i in keep)
+    keep: list[int] = []
+    for i in order:
+        if len(keep) == _SNIPPET_LINES:
+            break
+        if not (outdated and outdated.replacements(lines[i])):
+            keep.append(i)
+    return " ".join(lines[i].lstrip("- ").strip() for i in sorted(keep))
 
 
 def _without_outdated(

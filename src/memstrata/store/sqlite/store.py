@@ -50,7 +50,7 @@ def _ts(moment: datetime | None) -> str | None:
 def _dt(text: str | None) -> datetime | None:
     if text is None:
         return None
-    return datetime.strptime(text, _TIME_FORMAT).replace(tzinfo=utcnow().tzinfo)
+    return datetime.fromisoformat(text)  # reads the trailing Z as UTC
 
 
 class SQLiteStore:
