@@ -75,7 +75,8 @@ class Memory:
             backoff_max=settings.job_backoff_max_seconds,
             lease_seconds=settings.stream_lease_seconds,
         )
-        self._owns_model = False
+        self._owned: list[object] = []
+        """Parts open() built, which close() closes."""
         use_worker = settings.background_worker if background_worker is None else background_worker
         self._worker = BackgroundWorker(self.runner) if use_worker else None
         if self._worker:
@@ -102,19 +103,23 @@ class Memory:
         settings = settings or load_settings()
         if path is not None:
             settings = settings.model_copy(update={"db": Path(path)})
-        chosen = model or build_model(settings.model)
+        owned: list[object] = []
+        if model is None:
+            model = build_model(settings.model)
+            owned.append(model)
         if embedder == "settings":
             embedder = _embedder_from(settings)
+            owned.append(embedder)
         store = SQLiteStore(settings.db)
         try:
             memory = cls(
-                store, chosen, settings, embedder=embedder, tenant=tenant,
+                store, model, settings, embedder=embedder, tenant=tenant,
                 background_worker=background_worker, check_vectors=check_vectors,
             )  # fmt: skip
         except BaseException:
             store.close()
             raise
-        memory._owns_model = model is None  # what open() built, close() closes
+        memory._owned = owned
         return memory
 
     # -- writing --------------------------------------------------------------
@@ -360,9 +365,10 @@ class Memory:
         if self._worker:
             self._worker.stop()
         self.store.close()
-        close_model = getattr(self.model, "close", None)
-        if self._owns_model and close_model is not None:
-            close_model()
+        for part in self._owned:
+            close = getattr(part, "close", None)
+            if close is not None:
+                close()
 
     def __enter__(self) -> Self:
         return self
