@@ -77,3 +77,15 @@ def test_check_reports_invalid_settings(tmp_path):
     assert ok.exit_code == 0 and "ok" in ok.output
     bad = run("check", MEMSTRATA_RECENT_TURNS="-1")
     assert bad.exit_code == 2 and "recent_turns" in bad.output
+
+
+def test_keys_are_created_listed_and_revoked(tmp_path):
+    db = str(tmp_path / "keys.db")
+    created = run("--db", db, "keys", "create", "--tenant", "acme", "--trust", "inner")
+    assert created.exit_code == 0 and "ms_" in created.output
+    secret = created.output.split()[-1]
+    listed = run("--db", db, "keys", "list")
+    assert "acme" in listed.output and "inner" in listed.output and secret not in listed.output
+    assert "revoked" in run("--db", db, "keys", "revoke", "1").output
+    bad = run("--db", db, "keys", "create", "--tenant", "acme", "--trust", "root")
+    assert bad.exit_code == 2

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from memstrata import __version__, demo
 from memstrata.errors import MemstrataError
+from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
 from memstrata.settings import Settings, load_settings
@@ -231,6 +232,48 @@ def reembed(ctx: typer.Context) -> None:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     out.print(f"{done} items embedded with {mem.recall.embedder.name}")
+
+
+keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("create")
+def keys_create(
+    ctx: typer.Context,
+    tenant: Annotated[str, typer.Option(help="The only tenant this key may touch")],
+    trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+    label: Annotated[str, typer.Option(help="A note on who holds the key")] = "",
+) -> None:
+    """Create a key and print its secret, once: only a hash is stored."""
+    with _memory(ctx) as mem:
+        try:
+            key_id, secret = create_key(mem.store, tenant, trust, label)
+        except ValueError as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+    out.print(f"key {key_id} for tenant {tenant!r} at trust {trust!r}:")
+    out.print(secret, markup=False, highlight=False)
+
+
+@keys_app.command("list")
+def keys_list(ctx: typer.Context) -> None:
+    """List keys (never their secrets)."""
+    with _memory(ctx) as mem:
+        rows = mem.store.api_keys()
+    table = Table("id", "tenant", "trust", "label", "created", "revoked")
+    for key in rows:
+        table.add_row(str(key.id), key.tenant, key.trust, key.label,
+                      f"{key.created_at:%Y-%m-%d %H:%M}", "yes" if key.revoked else "")  # fmt: skip
+    out.print(table)
+
+
+@keys_app.command("revoke")
+def keys_revoke(ctx: typer.Context, key_id: int) -> None:
+    """Revoke a key; requests with it are refused from now on."""
+    with _memory(ctx) as mem:
+        revoked = mem.store.revoke_api_key(key_id)
+    out.print(f"key {key_id} revoked" if revoked else f"no live key {key_id}")
 
 
 @app.command("check")

@@ -42,6 +42,28 @@ class EmbedSettings(BaseModel):
     timeout_seconds: float = Field(default=30.0, gt=0)
 
 
+class HttpSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8420, ge=0, le=65535)
+    max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    """Uploads (Slack zips, Jira CSVs) may be large; everything else is far smaller."""
+
+
+class ProxySettings(BaseModel):
+    upstream: str = "http://127.0.0.1:11434/v1"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8421, ge=0, le=65535)
+    budget: int = Field(default=2000, ge=1, description="memory tokens added per request")
+    timeout_seconds: float = Field(default=120.0, gt=0)
+    api_key_env: str = "OPENAI_API_KEY"
+    """The upstream's key, read from this variable when the client sends none."""
+
+
+class McpSettings(BaseModel):
+    tenant: str = "default"
+    trust: Literal["full", "inner", "familiar", "public"] = "full"
+
+
 class Settings(BaseSettings):
     """Every knob, with its default. Env: MEMSTRATA_RECENT_TURNS=12, MEMSTRATA_MODEL__KIND=llm."""
 
@@ -71,6 +93,11 @@ class Settings(BaseSettings):
     stream_lease_seconds: float = Field(default=120.0, gt=0.0)
     model: ModelSettings = ModelSettings()
     embed: EmbedSettings = EmbedSettings()
+    http: HttpSettings = HttpSettings()
+    proxy: ProxySettings = ProxySettings()
+    mcp: McpSettings = McpSettings()
+    maintenance_interval_seconds: float = Field(default=3600.0, gt=0)
+    max_rows_per_run: int = Field(default=10_000, ge=1)
     reconcile_similarity: float = Field(
         default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
     )

@@ -15,6 +15,7 @@ from memstrata.types import (
     SourceRef,
     Summary,
     SummaryKind,
+    Trust,
     Turn,
     Visibility,
 )
@@ -88,6 +89,17 @@ class Job(_Row):
     attempts: int
     run_after: float
     last_error: str | None
+
+
+class ApiKey(_Row):
+    """An API key's record; the secret itself is never stored, only its hash."""
+
+    id: int
+    tenant: str
+    trust: Trust
+    label: str
+    created_at: datetime
+    revoked: bool = False
 
 
 class Store(Protocol):
@@ -180,6 +192,11 @@ class Store(Protocol):
         self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0
     ) -> list[tuple[int, int, str, bytes]]: ...
     def streams_with_items(self) -> list[tuple[str, str]]: ...
+
+    def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int: ...
+    def api_key(self, secret_hash: str) -> ApiKey | None: ...
+    def api_keys(self, tenant: str | None = None) -> list[ApiKey]: ...
+    def revoke_api_key(self, key_id: int) -> bool: ...
 
     def fts_items(
         self, kind: str, match: str, where: "ItemFilter", limit: int

@@ -173,4 +173,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX vectors_by_kind ON vectors (tenant, kind, id);
         """,
     ),
+    (
+        "0004_api_keys",
+        """
+        CREATE TABLE api_keys (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            trust TEXT NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            secret_hash TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        );
+        """,
+    ),
 ]

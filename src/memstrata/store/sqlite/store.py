@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from memstrata.errors import NotFound, StoreError
 from memstrata.store.base import (
+    ApiKey,
     Item,
     ItemFilter,
     Job,
@@ -34,6 +35,7 @@ from memstrata.types import (
     SourceRef,
     Summary,
     SummaryKind,
+    Trust,
     Turn,
     Visibility,
     utcnow,
@@ -567,6 +569,34 @@ class SQLiteStore:
             )
             return cursor.rowcount
 
+    # -- api keys -------------------------------------------------------------
+
+    def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:
+        return self._insert("api_keys", {
+            "tenant": tenant, "trust": trust, "label": label, "secret_hash": secret_hash,
+            "created_at": _ts(utcnow()),
+        })  # fmt: skip
+
+    def api_key(self, secret_hash: str) -> ApiKey | None:
+        row = self._row(
+            "SELECT * FROM api_keys WHERE secret_hash = ? AND revoked_at IS NULL", (secret_hash,)
+        )
+        return None if row is None else _api_key(row)
+
+    def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
+        rows = self._rows(
+            "SELECT * FROM api_keys WHERE (? IS NULL OR tenant = ?) ORDER BY id", (tenant, tenant)
+        )
+        return [_api_key(r) for r in rows]
+
+    def revoke_api_key(self, key_id: int) -> bool:
+        with self._lock:
+            cursor = self._db.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (_ts(utcnow()), key_id),
+            )
+            return cursor.rowcount == 1
+
     # -- search ---------------------------------------------------------------
 
     def fts_items(
@@ -695,6 +725,13 @@ def _item(kind: str, row: sqlite3.Row) -> Item:
         kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
         visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
+    )  # fmt: skip
+
+
+def _api_key(row: sqlite3.Row) -> ApiKey:
+    return ApiKey(
+        id=row["id"], tenant=row["tenant"], trust=Trust(row["trust"]), label=row["label"],
+        created_at=_dt(row["created_at"]), revoked=row["revoked_at"] is not None,
     )  # fmt: skip
 
 
