@@ -1,6 +1,7 @@
 """The façade: one Memory over a store, a model and settings."""
 
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -8,6 +9,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
 
+from memstrata import tracing
 from memstrata.context import assemble
 from memstrata.embed import Embedder, build_embedder
 from memstrata.errors import EmbeddingMismatch, InvalidInput
@@ -103,6 +105,8 @@ class Memory:
         settings = settings or load_settings()
         if path is not None:
             settings = settings.model_copy(update={"db": Path(path)})
+        if settings.trace_file is not None:
+            tracing.enable(settings.trace_file)
         owned: list[object] = []
         if model is None:
             model = build_model(settings.model)
@@ -247,10 +251,19 @@ class Memory:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise InvalidInput(f"budget must be a positive whole number of tokens, got {budget!r}")
         query = self._text(query, "query")
+        started = time.perf_counter()
         material = gather(
             self.store, self.recall, self.settings, tenant, stream, query, _trust(trust)
         )
-        return assemble(tenant, stream, query, budget, material)
+        built = assemble(tenant, stream, query, budget, material)
+        tracing.event(
+            "context", tenant=tenant, stream=stream, budget=budget, tokens=built.tokens,
+            sections={s.name: s.tokens for s in built.sections},
+            dropped=[{"section": d.section, "tokens": d.tokens, "reason": d.reason}
+                     for d in built.dropped],
+            ms=round((time.perf_counter() - started) * 1000, 2),
+        )  # fmt: skip
+        return built
 
     def search(
         self,

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memstrata import summaries
+from memstrata import summaries, tracing
 from memstrata.embed import Embedder
 from memstrata.facts import reconcile, record_fact
 from memstrata.jobs import (
@@ -64,11 +64,20 @@ class Pipeline:
 
         def apply() -> None:
             for item, verdict in zip(found, verdicts, strict=True):
-                record_fact(
+                fact = record_fact(
                     self.store, job.tenant, job.stream, item, turn.ref(),
                     visibility=turn.visibility, decision=verdict,
                 )  # fmt: skip
+                if verdict is not None:
+                    tracing.event(
+                        "reconcile", stream=job.stream, fact=fact.id,
+                        action=verdict.action.value, target=verdict.target_id,
+                    )  # fmt: skip
             self.embed_later(job.tenant, job.stream)
+            tracing.event(
+                "extract", stream=job.stream, turn=turn.id, facts=len(found),
+                categories=sorted({f.category.value for f in found}),
+            )  # fmt: skip
 
         return apply
 
@@ -80,9 +89,21 @@ class Pipeline:
 
     def compact(self, job: Job) -> Apply:
         known = self.pinned_fact_texts(job.tenant, job.stream)
-        return self._then_embed(job, summaries.compact(
+        before = self.store.active_summary(job.tenant, job.stream)
+        write = summaries.compact(
             self.store, self.model, self.settings, job.tenant, job.stream, known
-        ))  # fmt: skip
+        )
+
+        def apply() -> None:
+            write()
+            after = self.store.active_summary(job.tenant, job.stream)
+            if before is not None and after is not None and after.id != before.id:
+                tracing.event(
+                    "compaction", stream=job.stream, tokens_before=before.tokens,
+                    tokens_after=after.tokens, generation=after.generation,
+                )  # fmt: skip
+
+        return self._then_embed(job, apply)
 
     def rollup(self, job: Job) -> Apply:
         return self._then_embed(job, summaries.roll_up(

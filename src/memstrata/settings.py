@@ -96,6 +96,8 @@ class Settings(BaseSettings):
     http: HttpSettings = HttpSettings()
     proxy: ProxySettings = ProxySettings()
     mcp: McpSettings = McpSettings()
+    trace_file: Path | None = None
+    """JSON-lines trace events go here (MEMSTRATA_TRACE_FILE)."""
     maintenance_interval_seconds: float = Field(default=3600.0, gt=0)
     max_rows_per_run: int = Field(default=10_000, ge=1)
     reconcile_similarity: float = Field(

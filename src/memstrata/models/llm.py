@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 import openai
 from pydantic import BaseModel, ValidationError
 
+from memstrata import tracing
 from memstrata.errors import InvalidInput, SettingsError
 from memstrata.models.base import (
     DatedSummary,
@@ -357,12 +358,18 @@ class LLMModel:
     ) -> R:
         self._count(task, "calls")
         reason = "no attempt made"
+        started = time.perf_counter()
         for attempt in range(1, self.attempts + 1):
             if attempt > 1 and self.backoff:
                 time.sleep(self.backoff * 2 ** (attempt - 2))
             try:
                 content = self._complete(task, messages, response_type)
-                return self._parse(content, response_type, convert)
+                result = self._parse(content, response_type, convert)
+                tracing.event(
+                    "model_call", task=task, model=self.model, attempts=attempt,
+                    ms=round((time.perf_counter() - started) * 1000, 1), fallback=False,
+                )  # fmt: skip
+                return result
             except _Retry as exc:
                 reason = str(exc)
                 self._count(task, "failures")
@@ -372,6 +379,10 @@ class LLMModel:
                 self._count(task, "failures")
                 break
         self._count(task, "fallbacks")
+        tracing.event(
+            "model_call", task=task, model=self.model, attempts=self.attempts,
+            ms=round((time.perf_counter() - started) * 1000, 1), fallback=True, reason=reason,
+        )  # fmt: skip
         self.log.warning(
             "llm %s (model %s) fell back to the %s model: %s",
             task,
