@@ -142,7 +142,9 @@ def test_a_database_from_a_newer_version_is_refused(tmp_path):
 def test_the_store_is_wal_with_foreign_keys(mem):
     assert mem.store._row("PRAGMA journal_mode")[0] == "wal"
     assert mem.store._row("PRAGMA foreign_keys")[0] == 1
-    assert mem.store.migrations() == ["0001_core", "0002_full_text", "0003_recall", "0004_api_keys"]
+    from memstrata.store.sqlite.migrations import MIGRATIONS
+
+    assert mem.store.migrations() == [name for name, _ in MIGRATIONS]
 
 
 def test_turn_metadata_is_checked_too(mem):

@@ -234,6 +234,20 @@ def reembed(ctx: typer.Context) -> None:
     out.print(f"{done} items embedded with {mem.recall.embedder.name}")
 
 
+@app.command("maintain")
+def maintain_now(ctx: typer.Context) -> None:
+    """Run the maintenance stages once: retention, archive, clean-up, roll-ups, retries."""
+    from memstrata.maintenance import maintain
+
+    with _memory(ctx) as mem:
+        reports = maintain(mem)
+    table = Table("stage", "count", "ms", title="maintenance")
+    for report in reports:
+        count = "failed (see log)" if report.count < 0 else str(report.count)
+        table.add_row(report.stage, count, f"{report.ms:.1f}")
+    out.print(table)
+
+
 keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")
 app.add_typer(keys_app, name="keys")
 

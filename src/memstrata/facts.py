@@ -250,3 +250,9 @@ def _covers(words: list[str], needed: list[str]) -> bool:
         need in present or (len(need) >= _MIN_PREFIX and any(w.startswith(need) for w in present))
         for need in needed
     )
+
+
+def word_overlap(left: str, right: str) -> float:
+    """Jaccard overlap of lowercase words: similarity when there are no vectors."""
+    a, b = set(_words(left)), set(_words(right))
+    return len(a & b) / len(a | b) if a and b else 0.0

@@ -1,13 +1,12 @@
 """The work that follows a write, as job handlers: extraction, summaries, embeddings."""
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from memstrata import summaries, tracing
 from memstrata.embed import Embedder
-from memstrata.facts import reconcile, record_fact
+from memstrata.facts import reconcile, record_fact, word_overlap
 from memstrata.jobs import (
     COMPACT,
     EMBED,
@@ -168,7 +167,7 @@ class Pipeline:
         close = [
             h for h in hits
             if h.signals.get("similarity", 0.0) >= threshold
-            or ("similarity" not in h.signals and _word_overlap(item.text, h.text) >= 0.6)
+            or ("similarity" not in h.signals and word_overlap(item.text, h.text) >= 0.6)
         ]  # fmt: skip
         return [self.store.fact(tenant, h.id) for h in close]
 
@@ -178,9 +177,3 @@ class Pipeline:
             self.embed_later(job.tenant, job.stream)
 
         return both
-
-
-def _word_overlap(left: str, right: str) -> float:
-    """Jaccard overlap of lowercase words: similarity when there are no vectors."""
-    a, b = set(re.findall(r"\w+", left.lower())), set(re.findall(r"\w+", right.lower()))
-    return len(a & b) / len(a | b) if a and b else 0.0

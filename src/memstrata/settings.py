@@ -100,6 +100,15 @@ class Settings(BaseSettings):
     """JSON-lines trace events go here (MEMSTRATA_TRACE_FILE)."""
     maintenance_interval_seconds: float = Field(default=3600.0, gt=0)
     max_rows_per_run: int = Field(default=10_000, ge=1)
+    retention_days: float = Field(
+        default=90.0, gt=0, description="unpinned facts older than this may be compressed"
+    )
+    archive_after_days: float = Field(
+        default=30.0, ge=0, description="deadlines and dates this far past are archived"
+    )
+    archive_cleanup_days: float | None = Field(
+        default=None, description="delete archived summaries older than this (default: never)"
+    )
     reconcile_similarity: float = Field(
         default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
     )

@@ -150,6 +150,10 @@ class FactStatus(StrEnum):
     """Arrived for an occupied slot with lower confidence than the holder; kept, not shown."""
     RETRACTED = "retracted"
     """Denied by a later correction ("Raj is not the PM") without a replacement."""
+    COMPRESSED = "compressed"
+    """Folded by retention into one item that stands for a cluster of near-identical ones."""
+    ARCHIVED = "archived"
+    """Expired (a deadline long past) and moved out of the prompt by maintenance."""
 
 
 class Fact(_Model):

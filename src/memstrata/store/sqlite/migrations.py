@@ -187,4 +187,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0005_maintenance",
+        """
+        -- Retention may delete archived summaries; their index entries go with them.
+        CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries BEGIN
+            INSERT INTO summaries_fts (summaries_fts, rowid, text)
+            VALUES ('delete', old.id, replace(old.text, char(0), ' '));
+        END;
+        CREATE INDEX facts_by_category ON facts (status, category);
+        """,
+    ),
 ]

@@ -569,6 +569,39 @@ class SQLiteStore:
             )
             return cursor.rowcount
 
+    # -- maintenance ----------------------------------------------------------
+
+    def stale_facts(self, *, before: datetime, below_confidence: float, limit: int) -> list[Fact]:
+        """Active facts recorded before `before` with confidence below the pin level."""
+        rows = self._rows(
+            "SELECT * FROM facts WHERE status = 'active' AND confidence < ? AND recorded_at < ?"
+            " ORDER BY tenant, stream, id LIMIT ?",
+            (below_confidence, _ts(before), limit),
+        )
+        return [_fact(r) for r in rows]
+
+    def active_facts_of(self, categories: Sequence[str], limit: int) -> list[Fact]:
+        marks = ",".join("?" * len(categories))
+        rows = self._rows(
+            f"SELECT * FROM facts WHERE status = 'active' AND category IN ({marks})"
+            " ORDER BY id LIMIT ?",
+            (*categories, limit),
+        )
+        return [_fact(r) for r in rows]
+
+    def delete_archived_summaries(self, *, before: datetime, limit: int) -> int:
+        with self.transaction():
+            ids = [r["id"] for r in self._rows(
+                "SELECT id FROM summaries WHERE kind = 'archived' AND created_at < ? LIMIT ?",
+                (_ts(before), limit),
+            )]  # fmt: skip
+            marks = ",".join("?" * len(ids))
+            if ids:
+                self._exec(f"DELETE FROM vectors WHERE kind = 'summary' AND item_id IN ({marks})",
+                           ids)  # fmt: skip
+                self._exec(f"DELETE FROM summaries WHERE id IN ({marks})", ids)
+        return len(ids)
+
     # -- api keys -------------------------------------------------------------
 
     def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:

@@ -1,0 +1,181 @@
+"""The maintenance loop: retention, archiving, roll-ups and retries, each bounded.
+
+`maintain()` runs every stage once and reports counts; `MaintenanceLoop` runs it at start
+and then on an interval, for the long-running faces (serve, proxy).
+"""
+
+import hashlib
+import logging
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from memstrata import tracing
+from memstrata.facts import word_overlap
+from memstrata.jobs import ROLLUP, enqueue_once
+from memstrata.memory import Memory
+from memstrata.store.base import NewFact
+from memstrata.tokens import count_tokens
+from memstrata.types import Fact, FactStatus, SourceRef, utcnow
+
+log = logging.getLogger("memstrata.maintenance")
+
+_SIMILAR = 0.8
+_DATED = ("deadline", "date")
+
+
+@dataclass(frozen=True)
+class StageReport:
+    stage: str
+    count: int
+    ms: float
+
+
+def maintain(memory: Memory) -> list[StageReport]:
+    """Run each stage once; a failing stage is logged and the others still run."""
+    reports = []
+    for name, stage in STAGES:
+        started = time.perf_counter()
+        try:
+            count = stage(memory)
+        except Exception:  # one broken stage must not stop the loop
+            log.exception("maintenance stage %s failed", name)
+            count = -1
+        report = StageReport(name, count, round((time.perf_counter() - started) * 1000, 1))
+        log.info("maintenance %s: %d in %.1f ms", name, report.count, report.ms)
+        tracing.event("maintenance", stage=name, count=report.count, ms=report.ms)
+        reports.append(report)
+    return reports
+
+
+def retry_failed(memory: Memory) -> int:
+    return memory.store.retry_failed()
+
+
+def roll_ups(memory: Memory) -> int:
+    """Queue a roll-up pass for every stream, then run the queue."""
+    streams = memory.store.streams_with_items()[: memory.settings.max_rows_per_run]
+    with memory.store.transaction():
+        for tenant, stream in streams:
+            enqueue_once(memory.store, tenant, stream, ROLLUP)
+    memory.process_pending()
+    return len(streams)
+
+
+def compress_stale(memory: Memory) -> int:
+    """Clusters of old, unpinned, near-identical facts become one fact standing for them."""
+    settings = memory.settings
+    stale = memory.store.stale_facts(
+        before=utcnow() - timedelta(days=settings.retention_days),
+        below_confidence=settings.pin_min_confidence,
+        limit=settings.max_rows_per_run,
+    )
+    groups: dict[tuple[str, str, str, str], list[Fact]] = defaultdict(list)
+    for fact in stale:
+        groups[(fact.tenant, fact.stream, fact.category, fact.subject)].append(fact)
+    folded = 0
+    for members in groups.values():
+        for cluster in _clusters(members):
+            if len(cluster) > 1:
+                with memory.store.transaction():
+                    _fold(memory, cluster)
+                folded += len(cluster)
+    return folded
+
+
+def archive_expired(memory: Memory) -> int:
+    """Deadlines and dates long past leave the prompt; they stay searchable as history."""
+    settings = memory.settings
+    cutoff = (utcnow() - timedelta(days=settings.archive_after_days)).date()
+    moved = 0
+    for fact in memory.store.active_facts_of(_DATED, settings.max_rows_per_run):
+        day = _iso_day(fact.value)
+        if day is None or day >= cutoff:
+            continue
+        with memory.store.transaction():
+            memory.store.set_fact_status(fact.tenant, fact.id, FactStatus.ARCHIVED)
+            memory.store.add_fact_change(fact.id, "ARCHIVE", note=f"{fact.value} has passed")
+        moved += 1
+    return moved
+
+
+def clean_archive(memory: Memory) -> int:
+    """Delete archived summaries past their age, only when a retention rule says so."""
+    days = memory.settings.archive_cleanup_days
+    if days is None:
+        return 0
+    return memory.store.delete_archived_summaries(
+        before=utcnow() - timedelta(days=days), limit=memory.settings.max_rows_per_run
+    )
+
+
+STAGES: tuple[tuple[str, Callable[[Memory], int]], ...] = (
+    ("retention", compress_stale),
+    ("archive", archive_expired),
+    ("archive_cleanup", clean_archive),
+    ("rollups", roll_ups),
+    ("retries", retry_failed),
+)
+
+
+def _clusters(facts: list[Fact]) -> list[list[Fact]]:
+    clusters: list[list[Fact]] = []
+    for fact in facts:
+        home = next((c for c in clusters if word_overlap(c[0].text, fact.text) >= _SIMILAR), None)
+        if home is None:
+            clusters.append([fact])
+        else:
+            home.append(fact)
+    return clusters
+
+
+def _fold(memory: Memory, cluster: list[Fact]) -> None:
+    store, first = memory.store, cluster[0]
+    newest = max(cluster, key=lambda f: f.recorded_at)
+    text = f"{newest.text} (said {len(cluster)} times)"
+    key = hashlib.sha1(" ".join(str(f.id) for f in cluster).encode()).hexdigest()[:12]
+    folded = store.insert_fact(NewFact(
+        tenant=first.tenant, stream=first.stream, text=text, category=first.category,
+        subject=first.subject, slot=f"compressed:{key}", value=newest.value,
+        confidence=max(f.confidence for f in cluster), visibility=newest.visibility,
+        source=SourceRef(kind="maintenance", id=key, at=newest.source.at),
+        tokens=count_tokens(text),
+    ))  # fmt: skip
+    store.add_fact_change(folded.id, "ADD", note=f"stands for {len(cluster)} facts")
+    for fact in cluster:
+        store.set_fact_status(fact.tenant, fact.id, FactStatus.COMPRESSED, superseded_by=folded.id)
+        store.add_fact_change(fact.id, "COMPRESS", related=folded.id)
+
+
+def _iso_day(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+
+
+class MaintenanceLoop:
+    """Runs maintain() now and then every `interval` seconds, in a daemon thread."""
+
+    def __init__(self, memory: Memory, interval: float) -> None:
+        self._memory = memory
+        self._interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="memstrata-maintenance",
+                                        daemon=True)  # fmt: skip
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            maintain(self._memory)
+            self._stop.wait(self._interval)

@@ -1,0 +1,79 @@
+"""The maintenance stages: retention, archiving, clean-up, roll-ups and retries."""
+
+from datetime import UTC, datetime, timedelta
+
+from typer.testing import CliRunner
+
+from memstrata import FactStatus
+from memstrata.cli import app
+from memstrata.maintenance import maintain
+from tests.scripted_model import ScriptedModel
+
+ALPHA = "project:alpha"
+
+
+def counts(reports):
+    return {r.stage: r.count for r in reports}
+
+
+def test_stale_near_identical_facts_are_compressed(open_memory):
+    mem = open_memory(ScriptedModel(), retention_days=1e-9)
+    for i in range(3):
+        mem.write_fact(ALPHA, f"The coffee machine on floor two is broken again {'!' * i}",
+                       subject="coffee machine", slot=f"note:{i}", confidence=0.5)  # fmt: skip
+    keep = mem.write_fact(ALPHA, "Priya owns the billing service.", subject="priya",
+                          slot="owns", confidence=0.95)  # fmt: skip
+    assert counts(maintain(mem))["retention"] == 3
+
+    active = mem.facts(ALPHA)
+    folded = next(f for f in active if f.slot.startswith("compressed:"))
+    assert "(said 3 times)" in folded.text and keep.id in {f.id for f in active}
+    originals = [f for f in mem.facts(ALPHA, include_inactive=True)
+                 if f.status is FactStatus.COMPRESSED]  # fmt: skip
+    assert len(originals) == 3 and all(f.superseded_by == folded.id for f in originals)
+    actions = [c.action for c in mem.fact_history(originals[0].id).changes]
+    assert actions[-1] == "COMPRESS"
+
+
+def test_past_deadlines_are_archived_not_deleted(open_memory):
+    mem = open_memory(ScriptedModel())
+    old = mem.write_fact(ALPHA, "The beta deadline was 2020-01-31.", category="deadline",
+                         subject="beta", slot="deadline", value="2020-01-31")  # fmt: skip
+    soon = (datetime.now(UTC) + timedelta(days=10)).date().isoformat()
+    mem.write_fact(ALPHA, f"The launch deadline is {soon}.", category="deadline",
+                   subject="launch", slot="deadline", value=soon)  # fmt: skip
+    assert counts(maintain(mem))["archive"] == 1
+    assert mem.fact(old.id).status is FactStatus.ARCHIVED
+    assert [f.value for f in mem.facts(ALPHA)] == [soon]
+    assert [c.action for c in mem.fact_history(old.id).changes][-1] == "ARCHIVE"
+
+
+def test_archive_cleanup_only_when_configured(open_memory):
+    mem = open_memory(ScriptedModel(), session_turns=2)
+    for i in range(8):
+        mem.add_turn(ALPHA, f"message {i}")
+    mem.process_pending()
+    archived = len(mem.summaries(ALPHA, "archived"))
+    assert archived and counts(maintain(mem))["archive_cleanup"] == 0
+    mem.settings = mem.settings.model_copy(update={"archive_cleanup_days": 1e-9})
+    assert counts(maintain(mem))["archive_cleanup"] == archived
+    assert mem.summaries(ALPHA, "archived") == []
+    assert mem.search("message", kinds=["summary"]) is not None  # the index stayed consistent
+
+
+def test_failed_jobs_are_retried(open_memory, scripted):
+    mem = open_memory(scripted, job_attempts=1)
+    scripted.fail["extract_facts"] = 1
+    mem.add_turn(ALPHA, "hello")
+    mem.process_pending()
+    assert mem.store.jobs(status="failed")
+    assert counts(maintain(mem))["retries"] == 1
+    mem.process_pending()
+    assert not mem.store.jobs(status="failed")
+
+
+def test_maintain_command(tmp_path):
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "m.db"), "maintain"],
+                                env={"COLUMNS": "200"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "retention" in result.output and "rollups" in result.output
