@@ -248,6 +248,42 @@ def maintain_now(ctx: typer.Context) -> None:
     out.print(table)
 
 
+@app.command("proxy")
+def proxy(
+    ctx: typer.Context,
+    upstream: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL")] = None,
+    host: Annotated[str | None, typer.Option(help="Listen address")] = None,
+    port: Annotated[int | None, typer.Option(help="Listen port")] = None,
+) -> None:
+    """An OpenAI-compatible chat endpoint that adds memory and records every answer."""
+    from memstrata.proxy import run_proxy
+
+    options: _Options = ctx.obj
+    try:
+        run_proxy(options.settings(), upstream=upstream, host=host, port=port)
+    except MemstrataError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@app.command("mcp")
+def mcp(
+    ctx: typer.Context,
+    transport: Annotated[str, typer.Option(help="stdio, or http for streamable HTTP")] = "stdio",
+    host: Annotated[str, typer.Option(help="For http")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="For http")] = 8422,
+) -> None:
+    """Serve memory to MCP clients, as the configured tenant and trust (settings.mcp)."""
+    from memstrata.mcp import run_mcp
+
+    options: _Options = ctx.obj
+    try:
+        run_mcp(options.settings(), transport=transport, host=host, port=port)
+    except MemstrataError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
 keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")
 app.add_typer(keys_app, name="keys")
 

@@ -1,0 +1,33 @@
+"""The MCP face: `memstrata mcp` serves memory tools over stdio or streamable HTTP.
+
+`build_server(memory, tenant, trust)` makes the SDK server; `run_mcp(settings)` opens a
+Memory from settings and serves it as `settings.mcp.tenant` at `settings.mcp.trust`.
+"""
+
+from memstrata.mcp.server import TOOL_NAMES, build_server
+from memstrata.settings import Settings
+from memstrata.types import Trust
+
+TRANSPORTS = ("stdio", "http", "streamable-http")
+"""'http' is short for the SDK's 'streamable-http'."""
+
+
+def run_mcp(
+    settings: Settings, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8422
+) -> None:
+    """Serve the memory that `settings` name until the client goes away (stdio) or the
+    process is stopped (streamable HTTP at http://host:port/mcp)."""
+    from memstrata.errors import InvalidInput
+    from memstrata.memory import Memory
+
+    if transport not in TRANSPORTS:
+        raise InvalidInput(f"unknown MCP transport {transport!r}; use stdio or http")
+    with Memory.open(settings=settings, tenant=settings.mcp.tenant) as memory:
+        server = build_server(memory, settings.mcp.tenant, Trust(settings.mcp.trust))
+        if transport == "stdio":
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host=host, port=port)
+
+
+__all__ = ["TOOL_NAMES", "TRANSPORTS", "build_server", "run_mcp"]

@@ -1,0 +1,368 @@
+"""The MCP face: memory tools over one `Memory`, for one tenant at one trust level.
+
+Built on the official `mcp` SDK (`mcp.server.mcpserver.MCPServer`). Every tool passes the
+configured tenant to Memory and reads only what the configured trust may read; a `public`
+session writes nothing. Caller mistakes come back as tool errors (`is_error`) with
+memstrata's own message, never a traceback.
+"""
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import Field
+
+from memstrata import __version__
+from memstrata.errors import MemstrataError, NotFound
+from memstrata.memory import Memory
+from memstrata.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
+from memstrata.models.heuristic.text import wordset
+from memstrata.recall import PRESETS
+from memstrata.types import (
+    READABLE,
+    Fact,
+    FactCategory,
+    SummaryKind,
+    Trust,
+    Visibility,
+    as_utc,
+    check_stream,
+    check_tenant,
+    stream_subject,
+)
+
+TOOL_NAMES = (
+    "memory_search",
+    "memory_timeline",
+    "memory_get",
+    "memory_write",
+    "memory_history",
+    "memory_people",
+    "memory_sessions",
+    "memory_context",
+)
+
+TIMELINE_SUMMARY_KINDS = (SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY)
+"""Summaries that stand for a period; the rolling active summary and its old versions do not."""
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+Stream = Annotated[
+    str,
+    Field(description="a memory stream: 'global' or 'kind:id', such as 'project:alpha'"),
+]
+FactId = Annotated[
+    int, Field(description="a fact id, as returned by memory_search or memory_write")
+]
+
+
+def _dump(item: Any) -> dict[str, Any]:
+    return item.model_dump(mode="json")
+
+
+def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
+    """An MCP server whose tools read and write `memory` as `tenant` at `trust`."""
+    tenant = check_tenant(tenant)
+    trust = Trust(trust)
+    readable: tuple[Visibility, ...] = READABLE[trust]
+    server = MCPServer(
+        "memstrata",
+        title="memstrata memory",
+        version=__version__,
+        log_level="WARNING",  # the SDK configures root logging; keep Python's default level
+        instructions=(
+            "Long-term memory: facts, summaries and past turns per stream ('kind:id' or "
+            f"'global'). This session reads as trust '{trust}'"
+            + (" and may not write." if trust is Trust.PUBLIC else ".")
+        ),
+    )
+
+    def tool(name: str, *, read_only: bool, idempotent: bool = False) -> Callable[[_F], _F]:
+        """Register `fn` as tool `name`; memstrata's deliberate errors become tool errors."""
+
+        def register(fn: _F) -> _F:
+            @functools.wraps(fn)
+            def call(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return fn(*args, **kwargs)
+                except MemstrataError as exc:
+                    raise ToolError(str(exc)) from None
+
+            server.add_tool(
+                call,
+                name=name,
+                description=fn.__doc__,
+                annotations=ToolAnnotations(
+                    read_only_hint=read_only,
+                    destructive_hint=False,
+                    idempotent_hint=read_only or idempotent,
+                    open_world_hint=False,
+                ),
+            )
+            return fn
+
+        return register
+
+    def may_read(visibility: Visibility) -> bool:
+        return visibility in readable
+
+    def refuse_writes(what: str) -> None:
+        if not readable:
+            raise ToolError(
+                f"this MCP session has trust '{trust}', which may not {what}; "
+                "ask the operator for a session with more trust"
+            )
+
+    def readable_fact(fact_id: int) -> Fact:
+        fact = memory.fact(fact_id, tenant=tenant)
+        if not may_read(fact.visibility):
+            raise NotFound(f"no fact {fact_id}")  # the same answer as for a missing fact
+        return fact
+
+    @tool("memory_search", read_only=True)
+    def memory_search(
+        query: Annotated[str, Field(description="what to look for, in plain words")],
+        stream: Annotated[
+            str | None, Field(description="only this stream ('kind:id'); all streams if omitted")
+        ] = None,
+        kinds: Annotated[
+            list[Literal["fact", "turn", "summary"]] | None,
+            Field(description="item kinds to return; all if omitted"),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="at most this many hits")] = 10,
+        preset: Annotated[
+            str, Field(description=f"ranking preset: {', '.join(PRESETS)}")
+        ] = "default",
+    ) -> dict[str, Any]:
+        """Search the memory for facts, past turns and summaries that match a query, best
+        first, each with its score, stream, time and source. Current facts only; use
+        memory_history for superseded versions."""
+        hits = memory.search(
+            query, stream=stream, kinds=kinds, limit=limit, preset=preset, trust=trust,
+            tenant=tenant,
+        )  # fmt: skip
+        return {"query": query, "hits": [_dump(h) for h in hits]}
+
+    @tool("memory_timeline", read_only=True)
+    def memory_timeline(
+        stream: Stream,
+        since: Annotated[
+            datetime | None, Field(description="ISO 8601 time; only entries at or after it")
+        ] = None,
+        until: Annotated[
+            datetime | None, Field(description="ISO 8601 time; only entries at or before it")
+        ] = None,
+        limit: Annotated[
+            int, Field(ge=1, le=500, description="the newest this many entries, oldest first")
+        ] = 50,
+    ) -> dict[str, Any]:
+        """A stream's turns and its session, weekly and monthly summaries in time order
+        (oldest first). A summary is placed at the end of the period it covers."""
+        check_stream(stream)
+        start = as_utc(since) if since else None
+        end = as_utc(until) if until else None
+        entries: list[tuple[datetime, int, dict[str, Any]]] = []
+        for turn in memory.turns(stream, tenant=tenant):
+            if may_read(turn.visibility):
+                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": turn}))
+        for summary in memory.summaries(stream, tenant=tenant):
+            if summary.kind in TIMELINE_SUMMARY_KINDS and may_read(summary.visibility):
+                at = summary.period_end or summary.created_at
+                entries.append((at, 1, {"type": "summary", "at": at, "item": summary}))
+        entries = [
+            e for e in entries if (start is None or e[0] >= start) and (end is None or e[0] <= end)
+        ]
+        entries.sort(key=lambda e: (e[0], e[1]))
+        shown = entries[-limit:]
+        return {
+            "stream": stream,
+            "total": len(entries),
+            "truncated": len(shown) < len(entries),
+            "entries": [
+                {"type": e["type"], "at": e["at"].isoformat(), "item": _dump(e["item"])}
+                for _, _, e in shown
+            ],
+        }
+
+    @tool("memory_get", read_only=True)
+    def memory_get(fact_id: FactId) -> dict[str, Any]:
+        """One fact by id: its text, category, subject, slot, value, confidence, status
+        (active or superseded...), visibility and source."""
+        return _dump(readable_fact(fact_id))
+
+    @tool("memory_write", read_only=False)
+    def memory_write(
+        stream: Stream,
+        text: Annotated[str, Field(description="the fact, as one plain sentence")],
+        category: Annotated[
+            str | None,
+            Field(description=f"one of {', '.join(c.value for c in FactCategory)}; default note"),
+        ] = None,
+        confidence: Annotated[
+            float | None, Field(ge=0.0, le=1.0, description="0 to 1; default 0.95")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Record a fact in a stream. A newer fact about the same subject and slot supersedes
+        the older one (see memory_history); nothing is deleted. The fact gets the most
+        private visibility this session may read. Refused in a public session."""
+        refuse_writes("write facts")
+        fact = memory.write_fact(
+            stream,
+            text,
+            category=category if category is not None else FactCategory.NOTE,
+            confidence=confidence if confidence is not None else 0.95,
+            visibility=readable[0],
+            tenant=tenant,
+        )
+        return _dump(fact)
+
+    @tool("memory_history", read_only=True)
+    def memory_history(fact_id: FactId) -> dict[str, Any]:
+        """A fact's supersession chain (every version of its slot, oldest first) and what
+        happened to each version, with the fields before and after each change."""
+        readable_fact(fact_id)
+        history = memory.fact_history(fact_id, tenant=tenant)
+        chain = [f for f in history.chain if may_read(f.visibility)]
+        shown = {f.id for f in chain}
+        changes = []
+        for change in history.changes:
+            if change.fact_id not in shown:
+                continue
+            if change.related_fact_id is not None and change.related_fact_id not in shown:
+                change = change.model_copy(update={"related_fact_id": None})
+            changes.append(_dump(change))
+        return {
+            "fact": _dump(history.fact),
+            "chain": [_dump(f) for f in chain],
+            "changes": changes,
+        }
+
+    @tool("memory_people", read_only=True)
+    def memory_people(
+        stream: Annotated[
+            str | None, Field(description="only this stream; all streams if omitted")
+        ] = None,
+    ) -> dict[str, Any]:
+        """People named in the current facts, each with the facts that mention them.
+
+        A heuristic, not an entity index: a name is a fact's subject or value that its text
+        spells as one to three capitalised words and that is not a role title, a common
+        word, a date word or the stream's own subject. It misses names written in lowercase
+        and may list capitalised things that are not people."""
+        if stream is not None:
+            streams = [check_stream(stream)]
+        else:
+            streams = [s.name for s in memory.streams(tenant=tenant)]
+        people: dict[str, dict[str, Any]] = {}
+        for name in streams:
+            for fact in memory.facts(name, tenant=tenant):
+                if not may_read(fact.visibility):
+                    continue
+                for person in _people_in(fact, name):
+                    entry = people.setdefault(person.lower(), {"names": {}, "facts": {}})
+                    entry["names"][person] = entry["names"].get(person, 0) + 1
+                    entry["facts"][fact.id] = fact
+        listed = [
+            {
+                "name": max(entry["names"], key=lambda n: (entry["names"][n], n)),
+                "facts": [_dump(f) for f in entry["facts"].values()],
+            }
+            for entry in people.values()
+        ]
+        listed.sort(key=lambda p: (-len(p["facts"]), p["name"].lower()))
+        return {"streams": streams, "people": listed}
+
+    @tool("memory_sessions", read_only=False, idempotent=True)
+    def memory_sessions(
+        stream: Stream,
+        action: Annotated[
+            Literal["end", "refresh", "list"],
+            Field(
+                description="end: summarize the turns no summary covers yet (queued); "
+                "refresh: rebuild the stream's active summary now and return it; "
+                "list: the stream's session summaries, oldest first"
+            ),
+        ] = "list",
+    ) -> dict[str, Any]:
+        """End a session, refresh the stream's summary, or list its session summaries.
+        end and refresh are refused in a public session."""
+        check_stream(stream)
+        if action == "list":
+            summaries = memory.summaries(stream, SummaryKind.SESSION, tenant=tenant)
+            return {
+                "stream": stream,
+                "action": action,
+                "summaries": [_dump(s) for s in summaries if may_read(s.visibility)],
+            }
+        refuse_writes(f"{action} sessions")
+        if action == "end":
+            memory.end_session(stream, tenant=tenant)
+            return {
+                "stream": stream,
+                "action": action,
+                "queued": True,
+                "note": "a session summary of the uncovered turns is queued",
+            }
+        active = memory.refresh(stream, tenant=tenant)
+        shown = active if active is not None and may_read(active.visibility) else None
+        return {
+            "stream": stream,
+            "action": action,
+            "summary": _dump(shown) if shown is not None else None,
+        }
+
+    @tool("memory_context", read_only=True)
+    def memory_context(
+        stream: Stream,
+        query: Annotated[str, Field(description="the question the context is for")] = "",
+        budget: Annotated[
+            int | None,
+            Field(ge=1, description="tokens; the configured prompt_budget if omitted"),
+        ] = None,
+    ) -> dict[str, Any]:
+        """The memory a prompt about `query` should carry, within `budget` tokens: facts,
+        the stream's summary, recent turns and relevant older material, each item naming
+        its source, rendered as text and as chat messages, with what did not fit."""
+        return _dump(memory.context(stream, query, budget, trust=trust, tenant=tenant))
+
+    return server
+
+
+# -- people ----------------------------------------------------------------------
+
+_NAME_WORD = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*")
+_CALENDAR = wordset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march
+    september october november december week month year eod eow"""
+)  # not may, june, april or august: those are people's names too
+_NOT_PERSON_CATEGORIES = frozenset({FactCategory.DEADLINE, FactCategory.DATE})
+
+
+def _people_in(fact: Fact, stream: str) -> Iterable[str]:
+    """The subject and value of `fact` that its text spells like a person's name."""
+    candidates = [fact.subject]
+    if fact.category not in _NOT_PERSON_CATEGORIES:
+        candidates.append(fact.value)
+    own = stream_subject(stream)
+    found: list[str] = []
+    for candidate in candidates:
+        candidate = candidate.strip()
+        if not candidate or candidate.lower() == own:
+            continue
+        match = re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", fact.text, re.IGNORECASE)
+        if match and _looks_like_name(match.group(0)) and match.group(0) not in found:
+            found.append(match.group(0))
+    return found
+
+
+def _looks_like_name(span: str) -> bool:
+    words = span.split()
+    if not 1 <= len(words) <= 3 or not all(_NAME_WORD.fullmatch(w) for w in words):
+        return False
+    lowered = [w.lower() for w in words]
+    return not any(w in NOT_NAMES or w in ROLE_HEADS or w in _CALENDAR for w in lowered)

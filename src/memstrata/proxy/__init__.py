@@ -1,0 +1,56 @@
+"""An OpenAI-compatible proxy that adds memory to any chat client.
+
+    memstrata proxy --upstream http://127.0.0.1:11434/v1
+
+Point a client's base URL at the proxy and name the stream with the `X-Memstrata-Stream`
+header (or the request's `user`, mapped to `user:<value>`). See `create_proxy_app`.
+"""
+
+from pydantic import ValidationError
+
+from memstrata.errors import SettingsError
+from memstrata.proxy.app import create_proxy_app
+from memstrata.settings import ProxySettings, Settings
+
+__all__ = ["create_proxy_app", "proxy_settings", "run_proxy"]
+
+
+def proxy_settings(
+    settings: Settings, upstream: str | None = None, host: str | None = None,
+    port: int | None = None,
+) -> Settings:  # fmt: skip
+    """`settings` with the given proxy options replaced, validated."""
+    given = {"upstream": upstream, "host": host, "port": port}
+    updates = {key: value for key, value in given.items() if value is not None}
+    if not updates:
+        return settings
+    try:
+        proxy = ProxySettings.model_validate({**settings.proxy.model_dump(), **updates})
+    except ValidationError as exc:
+        problems = "; ".join(f"proxy.{e['loc'][0]}: {e['msg']}" for e in exc.errors())
+        raise SettingsError(f"invalid proxy options: {problems}") from None
+    return settings.model_copy(update={"proxy": proxy})
+
+
+def run_proxy(
+    settings: Settings, upstream: str | None = None, host: str | None = None,
+    port: int | None = None,
+) -> None:  # fmt: skip
+    """Serve the proxy under uvicorn until interrupted, over a Memory built from settings."""
+    import uvicorn
+
+    from memstrata.maintenance import MaintenanceLoop
+    from memstrata.memory import Memory
+
+    settings = proxy_settings(settings, upstream, host, port)
+    if not settings.proxy.upstream.startswith(("http://", "https://")):
+        upstream = settings.proxy.upstream
+        raise SettingsError(f"proxy.upstream must be an http(s) URL, got {upstream!r}")
+    with Memory.open(settings=settings) as memory:
+        app = create_proxy_app(memory, settings)
+        loop = MaintenanceLoop(memory, settings.maintenance_interval_seconds)
+        loop.start()
+        try:
+            uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port)
+        finally:
+            loop.stop()

@@ -1,0 +1,312 @@
+"""The OpenAI-compatible memory proxy: a Starlette app in front of any chat server.
+
+Per request it picks a stream (header `X-Memstrata-Stream`, else the request's `user`),
+puts that stream's memory into the system message, forwards the request upstream, passes
+the answer back as it arrives, and records the turn once the answer is complete.
+"""
+
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx
+from starlette.applications import Starlette
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from memstrata import tracing
+from memstrata.errors import InvalidInput
+from memstrata.memory import Memory
+from memstrata.proxy.inject import (
+    STREAM_HEADER,
+    has_history,
+    memory_text,
+    pick_stream,
+    query_text,
+    with_memory,
+)
+from memstrata.proxy.sse import StreamAnswer, json_answer
+from memstrata.settings import Settings
+
+log = logging.getLogger("memstrata.proxy")
+
+WARNING_HEADER = "X-Memstrata-Warning"
+FORWARDED_REQUEST_HEADERS = ("openai-organization", "openai-project", "openai-beta")
+PASSED_RESPONSE_HEADERS = ("x-request-id", "openai-processing-ms", "openai-version")
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What to record once the answer is complete."""
+
+    stream: str
+    query: str
+    model: str | None
+
+
+class _Proxy:
+    def __init__(
+        self, memory: Memory, settings: Settings, http_client: httpx.AsyncClient | None
+    ) -> None:
+        self.memory = memory
+        self.settings = settings
+        self.upstream = settings.proxy.upstream.rstrip("/")
+        if not self.upstream.startswith(("http://", "https://")):
+            raise InvalidInput(f"proxy.upstream must be an http(s) URL, got {self.upstream!r}")
+        self.timeout = httpx.Timeout(settings.proxy.timeout_seconds)
+        self._client = http_client
+        self._owns_client = http_client is None
+
+    @asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if self._owns_client and self._client is not None:
+                await self._client.aclose()
+                self._client = None
+
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=self.timeout)
+        return self._client
+
+    # -- routes ---------------------------------------------------------------
+
+    async def chat(self, request: Request) -> Response:
+        raw = await request.body()
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return _error(400, "request body is not valid JSON", code="invalid_json")
+        if not isinstance(body, dict):
+            return _error(400, "request body must be a JSON object", code="invalid_json")
+        try:
+            stream, param = pick_stream(request.headers.get(STREAM_HEADER), body.get("user"))
+        except InvalidInput as exc:
+            param = STREAM_HEADER if request.headers.get(STREAM_HEADER) else "user"
+            return _error(422, str(exc), param=param, code="invalid_stream")
+        headers = self._upstream_headers(request)
+        if stream is None:
+            return await self._forward(raw, headers, None, {})
+        messages = body.get("messages")
+        query = query_text(messages)
+        extra = {"X-Memstrata-Stream": stream}
+        text, warning = await self._memory(stream, query, messages)
+        if warning:
+            extra[WARNING_HEADER] = warning
+        if text and isinstance(messages, list):
+            raw = json.dumps({**body, "messages": with_memory(messages, text)}).encode()
+        model = body.get("model") if isinstance(body.get("model"), str) else None
+        tracing.event("proxy", stream=stream, source=param, memory_chars=len(text), warning=warning)
+        return await self._forward(raw, headers, _Turn(stream, query, model), extra)
+
+    async def models(self, request: Request) -> Response:
+        path = request.url.path.removeprefix("/v1")
+        client = self.client()
+        upstream = client.build_request(
+            "GET", self.upstream + path, headers=self._upstream_headers(request),
+            timeout=self.timeout,
+        )  # fmt: skip
+        try:
+            response = await client.send(upstream)
+        except httpx.HTTPError as exc:
+            return _upstream_failed(exc, self.settings.proxy.timeout_seconds)
+        return _relay(response, response.content, {})
+
+    # -- inside ---------------------------------------------------------------
+
+    async def _memory(self, stream: str, query: str, messages: Any) -> tuple[str, str | None]:
+        """The memory text for the system message, and a warning if memory failed."""
+        try:
+            context = await run_in_threadpool(
+                self.memory.context, stream, query, self.settings.proxy.budget
+            )
+        except Exception as exc:  # the request goes on without memory
+            log.warning("memory unavailable for %s: %s", stream, _reason(exc))
+            return "", f"memory unavailable: {_reason(exc)}"
+        return memory_text(context, with_turns=not has_history(messages)), None
+
+    async def _forward(
+        self, raw: bytes, headers: dict[str, str], turn: _Turn | None, extra: dict[str, str]
+    ) -> Response:
+        client = self.client()
+        upstream = client.build_request(
+            "POST", f"{self.upstream}/chat/completions", content=raw, headers=headers,
+            timeout=self.timeout,
+        )  # fmt: skip
+        try:
+            response = await client.send(upstream, stream=True)
+        except httpx.HTTPError as exc:
+            return _upstream_failed(exc, self.settings.proxy.timeout_seconds)
+        is_sse = response.headers.get("content-type", "").startswith("text/event-stream")
+        if response.is_success and is_sse:
+            return self._streaming(response, turn, extra)
+        try:
+            content = await response.aread()
+        except httpx.HTTPError as exc:
+            return _upstream_failed(exc, self.settings.proxy.timeout_seconds)
+        finally:
+            await response.aclose()
+        if response.status_code >= 500:
+            return _upstream_status(response, content, extra)
+        answer = json_answer(content) if response.is_success and turn else ""
+        background = BackgroundTask(self._record, turn, answer) if turn and answer else None
+        return _relay(response, content, extra, background)
+
+    def _streaming(
+        self, response: httpx.Response, turn: _Turn | None, extra: dict[str, str]
+    ) -> StreamingResponse:
+        answer = StreamAnswer()
+        timeout = self.settings.proxy.timeout_seconds
+
+        async def relay() -> AsyncIterator[bytes]:
+            try:
+                async for chunk in response.aiter_bytes():
+                    answer.feed(chunk)
+                    yield chunk
+                answer.end()
+            except httpx.HTTPError as exc:  # headers are sent: end with an error event
+                answer.failed = True
+                log.warning("upstream stream broke off: %s", _reason(exc))
+                yield _sse_error(exc, timeout)
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await response.aclose()
+
+        async def after() -> None:
+            with anyio.CancelScope(shield=True):
+                await response.aclose()
+            if turn is not None and answer.complete and answer.text:
+                await run_in_threadpool(self._record, turn, answer.text)
+
+        headers = {**_passed_headers(response), **extra, "Cache-Control": "no-cache"}
+        return StreamingResponse(
+            relay(), status_code=response.status_code, headers=headers,
+            media_type="text/event-stream", background=BackgroundTask(after),
+        )  # fmt: skip
+
+    def _record(self, turn: _Turn, answer: str) -> None:
+        """Store the finished turn; its post-turn work runs in memory's worker."""
+        started = time.perf_counter()
+        try:
+            self.memory.add_turn(
+                turn.stream, user=turn.query, assistant=answer, model_variant=turn.model
+            )
+        except Exception as exc:  # the answer is out already; nothing to tell the client
+            log.warning("could not record the turn in %s: %s", turn.stream, _reason(exc))
+            return
+        tracing.event(
+            "proxy_record", stream=turn.stream, ms=round((time.perf_counter() - started) * 1000, 2)
+        )
+
+    def _upstream_headers(self, request: Request) -> dict[str, str]:
+        headers = {"Accept-Encoding": "identity", "Content-Type": "application/json"}
+        auth = request.headers.get("authorization")
+        if not auth:
+            key = os.environ.get(self.settings.proxy.api_key_env)
+            auth = f"Bearer {key}" if key else None
+        if auth:
+            headers["Authorization"] = auth
+        for name in FORWARDED_REQUEST_HEADERS:
+            if value := request.headers.get(name):
+                headers[name] = value
+        return headers
+
+
+def create_proxy_app(
+    memory: Memory, settings: Settings, *, http_client: httpx.AsyncClient | None = None
+) -> Starlette:
+    """The proxy as an ASGI app over `memory`, forwarding to `settings.proxy.upstream`.
+
+    A given `http_client` stays open (its owner closes it); without one the app makes
+    its own and closes it at shutdown.
+    """
+    proxy = _Proxy(memory, settings, http_client)
+    routes = [
+        Route("/v1/chat/completions", proxy.chat, methods=["POST"]),
+        Route("/v1/models", proxy.models, methods=["GET"]),
+        Route("/v1/models/{model:path}", proxy.models, methods=["GET"]),
+    ]
+    return Starlette(routes=routes, lifespan=proxy.lifespan)
+
+
+# -- responses ----------------------------------------------------------------
+
+
+def _error(
+    status: int,
+    message: str,
+    *,
+    kind: str = "invalid_request_error",
+    param: str | None = None,
+    code: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """An error in OpenAI's shape."""
+    body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _upstream_failed(exc: httpx.HTTPError, timeout: float) -> JSONResponse:
+    if isinstance(exc, httpx.TimeoutException):
+        message = f"upstream did not answer within {timeout:g} seconds"
+        return _error(504, message, kind="upstream_error", code="upstream_timeout")
+    message = f"upstream unreachable: {_reason(exc)}"
+    return _error(502, message, kind="upstream_error", code="upstream_unavailable")
+
+
+def _upstream_status(
+    response: httpx.Response, content: bytes, extra: dict[str, str]
+) -> JSONResponse:
+    detail = content[:300].decode("utf-8", "replace").strip()
+    message = f"upstream answered {response.status_code}" + (f": {detail}" if detail else "")
+    return _error(502, message, kind="upstream_error", code="upstream_error", headers=extra)
+
+
+def _relay(
+    response: httpx.Response,
+    content: bytes,
+    extra: dict[str, str],
+    background: BackgroundTask | None = None,
+) -> Response:
+    """The upstream's answer as it is."""
+    headers = {**_passed_headers(response), **extra}
+    media_type = response.headers.get("content-type", "application/json")
+    return Response(
+        content, status_code=response.status_code, headers=headers, media_type=media_type,
+        background=background,
+    )  # fmt: skip
+
+
+def _passed_headers(response: httpx.Response) -> dict[str, str]:
+    return {
+        name: value
+        for name, value in response.headers.items()
+        if name in PASSED_RESPONSE_HEADERS or name.startswith("x-ratelimit-")
+    }
+
+
+def _sse_error(exc: httpx.HTTPError, timeout: float) -> bytes:
+    if isinstance(exc, httpx.TimeoutException):
+        message = f"upstream stalled for {timeout:g} seconds mid-answer"
+    else:
+        message = f"upstream stream broke off: {_reason(exc)}"
+    error = {"message": message, "type": "upstream_error", "param": None, "code": "upstream_error"}
+    return f"data: {json.dumps({'error': error})}\n\n".encode()
+
+
+def _reason(exc: BaseException) -> str:
+    """A short, single-line, header-safe description of `exc`."""
+    text = " ".join(str(exc).split()) or "no detail"
+    text = f"{type(exc).__name__}: {text}"[:160]
+    return text.encode("ascii", "replace").decode("ascii")

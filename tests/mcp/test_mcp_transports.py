@@ -1,0 +1,91 @@
+"""`python -m memstrata.mcp` as a real process: stdio, and streamable HTTP on loopback."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from memstrata.mcp import TOOL_NAMES
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _env(tmp_path: Path, trust: str) -> dict[str, str]:
+    return {
+        "MEMSTRATA_DB": str(tmp_path / "mcp.db"),
+        "MEMSTRATA_EMBED__KIND": "hashing",
+        "MEMSTRATA_MCP__TENANT": "acme",
+        "MEMSTRATA_MCP__TRUST": trust,
+    }
+
+
+async def test_stdio_subprocess(tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "memstrata.mcp"], env=_env(tmp_path, "full"),
+        cwd=str(tmp_path),
+    )  # fmt: skip
+    async with Client(params, read_timeout_seconds=60) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        written = await client.call_tool(
+            "memory_write", {"stream": "project:alpha", "text": "Raj is the Lead Architect."}
+        )
+        got = await client.call_tool("memory_get", {"fact_id": written.structured_content["id"]})
+        bad = await client.call_tool("memory_timeline", {"stream": "no good"})
+    assert names == set(TOOL_NAMES)
+    assert not written.is_error and written.structured_content["tenant"] == "acme"
+    assert got.structured_content["text"] == "Raj is the Lead Architect."
+    assert bad.is_error and "invalid stream name 'no good'" in bad.content[0].text
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the MCP server exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"the MCP server did not listen on {port} within {timeout}s")
+
+
+async def test_streamable_http_subprocess(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, **_env(tmp_path, "public")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--port", str(port)],
+        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        _wait_for_port(port, process)
+        async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            write = await client.call_tool(
+                "memory_write", {"stream": "project:alpha", "text": "Eve is the CEO."}
+            )
+            listed = await client.call_tool(
+                "memory_sessions", {"stream": "project:alpha", "action": "list"}
+            )
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert names == set(TOOL_NAMES)
+    assert write.is_error and "trust 'public'" in write.content[0].text
+    assert not listed.is_error and listed.structured_content["summaries"] == []
