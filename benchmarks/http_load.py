@@ -1,0 +1,199 @@
+"""HTTP load: context requests from concurrent clients against `serve` on loopback.
+
+    python benchmarks/http_load.py [--requests 2000] [--clients 8] [--turns 200]
+                                   [--budget 2000] [--embed hashing] [--method get]
+
+Seeds a fresh SQLite memory with `--turns` turns (facts and summaries made before timing),
+starts `memstrata.http.serve` in its own process on a free loopback port, warms up, then
+sends `--requests` context requests from `--clients` threads, each with its own keep-alive
+httpx client. Prints throughput, latency percentiles and errors; the goal is zero errors
+and p95 under 50 ms. Exits 1 if any request failed.
+"""
+
+import argparse
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+from memstrata import Memory, load_settings
+from memstrata.keys import create_key
+
+STREAM = "project:alpha"
+TENANT = "bench"
+SERVE = (
+    "import sys; from memstrata import load_settings; from memstrata.http import serve; "
+    "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]))"
+)
+LINES = [
+    "No, Raj is the Lead Architect.",
+    "The Alpha deadline moved to March 27.",
+    "We decided to use Postgres for the ledger.",
+    "Mia will draft the API spec by Monday.",
+    "The load test is blocked on staging access.",
+    "The badge vendor is Acme Access Ltd.",
+    "Standup moves to 9:30 every weekday.",
+    "I prefer short answers in bullet points.",
+]
+QUERIES = [
+    "Who is the lead architect?",
+    "When is the Alpha deadline?",
+    "What database did we pick?",
+    "What is blocking the load test?",
+    "Who is the badge vendor?",
+    "",
+]
+
+
+def seed(db: Path, turns: int, embed: str) -> str:
+    """A memory with `turns` turns and the work that follows them done; returns a key."""
+    settings = load_settings(db=db, embed={"kind": embed})
+    with Memory.open(settings=settings, tenant=TENANT, background_worker=False) as mem:
+        rng = random.Random(7)
+        for i in range(turns):
+            mem.add_turn(STREAM, user=f"{rng.choice(LINES)} (note {i})", assistant="Noted.")
+        mem.end_session(STREAM)
+        mem.process_pending()
+        _, secret = create_key(mem.store, TENANT, "full", label="http_load")
+    return secret
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(db: Path, embed: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "MEMSTRATA_DB": str(db), "MEMSTRATA_EMBED__KIND": embed}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVE, str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"serve exited with {proc.returncode}: {proc.stderr.read()}")
+        try:
+            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                return proc, url
+        except httpx.TransportError:
+            time.sleep(0.05)
+    proc.terminate()
+    raise SystemExit("serve did not come up")
+
+
+class Load:
+    def __init__(self, url: str, secret: str, budget: int, method: str) -> None:
+        self.url, self.budget, self.method = url, budget, method
+        self.headers = {"Authorization": f"Bearer {secret}"}
+        self.latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def run(self, requests: int, clients: int) -> float:
+        counts = [
+            requests // clients + (1 if i < requests % clients else 0) for i in range(clients)
+        ]
+        threads = [threading.Thread(target=self._client, args=(n, i)) for i, n in enumerate(counts)]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return time.perf_counter() - started
+
+    def _client(self, count: int, index: int) -> None:
+        rng = random.Random(index)
+        mine: list[float] = []
+        with httpx.Client(base_url=self.url, headers=self.headers, timeout=30.0) as client:
+            for _ in range(count):
+                body = {"stream": STREAM, "query": rng.choice(QUERIES), "budget": self.budget}
+                started = time.perf_counter()
+                try:
+                    if self.method == "get":
+                        response = client.get("/v1/context", params=body)
+                    else:
+                        response = client.post("/v1/context", json=body)
+                    failure = None if response.status_code == 200 else str(response.status_code)
+                except httpx.HTTPError as exc:
+                    failure = type(exc).__name__
+                mine.append(time.perf_counter() - started)
+                if failure:
+                    with self.lock:
+                        self.errors[failure] = self.errors.get(failure, 0) + 1
+        with self.lock:
+            self.latencies.extend(mine)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--embed", default="hashing", choices=["hashing", "minilm", "none"])
+    parser.add_argument("--method", default="get", choices=["get", "post"])
+    parser.add_argument("--warmup", type=int, default=50)
+    args = parser.parse_args()
+    out = Console()
+
+    with tempfile.TemporaryDirectory(prefix="memstrata-http-") as tmp:
+        db = Path(tmp) / "bench.db"
+        out.print(f"seeding {args.turns} turns ...")
+        secret = seed(db, args.turns, args.embed)
+        proc, url = start_server(db, args.embed)
+        try:
+            Load(url, secret, args.budget, args.method).run(args.warmup, min(args.clients, 4))
+            load = Load(url, secret, args.budget, args.method)
+            seconds = load.run(args.requests, args.clients)
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+
+    lat_ms = [s * 1000 for s in load.latencies]
+    table = Table(title=f"HTTP load: {args.method.upper()} /v1/context, loopback")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_row("requests", f"{len(lat_ms):,}")
+    table.add_row("clients", str(args.clients))
+    table.add_row("stream turns / budget", f"{args.turns} / {args.budget}")
+    table.add_row("embedder", args.embed)
+    table.add_row("wall time", f"{seconds:.2f} s")
+    table.add_row("throughput", f"{len(lat_ms) / seconds:,.0f} req/s")
+    table.add_row("latency mean", f"{statistics.fmean(lat_ms):.1f} ms")
+    for name, share in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
+        table.add_row(f"latency {name}", f"{percentile(lat_ms, share):.1f} ms")
+    table.add_row("latency max", f"{max(lat_ms):.1f} ms")
+    errors = sum(load.errors.values())
+    detail = ", ".join(f"{k}: {v}" for k, v in sorted(load.errors.items()))
+    table.add_row("errors", f"{errors}" + (f" ({detail})" if detail else ""))
+    out.print(table)
+    p95 = percentile(lat_ms, 0.95)
+    verdict = "[green]met[/green]" if errors == 0 and p95 < 50 else "[red]missed[/red]"
+    out.print(f"goal (0 errors, p95 < 50 ms): {verdict}")
+    raise SystemExit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()

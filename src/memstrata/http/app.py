@@ -1,0 +1,79 @@
+"""The FastAPI application: one Memory, API-key auth, a body limit and one error shape."""
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from fastapi import FastAPI
+
+from memstrata import __version__
+from memstrata.http import errors
+from memstrata.http.auth import AuthMiddleware
+from memstrata.http.limits import BodyLimitMiddleware
+from memstrata.http.routes import router
+from memstrata.http.schemas import Health
+from memstrata.memory import Memory
+from memstrata.settings import Settings
+
+DESCRIPTION = """
+Long-term memory for LLM assistants.
+
+Every `/v1` request carries an API key (`Authorization: Bearer <key>` or `X-API-Key`),
+made with `memstrata keys create --tenant T --trust full`. The key fixes the tenant, and
+the trust level it reads with; a `public` key cannot write. Errors are
+`{"error": {"code": ..., "message": ...}}` with a stable `code`: malformed JSON is a 400
+`invalid_json`, JSON that does not fit is a 422 `invalid_input`.
+"""
+
+
+class MemoryCloser:
+    """Closes the memory once, from the app's shutdown or from whoever started it."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def __call__(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._memory.close()
+
+
+def create_app(memory: Memory, settings: Settings, *, close_memory: bool = True) -> FastAPI:
+    """The HTTP API over `memory`. With `close_memory`, the app's shutdown closes it."""
+    closer = MemoryCloser(memory)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if close_memory:
+                await anyio.to_thread.run_sync(closer)
+
+    app = FastAPI(
+        title="memstrata",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.memory = memory
+    app.state.close_memory = closer
+    errors.install(app)
+    # The last added runs first: errors are caught around everything, and the key is
+    # checked before any body byte is read.
+    app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.http.max_body_bytes)
+    app.add_middleware(AuthMiddleware, memory=memory)
+    app.add_middleware(errors.CatchAllMiddleware)
+
+    @app.get("/health", tags=["health"])
+    def health() -> Health:
+        """Liveness; needs no key."""
+        return Health(version=__version__)
+
+    app.include_router(router)
+    return app
