@@ -5,9 +5,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Literal, Self
+from typing import Literal, Self, TypeVar
 
 from memstrata import tracing
 from memstrata.context import assemble
@@ -475,19 +476,22 @@ class Memory:
 
 
 def _visibility(value: Visibility | str) -> Visibility:
-    try:
-        return Visibility(value)
-    except ValueError:
-        known = ", ".join(v.value for v in Visibility)
-        raise InvalidInput(f"unknown visibility {value!r}; use one of {known}") from None
+    return _member(Visibility, value, "visibility")
 
 
 def _trust(value: Trust | str) -> Trust:
+    return _member(Trust, value, "trust level")
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _member(kind: type[_E], value: _E | str, what: str) -> _E:
     try:
-        return Trust(value)
+        return kind(value)
     except ValueError:
-        known = ", ".join(t.value for t in Trust)
-        raise InvalidInput(f"unknown trust level {value!r}; use one of {known}") from None
+        known = ", ".join(member.value for member in kind)
+        raise InvalidInput(f"unknown {what} {value!r}; use one of {known}") from None
 
 
 def _embedder_from(settings: Settings) -> Embedder | None:

@@ -8,8 +8,6 @@ or first one, a non-finite value) is an :class:`EmbeddingError`.
 
 from __future__ import annotations
 
-import os
-import re
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -18,11 +16,10 @@ import numpy as np
 import openai
 
 from memstrata.embed.base import EmbeddingError, check_texts, normalize_rows, valid_utf8
-from memstrata.errors import SettingsError
+from memstrata.openai_client import KEYLESS_API_KEY, client_from_settings
 
 __all__ = ["OpenAIEmbedder", "KEYLESS_API_KEY"]
 
-KEYLESS_API_KEY = "EMPTY"
 """Sent when the key variable is set but empty: servers without auth ignore it, and the
 openai client refuses an empty key."""
 
@@ -75,26 +72,8 @@ class OpenAIEmbedder:
         string, or `api_key_env` None, means a local server that needs no key. The client
         retries twice on its own. `options` go to the constructor (dim, batch_size).
         """
-        if not isinstance(base_url, str) or not re.match(r"^https?://\S+$", base_url):
-            raise SettingsError(f"embedding base_url must be an http(s) URL, got {base_url!r}")
-        if not isinstance(model, str) or not model.strip():
-            raise SettingsError("embedding model must name the embedding model to use")
-        if timeout is None or timeout <= 0:
-            raise SettingsError(f"embedding timeout must be a positive number, got {timeout!r}")
-        if api_key_env is None:
-            api_key = ""
-        else:
-            api_key = os.environ.get(api_key_env)
-            if api_key is None:
-                raise SettingsError(
-                    f"environment variable {api_key_env} (the embedding API key) is not set; "
-                    "set it, or set it to an empty string for a local server that needs no key"
-                )
-        client = openai.OpenAI(
-            base_url=base_url,
-            api_key=api_key.strip() or KEYLESS_API_KEY,
-            timeout=timeout,
-            max_retries=2,
+        client = client_from_settings(
+            base_url, model, api_key_env, timeout, max_retries=2, purpose="embedding"
         )
         try:
             instance = cls(client, model, **options)

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import threading
 import time
@@ -45,7 +44,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from memstrata import tracing
-from memstrata.errors import InvalidInput, SettingsError
+from memstrata.errors import InvalidInput
 from memstrata.models.base import (
     DatedSummary,
     ExtractedFact,
@@ -66,6 +65,7 @@ from memstrata.models.prompts import (
     route,
     summarize_session,
 )
+from memstrata.openai_client import client_from_settings
 from memstrata.types import GLOBAL_STREAM
 
 __all__ = ["LLMModel", "TaskStats", "TASKS", "FORMATS"]
@@ -85,7 +85,6 @@ TASKS = (
 FORMATS = ("json_schema", "json_object", "text")
 """The ways of asking for JSON, most precise first; a server that rejects one gets the next."""
 
-KEYLESS_API_KEY = "EMPTY"
 """Sent when the key variable is set but empty: servers without auth ignore it, and the
 openai client refuses an empty key."""
 
@@ -197,26 +196,8 @@ class LLMModel:
         ``EMPTY`` is sent, because the openai client refuses an empty key.
         `options` go to the constructor (attempts, backoff, logger, temperature).
         """
-        if not isinstance(base_url, str) or not re.match(r"^https?://\S+$", base_url):
-            raise SettingsError(f"llm base_url must be an http(s) URL, got {base_url!r}")
-        if not isinstance(model, str) or not model.strip():
-            raise SettingsError("llm model must name the chat model to use")
-        if timeout is None or timeout <= 0:
-            raise SettingsError(f"llm timeout must be a positive number, got {timeout!r}")
-        if api_key_env is None:
-            api_key = ""
-        else:
-            api_key = os.environ.get(api_key_env)
-            if api_key is None:
-                raise SettingsError(
-                    f"environment variable {api_key_env} (the llm API key) is not set; set "
-                    "it, or set it to an empty string for a local server that needs no key"
-                )
-        client = openai.OpenAI(
-            base_url=base_url,
-            api_key=api_key.strip() or KEYLESS_API_KEY,
-            timeout=timeout,
-            max_retries=0,
+        client = client_from_settings(
+            base_url, model, api_key_env, timeout, max_retries=0, purpose="llm"
         )
         try:
             instance = cls(client, model, fallback, **options)
