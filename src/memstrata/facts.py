@@ -231,10 +231,10 @@ class OutdatedStatements:
 
     def replacements(self, text: str) -> list[Fact]:
         """The facts now in force in place of those `text` states; empty if none."""
-        words = _words(text)
+        heads = _heads(_words(text))
         found = {}
         for claim, current, successor in self._rules:
-            if _covers(words, claim) and not (current and _covers(words, current)):
+            if _covers(heads, claim) and not (current and _covers(heads, current)):
                 found[successor.id] = successor
         return list(found.values())
 
@@ -243,13 +243,18 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def _covers(words: list[str], needed: list[str]) -> bool:
-    """Every needed word appears, long ones also as a prefix ('architect' in 'architecture')."""
-    present = set(words)
-    return all(
-        need in present or (len(need) >= _MIN_PREFIX and any(w.startswith(need) for w in present))
-        for need in needed
-    )
+def _heads(words: list[str]) -> set[str]:
+    """The words and their prefixes of _MIN_PREFIX letters or more, to match word stems
+    ('architect' in 'architecture') with set lookups."""
+    heads = set(words)
+    for word in words:
+        heads.update(word[:end] for end in range(_MIN_PREFIX, len(word)))
+    return heads
+
+
+def _covers(heads: set[str], needed: list[str]) -> bool:
+    # Short needed words must match whole; _heads holds only long prefixes.
+    return all(need in heads for need in needed)
 
 
 def word_overlap(left: str, right: str) -> float:
