@@ -107,6 +107,3 @@ def story(filler_after: int = 500, seed: int = 7) -> Iterator[StoryTurn]:
             assistant = rng.choice(REPLIES)
         yield StoryTurn(number, user, assistant, at)
 
-
-EXPECTED_FACTS = ("Raj", "Lead Architect", "Priya", "backend", "March 27")
-SUPERSEDED = ("Sarah is the Lead Architect", "Priya handles frontend")
