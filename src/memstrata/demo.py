@@ -106,4 +106,3 @@ def story(filler_after: int = 500, seed: int = 7) -> Iterator[StoryTurn]:
             user = f"About {theme}: {rng.choice(lines)}"
             assistant = rng.choice(REPLIES)
         yield StoryTurn(number, user, assistant, at)
-

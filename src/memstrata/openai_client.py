@@ -2,6 +2,8 @@
 
 import os
 import re
+from collections.abc import Callable
+from typing import Self
 
 import openai
 
@@ -41,3 +43,32 @@ def client_from_settings(
         base_url=base_url, api_key=api_key.strip() or KEYLESS_API_KEY, timeout=timeout,
         max_retries=max_retries,
     )  # fmt: skip
+
+
+class OwnsClient:
+    """For classes built on an openai client: close() closes the client only when the
+    instance made it itself (through `adopt`); a client passed in stays the caller's."""
+
+    client: openai.OpenAI
+    _owns_client: bool = False
+
+    @classmethod
+    def adopt(cls, client: openai.OpenAI, build: Callable[[openai.OpenAI], Self]) -> Self:
+        """`build(client)`, owning the client; closed at once if building fails."""
+        try:
+            instance = build(client)
+        except BaseException:
+            client.close()
+            raise
+        instance._owns_client = True
+        return instance
+
+    def close(self) -> None:
+        if self._owns_client:
+            self.client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -18,12 +18,13 @@ from memstrata.jobs import (
     Handler,
     enqueue_once,
 )
+from memstrata.material import pinned
 from memstrata.models.base import ExtractedFact, MemoryModel
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
-from memstrata.types import Fact
+from memstrata.types import Fact, Trust
 
 EMBED_BATCH = 64
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
@@ -50,8 +51,8 @@ class Pipeline:
         }
 
     def pinned_fact_texts(self, tenant: str, stream: str) -> list[str]:
-        pin = self.settings.pin_min_confidence
-        return [f.text for f in self.store.facts(tenant, stream) if f.confidence >= pin]
+        """What layer 1 already says, which compaction need not repeat."""
+        return [f.text for f in pinned(self.store, self.settings, tenant, stream, Trust.FULL)]
 
     def extract(self, job: Job) -> Apply:
         turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))

@@ -16,7 +16,7 @@ import numpy as np
 import openai
 
 from memstrata.embed.base import EmbeddingError, check_texts, normalize_rows, valid_utf8
-from memstrata.openai_client import KEYLESS_API_KEY, client_from_settings
+from memstrata.openai_client import KEYLESS_API_KEY, OwnsClient, client_from_settings
 
 __all__ = ["OpenAIEmbedder", "KEYLESS_API_KEY"]
 
@@ -24,7 +24,7 @@ __all__ = ["OpenAIEmbedder", "KEYLESS_API_KEY"]
 openai client refuses an empty key."""
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(OwnsClient):
     """Embedder over an ``openai.OpenAI`` client. Thread-safe.
 
     `dim` is the expected dimension; if None it is learned from the first answer, and
@@ -54,7 +54,6 @@ class OpenAIEmbedder:
         self.batch_size = batch_size
         self._dim = dim
         self._lock = threading.Lock()
-        self._owns_client = False
 
     @classmethod
     def from_settings(
@@ -75,26 +74,7 @@ class OpenAIEmbedder:
         client = client_from_settings(
             base_url, model, api_key_env, timeout, max_retries=2, purpose="embedding"
         )
-        try:
-            instance = cls(client, model, **options)
-        except BaseException:
-            client.close()
-            raise
-        instance._owns_client = True
-        return instance
-
-    # -- lifecycle ----------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Close the client if this instance made it (:meth:`from_settings`)."""
-        if self._owns_client:
-            self.client.close()
-
-    def __enter__(self) -> OpenAIEmbedder:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        return cls.adopt(client, lambda c: cls(c, model, **options))
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder(model={self.model!r}, dim={self._dim!r})"

@@ -65,7 +65,7 @@ from memstrata.models.prompts import (
     route,
     summarize_session,
 )
-from memstrata.openai_client import client_from_settings
+from memstrata.openai_client import OwnsClient, client_from_settings
 from memstrata.types import GLOBAL_STREAM
 
 __all__ = ["LLMModel", "TaskStats", "TASKS", "FORMATS"]
@@ -137,7 +137,7 @@ def _status_reason(exc: openai.APIStatusError) -> str:
     return f"HTTP {exc.status_code}: {_short(message)}"
 
 
-class LLMModel:
+class LLMModel(OwnsClient):
     """MemoryModel whose tasks are answered by a chat model through the openai client.
 
     `client` should be built with ``max_retries=0``: this class does its own retries, so
@@ -174,7 +174,6 @@ class LLMModel:
         self.log = logger or log
         self.stats: dict[str, TaskStats] = {task: TaskStats() for task in TASKS}
         self._format = 0
-        self._owns_client = False
         self._lock = threading.Lock()
 
     @classmethod
@@ -199,26 +198,7 @@ class LLMModel:
         client = client_from_settings(
             base_url, model, api_key_env, timeout, max_retries=0, purpose="llm"
         )
-        try:
-            instance = cls(client, model, fallback, **options)
-        except BaseException:
-            client.close()
-            raise
-        instance._owns_client = True
-        return instance
-
-    # -- lifecycle --------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Close the client if this instance made it (:meth:`from_settings`)."""
-        if self._owns_client:
-            self.client.close()
-
-    def __enter__(self) -> LLMModel:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        return cls.adopt(client, lambda c: cls(c, model, fallback, **options))
 
     @property
     def response_format(self) -> str:
