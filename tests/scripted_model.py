@@ -6,6 +6,7 @@ from memstrata.models.base import (
     DatedSummary,
     ExtractedFact,
     KnownFact,
+    MessageInput,
     ReconcileAction,
     ReconcileDecision,
     RouteDecision,
@@ -34,6 +35,16 @@ class ScriptedModel:
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         self._enter("extract_facts")
         return self.facts_for(turn)
+
+    def extract_from_messages(
+        self, messages: Sequence[MessageInput]
+    ) -> list[list[ExtractedFact]]:
+        """Each message is read as a turn its author said, through `facts_for`."""
+        self._enter("extract_from_messages")
+        return [
+            self.facts_for(TurnInput(stream="", user=m.text, at=m.at, page_context=m.channel))
+            for m in messages
+        ]
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
         self._enter("summarize_session")

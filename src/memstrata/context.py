@@ -1,9 +1,9 @@
 """Context assembly: every layer, in a token budget, each item with its source.
 
-Priority when the budget is tight: facts, then the two newest turns, then material
-retrieved for the query (up to its share), then the summary, then older recent turns, then
-more retrieved material. Rendering order is fixed:
-system, stream facts, global facts, summary, recent turns, retrieved, query.
+Priority when the budget is tight: facts, then the two newest turns, then structured
+tracker data, then material retrieved for the query (up to its share), then the summary,
+then older recent turns, then more retrieved material. Rendering order is fixed:
+system, stream facts, global facts, structured data, summary, recent turns, retrieved, query.
 """
 
 from collections.abc import Sequence
@@ -32,6 +32,7 @@ TITLES = {
     "system": "Memory",
     "stream_facts": "Facts",
     "global_facts": "Global facts",
+    "structured_data": "Structured data",
     "memory_index": "Memory index",
     "summary": "Summary of earlier conversation",
     "recent_turns": "Recent turns",
@@ -60,6 +61,8 @@ class Material:
     index_budget: int = 0
     removed: Sequence[DroppedItem] = ()
     """Items left out before budgeting, such as summary lines stating superseded facts."""
+    structured: Summary | None = None
+    """Counts computed from tracker data, such as Jira issues by status."""
 
 
 @dataclass
@@ -114,6 +117,12 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     for turn in turns[:MIN_TURNS]:
         _take_or_truncate(plan, "recent_turns", turn, "over budget even when cut")
+    if material.structured is not None:
+        item = ContextItem(
+            text=material.structured.text, tokens=material.structured.tokens,
+            source=material.structured.ref(),
+        )  # fmt: skip
+        _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
     retrieved = [_item(f"{_stamp(source)} {text}", source) for text, source in material.retrieved]
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * material.retrieved_share)

@@ -19,6 +19,8 @@ log = logging.getLogger("memstrata.jobs")
 EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH, EMBED = (
     "extract", "summarize", "compact", "rollup", "refresh", "embed",
 )  # fmt: skip
+DIGEST, FETCH = "digest", "fetch"
+"""A batch of a stream's outside messages; a linked web page."""
 
 Apply = Callable[[], None]
 Handler = Callable[[Job], Apply]

@@ -23,6 +23,7 @@ from memstrata.types import (
     Summary,
     SummaryKind,
     Trust,
+    Visibility,
 )
 
 RETRIEVE_LIMIT = 60
@@ -52,18 +53,20 @@ def gather(
     summary, removed = _without_outdated(
         active if active and active.visibility in readable else None, outdated
     )
+    stream_facts = pinned(store, settings, tenant, stream, trust)
+    global_facts = (
+        pinned(store, settings, tenant, GLOBAL_STREAM, trust) if stream != GLOBAL_STREAM else []
+    )
     where = ItemFilter(
         tenant=tenant, streams=(stream,), visibilities=readable,
-        max_fact_confidence=settings.pin_min_confidence, turns_before_seq=first_recent,
+        exclude_facts=frozenset(f.id for f in stream_facts), turns_before_seq=first_recent,
         # Archived versions of the active summary retell the session summaries.
         summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
     )  # fmt: skip
     hits = recall.search(query, where, PRESETS["default"], RETRIEVE_LIMIT) if readable else []
     return Material(
-        stream_facts=pinned(store, settings, tenant, stream, trust),
-        global_facts=pinned(store, settings, tenant, GLOBAL_STREAM, trust)
-        if stream != GLOBAL_STREAM
-        else [],
+        stream_facts=stream_facts,
+        global_facts=global_facts,
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],
         retrieved=_distinct(_retrieved(hit, query, outdated) for hit in hits),
@@ -71,16 +74,32 @@ def gather(
         index=_index(store, settings, where, hits) if settings.index_budget else [],
         index_budget=settings.index_budget,
         removed=removed,
+        structured=_structured(store, tenant, stream, readable),
     )
 
 
+def _structured(
+    store: Store, tenant: str, stream: str, readable: tuple[Visibility, ...]
+) -> Summary | None:
+    newest = store.summaries(tenant, stream, SummaryKind.STRUCTURED)[-1:]
+    return newest[0] if newest and newest[0].visibility in readable else None
+
+
 def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
-    """Layer 1 as this caller may see it."""
+    """Layer 1 as this caller may see it: active facts the pin policy keeps in the prompt."""
     readable = READABLE[trust]
     return [
         f for f in store.facts(tenant, stream)
-        if f.confidence >= settings.pin_min_confidence and f.visibility in readable
+        if f.visibility in readable and is_pinned(f, settings)
     ]  # fmt: skip
+
+
+def is_pinned(fact: Fact, settings: Settings) -> bool:
+    return (
+        fact.confidence >= settings.pin_min_confidence
+        and fact.category.value not in settings.unpinned_categories
+        and fact.source.kind not in settings.unpinned_sources
+    )
 
 
 def _distinct(entries: Iterable[tuple[str, SourceRef]]) -> list[tuple[str, SourceRef]]:

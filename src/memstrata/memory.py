@@ -20,21 +20,34 @@ from memstrata.material import gather
 from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
 from memstrata.pipeline import Pipeline
 from memstrata.recall import KINDS, PRESETS, Recall
+from memstrata.routing import Router
 from memstrata.settings import Settings, load_settings
+from memstrata.sources.ingest import (
+    JiraIngest,
+    Progress,
+    SlackIngest,
+    channel_entity,
+    live_message,
+    person,
+)
 from memstrata.store.base import ItemFilter, NewTurn, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
     DEFAULT_TENANT,
+    GLOBAL_STREAM,
     READABLE,
     Context,
     Fact,
     FactCategory,
     FactHistory,
+    ImportReport,
+    Record,
     SearchHit,
     SourceRef,
     Stream,
     Summary,
     SummaryKind,
+    TimelineEntry,
     Trust,
     Turn,
     Visibility,
@@ -131,7 +144,7 @@ class Memory:
 
     def add_turn(
         self,
-        stream: str,
+        stream: str | None,
         user: str | bytes = "",
         assistant: str | bytes = "",
         *,
@@ -142,9 +155,12 @@ class Memory:
         visibility: Visibility | str = Visibility.PRIVATE,
         tenant: str | None = None,
     ) -> Turn:
-        """Store a turn verbatim and queue the work that follows it. Returns at once."""
+        """Store a turn verbatim and queue the work that follows it. Returns at once.
+
+        With `stream` None, the turn is routed: to the project its page context names,
+        else to one its text names, else to the global stream.
+        """
         tenant = self._tenant(tenant)
-        check_stream(stream)
         user_text = self._text(user, "user")
         assistant_text = self._text(assistant, "assistant")
         if not (user_text.strip() or assistant_text.strip()):
@@ -152,6 +168,9 @@ class Memory:
         if at is not None and not isinstance(at, datetime):
             raise InvalidInput(f"at must be a datetime, got {type(at).__name__}")
         page_context = self._text(page_context, "page_context") or None
+        if stream is None:
+            stream = self._router(tenant).turn(user_text, page_context).stream
+        check_stream(stream)
         model_variant = self._text(model_variant, "model_variant") or None
         source = self._text(source, "source") or "conversation"
         new = NewTurn(
@@ -210,6 +229,85 @@ class Memory:
             self.pipeline.embed_later(tenant, stream)
         self._wake()
         return fact
+
+    def import_slack(
+        self,
+        path: str | Path,
+        *,
+        progress: Progress | None = None,
+        process: bool = True,
+        tenant: str | None = None,
+    ) -> ImportReport:
+        """Import a Slack export (folder or .zip): every message is routed to a stream and
+        stored once, however often the export is imported. With `process`, the digests
+        (summaries, facts) run before this returns; else the worker does them later.
+
+        `progress(day files done, day files in all)` is called as the import goes.
+        A malformed day file is reported in the result's problems and skipped.
+        """
+        from memstrata.sources.slack import SlackExport
+
+        tenant = self._tenant(tenant)
+        facts_before = self.store.count_facts(tenant, "slack.")
+        with SlackExport.open(path) as export:
+            ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
+            report = ingest.export(export, progress)
+        if not process:
+            self._wake()
+            return report
+        self.runner.run_pending(tenant)
+        facts = self.store.count_facts(tenant, "slack.") - facts_before
+        return report.model_copy(update={"facts": facts})
+
+    def import_jira(
+        self,
+        path: str | Path,
+        *,
+        now: datetime | None = None,
+        progress: Progress | None = None,
+        tenant: str | None = None,
+    ) -> ImportReport:
+        """Import Jira's "all fields" CSV export: each issue becomes a record in its
+        project's stream, its status, assignee, sprint, due date and priority become facts
+        (superseded when a later export changes them), and each project gets counts by
+        status, points, overdue and unassigned issues, and load, as of `now`."""
+        from memstrata.sources.jira import read_jira_csv
+
+        tenant = self._tenant(tenant)
+        read = read_jira_csv(path)
+        moment = as_utc(now) if now else utcnow()
+        report = JiraIngest(self.store, self._router(tenant), tenant).csv(read, moment, progress)
+        for stream in report.routed:
+            self.pipeline.embed_later(tenant, stream)
+        self._wake()
+        return report
+
+    def ingest_message(
+        self,
+        *,
+        channel: str,
+        user: str,
+        ts: str | float,
+        text: str,
+        thread_ts: str | float | None = None,
+        channel_kind: str = "public",
+        tenant: str | None = None,
+    ) -> str | None:
+        """Take one live Slack message: route it, store it once, and digest its stream when
+        enough messages wait or the channel has been quiet for a while (settings.sources).
+
+        Returns the stream it went to, or None if this (channel, ts) was stored before.
+        """
+        tenant = self._tenant(tenant)
+        message = live_message(
+            self._text(channel, "channel"), self._text(user, "user"), ts,
+            self._text(text, "text"), thread_ts, channel_kind,
+        )  # fmt: skip
+        if not message.text.strip():
+            raise InvalidInput("a message needs some text")
+        stream = SlackIngest(self.store, self._router(tenant), self.settings, tenant).live(message)
+        self._wake()
+        return stream
 
     def end_session(self, stream: str, *, tenant: str | None = None) -> None:
         """Summarize whatever the summaries do not cover yet."""
@@ -326,6 +424,38 @@ class Memory:
                     progress(done, total)
         return done
 
+    def timeline(
+        self,
+        entity: str,
+        *,
+        limit: int = 100,
+        trust: Trust | str = Trust.FULL,
+        tenant: str | None = None,
+    ) -> list[TimelineEntry]:
+        """What happened to or was said by a person ('priya', '@priya'), in a channel
+        ('#general') or a project ('project:alpha', or its key 'ALPHA'), oldest first:
+        their messages and the facts about them, the newest `limit`."""
+        tenant = self._tenant(tenant)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput(f"limit must be a positive whole number, got {limit!r}")
+        key, subject = self._entity(self._text(entity, "entity").strip(), tenant)
+        return self.store.timeline(
+            tenant, key, subject=subject, limit=limit, visibilities=READABLE[_trust(trust)]
+        )
+
+    def records(
+        self,
+        stream: str,
+        limit: int | None = None,
+        *,
+        source: str | None = None,
+        tenant: str | None = None,
+    ) -> list[Record]:
+        """The stream's source records (Slack messages, Jira rows, pages), oldest first;
+        records routed elsewhere that mention the stream are included."""
+        check_stream(stream)
+        return self.store.records(self._tenant(tenant), stream, source=source, last=limit)
+
     def facts(
         self, stream: str, *, include_inactive: bool = False, tenant: str | None = None
     ) -> list[Fact]:
@@ -425,6 +555,28 @@ class Memory:
                 f"({self.settings.max_turn_chars:,}); split it into several turns"
             )
         return value
+
+    def _router(self, tenant: str) -> Router:
+        return Router(self.settings.projects, self.model, self.store.streams(tenant))
+
+    def _entity(self, entity: str, tenant: str) -> tuple[str, str | None]:
+        """The timeline key of an entity as a caller names it, and the fact subject that
+        names the same one."""
+        if not entity:
+            raise InvalidInput("name an entity: a person, '#channel' or a project stream")
+        if entity.startswith("#"):
+            return channel_entity(entity), None
+        if entity.startswith("@") or entity.startswith("person:"):
+            name = entity.removeprefix("@").removeprefix("person:")
+            return person(name), " ".join(name.lower().split())
+        if entity.startswith("channel:"):
+            return channel_entity(entity.removeprefix("channel:")), None
+        if ":" in entity or entity == GLOBAL_STREAM:
+            return check_stream(entity), None
+        router = self._router(tenant)
+        if entity.upper() in router.by_key:
+            return router.by_key[entity.upper()], None
+        return person(entity), " ".join(entity.lower().split())
 
     def _maybe_enqueue_summary(self, tenant: str, stream: str, seq: int) -> None:
         state = self.store.stream_state(tenant, stream)

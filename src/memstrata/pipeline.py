@@ -9,8 +9,10 @@ from memstrata.embed import Embedder
 from memstrata.facts import reconcile, record_fact, word_overlap
 from memstrata.jobs import (
     COMPACT,
+    DIGEST,
     EMBED,
     EXTRACT,
+    FETCH,
     REFRESH,
     ROLLUP,
     SUMMARIZE,
@@ -22,6 +24,7 @@ from memstrata.material import pinned
 from memstrata.models.base import ExtractedFact, MemoryModel
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
+from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
 from memstrata.types import Fact, Trust
@@ -48,6 +51,8 @@ class Pipeline:
             ROLLUP: self.rollup,
             REFRESH: self.refresh,
             EMBED: self.embed,
+            DIGEST: self.digest,
+            FETCH: self.fetch,
         }
 
     def pinned_fact_texts(self, tenant: str, stream: str) -> list[str]:
@@ -119,6 +124,19 @@ class Pipeline:
         known = self.pinned_fact_texts(job.tenant, job.stream)
         return self._then_embed(job, summaries.rebuild(
             self.store, self.model, self.settings, job.tenant, job.stream, known
+        ))  # fmt: skip
+
+    def digest(self, job: Job) -> Apply:
+        """Facts, observations and a Slack summary for a batch of the stream's messages."""
+        return self._then_embed(job, digest.digest(
+            self.store, self.model, self.settings, job.tenant, job.stream
+        ))  # fmt: skip
+
+    def fetch(self, job: Job) -> Apply:
+        """A linked page, when fetching is switched on for its host."""
+        return self._then_embed(job, digest.fetch(
+            self.store, self.model, self.settings, job.tenant, job.stream,
+            str(job.payload["url"]), int(job.payload["record_id"]),
         ))  # fmt: skip
 
     def embed(self, job: Job) -> Apply:

@@ -20,7 +20,7 @@ from memstrata.types import SearchHit
 
 log = logging.getLogger("memstrata.recall")
 
-KINDS = ("fact", "turn", "summary")
+KINDS = ("fact", "turn", "summary", "record")
 _QUERY_CHARS = 4000
 _QUERY_TERMS = 24
 _STOPWORDS = frozenset(

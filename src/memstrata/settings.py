@@ -4,11 +4,12 @@ Nothing is read at import time: call `load_settings()`.
 """
 
 import os
+import re
 from pathlib import Path
 from typing import Literal, Self
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -16,7 +17,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from memstrata.errors import SettingsError
+from memstrata.errors import InvalidInput, SettingsError
+from memstrata.types import check_stream
 
 
 def default_db_path() -> Path:
@@ -64,6 +66,71 @@ class McpSettings(BaseModel):
     trust: Literal["full", "inner", "familiar", "public"] = "full"
 
 
+class ProjectSettings(BaseModel):
+    """A project stream and the ways outside messages name it, for routing."""
+
+    stream: str
+    key: str | None = None
+    """The tracker key: ALPHA routes ALPHA-142 here, and Jira issues of ALPHA."""
+    names: tuple[str, ...] = ()
+    """Names that mention the project in text, e.g. "Project Alpha"."""
+    channels: tuple[str, ...] = ()
+    """Slack channels (without '#') whose every message belongs here."""
+
+    @field_validator("stream")
+    @classmethod
+    def _valid_stream(cls, value: str) -> str:
+        try:
+            return check_stream(value)
+        except InvalidInput as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("key")
+    @classmethod
+    def _upper_key(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,19}", value):
+            raise ValueError(f"a project key is letters, digits or _, like ALPHA; got {value!r}")
+        return value.upper() if value else None
+
+    @field_validator("channels")
+    @classmethod
+    def _bare_channels(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(c.removeprefix("#").lower() for c in value)
+
+
+OBSERVATION_THRESHOLDS: dict[str, float] = {
+    "commitment": 0.85,
+    "blocker": 0.7,
+    "handoff": 0.75,
+    "deadline_mention": 0.8,
+    "risk_signal": 0.7,
+    "mood_signal": 0.7,
+    "status_update": 0.5,
+    "reference": 0.7,
+}
+
+
+class SourceSettings(BaseModel):
+    """Slack, Jira and web pages: batching, confidence and fetching."""
+
+    batch_messages: int = Field(default=20, ge=1, description="digest a stream at this many")
+    batch_idle_minutes: float = Field(
+        default=30.0, ge=0.0, description="or this long after its last live message"
+    )
+    import_batch_messages: int = Field(
+        default=200, ge=1, description="messages per digest when importing history"
+    )
+    observation_thresholds: dict[str, float] = Field(
+        default_factory=lambda: dict(OBSERVATION_THRESHOLDS),
+        description="per category: observations below this confidence are not stored",
+    )
+    fetch_hosts: tuple[str, ...] = ()
+    """Hosts whose linked pages are fetched and summarised ('*.example.com' allowed).
+    Empty: links are stored as references, and nothing is fetched."""
+    fetch_timeout_seconds: float = Field(default=10.0, gt=0)
+    fetch_max_bytes: int = Field(default=2_000_000, ge=1024)
+
+
 class Settings(BaseSettings):
     """Every knob, with its default. Env: MEMSTRATA_RECENT_TURNS=12, MEMSTRATA_MODEL__KIND=llm."""
 
@@ -85,6 +152,14 @@ class Settings(BaseSettings):
     rollup_tokens: int = Field(default=400, ge=20)
     prompt_budget: int = Field(default=6000, ge=1, description="default context() budget")
     pin_min_confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    unpinned_categories: tuple[str, ...] = Field(
+        default=("deadline_mention", "risk_signal", "mood_signal", "status_update", "reference"),
+        description="facts of these categories are recall material, never pinned",
+    )
+    unpinned_sources: tuple[str, ...] = Field(
+        default=("jira.issue",),
+        description="nor are facts from these sources (Jira fields: see structured data)",
+    )
     max_turn_chars: int = Field(default=20_000_000, ge=1)
     background_worker: bool = True
     job_attempts: int = Field(default=5, ge=1)
@@ -96,6 +171,8 @@ class Settings(BaseSettings):
     http: HttpSettings = HttpSettings()
     proxy: ProxySettings = ProxySettings()
     mcp: McpSettings = McpSettings()
+    projects: list[ProjectSettings] = []
+    sources: SourceSettings = SourceSettings()
     trace_file: Path | None = None
     """JSON-lines trace events go here (MEMSTRATA_TRACE_FILE)."""
     maintenance_interval_seconds: float = Field(default=3600.0, gt=0)

@@ -46,27 +46,50 @@ def summarize_chunk(
     turns = store.turns(tenant, stream, after_seq=cursor, through_seq=through)
     if not turns:
         return _nothing
-    inputs = [turn_input(t) for t in turns]
+    seen = most_private(t.visibility for t in turns)
+    fold = fold_in(
+        store, model, settings, tenant, stream, SummaryKind.SESSION,
+        [turn_input(t) for t in turns], seen,
+    )  # fmt: skip
+
+    def apply() -> None:
+        fold()
+        store.set_summarized_through(tenant, stream, turns[-1].seq)
+
+    return apply
+
+
+def fold_in(
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
+    kind: SummaryKind,
+    inputs: Sequence[TurnInput],
+    visibility: Visibility,
+) -> Apply:
+    """Summarize consecutive `inputs` as one `kind` summary (a session, a Slack batch) and
+    merge it into the stream's active summary."""
     digest = model.summarize_session(inputs, settings.session_summary_tokens)
-    period = Period(start=turns[0].at, end=turns[-1].at)
+    period = Period(start=inputs[0].at, end=inputs[-1].at)
     active = store.active_summary(tenant, stream)
     new = DatedSummary(text=digest.text, period=period)
     merged = model.merge_summary(_dated(active) if active else None, new, digest.open_items)
-    seen = most_private(t.visibility for t in turns)
     draft = _Draft(tenant, stream)
 
     def apply() -> None:
-        session = store.insert_summary(
-            draft(SummaryKind.SESSION, digest.text, period, len(turns), visibility=seen)
+        piece = store.insert_summary(
+            draft(kind, digest.text, period, len(inputs), visibility=visibility)
         )
-        span = Period(start=_dated(active).period.start if active else period.start, end=period.end)
-        count = (active.item_count if active else 0) + len(turns)
-        parents = ((active.id,) if active else ()) + (session.id,)
+        periods = [period, _dated(active).period] if active else [period]
+        span = Period(start=min(p.start for p in periods), end=max(p.end for p in periods))
+        count = (active.item_count if active else 0) + len(inputs)
+        parents = ((active.id,) if active else ()) + (piece.id,)
         generation = active.generation if active else 0
-        shown = most_private([seen, active.visibility] if active else [seen])
+        shown = most_private([visibility, active.visibility] if active else [visibility])
         version = draft.active(merged, span, count, generation, parents, shown)
         _replace_active(store, active, version)
-        store.set_summarized_through(tenant, stream, turns[-1].seq)
         if count_tokens(merged) > settings.summary_max_tokens:
             # Ahead of the stream's queue, or a backlog would grow the summary unbounded.
             enqueue_once(store, tenant, stream, COMPACT, priority=1)
@@ -116,7 +139,7 @@ def roll_up(
     of a period never replaces a roll-up that counted more sessions.
     """
     since = None if everything else _rolled_up_until(store, tenant, stream)
-    sessions = store.summaries(tenant, stream, SummaryKind.SESSION, ending_after=since)
+    sessions = _pieces(store, tenant, stream, ending_after=since)
     if not sessions:
         return _nothing
     newest = max(_dated(s).period.end for s in sessions)
@@ -173,12 +196,24 @@ def rebuild(
         target = settings.compaction_target_tokens
         text = _within(model.compact_summary(text, known_facts, target), target)
     active = store.active_summary(tenant, stream)
-    count = sum(s.item_count for s in store.summaries(tenant, stream, SummaryKind.SESSION))
+    count = sum(s.item_count for s in _pieces(store, tenant, stream))
     generation = active.generation + 1 if active else 1
     parents = ((active.id,) if active else ()) + tuple(p.id for p in parts)
     seen = most_private(p.visibility for p in parts)
     version = _Draft(tenant, stream).active(text, merged.period, count, generation, parents, seen)
     return lambda: _replace_active(store, active, version)
+
+
+def _pieces(
+    store: Store, tenant: str, stream: str, ending_after: datetime | None = None
+) -> list[Summary]:
+    """The summaries roll-ups and rebuilds are made of: sessions and Slack batches."""
+    found = [
+        piece
+        for kind in (SummaryKind.SESSION, SummaryKind.SLACK)
+        for piece in store.summaries(tenant, stream, kind, ending_after=ending_after)
+    ]
+    return sorted(found, key=lambda s: (s.period_end or s.created_at, s.id))
 
 
 def _rolled_up_until(store: Store, tenant: str, stream: str) -> datetime | None:
@@ -239,7 +274,7 @@ def _coarsest_cover(store: Store, tenant: str, stream: str) -> list[Summary]:
     monthly = {s.period_start: s for s in store.summaries(tenant, stream, SummaryKind.MONTHLY)}
     weekly = {s.period_start: s for s in store.summaries(tenant, stream, SummaryKind.WEEKLY)}
     chosen: dict[int, Summary] = {}
-    for session in store.summaries(tenant, stream, SummaryKind.SESSION):
+    for session in _pieces(store, tenant, stream):
         week = week_of(session.period_end)
         part = monthly.get(month_of(session.period_end).start)
         if part is None and not (

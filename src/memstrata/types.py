@@ -141,6 +141,13 @@ class FactCategory(StrEnum):
     PREFERENCE = "preference"
     STATUS = "status"
     NOTE = "note"
+    # Observations mined from team messages; see memstrata.observations for their policy.
+    HANDOFF = "handoff"
+    DEADLINE_MENTION = "deadline_mention"
+    RISK_SIGNAL = "risk_signal"
+    MOOD_SIGNAL = "mood_signal"
+    STATUS_UPDATE = "status_update"
+    REFERENCE = "reference"
 
 
 class FactStatus(StrEnum):
@@ -188,6 +195,10 @@ class SummaryKind(StrEnum):
     WEEKLY = "weekly"
     MONTHLY = "monthly"
     ARCHIVED = "archived"
+    SLACK = "slack"
+    """A digest of one batch of a stream's Slack messages, merged into its active summary."""
+    STRUCTURED = "structured"
+    """Counts computed from tracker data (Jira), without any model; the newest one counts."""
 
 
 class Summary(_Model):
@@ -273,7 +284,7 @@ class SearchHit(_Model):
     """One item found by search, with its score and where it came from."""
 
     kind: str
-    """fact, turn or summary."""
+    """fact, turn, summary or record."""
     id: int
     stream: str
     text: str
@@ -283,3 +294,64 @@ class SearchHit(_Model):
     visibility: Visibility
     signals: dict[str, float] = Field(default_factory=dict)
     """What the score was made of: fts and vector ranks, similarity, recency, mentions."""
+
+
+class Record(_Model):
+    """A raw message or row from an outside source, stored verbatim and never changed."""
+
+    id: int
+    tenant: str
+    stream: str
+    source: str
+    """slack, jira or web."""
+    channel: str
+    """The Slack channel, the Jira project key, or the web host."""
+    external_id: str
+    """The id within the channel: Slack's ts, or a Jira key with its update time."""
+    thread: str | None = None
+    author: str
+    text: str
+    kind: str
+    """message, bot, file_share, issue or page."""
+    at: datetime
+    route_method: str
+    route_confidence: float
+    visibility: Visibility
+    processed: bool
+    also_in: tuple[str, ...] = ()
+    """Other streams the record mentions, which keep a cross-reference to it."""
+
+    def ref(self) -> SourceRef:
+        return SourceRef(kind=f"{self.source}.{self.kind}", id=str(self.id), at=self.at)
+
+
+class ImportProblem(_Model):
+    path: str
+    error: str
+
+
+class ImportReport(_Model):
+    """What an import read, kept, skipped and routed."""
+
+    source: str
+    read: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    """Already stored by an earlier import; nothing new was added for them."""
+    skipped: dict[str, int] = Field(default_factory=dict)
+    routed: dict[str, int] = Field(default_factory=dict)
+    facts: int = 0
+    problems: tuple[ImportProblem, ...] = ()
+
+
+class TimelineEntry(_Model):
+    """Something that happened to or was said by an entity, for mem.timeline()."""
+
+    at: datetime
+    kind: str
+    """record or fact."""
+    id: int
+    stream: str
+    text: str
+    category: str | None = None
+    source: SourceRef

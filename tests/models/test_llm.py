@@ -15,6 +15,7 @@ from memstrata.models.base import (
     ExtractedFact,
     KnownFact,
     MemoryModel,
+    MessageInput,
     Period,
     ReconcileAction,
     ReconcileDecision,
@@ -94,6 +95,10 @@ class ScriptedFallback:
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         self.calls.append("extract_facts")
         return [NEW_FACT.model_copy(update={"text": "from fallback"})]
+
+    def extract_from_messages(self, messages: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+        self.calls.append("extract_from_messages")
+        return [[NEW_FACT.model_copy(update={"text": "from fallback"})] for _ in messages]
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
         self.calls.append("summarize_session")

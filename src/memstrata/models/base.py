@@ -28,6 +28,15 @@ class TurnInput(_Task):
     page_context: str | None = None
 
 
+class MessageInput(_Task):
+    """A team message (Slack) as the model sees it: who wrote it, where and when."""
+
+    author: str
+    text: str
+    at: datetime
+    channel: str = ""
+
+
 class SlotRef(_Task):
     subject: str
     slot: str
@@ -105,6 +114,13 @@ class MemoryModel(Protocol):
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         """Facts stated in one turn. The user's own words rank above the assistant's."""
+        ...
+
+    def extract_from_messages(
+        self, messages: Sequence[MessageInput]
+    ) -> list[list[ExtractedFact]]:
+        """Facts and observations in each of a batch of team messages, one list per message
+        in order. Confidence is the model's certainty; the caller scales it by source."""
         ...
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:

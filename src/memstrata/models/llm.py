@@ -50,6 +50,7 @@ from memstrata.models.base import (
     ExtractedFact,
     KnownFact,
     MemoryModel,
+    MessageInput,
     ReconcileDecision,
     RouteDecision,
     SessionDigest,
@@ -59,6 +60,7 @@ from memstrata.models.prompts import (
     InvalidAnswer,
     compact_summary,
     extract_facts,
+    extract_messages,
     merge_summary,
     reconcile,
     roll_up,
@@ -74,6 +76,7 @@ log = logging.getLogger("memstrata.models.llm")
 
 TASKS = (
     "extract_facts",
+    "extract_from_messages",
     "summarize_session",
     "merge_summary",
     "compact_summary",
@@ -223,6 +226,20 @@ class LLMModel(OwnsClient):
             extract_facts.build_messages(turn),
             extract_facts.Response,
             extract_facts.to_result,
+            fallback,
+        )
+
+    def extract_from_messages(
+        self, batch: Sequence[MessageInput]
+    ) -> list[list[ExtractedFact]]:
+        fallback = lambda: self.fallback.extract_from_messages(batch)  # noqa: E731
+        if not any(m.text.strip() for m in batch):
+            return self._delegate("extract_from_messages", fallback)
+        return self._run(
+            "extract_from_messages",
+            extract_messages.build_messages(batch),
+            extract_messages.Response,
+            lambda response: extract_messages.to_result(response, batch),
             fallback,
         )
 

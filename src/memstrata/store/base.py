@@ -12,9 +12,11 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    Record,
     SourceRef,
     Summary,
     SummaryKind,
+    TimelineEntry,
     Trust,
     Turn,
     Visibility,
@@ -67,6 +69,28 @@ class NewSummary(_Row):
     generation: int = 0
     parents: tuple[int, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
+
+
+class NewRecord(_Row):
+    tenant: str
+    stream: str
+    source: str
+    channel: str
+    external_id: str
+    thread: str | None = None
+    author: str
+    text: str
+    kind: str
+    at: datetime
+    route_method: str
+    route_confidence: float
+    visibility: Visibility
+    tokens: int
+    processed: bool = False
+    also_in: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    """Timeline keys the record is about: 'person:priya', 'channel:general', a stream."""
+    data: dict[str, Any] = {}
 
 
 class StreamState(_Row):
@@ -151,6 +175,38 @@ class Store(Protocol):
         self, tenant: str, fact_id: int, *, text: str, value: str, tokens: int
     ) -> None: ...
 
+    def insert_record(self, record: NewRecord) -> int | None:
+        """Store a record with its cross-references and entities; None if (source,
+        channel, external_id) is already stored, in which case nothing changes."""
+        ...
+
+    def record(self, tenant: str, record_id: int) -> Record: ...
+    def records(
+        self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
+    ) -> list[Record]:
+        """The stream's records (cross-referenced ones included), oldest first."""
+        ...
+
+    def unprocessed_records(self, tenant: str, stream: str, limit: int) -> list[Record]: ...
+    def count_unprocessed(self, tenant: str, stream: str) -> int: ...
+    def mark_processed(self, tenant: str, record_ids: Sequence[int]) -> None: ...
+    def record_data(self, tenant: str, source: str, channel: str) -> list[dict[str, Any]]:
+        """The structured data kept with each record of one source channel, oldest first."""
+        ...
+
+    def add_entity_events(
+        self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
+    ) -> None:
+        """(entity, item kind, item id, event time) rows for timelines; repeats are ignored."""
+        ...
+
+    def timeline(
+        self, tenant: str, entity: str, *, subject: str | None, limit: int,
+        visibilities: Sequence[Visibility],
+    ) -> list[TimelineEntry]:
+        """Events of `entity`, plus facts whose subject is `subject`, oldest first."""
+        ...
+
     def insert_summary(self, summary: NewSummary) -> Summary: ...
     def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None: ...
     def summaries(
@@ -170,6 +226,11 @@ class Store(Protocol):
         ...
 
     def has_pending(self, tenant: str, stream: str, kind: str) -> bool: ...
+    def schedule(self, tenant: str, stream: str, kind: str, run_after: float) -> None:
+        """Make the stream's one pending `kind` job due at `run_after` (creating it if none
+        waits), so a burst of writes is handled once, after it ends."""
+        ...
+
     def claim_stream(
         self, owner: str, lease_seconds: float, tenant: str | None = None
     ) -> tuple[str, str] | None: ...
@@ -192,6 +253,10 @@ class Store(Protocol):
         self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0
     ) -> list[tuple[int, int, str, bytes]]: ...
     def streams_with_items(self) -> list[tuple[str, str]]: ...
+
+    def count_facts(self, tenant: str, source_prefix: str) -> int:
+        """Facts (of any status) whose source kind starts with `source_prefix`."""
+        ...
 
     def stale_facts(
         self, *, before: datetime, below_confidence: float, limit: int
@@ -225,17 +290,17 @@ class ItemFilter(_Row):
     """Lowercase names that must appear in the item's text."""
     summary_kinds: tuple[SummaryKind, ...] = (
         SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
-        SummaryKind.ARCHIVED, SummaryKind.ACTIVE,
+        SummaryKind.ARCHIVED, SummaryKind.ACTIVE, SummaryKind.SLACK,
     )  # fmt: skip
     active_facts_only: bool = True
-    max_fact_confidence: float | None = None
-    """Facts below this only (those not already pinned in the prompt)."""
+    exclude_facts: frozenset[int] = frozenset()
+    """Facts not to return (those already pinned in the prompt)."""
     turns_before_seq: int | None = None
     """Turns older than this seq only (those not already among the recent turns)."""
 
 
 class Item(_Row):
-    """A searchable item as search sees it: fact, turn or summary."""
+    """A searchable item as search sees it: fact, turn, summary or record."""
 
     kind: str
     id: int

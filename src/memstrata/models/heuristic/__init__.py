@@ -9,12 +9,13 @@ from memstrata.models.base import (
     DatedSummary,
     ExtractedFact,
     KnownFact,
+    MessageInput,
     ReconcileDecision,
     RouteDecision,
     SessionDigest,
     TurnInput,
 )
-from memstrata.models.heuristic import compact, extract, route, summarize
+from memstrata.models.heuristic import compact, extract, messages, route, summarize
 
 __all__ = ["HeuristicModel"]
 
@@ -24,6 +25,11 @@ class HeuristicModel:
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         return extract.extract_facts(turn)
+
+    def extract_from_messages(
+        self, batch: Sequence[MessageInput]
+    ) -> list[list[ExtractedFact]]:
+        return messages.extract_from_messages(batch)
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
         return summarize.summarize_session(turns, target_tokens)

@@ -198,4 +198,60 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX facts_by_category ON facts (status, category);
         """,
     ),
+    (
+        "0006_sources",
+        """
+        -- Raw messages and rows from outside sources, never changed once stored.
+        CREATE TABLE records (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            source TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            external_id TEXT NOT NULL,
+            thread TEXT,
+            author TEXT NOT NULL,
+            text TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            at TEXT NOT NULL,
+            route_method TEXT NOT NULL,
+            route_confidence REAL NOT NULL,
+            visibility TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            processed INTEGER NOT NULL DEFAULT 0,
+            data TEXT NOT NULL DEFAULT '{}',
+            recorded_at TEXT NOT NULL,
+            UNIQUE (tenant, source, channel, external_id),
+            FOREIGN KEY (tenant, stream) REFERENCES streams (tenant, name)
+        );
+        CREATE INDEX records_by_stream ON records (tenant, stream, at);
+        CREATE INDEX records_unprocessed ON records (tenant, stream, at) WHERE processed = 0;
+
+        -- A record that names several projects lives in one and is cross-referenced here.
+        CREATE TABLE record_streams (
+            record_id INTEGER NOT NULL REFERENCES records (id),
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            PRIMARY KEY (record_id, stream)
+        );
+        CREATE INDEX record_streams_by_stream ON record_streams (tenant, stream);
+
+        CREATE VIRTUAL TABLE records_fts USING fts5(text, content='records', content_rowid='id');
+        CREATE TRIGGER records_fts_insert AFTER INSERT ON records BEGIN
+            INSERT INTO records_fts (rowid, text) VALUES (new.id, replace(new.text, char(0), ' '));
+        END;
+
+        -- Who and what an item is about, for timelines: 'person:priya', 'channel:general',
+        -- or a stream name.
+        CREATE TABLE entity_events (
+            tenant TEXT NOT NULL,
+            entity TEXT NOT NULL,
+            item_kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (tenant, entity, item_kind, item_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX entity_events_by_time ON entity_events (tenant, entity, at);
+        """,
+    ),
 ]

@@ -22,6 +22,7 @@ from memstrata.store.base import (
     ItemFilter,
     Job,
     NewFact,
+    NewRecord,
     NewSummary,
     NewTurn,
     StreamState,
@@ -32,9 +33,11 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    Record,
     SourceRef,
     Summary,
     SummaryKind,
+    TimelineEntry,
     Trust,
     Turn,
     Visibility,
@@ -372,16 +375,21 @@ class SQLiteStore:
             " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
             " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
             " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
-            " AND s.kind IN ('session', 'weekly', 'monthly')"
+            " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
+            " UNION ALL SELECT 'record', r.id, r.text FROM records r"
+            " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
+            " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL"
             " LIMIT ?",
-            (tenant, stream, tenant, stream, tenant, stream, limit),
+            (tenant, stream, tenant, stream, tenant, stream, tenant, stream, limit),
         )
         return [(r["kind"], r["id"], r["text"]) for r in rows]
 
     def count_unembedded(self) -> int:
         row = self._row(
             "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
-            " + (SELECT COUNT(*) FROM summaries WHERE kind IN ('session', 'weekly', 'monthly'))"
+            " + (SELECT COUNT(*) FROM summaries"
+            "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
+            " + (SELECT COUNT(*) FROM records)"
             " - (SELECT COUNT(*) FROM vectors) AS n"
         )
         return row["n"]
@@ -417,6 +425,124 @@ class SQLiteStore:
     def streams_with_items(self) -> list[tuple[str, str]]:
         rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
         return [(r["tenant"], r["name"]) for r in rows]
+
+    # -- records --------------------------------------------------------------
+
+    def insert_record(self, record: NewRecord) -> int | None:
+        with self.transaction():
+            self.ensure_stream(record.tenant, record.stream)
+            row = self._row(
+                "INSERT INTO records (tenant, stream, source, channel, external_id, thread,"
+                " author, text, kind, at, route_method, route_confidence, visibility, tokens,"
+                " processed, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                " ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                (
+                    record.tenant, record.stream, record.source, record.channel,
+                    record.external_id, record.thread, record.author, record.text, record.kind,
+                    _ts(record.at), record.route_method, record.route_confidence,
+                    record.visibility.value, record.tokens, int(record.processed),
+                    json.dumps(record.data, default=str), _ts(utcnow()),
+                ),
+            )  # fmt: skip
+            if row is None:
+                return None
+            record_id: int = row["id"]
+            for stream in record.also_in:
+                self.ensure_stream(record.tenant, stream)
+                self._exec(
+                    "INSERT OR IGNORE INTO record_streams VALUES (?, ?, ?)",
+                    (record_id, record.tenant, stream),
+                )
+            events = [(entity, "record", record_id, record.at) for entity in record.entities]
+            self.add_entity_events(record.tenant, events)
+        return record_id
+
+    def record(self, tenant: str, record_id: int) -> Record:
+        row = self._row(f"{_RECORD_SELECT} WHERE r.tenant = ? AND r.id = ?", (tenant, record_id))
+        if row is None:
+            raise NotFound(f"no record {record_id} in tenant {tenant!r}")
+        return _record(row)
+
+    def records(
+        self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
+    ) -> list[Record]:
+        rows = self._rows(
+            f"{_RECORD_SELECT} WHERE r.tenant = ? AND (r.stream = ? OR r.id IN"
+            " (SELECT record_id FROM record_streams WHERE tenant = ? AND stream = ?))"
+            " AND (? IS NULL OR r.source = ?) ORDER BY r.at DESC, r.id DESC LIMIT ?",
+            (tenant, stream, tenant, stream, source, source, -1 if last is None else last),
+        )
+        return [_record(r) for r in reversed(rows)]
+
+    def unprocessed_records(self, tenant: str, stream: str, limit: int) -> list[Record]:
+        rows = self._rows(
+            f"{_RECORD_SELECT} WHERE r.tenant = ? AND r.stream = ? AND r.processed = 0"
+            " ORDER BY r.at, r.id LIMIT ?",
+            (tenant, stream, limit),
+        )
+        return [_record(r) for r in rows]
+
+    def count_unprocessed(self, tenant: str, stream: str) -> int:
+        row = self._row(
+            "SELECT COUNT(*) AS n FROM records WHERE tenant = ? AND stream = ? AND processed = 0",
+            (tenant, stream),
+        )
+        return row["n"]
+
+    def mark_processed(self, tenant: str, record_ids: Sequence[int]) -> None:
+        with self._lock:
+            self._db.executemany(
+                "UPDATE records SET processed = 1 WHERE tenant = ? AND id = ?",
+                [(tenant, record_id) for record_id in record_ids],
+            )
+
+    def record_data(self, tenant: str, source: str, channel: str) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT data FROM records WHERE tenant = ? AND source = ? AND channel = ?"
+            " ORDER BY at, id",
+            (tenant, source, channel),
+        )
+        return [json.loads(r["data"]) for r in rows]
+
+    def add_entity_events(
+        self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
+    ) -> None:
+        with self._lock:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO entity_events VALUES (?, ?, ?, ?, ?)",
+                [(tenant, entity, kind, item, _ts(at)) for entity, kind, item, at in events],
+            )
+
+    def timeline(
+        self, tenant: str, entity: str, *, subject: str | None, limit: int,
+        visibilities: Sequence[Visibility],
+    ) -> list[TimelineEntry]:  # fmt: skip
+        seen = [v.value for v in visibilities] or [""]
+        marks = ",".join("?" * len(seen))
+        rows = self._rows(
+            "SELECT * FROM ("
+            " SELECT 'record' AS kind, r.id, r.stream, r.author || ': ' || r.text AS text,"
+            "  r.at, NULL AS category, r.source || '.' || r.kind AS source_kind,"
+            "  CAST(r.id AS TEXT) AS source_id"
+            " FROM entity_events e JOIN records r ON e.item_kind = 'record' AND r.id = e.item_id"
+            f" WHERE e.tenant = ? AND e.entity = ? AND r.visibility IN ({marks})"
+            " UNION SELECT 'fact', f.id, f.stream, f.text, f.source_at, f.category,"
+            "  f.source_kind, f.source_id FROM facts f"
+            " WHERE f.tenant = ? AND f.status = 'active' AND f.source_at IS NOT NULL"
+            f"  AND f.visibility IN ({marks}) AND (f.subject = ? OR f.id IN"
+            "  (SELECT item_id FROM entity_events WHERE tenant = ? AND entity = ?"
+            "   AND item_kind = 'fact'))"
+            ") ORDER BY at DESC, kind, id DESC LIMIT ?",
+            (tenant, entity, *seen, tenant, *seen, subject, tenant, entity, limit),
+        )
+        return [
+            TimelineEntry(
+                at=_dt(r["at"]), kind=r["kind"], id=r["id"], stream=r["stream"], text=r["text"],
+                category=r["category"],
+                source=SourceRef(kind=r["source_kind"], id=r["source_id"], at=_dt(r["at"])),
+            )
+            for r in reversed(rows)
+        ]  # fmt: skip
 
     # -- summaries ------------------------------------------------------------
 
@@ -484,6 +610,20 @@ class SQLiteStore:
             (tenant, stream, kind),
         )
         return row is not None
+
+    def schedule(self, tenant: str, stream: str, kind: str, run_after: float) -> None:
+        with self.transaction():
+            moved = self._db.execute(
+                "UPDATE jobs SET run_after = ? WHERE tenant = ? AND stream = ? AND kind = ?"
+                " AND status = 'pending'",
+                (run_after, tenant, stream, kind),
+            ).rowcount
+            if not moved:
+                self._exec(
+                    "INSERT INTO jobs (tenant, stream, kind, payload, run_after, created_at)"
+                    " VALUES (?, ?, ?, '{}', ?, ?)",
+                    (tenant, stream, kind, run_after, time.time()),
+                )
 
     def claim_stream(
         self, owner: str, lease_seconds: float, tenant: str | None = None
@@ -570,6 +710,13 @@ class SQLiteStore:
             return cursor.rowcount
 
     # -- maintenance ----------------------------------------------------------
+
+    def count_facts(self, tenant: str, source_prefix: str) -> int:
+        row = self._row(
+            "SELECT COUNT(*) AS n FROM facts WHERE tenant = ? AND substr(source_kind, 1, ?) = ?",
+            (tenant, len(source_prefix), source_prefix),
+        )
+        return row["n"]
 
     def stale_facts(self, *, before: datetime, below_confidence: float, limit: int) -> list[Fact]:
         """Active facts recorded before `before` with confidence below the pin level."""
@@ -712,7 +859,21 @@ _KINDS = {
         "x.period_end",
         "x.text",
     ),
+    "record": _KindSpec(
+        "records",
+        "records_fts",
+        "x.id, x.stream, x.author || ': ' || x.text AS text, x.at, x.visibility,"
+        " x.source || '.' || x.kind AS source_kind, CAST(x.id AS TEXT) AS source_id,"
+        " 1 AS mentions",
+        "x.at",
+        "x.text",
+    ),
 }
+
+_RECORD_SELECT = (
+    "SELECT r.*, (SELECT group_concat(stream, char(31)) FROM record_streams"
+    " WHERE record_id = r.id) AS also_in FROM records r"
+)
 
 
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
@@ -724,7 +885,14 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         clauses.append(f"{column} IN ({','.join('?' * len(values))})" if values else "0")
         params.extend(values)
 
-    if where.streams is not None:
+    if where.streams is not None and kind == "record":
+        marks = ",".join("?" * len(where.streams)) or "NULL"
+        clauses.append(
+            f"(x.stream IN ({marks}) OR x.id IN (SELECT record_id FROM record_streams"
+            f" WHERE tenant = x.tenant AND stream IN ({marks})))"
+        )
+        params.extend([*where.streams, *where.streams])
+    elif where.streams is not None:
         within("x.stream", where.streams)
     within("x.visibility", [v.value for v in where.visibilities])
     if where.since is not None:
@@ -741,9 +909,9 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
             clauses.append("x.status = 'active'")
         if where.categories is not None:
             within("x.category", where.categories)
-        if where.max_fact_confidence is not None:
-            clauses.append("x.confidence < ?")
-            params.append(where.max_fact_confidence)
+        if where.exclude_facts:
+            clauses.append(f"x.id NOT IN ({','.join('?' * len(where.exclude_facts))})")
+            params.extend(sorted(where.exclude_facts))
     if kind == "summary":
         within("x.kind", [k.value for k in where.summary_kinds])
     if kind == "turn" and where.turns_before_seq is not None:
@@ -814,6 +982,17 @@ def _fact(row: sqlite3.Row) -> Fact:
         recorded_at=_dt(row["recorded_at"]),
         tokens=row["tokens"],
     )
+
+
+def _record(row: sqlite3.Row) -> Record:
+    return Record(
+        id=row["id"], tenant=row["tenant"], stream=row["stream"], source=row["source"],
+        channel=row["channel"], external_id=row["external_id"], thread=row["thread"],
+        author=row["author"], text=row["text"], kind=row["kind"], at=_dt(row["at"]),
+        route_method=row["route_method"], route_confidence=row["route_confidence"],
+        visibility=Visibility(row["visibility"]), processed=bool(row["processed"]),
+        also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
+    )  # fmt: skip
 
 
 def _summary(row: sqlite3.Row) -> Summary:

@@ -1,0 +1,206 @@
+"""Slack import throughput and memory, on synthetic exports of growing size.
+
+    python benchmarks/ingest.py [--sizes 10000,100000] [--embed none|hashing|minilm] [--keep DIR]
+
+Each size runs in a fresh subprocess, so its peak RSS is its own: generate the export
+(benchmarks/slack_synth.py, untimed), then time `import_slack(process=False)` (read, clean,
+route, store) and `process_pending()` (summaries, facts, observations) separately. Heuristic
+model, embedded SQLite, one project per proj-* channel. Prints tables; asserts nothing.
+"""
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from slack_synth import ExportShape, write_export
+
+from memstrata import Memory, load_settings
+from memstrata.embed import build_embedder
+from memstrata.settings import ProjectSettings
+
+GOAL_RATE = 2_000
+GOAL = f"> {GOAL_RATE:,} msgs/s, memory flat in export size"
+
+
+def sizes(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of sizes: {text}") from None
+
+
+def peak_rss_mb() -> float:
+    # Linux reports KiB, macOS bytes.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+def projects(shape: ExportShape) -> list[ProjectSettings]:
+    return [
+        ProjectSettings(
+            stream=stream, key=key, names=(stream.split(":", 1)[1],), channels=(channel,)
+        )
+        for channel, (stream, key) in sorted(shape.project_channels.items())
+    ]
+
+
+def run_one(size: int, embed: str, keep: Path | None) -> dict:
+    """One measurement, in this process; the parent reads the returned dict as JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = keep / str(size) if keep else Path(tmp)
+        export, db = base / "export", base / "memory.db"
+        shutil.rmtree(export, ignore_errors=True)  # a stale --keep export would mix days in
+        for old in base.glob("memory.db*"):
+            old.unlink()
+
+        started = time.perf_counter()
+        shape = write_export(export, messages=size)
+        generated = time.perf_counter() - started
+        start_rss = peak_rss_mb()
+
+        settings = load_settings(
+            db=db, background_worker=False, model={"kind": "heuristic"}, embed={"kind": embed},
+            projects=projects(shape),
+        )  # fmt: skip
+        embedder = None if embed == "none" else build_embedder(embed)
+        with Memory.open(settings=settings, embedder=embedder) as mem:
+            started = time.perf_counter()
+            report = mem.import_slack(export, process=False)
+            imported = time.perf_counter()
+            processed = mem.process_pending()
+            done = time.perf_counter()
+            streams = [s.name for s in mem.streams()]
+            facts = sum(len(mem.facts(name)) for name in streams)
+            summaries = sum(len(mem.summaries(name)) for name in streams)
+        return {
+            "size": size,
+            "read": report.read,
+            "kept": report.kept,
+            "skipped": dict(report.skipped),
+            "routed": dict(report.routed),
+            "problems": [[str(p.path), str(p.error)] for p in report.problems],
+            "expected_problems": len(shape.malformed_files),
+            "generate_s": generated,
+            "import_s": imported - started,
+            "process_s": done - imported,
+            "processed": processed,
+            "streams": len(streams),
+            "facts": facts,
+            "summaries": summaries,
+            "start_rss_mb": start_rss,
+            "rss_mb": peak_rss_mb(),
+            "db_mb": sum(p.stat().st_size for p in base.glob("memory.db*")) / 2**20,
+        }
+
+
+def measure(size: int, embed: str, keep: Path | None) -> dict | None:
+    """Run `size` in a fresh interpreter, so one size's heap never inflates the next one's RSS."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--one", str(size), "--embed", embed]
+    if keep:
+        command += ["--keep", str(keep)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        console = Console(stderr=True)
+        console.print(f"[red]size {size:,} failed (exit {done.returncode}):[/red]")
+        console.print(done.stderr[-3000:], markup=False, highlight=False)  # tracebacks hold [..]
+        return None
+    return json.loads(lines[-1])
+
+
+def results_table(results: list[dict], embed: str) -> Table:
+    table = Table(
+        "messages", "kept", "import s", "process s", "total msgs/s", "start RSS MB",
+        "peak RSS MB", "DB MB", "facts", "summaries", "problems",
+        title=f"memstrata Slack import, heuristic, SQLite, embed={embed} — goal: {GOAL}",
+    )  # fmt: skip
+    for r in results:
+        rate = r["read"] / (r["import_s"] + r["process_s"])
+        colour = "green" if rate > GOAL_RATE else "red"
+        problems = len(r["problems"])
+        expected = "" if problems == r["expected_problems"] else f" ({r['expected_problems']} exp.)"
+        table.add_row(
+            f"{r['read']:,}",
+            f"{r['kept']:,}",
+            f"{r['import_s']:.1f}",
+            f"{r['process_s']:.1f}",
+            f"[{colour}]{rate:,.0f}[/{colour}]",
+            f"{r['start_rss_mb']:.0f}",
+            f"{r['rss_mb']:.0f}",
+            f"{r['db_mb']:.1f}",
+            f"{r['facts']:,}",
+            f"{r['summaries']:,}",
+            f"{problems}{expected}",
+        )
+    if len(results) > 1:
+        low, high = results[0], results[-1]
+        table.caption = (
+            f"peak RSS x{high['rss_mb'] / low['rss_mb']:.2f} for x{high['read'] / low['read']:.1f}"
+            " messages; the malformed day file is the one expected problem"
+        )
+    return table
+
+
+def routing_table(result: dict) -> Table:
+    table = Table(
+        "stream", "messages", "share", title=f"routed per stream, {result['read']:,} messages"
+    )
+    routed = sorted(result["routed"].items(), key=lambda item: -item[1])
+    total = sum(result["routed"].values()) or 1
+    for stream, count in routed[:12]:
+        table.add_row(stream, f"{count:,}", f"{count / total:.1%}")
+    if len(routed) > 12:
+        rest = sum(count for _, count in routed[12:])
+        table.add_row(f"({len(routed) - 12} more)", f"{rest:,}", f"{rest / total:.1%}")
+    skipped = ", ".join(f"{kind} {n:,}" for kind, n in sorted(result["skipped"].items()))
+    table.caption = f"skipped: {skipped or 'none'}"
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--sizes", type=sizes, default=[10_000, 100_000], help="comma-separated message counts"
+    )
+    parser.add_argument(
+        "--embed", default="none", choices=["none", "hashing", "minilm"],
+        help="embedder; 'none' measures import, extraction and summaries alone",
+    )  # fmt: skip
+    parser.add_argument(
+        "--keep", type=Path, default=None, metavar="DIR",
+        help="keep each export and database in DIR/<size>/ (its export/ and memory.db* are "
+        "replaced)",
+    )  # fmt: skip
+    parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.one is not None:
+        print(json.dumps(run_one(args.one, args.embed, args.keep)), flush=True)
+        return
+
+    console = Console()
+    results = []
+    for size in args.sizes:
+        console.print(f"[dim]{size:,} messages…[/dim]")
+        result = measure(size, args.embed, args.keep)
+        if result:
+            results.append(result)
+    if not results:
+        sys.exit(1)
+    console.print(results_table(results, args.embed))
+    largest = max(results, key=lambda r: r["read"])
+    console.print(routing_table(largest))
+    for path, error in largest["problems"]:
+        console.print(f"[yellow]problem[/yellow] {path}: {error}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,865 @@
+"""observe: offline observation rules for team chat messages (Slack).
+
+A message may yield commitments, blockers, handoffs, deadline mentions, risk and mood
+signals, status updates and shared links. The caller drops anything below a per-category
+threshold (commitment 0.85, blocker 0.7, handoff 0.75, deadline_mention 0.8, risk 0.7,
+mood 0.7, status 0.5, reference 0.7), so confidence is the whole calibration: explicit
+statements score above their threshold, and hedges, questions and conditionals below it.
+
+Importers run this on every message of a workspace and most messages carry nothing, so a
+single lowercase trigger regex rejects them before any other work, and dates are only
+parsed in sentences that contain a date-like token.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from memstrata.models.base import ExtractedFact
+from memstrata.models.heuristic import dates
+from memstrata.models.heuristic.patterns import NOT_NAMES
+from memstrata.models.heuristic.rules import display, norm, third_person
+from memstrata.models.heuristic.text import STOPWORDS, clean, words
+from memstrata.types import FactCategory
+
+_I = re.IGNORECASE
+MAX_CHARS = 20_000
+_MAX_SENTENCE_CHARS = 500  # longer "sentences" are pastes (logs, code), not statements
+_MAX_REFS = 20
+_MAX_URL_CHARS = 2_000
+_A = r"['\u2019]"  # chat clients send curly apostrophes; the trigger runs before cleaning
+
+# Every rule below needs one of these (lowercased) tokens, so a miss here means no
+# observation. Case-sensitive literals keep the scan on Python's fast first-char path.
+_TRIGGER_RE = re.compile(
+    (
+        r"http|\bi" + _A + r"ll\b|\bi (?:will|shall|am going|am gonna|can |could |promise|commit)"
+        r"|\bi" + _A + r"m (?:going|gonna|on it)|\bwill do\b|\bon it\b|leave it with me"
+        r"|\bi(?:" + _A + r"ve| have)? got (?:it|this)\b|consider it done"
+        r"|block|waiting (?:on|for)|\bstuck\b|held up|until|\btill\b|can" + _A + r"t |cannot"
+        r"|unable to|take over|taking over|takes over|took over|hand(?:ing|s|ed)? (?:over|off)"
+        r"|handover|handoff|\bpass(?:ing|es|ed)? |\bowns?\b|owner|reassign|picking up"
+        r"|\bdue\b|deadline|\bship|releas|launch|freeze|\bdemo|cutoff|cut-off|go-live|go live"
+        r"|goes live|went live|is live|\beo[dwm]\b|end of |tomorrow|today|tonight"
+        r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{4}-\d\d-\d\d"
+        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\d (?:of )?"
+        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bin \w+ (?:day|week|month)"
+        r"|risk|jeopardy|\bslip|make it|make the|make our|behind|concern|worr|tight|red flag"
+        r"|cutting it|frustrat|burn(?:ed|t) out|exhausted|annoy|fed up|sick (?:and tired )?of"
+        r"|tired of|stressed|overwhelm|demotivated|demoralized|furious|pissed|so done|wits"
+        r"|great (?:job|work)|nice (?:job|work|one)|good job|well done|awesome (?:job|work)"
+        r"|amazing (?:job|work)|excellent (?:job|work)|fantastic (?:job|work)|stellar (?:job|work)"
+        r"|kudos|shout|nailed it|congrat|thanks (?:so|very|a) |thank you (?:so|very) |huge thanks"
+        r"|many thanks|appreciate|thrilled|delighted|excited|proud of|stoked"
+        r"|\bdone\b|merged|deployed|shipped|finished|fixed|completed|landed|resolved|closed"
+        r"|rolled back|reverted|progress|\bwip\b|started|working on|\bpr (?:is )?(?:now )?up"
+        r"|a pr\b|in review|up for review"
+    ).replace(" ", r"\s+")
+)
+
+# --- shared pieces ---------------------------------------------------------------------
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'|`]+", _I)
+_URL_TAIL = ".,;:!?*_~'\""
+_ISSUE_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b")
+_NAME = r"@?(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|[a-z][a-z'-]+)"
+
+_QUESTION_RE = re.compile(
+    r"^(?:(?:hey|hi|so|ok|okay|quick\s+q(?:uestion)?)[,:!\s]+)?(?:"
+    r"(?:who|what|where|why|how|which)\b"
+    r"|(?:are|is|am|was|were|will|would|can|could|should|do|does|did|have|has|shall)\s+"
+    r"(?:we|you|i|they|he|she|it|this|that|there|the|our|your|my|his|her|their|any\w*"
+    r"|some\w*|every\w*|all|(?-i:[A-Z])))",
+    _I,
+)
+_HEDGE_RE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|hopefully|i\s+think|i\s+guess|i\s+believe"
+    r"|i\s+hope|hoping|might|may(?!\s+\d)|could|not\s+sure|try\s+to|trying\s+to|attempt\s+to"
+    r"|if\s+i\s+(?:can|get|have)|if\s+possible|if\s+time|should\s+be\s+able|ideally"
+    r"|tentatively|at\s+some\s+point|sometime|eventually|when\s+i\s+(?:can|get)|kinda"
+    r"|sort\s+of|i\s+suppose|likely)\b",
+    _I,
+)
+_AUX_TAIL_RE = re.compile(
+    r"(?:(?:\s+|^)(?:is|are|am|was|were|be|been|has|have|had|still|currently|totally"
+    r"|completely|now|kinda|a\s+bit|really|just|being|getting|got|get|all|both|looks|seems"
+    r"|feels|definitely|probably|might|may|could|will|would|going\s+to|gonna|likely\s+to"
+    r"|about\s+to|also|again|already)|'s|'re|'m)$",
+    _I,
+)
+_CONDITIONAL_RE = re.compile(r"^(?:if|unless|in\s+case|assuming)\b|\b(?:if|unless)\s+\w", _I)
+_PRONOUN_ONLY = frozenset(
+    {"it", "this", "that", "these", "those", "them", "everything", "something", "stuff",
+     "things", "thing", "one", "which", "what", "we", "i", "you", "they", "us", "me"}
+)  # fmt: skip
+_LEAD_DET_RE = re.compile(
+    r"^(?:(?:the|a|an|our|my|your|his|her|their|its|this|that|these|those|some|all|any"
+    r"|also|just|still|now|so|and|but|then|ok|okay|fyi|btw|update|re)\b[\s,:]*)+",
+    _I,
+)
+
+
+@dataclass
+class _Msg:
+    """One message being read: who wrote it, when, and per-sentence caches."""
+
+    author: str
+    """Display form of the author ("Priya")."""
+    subject: str
+    """Lowercase author, the fallback subject."""
+    at: datetime
+    _dates: dict[str, list[dates.DateHit]] = field(default_factory=dict)
+
+    def dates_in(self, sentence: str) -> list[dates.DateHit]:
+        # dateparser is the slowest step here; DATE_RE alone decides whether it may run.
+        if sentence not in self._dates:
+            hits = dates.find_dates(sentence, self.at) if dates.DATE_RE.search(sentence) else []
+            self._dates[sentence] = hits
+        return self._dates[sentence]
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    question: bool
+    hedged: bool
+
+
+def _key(text: str, limit: int = 3) -> str:
+    """A short stable slot suffix: the first content words, plurals folded, no dates."""
+    text = dates.DATE_RE.sub(" ", re.sub(r"\(\d{4}-\d\d-\d\d\)", " ", text))
+    seen: list[str] = []
+    for word in words(text):
+        if word in STOPWORDS or word.isdigit() or len(word) < 2:
+            continue
+        word = word[:-1] if len(word) > 3 and word.endswith("s") and word[-2] != "s" else word
+        if word not in seen:
+            seen.append(word)
+        if len(seen) == limit:
+            break
+    return " ".join(seen)
+
+
+def _phrase(text: str, max_words: int = 6) -> str:
+    """A noun phrase cut down for a subject or value: no determiners, a few words, case kept;
+    '' when nothing but pronouns or function words is left."""
+    text = _LEAD_DET_RE.sub("", text.strip(" .,;:!?\"'()-"))
+    phrase = display(" ".join(text.split()[:max_words])).strip(" .,;:!?\"'()-")
+    if not phrase or phrase.lower() in _PRONOUN_ONLY or not _key(phrase):
+        return ""
+    return phrase
+
+
+def _np_before(text: str, max_words: int = 4) -> str:
+    """The noun phrase `text` ends with: "We need to hit the Q2 report" -> "Q2 report"."""
+    text = _strip_aux(text)
+    taken: list[str] = []
+    for word in reversed(text.split()[-max_words * 2 :]):
+        bare = word.strip(".,;:!?\"'()").lower()
+        if not bare or bare in STOPWORDS or bare in _PRONOUN_ONLY or len(taken) == max_words:
+            break
+        taken.append(word)
+        if word[-1] in ",;:(":
+            taken.pop()
+            break
+    return _phrase(" ".join(reversed(taken)), max_words)
+
+
+_NP_END_RE = re.compile(
+    r"\s+(?:to|in|on|for|at|by|and|but|with|from|since|after|before|until|till|because|so"
+    r"|if|when|once|while|as|into|onto|via|per|next|this|tomorrow|today|tonight|asap)\b|[,;:(]",
+    _I,
+)
+
+
+def _np_after(text: str, max_words: int = 6) -> str:
+    """The noun phrase `text` starts with: "the search page to staging" -> "search page"."""
+    text = re.sub(r"^\s*(?:for|on|of|to|about)\s+", " ", text, flags=_I)
+    head = _LEAD_DET_RE.sub("", text.strip())
+    return _phrase(_NP_END_RE.split(" " + head, maxsplit=1)[0], max_words)
+
+
+def _strip_aux(text: str) -> str:
+    """`text` without trailing auxiliaries: "The release is still" -> "The release"."""
+    head = text.strip(" ,:-")
+    for _ in range(5):
+        trimmed = _AUX_TAIL_RE.sub("", head).strip(" ,:-")
+        if trimmed == head:
+            break
+        head = trimmed
+    return head
+
+
+def _display(name: str) -> str:
+    name = " ".join(name.lstrip("@").split())
+    return name if any(c.isupper() for c in name) else name.title()
+
+
+def _is_person(name: str) -> bool:
+    parts = name.lstrip("@").split()
+    return bool(parts) and len(parts) <= 2 and not any(p.lower() in NOT_NAMES for p in parts)
+
+
+def _sentence_case(text: str) -> str:
+    text = text.strip().rstrip(",;:")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def _fact(
+    category: FactCategory, subject: str, slot: str, value: str, text: str, confidence: float
+) -> ExtractedFact:
+    return ExtractedFact(
+        text=text[:500], category=category, subject=subject.lower()[:200],
+        slot=slot.lower()[:300], value=value[:500], confidence=round(confidence, 2),
+    )  # fmt: skip
+
+
+def _cap(confidence: float, sentence: _Sentence, hedge: float = 0.6) -> float:
+    """Questions say nothing for sure; hedged statements say it weakly."""
+    if sentence.question:
+        return min(confidence, 0.4)
+    return min(confidence, hedge) if sentence.hedged else confidence
+
+
+Rule = Callable[[_Sentence, _Msg], ExtractedFact | None]
+
+# --- commitments -----------------------------------------------------------------------
+
+_COMMIT_RE = re.compile(
+    r"\bi(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'m\s+gonna|\s+am\s+gonna"
+    r"|\s+promise\s+to|\s+commit\s+to)\s+(?:also\s+|definitely\s+|first\s+|then\s+|still\s+"
+    r"|now\s+|just\s+|go\s+ahead\s+and\s+)*(?P<action>[^.;!?]+)",
+    _I,
+)
+_VOLUNTEER_RE = re.compile(
+    r"\bi\s+(?P<modal>can|could)\s+(?P<action>(?:take|pick\s+up|handle|own|grab|cover|do"
+    r"|tackle|fix|review|write|run|look\s+into|take\s+care\s+of)\s+[^.;!?]+)",
+    _I,
+)
+_ACK_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|sure|yep|yup|yes|yeah|sounds\s+good|got\s+it|np|no\s+problem"
+    r"|absolutely|roger|ack)[\s,!.:-]*)*"
+    r"(?:will\s+do|(?:i'm\s+|i\s+am\s+)?on\s+it|leave\s+it\s+with\s+me|consider\s+it\s+done"
+    r"|i(?:'ve|\s+have)?\s+got\s+(?:it|this))\b[\s,!.:-]*(?:i'll\s+|i\s+will\s+|will\s+)?"
+    r"(?P<rest>.*)$",
+    _I,
+)
+_CUT_RE = re.compile(r"\s*(?:,\s*(?:but|so|though)\b|\s+but\s+|\s+so\s+that\s+|\s+because\s+)", _I)
+_NEGATED_ACTION_RE = re.compile(r"^(?:not|never|no\s+longer)\b", _I)
+_TRY_RE = re.compile(r"^(?:try|attempt|aim|hope|see\s+if|see\s+whether|probably)\b", _I)
+_IDLE_RE = re.compile(
+    r"^(?:be|see|think|keep|wait|go|head|grab|eat|sleep|rest|need|want|hope|talk|chat|catch"
+    r"|miss|love|like|leave|come|stay|remember|forget|get\s+back|let\s+(?:you|them|him|her|us)"
+    r"\s+know|take\s+(?:a\s+(?:break|nap|walk|day|rest)|off|it\s+easy))\b",
+    _I,
+)
+_LOOK_RE = re.compile(
+    r"^(?:look\s+(?:at|into|over)|check|take\s+a\s+look|have\s+a\s+look|dig\s+into|poke\s+at"
+    r"|ping|reach\s+out|follow\s+up)\b",
+    _I,
+)
+_WORK_RE = re.compile(
+    r"^(?:send|finish|ship|deliver|review|write|draft|prepare|fix|update|deploy|submit|book"
+    r"|schedule|email|share|complete|file|merge|release|test|call|contact|pay|order|set\s+up"
+    r"|hand\s+over|sign|approve|migrate|publish|present|document|investigate|upload|install"
+    r"|configure|renew|cancel|confirm|organi[sz]e|plan|run|build|implement|refactor|add"
+    r"|remove|clean\s+up|wrap\s+up|write\s+up|rebase|patch|upgrade|bump|rerun|re-run|open"
+    r"|create|push|cut|tag|triage|debug|profile|benchmark|handle|take|own|pick\s+up|cover"
+    r"|tackle|do|get|have|finali[sz]e|rewrite|port|rollback|roll\s+back|revert|backport"
+    r"|estimate|spec|design|prototype|demo|record|post|announce|coordinate|sync|loop\s+in"
+    r"|raise|escalate|draft|polish|resolve|close|land|unblock|provision|rotate|audit)\b",
+    _I,
+)
+
+
+def _promise(action: str, sentence: _Sentence, msg: _Msg, base: float) -> ExtractedFact | None:
+    action = _CUT_RE.split(action, maxsplit=1)[0].strip(" ,:-")
+    action = " ".join(action.split()[:20])
+    if not action or _NEGATED_ACTION_RE.match(action) or len(words(action)) < 2:
+        return None
+    hits = msg.dates_in(action)
+    if _IDLE_RE.match(action):
+        confidence = 0.5
+    elif _TRY_RE.match(action) or _LOOK_RE.match(action):
+        confidence = 0.6 if _TRY_RE.match(action) else (0.87 if hits else 0.8)
+    elif _WORK_RE.match(action) or hits:
+        confidence = base
+    else:
+        confidence = 0.8  # an unknown verb may be a plan or a joke ("I'll rock the demo")
+    if _CONDITIONAL_RE.search(sentence.text):
+        confidence = min(confidence, 0.7)
+    confidence = _cap(confidence, sentence)
+    shown = third_person(dates.annotate(action, msg.at) if hits else action)
+    key = _key(action)
+    if not key:
+        return None
+    return _fact(
+        FactCategory.COMMITMENT, msg.subject, f"commitment:{key}", norm(shown),
+        f"{msg.author} will {shown}.", confidence,
+    )  # fmt: skip
+
+
+def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    if match := _COMMIT_RE.search(sentence.text):
+        return _promise(match["action"], sentence, msg, 0.9)
+    if match := _VOLUNTEER_RE.search(sentence.text):
+        return _promise(match["action"], sentence, msg, 0.88 if match["modal"] == "can" else 0.65)
+    if match := _ACK_RE.match(sentence.text):
+        rest = match["rest"].strip(" .!")
+        if rest and len(words(rest)) >= 2 and (found := _promise(rest, sentence, msg, 0.86)):
+            return found
+        # "On it" promises the work asked for elsewhere, which this message does not name.
+        return _fact(
+            FactCategory.COMMITMENT, msg.subject, "commitment:ack", "will do it",
+            f"{msg.author} will do it.", _cap(0.75, sentence),
+        )  # fmt: skip
+    return None
+
+
+# --- blockers --------------------------------------------------------------------------
+
+_BLOCKER_RE = re.compile(
+    r"\b(?P<kind>blocked\s+(?:on|by)|stuck\s+(?:on|with)|held\s+up\s+(?:on|by)"
+    r"|waiting\s+(?:on|for)|blockers?\s*(?::|-|is|are)|(?:can't|cannot|can\s+not|unable\s+to"
+    r"|won't\s+be\s+able\s+to)\s+(?:proceed|merge|deploy|ship|release|continue|start|move"
+    r"|progress|test|finish|launch|go\s+live)(?:\s+[\w-]+){0,3}?\s+(?:until|till|without)"
+    r"|is\s+blocking|are\s+blocking)\s+(?P<by>[^.;!?]+)",
+    _I,
+)
+_BLOCKER_NEG_RE = re.compile(
+    r"\b(?:not|no\s+longer|isn't|aren't|wasn't|weren't|never|unblocked|nothing|no"
+    r"|anymore|any\s+more|finally|resolved)\b|n't\s+(?:be\s+)?(?:blocked|stuck|waiting)",
+    _I,
+)
+_BLOCKER_PAST_RE = re.compile(r"\b(?:was|were|had\s+been)\b", _I)
+_SELF_RE = re.compile(r"^(?:i|i'm|i've|we|we're|we've|me|us|team|the\s+team|everyone)$", _I)
+_TRANSIENT_RE = re.compile(
+    r"^(?:the\s+)?(?:build|ci|tests?|pipeline|job|run|coffee|lunch|food|it|this|that|page)\b"
+    r"|\bto\s+(?:finish|complete|run|pass|load|start|end|come\s+back|reply|respond)\b",
+    _I,
+)
+
+
+def _blocked_thing(before: str, msg: _Msg) -> str:
+    """Who or what the clause before "blocked on" names: "The release is" -> "release"."""
+    head = _strip_aux(before)
+    if not head or _SELF_RE.match(head.split(",")[-1].strip()):
+        return msg.subject
+    if issue := _ISSUE_RE.search(head):
+        return issue.group(0).lower()
+    return _np_before(head).lower() or msg.subject
+
+
+def _blocker(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    match = _BLOCKER_RE.search(sentence.text)
+    if not match:
+        return None
+    before, kind = sentence.text[: match.start()], " ".join(match["kind"].lower().split())
+    if _BLOCKER_NEG_RE.search(before) or re.search(r"\b(?:anymore|any\s+more)\b", match["by"]):
+        return None  # "not blocked anymore" is progress, not a blocker
+    by = " ".join(_CUT_RE.split(match["by"], maxsplit=1)[0].split()[:15]).strip(" ,:-")
+    if kind.endswith("blocking"):
+        who, by, kind = _np_after(by).lower() or msg.subject, _np_before(before, 6), "blocked by"
+    else:
+        who = _blocked_thing(before, msg)
+    value = _phrase(by, 15).lower()
+    if not value:
+        return None
+    confidence = 0.85
+    if kind.startswith("waiting"):
+        confidence = 0.6 if _TRANSIENT_RE.search(by) else 0.78 if kind.endswith("on") else 0.72
+    if _BLOCKER_PAST_RE.search(before):
+        confidence = min(confidence, 0.5)  # "was blocked on X": probably over by now
+    confidence = _cap(confidence, sentence, 0.55)
+    shown = msg.author if who == msg.subject else who[:1].upper() + who[1:]
+    if kind.startswith("blocker"):
+        text = f"Blocker for {shown}: {by}."
+    elif kind.startswith(("can", "unable", "won't")):
+        text = f"{shown} {kind} {by}."
+    else:
+        text = f"{shown} is {kind} {by}."
+    return _fact(FactCategory.BLOCKER, who, f"blocker:{_key(value)}", value, text, confidence)
+
+
+# --- handoffs --------------------------------------------------------------------------
+
+_HANDOFF_RES = (
+    re.compile(
+        rf"(?P<new>\bI\b|{_NAME})\s+(?:will\s+|'ll\s+|is\s+going\s+to\s+|am\s+going\s+to\s+"
+        r"|is\s+|am\s+|'s\s+|'m\s+|has\s+|have\s+)?(?:now\s+)?(?:take|taking|takes|took|taken)"
+        r"\s+over\b\s*(?P<rest>[^.;!?]*)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:hand(?:ing|s|ed)?|pass(?:ing|es|ed)?|reassign(?:ing|s|ed)?)\s+(?:over\s+|off\s+)?"
+        rf"(?P<item>[^.;!?]+?)\s+(?:over\s+|off\s+|on\s+)?to\s+(?P<new>\bme\b|{_NAME})"
+        r"(?P<rest>[^.;!?]*)",
+        _I,
+    ),
+    re.compile(
+        rf"(?P<new>\bI\b|{_NAME})\s+(?:now\s+owns|owns\s+(?P<item2>[^.;!?]+?)\s+now\b"
+        r"|is\s+(?:now\s+)?the\s+(?:new\s+)?owner\s+of|is\s+now\s+responsible\s+for"
+        r"|(?:is|am|'s|'m)\s+picking\s+up)\s*(?P<item>[^.;!?]*)",
+        _I,
+    ),
+)
+_HANDOFF_NEG_RE = re.compile(r"\b(?:not|never|no\s+longer|isn't|won't|can't|cannot)\b", _I)
+_FROM_RE = re.compile(rf"\bfrom\s+(?P<old>{_NAME})", _I)
+_REST_TAIL_RE = re.compile(
+    r"\s+(?:starting|effective|as\s+of|while|during|for\s+the\s+next|next|this|from\s+now"
+    r"|going\s+forward|until|till|on|tomorrow|today)\b.*$",
+    _I,
+)
+
+
+def _person_name(raw: str, msg: _Msg) -> str | None:
+    raw = raw.strip()
+    if raw.lower() in ("i", "me"):
+        return msg.author
+    if not _is_person(raw):
+        return None
+    return _display(raw)
+
+
+def _giver(before: str, msg: _Msg) -> str:
+    """Who hands work over in "X is handing off ...": the author when it is "I"."""
+    head = _strip_aux(before).split(",")[-1].strip()
+    if not head or re.fullmatch(r"(?:i|i'll|i'm|i've|just|now|ok|okay|so|fyi)", head, _I):
+        return msg.author
+    return _display(head) if _is_person(head) and head[0].isupper() else ""
+
+
+def _handoff(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    for index, regex in enumerate(_HANDOFF_RES):
+        if match := regex.search(sentence.text):
+            break
+    else:
+        return None
+    if _HANDOFF_NEG_RE.search(sentence.text[: match.end("new")]):
+        return None
+    new = _person_name(match["new"], msg)
+    if new is None:
+        return None
+    groups = match.groupdict()
+    rest = groups.get("rest") or ""
+    old_match = _FROM_RE.search(rest)
+    old = _display(old_match["old"]) if old_match and _is_person(old_match["old"]) else ""
+    if index == 1 and not old:
+        old = _giver(sentence.text[: match.start()], msg)
+    item = groups.get("item2") or groups.get("item") or ""
+    if not item:
+        item = rest[: old_match.start()] if old_match else rest
+    item = _np_after(_REST_TAIL_RE.sub("", " " + item.strip()), 6)
+    confidence = 0.85
+    if not item:
+        item, confidence = (f"work from {old}", 0.8) if old else ("handoff", 0.6)
+    shown_from = f" from {old}" if old and old != new and not item.endswith(old) else ""
+    return _fact(
+        FactCategory.HANDOFF, item, "owner", new.lower(),
+        f"{new} takes over {item}{shown_from} (per {msg.author}).",
+        _cap(confidence, sentence, 0.55),
+    )  # fmt: skip
+
+
+# --- deadline mentions -----------------------------------------------------------------
+
+_DUE_WORD_RE = re.compile(
+    r"\b(?P<w>due|deadline|due\s+date|cutoff|cut-off|freeze|go-live|go\s+live|goes\s+live"
+    r"|submission|ship|ships|shipping|release|releases|releasing|launch|launches|launching"
+    r"|demo|demos|deliver|delivery|by|until|till|eod|eow|eom)\b",
+    _I,
+)
+_STRONG_DUE = frozenset({"due", "deadline", "due date", "cutoff", "cut-off", "freeze",
+                         "submission", "eod", "eow", "eom"})  # fmt: skip
+_PAST_RE = re.compile(
+    r"\b(?:shipped|released|launched|demoed|delivered|was\s+due|were\s+due|went\s+live"
+    r"|last|ago|yesterday)\b",
+    _I,
+)
+_SOFT_DUE_RE = re.compile(r"\b(?:tentative(?:ly)?|targeting|aiming|roughly|around|ish)\b", _I)
+_DUE_FOR_RE = re.compile(r"\b(?:deadline|due\s+date|cutoff|cut-off)\s+(?:for|on)\s+(?P<t>.+)", _I)
+_DUE_KEY_RE = re.compile(r"\b(?:deadline|due\s+date|cutoff|cut-off|due)\b", _I)
+_DUE_VERB_RE = re.compile(
+    r"\b(?:ship|release|launch|deliver|finish|complete|submit|send|publish|demo|present|deploy"
+    r"|merge|land|have|get|wrap\s+up|freeze)(?:s|es|ing|ed)?\s+(?P<t>.+)",
+    _I,
+)
+_DUE_EVENT_RE = re.compile(
+    r"(?P<t>(?:[\w-]+\s+){0,2}(?:launch|release|demo|code\s+freeze|feature\s+freeze|freeze"
+    r"|go-live|cutover|rollout|beta|ga|milestone|submission))\b",
+    _I,
+)
+
+
+def _due_thing(sentence: str, date_at: int) -> str:
+    """What a dated sentence says is due: "the Q2 report is due Friday" -> "Q2 report"."""
+    if match := _DUE_FOR_RE.search(sentence):
+        if thing := _np_after(match["t"], 5):
+            return thing
+    if (match := _DUE_KEY_RE.search(sentence)) and (thing := _np_before(sentence[: match.start()])):
+        return thing
+    if (match := _DUE_VERB_RE.search(sentence[:date_at])) and (thing := _np_after(match["t"], 5)):
+        return thing
+    if match := _DUE_EVENT_RE.search(sentence):
+        return _phrase(match["t"], 4) or "deadline"
+    return "deadline"
+
+
+def _deadline(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    hits = msg.dates_in(sentence.text)
+    if not hits:
+        return None
+    found = [m["w"].lower() for m in _DUE_WORD_RE.finditer(sentence.text)]
+    if not found:
+        return None
+    strong = any(" ".join(w.split()) in _STRONG_DUE for w in found)
+    if _PAST_RE.search(sentence.text) and not strong:
+        return None  # "we shipped on Monday" is news, and the weekday resolves forward
+    hit = hits[0]
+    lead = sentence.text[max(0, hit.start - 8) : hit.start].lower()
+    if strong:
+        confidence = 0.9
+    elif any(w not in ("by", "until", "till") for w in found) or re.search(r"\bby\s+$", lead):
+        confidence = 0.85
+    else:
+        confidence = 0.6  # "out until Monday" names a day, not something due
+    if _SOFT_DUE_RE.search(sentence.text):
+        confidence = min(confidence, 0.7)
+    confidence = _cap(confidence, sentence)
+    thing = _due_thing(sentence.text, hit.start)
+    iso = hit.day.isoformat()
+    shown = "Deadline:" if thing == "deadline" else f"{thing[:1].upper() + thing[1:]} due"
+    return _fact(
+        FactCategory.DEADLINE_MENTION, thing, f"due:{_key(thing) or 'deadline'}", iso,
+        f"{shown} {hit.phrase} ({iso}), mentioned by {msg.author}.", confidence,
+    )  # fmt: skip
+
+
+# --- risk signals ----------------------------------------------------------------------
+
+_RISK_RE = re.compile(
+    r"(?P<strong>\bat\s+risk\b|\bin\s+jeopardy\b|\b(?:will|going\s+to|gonna|about\s+to)\s+slip"
+    r"|\bslipping\b|\b(?:won't|will\s+not|not\s+going\s+to)\s+make\s+(?!it\s+to\b)(?:it|the"
+    r"|our)\b|\bbehind\s+schedule\b|\bred\s+flags?\b)"
+    r"|(?P<mid>\b(?:might|may|could|likely\s+to)\s+slip|\b(?:may|might)\s+not\s+make\s+"
+    r"(?!it\s+to\b)(?:it|the|our)\b|\bworried\b|\bconcerned\b|\brisky\b"
+    r"|\b(?:big|real|serious|major|high)\s+risk\b|\brisk\s+(?:that|of|is|to|for)\b"
+    r"|\b(?:we're|we\s+are|i'm|i\s+am|running|fallen|falling|is|are)\s+(?:a\s+bit\s+|way\s+"
+    r"|quite\s+|slightly\s+|really\s+|seriously\s+|a\s+little\s+)?behind\b(?!\s+schedule)"
+    r"|\bcutting\s+it\s+close\b)"
+    r"|(?P<soft>\btight\s+(?:timeline|deadline|schedule|window|turnaround)\b|\b(?:timeline"
+    r"|deadline|schedule|timing|budget|runway|window)s?\s+(?:is|are|looks?|feels?|seems?"
+    r"|'s)\s+(?:\w+\s+)?tight\b|\bconcerns?\b|\bworry\b|\brisks?\b)",
+    _I,
+)
+_RISK_NEG_RE = re.compile(
+    r"\bno\s+worries\b|\bnot\s+(?:\w+\s+)?(?:worried|concerned|at\s+risk|a\s+concern|behind"
+    r"|risky|a\s+risk|going\s+to\s+slip)|\bdon't\s+worry|\bno\s+(?:real\s+|major\s+|big\s+)?"
+    r"(?:concerns?|risks?|red\s+flags?)\b|\blow[-\s]risk|\bnothing\s+to\s+worry"
+    r"|\bnever\s+worried|\bno\s+longer\b|\brisk\s+(?:assessment|register|review|matrix)"
+    r"|\bconcern(?:s|ed)?\s+(?:is|are|was|were)\s+(?:resolved|addressed|gone)",
+    _I,
+)
+_RISK_ABOUT_RE = re.compile(r"\b(?:about|for|to|regarding|around|on|that)\s+(?P<t>.+)", _I)
+
+
+def _risk_thing(sentence: str, match: re.Match[str], msg: _Msg) -> str:
+    """What is at risk: "the Q3 launch is at risk", "worried about the vendor contract"."""
+    before = _strip_aux(sentence[: match.start()]).split(",")[-1].strip()
+    if before and not _SELF_RE.match(before) and (thing := _np_before(before)):
+        return thing
+    if (after := _RISK_ABOUT_RE.match(sentence[match.end() :].strip())) and (
+        thing := _np_after(after["t"], 5)
+    ):
+        return thing
+    return ""
+
+
+def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    match = _RISK_RE.search(sentence.text)
+    if not match or _RISK_NEG_RE.search(sentence.text):
+        return None
+    confidence = 0.85 if match["strong"] else 0.75 if match["mid"] else 0.6
+    if match["soft"] and "tight" in match["soft"].lower():
+        confidence = 0.72
+    if re.search(r"\b(?:maybe|perhaps|i\s+guess|kinda|sort\s+of|not\s+sure)\b", sentence.text, _I):
+        confidence -= 0.15  # risk wording is itself hedged ("might slip"), so only these count
+    if sentence.question:
+        confidence = min(confidence, 0.4)
+    thing = _risk_thing(sentence.text, match, msg)
+    value = " ".join(sentence.text.split()[:40]).strip(" .")
+    key = _key(thing) or _key(value) or "general"
+    about = f" about {thing}" if thing else ""
+    return _fact(
+        FactCategory.RISK_SIGNAL, thing or msg.subject, f"risk:{key}", norm(value) or value,
+        f"Risk flagged by {msg.author}{about}: {_sentence_case(value)}", confidence,
+    )  # fmt: skip
+
+
+# --- mood signals ----------------------------------------------------------------------
+
+_MOOD_NEG = {
+    "frustrated": 0.8, "frustrating": 0.72, "burned out": 0.85, "burnt out": 0.85,
+    "exhausted": 0.85, "annoyed": 0.78, "annoying": 0.72, "fed up": 0.85, "sick of": 0.8,
+    "sick and tired of": 0.85, "tired of": 0.78, "stressed": 0.78, "stressed out": 0.8,
+    "overwhelmed": 0.8, "demotivated": 0.8, "demoralized": 0.8, "furious": 0.85,
+    "pissed off": 0.85, "so done with": 0.8, "at my wits end": 0.85,
+}  # fmt: skip
+_MOOD_VALUE = {
+    "frustrating": "frustrated", "burnt out": "burned out", "annoying": "annoyed",
+    "sick of": "fed up", "sick and tired of": "fed up", "tired of": "fed up",
+    "stressed out": "stressed", "so done with": "fed up", "pissed off": "angry",
+    "furious": "angry", "at my wits end": "frustrated",
+}  # fmt: skip
+_MOOD_RE = re.compile(
+    r"\b(?P<neg>frustrat(?:ed|ing)|burn(?:ed|t)\s+out|exhausted|annoy(?:ed|ing)|fed\s+up"
+    r"|sick\s+and\s+tired\s+of|sick\s+of|tired\s+of|stressed(?:\s+out)?|overwhelmed"
+    r"|demotivated|demoralized|furious|pissed\s+off|so\s+done\s+with|at\s+my\s+wits'?\s+end)\b"
+    r"|\b(?P<praise>(?:great|nice|good|awesome|amazing|excellent|fantastic|stellar)\s+"
+    r"(?:job|work)|nice\s+one|well\s+done|kudos|shout-?out|nailed\s+it|congrat(?:s|ulations)"
+    r"|(?:thanks|thank\s+you)\s+(?:so|very)\s+much|huge\s+thanks|many\s+thanks"
+    r"|thanks\s+a\s+(?:ton|lot|million)|really\s+appreciate|much\s+appreciated|proud\s+of)\b"
+    r"|\b(?P<joy>thrilled|delighted|excited|stoked)\b",
+    _I,
+)
+_MOOD_NEGATED_RE = re.compile(
+    r"\b(?:not|never|no\s+longer|don't|isn't|aren't|wasn't|nothing)\s+(?:\w+\s+){0,2}$"
+    r"|n't\s+(?:\w+\s+){0,2}$",
+    _I,
+)
+_TECHNICAL_RE = re.compile(
+    r"\b(?:pool|retries|retry|quota|memory|connections?|budget|limits?|resources?|tokens?"
+    r"|credits?|attempts|disk|space|capacity)\s+(?:\w+\s+){0,2}exhausted|exhausted\s+(?:the"
+    r"|all|our|its|their|every)\b",
+    _I,
+)
+_MILD_RE = re.compile(r"\b(?:a\s+bit|a\s+little|slightly|kinda|kind\s+of|somewhat|mildly)\s+$", _I)
+_PRAISED_AFTER_RE = re.compile(
+    rf"^[\s,!:-]*(?:to\s+|for\s+|on\s+[^,!.]+?\s+)?(?P<who>{_NAME})(?=[\s,!.:)]|$)", _I
+)
+_PRAISED_BEFORE_RE = re.compile(rf"(?:^|[\s(])(?P<who>{_NAME})[\s,:-]+$", _I)
+_TEAM = frozenset({"everyone", "team", "all", "folks", "guys", "y'all", "yall", "everybody"})
+
+
+def _praised(sentence: str, match: re.Match[str]) -> str | None:
+    after = _PRAISED_AFTER_RE.match(sentence[match.end() :])
+    before = _PRAISED_BEFORE_RE.search(sentence[: match.start()])
+    for found in (after, before):
+        if not found:
+            continue
+        name = found["who"].lstrip("@")
+        if name.lower() in _TEAM or name.lower() == "team":
+            return "team"
+        if _is_person(name) and (found is before or name[0].isupper() or "@" in found["who"]):
+            return _display(name)
+    return None
+
+
+def _mood(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    for match in _MOOD_RE.finditer(sentence.text):
+        lead = sentence.text[max(0, match.start() - 40) : match.start()]
+        if _MOOD_NEGATED_RE.search(lead):
+            continue
+        word = " ".join(match.group(0).lower().replace("'", "").split())
+        if match["neg"]:
+            if word == "exhausted" and _TECHNICAL_RE.search(sentence.text):
+                continue
+            word = "burned out" if word == "burnt out" else word
+            confidence, value = _MOOD_NEG.get(word, 0.75), _MOOD_VALUE.get(word, word)
+            subject, shown = msg.subject, msg.author
+        else:
+            confidence, value = (0.8, "positive") if match["joy"] else (0.85, "positive")
+            if word.startswith(("thank", "many", "huge", "really", "much")):
+                confidence = 0.8
+            praised = _praised(sentence.text, match) if match["praise"] else None
+            subject, shown = (praised.lower(), praised) if praised else (msg.subject, msg.author)
+        if _MILD_RE.search(lead):
+            confidence -= 0.1
+        confidence = _cap(confidence, sentence, 0.55)
+        text = (
+            f"{msg.author} praised {shown}." if subject != msg.subject
+            else f"{shown} sounds {value}."
+        )  # fmt: skip
+        return _fact(FactCategory.MOOD_SIGNAL, subject, "mood", value, text, confidence)
+    return None
+
+
+# --- status updates --------------------------------------------------------------------
+
+_STATUS_RE = re.compile(
+    r"\b(?P<w>done|merged|deployed|shipped|released|finished|fixed|completed|landed|resolved"
+    r"|closed|rolled\s+back|reverted|in\s+progress|wip|started\s+(?:working\s+)?on"
+    r"|working\s+on|pr\s+is\s+up|pr\s+(?:is\s+)?(?:now\s+)?up|opened\s+a\s+pr|put\s+up\s+a\s+pr"
+    r"|(?:is|are|now|went)\s+live|unblocked|in\s+review|up\s+for\s+review)\b",
+    _I,
+)
+_STATUS_VALUE = {
+    "done": "done", "finished": "done", "completed": "done", "landed": "merged",
+    "reverted": "rolled back", "wip": "in progress", "working on": "in progress",
+    "started on": "in progress", "started working on": "in progress",
+    "up for review": "in review", "opened a pr": "in review", "put up a pr": "in review",
+    "pr is up": "in review", "pr up": "in review", "pr is now up": "in review",
+    "pr now up": "in review",
+}  # fmt: skip
+_STATUS_SKIP_RE = re.compile(
+    r"\bwell\s+done\b|\bdone\s+(?:for\s+(?:the\s+day|today|the\s+week|now)|with\s+(?:lunch"
+    r"|my\s+day))\b|\bget\s+(?:it|this|that)\s+done\b|\bso\s+done\s+with\b|\b(?:store|office"
+    r"|shop)s?\s+(?:is|are)\s+closed\b",
+    _I,
+)
+_FUTURE_RE = re.compile(
+    r"\b(?:will|'ll|going\s+to|gonna|should|once|when|if|until|after|before|need(?:s)?\s+to"
+    r"|has\s+to|have\s+to|to\s+be|must|can|could|would|might|may|hope|hopefully|expect"
+    r"|plan\s+to|want\s+to|almost|nearly|soon)\b",
+    _I,
+)
+_STATUS_NEG_RE = re.compile(
+    r"\b(?:not|never|isn't|aren't|wasn't|weren't|haven't|hasn't|didn't|no)\b(?:\s+\w+){0,3}\s*$",
+    _I,
+)
+_STATUS_LEAD_RE = re.compile(
+    r"^(?:i|we|i've|we've|i\s+have|we\s+have|just|finally|also|and|all|it|it's|that|this"
+    r"|is|are|was|were|has\s+been|have\s+been|been|now|got|get|the|a|an|my|our)\b",
+    _I,
+)
+
+
+def _status_item(before: str, after: str, word: str) -> str:
+    """The thing whose status changed: before the word ("the fix is merged") or after it."""
+    head = _strip_aux(before).split(",")[-1].strip()
+    while (lead := _STATUS_LEAD_RE.match(head)) and lead.end():
+        head = head[lead.end() :].strip()
+    if thing := _np_before(head, 5):
+        return thing
+    return _np_after(after) if word not in ("done", "finished", "completed") else ""
+
+
+def _status(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    if _STATUS_SKIP_RE.search(sentence.text):
+        return None
+    match = _STATUS_RE.search(sentence.text)
+    if not match:
+        return None
+    word = " ".join(match["w"].lower().split())
+    value = _STATUS_VALUE.get(word, word)
+    value = "live" if value.endswith(" live") else value
+    before, after = sentence.text[: match.start()], sentence.text[match.end() :]
+    issue = _ISSUE_RE.search(sentence.text)
+    if word == "closed" and not issue:
+        return None  # offices and stores close too; a closed ticket names its key
+    if _STATUS_NEG_RE.search(before):
+        value, confidence = f"not {value}", 0.6
+    elif _FUTURE_RE.search(before):
+        return None  # "will be deployed tomorrow" is a plan, not news
+    else:
+        confidence = 0.85
+    if issue:
+        subject, slot = issue.group(0).lower(), "status"
+        text = f"{issue.group(0)} is {value} (per {msg.author})."
+    else:
+        item = _status_item(before, after, word)
+        if not item:
+            # "Done!" or "merged" alone refers to something said elsewhere.
+            subject, slot, confidence = msg.subject, "status:update", min(confidence, 0.45)
+            text = f"{msg.author}: {value}."
+        else:
+            subject, slot = msg.subject, f"status:{_key(item) or 'update'}"
+            confidence = min(confidence, 0.75)
+            text = f"{msg.author}: {item} is {value}."
+    if value == "in progress":
+        confidence = min(confidence, 0.7 if issue else 0.6)
+    return _fact(
+        FactCategory.STATUS_UPDATE, subject, slot, value, text, _cap(confidence, sentence, 0.45)
+    )
+
+
+# --- references ------------------------------------------------------------------------
+
+_TITLE_LEAD_RE = re.compile(
+    r"^(?:(?:here's|here\s+is|here\s+are|see|check\s+out|fyi|link\s+to|link|the|this|our|my"
+    r"|a|an|new|updated|latest)\b[\s:,-]*)+",
+    _I,
+)
+
+
+def _link_title(text: str, start: int) -> str:
+    """The words a cleaned Slack link was written as: "design doc (https://...)"."""
+    if start == 0 or text[start - 1] != "(":
+        return ""
+    head = re.split(r"[.:!?;\n]\s", text[max(0, start - 120) : start - 1])[-1]
+    title = _TITLE_LEAD_RE.sub("", head.strip())
+    return " ".join(title.split()[-8:]).strip(" ,:-")
+
+
+def _references(text: str, msg: _Msg) -> list[ExtractedFact]:
+    out: list[ExtractedFact] = []
+    seen: set[str] = set()
+    for match in _URL_RE.finditer(text):
+        url = match.group(0).rstrip(_URL_TAIL)[:_MAX_URL_CHARS]
+        if url in seen:
+            continue
+        try:
+            host = (urlsplit(url).hostname or "").lower()
+        except ValueError:  # a malformed port or IPv6 literal
+            continue
+        if not host:
+            continue
+        seen.add(url)
+        title = _link_title(text, match.start())
+        shown = f"Link shared by {msg.author}: {url}" + (f" ({title})" if title else "")
+        out.append(_fact(FactCategory.REFERENCE, host, f"ref:{url}", url, shown, 0.8))
+        if len(out) == _MAX_REFS:
+            break
+    return out
+
+
+# --- the entry point -------------------------------------------------------------------
+
+_RULES: tuple[tuple[FactCategory, Rule], ...] = (
+    (FactCategory.COMMITMENT, _commitment),
+    (FactCategory.BLOCKER, _blocker),
+    (FactCategory.HANDOFF, _handoff),
+    (FactCategory.DEADLINE_MENTION, _deadline),
+    (FactCategory.RISK_SIGNAL, _risk),
+    (FactCategory.MOOD_SIGNAL, _mood),
+    (FactCategory.STATUS_UPDATE, _status),
+)
+
+
+def _sentences(text: str) -> list[_Sentence]:
+    out = []
+    for raw in _SENTENCE_RE.split(text):
+        raw = raw.strip(" -*•>")
+        if not raw or len(raw) > _MAX_SENTENCE_CHARS or not _TRIGGER_RE.search(raw.lower()):
+            continue
+        question = "?" in raw or bool(_QUESTION_RE.match(raw))
+        out.append(_Sentence(raw, question, bool(_HEDGE_RE.search(raw))))
+    return out
+
+
+def observe(text: str, author: str, at: datetime) -> list[ExtractedFact]:
+    """Observations in one team message by `author`, written at `at` (relative dates)."""
+    if not text:
+        return []
+    text = text[:MAX_CHARS]
+    if not _TRIGGER_RE.search(text.lower()):
+        return []
+    text = clean(text, MAX_CHARS)  # also straightens curly apostrophes
+    name = _display(author) or "Someone"
+    msg = _Msg(name, name.lower(), at)
+    best: dict[FactCategory, ExtractedFact] = {}
+    for sentence in _sentences(text):
+        for category, rule in _RULES:
+            held = best.get(category)
+            if held is not None and held.confidence >= 0.85:
+                continue  # one observation per category; a sure one is not replaced
+            found = rule(sentence, msg)
+            if found is not None and (held is None or found.confidence > held.confidence):
+                best[category] = found
+    return [*best.values(), *(_references(text, msg) if "http" in text.lower() else [])]

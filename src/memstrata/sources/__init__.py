@@ -1,0 +1,1 @@
+"""Outside sources: Slack exports and messages, Jira CSVs, web pages."""

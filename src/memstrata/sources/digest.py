@@ -1,0 +1,163 @@
+"""Digesting a stream's outside messages in batches: facts, observations and a summary.
+
+Facts from messages rank below the user's own statements: their confidence is scaled into
+the source's band, so a Slack message never supersedes a correction the user made.
+Observation categories have thresholds (settings.sources.observation_thresholds) below
+which nothing is stored.
+"""
+
+import logging
+from urllib.parse import urlsplit
+
+from memstrata import summaries
+from memstrata.facts import record_fact
+from memstrata.jobs import DIGEST, FETCH, Apply
+from memstrata.models.base import ExtractedFact, MemoryModel, MessageInput, TurnInput
+from memstrata.settings import Settings
+from memstrata.sources import web
+from memstrata.sources.ingest import channel_entity, person
+from memstrata.store.base import NewRecord, Store
+from memstrata.tokens import count_tokens
+from memstrata.types import (
+    FactCategory,
+    Record,
+    SourceRef,
+    SummaryKind,
+    most_private,
+)
+
+log = logging.getLogger("memstrata.sources")
+
+SOURCE_CONFIDENCE = {"correction": 0.9, "plain": 0.85, "inferred": 0.8, "weak": 0.7}
+"""Slack's band, 0.7-0.9, in steps: plain statements share one level, so among them the
+later one wins, as it should."""
+BOT_CONFIDENCE = 0.7
+PAGE_SUMMARY_TOKENS = 150
+
+
+def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str) -> Apply:
+    """Facts and a Slack summary for the stream's oldest unprocessed messages."""
+    batch = store.unprocessed_records(tenant, stream, settings.sources.import_batch_messages)
+    if not batch:
+        return lambda: None
+    found = model.extract_from_messages([_message_input(r) for r in batch])
+    kept = [
+        (record, _in_band(fact, record))
+        for record, facts in zip(batch, found, strict=True)
+        for fact in facts
+        if _passes(fact, settings)
+    ]
+    fold = summaries.fold_in(
+        store, model, settings, tenant, stream, SummaryKind.SLACK,
+        [_turn_input(r) for r in batch], most_private(r.visibility for r in batch),
+    )  # fmt: skip
+    links = _links_to_fetch(batch, settings)
+
+    def apply() -> None:
+        for record, fact in kept:
+            stored = record_fact(store, tenant, stream, fact, record.ref(),
+                                 visibility=record.visibility)  # fmt: skip
+            store.add_entity_events(tenant, [
+                (entity, "fact", stored.id, record.at)
+                for entity in (person(record.author), channel_entity(record.channel))
+            ])  # fmt: skip
+        fold()
+        store.mark_processed(tenant, [r.id for r in batch])
+        for url, record in links:
+            store.enqueue(tenant, stream, FETCH, {"url": url, "record_id": record.id})
+        if store.count_unprocessed(tenant, stream):
+            store.enqueue(tenant, stream, DIGEST, {})
+
+    return apply
+
+
+def fetch(
+    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str, url: str,
+    record_id: int,
+) -> Apply:  # fmt: skip
+    """A linked page, fetched, summarised and stored as a reference. A page that cannot be
+    fetched is logged and left alone: the link itself is already a reference."""
+    linked_from = store.record(tenant, record_id)
+    try:
+        page = web.fetch_page(
+            url, allow_hosts=settings.sources.fetch_hosts,
+            timeout=settings.sources.fetch_timeout_seconds,
+            max_bytes=settings.sources.fetch_max_bytes,
+        )  # fmt: skip
+    except (web.FetchError, ValueError) as exc:
+        log.warning("not fetched: %s", exc)
+        return lambda: None
+    digest_ = model.summarize_session(
+        [TurnInput(stream=stream, user=page.text, at=page.fetched_at)], PAGE_SUMMARY_TOKENS
+    )
+    title = page.title or url
+    text = f"{title}\n{digest_.text}".strip()
+    host = urlsplit(page.url).hostname or "web"
+
+    def apply() -> None:
+        stored = store.insert_record(NewRecord(
+            tenant=tenant, stream=stream, source="web", channel=host, external_id=page.url,
+            author=host, text=text, kind="page", at=page.fetched_at, route_method="link",
+            route_confidence=1.0, visibility=linked_from.visibility, tokens=count_tokens(text),
+            processed=True, entities=(stream, person(linked_from.author)),
+            data={"title": page.title, "truncated": page.truncated, "linked_from": record_id},
+        ))  # fmt: skip
+        if stored is None:
+            return
+        reference = ExtractedFact(
+            text=f"{title} ({page.url}): {_first_line(digest_.text)}",
+            category=FactCategory.REFERENCE, subject=host, slot=f"ref:{url}", value=page.url,
+            confidence=0.8,
+        )  # fmt: skip
+        source = SourceRef(kind="web.page", id=str(stored), at=page.fetched_at)
+        record_fact(store, tenant, stream, reference, source, visibility=linked_from.visibility)
+
+    return apply
+
+
+def _message_input(record: Record) -> MessageInput:
+    return MessageInput(
+        author=record.author, text=record.text, at=record.at, channel=record.channel
+    )
+
+
+def _turn_input(record: Record) -> TurnInput:
+    in_thread = record.thread is not None and record.thread != record.external_id
+    said = f"{record.author}{' (in thread)' if in_thread else ''}: {record.text}"
+    return TurnInput(stream=record.stream, user=said, at=record.at)
+
+
+def _passes(fact: ExtractedFact, settings: Settings) -> bool:
+    threshold = settings.sources.observation_thresholds.get(fact.category.value, 0.0)
+    return fact.confidence >= threshold
+
+
+def _in_band(fact: ExtractedFact, record: Record) -> ExtractedFact:
+    if record.kind == "bot":
+        confidence = BOT_CONFIDENCE
+    elif fact.is_correction:
+        confidence = SOURCE_CONFIDENCE["correction"]
+    elif fact.confidence >= 0.9:
+        confidence = SOURCE_CONFIDENCE["plain"]
+    elif fact.confidence >= 0.7:
+        confidence = SOURCE_CONFIDENCE["inferred"]
+    else:
+        confidence = SOURCE_CONFIDENCE["weak"]
+    return fact.model_copy(update={"confidence": confidence})
+
+
+def _links_to_fetch(batch: list[Record], settings: Settings) -> list[tuple[str, Record]]:
+    hosts = settings.sources.fetch_hosts
+    if not hosts:
+        return []
+    return [
+        (url, record)
+        for record in batch
+        for url in web.extract_urls(record.text)
+        if web.host_allowed(url, hosts)
+    ]
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+

@@ -1,0 +1,291 @@
+"""Outside messages and rows into streams: routing, source records, and digest triggers.
+
+Records are stored verbatim and idempotently on (source, channel, id): importing the
+same export twice adds nothing. Facts and summaries come later, from digest jobs, so an
+import is only as slow as reading and storing.
+"""
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
+from itertools import islice
+from typing import TypeVar
+
+from memstrata.errors import InvalidInput
+from memstrata.facts import record_fact
+from memstrata.jobs import DIGEST
+from memstrata.models.base import ExtractedFact
+from memstrata.routing import Route, Router
+from memstrata.settings import Settings
+from memstrata.sources.jira import JiraIssue, JiraRead, project_stats
+from memstrata.sources.slack import (
+    Channel,
+    ChannelKind,
+    MessageKind,
+    SlackExport,
+    SlackMessage,
+)
+from memstrata.store.base import NewRecord, NewSummary, Store
+from memstrata.tokens import count_tokens
+from memstrata.types import (
+    FactCategory,
+    ImportProblem,
+    ImportReport,
+    SourceRef,
+    SummaryKind,
+    Visibility,
+)
+
+KEPT_KINDS = frozenset({MessageKind.MESSAGE, MessageKind.BOT, MessageKind.FILE_SHARE})
+"""Joins, leaves and topic changes say nothing about the work."""
+_CHUNK = 500
+"""Records per transaction: large enough to be fast, small enough to keep memory flat."""
+
+Progress = Callable[[int, int], None]
+T = TypeVar("T")
+
+
+def person(name: str) -> str:
+    """The timeline key of a person."""
+    return f"person:{' '.join(name.lower().split())}"
+
+
+def channel_entity(name: str) -> str:
+    return f"channel:{name.lower().removeprefix('#')}"
+
+
+class SlackIngest:
+    """Stores Slack messages of one tenant as routed source records."""
+
+    def __init__(self, store: Store, router: Router, settings: Settings, tenant: str) -> None:
+        self.store, self.router, self.settings, self.tenant = store, router, settings, tenant
+
+    def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
+        """Every message of the export, streamed; digests are queued for the streams."""
+        read, skipped, routed, duplicates = 0, Counter[str](), Counter[str](), 0
+        total, files, last_path = len(export.day_files()), 0, None
+        for chunk in _chunks(export.messages(), _CHUNK):
+            with self.store.transaction():
+                for message in chunk:
+                    read += 1
+                    if message.path != last_path:
+                        files, last_path = files + 1, message.path
+                    if message.kind not in KEPT_KINDS:
+                        skipped[message.kind.value] += 1
+                        continue
+                    stream = self.message(message)
+                    if stream is None:
+                        duplicates += 1
+                    else:
+                        routed[stream] += 1
+            if progress:
+                progress(files, total)
+        for stream in routed:
+            self.store.schedule(self.tenant, stream, DIGEST, time.time())
+        problems = tuple(ImportProblem(path=p.path, error=p.error) for p in export.problems)
+        return ImportReport(
+            source="slack", read=read, kept=sum(routed.values()), duplicates=duplicates,
+            skipped=dict(skipped), routed=dict(routed.most_common()), problems=problems,
+        )  # fmt: skip
+
+    def message(self, message: SlackMessage) -> str | None:
+        """Store one message; returns its stream, or None if it was stored before."""
+        route = self.router.message(message.text, message.channel.name, message.channel.kind)
+        stored = self.store.insert_record(self._record(message, route))
+        return None if stored is None else route.stream
+
+    def live(self, message: SlackMessage) -> str | None:
+        """Store a message that just arrived, and digest its stream once a batch is full
+        or the channel has gone quiet."""
+        stream = self.message(message)
+        if stream is not None:
+            waiting = self.store.count_unprocessed(self.tenant, stream)
+            full = waiting >= self.settings.sources.batch_messages
+            idle = self.settings.sources.batch_idle_minutes * 60
+            self.store.schedule(self.tenant, stream, DIGEST, time.time() + (0 if full else idle))
+        return stream
+
+    def _record(self, message: SlackMessage, route: Route) -> NewRecord:
+        channel = message.channel
+        entities = {person(message.author), channel_entity(channel.name), route.stream,
+                    *route.also, *(person(m) for m in message.mentions)}  # fmt: skip
+        return NewRecord(
+            tenant=self.tenant, stream=route.stream, source="slack", channel=channel.name,
+            external_id=message.ts, thread=message.thread_ts, author=message.author,
+            text=message.text, kind=message.kind.value, at=message.at,
+            route_method=route.method, route_confidence=route.confidence,
+            visibility=_visibility(channel.kind), tokens=count_tokens(message.text),
+            also_in=route.also, entities=tuple(sorted(entities)),
+            data={"user_id": message.user_id, "subtype": message.subtype,
+                  "channel_id": channel.id, "channel_kind": channel.kind.value},
+        )  # fmt: skip
+
+
+def live_message(
+    channel: str,
+    user: str,
+    ts: str | float,
+    text: str,
+    thread_ts: str | float | None,
+    channel_kind: str,
+) -> SlackMessage:
+    """A message as a Slack bot receives it, in the reader's shape. Its text is taken as
+    already readable; markup a bot passes through is kept as is."""
+    try:
+        kind = ChannelKind(channel_kind)
+    except ValueError:
+        known = ", ".join(k.value for k in ChannelKind)
+        raise InvalidInput(f"unknown channel kind {channel_kind!r}; use one of {known}") from None
+    stamp, at = slack_ts(ts)
+    name = channel.strip().removeprefix("#")
+    if not name:
+        raise InvalidInput("a message needs its channel")
+    return SlackMessage(
+        channel=Channel(id=name, name=name, kind=kind), ts=stamp, at=at,
+        thread_ts=slack_ts(thread_ts)[0] if thread_ts is not None else None, user_id=None,
+        author=user.strip() or "unknown", text=text, kind=MessageKind.MESSAGE, subtype=None,
+        mentions=(), links=(), path="live",
+    )  # fmt: skip
+
+
+def slack_ts(value: str | float) -> tuple[str, datetime]:
+    """Slack's ts, as the id it is ('1490000000.123456') and as a UTC time."""
+    try:
+        seconds = float(value)
+        at = datetime.fromtimestamp(seconds, UTC)
+    except (TypeError, ValueError, OverflowError, OSError):
+        raise InvalidInput(f"ts must be Slack's seconds.micros timestamp, got {value!r}") from None
+    return (value.strip() if isinstance(value, str) else f"{seconds:.6f}"), at
+
+
+def _visibility(kind: ChannelKind) -> Visibility:
+    return Visibility.SHARED if kind is ChannelKind.PUBLIC else Visibility.PRIVATE
+
+
+def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+JIRA_CONFIDENCE = 0.8
+
+
+class JiraIngest:
+    """Stores Jira issues as records, their fields as facts, and per-project counts."""
+
+    def __init__(self, store: Store, router: Router, tenant: str) -> None:
+        self.store, self.router, self.tenant = store, router, tenant
+
+    def csv(self, read: JiraRead, now: datetime, progress: Progress | None = None) -> ImportReport:
+        read_count, duplicates, facts, routed = 0, 0, 0, Counter[str]()
+        projects: set[str] = set()
+        for chunk in _chunks(read.issues(), _CHUNK):
+            with self.store.transaction():
+                for issue in chunk:
+                    read_count += 1
+                    stored = self.issue(issue, now)
+                    if stored is None:
+                        duplicates += 1
+                        continue
+                    routed[stored[0]] += 1
+                    facts += stored[1]
+                    projects.add(issue.project_key)
+            if progress:
+                progress(read_count, 0)
+        for key in sorted(projects):
+            self._write_stats(key, now)
+        problems = tuple(ImportProblem(path=f"row {p.row}", error=p.error) for p in read.problems)
+        return ImportReport(
+            source="jira", read=read_count, kept=sum(routed.values()), duplicates=duplicates,
+            routed=dict(routed.most_common()), facts=facts, problems=problems,
+        )  # fmt: skip
+
+    def issue(self, issue: JiraIssue, now: datetime) -> tuple[str, int] | None:
+        """Store one issue row and its field facts; None if this version was stored before."""
+        stream = self.router.stream_of_key(issue.project_key)
+        at = issue.updated or issue.created or now
+        people = {person(p) for p in (issue.assignee, issue.reporter) if p}
+        text = render_issue(issue)
+        record_id = self.store.insert_record(NewRecord(
+            tenant=self.tenant, stream=stream, source="jira", channel=issue.project_key,
+            external_id=f"{issue.key}@{at.isoformat()}", author=issue.reporter or "jira",
+            text=text, kind="issue", at=at, route_method="issue_key", route_confidence=1.0,
+            visibility=Visibility.SHARED, tokens=count_tokens(text), processed=True,
+            entities=tuple(sorted({stream, *people})), data=issue.model_dump(mode="json"),
+        ))  # fmt: skip
+        if record_id is None:
+            return None
+        source = SourceRef(kind="jira.issue", id=str(record_id), at=at)
+        fields = issue_facts(issue)
+        for fact in fields:
+            record_fact(self.store, self.tenant, stream, fact, source,
+                        visibility=Visibility.SHARED)  # fmt: skip
+        return stream, len(fields)
+
+    def _write_stats(self, project_key: str, now: datetime) -> None:
+        stored = self.store.record_data(self.tenant, "jira", project_key)
+        issues = [JiraIssue.model_validate(data) for data in stored]
+        stats = project_stats(issues, as_of=now).get(project_key)
+        if stats is None:
+            return
+        stream = self.router.stream_of_key(project_key)
+        text = stats.render()
+        with self.store.transaction():
+            for old in self.store.summaries(self.tenant, stream, SummaryKind.STRUCTURED):
+                self.store.set_summary_kind(self.tenant, old.id, SummaryKind.ARCHIVED)
+            self.store.insert_summary(NewSummary(
+                tenant=self.tenant, stream=stream, kind=SummaryKind.STRUCTURED, text=text,
+                tokens=count_tokens(text), period_start=min(_times(issues), default=now),
+                period_end=now, item_count=stats.total, visibility=Visibility.SHARED,
+            ))  # fmt: skip
+
+
+def render_issue(issue: JiraIssue) -> str:
+    """An issue as one searchable text: key, type, summary, fields, then its description."""
+    fields = [
+        f"status {issue.status}" if issue.status else "",
+        f"assignee {issue.assignee or 'none'}",
+        f"priority {issue.priority}" if issue.priority else "",
+        f"sprint {issue.current_sprint}" if issue.current_sprint else "",
+        f"due {issue.due.isoformat()}" if issue.due else "",
+        f"{_points(issue.story_points)} points" if issue.story_points is not None else "",
+    ]
+    head = f"{issue.key} [{issue.issue_type or 'Issue'}] {issue.summary}".strip()
+    body = issue.description.strip()[:_DESCRIPTION_CHARS]
+    return "\n".join(part for part in (f"{head} ({', '.join(f for f in fields if f)})", body)
+                     if part)  # fmt: skip
+
+
+def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
+    """Status, assignee, sprint, due date and priority, each in its own slot of the issue,
+    so a later export that changes one supersedes it."""
+    key, subject = issue.key, issue.key.lower()
+    values = [
+        (FactCategory.STATUS, "status", issue.status, f"{key} is {issue.status}."),
+        (FactCategory.ASSIGNMENT, "assignee", issue.assignee or "unassigned",
+         f"{key} is assigned to {issue.assignee}." if issue.assignee else f"{key} is unassigned."),
+        (FactCategory.STATUS, "sprint", issue.current_sprint,
+         f"{key} is in {issue.current_sprint}."),
+        (FactCategory.DEADLINE, "due", issue.due.isoformat() if issue.due else None,
+         f"{key} is due {issue.due.isoformat()}." if issue.due else ""),
+        (FactCategory.STATUS, "priority", issue.priority, f"{key} has priority {issue.priority}."),
+    ]  # fmt: skip
+    return [
+        ExtractedFact(text=text, category=category, subject=subject, slot=slot, value=value,
+                      confidence=JIRA_CONFIDENCE)  # fmt: skip
+        for category, slot, value, text in values
+        if value
+    ]
+
+
+_DESCRIPTION_CHARS = 4000
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _times(issues: Iterable[JiraIssue]) -> Iterator[datetime]:
+    return (i.created for i in issues if i.created is not None)
