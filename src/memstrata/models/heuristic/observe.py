@@ -170,7 +170,8 @@ def _np_before(text: str, max_words: int = 4) -> str:
 
 _NP_END_RE = re.compile(
     r"\s+(?:to|in|on|for|at|by|and|but|with|from|since|after|before|until|till|because|so"
-    r"|if|when|once|while|as|into|onto|via|per|next|this|tomorrow|today|tonight|asap)\b|[,;:(]",
+    r"|if|when|once|while|as|into|onto|via|per|next|this|tomorrow|today|tonight|asap|up|out"
+    r"|done|ready|live|finished|merged|shipped|is|are|was|were|will|should|must|has)\b|[,;:(]",
     _I,
 )
 
@@ -436,11 +437,13 @@ def _giver(before: str, msg: _Msg) -> str:
 
 
 def _handoff(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
-    for index, regex in enumerate(_HANDOFF_RES):
-        if match := regex.search(sentence.text):
-            break
-    else:
+    found = next(
+        ((i, m) for i, regex in enumerate(_HANDOFF_RES) if (m := regex.search(sentence.text))),
+        None,
+    )
+    if found is None:
         return None
+    index, match = found
     if _HANDOFF_NEG_RE.search(sentence.text[: match.end("new")]):
         return None
     new = _person_name(match["new"], msg)
@@ -499,9 +502,8 @@ _DUE_EVENT_RE = re.compile(
 
 def _due_thing(sentence: str, date_at: int) -> str:
     """What a dated sentence says is due: "the Q2 report is due Friday" -> "Q2 report"."""
-    if match := _DUE_FOR_RE.search(sentence):
-        if thing := _np_after(match["t"], 5):
-            return thing
+    if (match := _DUE_FOR_RE.search(sentence)) and (thing := _np_after(match["t"], 5)):
+        return thing
     if (match := _DUE_KEY_RE.search(sentence)) and (thing := _np_before(sentence[: match.start()])):
         return thing
     if (match := _DUE_VERB_RE.search(sentence[:date_at])) and (thing := _np_after(match["t"], 5)):
