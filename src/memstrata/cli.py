@@ -19,7 +19,7 @@ from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
 from memstrata.settings import Settings, load_settings
-from memstrata.types import DEFAULT_TENANT, Context, Fact
+from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 
 app = typer.Typer(help="Long-term memory for LLM assistants.", no_args_is_help=True)
 out = Console()
@@ -186,13 +186,13 @@ def search(
     stream: Annotated[str | None, typer.Option(help="Only this stream")] = None,
     kind: Annotated[
         list[str] | None,
-        typer.Option(help="fact, turn or summary; repeat for several"),
+        typer.Option(help="fact, turn, summary or record; repeat for several"),
     ] = None,
     limit: Annotated[int, typer.Option(help="How many hits")] = 10,
     preset: Annotated[str, typer.Option(help="One of: " + ", ".join(PRESETS))] = "default",
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
 ) -> None:
-    """Find older facts, turns and summaries again."""
+    """Find older facts, turns, summaries and source records again."""
     with _memory(ctx) as mem:
         hits = mem.search(query, stream, kind, limit, preset, trust)
     table = Table("score", "kind", "source", "when", "stream", "text", title=f"search: {query}")
@@ -299,6 +299,74 @@ def mcp(
     except MemstrataError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
+
+
+import_app = typer.Typer(help="Bring outside sources into memory.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("slack")
+def import_slack(
+    ctx: typer.Context,
+    export: Annotated[Path, typer.Argument(help="Slack export folder or .zip")],
+    process: Annotated[
+        bool, typer.Option(help="Digest the messages now (summaries, facts)")
+    ] = True,
+) -> None:
+    """Import a Slack export: route each message to a stream, store it once, digest it."""
+    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+        task = progress.add_task("reading day files", total=None)
+        report = mem.import_slack(
+            export, process=process,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )  # fmt: skip
+    _print_import(report)
+
+
+@import_app.command("jira")
+def import_jira(
+    ctx: typer.Context,
+    csv_file: Annotated[Path, typer.Argument(help="Jira 'all fields' CSV export")],
+) -> None:
+    """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
+    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+        task = progress.add_task("reading issues", total=None)
+        report = mem.import_jira(
+            csv_file, progress=lambda done, _: progress.update(task, completed=done)
+        )
+    _print_import(report)
+
+
+def _print_import(report: ImportReport) -> None:
+    table = Table("", "count", title=f"{report.source} import")
+    rows = [("read", report.read), ("kept", report.kept),
+            ("already imported", report.duplicates)]  # fmt: skip
+    rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
+    rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
+    rows += [("facts extracted", report.facts), ("problems", len(report.problems))]
+    for label, count in rows:
+        table.add_row(label, f"{count:,}")
+    out.print(table)
+    for problem in report.problems:
+        err.print(f"[yellow]skipped[/yellow] {problem.path}: {problem.error}")
+
+
+@app.command("timeline")
+def timeline(
+    ctx: typer.Context,
+    entity: Annotated[str, typer.Argument(help="A person, '#channel', a stream or a key")],
+    limit: Annotated[int, typer.Option(help="The newest N events")] = 50,
+    trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+) -> None:
+    """What a person said and what is known about them, or what happened in a channel or
+    project, oldest first."""
+    with _memory(ctx) as mem:
+        events = mem.timeline(entity, limit=limit, trust=trust)
+    table = Table("when", "kind", "stream", "text", title=f"timeline: {entity}")
+    for event in events:
+        table.add_row(f"{event.at:%Y-%m-%d %H:%M}", event.category or event.kind, event.stream,
+                      " ".join(event.text.split())[:120])  # fmt: skip
+    out.print(table)
 
 
 keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")

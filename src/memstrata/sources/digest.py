@@ -32,6 +32,9 @@ SOURCE_CONFIDENCE = {"correction": 0.9, "plain": 0.85, "inferred": 0.8, "weak": 
 """Slack's band, 0.7-0.9, in steps: plain statements share one level, so among them the
 later one wins, as it should."""
 BOT_CONFIDENCE = 0.7
+BOT_DISCOUNT = 0.15
+"""Bots post commit links and build results by the hundred; an observation from a bot
+must be that much clearer to pass its category's threshold."""
 PAGE_SUMMARY_TOKENS = 150
 
 
@@ -45,7 +48,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
         (record, _in_band(fact, record))
         for record, facts in zip(batch, found, strict=True)
         for fact in facts
-        if _passes(fact, settings)
+        if _passes(fact, record, settings)
     ]
     fold = summaries.fold_in(
         store, model, settings, tenant, stream, SummaryKind.SLACK,
@@ -127,9 +130,10 @@ def _turn_input(record: Record) -> TurnInput:
     return TurnInput(stream=record.stream, user=said, at=record.at)
 
 
-def _passes(fact: ExtractedFact, settings: Settings) -> bool:
+def _passes(fact: ExtractedFact, record: Record, settings: Settings) -> bool:
     threshold = settings.sources.observation_thresholds.get(fact.category.value, 0.0)
-    return fact.confidence >= threshold
+    discount = BOT_DISCOUNT if record.kind == "bot" else 0.0
+    return fact.confidence - discount >= threshold
 
 
 def _in_band(fact: ExtractedFact, record: Record) -> ExtractedFact:

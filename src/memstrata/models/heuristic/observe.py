@@ -21,7 +21,7 @@ from memstrata.models.base import ExtractedFact
 from memstrata.models.heuristic import dates
 from memstrata.models.heuristic.patterns import NOT_NAMES
 from memstrata.models.heuristic.rules import display, norm, third_person
-from memstrata.models.heuristic.text import STOPWORDS, clean, words
+from memstrata.models.heuristic.text import STOPWORDS, clean, words, wordset
 from memstrata.types import FactCategory
 
 _I = re.IGNORECASE
@@ -65,7 +65,8 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'|`]+", _I)
 _URL_TAIL = ".,;:!?*_~'\""
 _ISSUE_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b")
-_NAME = r"@?(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|[a-z][a-z'-]+)"
+# A person in a chat message: an @mention or one or two capitalised words.
+_NAME = r"(?:@[\w.'-]+|(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?))"
 
 _QUESTION_RE = re.compile(
     r"^(?:(?:hey|hi|so|ok|okay|quick\s+q(?:uestion)?)[,:!\s]+)?(?:"
@@ -171,7 +172,8 @@ def _np_before(text: str, max_words: int = 4) -> str:
 _NP_END_RE = re.compile(
     r"\s+(?:to|in|on|for|at|by|and|but|with|from|since|after|before|until|till|because|so"
     r"|if|when|once|while|as|into|onto|via|per|next|this|tomorrow|today|tonight|asap|up|out"
-    r"|done|ready|live|finished|merged|shipped|is|are|was|were|will|should|must|has)\b|[,;:(]",
+    r"|done|ready|live|finished|merged|shipped|is|are|was|were|will|should|must|has)(?![\w-])"
+    r"|[,;:(]",
     _I,
 )
 
@@ -392,15 +394,15 @@ def _blocker(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
 
 _HANDOFF_RES = (
     re.compile(
-        rf"(?P<new>\bI\b|{_NAME})\s+(?:will\s+|'ll\s+|is\s+going\s+to\s+|am\s+going\s+to\s+"
-        r"|is\s+|am\s+|'s\s+|'m\s+|has\s+|have\s+)?(?:now\s+)?(?:take|taking|takes|took|taken)"
-        r"\s+over\b\s*(?P<rest>[^.;!?]*)",
+        rf"(?P<new>\bI\b|{_NAME})(?:'ll|'s|'m|\s+(?:will|is|am|has|have|might|may|can|could"
+        r"|should|would|is\s+going\s+to|am\s+going\s+to|wants\s+to|is\s+about\s+to|now))*"
+        r"\s+(?:take|taking|takes|took|taken)\s+over\b\s*(?P<rest>[^.;!?]*)",
         _I,
     ),
     re.compile(
-        r"\b(?:hand(?:ing|s|ed)?|pass(?:ing|es|ed)?|reassign(?:ing|s|ed)?)\s+(?:over\s+|off\s+)?"
-        rf"(?P<item>[^.;!?]+?)\s+(?:over\s+|off\s+|on\s+)?to\s+(?P<new>\bme\b|{_NAME})"
-        r"(?P<rest>[^.;!?]*)",
+        r"\b(?P<verb>hand(?:ing|s|ed)?|pass(?:ing|es|ed)?|reassign(?:ing|s|ed)?)\s+"
+        rf"(?:over\s+|off\s+)?(?P<item>[^.;!?]+?)\s+(?:over\s+|off\s+|on\s+)?to\s+"
+        rf"(?P<new>\bme\b|{_NAME})(?P<rest>[^.;!?]*)",
         _I,
     ),
     re.compile(
@@ -414,18 +416,26 @@ _HANDOFF_NEG_RE = re.compile(r"\b(?:not|never|no\s+longer|isn't|won't|can't|cann
 _FROM_RE = re.compile(rf"\bfrom\s+(?P<old>{_NAME})", _I)
 _REST_TAIL_RE = re.compile(
     r"\s+(?:starting|effective|as\s+of|while|during|for\s+the\s+next|next|this|from\s+now"
-    r"|going\s+forward|until|till|on|tomorrow|today)\b.*$",
+    r"|going\s+forward|until|till|on|tomorrow|today)(?![\w-]).*$",
     _I,
 )
 
 
+_NOT_NAME_LEADS = NOT_NAMES | wordset(
+    """can could will would should might may did does do is are has have so ok okay maybe
+    yes no hey hi also then now today tomorrow ask asked tell told"""
+)
+
+
 def _person_name(raw: str, msg: _Msg) -> str | None:
-    raw = raw.strip()
-    if raw.lower() in ("i", "me"):
+    """The display name in a captured "new owner", or None when it is not a person."""
+    parts = raw.strip().split()
+    while parts and parts[0].lower() in _NOT_NAME_LEADS and parts[0].lower() not in ("i", "me"):
+        parts.pop(0)  # "Can Sam take over": the question word was captured with the name
+    if len(parts) == 1 and parts[0].lower() in ("i", "me"):
         return msg.author
-    if not _is_person(raw):
-        return None
-    return _display(raw)
+    name = " ".join(parts)
+    return _display(name) if name and _is_person(name) else None
 
 
 def _giver(before: str, msg: _Msg) -> str:
@@ -453,7 +463,7 @@ def _handoff(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     rest = groups.get("rest") or ""
     old_match = _FROM_RE.search(rest)
     old = _display(old_match["old"]) if old_match and _is_person(old_match["old"]) else ""
-    if index == 1 and not old:
+    if index == 1 and not old and not match["verb"].lower().startswith("reassign"):
         old = _giver(sentence.text[: match.start()], msg)
     item = groups.get("item2") or groups.get("item") or ""
     if not item:
@@ -493,6 +503,9 @@ _DUE_VERB_RE = re.compile(
     r"|merge|land|have|get|wrap\s+up|freeze)(?:s|es|ing|ed)?\s+(?P<t>.+)",
     _I,
 )
+_DUE_EVENT_VERB_RE = re.compile(r"\b(ship|release|launch|demo|deliver)(?:s|es|ing|ed)?\b", _I)
+_EVENT_NOUNS = {"ship": "ship date", "release": "release", "launch": "launch", "demo": "demo",
+                "deliver": "delivery"}  # fmt: skip
 _DUE_EVENT_RE = re.compile(
     r"(?P<t>(?:[\w-]+\s+){0,2}(?:launch|release|demo|code\s+freeze|feature\s+freeze|freeze"
     r"|go-live|cutover|rollout|beta|ga|milestone|submission))\b",
@@ -510,6 +523,8 @@ def _due_thing(sentence: str, date_at: int) -> str:
         return thing
     if match := _DUE_EVENT_RE.search(sentence):
         return _phrase(match["t"], 4) or "deadline"
+    if match := _DUE_EVENT_VERB_RE.search(sentence):
+        return _EVENT_NOUNS[match[1].lower()]
     return "deadline"
 
 
@@ -642,54 +657,70 @@ _TECHNICAL_RE = re.compile(
     _I,
 )
 _MILD_RE = re.compile(r"\b(?:a\s+bit|a\s+little|slightly|kinda|kind\s+of|somewhat|mildly)\s+$", _I)
-_PRAISED_AFTER_RE = re.compile(
-    rf"^[\s,!:-]*(?:to\s+|for\s+|on\s+[^,!.]+?\s+)?(?P<who>{_NAME})(?=[\s,!.:)]|$)", _I
-)
-_PRAISED_BEFORE_RE = re.compile(rf"(?:^|[\s(])(?P<who>{_NAME})[\s,:-]+$", _I)
 _TEAM = frozenset({"everyone", "team", "all", "folks", "guys", "y'all", "yall", "everybody"})
+_PRAISED_AFTER_RE = re.compile(
+    rf"^[\s,!:-]*(?:to\s+|for\s+)?(?:the\s+)?(?P<who>{_NAME}|everyone|everybody|team|all"
+    r"|folks|guys|y'?all)(?=[\s,!.:)]|$)",
+    _I,
+)
+_PRAISED_END_RE = re.compile(rf",\s*(?P<who>{_NAME}|everyone|team|all|folks)[\s!.]*$", _I)
+_PRAISED_BEFORE_RE = re.compile(rf"(?:^|\s)(?P<who>{_NAME})\s*(?P<sep>[,:-]?)\s*$", _I)
+_INTERJECTIONS = wordset("wow omg honestly seriously really ok okay yes yay woo hey hi so and")
 
 
 def _praised(sentence: str, match: re.Match[str]) -> str | None:
-    after = _PRAISED_AFTER_RE.match(sentence[match.end() :])
+    """Whom praise is for: "great job Sam", "Sam, great job", "kudos to @maria"."""
+    rest = sentence[match.end() :]
     before = _PRAISED_BEFORE_RE.search(sentence[: match.start()])
-    for found in (after, before):
+    if before and not before["sep"] and not match.group(0).lower().startswith("nailed"):
+        before = None  # "Wow great job": only "Sam, great job" or "Sam nailed it" name Sam
+    for found in (_PRAISED_AFTER_RE.match(rest), _PRAISED_END_RE.search(rest), before):
         if not found:
             continue
         name = found["who"].lstrip("@")
-        if name.lower() in _TEAM or name.lower() == "team":
+        if name.lower() in _TEAM:
             return "team"
-        if _is_person(name) and (found is before or name[0].isupper() or "@" in found["who"]):
+        if _is_person(name) and name.split()[0].lower() not in _INTERJECTIONS:
             return _display(name)
     return None
 
 
+def _mood_of(match: re.Match[str], sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    lead = sentence.text[max(0, match.start() - 40) : match.start()]
+    if _MOOD_NEGATED_RE.search(lead):
+        return None
+    word = " ".join(match.group(0).lower().replace("'", "").split())
+    subject, shown = msg.subject, msg.author
+    if match["neg"]:
+        if word == "exhausted" and _TECHNICAL_RE.search(sentence.text):
+            return None  # "the connection pool is exhausted"
+        word = "burned out" if word == "burnt out" else word
+        confidence, value = _MOOD_NEG.get(word, 0.75), _MOOD_VALUE.get(word, word)
+    elif match["joy"]:
+        confidence, value = 0.8, "positive"
+    else:
+        value = "positive"
+        praised = _praised(sentence.text, match)
+        # Praise or thanks that names nobody is about something said elsewhere.
+        confidence = 0.6 if praised is None else 0.8 if word[0] in "tmhr" else 0.85
+        if praised is not None:
+            subject, shown = praised.lower(), praised
+    if _MILD_RE.search(lead):
+        confidence -= 0.1
+    confidence = _cap(confidence, sentence, 0.55)
+    text = (
+        f"{msg.author} praised {shown}." if subject != msg.subject else f"{shown} sounds {value}."
+    )
+    return _fact(FactCategory.MOOD_SIGNAL, subject, "mood", value, text, confidence)
+
+
 def _mood(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
+    best = None
     for match in _MOOD_RE.finditer(sentence.text):
-        lead = sentence.text[max(0, match.start() - 40) : match.start()]
-        if _MOOD_NEGATED_RE.search(lead):
-            continue
-        word = " ".join(match.group(0).lower().replace("'", "").split())
-        if match["neg"]:
-            if word == "exhausted" and _TECHNICAL_RE.search(sentence.text):
-                continue
-            word = "burned out" if word == "burnt out" else word
-            confidence, value = _MOOD_NEG.get(word, 0.75), _MOOD_VALUE.get(word, word)
-            subject, shown = msg.subject, msg.author
-        else:
-            confidence, value = (0.8, "positive") if match["joy"] else (0.85, "positive")
-            if word.startswith(("thank", "many", "huge", "really", "much")):
-                confidence = 0.8
-            praised = _praised(sentence.text, match) if match["praise"] else None
-            subject, shown = (praised.lower(), praised) if praised else (msg.subject, msg.author)
-        if _MILD_RE.search(lead):
-            confidence -= 0.1
-        confidence = _cap(confidence, sentence, 0.55)
-        text = (
-            f"{msg.author} praised {shown}." if subject != msg.subject
-            else f"{shown} sounds {value}."
-        )  # fmt: skip
-        return _fact(FactCategory.MOOD_SIGNAL, subject, "mood", value, text, confidence)
-    return None
+        found = _mood_of(match, sentence, msg)
+        if found is not None and (best is None or found.confidence > best.confidence):
+            best = found
+    return best
 
 
 # --- status updates --------------------------------------------------------------------
