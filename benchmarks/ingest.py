@@ -186,7 +186,7 @@ def main() -> None:
         print(json.dumps(run_one(args.one, args.embed, args.keep)), flush=True)
         return
 
-    console = Console()
+    console = Console(width=170)
     results = []
     for size in args.sizes:
         console.print(f"[dim]{size:,} messages…[/dim]")

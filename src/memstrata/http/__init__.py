@@ -32,4 +32,5 @@ def serve(settings: Settings, host: str | None = None, port: int | None = None) 
         uvicorn.Server(config).run()
     finally:
         loop.stop()
+        app.state.imports.close()  # already done if the lifespan ran; before the memory closes
         app.state.close_memory()

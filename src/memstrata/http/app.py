@@ -1,4 +1,8 @@
-"""The FastAPI application: one Memory, API-key auth, a body limit and one error shape."""
+"""The FastAPI application: one Memory, API-key auth, a body limit and one error shape.
+
+Imports run on the app's own worker thread (app.state.imports); its lifespan stops that
+thread before it closes the memory.
+"""
 
 import threading
 from collections.abc import AsyncIterator
@@ -10,6 +14,7 @@ from fastapi import FastAPI
 from memstrata import __version__
 from memstrata.http import errors
 from memstrata.http.auth import AuthMiddleware
+from memstrata.http.imports import Imports
 from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
 from memstrata.http.schemas import Health
@@ -24,6 +29,10 @@ made with `memstrata keys create --tenant T --trust full`. The key fixes the ten
 the trust level it reads with; a `public` key cannot write. Errors are
 `{"error": {"code": ..., "message": ...}}` with a stable `code`: malformed JSON is a 400
 `invalid_json`, JSON that does not fit is a 422 `invalid_input`.
+
+Imports (`POST /v1/imports`) run in the background, one at a time: the answer is a 202
+with a status URL to poll. Their statuses are kept in the server's memory only, so they
+do not survive a restart.
 """
 
 
@@ -46,12 +55,15 @@ class MemoryCloser:
 def create_app(memory: Memory, settings: Settings, *, close_memory: bool = True) -> FastAPI:
     """The HTTP API over `memory`. With `close_memory`, the app's shutdown closes it."""
     closer = MemoryCloser(memory)
+    imports = Imports(memory)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            # First the imports: the one running still writes to the memory.
+            await anyio.to_thread.run_sync(imports.close)
             if close_memory:
                 await anyio.to_thread.run_sync(closer)
 
@@ -63,6 +75,7 @@ def create_app(memory: Memory, settings: Settings, *, close_memory: bool = True)
     )
     app.state.memory = memory
     app.state.close_memory = closer
+    app.state.imports = imports
     errors.install(app)
     # The last added runs first: errors are caught around everything, and the key is
     # checked before any body byte is read.

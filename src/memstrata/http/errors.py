@@ -10,13 +10,15 @@
 | 405 | method_not_allowed | the path exists, the method does not |
 | 413 | payload_too_large | the body is over http.max_body_bytes |
 | 415 | unsupported_media_type | a JSON endpoint got a body without Content-Type: application/json |
-| 422 | invalid_input | well-formed but invalid: bad field, stream name, budget |
-| 501 | not_implemented | a planned endpoint (imports) |
+| 422 | invalid_input | well-formed but invalid: bad field, stream name, budget, Slack ts |
+| 429 | too_many_imports | too many imports are queued or running already |
 | 503 | store_unavailable | the storage backend failed |
+| 503 | shutting_down | an upload arrived while the server was stopping |
 | 500 | internal | anything else; details go to the server log only |
 
 Malformed JSON is a 400 (the request cannot be read at all); JSON that parses but does not
-fit the schema is a 422. No response ever carries a traceback.
+fit the schema is a 422. No response ever carries a traceback. An import that fails in the
+background is not an HTTP error: its status says "failed", with the reason in `error`.
 """
 
 import logging
@@ -41,6 +43,7 @@ STATUS_CODES: dict[int, str] = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_input",
+    429: "too_many_requests",
     501: "not_implemented",
     503: "store_unavailable",
 }

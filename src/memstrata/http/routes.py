@@ -2,21 +2,25 @@
 threadpool), always with the caller's tenant, and reads only what the key's trust may read.
 """
 
-from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
 
 from memstrata.errors import NotFound
 from memstrata.http.auth import Caller, Writer, read_trust, write_visibility
-from memstrata.http.errors import ApiError
+from memstrata.http.imports import Imports
 from memstrata.http.schemas import (
     MAX_ID,
     ContextIn,
     ErrorResponse,
     FactIn,
     FactList,
+    ImportKind,
+    ImportStarted,
+    ImportStatus,
     Ingested,
+    RecordList,
+    RecordSource,
     Refreshed,
     SearchIn,
     SearchResults,
@@ -27,13 +31,13 @@ from memstrata.http.schemas import (
     StreamStats,
     SummaryList,
     SupersedeIn,
+    Timeline,
     TurnIn,
     TurnList,
 )
 from memstrata.memory import Memory
 from memstrata.store.base import ApiKey
 from memstrata.types import (
-    GLOBAL_STREAM,
     READABLE,
     Context,
     Fact,
@@ -49,7 +53,12 @@ async def _memory(request: Request) -> Memory:
     return request.app.state.memory  # type: ignore[no-any-return]
 
 
+async def _imports(request: Request) -> Imports:
+    return request.app.state.imports  # type: ignore[no-any-return]
+
+
 Mem = Annotated[Memory, Depends(_memory)]
+ImportQueue = Annotated[Imports, Depends(_imports)]
 FactId = Annotated[int, Path(ge=1, le=MAX_ID, description="a fact id of this key's tenant")]
 StreamQuery = Annotated[str, Query(description="'global' or 'kind:id', e.g. 'project:alpha'")]
 
@@ -197,7 +206,8 @@ def list_summaries(
 
 @router.post("/search", tags=["search"], responses=FORBIDDEN)
 def search(body: SearchIn, key: Caller, mem: Mem) -> SearchResults:
-    """Facts, turns and summaries matching `query`, best first, with their sources."""
+    """Facts, turns, summaries and source records matching `query`, best first, with
+    their sources."""
     return _search(body, key, mem)
 
 
@@ -238,47 +248,96 @@ def refresh(body: StreamRef, key: Writer, mem: Mem) -> Refreshed:
 # -- ingestion ----------------------------------------------------------------
 
 
-@router.post("/ingest/message", status_code=201, tags=["ingest"], responses=FORBIDDEN)
-def ingest_message(body: SlackMessageIn, key: Writer, mem: Mem) -> Ingested:
-    """A Slack-style message, stored as a turn with source "slack".
+@router.post(
+    "/ingest/message", status_code=201, tags=["ingest"],
+    responses={**FORBIDDEN, 200: {"model": Ingested, "description": "a repeat: stored before"}},
+)  # fmt: skip
+def ingest_message(body: SlackMessageIn, key: Writer, mem: Mem, response: Response) -> Ingested:
+    """A live Slack message: routed to a stream and stored once as a source record; its
+    stream is digested (summaries, facts) when a batch is full or the channel goes quiet.
 
-    Interim: it goes to the `stream` named, else `global`, as the user text
-    "<user>: <text>" at the time of `ts`; the channel and thread go in page_context.
-    Issue 4 (sources) replaces this with real source records and routing.
+    A repeat of a stored (channel, ts) changes nothing and answers 200 with a null stream.
     """
-    stream = body.stream or GLOBAL_STREAM
-    where = f"slack channel={body.channel} ts={body.ts}"
-    if body.thread_ts:
-        where += f" thread_ts={body.thread_ts}"
-    turn = mem.add_turn(
-        stream, f"{body.user}: {body.text}", at=_slack_time(body.ts), page_context=where,
-        source="slack", visibility=write_visibility(key, body.visibility), tenant=key.tenant,
+    stream = mem.ingest_message(
+        channel=body.channel, user=body.user, ts=body.ts, text=body.text,
+        thread_ts=body.thread_ts, channel_kind=body.channel_kind, tenant=key.tenant,
     )  # fmt: skip
-    return Ingested(stream=stream, turn=turn)
+    if stream is None:
+        response.status_code = 200
+    return Ingested(stream=stream, duplicate=stream is None)
 
 
-def _slack_time(ts: str) -> datetime:
-    try:
-        return datetime.fromtimestamp(float(ts), UTC)
-    except (OverflowError, OSError, ValueError):
-        raise ApiError(422, "invalid_input", f"ts {ts!r} is not a usable time") from None
-
-
-@router.post("/imports", tags=["ingest"], responses=_errors(403, 501))
+@router.post("/imports", status_code=202, tags=["ingest"], responses=_errors(403, 429, 503))
 def start_import(
     key: Writer,
-    kind: Annotated[Literal["slack", "jira"], Form(description="slack (zip) or jira (csv)")],
-    file: Annotated[UploadFile, File(description="a Slack export zip or a Jira CSV")],
-    stream: Annotated[str | None, Form()] = None,
-) -> None:
-    """Not implemented yet: importers arrive with issue 4 (sources).
+    imports: ImportQueue,
+    response: Response,
+    kind: Annotated[ImportKind, Form(description="slack (an export .zip) or jira (a CSV)")],
+    file: Annotated[UploadFile, File(description="a Slack export .zip or a Jira CSV export")],
+) -> ImportStarted:
+    """Queue an import of the uploaded file and answer at once; poll `status_url`.
 
-    Then this will start an import job and answer 202 with its status URL.
+    Imports run one at a time in the background. A file that is not what `kind` says ends
+    as status "failed" with the reason in `error`. Importing the same file again adds
+    nothing new.
     """
-    raise ApiError(
-        501, "not_implemented",
-        f"{kind} imports are not implemented yet; the importers arrive with issue 4 (sources)",
-    )  # fmt: skip
+    job = imports.submit(key.tenant, kind, file.file, file.filename)
+    url = f"{router.prefix}/imports/{job.id}"
+    response.headers["Location"] = url
+    return ImportStarted(id=job.id, status_url=url)
+
+
+@router.get("/imports/{import_id}", tags=["ingest"], responses=_errors(404))
+def import_status(
+    import_id: Annotated[str, Path(max_length=64, description="the id POST /v1/imports gave")],
+    key: Caller,
+    imports: ImportQueue,
+) -> ImportStatus:
+    """An import's status, and its report once done. Statuses are kept in the server's
+    memory: they do not survive a restart, and only the most recent are kept."""
+    status = imports.status(key.tenant, import_id)
+    if status is None:
+        raise NotFound(f"no import {import_id!r}")
+    return status
+
+
+# -- sources ------------------------------------------------------------------
+
+
+@router.get("/timeline", tags=["sources"], responses=FORBIDDEN)
+def timeline(
+    entity: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=200,
+            description="a person ('priya', '@priya'), a channel ('#general'), a stream "
+            "('project:alpha') or a project key ('ALPHA')",
+        ),
+    ],
+    key: Caller,
+    mem: Mem,
+    limit: Annotated[int, Query(ge=1, le=1000, description="the newest this many")] = 100,
+    trust: Annotated[Trust | None, Query(description="may only lower the key's own")] = None,
+) -> Timeline:
+    """What an entity said and what is known about it: source records and facts, oldest
+    first; only what this key may read."""
+    events = mem.timeline(entity, limit=limit, trust=read_trust(key, trust), tenant=key.tenant)
+    return Timeline(entity=entity, events=events)
+
+
+@router.get("/records", tags=["sources"])
+def list_records(
+    stream: StreamQuery,
+    key: Caller,
+    mem: Mem,
+    limit: Annotated[int, Query(ge=1, le=1000, description="the newest this many")] = 100,
+    source: Annotated[RecordSource | None, Query(description="only this source")] = None,
+) -> RecordList:
+    """The stream's source records (Slack messages, Jira issues, web pages), oldest first,
+    with those routed elsewhere that mention it; only those this key may read."""
+    records = mem.records(stream, limit, source=source, tenant=key.tenant)
+    return RecordList(stream=stream, records=[r for r in records if _readable(key, r.visibility)])
 
 
 # -- stats --------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Request and response bodies of the HTTP API.
 
 Requests forbid unknown fields, so a typo is a 422 rather than a silently ignored value.
-Responses reuse the domain types (Turn, Fact, Summary, Context, SearchHit, FactHistory).
+Responses reuse the domain types (Turn, Fact, Summary, Context, SearchHit, FactHistory,
+Record, TimelineEntry, ImportReport).
 """
 
 from datetime import datetime
@@ -12,8 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from memstrata.types import (
     Fact,
     FactCategory,
+    ImportReport,
+    Record,
     SearchHit,
     Summary,
+    TimelineEntry,
     Trust,
     Turn,
     Visibility,
@@ -22,7 +26,11 @@ from memstrata.types import (
 MAX_ID = 2**63 - 1
 """The largest id SQLite can hold; larger ones are a 422, not an overflow."""
 
-SearchKind = Literal["fact", "turn", "summary"]
+SearchKind = Literal["fact", "turn", "summary", "record"]
+ChannelKind = Literal["public", "private", "dm", "mpim"]
+RecordSource = Literal["slack", "jira", "web"]
+ImportKind = Literal["slack", "jira"]
+ImportState = Literal["queued", "running", "done", "failed"]
 
 _SLACK_TS = r"^\d{1,12}(\.\d{1,9})?$"
 
@@ -124,15 +132,16 @@ class SearchIn(_In):
 
 
 class SlackMessageIn(_In):
-    """One Slack-style message. Issue 4 replaces this with real source records."""
+    """One live Slack message, as a bot receives it. There is no stream or visibility to
+    name: routing picks the stream, and the channel kind the visibility (a public channel's
+    messages are shared, the rest private)."""
 
-    channel: str = Field(min_length=1, max_length=200)
+    channel: str = Field(min_length=1, max_length=200, description="name or id; '#' optional")
     user: str = Field(min_length=1, max_length=200)
     ts: str = Field(pattern=_SLACK_TS, description="Slack timestamp, e.g. '1712345678.000200'")
     text: str = Field(min_length=1)
     thread_ts: str | None = Field(default=None, pattern=_SLACK_TS)
-    stream: str | None = Field(default=None, description="default: 'global'")
-    visibility: Visibility | None = None
+    channel_kind: ChannelKind = "public"
 
 
 # -- responses ----------------------------------------------------------------
@@ -174,8 +183,32 @@ class Refreshed(_Out):
 
 
 class Ingested(_Out):
+    stream: str | None = Field(description="the stream it was routed to; null for a repeat")
+    duplicate: bool = Field(description="this (channel, ts) was stored before; nothing changed")
+
+
+class ImportStarted(_Out):
+    id: str
+    status: Literal["queued"] = "queued"
+    status_url: str = Field(description="GET it for the import's status and report")
+
+
+class ImportStatus(_Out):
+    id: str
+    kind: ImportKind
+    status: ImportState
+    report: ImportReport | None = Field(default=None, description="once the import is done")
+    error: str | None = Field(default=None, description="why the import failed")
+
+
+class Timeline(_Out):
+    entity: str
+    events: list[TimelineEntry] = Field(description="oldest first")
+
+
+class RecordList(_Out):
     stream: str
-    turn: Turn
+    records: list[Record] = Field(description="oldest first")
 
 
 class StreamStats(_Out):

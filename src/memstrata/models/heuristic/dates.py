@@ -8,6 +8,7 @@ a wrong date pinned into every prompt is worse than none.
 import calendar
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, datetime, timedelta
 
 import dateparser
@@ -60,6 +61,9 @@ def base_day(at: datetime) -> date:
     return as_utc(at).date()
 
 
+# dateparser takes milliseconds a phrase; team chat repeats "March 3" and "next Friday"
+# many times a day.
+@lru_cache(maxsize=8192)
 def _dateparser(phrase: str, anchor: date) -> date | None:
     # RELATIVE_BASE must be naive; midnight of the day before keeps "March 27" said on
     # March 27 on that day (dateparser treats the base's own midnight as already past).
@@ -144,13 +148,18 @@ def _next_year(day: date) -> date:
 
 def find_dates(text: str, at: datetime) -> list[DateHit]:
     """Every day-naming phrase in `text`, resolved against `at`, in order."""
-    today = base_day(at)
+    return list(_dates_on(text, base_day(at)))
+
+
+# Extraction, observation and summaries each look for dates in the same sentence.
+@lru_cache(maxsize=4096)
+def _dates_on(text: str, today: date) -> tuple[DateHit, ...]:
     hits = []
     for match in DATE_RE.finditer(text):
         day, relative = _resolve(match, today)
         if day is not None:
             hits.append(DateHit(match.start(), match.end(), match.group(0), day, relative))
-    return hits
+    return tuple(hits)
 
 
 def find_date(text: str, at: datetime) -> DateHit | None:

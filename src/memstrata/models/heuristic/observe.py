@@ -12,15 +12,16 @@ parsed in sentences that contain a date-like token.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime
+from functools import cached_property, lru_cache
 from urllib.parse import urlsplit
 
 from memstrata.models.base import ExtractedFact
 from memstrata.models.heuristic import dates
 from memstrata.models.heuristic.patterns import NOT_NAMES
-from memstrata.models.heuristic.rules import display, norm, third_person
+from memstrata.models.heuristic.rules import norm, third_person
 from memstrata.models.heuristic.text import STOPWORDS, clean, words, wordset
 from memstrata.types import FactCategory
 
@@ -29,35 +30,102 @@ MAX_CHARS = 20_000
 _MAX_SENTENCE_CHARS = 500  # longer "sentences" are pastes (logs, code), not statements
 _MAX_REFS = 20
 _MAX_URL_CHARS = 2_000
-_A = r"['\u2019]"  # chat clients send curly apostrophes; the trigger runs before cleaning
 
-# Every rule below needs one of these (lowercased) tokens, so a miss here means no
-# observation. Case-sensitive literals keep the scan on Python's fast first-char path.
-_TRIGGER_RE = re.compile(
-    (
-        r"http|\bi" + _A + r"ll\b|\bi (?:will|shall|am going|am gonna|can |could |promise|commit)"
-        r"|\bi" + _A + r"m (?:going|gonna|on it)|\bwill do\b|\bon it\b|leave it with me"
-        r"|\bi(?:" + _A + r"ve| have)? got (?:it|this)\b|consider it done"
-        r"|block|waiting (?:on|for)|\bstuck\b|held up|until|\btill\b|can" + _A + r"t |cannot"
-        r"|unable to|take over|taking over|takes over|took over|hand(?:ing|s|ed)? (?:over|off)"
-        r"|handover|handoff|\bpass(?:ing|es|ed)? |\bowns?\b|owner|reassign|picking up"
-        r"|\bdue\b|deadline|\bship|releas|launch|freeze|\bdemo|cutoff|cut-off|go-live|go live"
-        r"|goes live|went live|is live|\beo[dwm]\b|end of |tomorrow|today|tonight"
-        r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{4}-\d\d-\d\d"
-        r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|\d (?:of )?"
-        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bin \w+ (?:day|week|month)"
-        r"|risk|jeopardy|\bslip|make it|make the|make our|behind|concern|worr|tight|red flag"
-        r"|cutting it|frustrat|burn(?:ed|t) out|exhausted|annoy|fed up|sick (?:and tired )?of"
-        r"|tired of|stressed|overwhelm|demotivated|demoralized|furious|pissed|so done|wits"
-        r"|great (?:job|work)|nice (?:job|work|one)|good job|well done|awesome (?:job|work)"
-        r"|amazing (?:job|work)|excellent (?:job|work)|fantastic (?:job|work)|stellar (?:job|work)"
-        r"|kudos|shout|nailed it|congrat|thanks (?:so|very|a) |thank you (?:so|very) |huge thanks"
-        r"|many thanks|appreciate|thrilled|delighted|excited|proud of|stoked"
-        r"|\bdone\b|merged|deployed|shipped|finished|fixed|completed|landed|resolved|closed"
-        r"|rolled back|reverted|progress|\bwip\b|started|working on|\bpr (?:is )?(?:now )?up"
-        r"|a pr\b|in review|up for review"
-    ).replace(" ", r"\s+")
-)
+
+def _trie(phrases: Iterable[str]) -> re.Pattern[str]:
+    """A regex for any of the lowercase `phrases` (matched anywhere, even inside a word), in
+    the shape of a trie: each text position then costs one branch on its first character
+    instead of one attempt per phrase. A space matches any whitespace, "'" either apostrophe.
+    """
+    root: dict[str, dict] = {}
+    for phrase in phrases:
+        node = root
+        for char in phrase:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return re.compile(_trie_node(root))
+
+
+def _trie_node(node: dict[str, dict]) -> str:
+    if "" in node:
+        return ""  # a prefix already matches; longer phrases add nothing to a yes/no test
+    atoms = {" ": r"\s+", "'": "['\u2019]"}
+    parts = [atoms.get(c, re.escape(c)) + _trie_node(child) for c, child in sorted(node.items())]
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+# Each rule runs only when its gate, a cheap literal prefilter, finds one of its cue words
+# in the lowercased sentence; the union of the gates rejects a message before any other work.
+_WEEKDAY_STARTS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                 "dec")  # fmt: skip
+_GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
+    FactCategory.COMMITMENT: (
+        "i'll", "i will", "i shall", "i'm going", "i am going", "i'm gonna", "i am gonna",
+        "i promise", "i commit", "i can ", "i could ", "will ", "gonna", "going to", "on it",
+        "leave it with me", "consider it done", "got it", "got this",
+    ),
+    FactCategory.BLOCKER: (
+        "blocked", "blocker", "blocking", "stuck", "held up", "waiting on", "waiting for",
+        "can't ", "cannot ", "can not ", "unable to", "won't be able",
+    ),
+    FactCategory.HANDOFF: (
+        "take over", "taking over", "takes over", "took over", "taken over", "hand", "pass",
+        "reassign", "owns", "owner of", "responsible for", "picking up",
+    ),
+    FactCategory.DEADLINE_MENTION: (
+        "due", "deadline", "cutoff", "cut-off", "freeze", "go-live", "go live", "goes live",
+        "submission", "ship", "releas", "launch", "demo", "deliver", "eod", "eow", "eom",
+        *(f"by {start}" for start in (*_WEEKDAY_STARTS, *_MONTH_STARTS, *"0123456789")),
+        "by tom", "by tod", "by ton", "by end", "by the end", "by next", "by this", "by the ",
+    ),
+    FactCategory.RISK_SIGNAL: (
+        "risk", "jeopardy", "slip", "make it", "make the", "make our", "behind", "concern",
+        "worr", "tight", "red flag", "cutting it close",
+    ),
+    FactCategory.MOOD_SIGNAL: (
+        "frustrat", "burned out", "burnt out", "exhausted", "annoy", "fed up", "sick of",
+        "sick and tired", "tired of", "stressed", "overwhelmed", "demotivated", "demoralized",
+        "furious", "pissed off", "so done with", "wits", "great job", "great work", "nice job",
+        "nice work", "nice one", "good job", "good work", "well done", "awesome job",
+        "awesome work", "amazing job", "amazing work", "excellent job", "excellent work",
+        "fantastic job", "fantastic work", "stellar job", "stellar work", "kudos", "shout",
+        "nailed it", "congrat", "thanks so", "thanks very", "thanks a ", "thank you so",
+        "thank you very", "huge thanks", "many thanks", "appreciate", "thrilled", "delighted",
+        "excited", "proud of", "stoked",
+    ),
+    FactCategory.STATUS_UPDATE: (
+        "done", "merged", "deployed", "shipped", "released", "finished", "fixed", "completed",
+        "landed", "resolved", "closed", "rolled back", "reverted", "in progress", "wip",
+        "started", "working on", "pr is", "pr up", "pr now", "a pr", "is live", "are live",
+        "now live", "went live", "unblocked", "in review", "up for review",
+    ),
+}  # fmt: skip
+_TRIGGER_RE = _trie(("http", *(cue for cues in _GATE_WORDS.values() for cue in cues)))
+
+
+def _cue_categories() -> dict[str, frozenset[FactCategory]]:
+    """For each cue, the categories of every cue it begins: the trigger stops at the shortest
+    cue, so "ship" must also wake the rule that wants "shipped"."""
+    owners = [(cue, category) for category, cues in _GATE_WORDS.items() for cue in cues]
+    return {
+        cue: frozenset(category for other, category in owners if other.startswith(cue))
+        for cue, _ in owners
+    }
+
+
+_CUES = _cue_categories()
+_CUE_SPACE_RE = re.compile(r"\s+")
+_DATE_GATE = _trie(
+    (*_WEEKDAY_STARTS, *_MONTH_STARTS, "today", "tonight", "tomorrow", "eod", "eow", "eom",
+     "end of", "day", "week", "month", "-0", "-1")
+)  # fmt: skip
+_HEDGE_GATE = _trie(
+    ("maybe", "perhaps", "probably", "possibly", "hopefully", "i think", "i guess", "i believe",
+     "i hope", "hoping", "might", "may", "could", "not sure", "try", "attempt", "if ",
+     "should be able", "ideally", "tentative", "at some point", "sometime", "eventually",
+     "when i can", "when i get", "kinda", "sort of", "i suppose", "likely")
+)  # fmt: skip
 
 # --- shared pieces ---------------------------------------------------------------------
 
@@ -84,57 +152,102 @@ _HEDGE_RE = re.compile(
     r"|sort\s+of|i\s+suppose|likely)\b",
     _I,
 )
-_AUX_TAIL_RE = re.compile(
-    r"(?:(?:\s+|^)(?:is|are|am|was|were|be|been|has|have|had|still|currently|totally"
-    r"|completely|now|kinda|a\s+bit|really|just|being|getting|got|get|all|both|looks|seems"
-    r"|feels|definitely|probably|might|may|could|will|would|going\s+to|gonna|likely\s+to"
-    r"|about\s+to|also|again|already)|'s|'re|'m)$",
-    _I,
-)
 _CONDITIONAL_RE = re.compile(r"^(?:if|unless|in\s+case|assuming)\b|\b(?:if|unless)\s+\w", _I)
 _PRONOUN_ONLY = frozenset(
     {"it", "this", "that", "these", "those", "them", "everything", "something", "stuff",
      "things", "thing", "one", "which", "what", "we", "i", "you", "they", "us", "me"}
 )  # fmt: skip
-_LEAD_DET_RE = re.compile(
-    r"^(?:(?:the|a|an|our|my|your|his|her|their|its|this|that|these|those|some|all|any"
-    r"|also|just|still|now|so|and|but|then|ok|okay|fyi|btw|update|re)\b[\s,:]*)+",
-    _I,
-)
+
+
+@lru_cache(maxsize=8192)
+def _resolve(phrase: str, day: date) -> tuple[date, bool] | None:
+    """The day a date phrase names, said on `day`, and whether it depended on `day`."""
+    # dateparser takes about a millisecond per "March 20", and a workspace repeats the same
+    # few phrases on the same days, so each (phrase, day) is resolved once.
+    hits = dates.find_dates(phrase, datetime(day.year, day.month, day.day, tzinfo=UTC))
+    return (hits[0].day, hits[0].relative) if hits and hits[0].start == 0 else None
 
 
 @dataclass
 class _Msg:
-    """One message being read: who wrote it, when, and per-sentence caches."""
+    """One message being read: who wrote it, when, and the dates found so far."""
 
     author: str
     """Display form of the author ("Priya")."""
     subject: str
     """Lowercase author, the fallback subject."""
     at: datetime
+    day: date
     _dates: dict[str, list[dates.DateHit]] = field(default_factory=dict)
 
-    def dates_in(self, sentence: str) -> list[dates.DateHit]:
-        # dateparser is the slowest step here; DATE_RE alone decides whether it may run.
-        if sentence not in self._dates:
-            hits = dates.find_dates(sentence, self.at) if dates.DATE_RE.search(sentence) else []
-            self._dates[sentence] = hits
-        return self._dates[sentence]
+    def dates_in(self, text: str) -> list[dates.DateHit]:
+        if text not in self._dates:
+            hits: list[dates.DateHit] = []
+            if not _DATE_GATE.search(text.lower()):
+                self._dates[text] = hits
+                return hits
+            for match in dates.DATE_RE.finditer(text):
+                if found := _resolve(match.group(0).lower(), self.day):
+                    hits.append(dates.DateHit(match.start(), match.end(), match.group(0), *found))
+            self._dates[text] = hits
+        return self._dates[text]
 
 
-@dataclass(frozen=True)
+def _annotate(text: str, hits: list[dates.DateHit]) -> str:
+    """`text` with each relative date followed by its ISO day, as dates.annotate does."""
+    out, last = [], 0
+    for hit in hits:
+        if not hit.relative or text[hit.end : hit.end + 2] == " (":
+            continue
+        out.append(text[last : hit.end] + f" ({hit.day.isoformat()})")
+        last = hit.end
+    return "".join(out) + text[last:]
+
+
+@dataclass
 class _Sentence:
     text: str
+    lower: str
     question: bool
-    hedged: bool
+
+    @cached_property
+    def hedged(self) -> bool:
+        # Only asked once a rule has found something, which few sentences reach.
+        return bool(_HEDGE_GATE.search(self.lower) and _HEDGE_RE.search(self.text))
+
+
+_PUNCT = " .,;:!?\"'()[]{}<>*_~`-\u2013\u2014"
+_DATE_WORDS = wordset(
+    """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs
+    fri sat sun january february march april may june july august september october november
+    december jan feb mar apr jun jul aug sep sept oct nov dec today tonight tomorrow eod eow
+    eom day days week weeks month months end next"""
+)
+_DETERMINERS = wordset(
+    """the a an our my your his her their its this that these those some all any also just
+    still now so and but then ok okay fyi btw update re"""
+)
+_FILLER_WORDS = wordset("now too instead again then anymore already yet asap")
+_AUX_WORDS = wordset(
+    """is are am was were be been has have had still currently totally completely now kinda
+    really just being getting got get all both looks seems feels definitely probably might
+    may could will would gonna also again already"""
+)
+_AUX_PAIRS = {("going", "to"), ("likely", "to"), ("about", "to"), ("a", "bit")}
+_CONTRACTIONS = ("'s", "'re", "'m")
+_NP_END_WORDS = wordset(
+    """to in on for at by and but with from since after before until till because so if when
+    once while as into onto via per next this tomorrow today tonight asap up out done ready
+    live finished merged shipped is are was were will should must has won't can't would could
+    might may can"""
+)
 
 
 def _key(text: str, limit: int = 3) -> str:
     """A short stable slot suffix: the first content words, plurals folded, no dates."""
-    text = dates.DATE_RE.sub(" ", re.sub(r"\(\d{4}-\d\d-\d\d\)", " ", text))
     seen: list[str] = []
     for word in words(text):
-        if word in STOPWORDS or word.isdigit() or len(word) < 2:
+        if word in STOPWORDS or word in _DATE_WORDS or len(word) < 2 or word[0].isdigit():
             continue
         word = word[:-1] if len(word) > 3 and word.endswith("s") and word[-2] != "s" else word
         if word not in seen:
@@ -147,8 +260,13 @@ def _key(text: str, limit: int = 3) -> str:
 def _phrase(text: str, max_words: int = 6) -> str:
     """A noun phrase cut down for a subject or value: no determiners, a few words, case kept;
     '' when nothing but pronouns or function words is left."""
-    text = _LEAD_DET_RE.sub("", text.strip(" .,;:!?\"'()-"))
-    phrase = display(" ".join(text.split()[:max_words])).strip(" .,;:!?\"'()-")
+    parts = text.split()
+    while parts and parts[0].strip(_PUNCT).lower() in _DETERMINERS:
+        parts.pop(0)
+    parts = parts[:max_words]
+    while parts and parts[-1].strip(_PUNCT).lower() in _FILLER_WORDS:
+        parts.pop()
+    phrase = " ".join(parts).strip(_PUNCT)
     if not phrase or phrase.lower() in _PRONOUN_ONLY or not _key(phrase):
         return ""
     return phrase
@@ -156,44 +274,48 @@ def _phrase(text: str, max_words: int = 6) -> str:
 
 def _np_before(text: str, max_words: int = 4) -> str:
     """The noun phrase `text` ends with: "We need to hit the Q2 report" -> "Q2 report"."""
-    text = _strip_aux(text)
     taken: list[str] = []
-    for word in reversed(text.split()[-max_words * 2 :]):
-        bare = word.strip(".,;:!?\"'()").lower()
+    for word in reversed(_strip_aux(text).split()[-max_words * 2 :]):
+        bare = word.strip(_PUNCT).lower()
         if not bare or bare in STOPWORDS or bare in _PRONOUN_ONLY or len(taken) == max_words:
             break
-        taken.append(word)
         if word[-1] in ",;:(":
-            taken.pop()
             break
+        taken.append(word)
     return _phrase(" ".join(reversed(taken)), max_words)
-
-
-_NP_END_RE = re.compile(
-    r"\s+(?:to|in|on|for|at|by|and|but|with|from|since|after|before|until|till|because|so"
-    r"|if|when|once|while|as|into|onto|via|per|next|this|tomorrow|today|tonight|asap|up|out"
-    r"|done|ready|live|finished|merged|shipped|is|are|was|were|will|should|must|has)(?![\w-])"
-    r"|[,;:(]",
-    _I,
-)
 
 
 def _np_after(text: str, max_words: int = 6) -> str:
     """The noun phrase `text` starts with: "the search page to staging" -> "search page"."""
-    text = re.sub(r"^\s*(?:for|on|of|to|about)\s+", " ", text, flags=_I)
-    head = _LEAD_DET_RE.sub("", text.strip())
-    return _phrase(_NP_END_RE.split(" " + head, maxsplit=1)[0], max_words)
+    parts = text.split()
+    if parts and parts[0].lower() in ("for", "on", "of", "to", "about"):
+        parts.pop(0)
+    while parts and parts[0].strip(_PUNCT).lower() in _DETERMINERS:
+        parts.pop(0)
+    taken: list[str] = []
+    for word in parts:
+        if word.lower() in _NP_END_WORDS or word[0] in "([":
+            break
+        taken.append(word)
+        if word[-1] in ",;:":
+            break
+    return _phrase(" ".join(taken), max_words)
 
 
 def _strip_aux(text: str) -> str:
     """`text` without trailing auxiliaries: "The release is still" -> "The release"."""
-    head = text.strip(" ,:-")
-    for _ in range(5):
-        trimmed = _AUX_TAIL_RE.sub("", head).strip(" ,:-")
-        if trimmed == head:
+    parts = text.split()
+    while parts:
+        last = parts[-1].strip(" ,:-").lower()
+        if not last or last in _AUX_WORDS:
+            parts.pop()
+        elif len(parts) > 1 and (parts[-2].lower(), last) in _AUX_PAIRS:
+            del parts[-2:]
+        elif last.endswith(_CONTRACTIONS) and len(last) > 3:
+            parts[-1] = parts[-1].strip(" ,:-").rsplit("'", 1)[0]
+        else:
             break
-        head = trimmed
-    return head
+    return " ".join(parts).strip(" ,:-")
 
 
 def _display(name: str) -> str:
@@ -236,8 +358,16 @@ Rule = Callable[[_Sentence, _Msg], ExtractedFact | None]
 
 _COMMIT_RE = re.compile(
     r"\bi(?:'ll|\s+will|\s+shall|'m\s+going\s+to|\s+am\s+going\s+to|'m\s+gonna|\s+am\s+gonna"
-    r"|\s+promise\s+to|\s+commit\s+to)\s+(?:also\s+|definitely\s+|first\s+|then\s+|still\s+"
-    r"|now\s+|just\s+|go\s+ahead\s+and\s+)*(?P<action>[^.;!?]+)",
+    r"|\s+promise\s+to|\s+commit\s+to)\s+(?:(?:also|definitely|first|then|still|now|just"
+    r"|probably|maybe|likely|hopefully|possibly|quickly|go\s+ahead\s+and)\s+)*"
+    r"(?P<action>[^.;!?]+)",
+    _I,
+)
+# Chat drops the subject: "Will have the script ready by tomorrow" is the author's promise.
+_BARE_WILL_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|sure|yep|yes|yeah|np|cool)[\s,!.:-]+)*(?:will|gonna|going\s+to)\s+"
+    r"(?!(?:be|do|you|we|they|he|she|it|this|that|the|there|i|anyone|someone)\b)"
+    r"(?P<action>[^.;!?]+)",
     _I,
 )
 _VOLUNTEER_RE = re.compile(
@@ -249,7 +379,8 @@ _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yep|yup|yes|yeah|sounds\s+good|got\s+it|np|no\s+problem"
     r"|absolutely|roger|ack)[\s,!.:-]*)*"
     r"(?:will\s+do|(?:i'm\s+|i\s+am\s+)?on\s+it|leave\s+it\s+with\s+me|consider\s+it\s+done"
-    r"|i(?:'ve|\s+have)?\s+got\s+(?:it|this))\b[\s,!.:-]*(?:i'll\s+|i\s+will\s+|will\s+)?"
+    r"|i(?:'ve|\s+have)?\s+got\s+(?:it|this))\b[\s,!.:\u2013\u2014-]*(?:i'll\s+|i\s+will\s+"
+    r"|will\s+)?"
     r"(?P<rest>.*)$",
     _I,
 )
@@ -298,7 +429,7 @@ def _promise(action: str, sentence: _Sentence, msg: _Msg, base: float) -> Extrac
     if _CONDITIONAL_RE.search(sentence.text):
         confidence = min(confidence, 0.7)
     confidence = _cap(confidence, sentence)
-    shown = third_person(dates.annotate(action, msg.at) if hits else action)
+    shown = third_person(_annotate(action, hits))
     key = _key(action)
     if not key:
         return None
@@ -311,6 +442,8 @@ def _promise(action: str, sentence: _Sentence, msg: _Msg, base: float) -> Extrac
 def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     if match := _COMMIT_RE.search(sentence.text):
         return _promise(match["action"], sentence, msg, 0.9)
+    if match := _BARE_WILL_RE.match(sentence.text):
+        return _promise(match["action"], sentence, msg, 0.88)
     if match := _VOLUNTEER_RE.search(sentence.text):
         return _promise(match["action"], sentence, msg, 0.88 if match["modal"] == "can" else 0.65)
     if match := _ACK_RE.match(sentence.text):
@@ -500,15 +633,17 @@ _DUE_FOR_RE = re.compile(r"\b(?:deadline|due\s+date|cutoff|cut-off)\s+(?:for|on)
 _DUE_KEY_RE = re.compile(r"\b(?:deadline|due\s+date|cutoff|cut-off|due)\b", _I)
 _DUE_VERB_RE = re.compile(
     r"\b(?:ship|release|launch|deliver|finish|complete|submit|send|publish|demo|present|deploy"
-    r"|merge|land|have|get|wrap\s+up|freeze)(?:s|es|ing|ed)?\s+(?P<t>.+)",
+    r"|merge|land|have|get|wrap\s+up)(?:s|es|ing|ed)?\s+(?P<t>.+)",
     _I,
 )
 _DUE_EVENT_VERB_RE = re.compile(r"\b(ship|release|launch|demo|deliver)(?:s|es|ing|ed)?\b", _I)
 _EVENT_NOUNS = {"ship": "ship date", "release": "release", "launch": "launch", "demo": "demo",
                 "deliver": "delivery"}  # fmt: skip
+# An event noun that stands as the thing due: "the beta launch is Friday", "freeze starts".
 _DUE_EVENT_RE = re.compile(
-    r"(?P<t>(?:[\w-]+\s+){0,2}(?:launch|release|demo|code\s+freeze|feature\s+freeze|freeze"
-    r"|go-live|cutover|rollout|beta|ga|milestone|submission))\b",
+    r"\b(?:launch|release|demo|code\s+freeze|feature\s+freeze|freeze|go-live|cutover|rollout"
+    r"|beta|ga|milestone|submission)(?=\s+(?:is|are|was|starts?|begins?|happens?|will|on|by"
+    r"|at|moved|got|date|scheduled|set|for|day|next|this)\b|\s*[:=\u2013\u2014-]|\s*$)",
     _I,
 )
 
@@ -519,10 +654,10 @@ def _due_thing(sentence: str, date_at: int) -> str:
         return thing
     if (match := _DUE_KEY_RE.search(sentence)) and (thing := _np_before(sentence[: match.start()])):
         return thing
+    if (match := _DUE_EVENT_RE.search(sentence)) and (thing := _np_before(sentence[: match.end()])):
+        return thing
     if (match := _DUE_VERB_RE.search(sentence[:date_at])) and (thing := _np_after(match["t"], 5)):
         return thing
-    if match := _DUE_EVENT_RE.search(sentence):
-        return _phrase(match["t"], 4) or "deadline"
     if match := _DUE_EVENT_VERB_RE.search(sentence):
         return _EVENT_NOUNS[match[1].lower()]
     return "deadline"
@@ -570,8 +705,9 @@ _RISK_RE = re.compile(
     r"|\b(?:we're|we\s+are|i'm|i\s+am|running|fallen|falling|is|are)\s+(?:a\s+bit\s+|way\s+"
     r"|quite\s+|slightly\s+|really\s+|seriously\s+|a\s+little\s+)?behind\b(?!\s+schedule)"
     r"|\bcutting\s+it\s+close\b)"
-    r"|(?P<soft>\btight\s+(?:timeline|deadline|schedule|window|turnaround)\b|\b(?:timeline"
-    r"|deadline|schedule|timing|budget|runway|window)s?\s+(?:is|are|looks?|feels?|seems?"
+    r"|(?P<soft>\btight\s+(?P<noun>timeline|deadline|schedule|window|turnaround)\b"
+    r"|\b(?P<noun2>timeline|deadline|schedule|timing|budget|runway|window)s?\s+(?:is|are"
+    r"|looks?|feels?|seems?"
     r"|'s)\s+(?:\w+\s+)?tight\b|\bconcerns?\b|\bworry\b|\brisks?\b)",
     _I,
 )
@@ -583,19 +719,29 @@ _RISK_NEG_RE = re.compile(
     r"|\bconcern(?:s|ed)?\s+(?:is|are|was|were)\s+(?:resolved|addressed|gone)",
     _I,
 )
-_RISK_ABOUT_RE = re.compile(r"\b(?:about|for|to|regarding|around|on|that)\s+(?P<t>.+)", _I)
+_RISK_ABOUT_RE = re.compile(r"\b(?:about|for|to|regarding|around|on|that|of)\s+(?P<t>.+)", _I)
 
 
-def _risk_thing(sentence: str, match: re.Match[str], msg: _Msg) -> str:
+def _risk_thing(sentence: str, match: re.Match[str]) -> str:
     """What is at risk: "the Q3 launch is at risk", "worried about the vendor contract"."""
+    if match["noun2"]:  # "the Q3 budget looks tight"
+        return _np_before(sentence[: match.end("noun2")])
+    if match["noun"]:  # "a tight timeline"
+        return match["noun"].lower()
     before = _strip_aux(sentence[: match.start()]).split(",")[-1].strip()
     if before and not _SELF_RE.match(before) and (thing := _np_before(before)):
         return thing
-    if (after := _RISK_ABOUT_RE.match(sentence[match.end() :].strip())) and (
-        thing := _np_after(after["t"], 5)
-    ):
-        return thing
-    return ""
+    after = sentence[match.end() :].strip()
+    if not re.search(r"\b(?:that|of|to|for|about|on)$", match.group(0), _I):
+        found = _RISK_ABOUT_RE.match(after)
+        after = found["t"] if found else ""
+    # "at risk of missing the Q2 deadline": the deadline is what is at risk
+    parts = after.split()
+    while parts and parts[0].lower() in _DETERMINERS:
+        parts.pop(0)
+    if len(parts) > 1 and parts[0].lower().endswith("ing"):
+        parts.pop(0)  # "at risk of missing the Q2 deadline": the deadline is at risk
+    return _np_after(" ".join(parts), 5)
 
 
 def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
@@ -609,7 +755,7 @@ def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
         confidence -= 0.15  # risk wording is itself hedged ("might slip"), so only these count
     if sentence.question:
         confidence = min(confidence, 0.4)
-    thing = _risk_thing(sentence.text, match, msg)
+    thing = _risk_thing(sentence.text, match)
     value = " ".join(sentence.text.split()[:40]).strip(" .")
     key = _key(thing) or _key(value) or "general"
     about = f" about {thing}" if thing else ""
@@ -865,14 +1011,25 @@ _RULES: tuple[tuple[FactCategory, Rule], ...] = (
 )
 
 
-def _sentences(text: str) -> list[_Sentence]:
+def _woken(lower: str) -> set[FactCategory]:
+    """The categories whose cue words occur in a lowercased sentence."""
+    woken: set[FactCategory] = set()
+    for match in _TRIGGER_RE.finditer(lower):
+        cue = _CUE_SPACE_RE.sub(" ", match.group(0)).replace("\u2019", "'")
+        woken |= _CUES.get(cue, frozenset())
+    return woken
+
+
+def _sentences(text: str) -> list[tuple[_Sentence, set[FactCategory]]]:
     out = []
     for raw in _SENTENCE_RE.split(text):
-        raw = raw.strip(" -*•>")
-        if not raw or len(raw) > _MAX_SENTENCE_CHARS or not _TRIGGER_RE.search(raw.lower()):
+        raw = raw.strip(" -*>\u2022")
+        if not raw or len(raw) > _MAX_SENTENCE_CHARS:
             continue
-        question = "?" in raw or bool(_QUESTION_RE.match(raw))
-        out.append(_Sentence(raw, question, bool(_HEDGE_RE.search(raw))))
+        lower = raw.lower()
+        if woken := _woken(lower):
+            question = "?" in raw or bool(_QUESTION_RE.match(raw))
+            out.append((_Sentence(raw, lower, question), woken))
     return out
 
 
@@ -885,12 +1042,12 @@ def observe(text: str, author: str, at: datetime) -> list[ExtractedFact]:
         return []
     text = clean(text, MAX_CHARS)  # also straightens curly apostrophes
     name = _display(author) or "Someone"
-    msg = _Msg(name, name.lower(), at)
+    msg = _Msg(name, name.lower(), at, dates.base_day(at))
     best: dict[FactCategory, ExtractedFact] = {}
-    for sentence in _sentences(text):
+    for sentence, woken in _sentences(text):
         for category, rule in _RULES:
             held = best.get(category)
-            if held is not None and held.confidence >= 0.85:
+            if category not in woken or (held is not None and held.confidence >= 0.85):
                 continue  # one observation per category; a sure one is not replaced
             found = rule(sentence, msg)
             if found is not None and (held is None or found.confidence > held.confidence):

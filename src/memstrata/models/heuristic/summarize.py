@@ -8,6 +8,7 @@ their own. The chosen sentences come out as bullet lines in the order they were 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memstrata.models.base import SessionDigest, TurnInput
 from memstrata.models.heuristic import dates
@@ -64,6 +65,8 @@ _CHITCHAT_RE = re.compile(
 _DETAIL_RE = re.compile(r"\d|\b[A-Z][a-z]+\b")
 _MAX_LINE_TOKENS = 60
 _TOTAL_CHARS = 100_000  # what one summary reads across all its turns, to bound its time
+_TYPICAL_LINE_TOKENS = 15
+_SHORTLIST_FACTOR = 4
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,8 @@ class Signals:
     chitchat: bool
 
 
+# Salience and the open-item test both read a sentence's signals.
+@lru_cache(maxsize=8192)
 def signals(text: str) -> Signals:
     return Signals(
         decision=bool(_DECISION_RE.search(text)),
@@ -122,7 +127,17 @@ class _Candidate:
     open: bool
 
 
-def _candidates(turn: TurnInput, index: int, limit: int) -> list[_Candidate]:
+@dataclass(frozen=True)
+class _Sentence:
+    order: tuple[int, int]
+    text: str
+    speaker: str
+    turn: TurnInput
+    score: float
+
+
+def _sentences_of(turn: TurnInput, index: int, limit: int) -> list[_Sentence]:
+    """Every sentence worth considering, with its cheap salience score."""
     out = []
     for speaker, text in (("user", turn.user), ("assistant", turn.assistant)):
         for position, sentence in enumerate(sentences(text, limit)):
@@ -132,14 +147,30 @@ def _candidates(turn: TurnInput, index: int, limit: int) -> list[_Candidate]:
             score = salience(sentence) - (1.5 if speaker == "assistant" else 0)
             if score < -2:
                 continue  # small talk and bare questions never make a summary
-            if states_fact(sentence, turn, speaker):
-                score -= 3
-            line = dates.annotate(sentence, turn.at)
-            line = f"Assistant: {line}" if speaker == "assistant" else line
-            is_open = is_open_item(sentence, speaker)
             order = (index, position + (100_000 if speaker == "assistant" else 0))
-            out.append(_Candidate(order, line, content_words(sentence), score, is_open))
+            out.append(_Sentence(order, sentence, speaker, turn, score))
     return out
+
+
+def _candidate(sentence: _Sentence) -> _Candidate:
+    score = sentence.score
+    if states_fact(sentence.text, sentence.turn, sentence.speaker):
+        score -= 3
+    line = dates.annotate(sentence.text, sentence.turn.at)
+    line = f"Assistant: {line}" if sentence.speaker == "assistant" else line
+    is_open = is_open_item(sentence.text, sentence.speaker)
+    return _Candidate(sentence.order, line, content_words(sentence.text), score, is_open)
+
+
+def _shortlist(found: list[_Sentence], target_tokens: int) -> list[_Sentence]:
+    """The sentences worth a closer look: all of a short session; of a long batch (a few
+    hundred Slack messages), the most salient few times what can fit, plus every one that
+    may be an open item, which a summary must not lose."""
+    room = _SHORTLIST_FACTOR * max(1, target_tokens // _TYPICAL_LINE_TOKENS)
+    if len(found) <= room:
+        return found
+    best = set(sorted(range(len(found)), key=lambda i: -found[i].score)[:room])
+    return [s for i, s in enumerate(found) if i in best or is_open_item(s.text, s.speaker)]
 
 
 def _render(chosen: list[_Candidate]) -> str:
@@ -168,7 +199,8 @@ def summarize_session(turns: Sequence[TurnInput], target_tokens: int) -> Session
     if target_tokens <= 0 or not turns:
         return SessionDigest(text="")
     limit = max(300, min(MAX_SIDE_CHARS, _TOTAL_CHARS // len(turns)))
-    candidates = [c for i, turn in enumerate(turns) for c in _candidates(turn, i, limit)]
+    found = [s for i, turn in enumerate(turns) for s in _sentences_of(turn, i, limit)]
+    candidates = [_candidate(s) for s in _shortlist(found, target_tokens)]
     chosen = _select(candidates, target_tokens)
     open_items = tuple(c.line for c in sorted(chosen, key=lambda c: c.order) if c.open)
     return SessionDigest(text=_render(chosen), open_items=open_items)

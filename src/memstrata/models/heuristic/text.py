@@ -18,6 +18,7 @@ _BREAK_RE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 _WORD_RE = re.compile(r"[^\W_][\w'-]*")
 _END_MARK_RE = re.compile(r"[.!?。！？]")
 _SIMPLE_SPLIT_RE = re.compile(r"(?<=[.!?。！？])\s+")
+_INNER_BOUNDARY_RE = re.compile(r"[.!?。！？]['\")\]]*\s+\S")
 # Prose has a sentence end every ~80 characters; text far denser than that ("a. a. a.")
 # is not prose, and pysbd's cost grows with the number of candidate boundaries.
 _DENSE_CHARS_PER_MARK = 25
@@ -67,6 +68,9 @@ def _chunks(text: str) -> list[str]:
 
 
 def _split(chunk: str) -> list[str]:
+    if not _INNER_BOUNDARY_RE.search(chunk):
+        # No end mark followed by more text: one sentence, as most chat messages are.
+        return [chunk]
     dense = len(_END_MARK_RE.findall(chunk)) * _DENSE_CHARS_PER_MARK > len(chunk)
     if dense and len(chunk) > 500:  # short chunks are cheap, and "Dr. Lee." needs pysbd
         return _SIMPLE_SPLIT_RE.split(chunk)
