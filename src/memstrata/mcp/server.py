@@ -24,6 +24,7 @@ from memstrata.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
 from memstrata.models.heuristic.text import wordset
 from memstrata.recall import PRESETS
 from memstrata.types import (
+    GLOBAL_STREAM,
     READABLE,
     Fact,
     FactCategory,
@@ -47,8 +48,12 @@ TOOL_NAMES = (
     "memory_context",
 )
 
-TIMELINE_SUMMARY_KINDS = (SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY)
+TIMELINE_SUMMARY_KINDS = (
+    SummaryKind.SESSION, SummaryKind.SLACK, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
+)  # fmt: skip
 """Summaries that stand for a period; the rolling active summary and its old versions do not."""
+TIMELINE_SCAN = 5000
+"""Records and facts read per timeline call, newest first, before `since`/`until` apply."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -131,17 +136,21 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             str | None, Field(description="only this stream ('kind:id'); all streams if omitted")
         ] = None,
         kinds: Annotated[
-            list[Literal["fact", "turn", "summary"]] | None,
-            Field(description="item kinds to return; all if omitted"),
+            list[Literal["fact", "turn", "summary", "record"]] | None,
+            Field(
+                description="item kinds to return; all if omitted. record: a source message "
+                "or row (Slack, Jira, a web page)"
+            ),
         ] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="at most this many hits")] = 10,
         preset: Annotated[
             str, Field(description=f"ranking preset: {', '.join(PRESETS)}")
         ] = "default",
     ) -> dict[str, Any]:
-        """Search the memory for facts, past turns and summaries that match a query, best
-        first, each with its score, stream, time and source. Current facts only; use
-        memory_history for superseded versions."""
+        """Search the memory for facts, past turns, summaries and source records (Slack
+        messages, Jira issues, web pages) that match a query, best first, each with its
+        score, stream, time and source. Current facts only; use memory_history for
+        superseded versions."""
         hits = memory.search(
             query, stream=stream, kinds=kinds, limit=limit, preset=preset, trust=trust,
             tenant=tenant,
@@ -150,7 +159,13 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
 
     @tool("memory_timeline", read_only=True)
     def memory_timeline(
-        stream: Stream,
+        entity: Annotated[
+            str,
+            Field(
+                description="a person ('priya' or '@priya'), a Slack channel ('#general'), "
+                "a project key ('ALPHA') or a stream ('project:alpha', 'chat:8812')"
+            ),
+        ],
         since: Annotated[
             datetime | None, Field(description="ISO 8601 time; only entries at or after it")
         ] = None,
@@ -161,25 +176,26 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             int, Field(ge=1, le=500, description="the newest this many entries, oldest first")
         ] = 50,
     ) -> dict[str, Any]:
-        """A stream's turns and its session, weekly and monthly summaries in time order
-        (oldest first). A summary is placed at the end of the period it covers."""
-        check_stream(stream)
+        """What happened to an entity, in time order (oldest first). For a person or a
+        channel: their messages from Slack and Jira ("record") and the facts about them
+        ("fact"). For a stream or a project key, also the stream's conversation turns
+        ("turn") and its session, weekly, monthly and Slack-batch summaries ("summary"),
+        each summary placed at the end of the period it covers."""
         start = as_utc(since) if since else None
         end = as_utc(until) if until else None
         entries: list[tuple[datetime, int, dict[str, Any]]] = []
-        for turn in memory.turns(stream, tenant=tenant):
-            if may_read(turn.visibility):
-                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": turn}))
-        for summary in memory.summaries(stream, tenant=tenant):
-            if summary.kind in TIMELINE_SUMMARY_KINDS and may_read(summary.visibility):
-                at = summary.period_end or summary.created_at
-                entries.append((at, 1, {"type": "summary", "at": at, "item": summary}))
+        for event in memory.timeline(entity, limit=TIMELINE_SCAN, trust=trust, tenant=tenant):
+            entries.append((event.at, 2, {"type": event.kind, "at": event.at, "item": event}))
+        stream = _stream_of(entity, memory)
+        if stream is not None:
+            entries.extend(stream_entries(stream))
         entries = [
             e for e in entries if (start is None or e[0] >= start) and (end is None or e[0] <= end)
         ]
         entries.sort(key=lambda e: (e[0], e[1]))
         shown = entries[-limit:]
         return {
+            "entity": entity,
             "stream": stream,
             "total": len(entries),
             "truncated": len(shown) < len(entries),
@@ -188,6 +204,18 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
                 for _, _, e in shown
             ],
         }
+
+    def stream_entries(stream: str) -> list[tuple[datetime, int, dict[str, Any]]]:
+        """The stream's readable turns and period summaries, as timeline entries."""
+        entries: list[tuple[datetime, int, dict[str, Any]]] = []
+        for turn in memory.turns(stream, tenant=tenant):
+            if may_read(turn.visibility):
+                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": turn}))
+        for summary in memory.summaries(stream, tenant=tenant):
+            if summary.kind in TIMELINE_SUMMARY_KINDS and may_read(summary.visibility):
+                at = summary.period_end or summary.created_at
+                entries.append((at, 1, {"type": "summary", "at": at, "item": summary}))
+        return entries
 
     @tool("memory_get", read_only=True)
     def memory_get(fact_id: FactId) -> dict[str, Any]:
@@ -331,6 +359,21 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         return _dump(memory.context(stream, query, budget, trust=trust, tenant=tenant))
 
     return server
+
+
+# -- timeline --------------------------------------------------------------------
+
+
+def _stream_of(entity: str, memory: Memory) -> str | None:
+    """The stream an entity names, if it names one: 'project:alpha', 'global', or the key
+    of a configured project. Mirrors how Memory.timeline reads an entity."""
+    entity = entity.strip()
+    if entity.startswith(("#", "@", "person:", "channel:")):
+        return None
+    if ":" in entity or entity == GLOBAL_STREAM:
+        return check_stream(entity)
+    keys = {p.key: p.stream for p in memory.settings.projects if p.key}
+    return keys.get(entity.upper())
 
 
 # -- people ----------------------------------------------------------------------

@@ -8,8 +8,8 @@ a wrong date pinned into every prompt is worse than none.
 import calendar
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 import dateparser
 
