@@ -453,8 +453,12 @@ class SQLiteStore:
                     "INSERT OR IGNORE INTO record_streams VALUES (?, ?, ?)",
                     (record_id, record.tenant, stream),
                 )
-            events = [(entity, "record", record_id, record.at) for entity in record.entities]
-            self.add_entity_events(record.tenant, events)
+            at = _ts(record.at)
+            with self._lock:
+                self._db.executemany(
+                    "INSERT OR IGNORE INTO entity_events VALUES (?, ?, 'record', ?, ?)",
+                    [(record.tenant, entity, record_id, at) for entity in record.entities],
+                )
         return record_id
 
     def record(self, tenant: str, record_id: int) -> Record:
