@@ -23,6 +23,8 @@ from memstrata.http import create_app
 from memstrata.keys import create_key
 
 MAX_BODY = 64 * 1024
+PROJECT = {"stream": "project:apollo", "key": "APOLLO", "channels": ["apollo-eng"]}
+"""Routing for the source tests: Slack's #apollo-eng and Jira's APOLLO-n go to project:apollo."""
 
 
 @dataclass
@@ -71,6 +73,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
             db=tmp / "memory.db",
             embed={"kind": "hashing"},
             http={"max_body_bytes": MAX_BODY},
+            projects=[PROJECT],
         )
         memory = Memory.open(settings=settings, background_worker=True)
         app = create_app(memory, settings)

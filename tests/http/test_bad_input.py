@@ -159,6 +159,15 @@ def test_bad_fact_and_message_fields_are_422(live: Live, client: httpx.Client) -
             "/v1/ingest/message",
             {"channel": "C1", "user": "U1", "ts": "999999999999.1", "text": "x"},
         ),
+        (
+            "/v1/ingest/message",
+            {"channel": "C1", "user": "U1", "ts": "1.0", "text": "x", "channel_kind": "group"},
+        ),
+        (
+            "/v1/ingest/message",
+            {"channel": "C1", "user": "U1", "ts": "1.0", "text": "x", "stream": "project:x"},
+        ),
+        ("/v1/ingest/message", {"channel": "C1", "user": "U1", "ts": "1.0", "text": "   "}),
         ("/v1/imports", {"kind": "slack"}),
     ):
         _error(client.post(path, headers=a, json=body), 422, "invalid_input")
@@ -189,15 +198,3 @@ def test_a_store_fault_is_503(live: Live, client: httpx.Client) -> None:
     response = client.get("/v1/_test/store-down", headers=live.headers("a"))
     error = _error(response, 503, "store_unavailable")
     assert "/var/lib" not in error["message"]
-
-
-def test_imports_are_not_implemented_yet(live: Live, client: httpx.Client) -> None:
-    for kind, name in (("slack", "export.zip"), ("jira", "issues.csv")):
-        response = client.post(
-            "/v1/imports",
-            headers=live.headers("a"),
-            data={"kind": kind},
-            files={"file": (name, b"PK\x03\x04 not really")},
-        )
-        error = _error(response, 501, "not_implemented")
-        assert "issue 4" in error["message"]

@@ -183,43 +183,32 @@ def test_sessions_end_refresh_and_summaries(live: Live, client: httpx.Client, a:
     assert {s["kind"] for s in every["summaries"]} >= {"session", "active"}
 
 
-def test_ingest_message(client: httpx.Client, a: dict) -> None:
-    response = client.post(
-        "/v1/ingest/message",
-        headers=a,
-        json={
-            "channel": "C024BE91L",
-            "user": "raj",
-            "ts": "1712345678.000200",
-            "text": "Deploy is frozen until Monday.",
-            "thread_ts": "1712345600.000100",
-        },
-    )
+def test_ingest_message(live: Live, client: httpx.Client, a: dict) -> None:
+    message = {
+        "channel": "#apollo-eng",
+        "user": "raj",
+        "ts": "1712345678.000200",
+        "text": "Deploy is frozen until Monday.",
+        "thread_ts": "1712345600.000100",
+    }
+    response = client.post("/v1/ingest/message", headers=a, json=message)
     assert response.status_code == 201, response.text
-    body = response.json()
-    turn = body["turn"]
-    assert body["stream"] == "global" and turn["stream"] == "global"
-    assert turn["user"] == "raj: Deploy is frozen until Monday." and turn["source"] == "slack"
-    assert datetime.fromisoformat(turn["at"]) == datetime.fromtimestamp(1712345678.0002, UTC)
-    assert "C024BE91L" in turn["page_context"] and "1712345600.000100" in turn["page_context"]
-    routed = client.post(
+    assert response.json() == {"stream": "project:apollo", "duplicate": False}
+    [record] = client.get(
+        "/v1/records", headers=a, params={"stream": "project:apollo", "source": "slack"}
+    ).json()["records"]
+    assert (record["channel"], record["author"], record["text"]) == (
+        "apollo-eng", "raj", "Deploy is frozen until Monday.",
+    )  # fmt: skip
+    assert (record["external_id"], record["thread"]) == ("1712345678.000200", "1712345600.000100")
+    assert datetime.fromisoformat(record["at"]) == datetime.fromtimestamp(1712345678.0002, UTC)
+    assert record["route_method"] == "channel" and record["visibility"] == "shared"
+    elsewhere = client.post(
         "/v1/ingest/message",
         headers=a,
-        json={
-            "channel": "C1",
-            "user": "mia",
-            "ts": "1712345999",
-            "text": "Hi",
-            "stream": STREAM,
-        },
-    ).json()
-    assert routed["stream"] == STREAM
-    assert (
-        client.get("/v1/turns", headers=a, params={"stream": STREAM, "limit": 1}).json()["turns"][
-            0
-        ]["user"]
-        == "mia: Hi"
+        json={"channel": "C1", "user": "mia", "ts": "1712345999", "text": "Hi"},
     )
+    assert elsewhere.status_code == 201 and elsewhere.json()["stream"] == "global"
 
 
 def test_an_inner_key_writes_what_it_can_read(live: Live, client: httpx.Client) -> None:

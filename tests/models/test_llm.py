@@ -540,3 +540,37 @@ def test_fake_server_works_outside_pytest_fixtures() -> None:
         assert server.exhausted == 1
         assert server.pending == 0
     assert seen == ["m"]
+
+
+# -- team messages ------------------------------------------------------------------------
+
+MESSAGES = [
+    MessageInput(author="Ann", text="lunch?", at=AT, channel="general"),
+    MessageInput(author="Raj", text="We ship Alpha on Friday.", at=AT, channel="proj-alpha"),
+]
+
+
+def test_message_facts_are_grouped_by_message(openai_server, llm, fallback):
+    answer = dict(FACT_ANSWER["facts"][0], message=2)
+    openai_server.reply_json({"facts": [answer]})
+    found = llm.extract_from_messages(MESSAGES)
+    assert [len(facts) for facts in found] == [0, 1]
+    assert found[1][0].subject == "alpha launch"
+    user = _user(openai_server.requests[0])
+    assert 'author="Raj"' in user and "We ship Alpha on Friday." in user
+    assert fallback.calls == []
+
+
+def test_a_message_number_outside_the_batch_falls_back(openai_server, llm, fallback):
+    wrong = dict(FACT_ANSWER["facts"][0], message=3)
+    openai_server.reply_json({"facts": [wrong]}, {"facts": [wrong]}, {"facts": [wrong]})
+    found = llm.extract_from_messages(MESSAGES)
+    assert fallback.calls == ["extract_from_messages"]
+    assert [f.text for facts in found for f in facts] == ["from fallback", "from fallback"]
+
+
+def test_a_batch_of_blank_messages_needs_no_request(openai_server, llm, fallback):
+    blank = [m.model_copy(update={"text": " "}) for m in MESSAGES]
+    llm.extract_from_messages(blank)
+    assert openai_server.requests == []
+    assert llm.stats["extract_from_messages"].delegated == 1

@@ -182,15 +182,28 @@ class _Msg:
 
     def dates_in(self, text: str) -> list[dates.DateHit]:
         if text not in self._dates:
-            hits: list[dates.DateHit] = []
-            if not _DATE_GATE.search(text.lower()):
-                self._dates[text] = hits
-                return hits
-            for match in dates.DATE_RE.finditer(text):
-                if found := _resolve(match.group(0).lower(), self.day):
-                    hits.append(dates.DateHit(match.start(), match.end(), match.group(0), *found))
-            self._dates[text] = hits
+            self._dates[text] = _date_hits(text, self.day)
         return self._dates[text]
+
+
+# The longest words a date phrase may have before its first cue: "this coming fri(day)".
+_DATE_LEAD_CHARS = 14
+
+
+def _date_hits(text: str, day: date) -> list[dates.DateHit]:
+    """What dates.find_dates finds, with DATE_RE run only next to a date-like cue word."""
+    lower, hits, pos = text.lower(), [], 0
+    while cue := _DATE_GATE.search(lower, pos):
+        start = max(pos, cue.start() - _DATE_LEAD_CHARS)
+        while start > pos and lower[start - 1].isalnum():
+            start -= 1  # DATE_RE opens with \b, which a search start mid-word would fake
+        match = dates.DATE_RE.search(text, start)
+        if match is None:
+            break
+        if found := _resolve(match.group(0).lower(), day):
+            hits.append(dates.DateHit(match.start(), match.end(), match.group(0), *found))
+        pos = match.end()
+    return hits
 
 
 def _annotate(text: str, hits: list[dates.DateHit]) -> str:
