@@ -139,6 +139,15 @@ def test_a_bad_budget_is_422(live: Live, client: httpx.Client, budget: object) -
         ("/v1/facts/0", {}),
         (f"/v1/facts/{2**64}", {}),
         ("/v1/facts/abc", {}),
+        ("/v1/records", {"stream": "Not A Stream"}),
+        ("/v1/records", {"stream": "project:x", "source": "email"}),
+        ("/v1/records", {"stream": "project:x", "limit": 0}),
+        ("/v1/timeline", {}),
+        ("/v1/timeline", {"entity": "   "}),
+        ("/v1/timeline", {"entity": "project:Not A Stream"}),
+        ("/v1/timeline", {"entity": "priya", "limit": 1001}),
+        ("/v1/timeline", {"entity": "priya", "trust": "total"}),
+        ("/v1/imports/" + "f" * 65, {}),
     ],
 )
 def test_bad_parameters_are_422(live: Live, client: httpx.Client, path: str, params: dict) -> None:
