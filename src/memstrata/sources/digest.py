@@ -50,9 +50,11 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
         for fact in facts
         if _passes(fact, record, settings)
     ]
+    # Bots post commit lists and build results by the hundred; people's words tell the story.
+    told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
         store, model, settings, tenant, stream, SummaryKind.SLACK,
-        [_turn_input(r) for r in batch], most_private(r.visibility for r in batch),
+        [_turn_input(r) for r in told], most_private(r.visibility for r in told),
     )  # fmt: skip
     links = _links_to_fetch(batch, settings)
 
