@@ -103,16 +103,17 @@ async def test_timeline_orders_turns_and_summaries(memory: Memory) -> None:
     memory.process_pending()
     assert memory.summaries("project:alpha", "session"), "session_turns=2 makes summaries"
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
-        everything = await ok(client, "memory_timeline", stream="project:alpha")
+        everything = await ok(client, "memory_timeline", entity="project:alpha")
         window = await ok(
-            client, "memory_timeline", stream="project:alpha",
+            client, "memory_timeline", entity="project:alpha",
             since=(T0 + timedelta(minutes=30)).isoformat(),
             until=(T0 + timedelta(hours=2, minutes=30)).isoformat(),
         )  # fmt: skip
-        newest = await ok(client, "memory_timeline", stream="project:alpha", limit=2)
-        empty = await ok(client, "memory_timeline", stream="project:nothing")
+        newest = await ok(client, "memory_timeline", entity="project:alpha", limit=2)
+        empty = await ok(client, "memory_timeline", entity="project:nothing")
 
     entries = everything["entries"]
+    assert (everything["entity"], everything["stream"]) == ("project:alpha", "project:alpha")
     assert [e["type"] for e in entries].count("turn") == 4
     assert "summary" in [e["type"] for e in entries]
     times = [datetime.fromisoformat(e["at"]) for e in entries]
@@ -174,7 +175,6 @@ async def test_context_holds_facts_within_budget(memory: Memory) -> None:
     ("tool", "arguments"),
     [
         ("memory_write", {"text": "Something true."}),
-        ("memory_timeline", {}),
         ("memory_context", {"query": "x"}),
         ("memory_sessions", {"action": "list"}),
         ("memory_search", {"query": "x"}),
@@ -241,7 +241,7 @@ async def test_public_session_writes_nothing_and_reads_nothing(memory: Memory) -
         gets = [await fails(client, "memory_get", fact_id=i) for i in ids.values()]
         history = await fails(client, "memory_history", fact_id=ids["private"])
         search = await ok(client, "memory_search", query="Falcon codename")
-        timeline = await ok(client, "memory_timeline", stream="project:alpha")
+        timeline = await ok(client, "memory_timeline", entity="project:alpha")
         people = await ok(client, "memory_people")
         ctx = await ok(client, "memory_context", stream="project:alpha", query="codename?")
     assert "trust 'public'" in write and "may not write" in write
@@ -262,7 +262,7 @@ async def test_familiar_session_reads_social_items_only(memory: Memory) -> None:
         shared = await fails(client, "memory_get", fact_id=ids["shared"])
         history = await ok(client, "memory_history", fact_id=ids["social"])
         search = await ok(client, "memory_search", query="Falcon codename")
-        timeline = await ok(client, "memory_timeline", stream="project:alpha")
+        timeline = await ok(client, "memory_timeline", entity="project:alpha")
         ctx = await ok(client, "memory_context", stream="project:alpha", query="codename?")
         written = await ok(client, "memory_write", stream="project:alpha", text="Zoe is the PM.")
     assert social["id"] == ids["social"]

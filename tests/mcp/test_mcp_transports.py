@@ -40,11 +40,11 @@ async def test_stdio_subprocess(tmp_path: Path) -> None:
             "memory_write", {"stream": "project:alpha", "text": "Raj is the Lead Architect."}
         )
         got = await client.call_tool("memory_get", {"fact_id": written.structured_content["id"]})
-        bad = await client.call_tool("memory_timeline", {"stream": "no good"})
+        bad = await client.call_tool("memory_timeline", {"entity": "project:no good"})
     assert names == set(TOOL_NAMES)
     assert not written.is_error and written.structured_content["tenant"] == "acme"
     assert got.structured_content["text"] == "Raj is the Lead Architect."
-    assert bad.is_error and "invalid stream name 'no good'" in bad.content[0].text
+    assert bad.is_error and "invalid stream name 'project:no good'" in bad.content[0].text
 
 
 def _free_port() -> int:

@@ -89,7 +89,8 @@ class Imports:
         self, tenant: str, kind: ImportKind, upload: BinaryIO, filename: str | None
     ) -> ImportStatus:
         """Save `upload` and queue its import; returns the queued job's status."""
-        self._check_room()  # before copying: a refused upload should cost no disk
+        with self._lock:
+            self._check_room()  # before copying too: a refused upload should cost no disk
         folder = Path(tempfile.mkdtemp(prefix="memstrata-import-"))
         job = _Job(uuid.uuid4().hex, tenant, kind, folder, _display_name(filename, kind))
         try:
@@ -124,6 +125,7 @@ class Imports:
     # -- inside ---------------------------------------------------------------
 
     def _check_room(self) -> None:
+        """Refuse an upload while stopping or while too many wait; call under the lock."""
         if self._stopping.is_set():
             raise ApiError(503, "shutting_down", "the server is shutting down; try again later")
         waiting = sum(1 for job in self._jobs.values() if not job.finished)

@@ -185,7 +185,8 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         end = as_utc(until) if until else None
         entries: list[tuple[datetime, int, dict[str, Any]]] = []
         for event in memory.timeline(entity, limit=TIMELINE_SCAN, trust=trust, tenant=tenant):
-            entries.append((event.at, 2, {"type": event.kind, "at": event.at, "item": event}))
+            rank = 0 if event.kind == "record" else 1  # a fact follows the message it is from
+            entries.append((event.at, rank, {"type": event.kind, "at": event.at, "item": event}))
         stream = _stream_of(entity, memory)
         if stream is not None:
             entries.extend(stream_entries(stream))
@@ -214,7 +215,8 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         for summary in memory.summaries(stream, tenant=tenant):
             if summary.kind in TIMELINE_SUMMARY_KINDS and may_read(summary.visibility):
                 at = summary.period_end or summary.created_at
-                entries.append((at, 1, {"type": "summary", "at": at, "item": summary}))
+                # Last among equal times: a summary comes after what it covers.
+                entries.append((at, 2, {"type": "summary", "at": at, "item": summary}))
         return entries
 
     @tool("memory_get", read_only=True)

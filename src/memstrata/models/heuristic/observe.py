@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from memstrata.models.base import ExtractedFact
 from memstrata.models.heuristic import dates
 from memstrata.models.heuristic.patterns import NOT_NAMES
-from memstrata.models.heuristic.rules import norm, third_person
+from memstrata.models.heuristic.rules import third_person
 from memstrata.models.heuristic.text import STOPWORDS, clean, words, wordset
 from memstrata.types import FactCategory
 
@@ -33,10 +33,10 @@ _MAX_URL_CHARS = 2_000
 
 
 def _trie(phrases: Iterable[str]) -> re.Pattern[str]:
-    """A regex for any of the lowercase `phrases` (matched anywhere, even inside a word), in
-    the shape of a trie: each text position then costs one branch on its first character
-    instead of one attempt per phrase. A space matches any whitespace, "'" either apostrophe.
-    """
+    """A regex for any of the lowercase `phrases` (matched anywhere, even inside a word, the
+    longest one first), in the shape of a trie: each text position then costs one branch on
+    its first character instead of one attempt per phrase. A space matches any whitespace,
+    "'" either apostrophe."""
     root: dict[str, dict] = {}
     for phrase in phrases:
         node = root
@@ -47,15 +47,17 @@ def _trie(phrases: Iterable[str]) -> re.Pattern[str]:
 
 
 def _trie_node(node: dict[str, dict]) -> str:
-    if "" in node:
-        return ""  # a prefix already matches; longer phrases add nothing to a yes/no test
     atoms = {" ": r"\s+", "'": "['\u2019]"}
-    parts = [atoms.get(c, re.escape(c)) + _trie_node(child) for c, child in sorted(node.items())]
+    parts = [
+        atoms.get(c, re.escape(c)) + _trie_node(child) for c, child in sorted(node.items()) if c
+    ]
+    if "" in node:
+        parts.append("")  # a phrase ends here; longer ones are tried first
     return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
 
-# Each rule runs only when its gate, a cheap literal prefilter, finds one of its cue words
-# in the lowercased sentence; the union of the gates rejects a message before any other work.
+# A rule runs only on sentences holding one of its cue words. One trie-shaped scan finds the
+# cues of every rule at once, and a message without any is rejected before any other work.
 _WEEKDAY_STARTS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                  "dec")  # fmt: skip
@@ -105,13 +107,12 @@ _TRIGGER_RE = _trie(("http", *(cue for cues in _GATE_WORDS.values() for cue in c
 
 
 def _cue_categories() -> dict[str, frozenset[FactCategory]]:
-    """For each cue, the categories of every cue it begins: the trigger stops at the shortest
-    cue, so "ship" must also wake the rule that wants "shipped"."""
-    owners = [(cue, category) for category, cues in _GATE_WORDS.items() for cue in cues]
-    return {
-        cue: frozenset(category for other, category in owners if other.startswith(cue))
-        for cue, _ in owners
-    }
+    """The categories each cue wakes; several categories may share a cue."""
+    out: dict[str, set[FactCategory]] = {}
+    for category, cues in _GATE_WORDS.items():
+        for cue in cues:
+            out.setdefault(cue, set()).add(category)
+    return {cue: frozenset(categories) for cue, categories in out.items()}
 
 
 _CUES = _cue_categories()
@@ -132,7 +133,11 @@ _HEDGE_GATE = _trie(
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _URL_RE = re.compile(r"https?://[^\s<>()\[\]{}\"'|`]+", _I)
 _URL_TAIL = ".,;:!?*_~'\""
-_ISSUE_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b")
+# An issue key such as ALPHA-142, but not the standards and hashes written the same way.
+_ISSUE_RE = re.compile(
+    r"\b(?!(?:UTF|ISO|SHA|MD|COVID|RFC|CVE|PEP|AES|RSA|GPT|TLS|SSL|HTTP|IPV|MP|H|X)-)"
+    r"[A-Z][A-Z0-9]{1,9}-\d{1,6}\b"
+)
 # A person in a chat message: an @mention or one or two capitalised words.
 _NAME = r"(?:@[\w.'-]+|(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?))"
 
@@ -146,13 +151,14 @@ _QUESTION_RE = re.compile(
 )
 _HEDGE_RE = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|hopefully|i\s+think|i\s+guess|i\s+believe"
-    r"|i\s+hope|hoping|might|may(?!\s+\d)|could|not\s+sure|try\s+to|trying\s+to|attempt\s+to"
+    r"|i\s+hope|hoping|might|may(?=\s+(?-i:[a-z]))|could|not\s+sure|try\s+to|trying\s+to"
+    r"|attempt\s+to"
     r"|if\s+i\s+(?:can|get|have)|if\s+possible|if\s+time|should\s+be\s+able|ideally"
     r"|tentatively|at\s+some\s+point|sometime|eventually|when\s+i\s+(?:can|get)|kinda"
     r"|sort\s+of|i\s+suppose|likely)\b",
     _I,
 )
-_CONDITIONAL_RE = re.compile(r"^(?:if|unless|in\s+case|assuming)\b|\b(?:if|unless)\s+\w", _I)
+_CONDITIONAL_RE = re.compile(r"^(?:if|unless|in\s+case|assuming)\b|\b(?:if|unless)\s+\w")
 _PRONOUN_ONLY = frozenset(
     {"it", "this", "that", "these", "those", "them", "everything", "something", "stuff",
      "things", "thing", "one", "which", "what", "we", "i", "you", "they", "us", "me"}
@@ -186,20 +192,32 @@ class _Msg:
         return self._dates[text]
 
 
-# The longest words a date phrase may have before its first cue: "this coming fri(day)".
-_DATE_LEAD_CHARS = 14
+# The most characters a date phrase may have before its first cue: "this coming fri(day)",
+# and the words it may open with there.
+_DATE_LEAD_CHARS = 16
+_DATE_LEADS = ("the ", "next ", "this ", "coming ", "in ", "end ", "a ", "an ", "one ", "two ",
+               "three ", "four ", "five ", "six ", "seven ", "eight ", "nine ", "ten ", "eleven ",
+               "twelve ")  # fmt: skip
 
 
 def _date_hits(text: str, day: date) -> list[dates.DateHit]:
-    """What dates.find_dates finds, with DATE_RE run only next to a date-like cue word."""
+    """What dates.find_dates finds, trying DATE_RE only at the word starts just before a
+    date-like cue instead of at every position of the text."""
     lower, hits, pos = text.lower(), [], 0
     while cue := _DATE_GATE.search(lower, pos):
-        start = max(pos, cue.start() - _DATE_LEAD_CHARS)
-        while start > pos and lower[start - 1].isalnum():
-            start -= 1  # DATE_RE opens with \b, which a search start mid-word would fake
-        match = dates.DATE_RE.search(text, start)
+        match = None
+        for start in range(max(pos, cue.start() - _DATE_LEAD_CHARS), cue.start() + 1):
+            if start and text[start - 1].isalnum():
+                continue  # not a word start
+            if start < cue.start() and not (
+                text[start].isdigit() or lower[start:].startswith(_DATE_LEADS)
+            ):
+                continue  # only "next", "the", "in 3" and the like open a phrase before its cue
+            if match := dates.DATE_RE.match(text, start):
+                break
         if match is None:
-            break
+            pos = cue.end()
+            continue
         if found := _resolve(match.group(0).lower(), day):
             hits.append(dates.DateHit(match.start(), match.end(), match.group(0), *found))
         pos = match.end()
@@ -230,6 +248,7 @@ class _Sentence:
 
 
 _PUNCT = " .,;:!?\"'()[]{}<>*_~`-\u2013\u2014"
+_EDGE = " .,;:!?\"'{}<>*_~`-\u2013\u2014"
 _DATE_WORDS = wordset(
     """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs
     fri sat sun january february march april may june july august september october november
@@ -256,6 +275,26 @@ _NP_END_WORDS = wordset(
 )
 
 
+def _trim(text: str) -> str:
+    """`text` without edge punctuation, keeping a bracket that closes or opens inside it."""
+    text = text.strip(_EDGE)
+    if text.endswith((")", "]")) and not ("(" in text or "[" in text):
+        text = text.rstrip(")]").strip(_EDGE)
+    if text.startswith(("(", "[")) and not (")" in text or "]" in text):
+        text = text.lstrip("([").strip(_EDGE)
+    return text
+
+
+def _norm(text: str) -> str:
+    """A value's comparison form, as rules.norm makes it, without its regex passes."""
+    parts = text.split()
+    while parts and parts[0].strip(_PUNCT).lower() in _DETERMINERS:
+        parts.pop(0)
+    while parts and parts[-1].strip(_PUNCT).lower() in _FILLER_WORDS:
+        parts.pop()
+    return _trim(" ".join(parts).lower())
+
+
 def _key(text: str, limit: int = 3) -> str:
     """A short stable slot suffix: the first content words, plurals folded, no dates."""
     seen: list[str] = []
@@ -279,7 +318,7 @@ def _phrase(text: str, max_words: int = 6) -> str:
     parts = parts[:max_words]
     while parts and parts[-1].strip(_PUNCT).lower() in _FILLER_WORDS:
         parts.pop()
-    phrase = " ".join(parts).strip(_PUNCT)
+    phrase = _trim(" ".join(parts))
     if not phrase or phrase.lower() in _PRONOUN_ONLY or not _key(phrase):
         return ""
     return phrase
@@ -397,13 +436,16 @@ _ACK_RE = re.compile(
     r"(?P<rest>.*)$",
     _I,
 )
-_CUT_RE = re.compile(r"\s*(?:,\s*(?:but|so|though)\b|\s+but\s+|\s+so\s+that\s+|\s+because\s+)", _I)
+# Run on the lowercased sentence: without IGNORECASE, literals take the regex fast path.
+_CUT_RE = re.compile(r"\s*(?:,\s*(?:but|so|though)\b|\s+but\s+|\s+so\s+that\s+|\s+because\s+)")
+_FIRST_PERSON = wordset("i me my mine myself we us our ours ourselves i'm i've i'd i'll")
 _NEGATED_ACTION_RE = re.compile(r"^(?:not|never|no\s+longer)\b", _I)
 _TRY_RE = re.compile(r"^(?:try|attempt|aim|hope|see\s+if|see\s+whether|probably)\b", _I)
 _IDLE_RE = re.compile(
     r"^(?:be|see|think|keep|wait|go|head|grab|eat|sleep|rest|need|want|hope|talk|chat|catch"
     r"|miss|love|like|leave|come|stay|remember|forget|get\s+back|let\s+(?:you|them|him|her|us)"
-    r"\s+know|take\s+(?:a\s+(?:break|nap|walk|day|rest)|off|it\s+easy))\b",
+    r"\s+know|take\s+(?:a\s+(?:break|nap|walk|day|rest)|off|it\s+easy)|lunch|dinner|breakfast"
+    r"|bed|home|the\s+(?:gym|office|doctor|dentist|airport))\b",
     _I,
 )
 _LOOK_RE = re.compile(
@@ -425,43 +467,61 @@ _WORK_RE = re.compile(
 )
 
 
-def _promise(action: str, sentence: _Sentence, msg: _Msg, base: float) -> ExtractedFact | None:
-    action = _CUT_RE.split(action, maxsplit=1)[0].strip(" ,:-")
-    action = " ".join(action.split()[:20])
+def _promise(sentence: _Sentence, msg: _Msg, start: int, base: float) -> ExtractedFact | None:
+    """A commitment to the work named from `start` to the end of the clause."""
+    if cut := _CUT_RE.search(sentence.lower, start):
+        action = sentence.text[start : cut.start()]
+    else:
+        action = sentence.text[start:]
+    start += len(action) - len(action.lstrip(" ,:-\u2013\u2014"))
+    action = " ".join(action.strip(" ,:-\u2013\u2014").split()[:20])
     if not action or _NEGATED_ACTION_RE.match(action) or len(words(action)) < 2:
         return None
-    hits = msg.dates_in(action)
+    end = start + len(action)
+    hits = [
+        dates.DateHit(h.start - start, h.end - start, h.phrase, h.day, h.relative)
+        for h in msg.dates_in(sentence.text) if h.start >= start and h.end <= end
+    ]  # fmt: skip
     if _IDLE_RE.match(action):
         confidence = 0.5
-    elif _TRY_RE.match(action) or _LOOK_RE.match(action):
-        confidence = 0.6 if _TRY_RE.match(action) else (0.87 if hits else 0.8)
+    elif _TRY_RE.match(action):
+        confidence = 0.6
+    elif _LOOK_RE.match(action):
+        confidence = 0.86 if hits else 0.7  # "I'll take a look" promises little without a date
     elif _WORK_RE.match(action) or hits:
         confidence = base
     else:
         confidence = 0.8  # an unknown verb may be a plan or a joke ("I'll rock the demo")
-    if _CONDITIONAL_RE.search(sentence.text):
+    confidence = min(confidence, base)  # "I could look at it tomorrow" stays an offer
+    if _CONDITIONAL_RE.search(sentence.lower):
         confidence = min(confidence, 0.7)
-    confidence = _cap(confidence, sentence)
-    shown = third_person(_annotate(action, hits))
     key = _key(action)
     if not key:
-        return None
+        # "I'll do it" promises work named elsewhere; only a date makes it worth keeping.
+        key, confidence = words(action)[0], min(confidence, 0.86 if hits else 0.75)
+    confidence = _cap(confidence, sentence)
+    shown = _annotate(action, hits)
+    if _FIRST_PERSON & set(words(shown)):
+        shown = third_person(shown)
     return _fact(
-        FactCategory.COMMITMENT, msg.subject, f"commitment:{key}", norm(shown),
+        FactCategory.COMMITMENT, msg.subject, f"commitment:{key}", _norm(shown),
         f"{msg.author} will {shown}.", confidence,
     )  # fmt: skip
 
 
 def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     if match := _COMMIT_RE.search(sentence.text):
-        return _promise(match["action"], sentence, msg, 0.9)
+        return _promise(sentence, msg, match.start("action"), 0.9)
     if match := _BARE_WILL_RE.match(sentence.text):
-        return _promise(match["action"], sentence, msg, 0.88)
+        return _promise(sentence, msg, match.start("action"), 0.88)
     if match := _VOLUNTEER_RE.search(sentence.text):
-        return _promise(match["action"], sentence, msg, 0.88 if match["modal"] == "can" else 0.65)
+        return _promise(
+            sentence, msg, match.start("action"), 0.88 if match["modal"] == "can" else 0.65
+        )
     if match := _ACK_RE.match(sentence.text):
         rest = match["rest"].strip(" .!")
-        if rest and len(words(rest)) >= 2 and (found := _promise(rest, sentence, msg, 0.86)):
+        found = _promise(sentence, msg, match.start("rest"), 0.86) if len(words(rest)) > 1 else None
+        if found is not None:
             return found
         # "On it" promises the work asked for elsewhere, which this message does not name.
         return _fact(
@@ -486,6 +546,7 @@ _BLOCKER_NEG_RE = re.compile(
     r"|anymore|any\s+more|finally|resolved)\b|n't\s+(?:be\s+)?(?:blocked|stuck|waiting)",
     _I,
 )
+_ANYMORE_RE = re.compile(r"\b(?:anymore|any\s+more)\b", _I)
 _BLOCKER_PAST_RE = re.compile(r"\b(?:was|were|had\s+been)\b", _I)
 _SELF_RE = re.compile(r"^(?:i|i'm|i've|we|we're|we've|me|us|team|the\s+team|everyone)$", _I)
 _TRANSIENT_RE = re.compile(
@@ -510,9 +571,12 @@ def _blocker(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     if not match:
         return None
     before, kind = sentence.text[: match.start()], " ".join(match["kind"].lower().split())
-    if _BLOCKER_NEG_RE.search(before) or re.search(r"\b(?:anymore|any\s+more)\b", match["by"]):
+    if _BLOCKER_NEG_RE.search(before) or _ANYMORE_RE.search(match["by"]):
         return None  # "not blocked anymore" is progress, not a blocker
-    by = " ".join(_CUT_RE.split(match["by"], maxsplit=1)[0].split()[:15]).strip(" ,:-")
+    by = match["by"]
+    if cut := _CUT_RE.search(by.lower()):
+        by = by[: cut.start()]
+    by = " ".join(by.split()[:15]).strip(" ,:-")
     if kind.endswith("blocking"):
         who, by, kind = _np_after(by).lower() or msg.subject, _np_before(before, 6), "blocked by"
     else:
@@ -584,10 +648,13 @@ def _person_name(raw: str, msg: _Msg) -> str | None:
     return _display(name) if name and _is_person(name) else None
 
 
+_SELF_GIVERS = wordset("i i'll i'm i've just now ok okay so fyi")
+
+
 def _giver(before: str, msg: _Msg) -> str:
     """Who hands work over in "X is handing off ...": the author when it is "I"."""
     head = _strip_aux(before).split(",")[-1].strip()
-    if not head or re.fullmatch(r"(?:i|i'll|i'm|i've|just|now|ok|okay|so|fyi)", head, _I):
+    if not head or head.lower() in _SELF_GIVERS:
         return msg.author
     return _display(head) if _is_person(head) and head[0].isupper() else ""
 
@@ -629,19 +696,17 @@ def _handoff(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
 # --- deadline mentions -----------------------------------------------------------------
 
 _DUE_WORD_RE = re.compile(
-    r"\b(?P<w>due|deadline|due\s+date|cutoff|cut-off|freeze|go-live|go\s+live|goes\s+live"
+    r"\b(?:due|deadline|due\s+date|cutoff|cut-off|freeze|go-live|go\s+live|goes\s+live"
     r"|submission|ship|ships|shipping|release|releases|releasing|launch|launches|launching"
-    r"|demo|demos|deliver|delivery|by|until|till|eod|eow|eom)\b",
-    _I,
+    r"|demo|demos|deliver|delivery|by|until|till|eod|eow|eom)\b"
 )
 _STRONG_DUE = frozenset({"due", "deadline", "due date", "cutoff", "cut-off", "freeze",
                          "submission", "eod", "eow", "eom"})  # fmt: skip
 _PAST_RE = re.compile(
     r"\b(?:shipped|released|launched|demoed|delivered|was\s+due|were\s+due|went\s+live"
-    r"|last|ago|yesterday)\b",
-    _I,
+    r"|last|ago|yesterday)\b"
 )
-_SOFT_DUE_RE = re.compile(r"\b(?:tentative(?:ly)?|targeting|aiming|roughly|around|ish)\b", _I)
+_SOFT_DUE_RE = re.compile(r"\b(?:tentative(?:ly)?|targeting|aiming|roughly|around|ish)\b")
 _DUE_FOR_RE = re.compile(r"\b(?:deadline|due\s+date|cutoff|cut-off)\s+(?:for|on)\s+(?P<t>.+)", _I)
 _DUE_KEY_RE = re.compile(r"\b(?:deadline|due\s+date|cutoff|cut-off|due)\b", _I)
 _DUE_VERB_RE = re.compile(
@@ -680,21 +745,21 @@ def _deadline(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     hits = msg.dates_in(sentence.text)
     if not hits:
         return None
-    found = [m["w"].lower() for m in _DUE_WORD_RE.finditer(sentence.text)]
+    found = [" ".join(w.split()) for w in _DUE_WORD_RE.findall(sentence.lower)]
     if not found:
         return None
-    strong = any(" ".join(w.split()) in _STRONG_DUE for w in found)
-    if _PAST_RE.search(sentence.text) and not strong:
+    strong = any(w in _STRONG_DUE for w in found)
+    if _PAST_RE.search(sentence.lower) and not strong:
         return None  # "we shipped on Monday" is news, and the weekday resolves forward
     hit = hits[0]
-    lead = sentence.text[max(0, hit.start - 8) : hit.start].lower()
+    lead = " " + sentence.lower[max(0, hit.start - 8) : hit.start]
     if strong:
         confidence = 0.9
-    elif any(w not in ("by", "until", "till") for w in found) or re.search(r"\bby\s+$", lead):
+    elif any(w not in ("by", "until", "till") for w in found) or lead.endswith(" by "):
         confidence = 0.85
     else:
         confidence = 0.6  # "out until Monday" names a day, not something due
-    if _SOFT_DUE_RE.search(sentence.text):
+    if _SOFT_DUE_RE.search(sentence.lower):
         confidence = min(confidence, 0.7)
     confidence = _cap(confidence, sentence)
     thing = _due_thing(sentence.text, hit.start)
@@ -732,6 +797,8 @@ _RISK_NEG_RE = re.compile(
     r"|\bconcern(?:s|ed)?\s+(?:is|are|was|were)\s+(?:resolved|addressed|gone)",
     _I,
 )
+_RISK_HEDGE_RE = re.compile(r"\b(?:maybe|perhaps|i\s+guess|kinda|sort\s+of|not\s+sure)\b")
+_RISK_OPEN_END_RE = re.compile(r"\b(?:that|of|to|for|about|on)$", _I)
 _RISK_ABOUT_RE = re.compile(r"\b(?:about|for|to|regarding|around|on|that|of)\s+(?P<t>.+)", _I)
 
 
@@ -745,10 +812,9 @@ def _risk_thing(sentence: str, match: re.Match[str]) -> str:
     if before and not _SELF_RE.match(before) and (thing := _np_before(before)):
         return thing
     after = sentence[match.end() :].strip()
-    if not re.search(r"\b(?:that|of|to|for|about|on)$", match.group(0), _I):
+    if not _RISK_OPEN_END_RE.search(match.group(0)):
         found = _RISK_ABOUT_RE.match(after)
         after = found["t"] if found else ""
-    # "at risk of missing the Q2 deadline": the deadline is what is at risk
     parts = after.split()
     while parts and parts[0].lower() in _DETERMINERS:
         parts.pop(0)
@@ -764,7 +830,7 @@ def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     confidence = 0.85 if match["strong"] else 0.75 if match["mid"] else 0.6
     if match["soft"] and "tight" in match["soft"].lower():
         confidence = 0.72
-    if re.search(r"\b(?:maybe|perhaps|i\s+guess|kinda|sort\s+of|not\s+sure)\b", sentence.text, _I):
+    if _RISK_HEDGE_RE.search(sentence.lower):
         confidence -= 0.15  # risk wording is itself hedged ("might slip"), so only these count
     if sentence.question:
         confidence = min(confidence, 0.4)
@@ -773,7 +839,7 @@ def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     key = _key(thing) or _key(value) or "general"
     about = f" about {thing}" if thing else ""
     return _fact(
-        FactCategory.RISK_SIGNAL, thing or msg.subject, f"risk:{key}", norm(value) or value,
+        FactCategory.RISK_SIGNAL, thing or msg.subject, f"risk:{key}", _norm(value) or value,
         f"Risk flagged by {msg.author}{about}: {_sentence_case(value)}", confidence,
     )  # fmt: skip
 
@@ -887,7 +953,7 @@ def _mood(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
 _STATUS_RE = re.compile(
     r"\b(?P<w>done|merged|deployed|shipped|released|finished|fixed|completed|landed|resolved"
     r"|closed|rolled\s+back|reverted|in\s+progress|wip|started\s+(?:working\s+)?on"
-    r"|working\s+on|pr\s+is\s+up|pr\s+(?:is\s+)?(?:now\s+)?up|opened\s+a\s+pr|put\s+up\s+a\s+pr"
+    r"|working\s+on|pr\s+(?:is\s+)?(?:now\s+)?up|opened\s+a\s+pr|put\s+up\s+a\s+pr"
     r"|(?:is|are|now|went)\s+live|unblocked|in\s+review|up\s+for\s+review)\b",
     _I,
 )
@@ -903,7 +969,6 @@ _STATUS_SKIP_RE = re.compile(
     r"\bwell\s+done\b|\bdone\s+(?:for\s+(?:the\s+day|today|the\s+week|now)|with\s+(?:lunch"
     r"|my\s+day))\b|\bget\s+(?:it|this|that)\s+done\b|\bso\s+done\s+with\b|\b(?:store|office"
     r"|shop)s?\s+(?:is|are)\s+closed\b",
-    _I,
 )
 _FUTURE_RE = re.compile(
     r"\b(?:will|'ll|going\s+to|gonna|should|once|when|if|until|after|before|need(?:s)?\s+to"
@@ -933,7 +998,7 @@ def _status_item(before: str, after: str, word: str) -> str:
 
 
 def _status(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
-    if _STATUS_SKIP_RE.search(sentence.text):
+    if _STATUS_SKIP_RE.search(sentence.lower):
         return None
     match = _STATUS_RE.search(sentence.text)
     if not match:
@@ -980,11 +1045,14 @@ _TITLE_LEAD_RE = re.compile(
 )
 
 
+_TITLE_CUT_RE = re.compile(r"[.:!?;\n]\s")
+
+
 def _link_title(text: str, start: int) -> str:
     """The words a cleaned Slack link was written as: "design doc (https://...)"."""
     if start == 0 or text[start - 1] != "(":
         return ""
-    head = re.split(r"[.:!?;\n]\s", text[max(0, start - 120) : start - 1])[-1]
+    head = _TITLE_CUT_RE.split(text[max(0, start - 120) : start - 1])[-1]
     title = _TITLE_LEAD_RE.sub("", head.strip())
     return " ".join(title.split()[-8:]).strip(" ,:-")
 
@@ -1028,7 +1096,9 @@ def _woken(lower: str) -> set[FactCategory]:
     """The categories whose cue words occur in a lowercased sentence."""
     woken: set[FactCategory] = set()
     for match in _TRIGGER_RE.finditer(lower):
-        cue = _CUE_SPACE_RE.sub(" ", match.group(0)).replace("\u2019", "'")
+        cue = match.group(0)
+        if cue not in _CUES:
+            cue = _CUE_SPACE_RE.sub(" ", cue).replace("\u2019", "'")
         woken |= _CUES.get(cue, frozenset())
     return woken
 
@@ -1040,21 +1110,35 @@ def _sentences(text: str) -> list[tuple[_Sentence, set[FactCategory]]]:
         if not raw or len(raw) > _MAX_SENTENCE_CHARS:
             continue
         lower = raw.lower()
+        if len(lower) != len(raw):  # "İ" lowers to two characters; keep offsets aligned
+            lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in raw)
         if woken := _woken(lower):
             question = "?" in raw or bool(_QUESTION_RE.match(raw))
             out.append((_Sentence(raw, lower, question), woken))
     return out
 
 
+def _valid_unicode(text: str) -> str:
+    """`text` with surrogate halves paired up or replaced: JSON exports can carry lone ones,
+    which no stored string may hold."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def observe(text: str, author: str, at: datetime) -> list[ExtractedFact]:
-    """Observations in one team message by `author`, written at `at` (relative dates)."""
+    """Observations in one team message by `author`, written at `at`.
+
+    Relative dates ("Friday", "tomorrow") resolve against `at`. At most one observation per
+    category, the surest, plus one reference per distinct URL; only the first MAX_CHARS
+    characters are read."""
     if not text:
         return []
     text = text[:MAX_CHARS]
     if not _TRIGGER_RE.search(text.lower()):
         return []
-    text = clean(text, MAX_CHARS)  # also straightens curly apostrophes
-    name = _display(author) or "Someone"
+    text = clean(_valid_unicode(text), MAX_CHARS)  # also straightens curly apostrophes
+    name = _display(_valid_unicode(author)[:200]) or "Someone"
     msg = _Msg(name, name.lower(), at, dates.base_day(at))
     best: dict[FactCategory, ExtractedFact] = {}
     for sentence, woken in _sentences(text):

@@ -1,0 +1,143 @@
+"""The import queue on its own: one job at a time, a bounded registry, a clean stop.
+
+A stand-in memory whose imports wait on a gate makes queued and running observable.
+"""
+
+import io
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memstrata.errors import InvalidInput
+from memstrata.http.errors import ApiError
+from memstrata.http.imports import Imports
+from memstrata.http.schemas import ImportStatus
+from memstrata.types import ImportReport
+
+
+class GatedMemory:
+    """Imports wait for `gate`; a file holding b'boom' fails as a bug would."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.seen: list[tuple[bytes, str | None]] = []
+
+    def import_jira(self, path: Path, *, progress: Any = None, tenant: str | None = None) -> Any:
+        content = Path(path).read_bytes()
+        self.seen.append((content, tenant))
+        if content == b"boom":
+            raise RuntimeError("secret detail")
+        assert self.gate.wait(10)
+        if progress:
+            progress(1, 0)
+        return ImportReport(source="jira", read=1, kept=1)
+
+    def import_slack(self, path: Path, *, progress: Any = None, tenant: str | None = None) -> Any:
+        raise InvalidInput(f"{path} is not a Slack export")
+
+
+@pytest.fixture
+def memory() -> GatedMemory:
+    return GatedMemory()
+
+
+@pytest.fixture
+def uploads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def imports(memory: GatedMemory, uploads: Path) -> Iterator[Imports]:
+    queue = Imports(memory, keep=3, max_waiting=2)  # type: ignore[arg-type]
+    yield queue
+    memory.gate.set()
+    queue.close()
+
+
+def submit(imports: Imports, content: bytes = b"x", kind: str = "jira", tenant: str = "t") -> str:
+    return imports.submit(tenant, kind, io.BytesIO(content), f"{kind}-file").id  # type: ignore[arg-type]
+
+
+def wait_for(imports: Imports, job_id: str, state: str, tenant: str = "t") -> ImportStatus:
+    deadline = time.monotonic() + 10
+    while (status := imports.status(tenant, job_id)) is None or status.status != state:
+        assert time.monotonic() < deadline, status
+        time.sleep(0.01)
+    return status
+
+
+def test_jobs_run_one_at_a_time_in_order(imports: Imports, memory: GatedMemory) -> None:
+    first, second = submit(imports, b"one"), submit(imports, b"two")
+    wait_for(imports, first, "running")
+    assert imports.status("t", second).status == "queued"  # type: ignore[union-attr]
+    memory.gate.set()
+    done = wait_for(imports, second, "done")
+    assert done.report is not None and done.report.kept == 1 and done.error is None
+    assert memory.seen == [(b"one", "t"), (b"two", "t")]
+
+
+def test_a_status_belongs_to_its_tenant(imports: Imports, memory: GatedMemory) -> None:
+    job = submit(imports, tenant="acme")
+    assert imports.status("globex", job) is None
+    assert imports.status("acme", job) is not None
+    assert imports.status("acme", "no-such-id") is None
+
+
+def test_too_many_waiting_imports_are_refused(imports: Imports, memory: GatedMemory) -> None:
+    submit(imports)
+    submit(imports)
+    with pytest.raises(ApiError) as refused:
+        submit(imports)
+    assert (refused.value.status_code, refused.value.code) == (429, "too_many_imports")
+    memory.gate.set()
+
+
+def test_the_registry_keeps_the_newest_finished_jobs(imports: Imports, memory: GatedMemory) -> None:
+    memory.gate.set()
+    ids = []
+    for n in range(5):
+        ids.append(submit(imports, str(n).encode()))
+        wait_for(imports, ids[-1], "done")
+    assert [imports.status("t", i) is not None for i in ids] == [False, False, True, True, True]
+
+
+def test_failures_say_why_without_internals(
+    imports: Imports, memory: GatedMemory, uploads: Path
+) -> None:
+    bug = submit(imports, b"boom")
+    failed = wait_for(imports, bug, "failed")
+    assert failed.error == "the import failed on an internal error" and failed.report is None
+    refused = wait_for(imports, submit(imports, kind="slack"), "failed")
+    assert refused.error == "slack-file is not a Slack export"
+    assert list(uploads.iterdir()) == []
+
+
+def test_closing_stops_the_running_import_and_fails_the_queued(
+    imports: Imports, memory: GatedMemory, uploads: Path
+) -> None:
+    running, queued = submit(imports, b"one"), submit(imports, b"two")
+    wait_for(imports, running, "running")
+    closer = threading.Thread(target=imports.close)
+    closer.start()
+    while not imports._stopping.is_set():
+        time.sleep(0.01)
+    memory.gate.set()  # the import reaches its next step, where it sees the stop
+    closer.join(10)
+    assert not closer.is_alive()
+    for job in (running, queued):
+        status = imports.status("t", job)
+        assert status is not None and status.status == "failed"
+        assert "server stopped" in (status.error or "")
+    assert memory.seen == [(b"one", "t")]
+    assert list(uploads.iterdir()) == []
+    assert not [t for t in threading.enumerate() if t.name == "memstrata-imports"]
+    with pytest.raises(ApiError) as refused:
+        submit(imports)
+    assert (refused.value.status_code, refused.value.code) == (503, "shutting_down")
+    imports.close()  # again: nothing to do
