@@ -1,6 +1,7 @@
 """Slack import throughput and memory, on synthetic exports of growing size.
 
-    python benchmarks/ingest.py [--sizes 10000,100000] [--embed none|hashing|minilm] [--keep DIR]
+    python benchmarks/ingest.py [--sizes 10000,100000] [--embed none|hashing|minilm]
+                                [--workers N] [--keep DIR]
 
 Each size runs in a fresh subprocess, so its peak RSS is its own: generate the export
 (benchmarks/slack_synth.py, untimed), then time `import_slack(process=False)` (read, clean,
@@ -25,6 +26,7 @@ from slack_synth import ExportShape, write_export
 from memstrata import Memory, load_settings
 from memstrata.embed import build_embedder
 from memstrata.settings import ProjectSettings
+from memstrata.workers import Workers
 
 GOAL_RATE = 2_000
 GOAL = f"> {GOAL_RATE:,} msgs/s, memory flat in export size"
@@ -37,9 +39,9 @@ def sizes(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"not a comma-separated list of sizes: {text}") from None
 
 
-def peak_rss_mb() -> float:
+def peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
     # Linux reports KiB, macOS bytes.
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = resource.getrusage(who).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
@@ -52,7 +54,7 @@ def projects(shape: ExportShape) -> list[ProjectSettings]:
     ]
 
 
-def run_one(size: int, embed: str, keep: Path | None) -> dict:
+def run_one(size: int, embed: str, keep: Path | None, workers: int) -> dict:
     """One measurement, in this process; the parent reads the returned dict as JSON."""
     with tempfile.TemporaryDirectory() as tmp:
         base = keep / str(size) if keep else Path(tmp)
@@ -72,11 +74,20 @@ def run_one(size: int, embed: str, keep: Path | None) -> dict:
         )  # fmt: skip
         embedder = None if embed == "none" else build_embedder(embed)
         with Memory.open(settings=settings, embedder=embedder) as mem:
-            started = time.perf_counter()
-            report = mem.import_slack(export, process=False)
-            imported = time.perf_counter()
-            processed = mem.process_pending()
-            done = time.perf_counter()
+            if workers:
+                # Worker processes digest full batches while later days are still read.
+                with Workers(settings, count=workers) as pool:
+                    started = time.perf_counter()
+                    report = mem.import_slack(export, process=False)
+                    imported = time.perf_counter()
+                done = time.perf_counter()
+                processed = pool.ran
+            else:
+                started = time.perf_counter()
+                report = mem.import_slack(export, process=False)
+                imported = time.perf_counter()
+                processed = mem.process_pending()
+                done = time.perf_counter()
             streams = [s.name for s in mem.streams()]
             facts = sum(len(mem.facts(name)) for name in streams)
             summaries = sum(len(mem.summaries(name)) for name in streams)
@@ -97,13 +108,15 @@ def run_one(size: int, embed: str, keep: Path | None) -> dict:
             "summaries": summaries,
             "start_rss_mb": start_rss,
             "rss_mb": peak_rss_mb(),
+            "worker_rss_mb": peak_rss_mb(resource.RUSAGE_CHILDREN) if workers else 0.0,
             "db_mb": sum(p.stat().st_size for p in base.glob("memory.db*")) / 2**20,
         }
 
 
-def measure(size: int, embed: str, keep: Path | None) -> dict | None:
+def measure(size: int, embed: str, keep: Path | None, workers: int) -> dict | None:
     """Run `size` in a fresh interpreter, so one size's heap never inflates the next one's RSS."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--one", str(size), "--embed", embed]
+    command = [sys.executable, str(Path(__file__).resolve()), "--one", str(size), "--embed", embed,
+               "--workers", str(workers)]  # fmt: skip
     if keep:
         command += ["--keep", str(keep)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -116,11 +129,12 @@ def measure(size: int, embed: str, keep: Path | None) -> dict | None:
     return json.loads(lines[-1])
 
 
-def results_table(results: list[dict], embed: str) -> Table:
+def results_table(results: list[dict], embed: str, workers: int) -> Table:
+    how = f"{workers} worker processes" if workers else "in-process"
     table = Table(
         "messages", "kept", "import s", "process s", "total msgs/s", "start RSS MB",
-        "peak RSS MB", "DB MB", "facts", "summaries", "problems",
-        title=f"memstrata Slack import, heuristic, SQLite, embed={embed} — goal: {GOAL}",
+        "peak RSS MB", "worker RSS MB", "DB MB", "facts", "summaries", "problems",
+        title=f"memstrata Slack import, heuristic, SQLite, embed={embed}, {how} — goal: {GOAL}",
     )  # fmt: skip
     for r in results:
         rate = r["read"] / (r["import_s"] + r["process_s"])
@@ -135,6 +149,7 @@ def results_table(results: list[dict], embed: str) -> Table:
             f"[{colour}]{rate:,.0f}[/{colour}]",
             f"{r['start_rss_mb']:.0f}",
             f"{r['rss_mb']:.0f}",
+            f"{r['worker_rss_mb']:.0f}",
             f"{r['db_mb']:.1f}",
             f"{r['facts']:,}",
             f"{r['summaries']:,}",
@@ -179,23 +194,27 @@ def main() -> None:
         help="keep each export and database in DIR/<size>/ (its export/ and memory.db* are "
         "replaced)",
     )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=int, default=0,
+        help="digest in this many worker processes while importing (0: after, in-process)",
+    )  # fmt: skip
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     if args.one is not None:
-        print(json.dumps(run_one(args.one, args.embed, args.keep)), flush=True)
+        print(json.dumps(run_one(args.one, args.embed, args.keep, args.workers)), flush=True)
         return
 
     console = Console(width=170)
     results = []
     for size in args.sizes:
         console.print(f"[dim]{size:,} messages…[/dim]")
-        result = measure(size, args.embed, args.keep)
+        result = measure(size, args.embed, args.keep, args.workers)
         if result:
             results.append(result)
     if not results:
         sys.exit(1)
-    console.print(results_table(results, args.embed))
+    console.print(results_table(results, args.embed, args.workers))
     largest = max(results, key=lambda r: r["read"])
     console.print(routing_table(largest))
     for path, error in largest["problems"]:

@@ -20,6 +20,7 @@ from memstrata.memory import Memory
 from memstrata.recall import PRESETS
 from memstrata.settings import Settings, load_settings
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
+from memstrata.workers import Workers
 
 app = typer.Typer(help="Long-term memory for LLM assistants.", no_args_is_help=True)
 out = Console()
@@ -170,11 +171,21 @@ def end_session(ctx: typer.Context, stream: str) -> None:
     out.print(f"session of {stream} summarized")
 
 
+Workers_ = Annotated[
+    int, typer.Option(help="Worker processes for digests and summaries (uses more cores)")
+]
+
+
 @app.command("process")
-def process(ctx: typer.Context) -> None:
+def process(ctx: typer.Context, workers: Workers_ = 1) -> None:
     """Run every queued job that is due."""
     with _memory(ctx) as mem:
-        ran = mem.process_pending()
+        if workers > 1:
+            with Workers(mem.settings, count=workers, tenant=mem.tenant) as pool:
+                pass
+            ran = pool.ran
+        else:
+            ran = mem.process_pending()
         failed = mem.store.jobs(status="failed")
     out.print(f"{ran} jobs ran; {len(failed)} failed for good (see `memstrata check`)")
 
@@ -312,14 +323,22 @@ def import_slack(
     process: Annotated[
         bool, typer.Option(help="Digest the messages now (summaries, facts)")
     ] = True,
+    workers: Workers_ = 1,
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
         task = progress.add_task("reading day files", total=None)
-        report = mem.import_slack(
-            export, process=process,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
-        )  # fmt: skip
+        show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
+        if process and workers > 1:
+            before = mem.store.count_facts(mem.tenant, "slack.")
+            # The workers digest full batches while later days are still being read.
+            with Workers(mem.settings, count=workers, tenant=mem.tenant):
+                report = mem.import_slack(export, process=False, progress=show)
+                progress.update(task, description="digesting")
+            facts = mem.store.count_facts(mem.tenant, "slack.") - before
+            report = report.model_copy(update={"facts": facts})
+        else:
+            report = mem.import_slack(export, process=process, progress=show)
     _print_import(report)
 
 

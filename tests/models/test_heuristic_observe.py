@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memstrata.models.base import ExtractedFact
+from memstrata.models.heuristic.dates import find_date
 from memstrata.models.heuristic.observe import observe
 from memstrata.types import FactCategory
 
@@ -64,6 +65,10 @@ POSITIVES = [
      "oauth callback bug"),
     ("Legal review is blocking the launch", C.BLOCKER, "launch", "blocker:legal review",
      "legal review"),
+    ("Blockers: waiting on design for the new onboarding screens", C.BLOCKER, "priya",
+     "blocker:design new onboarding", "design for the new onboarding screens"),
+    ("We can't launch without legal sign-off", C.BLOCKER, "priya", "blocker:legal sign-off",
+     "legal sign-off"),
     # handoffs: the work item owns an "owner" slot, so the next handoff supersedes
     ("Sam will take over the billing migration from Raj", C.HANDOFF, "billing migration",
      "owner", "sam"),
@@ -87,6 +92,8 @@ POSITIVES = [
      "2024-04-02"),
     ("The beta launch is on March 28", C.DEADLINE_MENTION, "beta launch", "due:beta launch",
      "2024-03-28"),
+    ("The report is due on the 3rd of May", C.DEADLINE_MENTION, "report", "due:report",
+     "2024-05-03"),
     # risk signals
     ("The launch is at risk", C.RISK_SIGNAL, "launch", "risk:launch", "launch is at risk"),
     ("The Q3 migration might slip", C.RISK_SIGNAL, "q3 migration", "risk:q3 migration",
@@ -103,6 +110,7 @@ POSITIVES = [
     ("honestly burned out this week", C.MOOD_SIGNAL, "priya", "mood", "burned out"),
     ("fed up with these pages", C.MOOD_SIGNAL, "priya", "mood", "fed up"),
     ("Great job Sam!", C.MOOD_SIGNAL, "sam", "mood", "positive"),
+    ("Sam did a great job on the migration", C.MOOD_SIGNAL, "sam", "mood", "positive"),
     ("Kudos to @maria for the release", C.MOOD_SIGNAL, "maria", "mood", "positive"),
     ("thanks so much Raj, that saved my week", C.MOOD_SIGNAL, "raj", "mood", "positive"),
     ("Thanks so much team, amazing work on the launch!", C.MOOD_SIGNAL, "team", "mood",
@@ -116,10 +124,14 @@ POSITIVES = [
      "deployed"),
     ("Fixed the flaky checkout test", C.STATUS_UPDATE, "priya", "status:flaky checkout test",
      "fixed"),
+    ("Yesterday: fixed the flaky test. Today: more tests", C.STATUS_UPDATE, "priya",
+     "status:flaky test", "fixed"),
     ("Rolled back the payments deploy", C.STATUS_UPDATE, "priya", "status:payment deploy",
      "rolled back"),
     ("Started on the export feature", C.STATUS_UPDATE, "priya", "status:export feature",
      "in progress"),
+    ("Fixed the UTF-8 bug in the importer", C.STATUS_UPDATE, "priya", "status:utf-8 bug",
+     "fixed"),
 ]  # fmt: skip
 
 
@@ -157,6 +169,8 @@ WEAK = [
     ("I might be blocked on the DB migration", C.BLOCKER),
     ("Waiting for the build to finish", C.BLOCKER),
     ("Is anyone waiting on me?", C.BLOCKER),
+    ("Blockers: none", C.BLOCKER),
+    ("Yesterday: fixed the login bug. Blockers: n/a", C.BLOCKER),
     ("Can Sam take over billing?", C.HANDOFF),
     ("Sam might take over billing", C.HANDOFF),
     ("Sam is not taking over billing", C.HANDOFF),
@@ -176,6 +190,7 @@ WEAK = [
     ("the connection pool is exhausted", C.MOOD_SIGNAL),
     ("thanks!", C.MOOD_SIGNAL),
     ("well done!", C.MOOD_SIGNAL),
+    ("Wow great job", C.MOOD_SIGNAL),
     ("Is ALPHA-142 merged?", C.STATUS_UPDATE),
     ("The fix will be deployed tomorrow", C.STATUS_UPDATE),
     ("Done!", C.STATUS_UPDATE),
@@ -255,6 +270,25 @@ def test_relative_dates_resolve_against_the_message_time(at, text, expected):
     assert found is not None
     assert (found.subject, found.value) == ("report", expected)
     assert expected in found.text
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "Friday", "next Monday", "tomorrow", "March 20", "20 March 2025", "the 3rd of May",
+        "Feb 29", "Dec 31st", "January 1", "2024-04-02", "end of the month", "in 2 weeks",
+        "Sept 9th, 2023", "June 31",
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("day", ["2024-03-12", "2024-12-31", "2025-02-28", "2024-02-29"])
+def test_dates_agree_with_find_date(phrase, day):
+    at = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
+    expected = find_date(phrase, at)
+    found = of(f"The report is due {phrase}", C.DEADLINE_MENTION, at=at)
+    if expected is None:
+        assert found is None
+    else:
+        assert found is not None and found.value == expected.day.isoformat()
 
 
 def test_commitment_date_follows_the_message_time():

@@ -259,3 +259,36 @@ def test_a_turn_without_a_stream_is_routed(mem):
     by_text = mem.add_turn(None, "Any news on Bravo?")
     nowhere = mem.add_turn(None, "Good morning!")
     assert (by_page.stream, by_text.stream, nowhere.stream) == (ALPHA, BRAVO, "global")
+
+
+def test_worker_processes_digest_while_the_export_is_read(open_memory, export):
+    from memstrata.workers import Workers
+
+    mem = open_memory(projects=PROJECTS, sources={"import_batch_messages": 2})
+    with Workers(mem.settings, count=2) as pool:
+        report = mem.import_slack(export, process=False)
+    assert pool.ran > 0
+    assert all(r.processed for s in report.routed for r in mem.records(s))
+    assert mem.summaries(ALPHA, "slack") and mem.facts(ALPHA)
+    assert mem.store.jobs(status="pending") == []
+
+
+def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
+    from typer.testing import CliRunner
+
+    from memstrata.cli import app
+
+    config = tmp_path / "memstrata.toml"
+    config.write_text('[[projects]]\nstream = "project:alpha"\nkey = "ALPHA"\n'
+                      'channels = ["proj-alpha"]\n')  # fmt: skip
+    base = ["--db", str(tmp_path / "cli.db"), "--config", str(config)]
+    runner = CliRunner()
+    imported = runner.invoke(app, [*base, "import", "slack", str(export), "--workers", "2"],
+                             env={"COLUMNS": "200"})  # fmt: skip
+    assert imported.exit_code == 0, imported.output
+    assert "routed to project:alpha" in imported.output
+    assert "general/2026-03-03.json" in imported.output  # the malformed day, reported
+    again = runner.invoke(app, [*base, "import", "slack", str(export)], env={"COLUMNS": "200"})
+    assert "already imported │ 10" in again.output
+    shown = runner.invoke(app, [*base, "timeline", "Ann"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "Postgres" in shown.output

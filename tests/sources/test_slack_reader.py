@@ -127,9 +127,9 @@ def test_channel_kinds_come_from_their_metadata_files(tmp_path: Path) -> None:
     }
 
 
-def test_day_files_in_metadata_order_then_by_date_ignoring_other_json(tmp_path: Path) -> None:
+def test_day_files_by_date_then_in_metadata_order_ignoring_other_json(tmp_path: Path) -> None:
     days = {
-        "zeta": {"2017-01-02": [], "2017-01-01": []},
+        "zeta": {"2017-01-02": [], "2017-01-01": [], "2017-02-01": []},
         "general": {"2017-02-01": [], "2016-12-31": [], "notes": [], "2017-2-1": []},
     }
     root = write_export(tmp_path, days, channels=[{"id": "C2", "name": "zeta"}, *CHANNELS])
@@ -137,9 +137,10 @@ def test_day_files_in_metadata_order_then_by_date_ignoring_other_json(tmp_path: 
     write_json(root / "general" / "sub.json", [])
     with SlackExport.open(root) as export:
         assert export.day_files() == [
+            "general/2016-12-31.json",
             "zeta/2017-01-01.json",
             "zeta/2017-01-02.json",
-            "general/2016-12-31.json",
+            "zeta/2017-02-01.json",
             "general/2017-02-01.json",
         ]
         assert list(export.messages()) == []

@@ -64,6 +64,7 @@ class SlackIngest:
     def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
         """Every message of the export, streamed; digests are queued for the streams."""
         read, skipped, routed, duplicates = 0, Counter[str](), Counter[str](), 0
+        waiting = Counter[str]()
         total, files, last_path = len(export.day_files()), 0, None
         for chunk in _chunks(export.messages(), _CHUNK):
             with self.store.transaction():
@@ -79,15 +80,24 @@ class SlackIngest:
                         duplicates += 1
                     else:
                         routed[stream] += 1
+                        waiting[stream] += 1
+            # The export is read day by day, so a full batch can be digested (by other
+            # workers) while later days are still being read.
+            self._digest_full(waiting, self.settings.sources.import_batch_messages)
             if progress:
                 progress(files, total)
-        for stream in routed:
-            self.store.schedule(self.tenant, stream, DIGEST, time.time())
+        self._digest_full(waiting, 1)
         problems = tuple(ImportProblem(path=p.path, error=p.error) for p in export.problems)
         return ImportReport(
             source="slack", read=read, kept=sum(routed.values()), duplicates=duplicates,
             skipped=dict(skipped), routed=dict(routed.most_common()), problems=problems,
         )  # fmt: skip
+
+    def _digest_full(self, waiting: Counter[str], batch: int) -> None:
+        for stream, count in list(waiting.items()):
+            if count >= batch:
+                self.store.schedule(self.tenant, stream, DIGEST, time.time())
+                del waiting[stream]
 
     def message(self, message: SlackMessage) -> str | None:
         """Store one message; returns its stream, or None if it was stored before."""

@@ -609,19 +609,24 @@ class SlackExport:
             self._folders[folder] = channel
 
     def day_files(self) -> list[str]:
-        """Every day file, by channel in metadata order, then by date."""
-        days = self._source.days
-        return [f"{folder}/{day}" for folder in self._folders for day in days.get(folder, ())]
+        """Every day file, by date, then by channel in metadata order."""
+        return [f"{folder}/{day}" for day, folder, _ in self._by_day()]
 
     def messages(self) -> Iterator[SlackMessage]:
-        """Each day file's messages in ts order, reading one file at a time."""
+        """Each day file's messages in ts order, reading one file at a time, day by day
+        across channels, so that what comes out is close to time order."""
         if self._closed:
             raise InvalidInput(f"the Slack export {self._label} is closed")
         del self.problems[self._opening_problems :]
+        for day, folder, channel in self._by_day():
+            yield from self._read_day(f"{folder}/{day}", channel)
+
+    def _by_day(self) -> list[tuple[str, str, Channel]]:
         days = self._source.days
-        for folder, channel in self._folders.items():
-            for day in days.get(folder, ()):
-                yield from self._read_day(f"{folder}/{day}", channel)
+        rank = {folder: n for n, folder in enumerate(self._folders)}
+        found = [(day, folder, channel) for folder, channel in self._folders.items()
+                 for day in days.get(folder, ())]  # fmt: skip
+        return sorted(found, key=lambda entry: (entry[0], rank[entry[1]]))
 
     def _read_day(self, path: str, channel: Channel) -> list[SlackMessage]:
         try:

@@ -218,10 +218,46 @@ def _date_hits(text: str, day: date) -> list[dates.DateHit]:
         if match is None:
             pos = cue.end()
             continue
-        if found := _resolve(match.group(0).lower(), day):
+        found = _month_day(match, day) or _resolve(match.group(0).lower(), day)
+        if found:
             hits.append(dates.DateHit(match.start(), match.end(), match.group(0), *found))
         pos = match.end()
     return hits
+
+
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_MONTH_DAY_RE = re.compile(
+    r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    r"(?P<m2>[a-z]+)\.?)(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?$"
+)  # fmt: skip
+
+
+def _month_day(match: re.Match[str], today: date) -> tuple[date, bool] | None:
+    """A "March 20" or "3rd of May" phrase resolved without dateparser, which costs about a
+    millisecond a call: the next such day on or after `today` unless a year is given, as
+    dates.find_dates resolves it. None for other phrases, and for February 29, which is
+    left to find_dates."""
+    if match.lastgroup not in ("md", "dm"):
+        return None
+    parts = _MONTH_DAY_RE.match(match.group(match.lastgroup).lower())
+    if parts is None or (month := _MONTHS.get((parts["m1"] or parts["m2"])[:3])) is None:
+        return None
+    number = int(parts["d1"] or parts["d2"])
+    if month == 2 and number == 29:
+        return None
+    year = int(parts["year"]) if parts["year"] else today.year
+    try:
+        day = date(year, month, number)
+    except ValueError:
+        return None
+    if parts["year"]:
+        return day, False
+    return (day if day >= today else day.replace(year=year + 1)), True
 
 
 def _annotate(text: str, hits: list[dates.DateHit]) -> str:
@@ -253,7 +289,8 @@ _DATE_WORDS = wordset(
     """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs
     fri sat sun january february march april may june july august september october november
     december jan feb mar apr jun jul aug sep sept oct nov dec today tonight tomorrow eod eow
-    eom day days week weeks month months end next"""
+    eom day days week weeks month months end next yesterday once after before until till
+    since while asap please"""
 )
 _DETERMINERS = wordset(
     """the a an our my your his her their its this that these those some all any also just
@@ -265,6 +302,7 @@ _AUX_WORDS = wordset(
     really just being getting got get all both looks seems feels definitely probably might
     may could will would gonna also again already"""
 )
+_CLAUSE_RE = re.compile(r"[,:;]")
 _AUX_PAIRS = {("going", "to"), ("likely", "to"), ("about", "to"), ("a", "bit")}
 _CONTRACTIONS = ("'s", "'re", "'m")
 _NP_END_WORDS = wordset(
@@ -352,6 +390,11 @@ def _np_after(text: str, max_words: int = 6) -> str:
         if word[-1] in ",;:":
             break
     return _phrase(" ".join(taken), max_words)
+
+
+def _last_clause(text: str) -> str:
+    """The part of `text` after its last comma, colon or semicolon: "Yesterday: fixed"."""
+    return _CLAUSE_RE.split(text)[-1]
 
 
 def _strip_aux(text: str) -> str:
@@ -546,6 +589,10 @@ _BLOCKER_NEG_RE = re.compile(
     r"|anymore|any\s+more|finally|resolved)\b|n't\s+(?:be\s+)?(?:blocked|stuck|waiting)",
     _I,
 )
+_BY_LEAD_RE = re.compile(r"^(?:waiting\s+(?:on|for)|blocked\s+(?:on|by)|stuck\s+on)\s+", _I)
+_NO_BLOCKER_RE = re.compile(
+    r"^(?:none|nothing|n/?a|nope|nil|zero)\b|^(?:no(?:\s+blockers?)?|-*)\s*$", _I
+)
 _ANYMORE_RE = re.compile(r"\b(?:anymore|any\s+more)\b", _I)
 _BLOCKER_PAST_RE = re.compile(r"\b(?:was|were|had\s+been)\b", _I)
 _SELF_RE = re.compile(r"^(?:i|i'm|i've|we|we're|we've|me|us|team|the\s+team|everyone)$", _I)
@@ -558,8 +605,8 @@ _TRANSIENT_RE = re.compile(
 
 def _blocked_thing(before: str, msg: _Msg) -> str:
     """Who or what the clause before "blocked on" names: "The release is" -> "release"."""
-    head = _strip_aux(before)
-    if not head or _SELF_RE.match(head.split(",")[-1].strip()):
+    head = _strip_aux(_last_clause(before))
+    if not head or _SELF_RE.match(head):
         return msg.subject
     if issue := _ISSUE_RE.search(head):
         return issue.group(0).lower()
@@ -576,7 +623,9 @@ def _blocker(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     by = match["by"]
     if cut := _CUT_RE.search(by.lower()):
         by = by[: cut.start()]
-    by = " ".join(by.split()[:15]).strip(" ,:-")
+    by = _BY_LEAD_RE.sub("", " ".join(by.split()[:15]).strip(" ,:-"))
+    if _NO_BLOCKER_RE.match(by):
+        return None  # "Blockers: none"
     if kind.endswith("blocking"):
         who, by, kind = _np_after(by).lower() or msg.subject, _np_before(before, 6), "blocked by"
     else:
@@ -653,7 +702,7 @@ _SELF_GIVERS = wordset("i i'll i'm i've just now ok okay so fyi")
 
 def _giver(before: str, msg: _Msg) -> str:
     """Who hands work over in "X is handing off ...": the author when it is "I"."""
-    head = _strip_aux(before).split(",")[-1].strip()
+    head = _strip_aux(_last_clause(before))
     if not head or head.lower() in _SELF_GIVERS:
         return msg.author
     return _display(head) if _is_person(head) and head[0].isupper() else ""
@@ -808,7 +857,7 @@ def _risk_thing(sentence: str, match: re.Match[str]) -> str:
         return _np_before(sentence[: match.end("noun2")])
     if match["noun"]:  # "a tight timeline"
         return match["noun"].lower()
-    before = _strip_aux(sentence[: match.start()]).split(",")[-1].strip()
+    before = _strip_aux(_last_clause(sentence[: match.start()]))
     if before and not _SELF_RE.match(before) and (thing := _np_before(before)):
         return thing
     after = sentence[match.end() :].strip()
@@ -889,7 +938,11 @@ _PRAISED_AFTER_RE = re.compile(
     _I,
 )
 _PRAISED_END_RE = re.compile(rf",\s*(?P<who>{_NAME}|everyone|team|all|folks)[\s!.]*$", _I)
-_PRAISED_BEFORE_RE = re.compile(rf"(?:^|\s)(?P<who>{_NAME})\s*(?P<sep>[,:-]?)\s*$", _I)
+_PRAISED_BEFORE_RE = re.compile(
+    rf"(?:^|\s)(?P<who>{_NAME})(?:\s*(?P<sep>[,:-])|\s+(?P<verb>did|does|is\s+doing|has\s+done"
+    r"|'s\s+doing|'s\s+done)(?:\s+(?:a|an|such\s+a|really|absolutely|truly))*)?\s*$",
+    _I,
+)
 _INTERJECTIONS = wordset("wow omg honestly seriously really ok okay yes yay woo hey hi so and")
 
 
@@ -897,8 +950,8 @@ def _praised(sentence: str, match: re.Match[str]) -> str | None:
     """Whom praise is for: "great job Sam", "Sam, great job", "kudos to @maria"."""
     rest = sentence[match.end() :]
     before = _PRAISED_BEFORE_RE.search(sentence[: match.start()])
-    if before and not before["sep"] and not match.group(0).lower().startswith("nailed"):
-        before = None  # "Wow great job": only "Sam, great job" or "Sam nailed it" name Sam
+    if before and not (before["sep"] or before["verb"] or match.group(0).lower() == "nailed it"):
+        before = None  # "Wow great job": "Sam, great job" or "Sam did a great job" name Sam
     for found in (_PRAISED_AFTER_RE.match(rest), _PRAISED_END_RE.search(rest), before):
         if not found:
             continue
@@ -989,7 +1042,7 @@ _STATUS_LEAD_RE = re.compile(
 
 def _status_item(before: str, after: str, word: str) -> str:
     """The thing whose status changed: before the word ("the fix is merged") or after it."""
-    head = _strip_aux(before).split(",")[-1].strip()
+    head = _strip_aux(_last_clause(before))
     while (lead := _STATUS_LEAD_RE.match(head)) and lead.end():
         head = head[lead.end() :].strip()
     if thing := _np_before(head, 5):
