@@ -122,7 +122,7 @@ def record_fact(
                               after=_snapshot(store.fact(tenant, holder.id)))  # fmt: skip
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact)
-    return store.fact(tenant, fact.id)
+    return fact  # what changed since the insert were the older facts, not this one
 
 
 def _stronger_holder(holders: list[Fact], item: ExtractedFact, source: SourceRef) -> Fact | None:

@@ -99,6 +99,8 @@ def words(text: str) -> list[str]:
     return _WORD_RE.findall(text.lower())
 
 
+# Merging compares every summary line with every other, again at each merge.
+@lru_cache(maxsize=32768)
 def content_words(text: str) -> frozenset[str]:
     """Lowercase words that carry meaning, with a crude plural strip so 'keys' ~ 'key'."""
     out = set()
