@@ -6,7 +6,7 @@ o200k ranks as package data, so we feed those to tiktoken's fast encoder instead
 
 import base64
 import gzip
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 import tiktoken
@@ -45,10 +45,22 @@ def encoding() -> tiktoken.Encoding:
     )
 
 
+_CACHED_CHARS = 4000
+"""Contexts count the same facts, lines and snippets request after request; longer texts
+are rare and not worth keeping."""
+
+
 def count_tokens(text: str) -> int:
     """Tokens of `text` under o200k; special-token strings count as plain text."""
     if not text:
         return 0
+    if len(text) <= _CACHED_CHARS:
+        return _count_short(text)
+    return len(encoding().encode_ordinary(text))
+
+
+@lru_cache(maxsize=16384)
+def _count_short(text: str) -> int:
     return len(encoding().encode_ordinary(text))
 
 

@@ -4,6 +4,7 @@ threadpool), always with the caller's tenant, and reads only what the key's trus
 
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
 
 from memstrata.errors import NotFound
@@ -99,21 +100,26 @@ def list_turns(
 # -- context ------------------------------------------------------------------
 
 
-@router.post("/context", tags=["context"], responses=FORBIDDEN)
-def context(body: ContextIn, key: Caller, mem: Mem) -> Context:
+@router.post("/context", tags=["context"], responses=FORBIDDEN, response_model=Context)
+async def context(body: ContextIn, key: Caller, mem: Mem) -> Response:
     """Facts, summary, recent turns and retrieved material, within `budget` tokens."""
-    return _context(body, key, mem)
+    return await _context(body, key, mem)
 
 
-@router.get("/context", tags=["context"], responses=FORBIDDEN)
-def context_get(params: Annotated[ContextIn, Query()], key: Caller, mem: Mem) -> Context:
+@router.get("/context", tags=["context"], responses=FORBIDDEN, response_model=Context)
+async def context_get(params: Annotated[ContextIn, Query()], key: Caller, mem: Mem) -> Response:
     """The same as POST /v1/context, with query parameters."""
-    return _context(params, key, mem)
+    return await _context(params, key, mem)
 
 
-def _context(body: ContextIn, key: ApiKey, mem: Memory) -> Context:
+async def _context(body: ContextIn, key: ApiKey, mem: Memory) -> Response:
+    # The hot path: one trip to the thread pool, and the context serialized once, as it
+    # is (FastAPI would validate the finished Context again and hop threads to do it).
     trust = read_trust(key, body.trust)
-    return mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant)
+    built = await anyio.to_thread.run_sync(
+        lambda: mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant)
+    )
+    return Response(built.model_dump_json(), media_type="application/json")
 
 
 # -- facts --------------------------------------------------------------------
