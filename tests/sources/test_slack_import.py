@@ -292,3 +292,36 @@ def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
     assert "already imported │ 10" in again.output
     shown = runner.invoke(app, [*base, "timeline", "Ann"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0 and "Postgres" in shown.output
+
+
+# --- links --------------------------------------------------------------------------
+
+
+def test_links_are_references_and_pages_are_fetched_only_from_allowed_hosts(
+    open_memory, base_url
+):
+    off = open_memory(name="off.db", projects=PROJECTS, sources={"batch_idle_minutes": 0})
+    on = open_memory(name="on.db", projects=PROJECTS,
+                     sources={"batch_idle_minutes": 0, "fetch_hosts": ["127.0.0.1"]})  # fmt: skip
+    for mem in (off, on):
+        mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0),
+                           text=f"The design doc is at {base_url}/html")  # fmt: skip
+        mem.process_pending()
+    for mem in (off, on):
+        assert any(f.category == "reference" for f in mem.facts(ALPHA, include_inactive=True))
+    assert off.records(ALPHA, source="web") == []
+    [page] = on.records(ALPHA, source="web")
+    assert page.text.startswith("The Spec") and "First paragraph" in page.text
+    assert "do not index" not in page.text
+    assert on.search("First paragraph design", kinds=["record"])
+
+
+def test_a_page_that_cannot_be_fetched_is_left_alone(open_memory, base_url):
+    mem = open_memory(projects=PROJECTS, sources={"batch_idle_minutes": 0,
+                      "fetch_hosts": ["127.0.0.1"], "fetch_timeout_seconds": 0.5})  # fmt: skip
+    mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0),
+                       text=f"Broken: {base_url}/missing and {base_url}/hang")  # fmt: skip
+    mem.process_pending()
+    assert mem.records(ALPHA, source="web") == []
+    assert mem.store.jobs(status="failed") == []
+    assert all(r.processed for r in mem.records(ALPHA))

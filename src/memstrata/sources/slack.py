@@ -392,8 +392,9 @@ def _json_list(data: bytes, what: str) -> list[Any]:
     except UnicodeDecodeError as exc:
         raise _Malformed(f"not UTF-8 text: {exc}") from exc
     except json.JSONDecodeError as exc:
+        # json's messages may end in "at" ("Unterminated string starting at"), hence the ':'.
         raise _Malformed(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"not valid JSON: {exc.msg}: line {exc.lineno} column {exc.colno}"
         ) from exc
     if not isinstance(value, list):
         raise _Malformed(f"expected a JSON list of {what}, got {_json_type(value)}")

@@ -141,7 +141,8 @@ def _sentences_of(turn: TurnInput, index: int, limit: int) -> list[_Sentence]:
     out = []
     for speaker, text in (("user", turn.user), ("assistant", turn.assistant)):
         for position, sentence in enumerate(sentences(text, limit)):
-            if count_tokens(sentence) > _MAX_LINE_TOKENS:
+            # A token is at least one character, so short sentences need no counting.
+            if len(sentence) > _MAX_LINE_TOKENS and count_tokens(sentence) > _MAX_LINE_TOKENS:
                 sentence = truncate_to_tokens(sentence, _MAX_LINE_TOKENS)
             # The assistant's words matter less than the user's: they explain, not decide.
             score = salience(sentence) - (1.5 if speaker == "assistant" else 0)
