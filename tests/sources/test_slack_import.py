@@ -325,3 +325,15 @@ def test_a_page_that_cannot_be_fetched_is_left_alone(open_memory, base_url):
     assert mem.records(ALPHA, source="web") == []
     assert mem.store.jobs(status="failed") == []
     assert all(r.processed for r in mem.records(ALPHA))
+
+
+def test_the_context_retrieves_messages_with_their_source(mem, export):
+    mem.import_slack(export)
+    ctx = mem.context(BRAVO, "what about the new login?", 2000)
+    [found] = [i for i in ctx.section("retrieved").items if "new login" in i.text]
+    assert found.source.kind == "slack.message" and found.source.at is not None
+    inner = mem.context(BRAVO, "design doc review", 2000, trust="inner")
+    assert not any("design doc" in i.text for s in inner.sections if s.name != "query"
+                   for i in s.items)  # fmt: skip
+    full = mem.context(BRAVO, "design doc review", 2000)
+    assert any("design doc" in i.text for i in full.section("retrieved").items)
