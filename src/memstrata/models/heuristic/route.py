@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memstrata.models.base import (
     ExtractedFact,
@@ -33,8 +34,23 @@ def _score(text: str, stream: str) -> tuple[int, int]:
     return whole, words
 
 
+@lru_cache(maxsize=64)
+def _any_word(streams: tuple[str, ...]) -> re.Pattern[str]:
+    """Every word of every stream id in one pattern: most messages name none of them, and
+    one search says so."""
+    words: set[str] = set()
+    for stream in streams:
+        if stream != GLOBAL_STREAM:
+            parts = [w for w in re.split(r"[-_./@+\s]+", stream.split(":", 1)[-1].lower()) if w]
+            words.update(parts, ["".join(parts)])  # "the-app" may be written "theapp"
+    choices = "|".join(map(re.escape, sorted(words, key=len, reverse=True))) or "(?!)"
+    return re.compile(rf"(?<![\w])(?:{choices})(?![\w])", re.IGNORECASE)
+
+
 def route(text: str, streams: Sequence[str]) -> RouteDecision:
     text = text[:20_000]
+    if not _any_word(tuple(streams)).search(text):
+        return RouteDecision(stream=GLOBAL_STREAM, confidence=0.2, reason="no stream named")
     scored = [(_score(text, s), s) for s in streams if s != GLOBAL_STREAM]
     scored = [(whole * 2 + words, whole, s) for (whole, words), s in scored if whole or words]
     if not scored:

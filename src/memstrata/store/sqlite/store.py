@@ -70,6 +70,8 @@ class SQLiteStore:
             raise StoreError(f"cannot open {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
+        self._streams: set[tuple[str, str]] = set()
+        """Streams this connection made sure exist; forgotten on rollback."""
         self._db.row_factory = sqlite3.Row
         for pragma in (
             "journal_mode=WAL",
@@ -103,6 +105,7 @@ class SQLiteStore:
                 yield
             except BaseException:
                 self._db.execute("ROLLBACK")
+                self._streams.clear()
                 raise
             else:
                 self._db.execute("COMMIT")
@@ -161,10 +164,14 @@ class SQLiteStore:
     # -- streams --------------------------------------------------------------
 
     def ensure_stream(self, tenant: str, stream: str) -> None:
+        # An import asks this once per message; the stream row never goes away.
+        if (tenant, stream) in self._streams:
+            return
         self._exec(
             "INSERT OR IGNORE INTO streams (tenant, name, created_at) VALUES (?, ?, ?)",
             (tenant, stream, _ts(utcnow())),
         )
+        self._streams.add((tenant, stream))
 
     def stream_state(self, tenant: str, stream: str) -> StreamState:
         row = self._row("SELECT * FROM streams WHERE tenant = ? AND name = ?", (tenant, stream))
