@@ -7,6 +7,7 @@ which nothing is stored.
 """
 
 import logging
+import re
 from urllib.parse import urlsplit
 
 from memstrata import summaries
@@ -36,6 +37,8 @@ BOT_DISCOUNT = 0.15
 """Bots post commit links and build results by the hundred; an observation from a bot
 must be that much clearer to pass its category's threshold."""
 PAGE_SUMMARY_TOKENS = 150
+_CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+"""Pasted logs and code read as sentences to a summarizer; the record keeps them."""
 
 
 def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str) -> Apply:
@@ -128,7 +131,8 @@ def _message_input(record: Record) -> MessageInput:
 
 def _turn_input(record: Record) -> TurnInput:
     in_thread = record.thread is not None and record.thread != record.external_id
-    said = f"{record.author}{' (in thread)' if in_thread else ''}: {record.text}"
+    text = _CODE_BLOCK.sub(" [code] ", record.text)
+    said = f"{record.author}{' (in thread)' if in_thread else ''}: {text}"
     return TurnInput(stream=record.stream, user=said, at=record.at)
 
 
