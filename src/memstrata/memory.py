@@ -30,6 +30,8 @@ from memstrata.sources.ingest import (
     live_message,
     person,
 )
+from memstrata.sources.jira import read_jira_csv
+from memstrata.sources.slack import SlackExport
 from memstrata.store.base import ItemFilter, NewTurn, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
@@ -245,8 +247,6 @@ class Memory:
         `progress(day files done, day files in all)` is called as the import goes.
         A malformed day file is reported in the result's problems and skipped.
         """
-        from memstrata.sources.slack import SlackExport
-
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
         with SlackExport.open(path) as export:
@@ -271,8 +271,6 @@ class Memory:
         project's stream, its status, assignee, sprint, due date and priority become facts
         (superseded when a later export changes them), and each project gets counts by
         status, points, overdue and unassigned issues, and load, as of `now`."""
-        from memstrata.sources.jira import read_jira_csv
-
         tenant = self._tenant(tenant)
         read = read_jira_csv(path)
         moment = as_utc(now) if now else utcnow()

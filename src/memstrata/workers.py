@@ -11,6 +11,7 @@ one stream.
 import multiprocessing
 import time
 from multiprocessing.context import SpawnProcess
+from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.synchronize import Event
 from types import TracebackType
 from typing import Self
@@ -60,7 +61,7 @@ class Workers:
             raise MemstrataError(f"{len(failed)} worker process(es) failed: exit codes {failed}")
 
 
-def _work(settings: dict, tenant: str | None, stop: Event, ran: "multiprocessing.Value") -> None:
+def _work(settings: dict, tenant: str | None, stop: Event, ran: Synchronized) -> None:
     from memstrata.memory import Memory
 
     with Memory.open(settings=Settings(**settings), background_worker=False) as mem:
@@ -72,6 +73,6 @@ def _work(settings: dict, tenant: str | None, stop: Event, ran: "multiprocessing
         _add(ran, mem.runner.run_pending(tenant))
 
 
-def _add(counter: "multiprocessing.Value", count: int) -> None:
+def _add(counter: Synchronized, count: int) -> None:
     with counter.get_lock():
         counter.value += count
