@@ -22,7 +22,7 @@ from memstrata.models.base import ExtractedFact
 from memstrata.models.heuristic import dates
 from memstrata.models.heuristic.patterns import NOT_NAMES
 from memstrata.models.heuristic.rules import third_person
-from memstrata.models.heuristic.text import STOPWORDS, clean, words, wordset
+from memstrata.models.heuristic.text import STOPWORDS, clean, sentence_case, words, wordset
 from memstrata.types import FactCategory
 
 _I = re.IGNORECASE
@@ -421,14 +421,6 @@ def _display(name: str) -> str:
 def _is_person(name: str) -> bool:
     parts = name.lstrip("@").split()
     return bool(parts) and len(parts) <= 2 and not any(p.lower() in NOT_NAMES for p in parts)
-
-
-def _sentence_case(text: str) -> str:
-    text = text.strip().rstrip(",;:")
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
 
 
 def _fact(
@@ -889,7 +881,7 @@ def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     about = f" about {thing}" if thing else ""
     return _fact(
         FactCategory.RISK_SIGNAL, thing or msg.subject, f"risk:{key}", _norm(value) or value,
-        f"Risk flagged by {msg.author}{about}: {_sentence_case(value)}", confidence,
+        f"Risk flagged by {msg.author}{about}: {sentence_case(value)}", confidence,
     )  # fmt: skip
 
 
