@@ -337,3 +337,9 @@ def test_the_context_retrieves_messages_with_their_source(mem, export):
                    for i in s.items)  # fmt: skip
     full = mem.context(BRAVO, "design doc review", 2000)
     assert any("design doc" in i.text for i in full.section("retrieved").items)
+
+
+def test_a_live_message_and_its_exported_copy_share_one_time(mem):
+    mem.ingest_message(channel="general", user="Raj", ts="1772442000.123457", text="ALPHA-9 hi")
+    [record] = mem.records(ALPHA)
+    assert record.at.microsecond == 123457

@@ -8,7 +8,7 @@ import is only as slow as reading and storing.
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from itertools import islice
 from typing import TypeVar
 
@@ -25,6 +25,7 @@ from memstrata.sources.slack import (
     MessageKind,
     SlackExport,
     SlackMessage,
+    parse_ts,
 )
 from memstrata.store.base import NewRecord, NewSummary, Store
 from memstrata.tokens import count_tokens
@@ -160,13 +161,14 @@ def live_message(
 
 
 def slack_ts(value: str | float) -> tuple[str, datetime]:
-    """Slack's ts, as the id it is ('1490000000.123456') and as a UTC time."""
+    """Slack's ts, as the id it is ('1490000000.123456') and as a UTC time, read the way
+    the export reader reads it, so a live message and its exported copy agree."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    stamp = f"{value:.6f}" if number else str(value).strip()
     try:
-        seconds = float(value)
-        at = datetime.fromtimestamp(seconds, UTC)
-    except (TypeError, ValueError, OverflowError, OSError):
+        return stamp, parse_ts(stamp)
+    except ValueError:
         raise InvalidInput(f"ts must be Slack's seconds.micros timestamp, got {value!r}") from None
-    return (value.strip() if isinstance(value, str) else f"{seconds:.6f}"), at
 
 
 def _visibility(kind: ChannelKind) -> Visibility:

@@ -29,6 +29,7 @@ __all__ = [
     "SlackExport",
     "SlackMessage",
     "clean_markup",
+    "parse_ts",
 ]
 
 
@@ -202,14 +203,22 @@ class _Malformed(Exception):
     """Internal: carries the human-readable reason something was skipped."""
 
 
-def _timestamp(value: object, what: str) -> tuple[str, datetime]:
-    match = _TS.fullmatch(value) if isinstance(value, str) else None
+def parse_ts(value: str) -> datetime:
+    """The UTC time of Slack's ts ('1490000000.123456'); ValueError if it is not one."""
+    match = _TS.fullmatch(value)
     if match is None:
-        raise _Malformed(f"{what} is missing or not a Slack timestamp: {value!r}")
+        raise ValueError(f"not a Slack timestamp: {value!r}")
     seconds, fraction = match.groups()
     # Integer arithmetic: a float would round the microseconds of present-day timestamps.
     micros = int(fraction[:6].ljust(6, "0")) if fraction else 0
-    return value, _EPOCH + timedelta(seconds=int(seconds), microseconds=micros)
+    return _EPOCH + timedelta(seconds=int(seconds), microseconds=micros)
+
+
+def _timestamp(value: object, what: str) -> tuple[str, datetime]:
+    try:
+        return value, parse_ts(value)  # type: ignore[return-value, arg-type]
+    except (ValueError, TypeError):
+        raise _Malformed(f"{what} is missing or not a Slack timestamp: {value!r}") from None
 
 
 def _text_field(data: Mapping[str, Any], key: str) -> str:
