@@ -460,12 +460,8 @@ class SQLiteStore:
                     "INSERT OR IGNORE INTO record_streams VALUES (?, ?, ?)",
                     (record_id, record.tenant, stream),
                 )
-            at = _ts(record.at)
-            with self._lock:
-                self._db.executemany(
-                    "INSERT OR IGNORE INTO entity_events VALUES (?, ?, 'record', ?, ?)",
-                    [(record.tenant, entity, record_id, at) for entity in record.entities],
-                )
+            events = [(entity, "record", record_id, record.at) for entity in record.entities]
+            self.add_entity_events(record.tenant, events)
         return record_id
 
     def record(self, tenant: str, record_id: int) -> Record:
@@ -518,10 +514,12 @@ class SQLiteStore:
     def add_entity_events(
         self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
     ) -> None:
+        # Events come in groups sharing one time (a record's entities): format it once.
+        stamps = {at: _ts(at) for _, _, _, at in events}
         with self._lock:
             self._db.executemany(
                 "INSERT OR IGNORE INTO entity_events VALUES (?, ?, ?, ?, ?)",
-                [(tenant, entity, kind, item, _ts(at)) for entity, kind, item, at in events],
+                [(tenant, entity, kind, item, stamps[at]) for entity, kind, item, at in events],
             )
 
     def timeline(
