@@ -565,8 +565,7 @@ class Memory:
         if entity.startswith("#"):
             return channel_entity(entity), None
         if entity.startswith("@") or entity.startswith("person:"):
-            name = entity.removeprefix("@").removeprefix("person:")
-            return person(name), " ".join(name.lower().split())
+            return _person_and_subject(entity.removeprefix("@").removeprefix("person:"))
         if entity.startswith("channel:"):
             return channel_entity(entity.removeprefix("channel:")), None
         if ":" in entity or entity == GLOBAL_STREAM:
@@ -574,7 +573,7 @@ class Memory:
         router = self._router(tenant)
         if entity.upper() in router.by_key:
             return router.by_key[entity.upper()], None
-        return person(entity), " ".join(entity.lower().split())
+        return _person_and_subject(entity)
 
     def _maybe_enqueue_summary(self, tenant: str, stream: str, seq: int) -> None:
         state = self.store.stream_state(tenant, stream)
@@ -623,6 +622,12 @@ class Memory:
             slot=(slot or f"note:{digest}").lower(), value=value or text,
             confidence=confidence,
         )  # fmt: skip
+
+
+def _person_and_subject(name: str) -> tuple[str, str]:
+    """A person's timeline key, and the fact subject that names them ('priya')."""
+    key = person(name)
+    return key, key.removeprefix("person:")
 
 
 def _visibility(value: Visibility | str) -> Visibility:

@@ -92,7 +92,7 @@ class Router:
         for source, method, confidence in ((page_context or "", "page_context", 0.9),
                                            (text, "mention", 0.8)):  # fmt: skip
             keys, names = self._mentions(source)
-            ranked = (keys + keys + names).most_common()
+            ranked = _ranked(keys, names)
             if ranked:
                 best = ranked[0][0]
                 return Route(stream=best, method=method, confidence=confidence,
@@ -109,8 +109,7 @@ class Router:
         return keys, names
 
     def _by_mentions(self, keys: Counter[str], names: Counter[str], direct: bool) -> Route | None:
-        # An issue key is the stronger signal: it names one project unambiguously.
-        ranked = (keys + keys + names).most_common()
+        ranked = _ranked(keys, names)
         if not ranked:
             return None
         best, score = ranked[0]
@@ -159,6 +158,12 @@ def _alternation(names: dict[str, str], template: str, flags: int) -> re.Pattern
     spelled = sorted(names, key=len, reverse=True)
     choices = "|".join(r"[\s_-]+".join(map(re.escape, n.split())) for n in spelled)
     return re.compile(template.format(choices), flags)
+
+
+def _ranked(keys: Counter[str], names: Counter[str]) -> list[tuple[str, int]]:
+    """Streams by how much the text names them, most first. An issue key counts double: it
+    names one project unambiguously."""
+    return (keys + keys + names).most_common()
 
 
 def _others(mentions: Counter[str], primary: str) -> tuple[str, ...]:
