@@ -6,6 +6,7 @@ its trust level may not read.
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from memstrata.context import Material
 from memstrata.facts import OutdatedStatements
@@ -154,17 +155,26 @@ def _snippet(text: str, query: str, outdated: OutdatedStatements) -> str:
     Lines are judged one by one: an outdated line is skipped, and does not taint the rest.
     """
     wanted = set(re.findall(r"\w+", query.lower()))
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
-    order = sorted(
-        range(len(lines)), key=lambda i: -len(wanted & set(re.findall(r"\w+", lines[i].lower())))
-    )
+    lines = _summary_lines(text)
+    order = sorted(range(len(lines)), key=lambda i: -len(wanted & lines[i][1]))
     keep: list[int] = []
     for i in order:
         if len(keep) == _SNIPPET_LINES:
             break
-        if not (outdated and outdated.replacements(lines[i])):
+        if not (outdated and outdated.replacements(lines[i][0])):
             keep.append(i)
-    return " ".join(lines[i].lstrip("- ").strip() for i in sorted(keep))
+    return " ".join(lines[i][0].lstrip("- ").strip() for i in sorted(keep))
+
+
+@lru_cache(maxsize=512)
+def _summary_lines(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A summary's content lines with their words; the same summaries come back query
+    after query."""
+    return tuple(
+        (line, frozenset(re.findall(r"\w+", line.lower())))
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#")
+    )
 
 
 def _without_outdated(

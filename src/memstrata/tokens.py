@@ -6,6 +6,8 @@ o200k ranks as package data, so we feed those to tiktoken's fast encoder instead
 
 import base64
 import gzip
+from array import array
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from importlib.resources import files
 
@@ -45,23 +47,35 @@ def encoding() -> tiktoken.Encoding:
     )
 
 
-_CACHED_CHARS = 4000
-"""Contexts count the same facts, lines and snippets request after request; longer texts
-are rare and not worth keeping."""
+_SHORT_CHARS = 4000
+"""Contexts count the same facts, lines and snippets request after request."""
+_LONG_CHARS = 200_000
+"""Summaries and whole sections repeat too, but are few; longer texts are rare and not
+worth keeping."""
 
 
 def count_tokens(text: str) -> int:
     """Tokens of `text` under o200k; special-token strings count as plain text."""
     if not text:
         return 0
-    if len(text) <= _CACHED_CHARS:
+    if len(text) <= _SHORT_CHARS:
         return _count_short(text)
+    if len(text) <= _LONG_CHARS:
+        return _count_long(text)
+    return _count(text)
+
+
+def _count(text: str) -> int:
     return len(encoding().encode_ordinary(text))
 
 
-@lru_cache(maxsize=16384)
-def _count_short(text: str) -> int:
-    return len(encoding().encode_ordinary(text))
+_count_short = lru_cache(maxsize=16384)(_count)
+_count_long = lru_cache(maxsize=64)(_count)
+
+
+@lru_cache(maxsize=16)
+def _long_ids(text: str) -> "array[int]":
+    return array("I", encoding().encode_ordinary(text))
 
 
 def truncate_to_tokens(text: str, limit: int, marker: str = " …") -> str:
@@ -83,13 +97,17 @@ def keep_last_tokens(text: str, limit: int, marker: str = "… ") -> str:
     """`text` if it fits in `limit` tokens, else its end with `marker` prefixed."""
     if limit <= 0:
         return ""
-    ids = encoding().encode_ordinary(text[-limit * 16 :])
+    if len(text) <= _LONG_CHARS:
+        # A summary is cut to a different room query after query: encode it once.
+        ids: Sequence[int] = _long_ids(text)
+    else:
+        ids = encoding().encode_ordinary(text[-limit * 16 :])
     if len(ids) <= limit and len(text) <= limit * 16:
         return text
     room = limit - count_tokens(marker)
     if room <= 0:
         return ""
-    tail = encoding().decode(ids[-room:])
+    tail = encoding().decode(list(ids[-room:]))
     while tail and count_tokens(marker + tail) > limit:
         tail = tail[1:]
     return marker + tail if tail else ""

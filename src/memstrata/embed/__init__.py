@@ -14,8 +14,11 @@ from __future__ import annotations
 from memstrata.embed.base import Embedder, EmbeddingError, normalize_rows
 from memstrata.embed.hashing import HashingEmbedder
 from memstrata.embed.minilm import MiniLMEmbedder
-from memstrata.embed.openai import OpenAIEmbedder
 from memstrata.errors import SettingsError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.embed.openai import OpenAIEmbedder
 
 __all__ = [
     "EMBEDDER_KINDS",
@@ -29,6 +32,15 @@ __all__ = [
 ]
 
 EMBEDDER_KINDS = ("minilm", "openai", "hashing", "none")
+
+
+def __getattr__(name: str) -> object:
+    # The openai client takes about half a second to import; offline setups never need it.
+    if name == "OpenAIEmbedder":
+        from memstrata.embed.openai import OpenAIEmbedder
+
+        return OpenAIEmbedder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_embedder(
@@ -54,6 +66,8 @@ def build_embedder(
             raise SettingsError("embedding model must be set for the openai embedder")
         if not base_url:
             raise SettingsError("embedding base_url must be set for the openai embedder")
+        from memstrata.embed.openai import OpenAIEmbedder
+
         return OpenAIEmbedder.from_settings(base_url, model, api_key_env, timeout)
     if normalized == "minilm":
         embedder: Embedder = MiniLMEmbedder()

@@ -36,9 +36,10 @@ DEFAULT_VISIBILITY = {
 class AuthMiddleware:
     """Resolve the key of every request under /v1; answer 401 without one."""
 
-    def __init__(self, app: ASGIApp, memory: Memory) -> None:
+    def __init__(self, app: ASGIApp, memory: Memory, lane: anyio.CapacityLimiter) -> None:
         self.app = app
         self.memory = memory
+        self.lane = lane
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _protected(scope["path"]):
@@ -53,7 +54,9 @@ class AuthMiddleware:
             )  # fmt: skip
             await response(scope, receive, send)
             return
-        key = await anyio.to_thread.run_sync(resolve_key, self.memory.store, secret)
+        key = await anyio.to_thread.run_sync(
+            resolve_key, self.memory.store, secret, limiter=self.lane
+        )
         if key is None:
             response = error_response(
                 401, "unauthorized", "the API key is unknown or revoked", headers=_CHALLENGE

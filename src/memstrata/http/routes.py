@@ -101,23 +101,27 @@ def list_turns(
 
 
 @router.post("/context", tags=["context"], responses=FORBIDDEN, response_model=Context)
-async def context(body: ContextIn, key: Caller, mem: Mem) -> Response:
+async def context(body: ContextIn, key: Caller, request: Request) -> Response:
     """Facts, summary, recent turns and retrieved material, within `budget` tokens."""
-    return await _context(body, key, mem)
+    return await _context(body, key, request)
 
 
 @router.get("/context", tags=["context"], responses=FORBIDDEN, response_model=Context)
-async def context_get(params: Annotated[ContextIn, Query()], key: Caller, mem: Mem) -> Response:
+async def context_get(
+    params: Annotated[ContextIn, Query()], key: Caller, request: Request
+) -> Response:
     """The same as POST /v1/context, with query parameters."""
-    return await _context(params, key, mem)
+    return await _context(params, key, request)
 
 
-async def _context(body: ContextIn, key: ApiKey, mem: Memory) -> Response:
-    # The hot path: one trip to the thread pool, and the context serialized once, as it
+async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
+    # The hot path: one trip to the memory's lane, and the context serialized once, as it
     # is (FastAPI would validate the finished Context again and hop threads to do it).
     trust = read_trust(key, body.trust)
+    mem: Memory = request.app.state.memory
     built = await anyio.to_thread.run_sync(
-        lambda: mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant)
+        lambda: mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant),
+        limiter=request.app.state.memory_lane,
     )
     return Response(built.model_dump_json(), media_type="application/json")
 
