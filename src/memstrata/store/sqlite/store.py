@@ -929,16 +929,12 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-# Rows read back were validated on the way in and are converted field by field here, so
-# the hot read paths (items, turns, facts) build their models without validating again.
-
-
 def _item(kind: str, row: sqlite3.Row) -> Item:
     at = _dt(row["at"])
-    return Item.model_construct(
+    return Item(
         kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
         visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
-        source=SourceRef.model_construct(kind=row["source_kind"], id=row["source_id"], at=at),
+        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
     )  # fmt: skip
 
 
@@ -958,7 +954,7 @@ def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
 
 
 def _turn(row: sqlite3.Row) -> Turn:
-    return Turn.model_construct(
+    return Turn(
         id=row["id"],
         tenant=row["tenant"],
         stream=row["stream"],
@@ -976,7 +972,7 @@ def _turn(row: sqlite3.Row) -> Turn:
 
 
 def _fact(row: sqlite3.Row) -> Fact:
-    return Fact.model_construct(
+    return Fact(
         id=row["id"],
         tenant=row["tenant"],
         stream=row["stream"],
@@ -991,9 +987,7 @@ def _fact(row: sqlite3.Row) -> Fact:
         superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
         visibility=Visibility(row["visibility"]),
-        source=SourceRef.model_construct(
-            kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])
-        ),
+        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
         recorded_at=_dt(row["recorded_at"]),
         tokens=row["tokens"],
     )
