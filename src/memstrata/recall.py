@@ -141,9 +141,9 @@ class Recall:
         query_vector = self._embed_query(query) if preset.vector_weight else None
         for kind in preset.kinds:
             if match:
-                hits = self.store.fts_items(kind, match, where, preset.candidates)
-                for rank, (item, _) in enumerate(hits, start=1):
-                    ranked.setdefault((kind, item.id), {})["fts_rank"] = rank
+                hits = self.store.fts_ids(kind, match, where, preset.candidates)
+                for rank, (item_id, _) in enumerate(hits, start=1):
+                    ranked.setdefault((kind, item_id), {})["fts_rank"] = rank
             if query_vector is not None:
                 allowed = self.store.item_ids(kind, where)
                 nearest = self.index.nearest(

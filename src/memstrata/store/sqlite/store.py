@@ -788,19 +788,19 @@ class SQLiteStore:
 
     # -- search ---------------------------------------------------------------
 
-    def fts_items(
+    def fts_ids(
         self, kind: str, match: str, where: ItemFilter, limit: int
-    ) -> list[tuple[Item, float]]:
-        """Items matching an FTS5 expression, best BM25 first, with their BM25 score."""
+    ) -> list[tuple[int, float]]:
+        """Ids of the items matching an FTS5 expression, best BM25 first, with their score."""
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            f"SELECT {spec.columns}, bm25({spec.fts}) AS rank FROM {spec.fts}"
+            f"SELECT x.id, bm25({spec.fts}) AS rank FROM {spec.fts}"
             f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid"
             f" WHERE {spec.fts} MATCH ? AND {sql} ORDER BY rank LIMIT ?",
             [match, *params, limit],
         )
-        return [(_item(kind, r), -r["rank"]) for r in rows]
+        return [(r["id"], -r["rank"]) for r in rows]
 
     def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
         spec = _KINDS[kind]
