@@ -9,11 +9,12 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from functools import wraps
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError
 from memstrata.store.base import (
@@ -58,6 +59,32 @@ def _dt(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text)  # reads the trailing Z as UTC
 
 
+_Read = TypeVar("_Read", bound=Callable[..., Any])
+_READ_CACHE_ENTRIES = 512
+
+
+def _unchanged_reads(method: _Read) -> _Read:
+    """Answer a read from memory while no connection has changed the database.
+
+    Contexts read the same facts, summary and turns request after request; any write,
+    here or in another process, starts the memory afresh.
+    """
+
+    @wraps(method)
+    def read(self: "SQLiteStore", *args: Any, **kwargs: Any) -> Any:
+        key = (method.__name__, args, tuple(kwargs.items()))
+        with self._lock:
+            self._check_read_version()
+            if key not in self._read_cache:
+                if len(self._read_cache) >= _READ_CACHE_ENTRIES:
+                    self._read_cache.clear()
+                self._read_cache[key] = method(self, *args, **kwargs)
+            found = self._read_cache[key]
+        return list(found) if isinstance(found, list) else found
+
+    return read  # type: ignore[return-value]
+
+
 class SQLiteStore:
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = 30_000) -> None:
         self.path = Path(path)
@@ -72,6 +99,8 @@ class SQLiteStore:
         self._depth = 0
         self._streams: set[tuple[str, str]] = set()
         """Streams this connection made sure exist; forgotten on rollback."""
+        self._read_cache: dict[tuple[Any, ...], Any] = {}
+        self._read_version: tuple[int, int] = (-1, -1)
         self._db.row_factory = sqlite3.Row
         for pragma in (
             "journal_mode=WAL",
@@ -106,11 +135,20 @@ class SQLiteStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 self._streams.clear()
+                self._read_cache.clear()  # it may hold rows that were just rolled back
                 raise
             else:
                 self._db.execute("COMMIT")
             finally:
                 self._depth = 0
+
+    def _check_read_version(self) -> None:
+        # data_version moves when another connection commits; total_changes when this one
+        # writes, committed or not.
+        version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
+        if version != self._read_version:
+            self._read_cache.clear()
+            self._read_version = version
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -173,6 +211,7 @@ class SQLiteStore:
         )
         self._streams.add((tenant, stream))
 
+    @_unchanged_reads
     def stream_state(self, tenant: str, stream: str) -> StreamState:
         row = self._row("SELECT * FROM streams WHERE tenant = ? AND name = ?", (tenant, stream))
         if row is None:
@@ -235,6 +274,7 @@ class SQLiteStore:
             raise NotFound(f"no turn {turn_id}")
         return _turn(row)
 
+    @_unchanged_reads
     def turns(
         self,
         tenant: str,
@@ -277,6 +317,7 @@ class SQLiteStore:
             raise NotFound(f"no fact {fact_id}")
         return _fact(row)
 
+    @_unchanged_reads
     def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
         """Newest first."""
         sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ?"
@@ -573,6 +614,7 @@ class SQLiteStore:
             (kind.value, tenant, summary_id),
         )
 
+    @_unchanged_reads
     def summaries(
         self,
         tenant: str,
@@ -592,6 +634,7 @@ class SQLiteStore:
             params.append(_ts(ending_after))
         return [_summary(r) for r in self._rows(sql + " ORDER BY period_end, id", params)]
 
+    @_unchanged_reads
     def active_summary(self, tenant: str, stream: str) -> Summary | None:
         row = self._row(
             "SELECT * FROM summaries WHERE tenant = ? AND stream = ? AND kind = 'active'"
@@ -766,6 +809,7 @@ class SQLiteStore:
             "created_at": _ts(utcnow()),
         })  # fmt: skip
 
+    @_unchanged_reads
     def api_key(self, secret_hash: str) -> ApiKey | None:
         row = self._row(
             "SELECT * FROM api_keys WHERE secret_hash = ? AND revoked_at IS NULL", (secret_hash,)
@@ -802,6 +846,7 @@ class SQLiteStore:
         )
         return [(r["id"], -r["rank"]) for r in rows]
 
+    @_unchanged_reads
     def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)

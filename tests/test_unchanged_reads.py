@@ -1,0 +1,71 @@
+"""Reads answered from memory must never outlive a change to the database."""
+
+from pathlib import Path
+
+import pytest
+
+from memstrata import Memory, load_settings
+from memstrata.store.base import NewTurn
+from memstrata.store.sqlite.store import SQLiteStore
+from memstrata.types import utcnow
+from tests.conftest import MemoryFactory
+
+STREAM = "project:alpha"
+
+
+def _fact_texts(mem: Memory) -> list[str]:
+    return [f.text for f in mem.facts(STREAM)]
+
+
+def test_a_write_through_the_same_memory_shows_at_once(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    mem.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    first = mem.context(STREAM, "who leads?", 1000)
+    mem.write_fact(STREAM, "The deadline is 2027-03-27.", category="deadline")
+    second = mem.context(STREAM, "who leads?", 1000)
+    assert "2027-03-27" not in first.text
+    assert "2027-03-27" in second.text
+
+
+def test_a_write_by_another_connection_shows_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "shared.db"
+    settings = load_settings()
+    with (
+        Memory.open(db, settings=settings, background_worker=False) as reader,
+        Memory.open(db, settings=settings, background_worker=False) as writer,
+    ):
+        writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+        assert _fact_texts(reader) == ["Raj is the Lead Architect."]
+        writer.write_fact(STREAM, "Priya owns the backend.", category="role")
+        assert sorted(_fact_texts(reader)) == [
+            "Priya owns the backend.",
+            "Raj is the Lead Architect.",
+        ]
+        assert len(reader.turns(STREAM, 10)) == 0
+        writer.add_turn(STREAM, user="hello", assistant="hi")
+        assert [t.user for t in reader.turns(STREAM, 10)] == ["hello"]
+
+
+def test_rows_read_inside_a_rolled_back_transaction_are_forgotten(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "store.db")
+    try:
+        with pytest.raises(RuntimeError), store.transaction():
+            store.ensure_stream("t", STREAM)
+            store.insert_turn(
+                NewTurn(
+                    tenant="t", stream=STREAM, user="doomed", assistant="", at=utcnow(), tokens=1
+                )
+            )
+            assert [t.user for t in store.turns("t", STREAM, last=5)] == ["doomed"]
+            raise RuntimeError("the job failed half-way")
+        assert store.turns("t", STREAM, last=5) == []
+        assert not store.stream_state("t", STREAM).exists
+    finally:
+        store.close()
+
+
+def test_callers_cannot_change_what_others_read(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    mem.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    mem.facts(STREAM).clear()
+    assert _fact_texts(mem) == ["Raj is the Lead Architect."]
