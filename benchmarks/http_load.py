@@ -7,7 +7,8 @@ Seeds a fresh SQLite memory with `--turns` turns (facts and summaries made befor
 starts `memstrata.http.serve` in its own process on a free loopback port, warms up, then
 sends `--requests` context requests from `--clients` threads, each with its own keep-alive
 httpx client. Prints throughput, latency percentiles and errors; the goal is zero errors
-and p95 under 50 ms. Exits 1 if any request failed.
+and p95 under 50 ms. The CPU each side spends per request shows where the cores went.
+Exits 1 if any request failed.
 """
 
 import argparse
@@ -141,6 +142,21 @@ class Load:
             self.latencies.extend(mine)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of a process so far; None where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def per_request_ms(before: float | None, after: float | None, requests: int) -> str:
+    if before is None or after is None:
+        return "n/a"
+    return f"{(after - before) / requests * 1000:.2f} ms"
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -166,7 +182,10 @@ def main() -> None:
         try:
             Load(url, secret, args.budget, args.method).run(args.warmup, min(args.clients, 4))
             load = Load(url, secret, args.budget, args.method)
+            server_before, client_before = cpu_seconds(proc.pid), cpu_seconds(os.getpid())
             seconds = load.run(args.requests, args.clients)
+            server_cpu = per_request_ms(server_before, cpu_seconds(proc.pid), args.requests)
+            client_cpu = per_request_ms(client_before, cpu_seconds(os.getpid()), args.requests)
         finally:
             proc.terminate()
             proc.communicate(timeout=30)
@@ -185,6 +204,8 @@ def main() -> None:
     for name, share in (("p50", 0.50), ("p95", 0.95), ("p99", 0.99)):
         table.add_row(f"latency {name}", f"{percentile(lat_ms, share):.1f} ms")
     table.add_row("latency max", f"{max(lat_ms):.1f} ms")
+    table.add_row("server CPU per request", server_cpu)
+    table.add_row("client CPU per request", client_cpu)
     errors = sum(load.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(load.errors.items()))
     table.add_row("errors", f"{errors}" + (f" ({detail})" if detail else ""))
