@@ -795,7 +795,7 @@ class SQLiteStore:
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            f"SELECT {spec.columns}, bm25({spec.fts}) AS rank FROM {spec.fts}"
+            f"SELECT {spec.columns}, {spec.rank} AS rank FROM {spec.fts}"
             f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid"
             f" WHERE {spec.fts} MATCH ? AND {sql} ORDER BY rank LIMIT ?",
             [match, *params, limit],
@@ -841,7 +841,13 @@ class _KindSpec(NamedTuple):
     """Selected as id, stream, text, at, visibility, source_kind, source_id, mentions."""
     time: str
     text: str
+    rank: str
+    """BM25 over the index's columns, lower is better."""
 
+
+# A turn's own words weigh 1; the turn before it, indexed alongside for context, a quarter
+# (measured on LoCoMo: 0.25 and 0.4 alike, both far better than no context or equal weight).
+_TURN_RANK = "bm25(turns_fts, 1.0, 1.0, 0.25)"
 
 _KINDS = {
     "turn": _KindSpec(
@@ -851,6 +857,7 @@ _KINDS = {
         " x.visibility, 'turn' AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions",
         "x.at",
         "x.user_text || char(10) || x.assistant_text",
+        _TURN_RANK,
     ),
     "fact": _KindSpec(
         "facts",
@@ -859,6 +866,7 @@ _KINDS = {
         " x.mention_count AS mentions",
         "x.source_at",
         "x.text",
+        "bm25(facts_fts)",
     ),
     "summary": _KindSpec(
         "summaries",
@@ -867,6 +875,7 @@ _KINDS = {
         " 'summary.' || x.kind AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions",
         "x.period_end",
         "x.text",
+        "bm25(summaries_fts)",
     ),
     "record": _KindSpec(
         "records",
@@ -876,6 +885,7 @@ _KINDS = {
         " 1 AS mentions",
         "x.at",
         "x.text",
+        "bm25(records_fts)",
     ),
 }
 
