@@ -1,6 +1,7 @@
 """Recall: hybrid search, filters, presets, safety with odd queries, and degradation."""
 
 import logging
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -192,3 +193,66 @@ def test_the_memory_index_lists_recent_items_then_relevant_ones(open_memory):
 def test_no_index_by_default(filled):
     names = [s.name for s in filled.context(ALPHA, "vendor", budget=2000).sections]
     assert "memory_index" not in names
+
+
+@pytest.fixture
+def keywords(tmp_path):
+    """A memory searched by full text alone, so a test sees only the FTS ranking."""
+    mem = Memory.open(tmp_path / "words.db", model=ScriptedModel(), embedder=None,
+                      background_worker=False)  # fmt: skip
+    yield mem
+    mem.close()
+
+
+def turn_texts(mem, query):
+    return [h.text.split("\n")[0] for h in mem.search(query, kinds=["turn"], preset="keywords")]
+
+
+def test_words_match_by_their_stem(keywords):
+    keywords.add_turn(ALPHA, "Melanie showed us the paintings she finished.")
+    assert turn_texts(keywords, "What was painted?") == [
+        "Melanie showed us the paintings she finished."
+    ]
+
+
+def test_a_reply_is_found_through_the_turn_before_it(keywords):
+    keywords.add_turn(ALPHA, "How are your pets doing?")
+    keywords.add_turn(ALPHA, "Great, and we got another one named Bailey.")
+    keywords.add_turn(ALPHA, "Lunch was good.")
+    found = turn_texts(keywords, "pets")
+    # The turn that says it comes first; the reply that answers it follows.
+    assert found == ["How are your pets doing?", "Great, and we got another one named Bailey."]
+
+
+def test_a_turn_is_not_found_through_the_turn_after_it(keywords):
+    keywords.add_turn(ALPHA, "Lunch was good.")
+    keywords.add_turn(ALPHA, "The badge printer is from Acme.")
+    assert turn_texts(keywords, "Acme badge printer") == ["The badge printer is from Acme."]
+
+
+def test_turns_stored_before_the_context_index_are_indexed_with_context(tmp_path):
+    from memstrata.store.sqlite.migrations import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    for name, sql in MIGRATIONS[:-1]:
+        assert name != "0007_turn_context"
+        old.executescript(sql)
+    old.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+    applied = [(name,) for name, _ in MIGRATIONS[:-1]]
+    old.executemany("INSERT INTO schema_migrations VALUES (?, '')", applied)
+    old.execute("INSERT INTO streams (tenant, name, created_at) VALUES ('default', ?, '')",
+                (ALPHA,))  # fmt: skip
+    for seq, text in enumerate(["How are your pets doing?", "We got a cat named Bailey."], 1):
+        old.execute(
+            "INSERT INTO turns (tenant, stream, seq, user_text, assistant_text, at, source,"
+            " tokens, recorded_at) VALUES ('default', ?, ?, ?, '', ?, 'api', 5, '')",
+            (ALPHA, seq, text, (T0 + timedelta(minutes=seq)).isoformat()),
+        )
+    old.commit()
+    old.close()
+    mem = Memory.open(path, model=ScriptedModel(), embedder=None, background_worker=False)
+    try:
+        assert turn_texts(mem, "pets") == ["How are your pets doing?", "We got a cat named Bailey."]
+    finally:
+        mem.close()

@@ -254,4 +254,35 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX entity_events_by_time ON entity_events (tenant, entity, at);
         """,
     ),
+    (
+        "0007_turn_context",
+        """
+        -- Turns are found by word stems ("painted" matches "painting") and by the turn
+        -- before them as well as their own words: a reply ("Bailey, our new cat") is often
+        -- only findable through the question it answers ("how are your pets?"). The
+        -- earlier turn's words count for less; see the weights in the store's search.
+        DROP TRIGGER turns_fts_insert;
+        DROP TABLE turns_fts;
+        CREATE VIEW turns_indexed AS
+            SELECT t.id,
+                replace(t.user_text, char(0), ' ') AS user_text,
+                replace(t.assistant_text, char(0), ' ') AS assistant_text,
+                coalesce((
+                    SELECT replace(p.user_text || char(10) || p.assistant_text, char(0), ' ')
+                    FROM turns p
+                    WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1
+                ), '') AS before_text
+            FROM turns t;
+        CREATE VIRTUAL TABLE turns_fts USING fts5(
+            user_text, assistant_text, before_text,
+            content='turns_indexed', content_rowid='id', tokenize='porter unicode61'
+        );
+        INSERT INTO turns_fts (turns_fts) VALUES ('rebuild');
+        CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
+            INSERT INTO turns_fts (rowid, user_text, assistant_text, before_text)
+            SELECT id, user_text, assistant_text, before_text FROM turns_indexed
+            WHERE id = new.id;
+        END;
+        """,
+    ),
 ]
