@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from memstrata import Memory, load_settings
+from memstrata.context import TITLES
 from memstrata.tokens import count_tokens
 
 METHODS = ("memstrata", "window", "bm25", "full")
@@ -143,12 +144,8 @@ def memstrata_text(mem: Memory, stream: str, question: str, budget: int) -> tupl
     """The prompt text (for tokens) and the text to score, which leaves out the echoed
     question, since no baseline gets the question's words for free."""
     context = mem.context(stream, question, budget=budget)
-    scored = "\n".join(
-        item.text
-        for section in context.sections
-        if section.name != "query"
-        for item in section.items
-    )
+    # The query is rendered last, under its own header.
+    scored, _, _ = context.text.rpartition(f"## {TITLES['query']}")
     return context.text, scored
 
 

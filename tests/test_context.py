@@ -159,3 +159,23 @@ def test_retrieved_finds_older_turns_by_query_words(open_memory):
     ctx = mem.context(STREAM, "Who prints the badges?", budget=2000)
     retrieved = ctx.section("retrieved").items
     assert "Acme Printing" in retrieved[0].text and retrieved[0].source.kind == "turn"
+
+
+def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
+    mem = open_memory(ScriptedModel(), recent_turns=2, session_turns=2)
+    for day in (3, 1, 2):  # written out of order: event time decides, not insertion
+        for hour in (9, 10):
+            at = T0 + timedelta(days=day, hours=hour)
+            mem.add_turn(STREAM, f"badge print run {day}-{hour}", at=at)
+    for i in range(4):
+        mem.add_turn(STREAM, f"filler {i}", at=T0 + timedelta(days=9, hours=i))
+    mem.process_pending()
+    ctx = mem.context(STREAM, "badge print run", budget=2000)
+    lines = ctx.text.split("## Retrieved from older memory\n")[1].split("\n\n")[0].splitlines()
+    days = [line for line in lines if line.startswith("### ")]
+    assert days == sorted(set(days))
+    assert {"### 2026-03-03", "### 2026-03-04", "### 2026-03-05"} <= set(days)
+    items = ctx.section("retrieved").items
+    assert [i.source.at for i in items] == sorted(i.source.at for i in items)
+    assert all(i.text.startswith(f"[{i.source.label()}] ") for i in items)
+    assert ctx.tokens == count_tokens(ctx.text) <= 2000

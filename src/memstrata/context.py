@@ -40,6 +40,9 @@ TITLES = {
     "query": "Current question",
 }
 ORDER = tuple(TITLES)
+DAY_GROUPED = frozenset({"retrieved"})
+"""Sections shown under one line per day: a date per item would cost a tenth of the
+section's tokens."""
 
 
 @dataclass
@@ -73,20 +76,28 @@ class _Plan:
     used: int = 0
     turns: dict[int, Turn] = field(default_factory=dict)
     """Recent-turn items that went in whole, by id(item), for the messages form."""
+    days: dict[str, set[str]] = field(default_factory=lambda: {n: set() for n in DAY_GROUPED})
 
     def header_cost(self, section: str) -> int:
         return 0 if self.items[section] else count_tokens(_header(section)) + 1
+
+    def day_cost(self, section: str, item: ContextItem) -> int:
+        if section not in DAY_GROUPED or _day(item) in self.days[section]:
+            return 0
+        return count_tokens(_day_line(_day(item))) + 1
 
     def room(self) -> int:
         return self.budget - self.used
 
     def take(self, section: str, item: ContextItem, limit: int | None = None) -> bool:
         """Add the item if it fits in the budget (or in `limit`, if lower)."""
-        cost = item.tokens + 1 + self.header_cost(section)
+        cost = item.tokens + 1 + self.header_cost(section) + self.day_cost(section, item)
         if cost > min(self.budget, limit or self.budget) - self.used:
             return False
         self.used += cost
         self.items[section].append(item)
+        if section in DAY_GROUPED:
+            self.days[section].add(_day(item))
         return True
 
     def drop(self, section: str, item: ContextItem, reason: str) -> None:
@@ -123,7 +134,7 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
             source=material.structured.ref(),
         )  # fmt: skip
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
-    retrieved = [_item(f"{_stamp(source)} {text}", source) for text, source in material.retrieved]
+    retrieved = [_item(f"[{source.label()}] {text}", source) for text, source in material.retrieved]
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * material.retrieved_share)
     leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
@@ -208,6 +219,15 @@ def _when(item: ContextItem) -> tuple[bool, str]:
     return (at is None, at.isoformat() if at else "")
 
 
+def _day(item: ContextItem) -> str:
+    at = item.source.at if item.source else None
+    return at.date().isoformat() if at else "undated"
+
+
+def _day_line(day: str) -> str:
+    return f"### {day}"
+
+
 def _take_or_truncate(plan: _Plan, section: str, item: ContextItem, reason: str) -> None:
     if plan.take(section, item):
         return
@@ -255,6 +275,17 @@ def _header(section: str) -> str:
     return f"## {TITLES[section]}"
 
 
+def _block(name: str, items: Sequence[ContextItem]) -> str:
+    lines = [_header(name)]
+    day = None
+    for item in items:
+        if name in DAY_GROUPED and _day(item) != day:
+            day = _day(item)
+            lines.append(_day_line(day))
+        lines.append(item.text)
+    return "\n".join(lines)
+
+
 def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> Context:
     sections = []
     blocks = []
@@ -262,7 +293,7 @@ def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> C
         items = plan.items[name]
         if not items:
             continue
-        block = "\n".join([_header(name), *(i.text for i in items)])
+        block = _block(name, items)
         blocks.append(block)
         sections.append(
             ContextSection(
@@ -285,7 +316,7 @@ def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> C
 
 def _messages(plan: _Plan) -> list[dict[str, str]]:
     memory = [n for n in ORDER if n not in ("recent_turns", "query") and plan.items[n]]
-    system = "\n\n".join("\n".join([_header(n), *(i.text for i in plan.items[n])]) for n in memory)
+    system = "\n\n".join(_block(n, plan.items[n]) for n in memory)
     messages = [{"role": "system", "content": system}] if system else []
     for item in plan.items["recent_turns"]:
         messages.extend(_turn_messages(item, plan.turns.get(id(item))))
