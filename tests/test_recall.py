@@ -144,6 +144,45 @@ def test_a_failing_embedder_makes_that_query_full_text(tmp_path, caplog):
         mem.close()
 
 
+class CountingEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts):
+        self.calls.append(list(texts))
+        return super().embed(texts)
+
+
+def test_a_prepared_query_is_embedded_once(tmp_path):
+    embedder = CountingEmbedder()
+    with Memory.open(tmp_path / "m.db", model=ScriptedModel(), embedder=embedder,
+                     background_worker=False) as mem:  # fmt: skip
+        mem.add_turn(ALPHA, "The vendor is Acme Printing.")
+        mem.process_pending()
+        embedder.calls.clear()
+        mem.prepare_query("Acme vendor")
+        (hit,) = mem.search("Acme vendor")
+        mem.context(ALPHA, "Acme vendor", budget=500)
+        assert embedder.calls == [["Acme vendor"]]
+        assert "vector_rank" in hit.signals
+
+
+def test_a_failed_query_embedding_is_not_remembered(tmp_path, caplog):
+    embedder = BrokenEmbedder()
+    with Memory.open(tmp_path / "m.db", model=ScriptedModel(), embedder=embedder,
+                     background_worker=False) as mem:  # fmt: skip
+        mem.add_turn(ALPHA, "The vendor is Acme Printing.")
+        mem.process_pending()
+        embedder.broken = True
+        with caplog.at_level(logging.WARNING, logger="memstrata.recall"):
+            mem.prepare_query("Acme vendor")  # logged, never raised
+        assert "full-text only" in caplog.text
+        embedder.broken = False
+        (hit,) = mem.search("Acme vendor")
+        assert "vector_rank" in hit.signals
+
+
 def test_vectors_from_another_model_are_refused_until_reembedded(tmp_path):
     path = tmp_path / "m.db"
     with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(256),

@@ -362,6 +362,15 @@ class Memory:
         )  # fmt: skip
         return built
 
+    def prepare_query(self, query: str) -> None:
+        """Embed `query` ahead of a context() or search() for it.
+
+        A server calls this outside its queue for the store, so the model runs on one core
+        while another request reads the store on the other. Failures are left for the
+        search itself to report.
+        """
+        self.recall.prepare(query)
+
     def search(
         self,
         query: str,

@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -23,6 +24,9 @@ log = logging.getLogger("memstrata.recall")
 KINDS = ("fact", "turn", "summary", "record")
 _QUERY_CHARS = 4000
 _QUERY_TERMS = 24
+_QUERY_VECTORS = 256
+"""Recent query vectors kept: a server embeds a query before it queues for the store,
+and the context build then finds the vector here."""
 _STOPWORDS = frozenset(
     re.findall(
         r"\w+",
@@ -134,6 +138,11 @@ class Recall:
         self.store = store
         self.embedder = embedder
         self.index = VectorIndex(store)
+        self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
+
+    def prepare(self, query: str) -> None:
+        """Embed `query` now, so a search for it soon after needs no model call."""
+        self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
         ranked: dict[tuple[str, int], dict[str, float]] = {}
@@ -159,7 +168,7 @@ class Recall:
         if self.embedder is None or not query.strip():
             return None
         try:
-            return self.embedder.embed([query[:_QUERY_CHARS]])[0]
+            return self._query_vector(query[:_QUERY_CHARS])
         except Exception as exc:  # one bad query embedding must not break search
             log.warning("query embedding failed, this search is full-text only: %s", exc)
             return None
@@ -192,6 +201,12 @@ class Recall:
             if ids:
                 loaded.update({(kind, i.id): i for i in self.store.items(kind, tenant, ids)})
         return loaded
+
+
+def _embed_one(embedder: Embedder, text: str) -> np.ndarray:
+    vector = embedder.embed([text])[0]
+    vector.setflags(write=False)  # shared by every search for the same words
+    return vector
 
 
 def _rrf(signals: dict[str, float], preset: Preset) -> float:

@@ -81,6 +81,13 @@ def test_batches_match_single(minilm: MiniLMEmbedder) -> None:
     np.testing.assert_allclose(small_batches.embed(texts), minilm.embed(texts), atol=1e-4)
 
 
+def test_one_text_at_a_time_matches_a_batch(minilm: MiniLMEmbedder) -> None:
+    # A single text (a query) runs on its own one-thread session: same model, same vector.
+    texts = ["Who is the lead architect?", "The badge vendor is Acme Access Ltd."]
+    one_by_one = np.vstack([minilm.embed([text]) for text in texts])
+    np.testing.assert_allclose(one_by_one, minilm.embed(texts), atol=1e-4)
+
+
 def test_lazy_and_thread_safe_load() -> None:
     embedder = MiniLMEmbedder(threads=1)
     assert embedder._session is None

@@ -53,6 +53,8 @@ class MiniLMEmbedder:
         self.batch_size = batch_size
         self._lock = threading.Lock()
         self._session: Any = None
+        self._one_thread: Any = None
+        self._model: Any = None
         self._tokenizer: Any = None
         self._inputs: tuple[str, ...] = ()
         self._output = ""
@@ -66,18 +68,27 @@ class MiniLMEmbedder:
         """Load the tokenizer and the ONNX session now; :class:`EmbeddingError` if missing."""
         with self._lock:
             if self._session is None:
-                tokenizer, session, self._inputs, self._output = self._build()
-                self._tokenizer = tokenizer
+                model, self._tokenizer = self._locate()
+                session = self._open(model, self.threads)
+                self._inputs, self._output = _signature(model, session)
+                self._model = model
+                self._one_thread = session if self.threads == 1 else None
                 self._session = session  # last: other threads test it without the lock
 
-    def _build(self) -> tuple[Any, Any, tuple[str, ...], str]:
+    def _single(self) -> Any:
+        """The session for one text, such as a query: on one thread, since a second only
+        waits on the first for so little work and leaves less CPU to a busy server."""
+        with self._lock:
+            if self._one_thread is None:
+                self._one_thread = self._open(self._model, 1)
+            return self._one_thread
+
+    def _locate(self) -> tuple[Any, Any]:
         try:
-            import onnxruntime
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise EmbeddingError(
-                f"the minilm embedder needs onnxruntime and tokenizers ({exc}); "
-                f"install them: {_INSTALL_HINT}"
+                f"the minilm embedder needs tokenizers ({exc}); install it: {_INSTALL_HINT}"
             ) from exc
         try:
             model = resources.files(_MODEL_PACKAGE) / "model.onnx"
@@ -90,29 +101,33 @@ class MiniLMEmbedder:
         try:
             with resources.as_file(tokenizer_file) as path:
                 tokenizer = Tokenizer.from_file(str(path))
-            tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = self.threads
-            options.inter_op_num_threads = 1
-            options.log_severity_level = 3  # errors only: no warnings on stderr
+        except Exception as exc:
+            raise EmbeddingError(f"cannot load the minilm tokenizer: {exc}") from exc
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")
+        return model, tokenizer
+
+    def _open(self, model: Any, threads: int) -> Any:
+        try:
+            import onnxruntime
+        except ImportError as exc:
+            raise EmbeddingError(
+                f"the minilm embedder needs onnxruntime ({exc}); install it: {_INSTALL_HINT}"
+            ) from exc
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        # Idle threads that spin take the core a server's other requests need: measured
+        # as twice the CPU per query under load.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3  # errors only: no warnings on stderr
+        try:
             with resources.as_file(model) as path:
-                session = onnxruntime.InferenceSession(
+                return onnxruntime.InferenceSession(
                     str(path), sess_options=options, providers=["CPUExecutionProvider"]
                 )
-        except EmbeddingError:
-            raise
         except Exception as exc:
-            raise EmbeddingError(f"cannot load the minilm embedder: {exc}") from exc
-        inputs = tuple(node.name for node in session.get_inputs())
-        missing = {"input_ids", "attention_mask"} - set(inputs)
-        outputs = [node.name for node in session.get_outputs()]
-        if missing or not outputs:
-            raise EmbeddingError(
-                f"{model} is not the expected model: inputs {inputs}, outputs {outputs}"
-            )
-        output = "last_hidden_state" if "last_hidden_state" in outputs else outputs[0]
-        return tokenizer, session, inputs, output
+            raise EmbeddingError(f"cannot load the minilm model: {exc}") from exc
 
     # -- embedding ----------------------------------------------------------------------
 
@@ -138,8 +153,9 @@ class MiniLMEmbedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
+        session = self._single() if len(texts) == 1 else self._session
         try:
-            (hidden,) = self._session.run([self._output], feeds)
+            (hidden,) = session.run([self._output], feeds)
         except Exception as exc:
             raise EmbeddingError(f"the minilm model failed: {exc}") from exc
         if hidden.ndim == 2:  # an export that pools inside the graph
@@ -148,3 +164,15 @@ class MiniLMEmbedder:
         summed = (hidden * weights).sum(axis=1)
         counts = np.maximum(weights.sum(axis=1), 1e-9)
         return normalize_rows(summed / counts)
+
+
+def _signature(model: Any, session: Any) -> tuple[tuple[str, ...], str]:
+    """The session's input names and the output to pool; an error if it is another model."""
+    inputs = tuple(node.name for node in session.get_inputs())
+    missing = {"input_ids", "attention_mask"} - set(inputs)
+    outputs = [node.name for node in session.get_outputs()]
+    if missing or not outputs:
+        raise EmbeddingError(
+            f"{model} is not the expected model: inputs {inputs}, outputs {outputs}"
+        )
+    return inputs, "last_hidden_state" if "last_hidden_state" in outputs else outputs[0]

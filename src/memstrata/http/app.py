@@ -77,6 +77,8 @@ def create_app(memory: Memory, settings: Settings, *, close_memory: bool = True)
     # One connection serves every request, so more threads building contexts at once only
     # fight over it and the GIL: they queue here instead, and each finishes sooner.
     app.state.memory_lane = anyio.CapacityLimiter(1)
+    # Query embeddings run beside it: the model releases the GIL and takes the other core.
+    app.state.model_lane = anyio.CapacityLimiter(1)
     app.state.close_memory = closer
     app.state.imports = imports
     errors.install(app)

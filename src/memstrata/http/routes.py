@@ -119,6 +119,10 @@ async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
     # is (FastAPI would validate the finished Context again and hop threads to do it).
     trust = read_trust(key, body.trust)
     mem: Memory = request.app.state.memory
+    if body.query:
+        await anyio.to_thread.run_sync(
+            mem.prepare_query, body.query, limiter=request.app.state.model_lane
+        )
     built = await anyio.to_thread.run_sync(
         lambda: mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant),
         limiter=request.app.state.memory_lane,
