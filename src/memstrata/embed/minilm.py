@@ -37,8 +37,9 @@ class MiniLMEmbedder:
     """Local all-MiniLM-L6-v2 (int8 ONNX). Construction is cheap; the model loads on the
     first :meth:`embed` (or :meth:`load`). Thread-safe.
 
-    `threads` is onnxruntime's intra-op thread count. Texts are run `batch_size` at a time,
-    sorted by length so each batch pads little.
+    `threads` is onnxruntime's intra-op thread count for batches; a single text, such as a
+    query, runs on one thread. Texts are run `batch_size` at a time, sorted by length so
+    each batch pads little.
     """
 
     name = MODEL_NAME
