@@ -325,6 +325,21 @@ class SQLiteStore:
             sql += " AND status = 'active'"
         return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
 
+    def active_fact_texts(
+        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[str]:  # fmt: skip
+        """Newest first, like `facts`, read as text alone: compaction reads all of a stream's."""
+        seen = [v.value for v in visibilities]
+        rows = self._rows(
+            "SELECT text FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
+            f" AND visibility IN ({_marks(seen)}) AND confidence >= ?"
+            f" AND category NOT IN ({_marks(skip_categories)})"
+            f" AND source_kind NOT IN ({_marks(skip_sources)}) ORDER BY id DESC",
+            (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
+        )
+        return [r["text"] for r in rows]
+
     def facts_in_slot(
         self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
     ) -> list[Fact]:
@@ -982,6 +997,10 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         clauses.append("x.seq < ?")
         params.append(where.turns_before_seq)
     return " AND ".join(clauses), params
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
 
 
 def _item(kind: str, row: sqlite3.Row) -> Item:
