@@ -75,7 +75,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
         store.mark_processed(tenant, [r.id for r in batch])
         for url, record in links:
             store.enqueue(tenant, stream, FETCH, {"url": url, "record_id": record.id})
-        if store.count_unprocessed(tenant, stream):
+        if store.unprocessed_records(tenant, stream, 1):
             store.enqueue(tenant, stream, DIGEST, {})
 
     return apply
