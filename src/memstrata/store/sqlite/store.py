@@ -9,7 +9,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import wraps
@@ -1006,7 +1006,7 @@ def _insert_sql(table: str, values: dict[str, Any]) -> str:
     return f"INSERT INTO {table} ({', '.join(values)}) VALUES ({_marks(values)})"
 
 
-def _marks(values: Sequence[Any]) -> str:
+def _marks(values: Sized) -> str:
     return ",".join("?" * len(values))
 
 
