@@ -118,8 +118,9 @@ def record_fact(
                           after=_snapshot(fact))  # fmt: skip
     for holder in holders:
         store.set_fact_status(tenant, holder.id, FactStatus.SUPERSEDED, superseded_by=fact.id)
+        after = holder.model_copy(update={"status": FactStatus.SUPERSEDED})
         store.add_fact_change(holder.id, "SUPERSEDE", related=fact.id, before=_snapshot(holder),
-                              after=_snapshot(store.fact(tenant, holder.id)))  # fmt: skip
+                              after=_snapshot(after))  # fmt: skip
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact)
     return fact  # what changed since the insert were the older facts, not this one

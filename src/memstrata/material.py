@@ -95,6 +95,18 @@ def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Tr
     ]  # fmt: skip
 
 
+def pinned_texts(
+    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
+) -> list[str]:
+    """The texts of `pinned`, filtered by the store: a stream may hold thousands of facts,
+    and compaction needs only their words."""
+    return store.active_fact_texts(
+        tenant, stream, visibilities=READABLE[trust],
+        min_confidence=settings.pin_min_confidence,
+        skip_categories=settings.unpinned_categories, skip_sources=settings.unpinned_sources,
+    )  # fmt: skip
+
+
 def is_pinned(fact: Fact, settings: Settings) -> bool:
     return (
         fact.confidence >= settings.pin_min_confidence

@@ -20,7 +20,7 @@ from memstrata.jobs import (
     Handler,
     enqueue_once,
 )
-from memstrata.material import pinned
+from memstrata.material import pinned_texts
 from memstrata.models.base import ExtractedFact, MemoryModel
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
@@ -57,7 +57,7 @@ class Pipeline:
 
     def pinned_fact_texts(self, tenant: str, stream: str) -> list[str]:
         """What layer 1 already says, which compaction need not repeat."""
-        return [f.text for f in pinned(self.store, self.settings, tenant, stream, Trust.FULL)]
+        return pinned_texts(self.store, self.settings, tenant, stream, Trust.FULL)
 
     def extract(self, job: Job) -> Apply:
         turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from memstrata.models.base import ExtractedFact, MemoryModel, SlotRef, TurnInput
-from memstrata.models.heuristic import HeuristicModel
+from memstrata.models.heuristic import HeuristicModel, dates
 from memstrata.models.heuristic.dates import annotate, find_date
 from memstrata.types import FactCategory
 
@@ -342,6 +342,25 @@ def test_assignment_text_carries_the_resolved_due_date():
 def test_dates_resolve_against_the_turn(phrase, expected):
     hit = find_date(phrase, AT)
     assert hit is not None and hit.day == expected
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "March 20", "mar. 20", "20 March", "the 3rd of May", "Sept 9th, 2023", "Dec 31st",
+        "January 1", "1 Jan 2027", "Feb 28", "Feb 29", "June 31", "November 4", "5th November",
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("day", ["2026-11-05", "2024-02-29", "2025-12-31", "2026-01-01"])
+def test_month_days_read_as_dateparser_reads_them(phrase, day):
+    # Month-day phrases skip dateparser, which takes milliseconds each; they must come out
+    # as dateparser (with the next-year correction for past days) has them.
+    today = date.fromisoformat(day)
+    expected = dates._dateparser(phrase.removeprefix("the "), today)
+    if expected is not None and expected < today and not phrase[-4:].isdigit():
+        expected = dates._next_year(expected)
+    hit = find_date(phrase, datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC))
+    assert (hit.day if hit else None) == expected
 
 
 @pytest.mark.parametrize("text", ["soon", "next week", "may 3x our revenue", "sun", "later"])

@@ -62,18 +62,20 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     links = _links_to_fetch(batch, settings)
 
     def apply() -> None:
+        events = []
         for record, fact in kept:
             stored = record_fact(store, tenant, stream, fact, record.ref(),
                                  visibility=record.visibility)  # fmt: skip
-            store.add_entity_events(tenant, [
+            events += [
                 (entity, "fact", stored.id, record.at)
                 for entity in (person(record.author), channel_entity(record.channel))
-            ])  # fmt: skip
+            ]
+        store.add_entity_events(tenant, events)
         fold()
         store.mark_processed(tenant, [r.id for r in batch])
         for url, record in links:
             store.enqueue(tenant, stream, FETCH, {"url": url, "record_id": record.id})
-        if store.count_unprocessed(tenant, stream):
+        if store.unprocessed_records(tenant, stream, 1):
             store.enqueue(tenant, stream, DIGEST, {})
 
     return apply

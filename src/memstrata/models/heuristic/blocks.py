@@ -16,6 +16,7 @@ or rejected.
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 
 from memstrata.models.heuristic.text import content_words, jaccard
 
@@ -103,5 +104,12 @@ def bullet(line: str) -> str:
 
 def same_item(a: str, b: str) -> bool:
     """Whether two lines say the same thing, give or take wording."""
-    left, right = body(a).lower(), body(b).lower()
-    return left == right or jaccard(content_words(left), content_words(right)) >= 0.8
+    (left, left_words), (right, right_words) = _item(a), _item(b)
+    return left == right or jaccard(left_words, right_words) >= 0.8
+
+
+# Merges and roll-ups compare every line with every other: each line is read once.
+@lru_cache(maxsize=4096)
+def _item(line: str) -> tuple[str, frozenset[str]]:
+    said = body(line).lower()
+    return said, content_words(said)

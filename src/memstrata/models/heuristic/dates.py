@@ -79,6 +79,35 @@ def _dateparser(phrase: str, anchor: date) -> date | None:
     return parsed.date() if parsed else None
 
 
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_MONTH_DAY_RE = re.compile(
+    r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    r"(?P<m2>[a-z]+)\.?)(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?$"
+)  # fmt: skip
+
+
+def _month_day(phrase: str, today: date) -> date | None:
+    """A "March 20" or "3rd of May" phrase read without dateparser, which takes milliseconds
+    a phrase: that day in the year given, else in today's year (_resolve moves a past day to
+    the next year, as it does dateparser's). None for anything else, and for February 29,
+    which is left to dateparser."""
+    parts = _MONTH_DAY_RE.match(phrase.lower())
+    if parts is None or (month := _MONTHS.get((parts["m1"] or parts["m2"])[:3])) is None:
+        return None
+    number = int(parts["d1"] or parts["d2"])
+    if month == 2 and number == 29:
+        return None
+    try:
+        return date(int(parts["year"] or today.year), month, number)
+    except ValueError:
+        return None
+
+
 def _weekday(phrase: str, today: date) -> date:
     words = phrase.lower().split()
     target = _WEEKDAYS.index(words[-1])
@@ -124,7 +153,7 @@ def _resolve(match: re.Match[str], today: date) -> tuple[date | None, bool]:
         except ValueError:
             return None, False
     if kind in ("md", "dm"):
-        day = _dateparser(phrase, today)
+        day = _month_day(phrase, today) or _dateparser(phrase, today)
         if day and not _HAS_YEAR_RE.search(phrase) and day < today:
             day = _next_year(day)  # dateparser's future preference misses some forms
         return day, not _HAS_YEAR_RE.search(phrase)

@@ -168,8 +168,8 @@ _PRONOUN_ONLY = frozenset(
 @lru_cache(maxsize=8192)
 def _resolve(phrase: str, day: date) -> tuple[date, bool] | None:
     """The day a date phrase names, said on `day`, and whether it depended on `day`."""
-    # dateparser takes about a millisecond per "March 20", and a workspace repeats the same
-    # few phrases on the same days, so each (phrase, day) is resolved once.
+    # A workspace repeats the same few phrases on the same days, so each (phrase, day) is
+    # resolved once.
     hits = dates.find_dates(phrase, datetime(day.year, day.month, day.day, tzinfo=UTC))
     return (hits[0].day, hits[0].relative) if hits and hits[0].start == 0 else None
 
@@ -218,46 +218,11 @@ def _date_hits(text: str, day: date) -> list[dates.DateHit]:
         if match is None:
             pos = cue.end()
             continue
-        found = _month_day(match, day) or _resolve(match.group(0).lower(), day)
+        found = _resolve(match.group(0).lower(), day)
         if found:
             hits.append(dates.DateHit(match.start(), match.end(), match.group(0), *found))
         pos = match.end()
     return hits
-
-
-_MONTHS = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-    )
-}
-_MONTH_DAY_RE = re.compile(
-    r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-    r"(?P<m2>[a-z]+)\.?)(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?$"
-)  # fmt: skip
-
-
-def _month_day(match: re.Match[str], today: date) -> tuple[date, bool] | None:
-    """A "March 20" or "3rd of May" phrase resolved without dateparser, which costs about a
-    millisecond a call: the next such day on or after `today` unless a year is given, as
-    dates.find_dates resolves it. None for other phrases, and for February 29, which is
-    left to find_dates."""
-    if match.lastgroup not in ("md", "dm"):
-        return None
-    parts = _MONTH_DAY_RE.match(match.group(match.lastgroup).lower())
-    if parts is None or (month := _MONTHS.get((parts["m1"] or parts["m2"])[:3])) is None:
-        return None
-    number = int(parts["d1"] or parts["d2"])
-    if month == 2 and number == 29:
-        return None
-    year = int(parts["year"]) if parts["year"] else today.year
-    try:
-        day = date(year, month, number)
-    except ValueError:
-        return None
-    if parts["year"]:
-        return day, False
-    return (day if day >= today else day.replace(year=year + 1)), True
 
 
 def _annotate(text: str, hits: list[dates.DateHit]) -> str:

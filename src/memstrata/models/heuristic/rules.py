@@ -765,9 +765,27 @@ RULES: tuple[Rule, ...] = (
 # Rules that read negated clauses themselves ("I don't like...", "decided not to...").
 NEGATION_AWARE: tuple[Rule, ...] = (preference, decision, blocker)
 
+# Most clauses of team chat state nothing, and these rules, whose regexes scan a clause
+# from every position, cost the most when they fail. Each needs one of its cue words in the
+# clause (a word of each alternative of its regexes), so a clause without any is skipped
+# with the same result. Only for ASCII text: there re.IGNORECASE means plain lowercase,
+# while elsewhere it also matches 'K' (Kelvin) to 'k', 'ſ' to 's' and the like.
+_CUE_WORDS: dict[Rule, tuple[str, ...]] = {
+    deadline: ("deadline", "due", "cutoff", "cut-off", "need", "has", "have"),
+    # EVENT_WORDS' longest word of each alternative, and _WE_SHIP_RE's one other verb.
+    event_date: (*(max(re.split(r"\\s\+", e), key=len) for e in EVENT_WORDS.split("|")), "ship"),
+    blocker: ("block", "stuck", "held", "waiting"),
+}
+
+
+def _cued(rule: Rule, lower: str | None) -> bool:
+    cues = _CUE_WORDS.get(rule)
+    return cues is None or lower is None or any(cue in lower for cue in cues)
+
 
 def parse(clause: Clause, rules: tuple[Rule, ...] = RULES) -> Parsed | None:
+    lower = clause.text.lower() if clause.text.isascii() else None
     for rule in rules:
-        if (found := rule(clause)) is not None:
+        if _cued(rule, lower) and (found := rule(clause)) is not None:
             return found
     return None

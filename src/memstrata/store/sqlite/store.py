@@ -9,7 +9,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import wraps
@@ -163,10 +163,13 @@ class SQLiteStore:
             return self._db.execute(sql, params).lastrowid or 0
 
     def _insert(self, table: str, values: dict[str, Any]) -> int:
-        columns = ", ".join(values)
-        marks = ", ".join("?" * len(values))
-        sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
-        return self._exec(sql, list(values.values()))
+        return self._exec(_insert_sql(table, values), list(values.values()))
+
+    def _insert_returning(self, table: str, values: dict[str, Any]) -> sqlite3.Row:
+        """Insert a row and read it back, defaults included, in one statement."""
+        row = self._row(_insert_sql(table, values) + " RETURNING *", list(values.values()))
+        assert row is not None  # a plain INSERT returns its row or raises
+        return row
 
     def _migrate(self) -> None:
         with self._lock:
@@ -300,7 +303,7 @@ class SQLiteStore:
     # -- facts ----------------------------------------------------------------
 
     def insert_fact(self, fact: NewFact) -> Fact:
-        fact_id = self._insert("facts", {
+        row = self._insert_returning("facts", {
             "tenant": fact.tenant, "stream": fact.stream, "text": fact.text,
             "category": fact.category.value, "subject": fact.subject, "slot": fact.slot,
             "value": fact.value, "confidence": fact.confidence, "status": fact.status.value,
@@ -309,7 +312,7 @@ class SQLiteStore:
             "source_id": fact.source.id, "source_at": _ts(fact.source.at),
             "recorded_at": _ts(utcnow()), "tokens": fact.tokens,
         })  # fmt: skip
-        return self.fact(fact.tenant, fact_id)
+        return _fact(row)
 
     def fact(self, tenant: str, fact_id: int) -> Fact:
         row = self._row("SELECT * FROM facts WHERE tenant = ? AND id = ?", (tenant, fact_id))
@@ -324,6 +327,21 @@ class SQLiteStore:
         if not include_inactive:
             sql += " AND status = 'active'"
         return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
+
+    def active_fact_texts(
+        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[str]:  # fmt: skip
+        """Newest first, like `facts`, read as text alone: compaction reads all of a stream's."""
+        seen = [v.value for v in visibilities]
+        rows = self._rows(
+            "SELECT text FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
+            f" AND visibility IN ({_marks(seen)}) AND confidence >= ?"
+            f" AND category NOT IN ({_marks(skip_categories)})"
+            f" AND source_kind NOT IN ({_marks(skip_sources)}) ORDER BY id DESC",
+            (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
+        )
+        return [r["text"] for r in rows]
 
     def facts_in_slot(
         self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
@@ -982,6 +1000,14 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         clauses.append("x.seq < ?")
         params.append(where.turns_before_seq)
     return " AND ".join(clauses), params
+
+
+def _insert_sql(table: str, values: dict[str, Any]) -> str:
+    return f"INSERT INTO {table} ({', '.join(values)}) VALUES ({_marks(values)})"
+
+
+def _marks(values: Sized) -> str:
+    return ",".join("?" * len(values))
 
 
 def _item(kind: str, row: sqlite3.Row) -> Item:
