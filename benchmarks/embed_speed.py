@@ -1,6 +1,6 @@
 """Embedding speed: sentences per second for local MiniLM (int8 ONNX) and for hashing.
 
-    python benchmarks/embed_speed.py [--sentences 512] [--threads 2] [--batches 1 16 64]
+    python benchmarks/embed_speed.py [--sentences 512] [--threads 1] [--batches 1 16 64]
 
 Sentences are short memory-like statements (8 to 30 words). MiniLM is loaded and warmed
 up before timing. Prints a table; asserts nothing.
@@ -38,7 +38,7 @@ def rate(embed, texts: list[str], batch: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sentences", type=int, default=512)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 16, 64])
     args = parser.parse_args()
     texts = sentences(args.sentences)

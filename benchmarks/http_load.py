@@ -123,11 +123,12 @@ class Load:
         rng = random.Random(index)
         mine: list[float] = []
         with httpx.Client(base_url=self.url, headers=self.headers, timeout=30.0) as client:
-            for n in range(count):
+            for _ in range(count):
                 # A different question each time, as users ask, so no cache of query vectors
-                # answers for the model; the empty one asks for a context without a question.
+                # answers for the model. The tag is a number no turn holds (notes count from
+                # 0); the empty question asks for a context without a query.
                 asked = rng.choice(QUERIES)
-                query = f"{asked} ({index}.{n})" if asked else ""
+                query = f"{asked} (#{rng.randrange(10**7, 10**8)})" if asked else ""
                 body = {"stream": STREAM, "query": query, "budget": self.budget}
                 started = time.perf_counter()
                 try:

