@@ -45,6 +45,7 @@ from memstrata.types import (
     utcnow,
 )
 
+
 def _ts(moment: datetime | None) -> str | None:
     """Fixed-width UTC text, so that string order is time order. (isoformat: strftime took
     6% of an import, five times per message.)"""
