@@ -79,7 +79,7 @@ class MiniLMEmbedder:
                 self._inputs, self._output = _signature(model, session)
                 self._session = session  # last: other threads test it without the lock
 
-    def _locate(self) -> tuple[Any, Any]:
+    def _locate(self) -> tuple[Path, Any]:
         try:
             from tokenizers import Tokenizer
         except ImportError as exc:
