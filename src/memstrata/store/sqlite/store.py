@@ -386,7 +386,7 @@ class SQLiteStore:
         })  # fmt: skip
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
-        marks = ",".join("?" * len(fact_ids))
+        marks = _marks(fact_ids)
         rows = self._rows(
             f"SELECT h.* FROM fact_history h JOIN facts f ON f.id = h.fact_id"
             f" WHERE f.tenant = ? AND h.fact_id IN ({marks}) ORDER BY h.id",
@@ -484,7 +484,7 @@ class SQLiteStore:
         sql = "SELECT id, item_id, stream, vector FROM vectors WHERE tenant = ? AND kind = ?"
         params: list[Any] = [tenant, kind]
         if streams is not None:
-            sql += f" AND stream IN ({','.join('?' * len(streams))})"
+            sql += f" AND stream IN ({_marks(streams)})"
             params += list(streams)
         rows = self._rows(sql + " AND id > ? ORDER BY id", [*params, after_id])
         return [(r["id"], r["item_id"], r["stream"], r["vector"]) for r in rows]
@@ -587,7 +587,7 @@ class SQLiteStore:
         visibilities: Sequence[Visibility],
     ) -> list[TimelineEntry]:  # fmt: skip
         seen = [v.value for v in visibilities] or [""]
-        marks = ",".join("?" * len(seen))
+        marks = _marks(seen)
         rows = self._rows(
             "SELECT * FROM ("
             " SELECT 'record' AS kind, r.id, r.stream, r.author || ': ' || r.text AS text,"
@@ -799,7 +799,7 @@ class SQLiteStore:
         return [_fact(r) for r in rows]
 
     def active_facts_of(self, categories: Sequence[str], limit: int) -> list[Fact]:
-        marks = ",".join("?" * len(categories))
+        marks = _marks(categories)
         rows = self._rows(
             f"SELECT * FROM facts WHERE status = 'active' AND category IN ({marks})"
             " ORDER BY id LIMIT ?",
@@ -813,7 +813,7 @@ class SQLiteStore:
                 "SELECT id FROM summaries WHERE kind = 'archived' AND created_at < ? LIMIT ?",
                 (_ts(before), limit),
             )]  # fmt: skip
-            marks = ",".join("?" * len(ids))
+            marks = _marks(ids)
             if ids:
                 self._exec(f"DELETE FROM vectors WHERE kind = 'summary' AND item_id IN ({marks})",
                            ids)  # fmt: skip
@@ -890,7 +890,7 @@ class SQLiteStore:
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
         spec = _KINDS[kind]
-        marks = ",".join("?" * len(ids))
+        marks = _marks(ids)
         rows = self._rows(
             f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN ({marks})",
             [tenant, *ids],
@@ -965,11 +965,11 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     params: list[Any] = [where.tenant]
 
     def within(column: str, values: Sequence[Any]) -> None:
-        clauses.append(f"{column} IN ({','.join('?' * len(values))})" if values else "0")
+        clauses.append(f"{column} IN ({_marks(values)})" if values else "0")
         params.extend(values)
 
     if where.streams is not None and kind == "record":
-        marks = ",".join("?" * len(where.streams)) or "NULL"
+        marks = _marks(where.streams) or "NULL"
         clauses.append(
             f"(x.stream IN ({marks}) OR x.id IN (SELECT record_id FROM record_streams"
             f" WHERE tenant = x.tenant AND stream IN ({marks})))"
@@ -993,7 +993,7 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         if where.categories is not None:
             within("x.category", where.categories)
         if where.exclude_facts:
-            clauses.append(f"x.id NOT IN ({','.join('?' * len(where.exclude_facts))})")
+            clauses.append(f"x.id NOT IN ({_marks(where.exclude_facts)})")
             params.extend(sorted(where.exclude_facts))
     if kind == "summary":
         within("x.kind", [k.value for k in where.summary_kinds])
