@@ -81,23 +81,22 @@ class _Plan:
     def header_cost(self, section: str) -> int:
         return 0 if self.items[section] else count_tokens(_header(section)) + 1
 
-    def day_cost(self, section: str, item: ContextItem) -> int:
-        if section not in DAY_GROUPED or _day(item) in self.days[section]:
-            return 0
-        return count_tokens(_day_line(_day(item))) + 1
-
     def room(self) -> int:
         return self.budget - self.used
 
     def take(self, section: str, item: ContextItem, limit: int | None = None) -> bool:
         """Add the item if it fits in the budget (or in `limit`, if lower)."""
-        cost = item.tokens + 1 + self.header_cost(section) + self.day_cost(section, item)
+        new_day = _day(item) if section in DAY_GROUPED else None
+        if new_day in self.days.get(section, ()):
+            new_day = None
+        cost = item.tokens + 1 + self.header_cost(section)
+        cost += (count_tokens(_day_line(new_day)) + 1) if new_day else 0
         if cost > min(self.budget, limit or self.budget) - self.used:
             return False
         self.used += cost
         self.items[section].append(item)
-        if section in DAY_GROUPED:
-            self.days[section].add(_day(item))
+        if new_day:
+            self.days[section].add(new_day)
         return True
 
     def drop(self, section: str, item: ContextItem, reason: str) -> None:
@@ -277,10 +276,11 @@ def _header(section: str) -> str:
 
 def _block(name: str, items: Sequence[ContextItem]) -> str:
     lines = [_header(name)]
-    day = None
+    shown = None
     for item in items:
-        if name in DAY_GROUPED and _day(item) != day:
-            day = _day(item)
+        day = _day(item) if name in DAY_GROUPED else None
+        if day != shown:
+            shown = day
             lines.append(_day_line(day))
         lines.append(item.text)
     return "\n".join(lines)
