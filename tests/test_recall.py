@@ -295,3 +295,35 @@ def test_turns_stored_before_the_context_index_are_indexed_with_context(tmp_path
         assert turn_texts(mem, "pets") == ["How are your pets doing?", "We got a cat named Bailey."]
     finally:
         mem.close()
+
+
+def test_a_named_day_brings_that_day_first(keywords):
+    add_may_days(keywords)
+    anytime = turn_texts(keywords, "What film did Joanna watch?")
+    assert anytime[0] == "Joanna watched a film about films."
+    on_the_day = turn_texts(keywords, "What film did Joanna watch on 1 May, 2022?")
+    assert on_the_day[0] == "Joanna saw Lord of the Rings with her brother."
+
+
+def test_every_item_of_a_named_day_is_a_candidate(open_memory):
+    mem = open_memory(ScriptedModel())
+    add_may_days(mem)
+    # No word of the question is in the turn, and its vector may be far from the question's.
+    hits = mem.search("What happened on May 20, 2022?", kinds=["turn"])
+    assert hits[0].text.startswith("Joanna baked a strawberry cake.")
+
+
+def add_may_days(mem):
+    for day, text in ((1, "Joanna saw Lord of the Rings with her brother."),
+                      (9, "Joanna watched a film about films."),
+                      (20, "Joanna baked a strawberry cake.")):  # fmt: skip
+        mem.add_turn(ALPHA, text, at=datetime(2022, 5, day, 18, tzinfo=UTC))
+    mem.process_pending()
+
+
+def test_a_named_day_never_widens_a_time_filter(keywords):
+    keywords.add_turn(ALPHA, "Kickoff notes.", at=datetime(2022, 5, 1, 9, tzinfo=UTC))
+    keywords.add_turn(ALPHA, "Retro notes.", at=datetime(2022, 6, 1, 9, tzinfo=UTC))
+    late = keywords.search("notes from 1 May 2022", kinds=["turn"], preset="keywords",
+                           since=datetime(2022, 5, 15, tzinfo=UTC))  # fmt: skip
+    assert [h.text.split("\n")[0] for h in late] == ["Retro notes."]

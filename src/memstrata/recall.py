@@ -2,7 +2,8 @@
 
 Candidates come from full text (BM25) and from vectors; filters narrow both before
 ranking; the lists are fused by reciprocal rank, then nudged by recency and mentions.
-How much each signal counts is a named preset: data, not branches.
+A query that names a day or month ("on 7 July, 2023") gets a second pair of lists from
+that time alone, fused on top. How much each signal counts is a named preset: data, not branches.
 """
 
 import logging
@@ -17,6 +18,7 @@ import numpy as np
 
 from memstrata.embed import Embedder
 from memstrata.store.base import Item, ItemFilter, Store
+from memstrata.timeframe import Timeframe, timeframe_of
 from memstrata.types import SearchHit
 
 log = logging.getLogger("memstrata.recall")
@@ -54,6 +56,9 @@ class Preset:
     """Summaries retell turns; the verbatim, dated turn is the better evidence."""
     min_similarity: float = 0.3
     """Vector candidates below this cosine are noise: every query has nearest neighbours."""
+    timeframe_weight: float = 1.0
+    """How much items from the days a query names ("on 7 July, 2023") count, on top: a
+    second ranking within those days, fused like the first."""
 
 
 PRESETS: dict[str, Preset] = {
@@ -148,21 +153,39 @@ class Recall:
         ranked: dict[tuple[str, int], dict[str, float]] = {}
         match = fts_query(query)
         query_vector = self._embed_query(query) if preset.vector_weight else None
+        self._rank(ranked, "", where, preset, match, query_vector, preset.min_similarity)
+        frame = timeframe_of(query) if preset.timeframe_weight else None
+        if frame is not None and (within := _narrowed(where, frame)) is not None:
+            # The asker named the time, so every item of it is a candidate, however far.
+            self._rank(ranked, "frame_", within, preset, match, query_vector, -1.0)
+        return self._fuse(ranked, where.tenant, preset)[:limit]
+
+    def _rank(
+        self,
+        ranked: dict[tuple[str, int], dict[str, float]],
+        prefix: str,
+        where: ItemFilter,
+        preset: Preset,
+        match: str | None,
+        query_vector: np.ndarray | None,
+        min_similarity: float,
+    ) -> None:
+        """Record each candidate's full-text and vector rank under `prefix`."""
         for kind in preset.kinds:
             if match:
                 hits = self.store.fts_ids(kind, match, where, preset.candidates)
                 for rank, (item_id, _) in enumerate(hits, start=1):
-                    ranked.setdefault((kind, item_id), {})["fts_rank"] = rank
+                    ranked.setdefault((kind, item_id), {})[f"{prefix}fts_rank"] = rank
             if query_vector is not None:
                 allowed = self.store.item_ids(kind, where)
                 nearest = self.index.nearest(
                     kind, where.tenant, query_vector, allowed, preset.candidates
                 )
-                close = [(i, sim) for i, sim in nearest if sim >= preset.min_similarity]
+                close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
                 for rank, (item_id, similarity) in enumerate(close, start=1):
                     signals = ranked.setdefault((kind, item_id), {})
-                    signals["vector_rank"], signals["similarity"] = rank, similarity
-        return self._fuse(ranked, where.tenant, preset)[:limit]
+                    signals[f"{prefix}vector_rank"] = rank
+                    signals["similarity"] = similarity
 
     def _embed_query(self, query: str) -> np.ndarray | None:
         if self.embedder is None or not query.strip():
@@ -211,11 +234,20 @@ def _embed_one(embedder: Embedder, text: str) -> np.ndarray:
 
 def _rrf(signals: dict[str, float], preset: Preset) -> float:
     score = 0.0
-    if "fts_rank" in signals:
-        score += preset.fts_weight / (preset.rrf_k + signals["fts_rank"])
-    if "vector_rank" in signals:
-        score += preset.vector_weight / (preset.rrf_k + signals["vector_rank"])
+    for prefix, weight in (("", 1.0), ("frame_", preset.timeframe_weight)):
+        for signal, signal_weight in (("fts_rank", preset.fts_weight),
+                                      ("vector_rank", preset.vector_weight)):  # fmt: skip
+            rank = signals.get(prefix + signal)
+            if rank is not None:
+                score += weight * signal_weight / (preset.rrf_k + rank)
     return score
+
+
+def _narrowed(where: ItemFilter, frame: Timeframe) -> ItemFilter | None:
+    """`where` limited to `frame`, or None when the two do not overlap."""
+    since = max(frame.since, where.since) if where.since else frame.since
+    until = min(frame.until, where.until) if where.until else frame.until
+    return where.model_copy(update={"since": since, "until": until}) if since < until else None
 
 
 def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
