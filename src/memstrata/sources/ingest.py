@@ -68,20 +68,24 @@ class SlackIngest:
         waiting = Counter[str]()
         total, files, last_path = len(export.day_files()), 0, None
         for chunk in _chunks(export.messages(), _CHUNK):
-            with self.store.transaction():
-                for message in chunk:
-                    read += 1
-                    if message.path != last_path:
-                        files, last_path = files + 1, message.path
-                    if message.kind not in KEPT_KINDS:
-                        skipped[message.kind.value] += 1
-                        continue
-                    stream = self.message(message)
-                    if stream is None:
-                        duplicates += 1
-                    else:
-                        routed[stream] += 1
-                        waiting[stream] += 1
+            kept: list[NewRecord] = []
+            for message in chunk:
+                read += 1
+                if message.path != last_path:
+                    files, last_path = files + 1, message.path
+                if message.kind not in KEPT_KINDS:
+                    skipped[message.kind.value] += 1
+                    continue
+                kept.append(self._routed(message))
+            # Routing happens before the write lock is taken, so worker processes
+            # digesting earlier batches wait for it as briefly as possible.
+            ids = self.store.insert_records(kept)
+            for record, stored in zip(kept, ids, strict=True):
+                if stored is None:
+                    duplicates += 1
+                else:
+                    routed[record.stream] += 1
+                    waiting[record.stream] += 1
             # The export is read day by day, so a full batch can be digested (by other
             # workers) while later days are still being read.
             self._digest_full(waiting, self.settings.sources.import_batch_messages)
@@ -102,9 +106,8 @@ class SlackIngest:
 
     def message(self, message: SlackMessage) -> str | None:
         """Store one message; returns its stream, or None if it was stored before."""
-        route = self.router.message(message.text, message.channel.name, message.channel.kind)
-        stored = self.store.insert_record(self._record(message, route))
-        return None if stored is None else route.stream
+        record = self._routed(message)
+        return None if self.store.insert_record(record) is None else record.stream
 
     def live(self, message: SlackMessage) -> str | None:
         """Store a message that just arrived, and digest its stream once a batch is full
@@ -116,6 +119,10 @@ class SlackIngest:
             idle = self.settings.sources.batch_idle_minutes * 60
             self.store.schedule(self.tenant, stream, DIGEST, time.time() + (0 if full else idle))
         return stream
+
+    def _routed(self, message: SlackMessage) -> NewRecord:
+        route = self.router.message(message.text, message.channel.name, message.channel.kind)
+        return self._record(message, route)
 
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel
