@@ -591,7 +591,7 @@ class SQLiteStore:
         self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
     ) -> None:
         # Events come in groups sharing one time (a record's entities): format it once.
-        stamps = {at: _ts(at) for _, _, _, at in events}
+        stamps = {at: _ts(at) for at in {at for _, _, _, at in events}}
         with self._lock:
             self._db.executemany(
                 "INSERT OR IGNORE INTO entity_events VALUES (?, ?, ?, ?, ?)",
