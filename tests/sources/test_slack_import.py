@@ -157,6 +157,22 @@ def test_an_interrupted_import_loses_nothing_and_resumes_without_duplicates(mem,
     assert len({r.external_id for r in mem.records(ALPHA)}) == len(mem.records(ALPHA)) == 1050
 
 
+def test_importing_again_digests_what_an_interrupted_import_stored(mem, tmp_path):
+    export = write_export(tmp_path / "small", {"proj-alpha": {"2026-03-02": [
+        msg(ts(n), f"We decided to ship build {n} on Friday.", "U1") for n in range(20)
+    ]}}, users=USERS, channels=CHANNELS)  # fmt: skip
+
+    def crash(done: int, total: int) -> None:
+        raise _Interrupted  # after the messages were stored, before their digest was queued
+
+    with pytest.raises(_Interrupted):
+        mem.import_slack(export, progress=crash)
+    again = mem.import_slack(export)
+    assert (again.kept, again.duplicates) == (0, 20)
+    assert all(r.processed for r in mem.records(ALPHA))
+    assert mem.summaries(ALPHA, "slack")
+
+
 def test_digests_write_a_slack_summary_and_facts_in_the_slack_band(mem, export):
     mem.import_slack(export)
     [slack] = mem.summaries(ALPHA, "slack")
