@@ -125,6 +125,54 @@ def test_importing_twice_adds_nothing(mem, export, tmp_path):
     assert len(mem.summaries(ALPHA)) == summaries
 
 
+def test_a_message_exported_twice_is_stored_once(mem, tmp_path):
+    twice = write_export(tmp_path / "twice", {"proj-alpha": {"2026-03-02": [
+        msg(ts(0), "We decided to use Postgres.", "U1"),
+        msg(ts(0), "We decided to use Postgres.", "U1"),
+        msg(ts(1), "Raj owns the migration.", "U2"),
+    ]}}, users=USERS, channels=CHANNELS)  # fmt: skip
+    report = mem.import_slack(twice)
+    assert (report.read, report.kept, report.duplicates) == (3, 2, 1)
+    assert [r.external_id for r in mem.records(ALPHA)] == [ts(0), ts(1)]
+
+
+class _Interrupted(Exception):
+    """Stands for a crash or a Ctrl-C between two of the import's transactions."""
+
+
+def test_an_interrupted_import_loses_nothing_and_resumes_without_duplicates(mem, tmp_path):
+    days = {f"2026-03-{day:02d}": [msg(ts(day * 1440 + n), f"Note {day}.{n} on the rollout.", "U1")
+                                   for n in range(150)] for day in range(2, 9)}  # fmt: skip
+    export = write_export(tmp_path / "big", {"proj-alpha": days}, users=USERS, channels=CHANNELS)
+
+    def crash(done: int, total: int) -> None:
+        raise _Interrupted
+
+    with pytest.raises(_Interrupted):
+        mem.import_slack(export, progress=crash, process=False)
+    stored = len(mem.records(ALPHA))
+    assert 0 < stored < 1050  # the first transaction's messages, all of them
+    again = mem.import_slack(export, process=False)
+    assert (again.kept, again.duplicates) == (1050 - stored, stored)
+    assert len({r.external_id for r in mem.records(ALPHA)}) == len(mem.records(ALPHA)) == 1050
+
+
+def test_importing_again_digests_what_an_interrupted_import_stored(mem, tmp_path):
+    export = write_export(tmp_path / "small", {"proj-alpha": {"2026-03-02": [
+        msg(ts(n), f"We decided to ship build {n} on Friday.", "U1") for n in range(20)
+    ]}}, users=USERS, channels=CHANNELS)  # fmt: skip
+
+    def crash(done: int, total: int) -> None:
+        raise _Interrupted  # after the messages were stored, before their digest was queued
+
+    with pytest.raises(_Interrupted):
+        mem.import_slack(export, progress=crash)
+    again = mem.import_slack(export)
+    assert (again.kept, again.duplicates) == (0, 20)
+    assert all(r.processed for r in mem.records(ALPHA))
+    assert mem.summaries(ALPHA, "slack")
+
+
 def test_digests_write_a_slack_summary_and_facts_in_the_slack_band(mem, export):
     mem.import_slack(export)
     [slack] = mem.summaries(ALPHA, "slack")

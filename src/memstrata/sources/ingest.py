@@ -8,6 +8,7 @@ import is only as slow as reading and storing.
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import islice
 from typing import TypeVar
@@ -56,6 +57,22 @@ def channel_entity(name: str) -> str:
     return f"channel:{name.lower().removeprefix('#')}"
 
 
+@dataclass
+class _Tally:
+    """What an import has read so far."""
+
+    read: int = 0
+    files: int = 0
+    last_path: str | None = None
+    duplicates: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    routed: Counter[str] = field(default_factory=Counter)
+    waiting: Counter[str] = field(default_factory=Counter)
+    """New messages per stream whose digest is not queued yet."""
+    stored_before: set[str] = field(default_factory=set)
+    """Streams of the messages that were already stored."""
+
+
 class SlackIngest:
     """Stores Slack messages of one tenant as routed source records."""
 
@@ -64,35 +81,43 @@ class SlackIngest:
 
     def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
         """Every message of the export, streamed; digests are queued for the streams."""
-        read, skipped, routed, duplicates = 0, Counter[str](), Counter[str](), 0
-        waiting = Counter[str]()
-        total, files, last_path = len(export.day_files()), 0, None
+        tally, total = _Tally(), len(export.day_files())
         for chunk in _chunks(export.messages(), _CHUNK):
-            with self.store.transaction():
-                for message in chunk:
-                    read += 1
-                    if message.path != last_path:
-                        files, last_path = files + 1, message.path
-                    if message.kind not in KEPT_KINDS:
-                        skipped[message.kind.value] += 1
-                        continue
-                    stream = self.message(message)
-                    if stream is None:
-                        duplicates += 1
-                    else:
-                        routed[stream] += 1
-                        waiting[stream] += 1
+            self._store_chunk(chunk, tally)
             # The export is read day by day, so a full batch can be digested (by other
             # workers) while later days are still being read.
-            self._digest_full(waiting, self.settings.sources.import_batch_messages)
+            self._digest_full(tally.waiting, self.settings.sources.import_batch_messages)
             if progress:
-                progress(files, total)
-        self._digest_full(waiting, 1)
+                progress(tally.files, total)
+        self._digest_full(tally.waiting, 1)
+        self._digest_left_over(tally.stored_before - tally.routed.keys())
         problems = tuple(ImportProblem(path=p.path, error=p.error) for p in export.problems)
         return ImportReport(
-            source="slack", read=read, kept=sum(routed.values()), duplicates=duplicates,
-            skipped=dict(skipped), routed=dict(routed.most_common()), problems=problems,
+            source="slack", read=tally.read, kept=sum(tally.routed.values()),
+            duplicates=tally.duplicates, skipped=dict(tally.skipped),
+            routed=dict(tally.routed.most_common()), problems=problems,
         )  # fmt: skip
+
+    def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
+        kept: list[NewRecord] = []
+        for message in chunk:
+            tally.read += 1
+            if message.path != tally.last_path:
+                tally.files, tally.last_path = tally.files + 1, message.path
+            if message.kind not in KEPT_KINDS:
+                tally.skipped[message.kind.value] += 1
+            else:
+                kept.append(self._routed(message))
+        # Routing happens before the write lock is taken, so worker processes digesting
+        # earlier batches wait for it as briefly as possible.
+        ids = self.store.insert_records(kept)
+        for record, stored in zip(kept, ids, strict=True):
+            if stored is None:
+                tally.duplicates += 1
+                tally.stored_before.add(record.stream)
+            else:
+                tally.routed[record.stream] += 1
+                tally.waiting[record.stream] += 1
 
     def _digest_full(self, waiting: Counter[str], batch: int) -> None:
         for stream, count in list(waiting.items()):
@@ -100,11 +125,17 @@ class SlackIngest:
                 self.store.schedule(self.tenant, stream, DIGEST, time.time())
                 del waiting[stream]
 
+    def _digest_left_over(self, streams: set[str]) -> None:
+        """An import cut short stores messages without queueing their digest; importing
+        again finds them all stored, so it queues the digest here."""
+        for stream in sorted(streams):
+            if self.store.count_unprocessed(self.tenant, stream):
+                self.store.schedule(self.tenant, stream, DIGEST, time.time())
+
     def message(self, message: SlackMessage) -> str | None:
         """Store one message; returns its stream, or None if it was stored before."""
-        route = self.router.message(message.text, message.channel.name, message.channel.kind)
-        stored = self.store.insert_record(self._record(message, route))
-        return None if stored is None else route.stream
+        record = self._routed(message)
+        return None if self.store.insert_record(record) is None else record.stream
 
     def live(self, message: SlackMessage) -> str | None:
         """Store a message that just arrived, and digest its stream once a batch is full
@@ -116,6 +147,10 @@ class SlackIngest:
             idle = self.settings.sources.batch_idle_minutes * 60
             self.store.schedule(self.tenant, stream, DIGEST, time.time() + (0 if full else idle))
         return stream
+
+    def _routed(self, message: SlackMessage) -> NewRecord:
+        route = self.router.message(message.text, message.channel.name, message.channel.kind)
+        return self._record(message, route)
 
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel

@@ -184,6 +184,10 @@ class Store(Protocol):
         channel, external_id) is already stored, in which case nothing changes."""
         ...
 
+    def insert_records(self, records: Sequence[NewRecord]) -> list[int | None]:
+        """`insert_record` for many records in one transaction; their ids in order."""
+        ...
+
     def record(self, tenant: str, record_id: int) -> Record: ...
     def records(
         self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
