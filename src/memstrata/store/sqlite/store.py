@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, TypeVar
 from memstrata.errors import NotFound, StoreError
 from memstrata.store.base import (
     ApiKey,
+    ImportJob,
     Item,
     ItemFilter,
     Job,
@@ -34,6 +35,7 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    ImportReport,
     Record,
     SourceRef,
     Summary,
@@ -62,6 +64,7 @@ def _dt(text: str | None) -> datetime | None:
 
 _Read = TypeVar("_Read", bound=Callable[..., Any])
 _READ_CACHE_ENTRIES = 512
+_FINISHED_IMPORT = ("done", "failed")
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -849,6 +852,79 @@ class SQLiteStore:
             )
             return cursor.rowcount == 1
 
+    # -- imports of the HTTP API ----------------------------------------------
+
+    def insert_import(self, tenant: str, import_id: str, kind: str) -> None:
+        self._insert("imports", {
+            "id": import_id, "tenant": tenant, "kind": kind, "status": "queued",
+            "created_at": _ts(utcnow()),
+        })  # fmt: skip
+
+    def set_import_status(
+        self, import_id: str, status: str, *, report: ImportReport | None = None,
+        error: str | None = None,
+    ) -> None:  # fmt: skip
+        finished = _ts(utcnow()) if status in _FINISHED_IMPORT else None
+        self._exec(
+            "UPDATE imports SET status = ?, report = ?, error = ?, finished_at = ? WHERE id = ?",
+            (status, None if report is None else report.model_dump_json(), error, finished,
+             import_id),
+        )  # fmt: skip
+
+    def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
+        row = self._row(
+            "SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id)
+        )
+        return None if row is None else _import_job(row)
+
+    def count_unfinished_imports(self) -> int:
+        marks = _marks(_FINISHED_IMPORT)
+        row = self._row(
+            f"SELECT COUNT(*) AS n FROM imports WHERE status NOT IN ({marks})", _FINISHED_IMPORT
+        )
+        return row["n"]
+
+    def prune_imports(self, keep: int) -> int:
+        marks = _marks(_FINISHED_IMPORT)
+        with self._lock:
+            return self._db.execute(
+                "DELETE FROM imports WHERE seq IN (SELECT seq FROM imports"
+                f" WHERE status IN ({marks}) ORDER BY seq"
+                " LIMIT max(0, (SELECT COUNT(*) FROM imports) - ?))",
+                (*_FINISHED_IMPORT, keep),
+            ).rowcount
+
+    def fail_unfinished_imports(self, error: str) -> int:
+        marks = _marks(_FINISHED_IMPORT)
+        with self._lock:
+            return self._db.execute(
+                "UPDATE imports SET status = 'failed', error = ?, finished_at = ?"
+                f" WHERE status NOT IN ({marks})",
+                (error, _ts(utcnow()), *_FINISHED_IMPORT),
+            ).rowcount
+
+    # -- named leases ---------------------------------------------------------
+
+    def claim_lease(self, name: str, owner: str, seconds: float) -> bool:
+        now = time.time()
+        with self._lock:
+            return self._db.execute(
+                "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+                " expires_at = excluded.expires_at WHERE leases.expires_at <= ?",
+                (name, owner, now + seconds, now),
+            ).rowcount == 1
+
+    def extend_lease(self, name: str, owner: str, seconds: float) -> bool:
+        with self._lock:
+            return self._db.execute(
+                "UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?",
+                (time.time() + seconds, name, owner),
+            ).rowcount == 1
+
+    def release_lease(self, name: str, owner: str) -> None:
+        self._exec("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
+
     # -- search ---------------------------------------------------------------
 
     def fts_ids(
@@ -1017,6 +1093,15 @@ def _item(kind: str, row: sqlite3.Row) -> Item:
         kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
         visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
+    )  # fmt: skip
+
+
+def _import_job(row: sqlite3.Row) -> ImportJob:
+    report = row["report"]
+    return ImportJob(
+        id=row["id"], tenant=row["tenant"], kind=row["kind"], status=row["status"],
+        report=None if report is None else ImportReport.model_validate_json(report),
+        error=row["error"],
     )  # fmt: skip
 
 
