@@ -64,6 +64,7 @@ def _dt(text: str | None) -> datetime | None:
 
 _Read = TypeVar("_Read", bound=Callable[..., Any])
 _READ_CACHE_ENTRIES = 512
+_ITEM_CACHE_ENTRIES = 8192
 _FINISHED_IMPORT = ("done", "failed")
 
 
@@ -104,6 +105,8 @@ class SQLiteStore:
         self._streams: set[tuple[str, str]] = set()
         """Streams this connection made sure exist; forgotten on rollback."""
         self._read_cache: dict[tuple[Any, ...], Any] = {}
+        self._item_cache: dict[tuple[str, str, int], Item] = {}
+        """Search's items by (kind, tenant, id); emptied with the read cache."""
         self._read_version: tuple[int, int] = (-1, -1)
         self._db.row_factory = sqlite3.Row
         for pragma in (
@@ -139,7 +142,7 @@ class SQLiteStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 self._streams.clear()
-                self._read_cache.clear()  # it may hold rows that were just rolled back
+                self._forget_reads()  # they may hold rows that were just rolled back
                 raise
             else:
                 self._db.execute("COMMIT")
@@ -151,8 +154,12 @@ class SQLiteStore:
         # writes, committed or not.
         version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
         if version != self._read_version:
-            self._read_cache.clear()
+            self._forget_reads()
             self._read_version = version
+
+    def _forget_reads(self) -> None:
+        self._read_cache.clear()
+        self._item_cache.clear()
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -965,10 +972,25 @@ class SQLiteStore:
         return [i for i in dated if i.at >= since][:limit]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
+        """Those of `ids` that exist, in no set order. Kept while no connection changes the
+        database, as _unchanged_reads keeps answers: search after search loads mostly
+        the same items."""
+        with self._lock:
+            self._check_read_version()
+            cache = self._item_cache
+            if len(cache) >= _ITEM_CACHE_ENTRIES:
+                cache.clear()
+            missing = [i for i in ids if (kind, tenant, i) not in cache]
+            if missing:
+                for item in self._read_items(kind, tenant, missing):
+                    cache[(kind, tenant, item.id)] = item
+            return [found for i in ids if (found := cache.get((kind, tenant, i))) is not None]
+
+    def _read_items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
         spec = _KINDS[kind]
-        marks = _marks(ids)
         rows = self._rows(
-            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN ({marks})",
+            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN"
+            f" ({_marks(ids)})",
             [tenant, *ids],
         )
         return [_item(kind, r) for r in rows]
