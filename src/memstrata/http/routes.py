@@ -119,7 +119,7 @@ async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
     # is (FastAPI would validate the finished Context again and hop threads to do it).
     trust = read_trust(key, body.trust)
     mem: Memory = request.app.state.memory
-    if body.query:
+    if body.query and mem.embeds:  # a thread hop costs more than nothing to prepare
         await anyio.to_thread.run_sync(
             mem.prepare_query, body.query, limiter=request.app.state.model_lane
         )
