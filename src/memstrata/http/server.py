@@ -14,7 +14,7 @@ from memstrata.errors import SettingsError
 from memstrata.http.app import create_app
 from memstrata.http.imports import fail_unfinished
 from memstrata.memory import Memory
-from memstrata.settings import Settings
+from memstrata.settings import Settings, load_settings
 
 _SETTINGS_ENV = "MEMSTRATA_SERVE_SETTINGS"
 """How serve() hands its settings to the worker processes, which uvicorn spawns afresh."""
@@ -49,8 +49,10 @@ def serve(
 
 
 def worker_app() -> FastAPI:
-    """The app of one server process, over its own Memory, from the settings of serve()."""
-    settings = Settings.model_validate_json(os.environ[_SETTINGS_ENV])
+    """The app of one server process, over its own Memory, with the settings of serve()
+    (or, under `uvicorn --factory memstrata.http.server:worker_app`, load_settings())."""
+    given = os.environ.get(_SETTINGS_ENV)
+    settings = Settings.model_validate_json(given) if given else load_settings()
     memory = Memory.open(settings=settings, background_worker=True)
     return create_app(memory, settings, maintenance=True)
 
