@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from memstrata import Memory, load_settings
+from memstrata.errors import SettingsError
+from memstrata.http import serve
 from memstrata.keys import create_key
 from tests.http.test_sources import jira_csv, upload
 
@@ -124,6 +127,12 @@ def test_serve_answers_and_stops_cleanly(tmp_path: Path) -> None:
 
 
 # -- several worker processes ---------------------------------------------------
+
+
+def test_a_worker_count_out_of_range_is_a_settings_error(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="workers"):
+        serve(load_settings(db=tmp_path / "serve.db"), port=0, workers=0)
+    assert not (tmp_path / "serve.db").exists()  # refused before anything was opened
 
 
 def _events(trace: Path, name: str) -> list[dict[str, Any]]:

@@ -9,12 +9,13 @@ for jobs, a lease for the maintenance loop, and the import statuses kept in the 
 import os
 
 from fastapi import FastAPI
+from pydantic import ValidationError
 
 from memstrata.errors import SettingsError
 from memstrata.http.app import create_app
 from memstrata.http.imports import fail_unfinished
 from memstrata.memory import Memory
-from memstrata.settings import Settings, load_settings
+from memstrata.settings import HttpSettings, Settings, load_settings
 
 _SETTINGS_ENV = "MEMSTRATA_SERVE_SETTINGS"
 """How serve() hands its settings to the worker processes, which uvicorn spawns afresh."""
@@ -29,10 +30,7 @@ def serve(
     import uvicorn
 
     if workers is not None:
-        if workers < 1:
-            raise SettingsError(f"workers must be at least 1, got {workers}")
-        http = settings.http.model_copy(update={"workers": workers})
-        settings = settings.model_copy(update={"http": http})
+        settings = settings.model_copy(update={"http": _with_workers(settings.http, workers)})
     _prepare(settings)
     os.environ[_SETTINGS_ENV] = settings.model_dump_json()
     try:
@@ -55,6 +53,13 @@ def worker_app() -> FastAPI:
     settings = Settings.model_validate_json(given) if given else load_settings()
     memory = Memory.open(settings=settings, background_worker=True)
     return create_app(memory, settings, maintenance=True)
+
+
+def _with_workers(http: HttpSettings, workers: int) -> HttpSettings:
+    try:
+        return HttpSettings.model_validate({**http.model_dump(), "workers": workers})
+    except ValidationError as exc:
+        raise SettingsError(f"workers: {exc.errors()[0]['msg']} (got {workers!r})") from None
 
 
 def _prepare(settings: Settings) -> None:
