@@ -2,12 +2,14 @@
 
     python benchmarks/http_load.py [--requests 2000] [--clients 8] [--turns 200]
                                    [--budget 2000] [--embed minilm] [--method get]
+                                   [--workers 1]
 
 Seeds a fresh SQLite memory with `--turns` turns (facts and summaries made before timing),
-starts `memstrata.http.serve` in its own process on a free loopback port, warms up, then
+starts `memstrata.http.serve` with `--workers` processes on a free loopback port, warms up, then
 sends `--requests` context requests from `--clients` threads, each with its own keep-alive
 httpx client. Prints throughput, latency percentiles and errors; the goal is zero errors
-and p95 under 50 ms. The CPU each side spends per request shows where the cores went.
+and p95 under 50 ms. The CPU each side spends per request (the server's summed over its
+processes) shows where the cores went.
 Exits 1 if any request failed.
 """
 
@@ -34,7 +36,7 @@ STREAM = "project:alpha"
 TENANT = "bench"
 SERVE = (
     "import sys; from memstrata import load_settings; from memstrata.http import serve; "
-    "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]))"
+    "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]), workers=int(sys.argv[2]))"
 )
 LINES = [
     "No, Raj is the Lead Architect.",
@@ -75,34 +77,63 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db: Path, embed: str) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, embed: str, workers: int) -> tuple[subprocess.Popen, str]:
+    """The server, once every one of its `workers` processes has started."""
     port = free_port()
     env = {**os.environ, "MEMSTRATA_DB": str(db), "MEMSTRATA_EMBED__KIND": embed}
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVE, str(port)],
+        [sys.executable, "-c", SERVE, str(port), str(workers)],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
+    log = ServerLog(proc)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"serve exited with {proc.returncode}: {proc.stderr.read()}")
-        try:
-            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.05)
+            raise SystemExit(f"serve exited with {proc.returncode}: {log.text()}")
+        if log.count("Application startup complete") >= workers and _healthy(url):
+            return proc, url
+        time.sleep(0.05)
     proc.terminate()
     raise SystemExit("serve did not come up")
 
 
+def _healthy(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/health", timeout=1.0).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+class ServerLog:
+    """The server's stderr, read as it comes, so that the pipe never fills."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen) -> None:
+        for line in proc.stderr:
+            self.lines.append(line)
+
+    def count(self, text: str) -> int:
+        return sum(text in line for line in list(self.lines))
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+
 class Load:
-    def __init__(self, url: str, secret: str, budget: int, method: str) -> None:
+    def __init__(
+        self, url: str, secret: str, budget: int, method: str, *, reconnect: bool = False
+    ) -> None:
         self.url, self.budget, self.method = url, budget, method
         self.headers = {"Authorization": f"Bearer {secret}"}
+        if reconnect:  # a connection per request, so that every server process gets some
+            self.headers["Connection"] = "close"
         self.latencies: list[float] = []
         self.errors: dict[str, int] = {}
         self.lock = threading.Lock()
@@ -147,13 +178,26 @@ class Load:
             self.latencies.extend(mine)
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU time of a process so far; None where /proc is missing."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+def cpu_seconds(pid: int, children: bool = False) -> float | None:
+    """User plus system CPU time of a process so far, with that of its live children if
+    asked (the server's workers); None where /proc is missing."""
+    stats = _stats()
+    if pid not in stats:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    pids = [pid] + ([p for p, (ppid, _) in stats.items() if ppid == pid] if children else [])
+    return sum(stats[p][1] for p in pids) / os.sysconf("SC_CLK_TCK")
+
+
+def _stats() -> dict[int, tuple[int, int]]:
+    """Parent pid and CPU clock ticks of every process."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        found[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    return found
 
 
 def per_request_ms(before: float | None, after: float | None, requests: int) -> str:
@@ -176,6 +220,7 @@ def main() -> None:
     parser.add_argument("--embed", default="minilm", choices=["hashing", "minilm", "none"])
     parser.add_argument("--method", default="get", choices=["get", "post"])
     parser.add_argument("--warmup", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
     args = parser.parse_args()
     out = Console()
 
@@ -183,17 +228,20 @@ def main() -> None:
         db = Path(tmp) / "bench.db"
         out.print(f"seeding {args.turns} turns ...")
         secret = seed(db, args.turns, args.embed)
-        proc, url = start_server(db, args.embed)
+        proc, url = start_server(db, args.embed, args.workers)
         try:
-            Load(url, secret, args.budget, args.method).run(args.warmup, min(args.clients, 4))
+            warmup = Load(url, secret, args.budget, args.method, reconnect=True)
+            warmup.run(args.warmup * args.workers, min(args.clients, 4))
             load = Load(url, secret, args.budget, args.method)
-            server_before, client_before = cpu_seconds(proc.pid), cpu_seconds(os.getpid())
+            server_before = cpu_seconds(proc.pid, children=True)
+            client_before = cpu_seconds(os.getpid())
             seconds = load.run(args.requests, args.clients)
-            server_cpu = per_request_ms(server_before, cpu_seconds(proc.pid), args.requests)
+            server_after = cpu_seconds(proc.pid, children=True)
+            server_cpu = per_request_ms(server_before, server_after, args.requests)
             client_cpu = per_request_ms(client_before, cpu_seconds(os.getpid()), args.requests)
         finally:
             proc.terminate()
-            proc.communicate(timeout=30)
+            proc.wait(timeout=30)
 
     lat_ms = [s * 1000 for s in load.latencies]
     table = Table(title=f"HTTP load: {args.method.upper()} /v1/context, loopback")
@@ -203,6 +251,7 @@ def main() -> None:
     table.add_row("clients", str(args.clients))
     table.add_row("stream turns / budget", f"{args.turns} / {args.budget}")
     table.add_row("embedder", args.embed)
+    table.add_row("server processes", str(args.workers))
     table.add_row("wall time", f"{seconds:.2f} s")
     table.add_row("throughput", f"{len(lat_ms) / seconds:,.0f} req/s")
     table.add_row("latency mean", f"{statistics.fmean(lat_ms):.1f} ms")

@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from memstrata import FactStatus
 from memstrata.cli import app
-from memstrata.maintenance import maintain
+from memstrata.maintenance import LEASE, MaintenanceLoop, maintain
 from tests.scripted_model import ScriptedModel
 
 ALPHA = "project:alpha"
@@ -77,3 +77,32 @@ def test_maintain_command(tmp_path):
                                 env={"COLUMNS": "200"})  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "retention" in result.output and "rollups" in result.output
+
+
+def test_loops_of_several_processes_take_turns_through_a_lease(open_memory):
+    # Two memories on one file stand for two server processes.
+    here, there = open_memory(ScriptedModel()), open_memory(ScriptedModel())
+    loops = [MaintenanceLoop(here, interval=3600), MaintenanceLoop(there, interval=3600)]
+    for loop in loops:
+        loop.start()
+    for loop in loops:
+        assert loop.tried.wait(30)
+    assert sorted(loop.runs for loop in loops) == [0, 1]
+    runner = next(loop for loop in loops if loop.runs)
+    assert not here.store.claim_lease(LEASE, "someone-else", 60)  # held until the interval ends
+    for loop in loops:
+        loop.stop()
+    # Stopped cleanly, the runner let the lease go: a restarted server maintains at start.
+    assert runner.runs == 1 and here.store.claim_lease(LEASE, "someone-else", 60)
+
+
+def test_a_lease_whose_time_is_up_can_be_taken_over(open_memory):
+    store = open_memory(ScriptedModel()).store
+    assert store.claim_lease("job", "a", 0) and store.claim_lease("job", "b", 60)
+    assert not store.extend_lease("job", "a", 60)  # a lost it
+    assert not store.claim_lease("job", "a", 60)
+    store.release_lease("job", "a")  # not a's to release
+    assert not store.claim_lease("job", "a", 60)
+    assert store.extend_lease("job", "b", 60)
+    store.release_lease("job", "b")
+    assert store.claim_lease("job", "a", 60)

@@ -69,3 +69,21 @@ def test_callers_cannot_change_what_others_read(open_memory: MemoryFactory) -> N
     mem.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
     mem.facts(STREAM).clear()
     assert _fact_texts(mem) == ["Raj is the Lead Architect."]
+
+
+def test_search_items_never_outlive_a_change_by_another_connection(tmp_path: Path) -> None:
+    db = tmp_path / "shared.db"
+    settings = load_settings()
+    with (
+        Memory.open(db, settings=settings, background_worker=False) as reader,
+        Memory.open(db, settings=settings, background_worker=False) as writer,
+    ):
+        fact = writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
+        (before,) = reader.store.items("fact", "default", [fact.id])
+        again = reader.store.items("fact", "default", [fact.id, 10**9])  # a missing id too
+        assert again == [before]
+        writer.store.update_fact("default", fact.id, text="The badge vendor is Zenith.",
+                                 value="Zenith", tokens=7)  # fmt: skip
+        (after,) = reader.store.items("fact", "default", [fact.id])
+        assert before.text == "The badge vendor is Acme."
+        assert after.text == "The badge vendor is Zenith."

@@ -265,13 +265,17 @@ def serve(
     ctx: typer.Context,
     host: Annotated[str | None, typer.Option(help="Listen address [default: 127.0.0.1]")] = None,
     port: Annotated[int | None, typer.Option(help="Listen port [default: 8420]")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Server processes on the port, each using a core [default: 1]"),
+    ] = None,
 ) -> None:
     """The HTTP API (OpenAPI docs at /docs), with the maintenance loop running."""
     from memstrata.http import serve as run_http
 
     options: _Options = ctx.obj
     try:
-        run_http(options.settings(), host=host, port=port)
+        run_http(options.settings(), host=host, port=port, workers=workers)
     except MemstrataError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None

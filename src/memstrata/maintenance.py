@@ -1,13 +1,16 @@
 """The maintenance loop: retention, archiving, roll-ups and retries, each bounded.
 
 `maintain()` runs every stage once and reports counts; `MaintenanceLoop` runs it at start
-and then on an interval, for the long-running faces (serve, proxy).
+and then on an interval, for the long-running faces (serve, proxy). However many processes
+run a loop over one store, a lease in the store lets one of them run it at a time.
 """
 
 import hashlib
 import logging
+import os
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -157,12 +160,31 @@ def _iso_day(value: str) -> date | None:
         return None
 
 
+LEASE = "maintenance"
+_POLL_SECONDS = 60.0
+"""How often a loop that does not hold the lease looks whether it has come free."""
+_RUN_LEASE_SECONDS = 900.0
+"""Held while a run lasts, so that no other process starts one meanwhile; a process that
+dies mid-run blocks the others for this long at most."""
+
+
 class MaintenanceLoop:
-    """Runs maintain() now and then every `interval` seconds, in a daemon thread."""
+    """Runs maintain() at start and then every `interval` seconds, in a daemon thread.
+
+    The loops of all processes on one store share the work through the store's lease
+    `maintenance`: a run takes it, and keeps it for `interval` after finishing, so that
+    whichever loop finds it free next runs next. A loop that stops cleanly lets it go, so
+    a restarted server maintains at start again.
+    """
 
     def __init__(self, memory: Memory, interval: float) -> None:
         self._memory = memory
         self._interval = interval
+        self._owner = f"pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.runs = 0
+        """How many times this loop has run maintain()."""
+        self.tried = threading.Event()
+        """Set once this loop has tried for the lease (and run, if it got it)."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="memstrata-maintenance",
                                         daemon=True)  # fmt: skip
@@ -174,8 +196,38 @@ class MaintenanceLoop:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if not self._thread.is_alive():  # else a run goes on and still needs the lease
+            self._release()
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            maintain(self._memory)
-            self._stop.wait(self._interval)
+            if self._claim():
+                maintain(self._memory)
+                self.runs += 1
+                self._hold(self._interval)
+            self.tried.set()
+            self._stop.wait(min(self._interval, _POLL_SECONDS))
+
+    def _claim(self) -> bool:
+        try:
+            held = self._memory.store.claim_lease(
+                LEASE, self._owner, max(self._interval, _RUN_LEASE_SECONDS)
+            )
+        except Exception:  # a busy or broken store: try again at the next tick
+            log.exception("cannot take the maintenance lease")
+            return False
+        if not self.tried.is_set():  # which process maintains, once, not every tick
+            tracing.event("maintenance_lease", owner=self._owner, held=held)
+        return held
+
+    def _hold(self, seconds: float) -> None:
+        try:
+            self._memory.store.extend_lease(LEASE, self._owner, seconds)
+        except Exception:
+            log.exception("cannot keep the maintenance lease")
+
+    def _release(self) -> None:
+        try:
+            self._memory.store.release_lease(LEASE, self._owner)
+        except Exception:
+            log.exception("cannot let the maintenance lease go")

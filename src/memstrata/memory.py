@@ -362,6 +362,11 @@ class Memory:
         )  # fmt: skip
         return built
 
+    @property
+    def embeds(self) -> bool:
+        """Whether search uses vectors: without, prepare_query() has nothing to do."""
+        return self.recall.embedder is not None
+
     def prepare_query(self, query: str) -> None:
         """Embed `query` ahead of a context() or search() for it.
 

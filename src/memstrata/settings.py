@@ -49,6 +49,7 @@ class HttpSettings(BaseModel):
     port: int = Field(default=8420, ge=0, le=65535)
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     """Uploads (Slack zips, Jira CSVs) may be large; everything else is far smaller."""
+    workers: int = Field(default=1, ge=1, le=64, description="server processes on one port")
 
 
 class ProxySettings(BaseModel):

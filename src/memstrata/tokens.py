@@ -6,6 +6,7 @@ o200k ranks as package data, so we feed those to tiktoken's fast encoder instead
 
 import base64
 import gzip
+import re
 from array import array
 from collections.abc import Sequence
 from functools import cache, lru_cache
@@ -53,6 +54,14 @@ _LONG_CHARS = 200_000
 """Summaries and whole sections repeat too, but are few; longer texts are rare and not
 worth keeping."""
 
+# Where o200k's pre-tokenizer always starts a new piece: after a newline, at a character
+# that is neither whitespace nor '/'. No pattern of it takes a newline and then such a
+# character (a newline ends a match, or is followed within it by more whitespace or, in
+# the punctuation pattern, by '/'), and BPE merges stay within a piece; so a text's tokens
+# are the sum of its lines' tokens, cut there. Python's \s holds every character Rust's
+# does, so it cuts nowhere the tokenizer would not.
+_PIECE_START = re.compile(r"(?<=\n)(?=[^\s/])")
+
 
 def count_tokens(text: str) -> int:
     """Tokens of `text` under o200k; special-token strings count as plain text."""
@@ -62,10 +71,15 @@ def count_tokens(text: str) -> int:
         return _count_short(text)
     if len(text) <= _LONG_CHARS:
         return _count_long(text)
-    return _count(text)
+    return len(encoding().encode_ordinary(text))
 
 
 def _count(text: str) -> int:
+    # A rendered context differs from the last one in a few lines: counted line by line,
+    # most of it comes from the cache, as exactly as if counted whole.
+    pieces = _PIECE_START.split(text) if "\n" in text else ()
+    if len(pieces) > 1:
+        return sum(count_tokens(piece) for piece in pieces)
     return len(encoding().encode_ordinary(text))
 
 

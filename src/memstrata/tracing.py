@@ -6,6 +6,7 @@ when tracing is off. Values that look like secrets are masked before they are wr
 
 import json
 import logging
+import os
 import re
 import threading
 from pathlib import Path
@@ -43,8 +44,9 @@ def disable() -> None:
 
 
 def event(name: str, **fields: Any) -> None:
-    """One trace event: a name, a UTC time and JSON-able fields."""
+    """One trace event: a name, a UTC time, the process (several server processes may
+    write to one file) and JSON-able fields."""
     if not _log.isEnabledFor(logging.INFO) or not _log.handlers:
         return
-    record = {"event": name, "at": utcnow().isoformat(), **fields}
+    record = {"event": name, "at": utcnow().isoformat(), "pid": os.getpid(), **fields}
     _log.info(_SECRET.sub("***", json.dumps(record, default=str, ensure_ascii=False)))

@@ -1,6 +1,7 @@
 """The import queue on its own: one job at a time, a bounded registry, a clean stop.
 
-A stand-in memory whose imports wait on a gate makes queued and running observable.
+A stand-in memory whose imports wait on a gate makes queued and running observable; its
+statuses go to a real store, which queues of other processes share.
 """
 
 import io
@@ -15,15 +16,17 @@ import pytest
 
 from memstrata.errors import InvalidInput
 from memstrata.http.errors import ApiError
-from memstrata.http.imports import Imports
+from memstrata.http.imports import Imports, fail_unfinished
 from memstrata.http.schemas import ImportStatus
+from memstrata.store.sqlite.store import SQLiteStore
 from memstrata.types import ImportReport
 
 
 class GatedMemory:
     """Imports wait for `gate`; a file holding b'boom' fails as a bug would."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
         self.gate = threading.Event()
         self.seen: list[tuple[bytes, str | None]] = []
 
@@ -42,14 +45,23 @@ class GatedMemory:
 
 
 @pytest.fixture
-def memory() -> GatedMemory:
-    return GatedMemory()
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    store = SQLiteStore(tmp_path / "imports.db")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def memory(store: SQLiteStore) -> GatedMemory:
+    return GatedMemory(store)
 
 
 @pytest.fixture
 def uploads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    return tmp_path
+    folder = tmp_path / "uploads"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
 
 
 @pytest.fixture
@@ -141,3 +153,37 @@ def test_closing_stops_the_running_import_and_fails_the_queued(
         submit(imports)
     assert (refused.value.status_code, refused.value.code) == (503, "shutting_down")
     imports.close()  # again: nothing to do
+
+
+def test_the_status_is_shared_by_the_queues_of_one_store(
+    imports: Imports, memory: GatedMemory, store: SQLiteStore
+) -> None:
+    elsewhere = GatedMemory(store)
+    elsewhere.gate = memory.gate
+    other = Imports(elsewhere, keep=3, max_waiting=2)  # type: ignore[arg-type]
+    job = submit(imports, tenant="acme")
+    assert other.status("acme", job) == imports.status("acme", job)
+    assert other.status("globex", job) is None
+    with pytest.raises(ApiError) as refused:  # the waiting count is the store's, not a queue's
+        submit(other)
+        submit(other)
+    assert refused.value.code == "too_many_imports"
+    memory.gate.set()
+    assert wait_for(other, job, "done", tenant="acme").report is not None
+    other.close()
+
+
+def test_a_restart_fails_what_was_left_unfinished(store: SQLiteStore) -> None:
+    store.insert_import("acme", "left-queued", "jira")
+    store.insert_import("acme", "left-running", "slack")
+    store.set_import_status("left-running", "running")
+    store.insert_import("acme", "finished", "jira")
+    store.set_import_status("finished", "done", report=ImportReport(source="jira", kept=2))
+    assert fail_unfinished(store) == 2
+    for job in ("left-queued", "left-running"):
+        found = store.import_job("acme", job)
+        assert found is not None and found.status == "failed"
+        assert "server stopped" in (found.error or "")
+    done = store.import_job("acme", "finished")
+    assert done is not None and done.status == "done" and done.report is not None
+    assert done.report.kept == 2

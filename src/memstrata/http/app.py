@@ -1,7 +1,7 @@
 """The FastAPI application: one Memory, API-key auth, a body limit and one error shape.
 
 Imports run on the app's own worker thread (app.state.imports); its lifespan stops that
-thread before it closes the memory.
+thread, and the maintenance loop if the app runs one, before it closes the memory.
 """
 
 import threading
@@ -18,6 +18,7 @@ from memstrata.http.imports import Imports
 from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
 from memstrata.http.schemas import Health
+from memstrata.maintenance import MaintenanceLoop
 from memstrata.memory import Memory
 from memstrata.settings import Settings
 
@@ -30,9 +31,9 @@ the trust level it reads with; a `public` key cannot write. Errors are
 `{"error": {"code": ..., "message": ...}}` with a stable `code`: malformed JSON is a 400
 `invalid_json`, JSON that does not fit is a 422 `invalid_input`.
 
-Imports (`POST /v1/imports`) run in the background, one at a time: the answer is a 202
-with a status URL to poll. Their statuses are kept in the server's memory only, so they
-do not survive a restart.
+Imports (`POST /v1/imports`) run in the background, one at a time in each server process:
+the answer is a 202 with a status URL to poll. Statuses are kept in the store, the most
+recent 200; an import a restart cut short ends as "failed".
 """
 
 
@@ -52,17 +53,25 @@ class MemoryCloser:
         self._memory.close()
 
 
-def create_app(memory: Memory, settings: Settings, *, close_memory: bool = True) -> FastAPI:
-    """The HTTP API over `memory`. With `close_memory`, the app's shutdown closes it."""
+def create_app(
+    memory: Memory, settings: Settings, *, close_memory: bool = True, maintenance: bool = False
+) -> FastAPI:
+    """The HTTP API over `memory`. With `close_memory`, the app's shutdown closes it; with
+    `maintenance`, the app runs the maintenance loop from its start to its shutdown."""
     closer = MemoryCloser(memory)
     imports = Imports(memory)
+    loop = MaintenanceLoop(memory, settings.maintenance_interval_seconds) if maintenance else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if loop is not None:
+            loop.start()
         try:
             yield
         finally:
-            # First the imports: the one running still writes to the memory.
+            if loop is not None:
+                await anyio.to_thread.run_sync(loop.stop)
+            # Then the imports: the one running still writes to the memory.
             await anyio.to_thread.run_sync(imports.close)
             if close_memory:
                 await anyio.to_thread.run_sync(closer)

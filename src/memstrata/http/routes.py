@@ -119,7 +119,7 @@ async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
     # is (FastAPI would validate the finished Context again and hop threads to do it).
     trust = read_trust(key, body.trust)
     mem: Memory = request.app.state.memory
-    if body.query:
+    if body.query and mem.embeds:  # a thread hop costs more than nothing to prepare
         await anyio.to_thread.run_sync(
             mem.prepare_query, body.query, limiter=request.app.state.model_lane
         )
@@ -291,7 +291,8 @@ def start_import(
 ) -> ImportStarted:
     """Queue an import of the uploaded file and answer at once; poll `status_url`.
 
-    Imports run one at a time in the background. A file that is not what `kind` says ends
+    Imports run one at a time in the background (in each server process, when there are
+    several). A file that is not what `kind` says ends
     as status "failed" with the reason in `error`. Importing the same file again adds
     nothing new.
     """
@@ -307,8 +308,8 @@ def import_status(
     key: Caller,
     imports: ImportQueue,
 ) -> ImportStatus:
-    """An import's status, and its report once done. Statuses are kept in the server's
-    memory: they do not survive a restart, and only the most recent are kept."""
+    """An import's status, and its report once done. Any server process answers for any
+    import; only the most recent 200 are kept."""
     status = imports.status(key.tenant, import_id)
     if status is None:
         raise NotFound(f"no import {import_id!r}")

@@ -12,6 +12,7 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    ImportReport,
     Record,
     SourceRef,
     Summary,
@@ -124,6 +125,18 @@ class ApiKey(_Row):
     label: str
     created_at: datetime
     revoked: bool = False
+
+
+class ImportJob(_Row):
+    """An import taken by the HTTP API, as every one of its processes sees it."""
+
+    id: str
+    tenant: str
+    kind: str
+    status: str
+    """queued, running, done or failed."""
+    report: ImportReport | None = None
+    error: str | None = None
 
 
 class Store(Protocol):
@@ -276,6 +289,37 @@ class Store(Protocol):
     def api_key(self, secret_hash: str) -> ApiKey | None: ...
     def api_keys(self, tenant: str | None = None) -> list[ApiKey]: ...
     def revoke_api_key(self, key_id: int) -> bool: ...
+
+    def insert_import(self, tenant: str, import_id: str, kind: str) -> None:
+        """Record a queued import."""
+        ...
+
+    def set_import_status(
+        self, import_id: str, status: str, *, report: ImportReport | None = None,
+        error: str | None = None,
+    ) -> None: ...  # fmt: skip
+    def import_job(self, tenant: str, import_id: str) -> ImportJob | None: ...
+    def count_unfinished_imports(self) -> int: ...
+    def prune_imports(self, keep: int) -> int:
+        """Delete the oldest finished imports until at most `keep` are left (or none
+        finished is); returns how many went."""
+        ...
+
+    def fail_unfinished_imports(self, error: str) -> int:
+        """Mark every queued or running import failed with `error`: after a restart, no
+        process is left to finish them."""
+        ...
+
+    def claim_lease(self, name: str, owner: str, seconds: float) -> bool:
+        """Hold the lease `name` for `seconds` if no one holds it, or its holder's time is
+        up (whoever that was, `owner` too); True if `owner` holds it now."""
+        ...
+
+    def extend_lease(self, name: str, owner: str, seconds: float) -> bool:
+        """Hold `owner`'s lease for `seconds` from now; False if `owner` no longer holds it."""
+        ...
+
+    def release_lease(self, name: str, owner: str) -> None: ...
 
     def fts_ids(
         self, kind: str, match: str, where: "ItemFilter", limit: int

@@ -285,4 +285,30 @@ MIGRATIONS: list[tuple[str, str]] = [
         END;
         """,
     ),
+    (
+        "0008_shared_server_state",
+        """
+        -- Imports taken by the HTTP API, so that any of its processes can answer a status.
+        CREATE TABLE imports (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            tenant TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            status TEXT NOT NULL,
+            report TEXT,
+            error TEXT,
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE INDEX imports_by_status ON imports (status);
+
+        -- Work that one process at a time may do, such as the maintenance loop: a row is
+        -- held by its owner until expires_at (seconds since the epoch).
+        CREATE TABLE leases (
+            name TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        """,
+    ),
 ]

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, TypeVar
 from memstrata.errors import NotFound, StoreError
 from memstrata.store.base import (
     ApiKey,
+    ImportJob,
     Item,
     ItemFilter,
     Job,
@@ -34,6 +35,7 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    ImportReport,
     Record,
     SourceRef,
     Summary,
@@ -62,6 +64,8 @@ def _dt(text: str | None) -> datetime | None:
 
 _Read = TypeVar("_Read", bound=Callable[..., Any])
 _READ_CACHE_ENTRIES = 512
+_ITEM_CACHE_ENTRIES = 8192
+_FINISHED_IMPORT = ("done", "failed")
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -101,6 +105,8 @@ class SQLiteStore:
         self._streams: set[tuple[str, str]] = set()
         """Streams this connection made sure exist; forgotten on rollback."""
         self._read_cache: dict[tuple[Any, ...], Any] = {}
+        self._item_cache: dict[tuple[str, str, int], Item] = {}
+        """Search's items by (kind, tenant, id); emptied with the read cache."""
         self._read_version: tuple[int, int] = (-1, -1)
         self._db.row_factory = sqlite3.Row
         for pragma in (
@@ -136,7 +142,7 @@ class SQLiteStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 self._streams.clear()
-                self._read_cache.clear()  # it may hold rows that were just rolled back
+                self._forget_reads()  # they may hold rows that were just rolled back
                 raise
             else:
                 self._db.execute("COMMIT")
@@ -148,8 +154,12 @@ class SQLiteStore:
         # writes, committed or not.
         version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
         if version != self._read_version:
-            self._read_cache.clear()
+            self._forget_reads()
             self._read_version = version
+
+    def _forget_reads(self) -> None:
+        self._read_cache.clear()
+        self._item_cache.clear()
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -869,6 +879,79 @@ class SQLiteStore:
             )
             return cursor.rowcount == 1
 
+    # -- imports of the HTTP API ----------------------------------------------
+
+    def insert_import(self, tenant: str, import_id: str, kind: str) -> None:
+        self._insert("imports", {
+            "id": import_id, "tenant": tenant, "kind": kind, "status": "queued",
+            "created_at": _ts(utcnow()),
+        })  # fmt: skip
+
+    def set_import_status(
+        self, import_id: str, status: str, *, report: ImportReport | None = None,
+        error: str | None = None,
+    ) -> None:  # fmt: skip
+        finished = _ts(utcnow()) if status in _FINISHED_IMPORT else None
+        self._exec(
+            "UPDATE imports SET status = ?, report = ?, error = ?, finished_at = ? WHERE id = ?",
+            (status, None if report is None else report.model_dump_json(), error, finished,
+             import_id),
+        )  # fmt: skip
+
+    def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
+        row = self._row(
+            "SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id)
+        )
+        return None if row is None else _import_job(row)
+
+    def count_unfinished_imports(self) -> int:
+        marks = _marks(_FINISHED_IMPORT)
+        row = self._row(
+            f"SELECT COUNT(*) AS n FROM imports WHERE status NOT IN ({marks})", _FINISHED_IMPORT
+        )
+        return row["n"]
+
+    def prune_imports(self, keep: int) -> int:
+        marks = _marks(_FINISHED_IMPORT)
+        with self._lock:
+            return self._db.execute(
+                "DELETE FROM imports WHERE seq IN (SELECT seq FROM imports"
+                f" WHERE status IN ({marks}) ORDER BY seq"
+                " LIMIT max(0, (SELECT COUNT(*) FROM imports) - ?))",
+                (*_FINISHED_IMPORT, keep),
+            ).rowcount
+
+    def fail_unfinished_imports(self, error: str) -> int:
+        marks = _marks(_FINISHED_IMPORT)
+        with self._lock:
+            return self._db.execute(
+                "UPDATE imports SET status = 'failed', error = ?, finished_at = ?"
+                f" WHERE status NOT IN ({marks})",
+                (error, _ts(utcnow()), *_FINISHED_IMPORT),
+            ).rowcount
+
+    # -- named leases ---------------------------------------------------------
+
+    def claim_lease(self, name: str, owner: str, seconds: float) -> bool:
+        now = time.time()
+        with self._lock:
+            return self._db.execute(
+                "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+                " expires_at = excluded.expires_at WHERE leases.expires_at <= ?",
+                (name, owner, now + seconds, now),
+            ).rowcount == 1
+
+    def extend_lease(self, name: str, owner: str, seconds: float) -> bool:
+        with self._lock:
+            return self._db.execute(
+                "UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?",
+                (time.time() + seconds, name, owner),
+            ).rowcount == 1
+
+    def release_lease(self, name: str, owner: str) -> None:
+        self._exec("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
+
     # -- search ---------------------------------------------------------------
 
     def fts_ids(
@@ -909,10 +992,25 @@ class SQLiteStore:
         return [i for i in dated if i.at >= since][:limit]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
+        """Those of `ids` that exist, in no set order. Kept while no connection changes the
+        database, as _unchanged_reads keeps answers: search after search loads mostly
+        the same items."""
+        with self._lock:
+            self._check_read_version()
+            cache = self._item_cache
+            if len(cache) >= _ITEM_CACHE_ENTRIES:
+                cache.clear()
+            missing = [i for i in ids if (kind, tenant, i) not in cache]
+            if missing:
+                for item in self._read_items(kind, tenant, missing):
+                    cache[(kind, tenant, item.id)] = item
+            return [found for i in ids if (found := cache.get((kind, tenant, i))) is not None]
+
+    def _read_items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
         spec = _KINDS[kind]
-        marks = _marks(ids)
         rows = self._rows(
-            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN ({marks})",
+            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN"
+            f" ({_marks(ids)})",
             [tenant, *ids],
         )
         return [_item(kind, r) for r in rows]
@@ -1056,6 +1154,15 @@ def _item(kind: str, row: sqlite3.Row) -> Item:
         kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
         visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
+    )  # fmt: skip
+
+
+def _import_job(row: sqlite3.Row) -> ImportJob:
+    report = row["report"]
+    return ImportJob(
+        id=row["id"], tenant=row["tenant"], kind=row["kind"], status=row["status"],
+        report=None if report is None else ImportReport.model_validate_json(report),
+        error=row["error"],
     )  # fmt: skip
 
 

@@ -1,0 +1,44 @@
+"""Token counts: counted line by line from the cache, exactly as the tokenizer counts the
+whole text."""
+
+import random
+
+from memstrata.tokens import count_tokens, encoding
+
+TRICKY = [
+    "## Facts\n- Raj is the Lead Architect. [turn:12, 2026-03-02]\n### 2026-03-02\n[x] y",
+    "ends with a dot.\nNext line\n\n## Header\n",
+    "a /path\n/starts with a slash\n //twice\n",
+    "spaces before   \n   and after\n\tTab\r\nWindows\r\n",
+    "numbers 1234567\n89 and 'll contractions\n's at a line start",
+    "unicode\xa0nbsp\n\u3000ideographic space\n\u2028line sep\n\x1cfile sep\n\x85nel",
+    "emoji 😀\n日本語の文\néclair\n",
+    "\n\n\nleading newlines\n\n\n",
+]
+PIECES = ["word", "Word", "42", "1999", ".", "!?", "/", "#", "[", "]", "'s", " ", "  ",
+          "\t", "\n", "\n", "\r\n", "\xa0", "é", "日本", "😀", "-", ":", "User:",
+          "Assistant:"]  # fmt: skip
+
+
+def exact(text: str) -> int:
+    return len(encoding().encode_ordinary(text))
+
+
+def test_tricky_texts_count_as_a_whole() -> None:
+    for text in TRICKY:
+        assert count_tokens(text) == exact(text), repr(text)
+
+
+def test_random_lines_count_as_a_whole() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 40)))
+        assert count_tokens(text) == exact(text), repr(text)
+
+
+def test_a_context_sized_text_counts_as_a_whole() -> None:
+    rng = random.Random(8)
+    lines = [" ".join(rng.choice(PIECES) for _ in range(12)) for _ in range(400)]
+    text = "\n".join(lines)
+    assert len(text) > 4000 and count_tokens(text) == exact(text)
+    assert count_tokens(text + "\nmore") == exact(text + "\nmore")
