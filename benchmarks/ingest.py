@@ -3,6 +3,8 @@
     python benchmarks/ingest.py [--sizes 10000,100000] [--embed none|hashing|minilm]
                                 [--workers N] [--keep DIR]
 
+`--workers` defaults to what `memstrata import slack` uses here: a worker per core, at most 4.
+
 Each size runs in a fresh subprocess, so its peak RSS is its own: generate the export
 (benchmarks/slack_synth.py, untimed), then time `import_slack(process=False)` (read, clean,
 route, store) and `process_pending()` (summaries, facts, observations) separately. Heuristic
@@ -11,6 +13,7 @@ model, embedded SQLite, one project per proj-* channel. Prints tables; asserts n
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -182,6 +185,12 @@ def routing_table(result: dict) -> Table:
     return table
 
 
+def cli_default_workers() -> int:
+    """The CLI digests in one worker process per core, at most 4; with one core, in-process."""
+    cores = min(os.cpu_count() or 1, 4)
+    return cores if cores > 1 else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -197,8 +206,9 @@ def main() -> None:
         "replaced)",
     )  # fmt: skip
     parser.add_argument(
-        "--workers", type=int, default=0,
-        help="digest in this many worker processes while importing (0: after, in-process)",
+        "--workers", type=int, default=cli_default_workers(),
+        help="digest in this many worker processes while importing (0: after, in-process); "
+        "default: as `memstrata import slack` on this machine",
     )  # fmt: skip
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
