@@ -3,7 +3,8 @@
 Candidates come from full text (BM25) and from vectors; filters narrow both before
 ranking; the lists are fused by reciprocal rank, then nudged by recency and mentions.
 A query that names a day or month ("on 7 July, 2023") gets a second pair of lists from
-that time alone, fused on top. How much each signal counts is a named preset: data, not branches.
+that time alone, fused on top. How much each signal counts is a named preset: data, not
+branches.
 """
 
 import logging

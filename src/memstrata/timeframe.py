@@ -20,7 +20,7 @@ _MONTH_YEAR_RE = re.compile(
     re.IGNORECASE,
 )
 _ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
-"""Anchor for find_dates; only phrases that carry their own year are kept, so it is unused."""
+"""Anchor for find_dates; only phrases that carry their own year are kept, so it never counts."""
 
 
 @dataclass(frozen=True)
