@@ -1,5 +1,6 @@
 """Reads answered from memory must never outlive a change to the database."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,18 @@ from memstrata.types import utcnow
 from tests.conftest import MemoryFactory
 
 STREAM = "project:alpha"
+
+
+@pytest.fixture
+def reader_and_writer(tmp_path: Path) -> Iterator[tuple[Memory, Memory]]:
+    """Two memories on one database file, as two server processes would hold."""
+    db = tmp_path / "shared.db"
+    settings = load_settings()
+    with (
+        Memory.open(db, settings=settings, background_worker=False) as reader,
+        Memory.open(db, settings=settings, background_worker=False) as writer,
+    ):
+        yield reader, writer
 
 
 def _fact_texts(mem: Memory) -> list[str]:
@@ -27,23 +40,20 @@ def test_a_write_through_the_same_memory_shows_at_once(open_memory: MemoryFactor
     assert "2027-03-27" in second.text
 
 
-def test_a_write_by_another_connection_shows_at_once(tmp_path: Path) -> None:
-    db = tmp_path / "shared.db"
-    settings = load_settings()
-    with (
-        Memory.open(db, settings=settings, background_worker=False) as reader,
-        Memory.open(db, settings=settings, background_worker=False) as writer,
-    ):
-        writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
-        assert _fact_texts(reader) == ["Raj is the Lead Architect."]
-        writer.write_fact(STREAM, "Priya owns the backend.", category="role")
-        assert sorted(_fact_texts(reader)) == [
-            "Priya owns the backend.",
-            "Raj is the Lead Architect.",
-        ]
-        assert len(reader.turns(STREAM, 10)) == 0
-        writer.add_turn(STREAM, user="hello", assistant="hi")
-        assert [t.user for t in reader.turns(STREAM, 10)] == ["hello"]
+def test_a_write_by_another_connection_shows_at_once(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    reader, writer = reader_and_writer
+    writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    assert _fact_texts(reader) == ["Raj is the Lead Architect."]
+    writer.write_fact(STREAM, "Priya owns the backend.", category="role")
+    assert sorted(_fact_texts(reader)) == [
+        "Priya owns the backend.",
+        "Raj is the Lead Architect.",
+    ]
+    assert len(reader.turns(STREAM, 10)) == 0
+    writer.add_turn(STREAM, user="hello", assistant="hi")
+    assert [t.user for t in reader.turns(STREAM, 10)] == ["hello"]
 
 
 def test_rows_read_inside_a_rolled_back_transaction_are_forgotten(tmp_path: Path) -> None:
@@ -71,19 +81,16 @@ def test_callers_cannot_change_what_others_read(open_memory: MemoryFactory) -> N
     assert _fact_texts(mem) == ["Raj is the Lead Architect."]
 
 
-def test_search_items_never_outlive_a_change_by_another_connection(tmp_path: Path) -> None:
-    db = tmp_path / "shared.db"
-    settings = load_settings()
-    with (
-        Memory.open(db, settings=settings, background_worker=False) as reader,
-        Memory.open(db, settings=settings, background_worker=False) as writer,
-    ):
-        fact = writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
-        (before,) = reader.store.items("fact", "default", [fact.id])
-        again = reader.store.items("fact", "default", [fact.id, 10**9])  # a missing id too
-        assert again == [before]
-        writer.store.update_fact("default", fact.id, text="The badge vendor is Zenith.",
-                                 value="Zenith", tokens=7)  # fmt: skip
-        (after,) = reader.store.items("fact", "default", [fact.id])
-        assert before.text == "The badge vendor is Acme."
-        assert after.text == "The badge vendor is Zenith."
+def test_search_items_never_outlive_a_change_by_another_connection(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    reader, writer = reader_and_writer
+    fact = writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
+    (before,) = reader.store.items("fact", "default", [fact.id])
+    again = reader.store.items("fact", "default", [fact.id, 10**9])  # a missing id too
+    assert again == [before]
+    writer.store.update_fact("default", fact.id, text="The badge vendor is Zenith.",
+                             value="Zenith", tokens=7)  # fmt: skip
+    (after,) = reader.store.items("fact", "default", [fact.id])
+    assert before.text == "The badge vendor is Acme."
+    assert after.text == "The badge vendor is Zenith."
