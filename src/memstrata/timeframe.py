@@ -9,16 +9,11 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from memstrata.models.heuristic.dates import find_dates
+from memstrata.models.heuristic.dates import MONTH_NUMBERS, MONTH_PATTERN, find_dates
 
 _SLACK = timedelta(days=1)
 """Days are UTC days; the asker's own day may start or end a few hours either side."""
-_MONTHS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): n for n, name in enumerate(calendar.month_abbr) if name})
-_MONTH_YEAR_RE = re.compile(
-    r"\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?,?\s+(\d{4})\b",
-    re.IGNORECASE,
-)
+_MONTH_YEAR_RE = re.compile(rf"\b({MONTH_PATTERN}),?\s+(\d{{4}})\b", re.IGNORECASE)
 _ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
 """Anchor for find_dates; only phrases that carry their own year are kept, so it never counts."""
 
@@ -37,7 +32,7 @@ def timeframe_of(query: str) -> Timeframe | None:
     for match in _MONTH_YEAR_RE.finditer(query):
         if any(start <= match.start() < end for start, end in taken):
             continue  # the month of a full date already counted
-        month, year = _MONTHS[match[1].lower()], int(match[2])
+        month, year = MONTH_NUMBERS[match[1][:3].lower()], int(match[2])
         last_day = calendar.monthrange(year, month)[1]
         spans.append((date(year, month, 1), date(year, month, last_day)))
     if not spans:

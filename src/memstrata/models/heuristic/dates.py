@@ -15,7 +15,7 @@ import dateparser
 
 from memstrata.types import as_utc
 
-_MONTH = (
+MONTH_PATTERN = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
@@ -31,8 +31,8 @@ _NUMBER = r"(?:\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
 DATE_RE = re.compile(
     r"\b(?:"
     rf"(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
-    rf"|(?:{_WEEKDAY},?\s+)?(?P<md>{_MONTH}\s+{_DAY}(?!\d)(?:,?\s+\d{{4}})?)"
-    rf"|(?:{_WEEKDAY},?\s+)?(?P<dm>{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?)"
+    rf"|(?:{_WEEKDAY},?\s+)?(?P<md>{MONTH_PATTERN}\s+{_DAY}(?!\d)(?:,?\s+\d{{4}})?)"
+    rf"|(?:{_WEEKDAY},?\s+)?(?P<dm>{_DAY}\s+(?:of\s+)?{MONTH_PATTERN}(?:,?\s+\d{{4}})?)"
     r"|(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|today|tonight|eod)"
     r"|(?P<end>(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:day|week|month|quarter|year)"
     r"|eow|eom)"
@@ -79,7 +79,7 @@ def _dateparser(phrase: str, anchor: date) -> date | None:
     return parsed.date() if parsed else None
 
 
-_MONTHS = {
+MONTH_NUMBERS = {
     name: number
     for number, name in enumerate(
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
@@ -97,7 +97,7 @@ def _month_day(phrase: str, today: date) -> date | None:
     the next year, as it does dateparser's). None for anything else, and for February 29,
     which is left to dateparser."""
     parts = _MONTH_DAY_RE.match(phrase.lower())
-    if parts is None or (month := _MONTHS.get((parts["m1"] or parts["m2"])[:3])) is None:
+    if parts is None or (month := MONTH_NUMBERS.get((parts["m1"] or parts["m2"])[:3])) is None:
         return None
     number = int(parts["d1"] or parts["d2"])
     if month == 2 and number == 29:
