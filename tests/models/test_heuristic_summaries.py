@@ -92,6 +92,27 @@ def test_summary_drops_near_duplicates():
     assert MODEL.summarize_session(turns, 200).text.count("CI pipeline") == 1
 
 
+def test_summary_keeps_the_speaker_on_every_sentence_and_drops_labelled_small_talk():
+    turns = [
+        turn("Caroline: Hey Mel!"),
+        turn("Melanie: Thanks, Caroline!"),
+        turn("hamza (in thread): The deploy failed twice. We are blocked on the API keys."),
+        turn("Melanie: I painted that lake sunrise last year! Painting relaxes me after work."),
+    ]
+    lines = MODEL.summarize_session(turns, 200).text.splitlines()
+    assert lines == [
+        "- Open: hamza (in thread): The deploy failed twice.",
+        "- Open: hamza (in thread): We are blocked on the API keys.",
+        "- Melanie: I painted that lake sunrise last year!",
+        "- Melanie: Painting relaxes me after work.",
+    ]
+
+
+def test_summary_keeps_a_label_like_prefix_as_written():
+    lines = MODEL.summarize_session([turn("TODO: send the budget to finance by Friday.")], 200)
+    assert lines.text.startswith("- Open: TODO: send the budget to finance by Friday")
+
+
 @pytest.mark.parametrize(
     "turns",
     [

@@ -3,6 +3,10 @@
 Decisions, blockers, concerns, deadlines and pending actions rank first; questions and
 small talk last. Sentences that are plain facts rank low, since the engine pins facts on
 their own. The chosen sentences come out as bullet lines in the order they were said.
+
+Text that opens with a speaker's label ("hamza: …", as Slack messages and transcripts
+arrive) keeps that label on every sentence taken from it, and small talk is recognised
+behind it: "Caroline: Hey Mel!" is a greeting, not news.
 """
 
 import re
@@ -62,6 +66,10 @@ _CHITCHAT_RE = re.compile(
     r"|of\s+course|happy\s+to\s+help|glad\s+(?:to|i)|let\s+me\s+know)\b",
     _I,
 )
+_SPEAKER_LABEL_RE = re.compile(
+    r"^([^\W\d][\w.'’-]*(?: [^\W\d][\w.'’-]*){0,2}(?: \(in thread\))?):[ \t]+(?=\S)"
+)
+"""One to three words and a colon: "Caroline: ", "Jane Doe: ", "hamza (in thread): "."""
 _DETAIL_RE = re.compile(r"\d|\b[A-Z][a-z]+\b")
 _MAX_LINE_TOKENS = 60
 _TOTAL_CHARS = 100_000  # what one summary reads across all its turns, to bound its time
@@ -90,8 +98,18 @@ def signals(text: str) -> Signals:
         timing=bool(_TIMING_RE.search(text) or dates.DATE_RE.search(text)),
         resolved=bool(_RESOLVED_RE.search(text)),
         question=text.rstrip().endswith("?"),
-        chitchat=bool(_CHITCHAT_RE.match(text)) and len(content_words(text)) < 5,
+        chitchat=_is_chitchat(_speaker_label(text)[1]),
     )
+
+
+def _is_chitchat(text: str) -> bool:
+    return bool(_CHITCHAT_RE.match(text)) and len(content_words(text)) < 5
+
+
+def _speaker_label(text: str) -> tuple[str, str]:
+    """The label `text` opens with ("" if none) and the text after it."""
+    found = _SPEAKER_LABEL_RE.match(text)
+    return (found.group(1), text[found.end():]) if found else ("", text)
 
 
 def salience(text: str) -> float:
@@ -131,6 +149,9 @@ class _Candidate:
 class _Sentence:
     order: tuple[int, int]
     text: str
+    """The sentence as said, without its speaker's label."""
+    line: str
+    """The sentence under its speaker's label, if the text had one."""
     speaker: str
     turn: TurnInput
     score: float
@@ -140,16 +161,18 @@ def _sentences_of(turn: TurnInput, index: int, limit: int) -> list[_Sentence]:
     """Every sentence worth considering, with its cheap salience score."""
     out = []
     for speaker, text in (("user", turn.user), ("assistant", turn.assistant)):
-        for position, sentence in enumerate(sentences(text, limit)):
+        label, said = _speaker_label(text)
+        for position, sentence in enumerate(sentences(said, limit)):
             # A token is at least one character, so short sentences need no counting.
             if len(sentence) > _MAX_LINE_TOKENS and count_tokens(sentence) > _MAX_LINE_TOKENS:
                 sentence = truncate_to_tokens(sentence, _MAX_LINE_TOKENS)
+            line = f"{label}: {sentence}" if label else sentence
             # The assistant's words matter less than the user's: they explain, not decide.
-            score = salience(sentence) - (1.5 if speaker == "assistant" else 0)
+            score = salience(line) - (1.5 if speaker == "assistant" else 0)
             if score < -2:
                 continue  # small talk and bare questions never make a summary
             order = (index, position + (100_000 if speaker == "assistant" else 0))
-            out.append(_Sentence(order, sentence, speaker, turn, score))
+            out.append(_Sentence(order, sentence, line, speaker, turn, score))
     return out
 
 
@@ -157,9 +180,9 @@ def _candidate(sentence: _Sentence) -> _Candidate:
     score = sentence.score
     if states_fact(sentence.text, sentence.turn, sentence.speaker):
         score -= 3
-    line = dates.annotate(sentence.text, sentence.turn.at)
+    line = dates.annotate(sentence.line, sentence.turn.at)
     line = f"Assistant: {line}" if sentence.speaker == "assistant" else line
-    is_open = is_open_item(sentence.text, sentence.speaker)
+    is_open = is_open_item(sentence.line, sentence.speaker)
     return _Candidate(sentence.order, line, content_words(sentence.text), score, is_open)
 
 
@@ -171,7 +194,7 @@ def _shortlist(found: list[_Sentence], target_tokens: int) -> list[_Sentence]:
     if len(found) <= room:
         return found
     best = set(sorted(range(len(found)), key=lambda i: -found[i].score)[:room])
-    return [s for i, s in enumerate(found) if i in best or is_open_item(s.text, s.speaker)]
+    return [s for i, s in enumerate(found) if i in best or is_open_item(s.line, s.speaker)]
 
 
 def _render(chosen: list[_Candidate]) -> str:
