@@ -161,6 +161,18 @@ def test_retrieved_finds_older_turns_by_query_words(open_memory):
     assert "Acme Printing" in retrieved[0].text and retrieved[0].source.kind == "turn"
 
 
+def test_a_larger_budget_retrieves_more_older_turns(open_memory):
+    mem = open_memory(ScriptedModel(), recent_turns=2, session_turns=10)
+    for i in range(150):
+        mem.add_turn(STREAM, f"badge order {i} shipped", at=T0 + timedelta(minutes=i))
+    mem.process_pending()
+    shown = {
+        budget: len(mem.context(STREAM, "badge order", budget=budget).section("retrieved").items)
+        for budget in (2000, 8000)
+    }
+    assert shown[2000] < shown[8000]
+    assert shown[8000] > 100  # past the hits a small budget asks for
+
 def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
     mem = open_memory(ScriptedModel(), recent_turns=2, session_turns=2)
     for day in (3, 1, 2):  # written out of order: event time decides, not insertion

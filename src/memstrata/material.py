@@ -28,6 +28,10 @@ from memstrata.types import (
 )
 
 RETRIEVE_LIMIT = 60
+"""Hits retrieved for a budget of up to 2,400 tokens: more than such a context can show."""
+_TOKENS_PER_HIT = 40
+"""A short dated turn; a larger budget asks for one hit per this many tokens."""
+_MAX_RETRIEVE = 500
 INDEX_LIMIT = 50
 _HEADLINE_CHARS = 90
 _SNIPPET_LINES = 3
@@ -41,6 +45,7 @@ def gather(
     stream: str,
     query: str,
     trust: Trust,
+    budget: int,
 ) -> Material:
     readable = READABLE[trust]
     state = store.stream_state(tenant, stream)
@@ -64,7 +69,8 @@ def gather(
         # Archived versions of the active summary retell the session summaries.
         summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
     )  # fmt: skip
-    hits = recall.search(query, where, PRESETS["default"], RETRIEVE_LIMIT) if readable else []
+    limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
+    hits = recall.search(query, where, PRESETS["default"], limit) if readable else []
     return Material(
         stream_facts=stream_facts,
         global_facts=global_facts,

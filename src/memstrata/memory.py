@@ -350,7 +350,7 @@ class Memory:
         query = self._text(query, "query")
         started = time.perf_counter()
         material = gather(
-            self.store, self.recall, self.settings, tenant, stream, query, _trust(trust)
+            self.store, self.recall, self.settings, tenant, stream, query, _trust(trust), budget
         )
         built = assemble(tenant, stream, query, budget, material)
         tracing.event(

@@ -12,7 +12,7 @@ import math
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 import numpy as np
@@ -151,6 +151,14 @@ class Recall:
         self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
+        hits = self._ranked(query, where, preset)
+        if len(hits) < limit and limit > preset.candidates:
+            # Deeper lists would reorder the top: an item both lists rank 55th would beat
+            # one that full text ranks first. So they only add what follows the top.
+            hits += _after(hits, self._ranked(query, where, replace(preset, candidates=limit)))
+        return hits[:limit]
+
+    def _ranked(self, query: str, where: ItemFilter, preset: Preset) -> list[SearchHit]:
         ranked: dict[tuple[str, int], dict[str, float]] = {}
         match = fts_query(query)
         query_vector = self._embed_query(query) if preset.vector_weight else None
@@ -159,7 +167,7 @@ class Recall:
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
             self._rank(ranked, "frame_", within, preset, match, query_vector, -1.0)
-        return self._fuse(ranked, where.tenant, preset)[:limit]
+        return self._fuse(ranked, where.tenant, preset)
 
     def _rank(
         self,
@@ -231,6 +239,16 @@ def _embed_one(embedder: Embedder, text: str) -> np.ndarray:
     vector = embedder.embed([text])[0]
     vector.setflags(write=False)  # shared by every search for the same words
     return vector
+
+
+def _after(top: list[SearchHit], deeper: list[SearchHit]) -> list[SearchHit]:
+    """The hits of `deeper` that `top` lacks, scored no higher than `top`'s last."""
+    seen = {(h.kind, h.id) for h in top}
+    floor = top[-1].score if top else math.inf
+    return [
+        h.model_copy(update={"score": min(h.score, floor)})
+        for h in deeper if (h.kind, h.id) not in seen
+    ]  # fmt: skip
 
 
 def _rrf(signals: dict[str, float], preset: Preset) -> float:
