@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from memstrata.models.heuristic.dates import MONTH_NUMBERS, MONTH_PATTERN, find_dates
+from memstrata.dates import MONTH_NUMBERS, MONTH_PATTERN, find_dates
 
 _SLACK = timedelta(days=1)
 """Days are UTC days; the asker's own day may start or end a few hours either side."""

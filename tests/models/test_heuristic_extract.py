@@ -6,9 +6,10 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from memstrata import dates
+from memstrata.dates import annotate, find_date
 from memstrata.models.base import ExtractedFact, MemoryModel, SlotRef, TurnInput
-from memstrata.models.heuristic import HeuristicModel, dates
-from memstrata.models.heuristic.dates import annotate, find_date
+from memstrata.models.heuristic import HeuristicModel
 from memstrata.types import FactCategory
 
 AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)  # a Thursday

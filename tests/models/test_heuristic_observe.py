@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memstrata.dates import find_date
 from memstrata.models.base import ExtractedFact
-from memstrata.models.heuristic.dates import find_date
 from memstrata.models.heuristic.observe import observe
 from memstrata.types import FactCategory
 

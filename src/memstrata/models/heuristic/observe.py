@@ -18,8 +18,8 @@ from datetime import UTC, date, datetime
 from functools import cached_property, lru_cache
 from urllib.parse import urlsplit
 
+from memstrata import dates
 from memstrata.models.base import ExtractedFact
-from memstrata.models.heuristic import dates
 from memstrata.models.heuristic.patterns import NOT_NAMES
 from memstrata.models.heuristic.rules import third_person
 from memstrata.models.heuristic.text import STOPWORDS, clean, sentence_case, words, wordset

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from memstrata.models.heuristic import dates
+from memstrata import dates
 from memstrata.models.heuristic.patterns import (
     ASSIGNMENT_VERBS,
     DECISION_TOPICS,

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memstrata import dates
 from memstrata.models.base import SessionDigest, TurnInput
-from memstrata.models.heuristic import dates
 from memstrata.models.heuristic.blocks import OPEN_PREFIX
 from memstrata.models.heuristic.extract import states_fact
 from memstrata.models.heuristic.text import (
