@@ -139,6 +139,11 @@ class ImportJob(_Row):
     error: str | None = None
 
 
+IMPORT_LEASE_PREFIX = "imports:"
+"""A process holds the lease named this plus its owner id while it has imports unfinished;
+when that lease runs out, the process is taken for dead."""
+
+
 class Store(Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
@@ -290,8 +295,10 @@ class Store(Protocol):
     def api_keys(self, tenant: str | None = None) -> list[ApiKey]: ...
     def revoke_api_key(self, key_id: int) -> bool: ...
 
-    def insert_import(self, tenant: str, import_id: str, kind: str) -> None:
-        """Record a queued import."""
+    def insert_import(
+        self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
+    ) -> None:
+        """Record a queued import, taken by the process `owner`."""
         ...
 
     def set_import_status(
@@ -308,6 +315,12 @@ class Store(Protocol):
     def fail_unfinished_imports(self, error: str) -> int:
         """Mark every queued or running import failed with `error`: after a restart, no
         process is left to finish them."""
+        ...
+
+    def fail_orphaned_imports(self, error: str) -> int:
+        """Mark failed with `error` every queued or running import whose owner holds no
+        unexpired lease (IMPORT_LEASE_PREFIX + owner): its process died. Imports with no
+        owner are left alone. Returns how many were failed."""
         ...
 
     def claim_lease(self, name: str, owner: str, seconds: float) -> bool:

@@ -311,4 +311,13 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0009_import_owners",
+        """
+        -- The process that took an import, so that the others can tell when it died: a
+        -- live process holds the lease 'imports:<owner>' while it has imports unfinished.
+        -- Imports taken before this have none; the sweep at a server's start covers them.
+        ALTER TABLE imports ADD COLUMN owner TEXT;
+        """,
+    ),
 ]

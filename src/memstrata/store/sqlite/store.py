@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError
 from memstrata.store.base import (
+    IMPORT_LEASE_PREFIX,
     ApiKey,
     ImportJob,
     Item,
@@ -881,10 +882,12 @@ class SQLiteStore:
 
     # -- imports of the HTTP API ----------------------------------------------
 
-    def insert_import(self, tenant: str, import_id: str, kind: str) -> None:
+    def insert_import(
+        self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
+    ) -> None:
         self._insert("imports", {
             "id": import_id, "tenant": tenant, "kind": kind, "status": "queued",
-            "created_at": _ts(utcnow()),
+            "created_at": _ts(utcnow()), "owner": owner,
         })  # fmt: skip
 
     def set_import_status(
@@ -928,6 +931,23 @@ class SQLiteStore:
                 "UPDATE imports SET status = 'failed', error = ?, finished_at = ?"
                 f" WHERE status NOT IN ({marks})",
                 (error, _ts(utcnow()), *_FINISHED_IMPORT),
+            ).rowcount
+
+    def fail_orphaned_imports(self, error: str) -> int:
+        where = (
+            f"status NOT IN ({_marks(_FINISHED_IMPORT)}) AND owner IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM leases"
+            " WHERE leases.name = ? || imports.owner AND leases.expires_at > ?)"
+        )
+        params = (*_FINISHED_IMPORT, IMPORT_LEASE_PREFIX, time.time())
+        with self._lock:
+            # Looked for first: an UPDATE takes the write lock even when it matches no row,
+            # and status polls would wait behind every chunk of a running import.
+            if self._db.execute(f"SELECT 1 FROM imports WHERE {where}", params).fetchone() is None:
+                return 0
+            return self._db.execute(
+                f"UPDATE imports SET status = 'failed', error = ?, finished_at = ? WHERE {where}",
+                (error, _ts(utcnow()), *params),
             ).rowcount
 
     # -- named leases ---------------------------------------------------------
