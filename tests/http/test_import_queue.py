@@ -1,14 +1,18 @@
-"""The import queue on its own: one job at a time, a bounded registry, a clean stop.
+"""The import queue on its own: one job at a time, a bounded registry, a clean stop, and
+the jobs of a process that died reported failed.
 
 A stand-in memory whose imports wait on a gate makes queued and running observable; its
 statuses go to a real store, which queues of other processes share.
 """
 
 import io
+import os
+import subprocess
+import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +86,13 @@ def wait_for(imports: Imports, job_id: str, state: str, tenant: str = "t") -> Im
         assert time.monotonic() < deadline, status
         time.sleep(0.01)
     return status
+
+
+def eventually(check: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not check():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
 
 
 def test_jobs_run_one_at_a_time_in_order(imports: Imports, memory: GatedMemory) -> None:
@@ -187,3 +198,116 @@ def test_a_restart_fails_what_was_left_unfinished(store: SQLiteStore) -> None:
     done = store.import_job("acme", "finished")
     assert done is not None and done.status == "done" and done.report is not None
     assert done.report.kept == 2
+
+
+# -- the jobs of a process that died ----------------------------------------------
+
+
+def left(store: SQLiteStore, job_id: str, owner: str | None, status: str = "queued") -> None:
+    """A job of tenant acme taken by the process `owner`, left in `status`."""
+    store.insert_import("acme", job_id, "jira", owner=owner)
+    if status != "queued":
+        store.set_import_status(job_id, status)
+
+
+def assert_orphaned(status: ImportStatus | None) -> None:
+    assert status is not None and status.status == "failed" and status.report is None
+    error = status.error or ""
+    assert "server process running this import stopped" in error, error
+    assert "upload the file again" in error and "adds no duplicates" in error, error
+
+
+def test_the_jobs_of_a_dead_process_are_reported_failed(
+    imports: Imports, store: SQLiteStore
+) -> None:
+    assert store.claim_lease("imports:pid1-expired", "pid1-expired", 0)  # ran out at once
+    left(store, "never-leased", "pid1-gone")
+    left(store, "lease-ran-out", "pid1-expired", "running")
+    for job in ("never-leased", "lease-ran-out"):
+        assert imports.status("globex", job) is None
+        assert_orphaned(imports.status("acme", job))
+
+
+def test_the_jobs_of_a_live_process_are_left_alone(imports: Imports, store: SQLiteStore) -> None:
+    assert store.claim_lease("imports:pid2-alive", "pid2-alive", 600)
+    left(store, "alive-queued", "pid2-alive")
+    left(store, "alive-running", "pid2-alive", "running")
+    left(store, "taken-before-owners", None)  # the sweep at a server's start is for these
+    for job, state in [
+        ("alive-queued", "queued"), ("alive-running", "running"),
+        ("taken-before-owners", "queued"),
+    ]:  # fmt: skip
+        status = imports.status("acme", job)
+        assert status is not None and status.status == state and status.error is None
+    with pytest.raises(ApiError) as refused:  # and they still hold their places
+        submit(imports)
+    assert refused.value.code == "too_many_imports"
+
+
+def test_the_jobs_of_a_dead_process_make_room(
+    imports: Imports, memory: GatedMemory, store: SQLiteStore
+) -> None:
+    left(store, "dead-queued", "pid1-gone")
+    left(store, "dead-running", "pid1-gone", "running")
+    job = submit(imports)  # no status was read first: the count itself leaves them out
+    memory.gate.set()
+    assert wait_for(imports, job, "done").report is not None
+    assert_orphaned(imports.status("acme", "dead-running"))
+
+
+def test_a_queue_holds_its_lease_while_it_has_jobs(
+    imports: Imports, memory: GatedMemory, store: SQLiteStore
+) -> None:
+    lease = f"imports:{imports.owner}"
+    job = submit(imports)
+    wait_for(imports, job, "running")
+    assert not store.claim_lease(lease, "someone-else", 60)
+    elsewhere = Imports(GatedMemory(store))  # type: ignore[arg-type]
+    assert elsewhere.status("t", job) == imports.status("t", job)  # running, not failed
+    memory.gate.set()
+    wait_for(imports, job, "done")
+    eventually(lambda: store.claim_lease(lease, "someone-else", 60))  # let go once idle
+
+
+CRASHING = '''
+import io, sys, threading
+from memstrata.http.imports import Imports
+from memstrata.store.sqlite.store import SQLiteStore
+
+class Stuck:
+    """A memory whose imports never end, as a long one has not when its process dies."""
+    def __init__(self, store):
+        self.store = store
+    def import_jira(self, path, *, progress=None, tenant=None):
+        print("running", flush=True)
+        threading.Event().wait()
+
+imports = Imports(Stuck(SQLiteStore(sys.argv[1])), lease_seconds=float(sys.argv[2]))
+for name in ("first.csv", "second.csv"):
+    print(imports.submit("acme", "jira", io.BytesIO(b"x"), name).id, flush=True)
+threading.Event().wait()
+'''
+
+
+def test_the_jobs_of_a_killed_process_are_reported_failed(
+    imports: Imports, memory: GatedMemory, store: SQLiteStore, tmp_path: Path
+) -> None:
+    """A process takes two uploads and dies by SIGKILL, one job running and one queued:
+    nothing of it is left to say so, and its short lease runs out instead."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # its uploads stay behind: no clean-up
+    with subprocess.Popen(
+        [sys.executable, "-c", CRASHING, str(store.path), "1"], env=env,
+        stdout=subprocess.PIPE, text=True,
+    ) as child:  # fmt: skip
+        try:
+            assert child.stdout is not None
+            said = [child.stdout.readline().strip() for _ in range(3)]
+        finally:
+            child.kill()
+    assert "running" in said, said
+    running, queued = [line for line in said if line != "running"]
+    assert imports.status("globex", running) is None
+    for job in (running, queued):
+        assert_orphaned(wait_for(imports, job, "failed", tenant="acme"))
+    memory.gate.set()
+    assert wait_for(imports, submit(imports), "done").report is not None

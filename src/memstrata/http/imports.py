@@ -10,9 +10,16 @@ Statuses live in the store, so that every process of a server answers for every 
 server that starts marks the jobs a stopped one left unfinished as failed. The store
 keeps at most `keep` jobs (the oldest finished ones go first), and new uploads are
 refused while `max_waiting` are queued or running, counted over all the processes.
+
+One process of a server can die while the others live on (killed, out of memory; uvicorn
+starts another in its place). So each queue records itself as the owner of the jobs it
+takes, and holds a lease in the store while it has jobs unfinished, extended by a thread
+of its own. Whenever any process reads a status or counts the waiting jobs, it first marks
+failed the unfinished jobs whose owner's lease ran out: their process is gone.
 """
 
 import logging
+import os
 import queue
 import shutil
 import tempfile
@@ -26,7 +33,7 @@ from memstrata.errors import InvalidInput, StoreError
 from memstrata.http.errors import ApiError
 from memstrata.http.schemas import ImportKind, ImportState, ImportStatus
 from memstrata.memory import Memory
-from memstrata.store.base import Store
+from memstrata.store.base import IMPORT_LEASE_PREFIX, Store
 from memstrata.types import ImportProblem, ImportReport
 
 log = logging.getLogger("memstrata.http")
@@ -34,10 +41,20 @@ log = logging.getLogger("memstrata.http")
 KEEP = 200
 MAX_WAITING = 20
 _SUFFIX: dict[ImportKind, str] = {"slack": ".zip", "jira": ".csv"}
-_STOPPED = (
-    "the server stopped before this import finished; upload the file again "
-    "(what was stored already is kept, and importing it again adds no duplicates)"
+_AGAIN = (
+    "upload the file again (what was stored already is kept, and importing it again adds no "
+    "duplicates)"
 )
+_STOPPED = f"the server stopped before this import finished; {_AGAIN}"
+_ORPHANED = f"the server process running this import stopped before it finished; {_AGAIN}"
+
+LEASE_SECONDS = 300.0
+"""How long a process's lease on its imports lasts unless extended, which its keeper
+thread does every fifth of it. Not from the import's own steps: one step can take far
+longer than minutes (the digests after a Slack import report no progress). So it need only
+outlast the keeper's delays: a write waiting out the store's 30 s busy timeout, a loaded
+machine. Five minutes let several extensions in a row fail before a live process is taken
+for dead, and a dead one's imports are reported failed within five minutes."""
 
 
 def fail_unfinished(store: Store) -> int:
@@ -74,15 +91,25 @@ class _Job:
 class Imports:
     """The import queue of one app; the statuses are in the memory's store."""
 
-    def __init__(self, memory: Memory, *, keep: int = KEEP, max_waiting: int = MAX_WAITING) -> None:
+    def __init__(
+        self, memory: Memory, *, keep: int = KEEP, max_waiting: int = MAX_WAITING,
+        lease_seconds: float = LEASE_SECONDS,
+    ) -> None:  # fmt: skip
         self._memory = memory
         self._store = memory.store
         self._keep = keep
         self._max_waiting = max_waiting
+        self._lease_seconds = lease_seconds
+        # The pid helps whoever reads the table; the random part tells apart two apps of
+        # one process, and a pid the system gave again.
+        self.owner = f"pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._lease = f"{IMPORT_LEASE_PREFIX}{self.owner}"
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._stopping = threading.Event()
+        self._closed = threading.Event()
         self._thread: threading.Thread | None = None
+        self._keeper: threading.Thread | None = None
 
     def submit(
         self, tenant: str, kind: ImportKind, upload: BinaryIO, filename: str | None
@@ -102,6 +129,7 @@ class Imports:
 
     def status(self, tenant: str, job_id: str) -> ImportStatus | None:
         """The job's status, or None if there is no such job for `tenant`."""
+        self._fail_orphans()
         found = self._store.import_job(tenant, job_id)
         if found is None:
             return None
@@ -117,10 +145,15 @@ class Imports:
             # Under the lock, so no upload can be queued behind the stop marker.
             self._stopping.set()
             thread, self._thread = self._thread, None
+            keeper, self._keeper = self._keeper, None
             if thread is not None:
                 self._queue.put(None)
         if thread is not None:
             thread.join()
+        self._closed.set()  # only now: the lease must last as long as the worker writes
+        if keeper is not None:
+            keeper.join()
+            self._release_lease()
 
     # -- inside ---------------------------------------------------------------
 
@@ -128,6 +161,7 @@ class Imports:
         """Refuse an upload while stopping or while too many wait, in any process."""
         if self._stopping.is_set():
             raise ApiError(503, "shutting_down", "the server is shutting down; try again later")
+        self._fail_orphans()  # a dead process's jobs would hold their places forever
         waiting = self._store.count_unfinished_imports()
         if waiting >= self._max_waiting:
             raise ApiError(
@@ -141,17 +175,23 @@ class Imports:
             # One write transaction: two processes cannot both take the last free place.
             with self._store.transaction():
                 self._check_room()
-                self._store.insert_import(job.tenant, job.id, job.kind)
+                # In the same transaction: no process may see the job without the lease.
+                self._hold_lease()
+                self._store.insert_import(job.tenant, job.id, job.kind, owner=self.owner)
                 self._store.prune_imports(self._keep)
             self._queue.put(job)
             if self._thread is None:
-                # Started on the first upload, so an app that never imports has no extra
-                # thread; a daemon, so that an app run without its lifespan cannot keep
-                # Python alive.
-                self._thread = threading.Thread(
-                    target=self._work, name="memstrata-imports", daemon=True
-                )
-                self._thread.start()
+                self._start_threads()
+
+    def _start_threads(self) -> None:
+        # Started on the first upload, so an app that never imports has no extra threads;
+        # daemons, so that an app run without its lifespan cannot keep Python alive.
+        self._thread = threading.Thread(target=self._work, name="memstrata-imports", daemon=True)
+        self._keeper = threading.Thread(
+            target=self._keep_lease, name="memstrata-imports-lease", daemon=True
+        )
+        self._thread.start()
+        self._keeper.start()
 
     def _work(self) -> None:
         while (job := self._queue.get()) is not None:
@@ -159,6 +199,36 @@ class Imports:
                 self._run(job)
             finally:
                 shutil.rmtree(job.folder, ignore_errors=True)
+                self._release_lease_if_idle()
+
+    # -- the lease that tells other processes this one is alive ---------------
+
+    def _fail_orphans(self) -> None:
+        self._store.fail_orphaned_imports(_ORPHANED)
+
+    def _hold_lease(self) -> None:
+        if not self._store.extend_lease(self._lease, self.owner, self._lease_seconds):
+            self._store.claim_lease(self._lease, self.owner, self._lease_seconds)
+
+    def _keep_lease(self) -> None:
+        # Extends whether or not jobs are left: once released, there is no lease to extend.
+        while not self._closed.wait(self._lease_seconds / 5):
+            try:
+                self._store.extend_lease(self._lease, self.owner, self._lease_seconds)
+            except Exception:  # a busy store: the next try may find it free
+                log.exception("cannot extend the imports lease %s", self._lease)
+
+    def _release_lease_if_idle(self) -> None:
+        with self._lock:
+            # Under the lock, so that no upload is admitted between the look and the release.
+            if self._queue.empty():
+                self._release_lease()
+
+    def _release_lease(self) -> None:
+        try:
+            self._store.release_lease(self._lease, self.owner)
+        except Exception:  # it runs out by itself; with no job left, nothing is lost
+            log.exception("cannot release the imports lease %s", self._lease)
 
     def _run(self, job: _Job) -> None:
         if self._stopping.is_set():
