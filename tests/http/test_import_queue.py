@@ -274,17 +274,23 @@ import io, sys, threading
 from memstrata.http.imports import Imports
 from memstrata.store.sqlite.store import SQLiteStore
 
+said = threading.Lock()
+
+def say(text):
+    with said:  # print() from two threads can interleave a line with another
+        print(text, flush=True)
+
 class Stuck:
     """A memory whose imports never end, as a long one has not when its process dies."""
     def __init__(self, store):
         self.store = store
     def import_jira(self, path, *, progress=None, tenant=None):
-        print("running", flush=True)
+        say("running")
         threading.Event().wait()
 
 imports = Imports(Stuck(SQLiteStore(sys.argv[1])), lease_seconds=float(sys.argv[2]))
 for name in ("first.csv", "second.csv"):
-    print(imports.submit("acme", "jira", io.BytesIO(b"x"), name).id, flush=True)
+    say(imports.submit("acme", "jira", io.BytesIO(b"x"), name).id)
 threading.Event().wait()
 '''
 
