@@ -4,9 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 from typer.testing import CliRunner
 
-from memstrata import FactStatus
+from memstrata import FactStatus, Memory
 from memstrata.cli import app
-from memstrata.maintenance import LEASE, MaintenanceLoop, maintain
+from memstrata.maintenance import LEASE, RUN_LEASE, MaintenanceLoop, maintain
 from tests.scripted_model import ScriptedModel
 
 ALPHA = "project:alpha"
@@ -77,6 +77,26 @@ def test_maintain_command(tmp_path):
                                 env={"COLUMNS": "200"})  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "retention" in result.output and "rollups" in result.output
+
+
+def test_maintain_command_refuses_while_another_process_runs_maintenance(tmp_path):
+    db = tmp_path / "m.db"
+    with Memory.open(db) as server:
+        assert server.store.claim_lease(RUN_LEASE, "server-loop", 60)
+        result = CliRunner().invoke(app, ["--db", str(db), "maintain"])
+        assert result.exit_code == 2 and "running maintenance" in result.output
+        server.store.release_lease(RUN_LEASE, "server-loop")
+    assert CliRunner().invoke(app, ["--db", str(db), "maintain"]).exit_code == 0
+
+
+def test_a_loop_leaves_its_turn_to_a_run_already_going(open_memory):
+    mem = open_memory(ScriptedModel())
+    assert mem.store.claim_lease(RUN_LEASE, "cli", 60)  # `memstrata maintain` is running
+    loop = MaintenanceLoop(mem, interval=3600)
+    loop.start()
+    assert loop.tried.wait(30)
+    loop.stop()
+    assert loop.runs == 0 and not mem.store.claim_lease(RUN_LEASE, "other", 60)
 
 
 def test_loops_of_several_processes_take_turns_through_a_lease(open_memory):

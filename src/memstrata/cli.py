@@ -249,10 +249,14 @@ def reembed(ctx: typer.Context) -> None:
 @app.command("maintain")
 def maintain_now(ctx: typer.Context) -> None:
     """Run the maintenance stages once: retention, archive, clean-up, roll-ups, retries."""
-    from memstrata.maintenance import maintain
+    from memstrata.maintenance import maintain_alone
 
     with _memory(ctx) as mem:
-        reports = maintain(mem)
+        reports = maintain_alone(mem, f"cli-pid{os.getpid()}")
+    if reports is None:
+        err.print("[red]error:[/red] another process (a server's loop?) is running maintenance "
+                  "on this store now; try again when it has finished")  # fmt: skip
+        raise typer.Exit(2)
     table = Table("stage", "count", "ms", title="maintenance")
     for report in reports:
         count = "failed (see log)" if report.count < 0 else str(report.count)

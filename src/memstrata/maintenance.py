@@ -2,7 +2,8 @@
 
 `maintain()` runs every stage once and reports counts; `MaintenanceLoop` runs it at start
 and then on an interval, for the long-running faces (serve, proxy). However many processes
-run a loop over one store, a lease in the store lets one of them run it at a time.
+run a loop over one store, a lease in the store lets one of them run it at a time; a second
+lease, held only while a run lasts, keeps `memstrata maintain` from running beside a loop.
 """
 
 import hashlib
@@ -161,11 +162,24 @@ def _iso_day(value: str) -> date | None:
 
 
 LEASE = "maintenance"
+"""Whose turn it is: a loop holds it while it runs and for its interval after."""
+RUN_LEASE = "maintenance-run"
+"""Held only while maintain() runs, by a loop or by `memstrata maintain`."""
 _POLL_SECONDS = 60.0
 """How often a loop that does not hold the lease looks whether it has come free."""
 _RUN_LEASE_SECONDS = 900.0
 """Held while a run lasts, so that no other process starts one meanwhile; a process that
 dies mid-run blocks the others for this long at most."""
+
+
+def maintain_alone(memory: Memory, owner: str) -> list[StageReport] | None:
+    """maintain(), unless another process is running it on the same store: then None."""
+    if not memory.store.claim_lease(RUN_LEASE, owner, _RUN_LEASE_SECONDS):
+        return None
+    try:
+        return maintain(memory)
+    finally:
+        memory.store.release_lease(RUN_LEASE, owner)
 
 
 class MaintenanceLoop:
@@ -202,11 +216,18 @@ class MaintenanceLoop:
     def _run(self) -> None:
         while not self._stop.is_set():
             if self._claim():
-                maintain(self._memory)
-                self.runs += 1
+                self._run_once()
                 self._hold(self._interval)
             self.tried.set()
             self._stop.wait(min(self._interval, _POLL_SECONDS))
+
+    def _run_once(self) -> None:
+        try:
+            # None when `memstrata maintain` runs right now: it does this turn's work.
+            if maintain_alone(self._memory, self._owner) is not None:
+                self.runs += 1
+        except Exception:  # a busy or broken store: the next turn tries again
+            log.exception("cannot run maintenance")
 
     def _claim(self) -> bool:
         try:
