@@ -152,9 +152,10 @@ class Recall:
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
         hits = self._ranked(query, where, preset)
-        if len(hits) < limit and limit > preset.candidates:
-            # Deeper lists would reorder the top: an item both lists rank 55th would beat
-            # one that full text ranks first. So they only add what follows the top.
+        if len(hits) < limit and limit > 2 * preset.candidates:
+            # Two lists of `candidates` could not fill the limit, so deeper ones are read.
+            # Their order would change the top (an item both rank 55th would beat one that
+            # full text ranks first), so they only add what follows it.
             hits += _after(hits, self._ranked(query, where, replace(preset, candidates=limit)))
         return hits[:limit]
 
