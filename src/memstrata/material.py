@@ -32,6 +32,7 @@ RETRIEVE_LIMIT = 60
 _TOKENS_PER_HIT = 40
 """A short dated turn; a larger budget asks for one hit per this many tokens."""
 _MAX_RETRIEVE = 500
+"""A bound on one context's search work, however large its budget."""
 INDEX_LIMIT = 50
 _HEADLINE_CHARS = 90
 _SNIPPET_LINES = 3
