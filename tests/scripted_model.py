@@ -36,9 +36,7 @@ class ScriptedModel:
         self._enter("extract_facts")
         return self.facts_for(turn)
 
-    def extract_from_messages(
-        self, messages: Sequence[MessageInput]
-    ) -> list[list[ExtractedFact]]:
+    def extract_from_messages(self, messages: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         """Each message is read as a turn its author said, through `facts_for`."""
         self._enter("extract_from_messages")
         return [

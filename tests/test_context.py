@@ -173,6 +173,7 @@ def test_a_larger_budget_retrieves_more_older_turns(open_memory):
     assert shown[2000] < shown[8000]
     assert shown[8000] > 100  # past the hits a small budget asks for
 
+
 def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
     mem = open_memory(ScriptedModel(), recent_turns=2, session_turns=2)
     for day in (3, 1, 2):  # written out of order: event time decides, not insertion

@@ -332,10 +332,14 @@ def import_slack(
     process: Annotated[
         bool, typer.Option(help="Digest the messages now (summaries, facts)")
     ] = True,
-    workers: Annotated[int | None, typer.Option(
-        help="Worker processes that digest while the export is read (default: one per core, "
-        "at most 4; 1: digest afterwards, in this process)", show_default=False,
-    )] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Worker processes that digest while the export is read (default: one per core, "
+            "at most 4; 1: digest afterwards, in this process)",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers

@@ -180,9 +180,7 @@ def test_two_worker_processes_serve_one_memory(tmp_path: Path) -> None:
     assert "Traceback" not in err, err
 
 
-def _a_turn_written_in_one_is_read_in_the_other(
-    first: httpx.Client, second: httpx.Client
-) -> None:
+def _a_turn_written_in_one_is_read_in_the_other(first: httpx.Client, second: httpx.Client) -> None:
     added = first.post("/v1/turns", json={"stream": "project:serve", "user": "Ada owns the API."})
     assert added.status_code == 201, added.text
     ctx = second.get("/v1/context", params={"stream": "project:serve"})

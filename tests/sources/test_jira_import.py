@@ -53,7 +53,7 @@ def test_issues_become_records_and_field_facts(mem, first_export):
     assert report.routed == {ALPHA: 3, "project:bravo": 1}
     records = mem.records(ALPHA, source="jira")
     assert [r.external_id.split("@")[0] for r in records] == ["ALPHA-1", "ALPHA-2", "ALPHA-3"]
-    assert "with \"quotes\" and a second line" in records[1].text
+    assert 'with "quotes" and a second line' in records[1].text
     facts = {(f.subject, f.slot): f for f in mem.facts(ALPHA)}
     assert facts[("alpha-2", "status")].value == "In Progress"
     assert facts[("alpha-2", "sprint")].value == "Sprint 2"
@@ -84,7 +84,8 @@ def test_a_later_export_supersedes_changed_fields(mem, first_export, tmp_path):
     status = [f for f in mem.facts(ALPHA, include_inactive=True)
               if (f.subject, f.slot) == ("alpha-2", "status")]  # fmt: skip
     assert {(f.value, f.status) for f in status} == {
-        ("In Progress", FactStatus.SUPERSEDED), ("Done", FactStatus.ACTIVE)
+        ("In Progress", FactStatus.SUPERSEDED),
+        ("Done", FactStatus.ACTIVE),
     }
     [stats] = mem.context(ALPHA, "", 3000).section("structured_data").items
     assert "Done 2" in stats.text and "Overdue" in stats.text and "ALPHA-2" not in stats.text

@@ -38,8 +38,9 @@ def alpha_day() -> list[dict]:
         msg(ts(1), "Who owns the migration?", "U2", thread_ts=ts(1), reply_count=1),
         msg(ts(2), "I will write the migration guide by Friday.", "U1", thread_ts=ts(1)),
         msg(ts(3), "", "U3", subtype="channel_join"),
-        msg(ts(4), "Build 311 passed", None, subtype="bot_message", bot_id="B1",
-            username="ci-bot"),  # fmt: skip
+        msg(
+            ts(4), "Build 311 passed", None, subtype="bot_message", bot_id="B1", username="ci-bot"
+        ),  # fmt: skip
         msg(ts(5), "", "U2", subtype="file_share", files=[{"name": "erd.png", "title": "ERD"}]),
     ]
 
@@ -345,9 +346,7 @@ def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
 # --- links --------------------------------------------------------------------------
 
 
-def test_links_are_references_and_pages_are_fetched_only_from_allowed_hosts(
-    open_memory, base_url
-):
+def test_links_are_references_and_pages_are_fetched_only_from_allowed_hosts(open_memory, base_url):
     off = open_memory(name="off.db", projects=PROJECTS, sources={"batch_idle_minutes": 0})
     on = open_memory(name="on.db", projects=PROJECTS,
                      sources={"batch_idle_minutes": 0, "fetch_hosts": ["127.0.0.1"]})  # fmt: skip

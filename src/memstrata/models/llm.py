@@ -229,9 +229,7 @@ class LLMModel(OwnsClient):
             fallback,
         )
 
-    def extract_from_messages(
-        self, batch: Sequence[MessageInput]
-    ) -> list[list[ExtractedFact]]:
+    def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         fallback = lambda: self.fallback.extract_from_messages(batch)  # noqa: E731
         if not any(m.text.strip() for m in batch):
             return self._delegate("extract_from_messages", fallback)

@@ -172,4 +172,3 @@ def _links_to_fetch(batch: list[Record], settings: Settings) -> list[tuple[str, 
 
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else ""
-

@@ -320,8 +320,14 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
         (FactCategory.STATUS, "priority", issue.priority, f"{key} has priority {issue.priority}."),
     ]  # fmt: skip
     return [
-        ExtractedFact(text=text, category=category, subject=subject, slot=slot, value=value,
-                      confidence=JIRA_CONFIDENCE)  # fmt: skip
+        ExtractedFact(
+            text=text,
+            category=category,
+            subject=subject,
+            slot=slot,
+            value=value,
+            confidence=JIRA_CONFIDENCE,
+        )  # fmt: skip
         for category, slot, value, text in values
         if value
     ]

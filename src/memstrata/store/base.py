@@ -227,7 +227,12 @@ class Store(Protocol):
         ...
 
     def timeline(
-        self, tenant: str, entity: str, *, subject: str | None, limit: int,
+        self,
+        tenant: str,
+        entity: str,
+        *,
+        subject: str | None,
+        limit: int,
         visibilities: Sequence[Visibility],
     ) -> list[TimelineEntry]:
         """Events of `entity`, plus facts whose subject is `subject`, oldest first."""

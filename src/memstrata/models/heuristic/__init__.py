@@ -26,9 +26,7 @@ class HeuristicModel:
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         return extract.extract_facts(turn)
 
-    def extract_from_messages(
-        self, batch: Sequence[MessageInput]
-    ) -> list[list[ExtractedFact]]:
+    def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         return messages.extract_from_messages(batch)
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:

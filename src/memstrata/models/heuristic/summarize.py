@@ -109,7 +109,7 @@ def _is_chitchat(text: str) -> bool:
 def _speaker_label(text: str) -> tuple[str, str]:
     """The label `text` opens with ("" if none) and the text after it."""
     found = _SPEAKER_LABEL_RE.match(text)
-    return (found.group(1), text[found.end():]) if found else ("", text)
+    return (found.group(1), text[found.end() :]) if found else ("", text)
 
 
 def salience(text: str) -> float:

@@ -516,8 +516,7 @@ class SQLiteStore:
             for record in records:
                 self.ensure_stream(record.tenant, record.stream)
             ids = self._insert_new_records(records)
-            self._link_records([(r, i) for r, i in zip(records, ids, strict=True)
-                                if i is not None])
+            self._link_records([(r, i) for r, i in zip(records, ids, strict=True) if i is not None])
         return ids
 
     def _link_records(self, stored: list[tuple[NewRecord, int]]) -> None:
@@ -902,9 +901,7 @@ class SQLiteStore:
         )  # fmt: skip
 
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
-        row = self._row(
-            "SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id)
-        )
+        row = self._row("SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id))
         return None if row is None else _import_job(row)
 
     def count_unfinished_imports(self) -> int:
@@ -955,19 +952,25 @@ class SQLiteStore:
     def claim_lease(self, name: str, owner: str, seconds: float) -> bool:
         now = time.time()
         with self._lock:
-            return self._db.execute(
-                "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
-                " expires_at = excluded.expires_at WHERE leases.expires_at <= ?",
-                (name, owner, now + seconds, now),
-            ).rowcount == 1
+            return (
+                self._db.execute(
+                    "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+                    " expires_at = excluded.expires_at WHERE leases.expires_at <= ?",
+                    (name, owner, now + seconds, now),
+                ).rowcount
+                == 1
+            )
 
     def extend_lease(self, name: str, owner: str, seconds: float) -> bool:
         with self._lock:
-            return self._db.execute(
-                "UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?",
-                (time.time() + seconds, name, owner),
-            ).rowcount == 1
+            return (
+                self._db.execute(
+                    "UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?",
+                    (time.time() + seconds, name, owner),
+                ).rowcount
+                == 1
+            )
 
     def release_lease(self, name: str, owner: str) -> None:
         self._exec("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
