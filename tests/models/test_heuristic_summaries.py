@@ -108,9 +108,11 @@ def test_summary_keeps_the_speaker_on_every_sentence_and_drops_labelled_small_ta
     ]
 
 
-def test_summary_keeps_a_label_like_prefix_as_written():
-    lines = MODEL.summarize_session([turn("TODO: send the budget to finance by Friday.")], 200)
-    assert lines.text.startswith("- Open: TODO: send the budget to finance by Friday")
+def test_a_label_that_is_no_speaker_stays_on_its_own_sentence():
+    text = "Error: the nightly build failed on the migration step. Retrying it with logs on."
+    lines = MODEL.summarize_session([turn(text)], 200).text.splitlines()
+    assert lines[0].startswith("- Open: Error: the nightly build failed")
+    assert lines[1:] == ["- Retrying it with logs on."]
 
 
 @pytest.mark.parametrize(

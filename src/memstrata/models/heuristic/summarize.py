@@ -23,6 +23,7 @@ from memstrata.models.heuristic.text import (
     content_words,
     jaccard,
     sentences,
+    wordset,
 )
 from memstrata.tokens import count_tokens, truncate_to_tokens
 
@@ -70,6 +71,14 @@ _SPEAKER_LABEL_RE = re.compile(
     r"^([^\W\d][\w.'’-]*(?: [^\W\d][\w.'’-]*){0,2}(?: \(in thread\))?):[ \t]+(?=\S)"
 )
 """One to three words and a colon: "Caroline: ", "Jane Doe: ", "hamza (in thread): "."""
+_NOT_SPEAKERS = wordset(
+    """note notes nb ps fyi re fwd edit update todo done next tldr q a question answer
+    summary agenda status result results reason example step goal subject context info tip
+    warning error caution important reminder decision action problem issue bug fix risk
+    blocker deadline"""
+)
+"""Labels that head a statement, not a speaker: "Error: the build failed. Retrying." must
+not put "Error:" before "Retrying."."""
 _DETAIL_RE = re.compile(r"\d|\b[A-Z][a-z]+\b")
 _MAX_LINE_TOKENS = 60
 _TOTAL_CHARS = 100_000  # what one summary reads across all its turns, to bound its time
@@ -109,7 +118,9 @@ def _is_chitchat(text: str) -> bool:
 def _speaker_label(text: str) -> tuple[str, str]:
     """The label `text` opens with ("" if none) and the text after it."""
     found = _SPEAKER_LABEL_RE.match(text)
-    return (found.group(1), text[found.end() :]) if found else ("", text)
+    if found is None or found.group(1).lower() in _NOT_SPEAKERS:
+        return "", text
+    return found.group(1), text[found.end() :]
 
 
 def salience(text: str) -> float:
