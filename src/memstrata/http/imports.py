@@ -110,6 +110,8 @@ class Imports:
         self._closed = threading.Event()
         self._thread: threading.Thread | None = None
         self._keeper: threading.Thread | None = None
+        self._holding = False
+        """Whether this queue has jobs unfinished, and so holds its lease."""
 
     def submit(
         self, tenant: str, kind: ImportKind, upload: BinaryIO, filename: str | None
@@ -209,10 +211,12 @@ class Imports:
     def _hold_lease(self) -> None:
         if not self._store.extend_lease(self._lease, self.owner, self._lease_seconds):
             self._store.claim_lease(self._lease, self.owner, self._lease_seconds)
+        self._holding = True
 
     def _keep_lease(self) -> None:
-        # Extends whether or not jobs are left: once released, there is no lease to extend.
         while not self._closed.wait(self._lease_seconds / 5):
+            if not self._holding:
+                continue  # an idle queue has no lease, and each try would lock the store
             try:
                 self._store.extend_lease(self._lease, self.owner, self._lease_seconds)
             except Exception:  # a busy store: the next try may find it free
@@ -222,6 +226,7 @@ class Imports:
         with self._lock:
             # Under the lock, so that no upload is admitted between the look and the release.
             if self._queue.empty():
+                self._holding = False
                 self._release_lease()
 
     def _release_lease(self) -> None:
