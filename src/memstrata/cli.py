@@ -250,9 +250,10 @@ def reembed(ctx: typer.Context) -> None:
 def maintain_now(ctx: typer.Context) -> None:
     """Run the maintenance stages once: retention, archive, clean-up, roll-ups, retries."""
     from memstrata.maintenance import maintain_alone
+    from memstrata.store.base import lease_owner
 
     with _memory(ctx) as mem:
-        reports = maintain_alone(mem, f"cli-pid{os.getpid()}")
+        reports = maintain_alone(mem, lease_owner())
     if reports is None:
         err.print("[red]error:[/red] another process (a server's loop?) is running maintenance "
                   "on this store now; try again when it has finished")  # fmt: skip

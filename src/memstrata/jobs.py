@@ -8,11 +8,10 @@ a crashed or slow worker never applies work twice. Failures retry with backoff.
 import logging
 import threading
 import time
-import uuid
 from collections.abc import Callable, Mapping
 
 from memstrata.errors import StoreError
-from memstrata.store.base import Job, Store
+from memstrata.store.base import Job, Store, lease_owner
 
 log = logging.getLogger("memstrata.jobs")
 
@@ -61,7 +60,7 @@ class JobRunner:
         With `wait`, streams leased by other workers are waited for, so that on return
         every job that was due has been run by someone.
         """
-        owner = f"worker-{uuid.uuid4().hex[:12]}"
+        owner = lease_owner()
         ran = 0
         while True:
             claimed = self.store.claim_stream(owner, self.lease_seconds, tenant)

@@ -8,10 +8,8 @@ lease, held only while a run lasts, keeps `memstrata maintain` from running besi
 
 import hashlib
 import logging
-import os
 import threading
 import time
-import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +19,7 @@ from memstrata import tracing
 from memstrata.facts import word_overlap
 from memstrata.jobs import ROLLUP, enqueue_once
 from memstrata.memory import Memory
-from memstrata.store.base import NewFact
+from memstrata.store.base import NewFact, lease_owner
 from memstrata.tokens import count_tokens
 from memstrata.types import Fact, FactStatus, SourceRef, utcnow
 
@@ -194,7 +192,7 @@ class MaintenanceLoop:
     def __init__(self, memory: Memory, interval: float) -> None:
         self._memory = memory
         self._interval = interval
-        self._owner = f"pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._owner = lease_owner()
         self.runs = 0
         """How many times this loop has run maintain()."""
         self.tried = threading.Event()

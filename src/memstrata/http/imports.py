@@ -19,7 +19,6 @@ failed the unfinished jobs whose owner's lease ran out: their process is gone.
 """
 
 import logging
-import os
 import queue
 import shutil
 import tempfile
@@ -33,7 +32,7 @@ from memstrata.errors import InvalidInput, StoreError
 from memstrata.http.errors import ApiError
 from memstrata.http.schemas import ImportKind, ImportState, ImportStatus
 from memstrata.memory import Memory
-from memstrata.store.base import IMPORT_LEASE_PREFIX, Store
+from memstrata.store.base import IMPORT_LEASE_PREFIX, Store, lease_owner
 from memstrata.types import ImportProblem, ImportReport
 
 log = logging.getLogger("memstrata.http")
@@ -100,9 +99,7 @@ class Imports:
         self._keep = keep
         self._max_waiting = max_waiting
         self._lease_seconds = lease_seconds
-        # The pid helps whoever reads the table; the random part tells apart two apps of
-        # one process, and a pid the system gave again.
-        self.owner = f"pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.owner = lease_owner()
         self._lease = f"{IMPORT_LEASE_PREFIX}{self.owner}"
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()

@@ -1,5 +1,7 @@
 """The Store contract. Domain code talks to this, never to a backend directly."""
 
+import os
+import uuid
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -137,6 +139,13 @@ class ImportJob(_Row):
     """queued, running, done or failed."""
     report: ImportReport | None = None
     error: str | None = None
+
+
+def lease_owner() -> str:
+    """A new holder's name for the store's named leases: the pid tells whoever reads the
+    table which process it is; the random part tells apart two holders in one process,
+    and a pid the system gave again."""
+    return f"pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
 
 IMPORT_LEASE_PREFIX = "imports:"
