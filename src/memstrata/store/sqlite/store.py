@@ -922,21 +922,19 @@ class SQLiteStore:
             ).rowcount
 
     def fail_unfinished_imports(self, error: str) -> int:
-        marks = _marks(_FINISHED_IMPORT)
-        with self._lock:
-            return self._db.execute(
-                "UPDATE imports SET status = 'failed', error = ?, finished_at = ?"
-                f" WHERE status NOT IN ({marks})",
-                (error, _ts(utcnow()), *_FINISHED_IMPORT),
-            ).rowcount
+        return self._fail_imports(error)
 
     def fail_orphaned_imports(self, error: str) -> int:
-        where = (
-            f"status NOT IN ({_marks(_FINISHED_IMPORT)}) AND owner IS NOT NULL"
-            " AND NOT EXISTS (SELECT 1 FROM leases"
+        owner_gone = (
+            " AND owner IS NOT NULL AND NOT EXISTS (SELECT 1 FROM leases"
             " WHERE leases.name = ? || imports.owner AND leases.expires_at > ?)"
         )
-        params = (*_FINISHED_IMPORT, IMPORT_LEASE_PREFIX, time.time())
+        return self._fail_imports(error, owner_gone, (IMPORT_LEASE_PREFIX, time.time()))
+
+    def _fail_imports(self, error: str, condition: str = "", params: Sequence[Any] = ()) -> int:
+        """Mark failed the unfinished imports that also meet `condition`."""
+        where = f"status NOT IN ({_marks(_FINISHED_IMPORT)}){condition}"
+        params = (*_FINISHED_IMPORT, *params)
         with self._lock:
             # Looked for first: an UPDATE takes the write lock even when it matches no row,
             # and status polls would wait behind every chunk of a running import.
