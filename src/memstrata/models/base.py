@@ -26,6 +26,10 @@ class TurnInput(_Task):
     assistant: str = ""
     at: datetime
     page_context: str | None = None
+    speaker: str | None = None
+    """Who wrote the user side ("Caroline"); None: the user. First-person facts are theirs."""
+    assistant_speaker: str | None = None
+    """The assistant side's name, where it has one (a second person in a group chat)."""
 
 
 class MessageInput(_Task):
