@@ -1,5 +1,9 @@
 """Layer 1: recording facts, with reconciliation and soft supersession by (subject, slot).
 
+Subjects are entity keys (memstrata.entities): "Lena" and "Lena Ortiz" are one subject
+when the tenant knows one Lena. A person's role and a title's holder are one relation, so
+"Raj is a developer" and "Raj is the Lead Architect" hold each other's slot.
+
 The rules, in order:
 - the same text in the same slot again is a mention of the fact already held;
 - the same value again is a mention too;
@@ -17,6 +21,8 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 
+from memstrata import entities
+from memstrata.entities import HOLDER_SLOT, ROLE_SLOT
 from memstrata.models.base import (
     ExtractedFact,
     KnownFact,
@@ -27,7 +33,7 @@ from memstrata.models.base import (
 )
 from memstrata.store.base import NewFact, Store
 from memstrata.tokens import count_tokens
-from memstrata.types import Fact, FactStatus, SourceRef, Visibility
+from memstrata.types import Fact, FactCategory, FactStatus, SourceRef, Visibility
 
 log = logging.getLogger("memstrata.facts")
 
@@ -56,6 +62,7 @@ def reconcile(
 
     This is the thinking half, run outside any transaction; record_fact applies it.
     """
+    item = entities.resolved(store, tenant, item)
     if store.facts_in_slot(tenant, stream, item.subject, item.slot):
         return None  # supersession by slot decides
     if store.fact_with_hash(tenant, stream, content_hash(item)):
@@ -90,6 +97,7 @@ def record_fact(
     decision: ReconcileDecision | None = None,
 ) -> Fact:
     """Store `item` and apply supersession; call inside a transaction."""
+    item = entities.remembered(store, tenant, item)
     repeat = store.fact_with_hash(tenant, stream, content_hash(item))
     if repeat is not None:
         return _mention(store, tenant, repeat, item, "the same statement again")
@@ -109,6 +117,7 @@ def record_fact(
         visibility=visibility, content_hash=content_hash(item), source=source,
         tokens=count_tokens(item.text),
     )  # fmt: skip
+    holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
     winner = _stronger_holder(holders, item, source)
     if winner is not None:
         return _insert_losing(store, new, winner)
@@ -124,6 +133,18 @@ def record_fact(
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact)
     return fact  # what changed since the insert were the older facts, not this one
+
+
+def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+    """Facts that hold the same relation under the other key: Raj's role for a title Raj
+    now holds, and the titles Raj held for Raj's new role."""
+    if item.category is not FactCategory.ROLE:
+        return []
+    if item.slot == HOLDER_SLOT:
+        return store.facts_in_slot(tenant, stream, item.value, ROLE_SLOT)
+    if item.slot == ROLE_SLOT:
+        return store.facts_holding(tenant, stream, HOLDER_SLOT, item.subject)
+    return []
 
 
 def _stronger_holder(holders: list[Fact], item: ExtractedFact, source: SourceRef) -> Fact | None:
@@ -178,6 +199,35 @@ def _retract(store: Store, tenant: str, stream: str, denied: SlotRef, by: Fact) 
         store.set_fact_status(tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
         store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note="retracted",
                               before=_snapshot(old))  # fmt: skip
+
+
+def retract_answered_claims(
+    store: Store, tenant: str, stream: str, corrections: Sequence[Fact], answered: SourceRef
+) -> list[Fact]:
+    """A correction ("No, Lena is our Head of Data") retracts what the turn it answers
+    claimed about the same people or slots, whatever the keys, unless said more firmly.
+
+    Call inside a transaction; returns the facts retracted.
+    """
+    retracted = []
+    for claim in store.facts_from(tenant, stream, answered):
+        by = next((c for c in corrections if _contradicts(c, claim)), None)
+        if by is None or claim.id == by.id:
+            continue
+        store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED, superseded_by=by.id)
+        store.add_fact_change(claim.id, "SUPERSEDE", related=by.id, note="retracted: corrected",
+                              before=_snapshot(claim))  # fmt: skip
+        retracted.append(claim)
+    return retracted
+
+
+def _contradicts(correction: Fact, claim: Fact) -> bool:
+    if claim.confidence >= correction.confidence:
+        return False
+    named = {correction.subject, correction.value}
+    same_people = bool({claim.subject, claim.value} & named - {"user", "global"})
+    same_slot = (claim.subject, claim.slot) == (correction.subject, correction.slot)
+    return same_slot or (same_people and claim.category is correction.category)
 
 
 def _origin(item: ExtractedFact) -> str:

@@ -155,12 +155,16 @@ class Memory:
         model_variant: str | None = None,
         source: str = "conversation",
         visibility: Visibility | str = Visibility.PRIVATE,
+        speaker: str | None = None,
+        assistant_speaker: str | None = None,
         tenant: str | None = None,
     ) -> Turn:
         """Store a turn verbatim and queue the work that follows it. Returns at once.
 
         With `stream` None, the turn is routed: to the project its page context names,
-        else to one its text names, else to the global stream.
+        else to one its text names, else to the global stream. `speaker` names who wrote
+        the user side (in a group chat, each person); "I" in the text is them, and facts
+        are about them. Without it, the user side is "the user".
         """
         tenant = self._tenant(tenant)
         user_text = self._text(user, "user")
@@ -186,6 +190,8 @@ class Memory:
             source=source,
             visibility=_visibility(visibility),
             tokens=count_tokens(user_text) + count_tokens(assistant_text),
+            speaker=_speaker(speaker, "speaker"),
+            assistant_speaker=_speaker(assistant_speaker, "assistant_speaker"),
         )
         with self.store.transaction():
             turn = self.store.insert_turn(new)
@@ -642,6 +648,21 @@ def _person_and_subject(name: str) -> tuple[str, str]:
     """A person's timeline key, and the fact subject that names them ('priya')."""
     key = person(name)
     return key, key.removeprefix("person:")
+
+
+_MAX_SPEAKER_CHARS = 100
+
+
+def _speaker(name: object, field: str) -> str | None:
+    """A speaker's name as given, single-spaced; None or blank: no name."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise InvalidInput(f"{field} must be a name (a string), got {type(name).__name__}")
+    name = " ".join(name.split())
+    if len(name) > _MAX_SPEAKER_CHARS or not name.isprintable():
+        raise InvalidInput(f"{field} must be a printable name of at most 100 characters")
+    return name or None
 
 
 def _visibility(value: Visibility | str) -> Visibility:

@@ -4,9 +4,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memstrata import summaries, tracing
+from memstrata import entities, summaries, tracing
 from memstrata.embed import Embedder
-from memstrata.facts import reconcile, record_fact, word_overlap
+from memstrata.facts import reconcile, record_fact, retract_answered_claims, word_overlap
 from memstrata.jobs import (
     COMPACT,
     DIGEST,
@@ -27,7 +27,7 @@ from memstrata.settings import Settings
 from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
-from memstrata.types import Fact, Trust
+from memstrata.types import Fact, Trust, Turn
 
 EMBED_BATCH = 64
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
@@ -68,16 +68,26 @@ class Pipeline:
         ]
 
         def apply() -> None:
+            for name in (turn.speaker, turn.assistant_speaker):
+                if name:
+                    entities.remember_speaker(self.store, job.tenant, name)
+            corrections = []
             for item, verdict in zip(found, verdicts, strict=True):
                 fact = record_fact(
                     self.store, job.tenant, job.stream, item, turn.ref(),
                     visibility=turn.visibility, decision=verdict,
                 )  # fmt: skip
+                if item.is_correction and fact.active:
+                    corrections.append(fact)
                 if verdict is not None:
                     tracing.event(
                         "reconcile", stream=job.stream, fact=fact.id,
                         action=verdict.action.value, target=verdict.target_id,
                     )  # fmt: skip
+            if corrections and (answered := self._turn_before(turn)) is not None:
+                retract_answered_claims(
+                    self.store, job.tenant, job.stream, corrections, answered.ref()
+                )
             self.embed_later(job.tenant, job.stream)
             tracing.event(
                 "extract", stream=job.stream, turn=turn.id, facts=len(found),
@@ -85,6 +95,11 @@ class Pipeline:
             )  # fmt: skip
 
         return apply
+
+    def _turn_before(self, turn: Turn) -> Turn | None:
+        before = self.store.turns(turn.tenant, turn.stream, after_seq=turn.seq - 2,
+                                  through_seq=turn.seq - 1)  # fmt: skip
+        return before[0] if before else None
 
     def summarize(self, job: Job) -> Apply:
         through = int(job.payload["through"])

@@ -28,6 +28,8 @@ def turn_input(turn: Turn) -> TurnInput:
         assistant=turn.assistant,
         at=turn.at,
         page_context=turn.page_context,
+        speaker=turn.speaker,
+        assistant_speaker=turn.assistant_speaker,
     )
 
 

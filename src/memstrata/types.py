@@ -123,6 +123,9 @@ class Turn(_Model):
     visibility: Visibility = Visibility.PRIVATE
     tokens: int
     recorded_at: datetime
+    speaker: str | None = None
+    """Who wrote the user side; None: the user."""
+    assistant_speaker: str | None = None
 
     def ref(self) -> SourceRef:
         return SourceRef(kind="turn", id=str(self.id), at=self.at)

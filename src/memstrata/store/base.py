@@ -41,6 +41,8 @@ class NewTurn(_Row):
     source: str = "conversation"
     visibility: Visibility = Visibility.PRIVATE
     tokens: int
+    speaker: str | None = None
+    assistant_speaker: str | None = None
 
 
 class NewFact(_Row):
@@ -153,7 +155,22 @@ IMPORT_LEASE_PREFIX = "imports:"
 when that lease runs out, the process is taken for dead."""
 
 
-class Store(Protocol):
+class EntityStore(Protocol):
+    """People and the names that mean them, per tenant; see memstrata.entities."""
+
+    def entities_named(self, tenant: str, alias: str) -> list[str]:
+        """The keys of the entities `alias` names, oldest first."""
+        ...
+
+    def entity_aliases(self, tenant: str, key: str) -> list[str]: ...
+    def add_entity(
+        self, tenant: str, kind: str, key: str, name: str, aliases: Sequence[str] = ()
+    ) -> None: ...
+    def rename_entity(self, tenant: str, old: str, new: str, name: str) -> None: ...
+    def delete_entity(self, tenant: str, key: str) -> None: ...
+
+
+class Store(EntityStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...
@@ -183,6 +200,14 @@ class Store(Protocol):
         self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
         min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
     ) -> list[str]: ...  # fmt: skip
+    def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
+        """Active facts read from one source item, such as a turn."""
+        ...
+
+    def facts_holding(self, tenant: str, stream: str, slot: str, value: str) -> list[Fact]:
+        """Active facts of any subject whose `slot` holds `value`: the titles a person holds."""
+        ...
+
     def facts_in_slot(
         self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
     ) -> list[Fact]: ...

@@ -320,4 +320,49 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE imports ADD COLUMN owner TEXT;
         """,
     ),
+    (
+        "0010_speakers_and_entities",
+        """
+        -- Who wrote each side of a turn; NULL: the user, or an unnamed assistant.
+        ALTER TABLE turns ADD COLUMN speaker TEXT;
+        ALTER TABLE turns ADD COLUMN assistant_speaker TEXT;
+
+        -- People, projects and organisations of a tenant. Facts name an entity by its key
+        -- (its full name, lowercase), which every alias resolves to.
+        CREATE TABLE entities (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (tenant, key)
+        );
+        -- An alias may name several entities ("lena" for two Lenas): then it resolves to
+        -- none, and the text has to tell them apart.
+        CREATE TABLE entity_aliases (
+            tenant TEXT NOT NULL,
+            alias TEXT NOT NULL,
+            entity_id INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+            PRIMARY KEY (tenant, alias, entity_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX facts_by_value ON facts (tenant, stream, slot, value);
+        """,
+    ),
+    (
+        "0011_erasures",
+        """
+        -- Privacy erasures: what was asked and how much went, never the content itself.
+        CREATE TABLE erasures (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            target TEXT NOT NULL,
+            removed TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        -- Bumped by every erasure that touches a stream, so that a job which read the
+        -- stream before the erasure does not write what it read back.
+        ALTER TABLE streams ADD COLUMN erasures INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]

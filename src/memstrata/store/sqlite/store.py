@@ -30,6 +30,7 @@ from memstrata.store.base import (
     NewTurn,
     StreamState,
 )
+from memstrata.store.sqlite.entities import EntityTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
 from memstrata.types import (
     Fact,
@@ -91,7 +92,7 @@ def _unchanged_reads(method: _Read) -> _Read:
     return read  # type: ignore[return-value]
 
 
-class SQLiteStore:
+class SQLiteStore(EntityTables):
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = 30_000) -> None:
         self.path = Path(path)
         try:
@@ -280,6 +281,7 @@ class SQLiteStore:
                 "page_context": turn.page_context, "model_variant": turn.model_variant,
                 "source": turn.source, "visibility": turn.visibility.value,
                 "tokens": turn.tokens, "recorded_at": _ts(recorded),
+                "speaker": turn.speaker, "assistant_speaker": turn.assistant_speaker,
             })  # fmt: skip
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
 
@@ -354,6 +356,22 @@ class SQLiteStore:
             (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
         )
         return [r["text"] for r in rows]
+
+    def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
+        rows = self._rows(
+            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND source_kind = ?"
+            " AND source_id = ? AND status = 'active' ORDER BY id",
+            (tenant, stream, source.kind, source.id),
+        )
+        return [_fact(r) for r in rows]
+
+    def facts_holding(self, tenant: str, stream: str, slot: str, value: str) -> list[Fact]:
+        rows = self._rows(
+            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND slot = ? AND value = ?"
+            " AND status = 'active' ORDER BY id DESC",
+            (tenant, stream, slot, value),
+        )
+        return [_fact(r) for r in rows]
 
     def facts_in_slot(
         self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
@@ -1217,6 +1235,8 @@ def _turn(row: sqlite3.Row) -> Turn:
         visibility=Visibility(row["visibility"]),
         tokens=row["tokens"],
         recorded_at=_dt(row["recorded_at"]),
+        speaker=row["speaker"],
+        assistant_speaker=row["assistant_speaker"],
     )
 
 

@@ -1,0 +1,95 @@
+"""Entities: the people a tenant's facts are about, and the names that mean each of them.
+
+A fact's subject is an entity's key, its full name in lowercase ("lena ortiz"). Every
+alias resolves to that key when it names exactly one entity of the tenant: "Lena" is Lena
+Ortiz until a second Lena appears, after which the text has to say which one. A turn's
+speaker is an entity too, so "I" in Caroline's turn and "Caroline" elsewhere meet.
+"""
+
+import re
+
+from memstrata.models.base import ExtractedFact, SlotRef
+from memstrata.store.base import Store
+from memstrata.types import FactCategory
+
+PERSON = "person"
+
+HOLDER_SLOT = "holder"
+"""A title's holder: (title, holder) = person, the inverse of (person, role) = title."""
+ROLE_SLOT = "role"
+
+_NAME_RE = re.compile(r"^[^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,3}$")
+_NOT_PEOPLE = frozenset({"user", "assistant", "global", "note", "team", "we", "i", "me"})
+
+
+def key_of(name: str) -> str:
+    """An entity's key: its name, lowercase, single-spaced."""
+    return " ".join(name.lower().split())
+
+
+def could_be_person(name: str) -> bool:
+    key = key_of(name)
+    return bool(_NAME_RE.match(key)) and key not in _NOT_PEOPLE
+
+
+def resolve(store: Store, tenant: str, name: str) -> str:
+    """The key of the one entity `name` names, else `name` as a key."""
+    key = key_of(name)
+    found = store.entities_named(tenant, key)
+    return found[0] if len(found) == 1 else key
+
+
+def people_in(item: ExtractedFact) -> list[str]:
+    """The names of the people a fact is about, as keys: who holds a role, who has one."""
+    names = []
+    if item.category is FactCategory.ROLE and item.slot == HOLDER_SLOT:
+        names.append(item.value)
+    elif item.category is FactCategory.ROLE and item.slot == ROLE_SLOT:
+        names.append(item.subject)
+    return [n for n in names if could_be_person(n)]
+
+
+def resolved(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
+    """`item` with its subject (and a holder's name) keyed by entity."""
+    subject = resolve(store, tenant, item.subject)
+    value = item.value
+    if item.slot == HOLDER_SLOT:
+        value = resolve(store, tenant, value)
+    retracts = tuple(_resolved_ref(store, tenant, r) for r in item.retracts)
+    if (subject, value, retracts) == (item.subject, item.value, item.retracts):
+        return item
+    return item.model_copy(update={"subject": subject, "value": value, "retracts": retracts})
+
+
+def _resolved_ref(store: Store, tenant: str, ref: SlotRef) -> SlotRef:
+    value = resolve(store, tenant, ref.value) if ref.slot == HOLDER_SLOT else ref.value
+    return SlotRef(subject=resolve(store, tenant, ref.subject), slot=ref.slot, value=value)
+
+
+def remembered(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
+    """Register the people `item` names, then key it by entity. Call inside a transaction."""
+    for key in people_in(item):
+        _remember(store, tenant, key, _as_written(item.text, key))
+    return resolved(store, tenant, item)
+
+
+def remember_speaker(store: Store, tenant: str, name: str) -> None:
+    """A turn's speaker is a person of the tenant. Call inside a transaction."""
+    if could_be_person(name):
+        _remember(store, tenant, key_of(name), " ".join(name.split()))
+
+
+def _remember(store: Store, tenant: str, key: str, name: str) -> None:
+    if store.entities_named(tenant, key):
+        return  # known, by this name or as someone's alias
+    first = key.split()[0]
+    if first != key and store.entities_named(tenant, first) == [first]:
+        # "Lena" was one person known by first name; "Lena Ortiz" completes her.
+        store.rename_entity(tenant, first, key, name)
+    store.add_entity(tenant, PERSON, key, name, aliases=(first,))
+
+
+def _as_written(text: str, key: str) -> str:
+    """The name as `text` writes it ("Lena Ortiz"), else capitalised."""
+    found = re.search(r"\b" + r"\s+".join(map(re.escape, key.split())) + r"\b", text, re.I)
+    return " ".join(found[0].split()) if found else key.title()
