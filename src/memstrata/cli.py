@@ -82,12 +82,16 @@ def add_turn(
     at: Annotated[datetime | None, typer.Option(help="Event time (ISO 8601)")] = None,
     page_context: Annotated[str | None, typer.Option()] = None,
     model_variant: Annotated[str | None, typer.Option()] = None,
+    speaker: Annotated[
+        str | None, typer.Option(help="Who wrote the user side (default: the user)")
+    ] = None,
 ) -> None:
     """Record a turn and run the work that follows it."""
     with _memory(ctx) as mem:
         turn = mem.add_turn(
-            stream, user, assistant, at=at, page_context=page_context, model_variant=model_variant
-        )
+            stream, user, assistant, at=at, page_context=page_context,
+            model_variant=model_variant, speaker=speaker,
+        )  # fmt: skip
         mem.process_pending()
         out.print(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)")
 
@@ -228,6 +232,41 @@ def history(ctx: typer.Context, fact_id: int) -> None:
         table.add_row(f"{change.at:%Y-%m-%d %H:%M}", str(change.fact_id), change.action,
                       str(change.related_fact_id or ""), change.note, moved)  # fmt: skip
     out.print(table)
+
+
+@app.command("forget")
+def forget(
+    ctx: typer.Context,
+    fact_id: int,
+    reason: Annotated[str, typer.Option(help="Why; kept in the fact's history")] = "",
+) -> None:
+    """Retract a fact: it stays in its history and leaves every context."""
+    with _memory(ctx) as mem:
+        fact = mem.forget(fact_id, reason=reason)
+    out.print(f"fact {fact.id} forgotten ({fact.status.value}): {fact.text}")
+
+
+@app.command("erase")
+def erase(
+    ctx: typer.Context,
+    stream: Annotated[str | None, typer.Option(help="Erase this whole stream")] = None,
+    person: Annotated[
+        str | None, typer.Option(help="Erase everything this person said or is said to be")
+    ] = None,
+    fact: Annotated[int | None, typer.Option(help="Erase this one fact")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
+) -> None:
+    """Erase content for good, for a privacy request; an audit row without content stays."""
+    what = (f"the whole stream {stream}" if stream else f"everything by or about {person}"
+            if person else f"fact {fact}")  # fmt: skip
+    if not yes and not typer.confirm(f"Erase {what}, from every table, index and summary?"):
+        raise typer.Exit(1)
+    with _memory(ctx) as mem:
+        report = mem.erase(stream=stream, entity=person, fact_id=fact)
+    out.print(
+        f"erased {what}: {report.turns} turns, {report.facts} facts, {report.records} records,"
+        f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
+    )
 
 
 @app.command("reembed")

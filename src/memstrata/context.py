@@ -256,9 +256,9 @@ def _turn_item(turn: Turn) -> ContextItem:
     head = f"[{turn.at:%Y-%m-%d %H:%M}, turn {turn.seq}]"
     parts = [head]
     if turn.user:
-        parts.append(f"User: {turn.user}")
+        parts.append(f"{turn.speaker or 'User'}: {turn.user}")
     if turn.assistant:
-        parts.append(f"Assistant: {turn.assistant}")
+        parts.append(f"{turn.assistant_speaker or 'Assistant'}: {turn.assistant}")
     text = "\n".join(parts)
     # The turn's own count was taken at write time; only the framing is counted here.
     framing = count_tokens(head) + 6

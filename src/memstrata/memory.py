@@ -13,6 +13,7 @@ from typing import Literal, Self, TypeVar
 from memstrata import tracing
 from memstrata.context import assemble
 from memstrata.embed import Embedder, build_embedder
+from memstrata.erase import erase, forget
 from memstrata.errors import EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
@@ -39,6 +40,7 @@ from memstrata.types import (
     GLOBAL_STREAM,
     READABLE,
     Context,
+    ErasureReport,
     Fact,
     FactCategory,
     FactHistory,
@@ -484,6 +486,35 @@ class Memory:
     def fact(self, fact_id: int, *, tenant: str | None = None) -> Fact:
         return self.store.fact(self._tenant(tenant), fact_id)
 
+    def forget(self, fact_id: int, *, reason: str = "", tenant: str | None = None) -> Fact:
+        """Retract one fact: it stays in its history and leaves every context.
+
+        Raises NotFound when the tenant has no fact `fact_id`.
+        """
+        reason = self._text(reason, "reason")
+        return forget(self.store, self._tenant(tenant), _fact_id(fact_id), reason)
+
+    def erase(
+        self,
+        *,
+        stream: str | None = None,
+        entity: str | None = None,
+        fact_id: int | None = None,
+        tenant: str | None = None,
+    ) -> ErasureReport:
+        """For privacy requests: remove the content of a whole stream, of everything a
+        person said or is said to be, or of one fact, from every table, index and vector,
+        and the lines of summaries that quoted it. An audit row without content stays.
+        """
+        tenant = self._tenant(tenant)
+        if stream is not None:
+            check_stream(stream)
+        if entity is not None:
+            entity = self._text(entity, "entity").strip()
+        if fact_id is not None:
+            fact_id = _fact_id(fact_id)
+        return erase(self.store, tenant, stream=stream, entity=entity, fact_id=fact_id)
+
     def fact_history(self, fact_id: int, *, tenant: str | None = None) -> FactHistory:
         """The fact, every version of its slot it is linked to, and what happened to each."""
         tenant = self._tenant(tenant)
@@ -651,6 +682,12 @@ def _person_and_subject(name: str) -> tuple[str, str]:
 
 
 _MAX_SPEAKER_CHARS = 100
+
+
+def _fact_id(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
+        raise InvalidInput(f"a fact id is a positive integer, got {value!r}")
+    return value
 
 
 def _speaker(name: object, field: str) -> str | None:

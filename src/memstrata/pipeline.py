@@ -6,6 +6,7 @@ import numpy as np
 
 from memstrata import entities, summaries, tracing
 from memstrata.embed import Embedder
+from memstrata.errors import MemstrataError, NotFound
 from memstrata.facts import reconcile, record_fact, retract_answered_claims, word_overlap
 from memstrata.jobs import (
     COMPACT,
@@ -29,6 +30,11 @@ from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
 from memstrata.types import Fact, Trust, Turn
 
+
+class ErasedMeanwhile(MemstrataError):
+    """A privacy erasure touched the stream while a job read it; the job runs again."""
+
+
 EMBED_BATCH = 64
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
 
@@ -44,6 +50,9 @@ class Pipeline:
         return self.recall.embedder
 
     def handlers(self) -> dict[str, Handler]:
+        return {kind: self._unless_erased(handler) for kind, handler in self._handlers().items()}
+
+    def _handlers(self) -> dict[str, Handler]:
         return {
             EXTRACT: self.extract,
             SUMMARIZE: self.summarize,
@@ -55,12 +64,33 @@ class Pipeline:
             FETCH: self.fetch,
         }
 
+    def _unless_erased(self, handler: Handler) -> Handler:
+        """A job that read its stream before a privacy erasure is not applied: it would
+        write back what was erased. It runs again from what is left."""
+
+        def guarded(job: Job) -> Apply:
+            seen = self.store.stream_state(job.tenant, job.stream).erasures
+            apply = handler(job)
+
+            def checked() -> None:
+                if self.store.stream_state(job.tenant, job.stream).erasures != seen:
+                    raise ErasedMeanwhile(f"{job.stream} was erased while job {job.id} ran")
+                apply()
+
+            return checked
+
+        return guarded
+
     def pinned_fact_texts(self, tenant: str, stream: str) -> list[str]:
         """What layer 1 already says, which compaction need not repeat."""
         return pinned_texts(self.store, self.settings, tenant, stream, Trust.FULL)
 
     def extract(self, job: Job) -> Apply:
-        turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))
+        try:
+            turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))
+        except NotFound:
+            return lambda: None  # erased before its facts were read
+
         found = self.model.extract_facts(turn_input(turn))
         verdicts = [
             reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)

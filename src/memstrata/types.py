@@ -347,6 +347,19 @@ class ImportReport(_Model):
     problems: tuple[ImportProblem, ...] = ()
 
 
+class ErasureReport(_Model):
+    """What a privacy erasure removed, counted by kind; the content itself is gone."""
+
+    turns: int = 0
+    facts: int = 0
+    records: int = 0
+    summaries: int = 0
+    summaries_redacted: int = 0
+    """Summaries that kept their other lines after the lines quoting erased content went."""
+    streams: tuple[str, ...] = ()
+    """The streams the erasure touched."""
+
+
 class TimelineEntry(_Model):
     """Something that happened to or was said by an entity, for mem.timeline()."""
 

@@ -109,8 +109,16 @@ async def writer_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
     return key
 
 
+async def full_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
+    if key.trust is not Trust.FULL:
+        raise ApiError(403, "forbidden", "only a key of trust 'full' can forget or erase")
+    return key
+
+
 Caller = Annotated[ApiKey, Depends(current_key)]
 Writer = Annotated[ApiKey, Depends(writer_key)]
+Owner = Annotated[ApiKey, Depends(full_key)]
+"""A key of trust full: the user's own, which alone may forget and erase."""
 
 
 def read_trust(key: ApiKey, requested: Trust | None) -> Trust:

@@ -8,7 +8,7 @@ import anyio
 from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
 
 from memstrata.errors import NotFound
-from memstrata.http.auth import Caller, Writer, read_trust, write_visibility
+from memstrata.http.auth import Caller, Owner, Writer, read_trust, write_visibility
 from memstrata.http.imports import Imports
 from memstrata.http.schemas import (
     MAX_ID,
@@ -41,6 +41,7 @@ from memstrata.store.base import ApiKey
 from memstrata.types import (
     READABLE,
     Context,
+    ErasureReport,
     Fact,
     FactHistory,
     SummaryKind,
@@ -81,7 +82,8 @@ def add_turn(body: TurnIn, key: Writer, mem: Mem) -> Turn:
     return mem.add_turn(
         body.stream, body.user, body.assistant, at=body.at, page_context=body.page_context,
         model_variant=body.model_variant, source=body.source,
-        visibility=write_visibility(key, body.visibility), tenant=key.tenant,
+        visibility=write_visibility(key, body.visibility), speaker=body.speaker,
+        assistant_speaker=body.assistant_speaker, tenant=key.tenant,
     )  # fmt: skip
 
 
@@ -190,6 +192,35 @@ def fact_history(fact_id: FactId, key: Caller, mem: Mem) -> FactHistory:
     shown = {f.id for f in chain}
     changes = tuple(c for c in history.changes if c.fact_id in shown)
     return FactHistory(fact=history.fact, chain=chain, changes=changes)
+
+
+@router.delete("/facts/{fact_id}", tags=["facts"], responses=_errors(403, 404))
+def forget_fact(
+    fact_id: FactId,
+    key: Owner,
+    mem: Mem,
+    reason: Annotated[str, Query(max_length=1000, description="kept in the history")] = "",
+    erase: Annotated[
+        bool, Query(description="erase its content for good instead of retracting it")
+    ] = False,
+) -> Fact | ErasureReport:
+    """Forget a fact: retracted, kept in its history, out of every context. With
+    `erase=true`, its content is removed from every table, index and summary instead."""
+    if erase:
+        return mem.erase(fact_id=fact_id, tenant=key.tenant)
+    return mem.forget(fact_id, reason=reason, tenant=key.tenant)
+
+
+@router.delete("/streams/{stream:path}", tags=["privacy"], responses=_errors(403, 404))
+def erase_stream(stream: str, key: Owner, mem: Mem) -> ErasureReport:
+    """Erase a whole stream: its turns, facts, summaries, records and their indexes."""
+    return mem.erase(stream=stream, tenant=key.tenant)
+
+
+@router.delete("/entities/{name}", tags=["privacy"], responses=_errors(403, 404))
+def erase_entity(name: str, key: Owner, mem: Mem) -> ErasureReport:
+    """Erase everything a person said or is said to be, in every stream of the tenant."""
+    return mem.erase(entity=name, tenant=key.tenant)
 
 
 def _fact(mem: Memory, key: ApiKey, fact_id: int) -> Fact:

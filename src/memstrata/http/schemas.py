@@ -81,6 +81,10 @@ class TurnIn(StreamRef):
     visibility: Visibility | None = Field(
         default=None, description="default: the most private level this key can read"
     )
+    speaker: str | None = Field(
+        default=None, max_length=100, description="who wrote the user side; default: the user"
+    )
+    assistant_speaker: str | None = Field(default=None, max_length=100)
 
 
 class ContextIn(StreamRef):

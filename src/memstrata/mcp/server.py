@@ -87,7 +87,9 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         ),
     )
 
-    def tool(name: str, *, read_only: bool, idempotent: bool = False) -> Callable[[_F], _F]:
+    def tool(
+        name: str, *, read_only: bool, idempotent: bool = False, destructive: bool = False
+    ) -> Callable[[_F], _F]:
         """Register `fn` as tool `name`; memstrata's deliberate errors become tool errors."""
 
         def register(fn: _F) -> _F:
@@ -104,7 +106,7 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
                 description=fn.__doc__,
                 annotations=ToolAnnotations(
                     read_only_hint=read_only,
-                    destructive_hint=False,
+                    destructive_hint=destructive,
                     idempotent_hint=read_only or idempotent,
                     open_world_hint=False,
                 ),
@@ -250,6 +252,35 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             tenant=tenant,
         )
         return _dump(fact)
+
+    def refuse_unless_full(what: str) -> None:
+        if trust is not Trust.FULL:
+            raise ToolError(f"only a session of trust 'full' may {what}; this one is '{trust}'")
+
+    @tool("memory_forget", read_only=False, idempotent=True, destructive=True)
+    def memory_forget(
+        fact_id: FactId,
+        reason: Annotated[str, Field(max_length=1000, description="kept in the history")] = "",
+    ) -> dict[str, Any]:
+        """Forget a fact: it is retracted, stays in its history (memory_history) and leaves
+        every context. Only in a session of trust 'full'."""
+        refuse_unless_full("forget facts")
+        return _dump(memory.forget(fact_id, reason=reason, tenant=tenant))
+
+    @tool("memory_erase", read_only=False, idempotent=True, destructive=True)
+    def memory_erase(
+        stream: Annotated[str | None, Field(description="erase this whole stream")] = None,
+        person: Annotated[
+            str | None, Field(description="erase everything this person said or is said to be")
+        ] = None,
+        fact_id: Annotated[int | None, Field(ge=1, description="erase this one fact")] = None,
+    ) -> dict[str, Any]:
+        """For privacy requests: remove content for good (turns, facts, records, summaries
+        and their indexes); an audit row without content stays. Name exactly one of stream,
+        person or fact_id. Returns what was removed. Only in a session of trust 'full'."""
+        refuse_unless_full("erase")
+        report = memory.erase(stream=stream, entity=person, fact_id=fact_id, tenant=tenant)
+        return _dump(report)
 
     @tool("memory_history", read_only=True)
     def memory_history(fact_id: FactId) -> dict[str, Any]:

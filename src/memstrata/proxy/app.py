@@ -32,6 +32,7 @@ from memstrata.proxy.inject import (
     memory_text,
     pick_stream,
     query_text,
+    speaker_name,
     with_memory,
 )
 from memstrata.proxy.sse import StreamAnswer, json_answer
@@ -51,6 +52,7 @@ class _Turn:
     stream: str
     query: str
     model: str | None
+    speaker: str | None = None
 
 
 class _Proxy:
@@ -108,7 +110,8 @@ class _Proxy:
             raw = json.dumps({**body, "messages": with_memory(messages, text)}).encode()
         model = body.get("model") if isinstance(body.get("model"), str) else None
         tracing.event("proxy", stream=stream, source=param, memory_chars=len(text), warning=warning)
-        return await self._forward(raw, headers, _Turn(stream, query, model), extra)
+        turn = _Turn(stream, query, model, speaker_name(messages))
+        return await self._forward(raw, headers, turn, extra)
 
     async def models(self, request: Request) -> Response:
         path = request.url.path.removeprefix("/v1")
@@ -200,8 +203,9 @@ class _Proxy:
         started = time.perf_counter()
         try:
             self.memory.add_turn(
-                turn.stream, user=turn.query, assistant=answer, model_variant=turn.model
-            )
+                turn.stream, user=turn.query, assistant=answer, model_variant=turn.model,
+                speaker=turn.speaker,
+            )  # fmt: skip
         except Exception as exc:  # the answer is out already; nothing to tell the client
             log.warning("could not record the turn in %s: %s", turn.stream, _reason(exc))
             return

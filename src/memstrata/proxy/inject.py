@@ -42,6 +42,17 @@ def query_text(messages: Any) -> str:
     return ""
 
 
+def speaker_name(messages: Any) -> str | None:
+    """The `name` OpenAI lets the last user message carry (a person in a group chat)."""
+    if not isinstance(messages, list):
+        return None
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            name = message.get("name")
+            return name.strip() or None if isinstance(name, str) else None
+    return None
+
+
 def content_text(content: Any) -> str:
     if isinstance(content, str):
         return content

@@ -106,6 +106,8 @@ class StreamState(_Row):
     last_summarized_turn: int = 0
     summary_enqueued_through: int = 0
     unsummarized_tokens: int = 0
+    erasures: int = 0
+    """How many privacy erasures touched the stream."""
 
 
 class Job(_Row):
@@ -170,7 +172,39 @@ class EntityStore(Protocol):
     def delete_entity(self, tenant: str, key: str) -> None: ...
 
 
-class Store(EntityStore, Protocol):
+class ErasedIds(_Row):
+    """The items one privacy erasure removes, by kind."""
+
+    turns: list[int] = []
+    facts: list[int] = []
+    records: list[int] = []
+    summaries: list[int] = []
+    streams: list[str] = []
+    """The streams those items live in."""
+
+
+class ErasureStore(Protocol):
+    """Privacy erasure: hard deletes of content, with an audit row that holds none."""
+
+    def erasable_ids(
+        self,
+        tenant: str,
+        *,
+        streams: Sequence[str] = (),
+        speakers: Sequence[str] = (),
+        subjects: Sequence[str] = (),
+        fact_ids: Sequence[int] = (),
+    ) -> ErasedIds: ...
+    def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
+    def redact_summary(self, tenant: str, summary_id: int, text: str) -> None: ...
+    def note_erasure(
+        self, tenant: str, target: dict[str, Any], removed: dict[str, int], streams: Sequence[str]
+    ) -> None: ...
+    def erasures(self, tenant: str) -> list[dict[str, Any]]: ...
+    def drop_pending_jobs(self, tenant: str, stream: str) -> None: ...
+
+
+class Store(EntityStore, ErasureStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...

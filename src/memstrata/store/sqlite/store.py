@@ -31,6 +31,7 @@ from memstrata.store.base import (
     StreamState,
 )
 from memstrata.store.sqlite.entities import EntityTables
+from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
 from memstrata.types import (
     Fact,
@@ -92,7 +93,7 @@ def _unchanged_reads(method: _Read) -> _Read:
     return read  # type: ignore[return-value]
 
 
-class SQLiteStore(EntityTables):
+class SQLiteStore(EntityTables, ErasureTables):
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = 30_000) -> None:
         self.path = Path(path)
         try:
@@ -240,6 +241,7 @@ class SQLiteStore(EntityTables):
             last_summarized_turn=row["last_summarized_turn"],
             summary_enqueued_through=row["summary_enqueued_through"],
             unsummarized_tokens=row["unsummarized_tokens"],
+            erasures=row["erasures"],
         )
 
     def streams(self, tenant: str) -> list[str]:

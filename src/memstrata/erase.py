@@ -1,0 +1,152 @@
+"""Forgetting one fact, and erasing content for privacy requests.
+
+`forget` is soft: the fact is retracted, stays in its history and leaves every context.
+`erase` is hard: the content of matching turns, records, facts and summaries goes, with
+its full-text entries and vectors; summaries that quoted it lose those lines; an audit
+row records what was asked and how much went, without the content.
+"""
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+
+from memstrata import entities
+from memstrata.errors import InvalidInput, NotFound
+from memstrata.store.base import ErasedIds, Store
+from memstrata.types import ErasureReport, Fact, FactStatus
+
+_QUOTED_CHARS = 80
+"""How much of an erased sentence is looked for in summaries: enough to tell it apart."""
+_MIN_QUOTE_CHARS = 15
+
+
+def forget(store: Store, tenant: str, fact_id: int, reason: str = "") -> Fact:
+    """Retract one fact; raises NotFound for an id the tenant does not have."""
+    with store.transaction():
+        fact = store.fact(tenant, fact_id)
+        store.set_fact_status(tenant, fact.id, FactStatus.RETRACTED)
+        store.add_fact_change(
+            fact.id, "FORGET", note=reason or "forgotten",
+            before=fact.model_dump(mode="json", include={"status"}),
+            after={"status": FactStatus.RETRACTED.value},
+        )  # fmt: skip
+        return store.fact(tenant, fact_id)
+
+
+def erase(
+    store: Store,
+    tenant: str,
+    *,
+    stream: str | None = None,
+    entity: str | None = None,
+    fact_id: int | None = None,
+) -> ErasureReport:
+    """Erase a whole stream, everything by or about one person, or one fact."""
+    if sum(x is not None for x in (stream, entity, fact_id)) != 1:
+        raise InvalidInput("erase takes exactly one of stream, entity or fact_id")
+    with store.transaction():
+        if stream is not None:
+            return _erase_stream(store, tenant, stream)
+        if entity is not None:
+            return _erase_person(store, tenant, entity)
+        assert fact_id is not None
+        return _erase_fact(store, tenant, fact_id)
+
+
+def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:
+    if not store.stream_state(tenant, stream).exists:
+        raise NotFound(f"no stream {stream}")
+    ids = store.erasable_ids(tenant, streams=[stream])
+    store.drop_pending_jobs(tenant, stream)
+    return _apply(store, tenant, ids, {"stream": stream}, quoted=[])
+
+
+def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
+    key = entities.resolve(store, tenant, name)
+    if not key:
+        raise InvalidInput("name the person to erase")
+    # Only aliases that mean this person alone: "lena" may also be another Lena.
+    names = sorted({
+        key, *(a for a in store.entity_aliases(tenant, key)
+               if store.entities_named(tenant, a) == [key])
+    })  # fmt: skip
+    ids = store.erasable_ids(tenant, speakers=names, subjects=[key])
+    if not (ids.streams or store.entities_named(tenant, key)):
+        raise NotFound(f"nothing by or about {name!r}")
+    target = {"entity": hashlib.sha256(key.encode()).hexdigest()[:16]}
+    report = _apply(store, tenant, ids, target, quoted=names)
+    store.delete_entity(tenant, key)
+    return report
+
+
+def _erase_fact(store: Store, tenant: str, fact_id: int) -> ErasureReport:
+    fact = store.fact(tenant, fact_id)
+    ids = store.erasable_ids(tenant, fact_ids=[fact_id])
+    return _apply(store, tenant, ids, {"fact": fact_id}, quoted=[fact.text, fact.value])
+
+
+def _apply(
+    store: Store, tenant: str, ids: ErasedIds, target: dict[str, object], quoted: list[str]
+) -> ErasureReport:
+    quoted += _sentences(_texts(store, tenant, ids))
+    redacted = 0
+    for stream in ids.streams:
+        redacted += _redact_summaries(store, tenant, stream, ids, quoted)
+    store.erase_items(tenant, ids)
+    report = ErasureReport(
+        turns=len(ids.turns), facts=len(ids.facts), records=len(ids.records),
+        summaries=len(ids.summaries), summaries_redacted=redacted, streams=tuple(ids.streams),
+    )  # fmt: skip
+    removed = report.model_dump(exclude={"streams"})
+    store.note_erasure(tenant, target, removed, ids.streams)
+    return report
+
+
+def _texts(store: Store, tenant: str, ids: ErasedIds) -> Iterable[str]:
+    for turn_id in ids.turns:
+        turn = store.turn(tenant, turn_id)
+        yield from (turn.user, turn.assistant)
+    for record_id in ids.records:
+        yield store.record(tenant, record_id).text
+
+
+def _sentences(texts: Iterable[str]) -> list[str]:
+    found = []
+    for text in texts:
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+            sentence = " ".join(sentence.split())
+            if len(sentence) >= _MIN_QUOTE_CHARS:
+                found.append(sentence[:_QUOTED_CHARS])
+    return found
+
+
+def _redact_summaries(
+    store: Store, tenant: str, stream: str, ids: ErasedIds, quoted: Sequence[str]
+) -> int:
+    """Drop the lines of the stream's summaries that quote erased content; a summary left
+    with nothing is erased itself. Returns how many summaries changed."""
+    pattern = _quote_pattern(quoted)
+    if pattern is None:
+        return 0
+    changed = 0
+    for summary in store.summaries(tenant, stream):
+        if summary.id in ids.summaries:
+            continue
+        lines = summary.text.splitlines()
+        kept = [line for line in lines if not pattern.search(" ".join(line.split()))]
+        if len(kept) == len(lines):
+            continue
+        changed += 1
+        if any(line.strip() and not line.startswith("#") for line in kept):
+            store.redact_summary(tenant, summary.id, "\n".join(kept))
+        else:
+            ids.summaries.append(summary.id)
+    return changed
+
+
+def _quote_pattern(quoted: Sequence[str]) -> re.Pattern[str] | None:
+    phrases = sorted({q.strip(" .") for q in quoted if len(q.strip(" .")) >= 3}, key=len)
+    if not phrases:
+        return None
+    alternatives = "|".join(re.escape(p) for p in reversed(phrases))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
