@@ -89,3 +89,18 @@ def test_keys_are_created_listed_and_revoked(tmp_path):
     assert "revoked" in run("--db", db, "keys", "revoke", "1").output
     bad = run("--db", db, "keys", "create", "--tenant", "acme", "--trust", "root")
     assert bad.exit_code == 2
+
+
+def test_forget_and_erase(tmp_path):
+    db = str(tmp_path / "cli.db")
+    run("--db", db, "add-turn", "chat:1", "--user", "Raj is the Lead Architect.")
+    run("--db", db, "add-turn", "chat:1", "--user", "I adopted a greyhound.", "--speaker", "Gwen")
+    forgot = run("--db", db, "forget", "1", "--reason", "asked")
+    assert forgot.exit_code == 0 and "forgotten" in forgot.output
+    assert run("--db", db, "forget", "999").exit_code == 2
+    declined = runner.invoke(app, ["--db", db, "erase", "--person", "Gwen"], input="n\n")
+    assert declined.exit_code == 1 and "everything by or about Gwen" in declined.output
+    erased = run("--db", db, "erase", "--person", "Gwen", "--yes")
+    assert erased.exit_code == 0 and "1 turns" in erased.output, erased.output
+    stream = run("--db", db, "erase", "--stream", "chat:1", "--yes")
+    assert stream.exit_code == 0 and "1 turns, 1 facts" in stream.output, stream.output

@@ -41,12 +41,13 @@ async def fails(client: Client, tool: str, **arguments: Any) -> str:
     return text
 
 
-async def test_lists_all_eight_tools(memory: Memory) -> None:
+async def test_lists_all_ten_tools(memory: Memory) -> None:
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
     assert set(tools) == set(TOOL_NAMES) == {
         "memory_search", "memory_timeline", "memory_get", "memory_write",
         "memory_history", "memory_people", "memory_sessions", "memory_context",
+        "memory_forget", "memory_erase",
     }  # fmt: skip
     for tool in tools.values():
         assert tool.description
@@ -326,3 +327,23 @@ def test_what_looks_like_a_name(span: str, expected: bool) -> None:
     from memstrata.mcp.server import _looks_like_name
 
     assert _looks_like_name(span) is expected
+
+
+async def test_forget_and_erase_only_at_full_trust(memory: Memory) -> None:
+    memory.add_turn("chat:m", "Raj is the Lead Architect.", at=T0)
+    memory.add_turn("chat:m", "I adopted a greyhound.", at=T0, speaker="Gwen")
+    memory.process_pending()
+    fact_id = memory.facts("chat:m")[0].id
+    async with Client(build_server(memory, "default", Trust.INNER)) as client:
+        assert "trust 'full'" in await fails(client, "memory_forget", fact_id=fact_id)
+        assert "trust 'full'" in await fails(client, "memory_erase", person="Gwen")
+    async with Client(build_server(memory, "other", Trust.FULL)) as client:
+        assert "no fact" in await fails(client, "memory_forget", fact_id=fact_id)
+        await fails(client, "memory_erase", person="Gwen")
+    async with Client(build_server(memory, "default", Trust.FULL)) as client:
+        forgotten = await ok(client, "memory_forget", fact_id=fact_id, reason="asked")
+        assert forgotten["status"] == "retracted"
+        erased = await ok(client, "memory_erase", person="Gwen")
+        assert erased["turns"] == 1
+        assert "exactly one" in await fails(client, "memory_erase")
+    assert [t.user for t in memory.turns("chat:m")] == ["Raj is the Lead Architect."]

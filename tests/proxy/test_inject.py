@@ -4,7 +4,7 @@ import pytest
 
 from memstrata.errors import InvalidInput, SettingsError
 from memstrata.proxy import proxy_settings, run_proxy
-from memstrata.proxy.inject import pick_stream, query_text, with_memory
+from memstrata.proxy.inject import pick_stream, query_text, speaker_name, with_memory
 from memstrata.proxy.sse import StreamAnswer, json_answer
 from memstrata.settings import load_settings
 
@@ -103,3 +103,15 @@ def test_proxy_options_are_validated() -> None:
         proxy_settings(settings, port=70000)
     with pytest.raises(SettingsError, match="http"):
         run_proxy(settings, upstream="ftp://nowhere")
+
+
+def test_speaker_is_the_name_of_the_last_user_message() -> None:
+    messages = [
+        {"role": "user", "name": "Melanie", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "name": " Caroline ", "content": "I moved to Berlin."},
+    ]
+    assert speaker_name(messages) == "Caroline"
+    assert speaker_name([{"role": "user", "content": "hi"}]) is None
+    assert speaker_name([{"role": "user", "name": 7, "content": "hi"}]) is None
+    assert speaker_name("not a list") is None

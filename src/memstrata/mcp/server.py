@@ -43,6 +43,8 @@ TOOL_NAMES = (
     "memory_get",
     "memory_write",
     "memory_history",
+    "memory_forget",
+    "memory_erase",
     "memory_people",
     "memory_sessions",
     "memory_context",

@@ -11,6 +11,7 @@ from memstrata.store.base import ErasedIds
 from memstrata.types import utcnow
 
 _TURN_FTS_COLUMNS = "user_text, assistant_text, before_text"
+_FTS_TABLES = ("turns_fts", "facts_fts", "records_fts", "summaries_fts")
 _RECORD_SOURCES = ("slack", "jira", "web")
 """A record's facts name it as '<source>.<kind>' (Record.ref)."""
 
@@ -56,10 +57,15 @@ class ErasureTables:
 
     def erase_items(self, tenant: str, ids: ErasedIds) -> None:
         """Delete the items and everything derived from them; call inside a transaction."""
+        # Freed pages are zeroed, so the content does not linger in the file.
+        self._exec("PRAGMA secure_delete = ON")
         self._erase_turns(tenant, ids.turns)
         self._erase_facts(tenant, ids.facts)
         self._erase_records(tenant, ids.records)
         self._erase_summaries(tenant, ids.summaries)
+        for table in _FTS_TABLES:
+            # A full-text delete only marks the entry; merging the segments drops its terms.
+            self._exec(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
 
     def redact_summary(self, tenant: str, summary_id: int, text: str) -> None:
         """Replace a summary's text (lines that quoted erased content removed)."""

@@ -1,0 +1,137 @@
+"""Entities and speakers: one person under several names, and corrections across keys."""
+
+from datetime import UTC, datetime, timedelta
+
+from memstrata import Memory
+from memstrata.types import FactStatus
+from tests.conftest import MemoryFactory
+
+T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
+
+
+def _turns(mem: Memory, stream: str, *pairs: tuple[str, str], **kwargs: object) -> None:
+    for i, (user, assistant) in enumerate(pairs):
+        mem.add_turn(stream, user, assistant, at=T0 + timedelta(minutes=i), **kwargs)
+    mem.process_pending()
+
+
+def _current(mem: Memory, stream: str) -> list[str]:
+    return [f.text for f in mem.facts(stream)]
+
+
+def test_a_correction_in_another_phrasing_supersedes_the_role(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "project:alpha", ("Raj is a Junior Developer.", ""),
+           ("No, Raj is the Lead Architect.", "Noted."))  # fmt: skip
+    assert _current(mem, "project:alpha") == ["Raj is the Lead Architect."]
+    old = mem.facts("project:alpha", include_inactive=True)[-1]
+    assert old.text == "Raj is a Junior Developer." and not old.active
+    history = mem.fact_history(old.id)
+    assert [f.text for f in history.chain][-1] == "Raj is the Lead Architect."
+
+
+def test_a_new_role_phrased_the_other_way_supersedes_the_title(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "project:alpha", ("Raj is the Lead Architect.", ""),
+           ("Raj is a product manager.", ""))  # fmt: skip
+    assert _current(mem, "project:alpha") == ["Raj is a product manager."]
+
+
+def test_the_user_corrects_the_assistant_about_a_person_named_shorter(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is a junior analyst."),
+           ("That's wrong. Lena is our Head of Data Engineering.", "Sorry, noted."))  # fmt: skip
+    facts = mem.facts("chat:1", include_inactive=True)
+    current = [f for f in facts if f.active]
+    assert [f.text for f in current] == ["Lena is the Head of Data Engineering."]
+    assert current[0].value == "lena ortiz"  # "Lena" resolved to the one Lena known
+    claim = next(f for f in facts if "junior analyst" in f.text)
+    assert claim.status in (FactStatus.SUPERSEDED, FactStatus.RETRACTED)
+
+
+def test_assistant_claims_stay_below_the_pin_threshold(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."))
+    claim = mem.facts("chat:1")[0]
+    assert claim.confidence < mem.settings.pin_min_confidence
+    ctx = mem.context("chat:1", "who runs data?", 2000)
+    pinned = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
+    assert not any("Head of Data" in text for text in pinned)
+
+
+def test_a_correction_retracts_what_the_assistant_claimed_under_another_key(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Who owns billing?", "Priya Nair is a sales engineer."),
+           ("No, Priya is our CFO.", "Thanks."))  # fmt: skip
+    claim = next(
+        f for f in mem.facts("chat:1", include_inactive=True) if "sales engineer" in f.text
+    )
+    assert not claim.active
+    assert [f.text for f in mem.facts("chat:1")] == ["Priya is the CFO."]
+
+
+def test_two_people_with_one_first_name_stay_apart(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "project:alpha", ("Lena Ortiz is the Head of Data.", ""),
+           ("Lena Park is the Lead Designer.", ""),
+           ("Lena is a contractor.", ""))  # fmt: skip
+    texts = _current(mem, "project:alpha")
+    # "Lena" could be either: neither person's role changes.
+    assert "Lena Ortiz is the Head of Data." in texts
+    assert "Lena Park is the Lead Designer." in texts
+
+
+def test_a_first_name_known_first_is_completed_by_the_full_name(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "project:alpha", ("Lena is a data analyst.", ""),
+           ("Lena Ortiz is the Head of Data.", ""))  # fmt: skip
+    assert _current(mem, "project:alpha") == ["Lena Ortiz is the Head of Data."]
+
+
+def test_speakers_are_stored_rendered_and_returned(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    turn = mem.add_turn("chat:group", "We should hike on Sunday.", at=T0, speaker="  Caroline ")
+    mem.add_turn("chat:group", "Sounds good to me.", at=T0, speaker="Melanie")
+    assert turn.speaker == "Caroline"
+    assert [t.speaker for t in mem.turns("chat:group")] == ["Caroline", "Melanie"]
+    text = mem.context("chat:group", "", 2000).text
+    assert "Caroline: We should hike on Sunday." in text
+    assert "Melanie: Sounds good to me." in text
+
+
+def test_a_turn_without_speaker_is_the_users(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    turn = mem.add_turn("chat:1", "hello", at=T0)
+    assert turn.speaker is None
+    assert "User: hello" in mem.context("chat:1", "", 2000).text
+
+
+def test_a_speaker_must_be_a_short_printable_name(open_memory: MemoryFactory) -> None:
+    import pytest
+
+    from memstrata.errors import InvalidInput
+
+    mem = open_memory()
+    for bad in ("x" * 101, "Caro\x00line", 42):
+        with pytest.raises(InvalidInput):
+            mem.add_turn("chat:1", "hello", speaker=bad)  # type: ignore[arg-type]
+    assert mem.turns("chat:1") == []
+
+
+def test_people_are_per_tenant(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "project:alpha", ("Lena Ortiz is the Head of Data.", ""), tenant="acme")
+    _turns(mem, "project:alpha", ("Lena is a data analyst.", ""), tenant="globex")
+    # Globex's Lena is not Acme's Lena Ortiz.
+    assert mem.facts("project:alpha", tenant="globex")[0].subject == "lena"
+    assert mem.store.entities_named("globex", "lena ortiz") == []
