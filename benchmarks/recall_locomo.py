@@ -71,8 +71,9 @@ def ingest(mem: Memory, conversation: Conversation) -> float:
     for session in conversation.sessions():
         for line in session:
             # One line, one turn: evidence lines map 1:1 to turns. Both speakers are people,
-            # so the whole line goes in as the user side, speaker name included.
-            mem.add_turn(stream, user=line.render(), at=line.at)
+            # so each line is a user side with its speaker named: "I" is them.
+            text = line.render().removeprefix(f"{line.speaker}: ")
+            mem.add_turn(stream, user=text, at=line.at, speaker=line.speaker)
         mem.end_session(stream)  # session summaries follow LoCoMo's own sessions
     return time.perf_counter() - started
 

@@ -154,7 +154,7 @@ def _headline(text: str) -> str:
 def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:
     if hit.kind == "turn":
         user, _, assistant = hit.text.partition("\n")
-        text = _turn_line(user, assistant)
+        text = _turn_line(user, assistant, hit.speaker)
     elif hit.kind == "summary":
         return _snippet(hit.text, query, outdated), hit.source
     else:
@@ -163,8 +163,9 @@ def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tupl
     return (f"{text} (outdated; now: {_joined(now)})" if now else text), hit.source
 
 
-def _turn_line(user: str, assistant: str) -> str:
-    parts = [f"User: {user}" if user else "", f"Assistant: {assistant}" if assistant else ""]
+def _turn_line(user: str, assistant: str, speaker: str | None = None) -> str:
+    parts = [f"{speaker or 'User'}: {user}" if user else "",
+             f"Assistant: {assistant}" if assistant else ""]  # fmt: skip
     return " ".join(p for p in parts if p)
 
 

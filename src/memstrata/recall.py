@@ -274,4 +274,5 @@ def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
     return SearchHit(
         kind=item.kind, id=item.id, stream=item.stream, text=item.text, score=score,
         at=item.at, source=item.source, visibility=item.visibility, signals=signals,
+        speaker=item.speaker,
     )  # fmt: skip

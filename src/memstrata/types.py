@@ -297,6 +297,8 @@ class SearchHit(_Model):
     visibility: Visibility
     signals: dict[str, float] = Field(default_factory=dict)
     """What the score was made of: fts and vector ranks, similarity, recency, mentions."""
+    speaker: str | None = None
+    """Who wrote a turn's user side, where a name was given."""
 
 
 class Record(_Model):

@@ -448,3 +448,5 @@ class Item(_Row):
     visibility: Visibility
     source: SourceRef
     mention_count: int = 1
+    speaker: str | None = None
+    """Who wrote a turn's user side, where a name was given."""

@@ -347,6 +347,30 @@ MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (tenant, alias, entity_id)
         ) WITHOUT ROWID;
         CREATE INDEX facts_by_value ON facts (tenant, stream, slot, value);
+
+        -- A turn is found by who said it too: "what did Caroline adopt?" names the speaker,
+        -- not the words of her turn.
+        DROP TRIGGER turns_fts_insert;
+        DROP VIEW turns_indexed;
+        CREATE VIEW turns_indexed AS
+            SELECT t.id,
+                replace(coalesce(t.speaker || ': ', '') || t.user_text, char(0), ' ')
+                    AS user_text,
+                replace(coalesce(t.assistant_speaker || ': ', '') || t.assistant_text,
+                    char(0), ' ') AS assistant_text,
+                coalesce((
+                    SELECT replace(coalesce(p.speaker || ': ', '') || p.user_text || char(10)
+                        || p.assistant_text, char(0), ' ')
+                    FROM turns p
+                    WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1
+                ), '') AS before_text
+            FROM turns t;
+        INSERT INTO turns_fts (turns_fts) VALUES ('rebuild');
+        CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
+            INSERT INTO turns_fts (rowid, user_text, assistant_text, before_text)
+            SELECT id, user_text, assistant_text, before_text FROM turns_indexed
+            WHERE id = new.id;
+        END;
         """,
     ),
     (

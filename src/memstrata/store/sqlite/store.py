@@ -464,7 +464,8 @@ class SQLiteStore(EntityTables, ErasureTables):
         versions retell those, and full text still finds them.
         """
         rows = self._rows(
-            "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text"
+            "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+            " || char(10) || t.assistant_text AS text"
             " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
             " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
             " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
@@ -1077,7 +1078,8 @@ _KINDS = {
         "turns",
         "turns_fts",
         "x.id, x.stream, x.user_text || char(10) || x.assistant_text AS text, x.at,"
-        " x.visibility, 'turn' AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions",
+        " x.visibility, 'turn' AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions,"
+        " x.speaker",
         "x.at",
         "x.user_text || char(10) || x.assistant_text",
         _TURN_RANK,
@@ -1195,6 +1197,7 @@ def _item(kind: str, row: sqlite3.Row) -> Item:
         kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
         visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
+        speaker=row["speaker"] if kind == "turn" else None,
     )  # fmt: skip
 
 
