@@ -135,3 +135,19 @@ def test_people_are_per_tenant(open_memory: MemoryFactory) -> None:
     # Globex's Lena is not Acme's Lena Ortiz.
     assert mem.facts("project:alpha", tenant="globex")[0].subject == "lena"
     assert mem.store.entities_named("globex", "lena ortiz") == []
+
+
+def test_a_claim_the_user_confirms_is_pinned(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."),
+           ("Yes, that's right.", "Great."))  # fmt: skip
+    fact = mem.facts("chat:1")[0]
+    assert fact.confidence >= mem.settings.pin_min_confidence
+    assert mem.fact_history(fact.id).changes[-1].action == "CONFIRM"
+
+
+def test_agreeing_with_a_but_confirms_nothing(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."),
+           ("Yes, but only until March.", "I see."), ("Right?", "Yes."))  # fmt: skip
+    assert mem.facts("chat:1")[0].confidence < mem.settings.pin_min_confidence

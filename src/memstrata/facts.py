@@ -221,6 +221,34 @@ def retract_answered_claims(
     return retracted
 
 
+CONFIRMED_CONFIDENCE = 0.9
+"""What the assistant said and the user then confirmed: above the pin threshold, below the
+user's own words."""
+
+_CONFIRMATION_RE = re.compile(
+    r"^\s*(?:yes|yeah|yep|yup|correct|exactly|right|confirmed|indeed|that's\s+(?:right|correct)"
+    r"|that\s+is\s+(?:right|correct)|you're\s+right|spot\s+on)\b[\s,.!]*+"
+    r"(?!(?:but|although|though|except|however|no|not|only|partly)\b)",
+    re.IGNORECASE,
+)
+
+
+def confirms(user_text: str) -> bool:
+    """Whether a user turn opens by agreeing with what it answers ("Yes, that's right");
+    "Right?" asks instead."""
+    first = re.split(r"(?<=[.!?])\s", user_text.strip(), maxsplit=1)[0]
+    return bool(_CONFIRMATION_RE.match(first)) and not first.endswith("?")
+
+
+def confirm_answered_claims(store: Store, tenant: str, stream: str, answered: SourceRef) -> None:
+    """The user agreed with the turn they answer: its claims count as theirs now."""
+    for claim in store.facts_from(tenant, stream, answered):
+        if claim.confidence < CONFIRMED_CONFIDENCE:
+            store.mention(tenant, claim.id, CONFIRMED_CONFIDENCE)
+            store.add_fact_change(claim.id, "CONFIRM", note="confirmed by the user",
+                                  before=_snapshot(claim))  # fmt: skip
+
+
 def _contradicts(correction: Fact, claim: Fact) -> bool:
     if claim.confidence >= correction.confidence:
         return False

@@ -7,7 +7,14 @@ import numpy as np
 from memstrata import entities, summaries, tracing
 from memstrata.embed import Embedder
 from memstrata.errors import MemstrataError, NotFound
-from memstrata.facts import reconcile, record_fact, retract_answered_claims, word_overlap
+from memstrata.facts import (
+    confirm_answered_claims,
+    confirms,
+    reconcile,
+    record_fact,
+    retract_answered_claims,
+    word_overlap,
+)
 from memstrata.jobs import (
     COMPACT,
     DIGEST,
@@ -114,10 +121,7 @@ class Pipeline:
                         "reconcile", stream=job.stream, fact=fact.id,
                         action=verdict.action.value, target=verdict.target_id,
                     )  # fmt: skip
-            if corrections and (answered := self._turn_before(turn)) is not None:
-                retract_answered_claims(
-                    self.store, job.tenant, job.stream, corrections, answered.ref()
-                )
+            self._answer_claims(turn, corrections)
             self.embed_later(job.tenant, job.stream)
             tracing.event(
                 "extract", stream=job.stream, turn=turn.id, facts=len(found),
@@ -125,6 +129,19 @@ class Pipeline:
             )  # fmt: skip
 
         return apply
+
+    def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
+        """A user turn that corrects or confirms the turn before decides its claims."""
+        if not (corrections or confirms(turn.user)):
+            return
+        answered = self._turn_before(turn)
+        if answered is None:
+            return
+        if corrections:
+            retract_answered_claims(self.store, turn.tenant, turn.stream, corrections,
+                                    answered.ref())  # fmt: skip
+        else:
+            confirm_answered_claims(self.store, turn.tenant, turn.stream, answered.ref())
 
     def _turn_before(self, turn: Turn) -> Turn | None:
         before = self.store.turns(turn.tenant, turn.stream, after_seq=turn.seq - 2,
