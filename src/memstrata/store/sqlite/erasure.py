@@ -77,7 +77,7 @@ class ErasureTables:
             "INSERT INTO summaries_fts (rowid, text) VALUES (?, replace(?, char(0), ' '))",
             (summary_id, text),
         )
-        self._drop_vectors("summary", [summary_id])
+        self._exec("DELETE FROM vectors WHERE kind = 'summary' AND item_id = ?", (summary_id,))
 
     def note_erasure(
         self, tenant: str, target: dict[str, Any], removed: dict[str, int], streams: Sequence[str]
@@ -199,7 +199,7 @@ class ErasureTables:
             ) if r["id"] not in set(ids)
         ]  # fmt: skip
         self._unindex_turns([*ids, *next_ids])
-        self._drop_vectors("turn", ids)
+        self._drop_derived(tenant, "turn", ids)
         self._exec(f"DELETE FROM turns WHERE tenant = ? AND id IN ({_marks(ids)})", (tenant, *ids))
         if next_ids:
             self._exec(
@@ -222,7 +222,7 @@ class ErasureTables:
             return
         marks = _marks(ids)
         self._unindex("facts", tenant, ids)
-        self._drop_vectors("fact", ids)
+        self._drop_derived(tenant, "fact", ids)
         self._exec(f"DELETE FROM fact_history WHERE fact_id IN ({marks})", ids)
         self._exec(
             f"UPDATE fact_history SET related_fact_id = NULL WHERE related_fact_id IN ({marks})",
@@ -233,11 +233,6 @@ class ErasureTables:
                 f"UPDATE facts SET {link} = NULL WHERE tenant = ? AND {link} IN ({marks})",
                 (tenant, *ids),
             )
-        self._exec(
-            "DELETE FROM entity_events WHERE tenant = ? AND item_kind = 'fact'"
-            f" AND item_id IN ({marks})",
-            (tenant, *ids),
-        )
         self._exec(f"DELETE FROM facts WHERE tenant = ? AND id IN ({marks})", (tenant, *ids))
 
     def _erase_records(self, tenant: str, ids: Sequence[int]) -> None:
@@ -245,19 +240,15 @@ class ErasureTables:
             return
         marks = _marks(ids)
         self._unindex("records", tenant, ids)
-        self._drop_vectors("record", ids)
+        self._drop_derived(tenant, "record", ids)
         self._exec(f"DELETE FROM record_streams WHERE record_id IN ({marks})", ids)
-        self._exec(
-            "DELETE FROM entity_events WHERE tenant = ? AND item_kind = 'record'"
-            f" AND item_id IN ({marks})",
-            (tenant, *ids),
-        )
         self._exec(f"DELETE FROM records WHERE tenant = ? AND id IN ({marks})", (tenant, *ids))
 
     def _erase_summaries(self, tenant: str, ids: Sequence[int]) -> None:
         if not ids:
             return
-        self._drop_vectors("summary", ids)  # the delete trigger takes the full-text entry
+        # The summaries' delete trigger takes their full-text entries.
+        self._drop_derived(tenant, "summary", ids)
         self._exec(
             f"DELETE FROM summaries WHERE tenant = ? AND id IN ({_marks(ids)})", (tenant, *ids)
         )
@@ -271,9 +262,14 @@ class ErasureTables:
             (tenant, *ids),
         )
 
-    def _drop_vectors(self, kind: str, ids: Sequence[int]) -> None:
+    def _drop_derived(self, tenant: str, kind: str, ids: Sequence[int]) -> None:
+        """An item's vector and timeline entries."""
+        marks = _marks(ids)
+        self._exec(f"DELETE FROM vectors WHERE kind = ? AND item_id IN ({marks})", (kind, *ids))
         self._exec(
-            f"DELETE FROM vectors WHERE kind = ? AND item_id IN ({_marks(ids)})", (kind, *ids)
+            "DELETE FROM entity_events WHERE tenant = ? AND item_kind = ?"
+            f" AND item_id IN ({marks})",
+            (tenant, kind, *ids),
         )
 
 
