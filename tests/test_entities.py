@@ -151,3 +151,18 @@ def test_agreeing_with_a_but_confirms_nothing(open_memory: MemoryFactory) -> Non
     _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."),
            ("Yes, but only until March.", "I see."), ("Right?", "Yes."))  # fmt: skip
     assert mem.facts("chat:1")[0].confidence < mem.settings.pin_min_confidence
+
+
+def test_a_correction_after_500_turns_wins_in_every_context(open_memory: MemoryFactory) -> None:
+    mem = open_memory(embed={"kind": "none"})
+    mem.add_turn("project:alpha", "Raj is a Junior Developer.", at=T0)
+    for i in range(500):
+        mem.add_turn("project:alpha", f"Checked build {i}; the pipeline ran green.",
+                     at=T0 + timedelta(minutes=i + 1))  # fmt: skip
+    mem.add_turn("project:alpha", "No, Raj is the Lead Architect.", at=T0 + timedelta(days=1))
+    mem.process_pending()
+    assert _current(mem, "project:alpha") == ["Raj is the Lead Architect."]
+    ctx = mem.context("project:alpha", "What does Raj do?", 3000)
+    pinned = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
+    assert any("Lead Architect" in text for text in pinned)
+    assert not any("Junior Developer" in text for text in pinned)
