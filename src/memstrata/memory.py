@@ -249,7 +249,8 @@ class Memory:
         """
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
-        with SlackExport.open(path) as export:
+        limits, longest = self.settings.imports, self.settings.max_turn_chars
+        with SlackExport.open(path, limits, longest) as export:
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
             report = ingest.export(export, progress)
         if not process:
@@ -272,9 +273,10 @@ class Memory:
         (superseded when a later export changes them), and each project gets counts by
         status, points, overdue and unassigned issues, and load, as of `now`."""
         tenant = self._tenant(tenant)
-        read = read_jira_csv(path)
+        read = read_jira_csv(path, self.settings.imports.max_row_bytes)
         moment = as_utc(now) if now else utcnow()
-        report = JiraIngest(self.store, self._router(tenant), tenant).csv(read, moment, progress)
+        ingest = JiraIngest(self.store, self._router(tenant), tenant, self.settings.max_turn_chars)
+        report = ingest.csv(read, moment, progress)
         for stream in report.routed:
             self.pipeline.embed_later(tenant, stream)
         self._wake()
