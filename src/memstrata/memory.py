@@ -1,6 +1,7 @@
 """The façade: one Memory over a store, a model and settings."""
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -58,6 +59,9 @@ from memstrata.types import (
     check_tenant,
     utcnow,
 )
+
+_CLOSE_WAIT_SECONDS = 60.0
+log = logging.getLogger("memstrata")
 
 
 class Memory:
@@ -520,8 +524,13 @@ class Memory:
     # -- lifecycle ------------------------------------------------------------
 
     def close(self) -> None:
-        if self._worker:
-            self._worker.stop()
+        """Stop the worker after its current job, then close the store. A worker still
+        busy after `_CLOSE_WAIT_SECONDS` keeps the store open and lets its lease go when
+        its job ends: closing the store under it would fail the job halfway. Queued jobs
+        stay queued for the next worker."""
+        if self._worker and not self._worker.stop(_CLOSE_WAIT_SECONDS):
+            log.warning("the job worker is still busy; its store and model are left open")
+            return
         self.store.close()
         for part in self._owned:
             close = getattr(part, "close", None)
