@@ -134,7 +134,7 @@ class Memory:
         if embedder == "settings":
             embedder = _embedder_from(settings)
             owned.append(embedder)
-        store = SQLiteStore(settings.db)
+        store = SQLiteStore(settings.db, durability=settings.durability)
         try:
             memory = cls(
                 store, model, settings, embedder=embedder, tenant=tenant,
