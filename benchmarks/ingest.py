@@ -2,6 +2,7 @@
 
     python benchmarks/ingest.py [--sizes 10000,100000] [--embed none|hashing|minilm]
                                 [--workers N] [--keep DIR]
+    python benchmarks/ingest.py --durability [--turns 2000] [--sizes 10000]
 
 `--workers` defaults to what `memstrata import slack` uses here: a worker per core, at most 4.
 
@@ -185,6 +186,56 @@ def routing_table(result: dict) -> Table:
     return table
 
 
+DURABILITY_LEVELS = ("full", "normal", "off")
+
+
+def durability_run(level: str, turns: int, export: Path, shape: ExportShape, base: Path) -> dict:
+    """Turns one commit each (where a sync per commit shows), then a Slack import (500
+    records per commit), on a fresh database at `level`."""
+    settings = load_settings(
+        db=base / f"{level}.db", background_worker=False, model={"kind": "heuristic"},
+        embed={"kind": "none"}, projects=projects(shape), durability=level,
+    )  # fmt: skip
+    with Memory.open(settings=settings, embedder=None) as mem:
+        started = time.perf_counter()
+        for n in range(turns):
+            mem.add_turn("chat:bench", f"turn {n}: the deploy moved to Friday", "Noted.")
+        turned = time.perf_counter()
+        report = mem.import_slack(export, process=False)
+        imported = time.perf_counter()
+    return {
+        "level": level,
+        "turns_per_s": turns / (turned - started),
+        "messages_per_s": report.read / (imported - turned),
+    }
+
+
+def durability_table(turns: int, messages: int) -> Table:
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        shape = write_export(base / "export", messages=messages)
+        rows = [durability_run(level, turns, base / "export", shape, base)
+                for level in DURABILITY_LEVELS]  # fmt: skip
+    full = rows[0]
+    table = Table(
+        "durability", "synchronous", "add_turn /s", "vs full", "import msgs/s", "vs full",
+        "survives",
+        title=f"durability cost: {turns:,} add_turn calls, a {messages:,}-message Slack import",
+    )  # fmt: skip
+    survives = {"full": "power cut", "normal": "process crash", "off": "process crash*"}
+    for row in rows:
+        table.add_row(
+            row["level"], row["level"].upper(), f"{row['turns_per_s']:,.0f}",
+            f"x{row['turns_per_s'] / full['turns_per_s']:.2f}", f"{row['messages_per_s']:,.0f}",
+            f"x{row['messages_per_s'] / full['messages_per_s']:.2f}", survives[row["level"]],
+        )  # fmt: skip
+    table.caption = (
+        "* WAL: with synchronous=OFF a commit is handed to the OS, which keeps it if the process"
+        " dies but not if the machine does"
+    )
+    return table
+
+
 def cli_default_workers() -> int:
     """The CLI digests in one worker process per core, at most 4; with one core, in-process."""
     cores = min(os.cpu_count() or 1, 4)
@@ -210,8 +261,17 @@ def main() -> None:
         help="digest in this many worker processes while importing (0: after, in-process); "
         "default: as `memstrata import slack` on this machine",
     )  # fmt: skip
+    parser.add_argument(
+        "--durability", action="store_true",
+        help="instead: add_turn and import throughput at each settings.durability level",
+    )  # fmt: skip
+    parser.add_argument("--turns", type=int, default=2_000, help="add_turn calls (--durability)")
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+
+    if args.durability:
+        Console(width=170).print(durability_table(args.turns, args.sizes[0]))
+        return
 
     if args.one is not None:
         print(json.dumps(run_one(args.one, args.embed, args.keep, args.workers)), flush=True)

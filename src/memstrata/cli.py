@@ -15,7 +15,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from memstrata import __version__, demo
-from memstrata.errors import MemstrataError
+from memstrata.errors import MemstrataError, StoreError
 from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
@@ -47,8 +47,21 @@ def _memory(ctx: typer.Context) -> Iterator[Memory]:
         ) as mem:
             yield mem
     except MemstrataError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _failed(exc) from None
+
+
+STORE_EXIT = 3
+"""The exit status when the store failed (full, read-only, busy...), apart from the 2 of
+other errors, so that a script can tell "try again later" from "fix the command"."""
+
+
+def _failed(exc: MemstrataError) -> typer.Exit:
+    """Print `exc` for a person and return the exit to raise."""
+    if isinstance(exc, StoreError):
+        err.print(f"[red]store error ({exc.code}):[/red] {exc}")
+        return typer.Exit(STORE_EXIT)
+    err.print(f"[red]error:[/red] {exc}")
+    return typer.Exit(2)
 
 
 def _version(value: bool) -> None:
@@ -280,8 +293,7 @@ def reembed(ctx: typer.Context) -> None:
             task = progress.add_task("embedding", total=None)
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except MemstrataError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _failed(exc) from None
     out.print(f"{done} items embedded with {mem.recall.embedder.name}")
 
 
@@ -321,8 +333,7 @@ def serve(
     try:
         run_http(options.settings(), host=host, port=port, workers=workers)
     except MemstrataError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _failed(exc) from None
 
 
 @app.command("proxy")
@@ -339,8 +350,7 @@ def proxy(
     try:
         run_proxy(options.settings(), upstream=upstream, host=host, port=port)
     except MemstrataError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _failed(exc) from None
 
 
 @app.command("mcp")
@@ -357,8 +367,7 @@ def mcp(
     try:
         run_mcp(options.settings(), transport=transport, host=host, port=port)
     except MemstrataError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _failed(exc) from None
 
 
 import_app = typer.Typer(help="Bring outside sources into memory.", no_args_is_help=True)

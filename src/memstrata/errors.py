@@ -18,7 +18,34 @@ class SettingsError(MemstrataError):
 
 
 class StoreError(MemstrataError):
-    """The storage backend failed or holds data this version cannot read."""
+    """The storage backend failed or holds data this version cannot read.
+
+    `code` is stable: the HTTP API answers 503 with it, and scripts may match on it."""
+
+    code = "store_unavailable"
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached now: busy past its timeout, locked, closed, or an I/O
+    error. Trying again later may work."""
+
+
+class StoreFull(StoreError):
+    """The disk (or the database's size limit) is full; nothing of the failed write was kept."""
+
+    code = "store_full"
+
+
+class StoreReadOnly(StoreError):
+    """The database file or its folder cannot be written; nothing was written."""
+
+    code = "store_read_only"
+
+
+class StoreCorrupt(StoreError):
+    """The database file is damaged or is not a database."""
+
+    code = "store_corrupt"
 
 
 class ModelError(MemstrataError):

@@ -3,12 +3,17 @@
 A worker leases a stream, drains its due jobs in order, and lets the lease go. A job's
 writes and its completion commit together, and only while the lease is still ours, so
 a crashed or slow worker never applies work twice. Failures retry with backoff.
+
+Leases are short (settings.stream_lease_seconds, 10 s by default) and a heartbeat thread
+renews them every third of that while the stream is drained, however long one job takes:
+so a worker that dies holds its stream for seconds, not minutes, and a live one keeps it.
 """
 
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from memstrata.errors import StoreError
 from memstrata.store.base import Job, Store, lease_owner
@@ -20,6 +25,14 @@ EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH, EMBED = (
 )  # fmt: skip
 DIGEST, FETCH = "digest", "fetch"
 """A batch of a stream's outside messages; a linked web page."""
+
+Stopping = Callable[[], bool]
+"""Asked between jobs: True ends the run at the next job boundary."""
+
+
+def _never() -> bool:
+    return False
+
 
 Apply = Callable[[], None]
 Handler = Callable[[Job], Apply]
@@ -54,39 +67,64 @@ class JobRunner:
         self.backoff_max = backoff_max
         self.lease_seconds = lease_seconds
 
-    def run_pending(self, tenant: str | None = None, *, wait: bool = True) -> int:
-        """Run due jobs until none is left; returns how many ran.
+    def run_pending(
+        self, tenant: str | None = None, *, wait: bool = True, stopping: Stopping = _never
+    ) -> int:
+        """Run due jobs until none is left or `stopping()` says so; returns how many ran.
 
         With `wait`, streams leased by other workers are waited for, so that on return
         every job that was due has been run by someone.
         """
         owner = lease_owner()
         ran = 0
-        while True:
+        while not stopping():
             claimed = self.store.claim_stream(owner, self.lease_seconds, tenant)
             if claimed is not None:
-                ran += self._drain(owner, *claimed)
+                ran += self._drain(owner, *claimed, stopping)
             elif wait and self._due_elsewhere(tenant):
                 time.sleep(0.02)
             else:
-                return ran
+                break
+        return ran
 
     def _due_elsewhere(self, tenant: str | None) -> bool:
         now = time.time()
         return any(job.run_after <= now for job in self.store.jobs(tenant=tenant, status="pending"))
 
-    def _drain(self, owner: str, tenant: str, stream: str) -> int:
+    def _drain(self, owner: str, tenant: str, stream: str, stopping: Stopping) -> int:
         ran = 0
         try:
-            while (job := self.store.next_job(tenant, stream)) is not None:
-                if not self.store.renew_lease(tenant, stream, owner, self.lease_seconds):
-                    break
-                if not self._run(owner, job):
-                    break
-                ran += 1
+            with self._heartbeat(owner, tenant, stream):
+                while not stopping() and (job := self.store.next_job(tenant, stream)) is not None:
+                    if not self.store.renew_lease(tenant, stream, owner, self.lease_seconds):
+                        break
+                    if not self._run(owner, job):
+                        break
+                    ran += 1
         finally:
             self.store.release_stream(tenant, stream, owner)
         return ran
+
+    @contextmanager
+    def _heartbeat(self, owner: str, tenant: str, stream: str) -> Iterator[None]:
+        """Renew the stream's lease every third of its length until the block ends."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(self.lease_seconds / 3):
+                try:
+                    if not self.store.renew_lease(tenant, stream, owner, self.lease_seconds):
+                        return  # taken over: the job's commit will find out and give up
+                except Exception:  # a busy store: the next beat may get through
+                    log.warning("cannot renew the lease on %s", stream, exc_info=True)
+
+        thread = threading.Thread(target=beat, name=f"memstrata-lease-{stream}", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join()
 
     def _run(self, owner: str, job: Job) -> bool:
         """Run one job; False when the stream's lease was lost and draining must stop."""
@@ -142,11 +180,14 @@ class BackgroundWorker:
     def wake(self) -> None:
         self._wake.set()
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def stop(self, timeout: float | None = None) -> bool:
+        """Stop after the job that is running, if any; True once the thread has ended.
+        Queued jobs stay queued, for the next worker to run."""
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -155,6 +196,6 @@ class BackgroundWorker:
             if self._stop.is_set():
                 return
             try:
-                self._runner.run_pending(wait=False)
+                self._runner.run_pending(wait=False, stopping=self._stop.is_set)
             except Exception:  # keep the worker alive; the job row has the error
                 log.exception("background worker pass failed")

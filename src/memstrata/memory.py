@@ -1,6 +1,7 @@
 """The façade: one Memory over a store, a model and settings."""
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -60,6 +61,9 @@ from memstrata.types import (
     check_tenant,
     utcnow,
 )
+
+_CLOSE_WAIT_SECONDS = 60.0
+log = logging.getLogger("memstrata")
 
 
 class Memory:
@@ -132,7 +136,7 @@ class Memory:
         if embedder == "settings":
             embedder = _embedder_from(settings)
             owned.append(embedder)
-        store = SQLiteStore(settings.db)
+        store = SQLiteStore(settings.db, durability=settings.durability)
         try:
             memory = cls(
                 store, model, settings, embedder=embedder, tenant=tenant,
@@ -257,7 +261,8 @@ class Memory:
         """
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
-        with SlackExport.open(path) as export:
+        limits, longest = self.settings.imports, self.settings.max_turn_chars
+        with SlackExport.open(path, limits, longest) as export:
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
             report = ingest.export(export, progress)
         if not process:
@@ -280,9 +285,10 @@ class Memory:
         (superseded when a later export changes them), and each project gets counts by
         status, points, overdue and unassigned issues, and load, as of `now`."""
         tenant = self._tenant(tenant)
-        read = read_jira_csv(path)
+        read = read_jira_csv(path, self.settings.imports.max_row_bytes)
         moment = as_utc(now) if now else utcnow()
-        report = JiraIngest(self.store, self._router(tenant), tenant).csv(read, moment, progress)
+        ingest = JiraIngest(self.store, self._router(tenant), tenant, self.settings.max_turn_chars)
+        report = ingest.csv(read, moment, progress)
         for stream in report.routed:
             self.pipeline.embed_later(tenant, stream)
         self._wake()
@@ -555,8 +561,13 @@ class Memory:
     # -- lifecycle ------------------------------------------------------------
 
     def close(self) -> None:
-        if self._worker:
-            self._worker.stop()
+        """Stop the worker after its current job, then close the store. A worker still
+        busy after `_CLOSE_WAIT_SECONDS` keeps the store open and lets its lease go when
+        its job ends: closing the store under it would fail the job halfway. Queued jobs
+        stay queued for the next worker."""
+        if self._worker and not self._worker.stop(_CLOSE_WAIT_SECONDS):
+            log.warning("the job worker is still busy; its store and model are left open")
+            return
         self.store.close()
         for part in self._owned:
             close = getattr(part, "close", None)

@@ -3,6 +3,7 @@
 Nothing is read at import time: call `load_settings()`.
 """
 
+import ipaddress
 import os
 import re
 from pathlib import Path
@@ -130,6 +131,38 @@ class SourceSettings(BaseModel):
     Empty: links are stored as references, and nothing is fetched."""
     fetch_timeout_seconds: float = Field(default=10.0, gt=0)
     fetch_max_bytes: int = Field(default=2_000_000, ge=1024)
+    fetch_allow_networks: tuple[str, ...] = ()
+    """Networks a fetched host may resolve to although they are not public, e.g.
+    '10.20.0.0/16' for an intranet wiki. Empty: loopback, private, link-local and every other
+    non-global address is refused, so an allowed name cannot be pointed at internal services."""
+
+    @field_validator("fetch_allow_networks")
+    @classmethod
+    def _valid_networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for network in value:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"not a network like '10.0.0.0/8': {network!r}") from None
+        return value
+
+
+class ImportLimits(BaseModel):
+    """Bounds on what one import may read, so that a hostile export is refused, not obeyed.
+
+    Python holds parsed JSON in about ten times its size, so max_file_bytes bounds memory.
+    """
+
+    max_file_bytes: int = Field(
+        default=32 * 1024 * 1024, ge=1024, description="one file of an export, uncompressed"
+    )
+    max_total_bytes: int = Field(
+        default=4 * 1024**3, ge=1024, description="all the files of one export, uncompressed"
+    )
+    max_files: int = Field(default=200_000, ge=1, description="files in one export")
+    max_row_bytes: int = Field(
+        default=4 * 1024 * 1024, ge=1024, description="one CSV record (a Jira issue), all cells"
+    )
 
 
 class Settings(BaseSettings):
@@ -162,11 +195,18 @@ class Settings(BaseSettings):
         description="nor are facts from these sources (Jira fields: see structured data)",
     )
     max_turn_chars: int = Field(default=20_000_000, ge=1)
+    """Also the longest Slack message, Jira issue text or fetched page that is stored."""
     background_worker: bool = True
     job_attempts: int = Field(default=5, ge=1)
     job_backoff_seconds: float = Field(default=2.0, ge=0.0)
     job_backoff_max_seconds: float = Field(default=300.0, ge=0.0)
-    stream_lease_seconds: float = Field(default=120.0, gt=0.0)
+    stream_lease_seconds: float = Field(
+        default=10.0, ge=1.0, description="renewed every third of it while a job runs"
+    )
+    durability: Literal["full", "normal", "off"] = Field(
+        default="full",
+        description="SQLite synchronous: full survives a power cut, normal a process crash",
+    )
     model: ModelSettings = ModelSettings()
     embed: EmbedSettings = EmbedSettings()
     http: HttpSettings = HttpSettings()
@@ -174,6 +214,7 @@ class Settings(BaseSettings):
     mcp: McpSettings = McpSettings()
     projects: list[ProjectSettings] = []
     sources: SourceSettings = SourceSettings()
+    imports: ImportLimits = ImportLimits()
     trace_file: Path | None = None
     """JSON-lines trace events go here (MEMSTRATA_TRACE_FILE)."""
     maintenance_interval_seconds: float = Field(default=3600.0, gt=0)

@@ -66,7 +66,7 @@ def _work(settings: dict, tenant: str | None, stop: Event, ran: Synchronized) ->
 
     with Memory.open(settings=Settings(**settings), background_worker=False) as mem:
         while not stop.is_set():
-            done = mem.runner.run_pending(tenant, wait=False)
+            done = mem.runner.run_pending(tenant, wait=False, stopping=stop.is_set)
             _add(ran, done)
             if not done:
                 time.sleep(_IDLE_SECONDS)

@@ -20,7 +20,7 @@ import pytest
 
 from memstrata.errors import InvalidInput
 from memstrata.http.errors import ApiError
-from memstrata.http.imports import Imports, fail_unfinished
+from memstrata.http.imports import UPLOAD_PREFIX, Imports, fail_unfinished, remove_stale_uploads
 from memstrata.http.schemas import ImportStatus
 from memstrata.store.sqlite.store import SQLiteStore
 from memstrata.types import ImportReport
@@ -317,3 +317,24 @@ def test_the_jobs_of_a_killed_process_are_reported_failed(
         assert_orphaned(wait_for(imports, job, "failed", tenant="acme"))
     memory.gate.set()
     assert wait_for(imports, submit(imports), "done").report is not None
+    assert_uploads_swept(tmp_path)
+
+
+def assert_uploads_swept(parent: Path) -> None:
+    """The killed process's two upload folders are found and removed; a live one is kept."""
+    left = sorted(parent.glob(UPLOAD_PREFIX + "*"))
+    assert len(left) == 2 and all((f / "upload.csv").exists() for f in left)
+    store = SQLiteStore(parent / "live.db")
+    memory = GatedMemory(store)
+    live = Imports(memory)  # type: ignore[arg-type]
+    tempfile.tempdir = str(parent)  # restored by the uploads fixture's monkeypatch
+    try:
+        job = submit(live)
+        assert remove_stale_uploads(parent) == 2
+        assert len(list(parent.glob(UPLOAD_PREFIX + "*"))) == 1  # the live upload, locked
+        memory.gate.set()
+        wait_for(live, job, "done")
+    finally:
+        live.close()
+        store.close()
+    assert list(parent.glob(UPLOAD_PREFIX + "*")) == []

@@ -18,7 +18,7 @@ import pytest
 from memstrata import Memory, load_settings
 from memstrata.http import create_app
 from memstrata.keys import create_key
-from tests.http.conftest import PROJECT, Live, _ServerThread
+from tests.http.conftest import MAX_BODY, PROJECT, Live, _ServerThread
 
 APOLLO = PROJECT["stream"]
 T0 = 1772442000  # 2026-03-02 09:00 UTC
@@ -213,6 +213,25 @@ def test_a_file_that_is_not_what_kind_says_fails_clearly(
     assert expected in status["error"] and name in status["error"]
     for leak in ("Traceback", "memstrata-import", tempfile.gettempdir()):
         assert leak not in status["error"]
+
+
+def test_an_uploaded_zip_bomb_is_refused_in_the_report(
+    live: Live, client: httpx.Client, tmp_path: Path
+) -> None:
+    # Attack: a 40 KiB upload whose day file inflates to 40 MiB, over the 32 MiB default.
+    archive = slack_zip(tmp_path / "bomb.zip")
+    with (
+        zipfile.ZipFile(archive, "a", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb,
+        bomb.open("general/2026-03-04.json", "w") as member,
+    ):
+        for _ in range(40):
+            member.write(b" " * 1024 * 1024)
+    assert archive.stat().st_size < MAX_BODY
+    status = imported(client, live.headers("a"), "slack", archive)
+    assert status["status"] == "done", status
+    [problem] = status["report"]["problems"]
+    assert problem["path"] == "general/2026-03-04.json"
+    assert "refused" in problem["error"] and "imports.max_file_bytes" in problem["error"]
 
 
 def test_upload_temp_files_are_removed(

@@ -255,8 +255,8 @@ def test_a_closed_store_still_answers_with_a_warning(
 
     assert response.status_code == 200
     warning = response.headers["x-memstrata-warning"]
-    assert warning.startswith("memory unavailable: ProgrammingError")
-    assert "closed database" in warning
+    assert warning.startswith("memory unavailable: StoreUnavailable")
+    assert "the store is closed" in warning
     assert upstream.requests[0]["messages"] == ASK  # no memory, no system message
     if stream:
         assert '"still "' in response.text and "[DONE]" in response.text

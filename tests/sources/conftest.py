@@ -7,6 +7,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 ALLOW = ["127.0.0.1"]
+LOOPBACK = ["127.0.0.0/8"]
+"""The test server is on loopback, which fetching refuses unless a setting allows it."""
 HANG_SECONDS = 30.0
 
 HTML = b"""<!doctype html>
@@ -60,6 +62,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._redirect(f"http://127.0.0.1:{port}/plain")
         elif route == "/redirect-away":
             self._redirect(f"http://localhost:{port}/html")
+        elif route == "/redirect-other-loopback":
+            self._redirect(f"http://127.0.0.2:{port}/html")
+        elif route == "/redirect-metadata":
+            self._redirect("http://169.254.169.254/latest/meta-data/")
         elif route == "/redirect-ftp":
             self._redirect("ftp://127.0.0.1/file")
         elif route.startswith("/chain/"):

@@ -282,7 +282,7 @@ def test_non_jira_csv_is_rejected_with_the_columns_found(tmp_path: Path) -> None
     ("name", "content", "expected"),
     [
         ("empty.csv", b"", "empty"),
-        ("binary.csv", b"Issue key,Summary\r\nA-1,\xff\xfe\x00\x81 bad\r\n", "not UTF-8"),
+        ("binary.csv", b"Issue key,Summ\xffary\r\nA-1,bad\r\n", "not UTF-8"),
     ],
 )
 def test_unreadable_files_raise_invalid_input(
@@ -292,6 +292,17 @@ def test_unreadable_files_raise_invalid_input(
     path.write_bytes(content)
     with pytest.raises(InvalidInput, match=expected):
         list(read_jira_csv(path).issues())
+
+
+def test_a_row_that_is_not_utf8_is_a_problem_and_the_rows_after_it_are_read(
+    tmp_path: Path,
+) -> None:
+    # Hostile input: a row of bytes that are not UTF-8 between two good rows.
+    path = tmp_path / "jira.csv"
+    path.write_bytes(b"Issue key,Summary\r\nA-1,one\r\nA-2,\xff\xfe\x00\x81 bad\r\nA-3,three\r\n")
+    issues, problems = read_all(path)
+    assert [i.key for i in issues] == ["A-1", "A-3"]
+    assert [(p.row, "not UTF-8" in p.error) for p in problems] == [(3, True)]
 
 
 def test_missing_file_and_directory_raise_invalid_input(tmp_path: Path) -> None:

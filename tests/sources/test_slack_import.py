@@ -349,7 +349,8 @@ def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
 def test_links_are_references_and_pages_are_fetched_only_from_allowed_hosts(open_memory, base_url):
     off = open_memory(name="off.db", projects=PROJECTS, sources={"batch_idle_minutes": 0})
     on = open_memory(name="on.db", projects=PROJECTS,
-                     sources={"batch_idle_minutes": 0, "fetch_hosts": ["127.0.0.1"]})  # fmt: skip
+                     sources={"batch_idle_minutes": 0, "fetch_hosts": ["127.0.0.1"],
+                              "fetch_allow_networks": ["127.0.0.0/8"]})  # fmt: skip
     for mem in (off, on):
         mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0),
                            text=f"The design doc is at {base_url}/html")  # fmt: skip
@@ -365,7 +366,8 @@ def test_links_are_references_and_pages_are_fetched_only_from_allowed_hosts(open
 
 def test_a_page_that_cannot_be_fetched_is_left_alone(open_memory, base_url):
     mem = open_memory(projects=PROJECTS, sources={"batch_idle_minutes": 0,
-                      "fetch_hosts": ["127.0.0.1"], "fetch_timeout_seconds": 0.5})  # fmt: skip
+                      "fetch_hosts": ["127.0.0.1"], "fetch_allow_networks": ["127.0.0.0/8"],
+                      "fetch_timeout_seconds": 0.5})  # fmt: skip
     mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0),
                        text=f"Broken: {base_url}/missing and {base_url}/hang")  # fmt: skip
     mem.process_pending()

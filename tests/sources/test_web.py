@@ -11,13 +11,14 @@ from pydantic import ValidationError
 
 from memstrata.errors import InvalidInput, MemstrataError
 from memstrata.sources.web import FetchError, Page, extract_urls, fetch_page, host_allowed
-from tests.sources.conftest import ALLOW
+from tests.sources.conftest import ALLOW, LOOPBACK
 
 
 @pytest.fixture
 def fetch(base_url: str) -> Callable[..., Page]:
     def run(path: str, **kwargs: object) -> Page:
         kwargs.setdefault("allow_hosts", ALLOW)
+        kwargs.setdefault("allow_networks", LOOPBACK)
         kwargs.setdefault("timeout", 5.0)
         return fetch_page(base_url + path, **kwargs)  # type: ignore[arg-type]
 
@@ -238,14 +239,19 @@ def test_connection_refused_raises_fetch_error() -> None:
         port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}/x"
     with pytest.raises(FetchError, match=f"could not fetch {url}"):
-        fetch_page(url, allow_hosts=ALLOW, timeout=2.0)
+        fetch_page(url, allow_hosts=ALLOW, allow_networks=LOOPBACK, timeout=2.0)
 
 
 def test_caller_client_is_used_and_left_open(base_url: str) -> None:
     with httpx.Client() as client:
-        page = fetch_page(base_url + "/redirect", allow_hosts=ALLOW, client=client)
+        page = fetch_page(
+            base_url + "/redirect", allow_hosts=ALLOW, allow_networks=LOOPBACK, client=client
+        )
         assert page.title == "The Spec"
         assert not client.is_closed
         # Our own redirect handling must win over a client that follows redirects itself.
         with httpx.Client(follow_redirects=True) as following, pytest.raises(InvalidInput):
-            fetch_page(base_url + "/redirect-away", allow_hosts=ALLOW, client=following)
+            fetch_page(
+                base_url + "/redirect-away", allow_hosts=ALLOW, allow_networks=LOOPBACK,
+                client=following,
+            )  # fmt: skip

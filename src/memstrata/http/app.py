@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from memstrata import __version__
 from memstrata.http import errors
 from memstrata.http.auth import AuthMiddleware
-from memstrata.http.imports import Imports
+from memstrata.http.imports import Imports, remove_stale_uploads
 from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
 from memstrata.http.schemas import Health
@@ -64,6 +64,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Upload folders of a process killed mid-import; a live process's are locked.
+        await anyio.to_thread.run_sync(remove_stale_uploads)
         if loop is not None:
             loop.start()
         try:

@@ -12,7 +12,10 @@
 | 415 | unsupported_media_type | a JSON endpoint got a body without Content-Type: application/json |
 | 422 | invalid_input | well-formed but invalid: bad field, stream name, budget, Slack ts |
 | 429 | too_many_imports | too many imports are queued or running already |
-| 503 | store_unavailable | the storage backend failed |
+| 503 | store_unavailable | the storage backend failed: busy, locked, closed, an I/O error |
+| 503 | store_full | the disk or the database's size limit is full; nothing was written |
+| 503 | store_read_only | the database cannot be written; reads still work |
+| 503 | store_corrupt | the database file is damaged |
 | 503 | shutting_down | an upload arrived while the server was stopping |
 | 500 | internal | anything else; details go to the server log only |
 
@@ -120,9 +123,22 @@ async def _not_found(request: Request, exc: NotFound) -> JSONResponse:
     return error_response(404, "not_found", str(exc) or "not found")
 
 
+_STORE_MESSAGES = {
+    "store_full": "the memory store is full; nothing was written",
+    "store_read_only": "the memory store is read-only; nothing was written",
+    "store_corrupt": "the memory store is damaged",
+}
+"""What a caller is told; the path and SQLite's own words go to the server log only."""
+
+
+def store_error_response(exc: StoreError, method: str, path: str) -> JSONResponse:
+    log.error("store error on %s %s: %s", method, path, exc)
+    message = _STORE_MESSAGES.get(exc.code, "the memory store failed; try again")
+    return error_response(503, exc.code, message)
+
+
 async def _store_error(request: Request, exc: StoreError) -> JSONResponse:
-    log.error("store error on %s %s: %s", request.method, request.url.path, exc)
-    return error_response(503, "store_unavailable", "the memory store failed; try again")
+    return store_error_response(exc, request.method, request.url.path)
 
 
 async def _internal(request: Request, exc: Exception) -> JSONResponse:
@@ -155,9 +171,7 @@ class CatchAllMiddleware:
                 raise
             path = scope.get("path", "")
             if isinstance(exc, StoreError):
-                log.error("store error on %s %s: %s", scope.get("method"), path, exc)
-                response = error_response(503, "store_unavailable",
-                                          "the memory store failed; try again")  # fmt: skip
+                response = store_error_response(exc, scope.get("method", ""), path)
             else:
                 log.error("error on %s %s", scope.get("method"), path, exc_info=exc)
                 response = error_response(500, "internal", "internal server error")

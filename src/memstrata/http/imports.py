@@ -16,13 +16,21 @@ starts another in its place). So each queue records itself as the owner of the j
 takes, and holds a lease in the store while it has jobs unfinished, extended by a thread
 of its own. Whenever any process reads a status or counts the waiting jobs, it first marks
 failed the unfinished jobs whose owner's lease ran out: their process is gone.
+
+A process killed mid-import cannot remove its upload folder. So each folder holds a lock
+file, locked by its process while the folder is in use; the kernel drops the lock when
+the process dies, however it dies. `remove_stale_uploads()` (run as an app starts) removes
+every upload folder whose lock it can take.
 """
 
+import contextlib
 import logging
+import os
 import queue
 import shutil
 import tempfile
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -34,6 +42,11 @@ from memstrata.http.schemas import ImportKind, ImportState, ImportStatus
 from memstrata.memory import Memory
 from memstrata.store.base import IMPORT_LEASE_PREFIX, Store, lease_owner
 from memstrata.types import ImportProblem, ImportReport
+
+try:
+    import fcntl
+except ImportError:  # Windows: folders left by a crash stay until the temp folder is cleaned
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger("memstrata.http")
 
@@ -65,6 +78,59 @@ def fail_unfinished(store: Store) -> int:
     return store.fail_unfinished_imports(_STOPPED)
 
 
+UPLOAD_PREFIX = "memstrata-import-"
+_LOCK_NAME = ".in-use"
+_NEW_FOLDER_SECONDS = 60.0
+"""A folder without its lock file yet may be one another process is just creating."""
+
+
+def _upload_folder() -> tuple[Path, int | None]:
+    """A fresh upload folder, and the descriptor of its lock, held until it is removed."""
+    folder = Path(tempfile.mkdtemp(prefix=UPLOAD_PREFIX))
+    if fcntl is None:
+        return folder, None
+    lock = os.open(folder / _LOCK_NAME, os.O_CREAT | os.O_RDWR, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return folder, lock
+
+
+def _remove_upload(folder: Path, lock: int | None) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    if lock is not None:
+        os.close(lock)  # after the removal, so no sweeper sees the folder unlocked first
+
+
+def remove_stale_uploads(parent: str | Path | None = None) -> int:
+    """Remove the upload folders that no live process holds (a killed server's); returns
+    how many. Safe while other processes import: their folders are locked."""
+    removed = 0
+    for folder in Path(parent or tempfile.gettempdir()).glob(UPLOAD_PREFIX + "*"):
+        if folder.is_dir() and not folder.is_symlink() and _unused(folder):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+def _unused(folder: Path) -> bool:
+    if fcntl is None:
+        return False
+    try:
+        lock = os.open(folder / _LOCK_NAME, os.O_RDWR | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        with contextlib.suppress(OSError):
+            return time.time() - folder.stat().st_mtime > _NEW_FOLDER_SECONDS
+        return False
+    except OSError:
+        return False
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False  # locked: its process is alive
+    finally:
+        os.close(lock)
+    return True
+
+
 class _Stopped(Exception):
     """Raised from the progress callback: the app is shutting down mid-import."""
 
@@ -77,6 +143,8 @@ class _Job:
     folder: Path
     name: str
     """The upload's own file name, shown in messages instead of the temp path."""
+    lock: int | None = None
+    """The descriptor whose lock marks the folder as in use."""
 
     @property
     def path(self) -> Path:
@@ -115,14 +183,14 @@ class Imports:
     ) -> ImportStatus:
         """Save `upload` and queue its import; returns the queued job's status."""
         self._check_room()  # before copying too: a refused upload should cost no disk
-        folder = Path(tempfile.mkdtemp(prefix="memstrata-import-"))
-        job = _Job(uuid.uuid4().hex, tenant, kind, folder, _display_name(filename, kind))
+        folder, lock = _upload_folder()
+        job = _Job(uuid.uuid4().hex, tenant, kind, folder, _display_name(filename, kind), lock)
         try:
             with job.path.open("wb") as saved:
                 shutil.copyfileobj(upload, saved)
             self._admit(job)
         except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
+            _remove_upload(folder, lock)
             raise
         return ImportStatus(id=job.id, kind=kind, status="queued")
 
@@ -197,7 +265,6 @@ class Imports:
             try:
                 self._run(job)
             finally:
-                shutil.rmtree(job.folder, ignore_errors=True)
                 self._release_lease_if_idle()
 
     # -- the lease that tells other processes this one is alive ---------------
@@ -234,11 +301,16 @@ class Imports:
 
     def _run(self, job: _Job) -> None:
         if self._stopping.is_set():
+            _remove_upload(job.folder, job.lock)
             self._set(job, "failed", error=_STOPPED)
             return
         self._set(job, "running")
         try:
-            report = self._import(job)
+            try:
+                report = self._import(job)
+            finally:
+                # Gone before the status says the import ended, so no reader sees it linger.
+                _remove_upload(job.folder, job.lock)
         except InvalidInput as exc:
             self._set(job, "failed", error=job.scrub(str(exc)))
         except _Stopped:

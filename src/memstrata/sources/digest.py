@@ -91,8 +91,10 @@ def fetch(
     try:
         page = web.fetch_page(
             url, allow_hosts=settings.sources.fetch_hosts,
+            allow_networks=settings.sources.fetch_allow_networks,
             timeout=settings.sources.fetch_timeout_seconds,
             max_bytes=settings.sources.fetch_max_bytes,
+            max_chars=min(web.DEFAULT_MAX_CHARS, settings.max_turn_chars),
         )  # fmt: skip
     except (web.FetchError, ValueError) as exc:
         log.warning("not fetched: %s", exc)

@@ -20,6 +20,7 @@ from memstrata.models.base import ExtractedFact
 from memstrata.routing import Route, Router
 from memstrata.settings import Settings
 from memstrata.sources.jira import JiraIssue, JiraRead, project_stats
+from memstrata.sources.jira import Problem as JiraProblem
 from memstrata.sources.slack import (
     Channel,
     ChannelKind,
@@ -222,13 +223,16 @@ JIRA_CONFIDENCE = 0.8
 class JiraIngest:
     """Stores Jira issues as records, their fields as facts, and per-project counts."""
 
-    def __init__(self, store: Store, router: Router, tenant: str) -> None:
+    def __init__(
+        self, store: Store, router: Router, tenant: str, max_text_chars: int | None = None
+    ) -> None:
         self.store, self.router, self.tenant = store, router, tenant
+        self.max_text_chars = max_text_chars
 
     def csv(self, read: JiraRead, now: datetime, progress: Progress | None = None) -> ImportReport:
         read_count, duplicates, facts, routed = 0, 0, 0, Counter[str]()
         projects: set[str] = set()
-        for chunk in _chunks(read.issues(), _CHUNK):
+        for chunk in _chunks(self._within_limit(read), _CHUNK):
             with self.store.transaction():
                 for issue in chunk:
                     read_count += 1
@@ -248,6 +252,16 @@ class JiraIngest:
             source="jira", read=read_count, kept=sum(routed.values()), duplicates=duplicates,
             routed=dict(routed.most_common()), facts=facts, problems=problems,
         )  # fmt: skip
+
+    def _within_limit(self, read: JiraRead) -> Iterator[JiraIssue]:
+        """The issues whose text fits max_turn_chars; the others become problems."""
+        for issue in read.issues():
+            size = len(render_issue(issue))
+            if self.max_text_chars is not None and size > self.max_text_chars:
+                error = f"{issue.key} is {size:,} characters, over max_turn_chars; skipped"
+                read.problems.append(JiraProblem(row=issue.row, error=error))
+            else:
+                yield issue
 
     def issue(self, issue: JiraIssue, now: datetime) -> tuple[str, int] | None:
         """Store one issue row and its field facts; None if this version was stored before."""

@@ -6,13 +6,14 @@ every field is looked up through column indices worked out once from the header.
 """
 
 import csv
+import io
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date, datetime
 from pathlib import Path
-from typing import NamedTuple, TextIO, TypeVar
+from typing import BinaryIO, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -316,15 +317,23 @@ class _RowReader:
         )
 
 
+_MAX_ROW_BYTES = 4 * 1024 * 1024
+_LINE_CHUNK = 64 * 1024
+_QUOTE = ord('"')
+
+
 class JiraRead:
     """An opened export. `issues()` streams rows from disk on each call; `problems` holds
     the rows the latest pass skipped or only partly read (it fills while you iterate)."""
 
-    def __init__(self, path: Path, columns: tuple[str, ...]) -> None:
+    def __init__(
+        self, path: Path, columns: tuple[str, ...], max_row_bytes: int = _MAX_ROW_BYTES
+    ) -> None:
         self.path = path
         self.columns = columns
         self.problems: list[Problem] = []
         self._layout = _layout(list(columns))
+        self._max_row_bytes = max_row_bytes
 
     def __iter__(self) -> Iterator[JiraIssue]:
         return self.issues()
@@ -334,46 +343,105 @@ class JiraRead:
         self.problems.clear()
         reader = _RowReader(self._layout, self.problems)
         with _open(self.path) as handle:
-            rows = _records(handle, self.path)
+            rows = _rows(_raw_records(handle, self._max_row_bytes), self.problems)
             next(rows, None)  # the header, already read by read_jira_csv
             for line, row in rows:
-                issue = reader.read(row, line)
+                issue = self._issue(reader, row, line)
                 if issue is not None:
                     yield issue
 
+    def _issue(self, reader: _RowReader, row: list[str], line: int) -> JiraIssue | None:
+        try:
+            return reader.read(row, line)
+        except (ValueError, TypeError) as exc:
+            # One row nobody foresaw must not cost the rows after it.
+            self.problems.append(Problem(row=line, error=f"unreadable ({exc}); row skipped"))
+            return None
 
-def _open(path: Path) -> TextIO:
+
+class _RawRecord(NamedTuple):
+    line: int
+    """The 1-based line of the file where the record starts."""
+    data: bytes | None
+    """The record's bytes; None when it is over the limit and was not kept."""
+    size: int
+
+
+def _open(path: Path) -> BinaryIO:
     try:
-        # utf-8-sig drops the BOM Jira (and Excel) put in front of the header.
-        return path.open(encoding="utf-8-sig", newline="")
+        return path.open("rb")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise InvalidInput(f"{path} does not exist or is not a file") from None
 
 
-def _records(handle: TextIO, path: Path) -> Iterator[tuple[int, list[str]]]:
-    """(first line, cells) of each non-blank record, with read errors turned into InvalidInput."""
-    reader = csv.reader(handle)
+def _raw_records(handle: BinaryIO, max_bytes: int) -> Iterator[_RawRecord]:
+    """The file cut into CSV records without parsing them: a newline ends a record unless
+    a quoted field is open (an odd number of quotes so far). Reading goes in bounded
+    chunks, and a record over `max_bytes` is measured but not kept, so that no line
+    however long is ever held whole, and csv parses each record on its own: a record it
+    cannot read costs only itself."""
+    line = 0
     while True:
-        start = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
+        start, parts, size, quotes = line + 1, [], 0, 0
+        while chunk := handle.readline(_LINE_CHUNK):
+            size += len(chunk)
+            quotes += chunk.count(_QUOTE)
+            if size <= max_bytes:
+                parts.append(chunk)
+            if chunk.endswith(b"\n"):
+                line += 1
+                if quotes % 2 == 0:
+                    break
+        if size == 0:
             return
-        except UnicodeDecodeError:
-            raise InvalidInput(
-                f"{path} is not UTF-8 text (near line {start}); export the CSV from Jira again"
-            ) from None
-        except csv.Error as exc:
-            raise InvalidInput(f"{path} line {start}: malformed CSV: {exc}") from None
-        if any(cell.strip() for cell in row):
-            yield start, row
+        yield _RawRecord(start, b"".join(parts) if size <= max_bytes else None, size)
 
 
-def read_jira_csv(path: str | Path) -> JiraRead:
-    """Open a Jira CSV export and check its header; rows are read later, by `issues()`."""
+def _rows(
+    records: Iterable[_RawRecord], problems: list[Problem]
+) -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) of each non-blank row; a record that cannot be read is a problem."""
+    for number, record in enumerate(records):
+        try:
+            rows = _parse(record, first=number == 0)
+        except _BadRecord as exc:
+            if number == 0:
+                raise InvalidInput(
+                    f"the header row {exc}; export the CSV from Jira again"
+                ) from None
+            problems.append(Problem(row=record.line, error=f"{exc}; row skipped"))
+            continue
+        for offset, row in enumerate(rows):
+            if any(cell.strip() for cell in row):
+                yield record.line + offset, row
+
+
+class _BadRecord(Exception):
+    """Internal: why one record could not be read."""
+
+
+def _parse(record: _RawRecord, *, first: bool) -> list[list[str]]:
+    if record.data is None:
+        raise _BadRecord(f"is {record.size:,} bytes, over imports.max_row_bytes")
+    try:
+        # utf-8-sig drops the BOM Jira (and Excel) put in front of the header.
+        text = record.data.decode("utf-8-sig" if first else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise _BadRecord(f"is not UTF-8 text (bad byte at {exc.start})") from None
+    try:
+        return list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise _BadRecord(f"is malformed CSV: {exc}") from None
+
+
+def read_jira_csv(path: str | Path, max_row_bytes: int = _MAX_ROW_BYTES) -> JiraRead:
+    """Open a Jira CSV export and check its header; rows are read later, by `issues()`.
+
+    A row over `max_row_bytes`, not UTF-8 or not readable as CSV is skipped and listed in
+    the read's problems; a bad header refuses the whole file."""
     path = Path(path)
     with _open(path) as handle:
-        first = next(_records(handle, path), None)
+        first = next(_rows(_raw_records(handle, max_row_bytes), []), None)
     if first is None:
         raise InvalidInput(f"{path} is empty: expected a Jira CSV export with a header row")
     columns = tuple(cell.strip() for cell in first[1])
@@ -384,7 +452,7 @@ def read_jira_csv(path: str | Path) -> JiraRead:
             f"{path} does not look like a Jira CSV export: no 'Issue key' column; "
             f"found columns: {shown}{more}"
         )
-    return JiraRead(path, columns)
+    return JiraRead(path, columns, max_row_bytes)
 
 
 class ProjectStats(_Frozen):

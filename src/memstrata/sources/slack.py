@@ -3,6 +3,11 @@
 Pure code: nothing here touches a store. Day files are opened one at a time so memory stays flat
 however big the export is; a malformed day file or message lands in `SlackExport.problems` and is
 skipped, so one bad file never stops an import.
+
+Exports come from outside, so every file is read as a stream under `ImportLimits`: a file over
+max_file_bytes (a zip bomb's member, say) is refused after at most that many bytes, before any
+parsing, and an export over max_total_bytes or max_files is refused whole. A folder export's
+symlinks are read only when they point inside it. Zips inside the export are never opened.
 """
 
 import json
@@ -17,9 +22,10 @@ from enum import StrEnum
 from operator import attrgetter
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, BinaryIO, Self
 
 from memstrata.errors import InvalidInput
+from memstrata.settings import ImportLimits
 
 __all__ = [
     "Channel",
@@ -400,6 +406,8 @@ def _json_list(data: bytes, what: str) -> list[Any]:
         value = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise _Malformed(f"not UTF-8 text: {exc}") from exc
+    except RecursionError:
+        raise _Malformed("nested too deeply to be a Slack export file") from None
     except json.JSONDecodeError as exc:
         # json's messages may end in "at" ("Unterminated string starting at"), hence the ':'.
         raise _Malformed(
@@ -414,15 +422,59 @@ def _skipped_folder(name: str) -> bool:
     return name.startswith((".", "__MACOSX"))
 
 
-class _Source:
-    """An export's files, whatever holds them: top-level names and day files per folder."""
+class _Refused(_Malformed):
+    """A file the limits forbid reading (too big, or a symlink out of the export)."""
 
-    def __init__(self) -> None:
+
+_CHUNK_BYTES = 1024 * 1024
+
+
+def _mib(size: int) -> str:
+    return f"{size / 1024**2:,.1f} MiB"
+
+
+class _Source:
+    """An export's files, whatever holds them: top-level names and day files per folder.
+
+    `read` streams a file in chunks and stops as soon as it is over the limits, whatever
+    its header or directory entry claimed.
+    """
+
+    def __init__(self, limits: ImportLimits) -> None:
         self.top: set[str] = set()
         self.days: dict[str, list[str]] = {}
+        self.limits = limits
+        self._total = 0
+        """Bytes read so far, over every file."""
 
     def read(self, path: str) -> bytes:
+        with self._stream(path) as stream:
+            return self._capped(stream, path)
+
+    def _stream(self, path: str) -> BinaryIO:
         raise NotImplementedError
+
+    def _capped(self, stream: BinaryIO, path: str) -> bytes:
+        limit = self.limits.max_file_bytes
+        buffer = bytearray()
+        while chunk := stream.read(min(_CHUNK_BYTES, limit + 1 - len(buffer))):
+            buffer += chunk
+            self._total += len(chunk)
+            if len(buffer) > limit:
+                raise _Refused(f"refused: expands past {_mib(limit)} (imports.max_file_bytes)")
+            if self._total > self.limits.max_total_bytes:
+                raise _Refused(
+                    f"refused: the export expands past {_mib(self.limits.max_total_bytes)}"
+                    " (imports.max_total_bytes)"
+                )
+        return bytes(buffer)
+
+    def check_count(self, count: int, label: str) -> None:
+        if count > self.limits.max_files:
+            raise InvalidInput(
+                f"{label} holds {count:,} files, over imports.max_files "
+                f"({self.limits.max_files:,}); refused"
+            )
 
     def close(self) -> None:
         """Nothing to release for a folder."""
@@ -434,9 +486,10 @@ def _day_names(folder: str) -> list[str]:
 
 
 class _FolderSource(_Source):
-    def __init__(self, root: Path) -> None:
-        super().__init__()
+    def __init__(self, root: Path, limits: ImportLimits) -> None:
+        super().__init__(limits)
         self._root = root
+        self._real_root = root.resolve()
         with os.scandir(root) as entries:
             for entry in entries:
                 if entry.is_file() and entry.name.endswith(".json"):
@@ -445,19 +498,32 @@ class _FolderSource(_Source):
                     days = _day_names(entry.path)
                     if days:
                         self.days[entry.name] = days
+        self.check_count(len(self.top) + sum(map(len, self.days.values())), str(root))
 
-    def read(self, path: str) -> bytes:
-        return (self._root / path).read_bytes()
+    def _stream(self, path: str) -> BinaryIO:
+        # Resolved at read time, so a link swapped in after the scan is caught too.
+        real = (self._root / path).resolve()
+        if not real.is_relative_to(self._real_root):
+            raise _Refused("refused: a symlink to outside the export")
+        size = real.stat().st_size
+        if size > self.limits.max_file_bytes:
+            raise _Refused(
+                f"refused: {_mib(size)}, over {_mib(self.limits.max_file_bytes)}"
+                " (imports.max_file_bytes)"
+            )
+        return real.open("rb")
 
 
 class _ZipSource(_Source):
-    def __init__(self, archive: zipfile.ZipFile) -> None:
-        super().__init__()
+    def __init__(self, archive: zipfile.ZipFile, limits: ImportLimits, label: str) -> None:
+        super().__init__(limits)
         self._archive = archive
-        self._members: dict[str, str] = {}
+        self._members: dict[str, zipfile.ZipInfo] = {}
+        infos = archive.infolist()
+        self.check_count(len(infos), label)
         names = {
-            info.filename.replace("\\", "/"): info.filename
-            for info in archive.infolist()
+            info.filename.replace("\\", "/"): info
+            for info in infos
             if not info.is_dir() and not info.filename.startswith("__MACOSX")
         }
         prefix = self._prefix(names.keys())
@@ -477,6 +543,22 @@ class _ZipSource(_Source):
             self._members[path] = member
         for days in self.days.values():
             days.sort()
+        self._check_declared(label)
+
+    def _check_declared(self, label: str) -> None:
+        """Refuse up front an export whose directory already admits it is too big; members
+        that lie about their size are stopped while they are read. Members over the file
+        limit do not count: they are refused one by one without being inflated."""
+        declared = sum(
+            info.file_size
+            for info in self._members.values()
+            if info.file_size <= self.limits.max_file_bytes
+        )
+        if declared > self.limits.max_total_bytes:
+            raise InvalidInput(
+                f"{label} would expand to {_mib(declared)}, over "
+                f"{_mib(self.limits.max_total_bytes)} (imports.max_total_bytes); refused"
+            )
 
     @staticmethod
     def _prefix(names: Iterable[str]) -> str:
@@ -491,11 +573,27 @@ class _ZipSource(_Source):
                 folders.add(folder + "/")
         return folders.pop() if len(folders) == 1 else ""
 
-    def read(self, path: str) -> bytes:
-        return self._archive.read(self._members[path])
+    def _stream(self, path: str) -> BinaryIO:
+        info = self._members[path]
+        if info.file_size > self.limits.max_file_bytes:
+            ratio = info.file_size / max(info.compress_size, 1)
+            raise _Refused(
+                f"refused: expands to {_mib(info.file_size)} ({ratio:,.0f} times its packed"
+                f" size), over {_mib(self.limits.max_file_bytes)} (imports.max_file_bytes)"
+            )
+        return self._archive.open(info)
 
     def close(self) -> None:
         self._archive.close()
+
+
+def _zip_source(path: Path, limits: ImportLimits) -> _ZipSource:
+    archive = zipfile.ZipFile(path)
+    try:
+        return _ZipSource(archive, limits, str(path))
+    except BaseException:
+        archive.close()
+        raise
 
 
 def _folder_root(path: Path) -> Path:
@@ -525,9 +623,10 @@ class SlackExport:
     """An opened export. `messages()` streams from disk on each call; `problems` holds what
     opening skipped plus what the latest pass skipped (it fills while you iterate)."""
 
-    def __init__(self, source: _Source, label: str) -> None:
+    def __init__(self, source: _Source, label: str, max_text_chars: int | None = None) -> None:
         self._source = source
         self._label = label
+        self._max_text_chars = max_text_chars
         self._closed = False
         self.problems: list[Problem] = []
         if not source.top & _CHANNEL_FILE_NAMES:
@@ -544,23 +643,27 @@ class SlackExport:
         self._opening_problems = len(self.problems)
 
     @classmethod
-    def open(cls, path: str | Path) -> Self:
-        """Open an export folder or .zip; raises InvalidInput if it is not a readable export."""
+    def open(
+        cls, path: str | Path, limits: ImportLimits | None = None, max_text_chars: int | None = None
+    ) -> Self:
+        """Open an export folder or .zip; raises InvalidInput if it is not a readable export
+        or is over `limits`. Messages longer than `max_text_chars` are skipped as problems."""
         path = Path(path)
+        limits = limits or ImportLimits()
         if not path.exists():
             raise InvalidInput(f"Slack export not found: {path}")
         source: _Source
         try:
             if path.is_dir():
-                source = _FolderSource(_folder_root(path))
+                source = _FolderSource(_folder_root(path), limits)
             elif zipfile.is_zipfile(path):
-                source = _ZipSource(zipfile.ZipFile(path))
+                source = _zip_source(path, limits)
             else:
                 raise InvalidInput(f"{path} is neither a folder nor a .zip: not a Slack export")
         except (OSError, zipfile.BadZipFile) as exc:
             raise InvalidInput(f"cannot read the Slack export {path}: {exc}") from exc
         try:
-            return cls(source, str(path))
+            return cls(source, str(path), max_text_chars)
         except BaseException:
             source.close()
             raise
@@ -569,7 +672,7 @@ class SlackExport:
         """A metadata file's entries; a broken one makes the whole export unreadable."""
         try:
             return _json_list(self._source.read(name), "entries")
-        except _READ_ERRORS as exc:
+        except (*_READ_ERRORS, _Refused) as exc:
             raise InvalidInput(f"cannot read {name} in {self._label}: {exc}") from exc
         except _Malformed as exc:
             raise InvalidInput(f"{name} in {self._label} is malformed: {exc}") from exc
@@ -651,7 +754,7 @@ class SlackExport:
         messages = []
         for number, raw in enumerate(raws, 1):
             try:
-                messages.append(_message(raw, channel, path, users, channels))
+                messages.append(self._within_limit(_message(raw, channel, path, users, channels)))
             except _Malformed as exc:
                 self.problems.append(Problem(path, f"message {number}: {exc}"))
             except (TypeError, ValueError, AttributeError, KeyError) as exc:
@@ -659,6 +762,14 @@ class SlackExport:
                 self.problems.append(Problem(path, f"message {number}: unreadable ({exc!r})"))
         messages.sort(key=_by_time)
         return messages
+
+    def _within_limit(self, message: SlackMessage) -> SlackMessage:
+        limit = self._max_text_chars
+        if limit is not None and len(message.text) > limit:
+            raise _Malformed(
+                f"{len(message.text):,} characters, over max_turn_chars ({limit:,}); skipped"
+            )
+        return message
 
     def close(self) -> None:
         self._closed = True

@@ -2,13 +2,21 @@
 
 Fetching is off unless hosts are allow-listed: a memory fed by chat messages must not become a
 way to make the server request arbitrary (internal) URLs.
+
+An allowed name is not enough: its DNS may say 127.0.0.1. So every hop resolves its host
+once, refuses it if any address is loopback, private, link-local or otherwise not public
+(unless `allow_networks` lists it), and connects to the very address it checked, so a
+second lookup cannot answer differently (DNS rebinding).
 """
 
 import codecs
+import ipaddress
 import re
+import socket
 import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 import httpx
@@ -123,6 +131,7 @@ def fetch_page(
     url: str,
     *,
     allow_hosts: Sequence[str],
+    allow_networks: Sequence[str] = (),
     timeout: float = 10.0,
     max_bytes: int = 2_000_000,
     max_chars: int = DEFAULT_MAX_CHARS,
@@ -130,46 +139,141 @@ def fetch_page(
 ) -> Page:
     """Fetch an allow-listed HTML or plain-text page and return its readable text.
 
-    Raises InvalidInput for URLs (including redirect targets) outside `allow_hosts`, and
-    FetchError when the page cannot be fetched within `timeout` seconds or is not text.
+    Raises InvalidInput for URLs (including redirect targets) outside `allow_hosts`, or
+    whose host resolves to a non-public address outside `allow_networks` ('10.0.0.0/8'),
+    and FetchError when the page cannot be fetched within `timeout` seconds or is not text.
     """
+    limits = _Limits(timeout, max_bytes, max_chars)
+    networks = _networks(allow_networks)
     if client is not None:
-        return _fetch(url, allow_hosts, timeout, max_bytes, max_chars, client)
+        return _fetch(url, allow_hosts, networks, limits, client)
     with httpx.Client(follow_redirects=False) as own_client:
-        return _fetch(url, allow_hosts, timeout, max_bytes, max_chars, own_client)
+        return _fetch(url, allow_hosts, networks, limits, own_client)
+
+
+class _Limits(NamedTuple):
+    timeout: float
+    max_bytes: int
+    max_chars: int
+
+
+_Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+_Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def _networks(allowed: Sequence[str]) -> list[_Network]:
+    try:
+        return [ipaddress.ip_network(n, strict=False) for n in allowed]
+    except ValueError as exc:
+        raise InvalidInput(f"allow_networks: {exc}") from None
 
 
 def _fetch(
     url: str,
     allow_hosts: Sequence[str],
-    timeout: float,
-    max_bytes: int,
-    max_chars: int,
+    networks: list[_Network],
+    limits: _Limits,
     client: httpx.Client,
 ) -> Page:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + limits.timeout
     current = url
     for _ in range(MAX_REDIRECTS + 1):
         _check_allowed(current, allow_hosts)
+        target = httpx.URL(current)
+        addresses = _checked_addresses(target.host, target.port, networks)
         try:
-            with client.stream(
-                "GET",
-                current,
-                headers={"Accept": "text/html, text/plain;q=0.9", "Accept-Encoding": "identity"},
-                follow_redirects=False,
-                timeout=_time_left(deadline, current, timeout),
-            ) as response:
-                location = _redirect_target(response)
+            response = _send(client, target, addresses, _time_left(deadline, current, limits))
+            try:
+                location = _redirect_target(response, target)
                 if location is None:
-                    return _read_page(response, deadline, timeout, max_bytes, max_chars)
+                    return _read_page(response, current, deadline, limits)
+            finally:
+                response.close()
         except httpx.TimeoutException as exc:
-            raise FetchError(f"timed out after {timeout:g}s fetching {current}") from exc
+            raise FetchError(f"timed out after {limits.timeout:g}s fetching {current}") from exc
         except httpx.HTTPError as exc:
             raise FetchError(f"could not fetch {current}: {exc}") from exc
         except httpx.InvalidURL as exc:
             raise InvalidInput(f"cannot fetch {current!r}: {exc}") from exc
         current = location
     raise FetchError(f"too many redirects (more than {MAX_REDIRECTS}) fetching {url}")
+
+
+def _send(
+    client: httpx.Client, url: httpx.URL, addresses: list[_Address], timeout: float
+) -> httpx.Response:
+    """GET `url` from the first of its checked addresses that takes the connection. The URL
+    names the address, so httpx does not look the name up again; Host and TLS (SNI and the
+    certificate check) still use the name."""
+    headers = {
+        "Host": url.netloc.decode("ascii"),
+        "Accept": "text/html, text/plain;q=0.9",
+        "Accept-Encoding": "identity",
+    }
+    extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
+    refused: httpx.ConnectError | None = None
+    for address in addresses:
+        request = client.build_request(
+            "GET", url.copy_with(host=str(address)), headers=headers, extensions=extensions,
+            timeout=timeout,
+        )  # fmt: skip
+        try:
+            return client.send(request, stream=True, follow_redirects=False)
+        except httpx.ConnectError as exc:
+            refused = exc
+    assert refused is not None  # _checked_addresses never returns an empty list
+    raise refused
+
+
+def _checked_addresses(host: str, port: int | None, networks: list[_Network]) -> list[_Address]:
+    """Every address `host` resolves to, once each is known to be allowed: one bad address
+    refuses the host, as DNS may hand out any of them."""
+    addresses = _resolve(host, port)
+    for address in addresses:
+        if not _address_allowed(address, networks):
+            raise InvalidInput(
+                f"host {host} resolves to {address}, a {_kind_of(address)} address; fetching "
+                "it is refused unless sources.fetch_allow_networks allows it"
+            )
+    return addresses
+
+
+def _resolve(host: str, port: int | None) -> list[_Address]:
+    try:
+        return [ipaddress.ip_address(host)]
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, port or 80, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise FetchError(f"cannot resolve host {host}: {exc}") from exc
+    # Scope ids ("fe80::1%eth0") are not part of the address.
+    addresses = [ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in found]
+    if not addresses:
+        raise FetchError(f"host {host} has no address")
+    return list(dict.fromkeys(addresses))
+
+
+def _unmapped(address: _Address) -> _Address:
+    """::ffff:127.0.0.1 is 127.0.0.1, and must be judged as such."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def _address_allowed(address: _Address, networks: list[_Network]) -> bool:
+    address = _unmapped(address)
+    if any(address in network for network in networks):
+        return True
+    return address.is_global and not address.is_multicast
+
+
+def _kind_of(address: _Address) -> str:
+    address = _unmapped(address)
+    for kind in ("unspecified", "loopback", "link_local", "multicast", "private", "reserved"):
+        if getattr(address, f"is_{kind}"):
+            return kind.replace("_", "-")
+    return "non-public"
 
 
 def _check_allowed(url: str, allow_hosts: Sequence[str]) -> None:
@@ -180,27 +284,26 @@ def _check_allowed(url: str, allow_hosts: Sequence[str]) -> None:
         raise InvalidInput(f"host {host} is not in the fetch allow-list")
 
 
-def _time_left(deadline: float, url: str, timeout: float) -> float:
+def _time_left(deadline: float, url: str, limits: _Limits) -> float:
     left = deadline - time.monotonic()
     if left <= 0:
-        raise FetchError(f"timed out after {timeout:g}s fetching {url}")
+        raise FetchError(f"timed out after {limits.timeout:g}s fetching {url}")
     return left
 
 
-def _redirect_target(response: httpx.Response) -> str | None:
-    """The absolute URL a redirect points to, or None when the response is not a redirect."""
+def _redirect_target(response: httpx.Response, url: httpx.URL) -> str | None:
+    """The absolute URL a redirect points to, or None when the response is not a redirect.
+    Relative to `url` as named, not to the address it was fetched from."""
     if response.status_code not in _REDIRECTS:
         return None
     location = response.headers.get("location")
     if not location:
-        raise FetchError(f"{response.url} redirected (HTTP {response.status_code}) nowhere")
-    return str(response.url.join(location))
+        raise FetchError(f"{url} redirected (HTTP {response.status_code}) nowhere")
+    return str(url.join(location))
 
 
-def _read_page(
-    response: httpx.Response, deadline: float, timeout: float, max_bytes: int, max_chars: int
-) -> Page:
-    url = str(response.url)
+def _read_page(response: httpx.Response, url: str, deadline: float, limits: _Limits) -> Page:
+    timeout, max_bytes, max_chars = limits
     if response.status_code != 200:
         raise FetchError(f"{url} answered HTTP {response.status_code}")
     content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()

@@ -16,7 +16,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from memstrata.errors import NotFound, StoreError
+from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
     IMPORT_LEASE_PREFIX,
     ApiKey,
@@ -30,6 +30,7 @@ from memstrata.store.base import (
     NewTurn,
     StreamState,
 )
+from memstrata.store.sqlite.connection import connect
 from memstrata.store.sqlite.entities import EntityTables
 from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
@@ -93,16 +94,24 @@ def _unchanged_reads(method: _Read) -> _Read:
     return read  # type: ignore[return-value]
 
 
+DURABILITY = {"full": "FULL", "normal": "NORMAL", "off": "OFF"}
+"""settings.durability -> SQLite's synchronous. In WAL mode FULL syncs the log at every
+commit (a commit survives a power cut); NORMAL only at checkpoints (it survives a crash of
+the process, not of the machine); OFF leaves syncing to the operating system."""
+
+
 class SQLiteStore(EntityTables, ErasureTables):
-    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 30_000) -> None:
+    def __init__(
+        self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
+    ) -> None:
         self.path = Path(path)
+        if durability not in DURABILITY:
+            raise StoreError(f"durability must be one of {sorted(DURABILITY)}, not {durability!r}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30
-            )
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open {self.path}: {exc}") from exc
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot open {self.path}: {exc}") from exc
+        self._db = connect(self.path, timeout=busy_timeout_ms / 1000)
         self._lock = threading.RLock()
         self._depth = 0
         self._streams: set[tuple[str, str]] = set()
@@ -115,7 +124,7 @@ class SQLiteStore(EntityTables, ErasureTables):
         for pragma in (
             "journal_mode=WAL",
             "foreign_keys=ON",
-            "synchronous=NORMAL",
+            f"synchronous={DURABILITY[durability]}",
             f"busy_timeout={busy_timeout_ms}",
         ):
             self._db.execute(f"PRAGMA {pragma}")
@@ -143,7 +152,10 @@ class SQLiteStore(EntityTables, ErasureTables):
             try:
                 yield
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # SQLite may have rolled back already (a full disk, an I/O error), and a
+                # second ROLLBACK would hide the error that matters behind its own.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 self._streams.clear()
                 self._forget_reads()  # they may hold rows that were just rolled back
                 raise
@@ -208,10 +220,10 @@ class SQLiteStore(EntityTables, ErasureTables):
         script = f"BEGIN IMMEDIATE;\n{sql}\n{record}\nCOMMIT;"
         try:
             self._db.executescript(script)
-        except sqlite3.Error as exc:
+        except StoreError as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
-            raise StoreError(f"migration {name} failed: {exc}") from exc
+            raise type(exc)(f"migration {name} failed: {exc}") from exc
 
     def migrations(self) -> list[str]:
         return [r["name"] for r in self._rows("SELECT name FROM schema_migrations ORDER BY name")]
