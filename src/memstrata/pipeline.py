@@ -28,6 +28,7 @@ from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
 from memstrata.types import Fact, Trust, Turn
+from memstrata.write_trust import Author, capped_fact
 
 EMBED_BATCH = 64
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
@@ -61,7 +62,11 @@ class Pipeline:
 
     def extract(self, job: Job) -> Apply:
         turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))
-        found = self.model.extract_facts(turn_input(turn))
+        writer = Author(turn.writer_trust, turn.writer_key)
+        found = [
+            capped_fact(item, writer, self.settings.writes)
+            for item in self.model.extract_facts(turn_input(turn))
+        ]
         verdicts = [
             reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)
             for item in found
@@ -75,7 +80,7 @@ class Pipeline:
             for item, verdict in zip(found, verdicts, strict=True):
                 fact = record_fact(
                     self.store, job.tenant, job.stream, item, turn.ref(),
-                    visibility=turn.visibility, decision=verdict,
+                    visibility=turn.visibility, decision=verdict, writer=writer,
                 )  # fmt: skip
                 if item.is_correction and fact.active:
                     corrections.append(fact)

@@ -126,6 +126,10 @@ class Turn(_Model):
     speaker: str | None = None
     """Who wrote the user side; None: the user."""
     assistant_speaker: str | None = None
+    writer_trust: Trust = Trust.FULL
+    """The trust of whoever posted the turn: only a full writer speaks as the user."""
+    writer_key: int | None = None
+    """The API key it was posted with, if any."""
 
     def ref(self) -> SourceRef:
         return SourceRef(kind="turn", id=str(self.id), at=self.at)
@@ -186,6 +190,10 @@ class Fact(_Model):
     source: SourceRef
     recorded_at: datetime
     tokens: int
+    writer_trust: Trust = Trust.FULL
+    """The trust of whoever wrote it; a lower-trust writer cannot displace it."""
+    writer_key: int | None = None
+    """The API key it was written with, if any."""
 
     @property
     def active(self) -> bool:
