@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Literal, Self, TypeVar
 
 from memstrata import tracing
+from memstrata.checked import checked_api
 from memstrata.context import assemble
 from memstrata.embed import Embedder, build_embedder
 from memstrata.errors import EmbeddingMismatch, InvalidInput
@@ -66,6 +67,7 @@ from memstrata.write_trust import (
 )
 
 
+@checked_api
 class Memory:
     """Long-term memory for one or more tenants' streams.
 
@@ -153,8 +155,8 @@ class Memory:
     def add_turn(
         self,
         stream: str | None,
-        user: str | bytes = "",
-        assistant: str | bytes = "",
+        user: str | bytes | None = "",
+        assistant: str | bytes | None = "",
         *,
         at: datetime | None = None,
         page_context: str | None = None,
@@ -356,7 +358,7 @@ class Memory:
 
     def process_pending(self, *, tenant: str | None = None) -> int:
         """Run every queued job that is due now; returns how many this call ran."""
-        return self.runner.run_pending(tenant)
+        return self.runner.run_pending(None if tenant is None else check_tenant(tenant))
 
     # -- reading --------------------------------------------------------------
 
@@ -522,7 +524,7 @@ class Memory:
         self, stream: str, kind: SummaryKind | str | None = None, *, tenant: str | None = None
     ) -> list[Summary]:
         check_stream(stream)
-        wanted = SummaryKind(kind) if kind is not None else None
+        wanted = _member(SummaryKind, kind, "summary kind") if kind is not None else None
         return self.store.summaries(self._tenant(tenant), stream, wanted)
 
     def turns(

@@ -48,7 +48,10 @@ def as_utc(moment: datetime) -> datetime:
     """Naive datetimes are taken to be UTC."""
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01 at +12:00 is before the calendar starts in UTC
+        raise InvalidInput(f"{moment.isoformat()} is outside the calendar in UTC") from None
 
 
 class Visibility(StrEnum):

@@ -348,6 +348,8 @@ def _open(path: Path) -> TextIO:
         return path.open(encoding="utf-8-sig", newline="")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise InvalidInput(f"{path} does not exist or is not a file") from None
+    except (OSError, ValueError) as exc:  # unreadable, a name too long, a NUL in the name
+        raise InvalidInput(f"cannot open {path!r}: {exc}") from None
 
 
 def _records(handle: TextIO, path: Path) -> Iterator[tuple[int, list[str]]]:
