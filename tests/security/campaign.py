@@ -52,6 +52,7 @@ class Bench:
 
 @contextmanager
 def bench(folder: Path, **settings: Any) -> Iterator[Bench]:
+    folder.mkdir(parents=True, exist_ok=True)
     settings = load_settings(db=folder / "campaign.db", embed={"kind": "hashing"}, **settings)
     memory = Memory.open(settings=settings, background_worker=False)
     app = create_app(memory, settings, close_memory=False)
