@@ -187,7 +187,7 @@ class Memory:
             raise InvalidInput("a turn needs some user or assistant text; both are empty")
         if at is not None and not isinstance(at, datetime):
             raise InvalidInput(f"at must be a datetime, got {type(at).__name__}")
-        check_event_time(at, self.settings.writes)
+        check_event_time(at, writer, self.settings.writes)
         page_context = self._text(page_context, "page_context") or None
         if stream is None:
             stream = self._router(tenant).turn(user_text, page_context).stream
@@ -244,7 +244,7 @@ class Memory:
         tenant = self._tenant(tenant)
         check_stream(stream)
         writer = author(trust, key_id)
-        check_event_time(at, self.settings.writes)
+        check_event_time(at, writer, self.settings.writes)
         item = self._fact_to_write(stream, text, category, confidence, subject, slot, value, at)
         item = capped_fact(item, writer, self.settings.writes)
         moment = as_utc(at) if at else utcnow()

@@ -73,7 +73,9 @@ class WriteSettings(BaseModel):
     inner_max_confidence: float = Field(default=0.9, ge=0.0, le=1.0)
     familiar_max_confidence: float = Field(default=0.8, ge=0.0, le=1.0)
     max_future_seconds: float = Field(
-        default=86400.0, ge=0.0, description="event times (`at`) further ahead are refused"
+        default=86400.0,
+        ge=0.0,
+        description="event times (`at`) further ahead are refused from writers below full",
     )
 
 

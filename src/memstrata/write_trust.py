@@ -96,10 +96,14 @@ def may_change(fact: Fact, writer: Author) -> bool:
     return RANK[writer.trust] <= RANK[fact.writer_trust]
 
 
-def check_event_time(at: datetime | None, settings: WriteSettings) -> None:
-    """Refuse an event time further ahead than the allowed skew: a fact dated 2099 would
-    outrank every later correction of its slot."""
-    if at is None:
+def check_event_time(at: datetime | None, writer: Author, settings: WriteSettings) -> None:
+    """Refuse, from a writer below full trust, an event time further ahead than the allowed
+    skew: a fact dated 2099 would outrank every later statement of its slot at its trust.
+
+    The owner's own times are taken as given: demos, imports and replays of a planned
+    timeline date their turns ahead on purpose.
+    """
+    if at is None or writer.full:
         return
     limit = utcnow() + timedelta(seconds=settings.max_future_seconds)
     if as_utc(at) > limit:

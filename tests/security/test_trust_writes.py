@@ -72,24 +72,29 @@ def test_the_user_still_overrides_lower_trust_facts(campaign: Bench) -> None:
 
 
 def test_future_event_times_are_refused_by_the_python_api(open_memory: MemoryFactory) -> None:
-    # Hostile input: at = 2099 on a turn and on a fact; a day and a bit ahead.
+    # Hostile input: an inner writer dates a turn and a fact 2099, and a day and a bit ahead.
     mem: Memory = open_memory()
     far = utcnow().replace(year=2099)
     for write in (
-        lambda: mem.add_turn("project:alpha", "Eve owns the release.", at=far),
-        lambda: mem.write_fact("project:alpha", "Eve owns the release.", at=far),
-        lambda: mem.write_fact("project:alpha", "x", at=utcnow() + timedelta(days=1, hours=1)),
+        lambda: mem.add_turn("project:alpha", "Eve owns the release.", at=far, trust="inner"),
+        lambda: mem.write_fact("project:alpha", "Eve owns it.", at=far, trust="familiar"),
+        lambda: mem.write_fact(
+            "project:alpha", "x", at=utcnow() + timedelta(days=1, hours=1), trust="inner"
+        ),  # fmt: skip
     ):
         with pytest.raises(InvalidInput, match="max_future_seconds"):
             write()
     assert mem.facts("project:alpha") == [] and mem.turns("project:alpha") == []
-    mem.add_turn("project:alpha", "Soon.", at=utcnow() + timedelta(hours=23))  # within skew
+    mem.add_turn("project:alpha", "Soon.", at=utcnow() + timedelta(hours=23), trust="inner")
+    # The owner's planned timelines (the demo story) are taken as given.
+    mem.add_turn("project:alpha", "Launch day.", at=far)
 
 
 def test_the_skew_is_a_setting(open_memory: MemoryFactory) -> None:
     mem: Memory = open_memory(writes={"max_future_seconds": 0})
     with pytest.raises(InvalidInput):
-        mem.write_fact("project:alpha", "Later.", at=utcnow() + timedelta(minutes=5))
+        mem.write_fact("project:alpha", "Later.", at=utcnow() + timedelta(minutes=5),
+                       trust="inner")  # fmt: skip
 
 
 def test_a_public_writer_is_refused_by_the_python_api(open_memory: MemoryFactory) -> None:
