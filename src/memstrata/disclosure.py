@@ -8,7 +8,7 @@ and a readable fact names the ids of the facts it supersedes. Both go through he
 from collections.abc import Callable, Iterable
 
 from memstrata.errors import NotFound
-from memstrata.types import READABLE, Fact, FactChange, Trust, Visibility
+from memstrata.types import READABLE, Fact, FactChange, Trust, Turn, Visibility
 
 VisibilityOf = Callable[[int], Visibility | None]
 """A fact id's visibility in the caller's tenant; None if there is no such fact."""
@@ -51,6 +51,15 @@ def shown_fact(
     if trust is not Trust.FULL and fact.writer_key not in (None, key_id):
         hidden["writer_key"] = None
     return fact.model_copy(update=hidden) if hidden else fact
+
+
+def shown_turn(turn: Turn, trust: Trust, *, key_id: int | None = None) -> Turn | None:
+    """`turn` as a caller of `trust` may see it: without another caller's key id."""
+    if not readable(trust, turn.visibility):
+        return None
+    if trust is not Trust.FULL and turn.writer_key not in (None, key_id):
+        return turn.model_copy(update={"writer_key": None})
+    return turn
 
 
 def shown_facts(

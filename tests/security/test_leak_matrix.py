@@ -53,3 +53,19 @@ def test_a_readable_fact_does_not_name_the_hidden_fact_it_superseded(tmp_path: P
     assert shown["supersedes"] is None
     assert [f["id"] for f in history["chain"]] == [social.id]
     assert all(c["related_fact_id"] is None for c in history["changes"])
+
+
+def test_other_keys_ids_are_shown_to_full_keys_only(tmp_path: Path) -> None:
+    # Hostile input: a familiar key lists turns to learn which keys wrote them.
+    with bench(tmp_path) as b:
+        b.call("acme", Trust.INNER, "POST", "/v1/turns", json={
+            "stream": "project:alpha", "user": "Lunch at noon.", "visibility": "social",
+        })  # fmt: skip
+        seen = {
+            trust: b.call(
+                "acme", trust, "GET", "/v1/turns", params={"stream": "project:alpha"}
+            ).json()["turns"][0]["writer_key"]
+            for trust in (Trust.FULL, Trust.INNER, Trust.FAMILIAR)
+        }
+        inner_key = b.keys["acme", Trust.INNER][0]
+    assert seen == {Trust.FULL: inner_key, Trust.INNER: inner_key, Trust.FAMILIAR: None}

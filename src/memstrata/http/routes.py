@@ -13,6 +13,7 @@ from memstrata.disclosure import (
     shown_changes,
     shown_fact,
     shown_facts,
+    shown_turn,
     visibility_lookup,
 )
 from memstrata.errors import NotFound
@@ -104,7 +105,8 @@ def list_turns(
 ) -> TurnList:
     """The stream's newest turns, oldest first; only those this key may read."""
     turns = mem.turns(stream, limit, tenant=key.tenant)
-    return TurnList(stream=stream, turns=[t for t in turns if _readable(key, t.visibility)])
+    shown = (shown_turn(t, key.trust, key_id=key.id) for t in turns)
+    return TurnList(stream=stream, turns=[t for t in shown if t is not None])
 
 
 # -- context ------------------------------------------------------------------

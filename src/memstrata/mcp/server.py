@@ -23,6 +23,7 @@ from memstrata.disclosure import (
     shown_changes,
     shown_fact,
     shown_facts,
+    shown_turn,
     visibility_lookup,
 )
 from memstrata.errors import MemstrataError, NotFound
@@ -224,8 +225,9 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         """The stream's readable turns and period summaries, as timeline entries."""
         entries: list[tuple[datetime, int, dict[str, Any]]] = []
         for turn in memory.turns(stream, tenant=tenant):
-            if may_read(turn.visibility):
-                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": turn}))
+            shown = shown_turn(turn, trust)
+            if shown is not None:
+                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": shown}))
         for summary in memory.summaries(stream, tenant=tenant):
             if summary.kind in TIMELINE_SUMMARY_KINDS and may_read(summary.visibility):
                 at = summary.period_end or summary.created_at
