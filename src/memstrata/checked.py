@@ -38,8 +38,10 @@ def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
-        for value in (*args[1:], *kwargs.values()):
-            _check_int(value, method.__name__)
+        given = [*zip(names[1:], args[1:], strict=False), *kwargs.items()]
+        for name, value in given:
+            for item in value if isinstance(value, list | tuple) else (value,):
+                _check_scalar(item, name)
         try:
             return validated(*args, **kwargs)
         except ValidationError as exc:
@@ -48,10 +50,19 @@ def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def _check_int(value: object, method: str) -> None:
+def _check_scalar(value: object, name: str) -> None:
+    """Refuse what no argument may be and the store cannot hold: whole numbers beyond 64
+    bits, and text that is not Unicode (lone surrogates, as from a bad decode)."""
     low, high = SQLITE_INT
     if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
-        raise InvalidInput(f"{method}: {value} is out of range for a whole number ({low}..{high})")
+        raise InvalidInput(f"{name} {value} is out of range for a whole number ({low}..{high})")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInput(
+                f"{name} holds a character that is not valid Unicode text at {exc.start}"
+            ) from None
 
 
 def describe(exc: ValidationError, names: list[str]) -> str:

@@ -194,6 +194,33 @@ def stream_of(tenant: str, visibility: Visibility) -> str:
     return f"project:mk-{tenant}-{visibility}"
 
 
+WORDS = [
+    "apple",
+    "river",
+    "stone",
+    "cloud",
+    "ember",
+    "maple",
+    "quartz",
+    "violet",
+    "harbor",
+    "meadow",
+    "copper",
+    "lantern",
+    "orchid",
+    "glacier",
+    "saffron",
+    "tundra",
+    "walnut",
+    "cobalt",
+    "juniper",
+    "marble",
+    "pepper",
+    "thistle",
+    "canyon",
+]
+
+
 def seed(b: Bench, per_stream: int = 3) -> None:
     """Per tenant and visibility, a stream holding only items of that visibility (facts,
     turns, their summaries), and a chain where a social fact supersedes a private one."""
@@ -203,8 +230,9 @@ def seed(b: Bench, per_stream: int = 3) -> None:
             stream = stream_of(tenant, visibility)
             for n in range(per_stream):
                 marker = f"mk-{tenant}-{visibility}"
-                mem.write_fact(stream, f"The {marker} codename {n} is Falcon.", subject=
-                               f"codename{n}", slot="name", value=f"falcon {marker}",
+                words = " ".join(WORDS[4 * n : 4 * n + 4])  # distinct, so none reconcile
+                mem.write_fact(stream, f"Falcon {marker} codename {words}.", subject=
+                               f"codename{n}", slot="name", value=f"falcon {marker} {n}",
                                visibility=visibility, tenant=tenant)  # fmt: skip
                 mem.add_turn(stream, f"Falcon note {n}: {marker} turn.", "Noted.",
                              visibility=visibility, tenant=tenant)  # fmt: skip

@@ -547,7 +547,11 @@ class SlackExport:
     def open(cls, path: str | Path) -> Self:
         """Open an export folder or .zip; raises InvalidInput if it is not a readable export."""
         path = Path(path)
-        if not path.exists():
+        try:
+            found = path.exists()
+        except OSError as exc:  # a name too long for the file system
+            raise InvalidInput(f"cannot read the Slack export {path!r}: {exc.strerror}") from None
+        if not found:
             raise InvalidInput(f"Slack export not found: {path}")
         source: _Source
         try:
