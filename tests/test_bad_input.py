@@ -148,7 +148,7 @@ def test_the_store_is_wal_with_foreign_keys(mem):
 
 
 def test_turn_metadata_is_checked_too(mem):
-    with pytest.raises(InvalidInput, match="at must be a datetime"):
+    with pytest.raises(InvalidInput, match="at must be a valid datetime"):
         mem.add_turn(STREAM, "hello", at="yesterday")
     with pytest.raises(InvalidInput, match="page_context"):
         mem.add_turn(STREAM, "hello", page_context="bad \udce9")

@@ -166,3 +166,11 @@ def test_a_correction_after_500_turns_wins_in_every_context(open_memory: MemoryF
     pinned = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
     assert any("Lead Architect" in text for text in pinned)
     assert not any("Junior Developer" in text for text in pinned)
+
+
+def test_a_lower_trust_writer_confirms_nothing(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."))
+    mem.add_turn("chat:1", "Yes, that's right.", at=T0 + timedelta(hours=1), trust="familiar")
+    mem.process_pending()
+    assert mem.facts("chat:1")[0].confidence < mem.settings.pin_min_confidence

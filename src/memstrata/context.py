@@ -9,6 +9,7 @@ system, stream facts, global facts, structured data, summary, recent turns, retr
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from memstrata.render import block, inline
 from memstrata.tokens import count_tokens, keep_last_tokens, truncate_to_tokens
 from memstrata.types import (
     Context,
@@ -129,11 +130,13 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
         _take_or_truncate(plan, "recent_turns", turn, "over budget even when cut")
     if material.structured is not None:
         item = ContextItem(
-            text=material.structured.text, tokens=material.structured.tokens,
+            text=block(material.structured.text), tokens=material.structured.tokens,
             source=material.structured.ref(),
         )  # fmt: skip
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
-    retrieved = [_item(f"[{source.label()}] {text}", source) for text, source in material.retrieved]
+    retrieved = [
+        _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
+    ]
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * material.retrieved_share)
     leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
@@ -151,7 +154,7 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
 
 def _place_fixed(plan: _Plan, query: str) -> None:
     system = _item(SYSTEM_TEXT, None)
-    query_item = _item(query, None)
+    query_item = _item(inline(query), None)
     _take_or_truncate(plan, "query", query_item, "query longer than the budget")
     if not plan.take("system", system):
         plan.drop("system", system, "budget too small for the memory preamble")
@@ -176,14 +179,14 @@ def _place_facts(plan: _Plan, material: Material) -> None:
 def _place_summary(plan: _Plan, summary: Summary | None) -> None:
     if summary is None or not summary.text.strip():
         return
-    item = ContextItem(text=summary.text, tokens=summary.tokens, source=summary.ref())
+    item = ContextItem(text=block(summary.text), tokens=summary.tokens, source=summary.ref())
     if plan.take("summary", item):
         return
     room = plan.room() - plan.header_cost("summary") - 1
     if room < 8:
         plan.drop("summary", item, "no budget left for the summary")
         return
-    cut = keep_last_tokens(summary.text, room)
+    cut = keep_last_tokens(item.text, room)
     plan.take("summary", ContextItem(text=cut, tokens=count_tokens(cut), source=summary.ref()))
     plan.drop(
         "summary",
@@ -207,7 +210,7 @@ def _place_retrieved(
 def _place_index(plan: _Plan, index: Sequence[tuple[str, SourceRef]], budget: int) -> None:
     until = plan.used + budget
     for text, source in index:
-        item = _item(f"{_stamp(source)} {text}", source)
+        item = _item(f"{_stamp(source)} {inline(text)}", source)
         if not plan.take("memory_index", item, limit=until):
             plan.drop("memory_index", item, "memory index budget")
 
@@ -249,16 +252,16 @@ def _item(text: str, source: SourceRef | None) -> ContextItem:
 
 def _fact_item(fact: Fact) -> ContextItem:
     when = fact.source.at.date().isoformat() if fact.source.at else "undated"
-    return _item(f"- {fact.text} [{fact.source.label()}, {when}]", fact.source)
+    return _item(f"- {inline(fact.text)} [{fact.source.label()}, {when}]", fact.source)
 
 
 def _turn_item(turn: Turn) -> ContextItem:
     head = f"[{turn.at:%Y-%m-%d %H:%M}, turn {turn.seq}]"
     parts = [head]
     if turn.user:
-        parts.append(f"{turn.speaker or 'User'}: {turn.user}")
+        parts.append(f"{inline(turn.speaker or 'User')}: {inline(turn.user)}")
     if turn.assistant:
-        parts.append(f"{turn.assistant_speaker or 'Assistant'}: {turn.assistant}")
+        parts.append(f"{inline(turn.assistant_speaker or 'Assistant')}: {inline(turn.assistant)}")
     text = "\n".join(parts)
     # The turn's own count was taken at write time; only the framing is counted here.
     framing = count_tokens(head) + 6

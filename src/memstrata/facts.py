@@ -34,6 +34,7 @@ from memstrata.models.base import (
 from memstrata.store.base import NewFact, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import Fact, FactCategory, FactStatus, SourceRef, Visibility
+from memstrata.write_trust import OWNER, Author, holder_wins, may_change
 
 log = logging.getLogger("memstrata.facts")
 
@@ -95,8 +96,13 @@ def record_fact(
     *,
     visibility: Visibility = Visibility.PRIVATE,
     decision: ReconcileDecision | None = None,
+    writer: Author = OWNER,
 ) -> Fact:
-    """Store `item` and apply supersession; call inside a transaction."""
+    """Store `item` and apply supersession; call inside a transaction.
+
+    `writer` is who states it: a less trusted writer cannot displace, retract or rewrite
+    what a more trusted one said (see memstrata.write_trust).
+    """
     item = entities.remembered(store, tenant, item)
     repeat = store.fact_with_hash(tenant, stream, content_hash(item))
     if repeat is not None:
@@ -105,7 +111,11 @@ def record_fact(
         target = store.fact(tenant, decision.target_id)
         if target.active and decision.action is ReconcileAction.NONE:
             return _mention(store, tenant, target, item, f"reconciled: {decision.reason}")
-        if target.active and decision.action is ReconcileAction.UPDATE:
+        if (
+            target.active
+            and decision.action is ReconcileAction.UPDATE
+            and may_change(target, writer)
+        ):
             return _update(store, tenant, target, item, decision.reason)
     holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
     for holder in holders:
@@ -115,10 +125,10 @@ def record_fact(
         tenant=tenant, stream=stream, text=item.text, category=item.category,
         subject=item.subject, slot=item.slot, value=item.value, confidence=item.confidence,
         visibility=visibility, content_hash=content_hash(item), source=source,
-        tokens=count_tokens(item.text),
+        tokens=count_tokens(item.text), writer_trust=writer.trust, writer_key=writer.key_id,
     )  # fmt: skip
     holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
-    winner = _stronger_holder(holders, item, source)
+    winner = _stronger_holder(holders, item, source, writer)
     if winner is not None:
         return _insert_losing(store, new, winner)
     supersedes = holders[0].id if holders else None
@@ -131,7 +141,7 @@ def record_fact(
         store.add_fact_change(holder.id, "SUPERSEDE", related=fact.id, before=_snapshot(holder),
                               after=_snapshot(after))  # fmt: skip
     for denied in item.retracts:
-        _retract(store, tenant, stream, denied, fact)
+        _retract(store, tenant, stream, denied, fact, writer)
     return fact  # what changed since the insert were the older facts, not this one
 
 
@@ -147,8 +157,15 @@ def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact)
     return []
 
 
-def _stronger_holder(holders: list[Fact], item: ExtractedFact, source: SourceRef) -> Fact | None:
+def _stronger_holder(
+    holders: list[Fact], item: ExtractedFact, source: SourceRef, writer: Author
+) -> Fact | None:
     for holder in holders:
+        by_trust = holder_wins(holder, writer)
+        if by_trust is not None:  # trust outranks confidence and event time
+            if by_trust:
+                return holder
+            continue
         if holder.confidence > item.confidence:
             return holder
         if holder.source.at and source.at and holder.source.at > source.at:
@@ -157,7 +174,9 @@ def _stronger_holder(holders: list[Fact], item: ExtractedFact, source: SourceRef
 
 
 def _insert_losing(store: Store, new: NewFact, winner: Fact) -> Fact:
-    if winner.confidence > new.confidence:
+    if winner.writer_trust is not new.writer_trust:
+        status, note = FactStatus.OUTRANKED, f"held by a writer of trust {winner.writer_trust}"
+    elif winner.confidence > new.confidence:
         status, note = FactStatus.OUTRANKED, f"confidence {new.confidence} < {winner.confidence}"
     else:
         status, note = FactStatus.SUPERSEDED, "an event-later fact already holds the slot"
@@ -192,9 +211,13 @@ def _snapshot(fact: Fact) -> dict[str, object]:
     )
 
 
-def _retract(store: Store, tenant: str, stream: str, denied: SlotRef, by: Fact) -> None:
+def _retract(
+    store: Store, tenant: str, stream: str, denied: SlotRef, by: Fact, writer: Author
+) -> None:
     for old in store.facts_in_slot(tenant, stream, denied.subject, denied.slot):
         if normalize(old.value) != normalize(denied.value) or old.confidence > by.confidence:
+            continue
+        if not may_change(old, writer):
             continue
         store.set_fact_status(tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
         store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note="retracted",
@@ -251,6 +274,8 @@ def confirm_answered_claims(store: Store, tenant: str, stream: str, answered: So
 
 def _contradicts(correction: Fact, claim: Fact) -> bool:
     if claim.confidence >= correction.confidence:
+        return False
+    if not may_change(claim, Author(correction.writer_trust)):
         return False
     named = {correction.subject, correction.value}
     same_people = bool({claim.subject, claim.value} & named - {"user", "global"})

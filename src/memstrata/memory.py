@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Literal, Self, TypeVar
 
 from memstrata import tracing
+from memstrata.checked import checked_api
 from memstrata.context import assemble
 from memstrata.embed import Embedder, build_embedder
 from memstrata.erase import erase, forget
@@ -61,11 +62,18 @@ from memstrata.types import (
     check_tenant,
     utcnow,
 )
+from memstrata.write_trust import (
+    author,
+    capped_fact,
+    capped_visibility,
+    check_event_time,
+)
 
 _CLOSE_WAIT_SECONDS = 60.0
 log = logging.getLogger("memstrata")
 
 
+@checked_api
 class Memory:
     """Long-term memory for one or more tenants' streams.
 
@@ -153,8 +161,8 @@ class Memory:
     def add_turn(
         self,
         stream: str | None,
-        user: str | bytes = "",
-        assistant: str | bytes = "",
+        user: str | bytes | None = "",
+        assistant: str | bytes | None = "",
         *,
         at: datetime | None = None,
         page_context: str | None = None,
@@ -164,6 +172,8 @@ class Memory:
         speaker: str | None = None,
         assistant_speaker: str | None = None,
         tenant: str | None = None,
+        trust: Trust | str = Trust.FULL,
+        key_id: int | None = None,
     ) -> Turn:
         """Store a turn verbatim and queue the work that follows it. Returns at once.
 
@@ -171,14 +181,19 @@ class Memory:
         else to one its text names, else to the global stream. `speaker` names who wrote
         the user side (in a group chat, each person); "I" in the text is them, and facts
         are about them. Without it, the user side is "the user".
+
+        `trust` and `key_id` name the writer: below full trust, the visibility is capped
+        and what is extracted from the turn is believed less (memstrata.write_trust).
         """
         tenant = self._tenant(tenant)
+        writer = author(trust, key_id)
         user_text = self._text(user, "user")
         assistant_text = self._text(assistant, "assistant")
         if not (user_text.strip() or assistant_text.strip()):
             raise InvalidInput("a turn needs some user or assistant text; both are empty")
         if at is not None and not isinstance(at, datetime):
             raise InvalidInput(f"at must be a datetime, got {type(at).__name__}")
+        check_event_time(at, writer, self.settings.writes)
         page_context = self._text(page_context, "page_context") or None
         if stream is None:
             stream = self._router(tenant).turn(user_text, page_context).stream
@@ -194,10 +209,12 @@ class Memory:
             page_context=page_context,
             model_variant=model_variant,
             source=source,
-            visibility=_visibility(visibility),
+            visibility=capped_visibility(writer, _visibility(visibility)),
             tokens=count_tokens(user_text) + count_tokens(assistant_text),
             speaker=_speaker(speaker, "speaker"),
             assistant_speaker=_speaker(assistant_speaker, "assistant_speaker"),
+            writer_trust=writer.trust,
+            writer_key=writer.key_id,
         )
         with self.store.transaction():
             turn = self.store.insert_turn(new)
@@ -220,15 +237,22 @@ class Memory:
         at: datetime | None = None,
         visibility: Visibility | str = Visibility.PRIVATE,
         tenant: str | None = None,
+        trust: Trust | str = Trust.FULL,
+        key_id: int | None = None,
     ) -> Fact:
         """Record a fact directly, through reconciliation and supersession.
 
         Without `subject` and `slot` the model reads them from the text, as it would from
-        a turn; failing that the fact gets a slot of its own.
+        a turn; failing that the fact gets a slot of its own. `trust` and `key_id` name the
+        writer: below full trust, confidence and visibility are capped, and what a more
+        trusted writer said stands (memstrata.write_trust).
         """
         tenant = self._tenant(tenant)
         check_stream(stream)
+        writer = author(trust, key_id)
+        check_event_time(at, writer, self.settings.writes)
         item = self._fact_to_write(stream, text, category, confidence, subject, slot, value, at)
+        item = capped_fact(item, writer, self.settings.writes)
         moment = as_utc(at) if at else utcnow()
         source = SourceRef(kind="manual", id=item.slot, at=moment)
         decision = reconcile(
@@ -238,7 +262,8 @@ class Memory:
             self.store.ensure_stream(tenant, stream)
             fact = record_fact(
                 self.store, tenant, stream, item, source,
-                visibility=_visibility(visibility), decision=decision,
+                visibility=capped_visibility(writer, _visibility(visibility)), decision=decision,
+                writer=writer,
             )  # fmt: skip
             self.pipeline.embed_later(tenant, stream)
         self._wake()
@@ -341,7 +366,7 @@ class Memory:
 
     def process_pending(self, *, tenant: str | None = None) -> int:
         """Run every queued job that is due now; returns how many this call ran."""
-        return self.runner.run_pending(tenant)
+        return self.runner.run_pending(None if tenant is None else check_tenant(tenant))
 
     # -- reading --------------------------------------------------------------
 
@@ -536,7 +561,7 @@ class Memory:
         self, stream: str, kind: SummaryKind | str | None = None, *, tenant: str | None = None
     ) -> list[Summary]:
         check_stream(stream)
-        wanted = SummaryKind(kind) if kind is not None else None
+        wanted = _member(SummaryKind, kind, "summary kind") if kind is not None else None
         return self.store.summaries(self._tenant(tenant), stream, wanted)
 
     def turns(

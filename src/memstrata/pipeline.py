@@ -36,6 +36,7 @@ from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
 from memstrata.types import Fact, Trust, Turn
+from memstrata.write_trust import Author, capped_fact
 
 
 class ErasedMeanwhile(MemstrataError):
@@ -97,8 +98,11 @@ class Pipeline:
             turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))
         except NotFound:
             return lambda: None  # erased before its facts were read
-
-        found = self.model.extract_facts(turn_input(turn))
+        writer = Author(turn.writer_trust, turn.writer_key)
+        found = [
+            capped_fact(item, writer, self.settings.writes)
+            for item in self.model.extract_facts(turn_input(turn))
+        ]
         verdicts = [
             reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)
             for item in found
@@ -112,7 +116,7 @@ class Pipeline:
             for item, verdict in zip(found, verdicts, strict=True):
                 fact = record_fact(
                     self.store, job.tenant, job.stream, item, turn.ref(),
-                    visibility=turn.visibility, decision=verdict,
+                    visibility=turn.visibility, decision=verdict, writer=writer,
                 )  # fmt: skip
                 if item.is_correction and fact.active:
                     corrections.append(fact)
@@ -131,8 +135,10 @@ class Pipeline:
         return apply
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
-        """A user turn that corrects or confirms the turn before decides its claims."""
-        if not (corrections or confirms(turn.user)):
+        """A user turn that corrects or confirms the turn before decides its claims; only
+        the owner's turns do (a lower-trust writer's "yes" confirms nothing)."""
+        confirmed = turn.writer_trust is Trust.FULL and confirms(turn.user)
+        if not (corrections or confirmed):
             return
         answered = self._turn_before(turn)
         if answered is None:

@@ -68,6 +68,18 @@ class McpSettings(BaseModel):
     trust: Literal["full", "inner", "familiar", "public"] = "full"
 
 
+class WriteSettings(BaseModel):
+    """How far a writer below `full` trust is believed, and how far ahead an event may be."""
+
+    inner_max_confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    familiar_max_confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    max_future_seconds: float = Field(
+        default=86400.0,
+        ge=0.0,
+        description="event times (`at`) further ahead are refused from writers below full",
+    )
+
+
 class ProjectSettings(BaseModel):
     """A project stream and the ways outside messages name it, for routing."""
 
@@ -242,6 +254,7 @@ class Settings(BaseSettings):
         default=0, ge=0, description="tokens for the memory index section (0: no index)"
     )
     index_recent_days: float = Field(default=7.0, ge=0.0)
+    writes: WriteSettings = Field(default_factory=WriteSettings)
 
     @model_validator(mode="after")
     def _target_below_cap(self) -> Self:

@@ -48,7 +48,10 @@ def as_utc(moment: datetime) -> datetime:
     """Naive datetimes are taken to be UTC."""
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01 at +12:00 is before the calendar starts in UTC
+        raise InvalidInput(f"{moment.isoformat()} is outside the calendar in UTC") from None
 
 
 class Visibility(StrEnum):
@@ -126,6 +129,10 @@ class Turn(_Model):
     speaker: str | None = None
     """Who wrote the user side; None: the user."""
     assistant_speaker: str | None = None
+    writer_trust: Trust = Trust.FULL
+    """The trust of whoever posted the turn: only a full writer speaks as the user."""
+    writer_key: int | None = None
+    """The API key it was posted with, if any."""
 
     def ref(self) -> SourceRef:
         return SourceRef(kind="turn", id=str(self.id), at=self.at)
@@ -186,6 +193,10 @@ class Fact(_Model):
     source: SourceRef
     recorded_at: datetime
     tokens: int
+    writer_trust: Trust = Trust.FULL
+    """The trust of whoever wrote it; a lower-trust writer cannot displace it."""
+    writer_key: int | None = None
+    """The API key it was written with, if any."""
 
     @property
     def active(self) -> bool:

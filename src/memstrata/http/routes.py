@@ -2,11 +2,20 @@
 threadpool), always with the caller's tenant, and reads only what the key's trust may read.
 """
 
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
 
+from memstrata.disclosure import (
+    WRITE_ACCEPTED,
+    shown_changes,
+    shown_fact,
+    shown_facts,
+    shown_turn,
+    visibility_lookup,
+)
 from memstrata.errors import NotFound
 from memstrata.http.auth import Caller, Owner, Writer, read_trust, write_visibility
 from memstrata.http.imports import Imports
@@ -35,6 +44,7 @@ from memstrata.http.schemas import (
     Timeline,
     TurnIn,
     TurnList,
+    WriteAccepted,
 )
 from memstrata.memory import Memory
 from memstrata.store.base import ApiKey
@@ -84,6 +94,7 @@ def add_turn(body: TurnIn, key: Writer, mem: Mem) -> Turn:
         model_variant=body.model_variant, source=body.source,
         visibility=write_visibility(key, body.visibility), speaker=body.speaker,
         assistant_speaker=body.assistant_speaker, tenant=key.tenant,
+        trust=key.trust, key_id=key.id,
     )  # fmt: skip
 
 
@@ -96,7 +107,8 @@ def list_turns(
 ) -> TurnList:
     """The stream's newest turns, oldest first; only those this key may read."""
     turns = mem.turns(stream, limit, tenant=key.tenant)
-    return TurnList(stream=stream, turns=[t for t in turns if _readable(key, t.visibility)])
+    shown = (shown_turn(t, key.trust, key_id=key.id) for t in turns)
+    return TurnList(stream=stream, turns=[t for t in shown if t is not None])
 
 
 # -- context ------------------------------------------------------------------
@@ -144,43 +156,53 @@ def list_facts(
 ) -> FactList:
     """Layer 1 of the stream, newest first."""
     facts = mem.facts(stream, include_inactive=include_inactive, tenant=key.tenant)
-    return FactList(stream=stream, facts=[f for f in facts if _readable(key, f.visibility)])
+    return FactList(stream=stream, facts=_shown(mem, key, facts))
 
 
 @router.post("/facts", status_code=201, tags=["facts"], responses=FORBIDDEN)
-def write_fact(body: FactIn, key: Writer, mem: Mem) -> Fact:
+def write_fact(body: FactIn, key: Writer, mem: Mem) -> Fact | WriteAccepted:
     """Record a fact through reconciliation and supersession by (subject, slot).
 
     Returns the fact that now holds the statement: a repeat returns the existing fact.
+    Below full trust, confidence and visibility are capped, and what a more trusted key
+    said stands. When the fact that holds the statement is one this key may not read, the
+    answer is only an acknowledgement, without content or ids.
     """
-    return mem.write_fact(
+    fact = mem.write_fact(
         body.stream, body.text, category=body.category, confidence=body.confidence,
         subject=body.subject, slot=body.slot, value=body.value, at=body.at,
         visibility=write_visibility(key, body.visibility), tenant=key.tenant,
+        trust=key.trust, key_id=key.id,
     )  # fmt: skip
+    return _write_answer(mem, key, fact)
 
 
 @router.get("/facts/{fact_id}", tags=["facts"], responses=_errors(404))
 def get_fact(fact_id: FactId, key: Caller, mem: Mem) -> Fact:
-    return _fact(mem, key, fact_id)
+    return _shown(mem, key, [_fact(mem, key, fact_id)])[0]
 
 
 @router.post(
     "/facts/{fact_id}/supersede", status_code=201, tags=["facts"], responses=_errors(403, 404)
 )
-def supersede_fact(fact_id: FactId, body: SupersedeIn, key: Writer, mem: Mem) -> Fact:
+def supersede_fact(
+    fact_id: FactId, body: SupersedeIn, key: Writer, mem: Mem
+) -> Fact | WriteAccepted:
     """Write a new fact into this fact's (subject, slot), superseding whatever holds it.
 
     The default confidence, 1.0, is that of an explicit correction. A lower confidence than
-    the slot holder's leaves the new fact `outranked`, kept but not shown.
+    the slot holder's, or a key less trusted than the holder's writer, leaves the new fact
+    `outranked`, kept but not shown.
     """
     old = _fact(mem, key, fact_id)
-    return mem.write_fact(
+    fact = mem.write_fact(
         old.stream, body.text, category=body.category or old.category,
         confidence=body.confidence, subject=old.subject, slot=old.slot,
         value=body.value or body.text, at=body.at,
         visibility=body.visibility or old.visibility, tenant=key.tenant,
+        trust=key.trust, key_id=key.id,
     )  # fmt: skip
+    return _write_answer(mem, key, fact)
 
 
 @router.get("/facts/{fact_id}/history", tags=["facts"], responses=_errors(404))
@@ -188,10 +210,12 @@ def fact_history(fact_id: FactId, key: Caller, mem: Mem) -> FactHistory:
     """The fact, its supersession chain (oldest first) and every change along it."""
     _fact(mem, key, fact_id)
     history = mem.fact_history(fact_id, tenant=key.tenant)
-    chain = tuple(f for f in history.chain if _readable(key, f.visibility))
-    shown = {f.id for f in chain}
-    changes = tuple(c for c in history.changes if c.fact_id in shown)
-    return FactHistory(fact=history.fact, chain=chain, changes=changes)
+    visibility_of = _visibility_of(mem, key)
+    return FactHistory(
+        fact=_shown(mem, key, [history.fact])[0],
+        chain=tuple(_shown(mem, key, history.chain)),
+        changes=tuple(shown_changes(history.changes, key.trust, visibility_of)),
+    )
 
 
 @router.delete("/facts/{fact_id}", tags=["facts"], responses=_errors(403, 404))
@@ -228,6 +252,20 @@ def _fact(mem: Memory, key: ApiKey, fact_id: int) -> Fact:
     if not _readable(key, fact.visibility):
         raise NotFound(f"no fact {fact_id}")  # the same answer as for a missing fact
     return fact
+
+
+def _visibility_of(mem: Memory, key: ApiKey) -> Callable[[int], Visibility | None]:
+    return visibility_lookup(lambda fact_id: mem.fact(fact_id, tenant=key.tenant))
+
+
+def _shown(mem: Memory, key: ApiKey, facts: Iterable[Fact]) -> list[Fact]:
+    """The facts this key may read, without links to those it may not."""
+    return shown_facts(facts, key.trust, _visibility_of(mem, key), key_id=key.id)
+
+
+def _write_answer(mem: Memory, key: ApiKey, fact: Fact) -> Fact | WriteAccepted:
+    shown = shown_fact(fact, key.trust, _visibility_of(mem, key), key_id=key.id)
+    return shown if shown is not None else WriteAccepted(detail=WRITE_ACCEPTED)
 
 
 # -- summaries ----------------------------------------------------------------
@@ -391,23 +429,30 @@ def list_records(
 
 @router.get("/stats", tags=["stats"])
 def stats(key: Caller, mem: Mem) -> Stats:
-    """Counts per stream of this key's tenant (counts of everything, not content)."""
-    rows = []
-    for state in mem.streams(tenant=key.tenant):
-        facts = mem.facts(state.name, include_inactive=True, tenant=key.tenant)
-        rows.append(
-            StreamStats(
-                stream=state.name, turns=state.turn_count, facts=len(facts),
-                active_facts=sum(1 for f in facts if f.active),
-                summaries=len(mem.summaries(state.name, tenant=key.tenant)),
-            )
-        )  # fmt: skip
+    """Counts per stream of this key's tenant, of what this key may read: a stream with
+    nothing readable is not listed, so a public key sees none."""
+    every = (_stream_stats(mem, key, s.name, s.turn_count) for s in mem.streams(tenant=key.tenant))
+    rows = [r for r in every if r.turns or r.facts or r.summaries]
     totals = StreamStats(
         stream="*", turns=sum(r.turns for r in rows), facts=sum(r.facts for r in rows),
         active_facts=sum(r.active_facts for r in rows),
         summaries=sum(r.summaries for r in rows),
     )  # fmt: skip
     return Stats(tenant=key.tenant, streams=rows, totals=totals)
+
+
+def _stream_stats(mem: Memory, key: ApiKey, stream: str, turn_count: int) -> StreamStats:
+    facts = mem.facts(stream, include_inactive=True, tenant=key.tenant)
+    facts = [f for f in facts if _readable(key, f.visibility)]
+    summaries = mem.summaries(stream, tenant=key.tenant)
+    if key.trust is not Trust.FULL:  # full reads every turn; the others count theirs
+        turns = mem.turns(stream, tenant=key.tenant)
+        turn_count = sum(1 for t in turns if _readable(key, t.visibility))
+    return StreamStats(
+        stream=stream, turns=turn_count, facts=len(facts),
+        active_facts=sum(1 for f in facts if f.active),
+        summaries=sum(1 for s in summaries if _readable(key, s.visibility)),
+    )  # fmt: skip
 
 
 def _readable(key: ApiKey, visibility: Visibility) -> bool:

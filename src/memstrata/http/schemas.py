@@ -215,6 +215,14 @@ class RecordList(_Out):
     records: list[Record] = Field(description="oldest first")
 
 
+class WriteAccepted(_Out):
+    """The answer to a write that landed on a fact this key may not read: no content, no
+    ids, so a write cannot be used to read what the key's trust hides."""
+
+    accepted: bool = True
+    detail: str
+
+
 class StreamStats(_Out):
     stream: str
     turns: int

@@ -18,6 +18,14 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from memstrata import __version__
+from memstrata.disclosure import (
+    WRITE_ACCEPTED,
+    shown_changes,
+    shown_fact,
+    shown_facts,
+    shown_turn,
+    visibility_lookup,
+)
 from memstrata.errors import MemstrataError, NotFound
 from memstrata.memory import Memory
 from memstrata.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
@@ -127,6 +135,13 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
                 "ask the operator for a session with more trust"
             )
 
+    visibility_of = visibility_lookup(lambda fact_id: memory.fact(fact_id, tenant=tenant))
+
+    def dump_shown(fact: Fact) -> dict[str, Any] | None:
+        """The fact without links to facts this session may not read; None if hidden."""
+        shown = shown_fact(fact, trust, visibility_of)
+        return _dump(shown) if shown is not None else None
+
     def readable_fact(fact_id: int) -> Fact:
         fact = memory.fact(fact_id, tenant=tenant)
         if not may_read(fact.visibility):
@@ -214,8 +229,9 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         """The stream's readable turns and period summaries, as timeline entries."""
         entries: list[tuple[datetime, int, dict[str, Any]]] = []
         for turn in memory.turns(stream, tenant=tenant):
-            if may_read(turn.visibility):
-                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": turn}))
+            shown = shown_turn(turn, trust)
+            if shown is not None:
+                entries.append((turn.at, 0, {"type": "turn", "at": turn.at, "item": shown}))
         for summary in memory.summaries(stream, tenant=tenant):
             if summary.kind in TIMELINE_SUMMARY_KINDS and may_read(summary.visibility):
                 at = summary.period_end or summary.created_at
@@ -227,7 +243,7 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
     def memory_get(fact_id: FactId) -> dict[str, Any]:
         """One fact by id: its text, category, subject, slot, value, confidence, status
         (active or superseded...), visibility and source."""
-        return _dump(readable_fact(fact_id))
+        return dump_shown(readable_fact(fact_id)) or {}
 
     @tool("memory_write", read_only=False)
     def memory_write(
@@ -243,7 +259,10 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
     ) -> dict[str, Any]:
         """Record a fact in a stream. A newer fact about the same subject and slot supersedes
         the older one (see memory_history); nothing is deleted. The fact gets the most
-        private visibility this session may read. Refused in a public session."""
+        private visibility this session may read; below full trust its confidence is
+        capped and it cannot displace what a more trusted writer said. When the statement
+        lands on a fact this session may not read, the answer is only an acknowledgement.
+        Refused in a public session."""
         refuse_writes("write facts")
         fact = memory.write_fact(
             stream,
@@ -252,8 +271,9 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             confidence=confidence if confidence is not None else 0.95,
             visibility=readable[0],
             tenant=tenant,
+            trust=trust,
         )
-        return _dump(fact)
+        return dump_shown(fact) or {"accepted": True, "detail": WRITE_ACCEPTED}
 
     def refuse_unless_full(what: str) -> None:
         if trust is not Trust.FULL:
@@ -290,19 +310,11 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         happened to each version, with the fields before and after each change."""
         readable_fact(fact_id)
         history = memory.fact_history(fact_id, tenant=tenant)
-        chain = [f for f in history.chain if may_read(f.visibility)]
-        shown = {f.id for f in chain}
-        changes = []
-        for change in history.changes:
-            if change.fact_id not in shown:
-                continue
-            if change.related_fact_id is not None and change.related_fact_id not in shown:
-                change = change.model_copy(update={"related_fact_id": None})
-            changes.append(_dump(change))
+        changes = shown_changes(history.changes, trust, visibility_of)
         return {
-            "fact": _dump(history.fact),
-            "chain": [_dump(f) for f in chain],
-            "changes": changes,
+            "fact": dump_shown(history.fact),
+            "chain": [_dump(f) for f in shown_facts(history.chain, trust, visibility_of)],
+            "changes": [_dump(c) for c in changes],
         }
 
     @tool("memory_people", read_only=True)
@@ -322,10 +334,12 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         else:
             streams = [s.name for s in memory.streams(tenant=tenant)]
         people: dict[str, dict[str, Any]] = {}
+        with_readable: list[str] = []
         for name in streams:
-            for fact in memory.facts(name, tenant=tenant):
-                if not may_read(fact.visibility):
-                    continue
+            facts = shown_facts(memory.facts(name, tenant=tenant), trust, visibility_of)
+            if facts:
+                with_readable.append(name)
+            for fact in facts:
                 for person in _people_in(fact, name):
                     entry = people.setdefault(person.lower(), {"names": {}, "facts": {}})
                     entry["names"][person] = entry["names"].get(person, 0) + 1
@@ -338,7 +352,8 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             for entry in people.values()
         ]
         listed.sort(key=lambda p: (-len(p["facts"]), p["name"].lower()))
-        return {"streams": streams, "people": listed}
+        # Only streams this session can read anything in: names are metadata too.
+        return {"streams": streams if stream is not None else with_readable, "people": listed}
 
     @tool("memory_sessions", read_only=False, idempotent=True)
     def memory_sessions(

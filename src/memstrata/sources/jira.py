@@ -372,6 +372,8 @@ def _open(path: Path) -> BinaryIO:
         return path.open("rb")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise InvalidInput(f"{path} does not exist or is not a file") from None
+    except (OSError, ValueError) as exc:  # unreadable, a name too long, a NUL in the name
+        raise InvalidInput(f"cannot open {path!r}: {exc}") from None
 
 
 def _raw_records(handle: BinaryIO, max_bytes: int) -> Iterator[_RawRecord]:

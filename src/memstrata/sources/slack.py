@@ -650,7 +650,11 @@ class SlackExport:
         or is over `limits`. Messages longer than `max_text_chars` are skipped as problems."""
         path = Path(path)
         limits = limits or ImportLimits()
-        if not path.exists():
+        try:
+            found = path.exists()
+        except OSError as exc:  # a name too long for the file system
+            raise InvalidInput(f"cannot read the Slack export {path!r}: {exc.strerror}") from None
+        if not found:
             raise InvalidInput(f"Slack export not found: {path}")
         source: _Source
         try:

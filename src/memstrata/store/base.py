@@ -43,6 +43,8 @@ class NewTurn(_Row):
     tokens: int
     speaker: str | None = None
     assistant_speaker: str | None = None
+    writer_trust: Trust = Trust.FULL
+    writer_key: int | None = None
 
 
 class NewFact(_Row):
@@ -60,6 +62,8 @@ class NewFact(_Row):
     content_hash: str | None = None
     source: SourceRef
     tokens: int
+    writer_trust: Trust = Trust.FULL
+    writer_key: int | None = None
 
 
 class NewSummary(_Row):

@@ -389,4 +389,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE streams ADD COLUMN erasures INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        "0014_writer_trust",
+        """
+        -- Who wrote each turn and fact: the writer's trust, and the API key it came with
+        -- (NULL: the Python API or a face without keys). Rows from before were the owner's.
+        ALTER TABLE turns ADD COLUMN writer_trust TEXT NOT NULL DEFAULT 'full';
+        ALTER TABLE turns ADD COLUMN writer_key INTEGER;
+        ALTER TABLE facts ADD COLUMN writer_trust TEXT NOT NULL DEFAULT 'full';
+        ALTER TABLE facts ADD COLUMN writer_key INTEGER;
+        """,
+    ),
 ]

@@ -296,6 +296,7 @@ class SQLiteStore(EntityTables, ErasureTables):
                 "source": turn.source, "visibility": turn.visibility.value,
                 "tokens": turn.tokens, "recorded_at": _ts(recorded),
                 "speaker": turn.speaker, "assistant_speaker": turn.assistant_speaker,
+                "writer_trust": turn.writer_trust.value, "writer_key": turn.writer_key,
             })  # fmt: skip
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
 
@@ -339,6 +340,7 @@ class SQLiteStore(EntityTables, ErasureTables):
             "content_hash": fact.content_hash, "source_kind": fact.source.kind,
             "source_id": fact.source.id, "source_at": _ts(fact.source.at),
             "recorded_at": _ts(utcnow()), "tokens": fact.tokens,
+            "writer_trust": fact.writer_trust.value, "writer_key": fact.writer_key,
         })  # fmt: skip
         return _fact(row)
 
@@ -1254,6 +1256,8 @@ def _turn(row: sqlite3.Row) -> Turn:
         recorded_at=_dt(row["recorded_at"]),
         speaker=row["speaker"],
         assistant_speaker=row["assistant_speaker"],
+        writer_trust=Trust(row["writer_trust"]),
+        writer_key=row["writer_key"],
     )
 
 
@@ -1276,6 +1280,8 @@ def _fact(row: sqlite3.Row) -> Fact:
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
         recorded_at=_dt(row["recorded_at"]),
         tokens=row["tokens"],
+        writer_trust=Trust(row["writer_trust"]),
+        writer_key=row["writer_key"],
     )
 
 

@@ -1,0 +1,80 @@
+"""The Python API's argument checks: a wrong type or value is the caller's mistake, and
+comes back as InvalidInput naming the argument, never as a TypeError, an OverflowError
+or a sqlite3 error from deep inside.
+
+`checked_api` wraps every public method of a class in pydantic's `validate_call`, strict
+(no "5" for 5, no True for 1), against the method's own annotations, so the checks cannot
+drift from the signatures.
+"""
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import ConfigDict, ValidationError, validate_call
+
+from memstrata.errors import InvalidInput
+
+_C = TypeVar("_C", bound=type)
+
+SQLITE_INT = (-(2**63), 2**63 - 1)
+"""Whole numbers a query can bind: larger ones are refused before they reach the store."""
+
+_STRICT = ConfigDict(strict=True, arbitrary_types_allowed=True)
+
+
+def checked_api(cls: _C) -> _C:
+    """Check the arguments of every public method defined on `cls`."""
+    for name, member in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(member):
+            setattr(cls, name, _checked(member))
+    return cls
+
+
+def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
+    validated = validate_call(config=_STRICT)(method)
+    names = list(inspect.signature(method).parameters)
+
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        given = [*zip(names[1:], args[1:], strict=False), *kwargs.items()]
+        for name, value in given:
+            for item in value if isinstance(value, list | tuple) else (value,):
+                _check_scalar(item, name)
+        try:
+            return validated(*args, **kwargs)
+        except ValidationError as exc:
+            raise InvalidInput(describe(exc, names)) from None
+
+    return call
+
+
+def _check_scalar(value: object, name: str) -> None:
+    """Refuse what no argument may be and the store cannot hold: whole numbers beyond 64
+    bits, and text that is not Unicode (lone surrogates, as from a bad decode)."""
+    low, high = SQLITE_INT
+    if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
+        raise InvalidInput(f"{name} {value} is out of range for a whole number ({low}..{high})")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInput(
+                f"{name} holds a character that is not valid Unicode text at {exc.start}"
+            ) from None
+
+
+def describe(exc: ValidationError, names: list[str]) -> str:
+    """One clause per bad argument: its name, what was wrong, and what it was given.
+
+    A union reports once per member; the first says enough."""
+    said: dict[str, str] = {}
+    for error in exc.errors(include_url=False):
+        head = error["loc"][0] if error["loc"] else "arguments"
+        name = names[head] if isinstance(head, int) and head < len(names) else str(head)
+        given = repr(error.get("input"))
+        given = given if len(given) <= 60 else given[:57] + "..."
+        wrong = error["msg"].replace("Input should be", "must be")
+        said.setdefault(name, f"{name} {wrong} (got {given})")
+    return f"invalid arguments to {exc.title}: " + "; ".join(said.values())
