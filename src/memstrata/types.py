@@ -345,6 +345,8 @@ class ImportReport(_Model):
     routed: dict[str, int] = Field(default_factory=dict)
     facts: int = 0
     problems: tuple[ImportProblem, ...] = ()
+    warnings: tuple[str, ...] = ()
+    """Things the importer should know, such as most messages landing in `global`."""
 
 
 class ErasureReport(_Model):
