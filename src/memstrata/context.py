@@ -20,6 +20,7 @@ recent turns, retrieved, query.
 """
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -535,3 +536,23 @@ def _turn_messages(item: ContextItem, turn: Turn | None) -> list[dict[str, str]]
         return [{"role": "user", "content": item.text}]
     pairs = (("user", turn.user), ("assistant", turn.assistant))
     return [{"role": role, "content": text} for role, text in pairs if text]
+
+
+def budget_report(context: Context) -> dict[str, object]:
+    """How the budget was spent, in a few lines: tokens and items per section, and how
+    many items went, and why. For consumers that need the text, not every dropped item."""
+    items: Counter[tuple[str, str]] = Counter()
+    tokens: Counter[tuple[str, str]] = Counter()
+    for left_out in context.dropped:
+        items[(left_out.section, left_out.reason)] += 1
+        tokens[(left_out.section, left_out.reason)] += left_out.tokens
+    dropped = [
+        {"section": section, "reason": reason, "items": n, "tokens": tokens[(section, reason)]}
+        for (section, reason), n in items.items()
+    ]
+    return {
+        "budget": context.budget,
+        "tokens": context.tokens,
+        "sections": {s.name: {"tokens": s.tokens, "items": len(s.items)} for s in context.sections},
+        "dropped": dropped,
+    }
