@@ -157,3 +157,50 @@ def test_a_stream_whose_only_content_is_global_facts(open_memory):
     assert texts[0].startswith("- Topic7 came up")  # relevant to the query
     assert not any(t.startswith("- Topic8 ") for t in texts)  # chatter, not tenant-wide
     assert sum(t.startswith("- Member") for t in texts) > 10  # roles are tenant-wide
+
+
+# -- summaries worth reading ------------------------------------------------------
+
+
+def chat(mem, turns: list[tuple[str, str]], start: datetime = T0) -> None:
+    for n, (user, assistant) in enumerate(turns):
+        mem.add_turn(STREAM, user, assistant, at=start + timedelta(minutes=n))
+    mem.end_session(STREAM)
+    mem.process_pending()
+
+
+def test_a_session_summary_has_no_boilerplate_and_a_record(open_memory):
+    mem = open_memory()
+    chat(mem, [
+        ("Can you help me plan the billing migration to Postgres?",
+         "Assistant: Sure, I can help with that. Let me know the details."),
+        ("We decided to move the billing tables to Postgres in April.", "Great, noted."),
+        ("(take 2)", "ok"),
+        ("The vendor contract is still unsigned, which blocks the cutover.", "Understood."),
+        ("Who approves the budget for the extra replicas?", ""),
+    ])  # fmt: skip
+    [session] = mem.summaries(STREAM, "session")
+    assert "Assistant:" not in session.text and "take 2" not in session.text
+    assert "- Open: " in session.text and "unsigned" in session.text
+    record = session.record
+    assert record["intent"].startswith("Can you help me plan the billing migration")
+    assert any("Postgres in April" in d for d in record["decisions"])
+    assert record["open_questions"] == ["Who approves the budget for the extra replicas?"]
+    assert record["compression_ratio"] >= 1.0 and record["model"] == "heuristic"
+
+
+def test_small_talk_leaves_no_empty_summary(open_memory):
+    mem = open_memory()
+    chat(mem, [("hi", "Hello! How can I help?"), ("thanks", "You're welcome.")])
+    assert mem.summaries(STREAM, "session") == []
+    assert mem.summaries(STREAM, "active") == []
+
+
+def test_a_point_said_again_in_a_later_session_is_kept_once(open_memory):
+    mem = open_memory()
+    chat(mem, [("The staging database keeps failing its nightly backup job.", "")])
+    later = T0 + timedelta(days=3)
+    chat(mem, [("Staging database nightly backup job keeps failing again.", "")], later)
+    active = mem.summaries(STREAM, "active")[-1].text
+    lines = [line for line in active.splitlines() if "backup" in line]
+    assert len(lines) == 1 and "again" in lines[0]  # the newest wording wins

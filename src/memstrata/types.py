@@ -4,6 +4,7 @@ import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -218,6 +219,9 @@ class Summary(_Model):
     parents: tuple[int, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
     created_at: datetime
+    record: dict[str, Any] | None = None
+    """Session and Slack summaries: intent, key_facts, decisions, open_questions,
+    open_items, compression_ratio (tokens read per token written) and model."""
 
     def ref(self) -> SourceRef:
         return SourceRef(kind=f"summary.{self.kind}", id=str(self.id), at=self.period_end)

@@ -74,6 +74,8 @@ class NewSummary(_Row):
     generation: int = 0
     parents: tuple[int, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
+    record: dict[str, Any] | None = None
+    """A session summary's structured record; see Summary.record."""
 
 
 class NewRecord(_Row):

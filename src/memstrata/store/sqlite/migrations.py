@@ -365,4 +365,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE streams ADD COLUMN erasures INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        "0012_summary_records",
+        """
+        -- A session summary's structured record, as JSON: intent, key facts, decisions,
+        -- open questions, compression ratio and the model that wrote it.
+        ALTER TABLE summaries ADD COLUMN record TEXT;
+        """,
+    ),
 ]
