@@ -240,10 +240,22 @@ def _place_older_turns(plan: _Plan, newest_first: Sequence[ContextItem]) -> None
 
 
 def _summary_floor(plan: _Plan, summary: Summary | None, share: float) -> int:
+    """Tokens to hold for the summary: its newest whole lines that reach `share` of the
+    budget (the line that crosses the floor included, as lines are never cut)."""
     if summary is None or not summary.text.strip():
         return 0
-    wanted = summary.tokens + 1 + plan.header_cost("summary")
-    return max(0, min(wanted, int(plan.budget * share), plan.room()))
+    floor = int(plan.budget * share)
+    whole = summary.tokens + 1 + plan.header_cost("summary")
+    if whole <= floor or floor <= 0:
+        return max(0, min(whole, floor, plan.room()))
+    held = plan.header_cost("summary") + 1 + count_tokens(SUMMARY_GAP) + 1
+    for header, lines in reversed(_blocks(summary.text)):
+        held += count_tokens(header) + 2 if header else 0
+        for line in reversed(lines):
+            held += count_tokens(line) + 1
+            if held >= floor:
+                return max(0, min(held, plan.room()))
+    return max(0, min(held, plan.room()))
 
 
 # -- facts --------------------------------------------------------------------------
@@ -275,17 +287,19 @@ def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> N
 
 
 def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:
-    """Corrections and the user's own word first, then relevance, confidence, recency."""
+    """Corrections and the user's own word first, then relevance, the stream's own facts
+    before global ones, confidence and recency."""
     wanted = content_words(query)
     candidates = [("stream_facts", f) for f in material.stream_facts]
     candidates += [("global_facts", f) for f in material.global_facts]
 
-    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, float, str]:
-        fact = candidate[1]
+    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, bool, float, str]:
+        section, fact = candidate
         users = fact.source.kind in USERS_WORD
         corrected = users and (fact.supersedes is not None or fact.confidence >= 1.0)
         relevance = len(wanted & content_words(fact.text))
-        return (corrected, users, relevance, fact.confidence, fact.recorded_at.isoformat())
+        own = section == "stream_facts"  # at equal standing, the stream's own facts first
+        return (corrected, users, relevance, own, fact.confidence, fact.recorded_at.isoformat())
 
     return sorted(candidates, key=rank, reverse=True)
 
