@@ -40,6 +40,11 @@ TECH = ("Postgres", "Kafka", "Redis", "GraphQL", "gRPC", "Terraform")
 CAUSES = ("the vendor contract", "a flaky integration test", "the security review", "infra")
 TEAM_CHANNELS = ("general", "eng", "random", "support", "releases")
 
+SHORT = {
+    "system": "sys", "stream_facts": "facts", "global_facts": "global",
+    "structured_data": "struct", "memory_index": "index", "summary": "summ",
+    "recent_turns": "turns", "retrieved": "retr", "query": "query",
+}  # fmt: skip
 SLACK_LINES = (
     "I'll finish the {part} migration by {day}.",
     "The {part} is blocked on {cause}.",
@@ -60,7 +65,7 @@ GLOBAL_LINES = (
 )
 CHAT_TURNS = (
     (
-        "Let's go over the {part}. {who} says the {cause} is still open and we may slip.",
+        "Let's go over the {part}. {who} says {cause} is still open and we may slip.",
         "Understood. The {part} depends on {cause}; if it stays open past {day} the rollout "
         "moves. I'd ask {who} for a date and keep the staging plan as is.",
     ),
@@ -149,7 +154,7 @@ def row(ctx: Context, mem: Memory, k_present: float) -> list[str]:
     cells = []
     for name in ORDER:
         section = sections.get(name)
-        cells.append(f"{section.tokens} / {len(section.items)}" if section else "-")
+        cells.append(f"{section.tokens}/{len(section.items)}" if section else "-")
     summary = sections["summary"].tokens if "summary" in sections else 0
     facts = sum(sections[n].tokens for n in ("stream_facts", "global_facts") if n in sections)
     floor = int(ctx.budget * mem.settings.summary_floor_share)
@@ -160,8 +165,8 @@ def row(ctx: Context, mem: Memory, k_present: float) -> list[str]:
     met = turns_ok and (summary >= floor or (whole and summary > 0)) and facts <= ceiling
     return [
         f"{ctx.budget:,}", f"{ctx.tokens:,}", *cells, f"{k_present:.0%}",
-        f"{summary} (floor {floor}{', whole' if whole else ''})",
-        f"{facts} (ceiling {ceiling})", str(len(ctx.dropped)),
+        f"{summary} (≥{floor}{', whole' if whole else ''})",
+        f"{facts} (≤{ceiling})", str(len(ctx.dropped)),
         "yes" if met else "NO",
     ]  # fmt: skip
 
@@ -182,6 +187,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--global-messages", type=int, default=3000, help="imported to global")
     parser.add_argument("--budgets", type=int, nargs="+", default=[2000, 3000, 6000])
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--show", type=int, metavar="BUDGET", help="print this context's text")
     return parser.parse_args()
 
 
@@ -190,7 +196,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     console = Console()
     if not console.is_terminal:
-        console.width = 200  # piped output: wide enough for the table
+        console.width = 160  # piped output: wide enough for the table
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
             db=Path(tmp) / "layers.db", embed={"kind": "hashing"},
@@ -213,12 +219,14 @@ def main() -> None:
             for warning in report.warnings:
                 console.print(f"import warning: {warning}")
             table = Table(
-                "budget", "tokens", *(f"{n}\ntok / items" for n in ORDER), "last K",
-                "summary", "facts", "dropped", "goal met", title=f"context of {STREAM}",
+                "budget", "tokens", *(SHORT[n] for n in ORDER), "last K", "summary",
+                "facts", "dropped", "goal", title=f"context of {STREAM} (sections: tokens/items)",
             )  # fmt: skip
             for budget in sorted(args.budgets):
                 ctx = mem.context(STREAM, QUESTION, budget=budget)
                 table.add_row(*row(ctx, mem, share_of_last_k(mem, ctx)))
+                if budget == args.show:
+                    console.print(ctx.text, markup=False, highlight=False)
             console.print(table)
 
 

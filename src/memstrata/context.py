@@ -154,7 +154,7 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
     """The context within `budget` tokens of its rendered text, exactly."""
     room = budget
     while True:
-        plan = _plan(query, room, material)
+        plan = _plan(query, room, material, budget)
         context = _render(tenant, stream, query, budget, plan)
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
@@ -163,16 +163,18 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
         room = max(1, room - (context.tokens - budget))
 
 
-def _plan(query: str, budget: int, material: Material) -> _Plan:
+def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
+    """A plan within `room` tokens; shares are of the `budget` asked for, so that planning
+    again in less room (see assemble) does not shrink the summary's floor."""
     shares = material.shares
-    plan = _Plan(budget=budget, dropped=list(material.removed))
+    plan = _Plan(budget=room, dropped=list(material.removed))
     _place_fixed(plan, query)
     newest_first = list(reversed(material.turns))
     turns = [_turn_item(t) for t in newest_first]
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     k = shares.recent_turns
     _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
-    plan.held = _summary_floor(plan, material.summary, shares.summary_floor)
+    plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
     _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
     if material.structured is not None:
         item = ContextItem(
@@ -239,21 +241,23 @@ def _place_older_turns(plan: _Plan, newest_first: Sequence[ContextItem]) -> None
             return
 
 
-def _summary_floor(plan: _Plan, summary: Summary | None, share: float) -> int:
-    """Tokens to hold for the summary: its newest whole lines that reach `share` of the
-    budget (the line that crosses the floor included, as lines are never cut)."""
+def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
+    """Tokens to hold for the summary: its newest whole lines that reach `floor` (the line
+    that crosses it included, as lines are never cut)."""
     if summary is None or not summary.text.strip():
         return 0
-    floor = int(plan.budget * share)
     whole = summary.tokens + 1 + plan.header_cost("summary")
     if whole <= floor or floor <= 0:
         return max(0, min(whole, floor, plan.room()))
     held = plan.header_cost("summary") + 1 + count_tokens(SUMMARY_GAP) + 1
+    breaks = 2  # a newline is counted as a token, but may merge into the one before it
     for header, lines in reversed(_blocks(summary.text)):
         held += count_tokens(header) + 2 if header else 0
+        breaks += 2
         for line in reversed(lines):
             held += count_tokens(line) + 1
-            if held >= floor:
+            breaks += 1
+            if held - breaks >= floor:
                 return max(0, min(held, plan.room()))
     return max(0, min(held, plan.room()))
 

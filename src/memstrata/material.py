@@ -78,7 +78,7 @@ def gather(
         global_facts=global_facts,
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],
-        retrieved=_distinct(_retrieved(hit, query, outdated) for hit in hits),
+        retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),
         shares=shares(settings),
         index=_index(store, settings, where, hits) if settings.index_budget else [],
         index_budget=settings.index_budget,
@@ -155,6 +155,13 @@ def is_pinned(fact: Fact, settings: Settings) -> bool:
             and fact.confidence >= settings.pin_observation_confidence
         )
     return fact.confidence >= settings.pin_min_confidence
+
+
+def _raw_first(hits: list[SearchHit]) -> list[SearchHit]:
+    """The hits less the facts whose turn or message was found too: the raw item says what
+    the fact says, in the words that were used, and the room is better spent on another."""
+    raw = {h.source.label() for h in hits if h.kind in ("turn", "record")}
+    return [h for h in hits if not (h.kind == "fact" and h.source.label() in raw)]
 
 
 def _distinct(entries: Iterable[tuple[str, SourceRef]]) -> list[tuple[str, SourceRef]]:
