@@ -336,7 +336,8 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         ranked = sorted(people.values(), key=lambda e: (-len(e["facts"]), _best_name(e).lower()))
         page = ranked[offset : offset + limit]
         return {
-            "streams": streams if len(streams) <= PEOPLE_MAX else len(streams),
+            "stream": stream,
+            "streams_read": len(streams),
             "total": len(ranked),
             "next_offset": offset + limit if offset + limit < len(ranked) else None,
             "people": [
