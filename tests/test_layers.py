@@ -86,6 +86,19 @@ def test_an_import_that_floods_global_says_so(open_memory, tmp_path):
     assert "global" in report.warnings[0] and "no projects are configured" in report.warnings[0]
 
 
+def test_the_command_line_shows_the_flood_warning(tmp_path):
+    from typer.testing import CliRunner
+
+    from memstrata.cli import app
+
+    export = slack_export(tmp_path / "export", [f"note {i} about the week" for i in range(250)])
+    base = ["--db", str(tmp_path / "cli.db")]
+    result = CliRunner().invoke(app, [*base, "import", "slack", str(export)],
+                                env={"COLUMNS": "300"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "warning" in result.output and "no projects are configured" in result.output
+
+
 def test_an_import_routed_to_projects_does_not_warn(open_memory, tmp_path):
     projects = [{"stream": STREAM, "channels": ["general"]}]
     mem = open_memory(ScriptedModel(), projects=projects)
