@@ -5,8 +5,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memstrata import InvalidInput
-from memstrata.context import ORDER
+from memstrata.context import FACTS_DROPPED, ORDER, SUMMARY_CUT, SUMMARY_GAP, TURNS_DROPPED
 from memstrata.tokens import count_tokens
+from memstrata.types import SummaryKind
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
 
@@ -28,6 +29,8 @@ def facts_model(count: int = 0) -> ScriptedModel:
                 f"v{n}",
                 0.7 + n / 10_000,
                 text=f"Item {n} has the agreed value v{n}, as decided in review.",
+                # Facts 900 and up are company-wide decisions: pinned in every stream.
+                category="decision" if n >= 900 else "note",
             )
         ]
 
@@ -82,45 +85,52 @@ def test_never_over_budget(alpha, budget):
     assert sum(s.tokens for s in ctx.sections) <= budget
 
 
-def test_turns_go_before_the_summary_is_cut(alpha):
+def test_the_last_k_turns_stay_and_the_summary_is_cut(alpha):
     full = alpha.context(STREAM, "status?", budget=4000)
-    needed = full.tokens - full.section("recent_turns").tokens
-    ctx = alpha.context(STREAM, "status?", budget=needed + 100)
-    assert 2 <= len(ctx.section("recent_turns").items) < 4
-    assert ctx.section("summary").items[0].text == full.section("summary").items[0].text
-    assert {d.reason for d in ctx.dropped} == {"older turn; budget"}
+    needed = full.tokens - full.section("summary").tokens
+    ctx = alpha.context(STREAM, "status?", budget=needed + 60)
+    assert len(ctx.section("recent_turns").items) == 4
+    assert SUMMARY_CUT in {d.reason for d in ctx.dropped}
+    assert "recent_turns" not in {d.section for d in ctx.dropped}
 
 
-def test_summary_is_cut_after_turns_reach_the_minimum(alpha):
-    ctx = alpha.context(STREAM, "status?", budget=250)
-    assert len(ctx.section("recent_turns").items) == 2
-    assert len(ctx.section("stream_facts").items) == 3
-    summary = ctx.section("summary").items[0].text
-    assert summary.startswith("…") and "subject 29" in summary  # the newest part stays
-    assert any(d.section == "summary" for d in ctx.dropped)
+def test_a_cut_summary_keeps_its_floor_in_whole_lines(alpha):
+    budget = 400
+    ctx = alpha.context(STREAM, "status?", budget=budget)
+    full = alpha.summaries(STREAM, SummaryKind.ACTIVE)[-1].text.splitlines()
+    summary = ctx.section("summary")
+    assert summary.tokens >= int(budget * alpha.settings.summary_floor_share)
+    lines = summary.items[0].text.splitlines()
+    assert lines[0] == SUMMARY_GAP
+    assert all(line in full for line in lines[1:] if line)  # whole lines, never a scrap
+    assert lines[-1] == full[-1]  # the newest part stays
 
 
-def test_facts_over_budget_keep_the_most_confident(open_memory):
+def test_facts_over_their_ceiling_keep_the_best_ranked(open_memory):
     mem = open_memory(facts_model())
     for i in range(40):
         mem.add_turn(STREAM, f"fact {i}", at=T0 + timedelta(minutes=i))
     mem.process_pending()
-    ctx = mem.context(STREAM, "q", budget=150)
+    budget = 600
+    ctx = mem.context(STREAM, "q", budget=budget)
     kept = [i.text for i in ctx.section("stream_facts").items]
-    assert 0 < len(kept) < 40 and ctx.tokens <= 150
+    assert 0 < len(kept) < 40 and ctx.tokens <= budget
+    assert ctx.section("stream_facts").tokens <= budget * mem.settings.facts_ceiling_share
     assert kept[0].startswith("- Item 39 ")  # most confident and newest first
     assert all("Item 0 " not in text for text in kept)
-    reasons = {d.reason for d in ctx.dropped if d.section == "stream_facts"}
-    assert reasons == {"facts exceed the budget; kept the most confident and newest"}
+    dropped = [d for d in ctx.dropped if d.section == "stream_facts"]
+    assert {d.reason for d in dropped} == {FACTS_DROPPED}
+    assert len(dropped) + len(kept) == 40
 
 
-def test_a_huge_turn_is_cut_not_dropped(open_memory):
+def test_a_huge_turn_is_cut_and_marked_not_dropped(open_memory):
     mem = open_memory(ScriptedModel())
     mem.add_turn(STREAM, "word " * 50_000)
     mem.add_turn(STREAM, "small turn")
     ctx = mem.context(STREAM, "q", budget=500)
     texts = [i.text for i in ctx.section("recent_turns").items]
-    assert texts[-1].endswith("small turn") and texts[0].endswith("…")
+    assert texts[-1].endswith("small turn")
+    assert texts[0].endswith("[cut; the whole turn is turn:1]")
     assert ctx.tokens <= 500
 
 
@@ -137,11 +147,15 @@ def test_bad_budgets_are_refused(open_memory, budget):
         mem.context(STREAM, "q", budget=budget)
 
 
-def test_turns_that_cannot_fit_even_cut_are_reported(alpha):
-    ctx = alpha.context(STREAM, "status?", budget=170)
-    assert "recent_turns" not in [s.name for s in ctx.sections]
-    assert len(ctx.section("stream_facts").items) == 3
-    assert {d.section for d in ctx.dropped} == {"recent_turns", "summary"}
+def test_a_budget_smaller_than_k_turns_keeps_the_newest(alpha):
+    ctx = alpha.context(STREAM, "status?", budget=130)
+    shown = [int(i.source.id) for i in ctx.section("recent_turns").items]
+    newest = [t.id for t in alpha.turns(STREAM)][-4:]
+    assert shown and shown == newest[-len(shown) :] and len(shown) < 4
+    left_out = [d for d in ctx.dropped if d.section == "recent_turns"]
+    assert [int(d.source.id) for d in left_out] == list(reversed(newest[: -len(shown)]))
+    assert {d.reason for d in left_out} == {TURNS_DROPPED}
+    assert ctx.tokens <= 130
 
 
 def test_a_tiny_budget_keeps_part_of_the_query(open_memory):

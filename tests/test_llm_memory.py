@@ -59,6 +59,9 @@ def test_facts_and_summaries_come_from_the_server(tmp_path, llm_settings):
         "summarize_session": {
             "text": "- The team settled who leads architecture.",
             "open_items": [],
+            "intent": "Set the record straight on who leads architecture.",
+            "decisions": ["Raj is the Lead Architect."],
+            "open_questions": ["Who owns frontend now?"],
         },
         "merge_summary": {"text": "### 2026-10-05\n- The team settled who leads architecture."},
     }
@@ -76,6 +79,10 @@ def test_facts_and_summaries_come_from_the_server(tmp_path, llm_settings):
         assert (fact.value, fact.confidence) == ("raj", 1.0)
         (active,) = mem.summaries(STREAM, SummaryKind.ACTIVE)
         assert "who leads architecture" in active.text
+        (session,) = mem.summaries(STREAM, SummaryKind.SESSION)
+        assert session.record["model"] == "llm:fake-model"
+        assert session.record["decisions"] == ["Raj is the Lead Architect."]
+        assert session.record["open_questions"] == ["Who owns frontend now?"]
         assert server.requests[0]["model"] == "fake-model"
         assert server.headers[0]["authorization"] == "Bearer sk-test-secret"
 

@@ -444,6 +444,8 @@ def _print_import(report: ImportReport) -> None:
     out.print(table)
     for problem in report.problems:
         err.print(f"[yellow]skipped[/yellow] {problem.path}: {problem.error}")
+    for warning in report.warnings:
+        err.print(f"[yellow]warning[/yellow] {warning}")
 
 
 @app.command("timeline")

@@ -1,16 +1,32 @@
 """Context assembly: every layer, in a token budget, each item with its source.
 
-Priority when the budget is tight: facts, then the two newest turns, then structured
-tracker data, then material retrieved for the query (up to its share), then the summary,
-then older recent turns, then more retrieved material. Rendering order is fixed:
-system, stream facts, global facts, structured data, summary, recent turns, retrieved, query.
+The budget is spent in this order (the shares are settings, see `Shares`):
+
+1. the query and the preamble;
+2. the last K turns, newest first. They are guaranteed: one turn may take at most
+   `turn_max` of the budget (a longer one is cut and marked), and older ones go only when
+   the budget cannot hold them all;
+3. a floor for the summary, held back while the next steps run;
+4. pinned facts, stream and global, up to their ceiling: corrections and the user's own
+   word first, then relevance to the query, confidence and recency. When they outgrow the
+   ceiling, the facts about one subject share one profile line;
+5. structured tracker data;
+6. material retrieved for the query, up to its share of what is left;
+7. the summary, in all the room left (at least its floor), cut at line boundaries;
+8. turns older than the last K that the summary does not cover yet, then more retrieved.
+
+Rendering order is fixed: system, stream facts, global facts, structured data, summary,
+recent turns, retrieved, query.
 """
 
+import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from memstrata.models.heuristic.text import content_words
 from memstrata.render import block, inline
-from memstrata.tokens import count_tokens, keep_last_tokens, truncate_to_tokens
+from memstrata.tokens import count_tokens, truncate_to_tokens
 from memstrata.types import (
     Context,
     ContextItem,
@@ -22,7 +38,20 @@ from memstrata.types import (
     Turn,
 )
 
-MIN_TURNS = 2
+MIN_TURN_TOKENS = 48
+"""However small the budget, a turn cut to its share keeps this many tokens: less than
+that says nothing."""
+PROFILE_FACTS = 8
+"""Facts written out in one profile line; the rest are counted there and stay searchable."""
+USERS_WORD = frozenset({"turn", "manual"})
+"""Source kinds of facts the user stated or confirmed, as opposed to outside messages."""
+
+TURNS_DROPPED = "the budget cannot hold all of the last K turns; the newest are kept"
+TURN_CUT = "turn longer than its share of the budget; cut and marked"
+OLDER_TURN = "older than the last K turns; budget"
+FACTS_DROPPED = "over the facts ceiling; still searchable"
+PROFILE_REST = "not written out in its subject's profile line; still searchable"
+SUMMARY_CUT = "summary cut to fit; its oldest lines left out"
 
 SYSTEM_TEXT = (
     "Memory for this conversation follows. Facts are current and override anything older; "
@@ -46,6 +75,20 @@ DAY_GROUPED = frozenset({"retrieved"})
 section's tokens."""
 
 
+@dataclass(frozen=True)
+class Shares:
+    """How a budget is shared between the layers; Settings holds each default."""
+
+    recent_turns: int = 10
+    """K: the last K turns are guaranteed."""
+    turn_max: float = 0.25
+    summary_floor: float = 0.15
+    facts_ceiling: float = 0.25
+    retrieved: float = 1.0
+    """Of the room left after turns, the summary floor and facts, what retrieved material
+    may take before the rest of the summary."""
+
+
 @dataclass
 class Material:
     """What the layers hold for one context build, before any budgeting."""
@@ -54,12 +97,10 @@ class Material:
     global_facts: Sequence[Fact]
     summary: Summary | None
     turns: Sequence[Turn]
-    """Recent turns, oldest first."""
+    """Recent turns, oldest first: the last K and any older ones no summary covers yet."""
     retrieved: Sequence[tuple[str, SourceRef]] = ()
     """Older material relevant to the query, most relevant first."""
-    retrieved_share: float = 1.0
-    """Of the room left after facts and the newest turns, what retrieved material may take
-    before the summary."""
+    shares: Shares = Shares()
     index: Sequence[tuple[str, SourceRef]] = ()
     """One-line entries: everything recent, then what is relevant, for the memory index."""
     index_budget: int = 0
@@ -75,6 +116,8 @@ class _Plan:
     items: dict[str, list[ContextItem]] = field(default_factory=lambda: {n: [] for n in ORDER})
     dropped: list[DroppedItem] = field(default_factory=list)
     used: int = 0
+    held: int = 0
+    """Tokens kept back for the summary's floor: no other section may take them."""
     turns: dict[int, Turn] = field(default_factory=dict)
     """Recent-turn items that went in whole, by id(item), for the messages form."""
     days: dict[str, set[str]] = field(default_factory=lambda: {n: set() for n in DAY_GROUPED})
@@ -82,8 +125,9 @@ class _Plan:
     def header_cost(self, section: str) -> int:
         return 0 if self.items[section] else count_tokens(_header(section)) + 1
 
-    def room(self) -> int:
-        return self.budget - self.used
+    def room(self, section: str = "") -> int:
+        held = 0 if section == "summary" else self.held
+        return self.budget - held - self.used
 
     def take(self, section: str, item: ContextItem, limit: int | None = None) -> bool:
         """Add the item if it fits in the budget (or in `limit`, if lower)."""
@@ -92,7 +136,8 @@ class _Plan:
             new_day = None
         cost = item.tokens + 1 + self.header_cost(section)
         cost += (count_tokens(_day_line(new_day)) + 1) if new_day else 0
-        if cost > min(self.budget, limit or self.budget) - self.used:
+        ceiling = self.used + self.room(section)
+        if cost > min(ceiling, limit if limit is not None else ceiling) - self.used:
             return False
         self.used += cost
         self.items[section].append(item)
@@ -110,7 +155,7 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
     """The context within `budget` tokens of its rendered text, exactly."""
     room = budget
     while True:
-        plan = _plan(query, room, material)
+        plan = _plan(query, room, material, budget)
         context = _render(tenant, stream, query, budget, plan)
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
@@ -119,15 +164,19 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
         room = max(1, room - (context.tokens - budget))
 
 
-def _plan(query: str, budget: int, material: Material) -> _Plan:
-    plan = _Plan(budget=budget, dropped=list(material.removed))
+def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
+    """A plan within `room` tokens; shares are of the `budget` asked for, so that planning
+    again in less room (see assemble) does not shrink the summary's floor."""
+    shares = material.shares
+    plan = _Plan(budget=room, dropped=list(material.removed))
     _place_fixed(plan, query)
-    _place_facts(plan, material)
     newest_first = list(reversed(material.turns))
     turns = [_turn_item(t) for t in newest_first]
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
-    for turn in turns[:MIN_TURNS]:
-        _take_or_truncate(plan, "recent_turns", turn, "over budget even when cut")
+    k = shares.recent_turns
+    _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
+    plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
+    _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
     if material.structured is not None:
         item = ContextItem(
             text=block(material.structured.text), tokens=material.structured.tokens,
@@ -138,13 +187,12 @@ def _plan(query: str, budget: int, material: Material) -> _Plan:
         _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
     ]
     # Material that answers the question gets its share before the summary takes the rest.
-    reserve = int(plan.room() * material.retrieved_share)
+    reserve = int(plan.room() * shares.retrieved)
     leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
     _place_index(plan, material.index, material.index_budget)
+    plan.held = 0
     _place_summary(plan, material.summary)
-    for turn in turns[MIN_TURNS:]:
-        if not plan.take("recent_turns", turn):
-            plan.drop("recent_turns", turn, "older turn; budget")
+    _place_older_turns(plan, turns[k:])
     plan.items["recent_turns"].reverse()
     for item in _place_retrieved(plan, leftover, plan.budget):
         plan.drop("retrieved", item, "less relevant; budget")
@@ -160,20 +208,147 @@ def _place_fixed(plan: _Plan, query: str) -> None:
         plan.drop("system", system, "budget too small for the memory preamble")
 
 
-def _place_facts(plan: _Plan, material: Material) -> None:
-    """Every fact if they fit; else the most confident and newest ones, in both sections."""
+def _place_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int) -> None:
+    """The last K turns, each within `cap`; when even so they do not all fit, the newest
+    ones that do, and the newest cut to the room left if it alone does not fit."""
+    for position, item in enumerate(newest_first):
+        capped = _capped(item, cap)
+        if plan.take("recent_turns", capped):
+            if capped is not item:
+                rest = item.model_copy(update={"tokens": item.tokens - capped.tokens})
+                plan.drop("recent_turns", rest, TURN_CUT)
+            continue
+        if not plan.items["recent_turns"]:
+            _take_or_truncate(plan, "recent_turns", item, TURNS_DROPPED)
+            continue
+        for left_out in newest_first[position:]:
+            plan.drop("recent_turns", left_out, TURNS_DROPPED)
+        return
+
+
+def _capped(item: ContextItem, cap: int) -> ContextItem:
+    """`item`, or its start within `cap` tokens, marked as cut."""
+    if item.tokens <= cap:
+        return item
+    label = item.source.label() if item.source else "turn"
+    text = truncate_to_tokens(item.text, cap, marker=f" … [cut; the whole turn is {label}]")
+    return ContextItem(text=text, tokens=count_tokens(text), source=item.source)
+
+
+def _place_older_turns(plan: _Plan, newest_first: Sequence[ContextItem]) -> None:
+    """Turns before the last K that no summary covers yet, while they fit, newest first."""
+    for position, item in enumerate(newest_first):
+        if not plan.take("recent_turns", item):
+            for left_out in newest_first[position:]:
+                plan.drop("recent_turns", left_out, OLDER_TURN)
+            return
+
+
+def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
+    """Tokens to hold for the summary: its newest whole lines that reach `floor` (the line
+    that crosses it included, as lines are never cut)."""
+    if summary is None or not summary.text.strip():
+        return 0
+    whole = summary.tokens + 1 + plan.header_cost("summary")
+    if whole <= floor or floor <= 0:
+        return max(0, min(whole, floor, plan.room()))
+    held = plan.header_cost("summary") + 1 + count_tokens(SUMMARY_GAP) + 1
+    breaks = 2  # a newline is counted as a token, but may merge into the one before it
+    for header, lines in reversed(_blocks(summary.text)):
+        held += count_tokens(header) + 2 if header else 0
+        breaks += 2
+        for line in reversed(lines):
+            held += count_tokens(line) + 1
+            breaks += 1
+            if held - breaks >= floor:
+                return max(0, min(held, plan.room()))
+    return max(0, min(held, plan.room()))
+
+
+# -- facts --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entry:
+    section: str
+    item: ContextItem
+    facts: tuple[Fact, ...]
+
+
+def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> None:
+    """The best-ranked facts within the ceiling; if all of them would not fit, the facts
+    about one subject go in as one profile line."""
+    ranked = _ranked_facts(material, query)
+    entries = [_Entry(section, _fact_item(f), (f,)) for section, f in ranked]
+    headers = sum(plan.header_cost(s) for s in {e.section for e in entries})
+    if headers + sum(e.item.tokens + 1 for e in entries) > ceiling:
+        entries = _profiles(ranked)
+    until = plan.used + ceiling
+    for entry in entries:
+        if plan.take(entry.section, entry.item, limit=until):
+            for rest in entry.facts[PROFILE_FACTS:]:
+                plan.drop(entry.section, _fact_item(rest), PROFILE_REST)
+            continue
+        for fact in entry.facts:
+            plan.drop(entry.section, _fact_item(fact), FACTS_DROPPED)
+
+
+def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:
+    """Corrections and the user's own word first, then relevance, the stream's own facts
+    before global ones, confidence and recency."""
+    wanted = content_words(query)
     candidates = [("stream_facts", f) for f in material.stream_facts]
     candidates += [("global_facts", f) for f in material.global_facts]
-    position = {}
-    ranked = sorted(candidates, key=lambda c: (c[1].confidence, c[1].recorded_at), reverse=True)
+
+    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, bool, float, str]:
+        section, fact = candidate
+        users = fact.source.kind in USERS_WORD
+        corrected = users and (fact.supersedes is not None or fact.confidence >= 1.0)
+        relevance = len(wanted & content_words(fact.text))
+        own = section == "stream_facts"  # at equal standing, the stream's own facts first
+        return (corrected, users, relevance, own, fact.confidence, fact.recorded_at.isoformat())
+
+    return sorted(candidates, key=rank, reverse=True)
+
+
+def _profiles(ranked: list[tuple[str, Fact]]) -> list[_Entry]:
+    """One entry per (section, subject), in the rank of its best fact."""
+    groups: dict[tuple[str, str], list[Fact]] = {}
     for section, fact in ranked:
-        item = _fact_item(fact)
-        position[id(item)] = fact.recorded_at
-        if not plan.take(section, item):
-            plan.drop(section, item, "facts exceed the budget; kept the most confident and newest")
-    for section in ("stream_facts", "global_facts"):
-        # The ranking decided what stays; newest first is how it reads best.
-        plan.items[section].sort(key=lambda i: position[id(i)], reverse=True)
+        groups.setdefault((section, fact.subject), []).append(fact)
+    entries = []
+    for (section, _), facts in groups.items():
+        item = _fact_item(facts[0]) if len(facts) == 1 else _profile_item(facts)
+        entries.append(_Entry(section, item, tuple(facts)))
+    return entries
+
+
+def _profile_item(facts: Sequence[Fact]) -> ContextItem:
+    """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]'."""
+    shown = facts[:PROFILE_FACTS]
+    name = _as_written(facts[0].subject, facts[0].text)
+    said = "; ".join(_predicate(f.text, name) for f in shown)
+    more = f"; and {len(facts) - len(shown)} more" if len(facts) > len(shown) else ""
+    cited = ", ".join(f.source.label() for f in shown[:3]) + (", …" if len(facts) > 3 else "")
+    newest = max((f.source.at for f in facts if f.source.at), default=None)
+    source = SourceRef(kind="profile", id=facts[0].subject, at=newest)
+    return _item(f"- {inline(f'{name}: {said}')}{more} [{len(facts)} facts: {cited}]", source)
+
+
+def _as_written(subject: str, text: str) -> str:
+    found = re.search(r"\b" + r"\s+".join(map(re.escape, subject.split())) + r"\b", text, re.I)
+    return found[0] if found else subject
+
+
+def _predicate(text: str, name: str) -> str:
+    """What a fact says of its subject: the text, less the name it opens with."""
+    text = text.strip().rstrip(".")
+    if text.lower().startswith(name.lower() + " "):
+        return text[len(name) + 1 :]
+    return text
+
+
+# -- summary --------------------------------------------------------------------------
 
 
 def _place_summary(plan: _Plan, summary: Summary | None) -> None:
@@ -182,17 +357,66 @@ def _place_summary(plan: _Plan, summary: Summary | None) -> None:
     item = ContextItem(text=block(summary.text), tokens=summary.tokens, source=summary.ref())
     if plan.take("summary", item):
         return
-    room = plan.room() - plan.header_cost("summary") - 1
-    if room < 8:
+    room = plan.room("summary") - plan.header_cost("summary") - 1
+    cut = _newest_lines(item.text, room)
+    while cut and not plan.take("summary", _item(cut, summary.ref())):
+        room -= max(1, count_tokens(cut) - room)  # the estimate of line costs fell short
+        cut = _newest_lines(item.text, room)
+    if not cut:
         plan.drop("summary", item, "no budget left for the summary")
         return
-    cut = keep_last_tokens(item.text, room)
-    plan.take("summary", ContextItem(text=cut, tokens=count_tokens(cut), source=summary.ref()))
     plan.drop(
         "summary",
         item.model_copy(update={"tokens": summary.tokens - count_tokens(cut)}),
-        "summary cut to fit; its oldest part left out",
+        SUMMARY_CUT,
     )
+
+
+SUMMARY_GAP = "(earlier periods left out)"
+
+
+def _newest_lines(text: str, room: int) -> str:
+    """The newest whole lines of a summary within `room` tokens, each under its period's
+    header; a single line too long for the room is cut after a whole word."""
+    blocks = _blocks(text)
+    kept: list[list[str]] = []
+    used = count_tokens(SUMMARY_GAP) + 1
+    for header, lines in reversed(blocks):
+        taken: list[str] = []
+        cost = count_tokens(header) + 1 if header else 0
+        for line in reversed(lines):
+            if used + cost + count_tokens(line) + 1 > room:
+                break
+            cost += count_tokens(line) + 1
+            taken.insert(0, line)
+        if taken:
+            kept.insert(0, ([header] if header else []) + taken)
+            used += cost + 1
+        if len(taken) < len(lines):
+            break
+    if not kept:
+        newest = blocks[-1][1][-1] if blocks and blocks[-1][1] else ""
+        return _cut_at_word(newest, room)
+    return "\n".join([SUMMARY_GAP, "\n\n".join("\n".join(b) for b in kept)])
+
+
+def _blocks(text: str) -> list[tuple[str, list[str]]]:
+    """(header, lines) per period block; lines before any header fall under ''."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
+    for line in text.splitlines():
+        if line.startswith("#"):
+            blocks.append((line, []))
+        elif line.strip():
+            blocks[-1][1].append(line)
+    return [b for b in blocks if b[1]]
+
+
+def _cut_at_word(line: str, room: int) -> str:
+    cut = truncate_to_tokens(line, room)
+    if cut == line or not cut:
+        return cut
+    head = cut.removesuffix(" …").rsplit(" ", 1)[0] if " " in cut.strip() else ""
+    return f"{head} …" if head else ""
 
 
 def _place_retrieved(
@@ -256,7 +480,8 @@ def _fact_item(fact: Fact) -> ContextItem:
 
 
 def _turn_item(turn: Turn) -> ContextItem:
-    head = f"[{turn.at:%Y-%m-%d %H:%M}, turn {turn.seq}]"
+    # The label is the turn's citation, so a source found elsewhere matches its turn.
+    head = f"[{turn.at:%Y-%m-%d %H:%M}, {turn.ref().label()}]"
     parts = [head]
     if turn.user:
         parts.append(f"{inline(turn.speaker or 'User')}: {inline(turn.user)}")
@@ -332,3 +557,23 @@ def _turn_messages(item: ContextItem, turn: Turn | None) -> list[dict[str, str]]
         return [{"role": "user", "content": item.text}]
     pairs = (("user", turn.user), ("assistant", turn.assistant))
     return [{"role": role, "content": text} for role, text in pairs if text]
+
+
+def budget_report(context: Context) -> dict[str, object]:
+    """How the budget was spent, in a few lines: tokens and items per section, and how
+    many items went, and why. For consumers that need the text, not every dropped item."""
+    items: Counter[tuple[str, str]] = Counter()
+    tokens: Counter[tuple[str, str]] = Counter()
+    for left_out in context.dropped:
+        items[(left_out.section, left_out.reason)] += 1
+        tokens[(left_out.section, left_out.reason)] += left_out.tokens
+    dropped = [
+        {"section": section, "reason": reason, "items": n, "tokens": tokens[(section, reason)]}
+        for (section, reason), n in items.items()
+    ]
+    return {
+        "budget": context.budget,
+        "tokens": context.tokens,
+        "sections": {s.name: {"tokens": s.tokens, "items": len(s.items)} for s in context.sections},
+        "dropped": dropped,
+    }

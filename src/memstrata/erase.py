@@ -9,6 +9,7 @@ row records what was asked and how much went, without the content.
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from memstrata import entities
 from memstrata.errors import InvalidInput, NotFound
@@ -133,15 +134,33 @@ def _redact_summaries(
         if summary.id in ids.summaries:
             continue
         lines = summary.text.splitlines()
-        kept = [line for line in lines if not pattern.search(" ".join(line.split()))]
-        if len(kept) == len(lines):
+        kept = [line for line in lines if not _quotes(pattern, line)]
+        record = _redacted(summary.record, pattern)
+        if len(kept) == len(lines) and record == summary.record:
             continue
         changed += 1
         if any(line.strip() and not line.startswith("#") for line in kept):
-            store.redact_summary(tenant, summary.id, "\n".join(kept))
+            store.redact_summary(tenant, summary.id, "\n".join(kept), record)
         else:
             ids.summaries.append(summary.id)
     return changed
+
+
+def _quotes(pattern: re.Pattern[str], text: str) -> bool:
+    return bool(pattern.search(" ".join(text.split())))
+
+
+def _redacted(value: Any, pattern: re.Pattern[str]) -> Any:
+    """A summary's structured record without the entries that quote erased content."""
+    if isinstance(value, str):
+        return "" if _quotes(pattern, value) else value
+    if isinstance(value, list):
+        return [
+            _redacted(v, pattern) for v in value if not (isinstance(v, str) and _quotes(pattern, v))
+        ]
+    if isinstance(value, dict):
+        return {k: _redacted(v, pattern) for k, v in value.items()}
+    return value
 
 
 def _quote_pattern(quoted: Sequence[str]) -> re.Pattern[str] | None:

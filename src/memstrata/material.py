@@ -8,8 +8,9 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from memstrata.context import Material
+from memstrata.context import Material, Shares
 from memstrata.facts import OutdatedStatements
+from memstrata.models.heuristic.text import content_words
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
 from memstrata.store.base import ItemFilter, Store
@@ -62,7 +63,7 @@ def gather(
     )
     stream_facts = pinned(store, settings, tenant, stream, trust)
     global_facts = (
-        pinned(store, settings, tenant, GLOBAL_STREAM, trust) if stream != GLOBAL_STREAM else []
+        _global_facts(store, settings, tenant, query, trust) if stream != GLOBAL_STREAM else []
     )
     where = ItemFilter(
         tenant=tenant, streams=(stream,), visibilities=readable,
@@ -77,8 +78,8 @@ def gather(
         global_facts=global_facts,
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],
-        retrieved=_distinct(_retrieved(hit, query, outdated) for hit in hits),
-        retrieved_share=settings.retrieved_share,
+        retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),
+        shares=shares(settings),
         index=_index(store, settings, where, hits) if settings.index_budget else [],
         index_budget=settings.index_budget,
         removed=removed,
@@ -93,6 +94,36 @@ def _structured(
     return newest[0] if newest and newest[0].visibility in readable else None
 
 
+def shares(settings: Settings) -> Shares:
+    return Shares(
+        recent_turns=settings.recent_turns,
+        turn_max=settings.turn_max_share,
+        summary_floor=settings.summary_floor_share,
+        facts_ceiling=settings.facts_ceiling_share,
+        retrieved=settings.retrieved_share,
+    )
+
+
+def _global_facts(
+    store: Store, settings: Settings, tenant: str, query: str, trust: Trust
+) -> list[Fact]:
+    """The global facts another stream's context pins: those tenant-wide by nature
+    (who holds which role, company-wide decisions) and those the query is about. A
+    tenant's whole Slack history must not fill every new chat's prompt."""
+    wanted = content_words(query)
+    return [
+        f for f in pinned(store, settings, tenant, GLOBAL_STREAM, trust)
+        if f.category.value in settings.global_pinned_categories
+        or _relevant(wanted, content_words(f.text))
+    ]  # fmt: skip
+
+
+def _relevant(wanted: frozenset[str], said: frozenset[str]) -> bool:
+    """At least a third of the query's words, and at least one."""
+    shared = len(wanted & said)
+    return shared > 0 and 3 * shared >= len(wanted)
+
+
 def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
     """Layer 1 as this caller may see it: active facts the pin policy keeps in the prompt."""
     readable = READABLE[trust]
@@ -105,21 +136,32 @@ def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Tr
 def pinned_texts(
     store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
 ) -> list[str]:
-    """The texts of `pinned`, filtered by the store: a stream may hold thousands of facts,
-    and compaction needs only their words."""
-    return store.active_fact_texts(
-        tenant, stream, visibilities=READABLE[trust],
-        min_confidence=settings.pin_min_confidence,
-        skip_categories=settings.unpinned_categories, skip_sources=settings.unpinned_sources,
-    )  # fmt: skip
+    """The texts of `pinned`: what compaction must not repeat in the summary."""
+    return [f.text for f in pinned(store, settings, tenant, stream, trust)]
 
 
 def is_pinned(fact: Fact, settings: Settings) -> bool:
-    return (
-        fact.confidence >= settings.pin_min_confidence
-        and fact.category.value not in settings.unpinned_categories
-        and fact.source.kind not in settings.unpinned_sources
-    )
+    """Layer 1's policy: what the user stated or confirmed, at or above its threshold;
+    of outside messages (Slack, Jira, web), only decisions and roles stated plainly.
+    Their commitments, blockers, status updates and links are recall material."""
+    if (
+        fact.category.value in settings.unpinned_categories
+        or fact.source.kind in settings.unpinned_sources
+    ):
+        return False
+    if fact.source.kind.startswith(settings.observation_sources):
+        return (
+            fact.category.value in settings.pinned_observation_categories
+            and fact.confidence >= settings.pin_observation_confidence
+        )
+    return fact.confidence >= settings.pin_min_confidence
+
+
+def _raw_first(hits: list[SearchHit]) -> list[SearchHit]:
+    """The hits less the facts whose turn or message was found too: the raw item says what
+    the fact says, in the words that were used, and the room is better spent on another."""
+    raw = {h.source.label() for h in hits if h.kind in ("turn", "record")}
+    return [h for h in hits if not (h.kind == "fact" and h.source.label() in raw)]
 
 
 def _distinct(entries: Iterable[tuple[str, SourceRef]]) -> list[tuple[str, SourceRef]]:

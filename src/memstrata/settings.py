@@ -197,7 +197,26 @@ class Settings(BaseSettings):
     session_summary_tokens: int = Field(default=300, ge=20)
     rollup_tokens: int = Field(default=400, ge=20)
     prompt_budget: int = Field(default=6000, ge=1, description="default context() budget")
-    pin_min_confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    pin_min_confidence: float = Field(
+        default=0.7, ge=0.0, le=1.0, description="the user's own facts pin at or above this"
+    )
+    observation_sources: tuple[str, ...] = Field(
+        default=("slack.", "jira.", "web."),
+        description="facts whose source kind starts so are recall material, unless of a "
+        "pinned_observation_categories category at or above pin_observation_confidence",
+    )
+    pinned_observation_categories: tuple[str, ...] = Field(
+        default=("decision", "role"),
+        description="what outside messages may pin: decisions and who holds which role",
+    )
+    pin_observation_confidence: float = Field(
+        default=0.85, ge=0.0, le=1.0, description="a plain Slack statement is stored at 0.85"
+    )
+    global_pinned_categories: tuple[str, ...] = Field(
+        default=("role", "decision"),
+        description="pinned global facts shown in every stream; other global facts only "
+        "when they share words with the query",
+    )
     unpinned_categories: tuple[str, ...] = Field(
         default=("deadline_mention", "risk_signal", "mood_signal", "status_update", "reference"),
         description="facts of these categories are recall material, never pinned",
@@ -243,12 +262,32 @@ class Settings(BaseSettings):
     reconcile_similarity: float = Field(
         default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
     )
+    turn_max_share: float = Field(
+        default=0.25,
+        gt=0.0,
+        le=1.0,
+        description="the most of the budget one of the last K turns may take; a longer "
+        "turn is cut and marked, so it cannot push the others out",
+    )
+    summary_floor_share: float = Field(
+        default=0.15,
+        ge=0.0,
+        le=1.0,
+        description="the summary keeps this share of the budget (if it is that long), "
+        "ahead of facts and retrieved material",
+    )
+    facts_ceiling_share: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=1.0,
+        description="pinned facts (stream plus global) take at most this share of the budget",
+    )
     retrieved_share: float = Field(
         default=1.0,
         ge=0.0,
         le=1.0,
-        description="share of the room after facts and the newest turns that retrieved "
-        "material may take before the summary",
+        description="share of the room left after turns, the summary floor and facts that "
+        "retrieved material may take before the rest of the summary",
     )
     index_budget: int = Field(
         default=0, ge=0, description="tokens for the memory index section (0: no index)"

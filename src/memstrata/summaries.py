@@ -8,9 +8,10 @@ the stored summaries exactly as they were.
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from memstrata.jobs import COMPACT, ROLLUP, Apply, enqueue_once
-from memstrata.models.base import DatedSummary, MemoryModel, Period, TurnInput
+from memstrata.models.base import DatedSummary, MemoryModel, Period, SessionDigest, TurnInput
 from memstrata.settings import Settings
 from memstrata.store.base import NewSummary, Store
 from memstrata.tokens import count_tokens, keep_last_tokens
@@ -74,15 +75,20 @@ def fold_in(
     """Summarize consecutive `inputs` as one `kind` summary (a session, a Slack batch) and
     merge it into the stream's active summary."""
     digest = model.summarize_session(inputs, settings.session_summary_tokens)
+    if not digest.text.strip():
+        return _nothing  # small talk only: nothing worth a summary, and no empty one
     period = Period(start=inputs[0].at, end=inputs[-1].at)
     active = store.active_summary(tenant, stream)
     new = DatedSummary(text=digest.text, period=period)
     merged = model.merge_summary(_dated(active) if active else None, new, digest.open_items)
     draft = _Draft(tenant, stream)
+    record = session_record(model, inputs, digest)
 
     def apply() -> None:
         piece = store.insert_summary(
-            draft(kind, digest.text, period, len(inputs), visibility=visibility)
+            draft(kind, digest.text, period, len(inputs), visibility=visibility).model_copy(
+                update={"record": record}
+            )
         )
         periods = [period, _dated(active).period] if active else [period]
         span = Period(start=min(p.start for p in periods), end=max(p.end for p in periods))
@@ -100,6 +106,25 @@ def fold_in(
     return apply
 
 
+def session_record(
+    model: MemoryModel, inputs: Sequence[TurnInput], digest: SessionDigest
+) -> dict[str, Any]:
+    """What a session summary says, field by field, with how much it compressed and who
+    wrote it: for readers and tools that want more than its bullet lines."""
+    read = sum(count_tokens(i.user) + count_tokens(i.assistant) for i in inputs)
+    written = max(1, count_tokens(digest.text))
+    detail = getattr(model, "model", None)  # a chat model names the model it calls
+    return {
+        "intent": digest.intent,
+        "key_facts": list(digest.key_facts),
+        "decisions": list(digest.decisions),
+        "open_questions": list(digest.open_questions),
+        "open_items": list(digest.open_items),
+        "compression_ratio": round(read / written, 1),
+        "model": f"{model.name}:{detail}" if isinstance(detail, str) else model.name,
+    }
+
+
 def compact(
     store: Store,
     model: MemoryModel,
@@ -114,6 +139,8 @@ def compact(
         return _nothing
     target = settings.compaction_target_tokens
     text = _within(model.compact_summary(active.text, known_facts, target), target)
+    if not text.strip():
+        return _nothing  # a model that squeezed everything out must not blank the summary
     version = _Draft(tenant, stream).active(
         text,
         _dated(active).period,
@@ -157,6 +184,8 @@ def roll_up(
             text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
             parents = tuple(s.id for s in members)
             text = _within(text, settings.rollup_tokens)
+            if not text.strip():
+                continue
             seen = most_private(s.visibility for s in members)
             drafts.append(draft(kind, text, period, len(members), parents=parents, visibility=seen))
             if done:

@@ -4,6 +4,7 @@ import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -229,6 +230,9 @@ class Summary(_Model):
     parents: tuple[int, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
     created_at: datetime
+    record: dict[str, Any] | None = None
+    """Session and Slack summaries: intent, key_facts, decisions, open_questions,
+    open_items, compression_ratio (tokens read per token written) and model."""
 
     def ref(self) -> SourceRef:
         return SourceRef(kind=f"summary.{self.kind}", id=str(self.id), at=self.period_end)
@@ -358,6 +362,8 @@ class ImportReport(_Model):
     routed: dict[str, int] = Field(default_factory=dict)
     facts: int = 0
     problems: tuple[ImportProblem, ...] = ()
+    warnings: tuple[str, ...] = ()
+    """Things the importer should know, such as most messages landing in `global`."""
 
 
 class ErasureReport(_Model):

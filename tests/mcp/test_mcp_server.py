@@ -1,5 +1,6 @@
 """The MCP server, driven in-process by the SDK's own client."""
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -167,9 +168,38 @@ async def test_context_holds_facts_within_budget(memory: Memory) -> None:
                        query="When is the demo?", budget=500)  # fmt: skip
         zero = await fails(client, "memory_context", stream="project:alpha", query="x", budget=0)
     assert "The Alpha demo is on Friday." in ctx["text"]
-    assert ctx["tokens"] <= 500 and ctx["budget"] == 500
-    assert {s["name"] for s in ctx["sections"]} >= {"stream_facts", "query"}
+    report = ctx["report"]
+    assert report["tokens"] <= 500 and report["budget"] == 500
+    assert set(report["sections"]) >= {"stream_facts", "query"}
     assert "budget" in zero
+
+
+async def test_context_payload_is_the_text_and_a_short_report(memory: Memory) -> None:
+    for n in range(300):
+        memory.write_fact("project:alpha", f"Widget {n} ships in crate {n}.",
+                          subject=f"widget {n}", slot="crate", value=str(n))  # fmt: skip
+    async with Client(build_server(memory, "default", Trust.FULL)) as client:
+        ctx = await ok(client, "memory_context", stream="project:alpha", budget=800)
+    assert set(ctx) == {"stream", "text", "report"}
+    [dropped] = ctx["report"]["dropped"]
+    assert dropped["section"] == "stream_facts" and dropped["items"] > 250
+    assert len(json.dumps(ctx)) < 3 * len(ctx["text"]) + 2000  # the text once, no list
+
+
+async def test_people_are_paged_and_things_are_not_people(memory: Memory) -> None:
+    for name in ("Ann Lee", "Bo Chen", "Cy Diaz"):
+        memory.write_fact("project:alpha", f"{name} handles billing.")
+    memory.write_fact("project:alpha", "The ticket status is Done.", category="status",
+                      subject="ticket", slot="status", value="Done")  # fmt: skip
+    memory.write_fact("project:alpha", "We decided to use GraphQL.", category="decision",
+                      subject="alpha", slot="api", value="GraphQL")  # fmt: skip
+    async with Client(build_server(memory, "default", Trust.FULL)) as client:
+        first = await ok(client, "memory_people", limit=2)
+        rest = await ok(client, "memory_people", limit=2, offset=first["next_offset"])
+    names = [p["name"] for p in first["people"] + rest["people"]]
+    assert names == ["Ann Lee", "Bo Chen", "Cy Diaz"]
+    assert first["total"] == 3 and rest["next_offset"] is None
+    assert first["people"][0]["fact_count"] == 1
 
 
 @pytest.mark.parametrize(

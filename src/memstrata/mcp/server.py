@@ -18,6 +18,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from memstrata import __version__
+from memstrata.context import budget_report
 from memstrata.disclosure import (
     WRITE_ACCEPTED,
     shown_changes,
@@ -322,13 +323,17 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         stream: Annotated[
             str | None, Field(description="only this stream; all streams if omitted")
         ] = None,
+        limit: Annotated[int, Field(ge=1, le=PEOPLE_MAX, description="people per page")] = 50,
+        offset: Annotated[int, Field(ge=0, description="people to skip, for paging")] = 0,
     ) -> dict[str, Any]:
-        """People named in the current facts, each with the facts that mention them.
+        """People named in the current facts, most facts first, a page at a time, each with
+        their fact count and newest few facts.
 
-        A heuristic, not an entity index: a name is a fact's subject or value that its text
-        spells as one to three capitalised words and that is not a role title, a common
-        word, a date word or the stream's own subject. It misses names written in lowercase
-        and may list capitalised things that are not people."""
+        A heuristic, not an entity index: a person is the subject of a fact that is not
+        about a date, a status, a decision or a link, or the role holder, assignee or
+        handoff receiver a fact names, spelled as one to three capitalised words that are
+        not a role title, a common word or a date word. It misses names written in
+        lowercase."""
         if stream is not None:
             streams = [check_stream(stream)]
         else:
@@ -344,16 +349,23 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
                     entry = people.setdefault(person.lower(), {"names": {}, "facts": {}})
                     entry["names"][person] = entry["names"].get(person, 0) + 1
                     entry["facts"][fact.id] = fact
-        listed = [
-            {
-                "name": max(entry["names"], key=lambda n: (entry["names"][n], n)),
-                "facts": [_dump(f) for f in entry["facts"].values()],
-            }
-            for entry in people.values()
-        ]
-        listed.sort(key=lambda p: (-len(p["facts"]), p["name"].lower()))
-        # Only streams this session can read anything in: names are metadata too.
-        return {"streams": streams if stream is not None else with_readable, "people": listed}
+        ranked = sorted(people.values(), key=lambda e: (-len(e["facts"]), _best_name(e).lower()))
+        page = ranked[offset : offset + limit]
+        return {
+            "stream": stream,
+            # Only streams this session can read anything in: names are metadata too.
+            "streams_read": len(with_readable),
+            "total": len(ranked),
+            "next_offset": offset + limit if offset + limit < len(ranked) else None,
+            "people": [
+                {
+                    "name": _best_name(entry),
+                    "fact_count": len(entry["facts"]),
+                    "facts": [_brief(f) for f in list(entry["facts"].values())[:FACTS_PER_PERSON]],
+                }
+                for entry in page
+            ],
+        }
 
     @tool("memory_sessions", read_only=False, idempotent=True)
     def memory_sessions(
@@ -405,8 +417,11 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
     ) -> dict[str, Any]:
         """The memory a prompt about `query` should carry, within `budget` tokens: facts,
         the stream's summary, recent turns and relevant older material, each item naming
-        its source, rendered as text and as chat messages, with what did not fit."""
-        return _dump(memory.context(stream, query, budget, trust=trust, tenant=tenant))
+        its source, as text, with a short report of the tokens and items per section and
+        of how many items did not fit, and why."""
+        context = memory.context(stream, query, budget, trust=trust, tenant=tenant)
+        # The text once and a report: the full dropped list can dwarf the budget itself.
+        return {"stream": stream, "text": context.text, "report": budget_report(context)}
 
     return server
 
@@ -433,13 +448,36 @@ _CALENDAR = wordset(
     """monday tuesday wednesday thursday friday saturday sunday january february march
     september october november december week month year eod eow"""
 )  # not may, june, april or august: those are people's names too
-_NOT_PERSON_CATEGORIES = frozenset({FactCategory.DEADLINE, FactCategory.DATE})
+PEOPLE_MAX = 200
+FACTS_PER_PERSON = 5
+"""The newest facts listed per person; memory_search finds the rest."""
+_ABOUT_THINGS = frozenset({
+    FactCategory.DEADLINE, FactCategory.DATE, FactCategory.DECISION, FactCategory.STATUS,
+    FactCategory.RECURRING, FactCategory.DEADLINE_MENTION, FactCategory.STATUS_UPDATE,
+    FactCategory.REFERENCE, FactCategory.RISK_SIGNAL,
+})  # fmt: skip
+"""Categories whose subject is a project, an issue or a date, not a person: there a
+capitalised subject is "Deadline" or "Ticket", never someone."""
+_NAMES_SOMEONE = frozenset({FactCategory.ASSIGNMENT, FactCategory.HANDOFF})
+HOLDER_SLOT = "holder"
+"""Besides its subject, a fact names a person as a role's holder, an assignee or a
+handoff's receiver; other values are things ("Done", "GraphQL")."""
+
+
+def _best_name(entry: dict[str, Any]) -> str:
+    names: dict[str, int] = entry["names"]
+    return max(names, key=lambda n: (names[n], n))
+
+
+def _brief(fact: Fact) -> dict[str, Any]:
+    return {"id": fact.id, "stream": fact.stream, "category": fact.category.value,
+            "text": fact.text}  # fmt: skip
 
 
 def _people_in(fact: Fact, stream: str) -> Iterable[str]:
-    """The subject and value of `fact` that its text spells like a person's name."""
-    candidates = [fact.subject]
-    if fact.category not in _NOT_PERSON_CATEGORIES:
+    """The subject and value of `fact` that name a person and that its text spells so."""
+    candidates = [] if fact.category in _ABOUT_THINGS else [fact.subject]
+    if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT:
         candidates.append(fact.value)
     own = stream_subject(stream)
     found: list[str] = []

@@ -67,6 +67,12 @@ class SessionDigest(_Task):
     text: str
     open_items: tuple[str, ...] = ()
     """Concerns, blockers and pending actions, which compaction must keep."""
+    intent: str = ""
+    """What the session was for, in the words of its first real request."""
+    key_facts: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    open_questions: tuple[str, ...] = ()
+    """Questions asked and not answered later in the session: the data still missing."""
 
 
 class Period(_Task):

@@ -29,9 +29,14 @@ from memstrata.types import (
 
 log = logging.getLogger("memstrata.sources")
 
-SOURCE_CONFIDENCE = {"correction": 0.9, "plain": 0.85, "inferred": 0.8, "weak": 0.7}
-"""Slack's band, 0.7-0.9, in steps: plain statements share one level, so among them the
-later one wins, as it should."""
+SOURCE_LEVELS = (0.85, 0.8, 0.75, 0.7, 0.6, 0.5)
+"""Slack's band, in steps: a fact from a message is stored at the highest level at or below
+the model's own confidence, so messages rank below the user's own statements, plain
+statements share one level (among them the later one wins), and no fact is ever stored
+surer than it was judged."""
+CORRECTION_LEVEL = 0.9
+MIN_STORED = 0.5
+"""Below this a fact is not stored at all."""
 BOT_CONFIDENCE = 0.7
 BOT_DISCOUNT = 0.15
 """Bots post commit links and build results by the hundred; an observation from a bot
@@ -47,12 +52,12 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     if not batch:
         return lambda: None
     found = model.extract_from_messages([_message_input(r) for r in batch])
-    kept = [
+    banded = [
         (record, _in_band(fact, record))
         for record, facts in zip(batch, found, strict=True)
         for fact in facts
-        if _passes(fact, record, settings)
     ]
+    kept = [(record, fact) for record, fact in banded if _passes(fact, settings)]
     # Bots post commit lists and build results by the hundred; people's words tell the story.
     told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
@@ -140,24 +145,22 @@ def _turn_input(record: Record) -> TurnInput:
     return TurnInput(stream=record.stream, user=said, at=record.at)
 
 
-def _passes(fact: ExtractedFact, record: Record, settings: Settings) -> bool:
+def _passes(fact: ExtractedFact, settings: Settings) -> bool:
+    """Thresholds compare the confidence that is stored."""
     threshold = settings.sources.observation_thresholds.get(fact.category.value, 0.0)
-    discount = BOT_DISCOUNT if record.kind == "bot" else 0.0
-    return fact.confidence - discount >= threshold
+    return fact.confidence >= max(MIN_STORED, threshold)
 
 
 def _in_band(fact: ExtractedFact, record: Record) -> ExtractedFact:
+    """`fact` at its stored confidence: the source's level at or below the judged one."""
+    judged = fact.confidence
     if record.kind == "bot":
-        confidence = BOT_CONFIDENCE
-    elif fact.is_correction:
-        confidence = SOURCE_CONFIDENCE["correction"]
-    elif fact.confidence >= 0.9:
-        confidence = SOURCE_CONFIDENCE["plain"]
-    elif fact.confidence >= 0.7:
-        confidence = SOURCE_CONFIDENCE["inferred"]
-    else:
-        confidence = SOURCE_CONFIDENCE["weak"]
-    return fact.model_copy(update={"confidence": confidence})
+        judged = min(BOT_CONFIDENCE, judged - BOT_DISCOUNT)
+    elif fact.is_correction and judged >= CORRECTION_LEVEL:
+        return fact.model_copy(update={"confidence": CORRECTION_LEVEL})
+    # The tolerance keeps 0.85 - 0.15 at the 0.7 step despite binary rounding.
+    level = next((step for step in SOURCE_LEVELS if step <= judged + 1e-9), 0.0)
+    return fact.model_copy(update={"confidence": level})
 
 
 def _links_to_fetch(batch: list[Record], settings: Settings) -> list[tuple[str, Record]]:

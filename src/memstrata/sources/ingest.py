@@ -32,6 +32,7 @@ from memstrata.sources.slack import (
 from memstrata.store.base import NewRecord, NewSummary, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
+    GLOBAL_STREAM,
     FactCategory,
     ImportProblem,
     ImportReport,
@@ -42,6 +43,10 @@ from memstrata.types import (
 
 KEPT_KINDS = frozenset({MessageKind.MESSAGE, MessageKind.BOT, MessageKind.FILE_SHARE})
 """Joins, leaves and topic changes say nothing about the work."""
+FLOOD_SHARE = 0.5
+FLOOD_MIN_MESSAGES = 200
+"""An import warns when at least this many messages, and this share of all it kept,
+went to the global stream."""
 _CHUNK = 500
 """Records per transaction: large enough to be fast, small enough to keep memory flat."""
 
@@ -97,6 +102,7 @@ class SlackIngest:
             source="slack", read=tally.read, kept=sum(tally.routed.values()),
             duplicates=tally.duplicates, skipped=dict(tally.skipped),
             routed=dict(tally.routed.most_common()), problems=problems,
+            warnings=flood_warnings(tally.routed, self.settings),
         )  # fmt: skip
 
     def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
@@ -167,6 +173,24 @@ class SlackIngest:
             data={"user_id": message.user_id, "subtype": message.subtype,
                   "channel_id": channel.id, "channel_kind": channel.kind.value},
         )  # fmt: skip
+
+
+def flood_warnings(routed: Counter[str], settings: Settings) -> tuple[str, ...]:
+    """A warning when most of an import went to `global`: every stream's context and
+    search draw on it, so a team's whole history there crowds out each chat's own."""
+    kept = sum(routed.values())
+    flooded = routed.get(GLOBAL_STREAM, 0)
+    if flooded < FLOOD_MIN_MESSAGES or flooded < FLOOD_SHARE * kept:
+        return ()
+    advice = (
+        "no projects are configured: add [[projects]] with their channels, key or names"
+        if not settings.projects
+        else "the configured projects matched few of them: add their channels or names"
+    )
+    return (
+        f"{flooded:,} of {kept:,} messages ({flooded / kept:.0%}) went to the global stream, "
+        f"which every context draws on; {advice}, then import again to route them.",
+    )
 
 
 def live_message(

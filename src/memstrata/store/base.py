@@ -78,6 +78,8 @@ class NewSummary(_Row):
     generation: int = 0
     parents: tuple[int, ...] = ()
     visibility: Visibility = Visibility.PRIVATE
+    record: dict[str, Any] | None = None
+    """A session summary's structured record; see Summary.record."""
 
 
 class NewRecord(_Row):
@@ -200,7 +202,9 @@ class ErasureStore(Protocol):
         fact_ids: Sequence[int] = (),
     ) -> ErasedIds: ...
     def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
-    def redact_summary(self, tenant: str, summary_id: int, text: str) -> None: ...
+    def redact_summary(
+        self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None
+    ) -> None: ...
     def note_erasure(
         self, tenant: str, target: dict[str, Any], removed: dict[str, int], streams: Sequence[str]
     ) -> None: ...

@@ -82,20 +82,36 @@ def _fold(blocks: list[Block], new: Block) -> None:
     blocks.insert(position, new)
 
 
+_NEAR_DUPLICATE = 0.6
+"""Content-word overlap at which an older plain line says what a new one says again."""
+_NEAR_MIN_WORDS = 3
+
+
 def merge_summary(active: DatedSummary | None, new: DatedSummary, open_items: Sequence[str]) -> str:
     blocks = parse(active.text) if active else []
     incoming = _incoming(new, open_items)
-    fresh_open = [line for block in incoming for line in block.lines if is_open(line)]
+    fresh = [line for block in incoming for line in block.lines]
+    fresh_open = [line for line in fresh if is_open(line)]
+    fresh_words = [w for w in map(_words, fresh) if len(w) >= _NEAR_MIN_WORDS]
     for block in blocks:
-        # An open item restated now lives in the newest block; older copies are stale.
+        # An open item restated now lives in the newest block; older copies are stale. A
+        # plain line said again in other words is kept once, in its newest wording.
         block.lines = [
             line for line in block.lines
             if not (is_open(line) and any(same_item(line, f) for f in fresh_open))
+            and not (not is_open(line) and _said_again(line, fresh_words))
         ]  # fmt: skip
     blocks = [b for b in blocks if b.lines]
     for block in incoming:
         _fold(blocks, block)
     return render(blocks)
+
+
+def _said_again(line: str, fresh_words: list[frozenset[str]]) -> bool:
+    words = _words(line)
+    if len(words) < _NEAR_MIN_WORDS:
+        return False
+    return any(jaccard(words, fresh) >= _NEAR_DUPLICATE for fresh in fresh_words)
 
 
 # --- compaction ------------------------------------------------------------------------

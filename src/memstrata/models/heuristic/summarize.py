@@ -21,6 +21,7 @@ from memstrata.models.heuristic.extract import states_fact
 from memstrata.models.heuristic.text import (
     MAX_SIDE_CHARS,
     content_words,
+    coverage,
     jaccard,
     sentences,
     wordset,
@@ -79,6 +80,20 @@ _NOT_SPEAKERS = wordset(
 )
 """Labels that head a statement, not a speaker: "Error: the build failed. Retrying." must
 not put "Error:" before "Retrying."."""
+_ROLE_LABELS = wordset("assistant user system ai bot human")
+"""Transcript labels that name a role, not a person: boilerplate, never content."""
+_MIN_CONTENT_WORDS = 2
+"""Fewer content words than this is a fragment ("(take 2)", "ok then"), never a line."""
+_RECORD_ITEMS = 5
+"""Key facts, decisions and open questions kept in a session's record."""
+_MIN_SCORE = -2
+_ANSWER_WINDOW = 30
+"""Sentences after a question that may answer it: answers come soon, and a long batch
+must not compare every question with everything after it."""
+_ASKS_FOR_HELP_RE = re.compile(r"(?:can|could|would|will)\s+you\b", _I)
+_REQUEST_RE = re.compile(
+    r"\b(?:need|want|help|please|let's|can\s+you|could\s+you|how|what|why|plan|should)\b", _I
+)
 _DETAIL_RE = re.compile(r"\d|\b[A-Z][a-z]+\b")
 _MAX_LINE_TOKENS = 60
 _TOTAL_CHARS = 100_000  # what one summary reads across all its turns, to bound its time
@@ -120,6 +135,8 @@ def _speaker_label(text: str) -> tuple[str, str]:
     found = _SPEAKER_LABEL_RE.match(text)
     if found is None or found.group(1).lower() in _NOT_SPEAKERS:
         return "", text
+    if found.group(1).lower() in _ROLE_LABELS:
+        return "", text[found.end() :]
     return found.group(1), text[found.end() :]
 
 
@@ -154,6 +171,8 @@ class _Candidate:
     words: frozenset[str]
     score: float
     open: bool
+    fact: bool
+    """States a fact, which the engine pins on its own."""
 
 
 @dataclass(frozen=True)
@@ -177,11 +196,11 @@ def _sentences_of(turn: TurnInput, index: int, limit: int) -> list[_Sentence]:
             # A token is at least one character, so short sentences need no counting.
             if len(sentence) > _MAX_LINE_TOKENS and count_tokens(sentence) > _MAX_LINE_TOKENS:
                 sentence = truncate_to_tokens(sentence, _MAX_LINE_TOKENS)
+            if len(content_words(sentence)) < _MIN_CONTENT_WORDS:
+                continue
             line = f"{label}: {sentence}" if label else sentence
             # The assistant's words matter less than the user's: they explain, not decide.
             score = salience(line) - (1.5 if speaker == "assistant" else 0)
-            if score < -2:
-                continue  # small talk and bare questions never make a summary
             order = (index, position + (100_000 if speaker == "assistant" else 0))
             out.append(_Sentence(order, sentence, line, speaker, turn, score))
     return out
@@ -189,12 +208,13 @@ def _sentences_of(turn: TurnInput, index: int, limit: int) -> list[_Sentence]:
 
 def _candidate(sentence: _Sentence) -> _Candidate:
     score = sentence.score
-    if states_fact(sentence.text, sentence.turn, sentence.speaker):
+    fact = states_fact(sentence.text, sentence.turn, sentence.speaker)
+    if fact:
         score -= 3
+    # The assistant's sentences are told like everyone's: a role label says nothing.
     line = dates.annotate(sentence.line, sentence.turn.at)
-    line = f"Assistant: {line}" if sentence.speaker == "assistant" else line
     is_open = is_open_item(sentence.line, sentence.speaker)
-    return _Candidate(sentence.order, line, content_words(sentence.text), score, is_open)
+    return _Candidate(sentence.order, line, content_words(sentence.text), score, is_open, fact)
 
 
 def _shortlist(found: list[_Sentence], target_tokens: int) -> list[_Sentence]:
@@ -235,7 +255,40 @@ def summarize_session(turns: Sequence[TurnInput], target_tokens: int) -> Session
         return SessionDigest(text="")
     limit = max(300, min(MAX_SIDE_CHARS, _TOTAL_CHARS // len(turns)))
     found = [s for i, turn in enumerate(turns) for s in _sentences_of(turn, i, limit)]
-    candidates = [_candidate(s) for s in _shortlist(found, target_tokens)]
-    chosen = _select(candidates, target_tokens)
-    open_items = tuple(c.line for c in sorted(chosen, key=lambda c: c.order) if c.open)
-    return SessionDigest(text=_render(chosen), open_items=open_items)
+    # Small talk and bare questions never make a summary line; the record reads them.
+    worth = [s for s in found if s.score >= _MIN_SCORE]
+    candidates = [_candidate(s) for s in _shortlist(worth, target_tokens)]
+    chosen = sorted(_select(candidates, target_tokens), key=lambda c: c.order)
+    return SessionDigest(
+        text=_render(chosen),
+        open_items=tuple(c.line for c in chosen if c.open),
+        intent=_intent(found),
+        key_facts=tuple(c.line for c in chosen if c.fact)[:_RECORD_ITEMS],
+        decisions=tuple(c.line for c in candidates if signals(c.line).decision)[:_RECORD_ITEMS],
+        open_questions=_open_questions(found),
+    )
+
+
+def _intent(found: list[_Sentence]) -> str:
+    """The first request the user made, else their first sentence of substance."""
+    said = [s for s in found if s.speaker == "user" and not signals(s.line).chitchat]
+    asked = next((s for s in said if _REQUEST_RE.search(s.text)), None)
+    chosen = asked or (said[0] if said else None)
+    return truncate_to_tokens(chosen.line, _MAX_LINE_TOKENS // 2) if chosen else ""
+
+
+def _open_questions(found: list[_Sentence]) -> tuple[str, ...]:
+    """The user's questions that nothing said soon after them answers: most of a
+    question's words come back in its answer."""
+    ordered = sorted(found, key=lambda s: s.order)
+    unanswered = []
+    for i, sentence in enumerate(ordered):
+        if sentence.speaker != "user" or not signals(sentence.line).question:
+            continue
+        if _ASKS_FOR_HELP_RE.match(sentence.text):
+            continue  # "Can you help me plan X?" is the session's intent, not missing data
+        asked = content_words(sentence.text)
+        later = ordered[i + 1 : i + 1 + _ANSWER_WINDOW]
+        if not any(coverage(asked, content_words(s.text)) >= 0.5 for s in later):
+            unanswered.append(sentence.line)
+    return tuple(unanswered[-_RECORD_ITEMS:])

@@ -67,11 +67,14 @@ class ErasureTables:
             # A full-text delete only marks the entry; merging the segments drops its terms.
             self._exec(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
 
-    def redact_summary(self, tenant: str, summary_id: int, text: str) -> None:
-        """Replace a summary's text (lines that quoted erased content removed)."""
+    def redact_summary(
+        self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None
+    ) -> None:
+        """Replace a summary's text and record (what quoted erased content removed)."""
         self._unindex("summaries", tenant, [summary_id])
         self._exec(
-            "UPDATE summaries SET text = ? WHERE tenant = ? AND id = ?", (text, tenant, summary_id)
+            "UPDATE summaries SET text = ?, record = ? WHERE tenant = ? AND id = ?",
+            (text, None if record is None else json.dumps(record), tenant, summary_id),
         )
         self._exec(
             "INSERT INTO summaries_fts (rowid, text) VALUES (?, replace(?, char(0), ' '))",

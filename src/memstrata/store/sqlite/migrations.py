@@ -390,6 +390,14 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
+        "0012_summary_records",
+        """
+        -- A session summary's structured record, as JSON: intent, key facts, decisions,
+        -- open questions, compression ratio and the model that wrote it.
+        ALTER TABLE summaries ADD COLUMN record TEXT;
+        """,
+    ),
+    (
         "0014_writer_trust",
         """
         -- Who wrote each turn and fact: the writer's trust, and the API key it came with

@@ -689,6 +689,7 @@ class SQLiteStore(EntityTables, ErasureTables):
             "item_count": summary.item_count, "generation": summary.generation,
             "parents": json.dumps(list(summary.parents)),
             "visibility": summary.visibility.value, "created_at": _ts(created),
+            "record": json.dumps(summary.record) if summary.record is not None else None,
         })  # fmt: skip
         return Summary(id=summary_id, created_at=created, **summary.model_dump())
 
@@ -1311,6 +1312,7 @@ def _summary(row: sqlite3.Row) -> Summary:
         visibility=Visibility(row["visibility"]),
         parents=tuple(json.loads(row["parents"])),
         created_at=_dt(row["created_at"]),
+        record=json.loads(row["record"]) if row["record"] else None,
     )
 
 
