@@ -46,8 +46,8 @@ class Bench:
         return {"Authorization": f"Bearer {self.keys[tenant, trust][1]}"}
 
     def call(self, tenant: str, trust: Trust, method: str, path: str, **kwargs: Any) -> Any:
-        response = self.http.request(method, path, headers=self.headers(tenant, trust), **kwargs)
-        return response
+        """One HTTP request with the key of (tenant, trust); the httpx response."""
+        return self.http.request(method, path, headers=self.headers(tenant, trust), **kwargs)
 
 
 @contextmanager
@@ -108,8 +108,8 @@ def attack_supersede_endpoint(b: Bench, trust: Trust) -> bool:
 
 
 def attack_private_visibility(b: Bench, trust: Trust) -> bool:
-    """A lower-trust key writes a fact as `private`, hiding it from nobody above it but
-    passing it off as the user's own."""
+    """A lower-trust key writes a fact as `private`, the user's own level, which it could
+    not even read back."""
     answer = b.call("acme", trust, "POST", "/v1/facts", json={
         "stream": STREAM, "text": f"The {trust} budget code is 77.", "visibility": "private",
     })  # fmt: skip
