@@ -109,8 +109,21 @@ async def writer_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
     return key
 
 
+async def owner_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
+    # Sources are recorded at the owner's trust, with a visibility their channels decide,
+    # which a lower-trust writer could neither be capped into nor read back.
+    if key.trust is not Trust.FULL:
+        raise ApiError(
+            403, "forbidden",
+            f"importing or ingesting sources needs a full key; this key has trust "
+            f"{key.trust.value!r}",
+        )  # fmt: skip
+    return key
+
+
 Caller = Annotated[ApiKey, Depends(current_key)]
 Writer = Annotated[ApiKey, Depends(writer_key)]
+Owner = Annotated[ApiKey, Depends(owner_key)]
 
 
 def read_trust(key: ApiKey, requested: Trust | None) -> Trust:
