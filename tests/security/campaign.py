@@ -46,8 +46,8 @@ class Bench:
         return {"Authorization": f"Bearer {self.keys[tenant, trust][1]}"}
 
     def call(self, tenant: str, trust: Trust, method: str, path: str, **kwargs: Any) -> Any:
-        response = self.http.request(method, path, headers=self.headers(tenant, trust), **kwargs)
-        return response
+        """One HTTP request with the key of (tenant, trust); the httpx response."""
+        return self.http.request(method, path, headers=self.headers(tenant, trust), **kwargs)
 
 
 @contextmanager
@@ -108,8 +108,8 @@ def attack_supersede_endpoint(b: Bench, trust: Trust) -> bool:
 
 
 def attack_private_visibility(b: Bench, trust: Trust) -> bool:
-    """A lower-trust key writes a fact as `private`, hiding it from nobody above it but
-    passing it off as the user's own."""
+    """A lower-trust key writes a fact as `private`, the user's own level, which it could
+    not even read back."""
     answer = b.call("acme", trust, "POST", "/v1/facts", json={
         "stream": STREAM, "text": f"The {trust} budget code is 77.", "visibility": "private",
     })  # fmt: skip
@@ -160,6 +160,18 @@ def attack_confidence_ceiling(b: Bench, trust: Trust) -> bool:
     return answer.json().get("confidence", 0.0) >= 1.0
 
 
+def attack_source_ingest(b: Bench, trust: Trust) -> bool:
+    """A lower-trust key feeds a Slack message and a Jira export in, whose records and facts
+    would be stored at the owner's trust, private if it names a private channel."""
+    message = b.call("acme", trust, "POST", "/v1/ingest/message", json={
+        "channel": "leads", "user": "eve", "ts": "1767000000.000100",
+        "text": "No, Sarah is the Lead Architect.", "channel_kind": "private",
+    })  # fmt: skip
+    jira = b.call("acme", trust, "POST", "/v1/imports", data={"kind": "jira"},
+                  files={"file": ("jira.csv", b"Issue key,Summary\nX-1,a\n")})  # fmt: skip
+    return message.status_code != 403 or jira.status_code != 403
+
+
 ATTACKS: dict[str, Callable[[Bench, Trust], bool]] = {
     "confidence 1.0 over the user's correction": attack_confidence_override,
     "supersede endpoint on the user's fact": attack_supersede_endpoint,
@@ -168,6 +180,7 @@ ATTACKS: dict[str, Callable[[Bench, Trust], bool]] = {
     "correction retracting the answered turn": attack_retract_answered,
     "event time in 2099": attack_future_event,
     "confidence 1.0 on a fresh slot": attack_confidence_ceiling,
+    "Slack message and Jira import at owner trust": attack_source_ingest,
 }
 
 

@@ -109,16 +109,23 @@ async def writer_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
     return key
 
 
-async def full_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
+async def owner_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
+    # Forgetting and erasing are the owner's; sources are recorded at the owner's trust,
+    # with a visibility their channels decide, which a lower-trust writer could neither
+    # be capped into nor read back.
     if key.trust is not Trust.FULL:
-        raise ApiError(403, "forbidden", "only a key of trust 'full' can forget or erase")
+        raise ApiError(
+            403, "forbidden",
+            f"this needs a key of trust 'full' (the owner's); this key has trust "
+            f"{key.trust.value!r}",
+        )  # fmt: skip
     return key
 
 
 Caller = Annotated[ApiKey, Depends(current_key)]
 Writer = Annotated[ApiKey, Depends(writer_key)]
-Owner = Annotated[ApiKey, Depends(full_key)]
-"""A key of trust full: the user's own, which alone may forget and erase."""
+Owner = Annotated[ApiKey, Depends(owner_key)]
+"""A key of trust full: the user's own, which alone may forget, erase and import."""
 
 
 def read_trust(key: ApiKey, requested: Trust | None) -> Trust:

@@ -335,11 +335,12 @@ def refresh(body: StreamRef, key: Writer, mem: Mem) -> Refreshed:
     "/ingest/message", status_code=201, tags=["ingest"],
     responses={**FORBIDDEN, 200: {"model": Ingested, "description": "a repeat: stored before"}},
 )  # fmt: skip
-def ingest_message(body: SlackMessageIn, key: Writer, mem: Mem, response: Response) -> Ingested:
+def ingest_message(body: SlackMessageIn, key: Owner, mem: Mem, response: Response) -> Ingested:
     """A live Slack message: routed to a stream and stored once as a source record; its
     stream is digested (summaries, facts) when a batch is full or the channel goes quiet.
 
     A repeat of a stored (channel, ts) changes nothing and answers 200 with a null stream.
+    Needs a full key: sources are recorded at the owner's trust.
     """
     stream = mem.ingest_message(
         channel=body.channel, user=body.user, ts=body.ts, text=body.text,
@@ -352,7 +353,7 @@ def ingest_message(body: SlackMessageIn, key: Writer, mem: Mem, response: Respon
 
 @router.post("/imports", status_code=202, tags=["ingest"], responses=_errors(403, 429, 503))
 def start_import(
-    key: Writer,
+    key: Owner,
     imports: ImportQueue,
     response: Response,
     kind: Annotated[ImportKind, Form(description="slack (an export .zip) or jira (a CSV)")],
@@ -363,7 +364,7 @@ def start_import(
     Imports run one at a time in the background (in each server process, when there are
     several). A file that is not what `kind` says ends
     as status "failed" with the reason in `error`. Importing the same file again adds
-    nothing new.
+    nothing new. Needs a full key: sources are recorded at the owner's trust.
     """
     job = imports.submit(key.tenant, kind, file.file, file.filename)
     url = f"{router.prefix}/imports/{job.id}"
