@@ -26,6 +26,7 @@ from typing import Any, BinaryIO, Self
 
 from memstrata.errors import InvalidInput
 from memstrata.settings import ImportLimits
+from memstrata.sources.problems import CappedList
 
 __all__ = [
     "Channel",
@@ -628,7 +629,7 @@ class SlackExport:
         self._label = label
         self._max_text_chars = max_text_chars
         self._closed = False
-        self.problems: list[Problem] = []
+        self.problems: CappedList[Problem] = CappedList()
         if not source.top & _CHANNEL_FILE_NAMES:
             raise InvalidInput(
                 f"{label} is not a Slack export: it has no channels.json, groups.json, "
@@ -730,7 +731,7 @@ class SlackExport:
         across channels, so that what comes out is close to time order."""
         if self._closed:
             raise InvalidInput(f"the Slack export {self._label} is closed")
-        del self.problems[self._opening_problems :]
+        self.problems.truncate(self._opening_problems)
         for day, folder, channel in self._by_day():
             yield from self._read_day(f"{folder}/{day}", channel)
 
