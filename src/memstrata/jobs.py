@@ -124,7 +124,9 @@ class JobRunner:
             yield
         finally:
             done.set()
-            thread.join()
+            # Bounded: a caller running jobs inside its own transaction holds the store's
+            # lock, which a beat may be waiting for. A late beat finds the lease released.
+            thread.join(self.lease_seconds)
 
     def _run(self, owner: str, job: Job) -> bool:
         """Run one job; False when the stream's lease was lost and draining must stop."""
