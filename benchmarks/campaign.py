@@ -199,6 +199,29 @@ def zip_bomb(base: Path, gib: float) -> Row:
     )  # fmt: skip
 
 
+def dense_json(base: Path) -> Row:
+    """A day file right at max_file_bytes made of millions of empty objects: the worst
+    ratio of Python memory to file size that an export within its limits can ask for."""
+    limit = Settings().imports.max_file_bytes
+    export = base / "dense"
+    (export / "general").mkdir(parents=True)
+    (export / "channels.json").write_text(json.dumps([{"id": "C1", "name": "general"}]))
+    count = limit // 3
+    (export / "general" / "2017-03-21.json").write_bytes(b"[" + b"{}," * (count - 1) + b"{}]")
+    done = subprocess.run(
+        [sys.executable, "-c", BOMB_IMPORT, str(base / "dense.db"), str(export)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode:
+        return Row("dense JSON at the limit", f"{count:,} objects", done.stderr[-200:], "", False)
+    result = json.loads(done.stdout.splitlines()[-1])
+    return Row(
+        "dense JSON at the file limit", f"{limit / MIB:g} MiB, {count:,} empty objects",
+        f"peak RSS {result['rss_mb']:.0f} MB, {len(result['problems'])} problems listed",
+        "under 400 MB", result["rss_mb"] < 400,
+    )  # fmt: skip
+
+
 def _write_bomb(target: Path, size: int) -> None:
     day = json.dumps([{"type": "message", "ts": "1490000000.000100", "user": "U1", "text": "hi"}])
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
@@ -304,6 +327,7 @@ def main() -> None:
             lambda: takeovers(base, args.takeovers),
             lambda: close_under_load(base, args.close_jobs),
             lambda: zip_bomb(base, args.bomb_gib),
+            lambda: dense_json(base),
             lambda: hostile_csv(base),
             lambda: store_errors(base),
             ssrf,

@@ -35,6 +35,9 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMSTRATA_DB", str(tmp_path / "default.db"))
     # The local MiniLM model is exercised by the tests that are about embeddings.
     monkeypatch.setenv("MEMSTRATA_EMBED__KIND", "hashing")
+    # A sync per commit triples the suite's time on slow disks; test_durability checks the
+    # default is still `full`, and a process crash loses nothing at `normal` either.
+    monkeypatch.setenv("MEMSTRATA_DURABILITY", "normal")
 
 
 @pytest.fixture

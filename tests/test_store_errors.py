@@ -86,6 +86,7 @@ def served(tmp_path: Path) -> Iterator[tuple[httpx.Client, Memory]]:
 
 
 def test_http_answers_503_store_full_without_the_path(served) -> None:
+    # Hostile condition: the database may not grow while a client posts a 230 KB turn.
     client, mem = served
     fill_up(mem)
     answer = client.post("/v1/turns", json={"stream": "chat:1", "user": BIG})
@@ -97,6 +98,7 @@ def test_http_answers_503_store_full_without_the_path(served) -> None:
 
 
 def test_cli_says_read_only_and_exits_3(tmp_path: Path) -> None:
+    # Hostile condition: `add-turn` on a database file that cannot be written.
     db = tmp_path / "cli.db"
     runner = CliRunner()
     assert runner.invoke(app, ["--db", str(db), "add-turn", "chat:1", "--user", "a"]).exit_code == 0

@@ -124,7 +124,9 @@ class JobRunner:
             yield
         finally:
             done.set()
-            thread.join()
+            # Bounded: a caller running jobs inside its own transaction holds the store's
+            # lock, which a beat may be waiting for. A late beat finds the lease released.
+            thread.join(self.lease_seconds)
 
     def _run(self, owner: str, job: Job) -> bool:
         """Run one job; False when the stream's lease was lost and draining must stop."""
@@ -173,6 +175,7 @@ class BackgroundWorker:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="memstrata-worker", daemon=True)
+        self._store_failure: str | None = None
 
     def start(self) -> None:
         self._thread.start()
@@ -197,5 +200,15 @@ class BackgroundWorker:
                 return
             try:
                 self._runner.run_pending(wait=False, stopping=self._stop.is_set)
+                self._store_failure = None
+            except StoreError as exc:
+                self._store_failed(exc)
             except Exception:  # keep the worker alive; the job row has the error
                 log.exception("background worker pass failed")
+
+    def _store_failed(self, exc: StoreError) -> None:
+        """A full or read-only store fails every pass the same way: say so once, not with a
+        traceback each second, until a pass gets through again."""
+        if str(exc) != self._store_failure:
+            log.warning("the job worker cannot run jobs: %s", exc)
+        self._store_failure = str(exc)

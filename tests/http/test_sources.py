@@ -218,7 +218,7 @@ def test_a_file_that_is_not_what_kind_says_fails_clearly(
 def test_an_uploaded_zip_bomb_is_refused_in_the_report(
     live: Live, client: httpx.Client, tmp_path: Path
 ) -> None:
-    # Attack: a 40 KiB upload whose day file inflates to 40 MiB, over the 32 MiB default.
+    # Attack: a 40 KiB upload whose day file inflates to 40 MiB, over the 8 MiB default.
     archive = slack_zip(tmp_path / "bomb.zip")
     with (
         zipfile.ZipFile(archive, "a", zipfile.ZIP_DEFLATED, compresslevel=9) as bomb,

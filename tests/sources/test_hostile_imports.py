@@ -136,6 +136,14 @@ def test_deeply_nested_json_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     assert "nested too deeply" in problem.error
 
 
+def test_many_bad_messages_make_a_short_report(tmp_path: Path, open_memory) -> None:
+    # Attack: a day file of 100,000 messages without a ts, each one a problem to report.
+    root = write_export(tmp_path / "export", {"general": {DAY: b"[" + b"{}," * 99_999 + b"{}]"}})
+    report = open_memory().import_slack(root, process=False)
+    assert len(report.problems) == 101
+    assert report.problems[-1].error == "and 99,900 more problems, not listed"
+
+
 def test_message_over_max_turn_chars_is_skipped(tmp_path: Path, open_memory) -> None:
     # Attack: one 300,000-character message in an export, against max_turn_chars 100,000.
     day = [msg("1490000000.000100", "x" * 300_000), msg("1490000001.000100", "short")]

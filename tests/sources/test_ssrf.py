@@ -23,6 +23,7 @@ INTERNAL = [
 
 @pytest.mark.parametrize(("address", "kind"), INTERNAL)
 def test_allowed_host_with_an_internal_address_is_refused(address: str, kind: str) -> None:
+    # Attack: the allow-list names an internal address outright (or a mapped form of it).
     host = f"[{address}]" if ":" in address else address
     with pytest.raises(InvalidInput, match=f"resolves to .*, a {kind} address"):
         fetch_page(f"http://{host}:9/x", allow_hosts=[address], timeout=2.0)

@@ -150,6 +150,11 @@ class _Job:
     def path(self) -> Path:
         return self.folder / f"upload{_SUFFIX[self.kind]}"
 
+    def remove_upload(self) -> None:
+        """Remove the folder and let its lock go; safe to call again."""
+        lock, self.lock = self.lock, None
+        _remove_upload(self.folder, lock)
+
     def scrub(self, text: str) -> str:
         """`text` without the temp path, which means nothing to the caller."""
         return text.replace(str(self.path), self.name).replace(str(self.folder), self.name)
@@ -265,6 +270,7 @@ class Imports:
             try:
                 self._run(job)
             finally:
+                job.remove_upload()  # if the import did not get to it
                 self._release_lease_if_idle()
 
     # -- the lease that tells other processes this one is alive ---------------
@@ -301,16 +307,12 @@ class Imports:
 
     def _run(self, job: _Job) -> None:
         if self._stopping.is_set():
-            _remove_upload(job.folder, job.lock)
+            job.remove_upload()
             self._set(job, "failed", error=_STOPPED)
             return
         self._set(job, "running")
         try:
-            try:
-                report = self._import(job)
-            finally:
-                # Gone before the status says the import ended, so no reader sees it linger.
-                _remove_upload(job.folder, job.lock)
+            report = self._import(job)
         except InvalidInput as exc:
             self._set(job, "failed", error=job.scrub(str(exc)))
         except _Stopped:
@@ -325,9 +327,16 @@ class Imports:
             self._set(job, "done", report=_scrubbed(job, report))
 
     def _import(self, job: _Job) -> ImportReport:
-        if job.kind == "slack":
-            return self._memory.import_slack(job.path, progress=self._progress, tenant=job.tenant)
-        return self._memory.import_jira(job.path, progress=self._progress, tenant=job.tenant)
+        # The upload goes before the status says the import ended, so no one who saw
+        # it end can still find the folder.
+        try:
+            if job.kind == "slack":
+                return self._memory.import_slack(
+                    job.path, progress=self._progress, tenant=job.tenant
+                )
+            return self._memory.import_jira(job.path, progress=self._progress, tenant=job.tenant)
+        finally:
+            job.remove_upload()
 
     def _progress(self, done: int, total: int) -> None:
         # Called between chunks, after each commit: a safe point to give up at.

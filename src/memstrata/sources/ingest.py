@@ -97,7 +97,10 @@ class SlackIngest:
                 progress(tally.files, total)
         self._digest_full(tally.waiting, 1)
         self._digest_left_over(tally.stored_before - tally.routed.keys())
-        problems = tuple(ImportProblem(path=p.path, error=p.error) for p in export.problems)
+        problems = _with_summary(
+            [ImportProblem(path=p.path, error=p.error) for p in export.problems],
+            export.problems.summary(),
+        )
         return ImportReport(
             source="slack", read=tally.read, kept=sum(tally.routed.values()),
             duplicates=tally.duplicates, skipped=dict(tally.skipped),
@@ -231,6 +234,12 @@ def slack_ts(value: str | float) -> tuple[str, datetime]:
         raise InvalidInput(f"ts must be Slack's seconds.micros timestamp, got {value!r}") from None
 
 
+def _with_summary(problems: list[ImportProblem], summary: str | None) -> tuple[ImportProblem, ...]:
+    if summary:
+        problems.append(ImportProblem(path="(more)", error=summary))
+    return tuple(problems)
+
+
 def _visibility(kind: ChannelKind) -> Visibility:
     return Visibility.SHARED if kind is ChannelKind.PUBLIC else Visibility.PRIVATE
 
@@ -271,7 +280,10 @@ class JiraIngest:
                 progress(read_count, 0)
         for key in sorted(projects):
             self._write_stats(key, now)
-        problems = tuple(ImportProblem(path=f"row {p.row}", error=p.error) for p in read.problems)
+        problems = _with_summary(
+            [ImportProblem(path=f"row {p.row}", error=p.error) for p in read.problems],
+            read.problems.summary(),
+        )
         return ImportReport(
             source="jira", read=read_count, kept=sum(routed.values()), duplicates=duplicates,
             routed=dict(routed.most_common()), facts=facts, problems=problems,

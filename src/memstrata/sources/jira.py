@@ -18,6 +18,7 @@ from typing import BinaryIO, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from memstrata.errors import InvalidInput
+from memstrata.sources.problems import CappedList
 from memstrata.types import as_utc
 
 __all__ = [
@@ -331,7 +332,7 @@ class JiraRead:
     ) -> None:
         self.path = path
         self.columns = columns
-        self.problems: list[Problem] = []
+        self.problems: CappedList[Problem] = CappedList()
         self._layout = _layout(list(columns))
         self._max_row_bytes = max_row_bytes
 

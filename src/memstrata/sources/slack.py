@@ -26,6 +26,7 @@ from typing import Any, BinaryIO, Self
 
 from memstrata.errors import InvalidInput
 from memstrata.settings import ImportLimits
+from memstrata.sources.problems import CappedList
 
 __all__ = [
     "Channel",
@@ -587,7 +588,38 @@ class _ZipSource(_Source):
         self._archive.close()
 
 
+_END_RECORD = b"PK\x05\x06"
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_END_SEARCH = 22 + 65_535  # the end record, and the longest comment that may follow it
+
+
+def _declared_members(path: Path) -> int | None:
+    """How many members the zip's end record says it has, read before zipfile builds an
+    object for each of them; None if the record cannot be found (zipfile will say why)."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        start = max(0, size - _END_SEARCH)
+        handle.seek(start)
+        tail = handle.read()
+        at = tail.rfind(_END_RECORD)
+        if at < 0 or len(tail) < at + 22:
+            return None
+        count = int.from_bytes(tail[at + 10 : at + 12], "little")
+        locator = at - 20
+        if count != 0xFFFF or locator < 0 or tail[locator : locator + 4] != _ZIP64_LOCATOR:
+            return count
+        # Zip64: the locator gives where the zip64 end record (and its 8-byte count) is.
+        handle.seek(int.from_bytes(tail[locator + 8 : locator + 16], "little") + 32)
+        return int.from_bytes(handle.read(8), "little")
+
+
 def _zip_source(path: Path, limits: ImportLimits) -> _ZipSource:
+    declared = _declared_members(path)
+    if declared is not None and declared > limits.max_files:
+        raise InvalidInput(
+            f"{path} holds {declared:,} files, over imports.max_files ({limits.max_files:,});"
+            " refused"
+        )
     archive = zipfile.ZipFile(path)
     try:
         return _ZipSource(archive, limits, str(path))
@@ -628,7 +660,7 @@ class SlackExport:
         self._label = label
         self._max_text_chars = max_text_chars
         self._closed = False
-        self.problems: list[Problem] = []
+        self.problems: CappedList[Problem] = CappedList()
         if not source.top & _CHANNEL_FILE_NAMES:
             raise InvalidInput(
                 f"{label} is not a Slack export: it has no channels.json, groups.json, "
@@ -734,7 +766,7 @@ class SlackExport:
         across channels, so that what comes out is close to time order."""
         if self._closed:
             raise InvalidInput(f"the Slack export {self._label} is closed")
-        del self.problems[self._opening_problems :]
+        self.problems.truncate(self._opening_problems)
         for day, folder, channel in self._by_day():
             yield from self._read_day(f"{folder}/{day}", channel)
 

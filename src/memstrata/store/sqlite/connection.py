@@ -6,8 +6,7 @@ comes back through the cursor's fetch methods, so this is the one place where a 
 """
 
 import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -52,61 +51,74 @@ def _kind(exc: sqlite3.Error) -> type[StoreError]:
     return StoreError
 
 
-class _Typed:
+# Each method catches in place rather than through a shared context manager: these run for
+# every statement and row, and a try costs nothing until something fails.
+
+
+class TypedCursor(sqlite3.Cursor):
     path: Path
 
-    @contextmanager
-    def _typed(self) -> Iterator[None]:
+    def execute(self, sql: str, params: Any = (), /) -> "TypedCursor":
         try:
-            yield
+            return super().execute(sql, params)
+        except sqlite3.Error as exc:
+            raise typed_error(exc, self.path) from exc
+
+    def executemany(self, sql: str, params: Iterable[Any], /) -> "TypedCursor":
+        try:
+            return super().executemany(sql, params)
+        except sqlite3.Error as exc:
+            raise typed_error(exc, self.path) from exc
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except sqlite3.Error as exc:
+            raise typed_error(exc, self.path) from exc
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except sqlite3.Error as exc:
+            raise typed_error(exc, self.path) from exc
+
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
+        try:
+            return super().fetchmany(size)
+        except sqlite3.Error as exc:
+            raise typed_error(exc, self.path) from exc
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
         except sqlite3.Error as exc:
             raise typed_error(exc, self.path) from exc
 
 
-class TypedCursor(_Typed, sqlite3.Cursor):
-    def execute(self, sql: str, params: Any = (), /) -> "TypedCursor":
-        with self._typed():
-            return super().execute(sql, params)
-
-    def executemany(self, sql: str, params: Iterable[Any], /) -> "TypedCursor":
-        with self._typed():
-            return super().executemany(sql, params)
-
-    def fetchone(self) -> Any:
-        with self._typed():
-            return super().fetchone()
-
-    def fetchall(self) -> list[Any]:
-        with self._typed():
-            return super().fetchall()
-
-    def fetchmany(self, size: int | None = 1) -> list[Any]:
-        with self._typed():
-            return super().fetchmany(size)
-
-    def __next__(self) -> Any:
-        with self._typed():
-            return super().__next__()
-
-
-class TypedConnection(_Typed, sqlite3.Connection):
+class TypedConnection(sqlite3.Connection):
     """Made by `connect`; its cursors are TypedCursors."""
 
+    path: Path
+
     def execute(self, sql: str, params: Any = (), /) -> TypedCursor:
-        with self._typed():
-            cursor = self.cursor(TypedCursor)
-        cursor.path = self.path
-        return cursor.execute(sql, params)
+        return self._cursor().execute(sql, params)
 
     def executemany(self, sql: str, params: Iterable[Any], /) -> TypedCursor:
-        with self._typed():
-            cursor = self.cursor(TypedCursor)
-        cursor.path = self.path
-        return cursor.executemany(sql, params)
+        return self._cursor().executemany(sql, params)
 
     def executescript(self, script: str, /) -> sqlite3.Cursor:
-        with self._typed():
+        try:
             return super().executescript(script)
+        except sqlite3.Error as exc:
+            raise typed_error(exc, self.path) from exc
+
+    def _cursor(self) -> TypedCursor:
+        try:
+            cursor = self.cursor(TypedCursor)
+        except sqlite3.Error as exc:  # a closed connection
+            raise typed_error(exc, self.path) from exc
+        cursor.path = self.path
+        return cursor
 
 
 def connect(path: Path, *, timeout: float) -> TypedConnection:
