@@ -39,7 +39,16 @@ class Clause:
     """The stream's subject ('alpha'), used when a deadline or decision names no thing."""
     subject_display: str
     speaker: str
-    """'user' or 'assistant'; first-person rules only apply to the user."""
+    """'user' for a person's words, 'assistant' for the assistant's; see first_person."""
+    me: str | None = None
+    """Who 'I' is, when the speaker has a name ("Caroline"); else 'I' is the user."""
+
+
+def first_person(clause: Clause) -> tuple[str, str] | None:
+    """(key, shown) of who 'I' means in `clause`; None for an unnamed assistant."""
+    if clause.me:
+        return clause.me.lower(), clause.me
+    return ("user", "The user") if clause.speaker == "user" else None
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,11 @@ class Parsed:
     """Display name of the person the clause is about, for resolving a later 'he'."""
     rebuild: Callable[[str], "Parsed | None"] | None = field(default=None, compare=False)
     """The same statement with another value: turns "not frontend" into a SlotRef."""
+    denied_text: str | None = None
+    """How to say the statement stopped being true, for facts a change retracts in their
+    own slot ("The user is no longer vegetarian"); None where a denial needs its own slot."""
+    also: tuple["Parsed", ...] = ()
+    """More facts the same clause states ("my wife Sara is a nurse": wife, and job)."""
 
 
 Rule = Callable[[Clause], Parsed | None]
@@ -594,7 +608,8 @@ _WORK_VERB_RE = re.compile(
 
 
 def commitment(clause: Clause) -> Parsed | None:
-    if clause.speaker != "user":
+    me = first_person(clause)
+    if me is None:
         return None
     match = _COMMIT_RE.match(clause.text)
     if not match:
@@ -606,7 +621,7 @@ def commitment(clause: Clause) -> Parsed | None:
     if not (_WORK_VERB_RE.match(action) or dates.find_dates(action, clause.at)):
         return None  # "we'll rock the dance floor" is a mood, not a promise to track
     first = match["who"].lower() == "i"
-    subject, who = ("user", "The user") if first else (clause.subject, "The team")
+    subject, who = me if first else (clause.subject, "The team")
     action = third_person(dates.annotate(action, clause.at))
     slot = "commitment:" + keywords(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", action)))
     return Parsed(FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}.")
@@ -668,26 +683,27 @@ _FOR_THE_ASSISTANT_RE = re.compile(
 )
 
 
-def _preference_slot(what: str) -> str:
+def preference_slot(what: str) -> str:
     return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(what, 2)}"
 
 
-def _stated_preference(match: re.Match[str]) -> Parsed | None:
+def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | None:
     verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
     if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
         return None
     stance = _STANCES.get(verb, "prefers")
     return Parsed(
-        FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}",
-        f"The user {stance} {third_person(what)}.",
+        FactCategory.PREFERENCE, me[0], preference_slot(what), f"{stance} {norm(what)}",
+        f"{me[1]} {stance} {third_person(what)}.",
     )  # fmt: skip
 
 
 def preference(clause: Clause) -> Parsed | None:
-    if clause.speaker != "user":
+    me = first_person(clause)
+    if me is None:
         return None
     if match := _PREFER_RE.match(clause.text):
-        return _stated_preference(match)
+        return _stated_preference(match, me)
     match = _ALWAYS_RE.match(clause.text)
     if not match:
         return None
@@ -699,23 +715,10 @@ def preference(clause: Clause) -> Parsed | None:
         return None  # "never give up" is encouragement, not an instruction to the assistant
     stance = "always" if verb == "always" else "never" if verb else "prefers"
     said = third_person(what)
-    text = f"The user asks you to {stance} {said}." if verb else f"The user prefers {said}."
+    text = f"{me[1]} asks you to {stance} {said}." if verb else f"{me[1]} prefers {said}."
     return Parsed(
-        FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}", text
+        FactCategory.PREFERENCE, me[0], preference_slot(what), f"{stance} {norm(what)}", text
     )
-
-
-# --- the user's name -----------------------------------------------------------------
-
-_MY_NAME_RE = re.compile(r"^(?i:my\s+name\s+is|call\s+me|you\s+can\s+call\s+me)\s+(?P<name>"
-                         r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")  # fmt: skip
-
-
-def user_name(clause: Clause) -> Parsed | None:
-    if clause.speaker != "user" or not (match := _MY_NAME_RE.match(clause.text)):
-        return None
-    name = match["name"]
-    return Parsed(FactCategory.NOTE, "user", "name", norm(name), f"The user's name is {name}.")
 
 
 # --- status ----------------------------------------------------------------------------
@@ -758,7 +761,6 @@ RULES: tuple[Rule, ...] = (
     responsibility,
     commitment,
     preference,
-    user_name,
     status,
 )
 

@@ -1,0 +1,862 @@
+"""Personal facts: what people say about themselves and about the people around them.
+
+A clause is read in two steps. First its subject: the speaker ("I", "my"), a relation of
+the speaker ("my wife Sara", "my manager"), or a named person ("Sara"). Then its predicate,
+against TABLE: one row per way of saying a kind of fact, each with examples that
+tests/models/test_personal_facts.py runs, so a pattern and its proof sit together.
+
+Each fact is a slot of its subject, so a later statement in the same slot supersedes the
+earlier one: "I live in Berlin", then "I moved to Munich", are both (user, home).
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache
+
+from memstrata import dates
+from memstrata.models.heuristic.patterns import NOT_NAMES, PREFERENCE_TOPICS, topic_of
+from memstrata.models.heuristic.personal_words import (
+    CONDITIONS,
+    DIETS,
+    FOODS_TO_AVOID,
+    HEALTH_STATES,
+    INSTRUMENTS_AND_SPORTS,
+    JOB_HEADS,
+    LANGUAGES,
+    NATIONALITIES,
+    RELATION_RE,
+    RELATIONS,
+    SKILLS,
+    THING_KINDS,
+    UNIQUE_RELATIONS,
+)
+from memstrata.models.heuristic.rules import (
+    Clause,
+    Parsed,
+    display,
+    first_person,
+    is_name,
+    keywords,
+    person,
+)
+from memstrata.models.heuristic.text import STOPWORDS, words, wordset
+from memstrata.types import FactCategory as C
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Who:
+    """The subject of a personal fact, as keyed and as rendered."""
+
+    key: str
+    """'user', 'caroline', "user's wife", 'sara'."""
+    shown: str
+    """'The user', 'Caroline', "The user's wife", 'Sara'."""
+    named: bool = False
+    """A person named in the text, whom a later 'she' or 'he' can mean."""
+
+
+@dataclass(frozen=True)
+class Value:
+    shown: str
+    key: str
+    kind: str = ""
+    """What the slot needs beyond the subject: a thing's kind, an event's name."""
+
+
+Reader = Callable[[str, Clause], Value | None]
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One kind of personal fact: its category, slot and sentence, and how a value reads."""
+
+    category: C
+    slot: str
+    """Template: {key} is the value's key, {kind} the value's kind."""
+    text: str
+    """Template: {who}, {whose}, {their}, {value}, {a_value}, {noun}."""
+    read: Reader
+
+
+Example = tuple[str, str, str]
+"""A sentence, and the (slot, value) it gives its speaker."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One way of saying a facet: a regex over the predicate that follows the subject."""
+
+    facet: str
+    pattern: str
+    """Group `value` feeds the facet; a group named after another facet adds that fact."""
+    examples: tuple[Example, ...] = ()
+    many: bool = False
+    """The value may list several ("peanuts and shellfish"), one fact each."""
+    we: bool = False
+    """'we' counts as the speaker too ("we live in Denver")."""
+    negated: bool = False
+    """Reads a negated predicate as a positive fact ("doesn't eat pork")."""
+    prefix: str = ""
+    """Put before the value: "sold " keeps (user, owns:car) but says the car is gone."""
+    kind: str = ""
+    """The slot's {kind} where the row fixes it: "married to" is a spouse."""
+
+
+# --- reading values ----------------------------------------------------------------------
+
+_TAIL_RE = re.compile(
+    r"(?:\s*[;(–—]|\s+-\s|\s+(?:since|for|with|because|as\s+of|last|this|next|ago|when"
+    r"|where|after|before|until|but|so|which|who|though|although|while|right\s+now|now"
+    r"|anymore|any\s+more|these\s+days|recently|back\s+in|in|a\s+(?:few|couple)|about"
+    r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
+    r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
+    r"|at\s+the\s+moment|from\s+now\s+on|instead)\b).*$",
+    _I,
+)
+_CONNECTORS = wordset("of de la le del am upon on the and & da von van")
+
+
+def _cut(raw: str) -> str:
+    return _TAIL_RE.sub("", raw.strip()).strip(" .,!;:\"'")
+
+
+def _proper(text: str, max_words: int) -> bool:
+    """Capitalised words (with 'of', 'am'...), or all lowercase for people who type so."""
+    parts = text.replace(",", " ").split()
+    if not parts or len(parts) > max_words or parts[0].lower() in NOT_NAMES | STOPWORDS:
+        return False
+    if text.islower():
+        return not any(p in STOPWORDS for p in parts)
+    return all(p[0].isupper() or p[0].isdigit() or p.lower() in _CONNECTORS for p in parts)
+
+
+def place(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(re.sub(r"^(?:the\s+)?city\s+of\s+", "", raw, flags=_I))
+    return Value(_title(shown), shown.lower()) if _proper(shown, 4) else None
+
+
+def org(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(raw)
+    if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5):
+        return None
+    return Value(shown, shown.lower())
+
+
+def company(raw: str, clause: Clause) -> Value | None:
+    """An organisation written with capitals: after "I quit", "smoking" is none."""
+    found = org(raw, clause)
+    return found if found and not found.shown.islower() else None
+
+
+def name(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(raw)
+    if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
+        return None
+    shown = person(shown)
+    return Value(shown, shown.lower())
+
+
+def proper_name(raw: str, clause: Clause) -> Value | None:
+    """A name as in "I'm Priya", where "I'm tired" must not read as one: capitalised."""
+    found = name(raw, clause)
+    capitalised = raw.strip()[:1].isupper() and not clause.text.isupper()
+    return found if found and capitalised and found.key not in NATIONALITIES else None
+
+
+def title(raw: str, clause: Clause) -> Value | None:
+    shown = display(_cut(raw))
+    lowered = shown.lower().split()
+    head = lowered[: lowered.index("of")] if "of" in lowered else lowered
+    if not head or len(lowered) > 6 or head[-1] not in JOB_HEADS:
+        return None
+    if any(w in STOPWORDS and w not in ("of", "and") for w in lowered):
+        return None
+    return Value(shown, shown.lower())
+
+
+def phrase(raw: str, clause: Clause) -> Value | None:
+    """A short noun phrase: 'peanuts', 'the platform team', 'a bad back'."""
+    shown = display(_cut(raw))
+    ws = words(shown)
+    if not ws or len(ws) > 5 or not keywords(shown) or ws[0] in NOT_NAMES:
+        return None
+    return Value(shown, shown.lower())
+
+
+def language(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(re.sub(r"^(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native)\s+", "", raw))
+    ok = shown and all(w in LANGUAGES for w in shown.lower().split())
+    return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
+
+
+def skill(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(raw)
+    return Value(shown, shown.lower()) if shown.lower() in SKILLS else None
+
+
+def thing(raw: str, clause: Clause) -> Value | None:
+    """Something owned or used, with its kind from THING_KINDS ('a Honda Civic': car)."""
+    shown = display(_cut(re.sub(r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:new|used|old|second-hand"
+                                r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
+                                r"|little|tiny|big|vintage)\s+", "", raw, flags=_I)))  # fmt: skip
+    kind = _kind_of(shown.lower())
+    if kind is None or len(words(shown)) > 5:
+        return None
+    return Value(shown, shown.lower(), kind)
+
+
+def _kind_of(text: str) -> str | None:
+    best: tuple[int, str] | None = None
+    for kind, names in THING_KINDS.items():
+        for known in names:
+            longer = best is None or len(known) > best[0]
+            if longer and re.search(rf"(?<![\w.]){re.escape(known)}(?![\w+#])", text):
+                best = (len(known), kind)
+    return best[1] if best else None
+
+
+def day(raw: str, clause: Clause) -> Value | None:
+    """A day of the year, resolved against the turn: 'May 4th', 'tomorrow'."""
+    hit = dates.leading_date(raw, clause.at)
+    rest = dates.LEAD_RE.sub("", raw.strip())
+    if hit is None or _cut(rest[hit.end :]).strip(" ,"):
+        return None
+    month_day = f"{hit.day:%B} {hit.day.day}"
+    year = re.search(r"\b(1[89]\d\d|20\d\d)\b", hit.phrase)
+    shown = f"{month_day}, {year[1]}" if year else month_day
+    return Value(shown, month_day.lower())
+
+
+def plan(raw: str, clause: Clause) -> Value | None:
+    """What someone means to do: a verb phrase of a few words, its slot keyed by its object."""
+    shown = _PLAN_TAIL_RE.sub("", raw.strip()).strip(" .,!;:")
+    ws = words(shown)
+    if not ws or len(ws) > 14 or ws[0] in _VAGUE_PLANS or ws[0] in NOT_NAMES - _ARTICLES:
+        return None
+    shown = dates.annotate(shown, clause.at)
+    return Value(shown, shown.lower(), _plan_key(shown))
+
+
+_ARTICLES = frozenset({"a", "an", "the", "my", "our"})
+_PLAN_TAIL_RE = re.compile(r"\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b.*$", _I)
+_VAGUE_PLANS = wordset(
+    """know see say ask talk check thank be get have do make tell let keep try go hear find
+    understand figure chat share mention remember"""
+)
+
+
+def _plan_key(text: str) -> str:
+    """The object of a plan, stemmed: 'run a marathon' and 'running the marathon' meet."""
+    cleaned = dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", text))
+    cleaned = re.sub(r"\b(?:in|by|next|this|before|after)\s+(?:\d{4}|year|month|summer|spring"
+                     r"|fall|autumn|winter|week)\b", " ", cleaned, flags=_I)  # fmt: skip
+    ws = [_stem(w) for w in words(cleaned) if w not in STOPWORDS]
+    return " ".join(ws[1:3] or ws[:1])
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # running -> runn -> run
+    return word
+
+
+def number(low: int, high: int) -> Reader:
+    def read(raw: str, clause: Clause) -> Value | None:
+        match = re.match(r"^(\d{1,4})\b", raw.strip())
+        if match and low <= int(match[1]) <= high:
+            return Value(match[1], match[1])
+        return None
+
+    return read
+
+
+def word_of(pattern: str) -> Reader:
+    """A value that must be one of `pattern`'s alternatives."""
+    regex = re.compile(rf"^(?:a\s+|an\s+)?(?P<w>{pattern})$", _I)
+
+    def read(raw: str, clause: Clause) -> Value | None:
+        match = regex.match(_cut(raw))
+        if not match:
+            return None
+        shown = re.sub(r"\s+", " ", match["w"])
+        return Value(shown, display(shown).lower())
+
+    return read
+
+
+def relation(raw: str, clause: Clause) -> Value | None:
+    """A named relation: the value is the person, the kind the relation."""
+    return name(raw, clause)
+
+
+def _title(text: str) -> str:
+    return text.title() if text.islower() else text
+
+
+# --- the table -----------------------------------------------------------------------------
+
+FACETS: dict[str, Facet] = {
+    "name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", name),
+    "proper name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", proper_name),
+    "address": Facet(C.IDENTITY, "address as", "{who} wants to be called {value}.", name),
+    "pronouns": Facet(
+        C.IDENTITY,
+        "pronouns",
+        "{whose} pronouns are {value}.",
+        word_of(r"(?:she|he|they|ze|xe)/\w+(?:/\w+)?"),
+    ),  # fmt: skip
+    "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(5, 120)),
+    "birth year": Facet(
+        C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)
+    ),  # fmt: skip
+    "nationality": Facet(
+        C.IDENTITY, "nationality", "{who} is {value}.", word_of("|".join(sorted(NATIONALITIES)))
+    ),  # fmt: skip
+    "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
+    "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
+    "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
+    "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
+    "retired": Facet(
+        C.WORK,
+        "employer",
+        "{who} is {value}.",
+        word_of(
+            "retired|unemployed|between\\s+jobs|self-employed|a\\s+freelancer"
+            "|freelancing|a\\s+stay-at-home\\s+(?:mom|dad|parent)"
+        ),
+    ),  # fmt: skip
+    "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
+    "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
+    "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
+    "condition": Facet(
+        C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)
+    ),  # fmt: skip
+    "health state": Facet(
+        C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)
+    ),  # fmt: skip
+    "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", phrase),
+    "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
+    "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
+    "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", phrase),
+    "intolerance": Facet(
+        C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase
+    ),  # fmt: skip
+    "avoids": Facet(
+        C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)
+    ),  # fmt: skip
+    "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
+    "anniversary": Facet(
+        C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day
+    ),  # fmt: skip
+    "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
+    "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
+    "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
+    "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
+    "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", phrase),
+    "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
+    "plays": Facet(
+        C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)
+    ),  # fmt: skip
+    "favorite": Facet(
+        C.PREFERENCE, "favorite:{kind}", "{whose} favorite {noun} is {value}.", phrase
+    ),  # fmt: skip
+    "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", phrase),
+    "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
+    "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
+}
+
+_A = r"(?:a|an|the|my|our|one)\s+"
+_BE_NOW = r"is\s+(?:now\s+)?"
+_PLACE_VERB = (
+    r"(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|resides?|is\s+based"
+    r"|is\s+located|stays?|is\s+staying|settled\s+down|settled)\s+(?:in|at)"
+)
+_MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
+_WORK_AT = (
+    r"(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
+    r"|is\s+interning|interns?)\s+(?:at|for|with)"
+)
+_JOINED = (
+    r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
+    r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
+    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to|moved\s+to)"
+)
+_TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+
+TABLE: tuple[Row, ...] = (
+    # identity
+    Row("name", r"my\s+(?:full\s+|first\s+)?name\s+is\s+(?P<value>.+)",
+        (("My name is Dana.", "name", "dana"), ("My full name is Dana Kim.", "name", "dana kim"))),
+    Row("address", r"(?:go|goes|went)\s+by\s+(?P<value>.+)",
+        (("I go by DJ.", "address as", "dj"),)),
+    Row("address", r"my\s+nickname\s+is\s+(?P<value>.+)",
+        (("My nickname is Bear.", "address as", "bear"),)),
+    Row("pronouns", r"my\s+pronouns\s+are\s+(?P<value>.+)",
+        (("My pronouns are they/them.", "pronouns", "they/them"),)),
+    Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?",
+        (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"))),
+    Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
+        (("I was born in 1988.", "birth year", "1988"),)),
+    Row("nationality", r"is\s+(?P<value>\w+)",
+        (("I'm Canadian.", "nationality", "canadian"),)),
+    Row("proper name", r"is\s+(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
+        (("Hi, I'm Priya.", "name", "priya"),)),
+    # where they live
+    Row("home", rf"{_PLACE_VERB}\s+(?P<value>.+)",
+        (("I live in Berlin.", "home", "berlin"), ("I'm based in Austin, Texas.", "home",
+         "austin, texas"), ("We live in Denver.", "home", "denver")), we=True),
+    Row("home", rf"{_MOVED}\s+(?P<value>.+)",
+        (("I moved to Munich last month.", "home", "munich"),
+         ("We just relocated to Porto.", "home", "porto")), we=True),
+    Row("home", r"my\s+(?:home|city|hometown\s+now)\s+is\s+(?P<value>.+)",
+        (("My home is Lisbon.", "home", "lisbon"),)),
+    Row("hometown", r"(?:is\s+(?:originally\s+)?from|grew\s+up\s+in|was\s+born\s+in"
+                    r"|was\s+raised\s+in)\s+(?P<value>.+)",
+        (("I'm originally from Lyon.", "hometown", "lyon"),
+         ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("hometown", r"my\s+hometown\s+is\s+(?P<value>.+)",
+        (("My hometown is Cork.", "hometown", "cork"),)),
+    # work
+    Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
+        (("I'm on the platform team.", "team", "platform"),)),
+    Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
+                r"\s+team",
+        (("I moved to the data team.", "team", "data"),)),
+    Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
+        (("I work at Acme Corp.", "employer", "acme corp"),
+         ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
+         ("I now work for Globex.", "employer", "globex"))),
+    Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
+        (("I joined Initech as a product manager.", "employer", "initech"),)),
+    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as\s+(?:a|an|the)?|is\s+working\s+as"
+                 r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
+                 r"\s*(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+))?",
+        (("I'm a data engineer.", "job title", "data engineer"),
+         ("I got promoted to senior engineer.", "job title", "senior engineer"),
+         ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+    Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
+                 r"(?P<value>.+)",
+        (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
+    Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
+                r"|got\s+fired\s+from|was\s+let\s+go\s+from)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
+        (("I quit Globex.", "employer", "left globex"),), prefix="left "),
+    Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
+                 r"|owns?)\s+(?P<value>(?:the\s+)?[\w .&-]+?\s+(?:project|team|group|program"
+                 r"|initiative|department|squad|effort|launch|migration))",
+        (("I lead the Atlas project.", "leads", "atlas project"),)),
+    # people around them
+    Row("relation", r"is\s+married\s+to\s+(?P<value>.+)",
+        (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
+    Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
+        (("I'm engaged to Chris.", "fiance", "chris"),), kind="fiance"),
+    Row("relation", r"(?:is\s+)?(?:dating|seeing|in\s+a\s+relationship\s+with)\s+(?P<value>.+)",
+        (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
+    Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
+        (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
+    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got)\s+(?:a|an|one)\s+(?:(?:older"
+                    r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
+                    rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
+        (("I have a daughter named Lily.", "daughter:lily", "lily"),
+         ("We have a dog called Biscuit.", "dog:biscuit", "biscuit")), we=True),
+    # health
+    Row("condition", r"(?:has|have|has\s+had|have\s+had|lives?\s+with|suffers?\s+from"
+                     r"|struggles?\s+with|deals?\s+with|gets?)\s+(?P<value>.+)",
+        (("I have asthma.", "condition:asthma", "asthma"),
+         ("I suffer from migraines.", "condition:migraines", "migraines")), many=True),
+    Row("diagnosis", r"(?:was|got|has\s+been|have\s+been)\s+diagnosed\s+with\s+(?P<value>.+)",
+        (("I was diagnosed with sleep apnea.", "condition:sleep apnea", "sleep apnea"),)),
+    Row("health state", r"is\s+(?P<value>.+)",
+        (("I'm diabetic.", "condition:diabetic", "diabetic"),)),
+    Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+)?)\s+(?:daily|every\s+day"
+                      r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
+        (("I take metformin daily.", "medication:metformin", "metformin"),)),
+    # diet and allergies
+    Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+)?(?P<value>.+)",
+        (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"))),
+    Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to)"
+                r"\s+(?:a\s+)?(?:strict\s+)?(?P<value>.+?)(?:\s+diet)?",
+        (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"))),
+    Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
+                   r"\s+to\s+(?P<value>.+)",
+        (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
+         ("I'm allergic to cats and shellfish.", "allergy:shellfish", "shellfish")),
+        many=True),
+    Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<value>[\w-]+"
+                   r"(?:\s+[\w-]+)?)\s+allergy",
+        (("I have a penicillin allergy.", "allergy:penicillin", "penicillin"),)),
+    Row("intolerance", r"is\s+(?P<value>lactose|gluten|fructose|histamine)[\s-]intolerant",
+        (("I'm lactose intolerant.", "intolerance:lactose", "lactose"),)),
+    Row("intolerance", r"is\s+intolerant\s+(?:to|of)\s+(?P<value>.+)",
+        (("I'm intolerant to gluten.", "intolerance:gluten", "gluten"),)),
+    Row("avoids", r"(?:doesn't|can't|won't|never)\s+(?:eat|eats|drink|drinks|have|touch)"
+                  r"\s+(?:any\s+)?(?P<value>.+)",
+        (("I don't eat pork.", "avoids:pork", "pork"),
+         ("I can't eat gluten or dairy.", "avoids:dairy", "dairy")), many=True, negated=True),
+    Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit)\s+(?P<value>.+)",
+        (("I gave up meat.", "avoids:meat", "meat"),), many=True),
+    # important dates
+    Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
+                    r"\s+(?P<value>.+)",
+        (("My birthday is on May 4.", "birthday", "may 4"),)),
+    Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
+        (("I was born on March 3, 1990.", "birthday", "march 3"),)),
+    Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
+        (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
+    Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
+        (("We got married on September 9, 2017.", "anniversary", "september 9"),), we=True),
+    # things they own or use
+    Row("uses", r"(?:uses?|is\s+using|prefers?|likes?|loves?|swears\s+by|relies\s+on)"
+                r"\s+(?P<value>.+?)\s+(?:as|for)\s+(?:my|our|a|an|the)\s+(?P<noun>[\w ]+)",
+        (("I prefer vim as my editor.", "tool:editor", "vim"),
+         ("I use Firefox as my browser.", "tool:browser", "firefox"))),
+    Row("uses", r"(?:switched|moved|changed|migrated|went\s+back)\s+(?:over\s+)?"
+                r"(?:from\s+.+?\s+)?to\s+(?P<value>.+)",
+        (("I switched to VS Code.", "tool:editor", "vs code"),
+         ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
+    Row("uses", r"(?:uses?|is\s+using|codes?|programs?|writes?\s+code|mostly\s+codes?)"
+                r"\s+(?:in\s+)?(?P<value>.+)",
+        (("I use Emacs.", "tool:editor", "emacs"),
+         ("I mostly code in Go.", "tool:programming language", "go"))),
+    Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
+                r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving)\s+(?P<value>.+)",
+        (("I drive a Honda Civic.", "owns:car", "honda civic"),
+         ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
+    Row("owns", r"my\s+(?:new\s+|current\s+)?(?:car|phone|laptop|bike|ride|computer|watch)"
+                r"(?:\s+is|'s)\s+(?:a|an)\s+(?P<value>.+)",
+        (("My car is a Tesla Model 3.", "owns:car", "tesla model 3"),)),
+    Row("uses", r"my\s+(?:editor|ide|browser|shell|os|terminal|notes\s+app|go-to\s+editor)"
+                r"(?:\s+(?:of\s+choice|is)|'s)\s+(?:still\s+)?(?P<value>.+)",
+        (("My editor is Neovim.", "tool:editor", "neovim"),)),
+    Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
+                r"\s+(?P<value>.+)",
+        (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
+    # skills and languages
+    Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
+                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+)",
+        (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),), many=True),
+    Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
+        (("My native language is Polish.", "language:polish", "polish"),)),
+    Row("learning", r"(?:is\s+(?:learning|studying|taking\s+(?:lessons|classes)\s+in)"
+                    r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
+        (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
+    Row("knows", r"(?:knows?|is\s+(?:good|great|experienced|proficient|an\s+expert)\s+(?:at|in"
+                 r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
+        (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    Row("plays", r"(?:plays?|is\s+playing)\s+(?P<value>.+)",
+        (("I play the cello.", "plays:cello", "cello"),)),
+    # preferences
+    Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
+                    r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
+        (("My favorite band is Radiohead.", "favorite:band", "radiohead"),)),
+    Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
+                 r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
+        (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
+    # plans and goals
+    Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
+                r"|wants?|is\s+trying|is\s+saving\s+up|is\s+preparing|has\s+decided"
+                r"|decided|is\s+determined)\s+to\s+(?P<value>.+)",
+        (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
+          " year"),)),
+    Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
+                r"(?:\s+for\s+\w+(?:\s+\w+)?)?\s+is\s+to\s+(?P<value>.+)",
+        (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
+    Row("plan", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
+                r"(?P<value>.+)",
+        (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
+    Row("dropped plan", r"(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed|dropped"
+                        r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
+                        r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?(?P<value>.+)",
+        (("I gave up on running a marathon.", "plan:marathon", "not running a marathon"),),
+        prefix="not ", negated=True),
+)  # fmt: skip
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{pattern})", _I)
+
+
+# --- subjects --------------------------------------------------------------------------
+
+_CONTRACTIONS = (
+    (re.compile(r"^(?:i'm|im|i\s+am)\b", _I), "I is"),
+    (re.compile(r"^i've\b", _I), "I have"),
+    (re.compile(r"^we're\b", _I), "we is"),
+    (re.compile(r"^we've\b", _I), "we have"),
+)
+# Wishes and what-ifs state nothing: "I wish I lived in Paris", "if I were vegan".
+_UNREAL_RE = re.compile(
+    r"\b(?:wish|wished|would|could|might|should|imagine|pretend|suppose|hypothetically"
+    r"|dream\s+of|dreaming\s+of|fantasi[sz]e)\b|'d\b|\bif\s+(?:i|we|my|our)\b|[\"]",
+    _I,
+)
+_FIRST_RE = re.compile(r"^(?P<pro>i|we)\s+(?P<rest>.+)$", _I)
+_MY_REL_RE = re.compile(
+    r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest"
+    rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?P<tail>(?:'s\b|,|\s).*)?$",
+    _I,
+)
+_MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
+_NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
+_IS_MY_REL_RE = re.compile(rf"^is\s+(?:my|our)\s+(?:new\s+)?(?P<rel>{RELATION_RE})$", _I)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read a clause: its subject, the predicate left, and facts on the way."""
+
+    who: Who | None
+    rest: str
+    also: tuple[Parsed, ...] = ()
+    we: bool = False
+
+
+def speaker(clause: Clause) -> Who | None:
+    """Who 'I' is in this clause: its named speaker, else the user, else nobody."""
+    me = first_person(clause)
+    return Who(*me) if me else None
+
+
+def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | None:
+    value = name(who, clause)
+    if value is None:
+        return None
+    word = re.sub(r"\s+", " ", word.lower())
+    rel = RELATIONS[word]
+    slot = rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
+    text = _sentence(f"{value.shown} is {me.shown}'s {word}.")
+    return Parsed(C.RELATIONSHIP, me.key, slot, value.key, text, person=value.shown)
+
+
+def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
+    """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
+    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^\s+is\s+(?P<is>" + _NAME + ")$", tail):
+        fact = _relation_fact(me, word, m["name"] or m["is"], clause)
+        return [_Reading(None, "", (fact,))] if fact else []
+    named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
+        rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail
+    )
+    if named and (fact := _relation_fact(me, word, named["name"], clause)):
+        who = Who(fact.value, fact.person or fact.value, named=True)
+        return [_Reading(who, named["rest"] or "", (fact,))]
+    if word.lower() not in UNIQUE_RELATIONS:
+        return []  # "my friend is vegetarian" is about someone we cannot key
+    who = Who(f"{me.key}'s {word.lower()}", f"{me.shown}'s {word.lower()}")
+    if tail.startswith("'s "):
+        return [_Reading(who, "my " + tail[3:]), _Reading(who, "is " + tail[3:])]
+    return [_Reading(who, tail.strip())] if tail.strip() else []
+
+
+def _readings(clause: Clause, named: bool) -> list[_Reading]:
+    text = clause.text.strip()
+    for regex, replacement in _CONTRACTIONS:
+        text = regex.sub(replacement, text, count=1)
+    me = speaker(clause)
+    if named:
+        named_match = _NAMED_RE.match(text)
+        return _named_readings(named_match, me, clause) if named_match else []
+    if me is not None and (first := _FIRST_RE.match(text)):
+        return [_Reading(me, first["rest"], we=first["pro"].lower() == "we")]
+    if me is not None and (rel := _MY_REL_RE.match(text)):
+        return _relative(me, rel["rel"], rel["tail"] or "", clause)
+    if me is not None and (named_match := _NAMED_RE.match(text)):
+        relation_only = _named_readings(named_match, me, clause)[:1]
+        if relation_only and relation_only[0].who is None:
+            return relation_only  # "Tom is my manager", before the role rule reads a title
+    if me is not None and (mine := _MY_RE.match(text)):
+        return [_Reading(me, "my " + mine["rest"], we=text[:3].lower() == "our")]
+    return []
+
+
+def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> list[_Reading]:
+    """Readings of "Sara lives in Rome", "Sara's birthday is...", "Sara is my wife"."""
+    if not is_name(named["name"]):
+        return []
+    who = Who(named["name"].lower(), person(named["name"]), named=True)
+    if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(named["rest"]))):
+        fact = _relation_fact(me, rel["rel"], named["name"], clause)
+        return [_Reading(None, "", (fact,))] if fact else []
+    if named["poss"]:
+        return [_Reading(who, "my " + named["rest"]), _Reading(who, "is " + named["rest"])]
+    return [_Reading(who, named["rest"])]
+
+
+# --- predicates --------------------------------------------------------------------------
+
+_ADVERBS = (
+    r"(?:(?:now|currently|also|still|just|recently|finally|mostly|mainly|usually|actually"
+    r"|officially|already|primarily|generally|basically|both|even|really|happily|proudly"
+    r"|lately|definitely|totally|newly|legally|technically|kind\s+of|sort\s+of)\s+)*"
+)
+_NORMAL_FORMS = (
+    (re.compile(r"^(?:am|are|is)\b", _I), "is"),
+    (re.compile(r"^(?:do\s+not|don't|does\s+not|doesn't|didn't|did\s+not)\b", _I), "doesn't"),
+    (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
+    (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
+    (re.compile(r"^(?:have|has)\s+(?:got\s+)?", _I), "has "),
+)
+
+
+def _predicate(rest: str) -> str:
+    """'am now living in X' -> 'is living in X': one verb form for every subject."""
+    rest = re.sub(rf"^{_ADVERBS}", "", rest.strip(), flags=_I)
+    for regex, replacement in _NORMAL_FORMS:
+        rest = regex.sub(replacement, rest, count=1)
+    return re.sub(rf"^(is|has|doesn't)\s+{_ADVERBS}", r"\1 ", rest, flags=_I).strip()
+
+
+def _render(template: str, who: Who, shown: str, noun: str) -> str:
+    article = "an" if shown[:1].lower() in "aeiou" else "a"
+    text = template.format(
+        who=who.shown, whose=f"{who.shown}'s", their="their", value=shown,
+        a_value=f"{article} {shown}", noun=noun,
+    )  # fmt: skip
+    return _sentence(text)
+
+
+def _sentence(text: str) -> str:
+    """Capitalised at the start; 'the user' in lowercase anywhere else."""
+    return text[:1].upper() + re.sub(r"\bThe user\b", "the user", text[1:])
+
+
+def _no_longer(text: str) -> str:
+    """ "The user is vegetarian." -> "The user is no longer vegetarian." """
+    if re.search(r"\s(?:is|are|has\s+been)\s", text):
+        return re.sub(r"\s(is|are|has\s+been)\s", r" \1 no longer ", text, count=1)
+    return re.sub(r"^((?:\S+'s\s+|The\s+)?\S+)\s", r"\1 no longer ", text, count=1)
+
+
+def _slot_key(key: str) -> str:
+    """A value as a slot part, singular: 'peanuts' and 'peanut' are one allergy."""
+    parts = key.split()
+    if parts and re.search(r"[^sueio]s$", parts[-1]) and len(parts[-1]) > 3:
+        parts[-1] = parts[-1][:-1]
+    return " ".join(parts)
+
+
+def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
+    groups = match.groupdict()
+    if row.kind:
+        return row.kind
+    if facet == "relation" and groups.get("kind"):
+        word = re.sub(r"\s+", " ", groups["kind"].lower())
+        rel = RELATIONS[word]
+        return rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
+    if facet == "likes":
+        return topic_of(value.key, PREFERENCE_TOPICS) or f"preference:{keywords(value.key, 2)}"
+    if value.kind:
+        return value.kind
+    noun = (groups.get("noun") or "").strip().lower()
+    return f"tool:{noun}" if noun and facet == "uses" else noun
+
+
+def _noun(kind: str, match: re.Match[str]) -> str:
+    noun = (match.groupdict().get("noun") or "").strip().lower()
+    return noun or kind.split(":", 1)[-1]
+
+
+def _build(
+    facet_name: str, row: Row, who: Who, raw: str, match: re.Match[str], clause: Clause
+) -> Parsed | None:
+    facet = FACETS[facet_name]
+    value = facet.read(raw, clause)
+    if value is None:
+        return None
+    kind = _kind(facet_name, row, value, match)
+    if "{kind}" in facet.slot and not kind:
+        return None
+    slot = facet.slot.format(key=_slot_key(value.key), kind=kind)
+    text = _render(facet.text, who, value.shown, _noun(kind, match))
+
+    def rebuild(other: str) -> Parsed | None:
+        return _build(facet_name, row, who, other, match, clause)
+
+    return Parsed(
+        facet.category, who.key, slot, row.prefix + value.key, text,
+        person=who.shown if who.named else None, rebuild=rebuild,
+        denied_text=_no_longer(text),
+    )  # fmt: skip
+
+
+def _values(row: Row, raw: str) -> list[str]:
+    if not row.many:
+        return [raw]
+    return [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+
+
+def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
+    assert reading.who is not None
+    match = _compiled(row.pattern).fullmatch(reading.rest.strip(" .,!;:"))
+    if match is None:
+        return []
+    found = [
+        fact for raw in _values(row, match["value"])
+        if (fact := _build(row.facet, row, reading.who, raw, match, clause))
+    ]  # fmt: skip
+    if not found:
+        return []
+    for group, raw in match.groupdict().items():
+        if raw and group in FACETS and group != row.facet:
+            extra = _build(group, row, reading.who, raw, match, clause)
+            found.extend([extra] if extra else [])
+    return found
+
+
+def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
+    if _UNREAL_RE.search(clause.text):
+        return None
+    for reading in _readings(clause, named):
+        if reading.who is None:
+            return _joined(list(reading.also))
+        rest = _predicate(reading.rest)
+        for row in TABLE:
+            if (negated and not row.negated) or (reading.we and not row.we):
+                continue
+            if found := _row_facts(row, replace(reading, rest=rest), clause):
+                return _joined([*found, *reading.also])
+        if reading.also and not negated:
+            return _joined(list(reading.also))
+    return None
+
+
+def _joined(facts: list[Parsed]) -> Parsed | None:
+    """The first fact, carrying the others: one clause can state several."""
+    facts = [f for f in facts if f is not None]
+    return replace(facts[0], also=tuple(facts[1:])) if facts else None
+
+
+def personal(clause: Clause) -> Parsed | None:
+    """What the speaker says about themselves or the people around them."""
+    return _read(clause)
+
+
+def personal_negated(clause: Clause) -> Parsed | None:
+    """The negated statements that are facts all the same: "I don't eat pork"."""
+    return _read(clause, negated=True)
+
+
+def people(clause: Clause) -> Parsed | None:
+    """The same facts about a named person ("Sara lives in Rome"). It runs after the team
+    rules, so "Raj is the Lead Architect" stays a role."""
+    return _read(clause, named=True)
+
+
+def people_negated(clause: Clause) -> Parsed | None:
+    return _read(clause, negated=True, named=True)
+
+
+RULES = (personal,)
+"""Before the team rules: "I prefer vim as my editor" is a tool before a preference."""
+LATE_RULES = (people,)
+NEGATION_AWARE = (personal_negated,)
+LATE_NEGATION_AWARE = (people_negated,)
