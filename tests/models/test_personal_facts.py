@@ -73,7 +73,7 @@ def test_compound_sentences_give_every_fact():
 
 
 def test_people_around_the_speaker():
-    assert keys(facts("My wife's name is Sara.")) == [("user", "wife", "sara")]
+    assert keys(facts("My wife's name is Sara.")) == [("user", "spouse", "sara")]
     assert facts("My wife's name is Sara.")[0].text == "Sara is the user's wife."
     found = keys(facts("My sister Anna lives in Rome. She is a nurse."))
     assert found == [
@@ -82,7 +82,7 @@ def test_people_around_the_speaker():
         ("anna", "job title", "nurse"),
     ]
     assert keys(facts("Tom is my manager.")) == [("user", "manager", "tom")]
-    assert keys(facts("My wife is vegetarian.")) == [("user's wife", "diet", "vegetarian")]
+    assert keys(facts("My wife is vegetarian.")) == [("user's spouse", "diet", "vegetarian")]
 
 
 def test_another_persons_trait_is_not_the_speakers():

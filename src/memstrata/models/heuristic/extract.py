@@ -68,10 +68,12 @@ _NOT_A_STATEMENT_RE = re.compile(
 _NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
     r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
-    r"|\s+(?:and|but)\s+(?=(?i:i|my|i'm|i've|we|our)\b)"
-    r"|\s+and\s+(?=(?i:also\s+|now\s+|currently\s+)?(?i:live|work|lead|manage|have|own|drive"
-    r"|speak|use|love|like|hate|prefer|play|am|moved|joined|report|run)\b))",
+    r"|(?:,\s*|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
+    r"(?=(?i:i|my|i'm|i've|we|we're|our)\b))",
 )
+# In a first-person sentence any "and" may start a clause whose subject it leaves out:
+# "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
+_AND_RE = re.compile(r"(\s+and\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|i've)\b", _I)
 _PAIR_RE = re.compile(
@@ -272,9 +274,14 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         person = appositive["person"]
         first = f"{person} is the {appositive['title']}"
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
-    pieces = _SPLIT_RE.split(sentence)
-    out = [pieces[0]]
     first_person = bool(_I_LEAD_RE.match(sentence))
+    pieces = _SPLIT_RE.split(sentence)
+    if first_person:
+        pieces = [
+            part for n, piece in enumerate(pieces)
+            for part in (_AND_RE.split(piece) if n % 2 == 0 else [piece])
+        ]  # fmt: skip
+    out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)

@@ -113,7 +113,9 @@ _TAIL_RE = re.compile(
     r"|anymore|any\s+more|these\s+days|recently|back\s+in|in|a\s+(?:few|couple)|about"
     r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
-    r"|at\s+the\s+moment|from\s+now\s+on|instead)\b).*$",
+    r"|at\s+the\s+moment|from\s+now\s+on|instead|there|here|to|a\s+lot|often|sometimes"
+    r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
+    r"|a\s+(?:bit|little)|badly|after\s+all)\b|,\s*\w+ly\b).*$",
     _I,
 )
 _CONNECTORS = wordset("of de la le del am upon on the and & da von van")
@@ -139,10 +141,13 @@ def place(raw: str, clause: Clause) -> Value | None:
 
 
 def org(raw: str, clause: Clause) -> Value | None:
-    shown = _cut(raw)
+    shown = _cut(_CALLED_RE.sub("", raw.strip()))
     if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5):
         return None
     return Value(shown, shown.lower())
+
+
+_CALLED_RE = re.compile(r"^(?:a|an|this|the)\s+(?:[\w-]+\s+){0,3}(?:called|named)\s+", _I)
 
 
 def company(raw: str, clause: Clause) -> Value | None:
@@ -183,6 +188,8 @@ def phrase(raw: str, clause: Clause) -> Value | None:
     ws = words(shown)
     if not ws or len(ws) > 5 or not keywords(shown) or ws[0] in NOT_NAMES:
         return None
+    if len(ws) == 1 and ws[0].endswith("ly"):
+        return None  # "weirdly", "honestly": how it was said, not what
     return Value(shown, shown.lower())
 
 
@@ -236,11 +243,18 @@ def plan(raw: str, clause: Clause) -> Value | None:
     ws = words(shown)
     if not ws or len(ws) > 14 or ws[0] in _VAGUE_PLANS or ws[0] in NOT_NAMES - _ARTICLES:
         return None
+    if re.search(r"\b(?:not|never|\w+n't)\b", shown, _I):
+        return None
     shown = dates.annotate(shown, clause.at)
     return Value(shown, shown.lower(), _plan_key(shown))
 
 
 _ARTICLES = frozenset({"a", "an", "the", "my", "our"})
+_OBJECT_LEAD = _ARTICLES | wordset("to into for on at in up out some more new")
+_OBJECT_END = wordset(
+    """in on at by before after next this for with so because to from during when while
+    someday eventually soon later and or but again"""
+)
 _PLAN_TAIL_RE = re.compile(r"\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b.*$", _I)
 _VAGUE_PLANS = wordset(
     """know see say ask talk check thank be get have do make tell let keep try go hear find
@@ -249,12 +263,17 @@ _VAGUE_PLANS = wordset(
 
 
 def _plan_key(text: str) -> str:
-    """The object of a plan, stemmed: 'run a marathon' and 'running the marathon' meet."""
-    cleaned = dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", text))
-    cleaned = re.sub(r"\b(?:in|by|next|this|before|after)\s+(?:\d{4}|year|month|summer|spring"
-                     r"|fall|autumn|winter|week)\b", " ", cleaned, flags=_I)  # fmt: skip
-    ws = [_stem(w) for w in words(cleaned) if w not in STOPWORDS]
-    return " ".join(ws[1:3] or ws[:1])
+    """The head of a plan's object, stemmed: 'run a marathon next fall' and 'running the
+    marathon' meet at 'marathon'; 'open a studio in Abuja' is 'studio'."""
+    ws = words(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", text)))
+    start = 0 if ws and ws[0] in _ARTICLES else 1  # "a half marathon" has no verb
+    while start < len(ws) and ws[start] in _OBJECT_LEAD:
+        start += 1
+    end = start
+    while end < len(ws) and ws[end] not in _OBJECT_END:
+        end += 1
+    head = ws[start:end] or ws[:1]
+    return _stem(head[-1]) if head else ""
 
 
 def _stem(word: str) -> str:
@@ -393,7 +412,7 @@ _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 
 TABLE: tuple[Row, ...] = (
     # identity
-    Row("name", r"my\s+(?:full\s+|first\s+)?name\s+is\s+(?P<value>.+)",
+    Row("name", r"my\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)\s+(?P<value>.+)",
         (("My name is Dana.", "name", "dana"), ("My full name is Dana Kim.", "name", "dana kim"))),
     Row("address", r"(?:go|goes|went)\s+by\s+(?P<value>.+)",
         (("I go by DJ.", "address as", "dj"),)),
@@ -451,13 +470,14 @@ TABLE: tuple[Row, ...] = (
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
     Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
                  r"|owns?)\s+(?P<value>(?:the\s+)?[\w .&-]+?\s+(?:project|team|group|program"
-                 r"|initiative|department|squad|effort|launch|migration))",
+                 r"|initiative|department|squad|effort|launch|migration))"
+                 r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
     # people around them
-    Row("relation", r"is\s+married\s+to\s+(?P<value>.+)",
+    Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
-        (("I'm engaged to Chris.", "fiance", "chris"),), kind="fiance"),
+        (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
     Row("relation", r"(?:is\s+)?(?:dating|seeing|in\s+a\s+relationship\s+with)\s+(?P<value>.+)",
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
@@ -482,7 +502,8 @@ TABLE: tuple[Row, ...] = (
     # diet and allergies
     Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+)?(?P<value>.+)",
         (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"))),
-    Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to)"
+    Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to"
+                r"|is\s+doing|does|is\s+eating)"
                 r"\s+(?:a\s+)?(?:strict\s+)?(?P<value>.+?)(?:\s+diet)?",
         (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"))),
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
@@ -522,7 +543,8 @@ TABLE: tuple[Row, ...] = (
                 r"(?:from\s+.+?\s+)?to\s+(?P<value>.+)",
         (("I switched to VS Code.", "tool:editor", "vs code"),
          ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
-    Row("uses", r"(?:uses?|is\s+using|codes?|programs?|writes?\s+code|mostly\s+codes?)"
+    Row("uses", r"(?:uses?|is\s+using|codes?|programs?|writes?\s+code|mostly\s+codes?"
+                r"|shoots?\s+(?:on|with)|works?\s+(?:on|with)|runs?)"
                 r"\s+(?:in\s+)?(?P<value>.+)",
         (("I use Emacs.", "tool:editor", "emacs"),
          ("I mostly code in Go.", "tool:programming language", "go"))),
@@ -599,6 +621,20 @@ _UNREAL_RE = re.compile(
     r"|dream\s+of|dreaming\s+of|fantasi[sz]e)\b|'d\b|\bif\s+(?:i|we|my|our)\b|[\"]",
     _I,
 )
+# Time and stance lead-ins say when, not who: "These days I'm pescatarian".
+_LEAD_IN_RE = re.compile(
+    r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
+    r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
+    r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
+    r"|oh|also|btw|fyi|anyway|so|and|but|update)\s*[,:-]?\s+)+",
+    _I,
+)
+# Sentences without a subject that still speak of the speaker: "Call me Ko", "Name's Olu".
+_BARE_FORMS = (
+    (re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
+     "I go by "),
+    (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
+)  # fmt: skip
 _FIRST_RE = re.compile(r"^(?P<pro>i|we)\s+(?P<rest>.+)$", _I)
 _MY_REL_RE = re.compile(
     r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest"
@@ -640,7 +676,8 @@ def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | Non
 
 def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
-    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^\s+is\s+(?P<is>" + _NAME + ")$", tail):
+    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?P<is>" + _NAME + ")$",
+                     tail if tail.startswith("'s") else _predicate(tail)):  # fmt: skip
         fact = _relation_fact(me, word, m["name"] or m["is"], clause)
         return [_Reading(None, "", (fact,))] if fact else []
     named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
@@ -651,15 +688,16 @@ def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
         return [_Reading(who, named["rest"] or "", (fact,))]
     if word.lower() not in UNIQUE_RELATIONS:
         return []  # "my friend is vegetarian" is about someone we cannot key
-    who = Who(f"{me.key}'s {word.lower()}", f"{me.shown}'s {word.lower()}")
+    rel = RELATIONS[re.sub(r"\s+", " ", word.lower())]
+    who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {word.lower()}")
     if tail.startswith("'s "):
         return [_Reading(who, "my " + tail[3:]), _Reading(who, "is " + tail[3:])]
     return [_Reading(who, tail.strip())] if tail.strip() else []
 
 
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
-    text = clause.text.strip()
-    for regex, replacement in _CONTRACTIONS:
+    text = _LEAD_IN_RE.sub("", clause.text.strip())
+    for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
     me = speaker(clause)
     if named:
@@ -680,8 +718,16 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
 
 def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> list[_Reading]:
     """Readings of "Sara lives in Rome", "Sara's birthday is...", "Sara is my wife"."""
-    if not is_name(named["name"]):
+    name_, poss = named["name"], bool(named["poss"])
+    if name_.endswith("'s"):  # "Sam's birthday": the name pattern keeps the apostrophe
+        name_, poss = name_[:-2], True
+    if not is_name(name_):
         return []
+    named_dict = {"name": name_, "poss": poss, "rest": named["rest"]}
+    return _named(named_dict, me, clause)
+
+
+def _named(named: dict, me: Who | None, clause: Clause) -> list[_Reading]:
     who = Who(named["name"].lower(), person(named["name"]), named=True)
     if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(named["rest"]))):
         fact = _relation_fact(me, rel["rel"], named["name"], clause)
@@ -707,9 +753,24 @@ _NORMAL_FORMS = (
 )
 
 
+_FILLER_END_RE = re.compile(
+    r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
+    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha))+$",
+    _I,
+)
+# "I've switched to Chrome" says what "I switched to Chrome" says.
+_HAS_DONE_RE = re.compile(
+    r"^(?:has|have|'ve|had)\s+(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
+    r"|begun|grown|given\s+up)\b)",
+    _I,
+)
+_TRYING_RE = re.compile(r"^(?:try|tries|tend|tends|trying)\s+to\s+", _I)
+
+
 def _predicate(rest: str) -> str:
     """'am now living in X' -> 'is living in X': one verb form for every subject."""
-    rest = re.sub(rf"^{_ADVERBS}", "", rest.strip(), flags=_I)
+    rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest.strip(" .,!;")), flags=_I)
+    rest = _HAS_DONE_RE.sub("", _TRYING_RE.sub("", rest))
     for regex, replacement in _NORMAL_FORMS:
         rest = regex.sub(replacement, rest, count=1)
     return re.sub(rf"^(is|has|doesn't)\s+{_ADVERBS}", r"\1 ", rest, flags=_I).strip()
@@ -812,21 +873,58 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     return found
 
 
+def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
+    for row in TABLE:
+        if (negated and not row.negated) or (reading.we and not row.we):
+            continue
+        if found := _row_facts(row, reading, clause):
+            return found
+    return []
+
+
+_APPOSITIVE_RE = re.compile(r"^is\s+(?P<a>[^,]+?)\s*,\s*(?P<b>(?:a|an|the|\d)[^,]*?)(?:,.*)?$", _I)
+
+
+def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
+    """The whole predicate; else its appositive parts ("is Priya, a PM at Initech"); else
+    the part before a comma ("plays the piano, badly")."""
+    rest = _predicate(reading.rest)
+    if found := _table_facts(replace(reading, rest=rest), clause, negated):
+        return found
+    if apposed := _APPOSITIVE_RE.match(rest):
+        parts = (f"is {apposed['a']}", f"is {apposed['b']}")
+        found = [f for p in parts for f in _table_facts(replace(reading, rest=p), clause, negated)]
+        if found:
+            return found
+    head = rest.split(",", 1)[0]
+    return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+# "with my wife Sara": a relation named in passing is a fact too.
+_MENTION_RE = re.compile(
+    rf"(?i:\bmy\s+(?:(?:older|younger|little|big|baby|twin|new)\s+)?(?P<rel>{RELATION_RE}))"
+    rf",?\s+(?P<name>{_NAME})\b"
+)
+
+
+def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
+    if me is None:
+        return []
+    found = (_relation_fact(me, m["rel"], m["name"], clause) for m in _MENTION_RE.finditer(
+        clause.text) if m.start() > 0)  # fmt: skip
+    return [f for f in found if f is not None]
+
+
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
     if _UNREAL_RE.search(clause.text):
         return None
     for reading in _readings(clause, named):
         if reading.who is None:
             return _joined(list(reading.also))
-        rest = _predicate(reading.rest)
-        for row in TABLE:
-            if (negated and not row.negated) or (reading.we and not row.we):
-                continue
-            if found := _row_facts(row, replace(reading, rest=rest), clause):
-                return _joined([*found, *reading.also])
-        if reading.also and not negated:
-            return _joined(list(reading.also))
-    return None
+        found = [*_predicate_facts(reading, clause, negated), *reading.also]
+        if found:
+            return _joined(found if negated else [*found, *_mentions(clause, speaker(clause))])
+    return None if negated or named else _joined(_mentions(clause, speaker(clause)))
 
 
 def _joined(facts: list[Parsed]) -> Parsed | None:

@@ -9,10 +9,11 @@ import re
 from memstrata.models.heuristic.text import wordset
 
 # Relations a person has one of at a time: a new one supersedes ("my manager is now Tom").
+# The slot is the place in their life, so "my boyfriend Sam", then "I'm dating Alex", meet.
 UNIQUE_RELATIONS = {
-    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner",
-    "girlfriend": "girlfriend", "boyfriend": "boyfriend", "fiance": "fiance",
-    "fiancé": "fiance", "fiancee": "fiance", "fiancée": "fiance", "mom": "mother",
+    "wife": "spouse", "husband": "spouse", "spouse": "spouse", "partner": "partner",
+    "girlfriend": "partner", "boyfriend": "partner", "fiance": "partner",
+    "fiancé": "partner", "fiancee": "partner", "fiancée": "partner", "mom": "mother",
     "mum": "mother", "mother": "mother", "dad": "father", "father": "father",
     "stepmom": "stepmother", "stepdad": "stepfather", "boss": "manager", "manager": "manager",
     "supervisor": "manager", "line manager": "manager", "mentor": "mentor",

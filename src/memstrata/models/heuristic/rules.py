@@ -683,8 +683,18 @@ _FOR_THE_ASSISTANT_RE = re.compile(
 )
 
 
+# What follows the liked thing says when or why, not what: "hiking on weekends", "hiking
+# now, my knees can't take it" are both about hiking.
+_PREFERENCE_TAIL_RE = re.compile(
+    r"\s*(?:[,;(]|\s-\s|\b(?:on|at|during|every|when|whenever|with|because|since|now"
+    r"|these\s+days|anymore|lately|so|but|though|in\s+the)\b).*$",
+    _I,
+)
+
+
 def preference_slot(what: str) -> str:
-    return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(what, 2)}"
+    thing = _PREFERENCE_TAIL_RE.sub("", what) or what
+    return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(thing, 2)}"
 
 
 def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | None:
