@@ -456,6 +456,97 @@ CONVERSATIONS = (
     ),
 )
 
+# Written after the rules, and not tuned to them: a check that the rules generalise.
+LATE_CONVERSATIONS = (
+    Conversation(
+        "chat:1111",
+        (
+            said(
+                "Hey there, I'm Rosa. I work in marketing at Unilever.",
+                fact("identity", "rosa"),
+                fact("work", "unilever"),
+            ),
+            said("I've lived in Rotterdam for about ten years.", fact("location", "rotterdam")),
+            said(
+                "My partner Jules is a pharmacist.",
+                fact("relationship", "jules"),
+                fact("work", "pharmacist", subject="jules"),
+            ),
+            said("I'm allergic to shellfish, so no paella for me.", fact("diet", "shellfish")),
+            said("I also have a mild allergy to pollen.", fact("diet", "pollen")),
+            said("I have a 2019 Toyota Corolla.", fact("possession", "corolla")),
+            said("My favourite writer is Toni Morrison.", fact("preference", "morrison")),
+            said("I'm not a big fan of horror movies.", fact("preference", "horror")),
+            said(
+                "I speak Dutch, English and Spanish.",
+                fact("skill", "dutch"),
+                fact("skill", "english"),
+                fact("skill", "spanish"),
+            ),
+            said(
+                "My dad's birthday is on the 14th of July.",
+                fact("important_date", "july 14", subject="user's father"),
+            ),
+            said("I want to run my own agency one day.", fact("plan", "agency")),
+            nothing("Should I learn Python or R first?"),
+            nothing("My neighbour is a vegan chef, apparently."),
+            nothing("Imagine if I lived on a boat."),
+            said("I moved to Utrecht in September.", change("location", "utrecht", "rotterdam")),
+            said("I'm now working for Heineken.", change("work", "heineken", "unilever")),
+            said(
+                "Correction: the Corolla is a 2017, and I sold it last week.",
+                change("possession", "sold", "corolla"),
+            ),
+            said("Jules and I got engaged!", fact("relationship", "jules")),
+        ),
+    ),
+    Conversation(
+        "chat:1212",
+        (
+            said(
+                "I'm Ben, a backend engineer at a fintech called Monzo.",
+                fact("identity", "ben"),
+                fact("work", "backend engineer"),
+                fact("work", "monzo"),
+            ),
+            said(
+                "I'm from Glasgow but live in London these days.",
+                fact("location", "glasgow"),
+                fact("location", "london"),
+            ),
+            said("My girlfriend's name is Priya.", fact("relationship", "priya")),
+            said("I have Crohn's disease.", fact("health", "crohn")),
+            said("I'm a vegetarian most days.", fact("diet", "vegetarian")),
+            said(
+                "I use Neovim and zsh on a Framework laptop.",
+                fact("possession", "neovim"),
+                fact("possession", "zsh"),
+            ),
+            said(
+                "I'm decent at Rust and really good at Go.",
+                fact("skill", "go"),
+                fact("skill", "rust"),
+            ),
+            said("I play chess most evenings.", fact("skill", "chess")),
+            said("I'd like replies in British English please.", fact("preference", "british")),
+            said("I'm planning to visit Japan next April.", fact("plan", "japan")),
+            nothing("Is Monzo a good place to work, in your opinion?"),
+            nothing("If I quit, I'd travel for a year."),
+            nothing("I'm not sure whether I'm allergic to penicillin."),
+            nothing("My boss said I should learn Kotlin, yeah right."),
+            said("I'm not vegetarian anymore.", change("diet", "not", "vegetarian")),
+            said("I switched from Neovim to Helix.", change("possession", "helix", "neovim")),
+            said("Priya and I moved to Bristol.", change("location", "bristol", "london")),
+            said(
+                "I started at Wise last month as a staff engineer.",
+                change("work", "wise", "monzo"),
+                change("work", "staff engineer", "backend"),
+            ),
+            said("We cancelled the Japan trip.", change("plan", "not", "visit japan")),
+        ),
+    ),
+)
+
 GROUP_CHAT = Conversation(
     "chat:book-club",
     (
@@ -614,7 +705,7 @@ def run(model: str, show_misses: bool) -> dict[str, Tally]:
         with Memory.open(Path(tmp) / "quality.db", embedder=None, **settings) as mem:
             if model != "heuristic":
                 sys.exit(f"unknown model {model!r}; only 'heuristic' runs offline")
-            conversations = list(CONVERSATIONS)
+            conversations = [*CONVERSATIONS, *LATE_CONVERSATIONS]
             if takes_speaker(mem):
                 conversations.append(GROUP_CHAT)
             else:
@@ -644,7 +735,8 @@ def report(tallies: dict[str, Tally], show_misses: bool) -> None:
           f"{total.updates:>7} {_rate(total.updated, total.updates):>7} {total.stale:>5} "
           f"{total.stored:>6} {total.wrong:>5} "
           f"{_rate(total.stored - total.wrong, total.stored):>9}")  # fmt: skip
-    negatives = sum(line.states_nothing for c in (*CONVERSATIONS, GROUP_CHAT) for line in c.lines)
+    every = (*CONVERSATIONS, *LATE_CONVERSATIONS, GROUP_CHAT)
+    negatives = sum(line.states_nothing for c in every for line in c.lines)
     print(f"\nsentences that must not become facts: {negatives}; goals: capture >= "
           f"{GOALS['capture']}, updates >= {GOALS['updates']}, stale 0, precision >= "
           f"{GOALS['precision']}")  # fmt: skip

@@ -73,8 +73,9 @@ _SPLIT_RE = re.compile(
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
-_AND_RE = re.compile(r"(\s+and\s+(?:then\s+|also\s+|now\s+)?)", _I)
+_AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
+_I_AM_RE = re.compile(r"^(?:i'm|i\s+am)\b", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|i've)\b", _I)
 _PAIR_RE = re.compile(
     r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"
@@ -285,11 +286,22 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)
-        elif first_person and _parse(side, f"I {piece}", negation_ok=True) is not None:
-            out.append(f"I {piece}")  # "I live in Berlin and work at Acme"
+        elif first_person and (elided := _with_subject(side, sentence, piece)):
+            out.append(elided)  # "I live in Berlin and work at Acme"
         else:
             out[-1] += separator + piece
     return out
+
+
+def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
+    """`piece` with the 'I' (or "I'm") its first-person sentence left out, if it then
+    reads. Only a lowercase start can be such a piece: "and English" is a list's end."""
+    if not piece[:1].islower():
+        return None
+    for subject in ("I", "I'm") if _I_AM_RE.match(sentence) else ("I",):
+        if _parse(side, f"{subject} {piece}", negation_ok=True) is not None:
+            return f"{subject} {piece}"
+    return None
 
 
 def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:

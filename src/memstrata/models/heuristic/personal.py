@@ -115,7 +115,7 @@ _TAIL_RE = re.compile(
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
     r"|at\s+the\s+moment|from\s+now\s+on|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
-    r"|a\s+(?:bit|little)|badly|after\s+all)\b|,\s*\w+ly\b).*$",
+    r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on)\b|,\s*\w+ly\b).*$",
     _I,
 )
 _CONNECTORS = wordset("of de la le del am upon on the and & da von van")
@@ -273,7 +273,8 @@ def _plan_key(text: str) -> str:
     while end < len(ws) and ws[end] not in _OBJECT_END:
         end += 1
     head = ws[start:end] or ws[:1]
-    return _stem(head[-1]) if head else ""
+    proper = [w for w in head if re.search(rf"(?<![\w'])(?-i:[A-Z]){re.escape(w[1:])}\b", text)]
+    return _stem((proper or head)[-1]) if head else ""
 
 
 def _stem(word: str) -> str:
@@ -396,12 +397,13 @@ _A = r"(?:a|an|the|my|our|one)\s+"
 _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|resides?|is\s+based"
+    r"|has\s+lived|have\s+lived"
     r"|is\s+located|stays?|is\s+staying|settled\s+down|settled)\s+(?:in|at)"
 )
 _MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
 _WORK_AT = (
     r"(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
-    r"|is\s+interning|interns?)\s+(?:at|for|with)"
+    r"|is\s+interning|interns?)(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for|with)"
 )
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
@@ -511,6 +513,9 @@ TABLE: tuple[Row, ...] = (
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
          ("I'm allergic to cats and shellfish.", "allergy:shellfish", "shellfish")),
         many=True),
+    Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|slight\s+)?"
+                   r"allergy\s+to\s+(?P<value>.+)",
+        (("I have a mild allergy to pollen.", "allergy:pollen", "pollen"),), many=True),
     Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<value>[\w-]+"
                    r"(?:\s+[\w-]+)?)\s+allergy",
         (("I have a penicillin allergy.", "allergy:penicillin", "penicillin"),)),
@@ -547,7 +552,8 @@ TABLE: tuple[Row, ...] = (
                 r"|shoots?\s+(?:on|with)|works?\s+(?:on|with)|runs?)"
                 r"\s+(?:in\s+)?(?P<value>.+)",
         (("I use Emacs.", "tool:editor", "emacs"),
-         ("I mostly code in Go.", "tool:programming language", "go"))),
+         ("I mostly code in Go.", "tool:programming language", "go"),
+         ("I use Neovim and zsh.", "tool:shell", "zsh")), many=True),
     Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
                 r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving)\s+(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
@@ -570,7 +576,8 @@ TABLE: tuple[Row, ...] = (
     Row("learning", r"(?:is\s+(?:learning|studying|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
-    Row("knows", r"(?:knows?|is\s+(?:good|great|experienced|proficient|an\s+expert)\s+(?:at|in"
+    Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
+                 r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
         (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?P<value>.+)",
@@ -598,7 +605,7 @@ TABLE: tuple[Row, ...] = (
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
                         r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?(?P<value>.+)",
         (("I gave up on running a marathon.", "plan:marathon", "not running a marathon"),),
-        prefix="not ", negated=True),
+        prefix="not ", negated=True, we=True),
 )  # fmt: skip
 
 
@@ -635,7 +642,11 @@ _BARE_FORMS = (
      "I go by "),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
 )  # fmt: skip
-_FIRST_RE = re.compile(r"^(?P<pro>i|we)\s+(?P<rest>.+)$", _I)
+_FIRST_RE = re.compile(
+    r"^(?P<pro>i|we|(?:my\s+\w+|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
+    r"\s+(?P<rest>.+)$",
+    _I,
+)
 _MY_REL_RE = re.compile(
     r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest"
     rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?P<tail>(?:'s\b|,|\s).*)?$",
@@ -704,7 +715,7 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
         named_match = _NAMED_RE.match(text)
         return _named_readings(named_match, me, clause) if named_match else []
     if me is not None and (first := _FIRST_RE.match(text)):
-        return [_Reading(me, first["rest"], we=first["pro"].lower() == "we")]
+        return [_Reading(me, first["rest"], we=first["pro"].lower() != "i")]
     if me is not None and (rel := _MY_REL_RE.match(text)):
         return _relative(me, rel["rel"], rel["tail"] or "", clause)
     if me is not None and (named_match := _NAMED_RE.match(text)):
@@ -760,7 +771,7 @@ _FILLER_END_RE = re.compile(
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
 _HAS_DONE_RE = re.compile(
-    r"^(?:has|have|'ve|had)\s+(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
+    r"^(?:has|have|'ve|had)\s+(?!lived\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
     r"|begun|grown|given\s+up)\b)",
     _I,
 )

@@ -630,9 +630,11 @@ def commitment(clause: Clause) -> Parsed | None:
 # --- preferences (the user's own) ------------------------------------------------------
 
 _PREFER_RE = re.compile(
-    r"^i\s+(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
+    r"^i(?:\s+|(?='))(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
     r"(?P<verb>prefer|like|love|enjoy|hate|dislike|don't\s+like|do\s+not\s+like|can't\s+stand"
-    r"|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather)\s+(?P<what>.+)$",
+    r"|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather"
+    r"|(?:would|'d)\s+like(?=\s+(?:replies|answers|responses|you\s+to|it\s+if\s+you)))"
+    r"\s+(?P<what>.+)$",
     _I,
 )
 _ALWAYS_RE = re.compile(
