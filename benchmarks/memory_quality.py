@@ -459,6 +459,28 @@ CONVERSATIONS = (
 # Written after the rules, and not tuned to them: a check that the rules generalise.
 LATE_CONVERSATIONS = (
     Conversation(
+        "chat:4040",
+        (
+            nothing("Lol I'm literally dying of boredom in this meeting."),
+            nothing("Do you know if I'm eligible for parental leave?"),
+            nothing("My coworker is obsessed with Rust."),
+            said("I'm Noor, by the way.", fact("identity", "noor")),
+            nothing("Tell me a joke about vegetarians."),
+            nothing("I'm not sure I'd ever move to Canada."),
+            nothing('"I\'m allergic to mornings," my son likes to say.'),
+            nothing("Suppose I worked at Google, what would I earn?"),
+            nothing("I don't think I could ever be vegan."),
+            said(
+                "I live in Cairo and I'm a civil engineer.",
+                fact("location", "cairo"),
+                fact("work", "civil engineer"),
+            ),
+            nothing("What's the weather like in Berlin right now?"),
+            nothing("My sister-in-law thinks she's allergic to everything."),
+            nothing("The launch is on May 3, can you remind me the day before?"),
+        ),
+    ),
+    Conversation(
         "chat:1111",
         (
             said(

@@ -150,3 +150,8 @@ def test_the_stream_id_of_a_chat_is_no_subject():
     assert "8812" not in fact.subject + fact.text + fact.value
     (fact,) = facts("The launch is on May 3.", stream="project:alpha")
     assert fact.subject == "alpha"
+
+
+def test_it_after_a_change_verb_is_the_thing_named_before():
+    found = keys(facts("The Corolla is a 2017, and I sold it last week."))
+    assert found == [("user", "owns:car", "sold corolla")]

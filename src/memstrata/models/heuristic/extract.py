@@ -375,7 +375,10 @@ def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:
 def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
     side = _Side(base)
     previous: list[ExtractedFact] = []
-    for sentence in sentences(text):
+    before = ""
+    for said in sentences(text):
+        sentence = personal.resolve_things(said, before)
+        before = f"{before} {said}"[-_MAX_SENTENCE_CHARS:]
         if _SARCASM_ONLY_RE.match(sentence):
             side.facts = [f for f in side.facts if f not in previous]
             continue

@@ -969,3 +969,32 @@ RULES = (personal,)
 LATE_RULES = (people,)
 NEGATION_AWARE = (personal_negated,)
 LATE_NEGATION_AWARE = (people_negated,)
+
+
+# "The Corolla is a 2017, and I sold it": 'it' is the last thing named before it.
+_GONE_IT_RE = re.compile(
+    r"\b(?P<verb>sold|gave\s+away|got\s+rid\s+of|traded\s+in|totaled|totalled|crashed"
+    r"|returned|lost)\s+(?:it|them)\b",
+    _I,
+)
+
+
+@cache
+def _thing_re() -> re.Pattern[str]:
+    owned = (name for kind, names in THING_KINDS.items() if kind.startswith("owns:")
+             for name in names)  # fmt: skip
+    alternatives = "|".join(re.escape(n) for n in sorted(owned, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w+#])", _I)
+
+
+def resolve_things(sentence: str, before: str) -> str:
+    """`sentence` with the 'it' of "I sold it" replaced by the thing it means, if named
+    earlier in the sentence or in `before` (the same side of the turn)."""
+    gone = _GONE_IT_RE.search(sentence)
+    if gone is None:
+        return sentence
+    named = list(_thing_re().finditer(f"{before} {sentence[: gone.start()]}"))
+    if not named:
+        return sentence
+    thing = named[-1].group(0)
+    return f"{sentence[: gone.start()]}{gone['verb']} my {thing}{sentence[gone.end() :]}"
