@@ -118,6 +118,8 @@ _TAIL_RE = re.compile(
     r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on)\b|,\s*\w+ly\b).*$",
     _I,
 )
+_ONE_NATIONALITY = "|".join(sorted(NATIONALITIES))
+_NATIONALITY = rf"(?:{_ONE_NATIONALITY})(?:-(?:{_ONE_NATIONALITY}))?"
 _CONNECTORS = wordset("of de la le del am upon on the and & da von van")
 
 
@@ -125,24 +127,25 @@ def _cut(raw: str) -> str:
     return _TAIL_RE.sub("", raw.strip()).strip(" .,!;:\"'")
 
 
-def _proper(text: str, max_words: int) -> bool:
-    """Capitalised words (with 'of', 'am'...), or all lowercase for people who type so."""
+def _proper(text: str, max_words: int, clause: Clause) -> bool:
+    """Capitalised words (with 'of', 'am'...), or all lowercase from someone who types
+    everything in lowercase: "We live in interesting times" names no place."""
     parts = text.replace(",", " ").split()
     if not parts or len(parts) > max_words or parts[0].lower() in NOT_NAMES | STOPWORDS:
         return False
     if text.islower():
-        return not any(p in STOPWORDS for p in parts)
+        return clause.text.islower() and not any(p in STOPWORDS for p in parts)
     return all(p[0].isupper() or p[0].isdigit() or p.lower() in _CONNECTORS for p in parts)
 
 
 def place(raw: str, clause: Clause) -> Value | None:
     shown = _cut(re.sub(r"^(?:the\s+)?city\s+of\s+", "", raw, flags=_I))
-    return Value(_title(shown), shown.lower()) if _proper(shown, 4) else None
+    return Value(_title(shown), shown.lower()) if _proper(shown, 4, clause) else None
 
 
 def org(raw: str, clause: Clause) -> Value | None:
     shown = _cut(_CALLED_RE.sub("", raw.strip()))
-    if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5):
+    if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5, clause):
         return None
     return Value(shown, shown.lower())
 
@@ -171,12 +174,17 @@ def proper_name(raw: str, clause: Clause) -> Value | None:
     return found if found and capitalised and found.key not in NATIONALITIES else None
 
 
+_SEATS = wordset("lead head owner contact rep partner principal associate agent")
+
+
 def title(raw: str, clause: Clause) -> Value | None:
     shown = display(_cut(raw))
     lowered = shown.lower().split()
     head = lowered[: lowered.index("of")] if "of" in lowered else lowered
     if not head or len(lowered) > 6 or head[-1] not in JOB_HEADS:
         return None
+    if len(lowered) == 1 and lowered[0] in _SEATS:
+        return None  # "I'm the lead on this": a seat in something unnamed
     if any(w in STOPWORDS and w not in ("of", "and") for w in lowered):
         return None
     return Value(shown, shown.lower())
@@ -193,10 +201,40 @@ def phrase(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+def allergen(raw: str, clause: Clause) -> Value | None:
+    """A thing one can react to; "Mondays" and "work" are jokes, not allergies."""
+    found = phrase(raw, clause)
+    if found is None or dates.DATE_RE.search(found.key) or re.search(_NOT_ALLERGENS, found.key):
+        return None
+    return found
+
+
+_NOT_ALLERGENS = (
+    r"^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?"
+    r"|mornings?|work|people|meetings?|exercise|effort|homework|chores|you|everything"
+    r"|nonsense|drama|stupidity)$"
+)
+
+
 def language(raw: str, clause: Clause) -> Value | None:
     shown = _cut(re.sub(r"^(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native)\s+", "", raw))
     ok = shown and all(w in LANGUAGES for w in shown.lower().split())
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
+
+
+def subject(raw: str, clause: Clause) -> Value | None:
+    """What someone learns: a language, a known skill, or a capitalised name ("Blender");
+    "a lot from this" is none."""
+    found = language(raw, clause) or skill(raw, clause)
+    if found is None and (shown := display(_cut(raw))) and _proper(shown, 3, clause):
+        found = Value(shown, shown.lower())
+    if found is None and (doing := re.match(r"^to\s+(?P<what>\w+(?:\s+\w+){0,3})$", _cut(raw))):
+        found = (
+            None
+            if words(doing["what"])[0] in _VAGUE_PLANS
+            else Value(doing["what"], display(doing["what"]).lower())
+        )  # "to play the violin"
+    return found
 
 
 def skill(raw: str, clause: Clause) -> Value | None:
@@ -243,13 +281,19 @@ def plan(raw: str, clause: Clause) -> Value | None:
     ws = words(shown)
     if not ws or len(ws) > 14 or ws[0] in _VAGUE_PLANS or ws[0] in NOT_NAMES - _ARTICLES:
         return None
-    if re.search(r"\b(?:not|never|\w+n't)\b", shown, _I):
+    if re.search(r"\b(?:not|never|\w+n't)\b", shown, _I) or len(ws) < 2:
         return None
+    if _plan_key(shown) in _MOMENTS:
+        return None  # "take the day off", "grab a coffee": today's plans, not goals
     shown = dates.annotate(shown, clause.at)
     return Value(shown, shown.lower(), _plan_key(shown))
 
 
 _ARTICLES = frozenset({"a", "an", "the", "my", "our"})
+_MOMENTS = wordset(
+    """day off week weekend morning night evening break nap rest lunch dinner breakfast call
+    look moment shower walk coffee drink bed sleep minute hour there home"""
+)
 _OBJECT_LEAD = _ARTICLES | wordset("to into for on at in up out some more new")
 _OBJECT_END = wordset(
     """in on at by before after next this for with so because to from during when while
@@ -337,7 +381,7 @@ FACETS: dict[str, Facet] = {
         C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)
     ),  # fmt: skip
     "nationality": Facet(
-        C.IDENTITY, "nationality", "{who} is {value}.", word_of("|".join(sorted(NATIONALITIES)))
+        C.IDENTITY, "nationality", "{who} is {value}.", word_of(_NATIONALITY)
     ),  # fmt: skip
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
@@ -365,7 +409,7 @@ FACETS: dict[str, Facet] = {
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", phrase),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
-    "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", phrase),
+    "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
     "intolerance": Facet(
         C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase
     ),  # fmt: skip
@@ -380,7 +424,7 @@ FACETS: dict[str, Facet] = {
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
-    "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", phrase),
+    "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "plays": Facet(
         C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)
@@ -403,7 +447,7 @@ _PLACE_VERB = (
 _MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
 _WORK_AT = (
     r"(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
-    r"|is\s+interning|interns?)(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for|with)"
+    r"|is\s+interning|interns?)(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
 )
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
@@ -426,7 +470,7 @@ TABLE: tuple[Row, ...] = (
         (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"))),
     Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
         (("I was born in 1988.", "birth year", "1988"),)),
-    Row("nationality", r"is\s+(?P<value>\w+)",
+    Row("nationality", r"is\s+(?P<value>[\w-]+)",
         (("I'm Canadian.", "nationality", "canadian"),)),
     Row("proper name", r"is\s+(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
         (("Hi, I'm Priya.", "name", "priya"),)),
