@@ -175,7 +175,8 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
         return None
     if side.last_person:
         text = _PRONOUN_RE.sub(side.last_person, text)
-    clause = replace(side.base, text=text)
+    base = side.base
+    clause = Clause(text, base.at, base.subject, base.subject_display, base.speaker, base.me)
     if _NEGATION_RE.search(text) and not negation_ok:
         return rules.parse(clause, _NEGATION_RULES)
     return rules.parse(clause, _RULES)

@@ -970,8 +970,14 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
     return [f for f in found if f is not None]
 
 
+# Clauses without a first-person word or a capitalised start say nothing these rules read;
+# one search skips them, which matters for chat where most clauses state nothing.
+_SPEAKER_CUE_RE = re.compile(r"\b(?:i|i'm|im|i've|my|we|we're|we've|our|me|name's)\b", _I)
+
+
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
-    if _UNREAL_RE.search(clause.text):
+    cued = clause.text[:1].isupper() if named else _SPEAKER_CUE_RE.search(clause.text)
+    if not cued or _UNREAL_RE.search(clause.text):
         return None
     for reading in _readings(clause, named):
         if reading.who is None:

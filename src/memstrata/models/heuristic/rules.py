@@ -23,6 +23,7 @@ from memstrata.models.heuristic.patterns import (
     ROLE_HEADS,
     topic_of,
 )
+from memstrata.models.heuristic.personal_words import RELATION_RE
 from memstrata.models.heuristic.text import STOPWORDS, sentence_case, words, wordset
 from memstrata.types import FactCategory
 
@@ -650,7 +651,8 @@ _STANCES = {"hate": "dislikes", "dislike": "dislikes", "don't like": "dislikes",
 _NOT_PREFERENCES = re.compile(
     r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|add"
     r"|thank|mention)\b|(?:that|it|this|those|these|them|your|you|mind|the\s+idea|the\s+way"
-    r"|not\s+say|not|how|what|when|where|all)\b)",
+    r"|not\s+say|not|how|what|when|where|all)\b"
+    rf"|my\s+(?:{RELATION_RE})\b)",  # "I love my wife" is affection, not a taste
     _I,
 )
 _NOT_IMPERATIVE = re.compile(
