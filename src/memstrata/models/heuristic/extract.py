@@ -307,7 +307,8 @@ def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
 
 def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
     text = text.strip(_END_PUNCT)
-    if match := _LEADING_NOT_RE.match(text):
+    match = _LEADING_NOT_RE.match(text)
+    if match and rules.is_name(match["a"]) and rules.is_name(match["b"]):
         found = _parse(side, f"{match['a']} {match['rest']}")
         other = found.rebuild(match["b"]) if found and found.rebuild else None
         if found:

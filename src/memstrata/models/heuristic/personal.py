@@ -139,7 +139,7 @@ def _proper(text: str, max_words: int, clause: Clause) -> bool:
 
 
 def place(raw: str, clause: Clause) -> Value | None:
-    shown = _cut(re.sub(r"^(?:the\s+)?city\s+of\s+", "", raw, flags=_I))
+    shown = _cut(re.sub(r"^(?:the\s+)?(?:city\s+of\s+)?(?=[A-Z])", "", raw.strip()))
     return Value(_title(shown), shown.lower()) if _proper(shown, 4, clause) else None
 
 
@@ -441,8 +441,8 @@ _A = r"(?:a|an|the|my|our|one)\s+"
 _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|resides?|is\s+based"
-    r"|has\s+lived|have\s+lived"
-    r"|is\s+located|stays?|is\s+staying|settled\s+down|settled)\s+(?:in|at)"
+    r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled)"
+    r"\s+(?:in|at|near|outside(?:\s+of)?|just\s+outside(?:\s+of)?|close\s+to)"
 )
 _MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
 _WORK_AT = (
@@ -501,9 +501,9 @@ TABLE: tuple[Row, ...] = (
          ("I now work for Globex.", "employer", "globex"))),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
-    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as\s+(?:a|an|the)?|is\s+working\s+as"
+    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
-                 r"\s*(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+))?",
+                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+))?",
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
@@ -538,7 +538,8 @@ TABLE: tuple[Row, ...] = (
                      r"|struggles?\s+with|deals?\s+with|gets?)\s+(?P<value>.+)",
         (("I have asthma.", "condition:asthma", "asthma"),
          ("I suffer from migraines.", "condition:migraines", "migraines")), many=True),
-    Row("diagnosis", r"(?:was|got|has\s+been|have\s+been)\s+diagnosed\s+with\s+(?P<value>.+)",
+    Row("diagnosis", r"(?:(?:was|got|has\s+been|have\s+been)\s+diagnosed\s+with|is\s+recovering"
+                     r"\s+from|is\s+being\s+treated\s+for)\s+(?P<value>.+)",
         (("I was diagnosed with sleep apnea.", "condition:sleep apnea", "sleep apnea"),)),
     Row("health state", r"is\s+(?P<value>.+)",
         (("I'm diabetic.", "condition:diabetic", "diabetic"),)),
@@ -571,7 +572,8 @@ TABLE: tuple[Row, ...] = (
                   r"\s+(?:any\s+)?(?P<value>.+)",
         (("I don't eat pork.", "avoids:pork", "pork"),
          ("I can't eat gluten or dairy.", "avoids:dairy", "dairy")), many=True, negated=True),
-    Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit)\s+(?P<value>.+)",
+    Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
+                  r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
         (("I gave up meat.", "avoids:meat", "meat"),), many=True),
     # important dates
     Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
@@ -592,8 +594,9 @@ TABLE: tuple[Row, ...] = (
                 r"(?:from\s+.+?\s+)?to\s+(?P<value>.+)",
         (("I switched to VS Code.", "tool:editor", "vs code"),
          ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
-    Row("uses", r"(?:uses?|is\s+using|codes?|programs?|writes?\s+code|mostly\s+codes?"
+    Row("uses", r"(?:uses?|is\s+using|is\s+on|codes?|programs?|writes?\s+code"
                 r"|shoots?\s+(?:on|with)|works?\s+(?:on|with)|runs?)"
+                r"(?:\s+(?:mostly|mainly|primarily|only|exclusively))?"
                 r"\s+(?:in\s+)?(?P<value>.+)",
         (("I use Emacs.", "tool:editor", "emacs"),
          ("I mostly code in Go.", "tool:programming language", "go"),
@@ -615,6 +618,8 @@ TABLE: tuple[Row, ...] = (
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
                   r"|can\s+speak|speak\s+some)\s+(?P<value>.+)",
         (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),), many=True),
+    Row("speaks", r"is\s+a\s+native\s+(?P<value>\w+)\s+speaker",
+        (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
         (("My native language is Polish.", "language:polish", "polish"),)),
     Row("learning", r"(?:is\s+(?:learning|studying|taking\s+(?:lessons|classes)\s+in)"
@@ -640,11 +645,13 @@ TABLE: tuple[Row, ...] = (
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
           " year"),)),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
-                r"(?:\s+for\s+\w+(?:\s+\w+)?)?\s+is\s+to\s+(?P<value>.+)",
+                r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
     Row("plan", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
                 r"(?P<value>.+)",
         (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
+    Row("plan", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
+        (("I'm planning a trip to Italy in May.", "plan:trip", "a trip to italy in may"),)),
     Row("dropped plan", r"(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed|dropped"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
                         r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?(?P<value>.+)",
@@ -804,7 +811,7 @@ _NORMAL_FORMS = (
     (re.compile(r"^(?:do\s+not|don't|does\s+not|doesn't|didn't|did\s+not)\b", _I), "doesn't"),
     (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
     (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
-    (re.compile(r"^(?:have|has)\s+(?:got\s+)?", _I), "has "),
+    (re.compile(r"^(?:have|has|haves)\s+(?:got\s+)?", _I), "has "),
 )
 
 
