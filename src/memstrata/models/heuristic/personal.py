@@ -39,6 +39,7 @@ from memstrata.models.heuristic.rules import (
     is_name,
     keywords,
     person,
+    third_person,
 )
 from memstrata.models.heuristic.text import STOPWORDS, words, wordset
 from memstrata.types import FactCategory as C
@@ -201,6 +202,15 @@ def phrase(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+def condition(raw: str, clause: Clause) -> Value | None:
+    """A diagnosis worth keeping; a cold or a hangover passes before it matters."""
+    found = phrase(raw, clause)
+    return None if found is None or re.search(_PASSING, found.key) else found
+
+
+_PASSING = r"^(?:a\s+)?(?:cold|flu|the\s+flu|hangover|cough|headache|fever|jet\s*lag|sunburn)$"
+
+
 def allergen(raw: str, clause: Clause) -> Value | None:
     """A thing one can react to; "Mondays" and "work" are jokes, not allergies."""
     found = phrase(raw, clause)
@@ -285,7 +295,7 @@ def plan(raw: str, clause: Clause) -> Value | None:
         return None
     if _plan_key(shown) in _MOMENTS:
         return None  # "take the day off", "grab a coffee": today's plans, not goals
-    shown = dates.annotate(shown, clause.at)
+    shown = third_person(dates.annotate(shown, clause.at))
     return Value(shown, shown.lower(), _plan_key(shown))
 
 
@@ -406,7 +416,7 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(
         C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)
     ),  # fmt: skip
-    "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", phrase),
+    "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
@@ -434,6 +444,8 @@ FACETS: dict[str, Facet] = {
     ),  # fmt: skip
     "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", phrase),
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
+    "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
+    "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
     "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
 }
 
@@ -647,10 +659,10 @@ TABLE: tuple[Row, ...] = (
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
                 r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
-    Row("plan", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
+    Row("preparing", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
                 r"(?P<value>.+)",
         (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
-    Row("plan", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
+    Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:trip", "a trip to italy in may"),)),
     Row("dropped plan", r"(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed|dropped"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
