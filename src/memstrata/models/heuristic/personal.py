@@ -312,7 +312,8 @@ _OBJECT_END = wordset(
 _PLAN_TAIL_RE = re.compile(r"\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b.*$", _I)
 _VAGUE_PLANS = wordset(
     """know see say ask talk check thank be get have do make tell let keep try go hear find
-    understand figure chat share mention remember"""
+    understand figure chat share mention remember stay feel keep hang enjoy savor relax
+    chill thank help"""
 )
 
 
@@ -652,8 +653,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
     # plans and goals
     Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
-                r"|wants?|is\s+trying|is\s+saving\s+up|is\s+preparing|has\s+decided"
-                r"|decided|is\s+determined)\s+to\s+(?P<value>.+)",
+                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+"
+                r"(?P<value>.+)",
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
           " year"),)),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
@@ -664,9 +665,10 @@ TABLE: tuple[Row, ...] = (
         (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:trip", "a trip to italy in may"),)),
-    Row("dropped plan", r"(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed|dropped"
+    Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
-                        r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?(?P<value>.+)",
+                        r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?|dropped\s+(?:the\s+idea\s+of"
+                        r"|my\s+plans?\s+to|out\s+of)\s+)(?P<value>.+)",
         (("I gave up on running a marathon.", "plan:marathon", "not running a marathon"),),
         prefix="not ", negated=True, we=True),
 )  # fmt: skip
@@ -738,7 +740,7 @@ def speaker(clause: Clause) -> Who | None:
 
 
 def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | None:
-    value = name(who, clause)
+    value = name(re.sub(r"'s$", "", who.strip()), clause)  # "my daughter Sara's birthday"
     if value is None:
         return None
     word = re.sub(r"\s+", " ", word.lower())

@@ -656,7 +656,7 @@ _NOT_PREFERENCES = re.compile(
     _I,
 )
 _NOT_IMPERATIVE = re.compile(
-    r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush"
+    r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush|feel"
     r"|stress|panic|be\s+sorry|apologi[sz]e"
     r"|been|had|seen|heard|thought|known|felt|gone|met|tried|done|got|gotten|was|were"
     r"|here|so|very|\w+ing)\b",
@@ -701,9 +701,21 @@ def preference_slot(what: str) -> str:
     return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(thing, 2)}"
 
 
+# A taste is said in its first words; what follows a comma or "so" is why, not what.
+_WHY_RE = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\b(?:so|because|since|which|but)\b).*$", _I)
+# Likes whose object names nothing on its own: "I love the thought", "I love their work".
+_VAGUE_TASTES = wordset(
+    """thought idea genre theme way book one stuff thing things work vibe vibes look sound
+    that this it more even too much lot so really also"""
+)
+
+
 def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | None:
     verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
+    what = _WHY_RE.sub("", what) or what
     if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
+        return None
+    if set(keywords(what, 6).split()) <= _VAGUE_TASTES | {"their", "the", "them"}:
         return None
     stance = _STANCES.get(verb, "prefers")
     return Parsed(
