@@ -155,3 +155,15 @@ def test_the_stream_id_of_a_chat_is_no_subject():
 def test_it_after_a_change_verb_is_the_thing_named_before():
     found = keys(facts("The Corolla is a 2017, and I sold it last week."))
     assert found == [("user", "owns:car", "sold corolla")]
+
+
+@pytest.mark.parametrize(
+    ("text", "stream"),
+    [
+        ("We moved to Postgres last month.", "project:alpha"),
+        ("We moved to Kubernetes.", "chat:1"),
+        ("We live in Denver.", "project:alpha"),  # in a project, 'we' is the team
+    ],
+)
+def test_a_teams_move_is_no_home(text, stream):
+    assert [f for f in facts(text, stream=stream) if f.slot == "home"] == []

@@ -15,7 +15,12 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from memstrata import dates
-from memstrata.models.heuristic.patterns import NOT_NAMES, PREFERENCE_TOPICS, topic_of
+from memstrata.models.heuristic.patterns import (
+    DECISION_TOPICS,
+    NOT_NAMES,
+    PREFERENCE_TOPICS,
+    topic_of,
+)
 from memstrata.models.heuristic.personal_words import (
     CONDITIONS,
     DIETS,
@@ -140,8 +145,19 @@ def _proper(text: str, max_words: int, clause: Clause) -> bool:
 
 
 def place(raw: str, clause: Clause) -> Value | None:
+    """A place with a name; "moved to Kubernetes" is a migration, not a move."""
     shown = _cut(re.sub(r"^(?:the\s+)?(?:city\s+of\s+)?(?=[A-Z])", "", raw.strip()))
-    return Value(_title(shown), shown.lower()) if _proper(shown, 4, clause) else None
+    if not _proper(shown, 4, clause) or shown.lower() in _known_things():
+        return None
+    return Value(_title(shown), shown.lower())
+
+
+@cache
+def _known_things() -> frozenset[str]:
+    """Names of tools, products and technologies, which no one lives in."""
+    names = {n for group in THING_KINDS.values() for n in group}
+    names.update(n for group in DECISION_TOPICS.values() for n in group)
+    return frozenset(names | set(SKILLS))
 
 
 def org(raw: str, clause: Clause) -> Value | None:
@@ -302,14 +318,17 @@ def plan(raw: str, clause: Clause) -> Value | None:
 _ARTICLES = frozenset({"a", "an", "the", "my", "our"})
 _MOMENTS = wordset(
     """day off week weekend morning night evening break nap rest lunch dinner breakfast call
-    look moment shower walk coffee drink bed sleep minute hour there home"""
+    look moment shower walk coffee drink bed sleep minute hour there home few couple lot bit
+    something thing things stuff"""
 )
 _OBJECT_LEAD = _ARTICLES | wordset("to into for on at in up out some more new")
 _OBJECT_END = wordset(
     """in on at by before after next this for with so because to from during when while
     someday eventually soon later and or but again"""
 )
-_PLAN_TAIL_RE = re.compile(r"\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b.*$", _I)
+_PLAN_TAIL_RE = re.compile(
+    r"(?:\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b|\s*[,;]|\s[-–—]\s).*$", _I
+)
 _VAGUE_PLANS = wordset(
     """know see say ask talk check thank be get have do make tell let keep try go hear find
     understand figure chat share mention remember stay feel keep hang enjoy savor relax
@@ -465,7 +484,7 @@ _WORK_AT = (
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
     r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
-    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to|moved\s+to)"
+    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to)"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 
@@ -949,9 +968,15 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     return found
 
 
+def _household(clause: Clause) -> bool:
+    """Whether 'we' can be the speaker's household: not in a project's stream, where 'we'
+    is the team ("we moved to Postgres")."""
+    return clause.subject == "global"
+
+
 def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
     for row in TABLE:
-        if (negated and not row.negated) or (reading.we and not row.we):
+        if (negated and not row.negated) or (reading.we and not (row.we and _household(clause))):
             continue
         if found := _row_facts(row, reading, clause):
             return found
