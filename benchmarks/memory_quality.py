@@ -523,6 +523,45 @@ LATE_CONVERSATIONS = (
         ),
     ),
     Conversation(
+        "chat:1313",
+        (
+            said(
+                "Morning! Quick intro: I'm Hannah, I run a small bakery in Leeds.",
+                fact("identity", "hannah"),
+                fact("location", "leeds"),
+                fact("work", "bakery"),
+            ),
+            said("My fiancé Marco does the deliveries.", fact("relationship", "marco")),
+            said(
+                "I'm coeliac, so everything I eat has to be gluten free.", fact("health", "coeliac")
+            ),
+            said("I can't drink milk either.", fact("diet", "milk")),
+            said("I have a Ford Transit for the shop.", fact("possession", "transit")),
+            said(
+                "I've been baking for 15 years and I'm pretty good at sourdough.",
+                fact("skill", "sourdough"),
+            ),
+            said(
+                "My mum's birthday is on the 30th of November.",
+                fact("important_date", "november 30", subject="user's mother"),
+            ),
+            said("I'd really like short, practical answers.", fact("preference", "short")),
+            said("I'm hoping to open a second shop in York next year.", fact("plan", "shop")),
+            nothing("Do you think sourdough is healthier than regular bread?"),
+            nothing("If only I had more time for myself."),
+            said("Marco and I just moved to Harrogate.", change("location", "harrogate", "leeds")),
+            said(
+                "I sold the Transit and got an electric van.",
+                fact("possession", "sold transit"),
+                change("possession", "van", "transit"),
+            ),
+            said(
+                "I'm not planning to open the York shop anymore.",
+                change("plan", "not", "open a second shop"),
+            ),
+        ),
+    ),
+    Conversation(
         "chat:1212",
         (
             said(

@@ -22,6 +22,7 @@ from memstrata.models.heuristic.personal_values import (
     Reader,
     Value,
     allergen,
+    business,
     company,
     condition,
     day,
@@ -148,6 +149,7 @@ FACETS: dict[str, Facet] = {
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
+    "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
     "condition": Facet(
         C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)
@@ -175,6 +177,7 @@ FACETS: dict[str, Facet] = {
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
+    "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
     "plays": Facet(
         C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)
     ),  # fmt: skip
@@ -270,6 +273,10 @@ TABLE: tuple[Row, ...] = (
                  r"|initiative|department|squad|effort|launch|migration))"
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
+    Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
+                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
+        (("I run a small bakery in Leeds.", "employer", "small bakery"),
+         ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
@@ -389,6 +396,9 @@ TABLE: tuple[Row, ...] = (
     Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
                  r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
+    Row("good at", r"is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|skilled|decent)"
+                   r"\s+at\s+(?P<value>.+)",
+        (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),
     # plans and goals
     Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
                 r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+"
@@ -402,7 +412,7 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
-        (("I'm planning a trip to Italy in May.", "plan:trip", "a trip to italy in may"),)),
+        (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
                         r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?|dropped\s+(?:the\s+idea\s+of"
@@ -436,7 +446,8 @@ _LEAD_IN_RE = re.compile(
     r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
-    r"|oh|also|btw|fyi|anyway|so|and|but|update)\s*[,:-]?\s+)+",
+    r"|oh|also|btw|fyi|anyway|so|and|but|update)\s*[,:-]?\s+"
+    r"|[A-Za-z][\w' ]{0,24}:\s+)+",  # a label: "Quick intro: I'm Hannah"
     _I,
 )
 # Sentences without a subject that still speak of the speaker: "Call me Ko", "Name's Olu".

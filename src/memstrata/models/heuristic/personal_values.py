@@ -49,7 +49,7 @@ _TAIL_RE = re.compile(
     r"|at\s+the\s+moment|from\s+now\s+on|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
     r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on)\b|,\s*\w+ly\b"
-    r"|,\s+(?:he|she|they|it|i|we|which|and|but|so|because)\b).*$",
+    r"|,\s+(?:he|she|they|it|i|we|which|and|but|so|because)\b|\s+(?:either|neither)\b).*$",
     _I,
 )
 _ONE_NATIONALITY = "|".join(sorted(NATIONALITIES))
@@ -151,6 +151,21 @@ def taste(raw: str, clause: Clause) -> Value | None:
     if re.match(r"(?:this|that|these|those|it|them|him|her)\b", raw.strip(), _I):
         return None
     return phrase(raw, clause)
+
+
+_BUSINESSES = (
+    r"bakery|cafe|café|coffee\s+shop|restaurant|shop|store|boutique|business|company|startup"
+    r"|studio|salon|clinic|practice|agency|firm|bar|pub|gym|farm|consultancy|food\s+truck"
+    r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
+)
+
+
+def business(raw: str, clause: Clause) -> Value | None:
+    """A business someone runs: "a small bakery"; "a meeting" or "a dog" is none."""
+    shown = display(_cut(raw))
+    if not re.fullmatch(rf"(?:[\w'-]+\s+){{0,3}}(?:{_BUSINESSES})", shown, _I):
+        return None
+    return Value(shown, shown.lower())
 
 
 def condition(raw: str, clause: Clause) -> Value | None:
@@ -282,8 +297,15 @@ def _plan_key(text: str) -> str:
     while end < len(ws) and ws[end] not in _OBJECT_END:
         end += 1
     head = ws[start:end] or ws[:1]
-    proper = [w for w in head if re.search(rf"(?<![\w'])(?-i:[A-Z]){re.escape(w[1:])}\b", text)]
-    return _stem((proper or head)[-1]) if head else ""
+    if not head:
+        return ""
+    # A plan said as a noun is keyed by the name in it: "the Japan trip", "a trip to Italy".
+    named = [w for w in ws[start:] if _capitalised(w, text)] if ws[0] in _ARTICLES else []
+    return _stem(named[0] if named else head[-1])
+
+
+def _capitalised(word: str, text: str) -> bool:
+    return bool(re.search(rf"(?<![\w'])(?-i:[A-Z]){re.escape(word[1:])}\b", text))
 
 
 def _stem(word: str) -> str:

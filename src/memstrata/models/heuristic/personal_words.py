@@ -71,7 +71,7 @@ CONDITIONS = (
 )
 HEALTH_STATES = (
     r"diabetic|asthmatic|epileptic|pregnant|colou?r\s*blind|deaf|hard\s+of\s+hearing"
-    r"|blind|autistic|dyslexic|anemic|immunocompromised|in\s+remission"
+    r"|blind|autistic|dyslexic|anemic|immunocompromised|in\s+remission|coeliac|celiac"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|carnivore"
@@ -140,7 +140,8 @@ THING_KINDS: dict[str, tuple[str, ...]] = {
         "subaru", "mazda", "kia", "hyundai", "volvo", "nissan", "chevy", "chevrolet", "jeep",
         "prius", "civic", "corolla", "camry", "model 3", "model y", "porsche", "fiat",
         "skoda", "renault", "peugeot", "lexus", "polestar", "rivian", "mini cooper", "car",
-        "suv", "pickup", "truck", "minivan", "hatchback", "sedan", "station wagon", "ev",
+        "suv", "pickup", "truck", "minivan", "van", "transit", "camper", "motorhome",
+        "hatchback", "sedan", "station wagon", "ev",
     ),
     "owns:bike": ("bike", "bicycle", "e-bike", "ebike", "motorcycle", "motorbike", "vespa"),
     "owns:phone": (

@@ -634,7 +634,8 @@ _PREFER_RE = re.compile(
     r"^i(?:\s+|(?='))(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
     r"(?P<verb>prefer|like|love|enjoy|hate|dislike|don't\s+like|do\s+not\s+like|can't\s+stand"
     r"|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather"
-    r"|(?:would|'d)\s+like(?=\s+(?:replies|answers|responses|you\s+to|it\s+if\s+you)))"
+    r"|(?:would|'d)\s+(?:really\s+|much\s+)?like(?=\s+(?:you\s+to|it\s+if\s+you|.{0,40}\b(?:replies"
+    r"|answers|responses|explanations|summaries)\b)))"
     r"\s+(?P<what>.+)$",
     _I,
 )
