@@ -13,10 +13,6 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache
 
-from memstrata.models.heuristic.patterns import (
-    PREFERENCE_TOPICS,
-    topic_of,
-)
 from memstrata.models.heuristic.personal_values import (
     NATIONALITY_RE,
     Reader,
@@ -58,7 +54,6 @@ from memstrata.models.heuristic.rules import (
     Parsed,
     first_person,
     is_name,
-    keywords,
     person,
 )
 from memstrata.types import FactCategory as C
@@ -548,18 +543,14 @@ def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> lis
         name_, poss = name_[:-2], True
     if not is_name(name_):
         return []
-    named_dict = {"name": name_, "poss": poss, "rest": named["rest"]}
-    return _named(named_dict, me, clause)
-
-
-def _named(named: dict, me: Who | None, clause: Clause) -> list[_Reading]:
-    who = Who(named["name"].lower(), person(named["name"]), named=True)
-    if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(named["rest"]))):
-        fact = _relation_fact(me, rel["rel"], named["name"], clause)
+    rest = named["rest"]
+    if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(rest))):
+        fact = _relation_fact(me, rel["rel"], name_, clause)
         return [_Reading(None, "", (fact,))] if fact else []
-    if named["poss"]:
-        return [_Reading(who, "my " + named["rest"]), _Reading(who, "is " + named["rest"])]
-    return [_Reading(who, named["rest"])]
+    who = Who(name_.lower(), person(name_), named=True)
+    if poss:  # "Sara's" is her birthday, or "Sara is"
+        return [_Reading(who, "my " + rest), _Reading(who, "is " + rest)]
+    return [_Reading(who, rest)]
 
 
 # --- predicates --------------------------------------------------------------------------
@@ -639,7 +630,7 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
         rel = RELATIONS[word]
         return rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
     if facet == "likes":
-        return topic_of(value.key, PREFERENCE_TOPICS) or f"preference:{keywords(value.key, 2)}"
+        return preference_slot(value.key)  # the preference rule's slot, so "I hate X" meets it
     if value.kind:
         return value.kind
     noun = (groups.get("noun") or "").strip().lower()
