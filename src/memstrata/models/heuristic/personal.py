@@ -55,6 +55,7 @@ from memstrata.models.heuristic.rules import (
     first_person,
     is_name,
     person,
+    preference_slot,
 )
 from memstrata.types import FactCategory as C
 
