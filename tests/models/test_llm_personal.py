@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memstrata import Memory
-from memstrata.models.base import TurnInput
+from memstrata.models.base import MessageInput, TurnInput
 from memstrata.models.heuristic import HeuristicModel
 from memstrata.models.llm import LLMModel
 from memstrata.types import FactCategory, FactStatus
@@ -101,3 +101,12 @@ def test_an_update_from_the_llm_supersedes_through_memory(tmp_path):
         every = mem.facts("chat:1", include_inactive=True)
         statuses = {f.value: f.status for f in every if f.slot == "home"}
         assert statuses == {"munich": FactStatus.ACTIVE, "berlin": FactStatus.SUPERSEDED}
+
+
+def test_in_a_team_message_first_person_is_its_author(openai_server, llm):
+    answer = dict(personal("Raj is allergic to peanuts.", "diet", "allergy:peanut", "peanuts"),
+                  message=1)  # fmt: skip
+    openai_server.reply_json({"facts": [answer]})
+    message = MessageInput(author="Raj", text="I'm allergic to peanuts.", at=AT)
+    ((fact,),) = llm.extract_from_messages([message])
+    assert (fact.subject, fact.slot) == ("raj", "allergy:peanut")
