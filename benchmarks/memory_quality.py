@@ -562,6 +562,37 @@ LATE_CONVERSATIONS = (
         ),
     ),
     Conversation(
+        "chat:1414",
+        (
+            said(
+                "So I'm Kenji, 52, an architect in Osaka.",
+                fact("identity", "kenji"),
+                fact("identity", "52"),
+                fact("work", "architect"),
+                fact("location", "osaka"),
+            ),
+            said("My wife Yumi and I have two grown-up sons.", fact("relationship", "yumi")),
+            said(
+                "I was diagnosed with gout last spring, so no more beer for me.",
+                fact("health", "gout"),
+            ),
+            said("I'm trying to cut out sugar too.", fact("diet", "sugar")),
+            said("I drive a Mazda CX-5.", fact("possession", "mazda")),
+            said("I've been learning the shakuhachi for a year.", fact("skill", "shakuhachi")),
+            said(
+                "Our wedding anniversary is on the 2nd of April.", fact("important_date", "april 2")
+            ),
+            said("I really enjoy woodworking on weekends.", fact("preference", "woodworking")),
+            said("I intend to retire at 60 and move to Okinawa.", fact("plan", "retire")),
+            nothing("What would happen if I retired at 55 instead?"),
+            nothing("My neighbor swears he's the best cook in Osaka."),
+            said(
+                "I traded in the Mazda for a Toyota Prius.", change("possession", "prius", "mazda")
+            ),
+            said("Yumi and I moved to Kyoto last month.", change("location", "kyoto", "osaka")),
+        ),
+    ),
+    Conversation(
         "chat:1212",
         (
             said(

@@ -253,8 +253,9 @@ TABLE: tuple[Row, ...] = (
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
-                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+))?",
+                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+)|\s+in\s+(?P<home>.+))?",
         (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
     Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
@@ -365,6 +366,9 @@ TABLE: tuple[Row, ...] = (
     Row("uses", r"my\s+(?:editor|ide|browser|shell|os|terminal|notes\s+app|go-to\s+editor)"
                 r"(?:\s+(?:of\s+choice|is)|'s)\s+(?:still\s+)?(?P<value>.+)",
         (("My editor is Neovim.", "tool:editor", "neovim"),)),
+    Row("owns", r"(?:traded\s+in|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?\s+(?:for|with)"
+                r"\s+(?P<value>.+)",
+        (("I traded in my Honda for a Toyota Prius.", "owns:car", "toyota prius"),)),
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
                 r"\s+(?P<value>.+)",
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
@@ -581,13 +585,15 @@ _HAS_DONE_RE = re.compile(
     r"|begun|grown|given\s+up)\b)",
     _I,
 )
-_TRYING_RE = re.compile(r"^(?:try|tries|tend|tends|trying)\s+to\s+", _I)
+_TRYING_RE = re.compile(r"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+", _I)
+# "I've been learning X" says what "I'm learning X" says.
+_BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?=\w+ing\b)", _I)
 
 
 def _predicate(rest: str) -> str:
     """'am now living in X' -> 'is living in X': one verb form for every subject."""
     rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest.strip(" .,!;")), flags=_I)
-    rest = _HAS_DONE_RE.sub("", _TRYING_RE.sub("", rest))
+    rest = _BEEN_DOING_RE.sub("is ", _HAS_DONE_RE.sub("", _TRYING_RE.sub("", rest)))
     for regex, replacement in _NORMAL_FORMS:
         rest = regex.sub(replacement, rest, count=1)
     return re.sub(rf"^(is|has|doesn't)\s+{_ADVERBS}", r"\1 ", rest, flags=_I).strip()
@@ -705,7 +711,7 @@ def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parse
     return []
 
 
-_APPOSITIVE_RE = re.compile(r"^is\s+(?P<a>[^,]+?)\s*,\s*(?P<b>(?:a|an|the|\d)[^,]*?)(?:,.*)?$", _I)
+_APPOSITIVE_RE = re.compile(r"^is\s+[^,]+(?:,\s*(?:a|an|the|\d)[^,]*)+$", _I)
 
 
 def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
@@ -714,8 +720,8 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
     rest = _predicate(reading.rest)
     if found := _table_facts(replace(reading, rest=rest), clause, negated):
         return found
-    if apposed := _APPOSITIVE_RE.match(rest):
-        parts = (f"is {apposed['a']}", f"is {apposed['b']}")
+    if _APPOSITIVE_RE.match(rest):
+        parts = ["is " + part.strip() for part in rest[3:].split(",")]
         found = [f for p in parts for f in _table_facts(replace(reading, rest=p), clause, negated)]
         if found:
             return found

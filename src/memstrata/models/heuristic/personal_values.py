@@ -204,6 +204,8 @@ def subject(raw: str, clause: Clause) -> Value | None:
     found = language(raw, clause) or skill(raw, clause)
     if found is None and (shown := display(_cut(raw))) and _proper(shown, 3, clause):
         found = Value(shown, shown.lower())
+    if found is None and (one := re.match(r"^the\s+(?P<what>[a-z]\w+)$", _cut(raw), _I)):
+        found = None if one["what"].lower() in _IDIOMS else Value(one["what"], one["what"].lower())
     if found is None and (doing := re.match(r"^to\s+(?P<what>\w+(?:\s+\w+){0,3})$", _cut(raw))):
         found = (
             None
@@ -211,6 +213,9 @@ def subject(raw: str, clause: Clause) -> Value | None:
             else Value(doing["what"], display(doing["what"]).lower())
         )  # "to play the violin"
     return found
+
+
+_IDIOMS = wordset("ropes basics hard way truth lesson news drill game hang")
 
 
 def skill(raw: str, clause: Clause) -> Value | None:
