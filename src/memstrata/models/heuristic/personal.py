@@ -480,6 +480,8 @@ class _Reading:
     rest: str
     also: tuple[Parsed, ...] = ()
     we: bool = False
+    vouched: bool = False
+    """A relation word says the subject is a person ("my son Leo"), not just a capital."""
 
 
 def speaker(clause: Clause) -> Who | None:
@@ -510,7 +512,7 @@ def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     )
     if named and (fact := _relation_fact(me, word, named["name"], clause)):
         who = Who(fact.value, fact.person or fact.value, named=True)
-        return [_Reading(who, named["rest"] or "", (fact,))]
+        return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
     if word.lower() not in UNIQUE_RELATIONS:
         return []  # "my friend is vegetarian" is about someone we cannot key
     rel = RELATIONS[re.sub(r"\s+", " ", word.lower())]
@@ -696,6 +698,15 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     return found
 
 
+# What a sentence about a named person may say: a capitalised word is not always a person
+# ("Pets are great at making you feel loved"), so only facts hard to read any other way.
+_ABOUT_OTHERS = frozenset(
+    {"home", "hometown", "employer", "title", "team", "diet", "allergy", "intolerance",
+     "avoids", "condition", "health state", "diagnosis", "birthday", "anniversary", "speaks",
+     "age"}
+)  # fmt: skip
+
+
 def _household(clause: Clause) -> bool:
     """Whether 'we' can be the speaker's household: not in a project's stream, where 'we'
     is the team ("we moved to Postgres")."""
@@ -705,6 +716,8 @@ def _household(clause: Clause) -> bool:
 def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
     for row in TABLE:
         if (negated and not row.negated) or (reading.we and not (row.we and _household(clause))):
+            continue
+        if reading.who.named and not reading.vouched and row.facet not in _ABOUT_OTHERS:
             continue
         if found := _row_facts(row, reading, clause):
             return found
