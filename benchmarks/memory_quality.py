@@ -593,6 +593,42 @@ LATE_CONVERSATIONS = (
         ),
     ),
     Conversation(
+        "chat:1515",
+        (
+            said(
+                "Hi, Lucía here - I'm a vet at a small animal clinic in Valencia.",
+                fact("identity", "lucía"),
+                fact("work", "vet"),
+                fact("work", "animal clinic"),
+                fact("location", "valencia"),
+            ),
+            said(
+                "I've got two dogs, Kira and Bruno.",
+                fact("relationship", "kira"),
+                fact("relationship", "bruno"),
+            ),
+            said("My boyfriend is called Pablo.", fact("relationship", "pablo")),
+            said("I'm severely allergic to bee stings.", fact("diet", "bee stings")),
+            said("I follow a mostly plant-based diet.", fact("diet", "plant-based")),
+            said("My phone is an old Samsung Galaxy S10.", fact("possession", "galaxy")),
+            said(
+                "I speak Spanish, Catalan and decent English.",
+                fact("skill", "spanish"),
+                fact("skill", "catalan"),
+                fact("skill", "english"),
+            ),
+            said("My birthday is the 9th of October.", fact("important_date", "october 9")),
+            said("I'm not really into football.", fact("preference", "football")),
+            said("My plan is to do a PhD in veterinary science.", fact("plan", "phd")),
+            nothing("Could you explain how rabies vaccines work?"),
+            nothing("Pablo thinks I should open my own clinic, but who knows."),
+            said("Update: Pablo and I moved to Madrid.", change("location", "madrid", "valencia")),
+            said(
+                "I'm no longer plant-based, I eat meat again.", change("diet", "not", "plant-based")
+            ),
+        ),
+    ),
+    Conversation(
         "chat:1212",
         (
             said(

@@ -68,7 +68,7 @@ _NOT_A_STATEMENT_RE = re.compile(
 _NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
     r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
-    r"|(?:,\s*|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
+    r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b))",
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:

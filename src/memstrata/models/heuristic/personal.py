@@ -253,7 +253,8 @@ TABLE: tuple[Row, ...] = (
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
-                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+)|\s+in\s+(?P<home>.+))?",
+                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
+                 r"(?:\s+in\s+(?P<home>.+))?",
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
@@ -275,6 +276,9 @@ TABLE: tuple[Row, ...] = (
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
+    Row("relation", rf"(?:has|got)\s+(?:two|three|four|five|\d)\s+(?P<kind>{RELATION_RE})s,?\s+"
+                    r"(?:named\s+|called\s+)?(?P<value>.+)",
+        (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),), many=True),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
@@ -302,11 +306,12 @@ TABLE: tuple[Row, ...] = (
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
     # diet and allergies
-    Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+)?(?P<value>.+)",
+    Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
         (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"))),
     Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to"
                 r"|is\s+doing|does|is\s+eating)"
-                r"\s+(?:a\s+)?(?:strict\s+)?(?P<value>.+?)(?:\s+diet)?",
+                r"\s+(?:a\s+)?(?:strict\s+|mostly\s+|largely\s+|mainly\s+)?(?P<value>.+?)"
+                r"(?:\s+diet)?",
         (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"))),
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
                    r"\s+to\s+(?P<value>.+)",
@@ -455,7 +460,10 @@ _BARE_FORMS = (
     (re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
      "I go by "),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
+    (re.compile(r"^(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)", _I), "my name is "),
 )  # fmt: skip
+# "Lucía here": with the rewrite above, "my name is Lucía here", whose "here" goes.
+_HERE_RE = re.compile(r"^(my name is .+?)\s+here$", _I)
 _FIRST_RE = re.compile(
     r"^(?P<pro>i|we|(?:my\s+\w+|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
     r"\s+(?P<rest>.+)$",
@@ -503,7 +511,8 @@ def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | Non
 
 def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
-    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?P<is>" + _NAME + ")$",
+    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>"
+                     + _NAME + ")$",
                      tail if tail.startswith("'s") else _predicate(tail)):  # fmt: skip
         fact = _relation_fact(me, word, m["name"] or m["is"], clause)
         return [_Reading(None, "", (fact,))] if fact else []
@@ -526,6 +535,7 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _LEAD_IN_RE.sub("", clause.text.strip())
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
+    text = _HERE_RE.sub(r"\1", text)
     me = speaker(clause)
     if named:
         named_match = _NAMED_RE.match(text)
@@ -647,7 +657,9 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
 
 
 def _noun(kind: str, match: re.Match[str]) -> str:
-    noun = (match.groupdict().get("noun") or "").strip().lower()
+    """The noun a fact's sentence names its kind by: "editor", "sister"."""
+    groups = match.groupdict()
+    noun = re.sub(r"\s+", " ", groups.get("noun") or groups.get("kind") or "").strip().lower()
     return noun or kind.split(":", 1)[-1]
 
 
@@ -759,7 +771,9 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
 
 # Clauses without a first-person word or a capitalised start say nothing these rules read;
 # one search skips them, which matters for chat where most clauses state nothing.
-_SPEAKER_CUE_RE = re.compile(r"\b(?:i|i'm|im|i've|my|we|we're|we've|our|me|name's)\b", _I)
+_SPEAKER_CUE_RE = re.compile(
+    r"\b(?:i|i'm|im|i've|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
+)
 
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:

@@ -89,6 +89,10 @@ def _known_things() -> frozenset[str]:
 
 
 def org(raw: str, clause: Clause) -> Value | None:
+    """An employer: a name ("Acme Corp") or the kind of place ("a small animal clinic")."""
+    if place := business(raw, clause):
+        article = "an" if place.shown[:1].lower() in "aeiou" else "a"
+        return Value(f"{article} {place.shown}", place.key)
     shown = _cut(_CALLED_RE.sub("", raw.strip()))
     if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5, clause):
         return None
@@ -193,7 +197,9 @@ _NOT_ALLERGENS = (
 
 
 def language(raw: str, clause: Clause) -> Value | None:
-    shown = _cut(re.sub(r"^(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native)\s+", "", raw))
+    level = r"(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native|decent|good|conversational"
+    level += r"|broken|rusty|passable|intermediate|advanced|a\s+little)\s+"
+    shown = _cut(re.sub(rf"^{level}", "", raw.strip(), flags=_I))
     ok = shown and all(w in LANGUAGES for w in shown.lower().split())
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
 
@@ -287,7 +293,7 @@ _PLAN_TAIL_RE = re.compile(
     r"(?:\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b|\s*[,;]|\s[-–—]\s).*$", _I
 )
 _VAGUE_PLANS = wordset(
-    """know see say ask talk check thank be get have do make tell let keep try go hear find
+    """know see say ask talk check thank be get have make tell let keep try go hear find
     understand figure chat share mention remember stay feel keep hang enjoy savor relax
     chill thank help"""
 )
