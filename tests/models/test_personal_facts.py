@@ -167,3 +167,17 @@ def test_it_after_a_change_verb_is_the_thing_named_before():
 )
 def test_a_teams_move_is_no_home(text, stream):
     assert [f for f in facts(text, stream=stream) if f.slot == "home"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Lucía here - I'm a vet.", [("user", "name", "lucía"), ("user", "job title", "vet")]),
+        ("Same here!", []),
+        ("I joined a gym last week!", []),
+        ("I've got two dogs, Kira and Bruno.", [("user", "dog:kira", "kira"),
+                                               ("user", "dog:bruno", "bruno")]),
+    ],
+)  # fmt: skip
+def test_introductions_and_lists(text, found):
+    assert keys(facts(text)) == found

@@ -456,11 +456,18 @@ _LEAD_IN_RE = re.compile(
     _I,
 )
 # Sentences without a subject that still speak of the speaker: "Call me Ko", "Name's Olu".
+# Words that come before "here" without naming anyone: "Same here!", "Help here".
+_NOT_INTRO = (
+    r"same|ditto|me|you|us|everyone|all|nobody|right|over|out|back|again|help|love|life|fun"
+    r"|click|sign|start|stop|look|more|details|info|link|nothing|everything|something|it|that"
+    r"|this|what|who|why|how|where|when|ok|okay|yes|no|thanks|hi|hello|hey"
+)
 _BARE_FORMS = (
     (re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
      "I go by "),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
-    (re.compile(r"^(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)", _I), "my name is "),
+    (re.compile(rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)",
+                _I), "my name is "),
 )  # fmt: skip
 # "Lucía here": with the rewrite above, "my name is Lucía here", whose "here" goes.
 _HERE_RE = re.compile(r"^(my name is .+?)\s+here$", _I)

@@ -159,7 +159,7 @@ def taste(raw: str, clause: Clause) -> Value | None:
 
 _BUSINESSES = (
     r"bakery|cafe|café|coffee\s+shop|restaurant|shop|store|boutique|business|company|startup"
-    r"|studio|salon|clinic|practice|agency|firm|bar|pub|gym|farm|consultancy|food\s+truck"
+    r"|studio|salon|clinic|practice|agency|firm|bar|pub|farm|consultancy|food\s+truck"
     r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
 )
 
