@@ -456,7 +456,10 @@ CONVERSATIONS = (
     ),
 )
 
-# Written after the rules, and not tuned to them: a check that the rules generalise.
+# Written after the rules, each run once before any rule changed for it: a check that the
+# rules generalise. Capture on that first run: chat:1111 and chat:1212 about 0.75,
+# chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81. The misses were then
+# fixed by general rules, so these numbers, not the table's, say how unseen text fares.
 LATE_CONVERSATIONS = (
     Conversation(
         "chat:4040",
@@ -626,6 +629,45 @@ LATE_CONVERSATIONS = (
             said(
                 "I'm no longer plant-based, I eat meat again.", change("diet", "not", "plant-based")
             ),
+        ),
+    ),
+    Conversation(
+        "chat:1616",
+        (
+            said(
+                "Hey! Call me Dev. I'm a junior developer at Spotify in Stockholm.",
+                fact("identity", "dev"),
+                fact("work", "junior developer"),
+                fact("work", "spotify"),
+                fact("location", "stockholm"),
+            ),
+            said(
+                "My girlfriend Elin is Swedish, I'm from Pune originally.",
+                fact("relationship", "elin"),
+                fact("identity", "swedish", subject="elin"),
+                fact("location", "pune"),
+            ),
+            said("I have a peanut allergy, pretty serious one.", fact("diet", "peanut")),
+            said("I'm a big Arsenal fan.", fact("preference", "arsenal")),
+            said("I use a Dell XPS 13 for work.", fact("possession", "xps")),
+            said(
+                "I know Java and Kotlin, and I'm picking up Swedish.",
+                fact("skill", "java"),
+                fact("skill", "kotlin"),
+                fact("skill", "swedish"),
+            ),
+            said(
+                "Elin's birthday is on March 21.",
+                fact("important_date", "march 21", subject="elin"),
+            ),
+            said("I'm saving up to buy a flat next year.", fact("plan", "flat")),
+            nothing("Is it weird that I've never seen snow until this year?"),
+            nothing("My roommate claims he's a chess grandmaster lol."),
+            said(
+                "Small update: I'm a mid-level developer now.",
+                change("work", "mid-level developer", "junior developer"),
+            ),
+            said("I switched to a MacBook for work.", change("possession", "macbook", "xps")),
         ),
     ),
     Conversation(

@@ -385,7 +385,7 @@ TABLE: tuple[Row, ...] = (
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
         (("My native language is Polish.", "language:polish", "polish"),)),
-    Row("learning", r"(?:is\s+(?:learning|studying|taking\s+(?:lessons|classes)\s+in)"
+    Row("learning", r"(?:is\s+(?:learning|studying|picking\s+up|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
     Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
@@ -401,6 +401,9 @@ TABLE: tuple[Row, ...] = (
     Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
                  r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
+    Row("likes", r"is\s+(?:a|an)\s+(?:(?:big|huge|massive|die-?hard|lifelong|total)\s+)?"
+                 r"(?P<value>(?-i:[A-Z])[\w' ]*?)\s+fan",
+        (("I'm a big Arsenal fan.", "preference:arsenal", "likes arsenal"),), prefix="likes "),
     Row("good at", r"is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|skilled|decent)"
                    r"\s+at\s+(?P<value>.+)",
         (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),

@@ -48,7 +48,7 @@ _TAIL_RE = re.compile(
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
     r"|at\s+the\s+moment|from\s+now\s+on|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
-    r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on)\b|,\s*\w+ly\b"
+    r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally)\b|,\s*\w+ly\b"
     r"|,\s+(?:he|she|they|it|i|we|which|and|but|so|because)\b|\s+(?:either|neither)\b).*$",
     _I,
 )
