@@ -294,6 +294,7 @@ CONVERSATIONS = (
             said(
                 "I left teaching and joined a startup called Lumo as a product designer.",
                 change("work", "lumo", "teacher"),
+                fact("work", "left teaching"),
                 fact("work", "product designer"),
             ),
         ),
@@ -458,8 +459,9 @@ CONVERSATIONS = (
 
 # Written after the rules, each run once before any rule changed for it: a check that the
 # rules generalise. Capture on that first run: chat:1111 and chat:1212 about 0.75,
-# chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81. The misses were then
-# fixed by general rules, so these numbers, not the table's, say how unseen text fares.
+# chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81, chat:1717 0.71. The
+# misses were then fixed by general rules, so these numbers, not the table's, say how
+# unseen text fares.
 LATE_CONVERSATIONS = (
     Conversation(
         "chat:4040",
@@ -668,6 +670,48 @@ LATE_CONVERSATIONS = (
                 change("work", "mid-level developer", "junior developer"),
             ),
             said("I switched to a MacBook for work.", change("possession", "macbook", "xps")),
+        ),
+    ),
+    Conversation(
+        "chat:1717",
+        (
+            said(
+                "I'm Fatima, I teach chemistry at a secondary school in Leicester.",
+                fact("identity", "fatima"),
+                fact("work", "secondary school"),
+                fact("location", "leicester"),
+            ),
+            said(
+                "My husband Omar is an accountant and we have a son called Zayd.",
+                fact("relationship", "omar"),
+                fact("work", "accountant", subject="omar"),
+                fact("relationship", "zayd"),
+            ),
+            said(
+                "I eat halal and I'm allergic to kiwi.", fact("diet", "halal"), fact("diet", "kiwi")
+            ),
+            said("I suffer from chronic migraines.", fact("health", "migraines")),
+            said("My car is a blue Nissan Leaf.", fact("possession", "nissan")),
+            said(
+                "I speak Urdu and English at home.", fact("skill", "urdu"), fact("skill", "english")
+            ),
+            said("My birthday is 12 January.", fact("important_date", "january 12")),
+            said("I prefer detailed explanations with examples.", fact("preference", "detailed")),
+            said(
+                "I'm aiming to become head of science within three years.",
+                fact("plan", "head of science"),
+            ),
+            nothing("Would you mind summarising the periodic table trends?"),
+            nothing("Omar keeps saying he's going to learn to cook, yeah right."),
+            said(
+                "We moved to Nottingham over the summer.",
+                change("location", "nottingham", "leicester"),
+            ),
+            said(
+                "Actually I've stopped teaching and now work as an exam board consultant.",
+                change("work", "consultant", "secondary school"),
+                fact("work", "left teaching"),
+            ),
         ),
     ),
     Conversation(

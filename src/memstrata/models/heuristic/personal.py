@@ -15,6 +15,7 @@ from functools import cache
 
 from memstrata.models.heuristic.personal_values import (
     NATIONALITY_RE,
+    TRADES,
     Reader,
     Value,
     allergen,
@@ -133,6 +134,7 @@ FACETS: dict[str, Facet] = {
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
+    "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(
         C.WORK,
         "employer",
@@ -265,7 +267,13 @@ TABLE: tuple[Row, ...] = (
     Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
                 r"|got\s+fired\s+from|was\s+let\s+go\s+from)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
         (("I quit Globex.", "employer", "left globex"),), prefix="left "),
+    Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
+        (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    Row("employer", r"(?:teach(?:es)?|lectures?|tutors?|coach(?:es)?)(?:\s+[\w ]+?)?\s+at\s+"
+                    r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
+        (("I teach chemistry at a secondary school in Leicester.", "employer",
+          "secondary school"),)),
     Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
                  r"|owns?)\s+(?P<value>(?:the\s+)?[\w .&-]+?\s+(?:project|team|group|program"
                  r"|initiative|department|squad|effort|launch|migration))"

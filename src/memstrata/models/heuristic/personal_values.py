@@ -48,7 +48,8 @@ _TAIL_RE = re.compile(
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
     r"|at\s+the\s+moment|from\s+now\s+on|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
-    r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally)\b|,\s*\w+ly\b"
+    r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally|over\s+the|during"
+    r"|at\s+(?:home|work|school))\b|,\s*\w+ly\b"
     r"|,\s+(?:he|she|they|it|i|we|which|and|but|so|because)\b|\s+(?:either|neither)\b).*$",
     _I,
 )
@@ -161,6 +162,7 @@ _BUSINESSES = (
     r"bakery|cafe|café|coffee\s+shop|restaurant|shop|store|boutique|business|company|startup"
     r"|studio|salon|clinic|practice|agency|firm|bar|pub|farm|consultancy|food\s+truck"
     r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
+    r"|school|university|college|hospital|library|museum|charity|non-?profit|bank|lab"
 )
 
 
@@ -341,9 +343,18 @@ def number(low: int, high: int) -> Reader:
     return read
 
 
+_DEGREE = r"(?:chronic|severe|mild|occasional|bad|terrible|frequent|recurring)"
+# Work said as what one does: "I've stopped teaching" ends a job, "I quit smoking" none.
+TRADES = (
+    r"teaching|nursing|lecturing|tutoring|consulting|freelancing|contracting|coaching"
+    r"|modell?ing|acting|farming|banking|accounting|practicing\s+law|law|medicine|journalism"
+    r"|engineering|programming|driving|photography|waitressing|bartending"
+)
+
+
 def word_of(pattern: str) -> Reader:
     """A value that must be one of `pattern`'s alternatives."""
-    regex = re.compile(rf"^(?:a\s+|an\s+)?(?P<w>{pattern})$", _I)
+    regex = re.compile(rf"^(?:a\s+|an\s+)?(?:{_DEGREE}\s+)?(?P<w>{pattern})$", _I)
 
     def read(raw: str, clause: Clause) -> Value | None:
         match = regex.match(_cut(raw))
