@@ -459,7 +459,8 @@ CONVERSATIONS = (
 
 # Written after the rules, each run once before any rule changed for it: a check that the
 # rules generalise. Capture on that first run: chat:1111 and chat:1212 about 0.75,
-# chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81, chat:1717 0.71. The
+# chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81, chat:1717 0.71,
+# chat:1818 0.75. The
 # misses were then fixed by general rules, so these numbers, not the table's, say how
 # unseen text fares.
 LATE_CONVERSATIONS = (
@@ -712,6 +713,41 @@ LATE_CONVERSATIONS = (
                 change("work", "consultant", "secondary school"),
                 fact("work", "left teaching"),
             ),
+        ),
+    ),
+    Conversation(
+        "chat:1818",
+        (
+            said(
+                "Hello, my name's Pieter and I'm a pilot with KLM.",
+                fact("identity", "pieter"),
+                fact("work", "pilot"),
+                fact("work", "klm"),
+            ),
+            said(
+                "I live just outside Haarlem with my partner Joost.",
+                fact("location", "haarlem"),
+                fact("relationship", "joost"),
+            ),
+            said("I'm type 1 diabetic, so I carry insulin everywhere.", fact("health", "diabetic")),
+            said("I don't eat red meat.", fact("diet", "red meat")),
+            said("I fly a lot but at home I ride an old Gazelle bike.", fact("possession", "bike")),
+            said(
+                "I speak Dutch, German and some Italian.",
+                fact("skill", "dutch"),
+                fact("skill", "german"),
+                fact("skill", "italian"),
+            ),
+            said(
+                "Joost's birthday is the 5th of August.",
+                fact("important_date", "august 5", subject="joost"),
+            ),
+            said("I love old jazz records.", fact("preference", "jazz")),
+            said("I'm planning to get my instructor rating next year.", fact("plan", "instructor")),
+            nothing("How long does jet lag usually last?"),
+            nothing("If I were a chef I'd open a pancake house."),
+            said("I moved to Leiden in October.", change("location", "leiden", "haarlem")),
+            said("I now fly for Transavia instead of KLM.", change("work", "transavia", "klm")),
         ),
     ),
     Conversation(

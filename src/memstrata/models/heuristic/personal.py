@@ -198,8 +198,9 @@ _PLACE_VERB = (
 )
 _MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
 _WORK_AT = (
-    r"(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
+    r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
     r"|is\s+interning|interns?)(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
+    r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for)"
 )
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
@@ -462,7 +463,8 @@ _LEAD_IN_RE = re.compile(
     r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
-    r"|oh|also|btw|fyi|anyway|so|and|but|update)\s*[,:-]?\s+"
+    r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
+    r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work)\s*[,:-]?\s+"
     r"|[A-Za-z][\w' ]{0,24}:\s+)+",  # a label: "Quick intro: I'm Hannah"
     _I,
 )

@@ -295,7 +295,7 @@ _PLAN_TAIL_RE = re.compile(
     r"(?:\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b|\s*[,;]|\s[-–—]\s).*$", _I
 )
 _VAGUE_PLANS = wordset(
-    """know see say ask talk check thank be get have make tell let keep try go hear find
+    """know see say ask talk check thank be have make tell let keep try go hear find
     understand figure chat share mention remember stay feel keep hang enjoy savor relax
     chill thank help"""
 )

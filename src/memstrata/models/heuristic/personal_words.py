@@ -72,6 +72,7 @@ CONDITIONS = (
 HEALTH_STATES = (
     r"diabetic|asthmatic|epileptic|pregnant|colou?r\s*blind|deaf|hard\s+of\s+hearing"
     r"|blind|autistic|dyslexic|anemic|immunocompromised|in\s+remission|coeliac|celiac"
+    r"|type\s+[12]\s+diabetic"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|carnivore"
