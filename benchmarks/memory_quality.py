@@ -460,9 +460,8 @@ CONVERSATIONS = (
 # Written after the rules, each run once before any rule changed for it: a check that the
 # rules generalise. Capture on that first run: chat:1111 and chat:1212 about 0.75,
 # chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81, chat:1717 0.71,
-# chat:1818 0.75. The
-# misses were then fixed by general rules, so these numbers, not the table's, say how
-# unseen text fares.
+# chat:1818 0.75. The misses were then fixed by general rules, so these numbers, not the
+# table's, say how unseen text fares.
 LATE_CONVERSATIONS = (
     Conversation(
         "chat:4040",
