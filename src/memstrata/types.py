@@ -36,9 +36,19 @@ def check_tenant(name: str) -> str:
     raise InvalidInput(f"invalid tenant {name!r}: 1-100 letters, digits or . @ + - _")
 
 
+PROJECT_KINDS = frozenset({"project"})
+"""Stream kinds whose id names a thing facts can be about; a chat or user id names none."""
+
+
 def stream_subject(stream: str) -> str | None:
     """The entity a stream is about: 'project:alpha' -> 'alpha'."""
     return stream.split(":", 1)[1].lower() if ":" in stream else None
+
+
+def project_subject(stream: str) -> str | None:
+    """The project a stream is about ('project:alpha' -> 'alpha'); None for 'chat:8812'."""
+    kind = stream.split(":", 1)[0]
+    return stream_subject(stream) if kind in PROJECT_KINDS else None
 
 
 def utcnow() -> datetime:
@@ -150,6 +160,17 @@ class FactCategory(StrEnum):
     BLOCKER = "blocker"
     RECURRING = "recurring"
     PREFERENCE = "preference"
+    # What people say about themselves and those around them; each a slot of its subject.
+    IDENTITY = "identity"
+    LOCATION = "location"
+    WORK = "work"
+    RELATIONSHIP = "relationship"
+    HEALTH = "health"
+    DIET = "diet"
+    IMPORTANT_DATE = "important_date"
+    POSSESSION = "possession"
+    SKILL = "skill"
+    PLAN = "plan"
     STATUS = "status"
     NOTE = "note"
     # Observations mined from team messages; see memstrata.observations for their policy.

@@ -148,7 +148,7 @@ POSITIVES = [
     ("Never use emojis.", "user", "tone", "never use emojis", FactCategory.PREFERENCE),
     # status and the user's name
     ("The migration is done.", "migration", "status", "done", FactCategory.STATUS),
-    ("My name is Dana.", "user", "name", "dana", FactCategory.NOTE),
+    ("My name is Dana.", "user", "name", "dana", FactCategory.IDENTITY),
 ]  # fmt: skip
 
 

@@ -225,7 +225,7 @@ class LLMModel(OwnsClient):
             "extract_facts",
             extract_facts.build_messages(turn),
             extract_facts.Response,
-            extract_facts.to_result,
+            lambda response: extract_facts.to_result(response, turn),
             fallback,
         )
 

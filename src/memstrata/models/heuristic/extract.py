@@ -6,14 +6,14 @@ since the assistant often restates or guesses.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memstrata.models.base import ExtractedFact, SlotRef, TurnInput
-from memstrata.models.heuristic import rules
+from memstrata.models.heuristic import personal, rules
 from memstrata.models.heuristic.patterns import NAME
 from memstrata.models.heuristic.rules import Clause, Parsed
 from memstrata.models.heuristic.text import sentence_case, sentences
-from memstrata.types import FactCategory, stream_subject
+from memstrata.types import FactCategory, project_subject
 
 _I = re.IGNORECASE
 _MAX_SENTENCE_CHARS = 400  # longer "sentences" are pasted text, not statements
@@ -67,8 +67,16 @@ _NOT_A_STATEMENT_RE = re.compile(
 )
 _NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
-    r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z]))",
+    r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
+    r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
+    r"(?=(?i:i|my|i'm|i've|we|we're|our)\b))",
 )
+# In a first-person sentence any "and" may start a clause whose subject it leaves out:
+# "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
+_AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
+_I_AM_RE = re.compile(r"^(?:i'm|i\s+am)\b", _I)
+_I_LEAD_RE = re.compile(r"^(?:i|i'm|i've)\b", _I)
 _PAIR_RE = re.compile(
     r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"
     r"(?:[,;]|\s+but\s+|\s+[-–—]+\s+)\s*(?:but\s+|rather\s+|instead\s+|actually\s+)*"
@@ -90,6 +98,22 @@ _APPOSITIVE_RE = re.compile(
 _PRONOUN_RE = re.compile(r"^(?:he|she)\b", _I)
 _POS_PRONOUN_RE = re.compile(r"^(?:it|that|this)(?:'s|\s+is|\s+was)\s+(?P<np>.+)$", _I)
 _END_PUNCT = " .!;:,\"'"
+# Personal facts first ("I prefer vim as my editor" is a tool, not a taste), facts about
+# a named person last ("Raj is the Lead Architect" stays a role).
+_RULES = (*personal.RULES, *rules.RULES, *personal.LATE_RULES)
+_NEGATION_RULES = (*personal.NEGATION_AWARE, *rules.NEGATION_AWARE,
+                   *personal.LATE_NEGATION_AWARE)  # fmt: skip
+# A change marker: the statement it denies stops being true, in its own slot.
+_CHANGED_RE = re.compile(r"\b(?:no\s+longer|anymore|any\s+more|any\s+longer)\b", _I)
+# Sarcasm undoes what it is attached to: "I love Mondays /s", "Best job ever. Not!"
+_SARCASM_RE = re.compile(
+    r"(?:\byeah,?\s+right\b|(?:^|\s)/s\b|\bnot!|\bjk\b|\bjust\s+kidding\b|\bkidding\b"
+    r"|\bas\s+if\b|\blol\s+no\b|\bsarcasm\b|🙄)",
+    _I,
+)
+_SARCASM_ONLY_RE = re.compile(
+    r"^\W*(?:not|jk|/s|just\s+kidding|kidding|lol|yeah\s+right|as\s+if|🙄)(?:\W|lol)*$", _I
+)
 
 
 @dataclass
@@ -135,6 +159,12 @@ def _fact(
     )
 
 
+def _facts(side: _Side, parsed: Parsed, tone: _Tone,
+           retracts: tuple[SlotRef, ...] = ()) -> list[ExtractedFact]:  # fmt: skip
+    """`parsed` and the facts that ride with it ("my wife Sara": the wife, then Sara's)."""
+    return [_fact(side, parsed, tone, retracts), *(_fact(side, p, tone) for p in parsed.also)]
+
+
 def _ref(parsed: Parsed) -> SlotRef:
     return SlotRef(subject=parsed.subject, slot=parsed.slot, value=parsed.value)
 
@@ -145,11 +175,11 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
         return None
     if side.last_person:
         text = _PRONOUN_RE.sub(side.last_person, text)
-    clause = Clause(text, side.base.at, side.base.subject, side.base.subject_display,
-                    side.base.speaker)  # fmt: skip
+    base = side.base
+    clause = Clause(text, base.at, base.subject, base.subject_display, base.speaker, base.me)
     if _NEGATION_RE.search(text) and not negation_ok:
-        return rules.parse(clause, rules.NEGATION_AWARE)
-    return rules.parse(clause)
+        return rules.parse(clause, _NEGATION_RULES)
+    return rules.parse(clause, _RULES)
 
 
 def _positive(text: str) -> str:
@@ -181,13 +211,28 @@ def _denial(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
     denied = _parse(side, _positive(text), negation_ok=True)
     if denied is None:
         return []
+    changed = _CHANGED_RE.search(text)
+    if denied.category is FactCategory.PLAN and not changed:
+        return []  # "I don't want to move to Denver" denies nothing that was said
+    if denied.denied_text and changed:
+        # "I'm no longer vegetarian": the diet slot now says so, and the old diet is history.
+        note = replace(denied, value=f"not {denied.value}", text=denied.denied_text, also=())
+        return [_fact(side, note, _Tone(True, tone.hedge), (_ref(denied),))]
     # "We're not blocked on X anymore" is news about status, not a new blocker.
     category = FactCategory.STATUS if denied.category is FactCategory.BLOCKER else denied.category
     note = Parsed(
         category, denied.subject, f"{denied.slot}:not:{denied.value}", denied.value,
-        sentence_case(text.strip(_END_PUNCT)),
+        _no_longer_text(denied, text),
     )  # fmt: skip
     return [_fact(side, note, _Tone(True, tone.hedge), (_ref(denied),))]
+
+
+def _no_longer_text(denied: Parsed, text: str) -> str:
+    """A denial's own words, unless they speak in the first person ("I don't live in
+    Berlin"): then the denied fact's words, negated."""
+    if denied.denied_text and _FIRST_PERSON_RE.search(text):
+        return f"It is not true that {denied.text[:1].lower()}{denied.text[1:]}"
+    return sentence_case(text.strip(_END_PUNCT))
 
 
 def _replacement(side: _Side, denied: Parsed, pos: str) -> Parsed | None:
@@ -214,7 +259,7 @@ def _pair(side: _Side, sentence: str, tone: _Tone) -> list[ExtractedFact] | None
     found = _replacement(side, denied, match["pos"].strip(_END_PUNCT))
     if found is None:
         return _denial(side, match["neg"], tone)
-    return [_fact(side, found, _Tone(True, tone.hedge), (_ref(denied),))]
+    return _facts(side, found, _Tone(True, tone.hedge), (_ref(denied),))
 
 
 def _restated(side: _Side, neg: str, pos: str, tone: _Tone) -> list[ExtractedFact] | None:
@@ -222,7 +267,7 @@ def _restated(side: _Side, neg: str, pos: str, tone: _Tone) -> list[ExtractedFac
     the same subject's new statement is still a correction."""
     found = _parse(side, pos)
     same = neg.split()[:1] == pos.split()[:1] or bool(_PRONOUN_RE.match(pos))
-    return [_fact(side, found, _Tone(True, tone.hedge))] if found and same else None
+    return _facts(side, found, _Tone(True, tone.hedge)) if found and same else None
 
 
 def _clauses(side: _Side, sentence: str) -> list[str]:
@@ -231,30 +276,50 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         person = appositive["person"]
         first = f"{person} is the {appositive['title']}"
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
+    first_person = bool(_I_LEAD_RE.match(sentence))
     pieces = _SPLIT_RE.split(sentence)
+    if first_person:
+        pieces = [
+            part for n, piece in enumerate(pieces)
+            for part in (_AND_RE.split(piece) if n % 2 == 0 else [piece])
+        ]  # fmt: skip
     out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)
+        elif first_person and (elided := _with_subject(side, sentence, piece)):
+            out.append(elided)  # "I live in Berlin and work at Acme"
         else:
             out[-1] += separator + piece
     return out
 
 
+def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
+    """`piece` with the 'I' (or "I'm") its first-person sentence left out, if it then
+    reads. Only a lowercase start can be such a piece: "and English" is a list's end."""
+    if not piece[:1].islower():
+        return None
+    for subject in ("I", "I'm") if _I_AM_RE.match(sentence) else ("I",):
+        if _parse(side, f"{subject} {piece}", negation_ok=True) is not None:
+            return f"{subject} {piece}"
+    return None
+
+
 def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
     text = text.strip(_END_PUNCT)
-    if match := _LEADING_NOT_RE.match(text):
+    match = _LEADING_NOT_RE.match(text)
+    if match and rules.is_name(match["a"]) and rules.is_name(match["b"]):
         found = _parse(side, f"{match['a']} {match['rest']}")
         other = found.rebuild(match["b"]) if found and found.rebuild else None
         if found:
-            return [_fact(side, found, _Tone(True, tone.hedge), (_ref(other),) if other else ())]
+            return _facts(side, found, _Tone(True, tone.hedge), (_ref(other),) if other else ())
     if (match := _TRAILING_NOT_RE.match(text)) and (head := _parse(side, match["head"])):
         other = head.rebuild(match["neg"]) if head.rebuild else None
         refs = (_ref(other),) if other else ()
         corrected = tone.correction or match["how"].lower() == "not"
-        return [_fact(side, head, _Tone(corrected, tone.hedge), refs)]
+        return _facts(side, head, _Tone(corrected, tone.hedge), refs)
     if (found := _parse(side, text)) is not None:
-        return [_fact(side, found, tone)]
+        return _facts(side, found, tone)
     if _NEGATION_RE.search(text):
         return _denial(side, text, tone)
     return []
@@ -301,21 +366,50 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
     return facts
 
 
-def _side_facts(turn: TurnInput, speaker: str, text: str) -> list[ExtractedFact]:
-    subject = stream_subject(turn.stream) or "global"
+def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:
+    """What every clause of one side shares. Only a project stream's id names a subject:
+    "The launch is on May 3." in chat:8812 is about no "8812"."""
+    subject = project_subject(turn.stream) or "global"
     shown = "" if subject == "global" else subject[:1].upper() + subject[1:]
-    side = _Side(Clause("", turn.at, subject, shown, speaker))
-    for sentence in sentences(text):
-        side.facts.extend(_sentence_facts(side, sentence))
+    return Clause("", turn.at, subject, shown, speaker, me)
+
+
+def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
+    side = _Side(base)
+    previous: list[ExtractedFact] = []
+    before = ""
+    for said in sentences(text):
+        sentence = personal.resolve_things(said, before)
+        before = f"{before} {said}"[-_MAX_SENTENCE_CHARS:]
+        if _SARCASM_ONLY_RE.match(sentence):
+            side.facts = [f for f in side.facts if f not in previous]
+            continue
+        previous = [] if _SARCASM_RE.search(sentence) else _sentence_facts(side, sentence)
+        side.facts.extend(previous)
     return side.facts
+
+
+def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
+    """The user side speaks as its speaker (or the user). A named assistant side is a
+    person in a group chat, who speaks for themself; an unnamed one is the assistant."""
+    user = _base(turn, "user", _speaker_name(turn.speaker))
+    named = _speaker_name(turn.assistant_speaker)
+    assistant = _base(turn, "user" if named else "assistant", named)
+    return user, assistant
+
+
+def _speaker_name(name: str | None) -> str | None:
+    name = " ".join((name or "").split())
+    return name or None
 
 
 def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     """Facts in `turn`; the assistant's only where the user said nothing on that slot."""
-    user = _side_facts(turn, "user", turn.user)
+    user_side, assistant_side = _sides(turn)
+    user = _side_facts(user_side, turn.user)
     taken = {(f.subject, f.slot) for f in user}
     assistant = [
-        f for f in _side_facts(turn, "assistant", turn.assistant)
+        f for f in _side_facts(assistant_side, turn.assistant)
         if (f.subject, f.slot) not in taken
     ]  # fmt: skip
     out: list[ExtractedFact] = []
@@ -330,6 +424,6 @@ def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
 
 def states_fact(sentence: str, turn: TurnInput, speaker: str) -> bool:
     """Whether one sentence reads as a fact, which the engine pins on its own."""
-    subject = stream_subject(turn.stream) or "global"
-    side = _Side(Clause("", turn.at, subject, subject, speaker))
+    user_side, assistant_side = _sides(turn)
+    side = _Side(user_side if speaker == "user" else assistant_side)
     return bool(_sentence_facts(side, sentence))

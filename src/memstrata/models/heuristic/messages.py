@@ -15,7 +15,7 @@ def extract_from_messages(messages: Sequence[MessageInput]) -> list[list[Extract
 
 
 def _message_facts(message: MessageInput) -> list[ExtractedFact]:
-    turn = TurnInput(stream="", user=message.text, at=message.at)
+    turn = TurnInput(stream="", user=message.text, at=message.at, speaker=message.author or None)
     stated = [_by_author(f, message.author) for f in extract.extract_facts(turn)]
     # The fact rules read statements more closely; an observation of the same kind and
     # subject only repeats them.

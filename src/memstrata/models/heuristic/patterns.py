@@ -12,6 +12,7 @@ NOT_NAMES = wordset(
     everyone everybody someone somebody nobody anyone anybody nothing something everything
     all both each either neither none one some any no yes not also just maybe perhaps
     probably actually then now today tomorrow yesterday well oh hey hi hello thanks thank
+    i'm i've i'd i'll im ive
     please sorry okay ok sure great good let let's if because since while though although
     user assistant team project company client customer people guy guys folks"""
 )

@@ -23,6 +23,7 @@ from memstrata.models.heuristic.patterns import (
     ROLE_HEADS,
     topic_of,
 )
+from memstrata.models.heuristic.personal_words import RELATION_RE
 from memstrata.models.heuristic.text import STOPWORDS, sentence_case, words, wordset
 from memstrata.types import FactCategory
 
@@ -39,7 +40,16 @@ class Clause:
     """The stream's subject ('alpha'), used when a deadline or decision names no thing."""
     subject_display: str
     speaker: str
-    """'user' or 'assistant'; first-person rules only apply to the user."""
+    """'user' for a person's words, 'assistant' for the assistant's; see first_person."""
+    me: str | None = None
+    """Who 'I' is, when the speaker has a name ("Caroline"); else 'I' is the user."""
+
+
+def first_person(clause: Clause) -> tuple[str, str] | None:
+    """(key, shown) of who 'I' means in `clause`; None for an unnamed assistant."""
+    if clause.me:
+        return clause.me.lower(), clause.me
+    return ("user", "The user") if clause.speaker == "user" else None
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,11 @@ class Parsed:
     """Display name of the person the clause is about, for resolving a later 'he'."""
     rebuild: Callable[[str], "Parsed | None"] | None = field(default=None, compare=False)
     """The same statement with another value: turns "not frontend" into a SlotRef."""
+    denied_text: str | None = None
+    """How to say the statement stopped being true, for facts a change retracts in their
+    own slot ("The user is no longer vegetarian"); None where a denial needs its own slot."""
+    also: tuple["Parsed", ...] = ()
+    """More facts the same clause states ("my wife Sara is a nurse": wife, and job)."""
 
 
 Rule = Callable[[Clause], Parsed | None]
@@ -594,7 +609,8 @@ _WORK_VERB_RE = re.compile(
 
 
 def commitment(clause: Clause) -> Parsed | None:
-    if clause.speaker != "user":
+    me = first_person(clause)
+    if me is None:
         return None
     match = _COMMIT_RE.match(clause.text)
     if not match:
@@ -606,7 +622,7 @@ def commitment(clause: Clause) -> Parsed | None:
     if not (_WORK_VERB_RE.match(action) or dates.find_dates(action, clause.at)):
         return None  # "we'll rock the dance floor" is a mood, not a promise to track
     first = match["who"].lower() == "i"
-    subject, who = ("user", "The user") if first else (clause.subject, "The team")
+    subject, who = me if first else (clause.subject, "The team")
     action = third_person(dates.annotate(action, clause.at))
     slot = "commitment:" + keywords(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", action)))
     return Parsed(FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}.")
@@ -615,9 +631,12 @@ def commitment(clause: Clause) -> Parsed | None:
 # --- preferences (the user's own) ------------------------------------------------------
 
 _PREFER_RE = re.compile(
-    r"^i\s+(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
+    r"^i(?:\s+|(?='))(?:really\s+|generally\s+|usually\s+|strongly\s+|much\s+|always\s+|definitely\s+)?"
     r"(?P<verb>prefer|like|love|enjoy|hate|dislike|don't\s+like|do\s+not\s+like|can't\s+stand"
-    r"|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather)\s+(?P<what>.+)$",
+    r"|would\s+prefer|'d\s+prefer|'d\s+rather|would\s+rather"
+    r"|(?:would|'d)\s+(?:really\s+|much\s+)?like(?=\s+(?:you\s+to|it\s+if\s+you|.{0,40}\b(?:replies"
+    r"|answers|responses|explanations|summaries)\b)))"
+    r"\s+(?P<what>.+)$",
     _I,
 )
 _ALWAYS_RE = re.compile(
@@ -633,11 +652,12 @@ _STANCES = {"hate": "dislikes", "dislike": "dislikes", "don't like": "dislikes",
 _NOT_PREFERENCES = re.compile(
     r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|add"
     r"|thank|mention)\b|(?:that|it|this|those|these|them|your|you|mind|the\s+idea|the\s+way"
-    r"|not\s+say|not|how|what|when|where|all)\b)",
+    r"|not\s+say|not|how|what|when|where|all)\b"
+    rf"|my\s+(?:{RELATION_RE})\b)",  # "I love my wife" is affection, not a taste
     _I,
 )
 _NOT_IMPERATIVE = re.compile(
-    r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush"
+    r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush|feel"
     r"|stress|panic|be\s+sorry|apologi[sz]e"
     r"|been|had|seen|heard|thought|known|felt|gone|met|tried|done|got|gotten|was|were"
     r"|here|so|very|\w+ing)\b",
@@ -668,26 +688,49 @@ _FOR_THE_ASSISTANT_RE = re.compile(
 )
 
 
-def _preference_slot(what: str) -> str:
-    return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(what, 2)}"
+# What follows the liked thing says when or why, not what: "hiking on weekends", "hiking
+# now, my knees can't take it" are both about hiking.
+_PREFERENCE_TAIL_RE = re.compile(
+    r"\s*(?:[,;(]|\s-\s|\b(?:on|at|during|every|when|whenever|with|because|since|now"
+    r"|these\s+days|anymore|lately|so|but|though|in\s+the)\b).*$",
+    _I,
+)
 
 
-def _stated_preference(match: re.Match[str]) -> Parsed | None:
+def preference_slot(what: str) -> str:
+    thing = _PREFERENCE_TAIL_RE.sub("", what) or what
+    return topic_of(what, PREFERENCE_TOPICS) or f"preference:{keywords(thing, 2)}"
+
+
+# A taste is said in its first words; what follows a comma or "so" is why, not what.
+_WHY_RE = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\b(?:so|because|since|which|but)\b).*$", _I)
+# Likes whose object names nothing on its own: "I love the thought", "I love their work".
+_VAGUE_TASTES = wordset(
+    """thought idea genre theme way book one stuff thing things work vibe vibes look sound
+    that this it more even too much lot so really also"""
+)
+
+
+def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | None:
     verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
+    what = _WHY_RE.sub("", what) or what
     if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
+        return None
+    if set(keywords(what, 6).split()) <= _VAGUE_TASTES | {"their", "the", "them"}:
         return None
     stance = _STANCES.get(verb, "prefers")
     return Parsed(
-        FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}",
-        f"The user {stance} {third_person(what)}.",
+        FactCategory.PREFERENCE, me[0], preference_slot(what), f"{stance} {norm(what)}",
+        f"{me[1]} {stance} {third_person(what)}.",
     )  # fmt: skip
 
 
 def preference(clause: Clause) -> Parsed | None:
-    if clause.speaker != "user":
+    me = first_person(clause)
+    if me is None:
         return None
     if match := _PREFER_RE.match(clause.text):
-        return _stated_preference(match)
+        return _stated_preference(match, me)
     match = _ALWAYS_RE.match(clause.text)
     if not match:
         return None
@@ -699,23 +742,10 @@ def preference(clause: Clause) -> Parsed | None:
         return None  # "never give up" is encouragement, not an instruction to the assistant
     stance = "always" if verb == "always" else "never" if verb else "prefers"
     said = third_person(what)
-    text = f"The user asks you to {stance} {said}." if verb else f"The user prefers {said}."
+    text = f"{me[1]} asks you to {stance} {said}." if verb else f"{me[1]} prefers {said}."
     return Parsed(
-        FactCategory.PREFERENCE, "user", _preference_slot(what), f"{stance} {norm(what)}", text
+        FactCategory.PREFERENCE, me[0], preference_slot(what), f"{stance} {norm(what)}", text
     )
-
-
-# --- the user's name -----------------------------------------------------------------
-
-_MY_NAME_RE = re.compile(r"^(?i:my\s+name\s+is|call\s+me|you\s+can\s+call\s+me)\s+(?P<name>"
-                         r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)$")  # fmt: skip
-
-
-def user_name(clause: Clause) -> Parsed | None:
-    if clause.speaker != "user" or not (match := _MY_NAME_RE.match(clause.text)):
-        return None
-    name = match["name"]
-    return Parsed(FactCategory.NOTE, "user", "name", norm(name), f"The user's name is {name}.")
 
 
 # --- status ----------------------------------------------------------------------------
@@ -758,7 +788,6 @@ RULES: tuple[Rule, ...] = (
     responsibility,
     commitment,
     preference,
-    user_name,
     status,
 )
 

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from memstrata.models.base import ExtractedFact, MessageInput
+from memstrata.models.base import ExtractedFact, MessageInput, TurnInput
 from memstrata.models.prompts import InvalidAnswer, fmt_time, messages, tagged
 from memstrata.models.prompts import extract_facts as single
 from memstrata.types import FactCategory
@@ -65,5 +65,9 @@ def to_result(response: Response, batch: Sequence[MessageInput]) -> list[list[Ex
         if fact.message > len(batch):
             raise InvalidAnswer(f"message {fact.message} is not in a batch of {len(batch)}")
         plain = ExtractedFact.model_validate(fact.model_dump(exclude={"message"}))
-        grouped[fact.message - 1] += single.to_result(single.Response(facts=[plain]))
+        message = batch[fact.message - 1]
+        # In a team message "I" is its author, as in the heuristic model.
+        said = TurnInput(stream="", user=message.text, at=message.at,
+                         speaker=message.author or None)  # fmt: skip
+        grouped[fact.message - 1] += single.to_result(single.Response(facts=[plain]), said)
     return grouped

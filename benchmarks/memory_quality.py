@@ -1,0 +1,1007 @@
+"""Memory quality I: what people say about themselves and others becomes facts, and an
+update replaces what it updates.
+
+Scripted conversations (written for this benchmark) run through the public API: a
+Memory on a temporary SQLite file, add_turn, process_pending, then facts() and
+fact_history(). Per category it prints:
+
+- capture: stated facts found among the stored facts (any status);
+- updates: changes whose new value is current and whose old value is kept in history
+  (superseded or retracted);
+- stale: old values still current after a change (goal: 0);
+- precision: stored facts that match what their turn said, against those that are false,
+  garbled or fragments, or come from a sentence that states nothing.
+
+    .venv/bin/python benchmarks/memory_quality.py [--model heuristic] [--show-misses]
+"""
+
+import argparse
+import inspect
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memstrata import Memory
+from memstrata.types import Fact, FactStatus
+
+GOALS = {"capture": 0.90, "updates": 0.90, "precision": 0.95}
+_GONE = (FactStatus.SUPERSEDED, FactStatus.RETRACTED)
+_NEGATED = ("not ", "left ", "sold ")
+
+
+@dataclass(frozen=True)
+class Expect:
+    """A fact the turn states: its category, subject, and a word its value holds."""
+
+    category: str
+    value: str
+    subject: str = "user"
+    old: str | None = None
+    """For a change: the earlier value, which must now be history."""
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    expects: tuple[Expect, ...] = ()
+    speaker: str | None = None
+    states_nothing: bool = False
+
+
+@dataclass(frozen=True)
+class Conversation:
+    stream: str
+    lines: tuple[Line, ...]
+    group: bool = False
+
+
+def said(text: str, *expects: Expect, speaker: str | None = None) -> Line:
+    return Line(text, expects, speaker)
+
+
+def nothing(text: str, speaker: str | None = None) -> Line:
+    return Line(text, (), speaker, states_nothing=True)
+
+
+def fact(category: str, value: str, subject: str = "user") -> Expect:
+    return Expect(category, value, subject)
+
+
+def change(category: str, value: str, old: str, subject: str = "user") -> Expect:
+    return Expect(category, value, subject, old)
+
+
+# --- the script ----------------------------------------------------------------------------
+
+CONVERSATIONS = (
+    Conversation(
+        "chat:1001",
+        (
+            said(
+                "Hi! My name is Dana and I lead the Atlas project at work.",
+                fact("identity", "dana"),
+                fact("work", "atlas"),
+            ),
+            said(
+                "I live in Berlin with my wife Sara and our two kids.",
+                fact("location", "berlin"),
+                fact("relationship", "sara"),
+            ),
+            said(
+                "I work at Acme Corp as a data engineer.",
+                fact("work", "acme corp"),
+                fact("work", "data engineer"),
+            ),
+            said(
+                "I'm vegetarian, and I'm allergic to peanuts.",
+                fact("diet", "vegetarian"),
+                fact("diet", "peanuts"),
+            ),
+            said("My birthday is on May 4.", fact("important_date", "may 4")),
+            said("I prefer vim as my editor.", fact("possession", "vim")),
+            said("I drive an old Volvo.", fact("possession", "volvo")),
+            said(
+                "I speak German and English, and I'm learning Spanish.",
+                fact("skill", "german"),
+                fact("skill", "english"),
+                fact("skill", "spanish"),
+            ),
+            said("I'm planning to run the Berlin marathon next fall.", fact("plan", "marathon")),
+            nothing("Can you recommend a good book for the train?"),
+            said("Actually, I moved to Munich last month.", change("location", "munich", "berlin")),
+            said("Actually, I switched to VS Code.", change("possession", "vs code", "vim")),
+            said(
+                "These days I'm pescatarian rather than vegetarian.",
+                change("diet", "pescatarian", "vegetarian"),
+            ),
+            said(
+                "I got promoted to senior data engineer last week!",
+                change("work", "senior data engineer", "data engineer"),
+            ),
+            nothing("Am I allergic to anything else, do you remember?"),
+            said(
+                "I sold my Volvo and bought a Tesla Model 3.",
+                fact("possession", "sold volvo"),
+                change("possession", "tesla model 3", "volvo"),
+            ),
+            nothing("If I lived in Paris I would bike everywhere."),
+        ),
+    ),
+    Conversation(
+        "chat:2002",
+        (
+            said(
+                "hey, I'm Marcus. I'm 41 and I'm originally from Lyon.",
+                fact("identity", "marcus"),
+                fact("identity", "41"),
+                fact("location", "lyon"),
+            ),
+            said(
+                "I live in Toronto now and I work for Shopify.",
+                fact("location", "toronto"),
+                fact("work", "shopify"),
+            ),
+            said("My husband's name is Theo.", fact("relationship", "theo")),
+            said("We have a dog called Pepper.", fact("relationship", "pepper")),
+            said("I have type 2 diabetes, so I watch my sugar.", fact("health", "diabetes")),
+            said("I take metformin twice a day.", fact("health", "metformin")),
+            said("Our anniversary is on June 12.", fact("important_date", "june 12")),
+            said("I'm a big fan of jazz.", fact("preference", "jazz")),
+            said("I play the piano, badly.", fact("skill", "piano")),
+            said("I mostly code in Python.", fact("possession", "python")),
+            said("My goal is to learn Italian before our trip.", fact("plan", "italian")),
+            nothing("I wish I could retire early."),
+            nothing("My friend is vegan and she keeps telling me to try it."),
+            said("I'm 42 now, had my birthday yesterday.", change("identity", "42", "41")),
+            said(
+                "I left Shopify and now work at Wealthsimple.",
+                fact("work", "left shopify"),
+                change("work", "wealthsimple", "shopify"),
+            ),
+            said(
+                "I don't code in Python anymore, I mostly use Rust.",
+                change("possession", "rust", "python"),
+            ),
+            said("I gave up on learning Italian.", change("plan", "not", "learn italian")),
+            nothing("Would I be happier in Vancouver?"),
+        ),
+    ),
+    Conversation(
+        "chat:3003",
+        (
+            said(
+                "My name's Aiko. Please call me Ko.",
+                fact("identity", "aiko"),
+                fact("identity", "ko"),
+            ),
+            said(
+                "I'm a nurse at St. Mary's Hospital.",
+                fact("work", "nurse"),
+                fact("work", "st. mary's"),
+            ),
+            said("I'm on the night shift team.", fact("work", "night shift")),
+            said(
+                "I'm lactose intolerant and I can't eat shellfish.",
+                fact("diet", "lactose"),
+                fact("diet", "shellfish"),
+            ),
+            said("I have asthma.", fact("health", "asthma")),
+            said(
+                "My mom's birthday is March 8.",
+                fact("important_date", "march 8", subject="user's mother"),
+            ),
+            said("My daughter Hana is six.", fact("relationship", "hana")),
+            said("I have a cat named Mochi.", fact("relationship", "mochi")),
+            said("I'm using an iPhone 13.", fact("possession", "iphone")),
+            said("My favorite food is ramen.", fact("preference", "ramen")),
+            said("I love hiking on weekends.", fact("preference", "hiking")),
+            said("I'm saving up for a new car.", fact("plan", "car")),
+            said(
+                "I speak Japanese and English.", fact("skill", "japanese"), fact("skill", "english")
+            ),
+            nothing('My patient kept saying "I live in Narnia" all night.'),
+            nothing("Is it normal to be this tired after night shifts?"),
+            said(
+                "Correction: I'm on the day shift team now.",
+                change("work", "day shift", "night shift"),
+            ),
+            said("I switched to a Pixel 8.", change("possession", "pixel", "iphone")),
+            said(
+                "I'm not lactose intolerant anymore, it went away.",
+                change("diet", "not", "lactose"),
+            ),
+            said(
+                "I actually hate hiking now, my knees can't take it.",
+                change("preference", "dislikes hiking", "likes hiking"),
+            ),
+        ),
+    ),
+    Conversation(
+        "user:42",
+        (
+            said(
+                "I'm Priya Raman, a product manager at Initech.",
+                fact("identity", "priya"),
+                fact("work", "product manager"),
+                fact("work", "initech"),
+            ),
+            said("I report to Maria Lopez.", fact("relationship", "maria lopez")),
+            said("My colleague Raj handles the backend.", fact("relationship", "raj")),
+            said("I'm based in Austin.", fact("location", "austin")),
+            said("I follow a keto diet.", fact("diet", "keto")),
+            said("I have a penicillin allergy.", fact("diet", "penicillin")),
+            said("My pronouns are she/her.", fact("identity", "she/her")),
+            said("I use Obsidian for my notes.", fact("possession", "obsidian")),
+            said("I know SQL and Excel really well.", fact("skill", "sql"), fact("skill", "excel")),
+            said("I prefer bullet points over long paragraphs.", fact("preference", "bullet")),
+            said("I'm hoping to move into a director role next year.", fact("plan", "director")),
+            said("We got married on September 9, 2017.", fact("important_date", "september 9")),
+            nothing("What if I asked for a raise?"),
+            nothing("Maria is great, by the way."),
+            said("My manager is now Kevin Ng.", change("relationship", "kevin", "maria")),
+            said("I moved to the growth team.", fact("work", "growth")),
+            said("I'm no longer doing keto.", change("diet", "not", "keto")),
+            said(
+                "I now work at Globex as a senior PM.",
+                change("work", "globex", "initech"),
+                change("work", "senior pm", "product manager"),
+            ),
+            said(
+                "Actually we relocated to Denver in March.", change("location", "denver", "austin")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:5005",
+        (
+            said(
+                "Hello, I'm Tomás. I'm a high school teacher.",
+                fact("identity", "tomás"),
+                fact("work", "teacher"),
+            ),
+            said(
+                "I grew up in Seville but I live in Lisbon.",
+                fact("location", "seville"),
+                fact("location", "lisbon"),
+            ),
+            said(
+                "My wife Ines is a doctor.",
+                fact("relationship", "ines"),
+                fact("work", "doctor", subject="ines"),
+            ),
+            said(
+                "My son Leo plays football.",
+                fact("relationship", "leo"),
+                fact("skill", "football", subject="leo"),
+            ),
+            said("I'm vegan.", fact("diet", "vegan")),
+            said("I have a bad back.", fact("health", "back")),
+            said("My birthday's on the 2nd of February.", fact("important_date", "february 2")),
+            said("I ride a Vespa to work.", fact("possession", "vespa")),
+            said("I use Linux at home.", fact("possession", "linux")),
+            said("I'm fluent in Portuguese.", fact("skill", "portuguese")),
+            said("I play guitar in a small band.", fact("skill", "guitar")),
+            said("I can't stand cilantro.", fact("preference", "cilantro")),
+            said("I want to write a novel.", fact("plan", "novel")),
+            nothing("Yeah right, I'm going to finish that novel this year."),
+            nothing("Do you think Ines would like a surprise trip?"),
+            said("I'm not vegan anymore.", change("diet", "not vegan", "vegan")),
+            said("I sold my Vespa.", change("possession", "sold", "vespa")),
+            said("We moved to Porto in the summer.", change("location", "porto", "lisbon")),
+            said(
+                "I left teaching and joined a startup called Lumo as a product designer.",
+                change("work", "lumo", "teacher"),
+                fact("work", "left teaching"),
+                fact("work", "product designer"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:6006",
+        (
+            said(
+                "I'm Grace, 29, and I work as a UX designer.",
+                fact("identity", "grace"),
+                fact("identity", "29"),
+                fact("work", "ux designer"),
+            ),
+            said("I'm employed by Figma.", fact("work", "figma")),
+            said(
+                "I live in Seattle with my boyfriend, Sam.",
+                fact("location", "seattle"),
+                fact("relationship", "sam"),
+            ),
+            said(
+                "My sister Emma lives in London.",
+                fact("relationship", "emma"),
+                fact("location", "london", subject="emma"),
+            ),
+            said("I'm allergic to cats and dust.", fact("diet", "cats"), fact("diet", "dust")),
+            said("I was diagnosed with ADHD last year.", fact("health", "adhd")),
+            said("I don't eat pork.", fact("diet", "pork")),
+            said("My car is a Subaru Outback.", fact("possession", "subaru")),
+            said("I use Firefox as my browser.", fact("possession", "firefox")),
+            said(
+                "I'm good at Figma and Photoshop.",
+                fact("skill", "figma"),
+                fact("skill", "photoshop"),
+            ),
+            said("I prefer casual replies, no need to be formal.", fact("preference", "casual")),
+            said("I'm training for a half marathon.", fact("plan", "marathon")),
+            said(
+                "Sam's birthday is October 3.", fact("important_date", "october 3", subject="sam")
+            ),
+            nothing("I'd love to live in Tokyo someday."),
+            nothing("If I were allergic to peanuts I'd know by now."),
+            said(
+                "Sam and I broke up, and I'm dating Alex now.",
+                change("relationship", "alex", "sam"),
+            ),
+            said("I moved to Portland.", change("location", "portland", "seattle")),
+            said("I'm not allergic to cats anymore, weirdly.", change("diet", "not", "cats")),
+            said("I've switched to Chrome.", change("possession", "chrome", "firefox")),
+        ),
+    ),
+    Conversation(
+        "chat:7007",
+        (
+            said(
+                "Name's Olu. I'm a freelance photographer.",
+                fact("identity", "olu"),
+                fact("work", "photographer"),
+            ),
+            said("I'm based in Lagos.", fact("location", "lagos")),
+            said(
+                "I have two kids, and my daughter Ada just started school.",
+                fact("relationship", "ada"),
+            ),
+            said("My best friend is Chidi.", fact("relationship", "chidi")),
+            said("I have high blood pressure.", fact("health", "blood pressure")),
+            said("I try to avoid red meat.", fact("diet", "red meat")),
+            said("I shoot on a Nikon.", fact("possession", "nikon")),
+            said("My laptop is a MacBook Pro.", fact("possession", "macbook")),
+            said(
+                "I speak Yoruba, English and some French.",
+                fact("skill", "english"),
+                fact("skill", "french"),
+            ),
+            said("My favourite band is Fela Kuti's Africa 70.", fact("preference", "fela")),
+            said("I plan to open a studio in Abuja next year.", fact("plan", "studio")),
+            nothing("Do I have any deadlines this week?"),
+            nothing("My brother thinks he's the best photographer in Lagos."),
+            said("I moved to Abuja.", change("location", "abuja", "lagos")),
+            said("I got a new laptop, a Dell XPS.", change("possession", "xps", "macbook")),
+            said(
+                "I decided not to open the studio after all.",
+                change("plan", "not", "open a studio"),
+            ),
+            said(
+                "I'm no longer freelancing; I joined Andela as a photographer.",
+                fact("work", "andela"),
+                fact("work", "photographer"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8008",
+        (
+            said(
+                "My name is Ingrid and I'm Norwegian.",
+                fact("identity", "ingrid"),
+                fact("identity", "norwegian"),
+            ),
+            said(
+                "I live in Oslo and work at Equinor.",
+                fact("location", "oslo"),
+                fact("work", "equinor"),
+            ),
+            said("I'm the head of data science there.", fact("work", "head of data science")),
+            said("I'm married to Lars.", fact("relationship", "lars")),
+            said("Our wedding anniversary is August 20.", fact("important_date", "august 20")),
+            said(
+                "I'm gluten-free because I have celiac disease.",
+                fact("diet", "gluten-free"),
+                fact("health", "celiac"),
+            ),
+            said("I'm pregnant with our first child.", fact("health", "pregnant")),
+            said("I use Emacs for everything.", fact("possession", "emacs")),
+            said("I own a Polestar 2.", fact("possession", "polestar")),
+            said("I'm learning to play the violin.", fact("skill", "violin")),
+            said("I love cross-country skiing.", fact("preference", "skiing")),
+            said("Please always answer in English.", fact("preference", "english")),
+            said("I intend to take parental leave in the spring.", fact("plan", "parental leave")),
+            nothing("Would it be smart to buy a house now?"),
+            nothing("Lars says I work too much, lol."),
+            said("I switched to Neovim.", change("possession", "neovim", "emacs")),
+            said(
+                "I'm now the VP of Data at Equinor.",
+                change("work", "vp of data", "head of data science"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9009",
+        (
+            said(
+                "I'm Sam, I'm a software developer at Stripe.",
+                fact("identity", "sam"),
+                fact("work", "software developer"),
+                fact("work", "stripe"),
+            ),
+            said("I live in Dublin.", fact("location", "dublin")),
+            said("I have a younger brother named Finn.", fact("relationship", "finn")),
+            said("My boss is Claire.", fact("relationship", "claire")),
+            said("I get migraines a lot.", fact("health", "migraines")),
+            said("I'm on a low-carb diet.", fact("diet", "low-carb")),
+            said("I use a ThinkPad with Arch Linux.", fact("possession", "thinkpad")),
+            said("I know Go and Kubernetes.", fact("skill", "go"), fact("skill", "kubernetes")),
+            said("I enjoy board games.", fact("preference", "board games")),
+            said("I'm hoping to buy an apartment.", fact("plan", "apartment")),
+            said("My birthday is December 1st.", fact("important_date", "december 1")),
+            nothing("Not sure if I should learn Rust or Zig next."),
+            nothing("Could I work remotely from Spain?"),
+            nothing("I'm not planning to quit or anything, don't worry."),
+            said(
+                "I now report to Aoife instead of Claire.",
+                change("relationship", "aoife", "claire"),
+            ),
+            said("I moved back to Cork.", change("location", "cork", "dublin")),
+            said(
+                "I bought a MacBook Air to replace my ThinkPad.",
+                change("possession", "macbook air", "thinkpad"),
+            ),
+        ),
+    ),
+)
+
+# Written after the rules, each run once before any rule changed for it: a check that the
+# rules generalise. Capture on that first run: chat:1111 and chat:1212 about 0.75,
+# chat:1313 0.46, chat:1414 0.69, chat:1515 0.57, chat:1616 0.81, chat:1717 0.71,
+# chat:1818 0.75. The misses were then fixed by general rules, so these numbers, not the
+# table's, say how unseen text fares.
+LATE_CONVERSATIONS = (
+    Conversation(
+        "chat:4040",
+        (
+            nothing("Lol I'm literally dying of boredom in this meeting."),
+            nothing("Do you know if I'm eligible for parental leave?"),
+            nothing("My coworker is obsessed with Rust."),
+            said("I'm Noor, by the way.", fact("identity", "noor")),
+            nothing("Tell me a joke about vegetarians."),
+            nothing("I'm not sure I'd ever move to Canada."),
+            nothing('"I\'m allergic to mornings," my son likes to say.'),
+            nothing("Suppose I worked at Google, what would I earn?"),
+            nothing("I don't think I could ever be vegan."),
+            said(
+                "I live in Cairo and I'm a civil engineer.",
+                fact("location", "cairo"),
+                fact("work", "civil engineer"),
+            ),
+            nothing("What's the weather like in Berlin right now?"),
+            nothing("My sister-in-law thinks she's allergic to everything."),
+            nothing("The launch is on May 3, can you remind me the day before?"),
+        ),
+    ),
+    Conversation(
+        "chat:1111",
+        (
+            said(
+                "Hey there, I'm Rosa. I work in marketing at Unilever.",
+                fact("identity", "rosa"),
+                fact("work", "unilever"),
+            ),
+            said("I've lived in Rotterdam for about ten years.", fact("location", "rotterdam")),
+            said(
+                "My partner Jules is a pharmacist.",
+                fact("relationship", "jules"),
+                fact("work", "pharmacist", subject="jules"),
+            ),
+            said("I'm allergic to shellfish, so no paella for me.", fact("diet", "shellfish")),
+            said("I also have a mild allergy to pollen.", fact("diet", "pollen")),
+            said("I have a 2019 Toyota Corolla.", fact("possession", "corolla")),
+            said("My favourite writer is Toni Morrison.", fact("preference", "morrison")),
+            said("I'm not a big fan of horror movies.", fact("preference", "horror")),
+            said(
+                "I speak Dutch, English and Spanish.",
+                fact("skill", "dutch"),
+                fact("skill", "english"),
+                fact("skill", "spanish"),
+            ),
+            said(
+                "My dad's birthday is on the 14th of July.",
+                fact("important_date", "july 14", subject="user's father"),
+            ),
+            said("I want to run my own agency one day.", fact("plan", "agency")),
+            nothing("Should I learn Python or R first?"),
+            nothing("My neighbour is a vegan chef, apparently."),
+            nothing("Imagine if I lived on a boat."),
+            said("I moved to Utrecht in September.", change("location", "utrecht", "rotterdam")),
+            said("I'm now working for Heineken.", change("work", "heineken", "unilever")),
+            said(
+                "Correction: the Corolla is a 2017, and I sold it last week.",
+                change("possession", "sold", "corolla"),
+            ),
+            said("Jules and I got engaged!", fact("relationship", "jules")),
+        ),
+    ),
+    Conversation(
+        "chat:1313",
+        (
+            said(
+                "Morning! Quick intro: I'm Hannah, I run a small bakery in Leeds.",
+                fact("identity", "hannah"),
+                fact("location", "leeds"),
+                fact("work", "bakery"),
+            ),
+            said("My fiancé Marco does the deliveries.", fact("relationship", "marco")),
+            said(
+                "I'm coeliac, so everything I eat has to be gluten free.", fact("health", "coeliac")
+            ),
+            said("I can't drink milk either.", fact("diet", "milk")),
+            said("I have a Ford Transit for the shop.", fact("possession", "transit")),
+            said(
+                "I've been baking for 15 years and I'm pretty good at sourdough.",
+                fact("skill", "sourdough"),
+            ),
+            said(
+                "My mum's birthday is on the 30th of November.",
+                fact("important_date", "november 30", subject="user's mother"),
+            ),
+            said("I'd really like short, practical answers.", fact("preference", "short")),
+            said("I'm hoping to open a second shop in York next year.", fact("plan", "shop")),
+            nothing("Do you think sourdough is healthier than regular bread?"),
+            nothing("If only I had more time for myself."),
+            said("Marco and I just moved to Harrogate.", change("location", "harrogate", "leeds")),
+            said(
+                "I sold the Transit and got an electric van.",
+                fact("possession", "sold transit"),
+                change("possession", "van", "transit"),
+            ),
+            said(
+                "I'm not planning to open the York shop anymore.",
+                change("plan", "not", "open a second shop"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:1414",
+        (
+            said(
+                "So I'm Kenji, 52, an architect in Osaka.",
+                fact("identity", "kenji"),
+                fact("identity", "52"),
+                fact("work", "architect"),
+                fact("location", "osaka"),
+            ),
+            said("My wife Yumi and I have two grown-up sons.", fact("relationship", "yumi")),
+            said(
+                "I was diagnosed with gout last spring, so no more beer for me.",
+                fact("health", "gout"),
+            ),
+            said("I'm trying to cut out sugar too.", fact("diet", "sugar")),
+            said("I drive a Mazda CX-5.", fact("possession", "mazda")),
+            said("I've been learning the shakuhachi for a year.", fact("skill", "shakuhachi")),
+            said(
+                "Our wedding anniversary is on the 2nd of April.", fact("important_date", "april 2")
+            ),
+            said("I really enjoy woodworking on weekends.", fact("preference", "woodworking")),
+            said("I intend to retire at 60 and move to Okinawa.", fact("plan", "retire")),
+            nothing("What would happen if I retired at 55 instead?"),
+            nothing("My neighbor swears he's the best cook in Osaka."),
+            said(
+                "I traded in the Mazda for a Toyota Prius.", change("possession", "prius", "mazda")
+            ),
+            said("Yumi and I moved to Kyoto last month.", change("location", "kyoto", "osaka")),
+        ),
+    ),
+    Conversation(
+        "chat:1515",
+        (
+            said(
+                "Hi, Lucía here - I'm a vet at a small animal clinic in Valencia.",
+                fact("identity", "lucía"),
+                fact("work", "vet"),
+                fact("work", "animal clinic"),
+                fact("location", "valencia"),
+            ),
+            said(
+                "I've got two dogs, Kira and Bruno.",
+                fact("relationship", "kira"),
+                fact("relationship", "bruno"),
+            ),
+            said("My boyfriend is called Pablo.", fact("relationship", "pablo")),
+            said("I'm severely allergic to bee stings.", fact("diet", "bee stings")),
+            said("I follow a mostly plant-based diet.", fact("diet", "plant-based")),
+            said("My phone is an old Samsung Galaxy S10.", fact("possession", "galaxy")),
+            said(
+                "I speak Spanish, Catalan and decent English.",
+                fact("skill", "spanish"),
+                fact("skill", "catalan"),
+                fact("skill", "english"),
+            ),
+            said("My birthday is the 9th of October.", fact("important_date", "october 9")),
+            said("I'm not really into football.", fact("preference", "football")),
+            said("My plan is to do a PhD in veterinary science.", fact("plan", "phd")),
+            nothing("Could you explain how rabies vaccines work?"),
+            nothing("Pablo thinks I should open my own clinic, but who knows."),
+            said("Update: Pablo and I moved to Madrid.", change("location", "madrid", "valencia")),
+            said(
+                "I'm no longer plant-based, I eat meat again.", change("diet", "not", "plant-based")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:1616",
+        (
+            said(
+                "Hey! Call me Dev. I'm a junior developer at Spotify in Stockholm.",
+                fact("identity", "dev"),
+                fact("work", "junior developer"),
+                fact("work", "spotify"),
+                fact("location", "stockholm"),
+            ),
+            said(
+                "My girlfriend Elin is Swedish, I'm from Pune originally.",
+                fact("relationship", "elin"),
+                fact("identity", "swedish", subject="elin"),
+                fact("location", "pune"),
+            ),
+            said("I have a peanut allergy, pretty serious one.", fact("diet", "peanut")),
+            said("I'm a big Arsenal fan.", fact("preference", "arsenal")),
+            said("I use a Dell XPS 13 for work.", fact("possession", "xps")),
+            said(
+                "I know Java and Kotlin, and I'm picking up Swedish.",
+                fact("skill", "java"),
+                fact("skill", "kotlin"),
+                fact("skill", "swedish"),
+            ),
+            said(
+                "Elin's birthday is on March 21.",
+                fact("important_date", "march 21", subject="elin"),
+            ),
+            said("I'm saving up to buy a flat next year.", fact("plan", "flat")),
+            nothing("Is it weird that I've never seen snow until this year?"),
+            nothing("My roommate claims he's a chess grandmaster lol."),
+            said(
+                "Small update: I'm a mid-level developer now.",
+                change("work", "mid-level developer", "junior developer"),
+            ),
+            said("I switched to a MacBook for work.", change("possession", "macbook", "xps")),
+        ),
+    ),
+    Conversation(
+        "chat:1717",
+        (
+            said(
+                "I'm Fatima, I teach chemistry at a secondary school in Leicester.",
+                fact("identity", "fatima"),
+                fact("work", "secondary school"),
+                fact("location", "leicester"),
+            ),
+            said(
+                "My husband Omar is an accountant and we have a son called Zayd.",
+                fact("relationship", "omar"),
+                fact("work", "accountant", subject="omar"),
+                fact("relationship", "zayd"),
+            ),
+            said(
+                "I eat halal and I'm allergic to kiwi.", fact("diet", "halal"), fact("diet", "kiwi")
+            ),
+            said("I suffer from chronic migraines.", fact("health", "migraines")),
+            said("My car is a blue Nissan Leaf.", fact("possession", "nissan")),
+            said(
+                "I speak Urdu and English at home.", fact("skill", "urdu"), fact("skill", "english")
+            ),
+            said("My birthday is 12 January.", fact("important_date", "january 12")),
+            said("I prefer detailed explanations with examples.", fact("preference", "detailed")),
+            said(
+                "I'm aiming to become head of science within three years.",
+                fact("plan", "head of science"),
+            ),
+            nothing("Would you mind summarising the periodic table trends?"),
+            nothing("Omar keeps saying he's going to learn to cook, yeah right."),
+            said(
+                "We moved to Nottingham over the summer.",
+                change("location", "nottingham", "leicester"),
+            ),
+            said(
+                "Actually I've stopped teaching and now work as an exam board consultant.",
+                change("work", "consultant", "secondary school"),
+                fact("work", "left teaching"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:1818",
+        (
+            said(
+                "Hello, my name's Pieter and I'm a pilot with KLM.",
+                fact("identity", "pieter"),
+                fact("work", "pilot"),
+                fact("work", "klm"),
+            ),
+            said(
+                "I live just outside Haarlem with my partner Joost.",
+                fact("location", "haarlem"),
+                fact("relationship", "joost"),
+            ),
+            said("I'm type 1 diabetic, so I carry insulin everywhere.", fact("health", "diabetic")),
+            said("I don't eat red meat.", fact("diet", "red meat")),
+            said("I fly a lot but at home I ride an old Gazelle bike.", fact("possession", "bike")),
+            said(
+                "I speak Dutch, German and some Italian.",
+                fact("skill", "dutch"),
+                fact("skill", "german"),
+                fact("skill", "italian"),
+            ),
+            said(
+                "Joost's birthday is the 5th of August.",
+                fact("important_date", "august 5", subject="joost"),
+            ),
+            said("I love old jazz records.", fact("preference", "jazz")),
+            said("I'm planning to get my instructor rating next year.", fact("plan", "instructor")),
+            nothing("How long does jet lag usually last?"),
+            nothing("If I were a chef I'd open a pancake house."),
+            said("I moved to Leiden in October.", change("location", "leiden", "haarlem")),
+            said("I now fly for Transavia instead of KLM.", change("work", "transavia", "klm")),
+        ),
+    ),
+    Conversation(
+        "chat:1212",
+        (
+            said(
+                "I'm Ben, a backend engineer at a fintech called Monzo.",
+                fact("identity", "ben"),
+                fact("work", "backend engineer"),
+                fact("work", "monzo"),
+            ),
+            said(
+                "I'm from Glasgow but live in London these days.",
+                fact("location", "glasgow"),
+                fact("location", "london"),
+            ),
+            said("My girlfriend's name is Priya.", fact("relationship", "priya")),
+            said("I have Crohn's disease.", fact("health", "crohn")),
+            said("I'm a vegetarian most days.", fact("diet", "vegetarian")),
+            said(
+                "I use Neovim and zsh on a Framework laptop.",
+                fact("possession", "neovim"),
+                fact("possession", "zsh"),
+            ),
+            said(
+                "I'm decent at Rust and really good at Go.",
+                fact("skill", "go"),
+                fact("skill", "rust"),
+            ),
+            said("I play chess most evenings.", fact("skill", "chess")),
+            said("I'd like replies in British English please.", fact("preference", "british")),
+            said("I'm planning to visit Japan next April.", fact("plan", "japan")),
+            nothing("Is Monzo a good place to work, in your opinion?"),
+            nothing("If I quit, I'd travel for a year."),
+            nothing("I'm not sure whether I'm allergic to penicillin."),
+            nothing("My boss said I should learn Kotlin, yeah right."),
+            said("I'm not vegetarian anymore.", change("diet", "not", "vegetarian")),
+            said("I switched from Neovim to Helix.", change("possession", "helix", "neovim")),
+            said("Priya and I moved to Bristol.", change("location", "bristol", "london")),
+            said(
+                "I started at Wise last month as a staff engineer.",
+                change("work", "wise", "monzo"),
+                change("work", "staff engineer", "backend"),
+            ),
+            said("We cancelled the Japan trip.", change("plan", "not", "visit japan")),
+        ),
+    ),
+)
+
+GROUP_CHAT = Conversation(
+    "chat:book-club",
+    (
+        said(
+            "I'm a counselor at a youth center.",
+            fact("work", "counselor", "caroline"),
+            speaker="Caroline",
+        ),
+        said(
+            "Nice! I live in Boston and I teach art.",
+            fact("location", "boston", "melanie"),
+            speaker="Melanie",
+        ),
+        said(
+            "I'm allergic to cats, so let's meet at my place.",
+            fact("diet", "cats", "jon"),
+            speaker="Jon",
+        ),
+        said(
+            "I'm vegetarian, by the way.",
+            fact("diet", "vegetarian", "caroline"),
+            speaker="Caroline",
+        ),
+        said(
+            "My husband Ben is a chef.",
+            fact("relationship", "ben", "melanie"),
+            fact("work", "chef", "ben"),
+            speaker="Melanie",
+        ),
+        said(
+            "I drive a Jeep, I can pick people up.",
+            fact("possession", "jeep", "jon"),
+            speaker="Jon",
+        ),
+        nothing("Who's bringing snacks?", speaker="Caroline"),
+        said(
+            "I'm planning to adopt a dog this spring.",
+            fact("plan", "adopt", "caroline"),
+            speaker="Caroline",
+        ),
+        said(
+            "My birthday is next Friday, actually!",
+            fact("important_date", "november", "melanie"),
+            speaker="Melanie",
+        ),
+        said(
+            "I moved to Cambridge last week.",
+            change("location", "cambridge", "boston", "melanie"),
+            speaker="Melanie",
+        ),
+        said(
+            "I'm not a counselor anymore, I'm a social worker now.",
+            change("work", "social worker", "counselor", "caroline"),
+            speaker="Caroline",
+        ),
+        said("I sold the Jeep.", change("possession", "sold", "jeep", "jon"), speaker="Jon"),
+    ),
+    group=True,
+)
+
+
+# --- running ---------------------------------------------------------------------------------
+
+START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+
+
+@dataclass
+class Tally:
+    statements: int = 0
+    captured: int = 0
+    updates: int = 0
+    updated: int = 0
+    stale: int = 0
+    stored: int = 0
+    wrong: int = 0
+    misses: list[str] = field(default_factory=list)
+
+
+def takes_speaker(mem: Memory) -> bool:
+    return "speaker" in inspect.signature(mem.add_turn).parameters
+
+
+def feed(mem: Memory, conversation: Conversation) -> dict[int, Line]:
+    """Add every line as a turn; the turn ids map back to the lines."""
+    by_turn: dict[int, Line] = {}
+    for n, line in enumerate(conversation.lines):
+        extra = {"speaker": line.speaker} if line.speaker else {}
+        at = START + timedelta(hours=6 * n)
+        turn = mem.add_turn(conversation.stream, user=line.text, at=at, **extra)
+        by_turn[turn.id] = line
+    mem.process_pending()
+    return by_turn
+
+
+def _holds(found: Fact, expect: Expect, value: str) -> bool:
+    return (
+        found.subject == expect.subject
+        and found.category.value == expect.category
+        and value.lower() in found.value.lower()
+    )
+
+
+def _asserts(found: Fact, old: str, new: str) -> bool:
+    """Whether `found` still says the old value (and not the one that replaced it)."""
+    value = found.value.lower()
+    return old in value and new not in value and not value.startswith(_NEGATED)
+
+
+def score(mem: Memory, conversation: Conversation, tallies: dict[str, Tally]) -> None:
+    by_turn = feed(mem, conversation)
+    stored = mem.facts(conversation.stream, include_inactive=True)
+    for line in conversation.lines:
+        for expect in line.expects:
+            _score_expect(stored, expect, line, tallies[expect.category])
+    for found in stored:
+        tally = tallies[found.category.value]
+        tally.stored += 1
+        line = by_turn.get(int(found.source.id)) if found.source.kind == "turn" else None
+        right = line is not None and any(_holds(found, e, e.value) for e in line.expects)
+        leak = conversation.stream.split(":", 1)[1] in f"{found.subject} {found.value}"
+        if not right or leak:
+            tally.wrong += 1
+            origin = line.text if line else found.source.label()
+            tally.misses.append(f"false: {found.text!r} ({found.subject}, {found.slot}) "
+                                f"from {origin!r}")  # fmt: skip
+
+
+def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) -> None:
+    tally.statements += 1
+    current = [f for f in stored if f.active and _holds(f, expect, expect.value)]
+    if any(_holds(f, expect, expect.value) for f in stored):
+        tally.captured += 1
+    else:
+        tally.misses.append(f"missed: {expect.category} {expect.value!r} in {line.text!r}")
+    if expect.old is None:
+        return
+    tally.updates += 1
+    old, new = expect.old.lower(), expect.value.lower()
+    same = [f for f in stored if f.subject == expect.subject
+            and f.category.value == expect.category]  # fmt: skip
+    kept = any(f.status in _GONE and _asserts(f, old, new) for f in same)
+    stale = [f for f in same if f.active and _asserts(f, old, new)]
+    tally.stale += len(stale)
+    if current and kept and not stale:
+        tally.updated += 1
+    else:
+        what = "stale" if stale else "not current" if not current else "old value lost"
+        tally.misses.append(f"update {what}: {expect.old!r} -> {expect.value!r} "
+                            f"in {line.text!r}")  # fmt: skip
+
+
+def run(model: str, show_misses: bool) -> dict[str, Tally]:
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = {"background_worker": False}
+        with Memory.open(Path(tmp) / "quality.db", embedder=None, **settings) as mem:
+            if model != "heuristic":
+                sys.exit(f"unknown model {model!r}; only 'heuristic' runs offline")
+            conversations = [*CONVERSATIONS, *LATE_CONVERSATIONS]
+            if takes_speaker(mem):
+                conversations.append(GROUP_CHAT)
+            else:
+                print("note: Memory.add_turn has no speaker= yet; the group chat is skipped\n")
+            for conversation in conversations:
+                score(mem, conversation, tallies)
+    report(tallies, show_misses)
+    return tallies
+
+
+def _rate(part: int, whole: int) -> str:
+    return f"{part / whole:.2f}" if whole else "  - "
+
+
+def report(tallies: dict[str, Tally], show_misses: bool) -> None:
+    header = f"{'category':<15} {'stmts':>5} {'capture':>7} {'changes':>7} {'updates':>7}"
+    print(header + f" {'stale':>5} {'stored':>6} {'false':>5} {'precision':>9}")
+    total = Tally()
+    for name in sorted(tallies):
+        t = tallies[name]
+        print(f"{name:<15} {t.statements:>5} {_rate(t.captured, t.statements):>7} "
+              f"{t.updates:>7} {_rate(t.updated, t.updates):>7} {t.stale:>5} {t.stored:>6} "
+              f"{t.wrong:>5} {_rate(t.stored - t.wrong, t.stored):>9}")  # fmt: skip
+        for attr in ("statements", "captured", "updates", "updated", "stale", "stored", "wrong"):
+            setattr(total, attr, getattr(total, attr) + getattr(t, attr))
+    print(f"{'all':<15} {total.statements:>5} {_rate(total.captured, total.statements):>7} "
+          f"{total.updates:>7} {_rate(total.updated, total.updates):>7} {total.stale:>5} "
+          f"{total.stored:>6} {total.wrong:>5} "
+          f"{_rate(total.stored - total.wrong, total.stored):>9}")  # fmt: skip
+    every = (*CONVERSATIONS, *LATE_CONVERSATIONS, GROUP_CHAT)
+    negatives = sum(line.states_nothing for c in every for line in c.lines)
+    print(f"\nsentences that must not become facts: {negatives}; goals: capture >= "
+          f"{GOALS['capture']}, updates >= {GOALS['updates']}, stale 0, precision >= "
+          f"{GOALS['precision']}")  # fmt: skip
+    if show_misses:
+        for name in sorted(tallies):
+            for miss in tallies[name].misses:
+                print(f"  [{name}] {miss}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default="heuristic")
+    parser.add_argument("--show-misses", action="store_true", help="list every miss")
+    args = parser.parse_args()
+    run(args.model, args.show_misses)
+
+
+if __name__ == "__main__":
+    main()

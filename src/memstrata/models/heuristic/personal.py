@@ -1,0 +1,871 @@
+"""Personal facts: what people say about themselves and about the people around them.
+
+A clause is read in two steps. First its subject: the speaker ("I", "my"), a relation of
+the speaker ("my wife Sara", "my manager"), or a named person ("Sara"). Then its predicate,
+against TABLE: one row per way of saying a kind of fact, each with examples that
+tests/models/test_personal_facts.py runs, so a pattern and its proof sit together.
+
+Each fact is a slot of its subject, so a later statement in the same slot supersedes the
+earlier one: "I live in Berlin", then "I moved to Munich", are both (user, home).
+"""
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+
+from memstrata.models.heuristic.personal_values import (
+    NATIONALITY_RE,
+    TRADES,
+    Reader,
+    Value,
+    allergen,
+    business,
+    company,
+    condition,
+    day,
+    language,
+    name,
+    number,
+    org,
+    phrase,
+    place,
+    plan,
+    proper_name,
+    relation,
+    skill,
+    subject,
+    taste,
+    thing,
+    title,
+    word_of,
+)
+from memstrata.models.heuristic.personal_words import (
+    CONDITIONS,
+    DIETS,
+    FOODS_TO_AVOID,
+    HEALTH_STATES,
+    INSTRUMENTS_AND_SPORTS,
+    RELATION_RE,
+    RELATIONS,
+    THING_KINDS,
+    UNIQUE_RELATIONS,
+)
+from memstrata.models.heuristic.rules import (
+    Clause,
+    Parsed,
+    first_person,
+    is_name,
+    person,
+    preference_slot,
+)
+from memstrata.types import FactCategory as C
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Who:
+    """The subject of a personal fact, as keyed and as rendered."""
+
+    key: str
+    """'user', 'caroline', "user's wife", 'sara'."""
+    shown: str
+    """'The user', 'Caroline', "The user's wife", 'Sara'."""
+    named: bool = False
+    """A person named in the text, whom a later 'she' or 'he' can mean."""
+
+
+@dataclass(frozen=True)
+class Facet:
+    """One kind of personal fact: its category, slot and sentence, and how a value reads."""
+
+    category: C
+    slot: str
+    """Template: {key} is the value's key, {kind} the value's kind."""
+    text: str
+    """Template: {who}, {whose}, {their}, {value}, {a_value}, {noun}."""
+    read: Reader
+
+
+Example = tuple[str, str, str]
+"""A sentence, and the (slot, value) it gives its speaker."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One way of saying a facet: a regex over the predicate that follows the subject."""
+
+    facet: str
+    pattern: str
+    """Group `value` feeds the facet; a group named after another facet adds that fact."""
+    examples: tuple[Example, ...] = ()
+    many: bool = False
+    """The value may list several ("peanuts and shellfish"), one fact each."""
+    we: bool = False
+    """'we' counts as the speaker too ("we live in Denver")."""
+    negated: bool = False
+    """Reads a negated predicate as a positive fact ("doesn't eat pork")."""
+    prefix: str = ""
+    """Put before the value: "sold " keeps (user, owns:car) but says the car is gone."""
+    kind: str = ""
+    """The slot's {kind} where the row fixes it: "married to" is a spouse."""
+
+
+# --- the table -----------------------------------------------------------------------------
+
+FACETS: dict[str, Facet] = {
+    "name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", name),
+    "proper name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", proper_name),
+    "address": Facet(C.IDENTITY, "address as", "{who} wants to be called {value}.", name),
+    "pronouns": Facet(
+        C.IDENTITY,
+        "pronouns",
+        "{whose} pronouns are {value}.",
+        word_of(r"(?:she|he|they|ze|xe)/\w+(?:/\w+)?"),
+    ),  # fmt: skip
+    "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(5, 120)),
+    "birth year": Facet(
+        C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)
+    ),  # fmt: skip
+    "nationality": Facet(
+        C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)
+    ),  # fmt: skip
+    "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
+    "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
+    "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
+    "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
+    "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
+    "retired": Facet(
+        C.WORK,
+        "employer",
+        "{who} is {value}.",
+        word_of(
+            "retired|unemployed|between\\s+jobs|self-employed|a\\s+freelancer"
+            "|freelancing|a\\s+stay-at-home\\s+(?:mom|dad|parent)"
+        ),
+    ),  # fmt: skip
+    "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
+    "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
+    "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
+    "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
+    "condition": Facet(
+        C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)
+    ),  # fmt: skip
+    "health state": Facet(
+        C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)
+    ),  # fmt: skip
+    "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
+    "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
+    "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
+    "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
+    "intolerance": Facet(
+        C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase
+    ),  # fmt: skip
+    "avoids": Facet(
+        C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)
+    ),  # fmt: skip
+    "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
+    "anniversary": Facet(
+        C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day
+    ),  # fmt: skip
+    "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
+    "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
+    "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
+    "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
+    "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
+    "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
+    "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
+    "plays": Facet(
+        C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)
+    ),  # fmt: skip
+    "favorite": Facet(
+        C.PREFERENCE, "favorite:{kind}", "{whose} favorite {noun} is {value}.", phrase
+    ),  # fmt: skip
+    "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", taste),
+    "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
+    "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
+    "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
+    "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
+}
+
+_A = r"(?:a|an|the|my|our|one)\s+"
+_BE_NOW = r"is\s+(?:now\s+)?"
+_PLACE_VERB = (
+    r"(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|resides?|is\s+based"
+    r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled)"
+    r"\s+(?:in|at|near|outside(?:\s+of)?|just\s+outside(?:\s+of)?|close\s+to)"
+)
+_MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
+_WORK_AT = (
+    r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
+    r"|is\s+interning|interns?)(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
+    r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for)"
+)
+_JOINED = (
+    r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
+    r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
+    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to)"
+)
+_TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+
+TABLE: tuple[Row, ...] = (
+    # identity
+    Row("name", r"my\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)\s+(?P<value>.+)",
+        (("My name is Dana.", "name", "dana"), ("My full name is Dana Kim.", "name", "dana kim"))),
+    Row("address", r"(?:go|goes|went)\s+by\s+(?P<value>.+)",
+        (("I go by DJ.", "address as", "dj"),)),
+    Row("address", r"my\s+nickname\s+is\s+(?P<value>.+)",
+        (("My nickname is Bear.", "address as", "bear"),)),
+    Row("pronouns", r"my\s+pronouns\s+are\s+(?P<value>.+)",
+        (("My pronouns are they/them.", "pronouns", "they/them"),)),
+    Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?",
+        (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"))),
+    Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
+        (("I was born in 1988.", "birth year", "1988"),)),
+    Row("nationality", r"is\s+(?P<value>[\w-]+)",
+        (("I'm Canadian.", "nationality", "canadian"),)),
+    Row("proper name", r"is\s+(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
+        (("Hi, I'm Priya.", "name", "priya"),)),
+    # where they live
+    Row("home", rf"{_PLACE_VERB}\s+(?P<value>.+)",
+        (("I live in Berlin.", "home", "berlin"), ("I'm based in Austin, Texas.", "home",
+         "austin, texas"), ("We live in Denver.", "home", "denver")), we=True),
+    Row("home", rf"{_MOVED}\s+(?P<value>.+)",
+        (("I moved to Munich last month.", "home", "munich"),
+         ("We just relocated to Porto.", "home", "porto")), we=True),
+    Row("home", r"my\s+(?:home|city|hometown\s+now)\s+is\s+(?P<value>.+)",
+        (("My home is Lisbon.", "home", "lisbon"),)),
+    Row("hometown", r"(?:is\s+(?:originally\s+)?from|grew\s+up\s+in|was\s+born\s+in"
+                    r"|was\s+raised\s+in)\s+(?P<value>.+)",
+        (("I'm originally from Lyon.", "hometown", "lyon"),
+         ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("hometown", r"my\s+hometown\s+is\s+(?P<value>.+)",
+        (("My hometown is Cork.", "hometown", "cork"),)),
+    # work
+    Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
+        (("I'm on the platform team.", "team", "platform"),)),
+    Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
+                r"\s+team",
+        (("I moved to the data team.", "team", "data"),)),
+    Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
+        (("I work at Acme Corp.", "employer", "acme corp"),
+         ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
+         ("I now work for Globex.", "employer", "globex"))),
+    Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
+        (("I joined Initech as a product manager.", "employer", "initech"),)),
+    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
+                 r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
+                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
+                 r"(?:\s+in\s+(?P<home>.+))?",
+        (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a nurse in Boston.", "home", "boston"),
+         ("I got promoted to senior engineer.", "job title", "senior engineer"),
+         ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+    Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
+                 r"(?P<value>.+)",
+        (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
+    Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
+                r"|got\s+fired\s+from|was\s+let\s+go\s+from)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
+        (("I quit Globex.", "employer", "left globex"),), prefix="left "),
+    Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
+        (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
+    Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    Row("employer", r"(?:teach(?:es)?|lectures?|tutors?|coach(?:es)?)(?:\s+[\w ]+?)?\s+at\s+"
+                    r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
+        (("I teach chemistry at a secondary school in Leicester.", "employer",
+          "secondary school"),)),
+    Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
+                 r"|owns?)\s+(?P<value>(?:the\s+)?[\w .&-]+?\s+(?:project|team|group|program"
+                 r"|initiative|department|squad|effort|launch|migration))"
+                 r"(?:\s+(?:at|for|in|on)\s+.+)?",
+        (("I lead the Atlas project.", "leads", "atlas project"),)),
+    Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
+                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
+        (("I run a small bakery in Leeds.", "employer", "small bakery"),
+         ("I own a hair salon in Leeds.", "home", "leeds"))),
+    # people around them
+    Row("relation", rf"(?:has|got)\s+(?:two|three|four|five|\d)\s+(?P<kind>{RELATION_RE})s,?\s+"
+                    r"(?:named\s+|called\s+)?(?P<value>.+)",
+        (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),), many=True),
+    Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
+        (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
+    Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
+        (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
+    Row("relation", r"(?:is\s+)?(?:dating|seeing|in\s+a\s+relationship\s+with)\s+(?P<value>.+)",
+        (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
+    Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
+        (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
+    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got)\s+(?:a|an|one)\s+(?:(?:older"
+                    r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
+                    rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
+        (("I have a daughter named Lily.", "daughter:lily", "lily"),
+         ("We have a dog called Biscuit.", "dog:biscuit", "biscuit")), we=True),
+    # health
+    Row("condition", r"(?:has|have|has\s+had|have\s+had|lives?\s+with|suffers?\s+from"
+                     r"|struggles?\s+with|deals?\s+with|gets?)\s+(?P<value>.+)",
+        (("I have asthma.", "condition:asthma", "asthma"),
+         ("I suffer from migraines.", "condition:migraines", "migraines")), many=True),
+    Row("diagnosis", r"(?:(?:was|got|has\s+been|have\s+been)\s+diagnosed\s+with|is\s+recovering"
+                     r"\s+from|is\s+being\s+treated\s+for)\s+(?P<value>.+)",
+        (("I was diagnosed with sleep apnea.", "condition:sleep apnea", "sleep apnea"),)),
+    Row("health state", r"is\s+(?P<value>.+)",
+        (("I'm diabetic.", "condition:diabetic", "diabetic"),)),
+    Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+)?)\s+(?:daily|every\s+day"
+                      r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
+        (("I take metformin daily.", "medication:metformin", "metformin"),)),
+    # diet and allergies
+    Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
+        (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"))),
+    Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to"
+                r"|is\s+doing|does|is\s+eating)"
+                r"\s+(?:a\s+)?(?:strict\s+|mostly\s+|largely\s+|mainly\s+)?(?P<value>.+?)"
+                r"(?:\s+diet)?",
+        (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"))),
+    Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
+                   r"\s+to\s+(?P<value>.+)",
+        (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
+         ("I'm allergic to cats and shellfish.", "allergy:shellfish", "shellfish")),
+        many=True),
+    Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|slight\s+)?"
+                   r"allergy\s+to\s+(?P<value>.+)",
+        (("I have a mild allergy to pollen.", "allergy:pollen", "pollen"),), many=True),
+    Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<value>[\w-]+"
+                   r"(?:\s+[\w-]+)?)\s+allergy",
+        (("I have a penicillin allergy.", "allergy:penicillin", "penicillin"),)),
+    Row("intolerance", r"is\s+(?P<value>lactose|gluten|fructose|histamine)[\s-]intolerant",
+        (("I'm lactose intolerant.", "intolerance:lactose", "lactose"),)),
+    Row("intolerance", r"is\s+intolerant\s+(?:to|of)\s+(?P<value>.+)",
+        (("I'm intolerant to gluten.", "intolerance:gluten", "gluten"),)),
+    Row("avoids", r"(?:doesn't|can't|won't|never)\s+(?:eat|eats|drink|drinks|have|touch)"
+                  r"\s+(?:any\s+)?(?P<value>.+)",
+        (("I don't eat pork.", "avoids:pork", "pork"),
+         ("I can't eat gluten or dairy.", "avoids:dairy", "dairy")), many=True, negated=True),
+    Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
+                  r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
+        (("I gave up meat.", "avoids:meat", "meat"),), many=True),
+    # important dates
+    Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
+                    r"\s+(?P<value>.+)",
+        (("My birthday is on May 4.", "birthday", "may 4"),)),
+    Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
+        (("I was born on March 3, 1990.", "birthday", "march 3"),)),
+    Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
+        (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
+    Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
+        (("We got married on September 9, 2017.", "anniversary", "september 9"),), we=True),
+    # things they own or use
+    Row("uses", r"(?:uses?|is\s+using|prefers?|likes?|loves?|swears\s+by|relies\s+on)"
+                r"\s+(?P<value>.+?)\s+(?:as|for)\s+(?:my|our|a|an|the)\s+(?P<noun>[\w ]+)",
+        (("I prefer vim as my editor.", "tool:editor", "vim"),
+         ("I use Firefox as my browser.", "tool:browser", "firefox"))),
+    Row("uses", r"(?:switched|moved|changed|migrated|went\s+back)\s+(?:over\s+)?"
+                r"(?:from\s+.+?\s+)?to\s+(?P<value>.+)",
+        (("I switched to VS Code.", "tool:editor", "vs code"),
+         ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
+    Row("uses", r"(?:uses?|is\s+using|is\s+on|codes?|programs?|writes?\s+code"
+                r"|shoots?\s+(?:on|with)|works?\s+(?:on|with)|runs?)"
+                r"(?:\s+(?:mostly|mainly|primarily|only|exclusively))?"
+                r"\s+(?:in\s+)?(?P<value>.+)",
+        (("I use Emacs.", "tool:editor", "emacs"),
+         ("I mostly code in Go.", "tool:programming language", "go"),
+         ("I use Neovim and zsh.", "tool:shell", "zsh")), many=True),
+    Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
+                r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving)\s+(?P<value>.+)",
+        (("I drive a Honda Civic.", "owns:car", "honda civic"),
+         ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
+    Row("owns", r"my\s+(?:new\s+|current\s+)?(?:car|phone|laptop|bike|ride|computer|watch)"
+                r"(?:\s+is|'s)\s+(?:a|an)\s+(?P<value>.+)",
+        (("My car is a Tesla Model 3.", "owns:car", "tesla model 3"),)),
+    Row("uses", r"my\s+(?:editor|ide|browser|shell|os|terminal|notes\s+app|go-to\s+editor)"
+                r"(?:\s+(?:of\s+choice|is)|'s)\s+(?:still\s+)?(?P<value>.+)",
+        (("My editor is Neovim.", "tool:editor", "neovim"),)),
+    Row("owns", r"(?:traded\s+in|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?\s+(?:for|with)"
+                r"\s+(?P<value>.+)",
+        (("I traded in my Honda for a Toyota Prius.", "owns:car", "toyota prius"),)),
+    Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
+                r"\s+(?P<value>.+)",
+        (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
+    # skills and languages
+    Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
+                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+)",
+        (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),), many=True),
+    Row("speaks", r"is\s+a\s+native\s+(?P<value>\w+)\s+speaker",
+        (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
+    Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
+        (("My native language is Polish.", "language:polish", "polish"),)),
+    Row("learning", r"(?:is\s+(?:learning|studying|picking\s+up|taking\s+(?:lessons|classes)\s+in)"
+                    r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
+        (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
+    Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
+                 r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
+                 r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
+        (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    Row("plays", r"(?:plays?|is\s+playing)\s+(?P<value>.+)",
+        (("I play the cello.", "plays:cello", "cello"),)),
+    # preferences
+    Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
+                    r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
+        (("My favorite band is Radiohead.", "favorite:band", "radiohead"),)),
+    Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
+                 r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
+        (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
+    Row("likes", r"is\s+(?:a|an)\s+(?:(?:big|huge|massive|die-?hard|lifelong|total)\s+)?"
+                 r"(?P<value>(?-i:[A-Z])[\w' ]*?)\s+fan",
+        (("I'm a big Arsenal fan.", "preference:arsenal", "likes arsenal"),), prefix="likes "),
+    Row("good at", r"is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|skilled|decent)"
+                   r"\s+at\s+(?P<value>.+)",
+        (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),
+    # plans and goals
+    Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
+                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+"
+                r"(?P<value>.+)",
+        (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
+          " year"),)),
+    Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
+                r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
+        (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
+    Row("preparing", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
+                r"(?P<value>.+)",
+        (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
+    Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
+        (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
+    Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
+                        r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
+                        r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?|dropped\s+(?:the\s+idea\s+of"
+                        r"|my\s+plans?\s+to|out\s+of)\s+)(?P<value>.+)",
+        (("I gave up on running a marathon.", "plan:marathon", "not running a marathon"),),
+        prefix="not ", negated=True, we=True),
+)  # fmt: skip
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{pattern})", _I)
+
+
+# --- subjects --------------------------------------------------------------------------
+
+_CONTRACTIONS = (
+    (re.compile(r"^(?:i'm|im|i\s+am)\b", _I), "I is"),
+    (re.compile(r"^i've\b", _I), "I have"),
+    (re.compile(r"^we're\b", _I), "we is"),
+    (re.compile(r"^we've\b", _I), "we have"),
+)
+# Wishes and what-ifs state nothing: "I wish I lived in Paris", "if I were vegan".
+_UNREAL_RE = re.compile(
+    r"\b(?:wish|wished|would|could|might|should|imagine|pretend|suppose|hypothetically"
+    r"|dream\s+of|dreaming\s+of|fantasi[sz]e)\b|'d\b|\bif\s+(?:i|we|my|our)\b|[\"]",
+    _I,
+)
+# Time and stance lead-ins say when, not who: "These days I'm pescatarian".
+_LEAD_IN_RE = re.compile(
+    r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
+    r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
+    r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
+    r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
+    r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work)\s*[,:-]?\s+"
+    r"|[A-Za-z][\w' ]{0,24}:\s+)+",  # a label: "Quick intro: I'm Hannah"
+    _I,
+)
+# Sentences without a subject that still speak of the speaker: "Call me Ko", "Name's Olu".
+# Words that come before "here" without naming anyone: "Same here!", "Help here".
+_NOT_INTRO = (
+    r"same|ditto|me|you|us|everyone|all|nobody|right|over|out|back|again|help|love|life|fun"
+    r"|click|sign|start|stop|look|more|details|info|link|nothing|everything|something|it|that"
+    r"|this|what|who|why|how|where|when|ok|okay|yes|no|thanks|hi|hello|hey"
+)
+_BARE_FORMS = (
+    (re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
+     "I go by "),
+    (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
+    (re.compile(rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)",
+                _I), "my name is "),
+)  # fmt: skip
+# "Lucía here": with the rewrite above, "my name is Lucía here", whose "here" goes.
+_HERE_RE = re.compile(r"^(my name is .+?)\s+here$", _I)
+_FIRST_RE = re.compile(
+    r"^(?P<pro>i|we|(?:my\s+\w+|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
+    r"\s+(?P<rest>.+)$",
+    _I,
+)
+_MY_REL_RE = re.compile(
+    r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest"
+    rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?P<tail>(?:'s\b|,|\s).*)?$",
+    _I,
+)
+_MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
+_NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
+_IS_MY_REL_RE = re.compile(rf"^is\s+(?:my|our)\s+(?:new\s+)?(?P<rel>{RELATION_RE})$", _I)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read a clause: its subject, the predicate left, and facts on the way."""
+
+    who: Who | None
+    rest: str
+    also: tuple[Parsed, ...] = ()
+    we: bool = False
+    vouched: bool = False
+    """A relation word says the subject is a person ("my son Leo"), not just a capital."""
+
+
+def speaker(clause: Clause) -> Who | None:
+    """Who 'I' is in this clause: its named speaker, else the user, else nobody."""
+    me = first_person(clause)
+    return Who(*me) if me else None
+
+
+def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | None:
+    value = name(re.sub(r"'s$", "", who.strip()), clause)  # "my daughter Sara's birthday"
+    if value is None:
+        return None
+    word = re.sub(r"\s+", " ", word.lower())
+    rel = RELATIONS[word]
+    slot = rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
+    text = _sentence(f"{value.shown} is {me.shown}'s {word}.")
+    return Parsed(C.RELATIONSHIP, me.key, slot, value.key, text, person=value.shown)
+
+
+def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
+    """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
+    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>"
+                     + _NAME + ")$",
+                     tail if tail.startswith("'s") else _predicate(tail)):  # fmt: skip
+        fact = _relation_fact(me, word, m["name"] or m["is"], clause)
+        return [_Reading(None, "", (fact,))] if fact else []
+    named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
+        rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail
+    )
+    if named and (fact := _relation_fact(me, word, named["name"], clause)):
+        who = Who(fact.value, fact.person or fact.value, named=True)
+        return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
+    if word.lower() not in UNIQUE_RELATIONS:
+        return []  # "my friend is vegetarian" is about someone we cannot key
+    rel = RELATIONS[re.sub(r"\s+", " ", word.lower())]
+    who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {word.lower()}")
+    if tail.startswith("'s "):
+        return [_Reading(who, "my " + tail[3:]), _Reading(who, "is " + tail[3:])]
+    return [_Reading(who, tail.strip())] if tail.strip() else []
+
+
+def _readings(clause: Clause, named: bool) -> list[_Reading]:
+    text = _LEAD_IN_RE.sub("", clause.text.strip())
+    for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
+        text = regex.sub(replacement, text, count=1)
+    text = _HERE_RE.sub(r"\1", text)
+    me = speaker(clause)
+    if named:
+        named_match = _NAMED_RE.match(text)
+        return _named_readings(named_match, me, clause) if named_match else []
+    if me is not None and (first := _FIRST_RE.match(text)):
+        return [_Reading(me, first["rest"], we=first["pro"].lower() != "i")]
+    if me is not None and (rel := _MY_REL_RE.match(text)):
+        return _relative(me, rel["rel"], rel["tail"] or "", clause)
+    if me is not None and (named_match := _NAMED_RE.match(text)):
+        relation_only = _named_readings(named_match, me, clause)[:1]
+        if relation_only and relation_only[0].who is None:
+            return relation_only  # "Tom is my manager", before the role rule reads a title
+    if me is not None and (mine := _MY_RE.match(text)):
+        return [_Reading(me, "my " + mine["rest"], we=text[:3].lower() == "our")]
+    return []
+
+
+def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> list[_Reading]:
+    """Readings of "Sara lives in Rome", "Sara's birthday is...", "Sara is my wife"."""
+    name_, poss = named["name"], bool(named["poss"])
+    if name_.endswith("'s"):  # "Sam's birthday": the name pattern keeps the apostrophe
+        name_, poss = name_[:-2], True
+    if not is_name(name_):
+        return []
+    rest = named["rest"]
+    if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(rest))):
+        fact = _relation_fact(me, rel["rel"], name_, clause)
+        return [_Reading(None, "", (fact,))] if fact else []
+    who = Who(name_.lower(), person(name_), named=True)
+    if poss:  # "Sara's" is her birthday, or "Sara is"
+        return [_Reading(who, "my " + rest), _Reading(who, "is " + rest)]
+    return [_Reading(who, rest)]
+
+
+# --- predicates --------------------------------------------------------------------------
+
+_ADVERBS = (
+    r"(?:(?:now|currently|also|still|just|recently|finally|mostly|mainly|usually|actually"
+    r"|officially|already|primarily|generally|basically|both|even|really|happily|proudly"
+    r"|lately|definitely|totally|newly|legally|technically|kind\s+of|sort\s+of)\s+)*"
+)
+_NORMAL_FORMS = (
+    (re.compile(r"^(?:am|are|is)\b", _I), "is"),
+    (re.compile(r"^(?:do\s+not|don't|does\s+not|doesn't|didn't|did\s+not)\b", _I), "doesn't"),
+    (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
+    (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
+    (re.compile(r"^(?:have|has|haves)\s+(?:got\s+)?", _I), "has "),
+)
+
+
+_FILLER_END_RE = re.compile(
+    r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
+    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha))+$",
+    _I,
+)
+# "I've switched to Chrome" says what "I switched to Chrome" says.
+_HAS_DONE_RE = re.compile(
+    r"^(?:has|have|'ve|had)\s+(?!lived\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
+    r"|begun|grown|given\s+up)\b)",
+    _I,
+)
+_TRYING_RE = re.compile(r"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+", _I)
+# "I've been learning X" says what "I'm learning X" says.
+_BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?=\w+ing\b)", _I)
+
+
+def _predicate(rest: str) -> str:
+    """'am now living in X' -> 'is living in X': one verb form for every subject."""
+    rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest.strip(" .,!;")), flags=_I)
+    rest = _BEEN_DOING_RE.sub("is ", _HAS_DONE_RE.sub("", _TRYING_RE.sub("", rest)))
+    for regex, replacement in _NORMAL_FORMS:
+        rest = regex.sub(replacement, rest, count=1)
+    return re.sub(rf"^(is|has|doesn't)\s+{_ADVERBS}", r"\1 ", rest, flags=_I).strip()
+
+
+def _render(template: str, who: Who, shown: str, noun: str) -> str:
+    article = "an" if shown[:1].lower() in "aeiou" else "a"
+    text = template.format(
+        who=who.shown, whose=f"{who.shown}'s", their="their", value=shown,
+        a_value=f"{article} {shown}", noun=noun,
+    )  # fmt: skip
+    return _sentence(text)
+
+
+def _sentence(text: str) -> str:
+    """Capitalised at the start; 'the user' in lowercase anywhere else."""
+    return text[:1].upper() + re.sub(r"\bThe user\b", "the user", text[1:])
+
+
+def _no_longer(text: str) -> str:
+    """ "The user is vegetarian." -> "The user is no longer vegetarian." """
+    if re.search(r"\s(?:is|are|has\s+been)\s", text):
+        return re.sub(r"\s(is|are|has\s+been)\s", r" \1 no longer ", text, count=1)
+    return re.sub(r"^((?:\S+'s\s+|The\s+)?\S+)\s", r"\1 no longer ", text, count=1)
+
+
+def _slot_key(key: str) -> str:
+    """A value as a slot part, singular: 'peanuts' and 'peanut' are one allergy."""
+    parts = key.split()
+    if parts and re.search(r"[^sueio]s$", parts[-1]) and len(parts[-1]) > 3:
+        parts[-1] = parts[-1][:-1]
+    return " ".join(parts)
+
+
+def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
+    groups = match.groupdict()
+    if row.kind:
+        return row.kind
+    if facet == "relation" and groups.get("kind"):
+        word = re.sub(r"\s+", " ", groups["kind"].lower())
+        rel = RELATIONS[word]
+        return rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
+    if facet == "likes":
+        return preference_slot(value.key)  # the preference rule's slot, so "I hate X" meets it
+    if value.kind:
+        return value.kind
+    noun = (groups.get("noun") or "").strip().lower()
+    return f"tool:{noun}" if noun and facet == "uses" else noun
+
+
+def _noun(kind: str, match: re.Match[str]) -> str:
+    """The noun a fact's sentence names its kind by: "editor", "sister"."""
+    groups = match.groupdict()
+    noun = re.sub(r"\s+", " ", groups.get("noun") or groups.get("kind") or "").strip().lower()
+    return noun or kind.split(":", 1)[-1]
+
+
+def _build(
+    facet_name: str, row: Row, who: Who, raw: str, match: re.Match[str], clause: Clause
+) -> Parsed | None:
+    facet = FACETS[facet_name]
+    value = facet.read(raw, clause)
+    if value is None:
+        return None
+    kind = _kind(facet_name, row, value, match)
+    if "{kind}" in facet.slot and not kind:
+        return None
+    slot = facet.slot.format(key=_slot_key(value.key), kind=kind)
+    text = _render(facet.text, who, value.shown, _noun(kind, match))
+
+    def rebuild(other: str) -> Parsed | None:
+        return _build(facet_name, row, who, other, match, clause)
+
+    return Parsed(
+        facet.category, who.key, slot, row.prefix + value.key, text,
+        person=who.shown if who.named else None, rebuild=rebuild,
+        denied_text=_no_longer(text),
+    )  # fmt: skip
+
+
+def _values(row: Row, raw: str) -> list[str]:
+    if not row.many:
+        return [raw]
+    return [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+
+
+def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
+    assert reading.who is not None
+    match = _compiled(row.pattern).fullmatch(reading.rest.strip(" .,!;:"))
+    if match is None:
+        return []
+    found = [
+        fact for raw in _values(row, match["value"])
+        if (fact := _build(row.facet, row, reading.who, raw, match, clause))
+    ]  # fmt: skip
+    if not found:
+        return []
+    for group, raw in match.groupdict().items():
+        if raw and group in FACETS and group != row.facet:
+            extra = _build(group, row, reading.who, raw, match, clause)
+            found.extend([extra] if extra else [])
+    return found
+
+
+# What a sentence about a named person may say: a capitalised word is not always a person
+# ("Pets are great at making you feel loved"), so only facts hard to read any other way.
+_ABOUT_OTHERS = frozenset(
+    {"home", "hometown", "employer", "title", "team", "diet", "allergy", "intolerance",
+     "avoids", "condition", "health state", "diagnosis", "birthday", "anniversary", "speaks",
+     "age"}
+)  # fmt: skip
+
+
+def _household(clause: Clause) -> bool:
+    """Whether 'we' can be the speaker's household: not in a project's stream, where 'we'
+    is the team ("we moved to Postgres")."""
+    return clause.subject == "global"
+
+
+def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
+    for row in TABLE:
+        if (negated and not row.negated) or (reading.we and not (row.we and _household(clause))):
+            continue
+        if reading.who.named and not reading.vouched and row.facet not in _ABOUT_OTHERS:
+            continue
+        if found := _row_facts(row, reading, clause):
+            return found
+    return []
+
+
+_APPOSITIVE_RE = re.compile(r"^is\s+[^,]+(?:,\s*(?:a|an|the|\d)[^,]*)+$", _I)
+
+
+def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
+    """The whole predicate; else its appositive parts ("is Priya, a PM at Initech"); else
+    the part before a comma ("plays the piano, badly")."""
+    rest = _predicate(reading.rest)
+    if found := _table_facts(replace(reading, rest=rest), clause, negated):
+        return found
+    if _APPOSITIVE_RE.match(rest):
+        parts = ["is " + part.strip() for part in rest[3:].split(",")]
+        found = [f for p in parts for f in _table_facts(replace(reading, rest=p), clause, negated)]
+        if found:
+            return found
+    head = rest.split(",", 1)[0]
+    return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+# "with my wife Sara": a relation named in passing is a fact too.
+_MENTION_RE = re.compile(
+    rf"(?i:\bmy\s+(?:(?:older|younger|little|big|baby|twin|new)\s+)?(?P<rel>{RELATION_RE}))"
+    rf",?\s+(?P<name>{_NAME})\b"
+)
+
+
+def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
+    if me is None:
+        return []
+    found = (_relation_fact(me, m["rel"], m["name"], clause) for m in _MENTION_RE.finditer(
+        clause.text) if m.start() > 0)  # fmt: skip
+    return [f for f in found if f is not None]
+
+
+# Clauses without a first-person word or a capitalised start say nothing these rules read;
+# one search skips them, which matters for chat where most clauses state nothing.
+_SPEAKER_CUE_RE = re.compile(
+    r"\b(?:i|i'm|im|i've|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
+)
+
+
+def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
+    cued = clause.text[:1].isupper() if named else _SPEAKER_CUE_RE.search(clause.text)
+    if not cued or _UNREAL_RE.search(clause.text):
+        return None
+    for reading in _readings(clause, named):
+        if reading.who is None:
+            return _joined(list(reading.also))
+        found = [*_predicate_facts(reading, clause, negated), *reading.also]
+        if found:
+            return _joined(found if negated else [*found, *_mentions(clause, speaker(clause))])
+    return None if negated or named else _joined(_mentions(clause, speaker(clause)))
+
+
+def _joined(facts: list[Parsed]) -> Parsed | None:
+    """The first fact, carrying the others: one clause can state several."""
+    facts = [f for f in facts if f is not None]
+    return replace(facts[0], also=tuple(facts[1:])) if facts else None
+
+
+def personal(clause: Clause) -> Parsed | None:
+    """What the speaker says about themselves or the people around them."""
+    return _read(clause)
+
+
+def personal_negated(clause: Clause) -> Parsed | None:
+    """The negated statements that are facts all the same: "I don't eat pork"."""
+    return _read(clause, negated=True)
+
+
+def people(clause: Clause) -> Parsed | None:
+    """The same facts about a named person ("Sara lives in Rome"). It runs after the team
+    rules, so "Raj is the Lead Architect" stays a role."""
+    return _read(clause, named=True)
+
+
+def people_negated(clause: Clause) -> Parsed | None:
+    return _read(clause, negated=True, named=True)
+
+
+RULES = (personal,)
+"""Before the team rules: "I prefer vim as my editor" is a tool before a preference."""
+LATE_RULES = (people,)
+NEGATION_AWARE = (personal_negated,)
+LATE_NEGATION_AWARE = (people_negated,)
+
+
+# "The Corolla is a 2017, and I sold it": 'it' is the last thing named before it.
+_GONE_IT_RE = re.compile(
+    r"\b(?P<verb>sold|gave\s+away|got\s+rid\s+of|traded\s+in|totaled|totalled|crashed"
+    r"|returned|lost)\s+(?:it|them)\b",
+    _I,
+)
+
+
+@cache
+def _thing_re() -> re.Pattern[str]:
+    owned = (name for kind, names in THING_KINDS.items() if kind.startswith("owns:")
+             for name in names)  # fmt: skip
+    alternatives = "|".join(re.escape(n) for n in sorted(owned, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w+#])", _I)
+
+
+def resolve_things(sentence: str, before: str) -> str:
+    """`sentence` with the 'it' of "I sold it" replaced by the thing it means, if named
+    earlier in the sentence or in `before` (the same side of the turn)."""
+    gone = _GONE_IT_RE.search(sentence)
+    if gone is None:
+        return sentence
+    named = list(_thing_re().finditer(f"{before} {sentence[: gone.start()]}"))
+    if not named:
+        return sentence
+    thing = named[-1].group(0)
+    return f"{sentence[: gone.start()]}{gone['verb']} my {thing}{sentence[gone.end() :]}"

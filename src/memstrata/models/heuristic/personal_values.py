@@ -1,0 +1,375 @@
+"""How a personal fact's value reads: each reader takes the raw words a pattern caught and
+returns the value as shown and as keyed, or None when the words are no such value ("I
+have a meeting" names no condition)."""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from memstrata import dates
+from memstrata.models.heuristic.patterns import DECISION_TOPICS, NOT_NAMES
+from memstrata.models.heuristic.personal_words import (
+    JOB_HEADS,
+    LANGUAGES,
+    NATIONALITIES,
+    SKILLS,
+    THING_KINDS,
+)
+from memstrata.models.heuristic.rules import (
+    Clause,
+    display,
+    is_name,
+    keywords,
+    person,
+    third_person,
+)
+from memstrata.models.heuristic.text import STOPWORDS, words, wordset
+
+_I = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Value:
+    shown: str
+    key: str
+    kind: str = ""
+    """What the slot needs beyond the subject: a thing's kind, an event's name."""
+
+
+Reader = Callable[[str, Clause], Value | None]
+
+
+_TAIL_RE = re.compile(
+    r"(?:\s*[;(–—]|\s+-\s|\s+(?:since|for|with|because|as\s+of|last|this|next|ago|when"
+    r"|where|after|before|until|but|so|which|who|though|although|while|right\s+now|now"
+    r"|anymore|any\s+more|these\s+days|recently|back\s+in|in|a\s+(?:few|couple)|about"
+    r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
+    r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
+    r"|at\s+the\s+moment|from\s+now\s+on|instead|there|here|to|a\s+lot|often|sometimes"
+    r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
+    r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally|over\s+the|during"
+    r"|at\s+(?:home|work|school))\b|,\s*\w+ly\b"
+    r"|,\s+(?:he|she|they|it|i|we|which|and|but|so|because)\b|\s+(?:either|neither)\b).*$",
+    _I,
+)
+_ONE_NATIONALITY = "|".join(sorted(NATIONALITIES))
+NATIONALITY_RE = rf"(?:{_ONE_NATIONALITY})(?:-(?:{_ONE_NATIONALITY}))?"
+_CONNECTORS = wordset("of de la le del am upon on the and & da von van")
+
+
+def _cut(raw: str) -> str:
+    return _TAIL_RE.sub("", raw.strip()).strip(" .,!;:\"'")
+
+
+def _proper(text: str, max_words: int, clause: Clause) -> bool:
+    """Capitalised words (with 'of', 'am'...), or all lowercase from someone who types
+    everything in lowercase: "We live in interesting times" names no place."""
+    parts = text.replace(",", " ").split()
+    if not parts or len(parts) > max_words or parts[0].lower() in NOT_NAMES | STOPWORDS:
+        return False
+    if text.islower():
+        return clause.text.islower() and not any(p in STOPWORDS for p in parts)
+    return all(p[0].isupper() or p[0].isdigit() or p.lower() in _CONNECTORS for p in parts)
+
+
+def place(raw: str, clause: Clause) -> Value | None:
+    """A place with a name; "moved to Kubernetes" is a migration, not a move."""
+    shown = _cut(re.sub(r"^(?:the\s+)?(?:city\s+of\s+)?(?=[A-Z])", "", raw.strip()))
+    if not _proper(shown, 4, clause) or shown.lower() in _known_things():
+        return None
+    return Value(_title(shown), shown.lower())
+
+
+@cache
+def _known_things() -> frozenset[str]:
+    """Names of tools, products and technologies, which no one lives in."""
+    names = {n for group in THING_KINDS.values() for n in group}
+    names.update(n for group in DECISION_TOPICS.values() for n in group)
+    return frozenset(names | set(SKILLS))
+
+
+def org(raw: str, clause: Clause) -> Value | None:
+    """An employer: a name ("Acme Corp") or the kind of place ("a small animal clinic")."""
+    if place := business(raw, clause):
+        article = "an" if place.shown[:1].lower() in "aeiou" else "a"
+        return Value(f"{article} {place.shown}", place.key)
+    shown = _cut(_CALLED_RE.sub("", raw.strip()))
+    if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5, clause):
+        return None
+    return Value(shown, shown.lower())
+
+
+_CALLED_RE = re.compile(r"^(?:a|an|this|the)\s+(?:[\w-]+\s+){0,3}(?:called|named)\s+", _I)
+
+
+def company(raw: str, clause: Clause) -> Value | None:
+    """An organisation written with capitals: after "I quit", "smoking" is none."""
+    found = org(raw, clause)
+    return found if found and not found.shown.islower() else None
+
+
+def name(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(raw)
+    if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
+        return None
+    shown = person(shown)
+    return Value(shown, shown.lower())
+
+
+def proper_name(raw: str, clause: Clause) -> Value | None:
+    """A name as in "I'm Priya", where "I'm tired" must not read as one: capitalised."""
+    found = name(raw, clause)
+    capitalised = raw.strip()[:1].isupper() and not clause.text.isupper()
+    return found if found and capitalised and found.key not in NATIONALITIES else None
+
+
+_SEATS = wordset("lead head owner contact rep partner principal associate agent")
+
+
+def title(raw: str, clause: Clause) -> Value | None:
+    shown = display(_cut(raw))
+    lowered = shown.lower().split()
+    head = lowered[: lowered.index("of")] if "of" in lowered else lowered
+    if not head or len(lowered) > 6 or head[-1] not in JOB_HEADS:
+        return None
+    if len(lowered) == 1 and lowered[0] in _SEATS:
+        return None  # "I'm the lead on this": a seat in something unnamed
+    if any(w in STOPWORDS and w not in ("of", "and") for w in lowered):
+        return None
+    return Value(shown, shown.lower())
+
+
+def phrase(raw: str, clause: Clause) -> Value | None:
+    """A short noun phrase: 'peanuts', 'the platform team', 'a bad back'."""
+    shown = display(_cut(raw))
+    ws = words(shown)
+    if not ws or len(ws) > 5 or not keywords(shown) or ws[0] in NOT_NAMES:
+        return None
+    if len(ws) == 1 and ws[0].endswith("ly"):
+        return None  # "weirdly", "honestly": how it was said, not what
+    return Value(shown, shown.lower())
+
+
+def taste(raw: str, clause: Clause) -> Value | None:
+    """Something liked, named: "a fan of this genre" names nothing without its sentence."""
+    if re.match(r"(?:this|that|these|those|it|them|him|her)\b", raw.strip(), _I):
+        return None
+    return phrase(raw, clause)
+
+
+_BUSINESSES = (
+    r"bakery|cafe|café|coffee\s+shop|restaurant|shop|store|boutique|business|company|startup"
+    r"|studio|salon|clinic|practice|agency|firm|bar|pub|farm|consultancy|food\s+truck"
+    r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
+    r"|school|university|college|hospital|library|museum|charity|non-?profit|bank|lab"
+)
+
+
+def business(raw: str, clause: Clause) -> Value | None:
+    """A business someone runs: "a small bakery"; "a meeting" or "a dog" is none."""
+    shown = display(_cut(raw))
+    if not re.fullmatch(rf"(?:[\w'-]+\s+){{0,3}}(?:{_BUSINESSES})", shown, _I):
+        return None
+    return Value(shown, shown.lower())
+
+
+def condition(raw: str, clause: Clause) -> Value | None:
+    """A diagnosis worth keeping; a cold or a hangover passes before it matters."""
+    found = phrase(raw, clause)
+    return None if found is None or re.search(_PASSING, found.key) else found
+
+
+_PASSING = r"^(?:a\s+)?(?:cold|flu|the\s+flu|hangover|cough|headache|fever|jet\s*lag|sunburn)$"
+
+
+def allergen(raw: str, clause: Clause) -> Value | None:
+    """A thing one can react to; "Mondays" and "work" are jokes, not allergies."""
+    found = phrase(raw, clause)
+    if found is None or dates.DATE_RE.search(found.key) or re.search(_NOT_ALLERGENS, found.key):
+        return None
+    return found
+
+
+_NOT_ALLERGENS = (
+    r"^(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?"
+    r"|mornings?|work|people|meetings?|exercise|effort|homework|chores|you|everything"
+    r"|nonsense|drama|stupidity)$"
+)
+
+
+def language(raw: str, clause: Clause) -> Value | None:
+    level = r"(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native|decent|good|conversational"
+    level += r"|broken|rusty|passable|intermediate|advanced|a\s+little)\s+"
+    shown = _cut(re.sub(rf"^{level}", "", raw.strip(), flags=_I))
+    ok = shown and all(w in LANGUAGES for w in shown.lower().split())
+    return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
+
+
+def subject(raw: str, clause: Clause) -> Value | None:
+    """What someone learns: a language, a known skill, or a capitalised name ("Blender");
+    "a lot from this" is none."""
+    found = language(raw, clause) or skill(raw, clause)
+    if found is None and (shown := display(_cut(raw))) and _proper(shown, 3, clause):
+        found = Value(shown, shown.lower())
+    if found is None and (one := re.match(r"^the\s+(?P<what>[a-z]\w+)$", _cut(raw), _I)):
+        found = None if one["what"].lower() in _IDIOMS else Value(one["what"], one["what"].lower())
+    if found is None and (doing := re.match(r"^to\s+(?P<what>\w+(?:\s+\w+){0,3})$", _cut(raw))):
+        found = (
+            None
+            if words(doing["what"])[0] in _VAGUE_PLANS
+            else Value(doing["what"], display(doing["what"]).lower())
+        )  # "to play the violin"
+    return found
+
+
+_IDIOMS = wordset("ropes basics hard way truth lesson news drill game hang")
+
+
+def skill(raw: str, clause: Clause) -> Value | None:
+    shown = _cut(raw)
+    return Value(shown, shown.lower()) if shown.lower() in SKILLS else None
+
+
+def thing(raw: str, clause: Clause) -> Value | None:
+    """Something owned or used, with its kind from THING_KINDS ('a Honda Civic': car)."""
+    shown = display(_cut(re.sub(r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:new|used|old|second-hand"
+                                r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
+                                r"|little|tiny|big|vintage)\s+", "", raw, flags=_I)))  # fmt: skip
+    kind = _kind_of(shown.lower())
+    if kind is None or len(words(shown)) > 5:
+        return None
+    return Value(shown, shown.lower(), kind)
+
+
+def _kind_of(text: str) -> str | None:
+    best: tuple[int, str] | None = None
+    for kind, names in THING_KINDS.items():
+        for known in names:
+            longer = best is None or len(known) > best[0]
+            if longer and re.search(rf"(?<![\w.]){re.escape(known)}(?![\w+#])", text):
+                best = (len(known), kind)
+    return best[1] if best else None
+
+
+def day(raw: str, clause: Clause) -> Value | None:
+    """A day of the year, resolved against the turn: 'May 4th', 'tomorrow'."""
+    hit = dates.leading_date(raw, clause.at)
+    rest = dates.LEAD_RE.sub("", raw.strip())
+    if hit is None or _cut(rest[hit.end :]).strip(" ,"):
+        return None
+    month_day = f"{hit.day:%B} {hit.day.day}"
+    year = re.search(r"\b(1[89]\d\d|20\d\d)\b", hit.phrase)
+    shown = f"{month_day}, {year[1]}" if year else month_day
+    return Value(shown, month_day.lower())
+
+
+def plan(raw: str, clause: Clause) -> Value | None:
+    """What someone means to do: a verb phrase of a few words, its slot keyed by its object."""
+    shown = _PLAN_TAIL_RE.sub("", raw.strip()).strip(" .,!;:")
+    ws = words(shown)
+    if not ws or len(ws) > 14 or ws[0] in _VAGUE_PLANS or ws[0] in NOT_NAMES - _ARTICLES:
+        return None
+    if len(ws) > 1 and ws[1] in ("it", "that", "this", "them"):  # "pass it on": on what?
+        return None
+    if re.search(r"\b(?:not|never|\w+n't)\b", shown, _I) or len(ws) < 2:
+        return None
+    if _plan_key(shown) in _MOMENTS:
+        return None  # "take the day off", "grab a coffee": today's plans, not goals
+    shown = third_person(dates.annotate(shown, clause.at))
+    return Value(shown, shown.lower(), _plan_key(shown))
+
+
+_ARTICLES = frozenset({"a", "an", "the", "my", "our"})
+_MOMENTS = wordset(
+    """day off week weekend morning night evening break nap rest lunch dinner breakfast call
+    look moment shower walk coffee drink bed sleep minute hour there home few couple lot bit
+    something thing things stuff"""
+)
+_OBJECT_LEAD = _ARTICLES | wordset("to into for on at in up out some more new")
+_OBJECT_END = wordset(
+    """in on at by before after next this for with so because to from during when while
+    someday eventually soon later and or but again"""
+)
+_PLAN_TAIL_RE = re.compile(
+    r"(?:\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b|\s*[,;]|\s[-–—]\s).*$", _I
+)
+_VAGUE_PLANS = wordset(
+    """know see say ask talk check thank be have make tell let keep try go hear find
+    understand figure chat share mention remember stay feel keep hang enjoy savor relax
+    chill thank help"""
+)
+
+
+def _plan_key(text: str) -> str:
+    """The head of a plan's object, stemmed: 'run a marathon next fall' and 'running the
+    marathon' meet at 'marathon'; 'open a studio in Abuja' is 'studio'."""
+    ws = words(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", text)))
+    start = 0 if ws and ws[0] in _ARTICLES else 1  # "a half marathon" has no verb
+    while start < len(ws) and ws[start] in _OBJECT_LEAD:
+        start += 1
+    end = start
+    while end < len(ws) and ws[end] not in _OBJECT_END:
+        end += 1
+    head = ws[start:end] or ws[:1]
+    if not head:
+        return ""
+    # A plan said as a noun is keyed by the name in it: "the Japan trip", "a trip to Italy".
+    named = [w for w in ws[start:] if _capitalised(w, text)] if ws[0] in _ARTICLES else []
+    return _stem(named[0] if named else head[-1])
+
+
+def _capitalised(word: str, text: str) -> bool:
+    return bool(re.search(rf"(?<![\w'])(?-i:[A-Z]){re.escape(word[1:])}\b", text))
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # running -> runn -> run
+    return word
+
+
+def number(low: int, high: int) -> Reader:
+    def read(raw: str, clause: Clause) -> Value | None:
+        match = re.match(r"^(\d{1,4})\b", raw.strip())
+        if match and low <= int(match[1]) <= high:
+            return Value(match[1], match[1])
+        return None
+
+    return read
+
+
+_DEGREE = r"(?:chronic|severe|mild|occasional|bad|terrible|frequent|recurring)"
+# Work said as what one does: "I've stopped teaching" ends a job, "I quit smoking" none.
+TRADES = (
+    r"teaching|nursing|lecturing|tutoring|consulting|freelancing|contracting|coaching"
+    r"|modell?ing|acting|farming|banking|accounting|practicing\s+law|law|medicine|journalism"
+    r"|engineering|programming|driving|photography|waitressing|bartending"
+)
+
+
+def word_of(pattern: str) -> Reader:
+    """A value that must be one of `pattern`'s alternatives."""
+    regex = re.compile(rf"^(?:a\s+|an\s+)?(?:{_DEGREE}\s+)?(?P<w>{pattern})$", _I)
+
+    def read(raw: str, clause: Clause) -> Value | None:
+        match = regex.match(_cut(raw))
+        if not match:
+            return None
+        shown = re.sub(r"\s+", " ", match["w"])
+        return Value(shown, display(shown).lower())
+
+    return read
+
+
+def relation(raw: str, clause: Clause) -> Value | None:
+    """A named relation: the value is the person, the kind the relation."""
+    return name(raw, clause)
+
+
+def _title(text: str) -> str:
+    return text.title() if text.islower() else text

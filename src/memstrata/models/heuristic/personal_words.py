@@ -1,0 +1,161 @@
+"""Word lists behind the personal-fact table: relations, jobs, conditions, things people use.
+
+A value is only taken when a list vouches for it, where the sentence alone cannot tell
+"I have asthma" from "I have a meeting".
+"""
+
+import re
+
+from memstrata.models.heuristic.text import wordset
+
+# Relations a person has one of at a time: a new one supersedes ("my manager is now Tom").
+# The slot is the place in their life, so "my boyfriend Sam", then "I'm dating Alex", meet.
+UNIQUE_RELATIONS = {
+    "wife": "spouse", "husband": "spouse", "spouse": "spouse", "partner": "partner",
+    "girlfriend": "partner", "boyfriend": "partner", "fiance": "partner",
+    "fiancé": "partner", "fiancee": "partner", "fiancée": "partner", "mom": "mother",
+    "mum": "mother", "mother": "mother", "dad": "father", "father": "father",
+    "stepmom": "stepmother", "stepdad": "stepfather", "boss": "manager", "manager": "manager",
+    "supervisor": "manager", "line manager": "manager", "mentor": "mentor",
+    "therapist": "therapist", "doctor": "doctor", "landlord": "landlord",
+    "best friend": "best friend", "team lead": "team lead", "tech lead": "tech lead",
+}  # fmt: skip
+
+# Relations a person may have several of: each named one is its own slot.
+MANY_RELATIONS = {
+    "sister": "sister", "brother": "brother", "son": "son", "daughter": "daughter",
+    "kid": "child", "child": "child", "friend": "friend", "colleague": "colleague",
+    "coworker": "colleague", "co-worker": "colleague", "teammate": "colleague",
+    "cousin": "cousin", "aunt": "aunt", "uncle": "uncle", "grandma": "grandmother",
+    "grandmother": "grandmother", "grandpa": "grandfather", "grandfather": "grandfather",
+    "niece": "niece", "nephew": "nephew", "neighbor": "neighbor", "neighbour": "neighbor",
+    "roommate": "roommate", "flatmate": "roommate", "direct report": "direct report",
+    "dog": "dog", "cat": "cat", "puppy": "dog", "kitten": "cat", "parrot": "parrot",
+    "rabbit": "rabbit", "hamster": "hamster", "horse": "horse", "stepson": "stepson",
+    "stepdaughter": "stepdaughter", "grandson": "grandson", "granddaughter": "granddaughter",
+}  # fmt: skip
+
+RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
+RELATION_RE = "|".join(
+    re.escape(word).replace(r"\ ", r"\s+") for word in sorted(RELATIONS, key=len, reverse=True)
+)
+
+# Head nouns of a job title ("senior data engineer", "ICU nurse").
+JOB_HEADS = wordset(
+    """architect manager pm cto ceo cfo coo vp director lead head engineer designer
+    developer dev devops sre analyst scientist administrator admin founder cofounder
+    co-founder officer coordinator specialist advisor consultant recruiter intern
+    strategist editor researcher tester accountant lawyer attorney paralegal teacher nurse
+    doctor physician surgeon dentist pharmacist programmer professor lecturer student chef
+    cook baker barista waiter waitress bartender driver pilot mechanic electrician plumber
+    carpenter artist painter musician writer author journalist photographer counselor
+    counsellor therapist psychologist worker firefighter farmer librarian cashier clerk
+    salesperson marketer nanny caregiver veterinarian vet paramedic technician
+    entrepreneur freelancer contractor translator tutor coach trainer owner principal
+    supervisor assistant representative rep executive associate partner economist
+    statistician mathematician physicist chemist biologist historian producer animator
+    illustrator copywriter planner agent broker banker trader auditor instructor
+    professional practitioner midwife therapist dietitian nutritionist"""
+)
+
+# Conditions worth remembering for someone's care; "has {X}" reads as health only for these.
+CONDITIONS = (
+    r"(?:type\s+[12]\s+)?diabetes|asthma|adhd|add|autism|dyslexia|migraines?|epilepsy"
+    r"|(?:rheumatoid\s+)?arthritis|high\s+blood\s+pressure|hypertension|anxiety|depression"
+    r"|insomnia|sleep\s+apnea|celiac(?:\s+disease)?|coeliac(?:\s+disease)?|crohn'?s"
+    r"|(?:crohn'?s|lyme|celiac)\s+disease|ibs|psoriasis|eczema|tinnitus|long\s+covid"
+    r"|a\s+bad\s+(?:back|knee|hip|shoulder)|(?:chronic\s+)?back\s+pain|a\s+heart\s+condition"
+    r"|ptsd|ocd|bipolar(?:\s+disorder)?|multiple\s+sclerosis|ms|cancer|fibromyalgia"
+    r"|a\s+(?:gluten|peanut|nut)\s+sensitivity|gout|vertigo|scoliosis|lupus|anemia"
+    r"|hypothyroidism|a\s+pacemaker|chronic\s+fatigue(?:\s+syndrome)?"
+)
+HEALTH_STATES = (
+    r"diabetic|asthmatic|epileptic|pregnant|colou?r\s*blind|deaf|hard\s+of\s+hearing"
+    r"|blind|autistic|dyslexic|anemic|immunocompromised|in\s+remission|coeliac|celiac"
+    r"|type\s+[12]\s+diabetic"
+)
+DIETS = (
+    r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|carnivore"
+    r"|gluten-free|gluten\s+free|dairy-free|dairy\s+free|kosher|halal|plant-based"
+    r"|low-carb|low\s+carb|raw\s+vegan|sober|teetotal|a\s+teetotaler"
+)
+FOODS_TO_AVOID = (
+    r"meat|red\s+meat|pork|beef|chicken|fish|seafood|shellfish|dairy|gluten|eggs?|nuts"
+    r"|peanuts|sugar|alcohol|coffee|caffeine|spicy\s+food|soy|wheat|lactose|mushrooms"
+    r"|onions|garlic|carbs|fried\s+food|sweets|processed\s+food|junk\s+food|cheese|milk"
+)
+
+LANGUAGES = wordset(
+    """english spanish german french italian portuguese dutch japanese chinese mandarin
+    cantonese korean russian hindi polish arabic turkish swedish norwegian danish finnish
+    greek hebrew czech hungarian romanian ukrainian vietnamese thai indonesian tagalog
+    bengali urdu punjabi tamil swahili persian farsi catalan basque croatian serbian irish
+    welsh asl"""
+)
+NATIONALITIES = wordset(
+    """american british english scottish welsh irish canadian australian german french
+    italian spanish portuguese dutch belgian swiss austrian swedish norwegian danish finnish
+    polish czech greek turkish russian ukrainian indian pakistani chinese japanese korean
+    vietnamese thai filipino indonesian brazilian mexican argentinian colombian chilean
+    peruvian nigerian kenyan egyptian moroccan israeli iranian lebanese"""
+)
+
+PROGRAMMING = (
+    "python", "go", "golang", "rust", "java", "kotlin", "typescript", "javascript", "c#",
+    "c++", "ruby", "elixir", "scala", "swift", "php", "haskell", "clojure", "r", "julia",
+    "sql", "c", "dart", "lua", "perl", "zig", "ocaml", "f#", "matlab",
+)  # fmt: skip
+SKILLS = (
+    *PROGRAMMING, "react", "vue", "angular", "django", "flask", "rails", "spring",
+    "kubernetes", "docker", "terraform", "aws", "excel", "photoshop", "figma", "blender",
+    "machine learning", "data analysis", "statistics", "sql", "spark", "pandas", "linux",
+    "git", "accounting", "pottery", "knitting", "woodworking", "photography", "calligraphy",
+    "carpentry", "welding", "sewing", "baking", "first aid", "cpr", "sign language",
+)  # fmt: skip
+INSTRUMENTS_AND_SPORTS = (
+    r"(?:the\s+)?(?:guitar|bass|piano|keyboard|violin|viola|cello|drums|flute|saxophone|sax"
+    r"|trumpet|clarinet|ukulele|harp|banjo|accordion|harmonica)|tennis|soccer|football"
+    r"|basketball|baseball|golf|chess|volleyball|badminton|hockey|rugby|cricket|squash"
+    r"|table\s+tennis|ping\s+pong|pickleball|padel|poker|bridge|the\s+\w+"
+)
+
+# Things people own or use: brand and product words, each naming its kind, and whether
+# the kind is a tool (used, "as their editor") or a possession (owned, "has a Honda").
+THING_KINDS: dict[str, tuple[str, ...]] = {
+    "tool:editor": (
+        "vim", "neovim", "nvim", "emacs", "vs code", "vscode", "visual studio code", "sublime",
+        "sublime text", "intellij", "pycharm", "webstorm", "atom", "nano", "helix", "zed",
+        "cursor", "notepad++", "goland", "xcode", "android studio", "editor", "ide",
+    ),
+    "tool:os": (
+        "linux", "ubuntu", "fedora", "arch linux", "debian", "macos", "mac os", "windows",
+        "windows 11", "windows 10", "nixos", "mint", "pop!_os", "chromeos",
+    ),
+    "tool:browser": ("firefox", "chrome", "safari", "edge", "brave", "arc", "vivaldi", "opera"),
+    "tool:shell": ("zsh", "bash", "fish", "powershell", "nushell"),
+    "tool:terminal": ("iterm", "iterm2", "alacritty", "kitty", "wezterm", "ghostty"),
+    "tool:notes app": ("obsidian", "notion", "evernote", "logseq", "bear", "onenote", "roam"),
+    "tool:programming language": PROGRAMMING,
+    "owns:car": (
+        "honda", "toyota", "tesla", "ford", "bmw", "audi", "mercedes", "volkswagen", "vw",
+        "subaru", "mazda", "kia", "hyundai", "volvo", "nissan", "chevy", "chevrolet", "jeep",
+        "prius", "civic", "corolla", "camry", "model 3", "model y", "porsche", "fiat",
+        "skoda", "renault", "peugeot", "lexus", "polestar", "rivian", "mini cooper", "car",
+        "suv", "pickup", "truck", "minivan", "van", "transit", "camper", "motorhome",
+        "hatchback", "sedan", "station wagon", "ev",
+    ),
+    "owns:bike": ("bike", "bicycle", "e-bike", "ebike", "motorcycle", "motorbike", "vespa"),
+    "owns:phone": (
+        "iphone", "pixel", "galaxy", "android phone", "oneplus", "phone", "smartphone",
+        "android",
+    ),
+    "owns:laptop": (
+        "macbook", "macbook pro", "macbook air", "thinkpad", "xps", "surface", "chromebook",
+        "laptop", "zenbook", "framework laptop",
+    ),
+    "owns:watch": ("apple watch", "garmin", "fitbit", "smartwatch"),
+    "owns:tablet": ("ipad", "tablet", "kindle", "e-reader"),
+    "owns:console": ("ps5", "playstation", "xbox", "nintendo switch", "steam deck"),
+    "owns:camera": ("camera", "canon", "nikon", "fujifilm", "gopro", "leica"),
+    "owns:home": ("house", "apartment", "condo", "flat", "cabin", "townhouse"),
+}  # fmt: skip

@@ -1,0 +1,183 @@
+"""Personal facts in the heuristic model: the table's own examples, speakers, people around
+the speaker, change verbs, and what must not become a fact."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memstrata.models.base import ExtractedFact, TurnInput
+from memstrata.models.heuristic import HeuristicModel
+from memstrata.models.heuristic.personal import FACETS, TABLE
+from memstrata.types import FactCategory
+
+AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)
+MODEL = HeuristicModel()
+
+
+def facts(user: str, stream: str = "chat:dana", **kwargs) -> list[ExtractedFact]:
+    return MODEL.extract_facts(TurnInput(stream=stream, user=user, at=AT, **kwargs))
+
+
+def keys(found: list[ExtractedFact]) -> list[tuple[str, str, str]]:
+    return [(f.subject, f.slot, f.value) for f in found]
+
+
+EXAMPLES = [
+    pytest.param(row, sentence, slot, value, id=f"{row.facet}: {sentence}")
+    for row in TABLE
+    for sentence, slot, value in row.examples
+]
+
+
+@pytest.mark.parametrize(("row", "sentence", "slot", "value"), EXAMPLES)
+def test_every_example_of_the_table_reads_as_its_row_says(row, sentence, slot, value):
+    found = facts(sentence)
+    assert ("user", slot, value) in keys(found), keys(found)
+    fact = next(f for f in found if (f.slot, f.value) == (slot, value))
+    assert fact.confidence == 0.95
+    assert fact.text.startswith("The user") or fact.category is FactCategory.RELATIONSHIP
+    assert fact.text.endswith(".") and " my " not in f" {fact.text} "
+
+
+def test_every_row_has_an_example_and_a_known_facet():
+    for row in TABLE:
+        assert row.examples, row.pattern
+        assert row.facet in FACETS
+
+
+def test_the_speaker_is_the_subject_of_first_person_facts():
+    (fact,) = facts("I live in Berlin.", speaker="Caroline")
+    assert (fact.subject, fact.slot, fact.value) == ("caroline", "home", "berlin")
+    assert fact.text == "Caroline lives in Berlin."
+    (fact,) = facts("I live in Berlin.")
+    assert fact.text == "The user lives in Berlin."
+
+
+def test_a_named_assistant_side_speaks_for_itself_and_an_unnamed_one_does_not():
+    turn = dict(user="I'm vegan.", assistant="I'm allergic to cats.")
+    assert keys(facts(**turn)) == [("user", "diet", "vegan")]
+    named = facts(**turn, speaker="Melanie", assistant_speaker="Caroline")
+    assert keys(named) == [("melanie", "diet", "vegan"), ("caroline", "allergy:cat", "cats")]
+    assert all(f.confidence == 0.95 for f in named)
+
+
+def test_compound_sentences_give_every_fact():
+    found = keys(facts("My name is Dana and I lead the Atlas project."))
+    assert found == [("user", "name", "dana"), ("user", "leads", "atlas project")]
+    found = keys(facts("I live in Berlin and work at Acme Corp as a data engineer."))
+    assert found == [
+        ("user", "home", "berlin"),
+        ("user", "employer", "acme corp"),
+        ("user", "job title", "data engineer"),
+    ]
+
+
+def test_people_around_the_speaker():
+    assert keys(facts("My wife's name is Sara.")) == [("user", "spouse", "sara")]
+    assert facts("My wife's name is Sara.")[0].text == "Sara is the user's wife."
+    found = keys(facts("My sister Anna lives in Rome. She is a nurse."))
+    assert found == [
+        ("anna", "home", "rome"),
+        ("user", "sister:anna", "anna"),
+        ("anna", "job title", "nurse"),
+    ]
+    assert keys(facts("Tom is my manager.")) == [("user", "manager", "tom")]
+    assert keys(facts("My wife is vegetarian.")) == [("user's spouse", "diet", "vegetarian")]
+
+
+def test_another_persons_trait_is_not_the_speakers():
+    assert facts("My friend is vegetarian.") == []
+    assert facts("My coworker lives in Paris.") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "slot"),
+    [
+        ("I live in Berlin.", "Actually, I moved to Munich last month.", "home"),
+        ("I prefer vim as my editor.", "Actually, I switched to VS Code.", "tool:editor"),
+        ("I work at Acme Corp.", "I now work at Globex.", "employer"),
+        ("I'm vegetarian.", "I'm not vegetarian anymore.", "diet"),
+        ("I drive a Honda Civic.", "I sold my Honda.", "owns:car"),
+        ("I am allergic to peanuts.", "I'm no longer allergic to peanuts.", "allergy:peanut"),
+        ("I'm planning to run a marathon.", "I gave up on running a marathon.", "plan:marathon"),
+    ],
+)
+def test_a_change_lands_in_the_slot_it_changes(first, then, slot):
+    (old,) = [f for f in facts(first) if f.slot == slot]
+    (new,) = [f for f in facts(then) if f.slot == slot]
+    assert (old.subject, new.subject) == ("user", "user")
+    assert old.value != new.value
+
+
+def test_allergies_accumulate_in_their_own_slots():
+    slots = {f.slot for f in facts("I'm allergic to peanuts. I am also allergic to shellfish.")}
+    assert slots == {"allergy:peanut", "allergy:shellfish"}
+
+
+def test_birthday_resolves_against_the_turn():
+    (fact,) = facts("My birthday is tomorrow.")
+    assert (fact.slot, fact.value) == ("birthday", "november 6")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Am I allergic to peanuts?",
+        "Am I allergic to peanuts",
+        "If I lived in Paris, I would cycle everywhere.",
+        "I wish I lived in Paris.",
+        "I'd love to work at Google.",
+        "I don't want to move to Denver.",
+        "My friend is vegetarian.",
+        'She said "I am vegan" twice.',
+        "Oh sure, I love working weekends /s",
+        "I'm the best cook in the world. Not!",
+        "Yeah right, I'm a morning person.",
+        "I'm tired.",
+        "I have a meeting at noon.",
+        "I quit smoking.",
+        "I'm in Berlin this week.",
+        "Ich wohne in Berlin und bin Vegetarier.",
+        "Je suis allergique aux arachides.",
+    ],
+)
+def test_not_facts(text):
+    assert facts(text) == []
+
+
+def test_the_stream_id_of_a_chat_is_no_subject():
+    (fact,) = facts("The launch is on May 3.", stream="chat:8812")
+    assert "8812" not in fact.subject + fact.text + fact.value
+    (fact,) = facts("The launch is on May 3.", stream="project:alpha")
+    assert fact.subject == "alpha"
+
+
+def test_it_after_a_change_verb_is_the_thing_named_before():
+    found = keys(facts("The Corolla is a 2017, and I sold it last week."))
+    assert found == [("user", "owns:car", "sold corolla")]
+
+
+@pytest.mark.parametrize(
+    ("text", "stream"),
+    [
+        ("We moved to Postgres last month.", "project:alpha"),
+        ("We moved to Kubernetes.", "chat:1"),
+        ("We live in Denver.", "project:alpha"),  # in a project, 'we' is the team
+    ],
+)
+def test_a_teams_move_is_no_home(text, stream):
+    assert [f for f in facts(text, stream=stream) if f.slot == "home"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Lucía here - I'm a vet.", [("user", "name", "lucía"), ("user", "job title", "vet")]),
+        ("Same here!", []),
+        ("I joined a gym last week!", []),
+        ("I've got two dogs, Kira and Bruno.", [("user", "dog:kira", "kira"),
+                                               ("user", "dog:bruno", "bruno")]),
+    ],
+)  # fmt: skip
+def test_introductions_and_lists(text, found):
+    assert keys(facts(text)) == found

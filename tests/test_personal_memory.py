@@ -1,0 +1,83 @@
+"""Personal facts through the public API: a Memory on a real SQLite file, the default
+heuristic model, add_turn, process_pending, facts() and context()."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memstrata import Memory
+from memstrata.types import FactStatus
+
+AT = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+STREAM = "chat:8812"
+
+
+@pytest.fixture
+def mem(tmp_path):
+    with Memory.open(tmp_path / "mem.db", background_worker=False, embedder=None) as memory:
+        yield memory
+
+
+def say(mem: Memory, *lines: str) -> None:
+    for n, line in enumerate(lines):
+        mem.add_turn(STREAM, line, "Noted.", at=AT + timedelta(minutes=n))
+    mem.process_pending()
+
+
+def current(mem: Memory) -> set[tuple[str, str, str]]:
+    return {(f.subject, f.slot, f.value) for f in mem.facts(STREAM)}
+
+
+def test_what_the_user_says_about_themselves_is_pinned_and_updates_replace(mem):
+    say(
+        mem,
+        "My name is Dana and I lead the Atlas project.",
+        "I live in Berlin. I am allergic to peanuts.",
+        "I prefer vim as my editor.",
+        "Actually, I moved to Munich last month.",
+        "Actually, I switched to VS Code.",
+        "I'm also allergic to shellfish.",
+    )
+    assert {
+        ("user", "name", "dana"),
+        ("user", "leads", "atlas project"),
+        ("user", "home", "munich"),
+        ("user", "tool:editor", "vs code"),
+        ("user", "allergy:peanut", "peanuts"),
+        ("user", "allergy:shellfish", "shellfish"),
+    } <= current(mem)
+    old = {f.value: f.status for f in mem.facts(STREAM, include_inactive=True) if not f.active}
+    assert old == {"berlin": FactStatus.SUPERSEDED, "vim": FactStatus.SUPERSEDED}
+    facts_section = mem.context(STREAM, "what should I cook?").section("stream_facts")
+    shown = " ".join(item.text for item in facts_section.items)
+    assert "allergic to peanuts" in shown and "lives in Munich" in shown
+    assert "Berlin" not in shown
+
+
+def test_a_retraction_keeps_the_old_value_in_history(mem):
+    say(mem, "I'm vegetarian.", "I'm not vegetarian anymore.")
+    (fact,) = [f for f in mem.facts(STREAM) if f.slot == "diet"]
+    assert fact.value == "not vegetarian"
+    chain = mem.fact_history(fact.id).chain
+    assert [f.value for f in chain] == ["vegetarian", "not vegetarian"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ich wohne in Berlin und bin allergisch gegen Erdnüsse.",
+        "Am I allergic to peanuts?",
+        "If I lived in Paris I would cycle to work.",
+        "I wish I worked at Google.",
+        "My friend is vegetarian.",
+    ],
+)
+def test_no_fact_and_no_error(mem, text):
+    say(mem, text)
+    assert mem.facts(STREAM, include_inactive=True) == []
+
+
+def test_the_chat_id_never_becomes_a_subject(mem):
+    say(mem, "The launch is on May 3.")
+    (fact,) = mem.facts(STREAM)
+    assert "8812" not in f"{fact.subject} {fact.value} {fact.text}"
