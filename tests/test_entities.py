@@ -174,3 +174,13 @@ def test_a_lower_trust_writer_confirms_nothing(open_memory: MemoryFactory) -> No
     mem.add_turn("chat:1", "Yes, that's right.", at=T0 + timedelta(hours=1), trust="familiar")
     mem.process_pending()
     assert mem.facts("chat:1")[0].confidence < mem.settings.pin_min_confidence
+
+
+def test_people_named_in_personal_facts_become_entities(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("My sister Emma Stone lives in Dublin.", ""),
+           ("I have a cat called Miso.", ""), ("Emma is a vegetarian.", ""))  # fmt: skip
+    assert mem.store.entities_named("default", "emma") == ["emma stone"]
+    assert mem.store.entities_named("default", "miso") == []
+    subjects = {f.subject for f in mem.facts("chat:1")}
+    assert "emma" not in subjects  # "Emma" is the Emma Stone the tenant knows

@@ -39,13 +39,28 @@ def resolve(store: Store, tenant: str, name: str) -> str:
     return found[0] if len(found) == 1 else key
 
 
+_PERSONAL = frozenset({
+    FactCategory.IDENTITY, FactCategory.LOCATION, FactCategory.WORK, FactCategory.HEALTH,
+    FactCategory.DIET, FactCategory.IMPORTANT_DATE, FactCategory.SKILL,
+    FactCategory.RELATIONSHIP,
+})  # fmt: skip
+"""Categories whose subject is always a person: someone's home, job, diet, relations."""
+_ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet"})
+"""Relationship slots that name a pet, not a person ("cat:miso")."""
+
+
 def people_in(item: ExtractedFact) -> list[str]:
-    """The names of the people a fact is about, as keys: who holds a role, who has one."""
+    """The names of the people a fact is about, as keys: who holds a role, who has one,
+    whose home or job it is, and who a relation names."""
     names = []
     if item.category is FactCategory.ROLE and item.slot == HOLDER_SLOT:
         names.append(item.value)
     elif item.category is FactCategory.ROLE and item.slot == ROLE_SLOT:
         names.append(item.subject)
+    elif item.category in _PERSONAL:
+        names.append(item.subject)
+    if item.category is FactCategory.RELATIONSHIP and item.slot.split(":")[0] not in _ANIMALS:
+        names.append(item.value)
     return [n for n in names if could_be_person(n)]
 
 
