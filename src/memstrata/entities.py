@@ -53,11 +53,10 @@ def people_in(item: ExtractedFact) -> list[str]:
     """The names of the people a fact is about, as keys: who holds a role, who has one,
     whose home or job it is, and who a relation names."""
     names = []
-    if item.category is FactCategory.ROLE and item.slot == HOLDER_SLOT:
+    role = item.category is FactCategory.ROLE
+    if role and item.slot == HOLDER_SLOT:
         names.append(item.value)
-    elif item.category is FactCategory.ROLE and item.slot == ROLE_SLOT:
-        names.append(item.subject)
-    elif item.category in _PERSONAL:
+    if (role and item.slot == ROLE_SLOT) or item.category in _PERSONAL:
         names.append(item.subject)
     if item.category is FactCategory.RELATIONSHIP and item.slot.split(":")[0] not in _ANIMALS:
         names.append(item.value)
@@ -88,10 +87,16 @@ def remembered(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
     return resolved(store, tenant, item)
 
 
-def remember_speaker(store: Store, tenant: str, name: str) -> None:
-    """A turn's speaker is a person of the tenant. Call inside a transaction."""
-    if could_be_person(name):
-        _remember(store, tenant, key_of(name), " ".join(name.split()))
+def remember_speaker(store: Store, tenant: str, name: str, account: str | None = None) -> None:
+    """A turn's speaker or a message's author is a person of the tenant; `account` is
+    their id in the source (a Slack user id), another name for them. Call inside a
+    transaction."""
+    if not could_be_person(name):
+        return
+    key = key_of(name)
+    _remember(store, tenant, key, " ".join(name.split()))
+    if account and key_of(account) != key:
+        store.add_entity(tenant, PERSON, key, name, aliases=(key_of(account),))
 
 
 def _remember(store: Store, tenant: str, key: str, name: str) -> None:

@@ -361,6 +361,8 @@ class Record(_Model):
     processed: bool
     also_in: tuple[str, ...] = ()
     """Other streams the record mentions, which keep a cross-reference to it."""
+    author_id: str | None = None
+    """The author's id in the source (a Slack user id), where it has one."""
 
     def ref(self) -> SourceRef:
         return SourceRef(kind=f"{self.source}.{self.kind}", id=str(self.id), at=self.at)

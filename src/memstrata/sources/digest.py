@@ -10,7 +10,7 @@ import logging
 import re
 from urllib.parse import urlsplit
 
-from memstrata import summaries
+from memstrata import entities, summaries
 from memstrata.facts import record_fact
 from memstrata.jobs import DIGEST, FETCH, Apply
 from memstrata.models.base import ExtractedFact, MemoryModel, MessageInput, TurnInput
@@ -67,6 +67,9 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     links = _links_to_fetch(batch, settings)
 
     def apply() -> None:
+        for record in batch:
+            if record.kind != "bot":
+                entities.remember_speaker(store, tenant, record.author, record.author_id)
         events = []
         for record, fact in kept:
             stored = record_fact(store, tenant, stream, fact, record.ref(),

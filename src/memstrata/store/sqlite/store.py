@@ -1294,7 +1294,13 @@ def _record(row: sqlite3.Row) -> Record:
         route_method=row["route_method"], route_confidence=row["route_confidence"],
         visibility=Visibility(row["visibility"]), processed=bool(row["processed"]),
         also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
+        author_id=_author_id(row["data"]),
     )  # fmt: skip
+
+
+def _author_id(data: str | None) -> str | None:
+    found = json.loads(data).get("user_id") if data else None
+    return found if isinstance(found, str) else None
 
 
 def _summary(row: sqlite3.Row) -> Summary:
