@@ -217,3 +217,22 @@ def test_a_point_said_again_in_a_later_session_is_kept_once(open_memory):
     active = mem.summaries(STREAM, "active")[-1].text
     lines = [line for line in active.splitlines() if "backup" in line]
     assert len(lines) == 1 and "again" in lines[0]  # the newest wording wins
+
+
+def test_older_memory_keeps_room_beside_many_pinned_facts(open_memory):
+    """A small budget with a crowd of pinned facts still shows what answers the question."""
+    mem = open_memory(embed={"kind": "none"})
+    mem.add_turn(STREAM, "The offsite venue is the Lakeside Lodge in Como.", at=T0)
+    filler = "the build ran green, the backlog was groomed and nobody raised a concern " * 3
+    for n in range(40):
+        mem.add_turn(STREAM, f"Routine sync {n}: {filler}", at=T0 + timedelta(hours=n + 1))
+    mem.process_pending()
+    owners = [
+        fact(f"svc{n}", "owner", f"team {n}", text=f"Service {n} is owned by team {n}.")
+        for n in range(200)
+    ]
+    add_facts(mem, STREAM, owners)
+    ctx = mem.context(STREAM, "Where is the offsite venue?", 1000)
+    retrieved = " ".join(i.text for s in ctx.sections if s.name == "retrieved" for i in s.items)
+    assert "Lakeside Lodge" in retrieved
+    assert ctx.tokens <= 1000

@@ -6,12 +6,13 @@ The budget is spent in this order (the shares are settings, see `Shares`):
 2. the last K turns, newest first. They are guaranteed: one turn may take at most
    `turn_max` of the budget (a longer one is cut and marked), and older ones go only when
    the budget cannot hold them all;
-3. a floor for the summary, held back while the next steps run;
+3. a floor for the summary, and one for retrieved material, held back while the next
+   steps run;
 4. pinned facts, stream and global, up to their ceiling: corrections and the user's own
    word first, then relevance to the query, confidence and recency. When they outgrow the
    ceiling, the facts about one subject share one profile line;
 5. structured tracker data;
-6. material retrieved for the query, up to its share of what is left;
+6. material retrieved for the query: its floor, then up to its share of what is left;
 7. the summary, in all the room left (at least its floor), cut at line boundaries;
 8. turns older than the last K that the summary does not cover yet, then more retrieved.
 
@@ -83,6 +84,9 @@ class Shares:
     """K: the last K turns are guaranteed."""
     turn_max: float = 0.25
     summary_floor: float = 0.15
+    retrieved_floor: float = 0.2
+    """Older material relevant to the question keeps this share ahead of facts: recall is
+    how a small context still reaches what the recent turns do not hold."""
     facts_ceiling: float = 0.25
     retrieved: float = 1.0
     """Of the room left after turns, the summary floor and facts, what retrieved material
@@ -176,7 +180,10 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
     k = shares.recent_turns
     _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
     plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
+    recall_floor = _retrieved_floor(plan, material, int(budget * shares.retrieved_floor))
+    plan.held += recall_floor
     _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    plan.held -= recall_floor
     if material.structured is not None:
         item = ContextItem(
             text=block(material.structured.text), tokens=material.structured.tokens,
@@ -198,6 +205,14 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
         plan.drop("retrieved", item, "less relevant; budget")
     plan.items["retrieved"].sort(key=_when)
     return plan
+
+
+def _retrieved_floor(plan: _Plan, material: Material, floor: int) -> int:
+    """Tokens to hold for retrieved material: its floor, or less if it has less to show."""
+    if not material.retrieved:
+        return 0
+    wanted = sum(count_tokens(text) + 8 for text, _ in material.retrieved)
+    return max(0, min(floor, wanted, plan.room()))
 
 
 def _place_fixed(plan: _Plan, query: str) -> None:

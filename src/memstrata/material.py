@@ -99,6 +99,7 @@ def shares(settings: Settings) -> Shares:
         recent_turns=settings.recent_turns,
         turn_max=settings.turn_max_share,
         summary_floor=settings.summary_floor_share,
+        retrieved_floor=settings.retrieved_floor_share,
         facts_ceiling=settings.facts_ceiling_share,
         retrieved=settings.retrieved_share,
     )

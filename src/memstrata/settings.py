@@ -279,6 +279,13 @@ class Settings(BaseSettings):
         description="the summary keeps this share of the budget (if it is that long), "
         "ahead of facts and retrieved material",
     )
+    retrieved_floor_share: float = Field(
+        default=0.2,
+        ge=0.0,
+        le=1.0,
+        description="retrieved material keeps this share of the budget ahead of pinned "
+        "facts, so that older memory relevant to the question always has room",
+    )
     facts_ceiling_share: float = Field(
         default=0.25,
         ge=0.0,
