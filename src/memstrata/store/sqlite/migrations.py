@@ -389,4 +389,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE streams ADD COLUMN erasures INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        "0015_vector_partitions",
+        """
+        -- Vector search keeps one index per (tenant, stream, kind) and catches each up on
+        -- the rows written after the last it holds.
+        CREATE INDEX vectors_by_stream ON vectors (tenant, stream, kind, id);
+        """,
+    ),
 ]
