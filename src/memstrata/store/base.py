@@ -235,6 +235,11 @@ class Store(EntityStore, ErasureStore, Protocol):
         self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
         min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
     ) -> list[str]: ...  # fmt: skip
+    def pinned_facts(
+        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[Fact]: ...  # fmt: skip
+    def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]: ...
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         """Active facts read from one source item, such as a turn."""
         ...

@@ -358,15 +358,55 @@ class SQLiteStore(EntityTables, ErasureTables):
         min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
     ) -> list[str]:  # fmt: skip
         """Newest first, like `facts`, read as text alone: compaction reads all of a stream's."""
+        rows = self._pinned_rows(
+            "text", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
+        )
+        return [r["text"] for r in rows]
+
+    @_unchanged_reads
+    def pinned_facts(
+        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[Fact]:  # fmt: skip
+        """The active facts a pin policy keeps, newest first: the store filters, as a
+        stream may hold tens of thousands of facts and pin only a few."""
+        rows = self._pinned_rows(
+            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
+        )
+        return [_fact(r) for r in rows]
+
+    def _pinned_rows(
+        self, columns: str, tenant: str, stream: str, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[sqlite3.Row]:  # fmt: skip
         seen = [v.value for v in visibilities]
-        rows = self._rows(
-            "SELECT text FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
+        return self._rows(
+            f"SELECT {columns} FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
             f" AND visibility IN ({_marks(seen)}) AND confidence >= ?"
             f" AND category NOT IN ({_marks(skip_categories)})"
             f" AND source_kind NOT IN ({_marks(skip_sources)}) ORDER BY id DESC",
             (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
         )
-        return [r["text"] for r in rows]
+
+    @_unchanged_reads
+    def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
+        """(old, successor) for each inactive fact of the stream whose successor, in the
+        same stream, is active."""
+        with self._lock:
+            pairs = self._rows(
+                "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
+                " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
+                " WHERE o.tenant = ? AND o.stream = ? AND o.status != 'active'"
+                " AND n.status = 'active' ORDER BY o.id DESC",
+                (tenant, stream),
+            )
+            wanted = {r["old"] for r in pairs} | {r["new"] for r in pairs}
+            rows = self._rows(
+                "SELECT * FROM facts WHERE id IN (SELECT value FROM json_each(?))",
+                [json.dumps(sorted(wanted))],
+            )
+        facts = {r["id"]: _fact(r) for r in rows}
+        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
 
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         rows = self._rows(
