@@ -203,6 +203,8 @@ class Pipeline:
 
     def embed(self, job: Job) -> Apply:
         """Vectors for one batch of the stream's items that have none; more follow."""
+        # The batches written before this one are committed: the index takes them now.
+        self.recall.index.refresh(job.tenant, job.stream)
         rows = self._embed_next(job.tenant, job.stream)
 
         def apply() -> None:

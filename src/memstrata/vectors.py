@@ -30,8 +30,8 @@ from memstrata.store.base import ItemFilter, Store
 
 log = logging.getLogger("memstrata.vectors")
 
-APPROXIMATE_FROM = 20_000
-"""Below this many vectors an exact scan takes about a millisecond and needs no file."""
+APPROXIMATE_FROM = 50_000
+"""Below this many vectors an exact scan takes a few milliseconds and needs no file."""
 SAVE_EVERY = 0.05
 """A graph is saved again once this share of it is newer than its file: a restart then
 catches up on at most that many rows."""
@@ -39,7 +39,7 @@ _WIDEST = 4096
 """The most nearest neighbours read while looking for enough that pass a filter."""
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
-_EXPANSION_SEARCH = 160
+_EXPANSION_SEARCH = 256
 """usearch's graph degree and beam widths, set for recall@50 of 0.98 or better."""
 
 
@@ -161,12 +161,12 @@ class VectorIndex:
         return sorted(found, key=lambda hit: -hit[1])[:limit]
 
     def refresh(self, tenant: str, stream: str) -> None:
-        """Catch the stream's loaded or saved graphs up with the store, saving them when
-        due: the embedding job calls this, so that files follow what it wrote."""
+        """Catch the stream's partitions up with the store, saving graphs when due: the
+        embedding job calls this, so that the files follow what it wrote."""
+        if self._store.in_transaction:
+            return
         for kind in ("turn", "fact", "summary", "record"):
-            key = (tenant, stream, kind)
-            if key in self._parts or self._files(tenant, stream, kind):
-                self._partition(tenant, stream, kind)
+            self._partition(tenant, stream, kind)
 
     def forget(self) -> None:
         """Drop every partition and file: the stored vectors were dropped."""
