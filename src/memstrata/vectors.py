@@ -284,7 +284,8 @@ class VectorIndex:
         old = self._files(part.tenant, part.stream, part.kind)
         name = _name(part.tenant, part.stream, part.kind)
         final = self.directory / f"{name}-{part.through}.usearch"
-        temporary = final.with_suffix(".usearch.tmp")
+        # Named per process: two processes may save the same partition at once.
+        temporary = final.with_name(f"{final.name}.{os.getpid()}.tmp")
         part.vectors.save(temporary)
         os.replace(temporary, final)
         part.saved_through = part.through
