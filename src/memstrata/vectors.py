@@ -15,14 +15,16 @@ vectors are checked against it, the search widens while too few pass, and past a
 the items the filter allows are scored exactly.
 """
 
+import contextlib
 import hashlib
+import importlib.util
 import logging
 import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -84,9 +86,7 @@ class _Graph:
     """An HNSW graph of a large partition; usearch stores the vectors as float16."""
 
     def __init__(self, dim: int) -> None:
-        from usearch.index import Index
-
-        self.index = Index(
+        self.index = _usearch_index()(
             ndim=dim, metric="cos", dtype="f16", connectivity=_CONNECTIVITY,
             expansion_add=_EXPANSION_ADD, expansion_search=_EXPANSION_SEARCH,
         )  # fmt: skip
@@ -326,8 +326,15 @@ def _through(path: Path) -> int:
 
 
 def _has_usearch() -> bool:
-    try:
-        import usearch.index  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether usearch is installed, without loading it: see _usearch_index."""
+    return importlib.util.find_spec("usearch") is not None
+
+
+def _usearch_index() -> Any:
+    """usearch's Index class. onnxruntime is loaded first when installed: loading it after
+    usearch crashes the process (their native libraries clash), and MiniLM loads it late."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
