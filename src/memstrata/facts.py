@@ -318,13 +318,8 @@ class OutdatedStatements:
     """
 
     def __init__(self, store: Store, tenant: str, stream: str) -> None:
-        every = store.facts(tenant, stream, include_inactive=True)
-        by_id = {f.id: f for f in every}
         self._rules: list[tuple[list[str], list[str], Fact]] = []
-        for old in every:
-            successor = by_id.get(old.superseded_by or -1)
-            if old.active or successor is None or not successor.active:
-                continue
+        for old, successor in store.superseded_facts(tenant, stream):
             claim = _words(f"{old.subject} {old.value}")
             current = [w for w in _words(successor.value) if w not in claim]
             if claim:

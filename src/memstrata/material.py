@@ -127,11 +127,11 @@ def _relevant(wanted: frozenset[str], said: frozenset[str]) -> bool:
 
 def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
     """Layer 1 as this caller may see it: active facts the pin policy keeps in the prompt."""
-    readable = READABLE[trust]
-    return [
-        f for f in store.facts(tenant, stream)
-        if f.visibility in readable and is_pinned(f, settings)
-    ]  # fmt: skip
+    return store.pinned_facts(
+        tenant, stream, visibilities=READABLE[trust],
+        min_confidence=settings.pin_min_confidence,
+        skip_categories=settings.unpinned_categories, skip_sources=settings.unpinned_sources,
+    )  # fmt: skip
 
 
 def pinned_texts(

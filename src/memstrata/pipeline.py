@@ -209,6 +209,8 @@ class Pipeline:
 
     def embed(self, job: Job) -> Apply:
         """Vectors for one batch of the stream's items that have none; more follow."""
+        # The batches written before this one are committed: the index takes them now.
+        self.recall.index.refresh(job.tenant, job.stream)
         rows = self._embed_next(job.tenant, job.stream)
 
         def apply() -> None:
@@ -230,10 +232,18 @@ class Pipeline:
         batch = self.store.unembedded(tenant, stream, EMBED_BATCH) if embedder else []
         if not batch:
             return []
-        vectors = embedder.embed([text[:_EMBED_CHARS] for _, _, text in batch])
+        # Identical texts (a bot's repeated message, a summary that says it again) are
+        # embedded once.
+        texts = [text[:_EMBED_CHARS] for _, _, text in batch]
+        distinct = list(dict.fromkeys(texts))
+        vectors = embedder.embed(distinct)
+        blobs = {
+            text: np.asarray(vector, dtype=np.float32).tobytes()
+            for text, vector in zip(distinct, vectors, strict=True)
+        }
         return [
-            (kind, item_id, np.asarray(vector, dtype=np.float32).tobytes(), embedder.dim)
-            for (kind, item_id, _), vector in zip(batch, vectors, strict=True)
+            (kind, item_id, blobs[text], embedder.dim)
+            for (kind, item_id, _), text in zip(batch, texts, strict=True)
         ]
 
     def _store_vectors(

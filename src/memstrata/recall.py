@@ -10,8 +10,6 @@ branches.
 import logging
 import math
 import re
-import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
@@ -21,6 +19,7 @@ from memstrata.embed import Embedder
 from memstrata.store.base import Item, ItemFilter, Store
 from memstrata.timeframe import Timeframe, timeframe_of
 from memstrata.types import SearchHit
+from memstrata.vectors import VectorIndex
 
 log = logging.getLogger("memstrata.recall")
 
@@ -73,77 +72,29 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 expression that matches any meaningful word of `text`, or None.
-
-    Every word is quoted, so operators, quotes, NEAR(, * and parentheses in user input
-    are plain text here and never a syntax error.
-    """
+def query_terms(text: str) -> list[str]:
+    """The meaningful words of `text`, first seen first, at most _QUERY_TERMS of them."""
     words = re.findall(r"\w+", text[:_QUERY_CHARS].lower())
     terms = [w for w in dict.fromkeys(words) if w not in _STOPWORDS and len(w) > 1]
-    return " OR ".join(f'"{w}"' for w in terms[:_QUERY_TERMS]) or None
+    return terms[:_QUERY_TERMS]
 
 
-class VectorIndex:
-    """Stored vectors of one kind per tenant, held in memory and topped up as rows arrive."""
+@dataclass
+class _Scored:
+    """A candidate as ranking sees it: no item is built until it makes the cut."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._lock = threading.Lock()
-        self._cache: dict[tuple[str, str], _Matrix] = {}
-
-    def nearest(
-        self, kind: str, tenant: str, query: np.ndarray, allowed: Sequence[int], limit: int
-    ) -> list[tuple[int, float]]:
-        """The `limit` allowed item ids most similar to `query`, with cosine similarity."""
-        if not allowed:
-            return []
-        matrix = self._current(kind, tenant)
-        if matrix.vectors.shape[0] == 0 or matrix.vectors.shape[1] != query.shape[0]:
-            return []
-        rows = np.flatnonzero(np.isin(matrix.ids, np.asarray(allowed, dtype=np.int64)))
-        if rows.size == 0:
-            return []
-        sims = matrix.vectors[rows] @ query
-        top = np.argsort(-sims)[:limit]
-        return [(int(matrix.ids[rows[i]]), float(sims[i])) for i in top]
-
-    def forget(self) -> None:
-        with self._lock:
-            self._cache.clear()
-
-    def _current(self, kind: str, tenant: str) -> "_Matrix":
-        with self._lock:
-            matrix = self._cache.setdefault((kind, tenant), _Matrix())
-            fresh = self._store.vectors(kind, tenant, None, after_id=matrix.last_row)
-            if fresh:
-                matrix.add(fresh)
-            return matrix
-
-
-class _Matrix:
-    def __init__(self) -> None:
-        self.ids = np.zeros(0, dtype=np.int64)
-        self.vectors = np.zeros((0, 0), dtype=np.float32)
-        self.last_row = 0
-
-    def add(self, rows: Sequence[tuple[int, int, str, bytes]]) -> None:
-        new = np.stack([np.frombuffer(blob, dtype=np.float32) for _, _, _, blob in rows])
-        new_ids = np.asarray([item for _, item, _, _ in rows], dtype=np.int64)
-        if self.vectors.shape[0] and self.vectors.shape[1] == new.shape[1]:
-            # A re-embedded item (its text was updated) replaces its old row.
-            keep = ~np.isin(self.ids, new_ids)
-            new = np.vstack([self.vectors[keep], new])
-            new_ids = np.concatenate([self.ids[keep], new_ids])
-        self.ids, self.vectors = new_ids, new
-        self.last_row = rows[-1][0]
+    kind: str
+    id: int
+    score: float
+    signals: dict[str, float]
 
 
 class Recall:
     def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store)
+        self.index = VectorIndex(store, store.index_directory)
+        store.on_erase(lambda tenant, erased: self.index.drop(tenant, erased.streams))
         self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
 
     def prepare(self, query: str) -> None:
@@ -151,23 +102,23 @@ class Recall:
         self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
-        hits = self._ranked(query, where, preset)
-        if len(hits) < limit and limit > 2 * preset.candidates:
+        ranked = self._ranked(query, where, preset)
+        if len(ranked) < limit and limit > 2 * preset.candidates:
             # Two lists of `candidates` could not fill the limit, so deeper ones are read.
             # Their order would change the top (an item both rank 55th would beat one that
             # full text ranks first), so they only add what follows it.
-            hits += _after(hits, self._ranked(query, where, replace(preset, candidates=limit)))
-        return hits[:limit]
+            ranked += _after(ranked, self._ranked(query, where, replace(preset, candidates=limit)))
+        return self._hits(ranked[:limit], where.tenant)
 
-    def _ranked(self, query: str, where: ItemFilter, preset: Preset) -> list[SearchHit]:
+    def _ranked(self, query: str, where: ItemFilter, preset: Preset) -> list[_Scored]:
         ranked: dict[tuple[str, int], dict[str, float]] = {}
-        match = fts_query(query)
+        terms = query_terms(query)
         query_vector = self._embed_query(query) if preset.vector_weight else None
-        self._rank(ranked, "", where, preset, match, query_vector, preset.min_similarity)
+        self._rank(ranked, "", where, preset, terms, query_vector, preset.min_similarity)
         frame = timeframe_of(query) if preset.timeframe_weight else None
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
-            self._rank(ranked, "frame_", within, preset, match, query_vector, -1.0)
+            self._rank(ranked, "frame_", within, preset, terms, query_vector, -1.0)
         return self._fuse(ranked, where.tenant, preset)
 
     def _rank(
@@ -176,21 +127,18 @@ class Recall:
         prefix: str,
         where: ItemFilter,
         preset: Preset,
-        match: str | None,
+        terms: list[str],
         query_vector: np.ndarray | None,
         min_similarity: float,
     ) -> None:
         """Record each candidate's full-text and vector rank under `prefix`."""
         for kind in preset.kinds:
-            if match:
-                hits = self.store.fts_ids(kind, match, where, preset.candidates)
+            if terms:
+                hits = self.store.fts_ids(kind, terms, where, preset.candidates)
                 for rank, (item_id, _) in enumerate(hits, start=1):
                     ranked.setdefault((kind, item_id), {})[f"{prefix}fts_rank"] = rank
             if query_vector is not None:
-                allowed = self.store.item_ids(kind, where)
-                nearest = self.index.nearest(
-                    kind, where.tenant, query_vector, allowed, preset.candidates
-                )
+                nearest = self.index.search(kind, where, query_vector, preset.candidates)
                 close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
                 for rank, (item_id, similarity) in enumerate(close, start=1):
                     signals = ranked.setdefault((kind, item_id), {})
@@ -208,32 +156,47 @@ class Recall:
 
     def _fuse(
         self, ranked: dict[tuple[str, int], dict[str, float]], tenant: str, preset: Preset
-    ) -> list[SearchHit]:
-        items = self._load(ranked, tenant)
-        newest = max((i.at.timestamp() for i in items.values() if i.at), default=0.0)
-        hits = []
+    ) -> list[_Scored]:
+        rows = self._ranking_rows(ranked, tenant)
+        newest = max((at for at, _ in rows.values() if at is not None), default=0.0)
+        weights = dict(preset.kind_weights)
+        scored = []
         for key, signals in ranked.items():
-            item = items.get(key)
-            if item is None:
-                continue
-            score = _rrf(signals, preset) * dict(preset.kind_weights).get(item.kind, 1.0)
-            if item.at is not None:
-                age_days = (newest - item.at.timestamp()) / 86400
+            row = rows.get(key)
+            if row is None:
+                continue  # gone since it was indexed
+            at, mentions = row
+            score = _rrf(signals, preset) * weights.get(key[0], 1.0)
+            if at is not None:
+                age_days = (newest - at) / 86400
                 signals["recency"] = math.exp(-math.log(2) * age_days / preset.half_life_days)
                 score += preset.recency_weight * signals["recency"]
-            score += preset.mention_weight * math.log1p(item.mention_count - 1)
-            hits.append(_hit(item, score, signals))
-        return sorted(hits, key=lambda h: h.score, reverse=True)
+            score += preset.mention_weight * math.log1p(mentions - 1)
+            scored.append(_Scored(key[0], key[1], score, signals))
+        return sorted(scored, key=lambda s: s.score, reverse=True)
 
-    def _load(
+    def _ranking_rows(
         self, ranked: dict[tuple[str, int], dict[str, float]], tenant: str
-    ) -> dict[tuple[str, int], Item]:
-        loaded = {}
+    ) -> dict[tuple[str, int], tuple[float | None, int]]:
+        rows = {}
         for kind in KINDS:
             ids = [item_id for k, item_id in ranked if k == kind]
             if ids:
-                loaded.update({(kind, i.id): i for i in self.store.items(kind, tenant, ids)})
-        return loaded
+                for item_id, at, mentions in self.store.ranking_rows(kind, tenant, ids):
+                    rows[(kind, item_id)] = (at, mentions)
+        return rows
+
+    def _hits(self, scored: list[_Scored], tenant: str) -> list[SearchHit]:
+        """Search hits for the candidates that made the cut, in their order."""
+        items: dict[tuple[str, int], Item] = {}
+        for kind in KINDS:
+            ids = [s.id for s in scored if s.kind == kind]
+            if ids:
+                items.update({(kind, i.id): i for i in self.store.items(kind, tenant, ids)})
+        return [
+            _hit(items[(s.kind, s.id)], s.score, s.signals)
+            for s in scored if (s.kind, s.id) in items
+        ]  # fmt: skip
 
 
 def _embed_one(embedder: Embedder, text: str) -> np.ndarray:
@@ -242,14 +205,11 @@ def _embed_one(embedder: Embedder, text: str) -> np.ndarray:
     return vector
 
 
-def _after(top: list[SearchHit], deeper: list[SearchHit]) -> list[SearchHit]:
-    """The hits of `deeper` that `top` lacks, scored no higher than `top`'s last."""
-    seen = {(h.kind, h.id) for h in top}
+def _after(top: list[_Scored], deeper: list[_Scored]) -> list[_Scored]:
+    """The candidates of `deeper` that `top` lacks, scored no higher than `top`'s last."""
+    seen = {(s.kind, s.id) for s in top}
     floor = top[-1].score if top else math.inf
-    return [
-        h.model_copy(update={"score": min(h.score, floor)})
-        for h in deeper if (h.kind, h.id) not in seen
-    ]  # fmt: skip
+    return [replace(s, score=min(s.score, floor)) for s in deeper if (s.kind, s.id) not in seen]
 
 
 def _rrf(signals: dict[str, float], preset: Preset) -> float:

@@ -2,9 +2,10 @@
 
 import os
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -242,6 +243,11 @@ class Store(EntityStore, ErasureStore, Protocol):
         self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
         min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
     ) -> list[str]: ...  # fmt: skip
+    def pinned_facts(
+        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[Fact]: ...  # fmt: skip
+    def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]: ...
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         """Active facts read from one source item, such as a turn."""
         ...
@@ -357,8 +363,9 @@ class Store(EntityStore, ErasureStore, Protocol):
     ) -> None: ...
     def drop_vectors(self) -> int: ...
     def vectors(
-        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0
-    ) -> list[tuple[int, int, str, bytes]]: ...
+        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0,
+        limit: int | None = None,
+    ) -> list[tuple[int, int, str, bytes]]: ...  # fmt: skip
     def streams_with_items(self) -> list[tuple[str, str]]: ...
 
     def count_facts(self, tenant: str, source_prefix: str) -> int:
@@ -415,10 +422,45 @@ class Store(EntityStore, ErasureStore, Protocol):
 
     def release_lease(self, name: str, owner: str) -> None: ...
 
+    @property
+    def index_directory(self) -> Path | None:
+        """A folder for indexes derived from the store; None: keep them in memory only."""
+        ...
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether this connection has a write open, whose rows may yet roll back."""
+        ...
+
+    def on_erase(self, listener: Callable[[str, "ErasedIds"], None]) -> None:
+        """Call `listener(tenant, ids)` whenever erase_items deletes items, so that an index
+        kept outside the store drops them too."""
+        ...
+
     def fts_ids(
-        self, kind: str, match: str, where: "ItemFilter", limit: int
-    ) -> list[tuple[int, float]]: ...
+        self, kind: str, terms: Sequence[str], where: "ItemFilter", limit: int
+    ) -> list[tuple[int, float]]:
+        """The best `limit` items matching any of `terms`, best first, with a score. Terms
+        that match most of the items may be left out: they barely change the ranking and
+        would make the search read every item."""
+        ...
+
     def item_ids(self, kind: str, where: "ItemFilter") -> list[int]: ...
+    def passing(self, kind: str, where: "ItemFilter", ids: Sequence[int]) -> set[int]:
+        """Those of `ids` whose items pass `where`."""
+        ...
+
+    def linked_record_streams(self, tenant: str, streams: Sequence[str]) -> list[str]:
+        """The streams of records that are also shown in `streams`."""
+        ...
+
+    def ranking_rows(
+        self, kind: str, tenant: str, ids: Sequence[int]
+    ) -> list[tuple[int, float | None, int]]:
+        """(id, time as a POSIX timestamp or None, mention count) of those of `ids` that
+        exist: what ranking needs, without building items."""
+        ...
+
     def recent_items(self, where: "ItemFilter", *, days: float, limit: int) -> list["Item"]: ...
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list["Item"]: ...
 

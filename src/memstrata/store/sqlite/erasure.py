@@ -4,7 +4,7 @@ history and links, and an audit row without content stays."""
 import json
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memstrata.store.base import ErasedIds
@@ -23,6 +23,8 @@ class ErasureTables:
 
         def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+
+        _erase_listeners: list[Callable[[str, ErasedIds], None]]
 
     def erasable_ids(
         self,
@@ -66,6 +68,8 @@ class ErasureTables:
         for table in _FTS_TABLES:
             # A full-text delete only marks the entry; merging the segments drops its terms.
             self._exec(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+        for listener in self._erase_listeners:  # indexes kept outside the database
+            listener(tenant, ids)
 
     def redact_summary(
         self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None

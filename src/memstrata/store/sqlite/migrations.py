@@ -408,4 +408,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE facts ADD COLUMN writer_key INTEGER;
         """,
     ),
+    (
+        "0015_search_indexes",
+        """
+        -- Vector search keeps one index per (tenant, stream, kind) and catches each up on
+        -- the rows written after the last it holds.
+        CREATE INDEX vectors_by_stream ON vectors (tenant, stream, kind, id);
+        -- A context reads the stream's pinned facts and its superseded ones, a few among
+        -- tens of thousands: these find them without reading the rest.
+        CREATE INDEX facts_by_confidence ON facts (tenant, stream, status, confidence);
+        CREATE INDEX facts_superseded ON facts (tenant, stream) WHERE superseded_by IS NOT NULL;
+        """,
+    ),
 ]

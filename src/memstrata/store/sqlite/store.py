@@ -20,6 +20,7 @@ from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
     IMPORT_LEASE_PREFIX,
     ApiKey,
+    ErasedIds,
     ImportJob,
     Item,
     ItemFilter,
@@ -70,6 +71,11 @@ _Read = TypeVar("_Read", bound=Callable[..., Any])
 _READ_CACHE_ENTRIES = 512
 _ITEM_CACHE_ENTRIES = 8192
 _FINISHED_IMPORT = ("done", "failed")
+_SCORED = 1000
+"""The most full-text matches one search scores (BM25): a few milliseconds."""
+_COUNT_REMEMBERED_FROM = 200
+_TERM_COUNT_SECONDS = 60.0
+_TERM_COUNT_ENTRIES = 100_000
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -120,6 +126,9 @@ class SQLiteStore(EntityTables, ErasureTables):
         self._item_cache: dict[tuple[str, str, int], Item] = {}
         """Search's items by (kind, tenant, id); emptied with the read cache."""
         self._read_version: tuple[int, int] = (-1, -1)
+        self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
+        """Full-text matches per (index, term), with when they were counted."""
+        self._erase_listeners: list[Callable[[str, ErasedIds], None]] = []
         self._db.row_factory = sqlite3.Row
         for pragma in (
             "journal_mode=WAL",
@@ -363,15 +372,56 @@ class SQLiteStore(EntityTables, ErasureTables):
         min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
     ) -> list[str]:  # fmt: skip
         """Newest first, like `facts`, read as text alone: compaction reads all of a stream's."""
+        rows = self._pinned_rows(
+            "text", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
+        )
+        return [r["text"] for r in rows]
+
+    @_unchanged_reads
+    def pinned_facts(
+        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[Fact]:  # fmt: skip
+        """The active facts a pin policy keeps, newest first: the store filters, as a
+        stream may hold tens of thousands of facts and pin only a few."""
+        rows = self._pinned_rows(
+            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
+        )
+        return [_fact(r) for r in rows]
+
+    def _pinned_rows(
+        self, columns: str, tenant: str, stream: str, visibilities: Sequence[Visibility],
+        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
+    ) -> list[sqlite3.Row]:  # fmt: skip
         seen = [v.value for v in visibilities]
-        rows = self._rows(
-            "SELECT text FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
+        return self._rows(
+            f"SELECT {columns} FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
             f" AND visibility IN ({_marks(seen)}) AND confidence >= ?"
             f" AND category NOT IN ({_marks(skip_categories)})"
             f" AND source_kind NOT IN ({_marks(skip_sources)}) ORDER BY id DESC",
             (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
         )
-        return [r["text"] for r in rows]
+
+    @_unchanged_reads
+    def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
+        """(old, successor) for each inactive fact of the stream whose successor, in the
+        same stream, is active."""
+        with self._lock:
+            pairs = self._rows(
+                "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
+                " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
+                " WHERE o.tenant = ? AND o.stream = ? AND o.superseded_by IS NOT NULL"
+                " AND o.status != 'active'"
+                " AND n.status = 'active' ORDER BY o.id DESC",
+                (tenant, stream),
+            )
+            wanted = {r["old"] for r in pairs} | {r["new"] for r in pairs}
+            rows = self._rows(
+                "SELECT * FROM facts WHERE id IN (SELECT value FROM json_each(?))",
+                [json.dumps(sorted(wanted))],
+            )
+        facts = {r["id"]: _fact(r) for r in rows}
+        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
 
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         rows = self._rows(
@@ -524,15 +574,17 @@ class SQLiteStore(EntityTables, ErasureTables):
             return self._db.execute("DELETE FROM vectors").rowcount
 
     def vectors(
-        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0
-    ) -> list[tuple[int, int, str, bytes]]:
+        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0,
+        limit: int | None = None,
+    ) -> list[tuple[int, int, str, bytes]]:  # fmt: skip
         """(vector row id, item id, stream, blob) of one kind, oldest row first."""
         sql = "SELECT id, item_id, stream, vector FROM vectors WHERE tenant = ? AND kind = ?"
         params: list[Any] = [tenant, kind]
         if streams is not None:
             sql += f" AND stream IN ({_marks(streams)})"
             params += list(streams)
-        rows = self._rows(sql + " AND id > ? ORDER BY id", [*params, after_id])
+        sql += " AND id > ? ORDER BY id LIMIT ?"
+        rows = self._rows(sql, [*params, after_id, -1 if limit is None else limit])
         return [(r["id"], r["item_id"], r["stream"], r["vector"]) for r in rows]
 
     def streams_with_items(self) -> list[tuple[str, str]]:
@@ -1011,19 +1063,108 @@ class SQLiteStore(EntityTables, ErasureTables):
 
     # -- search ---------------------------------------------------------------
 
+    @property
+    def index_directory(self) -> Path | None:
+        """Where indexes derived from this file are kept: beside it."""
+        return self.path.with_name(self.path.name + ".vectors")
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._db.in_transaction
+
+    def on_erase(self, listener: Callable[[str, ErasedIds], None]) -> None:
+        self._erase_listeners.append(listener)
+
     def fts_ids(
-        self, kind: str, match: str, where: ItemFilter, limit: int
+        self, kind: str, terms: Sequence[str], where: ItemFilter, limit: int
     ) -> list[tuple[int, float]]:
-        """Ids of the items matching an FTS5 expression, best BM25 first, with their score."""
+        """Ids of the items matching any of `terms`, best BM25 first, with their score.
+
+        FTS5 scores every match before it sorts, so only the rarest terms are asked for,
+        as many as keep the matches under _SCORED. Should even the rarest match more, the
+        newest _SCORED of its matches are scored.
+        """
+        spec = _KINDS[kind]
+        kept, matches = self._terms_within(spec.fts, terms)
+        if not kept:
+            return []
+        sql, params = _filter_sql(kind, where)
+        match = " OR ".join(_quoted(t) for t in kept)
+        select = (
+            f"SELECT x.id, {spec.rank} AS rank FROM {spec.fts}"
+            f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid WHERE {spec.fts} MATCH ? AND {sql}"
+        )
+        if matches > _SCORED:
+            select += f" ORDER BY {spec.fts}.rowid DESC LIMIT {_SCORED}"
+        rows = self._rows(f"SELECT id, rank FROM ({select}) ORDER BY rank LIMIT ?",
+                          [match, *params, limit])  # fmt: skip
+        return [(r["id"], -r["rank"]) for r in rows]
+
+    def _terms_within(self, fts: str, terms: Sequence[str]) -> tuple[list[str], int]:
+        """The rarest of `terms` whose matches add up to at most _SCORED (at least the
+        rarest one), and how many items they match."""
+        counted = sorted((self._matches(fts, term), term) for term in terms)
+        kept, total = [], 0
+        for count, term in counted:
+            if kept and total + count > _SCORED:
+                break
+            kept.append(term)
+            total += count
+        return kept, total
+
+    def _matches(self, fts: str, term: str) -> int:
+        """How many items `term` matches, counted up to _SCORED + 1. A common term's count
+        is remembered for a while: counting it reads many rows, and it only decides which
+        terms are worth scoring."""
+        key = (fts, term)
+        now = time.monotonic()
+        known = self._term_counts.get(key)
+        if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
+            return known[0]
+        if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
+            self._term_counts.clear()
+        row = self._row(
+            f"SELECT count(*) AS n FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?)",
+            (_quoted(term), _SCORED + 1),
+        )
+        count = row["n"] if row else 0
+        if count > _COUNT_REMEMBERED_FROM:
+            self._term_counts[key] = (count, now)
+        return count
+
+    def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
+        if not ids:
+            return set()
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            f"SELECT x.id, {spec.rank} AS rank FROM {spec.fts}"
-            f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid"
-            f" WHERE {spec.fts} MATCH ? AND {sql} ORDER BY rank LIMIT ?",
-            [match, *params, limit],
+            # NOT INDEXED: the planner would rather scan the tenant's index than look ids up.
+            f"SELECT x.id FROM {spec.table} x NOT INDEXED"
+            " WHERE x.id IN (SELECT value FROM json_each(?))"
+            f" AND {sql}",
+            [json.dumps(list(ids)), *params],
         )
-        return [(r["id"], -r["rank"]) for r in rows]
+        return {r["id"] for r in rows}
+
+    def linked_record_streams(self, tenant: str, streams: Sequence[str]) -> list[str]:
+        rows = self._rows(
+            "SELECT DISTINCT r.stream FROM record_streams l JOIN records r ON r.id = l.record_id"
+            f" WHERE l.tenant = ? AND l.stream IN ({_marks(streams)})",
+            [tenant, *streams],
+        )
+        return [r["stream"] for r in rows]
+
+    def ranking_rows(
+        self, kind: str, tenant: str, ids: Sequence[int]
+    ) -> list[tuple[int, float | None, int]]:
+        spec = _KINDS[kind]
+        rows = self._rows(
+            f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions"
+            f" FROM {spec.table} x NOT INDEXED"
+            " WHERE x.tenant = ? AND x.id IN (SELECT value FROM json_each(?))",
+            [tenant, json.dumps(list(ids))],
+        )
+        return [(r["id"], _timestamp(r["at"]), r["mentions"]) for r in rows]
 
     @_unchanged_reads
     def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
@@ -1066,7 +1207,7 @@ class SQLiteStore(EntityTables, ErasureTables):
     def _read_items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
         spec = _KINDS[kind]
         rows = self._rows(
-            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = ? AND x.id IN"
+            f"SELECT {spec.columns} FROM {spec.table} x NOT INDEXED WHERE x.tenant = ? AND x.id IN"
             f" ({_marks(ids)})",
             [tenant, *ids],
         )
@@ -1082,6 +1223,7 @@ class _KindSpec(NamedTuple):
     text: str
     rank: str
     """BM25 over the index's columns, lower is better."""
+    mentions: str = "1"
 
 
 # A turn's own words weigh 1; the turn before it, indexed alongside for context, a quarter
@@ -1107,6 +1249,7 @@ _KINDS = {
         "x.source_at",
         "x.text",
         "bm25(facts_fts)",
+        "x.mention_count",
     ),
     "summary": _KindSpec(
         "summaries",
@@ -1196,6 +1339,15 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         clauses.append("x.seq < ?")
         params.append(where.turns_before_seq)
     return " AND ".join(clauses), params
+
+
+def _quoted(term: str) -> str:
+    """A term as an FTS5 string: quotes, operators and parentheses in it are plain text."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _timestamp(text: str | None) -> float | None:
+    return None if text is None else datetime.fromisoformat(text).timestamp()
 
 
 def _insert_sql(table: str, values: dict[str, Any]) -> str:

@@ -1,0 +1,317 @@
+"""context() latency as one stream grows: 10k, 100k, 1M items, unique questions.
+
+    python benchmarks/scale.py [--sizes 10000 100000 1000000] [--queries 200]
+        [--dir DIR] [--budget 2000]
+
+Each store is generated straight through the store API (turns, Slack records and facts,
+80/15/5, with hashing vectors), then measured in a fresh process so that its peak RSS is
+its own. Every question is asked once ("What did Raj say about kafka deploy (17)?"), and
+the stream is busy: a turn is added before each question, so no read cache survives.
+The hashing embedder keeps the model's cost out: this measures search. Prints p50, p95,
+growth against the smallest size, peak RSS and recall@50 of the approximate vector
+search against an exact scan. Stores are kept in --dir and reused.
+"""
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from memstrata import Memory, load_settings
+from memstrata.embed import HashingEmbedder
+from memstrata.store import SQLiteStore
+from memstrata.store.base import ItemFilter, NewFact, NewRecord, NewTurn
+from memstrata.types import FactCategory, SourceRef, Visibility
+from memstrata.vectors import VectorIndex
+
+STREAM = "project:alpha"
+OTHER_STREAM = "project:beta"
+PEOPLE = ("Raj", "Priya", "Lena", "Tom", "Ana", "Kofi", "Mei", "Omar", "Sara", "Ivan")
+TOPICS = [
+    "kafka", "deploy", "migration", "schema", "billing", "invoice", "login", "cache", "latency",
+    "outage", "budget", "hiring", "roadmap", "release", "rollback", "ticket", "sprint", "review",
+    "design", "api", "gateway", "database", "index", "vector", "search", "onboarding",
+    "contract", "vendor", "pricing", "launch", "metrics", "dashboard", "alert", "incident",
+]  # fmt: skip
+_BATCH = 2000
+_START = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    """Topic words first, then made-up words: a long tail, as in real chat."""
+    syllables = ["ka", "lo", "mi", "ne", "ra", "su", "to", "vi", "ze", "po", "da", "ge"]
+    made_up = {"".join(rng.choices(syllables, k=rng.randint(2, 4))) for _ in range(size)}
+    return TOPICS + sorted(made_up)
+
+
+class Words:
+    """Zipf-like word draws: a few words in most texts, most words in few."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.words = vocabulary(rng)
+        self.weights = [1.0 / (rank + 1) for rank in range(len(self.words))]
+
+    def sentence(self, count: int) -> str:
+        return " ".join(self.rng.choices(self.words, self.weights, k=count))
+
+
+def generate(path: Path, size: int, seed: int = 7) -> None:
+    """A store with `size` items in STREAM (and a few in OTHER_STREAM), all embedded."""
+    rng = random.Random(seed)
+    words = Words(rng)
+    embedder = HashingEmbedder()
+    store = SQLiteStore(path)
+    try:
+        for start in range(0, size, _BATCH):
+            count = min(_BATCH, size - start)
+            _write_batch(store, embedder, words, start, count)
+            print(f"  {path.name}: {start + count:,}/{size:,}", file=sys.stderr, end="\r")
+        _write_batch(store, embedder, words, size, 200, stream=OTHER_STREAM)
+    finally:
+        store.close()
+    print(file=sys.stderr)
+
+
+def _write_batch(
+    store: SQLiteStore,
+    embedder: HashingEmbedder,
+    words: Words,
+    start: int,
+    count: int,
+    stream: str = STREAM,
+) -> None:
+    rng = words.rng
+    vectors: list[tuple[str, int, str]] = []
+    with store.transaction():
+        records = []
+        for n in range(start, start + count):
+            at = _START + timedelta(minutes=n)
+            person = rng.choice(PEOPLE)
+            share = rng.random()
+            if share < 0.80:
+                user = f"{words.sentence(rng.randint(6, 14))} ({n})"
+                assistant = words.sentence(rng.randint(8, 24))
+                turn = store.insert_turn(NewTurn(
+                    tenant="default", stream=stream, user=user, assistant=assistant, at=at,
+                    tokens=40, speaker=person,
+                ))  # fmt: skip
+                vectors.append(("turn", turn.id, f"{person}: {user}\n{assistant}"))
+            elif share < 0.95:
+                records.append(NewRecord(
+                    tenant="default", stream=stream, source="slack", channel="general",
+                    external_id=f"{stream}-{n}", author=person, text=words.sentence(16),
+                    kind="message", at=at, route_method="channel", route_confidence=1.0,
+                    visibility=Visibility.SHARED, tokens=20,
+                ))  # fmt: skip
+            else:
+                text = f"{person} owns the {words.sentence(4)}"
+                fact = store.insert_fact(NewFact(
+                    tenant="default", stream=stream, text=text, category=FactCategory.DECISION,
+                    subject=person.lower(), slot=f"owns-{n}", value=text, confidence=0.5,
+                    source=SourceRef(kind="turn", id=str(n), at=at), tokens=10,
+                ))  # fmt: skip
+                vectors.append(("fact", fact.id, text))
+        ids = store.insert_records(records)
+        stored = zip(records, ids, strict=True)
+        vectors += [("record", i, f"{r.author}: {r.text}") for r, i in stored if i]
+        for kind in ("turn", "fact", "record"):
+            rows = [(k, i, t) for k, i, t in vectors if k == kind]
+            if rows:
+                matrix = embedder.embed([t for _, _, t in rows])
+                store.put_vectors("default", stream, embedder.name, [
+                    (kind, i, matrix[row].tobytes(), embedder.dim)
+                    for row, (_, i, _) in enumerate(rows)
+                ])  # fmt: skip
+
+
+def build_indexes(path: Path) -> float:
+    """Build and save the vector indexes the stores's first search would build; seconds."""
+    started = time.perf_counter()
+    settings = load_settings(db=path, embed={"kind": "hashing"})
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        mem.search("index", stream=STREAM)
+    return time.perf_counter() - started
+
+
+def questions(count: int, seed: int) -> list[str]:
+    """Unique questions: a person, two topic words and a number never asked before."""
+    rng = random.Random(seed)
+    words = Words(rng)
+    return [
+        f"What did {rng.choice(PEOPLE)} say about {words.sentence(2)} ({seed * 100_000 + n})?"
+        for n in range(count)
+    ]
+
+
+def measure(path: Path, queries: int, budget: int) -> dict[str, float]:
+    """Context latency on a busy stream, peak RSS and recall@50, in this process."""
+    settings = load_settings(db=path, embed={"kind": "hashing"})
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        open_ms = _time_first_context(mem, budget)
+        samples = []
+        for n, question in enumerate(questions(queries, seed=11)):
+            mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
+            started = time.perf_counter()
+            mem.context(STREAM, question, budget=budget)
+            samples.append((time.perf_counter() - started) * 1000)
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        recall_at_50 = _vector_recall(mem, questions(50, seed=13))
+    return {
+        "p50": statistics.median(samples),
+        "p95": statistics.quantiles(samples, n=100)[94],
+        "open_ms": open_ms,
+        "rss_mb": peak_mb,
+        "recall_at_50": recall_at_50,
+    }
+
+
+def _time_first_context(mem: Memory, budget: int) -> float:
+    """The first context loads or builds the indexes: reported apart from the rest."""
+    started = time.perf_counter()
+    mem.context(STREAM, "what happened first", budget=budget)
+    return (time.perf_counter() - started) * 1000
+
+
+def _vector_recall(mem: Memory, asked: list[str]) -> float:
+    """Share of the exact top 50 turns (cosine over the stored float32 vectors) that the
+    vector index returns. Hashing vectors tie often, so a returned turn as similar as the
+    exact 50th counts as found."""
+    recall = mem.recall
+    if recall.embedder is None:
+        return float("nan")
+    rows = mem.store.vectors("turn", "default", [STREAM])
+    ids = np.asarray([item for _, item, _, _ in rows])
+    matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for *_, blob in rows])
+    exact_of = dict(zip(ids.tolist(), range(len(ids)), strict=True))
+    where = ItemFilter(tenant="default", streams=(STREAM,))
+    found = 0.0
+    for question in asked:
+        vector = recall.embedder.embed([question])[0]
+        sims = matrix @ vector
+        kth = np.sort(sims)[-50]
+        approximate = [i for i, _ in recall.index.search("turn", where, vector, 50)]
+        found += sum(sims[exact_of[i]] >= kth - 1e-6 for i in approximate if i in exact_of) / 50
+    return found / len(asked)
+
+
+def real_text_recall(locomo: Path) -> tuple[int, float]:
+    """recall@50 of the graph on real chat lines embedded with MiniLM (LoCoMo, every line
+    one item, every question a query), against an exact scan: hashing vectors are close to
+    random, the hardest case for any graph, so this is the figure users meet."""
+    from locomo import load_conversations
+
+    from memstrata.embed import MiniLMEmbedder
+
+    lines = [(c.sample_id, line) for c in load_conversations(locomo) for line in c.lines]
+    asked = [q.text for c in load_conversations(locomo) for q in c.questions]
+    embedder = MiniLMEmbedder(threads=2)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SQLiteStore(Path(tmp) / "real.db")
+        with store.transaction():
+            ids = [store.insert_turn(NewTurn(
+                tenant="default", stream=STREAM, user=f"{line.speaker}: {line.text}",
+                assistant="", at=_START, tokens=10,
+            )).id for _, line in lines]  # fmt: skip
+            matrix = embedder.embed([f"{line.speaker}: {line.text}" for _, line in lines])
+            store.put_vectors("default", STREAM, embedder.name, [
+                ("turn", i, matrix[row].tobytes(), embedder.dim) for row, i in enumerate(ids)
+            ])  # fmt: skip
+        index = VectorIndex(store, store.index_directory, approximate_from=1)
+        where = ItemFilter(tenant="default", streams=(STREAM,))
+        found = 0.0
+        for vector in embedder.embed(asked):
+            sims = matrix @ vector
+            kth = np.sort(sims)[-50]
+            got = index.search("turn", where, vector, 50)
+            found += sum(sims[ids.index(i)] >= kth - 1e-6 for i, _ in got) / 50
+        store.close()
+    return len(lines), found / len(asked)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-scale"))
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--real-recall", type=Path, metavar="LOCOMO_JSON",
+        help="also report the graph's recall@50 on LoCoMo lines embedded with MiniLM",
+    )  # fmt: skip
+    args = parser.parse_args()
+    if args.real_recall:
+        count, found = real_text_recall(args.real_recall)
+        print(f"graph recall@50 on {count:,} LoCoMo lines, MiniLM vectors: {found:.3f}")
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.queries, args.budget)))
+        return
+    args.dir.mkdir(parents=True, exist_ok=True)
+    table = Table(
+        "items", "p50 ms", "p95 ms", "p95 growth", "index ready s", "first context ms",
+        "peak RSS MB",
+        "recall@50", title=f"context(), one busy stream, hashing embedder, budget {args.budget}",
+    )  # fmt: skip
+    base = None
+    for size in args.sizes:
+        path = args.dir / f"scale-{size}.db"
+        if not path.exists():
+            generate(path, size)
+        index_seconds = build_indexes(path)
+        result = _measure_apart(path, args.queries, args.budget)
+        base = base or result["p95"]
+        table.add_row(
+            f"{size:,}", f"{result['p50']:.1f}", f"{result['p95']:.1f}",
+            f"x{result['p95'] / base:.2f}", f"{index_seconds:.1f}", f"{result['open_ms']:.0f}",
+            f"{result['rss_mb']:.0f}", f"{result['recall_at_50']:.3f}",
+        )  # fmt: skip
+    Console().print(table)
+
+
+def _measure_apart(path: Path, queries: int, budget: int) -> dict[str, float]:
+    """Measure in a child process, so each size's peak RSS is its own. The store is
+    copied first: the busy turns it adds would otherwise pile up run after run."""
+    copy = path.with_suffix(".run.db")
+    for part in path.parent.glob(path.name + "*"):
+        _copy(part, copy.parent / part.name.replace(path.name, copy.name, 1))
+    try:
+        out = subprocess.run(
+            [sys.executable, __file__, "--measure", str(copy), "--queries", str(queries),
+             "--budget", str(budget)],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+    finally:
+        for leftover in copy.parent.glob(copy.name + "*"):
+            _remove(leftover)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, target)
+    else:
+        shutil.copyfile(source, target)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+if __name__ == "__main__":
+    main()

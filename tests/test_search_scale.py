@@ -1,0 +1,209 @@
+"""Search that stays bounded as a stream grows: the pruned full-text query, the vector
+partitions and their saved graphs, consistent with the store across crashes and erasure."""
+
+import logging
+import signal
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memstrata.embed import HashingEmbedder
+from memstrata.store import SQLiteStore
+from memstrata.store.base import ItemFilter, NewTurn
+from memstrata.types import Visibility
+from memstrata.vectors import VectorIndex
+
+STREAM = "project:big"
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+EMBEDDER = HashingEmbedder()
+GRAPH_FROM = 40
+"""Partitions this large get a graph here, so that small stores exercise it."""
+
+
+def add_turns(store: SQLiteStore, texts: list[str], visibility=Visibility.PRIVATE) -> list[int]:
+    ids = []
+    with store.transaction():
+        for n, text in enumerate(texts):
+            turn = store.insert_turn(NewTurn(
+                tenant="default", stream=STREAM, user=text, assistant="ok",
+                at=T0 + timedelta(minutes=n), tokens=5, visibility=visibility,
+            ))  # fmt: skip
+            ids.append(turn.id)
+        vectors = EMBEDDER.embed(texts)
+        rows = [(i, v.tobytes()) for i, v in zip(ids, vectors, strict=True)]
+        store.put_vectors("default", STREAM, EMBEDDER.name,
+                          [("turn", i, blob, EMBEDDER.dim) for i, blob in rows])  # fmt: skip
+    return ids
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    opened = SQLiteStore(tmp_path / "memory.db")
+    yield opened
+    opened.close()
+
+
+def graph_index(store: SQLiteStore) -> VectorIndex:
+    return VectorIndex(store, store.index_directory, approximate_from=GRAPH_FROM)
+
+
+def everything(**narrower) -> ItemFilter:
+    return ItemFilter(tenant="default", streams=(STREAM,), **narrower)
+
+
+def exact_nearest(store: SQLiteStore, query: np.ndarray, allowed: set[int], limit: int):
+    rows = [r for r in store.vectors("turn", "default", [STREAM]) if r[1] in allowed]
+    sims = [
+        (item, float(np.frombuffer(blob, dtype=np.float32) @ query)) for _, item, _, blob in rows
+    ]
+    return sorted(sims, key=lambda s: -s[1])[:limit]
+
+
+def assert_same_nearest(found: list[tuple[int, float]], exact: list[tuple[int, float]]) -> None:
+    """The same similarities rank by rank (float16 in the graph: to 1e-3), so the same
+    items up to ties."""
+    assert len(found) == len(exact)
+    assert np.allclose([s for _, s in found], [s for _, s in exact], atol=1e-3)
+
+
+def texts(count: int, start: int = 0) -> list[str]:
+    return [
+        f"note {n} on topic{n % 13} with tag{n % 7} and item{n}"
+        for n in range(start, start + count)
+    ]
+
+
+# -- full text ------------------------------------------------------------------
+
+
+def test_a_rare_word_is_found_among_many_common_matches(store):
+    add_turns(store, [f"the project update number {n}" for n in range(1200)])
+    wanted = add_turns(store, ["the zebra project launched"])[0]
+    hits = store.fts_ids("turn", ["project", "update", "zebra"], everything(), 10)
+    assert hits[0][0] == wanted
+
+
+def test_common_words_alone_still_find_matches(store):
+    ids = add_turns(store, [f"the project update number {n}" for n in range(1200)])
+    hits = store.fts_ids("turn", ["project", "update"], everything(), 10)
+    assert len(hits) == 10 and {i for i, _ in hits} <= set(ids)
+
+
+def test_odd_questions_are_answered_without_error(open_memory):
+    mem = open_memory()
+    mem.add_turn(STREAM, "Raj deployed kafka on Monday")
+    mem.process_pending()
+    stop_words = "what is the of and to"
+    assert all(h.stream == STREAM for h in mem.search(stop_words, stream=STREAM))
+    assert mem.context(STREAM, stop_words, budget=500).tokens <= 500
+    many_words = "kafka " + " ".join(f"word{n}" for n in range(10_000))
+    hits = mem.search(many_words, stream=STREAM)
+    assert hits and "kafka" in hits[0].text
+    assert mem.context(STREAM, many_words, budget=500).tokens <= 500
+
+
+# -- vectors --------------------------------------------------------------------
+
+
+def test_graph_search_agrees_with_exact_search(store):
+    ids = add_turns(store, texts(300))
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3 with tag2"])[0]
+    found = index.search("turn", everything(), query, 20)
+    assert_same_nearest(found, exact_nearest(store, query, set(ids), 20))
+    assert list(store.index_directory.glob("*.usearch")), "the graph is saved beside the database"
+
+
+def test_filters_apply_before_a_hit_is_returned(store):
+    private = add_turns(store, texts(200))
+    shared = add_turns(store, texts(100, start=200), visibility=Visibility.SHARED)
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3 with tag2"])[0]
+    only_shared = everything(visibilities=(Visibility.SHARED,))
+    found = index.search("turn", only_shared, query, 10)
+    assert_same_nearest(found, exact_nearest(store, query, set(shared), 10))
+    assert not {i for i, _ in found} & set(private)
+
+
+def test_a_filter_that_matches_nothing_finds_nothing(store):
+    add_turns(store, texts(300))
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3"])[0]
+    assert index.search("turn", everything(visibilities=(Visibility.SHARED,)), query, 10) == []
+    assert index.search("turn", everything(since=T0 + timedelta(days=400)), query, 10) == []
+
+
+def test_other_streams_and_tenants_are_never_searched(store):
+    add_turns(store, texts(100))
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3"])[0]
+    assert index.search("turn", ItemFilter(tenant="default", streams=("other",)), query, 5) == []
+    assert index.search("turn", ItemFilter(tenant="elsewhere"), query, 5) == []
+
+
+def test_a_corrupt_or_missing_graph_is_rebuilt(store, caplog):
+    ids = add_turns(store, texts(120))
+    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    [saved] = store.index_directory.glob("*.usearch")
+    saved.write_bytes(b"not a graph")
+    query = EMBEDDER.embed(["note 7 on topic7"])[0]
+    with caplog.at_level(logging.WARNING, logger="memstrata.vectors"):
+        found = graph_index(store).search("turn", everything(), query, 10)
+    assert "rebuilding" in caplog.text
+    assert_same_nearest(found, exact_nearest(store, query, set(ids), 10))
+    for path in store.index_directory.glob("*.usearch"):
+        path.unlink()
+    assert_same_nearest(graph_index(store).search("turn", everything(), query, 10), found)
+
+
+def test_rows_written_after_the_graph_was_saved_are_caught_up(store):
+    add_turns(store, texts(100))
+    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    later = add_turns(store, ["a zebra crossed the kafka cluster"])  # no index saw this
+    query = EMBEDDER.embed(["a zebra crossed the kafka cluster"])[0]
+    assert graph_index(store).search("turn", everything(), query, 1)[0][0] == later[0]
+
+
+def test_a_killed_writer_leaves_nothing_the_index_misses(tmp_path):
+    path = tmp_path / "crash.db"
+    SQLiteStore(path).close()
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "tests.vector_writer", str(path)],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent,
+    )  # fmt: skip
+    assert writer.stdout is not None
+    for line in writer.stdout:
+        if int(line) >= 150:
+            break
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    writer.stdout.close()
+    store = SQLiteStore(path)
+    try:
+        rows = store.vectors("turn", "default", ["project:crash"])
+        assert len(rows) >= 150
+        index = graph_index(store)
+        where = ItemFilter(tenant="default", streams=("project:crash",))
+        for _, item, _, blob in rows[::10] + rows[-3:]:
+            vector = np.frombuffer(blob, dtype=np.float32)
+            assert index.search("turn", where, vector, 1)[0][0] == item
+    finally:
+        store.close()
+
+
+def test_erasing_a_stream_drops_its_vectors_and_graph(open_memory, tmp_path):
+    mem = open_memory()
+    mem.recall.index.approximate_from = GRAPH_FROM
+    for n in range(60):
+        mem.add_turn(STREAM, f"note {n} on topic{n % 5}", "ok")
+    mem.process_pending()
+    assert mem.search("note on topic3", stream=STREAM)
+    assert list(mem.store.index_directory.glob("*.usearch"))
+    mem.erase(stream=STREAM)
+    assert not list(mem.store.index_directory.glob("*.usearch"))
+    query = EMBEDDER.embed(["note on topic3"])[0]
+    assert mem.recall.index.search("turn", everything(), query, 5) == []
