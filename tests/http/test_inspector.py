@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.http.conftest import Live
 from tests.http.inspector_browser import (
