@@ -21,6 +21,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]  # fmt: skip
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# Read now: the server fixture clears every MEMSTRATA_* variable while a module runs.
+WANT_SCREENSHOTS = os.environ.get("MEMSTRATA_SCREENSHOTS") == "1"
 DESKTOP = {"width": 1100, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
@@ -54,11 +56,11 @@ def sign_in(context: BrowserContext, secret: str) -> Page:
     return page
 
 
-def shoot(page: Page, name: str) -> None:
+def shoot(page: Page, name: str, *, full_page: bool = True) -> None:
     """Save the page for the docs, only when asked: the PNGs are committed."""
-    if os.environ.get("MEMSTRATA_SCREENSHOTS") == "1":
+    if WANT_SCREENSHOTS:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 def fits_width(page: Page) -> bool:

@@ -96,6 +96,7 @@ def test_the_context_view_shows_the_last_turns_and_the_budget(owner: BrowserCont
     page = owner.new_page()
     page.goto(_context_url("what is the beta deadline?", 1200))
     expect(page.locator("#budget-used")).to_contain_text("of 1200 tokens")
+    expect(page.get_by_label("Question", exact=True)).to_have_value("what is the beta deadline?")
     recent = page.locator("section[data-section=recent_turns]")
     expect(recent).to_contain_text(TALK[-1][0])
     expect(recent.get_by_role("meter")).to_have_attribute("max", "1200")
@@ -116,6 +117,7 @@ def test_forgetting_a_fact_removes_it_from_the_next_context(
     facts = page.locator("section[data-section=stream_facts]")
     expect(facts).to_contain_text("blue logo")
     page.goto("/ui/facts?" + urlencode({"stream": ATLAS}))
+    shoot(page, "facts")
     page.get_by_role("link", name="Atlas ships with the blue logo").click()
     page.get_by_label("Reason for forgetting").fill("the logo changed")
     page.get_by_role("button", name="Forget this fact").click()
@@ -174,7 +176,7 @@ def test_pages_fit_a_phone(browser: Browser, seeded: Live, path: str) -> None:
     assert answer is not None and answer.status == 200
     assert fits_width(page), f"{path} scrolls sideways at {PHONE['width']} px"
     if path.startswith("/ui/context"):
-        shoot(page, "phone-context")
+        shoot(page, "phone-context", full_page=False)
     context.close()
 
 
