@@ -104,6 +104,7 @@ def test_the_context_view_shows_the_last_turns_and_the_budget(owner: BrowserCont
     page.get_by_label("Budget (tokens)").fill("300")
     page.get_by_label("Budget (tokens)").press("Enter")
     expect(page.locator("#budget-used")).to_contain_text("of 300 tokens")
+    expect(page.locator("ul.reasons li").first).to_contain_text("×")  # what went, and why
     page.goto(_context_url("what is the beta deadline?", 1200))
     shoot(page, "context")
     page.close()

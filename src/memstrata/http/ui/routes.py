@@ -57,6 +57,9 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",  # pages hold private memories
 }
 MAX_BUDGET = 200_000
+DROPPED_SHOWN = 50
+"""Dropped items listed one by one; the rest are counted by reason (a big stream drops
+thousands of facts, and listing them all would make the page slow to build and to read)."""
 
 
 class PageRoute(APIRoute):
@@ -183,7 +186,10 @@ def context(
     memory, viewer = _viewer(request)
     views.known_stream(memory, viewer, stream)
     built = memory.context(stream, q, budget, trust=viewer.trust, tenant=viewer.tenant)
-    return page(request, "context.html", viewer=viewer, stream=stream, ctx=built, q=q)
+    return page(
+        request, "context.html", viewer=viewer, stream=stream, ctx=built, q=q,
+        dropped_shown=DROPPED_SHOWN,
+    )  # fmt: skip
 
 
 @router.get("/turns")
