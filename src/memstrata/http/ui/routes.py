@@ -8,8 +8,9 @@ belongs to another tenant, is above the viewer's trust, or does not exist at all
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
+import anyio
 from fastapi import APIRouter, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -52,7 +53,7 @@ SECURITY_HEADERS = {
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # no-referrer would make form posts say Origin: null
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",  # pages hold private memories
 }
@@ -69,21 +70,45 @@ class PageRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def guarded(request: Request) -> Response:
+            if request.method == "POST" and not _same_origin(request):
+                return await _error(request, 403, "Not allowed", "a form from another site")
             try:
                 return await handler(request)
             except SignInNeeded:
                 target = urlencode({"next": request.url.path})
                 return RedirectResponse(f"/ui/signin?{target}", status_code=303)
             except Forbidden as exc:
-                return error_page(request, 403, "Not allowed", str(exc))
+                return await _error(request, 403, "Not allowed", str(exc))
             except NotFound as exc:
-                return error_page(request, 404, "Not found", str(exc) or "not found")
+                return await _error(request, 404, "Not found", str(exc) or "not found")
             except (InvalidInput, RequestValidationError) as exc:
-                return error_page(request, 400, "Bad request", _reason(exc))
+                return await _error(request, 400, "Bad request", _reason(exc))
             except ApiError as exc:
-                return error_page(request, exc.status_code, "Not possible", str(exc.detail))
+                return await _error(request, exc.status_code, "Not possible", str(exc.detail))
 
         return guarded
+
+
+def _same_origin(request: Request) -> bool:
+    """False for a post a browser says came from another site; the CSRF token is the main
+    guard, this is a second one (and the only one for the sign-in form)."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == request.headers.get("host")
+
+
+async def _error(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+    """An error page, with the navigation if the browser is signed in."""
+    viewer = await anyio.to_thread.run_sync(_viewer_or_none, request)
+    return page(request, "error.html", status, title=title, message=message, viewer=viewer)
+
+
+def _viewer_or_none(request: Request) -> Viewer | None:
+    try:
+        return resolve_viewer(_memory(request), request)
+    except SignInNeeded:
+        return None
 
 
 def _reason(exc: Exception) -> str:
@@ -101,10 +126,6 @@ def page(request: Request, template: str, code: int = 200, **values: Any) -> HTM
     )
     response.headers.update(SECURITY_HEADERS)
     return response
-
-
-def error_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
-    return page(request, "error.html", status, title=title, message=message, viewer=None)
 
 
 def _memory(request: Request) -> Memory:
