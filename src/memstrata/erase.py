@@ -47,11 +47,14 @@ def erase(
         raise InvalidInput("erase takes exactly one of stream, entity or fact_id")
     with store.transaction():
         if stream is not None:
-            return _erase_stream(store, tenant, stream)
-        if entity is not None:
-            return _erase_person(store, tenant, entity)
-        assert fact_id is not None
-        return _erase_fact(store, tenant, fact_id)
+            report = _erase_stream(store, tenant, stream)
+        elif entity is not None:
+            report = _erase_person(store, tenant, entity)
+        else:
+            assert fact_id is not None
+            report = _erase_fact(store, tenant, fact_id)
+    store.announce_erased(tenant, report.streams)
+    return report
 
 
 def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:

@@ -94,7 +94,7 @@ class Recall:
         self.store = store
         self.embedder = embedder
         self.index = VectorIndex(store, store.index_directory)
-        store.on_erase(lambda tenant, erased: self.index.drop(tenant, erased.streams))
+        store.on_erase(self.index.drop)
         self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
 
     def prepare(self, query: str) -> None:

@@ -18,6 +18,7 @@ from memstrata.http.imports import Imports, remove_stale_uploads
 from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
 from memstrata.http.schemas import Health
+from memstrata.http.ui import mount as mount_inspector
 from memstrata.maintenance import MaintenanceLoop
 from memstrata.memory import Memory
 from memstrata.settings import Settings
@@ -105,4 +106,5 @@ def create_app(
         return Health(version=__version__)
 
     app.include_router(router)
+    mount_inspector(app)  # the web inspector at /ui
     return app

@@ -206,6 +206,10 @@ class ErasureStore(Protocol):
     def redact_summary(
         self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None
     ) -> None: ...
+    def announce_erased(self, tenant: str, streams: Sequence[str]) -> None:
+        """After the erasure's transaction: tell the on_erase listeners."""
+        ...
+
     def note_erasure(
         self, tenant: str, target: dict[str, Any], removed: dict[str, int], streams: Sequence[str]
     ) -> None: ...
@@ -432,9 +436,9 @@ class Store(EntityStore, ErasureStore, Protocol):
         """Whether this connection has a write open, whose rows may yet roll back."""
         ...
 
-    def on_erase(self, listener: Callable[[str, "ErasedIds"], None]) -> None:
-        """Call `listener(tenant, ids)` whenever erase_items deletes items, so that an index
-        kept outside the store drops them too."""
+    def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
+        """Call `listener(tenant, streams)` when an erasure announces the streams it took
+        items from, so that an index kept outside the store drops them too."""
         ...
 
     def fts_ids(

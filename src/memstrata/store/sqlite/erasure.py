@@ -24,7 +24,7 @@ class ErasureTables:
         def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
 
-        _erase_listeners: list[Callable[[str, ErasedIds], None]]
+        _erase_listeners: list[Callable[[str, Sequence[str]], None]]
 
     def erasable_ids(
         self,
@@ -68,8 +68,13 @@ class ErasureTables:
         for table in _FTS_TABLES:
             # A full-text delete only marks the entry; merging the segments drops its terms.
             self._exec(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
-        for listener in self._erase_listeners:  # indexes kept outside the database
-            listener(tenant, ids)
+
+    def announce_erased(self, tenant: str, streams: Sequence[str]) -> None:
+        """Tell indexes kept outside the database which streams lost items. Call after the
+        erasure committed: an index that takes its own lock before the store's would
+        otherwise wait on a writer that waits on it."""
+        for listener in self._erase_listeners:
+            listener(tenant, streams)
 
     def redact_summary(
         self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None

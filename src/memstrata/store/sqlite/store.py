@@ -20,7 +20,6 @@ from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
     IMPORT_LEASE_PREFIX,
     ApiKey,
-    ErasedIds,
     ImportJob,
     Item,
     ItemFilter,
@@ -128,7 +127,7 @@ class SQLiteStore(EntityTables, ErasureTables):
         self._read_version: tuple[int, int] = (-1, -1)
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
         """Full-text matches per (index, term), with when they were counted."""
-        self._erase_listeners: list[Callable[[str, ErasedIds], None]] = []
+        self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._db.row_factory = sqlite3.Row
         for pragma in (
             "journal_mode=WAL",
@@ -1072,7 +1071,7 @@ class SQLiteStore(EntityTables, ErasureTables):
     def in_transaction(self) -> bool:
         return self._db.in_transaction
 
-    def on_erase(self, listener: Callable[[str, ErasedIds], None]) -> None:
+    def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
         self._erase_listeners.append(listener)
 
     def fts_ids(

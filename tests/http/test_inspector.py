@@ -1,0 +1,197 @@
+"""The web inspector in a real browser: sign-in, tenants, the context view, forgetting,
+corrections, erasure, imports and a phone-sized window. The same tests make the docs'
+screenshots (MEMSTRATA_SCREENSHOTS=1)."""
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from tests.http.conftest import Live
+from tests.http.inspector_browser import (
+    PHONE,
+    browser,
+    fits_width,
+    open_context,
+    shoot,
+    sign_in,
+)
+from tests.http.test_sources import jira_csv
+
+__all__ = ["browser"]  # the module's one browser, a fixture
+
+ATLAS = "project:atlas"
+BRAVO = "project:bravo"
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+TALK = [
+    ("Priya is the lead architect for Atlas.", "Noted: Priya leads the architecture."),
+    ("We decided to use PostgreSQL for the event store.", "Recorded the PostgreSQL decision."),
+    ("The beta deadline is March 20.", "March 20 it is."),
+    ("Raj will own the billing migration.", "Raj owns billing."),
+    ("The dashboard loads slowly on Mondays.", "I will keep an eye on Monday loads."),
+    ("Let's keep the weekly demo on Thursdays.", "Thursday demos, noted."),
+    ("What did we say about the cache?", "You chose a write-through cache last week."),
+    ("Please draft the release notes tomorrow.", "Drafting them tomorrow."),
+]
+
+
+@pytest.fixture(scope="module")
+def seeded(live: Live) -> Live:
+    for n, (user, assistant) in enumerate(TALK):
+        at = START + timedelta(hours=n)
+        live.memory.add_turn(ATLAS, user, assistant, at=at, tenant="tenant-a")
+    live.memory.write_fact(ATLAS, "Atlas ships with the blue logo", tenant="tenant-a")
+    live.memory.end_session(ATLAS, tenant="tenant-a")
+    live.memory.add_turn(BRAVO, "Bravo's secret acquisition target is Initech.", tenant="tenant-b")
+    live.settle()
+    return live
+
+
+@pytest.fixture(scope="module")
+def owner(browser: Browser, seeded: Live) -> Iterator[BrowserContext]:
+    context = open_context(browser, seeded)
+    sign_in(context, seeded.keys["a"]).close()
+    yield context
+    context.close()
+
+
+def _context_url(query: str = "", budget: int = 1200) -> str:
+    return "/ui/context?" + urlencode({"stream": ATLAS, "q": query, "budget": budget})
+
+
+def test_sign_in_with_a_key_shows_the_tenants_streams(browser: Browser, seeded: Live) -> None:
+    context = open_context(browser, seeded)
+    page = context.new_page()
+    page.goto("/ui/streams")
+    expect(page).to_have_url(f"{seeded.url}/ui/signin?next=%2Fui%2Fstreams")
+    page.get_by_label("API key").fill("ms_not-a-key")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("unknown or revoked")
+    shoot(page, "signin")
+    page.get_by_label("API key").fill(seeded.keys["a"])
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Streams")).to_be_visible()
+    row = page.get_by_role("row", name=ATLAS)
+    expect(row.get_by_role("cell").first).to_have_text(str(len(TALK)))
+    expect(page.get_by_text(BRAVO)).to_have_count(0)
+    shoot(page, "streams")
+    cookie = next(c for c in context.cookies() if c["name"] == "memstrata_ui_key")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    context.close()
+
+
+def test_another_tenants_stream_is_a_404_page(owner: BrowserContext) -> None:
+    page = owner.new_page()
+    answer = page.goto("/ui/context?" + urlencode({"stream": BRAVO}))
+    assert answer is not None and answer.status == 404
+    expect(page.get_by_role("heading", name="Not found")).to_be_visible()
+    expect(page.get_by_text("Initech")).to_have_count(0)
+    page.close()
+
+
+def test_the_context_view_shows_the_last_turns_and_the_budget(owner: BrowserContext) -> None:
+    page = owner.new_page()
+    page.goto(_context_url("what is the beta deadline?", 1200))
+    expect(page.locator("#budget-used")).to_contain_text("of 1200 tokens")
+    expect(page.get_by_label("Question", exact=True)).to_have_value("what is the beta deadline?")
+    recent = page.locator("section[data-section=recent_turns]")
+    expect(recent).to_contain_text(TALK[-1][0])
+    expect(recent.get_by_role("meter")).to_have_attribute("max", "1200")
+    expect(recent.get_by_role("link", name="turn:").first).to_be_visible()
+    page.get_by_label("Budget (tokens)").fill("300")
+    page.get_by_label("Budget (tokens)").press("Enter")
+    expect(page.locator("#budget-used")).to_contain_text("of 300 tokens")
+    expect(page.locator("ul.reasons li").first).to_contain_text("×")  # what went, and why
+    page.goto(_context_url("what is the beta deadline?", 1200))
+    shoot(page, "context")
+    page.close()
+
+
+def test_forgetting_a_fact_removes_it_from_the_next_context(
+    owner: BrowserContext, seeded: Live
+) -> None:
+    page = owner.new_page()
+    page.goto(_context_url("which logo does Atlas ship with?"))
+    facts = page.locator("section[data-section=stream_facts]")
+    expect(facts).to_contain_text("blue logo")
+    page.goto("/ui/facts?" + urlencode({"stream": ATLAS}))
+    shoot(page, "facts")
+    page.get_by_role("link", name="Atlas ships with the blue logo").click()
+    page.get_by_label("Reason for forgetting").fill("the logo changed")
+    page.get_by_role("button", name="Forget this fact").click()
+    expect(page.locator(".tag").first).to_have_text("retracted")
+    shoot(page, "fact")
+    page.goto(_context_url("which logo does Atlas ship with?"))
+    expect(page.locator("section[data-section=stream_facts]")).not_to_contain_text("blue logo")
+    page.close()
+
+
+def test_a_correction_supersedes_and_an_erasure_names_what_goes(
+    owner: BrowserContext, seeded: Live
+) -> None:
+    fact = seeded.memory.write_fact(ATLAS, "The demo day is Friday", tenant="tenant-a")
+    page = owner.new_page()
+    page.goto(f"/ui/facts/{fact.id}")
+    page.get_by_label("Write what is true instead").fill("The demo day is Thursday")
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.locator("#fact-text")).to_have_text("The demo day is Thursday")
+    expect(page.locator("ol.chain")).to_contain_text("The demo day is Friday")
+    page.get_by_role("link", name="Erase this fact for good").click()
+    expect(page.locator("#erase-list")).to_contain_text("The demo day is Thursday")
+    page.get_by_role("button", name="Erase fact").click()
+    expect(page.get_by_role("status")).to_contain_text("1 facts")
+    page.close()
+
+
+def test_an_import_shows_its_progress_until_done(owner: BrowserContext, tmp_path: Path) -> None:
+    page = owner.new_page()
+    page.goto("/ui/imports")
+    page.get_by_label("Jira CSV").check()
+    page.get_by_label("File to import").set_input_files(str(jira_csv(tmp_path / "issues.csv")))
+    page.get_by_role("button", name="Start import").click()
+    expect(page.locator("#import-status")).to_have_text("done", timeout=30_000)
+    expect(page.locator("#import-report")).to_contain_text("Kept")
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/ui/streams",
+        _context_url("deadline"),
+        "/ui/facts?" + urlencode({"stream": ATLAS, "status": ""}),
+        "/ui/summaries?" + urlencode({"stream": ATLAS}),
+        "/ui/turns?" + urlencode({"stream": ATLAS}),
+        "/ui/search?q=deadline",
+        "/ui/timeline?entity=priya",
+        "/ui/imports",
+    ],
+)
+def test_pages_fit_a_phone(browser: Browser, seeded: Live, path: str) -> None:
+    context = open_context(browser, seeded, viewport=PHONE)
+    page = sign_in(context, seeded.keys["a"])
+    answer = page.goto(path)
+    assert answer is not None and answer.status == 200
+    assert fits_width(page), f"{path} scrolls sideways at {PHONE['width']} px"
+    if path.startswith("/ui/context"):
+        shoot(page, "phone-context", full_page=False)
+    context.close()
+
+
+def test_every_control_has_a_label_and_the_page_has_landmarks(owner: BrowserContext) -> None:
+    page = owner.new_page()
+    for path in (_context_url(), "/ui/facts?" + urlencode({"stream": ATLAS}), "/ui/search"):
+        page.goto(path)
+        unlabelled = page.evaluate(
+            """[...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+                .filter(e => !e.labels.length && !e.getAttribute('aria-label')).length"""
+        )
+        assert unlabelled == 0, path
+        expect(page.get_by_role("main")).to_have_count(1)
+        expect(page.get_by_role("navigation", name="Main")).to_have_count(1)
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+    page.close()
