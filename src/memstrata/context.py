@@ -24,6 +24,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
 
 from memstrata.models.heuristic.text import content_words
 from memstrata.render import block, inline
@@ -283,29 +285,53 @@ def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
 # -- facts --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Entry:
-    section: str
-    item: ContextItem
-    facts: tuple[Fact, ...]
+FACT_FRAME_TOKENS = 6
+"""What a fact's line adds to its text at the least: its bullet and source stamp. Once a
+line has failed to fit, the frame it measured is used instead."""
 
 
 def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> None:
     """The best-ranked facts within the ceiling; if all of them would not fit, the facts
-    about one subject go in as one profile line."""
+    about one subject go in as one profile line.
+
+    A stream may pin thousands of facts: lines are written only for those that can still
+    go in, and the rest are counted as dropped without one."""
     ranked = _ranked_facts(material, query)
-    entries = [_Entry(section, _fact_item(f), (f,)) for section, f in ranked]
-    headers = sum(plan.header_cost(s) for s in {e.section for e in entries})
-    if headers + sum(e.item.tokens + 1 for e in entries) > ceiling:
-        entries = _profiles(ranked)
+    groups = [(s, [f]) for s, f in ranked]
+    if not _all_fit(plan, ranked, ceiling):
+        groups = _by_subject(ranked)
     until = plan.used + ceiling
-    for entry in entries:
-        if plan.take(entry.section, entry.item, limit=until):
-            for rest in entry.facts[PROFILE_FACTS:]:
-                plan.drop(entry.section, _fact_item(rest), PROFILE_REST)
+    frame = FACT_FRAME_TOKENS
+    for section, facts in groups:
+        if facts[0].tokens + frame > min(until - plan.used, plan.room(section)):
+            _drop_facts(plan, section, facts, FACTS_DROPPED)  # cannot fit: no line to write
             continue
-        for fact in entry.facts:
-            plan.drop(entry.section, _fact_item(fact), FACTS_DROPPED)
+        item = _fact_item(facts[0]) if len(facts) == 1 else _profile_item(facts)
+        if plan.take(section, item, limit=until):
+            _drop_facts(plan, section, facts[PROFILE_FACTS:], PROFILE_REST)
+            continue
+        _drop_facts(plan, section, facts, FACTS_DROPPED)
+        if len(facts) == 1:
+            frame = max(frame, item.tokens - facts[0].tokens)
+
+
+def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:
+    """Whether every fact's own line fits in the ceiling; stops counting once over."""
+    used = sum(plan.header_cost(s) for s in {section for section, _ in ranked})
+    for _, fact in ranked:
+        used += _fact_item(fact).tokens + 1
+        if used > ceiling:
+            return False
+    return True
+
+
+def _drop_facts(plan: _Plan, section: str, facts: Sequence[Fact], reason: str) -> None:
+    # Built without validation: a stream may drop thousands, and every field is ours.
+    plan.dropped.extend(
+        DroppedItem.model_construct(section=section, source=f.source, tokens=f.tokens,
+                                    reason=reason)
+        for f in facts
+    )  # fmt: skip
 
 
 def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:
@@ -315,27 +341,29 @@ def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:
     candidates = [("stream_facts", f) for f in material.stream_facts]
     candidates += [("global_facts", f) for f in material.global_facts]
 
-    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, bool, float, str]:
+    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, bool, float, datetime]:
         section, fact = candidate
         users = fact.source.kind in USERS_WORD
         corrected = users and (fact.supersedes is not None or fact.confidence >= 1.0)
-        relevance = len(wanted & content_words(fact.text))
+        relevance = len(wanted & _words(fact.text))
         own = section == "stream_facts"  # at equal standing, the stream's own facts first
-        return (corrected, users, relevance, own, fact.confidence, fact.recorded_at.isoformat())
+        return (corrected, users, relevance, own, fact.confidence, fact.recorded_at)
 
     return sorted(candidates, key=rank, reverse=True)
 
 
-def _profiles(ranked: list[tuple[str, Fact]]) -> list[_Entry]:
-    """One entry per (section, subject), in the rank of its best fact."""
+@lru_cache(maxsize=16_384)
+def _words(text: str) -> frozenset[str]:
+    """A fact's content words: the same facts are ranked again at every context."""
+    return frozenset(content_words(text))
+
+
+def _by_subject(ranked: list[tuple[str, Fact]]) -> list[tuple[str, list[Fact]]]:
+    """One group per (section, subject), in the rank of its best fact."""
     groups: dict[tuple[str, str], list[Fact]] = {}
     for section, fact in ranked:
         groups.setdefault((section, fact.subject), []).append(fact)
-    entries = []
-    for (section, _), facts in groups.items():
-        item = _fact_item(facts[0]) if len(facts) == 1 else _profile_item(facts)
-        entries.append(_Entry(section, item, tuple(facts)))
-    return entries
+    return [(section, facts) for (section, _), facts in groups.items()]
 
 
 def _profile_item(facts: Sequence[Fact]) -> ContextItem:
