@@ -451,3 +451,29 @@ def test_encouragement_is_not_a_preference_or_commitment(text):
 )  # fmt: skip
 def test_instructions_and_promises_still_count(text, category):
     assert only(text).category.value == category
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [("Please keep your answers short.", "response length"),
+     ("Answer me in German, please.", "language"),
+     ("Keep your replies friendly and casual.", "tone"),
+     ("Use bullet points in your answers.", "format")],
+)  # fmt: skip
+def test_a_standing_request_about_answers_is_a_preference(said: str, slot: str) -> None:
+    found = only(said, stream="chat:1")
+    assert (found.category, found.subject, found.slot) == (FactCategory.PREFERENCE, "user", slot)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Please answer the email from Bob.", "Reply to Sarah with the numbers.",
+     "Respond with a table.", "Write in the doc, please."],
+)  # fmt: skip
+def test_a_request_for_one_answer_or_a_task_is_no_preference(said: str) -> None:
+    assert facts(said, stream="chat:1") == []
+
+
+def test_where_someone_moved_from_is_not_where_they_live() -> None:
+    found = only("I relocated to Lisbon from Warsaw.", stream="chat:1")
+    assert (found.slot, found.value) == ("home", "lisbon")

@@ -725,12 +725,44 @@ def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | No
     )  # fmt: skip
 
 
+# A request about how to answer, said once as a standing wish: "Please keep your answers
+# short", "Answer me in German". Only answer style counts (see _STYLE_TOPICS): "answer the
+# email" asks for a task.
+_STYLE_REQUEST_RE = re.compile(
+    r"^(?:please\s+)?(?P<what>(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers|replies|responses)"
+    r"\s+.+?|(?:answer|reply|respond|write|talk)\s+(?:to\s+me\s+|me\s+)?(?:in|with|using)\s+.+?"
+    r"|use\s+.+?\s+(?:in|for)\s+(?:your\s+)?(?:answers|replies|responses))"
+    r"(?:,?\s*please)?[.!]*$",
+    _I,
+)
+_STYLE_TOPICS = ("response length", "language", "format", "tone")
+_STANDING = ("language", "tone")
+"""Styles that an "answer in ..." request sets for good, where a format is for one answer."""
+
+
+def _style_request(text: str, me: tuple[str, str]) -> Parsed | None:
+    match = _STYLE_REQUEST_RE.match(text)
+    what = match["what"].strip(" .!,") if match else ""
+    slot = preference_slot(what) if what else ""
+    if slot not in _STYLE_TOPICS:
+        return None
+    if re.match(r"(?:answer|reply|respond|write|talk)\b", what, _I) and slot not in _STANDING:
+        return None  # "Respond with a table" asks for this answer; a language stays
+    said = what[:1].lower() + what[1:]
+    return Parsed(
+        FactCategory.PREFERENCE, me[0], slot, f"asks: {norm(what)}",
+        f"{me[1]} asks you to {said}.",
+    )  # fmt: skip
+
+
 def preference(clause: Clause) -> Parsed | None:
     me = first_person(clause)
     if me is None:
         return None
     if match := _PREFER_RE.match(clause.text):
         return _stated_preference(match, me)
+    if style := _style_request(clause.text, me):
+        return style
     match = _ALWAYS_RE.match(clause.text)
     if not match:
         return None
