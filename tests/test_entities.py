@@ -184,3 +184,17 @@ def test_people_named_in_personal_facts_become_entities(open_memory: MemoryFacto
     assert mem.store.entities_named("default", "miso") == []
     subjects = {f.subject for f in mem.facts("chat:1")}
     assert "emma" not in subjects  # "Emma" is the Emma Stone the tenant knows
+
+
+def test_an_assistant_turn_that_contradicts_the_user_does_not_win(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("I'm vegetarian.", "Noted."),
+           ("What should I cook?", "Since you eat meat, try a steak. You are a carnivore."),
+           ("Raj is the Lead Architect.", ""),
+           ("Who leads?", "Raj is a junior developer."))  # fmt: skip
+    current = _current(mem, "chat:1")
+    assert "The user is vegetarian." in current
+    assert "Raj is the Lead Architect." in current
+    assert not any("junior developer" in text for text in current)
