@@ -226,13 +226,12 @@ def _retract(
 
 def retract_answered_claims(
     store: Store, tenant: str, stream: str, corrections: Sequence[Fact], answered: SourceRef
-) -> list[Fact]:
+) -> None:
     """A correction ("No, Lena is our Head of Data") retracts what the turn it answers
     claimed about the same people or slots, whatever the keys, unless said more firmly.
 
-    Call inside a transaction; returns the facts retracted.
+    Call inside a transaction.
     """
-    retracted = []
     for claim in store.facts_from(tenant, stream, answered):
         by = next((c for c in corrections if _contradicts(c, claim)), None)
         if by is None or claim.id == by.id:
@@ -240,8 +239,6 @@ def retract_answered_claims(
         store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED, superseded_by=by.id)
         store.add_fact_change(claim.id, "SUPERSEDE", related=by.id, note="retracted: corrected",
                               before=_snapshot(claim))  # fmt: skip
-        retracted.append(claim)
-    return retracted
 
 
 CONFIRMED_CONFIDENCE = 0.9
