@@ -649,13 +649,24 @@ class SQLiteStore(EntityTables, ErasureTables):
     def records(
         self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
     ) -> list[Record]:
-        rows = self._rows(
-            f"{_RECORD_SELECT} WHERE r.tenant = ? AND (r.stream = ? OR r.id IN"
-            " (SELECT record_id FROM record_streams WHERE tenant = ? AND stream = ?))"
-            " AND (? IS NULL OR r.source = ?) ORDER BY r.at DESC, r.id DESC LIMIT ?",
-            (tenant, stream, tenant, stream, source, source, -1 if last is None else last),
-        )
-        return [_record(r) for r in reversed(rows)]
+        # The stream's own newest and its cross-referenced newest, each read in index
+        # order and limited before they are merged: never a sort of the whole stream.
+        limit = -1 if last is None else last
+        newest = self._rows(
+            "SELECT id, at FROM (SELECT id, at FROM records WHERE tenant = ? AND stream = ?"
+            " AND (? IS NULL OR source = ?) ORDER BY at DESC, id DESC LIMIT ?)"
+            " UNION SELECT id, at FROM (SELECT r.id, r.at FROM record_streams s"
+            " JOIN records r ON r.id = s.record_id WHERE s.tenant = ? AND s.stream = ?"
+            " AND (? IS NULL OR r.source = ?) ORDER BY r.at DESC, r.id DESC LIMIT ?)"
+            " ORDER BY at DESC, id DESC LIMIT ?",
+            (tenant, stream, source, source, limit, tenant, stream, source, source, limit,
+             limit),
+        )  # fmt: skip
+        ids = [r["id"] for r in newest]
+        rows = {
+            r["id"]: r for r in self._rows(f"{_RECORD_SELECT} WHERE r.id IN ({_marks(ids)})", ids)
+        }
+        return [_record(rows[i]) for i in reversed(ids)]
 
     def unprocessed_records(self, tenant: str, stream: str, limit: int) -> list[Record]:
         rows = self._rows(
