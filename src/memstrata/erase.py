@@ -62,7 +62,7 @@ def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:
         raise NotFound(f"no stream {stream}")
     ids = store.erasable_ids(tenant, streams=[stream])
     store.drop_pending_jobs(tenant, stream)
-    return _apply(store, tenant, ids, {"stream": stream}, quoted=[])
+    return _apply(store, tenant, ids, {"stream": stream}, quoted=None)
 
 
 def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
@@ -90,12 +90,21 @@ def _erase_fact(store: Store, tenant: str, fact_id: int) -> ErasureReport:
 
 
 def _apply(
-    store: Store, tenant: str, ids: ErasedIds, target: dict[str, object], quoted: list[str]
+    store: Store,
+    tenant: str,
+    ids: ErasedIds,
+    target: dict[str, object],
+    quoted: list[str] | None,
 ) -> ErasureReport:
-    quoted += _sentences(_texts(store, tenant, ids))
+    """Erase `ids` and drop the summary lines that quote `quoted` or the erased turns and
+    records; `quoted` is None when every summary of the touched streams goes whole."""
     redacted = 0
-    for stream in ids.streams:
-        redacted += _redact_summaries(store, tenant, stream, ids, quoted)
+    if quoted is not None:
+        pattern = _quote_pattern([*quoted, *_sentences(_texts(store, tenant, ids))])
+        if pattern is not None:
+            redacted = sum(
+                _redact_summaries(store, tenant, stream, ids, pattern) for stream in ids.streams
+            )
     store.erase_items(tenant, ids)
     report = ErasureReport(
         turns=len(ids.turns), facts=len(ids.facts), records=len(ids.records),
@@ -125,13 +134,10 @@ def _sentences(texts: Iterable[str]) -> list[str]:
 
 
 def _redact_summaries(
-    store: Store, tenant: str, stream: str, ids: ErasedIds, quoted: Sequence[str]
+    store: Store, tenant: str, stream: str, ids: ErasedIds, pattern: re.Pattern[str]
 ) -> int:
     """Drop the lines of the stream's summaries that quote erased content; a summary left
     with nothing is erased itself. Returns how many summaries changed."""
-    pattern = _quote_pattern(quoted)
-    if pattern is None:
-        return 0
     changed = 0
     for summary in store.summaries(tenant, stream):
         if summary.id in ids.summaries:
