@@ -720,21 +720,22 @@ def _person_and_subject(name: str) -> tuple[str, str]:
 _MAX_SPEAKER_CHARS = 100
 
 
-def _fact_id(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
+def _fact_id(value: int) -> int:
+    # checked_api has made sure of the type and the 64-bit range.
+    if value <= 0:
         raise InvalidInput(f"a fact id is a positive integer, got {value!r}")
     return value
 
 
-def _speaker(name: object, field: str) -> str | None:
+def _speaker(name: str | None, field: str) -> str | None:
     """A speaker's name as given, single-spaced; None or blank: no name."""
     if name is None:
         return None
-    if not isinstance(name, str):
-        raise InvalidInput(f"{field} must be a name (a string), got {type(name).__name__}")
     name = " ".join(name.split())
     if len(name) > _MAX_SPEAKER_CHARS or not name.isprintable():
-        raise InvalidInput(f"{field} must be a printable name of at most 100 characters")
+        raise InvalidInput(
+            f"{field} must be a printable name of at most {_MAX_SPEAKER_CHARS} characters"
+        )
     return name or None
 
 
