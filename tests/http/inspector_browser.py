@@ -56,6 +56,15 @@ def sign_in(context: BrowserContext, secret: str) -> Page:
     return page
 
 
+@pytest.fixture(scope="module")
+def owner(browser: Browser, seeded: Live) -> Iterator[BrowserContext]:
+    """Signed in with tenant-a's full key, over the module's own `seeded` memory."""
+    context = open_context(browser, seeded)
+    sign_in(context, seeded.keys["a"]).close()
+    yield context
+    context.close()
+
+
 def shoot(page: Page, name: str, *, full_page: bool = True) -> None:
     """Save the page for the docs, only when asked: the PNGs are committed."""
     if WANT_SCREENSHOTS:

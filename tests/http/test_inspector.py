@@ -2,7 +2,6 @@
 corrections, erasure, imports and a phone-sized window. The same tests make the docs'
 screenshots (MEMSTRATA_SCREENSHOTS=1)."""
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode
@@ -16,12 +15,13 @@ from tests.http.inspector_browser import (
     browser,
     fits_width,
     open_context,
+    owner,
     shoot,
     sign_in,
 )
 from tests.http.test_sources import jira_csv
 
-__all__ = ["browser"]  # the module's one browser, a fixture
+__all__ = ["browser", "owner"]  # shared fixtures, used as arguments
 
 ATLAS = "project:atlas"
 BRAVO = "project:bravo"
@@ -48,14 +48,6 @@ def seeded(live: Live) -> Live:
     live.memory.add_turn(BRAVO, "Bravo's secret acquisition target is Initech.", tenant="tenant-b")
     live.settle()
     return live
-
-
-@pytest.fixture(scope="module")
-def owner(browser: Browser, seeded: Live) -> Iterator[BrowserContext]:
-    context = open_context(browser, seeded)
-    sign_in(context, seeded.keys["a"]).close()
-    yield context
-    context.close()
 
 
 def _context_url(query: str = "", budget: int = 1200) -> str:

@@ -2,16 +2,15 @@
 is shown as text and never runs, forged forms are refused, and a key never sees past its
 trust, whatever URL it opens."""
 
-from collections.abc import Iterator
 from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.http.conftest import Live
-from tests.http.inspector_browser import browser, open_context, sign_in
+from tests.http.inspector_browser import browser, open_context, owner, sign_in
 
-__all__ = ["browser"]  # the module's one browser, a fixture
+__all__ = ["browser", "owner"]  # shared fixtures, used as arguments
 
 STREAM = "project:hostile"
 PAYLOAD = "<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>"
@@ -24,14 +23,6 @@ def seeded(live: Live) -> Live:
     live.memory.add_turn(STREAM, "Priya prefers tea in the mornings.", "Noted.", tenant="tenant-a")
     live.settle()
     return live
-
-
-@pytest.fixture(scope="module")
-def owner(browser: Browser, seeded: Live) -> Iterator[BrowserContext]:
-    context = open_context(browser, seeded)
-    sign_in(context, seeded.keys["a"]).close()
-    yield context
-    context.close()
 
 
 def _pwned(page: Page) -> bool:
