@@ -100,6 +100,9 @@ def test_another_persons_trait_is_not_the_speakers():
         ("I drive a Honda Civic.", "I sold my Honda.", "owns:car"),
         ("I am allergic to peanuts.", "I'm no longer allergic to peanuts.", "allergy:peanut"),
         ("I'm planning to run a marathon.", "I gave up on running a marathon.", "plan:marathon"),
+        ("Living in Pune at the moment.", "Moved to Bangalore for the new job.", "home"),
+        ("I'm in Osaka.", "Oh wait, I'm in Kyoto now, not Osaka.", "home"),
+        ("I teach chemistry.", "Scratch that — I teach physics, not chemistry.", "job title"),
     ],
 )
 def test_a_change_lands_in_the_slot_it_changes(first, then, slot):
@@ -139,6 +142,14 @@ def test_birthday_resolves_against_the_turn():
         "I'm in Berlin this week.",
         "Ich wohne in Berlin und bin Vegetarier.",
         "Je suis allergique aux arachides.",
+        "I'm in Paris for a conference.",
+        "I'm in Marketing.",
+        "Living in Pune is expensive.",
+        "Moved the meeting to 3pm.",
+        "I teach kids to swim.",
+        "I have a garage.",
+        "Joined the call late.",
+        "I'm thinking of you.",
     ],
 )
 def test_not_facts(text):

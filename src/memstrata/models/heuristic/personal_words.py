@@ -24,7 +24,8 @@ UNIQUE_RELATIONS = {
 # Relations a person may have several of: each named one is its own slot.
 MANY_RELATIONS = {
     "sister": "sister", "brother": "brother", "son": "son", "daughter": "daughter",
-    "kid": "child", "child": "child", "friend": "friend", "colleague": "colleague",
+    "kid": "child", "child": "child", "children": "child", "friend": "friend",
+    "colleague": "colleague",
     "coworker": "colleague", "co-worker": "colleague", "teammate": "colleague",
     "cousin": "cousin", "aunt": "aunt", "uncle": "uncle", "grandma": "grandmother",
     "grandmother": "grandmother", "grandpa": "grandfather", "grandfather": "grandfather",
@@ -33,6 +34,7 @@ MANY_RELATIONS = {
     "dog": "dog", "cat": "cat", "puppy": "dog", "kitten": "cat", "parrot": "parrot",
     "rabbit": "rabbit", "hamster": "hamster", "horse": "horse", "stepson": "stepson",
     "stepdaughter": "stepdaughter", "grandson": "grandson", "granddaughter": "granddaughter",
+    "grandkid": "grandchild", "grandchild": "grandchild", "sibling": "sibling",
 }  # fmt: skip
 
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
