@@ -31,6 +31,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("No, that's Priya now.", Repair("Priya", None)),
         ("That's outdated — Kim owns it since last week.", Repair("Kim", None)),
         ("Nope, it's the Berlin office.", Repair("Berlin office", None)),
+        ("Not anymore. It's Greta since October.", Repair("Greta", None)),
+        ("That's wrong, it's Casey.", Repair("Casey", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -99,3 +101,12 @@ def test_a_repair_that_states_a_fact_of_its_own_is_left_to_the_model(
     _turns(mem, "chat:1", ("I drive a Toyota Hilux.", "Nice."),
            ("Sorry, I meant I drive a Toyota Fortuner, not a Hilux.", "Noted."))  # fmt: skip
     assert _current(mem, "chat:1") == ["The user has a Toyota Fortuner."]
+
+
+def test_a_denial_then_a_name_hands_the_seat_over(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Remind me who our designer is.", "Your designer is Hana."),
+           ("Not anymore. It's Greta since October.", "Noted."),
+           ("Who's the PM on Atlas?", "Jordan is the PM on Atlas."),
+           ("That's wrong, it's Casey.", "Noted."))  # fmt: skip
+    assert _current(mem, "chat:1") == ["Casey is the PM on Atlas.", "Greta is the designer."]

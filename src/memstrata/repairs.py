@@ -21,7 +21,8 @@ _PART = r"[^,;.!?]+?"
 # Words that open a repair without saying what it is.
 _LEAD_RE = re.compile(
     r"^(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
-    r"|wrong|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
+    r"|wrong|not\s+any\s*more|no\s+longer"
+    r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
     r"|scratch\s+that)\b[\s,:;.!—–-]*)+",
     _I,
 )
@@ -39,10 +40,16 @@ _ONLY_NEW_RE = re.compile(
     r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
     _I,
 )
+# When the change happened is not part of what changed: "It's Greta since October".
+_SINCE_RE = re.compile(
+    r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$", _I
+)
 _MAX_WORDS = 4
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
-_DENIAL_RE = re.compile(r"^\s*(?:oh\s+)?(?:no|nope|wrong|not\s+quite|that's\s+\w+)\b", _I)
+_DENIAL_RE = re.compile(
+    r"^\s*(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+)\b", _I
+)
 
 
 @dataclass(frozen=True)
@@ -53,20 +60,24 @@ class Repair:
 
 
 def read_repairs(user_text: str) -> list[Repair]:
-    """The repairs a user turn makes, one per sentence that is nothing but a repair."""
-    found = []
+    """The repairs a user turn makes, one per sentence that is nothing but a repair. A
+    denial on its own ("Not anymore.") makes the next sentence a repair too."""
+    found, denied = [], False
     for sentence in re.split(r"(?<=[.!?])\s+", user_text.strip()):
-        if repair := _read(sentence.strip().rstrip(".!")):
+        sentence = sentence.strip().rstrip(".!")
+        if repair := _read(sentence, denied):
             found.append(repair)
+        denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
     return found
 
 
-def _read(sentence: str) -> Repair | None:
-    body = _LEAD_RE.sub("", sentence).strip()
+def _read(sentence: str, denied: bool) -> Repair | None:
+    body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
     for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE):
         if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
             return Repair(_bare(m["new"]), _bare(m["old"]))
-    if body != sentence.strip() and _DENIAL_RE.match(sentence) and (m := _ONLY_NEW_RE.match(body)):
+    denied = denied or (body != sentence and bool(_DENIAL_RE.match(sentence)))
+    if denied and (m := _ONLY_NEW_RE.match(body)):
         new = m["said"] or m["name"]
         return Repair(_bare(new), None) if _short(new) else None
     return None
@@ -139,13 +150,18 @@ def _holds(fact: Fact, word: str) -> bool:
 
 def _fill(claim: Fact, new: str) -> ExtractedFact | None:
     """The claim with `new` in the place a name or a value of its kind takes."""
-    if could_be_person(new) and new[:1].isupper():
-        for part in (claim.subject, claim.value):
-            if part not in ("user", "global") and could_be_person(part):
-                return _replace(claim, part, new)
-    if could_be_person(new) and new[:1].isupper():
-        return None  # a name, and the claim names nobody to put it in place of
-    return _replace(claim, claim.value, new)
+    if not (could_be_person(new) and new[:1].isupper()):
+        return _replace(claim, claim.value, new)
+    people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
+    # A name takes the place of a name; a claim that names nobody it could replace is left.
+    edits = (_replace(claim, p, new) for p in people if _named(claim.text, p))
+    return next(filter(None, edits), None)
+
+
+def _named(text: str, part: str) -> bool:
+    """Whether `text` writes `part` as a name: "Maria", not "the data team"."""
+    found = _word_re(part).search(text)
+    return found is not None and could_be_person(part) and found[0].istitle()
 
 
 def _replace(fact: Fact, old: str, new: str) -> ExtractedFact | None:

@@ -147,7 +147,7 @@ _ROLE_RE = re.compile(
     r"(?:new\s+|current\s+|acting\s+|interim\s+|official\s+)?(?P<rest>.+)$"
 )
 _ROLE_INVERSE_RE = re.compile(
-    r"^(?i:the|our|my|their)\s+(?i:new\s+|current\s+)?(?P<rest>.+?)(?:'s|\s+(?i:is|will\s+be"
+    r"^(?i:the|our|my|their|your)\s+(?i:new\s+|current\s+)?(?P<rest>.+?)(?:'s|\s+(?i:is|will\s+be"
     r"|is\s+now))\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})$"
 )
 _SCOPE_RE = re.compile(r"^(?P<title>.+?)\s+(?:on|for|at|in|with)\s+(?P<scope>.+)$", _I)
