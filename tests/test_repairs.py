@@ -58,8 +58,12 @@ def test_a_name_given_after_a_denial_replaces_the_assistants_claim(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Who leads the data team?", "Maria leads the data team."),
-           ("No, that's Priya now.", "Got it."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("Who leads the data team?", "Maria leads the data team."),
+        ("No, that's Priya now.", "Got it."),
+    )
     assert _current(mem, "chat:1") == ["Priya leads the data team."]
     claim = next(f for f in mem.facts("chat:1", include_inactive=True) if "Maria" in f.text)
     assert claim.status is FactStatus.RETRACTED
@@ -71,26 +75,42 @@ def test_x_not_y_edits_the_users_own_fact_hundreds_of_turns_later(
 ) -> None:
     mem = open_memory()
     chatter = [(f"What is {n} times {n}?", f"It is {n * n}.") for n in range(300)]
-    _turns(mem, "chat:1", ("I'm allergic to penicillin.", "Noted."), *chatter,
-           ("Wait, it's amoxicillin, not penicillin.", "Fixed."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("I'm allergic to penicillin.", "Noted."),
+        *chatter,
+        ("Wait, it's amoxicillin, not penicillin.", "Fixed."),
+    )
     assert _current(mem, "chat:1") == ["The user is allergic to amoxicillin."]
     ctx = mem.context("chat:1", "what am I allergic to?", 2000)
     pinned = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
     assert [t.split(" [")[0] for t in pinned] == ["- The user is allergic to amoxicillin."]
-    assert "(outdated; now: The user is allergic to amoxicillin.)" in ctx.text
+    stale = [line for line in ctx.text.splitlines() if "allergic to penicillin" in line]
+    marker = "(outdated; now: The user is allergic to amoxicillin.)"
+    assert stale and all(marker in line for line in stale)
 
 
 def test_a_repaired_name_changes_the_relation_it_names(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("My daughter's name is Lily.", "Lovely."),
-           ("Oops, I mean Lila, not Lily.", "Noted."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("My daughter's name is Lily.", "Lovely."),
+        ("Oops, I mean Lila, not Lily.", "Noted."),
+    )
     assert _current(mem, "chat:1") == ["Lila is the user's daughter."]
 
 
 def test_a_repair_of_a_word_no_fact_holds_changes_nothing(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("I live in Lisbon.", "Nice."),
-           ("It's raining, not snowing.", "Enjoy."), ("No, it's fine.", "OK."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("I live in Lisbon.", "Nice."),
+        ("It's raining, not snowing.", "Enjoy."),
+        ("No, it's fine.", "OK."),
+    )
     assert _current(mem, "chat:1") == ["The user lives in Lisbon."]
 
 
@@ -98,15 +118,23 @@ def test_a_repair_that_states_a_fact_of_its_own_is_left_to_the_model(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("I drive a Toyota Hilux.", "Nice."),
-           ("Sorry, I meant I drive a Toyota Fortuner, not a Hilux.", "Noted."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("I drive a Toyota Hilux.", "Nice."),
+        ("Sorry, I meant I drive a Toyota Fortuner, not a Hilux.", "Noted."),
+    )
     assert _current(mem, "chat:1") == ["The user has a Toyota Fortuner."]
 
 
 def test_a_denial_then_a_name_hands_the_seat_over(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Remind me who our designer is.", "Your designer is Hana."),
-           ("Not anymore. It's Greta since October.", "Noted."),
-           ("Who's the PM on Atlas?", "Jordan is the PM on Atlas."),
-           ("That's wrong, it's Casey.", "Noted."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("Remind me who our designer is.", "Your designer is Hana."),
+        ("Not anymore. It's Greta since October.", "Noted."),
+        ("Who's the PM on Atlas?", "Jordan is the PM on Atlas."),
+        ("That's wrong, it's Casey.", "Noted."),
+    )
     assert _current(mem, "chat:1") == ["Casey is the PM on Atlas.", "Greta is the designer."]

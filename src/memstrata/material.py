@@ -258,8 +258,18 @@ def _without_outdated(
         ))  # fmt: skip
     if not removed:
         return summary, []
-    text = "\n".join(kept)
+    text = "\n".join(_without_empty_headings(kept))
     return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+
+
+def _without_empty_headings(lines: list[str]) -> list[str]:
+    """A heading whose lines were all removed goes too."""
+    kept = []
+    for n, line in enumerate(lines):
+        following = next((x for x in lines[n + 1 :] if x.strip()), "#")
+        if not (line.startswith("#") and following.startswith("#")):
+            kept.append(line)
+    return kept
 
 
 def _joined(facts: list[Fact]) -> str:
