@@ -103,6 +103,7 @@ def test_another_persons_trait_is_not_the_speakers():
         ("Living in Pune at the moment.", "Moved to Bangalore for the new job.", "home"),
         ("I'm in Osaka.", "Oh wait, I'm in Kyoto now, not Osaka.", "home"),
         ("I teach chemistry.", "Scratch that — I teach physics, not chemistry.", "job title"),
+        ("i work at initech", "got a new job at stripe!!", "employer"),
     ],
 )
 def test_a_change_lands_in_the_slot_it_changes(first, then, slot):
@@ -150,6 +151,8 @@ def test_birthday_resolves_against_the_turn():
         "I have a garage.",
         "Joined the call late.",
         "I'm thinking of you.",
+        "I've been to Paris twice.",
+        "Started the migration yesterday.",
     ],
 )
 def test_not_facts(text):
@@ -192,3 +195,17 @@ def test_a_teams_move_is_no_home(text, stream):
 )  # fmt: skip
 def test_introductions_and_lists(text, found):
     assert keys(facts(text)) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("ive been vegan for 3 years", "diet", "vegan"),
+        ("just adopted a puppy named biscuit", "dog:biscuit", "biscuit"),
+        ("recently started working at a startup called Loom", "employer", "loom"),
+        ("i work for google as a swe", "job title", "swe"),
+        ("I've been married to Sam since 2015.", "spouse", "sam"),
+    ],
+)
+def test_casual_typing_still_states_facts(text, slot, value):
+    assert ("user", slot, value) in keys(facts(text))

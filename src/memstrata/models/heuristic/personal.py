@@ -219,7 +219,8 @@ _WORK_AT = (
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
     r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
-    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to)"
+    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
+    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 
@@ -322,7 +323,7 @@ TABLE: tuple[Row, ...] = (
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
-    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got)\s+(?:a|an|one)\s+(?:(?:older"
+    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
                     r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
                     rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
@@ -487,7 +488,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 _CONTRACTIONS = (
     (re.compile(r"^(?:i'm|im|i\s+am)\b", _I), "I is"),
-    (re.compile(r"^i've\b", _I), "I have"),
+    (re.compile(r"^(?:i've|ive)\b", _I), "I have"),
     (re.compile(r"^we're\b", _I), "we is"),
     (re.compile(r"^we've\b", _I), "we have"),
 )
@@ -522,7 +523,9 @@ _NOT_INTRO = (
 # Chat drops the "I": "Moved to Leeds in May", "Been married to Ewa for years"; but
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
-    r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted)\s)", _I
+    r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
+    r"|got\s+(?:a\s+)?(?:new\s+)?job)\s)",
+    _I,
 )
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic)\s"
@@ -674,8 +677,8 @@ _HAS_DONE_RE = re.compile(
     _I,
 )
 _TRYING_RE = re.compile(r"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+", _I)
-# "I've been learning X" says what "I'm learning X" says.
-_BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?=\w+ing\b)", _I)
+# "I've been learning X" says what "I'm learning X" says, "I've been vegan" "I'm vegan".
+_BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
 
 def _predicate(rest: str) -> str:
@@ -848,7 +851,7 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
 # Clauses without a first-person word or a capitalised start say nothing these rules read;
 # one search skips them, which matters for chat where most clauses state nothing.
 _SPEAKER_CUE_RE = re.compile(
-    r"\b(?:i|i'm|im|i've|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
+    r"\b(?:i|i'm|im|i've|ive|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
 )
 
 

@@ -45,7 +45,7 @@ RELATION_RE = "|".join(
 # Head nouns of a job title ("senior data engineer", "ICU nurse").
 JOB_HEADS = wordset(
     """architect manager pm cto ceo cfo coo vp director lead head engineer designer
-    developer dev devops sre analyst scientist administrator admin founder cofounder
+    developer dev devops sre swe sde analyst scientist administrator admin founder cofounder
     co-founder officer coordinator specialist advisor consultant recruiter intern
     strategist editor researcher tester accountant lawyer attorney paralegal teacher nurse
     doctor physician surgeon dentist pharmacist programmer professor lecturer student chef
