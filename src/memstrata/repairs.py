@@ -45,6 +45,7 @@ _SINCE_RE = re.compile(
     r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$", _I
 )
 _MAX_WORDS = 4
+_MAX_CHARS = 200
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
 _DENIAL_RE = re.compile(
@@ -65,6 +66,9 @@ def read_repairs(user_text: str) -> list[Repair]:
     found, denied = [], False
     for sentence in re.split(r"(?<=[.!?])\s+", user_text.strip()):
         sentence = sentence.strip().rstrip(".!")
+        if len(sentence) > _MAX_CHARS:
+            denied = False
+            continue  # pasted text, not a repair; and the patterns need not scan it
         if repair := _read(sentence, denied):
             found.append(repair)
         denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
