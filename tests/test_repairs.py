@@ -142,6 +142,7 @@ def test_a_denial_then_a_name_hands_the_seat_over(open_memory: MemoryFactory) ->
 
 def test_a_huge_turn_is_no_repair_and_reads_quickly() -> None:
     assert read_repairs("No, " + "not " * 2_500_000 + "Lily.") == []
-    assert read_repairs(("It's Lila, not Lily. " * 10) + "x" * 10_000_000) == [
-        Repair("Lila", "Lily")
-    ] * 10
+    assert (
+        read_repairs(("It's Lila, not Lily. " * 10) + "x" * 10_000_000)
+        == [Repair("Lila", "Lily")] * 10
+    )
