@@ -33,6 +33,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Nope, it's the Berlin office.", Repair("Berlin office", None)),
         ("Not anymore. It's Greta since October.", Repair("Greta", None)),
         ("That's wrong, it's Casey.", Repair("Casey", None)),
+        ("Scratch that, I'm at Amazon, not Microsoft.", Repair("Amazon", "Microsoft")),
+        ("Wait, Boulder, not Denver — I keep mixing them up.", Repair("Boulder", "Denver")),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -146,3 +148,18 @@ def test_a_huge_turn_is_no_repair_and_reads_quickly() -> None:
         read_repairs(("It's Lila, not Lily. " * 10) + "x" * 10_000_000)
         == [Repair("Lila", "Lily")] * 10
     )
+
+
+def test_in_a_group_a_repair_edits_the_speakers_own_fact_first(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    said = [
+        ("Caroline", "I just moved to Denver for work."),
+        ("Melanie", "I live in Denver too!"),
+        ("Caroline", "Wait, Boulder, not Denver — I keep mixing them up."),
+    ]
+    for speaker, text in said:
+        mem.add_turn("chat:group", text, speaker=speaker)
+    mem.process_pending()
+    assert _current(mem, "chat:group") == ["Caroline lives in Boulder.", "Melanie lives in Denver."]

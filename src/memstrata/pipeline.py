@@ -147,7 +147,10 @@ class Pipeline:
         active = reversed(self.store.facts(turn.tenant, turn.stream))
         answered = self._turn_before(turn)
         claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
-        return repaired(found, active, claims)
+        speaker = (
+            entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
+        )
+        return repaired(found, active, claims, speaker)
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
         """A user turn that corrects or confirms the turn before decides its claims; only

@@ -45,6 +45,7 @@ _SINCE_RE = re.compile(
     r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$", _I
 )
 _MAX_WORDS = 4
+_DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _MAX_CHARS = 200
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
@@ -69,7 +70,9 @@ def read_repairs(user_text: str) -> list[Repair]:
         if len(sentence) > _MAX_CHARS:
             denied = False
             continue  # pasted text, not a repair; and the patterns need not scan it
-        if repair := _read(sentence, denied):
+        # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part.
+        parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
+        if repair := next(filter(None, (_read(part, denied) for part in parts)), None):
             found.append(repair)
         denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
     return found
@@ -121,16 +124,25 @@ def _short(text: str) -> bool:
     return 0 < len(words) <= _MAX_WORDS and not set(words) <= _SMALL_TALK
 
 
+# What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
+_FRAME_RE = re.compile(
+    r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|that's|i\s+meant?)\s+)?"
+    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?",
+    _I,
+)
+
+
 def _bare(text: str) -> str:
-    return re.sub(r"^(?:a|an|the)\s+", "", text.strip(), flags=_I)
+    return _FRAME_RE.sub("", text.strip())
 
 
 def repaired(
-    repairs: Sequence[Repair], active: Iterable[Fact], answered: Sequence[Fact]
+    repairs: Sequence[Repair], active: Iterable[Fact], answered: Sequence[Fact], speaker: str
 ) -> list[ExtractedFact]:
     """The facts the repairs make: each edits the newest fact that holds its old word
-    (`active`, newest first) or, with no old word, a claim of the answered turn."""
-    active = list(active)
+    (`active`, newest first; the speaker's own facts before others') or, with no old
+    word, a claim of the answered turn."""
+    active = sorted(active, key=lambda f: f.subject != speaker)
     out = []
     for repair in repairs:
         if repair.old is not None:
