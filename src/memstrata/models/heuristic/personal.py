@@ -289,8 +289,8 @@ TABLE: tuple[Row, ...] = (
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
         (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
-    Row("teaches", r"(?:teach(?:es)?|lectures?\s+in|tutors?)\s+(?P<value>[\w-]+(?:\s+[\w-]+)?)"
-                   r"(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
+    Row("teaches", r"(?:teach(?:es)?|is\s+teaching|lectures?\s+in|tutors?)\s+"
+                   r"(?P<value>[\w-]+(?:\s+[\w-]+)?)(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry.", "job title", "chemistry teacher"),
          ("I teach physics at a high school in Denver.", "home", "denver"))),
     Row("employer", r"(?:teach(?:es)?|lectures?|tutors?|coach(?:es)?)(?:\s+[\w ]+?)?\s+at\s+"
