@@ -53,6 +53,7 @@ from memstrata.models.heuristic.personal_words import (
     RELATIONS,
     THING_KINDS,
     UNIQUE_RELATIONS,
+    UNNAMED_FAMILY,
 )
 from memstrata.models.heuristic.rules import (
     Clause,
@@ -601,7 +602,7 @@ def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     if named and (fact := _relation_fact(me, word, named["name"], clause)):
         who = Who(fact.value, fact.person or fact.value, named=True)
         return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
-    if word.lower() not in UNIQUE_RELATIONS:
+    if word.lower() not in UNIQUE_RELATIONS and word.lower() not in UNNAMED_FAMILY:
         return []  # "my friend is vegetarian" is about someone we cannot key
     rel = RELATIONS[re.sub(r"\s+", " ", word.lower())]
     who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {word.lower()}")

@@ -21,6 +21,12 @@ UNIQUE_RELATIONS = {
     "best friend": "best friend", "team lead": "team lead", "tech lead": "tech lead",
 }  # fmt: skip
 
+# Relations a person may have several of, but whom "my sister" unnamed mostly means one of:
+# facts about "my sister" are keyed to the user's sister rather than lost.
+UNNAMED_FAMILY = frozenset(
+    {"sister", "brother", "son", "daughter", "grandma", "grandmother", "grandpa", "grandfather"}
+)
+
 # Relations a person may have several of: each named one is its own slot.
 MANY_RELATIONS = {
     "sister": "sister", "brother": "brother", "son": "son", "daughter": "daughter",
