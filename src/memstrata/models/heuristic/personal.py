@@ -34,6 +34,7 @@ from memstrata.models.heuristic.personal_values import (
     plan,
     proper_name,
     relation,
+    said_as_is,
     skill,
     subject,
     taste,
@@ -114,6 +115,8 @@ class Row:
     """Put before the value: "sold " keeps (user, owns:car) but says the car is gone."""
     kind: str = ""
     """The slot's {kind} where the row fixes it: "married to" is a spouse."""
+    others_only: bool = False
+    """Said of someone else only: the speaker's own "I died" is a figure of speech."""
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -164,6 +167,7 @@ FACETS: dict[str, Facet] = {
     ),  # fmt: skip
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
+    "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
@@ -329,6 +333,11 @@ TABLE: tuple[Row, ...] = (
                     rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
          ("We have a dog called Biscuit.", "dog:biscuit", "biscuit")), we=True),
+    Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
+                r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
+                r"\s+ago|recently))?)",
+        (("My husband passed away in 2019.", "passed away", "passed away in 2019"),),
+        others_only=True),
     # health
     Row("condition", r"(?:has|have|has\s+had|have\s+had|lives?\s+with|suffers?\s+from"
                      r"|struggles?\s+with|deals?\s+with|gets?)\s+(?P<value>.+)",
@@ -774,6 +783,8 @@ def _values(row: Row, raw: str) -> list[str]:
 
 def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     assert reading.who is not None
+    if row.others_only and reading.who == speaker(clause):
+        return []
     match = _compiled(row.pattern).fullmatch(reading.rest.strip(" .,!;:"))
     if match is None:
         return []
@@ -795,7 +806,7 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
 _ABOUT_OTHERS = frozenset(
     {"home", "hometown", "employer", "title", "team", "diet", "allergy", "intolerance",
      "avoids", "condition", "health state", "diagnosis", "birthday", "anniversary", "speaks",
-     "age"}
+     "age", "loss"}
 )  # fmt: skip
 
 

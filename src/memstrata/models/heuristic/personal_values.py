@@ -380,6 +380,12 @@ def number(low: int, high: int) -> Reader:
     return read
 
 
+def said_as_is(raw: str, clause: Clause) -> Value | None:
+    """A predicate the row's pattern already bounds: "passed away in 2019"."""
+    shown = " ".join(raw.split())
+    return Value(shown, shown.lower())
+
+
 def count(raw: str, clause: Clause) -> Value | None:
     """How many of a relation someone has: "three grandkids", keyed by the number."""
     shown = " ".join(raw.lower().split())
