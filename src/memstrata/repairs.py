@@ -16,6 +16,13 @@ from memstrata.entities import could_be_person
 from memstrata.models.base import ExtractedFact, SlotRef
 from memstrata.types import Fact
 
+USER_WORD = 0.6
+"""Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
+_MAX_WORDS = 4
+"""A repair's new and old parts are a few words each."""
+_MAX_CHARS = 200
+"""A longer sentence is pasted text, never a repair."""
+
 _I = re.IGNORECASE
 _PART = r"[^,;.!?]+?"
 # Words that open a repair without saying what it is.
@@ -44,11 +51,7 @@ _ONLY_NEW_RE = re.compile(
 _SINCE_RE = re.compile(
     r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$", _I
 )
-_MAX_WORDS = 4
 _DASH_RE = re.compile(r"\s+[—–-]+\s+")
-_MAX_CHARS = 200
-USER_WORD = 0.6
-"""Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
 _DENIAL_RE = re.compile(
     r"^\s*(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+)\b", _I
 )
@@ -69,7 +72,7 @@ def read_repairs(user_text: str) -> list[Repair]:
         sentence = sentence.strip().rstrip(".!")
         if len(sentence) > _MAX_CHARS:
             denied = False
-            continue  # pasted text, not a repair; and the patterns need not scan it
+            continue
         # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part.
         parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
         if repair := next(filter(None, (_read(part, denied) for part in parts)), None):
@@ -90,38 +93,17 @@ def _read(sentence: str, denied: bool) -> Repair | None:
     return None
 
 
-_SMALL_TALK = frozenset(
-    {
-        "thanks",
-        "thank",
-        "you",
-        "please",
-        "ok",
-        "okay",
-        "sure",
-        "really",
-        "at",
-        "all",
-        "yet",
-        "much",
-        "bad",
-        "great",
-        "good",
-        "fine",
-        "worries",
-        "problem",
-        "big",
-        "deal",
-        "a",
-        "the",
-    }
+# Words that answer without naming anything: "Not bad, thanks", "No, no problem".
+_SMALL_TALK_RE = re.compile(
+    r"^(?:(?:thanks|thank|you|please|ok|okay|sure|really|at|all|yet|much|bad|great|good|fine"
+    r"|worries|problem|big|deal|a|the)\s*)+$",
+    _I,
 )
 
 
 def _short(text: str) -> bool:
     """A few words that name something: "Thursday", not "thanks" or "a big deal"."""
-    words = text.lower().split()
-    return 0 < len(words) <= _MAX_WORDS and not set(words) <= _SMALL_TALK
+    return 0 < len(text.split()) <= _MAX_WORDS and not _SMALL_TALK_RE.match(text.strip())
 
 
 # What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
