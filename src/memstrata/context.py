@@ -66,6 +66,9 @@ TITLES = {
     "stream_facts": "Facts",
     "global_facts": "Global facts",
     "structured_data": "Structured data",
+    "profiles": "Profiles of who and what the question names",
+    "projects": "From each project named",
+    "digest": "Digests of the period asked about",
     "memory_index": "Memory index",
     "summary": "Summary of earlier conversation",
     "recent_turns": "Recent turns",
@@ -114,6 +117,14 @@ class Material:
     """Items left out before budgeting, such as summary lines stating superseded facts."""
     structured: Summary | None = None
     """Counts computed from tracker data, such as Jira issues by status."""
+    profiles: Sequence[tuple[str, SourceRef | None]] = ()
+    """Lines of the profiles of the people and projects the question names."""
+    projects: Sequence[tuple[str, SourceRef | None]] = ()
+    """Items from each of several projects the question names, labelled with it."""
+    digest: Sequence[tuple[str, SourceRef | None]] = ()
+    """Lines of the digests of the period the question asks about."""
+    team_shares: tuple[float, float, float] = (0.15, 0.3, 0.25)
+    """The most of the budget profiles, projects and digests may each take."""
 
 
 @dataclass
@@ -192,6 +203,7 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
             source=material.structured.ref(),
         )  # fmt: skip
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
+    _place_team(plan, material, budget)
     retrieved = [
         _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
     ]
@@ -207,6 +219,27 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
         plan.drop("retrieved", item, "less relevant; budget")
     plan.items["retrieved"].sort(key=_when)
     return plan
+
+
+TEAM_DROPPED = "over its share of the budget (settings.team)"
+
+
+def _place_team(plan: _Plan, material: Material, budget: int) -> None:
+    """Profiles, items from each named project, and digests, each within its share,
+    ahead of retrieved material: the question asked for them by name."""
+    sections = (
+        ("profiles", material.profiles),
+        ("projects", material.projects),
+        ("digest", material.digest),
+    )
+    for (section, lines), share in zip(sections, material.team_shares, strict=True):
+        until = plan.used + int(budget * share)
+        for text, source in lines:
+            item = _item(
+                inline(text) if source is None else f"{inline(text)} [{source.label()}]", source
+            )
+            if not plan.take(section, item, limit=until):
+                plan.drop(section, item, TEAM_DROPPED)
 
 
 def _retrieved_floor(plan: _Plan, material: Material, floor: int) -> int:

@@ -34,6 +34,7 @@ from memstrata.store.sqlite.connection import connect
 from memstrata.store.sqlite.entities import EntityTables
 from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
+from memstrata.store.sqlite.team import TeamTables
 from memstrata.types import (
     Fact,
     FactCategory,
@@ -105,7 +106,7 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
-class SQLiteStore(EntityTables, ErasureTables):
+class SQLiteStore(EntityTables, ErasureTables, TeamTables):
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
     ) -> None:
@@ -1496,3 +1497,9 @@ def _job(row: sqlite3.Row) -> Job:
         run_after=row["run_after"],
         last_error=row["last_error"],
     )
+
+
+# The team tables read rows the way the store's own methods do.
+SQLiteStore._record_of = staticmethod(_record)
+SQLiteStore._turn_of = staticmethod(_turn)
+SQLiteStore._time = staticmethod(_ts)
