@@ -507,7 +507,7 @@ def score_profiles(mem: Memory, truth: Truth, people: list[str]) -> dict[str, tu
         roles = [i for i in profile.role]
         role_found += len(roles)
         wanted = truth.roles.get(name)
-        good = [r for r in roles if wanted and wanted in r.text.lower()]
+        good = [r for r in roles if wanted and r.stream == f"project:{wanted}"]
         role_right += len(good)
         role_hit += 1 if good else 0
     return {

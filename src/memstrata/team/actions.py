@@ -114,10 +114,18 @@ def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
                 stream=fact.stream,
                 facts=[fact],
                 owner=snapshot.author_of(fact),
-                title=f"Blocked for {days} days: {fact.text}",
+                title=f"Blocked for {days} days: {_said(snapshot, fact)}",
             )
         )
     return out
+
+
+def _said(snapshot: Snapshot, fact: Fact) -> str:
+    """The fact, and the words of the message it was read from where they say more."""
+    record = snapshot.record_of(fact)
+    if record is None or " ".join(record.text.split()) == fact.text:
+        return fact.text
+    return f"{fact.text} ({record.author}: {_quote(record.text)})"
 
 
 def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
