@@ -325,8 +325,16 @@ def generate(seed: int, n_people: int) -> tuple[Export, Truth, list[str]]:
                     rng.choice(DONE).format(task=task),
                     16,
                 )
+            overdue = due < NOW.date() and not done
             truth.commitments.append(
-                {"who": who, "task": task, "due": due, "overdue": due < NOW.date() and not done}
+                {
+                    "who": who,
+                    "task": task,
+                    "due": due,
+                    "project": project,
+                    "done": done,
+                    "overdue": overdue,
+                }
             )
         for _ in range(2):  # blockers, some cleared
             who, key, thing = rng.choice(members), key_for(project), rng.choice(THINGS)
@@ -450,9 +458,15 @@ def score_actions(mem: Memory, truth: Truth) -> dict[str, tuple[int, int, int, i
     match(
         "stale_blocker", [b for b in truth.blockers if b["stale"]], lambda a, b: b["key"] in a.title
     )
+    # A commitment still open and due within the window is a deadline too.
+    promised = [
+        {"due": c["due"], "project": c["project"]}
+        for c in truth.commitments
+        if not c["done"] and 0 <= (c["due"] - NOW.date()).days <= 3
+    ]
     match(
         "deadline_soon",
-        [d for d in truth.deadlines if d["soon"]],
+        [d for d in truth.deadlines if d["soon"]] + promised,
         lambda a, d: a.due == d["due"] and a.stream == f"project:{d['project']}",
     )
     match(

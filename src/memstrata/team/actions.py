@@ -65,7 +65,7 @@ def find(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
 def _overdue_commitments(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     today = _today(snapshot)
     out = []
-    for fact in snapshot.of(FactCategory.COMMITMENT):
+    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.COMMITMENT)):
         due = day_named(fact)
         if due is None or (today - due).days <= rule.window_days:
             continue
@@ -82,6 +82,21 @@ def _overdue_commitments(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
             )
         )
     return out
+
+
+def _one_per_message(snapshot: Snapshot, facts: list[Fact]) -> list[Fact]:
+    """One fact per message: "Marco is blocked on ALPHA-7" may be read both as Marco's
+    blocker and as ALPHA-7's, and is one thing to do."""
+    seen: set[int] = set()
+    kept = []
+    for fact in sorted(facts, key=lambda f: (-f.confidence, f.id)):
+        record = snapshot.record_of(fact)
+        if record is not None and record.id in seen:
+            continue
+        if record is not None:
+            seen.add(record.id)
+        kept.append(fact)
+    return sorted(kept, key=lambda f: f.id)
 
 
 def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
@@ -101,7 +116,7 @@ def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
 
 def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     out = []
-    for fact in snapshot.of(FactCategory.BLOCKER):
+    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.BLOCKER)):
         opened = _at(fact)
         if snapshot.now - opened <= timedelta(days=rule.window_days):
             continue
@@ -129,7 +144,9 @@ def _said(snapshot: Snapshot, fact: Fact) -> str:
 
 
 def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
-    what = f"{blocker.subject} {blocker.value} {blocker.text}"
+    record = snapshot.record_of(blocker)
+    said = record.text if record else ""
+    what = f"{blocker.subject} {blocker.value} {blocker.text} {said}"
     return any(
         record.at > opened
         and cues.CLEARED.search(record.text)
@@ -166,7 +183,7 @@ def _unanswered(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
             continue
         if cues.handoff_request(record.text):
             continue  # the handoff rule follows those
-        if _answered(snapshot, record, named):
+        if _answered(snapshot, record):
             continue
         who = f" to @{named[0]}" if named else ""
         out.append(
@@ -181,14 +198,16 @@ def _unanswered(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     return out
 
 
-def _answered(snapshot: Snapshot, asked: Record, named: list[str]) -> bool:
+def _answered(snapshot: Snapshot, asked: Record) -> bool:
+    """A reply in its thread by someone else, or a later message that addresses the asker
+    without asking something itself (a new question to them is no answer)."""
     asker = asked.author.lower()
     for reply in _replies(snapshot, asked):
         if reply.author.lower() == asker:
             continue
-        if _in_thread(reply, asked) or asker.split()[0] in cues.mentions(reply.text):
+        if _in_thread(reply, asked):
             return True
-        if named and reply.author.lower().split()[0] in named and reply.channel == asked.channel:
+        if asker.split()[0] in cues.mentions(reply.text) and not cues.is_question(reply.text):
             return True
     return False
 

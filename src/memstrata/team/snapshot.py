@@ -7,11 +7,13 @@ from datetime import date, datetime, timedelta
 from memstrata.sources.ingest import channel_entity, person
 from memstrata.store.base import Store
 from memstrata.team.model import ProfileItem
-from memstrata.types import Fact, FactCategory, Record, SourceRef, Turn, Visibility
+from memstrata.types import Fact, FactCategory, FactStatus, Record, SourceRef, Turn, Visibility
 
 HISTORY_DAYS = 120
 """How far back a rebuild reads: older work is history, not what someone is doing now."""
 _ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_MOOD_HISTORY = (FactStatus.SUPERSEDED, FactStatus.OUTRANKED)
+"""A newer mood of the same person supersedes the older one, but a trend needs both."""
 
 
 @dataclass
@@ -68,7 +70,12 @@ class Snapshot:
 
 def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapshot:
     since, until = now - timedelta(days=HISTORY_DAYS), now + timedelta(days=1)
-    facts = [f for stream in streams for f in store.facts(tenant, stream)]
+    facts = [
+        f
+        for stream in streams
+        for f in store.facts(tenant, stream, include_inactive=True)
+        if f.active or (f.category is FactCategory.MOOD_SIGNAL and f.status in _MOOD_HISTORY)
+    ]
     records = store.records_between(tenant, None, since, until)
     turns = {stream: store.turns_between(tenant, stream, since, until) for stream in streams}
     return Snapshot(tenant, now, facts, records, turns)
