@@ -196,6 +196,7 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
     recall_floor = _retrieved_floor(plan, material, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
     _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
         item = ContextItem(
@@ -203,7 +204,6 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
             source=material.structured.ref(),
         )  # fmt: skip
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
-    _place_team(plan, material, budget)
     retrieved = [
         _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
     ]
@@ -225,8 +225,9 @@ TEAM_DROPPED = "over its share of the budget (settings.team)"
 
 
 def _place_team(plan: _Plan, material: Material, budget: int) -> None:
-    """Profiles, items from each named project, and digests, each within its share,
-    ahead of retrieved material: the question asked for them by name."""
+    """Profiles, items from each named project, and digests, each within its share, after
+    facts and with the summary's and retrieved material's floors still held: the question
+    asked for them by name, but they must not crowd out the layers."""
     sections = (
         ("profiles", material.profiles),
         ("projects", material.projects),

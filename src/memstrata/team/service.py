@@ -219,17 +219,22 @@ class Team:
 
 
 def _named_in(query: str, names: dict[str, str]) -> list[str]:
-    """The entities whose names appear in `query` as whole words, in order, each once."""
-    lower = query.lower()
-    hits = []
-    for name, entity in names.items():
-        if found := re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lower):
-            hits.append((found.start(), entity))
+    """The entities whose names appear in `query` as whole words, in its order, each once.
+    The query's runs of up to four words are looked up, so the cost does not grow with the
+    number of names."""
+    tokens = [word.strip("'-") for word in re.findall(r"[\w'-]+", query.lower())]
     ordered: list[str] = []
-    for _, entity in sorted(hits):
-        if entity not in ordered:
-            ordered.append(entity)
+    for i in range(len(tokens)):
+        for length in range(_MAX_NAME_WORDS, 0, -1):
+            run = " ".join(tokens[i : i + length])
+            entity = names.get(run)
+            if entity is not None and entity not in ordered:
+                ordered.append(entity)
+                break
     return ordered
+
+
+_MAX_NAME_WORDS = 4
 
 
 def _profile_ref(profile: Profile) -> SourceRef:
