@@ -15,6 +15,7 @@ heuristic model. Wording is drawn from templates; no rule was tuned to one sente
 """
 
 import argparse
+import csv
 import json
 import random
 import re
@@ -214,6 +215,8 @@ class Truth:
     mood_drops: set[str] = field(default_factory=set)
     work: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     roles: dict[str, str] = field(default_factory=dict)
+    jira: list[list[str]] = field(default_factory=list)
+    """Rows of a Jira CSV export: the issues, their assignees, statuses and due dates."""
 
 
 class Export:
@@ -280,6 +283,60 @@ def workday(rng: random.Random, first: int, last: int) -> date:
             return day
 
 
+SURNAMES = [
+    "Raman",
+    "Rossi",
+    "Mehta",
+    "Berg",
+    "Haddad",
+    "Costa",
+    "Sato",
+    "Kim",
+    "Novak",
+    "Silva",
+    "Iyer",
+    "Lund",
+    "Weber",
+    "Cohen",
+    "Vogel",
+    "Moreau",
+    "Ricci",
+    "Dahl",
+]
+JIRA_HEADER = [
+    "Summary",
+    "Issue key",
+    "Issue Type",
+    "Status",
+    "Priority",
+    "Assignee",
+    "Reporter",
+    "Created",
+    "Updated",
+    "Due Date",
+]
+
+
+def full_name(first: str) -> str:
+    """How the tracker names a person who is a first name in chat."""
+    return f"{first} {SURNAMES[FIRST.index(first)]}"
+
+
+def jira_row(key: str, status: str, assignee: str, due: str) -> list[str]:
+    return [
+        f"Work on {key}",
+        key,
+        "Story",
+        status,
+        "Medium",
+        assignee,
+        "Ann",
+        "02/Mar/26 9:00 AM",
+        "20/Mar/26 5:00 PM",
+        due,
+    ]
+
+
 def generate(seed: int, n_people: int) -> tuple[Export, Truth, list[str]]:
     rng = random.Random(seed)
     people = rng.sample(FIRST, n_people)
@@ -310,6 +367,15 @@ def generate(seed: int, n_people: int) -> tuple[Export, Truth, list[str]]:
             truth.work[member].add(key)
             day = workday(rng, 0, 4)
             export.say(channel, lead, day, rng.choice(ASSIGN).format(name=member, key=key), 9)
+            truth.jira.append(jira_row(key, "In Progress", full_name(member), ""))
+        for member in members:  # tracked only in Jira: open work, and finished work
+            key, status = key_for(project), rng.choice(["To Do", "In Progress", "Done"])
+            if status != "Done":
+                truth.work[member].add(key)
+            due = NOW.date() + timedelta(days=rng.choice([-3, 1, 2, 5, 12]))
+            truth.jira.append(jira_row(key, status, full_name(member), f"{due:%d/%b/%y}"))
+            if status != "Done" and 0 <= (due - NOW.date()).days <= 3:
+                truth.deadlines.append({"what": key, "due": due, "soon": True, "project": project})
         for _ in range(3):  # commitments, some reported done
             who, task = rng.choice(members), tasks.pop() if tasks else rng.choice(TASKS)
             said = workday(rng, 0, 15)
@@ -560,6 +626,11 @@ def main() -> None:
         args.db or work / "team.db", settings=settings, background_worker=False
     ) as mem:
         report = mem.import_slack(work / "export")
+        jira = work / "jira.csv"
+        with jira.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows([JIRA_HEADER, *truth.jira])
+        mem.import_jira(jira, now=NOW)
+        mem.process_pending()
         imported = time.perf_counter() - started
         rebuilt = mem.rebuild_team(now=NOW)
         took = time.perf_counter() - started - imported
@@ -567,7 +638,8 @@ def main() -> None:
         rows["decisions"] = score_decisions(mem, truth)
         rows.update(score_profiles(mem, truth, export.people))
         print(
-            f"export: {report.kept} messages in {len(channels)} channels, "
+            f"export: {report.kept} messages and {len(truth.jira)} Jira issues in "
+            f"{len(channels)} channels, "
             f"{len(export.people)} people, seed {args.seed}; import {imported:.1f} s, "
             f"rebuild {took:.2f} s ({rebuilt.profiles} profiles, {rebuilt.actions} actions)"
         )

@@ -160,6 +160,8 @@ def _deadlines_soon(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     groups: dict[tuple[str, date], list[Fact]] = defaultdict(list)
     for fact in snapshot.of(FactCategory.DEADLINE, FactCategory.DEADLINE_MENTION):
         day = day_named(fact)
+        if fact.subject in snapshot.finished:
+            continue  # the tracker says the work is over
         if day is not None and 0 <= (day - today).days <= rule.window_days:
             groups[(fact.subject, day)].append(fact)
     return [

@@ -57,7 +57,9 @@ def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         return theirs(fact) or (author is not None and author.lower() in names)
 
     def holds(fact: Fact) -> bool:
-        return fact.value.lower() in names or theirs(fact)
+        # A tracker names people in full ("Priya Raman") where chat says "Priya".
+        value = fact.value.lower()
+        return value in names or (value.split() or [""])[0] in names or theirs(fact)
 
     own = [r for r in snapshot.records if r.author.lower() in names and r.kind != "bot"]
     turns = [t for ts in snapshot.turns.values() for t in ts if (t.speaker or "").lower() in names]
@@ -160,7 +162,11 @@ def _items(
 
 def _work(snapshot: Snapshot, holds: Picker, theirs: Picker) -> list[ProfileItem]:
     """What is assigned to or handed to them, and what they say is in progress."""
-    assigned = _items(snapshot, holds, FactCategory.ASSIGNMENT, FactCategory.HANDOFF)
+
+    def open_work(fact: Fact) -> bool:
+        return holds(fact) and fact.subject not in snapshot.finished
+
+    assigned = _items(snapshot, open_work, FactCategory.ASSIGNMENT, FactCategory.HANDOFF)
     going = _items(
         snapshot, lambda f: theirs(f) and f.value.lower() in _WORKING, FactCategory.STATUS_UPDATE
     )

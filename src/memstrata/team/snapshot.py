@@ -9,6 +9,7 @@ from memstrata.store.base import Store
 from memstrata.team.model import ProfileItem
 from memstrata.types import Fact, FactCategory, FactStatus, Record, SourceRef, Turn, Visibility
 
+FINISHED = frozenset({"done", "closed", "resolved", "cancelled", "canceled", "won't do"})
 HISTORY_DAYS = 120
 """How far back a rebuild reads: older work is history, not what someone is doing now."""
 _ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
@@ -25,8 +26,16 @@ class Snapshot:
     turns: dict[str, list[Turn]]
     by_record: dict[int, Record] = field(default_factory=dict)
 
+    finished: set[str] = field(default_factory=set)
+    """Subjects (issue keys, lowercase) whose tracker status says the work is over."""
+
     def __post_init__(self) -> None:
         self.by_record = {r.id: r for r in self.records}
+        self.finished = {
+            f.subject
+            for f in self.facts
+            if f.active and f.slot == "status" and f.value.lower() in FINISHED
+        }
 
     def of(self, *categories: FactCategory) -> list[Fact]:
         return [f for f in self.facts if f.category in categories]
