@@ -290,11 +290,7 @@ def _spoken(snapshot: Snapshot) -> Iterable[Record]:
 
 def _replies(snapshot: Snapshot, asked: Record) -> Iterable[Record]:
     """Later messages in the same channel: in its thread, or after it."""
-    return (
-        r
-        for r in snapshot.records
-        if r.channel == asked.channel and r.at > asked.at and r.id != asked.id
-    )
+    return (r for r in snapshot.in_channel[asked.channel] if r.at > asked.at and r.id != asked.id)
 
 
 def _in_thread(reply: Record, asked: Record) -> bool:

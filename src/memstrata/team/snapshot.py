@@ -29,8 +29,13 @@ class Snapshot:
     finished: set[str] = field(default_factory=set)
     """Subjects (issue keys, lowercase) whose tracker status says the work is over."""
 
+    in_channel: dict[str, list[Record]] = field(default_factory=dict)
+    """Records per channel, in time order: where replies are looked for."""
+
     def __post_init__(self) -> None:
         self.by_record = {r.id: r for r in self.records}
+        for record in self.records:
+            self.in_channel.setdefault(record.channel, []).append(record)
         self.finished = {
             f.subject
             for f in self.facts
