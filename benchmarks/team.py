@@ -28,11 +28,13 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from memstrata import Memory, load_settings
+from memstrata.types import Visibility
 
 START = date(2026, 3, 2)  # a Monday
 DAYS = 21
 NOW = datetime(2026, 3, 23, 9, 0, tzinfo=UTC)  # the Monday after
 KNOWN_WEEK = "2026-03-09..2026-03-15"
+READ_ALL = tuple(Visibility)
 
 FIRST = [
     "Priya",
@@ -596,6 +598,31 @@ def score_profiles(mem: Memory, truth: Truth, people: list[str]) -> dict[str, tu
     }
 
 
+def context_costs(mem: Memory, people: list[str], rounds: int = 40) -> str:
+    """What the team sections add to a context: unique questions naming a person, two
+    projects, or a period, timed whole and for the team part alone."""
+    asks = [
+        f"What is {people[i % len(people)]} working on, question {i}?"
+        if i % 3 == 0
+        else f"Compare Alpha and Beta on item {i}"
+        if i % 3 == 1
+        else f"What did we learn this week about point {i}?"
+        for i in range(rounds)
+    ]
+    part = time.perf_counter()
+    for ask in asks:
+        mem.team.material(mem.tenant, "project:alpha", ask, READ_ALL)
+    part = (time.perf_counter() - part) * 1000 / rounds
+    whole = time.perf_counter()
+    for ask in asks:
+        mem.context("project:alpha", ask + " (asked again)", 4000)
+    whole = (time.perf_counter() - whole) * 1000 / rounds
+    return (
+        f"context(): {whole:.1f} ms per question ({rounds} unique questions, budget 4000),"
+        f" of which team sections {part:.1f} ms"
+    )
+
+
 def _row(name: str, found: int, right: int, relevant: int, hit: int) -> str:
     p, r = prf(found, right, relevant, hit)
     counts = f"{found:5} | {right:5} | {relevant:5} | {hit:3}"
@@ -654,6 +681,9 @@ def main() -> None:
                 totals = [t + v for t, v in zip(totals, (found, right, relevant, hit), strict=True)]
         p, r = prf(*totals)
         print(_row("all actions", *totals))
+        print()
+        print()
+        print(context_costs(mem, export.people))
         print()
         week = mem.digest("project:alpha", KNOWN_WEEK, timezone="Europe/Berlin", now=NOW)
         print(f"digest of project:alpha for {KNOWN_WEEK} (Europe/Berlin):")

@@ -247,3 +247,28 @@ def test_cleared_examples_match() -> None:
     assert all(cues.CLEARED.search(e) for e in cues.CLEARED_EXAMPLES)
     assert cues.handoff_request("The release is on Friday.") is None
     assert not cues.claims("Can you take it?")
+
+
+def test_a_channel_whose_mood_falls_gets_a_mood_drop_and_a_falling_trend(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory(projects=PROJECTS, embed={"kind": "none"}, sources={"batch_idle_minutes": 0})
+    said = [
+        (0, "Marco", "Great job on the search release, Priya!"),
+        (1, "Priya", "Kudos to Marco for the billing fix."),
+        (2, "Anil", "Nice work on the dashboards, Marco!"),
+        (8, "Marco", "Honestly so frustrated with the flaky deploys."),
+        (9, "Priya", "I'm fed up with the staging outages."),
+        (10, "Anil", "Feeling burned out after this week."),
+    ]
+    for day, user, text in said:
+        _say(mem, "proj-alpha", user, text, MONDAY + timedelta(days=day))
+    mem.process_pending()
+    mem.rebuild_team(now=MONDAY + timedelta(days=11))
+    (drop,) = mem.actions(rule="mood_drop")
+    assert "#proj-alpha" in drop.title and len(drop.fact_ids) == 3
+    channel = mem.profile("#proj-alpha")
+    assert channel.mood.trend == "falling"
+    assert (channel.mood.before, channel.mood.recent) == (1.0, -1.0)
+    steady = open_memory(name="steady.db", projects=PROJECTS, embed={"kind": "none"})
+    assert steady.rebuild_team(now=NOW).actions == 0
