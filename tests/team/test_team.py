@@ -272,3 +272,15 @@ def test_a_channel_whose_mood_falls_gets_a_mood_drop_and_a_falling_trend(
     assert (channel.mood.before, channel.mood.recent) == (1.0, -1.0)
     steady = open_memory(name="steady.db", projects=PROJECTS, embed={"kind": "none"})
     assert steady.rebuild_team(now=NOW).actions == 0
+
+
+def test_an_erasure_takes_what_profiles_digests_and_actions_quoted(team: Memory) -> None:
+    team.rebuild_team(now=NOW)
+    assert any(a.owner == "priya" for a in team.actions())
+    assert "billing migration" in team.digest("project:alpha", "2026-03-02").text
+    team.erase(entity="Priya")
+    assert not any("billing" in a.title for a in team.actions(status=None))
+    assert "billing migration" not in team.digest("project:alpha", "2026-03-02").text
+    assert "no messages" in team.profile("Priya").note
+    assert "Priya" not in team.profile("ALPHA").people
+    assert team.actions(rule="stale_blocker")  # Marco's blocker was not Priya's

@@ -272,6 +272,18 @@ class TeamStore(Protocol):
         """Stored digests of those days (ISO dates, inclusive), by day."""
         ...
 
+    def forget_team(
+        self,
+        tenant: str,
+        streams: Sequence[str],
+        record_ids: Sequence[int],
+        fact_ids: Sequence[int],
+    ) -> None:
+        """After an erasure: drop every profile of the tenant, the digests of `streams`, and
+        the actions whose evidence is among the erased records or facts. All of them may
+        quote what was erased; profiles and digests are built again."""
+        ...
+
     def records_between(
         self, tenant: str, stream: str | None, since: datetime, until: datetime
     ) -> list[Record]:

@@ -185,6 +185,16 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables):
         self._read_cache.clear()
         self._item_cache.clear()
 
+    # The team tables (TeamTables) read rows and write times as the store's own methods do.
+    def _record_of(self, row: sqlite3.Row) -> Record:
+        return _record(row)
+
+    def _turn_of(self, row: sqlite3.Row) -> Turn:
+        return _turn(row)
+
+    def _time(self, moment: datetime) -> str:
+        return _ts(moment) or ""
+
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self._db.execute(sql, params).fetchall()
@@ -1497,9 +1507,3 @@ def _job(row: sqlite3.Row) -> Job:
         run_after=row["run_after"],
         last_error=row["last_error"],
     )
-
-
-# The team tables read rows the way the store's own methods do.
-SQLiteStore._record_of = staticmethod(_record)
-SQLiteStore._turn_of = staticmethod(_turn)
-SQLiteStore._time = staticmethod(_ts)

@@ -2,7 +2,7 @@
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +19,9 @@ class TeamTables:
         def _row(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None: ...
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
 
-        _record_of: Callable[[sqlite3.Row], Record]
-        _turn_of: Callable[[sqlite3.Row], Turn]
-        _time: Callable[[datetime], str]
+        def _record_of(self, row: sqlite3.Row) -> Record: ...
+        def _turn_of(self, row: sqlite3.Row) -> Turn: ...
+        def _time(self, moment: datetime) -> str: ...
 
     def put_profile(
         self, tenant: str, entity: str, kind: str, name: str, data: dict[str, Any]
@@ -141,6 +141,22 @@ class TeamTables:
         return [
             {"day": r["day"], "visibility": r["visibility"], **json.loads(r["data"])} for r in rows
         ]
+
+    def forget_team(
+        self,
+        tenant: str,
+        streams: Sequence[str],
+        record_ids: Sequence[int],
+        fact_ids: Sequence[int],
+    ) -> None:
+        self._exec("DELETE FROM team_profiles WHERE tenant = ?", (tenant,))
+        for stream in streams:
+            self._exec("DELETE FROM team_digests WHERE tenant = ? AND stream = ?", (tenant, stream))
+        records, facts = set(record_ids), set(fact_ids)
+        for row in self._rows("SELECT id, data FROM team_actions WHERE tenant = ?", (tenant,)):
+            data = json.loads(row["data"])
+            if records & set(data.get("record_ids", ())) or facts & set(data.get("fact_ids", ())):
+                self._exec("DELETE FROM team_actions WHERE id = ?", (row["id"],))
 
     def records_between(
         self, tenant: str, stream: str | None, since: datetime, until: datetime
