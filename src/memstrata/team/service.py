@@ -4,7 +4,7 @@ finds what a question about people, projects or a period should add to a context
 import logging
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from memstrata.errors import InvalidInput
 from memstrata.models.base import MemoryModel
@@ -45,7 +45,9 @@ class TeamMaterial:
 
 
 class Team:
-    def __init__(self, store: Store, model: MemoryModel, settings: Settings, recall: Recall):
+    def __init__(
+        self, store: Store, model: MemoryModel, settings: Settings, recall: Recall
+    ) -> None:
         self.store, self.model, self.settings, self.recall = store, model, settings, recall
 
     # -- rebuilding -----------------------------------------------------------------
@@ -138,7 +140,7 @@ class Team:
         self,
         tenant: str,
         stream: str,
-        period: str | tuple,
+        period: str | tuple[date, date],
         timezone: str | None,
         now: datetime | None,
         visibilities: tuple[Visibility, ...],
