@@ -284,3 +284,13 @@ def test_an_erasure_takes_what_profiles_digests_and_actions_quoted(team: Memory)
     assert "no messages" in team.profile("Priya").note
     assert "Priya" not in team.profile("ALPHA").people
     assert team.actions(rule="stale_blocker")  # Marco's blocker was not Priya's
+
+
+def test_a_period_question_naming_a_project_reads_that_projects_digest(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory(embed={"kind": "none"})
+    mem.add_turn("project:beta", "We learned the vendor cannot ship before April.")
+    mem.add_turn("chat:7", "Unrelated chatter about lunch.")
+    ctx = mem.context("chat:7", "What did Beta learn this week?", 2000)
+    assert any("vendor" in i.text for i in ctx.section("digest").items)

@@ -171,8 +171,13 @@ class Team:
                 shown = profiles.shown(data, visibilities)
                 found.profiles += [(t, s or _profile_ref(shown)) for t, s in shown.lines()]
         if (period := periods.asked_period(query)) is not None:
-            digest = self.digest(tenant, stream, period, timezone, None, visibilities)
-            found.digest = digests.lines(digest)
+            # "What did Beta learn this week?" asked anywhere is about Beta's stream.
+            for source in named_projects or [stream]:
+                digest = self.digest(tenant, source, period, timezone, None, visibilities)
+                lines = digests.lines(digest)
+                if len(named_projects) > 1:
+                    lines = [(f"[{source}] {text}", ref) for text, ref in lines]
+                found.digest += lines
         if len(named_projects) >= 2:
             found.projects = self._from_each(tenant, named_projects, query, visibilities)
         return found
