@@ -607,6 +607,8 @@ class Memory:
         """Rebuild every profile and run every action rule now, as of `now`; the
         maintenance loop does this every settings.team.rebuild_hours. An action keeps the
         status it was given; one whose cause is gone is marked done."""
+        if now is not None and not 2 <= now.year <= 9998:
+            raise InvalidInput(f"now must be a time between the years 2 and 9998, got {now}")
         return self.team.rebuild(self._tenant(tenant), as_utc(now) if now else None)
 
     def profile(
@@ -645,7 +647,9 @@ class Memory:
         self, action_id: int, status: str, *, tenant: str | None = None
     ) -> Action:
         """Mark an action open, done or dismissed; rebuilds keep what is set here."""
-        return self.team.set_status(self._tenant(tenant), _fact_id(action_id), status)
+        if action_id <= 0:
+            raise InvalidInput(f"an action id is a positive integer, got {action_id!r}")
+        return self.team.set_status(self._tenant(tenant), action_id, status)
 
     def digest(
         self,
@@ -661,6 +665,8 @@ class Memory:
         'last week', a day '2026-03-02', a range '2026-03-02..2026-03-08' or a pair of
         dates; days are those of `timezone` (default settings.team.timezone) at `now`."""
         check_stream(stream)
+        if now is not None and not 2 <= now.year <= 9998:
+            raise InvalidInput(f"now must be a time between the years 2 and 9998, got {now}")
         return self.team.digest(
             self._tenant(tenant), stream, period, timezone, now, READABLE[_trust(trust)]
         )

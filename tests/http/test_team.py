@@ -77,3 +77,18 @@ def test_team_endpoints_keep_tenant_and_trust(live: Live, client: httpx.Client) 
         headers=live.headers("a"),
     )
     assert wrong.status_code == 422
+
+
+def test_context_reads_period_questions_in_the_callers_time_zone(
+    live: Live, client: httpx.Client
+) -> None:
+    asked = {"stream": "project:apollo", "query": "What did we learn today?", "budget": 2000}
+    found = client.post(
+        "/v1/context", json={**asked, "timezone": "Pacific/Kiritimati"}, headers=live.headers("a")
+    )
+    assert found.status_code == 200
+    assert any(s["name"] == "digest" for s in found.json()["sections"])
+    wrong = client.post(
+        "/v1/context", json={**asked, "timezone": "Atlantis/Capital"}, headers=live.headers("a")
+    )
+    assert wrong.status_code == 422 and "time zone" in wrong.text

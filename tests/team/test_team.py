@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from memstrata import Memory
-from memstrata.errors import InvalidInput, SettingsError
+from memstrata.errors import InvalidInput, NotFound, SettingsError
 from memstrata.settings import load_settings
 from memstrata.team import cues
 from tests.conftest import MemoryFactory
@@ -294,3 +294,34 @@ def test_a_period_question_naming_a_project_reads_that_projects_digest(
     mem.add_turn("chat:7", "Unrelated chatter about lunch.")
     ctx = mem.context("chat:7", "What did Beta learn this week?", 2000)
     assert any("vendor" in i.text for i in ctx.section("digest").items)
+
+
+@pytest.mark.parametrize(
+    "period",
+    [
+        "9999-12-31",
+        "0001-01-01",
+        "2026-02-30",
+        "2026-03-09..2026-03-01",
+        "2020-01-01..2026-01-01",
+        "",
+        "tomorrow-ish",
+    ],
+)
+def test_bad_periods_are_refused_with_a_reason(team: Memory, period: str) -> None:
+    with pytest.raises(InvalidInput):
+        team.digest("project:alpha", period, timezone="Pacific/Kiritimati")
+
+
+def test_bad_arguments_to_the_team_api_are_caller_errors(team: Memory) -> None:
+    with pytest.raises(InvalidInput, match="action id"):
+        team.set_action_status(0, "done")
+    with pytest.raises(NotFound):
+        team.set_action_status(999, "done")
+    with pytest.raises(InvalidInput, match="name an entity"):
+        team.profile("   ")
+    with pytest.raises(InvalidInput, match="years"):
+        team.rebuild_team(now=datetime(9999, 12, 31, tzinfo=UTC))
+    with pytest.raises(InvalidInput, match="unknown action status"):
+        team.actions(status="finished")
+    assert team.actions(rule="no such rule") == []

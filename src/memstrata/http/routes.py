@@ -141,7 +141,14 @@ async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
             mem.prepare_query, body.query, limiter=request.app.state.model_lane
         )
     built = await anyio.to_thread.run_sync(
-        lambda: mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant),
+        lambda: mem.context(
+            body.stream,
+            body.query,
+            body.budget,
+            trust=trust,
+            tenant=key.tenant,
+            timezone=body.timezone,
+        ),
         limiter=request.app.state.memory_lane,
     )
     return Response(built.model_dump_json(), media_type="application/json")

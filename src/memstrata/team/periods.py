@@ -87,7 +87,13 @@ def _iso(text: str) -> date:
         raise InvalidInput(f"not a date: {text!r}") from None
 
 
+_EARLIEST, _LATEST = date(2, 1, 1), date(9999, 12, 30)
+"""A day's bounds in any zone, and the day after it, must stay inside the calendar."""
+
+
 def _checked(first: date, last: date, label: str, where: ZoneInfo) -> Days:
+    if first < _EARLIEST or last > _LATEST:
+        raise InvalidInput(f"a period lies between {_EARLIEST} and {_LATEST}; {label} does not")
     if last < first:
         raise InvalidInput(f"the period ends ({last}) before it starts ({first})")
     if (last - first).days >= MAX_DAYS:
