@@ -8,7 +8,7 @@ phrasings, between filler chatter. The export is imported as a user would, the t
 is rebuilt, and the script prints precision and recall of profiles, actions and decisions,
 and the digest of one known week.
 
-    python benchmarks/team.py [--seed 7] [--people 12] [--db PATH]
+    python benchmarks/team.py [--seed 7] [--people 12] [--chatter 1] [--db PATH]
 
 Goal (issue 18): precision >= 0.9 and recall >= 0.8 for actions and decisions with the
 heuristic model. Wording is drawn from templates; no rule was tuned to one sentence.
@@ -339,7 +339,7 @@ def jira_row(key: str, status: str, assignee: str, due: str) -> list[str]:
     ]
 
 
-def generate(seed: int, n_people: int) -> tuple[Export, Truth, list[str]]:
+def generate(seed: int, n_people: int, chatter: int = 1) -> tuple[Export, Truth, list[str]]:
     rng = random.Random(seed)
     people = rng.sample(FIRST, n_people)
     export, truth = Export(people), Truth()
@@ -484,7 +484,7 @@ def generate(seed: int, n_people: int) -> tuple[Export, Truth, list[str]]:
         if day.weekday() >= 5:
             continue
         for channel in channels:
-            for _ in range(rng.randint(1, 3)):
+            for _ in range(rng.randint(1, 3) * chatter):
                 export.say(
                     channel,
                     rng.choice(people),
@@ -634,9 +634,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--people", type=int, default=12)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument(
+        "--chatter", type=int, default=1, help="filler messages per channel and day, times this"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="memstrata-team-"))
-    export, truth, channels = generate(args.seed, args.people)
+    export, truth, channels = generate(args.seed, args.people, args.chatter)
     export.write(work / "export", channels)
     projects = [
         {
