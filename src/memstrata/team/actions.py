@@ -14,7 +14,15 @@ from datetime import date, datetime, timedelta
 from memstrata.settings import ActionRule
 from memstrata.team import cues
 from memstrata.team.snapshot import Snapshot, day_named
-from memstrata.types import Fact, FactCategory, Record, SourceRef, as_utc, most_private
+from memstrata.types import (
+    Fact,
+    FactCategory,
+    Record,
+    SourceRef,
+    Visibility,
+    as_utc,
+    most_private,
+)
 
 
 @dataclass
@@ -39,7 +47,7 @@ class Found:
             "evidence": [e.model_dump(mode="json") for e in _distinct(evidence)],
         }
 
-    def visibility(self) -> str:
+    def visibility(self) -> Visibility:
         return most_private(
             [f.visibility for f in self.facts] + [r.visibility for r in self.records]
         )

@@ -74,7 +74,7 @@ class Team:
                     rule.label,
                     item.stream,
                     item.data(rule),
-                    Visibility(item.visibility()),
+                    item.visibility(),
                 )
                 if new and rule.webhook:
                     fresh.append((rule.webhook, action_id))
