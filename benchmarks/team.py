@@ -431,13 +431,13 @@ def generate(seed: int, n_people: int, chatter: int = 1) -> tuple[Export, Truth,
             export.say(channel, rng.choice(members), said, text, 13)
             soon = 0 <= (due - NOW.date()).days <= 3
             truth.deadlines.append({"what": what, "due": due, "soon": soon, "project": project})
-        for _ in range(2):  # decisions
-            choice = rng.choice(CHOICES)
+        for choice in rng.sample(CHOICES, 2):  # decisions, two different ones
             said = workday(rng, 0, 19)
-            export.say(
-                channel, rng.choice(members), said, rng.choice(DECIDE).format(choice=choice), 15
+            phrasing = rng.choice(DECIDE)
+            export.say(channel, rng.choice(members), said, phrasing.format(choice=choice), 15)
+            truth.decisions.append(
+                {"project": project, "choice": choice, "day": said, "phrasing": phrasing}
             )
-            truth.decisions.append({"project": project, "choice": choice, "day": said})
         for _ in range(3):  # questions, most answered in their thread
             asker = rng.choice(members)
             other = rng.choice([m for m in members if m != asker] or people)
@@ -576,6 +576,19 @@ def score_decisions(mem: Memory, truth: Truth) -> tuple[int, int, int, int]:
     return len(found), right, len(truth.decisions), hit
 
 
+def missed_phrasings(mem: Memory, truth: Truth) -> list[str]:
+    """The decision phrasings of the export that no decision fact came from."""
+    found = [
+        f for name, _ in PROJECTS for f in mem.facts(f"project:{name}") if f.category == "decision"
+    ]
+    missed = {
+        d["phrasing"]
+        for d in truth.decisions
+        if not any(words(d["choice"]) <= words(f.text) for f in found)
+    }
+    return sorted(missed)
+
+
 def score_profiles(mem: Memory, truth: Truth, people: list[str]) -> dict[str, tuple]:
     work_found = work_right = work_hit = work_total = 0
     role_found = role_right = role_hit = 0
@@ -686,6 +699,7 @@ def main() -> None:
         print(_row("all actions", *totals))
         print()
         print()
+        print("decision phrasings not extracted:", "; ".join(missed_phrasings(mem, truth)) or "-")
         print(context_costs(mem, export.people))
         print()
         week = mem.digest("project:alpha", KNOWN_WEEK, timezone="Europe/Berlin", now=NOW)
