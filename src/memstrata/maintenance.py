@@ -121,11 +121,15 @@ TEAM_LEASE = "team-rebuild"
 def team_rebuild(memory: Memory) -> int:
     """Rebuild profiles and actions of every tenant, once per team.rebuild_hours (nightly
     by default); returns the profiles built, or 0 when no rebuild was due."""
-    hours = memory.settings.team.rebuild_hours
-    if not memory.store.claim_lease(TEAM_LEASE, lease_owner(), hours * 3600):
+    hours, owner = memory.settings.team.rebuild_hours, lease_owner()
+    if not memory.store.claim_lease(TEAM_LEASE, owner, hours * 3600):
         return 0
     tenants = sorted({tenant for tenant, _ in memory.store.streams_with_items()})
-    return sum(memory.rebuild_team(tenant=tenant).profiles for tenant in tenants)
+    try:
+        return sum(memory.rebuild_team(tenant=tenant).profiles for tenant in tenants)
+    except BaseException:
+        memory.store.release_lease(TEAM_LEASE, owner)  # due again at the next run
+        raise
 
 
 STAGES: tuple[tuple[str, Callable[[Memory], int]], ...] = (
