@@ -584,7 +584,10 @@ def missed_phrasings(mem: Memory, truth: Truth) -> list[str]:
     missed = {
         d["phrasing"]
         for d in truth.decisions
-        if not any(words(d["choice"]) <= words(f.text) for f in found)
+        if not any(
+            f.stream == f"project:{d['project']}" and words(d["choice"]) <= words(f.text)
+            for f in found
+        )
     }
     return sorted(missed)
 
