@@ -387,6 +387,8 @@ class ImportReport(_Model):
     problems: tuple[ImportProblem, ...] = ()
     warnings: tuple[str, ...] = ()
     """Things the importer should know, such as most messages landing in `global`."""
+    unread_columns: tuple[str, ...] = ()
+    """Columns of a CSV that no field is read from."""
 
 
 class ErasureReport(_Model):

@@ -265,10 +265,13 @@ class JiraIngest:
     def csv(self, read: JiraRead, now: datetime, progress: Progress | None = None) -> ImportReport:
         read_count, duplicates, facts, routed = 0, 0, 0, Counter[str]()
         projects: set[str] = set()
+        keys, linked = set[str](), set[str]()
         for chunk in _chunks(self._within_limit(read), _CHUNK):
             with self.store.transaction():
                 for issue in chunk:
                     read_count += 1
+                    keys.add(issue.key.upper())
+                    linked.update(k for link in issue.links for k in (link[0], link[2]))
                     stored = self.issue(issue, now)
                     if stored is None:
                         duplicates += 1
@@ -287,6 +290,7 @@ class JiraIngest:
         return ImportReport(
             source="jira", read=read_count, kept=sum(routed.values()), duplicates=duplicates,
             routed=dict(routed.most_common()), facts=facts, problems=problems,
+            warnings=_outside_links(linked - keys), unread_columns=read.unread_columns,
         )  # fmt: skip
 
     def _within_limit(self, read: JiraRead) -> Iterator[JiraIssue]:
@@ -369,7 +373,7 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
          f"{key} is due {issue.due.isoformat()}." if issue.due else ""),
         (FactCategory.STATUS, "priority", issue.priority, f"{key} has priority {issue.priority}."),
     ]  # fmt: skip
-    return [
+    fields = [
         ExtractedFact(
             text=text,
             category=category,
@@ -381,6 +385,36 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
         for category, slot, value, text in values
         if value
     ]
+    return fields + [link_fact(*link) for link in issue.links]
+
+
+def link_fact(source: str, verb: str, target: str) -> ExtractedFact:
+    """A link between two issues as a relation of the outward one: whichever row names
+    it, "EL-3 blocks EL-5" lands in one slot, so it is stored once."""
+    category = FactCategory.BLOCKER if verb == "blocks" else FactCategory.NOTE
+    return ExtractedFact(
+        text=f"{source} {verb} {target}.",
+        category=category,
+        subject=source.lower(),
+        slot=f"link:{verb}:{target.lower()}",
+        value=target,
+        confidence=JIRA_CONFIDENCE,
+    )
+
+
+_LISTED_KEYS = 10
+
+
+def _outside_links(keys: set[str]) -> tuple[str, ...]:
+    """Links to issues this file does not hold are kept (the issue is in Jira), and said."""
+    if not keys:
+        return ()
+    shown = sorted(keys)
+    more = f" and {len(shown) - _LISTED_KEYS} more" if len(shown) > _LISTED_KEYS else ""
+    return (
+        f"{len(shown)} linked issues are not in this file: "
+        f"{', '.join(shown[:_LISTED_KEYS])}{more}; their links are kept",
+    )
 
 
 _DESCRIPTION_CHARS = 4000
