@@ -642,7 +642,12 @@ class Memory:
         return value
 
     def _router(self, tenant: str) -> Router:
-        return Router(self.settings.projects, self.model, self.store.streams(tenant))
+        return Router(
+            self.settings.projects,
+            self.model,
+            self.store.streams(tenant),
+            self.store.jira_projects(tenant),
+        )
 
     def _entity(self, entity: str, tenant: str) -> tuple[str, str | None]:
         """The timeline key of an entity as a caller names it, and the fact subject that

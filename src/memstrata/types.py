@@ -193,6 +193,9 @@ class FactStatus(StrEnum):
     """Folded by retention into one item that stands for a cluster of near-identical ones."""
     ARCHIVED = "archived"
     """Expired (a deadline long past) and moved out of the prompt by maintenance."""
+    MOVED = "moved"
+    """Read from a message that a re-route moved to another stream, where it is read
+    again; kept here as history."""
 
 
 class Fact(_Model):

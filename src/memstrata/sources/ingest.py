@@ -43,6 +43,9 @@ from memstrata.types import (
 
 KEPT_KINDS = frozenset({MessageKind.MESSAGE, MessageKind.BOT, MessageKind.FILE_SHARE})
 """Joins, leaves and topic changes say nothing about the work."""
+THREAD_CONFIDENCE = 0.9
+"""A reply whose thread start was routed by an earlier import: its route's confidence is
+not kept with the stream, so it is taken as this."""
 FLOOD_SHARE = 0.5
 FLOOD_MIN_MESSAGES = 200
 """An import warns when at least this many messages, and this share of all it kept,
@@ -84,6 +87,8 @@ class SlackIngest:
 
     def __init__(self, store: Store, router: Router, settings: Settings, tenant: str) -> None:
         self.store, self.router, self.settings, self.tenant = store, router, settings, tenant
+        self._thread_starts: dict[tuple[str, str], Route] = {}
+        """Routes of thread starts seen in this run, which may not be stored yet."""
 
     def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
         """Every message of the export, streamed; digests are queued for the streams."""
@@ -105,7 +110,8 @@ class SlackIngest:
             source="slack", read=tally.read, kept=sum(tally.routed.values()),
             duplicates=tally.duplicates, skipped=dict(tally.skipped),
             routed=dict(tally.routed.most_common()), problems=problems,
-            warnings=flood_warnings(tally.routed, self.settings),
+            warnings=(*unknown_channels(export, self.settings),
+                      *flood_warnings(tally.routed, self.settings)),
         )  # fmt: skip
 
     def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
@@ -159,8 +165,28 @@ class SlackIngest:
         return stream
 
     def _routed(self, message: SlackMessage) -> NewRecord:
-        route = self.router.message(message.text, message.channel.name, message.channel.kind)
+        channel = message.channel
+        route = self._thread_route(message) or self.router.message(
+            message.text, channel.name, channel.kind, channel.id
+        )
+        if message.thread_ts == message.ts:
+            self._thread_starts[(channel.name, message.ts)] = route
         return self._record(message, route)
+
+    def _thread_route(self, message: SlackMessage) -> Route | None:
+        """A reply lives where its thread's first message lives, which may say the
+        project while the replies ("sounds good", "done") do not."""
+        thread = message.thread_ts
+        if thread is None or thread == message.ts:
+            return None
+        start = self._thread_starts.get((message.channel.name, thread))
+        stream = start.stream if start else self.store.thread_stream(
+            self.tenant, "slack", message.channel.name, thread
+        )  # fmt: skip
+        if stream is None:
+            return None
+        confidence = start.confidence if start else THREAD_CONFIDENCE
+        return Route(stream=stream, method="thread", confidence=confidence)
 
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel
@@ -176,6 +202,19 @@ class SlackIngest:
             data={"user_id": message.user_id, "subtype": message.subtype,
                   "channel_id": channel.id, "channel_kind": channel.kind.value},
         )  # fmt: skip
+
+
+def unknown_channels(export: SlackExport, settings: Settings) -> tuple[str, ...]:
+    """A warning for each channel in settings that the export has neither by name nor by
+    id: a typo there would otherwise route nothing, silently."""
+    present = {c.name.lower() for c in export.channels} | {c.id.lower() for c in export.channels}
+    return tuple(
+        f"settings map channel {channel!r} to {project.stream}, but this export has no "
+        "channel with that name or id; its messages are routed by their text instead"
+        for project in settings.projects
+        for channel in project.channels
+        if channel not in present
+    )
 
 
 def flood_warnings(routed: Counter[str], settings: Settings) -> tuple[str, ...]:

@@ -217,7 +217,39 @@ class ErasureStore(Protocol):
     def drop_pending_jobs(self, tenant: str, stream: str) -> None: ...
 
 
-class Store(EntityStore, ErasureStore, Protocol):
+class RoutingStore(Protocol):
+    """What routing outside messages needs beyond records: the Jira projects a tenant has
+    imported, where a thread started, and moving a record when the routes change."""
+
+    def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
+        """(project key, project name or None) of every Jira project imported."""
+        ...
+
+    def thread_stream(self, tenant: str, source: str, channel: str, thread: str) -> str | None:
+        """The stream of the thread's first message, if it is stored."""
+        ...
+
+    def routable_records(
+        self, tenant: str, source: str, after_id: int, limit: int
+    ) -> list[tuple[Record, dict[str, Any]]]:
+        """The source's records with their data, oldest first, past `after_id`."""
+        ...
+
+    def move_record(
+        self,
+        tenant: str,
+        record_id: int,
+        stream: str,
+        method: str,
+        confidence: float,
+        also: Sequence[str],
+    ) -> None:
+        """Route the record anew: it lives in `stream`, is cross-referenced in `also`,
+        waits to be digested there, and its vectors follow it."""
+        ...
+
+
+class Store(EntityStore, ErasureStore, RoutingStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...
