@@ -392,6 +392,16 @@ class ImportReport(_Model):
     """Things the importer should know, such as most messages landing in `global`."""
     unread_columns: tuple[str, ...] = ()
     """Columns of a CSV that no field is read from."""
+    moved: int = 0
+    """Messages stored before whose route has changed since: they moved to their stream."""
+
+
+class RerouteReport(_Model):
+    """What routing the stored messages again changed."""
+
+    checked: int = 0
+    moved: dict[str, int] = Field(default_factory=dict)
+    """Messages moved, by "from -> to" streams."""
 
 
 class ErasureReport(_Model):

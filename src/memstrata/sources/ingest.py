@@ -80,6 +80,8 @@ class _Tally:
     """New messages per stream whose digest is not queued yet."""
     stored_before: set[str] = field(default_factory=set)
     """Streams of the messages that were already stored."""
+    routed_elsewhere: int = 0
+    """Messages already stored in another stream than they are routed to now."""
 
 
 class SlackIngest:
@@ -112,6 +114,7 @@ class SlackIngest:
             routed=dict(tally.routed.most_common()), problems=problems,
             warnings=(*unknown_channels(export, self.settings),
                       *flood_warnings(tally.routed, self.settings)),
+            moved=tally.routed_elsewhere,
         )  # fmt: skip
 
     def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
@@ -131,9 +134,15 @@ class SlackIngest:
             if stored is None:
                 tally.duplicates += 1
                 tally.stored_before.add(record.stream)
+                if self._stored_elsewhere(record):
+                    tally.routed_elsewhere += 1
             else:
                 tally.routed[record.stream] += 1
                 tally.waiting[record.stream] += 1
+
+    def _stored_elsewhere(self, record: NewRecord) -> bool:
+        stored = self.store.record_stream(self.tenant, "slack", record.channel, record.external_id)
+        return stored is not None and stored != record.stream
 
     def _digest_full(self, waiting: Counter[str], batch: int) -> None:
         for stream, count in list(waiting.items()):
@@ -180,7 +189,7 @@ class SlackIngest:
         if thread is None or thread == message.ts:
             return None
         start = self._thread_starts.get((message.channel.name, thread))
-        stream = start.stream if start else self.store.thread_stream(
+        stream = start.stream if start else self.store.record_stream(
             self.tenant, "slack", message.channel.name, thread
         )  # fmt: skip
         if stream is None:

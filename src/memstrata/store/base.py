@@ -225,8 +225,8 @@ class RoutingStore(Protocol):
         """(project key, project name or None) of every Jira project imported."""
         ...
 
-    def thread_stream(self, tenant: str, source: str, channel: str, thread: str) -> str | None:
-        """The stream of the thread's first message, if it is stored."""
+    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
+        """The stream of a stored record (a thread's first message, say), or None."""
         ...
 
     def routable_records(
@@ -246,6 +246,14 @@ class RoutingStore(Protocol):
     ) -> None:
         """Route the record anew: it lives in `stream`, is cross-referenced in `also`,
         waits to be digested there, and its vectors follow it."""
+        ...
+
+    def count_undigested(self, tenant: str) -> int:
+        """The tenant's records waiting for their digest, in every stream."""
+        ...
+
+    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
+        """Mark the stream's records of `source` undigested, to be read again."""
         ...
 
 

@@ -26,11 +26,11 @@ class RoutingTables:
         )
         return [(r["channel"], r["name"]) for r in rows]
 
-    def thread_stream(self, tenant: str, source: str, channel: str, thread: str) -> str | None:
+    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
         rows = self._rows(
             "SELECT stream FROM records WHERE tenant = ? AND source = ? AND channel = ?"
             " AND external_id = ?",
-            (tenant, source, channel, thread),
+            (tenant, source, channel, external_id),
         )
         return rows[0]["stream"] if rows else None
 
@@ -74,3 +74,15 @@ class RoutingTables:
             "UPDATE vectors SET stream = ? WHERE kind = 'record' AND item_id = ? AND tenant = ?",
             (stream, record_id, tenant),
         )
+
+    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
+        self._exec(
+            "UPDATE records SET processed = 0 WHERE tenant = ? AND stream = ? AND source = ?",
+            (tenant, stream, source),
+        )
+
+    def count_undigested(self, tenant: str) -> int:
+        rows = self._rows(
+            "SELECT count(*) AS n FROM records WHERE tenant = ? AND processed = 0", (tenant,)
+        )
+        return int(rows[0]["n"])
