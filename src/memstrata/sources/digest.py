@@ -58,6 +58,9 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
         for fact in facts
     ]
     kept = [(record, fact) for record, fact in banded if _passes(fact, settings)]
+    # A link alone says nothing a search of the message would not find; kept as facts,
+    # links crowded out what people decided. A fetched page is still stored (see fetch).
+    kept = [(record, fact) for record, fact in kept if fact.category is not FactCategory.REFERENCE]
     # Bots post commit lists and build results by the hundred; people's words tell the story.
     told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
@@ -76,7 +79,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
                                  visibility=record.visibility)  # fmt: skip
             events += [
                 (entity, "fact", stored.id, record.at)
-                for entity in (person(record.author), channel_entity(record.channel))
+                for entity in (person(credited(record)), channel_entity(record.channel))
             ]
         store.add_entity_events(tenant, events)
         fold()
@@ -137,8 +140,26 @@ def fetch(
 
 def _message_input(record: Record) -> MessageInput:
     return MessageInput(
-        author=record.author, text=record.text, at=record.at, channel=record.channel
+        author=credited(record), text=record.text, at=record.at, channel=record.channel
     )
+
+
+_BOT_ACTOR = re.compile(
+    r"^(?:\[[^\]]{1,80}\]\s*)?(?P<name>[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)\s+"
+    r"(?:pushed|merged|opened|closed|reopened|commented|created|resolved|deployed|released|"
+    r"approved|reviewed|assigned|moved|changed|updated|transitioned|started|completed|"
+    r"requested|submitted|published|force-pushed)\b"
+)
+"""How GitHub, Jira, CI and deploy bots start a message about what a person did:
+"Anil pushed 3 commits", "[api] Priya Shah merged #42"."""
+
+
+def credited(record: Record) -> str:
+    """Who a message is about: its author, or for a bot the person it says acted."""
+    if record.kind != "bot":
+        return record.author
+    match = _BOT_ACTOR.match(record.text)
+    return match["name"] if match else record.author
 
 
 def _turn_input(record: Record) -> TurnInput:

@@ -437,6 +437,12 @@ _WILL_TAKE_RE = re.compile(
     rf"|^(?P<person2>{NAME})\s+(?:is\s+taking|is\s+picking\s+up|took|picked\s+up|took\s+over"
     r"|is\s+taking\s+over|volunteered\s+for)\s+(?P<task2>.+)$"
 )
+_PERSON_ASSIGNED_RE = re.compile(
+    rf"^(?P<person>{NAME})\s+(?:(?:is|was|has\s+been|got|is\s+now)\s+)?(?:re)?assigned\s+"
+    r"(?:to|on)\s+(?P<task>(?:the|a|an|our|this|that)\s.+|[a-z].*|[A-Z][A-Z0-9_]*-\d+\b.*)$"
+)
+""""Anil assigned to ALPHA-142", "Priya is assigned to the billing migration": the person
+first, then something that is plainly not a name (an issue key, a lowercase phrase)."""
 _TASK_DATE_RE = re.compile(r"\s+(?:by|on|before|until)\s+(?P<date>.+)$", _I)
 
 
@@ -462,7 +468,11 @@ def assignment_fact(task: str, who: str, clause: Clause) -> Parsed | None:
 
 
 def assignment(clause: Clause) -> Parsed | None:
-    match = _ASSIGN_RE.match(clause.text) or _ASSIGNED_RE.match(clause.text)
+    match = (
+        _ASSIGN_RE.match(clause.text)
+        or _PERSON_ASSIGNED_RE.match(clause.text)
+        or _ASSIGNED_RE.match(clause.text)
+    )
     if match:
         return assignment_fact(match["task"], match["person"], clause)
     match = _WILL_TAKE_RE.match(clause.text)
