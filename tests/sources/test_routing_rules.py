@@ -103,3 +103,39 @@ def test_a_channel_in_settings_that_the_export_lacks_is_warned_about(open_memory
     assert report.routed == {"project:x": 1}
     [warning] = report.warnings
     assert "'c0nope'" in warning and "project:x" in warning and "name or id" in warning
+
+
+def test_a_bots_message_is_credited_to_the_person_it_names(open_memory, tmp_path):
+    mem = open_memory(projects=[{"stream": "project:x", "channels": ["proj-x"]}])
+    day = [
+        msg(
+            ts(0),
+            "Anil Rao pushed 3 commits to main",
+            None,
+            subtype="bot_message",
+            bot_id="B1",
+            username="github",
+        ),
+        msg(ts(1), "Build 311 passed", None, subtype="bot_message", bot_id="B2", username="ci-bot"),
+    ]
+    mem.import_slack(
+        write_export(
+            tmp_path / "e", {"proj-x": {"2026-03-02": day}}, users=USERS, channels=CHANNELS
+        )
+    )
+    assert [e.text for e in mem.timeline("Anil Rao")] == [
+        "github: Anil Rao pushed 3 commits to main"
+    ]
+    assert not mem.timeline("Build")
+
+
+def test_a_shared_link_is_no_fact(open_memory):
+    mem = open_memory(projects=[{"stream": "project:x", "channels": ["proj-x"]}])
+    mem.ingest_message(
+        channel="proj-x", user="Raj", ts=ts(0), text="the spec: https://docs.example.com/spec/v2"
+    )
+    mem.process_pending()
+    mem.store.schedule(mem.tenant, "project:x", "digest", 0)
+    mem.process_pending()
+    assert mem.records("project:x")[0].processed
+    assert not [f for f in mem.facts("project:x", include_inactive=True) if "Link" in f.text]

@@ -16,7 +16,7 @@ from memstrata.jobs import DIGEST, FETCH, Apply
 from memstrata.models.base import ExtractedFact, MemoryModel, MessageInput, TurnInput
 from memstrata.settings import Settings
 from memstrata.sources import web
-from memstrata.sources.ingest import channel_entity, person
+from memstrata.sources.ingest import channel_entity, credited_author, person
 from memstrata.store.base import NewRecord, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
@@ -144,22 +144,9 @@ def _message_input(record: Record) -> MessageInput:
     )
 
 
-_BOT_ACTOR = re.compile(
-    r"^(?:\[[^\]]{1,80}\]\s*)?(?P<name>[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)\s+"
-    r"(?:pushed|merged|opened|closed|reopened|commented|created|resolved|deployed|released|"
-    r"approved|reviewed|assigned|moved|changed|updated|transitioned|started|completed|"
-    r"requested|submitted|published|force-pushed)\b"
-)
-"""How GitHub, Jira, CI and deploy bots start a message about what a person did:
-"Anil pushed 3 commits", "[api] Priya Shah merged #42"."""
-
-
 def credited(record: Record) -> str:
     """Who a message is about: its author, or for a bot the person it says acted."""
-    if record.kind != "bot":
-        return record.author
-    match = _BOT_ACTOR.match(record.text)
-    return match["name"] if match else record.author
+    return credited_author(record.kind, record.author, record.text)
 
 
 def _turn_input(record: Record) -> TurnInput:

@@ -5,6 +5,7 @@ same export twice adds nothing. Facts and summaries come later, from digest jobs
 import is only as slow as reading and storing.
 """
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -60,6 +61,24 @@ T = TypeVar("T")
 def person(name: str) -> str:
     """The timeline key of a person."""
     return f"person:{' '.join(name.lower().split())}"
+
+
+_BOT_ACTOR = re.compile(
+    r"^(?:\[[^\]]{1,80}\]\s*)?(?P<name>[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)\s+"
+    r"(?:pushed|merged|opened|closed|reopened|commented|created|resolved|deployed|released|"
+    r"approved|reviewed|assigned|moved|changed|updated|transitioned|started|completed|"
+    r"requested|submitted|published|force-pushed)\b"
+)
+"""How GitHub, Jira, CI and deploy bots start a message about what a person did:
+"Anil pushed 3 commits", "[api] Priya Shah merged #42"."""
+
+
+def credited_author(kind: str, author: str, text: str) -> str:
+    """Who a message is about: its author, or for a bot the person it says acted."""
+    if kind != MessageKind.BOT.value:
+        return author
+    match = _BOT_ACTOR.match(text)
+    return match["name"] if match else author
 
 
 def channel_entity(name: str) -> str:
@@ -199,8 +218,9 @@ class SlackIngest:
 
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel
-        entities = {person(message.author), channel_entity(channel.name), route.stream,
-                    *route.also, *(person(m) for m in message.mentions)}  # fmt: skip
+        actor = credited_author(message.kind.value, message.author, message.text)
+        entities = {person(message.author), person(actor), channel_entity(channel.name),
+                    route.stream, *route.also, *(person(m) for m in message.mentions)}  # fmt: skip
         return NewRecord(
             tenant=self.tenant, stream=route.stream, source="slack", channel=channel.name,
             external_id=message.ts, thread=message.thread_ts, author=message.author,
