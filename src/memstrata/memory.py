@@ -24,6 +24,7 @@ from memstrata.material import gather
 from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
 from memstrata.pipeline import Pipeline
 from memstrata.recall import KINDS, PRESETS, Recall
+from memstrata.reextract import reextract
 from memstrata.routing import Router
 from memstrata.settings import Settings, load_settings
 from memstrata.sources.ingest import (
@@ -426,12 +427,26 @@ class Memory:
         self._wake()
 
     def refresh(self, stream: str, *, tenant: str | None = None) -> Summary | None:
-        """Rebuild the active summary from roll-ups and session summaries, now."""
+        """Read the stream's turns and messages again for facts (see `reextract`), then
+        rebuild the active summary from roll-ups and session summaries, now."""
         tenant = self._tenant(tenant)
         check_stream(stream)
+        self.reextract(stream, tenant=tenant)
         self.store.enqueue(tenant, stream, REFRESH, {})
         self.runner.run_pending(tenant)
         return self.store.active_summary(tenant, stream)
+
+    def reextract(self, stream: str, *, tenant: str | None = None) -> int:
+        """Read the stream's turns and Slack messages again for facts, and store those
+        not read from the same turn or message before; a fact superseded or retracted
+        since stays as it is. Returns how many facts were new."""
+        tenant = self._tenant(tenant)
+        check_stream(stream)
+        self.process_pending(tenant=tenant)  # what is queued is read once, by its job
+        added = reextract(self.store, self.model, self.settings, tenant, stream)
+        if added:
+            self.pipeline.embed_later(tenant, stream)
+        return added
 
     def process_pending(self, *, tenant: str | None = None) -> int:
         """Run every queued job that is due now; returns how many this call ran."""

@@ -51,16 +51,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     batch = store.unprocessed_records(tenant, stream, settings.sources.import_batch_messages)
     if not batch:
         return lambda: None
-    found = model.extract_from_messages([_message_input(r) for r in batch])
-    banded = [
-        (record, _in_band(fact, record))
-        for record, facts in zip(batch, found, strict=True)
-        for fact in facts
-    ]
-    kept = [(record, fact) for record, fact in banded if _passes(fact, settings)]
-    # A link alone says nothing a search of the message would not find; kept as facts,
-    # links crowded out what people decided. A fetched page is still stored (see fetch).
-    kept = [(record, fact) for record, fact in kept if fact.category is not FactCategory.REFERENCE]
+    kept = message_facts(model, settings, batch)
     # Bots post commit lists and build results by the hundred; people's words tell the story.
     told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
@@ -90,6 +81,26 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
             store.enqueue(tenant, stream, DIGEST, {})
 
     return apply
+
+
+def message_facts(
+    model: MemoryModel, settings: Settings, batch: list[Record]
+) -> list[tuple[Record, ExtractedFact]]:
+    """The facts the model reads in `batch`, at the source's confidence, those that pass
+    their category's threshold; links alone are left to the records."""
+    found = model.extract_from_messages([_message_input(r) for r in batch])
+    banded = [
+        (record, _in_band(fact, record))
+        for record, facts in zip(batch, found, strict=True)
+        for fact in facts
+    ]
+    # A link alone says nothing a search of the message would not find; kept as facts,
+    # links crowded out what people decided. A fetched page is still stored (see fetch).
+    return [
+        (record, fact)
+        for record, fact in banded
+        if _passes(fact, settings) and fact.category is not FactCategory.REFERENCE
+    ]
 
 
 def fetch(
