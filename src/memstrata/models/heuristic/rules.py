@@ -428,7 +428,7 @@ def recurring(clause: Clause) -> Parsed | None:
 
 _ASSIGN_RE = re.compile(rf"^assign(?:ing)?\s+(?P<task>.+?)\s+to\s+(?P<person>{NAME})$", _I)
 _ASSIGNED_RE = re.compile(
-    r"^(?P<task>.+?)\s+(?:is|has\s+been|was|got|is\s+now|will\s+be)\s+(?:re)?assigned\s+to\s+"
+    r"^(?P<task>.+?)\s+(?:(?:is|has\s+been|was|got|is\s+now|will\s+be)\s+)?(?:re)?assigned\s+to\s+"
     rf"(?P<person>{NAME})$"
 )
 _WILL_TAKE_RE = re.compile(
@@ -485,9 +485,15 @@ def assignment(clause: Clause) -> Parsed | None:
 
 # --- decisions -------------------------------------------------------------------------
 
+_WE_CHOOSE = (
+    r"(?:(?:we(?:'ll|\s+will)?|let's)\s+(?=(?:use|go\s+with|adopt|switch|move|stick|migrate"
+    r"|standardi[sz]e)\b))?"
+)
+"""'we' before a verb of choosing, left out of the choice: "Decision: we go with X"."""
 _DECISION_RES = (
     re.compile(
-        r"^(?:so\s+)?(?:we|i|the\s+team|they|everyone|management|leadership)\s+(?:have\s+|has\s+"
+        r"^(?:so\s+|(?:after|following|in)\s+(?:the\s+|a\s+|our\s+)?\w+(?:\s+\w+)?,?\s+)?"
+        r"(?:we|i|the\s+team|they|everyone|management|leadership)\s+(?:have\s+|has\s+"
         r"|'ve\s+|finally\s+|all\s+|just\s+)*(?:decided|agreed|chose|settled|opted|picked"
         r"|voted|committed)\s+(?:to\s+|on\s+|that\s+|for\s+|upon\s+)?(?P<what>.+)$",
         _I,
@@ -502,7 +508,11 @@ _DECISION_RES = (
     re.compile(r"^let's\s+(?P<what>(?:go\s+with|use|stick\s+with|switch\s+to)\s+.+)$", _I),
     re.compile(
         r"^(?:the\s+)?(?:final\s+)?decision(?:\s+is|\s+was)?\s*(?::|is|was)\s*(?:to\s+|that\s+)?"
-        r"(?P<what>.+)$",
+        rf"{_WE_CHOOSE}(?P<what>.+)$",
+        _I,
+    ),
+    re.compile(
+        rf"^(?:the\s+)?(?:final\s+call|verdict)\s*:\s*{_WE_CHOOSE}(?P<what>.+)$",
         _I,
     ),
 )
