@@ -19,10 +19,14 @@ class RoutingTables:
         def ensure_stream(self, tenant: str, stream: str) -> None: ...
 
     def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
+        # The keys come from the unique index alone; one row per key is read for its name,
+        # since routers are built per live message.
         rows = self._rows(
-            "SELECT channel, max(json_extract(data, '$.project_name')) AS name FROM records"
-            " WHERE tenant = ? AND source = 'jira' GROUP BY channel ORDER BY channel",
-            (tenant,),
+            "SELECT k.channel, (SELECT json_extract(r.data, '$.project_name') FROM records r"
+            " WHERE r.tenant = ? AND r.source = 'jira' AND r.channel = k.channel LIMIT 1)"
+            " AS name FROM (SELECT DISTINCT channel FROM records WHERE tenant = ?"
+            " AND source = 'jira') k ORDER BY k.channel",
+            (tenant, tenant),
         )
         return [(r["channel"], r["name"]) for r in rows]
 
