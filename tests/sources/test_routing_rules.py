@@ -129,6 +129,19 @@ def test_a_bots_message_is_credited_to_the_person_it_names(open_memory, tmp_path
     assert not mem.timeline("Build")
 
 
+def test_a_bot_that_says_by_whom_credits_them(open_memory, tmp_path):
+    mem = open_memory(projects=[{"stream": "project:x", "channels": ["proj-x"]}])
+    github = {"subtype": "bot_message", "bot_id": "B1", "username": "github"}
+    text = "[api:main] 3 new commits (https://github.com/acme/api/compare/1...2) by hfaran"
+    day = [msg(ts(0), "", None, attachments=[{"text": text}], **github)]
+    export = write_export(
+        tmp_path / "e", {"proj-x": {"2026-03-02": day}}, users=USERS, channels=CHANNELS
+    )
+    mem.import_slack(export)
+    [entry] = mem.timeline("hfaran")
+    assert entry.text.startswith("github: [attachment: [api:main] 3 new commits")
+
+
 def test_a_shared_link_is_no_fact(open_memory):
     mem = open_memory(projects=[{"stream": "project:x", "channels": ["proj-x"]}])
     mem.ingest_message(

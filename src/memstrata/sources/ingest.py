@@ -63,21 +63,28 @@ def person(name: str) -> str:
     return f"person:{' '.join(name.lower().split())}"
 
 
+_BOT_LEAD = r"^(?:\[attachment:\s*)?(?:\[[^\]]{1,80}\]\s*)?"
+"""Slack's attachment marker, then a repository or project tag such as "[api:main]"."""
 _BOT_ACTOR = re.compile(
-    r"^(?:\[[^\]]{1,80}\]\s*)?(?P<name>[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)\s+"
+    _BOT_LEAD + r"(?P<name>[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)\s+"
     r"(?:pushed|merged|opened|closed|reopened|commented|created|resolved|deployed|released|"
     r"approved|reviewed|assigned|moved|changed|updated|transitioned|started|completed|"
     r"requested|submitted|published|force-pushed)\b"
 )
-"""How GitHub, Jira, CI and deploy bots start a message about what a person did:
-"Anil pushed 3 commits", "[api] Priya Shah merged #42"."""
+_BOT_BY = re.compile(
+    _BOT_LEAD + r"[^\n]{0,60}?\b(?:commits?|pull\s+request|PR|issue|branch|build|deploy(?:ment)?"
+    r"|release|review|comment|merge)\b[^\n]{0,200}?\bby\s+"
+    r"(?P<name>[A-Za-z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)"
+)
+"""How GitHub, Jira, CI and deploy bots say what a person did: "Anil pushed 3 commits",
+"[api] Priya Shah merged #42", "[repo:main] 1 new commit by hfaran"."""
 
 
 def credited_author(kind: str, author: str, text: str) -> str:
     """Who a message is about: its author, or for a bot the person it says acted."""
     if kind != MessageKind.BOT.value:
         return author
-    match = _BOT_ACTOR.match(text)
+    match = _BOT_ACTOR.match(text) or _BOT_BY.match(text)
     return match["name"] if match else author
 
 
