@@ -177,7 +177,9 @@ def _matches(truth: Truth, fact) -> bool:
     if truth.category != fact.category.value:
         return False
     if truth.category == "decision":
-        return _plain(fact.value) == truth.value
+        # "Kafka for the event bus" is stored as the choice "kafka" in the slot of its topic.
+        choice = _plain(fact.value)
+        return truth.value == choice or truth.value.startswith(f"{choice} for ")
     return _plain(fact.value) == truth.value and _plain(fact.subject) == truth.thing
 
 
