@@ -474,6 +474,8 @@ def _print_import(report: ImportReport) -> None:
             ("already imported", report.duplicates)]  # fmt: skip
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
     rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
+    if report.moved:
+        rows.append(("moved to a new route", report.moved))
     rows += [("facts extracted", report.facts), ("problems", len(report.problems))]
     for label, count in rows:
         table.add_row(label, f"{count:,}")
@@ -482,6 +484,9 @@ def _print_import(report: ImportReport) -> None:
         err.print(f"[yellow]skipped[/yellow] {problem.path}: {problem.error}")
     for warning in report.warnings:
         err.print(f"[yellow]warning[/yellow] {warning}")
+    if report.unread_columns:
+        names = ", ".join(report.unread_columns)
+        err.print(f"[yellow]not read[/yellow] {len(report.unread_columns)} columns: {names}")
 
 
 @app.command("timeline")

@@ -6,6 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from memstrata.cli import app
 
 EL = "project:el"
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
@@ -129,3 +132,15 @@ def test_a_status_question_shows_open_issues_not_finished_ones(mem, tmp_path):
     assert "status Done" not in shown
     finished = _retrieved(mem.context(EL, "Which login tests are done?", 3000))
     assert "status Done" in finished
+
+
+def test_the_command_line_report_names_unread_columns_and_outside_links(tmp_path):
+    path = write_csv(tmp_path / "el.csv", [row("EL-3", blocks="EL-99")])
+    result = CliRunner().invoke(
+        app,
+        ["--db", str(tmp_path / "cli.db"), "import", "jira", str(path)],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "not read 2 columns: Custom field (Team), Environment" in result.output
+    assert "EL-99" in result.output and "not in this file" in result.output
