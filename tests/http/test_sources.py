@@ -367,3 +367,20 @@ def test_an_import_while_a_reroute_runs_fails_with_the_reason(
     assert "re-route" in status["error"] and "try again" in status["error"]
     again = imported(client, live.headers("a"), "slack", slack_zip(tmp_path / "e.zip"))
     assert again["status"] == "done"
+
+
+def test_reroute_over_http_answers_what_it_checked_and_409_while_busy(
+    live: Live, client: httpx.Client, tmp_path: Path
+) -> None:
+    imported(client, live.headers("a"), "slack", slack_zip(tmp_path / "e.zip"))
+    done = client.post("/v1/reroute", headers=live.headers("a"))
+    assert done.status_code == 200, done.text
+    body = done.json()
+    assert body["checked"] > 0 and body["moved"] == {}  # the routes have not changed
+    held = ROUTES_LEASE + "tenant-a"
+    assert live.memory.store.claim_lease(held, "an-import", 60)
+    try:
+        busy = client.post("/v1/reroute", headers=live.headers("a"))
+    finally:
+        live.memory.store.release_lease(held, "an-import")
+    assert busy.status_code == 409 and busy.json()["error"]["code"] == "busy"
