@@ -329,6 +329,9 @@ class Memory:
     def _reroute(self, tenant: str) -> Moves:
         rerouter = Rerouter(self.store, self._router(tenant), tenant)
         moves = rerouter.all_records()
+        rerouter.all_issues(moves)
+        if moves.issue_streams:
+            rerouter.recount_issues(moves, utcnow())
         if moves.moved:
             rerouter.redo_streams(moves)
             self.runner.run_pending(tenant)

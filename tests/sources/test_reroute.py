@@ -115,3 +115,31 @@ def test_digest_progress_counts_the_messages(tmp_path, export):
         assert mem.undigested() == 0
     assert seen[0] == (0, 5) and seen[-1] == (5, 5)
     assert all(total == 5 and 0 <= done <= 5 for done, total in seen)
+
+
+def test_jira_issues_follow_their_project_key_when_it_is_configured(tmp_path):
+    jira = tmp_path / "el.csv"
+    jira.write_text(
+        "Issue key,Summary,Status,Assignee\nEL-1,Login page,In Progress,Priya\n"
+        "EL-2,Font license,To Do,\n"
+    )
+    with _open(tmp_path) as mem:
+        mem.import_jira(jira)
+        old = {f.id for f in mem.facts("project:el")}
+    electron = [{"stream": "project:electron", "key": "EL"}]
+    with _open(tmp_path, electron) as mem:
+        report = mem.reroute()
+        assert report.moved == {"project:el -> project:electron": 2}
+        assert [r.external_id.split("@")[0] for r in mem.records("project:electron")] == [
+            "EL-1",
+            "EL-2",
+        ]
+        assert mem.records("project:el") == []
+        status = {f.subject: f.value for f in mem.facts("project:electron") if f.slot == "status"}
+        assert status == {"el-1": "In Progress", "el-2": "To Do"}
+        gone = {f.id: f.status for f in mem.facts("project:el", include_inactive=True)}
+        assert {gone[i] for i in old} == {FactStatus.MOVED}
+        [counts] = mem.context("project:electron", "", 2000).section("structured_data").items
+        assert "2 issues" in counts.text
+        assert "structured_data" not in {s.name for s in mem.context("project:el", "").sections}
+        assert mem.reroute().moved == {}

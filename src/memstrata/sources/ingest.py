@@ -357,7 +357,7 @@ class JiraIngest:
             if progress:
                 progress(read_count, 0)
         for key in sorted(projects):
-            self._write_stats(key, now)
+            self.write_stats(key, now)
         problems = _with_summary(
             [ImportProblem(path=f"row {p.row}", error=p.error) for p in read.problems],
             read.problems.summary(),
@@ -400,7 +400,8 @@ class JiraIngest:
                         visibility=Visibility.SHARED)  # fmt: skip
         return stream, len(fields)
 
-    def _write_stats(self, project_key: str, now: datetime) -> None:
+    def write_stats(self, project_key: str, now: datetime) -> None:
+        """The project's counts (by status, points, overdue, load) as of `now`."""
         stored = self.store.record_data(self.tenant, "jira", project_key)
         issues = [JiraIssue.model_validate(data) for data in stored]
         stats = project_stats(issues, as_of=now).get(project_key)

@@ -1,21 +1,26 @@
-"""Routing stored Slack messages again, after the projects in settings changed.
+"""Routing stored Slack messages and Jira issues again, after the projects in settings
+changed.
 
 A message whose route changes moves to its new stream and is digested there; the facts
 read from it in the old stream stay as history (status `moved`). A stream that lost
 messages has its Slack summaries and roll-ups redone from the messages it keeps, and the
-facts those give again are recognised, not duplicated.
+facts those give again are recognised, not duplicated. An issue follows its project key:
+its field facts are stated again in its new stream, and both streams' counts are redone.
 """
 
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from memstrata.facts import record_fact
 from memstrata.jobs import DIGEST
 from memstrata.routing import Route, Router
-from memstrata.sources.ingest import THREAD_CONFIDENCE
+from memstrata.sources.ingest import THREAD_CONFIDENCE, JiraIngest, issue_facts
+from memstrata.sources.jira import JiraIssue
 from memstrata.store.base import Store
-from memstrata.types import FactStatus, Record, SummaryKind
+from memstrata.types import FactStatus, Record, SummaryKind, Visibility
 
 ROUTES_LEASE = "routes:"
 """Plus the tenant: held by an import while it routes and stores, and by a re-route."""
@@ -31,6 +36,8 @@ class Moves:
 
     checked: int = 0
     moved: Counter[tuple[str, str]] = field(default_factory=Counter)
+    issue_streams: set[str] = field(default_factory=set)
+    """Streams that lost or gained Jira issues: their counts are redone."""
 
     @property
     def count(self) -> int:
@@ -60,6 +67,39 @@ class Rerouter:
             after = batch[-1][0].id
         return moves
 
+    def all_issues(self, moves: Moves) -> None:
+        after = 0
+        while batch := self.store.routable_records(self.tenant, "jira", after, _BATCH):
+            with self.store.transaction():
+                for record, data in batch:
+                    moves.checked += 1
+                    stream = self.router.stream_of_key(record.channel)
+                    if stream != record.stream:
+                        self._move_issue(record, data, stream)
+                        moves.moved[(record.stream, stream)] += 1
+                        moves.issue_streams |= {record.stream, stream}
+            after = batch[-1][0].id
+
+    def _move_issue(self, record: Record, data: dict[str, Any], stream: str) -> None:
+        self._retire_facts(record, stream)
+        self.store.move_record(self.tenant, record.id, stream, "issue_key", 1.0, (), digest=False)
+        for fact in issue_facts(JiraIssue.model_validate(data)):
+            record_fact(
+                self.store, self.tenant, stream, fact, record.ref(), visibility=Visibility.SHARED
+            )
+
+    def recount_issues(self, moves: Moves, now: datetime) -> None:
+        """Each project's issue counts in the stream it routes to now; the counts the
+        streams it left kept are archived."""
+        with self.store.transaction():
+            for stream in sorted(moves.issue_streams):
+                for old in self.store.summaries(self.tenant, stream, SummaryKind.STRUCTURED):
+                    self.store.set_summary_kind(self.tenant, old.id, SummaryKind.ARCHIVED)
+        counts = JiraIngest(self.store, self.router, self.tenant)
+        for key, _ in self.store.jira_projects(self.tenant):
+            if self.router.stream_of_key(key) in moves.issue_streams:
+                counts.write_stats(key, now)
+
     def records(self, records: Iterable[tuple[Record, dict[str, Any]]], moves: Moves) -> None:
         """Route each record again and move those whose route changed; call inside a
         transaction, in the order the messages were stored (thread starts first)."""
@@ -86,12 +126,15 @@ class Rerouter:
         )
 
     def _move(self, record: Record, route: Route) -> None:
-        for fact in self.store.facts_from(self.tenant, record.stream, record.ref()):
-            self.store.set_fact_status(self.tenant, fact.id, FactStatus.MOVED)
-            self.store.add_fact_change(fact.id, "MOVE", note=f"its message moved to {route.stream}")
+        self._retire_facts(record, route.stream)
         self.store.move_record(
             self.tenant, record.id, route.stream, route.method, route.confidence, route.also
         )
+
+    def _retire_facts(self, record: Record, stream: str) -> None:
+        for fact in self.store.facts_from(self.tenant, record.stream, record.ref()):
+            self.store.set_fact_status(self.tenant, fact.id, FactStatus.MOVED)
+            self.store.add_fact_change(fact.id, "MOVE", note=f"its source moved to {stream}")
 
     def redo_streams(self, moves: Moves) -> None:
         """Queue the digests the moves call for: the moved messages where they arrived,

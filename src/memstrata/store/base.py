@@ -243,9 +243,10 @@ class RoutingStore(Protocol):
         method: str,
         confidence: float,
         also: Sequence[str],
+        digest: bool = True,
     ) -> None:
         """Route the record anew: it lives in `stream`, is cross-referenced in `also`,
-        waits to be digested there, and its vectors follow it."""
+        waits to be digested there if `digest`, and its vectors follow it."""
         ...
 
     def count_undigested(self, tenant: str) -> int:

@@ -60,12 +60,13 @@ class RoutingTables:
         method: str,
         confidence: float,
         also: Sequence[str],
+        digest: bool = True,
     ) -> None:
         self.ensure_stream(tenant, stream)
         self._exec(
             "UPDATE records SET stream = ?, route_method = ?, route_confidence = ?,"
-            " processed = 0 WHERE tenant = ? AND id = ?",
-            (stream, method, confidence, tenant, record_id),
+            " processed = CASE WHEN ? THEN 0 ELSE processed END WHERE tenant = ? AND id = ?",
+            (stream, method, confidence, digest, tenant, record_id),
         )
         self._exec("DELETE FROM record_streams WHERE record_id = ?", (record_id,))
         for other in also:
