@@ -3,7 +3,8 @@
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from memstrata import __version__, demo
@@ -316,6 +317,18 @@ def maintain_now(ctx: typer.Context) -> None:
     out.print(table)
 
 
+@app.command("reroute")
+def reroute(ctx: typer.Context) -> None:
+    """Route every stored Slack message again after the projects in settings changed:
+    moved messages are digested where they arrive, and the streams they left redone."""
+    with _memory(ctx) as mem:
+        report = mem.reroute()
+    table = Table("from -> to", "messages", title=f"re-route: {report.checked:,} checked")
+    for pair, count in report.moved.items():
+        table.add_row(pair, f"{count:,}")
+    out.print(table if report.moved else f"{report.checked:,} messages checked; none moved")
+
+
 @app.command("serve")
 def serve(
     ctx: typer.Context,
@@ -400,12 +413,35 @@ def import_slack(
             # The workers digest full batches while later days are still being read.
             with Workers(mem.settings, count=workers, tenant=mem.tenant):
                 report = mem.import_slack(export, process=False, progress=show)
-                progress.update(task, description="digesting")
+                _follow_digests(mem, progress, task)
             facts = mem.store.count_facts(mem.tenant, "slack.") - before
             report = report.model_copy(update={"facts": facts})
         else:
-            report = mem.import_slack(export, process=process, progress=show)
+            digesting = _digest_bar(progress, task)
+            report = mem.import_slack(
+                export, process=process, progress=show, digest_progress=digesting
+            )
     _print_import(report)
+
+
+def _digest_bar(progress: Progress, task: TaskID) -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        progress.update(task, description="digesting messages", completed=done, total=total)
+
+    return show
+
+
+_FOLLOW_SECONDS = 0.5
+
+
+def _follow_digests(mem: Memory, progress: Progress, task: TaskID) -> None:
+    """Show the workers' digests as counts until every stored message is digested, or no
+    job is left that would digest more (a failed one is retried by `maintain`)."""
+    show, total = _digest_bar(progress, task), mem.undigested()
+    while (left := mem.undigested()) and mem.store.jobs(tenant=mem.tenant, status="pending"):
+        show(total - min(left, total), total)
+        time.sleep(_FOLLOW_SECONDS)
+    show(total, total)
 
 
 _AUTO_WORKERS_MAX = 4
@@ -438,6 +474,8 @@ def _print_import(report: ImportReport) -> None:
             ("already imported", report.duplicates)]  # fmt: skip
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
     rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
+    if report.moved:
+        rows.append(("moved to a new route", report.moved))
     rows += [("facts extracted", report.facts), ("problems", len(report.problems))]
     for label, count in rows:
         table.add_row(label, f"{count:,}")
@@ -446,6 +484,9 @@ def _print_import(report: ImportReport) -> None:
         err.print(f"[yellow]skipped[/yellow] {problem.path}: {problem.error}")
     for warning in report.warnings:
         err.print(f"[yellow]warning[/yellow] {warning}")
+    if report.unread_columns:
+        names = ", ".join(report.unread_columns)
+        err.print(f"[yellow]not read[/yellow] {len(report.unread_columns)} columns: {names}")
 
 
 @app.command("timeline")

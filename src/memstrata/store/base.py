@@ -295,7 +295,48 @@ class TeamStore(Protocol):
     ) -> list[Turn]: ...
 
 
-class Store(EntityStore, ErasureStore, TeamStore, Protocol):
+class RoutingStore(Protocol):
+    """What routing outside messages needs beyond records: the Jira projects a tenant has
+    imported, where a thread started, and moving a record when the routes change."""
+
+    def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
+        """(project key, project name or None) of every Jira project imported."""
+        ...
+
+    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
+        """The stream of a stored record (a thread's first message, say), or None."""
+        ...
+
+    def routable_records(
+        self, tenant: str, source: str, after_id: int, limit: int
+    ) -> list[tuple[Record, dict[str, Any]]]:
+        """The source's records with their data, oldest first, past `after_id`."""
+        ...
+
+    def move_record(
+        self,
+        tenant: str,
+        record_id: int,
+        stream: str,
+        method: str,
+        confidence: float,
+        also: Sequence[str],
+        digest: bool = True,
+    ) -> None:
+        """Route the record anew: it lives in `stream`, is cross-referenced in `also`,
+        waits to be digested there if `digest`, and its vectors follow it."""
+        ...
+
+    def count_undigested(self, tenant: str) -> int:
+        """The tenant's records waiting for their digest, in every stream."""
+        ...
+
+    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
+        """Mark the stream's records of `source` undigested, to be read again."""
+        ...
+
+
+class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...

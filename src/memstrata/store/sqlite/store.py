@@ -34,6 +34,7 @@ from memstrata.store.sqlite.connection import connect
 from memstrata.store.sqlite.entities import EntityTables
 from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
+from memstrata.store.sqlite.routing import RoutingTables
 from memstrata.store.sqlite.team import TeamTables
 from memstrata.types import (
     Fact,
@@ -106,7 +107,7 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
-class SQLiteStore(EntityTables, ErasureTables, TeamTables):
+class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
     ) -> None:
