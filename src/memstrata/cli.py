@@ -19,7 +19,7 @@ from memstrata.errors import MemstrataError, StoreError
 from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
-from memstrata.settings import Settings, load_settings
+from memstrata.settings import Settings, database_location, load_settings
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 from memstrata.workers import Workers
 
@@ -29,12 +29,14 @@ err = Console(stderr=True)
 
 
 class _Options:
-    def __init__(self, db: Path | None, config: Path | None, tenant: str) -> None:
+    def __init__(self, db: str | None, config: Path | None, tenant: str) -> None:
         self.db, self.config, self.tenant = db, config, tenant
 
     def settings(self) -> Settings:
         settings = load_settings(self.config)
-        return settings.model_copy(update={"db": self.db}) if self.db else settings
+        if not self.db:
+            return settings
+        return settings.model_copy(update={"db": database_location(self.db)})
 
 
 @contextmanager
@@ -73,7 +75,10 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     ctx: typer.Context,
-    db: Annotated[Path | None, typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLite file or postgresql:// URL [env: MEMSTRATA_DB]"),
+    ] = None,
     config: Annotated[
         Path | None,
         typer.Option(envvar="MEMSTRATA_CONFIG", help="TOML settings file"),

@@ -1,0 +1,54 @@
+"""psycopg's errors as the store's typed errors, and URLs fit to show."""
+
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from memstrata.errors import StoreError, StoreFull, StoreReadOnly, StoreUnavailable
+
+INSTALL_PGVECTOR = (
+    "the pgvector extension is not installed on this PostgreSQL server; install it (Debian:"
+    " apt-get install postgresql-<version>-pgvector; Docker: the pgvector/pgvector image)"
+    " and run memstrata again, which creates the extension"
+)
+
+
+def shown(url: str) -> str:
+    """`url` without its password, to put in messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    return urlunsplit(parts._replace(netloc=user + host))
+
+
+def typed_error(exc: psycopg.Error, url: str) -> StoreError:
+    """The StoreError subclass that says what went wrong, naming the server but never its
+    password."""
+    where = shown(url)
+    detail = _without_secrets(str(exc), url)
+    if isinstance(exc, pg_errors.DiskFull | pg_errors.OutOfMemory):
+        return StoreFull(f"the database server is out of space ({where}: {detail})")
+    if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
+        return StoreReadOnly(f"the database is read-only ({where}: {detail})")
+    if isinstance(exc, pg_errors.InvalidPassword | pg_errors.InvalidAuthorizationSpecification):
+        return StoreUnavailable(f"the database refused the login ({where}): {detail}")
+    if isinstance(
+        exc,
+        psycopg.OperationalError
+        | psycopg.InterfaceError
+        | pg_errors.AdminShutdown
+        | pg_errors.CannotConnectNow,
+    ):
+        return StoreUnavailable(f"the database cannot be reached; try again ({where}: {detail})")
+    return StoreError(f"the database failed ({where}: {detail})")
+
+
+def _without_secrets(message: str, url: str) -> str:
+    password = urlsplit(url).password
+    message = " ".join(message.split())
+    return message.replace(password, "***") if password else message
