@@ -20,6 +20,7 @@ from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
 from memstrata.settings import Settings, database_location, load_settings
+from memstrata.store import shown_location
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 from memstrata.workers import Workers
 
@@ -524,12 +525,14 @@ def check(ctx: typer.Context) -> None:
         raise typer.Exit(2) from None
     table = Table("setting", "value", title="memstrata settings")
     for key, value in settings.model_dump().items():
-        table.add_row(key, json.dumps(value, default=str))
+        shown = shown_location(value) if key == "db" else value
+        table.add_row(key, json.dumps(shown, default=str))
     out.print(table)
     with _memory(ctx) as mem:
         jobs = mem.store.jobs()
     counts = {s: sum(j.status == s for j in jobs) for s in ("pending", "done", "failed")}
-    out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model.name}; jobs {counts}")
+    opened = shown_location(settings.db)
+    out.print(f"[green]ok[/green]: {opened} opened; model {mem.model.name}; jobs {counts}")
 
 
 @app.command("demo")

@@ -114,6 +114,7 @@ class Memory:
         if self._worker:
             self._worker.start()
             self._worker.wake()  # work left by an earlier process
+            store.on_new_jobs(self._worker.wake)  # work queued by other processes
 
     @classmethod
     def open(

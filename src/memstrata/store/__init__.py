@@ -1,13 +1,24 @@
 """The store contract and the one place that picks a backend for a database location."""
 
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from memstrata.errors import StoreError
 from memstrata.store.base import Store
 from memstrata.store.sqlite.store import SQLiteStore
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def shown_location(location: str | Path) -> str:
+    """`location` fit to print: a URL's password is left out."""
+    if isinstance(location, Path) or "://" not in location:
+        return str(location)
+    parts = urlsplit(location)
+    if parts.password is None:
+        return location
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{netloc}"))
 
 
 def open_store(location: str | Path, *, durability: str = "full") -> Store:
@@ -28,4 +39,4 @@ def open_store(location: str | Path, *, durability: str = "full") -> Store:
     )
 
 
-__all__ = ["POSTGRES_SCHEMES", "SQLiteStore", "Store", "open_store"]
+__all__ = ["POSTGRES_SCHEMES", "SQLiteStore", "Store", "open_store", "shown_location"]

@@ -436,6 +436,11 @@ class Store(EntityStore, ErasureStore, Protocol):
         """Whether this connection has a write open, whose rows may yet roll back."""
         ...
 
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when another process queues a job, where the backend can tell
+        (PostgreSQL's LISTEN/NOTIFY); elsewhere workers find new jobs by polling."""
+        ...
+
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
         """Call `listener(tenant, streams)` when an erasure announces the streams it took
         items from, so that an index kept outside the store drops them too."""

@@ -35,8 +35,10 @@ def typed_error(exc: psycopg.Error, url: str) -> StoreError:
         return StoreFull(f"the database server is out of space ({where}: {detail})")
     if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
         return StoreReadOnly(f"the database is read-only ({where}: {detail})")
-    if isinstance(exc, pg_errors.InvalidPassword | pg_errors.InvalidAuthorizationSpecification):
-        return StoreUnavailable(f"the database refused the login ({where}): {detail}")
+    if _login_refused(exc):
+        return StoreUnavailable(
+            f"the database refused the login; check the user and password ({where}: {detail})"
+        )
     if isinstance(
         exc,
         psycopg.OperationalError
@@ -46,6 +48,13 @@ def typed_error(exc: psycopg.Error, url: str) -> StoreError:
     ):
         return StoreUnavailable(f"the database cannot be reached; try again ({where}: {detail})")
     return StoreError(f"the database failed ({where}: {detail})")
+
+
+def _login_refused(exc: psycopg.Error) -> bool:
+    # A failed connection carries no SQLSTATE, only libpq's message.
+    if isinstance(exc, pg_errors.InvalidPassword | pg_errors.InvalidAuthorizationSpecification):
+        return True
+    return "authentication failed" in str(exc)
 
 
 def _without_secrets(message: str, url: str) -> str:

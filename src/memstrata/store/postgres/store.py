@@ -628,10 +628,7 @@ class PostgresStore(EntityTables, ErasureTables):
             params.append(list(streams))
         sql += " AND id > %s ORDER BY id LIMIT %s"
         rows = self._rows(sql, [*params, after_id, limit])
-        return [
-            (r["id"], r["item_id"], r["stream"], _vector_bytes(r["embedding"]))
-            for r in rows
-        ]
+        return [(r["id"], r["item_id"], r["stream"], _vector_bytes(r["embedding"])) for r in rows]
 
     def nearest(
         self, kind: str, where: ItemFilter, query: bytes, dim: int, limit: int

@@ -1085,6 +1085,9 @@ class SQLiteStore(EntityTables, ErasureTables):
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
         self._erase_listeners.append(listener)
 
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """SQLite cannot signal other processes; their workers poll the queue."""
+
     def fts_ids(
         self, kind: str, terms: Sequence[str], where: ItemFilter, limit: int
     ) -> list[tuple[int, float]]:

@@ -1,0 +1,171 @@
+"""PostgreSQL as many processes share it, and the ways it can be wrong: down, gone
+mid-request, the wrong password, a schema from a newer memstrata."""
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+import httpx
+import pytest
+
+from memstrata import Memory, load_settings
+from memstrata.errors import StoreError, StoreUnavailable
+from memstrata.keys import create_key
+from memstrata.store import open_store
+from tests.http.test_serve import CLI, _running, until
+from tests.postgres.server import EmbeddedPostgres
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_server_that_is_down_is_named_without_its_password() -> None:
+    url = f"postgresql://ana:hunter2-secret@127.0.0.1:{_free_port()}/memory"
+    with pytest.raises(StoreUnavailable) as failed:
+        open_store(url)
+    assert "hunter2-secret" not in str(failed.value)
+    assert "postgresql://ana:***@127.0.0.1" in str(failed.value)
+
+
+def test_a_wrong_password_is_refused_clearly(
+    postgres_server: EmbeddedPostgres, fresh_postgres: Callable[[], str]
+) -> None:
+    database = fresh_postgres().rsplit("/", 1)[1]
+    url = postgres_server.url(database, password="not-the-password")
+    with pytest.raises(StoreUnavailable) as failed:
+        open_store(url)
+    assert "refused the login" in str(failed.value)
+    assert "not-the-password" not in str(failed.value)
+    cli = subprocess.run(
+        [sys.executable, "-c", CLI, "--db", url, "check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert cli.returncode == 3, cli.stderr
+    assert "not-the-password" not in cli.stdout + cli.stderr
+    assert "refused the login" in " ".join(cli.stderr.split())
+
+
+def test_a_schema_from_a_newer_memstrata_is_refused(
+    postgres_server: EmbeddedPostgres, fresh_postgres: Callable[[], str]
+) -> None:
+    url = fresh_postgres()
+    open_store(url).close()
+    database = url.rsplit("/", 1)[1]
+    postgres_server.psql("INSERT INTO schema_migrations VALUES ('9999_future', now())", database)
+    with pytest.raises(StoreError, match="newer memstrata"):
+        open_store(url)
+
+
+def test_the_url_picks_the_backend_for_every_face(
+    fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = fresh_postgres()
+    monkeypatch.setenv("MEMSTRATA_DB", url)
+    assert load_settings().db == url  # not folded into a path as 'postgresql:/…'
+    with Memory.open(background_worker=False) as mem:
+        mem.add_turn("chat:a", "Hello from the environment.")
+    added = subprocess.run(
+        [sys.executable, "-c", CLI, "--db", url, "add-turn", "chat:a", "--user", "From the CLI."],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert added.returncode == 0, added.stderr
+    with Memory.open(url, background_worker=False) as mem:
+        assert [t.user for t in mem.turns("chat:a")] == [
+            "Hello from the environment.",
+            "From the CLI.",
+        ]
+    assert not os.path.exists("postgresql:")
+
+
+def test_two_servers_and_their_workers_share_one_truth(
+    postgres_server: EmbeddedPostgres, fresh_postgres: Callable[[], str]
+) -> None:
+    url = fresh_postgres()
+    with Memory.open(url, background_worker=False) as owner:
+        _, secret = create_key(owner.store, "acme", "full", label="both")
+        revoked_id, revoked = create_key(owner.store, "acme", "full", label="revoked")
+    env = {**os.environ, "MEMSTRATA_DB": url, "MEMSTRATA_SESSION_TURNS": "2"}
+    args = ["-c", CLI, "serve", "--port", "{port}"]
+    auth = {"Authorization": f"Bearer {secret}"}
+    with _running(args, env) as first, _running(args, env) as second:
+        for n in range(6):
+            server = (first, second)[n % 2]
+            added = httpx.post(
+                f"{server.url}/v1/turns",
+                headers=auth,
+                timeout=30,
+                json={"stream": f"project:p{n % 3}", "user": f"Person{n} owns module {n}."},
+            )
+            assert added.status_code == 201, added.text
+        read = httpx.get(f"{second.url}/v1/turns?stream=project:p0", headers=auth, timeout=30)
+        assert [t["user"] for t in read.json()["turns"]] == [
+            "Person0 owns module 0.",
+            "Person3 owns module 3.",
+        ]
+        with Memory.open(url, background_worker=False) as look:
+
+            def settled() -> bool:
+                jobs = look.store.jobs("acme")
+                return bool(jobs) and all(j.status == "done" for j in jobs)
+
+            until(settled, 60, lambda: f"jobs left: {look.store.jobs('acme')}")
+            jobs = look.store.jobs("acme")
+            # Each job ran once: none was retried, and each turn's fact exists once.
+            assert all(j.attempts == 0 for j in jobs)
+            facts = [
+                f.text
+                for s in ("project:p0", "project:p1", "project:p2")
+                for f in look.facts(s, tenant="acme")
+            ]
+            assert len(facts) == len(set(facts)) == 6
+            assert look.store.revoke_api_key(revoked_id)
+        for server in (first, second):
+            refused = httpx.get(
+                f"{server.url}/v1/turns?stream=project:p0",
+                headers={"Authorization": f"Bearer {revoked}"},
+                timeout=30,
+            )
+            assert refused.status_code == 401
+
+        postgres_server.stop()
+        try:
+            down = httpx.get(f"{first.url}/v1/turns?stream=project:p0", headers=auth, timeout=60)
+            assert down.status_code == 503
+            assert down.json()["error"]["code"] == "store_unavailable"
+            assert "s3cret" not in down.text
+        finally:
+            postgres_server.start()
+        deadline = time.monotonic() + 60
+        while True:
+            again = httpx.get(f"{first.url}/v1/turns?stream=project:p0", headers=auth, timeout=60)
+            if again.status_code == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert again.status_code == 200 and len(again.json()["turns"]) == 2
+
+
+def test_a_job_queued_in_one_process_wakes_the_workers_of_another(
+    fresh_postgres: Callable[[], str],
+) -> None:
+    url = fresh_postgres()
+    listening, writing = open_store(url), open_store(url)
+    woken = threading.Event()
+    try:
+        listening.on_new_jobs(woken.set)
+        time.sleep(1.5)  # the listener connects and LISTENs
+        writing.enqueue("t1", "chat:a", "extract", {})
+        assert woken.wait(10)
+    finally:
+        listening.close()
+        writing.close()
