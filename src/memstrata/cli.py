@@ -535,6 +535,33 @@ def check(ctx: typer.Context) -> None:
     out.print(f"[green]ok[/green]: {opened} opened; model {mem.model.name}; jobs {counts}")
 
 
+@app.command("migrate")
+def migrate(
+    source: Annotated[Path, typer.Option("--from", help="The SQLite memory to copy")],
+    target: Annotated[str, typer.Option("--to", help="The postgresql:// database to fill")],
+) -> None:
+    """Copy a SQLite memory into PostgreSQL: every table, same ids; safe to run again."""
+    from memstrata.store import open_store
+    from memstrata.store.postgres.copy import copy_sqlite_to_postgres, source_rows
+
+    try:
+        store = open_store(target)
+        if not source.is_file():
+            raise StoreError(f"no SQLite memory at {source}")
+        with Progress(console=out) as progress:
+            task = progress.add_task("copying", total=source_rows(source))
+            counts = copy_sqlite_to_postgres(
+                source, store, lambda table, n: progress.update(task, advance=n, description=table)
+            )
+        store.close()
+    except MemstrataError as exc:
+        raise _failed(exc) from None
+    table = Table("table", str(source), shown_location(target), title="rows on each side")
+    for name, (before, after) in counts.items():
+        table.add_row(name, str(before), str(after))
+    out.print(table)
+
+
 @app.command("demo")
 def run_demo(
     db: Annotated[
