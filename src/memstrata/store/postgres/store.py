@@ -98,7 +98,7 @@ class PostgresStore(EntityTables, ErasureTables):
             max_size=pool_size,
             kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
             configure=_configure,
-            check=ConnectionPool.check_connection,
+            check=_check_if_idle,
             timeout=timeout,
             open=False,
             name="memstrata",
@@ -129,6 +129,7 @@ class PostgresStore(EntityTables, ErasureTables):
             return
         with self._guard(), self._pool.connection() as conn:
             yield conn
+            conn._memstrata_used = time.monotonic()  # type: ignore[attr-defined]
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -1264,36 +1265,43 @@ class PostgresStore(EntityTables, ErasureTables):
         return [(r["id"], float(r["rank"])) for r in rows]
 
     def _terms_within(self, kind: str, terms: Sequence[str]) -> tuple[list[str], int]:
-        counted = sorted((self._matches(kind, term), term) for term in terms)
+        counts = self._matches(kind, terms)
         kept: list[str] = []
         total = 0
-        for count, term in counted:
+        for count, term in sorted((counts[term], term) for term in terms):
             if kept and total + count > _SCORED:
                 break
             kept.append(term)
             total += count
         return kept, total
 
-    def _matches(self, kind: str, term: str) -> int:
-        """How many items `term` matches, counted up to _SCORED + 1; a common term's count
-        is remembered for a while."""
-        key = (kind, term)
+    def _matches(self, kind: str, terms: Sequence[str]) -> dict[str, int]:
+        """How many items each term matches, counted up to _SCORED + 1, in one statement.
+        A common term's count is remembered for a while: counting it reads many rows, and
+        it only decides which terms are worth ranking."""
         now = time.monotonic()
-        known = self._term_counts.get(key)
-        if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
-            return known[0]
+        counts = {}
+        for term in terms:
+            known = self._term_counts.get((kind, term))
+            if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
+                counts[term] = known[0]
+        missing = [term for term in dict.fromkeys(terms) if term not in counts]
+        if not missing:
+            return counts
         if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
             self._term_counts.clear()
         spec = _KINDS[kind]
-        row = self._row(
-            f"SELECT count(*) AS n FROM (SELECT 1 FROM {spec.table}"
-            f" WHERE search @@ plainto_tsquery('{spec.config}', %s) LIMIT %s) m",
-            (term, _SCORED + 1),
+        rows = self._rows(
+            f"SELECT term, (SELECT count(*) FROM (SELECT 1 FROM {spec.table}"
+            f" WHERE search @@ plainto_tsquery('{spec.config}', term) LIMIT %s) m) AS n"
+            " FROM unnest(%s::text[]) AS term",
+            (_SCORED + 1, missing),
         )
-        count = int(row["n"]) if row else 0
-        if count > _COUNT_REMEMBERED_FROM:
-            self._term_counts[key] = (count, now)
-        return count
+        for row in rows:
+            counts[row["term"]] = int(row["n"])
+            if row["n"] > _COUNT_REMEMBERED_FROM:
+                self._term_counts[(kind, row["term"])] = (int(row["n"]), now)
+        return counts
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
@@ -1357,6 +1365,18 @@ class PostgresStore(EntityTables, ErasureTables):
             (tenant, list(ids)),
         )
         return [_item(kind, r) for r in rows]
+
+
+_CHECK_IDLE_SECONDS = 2.0
+
+
+def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
+    """Make sure a connection that sat idle still works before it is handed out (the
+    server may have restarted meanwhile); one used a moment ago is trusted, as a round
+    trip per statement doubled the time of a context."""
+    used = getattr(conn, "_memstrata_used", 0.0)
+    if time.monotonic() - used > _CHECK_IDLE_SECONDS:
+        ConnectionPool.check_connection(conn)
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
