@@ -2,12 +2,15 @@
 mid-request, the wrong password, a schema from a newer memstrata."""
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
@@ -17,7 +20,7 @@ from memstrata.errors import StoreError, StoreUnavailable
 from memstrata.keys import create_key
 from memstrata.store import open_store
 from tests.http.test_serve import CLI, _running, until
-from tests.postgres.server import EmbeddedPostgres
+from tests.postgres.server import EmbeddedPostgres, without_pgvector
 
 
 def _free_port() -> int:
@@ -169,3 +172,65 @@ def test_a_job_queued_in_one_process_wakes_the_workers_of_another(
     finally:
         listening.close()
         writing.close()
+
+
+HANGING_WORKER = """
+import sys, time
+from memstrata import Memory, load_settings
+
+mem = Memory.open(sys.argv[1], settings=load_settings(stream_lease_seconds=1),
+                  background_worker=False)
+
+def hang(job):
+    print("running", job.id, flush=True)
+    time.sleep(3600)
+
+for kind in list(mem.runner.handlers):
+    mem.runner.handlers[kind] = hang
+mem.process_pending()
+"""
+
+
+def test_a_worker_killed_mid_job_has_its_job_finished_by_another(
+    fresh_postgres: Callable[[], str],
+) -> None:
+    url = fresh_postgres()
+    settings = load_settings(stream_lease_seconds=1)
+    with Memory.open(url, settings=settings, background_worker=False) as mem:
+        mem.add_turn("project:k", "No, Raj is the Lead Architect.")
+    worker = subprocess.Popen(
+        [sys.executable, "-c", HANGING_WORKER, url], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert worker.stdout is not None
+        assert worker.stdout.readline().startswith("running")
+    finally:
+        worker.kill()
+        worker.wait(30)
+        worker.stdout.close()
+    with Memory.open(url, settings=settings, background_worker=False) as look:
+        assert any(j.status == "pending" for j in look.store.jobs())
+    with Memory.open(url, settings=settings, background_worker=True) as other:
+
+        def settled() -> bool:
+            return all(j.status == "done" for j in other.store.jobs())
+
+        until(settled, 60, lambda: f"jobs left: {other.store.jobs()}")
+        assert [f.text for f in other.facts("project:k")] == ["Raj is the Lead Architect."]
+        assert all(j.attempts == 0 for j in other.store.jobs())
+
+
+def test_a_server_without_pgvector_says_how_to_install_it() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="memstrata-no-vector-"))
+    try:
+        (folder / "server").mkdir()
+        server = EmbeddedPostgres(folder / "server", install=without_pgvector(folder))
+        try:
+            with pytest.raises(StoreError) as failed:
+                open_store(server.url())
+            assert "pgvector" in str(failed.value) and "apt-get install" in str(failed.value)
+            assert "s3cret" not in str(failed.value)
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
