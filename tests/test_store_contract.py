@@ -352,3 +352,31 @@ def test_memory_end_to_end_on_each_backend(backend_db: Callable[[], str | Path])
         context = mem.context("project:alpha", "Who leads architecture?", budget=2000)
         assert "Raj is the Lead Architect" in context.text
         assert mem.summaries("project:alpha", kind="session")
+
+
+def test_vector_search_finds_the_nearest_that_pass_the_filter(store: Store) -> None:
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal(64).astype(np.float32)
+    near = base + 0.1 * rng.standard_normal(64).astype(np.float32)
+    far = rng.standard_normal(64).astype(np.float32)
+    ids = {
+        name: _turn(store, stream, name, visibility=visibility)
+        for name, stream, visibility in (
+            ("near", "chat:a", Visibility.PRIVATE),
+            ("far", "chat:a", Visibility.PRIVATE),
+            ("nearest but shared", "chat:a", Visibility.SHARED),
+            ("nearest elsewhere", "chat:b", Visibility.PRIVATE),
+        )
+    }
+    vectors = {"near": near, "far": far, "nearest but shared": base, "nearest elsewhere": base}
+    for name, vector in vectors.items():
+        stream = "chat:b" if name == "nearest elsewhere" else "chat:a"
+        store.put_vectors("t1", stream, "m", [("turn", ids[name], vector.tobytes(), 64)])
+    index = store.vector_index()
+    private = ItemFilter(tenant="t1", streams=("chat:a",), visibilities=(Visibility.PRIVATE,))
+    found = index.search("turn", private, base, 10)
+    assert [i for i, _ in found] == [ids["near"], ids["far"]]
+    assert found[0][1] > 0.9 > found[1][1]
+    everywhere = index.search("turn", ItemFilter(tenant="t1"), base, 2)
+    assert {i for i, _ in everywhere} == {ids["nearest but shared"], ids["nearest elsewhere"]}
+    assert index.search("turn", ItemFilter(tenant="t2"), base, 10) == []

@@ -426,6 +426,11 @@ class Store(EntityStore, ErasureStore, Protocol):
 
     def release_lease(self, name: str, owner: str) -> None: ...
 
+    def vector_index(self) -> "VectorSearch":
+        """The vector search over this store's vectors: an index kept beside the store
+        (SQLite), or the database's own (pgvector)."""
+        ...
+
     @property
     def index_directory(self) -> Path | None:
         """A folder for indexes derived from the store; None: keep them in memory only."""
@@ -472,6 +477,17 @@ class Store(EntityStore, ErasureStore, Protocol):
 
     def recent_items(self, where: "ItemFilter", *, days: float, limit: int) -> list["Item"]: ...
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list["Item"]: ...
+
+
+class VectorSearch(Protocol):
+    """Nearest items by cosine similarity; see memstrata.vectors.VectorIndex."""
+
+    def search(
+        self, kind: str, where: "ItemFilter", query: Any, limit: int, *, exact: bool = False
+    ) -> list[tuple[int, float]]: ...
+    def refresh(self, tenant: str, stream: str) -> None: ...
+    def forget(self) -> None: ...
+    def drop(self, tenant: str, streams: Sequence[str]) -> None: ...
 
 
 class ItemFilter(_Row):

@@ -44,6 +44,7 @@ from memstrata.store.postgres.connection import INSTALL_PGVECTOR, shown, typed_e
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
 from memstrata.store.postgres.migrations import MIGRATIONS
+from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
     Fact,
     FactCategory,
@@ -632,25 +633,37 @@ class PostgresStore(EntityTables, ErasureTables):
         return [(r["id"], r["item_id"], r["stream"], _vector_bytes(r["embedding"])) for r in rows]
 
     def nearest(
-        self, kind: str, where: ItemFilter, query: bytes, dim: int, limit: int
+        self,
+        kind: str,
+        where: ItemFilter,
+        query: bytes,
+        dim: int,
+        limit: int,
+        exact: bool = False,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` passing `where` nearest to `query` by cosine, with
         their similarity, best first: pgvector's HNSW index of the dimension, filtered in
-        the same statement (iterative scans keep filtered searches from running short)."""
+        the same statement (an iterative scan keeps a filtered search from coming back
+        short). With `exact`, a scan instead of the index."""
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         vector = np.frombuffer(query, dtype=np.float32)
         with self.transaction():
+            if exact:
+                self._exec("SET LOCAL enable_indexscan = off")
             self._exec("SET LOCAL hnsw.iterative_scan = relaxed_order")
             rows = self._rows(
                 "SELECT item_id, 1 - distance AS similarity FROM ("
                 f" SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
                 f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
-                f" WHERE v.kind = %s AND v.dim = {dim} AND v.tenant = %s AND {sql}"
-                " ORDER BY distance LIMIT %s) nearest",
+                f" WHERE v.kind = %s AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
+                " ORDER BY distance LIMIT %s) nearest ORDER BY distance",
                 [vector, kind, where.tenant, *params, limit],
             )
         return [(r["item_id"], float(r["similarity"])) for r in rows]
+
+    def vector_index(self) -> DatabaseVectors:
+        return DatabaseVectors(self)
 
     def streams_with_items(self) -> list[tuple[str, str]]:
         rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import wraps
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
@@ -50,6 +50,9 @@ from memstrata.types import (
     Visibility,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    from memstrata.vectors import VectorIndex
 
 
 def _ts(moment: datetime | None) -> str | None:
@@ -1072,6 +1075,11 @@ class SQLiteStore(EntityTables, ErasureTables):
         self._exec("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
 
     # -- search ---------------------------------------------------------------
+
+    def vector_index(self) -> "VectorIndex":
+        from memstrata.vectors import VectorIndex
+
+        return VectorIndex(self, self.index_directory)
 
     @property
     def index_directory(self) -> Path | None:
