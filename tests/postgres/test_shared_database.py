@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
 from memstrata import Memory, load_settings
@@ -234,3 +235,27 @@ def test_a_server_without_pgvector_says_how_to_install_it() -> None:
             server.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_row_level_security_hides_other_tenants_from_a_scoped_session(
+    postgres_server: EmbeddedPostgres, fresh_postgres: Callable[[], str]
+) -> None:
+    url = fresh_postgres()
+    with Memory.open(url, background_worker=False) as mem:
+        mem.add_turn("chat:a", "Acme's plan.", tenant="acme")
+        mem.add_turn("chat:a", "Globex's plan.", tenant="globex")
+    database = url.rsplit("/", 1)[1]
+    # Superusers bypass row-level security; an application's role does not.
+    postgres_server.psql(
+        "CREATE ROLE app LOGIN PASSWORD 'app-pw';"
+        " GRANT SELECT ON ALL TABLES IN SCHEMA public TO app;",
+        database,
+    )
+    app_url = url.replace("memstrata:s3cret-pw@", "app:app-pw@")
+    with psycopg.connect(app_url, autocommit=True) as conn:
+        every = conn.execute("SELECT user_text FROM turns ORDER BY id").fetchall()
+        assert [r[0] for r in every] == ["Acme's plan.", "Globex's plan."]
+        conn.execute("SET memstrata.tenant = 'acme'")
+        scoped = conn.execute("SELECT user_text FROM turns ORDER BY id").fetchall()
+        assert [r[0] for r in scoped] == ["Acme's plan."]
+        assert conn.execute("SELECT count(*) FROM streams").fetchone()[0] == 1
