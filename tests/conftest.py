@@ -50,6 +50,7 @@ def scripted() -> ScriptedModel:
     return ScriptedModel()
 
 
+POSTGRES_TEMPLATE = "memstrata_template"
 TEST_BACKEND = os.environ.get("MEMSTRATA_TEST_BACKEND", "sqlite")
 """The backend `open_memory` opens: sqlite (real files), or postgres (a database of its own
 per test and name, on the session's embedded server) to run a module against PostgreSQL."""
@@ -67,10 +68,33 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server: EmbeddedPostgres) -> str:
+    """A database with the schema made once, which each test's database copies."""
+    from memstrata.store import open_store
+
+    open_store(postgres_server.create_database(POSTGRES_TEMPLATE)).close()
+    return POSTGRES_TEMPLATE
+
+
 @pytest.fixture
-def fresh_postgres(postgres_server: EmbeddedPostgres) -> Callable[[], str]:
-    """Makes empty databases on the session's server; each call returns a new one's URL."""
-    return lambda: postgres_server.create_database(f"t{uuid.uuid4().hex[:16]}")
+def fresh_postgres(
+    postgres_server: EmbeddedPostgres, postgres_template: str
+) -> Iterator[Callable[[], str]]:
+    """Makes empty memstrata databases on the session's server, each call a new one's URL;
+    they are dropped after the test, so that the run's disk use stays small."""
+    made: list[str] = []
+
+    def make() -> str:
+        made.append(f"t{uuid.uuid4().hex[:16]}")
+        postgres_server.psql(
+            f'CREATE DATABASE "{made[-1]}" TEMPLATE {postgres_template} STRATEGY FILE_COPY'
+        )
+        return postgres_server.url(made[-1])
+
+    yield make
+    for name in made:
+        postgres_server.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

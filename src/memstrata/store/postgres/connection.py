@@ -4,6 +4,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg_pool import PoolClosed
 
 from memstrata.errors import StoreError, StoreFull, StoreReadOnly, StoreUnavailable
 
@@ -30,6 +31,8 @@ def typed_error(exc: psycopg.Error, url: str) -> StoreError:
     """The StoreError subclass that says what went wrong, naming the server but never its
     password."""
     where = shown(url)
+    if isinstance(exc, PoolClosed):
+        return StoreUnavailable(f"the store is closed ({where})")
     detail = _without_secrets(str(exc), url)
     if isinstance(exc, pg_errors.DiskFull | pg_errors.OutOfMemory):
         return StoreFull(f"the database server is out of space ({where}: {detail})")
