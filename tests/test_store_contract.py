@@ -380,3 +380,11 @@ def test_vector_search_finds_the_nearest_that_pass_the_filter(store: Store) -> N
     everywhere = index.search("turn", ItemFilter(tenant="t1"), base, 2)
     assert {i for i, _ in everywhere} == {ids["nearest but shared"], ids["nearest elsewhere"]}
     assert index.search("turn", ItemFilter(tenant="t2"), base, 10) == []
+
+
+def test_nul_characters_come_back_whole(store: Store) -> None:
+    turn = _turn(store, "chat:a", "before\x00after zebra")
+    fact = _fact(store, "chat:a", "a\x00b")
+    assert store.turn("t1", turn).user == "before\x00after zebra"
+    assert store.fact("t1", fact).text == "a\x00b"
+    assert [i for i, _ in store.fts_ids("turn", ["zebra"], ItemFilter(tenant="t1"), 5)] == [turn]

@@ -4,6 +4,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextBinaryLoader, TextLoader
 from psycopg_pool import PoolClosed
 
 from memstrata.errors import StoreError, StoreFull, StoreReadOnly, StoreUnavailable
@@ -13,6 +14,42 @@ INSTALL_PGVECTOR = (
     " apt-get install postgresql-<version>-pgvector; Docker: the pgvector/pgvector image)"
     " and run memstrata again, which creates the extension"
 )
+
+
+NUL_STAND_IN = "\uffff"
+"""PostgreSQL's text cannot hold NUL, which SQLite keeps: a NUL is stored as this
+noncharacter (never meant to appear in text that is exchanged) and read back as NUL."""
+
+
+class _NulFreeDumper(StrDumperUnknown):
+    def dump(self, obj: str) -> bytes:
+        return super().dump(obj.replace("\x00", NUL_STAND_IN))  # type: ignore[return-value]
+
+
+class _NulFreeBinaryDumper(StrBinaryDumper):
+    def dump(self, obj: str) -> bytes:
+        return super().dump(obj.replace("\x00", NUL_STAND_IN))  # type: ignore[return-value]
+
+
+class _NulLoader(TextLoader):
+    def load(self, data: bytes) -> str:
+        text = super().load(data)
+        return text.replace(NUL_STAND_IN, "\x00") if NUL_STAND_IN in text else text
+
+
+class _NulBinaryLoader(TextBinaryLoader):
+    def load(self, data: bytes) -> str:
+        text = super().load(data)
+        return text.replace(NUL_STAND_IN, "\x00") if NUL_STAND_IN in text else text
+
+
+def keep_nul_characters(conn: psycopg.Connection) -> None:
+    """Strings with NUL go in and come back out whole on this connection."""
+    conn.adapters.register_dumper(str, _NulFreeBinaryDumper)
+    conn.adapters.register_dumper(str, _NulFreeDumper)
+    for name in ("text", "varchar"):
+        conn.adapters.register_loader(name, _NulLoader)
+        conn.adapters.register_loader(name, _NulBinaryLoader)
 
 
 def shown(url: str) -> str:

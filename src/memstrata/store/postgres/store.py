@@ -40,7 +40,12 @@ from memstrata.store.base import (
     NewTurn,
     StreamState,
 )
-from memstrata.store.postgres.connection import INSTALL_PGVECTOR, shown, typed_error
+from memstrata.store.postgres.connection import (
+    INSTALL_PGVECTOR,
+    keep_nul_characters,
+    shown,
+    typed_error,
+)
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
 from memstrata.store.postgres.migrations import MIGRATIONS
@@ -1396,6 +1401,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.row_factory = dict_row  # type: ignore[assignment]
     conn.execute("SET TIME ZONE 'UTC'")
     register_vector(conn)
+    keep_nul_characters(conn)
 
 
 def _has_pgvector(conn: psycopg.Connection[Any]) -> bool:
