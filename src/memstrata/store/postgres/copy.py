@@ -70,7 +70,7 @@ def copy_sqlite_to_postgres(
 def source_rows(source: Path) -> int:
     db = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
-        return sum(db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES)
+        return sum(_source_count(db, table) for table in TABLES)
     finally:
         db.close()
 
@@ -84,6 +84,8 @@ def _copy_table(
         for name in (r[1] for r in db.execute(f"PRAGMA table_info({table})"))
     }
     names = [name for name, to in columns.items() if to in kinds]
+    if not names:
+        return  # a table the source's (older) schema does not have
     later = _LATER.get(table, ())
     marks = ", ".join(["%s"] * len(names))
     insert = (
@@ -157,6 +159,12 @@ def _move_identities(target: PostgresStore) -> None:
             f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
             f" greatest((SELECT max({column}) FROM {table}), 1))"
         )
+
+
+def _source_count(db: sqlite3.Connection, table: str) -> int:
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone():
+        return 0
+    return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
 def _count(target: PostgresStore, table: str) -> int:

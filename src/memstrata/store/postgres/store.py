@@ -49,6 +49,7 @@ from memstrata.store.postgres.connection import (
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
 from memstrata.store.postgres.migrations import MIGRATIONS
+from memstrata.store.postgres.team import TeamTables
 from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
     Fact,
@@ -83,7 +84,7 @@ _RECORDS_PER_INSERT = 500
 _CLAIM_TRIES = 3
 
 
-class PostgresStore(EntityTables, ErasureTables):
+class PostgresStore(EntityTables, ErasureTables, TeamTables):
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
         self.shown_url = shown(url)
@@ -217,6 +218,13 @@ class PostgresStore(EntityTables, ErasureTables):
 
     def migrations(self) -> list[str]:
         return [r["name"] for r in self._rows("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # The team tables (TeamTables) read rows as the store's own methods do.
+    def _record_of(self, row: Row) -> Record:
+        return _record(row)
+
+    def _turn_of(self, row: Row) -> Turn:
+        return _turn(row)
 
     # -- streams --------------------------------------------------------------
 
