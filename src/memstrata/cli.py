@@ -20,7 +20,8 @@ from memstrata.errors import MemstrataError, StoreError
 from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
-from memstrata.settings import Settings, load_settings
+from memstrata.settings import Settings, database_location, load_settings
+from memstrata.store import shown_location
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 from memstrata.workers import Workers
 
@@ -30,12 +31,14 @@ err = Console(stderr=True)
 
 
 class _Options:
-    def __init__(self, db: Path | None, config: Path | None, tenant: str) -> None:
+    def __init__(self, db: str | None, config: Path | None, tenant: str) -> None:
         self.db, self.config, self.tenant = db, config, tenant
 
     def settings(self) -> Settings:
         settings = load_settings(self.config)
-        return settings.model_copy(update={"db": self.db}) if self.db else settings
+        if not self.db:
+            return settings
+        return settings.model_copy(update={"db": database_location(self.db)})
 
 
 @contextmanager
@@ -74,7 +77,10 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     ctx: typer.Context,
-    db: Annotated[Path | None, typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLite file or postgresql:// URL [env: MEMSTRATA_DB]"),
+    ] = None,
     config: Annotated[
         Path | None,
         typer.Option(envvar="MEMSTRATA_CONFIG", help="TOML settings file"),
@@ -646,12 +652,41 @@ def check(ctx: typer.Context) -> None:
         raise typer.Exit(2) from None
     table = Table("setting", "value", title="memstrata settings")
     for key, value in settings.model_dump().items():
-        table.add_row(key, json.dumps(value, default=str))
+        shown = shown_location(value) if key == "db" else value
+        table.add_row(key, json.dumps(shown, default=str))
     out.print(table)
     with _memory(ctx) as mem:
         jobs = mem.store.jobs()
     counts = {s: sum(j.status == s for j in jobs) for s in ("pending", "done", "failed")}
-    out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model.name}; jobs {counts}")
+    opened = shown_location(settings.db)
+    out.print(f"[green]ok[/green]: {opened} opened; model {mem.model.name}; jobs {counts}")
+
+
+@app.command("migrate")
+def migrate(
+    source: Annotated[Path, typer.Option("--from", help="The SQLite memory to copy")],
+    target: Annotated[str, typer.Option("--to", help="The postgresql:// database to fill")],
+) -> None:
+    """Copy a SQLite memory into PostgreSQL: every table, same ids; safe to run again."""
+    from memstrata.store import open_store
+    from memstrata.store.postgres.copy import copy_sqlite_to_postgres, source_rows
+
+    try:
+        store = open_store(target)
+        if not source.is_file():
+            raise StoreError(f"no SQLite memory at {source}")
+        with Progress(console=out) as progress:
+            task = progress.add_task("copying", total=source_rows(source))
+            counts = copy_sqlite_to_postgres(
+                source, store, lambda table, n: progress.update(task, advance=n, description=table)
+            )
+        store.close()
+    except MemstrataError as exc:
+        raise _failed(exc) from None
+    table = Table("table", str(source), shown_location(target), title="rows on each side")
+    for name, (before, after) in counts.items():
+        table.add_row(name, str(before), str(after))
+    out.print(table)
 
 
 @app.command("demo")

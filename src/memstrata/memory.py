@@ -26,7 +26,7 @@ from memstrata.pipeline import Pipeline
 from memstrata.recall import KINDS, PRESETS, Recall
 from memstrata.reextract import reextract
 from memstrata.routing import Router
-from memstrata.settings import Settings, load_settings
+from memstrata.settings import Settings, database_location, load_settings
 from memstrata.sources.ingest import (
     JiraIngest,
     Progress,
@@ -120,6 +120,7 @@ class Memory:
         if self._worker:
             self._worker.start()
             self._worker.wake()  # work left by an earlier process
+            store.on_new_jobs(self._worker.wake)  # work queued by other processes
 
     @classmethod
     def open(
@@ -133,14 +134,15 @@ class Memory:
         background_worker: bool | None = None,
         check_vectors: bool = True,
     ) -> Self:
-        """A memory on the SQLite file `path` (default: settings.db), with the model and
-        embedder the settings name unless ready-made ones are given."""
+        """A memory on the database `path` (default: settings.db): a SQLite file, or a
+        postgresql:// URL. The model and embedder are those the settings name unless
+        ready-made ones are given."""
         from memstrata.models import build_model
-        from memstrata.store import SQLiteStore
+        from memstrata.store import open_store
 
         settings = settings or load_settings()
         if path is not None:
-            settings = settings.model_copy(update={"db": Path(path)})
+            settings = settings.model_copy(update={"db": database_location(path)})
         if settings.trace_file is not None:
             tracing.enable(settings.trace_file)
         owned: list[object] = []
@@ -150,7 +152,7 @@ class Memory:
         if embedder == "settings":
             embedder = _embedder_from(settings)
             owned.append(embedder)
-        store = SQLiteStore(settings.db, durability=settings.durability)
+        store = open_store(settings.db, durability=settings.durability)
         try:
             memory = cls(
                 store, model, settings, embedder=embedder, tenant=tenant,

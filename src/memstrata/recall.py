@@ -19,7 +19,6 @@ from memstrata.embed import Embedder
 from memstrata.store.base import Item, ItemFilter, Store
 from memstrata.timeframe import Timeframe, timeframe_of
 from memstrata.types import SearchHit
-from memstrata.vectors import VectorIndex
 
 log = logging.getLogger("memstrata.recall")
 
@@ -101,7 +100,7 @@ class Recall:
     def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store, store.index_directory)
+        self.index = store.vector_index()
         store.on_erase(self.index.drop)
         self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
 

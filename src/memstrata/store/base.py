@@ -545,6 +545,11 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
 
     def release_lease(self, name: str, owner: str) -> None: ...
 
+    def vector_index(self) -> "VectorSearch":
+        """The vector search over this store's vectors: an index kept beside the store
+        (SQLite), or the database's own (pgvector)."""
+        ...
+
     @property
     def index_directory(self) -> Path | None:
         """A folder for indexes derived from the store; None: keep them in memory only."""
@@ -553,6 +558,11 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     @property
     def in_transaction(self) -> bool:
         """Whether this connection has a write open, whose rows may yet roll back."""
+        ...
+
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when another process queues a job, where the backend can tell
+        (PostgreSQL's LISTEN/NOTIFY); elsewhere workers find new jobs by polling."""
         ...
 
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
@@ -586,6 +596,17 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
 
     def recent_items(self, where: "ItemFilter", *, days: float, limit: int) -> list["Item"]: ...
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list["Item"]: ...
+
+
+class VectorSearch(Protocol):
+    """Nearest items by cosine similarity; see memstrata.vectors.VectorIndex."""
+
+    def search(
+        self, kind: str, where: "ItemFilter", query: Any, limit: int, *, exact: bool = False
+    ) -> list[tuple[int, float]]: ...
+    def refresh(self, tenant: str, stream: str) -> None: ...
+    def forget(self) -> None: ...
+    def drop(self, tenant: str, streams: Sequence[str]) -> None: ...
 
 
 class ItemFilter(_Row):

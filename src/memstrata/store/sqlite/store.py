@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import wraps
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
@@ -52,6 +52,9 @@ from memstrata.types import (
     Visibility,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    from memstrata.vectors import VectorIndex
 
 
 def _ts(moment: datetime | None) -> str | None:
@@ -1085,6 +1088,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     # -- search ---------------------------------------------------------------
 
+    def vector_index(self) -> "VectorIndex":
+        from memstrata.vectors import VectorIndex
+
+        return VectorIndex(self, self.index_directory)
+
     @property
     def index_directory(self) -> Path | None:
         """Where indexes derived from this file are kept: beside it."""
@@ -1096,6 +1104,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
         self._erase_listeners.append(listener)
+
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """SQLite cannot signal other processes; their workers poll the queue."""
 
     def fts_ids(
         self, kind: str, terms: Sequence[str], where: ItemFilter, limit: int
