@@ -12,6 +12,7 @@ a connection from the pool and commits on its own.
 
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -49,6 +50,7 @@ from memstrata.store.postgres.connection import (
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
 from memstrata.store.postgres.migrations import MIGRATIONS
+from memstrata.store.postgres.routing import RoutingTables
 from memstrata.store.postgres.team import TeamTables
 from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
@@ -84,7 +86,7 @@ _RECORDS_PER_INSERT = 500
 _CLAIM_TRIES = 3
 
 
-class PostgresStore(EntityTables, ErasureTables, TeamTables):
+class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
         self.shown_url = shown(url)
@@ -1273,11 +1275,12 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables):
         As in the SQLite store, only the rarest terms are asked for, as many as keep the
         matches under _SCORED; should even the rarest match more, the newest are ranked."""
         spec = _KINDS[kind]
-        kept, matches = self._terms_within(kind, terms)
+        kept, matches = self._terms_within(kind, [_tsquery_term(t) for t in terms])
         if not kept:
             return []
         sql, params = _filter_sql(kind, where)
-        query = " || ".join([f"plainto_tsquery('{spec.config}', %s)"] * len(kept))
+        # A phrase query: "el 5" (the issue key EL-5) matches its words next to each other.
+        query = " || ".join([f"phraseto_tsquery('{spec.config}', %s)"] * len(kept))
         select = (
             f"SELECT x.id, {spec.rank} AS rank FROM {spec.table} x, (SELECT {query}) q(q)"
             f" WHERE x.search @@ q.q AND {sql}"
@@ -1319,7 +1322,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables):
         spec = _KINDS[kind]
         rows = self._rows(
             f"SELECT term, (SELECT count(*) FROM (SELECT 1 FROM {spec.table}"
-            f" WHERE search @@ plainto_tsquery('{spec.config}', term) LIMIT %s) m) AS n"
+            f" WHERE search @@ phraseto_tsquery('{spec.config}', term) LIMIT %s) m) AS n"
             " FROM unnest(%s::text[]) AS term",
             (_SCORED + 1, missing),
         )
@@ -1619,6 +1622,15 @@ def _json_or_none(value: dict[str, Any] | None) -> str | None:
 
 def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
     return None if text is None else json.loads(text)
+
+
+_ISSUE_KEY_TERM = re.compile(r"[a-z][a-z0-9]*\s\d+")
+
+
+def _tsquery_term(term: str) -> str:
+    """A term as PostgreSQL's parser reads it: the issue key "el 5" is written "el-5",
+    since the parser reads "EL-5" as "el" and the signed number "-5"."""
+    return term.replace(" ", "-") if _ISSUE_KEY_TERM.fullmatch(term) else term
 
 
 def _turn(row: Row) -> Turn:
