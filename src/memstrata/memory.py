@@ -14,7 +14,7 @@ from typing import Literal, Self, TypeVar
 from memstrata import tracing
 from memstrata.checked import checked_api
 from memstrata.context import assemble
-from memstrata.embed import Embedder, build_embedder
+from memstrata.embed import Embedder, embedder_from_settings
 from memstrata.erase import erase, forget
 from memstrata.errors import EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
@@ -142,7 +142,7 @@ class Memory:
             model = build_model(settings.model)
             owned.append(model)
         if embedder == "settings":
-            embedder = _embedder_from(settings)
+            embedder = embedder_from_settings(settings.embed)
             owned.append(embedder)
         store = SQLiteStore(settings.db, durability=settings.durability)
         try:
@@ -756,14 +756,6 @@ def _member(kind: type[_E], value: _E | str, what: str) -> _E:
     except ValueError:
         known = ", ".join(member.value for member in kind)
         raise InvalidInput(f"unknown {what} {value!r}; use one of {known}") from None
-
-
-def _embedder_from(settings: Settings) -> Embedder | None:
-    embed = settings.embed
-    return build_embedder(
-        embed.kind, model=embed.model, base_url=embed.base_url, api_key_env=embed.api_key_env,
-        timeout=embed.timeout_seconds,
-    )  # fmt: skip
 
 
 def _check_vectors(store: Store, embedder: Embedder | None) -> None:

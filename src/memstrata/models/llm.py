@@ -44,7 +44,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from memstrata import tracing
-from memstrata.errors import InvalidInput
+from memstrata.errors import InvalidInput, SettingsError
 from memstrata.models.base import (
     DatedSummary,
     ExtractedFact,
@@ -69,6 +69,10 @@ from memstrata.models.prompts import (
 )
 from memstrata.openai_client import OwnsClient, client_from_settings
 from memstrata.types import GLOBAL_STREAM
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.settings import ModelSettings
 
 __all__ = ["LLMModel", "TaskStats", "TASKS", "FORMATS"]
 
@@ -475,3 +479,23 @@ class LLMModel(OwnsClient):
             raise _Retry(f"invalid answer: {_short(where)}") from exc
         except InvalidAnswer as exc:
             raise _Retry(f"invalid answer: {_short(str(exc))}") from exc
+
+
+def build(settings: ModelSettings) -> LLMModel:
+    """The ``llm`` entry point: a chat model at `settings.base_url`, with the heuristic
+    model as the fallback for answers it cannot use. A provider fills the URL and name."""
+    from memstrata.models.heuristic import HeuristicModel
+
+    if not settings.base_url:
+        raise SettingsError("model.base_url must be set for the llm model (or a model.provider)")
+    if not settings.name:
+        raise SettingsError("model.name must be set for the llm model (or a model.provider)")
+    return LLMModel.from_settings(
+        base_url=settings.base_url,
+        model=settings.name,
+        api_key_env=settings.api_key_env or None,
+        fallback=HeuristicModel(),
+        timeout=settings.timeout_seconds,
+        attempts=settings.attempts,
+        backoff=settings.backoff_seconds,
+    )
