@@ -17,6 +17,7 @@ demo: $(BIN)/memstrata
 test: $(BIN)/memstrata
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 bench: $(BIN)/memstrata

@@ -76,7 +76,7 @@ def test_a_command_without_its_extra_names_it(
     ("extra", "module", "importing"),
     [
         ("server", "jinja2", "import memstrata.http"),
-        ("server", "multipart", "from memstrata.http import create_app"),
+        ("server", "python_multipart", "from memstrata.http import create_app"),
         ("server", "starlette", "import memstrata.proxy"),
         ("mcp", "mcp", "from memstrata.mcp import build_server"),
     ],

@@ -296,7 +296,8 @@ def reembed(ctx: typer.Context) -> None:
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except MemstrataError as exc:
         raise _failed(exc) from None
-    out.print(f"{done} items embedded with {mem.recall.embedder.name}")
+    embedder = mem.recall.embedder
+    out.print(f"{done} items embedded with {embedder.name if embedder else 'no embedder'}")
 
 
 @app.command("maintain")

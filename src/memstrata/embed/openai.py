@@ -121,7 +121,10 @@ class OpenAIEmbedder(OwnsClient):
         inputs = [valid_utf8(text) if text.strip() else " " for text in texts]
         try:
             response = self.client.embeddings.create(
-                model=self.model, input=inputs, encoding_format="float", **self._extra
+                model=self.model,
+                input=inputs,
+                encoding_format="float",
+                dimensions=openai.omit if self.dimensions is None else self.dimensions,
             )
         except openai.APIStatusError as exc:
             raise EmbeddingError(
@@ -133,10 +136,6 @@ class OpenAIEmbedder(OwnsClient):
                 f"embedding model {self.model!r} failed: {type(exc).__name__}: {_short(str(exc))}"
             ) from exc
         return self._rows(response, len(texts))
-
-    @property
-    def _extra(self) -> dict[str, int]:
-        return {} if self.dimensions is None else {"dimensions": self.dimensions}
 
     def _rows(self, response: Any, count: int) -> np.ndarray:
         data = list(getattr(response, "data", None) or [])

@@ -38,9 +38,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import openai
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, ValidationError
 
 from memstrata import tracing
@@ -374,18 +375,24 @@ class LLMModel(OwnsClient):
 
     def _request_messages(
         self, messages: list[dict], response_type: type[BaseModel], fmt: str
-    ) -> list[dict]:
+    ) -> list[ChatCompletionMessageParam]:
+        # The prompts build plain role/content dicts, which is what these params are.
         if fmt == "json_schema":
-            return messages
+            return cast("list[ChatCompletionMessageParam]", messages)
         schema = json.dumps(response_type.model_json_schema(), separators=(",", ":"))
         hint = (
             "\n\nAnswer with a single JSON object, and nothing else, that matches this JSON "
             f"schema:\n{schema}"
         )
         first, *rest = messages
-        return [{**first, "content": first["content"] + hint}, *rest]
+        return cast(
+            "list[ChatCompletionMessageParam]",
+            [{**first, "content": first["content"] + hint}, *rest],
+        )
 
-    def _create(self, task: str, messages: list[dict], response_type: type, fmt: str):
+    def _create(
+        self, task: str, messages: list[dict], response_type: type[BaseModel], fmt: str
+    ) -> ChatCompletion:
         kwargs: dict[str, Any] = {}
         if fmt == "json_schema":
             kwargs["response_format"] = {
@@ -443,8 +450,8 @@ class LLMModel(OwnsClient):
             raise _Retry("invalid answer: no choices")
         choice = completion.choices[0]
         message = choice.message
-        if getattr(message, "refusal", None):
-            raise _Retry(f"model refused: {_short(message.refusal)}")
+        if refusal := getattr(message, "refusal", None):
+            raise _Retry(f"model refused: {_short(refusal)}")
         if not message.content:
             raise _Retry(f"invalid answer: empty content (finish_reason {choice.finish_reason})")
         return message.content
