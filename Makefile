@@ -26,7 +26,7 @@ lowest: $(BIN)/memstrata
 
 # The documentation site, with every warning an error; `mkdocs serve` to read it live.
 docs: $(BIN)/memstrata
-	$(BIN)/mkdocs build --strict --site-dir build/site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 bench: $(BIN)/memstrata
 	$(BIN)/python benchmarks/pipeline.py
