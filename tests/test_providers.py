@@ -145,3 +145,10 @@ def test_embed_dimensions_are_asked_for_and_kept(tmp_path: Path) -> None:
         assert {r["dimensions"] for r in server.embedding_requests} == {64}
         assert server.embedding_requests[0]["model"] == "text-embedding-3-small"
         assert server.embedding_headers[0]["authorization"] == "Bearer sk-test"
+
+
+@pytest.mark.parametrize("kind", ["hashing", "minilm"])
+def test_dimensions_are_refused_by_embedders_of_a_fixed_size(kind: str, tmp_path: Path) -> None:
+    settings = load_settings(embed={"kind": kind, "dimensions": 128})
+    with pytest.raises(SettingsError, match="embed.dimensions is for the openai embedder"):
+        Memory.open(tmp_path / "m.db", settings=settings)

@@ -81,9 +81,14 @@ def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(vectors / norms, dtype=np.float32)
 
 
-def check_model_name(kind: str, asked: str | None, own: str) -> None:
-    """A :class:`SettingsError` if settings name a model other than a local embedder's own."""
+def check_model_name(kind: str, asked: str | None, own: str, dimensions: int | None = None) -> None:
+    """A :class:`SettingsError` if settings name a model or ask for a dimension other than
+    a local embedder's own."""
     if asked and asked != own:
         raise SettingsError(
             f"embedding model {asked!r} does not fit the {kind} embedder, whose model is {own!r}"
+        )
+    if dimensions is not None:
+        raise SettingsError(
+            f"embed.dimensions is for the openai embedder; the {kind} embedder's is fixed"
         )

@@ -64,5 +64,5 @@ def _features(text: str) -> list[str]:
 def build(settings: EmbedSettings) -> HashingEmbedder:
     """The ``hashing`` entry point."""
     embedder = HashingEmbedder()
-    check_model_name("hashing", settings.model, embedder.name)
+    check_model_name("hashing", settings.model, embedder.name, settings.dimensions)
     return embedder

@@ -180,7 +180,7 @@ def build(settings: EmbedSettings) -> MiniLMEmbedder:
     """The ``minilm`` entry point; :class:`MissingExtra` without the ``local`` extra."""
     require_extra("local", "the minilm embedder", load=False)
     embedder = MiniLMEmbedder()
-    check_model_name("minilm", settings.model, embedder.name)
+    check_model_name("minilm", settings.model, embedder.name, settings.dimensions)
     return embedder
 
 
