@@ -10,6 +10,10 @@ from memstrata.extras import extra_needed
 from memstrata.settings import Settings
 from memstrata.types import Trust
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # imported on first use: see __getattr__
+    from memstrata.mcp.server import TOOL_NAMES, build_server
+
 TRANSPORTS = ("stdio", "http", "streamable-http")
 """'http' is short for the SDK's 'streamable-http'."""
 
