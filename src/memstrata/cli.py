@@ -469,6 +469,92 @@ def timeline(
     out.print(table)
 
 
+team_app = typer.Typer(help="Profiles, proactive actions and digests.", no_args_is_help=True)
+app.add_typer(team_app, name="team")
+_TRUST_HELP = "full, inner, familiar or public"
+
+
+@team_app.command("rebuild")
+def team_rebuild(ctx: typer.Context) -> None:
+    """Rebuild every profile and run every action rule now (maintenance does it nightly)."""
+    with _memory(ctx) as mem:
+        report = mem.rebuild_team()
+    out.print(
+        f"{report.profiles} profiles; {report.actions} actions found ({report.new} new), "
+        f"{report.closed} closed; {report.webhooks} told to webhooks"
+    )
+
+
+@team_app.command("profile")
+def team_profile(
+    ctx: typer.Context,
+    entity: Annotated[str, typer.Argument(help="A person, '#channel', a project or its key")],
+    trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the Profile as JSON")] = False,
+) -> None:
+    """Role, current work, commitments, blockers, recent activity and mood of an entity."""
+    with _memory(ctx) as mem:
+        profile = mem.profile(entity, trust=trust)
+    if as_json:
+        out.print_json(profile.model_dump_json())
+        return
+    for text, source in profile.lines():
+        out.print(text + (f"  [dim]{source.label()}[/dim]" if source else ""), highlight=False)
+    for item in profile.recent_activity:
+        out.print(f"  recent: {item.text}", highlight=False)
+
+
+@team_app.command("actions")
+def team_actions(
+    ctx: typer.Context,
+    status: Annotated[str, typer.Option(help="open, done, dismissed or all")] = "open",
+    stream: Annotated[str | None, typer.Option(help="Only this stream's")] = None,
+    trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the actions as JSON")] = False,
+) -> None:
+    """What needs doing, as the rules found it at the last rebuild, with its evidence."""
+    with _memory(ctx) as mem:
+        found = mem.actions(status=None if status == "all" else status, stream=stream, trust=trust)
+    if as_json:
+        out.print_json(json.dumps([a.model_dump(mode="json") for a in found]))
+        return
+    table = Table("id", "rule", "status", "stream", "title", "evidence", title="actions")
+    for action in found:
+        evidence = ", ".join(e.label() for e in action.evidence)
+        table.add_row(
+            str(action.id), action.rule, action.status, action.stream, action.title, evidence
+        )
+    out.print(table)
+
+
+@team_app.command("set-status")
+def team_set_status(
+    ctx: typer.Context,
+    action_id: Annotated[int, typer.Argument(help="The action's id")],
+    status: Annotated[str, typer.Argument(help="open, done or dismissed")],
+) -> None:
+    """Mark an action done or dismissed (or open again); rebuilds keep it."""
+    with _memory(ctx) as mem:
+        action = mem.set_action_status(action_id, status)
+    out.print(f"action {action.id} is {action.status}")
+
+
+@team_app.command("digest")
+def team_digest(
+    ctx: typer.Context,
+    stream: str,
+    period: Annotated[
+        str, typer.Argument(help="today, yesterday, 'this week', 'last week', a day or a range")
+    ] = "today",
+    timezone: Annotated[str | None, typer.Option(help="IANA time zone of the days")] = None,
+    trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+) -> None:
+    """What a stream's turns and messages said over a period, day by day."""
+    with _memory(ctx) as mem:
+        digest = mem.digest(stream, period, timezone=timezone, trust=trust)
+    out.print(digest.text, highlight=False)
+
+
 keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")
 app.add_typer(keys_app, name="keys")
 
