@@ -178,10 +178,9 @@ class MiniLMEmbedder:
 
 def build(settings: EmbedSettings) -> MiniLMEmbedder:
     """The ``minilm`` entry point; :class:`MissingExtra` without the ``local`` extra."""
+    check_model_name("minilm", settings.model, MODEL_NAME, settings.dimensions)
     require_extra("local", "the minilm embedder", load=False)
-    embedder = MiniLMEmbedder()
-    check_model_name("minilm", settings.model, embedder.name, settings.dimensions)
-    return embedder
+    return MiniLMEmbedder()
 
 
 def _signature(model: Any, session: Any) -> tuple[tuple[str, ...], str]:
