@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lowest docs bench clean
 
 $(BIN)/memstrata: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,19 @@ demo: $(BIN)/memstrata
 test: $(BIN)/memstrata
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# The core's tests at the lowest dependency versions pyproject.toml allows (.ci/run runs it).
+lowest: $(BIN)/memstrata
+	bash .ci/lowest
+
+# The documentation site, with every warning an error; `mkdocs serve` to read it live.
+docs: $(BIN)/memstrata
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 bench: $(BIN)/memstrata
 	$(BIN)/python benchmarks/pipeline.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-lowest build src/*.egg-info .pytest_cache .ruff_cache .mypy_cache

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
@@ -62,9 +63,10 @@ other errors, so that a script can tell "try again later" from "fix the command"
 def _failed(exc: MemstrataError) -> typer.Exit:
     """Print `exc` for a person and return the exit to raise."""
     if isinstance(exc, StoreError):
-        err.print(f"[red]store error ({exc.code}):[/red] {exc}")
+        err.print(f"[red]store error ({exc.code}):[/red] {escape(str(exc))}")
         return typer.Exit(STORE_EXIT)
-    err.print(f"[red]error:[/red] {exc}")
+    # Escaped: "memstrata[server]" in a message is text, not a style.
+    err.print(f"[red]error:[/red] {escape(str(exc))}")
     return typer.Exit(2)
 
 
@@ -301,7 +303,8 @@ def reembed(ctx: typer.Context) -> None:
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except MemstrataError as exc:
         raise _failed(exc) from None
-    out.print(f"{done} items embedded with {mem.recall.embedder.name}")
+    embedder = mem.recall.embedder
+    out.print(f"{done} items embedded with {embedder.name if embedder else 'no embedder'}")
 
 
 @app.command("maintain")
@@ -346,10 +349,10 @@ def serve(
     ] = None,
 ) -> None:
     """The HTTP API (OpenAPI docs at /docs), with the maintenance loop running."""
-    from memstrata.http import serve as run_http
-
     options: _Options = ctx.obj
     try:
+        from memstrata.http import serve as run_http
+
         run_http(options.settings(), host=host, port=port, workers=workers)
     except MemstrataError as exc:
         raise _failed(exc) from None
@@ -363,10 +366,10 @@ def proxy(
     port: Annotated[int | None, typer.Option(help="Listen port")] = None,
 ) -> None:
     """An OpenAI-compatible chat endpoint that adds memory and records every answer."""
-    from memstrata.proxy import run_proxy
-
     options: _Options = ctx.obj
     try:
+        from memstrata.proxy import run_proxy
+
         run_proxy(options.settings(), upstream=upstream, host=host, port=port)
     except MemstrataError as exc:
         raise _failed(exc) from None
@@ -380,10 +383,10 @@ def mcp(
     port: Annotated[int, typer.Option(help="For http")] = 8422,
 ) -> None:
     """Serve memory to MCP clients, as the configured tenant and trust (settings.mcp)."""
-    from memstrata.mcp import run_mcp
-
     options: _Options = ctx.obj
     try:
+        from memstrata.mcp import run_mcp
+
         run_mcp(options.settings(), transport=transport, host=host, port=port)
     except MemstrataError as exc:
         raise _failed(exc) from None

@@ -581,10 +581,10 @@ def _header(section: str) -> str:
 
 def _block(name: str, items: Sequence[ContextItem]) -> str:
     lines = [_header(name)]
-    shown = None
+    grouped = name in DAY_GROUPED
+    shown: str | None = None
     for item in items:
-        day = _day(item) if name in DAY_GROUPED else None
-        if day != shown:
+        if grouped and (day := _day(item)) != shown:
             shown = day
             lines.append(_day_line(day))
         lines.append(item.text)

@@ -8,7 +8,7 @@ row records what was asked and how much went, without the content.
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from memstrata import entities
@@ -93,7 +93,7 @@ def _apply(
     store: Store,
     tenant: str,
     ids: ErasedIds,
-    target: dict[str, object],
+    target: Mapping[str, object],
     quoted: list[str] | None,
 ) -> ErasureReport:
     """Erase `ids` and drop the summary lines that quote `quoted` or the erased turns and
@@ -112,7 +112,7 @@ def _apply(
         summaries=len(ids.summaries), summaries_redacted=redacted, streams=tuple(ids.streams),
     )  # fmt: skip
     removed = report.model_dump(exclude={"streams"})
-    store.note_erasure(tenant, target, removed, ids.streams)
+    store.note_erasure(tenant, dict(target), removed, ids.streams)
     return report
 
 

@@ -59,3 +59,16 @@ class ModelError(MemstrataError):
 
 class EmbeddingMismatch(StoreError):
     """Stored vectors came from another embedding model or dimension."""
+
+
+class MissingExtra(MemstrataError, ImportError):
+    """A feature needs an optional part of memstrata that is not installed; the message
+    names the extra to install, e.g. ``pip install 'memstrata[server]'``."""
+
+    def __init__(self, extra: str, feature: str, module: str) -> None:
+        super().__init__(
+            f"{feature} needs the '{extra}' extra, which is not installed "
+            f"(no module {module!r}): pip install 'memstrata[{extra}]'",
+            name=module,
+        )
+        self.extra = extra

@@ -15,7 +15,7 @@ from typing import Literal, Self, TypeVar
 from memstrata import tracing
 from memstrata.checked import checked_api
 from memstrata.context import assemble
-from memstrata.embed import Embedder, build_embedder
+from memstrata.embed import Embedder, embedder_from_settings
 from memstrata.erase import erase, forget
 from memstrata.errors import Busy, EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
@@ -150,7 +150,7 @@ class Memory:
             model = build_model(settings.model)
             owned.append(model)
         if embedder == "settings":
-            embedder = _embedder_from(settings)
+            embedder = embedder_from_settings(settings.embed)
             owned.append(embedder)
         store = open_store(settings.db, durability=settings.durability)
         try:
@@ -347,7 +347,7 @@ class Memory:
         return moves
 
     @contextmanager
-    def _routes_held(self, tenant: str) -> Iterator[Callable[[], None]]:
+    def _routes_held(self, tenant: str) -> Iterator[Callable[[], bool]]:
         """The tenant's routes, held while an import stores or a re-route moves messages,
         so that neither reads what the other is halfway through; yields a renewal."""
         name, owner = ROUTES_LEASE + tenant, lease_owner()
@@ -897,7 +897,7 @@ _ROUTES_LEASE_SECONDS = 600.0
 """Renewed as an import reads on, so a process that died blocks re-routes this long."""
 
 
-def _renewing(progress: Progress | None, renew: Callable[[], None]) -> Progress:
+def _renewing(progress: Progress | None, renew: Callable[[], object]) -> Progress:
     def both(done: int, total: int) -> None:
         renew()
         if progress is not None:
@@ -951,14 +951,6 @@ def _member(kind: type[_E], value: _E | str, what: str) -> _E:
     except ValueError:
         known = ", ".join(member.value for member in kind)
         raise InvalidInput(f"unknown {what} {value!r}; use one of {known}") from None
-
-
-def _embedder_from(settings: Settings) -> Embedder | None:
-    embed = settings.embed
-    return build_embedder(
-        embed.kind, model=embed.model, base_url=embed.base_url, api_key_env=embed.api_key_env,
-        timeout=embed.timeout_seconds,
-    )  # fmt: skip
 
 
 def _check_vectors(store: Store, embedder: Embedder | None) -> None:

@@ -247,7 +247,9 @@ class Pipeline:
 
     def _embed_next(self, tenant: str, stream: str) -> list[tuple[str, int, bytes, int]]:
         embedder = self.embedder
-        batch = self.store.unembedded(tenant, stream, EMBED_BATCH) if embedder else []
+        if embedder is None:
+            return []
+        batch = self.store.unembedded(tenant, stream, EMBED_BATCH)
         if not batch:
             return []
         # Identical texts (a bot's repeated message, a summary that says it again) are

@@ -15,7 +15,7 @@ from functools import lru_cache, partial
 
 import numpy as np
 
-from memstrata.embed import Embedder
+from memstrata.embed import Embedder, EmbeddingError
 from memstrata.store.base import Item, ItemFilter, Store
 from memstrata.timeframe import Timeframe, timeframe_of
 from memstrata.types import SearchHit
@@ -206,7 +206,9 @@ class Recall:
         ]  # fmt: skip
 
 
-def _embed_one(embedder: Embedder, text: str) -> np.ndarray:
+def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:
+    if embedder is None:  # callers check first; this keeps the cache's type honest
+        raise EmbeddingError("this memory has no embedder")
     vector = embedder.embed([text])[0]
     vector.setflags(write=False)  # shared by every search for the same words
     return vector

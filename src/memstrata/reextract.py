@@ -15,7 +15,7 @@ from memstrata.sources.digest import message_facts
 from memstrata.store.base import Store
 from memstrata.summaries import turn_input
 from memstrata.types import Fact, SourceRef, Visibility
-from memstrata.write_trust import Author, capped_fact
+from memstrata.write_trust import OWNER, Author, capped_fact
 
 _BATCH = 200
 
@@ -99,7 +99,8 @@ def _record_new(
         if key in known:
             continue
         known.add(key)
-        extra = {"writer": writer} if writer is not None else {}
-        record_fact(store, tenant, stream, item, source, visibility=visibility, **extra)
+        record_fact(
+            store, tenant, stream, item, source, visibility=visibility, writer=writer or OWNER
+        )
         added += 1
     return added

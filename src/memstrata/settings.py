@@ -7,7 +7,7 @@ import ipaddress
 import os
 import re
 from pathlib import Path
-from typing import Literal, Self
+from typing import Any, Literal, NamedTuple, Self
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -39,23 +39,103 @@ def database_location(value: str | Path) -> str | Path:
     return Path(value)
 
 
+Provider = Literal["openai", "ollama", "openai-compatible"]
+
+
+class ProviderPreset(NamedTuple):
+    base_url: str | None
+    model: str | None
+    embed_model: str | None
+    api_key_env: str | None
+    """None: the server needs no key."""
+
+
+PROVIDERS: dict[str, ProviderPreset] = {
+    "openai": ProviderPreset(
+        "https://api.openai.com/v1", "gpt-4o-mini", "text-embedding-3-small", "OPENAI_API_KEY"
+    ),
+    "ollama": ProviderPreset("http://127.0.0.1:11434/v1", "llama3.1", "nomic-embed-text", None),
+    "openai-compatible": ProviderPreset(None, None, None, None),
+}
+"""What `provider` fills in for the keys not given. openai-compatible (vLLM, llama.cpp,
+OpenRouter...) names no server or model, and needs a key only if `api_key_env` is set."""
+
+
+def _with_preset(data: object, provider: str | None, keys: dict[str, str]) -> object:
+    """`data` with each of `keys` (setting -> preset field) that is missing taken from
+    the provider's preset; an api_key_env of "" means no key."""
+    if not isinstance(data, dict):
+        return data
+    preset = PROVIDERS.get(provider or "openai")
+    if preset is None:  # an unknown provider: the field's own check names it
+        return data
+    filled = dict(data)
+    for setting, field in keys.items():
+        if filled.get(setting) is None:
+            filled[setting] = getattr(preset, field)
+    if filled.get("api_key_env") == "":
+        filled["api_key_env"] = None
+    return filled
+
+
 class ModelSettings(BaseModel):
-    kind: Literal["heuristic", "llm"] = "heuristic"
-    base_url: str = "http://127.0.0.1:11434/v1"
-    name: str = "gpt-4o-mini"
-    api_key_env: str = "OPENAI_API_KEY"
+    """The thinking model: `kind` is heuristic (offline rules), llm (a chat model) or a
+    plugin's name. For llm, `provider` fills base_url, name and api_key_env; any of them
+    given explicitly wins. Setting a provider alone selects kind llm."""
+
+    kind: str = "heuristic"
+    provider: Provider | None = None
+    base_url: str | None = None
+    name: str | None = None
+    api_key_env: str | None = None
+    """The variable holding the API key (never the key itself); None or "": no key."""
     timeout_seconds: float = Field(default=30.0, gt=0)
     attempts: int = Field(default=3, ge=1, le=10)
     backoff_seconds: float = Field(default=0.5, ge=0.0)
+    options: dict[str, Any] = {}
+    """For a plugin model: its own options."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_from_provider(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("provider") and "kind" not in data:
+            data = {**data, "kind": "llm"}
+        provider = data.get("provider") if isinstance(data, dict) else None
+        keys = {"base_url": "base_url", "name": "model", "api_key_env": "api_key_env"}
+        return _with_preset(data, provider, keys)
 
 
 class EmbedSettings(BaseModel):
-    kind: Literal["minilm", "openai", "hashing", "none"] = "minilm"
+    """The embedder: `kind` is auto, minilm, openai, hashing, none or a plugin's name.
+
+    auto is minilm when the ``local`` extra is installed, else hashing (logged once per
+    memory opened); set the kind to make it explicit. For openai, `provider` fills
+    base_url, model and api_key_env (explicit values win), and setting a provider alone
+    selects kind openai.
+    """
+
+    kind: str = "auto"
+    provider: Provider | None = None
     model: str | None = None
     """For openai: the embedding model name."""
-    base_url: str = "http://127.0.0.1:11434/v1"
-    api_key_env: str = "OPENAI_API_KEY"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    """The variable holding the API key (never the key itself); None or "": no key."""
+    dimensions: int | None = Field(default=None, ge=1)
+    """For openai: ask for vectors of this size (text-embedding-3 models can shorten theirs)."""
     timeout_seconds: float = Field(default=30.0, gt=0)
+    options: dict[str, Any] = {}
+    """For a plugin embedder: its own options."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_from_provider(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("provider") and "kind" not in data:
+            data = {**data, "kind": "openai"}
+        if not isinstance(data, dict) or str(data.get("kind", "")).strip().lower() != "openai":
+            return data
+        keys = {"base_url": "base_url", "model": "embed_model", "api_key_env": "api_key_env"}
+        return _with_preset(data, data.get("provider"), keys)
 
 
 class HttpSettings(BaseModel):

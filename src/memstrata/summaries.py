@@ -246,7 +246,12 @@ def _pieces(
         for kind in (SummaryKind.SESSION, SummaryKind.SLACK)
         for piece in store.summaries(tenant, stream, kind, ending_after=ending_after)
     ]
-    return sorted(found, key=lambda s: (s.period_end or s.created_at, s.id))
+    return sorted(found, key=lambda s: (_end(s), s.id))
+
+
+def _end(summary: Summary) -> datetime:
+    """The end of the period a summary tells; when it names none, when it was written."""
+    return summary.period_end or summary.created_at
 
 
 def _rolled_up_until(store: Store, tenant: str, stream: str) -> datetime | None:
@@ -255,7 +260,7 @@ def _rolled_up_until(store: Store, tenant: str, stream: str) -> datetime | None:
         done = store.summaries(tenant, stream, kind)
         if not done:
             return None
-        ends.append(done[-1].period_end)
+        ends.append(_end(done[-1]))
     return min(ends)
 
 
@@ -308,8 +313,8 @@ def _coarsest_cover(store: Store, tenant: str, stream: str) -> list[Summary]:
     weekly = {s.period_start: s for s in store.summaries(tenant, stream, SummaryKind.WEEKLY)}
     chosen: dict[int, Summary] = {}
     for session in _pieces(store, tenant, stream):
-        week = week_of(session.period_end)
-        part = monthly.get(month_of(session.period_end).start)
+        week = week_of(_end(session))
+        part = monthly.get(month_of(_end(session)).start)
         if part is None and not (
             month_of(week.start).start in monthly or month_of(week.end).start in monthly
         ):
@@ -348,5 +353,5 @@ def _group(
 ) -> dict[Period, list[Summary]]:
     groups: dict[Period, list[Summary]] = defaultdict(list)
     for session in sessions:
-        groups[period_of(session.period_end)].append(session)
+        groups[period_of(_end(session))].append(session)
     return groups

@@ -37,6 +37,8 @@ OWNER = Author()
 def author(trust: object, key_id: object) -> Author:
     """An Author from caller-given values; a public writer is refused."""
     try:
+        if not isinstance(trust, str):  # a Trust is a str too
+            raise ValueError(trust)
         level = Trust(trust)
     except ValueError:
         known = ", ".join(t.value for t in Trust)

@@ -13,14 +13,14 @@ from memstrata.errors import SettingsError
 from tests.openai_fake import FakeOpenAIServer
 
 
-def test_default_is_minilm_and_not_loaded() -> None:
+def test_default_is_minilm_when_local_is_installed_and_not_loaded() -> None:
     embedder = build_embedder()
     assert isinstance(embedder, MiniLMEmbedder)
     assert embedder._session is None
 
 
 def test_kinds() -> None:
-    assert EMBEDDER_KINDS == ("minilm", "openai", "hashing", "none")
+    assert EMBEDDER_KINDS == ("auto", "minilm", "openai", "hashing", "none")
     assert isinstance(build_embedder("hashing"), HashingEmbedder)
     assert isinstance(build_embedder(" MiniLM "), MiniLMEmbedder)
     assert build_embedder("none") is None
@@ -51,7 +51,7 @@ def test_openai_needs_settings(options: dict, match: str, monkeypatch: pytest.Mo
 
 
 def test_unknown_kind_is_named() -> None:
-    with pytest.raises(SettingsError, match="'sentence-bert'.*minilm, openai, hashing, none"):
+    with pytest.raises(SettingsError, match="'sentence-bert'.*minilm, openai, hashing"):
         build_embedder("sentence-bert")
 
 

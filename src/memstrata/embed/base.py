@@ -12,9 +12,16 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from memstrata.errors import InvalidInput, MemstrataError
+from memstrata.errors import InvalidInput, MemstrataError, SettingsError
 
-__all__ = ["Embedder", "EmbeddingError", "check_texts", "normalize_rows", "valid_utf8"]
+__all__ = [
+    "Embedder",
+    "EmbeddingError",
+    "check_model_name",
+    "check_texts",
+    "normalize_rows",
+    "valid_utf8",
+]
 
 
 class EmbeddingError(MemstrataError):
@@ -23,12 +30,19 @@ class EmbeddingError(MemstrataError):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Turns texts into vectors. Implementations are thread-safe."""
+    """Turns texts into vectors. Implementations are thread-safe.
 
-    name: str
-    """The model name, stored beside each vector."""
-    dim: int
-    """The vector dimension."""
+    `name` and `dim` are read-only: a plain attribute or a property satisfies them."""
+
+    @property
+    def name(self) -> str:
+        """The model name, stored beside each vector."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """The vector dimension."""
+        ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """A float32 array of shape ``(len(texts), dim)`` whose rows have L2 norm 1.
@@ -65,3 +79,16 @@ def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     np.maximum(norms, np.float32(1e-12), out=norms)
     return np.ascontiguousarray(vectors / norms, dtype=np.float32)
+
+
+def check_model_name(kind: str, asked: str | None, own: str, dimensions: int | None = None) -> None:
+    """A :class:`SettingsError` if settings name a model or ask for a dimension other than
+    a local embedder's own."""
+    if asked and asked != own:
+        raise SettingsError(
+            f"embedding model {asked!r} does not fit the {kind} embedder, whose model is {own!r}"
+        )
+    if dimensions is not None:
+        raise SettingsError(
+            f"embed.dimensions is for the openai embedder; the {kind} embedder's is fixed"
+        )

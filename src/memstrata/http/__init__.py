@@ -5,7 +5,10 @@
 Endpoints live under /v1 and need an API key; /health and the docs do not.
 """
 
-from memstrata.http.app import create_app
-from memstrata.http.server import serve
+from memstrata.extras import extra_needed
+
+with extra_needed("server", "the HTTP API"):
+    from memstrata.http.app import create_app
+    from memstrata.http.server import serve
 
 __all__ = ["create_app", "serve"]

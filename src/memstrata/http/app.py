@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from memstrata import __version__
 from memstrata.http import errors
 from memstrata.http.auth import AuthMiddleware
+from memstrata.http.docs import mount_docs
 from memstrata.http.imports import Imports, remove_stale_uploads
 from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
@@ -84,6 +85,8 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # mount_docs serves both pages from local assets
+        redoc_url=None,
     )
     app.state.memory = memory
     # One connection serves every request, so more threads building contexts at once only
@@ -106,5 +109,6 @@ def create_app(
         return Health(version=__version__)
 
     app.include_router(router)
+    mount_docs(app)  # Swagger UI at /docs, ReDoc at /redoc, with no CDN
     mount_inspector(app)  # the web inspector at /ui
     return app

@@ -25,6 +25,7 @@ background is not an HTTP error: its status says "failed", with the reason in `e
 """
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -68,7 +69,7 @@ def error_response(
     message: str,
     *,
     details: list[ErrorDetail] | None = None,
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     body = ErrorResponse(error=Error(code=code, message=message, details=details))
     return JSONResponse(
@@ -84,7 +85,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, _not_found)  # type: ignore[arg-type]
     app.add_exception_handler(Busy, _busy)  # type: ignore[arg-type]
     app.add_exception_handler(StoreError, _store_error)  # type: ignore[arg-type]
-    app.add_exception_handler(MemstrataError, _internal)  # type: ignore[arg-type]
+    app.add_exception_handler(MemstrataError, _internal)
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -66,11 +66,11 @@ from memstrata.types import (
 
 
 async def _memory(request: Request) -> Memory:
-    return request.app.state.memory  # type: ignore[no-any-return]
+    return request.app.state.memory
 
 
 async def _imports(request: Request) -> Imports:
-    return request.app.state.imports  # type: ignore[no-any-return]
+    return request.app.state.imports
 
 
 Mem = Annotated[Memory, Depends(_memory)]

@@ -1,27 +1,23 @@
-"""The thinking behind memory: the MemoryModel protocol and its implementations."""
+"""The thinking behind memory: the MemoryModel protocol and its implementations.
 
+Models register as ``memstrata.models`` entry points (see :mod:`memstrata.plugins`); the
+built-in ``heuristic`` and ``llm`` ones do too.
+"""
+
+from memstrata.errors import SettingsError
 from memstrata.models.base import MemoryModel
+from memstrata.plugins import MODELS, load
 from memstrata.settings import ModelSettings
 
 
 def build_model(settings: ModelSettings) -> MemoryModel:
-    """The model the settings ask for; the llm model falls back to the heuristic one."""
-    from memstrata.models.heuristic import HeuristicModel
-
-    heuristic = HeuristicModel()
-    if settings.kind == "heuristic":
-        return heuristic
-    from memstrata.models.llm import LLMModel
-
-    return LLMModel.from_settings(
-        base_url=settings.base_url,
-        model=settings.name,
-        api_key_env=settings.api_key_env,
-        fallback=heuristic,
-        timeout=settings.timeout_seconds,
-        attempts=settings.attempts,
-        backoff=settings.backoff_seconds,
-    )
+    """The model `settings.kind` names, through its ``memstrata.models`` entry point."""
+    model = load(MODELS, settings.kind)(settings)
+    if not isinstance(model, MemoryModel):
+        raise SettingsError(
+            f"the {settings.kind} model factory returned {model!r}, not a MemoryModel"
+        )
+    return model
 
 
 __all__ = ["MemoryModel", "build_model"]

@@ -126,7 +126,7 @@ class MemoryModel(Protocol):
         """Facts stated in one turn. The user's own words rank above the assistant's."""
         ...
 
-    def extract_from_messages(self, messages: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+    def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         """Facts and observations in each of a batch of team messages, one list per message
         in order. Confidence is the model's certainty; the caller scales it by source."""
         ...

@@ -38,13 +38,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import openai
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, ValidationError
 
 from memstrata import tracing
-from memstrata.errors import InvalidInput
+from memstrata.errors import InvalidInput, SettingsError
 from memstrata.models.base import (
     DatedSummary,
     ExtractedFact,
@@ -69,6 +70,10 @@ from memstrata.models.prompts import (
 )
 from memstrata.openai_client import OwnsClient, client_from_settings
 from memstrata.types import GLOBAL_STREAM
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.settings import ModelSettings
 
 __all__ = ["LLMModel", "TaskStats", "TASKS", "FORMATS"]
 
@@ -370,18 +375,24 @@ class LLMModel(OwnsClient):
 
     def _request_messages(
         self, messages: list[dict], response_type: type[BaseModel], fmt: str
-    ) -> list[dict]:
+    ) -> list[ChatCompletionMessageParam]:
+        # The prompts build plain role/content dicts, which is what these params are.
         if fmt == "json_schema":
-            return messages
+            return cast("list[ChatCompletionMessageParam]", messages)
         schema = json.dumps(response_type.model_json_schema(), separators=(",", ":"))
         hint = (
             "\n\nAnswer with a single JSON object, and nothing else, that matches this JSON "
             f"schema:\n{schema}"
         )
         first, *rest = messages
-        return [{**first, "content": first["content"] + hint}, *rest]
+        return cast(
+            "list[ChatCompletionMessageParam]",
+            [{**first, "content": first["content"] + hint}, *rest],
+        )
 
-    def _create(self, task: str, messages: list[dict], response_type: type, fmt: str):
+    def _create(
+        self, task: str, messages: list[dict], response_type: type[BaseModel], fmt: str
+    ) -> ChatCompletion:
         kwargs: dict[str, Any] = {}
         if fmt == "json_schema":
             kwargs["response_format"] = {
@@ -439,8 +450,8 @@ class LLMModel(OwnsClient):
             raise _Retry("invalid answer: no choices")
         choice = completion.choices[0]
         message = choice.message
-        if getattr(message, "refusal", None):
-            raise _Retry(f"model refused: {_short(message.refusal)}")
+        if refusal := getattr(message, "refusal", None):
+            raise _Retry(f"model refused: {_short(refusal)}")
         if not message.content:
             raise _Retry(f"invalid answer: empty content (finish_reason {choice.finish_reason})")
         return message.content
@@ -475,3 +486,23 @@ class LLMModel(OwnsClient):
             raise _Retry(f"invalid answer: {_short(where)}") from exc
         except InvalidAnswer as exc:
             raise _Retry(f"invalid answer: {_short(str(exc))}") from exc
+
+
+def build(settings: ModelSettings) -> LLMModel:
+    """The ``llm`` entry point: a chat model at `settings.base_url`, with the heuristic
+    model as the fallback for answers it cannot use. A provider fills the URL and name."""
+    from memstrata.models.heuristic import HeuristicModel
+
+    if not settings.base_url:
+        raise SettingsError("model.base_url must be set for the llm model (or a model.provider)")
+    if not settings.name:
+        raise SettingsError("model.name must be set for the llm model (or a model.provider)")
+    return LLMModel.from_settings(
+        base_url=settings.base_url,
+        model=settings.name,
+        api_key_env=settings.api_key_env or None,
+        fallback=HeuristicModel(),
+        timeout=settings.timeout_seconds,
+        attempts=settings.attempts,
+        backoff=settings.backoff_seconds,
+    )

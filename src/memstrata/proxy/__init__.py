@@ -9,8 +9,13 @@ header (or the request's `user`, mapped to `user:<value>`). See `create_proxy_ap
 from pydantic import ValidationError
 
 from memstrata.errors import SettingsError
-from memstrata.proxy.app import create_proxy_app
+from memstrata.extras import extra_needed
 from memstrata.settings import ProxySettings, Settings
+
+with extra_needed("server", "the proxy"):
+    import uvicorn
+
+    from memstrata.proxy.app import create_proxy_app
 
 __all__ = ["create_proxy_app", "proxy_settings", "run_proxy"]
 
@@ -37,8 +42,6 @@ def run_proxy(
     port: int | None = None,
 ) -> None:  # fmt: skip
     """Serve the proxy under uvicorn until interrupted, over a Memory built from settings."""
-    import uvicorn
-
     from memstrata.maintenance import MaintenanceLoop
     from memstrata.memory import Memory
 

@@ -22,7 +22,7 @@ from enum import StrEnum
 from operator import attrgetter
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO, Self
+from typing import IO, Any, Self
 
 from memstrata.errors import InvalidInput
 from memstrata.settings import ImportLimits
@@ -452,10 +452,10 @@ class _Source:
         with self._stream(path) as stream:
             return self._capped(stream, path)
 
-    def _stream(self, path: str) -> BinaryIO:
+    def _stream(self, path: str) -> IO[bytes]:
         raise NotImplementedError
 
-    def _capped(self, stream: BinaryIO, path: str) -> bytes:
+    def _capped(self, stream: IO[bytes], path: str) -> bytes:
         limit = self.limits.max_file_bytes
         buffer = bytearray()
         while chunk := stream.read(min(_CHUNK_BYTES, limit + 1 - len(buffer))):
@@ -501,7 +501,7 @@ class _FolderSource(_Source):
                         self.days[entry.name] = days
         self.check_count(len(self.top) + sum(map(len, self.days.values())), str(root))
 
-    def _stream(self, path: str) -> BinaryIO:
+    def _stream(self, path: str) -> IO[bytes]:
         # Resolved at read time, so a link swapped in after the scan is caught too.
         real = (self._root / path).resolve()
         if not real.is_relative_to(self._real_root):
@@ -574,7 +574,7 @@ class _ZipSource(_Source):
                 folders.add(folder + "/")
         return folders.pop() if len(folders) == 1 else ""
 
-    def _stream(self, path: str) -> BinaryIO:
+    def _stream(self, path: str) -> IO[bytes]:
         info = self._members[path]
         if info.file_size > self.limits.max_file_bytes:
             ratio = info.file_size / max(info.compress_size, 1)

@@ -22,7 +22,7 @@ from jinja2 import Environment, FileSystemLoader
 from memstrata.errors import InvalidInput, NotFound
 from memstrata.http.errors import ApiError
 from memstrata.http.imports import Imports
-from memstrata.http.schemas import ImportKind
+from memstrata.http.schemas import ImportKind, ImportStatus
 from memstrata.http.ui import views
 from memstrata.http.ui.session import (
     Forbidden,
@@ -129,7 +129,7 @@ def page(request: Request, template: str, code: int = 200, **values: Any) -> HTM
 
 
 def _memory(request: Request) -> Memory:
-    return request.app.state.memory  # type: ignore[no-any-return]
+    return request.app.state.memory
 
 
 def _viewer(request: Request) -> tuple[Memory, Viewer]:
@@ -342,7 +342,7 @@ def search(
 
 
 def _imports(request: Request) -> Imports:
-    return request.app.state.imports  # type: ignore[no-any-return]
+    return request.app.state.imports
 
 
 @router.get("/imports")
@@ -380,7 +380,7 @@ def import_status(request: Request, import_id: str) -> JSONResponse:
     return JSONResponse(job.model_dump(mode="json"), headers={"Cache-Control": "no-store"})
 
 
-def _import_status(request: Request, viewer: Viewer, import_id: str):  # type: ignore[no-untyped-def]
+def _import_status(request: Request, viewer: Viewer, import_id: str) -> ImportStatus:
     job = _imports(request).status(viewer.tenant, import_id[:64])
     if job is None:
         raise NotFound(f"no import {import_id!r}")

@@ -7,9 +7,10 @@ a whole stream, so a page stays fast however long the stream grows.
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypedDict
 from urllib.parse import urlencode
 
-from memstrata.disclosure import shown_changes, shown_facts, visibility_lookup
+from memstrata.disclosure import VisibilityOf, shown_changes, shown_facts, visibility_lookup
 from memstrata.errors import InvalidInput, NotFound
 from memstrata.http.ui.session import Viewer
 from memstrata.memory import Memory
@@ -129,7 +130,7 @@ def fact_history(memory: Memory, viewer: Viewer, fact_id: int) -> FactHistory:
     )
 
 
-def _visibility_of(memory: Memory, viewer: Viewer):  # type: ignore[no-untyped-def]
+def _visibility_of(memory: Memory, viewer: Viewer) -> VisibilityOf:
     return visibility_lookup(lambda fact_id: memory.fact(fact_id, tenant=viewer.tenant))
 
 
@@ -196,6 +197,14 @@ def source_link(ref: SourceRef | None, stream: str) -> str | None:
     return None
 
 
+class EraseArgument(TypedDict, total=False):
+    """The one keyword of Memory.erase that names what goes."""
+
+    stream: str
+    entity: str
+    fact_id: int
+
+
 @dataclass(frozen=True)
 class EraseTarget:
     """What an erasure would remove, named for the confirmation page."""
@@ -203,7 +212,7 @@ class EraseTarget:
     kind: str
     """stream, entity or fact."""
     name: str
-    argument: dict[str, object]
+    argument: EraseArgument
     lines: list[str]
     """What will go, in words."""
 

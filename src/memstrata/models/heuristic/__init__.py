@@ -17,6 +17,10 @@ from memstrata.models.base import (
 )
 from memstrata.models.heuristic import compact, extract, messages, route, summarize
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memstrata.settings import ModelSettings
+
 __all__ = ["HeuristicModel"]
 
 
@@ -48,3 +52,8 @@ class HeuristicModel:
 
     def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
         return route.reconcile(new, similar)
+
+
+def build(settings: "ModelSettings") -> HeuristicModel:
+    """The ``heuristic`` entry point: rules only, no options."""
+    return HeuristicModel()

@@ -820,7 +820,8 @@ def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parse
     for row in TABLE:
         if (negated and not row.negated) or (reading.we and not (row.we and _household(clause))):
             continue
-        if reading.who.named and not reading.vouched and row.facet not in _ABOUT_OTHERS:
+        named = reading.who is not None and reading.who.named
+        if named and not reading.vouched and row.facet not in _ABOUT_OTHERS:
             continue
         if found := _row_facts(row, reading, clause):
             return found

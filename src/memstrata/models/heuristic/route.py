@@ -56,8 +56,8 @@ def route(text: str, streams: Sequence[str]) -> RouteDecision:
     text = text[:20_000]
     if not _any_word(tuple(streams)).search(text):
         return RouteDecision(stream=GLOBAL_STREAM, confidence=0.2, reason="no stream named")
-    scored = [(_score(text, s), s) for s in streams if s != GLOBAL_STREAM]
-    scored = [(whole * 2 + words, whole, s) for (whole, words), s in scored if whole or words]
+    counts = [(_score(text, s), s) for s in streams if s != GLOBAL_STREAM]
+    scored = [(whole * 2 + words, whole, s) for (whole, words), s in counts if whole or words]
     if not scored:
         return RouteDecision(stream=GLOBAL_STREAM, confidence=0.2, reason="no stream named")
     scored.sort(key=lambda item: -item[0])  # stable: equal scores keep the caller's order

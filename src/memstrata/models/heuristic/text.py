@@ -74,7 +74,8 @@ def _split(chunk: str) -> list[str]:
     dense = len(_END_MARK_RE.findall(chunk)) * _DENSE_CHARS_PER_MARK > len(chunk)
     if dense and len(chunk) > 500:  # short chunks are cheap, and "Dr. Lee." needs pysbd
         return _SIMPLE_SPLIT_RE.split(chunk)
-    return _segmenter().segment(chunk)
+    # pysbd is untyped; without char_span it gives plain strings.
+    return [str(sentence) for sentence in _segmenter().segment(chunk)]
 
 
 def sentences(text: str, limit: int = MAX_SIDE_CHARS) -> list[str]:

@@ -4,6 +4,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.abc import Buffer
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextBinaryLoader, TextLoader
 from psycopg_pool import PoolClosed
 
@@ -32,15 +33,20 @@ class _NulFreeBinaryDumper(StrBinaryDumper):
 
 
 class _NulLoader(TextLoader):
-    def load(self, data: bytes) -> str:
-        text = super().load(data)
-        return text.replace(NUL_STAND_IN, "\x00") if NUL_STAND_IN in text else text
+    def load(self, data: Buffer) -> str | bytes:
+        return _with_nul(super().load(data))
 
 
 class _NulBinaryLoader(TextBinaryLoader):
-    def load(self, data: bytes) -> str:
-        text = super().load(data)
-        return text.replace(NUL_STAND_IN, "\x00") if NUL_STAND_IN in text else text
+    def load(self, data: Buffer) -> str | bytes:
+        return _with_nul(super().load(data))
+
+
+def _with_nul(text: str | bytes) -> str | bytes:
+    """Text as read, with each stand-in a NUL again (bytes, read without an encoding, as is)."""
+    if isinstance(text, str) and NUL_STAND_IN in text:
+        return text.replace(NUL_STAND_IN, "\x00")
+    return text
 
 
 def keep_nul_characters(conn: psycopg.Connection) -> None:

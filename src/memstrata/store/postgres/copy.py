@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from memstrata.errors import StoreError
+from memstrata.store.base import Store
 from memstrata.store.postgres.store import PostgresStore
 
 TABLES = (
@@ -42,7 +43,7 @@ _LATER = {"facts": ("superseded_by",)}
 
 
 def copy_sqlite_to_postgres(
-    source: Path, target: PostgresStore, advance: Callable[[str, int], None]
+    source: Path, target: Store, advance: Callable[[str, int], None]
 ) -> dict[str, tuple[int, int]]:
     """Copy every table; (rows in the source, rows in the target) per table."""
     if not isinstance(target, PostgresStore):

@@ -5,14 +5,17 @@ from typing import TYPE_CHECKING, Any
 
 from memstrata.types import utcnow
 
+if TYPE_CHECKING:
+    from memstrata.store.postgres.store import Params
+
 
 class EntityTables:
     """Mixed into PostgresStore, whose plumbing (_rows, _exec) it uses."""
 
     if TYPE_CHECKING:
 
-        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def _rows(self, sql: str, params: "Params" = ()) -> list[dict[str, Any]]: ...
+        def _exec(self, sql: str, params: "Params" = ()) -> int: ...
 
     def entities_named(self, tenant: str, alias: str) -> list[str]:
         rows = self._rows(

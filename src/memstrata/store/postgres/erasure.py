@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Any
 from memstrata.store.base import ErasedIds
 from memstrata.types import utcnow
 
+if TYPE_CHECKING:
+    from memstrata.store.postgres.store import Params
+
 _RECORD_SOURCES = ("slack", "jira", "web")
 """A record's facts name it as '<source>.<kind>' (Record.ref)."""
 
@@ -19,8 +22,8 @@ class ErasureTables:
 
     if TYPE_CHECKING:
 
-        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def _rows(self, sql: str, params: "Params" = ()) -> list[dict[str, Any]]: ...
+        def _exec(self, sql: str, params: "Params" = ()) -> int: ...
 
         _erase_listeners: list[Callable[[str, Sequence[str]], None]]
 

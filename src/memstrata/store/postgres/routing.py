@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from memstrata.types import Record
 
 if TYPE_CHECKING:
-    from memstrata.store.postgres.store import Row
+    from memstrata.store.postgres.store import Params, Row
 
 
 class RoutingTables:
@@ -16,8 +16,8 @@ class RoutingTables:
 
     if TYPE_CHECKING:
 
-        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def _rows(self, sql: str, params: "Params" = ()) -> list[Row]: ...
+        def _exec(self, sql: str, params: "Params" = ()) -> int: ...
         def ensure_stream(self, tenant: str, stream: str) -> None: ...
 
     def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:

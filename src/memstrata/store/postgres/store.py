@@ -15,7 +15,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -73,6 +73,8 @@ from memstrata.types import (
 log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
+Params = Sequence[Any] | Mapping[str, Any]
+"""A statement's parameters: positional (%s) or named (%(name)s)."""
 
 _MIGRATION_LOCK = 0x6D656D73  # "mems": one advisory lock key for schema changes
 _JOBS_CHANNEL = "memstrata_jobs"
@@ -162,15 +164,15 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def in_transaction(self) -> bool:
         return getattr(self._local, "conn", None) is not None
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def _rows(self, sql: str, params: Params = ()) -> list[Row]:
         with self._connection() as conn:
             return conn.execute(sql, params).fetchall()
 
-    def _row(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    def _row(self, sql: str, params: Params = ()) -> Row | None:
         with self._connection() as conn:
             return conn.execute(sql, params).fetchone()
 
-    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def _exec(self, sql: str, params: Params = ()) -> int:
         """Run a statement; how many rows it changed."""
         with self._connection() as conn:
             return conn.execute(sql, params).rowcount
@@ -1409,7 +1411,7 @@ def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
-    conn.row_factory = dict_row  # type: ignore[assignment]
+    conn.row_factory = dict_row
     conn.execute("SET TIME ZONE 'UTC'")
     register_vector(conn)
     keep_nul_characters(conn)

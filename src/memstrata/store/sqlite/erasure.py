@@ -4,7 +4,7 @@ history and links, and an audit row without content stays."""
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from typing import TYPE_CHECKING, Any
 
 from memstrata.store.base import ErasedIds
@@ -285,5 +285,5 @@ class ErasureTables:
         )
 
 
-def _marks(values: Sequence[Any]) -> str:
+def _marks(values: Sized) -> str:
     return ", ".join("?" * len(values))

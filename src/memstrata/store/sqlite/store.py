@@ -71,6 +71,11 @@ def _dt(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text)  # reads the trailing Z as UTC
 
 
+def _when(text: str) -> datetime:
+    """A time from a NOT NULL column."""
+    return datetime.fromisoformat(text)
+
+
 _Read = TypeVar("_Read", bound=Callable[..., Any])
 _READ_CACHE_ENTRIES = 512
 _ITEM_CACHE_ENTRIES = 8192
@@ -207,6 +212,14 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         with self._lock:
             return self._db.execute(sql, params).fetchone()
 
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row:
+        """The row of a query that always has one: an aggregate, or a row this
+        transaction has just written."""
+        row = self._row(sql, params)
+        if row is None:
+            raise StoreError(f"the store answered no row to: {' '.join(sql.split())[:80]}")
+        return row
+
     def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         with self._lock:
             return self._db.execute(sql, params).lastrowid or 0
@@ -307,7 +320,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 " unsummarized_tokens = unsummarized_tokens + ? WHERE tenant = ? AND name = ?",
                 (turn.tokens, turn.tenant, turn.stream),
             )
-            seq = self._row(
+            seq = self._one(
                 "SELECT turn_count FROM streams WHERE tenant = ? AND name = ?",
                 (turn.tenant, turn.stream),
             )["turn_count"]
@@ -506,7 +519,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 fact_id=r["fact_id"],
                 action=r["action"],
                 related_fact_id=r["related_fact_id"],
-                at=_dt(r["at"]),
+                at=_when(r["at"]),
                 note=r["note"],
                 before=_json_or_none_back(r["before"]),
                 after=_json_or_none_back(r["after"]),
@@ -562,7 +575,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return [(r["kind"], r["id"], r["text"]) for r in rows]
 
     def count_unembedded(self) -> int:
-        row = self._row(
+        row = self._one(
             "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
             " + (SELECT COUNT(*) FROM summaries"
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
@@ -692,7 +705,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return [_record(r) for r in rows]
 
     def count_unprocessed(self, tenant: str, stream: str) -> int:
-        row = self._row(
+        row = self._one(
             "SELECT COUNT(*) AS n FROM records WHERE tenant = ? AND stream = ? AND processed = 0",
             (tenant, stream),
         )
@@ -748,7 +761,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return [
             TimelineEntry(
-                at=_dt(r["at"]), kind=r["kind"], id=r["id"], stream=r["stream"], text=r["text"],
+                at=_when(r["at"]), kind=r["kind"], id=r["id"], stream=r["stream"], text=r["text"],
                 category=r["category"],
                 source=SourceRef(kind=r["source_kind"], id=r["source_id"], at=_dt(r["at"])),
             )
@@ -926,7 +939,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     # -- maintenance ----------------------------------------------------------
 
     def count_facts(self, tenant: str, source_prefix: str) -> int:
-        row = self._row(
+        row = self._one(
             "SELECT COUNT(*) AS n FROM facts WHERE tenant = ? AND substr(source_kind, 1, ?) = ?",
             (tenant, len(source_prefix), source_prefix),
         )
@@ -1019,7 +1032,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def count_unfinished_imports(self) -> int:
         marks = _marks(_FINISHED_IMPORT)
-        row = self._row(
+        row = self._one(
             f"SELECT COUNT(*) AS n FROM imports WHERE status NOT IN ({marks})", _FINISHED_IMPORT
         )
         return row["n"]
@@ -1137,7 +1150,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
         rarest one), and how many items they match."""
         counted = sorted((self._matches(fts, term), term) for term in terms)
-        kept, total = [], 0
+        kept: list[str] = []
+        total = 0
         for count, term in counted:
             if kept and total + count > _SCORED:
                 break
@@ -1216,11 +1230,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 [*params, limit],
             )
             found += [_item(kind, r) for r in rows]
-        dated = sorted((i for i in found if i.at), key=lambda i: i.at, reverse=True)
+        dated = sorted(((i.at, i) for i in found if i.at), key=lambda pair: pair[0], reverse=True)
         if not dated:
             return []
-        since = dated[0].at - timedelta(days=days)
-        return [i for i in dated if i.at >= since][:limit]
+        since = dated[0][0] - timedelta(days=days)
+        return [item for at, item in dated if at >= since][:limit]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
         """Those of `ids` that exist, in no set order. Kept while no connection changes the
@@ -1413,7 +1427,7 @@ def _import_job(row: sqlite3.Row) -> ImportJob:
 def _api_key(row: sqlite3.Row) -> ApiKey:
     return ApiKey(
         id=row["id"], tenant=row["tenant"], trust=Trust(row["trust"]), label=row["label"],
-        created_at=_dt(row["created_at"]), revoked=row["revoked_at"] is not None,
+        created_at=_when(row["created_at"]), revoked=row["revoked_at"] is not None,
     )  # fmt: skip
 
 
@@ -1433,13 +1447,13 @@ def _turn(row: sqlite3.Row) -> Turn:
         seq=row["seq"],
         user=row["user_text"],
         assistant=row["assistant_text"],
-        at=_dt(row["at"]),
+        at=_when(row["at"]),
         page_context=row["page_context"],
         model_variant=row["model_variant"],
         source=row["source"],
         visibility=Visibility(row["visibility"]),
         tokens=row["tokens"],
-        recorded_at=_dt(row["recorded_at"]),
+        recorded_at=_when(row["recorded_at"]),
         speaker=row["speaker"],
         assistant_speaker=row["assistant_speaker"],
         writer_trust=Trust(row["writer_trust"]),
@@ -1464,7 +1478,7 @@ def _fact(row: sqlite3.Row) -> Fact:
         mention_count=row["mention_count"],
         visibility=Visibility(row["visibility"]),
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
-        recorded_at=_dt(row["recorded_at"]),
+        recorded_at=_when(row["recorded_at"]),
         tokens=row["tokens"],
         writer_trust=Trust(row["writer_trust"]),
         writer_key=row["writer_key"],
@@ -1475,7 +1489,7 @@ def _record(row: sqlite3.Row) -> Record:
     return Record(
         id=row["id"], tenant=row["tenant"], stream=row["stream"], source=row["source"],
         channel=row["channel"], external_id=row["external_id"], thread=row["thread"],
-        author=row["author"], text=row["text"], kind=row["kind"], at=_dt(row["at"]),
+        author=row["author"], text=row["text"], kind=row["kind"], at=_when(row["at"]),
         route_method=row["route_method"], route_confidence=row["route_confidence"],
         visibility=Visibility(row["visibility"]), processed=bool(row["processed"]),
         also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
@@ -1502,7 +1516,7 @@ def _summary(row: sqlite3.Row) -> Summary:
         generation=row["generation"],
         visibility=Visibility(row["visibility"]),
         parents=tuple(json.loads(row["parents"])),
-        created_at=_dt(row["created_at"]),
+        created_at=_when(row["created_at"]),
         record=json.loads(row["record"]) if row["record"] else None,
     )
 
