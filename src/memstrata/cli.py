@@ -16,7 +16,6 @@ from rich.table import Table
 
 from memstrata import __version__, demo
 from memstrata.errors import MemstrataError, StoreError
-from memstrata.keys import create_key
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
 from memstrata.settings import Settings, load_settings
@@ -204,8 +203,8 @@ def process(ctx: typer.Context, workers: Workers_ = 1) -> None:
             ran = pool.ran
         else:
             ran = mem.process_pending()
-        failed = mem.store.jobs(status="failed")
-    out.print(f"{ran} jobs ran; {len(failed)} failed for good (see `memstrata check`)")
+        failed = mem.job_counts()["failed"]
+    out.print(f"{ran} jobs ran; {failed} failed for good (see `memstrata check`)")
 
 
 @app.command("search")
@@ -294,17 +293,14 @@ def reembed(ctx: typer.Context) -> None:
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except MemstrataError as exc:
         raise _failed(exc) from None
-    out.print(f"{done} items embedded with {mem.recall.embedder.name}")
+    out.print(f"{done} items embedded with {mem.embedder_name}")
 
 
 @app.command("maintain")
 def maintain_now(ctx: typer.Context) -> None:
     """Run the maintenance stages once: retention, archive, clean-up, roll-ups, retries."""
-    from memstrata.maintenance import maintain_alone
-    from memstrata.store.base import lease_owner
-
     with _memory(ctx) as mem:
-        reports = maintain_alone(mem, lease_owner())
+        reports = mem.maintain()
     if reports is None:
         err.print("[red]error:[/red] another process (a server's loop?) is running maintenance "
                   "on this store now; try again when it has finished")  # fmt: skip
@@ -396,12 +392,12 @@ def import_slack(
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         if process and workers > 1:
-            before = mem.store.count_facts(mem.tenant, "slack.")
+            before = mem.count_facts(source="slack.")
             # The workers digest full batches while later days are still being read.
             with Workers(mem.settings, count=workers, tenant=mem.tenant):
                 report = mem.import_slack(export, process=False, progress=show)
                 progress.update(task, description="digesting")
-            facts = mem.store.count_facts(mem.tenant, "slack.") - before
+            facts = mem.count_facts(source="slack.") - before
             report = report.model_copy(update={"facts": facts})
         else:
             report = mem.import_slack(export, process=process, progress=show)
@@ -479,11 +475,7 @@ def keys_create(
 ) -> None:
     """Create a key and print its secret, once: only a hash is stored."""
     with _memory(ctx) as mem:
-        try:
-            key_id, secret = create_key(mem.store, tenant, trust, label)
-        except ValueError as exc:
-            err.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2) from None
+        key_id, secret = mem.create_key(tenant, trust, label)
     out.print(f"key {key_id} for tenant {tenant!r} at trust {trust!r}:")
     out.print(secret, markup=False, highlight=False)
 
@@ -492,7 +484,7 @@ def keys_create(
 def keys_list(ctx: typer.Context) -> None:
     """List keys (never their secrets)."""
     with _memory(ctx) as mem:
-        rows = mem.store.api_keys()
+        rows = mem.api_keys()
     table = Table("id", "tenant", "trust", "label", "created", "revoked")
     for key in rows:
         table.add_row(str(key.id), key.tenant, key.trust, key.label,
@@ -504,7 +496,7 @@ def keys_list(ctx: typer.Context) -> None:
 def keys_revoke(ctx: typer.Context, key_id: int) -> None:
     """Revoke a key; requests with it are refused from now on."""
     with _memory(ctx) as mem:
-        revoked = mem.store.revoke_api_key(key_id)
+        revoked = mem.revoke_key(key_id)
     out.print(f"key {key_id} revoked" if revoked else f"no live key {key_id}")
 
 
@@ -522,9 +514,8 @@ def check(ctx: typer.Context) -> None:
         table.add_row(key, json.dumps(value, default=str))
     out.print(table)
     with _memory(ctx) as mem:
-        jobs = mem.store.jobs()
-    counts = {s: sum(j.status == s for j in jobs) for s in ("pending", "done", "failed")}
-    out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model.name}; jobs {counts}")
+        counts = mem.job_counts()
+    out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model_name}; jobs {counts}")
 
 
 @app.command("demo")

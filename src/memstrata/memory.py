@@ -18,6 +18,7 @@ from memstrata.embed import Embedder, build_embedder
 from memstrata.erase import erase, forget
 from memstrata.errors import EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
+from memstrata.import_ledger import ImportLedger
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
 from memstrata.keys import create_key, resolve_key
 from memstrata.maintenance import MaintenanceLoop, StageReport, maintain_alone
@@ -637,6 +638,11 @@ class Memory:
         """A loop, not yet started, that maintains this memory at its start and then every
         `interval` seconds, taking turns with the loops of other processes on the store."""
         return MaintenanceLoop(self, interval)
+
+    def import_ledger(self, lease_seconds: float = 300.0) -> ImportLedger:
+        """The record of the import jobs a server takes, shared by its processes, with
+        this process's lease on the ones it runs (see memstrata.import_ledger)."""
+        return ImportLedger(self.store, lease_seconds)
 
     # -- lifecycle ------------------------------------------------------------
 

@@ -12,10 +12,8 @@ from fastapi.security import APIKeyHeader, HTTPBearer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memstrata.http.errors import ApiError, error_response
-from memstrata.keys import resolve_key
 from memstrata.memory import Memory
-from memstrata.store.base import ApiKey
-from memstrata.types import Trust, Visibility
+from memstrata.types import ApiKey, Trust, Visibility
 
 SCOPE_KEY = "memstrata.api_key"
 PROTECTED_PREFIX = "/v1"
@@ -54,9 +52,7 @@ class AuthMiddleware:
             )  # fmt: skip
             await response(scope, receive, send)
             return
-        key = await anyio.to_thread.run_sync(
-            resolve_key, self.memory.store, secret, limiter=self.lane
-        )
+        key = await anyio.to_thread.run_sync(self.memory.api_key, secret, limiter=self.lane)
         if key is None:
             response = error_response(
                 401, "unauthorized", "the API key is unknown or revoked", headers=_CHALLENGE

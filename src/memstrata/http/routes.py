@@ -47,9 +47,9 @@ from memstrata.http.schemas import (
     WriteAccepted,
 )
 from memstrata.memory import Memory
-from memstrata.store.base import ApiKey
 from memstrata.types import (
     READABLE,
+    ApiKey,
     Context,
     ErasureReport,
     Fact,

@@ -39,7 +39,6 @@ def run_proxy(
     """Serve the proxy under uvicorn until interrupted, over a Memory built from settings."""
     import uvicorn
 
-    from memstrata.maintenance import MaintenanceLoop
     from memstrata.memory import Memory
 
     settings = proxy_settings(settings, upstream, host, port)
@@ -48,7 +47,7 @@ def run_proxy(
         raise SettingsError(f"proxy.upstream must be an http(s) URL, got {upstream!r}")
     with Memory.open(settings=settings) as memory:
         app = create_proxy_app(memory, settings)
-        loop = MaintenanceLoop(memory, settings.maintenance_interval_seconds)
+        loop = memory.maintenance_loop(settings.maintenance_interval_seconds)
         loop.start()
         try:
             uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port)
