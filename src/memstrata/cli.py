@@ -332,19 +332,36 @@ def serve(
         raise _failed(exc) from None
 
 
+NoAuth = Annotated[
+    bool,
+    typer.Option(
+        "--no-auth",
+        help="Take no API key: every request acts as one tenant at full trust. For "
+        "development on a loopback address only; refused on any other.",
+    ),
+]
+
+
 @app.command("proxy")
 def proxy(
     ctx: typer.Context,
     upstream: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL")] = None,
     host: Annotated[str | None, typer.Option(help="Listen address")] = None,
     port: Annotated[int | None, typer.Option(help="Listen port")] = None,
+    no_auth: NoAuth = False,
 ) -> None:
-    """An OpenAI-compatible chat endpoint that adds memory and records every answer."""
+    """An OpenAI-compatible chat endpoint that adds memory and records every answer.
+
+    Clients send an API key (`memstrata keys create`) as their OpenAI key; it names the
+    tenant and trust each request acts as."""
     from memstrata.proxy import run_proxy
 
     options: _Options = ctx.obj
     try:
-        run_proxy(options.settings(), upstream=upstream, host=host, port=port)
+        run_proxy(
+            options.settings(), upstream=upstream, host=host, port=port, no_auth=no_auth,
+            tenant=options.tenant,
+        )  # fmt: skip
     except MemstrataError as exc:
         raise _failed(exc) from None
 
@@ -355,13 +372,15 @@ def mcp(
     transport: Annotated[str, typer.Option(help="stdio, or http for streamable HTTP")] = "stdio",
     host: Annotated[str, typer.Option(help="For http")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="For http")] = 8422,
+    no_auth: NoAuth = False,
 ) -> None:
-    """Serve memory to MCP clients, as the configured tenant and trust (settings.mcp)."""
+    """Serve memory to MCP clients: over stdio as the configured tenant and trust
+    (settings.mcp), over http as each request's API key says."""
     from memstrata.mcp import run_mcp
 
     options: _Options = ctx.obj
     try:
-        run_mcp(options.settings(), transport=transport, host=host, port=port)
+        run_mcp(options.settings(), transport=transport, host=host, port=port, no_auth=no_auth)
     except MemstrataError as exc:
         raise _failed(exc) from None
 
