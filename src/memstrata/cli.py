@@ -1,4 +1,10 @@
-"""The `memstrata` command line."""
+"""The `memstrata` command line.
+
+Conventions every command keeps (see memstrata.cli_output): a command that prints data
+takes `fmt: FormatOption = Format.TEXT` and prints through `emit(fmt, data, text)`, with
+`table()` for rows; errors go to stderr as one line; a MemstrataError raised anywhere in
+a command ends it with exit 2 (3 for the store), never a traceback.
+"""
 
 import json
 import os
@@ -9,22 +15,48 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
-from rich.console import Console
 from rich.progress import Progress
-from rich.table import Table
+from typer.core import TyperGroup
 
 from memstrata import __version__, demo
-from memstrata.errors import MemstrataError, StoreError
+from memstrata.cli_output import (
+    Format,
+    FormatOption,
+    emit,
+    err,
+    error,
+    heading,
+    jsonable,
+    out,
+    say,
+    table,
+)
+from memstrata.errors import MemstrataError, NotFound, StoreError
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
-from memstrata.settings import Settings, load_settings
+from memstrata.settings import Settings, default_db_path, load_settings
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 from memstrata.workers import Workers
 
-app = typer.Typer(help="Long-term memory for LLM assistants.", no_args_is_help=True)
-out = Console()
-err = Console(stderr=True)
+
+class _Commands(TyperGroup):
+    """A caller's mistake anywhere in a command ends it as one line on stderr."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except MemstrataError as exc:
+            raise _failed(exc) from None
+
+
+def _typer(help: str) -> typer.Typer:
+    # Plain help: the same in a pipe as on a terminal, and a flag shows no "<bool>".
+    return typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None, cls=_Commands)
+
+
+app = _typer("Long-term memory for LLM assistants.")
 
 
 class _Options:
@@ -55,24 +87,30 @@ other errors, so that a script can tell "try again later" from "fix the command"
 
 
 def _failed(exc: MemstrataError) -> typer.Exit:
-    """Print `exc` for a person and return the exit to raise."""
+    """Print `exc` for a person, on one line, and return the exit to raise."""
     if isinstance(exc, StoreError):
-        err.print(f"[red]store error ({exc.code}):[/red] {exc}")
+        error(str(exc), f"store error ({exc.code})")
         return typer.Exit(STORE_EXIT)
-    err.print(f"[red]error:[/red] {exc}")
+    error(str(exc))
     return typer.Exit(2)
 
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"memstrata {__version__}")
+        say(f"memstrata {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
 def main(
     ctx: typer.Context,
-    db: Annotated[Path | None, typer.Option(help="SQLite file [env: MEMSTRATA_DB]")] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help=f"The SQLite file (default: {default_db_path()}, or $MEMSTRATA_DB when set)",
+            show_default=False,
+        ),
+    ] = None,
     config: Annotated[
         Path | None,
         typer.Option(envvar="MEMSTRATA_CONFIG", help="TOML settings file"),
@@ -97,15 +135,25 @@ def add_turn(
     speaker: Annotated[
         str | None, typer.Option(help="Who wrote the user side (default: the user)")
     ] = None,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Record a turn and run the work that follows it."""
     with _memory(ctx) as mem:
         turn = mem.add_turn(
-            stream, user, assistant, at=at, page_context=page_context,
-            model_variant=model_variant, speaker=speaker,
-        )  # fmt: skip
+            stream,
+            user,
+            assistant,
+            at=at,
+            page_context=page_context,
+            model_variant=model_variant,
+            speaker=speaker,
+        )
         mem.process_pending()
-        out.print(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)")
+    emit(
+        fmt,
+        turn,
+        lambda: say(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)"),
+    )
 
 
 @app.command("context")
@@ -114,15 +162,13 @@ def context(
     stream: str,
     query: str,
     budget: Annotated[int | None, typer.Option(help="Token budget")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the Context as JSON")] = False,
+    fmt: FormatOption = Format.TEXT,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True)] = False,
 ) -> None:
     """Assemble the context for a question."""
     with _memory(ctx) as mem:
         result = mem.context(stream, query, budget)
-    if as_json:
-        out.print_json(result.model_dump_json())
-    else:
-        _print_context(result)
+    emit(Format.JSON if as_json else fmt, result, lambda: _print_context(result))
 
 
 @app.command("facts")
@@ -130,11 +176,12 @@ def facts(
     ctx: typer.Context,
     stream: str,
     all_: Annotated[bool, typer.Option("--all", help="Include superseded facts")] = False,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """List a stream's facts, newest first."""
     with _memory(ctx) as mem:
         rows = mem.facts(stream, include_inactive=all_)
-    out.print(_facts_table(rows, title=f"Facts of {stream}"))
+    emit(fmt, rows, lambda: _facts_table(rows, title=f"Facts of {stream}"))
 
 
 @app.command("summaries")
@@ -145,47 +192,53 @@ def summaries(
         str | None,
         typer.Option(help="session, active, weekly, monthly or archived"),
     ] = None,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """List a stream's summaries, oldest period first."""
     with _memory(ctx) as mem:
         rows = mem.summaries(stream, kind)
-    table = Table("id", "kind", "period", "items", "gen", "tokens", "text", title=stream)
-    for s in rows:
-        period = f"{s.period_start:%Y-%m-%d} → {s.period_end:%Y-%m-%d}" if s.period_end else ""
-        first_line = s.text.strip().splitlines()[0] if s.text.strip() else ""
-        table.add_row(
-            str(s.id),
-            s.kind,
-            period,
-            str(s.item_count),
-            str(s.generation),
-            str(s.tokens),
-            first_line[:60],
-        )
-    out.print(table)
+
+    def text() -> None:
+        lines = []
+        for s in rows:
+            period = f"{s.period_start:%Y-%m-%d} → {s.period_end:%Y-%m-%d}" if s.period_end else ""
+            first_line = s.text.strip().splitlines()[0] if s.text.strip() else ""
+            lines.append(
+                (s.id, s.kind, period, s.item_count, s.generation, s.tokens, first_line[:60])
+            )
+        table(("id", "kind", "period", "items", "gen", "tokens", "text"), lines, title=stream)
+
+    emit(fmt, rows, text)
 
 
 @app.command("refresh")
-def refresh(ctx: typer.Context, stream: str) -> None:
+def refresh(ctx: typer.Context, stream: str, fmt: FormatOption = Format.TEXT) -> None:
     """Rebuild the active summary from the roll-ups and session summaries."""
     with _memory(ctx) as mem:
         mem.process_pending()
         active = mem.refresh(stream)
     if active is None:
-        out.print(f"{stream} has no session summaries yet")
+        emit(fmt, None, lambda: say(f"{stream} has no session summaries yet"))
     else:
-        out.print(
-            f"active summary of {stream}: generation {active.generation}, {active.tokens} tokens"
+        emit(
+            fmt,
+            active,
+            lambda: say(
+                f"active summary of {stream}: generation "
+                f"{active.generation}, {active.tokens} tokens"
+            ),
         )
 
 
 @app.command("end-session")
-def end_session(ctx: typer.Context, stream: str) -> None:
+def end_session(ctx: typer.Context, stream: str, fmt: FormatOption = Format.TEXT) -> None:
     """Summarize what the summaries do not cover yet."""
     with _memory(ctx) as mem:
         mem.end_session(stream)
         mem.process_pending()
-    out.print(f"session of {stream} summarized")
+    emit(
+        fmt, {"stream": stream, "summarized": True}, lambda: say(f"session of {stream} summarized")
+    )
 
 
 Workers_ = Annotated[
@@ -194,7 +247,7 @@ Workers_ = Annotated[
 
 
 @app.command("process")
-def process(ctx: typer.Context, workers: Workers_ = 1) -> None:
+def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Format.TEXT) -> None:
     """Run every queued job that is due."""
     with _memory(ctx) as mem:
         if workers > 1:
@@ -204,7 +257,11 @@ def process(ctx: typer.Context, workers: Workers_ = 1) -> None:
         else:
             ran = mem.process_pending()
         failed = mem.job_counts()["failed"]
-    out.print(f"{ran} jobs ran; {failed} failed for good (see `memstrata check`)")
+    emit(
+        fmt,
+        {"ran": ran, "failed": failed},
+        lambda: say(f"{ran} jobs ran; {failed} failed for good (see `memstrata check`)"),
+    )
 
 
 @app.command("search")
@@ -219,31 +276,48 @@ def search(
     limit: Annotated[int, typer.Option(help="How many hits")] = 10,
     preset: Annotated[str, typer.Option(help="One of: " + ", ".join(PRESETS))] = "default",
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Find older facts, turns, summaries and source records again."""
     with _memory(ctx) as mem:
         hits = mem.search(query, stream, kind, limit, preset, trust)
-    table = Table("score", "kind", "source", "when", "stream", "text", title=f"search: {query}")
-    for hit in hits:
-        when = f"{hit.at:%Y-%m-%d}" if hit.at else ""
-        text = " ".join(hit.text.split())
-        table.add_row(f"{hit.score:.4f}", hit.kind, hit.source.label(), when, hit.stream,
-                      text[:100])  # fmt: skip
-    out.print(table)
+    rows = [
+        (
+            f"{hit.score:.4f}",
+            hit.kind,
+            hit.source.label(),
+            f"{hit.at:%Y-%m-%d}" if hit.at else "",
+            hit.stream,
+            " ".join(hit.text.split())[:100],
+        )
+        for hit in hits
+    ]
+    columns = ("score", "kind", "source", "when", "stream", "text")
+    emit(fmt, hits, lambda: table(columns, rows, title=f"search: {query}"))
 
 
 @app.command("history")
-def history(ctx: typer.Context, fact_id: int) -> None:
+def history(ctx: typer.Context, fact_id: int, fmt: FormatOption = Format.TEXT) -> None:
     """Show a fact's supersession chain and every change to it."""
     with _memory(ctx) as mem:
         found = mem.fact_history(fact_id)
-    out.print(_facts_table(list(found.chain), title=f"Chain of fact {fact_id}"))
-    table = Table("when", "fact", "action", "related", "note", "before → after")
-    for change in found.changes:
-        moved = f"{change.before or ''} → {change.after or ''}" if change.before else ""
-        table.add_row(f"{change.at:%Y-%m-%d %H:%M}", str(change.fact_id), change.action,
-                      str(change.related_fact_id or ""), change.note, moved)  # fmt: skip
-    out.print(table)
+
+    def text() -> None:
+        _facts_table(list(found.chain), title=f"Chain of fact {fact_id}")
+        rows = [
+            (
+                f"{c.at:%Y-%m-%d %H:%M}",
+                c.fact_id,
+                c.action,
+                c.related_fact_id or "",
+                c.note,
+                f"{c.before or ''} → {c.after or ''}" if c.before else "",
+            )
+            for c in found.changes
+        ]
+        table(("when", "fact", "action", "related", "note", "before → after"), rows)
+
+    emit(fmt, found, text)
 
 
 @app.command("forget")
@@ -251,11 +325,12 @@ def forget(
     ctx: typer.Context,
     fact_id: int,
     reason: Annotated[str, typer.Option(help="Why; kept in the fact's history")] = "",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Retract a fact: it stays in its history and leaves every context."""
     with _memory(ctx) as mem:
         fact = mem.forget(fact_id, reason=reason)
-    out.print(f"fact {fact.id} forgotten ({fact.status.value}): {fact.text}")
+    emit(fmt, fact, lambda: say(f"fact {fact.id} forgotten ({fact.status.value}): {fact.text}"))
 
 
 @app.command("erase")
@@ -267,49 +342,60 @@ def erase(
     ] = None,
     fact: Annotated[int | None, typer.Option(help="Erase this one fact")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Erase content for good, for a privacy request; an audit row without content stays."""
     what = (f"the whole stream {stream}" if stream else f"everything by or about {person}"
             if person else f"fact {fact}")  # fmt: skip
-    if not yes and not typer.confirm(f"Erase {what}, from every table, index and summary?"):
+    asked = f"Erase {what}, from every table, index and summary?"
+    if not yes and not typer.confirm(asked, err=True):
         raise typer.Exit(1)
     with _memory(ctx) as mem:
         report = mem.erase(stream=stream, entity=person, fact_id=fact)
-    out.print(
-        f"erased {what}: {report.turns} turns, {report.facts} facts, {report.records} records,"
-        f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
+    emit(
+        fmt,
+        report,
+        lambda: say(
+            f"erased {what}: {report.turns} turns, {report.facts} facts, {report.records} records,"
+            f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
+        ),
     )
 
 
 @app.command("reembed")
-def reembed(ctx: typer.Context) -> None:
+def reembed(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Embed every item again with the configured embedder (after changing models)."""
     options: _Options = ctx.obj
     try:
         settings = options.settings()
         opened = Memory.open(settings=settings, background_worker=False, check_vectors=False)
-        with opened as mem, Progress(console=out) as progress:
+        with opened as mem, Progress(console=err, transient=True) as progress:
             task = progress.add_task("embedding", total=None)
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except MemstrataError as exc:
         raise _failed(exc) from None
-    out.print(f"{done} items embedded with {mem.embedder_name}")
+    emit(
+        fmt,
+        {"embedded": done, "embedder": mem.embedder_name},
+        lambda: say(f"{done} items embedded with {mem.embedder_name}"),
+    )
 
 
 @app.command("maintain")
-def maintain_now(ctx: typer.Context) -> None:
+def maintain_now(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Run the maintenance stages once: retention, archive, clean-up, roll-ups, retries."""
     with _memory(ctx) as mem:
         reports = mem.maintain()
     if reports is None:
-        err.print("[red]error:[/red] another process (a server's loop?) is running maintenance "
-                  "on this store now; try again when it has finished")  # fmt: skip
+        error(
+            "another process (a server's loop?) is running maintenance on this store now; "
+            "try again when it has finished"
+        )
         raise typer.Exit(2)
-    table = Table("stage", "count", "ms", title="maintenance")
-    for report in reports:
-        count = "failed (see log)" if report.count < 0 else str(report.count)
-        table.add_row(report.stage, count, f"{report.ms:.1f}")
-    out.print(table)
+    rows = [
+        (r.stage, "failed (see log)" if r.count < 0 else r.count, f"{r.ms:.1f}") for r in reports
+    ]
+    emit(fmt, reports, lambda: table(("stage", "count", "ms"), rows, title="maintenance"))
 
 
 @app.command("serve")
@@ -359,9 +445,13 @@ def proxy(
     options: _Options = ctx.obj
     try:
         run_proxy(
-            options.settings(), upstream=upstream, host=host, port=port, no_auth=no_auth,
+            options.settings(),
+            upstream=upstream,
+            host=host,
+            port=port,
+            no_auth=no_auth,
             tenant=options.tenant,
-        )  # fmt: skip
+        )
     except MemstrataError as exc:
         raise _failed(exc) from None
 
@@ -385,7 +475,7 @@ def mcp(
         raise _failed(exc) from None
 
 
-import_app = typer.Typer(help="Bring outside sources into memory.", no_args_is_help=True)
+import_app = _typer("Bring outside sources into memory.")
 app.add_typer(import_app, name="import")
 
 
@@ -404,6 +494,7 @@ def import_slack(
             show_default=False,
         ),
     ] = None,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers
@@ -420,7 +511,7 @@ def import_slack(
             report = report.model_copy(update={"facts": facts})
         else:
             report = mem.import_slack(export, process=process, progress=show)
-    _print_import(report)
+    _print_import(report, fmt)
 
 
 _AUTO_WORKERS_MAX = 4
@@ -437,6 +528,7 @@ def _import_workers() -> int:
 def import_jira(
     ctx: typer.Context,
     csv_file: Annotated[Path, typer.Argument(help="Jira 'all fields' CSV export")],
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
     with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
@@ -444,23 +536,21 @@ def import_jira(
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
         )
-    _print_import(report)
+    _print_import(report, fmt)
 
 
-def _print_import(report: ImportReport) -> None:
-    table = Table("", "count", title=f"{report.source} import")
+def _print_import(report: ImportReport, fmt: Format) -> None:
     rows = [("read", report.read), ("kept", report.kept),
             ("already imported", report.duplicates)]  # fmt: skip
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
     rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
     rows += [("facts extracted", report.facts), ("problems", len(report.problems))]
-    for label, count in rows:
-        table.add_row(label, f"{count:,}")
-    out.print(table)
+    shown = [(label, f"{count:,}") for label, count in rows]
+    emit(fmt, report, lambda: table(("", "count"), shown, title=f"{report.source} import"))
     for problem in report.problems:
-        err.print(f"[yellow]skipped[/yellow] {problem.path}: {problem.error}")
+        error(f"{problem.path}: {problem.error}", "skipped")
     for warning in report.warnings:
-        err.print(f"[yellow]warning[/yellow] {warning}")
+        error(warning, "warning")
 
 
 @app.command("timeline")
@@ -469,19 +559,23 @@ def timeline(
     entity: Annotated[str, typer.Argument(help="A person, '#channel', a stream or a key")],
     limit: Annotated[int, typer.Option(help="The newest N events")] = 50,
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """What a person said and what is known about them, or what happened in a channel or
     project, oldest first."""
     with _memory(ctx) as mem:
         events = mem.timeline(entity, limit=limit, trust=trust)
-    table = Table("when", "kind", "stream", "text", title=f"timeline: {entity}")
-    for event in events:
-        table.add_row(f"{event.at:%Y-%m-%d %H:%M}", event.category or event.kind, event.stream,
-                      " ".join(event.text.split())[:120])  # fmt: skip
-    out.print(table)
+    rows = [
+        (f"{e.at:%Y-%m-%d %H:%M}", e.category or e.kind, e.stream, " ".join(e.text.split())[:120])
+        for e in events
+    ]
+    columns = ("when", "kind", "stream", "text")
+    emit(fmt, events, lambda: table(columns, rows, title=f"timeline: {entity}"))
 
 
-keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")
+keys_app = _typer(
+    "API keys for the HTTP API, the proxy and MCP over HTTP: one tenant and one trust level each."
+)
 app.add_typer(keys_app, name="keys")
 
 
@@ -491,50 +585,72 @@ def keys_create(
     tenant: Annotated[str, typer.Option(help="The only tenant this key may touch")],
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
     label: Annotated[str, typer.Option(help="A note on who holds the key")] = "",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Create a key and print its secret, once: only a hash is stored."""
     with _memory(ctx) as mem:
         key_id, secret = mem.create_key(tenant, trust, label)
-    out.print(f"key {key_id} for tenant {tenant!r} at trust {trust!r}:")
-    out.print(secret, markup=False, highlight=False)
+    created = {"id": key_id, "tenant": tenant, "trust": trust, "label": label, "secret": secret}
+
+    def text() -> None:
+        say(f"key {key_id} for tenant {tenant!r} at trust {trust!r}:")
+        say(secret)
+
+    emit(fmt, created, text)
 
 
 @keys_app.command("list")
-def keys_list(ctx: typer.Context) -> None:
+def keys_list(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """List keys (never their secrets)."""
     with _memory(ctx) as mem:
-        rows = mem.api_keys()
-    table = Table("id", "tenant", "trust", "label", "created", "revoked")
-    for key in rows:
-        table.add_row(str(key.id), key.tenant, key.trust, key.label,
-                      f"{key.created_at:%Y-%m-%d %H:%M}", "yes" if key.revoked else "")  # fmt: skip
-    out.print(table)
+        keys = mem.api_keys()
+    rows = [
+        (
+            k.id,
+            k.tenant,
+            k.trust.value,
+            k.label,
+            f"{k.created_at:%Y-%m-%d %H:%M}",
+            "yes" if k.revoked else "",
+        )
+        for k in keys
+    ]
+    columns = ("id", "tenant", "trust", "label", "created", "revoked")
+    emit(fmt, keys, lambda: table(columns, rows))
 
 
 @keys_app.command("revoke")
-def keys_revoke(ctx: typer.Context, key_id: int) -> None:
+def keys_revoke(ctx: typer.Context, key_id: int, fmt: FormatOption = Format.TEXT) -> None:
     """Revoke a key; requests with it are refused from now on."""
     with _memory(ctx) as mem:
-        revoked = mem.revoke_key(key_id)
-    out.print(f"key {key_id} revoked" if revoked else f"no live key {key_id}")
+        if not mem.revoke_key(key_id):
+            raise NotFound(f"no live key {key_id} (see `memstrata keys list`)")
+    emit(fmt, {"id": key_id, "revoked": True}, lambda: say(f"key {key_id} revoked"))
 
 
 @app.command("check")
-def check(ctx: typer.Context) -> None:
+def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Validate the settings and open the memory."""
     options: _Options = ctx.obj
     try:
         settings = options.settings()
     except MemstrataError as exc:
-        err.print(f"[red]settings invalid:[/red] {exc}")
+        error(str(exc), "settings invalid")
         raise typer.Exit(2) from None
-    table = Table("setting", "value", title="memstrata settings")
-    for key, value in settings.model_dump().items():
-        table.add_row(key, json.dumps(value, default=str))
-    out.print(table)
     with _memory(ctx) as mem:
         counts = mem.job_counts()
-    out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model_name}; jobs {counts}")
+    found = {"settings": settings, "db": settings.db, "model": mem.model_name, "jobs": counts}
+
+    def text() -> None:
+        dumped = jsonable(settings)
+        table(
+            ("setting", "value"),
+            [(k, json.dumps(v)) for k, v in dumped.items()],
+            title="memstrata settings",
+        )
+        out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model_name}; jobs {counts}")
+
+    emit(fmt, found, text)
 
 
 @app.command("demo")
@@ -548,7 +664,7 @@ def run_demo(
     """Run the Project Alpha story offline and show the assembled context."""
     path = db or Path(tempfile.mkdtemp(prefix="memstrata-demo-")) / "demo.db"
     if path.exists():
-        err.print(f"[red]error:[/red] {path} exists; the demo needs a fresh file")
+        error(f"{path} exists; the demo needs a fresh file")
         raise typer.Exit(2)
     settings = load_settings(db=path)
     with (
@@ -563,37 +679,38 @@ def run_demo(
         result = mem.context(demo.STREAM, demo.QUESTION, budget)
         facts_now = mem.facts(demo.STREAM)
     out.print(f"[bold]{40 + turns} turns[/bold] written to {path}\n")
-    out.print(_facts_table(facts_now, title="Current facts (layer 1)"))
+    _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
 
 
-def _facts_table(rows: list[Fact], title: str) -> Table:
-    table = Table("id", "fact", "category", "slot", "conf", "status", "source", title=title)
-    for f in rows:
-        table.add_row(
-            str(f.id),
+def _facts_table(rows: list[Fact], title: str) -> None:
+    columns = ("id", "fact", "category", "slot", "conf", "status", "source")
+    shown = [
+        (
+            f.id,
             f.text,
-            f.category,
+            f.category.value,
             f"{f.subject}/{f.slot}",
             f"{f.confidence:.2f}",
-            f.status,
+            f.status.value,
             f.source.label(),
         )
-    return table
+        for f in rows
+    ]
+    table(columns, shown, title=title)
 
 
 def _print_context(result: Context) -> None:
-    out.rule(f"context for {result.stream!r}")
-    out.print(result.text, markup=False, highlight=False)
-    out.rule()
-    table = Table("section", "items", "tokens", title=f"{result.tokens} of {result.budget} tokens")
-    for section in result.sections:
-        table.add_row(section.title, str(len(section.items)), str(section.tokens))
-    out.print(table)
+    heading(f"context for {result.stream!r}")
+    say(result.text)
+    heading("")
+    sections = [(s.title, len(s.items), s.tokens) for s in result.sections]
+    table(
+        ("section", "items", "tokens"), sections, title=f"{result.tokens} of {result.budget} tokens"
+    )
     if result.dropped:
-        dropped = Table("section", "source", "tokens", "why", title="Left out")
-        for d in result.dropped:
-            dropped.add_row(
-                d.section, d.source.label() if d.source else "", str(d.tokens), d.reason
-            )
-        out.print(dropped)
+        dropped = [
+            (d.section, d.source.label() if d.source else "", d.tokens, d.reason)
+            for d in result.dropped
+        ]
+        table(("section", "source", "tokens", "why"), dropped, title="Left out")

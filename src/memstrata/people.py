@@ -18,11 +18,19 @@ _CALENDAR = wordset(
     """monday tuesday wednesday thursday friday saturday sunday january february march
     september october november december week month year eod eow"""
 )  # not may, june, april or august: those are people's names too
-_ABOUT_THINGS = frozenset({
-    FactCategory.DEADLINE, FactCategory.DATE, FactCategory.DECISION, FactCategory.STATUS,
-    FactCategory.RECURRING, FactCategory.DEADLINE_MENTION, FactCategory.STATUS_UPDATE,
-    FactCategory.REFERENCE, FactCategory.RISK_SIGNAL,
-})  # fmt: skip
+_ABOUT_THINGS = frozenset(
+    {
+        FactCategory.DEADLINE,
+        FactCategory.DATE,
+        FactCategory.DECISION,
+        FactCategory.STATUS,
+        FactCategory.RECURRING,
+        FactCategory.DEADLINE_MENTION,
+        FactCategory.STATUS_UPDATE,
+        FactCategory.REFERENCE,
+        FactCategory.RISK_SIGNAL,
+    }
+)
 """Categories whose subject is a project, an issue or a date, not a person: there a
 capitalised subject is "Deadline" or "Ticket", never someone."""
 _NAMES_SOMEONE = frozenset({FactCategory.ASSIGNMENT, FactCategory.HANDOFF})

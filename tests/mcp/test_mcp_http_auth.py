@@ -66,8 +66,11 @@ def server(folder: Path, keys: dict[str, str]) -> Iterator[tuple[str, Path]]:
     with log.open("wb") as err:
         process = subprocess.Popen(
             [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--port", str(port)],
-            env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=err,
-        )  # fmt: skip
+            env=env,
+            cwd=folder,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
     try:
         _wait_for_port(port, process)
         yield f"http://127.0.0.1:{port}/mcp", log
@@ -96,8 +99,11 @@ async def test_no_key_and_a_revoked_key_are_refused(
 ) -> None:
     url, _ = server
     with httpx.Client(timeout=30) as http:
-        for headers in ({}, {"Authorization": f"Bearer {keys['revoked']}"},
-                        {"X-API-Key": "ms_made-up"}):  # fmt: skip
+        for headers in (
+            {},
+            {"Authorization": f"Bearer {keys['revoked']}"},
+            {"X-API-Key": "ms_made-up"},
+        ):
             refused = http.post(url, json=INIT, headers={**ACCEPT, **headers})
             assert refused.status_code == 401, headers
             assert refused.json()["error"]["code"] == "unauthorized"
@@ -130,10 +136,20 @@ async def test_a_session_begun_with_one_tenants_key_is_unknown_to_anothers(
 
 async def test_no_auth_refuses_an_address_other_machines_reach(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--host", "0.0.0.0",
-         "--no-auth"],
-        env={**os.environ, "MEMSTRATA_DB": str(tmp_path / "mcp.db")}, capture_output=True,
-        text=True, timeout=60,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "memstrata.mcp",
+            "--transport",
+            "http",
+            "--host",
+            "0.0.0.0",
+            "--no-auth",
+        ],
+        env={**os.environ, "MEMSTRATA_DB": str(tmp_path / "mcp.db")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "loopback" in done.stderr
     assert not (tmp_path / "mcp.db").exists()

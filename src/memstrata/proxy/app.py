@@ -171,9 +171,13 @@ class _Proxy:
         """The memory text for the system message, and a warning if memory failed."""
         try:
             context = await run_in_threadpool(
-                self.memory.context, stream, query, self.settings.proxy.budget,
-                trust=caller.trust, tenant=caller.tenant,
-            )  # fmt: skip
+                self.memory.context,
+                stream,
+                query,
+                self.settings.proxy.budget,
+                trust=caller.trust,
+                tenant=caller.tenant,
+            )
         except Exception as exc:  # the request goes on without memory
             log.warning("memory unavailable for %s: %s", stream, _reason(exc))
             return "", f"memory unavailable: {_reason(exc)}"
@@ -243,10 +247,15 @@ class _Proxy:
         started = time.perf_counter()
         try:
             self.memory.add_turn(
-                turn.stream, user=turn.query, assistant=answer, model_variant=turn.model,
-                speaker=turn.speaker, tenant=turn.caller.tenant, trust=turn.caller.trust,
+                turn.stream,
+                user=turn.query,
+                assistant=answer,
+                model_variant=turn.model,
+                speaker=turn.speaker,
+                tenant=turn.caller.tenant,
+                trust=turn.caller.trust,
                 key_id=turn.caller.key_id,
-            )  # fmt: skip
+            )
         except Exception as exc:  # the answer is out already; nothing to tell the client
             log.warning("could not record the turn in %s: %s", turn.stream, _reason(exc))
             return
