@@ -10,7 +10,11 @@ from pathlib import Path
 import memstrata
 
 PACKAGE = Path(memstrata.__file__).parent
-FACES = [PACKAGE / "cli.py", *(PACKAGE / face for face in ("http", "mcp", "proxy"))]
+FACES = [
+    PACKAGE / "cli.py",
+    PACKAGE / "cli_output.py",
+    *(PACKAGE / f for f in ("http", "mcp", "proxy")),
+]
 ENGINE_PARTS = {"store", "recall", "pipeline", "runner"}
 """Memory's attributes that are the engine itself."""
 
