@@ -15,7 +15,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 from rich.progress import Progress
 from typer.core import TyperGroup
@@ -44,7 +43,7 @@ from memstrata.workers import Workers
 class _Commands(TyperGroup):
     """A caller's mistake anywhere in a command ends it as one line on stderr."""
 
-    def invoke(self, ctx: click.Context) -> object:
+    def invoke(self, ctx: typer.Context) -> object:
         try:
             return super().invoke(ctx)
         except MemstrataError as exc:
