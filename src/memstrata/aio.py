@@ -132,6 +132,7 @@ class AsyncMemory:
     count_facts = _in_thread(Memory.count_facts)
     maintain = _in_thread(Memory.maintain)
     maintenance_loop = _in_thread(Memory.maintenance_loop)
+    import_ledger = _in_thread(Memory.import_ledger)
 
     # -- lifecycle ------------------------------------------------------------------
 
