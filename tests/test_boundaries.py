@@ -15,7 +15,7 @@ FACES = [
     PACKAGE / "cli_output.py",
     *(PACKAGE / f for f in ("http", "mcp", "proxy")),
 ]
-ENGINE_PARTS = {"store", "recall", "pipeline", "runner"}
+ENGINE_PARTS = {"store", "recall", "pipeline", "runner", "team"}
 """Memory's attributes that are the engine itself."""
 
 

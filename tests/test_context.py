@@ -66,7 +66,7 @@ def test_sections_are_in_order_with_sources(alpha):
     recent = [int(i.source.id) for i in ctx.section("recent_turns").items]
     assert recent == sorted(recent) and len(recent) == 4
     assert ctx.tokens == count_tokens(ctx.text) <= 4000
-    assert ctx.dropped == ()
+    assert {d.reason for d in ctx.dropped} <= {"repeats one of the recent turns"}
 
 
 def test_messages_form_carries_the_turns(alpha):
@@ -103,7 +103,10 @@ def test_a_cut_summary_keeps_its_floor_in_whole_lines(alpha):
     lines = summary.items[0].text.splitlines()
     assert lines[0] == SUMMARY_GAP
     assert all(line in full for line in lines[1:] if line)  # whole lines, never a scrap
-    assert lines[-1] == full[-1]  # the newest part stays
+    # The newest part stays, less the lines that only retell the last K turns.
+    recent = {i.text for i in ctx.section("recent_turns").items}
+    newest = next(line for line in reversed(full) if not any(line[2:] in t for t in recent))
+    assert lines[-1] == newest
 
 
 def test_facts_over_their_ceiling_keep_the_best_ranked(open_memory):
@@ -206,3 +209,22 @@ def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
     assert [i.source.at for i in items] == sorted(i.source.at for i in items)
     assert all(i.text.startswith(f"[{i.source.label()}] ") for i in items)
     assert ctx.tokens == count_tokens(ctx.text) <= 2000
+
+
+def test_summary_lines_that_quote_a_recent_turn_give_way_to_it(open_memory):
+    mem = open_memory(recent_turns=3)
+    said = [
+        "The Lisbon office opens on the first of June next year.",
+        "Priya is moving the billing service to the new cluster.",
+        "The quarterly review moved to the second week of July.",
+    ]
+    for n, text in enumerate(said):
+        mem.add_turn(STREAM, text, "Noted.", at=T0 + timedelta(minutes=n))
+    mem.end_session(STREAM)
+    mem.process_pending()
+    assert "Lisbon office" in mem.summaries(STREAM)[-1].text  # the summary retells the turns
+    ctx = mem.context(STREAM, "What is new?", budget=2000)
+    assert [i.source.id for i in ctx.section("recent_turns").items] == ["1", "2", "3"]
+    assert "summary" not in [s.name for s in ctx.sections]  # it only retold these turns
+    repeats = [d for d in ctx.dropped if d.reason == "repeats one of the recent turns"]
+    assert repeats and all(d.section == "summary" for d in repeats)

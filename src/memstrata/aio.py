@@ -133,6 +133,11 @@ class AsyncMemory:
     maintain = _in_thread(Memory.maintain)
     maintenance_loop = _in_thread(Memory.maintenance_loop)
     import_ledger = _in_thread(Memory.import_ledger)
+    rebuild_team = _in_thread(Memory.rebuild_team)
+    profile = _in_thread(Memory.profile)
+    actions = _in_thread(Memory.actions)
+    set_action_status = _in_thread(Memory.set_action_status)
+    digest = _in_thread(Memory.digest)
 
     # -- lifecycle ------------------------------------------------------------------
 

@@ -572,6 +572,94 @@ def timeline(
     emit(fmt, events, lambda: table(columns, rows, title=f"timeline: {entity}"))
 
 
+team_app = _typer("Profiles, proactive actions and digests.")
+app.add_typer(team_app, name="team")
+_TRUST_HELP = "full, inner, familiar or public"
+
+
+@team_app.command("rebuild")
+def team_rebuild(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
+    """Rebuild every profile and run every action rule now (maintenance does it nightly)."""
+    with _memory(ctx) as mem:
+        report = mem.rebuild_team()
+    said = (
+        f"{report.profiles} profiles; {report.actions} actions found ({report.new} new), "
+        f"{report.closed} closed; {report.webhooks} told to webhooks"
+    )
+    emit(fmt, report, lambda: say(said))
+
+
+@team_app.command("profile")
+def team_profile(
+    ctx: typer.Context,
+    entity: Annotated[str, typer.Argument(help="A person, '#channel', a project or its key")],
+    trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+    fmt: FormatOption = Format.TEXT,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True)] = False,
+) -> None:
+    """Role, current work, commitments, blockers, recent activity and mood of an entity."""
+    with _memory(ctx) as mem:
+        profile = mem.profile(entity, trust=trust)
+
+    def text() -> None:
+        for line, source in profile.lines():
+            say(line + (f"  [{source.label()}]" if source else ""))
+        for item in profile.recent_activity:
+            say(f"  recent: {item.text}")
+
+    emit(Format.JSON if as_json else fmt, profile, text)
+
+
+@team_app.command("actions")
+def team_actions(
+    ctx: typer.Context,
+    status: Annotated[str, typer.Option(help="open, done, dismissed or all")] = "open",
+    stream: Annotated[str | None, typer.Option(help="Only this stream's")] = None,
+    trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+    fmt: FormatOption = Format.TEXT,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True)] = False,
+) -> None:
+    """What needs doing, as the rules found it at the last rebuild, with its evidence."""
+    with _memory(ctx) as mem:
+        found = mem.actions(status=None if status == "all" else status, stream=stream, trust=trust)
+    rows = [
+        (a.id, a.rule, a.status, a.stream, a.title, ", ".join(e.label() for e in a.evidence))
+        for a in found
+    ]
+    columns = ("id", "rule", "status", "stream", "title", "evidence")
+    emit(Format.JSON if as_json else fmt, found, lambda: table(columns, rows, title="actions"))
+
+
+@team_app.command("set-status")
+def team_set_status(
+    ctx: typer.Context,
+    action_id: Annotated[int, typer.Argument(help="The action's id")],
+    status: Annotated[str, typer.Argument(help="open, done or dismissed")],
+    fmt: FormatOption = Format.TEXT,
+) -> None:
+    """Mark an action done or dismissed (or open again); rebuilds keep it."""
+    with _memory(ctx) as mem:
+        action = mem.set_action_status(action_id, status)
+    emit(fmt, action, lambda: say(f"action {action.id} is {action.status}"))
+
+
+@team_app.command("digest")
+def team_digest(
+    ctx: typer.Context,
+    stream: str,
+    period: Annotated[
+        str, typer.Argument(help="today, yesterday, 'this week', 'last week', a day or a range")
+    ] = "today",
+    timezone: Annotated[str | None, typer.Option(help="IANA time zone of the days")] = None,
+    trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+    fmt: FormatOption = Format.TEXT,
+) -> None:
+    """What a stream's turns and messages said over a period, day by day."""
+    with _memory(ctx) as mem:
+        digest = mem.digest(stream, period, timezone=timezone, trust=trust)
+    emit(fmt, digest, lambda: say(digest.text))
+
+
 keys_app = _typer(
     "API keys for the HTTP API, the proxy and MCP over HTTP: one tenant and one trust level each."
 )

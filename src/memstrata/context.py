@@ -66,6 +66,9 @@ TITLES = {
     "stream_facts": "Facts",
     "global_facts": "Global facts",
     "structured_data": "Structured data",
+    "profiles": "Profiles of who and what the question names",
+    "projects": "From each project named",
+    "digest": "Digests of the period asked about",
     "memory_index": "Memory index",
     "summary": "Summary of earlier conversation",
     "recent_turns": "Recent turns",
@@ -114,6 +117,14 @@ class Material:
     """Items left out before budgeting, such as summary lines stating superseded facts."""
     structured: Summary | None = None
     """Counts computed from tracker data, such as Jira issues by status."""
+    profiles: Sequence[tuple[str, SourceRef | None]] = ()
+    """Lines of the profiles of the people and projects the question names."""
+    projects: Sequence[tuple[str, SourceRef | None]] = ()
+    """Items from each of several projects the question names, labelled with it."""
+    digest: Sequence[tuple[str, SourceRef | None]] = ()
+    """Lines of the digests of the period the question asks about."""
+    team_shares: tuple[float, float, float] = (0.15, 0.3, 0.25)
+    """The most of the budget profiles, projects and digests may each take."""
 
 
 @dataclass
@@ -185,6 +196,7 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
     recall_floor = _retrieved_floor(plan, material, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
     _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
         item = ContextItem(
@@ -207,6 +219,28 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
         plan.drop("retrieved", item, "less relevant; budget")
     plan.items["retrieved"].sort(key=_when)
     return plan
+
+
+TEAM_DROPPED = "over its share of the budget (settings.team)"
+
+
+def _place_team(plan: _Plan, material: Material, budget: int) -> None:
+    """Profiles, items from each named project, and digests, each within its share, after
+    facts and with the summary's and retrieved material's floors still held: the question
+    asked for them by name, but they must not crowd out the layers."""
+    sections = (
+        ("profiles", material.profiles),
+        ("projects", material.projects),
+        ("digest", material.digest),
+    )
+    for (section, lines), share in zip(sections, material.team_shares, strict=True):
+        until = plan.used + int(budget * share)
+        for text, source in lines:
+            item = _item(
+                inline(text) if source is None else f"{inline(text)} [{source.label()}]", source
+            )
+            if not plan.take(section, item, limit=until):
+                plan.drop(section, item, TEAM_DROPPED)
 
 
 def _retrieved_floor(plan: _Plan, material: Material, floor: int) -> int:

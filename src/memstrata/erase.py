@@ -106,6 +106,7 @@ def _apply(
                 _redact_summaries(store, tenant, stream, ids, pattern) for stream in ids.streams
             )
     store.erase_items(tenant, ids)
+    store.forget_team(tenant, ids.streams, ids.records, ids.facts)
     report = ErasureReport(
         turns=len(ids.turns), facts=len(ids.facts), records=len(ids.records),
         summaries=len(ids.summaries), summaries_redacted=redacted, streams=tuple(ids.streams),

@@ -315,24 +315,33 @@ class OutdatedStatements:
     """
 
     def __init__(self, store: Store, tenant: str, stream: str) -> None:
-        self._rules: list[tuple[list[str], list[str], Fact]] = []
+        self._rules: list[tuple[list[str], list[str], Fact, bool]] = []
         for old, successor in store.superseded_facts(tenant, stream):
-            claim = _words(f"{old.subject} {old.value}")
+            # The user is named as "I" in their own words ("I'm allergic to penicillin").
+            about_user = old.subject == "user"
+            claim = _words(old.value if about_user else f"{old.subject} {old.value}")
             current = [w for w in _words(successor.value) if w not in claim]
             if claim:
-                self._rules.append((claim, current, successor))
+                self._rules.append((claim, current, successor, about_user))
 
     def __bool__(self) -> bool:
         return bool(self._rules)
 
     def replacements(self, text: str) -> list[Fact]:
         """The facts now in force in place of those `text` states; empty if none."""
-        heads = _heads(_words(text))
+        words = _words(text)
+        heads = _heads(words)
+        names_user = bool(_USER_WORDS & set(words))
         found = {}
-        for claim, current, successor in self._rules:
+        for claim, current, successor, about_user in self._rules:
+            if about_user and not names_user:
+                continue
             if _covers(heads, claim) and not (current and _covers(heads, current)):
                 found[successor.id] = successor
         return list(found.values())
+
+
+_USER_WORDS = frozenset({"i", "i'm", "im", "my", "me", "user", "user's"})
 
 
 def _words(text: str) -> list[str]:

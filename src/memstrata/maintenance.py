@@ -119,12 +119,31 @@ def clean_archive(memory: Memory) -> int:
     )
 
 
+TEAM_LEASE = "team-rebuild"
+"""Held for settings.team.rebuild_hours after each rebuild: while it holds, none is due."""
+
+
+def team_rebuild(memory: Memory) -> int:
+    """Rebuild profiles and actions of every tenant, once per team.rebuild_hours (nightly
+    by default); returns the profiles built, or 0 when no rebuild was due."""
+    hours, owner = memory.settings.team.rebuild_hours, lease_owner()
+    if not memory.store.claim_lease(TEAM_LEASE, owner, hours * 3600):
+        return 0
+    tenants = sorted({tenant for tenant, _ in memory.store.streams_with_items()})
+    try:
+        return sum(memory.rebuild_team(tenant=tenant).profiles for tenant in tenants)
+    except BaseException:
+        memory.store.release_lease(TEAM_LEASE, owner)  # due again at the next run
+        raise
+
+
 STAGES: tuple[tuple[str, Callable[[Memory], int]], ...] = (
     ("retention", compress_stale),
     ("archive", archive_expired),
     ("archive_cleanup", clean_archive),
     ("rollups", roll_ups),
     ("retries", retry_failed),
+    ("team", team_rebuild),
 )
 
 

@@ -5,7 +5,7 @@ its trust level may not read.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from memstrata.context import Material, Shares
@@ -25,6 +25,7 @@ from memstrata.types import (
     Summary,
     SummaryKind,
     Trust,
+    Turn,
     Visibility,
 )
 
@@ -61,6 +62,8 @@ def gather(
     summary, removed = _without_outdated(
         active if active and active.visibility in readable else None, outdated
     )
+    summary, repeated = _without_repeats(summary, turns[-k:] if k else [])
+    removed += repeated
     stream_facts = pinned(store, settings, tenant, stream, trust)
     global_facts = (
         _global_facts(store, settings, tenant, query, trust) if stream != GLOBAL_STREAM else []
@@ -258,8 +261,52 @@ def _without_outdated(
         ))  # fmt: skip
     if not removed:
         return summary, []
-    text = "\n".join(kept)
+    text = "\n".join(_without_empty_headings(kept))
     return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+
+
+_LINE_LEAD_RE = re.compile(r"^\s*(?:[-*•]\s+)?(?:open:\s+)?", re.IGNORECASE)
+
+
+def _without_repeats(
+    summary: Summary | None, recent: Sequence[Turn]
+) -> tuple[Summary | None, list[DroppedItem]]:
+    """The summary less its lines that quote one of the last K turns, which the context
+    shows whole anyway (the newest session's summary often retells them)."""
+    if summary is None or not recent:
+        return summary, []
+    said = " ".join(" ".join(f"{t.user} {t.assistant}".split()) for t in recent)
+    kept, removed = [], []
+    for line in summary.text.splitlines():
+        body = " ".join(_LINE_LEAD_RE.sub("", line).split())
+        if line.startswith("#") or len(body) < _MIN_QUOTE or body not in said:
+            kept.append(line)
+            continue
+        dropped = DroppedItem(
+            section="summary",
+            source=summary.ref(),
+            tokens=count_tokens(line),
+            reason="repeats one of the recent turns",
+        )
+        removed.append(dropped)
+    if not removed:
+        return summary, []
+    text = "\n".join(_without_empty_headings(kept))
+    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+
+
+_MIN_QUOTE = 20
+"""Shorter lines may repeat a turn by chance ("Thanks!")."""
+
+
+def _without_empty_headings(lines: list[str]) -> list[str]:
+    """A heading whose lines were all removed goes too."""
+    kept = []
+    for n, line in enumerate(lines):
+        following = next((x for x in lines[n + 1 :] if x.strip()), "#")
+        if not (line.startswith("#") and following.startswith("#")):
+            kept.append(line)
+    return kept
 
 
 def _joined(facts: list[Fact]) -> str:

@@ -5,7 +5,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
@@ -39,6 +39,7 @@ from memstrata.sources.ingest import (
 from memstrata.sources.jira import read_jira_csv
 from memstrata.sources.slack import SlackExport
 from memstrata.store.base import ItemFilter, NewTurn, Store, lease_owner
+from memstrata.team import Action, Digest, Profile, RebuildReport, Team
 from memstrata.tokens import count_tokens
 from memstrata.types import (
     DEFAULT_TENANT,
@@ -103,6 +104,7 @@ class Memory:
             _check_vectors(store, embedder)
         self.recall = Recall(store, embedder)
         self.pipeline = Pipeline(store, model, settings, self.recall)
+        self.team = Team(store, model, settings, self.recall)
         self.runner = JobRunner(
             store,
             self.pipeline.handlers(),
@@ -382,9 +384,15 @@ class Memory:
         *,
         trust: Trust | str = Trust.FULL,
         tenant: str | None = None,
+        timezone: str | None = None,
     ) -> Context:
         """Facts, summary, recent turns and relevant older material within `budget` tokens,
-        holding only what `trust` may read."""
+        holding only what `trust` may read.
+
+        A question that names people or projects also gets their profiles; one that names
+        several projects, items from each, labelled; one that asks about today, yesterday,
+        this or last week, that period's digests (days in `timezone`, default
+        settings.team.timezone)."""
         tenant = self._tenant(tenant)
         check_stream(stream)
         budget = self.settings.prompt_budget if budget is None else budget
@@ -395,6 +403,14 @@ class Memory:
         material = gather(
             self.store, self.recall, self.settings, tenant, stream, query, _trust(trust), budget
         )
+        team = self.team.material(tenant, stream, query, READABLE[_trust(trust)], timezone)
+        material.profiles, material.digest, material.projects = (
+            team.profiles,
+            team.digest,
+            team.projects,
+        )
+        shares = self.settings.team
+        material.team_shares = (shares.profile_share, shares.projects_share, shares.digest_share)
         built = assemble(tenant, stream, query, budget, material)
         tracing.event(
             "context", tenant=tenant, stream=stream, budget=budget, tokens=built.tokens,
@@ -643,6 +659,78 @@ class Memory:
         """The record of the import jobs a server takes, shared by its processes, with
         this process's lease on the ones it runs (see memstrata.import_ledger)."""
         return ImportLedger(self.store, lease_seconds)
+
+    # -- team -------------------------------------------------------------------
+
+    def rebuild_team(
+        self, *, now: datetime | None = None, tenant: str | None = None
+    ) -> RebuildReport:
+        """Rebuild every profile and run every action rule now, as of `now`; the
+        maintenance loop does this every settings.team.rebuild_hours. An action keeps the
+        status it was given; one whose cause is gone is marked done."""
+        if now is not None and not 2 <= now.year <= 9998:
+            raise InvalidInput(f"now must be a time between the years 2 and 9998, got {now}")
+        return self.team.rebuild(self._tenant(tenant), as_utc(now) if now else None)
+
+    def profile(
+        self, entity: str, *, trust: Trust | str = Trust.FULL, tenant: str | None = None
+    ) -> Profile:
+        """A person ('Priya', '@priya'), channel ('#general') or project ('project:alpha',
+        'ALPHA'): role, current work, commitments, blockers, recent activity and mood
+        trend, holding only what `trust` may read. Built now if no rebuild made one yet."""
+        entity = self._text(entity, "entity").strip()
+        if not entity:
+            raise InvalidInput("name an entity: a person, '#channel' or a project")
+        return self.team.profile(self._tenant(tenant), entity, READABLE[_trust(trust)])
+
+    def actions(
+        self,
+        *,
+        status: str | None = "open",
+        stream: str | None = None,
+        rule: str | None = None,
+        trust: Trust | str = Trust.FULL,
+        tenant: str | None = None,
+    ) -> list[Action]:
+        """What needs doing, found by the rules in settings.team.rules at the last rebuild,
+        each with its evidence; `status` None lists every status."""
+        if stream is not None:
+            check_stream(stream)
+        return self.team.actions(
+            self._tenant(tenant),
+            READABLE[_trust(trust)],
+            status=status,
+            stream=stream,
+            rule=rule,
+        )
+
+    def set_action_status(
+        self, action_id: int, status: str, *, tenant: str | None = None
+    ) -> Action:
+        """Mark an action open, done or dismissed; rebuilds keep what is set here."""
+        if action_id <= 0:
+            raise InvalidInput(f"an action id is a positive integer, got {action_id!r}")
+        return self.team.set_status(self._tenant(tenant), action_id, status)
+
+    def digest(
+        self,
+        stream: str,
+        period: str | tuple[date, date] = "today",
+        *,
+        timezone: str | None = None,
+        now: datetime | None = None,
+        trust: Trust | str = Trust.FULL,
+        tenant: str | None = None,
+    ) -> Digest:
+        """The daily digests of `stream` over `period`: 'today', 'yesterday', 'this week',
+        'last week', a day '2026-03-02', a range '2026-03-02..2026-03-08' or a pair of
+        dates; days are those of `timezone` (default settings.team.timezone) at `now`."""
+        check_stream(stream)
+        if now is not None and not 2 <= now.year <= 9998:
+            raise InvalidInput(f"now must be a time between the years 2 and 9998, got {now}")
+        return self.team.digest(
+            self._tenant(tenant), stream, period, timezone, now, READABLE[_trust(trust)]
+        )
 
     # -- lifecycle ------------------------------------------------------------
 

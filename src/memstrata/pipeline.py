@@ -31,6 +31,7 @@ from memstrata.jobs import (
 from memstrata.material import pinned_texts
 from memstrata.models.base import ExtractedFact, MemoryModel
 from memstrata.recall import PRESETS, Recall
+from memstrata.repairs import USER_WORD, read_repairs, repaired
 from memstrata.settings import Settings
 from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
@@ -99,9 +100,10 @@ class Pipeline:
         except NotFound:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
+        extracted = self.model.extract_facts(turn_input(turn))
         found = [
             capped_fact(item, writer, self.settings.writes)
-            for item in self.model.extract_facts(turn_input(turn))
+            for item in [*extracted, *self._repairs(turn, extracted)]
         ]
         verdicts = [
             reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)
@@ -133,6 +135,22 @@ class Pipeline:
             )  # fmt: skip
 
         return apply
+
+    def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+        """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
+        model read no statement of the user's own in the turn."""
+        if any(item.confidence >= USER_WORD for item in extracted):
+            return []
+        found = read_repairs(turn.user)
+        if not found:
+            return []
+        active = reversed(self.store.facts(turn.tenant, turn.stream))
+        answered = self._turn_before(turn)
+        claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+        speaker = (
+            entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
+        )
+        return repaired(found, active, claims, speaker)
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
         """A user turn that corrects or confirms the turn before decides its claims; only

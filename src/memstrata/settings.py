@@ -8,9 +8,11 @@ import os
 import re
 from pathlib import Path
 from typing import Literal, Self
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -159,6 +161,123 @@ class SourceSettings(BaseModel):
         return value
 
 
+RULE_KINDS = (
+    "overdue_commitment",
+    "stale_blocker",
+    "deadline_soon",
+    "unanswered",
+    "unowned_handoff",
+    "mood_drop",
+)
+RULE_DAYS: dict[str, float] = {
+    "overdue_commitment": 0.0,
+    "stale_blocker": 3.0,
+    "deadline_soon": 3.0,
+    "unanswered": 1.0,
+    "unowned_handoff": 1.0,
+    "mood_drop": 7.0,
+}
+"""Each rule kind's N days: past the due date, open longer than, within, left for, or the
+mood window compared with the one before it."""
+
+
+class ActionRule(BaseModel):
+    """One proactive rule, as data: what to look for, after how many days, whom to tell."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal[
+        "overdue_commitment",
+        "stale_blocker",
+        "deadline_soon",
+        "unanswered",
+        "unowned_handoff",
+        "mood_drop",
+    ]
+    name: str = ""
+    """What actions of this rule are called (default: the kind); unique among the rules."""
+    days: float | None = Field(default=None, ge=0.0, le=3650.0)
+    """N for the kind (RULE_DAYS); None: the kind's default."""
+    drop: float = Field(default=0.5, gt=0.0, le=2.0)
+    """mood_drop: how far the mean mood (-1 to 1) must fall between the two windows."""
+    enabled: bool = True
+    webhook: str | None = None
+    """An http(s) URL that is POSTed each new action of this rule as JSON."""
+
+    @field_validator("webhook")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"a webhook is an http(s) URL with a host; got {value!r}")
+        return value
+
+    @property
+    def label(self) -> str:
+        return self.name or self.kind
+
+    @property
+    def window_days(self) -> float:
+        return RULE_DAYS[self.kind] if self.days is None else self.days
+
+
+def _default_rules() -> list[ActionRule]:
+    return [ActionRule(kind=kind) for kind in RULE_KINDS]  # type: ignore[arg-type]
+
+
+class TeamSettings(BaseModel):
+    """Profiles, proactive actions and daily digests (memstrata.team)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: list[ActionRule] = Field(default_factory=_default_rules)
+    rebuild_hours: float = Field(
+        default=24.0, gt=0.0, description="maintenance rebuilds profiles and actions this often"
+    )
+    timezone: str = Field(default="UTC", description="the day boundaries of stored digests")
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0.0)
+    webhook_allow_networks: tuple[str, ...] = ()
+    """Non-public networks a webhook host may resolve to ('127.0.0.0/8' for a local relay);
+    otherwise loopback, private and link-local addresses are refused, as for fetching."""
+    profile_share: float = Field(
+        default=0.15, ge=0.0, le=1.0, description="the most of a context profiles may take"
+    )
+    digest_share: float = Field(
+        default=0.25, ge=0.0, le=1.0, description="the most of a context digests may take"
+    )
+    projects_share: float = Field(
+        default=0.3,
+        ge=0.0,
+        le=1.0,
+        description="the most of a context the items of several named projects may take",
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r}; use an IANA name") from None
+        return value
+
+    @field_validator("rules")
+    @classmethod
+    def _unique_names(cls, value: list[ActionRule]) -> list[ActionRule]:
+        labels = [rule.label for rule in value]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:
+            raise ValueError(f"rule names must be unique; repeated: {', '.join(twice)}")
+        return value
+
+    @field_validator("webhook_allow_networks")
+    @classmethod
+    def _valid_networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return SourceSettings._valid_networks(value)
+
+
 class ImportLimits(BaseModel):
     """Bounds on what one import may read, so that a hostile export is refused, not obeyed.
 
@@ -248,6 +367,7 @@ class Settings(BaseSettings):
     mcp: McpSettings = McpSettings()
     projects: list[ProjectSettings] = []
     sources: SourceSettings = SourceSettings()
+    team: TeamSettings = Field(default_factory=TeamSettings)
     imports: ImportLimits = ImportLimits()
     trace_file: Path | None = None
     """JSON-lines trace events go here (MEMSTRATA_TRACE_FILE)."""

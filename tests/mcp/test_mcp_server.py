@@ -42,13 +42,13 @@ async def fails(client: Client, tool: str, **arguments: Any) -> str:
     return text
 
 
-async def test_lists_all_ten_tools(memory: Memory) -> None:
+async def test_lists_all_tools(memory: Memory) -> None:
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
     assert set(tools) == set(TOOL_NAMES) == {
         "memory_search", "memory_timeline", "memory_get", "memory_write",
         "memory_history", "memory_people", "memory_sessions", "memory_context",
-        "memory_forget", "memory_erase",
+        "memory_forget", "memory_erase", "memory_profile", "memory_actions", "memory_digest",
     }  # fmt: skip
     for tool in tools.values():
         assert tool.description

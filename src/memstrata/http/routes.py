@@ -2,11 +2,13 @@
 threadpool), always with the caller's tenant, and reads only what the key's trust may read.
 """
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
+from pydantic import BaseModel, ConfigDict, Field
 
 from memstrata.disclosure import (
     WRITE_ACCEPTED,
@@ -47,6 +49,7 @@ from memstrata.http.schemas import (
     WriteAccepted,
 )
 from memstrata.memory import Memory
+from memstrata.team import Action, ActionStatus, Digest, Profile
 from memstrata.types import (
     READABLE,
     ApiKey,
@@ -138,7 +141,14 @@ async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
             mem.prepare_query, body.query, limiter=request.app.state.model_lane
         )
     built = await anyio.to_thread.run_sync(
-        lambda: mem.context(body.stream, body.query, body.budget, trust=trust, tenant=key.tenant),
+        lambda: mem.context(
+            body.stream,
+            body.query,
+            body.budget,
+            trust=trust,
+            tenant=key.tenant,
+            timezone=body.timezone,
+        ),
         limiter=request.app.state.memory_lane,
     )
     return Response(built.model_dump_json(), media_type="application/json")
@@ -458,3 +468,97 @@ def _stream_stats(mem: Memory, key: ApiKey, stream: str, turn_count: int) -> Str
 
 def _readable(key: ApiKey, visibility: Visibility) -> bool:
     return visibility in READABLE[Trust(key.trust)]
+
+
+# -- team ---------------------------------------------------------------------
+
+TrustQuery = Annotated[Trust | None, Query(description="may only lower the key's own")]
+
+
+class ActionList(BaseModel):
+    actions: list[Action] = Field(description="oldest first")
+
+
+class ActionStatusIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: ActionStatus
+
+
+@router.get("/profiles/{entity}", tags=["team"], responses=FORBIDDEN)
+def profile(
+    entity: Annotated[
+        str,
+        Path(
+            min_length=1,
+            max_length=200,
+            description="a person ('priya'), a channel ('#general'), a project "
+            "('project:alpha') or its key ('ALPHA')",
+        ),
+    ],
+    key: Caller,
+    mem: Mem,
+    trust: TrustQuery = None,
+) -> Profile:
+    """An entity's role, current work, commitments, blockers, recent activity and mood
+    trend; only what this key may read."""
+    return mem.profile(entity, trust=read_trust(key, trust), tenant=key.tenant)
+
+
+@router.get("/actions", tags=["team"], responses=FORBIDDEN)
+def list_actions(
+    key: Caller,
+    mem: Mem,
+    status: Annotated[ActionStatus | None, Query(description="every status if omitted")] = None,
+    stream: Annotated[str | None, Query(description="only this stream's")] = None,
+    trust: TrustQuery = None,
+) -> ActionList:
+    """What needs doing, as the rules found it at the last rebuild, with the record and
+    fact ids that show it; only actions whose evidence this key may read."""
+    found = mem.actions(
+        status=status.value if status else None,
+        stream=stream,
+        trust=read_trust(key, trust),
+        tenant=key.tenant,
+    )
+    return ActionList(actions=found)
+
+
+@router.post("/actions/{action_id}", tags=["team"], responses=_errors(403, 404))
+def set_action_status(
+    action_id: Annotated[int, Path(ge=1, le=MAX_ID)], body: ActionStatusIn, key: Writer, mem: Mem
+) -> Action:
+    """Mark an action open, done or dismissed; a rebuild keeps it so."""
+    readable = {a.id for a in mem.actions(status=None, trust=key.trust, tenant=key.tenant)}
+    if action_id not in readable:
+        raise NotFound(f"no action {action_id}")
+    return mem.set_action_status(action_id, body.status.value, tenant=key.tenant)
+
+
+@router.post("/team/rebuild", tags=["team"], responses=FORBIDDEN)
+def rebuild_team(key: Owner, mem: Mem) -> dict[str, int]:
+    """Rebuild profiles and run the action rules now (maintenance does it nightly)."""
+    report = mem.rebuild_team(tenant=key.tenant)
+    return dataclasses.asdict(report)
+
+
+@router.get("/digest", tags=["team"], responses=FORBIDDEN)
+def digest(
+    stream: StreamQuery,
+    key: Caller,
+    mem: Mem,
+    period: Annotated[
+        str,
+        Query(
+            max_length=40,
+            description="today, yesterday, this week, last week, a day (2026-03-02) or a "
+            "range (2026-03-02..2026-03-08)",
+        ),
+    ] = "today",
+    timezone: Annotated[str | None, Query(max_length=64, description="IANA time zone")] = None,
+    trust: TrustQuery = None,
+) -> Digest:
+    """A stream's daily digests over a period, in the caller's time zone."""
+    return mem.digest(
+        stream, period, timezone=timezone, trust=read_trust(key, trust), tenant=key.tenant
+    )

@@ -95,6 +95,12 @@ class ContextIn(StreamRef):
     trust: Trust | None = Field(
         default=None, description="read as this trust level; may only lower the key's own"
     )
+    timezone: str | None = Field(
+        default=None,
+        max_length=64,
+        description="IANA time zone of 'today' or 'this week' in the query; default: the "
+        "server's team.timezone",
+    )
 
 
 class FactIn(StreamRef):

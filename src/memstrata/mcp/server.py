@@ -54,6 +54,9 @@ TOOL_NAMES = (
     "memory_people",
     "memory_sessions",
     "memory_context",
+    "memory_profile",
+    "memory_actions",
+    "memory_digest",
 )
 
 TIMELINE_SUMMARY_KINDS = (
@@ -419,6 +422,53 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         context = memory.context(stream, query, budget, trust=trust, tenant=tenant)
         # The text once and a report: the full dropped list can dwarf the budget itself.
         return {"stream": stream, "text": context.text, "report": budget_report(context)}
+
+    @tool("memory_profile", read_only=True)
+    def memory_profile(
+        entity: Annotated[
+            str,
+            Field(
+                description="a person ('Priya'), a channel ('#general'), a project "
+                "('project:alpha') or its key ('ALPHA')"
+            ),
+        ],
+    ) -> dict[str, Any]:
+        """Who a person is or what a channel or project is about: role, current work,
+        commitments, blockers, recent activity and mood trend, each item with its source."""
+        return _dump(memory.profile(entity, trust=trust, tenant=tenant))
+
+    @tool("memory_actions", read_only=True)
+    def memory_actions(
+        status: Annotated[
+            Literal["open", "done", "dismissed", "all"], Field(description="which actions")
+        ] = "open",
+        stream: Annotated[str | None, Field(description="only this stream's")] = None,
+    ) -> dict[str, Any]:
+        """What needs doing (overdue commitments, old blockers, near deadlines, unanswered
+        questions, handoffs without an owner, mood drops), each with its evidence."""
+        found = memory.actions(
+            status=None if status == "all" else status,
+            stream=stream,
+            trust=trust,
+            tenant=tenant,
+        )
+        return {"actions": [_dump(a) for a in found]}
+
+    @tool("memory_digest", read_only=True)
+    def memory_digest(
+        stream: Stream,
+        period: Annotated[
+            str,
+            Field(
+                description="today, yesterday, 'this week', 'last week', a day "
+                "('2026-03-02') or a range ('2026-03-02..2026-03-08')"
+            ),
+        ] = "today",
+        timezone: Annotated[str | None, Field(description="IANA time zone of the days")] = None,
+    ) -> dict[str, Any]:
+        """What a stream's turns and messages said over a period, day by day, and what was
+        learned; an empty period says so."""
+        return _dump(memory.digest(stream, period, timezone=timezone, trust=trust, tenant=tenant))
 
     return server
 

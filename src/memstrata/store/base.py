@@ -207,7 +207,85 @@ class ErasureStore(Protocol):
     def drop_pending_jobs(self, tenant: str, stream: str) -> None: ...
 
 
-class Store(EntityStore, ErasureStore, Protocol):
+class TeamStore(Protocol):
+    """Team intelligence (memstrata.team): entity profiles, proactive actions with their
+    status, and daily digests; plus the time-window reads they are built from."""
+
+    def put_profile(
+        self, tenant: str, entity: str, kind: str, name: str, data: dict[str, Any]
+    ) -> None:
+        """Store (or replace) the profile of `entity` ('person:priya', 'project:alpha')."""
+        ...
+
+    def profile_data(self, tenant: str, entity: str) -> dict[str, Any] | None: ...
+    def profile_names(self, tenant: str) -> list[tuple[str, str, str]]:
+        """(entity, kind, name) of every stored profile, by entity."""
+        ...
+
+    def upsert_action(
+        self,
+        tenant: str,
+        key: str,
+        rule: str,
+        stream: str,
+        data: dict[str, Any],
+        visibility: Visibility,
+    ) -> tuple[int, bool]:
+        """Store what an action found under its stable `key`; its status is left as it was.
+        Returns its id, and True if it is new."""
+        ...
+
+    def close_missing_actions(self, tenant: str, found: Sequence[str]) -> int:
+        """Mark done the open actions whose key is not in `found`: they no longer apply."""
+        ...
+
+    def action_rows(self, tenant: str, status: str | None = None) -> list[dict[str, Any]]:
+        """Every action of the tenant (of one status), oldest first, as stored."""
+        ...
+
+    def set_action_status(self, tenant: str, action_id: int, status: str) -> dict[str, Any]:
+        """Raises NotFound when the tenant has no action `action_id`."""
+        ...
+
+    def put_digest(
+        self,
+        tenant: str,
+        stream: str,
+        day: str,
+        timezone: str,
+        data: dict[str, Any],
+        visibility: Visibility,
+    ) -> None: ...
+    def digest_rows(
+        self, tenant: str, stream: str, first_day: str, last_day: str, timezone: str
+    ) -> list[dict[str, Any]]:
+        """Stored digests of those days (ISO dates, inclusive), by day."""
+        ...
+
+    def forget_team(
+        self,
+        tenant: str,
+        streams: Sequence[str],
+        record_ids: Sequence[int],
+        fact_ids: Sequence[int],
+    ) -> None:
+        """After an erasure: drop every profile of the tenant, the digests of `streams`, and
+        the actions whose evidence is among the erased records or facts. All of them may
+        quote what was erased; profiles and digests are built again."""
+        ...
+
+    def records_between(
+        self, tenant: str, stream: str | None, since: datetime, until: datetime
+    ) -> list[Record]:
+        """Records of `stream` (of every stream: None) with since <= at < until, by time."""
+        ...
+
+    def turns_between(
+        self, tenant: str, stream: str, since: datetime, until: datetime
+    ) -> list[Turn]: ...
+
+
+class Store(EntityStore, ErasureStore, TeamStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...

@@ -23,13 +23,14 @@ _CORRECTION_RE = re.compile(
     r"|my\s+bad|to\s+clarify|to\s+be\s+clear|let\s+me\s+correct\s+(?:that|myself)|i\s+meant"
     r"|scratch\s+that|that's\s+(?:wrong|not\s+right|incorrect|not\s+correct|not\s+true)"
     r"|that\s+is\s+(?:wrong|not\s+right|incorrect|not\s+correct))\s*(?:[,:;!.]+|\s[-–—]+)\s*"
-    r"|(?:no|nope)\s+(?:no\s+)?(?=(?-i:[A-Z]))|actually\b[,:;]?\s*|(?:in\s+)?fact\s*,\s*)+",
+    r"|(?:no|nope)\s+(?:no\s+)?(?=(?-i:[A-Z]))|actually\b[,:;]?\s*|(?:in\s+)?fact\s*,\s*"
+    r"|(?:no|oh|oh\s+no)\s+(?=(?:wait|sorry|oops|actually|my\s+bad)\b))+",
     _I,
 )
 _DENIAL_ONLY_RE = re.compile(
-    r"^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|not\s+true|that's\s+(?:wrong"
-    r"|not\s+right|incorrect|not\s+correct|not\s+true)|that\s+is\s+(?:wrong|not\s+right"
-    r"|incorrect))[\s.!]*$",
+    r"^(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|not\s+true|not\s+any\s*more"
+    r"|no\s+longer|that's\s+(?:wrong|not\s+right|incorrect|not\s+correct|not\s+true|outdated"
+    r"|old\s+news)|that\s+is\s+(?:wrong|not\s+right|incorrect))[\s.!]*$",
     _I,
 )
 _INTERJECTION_RE = re.compile(

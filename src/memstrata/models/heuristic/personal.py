@@ -22,7 +22,9 @@ from memstrata.models.heuristic.personal_values import (
     business,
     company,
     condition,
+    count,
     day,
+    hobby,
     language,
     name,
     number,
@@ -32,11 +34,14 @@ from memstrata.models.heuristic.personal_values import (
     plan,
     proper_name,
     relation,
+    said_as_is,
     skill,
     subject,
     taste,
+    taught,
     thing,
     title,
+    whereabouts,
     word_of,
 )
 from memstrata.models.heuristic.personal_words import (
@@ -49,6 +54,7 @@ from memstrata.models.heuristic.personal_words import (
     RELATIONS,
     THING_KINDS,
     UNIQUE_RELATIONS,
+    UNNAMED_FAMILY,
 )
 from memstrata.models.heuristic.rules import (
     Clause,
@@ -109,6 +115,8 @@ class Row:
     """Put before the value: "sold " keeps (user, owns:car) but says the car is gone."""
     kind: str = ""
     """The slot's {kind} where the row fixes it: "married to" is a spouse."""
+    others_only: bool = False
+    """Said of someone else only: the speaker's own "I died" is a figure of speech."""
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -131,6 +139,7 @@ FACETS: dict[str, Facet] = {
         C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)
     ),  # fmt: skip
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
+    "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
@@ -145,6 +154,7 @@ FACETS: dict[str, Facet] = {
         ),
     ),  # fmt: skip
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
     "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
@@ -156,6 +166,9 @@ FACETS: dict[str, Facet] = {
         C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)
     ),  # fmt: skip
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
+    "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
+    "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
+    "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
@@ -185,6 +198,7 @@ FACETS: dict[str, Facet] = {
     "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", taste),
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
+    "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
     "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
 }
@@ -192,20 +206,26 @@ FACETS: dict[str, Facet] = {
 _A = r"(?:a|an|the|my|our|one)\s+"
 _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
-    r"(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|resides?|is\s+based"
+    r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living)(?:\s+(?:out|over|up"
+    r"|down|back))?|resides?|is\s+based"
     r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled)"
     r"\s+(?:in|at|near|outside(?:\s+of)?|just\s+outside(?:\s+of)?|close\s+to)"
 )
-_MOVED = r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into)"
+_MOVED = (
+    r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
+    r"|in\s+(?:together\s+)?(?:in|to))"
+)
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
-    r"|is\s+interning|interns?)(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
+    r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work)"
+    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for)"
 )
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
     r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
-    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to)"
+    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
+    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 
@@ -234,6 +254,9 @@ TABLE: tuple[Row, ...] = (
     Row("home", rf"{_MOVED}\s+(?P<value>.+)",
         (("I moved to Munich last month.", "home", "munich"),
          ("We just relocated to Porto.", "home", "porto")), we=True),
+    # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
+    Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
+        (("I'm in Kyoto now.", "home", "kyoto"),)),
     Row("home", r"my\s+(?:home|city|hometown\s+now)\s+is\s+(?P<value>.+)",
         (("My home is Lisbon.", "home", "lisbon"),)),
     Row("hometown", r"(?:is\s+(?:originally\s+)?from|grew\s+up\s+in|was\s+born\s+in"
@@ -271,6 +294,10 @@ TABLE: tuple[Row, ...] = (
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
         (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    Row("teaches", r"(?:teach(?:es)?|is\s+teaching|lectures?\s+in|tutors?)\s+"
+                   r"(?P<value>[\w-]+(?:\s+[\w-]+)?)(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
+        (("I teach chemistry.", "job title", "chemistry teacher"),
+         ("I teach physics at a high school in Denver.", "home", "denver"))),
     Row("employer", r"(?:teach(?:es)?|lectures?|tutors?|coach(?:es)?)(?:\s+[\w ]+?)?\s+at\s+"
                     r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry at a secondary school in Leicester.", "employer",
@@ -288,6 +315,11 @@ TABLE: tuple[Row, ...] = (
     Row("relation", rf"(?:has|got)\s+(?:two|three|four|five|\d)\s+(?P<kind>{RELATION_RE})s,?\s+"
                     r"(?:named\s+|called\s+)?(?P<value>.+)",
         (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),), many=True),
+    Row("children", r"(?:has|got)\s+(?P<value>(?:two|three|four|five|six|seven|eight|nine|\d)\s+"
+                    r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
+                    rf"(?P<kind>{RELATION_RE})s?)",
+        (("I've got three grandkids.", "count:grandchild", "three grandkids"),
+         ("We have two kids.", "count:child", "two kids")), we=True),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
@@ -296,11 +328,16 @@ TABLE: tuple[Row, ...] = (
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
-    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got)\s+(?:a|an|one)\s+(?:(?:older"
+    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
                     r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
                     rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
          ("We have a dog called Biscuit.", "dog:biscuit", "biscuit")), we=True),
+    Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
+                r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
+                r"\s+ago|recently))?)",
+        (("My husband passed away in 2019.", "passed away", "passed away in 2019"),),
+        others_only=True),
     # health
     Row("condition", r"(?:has|have|has\s+had|have\s+had|lives?\s+with|suffers?\s+from"
                      r"|struggles?\s+with|deals?\s+with|gets?)\s+(?P<value>.+)",
@@ -311,7 +348,7 @@ TABLE: tuple[Row, ...] = (
         (("I was diagnosed with sleep apnea.", "condition:sleep apnea", "sleep apnea"),)),
     Row("health state", r"is\s+(?P<value>.+)",
         (("I'm diabetic.", "condition:diabetic", "diabetic"),)),
-    Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+)?)\s+(?:daily|every\s+day"
+    Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
     # diet and allergies
@@ -348,6 +385,8 @@ TABLE: tuple[Row, ...] = (
     Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
                     r"\s+(?P<value>.+)",
         (("My birthday is on May 4.", "birthday", "may 4"),)),
+    Row("birthday", r"(?:turns?|will\s+turn|is\s+turning)\s+\d{1,3}\s+on\s+(?P<value>.+)",
+        (("I turn 40 on June 3rd.", "birthday", "june 3"),)),
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
@@ -401,6 +440,13 @@ TABLE: tuple[Row, ...] = (
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
         (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    Row("hobby", r"(?P<value>(?:knit|crochet|sew|paint|draw|sketch|sculpt|garden|bake|surf|ski"
+                 r"|snowboard|climb|box|fence|row|sail|dance|sing|swim|cycle|hike|fish|hunt"
+                 r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?)(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly"
+                 r"|competitively|for\s+fun|on\s+weekends"
+                 r"|in\s+(?:a|the)\s+(?:local\s+)?(?:choir|band|club|league|team|group)))?",
+        (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
+                                                 "paints watercolors"))),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?P<value>.+)",
         (("I play the cello.", "plays:cello", "cello"),)),
     # preferences
@@ -428,6 +474,10 @@ TABLE: tuple[Row, ...] = (
     Row("preparing", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
                 r"(?P<value>.+)",
         (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
+    Row("considering", r"is\s+(?:thinking\s+(?:about|of)|considering|looking\s+into)\s+"
+                       r"(?P<value>\w+ing\s+.+)",
+        (("I'm thinking about getting a master's degree.", "plan:degree",
+          "getting a master's degree"),)),
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
@@ -448,7 +498,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 _CONTRACTIONS = (
     (re.compile(r"^(?:i'm|im|i\s+am)\b", _I), "I is"),
-    (re.compile(r"^i've\b", _I), "I have"),
+    (re.compile(r"^(?:i've|ive)\b", _I), "I have"),
     (re.compile(r"^we're\b", _I), "we is"),
     (re.compile(r"^we've\b", _I), "we have"),
 )
@@ -464,7 +514,12 @@ _LEAD_IN_RE = re.compile(
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
     r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
-    r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work)\s*[,:-]?\s+"
+    r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
+    r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
+    r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
+    # Self-repairs say the sentence replaces an earlier one, not who speaks.
+    r"|(?:oh\s+)?(?:wait|sorry|oops|whoops|correction|scratch\s+that|i\s+mean|i\s+meant"
+    r"|my\s+bad|no|nope|actually|to\s+be\s+clear)\s*[,:;!.—–-]*\s+"
     r"|[A-Za-z][\w' ]{0,24}:\s+)+",  # a label: "Quick intro: I'm Hannah"
     _I,
 )
@@ -475,10 +530,24 @@ _NOT_INTRO = (
     r"|click|sign|start|stop|look|more|details|info|link|nothing|everything|something|it|that"
     r"|this|what|who|why|how|where|when|ok|okay|yes|no|thanks|hi|hello|hey"
 )
+# Chat drops the "I": "Moved to Leeds in May", "Been married to Ewa for years"; but
+# "Living in Pune is expensive" has a subject of its own.
+_DROPPED_I_RE = re.compile(
+    r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
+    r"|got\s+(?:a\s+)?(?:new\s+)?job)\s)",
+    _I,
+)
+_DROPPED_I_AM_RE = re.compile(
+    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic)\s"
+    r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
+    _I,
+)
 _BARE_FORMS = (
     (re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
      "I go by "),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
+    (_DROPPED_I_RE, "I "),
+    (_DROPPED_I_AM_RE, "I am "),
     (re.compile(rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)",
                 _I), "my name is "),
 )  # fmt: skip
@@ -542,7 +611,7 @@ def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     if named and (fact := _relation_fact(me, word, named["name"], clause)):
         who = Who(fact.value, fact.person or fact.value, named=True)
         return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
-    if word.lower() not in UNIQUE_RELATIONS:
+    if word.lower() not in UNIQUE_RELATIONS and word.lower() not in UNNAMED_FAMILY:
         return []  # "my friend is vegetarian" is about someone we cannot key
     rel = RELATIONS[re.sub(r"\s+", " ", word.lower())]
     who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {word.lower()}")
@@ -618,8 +687,8 @@ _HAS_DONE_RE = re.compile(
     _I,
 )
 _TRYING_RE = re.compile(r"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+", _I)
-# "I've been learning X" says what "I'm learning X" says.
-_BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?=\w+ing\b)", _I)
+# "I've been learning X" says what "I'm learning X" says, "I've been vegan" "I'm vegan".
+_BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
 
 def _predicate(rest: str) -> str:
@@ -664,10 +733,10 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
     groups = match.groupdict()
     if row.kind:
         return row.kind
-    if facet == "relation" and groups.get("kind"):
+    if facet in ("relation", "children") and groups.get("kind"):
         word = re.sub(r"\s+", " ", groups["kind"].lower())
         rel = RELATIONS[word]
-        return rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
+        return rel if word in UNIQUE_RELATIONS or facet == "children" else f"{rel}:{value.key}"
     if facet == "likes":
         return preference_slot(value.key)  # the preference rule's slot, so "I hate X" meets it
     if value.kind:
@@ -714,6 +783,8 @@ def _values(row: Row, raw: str) -> list[str]:
 
 def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     assert reading.who is not None
+    if row.others_only and reading.who == speaker(clause):
+        return []
     match = _compiled(row.pattern).fullmatch(reading.rest.strip(" .,!;:"))
     if match is None:
         return []
@@ -735,7 +806,7 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
 _ABOUT_OTHERS = frozenset(
     {"home", "hometown", "employer", "title", "team", "diet", "allergy", "intolerance",
      "avoids", "condition", "health state", "diagnosis", "birthday", "anniversary", "speaks",
-     "age"}
+     "age", "loss"}
 )  # fmt: skip
 
 
@@ -792,12 +863,19 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
 # Clauses without a first-person word or a capitalised start say nothing these rules read;
 # one search skips them, which matters for chat where most clauses state nothing.
 _SPEAKER_CUE_RE = re.compile(
-    r"\b(?:i|i'm|im|i've|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
+    r"\b(?:i|i'm|im|i've|ive|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
 )
 
 
+def _speaker_cued(text: str) -> bool:
+    if _SPEAKER_CUE_RE.search(text):
+        return True
+    bare = _LEAD_IN_RE.sub("", text.strip())
+    return bool(_DROPPED_I_RE.match(bare) or _DROPPED_I_AM_RE.match(bare))
+
+
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
-    cued = clause.text[:1].isupper() if named else _SPEAKER_CUE_RE.search(clause.text)
+    cued = clause.text[:1].isupper() if named else _speaker_cued(clause.text)
     if not cued or _UNREAL_RE.search(clause.text):
         return None
     for reading in _readings(clause, named):

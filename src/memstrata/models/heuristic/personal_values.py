@@ -49,7 +49,7 @@ _TAIL_RE = re.compile(
     r"|at\s+the\s+moment|from|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
     r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally|over\s+the|during"
-    r"|at\s+(?:home|work|school))\b|,\s*\w+ly\b"
+    r"|at\s+(?:home|work|school)|today|tonight|yesterday|tomorrow)\b|,\s*\w+ly\b"
     r"|,\s+(?:he|she|they|it|i|we|which|and|but|so|because)\b|\s+(?:either|neither)\b).*$",
     _I,
 )
@@ -73,12 +73,32 @@ def _proper(text: str, max_words: int, clause: Clause) -> bool:
     return all(p[0].isupper() or p[0].isdigit() or p.lower() in _CONNECTORS for p in parts)
 
 
+# What comes before a place's name: "the city of Porto", "rural Vermont".
+_PLACE_LEAD_RE = re.compile(
+    r"^(?:the\s+)?(?:city\s+of\s+)?(?:(?:rural|suburban|downtown|central|coastal|upstate"
+    r"|northern|southern|eastern|western|north|south|east|west)\s+)*(?=[A-Z])"
+)
+
+
 def place(raw: str, clause: Clause) -> Value | None:
     """A place with a name; "moved to Kubernetes" is a migration, not a move."""
-    shown = _cut(re.sub(r"^(?:the\s+)?(?:city\s+of\s+)?(?=[A-Z])", "", raw.strip()))
+    shown = _cut(_PLACE_LEAD_RE.sub("", raw.strip()))
     if not _proper(shown, 4, clause) or shown.lower() in _known_things():
         return None
     return Value(_title(shown), shown.lower())
+
+
+_DEPARTMENTS = wordset(
+    """sales marketing engineering finance legal support operations ops design product research
+    accounting procurement hr it qa security compliance management admin it's"""
+)
+
+
+def whereabouts(raw: str, clause: Clause) -> Value | None:
+    """Where someone is: a place, not a department ("I'm in Marketing")."""
+    if words(raw) and words(raw)[0] in _DEPARTMENTS:
+        return None
+    return place(raw, clause)
 
 
 @cache
@@ -140,6 +160,21 @@ def title(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+_NOT_TAUGHT = wordset(
+    """kids children students people adults them classes class online remotely sometimes
+    part-time full-time abroad privately there here at for in on how what"""
+)
+
+
+def taught(raw: str, clause: Clause) -> Value | None:
+    """What a teacher teaches, as their title: "chemistry" -> "chemistry teacher"."""
+    ws = words(_cut(raw))
+    if not 1 <= len(ws) <= 2 or any(w in _NOT_TAUGHT or w in STOPWORDS for w in ws):
+        return None
+    shown = f"{' '.join(ws)} teacher"
+    return Value(shown, shown)
+
+
 def phrase(raw: str, clause: Clause) -> Value | None:
     """A short noun phrase: 'peanuts', 'the platform team', 'a bad back'."""
     shown = display(_cut(raw))
@@ -163,6 +198,8 @@ _BUSINESSES = (
     r"|studio|salon|clinic|practice|agency|firm|bar|pub|farm|consultancy|food\s+truck"
     r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
     r"|school|university|college|hospital|library|museum|charity|non-?profit|bank|lab"
+    r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
+    r"|supermarket|theat(?:er|re)|cinema|foundation"
 )
 
 
@@ -341,6 +378,27 @@ def number(low: int, high: int) -> Reader:
         return None
 
     return read
+
+
+def said_as_is(raw: str, clause: Clause) -> Value | None:
+    """A predicate the row's pattern already bounds: "passed away in 2019"."""
+    shown = " ".join(raw.split())
+    return Value(shown, shown.lower())
+
+
+def count(raw: str, clause: Clause) -> Value | None:
+    """How many of a relation someone has: "three grandkids", keyed by the number."""
+    shown = " ".join(raw.lower().split())
+    return Value(shown, shown)
+
+
+def hobby(raw: str, clause: Clause) -> Value | None:
+    """A pastime said as a verb: "knit" reads as "knits", keyed by the verb."""
+    verb, _, rest = raw.lower().strip().partition(" ")
+    base = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
+    third = base + ("es" if base.endswith(("sh", "ch", "x", "s")) else "s")
+    shown = f"{third} {rest}".strip()
+    return Value(shown, shown, kind=base)
 
 
 _DEGREE = r"(?:chronic|severe|mild|occasional|bad|terrible|frequent|recurring)"

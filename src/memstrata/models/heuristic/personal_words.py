@@ -21,10 +21,17 @@ UNIQUE_RELATIONS = {
     "best friend": "best friend", "team lead": "team lead", "tech lead": "tech lead",
 }  # fmt: skip
 
+# Relations a person may have several of, but whom "my sister" unnamed mostly means one of:
+# facts about "my sister" are keyed to the user's sister rather than lost.
+UNNAMED_FAMILY = frozenset(
+    {"sister", "brother", "son", "daughter", "grandma", "grandmother", "grandpa", "grandfather"}
+)
+
 # Relations a person may have several of: each named one is its own slot.
 MANY_RELATIONS = {
     "sister": "sister", "brother": "brother", "son": "son", "daughter": "daughter",
-    "kid": "child", "child": "child", "friend": "friend", "colleague": "colleague",
+    "kid": "child", "child": "child", "children": "child", "friend": "friend",
+    "colleague": "colleague",
     "coworker": "colleague", "co-worker": "colleague", "teammate": "colleague",
     "cousin": "cousin", "aunt": "aunt", "uncle": "uncle", "grandma": "grandmother",
     "grandmother": "grandmother", "grandpa": "grandfather", "grandfather": "grandfather",
@@ -33,6 +40,7 @@ MANY_RELATIONS = {
     "dog": "dog", "cat": "cat", "puppy": "dog", "kitten": "cat", "parrot": "parrot",
     "rabbit": "rabbit", "hamster": "hamster", "horse": "horse", "stepson": "stepson",
     "stepdaughter": "stepdaughter", "grandson": "grandson", "granddaughter": "granddaughter",
+    "grandkid": "grandchild", "grandchild": "grandchild", "sibling": "sibling",
 }  # fmt: skip
 
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
@@ -43,7 +51,7 @@ RELATION_RE = "|".join(
 # Head nouns of a job title ("senior data engineer", "ICU nurse").
 JOB_HEADS = wordset(
     """architect manager pm cto ceo cfo coo vp director lead head engineer designer
-    developer dev devops sre analyst scientist administrator admin founder cofounder
+    developer dev devops sre swe sde analyst scientist administrator admin founder cofounder
     co-founder officer coordinator specialist advisor consultant recruiter intern
     strategist editor researcher tester accountant lawyer attorney paralegal teacher nurse
     doctor physician surgeon dentist pharmacist programmer professor lecturer student chef

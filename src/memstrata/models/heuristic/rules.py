@@ -147,10 +147,16 @@ _ROLE_RE = re.compile(
     r"(?:new\s+|current\s+|acting\s+|interim\s+|official\s+)?(?P<rest>.+)$"
 )
 _ROLE_INVERSE_RE = re.compile(
-    r"^(?i:the|our|my|their)\s+(?i:new\s+|current\s+)?(?P<rest>.+?)(?:'s|\s+(?i:is|will\s+be"
+    r"^(?i:the|our|my|their|your)\s+(?i:new\s+|current\s+)?(?P<rest>.+?)(?:'s|\s+(?i:is|will\s+be"
     r"|is\s+now))\s+(?P<person>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})$"
 )
 _SCOPE_RE = re.compile(r"^(?P<title>.+?)\s+(?:on|for|at|in|with)\s+(?P<scope>.+)$", _I)
+# When a seat changed hands says nothing about the seat: "Ana is the QA lead now".
+_SINCE_WHEN_RE = re.compile(
+    r"\s+(?:now|these\s+days|again|from\s+now\s+on|going\s+forward|as\s+of\s+(?:today|now"
+    r"|this\s+week|monday)|effective\s+(?:today|immediately))$",
+    _I,
+)
 
 
 def _title_and_scope(rest: str, clause: Clause) -> tuple[str, str | None] | None:
@@ -194,7 +200,7 @@ def role(clause: Clause) -> Parsed | None:
     found = match or _ROLE_INVERSE_RE.match(clause.text)
     if not found or not is_name(found["person"]):
         return None
-    parts = _title_and_scope(found["rest"], clause)
+    parts = _title_and_scope(_SINCE_WHEN_RE.sub("", found["rest"]), clause)
     if parts is None:
         return None
     who, (title, scope) = person(found["person"]), parts
@@ -387,11 +393,19 @@ def event_date(clause: Clause) -> Parsed | None:
 
 # --- recurring events ------------------------------------------------------------------
 
+_CLOCK = r"(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon)"
 _RECURRING_RE = re.compile(
     r"^(?:we\s+have\s+|there's\s+|there\s+is\s+|we\s+do\s+|we\s+hold\s+|we\s+run\s+)?"
     r"(?:the\s+|our\s+|a\s+|an\s+)?(?P<event>[\w:/&' -]{2,60}?)\s+(?:is\s+|are\s+|happens\s+"
     r"|happen\s+|takes\s+place\s+|will\s+be\s+|runs\s+|is\s+held\s+|is\s+scheduled\s+)?"
-    rf"(?P<sched>(?:{FREQUENCY})\b.*)$",
+    rf"(?P<sched>(?:at\s+{_CLOCK}\s+)?(?:{FREQUENCY})\b.*)$",
+    _I,
+)
+# A recurring event that moves: "Standup moved to 10am", "The retro is now on Fridays".
+_RESCHEDULED_RE = re.compile(
+    r"^(?:the\s+|our\s+)?(?P<event>[\w:/&' -]{2,40}?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
+    r"(?:moved|been\s+moved|is\s+moving|is\s+now|now\s+starts|starts)\s+(?:to\s+)?"
+    rf"(?P<sched>(?:at\s+)?{_CLOCK}|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
     _I,
 )
 _WE_MEET_RE = re.compile(
@@ -403,25 +417,29 @@ _EVENT_HEAD_RE = re.compile(rf"(?:^|\s)(?:{RECURRING_EVENTS})$", _I)
 
 
 def recurring(clause: Clause) -> Parsed | None:
-    match = _RECURRING_RE.match(clause.text)
-    event = match["event"].strip() if match else None
-    if match and not (event and _EVENT_HEAD_RE.search(event) and short_np(event, 5)):
-        match = None
-    if match is None:
-        meet = _WE_MEET_RE.match(clause.text)
-        if meet is None:
-            return None
-        event, sched = "team meeting", meet["sched"]
-    else:
-        sched = match["sched"]
+    found = _scheduled(clause.text)
+    if found is None:
+        return None
+    event, sched = found
     sched = sched.strip(" .")
     if len(sched.split()) > 12:
         return None
-    event = event or ""
     shown = event if event[:2].isupper() else event[:1].lower() + event[1:]
     return Parsed(
         FactCategory.RECURRING, norm(event), "schedule", norm(sched), f"The {shown} is {sched}."
     )
+
+
+def _scheduled(text: str) -> tuple[str, str] | None:
+    """(event, schedule) of a recurring event's sentence."""
+    for regex in (_RECURRING_RE, _RESCHEDULED_RE):
+        match = regex.match(text)
+        event = match["event"].strip() if match else ""
+        if match and _EVENT_HEAD_RE.search(event) and short_np(event, 5):
+            sched = match["sched"]
+            return event, f"at {sched}" if re.match(r"\d|noon", sched) else sched
+    meet = _WE_MEET_RE.match(text)
+    return ("team meeting", meet["sched"]) if meet else None
 
 
 # --- assignments -----------------------------------------------------------------------

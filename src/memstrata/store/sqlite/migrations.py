@@ -420,4 +420,45 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX facts_superseded ON facts (tenant, stream) WHERE superseded_by IS NOT NULL;
         """,
     ),
+    (
+        "0018_team",
+        """
+        -- Team intelligence: one profile per entity, actions keyed by what they found (so a
+        -- rebuild keeps their status), and one digest per stream, day and time zone.
+        CREATE TABLE team_profiles (
+            tenant TEXT NOT NULL,
+            entity TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            data TEXT NOT NULL,
+            built_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, entity)
+        );
+        CREATE TABLE team_actions (
+            id INTEGER PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            key TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            data TEXT NOT NULL,
+            visibility TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'open',
+            opened_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (tenant, key)
+        );
+        CREATE INDEX team_actions_by_status ON team_actions (tenant, status);
+        CREATE TABLE team_digests (
+            tenant TEXT NOT NULL,
+            stream TEXT NOT NULL,
+            day TEXT NOT NULL,
+            timezone TEXT NOT NULL,
+            data TEXT NOT NULL,
+            visibility TEXT NOT NULL,
+            built_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, stream, timezone, day)
+        );
+        CREATE INDEX records_by_time ON records (tenant, at);
+        """,
+    ),
 ]

@@ -34,6 +34,7 @@ from memstrata.store.sqlite.connection import connect
 from memstrata.store.sqlite.entities import EntityTables
 from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
+from memstrata.store.sqlite.team import TeamTables
 from memstrata.types import (
     Fact,
     FactCategory,
@@ -105,7 +106,7 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
-class SQLiteStore(EntityTables, ErasureTables):
+class SQLiteStore(EntityTables, ErasureTables, TeamTables):
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
     ) -> None:
@@ -183,6 +184,16 @@ class SQLiteStore(EntityTables, ErasureTables):
     def _forget_reads(self) -> None:
         self._read_cache.clear()
         self._item_cache.clear()
+
+    # The team tables (TeamTables) read rows and write times as the store's own methods do.
+    def _record_of(self, row: sqlite3.Row) -> Record:
+        return _record(row)
+
+    def _turn_of(self, row: sqlite3.Row) -> Turn:
+        return _turn(row)
+
+    def _time(self, moment: datetime) -> str:
+        return _ts(moment) or ""
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:

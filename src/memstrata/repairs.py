@@ -1,0 +1,182 @@
+"""Repairs: corrections that name only what changed.
+
+"Lila, not Lily", "It's amoxicillin, not penicillin", or "No, that's Priya now" state no
+fact of their own; they edit one that was said before. A repair is read here, then applied
+to the fact it edits: the most recent active fact that holds the old word, or, when the
+old word is left out, a claim of the turn the user answers. The edited fact is a new
+correction that retracts the old one, so both models get the same repair and the chain
+is kept.
+"""
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from memstrata.entities import could_be_person
+from memstrata.models.base import ExtractedFact, SlotRef
+from memstrata.types import Fact
+
+USER_WORD = 0.6
+"""Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
+_MAX_WORDS = 4
+"""A repair's new and old parts are a few words each."""
+_MAX_CHARS = 200
+"""A longer sentence is pasted text, never a repair."""
+
+_I = re.IGNORECASE
+_PART = r"[^,;.!?]+?"
+# Words that open a repair without saying what it is.
+_LEAD_RE = re.compile(
+    r"^(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
+    r"|wrong|not\s+any\s*more|no\s+longer"
+    r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
+    r"|scratch\s+that)\b[\s,:;.!—–-]*)+",
+    _I,
+)
+_SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
+_NEW_NOT_OLD_RE = re.compile(
+    rf"^{_SAYING}(?P<new>{_PART}),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$", _I
+)
+_NOT_OLD_NEW_RE = re.compile(
+    rf"^not\s+(?P<old>{_PART})\s*[,;—–-]+\s*(?:but\s+|it's\s+|rather\s+)?(?P<new>{_PART})$", _I
+)
+# With the old word left out, only after a denial: "No, that's Priya now".
+_ONLY_NEW_RE = re.compile(
+    r"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>[^,;.!?]+?)"
+    r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+(?:does|is|did|has"
+    r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
+    _I,
+)
+# When the change happened is not part of what changed: "It's Greta since October".
+_SINCE_RE = re.compile(
+    r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$", _I
+)
+_DASH_RE = re.compile(r"\s+[—–-]+\s+")
+_DENIAL_RE = re.compile(
+    r"^\s*(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+)\b", _I
+)
+
+
+@dataclass(frozen=True)
+class Repair:
+    new: str
+    old: str | None
+    """None: the old value is whatever the answered claim said."""
+
+
+def read_repairs(user_text: str) -> list[Repair]:
+    """The repairs a user turn makes, one per sentence that is nothing but a repair. A
+    denial on its own ("Not anymore.") makes the next sentence a repair too."""
+    found, denied = [], False
+    for sentence in re.split(r"(?<=[.!?])\s+", user_text.strip()):
+        sentence = sentence.strip().rstrip(".!")
+        if len(sentence) > _MAX_CHARS:
+            denied = False
+            continue
+        # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part.
+        parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
+        if repair := next(filter(None, (_read(part, denied) for part in parts)), None):
+            found.append(repair)
+        denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
+    return found
+
+
+def _read(sentence: str, denied: bool) -> Repair | None:
+    body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
+    for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE):
+        if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
+            return Repair(_bare(m["new"]), _bare(m["old"]))
+    denied = denied or (body != sentence and bool(_DENIAL_RE.match(sentence)))
+    if denied and (m := _ONLY_NEW_RE.match(body)):
+        new = m["said"] or m["name"]
+        return Repair(_bare(new), None) if _short(new) else None
+    return None
+
+
+# Words that answer without naming anything: "Not bad, thanks", "No, no problem".
+_SMALL_TALK_RE = re.compile(
+    r"^(?:(?:thanks|thank|you|please|ok|okay|sure|really|at|all|yet|much|bad|great|good|fine"
+    r"|worries|problem|big|deal|a|the)\s*)+$",
+    _I,
+)
+
+
+def _short(text: str) -> bool:
+    """A few words that name something: "Thursday", not "thanks" or "a big deal"."""
+    return 0 < len(text.split()) <= _MAX_WORDS and not _SMALL_TALK_RE.match(text.strip())
+
+
+# What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
+_FRAME_RE = re.compile(
+    r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|that's|i\s+meant?)\s+)?"
+    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?",
+    _I,
+)
+
+
+def _bare(text: str) -> str:
+    return _FRAME_RE.sub("", text.strip())
+
+
+def repaired(
+    repairs: Sequence[Repair], active: Iterable[Fact], answered: Sequence[Fact], speaker: str
+) -> list[ExtractedFact]:
+    """The facts the repairs make: each edits the newest fact that holds its old word
+    (`active`, newest first; the speaker's own facts before others') or, with no old
+    word, a claim of the answered turn."""
+    active = sorted(active, key=lambda f: f.subject != speaker)
+    out = []
+    for repair in repairs:
+        if repair.old is not None:
+            target = next((f for f in active if _holds(f, repair.old)), None)
+            edited = _replace(target, repair.old, repair.new) if target else None
+        else:
+            edited = next(filter(None, (_fill(f, repair.new) for f in answered)), None)
+        if edited is not None:
+            out.append(edited)
+    return out
+
+
+def _word_re(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(word.strip())}(?!\w)", _I)
+
+
+def _holds(fact: Fact, word: str) -> bool:
+    pattern = _word_re(word)
+    return bool(pattern.search(fact.value) or pattern.search(fact.subject))
+
+
+def _fill(claim: Fact, new: str) -> ExtractedFact | None:
+    """The claim with `new` in the place a name or a value of its kind takes."""
+    if not (could_be_person(new) and new[:1].isupper()):
+        return _replace(claim, claim.value, new)
+    people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
+    # A name takes the place of a name; a claim that names nobody it could replace is left.
+    edits = (_replace(claim, p, new) for p in people if _named(claim.text, p))
+    return next(filter(None, edits), None)
+
+
+def _named(text: str, part: str) -> bool:
+    """Whether `text` writes `part` as a name: "Maria", not "the data team"."""
+    found = _word_re(part).search(text)
+    return found is not None and could_be_person(part) and found[0].istitle()
+
+
+def _replace(fact: Fact, old: str, new: str) -> ExtractedFact | None:
+    pattern = _word_re(old)
+    if not pattern.search(fact.text):
+        return None  # the sentence does not show the old word, so it cannot be rewritten
+
+    def swap(text: str) -> str:
+        return pattern.sub(new.strip(), text)
+
+    return ExtractedFact(
+        text=swap(fact.text),
+        category=fact.category,
+        subject=swap(fact.subject).lower(),
+        slot=swap(fact.slot).lower(),
+        value=swap(fact.value).lower() if pattern.search(fact.value) else fact.value,
+        confidence=1.0,  # an explicit correction, as the models score one
+        is_correction=True,
+        retracts=(SlotRef(subject=fact.subject, slot=fact.slot, value=fact.value),),
+    )

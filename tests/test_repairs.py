@@ -1,0 +1,165 @@
+"""Repairs: a correction that names only what changed edits the fact it is about."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memstrata import Memory
+from memstrata.repairs import Repair, read_repairs
+from memstrata.types import FactStatus
+from tests.conftest import MemoryFactory
+
+T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
+
+
+def _turns(mem: Memory, stream: str, *pairs: tuple[str, str]) -> None:
+    for i, (user, assistant) in enumerate(pairs):
+        mem.add_turn(stream, user, assistant, at=T0 + timedelta(minutes=i))
+    mem.process_pending()
+
+
+def _current(mem: Memory, stream: str) -> list[str]:
+    return sorted(f.text for f in mem.facts(stream))
+
+
+@pytest.mark.parametrize(
+    ("text", "repair"),
+    [
+        ("Oops, I mean Lila, not Lily.", Repair("Lila", "Lily")),
+        ("Wait, it's amoxicillin, not penicillin.", Repair("amoxicillin", "penicillin")),
+        ("Not Tuesday — Thursday.", Repair("Thursday", "Tuesday")),
+        ("No, that's Priya now.", Repair("Priya", None)),
+        ("That's outdated — Kim owns it since last week.", Repair("Kim", None)),
+        ("Nope, it's the Berlin office.", Repair("Berlin office", None)),
+        ("Not anymore. It's Greta since October.", Repair("Greta", None)),
+        ("That's wrong, it's Casey.", Repair("Casey", None)),
+        ("Scratch that, I'm at Amazon, not Microsoft.", Repair("Amazon", "Microsoft")),
+        ("Wait, Boulder, not Denver — I keep mixing them up.", Repair("Boulder", "Denver")),
+    ],
+)
+def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
+    assert read_repairs(text) == [repair]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, thanks.",
+        "Not bad, thanks!",
+        "It's fine.",
+        "Priya is great, not gonna lie, but she is busy with the launch this week.",
+        "Kim owns it.",  # no denial: a statement, not a repair
+        "Is it Lila, not Lily?",
+    ],
+)
+def test_sentences_that_repair_nothing(text: str) -> None:
+    assert read_repairs(text) == []
+
+
+def test_a_name_given_after_a_denial_replaces_the_assistants_claim(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "chat:1",
+        ("Who leads the data team?", "Maria leads the data team."),
+        ("No, that's Priya now.", "Got it."),
+    )
+    assert _current(mem, "chat:1") == ["Priya leads the data team."]
+    claim = next(f for f in mem.facts("chat:1", include_inactive=True) if "Maria" in f.text)
+    assert claim.status is FactStatus.RETRACTED
+    assert [f.text for f in mem.fact_history(claim.id).chain][-1] == "Priya leads the data team."
+
+
+def test_x_not_y_edits_the_users_own_fact_hundreds_of_turns_later(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    chatter = [(f"What is {n} times {n}?", f"It is {n * n}.") for n in range(300)]
+    _turns(
+        mem,
+        "chat:1",
+        ("I'm allergic to penicillin.", "Noted."),
+        *chatter,
+        ("Wait, it's amoxicillin, not penicillin.", "Fixed."),
+    )
+    assert _current(mem, "chat:1") == ["The user is allergic to amoxicillin."]
+    ctx = mem.context("chat:1", "what am I allergic to?", 2000)
+    pinned = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
+    assert [t.split(" [")[0] for t in pinned] == ["- The user is allergic to amoxicillin."]
+    stale = [line for line in ctx.text.splitlines() if "allergic to penicillin" in line]
+    marker = "(outdated; now: The user is allergic to amoxicillin.)"
+    assert stale and all(marker in line for line in stale)
+
+
+def test_a_repaired_name_changes_the_relation_it_names(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "chat:1",
+        ("My daughter's name is Lily.", "Lovely."),
+        ("Oops, I mean Lila, not Lily.", "Noted."),
+    )
+    assert _current(mem, "chat:1") == ["Lila is the user's daughter."]
+
+
+def test_a_repair_of_a_word_no_fact_holds_changes_nothing(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "chat:1",
+        ("I live in Lisbon.", "Nice."),
+        ("It's raining, not snowing.", "Enjoy."),
+        ("No, it's fine.", "OK."),
+    )
+    assert _current(mem, "chat:1") == ["The user lives in Lisbon."]
+
+
+def test_a_repair_that_states_a_fact_of_its_own_is_left_to_the_model(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "chat:1",
+        ("I drive a Toyota Hilux.", "Nice."),
+        ("Sorry, I meant I drive a Toyota Fortuner, not a Hilux.", "Noted."),
+    )
+    assert _current(mem, "chat:1") == ["The user has a Toyota Fortuner."]
+
+
+def test_a_denial_then_a_name_hands_the_seat_over(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "chat:1",
+        ("Remind me who our designer is.", "Your designer is Hana."),
+        ("Not anymore. It's Greta since October.", "Noted."),
+        ("Who's the PM on Atlas?", "Jordan is the PM on Atlas."),
+        ("That's wrong, it's Casey.", "Noted."),
+    )
+    assert _current(mem, "chat:1") == ["Casey is the PM on Atlas.", "Greta is the designer."]
+
+
+def test_a_huge_turn_is_no_repair_and_reads_quickly() -> None:
+    assert read_repairs("No, " + "not " * 2_500_000 + "Lily.") == []
+    assert (
+        read_repairs(("It's Lila, not Lily. " * 10) + "x" * 10_000_000)
+        == [Repair("Lila", "Lily")] * 10
+    )
+
+
+def test_in_a_group_a_repair_edits_the_speakers_own_fact_first(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    said = [
+        ("Caroline", "I just moved to Denver for work."),
+        ("Melanie", "I live in Denver too!"),
+        ("Caroline", "Wait, Boulder, not Denver — I keep mixing them up."),
+    ]
+    for speaker, text in said:
+        mem.add_turn("chat:group", text, speaker=speaker)
+    mem.process_pending()
+    assert _current(mem, "chat:group") == ["Caroline lives in Boulder.", "Melanie lives in Denver."]
