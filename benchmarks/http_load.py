@@ -58,7 +58,7 @@ QUERIES = [
 ]
 
 
-def seed(db: Path, turns: int, embed: str) -> str:
+def seed(db: Path | str, turns: int, embed: str) -> str:
     """A memory with `turns` turns and the work that follows them done; returns a key."""
     settings = load_settings(db=db, embed={"kind": embed})
     with Memory.open(settings=settings, tenant=TENANT, background_worker=False) as mem:
@@ -77,7 +77,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db: Path, embed: str, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path | str, embed: str, workers: int) -> tuple[subprocess.Popen, str]:
     """The server, once every one of its `workers` processes has started."""
     port = free_port()
     env = {**os.environ, "MEMSTRATA_DB": str(db), "MEMSTRATA_EMBED__KIND": embed}
@@ -221,11 +221,14 @@ def main() -> None:
     parser.add_argument("--method", default="get", choices=["get", "post"])
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--workers", type=int, default=1, help="server processes")
+    parser.add_argument(
+        "--db", default=None, help="an empty database to use, such as a postgresql:// URL"
+    )
     args = parser.parse_args()
     out = Console()
 
     with tempfile.TemporaryDirectory(prefix="memstrata-http-") as tmp:
-        db = Path(tmp) / "bench.db"
+        db = args.db or Path(tmp) / "bench.db"
         out.print(f"seeding {args.turns} turns ...")
         secret = seed(db, args.turns, args.embed)
         proc, url = start_server(db, args.embed, args.workers)

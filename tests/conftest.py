@@ -1,3 +1,7 @@
+import os
+import shutil
+import tempfile
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -5,6 +9,7 @@ import pytest
 
 from memstrata import Memory, load_settings
 from memstrata.models.base import ExtractedFact
+from tests.postgres.server import EmbeddedPostgres
 from tests.scripted_model import ScriptedModel
 
 MemoryFactory = Callable[..., Memory]
@@ -45,14 +50,80 @@ def scripted() -> ScriptedModel:
     return ScriptedModel()
 
 
+POSTGRES_TEMPLATE = "memstrata_template"
+TEST_BACKEND = os.environ.get("MEMSTRATA_TEST_BACKEND", "sqlite")
+"""The backend `open_memory` opens: sqlite (real files), or postgres (a database of its own
+per test and name, on the session's embedded server) to run a module against PostgreSQL."""
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    """One real PostgreSQL with pgvector for the whole run, started on first use. Its
+    folder is not under pytest's: as root the server runs as another user, and pytest
+    keeps its own folders private to root."""
+    folder = Path(tempfile.mkdtemp(prefix="memstrata-postgres-"))
+    server = EmbeddedPostgres(folder)
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server: EmbeddedPostgres) -> str:
+    """A database with the schema made once, which each test's database copies."""
+    from memstrata.store import open_store
+
+    open_store(postgres_server.create_database(POSTGRES_TEMPLATE)).close()
+    return POSTGRES_TEMPLATE
+
+
 @pytest.fixture
-def open_memory(tmp_path: Path) -> Iterator[MemoryFactory]:
-    """Opens memories on real SQLite files in tmp_path; closes them after the test."""
+def fresh_postgres(
+    postgres_server: EmbeddedPostgres, postgres_template: str
+) -> Iterator[Callable[[], str]]:
+    """Makes empty memstrata databases on the session's server, each call a new one's URL;
+    they are dropped after the test, so that the run's disk use stays small."""
+    made: list[str] = []
+
+    def make() -> str:
+        made.append(f"t{uuid.uuid4().hex[:16]}")
+        postgres_server.psql(
+            f'CREATE DATABASE "{made[-1]}" TEMPLATE {postgres_template} STRATEGY FILE_COPY'
+        )
+        return postgres_server.url(made[-1])
+
+    yield make
+    for name in made:
+        postgres_server.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend_db(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str | Path]:
+    """For tests run on both backends: makes a fresh database of the backend, as a SQLite
+    file's path or a postgresql:// URL."""
+    if request.param == "sqlite":
+        paths = iter(range(1_000_000))
+        return lambda: tmp_path / f"backend-{next(paths)}.db"
+    return request.getfixturevalue("fresh_postgres")
+
+
+@pytest.fixture
+def open_memory(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[MemoryFactory]:
+    """Opens memories on real SQLite files in tmp_path (or, with MEMSTRATA_TEST_BACKEND
+    =postgres, on a database per name); closes them after the test."""
     opened: list[Memory] = []
+    databases: dict[str, str | Path] = {}
+
+    def location(name: str) -> str | Path:
+        if TEST_BACKEND != "postgres":
+            return tmp_path / name
+        if name not in databases:
+            databases[name] = request.getfixturevalue("fresh_postgres")()
+        return databases[name]
 
     def factory(model=None, *, name: str = "memory.db", worker: bool = False, **settings):
         mem = Memory.open(
-            tmp_path / name,
+            location(name),
             settings=load_settings(**settings),
             model=model,
             background_worker=worker,

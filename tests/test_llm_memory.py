@@ -113,3 +113,49 @@ def test_a_missing_key_variable_is_a_clear_error(tmp_path, llm_settings, monkeyp
         monkeypatch.delenv("TEST_LLM_KEY")
         with pytest.raises(SettingsError, match="TEST_LLM_KEY"):
             Memory.open(tmp_path / "llm.db", settings=settings, background_worker=False)
+
+
+def test_team_messages_reach_the_llm_credited_and_with_plain_wording_guidance(
+    tmp_path, llm_settings
+):
+    decision = {
+        "message": 1,
+        "text": "The team will go with a phased rollout.",
+        "category": "decision",
+        "subject": "rollout plan",
+        "slot": "choice",
+        "value": "phased rollout",
+        "confidence": 0.9,
+        "is_correction": False,
+    }
+    answers = {
+        "extract_from_messages": {"facts": [decision]},
+        "summarize_session": {"text": "- Rollout settled.", "open_items": []},
+        "merge_summary": {"text": "### 2026-03-02\n- Rollout settled."},
+    }
+    projects = [{"stream": STREAM, "channels": ["proj-alpha"]}]
+    with (
+        FakeOpenAIServer(default=by_task(answers)) as server,
+        Memory.open(
+            tmp_path / "llm.db",
+            settings=llm_settings(server, projects=projects),
+            background_worker=False,
+        ) as mem,
+    ):
+        mem.ingest_message(
+            channel="proj-alpha",
+            user="Ann",
+            ts="1772442000.000100",
+            text="ok, we'll go with a phased rollout",
+        )
+        mem.store.schedule(mem.tenant, STREAM, "digest", 0)
+        mem.process_pending()
+        [asked] = [
+            r
+            for r in server.requests
+            if r["response_format"]["json_schema"]["name"] == "extract_from_messages"
+        ]
+        system = asked["messages"][0]["content"]
+        assert "we'll go with a phased rollout" in system and "Anil is taking" in system
+        assert "never the bot" in system
+        assert [f.text for f in mem.facts(STREAM)] == ["The team will go with a phased rollout."]

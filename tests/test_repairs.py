@@ -163,3 +163,14 @@ def test_in_a_group_a_repair_edits_the_speakers_own_fact_first(
         mem.add_turn("chat:group", text, speaker=speaker)
     mem.process_pending()
     assert _current(mem, "chat:group") == ["Caroline lives in Boulder.", "Melanie lives in Denver."]
+
+
+def test_a_change_of_plans_replaces_the_decision(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "project:billing",
+        ("We decided to use Postgres for the billing service.", "OK."),
+        ("Change of plans: we're going with MySQL for billing.", "OK."),
+    )
+    assert [f.value for f in mem.facts("project:billing")] == ["mysql"]

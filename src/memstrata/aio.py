@@ -138,6 +138,9 @@ class AsyncMemory:
     actions = _in_thread(Memory.actions)
     set_action_status = _in_thread(Memory.set_action_status)
     digest = _in_thread(Memory.digest)
+    reroute = _in_thread(Memory.reroute)
+    reextract = _in_thread(Memory.reextract)
+    undigested = _in_thread(Memory.undigested)
 
     # -- lifecycle ------------------------------------------------------------------
 

@@ -9,14 +9,15 @@ a command ends it with exit 2 (3 for the store), never a traceback.
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 from typer.core import TyperGroup
 
 from memstrata import __version__, demo
@@ -35,7 +36,8 @@ from memstrata.cli_output import (
 from memstrata.errors import MemstrataError, NotFound, StoreError
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
-from memstrata.settings import Settings, default_db_path, load_settings
+from memstrata.settings import Settings, database_location, default_db_path, load_settings
+from memstrata.store import shown_location  # noqa: TID251 (a URL fit to print; no store is opened)
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 from memstrata.workers import Workers
 
@@ -59,12 +61,14 @@ app = _typer("Long-term memory for LLM assistants.")
 
 
 class _Options:
-    def __init__(self, db: Path | None, config: Path | None, tenant: str) -> None:
+    def __init__(self, db: str | None, config: Path | None, tenant: str) -> None:
         self.db, self.config, self.tenant = db, config, tenant
 
     def settings(self) -> Settings:
         settings = load_settings(self.config)
-        return settings.model_copy(update={"db": self.db}) if self.db else settings
+        if not self.db:
+            return settings
+        return settings.model_copy(update={"db": database_location(self.db)})
 
 
 @contextmanager
@@ -104,9 +108,10 @@ def _version(value: bool) -> None:
 def main(
     ctx: typer.Context,
     db: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            help=f"The SQLite file (default: {default_db_path()}, or $MEMSTRATA_DB when set)",
+            help=f"SQLite file or postgresql:// URL (default: {default_db_path()}, or "
+            "$MEMSTRATA_DB when set)",
             show_default=False,
         ),
     ] = None,
@@ -397,6 +402,23 @@ def maintain_now(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     emit(fmt, reports, lambda: table(("stage", "count", "ms"), rows, title="maintenance"))
 
 
+@app.command("reroute")
+def reroute(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
+    """Route every stored Slack message again after the projects in settings changed:
+    moved messages are digested where they arrive, and the streams they left redone."""
+    with _memory(ctx) as mem:
+        report = mem.reroute()
+    rows = [(pair, f"{count:,}") for pair, count in report.moved.items()]
+
+    def text() -> None:
+        if not report.moved:
+            say(f"{report.checked:,} messages checked; none moved")
+            return
+        table(("from -> to", "messages"), rows, title=f"re-route: {report.checked:,} checked")
+
+    emit(fmt, report, text)
+
+
 @app.command("serve")
 def serve(
     ctx: typer.Context,
@@ -505,12 +527,35 @@ def import_slack(
             # The workers digest full batches while later days are still being read.
             with Workers(mem.settings, count=workers, tenant=mem.tenant):
                 report = mem.import_slack(export, process=False, progress=show)
-                progress.update(task, description="digesting")
+                _follow_digests(mem, progress, task)
             facts = mem.count_facts(source="slack.") - before
             report = report.model_copy(update={"facts": facts})
         else:
-            report = mem.import_slack(export, process=process, progress=show)
+            digesting = _digest_bar(progress, task)
+            report = mem.import_slack(
+                export, process=process, progress=show, digest_progress=digesting
+            )
     _print_import(report, fmt)
+
+
+def _digest_bar(progress: Progress, task: TaskID) -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        progress.update(task, description="digesting messages", completed=done, total=total)
+
+    return show
+
+
+_FOLLOW_SECONDS = 0.5
+
+
+def _follow_digests(mem: Memory, progress: Progress, task: TaskID) -> None:
+    """Show the workers' digests as counts until every stored message is digested, or no
+    job is left that would digest more (a failed one is retried by `maintain`)."""
+    show, total = _digest_bar(progress, task), mem.undigested()
+    while (left := mem.undigested()) and mem.job_counts(tenant=mem.tenant)["pending"]:
+        show(total - min(left, total), total)
+        time.sleep(_FOLLOW_SECONDS)
+    show(total, total)
 
 
 _AUTO_WORKERS_MAX = 4
@@ -543,6 +588,8 @@ def _print_import(report: ImportReport, fmt: Format) -> None:
             ("already imported", report.duplicates)]  # fmt: skip
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
     rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
+    if report.moved:
+        rows.append(("moved to a new route", report.moved))
     rows += [("facts extracted", report.facts), ("problems", len(report.problems))]
     shown = [(label, f"{count:,}") for label, count in rows]
     emit(fmt, report, lambda: table(("", "count"), shown, title=f"{report.source} import"))
@@ -550,6 +597,9 @@ def _print_import(report: ImportReport, fmt: Format) -> None:
         error(f"{problem.path}: {problem.error}", "skipped")
     for warning in report.warnings:
         error(warning, "warning")
+    if report.unread_columns:
+        names = ", ".join(report.unread_columns)
+        error(f"{len(report.unread_columns)} columns: {names}", "not read")
 
 
 @app.command("timeline")
@@ -726,18 +776,48 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
         raise typer.Exit(2) from None
     with _memory(ctx) as mem:
         counts = mem.job_counts()
-    found = {"settings": settings, "db": settings.db, "model": mem.model_name, "jobs": counts}
+    opened = shown_location(settings.db)
+    found = {"settings": settings, "db": opened, "model": mem.model_name, "jobs": counts}
 
     def text() -> None:
         dumped = jsonable(settings)
+        dumped["db"] = opened
         table(
             ("setting", "value"),
             [(k, json.dumps(v)) for k, v in dumped.items()],
             title="memstrata settings",
         )
-        out.print(f"[green]ok[/green]: {settings.db} opened; model {mem.model_name}; jobs {counts}")
+        out.print(f"[green]ok[/green]: {opened} opened; model {mem.model_name}; jobs {counts}")
 
     emit(fmt, found, text)
+
+
+@app.command("migrate")
+def migrate(
+    source: Annotated[Path, typer.Option("--from", help="The SQLite memory to copy")],
+    target: Annotated[str, typer.Option("--to", help="The postgresql:// database to fill")],
+    fmt: FormatOption = Format.TEXT,
+) -> None:
+    """Copy a SQLite memory into PostgreSQL: every table, same ids; safe to run again."""
+    # A copy from store to store, below any Memory: the one command that opens stores.
+    from memstrata.store import open_store  # noqa: TID251
+    from memstrata.store.postgres.copy import copy_sqlite_to_postgres, source_rows  # noqa: TID251
+
+    try:
+        store = open_store(target)
+        if not source.is_file():
+            raise StoreError(f"no SQLite memory at {source}")
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("copying", total=source_rows(source))
+            counts = copy_sqlite_to_postgres(
+                source, store, lambda table, n: progress.update(task, advance=n, description=table)
+            )
+        store.close()
+    except MemstrataError as exc:
+        raise _failed(exc) from None
+    rows = [(name, before, after) for name, (before, after) in counts.items()]
+    columns = ("table", str(source), shown_location(target))
+    emit(fmt, counts, lambda: table(columns, rows, title="rows on each side"))
 
 
 @app.command("demo")

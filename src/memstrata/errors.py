@@ -13,6 +13,11 @@ class NotFound(MemstrataError, LookupError):
     """The id or stream does not exist for this tenant."""
 
 
+class Busy(MemstrataError):
+    """Other work on the same data is running (an import during a re-route, say); nothing
+    was changed: try again when it is done."""
+
+
 class SettingsError(MemstrataError):
     """A setting is invalid; the message names the key."""
 

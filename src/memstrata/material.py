@@ -13,6 +13,7 @@ from memstrata.facts import OutdatedStatements
 from memstrata.models.heuristic.text import content_words
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
+from memstrata.sources.issue_hits import current_issues
 from memstrata.store.base import ItemFilter, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
@@ -76,6 +77,7 @@ def gather(
     )  # fmt: skip
     limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
     hits = recall.search(query, where, PRESETS["default"], limit) if readable else []
+    hits = current_issues(hits, query)
     return Material(
         stream_facts=stream_facts,
         global_facts=global_facts,

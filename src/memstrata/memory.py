@@ -3,7 +3,8 @@
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime
 from enum import StrEnum
@@ -16,7 +17,7 @@ from memstrata.checked import checked_api
 from memstrata.context import assemble
 from memstrata.embed import Embedder, build_embedder
 from memstrata.erase import erase, forget
-from memstrata.errors import EmbeddingMismatch, InvalidInput
+from memstrata.errors import Busy, EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
 from memstrata.import_ledger import ImportLedger
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
@@ -26,8 +27,9 @@ from memstrata.material import gather
 from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
 from memstrata.pipeline import Pipeline
 from memstrata.recall import KINDS, PRESETS, Recall
+from memstrata.reextract import reextract
 from memstrata.routing import Router
-from memstrata.settings import Settings, load_settings
+from memstrata.settings import Settings, database_location, load_settings
 from memstrata.sources.ingest import (
     JiraIngest,
     Progress,
@@ -37,6 +39,7 @@ from memstrata.sources.ingest import (
     person,
 )
 from memstrata.sources.jira import read_jira_csv
+from memstrata.sources.reroute import ROUTES_LEASE, Moves, Rerouter
 from memstrata.sources.slack import SlackExport
 from memstrata.store.base import ItemFilter, NewTurn, Store, lease_owner
 from memstrata.team import Action, Digest, Profile, RebuildReport, Team
@@ -53,6 +56,7 @@ from memstrata.types import (
     FactHistory,
     ImportReport,
     Record,
+    RerouteReport,
     SearchHit,
     SourceRef,
     Stream,
@@ -120,6 +124,7 @@ class Memory:
         if self._worker:
             self._worker.start()
             self._worker.wake()  # work left by an earlier process
+            store.on_new_jobs(self._worker.wake)  # work queued by other processes
 
     @classmethod
     def open(
@@ -133,14 +138,15 @@ class Memory:
         background_worker: bool | None = None,
         check_vectors: bool = True,
     ) -> Self:
-        """A memory on the SQLite file `path` (default: settings.db), with the model and
-        embedder the settings name unless ready-made ones are given."""
+        """A memory on the database `path` (default: settings.db): a SQLite file, or a
+        postgresql:// URL. The model and embedder are those the settings name unless
+        ready-made ones are given."""
         from memstrata.models import build_model
-        from memstrata.store import SQLiteStore
+        from memstrata.store import open_store
 
         settings = settings or load_settings()
         if path is not None:
-            settings = settings.model_copy(update={"db": Path(path)})
+            settings = settings.model_copy(update={"db": database_location(path)})
         if settings.trace_file is not None:
             tracing.enable(settings.trace_file)
         owned: list[object] = []
@@ -150,7 +156,7 @@ class Memory:
         if embedder == "settings":
             embedder = _embedder_from(settings)
             owned.append(embedder)
-        store = SQLiteStore(settings.db, durability=settings.durability)
+        store = open_store(settings.db, durability=settings.durability)
         try:
             memory = cls(
                 store, model, settings, embedder=embedder, tenant=tenant,
@@ -281,27 +287,96 @@ class Memory:
         *,
         progress: Progress | None = None,
         process: bool = True,
+        digest_progress: Progress | None = None,
         tenant: str | None = None,
     ) -> ImportReport:
         """Import a Slack export (folder or .zip): every message is routed to a stream and
-        stored once, however often the export is imported. With `process`, the digests
-        (summaries, facts) run before this returns; else the worker does them later.
+        stored once, however often the export is imported. A message stored before whose
+        route has changed (projects were configured since) moves to its stream. With
+        `process`, the digests (summaries, facts) run before this returns; else the
+        worker does them later.
 
-        `progress(day files done, day files in all)` is called as the import goes.
+        `progress(day files done, day files in all)` is called as the import goes, and
+        `digest_progress(messages digested, messages to digest)` while digests run.
         A malformed day file is reported in the result's problems and skipped.
+        Raises Busy while a re-route of the tenant runs.
         """
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
         limits, longest = self.settings.imports, self.settings.max_turn_chars
-        with SlackExport.open(path, limits, longest) as export:
+        with SlackExport.open(path, limits, longest) as export, self._routes_held(tenant) as hold:
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
-            report = ingest.export(export, progress)
+            report = ingest.export(export, _renewing(progress, hold))
+            if report.moved:
+                report = report.model_copy(update={"moved": self._reroute(tenant).count})
         if not process:
             self._wake()
             return report
-        self.runner.run_pending(tenant)
+        self._digest_now(tenant, digest_progress)
         facts = self.store.count_facts(tenant, "slack.") - facts_before
         return report.model_copy(update={"facts": facts})
+
+    def reroute(self, *, tenant: str | None = None) -> RerouteReport:
+        """Route every stored Slack message again with the projects in settings now: a
+        message whose route changed moves to its stream and is digested there, the facts
+        read from it stay behind as history (status `moved`), and the streams it left
+        have their Slack summaries and roll-ups redone. Raises Busy while an import or
+        another re-route of the tenant runs."""
+        tenant = self._tenant(tenant)
+        with self._routes_held(tenant):
+            moves = self._reroute(tenant)
+        return RerouteReport(
+            checked=moves.checked,
+            moved={f"{old} -> {new}": n for (old, new), n in sorted(moves.moved.items())},
+        )
+
+    def undigested(self, *, tenant: str | None = None) -> int:
+        """Messages stored and not digested yet."""
+        return self.store.count_undigested(self._tenant(tenant))
+
+    def _reroute(self, tenant: str) -> Moves:
+        rerouter = Rerouter(self.store, self._router(tenant), tenant)
+        moves = rerouter.all_records()
+        rerouter.all_issues(moves)
+        if moves.issue_streams:
+            rerouter.recount_issues(moves, utcnow())
+        if moves.moved:
+            rerouter.redo_streams(moves)
+            self.runner.run_pending(tenant)
+            with self.store.transaction():
+                for stream in sorted(moves.left | moves.joined):
+                    self.store.enqueue(tenant, stream, REFRESH, {})
+            self.runner.run_pending(tenant)
+            self.recall.index.drop(tenant, sorted(moves.left | moves.joined))
+        return moves
+
+    @contextmanager
+    def _routes_held(self, tenant: str) -> Iterator[Callable[[], None]]:
+        """The tenant's routes, held while an import stores or a re-route moves messages,
+        so that neither reads what the other is halfway through; yields a renewal."""
+        name, owner = ROUTES_LEASE + tenant, lease_owner()
+        if not self.store.claim_lease(name, owner, _ROUTES_LEASE_SECONDS):
+            raise Busy(
+                f"an import or a re-route of tenant {tenant!r} is running; "
+                "try again when it is done"
+            )
+        try:
+            yield lambda: self.store.extend_lease(name, owner, _ROUTES_LEASE_SECONDS)
+        finally:
+            self.store.release_lease(name, owner)
+
+    def _digest_now(self, tenant: str, progress: Progress | None) -> None:
+        total = self.undigested(tenant=tenant)
+        if progress is None or not total:
+            self.runner.run_pending(tenant)
+            return
+
+        def report() -> bool:
+            progress(total - min(total, self.undigested(tenant=tenant)), total)
+            return False
+
+        self.runner.run_pending(tenant, stopping=report)
+        progress(total, total)
 
     def import_jira(
         self,
@@ -363,12 +438,26 @@ class Memory:
         self._wake()
 
     def refresh(self, stream: str, *, tenant: str | None = None) -> Summary | None:
-        """Rebuild the active summary from roll-ups and session summaries, now."""
+        """Read the stream's turns and messages again for facts (see `reextract`), then
+        rebuild the active summary from roll-ups and session summaries, now."""
         tenant = self._tenant(tenant)
         check_stream(stream)
+        self.reextract(stream, tenant=tenant)
         self.store.enqueue(tenant, stream, REFRESH, {})
         self.runner.run_pending(tenant)
         return self.store.active_summary(tenant, stream)
+
+    def reextract(self, stream: str, *, tenant: str | None = None) -> int:
+        """Read the stream's turns and Slack messages again for facts, and store those
+        not read from the same turn or message before; a fact superseded or retracted
+        since stays as it is. Returns how many facts were new."""
+        tenant = self._tenant(tenant)
+        check_stream(stream)
+        self.process_pending(tenant=tenant)  # what is queued is read once, by its job
+        added = reextract(self.store, self.model, self.settings, tenant, stream)
+        if added:
+            self.pipeline.embed_later(tenant, stream)
+        return added
 
     def process_pending(self, *, tenant: str | None = None) -> int:
         """Run every queued job that is due now; returns how many this call ran."""
@@ -791,7 +880,12 @@ class Memory:
         return value
 
     def _router(self, tenant: str) -> Router:
-        return Router(self.settings.projects, self.model, self.store.streams(tenant))
+        return Router(
+            self.settings.projects,
+            self.model,
+            self.store.streams(tenant),
+            self.store.jira_projects(tenant),
+        )
 
     def _entity(self, entity: str, tenant: str) -> tuple[str, str | None]:
         """The timeline key of an entity as a caller names it, and the fact subject that
@@ -858,6 +952,19 @@ class Memory:
             slot=(slot or f"note:{digest}").lower(), value=value or text,
             confidence=confidence,
         )  # fmt: skip
+
+
+_ROUTES_LEASE_SECONDS = 600.0
+"""Renewed as an import reads on, so a process that died blocks re-routes this long."""
+
+
+def _renewing(progress: Progress | None, renew: Callable[[], None]) -> Progress:
+    def both(done: int, total: int) -> None:
+        renew()
+        if progress is not None:
+            progress(done, total)
+
+    return both
 
 
 def _person_and_subject(name: str) -> tuple[str, str]:

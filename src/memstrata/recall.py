@@ -19,7 +19,6 @@ from memstrata.embed import Embedder
 from memstrata.store.base import Item, ItemFilter, Store
 from memstrata.timeframe import Timeframe, timeframe_of
 from memstrata.types import SearchHit
-from memstrata.vectors import VectorIndex
 
 log = logging.getLogger("memstrata.recall")
 
@@ -72,11 +71,19 @@ PRESETS: dict[str, Preset] = {
 }
 
 
+_ISSUE_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)(?![\w-])")
+"""An issue key such as EL-5: searched as one phrase, since its parts alone ("el", "5")
+are too short or too common to find it."""
+
+
 def query_terms(text: str) -> list[str]:
-    """The meaningful words of `text`, first seen first, at most _QUERY_TERMS of them."""
-    words = re.findall(r"\w+", text[:_QUERY_CHARS].lower())
-    terms = [w for w in dict.fromkeys(words) if w not in _STOPWORDS and len(w) > 1]
-    return terms[:_QUERY_TERMS]
+    """The meaningful words of `text`, first seen first, at most _QUERY_TERMS of them.
+    An issue key is one term, the phrase of its parts."""
+    text = text[:_QUERY_CHARS].lower()
+    keys = [f"{project} {number}" for project, number in _ISSUE_KEY.findall(text)]
+    words = re.findall(r"\w+", _ISSUE_KEY.sub(" ", text))
+    kept = [w for w in words if w not in _STOPWORDS and len(w) > 1]
+    return list(dict.fromkeys(keys + kept))[:_QUERY_TERMS]
 
 
 @dataclass
@@ -93,7 +100,7 @@ class Recall:
     def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store, store.index_directory)
+        self.index = store.vector_index()
         store.on_erase(self.index.drop)
         self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
 

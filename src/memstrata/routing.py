@@ -1,8 +1,10 @@
 """Which stream an outside message, or a turn sent without one, belongs to.
 
 Rules, in order, for a message:
-1. its channel is mapped to a project in settings;
-2. it names an issue key (ALPHA-142 goes to the project whose key is ALPHA);
+0. a thread's reply lives where the thread's first message lives (see SlackIngest);
+1. its channel is mapped to a project in settings, by name or by Slack id;
+2. it names an issue key (ALPHA-142 goes to the project whose key is ALPHA; a key counts
+   only written as KEY-123, so the word "el" is not project EL);
 3. it names a project;
 4. (a direct message naming a project is routed by 2 and 3, and says so);
 5. in a general channel, the model's route task decides;
@@ -35,7 +37,8 @@ class Route(BaseModel):
 
     stream: str
     method: str
-    """channel, issue_key, project_name, dm_mention, model, page_context, mention or default."""
+    """channel, thread, issue_key, project_name, dm_mention, model, page_context, mention or
+    default."""
     confidence: float
     also: tuple[str, ...] = ()
     """Other streams the text names, which get a cross-reference."""
@@ -57,9 +60,12 @@ class Router:
         projects: Sequence[ProjectSettings],
         model: MemoryModel,
         streams: Iterable[str] = (),
+        jira_projects: Iterable[tuple[str, str | None]] = (),
     ) -> None:
+        """`jira_projects` are the (key, name) of imported Jira projects: their keys and
+        names route like configured ones."""
         self.model = model
-        self.projects = _projects(projects, streams)
+        self.projects = _projects(projects, streams, jira_projects)
         self.by_channel = {c: p.stream for p in self.projects for c in p.channels}
         self.by_key = {p.key: p.stream for p in self.projects if p.key}
         self.by_name = {_spelling(n): p.stream for p in self.projects for n in p.names
@@ -71,8 +77,10 @@ class Router:
         """The project stream of an issue key's project, e.g. ALPHA -> project:alpha."""
         return self.by_key.get(key.upper(), f"{PROJECT_KIND}:{key.lower()}")
 
-    def message(self, text: str, channel: str, channel_kind: str = "public") -> Route:
-        mapped = self.by_channel.get(channel.lower().removeprefix("#"))
+    def message(
+        self, text: str, channel: str, channel_kind: str = "public", channel_id: str = ""
+    ) -> Route:
+        mapped = self.channel_stream(channel) or self.channel_stream(channel_id)
         keys, names = self._mentions(text)
         if mapped:
             return Route(stream=mapped, method="channel", confidence=1.0,
@@ -85,6 +93,10 @@ class Router:
             if guessed:
                 return guessed
         return Route(stream=GLOBAL_STREAM, method="default", confidence=0.5)
+
+    def channel_stream(self, channel: str) -> str | None:
+        """The project a channel belongs to, by its name or its Slack id."""
+        return self.by_channel.get(channel.lower().removeprefix("#")) if channel else None
 
     def turn(self, text: str, page_context: str | None) -> Route:
         """A stream for a turn sent without one: what the page shows, then what the text
@@ -122,7 +134,7 @@ class Router:
                      also=_others(keys + names, best))  # fmt: skip
 
     def _ask_model(self, text: str) -> Route | None:
-        streams = [p.stream for p in self.projects]
+        streams = list(dict.fromkeys(p.stream for p in self.projects))
         if not streams:
             return None
         decision = self.model.route(text, streams)
@@ -131,11 +143,21 @@ class Router:
         return None
 
 
-def _projects(configured: Sequence[ProjectSettings], streams: Iterable[str]) -> list[_Project]:
-    """Projects in settings, then project streams that exist but are not configured,
-    known by the id in their name."""
+def _projects(
+    configured: Sequence[ProjectSettings],
+    streams: Iterable[str],
+    jira: Iterable[tuple[str, str | None]],
+) -> list[_Project]:
+    """Projects in settings, then imported Jira projects by their key and name, then
+    project streams that exist but are neither, known by the id in their name."""
     found = [_Project(p.stream, p.key, p.names or (_id_of(p.stream),), p.channels)
              for p in configured]  # fmt: skip
+    keys = {p.key for p in found if p.key}
+    for key, name in jira:
+        if key.upper() not in keys:
+            keys.add(key.upper())
+            stream = f"{PROJECT_KIND}:{key.lower()}"
+            found.append(_Project(stream, key.upper(), (name,) if name else (), ()))
     known = {p.stream for p in found}
     for stream in streams:
         if stream.startswith(f"{PROJECT_KIND}:") and stream not in known:

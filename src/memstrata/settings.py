@@ -28,6 +28,17 @@ def default_db_path() -> Path:
     return Path(user_data_dir("memstrata", appauthor=False)) / "memory.db"
 
 
+_DATABASE_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def database_location(value: str | Path) -> str | Path:
+    """A database URL as it was given (a Path would fold its '//'), anything else as the
+    path of a SQLite file."""
+    if isinstance(value, str) and _DATABASE_URL.match(value):
+        return value
+    return Path(value)
+
+
 class ModelSettings(BaseModel):
     kind: Literal["heuristic", "llm"] = "heuristic"
     base_url: str = "http://127.0.0.1:11434/v1"
@@ -306,7 +317,8 @@ class Settings(BaseSettings):
         env_prefix="MEMSTRATA_", env_nested_delimiter="__", extra="forbid", frozen=True
     )
 
-    db: Path = Field(default_factory=default_db_path)
+    db: Path | str = Field(default_factory=default_db_path)
+    """A SQLite file, or a postgresql:// URL (see memstrata.store.open_store)."""
     recent_turns: int = Field(default=10, ge=0, description="K: raw turns always in the context")
     session_turns: int = Field(default=20, ge=1, description="N: a session summary every N turns")
     chunk_summarize_tokens: int = Field(
@@ -424,6 +436,11 @@ class Settings(BaseSettings):
     )
     index_recent_days: float = Field(default=7.0, ge=0.0)
     writes: WriteSettings = Field(default_factory=WriteSettings)
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _database(cls, value: object) -> object:
+        return database_location(value) if isinstance(value, str | Path) else value
 
     @model_validator(mode="after")
     def _target_below_cap(self) -> Self:

@@ -15,7 +15,7 @@ from memstrata.models.base import DatedSummary, MemoryModel, Period, SessionDige
 from memstrata.settings import Settings
 from memstrata.store.base import NewSummary, Store
 from memstrata.tokens import count_tokens, keep_last_tokens
-from memstrata.types import Summary, SummaryKind, Turn, Visibility, most_private
+from memstrata.types import Summary, SummaryKind, Turn, Visibility, most_private, utcnow
 
 
 def _nothing() -> None:
@@ -171,7 +171,9 @@ def roll_up(
     sessions = _pieces(store, tenant, stream, ending_after=since)
     if not sessions:
         return _nothing
-    newest = max(_dated(s).period.end for s in sessions)
+    # A period is over once a later piece exists or the clock has passed its end: an idle
+    # stream's last week closes on time, not when its next session starts.
+    closed_by = max(max(_dated(s).period.end for s in sessions), utcnow())
     draft = _Draft(tenant, stream)
     drafts: list[NewSummary] = []
     stale: list[int] = []
@@ -179,7 +181,7 @@ def roll_up(
         existing = {s.period_start: s for s in store.summaries(tenant, stream, kind)}
         for period, members in _group(sessions, period_of).items():
             done = existing.get(period.start)
-            if period.end > newest or (done and done.item_count >= len(members)):
+            if period.end > closed_by or (done and done.item_count >= len(members)):
                 continue
             text = model.roll_up([_dated(s) for s in members], settings.rollup_tokens)
             parents = tuple(s.id for s in members)

@@ -193,6 +193,9 @@ class FactStatus(StrEnum):
     """Folded by retention into one item that stands for a cluster of near-identical ones."""
     ARCHIVED = "archived"
     """Expired (a deadline long past) and moved out of the prompt by maintenance."""
+    MOVED = "moved"
+    """Read from a message that a re-route moved to another stream, where it is read
+    again; kept here as history."""
 
 
 class Fact(_Model):
@@ -387,6 +390,18 @@ class ImportReport(_Model):
     problems: tuple[ImportProblem, ...] = ()
     warnings: tuple[str, ...] = ()
     """Things the importer should know, such as most messages landing in `global`."""
+    unread_columns: tuple[str, ...] = ()
+    """Columns of a CSV that no field is read from."""
+    moved: int = 0
+    """Messages stored before whose route has changed since: they moved to their stream."""
+
+
+class RerouteReport(_Model):
+    """What routing the stored messages again changed."""
+
+    checked: int = 0
+    moved: dict[str, int] = Field(default_factory=dict)
+    """Messages moved, by "from -> to" streams."""
 
 
 class ErasureReport(_Model):

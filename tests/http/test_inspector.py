@@ -149,6 +149,17 @@ def test_an_import_shows_its_progress_until_done(owner: BrowserContext, tmp_path
     page.close()
 
 
+def test_a_persons_timeline_opens_with_their_profile(owner: BrowserContext) -> None:
+    page = owner.new_page()
+    page.goto("/ui/timeline?" + urlencode({"entity": "Priya"}))
+    profile = page.get_by_role("region", name="Profile: Priya")
+    expect(profile).to_contain_text("Role")
+    expect(profile).to_contain_text("lead architect")
+    expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible()
+    shoot(page, "profile")
+    page.close()
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -18,6 +18,7 @@ import pytest
 from memstrata import Memory, load_settings
 from memstrata.http import create_app
 from memstrata.keys import create_key
+from memstrata.sources.reroute import ROUTES_LEASE
 from tests.http.conftest import MAX_BODY, PROJECT, Live, _ServerThread
 
 APOLLO = PROJECT["stream"]
@@ -351,3 +352,35 @@ def test_the_status_of_an_upload_names_its_file_not_the_temp_path(
         assert time.monotonic() < deadline, status
         time.sleep(0.05)
     assert status["error"].startswith("issues.csv does not look like a Jira CSV")
+
+
+def test_an_import_while_a_reroute_runs_fails_with_the_reason(
+    live: Live, client: httpx.Client, tmp_path: Path
+) -> None:
+    held = ROUTES_LEASE + "tenant-a"  # key a's tenant
+    assert live.memory.store.claim_lease(held, "a-reroute", 60)
+    try:
+        status = imported(client, live.headers("a"), "slack", slack_zip(tmp_path / "e.zip"))
+    finally:
+        live.memory.store.release_lease(held, "a-reroute")
+    assert status["status"] == "failed"
+    assert "re-route" in status["error"] and "try again" in status["error"]
+    again = imported(client, live.headers("a"), "slack", slack_zip(tmp_path / "e.zip"))
+    assert again["status"] == "done"
+
+
+def test_reroute_over_http_answers_what_it_checked_and_409_while_busy(
+    live: Live, client: httpx.Client, tmp_path: Path
+) -> None:
+    imported(client, live.headers("a"), "slack", slack_zip(tmp_path / "e.zip"))
+    done = client.post("/v1/reroute", headers=live.headers("a"))
+    assert done.status_code == 200, done.text
+    body = done.json()
+    assert body["checked"] > 0 and body["moved"] == {}  # the routes have not changed
+    held = ROUTES_LEASE + "tenant-a"
+    assert live.memory.store.claim_lease(held, "an-import", 60)
+    try:
+        busy = client.post("/v1/reroute", headers=live.headers("a"))
+    finally:
+        live.memory.store.release_lease(held, "an-import")
+    assert busy.status_code == 409 and busy.json()["error"]["code"] == "busy"

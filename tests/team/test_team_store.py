@@ -1,13 +1,13 @@
-"""The TeamStore role on its own, as a PostgreSQL port must also pass it."""
+"""The TeamStore role on its own, on SQLite and on PostgreSQL."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from memstrata.errors import NotFound
-from memstrata.store import SQLiteStore
+from memstrata.store import Store, open_store
 from memstrata.store.base import NewRecord, NewTurn
 from memstrata.types import Visibility
 
@@ -15,13 +15,13 @@ T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    store = SQLiteStore(tmp_path / "team.db")
+def store(backend_db: Callable[[], str | Path]) -> Iterator[Store]:
+    store = open_store(backend_db())
     yield store
     store.close()
 
 
-def test_profiles_are_replaced_per_tenant(store: SQLiteStore) -> None:
+def test_profiles_are_replaced_per_tenant(store: Store) -> None:
     store.put_profile("a", "person:priya", "person", "Priya", {"note": "one"})
     store.put_profile("a", "person:priya", "person", "Priya", {"note": "two"})
     store.put_profile("b", "person:priya", "person", "Priya", {"note": "other tenant"})
@@ -30,7 +30,7 @@ def test_profiles_are_replaced_per_tenant(store: SQLiteStore) -> None:
     assert store.profile_data("a", "person:nobody") is None
 
 
-def test_actions_keep_their_status_and_close_when_gone(store: SQLiteStore) -> None:
+def test_actions_keep_their_status_and_close_when_gone(store: Store) -> None:
     first, new = store.upsert_action(
         "a", "k1", "rule", "project:x", {"title": "t"}, Visibility.SHARED
     )
@@ -50,7 +50,7 @@ def test_actions_keep_their_status_and_close_when_gone(store: SQLiteStore) -> No
         store.set_action_status("b", first, "done")
 
 
-def test_digests_by_day_and_zone(store: SQLiteStore) -> None:
+def test_digests_by_day_and_zone(store: Store) -> None:
     store.put_digest("a", "chat:1", "2026-03-02", "UTC", {"text": "x"}, Visibility.PRIVATE)
     store.put_digest("a", "chat:1", "2026-03-02", "UTC", {"text": "y"}, Visibility.SHARED)
     store.put_digest("a", "chat:1", "2026-03-02", "Asia/Tokyo", {"text": "z"}, Visibility.SHARED)
@@ -60,7 +60,7 @@ def test_digests_by_day_and_zone(store: SQLiteStore) -> None:
     assert store.digest_rows("a", "chat:1", "2026-03-01", "2026-03-31", "UTC") == []
 
 
-def test_time_windows_read_records_and_turns(store: SQLiteStore) -> None:
+def test_time_windows_read_records_and_turns(store: Store) -> None:
     with store.transaction():
         store.ensure_stream("a", "chat:1")
         for hours in (0, 5, 30):

@@ -32,7 +32,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memstrata.errors import InvalidInput, MemstrataError, NotFound, StoreError
+from memstrata.errors import Busy, InvalidInput, MemstrataError, NotFound, StoreError
 from memstrata.http.schemas import Error, ErrorDetail, ErrorResponse
 
 log = logging.getLogger("memstrata.http")
@@ -82,6 +82,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(InvalidInput, _invalid_input)  # type: ignore[arg-type]
     app.add_exception_handler(NotFound, _not_found)  # type: ignore[arg-type]
+    app.add_exception_handler(Busy, _busy)  # type: ignore[arg-type]
     app.add_exception_handler(StoreError, _store_error)  # type: ignore[arg-type]
     app.add_exception_handler(MemstrataError, _internal)  # type: ignore[arg-type]
 
@@ -117,6 +118,10 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
 
 async def _invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:
     return error_response(422, "invalid_input", str(exc))
+
+
+async def _busy(request: Request, exc: Busy) -> JSONResponse:
+    return error_response(409, "busy", str(exc))
 
 
 async def _not_found(request: Request, exc: NotFound) -> JSONResponse:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from memstrata.errors import InvalidInput, StoreError
+from memstrata.errors import Busy, InvalidInput, StoreError
 from memstrata.http.errors import ApiError
 from memstrata.http.schemas import ImportKind, ImportState, ImportStatus
 from memstrata.memory import Memory
@@ -304,7 +304,7 @@ class Imports:
         self._set(job, "running")
         try:
             report = self._import(job)
-        except InvalidInput as exc:
+        except (InvalidInput, Busy) as exc:
             self._set(job, "failed", error=job.scrub(str(exc)))
         except _Stopped:
             self._set(job, "failed", error=_STOPPED)

@@ -57,6 +57,7 @@ from memstrata.types import (
     ErasureReport,
     Fact,
     FactHistory,
+    RerouteReport,
     SummaryKind,
     Trust,
     Turn,
@@ -331,7 +332,8 @@ def end_session(body: StreamRef, key: Writer, mem: Mem) -> SessionEnded:
 
 @router.post("/sessions/refresh", tags=["sessions"], responses=FORBIDDEN)
 def refresh(body: StreamRef, key: Writer, mem: Mem) -> Refreshed:
-    """Rebuild the active summary from roll-ups and session summaries, now."""
+    """Read the stream's turns and messages again for facts, then rebuild the active
+    summary from roll-ups and session summaries, now."""
     summary = mem.refresh(body.stream, tenant=key.tenant)
     if summary is not None and not _readable(key, summary.visibility):
         summary = None
@@ -339,6 +341,15 @@ def refresh(body: StreamRef, key: Writer, mem: Mem) -> Refreshed:
 
 
 # -- ingestion ----------------------------------------------------------------
+
+
+@router.post("/reroute", tags=["ingest"], responses=_errors(403, 409))
+def reroute(key: Owner, mem: Mem) -> RerouteReport:
+    """Route the tenant's stored Slack messages again with the projects in settings now:
+    moved messages are digested where they arrive, the facts read from them stay behind
+    as history, and the streams they left are redone. 409 while an import or another
+    re-route of the tenant runs. Needs a full key."""
+    return mem.reroute(tenant=key.tenant)
 
 
 @router.post(

@@ -16,7 +16,7 @@ from memstrata.jobs import DIGEST, FETCH, Apply
 from memstrata.models.base import ExtractedFact, MemoryModel, MessageInput, TurnInput
 from memstrata.settings import Settings
 from memstrata.sources import web
-from memstrata.sources.ingest import channel_entity, person
+from memstrata.sources.ingest import channel_entity, credited_author, person
 from memstrata.store.base import NewRecord, Store
 from memstrata.tokens import count_tokens
 from memstrata.types import (
@@ -51,13 +51,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     batch = store.unprocessed_records(tenant, stream, settings.sources.import_batch_messages)
     if not batch:
         return lambda: None
-    found = model.extract_from_messages([_message_input(r) for r in batch])
-    banded = [
-        (record, _in_band(fact, record))
-        for record, facts in zip(batch, found, strict=True)
-        for fact in facts
-    ]
-    kept = [(record, fact) for record, fact in banded if _passes(fact, settings)]
+    kept = message_facts(model, settings, batch)
     # Bots post commit lists and build results by the hundred; people's words tell the story.
     told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
@@ -76,7 +70,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
                                  visibility=record.visibility)  # fmt: skip
             events += [
                 (entity, "fact", stored.id, record.at)
-                for entity in (person(record.author), channel_entity(record.channel))
+                for entity in (person(credited(record)), channel_entity(record.channel))
             ]
         store.add_entity_events(tenant, events)
         fold()
@@ -87,6 +81,26 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
             store.enqueue(tenant, stream, DIGEST, {})
 
     return apply
+
+
+def message_facts(
+    model: MemoryModel, settings: Settings, batch: list[Record]
+) -> list[tuple[Record, ExtractedFact]]:
+    """The facts the model reads in `batch`, at the source's confidence, those that pass
+    their category's threshold; links alone are left to the records."""
+    found = model.extract_from_messages([_message_input(r) for r in batch])
+    banded = [
+        (record, _in_band(fact, record))
+        for record, facts in zip(batch, found, strict=True)
+        for fact in facts
+    ]
+    # A link alone says nothing a search of the message would not find; kept as facts,
+    # links crowded out what people decided. A fetched page is still stored (see fetch).
+    return [
+        (record, fact)
+        for record, fact in banded
+        if _passes(fact, settings) and fact.category is not FactCategory.REFERENCE
+    ]
 
 
 def fetch(
@@ -137,8 +151,13 @@ def fetch(
 
 def _message_input(record: Record) -> MessageInput:
     return MessageInput(
-        author=record.author, text=record.text, at=record.at, channel=record.channel
+        author=credited(record), text=record.text, at=record.at, channel=record.channel
     )
+
+
+def credited(record: Record) -> str:
+    """Who a message is about: its author, or for a bot the person it says acted."""
+    return credited_author(record.kind, record.author, record.text)
 
 
 def _turn_input(record: Record) -> TurnInput:

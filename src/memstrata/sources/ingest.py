@@ -5,6 +5,7 @@ same export twice adds nothing. Facts and summaries come later, from digest jobs
 import is only as slow as reading and storing.
 """
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +44,9 @@ from memstrata.types import (
 
 KEPT_KINDS = frozenset({MessageKind.MESSAGE, MessageKind.BOT, MessageKind.FILE_SHARE})
 """Joins, leaves and topic changes say nothing about the work."""
+THREAD_CONFIDENCE = 0.9
+"""A reply whose thread start was routed by an earlier import: its route's confidence is
+not kept with the stream, so it is taken as this."""
 FLOOD_SHARE = 0.5
 FLOOD_MIN_MESSAGES = 200
 """An import warns when at least this many messages, and this share of all it kept,
@@ -57,6 +61,31 @@ T = TypeVar("T")
 def person(name: str) -> str:
     """The timeline key of a person."""
     return f"person:{' '.join(name.lower().split())}"
+
+
+_BOT_LEAD = r"^(?:\[attachment:\s*)?(?:\[[^\]]{1,80}\]\s*)?"
+"""Slack's attachment marker, then a repository or project tag such as "[api:main]"."""
+_BOT_ACTOR = re.compile(
+    _BOT_LEAD + r"(?P<name>[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)\s+"
+    r"(?:pushed|merged|opened|closed|reopened|commented|created|resolved|deployed|released|"
+    r"approved|reviewed|assigned|moved|changed|updated|transitioned|started|completed|"
+    r"requested|submitted|published|force-pushed)\b"
+)
+_BOT_BY = re.compile(
+    _BOT_LEAD + r"[^\n]{0,60}?\b(?:commits?|pull\s+request|PR|issue|branch|build|deploy(?:ment)?"
+    r"|release|review|comment|merge)\b[^\n]{0,200}?\bby\s+"
+    r"(?P<name>[A-Za-z][\w.'-]*(?:\s[A-Z][\w.'-]*)?)"
+)
+"""How GitHub, Jira, CI and deploy bots say what a person did: "Anil pushed 3 commits",
+"[api] Priya Shah merged #42", "[repo:main] 1 new commit by hfaran"."""
+
+
+def credited_author(kind: str, author: str, text: str) -> str:
+    """Who a message is about: its author, or for a bot the person it says acted."""
+    if kind != MessageKind.BOT.value:
+        return author
+    match = _BOT_ACTOR.match(text) or _BOT_BY.match(text)
+    return match["name"] if match else author
 
 
 def channel_entity(name: str) -> str:
@@ -77,6 +106,8 @@ class _Tally:
     """New messages per stream whose digest is not queued yet."""
     stored_before: set[str] = field(default_factory=set)
     """Streams of the messages that were already stored."""
+    routed_elsewhere: int = 0
+    """Messages already stored in another stream than they are routed to now."""
 
 
 class SlackIngest:
@@ -84,6 +115,8 @@ class SlackIngest:
 
     def __init__(self, store: Store, router: Router, settings: Settings, tenant: str) -> None:
         self.store, self.router, self.settings, self.tenant = store, router, settings, tenant
+        self._thread_starts: dict[tuple[str, str], Route] = {}
+        """Routes of thread starts seen in this run, which may not be stored yet."""
 
     def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
         """Every message of the export, streamed; digests are queued for the streams."""
@@ -105,7 +138,9 @@ class SlackIngest:
             source="slack", read=tally.read, kept=sum(tally.routed.values()),
             duplicates=tally.duplicates, skipped=dict(tally.skipped),
             routed=dict(tally.routed.most_common()), problems=problems,
-            warnings=flood_warnings(tally.routed, self.settings),
+            warnings=(*unknown_channels(export, self.settings),
+                      *flood_warnings(tally.routed, self.settings)),
+            moved=tally.routed_elsewhere,
         )  # fmt: skip
 
     def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
@@ -125,9 +160,15 @@ class SlackIngest:
             if stored is None:
                 tally.duplicates += 1
                 tally.stored_before.add(record.stream)
+                if self._stored_elsewhere(record):
+                    tally.routed_elsewhere += 1
             else:
                 tally.routed[record.stream] += 1
                 tally.waiting[record.stream] += 1
+
+    def _stored_elsewhere(self, record: NewRecord) -> bool:
+        stored = self.store.record_stream(self.tenant, "slack", record.channel, record.external_id)
+        return stored is not None and stored != record.stream
 
     def _digest_full(self, waiting: Counter[str], batch: int) -> None:
         for stream, count in list(waiting.items()):
@@ -159,13 +200,34 @@ class SlackIngest:
         return stream
 
     def _routed(self, message: SlackMessage) -> NewRecord:
-        route = self.router.message(message.text, message.channel.name, message.channel.kind)
+        channel = message.channel
+        route = self._thread_route(message) or self.router.message(
+            message.text, channel.name, channel.kind, channel.id
+        )
+        if message.thread_ts == message.ts:
+            self._thread_starts[(channel.name, message.ts)] = route
         return self._record(message, route)
+
+    def _thread_route(self, message: SlackMessage) -> Route | None:
+        """A reply lives where its thread's first message lives, which may say the
+        project while the replies ("sounds good", "done") do not."""
+        thread = message.thread_ts
+        if thread is None or thread == message.ts:
+            return None
+        start = self._thread_starts.get((message.channel.name, thread))
+        stream = start.stream if start else self.store.record_stream(
+            self.tenant, "slack", message.channel.name, thread
+        )  # fmt: skip
+        if stream is None:
+            return None
+        confidence = start.confidence if start else THREAD_CONFIDENCE
+        return Route(stream=stream, method="thread", confidence=confidence)
 
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel
-        entities = {person(message.author), channel_entity(channel.name), route.stream,
-                    *route.also, *(person(m) for m in message.mentions)}  # fmt: skip
+        actor = credited_author(message.kind.value, message.author, message.text)
+        entities = {person(message.author), person(actor), channel_entity(channel.name),
+                    route.stream, *route.also, *(person(m) for m in message.mentions)}  # fmt: skip
         return NewRecord(
             tenant=self.tenant, stream=route.stream, source="slack", channel=channel.name,
             external_id=message.ts, thread=message.thread_ts, author=message.author,
@@ -176,6 +238,19 @@ class SlackIngest:
             data={"user_id": message.user_id, "subtype": message.subtype,
                   "channel_id": channel.id, "channel_kind": channel.kind.value},
         )  # fmt: skip
+
+
+def unknown_channels(export: SlackExport, settings: Settings) -> tuple[str, ...]:
+    """A warning for each channel in settings that the export has neither by name nor by
+    id: a typo there would otherwise route nothing, silently."""
+    present = {c.name.lower() for c in export.channels} | {c.id.lower() for c in export.channels}
+    return tuple(
+        f"settings map channel {channel!r} to {project.stream}, but this export has no "
+        "channel with that name or id; its messages are routed by their text instead"
+        for project in settings.projects
+        for channel in project.channels
+        if channel not in present
+    )
 
 
 def flood_warnings(routed: Counter[str], settings: Settings) -> tuple[str, ...]:
@@ -265,10 +340,13 @@ class JiraIngest:
     def csv(self, read: JiraRead, now: datetime, progress: Progress | None = None) -> ImportReport:
         read_count, duplicates, facts, routed = 0, 0, 0, Counter[str]()
         projects: set[str] = set()
+        keys, linked = set[str](), set[str]()
         for chunk in _chunks(self._within_limit(read), _CHUNK):
             with self.store.transaction():
                 for issue in chunk:
                     read_count += 1
+                    keys.add(issue.key.upper())
+                    linked.update(k for link in issue.links for k in (link[0], link[2]))
                     stored = self.issue(issue, now)
                     if stored is None:
                         duplicates += 1
@@ -279,7 +357,7 @@ class JiraIngest:
             if progress:
                 progress(read_count, 0)
         for key in sorted(projects):
-            self._write_stats(key, now)
+            self.write_stats(key, now)
         problems = _with_summary(
             [ImportProblem(path=f"row {p.row}", error=p.error) for p in read.problems],
             read.problems.summary(),
@@ -287,6 +365,7 @@ class JiraIngest:
         return ImportReport(
             source="jira", read=read_count, kept=sum(routed.values()), duplicates=duplicates,
             routed=dict(routed.most_common()), facts=facts, problems=problems,
+            warnings=_outside_links(linked - keys), unread_columns=read.unread_columns,
         )  # fmt: skip
 
     def _within_limit(self, read: JiraRead) -> Iterator[JiraIssue]:
@@ -321,7 +400,8 @@ class JiraIngest:
                         visibility=Visibility.SHARED)  # fmt: skip
         return stream, len(fields)
 
-    def _write_stats(self, project_key: str, now: datetime) -> None:
+    def write_stats(self, project_key: str, now: datetime) -> None:
+        """The project's counts (by status, points, overdue, load) as of `now`."""
         stored = self.store.record_data(self.tenant, "jira", project_key)
         issues = [JiraIssue.model_validate(data) for data in stored]
         stats = project_stats(issues, as_of=now).get(project_key)
@@ -369,7 +449,7 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
          f"{key} is due {issue.due.isoformat()}." if issue.due else ""),
         (FactCategory.STATUS, "priority", issue.priority, f"{key} has priority {issue.priority}."),
     ]  # fmt: skip
-    return [
+    fields = [
         ExtractedFact(
             text=text,
             category=category,
@@ -381,6 +461,36 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
         for category, slot, value, text in values
         if value
     ]
+    return fields + [link_fact(*link) for link in issue.links]
+
+
+def link_fact(source: str, verb: str, target: str) -> ExtractedFact:
+    """A link between two issues as a relation of the outward one: whichever row names
+    it, "EL-3 blocks EL-5" lands in one slot, so it is stored once."""
+    category = FactCategory.BLOCKER if verb == "blocks" else FactCategory.NOTE
+    return ExtractedFact(
+        text=f"{source} {verb} {target}.",
+        category=category,
+        subject=source.lower(),
+        slot=f"link:{verb}:{target.lower()}",
+        value=target,
+        confidence=JIRA_CONFIDENCE,
+    )
+
+
+_LISTED_KEYS = 10
+
+
+def _outside_links(keys: set[str]) -> tuple[str, ...]:
+    """Links to issues this file does not hold are kept (the issue is in Jira), and said."""
+    if not keys:
+        return ()
+    shown = sorted(keys)
+    more = f" and {len(shown) - _LISTED_KEYS} more" if len(shown) > _LISTED_KEYS else ""
+    return (
+        f"{len(shown)} linked issues are not in this file: "
+        f"{', '.join(shown[:_LISTED_KEYS])}{more}; their links are kept",
+    )
 
 
 _DESCRIPTION_CHARS = 4000

@@ -26,9 +26,11 @@ __all__ = [
     "JiraRead",
     "Problem",
     "ProjectStats",
+    "finished_status",
     "parse_jira_date",
     "project_stats",
     "read_jira_csv",
+    "unread_columns",
 ]
 
 # Statuses and resolutions that mean "finished" when the export has no Status Category.
@@ -80,6 +82,19 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
         "story point estimate",
     ),
 }
+
+_LINK_COLUMN = re.compile(r"(inward|outward) issue link \((.+)\)")
+# Link type -> what the outward issue does to the inward one.
+_LINK_VERBS = {
+    "blocks": "blocks",
+    "blocker": "blocks",
+    "relates": "relates to",
+    "duplicate": "duplicates",
+    "cloners": "clones",
+    "problem/incident": "causes",
+    "dependency": "depends on",
+}
+_KNOWN_COLUMNS = frozenset(name for names in _COLUMNS.values() for name in names)
 
 _MONTHS = (
     "january",
@@ -139,6 +154,9 @@ class JiraIssue(_Frozen):
     comments: tuple[str, ...] = ()
     story_points: float | None = None
     parent: str | None = None
+    links: tuple[tuple[str, str, str], ...] = ()
+    """(issue, verb, issue), always said the outward way: ("EL-3", "blocks", "EL-5"),
+    whichever of the two rows named the link."""
     row: int
     """1-based line of the file where this record starts."""
 
@@ -159,6 +177,11 @@ class Problem(_Frozen):
 
     row: int
     error: str
+
+
+def finished_status(status: str | None) -> bool:
+    """Whether a workflow status means the work is over, when Jira's category is unknown."""
+    return _word(status) in _DONE_WORDS
 
 
 def _word(text: str | None) -> str:
@@ -219,6 +242,31 @@ def _month(word: str) -> int:
     return number
 
 
+def _link_layout(header: list[str]) -> tuple[tuple[int, str, bool], ...]:
+    """(column, outward verb, whether the row's issue is the outward one) of each
+    issue-link column, e.g. 'Outward issue link (Blocks)'."""
+    found = []
+    for index, name in enumerate(header):
+        match = _LINK_COLUMN.fullmatch(_header_name(name))
+        if match:
+            link_type = match[2].strip()
+            verb = _LINK_VERBS.get(link_type, f"{link_type} links to")
+            found.append((index, verb, match[1] == "outward"))
+    return tuple(found)
+
+
+def unread_columns(header: Iterable[str]) -> tuple[str, ...]:
+    """The header's columns that no field is read from, each named once, in file order."""
+    return tuple(
+        dict.fromkeys(
+            name
+            for name in header
+            if _header_name(name) not in _KNOWN_COLUMNS
+            and not _LINK_COLUMN.fullmatch(_header_name(name))
+        )
+    )
+
+
 def _layout(header: list[str]) -> dict[str, tuple[int, ...]]:
     positions: dict[str, list[int]] = {}
     for index, name in enumerate(header):
@@ -251,10 +299,26 @@ def _parse_points(text: str) -> float:
 class _RowReader:
     """Turns one CSV row into a JiraIssue, recording what it could not read."""
 
-    def __init__(self, layout: dict[str, tuple[int, ...]], problems: list[Problem]) -> None:
+    def __init__(
+        self,
+        layout: dict[str, tuple[int, ...]],
+        links: tuple[tuple[int, str, bool], ...],
+        problems: list[Problem],
+    ) -> None:
         self._layout = layout
+        self._links = links
         self._problems = problems
-        self._width = 1 + max((i for indices in layout.values() for i in indices), default=-1)
+        used = [i for indices in layout.values() for i in indices] + [i for i, *_ in links]
+        self._width = 1 + max(used, default=-1)
+
+    def _linked(self, row: list[str], key: str) -> tuple[tuple[str, str, str], ...]:
+        found = []
+        for index, verb, outward in self._links:
+            # Usually one key per column; some exports join several with commas.
+            for other in re.split(r"[,;\s]+", row[index].strip().upper()):
+                if other and other != key:
+                    found.append((key, verb, other) if outward else (other, verb, key))
+        return tuple(dict.fromkeys(found))
 
     def _first(self, row: list[str], field: str) -> str | None:
         # Most fields have one column; stop at the first filled one without building a list.
@@ -314,6 +378,7 @@ class _RowReader:
             comments=self._many(row, "comments", unique=False),
             story_points=self._parsed(row, "story_points", line, key, _parse_points),
             parent=self._first(row, "parent"),
+            links=self._linked(row, key),
             row=line,
         )
 
@@ -334,6 +399,9 @@ class JiraRead:
         self.columns = columns
         self.problems: CappedList[Problem] = CappedList()
         self._layout = _layout(list(columns))
+        self._links = _link_layout(list(columns))
+        self.unread_columns = unread_columns(columns)
+        """Columns no field is read from: the import report lists them."""
         self._max_row_bytes = max_row_bytes
 
     def __iter__(self) -> Iterator[JiraIssue]:
@@ -342,7 +410,7 @@ class JiraRead:
     def issues(self) -> Iterator[JiraIssue]:
         # Cleared in place so a reference taken before iterating still sees this pass.
         self.problems.clear()
-        reader = _RowReader(self._layout, self.problems)
+        reader = _RowReader(self._layout, self._links, self.problems)
         with _open(self.path) as handle:
             rows = _rows(_raw_records(handle, self._max_row_bytes), self.problems)
             next(rows, None)  # the header, already read by read_jira_csv

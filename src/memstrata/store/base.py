@@ -285,7 +285,48 @@ class TeamStore(Protocol):
     ) -> list[Turn]: ...
 
 
-class Store(EntityStore, ErasureStore, TeamStore, Protocol):
+class RoutingStore(Protocol):
+    """What routing outside messages needs beyond records: the Jira projects a tenant has
+    imported, where a thread started, and moving a record when the routes change."""
+
+    def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
+        """(project key, project name or None) of every Jira project imported."""
+        ...
+
+    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
+        """The stream of a stored record (a thread's first message, say), or None."""
+        ...
+
+    def routable_records(
+        self, tenant: str, source: str, after_id: int, limit: int
+    ) -> list[tuple[Record, dict[str, Any]]]:
+        """The source's records with their data, oldest first, past `after_id`."""
+        ...
+
+    def move_record(
+        self,
+        tenant: str,
+        record_id: int,
+        stream: str,
+        method: str,
+        confidence: float,
+        also: Sequence[str],
+        digest: bool = True,
+    ) -> None:
+        """Route the record anew: it lives in `stream`, is cross-referenced in `also`,
+        waits to be digested there if `digest`, and its vectors follow it."""
+        ...
+
+    def count_undigested(self, tenant: str) -> int:
+        """The tenant's records waiting for their digest, in every stream."""
+        ...
+
+    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
+        """Mark the stream's records of `source` undigested, to be read again."""
+        ...
+
+
+class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...
@@ -494,6 +535,11 @@ class Store(EntityStore, ErasureStore, TeamStore, Protocol):
 
     def release_lease(self, name: str, owner: str) -> None: ...
 
+    def vector_index(self) -> "VectorSearch":
+        """The vector search over this store's vectors: an index kept beside the store
+        (SQLite), or the database's own (pgvector)."""
+        ...
+
     @property
     def index_directory(self) -> Path | None:
         """A folder for indexes derived from the store; None: keep them in memory only."""
@@ -502,6 +548,11 @@ class Store(EntityStore, ErasureStore, TeamStore, Protocol):
     @property
     def in_transaction(self) -> bool:
         """Whether this connection has a write open, whose rows may yet roll back."""
+        ...
+
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when another process queues a job, where the backend can tell
+        (PostgreSQL's LISTEN/NOTIFY); elsewhere workers find new jobs by polling."""
         ...
 
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
@@ -535,6 +586,17 @@ class Store(EntityStore, ErasureStore, TeamStore, Protocol):
 
     def recent_items(self, where: "ItemFilter", *, days: float, limit: int) -> list["Item"]: ...
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list["Item"]: ...
+
+
+class VectorSearch(Protocol):
+    """Nearest items by cosine similarity; see memstrata.vectors.VectorIndex."""
+
+    def search(
+        self, kind: str, where: "ItemFilter", query: Any, limit: int, *, exact: bool = False
+    ) -> list[tuple[int, float]]: ...
+    def refresh(self, tenant: str, stream: str) -> None: ...
+    def forget(self) -> None: ...
+    def drop(self, tenant: str, streams: Sequence[str]) -> None: ...
 
 
 class ItemFilter(_Row):

@@ -310,13 +310,16 @@ def summaries(request: Request, stream: str, p: PageNumber = 1) -> HTMLResponse:
 @router.get("/timeline")
 def timeline(request: Request, entity: Annotated[str, Query(max_length=200)] = "") -> HTMLResponse:
     memory, viewer = _viewer(request)
-    events = []
+    events, profile = [], None
     if entity.strip():
         found = memory.timeline(
             entity, limit=views.PAGE_SIZE, trust=viewer.trust, tenant=viewer.tenant
         )
         events = list(reversed(found))
-    return page(request, "timeline.html", viewer=viewer, entity=entity, events=events)
+        profile = memory.profile(entity, trust=viewer.trust, tenant=viewer.tenant)
+    return page(
+        request, "timeline.html", viewer=viewer, entity=entity, events=events, profile=profile
+    )
 
 
 @router.get("/search")

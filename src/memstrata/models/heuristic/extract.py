@@ -21,6 +21,7 @@ _MAX_SENTENCE_CHARS = 400  # longer "sentences" are pasted text, not statements
 _CORRECTION_RE = re.compile(
     r"^(?:(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|oops|wait|correction"
     r"|my\s+bad|to\s+clarify|to\s+be\s+clear|let\s+me\s+correct\s+(?:that|myself)|i\s+meant"
+    r"|change\s+of\s+plans?|plans?\s+changed?|new\s+plan"
     r"|scratch\s+that|that's\s+(?:wrong|not\s+right|incorrect|not\s+correct|not\s+true)"
     r"|that\s+is\s+(?:wrong|not\s+right|incorrect|not\s+correct))\s*(?:[,:;!.]+|\s[-–—]+)\s*"
     r"|(?:no|nope)\s+(?:no\s+)?(?=(?-i:[A-Z]))|actually\b[,:;]?\s*|(?:in\s+)?fact\s*,\s*"

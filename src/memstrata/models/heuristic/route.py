@@ -16,6 +16,9 @@ from memstrata.types import GLOBAL_STREAM
 
 # Words too generic to tie a message to a stream named e.g. 'project:the-app'.
 _GENERIC = frozenset({"the", "app", "project", "team", "and", "for", "new", "main", "web"})
+_SHORTEST_NAME = 3
+"""An id shorter than this ('el', 'qa') is a common word or a tracker key, not a name
+someone writes when they mean the project; keys route as KEY-123 before the model."""
 
 
 def _mentions(text: str, phrase: str) -> int:
@@ -29,7 +32,8 @@ def _score(text: str, stream: str) -> tuple[int, int]:
     """(mentions of the whole id, mentions of its distinctive words)."""
     ident = stream.split(":", 1)[-1].lower()
     parts = [p for p in re.split(r"[-_./@+\s]+", ident) if len(p) >= 3 and not p.isdigit()]
-    whole = _mentions(text, " ".join(re.split(r"[-_./@+\s]+", ident)))
+    spelled = " ".join(re.split(r"[-_./@+\s]+", ident))
+    whole = _mentions(text, spelled) if len(spelled) >= _SHORTEST_NAME else 0
     words = sum(_mentions(text, p) for p in parts if p not in _GENERIC) if len(parts) > 1 else 0
     return whole, words
 
@@ -42,7 +46,8 @@ def _any_word(streams: tuple[str, ...]) -> re.Pattern[str]:
     for stream in streams:
         if stream != GLOBAL_STREAM:
             parts = [w for w in re.split(r"[-_./@+\s]+", stream.split(":", 1)[-1].lower()) if w]
-            words.update(parts, ["".join(parts)])  # "the-app" may be written "theapp"
+            # "the-app" may be written "theapp"
+            words.update(w for w in (*parts, "".join(parts)) if len(w) >= _SHORTEST_NAME)
     choices = "|".join(map(re.escape, sorted(words, key=len, reverse=True))) or "(?!)"
     return re.compile(rf"(?<![\w])(?:{choices})(?![\w])", re.IGNORECASE)
 

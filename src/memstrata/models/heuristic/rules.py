@@ -444,17 +444,34 @@ def _scheduled(text: str) -> tuple[str, str] | None:
 
 # --- assignments -----------------------------------------------------------------------
 
-_ASSIGN_RE = re.compile(rf"^assign(?:ing)?\s+(?P<task>.+?)\s+to\s+(?P<person>{NAME})$", _I)
+_ASSIGN_RE = re.compile(
+    rf"^(?:assign(?:ing|ed)?|hand(?:ing|ed)?(?:\s+off)?|giv(?:e|ing)|gave)\s+(?P<task>.+?)"
+    rf"\s+(?:over\s+|off\s+)?to\s+(?P<person>{NAME})$",
+    _I,
+)
+_HOLDS_KEY_RE = re.compile(
+    rf"^(?P<person>{NAME})(?:'s\s+got|\s+has\s+got|\s+has|\s+owns|\s+is\s+on\s+point\s+for"
+    r"|\s+is\s+driving|\s+is\s+on)\s+(?P<task>[A-Z][A-Z0-9_]*-\d+)(?:\s+now)?$"
+)
+""""Mei's got ALPHA-12", "Tom has ALPHA-3 now": holding an issue is being assigned it; "Tom
+has a cold" names no issue, so it is not."""
 _ASSIGNED_RE = re.compile(
-    r"^(?P<task>.+?)\s+(?:is|has\s+been|was|got|is\s+now|will\s+be)\s+(?:re)?assigned\s+to\s+"
+    r"^(?P<task>.+?)\s+(?:(?:is|has\s+been|was|got|is\s+now|will\s+be)\s+)?(?:re)?assigned\s+to\s+"
     rf"(?P<person>{NAME})$"
 )
 _WILL_TAKE_RE = re.compile(
     rf"^(?P<person>{NAME})\s+(?:will|'ll|is\s+going\s+to|is\s+gonna)\s+"
     rf"(?P<verb>{ASSIGNMENT_VERBS})\s+(?P<task>.+)$"
     rf"|^(?P<person2>{NAME})\s+(?:is\s+taking|is\s+picking\s+up|took|picked\s+up|took\s+over"
-    r"|is\s+taking\s+over|volunteered\s+for)\s+(?P<task2>.+)$"
+    r"|is\s+taking\s+over|volunteered\s+for|is\s+on\s+point\s+for|is\s+driving)\s+"
+    r"(?P<task2>.+)$"
 )
+_PERSON_ASSIGNED_RE = re.compile(
+    rf"^(?P<person>{NAME})\s+(?:(?:is|was|has\s+been|got|is\s+now)\s+)?(?:re)?assigned\s+"
+    r"(?:to|on)\s+(?P<task>(?:the|a|an|our|this|that)\s.+|[a-z].*|[A-Z][A-Z0-9_]*-\d+\b.*)$"
+)
+""""Anil assigned to ALPHA-142", "Priya is assigned to the billing migration": the person
+first, then something that is plainly not a name (an issue key, a lowercase phrase)."""
 _TASK_DATE_RE = re.compile(r"\s+(?:by|on|before|until)\s+(?P<date>.+)$", _I)
 
 
@@ -480,7 +497,12 @@ def assignment_fact(task: str, who: str, clause: Clause) -> Parsed | None:
 
 
 def assignment(clause: Clause) -> Parsed | None:
-    match = _ASSIGN_RE.match(clause.text) or _ASSIGNED_RE.match(clause.text)
+    match = (
+        _ASSIGN_RE.match(clause.text)
+        or _PERSON_ASSIGNED_RE.match(clause.text)
+        or _ASSIGNED_RE.match(clause.text)
+        or _HOLDS_KEY_RE.match(clause.text)
+    )
     if match:
         return assignment_fact(match["task"], match["person"], clause)
     match = _WILL_TAKE_RE.match(clause.text)
@@ -493,30 +515,57 @@ def assignment(clause: Clause) -> Parsed | None:
 
 # --- decisions -------------------------------------------------------------------------
 
+_WE_CHOOSE = (
+    r"(?:(?:we(?:'ll|\s+will)?|let's)\s+(?=(?:use|go\s+with|adopt|switch|move|stick|migrate"
+    r"|standardi[sz]e)\b))?"
+)
+"""'we' before a verb of choosing, left out of the choice: "Decision: we go with X"."""
+_LEAD_IN = (
+    r"(?:(?:so|ok(?:ay)?|alright|going\s+forward|from\s+now\s+on|in\s+the\s+end"
+    r"|(?:after|following)\s+(?:the\s+|a\s+|our\s+)?\w+(?:\s+\w+)?),?\s+)*"
+)
+"""What may open a decision before its subject: "ok so", "going forward", "after the review"."""
+_CHOICE_VERBS = (
+    r"go(?:ing)?\s+with|use|adopt|switch(?:ing)?\s+to|mov(?:e|ing)\s+to|stick(?:ing)?\s+with"
+    r"|migrat(?:e|ing)\s+to|standardi[sz]e\s+on|settl(?:e|ing)\s+on|pick(?:ing)?"
+    r"|choos(?:e|ing)|opt(?:ing)?\s+for"
+)
 _DECISION_RES = (
     re.compile(
-        r"^(?:so\s+)?(?:we|i|the\s+team|they|everyone|management|leadership)\s+(?:have\s+|has\s+"
-        r"|'ve\s+|finally\s+|all\s+|just\s+)*(?:decided|agreed|chose|settled|opted|picked"
-        r"|voted|committed)\s+(?:to\s+|on\s+|that\s+|for\s+|upon\s+)?(?P<what>.+)$",
+        rf"^{_LEAD_IN}(?:we|i|the\s+team|they|everyone|management|leadership)\s+(?:have\s+"
+        r"|has\s+|'ve\s+|finally\s+|all\s+|just\s+)*(?:decided|agreed|chose|settled|opted"
+        r"|picked|voted|committed)\s+(?:to\s+|on\s+|that\s+|for\s+|upon\s+)?(?P<what>.+)$",
         _I,
     ),
     re.compile(
-        r"^(?:we|i)(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to|'m\s+going\s+to"
-        r"|\s+am\s+going\s+to|'re|\s+are)\s+(?P<what>(?:go(?:ing)?\s+with|use|adopt|switch(?:ing)?"
-        r"\s+to|mov(?:e|ing)\s+to|stick(?:ing)?\s+with|migrat(?:e|ing)\s+to|standardi[sz]e\s+on)"
-        r"\s+.+)$",
+        rf"^{_LEAD_IN}(?:we|i)(?:'ll|\s+will|'re\s+going\s+to|\s+are\s+going\s+to"
+        r"|'m\s+going\s+to|\s+am\s+going\s+to|'re|\s+are)\s+"
+        rf"(?P<what>(?:{_CHOICE_VERBS})\s+.+)$",
         _I,
     ),
-    re.compile(r"^let's\s+(?P<what>(?:go\s+with|use|stick\s+with|switch\s+to)\s+.+)$", _I),
+    re.compile(
+        rf"^{_LEAD_IN}let's\s+(?P<what>(?:go\s+with|use|stick\s+with|switch\s+to|adopt"
+        r"|move\s+to|migrate\s+to|settle\s+on|pick|choose)\s+.+)$",
+        _I,
+    ),
     re.compile(
         r"^(?:the\s+)?(?:final\s+)?decision(?:\s+is|\s+was)?\s*(?::|is|was)\s*(?:to\s+|that\s+)?"
+        rf"{_WE_CHOOSE}(?P<what>.+)$",
+        _I,
+    ),
+    re.compile(
+        rf"^(?:the\s+)?(?:final\s+call|verdict|decided|agreed|approved)\s*:\s*{_WE_CHOOSE}"
         r"(?P<what>.+)$",
+        _I,
+    ),
+    re.compile(
+        rf"^{_LEAD_IN}(?:the\s+)?(?:consensus|plan|agreement)\s+(?:is|was)\s+to\s+"
+        rf"(?P<what>(?:{_CHOICE_VERBS})\s+.+)$",
         _I,
     ),
 )
 _DECISION_VERB = re.compile(
-    r"^(?:to\s+)?(?:use|go(?:ing)?\s+with|adopt|switch(?:ing)?\s+to|mov(?:e|ing)\s+to"
-    r"|stick(?:ing)?\s+with|migrat(?:e|ing)\s+to|standardi[sz]e\s+on|with)\s+",
+    rf"^(?:to\s+)?(?:{_CHOICE_VERBS}|with)\s+",
     _I,
 )
 _FOR_TOPIC = re.compile(r"^(?P<choice>.+?)\s+(?:for|as)\s+(?:the\s+|our\s+)?(?P<topic>.+)$", _I)

@@ -34,7 +34,7 @@ Each fact has:
   the message's author.
 - category: one of {_CATEGORIES}. Use decision, assignment, deadline, role, blocker and
   commitment for what was settled; handoff when work changes hands; deadline_mention,
-  risk_signal, mood_signal, status_update and reference (a shared link) for observations.
+  risk_signal, mood_signal and status_update for observations. A bare link is no fact.
 - subject, slot: the supersession key, lowercase; a later fact with the same key replaces
   the earlier one, so the key names the thing that changes, never its value:
   ("alpha-142", "status"), ("beta release", "deadline"), ("tech lead", "holder").
@@ -42,6 +42,15 @@ Each fact has:
 - confidence: how sure the message is: 0.9 or more for explicit statements, about 0.6
   for hedged or inferred ones. Questions are not statements.
 - is_correction: true when the message corrects something said earlier.
+
+Teams settle things in plain words, and those are facts too:
+- a decision: "we'll go with a phased rollout", "let's go with Postgres", "going with
+  option B", "we're dropping the beta" (subject: what was decided about; slot "choice");
+- an assignment: "Anil is taking ALPHA-142", "Priya will own the billing migration",
+  "assigning the docs to Sam", "Raj assigned to EL-5" (subject: the task or issue key,
+  lowercase; slot "assignee"; value: the person).
+A message from a bot (a GitHub, Jira or CI integration) that tells what a person did
+("Anil pushed 3 commits") is about that person: name them, never the bot.
 
 Resolve relative dates ("Friday", "next week") against each message's own time and write
 them as YYYY-MM-DD in both text and value.

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import wraps
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
@@ -34,6 +34,7 @@ from memstrata.store.sqlite.connection import connect
 from memstrata.store.sqlite.entities import EntityTables
 from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
+from memstrata.store.sqlite.routing import RoutingTables
 from memstrata.store.sqlite.team import TeamTables
 from memstrata.types import (
     Fact,
@@ -51,6 +52,9 @@ from memstrata.types import (
     Visibility,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    from memstrata.vectors import VectorIndex
 
 
 def _ts(moment: datetime | None) -> str | None:
@@ -106,7 +110,7 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
-class SQLiteStore(EntityTables, ErasureTables, TeamTables):
+class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
     ) -> None:
@@ -1084,6 +1088,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables):
 
     # -- search ---------------------------------------------------------------
 
+    def vector_index(self) -> "VectorIndex":
+        from memstrata.vectors import VectorIndex
+
+        return VectorIndex(self, self.index_directory)
+
     @property
     def index_directory(self) -> Path | None:
         """Where indexes derived from this file are kept: beside it."""
@@ -1095,6 +1104,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables):
 
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
         self._erase_listeners.append(listener)
+
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """SQLite cannot signal other processes; their workers poll the queue."""
 
     def fts_ids(
         self, kind: str, terms: Sequence[str], where: ItemFilter, limit: int

@@ -1,0 +1,1744 @@
+"""The shared store: PostgreSQL through a psycopg connection pool, for many processes on
+many hosts.
+
+Full text lives in tsvector columns with GIN indexes, vectors in pgvector columns with an
+HNSW index per dimension. Workers take streams with `FOR UPDATE SKIP LOCKED` and expiring
+per-stream leases, and are woken across processes by LISTEN/NOTIFY. Migrations run once,
+under an advisory lock, by whichever process opens the database first.
+
+A transaction pins one pooled connection to its thread; outside one, each statement takes
+a connection from the pool and commits on its own.
+"""
+
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from memstrata.errors import NotFound, StoreError, StoreUnavailable
+from memstrata.store.base import (
+    IMPORT_LEASE_PREFIX,
+    ApiKey,
+    ImportJob,
+    Item,
+    ItemFilter,
+    Job,
+    NewFact,
+    NewRecord,
+    NewSummary,
+    NewTurn,
+    StreamState,
+)
+from memstrata.store.postgres.connection import (
+    INSTALL_PGVECTOR,
+    keep_nul_characters,
+    shown,
+    typed_error,
+)
+from memstrata.store.postgres.entities import EntityTables
+from memstrata.store.postgres.erasure import ErasureTables
+from memstrata.store.postgres.migrations import MIGRATIONS
+from memstrata.store.postgres.routing import RoutingTables
+from memstrata.store.postgres.team import TeamTables
+from memstrata.store.postgres.vectors import DatabaseVectors
+from memstrata.types import (
+    Fact,
+    FactCategory,
+    FactChange,
+    FactStatus,
+    ImportReport,
+    Record,
+    SourceRef,
+    Summary,
+    SummaryKind,
+    TimelineEntry,
+    Trust,
+    Turn,
+    Visibility,
+    utcnow,
+)
+
+log = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+
+_MIGRATION_LOCK = 0x6D656D73  # "mems": one advisory lock key for schema changes
+_JOBS_CHANNEL = "memstrata_jobs"
+_FINISHED_IMPORT = ["done", "failed"]
+_SCORED = 1000
+"""The most full-text matches one search ranks, as in the SQLite store."""
+_COUNT_REMEMBERED_FROM = 200
+_TERM_COUNT_SECONDS = 60.0
+_TERM_COUNT_ENTRIES = 100_000
+_RECORDS_PER_INSERT = 500
+_CLAIM_TRIES = 3
+
+
+class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
+    def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
+        self.url = url
+        self.shown_url = shown(url)
+        self._timeout = timeout
+        self._local = threading.local()
+        self._streams: set[tuple[str, str]] = set()
+        self._streams_lock = threading.Lock()
+        self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
+        self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
+        self._job_listeners: list[Callable[[], None]] = []
+        self._listener: threading.Thread | None = None
+        self._closed = threading.Event()
+        self._vector_dims: set[int] = set()
+        self._migrate()
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
+            configure=_configure,
+            check=_check_if_idle,
+            timeout=timeout,
+            open=False,
+            name="memstrata",
+        )
+        with self._guard():
+            self._pool.open(wait=True, timeout=timeout)
+
+    # -- plumbing -------------------------------------------------------------
+
+    def close(self) -> None:
+        self._closed.set()
+        self._pool.close()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except psycopg.Error as exc:
+            raise typed_error(exc, self.url) from exc
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Row]]:
+        """The thread's transaction connection, or a pooled one for one statement."""
+        pinned = getattr(self._local, "conn", None)
+        if pinned is not None:
+            with self._guard():
+                yield pinned
+            return
+        with self._guard(), self._pool.connection() as conn:
+            yield conn
+            conn._memstrata_used = time.monotonic()  # type: ignore[attr-defined]
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction on one connection; nested calls join the outer one."""
+        if getattr(self._local, "conn", None) is not None:
+            yield
+            return
+        try:
+            with self._guard(), self._pool.connection() as conn, conn.transaction():
+                self._local.conn = conn
+                try:
+                    yield
+                finally:
+                    self._local.conn = None
+        except BaseException:
+            with self._streams_lock:
+                self._streams.clear()  # a rolled-back transaction may have made some
+            raise
+
+    @property
+    def in_transaction(self) -> bool:
+        return getattr(self._local, "conn", None) is not None
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self._connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def _row(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        with self._connection() as conn:
+            return conn.execute(sql, params).fetchone()
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement; how many rows it changed."""
+        with self._connection() as conn:
+            return conn.execute(sql, params).rowcount
+
+    def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        with self._connection() as conn, conn.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
+    def _insert(self, table: str, values: dict[str, Any], returning: str = "id") -> Row:
+        row = self._row(
+            f"INSERT INTO {table} ({', '.join(values)})"
+            f" VALUES ({', '.join(['%s'] * len(values))}) RETURNING {returning}",
+            list(values.values()),
+        )
+        assert row is not None  # a plain INSERT returns its row or raises
+        return row
+
+    def _migrate(self) -> None:
+        try:
+            conn = psycopg.connect(
+                self.url, autocommit=True, connect_timeout=max(1, int(self._timeout))
+            )
+        except psycopg.Error as exc:
+            raise typed_error(exc, self.url) from None
+        with conn, self._guard(), conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations"
+                " (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)"
+            )
+            applied = {r[0] for r in conn.execute("SELECT name FROM schema_migrations")}
+            known = [name for name, _ in MIGRATIONS]
+            unknown = applied - set(known)
+            if unknown:
+                raise StoreError(
+                    f"{self.shown_url} was written by a newer memstrata"
+                    f" (migrations {sorted(unknown)}); upgrade memstrata to use it"
+                )
+            pending = [(name, sql) for name, sql in MIGRATIONS if name not in applied]
+            if pending and not _has_pgvector(conn):
+                raise StoreError(f"{INSTALL_PGVECTOR} ({self.shown_url})")
+            for name, sql in pending:
+                conn.execute(sql)
+                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)", (name, utcnow()))
+
+    def migrations(self) -> list[str]:
+        return [r["name"] for r in self._rows("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # The team tables (TeamTables) read rows as the store's own methods do.
+    def _record_of(self, row: Row) -> Record:
+        return _record(row)
+
+    def _turn_of(self, row: Row) -> Turn:
+        return _turn(row)
+
+    # -- streams --------------------------------------------------------------
+
+    def ensure_stream(self, tenant: str, stream: str) -> None:
+        if (tenant, stream) in self._streams:
+            return
+        self._exec(
+            "INSERT INTO streams (tenant, name, created_at) VALUES (%s, %s, %s)"
+            " ON CONFLICT DO NOTHING",
+            (tenant, stream, utcnow()),
+        )
+        if not self.in_transaction:
+            with self._streams_lock:
+                self._streams.add((tenant, stream))
+
+    def stream_state(self, tenant: str, stream: str) -> StreamState:
+        row = self._row("SELECT * FROM streams WHERE tenant = %s AND name = %s", (tenant, stream))
+        if row is None:
+            return StreamState(tenant=tenant, name=stream, exists=False)
+        return StreamState(
+            tenant=tenant,
+            name=stream,
+            exists=True,
+            turn_count=row["turn_count"],
+            last_summarized_turn=row["last_summarized_turn"],
+            summary_enqueued_through=row["summary_enqueued_through"],
+            unsummarized_tokens=row["unsummarized_tokens"],
+            erasures=row["erasures"],
+        )
+
+    def streams(self, tenant: str) -> list[str]:
+        rows = self._rows("SELECT name FROM streams WHERE tenant = %s ORDER BY name", (tenant,))
+        return [r["name"] for r in rows]
+
+    def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
+        self._exec(
+            "UPDATE streams SET summary_enqueued_through = %s, unsummarized_tokens = 0"
+            " WHERE tenant = %s AND name = %s",
+            (through_seq, tenant, stream),
+        )
+
+    def set_summarized_through(self, tenant: str, stream: str, seq: int) -> None:
+        self._exec(
+            "UPDATE streams SET last_summarized_turn = greatest(last_summarized_turn, %s)"
+            " WHERE tenant = %s AND name = %s",
+            (seq, tenant, stream),
+        )
+
+    # -- turns ----------------------------------------------------------------
+
+    def insert_turn(self, turn: NewTurn) -> Turn:
+        recorded = utcnow()
+        with self.transaction():
+            self.ensure_stream(turn.tenant, turn.stream)
+            # The UPDATE locks the stream's row: two writers get consecutive seqs.
+            seq = self._row(
+                "UPDATE streams SET turn_count = turn_count + 1,"
+                " unsummarized_tokens = unsummarized_tokens + %s"
+                " WHERE tenant = %s AND name = %s RETURNING turn_count",
+                (turn.tokens, turn.tenant, turn.stream),
+            )["turn_count"]  # type: ignore[index]
+            values = {
+                "tenant": turn.tenant,
+                "stream": turn.stream,
+                "seq": seq,
+                "user_text": turn.user,
+                "assistant_text": turn.assistant,
+                "at": turn.at,
+                "page_context": turn.page_context,
+                "model_variant": turn.model_variant,
+                "source": turn.source,
+                "visibility": turn.visibility.value,
+                "tokens": turn.tokens,
+                "recorded_at": recorded,
+                "speaker": turn.speaker,
+                "assistant_speaker": turn.assistant_speaker,
+                "writer_trust": turn.writer_trust.value,
+                "writer_key": turn.writer_key,
+            }
+            turn_id = self._row(
+                f"INSERT INTO turns ({', '.join(values)}, search)"
+                f" SELECT {', '.join(['%s'] * len(values))}, {_TURN_SEARCH}"
+                " FROM (SELECT %s::text AS own_user, %s::text AS own_assistant) own"
+                " LEFT JOIN turns p ON p.tenant = %s AND p.stream = %s AND p.seq = %s"
+                " RETURNING id",
+                [
+                    *values.values(),
+                    _speaking(turn.speaker, turn.user),
+                    _speaking(turn.assistant_speaker, turn.assistant),
+                    turn.tenant,
+                    turn.stream,
+                    seq - 1,
+                ],
+            )["id"]  # type: ignore[index]
+        return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
+
+    def turn(self, tenant: str, turn_id: int) -> Turn:
+        row = self._row("SELECT * FROM turns WHERE tenant = %s AND id = %s", (tenant, turn_id))
+        if row is None:
+            raise NotFound(f"no turn {turn_id}")
+        return _turn(row)
+
+    def turns(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        after_seq: int = 0,
+        through_seq: int | None = None,
+        last: int | None = None,
+    ) -> list[Turn]:
+        """Turns in seq order: those in (after_seq, through_seq], or only the `last` n."""
+        sql = "SELECT * FROM turns WHERE tenant = %s AND stream = %s AND seq > %s"
+        params: list[Any] = [tenant, stream, after_seq]
+        if through_seq is not None:
+            sql += " AND seq <= %s"
+            params.append(through_seq)
+        if last is not None:
+            rows = self._rows(sql + " ORDER BY seq DESC LIMIT %s", [*params, last])
+            rows.reverse()
+        else:
+            rows = self._rows(sql + " ORDER BY seq", params)
+        return [_turn(r) for r in rows]
+
+    # -- facts ----------------------------------------------------------------
+
+    def insert_fact(self, fact: NewFact) -> Fact:
+        row = self._insert(
+            "facts",
+            {
+                "tenant": fact.tenant,
+                "stream": fact.stream,
+                "text": fact.text,
+                "category": fact.category.value,
+                "subject": fact.subject,
+                "slot": fact.slot,
+                "value": fact.value,
+                "confidence": fact.confidence,
+                "status": fact.status.value,
+                "supersedes": fact.supersedes,
+                "visibility": fact.visibility.value,
+                "content_hash": fact.content_hash,
+                "source_kind": fact.source.kind,
+                "source_id": fact.source.id,
+                "source_at": fact.source.at,
+                "recorded_at": utcnow(),
+                "tokens": fact.tokens,
+                "writer_trust": fact.writer_trust.value,
+                "writer_key": fact.writer_key,
+            },
+            returning="*",
+        )
+        return _fact(row)
+
+    def fact(self, tenant: str, fact_id: int) -> Fact:
+        row = self._row("SELECT * FROM facts WHERE tenant = %s AND id = %s", (tenant, fact_id))
+        if row is None:
+            raise NotFound(f"no fact {fact_id}")
+        return _fact(row)
+
+    def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
+        """Newest first."""
+        sql = "SELECT * FROM facts WHERE tenant = %s AND stream = %s"
+        if not include_inactive:
+            sql += " AND status = 'active'"
+        return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
+
+    def active_fact_texts(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[str]:
+        rows = self._pinned_rows(
+            "text", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
+        )
+        return [r["text"] for r in rows]
+
+    def pinned_facts(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[Fact]:
+        rows = self._pinned_rows(
+            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
+        )
+        return [_fact(r) for r in rows]
+
+    def _pinned_rows(
+        self,
+        columns: str,
+        tenant: str,
+        stream: str,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[Row]:
+        return self._rows(
+            f"SELECT {columns} FROM facts WHERE tenant = %s AND stream = %s"
+            " AND status = 'active' AND visibility = ANY(%s) AND confidence >= %s"
+            " AND NOT (category = ANY(%s)) AND NOT (source_kind = ANY(%s)) ORDER BY id DESC",
+            (
+                tenant,
+                stream,
+                [v.value for v in visibilities],
+                min_confidence,
+                list(skip_categories),
+                list(skip_sources),
+            ),
+        )
+
+    def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
+        pairs = self._rows(
+            "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
+            " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
+            " WHERE o.tenant = %s AND o.stream = %s AND o.superseded_by IS NOT NULL"
+            " AND o.status != 'active' AND n.status = 'active' ORDER BY o.id DESC",
+            (tenant, stream),
+        )
+        wanted = sorted({r["old"] for r in pairs} | {r["new"] for r in pairs})
+        rows = self._rows("SELECT * FROM facts WHERE id = ANY(%s)", (wanted,))
+        facts = {r["id"]: _fact(r) for r in rows}
+        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
+
+    def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
+        rows = self._rows(
+            "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND source_kind = %s"
+            " AND source_id = %s AND status = 'active' ORDER BY id",
+            (tenant, stream, source.kind, source.id),
+        )
+        return [_fact(r) for r in rows]
+
+    def facts_holding(self, tenant: str, stream: str, slot: str, value: str) -> list[Fact]:
+        rows = self._rows(
+            "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND slot = %s AND value = %s"
+            " AND status = 'active' ORDER BY id DESC",
+            (tenant, stream, slot, value),
+        )
+        return [_fact(r) for r in rows]
+
+    def facts_in_slot(
+        self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
+    ) -> list[Fact]:
+        sql = "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND subject = %s AND slot = %s"
+        if active_only:
+            sql += " AND status = 'active'"
+        rows = self._rows(sql + " ORDER BY id DESC", (tenant, stream, subject, slot))
+        return [_fact(r) for r in rows]
+
+    def set_fact_status(
+        self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
+    ) -> None:
+        self._exec(
+            "UPDATE facts SET status = %s, superseded_by = coalesce(%s, superseded_by)"
+            " WHERE tenant = %s AND id = %s",
+            (status.value, superseded_by, tenant, fact_id),
+        )
+
+    def mention(self, tenant: str, fact_id: int, confidence: float) -> None:
+        self._exec(
+            "UPDATE facts SET mention_count = mention_count + 1,"
+            " confidence = greatest(confidence, %s) WHERE tenant = %s AND id = %s",
+            (confidence, tenant, fact_id),
+        )
+
+    def add_fact_change(
+        self,
+        fact_id: int,
+        action: str,
+        related: int | None = None,
+        note: str = "",
+        *,
+        before: dict[str, Any] | None = None,
+        after: dict[str, Any] | None = None,
+    ) -> None:
+        self._insert(
+            "fact_history",
+            {
+                "fact_id": fact_id,
+                "action": action,
+                "related_fact_id": related,
+                "at": utcnow(),
+                "note": note,
+                "before": _json_or_none(before),
+                "after": _json_or_none(after),
+            },
+        )
+
+    def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
+        rows = self._rows(
+            "SELECT h.* FROM fact_history h JOIN facts f ON f.id = h.fact_id"
+            " WHERE f.tenant = %s AND h.fact_id = ANY(%s) ORDER BY h.id",
+            (tenant, list(fact_ids)),
+        )
+        return [
+            FactChange(
+                fact_id=r["fact_id"],
+                action=r["action"],
+                related_fact_id=r["related_fact_id"],
+                at=r["at"],
+                note=r["note"],
+                before=_json_or_none_back(r["before"]),
+                after=_json_or_none_back(r["after"]),
+            )
+            for r in rows
+        ]
+
+    def fact_with_hash(self, tenant: str, stream: str, content_hash: str) -> Fact | None:
+        row = self._row(
+            "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND content_hash = %s"
+            " AND status = 'active' ORDER BY id DESC LIMIT 1",
+            (tenant, stream, content_hash),
+        )
+        return None if row is None else _fact(row)
+
+    def update_fact(self, tenant: str, fact_id: int, *, text: str, value: str, tokens: int) -> None:
+        self._exec(
+            "UPDATE facts SET text = %s, value = %s, tokens = %s WHERE tenant = %s AND id = %s",
+            (text, value, tokens, tenant, fact_id),
+        )
+
+    # -- vectors --------------------------------------------------------------
+
+    def vector_models(self) -> list[tuple[str, int]]:
+        rows = self._rows("SELECT DISTINCT model, dim FROM vectors")
+        return [(r["model"], r["dim"]) for r in rows]
+
+    def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
+        """Up to `limit` items of the stream without a vector: (kind, id, text). Of
+        summaries, only session and roll-up ones, as in the SQLite store."""
+        rows = self._rows(
+            "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+            " || E'\\n' || t.assistant_text AS text"
+            " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
+            " WHERE t.tenant = %(t)s AND t.stream = %(s)s AND v.id IS NULL"
+            " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
+            " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
+            " WHERE f.tenant = %(t)s AND f.stream = %(s)s AND v.id IS NULL"
+            " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
+            " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
+            " WHERE s.tenant = %(t)s AND s.stream = %(s)s AND v.id IS NULL"
+            " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
+            " UNION ALL SELECT 'record', r.id, r.text FROM records r"
+            " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
+            " WHERE r.tenant = %(t)s AND r.stream = %(s)s AND v.id IS NULL"
+            " LIMIT %(n)s",
+            {"t": tenant, "s": stream, "n": limit},
+        )
+        return [(r["kind"], r["id"], r["text"]) for r in rows]
+
+    def count_unembedded(self) -> int:
+        row = self._row(
+            "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
+            " + (SELECT COUNT(*) FROM summaries"
+            "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
+            " + (SELECT COUNT(*) FROM records)"
+            " - (SELECT COUNT(*) FROM vectors) AS n"
+        )
+        return int(row["n"]) if row else 0
+
+    def put_vectors(
+        self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]
+    ) -> None:
+        """Store (kind, item id, float32 bytes, dim) rows, replacing any earlier vector."""
+        for dim in {dim for _, _, _, dim in items} - self._vector_dims:
+            self._index_dimension(dim)
+        self._many(
+            "INSERT INTO vectors (kind, item_id, tenant, stream, model, dim, embedding)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (kind, item_id) DO UPDATE"
+            " SET tenant = excluded.tenant, stream = excluded.stream, model = excluded.model,"
+            " dim = excluded.dim, embedding = excluded.embedding",
+            [
+                (kind, item, tenant, stream, model, dim, np.frombuffer(blob, dtype=np.float32))
+                for kind, item, blob, dim in items
+            ],
+        )
+
+    def _index_dimension(self, dim: int) -> None:
+        """An HNSW index (cosine) over the vectors of one dimension: pgvector indexes only
+        vectors of a fixed size, so each dimension in use has its own partial index."""
+        with self.transaction():
+            self._exec("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK + 1,))
+            self._exec(
+                f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim} ON vectors USING hnsw"
+                f" ((embedding::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
+            )
+        self._vector_dims.add(dim)
+
+    def drop_vectors(self) -> int:
+        with self.transaction():
+            return self._exec("DELETE FROM vectors")
+
+    def vectors(
+        self,
+        kind: str,
+        tenant: str,
+        streams: Sequence[str] | None,
+        after_id: int = 0,
+        limit: int | None = None,
+    ) -> list[tuple[int, int, str, bytes]]:
+        """(vector row id, item id, stream, blob) of one kind, oldest row first."""
+        sql = "SELECT id, item_id, stream, embedding FROM vectors WHERE tenant = %s AND kind = %s"
+        params: list[Any] = [tenant, kind]
+        if streams is not None:
+            sql += " AND stream = ANY(%s)"
+            params.append(list(streams))
+        sql += " AND id > %s ORDER BY id LIMIT %s"
+        rows = self._rows(sql, [*params, after_id, limit])
+        return [(r["id"], r["item_id"], r["stream"], _vector_bytes(r["embedding"])) for r in rows]
+
+    def nearest(
+        self,
+        kind: str,
+        where: ItemFilter,
+        query: bytes,
+        dim: int,
+        limit: int,
+        exact: bool = False,
+    ) -> list[tuple[int, float]]:
+        """The `limit` items of `kind` passing `where` nearest to `query` by cosine, with
+        their similarity, best first: pgvector's HNSW index of the dimension, filtered in
+        the same statement (an iterative scan keeps a filtered search from coming back
+        short). With `exact`, a scan instead of the index."""
+        spec = _KINDS[kind]
+        sql, params = _filter_sql(kind, where)
+        vector = np.frombuffer(query, dtype=np.float32)
+        with self.transaction():
+            if exact:
+                self._exec("SET LOCAL enable_indexscan = off")
+            self._exec("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            rows = self._rows(
+                "SELECT item_id, 1 - distance AS similarity FROM ("
+                f" SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
+                f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
+                f" WHERE v.kind = %s AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
+                " ORDER BY distance LIMIT %s) nearest ORDER BY distance",
+                [vector, kind, where.tenant, *params, limit],
+            )
+        return [(r["item_id"], float(r["similarity"])) for r in rows]
+
+    def vector_index(self) -> DatabaseVectors:
+        return DatabaseVectors(self)
+
+    def streams_with_items(self) -> list[tuple[str, str]]:
+        rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
+        return [(r["tenant"], r["name"]) for r in rows]
+
+    # -- records --------------------------------------------------------------
+
+    def insert_record(self, record: NewRecord) -> int | None:
+        return self.insert_records([record])[0]
+
+    def insert_records(self, records: Sequence[NewRecord]) -> list[int | None]:
+        if not records:
+            return []
+        with self.transaction():
+            for record in records:
+                self.ensure_stream(record.tenant, record.stream)
+            ids = self._insert_new_records(records)
+            self._link_records([(r, i) for r, i in zip(records, ids, strict=True) if i is not None])
+        return ids
+
+    def _link_records(self, stored: list[tuple[NewRecord, int]]) -> None:
+        for record, _ in stored:
+            for stream in record.also_in:
+                self.ensure_stream(record.tenant, stream)
+        self._many(
+            "INSERT INTO record_streams VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [(i, r.tenant, stream) for r, i in stored for stream in r.also_in],
+        )
+        for tenant in {r.tenant for r, _ in stored}:
+            self.add_entity_events(
+                tenant,
+                [
+                    (entity, "record", i, r.at)
+                    for r, i in stored
+                    if r.tenant == tenant
+                    for entity in r.entities
+                ],
+            )
+
+    def _insert_new_records(self, records: Sequence[NewRecord]) -> list[int | None]:
+        recorded = utcnow()
+        new: dict[tuple[str, str, str, str], int] = {}
+        row_marks = f"({', '.join(['%s'] * len(_RECORD_COLUMNS))})"
+        for start in range(0, len(records), _RECORDS_PER_INSERT):
+            rows = [_record_row(r, recorded) for r in records[start : start + _RECORDS_PER_INSERT]]
+            returned = self._rows(
+                f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES "
+                + ", ".join([row_marks] * len(rows))
+                + " ON CONFLICT DO NOTHING RETURNING id, tenant, source, channel, external_id",
+                [value for row in rows for value in row],
+            )
+            new.update(
+                {
+                    (r["tenant"], r["source"], r["channel"], r["external_id"]): r["id"]
+                    for r in returned
+                }
+            )
+        return [new.pop((r.tenant, r.source, r.channel, r.external_id), None) for r in records]
+
+    def record(self, tenant: str, record_id: int) -> Record:
+        row = self._row(f"{_RECORD_SELECT} WHERE r.tenant = %s AND r.id = %s", (tenant, record_id))
+        if row is None:
+            raise NotFound(f"no record {record_id} in tenant {tenant!r}")
+        return _record(row)
+
+    def records(
+        self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
+    ) -> list[Record]:
+        newest = self._rows(
+            "SELECT id, at FROM (SELECT id, at FROM records WHERE tenant = %(t)s"
+            " AND stream = %(s)s AND (%(src)s::text IS NULL OR source = %(src)s)"
+            " ORDER BY at DESC, id DESC LIMIT %(n)s) own"
+            " UNION SELECT id, at FROM (SELECT r.id, r.at FROM record_streams l"
+            " JOIN records r ON r.id = l.record_id WHERE l.tenant = %(t)s AND l.stream = %(s)s"
+            " AND (%(src)s::text IS NULL OR r.source = %(src)s)"
+            " ORDER BY r.at DESC, r.id DESC LIMIT %(n)s) linked"
+            " ORDER BY at DESC, id DESC LIMIT %(n)s",
+            {"t": tenant, "s": stream, "src": source, "n": last},
+        )
+        ids = [r["id"] for r in newest]
+        rows = {r["id"]: r for r in self._rows(f"{_RECORD_SELECT} WHERE r.id = ANY(%s)", (ids,))}
+        return [_record(rows[i]) for i in reversed(ids)]
+
+    def unprocessed_records(self, tenant: str, stream: str, limit: int) -> list[Record]:
+        rows = self._rows(
+            f"{_RECORD_SELECT} WHERE r.tenant = %s AND r.stream = %s AND NOT r.processed"
+            " ORDER BY r.at, r.id LIMIT %s",
+            (tenant, stream, limit),
+        )
+        return [_record(r) for r in rows]
+
+    def count_unprocessed(self, tenant: str, stream: str) -> int:
+        row = self._row(
+            "SELECT COUNT(*) AS n FROM records WHERE tenant = %s AND stream = %s AND NOT processed",
+            (tenant, stream),
+        )
+        return int(row["n"]) if row else 0
+
+    def mark_processed(self, tenant: str, record_ids: Sequence[int]) -> None:
+        self._exec(
+            "UPDATE records SET processed = true WHERE tenant = %s AND id = ANY(%s)",
+            (tenant, list(record_ids)),
+        )
+
+    def record_data(self, tenant: str, source: str, channel: str) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT data FROM records WHERE tenant = %s AND source = %s AND channel = %s"
+            " ORDER BY at, id",
+            (tenant, source, channel),
+        )
+        return [json.loads(r["data"]) for r in rows]
+
+    def add_entity_events(
+        self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
+    ) -> None:
+        self._many(
+            "INSERT INTO entity_events VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            [(tenant, entity, kind, item, at) for entity, kind, item, at in events],
+        )
+
+    def timeline(
+        self,
+        tenant: str,
+        entity: str,
+        *,
+        subject: str | None,
+        limit: int,
+        visibilities: Sequence[Visibility],
+    ) -> list[TimelineEntry]:
+        rows = self._rows(
+            "SELECT * FROM ("
+            " SELECT 'record' AS kind, r.id, r.stream, r.author || ': ' || r.text AS text,"
+            "  r.at, NULL::text AS category, r.source || '.' || r.kind AS source_kind,"
+            "  r.id::text AS source_id"
+            " FROM entity_events e JOIN records r ON e.item_kind = 'record' AND r.id = e.item_id"
+            " WHERE e.tenant = %(t)s AND e.entity = %(e)s AND r.visibility = ANY(%(v)s)"
+            " UNION SELECT 'fact', f.id, f.stream, f.text, f.source_at, f.category,"
+            "  f.source_kind, f.source_id FROM facts f"
+            " WHERE f.tenant = %(t)s AND f.status = 'active' AND f.source_at IS NOT NULL"
+            "  AND f.visibility = ANY(%(v)s) AND (f.subject = %(subject)s OR f.id IN"
+            "  (SELECT item_id FROM entity_events WHERE tenant = %(t)s AND entity = %(e)s"
+            "   AND item_kind = 'fact'))"
+            ") events ORDER BY at DESC, kind, id DESC LIMIT %(n)s",
+            {
+                "t": tenant,
+                "e": entity,
+                "v": [v.value for v in visibilities],
+                "subject": subject,
+                "n": limit,
+            },
+        )
+        return [
+            TimelineEntry(
+                at=r["at"],
+                kind=r["kind"],
+                id=r["id"],
+                stream=r["stream"],
+                text=r["text"],
+                category=r["category"],
+                source=SourceRef(kind=r["source_kind"], id=r["source_id"], at=r["at"]),
+            )
+            for r in reversed(rows)
+        ]
+
+    # -- summaries ------------------------------------------------------------
+
+    def insert_summary(self, summary: NewSummary) -> Summary:
+        created = utcnow()
+        summary_id = self._insert(
+            "summaries",
+            {
+                "tenant": summary.tenant,
+                "stream": summary.stream,
+                "kind": summary.kind.value,
+                "text": summary.text,
+                "tokens": summary.tokens,
+                "period_start": summary.period_start,
+                "period_end": summary.period_end,
+                "item_count": summary.item_count,
+                "generation": summary.generation,
+                "parents": json.dumps(list(summary.parents)),
+                "visibility": summary.visibility.value,
+                "created_at": created,
+                "record": None if summary.record is None else json.dumps(summary.record),
+            },
+        )["id"]
+        return Summary(id=summary_id, created_at=created, **summary.model_dump())
+
+    def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
+        self._exec(
+            "UPDATE summaries SET kind = %s WHERE tenant = %s AND id = %s",
+            (kind.value, tenant, summary_id),
+        )
+
+    def summaries(
+        self,
+        tenant: str,
+        stream: str,
+        kind: SummaryKind | None = None,
+        *,
+        ending_after: datetime | None = None,
+    ) -> list[Summary]:
+        sql = "SELECT * FROM summaries WHERE tenant = %s AND stream = %s"
+        params: list[Any] = [tenant, stream]
+        if kind is not None:
+            sql += " AND kind = %s"
+            params.append(kind.value)
+        if ending_after is not None:
+            sql += " AND period_end > %s"
+            params.append(ending_after)
+        # SQLite sorts NULLs first; so does this.
+        rows = self._rows(sql + " ORDER BY period_end NULLS FIRST, id", params)
+        return [_summary(r) for r in rows]
+
+    def active_summary(self, tenant: str, stream: str) -> Summary | None:
+        row = self._row(
+            "SELECT * FROM summaries WHERE tenant = %s AND stream = %s AND kind = 'active'"
+            " ORDER BY id DESC LIMIT 1",
+            (tenant, stream),
+        )
+        return None if row is None else _summary(row)
+
+    # -- jobs -----------------------------------------------------------------
+
+    def enqueue(
+        self, tenant: str, stream: str, kind: str, payload: dict[str, Any], priority: int = 0
+    ) -> int:
+        now = time.time()
+        with self.transaction():
+            job = self._insert(
+                "jobs",
+                {
+                    "tenant": tenant,
+                    "stream": stream,
+                    "kind": kind,
+                    "payload": json.dumps(payload),
+                    "priority": priority,
+                    "run_after": now,
+                    "created_at": now,
+                },
+            )
+            self._notify_jobs()
+        return int(job["id"])
+
+    def _notify_jobs(self) -> None:
+        """Wake the workers that listen, in every process, once the transaction commits."""
+        self._exec("SELECT pg_notify(%s, '')", (_JOBS_CHANNEL,))
+
+    def has_pending(self, tenant: str, stream: str, kind: str) -> bool:
+        row = self._row(
+            "SELECT 1 FROM jobs WHERE tenant = %s AND stream = %s AND kind = %s"
+            " AND status = 'pending' LIMIT 1",
+            (tenant, stream, kind),
+        )
+        return row is not None
+
+    def schedule(self, tenant: str, stream: str, kind: str, run_after: float) -> None:
+        with self.transaction():
+            # The stream's row lock keeps two processes from both creating the job.
+            self.ensure_stream(tenant, stream)
+            self._exec(
+                "SELECT 1 FROM streams WHERE tenant = %s AND name = %s FOR UPDATE",
+                (tenant, stream),
+            )
+            moved = self._exec(
+                "UPDATE jobs SET run_after = %s WHERE tenant = %s AND stream = %s AND kind = %s"
+                " AND status = 'pending'",
+                (run_after, tenant, stream, kind),
+            )
+            if not moved:
+                self._exec(
+                    "INSERT INTO jobs (tenant, stream, kind, payload, run_after, created_at)"
+                    " VALUES (%s, %s, %s, '{}', %s, %s)",
+                    (tenant, stream, kind, run_after, time.time()),
+                )
+            self._notify_jobs()
+
+    def claim_stream(
+        self, owner: str, lease_seconds: float, tenant: str | None = None
+    ) -> tuple[str, str] | None:
+        """Lease the stream with the oldest due job that no live worker holds. Due jobs
+        other workers are looking at are skipped, not waited for; of two workers after one
+        stream, the lease's upsert lets one win, and the other looks again."""
+        for _ in range(_CLAIM_TRIES):
+            now = time.time()
+            with self.transaction():
+                row = self._row(
+                    "SELECT j.tenant, j.stream FROM jobs j LEFT JOIN stream_leases l"
+                    " ON l.tenant = j.tenant AND l.stream = j.stream"
+                    " WHERE j.status = 'pending' AND j.run_after <= %(now)s"
+                    " AND (l.owner IS NULL OR l.expires_at < %(now)s OR l.owner = %(owner)s)"
+                    " AND (%(tenant)s::text IS NULL OR j.tenant = %(tenant)s)"
+                    " ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED",
+                    {"now": now, "owner": owner, "tenant": tenant},
+                )
+                if row is None:
+                    return None
+                won = self._exec(
+                    "INSERT INTO stream_leases VALUES (%(t)s, %(s)s, %(owner)s, %(until)s)"
+                    " ON CONFLICT (tenant, stream) DO UPDATE SET owner = excluded.owner,"
+                    " expires_at = excluded.expires_at"
+                    " WHERE stream_leases.expires_at < %(now)s OR stream_leases.owner = %(owner)s",
+                    {
+                        "t": row["tenant"],
+                        "s": row["stream"],
+                        "owner": owner,
+                        "until": now + lease_seconds,
+                        "now": now,
+                    },
+                )
+            if won:
+                return row["tenant"], row["stream"]
+        return None
+
+    def renew_lease(self, tenant: str, stream: str, owner: str, lease_seconds: float) -> bool:
+        return (
+            self._exec(
+                "UPDATE stream_leases SET expires_at = %s WHERE tenant = %s AND stream = %s"
+                " AND owner = %s",
+                (time.time() + lease_seconds, tenant, stream, owner),
+            )
+            == 1
+        )
+
+    def release_stream(self, tenant: str, stream: str, owner: str) -> None:
+        self._exec(
+            "DELETE FROM stream_leases WHERE tenant = %s AND stream = %s AND owner = %s",
+            (tenant, stream, owner),
+        )
+
+    def next_job(self, tenant: str, stream: str) -> Job | None:
+        row = self._row(
+            "SELECT * FROM jobs WHERE tenant = %s AND stream = %s AND status = 'pending'"
+            " AND run_after <= %s ORDER BY priority DESC, id LIMIT 1",
+            (tenant, stream, time.time()),
+        )
+        return None if row is None else _job(row)
+
+    def finish_job(self, job_id: int) -> None:
+        self._exec(
+            "UPDATE jobs SET status = 'done', finished_at = %s WHERE id = %s",
+            (time.time(), job_id),
+        )
+
+    def fail_job(self, job_id: int, error: str, retry_in: float | None) -> None:
+        now = time.time()
+        if retry_in is None:
+            self._exec(
+                "UPDATE jobs SET status = 'failed', attempts = attempts + 1, last_error = %s,"
+                " finished_at = %s WHERE id = %s",
+                (error, now, job_id),
+            )
+        else:
+            self._exec(
+                "UPDATE jobs SET attempts = attempts + 1, last_error = %s, run_after = %s"
+                " WHERE id = %s",
+                (error, now + retry_in, job_id),
+            )
+
+    def jobs(self, tenant: str | None = None, status: str | None = None) -> list[Job]:
+        rows = self._rows(
+            "SELECT * FROM jobs WHERE (%(t)s::text IS NULL OR tenant = %(t)s)"
+            " AND (%(s)s::text IS NULL OR status = %(s)s) ORDER BY id",
+            {"t": tenant, "s": status},
+        )
+        return [_job(r) for r in rows]
+
+    def retry_failed(self, tenant: str | None = None) -> int:
+        with self.transaction():
+            count = self._exec(
+                "UPDATE jobs SET status = 'pending', attempts = 0, run_after = %(now)s"
+                " WHERE status = 'failed' AND (%(t)s::text IS NULL OR tenant = %(t)s)",
+                {"now": time.time(), "t": tenant},
+            )
+            if count:
+                self._notify_jobs()
+        return count
+
+    def on_new_jobs(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when any process queues a job (LISTEN on the jobs channel)."""
+        self._job_listeners.append(listener)
+        if self._listener is None:
+            self._listener = threading.Thread(
+                target=self._listen, name="memstrata-listen", daemon=True
+            )
+            self._listener.start()
+
+    def _listen(self) -> None:
+        """Keep a connection listening; reconnect after the server comes back."""
+        while not self._closed.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {_JOBS_CHANNEL}")
+                    while not self._closed.is_set():
+                        for _ in conn.notifies(timeout=1.0, stop_after=1):
+                            for listener in list(self._job_listeners):
+                                listener()
+            except psycopg.Error as exc:
+                log.debug("job listener lost its connection: %s", exc)
+                self._closed.wait(1.0)
+
+    # -- maintenance ----------------------------------------------------------
+
+    def count_facts(self, tenant: str, source_prefix: str) -> int:
+        row = self._row(
+            "SELECT COUNT(*) AS n FROM facts WHERE tenant = %s AND starts_with(source_kind, %s)",
+            (tenant, source_prefix),
+        )
+        return int(row["n"]) if row else 0
+
+    def stale_facts(self, *, before: datetime, below_confidence: float, limit: int) -> list[Fact]:
+        rows = self._rows(
+            "SELECT * FROM facts WHERE status = 'active' AND confidence < %s AND recorded_at < %s"
+            " ORDER BY tenant, stream, id LIMIT %s",
+            (below_confidence, before, limit),
+        )
+        return [_fact(r) for r in rows]
+
+    def active_facts_of(self, categories: Sequence[str], limit: int) -> list[Fact]:
+        rows = self._rows(
+            "SELECT * FROM facts WHERE status = 'active' AND category = ANY(%s)"
+            " ORDER BY id LIMIT %s",
+            (list(categories), limit),
+        )
+        return [_fact(r) for r in rows]
+
+    def delete_archived_summaries(self, *, before: datetime, limit: int) -> int:
+        with self.transaction():
+            ids = [
+                r["id"]
+                for r in self._rows(
+                    "SELECT id FROM summaries WHERE kind = 'archived' AND created_at < %s LIMIT %s",
+                    (before, limit),
+                )
+            ]
+            if ids:
+                self._exec(
+                    "DELETE FROM vectors WHERE kind = 'summary' AND item_id = ANY(%s)", (ids,)
+                )
+                self._exec("DELETE FROM summaries WHERE id = ANY(%s)", (ids,))
+        return len(ids)
+
+    # -- api keys -------------------------------------------------------------
+
+    def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:
+        return int(
+            self._insert(
+                "api_keys",
+                {
+                    "tenant": tenant,
+                    "trust": trust,
+                    "label": label,
+                    "secret_hash": secret_hash,
+                    "created_at": utcnow(),
+                },
+            )["id"]
+        )
+
+    def api_key(self, secret_hash: str) -> ApiKey | None:
+        row = self._row(
+            "SELECT * FROM api_keys WHERE secret_hash = %s AND revoked_at IS NULL", (secret_hash,)
+        )
+        return None if row is None else _api_key(row)
+
+    def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
+        rows = self._rows(
+            "SELECT * FROM api_keys WHERE (%(t)s::text IS NULL OR tenant = %(t)s) ORDER BY id",
+            {"t": tenant},
+        )
+        return [_api_key(r) for r in rows]
+
+    def revoke_api_key(self, key_id: int) -> bool:
+        return (
+            self._exec(
+                "UPDATE api_keys SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
+                (utcnow(), key_id),
+            )
+            == 1
+        )
+
+    # -- imports of the HTTP API ----------------------------------------------
+
+    def insert_import(
+        self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
+    ) -> None:
+        self._insert(
+            "imports",
+            {
+                "id": import_id,
+                "tenant": tenant,
+                "kind": kind,
+                "status": "queued",
+                "created_at": utcnow(),
+                "owner": owner,
+            },
+            returning="seq",
+        )
+
+    def set_import_status(
+        self,
+        import_id: str,
+        status: str,
+        *,
+        report: ImportReport | None = None,
+        error: str | None = None,
+    ) -> None:
+        finished = utcnow() if status in _FINISHED_IMPORT else None
+        self._exec(
+            "UPDATE imports SET status = %s, report = %s, error = %s, finished_at = %s"
+            " WHERE id = %s",
+            (
+                status,
+                None if report is None else report.model_dump_json(),
+                error,
+                finished,
+                import_id,
+            ),
+        )
+
+    def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
+        row = self._row("SELECT * FROM imports WHERE tenant = %s AND id = %s", (tenant, import_id))
+        return None if row is None else _import_job(row)
+
+    def count_unfinished_imports(self) -> int:
+        row = self._row(
+            "SELECT COUNT(*) AS n FROM imports WHERE NOT (status = ANY(%s))", (_FINISHED_IMPORT,)
+        )
+        return int(row["n"]) if row else 0
+
+    def prune_imports(self, keep: int) -> int:
+        return self._exec(
+            "DELETE FROM imports WHERE seq IN (SELECT seq FROM imports"
+            " WHERE status = ANY(%s) ORDER BY seq"
+            " LIMIT greatest(0, (SELECT COUNT(*) FROM imports) - %s))",
+            (_FINISHED_IMPORT, keep),
+        )
+
+    def fail_unfinished_imports(self, error: str) -> int:
+        return self._exec(
+            "UPDATE imports SET status = 'failed', error = %s, finished_at = %s"
+            " WHERE NOT (status = ANY(%s))",
+            (error, utcnow(), _FINISHED_IMPORT),
+        )
+
+    def fail_orphaned_imports(self, error: str) -> int:
+        return self._exec(
+            "UPDATE imports SET status = 'failed', error = %s, finished_at = %s"
+            " WHERE NOT (status = ANY(%s)) AND owner IS NOT NULL AND NOT EXISTS"
+            " (SELECT 1 FROM leases WHERE leases.name = %s || imports.owner"
+            " AND leases.expires_at > %s)",
+            (error, utcnow(), _FINISHED_IMPORT, IMPORT_LEASE_PREFIX, time.time()),
+        )
+
+    # -- named leases ---------------------------------------------------------
+
+    def claim_lease(self, name: str, owner: str, seconds: float) -> bool:
+        now = time.time()
+        return (
+            self._exec(
+                "INSERT INTO leases (name, owner, expires_at) VALUES (%s, %s, %s)"
+                " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+                " expires_at = excluded.expires_at WHERE leases.expires_at <= %s",
+                (name, owner, now + seconds, now),
+            )
+            == 1
+        )
+
+    def extend_lease(self, name: str, owner: str, seconds: float) -> bool:
+        return (
+            self._exec(
+                "UPDATE leases SET expires_at = %s WHERE name = %s AND owner = %s",
+                (time.time() + seconds, name, owner),
+            )
+            == 1
+        )
+
+    def release_lease(self, name: str, owner: str) -> None:
+        self._exec("DELETE FROM leases WHERE name = %s AND owner = %s", (name, owner))
+
+    # -- search ---------------------------------------------------------------
+
+    @property
+    def index_directory(self) -> Path | None:
+        """None: vector indexes derived from a shared database are kept in memory."""
+        return None
+
+    def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
+        self._erase_listeners.append(listener)
+
+    def fts_ids(
+        self, kind: str, terms: Sequence[str], where: ItemFilter, limit: int
+    ) -> list[tuple[int, float]]:
+        """Ids of the items matching any of `terms`, best ts_rank first, with their score.
+        As in the SQLite store, only the rarest terms are asked for, as many as keep the
+        matches under _SCORED; should even the rarest match more, the newest are ranked."""
+        spec = _KINDS[kind]
+        kept, matches = self._terms_within(kind, [_tsquery_term(t) for t in terms])
+        if not kept:
+            return []
+        sql, params = _filter_sql(kind, where)
+        # A phrase query: "el 5" (the issue key EL-5) matches its words next to each other.
+        query = " || ".join([f"phraseto_tsquery('{spec.config}', %s)"] * len(kept))
+        select = (
+            f"SELECT x.id, {spec.rank} AS rank FROM {spec.table} x, (SELECT {query}) q(q)"
+            f" WHERE x.search @@ q.q AND {sql}"
+        )
+        if matches > _SCORED:
+            select += f" ORDER BY x.id DESC LIMIT {_SCORED}"
+        rows = self._rows(
+            f"SELECT id, rank FROM ({select}) scored ORDER BY rank DESC, id DESC LIMIT %s",
+            [*kept, *params, limit],
+        )
+        return [(r["id"], float(r["rank"])) for r in rows]
+
+    def _terms_within(self, kind: str, terms: Sequence[str]) -> tuple[list[str], int]:
+        counts = self._matches(kind, terms)
+        kept: list[str] = []
+        total = 0
+        for count, term in sorted((counts[term], term) for term in terms):
+            if kept and total + count > _SCORED:
+                break
+            kept.append(term)
+            total += count
+        return kept, total
+
+    def _matches(self, kind: str, terms: Sequence[str]) -> dict[str, int]:
+        """How many items each term matches, counted up to _SCORED + 1, in one statement.
+        A common term's count is remembered for a while: counting it reads many rows, and
+        it only decides which terms are worth ranking."""
+        now = time.monotonic()
+        counts = {}
+        for term in terms:
+            known = self._term_counts.get((kind, term))
+            if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
+                counts[term] = known[0]
+        missing = [term for term in dict.fromkeys(terms) if term not in counts]
+        if not missing:
+            return counts
+        if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
+            self._term_counts.clear()
+        spec = _KINDS[kind]
+        rows = self._rows(
+            f"SELECT term, (SELECT count(*) FROM (SELECT 1 FROM {spec.table}"
+            f" WHERE search @@ phraseto_tsquery('{spec.config}', term) LIMIT %s) m) AS n"
+            " FROM unnest(%s::text[]) AS term",
+            (_SCORED + 1, missing),
+        )
+        for row in rows:
+            counts[row["term"]] = int(row["n"])
+            if row["n"] > _COUNT_REMEMBERED_FROM:
+                self._term_counts[(kind, row["term"])] = (int(row["n"]), now)
+        return counts
+
+    def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
+        if not ids:
+            return set()
+        spec = _KINDS[kind]
+        sql, params = _filter_sql(kind, where)
+        rows = self._rows(
+            f"SELECT x.id FROM {spec.table} x WHERE x.id = ANY(%s) AND {sql}",
+            [list(ids), *params],
+        )
+        return {r["id"] for r in rows}
+
+    def linked_record_streams(self, tenant: str, streams: Sequence[str]) -> list[str]:
+        rows = self._rows(
+            "SELECT DISTINCT r.stream FROM record_streams l JOIN records r ON r.id = l.record_id"
+            " WHERE l.tenant = %s AND l.stream = ANY(%s)",
+            (tenant, list(streams)),
+        )
+        return [r["stream"] for r in rows]
+
+    def ranking_rows(
+        self, kind: str, tenant: str, ids: Sequence[int]
+    ) -> list[tuple[int, float | None, int]]:
+        spec = _KINDS[kind]
+        rows = self._rows(
+            f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions FROM {spec.table} x"
+            " WHERE x.tenant = %s AND x.id = ANY(%s)",
+            (tenant, list(ids)),
+        )
+        return [
+            (r["id"], None if r["at"] is None else r["at"].timestamp(), r["mentions"]) for r in rows
+        ]
+
+    def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
+        spec = _KINDS[kind]
+        sql, params = _filter_sql(kind, where)
+        return [r["id"] for r in self._rows(f"SELECT x.id FROM {spec.table} x WHERE {sql}", params)]
+
+    def recent_items(self, where: ItemFilter, *, days: float, limit: int) -> list[Item]:
+        found: list[Item] = []
+        for kind, spec in _KINDS.items():
+            sql, params = _filter_sql(kind, where)
+            rows = self._rows(
+                f"SELECT {spec.columns} FROM {spec.table} x WHERE {sql}"
+                f" ORDER BY {spec.time} DESC NULLS LAST LIMIT %s",
+                [*params, limit],
+            )
+            found += [_item(kind, r) for r in rows]
+        dated = sorted((i for i in found if i.at), key=lambda i: i.at, reverse=True)  # type: ignore[arg-type, return-value]
+        if not dated:
+            return []
+        since = dated[0].at - timedelta(days=days)  # type: ignore[operator]
+        return [i for i in dated if i.at >= since][:limit]  # type: ignore[operator]
+
+    def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
+        if not ids:
+            return []
+        spec = _KINDS[kind]
+        rows = self._rows(
+            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(%s)",
+            (tenant, list(ids)),
+        )
+        return [_item(kind, r) for r in rows]
+
+
+_CHECK_IDLE_SECONDS = 2.0
+
+
+def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
+    """Make sure a connection that sat idle still works before it is handed out (the
+    server may have restarted meanwhile); one used a moment ago is trusted, as a round
+    trip per statement doubled the time of a context."""
+    used = getattr(conn, "_memstrata_used", 0.0)
+    if time.monotonic() - used > _CHECK_IDLE_SECONDS:
+        ConnectionPool.check_connection(conn)
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    conn.row_factory = dict_row  # type: ignore[assignment]
+    conn.execute("SET TIME ZONE 'UTC'")
+    register_vector(conn)
+    keep_nul_characters(conn)
+
+
+def _has_pgvector(conn: psycopg.Connection[Any]) -> bool:
+    row = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+    return row is not None
+
+
+def _speaking(speaker: str | None, text: str) -> str:
+    return f"{speaker}: {text}" if speaker else text
+
+
+# A turn's own words weigh 1 (A); the turn before it, indexed alongside for context, a
+# quarter (D), as the SQLite store weighs them. ts_rank takes weights as {D, C, B, A}.
+_TURN_SEARCH = (
+    "setweight(to_tsvector('english', own.own_user || E'\\n' || own.own_assistant), 'A')"
+    " || setweight(to_tsvector('english', coalesce(coalesce(p.speaker || ': ', '')"
+    " || p.user_text || E'\\n' || p.assistant_text, '')), 'D')"
+)
+
+
+class _KindSpec(NamedTuple):
+    table: str
+    config: str
+    """The text search configuration: English stems for turns, plain words elsewhere."""
+    columns: str
+    """Selected as id, stream, text, at, visibility, source_kind, source_id, mentions."""
+    time: str
+    text: str
+    rank: str
+    mentions: str = "1"
+
+
+_KINDS = {
+    "turn": _KindSpec(
+        "turns",
+        "english",
+        "x.id, x.stream, x.user_text || E'\\n' || x.assistant_text AS text, x.at,"
+        " x.visibility, 'turn' AS source_kind, x.id::text AS source_id, 1 AS mentions,"
+        " x.speaker",
+        "x.at",
+        "x.user_text || E'\\n' || x.assistant_text",
+        "ts_rank('{0.25, 0.25, 0.25, 1.0}', x.search, q.q)",
+    ),
+    "fact": _KindSpec(
+        "facts",
+        "simple",
+        "x.id, x.stream, x.text, x.source_at AS at, x.visibility, x.source_kind, x.source_id,"
+        " x.mention_count AS mentions",
+        "x.source_at",
+        "x.text",
+        "ts_rank(x.search, q.q)",
+        "x.mention_count",
+    ),
+    "summary": _KindSpec(
+        "summaries",
+        "simple",
+        "x.id, x.stream, x.text, x.period_end AS at, x.visibility,"
+        " 'summary.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
+        "x.period_end",
+        "x.text",
+        "ts_rank(x.search, q.q)",
+    ),
+    "record": _KindSpec(
+        "records",
+        "simple",
+        "x.id, x.stream, x.author || ': ' || x.text AS text, x.at, x.visibility,"
+        " x.source || '.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
+        "x.at",
+        "x.text",
+        "ts_rank(x.search, q.q)",
+    ),
+}
+
+_RECORD_SELECT = (
+    "SELECT r.*, (SELECT string_agg(stream, chr(31)) FROM record_streams"
+    " WHERE record_id = r.id) AS also_in FROM records r"
+)
+
+_RECORD_COLUMNS = (
+    "tenant",
+    "stream",
+    "source",
+    "channel",
+    "external_id",
+    "thread",
+    "author",
+    "text",
+    "kind",
+    "at",
+    "route_method",
+    "route_confidence",
+    "visibility",
+    "tokens",
+    "processed",
+    "data",
+    "recorded_at",
+)
+
+
+def _record_row(record: NewRecord, recorded: datetime) -> tuple[Any, ...]:
+    return (
+        record.tenant,
+        record.stream,
+        record.source,
+        record.channel,
+        record.external_id,
+        record.thread,
+        record.author,
+        record.text,
+        record.kind,
+        record.at,
+        record.route_method,
+        record.route_confidence,
+        record.visibility.value,
+        record.tokens,
+        record.processed,
+        json.dumps(record.data, default=str),
+        recorded,
+    )
+
+
+def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
+    spec = _KINDS[kind]
+    clauses = ["x.tenant = %s"]
+    params: list[Any] = [where.tenant]
+
+    def within(column: str, values: Sequence[Any]) -> None:
+        clauses.append(f"{column} = ANY(%s)" if values else "false")
+        if values:
+            params.append(list(values))
+
+    if where.streams is not None and kind == "record":
+        clauses.append(
+            "(x.stream = ANY(%s) OR x.id IN (SELECT record_id FROM record_streams"
+            " WHERE tenant = x.tenant AND stream = ANY(%s)))"
+        )
+        params.extend([list(where.streams), list(where.streams)])
+    elif where.streams is not None:
+        within("x.stream", where.streams)
+    within("x.visibility", [v.value for v in where.visibilities])
+    if where.since is not None:
+        clauses.append(f"{spec.time} >= %s")
+        params.append(where.since)
+    if where.until is not None:
+        clauses.append(f"{spec.time} <= %s")
+        params.append(where.until)
+    for person in where.people:
+        clauses.append(f"strpos(lower({spec.text}), %s) > 0")
+        params.append(person.lower())
+    if kind == "fact":
+        if where.active_facts_only:
+            clauses.append("x.status = 'active'")
+        if where.categories is not None:
+            within("x.category", where.categories)
+        if where.exclude_facts:
+            clauses.append("NOT (x.id = ANY(%s))")
+            params.append(sorted(where.exclude_facts))
+    if kind == "summary":
+        within("x.kind", [k.value for k in where.summary_kinds])
+    if kind == "turn" and where.turns_before_seq is not None:
+        clauses.append("x.seq < %s")
+        params.append(where.turns_before_seq)
+    return " AND ".join(clauses), params
+
+
+def _item(kind: str, row: Row) -> Item:
+    at = row["at"]
+    return Item(
+        kind=kind,
+        id=row["id"],
+        stream=row["stream"],
+        text=row["text"],
+        at=at,
+        visibility=Visibility(row["visibility"]),
+        mention_count=row["mentions"],
+        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
+        speaker=row["speaker"] if kind == "turn" else None,
+    )
+
+
+def _import_job(row: Row) -> ImportJob:
+    report = row["report"]
+    return ImportJob(
+        id=row["id"],
+        tenant=row["tenant"],
+        kind=row["kind"],
+        status=row["status"],
+        report=None if report is None else ImportReport.model_validate_json(report),
+        error=row["error"],
+    )
+
+
+def _api_key(row: Row) -> ApiKey:
+    return ApiKey(
+        id=row["id"],
+        tenant=row["tenant"],
+        trust=Trust(row["trust"]),
+        label=row["label"],
+        created_at=row["created_at"],
+        revoked=row["revoked_at"] is not None,
+    )
+
+
+def _json_or_none(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, default=str)
+
+
+def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
+    return None if text is None else json.loads(text)
+
+
+_ISSUE_KEY_TERM = re.compile(r"[a-z][a-z0-9]*\s\d+")
+
+
+def _tsquery_term(term: str) -> str:
+    """A term as PostgreSQL's parser reads it: the issue key "el 5" is written "el-5",
+    since the parser reads "EL-5" as "el" and the signed number "-5"."""
+    return term.replace(" ", "-") if _ISSUE_KEY_TERM.fullmatch(term) else term
+
+
+def _turn(row: Row) -> Turn:
+    return Turn(
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        seq=row["seq"],
+        user=row["user_text"],
+        assistant=row["assistant_text"],
+        at=row["at"],
+        page_context=row["page_context"],
+        model_variant=row["model_variant"],
+        source=row["source"],
+        visibility=Visibility(row["visibility"]),
+        tokens=row["tokens"],
+        recorded_at=row["recorded_at"],
+        speaker=row["speaker"],
+        assistant_speaker=row["assistant_speaker"],
+        writer_trust=Trust(row["writer_trust"]),
+        writer_key=row["writer_key"],
+    )
+
+
+def _fact(row: Row) -> Fact:
+    return Fact(
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        text=row["text"],
+        category=FactCategory(row["category"]),
+        subject=row["subject"],
+        slot=row["slot"],
+        value=row["value"],
+        confidence=row["confidence"],
+        status=FactStatus(row["status"]),
+        supersedes=row["supersedes"],
+        superseded_by=row["superseded_by"],
+        mention_count=row["mention_count"],
+        visibility=Visibility(row["visibility"]),
+        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=row["source_at"]),
+        recorded_at=row["recorded_at"],
+        tokens=row["tokens"],
+        writer_trust=Trust(row["writer_trust"]),
+        writer_key=row["writer_key"],
+    )
+
+
+def _record(row: Row) -> Record:
+    data = row["data"]
+    found = json.loads(data).get("user_id") if data else None
+    return Record(
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        source=row["source"],
+        channel=row["channel"],
+        external_id=row["external_id"],
+        thread=row["thread"],
+        author=row["author"],
+        text=row["text"],
+        kind=row["kind"],
+        at=row["at"],
+        route_method=row["route_method"],
+        route_confidence=row["route_confidence"],
+        visibility=Visibility(row["visibility"]),
+        processed=bool(row["processed"]),
+        also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
+        author_id=found if isinstance(found, str) else None,
+    )
+
+
+def _summary(row: Row) -> Summary:
+    return Summary(
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        kind=SummaryKind(row["kind"]),
+        text=row["text"],
+        tokens=row["tokens"],
+        period_start=row["period_start"],
+        period_end=row["period_end"],
+        item_count=row["item_count"],
+        generation=row["generation"],
+        visibility=Visibility(row["visibility"]),
+        parents=tuple(json.loads(row["parents"])),
+        created_at=row["created_at"],
+        record=json.loads(row["record"]) if row["record"] else None,
+    )
+
+
+def _job(row: Row) -> Job:
+    return Job(
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        kind=row["kind"],
+        payload=json.loads(row["payload"]),
+        status=row["status"],
+        attempts=row["attempts"],
+        run_after=row["run_after"],
+        last_error=row["last_error"],
+    )
+
+
+__all__ = ["PostgresStore", "StoreUnavailable"]
+
+
+def _vector_bytes(vector: Any) -> bytes:
+    """A pgvector value as the float32 bytes the vector index reads."""
+    return np.asarray(vector.to_numpy(), dtype=np.float32).tobytes()

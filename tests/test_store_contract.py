@@ -1,0 +1,390 @@
+"""The storage contract, run against both backends: a real SQLite file and a real
+PostgreSQL database (embedded, with pgvector). Each test opens its stores through
+`open_store`, as every face does."""
+
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memstrata import Memory, load_settings
+from memstrata.errors import NotFound
+from memstrata.store import Store, open_store
+from memstrata.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
+from memstrata.types import FactCategory, FactStatus, SourceRef, SummaryKind, Visibility
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def stores(backend_db: Callable[[], str | Path]) -> Iterator[Callable[[], Store]]:
+    """Opens stores on one fresh database of the backend: two of them are two processes'
+    views of it."""
+    location = backend_db()
+    opened: list[Store] = []
+
+    def open_one() -> Store:
+        opened.append(open_store(location, durability="normal"))
+        return opened[-1]
+
+    yield open_one
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(stores: Callable[[], Store]) -> Store:
+    return stores()
+
+
+def _turn(store: Store, stream: str, user: str, *, minutes: int = 0, **extra) -> int:
+    new = NewTurn(
+        tenant=extra.pop("tenant", "t1"),
+        stream=stream,
+        user=user,
+        assistant="ok",
+        at=T0 + timedelta(minutes=minutes),
+        tokens=len(user.split()),
+        **extra,
+    )
+    return store.insert_turn(new).id
+
+
+def _fact(store: Store, stream: str, text: str, slot: str = "note", **extra) -> int:
+    new = NewFact(
+        tenant=extra.pop("tenant", "t1"),
+        stream=stream,
+        text=text,
+        category=extra.pop("category", FactCategory.NOTE),
+        subject="raj",
+        slot=slot,
+        value=text,
+        confidence=extra.pop("confidence", 0.9),
+        source=SourceRef(kind="turn", id="1", at=T0),
+        tokens=5,
+        **extra,
+    )
+    store.ensure_stream(new.tenant, stream)
+    return store.insert_fact(new).id
+
+
+def test_turns_take_consecutive_seqs_and_read_back_whole(store: Store) -> None:
+    ids = [_turn(store, "chat:a", f"message {n}", minutes=n, speaker="Ana") for n in range(5)]
+    turns = store.turns("t1", "chat:a")
+    assert [t.seq for t in turns] == [1, 2, 3, 4, 5] and [t.id for t in turns] == ids
+    assert turns[0].at == T0 and turns[0].speaker == "Ana" and turns[0].user == "message 0"
+    assert [t.seq for t in store.turns("t1", "chat:a", last=2)] == [4, 5]
+    assert [t.seq for t in store.turns("t1", "chat:a", after_seq=1, through_seq=3)] == [2, 3]
+    state = store.stream_state("t1", "chat:a")
+    assert state.exists and state.turn_count == 5 and state.unsummarized_tokens == 10
+    with pytest.raises(NotFound):
+        store.turn("other-tenant", ids[0])
+
+
+def test_facts_supersede_with_history_per_tenant(store: Store) -> None:
+    old = _fact(store, "project:x", "Raj is a developer", slot="role")
+    new = _fact(store, "project:x", "Raj is the architect", slot="role", supersedes=old)
+    store.set_fact_status("t1", old, FactStatus.SUPERSEDED, superseded_by=new)
+    store.add_fact_change(old, "superseded", related=new, before={"value": "dev"})
+    assert [f.id for f in store.facts("t1", "project:x")] == [new]
+    assert [f.id for f in store.facts("t1", "project:x", include_inactive=True)] == [new, old]
+    [(was, now)] = store.superseded_facts("t1", "project:x")
+    assert (was.id, now.id, was.superseded_by) == (old, new, new)
+    [change] = store.fact_changes("t1", [old])
+    assert change.action == "superseded" and change.before == {"value": "dev"}
+    assert store.fact_changes("t2", [old]) == []
+    store.mention("t1", new, 0.99)
+    assert store.fact("t1", new).mention_count == 2 and store.fact("t1", new).confidence == 0.99
+    assert [f.id for f in store.facts_in_slot("t1", "project:x", "raj", "role")] == [new]
+    with pytest.raises(NotFound):
+        store.fact("t2", new)
+
+
+def test_pinned_facts_filter_in_the_store(store: Store) -> None:
+    keep = _fact(store, "s:a", "kept", category=FactCategory.ROLE, confidence=0.95)
+    _fact(store, "s:a", "too unsure", confidence=0.2)
+    _fact(store, "s:a", "shared one", visibility=Visibility.SHARED)
+    _fact(store, "s:a", "a date", category=FactCategory.DATE)
+    pinned = store.pinned_facts(
+        "t1",
+        "s:a",
+        visibilities=(Visibility.PRIVATE,),
+        min_confidence=0.5,
+        skip_categories=("date",),
+        skip_sources=("jira.issue",),
+    )
+    assert [f.id for f in pinned] == [keep]
+
+
+def test_summaries_keep_their_order_kind_and_record(store: Store) -> None:
+    store.ensure_stream("t1", "s:a")
+    for day in (3, 1, 2):
+        store.insert_summary(
+            NewSummary(
+                tenant="t1",
+                stream="s:a",
+                kind=SummaryKind.SESSION,
+                text=f"day {day}",
+                tokens=2,
+                period_start=T0,
+                period_end=T0 + timedelta(days=day),
+                item_count=4,
+                parents=(1, 2),
+                record={"intent": "plan"},
+            )
+        )
+    sessions = store.summaries("t1", "s:a", SummaryKind.SESSION)
+    assert [s.text for s in sessions] == ["day 1", "day 2", "day 3"]
+    assert sessions[0].parents == (1, 2) and sessions[0].record == {"intent": "plan"}
+    later = store.summaries("t1", "s:a", ending_after=T0 + timedelta(days=1, hours=1))
+    assert [s.text for s in later] == ["day 2", "day 3"]
+    store.set_summary_kind("t1", sessions[0].id, SummaryKind.ACTIVE)
+    assert store.active_summary("t1", "s:a").text == "day 1"
+
+
+def test_records_are_stored_once_with_cross_references(store: Store) -> None:
+    def record(external_id: str, text: str, **extra) -> NewRecord:
+        return NewRecord(
+            tenant="t1",
+            stream="project:a",
+            source="slack",
+            channel="general",
+            external_id=external_id,
+            author="Priya",
+            text=text,
+            kind="message",
+            at=T0 + timedelta(minutes=int(external_id)),
+            route_method="channel",
+            route_confidence=1.0,
+            visibility=Visibility.SHARED,
+            tokens=3,
+            data={"user_id": "U1"},
+            **extra,
+        )
+
+    first = store.insert_records(
+        [
+            record("1", "hello"),
+            record("2", "ALPHA-1 blocked", also_in=("project:b",), entities=("person:priya",)),
+        ]
+    )
+    again = store.insert_records([record("1", "hello"), record("3", "third")])
+    assert None not in first and again[0] is None and again[1] is not None
+    assert [r.text for r in store.records("t1", "project:a")] == [
+        "hello",
+        "ALPHA-1 blocked",
+        "third",
+    ]
+    assert [r.text for r in store.records("t1", "project:b")] == ["ALPHA-1 blocked"]
+    assert [r.text for r in store.records("t1", "project:a", last=1)] == ["third"]
+    assert store.record("t1", first[1]).also_in == ("project:b",)
+    assert store.record("t1", first[0]).author_id == "U1"
+    assert store.count_unprocessed("t1", "project:a") == 3
+    store.mark_processed("t1", first)
+    assert [r.text for r in store.unprocessed_records("t1", "project:a", 10)] == ["third"]
+    [event] = store.timeline(
+        "t1", "person:priya", subject=None, limit=10, visibilities=[Visibility.SHARED]
+    )
+    assert event.text == "Priya: ALPHA-1 blocked" and event.at == T0 + timedelta(minutes=2)
+    assert store.linked_record_streams("t1", ["project:b"]) == ["project:a"]
+
+
+def test_full_text_finds_stems_and_the_turn_before(store: Store) -> None:
+    question = _turn(store, "chat:a", "How are your pets doing?")
+    answer = _turn(store, "chat:a", "Bailey is great, thanks.", minutes=1)
+    _turn(store, "chat:a", "I was painting all weekend.", minutes=2)
+    _turn(store, "chat:b", "pets pets pets", tenant="t2")
+    where = ItemFilter(tenant="t1")
+    found = dict(store.fts_ids("turn", ["pets"], where, 10))
+    # The answer is found through the question before it, below the question itself.
+    assert set(found) == {question, answer} and found[question] > found[answer]
+    assert [i for i, _ in store.fts_ids("turn", ["painted"], where, 10)] == [answer + 1]
+    fact = _fact(store, "chat:a", "Raj leads the (auth) rewrite")
+    assert [i for i, _ in store.fts_ids("fact", ['"auth"', "rewrite"], where, 10)] == [fact]
+    narrowed = ItemFilter(tenant="t1", streams=("chat:other",))
+    assert store.fts_ids("turn", ["pets"], narrowed, 10) == []
+    assert store.passing("turn", narrowed, [question]) == set()
+    assert store.passing("turn", where, [question, 999_999]) == {question}
+    [item] = store.items("turn", "t1", [question])
+    assert item.text == "How are your pets doing?\nok" and item.source.id == str(question)
+    assert store.items("turn", "t2", [question]) == []
+
+
+def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
+    turn = _turn(store, "chat:a", "hello there")
+    assert store.unembedded("t1", "chat:a", 10) == [("turn", turn, "hello there\nok")]
+    vector = np.random.default_rng(1).standard_normal(384).astype(np.float32)
+    store.put_vectors("t1", "chat:a", "minilm", [("turn", turn, vector.tobytes(), 384)])
+    [(_, item, stream, blob)] = store.vectors("turn", "t1", ["chat:a"])
+    assert (item, stream) == (turn, "chat:a") and blob == vector.tobytes()
+    assert store.vector_models() == [("minilm", 384)] and store.count_unembedded() == 0
+    assert store.vectors("turn", "t2", None) == []
+    assert store.drop_vectors() == 1 and store.unembedded("t1", "chat:a", 10) != []
+
+
+def test_one_stream_is_leased_to_one_worker_at_a_time(stores: Callable[[], Store]) -> None:
+    first, second = stores(), stores()
+    job = first.enqueue("t1", "chat:a", "summarize", {"n": 1})
+    second.enqueue("t1", "chat:b", "extract", {})
+    assert first.claim_stream("w1", 30) == ("t1", "chat:a")
+    # The other process skips the leased stream and takes the next one.
+    assert second.claim_stream("w2", 30) == ("t1", "chat:b")
+    assert second.claim_stream("w3", 30) is None
+    assert second.next_job("t1", "chat:a").payload == {"n": 1}
+    first.finish_job(job)
+    assert first.next_job("t1", "chat:a") is None
+    assert [j.status for j in second.jobs("t1")] == ["done", "pending"]
+
+
+def test_a_dead_workers_lease_runs_out(stores: Callable[[], Store]) -> None:
+    first, second = stores(), stores()
+    first.enqueue("t1", "chat:a", "summarize", {})
+    assert first.claim_stream("dead", 0.2) == ("t1", "chat:a")
+    assert second.claim_stream("alive", 30) is None
+    time.sleep(0.3)
+    assert second.claim_stream("alive", 30) == ("t1", "chat:a")
+    assert not first.renew_lease("t1", "chat:a", "dead", 30)
+    assert second.renew_lease("t1", "chat:a", "alive", 30)
+
+
+def test_failed_jobs_back_off_and_retry(store: Store) -> None:
+    job = store.enqueue("t1", "chat:a", "extract", {})
+    store.fail_job(job, "model down", retry_in=60)
+    assert store.next_job("t1", "chat:a") is None
+    store.fail_job(job, "model down", retry_in=None)
+    [failed] = store.jobs(status="failed")
+    assert failed.attempts == 2 and failed.last_error == "model down"
+    assert store.retry_failed("t1") == 1 and store.next_job("t1", "chat:a").id == job
+    store.schedule("t1", "chat:a", "digest", time.time() + 60)
+    store.schedule("t1", "chat:a", "digest", time.time() + 120)
+    assert store.has_pending("t1", "chat:a", "digest")
+    assert sum(j.kind == "digest" for j in store.jobs("t1")) == 1
+
+
+def test_named_leases_and_imports(stores: Callable[[], Store]) -> None:
+    first, second = stores(), stores()
+    assert first.claim_lease("maintenance", "a", 30)
+    assert not second.claim_lease("maintenance", "b", 30)
+    assert first.extend_lease("maintenance", "a", 30) and not second.extend_lease(
+        "maintenance", "b", 30
+    )
+    first.release_lease("maintenance", "a")
+    assert second.claim_lease("maintenance", "b", 30)
+    first.insert_import("t1", "imp-1", "slack", owner="gone")
+    first.insert_import("t1", "imp-2", "jira")
+    assert second.import_job("t1", "imp-1").status == "queued"
+    assert second.import_job("t2", "imp-1") is None
+    assert second.fail_orphaned_imports("process died") == 1
+    assert second.import_job("t1", "imp-1").error == "process died"
+    assert second.count_unfinished_imports() == 1
+    second.set_import_status("imp-2", "done")
+    assert second.prune_imports(keep=1) == 1
+
+
+def test_a_key_revoked_in_one_process_is_refused_by_another(
+    stores: Callable[[], Store],
+) -> None:
+    first, second = stores(), stores()
+    key = first.insert_api_key("t1", "inner", "bot", "hash-1")
+    assert second.api_key("hash-1").id == key
+    assert second.revoke_api_key(key) and not second.revoke_api_key(key)
+    assert first.api_key("hash-1") is None
+    assert [k.revoked for k in first.api_keys("t1")] == [True]
+
+
+def test_entities_and_their_aliases(store: Store) -> None:
+    store.add_entity("t1", "person", "lena ortiz", "Lena Ortiz", ["lena"])
+    store.add_entity("t1", "person", "lena park", "Lena Park", ["lena"])
+    assert store.entities_named("t1", "lena") == ["lena ortiz", "lena park"]
+    assert store.entities_named("t2", "lena") == []
+    store.delete_entity("t1", "lena park")
+    assert store.entity_aliases("t1", "lena ortiz") == ["lena", "lena ortiz"]
+
+
+def test_erasure_takes_items_and_what_is_derived(store: Store) -> None:
+    kept = _turn(store, "chat:a", "Lunch is at noon.", speaker="Raj")
+    gone = _turn(store, "chat:a", "Caroline adopted a greyhound.", minutes=1)
+    after = _turn(store, "chat:a", "That is lovely.", minutes=2)
+    fact = _fact(store, "chat:a", "Caroline has a greyhound")
+    blob = np.ones(8, np.float32).tobytes()
+    store.put_vectors("t1", "chat:a", "m", [("turn", gone, blob, 8), ("fact", fact, blob, 8)])
+    ids = store.erasable_ids("t1", speakers=["caroline"], fact_ids=[fact])
+    assert ids.turns == [gone] and ids.facts == [fact] and ids.streams == ["chat:a"]
+    with store.transaction():
+        store.erase_items("t1", ids)
+        store.note_erasure("t1", {"person": "caroline"}, {"turns": 1}, ids.streams)
+    assert [t.id for t in store.turns("t1", "chat:a")] == [kept, after]
+    assert store.vectors("turn", "t1", None) == [] and store.vectors("fact", "t1", None) == []
+    # The next turn was indexed with the erased one's words; it is not found by them now.
+    assert store.fts_ids("turn", ["greyhound"], ItemFilter(tenant="t1"), 10) == []
+    assert store.stream_state("t1", "chat:a").erasures == 1
+    assert store.erasures("t1")[0]["removed"] == {"turns": 1}
+
+
+def test_a_rolled_back_transaction_leaves_nothing(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.transaction():
+        _turn(store, "chat:a", "never kept")
+        raise RuntimeError("abort")
+    assert not store.in_transaction
+    assert store.turns("t1", "chat:a") == [] and not store.stream_state("t1", "chat:a").exists
+    _turn(store, "chat:a", "kept")
+    assert [t.seq for t in store.turns("t1", "chat:a")] == [1]
+
+
+def test_memory_end_to_end_on_each_backend(backend_db: Callable[[], str | Path]) -> None:
+    location = backend_db()
+    settings = load_settings(session_turns=2)
+    with Memory.open(location, settings=settings, background_worker=False) as mem:
+        mem.add_turn("project:alpha", "Raj is a Junior Developer.", "Noted.")
+        mem.add_turn("project:alpha", "No, Raj is the Lead Architect.", "Thanks.")
+        mem.process_pending()
+        [raj] = [f for f in mem.facts("project:alpha") if "Raj" in f.text]
+        assert "Lead Architect" in raj.text
+        history = mem.fact_history(raj.id)
+        assert [f.text for f in history.chain][-1] == raj.text and history.changes
+        hits = mem.search("who is the lead architect", stream="project:alpha")
+        assert hits and "Lead Architect" in hits[0].text
+    # Reopened, as another process would: everything is there.
+    with Memory.open(location, settings=settings, background_worker=False) as mem:
+        context = mem.context("project:alpha", "Who leads architecture?", budget=2000)
+        assert "Raj is the Lead Architect" in context.text
+        assert mem.summaries("project:alpha", kind="session")
+
+
+def test_vector_search_finds_the_nearest_that_pass_the_filter(store: Store) -> None:
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal(64).astype(np.float32)
+    near = base + 0.1 * rng.standard_normal(64).astype(np.float32)
+    far = rng.standard_normal(64).astype(np.float32)
+    ids = {
+        name: _turn(store, stream, name, visibility=visibility)
+        for name, stream, visibility in (
+            ("near", "chat:a", Visibility.PRIVATE),
+            ("far", "chat:a", Visibility.PRIVATE),
+            ("nearest but shared", "chat:a", Visibility.SHARED),
+            ("nearest elsewhere", "chat:b", Visibility.PRIVATE),
+        )
+    }
+    vectors = {"near": near, "far": far, "nearest but shared": base, "nearest elsewhere": base}
+    for name, vector in vectors.items():
+        stream = "chat:b" if name == "nearest elsewhere" else "chat:a"
+        store.put_vectors("t1", stream, "m", [("turn", ids[name], vector.tobytes(), 64)])
+    index = store.vector_index()
+    private = ItemFilter(tenant="t1", streams=("chat:a",), visibilities=(Visibility.PRIVATE,))
+    found = index.search("turn", private, base, 10)
+    assert [i for i, _ in found] == [ids["near"], ids["far"]]
+    assert found[0][1] > 0.9 > found[1][1]
+    everywhere = index.search("turn", ItemFilter(tenant="t1"), base, 2)
+    assert {i for i, _ in everywhere} == {ids["nearest but shared"], ids["nearest elsewhere"]}
+    assert index.search("turn", ItemFilter(tenant="t2"), base, 10) == []
+
+
+def test_nul_characters_come_back_whole(store: Store) -> None:
+    turn = _turn(store, "chat:a", "before\x00after zebra")
+    fact = _fact(store, "chat:a", "a\x00b")
+    assert store.turn("t1", turn).user == "before\x00after zebra"
+    assert store.fact("t1", fact).text == "a\x00b"
+    assert [i for i, _ in store.fts_ids("turn", ["zebra"], ItemFilter(tenant="t1"), 5)] == [turn]
