@@ -2,6 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from memstrata.aio import AsyncMemory
 from memstrata.errors import (
     EmbeddingMismatch,
     InvalidInput,
@@ -43,6 +44,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0.0.0"
 
 __all__ = [
+    "AsyncMemory",
     "DEFAULT_TENANT",
     "GLOBAL_STREAM",
     "Context",

@@ -9,8 +9,9 @@ drift from the signatures.
 
 import functools
 import inspect
-from collections.abc import Callable
-from typing import Any, TypeVar
+import types
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import ConfigDict, ValidationError, validate_call
 
@@ -34,10 +35,13 @@ def checked_api(cls: _C) -> _C:
 
 def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
     validated = validate_call(config=_STRICT)(method)
-    names = list(inspect.signature(method).parameters)
+    parameters = inspect.signature(method).parameters
+    names = list(parameters)
+    lists = {name for name, p in parameters.items() if _takes_list_not_text(p.annotation)}
 
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
+        args, kwargs = _one_item_lists(names, lists, args, kwargs)
         given = [*zip(names[1:], args[1:], strict=False), *kwargs.items()]
         for name, value in given:
             for item in value if isinstance(value, list | tuple) else (value,):
@@ -48,6 +52,32 @@ def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
             raise InvalidInput(describe(exc, names)) from None
 
     return call
+
+
+def _takes_list_not_text(annotation: object) -> bool:
+    """Whether an argument takes a list of texts and not a text: there a text given alone
+    is one item, not a list of its characters (kinds="fact" means ["fact"])."""
+    members = (
+        get_args(annotation)
+        if get_origin(annotation) in (Union, types.UnionType)
+        else (annotation,)
+    )
+    if str in members:
+        return False
+    return any(get_origin(m) in (list, tuple, Sequence) and str in get_args(m) for m in members)
+
+
+def _one_item_lists(
+    names: list[str], lists: set[str], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    if not lists:
+        return args, kwargs
+    args = tuple(
+        [value] if i < len(names) and names[i] in lists and isinstance(value, str) else value
+        for i, value in enumerate(args)
+    )
+    kwargs = {k: [v] if k in lists and isinstance(v, str) else v for k, v in kwargs.items()}
+    return args, kwargs
 
 
 def _check_scalar(value: object, name: str) -> None:

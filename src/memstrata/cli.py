@@ -1,4 +1,10 @@
-"""The `memstrata` command line."""
+"""The `memstrata` command line.
+
+Conventions every command keeps (see memstrata.cli_output): a command that prints data
+takes `fmt: FormatOption = Format.TEXT` and prints through `emit(fmt, data, text)`, with
+`table()` for rows; errors go to stderr as one line; a MemstrataError raised anywhere in
+a command ends it with exit 2 (3 for the store), never a traceback.
+"""
 
 import json
 import os
@@ -8,27 +14,50 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.progress import Progress, TaskID
-from rich.table import Table
+from typer.core import TyperGroup
 
 from memstrata import __version__, demo
-from memstrata.errors import MemstrataError, StoreError
-from memstrata.keys import create_key
+from memstrata.cli_output import (
+    Format,
+    FormatOption,
+    emit,
+    err,
+    error,
+    heading,
+    jsonable,
+    out,
+    say,
+    table,
+)
+from memstrata.errors import MemstrataError, NotFound, StoreError
 from memstrata.memory import Memory
 from memstrata.recall import PRESETS
-from memstrata.settings import Settings, database_location, load_settings
-from memstrata.store import shown_location
+from memstrata.settings import Settings, database_location, default_db_path, load_settings
+from memstrata.store import shown_location  # noqa: TID251 (a URL fit to print; no store is opened)
 from memstrata.types import DEFAULT_TENANT, Context, Fact, ImportReport
 from memstrata.workers import Workers
 
-app = typer.Typer(help="Long-term memory for LLM assistants.", no_args_is_help=True)
-out = Console()
-err = Console(stderr=True)
+
+class _Commands(TyperGroup):
+    """A caller's mistake anywhere in a command ends it as one line on stderr."""
+
+    def invoke(self, ctx: Any) -> Any:  # typer's own Context type moved between releases
+        try:
+            return super().invoke(ctx)
+        except MemstrataError as exc:
+            raise _failed(exc) from None
+
+
+def _typer(help: str) -> typer.Typer:
+    # Plain help: the same in a pipe as on a terminal, and a flag shows no "<bool>".
+    return typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None, cls=_Commands)
+
+
+app = _typer("Long-term memory for LLM assistants.")
 
 
 class _Options:
@@ -61,18 +90,17 @@ other errors, so that a script can tell "try again later" from "fix the command"
 
 
 def _failed(exc: MemstrataError) -> typer.Exit:
-    """Print `exc` for a person and return the exit to raise."""
+    """Print `exc` for a person, on one line, and return the exit to raise."""
     if isinstance(exc, StoreError):
-        err.print(f"[red]store error ({exc.code}):[/red] {escape(str(exc))}")
+        error(str(exc), f"store error ({exc.code})")
         return typer.Exit(STORE_EXIT)
-    # Escaped: "memstrata[server]" in a message is text, not a style.
-    err.print(f"[red]error:[/red] {escape(str(exc))}")
+    error(str(exc))
     return typer.Exit(2)
 
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"memstrata {__version__}")
+        say(f"memstrata {__version__}")
         raise typer.Exit()
 
 
@@ -81,7 +109,11 @@ def main(
     ctx: typer.Context,
     db: Annotated[
         str | None,
-        typer.Option(help="SQLite file or postgresql:// URL [env: MEMSTRATA_DB]"),
+        typer.Option(
+            help=f"SQLite file or postgresql:// URL (default: {default_db_path()}, or "
+            "$MEMSTRATA_DB when set)",
+            show_default=False,
+        ),
     ] = None,
     config: Annotated[
         Path | None,
@@ -107,15 +139,25 @@ def add_turn(
     speaker: Annotated[
         str | None, typer.Option(help="Who wrote the user side (default: the user)")
     ] = None,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Record a turn and run the work that follows it."""
     with _memory(ctx) as mem:
         turn = mem.add_turn(
-            stream, user, assistant, at=at, page_context=page_context,
-            model_variant=model_variant, speaker=speaker,
-        )  # fmt: skip
+            stream,
+            user,
+            assistant,
+            at=at,
+            page_context=page_context,
+            model_variant=model_variant,
+            speaker=speaker,
+        )
         mem.process_pending()
-        out.print(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)")
+    emit(
+        fmt,
+        turn,
+        lambda: say(f"turn {turn.seq} of {stream} stored (id {turn.id}, {turn.tokens} tokens)"),
+    )
 
 
 @app.command("context")
@@ -124,15 +166,13 @@ def context(
     stream: str,
     query: str,
     budget: Annotated[int | None, typer.Option(help="Token budget")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the Context as JSON")] = False,
+    fmt: FormatOption = Format.TEXT,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True)] = False,
 ) -> None:
     """Assemble the context for a question."""
     with _memory(ctx) as mem:
         result = mem.context(stream, query, budget)
-    if as_json:
-        out.print_json(result.model_dump_json())
-    else:
-        _print_context(result)
+    emit(Format.JSON if as_json else fmt, result, lambda: _print_context(result))
 
 
 @app.command("facts")
@@ -140,11 +180,12 @@ def facts(
     ctx: typer.Context,
     stream: str,
     all_: Annotated[bool, typer.Option("--all", help="Include superseded facts")] = False,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """List a stream's facts, newest first."""
     with _memory(ctx) as mem:
         rows = mem.facts(stream, include_inactive=all_)
-    out.print(_facts_table(rows, title=f"Facts of {stream}"))
+    emit(fmt, rows, lambda: _facts_table(rows, title=f"Facts of {stream}"))
 
 
 @app.command("summaries")
@@ -155,47 +196,53 @@ def summaries(
         str | None,
         typer.Option(help="session, active, weekly, monthly or archived"),
     ] = None,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """List a stream's summaries, oldest period first."""
     with _memory(ctx) as mem:
         rows = mem.summaries(stream, kind)
-    table = Table("id", "kind", "period", "items", "gen", "tokens", "text", title=stream)
-    for s in rows:
-        period = f"{s.period_start:%Y-%m-%d} → {s.period_end:%Y-%m-%d}" if s.period_end else ""
-        first_line = s.text.strip().splitlines()[0] if s.text.strip() else ""
-        table.add_row(
-            str(s.id),
-            s.kind,
-            period,
-            str(s.item_count),
-            str(s.generation),
-            str(s.tokens),
-            first_line[:60],
-        )
-    out.print(table)
+
+    def text() -> None:
+        lines = []
+        for s in rows:
+            period = f"{s.period_start:%Y-%m-%d} → {s.period_end:%Y-%m-%d}" if s.period_end else ""
+            first_line = s.text.strip().splitlines()[0] if s.text.strip() else ""
+            lines.append(
+                (s.id, s.kind, period, s.item_count, s.generation, s.tokens, first_line[:60])
+            )
+        table(("id", "kind", "period", "items", "gen", "tokens", "text"), lines, title=stream)
+
+    emit(fmt, rows, text)
 
 
 @app.command("refresh")
-def refresh(ctx: typer.Context, stream: str) -> None:
+def refresh(ctx: typer.Context, stream: str, fmt: FormatOption = Format.TEXT) -> None:
     """Rebuild the active summary from the roll-ups and session summaries."""
     with _memory(ctx) as mem:
         mem.process_pending()
         active = mem.refresh(stream)
     if active is None:
-        out.print(f"{stream} has no session summaries yet")
+        emit(fmt, None, lambda: say(f"{stream} has no session summaries yet"))
     else:
-        out.print(
-            f"active summary of {stream}: generation {active.generation}, {active.tokens} tokens"
+        emit(
+            fmt,
+            active,
+            lambda: say(
+                f"active summary of {stream}: generation "
+                f"{active.generation}, {active.tokens} tokens"
+            ),
         )
 
 
 @app.command("end-session")
-def end_session(ctx: typer.Context, stream: str) -> None:
+def end_session(ctx: typer.Context, stream: str, fmt: FormatOption = Format.TEXT) -> None:
     """Summarize what the summaries do not cover yet."""
     with _memory(ctx) as mem:
         mem.end_session(stream)
         mem.process_pending()
-    out.print(f"session of {stream} summarized")
+    emit(
+        fmt, {"stream": stream, "summarized": True}, lambda: say(f"session of {stream} summarized")
+    )
 
 
 Workers_ = Annotated[
@@ -204,7 +251,7 @@ Workers_ = Annotated[
 
 
 @app.command("process")
-def process(ctx: typer.Context, workers: Workers_ = 1) -> None:
+def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Format.TEXT) -> None:
     """Run every queued job that is due."""
     with _memory(ctx) as mem:
         if workers > 1:
@@ -213,8 +260,12 @@ def process(ctx: typer.Context, workers: Workers_ = 1) -> None:
             ran = pool.ran
         else:
             ran = mem.process_pending()
-        failed = mem.store.jobs(status="failed")
-    out.print(f"{ran} jobs ran; {len(failed)} failed for good (see `memstrata check`)")
+        failed = mem.job_counts()["failed"]
+    emit(
+        fmt,
+        {"ran": ran, "failed": failed},
+        lambda: say(f"{ran} jobs ran; {failed} failed for good (see `memstrata check`)"),
+    )
 
 
 @app.command("search")
@@ -229,31 +280,48 @@ def search(
     limit: Annotated[int, typer.Option(help="How many hits")] = 10,
     preset: Annotated[str, typer.Option(help="One of: " + ", ".join(PRESETS))] = "default",
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Find older facts, turns, summaries and source records again."""
     with _memory(ctx) as mem:
         hits = mem.search(query, stream, kind, limit, preset, trust)
-    table = Table("score", "kind", "source", "when", "stream", "text", title=f"search: {query}")
-    for hit in hits:
-        when = f"{hit.at:%Y-%m-%d}" if hit.at else ""
-        text = " ".join(hit.text.split())
-        table.add_row(f"{hit.score:.4f}", hit.kind, hit.source.label(), when, hit.stream,
-                      text[:100])  # fmt: skip
-    out.print(table)
+    rows = [
+        (
+            f"{hit.score:.4f}",
+            hit.kind,
+            hit.source.label(),
+            f"{hit.at:%Y-%m-%d}" if hit.at else "",
+            hit.stream,
+            " ".join(hit.text.split())[:100],
+        )
+        for hit in hits
+    ]
+    columns = ("score", "kind", "source", "when", "stream", "text")
+    emit(fmt, hits, lambda: table(columns, rows, title=f"search: {query}"))
 
 
 @app.command("history")
-def history(ctx: typer.Context, fact_id: int) -> None:
+def history(ctx: typer.Context, fact_id: int, fmt: FormatOption = Format.TEXT) -> None:
     """Show a fact's supersession chain and every change to it."""
     with _memory(ctx) as mem:
         found = mem.fact_history(fact_id)
-    out.print(_facts_table(list(found.chain), title=f"Chain of fact {fact_id}"))
-    table = Table("when", "fact", "action", "related", "note", "before → after")
-    for change in found.changes:
-        moved = f"{change.before or ''} → {change.after or ''}" if change.before else ""
-        table.add_row(f"{change.at:%Y-%m-%d %H:%M}", str(change.fact_id), change.action,
-                      str(change.related_fact_id or ""), change.note, moved)  # fmt: skip
-    out.print(table)
+
+    def text() -> None:
+        _facts_table(list(found.chain), title=f"Chain of fact {fact_id}")
+        rows = [
+            (
+                f"{c.at:%Y-%m-%d %H:%M}",
+                c.fact_id,
+                c.action,
+                c.related_fact_id or "",
+                c.note,
+                f"{c.before or ''} → {c.after or ''}" if c.before else "",
+            )
+            for c in found.changes
+        ]
+        table(("when", "fact", "action", "related", "note", "before → after"), rows)
+
+    emit(fmt, found, text)
 
 
 @app.command("forget")
@@ -261,11 +329,12 @@ def forget(
     ctx: typer.Context,
     fact_id: int,
     reason: Annotated[str, typer.Option(help="Why; kept in the fact's history")] = "",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Retract a fact: it stays in its history and leaves every context."""
     with _memory(ctx) as mem:
         fact = mem.forget(fact_id, reason=reason)
-    out.print(f"fact {fact.id} forgotten ({fact.status.value}): {fact.text}")
+    emit(fmt, fact, lambda: say(f"fact {fact.id} forgotten ({fact.status.value}): {fact.text}"))
 
 
 @app.command("erase")
@@ -277,65 +346,77 @@ def erase(
     ] = None,
     fact: Annotated[int | None, typer.Option(help="Erase this one fact")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Erase content for good, for a privacy request; an audit row without content stays."""
     what = (f"the whole stream {stream}" if stream else f"everything by or about {person}"
             if person else f"fact {fact}")  # fmt: skip
-    if not yes and not typer.confirm(f"Erase {what}, from every table, index and summary?"):
+    asked = f"Erase {what}, from every table, index and summary?"
+    if not yes and not typer.confirm(asked, err=True):
         raise typer.Exit(1)
     with _memory(ctx) as mem:
         report = mem.erase(stream=stream, entity=person, fact_id=fact)
-    out.print(
-        f"erased {what}: {report.turns} turns, {report.facts} facts, {report.records} records,"
-        f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
+    emit(
+        fmt,
+        report,
+        lambda: say(
+            f"erased {what}: {report.turns} turns, {report.facts} facts, {report.records} records,"
+            f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
+        ),
     )
 
 
 @app.command("reembed")
-def reembed(ctx: typer.Context) -> None:
+def reembed(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Embed every item again with the configured embedder (after changing models)."""
     options: _Options = ctx.obj
     try:
         settings = options.settings()
         opened = Memory.open(settings=settings, background_worker=False, check_vectors=False)
-        with opened as mem, Progress(console=out) as progress:
+        with opened as mem, Progress(console=err, transient=True) as progress:
             task = progress.add_task("embedding", total=None)
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except MemstrataError as exc:
         raise _failed(exc) from None
-    embedder = mem.recall.embedder
-    out.print(f"{done} items embedded with {embedder.name if embedder else 'no embedder'}")
+    emit(
+        fmt,
+        {"embedded": done, "embedder": mem.embedder_name},
+        lambda: say(f"{done} items embedded with {mem.embedder_name}"),
+    )
 
 
 @app.command("maintain")
-def maintain_now(ctx: typer.Context) -> None:
+def maintain_now(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Run the maintenance stages once: retention, archive, clean-up, roll-ups, retries."""
-    from memstrata.maintenance import maintain_alone
-    from memstrata.store.base import lease_owner
-
     with _memory(ctx) as mem:
-        reports = maintain_alone(mem, lease_owner())
+        reports = mem.maintain()
     if reports is None:
-        err.print("[red]error:[/red] another process (a server's loop?) is running maintenance "
-                  "on this store now; try again when it has finished")  # fmt: skip
+        error(
+            "another process (a server's loop?) is running maintenance on this store now; "
+            "try again when it has finished"
+        )
         raise typer.Exit(2)
-    table = Table("stage", "count", "ms", title="maintenance")
-    for report in reports:
-        count = "failed (see log)" if report.count < 0 else str(report.count)
-        table.add_row(report.stage, count, f"{report.ms:.1f}")
-    out.print(table)
+    rows = [
+        (r.stage, "failed (see log)" if r.count < 0 else r.count, f"{r.ms:.1f}") for r in reports
+    ]
+    emit(fmt, reports, lambda: table(("stage", "count", "ms"), rows, title="maintenance"))
 
 
 @app.command("reroute")
-def reroute(ctx: typer.Context) -> None:
+def reroute(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Route every stored Slack message again after the projects in settings changed:
     moved messages are digested where they arrive, and the streams they left redone."""
     with _memory(ctx) as mem:
         report = mem.reroute()
-    table = Table("from -> to", "messages", title=f"re-route: {report.checked:,} checked")
-    for pair, count in report.moved.items():
-        table.add_row(pair, f"{count:,}")
-    out.print(table if report.moved else f"{report.checked:,} messages checked; none moved")
+    rows = [(pair, f"{count:,}") for pair, count in report.moved.items()]
+
+    def text() -> None:
+        if not report.moved:
+            say(f"{report.checked:,} messages checked; none moved")
+            return
+        table(("from -> to", "messages"), rows, title=f"re-route: {report.checked:,} checked")
+
+    emit(fmt, report, text)
 
 
 @app.command("serve")
@@ -358,19 +439,40 @@ def serve(
         raise _failed(exc) from None
 
 
+NoAuth = Annotated[
+    bool,
+    typer.Option(
+        "--no-auth",
+        help="Take no API key: every request acts as one tenant at full trust. For "
+        "development on a loopback address only; refused on any other.",
+    ),
+]
+
+
 @app.command("proxy")
 def proxy(
     ctx: typer.Context,
     upstream: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL")] = None,
     host: Annotated[str | None, typer.Option(help="Listen address")] = None,
     port: Annotated[int | None, typer.Option(help="Listen port")] = None,
+    no_auth: NoAuth = False,
 ) -> None:
-    """An OpenAI-compatible chat endpoint that adds memory and records every answer."""
+    """An OpenAI-compatible chat endpoint that adds memory and records every answer.
+
+    Clients send an API key (`memstrata keys create`) as their OpenAI key; it names the
+    tenant and trust each request acts as."""
     options: _Options = ctx.obj
     try:
         from memstrata.proxy import run_proxy
 
-        run_proxy(options.settings(), upstream=upstream, host=host, port=port)
+        run_proxy(
+            options.settings(),
+            upstream=upstream,
+            host=host,
+            port=port,
+            no_auth=no_auth,
+            tenant=options.tenant,
+        )
     except MemstrataError as exc:
         raise _failed(exc) from None
 
@@ -381,18 +483,20 @@ def mcp(
     transport: Annotated[str, typer.Option(help="stdio, or http for streamable HTTP")] = "stdio",
     host: Annotated[str, typer.Option(help="For http")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="For http")] = 8422,
+    no_auth: NoAuth = False,
 ) -> None:
-    """Serve memory to MCP clients, as the configured tenant and trust (settings.mcp)."""
+    """Serve memory to MCP clients: over stdio as the configured tenant and trust
+    (settings.mcp), over http as each request's API key says."""
     options: _Options = ctx.obj
     try:
         from memstrata.mcp import run_mcp
 
-        run_mcp(options.settings(), transport=transport, host=host, port=port)
+        run_mcp(options.settings(), transport=transport, host=host, port=port, no_auth=no_auth)
     except MemstrataError as exc:
         raise _failed(exc) from None
 
 
-import_app = typer.Typer(help="Bring outside sources into memory.", no_args_is_help=True)
+import_app = _typer("Bring outside sources into memory.")
 app.add_typer(import_app, name="import")
 
 
@@ -411,6 +515,7 @@ def import_slack(
             show_default=False,
         ),
     ] = None,
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers
@@ -418,19 +523,19 @@ def import_slack(
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         if process and workers > 1:
-            before = mem.store.count_facts(mem.tenant, "slack.")
+            before = mem.count_facts(source="slack.")
             # The workers digest full batches while later days are still being read.
             with Workers(mem.settings, count=workers, tenant=mem.tenant):
                 report = mem.import_slack(export, process=False, progress=show)
                 _follow_digests(mem, progress, task)
-            facts = mem.store.count_facts(mem.tenant, "slack.") - before
+            facts = mem.count_facts(source="slack.") - before
             report = report.model_copy(update={"facts": facts})
         else:
             digesting = _digest_bar(progress, task)
             report = mem.import_slack(
                 export, process=process, progress=show, digest_progress=digesting
             )
-    _print_import(report)
+    _print_import(report, fmt)
 
 
 def _digest_bar(progress: Progress, task: TaskID) -> Callable[[int, int], None]:
@@ -447,7 +552,7 @@ def _follow_digests(mem: Memory, progress: Progress, task: TaskID) -> None:
     """Show the workers' digests as counts until every stored message is digested, or no
     job is left that would digest more (a failed one is retried by `maintain`)."""
     show, total = _digest_bar(progress, task), mem.undigested()
-    while (left := mem.undigested()) and mem.store.jobs(tenant=mem.tenant, status="pending"):
+    while (left := mem.undigested()) and mem.job_counts(tenant=mem.tenant)["pending"]:
         show(total - min(left, total), total)
         time.sleep(_FOLLOW_SECONDS)
     show(total, total)
@@ -467,6 +572,7 @@ def _import_workers() -> int:
 def import_jira(
     ctx: typer.Context,
     csv_file: Annotated[Path, typer.Argument(help="Jira 'all fields' CSV export")],
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
     with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
@@ -474,11 +580,10 @@ def import_jira(
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
         )
-    _print_import(report)
+    _print_import(report, fmt)
 
 
-def _print_import(report: ImportReport) -> None:
-    table = Table("", "count", title=f"{report.source} import")
+def _print_import(report: ImportReport, fmt: Format) -> None:
     rows = [("read", report.read), ("kept", report.kept),
             ("already imported", report.duplicates)]  # fmt: skip
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
@@ -486,16 +591,15 @@ def _print_import(report: ImportReport) -> None:
     if report.moved:
         rows.append(("moved to a new route", report.moved))
     rows += [("facts extracted", report.facts), ("problems", len(report.problems))]
-    for label, count in rows:
-        table.add_row(label, f"{count:,}")
-    out.print(table)
+    shown = [(label, f"{count:,}") for label, count in rows]
+    emit(fmt, report, lambda: table(("", "count"), shown, title=f"{report.source} import"))
     for problem in report.problems:
-        err.print(f"[yellow]skipped[/yellow] {problem.path}: {problem.error}")
+        error(f"{problem.path}: {problem.error}", "skipped")
     for warning in report.warnings:
-        err.print(f"[yellow]warning[/yellow] {warning}")
+        error(warning, "warning")
     if report.unread_columns:
         names = ", ".join(report.unread_columns)
-        err.print(f"[yellow]not read[/yellow] {len(report.unread_columns)} columns: {names}")
+        error(f"{len(report.unread_columns)} columns: {names}", "not read")
 
 
 @app.command("timeline")
@@ -504,32 +608,35 @@ def timeline(
     entity: Annotated[str, typer.Argument(help="A person, '#channel', a stream or a key")],
     limit: Annotated[int, typer.Option(help="The newest N events")] = 50,
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """What a person said and what is known about them, or what happened in a channel or
     project, oldest first."""
     with _memory(ctx) as mem:
         events = mem.timeline(entity, limit=limit, trust=trust)
-    table = Table("when", "kind", "stream", "text", title=f"timeline: {entity}")
-    for event in events:
-        table.add_row(f"{event.at:%Y-%m-%d %H:%M}", event.category or event.kind, event.stream,
-                      " ".join(event.text.split())[:120])  # fmt: skip
-    out.print(table)
+    rows = [
+        (f"{e.at:%Y-%m-%d %H:%M}", e.category or e.kind, e.stream, " ".join(e.text.split())[:120])
+        for e in events
+    ]
+    columns = ("when", "kind", "stream", "text")
+    emit(fmt, events, lambda: table(columns, rows, title=f"timeline: {entity}"))
 
 
-team_app = typer.Typer(help="Profiles, proactive actions and digests.", no_args_is_help=True)
+team_app = _typer("Profiles, proactive actions and digests.")
 app.add_typer(team_app, name="team")
 _TRUST_HELP = "full, inner, familiar or public"
 
 
 @team_app.command("rebuild")
-def team_rebuild(ctx: typer.Context) -> None:
+def team_rebuild(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Rebuild every profile and run every action rule now (maintenance does it nightly)."""
     with _memory(ctx) as mem:
         report = mem.rebuild_team()
-    out.print(
+    said = (
         f"{report.profiles} profiles; {report.actions} actions found ({report.new} new), "
         f"{report.closed} closed; {report.webhooks} told to webhooks"
     )
+    emit(fmt, report, lambda: say(said))
 
 
 @team_app.command("profile")
@@ -537,18 +644,20 @@ def team_profile(
     ctx: typer.Context,
     entity: Annotated[str, typer.Argument(help="A person, '#channel', a project or its key")],
     trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the Profile as JSON")] = False,
+    fmt: FormatOption = Format.TEXT,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True)] = False,
 ) -> None:
     """Role, current work, commitments, blockers, recent activity and mood of an entity."""
     with _memory(ctx) as mem:
         profile = mem.profile(entity, trust=trust)
-    if as_json:
-        out.print_json(profile.model_dump_json())
-        return
-    for text, source in profile.lines():
-        out.print(text + (f"  [dim]{source.label()}[/dim]" if source else ""), highlight=False)
-    for item in profile.recent_activity:
-        out.print(f"  recent: {item.text}", highlight=False)
+
+    def text() -> None:
+        for line, source in profile.lines():
+            say(line + (f"  [{source.label()}]" if source else ""))
+        for item in profile.recent_activity:
+            say(f"  recent: {item.text}")
+
+    emit(Format.JSON if as_json else fmt, profile, text)
 
 
 @team_app.command("actions")
@@ -557,21 +666,18 @@ def team_actions(
     status: Annotated[str, typer.Option(help="open, done, dismissed or all")] = "open",
     stream: Annotated[str | None, typer.Option(help="Only this stream's")] = None,
     trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the actions as JSON")] = False,
+    fmt: FormatOption = Format.TEXT,
+    as_json: Annotated[bool, typer.Option("--json", hidden=True)] = False,
 ) -> None:
     """What needs doing, as the rules found it at the last rebuild, with its evidence."""
     with _memory(ctx) as mem:
         found = mem.actions(status=None if status == "all" else status, stream=stream, trust=trust)
-    if as_json:
-        out.print_json(json.dumps([a.model_dump(mode="json") for a in found]))
-        return
-    table = Table("id", "rule", "status", "stream", "title", "evidence", title="actions")
-    for action in found:
-        evidence = ", ".join(e.label() for e in action.evidence)
-        table.add_row(
-            str(action.id), action.rule, action.status, action.stream, action.title, evidence
-        )
-    out.print(table)
+    rows = [
+        (a.id, a.rule, a.status, a.stream, a.title, ", ".join(e.label() for e in a.evidence))
+        for a in found
+    ]
+    columns = ("id", "rule", "status", "stream", "title", "evidence")
+    emit(Format.JSON if as_json else fmt, found, lambda: table(columns, rows, title="actions"))
 
 
 @team_app.command("set-status")
@@ -579,11 +685,12 @@ def team_set_status(
     ctx: typer.Context,
     action_id: Annotated[int, typer.Argument(help="The action's id")],
     status: Annotated[str, typer.Argument(help="open, done or dismissed")],
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Mark an action done or dismissed (or open again); rebuilds keep it."""
     with _memory(ctx) as mem:
         action = mem.set_action_status(action_id, status)
-    out.print(f"action {action.id} is {action.status}")
+    emit(fmt, action, lambda: say(f"action {action.id} is {action.status}"))
 
 
 @team_app.command("digest")
@@ -595,14 +702,17 @@ def team_digest(
     ] = "today",
     timezone: Annotated[str | None, typer.Option(help="IANA time zone of the days")] = None,
     trust: Annotated[str, typer.Option(help=_TRUST_HELP)] = "full",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """What a stream's turns and messages said over a period, day by day."""
     with _memory(ctx) as mem:
         digest = mem.digest(stream, period, timezone=timezone, trust=trust)
-    out.print(digest.text, highlight=False)
+    emit(fmt, digest, lambda: say(digest.text))
 
 
-keys_app = typer.Typer(help="API keys for the HTTP API: one tenant and one trust level each.")
+keys_app = _typer(
+    "API keys for the HTTP API, the proxy and MCP over HTTP: one tenant and one trust level each."
+)
 app.add_typer(keys_app, name="keys")
 
 
@@ -612,73 +722,92 @@ def keys_create(
     tenant: Annotated[str, typer.Option(help="The only tenant this key may touch")],
     trust: Annotated[str, typer.Option(help="full, inner, familiar or public")] = "full",
     label: Annotated[str, typer.Option(help="A note on who holds the key")] = "",
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Create a key and print its secret, once: only a hash is stored."""
     with _memory(ctx) as mem:
-        try:
-            key_id, secret = create_key(mem.store, tenant, trust, label)
-        except ValueError as exc:
-            err.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2) from None
-    out.print(f"key {key_id} for tenant {tenant!r} at trust {trust!r}:")
-    out.print(secret, markup=False, highlight=False)
+        key_id, secret = mem.create_key(tenant, trust, label)
+    created = {"id": key_id, "tenant": tenant, "trust": trust, "label": label, "secret": secret}
+
+    def text() -> None:
+        say(f"key {key_id} for tenant {tenant!r} at trust {trust!r}:")
+        say(secret)
+
+    emit(fmt, created, text)
 
 
 @keys_app.command("list")
-def keys_list(ctx: typer.Context) -> None:
+def keys_list(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """List keys (never their secrets)."""
     with _memory(ctx) as mem:
-        rows = mem.store.api_keys()
-    table = Table("id", "tenant", "trust", "label", "created", "revoked")
-    for key in rows:
-        table.add_row(str(key.id), key.tenant, key.trust, key.label,
-                      f"{key.created_at:%Y-%m-%d %H:%M}", "yes" if key.revoked else "")  # fmt: skip
-    out.print(table)
+        keys = mem.api_keys()
+    rows = [
+        (
+            k.id,
+            k.tenant,
+            k.trust.value,
+            k.label,
+            f"{k.created_at:%Y-%m-%d %H:%M}",
+            "yes" if k.revoked else "",
+        )
+        for k in keys
+    ]
+    columns = ("id", "tenant", "trust", "label", "created", "revoked")
+    emit(fmt, keys, lambda: table(columns, rows))
 
 
 @keys_app.command("revoke")
-def keys_revoke(ctx: typer.Context, key_id: int) -> None:
+def keys_revoke(ctx: typer.Context, key_id: int, fmt: FormatOption = Format.TEXT) -> None:
     """Revoke a key; requests with it are refused from now on."""
     with _memory(ctx) as mem:
-        revoked = mem.store.revoke_api_key(key_id)
-    out.print(f"key {key_id} revoked" if revoked else f"no live key {key_id}")
+        if not mem.revoke_key(key_id):
+            raise NotFound(f"no live key {key_id} (see `memstrata keys list`)")
+    emit(fmt, {"id": key_id, "revoked": True}, lambda: say(f"key {key_id} revoked"))
 
 
 @app.command("check")
-def check(ctx: typer.Context) -> None:
+def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Validate the settings and open the memory."""
     options: _Options = ctx.obj
     try:
         settings = options.settings()
     except MemstrataError as exc:
-        err.print(f"[red]settings invalid:[/red] {exc}")
+        error(str(exc), "settings invalid")
         raise typer.Exit(2) from None
-    table = Table("setting", "value", title="memstrata settings")
-    for key, value in settings.model_dump().items():
-        shown = shown_location(value) if key == "db" else value
-        table.add_row(key, json.dumps(shown, default=str))
-    out.print(table)
     with _memory(ctx) as mem:
-        jobs = mem.store.jobs()
-    counts = {s: sum(j.status == s for j in jobs) for s in ("pending", "done", "failed")}
+        counts = mem.job_counts()
     opened = shown_location(settings.db)
-    out.print(f"[green]ok[/green]: {opened} opened; model {mem.model.name}; jobs {counts}")
+    found = {"settings": settings, "db": opened, "model": mem.model_name, "jobs": counts}
+
+    def text() -> None:
+        dumped = jsonable(settings)
+        dumped["db"] = opened
+        table(
+            ("setting", "value"),
+            [(k, json.dumps(v)) for k, v in dumped.items()],
+            title="memstrata settings",
+        )
+        out.print(f"[green]ok[/green]: {opened} opened; model {mem.model_name}; jobs {counts}")
+
+    emit(fmt, found, text)
 
 
 @app.command("migrate")
 def migrate(
     source: Annotated[Path, typer.Option("--from", help="The SQLite memory to copy")],
     target: Annotated[str, typer.Option("--to", help="The postgresql:// database to fill")],
+    fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Copy a SQLite memory into PostgreSQL: every table, same ids; safe to run again."""
-    from memstrata.store import open_store
-    from memstrata.store.postgres.copy import copy_sqlite_to_postgres, source_rows
+    # A copy from store to store, below any Memory: the one command that opens stores.
+    from memstrata.store import open_store  # noqa: TID251
+    from memstrata.store.postgres.copy import copy_sqlite_to_postgres, source_rows  # noqa: TID251
 
     try:
         store = open_store(target)
         if not source.is_file():
             raise StoreError(f"no SQLite memory at {source}")
-        with Progress(console=out) as progress:
+        with Progress(console=err, transient=True) as progress:
             task = progress.add_task("copying", total=source_rows(source))
             counts = copy_sqlite_to_postgres(
                 source, store, lambda table, n: progress.update(task, advance=n, description=table)
@@ -686,10 +815,9 @@ def migrate(
         store.close()
     except MemstrataError as exc:
         raise _failed(exc) from None
-    table = Table("table", str(source), shown_location(target), title="rows on each side")
-    for name, (before, after) in counts.items():
-        table.add_row(name, str(before), str(after))
-    out.print(table)
+    rows = [(name, before, after) for name, (before, after) in counts.items()]
+    columns = ("table", str(source), shown_location(target))
+    emit(fmt, counts, lambda: table(columns, rows, title="rows on each side"))
 
 
 @app.command("demo")
@@ -703,7 +831,7 @@ def run_demo(
     """Run the Project Alpha story offline and show the assembled context."""
     path = db or Path(tempfile.mkdtemp(prefix="memstrata-demo-")) / "demo.db"
     if path.exists():
-        err.print(f"[red]error:[/red] {path} exists; the demo needs a fresh file")
+        error(f"{path} exists; the demo needs a fresh file")
         raise typer.Exit(2)
     settings = load_settings(db=path)
     with (
@@ -718,37 +846,38 @@ def run_demo(
         result = mem.context(demo.STREAM, demo.QUESTION, budget)
         facts_now = mem.facts(demo.STREAM)
     out.print(f"[bold]{40 + turns} turns[/bold] written to {path}\n")
-    out.print(_facts_table(facts_now, title="Current facts (layer 1)"))
+    _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
 
 
-def _facts_table(rows: list[Fact], title: str) -> Table:
-    table = Table("id", "fact", "category", "slot", "conf", "status", "source", title=title)
-    for f in rows:
-        table.add_row(
-            str(f.id),
+def _facts_table(rows: list[Fact], title: str) -> None:
+    columns = ("id", "fact", "category", "slot", "conf", "status", "source")
+    shown = [
+        (
+            f.id,
             f.text,
-            f.category,
+            f.category.value,
             f"{f.subject}/{f.slot}",
             f"{f.confidence:.2f}",
-            f.status,
+            f.status.value,
             f.source.label(),
         )
-    return table
+        for f in rows
+    ]
+    table(columns, shown, title=title)
 
 
 def _print_context(result: Context) -> None:
-    out.rule(f"context for {result.stream!r}")
-    out.print(result.text, markup=False, highlight=False)
-    out.rule()
-    table = Table("section", "items", "tokens", title=f"{result.tokens} of {result.budget} tokens")
-    for section in result.sections:
-        table.add_row(section.title, str(len(section.items)), str(section.tokens))
-    out.print(table)
+    heading(f"context for {result.stream!r}")
+    say(result.text)
+    heading("")
+    sections = [(s.title, len(s.items), s.tokens) for s in result.sections]
+    table(
+        ("section", "items", "tokens"), sections, title=f"{result.tokens} of {result.budget} tokens"
+    )
     if result.dropped:
-        dropped = Table("section", "source", "tokens", "why", title="Left out")
-        for d in result.dropped:
-            dropped.add_row(
-                d.section, d.source.label() if d.source else "", str(d.tokens), d.reason
-            )
-        out.print(dropped)
+        dropped = [
+            (d.section, d.source.label() if d.source else "", d.tokens, d.reason)
+            for d in result.dropped
+        ]
+        table(("section", "source", "tokens", "why"), dropped, title="Left out")

@@ -3,8 +3,8 @@
 import hashlib
 import secrets
 
-from memstrata.store.base import ApiKey, Store
-from memstrata.types import Trust, check_tenant
+from memstrata.store.base import Store
+from memstrata.types import ApiKey, Trust, check_tenant
 
 PREFIX = "ms_"
 

@@ -6,6 +6,8 @@ run a loop over one store, a lease in the store lets one of them run it at a tim
 lease, held only while a run lasts, keeps `memstrata maintain` from running beside a loop.
 """
 
+from __future__ import annotations  # Memory is imported for types only: it builds on this
+
 import hashlib
 import logging
 import threading
@@ -14,14 +16,17 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from memstrata import tracing
 from memstrata.facts import word_overlap
 from memstrata.jobs import ROLLUP, enqueue_once
-from memstrata.memory import Memory
 from memstrata.store.base import NewFact, lease_owner
 from memstrata.tokens import count_tokens
 from memstrata.types import Fact, FactStatus, SourceRef, utcnow
+
+if TYPE_CHECKING:
+    from memstrata.memory import Memory
 
 log = logging.getLogger("memstrata.maintenance")
 

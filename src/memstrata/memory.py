@@ -19,7 +19,10 @@ from memstrata.embed import Embedder, embedder_from_settings
 from memstrata.erase import erase, forget
 from memstrata.errors import Busy, EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
+from memstrata.import_ledger import ImportLedger
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
+from memstrata.keys import create_key, resolve_key
+from memstrata.maintenance import MaintenanceLoop, StageReport, maintain_alone
 from memstrata.material import gather
 from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
 from memstrata.pipeline import Pipeline
@@ -45,6 +48,7 @@ from memstrata.types import (
     DEFAULT_TENANT,
     GLOBAL_STREAM,
     READABLE,
+    ApiKey,
     Context,
     ErasureReport,
     Fact,
@@ -687,6 +691,63 @@ class Memory:
             )
             for s in states
         ]  # fmt: skip
+
+    # -- keys, jobs and upkeep: what the faces need besides memory -----------
+
+    def create_key(
+        self, tenant: str, trust: Trust | str = Trust.FULL, label: str = ""
+    ) -> tuple[int, str]:
+        """A new API key for `tenant` at `trust`: its id and its secret. Only a hash is
+        stored, so the secret cannot be shown again."""
+        return create_key(self.store, check_tenant(tenant), _trust(trust), label)
+
+    def api_key(self, secret: str) -> ApiKey | None:
+        """The live key `secret` belongs to; None for an unknown or revoked one."""
+        return resolve_key(self.store, secret)
+
+    def api_keys(self, *, tenant: str | None = None) -> list[ApiKey]:
+        """Every tenant's keys, or only `tenant`'s; never their secrets."""
+        return self.store.api_keys(None if tenant is None else check_tenant(tenant))
+
+    def revoke_key(self, key_id: int) -> bool:
+        """Refuse key `key_id` from now on; False when there is no live key of that id."""
+        return self.store.revoke_api_key(key_id)
+
+    def job_counts(self, *, tenant: str | None = None) -> dict[str, int]:
+        """Queued work by status (pending, done, failed), over every tenant or one."""
+        counts = dict.fromkeys(("pending", "done", "failed"), 0)
+        for job in self.store.jobs(None if tenant is None else check_tenant(tenant)):
+            counts[job.status] = counts.get(job.status, 0) + 1
+        return counts
+
+    def count_facts(self, *, source: str = "", tenant: str | None = None) -> int:
+        """Facts of any status whose source kind starts with `source` ('slack.', 'jira.')."""
+        return self.store.count_facts(self._tenant(tenant), source)
+
+    @property
+    def model_name(self) -> str:
+        return self.model.name
+
+    @property
+    def embedder_name(self) -> str | None:
+        """The embedder's model name; None when search is full text only."""
+        embedder = self.recall.embedder
+        return embedder.name if embedder is not None else None
+
+    def maintain(self) -> list[StageReport] | None:
+        """Run the maintenance stages once (retention, archive, clean-up, roll-ups,
+        retries); None when another process is running them on this store now."""
+        return maintain_alone(self, lease_owner())
+
+    def maintenance_loop(self, interval: float) -> MaintenanceLoop:
+        """A loop, not yet started, that maintains this memory at its start and then every
+        `interval` seconds, taking turns with the loops of other processes on the store."""
+        return MaintenanceLoop(self, interval)
+
+    def import_ledger(self, lease_seconds: float = 300.0) -> ImportLedger:
+        """The record of the import jobs a server takes, shared by its processes, with
+        this process's lease on the ones it runs (see memstrata.import_ledger)."""
+        return ImportLedger(self.store, lease_seconds)
 
     # -- team -------------------------------------------------------------------
 

@@ -428,3 +428,14 @@ class TimelineEntry(_Model):
     text: str
     category: str | None = None
     source: SourceRef
+
+
+class ApiKey(_Model):
+    """An API key's record; the secret itself is never stored, only its hash."""
+
+    id: int
+    tenant: str
+    trust: Trust
+    label: str
+    created_at: datetime
+    revoked: bool = False

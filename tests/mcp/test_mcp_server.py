@@ -354,9 +354,9 @@ def test_build_server_rejects_a_bad_trust_or_tenant(memory: Memory) -> None:
     ],
 )
 def test_what_looks_like_a_name(span: str, expected: bool) -> None:
-    from memstrata.mcp.server import _looks_like_name
+    from memstrata.people import looks_like_name
 
-    assert _looks_like_name(span) is expected
+    assert looks_like_name(span) is expected
 
 
 async def test_forget_and_erase_only_at_full_trust(memory: Memory) -> None:

@@ -70,7 +70,8 @@ async def test_streamable_http_subprocess(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, **_env(tmp_path, "public")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--port", str(port)],
+        [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--port", str(port),
+         "--no-auth"],
         env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:

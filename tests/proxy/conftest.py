@@ -5,7 +5,8 @@ import httpx
 import openai
 import pytest
 
-from memstrata import Memory
+from memstrata import Memory, Trust
+from memstrata.access import Caller
 from memstrata.proxy import create_proxy_app
 from tests.conftest import MemoryFactory
 from tests.proxy.servers import FakeUpstream, ServerThread
@@ -49,14 +50,18 @@ def start_proxy(upstream: FakeUpstream, open_memory: MemoryFactory) -> Iterator[
     """Starts the proxy over a memory (a fresh one unless given) in front of `upstream`."""
     started: list[Proxy] = []
 
-    def factory(memory: Memory | None = None, *, worker: bool = False, **proxy) -> Proxy:
+    def factory(
+        memory: Memory | None = None, *, worker: bool = False, keys: bool = False, **proxy
+    ) -> Proxy:
+        """Without `keys`, every request acts as the memory's tenant at full trust."""
         proxy = {"upstream": upstream.url, "timeout_seconds": 2.0, **proxy}
         if memory is None:
             memory = open_memory(worker=worker, proxy=proxy)
         settings = memory.settings.model_copy(
             update={"proxy": memory.settings.proxy.model_copy(update=proxy)}
         )
-        server = ServerThread(create_proxy_app(memory, settings)).start()
+        open_as = None if keys else Caller(memory.tenant, Trust.FULL)
+        server = ServerThread(create_proxy_app(memory, settings, open_as=open_as)).start()
         started.append(Proxy(server=server, memory=memory, clients=[]))
         return started[-1]
 

@@ -142,5 +142,5 @@ def test_the_command_line_report_names_unread_columns_and_outside_links(tmp_path
         env={"COLUMNS": "200"},
     )
     assert result.exit_code == 0, result.output
-    assert "not read 2 columns: Custom field (Team), Environment" in result.output
+    assert "not read: 2 columns: Custom field (Team), Environment" in result.output
     assert "EL-99" in result.output and "not in this file" in result.output

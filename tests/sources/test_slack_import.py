@@ -338,7 +338,7 @@ def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
     assert "routed to project:alpha" in imported.output
     assert "general/2026-03-03.json" in imported.output  # the malformed day, reported
     again = runner.invoke(app, [*base, "import", "slack", str(export)], env={"COLUMNS": "200"})
-    assert "already imported │ 10" in again.output
+    assert "already imported\t10" in again.output  # piped: tab-separated
     shown = runner.invoke(app, [*base, "timeline", "Ann"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0 and "Postgres" in shown.output
 

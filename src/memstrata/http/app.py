@@ -20,7 +20,6 @@ from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
 from memstrata.http.schemas import Health
 from memstrata.http.ui import mount as mount_inspector
-from memstrata.maintenance import MaintenanceLoop
 from memstrata.memory import Memory
 from memstrata.settings import Settings
 
@@ -62,7 +61,7 @@ def create_app(
     `maintenance`, the app runs the maintenance loop from its start to its shutdown."""
     closer = MemoryCloser(memory)
     imports = Imports(memory)
-    loop = MaintenanceLoop(memory, settings.maintenance_interval_seconds) if maintenance else None
+    loop = memory.maintenance_loop(settings.maintenance_interval_seconds) if maintenance else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

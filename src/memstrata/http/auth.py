@@ -11,11 +11,10 @@ from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPBearer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from memstrata import access
 from memstrata.http.errors import ApiError, error_response
-from memstrata.keys import resolve_key
 from memstrata.memory import Memory
-from memstrata.store.base import ApiKey
-from memstrata.types import Trust, Visibility
+from memstrata.types import ApiKey, Trust, Visibility
 
 SCOPE_KEY = "memstrata.api_key"
 PROTECTED_PREFIX = "/v1"
@@ -49,18 +48,14 @@ class AuthMiddleware:
         if secret is None:
             response = error_response(
                 401, "unauthorized",
-                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'",
+                access.NO_KEY,
                 headers=_CHALLENGE,
             )  # fmt: skip
             await response(scope, receive, send)
             return
-        key = await anyio.to_thread.run_sync(
-            resolve_key, self.memory.store, secret, limiter=self.lane
-        )
+        key = await anyio.to_thread.run_sync(self.memory.api_key, secret, limiter=self.lane)
         if key is None:
-            response = error_response(
-                401, "unauthorized", "the API key is unknown or revoked", headers=_CHALLENGE
-            )
+            response = error_response(401, "unauthorized", access.BAD_KEY, headers=_CHALLENGE)
             await response(scope, receive, send)
             return
         scope[SCOPE_KEY] = key
@@ -73,17 +68,7 @@ def _protected(path: str) -> bool:
 
 def presented_secret(scope: Scope) -> str | None:
     """The key from 'Authorization: Bearer <key>', else from 'X-API-Key'; None if neither."""
-    headers = {name.lower(): value for name, value in scope.get("headers", ())}
-    auth = headers.get(b"authorization")
-    if auth is not None:
-        scheme, _, value = auth.decode("latin-1").strip().partition(" ")
-        if scheme.lower() != "bearer":
-            return None
-        return value.strip() or None
-    header = headers.get(b"x-api-key")
-    if header is None:
-        return None
-    return header.decode("latin-1").strip() or None
+    return access.presented_secret(scope.get("headers", ()))
 
 
 # Declared for the OpenAPI page only (its Authorize button); the middleware does the work.

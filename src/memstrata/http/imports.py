@@ -40,7 +40,6 @@ from memstrata.errors import Busy, InvalidInput, StoreError
 from memstrata.http.errors import ApiError
 from memstrata.http.schemas import ImportKind, ImportState, ImportStatus
 from memstrata.memory import Memory
-from memstrata.store.base import IMPORT_LEASE_PREFIX, Store, lease_owner
 from memstrata.types import ImportProblem, ImportReport
 
 try:
@@ -69,13 +68,13 @@ machine. Five minutes let several extensions in a row fail before a live process
 for dead, and a dead one's imports are reported failed within five minutes."""
 
 
-def fail_unfinished(store: Store) -> int:
+def fail_unfinished(memory: Memory) -> int:
     """Mark the imports a stopped server left queued or running as failed.
 
     Only for a server that is starting, before any of its processes takes uploads: the
     jobs of a live process look just the same.
     """
-    return store.fail_unfinished_imports(_STOPPED)
+    return memory.import_ledger().fail_unfinished(_STOPPED)
 
 
 UPLOAD_PREFIX = "memstrata-import-"
@@ -168,12 +167,12 @@ class Imports:
         lease_seconds: float = LEASE_SECONDS,
     ) -> None:  # fmt: skip
         self._memory = memory
-        self._store = memory.store
+        self._ledger = memory.import_ledger(lease_seconds)
         self._keep = keep
         self._max_waiting = max_waiting
         self._lease_seconds = lease_seconds
-        self.owner = lease_owner()
-        self._lease = f"{IMPORT_LEASE_PREFIX}{self.owner}"
+        self.owner = self._ledger.owner
+        self._lease = self._ledger.lease
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._stopping = threading.Event()
@@ -202,7 +201,7 @@ class Imports:
     def status(self, tenant: str, job_id: str) -> ImportStatus | None:
         """The job's status, or None if there is no such job for `tenant`."""
         self._fail_orphans()
-        found = self._store.import_job(tenant, job_id)
+        found = self._ledger.job(tenant, job_id)
         if found is None:
             return None
         return ImportStatus(
@@ -234,7 +233,7 @@ class Imports:
         if self._stopping.is_set():
             raise ApiError(503, "shutting_down", "the server is shutting down; try again later")
         self._fail_orphans()  # a dead process's jobs would hold their places forever
-        waiting = self._store.count_unfinished_imports()
+        waiting = self._ledger.unfinished()
         if waiting >= self._max_waiting:
             raise ApiError(
                 429, "too_many_imports",
@@ -245,12 +244,9 @@ class Imports:
         """Record and queue `job`, making room and starting the worker as needed."""
         with self._lock:
             # One write transaction: two processes cannot both take the last free place.
-            with self._store.transaction():
-                self._check_room()
-                # In the same transaction: no process may see the job without the lease.
-                self._hold_lease()
-                self._store.insert_import(job.tenant, job.id, job.kind, owner=self.owner)
-                self._store.prune_imports(self._keep)
+            ledger, check = self._ledger, self._check_room
+            ledger.admit(job.tenant, job.id, job.kind, keep=self._keep, check=check)
+            self._holding = True
             self._queue.put(job)
             if self._thread is None:
                 self._start_threads()
@@ -276,19 +272,14 @@ class Imports:
     # -- the lease that tells other processes this one is alive ---------------
 
     def _fail_orphans(self) -> None:
-        self._store.fail_orphaned_imports(_ORPHANED)
-
-    def _hold_lease(self) -> None:
-        if not self._store.extend_lease(self._lease, self.owner, self._lease_seconds):
-            self._store.claim_lease(self._lease, self.owner, self._lease_seconds)
-        self._holding = True
+        self._ledger.fail_orphaned(_ORPHANED)
 
     def _keep_lease(self) -> None:
         while not self._closed.wait(self._lease_seconds / 5):
             if not self._holding:
                 continue  # an idle queue has no lease, and each try would lock the store
             try:
-                self._store.extend_lease(self._lease, self.owner, self._lease_seconds)
+                self._ledger.extend_lease()
             except Exception:  # a busy store: the next try may find it free
                 log.exception("cannot extend the imports lease %s", self._lease)
 
@@ -301,7 +292,7 @@ class Imports:
 
     def _release_lease(self) -> None:
         try:
-            self._store.release_lease(self._lease, self.owner)
+            self._ledger.release_lease()
         except Exception:  # it runs out by itself; with no job left, nothing is lost
             log.exception("cannot release the imports lease %s", self._lease)
 
@@ -348,7 +339,7 @@ class Imports:
         error: str | None = None,
     ) -> None:  # fmt: skip
         try:
-            self._store.set_import_status(job.id, status, report=report, error=error)
+            self._ledger.set_status(job.id, status, report=report, error=error)
         except StoreError as exc:  # the worker must go on to the next job
             log.error("cannot record the status of %s import %s: %s", job.kind, job.id, exc)
 

@@ -49,10 +49,10 @@ from memstrata.http.schemas import (
     WriteAccepted,
 )
 from memstrata.memory import Memory
-from memstrata.store.base import ApiKey
 from memstrata.team import Action, ActionStatus, Digest, Profile
 from memstrata.types import (
     READABLE,
+    ApiKey,
     Context,
     ErasureReport,
     Fact,

@@ -67,4 +67,4 @@ def _prepare(settings: Settings) -> None:
     model is one clear error here, not a failure in every worker; the migrations run
     once; and the imports a stopped server left unfinished are marked failed."""
     with Memory.open(settings=settings, background_worker=False) as memory:
-        fail_unfinished(memory.store)
+        fail_unfinished(memory)

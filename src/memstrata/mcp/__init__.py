@@ -1,28 +1,41 @@
 """The MCP face: `memstrata mcp` serves memory tools over stdio or streamable HTTP.
 
 `build_server(memory, tenant, trust)` makes the SDK server; `run_mcp(settings)` opens a
-Memory from settings and serves it as `settings.mcp.tenant` at `settings.mcp.trust`.
+Memory from settings and serves it: over stdio as `settings.mcp.tenant` at
+`settings.mcp.trust`, over HTTP as each request's API key says (`memstrata.mcp.http`).
 """
 
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
+from memstrata.access import Caller, check_no_auth
 from memstrata.extras import extra_needed
 from memstrata.settings import Settings
 from memstrata.types import Trust
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # imported on first use: see __getattr__
+if TYPE_CHECKING:  # the SDK is imported on first use: see __getattr__
     from memstrata.mcp.server import TOOL_NAMES, build_server
+    from memstrata.memory import Memory
 
 TRANSPORTS = ("stdio", "http", "streamable-http")
 """'http' is short for the SDK's 'streamable-http'."""
 
 
 def run_mcp(
-    settings: Settings, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8422
+    settings: Settings,
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8422,
+    *,
+    no_auth: bool = False,
 ) -> None:
     """Serve the memory that `settings` name until the client goes away (stdio) or the
-    process is stopped (streamable HTTP at http://host:port/mcp)."""
+    process is stopped (streamable HTTP at http://host:port/mcp).
+
+    Over stdio the session acts as `settings.mcp.tenant` at `settings.mcp.trust`: whoever
+    starts the process owns it. Over HTTP each request needs an API key and acts as its
+    tenant and trust; with `no_auth`, as the settings' tenant and trust, on loopback only.
+    """
     from memstrata.errors import InvalidInput
     from memstrata.memory import Memory
 
@@ -31,12 +44,26 @@ def run_mcp(
     with extra_needed("mcp", "the MCP server"):
         from memstrata.mcp.server import build_server
 
+    configured = Caller(settings.mcp.tenant, Trust(settings.mcp.trust))
+    if transport != "stdio" and no_auth:
+        check_no_auth("memstrata mcp", host, configured)
     with Memory.open(settings=settings, tenant=settings.mcp.tenant) as memory:
-        server = build_server(memory, settings.mcp.tenant, Trust(settings.mcp.trust))
         if transport == "stdio":
-            server.run("stdio")
+            build_server(memory, configured.tenant, configured.trust).run("stdio")
         else:
-            server.run("streamable-http", host=host, port=port)
+            _serve_http(memory, host, port, configured if no_auth else None)
+
+
+def _serve_http(memory: "Memory", host: str, port: int, open_as: Caller | None) -> None:
+    import uvicorn
+
+    with extra_needed("mcp", "the MCP server"):
+        from memstrata.mcp.http import PATH, mcp_http_app
+
+    shown = f"[{host}]" if ":" in host else host
+    keys = "no key needed (--no-auth)" if open_as else "send an API key as 'Authorization: Bearer'"
+    print(f"memstrata mcp: serving MCP at http://{shown}:{port}{PATH} ({keys})", file=sys.stderr)
+    uvicorn.run(mcp_http_app(memory, host=host, open_as=open_as), host=host, port=port)
 
 
 def __getattr__(name: str) -> Any:

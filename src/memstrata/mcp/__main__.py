@@ -1,4 +1,5 @@
-"""`python -m memstrata.mcp [--transport stdio|http] [--host H] [--port P] [--config FILE]`."""
+"""`python -m memstrata.mcp [--transport stdio|http] [--host H] [--port P] [--config FILE]
+[--no-auth]`."""
 
 import argparse
 import sys
@@ -15,9 +16,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8422)
     parser.add_argument("--config", type=Path, default=None, help="a TOML settings file")
+    parser.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="over http, take no API key: every request acts as settings.mcp (loopback only)",
+    )
     args = parser.parse_args(argv)
     try:
-        run_mcp(load_settings(args.config), args.transport, args.host, args.port)
+        settings = load_settings(args.config)
+        run_mcp(settings, args.transport, args.host, args.port, no_auth=args.no_auth)
     except MemstrataError as exc:
         print(f"memstrata mcp: {exc}", file=sys.stderr)
         return 2

@@ -7,8 +7,7 @@ memstrata's own message, never a traceback.
 """
 
 import functools
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -29,8 +28,7 @@ from memstrata.disclosure import (
 )
 from memstrata.errors import MemstrataError, NotFound
 from memstrata.memory import Memory
-from memstrata.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
-from memstrata.models.heuristic.text import wordset
+from memstrata.people import people_in
 from memstrata.recall import PRESETS
 from memstrata.types import (
     GLOBAL_STREAM,
@@ -43,7 +41,6 @@ from memstrata.types import (
     as_utc,
     check_stream,
     check_tenant,
-    stream_subject,
 )
 
 TOOL_NAMES = (
@@ -348,7 +345,7 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             if facts:
                 with_readable.append(name)
             for fact in facts:
-                for person in _people_in(fact, name):
+                for person in people_in(fact, name):
                     entry = people.setdefault(person.lower(), {"names": {}, "facts": {}})
                     entry["names"][person] = entry["names"].get(person, 0) + 1
                     entry["facts"][fact.id] = fact
@@ -493,25 +490,9 @@ def _stream_of(entity: str, memory: Memory) -> str | None:
 
 # -- people ----------------------------------------------------------------------
 
-_NAME_WORD = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*")
-_CALENDAR = wordset(
-    """monday tuesday wednesday thursday friday saturday sunday january february march
-    september october november december week month year eod eow"""
-)  # not may, june, april or august: those are people's names too
 PEOPLE_MAX = 200
 FACTS_PER_PERSON = 5
 """The newest facts listed per person; memory_search finds the rest."""
-_ABOUT_THINGS = frozenset({
-    FactCategory.DEADLINE, FactCategory.DATE, FactCategory.DECISION, FactCategory.STATUS,
-    FactCategory.RECURRING, FactCategory.DEADLINE_MENTION, FactCategory.STATUS_UPDATE,
-    FactCategory.REFERENCE, FactCategory.RISK_SIGNAL,
-})  # fmt: skip
-"""Categories whose subject is a project, an issue or a date, not a person: there a
-capitalised subject is "Deadline" or "Ticket", never someone."""
-_NAMES_SOMEONE = frozenset({FactCategory.ASSIGNMENT, FactCategory.HANDOFF})
-HOLDER_SLOT = "holder"
-"""Besides its subject, a fact names a person as a role's holder, an assignee or a
-handoff's receiver; other values are things ("Done", "GraphQL")."""
 
 
 def _best_name(entry: dict[str, Any]) -> str:
@@ -522,28 +503,3 @@ def _best_name(entry: dict[str, Any]) -> str:
 def _brief(fact: Fact) -> dict[str, Any]:
     return {"id": fact.id, "stream": fact.stream, "category": fact.category.value,
             "text": fact.text}  # fmt: skip
-
-
-def _people_in(fact: Fact, stream: str) -> Iterable[str]:
-    """The subject and value of `fact` that name a person and that its text spells so."""
-    candidates = [] if fact.category in _ABOUT_THINGS else [fact.subject]
-    if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT:
-        candidates.append(fact.value)
-    own = stream_subject(stream)
-    found: list[str] = []
-    for candidate in candidates:
-        candidate = candidate.strip()
-        if not candidate or candidate.lower() == own:
-            continue
-        match = re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", fact.text, re.IGNORECASE)
-        if match and _looks_like_name(match.group(0)) and match.group(0) not in found:
-            found.append(match.group(0))
-    return found
-
-
-def _looks_like_name(span: str) -> bool:
-    words = span.split()
-    if not 1 <= len(words) <= 3 or not all(_NAME_WORD.fullmatch(w) for w in words):
-        return False
-    lowered = [w.lower() for w in words]
-    return not any(w in NOT_NAMES or w in ROLE_HEADS or w in _CALENDAR for w in lowered)

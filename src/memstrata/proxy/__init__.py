@@ -2,15 +2,18 @@
 
     memstrata proxy --upstream http://127.0.0.1:11434/v1
 
-Point a client's base URL at the proxy and name the stream with the `X-Memstrata-Stream`
-header (or the request's `user`, mapped to `user:<value>`). See `create_proxy_app`.
+Point a client's base URL at the proxy, give it a memstrata API key as its key, and name
+the stream with the `X-Memstrata-Stream` header (or the request's `user`, mapped to
+`user:<value>`). See `create_proxy_app`.
 """
 
 from pydantic import ValidationError
 
+from memstrata.access import Caller, check_no_auth
 from memstrata.errors import SettingsError
 from memstrata.extras import extra_needed
 from memstrata.settings import ProxySettings, Settings
+from memstrata.types import DEFAULT_TENANT, Trust
 
 with extra_needed("server", "the proxy"):
     import uvicorn
@@ -39,19 +42,25 @@ def proxy_settings(
 
 def run_proxy(
     settings: Settings, upstream: str | None = None, host: str | None = None,
-    port: int | None = None,
+    port: int | None = None, *, no_auth: bool = False, tenant: str = DEFAULT_TENANT,
 ) -> None:  # fmt: skip
-    """Serve the proxy under uvicorn until interrupted, over a Memory built from settings."""
-    from memstrata.maintenance import MaintenanceLoop
+    """Serve the proxy under uvicorn until interrupted, over a Memory built from settings.
+
+    Each request needs an API key (`memstrata keys create`); with `no_auth`, none is asked
+    for and every request acts as `tenant` at full trust, on loopback only.
+    """
     from memstrata.memory import Memory
 
     settings = proxy_settings(settings, upstream, host, port)
     if not settings.proxy.upstream.startswith(("http://", "https://")):
         upstream = settings.proxy.upstream
         raise SettingsError(f"proxy.upstream must be an http(s) URL, got {upstream!r}")
+    open_as = Caller(tenant, Trust.FULL) if no_auth else None
+    if open_as is not None:
+        check_no_auth("memstrata proxy", settings.proxy.host, open_as)
     with Memory.open(settings=settings) as memory:
-        app = create_proxy_app(memory, settings)
-        loop = MaintenanceLoop(memory, settings.maintenance_interval_seconds)
+        app = create_proxy_app(memory, settings, open_as=open_as)
+        loop = memory.maintenance_loop(settings.maintenance_interval_seconds)
         loop.start()
         try:
             uvicorn.run(app, host=settings.proxy.host, port=settings.proxy.port)

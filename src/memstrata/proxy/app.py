@@ -3,6 +3,11 @@
 Per request it picks a stream (header `X-Memstrata-Stream`, else the request's `user`),
 puts that stream's memory into the system message, forwards the request upstream, passes
 the answer back as it arrives, and records the turn once the answer is complete.
+
+Every request carries a memstrata API key, which names the tenant and trust it acts as:
+in `X-API-Key` (then the client's own `Authorization` goes upstream), or as
+`Authorization: Bearer <key>` (then the upstream gets the key in `proxy.api_key_env`), so
+that an OpenAI client needs only its key and base URL changed.
 """
 
 import json
@@ -23,7 +28,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from memstrata import tracing
+from memstrata import access, tracing
+from memstrata.access import Caller
 from memstrata.errors import InvalidInput
 from memstrata.memory import Memory
 from memstrata.proxy.inject import (
@@ -37,6 +43,7 @@ from memstrata.proxy.inject import (
 )
 from memstrata.proxy.sse import StreamAnswer, json_answer
 from memstrata.settings import Settings
+from memstrata.types import Trust
 
 log = logging.getLogger("memstrata.proxy")
 
@@ -52,14 +59,21 @@ class _Turn:
     stream: str
     query: str
     model: str | None
+    caller: Caller
     speaker: str | None = None
 
 
 class _Proxy:
     def __init__(
-        self, memory: Memory, settings: Settings, http_client: httpx.AsyncClient | None
+        self,
+        memory: Memory,
+        settings: Settings,
+        http_client: httpx.AsyncClient | None,
+        open_as: Caller | None,
     ) -> None:
         self.memory = memory
+        self.open_as = open_as
+        """The caller of every request under --no-auth; None: each request's key says."""
         self.settings = settings
         self.upstream = settings.proxy.upstream.rstrip("/")
         if not self.upstream.startswith(("http://", "https://")):
@@ -85,6 +99,9 @@ class _Proxy:
     # -- routes ---------------------------------------------------------------
 
     async def chat(self, request: Request) -> Response:
+        caller, keyed = await self._caller(request)
+        if caller is None:
+            return _unauthorized(keyed)
         raw = await request.body()
         try:
             body = json.loads(raw)
@@ -97,27 +114,34 @@ class _Proxy:
         except InvalidInput as exc:
             param = STREAM_HEADER if request.headers.get(STREAM_HEADER) else "user"
             return _error(422, str(exc), param=param, code="invalid_stream")
-        headers = self._upstream_headers(request)
+        headers = self._upstream_headers(request, keyed)
         if stream is None:
-            return await self._forward(raw, headers, None, {})
+            log.warning("a request named no stream: %s", NO_STREAM)
+            return await self._forward(raw, headers, None, {WARNING_HEADER: NO_STREAM})
         messages = body.get("messages")
         query = query_text(messages)
         extra = {"X-Memstrata-Stream": stream}
-        text, warning = await self._memory(stream, query, messages)
+        text, warning = await self._memory(stream, query, messages, caller)
+        if caller.trust is Trust.PUBLIC:
+            warning = "; ".join(filter(None, [warning, NOT_RECORDED]))
         if warning:
             extra[WARNING_HEADER] = warning
         if text and isinstance(messages, list):
             raw = json.dumps({**body, "messages": with_memory(messages, text)}).encode()
         model = body.get("model") if isinstance(body.get("model"), str) else None
         tracing.event("proxy", stream=stream, source=param, memory_chars=len(text), warning=warning)
-        turn = _Turn(stream, query, model, speaker_name(messages))
-        return await self._forward(raw, headers, turn, extra)
+        turn = _Turn(stream, query, model, caller, speaker_name(messages))
+        recorded = turn if caller.trust is not Trust.PUBLIC else None
+        return await self._forward(raw, headers, recorded, extra)
 
     async def models(self, request: Request) -> Response:
+        caller, keyed = await self._caller(request)
+        if caller is None:
+            return _unauthorized(keyed)
         path = request.url.path.removeprefix("/v1")
         client = self.client()
         upstream = client.build_request(
-            "GET", self.upstream + path, headers=self._upstream_headers(request),
+            "GET", self.upstream + path, headers=self._upstream_headers(request, keyed),
             timeout=self.timeout,
         )  # fmt: skip
         try:
@@ -128,11 +152,32 @@ class _Proxy:
 
     # -- inside ---------------------------------------------------------------
 
-    async def _memory(self, stream: str, query: str, messages: Any) -> tuple[str, str | None]:
+    async def _caller(self, request: Request) -> tuple[Caller | None, str | None]:
+        """Who the request acts as, and where its key came from: 'x-api-key',
+        'authorization', or None if it sent none. No caller: the key is missing or bad."""
+        if self.open_as is not None:
+            return self.open_as, None
+        secret: str | None = request.headers.get("x-api-key", "").strip()
+        source = "x-api-key"
+        if not secret:
+            source, secret = "authorization", access.bearer(request.headers.get("authorization"))
+        if not secret:
+            return None, None
+        key = await run_in_threadpool(self.memory.api_key, secret)
+        return (Caller.of(key) if key is not None else None), source
+
+    async def _memory(
+        self, stream: str, query: str, messages: Any, caller: Caller
+    ) -> tuple[str, str | None]:
         """The memory text for the system message, and a warning if memory failed."""
         try:
             context = await run_in_threadpool(
-                self.memory.context, stream, query, self.settings.proxy.budget
+                self.memory.context,
+                stream,
+                query,
+                self.settings.proxy.budget,
+                trust=caller.trust,
+                tenant=caller.tenant,
             )
         except Exception as exc:  # the request goes on without memory
             log.warning("memory unavailable for %s: %s", stream, _reason(exc))
@@ -203,9 +248,15 @@ class _Proxy:
         started = time.perf_counter()
         try:
             self.memory.add_turn(
-                turn.stream, user=turn.query, assistant=answer, model_variant=turn.model,
+                turn.stream,
+                user=turn.query,
+                assistant=answer,
+                model_variant=turn.model,
                 speaker=turn.speaker,
-            )  # fmt: skip
+                tenant=turn.caller.tenant,
+                trust=turn.caller.trust,
+                key_id=turn.caller.key_id,
+            )
         except Exception as exc:  # the answer is out already; nothing to tell the client
             log.warning("could not record the turn in %s: %s", turn.stream, _reason(exc))
             return
@@ -213,9 +264,11 @@ class _Proxy:
             "proxy_record", stream=turn.stream, ms=round((time.perf_counter() - started) * 1000, 2)
         )
 
-    def _upstream_headers(self, request: Request) -> dict[str, str]:
+    def _upstream_headers(self, request: Request, keyed: str | None) -> dict[str, str]:
+        """The headers for the upstream: never the memstrata key; the client's own
+        Authorization unless it carried that key."""
         headers = {"Accept-Encoding": "identity", "Content-Type": "application/json"}
-        auth = request.headers.get("authorization")
+        auth = request.headers.get("authorization") if keyed != "authorization" else None
         if not auth:
             key = os.environ.get(self.settings.proxy.api_key_env)
             auth = f"Bearer {key}" if key else None
@@ -228,14 +281,20 @@ class _Proxy:
 
 
 def create_proxy_app(
-    memory: Memory, settings: Settings, *, http_client: httpx.AsyncClient | None = None
+    memory: Memory,
+    settings: Settings,
+    *,
+    http_client: httpx.AsyncClient | None = None,
+    open_as: Caller | None = None,
 ) -> Starlette:
     """The proxy as an ASGI app over `memory`, forwarding to `settings.proxy.upstream`.
 
-    A given `http_client` stays open (its owner closes it); without one the app makes
-    its own and closes it at shutdown.
+    Each request's API key names its tenant and trust; with `open_as`, no key is asked
+    for and every request acts as that caller (--no-auth). A given `http_client` stays
+    open (its owner closes it); without one the app makes its own and closes it at
+    shutdown.
     """
-    proxy = _Proxy(memory, settings, http_client)
+    proxy = _Proxy(memory, settings, http_client, open_as)
     routes = [
         Route("/v1/chat/completions", proxy.chat, methods=["POST"]),
         Route("/v1/models", proxy.models, methods=["GET"]),
@@ -245,6 +304,18 @@ def create_proxy_app(
 
 
 # -- responses ----------------------------------------------------------------
+
+NO_STREAM = (
+    "no stream named: send the X-Memstrata-Stream header or the request's user; this "
+    "request got no memory and is not recorded"
+)
+NOT_RECORDED = "this key has trust 'public', which may not write: the turn is not recorded"
+
+
+def _unauthorized(keyed: str | None) -> JSONResponse:
+    """401 in OpenAI's shape, which clients show as a bad API key."""
+    message = access.BAD_KEY if keyed else access.NO_KEY
+    return _error(401, message, code="invalid_api_key", headers={"WWW-Authenticate": "Bearer"})
 
 
 def _error(

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from memstrata.types import (
+    ApiKey,
     Fact,
     FactCategory,
     FactChange,
@@ -127,17 +128,6 @@ class Job(_Row):
     attempts: int
     run_after: float
     last_error: str | None
-
-
-class ApiKey(_Row):
-    """An API key's record; the secret itself is never stored, only its hash."""
-
-    id: int
-    tenant: str
-    trust: Trust
-    label: str
-    created_at: datetime
-    revoked: bool = False
 
 
 class ImportJob(_Row):

@@ -35,7 +35,6 @@ from memstrata.http.ui.session import (
     require_writer,
     resolve_viewer,
 )
-from memstrata.keys import resolve_key
 from memstrata.memory import Memory
 from memstrata.types import FactCategory
 
@@ -163,7 +162,7 @@ def signin(
     request: Request, key: Annotated[str, Form(max_length=200)], next: Annotated[str, Form()] = ""
 ) -> Response:
     secret = key.strip()
-    if resolve_key(_memory(request).store, secret) is None:
+    if _memory(request).api_key(secret) is None:
         return page(request, "signin.html", 401, viewer=None, next=_local(next), failed=True)
     response = _back(_local(next))
     keep_key(response, request, secret)

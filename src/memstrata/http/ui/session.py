@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from fastapi import Request
 from starlette.responses import Response
 
-from memstrata.keys import resolve_key
 from memstrata.memory import Memory
-from memstrata.store.base import ApiKey
-from memstrata.types import READABLE, Trust, Visibility
+from memstrata.types import READABLE, ApiKey, Trust, Visibility
 
 COOKIE = "memstrata_ui_key"
 COOKIE_PATH = "/ui"
@@ -63,7 +61,7 @@ def csrf_token(secret: str) -> str:
 
 def resolve_viewer(memory: Memory, request: Request) -> Viewer:
     secret = request.cookies.get(COOKIE, "")
-    key = resolve_key(memory.store, secret) if secret else None
+    key = memory.api_key(secret) if secret else None
     if key is None:
         raise SignInNeeded
     return Viewer(key=key, csrf=csrf_token(secret))
