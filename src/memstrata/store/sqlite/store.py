@@ -1113,34 +1113,39 @@ class SQLiteStore(EntityTables, ErasureTables):
     def _terms_within(self, fts: str, terms: Sequence[str]) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
         rarest one), and how many items they match."""
-        counted = sorted((self._matches(fts, term), term) for term in terms)
+        counts = self._matches(fts, terms)
         kept, total = [], 0
-        for count, term in counted:
+        for count, term in sorted(zip(counts, terms, strict=True)):
             if kept and total + count > _SCORED:
                 break
             kept.append(term)
             total += count
         return kept, total
 
-    def _matches(self, fts: str, term: str) -> int:
-        """How many items `term` matches, counted up to _SCORED + 1. A common term's count
-        is remembered for a while: counting it reads many rows, and it only decides which
-        terms are worth scoring."""
-        key = (fts, term)
+    def _matches(self, fts: str, terms: Sequence[str]) -> list[int]:
+        """How many items each term matches, counted up to _SCORED + 1, in one query. A
+        common term's count is remembered for a while: counting it reads many rows, and it
+        only decides which terms are worth scoring."""
         now = time.monotonic()
-        known = self._term_counts.get(key)
-        if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
-            return known[0]
-        if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
-            self._term_counts.clear()
-        row = self._row(
-            f"SELECT count(*) AS n FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?)",
-            (_quoted(term), _SCORED + 1),
-        )
-        count = row["n"] if row else 0
-        if count > _COUNT_REMEMBERED_FROM:
-            self._term_counts[key] = (count, now)
-        return count
+        known: dict[str, int] = {}
+        for term in terms:
+            remembered = self._term_counts.get((fts, term))
+            if remembered is not None and now - remembered[1] < _TERM_COUNT_SECONDS:
+                known[term] = remembered[0]
+        unknown = [t for t in terms if t not in known]
+        if unknown:
+            if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
+                self._term_counts.clear()
+            count = f"(SELECT count(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?))"
+            row = self._row(
+                "SELECT " + ", ".join([count] * len(unknown)),
+                [value for t in unknown for value in (_quoted(t), _SCORED + 1)],
+            )
+            for term, matched in zip(unknown, row or (), strict=True):
+                known[term] = matched
+                if matched > _COUNT_REMEMBERED_FROM:
+                    self._term_counts[(fts, term)] = (matched, now)
+        return [known[t] for t in terms]
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
