@@ -39,6 +39,9 @@ SAVE_EVERY = 0.05
 catches up on at most that many rows."""
 _WIDEST = 4096
 """The most nearest neighbours read while looking for enough that pass a filter."""
+_RESCORED = 3
+"""A graph search reads this many times the candidates asked for, and ranks them by their
+exact float32 vectors."""
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
 _EXPANSION_SEARCH = 256
@@ -201,12 +204,15 @@ class VectorIndex:
         self, part: _Partition, where: ItemFilter, query: np.ndarray, limit: int, exact: bool
     ) -> list[tuple[int, float]]:
         size = len(part.vectors)
-        count = min(size, max(2 * limit, 64))
+        graph = isinstance(part.vectors, _Graph) and not exact
+        count = min(size, max((_RESCORED if graph else 2) * limit, 64))
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
             passed = self._store.passing(part.kind, where, ids.tolist())
             hits = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True) if int(i) in passed]
             if len(hits) >= limit or count >= size:
+                if graph:
+                    hits = self._rescored(part.kind, where.tenant, hits, query)
                 return hits[:limit]
             if count >= _WIDEST:
                 break
@@ -216,6 +222,22 @@ class VectorIndex:
         ids, vectors = part.vectors.vectors_of(allowed)
         ids, sims = _top(ids, _similarities(vectors, query), limit)
         return list(zip(ids.tolist(), sims.tolist(), strict=True))
+
+    def _rescored(
+        self, kind: str, tenant: str, hits: list[tuple[int, float]], query: np.ndarray
+    ) -> list[tuple[int, float]]:
+        """The graph's candidates in the order of their exact similarity: the graph holds
+        float16 vectors and finds neighbours approximately, so its own order is rough near
+        the cut."""
+        if not hits:
+            return hits
+        rows = self._store.item_vectors(kind, tenant, [i for i, _ in hits])
+        if len(rows) < len(hits):
+            return hits  # vectors replaced meanwhile: the graph's order will do
+        ids = np.asarray([i for i, _ in rows], dtype=np.int64)
+        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+        ordered_ids, sims = _top(ids, _similarities(matrix.reshape(ids.size, -1), query), ids.size)
+        return list(zip(ordered_ids.tolist(), sims.tolist(), strict=True))
 
     def _partition(self, tenant: str, stream: str, kind: str) -> _Partition:
         with self._lock:

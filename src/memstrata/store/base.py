@@ -370,6 +370,13 @@ class Store(EntityStore, ErasureStore, Protocol):
         self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0,
         limit: int | None = None,
     ) -> list[tuple[int, int, str, bytes]]: ...  # fmt: skip
+    def item_vectors(
+        self, kind: str, tenant: str, item_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]:
+        """(item id, float32 blob) of those of `item_ids` that have a vector, in no set
+        order: the exact vectors that rescore an approximate search's candidates."""
+        ...
+
     def streams_with_items(self) -> list[tuple[str, str]]: ...
 
     def count_facts(self, tenant: str, source_prefix: str) -> int:

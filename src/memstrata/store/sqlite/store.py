@@ -586,6 +586,16 @@ class SQLiteStore(EntityTables, ErasureTables):
         rows = self._rows(sql, [*params, after_id, -1 if limit is None else limit])
         return [(r["id"], r["item_id"], r["stream"], r["vector"]) for r in rows]
 
+    def item_vectors(
+        self, kind: str, tenant: str, item_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]:
+        rows = self._rows(
+            "SELECT item_id, vector FROM vectors WHERE kind = ? AND tenant = ?"
+            " AND item_id IN (SELECT value FROM json_each(?))",
+            [kind, tenant, json.dumps(list(item_ids))],
+        )
+        return [(r["item_id"], r["vector"]) for r in rows]
+
     def streams_with_items(self) -> list[tuple[str, str]]:
         rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
         return [(r["tenant"], r["name"]) for r in rows]
