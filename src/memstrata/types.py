@@ -387,6 +387,9 @@ class ImportReport(_Model):
     problems: tuple[ImportProblem, ...] = ()
     warnings: tuple[str, ...] = ()
     """Things the importer should know, such as most messages landing in `global`."""
+    unembedded: int = 0
+    """Items of the routed streams still waiting for a vector when the import returned
+    (full text finds them meanwhile); 0 once the import embedded what it stored."""
 
 
 class ErasureReport(_Model):

@@ -160,6 +160,9 @@ def lease_owner() -> str:
 
 
 IMPORT_LEASE_PREFIX = "imports:"
+EMBED_MIN_CHARS = 12
+"""Turns and messages shorter than this get no vector: "ok", "+1" and "thanks!" are near
+every question alike, full text still finds them, and in chat they are many."""
 """A process holds the lease named this plus its owner id while it has imports unfinished;
 when that lease runs out, the process is taken for dead."""
 
@@ -361,6 +364,10 @@ class Store(EntityStore, ErasureStore, Protocol):
 
     def vector_models(self) -> list[tuple[str, int]]: ...
     def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]: ...
+    def count_unembedded_in(self, tenant: str, stream: str) -> int:
+        """How many items `unembedded` would return for the stream, without a limit."""
+        ...
+
     def count_unembedded(self) -> int: ...
     def put_vectors(
         self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
+    EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
     ImportJob,
@@ -524,37 +525,31 @@ class SQLiteStore(EntityTables, ErasureTables):
         """Up to `limit` items of the stream without a vector: (kind, id, text).
 
         Of summaries, only session and roll-up ones: the active summary and its archived
-        versions retell those, and full text still finds them.
+        versions retell those, and full text still finds them. Turns and messages shorter
+        than EMBED_MIN_CHARS ("ok", "+1", "thanks!") get none: their vector would be near
+        every question alike, and full text finds them.
         """
-        rows = self._rows(
-            "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
-            " || char(10) || t.assistant_text AS text"
-            " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
-            " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
-            " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
-            " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
-            " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL"
-            " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
-            " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
-            " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
-            " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
-            " UNION ALL SELECT 'record', r.id, r.text FROM records r"
-            " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
-            " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL"
-            " LIMIT ?",
-            (tenant, stream, tenant, stream, tenant, stream, tenant, stream, limit),
-        )
+        sql, params = _unembedded_sql(tenant, stream)
+        rows = self._rows(f"{sql} LIMIT ?", [*params, limit])
         return [(r["kind"], r["id"], r["text"]) for r in rows]
+
+    def count_unembedded_in(self, tenant: str, stream: str) -> int:
+        sql, params = _unembedded_sql(tenant, stream)
+        row = self._row(f"SELECT count(*) AS n FROM ({sql})", params)
+        return row["n"] if row else 0
 
     def count_unembedded(self) -> int:
         row = self._row(
-            "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
+            "SELECT (SELECT COUNT(*) FROM turns"
+            "    WHERE length(user_text) + length(assistant_text) >= ?)"
+            " + (SELECT COUNT(*) FROM facts)"
             " + (SELECT COUNT(*) FROM summaries"
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
-            " + (SELECT COUNT(*) FROM records)"
-            " - (SELECT COUNT(*) FROM vectors) AS n"
+            " + (SELECT COUNT(*) FROM records WHERE length(text) >= ?)"
+            " - (SELECT COUNT(*) FROM vectors) AS n",
+            (EMBED_MIN_CHARS, EMBED_MIN_CHARS),
         )
-        return row["n"]
+        return max(0, row["n"])
 
     def put_vectors(
         self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]
@@ -1311,6 +1306,29 @@ _RECORD_COLUMNS = (
 _RECORD_INSERT = f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES "
 _RECORDS_PER_INSERT = 50
 """50 rows of 17 values stay under the 999 variables older SQLite builds allow."""
+
+
+def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
+    """The stream's items that want a vector and have none, as (kind, id, text)."""
+    sql = (
+        "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+        " || char(10) || t.assistant_text AS text"
+        " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
+        " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
+        " AND length(t.user_text) + length(t.assistant_text) >= ?"
+        " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
+        " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
+        " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL"
+        " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
+        " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
+        " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
+        " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
+        " UNION ALL SELECT 'record', r.id, r.text FROM records r"
+        " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
+        " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL AND length(r.text) >= ?"
+    )
+    shortest = EMBED_MIN_CHARS
+    return sql, [tenant, stream, shortest, tenant, stream, tenant, stream, tenant, stream, shortest]
 
 
 def _record_row(record: NewRecord, recorded: str | None) -> tuple[Any, ...]:
