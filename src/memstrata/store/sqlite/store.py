@@ -585,9 +585,11 @@ class SQLiteStore(EntityTables, ErasureTables):
         self, kind: str, tenant: str, item_ids: Sequence[int]
     ) -> list[tuple[int, bytes]]:
         rows = self._rows(
-            "SELECT item_id, vector FROM vectors WHERE kind = ? AND tenant = ?"
-            " AND item_id IN (SELECT value FROM json_each(?))",
-            [kind, tenant, json.dumps(list(item_ids))],
+            # CROSS JOIN: each id is looked up by (kind, item_id); the planner would rather
+            # read every vector of the tenant's kind.
+            "SELECT v.item_id, v.vector FROM json_each(?) AS wanted CROSS JOIN vectors v"
+            " ON v.kind = ? AND v.item_id = wanted.value WHERE v.tenant = ?",
+            [json.dumps(list(item_ids)), kind, tenant],
         )
         return [(r["item_id"], r["vector"]) for r in rows]
 
