@@ -265,11 +265,19 @@ def main() -> None:
         return
     args.dir.mkdir(parents=True, exist_ok=True)
     table = Table(
-        "items", "p50 ms", "p95 ms", "p95 growth", "CPU p50 ms", "CPU p95 ms", "index ready s",
-        "first context ms", "peak RSS MB", "recall@50",
+        "items",
+        "p50 ms",
+        "p95 ms",
+        "p95 growth",
+        "CPU p50 ms",
+        "CPU p95 ms",
+        "index ready s",
+        "first context ms",
+        "peak RSS MB",
+        "recall@50",
         title=f"context(), one busy stream, hashing embedder, budget {args.budget}; "
         f"load before: {_load()}",
-    )  # fmt: skip
+    )
     base = None
     for size in args.sizes:
         path = args.dir / f"scale-{size}.db"
@@ -279,11 +287,17 @@ def main() -> None:
         result = _measure_apart(path, args.queries, args.budget)
         base = base or result["p95"]
         table.add_row(
-            f"{size:,}", f"{result['p50']:.1f}", f"{result['p95']:.1f}",
-            f"x{result['p95'] / base:.2f}", f"{result['cpu_p50']:.1f}",
-            f"{result['cpu_p95']:.1f}", f"{index_seconds:.1f}", f"{result['open_ms']:.0f}",
-            f"{result['rss_mb']:.0f}", f"{result['recall_at_50']:.3f}",
-        )  # fmt: skip
+            f"{size:,}",
+            f"{result['p50']:.1f}",
+            f"{result['p95']:.1f}",
+            f"x{result['p95'] / base:.2f}",
+            f"{result['cpu_p50']:.1f}",
+            f"{result['cpu_p95']:.1f}",
+            f"{index_seconds:.1f}",
+            f"{result['open_ms']:.0f}",
+            f"{result['rss_mb']:.0f}",
+            f"{result['recall_at_50']:.3f}",
+        )
     Console().print(table)
     print(f"load after: {_load()} (1, 5 and 15 minute load averages; {os.cpu_count()} cores)")
 

@@ -31,50 +31,131 @@ from memstrata.store import SQLiteStore
 from memstrata.store.base import ItemFilter, NewTurn
 
 STREAM = "project:alpha"
-PEOPLE = ["Raj", "Priya", "Lena", "Tom", "Ana", "Kofi", "Mei", "Omar", "Sara", "Ivan",
-          "Caroline", "Melanie", "Jon", "Gina", "Dev", "Yuki"]  # fmt: skip
+PEOPLE = [
+    "Raj",
+    "Priya",
+    "Lena",
+    "Tom",
+    "Ana",
+    "Kofi",
+    "Mei",
+    "Omar",
+    "Sara",
+    "Ivan",
+    "Caroline",
+    "Melanie",
+    "Jon",
+    "Gina",
+    "Dev",
+    "Yuki",
+]
 SUBJECTS = [
-    "the billing service", "our kafka cluster", "the login page", "the mobile app",
-    "the quarterly budget", "the hiring plan", "the onboarding docs", "the search index",
-    "the data warehouse", "the vendor contract", "the pricing page", "the release train",
-    "the design system", "the payment gateway", "the customer dashboard", "the API gateway",
-    "my garden", "the marathon", "my sister's wedding", "the camping trip", "the pottery class",
-    "the new puppy", "the book club", "the job interview", "the apartment move",
-    "the piano lessons", "the road trip", "the charity run", "the art exhibit",
-]  # fmt: skip
+    "the billing service",
+    "our kafka cluster",
+    "the login page",
+    "the mobile app",
+    "the quarterly budget",
+    "the hiring plan",
+    "the onboarding docs",
+    "the search index",
+    "the data warehouse",
+    "the vendor contract",
+    "the pricing page",
+    "the release train",
+    "the design system",
+    "the payment gateway",
+    "the customer dashboard",
+    "the API gateway",
+    "my garden",
+    "the marathon",
+    "my sister's wedding",
+    "the camping trip",
+    "the pottery class",
+    "the new puppy",
+    "the book club",
+    "the job interview",
+    "the apartment move",
+    "the piano lessons",
+    "the road trip",
+    "the charity run",
+    "the art exhibit",
+]
 VERBS = [
-    "is blocked on", "finally shipped", "needs a review of", "broke after", "is waiting for",
-    "got delayed by", "was rescheduled because of", "went well thanks to", "depends on",
-    "is over budget because of", "was approved with", "keeps failing on", "is ready except",
-    "reminded me of", "made me rethink", "turned out better than",
-]  # fmt: skip
+    "is blocked on",
+    "finally shipped",
+    "needs a review of",
+    "broke after",
+    "is waiting for",
+    "got delayed by",
+    "was rescheduled because of",
+    "went well thanks to",
+    "depends on",
+    "is over budget because of",
+    "was approved with",
+    "keeps failing on",
+    "is ready except",
+    "reminded me of",
+    "made me rethink",
+    "turned out better than",
+]
 OBJECTS = [
-    "the database migration", "a flaky test", "the security audit", "a missing invoice",
-    "the new schema", "the load test", "a memory leak", "the rollback plan", "the SSO change",
-    "a vendor outage", "the holiday freeze", "the legal sign-off", "the cache warmup",
-    "the weather", "a broken ankle", "the flight times", "a surprise party", "the neighbours",
-    "the first rehearsal", "an old friend", "the late train", "the recipe I tried",
-]  # fmt: skip
+    "the database migration",
+    "a flaky test",
+    "the security audit",
+    "a missing invoice",
+    "the new schema",
+    "the load test",
+    "a memory leak",
+    "the rollback plan",
+    "the SSO change",
+    "a vendor outage",
+    "the holiday freeze",
+    "the legal sign-off",
+    "the cache warmup",
+    "the weather",
+    "a broken ankle",
+    "the flight times",
+    "a surprise party",
+    "the neighbours",
+    "the first rehearsal",
+    "an old friend",
+    "the late train",
+    "the recipe I tried",
+]
 TAILS = [
-    "", "", "Let's talk on {day}.", "It should be done by {day}.", "Ticket {key}-{n} has details.",
-    "About {n} users were affected.", "{person} will follow up.", "I'll send the notes tonight.",
-    "We agreed to revisit it in {month}.", "Costs went up {n} percent.", "No rush on this one.",
-]  # fmt: skip
+    "",
+    "",
+    "Let's talk on {day}.",
+    "It should be done by {day}.",
+    "Ticket {key}-{n} has details.",
+    "About {n} users were affected.",
+    "{person} will follow up.",
+    "I'll send the notes tonight.",
+    "We agreed to revisit it in {month}.",
+    "Costs went up {n} percent.",
+    "No rush on this one.",
+]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "the weekend"]
 MONTHS = ["March", "May", "July", "September", "November"]
 QUESTIONS = [
-    "What happened with {subject}?", "Who is working on {object}?",
-    "Why is {subject} late?", "What did {person} say about {object}?",
-    "Any news on {subject} and {object}?", "When will {subject} be ready?",
-]  # fmt: skip
+    "What happened with {subject}?",
+    "Who is working on {object}?",
+    "Why is {subject} late?",
+    "What did {person} say about {object}?",
+    "Any news on {subject} and {object}?",
+    "When will {subject} be ready?",
+]
 
 
 def line(rng: random.Random) -> str:
     person = rng.choice(PEOPLE)
     tail = rng.choice(TAILS).format(
-        day=rng.choice(DAYS), key=rng.choice(["ALPHA", "OPS", "WEB"]), n=rng.randint(2, 999),
-        person=rng.choice(PEOPLE), month=rng.choice(MONTHS),
-    )  # fmt: skip
+        day=rng.choice(DAYS),
+        key=rng.choice(["ALPHA", "OPS", "WEB"]),
+        n=rng.randint(2, 999),
+        person=rng.choice(PEOPLE),
+        month=rng.choice(MONTHS),
+    )
     said = f"{rng.choice(SUBJECTS).capitalize()} {rng.choice(VERBS)} {rng.choice(OBJECTS)}."
     return f"{person}: {said} {tail}".strip()
 
@@ -123,14 +204,23 @@ def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple[int, int
         with store.transaction():
             ids = [
                 store.insert_turn(
-                    NewTurn(tenant="default", stream=STREAM, user=f"line {n}", assistant="",
-                            at=_START, tokens=3)
+                    NewTurn(
+                        tenant="default",
+                        stream=STREAM,
+                        user=f"line {n}",
+                        assistant="",
+                        at=_START,
+                        tokens=3,
+                    )
                 ).id
                 for n in range(len(matrix))
-            ]  # fmt: skip
-            store.put_vectors("default", STREAM, "bench", [
-                ("turn", i, matrix[row].tobytes(), matrix.shape[1]) for row, i in enumerate(ids)
-            ])  # fmt: skip
+            ]
+            store.put_vectors(
+                "default",
+                STREAM,
+                "bench",
+                [("turn", i, matrix[row].tobytes(), matrix.shape[1]) for row, i in enumerate(ids)],
+            )
         id_array = np.asarray(ids)
         where = ItemFilter(tenant="default", streams=(STREAM,))
         exact_top = [set(id_array[np.argsort(-(matrix @ q))[:50]].tolist()) for q in asked]
@@ -150,8 +240,17 @@ def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple[int, int
                 got = index.search("turn", where, vector, 50)
                 spent.append((time.perf_counter() - started) * 1000)
                 found.append(len(truth & {i for i, _ in got}) / 50)
-            rows.append((connectivity, expansion, rescored, build, statistics.mean(found),
-                         min(found), statistics.median(spent)))  # fmt: skip
+            rows.append(
+                (
+                    connectivity,
+                    expansion,
+                    rescored,
+                    build,
+                    statistics.mean(found),
+                    min(found),
+                    statistics.median(spent),
+                )
+            )
         store.close()
     return rows
 
@@ -166,10 +265,12 @@ def main() -> None:
     parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-scale"))
     parser.add_argument(
-        "--settings", nargs="*", default=["16:128:1", "16:128:3", "16:256:3", "32:128:3"],
+        "--settings",
+        nargs="*",
+        default=["16:128:1", "16:128:3", "16:256:3", "32:128:3"],
         help="connectivity:expansion_search:rescored, where rescored is how many times 50\
  candidates the graph gives for exact rescoring (1: none)",
-    )  # fmt: skip
+    )
     parser.add_argument("--embed-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     matrix, asked = embedded(args.dir, args.items, args.queries, args.embedder)
@@ -177,11 +278,16 @@ def main() -> None:
         return
     settings = [tuple(int(x) for x in pair.split(":")) for pair in args.settings]
     table = Table(
-        "connectivity", "expansion", "rescored", "build s", "recall@50", "worst query",
+        "connectivity",
+        "expansion",
+        "rescored",
+        "build s",
+        "recall@50",
+        "worst query",
         "ms per search",
         title=f"{args.embedder} vectors of {args.items:,} generated chat lines, "
         f"{args.queries} questions",
-    )  # fmt: skip
+    )
     for row in measure(matrix, asked, settings):
         c, e, r, build, mean, worst, ms = row
         table.add_row(

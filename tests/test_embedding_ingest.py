@@ -64,8 +64,10 @@ def test_a_repeated_text_is_embedded_once_across_batches(tmp_path):
 
 
 def test_a_slack_import_reports_what_is_left_to_embed(tmp_path):
-    day = [msg(f"1772442{n:03d}.000100", f"Deploy step {n} for the billing service", "U1")
-           for n in range(30)]  # fmt: skip
+    day = [
+        msg(f"1772442{n:03d}.000100", f"Deploy step {n} for the billing service", "U1")
+        for n in range(30)
+    ]
     day += [msg("1772443999.000100", "ok", "U1")]
     export = write_export(tmp_path / "export", {"proj-alpha": {"2026-03-02": day}})
     mem, _ = open_counting(tmp_path)
