@@ -281,10 +281,11 @@ class VectorIndex:
             matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for *_, blob in rows])
             part.vectors.add(ids, matrix)
             part.through = rows[-1][0]
-        if isinstance(part.vectors, _Matrix) and self._wants_graph(part):
-            part.vectors = self._graph_of(part.vectors)
-            self._save(part)
-        elif isinstance(part.vectors, _Graph) and self._save_due(part):
+            if isinstance(part.vectors, _Matrix) and self._wants_graph(part):
+                # The rest goes straight into the graph: a million float32 vectors held as
+                # a matrix first would outgrow the graph itself several times.
+                part.vectors = self._graph_of(part.vectors)
+        if isinstance(part.vectors, _Graph) and self._save_due(part):
             self._save(part)
 
     def _wants_graph(self, part: _Partition) -> bool:
