@@ -125,20 +125,27 @@ def measure(size: int, embed: str, keep: Path | None, workers: int) -> dict | No
                "--workers", str(workers)]  # fmt: skip
     if keep:
         command += ["--keep", str(keep)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         console = Console(stderr=True)
         console.print(f"[red]size {size:,} failed (exit {done.returncode}):[/red]")
         console.print(done.stderr[-3000:], markup=False, highlight=False)  # tracebacks hold [..]
         return None
-    return json.loads(lines[-1])
+    result = json.loads(lines[-1])
+    # CPU of the run and its workers (generating the export included): on a shared machine
+    # wall time says more about the neighbours.
+    result["cpu_s"] = sum(getattr(after, f) - getattr(before, f) for f in ("ru_utime", "ru_stime"))
+    return result
 
 
 def results_table(results: list[dict], embed: str, workers: int) -> Table:
     how = f"{workers} worker processes" if workers else "in-process"
     table = Table(
-        "messages", "kept", "import s", "process s", "total msgs/s", "start RSS MB",
+        "messages", "kept", "import s", "process s", "total msgs/s", "msgs per CPU s",
+        "start RSS MB",
         "peak RSS MB", "worker RSS MB", "DB MB", "facts", "summaries", "problems",
         title=f"memstrata Slack import, heuristic, SQLite, embed={embed}, {how} — goal: {GOAL}",
     )  # fmt: skip
@@ -153,6 +160,7 @@ def results_table(results: list[dict], embed: str, workers: int) -> Table:
             f"{r['import_s']:.1f}",
             f"{r['process_s']:.1f}",
             f"[{colour}]{rate:,.0f}[/{colour}]",
+            f"{r['read'] / r['cpu_s']:,.0f}",
             f"{r['start_rss_mb']:.0f}",
             f"{r['rss_mb']:.0f}",
             f"{r['worker_rss_mb']:.0f}",

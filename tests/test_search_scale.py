@@ -118,6 +118,17 @@ def test_graph_search_agrees_with_exact_search(store):
     assert list(store.index_directory.glob("*.usearch")), "the graph is saved beside the database"
 
 
+def test_graph_hits_carry_their_exact_similarity(store):
+    ids = add_turns(store, texts(400))
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note 12 on topic12 with tag5"])[0]
+    found = index.search("turn", everything(), query, 30)
+    exact = dict(exact_nearest(store, query, set(ids), len(ids)))
+    # Ranked by the stored float32 vectors, not by the graph's float16 copies.
+    assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+    assert all(abs(similarity - exact[item]) < 1e-6 for item, similarity in found)
+
+
 def test_filters_apply_before_a_hit_is_returned(store):
     private = add_turns(store, texts(200))
     shared = add_turns(store, texts(100, start=200), visibility=Visibility.SHARED)

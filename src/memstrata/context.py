@@ -171,8 +171,13 @@ class _Plan:
 def assemble(tenant: str, stream: str, query: str, budget: int, material: Material) -> Context:
     """The context within `budget` tokens of its rendered text, exactly."""
     room = budget
+    # Items are built once: planning again in less room places the same ones.
+    turns = [_turn_item(t) for t in reversed(material.turns)]
+    retrieved = [
+        _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
+    ]
     while True:
-        plan = _plan(query, room, material, budget)
+        plan = _plan(query, room, material, budget, _Built(turns, retrieved))
         context = _render(tenant, stream, query, budget, plan)
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
@@ -181,19 +186,27 @@ def assemble(tenant: str, stream: str, query: str, budget: int, material: Materi
         room = max(1, room - (context.tokens - budget))
 
 
-def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
+@dataclass(frozen=True)
+class _Built:
+    """The material's turns (newest first) and retrieved entries, as context items."""
+
+    turns: list[ContextItem]
+    retrieved: list[ContextItem]
+
+
+def _plan(query: str, room: int, material: Material, budget: int, built: _Built) -> _Plan:
     """A plan within `room` tokens; shares are of the `budget` asked for, so that planning
     again in less room (see assemble) does not shrink the summary's floor."""
     shares = material.shares
     plan = _Plan(budget=room, dropped=list(material.removed))
     _place_fixed(plan, query)
-    newest_first = list(reversed(material.turns))
-    turns = [_turn_item(t) for t in newest_first]
+    turns = built.turns
+    newest_first = reversed(material.turns)
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     k = shares.recent_turns
     _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
     plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
-    recall_floor = _retrieved_floor(plan, material, int(budget * shares.retrieved_floor))
+    recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
     _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
     _place_team(plan, material, budget)
@@ -204,12 +217,9 @@ def _plan(query: str, room: int, material: Material, budget: int) -> _Plan:
             source=material.structured.ref(),
         )  # fmt: skip
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
-    retrieved = [
-        _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
-    ]
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * shares.retrieved)
-    leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
+    leftover = _place_retrieved(plan, built.retrieved, plan.used + reserve)
     _place_index(plan, material.index, material.index_budget)
     plan.held = 0
     _place_summary(plan, material.summary)
@@ -243,11 +253,11 @@ def _place_team(plan: _Plan, material: Material, budget: int) -> None:
                 plan.drop(section, item, TEAM_DROPPED)
 
 
-def _retrieved_floor(plan: _Plan, material: Material, floor: int) -> int:
+def _retrieved_floor(plan: _Plan, retrieved: Sequence[ContextItem], floor: int) -> int:
     """Tokens to hold for retrieved material: its floor, or less if it has less to show."""
-    if not material.retrieved:
+    if not retrieved:
         return 0
-    wanted = sum(count_tokens(text) + 8 for text, _ in material.retrieved)
+    wanted = sum(item.tokens + 1 for item in retrieved)
     return max(0, min(floor, wanted, plan.room()))
 
 
@@ -547,8 +557,9 @@ def _take_or_truncate(plan: _Plan, section: str, item: ContextItem, reason: str)
     )
 
 
-def _item(text: str, source: SourceRef | None) -> ContextItem:
-    return ContextItem(text=text, tokens=count_tokens(text), source=source)
+def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> ContextItem:
+    tokens = count_tokens(text) if tokens is None else tokens
+    return ContextItem(text=text, tokens=tokens, source=source)
 
 
 def _fact_item(fact: Fact) -> ContextItem:
@@ -567,7 +578,7 @@ def _turn_item(turn: Turn) -> ContextItem:
     text = "\n".join(parts)
     # The turn's own count was taken at write time; only the framing is counted here.
     framing = count_tokens(head) + 6
-    return ContextItem(text=text, tokens=turn.tokens + framing, source=turn.ref())
+    return _item(text, turn.ref(), turn.tokens + framing)
 
 
 def _stamp(source: SourceRef) -> str:

@@ -311,10 +311,10 @@ class Memory:
                 report = report.model_copy(update={"moved": self._reroute(tenant).count})
         if not process:
             self._wake()
-            return report
+            return self._with_unembedded(report, tenant)
         self._digest_now(tenant, digest_progress)
         facts = self.store.count_facts(tenant, "slack.") - facts_before
-        return report.model_copy(update={"facts": facts})
+        return self._with_unembedded(report.model_copy(update={"facts": facts}), tenant)
 
     def reroute(self, *, tenant: str | None = None) -> RerouteReport:
         """Route every stored Slack message again with the projects in settings now: a
@@ -396,9 +396,18 @@ class Memory:
         ingest = JiraIngest(self.store, self._router(tenant), tenant, self.settings.max_turn_chars)
         report = ingest.csv(read, moment, progress)
         for stream in report.routed:
-            self.pipeline.embed_later(tenant, stream)
+            # Embedded before returning: a search right after the import finds the issues
+            # by meaning, not by their words alone.
+            while self.pipeline.embed_batch(tenant, stream):
+                pass
         self._wake()
-        return report
+        return self._with_unembedded(report, tenant)
+
+    def _with_unembedded(self, report: ImportReport, tenant: str) -> ImportReport:
+        if self.recall.embedder is None:
+            return report
+        waiting = sum(self.store.count_unembedded_in(tenant, s) for s in report.routed)
+        return report.model_copy(update={"unembedded": waiting})
 
     def ingest_message(
         self,

@@ -45,6 +45,9 @@ class ErasedMeanwhile(MemstrataError):
 
 
 EMBED_BATCH = 64
+_RECENT_VECTORS = 4096
+"""Vectors of recently embedded texts kept by text, so that a repeated text is not
+embedded again."""
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
 
 
@@ -53,6 +56,7 @@ class Pipeline:
         self, store: Store, model: MemoryModel, settings: Settings, recall: Recall
     ) -> None:
         self.store, self.model, self.settings, self.recall = store, model, settings, recall
+        self._recent_vectors: dict[str, bytes] = {}
 
     @property
     def embedder(self) -> Embedder | None:
@@ -252,15 +256,19 @@ class Pipeline:
         batch = self.store.unembedded(tenant, stream, EMBED_BATCH)
         if not batch:
             return []
-        # Identical texts (a bot's repeated message, a summary that says it again) are
-        # embedded once.
+        # Identical texts (a bot's repeated message, a summary that says it again, a
+        # message shown in two streams) are embedded once, across batches too.
         texts = [text[:_EMBED_CHARS] for _, _, text in batch]
-        distinct = list(dict.fromkeys(texts))
-        vectors = embedder.embed(distinct)
-        blobs = {
-            text: np.asarray(vector, dtype=np.float32).tobytes()
-            for text, vector in zip(distinct, vectors, strict=True)
+        known = self._recent_vectors  # shared by worker threads: read once, then replaced
+        blobs = {t: blob for t in dict.fromkeys(texts) if (blob := known.get(t)) is not None}
+        distinct = [t for t in dict.fromkeys(texts) if t not in blobs]
+        vectors = embedder.embed(distinct) if distinct else np.empty((0, 0), dtype=np.float32)
+        fresh = {
+            t: np.asarray(v, dtype=np.float32).tobytes()
+            for t, v in zip(distinct, vectors, strict=True)
         }
+        blobs.update(fresh)
+        self._recent_vectors = (known if len(known) + len(fresh) <= _RECENT_VECTORS else {}) | fresh
         return [
             (kind, item_id, blobs[text], embedder.dim)
             for (kind, item_id, _), text in zip(batch, texts, strict=True)

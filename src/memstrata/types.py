@@ -394,6 +394,9 @@ class ImportReport(_Model):
     """Columns of a CSV that no field is read from."""
     moved: int = 0
     """Messages stored before whose route has changed since: they moved to their stream."""
+    unembedded: int = 0
+    """Items of the routed streams still waiting for a vector when the import returned
+    (full text finds them meanwhile); 0 once the import embedded what it stored."""
 
 
 class RerouteReport(_Model):

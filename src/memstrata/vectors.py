@@ -39,6 +39,9 @@ SAVE_EVERY = 0.05
 catches up on at most that many rows."""
 _WIDEST = 4096
 """The most nearest neighbours read while looking for enough that pass a filter."""
+_RESCORED = 3
+"""A graph search reads this many times the candidates asked for, and ranks them by their
+exact float32 vectors."""
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
 _EXPANSION_SEARCH = 256
@@ -75,7 +78,7 @@ class _Matrix:
         self.ids, self.vectors = ids, vectors
 
     def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
-        return _top(self.ids, self.vectors @ query, count)
+        return _top(self.ids, _similarities(self.vectors, query), count)
 
     def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.flatnonzero(np.isin(self.ids, ids))
@@ -201,12 +204,15 @@ class VectorIndex:
         self, part: _Partition, where: ItemFilter, query: np.ndarray, limit: int, exact: bool
     ) -> list[tuple[int, float]]:
         size = len(part.vectors)
-        count = min(size, max(2 * limit, 64))
+        graph = isinstance(part.vectors, _Graph) and not exact
+        count = min(size, max((_RESCORED if graph else 2) * limit, 64))
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
             passed = self._store.passing(part.kind, where, ids.tolist())
             hits = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True) if int(i) in passed]
             if len(hits) >= limit or count >= size:
+                if graph:
+                    hits = self._rescored(part.kind, where.tenant, hits, query)
                 return hits[:limit]
             if count >= _WIDEST:
                 break
@@ -214,8 +220,24 @@ class VectorIndex:
         # Few of the nearest pass: the filter is narrow, so what it allows is scored.
         allowed = np.asarray(self._store.item_ids(part.kind, where), dtype=np.int64)
         ids, vectors = part.vectors.vectors_of(allowed)
-        ids, sims = _top(ids, vectors @ query, limit)
+        ids, sims = _top(ids, _similarities(vectors, query), limit)
         return list(zip(ids.tolist(), sims.tolist(), strict=True))
+
+    def _rescored(
+        self, kind: str, tenant: str, hits: list[tuple[int, float]], query: np.ndarray
+    ) -> list[tuple[int, float]]:
+        """The graph's candidates in the order of their exact similarity: the graph holds
+        float16 vectors and finds neighbours approximately, so its own order is rough near
+        the cut."""
+        if not hits:
+            return hits
+        rows = self._store.item_vectors(kind, tenant, [i for i, _ in hits])
+        if len(rows) < len(hits):
+            return hits  # vectors replaced meanwhile: the graph's order will do
+        ids = np.asarray([i for i, _ in rows], dtype=np.int64)
+        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+        ordered_ids, sims = _top(ids, _similarities(matrix.reshape(ids.size, -1), query), ids.size)
+        return list(zip(ordered_ids.tolist(), sims.tolist(), strict=True))
 
     def _partition(self, tenant: str, stream: str, kind: str) -> _Partition:
         with self._lock:
@@ -259,10 +281,11 @@ class VectorIndex:
             matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for *_, blob in rows])
             part.vectors.add(ids, matrix)
             part.through = rows[-1][0]
-        if isinstance(part.vectors, _Matrix) and self._wants_graph(part):
-            part.vectors = self._graph_of(part.vectors)
-            self._save(part)
-        elif isinstance(part.vectors, _Graph) and self._save_due(part):
+            if isinstance(part.vectors, _Matrix) and self._wants_graph(part):
+                # The rest goes straight into the graph: a million float32 vectors held as
+                # a matrix first would outgrow the graph itself several times.
+                part.vectors = self._graph_of(part.vectors)
+        if isinstance(part.vectors, _Graph) and self._save_due(part):
             self._save(part)
 
     def _wants_graph(self, part: _Partition) -> bool:
@@ -299,6 +322,12 @@ class VectorIndex:
             return []
         found = self.directory.glob(f"{_name(tenant, stream, kind)}-*.usearch")
         return sorted(found, key=_through)
+
+
+def _similarities(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Each row's dot product with `query`, on this thread: BLAS would spread a product
+    this small over every core, and its threads spin while other processes want them."""
+    return np.einsum("ij,j->i", vectors, query)
 
 
 def _top(ids: np.ndarray, sims: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:

@@ -18,6 +18,7 @@ import os
 import tempfile
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -58,16 +59,23 @@ class MiniLMEmbedder:
     Each text runs alone: int8 activations are scaled per run, so a text batched with
     others would get a vector that depends on its neighbours (and int8 gains nothing from
     batches here: 5.5 ms of CPU per chat line either way). `threads` is onnxruntime's
-    intra-op thread count; one leaves the other core to a server's requests.
+    intra-op thread count; one leaves the other core to a server's requests. A list of
+    texts (an import's backlog) runs on `batch_threads` threads at once, each text still
+    alone: None, one per core, at most four.
     """
 
     name = MODEL_NAME
     dim = DIM
 
-    def __init__(self, *, threads: int = 1, cache_dir: Path | None = None) -> None:
+    def __init__(
+        self, *, threads: int = 1, cache_dir: Path | None = None, batch_threads: int | None = None
+    ) -> None:
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads must be a positive int, got {threads!r}")
+        if batch_threads is not None and (not isinstance(batch_threads, int) or batch_threads < 1):
+            raise ValueError(f"batch_threads must be a positive int, got {batch_threads!r}")
         self.threads = threads
+        self.batch_threads = batch_threads or min(4, os.cpu_count() or 1)
         self.cache_dir = cache_dir
         """Where the quantized model is kept; the user cache folder if None."""
         self._lock = threading.Lock()
@@ -158,7 +166,11 @@ class MiniLMEmbedder:
             return np.zeros((0, DIM), dtype=np.float32)
         if self._session is None:
             self.load()
-        return np.vstack([self._embed_one(text) for text in items])
+        if len(items) == 1 or self.batch_threads == 1:
+            return np.vstack([self._embed_one(text) for text in items])
+        # onnxruntime lets go of the GIL while it runs, so the texts share the cores.
+        with ThreadPoolExecutor(min(self.batch_threads, len(items))) as pool:
+            return np.vstack(list(pool.map(self._embed_one, items)))
 
     def _embed_one(self, text: str) -> np.ndarray:
         # The tokenizer's truncation setting is state on one shared object; it is set once

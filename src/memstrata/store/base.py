@@ -150,6 +150,9 @@ def lease_owner() -> str:
 
 
 IMPORT_LEASE_PREFIX = "imports:"
+EMBED_MIN_CHARS = 12
+"""Turns and messages shorter than this get no vector: "ok", "+1" and "thanks!" are near
+every question alike, full text still finds them, and in chat they are many."""
 """A process holds the lease named this plus its owner id while it has imports unfinished;
 when that lease runs out, the process is taken for dead."""
 
@@ -470,6 +473,10 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
 
     def vector_models(self) -> list[tuple[str, int]]: ...
     def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]: ...
+    def count_unembedded_in(self, tenant: str, stream: str) -> int:
+        """How many items `unembedded` would return for the stream, without a limit."""
+        ...
+
     def count_unembedded(self) -> int: ...
     def put_vectors(
         self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]
@@ -479,6 +486,13 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
         self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0,
         limit: int | None = None,
     ) -> list[tuple[int, int, str, bytes]]: ...  # fmt: skip
+    def item_vectors(
+        self, kind: str, tenant: str, item_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]:
+        """(item id, float32 blob) of those of `item_ids` that have a vector, in no set
+        order: the exact vectors that rescore an approximate search's candidates."""
+        ...
+
     def streams_with_items(self) -> list[tuple[str, str]]: ...
 
     def count_facts(self, tenant: str, source_prefix: str) -> int:

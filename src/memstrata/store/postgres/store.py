@@ -29,6 +29,7 @@ from psycopg_pool import ConnectionPool
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
+    EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
     ImportJob,
@@ -568,36 +569,43 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
         """Up to `limit` items of the stream without a vector: (kind, id, text). Of
-        summaries, only session and roll-up ones, as in the SQLite store."""
+        summaries, only session and roll-up ones; turns and messages shorter than
+        EMBED_MIN_CHARS get none: as in the SQLite store."""
         rows = self._rows(
-            "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
-            " || E'\\n' || t.assistant_text AS text"
-            " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
-            " WHERE t.tenant = %(t)s AND t.stream = %(s)s AND v.id IS NULL"
-            " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
-            " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
-            " WHERE f.tenant = %(t)s AND f.stream = %(s)s AND v.id IS NULL"
-            " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
-            " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
-            " WHERE s.tenant = %(t)s AND s.stream = %(s)s AND v.id IS NULL"
-            " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
-            " UNION ALL SELECT 'record', r.id, r.text FROM records r"
-            " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
-            " WHERE r.tenant = %(t)s AND r.stream = %(s)s AND v.id IS NULL"
-            " LIMIT %(n)s",
-            {"t": tenant, "s": stream, "n": limit},
+            _UNEMBEDDED + " LIMIT %(n)s",
+            {"t": tenant, "s": stream, "n": limit, "min": EMBED_MIN_CHARS},
         )
         return [(r["kind"], r["id"], r["text"]) for r in rows]
 
-    def count_unembedded(self) -> int:
+    def count_unembedded_in(self, tenant: str, stream: str) -> int:
         row = self._row(
-            "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
-            " + (SELECT COUNT(*) FROM summaries"
-            "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
-            " + (SELECT COUNT(*) FROM records)"
-            " - (SELECT COUNT(*) FROM vectors) AS n"
+            f"SELECT count(*) AS n FROM ({_UNEMBEDDED}) waiting",
+            {"t": tenant, "s": stream, "min": EMBED_MIN_CHARS},
         )
         return int(row["n"]) if row else 0
+
+    def count_unembedded(self) -> int:
+        row = self._row(
+            "SELECT (SELECT COUNT(*) FROM turns"
+            "    WHERE length(user_text) + length(assistant_text) >= %(min)s)"
+            " + (SELECT COUNT(*) FROM facts)"
+            " + (SELECT COUNT(*) FROM summaries"
+            "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
+            " + (SELECT COUNT(*) FROM records WHERE length(text) >= %(min)s)"
+            " - (SELECT COUNT(*) FROM vectors) AS n",
+            {"min": EMBED_MIN_CHARS},
+        )
+        return max(0, int(row["n"])) if row else 0
+
+    def item_vectors(
+        self, kind: str, tenant: str, item_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]:
+        rows = self._rows(
+            "SELECT item_id, embedding FROM vectors"
+            " WHERE kind = %s AND item_id = ANY(%s) AND tenant = %s",
+            (kind, list(item_ids), tenant),
+        )
+        return [(r["item_id"], _vector_bytes(r["embedding"])) for r in rows]
 
     def put_vectors(
         self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]
@@ -1487,6 +1495,26 @@ _KINDS = {
         "ts_rank(x.search, q.q)",
     ),
 }
+
+_UNEMBEDDED = (
+    "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+    " || E'\\n' || t.assistant_text AS text"
+    " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
+    " WHERE t.tenant = %(t)s AND t.stream = %(s)s AND v.id IS NULL"
+    " AND length(t.user_text) + length(t.assistant_text) >= %(min)s"
+    " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
+    " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
+    " WHERE f.tenant = %(t)s AND f.stream = %(s)s AND v.id IS NULL"
+    " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
+    " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
+    " WHERE s.tenant = %(t)s AND s.stream = %(s)s AND v.id IS NULL"
+    " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
+    " UNION ALL SELECT 'record', r.id, r.text FROM records r"
+    " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
+    " WHERE r.tenant = %(t)s AND r.stream = %(s)s AND v.id IS NULL"
+    " AND length(r.text) >= %(min)s"
+)
+"""The stream's items that wait for a vector (see SQLiteStore.unembedded)."""
 
 _RECORD_SELECT = (
     "SELECT r.*, (SELECT string_agg(stream, chr(31)) FROM record_streams"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
 from memstrata.store.base import (
+    EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
     ImportJob,
@@ -552,37 +553,31 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """Up to `limit` items of the stream without a vector: (kind, id, text).
 
         Of summaries, only session and roll-up ones: the active summary and its archived
-        versions retell those, and full text still finds them.
+        versions retell those, and full text still finds them. Turns and messages shorter
+        than EMBED_MIN_CHARS ("ok", "+1", "thanks!") get none: their vector would be near
+        every question alike, and full text finds them.
         """
-        rows = self._rows(
-            "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
-            " || char(10) || t.assistant_text AS text"
-            " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
-            " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
-            " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
-            " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
-            " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL"
-            " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
-            " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
-            " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
-            " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
-            " UNION ALL SELECT 'record', r.id, r.text FROM records r"
-            " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
-            " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL"
-            " LIMIT ?",
-            (tenant, stream, tenant, stream, tenant, stream, tenant, stream, limit),
-        )
+        sql, params = _unembedded_sql(tenant, stream)
+        rows = self._rows(f"{sql} LIMIT ?", [*params, limit])
         return [(r["kind"], r["id"], r["text"]) for r in rows]
+
+    def count_unembedded_in(self, tenant: str, stream: str) -> int:
+        sql, params = _unembedded_sql(tenant, stream)
+        row = self._row(f"SELECT count(*) AS n FROM ({sql})", params)
+        return row["n"] if row else 0
 
     def count_unembedded(self) -> int:
         row = self._one(
-            "SELECT (SELECT COUNT(*) FROM turns) + (SELECT COUNT(*) FROM facts)"
+            "SELECT (SELECT COUNT(*) FROM turns"
+            "    WHERE length(user_text) + length(assistant_text) >= ?)"
+            " + (SELECT COUNT(*) FROM facts)"
             " + (SELECT COUNT(*) FROM summaries"
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
-            " + (SELECT COUNT(*) FROM records)"
-            " - (SELECT COUNT(*) FROM vectors) AS n"
+            " + (SELECT COUNT(*) FROM records WHERE length(text) >= ?)"
+            " - (SELECT COUNT(*) FROM vectors) AS n",
+            (EMBED_MIN_CHARS, EMBED_MIN_CHARS),
         )
-        return row["n"]
+        return max(0, row["n"])
 
     def put_vectors(
         self, tenant: str, stream: str, model: str, items: Sequence[tuple[str, int, bytes, int]]
@@ -613,6 +608,18 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         sql += " AND id > ? ORDER BY id LIMIT ?"
         rows = self._rows(sql, [*params, after_id, -1 if limit is None else limit])
         return [(r["id"], r["item_id"], r["stream"], r["vector"]) for r in rows]
+
+    def item_vectors(
+        self, kind: str, tenant: str, item_ids: Sequence[int]
+    ) -> list[tuple[int, bytes]]:
+        rows = self._rows(
+            # CROSS JOIN: each id is looked up by (kind, item_id); the planner would rather
+            # read every vector of the tenant's kind.
+            "SELECT v.item_id, v.vector FROM json_each(?) AS wanted CROSS JOIN vectors v"
+            " ON v.kind = ? AND v.item_id = wanted.value WHERE v.tenant = ?",
+            [json.dumps(list(item_ids)), kind, tenant],
+        )
+        return [(r["item_id"], r["vector"]) for r in rows]
 
     def streams_with_items(self) -> list[tuple[str, str]]:
         rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
@@ -1149,35 +1156,40 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def _terms_within(self, fts: str, terms: Sequence[str]) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
         rarest one), and how many items they match."""
-        counted = sorted((self._matches(fts, term), term) for term in terms)
+        counts = self._matches(fts, terms)
         kept: list[str] = []
         total = 0
-        for count, term in counted:
+        for count, term in sorted(zip(counts, terms, strict=True)):
             if kept and total + count > _SCORED:
                 break
             kept.append(term)
             total += count
         return kept, total
 
-    def _matches(self, fts: str, term: str) -> int:
-        """How many items `term` matches, counted up to _SCORED + 1. A common term's count
-        is remembered for a while: counting it reads many rows, and it only decides which
-        terms are worth scoring."""
-        key = (fts, term)
+    def _matches(self, fts: str, terms: Sequence[str]) -> list[int]:
+        """How many items each term matches, counted up to _SCORED + 1, in one query. A
+        common term's count is remembered for a while: counting it reads many rows, and it
+        only decides which terms are worth scoring."""
         now = time.monotonic()
-        known = self._term_counts.get(key)
-        if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
-            return known[0]
-        if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
-            self._term_counts.clear()
-        row = self._row(
-            f"SELECT count(*) AS n FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?)",
-            (_quoted(term), _SCORED + 1),
-        )
-        count = row["n"] if row else 0
-        if count > _COUNT_REMEMBERED_FROM:
-            self._term_counts[key] = (count, now)
-        return count
+        known: dict[str, int] = {}
+        for term in terms:
+            remembered = self._term_counts.get((fts, term))
+            if remembered is not None and now - remembered[1] < _TERM_COUNT_SECONDS:
+                known[term] = remembered[0]
+        unknown = [t for t in terms if t not in known]
+        if unknown:
+            if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
+                self._term_counts.clear()
+            count = f"(SELECT count(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?))"
+            row = self._row(
+                "SELECT " + ", ".join([count] * len(unknown)),
+                [value for t in unknown for value in (_quoted(t), _SCORED + 1)],
+            )
+            for term, matched in zip(unknown, row or (), strict=True):
+                known[term] = matched
+                if matched > _COUNT_REMEMBERED_FROM:
+                    self._term_counts[(fts, term)] = (matched, now)
+        return [known[t] for t in terms]
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
@@ -1333,6 +1345,29 @@ _RECORD_COLUMNS = (
 _RECORD_INSERT = f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES "
 _RECORDS_PER_INSERT = 50
 """50 rows of 17 values stay under the 999 variables older SQLite builds allow."""
+
+
+def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
+    """The stream's items that want a vector and have none, as (kind, id, text)."""
+    sql = (
+        "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+        " || char(10) || t.assistant_text AS text"
+        " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
+        " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
+        " AND length(t.user_text) + length(t.assistant_text) >= ?"
+        " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
+        " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
+        " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL"
+        " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
+        " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
+        " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
+        " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
+        " UNION ALL SELECT 'record', r.id, r.text FROM records r"
+        " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
+        " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL AND length(r.text) >= ?"
+    )
+    shortest = EMBED_MIN_CHARS
+    return sql, [tenant, stream, shortest, tenant, stream, tenant, stream, tenant, stream, shortest]
 
 
 def _record_row(record: NewRecord, recorded: str | None) -> tuple[Any, ...]:
