@@ -77,10 +77,12 @@ def writer_kills(base: Path, kills: int) -> Row:
     lost = len(set(acknowledged) - stored)
     integrity = _integrity(db)
     return Row(
-        "writer SIGKILL mid-writes", f"{kills} kills, {len(acknowledged):,} acked writes",
-        f"{lost} lost; integrity {integrity}", "0 lost, integrity ok",
+        "writer SIGKILL mid-writes",
+        f"{kills} kills, {len(acknowledged):,} acked writes",
+        f"{lost} lost; integrity {integrity}",
+        "0 lost, integrity ok",
         lost == 0 and integrity == "ok",
-    )  # fmt: skip
+    )
 
 
 def _integrity(db: Path) -> str:
@@ -121,24 +123,32 @@ def takeovers(base: Path, rounds: int) -> Row:
         store.enqueue("t", "chat:1", "work", {})
         with subprocess.Popen(
             [sys.executable, "-c", HOLDER, str(store.path), str(lease)],
-            stdout=subprocess.PIPE, text=True,
-        ) as child:  # fmt: skip
+            stdout=subprocess.PIPE,
+            text=True,
+        ) as child:
             assert child.stdout is not None and child.stdout.readline().strip() == "running"
             os.kill(child.pid, signal.SIGKILL)
         killed, done = time.monotonic(), []
         taker = JobRunner(
-            store, {"work": lambda job, done=done: lambda: done.append(job.id)}, attempts=3,
-            backoff=0, backoff_max=0, lease_seconds=lease,
-        )  # fmt: skip
+            store,
+            {"work": lambda job, done=done: lambda: done.append(job.id)},
+            attempts=3,
+            backoff=0,
+            backoff_max=0,
+            lease_seconds=lease,
+        )
         while not done and time.monotonic() - killed < 120:
             taker.run_pending(wait=False)
             time.sleep(1.0)
         worst = max(worst, time.monotonic() - killed)
         store.close()
     return Row(
-        "worker SIGKILL mid-job", f"{rounds} kills, lease {lease:g} s",
-        f"taken over after {worst:.1f} s at worst", "within 15 s", worst <= 15,
-    )  # fmt: skip
+        "worker SIGKILL mid-job",
+        f"{rounds} kills, lease {lease:g} s",
+        f"taken over after {worst:.1f} s at worst",
+        "within 15 s",
+        worst <= 15,
+    )
 
 
 def close_under_load(base: Path, jobs: int) -> Row:
@@ -160,10 +170,12 @@ def close_under_load(base: Path, jobs: int) -> Row:
     pending = len(store.jobs(status="pending"))
     store.close()
     return Row(
-        "close() with jobs queued", f"{jobs:,} jobs",
+        "close() with jobs queued",
+        f"{jobs:,} jobs",
         f"{took:.2f} s, error {error}, {leases} leases left, {pending:,} jobs kept queued",
-        "no error, no lease left", error == "none" and leases == 0,
-    )  # fmt: skip
+        "no error, no lease left",
+        error == "none" and leases == 0,
+    )
 
 
 BOMB_IMPORT = """
@@ -184,19 +196,23 @@ def zip_bomb(base: Path, gib: float) -> Row:
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", BOMB_IMPORT, str(base / "bomb.db"), str(archive)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     took = time.perf_counter() - started
     if done.returncode:
         return Row("zip bomb import", f"{gib:g} GiB", done.stderr[-200:], "refused", False)
     result = json.loads(done.stdout.splitlines()[-1])
     refused = any("refused" in p for p in result["problems"])
     return Row(
-        "zip bomb import", f"{archive.stat().st_size / MIB:.1f} MiB zip -> {gib:g} GiB member",
+        "zip bomb import",
+        f"{archive.stat().st_size / MIB:.1f} MiB zip -> {gib:g} GiB member",
         f"{'refused' if refused else 'NOT refused'} in {took:.1f} s, peak RSS "
         f"{result['rss_mb']:.0f} MB, {result['kept']} good messages kept",
-        "refused, under 400 MB", refused and result["rss_mb"] < 400,
-    )  # fmt: skip
+        "refused, under 400 MB",
+        refused and result["rss_mb"] < 400,
+    )
 
 
 def dense_json(base: Path) -> Row:
@@ -210,16 +226,20 @@ def dense_json(base: Path) -> Row:
     (export / "general" / "2017-03-21.json").write_bytes(b"[" + b"{}," * (count - 1) + b"{}]")
     done = subprocess.run(
         [sys.executable, "-c", BOMB_IMPORT, str(base / "dense.db"), str(export)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode:
         return Row("dense JSON at the limit", f"{count:,} objects", done.stderr[-200:], "", False)
     result = json.loads(done.stdout.splitlines()[-1])
     return Row(
-        "dense JSON at the file limit", f"{limit / MIB:g} MiB, {count:,} empty objects",
+        "dense JSON at the file limit",
+        f"{limit / MIB:g} MiB, {count:,} empty objects",
         f"peak RSS {result['rss_mb']:.0f} MB, {len(result['problems'])} problems listed",
-        "under 400 MB", result["rss_mb"] < 400,
-    )  # fmt: skip
+        "under 400 MB",
+        result["rss_mb"] < 400,
+    )
 
 
 def _write_bomb(target: Path, size: int) -> None:
@@ -246,11 +266,13 @@ def hostile_csv(base: Path) -> Row:
     with Memory.open(settings=settings, background_worker=False) as mem:
         report = mem.import_jira(path)
     return Row(
-        "hostile Jira CSV", "1,000 rows: a 200k-char cell, a 5 MiB row",
+        "hostile Jira CSV",
+        "1,000 rows: a 200k-char cell, a 5 MiB row",
         f"{report.kept} kept, {len(report.problems)} problems: "
         + "; ".join(f"{p.path}" for p in report.problems),
-        "998 kept, 2 reported", report.kept == 998 and len(report.problems) == 2,
-    )  # fmt: skip
+        "998 kept, 2 reported",
+        report.kept == 998 and len(report.problems) == 2,
+    )
 
 
 def store_errors(base: Path) -> Row:
@@ -271,10 +293,12 @@ def store_errors(base: Path) -> Row:
         if immutable:
             _chattr("-i", base / "ro.db")
     return Row(
-        "full / read-only store", "max_page_count; chmod 444 (+ chattr +i as root)",
-        ", ".join(outcomes), "StoreFull, StoreReadOnly",
+        "full / read-only store",
+        "max_page_count; chmod 444 (+ chattr +i as root)",
+        ", ".join(outcomes),
+        "StoreFull, StoreReadOnly",
         outcomes == ["StoreFull", "StoreReadOnly"],
-    )  # fmt: skip
+    )
 
 
 def _raised(action: Callable[[], object], expected: type[Exception]) -> str:
@@ -302,10 +326,12 @@ def ssrf() -> Row:
         except Exception:  # a fetch that got as far as the network was not refused
             pass
     return Row(
-        "SSRF: allowed host, internal address", f"{len(tried)} hosts",
-        f"{refused} of {len(tried)} refused before connecting", "all refused",
+        "SSRF: allowed host, internal address",
+        f"{len(tried)} hosts",
+        f"{refused} of {len(tried)} refused before connecting",
+        "all refused",
         refused == len(tried),
-    )  # fmt: skip
+    )
 
 
 def main() -> None:

@@ -73,9 +73,12 @@ def run_one(size: int, embed: str, keep: Path | None, workers: int) -> dict:
         start_rss = peak_rss_mb()
 
         settings = load_settings(
-            db=db, background_worker=False, model={"kind": "heuristic"}, embed={"kind": embed},
+            db=db,
+            background_worker=False,
+            model={"kind": "heuristic"},
+            embed={"kind": embed},
             projects=projects(shape),
-        )  # fmt: skip
+        )
         embedder = None if embed == "none" else build_embedder(embed)
         with Memory.open(settings=settings, embedder=embedder) as mem:
             if workers:
@@ -121,8 +124,16 @@ def run_one(size: int, embed: str, keep: Path | None, workers: int) -> dict:
 
 def measure(size: int, embed: str, keep: Path | None, workers: int) -> dict | None:
     """Run `size` in a fresh interpreter, so one size's heap never inflates the next one's RSS."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--one", str(size), "--embed", embed,
-               "--workers", str(workers)]  # fmt: skip
+    command = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--one",
+        str(size),
+        "--embed",
+        embed,
+        "--workers",
+        str(workers),
+    ]
     if keep:
         command += ["--keep", str(keep)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -144,11 +155,21 @@ def measure(size: int, embed: str, keep: Path | None, workers: int) -> dict | No
 def results_table(results: list[dict], embed: str, workers: int) -> Table:
     how = f"{workers} worker processes" if workers else "in-process"
     table = Table(
-        "messages", "kept", "import s", "process s", "total msgs/s", "msgs per CPU s",
+        "messages",
+        "kept",
+        "import s",
+        "process s",
+        "total msgs/s",
+        "msgs per CPU s",
         "start RSS MB",
-        "peak RSS MB", "worker RSS MB", "DB MB", "facts", "summaries", "problems",
+        "peak RSS MB",
+        "worker RSS MB",
+        "DB MB",
+        "facts",
+        "summaries",
+        "problems",
         title=f"memstrata Slack import, heuristic, SQLite, embed={embed}, {how} — goal: {GOAL}",
-    )  # fmt: skip
+    )
     for r in results:
         rate = r["read"] / (r["import_s"] + r["process_s"])
         colour = "green" if rate > GOAL_RATE else "red"
@@ -201,9 +222,13 @@ def durability_run(level: str, turns: int, export: Path, shape: ExportShape, bas
     """Turns one commit each (where a sync per commit shows), then a Slack import (500
     records per commit), on a fresh database at `level`."""
     settings = load_settings(
-        db=base / f"{level}.db", background_worker=False, model={"kind": "heuristic"},
-        embed={"kind": "none"}, projects=projects(shape), durability=level,
-    )  # fmt: skip
+        db=base / f"{level}.db",
+        background_worker=False,
+        model={"kind": "heuristic"},
+        embed={"kind": "none"},
+        projects=projects(shape),
+        durability=level,
+    )
     with Memory.open(settings=settings, embedder=None) as mem:
         started = time.perf_counter()
         for n in range(turns):
@@ -222,21 +247,32 @@ def durability_table(turns: int, messages: int) -> Table:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         shape = write_export(base / "export", messages=messages)
-        rows = [durability_run(level, turns, base / "export", shape, base)
-                for level in DURABILITY_LEVELS]  # fmt: skip
+        rows = [
+            durability_run(level, turns, base / "export", shape, base)
+            for level in DURABILITY_LEVELS
+        ]
     full = rows[0]
     table = Table(
-        "durability", "synchronous", "add_turn /s", "vs full", "import msgs/s", "vs full",
+        "durability",
+        "synchronous",
+        "add_turn /s",
+        "vs full",
+        "import msgs/s",
+        "vs full",
         "survives",
         title=f"durability cost: {turns:,} add_turn calls, a {messages:,}-message Slack import",
-    )  # fmt: skip
+    )
     survives = {"full": "power cut", "normal": "process crash", "off": "process crash*"}
     for row in rows:
         table.add_row(
-            row["level"], row["level"].upper(), f"{row['turns_per_s']:,.0f}",
-            f"x{row['turns_per_s'] / full['turns_per_s']:.2f}", f"{row['messages_per_s']:,.0f}",
-            f"x{row['messages_per_s'] / full['messages_per_s']:.2f}", survives[row["level"]],
-        )  # fmt: skip
+            row["level"],
+            row["level"].upper(),
+            f"{row['turns_per_s']:,.0f}",
+            f"x{row['turns_per_s'] / full['turns_per_s']:.2f}",
+            f"{row['messages_per_s']:,.0f}",
+            f"x{row['messages_per_s'] / full['messages_per_s']:.2f}",
+            survives[row["level"]],
+        )
     table.caption = (
         "* WAL: with synchronous=OFF a commit is handed to the OS, which keeps it if the process"
         " dies but not if the machine does"
@@ -256,23 +292,31 @@ def main() -> None:
         "--sizes", type=sizes, default=[10_000, 100_000], help="comma-separated message counts"
     )
     parser.add_argument(
-        "--embed", default="none", choices=["none", "hashing", "minilm"],
+        "--embed",
+        default="none",
+        choices=["none", "hashing", "minilm"],
         help="embedder; 'none' measures import, extraction and summaries alone",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--keep", type=Path, default=None, metavar="DIR",
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="DIR",
         help="keep each export and database in DIR/<size>/ (its export/ and memory.db* are "
         "replaced)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--workers", type=int, default=cli_default_workers(),
+        "--workers",
+        type=int,
+        default=cli_default_workers(),
         help="digest in this many worker processes while importing (0: after, in-process); "
         "default: as `memstrata import slack` on this machine",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--durability", action="store_true",
+        "--durability",
+        action="store_true",
         help="instead: add_turn and import throughput at each settings.durability level",
-    )  # fmt: skip
+    )
     parser.add_argument("--turns", type=int, default=2_000, help="add_turn calls (--durability)")
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

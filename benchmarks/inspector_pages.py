@@ -37,9 +37,25 @@ GOAL_MS = 200.0
 START = datetime(2025, 1, 1, tzinfo=UTC)
 BATCH = 2000
 WORDS = (
-    "deadline", "migration", "billing", "dashboard", "release", "cache", "ledger", "architect",
-    "vendor", "badge", "staging", "postgres", "spec", "standup", "priya", "raj", "mia", "demo",
-)  # fmt: skip
+    "deadline",
+    "migration",
+    "billing",
+    "dashboard",
+    "release",
+    "cache",
+    "ledger",
+    "architect",
+    "vendor",
+    "badge",
+    "staging",
+    "postgres",
+    "spec",
+    "standup",
+    "priya",
+    "raj",
+    "mia",
+    "demo",
+)
 
 
 def sentence(n: int) -> str:
@@ -53,30 +69,57 @@ def seed(memory: Memory, turns: int, records: int, facts: int) -> int:
     for first in range(0, turns, BATCH):
         with store.transaction():
             for n in range(first, min(first + BATCH, turns)):
-                store.insert_turn(NewTurn(
-                    tenant=TENANT, stream=STREAM, user=sentence(n), assistant="Noted.",
-                    at=START + timedelta(minutes=n), tokens=20,
-                ))  # fmt: skip
+                store.insert_turn(
+                    NewTurn(
+                        tenant=TENANT,
+                        stream=STREAM,
+                        user=sentence(n),
+                        assistant="Noted.",
+                        at=START + timedelta(minutes=n),
+                        tokens=20,
+                    )
+                )
     for first in range(0, records, BATCH):
-        store.insert_records([
-            NewRecord(
-                tenant=TENANT, stream=STREAM, source="slack", channel="alpha-eng",
-                external_id=f"{n}.000100", author=("priya", "raj", "mia")[n % 3],
-                text=sentence(n), kind="message", at=START + timedelta(minutes=n),
-                route_method="channel", route_confidence=1.0, visibility=Visibility.SHARED,
-                tokens=20, processed=True, entities=(f"person:{('priya', 'raj', 'mia')[n % 3]}",),
-            )
-            for n in range(first, min(first + BATCH, records))
-        ])  # fmt: skip
+        store.insert_records(
+            [
+                NewRecord(
+                    tenant=TENANT,
+                    stream=STREAM,
+                    source="slack",
+                    channel="alpha-eng",
+                    external_id=f"{n}.000100",
+                    author=("priya", "raj", "mia")[n % 3],
+                    text=sentence(n),
+                    kind="message",
+                    at=START + timedelta(minutes=n),
+                    route_method="channel",
+                    route_confidence=1.0,
+                    visibility=Visibility.SHARED,
+                    tokens=20,
+                    processed=True,
+                    entities=(f"person:{('priya', 'raj', 'mia')[n % 3]}",),
+                )
+                for n in range(first, min(first + BATCH, records))
+            ]
+        )
     fact_id = 0
     for first in range(0, facts, BATCH):
         with store.transaction():
             for n in range(first, min(first + BATCH, facts)):
-                fact_id = store.insert_fact(NewFact(
-                    tenant=TENANT, stream=STREAM, text=sentence(n), category=FactCategory.NOTE,
-                    subject=f"topic{n % 500}", slot=f"note{n}", value=str(n), confidence=0.9,
-                    source=SourceRef(kind="turn", id=str(n + 1), at=START), tokens=20,
-                )).id  # fmt: skip
+                fact_id = store.insert_fact(
+                    NewFact(
+                        tenant=TENANT,
+                        stream=STREAM,
+                        text=sentence(n),
+                        category=FactCategory.NOTE,
+                        subject=f"topic{n % 500}",
+                        slot=f"note{n}",
+                        value=str(n),
+                        confidence=0.9,
+                        source=SourceRef(kind="turn", id=str(n + 1), at=START),
+                        tokens=20,
+                    )
+                ).id
     _seed_summaries(memory, turns)
     return fact_id
 
@@ -85,17 +128,35 @@ def _seed_summaries(memory: Memory, turns: int) -> None:
     sessions = []
     for n in range(0, turns, 20 * 25):  # one session summary per 500 turns keeps it brisk
         at = START + timedelta(minutes=n)
-        sessions.append(memory.store.insert_summary(NewSummary(
-            tenant=TENANT, stream=STREAM, kind=SummaryKind.SESSION, text=sentence(n),
-            tokens=30, period_start=at, period_end=at + timedelta(hours=1), item_count=20,
-        )))  # fmt: skip
+        sessions.append(
+            memory.store.insert_summary(
+                NewSummary(
+                    tenant=TENANT,
+                    stream=STREAM,
+                    kind=SummaryKind.SESSION,
+                    text=sentence(n),
+                    tokens=30,
+                    period_start=at,
+                    period_end=at + timedelta(hours=1),
+                    item_count=20,
+                )
+            )
+        )
     for week in range(0, len(sessions), 7):
         members = sessions[week : week + 7]
-        memory.store.insert_summary(NewSummary(
-            tenant=TENANT, stream=STREAM, kind=SummaryKind.WEEKLY, text=sentence(week),
-            tokens=60, period_start=members[0].period_start, period_end=members[-1].period_end,
-            item_count=len(members), parents=tuple(s.id for s in members),
-        ))  # fmt: skip
+        memory.store.insert_summary(
+            NewSummary(
+                tenant=TENANT,
+                stream=STREAM,
+                kind=SummaryKind.WEEKLY,
+                text=sentence(week),
+                tokens=60,
+                period_start=members[0].period_start,
+                period_end=members[-1].period_end,
+                item_count=len(members),
+                parents=tuple(s.id for s in members),
+            )
+        )
 
 
 class Server:

@@ -41,10 +41,16 @@ CAUSES = ("the vendor contract", "a flaky integration test", "the security revie
 TEAM_CHANNELS = ("general", "eng", "random", "support", "releases")
 
 SHORT = {
-    "system": "sys", "stream_facts": "facts", "global_facts": "global",
-    "structured_data": "struct", "memory_index": "index", "summary": "summ",
-    "recent_turns": "turns", "retrieved": "retr", "query": "query",
-}  # fmt: skip
+    "system": "sys",
+    "stream_facts": "facts",
+    "global_facts": "global",
+    "structured_data": "struct",
+    "memory_index": "index",
+    "summary": "summ",
+    "recent_turns": "turns",
+    "retrieved": "retr",
+    "query": "query",
+}
 SLACK_LINES = (
     "I'll finish the {part} migration by {day}.",
     "The {part} is blocked on {cause}.",
@@ -89,10 +95,16 @@ CHAT_TURNS = (
 def fill(template: str, rng: random.Random, day: datetime) -> str:
     who, other = rng.sample(PEOPLE, 2)
     return template.format(
-        who=who, other=other, part=rng.choice(PARTS), cause=rng.choice(CAUSES),
-        tech=rng.choice(TECH), role=rng.choice(ROLES), team=rng.choice(TEAM_CHANNELS),
-        day=(day + timedelta(days=rng.randint(2, 20))).strftime("%B %d"), n=rng.randint(1, 999),
-    )  # fmt: skip
+        who=who,
+        other=other,
+        part=rng.choice(PARTS),
+        cause=rng.choice(CAUSES),
+        tech=rng.choice(TECH),
+        role=rng.choice(ROLES),
+        team=rng.choice(TEAM_CHANNELS),
+        day=(day + timedelta(days=rng.randint(2, 20))).strftime("%B %d"),
+        n=rng.randint(1, 999),
+    )
 
 
 def moments(count: int, rng: random.Random) -> list[datetime]:
@@ -105,9 +117,11 @@ def feed_slack(mem: Memory, count: int, rng: random.Random) -> float:
     started = time.perf_counter()
     for n, at in enumerate(moments(count, rng)):
         mem.ingest_message(
-            channel=CHANNEL, user=rng.choice(PEOPLE), ts=at.timestamp(),
+            channel=CHANNEL,
+            user=rng.choice(PEOPLE),
+            ts=at.timestamp(),
             text=fill(rng.choice(SLACK_LINES), rng, at),
-        )  # fmt: skip
+        )
         if n % 200 == 199:
             mem.process_pending()
     mem.process_pending()
@@ -121,9 +135,11 @@ def chat(mem: Memory, count: int, rng: random.Random) -> float:
         user, assistant = rng.choice(CHAT_TURNS)
         seed = rng.random()
         mem.add_turn(
-            STREAM, fill(user, random.Random(seed), at), fill(assistant, random.Random(seed), at),
+            STREAM,
+            fill(user, random.Random(seed), at),
+            fill(assistant, random.Random(seed), at),
             at=at,
-        )  # fmt: skip
+        )
         at += timedelta(minutes=rng.randint(2, 90))
     mem.process_pending()
     return time.perf_counter() - started
@@ -139,9 +155,11 @@ def write_global_export(root: Path, count: int, rng: random.Random) -> Path:
     for at in moments(count, rng):
         channel = rng.choice(TEAM_CHANNELS)
         message = {
-            "type": "message", "user": f"U{rng.randrange(len(PEOPLE))}",
-            "ts": f"{at.timestamp():.6f}", "text": fill(rng.choice(GLOBAL_LINES), rng, at),
-        }  # fmt: skip
+            "type": "message",
+            "user": f"U{rng.randrange(len(PEOPLE))}",
+            "ts": f"{at.timestamp():.6f}",
+            "text": fill(rng.choice(GLOBAL_LINES), rng, at),
+        }
         days.setdefault((channel, at.date().isoformat()), []).append(message)
     for (channel, day), messages in days.items():
         (root / channel).mkdir(parents=True, exist_ok=True)
@@ -164,11 +182,15 @@ def row(ctx: Context, mem: Memory, k_present: float) -> list[str]:
     turns_ok = k_present == 1.0 or ctx.budget < 3000
     met = turns_ok and (summary >= floor or (whole and summary > 0)) and facts <= ceiling
     return [
-        f"{ctx.budget:,}", f"{ctx.tokens:,}", *cells, f"{k_present:.0%}",
+        f"{ctx.budget:,}",
+        f"{ctx.tokens:,}",
+        *cells,
+        f"{k_present:.0%}",
         f"{summary} (≥{floor}{', whole' if whole else ''})",
-        f"{facts} (≤{ceiling})", str(len(ctx.dropped)),
+        f"{facts} (≤{ceiling})",
+        str(len(ctx.dropped)),
         "yes" if met else "NO",
-    ]  # fmt: skip
+    ]
 
 
 def share_of_last_k(mem: Memory, ctx: Context) -> float:
@@ -199,10 +221,11 @@ def main() -> None:
         console.width = 160  # piped output: wide enough for the table
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(
-            db=Path(tmp) / "layers.db", embed={"kind": "hashing"},
+            db=Path(tmp) / "layers.db",
+            embed={"kind": "hashing"},
             projects=[{"stream": STREAM, "channels": [CHANNEL], "names": ["Atlas"]}],
             sources={"batch_idle_minutes": 0},
-        )  # fmt: skip
+        )
         with Memory.open(settings=settings, background_worker=False) as mem:
             slack_s = feed_slack(mem, args.slack, rng)
             export = write_global_export(Path(tmp) / "export", args.global_messages, rng)
@@ -219,9 +242,16 @@ def main() -> None:
             for warning in report.warnings:
                 console.print(f"import warning: {warning}")
             table = Table(
-                "budget", "tokens", *(SHORT[n] for n in ORDER), "last K", "summary",
-                "facts", "dropped", "goal", title=f"context of {STREAM} (sections: tokens/items)",
-            )  # fmt: skip
+                "budget",
+                "tokens",
+                *(SHORT[n] for n in ORDER),
+                "last K",
+                "summary",
+                "facts",
+                "dropped",
+                "goal",
+                title=f"context of {STREAM} (sections: tokens/items)",
+            )
             for budget in sorted(args.budgets):
                 ctx = mem.context(STREAM, QUESTION, budget=budget)
                 table.add_row(*row(ctx, mem, share_of_last_k(mem, ctx)))

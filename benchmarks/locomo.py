@@ -23,6 +23,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTHS = tuple(name.lower() for name in calendar.month_name[1:])  # "january", ...
 # Words too common to tell whether an answer is there; "s" is what "Caroline's" leaves.
+# The formatter leaves the list as a paragraph (fmt: off): one word per line reads worse.
 # fmt: off
 _STOPWORDS = frozenset({
     "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by",

@@ -1125,8 +1125,9 @@ def score(mem: Memory, conversation: Conversation, tallies: dict[str, Tally]) ->
         if not right or leak:
             tally.wrong += 1
             origin = line.text if line else found.source.label()
-            tally.misses.append(f"false: {found.text!r} ({found.subject}, {found.slot}) "
-                                f"from {origin!r}")  # fmt: skip
+            tally.misses.append(
+                f"false: {found.text!r} ({found.subject}, {found.slot}) from {origin!r}"
+            )
 
 
 def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) -> None:
@@ -1140,8 +1141,9 @@ def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) 
         return
     tally.updates += 1
     old, new = expect.old.lower(), expect.value.lower()
-    same = [f for f in stored if f.subject == expect.subject
-            and f.category.value == expect.category]  # fmt: skip
+    same = [
+        f for f in stored if f.subject == expect.subject and f.category.value == expect.category
+    ]
     kept = any(f.status in _GONE and _asserts(f, old, new) for f in same)
     stale = [f for f in same if f.active and _asserts(f, old, new)]
     tally.stale += len(stale)
@@ -1149,8 +1151,7 @@ def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) 
         tally.updated += 1
     else:
         what = "stale" if stale else "not current" if not current else "old value lost"
-        tally.misses.append(f"update {what}: {expect.old!r} -> {expect.value!r} "
-                            f"in {line.text!r}")  # fmt: skip
+        tally.misses.append(f"update {what}: {expect.old!r} -> {expect.value!r} in {line.text!r}")
 
 
 def run(model: str, show_misses: bool) -> dict[str, Tally]:
@@ -1181,20 +1182,26 @@ def report(tallies: dict[str, Tally], show_misses: bool) -> None:
     total = Tally()
     for name in sorted(tallies):
         t = tallies[name]
-        print(f"{name:<15} {t.statements:>5} {_rate(t.captured, t.statements):>7} "
-              f"{t.updates:>7} {_rate(t.updated, t.updates):>7} {t.stale:>5} {t.stored:>6} "
-              f"{t.wrong:>5} {_rate(t.stored - t.wrong, t.stored):>9}")  # fmt: skip
+        print(
+            f"{name:<15} {t.statements:>5} {_rate(t.captured, t.statements):>7} "
+            f"{t.updates:>7} {_rate(t.updated, t.updates):>7} {t.stale:>5} {t.stored:>6} "
+            f"{t.wrong:>5} {_rate(t.stored - t.wrong, t.stored):>9}"
+        )
         for attr in ("statements", "captured", "updates", "updated", "stale", "stored", "wrong"):
             setattr(total, attr, getattr(total, attr) + getattr(t, attr))
-    print(f"{'all':<15} {total.statements:>5} {_rate(total.captured, total.statements):>7} "
-          f"{total.updates:>7} {_rate(total.updated, total.updates):>7} {total.stale:>5} "
-          f"{total.stored:>6} {total.wrong:>5} "
-          f"{_rate(total.stored - total.wrong, total.stored):>9}")  # fmt: skip
+    print(
+        f"{'all':<15} {total.statements:>5} {_rate(total.captured, total.statements):>7} "
+        f"{total.updates:>7} {_rate(total.updated, total.updates):>7} {total.stale:>5} "
+        f"{total.stored:>6} {total.wrong:>5} "
+        f"{_rate(total.stored - total.wrong, total.stored):>9}"
+    )
     every = (*CONVERSATIONS, *LATE_CONVERSATIONS, GROUP_CHAT)
     negatives = sum(line.states_nothing for c in every for line in c.lines)
-    print(f"\nsentences that must not become facts: {negatives}; goals: capture >= "
-          f"{GOALS['capture']}, updates >= {GOALS['updates']}, stale 0, precision >= "
-          f"{GOALS['precision']}")  # fmt: skip
+    print(
+        f"\nsentences that must not become facts: {negatives}; goals: capture >= "
+        f"{GOALS['capture']}, updates >= {GOALS['updates']}, stale 0, precision >= "
+        f"{GOALS['precision']}"
+    )
     if show_misses:
         for name in sorted(tallies):
             for miss in tallies[name].misses:

@@ -52,9 +52,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--budget", type=int, default=6000)
     parser.add_argument(
-        "--embed", default="none", choices=["none", "hashing", "minilm"],
+        "--embed",
+        default="none",
+        choices=["none", "hashing", "minilm"],
         help="embedder; 'none' measures extraction and summaries alone",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
 
     table = Table(

@@ -41,11 +41,41 @@ STREAM = "project:alpha"
 OTHER_STREAM = "project:beta"
 PEOPLE = ("Raj", "Priya", "Lena", "Tom", "Ana", "Kofi", "Mei", "Omar", "Sara", "Ivan")
 TOPICS = [
-    "kafka", "deploy", "migration", "schema", "billing", "invoice", "login", "cache", "latency",
-    "outage", "budget", "hiring", "roadmap", "release", "rollback", "ticket", "sprint", "review",
-    "design", "api", "gateway", "database", "index", "vector", "search", "onboarding",
-    "contract", "vendor", "pricing", "launch", "metrics", "dashboard", "alert", "incident",
-]  # fmt: skip
+    "kafka",
+    "deploy",
+    "migration",
+    "schema",
+    "billing",
+    "invoice",
+    "login",
+    "cache",
+    "latency",
+    "outage",
+    "budget",
+    "hiring",
+    "roadmap",
+    "release",
+    "rollback",
+    "ticket",
+    "sprint",
+    "review",
+    "design",
+    "api",
+    "gateway",
+    "database",
+    "index",
+    "vector",
+    "search",
+    "onboarding",
+    "contract",
+    "vendor",
+    "pricing",
+    "launch",
+    "metrics",
+    "dashboard",
+    "alert",
+    "incident",
+]
 _BATCH = 2000
 _START = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -105,25 +135,52 @@ def _write_batch(
             if share < 0.80:
                 user = f"{words.sentence(rng.randint(6, 14))} ({n})"
                 assistant = words.sentence(rng.randint(8, 24))
-                turn = store.insert_turn(NewTurn(
-                    tenant="default", stream=stream, user=user, assistant=assistant, at=at,
-                    tokens=40, speaker=person,
-                ))  # fmt: skip
+                turn = store.insert_turn(
+                    NewTurn(
+                        tenant="default",
+                        stream=stream,
+                        user=user,
+                        assistant=assistant,
+                        at=at,
+                        tokens=40,
+                        speaker=person,
+                    )
+                )
                 vectors.append(("turn", turn.id, f"{person}: {user}\n{assistant}"))
             elif share < 0.95:
-                records.append(NewRecord(
-                    tenant="default", stream=stream, source="slack", channel="general",
-                    external_id=f"{stream}-{n}", author=person, text=words.sentence(16),
-                    kind="message", at=at, route_method="channel", route_confidence=1.0,
-                    visibility=Visibility.SHARED, tokens=20,
-                ))  # fmt: skip
+                records.append(
+                    NewRecord(
+                        tenant="default",
+                        stream=stream,
+                        source="slack",
+                        channel="general",
+                        external_id=f"{stream}-{n}",
+                        author=person,
+                        text=words.sentence(16),
+                        kind="message",
+                        at=at,
+                        route_method="channel",
+                        route_confidence=1.0,
+                        visibility=Visibility.SHARED,
+                        tokens=20,
+                    )
+                )
             else:
                 text = f"{person} owns the {words.sentence(4)}"
-                fact = store.insert_fact(NewFact(
-                    tenant="default", stream=stream, text=text, category=FactCategory.DECISION,
-                    subject=person.lower(), slot=f"owns-{n}", value=text, confidence=0.5,
-                    source=SourceRef(kind="turn", id=str(n), at=at), tokens=10,
-                ))  # fmt: skip
+                fact = store.insert_fact(
+                    NewFact(
+                        tenant="default",
+                        stream=stream,
+                        text=text,
+                        category=FactCategory.DECISION,
+                        subject=person.lower(),
+                        slot=f"owns-{n}",
+                        value=text,
+                        confidence=0.5,
+                        source=SourceRef(kind="turn", id=str(n), at=at),
+                        tokens=10,
+                    )
+                )
                 vectors.append(("fact", fact.id, text))
         ids = store.insert_records(records)
         stored = zip(records, ids, strict=True)
@@ -132,10 +189,15 @@ def _write_batch(
             rows = [(k, i, t) for k, i, t in vectors if k == kind]
             if rows:
                 matrix = embedder.embed([t for _, _, t in rows])
-                store.put_vectors("default", stream, embedder.name, [
-                    (kind, i, matrix[row].tobytes(), embedder.dim)
-                    for row, (_, i, _) in enumerate(rows)
-                ])  # fmt: skip
+                store.put_vectors(
+                    "default",
+                    stream,
+                    embedder.name,
+                    [
+                        (kind, i, matrix[row].tobytes(), embedder.dim)
+                        for row, (_, i, _) in enumerate(rows)
+                    ],
+                )
 
 
 def build_indexes(path: Path) -> float:
@@ -225,14 +287,26 @@ def real_text_recall(locomo: Path) -> tuple[int, float]:
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "real.db")
         with store.transaction():
-            ids = [store.insert_turn(NewTurn(
-                tenant="default", stream=STREAM, user=f"{line.speaker}: {line.text}",
-                assistant="", at=_START, tokens=10,
-            )).id for _, line in lines]  # fmt: skip
+            ids = [
+                store.insert_turn(
+                    NewTurn(
+                        tenant="default",
+                        stream=STREAM,
+                        user=f"{line.speaker}: {line.text}",
+                        assistant="",
+                        at=_START,
+                        tokens=10,
+                    )
+                ).id
+                for _, line in lines
+            ]
             matrix = embedder.embed([f"{line.speaker}: {line.text}" for _, line in lines])
-            store.put_vectors("default", STREAM, embedder.name, [
-                ("turn", i, matrix[row].tobytes(), embedder.dim) for row, i in enumerate(ids)
-            ])  # fmt: skip
+            store.put_vectors(
+                "default",
+                STREAM,
+                embedder.name,
+                [("turn", i, matrix[row].tobytes(), embedder.dim) for row, i in enumerate(ids)],
+            )
         index = VectorIndex(store, store.index_directory, approximate_from=1)
         where = ItemFilter(tenant="default", streams=(STREAM,))
         found = 0.0
@@ -253,9 +327,11 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-scale"))
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument(
-        "--real-recall", type=Path, metavar="LOCOMO_JSON",
+        "--real-recall",
+        type=Path,
+        metavar="LOCOMO_JSON",
         help="also report the graph's recall@50 on LoCoMo lines embedded with MiniLM",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
     if args.real_recall:
         count, found = real_text_recall(args.real_recall)
@@ -316,10 +392,20 @@ def _measure_apart(path: Path, queries: int, budget: int) -> dict[str, float]:
         _copy(part, copy.parent / part.name.replace(path.name, copy.name, 1))
     try:
         out = subprocess.run(
-            [sys.executable, __file__, "--measure", str(copy), "--queries", str(queries),
-             "--budget", str(budget)],
-            check=True, capture_output=True, text=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                __file__,
+                "--measure",
+                str(copy),
+                "--queries",
+                str(queries),
+                "--budget",
+                str(budget),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     finally:
         for leftover in copy.parent.glob(copy.name + "*"):
             _remove(leftover)

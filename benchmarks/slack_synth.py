@@ -23,82 +23,323 @@ from pathlib import Path
 
 END = dt.date(2026, 10, 31)
 NATO = (
-    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-    "kilo", "lima",
-)  # fmt: skip
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+)
 TEAM_CHANNELS = (
-    "general", "random", "eng", "design", "support", "incidents", "releases", "infra", "data",
-    "qa", "mobile", "frontend", "backend", "security", "oncall", "product", "marketing", "sales",
-    "hiring", "announcements", "watercooler", "ops", "analytics", "docs",
-)  # fmt: skip
+    "general",
+    "random",
+    "eng",
+    "design",
+    "support",
+    "incidents",
+    "releases",
+    "infra",
+    "data",
+    "qa",
+    "mobile",
+    "frontend",
+    "backend",
+    "security",
+    "oncall",
+    "product",
+    "marketing",
+    "sales",
+    "hiring",
+    "announcements",
+    "watercooler",
+    "ops",
+    "analytics",
+    "docs",
+)
 PRIVATE_CHANNELS = ("leads", "hiring-panel")
 FIRST = (
-    "Priya", "Raj", "Ana", "Tom", "Mei", "Lukas", "Sofia", "Omar", "Grace", "Diego", "Hannah",
-    "Kenji", "Fatima", "Ben", "Chloé", "Ivan", "Nora", "Sam", "Aisha", "Mateo", "Elena", "Kwame",
-    "Julia", "Arjun", "Zoë", "Liam", "Yuki", "Carlos", "Emma", "Noah", "Leila", "Oscar", "Ingrid",
-    "Tariq", "Mia", "Jonas", "Amara", "Felix", "Rosa", "Hugo", "Sara", "Dev", "Lena", "Marco",
-    "Nadia", "Pavel", "Ruth", "Sean", "Tara", "Victor", "Wen", "Ximena", "Yusuf", "Zara",
-    "Łukasz", "Søren", "José", "Anika", "Bruno", "Chen",
-)  # fmt: skip
+    "Priya",
+    "Raj",
+    "Ana",
+    "Tom",
+    "Mei",
+    "Lukas",
+    "Sofia",
+    "Omar",
+    "Grace",
+    "Diego",
+    "Hannah",
+    "Kenji",
+    "Fatima",
+    "Ben",
+    "Chloé",
+    "Ivan",
+    "Nora",
+    "Sam",
+    "Aisha",
+    "Mateo",
+    "Elena",
+    "Kwame",
+    "Julia",
+    "Arjun",
+    "Zoë",
+    "Liam",
+    "Yuki",
+    "Carlos",
+    "Emma",
+    "Noah",
+    "Leila",
+    "Oscar",
+    "Ingrid",
+    "Tariq",
+    "Mia",
+    "Jonas",
+    "Amara",
+    "Felix",
+    "Rosa",
+    "Hugo",
+    "Sara",
+    "Dev",
+    "Lena",
+    "Marco",
+    "Nadia",
+    "Pavel",
+    "Ruth",
+    "Sean",
+    "Tara",
+    "Victor",
+    "Wen",
+    "Ximena",
+    "Yusuf",
+    "Zara",
+    "Łukasz",
+    "Søren",
+    "José",
+    "Anika",
+    "Bruno",
+    "Chen",
+)
 LAST = (
-    "Sharma", "Patel", "Silva", "Nguyen", "Müller", "Okafor", "Kim", "García", "Rossi", "Cohen",
-    "Tanaka", "Haddad", "Novak", "Andersen", "O'Brien", "Kowalski", "Mensah", "Dubois", "Ivanova",
-    "Larsen", "Moreau", "Singh", "Chen", "Fischer", "Park",
-)  # fmt: skip
+    "Sharma",
+    "Patel",
+    "Silva",
+    "Nguyen",
+    "Müller",
+    "Okafor",
+    "Kim",
+    "García",
+    "Rossi",
+    "Cohen",
+    "Tanaka",
+    "Haddad",
+    "Novak",
+    "Andersen",
+    "O'Brien",
+    "Kowalski",
+    "Mensah",
+    "Dubois",
+    "Ivanova",
+    "Larsen",
+    "Moreau",
+    "Singh",
+    "Chen",
+    "Fischer",
+    "Park",
+)
 BOTS = (("deploybot", "Deploy Bot"), ("jira", "Jira Cloud"))
 
 # Slot vocabularies: enough variety that summaries and fact extraction see distinct content.
 WORDS: dict[str, tuple[str, ...]] = {
     "env": ("staging", "prod", "production", "dev", "canary", "the QA cluster"),
     "component": (
-        "event store", "auth service", "billing API", "search index", "onboarding flow",
-        "mobile app", "web client", "data pipeline", "notification service", "rate limiter",
-        "feature flag service", "payments worker", "CDN config", "GraphQL gateway",
-        "admin dashboard", "export job", "session cache", "webhook dispatcher",
+        "event store",
+        "auth service",
+        "billing API",
+        "search index",
+        "onboarding flow",
+        "mobile app",
+        "web client",
+        "data pipeline",
+        "notification service",
+        "rate limiter",
+        "feature flag service",
+        "payments worker",
+        "CDN config",
+        "GraphQL gateway",
+        "admin dashboard",
+        "export job",
+        "session cache",
+        "webhook dispatcher",
     ),
     "tech": (
-        "Postgres", "Kafka", "Redis", "SQLite", "ClickHouse", "gRPC", "GraphQL", "Terraform",
-        "Kubernetes", "S3", "DynamoDB", "RabbitMQ", "OpenSearch", "React", "Svelte", "Rust", "Go",
+        "Postgres",
+        "Kafka",
+        "Redis",
+        "SQLite",
+        "ClickHouse",
+        "gRPC",
+        "GraphQL",
+        "Terraform",
+        "Kubernetes",
+        "S3",
+        "DynamoDB",
+        "RabbitMQ",
+        "OpenSearch",
+        "React",
+        "Svelte",
+        "Rust",
+        "Go",
         "Temporal",
     ),
     "feature": (
-        "SSO", "dark mode", "bulk export", "the audit log", "usage-based billing", "offline mode",
-        "2FA", "webhooks v2", "CSV import", "search filters", "the new onboarding",
-        "team workspaces", "SCIM provisioning", "the public API",
+        "SSO",
+        "dark mode",
+        "bulk export",
+        "the audit log",
+        "usage-based billing",
+        "offline mode",
+        "2FA",
+        "webhooks v2",
+        "CSV import",
+        "search filters",
+        "the new onboarding",
+        "team workspaces",
+        "SCIM provisioning",
+        "the public API",
     ),
     "milestone": (
-        "Beta freeze", "GA launch", "the v2 cutover", "Code freeze", "the security review",
-        "the QBR", "Sprint demo", "the pen test", "the SOC 2 audit", "the pricing launch",
+        "Beta freeze",
+        "GA launch",
+        "the v2 cutover",
+        "Code freeze",
+        "the security review",
+        "the QBR",
+        "Sprint demo",
+        "the pen test",
+        "the SOC 2 audit",
+        "the pricing launch",
     ),
     "weekday": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday"),
     "when": (
-        "tomorrow", "this week", "next week", "end of day", "EOD Friday", "by the 15th",
-        "after the offsite", "before the freeze", "early next sprint", "tonight",
+        "tomorrow",
+        "this week",
+        "next week",
+        "end of day",
+        "EOD Friday",
+        "by the 15th",
+        "after the offsite",
+        "before the freeze",
+        "early next sprint",
+        "tonight",
     ),
     "dependency": (
-        "the auth token", "API credentials", "a prod DB snapshot", "the new VPC", "design sign-off",
-        "legal review", "the SDK release", "a DNS change", "the staging certs", "budget approval",
+        "the auth token",
+        "API credentials",
+        "a prod DB snapshot",
+        "the new VPC",
+        "design sign-off",
+        "legal review",
+        "the SDK release",
+        "a DNS change",
+        "the staging certs",
+        "budget approval",
     ),
-    "team": ("infra", "security", "design", "legal", "platform", "data", "the mobile team",
-             "support", "finance", "SRE"),
-    "doc": ("migration guide", "runbook", "RFC", "release notes", "postmortem", "onboarding doc",
-            "API docs", "test plan", "design doc", "rollout plan"),
-    "customer": ("Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark Industries",
-                 "Wayne Enterprises", "Soylent", "Tyrell", "Cyberdyne"),
+    "team": (
+        "infra",
+        "security",
+        "design",
+        "legal",
+        "platform",
+        "data",
+        "the mobile team",
+        "support",
+        "finance",
+        "SRE",
+    ),
+    "doc": (
+        "migration guide",
+        "runbook",
+        "RFC",
+        "release notes",
+        "postmortem",
+        "onboarding doc",
+        "API docs",
+        "test plan",
+        "design doc",
+        "rollout plan",
+    ),
+    "customer": (
+        "Acme",
+        "Globex",
+        "Initech",
+        "Umbrella",
+        "Hooli",
+        "Stark Industries",
+        "Wayne Enterprises",
+        "Soylent",
+        "Tyrell",
+        "Cyberdyne",
+    ),
     "time": ("2pm", "10:30", "3pm PT", "9am", "noon", "4:15", "11am CET"),
-    "option": ("option B", "the simpler approach", "the vendor SDK", "plan A", "the second draft",
-               "a feature flag", "the batch design"),
-    "error": ("a NullPointerException", "timeouts after 30s", "OOMKilled pods", "401s",
-              "a flaky test", "a deadlock", "a 502 from the load balancer", "a schema mismatch"),
+    "option": (
+        "option B",
+        "the simpler approach",
+        "the vendor SDK",
+        "plan A",
+        "the second draft",
+        "a feature flag",
+        "the batch design",
+    ),
+    "error": (
+        "a NullPointerException",
+        "timeouts after 30s",
+        "OOMKilled pods",
+        "401s",
+        "a flaky test",
+        "a deadlock",
+        "a 502 from the load balancer",
+        "a schema mismatch",
+    ),
     "repo": ("api", "web", "mobile", "infra", "pipeline", "billing", "docs"),
     "doc_title": ("Design doc", "RFC", "Runbook", "Dashboard", "Spec", "Notes", "Postmortem"),
-    "topic": ("release questions", "incident updates", "design reviews", "customer escalations",
-              "deploy notices"),
-    "month": ("January", "February", "March", "April", "May", "June", "July", "August",
-              "September", "October", "November", "December"),
-    "filename": ("design-v3.png", "roadmap.pdf", "metrics.csv", "screenshot.png", "trace.log",
-                 "architecture.svg", "notes.md", "budget.xlsx"),
-}  # fmt: skip
+    "topic": (
+        "release questions",
+        "incident updates",
+        "design reviews",
+        "customer escalations",
+        "deploy notices",
+    ),
+    "month": (
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ),
+    "filename": (
+        "design-v3.png",
+        "roadmap.pdf",
+        "metrics.csv",
+        "screenshot.png",
+        "trace.log",
+        "architecture.svg",
+        "notes.md",
+        "budget.xlsx",
+    ),
+}
 
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "status": (
@@ -189,10 +430,34 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{mention} any update from {team} on {dependency}?",
     ),
     "smalltalk": (
-        "lol", "thanks!", "ty", "+1", "nice", "on it", ":+1:", "sounds good", "brb", "lunch?",
-        "haha yes", "ok", "good morning", "will do", "same here", "makes sense", "np",
-        "coffee anyone?", "agreed", "sure", "thank you {mention}!", "congrats {person}!",
-        "nice work", ":joy:", "yep", "omw", "happy Friday", "welcome {mention}!",
+        "lol",
+        "thanks!",
+        "ty",
+        "+1",
+        "nice",
+        "on it",
+        ":+1:",
+        "sounds good",
+        "brb",
+        "lunch?",
+        "haha yes",
+        "ok",
+        "good morning",
+        "will do",
+        "same here",
+        "makes sense",
+        "np",
+        "coffee anyone?",
+        "agreed",
+        "sure",
+        "thank you {mention}!",
+        "congrats {person}!",
+        "nice work",
+        ":joy:",
+        "yep",
+        "omw",
+        "happy Friday",
+        "welcome {mention}!",
     ),
     "link": (
         "see https://docs.example.com/{slug}",
@@ -222,18 +487,39 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{other_key} broke {key} in {env}",
     ),
     "reply": (
-        "on it", "fixed in {key}", "I think {tech} is fine here", "yes, {weekday}", "+1",
-        "not yet, waiting on {team}", "good catch", "done", "I'll check {when}",
-        "should be fixed in {version}", "{mention} knows more", "agreed, let's do {option}",
+        "on it",
+        "fixed in {key}",
+        "I think {tech} is fine here",
+        "yes, {weekday}",
+        "+1",
+        "not yet, waiting on {team}",
+        "good catch",
+        "done",
+        "I'll check {when}",
+        "should be fixed in {version}",
+        "{mention} knows more",
+        "agreed, let's do {option}",
     ),
-}  # fmt: skip
+}
 
 # Category mix for project channels; team channels shift it through FLAVOR below.
 MIX = {
-    "status": 17, "decision": 5, "deadline": 5, "handoff": 4, "blocker": 5, "commitment": 5,
-    "risk": 3, "mood": 3, "question": 8, "smalltalk": 22, "link": 5, "channel_ref": 2,
-    "escaped": 2, "cross": 2, "digest": 3,
-}  # fmt: skip
+    "status": 17,
+    "decision": 5,
+    "deadline": 5,
+    "handoff": 4,
+    "blocker": 5,
+    "commitment": 5,
+    "risk": 3,
+    "mood": 3,
+    "question": 8,
+    "smalltalk": 22,
+    "link": 5,
+    "channel_ref": 2,
+    "escaped": 2,
+    "cross": 2,
+    "digest": 3,
+}
 FLAVOR = {
     "random": {"smalltalk": 60, "mood": 10, "link": 8},
     "watercooler": {"smalltalk": 60, "mood": 10},
@@ -404,7 +690,7 @@ def _users_json(rng: random.Random, people: list[_Person], bots: list[_Person]) 
             "tz": "Europe/Berlin",
             "is_bot": False,
             "profile": {"display_name": p.first, "real_name": p.real_name, "title": ""},
-        }  # fmt: skip
+        }
         for p in people
     ]
     users += [
@@ -416,7 +702,7 @@ def _users_json(rng: random.Random, people: list[_Person], bots: list[_Person]) 
             "real_name": b.real_name,
             "is_bot": True,
             "profile": {"display_name": "", "real_name": b.real_name, "bot_id": _bot_id(b)},
-        }  # fmt: skip
+        }
         for b in bots
     ]
     return users
@@ -433,12 +719,16 @@ def _epoch(day: dt.date) -> int:
 def _channel_json(conv: _Conversation) -> dict:
     text = f"{conv.project.title()} project" if conv.project else f"#{conv.name}"
     return {
-        "id": conv.id, "name": conv.name, "created": _epoch(conv.created),
-        "creator": conv.members[0].id, "is_archived": False, "is_general": conv.name == "general",
+        "id": conv.id,
+        "name": conv.name,
+        "created": _epoch(conv.created),
+        "creator": conv.members[0].id,
+        "is_archived": False,
+        "is_general": conv.name == "general",
         "members": [p.id for p in conv.members],
         "topic": {"value": "", "creator": "", "last_set": 0},
         "purpose": {"value": text, "creator": conv.members[0].id, "last_set": _epoch(conv.created)},
-    }  # fmt: skip
+    }
 
 
 def _dm_json(conv: _Conversation) -> dict:
@@ -454,10 +744,11 @@ def _allocate(
 ) -> list[list[int]]:
     """Messages per (conversation, day): heavy-tailed channels, quiet weekends, busy spells."""
     busy = [
-        (1.0 if day.weekday() < 5 else 0.12) * rng.lognormvariate(0, 0.35)
+        (1.0 if day.weekday() < 5 else 0.12)
+        * rng.lognormvariate(0, 0.35)
         * (4.0 if rng.random() < 0.03 else 1.0)
         for day in days
-    ]  # fmt: skip
+    ]
     ranks = rng.sample(range(len(convs)), len(convs))  # which channels are the loud ones
     cells, weights = [], []
     for ci, conv in enumerate(convs):
@@ -544,26 +835,41 @@ class _Writer:
             subtype = "channel_join" if roll < 0.02 else "channel_leave"
             text = f"<@{author.id}> has {verb} the channel"
             return {
-                "type": "message", "subtype": subtype, "user": author.id, "text": text, "ts": ts,
-            }  # fmt: skip
+                "type": "message",
+                "subtype": subtype,
+                "user": author.id,
+                "text": text,
+                "ts": ts,
+            }
         if roll < 0.05:
             bot = self.rng.choice(self.bots)
             template = self.rng.choice(BOT_TEMPLATES[bot.name])
             return {
-                "type": "message", "subtype": "bot_message", "bot_id": _bot_id(bot),
-                "username": bot.name, "text": self._fill(template, conv, author), "ts": ts,
-            }  # fmt: skip
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": _bot_id(bot),
+                "username": bot.name,
+                "text": self._fill(template, conv, author),
+                "ts": ts,
+            }
         filename = self.rng.choice(WORDS["filename"])
         comment = self._text(conv, author) if self.rng.random() < 0.6 else ""
         file = {
-            "id": _slack_id(self.rng, "F"), "name": filename,
+            "id": _slack_id(self.rng, "F"),
+            "name": filename,
             "title": filename.rsplit(".", 1)[0].replace("-", " ").title(),
-            "filetype": filename.rsplit(".", 1)[1], "size": self.rng.randint(2_000, 4_000_000),
-        }  # fmt: skip
+            "filetype": filename.rsplit(".", 1)[1],
+            "size": self.rng.randint(2_000, 4_000_000),
+        }
         return {
-            "type": "message", "subtype": "file_share", "user": author.id, "text": comment,
-            "files": [file], "upload": True, "ts": ts,
-        }  # fmt: skip
+            "type": "message",
+            "subtype": "file_share",
+            "user": author.id,
+            "text": comment,
+            "files": [file],
+            "upload": True,
+            "ts": ts,
+        }
 
     def _threads(self, conv: _Conversation, day: list[dict]) -> None:
         """Turn about 2% of plain messages into parents with 1-5 same-day replies after them."""
@@ -637,8 +943,23 @@ class _Writer:
             case "number" | "day" | "build":
                 return str(rng.randint(1, {"number": 20, "day": 28, "build": 9000}[name]))
             case "slug":
-                return "-".join(rng.sample(("setup", "api", "v2", "guide", "deploy", "faq", "auth",
-                                            "billing", "events", "limits"), 2))  # fmt: skip
+                return "-".join(
+                    rng.sample(
+                        (
+                            "setup",
+                            "api",
+                            "v2",
+                            "guide",
+                            "deploy",
+                            "faq",
+                            "auth",
+                            "billing",
+                            "events",
+                            "limits",
+                        ),
+                        2,
+                    )
+                )
             case "hex":
                 return f"{rng.getrandbits(32):08x}"
             case "tech2" | "component2":
@@ -685,9 +1006,12 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     shape = write_export(
-        args.out, messages=args.messages, channels=args.channels, months=args.months,
+        args.out,
+        messages=args.messages,
+        channels=args.channels,
+        months=args.months,
         seed=args.seed,
-    )  # fmt: skip
+    )
     seconds = time.perf_counter() - started
     print(
         f"{shape.messages:,} messages in {shape.files:,} day files, {shape.conversations} "

@@ -23,8 +23,12 @@ def test_a_correction_in_another_phrasing_supersedes_the_role(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "project:alpha", ("Raj is a Junior Developer.", ""),
-           ("No, Raj is the Lead Architect.", "Noted."))  # fmt: skip
+    _turns(
+        mem,
+        "project:alpha",
+        ("Raj is a Junior Developer.", ""),
+        ("No, Raj is the Lead Architect.", "Noted."),
+    )
     assert _current(mem, "project:alpha") == ["Raj is the Lead Architect."]
     old = mem.facts("project:alpha", include_inactive=True)[-1]
     assert old.text == "Raj is a Junior Developer." and not old.active
@@ -36,8 +40,9 @@ def test_a_new_role_phrased_the_other_way_supersedes_the_title(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "project:alpha", ("Raj is the Lead Architect.", ""),
-           ("Raj is a product manager.", ""))  # fmt: skip
+    _turns(
+        mem, "project:alpha", ("Raj is the Lead Architect.", ""), ("Raj is a product manager.", "")
+    )
     assert _current(mem, "project:alpha") == ["Raj is a product manager."]
 
 
@@ -45,8 +50,12 @@ def test_the_user_corrects_the_assistant_about_a_person_named_shorter(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is a junior analyst."),
-           ("That's wrong. Lena is our Head of Data Engineering.", "Sorry, noted."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("Who runs data?", "Lena Ortiz is a junior analyst."),
+        ("That's wrong. Lena is our Head of Data Engineering.", "Sorry, noted."),
+    )
     facts = mem.facts("chat:1", include_inactive=True)
     current = [f for f in facts if f.active]
     assert [f.text for f in current] == ["Lena is the Head of Data Engineering."]
@@ -69,8 +78,12 @@ def test_a_correction_retracts_what_the_assistant_claimed_under_another_key(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Who owns billing?", "Priya Nair is a sales engineer."),
-           ("No, Priya is our CFO.", "Thanks."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("Who owns billing?", "Priya Nair is a sales engineer."),
+        ("No, Priya is our CFO.", "Thanks."),
+    )
     claim = next(
         f for f in mem.facts("chat:1", include_inactive=True) if "sales engineer" in f.text
     )
@@ -80,9 +93,13 @@ def test_a_correction_retracts_what_the_assistant_claimed_under_another_key(
 
 def test_two_people_with_one_first_name_stay_apart(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "project:alpha", ("Lena Ortiz is the Head of Data.", ""),
-           ("Lena Park is the Lead Designer.", ""),
-           ("Lena is a contractor.", ""))  # fmt: skip
+    _turns(
+        mem,
+        "project:alpha",
+        ("Lena Ortiz is the Head of Data.", ""),
+        ("Lena Park is the Lead Designer.", ""),
+        ("Lena is a contractor.", ""),
+    )
     texts = _current(mem, "project:alpha")
     # "Lena" could be either: neither person's role changes.
     assert "Lena Ortiz is the Head of Data." in texts
@@ -93,8 +110,12 @@ def test_a_first_name_known_first_is_completed_by_the_full_name(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "project:alpha", ("Lena is a data analyst.", ""),
-           ("Lena Ortiz is the Head of Data.", ""))  # fmt: skip
+    _turns(
+        mem,
+        "project:alpha",
+        ("Lena is a data analyst.", ""),
+        ("Lena Ortiz is the Head of Data.", ""),
+    )
     assert _current(mem, "project:alpha") == ["Lena Ortiz is the Head of Data."]
 
 
@@ -139,8 +160,12 @@ def test_people_are_per_tenant(open_memory: MemoryFactory) -> None:
 
 def test_a_claim_the_user_confirms_is_pinned(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."),
-           ("Yes, that's right.", "Great."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("Who runs data?", "Lena Ortiz is the Head of Data."),
+        ("Yes, that's right.", "Great."),
+    )
     fact = mem.facts("chat:1")[0]
     assert fact.confidence >= mem.settings.pin_min_confidence
     assert mem.fact_history(fact.id).changes[-1].action == "CONFIRM"
@@ -148,8 +173,13 @@ def test_a_claim_the_user_confirms_is_pinned(open_memory: MemoryFactory) -> None
 
 def test_agreeing_with_a_but_confirms_nothing(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Who runs data?", "Lena Ortiz is the Head of Data."),
-           ("Yes, but only until March.", "I see."), ("Right?", "Yes."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("Who runs data?", "Lena Ortiz is the Head of Data."),
+        ("Yes, but only until March.", "I see."),
+        ("Right?", "Yes."),
+    )
     assert mem.facts("chat:1")[0].confidence < mem.settings.pin_min_confidence
 
 
@@ -157,8 +187,11 @@ def test_a_correction_after_500_turns_wins_in_every_context(open_memory: MemoryF
     mem = open_memory(embed={"kind": "none"})
     mem.add_turn("project:alpha", "Raj is a Junior Developer.", at=T0)
     for i in range(500):
-        mem.add_turn("project:alpha", f"Checked build {i}; the pipeline ran green.",
-                     at=T0 + timedelta(minutes=i + 1))  # fmt: skip
+        mem.add_turn(
+            "project:alpha",
+            f"Checked build {i}; the pipeline ran green.",
+            at=T0 + timedelta(minutes=i + 1),
+        )
     mem.add_turn("project:alpha", "No, Raj is the Lead Architect.", at=T0 + timedelta(days=1))
     mem.process_pending()
     assert _current(mem, "project:alpha") == ["Raj is the Lead Architect."]
@@ -178,8 +211,13 @@ def test_a_lower_trust_writer_confirms_nothing(open_memory: MemoryFactory) -> No
 
 def test_people_named_in_personal_facts_become_entities(open_memory: MemoryFactory) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("My sister Emma Stone lives in Dublin.", ""),
-           ("I have a cat called Miso.", ""), ("Emma is a vegetarian.", ""))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("My sister Emma Stone lives in Dublin.", ""),
+        ("I have a cat called Miso.", ""),
+        ("Emma is a vegetarian.", ""),
+    )
     assert mem.store.entities_named("default", "emma") == ["emma stone"]
     assert mem.store.entities_named("default", "miso") == []
     subjects = {f.subject for f in mem.facts("chat:1")}
@@ -190,10 +228,14 @@ def test_an_assistant_turn_that_contradicts_the_user_does_not_win(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("I'm vegetarian.", "Noted."),
-           ("What should I cook?", "Since you eat meat, try a steak. You are a carnivore."),
-           ("Raj is the Lead Architect.", ""),
-           ("Who leads?", "Raj is a junior developer."))  # fmt: skip
+    _turns(
+        mem,
+        "chat:1",
+        ("I'm vegetarian.", "Noted."),
+        ("What should I cook?", "Since you eat meat, try a steak. You are a carnivore."),
+        ("Raj is the Lead Architect.", ""),
+        ("Who leads?", "Raj is a junior developer."),
+    )
     current = _current(mem, "chat:1")
     assert "The user is vegetarian." in current
     assert "Raj is the Lead Architect." in current

@@ -75,13 +75,14 @@ def test_erase_a_person_removes_their_words_everywhere(
 ) -> None:
     mem = open_memory(session_turns=4)
     _say(
-        mem, "chat:group",
+        mem,
+        "chat:group",
         ("Caroline", "I adopted a greyhound called Biscuit last spring."),
         ("Melanie", "We went camping by the lake with the kids."),
         ("Caroline", "Biscuit sleeps on the sofa all day long."),
         ("Melanie", "Caroline Quinn is the Lead Designer at the studio."),
         ("Melanie", "The pottery class starts on Thursday evening."),
-    )  # fmt: skip
+    )
     assert mem.summaries("chat:group")  # a session summary quoted Caroline
     report = mem.erase(entity="Caroline")
     assert report.turns == 3 and report.streams == ("chat:group",)
@@ -170,8 +171,12 @@ def test_erase_during_a_running_summary_job_is_not_undone(open_memory: MemoryFac
     model = _ErasingDuringSummary()
     mem = open_memory(model, session_turns=2, job_backoff_seconds=0.0)
     model.memory = mem
-    _say(mem, "chat:group", ("Caroline", "My greyhound is called Biscuit."),
-         ("Melanie", "We went camping by the lake."))  # fmt: skip
+    _say(
+        mem,
+        "chat:group",
+        ("Caroline", "My greyhound is called Biscuit."),
+        ("Melanie", "We went camping by the lake."),
+    )
     mem.process_pending()
     texts = "\n".join(s.text for s in mem.summaries("chat:group"))
     assert "Biscuit" not in texts

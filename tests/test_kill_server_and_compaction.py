@@ -30,8 +30,16 @@ def _free_port() -> int:
 
 def _serve(db: Path, port: int) -> subprocess.Popen:
     env = {**os.environ, "MEMSTRATA_EMBED__KIND": "none"}
-    command = [sys.executable, "-c", "from memstrata.cli import app; app()", "--db", str(db),
-               "serve", "--port", str(port)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-c",
+        "from memstrata.cli import app; app()",
+        "--db",
+        str(db),
+        "serve",
+        "--port",
+        str(port),
+    ]
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -62,8 +70,9 @@ def test_a_sigkilled_server_loses_no_acknowledged_turn(tmp_path: Path) -> None:
                 _wait_up(client, server)
                 for n in range(random.randint(5, 20)):
                     text = f"round {round_} turn {n}: the release moved to Friday"
-                    answer = client.post("/v1/turns", headers=headers,
-                                         json={"stream": STREAM, "user": text})  # fmt: skip
+                    answer = client.post(
+                        "/v1/turns", headers=headers, json={"stream": STREAM, "user": text}
+                    )
                     assert answer.status_code == 201, answer.text
                     acknowledged.append(text)
         finally:
@@ -99,10 +108,14 @@ def test_a_worker_killed_mid_compaction_leaves_one_summary_and_no_lost_work(
     t0 = datetime(2026, 3, 2, 9, tzinfo=UTC)
     with Memory.open(db, settings=settings, background_worker=False) as mem:
         for n in range(120):
-            mem.add_turn(STREAM, f"Session note {n}: we reviewed invoice batch {n} and the "
-                         f"vendor portal issue {n}.", at=t0 + timedelta(hours=n))  # fmt: skip
-    with subprocess.Popen([sys.executable, "-c", WORKER, str(db)], stdout=subprocess.PIPE,
-                          text=True) as child:  # fmt: skip
+            mem.add_turn(
+                STREAM,
+                f"Session note {n}: we reviewed invoice batch {n} and the vendor portal issue {n}.",
+                at=t0 + timedelta(hours=n),
+            )
+    with subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(db)], stdout=subprocess.PIPE, text=True
+    ) as child:
         assert child.stdout is not None and child.stdout.readline().strip() == "working"
         time.sleep(random.uniform(0.5, 2.0))
         os.kill(child.pid, signal.SIGKILL)

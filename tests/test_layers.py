@@ -93,8 +93,9 @@ def test_the_command_line_shows_the_flood_warning(tmp_path):
 
     export = slack_export(tmp_path / "export", [f"note {i} about the week" for i in range(250)])
     base = ["--db", str(tmp_path / "cli.db")]
-    result = CliRunner().invoke(app, [*base, "import", "slack", str(export)],
-                                env={"COLUMNS": "300"})  # fmt: skip
+    result = CliRunner().invoke(
+        app, [*base, "import", "slack", str(export)], env={"COLUMNS": "300"}
+    )
     assert result.exit_code == 0, result.output
     assert "warning" in result.output and "no projects are configured" in result.output
 
@@ -151,10 +152,16 @@ def test_a_fifty_thousand_token_turn_does_not_push_out_the_others(open_memory):
 def test_a_stream_whose_only_content_is_global_facts(open_memory):
     mem = open_memory()
     roles = [
-        fact(f"member{n}", "role", f"engineer {n}", 0.85, category="role",
-             text=f"Member{n} is engineer {n} on the platform team.")
+        fact(
+            f"member{n}",
+            "role",
+            f"engineer {n}",
+            0.85,
+            category="role",
+            text=f"Member{n} is engineer {n} on the platform team.",
+        )
         for n in range(200)
-    ]  # fmt: skip
+    ]
     chatter = [
         fact(f"topic{n}", "note", f"n{n}", 0.9, text=f"Topic{n} came up in the weekly sync.")
         for n in range(200)
@@ -184,14 +191,19 @@ def chat(mem, turns: list[tuple[str, str]], start: datetime = T0) -> None:
 
 def test_a_session_summary_has_no_boilerplate_and_a_record(open_memory):
     mem = open_memory()
-    chat(mem, [
-        ("Can you help me plan the billing migration to Postgres?",
-         "Assistant: Sure, I can help with that. Let me know the details."),
-        ("We decided to move the billing tables to Postgres in April.", "Great, noted."),
-        ("(take 2)", "ok"),
-        ("The vendor contract is still unsigned, which blocks the cutover.", "Understood."),
-        ("Who approves the budget for the extra replicas?", ""),
-    ])  # fmt: skip
+    chat(
+        mem,
+        [
+            (
+                "Can you help me plan the billing migration to Postgres?",
+                "Assistant: Sure, I can help with that. Let me know the details.",
+            ),
+            ("We decided to move the billing tables to Postgres in April.", "Great, noted."),
+            ("(take 2)", "ok"),
+            ("The vendor contract is still unsigned, which blocks the cutover.", "Understood."),
+            ("Who approves the budget for the extra replicas?", ""),
+        ],
+    )
     [session] = mem.summaries(STREAM, "session")
     assert "Assistant:" not in session.text and "take 2" not in session.text
     assert "- Open: " in session.text and "unsigned" in session.text

@@ -29,9 +29,13 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
 
 def runner(store: SQLiteStore, handler, lease_seconds: float = 1.0) -> JobRunner:
     return JobRunner(
-        store, {"work": handler}, attempts=3, backoff=0.0, backoff_max=0.0,
+        store,
+        {"work": handler},
+        attempts=3,
+        backoff=0.0,
+        backoff_max=0.0,
         lease_seconds=lease_seconds,
-    )  # fmt: skip
+    )
 
 
 def leases(store: SQLiteStore) -> list[str]:

@@ -19,17 +19,24 @@ def counts(reports):
 def test_stale_near_identical_facts_are_compressed(open_memory):
     mem = open_memory(ScriptedModel(), retention_days=1e-9)
     for i in range(3):
-        mem.write_fact(ALPHA, f"The coffee machine on floor two is broken again {'!' * i}",
-                       subject="coffee machine", slot=f"note:{i}", confidence=0.5)  # fmt: skip
-    keep = mem.write_fact(ALPHA, "Priya owns the billing service.", subject="priya",
-                          slot="owns", confidence=0.95)  # fmt: skip
+        mem.write_fact(
+            ALPHA,
+            f"The coffee machine on floor two is broken again {'!' * i}",
+            subject="coffee machine",
+            slot=f"note:{i}",
+            confidence=0.5,
+        )
+    keep = mem.write_fact(
+        ALPHA, "Priya owns the billing service.", subject="priya", slot="owns", confidence=0.95
+    )
     assert counts(maintain(mem))["retention"] == 3
 
     active = mem.facts(ALPHA)
     folded = next(f for f in active if f.slot.startswith("compressed:"))
     assert "(said 3 times)" in folded.text and keep.id in {f.id for f in active}
-    originals = [f for f in mem.facts(ALPHA, include_inactive=True)
-                 if f.status is FactStatus.COMPRESSED]  # fmt: skip
+    originals = [
+        f for f in mem.facts(ALPHA, include_inactive=True) if f.status is FactStatus.COMPRESSED
+    ]
     assert len(originals) == 3 and all(f.superseded_by == folded.id for f in originals)
     actions = [c.action for c in mem.fact_history(originals[0].id).changes]
     assert actions[-1] == "COMPRESS"
@@ -37,11 +44,23 @@ def test_stale_near_identical_facts_are_compressed(open_memory):
 
 def test_past_deadlines_are_archived_not_deleted(open_memory):
     mem = open_memory(ScriptedModel())
-    old = mem.write_fact(ALPHA, "The beta deadline was 2020-01-31.", category="deadline",
-                         subject="beta", slot="deadline", value="2020-01-31")  # fmt: skip
+    old = mem.write_fact(
+        ALPHA,
+        "The beta deadline was 2020-01-31.",
+        category="deadline",
+        subject="beta",
+        slot="deadline",
+        value="2020-01-31",
+    )
     soon = (datetime.now(UTC) + timedelta(days=10)).date().isoformat()
-    mem.write_fact(ALPHA, f"The launch deadline is {soon}.", category="deadline",
-                   subject="launch", slot="deadline", value=soon)  # fmt: skip
+    mem.write_fact(
+        ALPHA,
+        f"The launch deadline is {soon}.",
+        category="deadline",
+        subject="launch",
+        slot="deadline",
+        value=soon,
+    )
     assert counts(maintain(mem))["archive"] == 1
     assert mem.fact(old.id).status is FactStatus.ARCHIVED
     assert [f.value for f in mem.facts(ALPHA)] == [soon]
@@ -73,8 +92,9 @@ def test_failed_jobs_are_retried(open_memory, scripted):
 
 
 def test_maintain_command(tmp_path):
-    result = CliRunner().invoke(app, ["--db", str(tmp_path / "m.db"), "maintain"],
-                                env={"COLUMNS": "200"})  # fmt: skip
+    result = CliRunner().invoke(
+        app, ["--db", str(tmp_path / "m.db"), "maintain"], env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0, result.output
     assert "retention" in result.output and "rollups" in result.output
 

@@ -30,10 +30,22 @@ def mixed(open_memory):
         mem.store.ensure_stream(mem.tenant, STREAM)
         for n, (name, confidence, category, source, seen) in enumerate(cases):
             for version in ("old", "new"):
-                item = fact(name, "slot", f"{version} {n}", confidence, category=category,
-                            text=f"The {name} fact, {version} version {n}.")  # fmt: skip
-                record_fact(mem.store, mem.tenant, STREAM, item,
-                            SourceRef(kind=source, id=str(n), at=AT), visibility=seen)  # fmt: skip
+                item = fact(
+                    name,
+                    "slot",
+                    f"{version} {n}",
+                    confidence,
+                    category=category,
+                    text=f"The {name} fact, {version} version {n}.",
+                )
+                record_fact(
+                    mem.store,
+                    mem.tenant,
+                    STREAM,
+                    item,
+                    SourceRef(kind=source, id=str(n), at=AT),
+                    visibility=seen,
+                )
     return mem
 
 

@@ -22,8 +22,13 @@ def facts_from(texts: dict[str, list]):
 
 @pytest.fixture
 def filled(open_memory):
-    deadline = fact("alpha", "deadline", "2027-03-27", category="deadline",
-                    text="The Alpha deadline is March 27, 2027.")  # fmt: skip
+    deadline = fact(
+        "alpha",
+        "deadline",
+        "2027-03-27",
+        category="deadline",
+        text="The Alpha deadline is March 27, 2027.",
+    )
     mem = open_memory(facts_from({"deadline news": [deadline]}), session_turns=4)
     mem.add_turn(ALPHA, "deadline news", at=T0)
     lines = [
@@ -87,10 +92,23 @@ def test_presets_are_data(filled):
 
 @pytest.mark.parametrize(
     "query",
-    ['"unbalanced', "NEAR(a b", "a* OR b*", "((((", ")", "AND OR NOT", "col:umn", "^start",
-     "'; DROP TABLE turns; --", "!!!???...", "", "   ", "x" * 100_000,
-     "deadline " * 20_000],
-)  # fmt: skip
+    [
+        '"unbalanced',
+        "NEAR(a b",
+        "a* OR b*",
+        "((((",
+        ")",
+        "AND OR NOT",
+        "col:umn",
+        "^start",
+        "'; DROP TABLE turns; --",
+        "!!!???...",
+        "",
+        "   ",
+        "x" * 100_000,
+        "deadline " * 20_000,
+    ],
+)
 def test_any_query_is_safe(filled, query):
     hits = filled.search(query)
     assert isinstance(hits, list)
@@ -103,8 +121,9 @@ def test_search_on_an_empty_memory(open_memory):
 
 
 def test_without_an_embedder_search_is_full_text(open_memory, tmp_path):
-    mem = Memory.open(tmp_path / "plain.db", model=ScriptedModel(), embedder=None,
-                      background_worker=False)  # fmt: skip
+    mem = Memory.open(
+        tmp_path / "plain.db", model=ScriptedModel(), embedder=None, background_worker=False
+    )
     try:
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
@@ -130,8 +149,9 @@ class BrokenEmbedder(HashingEmbedder):
 
 def test_a_failing_embedder_makes_that_query_full_text(tmp_path, caplog):
     embedder = BrokenEmbedder()
-    mem = Memory.open(tmp_path / "m.db", model=ScriptedModel(), embedder=embedder,
-                      background_worker=False)  # fmt: skip
+    mem = Memory.open(
+        tmp_path / "m.db", model=ScriptedModel(), embedder=embedder, background_worker=False
+    )
     try:
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
@@ -156,8 +176,9 @@ class CountingEmbedder(HashingEmbedder):
 
 def test_a_prepared_query_is_embedded_once(tmp_path):
     embedder = CountingEmbedder()
-    with Memory.open(tmp_path / "m.db", model=ScriptedModel(), embedder=embedder,
-                     background_worker=False) as mem:  # fmt: skip
+    with Memory.open(
+        tmp_path / "m.db", model=ScriptedModel(), embedder=embedder, background_worker=False
+    ) as mem:
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
         embedder.calls.clear()
@@ -170,8 +191,9 @@ def test_a_prepared_query_is_embedded_once(tmp_path):
 
 def test_a_failed_query_embedding_is_not_remembered(tmp_path, caplog):
     embedder = BrokenEmbedder()
-    with Memory.open(tmp_path / "m.db", model=ScriptedModel(), embedder=embedder,
-                     background_worker=False) as mem:  # fmt: skip
+    with Memory.open(
+        tmp_path / "m.db", model=ScriptedModel(), embedder=embedder, background_worker=False
+    ) as mem:
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
         embedder.broken = True
@@ -185,20 +207,28 @@ def test_a_failed_query_embedding_is_not_remembered(tmp_path, caplog):
 
 def test_vectors_from_another_model_are_refused_until_reembedded(tmp_path):
     path = tmp_path / "m.db"
-    with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(256),
-                     background_worker=False) as mem:  # fmt: skip
+    with Memory.open(
+        path, model=ScriptedModel(), embedder=HashingEmbedder(256), background_worker=False
+    ) as mem:
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
     with pytest.raises(EmbeddingMismatch, match="memstrata reembed"):
-        Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(128),
-                    background_worker=False)  # fmt: skip
-    with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(128),
-                     background_worker=False, check_vectors=False) as mem:  # fmt: skip
+        Memory.open(
+            path, model=ScriptedModel(), embedder=HashingEmbedder(128), background_worker=False
+        )
+    with Memory.open(
+        path,
+        model=ScriptedModel(),
+        embedder=HashingEmbedder(128),
+        background_worker=False,
+        check_vectors=False,
+    ) as mem:
         seen = []
         assert mem.reembed(lambda done, total: seen.append((done, total))) >= 1
         assert seen[-1][0] == seen[-1][1]
-    with Memory.open(path, model=ScriptedModel(), embedder=HashingEmbedder(128),
-                     background_worker=False) as mem:  # fmt: skip
+    with Memory.open(
+        path, model=ScriptedModel(), embedder=HashingEmbedder(128), background_worker=False
+    ) as mem:
         (hit,) = mem.search("Acme vendor", kinds=["turn"])
         assert hit.signals["similarity"] > 0.3
 
@@ -212,8 +242,9 @@ def test_stored_vectors_are_float32_with_their_model(filled):
 
 
 def test_the_memory_index_lists_recent_items_then_relevant_ones(open_memory):
-    mem = open_memory(ScriptedModel(), index_budget=200, index_recent_days=2, recent_turns=1,
-                      session_turns=2)  # fmt: skip
+    mem = open_memory(
+        ScriptedModel(), index_budget=200, index_recent_days=2, recent_turns=1, session_turns=2
+    )
     mem.add_turn(ALPHA, "Old note: the vendor is Acme Printing.", at=T0)
     for day in range(10, 13):
         mem.add_turn(ALPHA, f"Status on day {day}: all green.", at=T0 + timedelta(days=day))
@@ -237,8 +268,9 @@ def test_no_index_by_default(filled):
 @pytest.fixture
 def keywords(tmp_path):
     """A memory searched by full text alone, so a test sees only the FTS ranking."""
-    mem = Memory.open(tmp_path / "words.db", model=ScriptedModel(), embedder=None,
-                      background_worker=False)  # fmt: skip
+    mem = Memory.open(
+        tmp_path / "words.db", model=ScriptedModel(), embedder=None, background_worker=False
+    )
     yield mem
     mem.close()
 
@@ -280,8 +312,9 @@ def test_turns_stored_before_the_context_index_are_indexed_with_context(tmp_path
     old.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
     applied = [(name,) for name, _ in before]
     old.executemany("INSERT INTO schema_migrations VALUES (?, '')", applied)
-    old.execute("INSERT INTO streams (tenant, name, created_at) VALUES ('default', ?, '')",
-                (ALPHA,))  # fmt: skip
+    old.execute(
+        "INSERT INTO streams (tenant, name, created_at) VALUES ('default', ?, '')", (ALPHA,)
+    )
     for seq, text in enumerate(["How are your pets doing?", "We got a cat named Bailey."], 1):
         old.execute(
             "INSERT INTO turns (tenant, stream, seq, user_text, assistant_text, at, source,"
@@ -314,9 +347,11 @@ def test_every_item_of_a_named_day_is_a_candidate(open_memory):
 
 
 def add_may_days(mem):
-    for day, text in ((1, "Joanna saw Lord of the Rings with her brother."),
-                      (9, "Joanna watched a film about films."),
-                      (20, "Joanna baked a strawberry cake.")):  # fmt: skip
+    for day, text in (
+        (1, "Joanna saw Lord of the Rings with her brother."),
+        (9, "Joanna watched a film about films."),
+        (20, "Joanna baked a strawberry cake."),
+    ):
         mem.add_turn(ALPHA, text, at=datetime(2022, 5, day, 18, tzinfo=UTC))
     mem.process_pending()
 
@@ -324,8 +359,12 @@ def add_may_days(mem):
 def test_a_named_day_never_widens_a_time_filter(keywords):
     keywords.add_turn(ALPHA, "Kickoff notes.", at=datetime(2022, 5, 1, 9, tzinfo=UTC))
     keywords.add_turn(ALPHA, "Retro notes.", at=datetime(2022, 6, 1, 9, tzinfo=UTC))
-    late = keywords.search("notes from 1 May 2022", kinds=["turn"], preset="keywords",
-                           since=datetime(2022, 5, 15, tzinfo=UTC))  # fmt: skip
+    late = keywords.search(
+        "notes from 1 May 2022",
+        kinds=["turn"],
+        preset="keywords",
+        since=datetime(2022, 5, 15, tzinfo=UTC),
+    )
     assert [h.text.split("\n")[0] for h in late] == ["Retro notes."]
 
 

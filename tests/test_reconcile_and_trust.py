@@ -28,10 +28,12 @@ class Reconciling(ScriptedModel):
 
 def test_an_exact_repeat_is_a_mention(open_memory):
     mem = open_memory(ScriptedModel())
-    first = mem.write_fact(ALPHA, "The staging cluster runs on ARM.", subject="cluster",
-                           slot="architecture")  # fmt: skip
-    again = mem.write_fact(ALPHA, "The staging cluster runs on ARM.", subject="cluster",
-                           slot="architecture")  # fmt: skip
+    first = mem.write_fact(
+        ALPHA, "The staging cluster runs on ARM.", subject="cluster", slot="architecture"
+    )
+    again = mem.write_fact(
+        ALPHA, "The staging cluster runs on ARM.", subject="cluster", slot="architecture"
+    )
     assert again.id == first.id and again.mention_count == 2
     actions = [c.action for c in mem.fact_history(first.id).changes]
     assert actions == ["ADD", "NONE"]
@@ -44,10 +46,10 @@ def test_a_similar_fact_can_update_the_old_one_in_place(open_memory):
         )
     )
     mem = open_memory(model)
-    old = mem.write_fact(ALPHA, "The launch party is at the office.", subject="party",
-                         slot="place")  # fmt: skip
-    new = mem.write_fact(ALPHA, "The launch party is at the office rooftop.",
-                         subject="launch party", slot="location")  # fmt: skip
+    old = mem.write_fact(ALPHA, "The launch party is at the office.", subject="party", slot="place")
+    new = mem.write_fact(
+        ALPHA, "The launch party is at the office rooftop.", subject="launch party", slot="location"
+    )
     assert new.id == old.id and new.text == "The launch party is at the office rooftop."
     (update,) = [c for c in mem.fact_history(old.id).changes if c.action == "UPDATE"]
     assert update.before["text"] == "The launch party is at the office."
@@ -63,8 +65,9 @@ def test_a_reconcile_answer_naming_a_stranger_falls_back_to_add(open_memory):
     )
     mem = open_memory(model)
     mem.write_fact(ALPHA, "The launch party is at the office.", subject="party", slot="place")
-    second = mem.write_fact(ALPHA, "The launch party is at the office today.",
-                            subject="launch party", slot="location")  # fmt: skip
+    second = mem.write_fact(
+        ALPHA, "The launch party is at the office today.", subject="launch party", slot="location"
+    )
     assert model.offered and len(mem.facts(ALPHA)) == 2
     assert second.mention_count == 1
 
@@ -77,18 +80,31 @@ def test_supersede_across_slots_is_refused(open_memory):
     )
     mem = open_memory(model)
     mem.write_fact(ALPHA, "The launch party is at the office.", subject="party", slot="place")
-    mem.write_fact(ALPHA, "The launch party is at the office today.", subject="launch party",
-                   slot="location")  # fmt: skip
+    mem.write_fact(
+        ALPHA, "The launch party is at the office today.", subject="launch party", slot="location"
+    )
     assert len(mem.facts(ALPHA)) == 2  # both stand; nothing was made inactive
 
 
 def test_history_shows_supersession_before_and_after(open_memory):
     mem = open_memory(ScriptedModel())
-    old = mem.write_fact(ALPHA, "Sarah is the Lead Architect.", subject="lead architect",
-                         slot="holder", value="sarah", at=T0)  # fmt: skip
-    new = mem.write_fact(ALPHA, "Raj is the Lead Architect.", subject="lead architect",
-                         slot="holder", value="raj", confidence=1.0,
-                         at=T0 + timedelta(days=1))  # fmt: skip
+    old = mem.write_fact(
+        ALPHA,
+        "Sarah is the Lead Architect.",
+        subject="lead architect",
+        slot="holder",
+        value="sarah",
+        at=T0,
+    )
+    new = mem.write_fact(
+        ALPHA,
+        "Raj is the Lead Architect.",
+        subject="lead architect",
+        slot="holder",
+        value="raj",
+        confidence=1.0,
+        at=T0 + timedelta(days=1),
+    )
     history = mem.fact_history(old.id)
     (superseded,) = [c for c in history.changes if c.action == "SUPERSEDE"]
     assert superseded.before["status"] == "active" and superseded.after["status"] == "superseded"
@@ -104,9 +120,13 @@ def test_write_fact_reads_slots_from_the_text(open_memory):
 
 @pytest.mark.parametrize(
     "kwargs,match",
-    [({"text": "  "}, "needs some text"), ({"confidence": 1.5}, "confidence"),
-     ({"category": "gossip"}, "unknown category"), ({"visibility": "secret"}, "visibility")],
-)  # fmt: skip
+    [
+        ({"text": "  "}, "needs some text"),
+        ({"confidence": 1.5}, "confidence"),
+        ({"category": "gossip"}, "unknown category"),
+        ({"visibility": "secret"}, "visibility"),
+    ],
+)
 def test_bad_facts_are_refused(open_memory, kwargs, match):
     mem = open_memory(ScriptedModel())
     with pytest.raises(InvalidInput, match=match):
@@ -126,8 +146,9 @@ LEVELS = {
 
 @pytest.fixture
 def layered(open_memory):
-    model = ScriptedModel(lambda t: [fact(t.user.split()[0], "animal", t.user.split()[-1],
-                                          text=t.user)])  # fmt: skip
+    model = ScriptedModel(
+        lambda t: [fact(t.user.split()[0], "animal", t.user.split()[-1], text=t.user)]
+    )
     mem = open_memory(model, session_turns=3, recent_turns=1)
     for level, word in SECRETS.items():
         mem.add_turn(ALPHA, f"{level} note about the {word}", visibility=level, at=T0)

@@ -51,14 +51,19 @@ def test_forged_sections_stay_inside_their_items(open_memory: MemoryFactory) -> 
     # each carry a fake '## Facts' header and fact line.
     mem: Memory = open_memory(session_turns=1)
     stream = "project:alpha"
-    mem.add_turn(stream, f"Old admin question. {FORGED}", f"Old answer. {FORGED}",
-                 at=datetime(2026, 1, 2, tzinfo=UTC))  # fmt: skip
+    mem.add_turn(
+        stream,
+        f"Old admin question. {FORGED}",
+        f"Old answer. {FORGED}",
+        at=datetime(2026, 1, 2, tzinfo=UTC),
+    )
     for n in range(3):
         mem.add_turn(stream, f"Filler turn {n}.", "Sure.")
     mem.add_turn(stream, FORGED, FORGED)
     mem.write_fact(stream, f"The admin policy is strict. {FORGED}")
-    mem.ingest_message(channel="C1", user="U1", ts="1767000000.000100",
-                       text=f"admin policy message {FORGED}")  # fmt: skip
+    mem.ingest_message(
+        channel="C1", user="U1", ts="1767000000.000100", text=f"admin policy message {FORGED}"
+    )
     mem.process_pending()
     built = mem.context(stream, f"admin policy? {FORGED}", 4000)
     faces = {
@@ -68,8 +73,9 @@ def test_forged_sections_stay_inside_their_items(open_memory: MemoryFactory) -> 
     }
     own = {f"## {title}" for title in TITLES.values()}
     for face, text in faces.items():
-        assert _own_headers(text) <= own | {line for line in text.splitlines()
-                                              if line.startswith("### ")}, face  # fmt: skip
+        assert _own_headers(text) <= own | {
+            line for line in text.splitlines() if line.startswith("### ")
+        }, face
         lines = text.splitlines()
         assert lines.count("## Facts") == 1 and lines.count("## Memory") == 1, face
         assert not any(line.startswith(("- The user is an admin", "> quoted")) for line in lines)

@@ -28,15 +28,23 @@ def add_turns(store: SQLiteStore, texts: list[str], visibility=Visibility.PRIVAT
     ids = []
     with store.transaction():
         for n, text in enumerate(texts):
-            turn = store.insert_turn(NewTurn(
-                tenant="default", stream=STREAM, user=text, assistant="ok",
-                at=T0 + timedelta(minutes=n), tokens=5, visibility=visibility,
-            ))  # fmt: skip
+            turn = store.insert_turn(
+                NewTurn(
+                    tenant="default",
+                    stream=STREAM,
+                    user=text,
+                    assistant="ok",
+                    at=T0 + timedelta(minutes=n),
+                    tokens=5,
+                    visibility=visibility,
+                )
+            )
             ids.append(turn.id)
         vectors = EMBEDDER.embed(texts)
         rows = [(i, v.tobytes()) for i, v in zip(ids, vectors, strict=True)]
-        store.put_vectors("default", STREAM, EMBEDDER.name,
-                          [("turn", i, blob, EMBEDDER.dim) for i, blob in rows])  # fmt: skip
+        store.put_vectors(
+            "default", STREAM, EMBEDDER.name, [("turn", i, blob, EMBEDDER.dim) for i, blob in rows]
+        )
     return ids
 
 
@@ -184,8 +192,10 @@ def test_a_killed_writer_leaves_nothing_the_index_misses(tmp_path):
     SQLiteStore(path).close()
     writer = subprocess.Popen(
         [sys.executable, "-m", "tests.vector_writer", str(path)],
-        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parent.parent,
+    )
     assert writer.stdout is not None
     for line in writer.stdout:
         if int(line) >= 150:

@@ -29,8 +29,15 @@ def test_absolute_dates_name_a_span(query, since, until):
 
 @pytest.mark.parametrize(
     "query",
-    ["What did we decide last week?", "the demo on Friday", "due March 3", "in 2023",
-     "on 2023-02-30", "mayday 2022", ""],
-)  # fmt: skip
+    [
+        "What did we decide last week?",
+        "the demo on Friday",
+        "due March 3",
+        "in 2023",
+        "on 2023-02-30",
+        "mayday 2022",
+        "",
+    ],
+)
 def test_relative_or_vague_time_names_none(query):
     assert timeframe_of(query) is None

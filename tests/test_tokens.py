@@ -15,9 +15,33 @@ TRICKY = [
     "emoji 😀\n日本語の文\néclair\n",
     "\n\n\nleading newlines\n\n\n",
 ]
-PIECES = ["word", "Word", "42", "1999", ".", "!?", "/", "#", "[", "]", "'s", " ", "  ",
-          "\t", "\n", "\n", "\r\n", "\xa0", "é", "日本", "😀", "-", ":", "User:",
-          "Assistant:"]  # fmt: skip
+PIECES = [
+    "word",
+    "Word",
+    "42",
+    "1999",
+    ".",
+    "!?",
+    "/",
+    "#",
+    "[",
+    "]",
+    "'s",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\n",
+    "\r\n",
+    "\xa0",
+    "é",
+    "日本",
+    "😀",
+    "-",
+    ":",
+    "User:",
+    "Assistant:",
+]
 
 
 def exact(text: str) -> int:

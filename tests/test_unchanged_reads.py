@@ -89,8 +89,9 @@ def test_search_items_never_outlive_a_change_by_another_connection(
     (before,) = reader.store.items("fact", "default", [fact.id])
     again = reader.store.items("fact", "default", [fact.id, 10**9])  # a missing id too
     assert again == [before]
-    writer.store.update_fact("default", fact.id, text="The badge vendor is Zenith.",
-                             value="Zenith", tokens=7)  # fmt: skip
+    writer.store.update_fact(
+        "default", fact.id, text="The badge vendor is Zenith.", value="Zenith", tokens=7
+    )
     (after,) = reader.store.items("fact", "default", [fact.id])
     assert before.text == "The badge vendor is Acme."
     assert after.text == "The badge vendor is Zenith."

@@ -22,13 +22,23 @@ def main(path: str) -> None:
         n += 1
         text = f"turn {n} about topic{n % 37} and item{n}"
         with store.transaction():
-            turn = store.insert_turn(NewTurn(
-                tenant="default", stream=STREAM, user=text, assistant="ok",
-                at=datetime(2026, 1, 1, tzinfo=UTC), tokens=5,
-            ))  # fmt: skip
+            turn = store.insert_turn(
+                NewTurn(
+                    tenant="default",
+                    stream=STREAM,
+                    user=text,
+                    assistant="ok",
+                    at=datetime(2026, 1, 1, tzinfo=UTC),
+                    tokens=5,
+                )
+            )
             vector = embedder.embed([text])[0]
-            store.put_vectors("default", STREAM, embedder.name,
-                              [("turn", turn.id, vector.tobytes(), embedder.dim)])  # fmt: skip
+            store.put_vectors(
+                "default",
+                STREAM,
+                embedder.name,
+                [("turn", turn.id, vector.tobytes(), embedder.dim)],
+            )
         index.refresh("default", STREAM)
         print(n, flush=True)
 

@@ -349,8 +349,13 @@ def erase(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Erase content for good, for a privacy request; an audit row without content stays."""
-    what = (f"the whole stream {stream}" if stream else f"everything by or about {person}"
-            if person else f"fact {fact}")  # fmt: skip
+    what = (
+        f"the whole stream {stream}"
+        if stream
+        else f"everything by or about {person}"
+        if person
+        else f"fact {fact}"
+    )
     asked = f"Erase {what}, from every table, index and summary?"
     if not yes and not typer.confirm(asked, err=True):
         raise typer.Exit(1)
@@ -584,8 +589,7 @@ def import_jira(
 
 
 def _print_import(report: ImportReport, fmt: Format) -> None:
-    rows = [("read", report.read), ("kept", report.kept),
-            ("already imported", report.duplicates)]  # fmt: skip
+    rows = [("read", report.read), ("kept", report.kept), ("already imported", report.duplicates)]
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
     rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
     if report.moved:

@@ -213,9 +213,10 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     plan.held -= recall_floor
     if material.structured is not None:
         item = ContextItem(
-            text=block(material.structured.text), tokens=material.structured.tokens,
+            text=block(material.structured.text),
+            tokens=material.structured.tokens,
             source=material.structured.ref(),
-        )  # fmt: skip
+        )
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * shares.retrieved)
@@ -372,10 +373,11 @@ def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:
 def _drop_facts(plan: _Plan, section: str, facts: Sequence[Fact], reason: str) -> None:
     # Built without validation: a stream may drop thousands, and every field is ours.
     plan.dropped.extend(
-        DroppedItem.model_construct(section=section, source=f.source, tokens=f.tokens,
-                                    reason=reason)
+        DroppedItem.model_construct(
+            section=section, source=f.source, tokens=f.tokens, reason=reason
+        )
         for f in facts
-    )  # fmt: skip
+    )
 
 
 def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:

@@ -23,9 +23,21 @@ _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
 _NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-}  # fmt: skip
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 _NUMBER = r"(?:\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
 
 DATE_RE = re.compile(
@@ -88,7 +100,7 @@ MONTH_NUMBERS = {
 _MONTH_DAY_RE = re.compile(
     r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
     r"(?P<m2>[a-z]+)\.?)(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?$"
-)  # fmt: skip
+)
 
 
 def _month_day(phrase: str, today: date) -> date | None:

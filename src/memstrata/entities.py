@@ -39,11 +39,18 @@ def resolve(store: Store, tenant: str, name: str) -> str:
     return found[0] if len(found) == 1 else key
 
 
-_PERSONAL = frozenset({
-    FactCategory.IDENTITY, FactCategory.LOCATION, FactCategory.WORK, FactCategory.HEALTH,
-    FactCategory.DIET, FactCategory.IMPORTANT_DATE, FactCategory.SKILL,
-    FactCategory.RELATIONSHIP,
-})  # fmt: skip
+_PERSONAL = frozenset(
+    {
+        FactCategory.IDENTITY,
+        FactCategory.LOCATION,
+        FactCategory.WORK,
+        FactCategory.HEALTH,
+        FactCategory.DIET,
+        FactCategory.IMPORTANT_DATE,
+        FactCategory.SKILL,
+        FactCategory.RELATIONSHIP,
+    }
+)
 """Categories whose subject is always a person: someone's home, job, diet, relations."""
 _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet"})
 """Relationship slots that name a pet, not a person ("cat:miso")."""

@@ -27,10 +27,12 @@ def forget(store: Store, tenant: str, fact_id: int, reason: str = "") -> Fact:
         fact = store.fact(tenant, fact_id)
         store.set_fact_status(tenant, fact.id, FactStatus.RETRACTED)
         store.add_fact_change(
-            fact.id, "FORGET", note=reason or "forgotten",
+            fact.id,
+            "FORGET",
+            note=reason or "forgotten",
             before=fact.model_dump(mode="json", include={"status"}),
             after={"status": FactStatus.RETRACTED.value},
-        )  # fmt: skip
+        )
         return store.fact(tenant, fact_id)
 
 
@@ -70,10 +72,16 @@ def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
     if not key:
         raise InvalidInput("name the person to erase")
     # Only aliases that mean this person alone: "lena" may also be another Lena.
-    names = sorted({
-        key, *(a for a in store.entity_aliases(tenant, key)
-               if store.entities_named(tenant, a) == [key])
-    })  # fmt: skip
+    names = sorted(
+        {
+            key,
+            *(
+                a
+                for a in store.entity_aliases(tenant, key)
+                if store.entities_named(tenant, a) == [key]
+            ),
+        }
+    )
     ids = store.erasable_ids(tenant, speakers=names, subjects=[key])
     if not (ids.streams or store.entities_named(tenant, key)):
         raise NotFound(f"nothing by or about {name!r}")
@@ -108,9 +116,13 @@ def _apply(
     store.erase_items(tenant, ids)
     store.forget_team(tenant, ids.streams, ids.records, ids.facts)
     report = ErasureReport(
-        turns=len(ids.turns), facts=len(ids.facts), records=len(ids.records),
-        summaries=len(ids.summaries), summaries_redacted=redacted, streams=tuple(ids.streams),
-    )  # fmt: skip
+        turns=len(ids.turns),
+        facts=len(ids.facts),
+        records=len(ids.records),
+        summaries=len(ids.summaries),
+        summaries_redacted=redacted,
+        streams=tuple(ids.streams),
+    )
     removed = report.model_dump(exclude={"streams"})
     store.note_erasure(tenant, dict(target), removed, ids.streams)
     return report

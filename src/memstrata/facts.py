@@ -72,10 +72,16 @@ def reconcile(
     if not candidates:
         return None
     known = [
-        KnownFact(id=f.id, text=f.text, subject=f.subject, slot=f.slot, value=f.value,
-                  confidence=f.confidence)
+        KnownFact(
+            id=f.id,
+            text=f.text,
+            subject=f.subject,
+            slot=f.slot,
+            value=f.value,
+            confidence=f.confidence,
+        )
         for f in candidates
-    ]  # fmt: skip
+    ]
     decision = model.reconcile(item, known)
     offered = {f.id for f in candidates}
     if decision.action is not ReconcileAction.ADD and decision.target_id not in offered:
@@ -122,24 +128,40 @@ def record_fact(
         if normalize(holder.value) == normalize(item.value):
             return _mention(store, tenant, holder, item, "mentioned again")
     new = NewFact(
-        tenant=tenant, stream=stream, text=item.text, category=item.category,
-        subject=item.subject, slot=item.slot, value=item.value, confidence=item.confidence,
-        visibility=visibility, content_hash=content_hash(item), source=source,
-        tokens=count_tokens(item.text), writer_trust=writer.trust, writer_key=writer.key_id,
-    )  # fmt: skip
+        tenant=tenant,
+        stream=stream,
+        text=item.text,
+        category=item.category,
+        subject=item.subject,
+        slot=item.slot,
+        value=item.value,
+        confidence=item.confidence,
+        visibility=visibility,
+        content_hash=content_hash(item),
+        source=source,
+        tokens=count_tokens(item.text),
+        writer_trust=writer.trust,
+        writer_key=writer.key_id,
+    )
     holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
     winner = _stronger_holder(holders, item, source, writer)
     if winner is not None:
         return _insert_losing(store, new, winner)
     supersedes = holders[0].id if holders else None
     fact = store.insert_fact(new.model_copy(update={"supersedes": supersedes}))
-    store.add_fact_change(fact.id, "ADD", related=fact.supersedes, note=_origin(item),
-                          after=_snapshot(fact))  # fmt: skip
+    store.add_fact_change(
+        fact.id, "ADD", related=fact.supersedes, note=_origin(item), after=_snapshot(fact)
+    )
     for holder in holders:
         store.set_fact_status(tenant, holder.id, FactStatus.SUPERSEDED, superseded_by=fact.id)
         after = holder.model_copy(update={"status": FactStatus.SUPERSEDED})
-        store.add_fact_change(holder.id, "SUPERSEDE", related=fact.id, before=_snapshot(holder),
-                              after=_snapshot(after))  # fmt: skip
+        store.add_fact_change(
+            holder.id,
+            "SUPERSEDE",
+            related=fact.id,
+            before=_snapshot(holder),
+            after=_snapshot(after),
+        )
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact, writer)
     return fact  # what changed since the insert were the older facts, not this one
@@ -200,8 +222,9 @@ def _update(store: Store, tenant: str, target: Fact, item: ExtractedFact, reason
     )
     store.mention(tenant, target.id, item.confidence)
     after = store.fact(tenant, target.id)
-    store.add_fact_change(target.id, "UPDATE", note=reason, before=_snapshot(target),
-                          after=_snapshot(after))  # fmt: skip
+    store.add_fact_change(
+        target.id, "UPDATE", note=reason, before=_snapshot(target), after=_snapshot(after)
+    )
     return after
 
 
@@ -220,8 +243,9 @@ def _retract(
         if not may_change(old, writer):
             continue
         store.set_fact_status(tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
-        store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note="retracted",
-                              before=_snapshot(old))  # fmt: skip
+        store.add_fact_change(
+            old.id, "SUPERSEDE", related=by.id, note="retracted", before=_snapshot(old)
+        )
 
 
 def retract_answered_claims(
@@ -237,8 +261,13 @@ def retract_answered_claims(
         if by is None or claim.id == by.id:
             continue
         store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED, superseded_by=by.id)
-        store.add_fact_change(claim.id, "SUPERSEDE", related=by.id, note="retracted: corrected",
-                              before=_snapshot(claim))  # fmt: skip
+        store.add_fact_change(
+            claim.id,
+            "SUPERSEDE",
+            related=by.id,
+            note="retracted: corrected",
+            before=_snapshot(claim),
+        )
 
 
 CONFIRMED_CONFIDENCE = 0.9
@@ -265,8 +294,9 @@ def confirm_answered_claims(store: Store, tenant: str, stream: str, answered: So
     for claim in store.facts_from(tenant, stream, answered):
         if claim.confidence < CONFIRMED_CONFIDENCE:
             store.mention(tenant, claim.id, CONFIRMED_CONFIDENCE)
-            store.add_fact_change(claim.id, "CONFIRM", note="confirmed by the user",
-                                  before=_snapshot(claim))  # fmt: skip
+            store.add_fact_change(
+                claim.id, "CONFIRM", note="confirmed by the user", before=_snapshot(claim)
+            )
 
 
 def _contradicts(correction: Fact, claim: Fact) -> bool:

@@ -21,8 +21,13 @@ from memstrata.store.base import Job, Store, lease_owner
 log = logging.getLogger("memstrata.jobs")
 
 EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH, EMBED = (
-    "extract", "summarize", "compact", "rollup", "refresh", "embed",
-)  # fmt: skip
+    "extract",
+    "summarize",
+    "compact",
+    "rollup",
+    "refresh",
+    "embed",
+)
 DIGEST, FETCH = "digest", "fetch"
 """A batch of a stream's outside messages; a linked web page."""
 

@@ -163,13 +163,21 @@ def _fold(memory: Memory, cluster: list[Fact]) -> None:
     newest = max(cluster, key=lambda f: f.recorded_at)
     text = f"{newest.text} (said {len(cluster)} times)"
     key = hashlib.sha1(" ".join(str(f.id) for f in cluster).encode()).hexdigest()[:12]
-    folded = store.insert_fact(NewFact(
-        tenant=first.tenant, stream=first.stream, text=text, category=first.category,
-        subject=first.subject, slot=f"compressed:{key}", value=newest.value,
-        confidence=max(f.confidence for f in cluster), visibility=newest.visibility,
-        source=SourceRef(kind="maintenance", id=key, at=newest.source.at),
-        tokens=count_tokens(text),
-    ))  # fmt: skip
+    folded = store.insert_fact(
+        NewFact(
+            tenant=first.tenant,
+            stream=first.stream,
+            text=text,
+            category=first.category,
+            subject=first.subject,
+            slot=f"compressed:{key}",
+            value=newest.value,
+            confidence=max(f.confidence for f in cluster),
+            visibility=newest.visibility,
+            source=SourceRef(kind="maintenance", id=key, at=newest.source.at),
+            tokens=count_tokens(text),
+        )
+    )
     store.add_fact_change(folded.id, "ADD", note=f"stands for {len(cluster)} facts")
     for fact in cluster:
         store.set_fact_status(fact.tenant, fact.id, FactStatus.COMPRESSED, superseded_by=folded.id)
@@ -222,8 +230,7 @@ class MaintenanceLoop:
         self.tried = threading.Event()
         """Set once this loop has tried for the lease (and run, if it got it)."""
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="memstrata-maintenance",
-                                        daemon=True)  # fmt: skip
+        self._thread = threading.Thread(target=self._run, name="memstrata-maintenance", daemon=True)
 
     def start(self) -> None:
         self._thread.start()

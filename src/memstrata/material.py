@@ -70,11 +70,14 @@ def gather(
         _global_facts(store, settings, tenant, query, trust) if stream != GLOBAL_STREAM else []
     )
     where = ItemFilter(
-        tenant=tenant, streams=(stream,), visibilities=readable,
-        exclude_facts=frozenset(f.id for f in stream_facts), turns_before_seq=first_recent,
+        tenant=tenant,
+        streams=(stream,),
+        visibilities=readable,
+        exclude_facts=frozenset(f.id for f in stream_facts),
+        turns_before_seq=first_recent,
         # Archived versions of the active summary retell the session summaries.
         summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
-    )  # fmt: skip
+    )
     limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
     hits = recall.search(query, where, PRESETS["default"], limit) if readable else []
     hits = current_issues(hits, query)
@@ -118,10 +121,11 @@ def _global_facts(
     tenant's whole Slack history must not fill every new chat's prompt."""
     wanted = content_words(query)
     return [
-        f for f in pinned(store, settings, tenant, GLOBAL_STREAM, trust)
+        f
+        for f in pinned(store, settings, tenant, GLOBAL_STREAM, trust)
         if f.category.value in settings.global_pinned_categories
         or _relevant(wanted, content_words(f.text))
-    ]  # fmt: skip
+    ]
 
 
 def _relevant(wanted: frozenset[str], said: frozenset[str]) -> bool:
@@ -133,10 +137,13 @@ def _relevant(wanted: frozenset[str], said: frozenset[str]) -> bool:
 def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
     """Layer 1 as this caller may see it: active facts the pin policy keeps in the prompt."""
     return store.pinned_facts(
-        tenant, stream, visibilities=READABLE[trust],
+        tenant,
+        stream,
+        visibilities=READABLE[trust],
         min_confidence=settings.pin_min_confidence,
-        skip_categories=settings.unpinned_categories, skip_sources=settings.unpinned_sources,
-    )  # fmt: skip
+        skip_categories=settings.unpinned_categories,
+        skip_sources=settings.unpinned_sources,
+    )
 
 
 def pinned_texts(
@@ -190,8 +197,9 @@ def _index(
     relevant = [h for h in hits if (h.kind, h.id) not in seen]
     entries = [(i.kind, i.id, i.text, i.source) for i in recent]
     entries += [(h.kind, h.id, h.text, h.source) for h in relevant]
-    return [(f"{kind} {item_id}: {_headline(text)}", source)
-            for kind, item_id, text, source in entries]  # fmt: skip
+    return [
+        (f"{kind} {item_id}: {_headline(text)}", source) for kind, item_id, text, source in entries
+    ]
 
 
 def _headline(text: str) -> str:
@@ -212,8 +220,10 @@ def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tupl
 
 
 def _turn_line(user: str, assistant: str, speaker: str | None = None) -> str:
-    parts = [f"{speaker or 'User'}: {user}" if user else "",
-             f"Assistant: {assistant}" if assistant else ""]  # fmt: skip
+    parts = [
+        f"{speaker or 'User'}: {user}" if user else "",
+        f"Assistant: {assistant}" if assistant else "",
+    ]
     return " ".join(p for p in parts if p)
 
 
@@ -258,9 +268,11 @@ def _without_outdated(
             kept.append(line)
             continue
         reason = f"states a superseded fact; now: {_joined(now)}"
-        removed.append(DroppedItem(
-            section="summary", source=summary.ref(), tokens=count_tokens(line), reason=reason
-        ))  # fmt: skip
+        removed.append(
+            DroppedItem(
+                section="summary", source=summary.ref(), tokens=count_tokens(line), reason=reason
+            )
+        )
     if not removed:
         return summary, []
     text = "\n".join(_without_empty_headings(kept))

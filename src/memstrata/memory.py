@@ -159,9 +159,14 @@ class Memory:
         store = open_store(settings.db, durability=settings.durability)
         try:
             memory = cls(
-                store, model, settings, embedder=embedder, tenant=tenant,
-                background_worker=background_worker, check_vectors=check_vectors,
-            )  # fmt: skip
+                store,
+                model,
+                settings,
+                embedder=embedder,
+                tenant=tenant,
+                background_worker=background_worker,
+                check_vectors=check_vectors,
+            )
         except BaseException:
             store.close()
             raise
@@ -273,10 +278,15 @@ class Memory:
         with self.store.transaction():
             self.store.ensure_stream(tenant, stream)
             fact = record_fact(
-                self.store, tenant, stream, item, source,
-                visibility=capped_visibility(writer, _visibility(visibility)), decision=decision,
+                self.store,
+                tenant,
+                stream,
+                item,
+                source,
+                visibility=capped_visibility(writer, _visibility(visibility)),
+                decision=decision,
                 writer=writer,
-            )  # fmt: skip
+            )
             self.pipeline.embed_later(tenant, stream)
         self._wake()
         return fact
@@ -427,9 +437,13 @@ class Memory:
         """
         tenant = self._tenant(tenant)
         message = live_message(
-            self._text(channel, "channel"), self._text(user, "user"), ts,
-            self._text(text, "text"), thread_ts, channel_kind,
-        )  # fmt: skip
+            self._text(channel, "channel"),
+            self._text(user, "user"),
+            ts,
+            self._text(text, "text"),
+            thread_ts,
+            channel_kind,
+        )
         if not message.text.strip():
             raise InvalidInput("a message needs some text")
         stream = SlackIngest(self.store, self._router(tenant), self.settings, tenant).live(message)
@@ -511,12 +525,18 @@ class Memory:
         material.team_shares = (shares.profile_share, shares.projects_share, shares.digest_share)
         built = assemble(tenant, stream, query, budget, material)
         tracing.event(
-            "context", tenant=tenant, stream=stream, budget=budget, tokens=built.tokens,
+            "context",
+            tenant=tenant,
+            stream=stream,
+            budget=budget,
+            tokens=built.tokens,
             sections={s.name: s.tokens for s in built.sections},
-            dropped=[{"section": d.section, "tokens": d.tokens, "reason": d.reason}
-                     for d in built.dropped],
+            dropped=[
+                {"section": d.section, "tokens": d.tokens, "reason": d.reason}
+                for d in built.dropped
+            ],
             ms=round((time.perf_counter() - started) * 1000, 2),
-        )  # fmt: skip
+        )
         return built
 
     @property
@@ -567,12 +587,14 @@ class Memory:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive whole number, got {limit!r}")
         where = ItemFilter(
-            tenant=tenant, streams=(stream,) if stream else None,
+            tenant=tenant,
+            streams=(stream,) if stream else None,
             visibilities=READABLE[_trust(trust)],
             categories=tuple(categories) if categories is not None else None,
-            since=as_utc(since) if since else None, until=as_utc(until) if until else None,
+            since=as_utc(since) if since else None,
+            until=as_utc(until) if until else None,
             people=tuple(p.lower() for p in people),
-        )  # fmt: skip
+        )
         return self.recall.search(self._text(query, "query"), where, chosen, limit)
 
     def reembed(self, progress: Callable[[int, int], None] | None = None) -> int:
@@ -695,11 +717,13 @@ class Memory:
         states = (self.store.stream_state(tenant, name) for name in self.store.streams(tenant))
         return [
             Stream(
-                tenant=tenant, name=s.name, turn_count=s.turn_count,
+                tenant=tenant,
+                name=s.name,
+                turn_count=s.turn_count,
                 last_summarized_turn=s.last_summarized_turn,
             )
             for s in states
-        ]  # fmt: skip
+        ]
 
     # -- keys, jobs and upkeep: what the faces need besides memory -----------
 
@@ -953,14 +977,20 @@ class Memory:
                 TurnInput(stream=stream, user=text, at=as_utc(at) if at else utcnow())
             )
             if len(read) == 1:
-                subject, slot, value = subject or read[0].subject, slot or read[0].slot, (
-                    value or read[0].value)  # fmt: skip
+                subject, slot, value = (
+                    subject or read[0].subject,
+                    slot or read[0].slot,
+                    (value or read[0].value),
+                )
         digest = hashlib.sha1(text.lower().encode()).hexdigest()[:12]
         return ExtractedFact(
-            text=text, category=category, subject=(subject or "note").lower(),
-            slot=(slot or f"note:{digest}").lower(), value=value or text,
+            text=text,
+            category=category,
+            subject=(subject or "note").lower(),
+            slot=(slot or f"note:{digest}").lower(),
+            value=value or text,
             confidence=confidence,
-        )  # fmt: skip
+        )
 
 
 _ROUTES_LEASE_SECONDS = 600.0

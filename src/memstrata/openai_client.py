@@ -40,9 +40,11 @@ def client_from_settings(
             "or set it to an empty string for a local server that needs no key"
         )
     return openai.OpenAI(
-        base_url=base_url, api_key=api_key.strip() or KEYLESS_API_KEY, timeout=timeout,
+        base_url=base_url,
+        api_key=api_key.strip() or KEYLESS_API_KEY,
+        timeout=timeout,
         max_retries=max_retries,
-    )  # fmt: skip
+    )
 
 
 class OwnsClient:

@@ -121,22 +121,34 @@ class Pipeline:
             corrections = []
             for item, verdict in zip(found, verdicts, strict=True):
                 fact = record_fact(
-                    self.store, job.tenant, job.stream, item, turn.ref(),
-                    visibility=turn.visibility, decision=verdict, writer=writer,
-                )  # fmt: skip
+                    self.store,
+                    job.tenant,
+                    job.stream,
+                    item,
+                    turn.ref(),
+                    visibility=turn.visibility,
+                    decision=verdict,
+                    writer=writer,
+                )
                 if item.is_correction and fact.active:
                     corrections.append(fact)
                 if verdict is not None:
                     tracing.event(
-                        "reconcile", stream=job.stream, fact=fact.id,
-                        action=verdict.action.value, target=verdict.target_id,
-                    )  # fmt: skip
+                        "reconcile",
+                        stream=job.stream,
+                        fact=fact.id,
+                        action=verdict.action.value,
+                        target=verdict.target_id,
+                    )
             self._answer_claims(turn, corrections)
             self.embed_later(job.tenant, job.stream)
             tracing.event(
-                "extract", stream=job.stream, turn=turn.id, facts=len(found),
+                "extract",
+                stream=job.stream,
+                turn=turn.id,
+                facts=len(found),
                 categories=sorted({f.category.value for f in found}),
-            )  # fmt: skip
+            )
 
         return apply
 
@@ -166,21 +178,26 @@ class Pipeline:
         if answered is None:
             return
         if corrections:
-            retract_answered_claims(self.store, turn.tenant, turn.stream, corrections,
-                                    answered.ref())  # fmt: skip
+            retract_answered_claims(
+                self.store, turn.tenant, turn.stream, corrections, answered.ref()
+            )
         else:
             confirm_answered_claims(self.store, turn.tenant, turn.stream, answered.ref())
 
     def _turn_before(self, turn: Turn) -> Turn | None:
-        before = self.store.turns(turn.tenant, turn.stream, after_seq=turn.seq - 2,
-                                  through_seq=turn.seq - 1)  # fmt: skip
+        before = self.store.turns(
+            turn.tenant, turn.stream, after_seq=turn.seq - 2, through_seq=turn.seq - 1
+        )
         return before[0] if before else None
 
     def summarize(self, job: Job) -> Apply:
         through = int(job.payload["through"])
-        return self._then_embed(job, summaries.summarize_chunk(
-            self.store, self.model, self.settings, job.tenant, job.stream, through
-        ))  # fmt: skip
+        return self._then_embed(
+            job,
+            summaries.summarize_chunk(
+                self.store, self.model, self.settings, job.tenant, job.stream, through
+            ),
+        )
 
     def compact(self, job: Job) -> Apply:
         known = self.pinned_fact_texts(job.tenant, job.stream)
@@ -194,16 +211,19 @@ class Pipeline:
             after = self.store.active_summary(job.tenant, job.stream)
             if before is not None and after is not None and after.id != before.id:
                 tracing.event(
-                    "compaction", stream=job.stream, tokens_before=before.tokens,
-                    tokens_after=after.tokens, generation=after.generation,
-                )  # fmt: skip
+                    "compaction",
+                    stream=job.stream,
+                    tokens_before=before.tokens,
+                    tokens_after=after.tokens,
+                    generation=after.generation,
+                )
 
         return self._then_embed(job, apply)
 
     def rollup(self, job: Job) -> Apply:
-        return self._then_embed(job, summaries.roll_up(
-            self.store, self.model, self.settings, job.tenant, job.stream
-        ))  # fmt: skip
+        return self._then_embed(
+            job, summaries.roll_up(self.store, self.model, self.settings, job.tenant, job.stream)
+        )
 
     def refresh(self, job: Job) -> Apply:
         rolled = summaries.roll_up(
@@ -212,22 +232,31 @@ class Pipeline:
         with self.store.transaction():
             rolled()
         known = self.pinned_fact_texts(job.tenant, job.stream)
-        return self._then_embed(job, summaries.rebuild(
-            self.store, self.model, self.settings, job.tenant, job.stream, known
-        ))  # fmt: skip
+        return self._then_embed(
+            job,
+            summaries.rebuild(self.store, self.model, self.settings, job.tenant, job.stream, known),
+        )
 
     def digest(self, job: Job) -> Apply:
         """Facts, observations and a Slack summary for a batch of the stream's messages."""
-        return self._then_embed(job, digest.digest(
-            self.store, self.model, self.settings, job.tenant, job.stream
-        ))  # fmt: skip
+        return self._then_embed(
+            job, digest.digest(self.store, self.model, self.settings, job.tenant, job.stream)
+        )
 
     def fetch(self, job: Job) -> Apply:
         """A linked page, when fetching is switched on for its host."""
-        return self._then_embed(job, digest.fetch(
-            self.store, self.model, self.settings, job.tenant, job.stream,
-            str(job.payload["url"]), int(job.payload["record_id"]),
-        ))  # fmt: skip
+        return self._then_embed(
+            job,
+            digest.fetch(
+                self.store,
+                self.model,
+                self.settings,
+                job.tenant,
+                job.stream,
+                str(job.payload["url"]),
+                int(job.payload["record_id"]),
+            ),
+        )
 
     def embed(self, job: Job) -> Apply:
         """Vectors for one batch of the stream's items that have none; more follow."""
@@ -290,10 +319,11 @@ class Pipeline:
         hits = self.recall.search(item.text, where, PRESETS["facts_only"], limit=5)
         threshold = self.settings.reconcile_similarity
         close = [
-            h for h in hits
+            h
+            for h in hits
             if h.signals.get("similarity", 0.0) >= threshold
             or ("similarity" not in h.signals and word_overlap(item.text, h.text) >= 0.6)
-        ]  # fmt: skip
+        ]
         return [self.store.fact(tenant, h.id) for h in close]
 
     def _then_embed(self, job: Job, apply: Apply) -> Apply:

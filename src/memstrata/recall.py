@@ -202,8 +202,9 @@ class Recall:
                 items.update({(kind, i.id): i for i in self.store.items(kind, tenant, ids)})
         return [
             _hit(items[(s.kind, s.id)], s.score, s.signals)
-            for s in scored if (s.kind, s.id) in items
-        ]  # fmt: skip
+            for s in scored
+            if (s.kind, s.id) in items
+        ]
 
 
 def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:
@@ -224,8 +225,10 @@ def _after(top: list[_Scored], deeper: list[_Scored]) -> list[_Scored]:
 def _rrf(signals: dict[str, float], preset: Preset) -> float:
     score = 0.0
     for prefix, weight in (("", 1.0), ("frame_", preset.timeframe_weight)):
-        for signal, signal_weight in (("fts_rank", preset.fts_weight),
-                                      ("vector_rank", preset.vector_weight)):  # fmt: skip
+        for signal, signal_weight in (
+            ("fts_rank", preset.fts_weight),
+            ("vector_rank", preset.vector_weight),
+        ):
             rank = signals.get(prefix + signal)
             if rank is not None:
                 score += weight * signal_weight / (preset.rrf_k + rank)
@@ -241,7 +244,14 @@ def _narrowed(where: ItemFilter, frame: Timeframe) -> ItemFilter | None:
 
 def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
     return SearchHit(
-        kind=item.kind, id=item.id, stream=item.stream, text=item.text, score=score,
-        at=item.at, source=item.source, visibility=item.visibility, signals=signals,
+        kind=item.kind,
+        id=item.id,
+        stream=item.stream,
+        text=item.text,
+        score=score,
+        at=item.at,
+        source=item.source,
+        visibility=item.visibility,
+        signals=signals,
         speaker=item.speaker,
-    )  # fmt: skip
+    )

@@ -68,8 +68,9 @@ class Router:
         self.projects = _projects(projects, streams, jira_projects)
         self.by_channel = {c: p.stream for p in self.projects for c in p.channels}
         self.by_key = {p.key: p.stream for p in self.projects if p.key}
-        self.by_name = {_spelling(n): p.stream for p in self.projects for n in p.names
-                        if len(n) >= 3}  # fmt: skip
+        self.by_name = {
+            _spelling(n): p.stream for p in self.projects for n in p.names if len(n) >= 3
+        }
         self.key_pattern = _alternation(self.by_key, r"(?<![\w-])({})-\d+\b", 0)
         self.name_pattern = _alternation(self.by_name, r"(?<![\w-])({})(?![\w-])", re.I)
 
@@ -83,8 +84,9 @@ class Router:
         mapped = self.channel_stream(channel) or self.channel_stream(channel_id)
         keys, names = self._mentions(text)
         if mapped:
-            return Route(stream=mapped, method="channel", confidence=1.0,
-                         also=_others(keys + names, mapped))  # fmt: skip
+            return Route(
+                stream=mapped, method="channel", confidence=1.0, also=_others(keys + names, mapped)
+            )
         named = self._by_mentions(keys, names, direct=channel_kind in _DIRECT)
         if named:
             return named
@@ -101,14 +103,20 @@ class Router:
     def turn(self, text: str, page_context: str | None) -> Route:
         """A stream for a turn sent without one: what the page shows, then what the text
         names, then the global stream."""
-        for source, method, confidence in ((page_context or "", "page_context", 0.9),
-                                           (text, "mention", 0.8)):  # fmt: skip
+        for source, method, confidence in (
+            (page_context or "", "page_context", 0.9),
+            (text, "mention", 0.8),
+        ):
             keys, names = self._mentions(source)
             ranked = _ranked(keys, names)
             if ranked:
                 best = ranked[0][0]
-                return Route(stream=best, method=method, confidence=confidence,
-                             also=_others(keys + names, best))  # fmt: skip
+                return Route(
+                    stream=best,
+                    method=method,
+                    confidence=confidence,
+                    also=_others(keys + names, best),
+                )
         return Route(stream=GLOBAL_STREAM, method="default", confidence=0.5)
 
     def _mentions(self, text: str) -> tuple[Counter[str], Counter[str]]:
@@ -127,11 +135,18 @@ class Router:
         best, score = ranked[0]
         tied = len(ranked) > 1 and ranked[1][1] == score
         method, confidence = (
-            ("dm_mention", 0.75) if direct
-            else ("issue_key", 0.9) if keys[best] else ("project_name", 0.8)
-        )  # fmt: skip
-        return Route(stream=best, method=method, confidence=confidence - (0.1 if tied else 0.0),
-                     also=_others(keys + names, best))  # fmt: skip
+            ("dm_mention", 0.75)
+            if direct
+            else ("issue_key", 0.9)
+            if keys[best]
+            else ("project_name", 0.8)
+        )
+        return Route(
+            stream=best,
+            method=method,
+            confidence=confidence - (0.1 if tied else 0.0),
+            also=_others(keys + names, best),
+        )
 
     def _ask_model(self, text: str) -> Route | None:
         streams = list(dict.fromkeys(p.stream for p in self.projects))
@@ -150,8 +165,9 @@ def _projects(
 ) -> list[_Project]:
     """Projects in settings, then imported Jira projects by their key and name, then
     project streams that exist but are neither, known by the id in their name."""
-    found = [_Project(p.stream, p.key, p.names or (_id_of(p.stream),), p.channels)
-             for p in configured]  # fmt: skip
+    found = [
+        _Project(p.stream, p.key, p.names or (_id_of(p.stream),), p.channels) for p in configured
+    ]
     keys = {p.key for p in found if p.key}
     for key, name in jira:
         if key.upper() not in keys:

@@ -51,9 +51,15 @@ def summarize_chunk(
         return _nothing
     seen = most_private(t.visibility for t in turns)
     fold = fold_in(
-        store, model, settings, tenant, stream, SummaryKind.SESSION,
-        [turn_input(t) for t in turns], seen,
-    )  # fmt: skip
+        store,
+        model,
+        settings,
+        tenant,
+        stream,
+        SummaryKind.SESSION,
+        [turn_input(t) for t in turns],
+        seen,
+    )
 
     def apply() -> None:
         fold()

@@ -90,9 +90,13 @@ class _Graph:
 
     def __init__(self, dim: int) -> None:
         self.index = _usearch_index()(
-            ndim=dim, metric="cos", dtype="f16", connectivity=_CONNECTIVITY,
-            expansion_add=_EXPANSION_ADD, expansion_search=_EXPANSION_SEARCH,
-        )  # fmt: skip
+            ndim=dim,
+            metric="cos",
+            dtype="f16",
+            connectivity=_CONNECTIVITY,
+            expansion_add=_EXPANSION_ADD,
+            expansion_search=_EXPANSION_SEARCH,
+        )
 
     @classmethod
     def load(cls, path: Path, dim: int) -> "_Graph":

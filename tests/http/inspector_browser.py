@@ -16,10 +16,15 @@ from tests.http.conftest import Live
 
 CHROMIUM = Path(os.environ.get("MEMSTRATA_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--no-first-run",
-]  # fmt: skip
+]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Read now: the server fixture clears every MEMSTRATA_* variable while a module runs.
 WANT_SCREENSHOTS = os.environ.get("MEMSTRATA_SCREENSHOTS") == "1"

@@ -198,8 +198,10 @@ def test_ingest_message(live: Live, client: httpx.Client, a: dict) -> None:
         "/v1/records", headers=a, params={"stream": "project:apollo", "source": "slack"}
     ).json()["records"]
     assert (record["channel"], record["author"], record["text"]) == (
-        "apollo-eng", "raj", "Deploy is frozen until Monday.",
-    )  # fmt: skip
+        "apollo-eng",
+        "raj",
+        "Deploy is frozen until Monday.",
+    )
     assert (record["external_id"], record["thread"]) == ("1712345678.000200", "1712345600.000100")
     assert datetime.fromisoformat(record["at"]) == datetime.fromtimestamp(1712345678.0002, UTC)
     assert record["route_method"] == "channel" and record["visibility"] == "shared"

@@ -238,9 +238,10 @@ def test_the_jobs_of_a_live_process_are_left_alone(imports: Imports, store: SQLi
     left(store, "alive-running", "pid2-alive", "running")
     left(store, "taken-before-owners", None)  # the sweep at a server's start is for these
     for job, state in [
-        ("alive-queued", "queued"), ("alive-running", "running"),
+        ("alive-queued", "queued"),
+        ("alive-running", "running"),
         ("taken-before-owners", "queued"),
-    ]:  # fmt: skip
+    ]:
         status = imports.status("acme", job)
         assert status is not None and status.status == state and status.error is None
     with pytest.raises(ApiError) as refused:  # and they still hold their places
@@ -309,9 +310,11 @@ def test_the_jobs_of_a_killed_process_are_reported_failed(
     nothing of it is left to say so, and its short lease runs out instead."""
     env = {**os.environ, "TMPDIR": str(tmp_path)}  # its uploads stay behind: no clean-up
     with subprocess.Popen(
-        [sys.executable, "-c", CRASHING, str(store.path), "1"], env=env,
-        stdout=subprocess.PIPE, text=True,
-    ) as child:  # fmt: skip
+        [sys.executable, "-c", CRASHING, str(store.path), "1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as child:
         try:
             assert child.stdout is not None
             said = [child.stdout.readline().strip() for _ in range(3)]

@@ -70,9 +70,10 @@ def test_a_form_post_without_the_csrf_token_is_refused(owner: BrowserContext, se
     token = page.locator("form.who input[name=csrf]").input_value()
     page.close()
     cross_site = owner.request.post(
-        f"/ui/facts/{fact.id}/forget", form={"csrf": token},
+        f"/ui/facts/{fact.id}/forget",
+        form={"csrf": token},
         headers={"Origin": "http://evil.example"},
-    )  # fmt: skip
+    )
     assert cross_site.status == 403
     assert seeded.memory.fact(fact.id, tenant="tenant-a").active
     assert seeded.memory.turns(STREAM, tenant="tenant-a")

@@ -45,9 +45,12 @@ class _Server:
         self.url = f"http://127.0.0.1:{self.port}"
         args = [a.replace("{port}", str(self.port)) for a in args]
         self.proc = subprocess.Popen(
-            [sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [sys.executable, *args],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -63,8 +66,11 @@ class _Server:
 
     def wait_until_up(self, processes: int = 1, seconds: float = 60.0) -> None:
         """Until `processes` have started their app and the port answers."""
-        until(lambda: self.log.count(STARTED) >= processes and self._healthy(), seconds,
-              lambda: f"serve did not come up: {self.log}")  # fmt: skip
+        until(
+            lambda: self.log.count(STARTED) >= processes and self._healthy(),
+            seconds,
+            lambda: f"serve did not come up: {self.log}",
+        )
 
     def _healthy(self) -> bool:
         assert self.proc.poll() is None, f"serve exited with {self.proc.returncode}: {self.log}"
@@ -211,8 +217,11 @@ def _an_import_is_polled_in_both(
 
 def _maintenance_ran_once(trace: Path) -> None:
     """Both processes tried for the maintenance lease; one got it and ran, once."""
-    until(lambda: len(_events(trace, "maintenance_lease")) == 2, 60,
-          lambda: f"leases tried: {_events(trace, 'maintenance_lease')}")  # fmt: skip
+    until(
+        lambda: len(_events(trace, "maintenance_lease")) == 2,
+        60,
+        lambda: f"leases tried: {_events(trace, 'maintenance_lease')}",
+    )
     tries = _events(trace, "maintenance_lease")
     assert len({t["pid"] for t in tries}) == 2
     assert sorted(t["held"] for t in tries) == [False, True]

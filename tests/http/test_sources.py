@@ -31,8 +31,17 @@ CHANNELS = [
     {"id": "C1", "name": "apollo-eng", "members": ["U1", "U2"]},
     {"id": "C2", "name": "general", "members": ["U1", "U2"]},
 ]
-JIRA_HEADER = ["Summary", "Issue key", "Issue Type", "Status", "Assignee", "Reporter",
-               "Created", "Updated", "Due Date"]  # fmt: skip
+JIRA_HEADER = [
+    "Summary",
+    "Issue key",
+    "Issue Type",
+    "Status",
+    "Assignee",
+    "Reporter",
+    "Created",
+    "Updated",
+    "Due Date",
+]
 
 
 def ts(minutes: int) -> str:
@@ -65,11 +74,29 @@ def slack_zip(path: Path, **more_files: Any) -> Path:
 
 
 JIRA_ROWS = [
-    ["Build the telemetry pipeline", "APOLLO-1", "Story", "In Progress", "Priya", "Raj",
-     "01/Mar/26 9:00 AM", "10/Mar/26 4:00 PM", "20/Mar/26"],
-    ["Write the zeppelin runbook", "APOLLO-2", "Task", "To Do", "", "Raj",
-     "02/Mar/26 9:00 AM", "11/Mar/26 4:00 PM", ""],
-]  # fmt: skip
+    [
+        "Build the telemetry pipeline",
+        "APOLLO-1",
+        "Story",
+        "In Progress",
+        "Priya",
+        "Raj",
+        "01/Mar/26 9:00 AM",
+        "10/Mar/26 4:00 PM",
+        "20/Mar/26",
+    ],
+    [
+        "Write the zeppelin runbook",
+        "APOLLO-2",
+        "Task",
+        "To Do",
+        "",
+        "Raj",
+        "02/Mar/26 9:00 AM",
+        "11/Mar/26 4:00 PM",
+        "",
+    ],
+]
 
 
 def jira_csv(path: Path) -> Path:
@@ -173,11 +200,17 @@ def test_a_jira_csv_is_imported(live: Live, client: httpx.Client, tmp_path: Path
     assert [r["external_id"].split("@")[0] for r in newest["records"]] == ["APOLLO-2"]
     by_key = client.get("/v1/timeline", headers=a, params={"entity": "APOLLO"}).json()["events"]
     assert any("zeppelin runbook" in e["text"] for e in by_key)
-    assert by_key == client.get(
-        "/v1/timeline", headers=a, params={"entity": APOLLO}
-    ).json()["events"]  # fmt: skip
-    assert len(client.get("/v1/timeline", headers=a,
-                          params={"entity": APOLLO, "limit": 1}).json()["events"]) == 1  # fmt: skip
+    assert (
+        by_key == client.get("/v1/timeline", headers=a, params={"entity": APOLLO}).json()["events"]
+    )
+    assert (
+        len(
+            client.get("/v1/timeline", headers=a, params={"entity": APOLLO, "limit": 1}).json()[
+                "events"
+            ]
+        )
+        == 1
+    )
 
 
 def test_a_malformed_day_file_is_a_problem_not_a_failure(
@@ -200,9 +233,14 @@ def test_a_malformed_day_file_is_a_problem_not_a_failure(
     ],
 )
 def test_a_file_that_is_not_what_kind_says_fails_clearly(
-    live: Live, client: httpx.Client, tmp_path: Path, kind: str, name: str,
-    content: bytes | None, expected: str,
-) -> None:  # fmt: skip
+    live: Live,
+    client: httpx.Client,
+    tmp_path: Path,
+    kind: str,
+    name: str,
+    content: bytes | None,
+    expected: str,
+) -> None:
     path = tmp_path / name
     if content is None:  # a zip, but of something else
         with zipfile.ZipFile(path, "w") as archive:
@@ -284,10 +322,17 @@ def test_private_channel_messages_are_read_only_with_full_trust(
     live: Live, client: httpx.Client
 ) -> None:
     a, inner = live.headers("a"), live.headers("a_inner")
-    for minutes, kind, text in ((40, "private", "The salary bands are final."),
-                                (41, "public", "The canteen reopens Monday.")):  # fmt: skip
-        sent = {"channel": "apollo-eng", "user": "zed", "ts": ts(minutes), "text": text,
-                "channel_kind": kind}  # fmt: skip
+    for minutes, kind, text in (
+        (40, "private", "The salary bands are final."),
+        (41, "public", "The canteen reopens Monday."),
+    ):
+        sent = {
+            "channel": "apollo-eng",
+            "user": "zed",
+            "ts": ts(minutes),
+            "text": text,
+            "channel_kind": kind,
+        }
         assert client.post("/v1/ingest/message", headers=a, json=sent).status_code == 201
 
     def texts(headers: dict[str, str], path: str, **params: str) -> list[str]:
@@ -313,10 +358,12 @@ def test_a_public_key_cannot_import(live: Live, client: httpx.Client, tmp_path: 
 
 def test_an_import_without_a_file_or_kind_is_422(live: Live, client: httpx.Client) -> None:
     a = live.headers("a")
-    no_file = client.post("/v1/imports", headers=a, data={"kind": "slack"},
-                          files={"other": ("x.txt", b"x")})  # fmt: skip
-    bad_kind = client.post("/v1/imports", headers=a, data={"kind": "trello"},
-                           files={"file": ("x.csv", b"x")})  # fmt: skip
+    no_file = client.post(
+        "/v1/imports", headers=a, data={"kind": "slack"}, files={"other": ("x.txt", b"x")}
+    )
+    bad_kind = client.post(
+        "/v1/imports", headers=a, data={"kind": "trello"}, files={"file": ("x.csv", b"x")}
+    )
     for response in (no_file, bad_kind):
         assert response.status_code == 422, response.text
         assert response.json()["error"]["code"] == "invalid_input"
@@ -330,8 +377,9 @@ def test_the_import_worker_stops_with_the_app(tmp_path: Path) -> None:
     others = set(threading.enumerate())  # the module's own server has a worker too
 
     def workers() -> list[threading.Thread]:
-        return [t for t in threading.enumerate() if t.name == "memstrata-imports"
-                and t not in others]  # fmt: skip
+        return [
+            t for t in threading.enumerate() if t.name == "memstrata-imports" and t not in others
+        ]
 
     with _ServerThread(app) as url, httpx.Client(base_url=url, timeout=30) as client:
         headers = {"Authorization": f"Bearer {secret}"}

@@ -45,11 +45,25 @@ async def fails(client: Client, tool: str, **arguments: Any) -> str:
 async def test_lists_all_tools(memory: Memory) -> None:
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    assert set(tools) == set(TOOL_NAMES) == {
-        "memory_search", "memory_timeline", "memory_get", "memory_write",
-        "memory_history", "memory_people", "memory_sessions", "memory_context",
-        "memory_forget", "memory_erase", "memory_profile", "memory_actions", "memory_digest",
-    }  # fmt: skip
+    assert (
+        set(tools)
+        == set(TOOL_NAMES)
+        == {
+            "memory_search",
+            "memory_timeline",
+            "memory_get",
+            "memory_write",
+            "memory_history",
+            "memory_people",
+            "memory_sessions",
+            "memory_context",
+            "memory_forget",
+            "memory_erase",
+            "memory_profile",
+            "memory_actions",
+            "memory_digest",
+        }
+    )
     for tool in tools.values():
         assert tool.description
         assert tool.input_schema["type"] == "object"
@@ -61,10 +75,20 @@ async def test_lists_all_tools(memory: Memory) -> None:
 
 async def test_write_get_and_history(memory: Memory) -> None:
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
-        old = await ok(client, "memory_write", stream="project:alpha",
-                       text="Raj is the Lead Architect.", category="role")  # fmt: skip
-        new = await ok(client, "memory_write", stream="project:alpha",
-                       text="Maria is the Lead Architect.", confidence=0.99)  # fmt: skip
+        old = await ok(
+            client,
+            "memory_write",
+            stream="project:alpha",
+            text="Raj is the Lead Architect.",
+            category="role",
+        )
+        new = await ok(
+            client,
+            "memory_write",
+            stream="project:alpha",
+            text="Maria is the Lead Architect.",
+            confidence=0.99,
+        )
         assert new["text"] == "Maria is the Lead Architect."
         assert new["visibility"] == "private"
         assert new["supersedes"] == old["id"]
@@ -99,18 +123,22 @@ async def test_search_finds_facts_and_turns(memory: Memory) -> None:
 async def test_timeline_orders_turns_and_summaries(memory: Memory) -> None:
     for i in range(4):
         memory.add_turn(
-            "project:alpha", user=f"Status update number {i}: the migration is on track.",
-            assistant="Thanks.", at=T0 + timedelta(hours=i),
-        )  # fmt: skip
+            "project:alpha",
+            user=f"Status update number {i}: the migration is on track.",
+            assistant="Thanks.",
+            at=T0 + timedelta(hours=i),
+        )
     memory.process_pending()
     assert memory.summaries("project:alpha", "session"), "session_turns=2 makes summaries"
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
         everything = await ok(client, "memory_timeline", entity="project:alpha")
         window = await ok(
-            client, "memory_timeline", entity="project:alpha",
+            client,
+            "memory_timeline",
+            entity="project:alpha",
             since=(T0 + timedelta(minutes=30)).isoformat(),
             until=(T0 + timedelta(hours=2, minutes=30)).isoformat(),
-        )  # fmt: skip
+        )
         newest = await ok(client, "memory_timeline", entity="project:alpha", limit=2)
         empty = await ok(client, "memory_timeline", entity="project:nothing")
 
@@ -164,8 +192,9 @@ async def test_sessions_end_list_and_refresh(memory: Memory) -> None:
 async def test_context_holds_facts_within_budget(memory: Memory) -> None:
     memory.write_fact("project:alpha", "The Alpha demo is on Friday.", category="date")
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
-        ctx = await ok(client, "memory_context", stream="project:alpha",
-                       query="When is the demo?", budget=500)  # fmt: skip
+        ctx = await ok(
+            client, "memory_context", stream="project:alpha", query="When is the demo?", budget=500
+        )
         zero = await fails(client, "memory_context", stream="project:alpha", query="x", budget=0)
     assert "The Alpha demo is on Friday." in ctx["text"]
     report = ctx["report"]
@@ -176,8 +205,13 @@ async def test_context_holds_facts_within_budget(memory: Memory) -> None:
 
 async def test_context_payload_is_the_text_and_a_short_report(memory: Memory) -> None:
     for n in range(300):
-        memory.write_fact("project:alpha", f"Widget {n} ships in crate {n}.",
-                          subject=f"widget {n}", slot="crate", value=str(n))  # fmt: skip
+        memory.write_fact(
+            "project:alpha",
+            f"Widget {n} ships in crate {n}.",
+            subject=f"widget {n}",
+            slot="crate",
+            value=str(n),
+        )
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
         ctx = await ok(client, "memory_context", stream="project:alpha", budget=800)
     assert set(ctx) == {"stream", "text", "report"}
@@ -189,10 +223,22 @@ async def test_context_payload_is_the_text_and_a_short_report(memory: Memory) ->
 async def test_people_are_paged_and_things_are_not_people(memory: Memory) -> None:
     for name in ("Ann Lee", "Bo Chen", "Cy Diaz"):
         memory.write_fact("project:alpha", f"{name} handles billing.")
-    memory.write_fact("project:alpha", "The ticket status is Done.", category="status",
-                      subject="ticket", slot="status", value="Done")  # fmt: skip
-    memory.write_fact("project:alpha", "We decided to use GraphQL.", category="decision",
-                      subject="alpha", slot="api", value="GraphQL")  # fmt: skip
+    memory.write_fact(
+        "project:alpha",
+        "The ticket status is Done.",
+        category="status",
+        subject="ticket",
+        slot="status",
+        value="Done",
+    )
+    memory.write_fact(
+        "project:alpha",
+        "We decided to use GraphQL.",
+        category="decision",
+        subject="alpha",
+        slot="api",
+        value="GraphQL",
+    )
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
         first = await ok(client, "memory_people", limit=2)
         rest = await ok(client, "memory_people", limit=2, offset=first["next_offset"])
@@ -233,11 +279,13 @@ async def test_unknown_fact_id_is_not_found(memory: Memory) -> None:
 
 async def test_bad_write_arguments_are_clear(memory: Memory) -> None:
     async with Client(build_server(memory, "default", Trust.FULL)) as client:
-        category = await fails(client, "memory_write", stream="project:alpha", text="X is Y.",
-                               category="gossip")  # fmt: skip
+        category = await fails(
+            client, "memory_write", stream="project:alpha", text="X is Y.", category="gossip"
+        )
         empty = await fails(client, "memory_write", stream="project:alpha", text="   ")
-        confidence = await fails(client, "memory_write", stream="project:alpha", text="X is Y.",
-                                 confidence=3)  # fmt: skip
+        confidence = await fails(
+            client, "memory_write", stream="project:alpha", text="X is Y.", confidence=3
+        )
     assert "gossip" in category
     assert "a fact needs some text" in empty
     assert "confidence" in confidence
@@ -249,14 +297,17 @@ def _seed_visibilities(memory: Memory) -> dict[str, int]:
     ids = {}
     for visibility in ("private", "shared", "social"):
         fact = memory.write_fact(
-            "project:alpha", f"The {visibility} codename is Falcon-{visibility}.",
+            "project:alpha",
+            f"The {visibility} codename is Falcon-{visibility}.",
             visibility=visibility,
-        )  # fmt: skip
+        )
         ids[visibility] = fact.id
         memory.add_turn(
-            "project:alpha", user=f"Falcon {visibility} turn about the codename.",
-            assistant="Noted.", visibility=visibility,
-        )  # fmt: skip
+            "project:alpha",
+            user=f"Falcon {visibility} turn about the codename.",
+            assistant="Noted.",
+            visibility=visibility,
+        )
     memory.process_pending()
     return ids
 

@@ -44,8 +44,9 @@ def memory(open_memory: MemoryFactory) -> Memory:
         (10, "general", "public", "The quokka offsite is in Lisbon this year."),
         (20, "D42", "dm", "The salary bands are final."),
     ):
-        mem.ingest_message(channel=channel, user="priya", ts=slack_ts(minutes), text=text,
-                           channel_kind=kind)  # fmt: skip
+        mem.ingest_message(
+            channel=channel, user="priya", ts=slack_ts(minutes), text=text, channel_kind=kind
+        )
     mem.add_turn(APOLLO, user="Status: the migration is on track.", at=at(5))
     mem.process_pending()
     return mem
@@ -61,8 +62,13 @@ async def test_a_person_s_timeline(memory: Memory) -> None:
         priya = await ok(client, "memory_timeline", entity="priya")
         at_priya = await ok(client, "memory_timeline", entity="@priya")
         newest = await ok(client, "memory_timeline", entity="priya", limit=1)
-        window = await ok(client, "memory_timeline", entity="priya",
-                          since=at(5).isoformat(), until=at(15).isoformat())  # fmt: skip
+        window = await ok(
+            client,
+            "memory_timeline",
+            entity="priya",
+            since=at(5).isoformat(),
+            until=at(15).isoformat(),
+        )
         nobody = await ok(client, "memory_timeline", entity="nobody")
     assert (priya["entity"], priya["stream"]) == ("priya", None)
     assert at_priya["entries"] == priya["entries"]

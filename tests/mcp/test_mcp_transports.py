@@ -31,9 +31,11 @@ def _env(tmp_path: Path, trust: str) -> dict[str, str]:
 
 async def test_stdio_subprocess(tmp_path: Path) -> None:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "memstrata.mcp"], env=_env(tmp_path, "full"),
+        command=sys.executable,
+        args=["-m", "memstrata.mcp"],
+        env=_env(tmp_path, "full"),
         cwd=str(tmp_path),
-    )  # fmt: skip
+    )
     async with Client(params, read_timeout_seconds=60) as client:
         names = {t.name for t in (await client.list_tools()).tools}
         written = await client.call_tool(
@@ -70,10 +72,21 @@ async def test_streamable_http_subprocess(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, **_env(tmp_path, "public")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--port", str(port),
-         "--no-auth"],
-        env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "memstrata.mcp",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--no-auth",
+        ],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_for_port(port, process)
         async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:

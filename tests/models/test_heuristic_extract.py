@@ -60,8 +60,10 @@ def test_acceptance_story():
     assert ninth.confidence == 1.0 and ninth.is_correction
     assert ninth.retracts == (SlotRef(subject="priya", slot="handles", value="frontend"),)
 
-    ci = turn(20, "The CI pipeline keeps failing on the integration tests, that's a blocker "
-                  "for the release.")  # fmt: skip
+    ci = turn(
+        20,
+        "The CI pipeline keeps failing on the integration tests, that's a blocker for the release.",
+    )
     assert [f.category for f in ci] == [FactCategory.BLOCKER]
     assert ci[0].subject == "release"
 
@@ -78,78 +80,193 @@ POSITIVES = [
     ("Our PM is Priya.", "pm", "holder", "priya", FactCategory.ROLE),
     ("Raj is the VP of Sales.", "vp of sales", "holder", "raj", FactCategory.ROLE),
     ("Maria is head of engineering.", "head of engineering", "holder", "maria", FactCategory.ROLE),
-    ("Tom is the lead architect on Beta.", "beta lead architect", "holder", "tom",
-     FactCategory.ROLE),
+    (
+        "Tom is the lead architect on Beta.",
+        "beta lead architect",
+        "holder",
+        "tom",
+        FactCategory.ROLE,
+    ),
     ("Raj is a senior engineer.", "raj", "role", "senior engineer", FactCategory.ROLE),
     ("raj is the cto", "cto", "holder", "raj", FactCategory.ROLE),
     # responsibilities
     ("Priya handles backend.", "priya", "handles", "backend", FactCategory.RESPONSIBILITY),
-    ("Priya owns the billing service.", "priya", "handles", "billing service",
-     FactCategory.RESPONSIBILITY),
+    (
+        "Priya owns the billing service.",
+        "priya",
+        "handles",
+        "billing service",
+        FactCategory.RESPONSIBILITY,
+    ),
     ("Raj is responsible for hiring.", "raj", "handles", "hiring", FactCategory.RESPONSIBILITY),
     ("Ana works on the mobile app.", "ana", "handles", "mobile app", FactCategory.RESPONSIBILITY),
-    ("Raj handles Sales and Marketing.", "raj", "handles", "sales and marketing",
-     FactCategory.RESPONSIBILITY),
+    (
+        "Raj handles Sales and Marketing.",
+        "raj",
+        "handles",
+        "sales and marketing",
+        FactCategory.RESPONSIBILITY,
+    ),
     # deadlines and dates, resolved against the turn (Thursday 2026-11-05)
     ("The deadline is next Friday.", "alpha", "deadline", "2026-11-13", FactCategory.DEADLINE),
     ("The report is due tomorrow.", "report", "deadline", "2026-11-06", FactCategory.DEADLINE),
     ("It's due Friday.", "alpha", "deadline", "2026-11-06", FactCategory.DEADLINE),
-    ("The deadline for the Q3 report is December 1.", "q3 report", "deadline", "2026-12-01",
-     FactCategory.DEADLINE),
+    (
+        "The deadline for the Q3 report is December 1.",
+        "q3 report",
+        "deadline",
+        "2026-12-01",
+        FactCategory.DEADLINE,
+    ),
     ("Deadline: 2027-01-15.", "alpha", "deadline", "2027-01-15", FactCategory.DEADLINE),
     ("Launch is on June 3.", "alpha", "launch date", "2027-06-03", FactCategory.DATE),
-    ("The launch got pushed to next Monday.", "alpha", "launch date", "2026-11-09",
-     FactCategory.DATE),
+    (
+        "The launch got pushed to next Monday.",
+        "alpha",
+        "launch date",
+        "2026-11-09",
+        FactCategory.DATE,
+    ),
     ("We ship on Friday.", "alpha", "ship date", "2026-11-06", FactCategory.DATE),
-    ("The design review is on the 3rd of December.", "design", "review date", "2026-12-03",
-     FactCategory.DATE),
+    (
+        "The design review is on the 3rd of December.",
+        "design",
+        "review date",
+        "2026-12-03",
+        FactCategory.DATE,
+    ),
     # decisions
-    ("We decided to use Postgres for the database.", "alpha", "decision:database", "postgres",
-     FactCategory.DECISION),
-    ("Let's go with React.", "alpha", "decision:frontend framework", "react",
-     FactCategory.DECISION),
-    ("Decision: we ship the beta without SSO.", "alpha", "decision:auth",
-     "we ship the beta without sso", FactCategory.DECISION),
-    ("We agreed to postpone the offsite.", "alpha", "decision:postpone offsite",
-     "postpone the offsite", FactCategory.DECISION),
+    (
+        "We decided to use Postgres for the database.",
+        "alpha",
+        "decision:database",
+        "postgres",
+        FactCategory.DECISION,
+    ),
+    (
+        "Let's go with React.",
+        "alpha",
+        "decision:frontend framework",
+        "react",
+        FactCategory.DECISION,
+    ),
+    (
+        "Decision: we ship the beta without SSO.",
+        "alpha",
+        "decision:auth",
+        "we ship the beta without sso",
+        FactCategory.DECISION,
+    ),
+    (
+        "We agreed to postpone the offsite.",
+        "alpha",
+        "decision:postpone offsite",
+        "postpone the offsite",
+        FactCategory.DECISION,
+    ),
     # assignments
     ("Assign the migration to Raj.", "migration", "assignee", "raj", FactCategory.ASSIGNMENT),
-    ("The API review is assigned to Priya.", "api review", "assignee", "priya",
-     FactCategory.ASSIGNMENT),
-    ("Raj will take the onboarding docs.", "onboarding docs", "assignee", "raj",
-     FactCategory.ASSIGNMENT),
+    (
+        "The API review is assigned to Priya.",
+        "api review",
+        "assignee",
+        "priya",
+        FactCategory.ASSIGNMENT,
+    ),
+    (
+        "Raj will take the onboarding docs.",
+        "onboarding docs",
+        "assignee",
+        "raj",
+        FactCategory.ASSIGNMENT,
+    ),
     # commitments
-    ("I will send the report by Friday.", "user", "commitment:send report",
-     "send the report by friday (2026-11-06)", FactCategory.COMMITMENT),
-    ("We'll publish the changelog tomorrow.", "alpha", "commitment:publish changelog",
-     "publish the changelog tomorrow (2026-11-06)", FactCategory.COMMITMENT),
+    (
+        "I will send the report by Friday.",
+        "user",
+        "commitment:send report",
+        "send the report by friday (2026-11-06)",
+        FactCategory.COMMITMENT,
+    ),
+    (
+        "We'll publish the changelog tomorrow.",
+        "alpha",
+        "commitment:publish changelog",
+        "publish the changelog tomorrow (2026-11-06)",
+        FactCategory.COMMITMENT,
+    ),
     # blockers
-    ("We're blocked on the API keys.", "alpha", "blocker:api keys", "api keys",
-     FactCategory.BLOCKER),
-    ("Legal review is blocking the launch.", "launch", "blocker:legal review", "legal review",
-     FactCategory.BLOCKER),
-    ("Still waiting on legal review.", "alpha", "blocker:legal review", "legal review",
-     FactCategory.BLOCKER),
+    (
+        "We're blocked on the API keys.",
+        "alpha",
+        "blocker:api keys",
+        "api keys",
+        FactCategory.BLOCKER,
+    ),
+    (
+        "Legal review is blocking the launch.",
+        "launch",
+        "blocker:legal review",
+        "legal review",
+        FactCategory.BLOCKER,
+    ),
+    (
+        "Still waiting on legal review.",
+        "alpha",
+        "blocker:legal review",
+        "legal review",
+        FactCategory.BLOCKER,
+    ),
     # recurring events
-    ("Standup is every Monday at 10.", "standup", "schedule", "every monday at 10",
-     FactCategory.RECURRING),
-    ("We have retro every last Friday.", "retro", "schedule", "every last friday",
-     FactCategory.RECURRING),
+    (
+        "Standup is every Monday at 10.",
+        "standup",
+        "schedule",
+        "every monday at 10",
+        FactCategory.RECURRING,
+    ),
+    (
+        "We have retro every last Friday.",
+        "retro",
+        "schedule",
+        "every last friday",
+        FactCategory.RECURRING,
+    ),
     ("Weekly sync on Tuesdays.", "weekly sync", "schedule", "on tuesdays", FactCategory.RECURRING),
-    ("The team meets every Tuesday at 3pm.", "team meeting", "schedule", "every tuesday at 3pm",
-     FactCategory.RECURRING),
+    (
+        "The team meets every Tuesday at 3pm.",
+        "team meeting",
+        "schedule",
+        "every tuesday at 3pm",
+        FactCategory.RECURRING,
+    ),
     # preferences
-    ("I prefer short answers.", "user", "response length", "prefers short answers",
-     FactCategory.PREFERENCE),
-    ("I don't like long answers.", "user", "response length", "dislikes long answers",
-     FactCategory.PREFERENCE),
-    ("Please always answer in English.", "user", "language", "always answer in english",
-     FactCategory.PREFERENCE),
+    (
+        "I prefer short answers.",
+        "user",
+        "response length",
+        "prefers short answers",
+        FactCategory.PREFERENCE,
+    ),
+    (
+        "I don't like long answers.",
+        "user",
+        "response length",
+        "dislikes long answers",
+        FactCategory.PREFERENCE,
+    ),
+    (
+        "Please always answer in English.",
+        "user",
+        "language",
+        "always answer in english",
+        FactCategory.PREFERENCE,
+    ),
     ("Never use emojis.", "user", "tone", "never use emojis", FactCategory.PREFERENCE),
     # status and the user's name
     ("The migration is done.", "migration", "status", "done", FactCategory.STATUS),
     ("My name is Dana.", "user", "name", "dana", FactCategory.IDENTITY),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "subject", "slot", "value", "category"), POSITIVES)
@@ -243,26 +360,53 @@ CORRECTIONS = [
     ("No, Raj is the Lead Architect.", ("lead architect", "holder", "raj"), ()),
     ("Actually, Raj is the Lead Architect.", ("lead architect", "holder", "raj"), ()),
     ("Raj is actually the lead architect.", ("lead architect", "holder", "raj"), ()),
-    ("Raj is the lead architect, not Sarah.", ("lead architect", "holder", "raj"),
-     (("lead architect", "holder", "sarah"),)),
-    ("Raj, not Sarah, is the lead architect.", ("lead architect", "holder", "raj"),
-     (("lead architect", "holder", "sarah"),)),
-    ("Raj is not the PM, he's the lead architect.", ("lead architect", "holder", "raj"),
-     (("pm", "holder", "raj"),)),
-    ("Sarah isn't the lead architect, it's Raj.", ("lead architect", "holder", "raj"),
-     (("lead architect", "holder", "sarah"),)),
-    ("The lead architect is not Sarah, it's Raj.", ("lead architect", "holder", "raj"),
-     (("lead architect", "holder", "sarah"),)),
+    (
+        "Raj is the lead architect, not Sarah.",
+        ("lead architect", "holder", "raj"),
+        (("lead architect", "holder", "sarah"),),
+    ),
+    (
+        "Raj, not Sarah, is the lead architect.",
+        ("lead architect", "holder", "raj"),
+        (("lead architect", "holder", "sarah"),),
+    ),
+    (
+        "Raj is not the PM, he's the lead architect.",
+        ("lead architect", "holder", "raj"),
+        (("pm", "holder", "raj"),),
+    ),
+    (
+        "Sarah isn't the lead architect, it's Raj.",
+        ("lead architect", "holder", "raj"),
+        (("lead architect", "holder", "sarah"),),
+    ),
+    (
+        "The lead architect is not Sarah, it's Raj.",
+        ("lead architect", "holder", "raj"),
+        (("lead architect", "holder", "sarah"),),
+    ),
     ("Priya is not on frontend; Priya handles backend.", ("priya", "handles", "backend"), ()),
-    ("Priya doesn't handle frontend, she handles backend.", ("priya", "handles", "backend"),
-     (("priya", "handles", "frontend"),)),
-    ("The deadline is March 20, not March 27.", ("alpha", "deadline", "2027-03-20"),
-     (("alpha", "deadline", "2027-03-27"),)),
-    ("Actually, we'll use MySQL instead of Postgres.", ("alpha", "decision:database", "mysql"),
-     (("alpha", "decision:database", "postgres"),)),
-    ("Assign the migration to Raj, not Sarah.", ("migration", "assignee", "raj"),
-     (("migration", "assignee", "sarah"),)),
-]  # fmt: skip
+    (
+        "Priya doesn't handle frontend, she handles backend.",
+        ("priya", "handles", "backend"),
+        (("priya", "handles", "frontend"),),
+    ),
+    (
+        "The deadline is March 20, not March 27.",
+        ("alpha", "deadline", "2027-03-20"),
+        (("alpha", "deadline", "2027-03-27"),),
+    ),
+    (
+        "Actually, we'll use MySQL instead of Postgres.",
+        ("alpha", "decision:database", "mysql"),
+        (("alpha", "decision:database", "postgres"),),
+    ),
+    (
+        "Assign the migration to Raj, not Sarah.",
+        ("migration", "assignee", "raj"),
+        (("migration", "assignee", "sarah"),),
+    ),
+]
 
 
 @pytest.mark.parametrize(("text", "key", "retracted"), CORRECTIONS)
@@ -348,10 +492,21 @@ def test_dates_resolve_against_the_turn(phrase, expected):
 @pytest.mark.parametrize(
     "phrase",
     [
-        "March 20", "mar. 20", "20 March", "the 3rd of May", "Sept 9th, 2023", "Dec 31st",
-        "January 1", "1 Jan 2027", "Feb 28", "Feb 29", "June 31", "November 4", "5th November",
+        "March 20",
+        "mar. 20",
+        "20 March",
+        "the 3rd of May",
+        "Sept 9th, 2023",
+        "Dec 31st",
+        "January 1",
+        "1 Jan 2027",
+        "Feb 28",
+        "Feb 29",
+        "June 31",
+        "November 4",
+        "5th November",
     ],
-)  # fmt: skip
+)
 @pytest.mark.parametrize("day", ["2026-11-05", "2024-02-29", "2025-12-31", "2026-01-01"])
 def test_month_days_read_as_dateparser_reads_them(phrase, day):
     # Month-day phrases skip dateparser, which takes milliseconds each; they must come out
@@ -435,31 +590,39 @@ def test_a_topic_lead_in_is_not_the_subject():
 
 @pytest.mark.parametrize(
     "text",
-    ["Never give up.", "Always believe in yourself!", "Never let the bumps in the road get you",
-     "We'll rock the dance floor and teach others to chase their dreams."],
-)  # fmt: skip
+    [
+        "Never give up.",
+        "Always believe in yourself!",
+        "Never let the bumps in the road get you",
+        "We'll rock the dance floor and teach others to chase their dreams.",
+    ],
+)
 def test_encouragement_is_not_a_preference_or_commitment(text):
     assert facts(text) == []
 
 
 @pytest.mark.parametrize(
     "text,category",
-    [("Please always reply in British English.", "preference"),
-     ("Never cc me on the vendor threads.", "preference"),
-     ("I'll send the budget report to finance.", "commitment"),
-     ("We will hold the retro on Friday.", "commitment")],
-)  # fmt: skip
+    [
+        ("Please always reply in British English.", "preference"),
+        ("Never cc me on the vendor threads.", "preference"),
+        ("I'll send the budget report to finance.", "commitment"),
+        ("We will hold the retro on Friday.", "commitment"),
+    ],
+)
 def test_instructions_and_promises_still_count(text, category):
     assert only(text).category.value == category
 
 
 @pytest.mark.parametrize(
     ("said", "slot"),
-    [("Please keep your answers short.", "response length"),
-     ("Answer me in German, please.", "language"),
-     ("Keep your replies friendly and casual.", "tone"),
-     ("Use bullet points in your answers.", "format")],
-)  # fmt: skip
+    [
+        ("Please keep your answers short.", "response length"),
+        ("Answer me in German, please.", "language"),
+        ("Keep your replies friendly and casual.", "tone"),
+        ("Use bullet points in your answers.", "format"),
+    ],
+)
 def test_a_standing_request_about_answers_is_a_preference(said: str, slot: str) -> None:
     found = only(said, stream="chat:1")
     assert (found.category, found.subject, found.slot) == (FactCategory.PREFERENCE, "user", slot)
@@ -467,9 +630,13 @@ def test_a_standing_request_about_answers_is_a_preference(said: str, slot: str) 
 
 @pytest.mark.parametrize(
     "said",
-    ["Please answer the email from Bob.", "Reply to Sarah with the numbers.",
-     "Respond with a table.", "Write in the doc, please."],
-)  # fmt: skip
+    [
+        "Please answer the email from Bob.",
+        "Reply to Sarah with the numbers.",
+        "Respond with a table.",
+        "Write in the doc, please.",
+    ],
+)
 def test_a_request_for_one_answer_or_a_task_is_no_preference(said: str) -> None:
     assert facts(said, stream="chat:1") == []
 

@@ -39,72 +39,188 @@ def confidence(text: str, category: FactCategory) -> float:
 
 POSITIVES = [
     # commitments: keyed by the promised work, so a repeated promise lands on one slot
-    ("I will ship the API docs by Friday", C.COMMITMENT, "priya", "commitment:ship api doc",
-     "ship the api docs by friday (2024-03-15)"),
-    ("I'm going to write the postmortem tomorrow", C.COMMITMENT, "priya",
-     "commitment:write postmortem", "write the postmortem tomorrow (2024-03-13)"),
-    ("I can take the billing ticket", C.COMMITMENT, "priya", "commitment:take billing ticket",
-     "take the billing ticket"),
-    ("Sure, will have the migration script ready by EOD", C.COMMITMENT, "priya",
-     "commitment:migration script ready", "have the migration script ready by eod (2024-03-12)"),
-    ("On it, I'll fix the flaky login test", C.COMMITMENT, "priya",
-     "commitment:fix flaky login", "fix the flaky login test"),
-    ("I promise to send the invoice by March 20", C.COMMITMENT, "priya",
-     "commitment:send invoice", "send the invoice by march 20 (2024-03-20)"),
+    (
+        "I will ship the API docs by Friday",
+        C.COMMITMENT,
+        "priya",
+        "commitment:ship api doc",
+        "ship the api docs by friday (2024-03-15)",
+    ),
+    (
+        "I'm going to write the postmortem tomorrow",
+        C.COMMITMENT,
+        "priya",
+        "commitment:write postmortem",
+        "write the postmortem tomorrow (2024-03-13)",
+    ),
+    (
+        "I can take the billing ticket",
+        C.COMMITMENT,
+        "priya",
+        "commitment:take billing ticket",
+        "take the billing ticket",
+    ),
+    (
+        "Sure, will have the migration script ready by EOD",
+        C.COMMITMENT,
+        "priya",
+        "commitment:migration script ready",
+        "have the migration script ready by eod (2024-03-12)",
+    ),
+    (
+        "On it, I'll fix the flaky login test",
+        C.COMMITMENT,
+        "priya",
+        "commitment:fix flaky login",
+        "fix the flaky login test",
+    ),
+    (
+        "I promise to send the invoice by March 20",
+        C.COMMITMENT,
+        "priya",
+        "commitment:send invoice",
+        "send the invoice by march 20 (2024-03-20)",
+    ),
     # blockers
-    ("I'm blocked on the security review", C.BLOCKER, "priya", "blocker:security review",
-     "security review"),
-    ("The release is blocked by ALPHA-12", C.BLOCKER, "release", "blocker:alpha-12",
-     "alpha-12"),
-    ("Still waiting on legal for the contract sign-off", C.BLOCKER, "priya",
-     "blocker:legal contract sign-off", "legal for the contract sign-off"),
+    (
+        "I'm blocked on the security review",
+        C.BLOCKER,
+        "priya",
+        "blocker:security review",
+        "security review",
+    ),
+    ("The release is blocked by ALPHA-12", C.BLOCKER, "release", "blocker:alpha-12", "alpha-12"),
+    (
+        "Still waiting on legal for the contract sign-off",
+        C.BLOCKER,
+        "priya",
+        "blocker:legal contract sign-off",
+        "legal for the contract sign-off",
+    ),
     ("Can't merge until CI is green", C.BLOCKER, "priya", "blocker:ci green", "ci is green"),
-    ("Blocker: no staging credentials", C.BLOCKER, "priya", "blocker:staging credential",
-     "no staging credentials"),
-    ("Stuck on the OAuth callback bug", C.BLOCKER, "priya", "blocker:oauth callback bug",
-     "oauth callback bug"),
-    ("Legal review is blocking the launch", C.BLOCKER, "launch", "blocker:legal review",
-     "legal review"),
-    ("Blockers: waiting on design for the new onboarding screens", C.BLOCKER, "priya",
-     "blocker:design new onboarding", "design for the new onboarding screens"),
-    ("We can't launch without legal sign-off", C.BLOCKER, "priya", "blocker:legal sign-off",
-     "legal sign-off"),
+    (
+        "Blocker: no staging credentials",
+        C.BLOCKER,
+        "priya",
+        "blocker:staging credential",
+        "no staging credentials",
+    ),
+    (
+        "Stuck on the OAuth callback bug",
+        C.BLOCKER,
+        "priya",
+        "blocker:oauth callback bug",
+        "oauth callback bug",
+    ),
+    (
+        "Legal review is blocking the launch",
+        C.BLOCKER,
+        "launch",
+        "blocker:legal review",
+        "legal review",
+    ),
+    (
+        "Blockers: waiting on design for the new onboarding screens",
+        C.BLOCKER,
+        "priya",
+        "blocker:design new onboarding",
+        "design for the new onboarding screens",
+    ),
+    (
+        "We can't launch without legal sign-off",
+        C.BLOCKER,
+        "priya",
+        "blocker:legal sign-off",
+        "legal sign-off",
+    ),
     # handoffs: the work item owns an "owner" slot, so the next handoff supersedes
-    ("Sam will take over the billing migration from Raj", C.HANDOFF, "billing migration",
-     "owner", "sam"),
-    ("Handing off the onboarding flow to Maria.", C.HANDOFF, "onboarding flow", "owner",
-     "maria"),
+    (
+        "Sam will take over the billing migration from Raj",
+        C.HANDOFF,
+        "billing migration",
+        "owner",
+        "sam",
+    ),
+    ("Handing off the onboarding flow to Maria.", C.HANDOFF, "onboarding flow", "owner", "maria"),
     ("Passing the release notes to @tom", C.HANDOFF, "release notes", "owner", "tom"),
     ("Ana now owns the payments service", C.HANDOFF, "payments service", "owner", "ana"),
     ("I'm taking over QA from Tom", C.HANDOFF, "qa", "owner", "priya"),
-    ("Maria Lopez is taking over the on-call rotation", C.HANDOFF, "on-call rotation", "owner",
-     "maria lopez"),
+    (
+        "Maria Lopez is taking over the on-call rotation",
+        C.HANDOFF,
+        "on-call rotation",
+        "owner",
+        "maria lopez",
+    ),
     # deadline mentions, resolved against the message's own time
-    ("The API docs are due Friday", C.DEADLINE_MENTION, "api docs", "due:api doc",
-     "2024-03-15"),
-    ("Code freeze is March 20", C.DEADLINE_MENTION, "code freeze", "due:code freeze",
-     "2024-03-20"),
-    ("Deadline for the Q2 report is next Monday", C.DEADLINE_MENTION, "q2 report",
-     "due:q2 report", "2024-03-18"),
-    ("Release freeze starts Thursday", C.DEADLINE_MENTION, "release freeze",
-     "due:release freeze", "2024-03-14"),
-    ("Heads up: the API deadline moved to 2024-04-02", C.DEADLINE_MENTION, "api", "due:api",
-     "2024-04-02"),
-    ("The beta launch is on March 28", C.DEADLINE_MENTION, "beta launch", "due:beta launch",
-     "2024-03-28"),
-    ("The report is due on the 3rd of May", C.DEADLINE_MENTION, "report", "due:report",
-     "2024-05-03"),
+    ("The API docs are due Friday", C.DEADLINE_MENTION, "api docs", "due:api doc", "2024-03-15"),
+    ("Code freeze is March 20", C.DEADLINE_MENTION, "code freeze", "due:code freeze", "2024-03-20"),
+    (
+        "Deadline for the Q2 report is next Monday",
+        C.DEADLINE_MENTION,
+        "q2 report",
+        "due:q2 report",
+        "2024-03-18",
+    ),
+    (
+        "Release freeze starts Thursday",
+        C.DEADLINE_MENTION,
+        "release freeze",
+        "due:release freeze",
+        "2024-03-14",
+    ),
+    (
+        "Heads up: the API deadline moved to 2024-04-02",
+        C.DEADLINE_MENTION,
+        "api",
+        "due:api",
+        "2024-04-02",
+    ),
+    (
+        "The beta launch is on March 28",
+        C.DEADLINE_MENTION,
+        "beta launch",
+        "due:beta launch",
+        "2024-03-28",
+    ),
+    (
+        "The report is due on the 3rd of May",
+        C.DEADLINE_MENTION,
+        "report",
+        "due:report",
+        "2024-05-03",
+    ),
     # risk signals
     ("The launch is at risk", C.RISK_SIGNAL, "launch", "risk:launch", "launch is at risk"),
-    ("The Q3 migration might slip", C.RISK_SIGNAL, "q3 migration", "risk:q3 migration",
-     "q3 migration might slip"),
-    ("I'm worried about the vendor contract", C.RISK_SIGNAL, "vendor contract",
-     "risk:vendor contract", "i'm worried about the vendor contract"),
-    ("We're behind schedule", C.RISK_SIGNAL, "priya", "risk:behind schedule",
-     "we're behind schedule"),
+    (
+        "The Q3 migration might slip",
+        C.RISK_SIGNAL,
+        "q3 migration",
+        "risk:q3 migration",
+        "q3 migration might slip",
+    ),
+    (
+        "I'm worried about the vendor contract",
+        C.RISK_SIGNAL,
+        "vendor contract",
+        "risk:vendor contract",
+        "i'm worried about the vendor contract",
+    ),
+    (
+        "We're behind schedule",
+        C.RISK_SIGNAL,
+        "priya",
+        "risk:behind schedule",
+        "we're behind schedule",
+    ),
     ("The timeline is tight", C.RISK_SIGNAL, "timeline", "risk:timeline", "timeline is tight"),
-    ("we're at risk of missing the Q2 deadline", C.RISK_SIGNAL, "q2 deadline",
-     "risk:q2 deadline", "we're at risk of missing the q2 deadline"),
+    (
+        "we're at risk of missing the Q2 deadline",
+        C.RISK_SIGNAL,
+        "q2 deadline",
+        "risk:q2 deadline",
+        "we're at risk of missing the q2 deadline",
+    ),
     # mood signals: about the author, or about the person praised
     ("I'm so frustrated with the flaky CI", C.MOOD_SIGNAL, "priya", "mood", "frustrated"),
     ("honestly burned out this week", C.MOOD_SIGNAL, "priya", "mood", "burned out"),
@@ -113,26 +229,43 @@ POSITIVES = [
     ("Sam did a great job on the migration", C.MOOD_SIGNAL, "sam", "mood", "positive"),
     ("Kudos to @maria for the release", C.MOOD_SIGNAL, "maria", "mood", "positive"),
     ("thanks so much Raj, that saved my week", C.MOOD_SIGNAL, "raj", "mood", "positive"),
-    ("Thanks so much team, amazing work on the launch!", C.MOOD_SIGNAL, "team", "mood",
-     "positive"),
+    ("Thanks so much team, amazing work on the launch!", C.MOOD_SIGNAL, "team", "mood", "positive"),
     # status updates: an issue key owns a "status" slot, so a later status supersedes
     ("ALPHA-142 is merged", C.STATUS_UPDATE, "alpha-142", "status", "merged"),
     ("ALPHA-142: PR is up", C.STATUS_UPDATE, "alpha-142", "status", "in review"),
     ("Deployed ALPHA-7 to production", C.STATUS_UPDATE, "alpha-7", "status", "deployed"),
     ("ALPHA-9 is not merged yet", C.STATUS_UPDATE, "alpha-9", "status", "not merged"),
-    ("The login fix is deployed to prod", C.STATUS_UPDATE, "priya", "status:login fix",
-     "deployed"),
-    ("Fixed the flaky checkout test", C.STATUS_UPDATE, "priya", "status:flaky checkout test",
-     "fixed"),
-    ("Yesterday: fixed the flaky test. Today: more tests", C.STATUS_UPDATE, "priya",
-     "status:flaky test", "fixed"),
-    ("Rolled back the payments deploy", C.STATUS_UPDATE, "priya", "status:payment deploy",
-     "rolled back"),
-    ("Started on the export feature", C.STATUS_UPDATE, "priya", "status:export feature",
-     "in progress"),
-    ("Fixed the UTF-8 bug in the importer", C.STATUS_UPDATE, "priya", "status:utf-8 bug",
-     "fixed"),
-]  # fmt: skip
+    ("The login fix is deployed to prod", C.STATUS_UPDATE, "priya", "status:login fix", "deployed"),
+    (
+        "Fixed the flaky checkout test",
+        C.STATUS_UPDATE,
+        "priya",
+        "status:flaky checkout test",
+        "fixed",
+    ),
+    (
+        "Yesterday: fixed the flaky test. Today: more tests",
+        C.STATUS_UPDATE,
+        "priya",
+        "status:flaky test",
+        "fixed",
+    ),
+    (
+        "Rolled back the payments deploy",
+        C.STATUS_UPDATE,
+        "priya",
+        "status:payment deploy",
+        "rolled back",
+    ),
+    (
+        "Started on the export feature",
+        C.STATUS_UPDATE,
+        "priya",
+        "status:export feature",
+        "in progress",
+    ),
+    ("Fixed the UTF-8 bug in the importer", C.STATUS_UPDATE, "priya", "status:utf-8 bug", "fixed"),
+]
 
 
 @pytest.mark.parametrize(("text", "category", "subject", "slot", "value"), POSITIVES)
@@ -228,12 +361,21 @@ def test_weak_commitment_is_about_point_six():
 @pytest.mark.parametrize(
     "text",
     [
-        "", "   ", "\n\t \n", "lol", "good morning team!", "anyone up for lunch?", "standup in 5",
-        "+1", "ok sounds good", "brb", ":tada: :tada:",
+        "",
+        "   ",
+        "\n\t \n",
+        "lol",
+        "good morning team!",
+        "anyone up for lunch?",
+        "standup in 5",
+        "+1",
+        "ok sounds good",
+        "brb",
+        ":tada: :tada:",
         "I think the issue is with the cache invalidation logic in the worker",
         "the new dashboard looks nice, the charts load much faster now",
     ],
-)  # fmt: skip
+)
 def test_small_talk_yields_nothing(text):
     assert observe(text, "Priya", AT) == []
 
@@ -275,11 +417,22 @@ def test_relative_dates_resolve_against_the_message_time(at, text, expected):
 @pytest.mark.parametrize(
     "phrase",
     [
-        "Friday", "next Monday", "tomorrow", "March 20", "20 March 2025", "the 3rd of May",
-        "Feb 29", "Dec 31st", "January 1", "2024-04-02", "end of the month", "in 2 weeks",
-        "Sept 9th, 2023", "June 31",
+        "Friday",
+        "next Monday",
+        "tomorrow",
+        "March 20",
+        "20 March 2025",
+        "the 3rd of May",
+        "Feb 29",
+        "Dec 31st",
+        "January 1",
+        "2024-04-02",
+        "end of the month",
+        "in 2 weeks",
+        "Sept 9th, 2023",
+        "June 31",
     ],
-)  # fmt: skip
+)
 @pytest.mark.parametrize("day", ["2024-03-12", "2024-12-31", "2025-02-28", "2024-02-29"])
 def test_dates_agree_with_find_date(phrase, day):
     at = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
@@ -322,11 +475,19 @@ def test_references_one_per_url():
     )
     refs = [f for f in observe(text, "Priya", AT) if f.category is C.REFERENCE]
     assert [(f.subject, f.slot, f.value, f.confidence) for f in refs] == [
-        ("docs.google.com", "ref:https://docs.google.com/document/d/1abc/edit",
-         "https://docs.google.com/document/d/1AbC/edit", 0.8),
-        ("github.com", "ref:https://github.com/acme/api/pull/42",
-         "https://github.com/acme/api/pull/42", 0.8),
-    ]  # fmt: skip
+        (
+            "docs.google.com",
+            "ref:https://docs.google.com/document/d/1abc/edit",
+            "https://docs.google.com/document/d/1AbC/edit",
+            0.8,
+        ),
+        (
+            "github.com",
+            "ref:https://github.com/acme/api/pull/42",
+            "https://github.com/acme/api/pull/42",
+            0.8,
+        ),
+    ]
     assert refs[0].text == (
         "Link shared by Priya: https://docs.google.com/document/d/1AbC/edit (design doc)"
     )
@@ -344,9 +505,8 @@ def test_one_message_can_carry_several_observations():
     )
     categories = [f.category for f in observe(text, "Priya", AT)]
     assert sorted(categories) == sorted(
-        [C.STATUS_UPDATE, C.COMMITMENT, C.BLOCKER, C.DEADLINE_MENTION, C.MOOD_SIGNAL,
-         C.REFERENCE]
-    )  # fmt: skip
+        [C.STATUS_UPDATE, C.COMMITMENT, C.BLOCKER, C.DEADLINE_MENTION, C.MOOD_SIGNAL, C.REFERENCE]
+    )
 
 
 def test_keys_are_lowercase_and_confidences_bounded():
@@ -397,14 +557,27 @@ def test_huge_messages_are_capped_and_fast(text):
 @pytest.mark.parametrize(
     "text",
     [
-        "((((((((((", "))))]]]]", "\\", "[a-z]+*?{2,}", "(?P<x>.*)", "$^|.*+?", "\x00\x01\x02",
-        "I'll (((( ship [[[ the ]]] docs *** by Friday ???", "blocked on ((((((((((((((((",
-        "take over \\ from \\", "ALPHA-1 is merged ))))", "http://[::1]:99999/x",
-        "https://exa mple.com", "I’ll \u202e\u200b ship \ud83d\ude80 docs by Friday",
-        "due " + "?" * 5000, "@" * 5000 + " will take over " + "@" * 5000,
-        "I'll " * 5000, "Great job " * 3000 + "Sam", ". " * 10_000,
+        "((((((((((",
+        "))))]]]]",
+        "\\",
+        "[a-z]+*?{2,}",
+        "(?P<x>.*)",
+        "$^|.*+?",
+        "\x00\x01\x02",
+        "I'll (((( ship [[[ the ]]] docs *** by Friday ???",
+        "blocked on ((((((((((((((((",
+        "take over \\ from \\",
+        "ALPHA-1 is merged ))))",
+        "http://[::1]:99999/x",
+        "https://exa mple.com",
+        "I’ll \u202e\u200b ship \ud83d\ude80 docs by Friday",
+        "due " + "?" * 5000,
+        "@" * 5000 + " will take over " + "@" * 5000,
+        "I'll " * 5000,
+        "Great job " * 3000 + "Sam",
+        ". " * 10_000,
     ],
-)  # fmt: skip
+)
 def test_regex_hostile_text_does_not_break(text):
     for fact in observe(text, "Priya", AT):
         assert isinstance(fact, ExtractedFact)

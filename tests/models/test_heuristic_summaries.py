@@ -268,7 +268,7 @@ def test_roll_up_covers_the_period_within_budget():
         dated(
             "### 2026-11-04\n- Open: CI is failing.\n- Raj will own the migration.",
             date(2026, 11, 4),
-        ),  # fmt: skip
+        ),
         dated("- Decided to use Postgres.", date(2026, 11, 6)),
     ]
     result = MODEL.roll_up(summaries, 60)
@@ -306,16 +306,24 @@ def test_route(text, stream):
 
 def new_fact(value: str, confidence: float = 0.95, text: str = "") -> ExtractedFact:
     return ExtractedFact(
-        text=text or f"{value.title()} is the Lead Architect.", category=FactCategory.ROLE,
-        subject="lead architect", slot="holder", value=value, confidence=confidence,
-    )  # fmt: skip
+        text=text or f"{value.title()} is the Lead Architect.",
+        category=FactCategory.ROLE,
+        subject="lead architect",
+        slot="holder",
+        value=value,
+        confidence=confidence,
+    )
 
 
 def known(id: int, value: str, confidence: float = 0.95, slot: str = "holder") -> KnownFact:
     return KnownFact(
-        id=id, text=f"{value.title()} is the Lead Architect.", subject="lead architect",
-        slot=slot, value=value, confidence=confidence,
-    )  # fmt: skip
+        id=id,
+        text=f"{value.title()} is the Lead Architect.",
+        subject="lead architect",
+        slot=slot,
+        value=value,
+        confidence=confidence,
+    )
 
 
 @pytest.mark.parametrize(
@@ -326,13 +334,21 @@ def known(id: int, value: str, confidence: float = 0.95, slot: str = "holder") -
         (new_fact("raj", 1.0), [known(1, "sarah")], ReconcileAction.SUPERSEDE, 1),
         (new_fact("raj", 0.95), [known(1, "sarah", 0.95)], ReconcileAction.SUPERSEDE, 1),
         (new_fact("raj", 0.55), [known(1, "sarah", 0.95)], ReconcileAction.NONE, 1),
-        (new_fact("raj", text="Raj is the Lead Architect on Alpha since May."),
-         [known(3, "raj", slot="other")], ReconcileAction.UPDATE, 3),
+        (
+            new_fact("raj", text="Raj is the Lead Architect on Alpha since May."),
+            [known(3, "raj", slot="other")],
+            ReconcileAction.UPDATE,
+            3,
+        ),
         (new_fact("raj"), [known(4, "raj", slot="other")], ReconcileAction.NONE, 4),
-        (new_fact("raj", text="Completely different words here."),
-         [known(5, "sarah", slot="other")], ReconcileAction.ADD, None),
+        (
+            new_fact("raj", text="Completely different words here."),
+            [known(5, "sarah", slot="other")],
+            ReconcileAction.ADD,
+            None,
+        ),
     ],
-)  # fmt: skip
+)
 def test_reconcile(fact, similar, action, target):
     decision = MODEL.reconcile(fact, similar)
     assert (decision.action, decision.target_id) == (action, target)

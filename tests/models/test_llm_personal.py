@@ -20,20 +20,34 @@ AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)
 
 
 def personal(text: str, category: str, slot: str, value: str, subject: str = "I") -> dict:
-    return {"text": text, "category": category, "subject": subject, "slot": slot,
-            "value": value, "confidence": 0.95}  # fmt: skip
+    return {
+        "text": text,
+        "category": category,
+        "subject": subject,
+        "slot": slot,
+        "value": value,
+        "confidence": 0.95,
+    }
 
 
 @pytest.fixture
 def llm(openai_server: FakeOpenAIServer) -> LLMModel:
-    return LLMModel(openai_server.client(timeout=5.0), "test-model", HeuristicModel(),
-                    backoff=0.001)  # fmt: skip
+    return LLMModel(
+        openai_server.client(timeout=5.0), "test-model", HeuristicModel(), backoff=0.001
+    )
 
 
 def test_the_prompt_names_the_speaker_the_categories_and_the_slots(openai_server, llm):
     openai_server.reply_json({"facts": []})
-    llm.extract_facts(TurnInput(stream="chat:8812", user="I live in Berlin.", at=AT,
-                                speaker="Caroline", assistant_speaker="Melanie"))  # fmt: skip
+    llm.extract_facts(
+        TurnInput(
+            stream="chat:8812",
+            user="I live in Berlin.",
+            at=AT,
+            speaker="Caroline",
+            assistant_speaker="Melanie",
+        )
+    )
     request = openai_server.requests[0]
     system, user = request["messages"][0]["content"], request["messages"][-1]["content"]
     assert "Speaker (user side): Caroline" in user
@@ -55,17 +69,16 @@ def test_first_person_subjects_become_the_speaker(openai_server, llm):
 def test_without_a_speaker_first_person_is_the_user(openai_server, llm):
     answer = personal("The user is allergic to peanuts.", "diet", "allergy:peanut", "peanuts")
     openai_server.reply_json({"facts": [answer]})
-    (fact,) = llm.extract_facts(TurnInput(stream="chat:1", user="I'm allergic to peanuts.",
-                                          at=AT))  # fmt: skip
+    (fact,) = llm.extract_facts(TurnInput(stream="chat:1", user="I'm allergic to peanuts.", at=AT))
     assert (fact.subject, fact.slot) == ("user", "allergy:peanut")
 
 
 def test_the_chat_id_as_a_subject_is_a_bad_answer_and_falls_back(openai_server, llm):
-    leaked = personal("The 8812 launch is on May 3.", "date", "launch date", "2027-05-03",
-                      subject="8812")  # fmt: skip
+    leaked = personal(
+        "The 8812 launch is on May 3.", "date", "launch date", "2027-05-03", subject="8812"
+    )
     openai_server.reply_json(*[{"facts": [leaked]}] * llm.attempts)
-    found = llm.extract_facts(TurnInput(stream="chat:8812", user="The launch is on May 3.",
-                                        at=AT))  # fmt: skip
+    found = llm.extract_facts(TurnInput(stream="chat:8812", user="The launch is on May 3.", at=AT))
     assert found and all("8812" not in f.subject + f.text for f in found)
     assert llm.stats["extract_facts"].fallbacks == 1
 
@@ -83,18 +96,20 @@ def by_text(answers: dict[str, list[dict]]):
 
 def test_an_update_from_the_llm_supersedes_through_memory(tmp_path):
     answers = {
-        "I live in Berlin.": [personal("The user lives in Berlin.", "location", "home",
-                                       "berlin")],
-        "Actually, I moved to Munich.": [personal("The user lives in Munich.", "location",
-                                                  "home", "munich")],
-    }  # fmt: skip
+        "I live in Berlin.": [personal("The user lives in Berlin.", "location", "home", "berlin")],
+        "Actually, I moved to Munich.": [
+            personal("The user lives in Munich.", "location", "home", "munich")
+        ],
+    }
     with (
         FakeOpenAIServer(default=by_text(answers)) as server,
         Memory.open(
-            tmp_path / "llm.db", background_worker=False, embedder=None,
+            tmp_path / "llm.db",
+            background_worker=False,
+            embedder=None,
             model=LLMModel(server.client(timeout=5.0), "fake", HeuristicModel(), backoff=0),
         ) as mem,
-    ):  # fmt: skip
+    ):
         mem.add_turn("chat:1", "I live in Berlin.", at=AT)
         mem.add_turn("chat:1", "Actually, I moved to Munich.", at=AT.replace(hour=16))
         mem.process_pending()
@@ -104,8 +119,9 @@ def test_an_update_from_the_llm_supersedes_through_memory(tmp_path):
 
 
 def test_in_a_team_message_first_person_is_its_author(openai_server, llm):
-    answer = dict(personal("Raj is allergic to peanuts.", "diet", "allergy:peanut", "peanuts"),
-                  message=1)  # fmt: skip
+    answer = dict(
+        personal("Raj is allergic to peanuts.", "diet", "allergy:peanut", "peanuts"), message=1
+    )
     openai_server.reply_json({"facts": [answer]})
     message = MessageInput(author="Raj", text="I'm allergic to peanuts.", at=AT)
     ((fact,),) = llm.extract_from_messages([message])

@@ -194,10 +194,12 @@ def test_a_teams_move_is_no_home(text, stream):
         ("Lucía here - I'm a vet.", [("user", "name", "lucía"), ("user", "job title", "vet")]),
         ("Same here!", []),
         ("I joined a gym last week!", []),
-        ("I've got two dogs, Kira and Bruno.", [("user", "dog:kira", "kira"),
-                                               ("user", "dog:bruno", "bruno")]),
+        (
+            "I've got two dogs, Kira and Bruno.",
+            [("user", "dog:kira", "kira"), ("user", "dog:bruno", "bruno")],
+        ),
     ],
-)  # fmt: skip
+)
 def test_introductions_and_lists(text, found):
     assert keys(facts(text)) == found
 

@@ -31,9 +31,13 @@ CUED = [
     (rules.blocker, "The SSO bug is blocking the launch"),
 ]
 CORPUS = [
-    *(case[0] for case in POSITIVES), *NEGATIVES, *(case[0] for case in CORRECTIONS),
-    *(text for _, text in CUED), "ſtill waiting for the \u212aeys", "We ship on Friday, ok?",
-]  # fmt: skip
+    *(case[0] for case in POSITIVES),
+    *NEGATIVES,
+    *(case[0] for case in CORRECTIONS),
+    *(text for _, text in CUED),
+    "ſtill waiting for the \u212aeys",
+    "We ship on Friday, ok?",
+]
 
 
 def clause(text: str) -> Clause:

@@ -40,9 +40,14 @@ class ServerThread:
 
     def __init__(self, app: Any) -> None:
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_config=None, log_level="warning",
-            lifespan="on", timeout_graceful_shutdown=3,
-        )  # fmt: skip
+            app,
+            host="127.0.0.1",
+            port=0,
+            log_config=None,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+        )
         self.server = uvicorn.Server(config)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

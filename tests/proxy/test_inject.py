@@ -11,14 +11,16 @@ from memstrata.settings import load_settings
 
 @pytest.mark.parametrize(
     ("header", "user", "expected"),
-    [("project:alpha", "alice", ("project:alpha", "header")),
-     (None, "alice", ("user:alice", "user")),
-     (None, "chat:8812", ("chat:8812", "user")),
-     (None, "global", ("user:global", "user")),
-     ("global", None, ("global", "header")),
-     (None, None, (None, "")),
-     ("  ", "", (None, ""))],
-)  # fmt: skip
+    [
+        ("project:alpha", "alice", ("project:alpha", "header")),
+        (None, "alice", ("user:alice", "user")),
+        (None, "chat:8812", ("chat:8812", "user")),
+        (None, "global", ("user:global", "user")),
+        ("global", None, ("global", "header")),
+        (None, None, (None, "")),
+        ("  ", "", (None, "")),
+    ],
+)
 def test_pick_stream(header, user, expected) -> None:
     assert pick_stream(header, user) == expected
 
@@ -33,10 +35,16 @@ def test_query_is_the_last_user_messages_text() -> None:
     messages = [
         {"role": "user", "content": "first"},
         {"role": "assistant", "content": "reply"},
-        {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image_url"},
-                                     {"type": "text", "text": "b"}]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "a"},
+                {"type": "image_url"},
+                {"type": "text", "text": "b"},
+            ],
+        },
         {"role": "tool", "content": "tool output"},
-    ]  # fmt: skip
+    ]
     assert query_text(messages) == "a\nb"
     assert query_text([{"role": "system", "content": "x"}]) == ""
     assert query_text("not a list") == ""
@@ -46,12 +54,14 @@ def test_memory_goes_before_the_clients_own_system_text() -> None:
     user = {"role": "user", "content": "hi"}
     assert with_memory([user], "MEM") == [{"role": "system", "content": "MEM"}, user]
     assert with_memory([{"role": "system", "content": "Be brief."}, user], "MEM") == [
-        {"role": "system", "content": "MEM\n\nBe brief."}, user
-    ]  # fmt: skip
+        {"role": "system", "content": "MEM\n\nBe brief."},
+        user,
+    ]
     parts = [{"type": "text", "text": "Be brief."}]
     assert with_memory([{"role": "developer", "content": parts}, user], "MEM") == [
-        {"role": "developer", "content": [{"type": "text", "text": "MEM"}, *parts]}, user
-    ]  # fmt: skip
+        {"role": "developer", "content": [{"type": "text", "text": "MEM"}, *parts]},
+        user,
+    ]
 
 
 def test_stream_answer_reads_split_chunks() -> None:
@@ -96,8 +106,10 @@ def test_proxy_options_are_validated() -> None:
     settings = load_settings()
     changed = proxy_settings(settings, upstream="http://up:1/v1", port=9000)
     assert (changed.proxy.upstream, changed.proxy.port, changed.proxy.host) == (
-        "http://up:1/v1", 9000, settings.proxy.host
-    )  # fmt: skip
+        "http://up:1/v1",
+        9000,
+        settings.proxy.host,
+    )
     assert proxy_settings(settings) is settings
     with pytest.raises(SettingsError, match=r"proxy\.port"):
         proxy_settings(settings, port=70000)

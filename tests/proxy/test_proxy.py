@@ -200,10 +200,12 @@ def test_without_a_stream_the_request_is_forwarded_untouched(
 
 @pytest.mark.parametrize(
     ("headers", "user", "param"),
-    [({"X-Memstrata-Stream": "Not A Stream"}, None, "X-Memstrata-Stream"),
-     ({}, "bob smith", "user"),
-     ({}, 42, "user")],
-)  # fmt: skip
+    [
+        ({"X-Memstrata-Stream": "Not A Stream"}, None, "X-Memstrata-Stream"),
+        ({}, "bob smith", "user"),
+        ({}, 42, "user"),
+    ],
+)
 def test_an_invalid_stream_is_a_422_in_openai_shape(
     upstream: FakeUpstream, start_proxy: ProxyFactory, headers: dict, user: Any, param: str
 ) -> None:
@@ -215,8 +217,10 @@ def test_an_invalid_stream_is_a_422_in_openai_shape(
     assert response.status_code == 422
     error = response.json()["error"]
     assert (error["param"], error["code"], error["type"]) == (
-        param, "invalid_stream", "invalid_request_error"
-    )  # fmt: skip
+        param,
+        "invalid_stream",
+        "invalid_request_error",
+    )
     assert "stream" in error["message"]
     assert upstream.requests == []
 
@@ -395,8 +399,9 @@ def test_the_clients_key_goes_upstream_or_else_the_configured_one(
     proxy.http().post("/chat/completions", json=body, headers=HEADERS).raise_for_status()
 
     assert [h["authorization"] for h in upstream.headers] == [
-        "Bearer sk-client", "Bearer sk-from-env"
-    ]  # fmt: skip
+        "Bearer sk-client",
+        "Bearer sk-from-env",
+    ]
     assert all("x-memstrata-stream" not in h for h in upstream.headers)
 
 

@@ -18,10 +18,26 @@ from memstrata.errors import MemstrataError
 from memstrata.types import FactCategory, SummaryKind, Trust, Visibility
 
 FUZZED = (
-    "add_turn", "write_fact", "search", "context", "timeline", "records", "facts", "fact",
-    "fact_history", "summaries", "turns", "streams", "end_session", "ingest_message",
-    "process_pending", "prepare_query", "import_jira", "import_slack", "refresh",
-)  # fmt: skip
+    "add_turn",
+    "write_fact",
+    "search",
+    "context",
+    "timeline",
+    "records",
+    "facts",
+    "fact",
+    "fact_history",
+    "summaries",
+    "turns",
+    "streams",
+    "end_session",
+    "ingest_message",
+    "process_pending",
+    "prepare_query",
+    "import_jira",
+    "import_slack",
+    "refresh",
+)
 """Every public method but close() and reembed(), which end or redo the whole memory."""
 
 EDGE_TIMES = [
@@ -123,8 +139,9 @@ def campaign(mem: Memory, names: tuple[str, ...], examples: int) -> dict[str, di
 def _fuzzer(mem: Memory, name: str, seen: dict[str, int], examples: int) -> Callable[[], None]:
     from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=examples, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(data=st.data())
     def fuzz(data: st.DataObject) -> None:
         raised = call(mem, name, data)

@@ -42,14 +42,16 @@ def _runner(
     outcomes: Counter[str],
     failures: list[str],
 ) -> Callable[[], None]:
-    @settings(max_examples=examples, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(case=operation.as_strategy(generation_mode=mode))
     def run(case: schemathesis.Case) -> None:
         response = case.call(headers=headers)
         outcomes[f"{response.status_code // 100}xx"] += 1
         if response.status_code >= 500 or "Traceback" in response.text:
-            failures.append(f"{operation.label} {mode.value}: {response.status_code} "
-                            f"{response.text[:200]}")  # fmt: skip
+            failures.append(
+                f"{operation.label} {mode.value}: {response.status_code} {response.text[:200]}"
+            )
 
     return run

@@ -15,14 +15,16 @@ from tests.security.fuzz import FUZZED, call
 @pytest.mark.parametrize("name", FUZZED)
 def test_only_memstrata_errors_come_out(tmp_path: Path, name: str) -> None:
     mem = Memory.open(
-        tmp_path / "fuzz.db", settings=load_settings(embed={"kind": "hashing"}),
+        tmp_path / "fuzz.db",
+        settings=load_settings(embed={"kind": "hashing"}),
         background_worker=False,
-    )  # fmt: skip
+    )
     mem.add_turn("project:alpha", "Raj is the Lead Architect.", "Noted.")
     mem.write_fact("project:alpha", "The deadline is Friday.")
 
-    @settings(max_examples=40, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+    @settings(
+        max_examples=40, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def fuzz(data: st.DataObject) -> None:
         raised = call(mem, name, data)

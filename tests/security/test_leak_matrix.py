@@ -35,10 +35,19 @@ def test_a_repeat_of_a_hidden_fact_answers_without_content(tmp_path: Path) -> No
     with bench(tmp_path) as b:
         seed(b, per_stream=1)
         (private,) = b.memory.facts("project:mk-acme-private", tenant="acme")
-        answer = b.call("acme", Trust.FAMILIAR, "POST", "/v1/facts", json={
-            "stream": private.stream, "text": "guess", "subject": private.subject,
-            "slot": private.slot, "value": private.value,
-        })  # fmt: skip
+        answer = b.call(
+            "acme",
+            Trust.FAMILIAR,
+            "POST",
+            "/v1/facts",
+            json={
+                "stream": private.stream,
+                "text": "guess",
+                "subject": private.subject,
+                "slot": private.slot,
+                "value": private.value,
+            },
+        )
     assert answer.status_code == 201
     assert set(answer.json()) == {"accepted", "detail"}
 
@@ -58,9 +67,17 @@ def test_a_readable_fact_does_not_name_the_hidden_fact_it_superseded(tmp_path: P
 def test_other_keys_ids_are_shown_to_full_keys_only(tmp_path: Path) -> None:
     # Hostile input: a familiar key lists turns to learn which keys wrote them.
     with bench(tmp_path) as b:
-        b.call("acme", Trust.INNER, "POST", "/v1/turns", json={
-            "stream": "project:alpha", "user": "Lunch at noon.", "visibility": "social",
-        })  # fmt: skip
+        b.call(
+            "acme",
+            Trust.INNER,
+            "POST",
+            "/v1/turns",
+            json={
+                "stream": "project:alpha",
+                "user": "Lunch at noon.",
+                "visibility": "social",
+            },
+        )
         seen = {
             trust: b.call(
                 "acme", trust, "GET", "/v1/turns", params={"stream": "project:alpha"}

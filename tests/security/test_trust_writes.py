@@ -29,10 +29,18 @@ def test_no_lower_trust_attack_succeeds(campaign: Bench, attack: str, trust: Tru
 
 def test_a_capped_write_is_marked_with_its_key(campaign: Bench) -> None:
     # Hostile input: an inner key asks for confidence 1.0 and visibility private.
-    answer = campaign.call("acme", Trust.INNER, "POST", "/v1/facts", json={
-        "stream": "project:alpha", "text": "The vendor is Initech.", "confidence": 1.0,
-        "visibility": "private",
-    })  # fmt: skip
+    answer = campaign.call(
+        "acme",
+        Trust.INNER,
+        "POST",
+        "/v1/facts",
+        json={
+            "stream": "project:alpha",
+            "text": "The vendor is Initech.",
+            "confidence": 1.0,
+            "visibility": "private",
+        },
+    )
     fact = answer.json()
     assert answer.status_code == 201
     assert (fact["confidence"], fact["visibility"]) == (0.9, "shared")
@@ -42,15 +50,25 @@ def test_a_capped_write_is_marked_with_its_key(campaign: Bench) -> None:
 
 def test_a_lower_trust_correction_is_kept_but_outranked(campaign: Bench) -> None:
     # Hostile input: a familiar key's turn "No, Sarah is the Lead Architect."
-    campaign.call("acme", Trust.FAMILIAR, "POST", "/v1/turns", json={
-        "stream": "project:alpha", "user": "No, Sarah is the Lead Architect.",
-    })  # fmt: skip
+    campaign.call(
+        "acme",
+        Trust.FAMILIAR,
+        "POST",
+        "/v1/turns",
+        json={
+            "stream": "project:alpha",
+            "user": "No, Sarah is the Lead Architect.",
+        },
+    )
     campaign.memory.process_pending()
     facts = campaign.memory.facts("project:alpha", include_inactive=True, tenant="acme")
     (claim,) = [f for f in facts if f.writer_trust is Trust.FAMILIAR]
     assert claim.status is FactStatus.OUTRANKED and claim.confidence <= 0.8
-    (turn,) = [t for t in campaign.memory.turns("project:alpha", tenant="acme")
-               if t.writer_trust is Trust.FAMILIAR]  # fmt: skip
+    (turn,) = [
+        t
+        for t in campaign.memory.turns("project:alpha", tenant="acme")
+        if t.writer_trust is Trust.FAMILIAR
+    ]
     assert turn.writer_key == campaign.keys["acme", "familiar"][0]
     assert turn.visibility is Visibility.SOCIAL
     assert holder(campaign, "lead architect", "holder").value == "raj"
@@ -60,14 +78,30 @@ def test_the_user_still_overrides_lower_trust_facts(campaign: Bench) -> None:
     # A familiar key holds a slot firmly (0.8, dated a little ahead); the user's own later,
     # softer statement still wins: trust outranks confidence and event time.
     ahead = (utcnow() + timedelta(hours=12)).isoformat()
-    campaign.call("acme", Trust.FAMILIAR, "POST", "/v1/facts", json={
-        "stream": "project:alpha", "text": "The office is in Lyon.", "subject": "office",
-        "slot": "city", "value": "lyon", "confidence": 0.8, "at": ahead,
-    })  # fmt: skip
+    campaign.call(
+        "acme",
+        Trust.FAMILIAR,
+        "POST",
+        "/v1/facts",
+        json={
+            "stream": "project:alpha",
+            "text": "The office is in Lyon.",
+            "subject": "office",
+            "slot": "city",
+            "value": "lyon",
+            "confidence": 0.8,
+            "at": ahead,
+        },
+    )
     campaign.memory.write_fact(
-        "project:alpha", "The office is in Paris.", subject="office", slot="city",
-        value="paris", confidence=0.5, tenant="acme",
-    )  # fmt: skip
+        "project:alpha",
+        "The office is in Paris.",
+        subject="office",
+        slot="city",
+        value="paris",
+        confidence=0.5,
+        tenant="acme",
+    )
     assert holder(campaign, "office", "city").value == "paris"
 
 
@@ -80,7 +114,7 @@ def test_future_event_times_are_refused_by_the_python_api(open_memory: MemoryFac
         lambda: mem.write_fact("project:alpha", "Eve owns it.", at=far, trust="familiar"),
         lambda: mem.write_fact(
             "project:alpha", "x", at=utcnow() + timedelta(days=1, hours=1), trust="inner"
-        ),  # fmt: skip
+        ),
     ):
         with pytest.raises(InvalidInput, match="max_future_seconds"):
             write()
@@ -93,8 +127,7 @@ def test_future_event_times_are_refused_by_the_python_api(open_memory: MemoryFac
 def test_the_skew_is_a_setting(open_memory: MemoryFactory) -> None:
     mem: Memory = open_memory(writes={"max_future_seconds": 0})
     with pytest.raises(InvalidInput):
-        mem.write_fact("project:alpha", "Later.", at=utcnow() + timedelta(minutes=5),
-                       trust="inner")  # fmt: skip
+        mem.write_fact("project:alpha", "Later.", at=utcnow() + timedelta(minutes=5), trust="inner")
 
 
 def test_a_public_writer_is_refused_by_the_python_api(open_memory: MemoryFactory) -> None:

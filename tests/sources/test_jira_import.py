@@ -12,15 +12,40 @@ from memstrata.types import FactStatus
 
 ALPHA = "project:alpha"
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)
-HEADER = ["Summary", "Issue key", "Issue Type", "Status", "Priority", "Assignee", "Reporter",
-          "Created", "Updated", "Due Date", "Sprint", "Sprint", "Custom field (Story Points)",
-          "Description"]  # fmt: skip
+HEADER = [
+    "Summary",
+    "Issue key",
+    "Issue Type",
+    "Status",
+    "Priority",
+    "Assignee",
+    "Reporter",
+    "Created",
+    "Updated",
+    "Due Date",
+    "Sprint",
+    "Sprint",
+    "Custom field (Story Points)",
+    "Description",
+]
 
 
 def issue(key, status, assignee, updated, due="", points="3", summary=None, sprints=("", "")):
-    return [summary or f"Work on {key}", key, "Story", status, "High", assignee, "Ann",
-            "01/Mar/26 9:00 AM", updated, due, *sprints, points,
-            "Line one of the description,\nwith \"quotes\" and a second line."]  # fmt: skip
+    return [
+        summary or f"Work on {key}",
+        key,
+        "Story",
+        status,
+        "High",
+        assignee,
+        "Ann",
+        "01/Mar/26 9:00 AM",
+        updated,
+        due,
+        *sprints,
+        points,
+        'Line one of the description,\nwith "quotes" and a second line.',
+    ]
 
 
 def write_csv(path: Path, rows: list[list[str]]) -> Path:
@@ -33,13 +58,22 @@ def write_csv(path: Path, rows: list[list[str]]) -> Path:
 
 @pytest.fixture
 def first_export(tmp_path: Path) -> Path:
-    return write_csv(tmp_path / "jira.csv", [
-        issue("ALPHA-1", "Done", "Priya", "10/Mar/26 4:00 PM", points="5"),
-        issue("ALPHA-2", "In Progress", "Raj", "12/Mar/26 10:30 AM", due="15/Mar/26",
-              sprints=("Sprint 1", "Sprint 2")),
-        issue("ALPHA-3", "To Do", "", "12/Mar/26 11:00 AM"),
-        issue("BRAVO-9", "To Do", "Raj", "12/Mar/26 11:00 AM", points=""),
-    ])  # fmt: skip
+    return write_csv(
+        tmp_path / "jira.csv",
+        [
+            issue("ALPHA-1", "Done", "Priya", "10/Mar/26 4:00 PM", points="5"),
+            issue(
+                "ALPHA-2",
+                "In Progress",
+                "Raj",
+                "12/Mar/26 10:30 AM",
+                due="15/Mar/26",
+                sprints=("Sprint 1", "Sprint 2"),
+            ),
+            issue("ALPHA-3", "To Do", "", "12/Mar/26 11:00 AM"),
+            issue("BRAVO-9", "To Do", "Raj", "12/Mar/26 11:00 AM", points=""),
+        ],
+    )
 
 
 @pytest.fixture
@@ -75,14 +109,20 @@ def test_the_context_shows_structured_data_not_every_field(mem, first_export):
 
 def test_a_later_export_supersedes_changed_fields(mem, first_export, tmp_path):
     mem.import_jira(first_export, now=NOW)
-    later = write_csv(tmp_path / "later.csv", [
-        issue("ALPHA-1", "Done", "Priya", "10/Mar/26 4:00 PM", points="5"),
-        issue("ALPHA-2", "Done", "Priya", "18/Mar/26 9:15 AM", due="15/Mar/26"),
-    ])  # fmt: skip
+    later = write_csv(
+        tmp_path / "later.csv",
+        [
+            issue("ALPHA-1", "Done", "Priya", "10/Mar/26 4:00 PM", points="5"),
+            issue("ALPHA-2", "Done", "Priya", "18/Mar/26 9:15 AM", due="15/Mar/26"),
+        ],
+    )
     report = mem.import_jira(later, now=NOW)
     assert (report.kept, report.duplicates) == (1, 1)
-    status = [f for f in mem.facts(ALPHA, include_inactive=True)
-              if (f.subject, f.slot) == ("alpha-2", "status")]  # fmt: skip
+    status = [
+        f
+        for f in mem.facts(ALPHA, include_inactive=True)
+        if (f.subject, f.slot) == ("alpha-2", "status")
+    ]
     assert {(f.value, f.status) for f in status} == {
         ("In Progress", FactStatus.SUPERSEDED),
         ("Done", FactStatus.ACTIVE),
@@ -100,9 +140,12 @@ def test_importing_the_same_export_twice_adds_nothing(mem, first_export):
 
 
 def test_an_older_export_imported_late_does_not_win(mem, first_export, tmp_path):
-    newer = write_csv(tmp_path / "newer.csv", [
-        issue("ALPHA-2", "Done", "Priya", "18/Mar/26 9:15 AM"),
-    ])  # fmt: skip
+    newer = write_csv(
+        tmp_path / "newer.csv",
+        [
+            issue("ALPHA-2", "Done", "Priya", "18/Mar/26 9:15 AM"),
+        ],
+    )
     mem.import_jira(newer, now=NOW)
     mem.import_jira(first_export, now=NOW)
     [status] = [f for f in mem.facts(ALPHA) if (f.subject, f.slot) == ("alpha-2", "status")]
@@ -110,11 +153,14 @@ def test_an_older_export_imported_late_does_not_win(mem, first_export, tmp_path)
 
 
 def test_bad_rows_are_reported_and_the_rest_imports(mem, tmp_path):
-    path = write_csv(tmp_path / "bad.csv", [
-        issue("ALPHA-1", "Done", "Priya", "not a date"),
-        issue("", "To Do", "Raj", "12/Mar/26 11:00 AM"),
-        issue("ALPHA-3", "To Do", "Raj", "12/Mar/26 11:00 AM"),
-    ])  # fmt: skip
+    path = write_csv(
+        tmp_path / "bad.csv",
+        [
+            issue("ALPHA-1", "Done", "Priya", "not a date"),
+            issue("", "To Do", "Raj", "12/Mar/26 11:00 AM"),
+            issue("ALPHA-3", "To Do", "Raj", "12/Mar/26 11:00 AM"),
+        ],
+    )
     report = mem.import_jira(path, now=NOW)
     assert report.kept == 2
     assert len(report.problems) == 2

@@ -344,9 +344,17 @@ def test_parse_jira_date_empty_is_none() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["yesterday", "32/Mar/24", "12/Foo/24", "12/Marx/24", "12/Mar/24 13:00 PM", "12/Mar/24 0:10 AM",
-     "2024-13-01", "12/03/24"],
-)  # fmt: skip
+    [
+        "yesterday",
+        "32/Mar/24",
+        "12/Foo/24",
+        "12/Marx/24",
+        "12/Mar/24 13:00 PM",
+        "12/Mar/24 0:10 AM",
+        "2024-13-01",
+        "12/03/24",
+    ],
+)
 def test_parse_jira_date_rejects_garbage(text: str) -> None:
     with pytest.raises(ValueError, match="cannot read date|unknown month"):
         parse_jira_date(text)
@@ -369,18 +377,36 @@ def test_done_prefers_status_category_then_falls_back_to_status_or_resolution() 
 
 def test_project_stats_counts_points_overdue_unassigned_and_load() -> None:
     issues = [
-        issue("ALPHA-1", status="Done", status_category="Done", story_points=5, assignee="Priya",
-              due=date(2024, 3, 1)),
+        issue(
+            "ALPHA-1",
+            status="Done",
+            status_category="Done",
+            story_points=5,
+            assignee="Priya",
+            due=date(2024, 3, 1),
+        ),
         issue("ALPHA-2", status="Done", status_category="Done", story_points=3),
-        issue("ALPHA-10", status="In Progress", status_category="In Progress", story_points=8,
-              assignee="Priya", due=date(2024, 3, 10)),
-        issue("ALPHA-9", status="To Do", status_category="To Do", assignee="Raj",
-              due=date(2024, 3, 1)),
-        issue("ALPHA-12", status="To Do", status_category="To Do", story_points=2,
-              due=date(2024, 3, 14)),
+        issue(
+            "ALPHA-10",
+            status="In Progress",
+            status_category="In Progress",
+            story_points=8,
+            assignee="Priya",
+            due=date(2024, 3, 10),
+        ),
+        issue(
+            "ALPHA-9", status="To Do", status_category="To Do", assignee="Raj", due=date(2024, 3, 1)
+        ),
+        issue(
+            "ALPHA-12",
+            status="To Do",
+            status_category="To Do",
+            story_points=2,
+            due=date(2024, 3, 14),
+        ),
         issue("ALPHA-11", status="To Do", status_category="To Do", assignee="Priya"),
         issue("BETA-1", status="Open"),
-    ]  # fmt: skip
+    ]
     stats = project_stats(issues, AS_OF)
 
     assert list(stats) == ["ALPHA", "BETA"]
@@ -404,10 +430,16 @@ def test_project_stats_counts_points_overdue_unassigned_and_load() -> None:
 def test_render_reads_like_a_short_status_report() -> None:
     issues = [
         issue("ALPHA-1", status="Done", status_category="Done", story_points=5.5),
-        issue("ALPHA-2", status="To Do", status_category="To Do", story_points=2,
-              assignee="Priya", due=date(2024, 3, 1)),
+        issue(
+            "ALPHA-2",
+            status="To Do",
+            status_category="To Do",
+            story_points=2,
+            assignee="Priya",
+            due=date(2024, 3, 1),
+        ),
         issue("ALPHA-3", status="To Do", status_category="To Do"),
-    ]  # fmt: skip
+    ]
     text = project_stats(issues, AS_OF)["ALPHA"].render()
     assert text.splitlines() == [
         "ALPHA, 3 issues as of 2024-03-14: To Do 2, Done 1.",

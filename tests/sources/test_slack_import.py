@@ -38,9 +38,7 @@ def alpha_day() -> list[dict]:
         msg(ts(1), "Who owns the migration?", "U2", thread_ts=ts(1), reply_count=1),
         msg(ts(2), "I will write the migration guide by Friday.", "U1", thread_ts=ts(1)),
         msg(ts(3), "", "U3", subtype="channel_join"),
-        msg(
-            ts(4), "Build 311 passed", None, subtype="bot_message", bot_id="B1", username="ci-bot"
-        ),  # fmt: skip
+        msg(ts(4), "Build 311 passed", None, subtype="bot_message", bot_id="B1", username="ci-bot"),
         msg(ts(5), "", "U2", subtype="file_share", files=[{"name": "erd.png", "title": "ERD"}]),
     ]
 
@@ -60,11 +58,13 @@ def export(tmp_path: Path) -> Path:
         tmp_path / "export",
         {
             "proj-alpha": {"2026-03-02": alpha_day()},
-            "general": {"2026-03-02": general_day(), "2026-03-03": b"[{\"ts\": "},
+            "general": {"2026-03-02": general_day(), "2026-03-03": b'[{"ts": '},
             "D1": {"2026-03-02": [msg(ts(20), "can you review the Bravo design doc?", "U1")]},
         },
-        users=USERS, channels=CHANNELS, dms=[{"id": "D1", "members": ["U1", "U2"]}],
-    )  # fmt: skip
+        users=USERS,
+        channels=CHANNELS,
+        dms=[{"id": "D1", "members": ["U1", "U2"]}],
+    )
 
 
 @pytest.fixture
@@ -127,11 +127,20 @@ def test_importing_twice_adds_nothing(mem, export, tmp_path):
 
 
 def test_a_message_exported_twice_is_stored_once(mem, tmp_path):
-    twice = write_export(tmp_path / "twice", {"proj-alpha": {"2026-03-02": [
-        msg(ts(0), "We decided to use Postgres.", "U1"),
-        msg(ts(0), "We decided to use Postgres.", "U1"),
-        msg(ts(1), "Raj owns the migration.", "U2"),
-    ]}}, users=USERS, channels=CHANNELS)  # fmt: skip
+    twice = write_export(
+        tmp_path / "twice",
+        {
+            "proj-alpha": {
+                "2026-03-02": [
+                    msg(ts(0), "We decided to use Postgres.", "U1"),
+                    msg(ts(0), "We decided to use Postgres.", "U1"),
+                    msg(ts(1), "Raj owns the migration.", "U2"),
+                ]
+            }
+        },
+        users=USERS,
+        channels=CHANNELS,
+    )
     report = mem.import_slack(twice)
     assert (report.read, report.kept, report.duplicates) == (3, 2, 1)
     assert [r.external_id for r in mem.records(ALPHA)] == [ts(0), ts(1)]
@@ -142,8 +151,12 @@ class _Interrupted(Exception):
 
 
 def test_an_interrupted_import_loses_nothing_and_resumes_without_duplicates(mem, tmp_path):
-    days = {f"2026-03-{day:02d}": [msg(ts(day * 1440 + n), f"Note {day}.{n} on the rollout.", "U1")
-                                   for n in range(150)] for day in range(2, 9)}  # fmt: skip
+    days = {
+        f"2026-03-{day:02d}": [
+            msg(ts(day * 1440 + n), f"Note {day}.{n} on the rollout.", "U1") for n in range(150)
+        ]
+        for day in range(2, 9)
+    }
     export = write_export(tmp_path / "big", {"proj-alpha": days}, users=USERS, channels=CHANNELS)
 
     def crash(done: int, total: int) -> None:
@@ -159,9 +172,18 @@ def test_an_interrupted_import_loses_nothing_and_resumes_without_duplicates(mem,
 
 
 def test_importing_again_digests_what_an_interrupted_import_stored(mem, tmp_path):
-    export = write_export(tmp_path / "small", {"proj-alpha": {"2026-03-02": [
-        msg(ts(n), f"We decided to ship build {n} on Friday.", "U1") for n in range(20)
-    ]}}, users=USERS, channels=CHANNELS)  # fmt: skip
+    export = write_export(
+        tmp_path / "small",
+        {
+            "proj-alpha": {
+                "2026-03-02": [
+                    msg(ts(n), f"We decided to ship build {n} on Friday.", "U1") for n in range(20)
+                ]
+            }
+        },
+        users=USERS,
+        channels=CHANNELS,
+    )
 
     def crash(done: int, total: int) -> None:
         raise _Interrupted  # after the messages were stored, before their digest was queued
@@ -193,9 +215,18 @@ def test_digests_write_a_slack_summary_and_facts_in_the_slack_band(mem, export):
 def test_a_slack_message_never_supersedes_the_users_correction(mem, tmp_path):
     mem.add_turn(ALPHA, "No, Raj is the Lead Architect.")
     mem.process_pending()
-    later = write_export(tmp_path / "later", {"proj-alpha": {"2026-12-01": [
-        msg("1796115600.000100", "Sarah is the lead architect.", "U3"),
-    ]}}, users=USERS, channels=CHANNELS)  # fmt: skip
+    later = write_export(
+        tmp_path / "later",
+        {
+            "proj-alpha": {
+                "2026-12-01": [
+                    msg("1796115600.000100", "Sarah is the lead architect.", "U3"),
+                ]
+            }
+        },
+        users=USERS,
+        channels=CHANNELS,
+    )
     mem.import_slack(later)
     holders = [f for f in mem.facts(ALPHA, include_inactive=True) if f.slot == "holder"]
     current = [f for f in holders if f.status == FactStatus.ACTIVE]
@@ -248,8 +279,12 @@ def test_a_folder_that_is_not_an_export_is_refused(mem, tmp_path):
 def test_live_messages_wait_for_a_full_batch(open_memory):
     mem = open_memory(projects=PROJECTS, sources={"batch_messages": 5})
     for n in range(4):
-        assert mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(n),
-                                  text=f"Step {n} is done.") == ALPHA  # fmt: skip
+        assert (
+            mem.ingest_message(
+                channel="proj-alpha", user="Ann", ts=ts(n), text=f"Step {n} is done."
+            )
+            == ALPHA
+        )
     mem.process_pending()
     assert not any(r.processed for r in mem.records(ALPHA))
     mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(4), text="We decided to ship.")
@@ -328,12 +363,14 @@ def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
     from memstrata.cli import app
 
     config = tmp_path / "memstrata.toml"
-    config.write_text('[[projects]]\nstream = "project:alpha"\nkey = "ALPHA"\n'
-                      'channels = ["proj-alpha"]\n')  # fmt: skip
+    config.write_text(
+        '[[projects]]\nstream = "project:alpha"\nkey = "ALPHA"\nchannels = ["proj-alpha"]\n'
+    )
     base = ["--db", str(tmp_path / "cli.db"), "--config", str(config)]
     runner = CliRunner()
-    imported = runner.invoke(app, [*base, "import", "slack", str(export), "--workers", "2"],
-                             env={"COLUMNS": "200"})  # fmt: skip
+    imported = runner.invoke(
+        app, [*base, "import", "slack", str(export), "--workers", "2"], env={"COLUMNS": "200"}
+    )
     assert imported.exit_code == 0, imported.output
     assert "routed to project:alpha" in imported.output
     assert "general/2026-03-03.json" in imported.output  # the malformed day, reported
@@ -348,12 +385,19 @@ def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
 
 def test_a_link_is_no_fact_but_a_fetched_page_is_a_reference(open_memory, base_url):
     off = open_memory(name="off.db", projects=PROJECTS, sources={"batch_idle_minutes": 0})
-    on = open_memory(name="on.db", projects=PROJECTS,
-                     sources={"batch_idle_minutes": 0, "fetch_hosts": ["127.0.0.1"],
-                              "fetch_allow_networks": ["127.0.0.0/8"]})  # fmt: skip
+    on = open_memory(
+        name="on.db",
+        projects=PROJECTS,
+        sources={
+            "batch_idle_minutes": 0,
+            "fetch_hosts": ["127.0.0.1"],
+            "fetch_allow_networks": ["127.0.0.0/8"],
+        },
+    )
     for mem in (off, on):
-        mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0),
-                           text=f"The design doc is at {base_url}/html")  # fmt: skip
+        mem.ingest_message(
+            channel="proj-alpha", user="Ann", ts=ts(0), text=f"The design doc is at {base_url}/html"
+        )
         mem.process_pending()
     # A bare link is in its message, which search finds; only a fetched page adds a fact.
     assert not [f for f in off.facts(ALPHA, include_inactive=True) if f.category == "reference"]
@@ -367,11 +411,21 @@ def test_a_link_is_no_fact_but_a_fetched_page_is_a_reference(open_memory, base_u
 
 
 def test_a_page_that_cannot_be_fetched_is_left_alone(open_memory, base_url):
-    mem = open_memory(projects=PROJECTS, sources={"batch_idle_minutes": 0,
-                      "fetch_hosts": ["127.0.0.1"], "fetch_allow_networks": ["127.0.0.0/8"],
-                      "fetch_timeout_seconds": 0.5})  # fmt: skip
-    mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0),
-                       text=f"Broken: {base_url}/missing and {base_url}/hang")  # fmt: skip
+    mem = open_memory(
+        projects=PROJECTS,
+        sources={
+            "batch_idle_minutes": 0,
+            "fetch_hosts": ["127.0.0.1"],
+            "fetch_allow_networks": ["127.0.0.0/8"],
+            "fetch_timeout_seconds": 0.5,
+        },
+    )
+    mem.ingest_message(
+        channel="proj-alpha",
+        user="Ann",
+        ts=ts(0),
+        text=f"Broken: {base_url}/missing and {base_url}/hang",
+    )
     mem.process_pending()
     assert mem.records(ALPHA, source="web") == []
     assert mem.store.jobs(status="failed") == []
@@ -384,8 +438,9 @@ def test_the_context_retrieves_messages_with_their_source(mem, export):
     [found] = [i for i in ctx.section("retrieved").items if "new login" in i.text]
     assert found.source.kind == "slack.message" and found.source.at is not None
     inner = mem.context(BRAVO, "design doc review", 2000, trust="inner")
-    assert not any("design doc" in i.text for s in inner.sections if s.name != "query"
-                   for i in s.items)  # fmt: skip
+    assert not any(
+        "design doc" in i.text for s in inner.sections if s.name != "query" for i in s.items
+    )
     full = mem.context(BRAVO, "design doc review", 2000)
     assert any("design doc" in i.text for i in full.section("retrieved").items)
 

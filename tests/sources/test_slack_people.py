@@ -25,10 +25,11 @@ def test_an_author_is_known_by_name_and_by_slack_id(
 
 def test_i_in_a_message_is_its_author(open_memory: MemoryFactory, tmp_path: Path) -> None:
     mem = _imported(
-        open_memory, tmp_path,
+        open_memory,
+        tmp_path,
         msg("1490000000.000100", "I live in Oslo.", "U1"),
         msg("1490000001.000100", "I'm allergic to peanuts.", "U2"),
-    )  # fmt: skip
+    )
     facts = {(f.subject, f.slot): f.value for f in mem.facts("global")}
     assert facts.get(("annie", "home")) == "oslo"
     assert facts.get(("bob stone", "allergy:peanut")) == "peanuts"

@@ -39,9 +39,11 @@ def test_allowed_name_resolving_to_loopback_is_refused(base_url: str) -> None:
 def test_allow_networks_lets_an_intranet_host_through(base_url: str) -> None:
     port = base_url.rsplit(":", 1)[1]
     page = fetch_page(
-        f"http://localhost:{port}/html", allow_hosts=["localhost"],
-        allow_networks=["127.0.0.0/8", "::1/128"], timeout=2.0,
-    )  # fmt: skip
+        f"http://localhost:{port}/html",
+        allow_hosts=["localhost"],
+        allow_networks=["127.0.0.0/8", "::1/128"],
+        timeout=2.0,
+    )
     # Fetched from the checked address, but named and reported by the host name.
     assert page.title == "The Spec" and page.url == f"http://localhost:{port}/html"
 
@@ -54,9 +56,11 @@ def test_each_redirect_hop_is_checked(base_url: str, path: str, reached: str) ->
     # Attack: an allowed, allowed-network page redirects to another internal address.
     with pytest.raises(InvalidInput, match=f"resolves to {reached}"):
         fetch_page(
-            base_url + path, allow_hosts=["127.0.0.1", reached],
-            allow_networks=["127.0.0.1/32"], timeout=2.0,
-        )  # fmt: skip
+            base_url + path,
+            allow_hosts=["127.0.0.1", reached],
+            allow_networks=["127.0.0.1/32"],
+            timeout=2.0,
+        )
 
 
 def test_a_bad_network_setting_is_refused() -> None:

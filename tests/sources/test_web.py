@@ -252,6 +252,8 @@ def test_caller_client_is_used_and_left_open(base_url: str) -> None:
         # Our own redirect handling must win over a client that follows redirects itself.
         with httpx.Client(follow_redirects=True) as following, pytest.raises(InvalidInput):
             fetch_page(
-                base_url + "/redirect-away", allow_hosts=ALLOW, allow_networks=LOOPBACK,
+                base_url + "/redirect-away",
+                allow_hosts=ALLOW,
+                allow_networks=LOOPBACK,
                 client=following,
-            )  # fmt: skip
+            )

@@ -47,10 +47,11 @@ class AuthMiddleware:
         secret = presented_secret(scope)
         if secret is None:
             response = error_response(
-                401, "unauthorized",
+                401,
+                "unauthorized",
                 access.NO_KEY,
                 headers=_CHALLENGE,
-            )  # fmt: skip
+            )
             await response(scope, receive, send)
             return
         key = await anyio.to_thread.run_sync(self.memory.api_key, secret, limiter=self.lane)
@@ -100,10 +101,11 @@ async def owner_key(key: Annotated[ApiKey, Depends(current_key)]) -> ApiKey:
     # be capped into nor read back.
     if key.trust is not Trust.FULL:
         raise ApiError(
-            403, "forbidden",
+            403,
+            "forbidden",
             f"this needs a key of trust 'full' (the owner's); this key has trust "
             f"{key.trust.value!r}",
-        )  # fmt: skip
+        )
     return key
 
 
@@ -119,10 +121,11 @@ def read_trust(key: ApiKey, requested: Trust | None) -> Trust:
         return key.trust
     if TRUST_ORDER.index(requested) < TRUST_ORDER.index(key.trust):
         raise ApiError(
-            403, "forbidden",
+            403,
+            "forbidden",
             f"this key has trust {key.trust.value!r}; it can ask for that or lower, "
             f"not {requested.value!r}",
-        )  # fmt: skip
+        )
     return requested
 
 

@@ -101,13 +101,17 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
     errors = list(exc.errors())
     details = [
-        ErrorDetail(loc=[str(p) if not isinstance(p, int) else p for p in e.get("loc", ())],
-                    msg=str(e.get("msg", "")), type=str(e.get("type", "")))
+        ErrorDetail(
+            loc=[str(p) if not isinstance(p, int) else p for p in e.get("loc", ())],
+            msg=str(e.get("msg", "")),
+            type=str(e.get("type", "")),
+        )
         for e in errors
-    ]  # fmt: skip
+    ]
     if any(d.type == "json_invalid" for d in details):
-        return error_response(400, "invalid_json", "the request body is not valid JSON",
-                              details=details)  # fmt: skip
+        return error_response(
+            400, "invalid_json", "the request body is not valid JSON", details=details
+        )
     if not _is_json(request) and any(
         d.loc == ["body"] and d.type == "model_attributes_type" for d in details
     ):

@@ -163,9 +163,13 @@ class Imports:
     """The import queue of one app; the statuses are in the memory's store."""
 
     def __init__(
-        self, memory: Memory, *, keep: int = KEEP, max_waiting: int = MAX_WAITING,
+        self,
+        memory: Memory,
+        *,
+        keep: int = KEEP,
+        max_waiting: int = MAX_WAITING,
         lease_seconds: float = LEASE_SECONDS,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._memory = memory
         self._ledger = memory.import_ledger(lease_seconds)
         self._keep = keep
@@ -205,9 +209,12 @@ class Imports:
         if found is None:
             return None
         return ImportStatus(
-            id=found.id, kind=found.kind, status=found.status,  # type: ignore[arg-type]
-            report=found.report, error=found.error,
-        )  # fmt: skip
+            id=found.id,
+            kind=found.kind,
+            status=found.status,  # type: ignore[arg-type]
+            report=found.report,
+            error=found.error,
+        )
 
     def close(self) -> None:
         """Stop taking uploads, end the running import at its next step, fail the queued
@@ -236,9 +243,10 @@ class Imports:
         waiting = self._ledger.unfinished()
         if waiting >= self._max_waiting:
             raise ApiError(
-                429, "too_many_imports",
+                429,
+                "too_many_imports",
                 f"{waiting} imports are queued or running; try again when some have finished",
-            )  # fmt: skip
+            )
 
     def _admit(self, job: _Job) -> None:
         """Record and queue `job`, making room and starting the worker as needed."""
@@ -335,9 +343,13 @@ class Imports:
             raise _Stopped
 
     def _set(
-        self, job: _Job, status: ImportState, *, report: ImportReport | None = None,
+        self,
+        job: _Job,
+        status: ImportState,
+        *,
+        report: ImportReport | None = None,
         error: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         try:
             self._ledger.set_status(job.id, status, report=report, error=error)
         except StoreError as exc:  # the worker must go on to the next job

@@ -43,9 +43,10 @@ class BodyLimitMiddleware:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, size: str) -> None:
         response = error_response(
-            413, "payload_too_large",
+            413,
+            "payload_too_large",
             f"the request body is {size}; the limit is {self.limit:,} bytes (http.max_body_bytes)",
-        )  # fmt: skip
+        )
         await response(scope, receive, send)
 
 

@@ -94,12 +94,20 @@ FORBIDDEN = _errors(403)
 def add_turn(body: TurnIn, key: Writer, mem: Mem) -> Turn:
     """Store a turn verbatim; fact extraction and summaries follow in the background."""
     return mem.add_turn(
-        body.stream, body.user, body.assistant, at=body.at, page_context=body.page_context,
-        model_variant=body.model_variant, source=body.source,
-        visibility=write_visibility(key, body.visibility), speaker=body.speaker,
-        assistant_speaker=body.assistant_speaker, tenant=key.tenant,
-        trust=key.trust, key_id=key.id,
-    )  # fmt: skip
+        body.stream,
+        body.user,
+        body.assistant,
+        at=body.at,
+        page_context=body.page_context,
+        model_variant=body.model_variant,
+        source=body.source,
+        visibility=write_visibility(key, body.visibility),
+        speaker=body.speaker,
+        assistant_speaker=body.assistant_speaker,
+        tenant=key.tenant,
+        trust=key.trust,
+        key_id=key.id,
+    )
 
 
 @router.get("/turns", tags=["turns"])
@@ -180,11 +188,19 @@ def write_fact(body: FactIn, key: Writer, mem: Mem) -> Fact | WriteAccepted:
     answer is only an acknowledgement, without content or ids.
     """
     fact = mem.write_fact(
-        body.stream, body.text, category=body.category, confidence=body.confidence,
-        subject=body.subject, slot=body.slot, value=body.value, at=body.at,
-        visibility=write_visibility(key, body.visibility), tenant=key.tenant,
-        trust=key.trust, key_id=key.id,
-    )  # fmt: skip
+        body.stream,
+        body.text,
+        category=body.category,
+        confidence=body.confidence,
+        subject=body.subject,
+        slot=body.slot,
+        value=body.value,
+        at=body.at,
+        visibility=write_visibility(key, body.visibility),
+        tenant=key.tenant,
+        trust=key.trust,
+        key_id=key.id,
+    )
     return _write_answer(mem, key, fact)
 
 
@@ -207,12 +223,19 @@ def supersede_fact(
     """
     old = _fact(mem, key, fact_id)
     fact = mem.write_fact(
-        old.stream, body.text, category=body.category or old.category,
-        confidence=body.confidence, subject=old.subject, slot=old.slot,
-        value=body.value or body.text, at=body.at,
-        visibility=body.visibility or old.visibility, tenant=key.tenant,
-        trust=key.trust, key_id=key.id,
-    )  # fmt: skip
+        old.stream,
+        body.text,
+        category=body.category or old.category,
+        confidence=body.confidence,
+        subject=old.subject,
+        slot=old.slot,
+        value=body.value or body.text,
+        at=body.at,
+        visibility=body.visibility or old.visibility,
+        tenant=key.tenant,
+        trust=key.trust,
+        key_id=key.id,
+    )
     return _write_answer(mem, key, fact)
 
 
@@ -313,10 +336,18 @@ def search_get(params: Annotated[SearchIn, Query()], key: Caller, mem: Mem) -> S
 
 def _search(body: SearchIn, key: ApiKey, mem: Memory) -> SearchResults:
     hits = mem.search(
-        body.query, body.stream, kinds=body.kinds, limit=body.limit, preset=body.preset,
-        trust=read_trust(key, body.trust), categories=body.categories, since=body.since,
-        until=body.until, people=body.people, tenant=key.tenant,
-    )  # fmt: skip
+        body.query,
+        body.stream,
+        kinds=body.kinds,
+        limit=body.limit,
+        preset=body.preset,
+        trust=read_trust(key, body.trust),
+        categories=body.categories,
+        since=body.since,
+        until=body.until,
+        people=body.people,
+        tenant=key.tenant,
+    )
     return SearchResults(query=body.query, hits=hits)
 
 
@@ -353,9 +384,11 @@ def reroute(key: Owner, mem: Mem) -> RerouteReport:
 
 
 @router.post(
-    "/ingest/message", status_code=201, tags=["ingest"],
+    "/ingest/message",
+    status_code=201,
+    tags=["ingest"],
     responses={**FORBIDDEN, 200: {"model": Ingested, "description": "a repeat: stored before"}},
-)  # fmt: skip
+)
 def ingest_message(body: SlackMessageIn, key: Owner, mem: Mem, response: Response) -> Ingested:
     """A live Slack message: routed to a stream and stored once as a source record; its
     stream is digested (summaries, facts) when a batch is full or the channel goes quiet.
@@ -364,9 +397,14 @@ def ingest_message(body: SlackMessageIn, key: Owner, mem: Mem, response: Respons
     Needs a full key: sources are recorded at the owner's trust.
     """
     stream = mem.ingest_message(
-        channel=body.channel, user=body.user, ts=body.ts, text=body.text,
-        thread_ts=body.thread_ts, channel_kind=body.channel_kind, tenant=key.tenant,
-    )  # fmt: skip
+        channel=body.channel,
+        user=body.user,
+        ts=body.ts,
+        text=body.text,
+        thread_ts=body.thread_ts,
+        channel_kind=body.channel_kind,
+        tenant=key.tenant,
+    )
     if stream is None:
         response.status_code = 200
     return Ingested(stream=stream, duplicate=stream is None)
@@ -456,10 +494,12 @@ def stats(key: Caller, mem: Mem) -> Stats:
     every = (_stream_stats(mem, key, s.name, s.turn_count) for s in mem.streams(tenant=key.tenant))
     rows = [r for r in every if r.turns or r.facts or r.summaries]
     totals = StreamStats(
-        stream="*", turns=sum(r.turns for r in rows), facts=sum(r.facts for r in rows),
+        stream="*",
+        turns=sum(r.turns for r in rows),
+        facts=sum(r.facts for r in rows),
         active_facts=sum(r.active_facts for r in rows),
         summaries=sum(r.summaries for r in rows),
-    )  # fmt: skip
+    )
     return Stats(tenant=key.tenant, streams=rows, totals=totals)
 
 
@@ -471,10 +511,12 @@ def _stream_stats(mem: Memory, key: ApiKey, stream: str, turn_count: int) -> Str
         turns = mem.turns(stream, tenant=key.tenant)
         turn_count = sum(1 for t in turns if _readable(key, t.visibility))
     return StreamStats(
-        stream=stream, turns=turn_count, facts=len(facts),
+        stream=stream,
+        turns=turn_count,
+        facts=len(facts),
         active_facts=sum(1 for f in facts if f.active),
         summaries=sum(1 for s in summaries if _readable(key, s.visibility)),
-    )  # fmt: skip
+    )
 
 
 def _readable(key: ApiKey, visibility: Visibility) -> bool:

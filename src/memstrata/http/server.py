@@ -22,9 +22,11 @@ _SETTINGS_ENV = "MEMSTRATA_SERVE_SETTINGS"
 
 
 def serve(
-    settings: Settings, host: str | None = None, port: int | None = None,
+    settings: Settings,
+    host: str | None = None,
+    port: int | None = None,
     workers: int | None = None,
-) -> None:  # fmt: skip
+) -> None:
     """Serve the memory of `settings` until stopped, in `workers` processes (default:
     settings.http.workers), each with its background worker."""
     import uvicorn

@@ -60,8 +60,11 @@ TOOL_NAMES = (
 )
 
 TIMELINE_SUMMARY_KINDS = (
-    SummaryKind.SESSION, SummaryKind.SLACK, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
-)  # fmt: skip
+    SummaryKind.SESSION,
+    SummaryKind.SLACK,
+    SummaryKind.WEEKLY,
+    SummaryKind.MONTHLY,
+)
 """Summaries that stand for a period; the rolling active summary and its old versions do not."""
 TIMELINE_SCAN = 5000
 """Records and facts read per timeline call, newest first, before `since`/`until` apply."""
@@ -172,9 +175,14 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
         score, stream, time and source. Current facts only; use memory_history for
         superseded versions."""
         hits = memory.search(
-            query, stream=stream, kinds=kinds, limit=limit, preset=preset, trust=trust,
+            query,
+            stream=stream,
+            kinds=kinds,
+            limit=limit,
+            preset=preset,
+            trust=trust,
             tenant=tenant,
-        )  # fmt: skip
+        )
         return {"query": query, "hits": [_dump(h) for h in hits]}
 
     @tool("memory_timeline", read_only=True)
@@ -501,5 +509,9 @@ def _best_name(entry: dict[str, Any]) -> str:
 
 
 def _brief(fact: Fact) -> dict[str, Any]:
-    return {"id": fact.id, "stream": fact.stream, "category": fact.category.value,
-            "text": fact.text}  # fmt: skip
+    return {
+        "id": fact.id,
+        "stream": fact.stream,
+        "category": fact.category.value,
+        "text": fact.text,
+    }

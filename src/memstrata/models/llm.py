@@ -347,9 +347,13 @@ class LLMModel(OwnsClient):
                 content = self._complete(task, messages, response_type)
                 result = self._parse(content, response_type, convert)
                 tracing.event(
-                    "model_call", task=task, model=self.model, attempts=attempt,
-                    ms=round((time.perf_counter() - started) * 1000, 1), fallback=False,
-                )  # fmt: skip
+                    "model_call",
+                    task=task,
+                    model=self.model,
+                    attempts=attempt,
+                    ms=round((time.perf_counter() - started) * 1000, 1),
+                    fallback=False,
+                )
                 return result
             except _Retry as exc:
                 reason = str(exc)
@@ -361,9 +365,14 @@ class LLMModel(OwnsClient):
                 break
         self._count(task, "fallbacks")
         tracing.event(
-            "model_call", task=task, model=self.model, attempts=self.attempts,
-            ms=round((time.perf_counter() - started) * 1000, 1), fallback=True, reason=reason,
-        )  # fmt: skip
+            "model_call",
+            task=task,
+            model=self.model,
+            attempts=self.attempts,
+            ms=round((time.perf_counter() - started) * 1000, 1),
+            fallback=True,
+            reason=reason,
+        )
         self.log.warning(
             "llm %s (model %s) fell back to the %s model: %s",
             task,

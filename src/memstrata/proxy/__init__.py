@@ -24,9 +24,11 @@ __all__ = ["create_proxy_app", "proxy_settings", "run_proxy"]
 
 
 def proxy_settings(
-    settings: Settings, upstream: str | None = None, host: str | None = None,
+    settings: Settings,
+    upstream: str | None = None,
+    host: str | None = None,
     port: int | None = None,
-) -> Settings:  # fmt: skip
+) -> Settings:
     """`settings` with the given proxy options replaced, validated."""
     given = {"upstream": upstream, "host": host, "port": port}
     updates = {key: value for key, value in given.items() if value is not None}
@@ -41,9 +43,14 @@ def proxy_settings(
 
 
 def run_proxy(
-    settings: Settings, upstream: str | None = None, host: str | None = None,
-    port: int | None = None, *, no_auth: bool = False, tenant: str = DEFAULT_TENANT,
-) -> None:  # fmt: skip
+    settings: Settings,
+    upstream: str | None = None,
+    host: str | None = None,
+    port: int | None = None,
+    *,
+    no_auth: bool = False,
+    tenant: str = DEFAULT_TENANT,
+) -> None:
     """Serve the proxy under uvicorn until interrupted, over a Memory built from settings.
 
     Each request needs an API key (`memstrata keys create`); with `no_auth`, none is asked

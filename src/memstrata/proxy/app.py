@@ -141,9 +141,11 @@ class _Proxy:
         path = request.url.path.removeprefix("/v1")
         client = self.client()
         upstream = client.build_request(
-            "GET", self.upstream + path, headers=self._upstream_headers(request, keyed),
+            "GET",
+            self.upstream + path,
+            headers=self._upstream_headers(request, keyed),
             timeout=self.timeout,
-        )  # fmt: skip
+        )
         try:
             response = await client.send(upstream)
         except httpx.HTTPError as exc:
@@ -189,9 +191,12 @@ class _Proxy:
     ) -> Response:
         client = self.client()
         upstream = client.build_request(
-            "POST", f"{self.upstream}/chat/completions", content=raw, headers=headers,
+            "POST",
+            f"{self.upstream}/chat/completions",
+            content=raw,
+            headers=headers,
             timeout=self.timeout,
-        )  # fmt: skip
+        )
         try:
             response = await client.send(upstream, stream=True)
         except httpx.HTTPError as exc:
@@ -239,9 +244,12 @@ class _Proxy:
 
         headers = {**_passed_headers(response), **extra, "Cache-Control": "no-cache"}
         return StreamingResponse(
-            relay(), status_code=response.status_code, headers=headers,
-            media_type="text/event-stream", background=BackgroundTask(after),
-        )  # fmt: skip
+            relay(),
+            status_code=response.status_code,
+            headers=headers,
+            media_type="text/event-stream",
+            background=BackgroundTask(after),
+        )
 
     def _record(self, turn: _Turn, answer: str) -> None:
         """Store the finished turn; its post-turn work runs in memory's worker."""
@@ -358,9 +366,12 @@ def _relay(
     headers = {**_passed_headers(response), **extra}
     media_type = response.headers.get("content-type", "application/json")
     return Response(
-        content, status_code=response.status_code, headers=headers, media_type=media_type,
+        content,
+        status_code=response.status_code,
+        headers=headers,
+        media_type=media_type,
         background=background,
-    )  # fmt: skip
+    )
 
 
 def _passed_headers(response: httpx.Response) -> dict[str, str]:

@@ -60,9 +60,10 @@ def content_text(content: Any) -> str:
         texts = [
             part["text"]
             for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
+            if isinstance(part, dict)
+            and part.get("type") == "text"
             and isinstance(part.get("text"), str)
-        ]  # fmt: skip
+        ]
         return "\n".join(texts)
     return ""
 

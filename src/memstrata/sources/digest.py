@@ -55,9 +55,15 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     # Bots post commit lists and build results by the hundred; people's words tell the story.
     told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
-        store, model, settings, tenant, stream, SummaryKind.SLACK,
-        [_turn_input(r) for r in told], most_private(r.visibility for r in told),
-    )  # fmt: skip
+        store,
+        model,
+        settings,
+        tenant,
+        stream,
+        SummaryKind.SLACK,
+        [_turn_input(r) for r in told],
+        most_private(r.visibility for r in told),
+    )
     links = _links_to_fetch(batch, settings)
 
     def apply() -> None:
@@ -66,8 +72,9 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
                 entities.remember_speaker(store, tenant, record.author, record.author_id)
         events = []
         for record, fact in kept:
-            stored = record_fact(store, tenant, stream, fact, record.ref(),
-                                 visibility=record.visibility)  # fmt: skip
+            stored = record_fact(
+                store, tenant, stream, fact, record.ref(), visibility=record.visibility
+            )
             events += [
                 (entity, "fact", stored.id, record.at)
                 for entity in (person(credited(record)), channel_entity(record.channel))
@@ -104,20 +111,26 @@ def message_facts(
 
 
 def fetch(
-    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str, url: str,
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
+    url: str,
     record_id: int,
-) -> Apply:  # fmt: skip
+) -> Apply:
     """A linked page, fetched, summarised and stored as a reference. A page that cannot be
     fetched is logged and left alone: the link itself is already a reference."""
     linked_from = store.record(tenant, record_id)
     try:
         page = web.fetch_page(
-            url, allow_hosts=settings.sources.fetch_hosts,
+            url,
+            allow_hosts=settings.sources.fetch_hosts,
             allow_networks=settings.sources.fetch_allow_networks,
             timeout=settings.sources.fetch_timeout_seconds,
             max_bytes=settings.sources.fetch_max_bytes,
             max_chars=min(web.DEFAULT_MAX_CHARS, settings.max_turn_chars),
-        )  # fmt: skip
+        )
     except (web.FetchError, ValueError) as exc:
         log.warning("not fetched: %s", exc)
         return lambda: None
@@ -129,20 +142,36 @@ def fetch(
     host = urlsplit(page.url).hostname or "web"
 
     def apply() -> None:
-        stored = store.insert_record(NewRecord(
-            tenant=tenant, stream=stream, source="web", channel=host, external_id=page.url,
-            author=host, text=text, kind="page", at=page.fetched_at, route_method="link",
-            route_confidence=1.0, visibility=linked_from.visibility, tokens=count_tokens(text),
-            processed=True, entities=(stream, person(linked_from.author)),
-            data={"title": page.title, "truncated": page.truncated, "linked_from": record_id},
-        ))  # fmt: skip
+        stored = store.insert_record(
+            NewRecord(
+                tenant=tenant,
+                stream=stream,
+                source="web",
+                channel=host,
+                external_id=page.url,
+                author=host,
+                text=text,
+                kind="page",
+                at=page.fetched_at,
+                route_method="link",
+                route_confidence=1.0,
+                visibility=linked_from.visibility,
+                tokens=count_tokens(text),
+                processed=True,
+                entities=(stream, person(linked_from.author)),
+                data={"title": page.title, "truncated": page.truncated, "linked_from": record_id},
+            )
+        )
         if stored is None:
             return
         reference = ExtractedFact(
             text=f"{title} ({page.url}): {_first_line(digest_.text)}",
-            category=FactCategory.REFERENCE, subject=host, slot=f"ref:{url}", value=page.url,
+            category=FactCategory.REFERENCE,
+            subject=host,
+            slot=f"ref:{url}",
+            value=page.url,
             confidence=0.8,
-        )  # fmt: skip
+        )
         source = SourceRef(kind="web.page", id=str(stored), at=page.fetched_at)
         record_fact(store, tenant, stream, reference, source, visibility=linked_from.visibility)
 

@@ -135,13 +135,19 @@ class SlackIngest:
             export.problems.summary(),
         )
         return ImportReport(
-            source="slack", read=tally.read, kept=sum(tally.routed.values()),
-            duplicates=tally.duplicates, skipped=dict(tally.skipped),
-            routed=dict(tally.routed.most_common()), problems=problems,
-            warnings=(*unknown_channels(export, self.settings),
-                      *flood_warnings(tally.routed, self.settings)),
+            source="slack",
+            read=tally.read,
+            kept=sum(tally.routed.values()),
+            duplicates=tally.duplicates,
+            skipped=dict(tally.skipped),
+            routed=dict(tally.routed.most_common()),
+            problems=problems,
+            warnings=(
+                *unknown_channels(export, self.settings),
+                *flood_warnings(tally.routed, self.settings),
+            ),
             moved=tally.routed_elsewhere,
-        )  # fmt: skip
+        )
 
     def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
         kept: list[NewRecord] = []
@@ -215,9 +221,11 @@ class SlackIngest:
         if thread is None or thread == message.ts:
             return None
         start = self._thread_starts.get((message.channel.name, thread))
-        stream = start.stream if start else self.store.record_stream(
-            self.tenant, "slack", message.channel.name, thread
-        )  # fmt: skip
+        stream = (
+            start.stream
+            if start
+            else self.store.record_stream(self.tenant, "slack", message.channel.name, thread)
+        )
         if stream is None:
             return None
         confidence = start.confidence if start else THREAD_CONFIDENCE
@@ -226,18 +234,38 @@ class SlackIngest:
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel
         actor = credited_author(message.kind.value, message.author, message.text)
-        entities = {person(message.author), person(actor), channel_entity(channel.name),
-                    route.stream, *route.also, *(person(m) for m in message.mentions)}  # fmt: skip
+        entities = {
+            person(message.author),
+            person(actor),
+            channel_entity(channel.name),
+            route.stream,
+            *route.also,
+            *(person(m) for m in message.mentions),
+        }
         return NewRecord(
-            tenant=self.tenant, stream=route.stream, source="slack", channel=channel.name,
-            external_id=message.ts, thread=message.thread_ts, author=message.author,
-            text=message.text, kind=message.kind.value, at=message.at,
-            route_method=route.method, route_confidence=route.confidence,
-            visibility=_visibility(channel.kind), tokens=count_tokens(message.text),
-            also_in=route.also, entities=tuple(sorted(entities)),
-            data={"user_id": message.user_id, "subtype": message.subtype,
-                  "channel_id": channel.id, "channel_kind": channel.kind.value},
-        )  # fmt: skip
+            tenant=self.tenant,
+            stream=route.stream,
+            source="slack",
+            channel=channel.name,
+            external_id=message.ts,
+            thread=message.thread_ts,
+            author=message.author,
+            text=message.text,
+            kind=message.kind.value,
+            at=message.at,
+            route_method=route.method,
+            route_confidence=route.confidence,
+            visibility=_visibility(channel.kind),
+            tokens=count_tokens(message.text),
+            also_in=route.also,
+            entities=tuple(sorted(entities)),
+            data={
+                "user_id": message.user_id,
+                "subtype": message.subtype,
+                "channel_id": channel.id,
+                "channel_kind": channel.kind.value,
+            },
+        )
 
 
 def unknown_channels(export: SlackExport, settings: Settings) -> tuple[str, ...]:
@@ -291,11 +319,19 @@ def live_message(
     if not name:
         raise InvalidInput("a message needs its channel")
     return SlackMessage(
-        channel=Channel(id=name, name=name, kind=kind), ts=stamp, at=at,
-        thread_ts=slack_ts(thread_ts)[0] if thread_ts is not None else None, user_id=None,
-        author=user.strip() or "unknown", text=text, kind=MessageKind.MESSAGE, subtype=None,
-        mentions=(), links=(), path="live",
-    )  # fmt: skip
+        channel=Channel(id=name, name=name, kind=kind),
+        ts=stamp,
+        at=at,
+        thread_ts=slack_ts(thread_ts)[0] if thread_ts is not None else None,
+        user_id=None,
+        author=user.strip() or "unknown",
+        text=text,
+        kind=MessageKind.MESSAGE,
+        subtype=None,
+        mentions=(),
+        links=(),
+        path="live",
+    )
 
 
 def slack_ts(value: str | float) -> tuple[str, datetime]:
@@ -363,10 +399,16 @@ class JiraIngest:
             read.problems.summary(),
         )
         return ImportReport(
-            source="jira", read=read_count, kept=sum(routed.values()), duplicates=duplicates,
-            routed=dict(routed.most_common()), facts=facts, problems=problems,
-            warnings=_outside_links(linked - keys), unread_columns=read.unread_columns,
-        )  # fmt: skip
+            source="jira",
+            read=read_count,
+            kept=sum(routed.values()),
+            duplicates=duplicates,
+            routed=dict(routed.most_common()),
+            facts=facts,
+            problems=problems,
+            warnings=_outside_links(linked - keys),
+            unread_columns=read.unread_columns,
+        )
 
     def _within_limit(self, read: JiraRead) -> Iterator[JiraIssue]:
         """The issues whose text fits max_turn_chars; the others become problems."""
@@ -384,20 +426,32 @@ class JiraIngest:
         at = issue.updated or issue.created or now
         people = {person(p) for p in (issue.assignee, issue.reporter) if p}
         text = render_issue(issue)
-        record_id = self.store.insert_record(NewRecord(
-            tenant=self.tenant, stream=stream, source="jira", channel=issue.project_key,
-            external_id=f"{issue.key}@{at.isoformat()}", author=issue.reporter or "jira",
-            text=text, kind="issue", at=at, route_method="issue_key", route_confidence=1.0,
-            visibility=Visibility.SHARED, tokens=count_tokens(text), processed=True,
-            entities=tuple(sorted({stream, *people})), data=issue.model_dump(mode="json"),
-        ))  # fmt: skip
+        record_id = self.store.insert_record(
+            NewRecord(
+                tenant=self.tenant,
+                stream=stream,
+                source="jira",
+                channel=issue.project_key,
+                external_id=f"{issue.key}@{at.isoformat()}",
+                author=issue.reporter or "jira",
+                text=text,
+                kind="issue",
+                at=at,
+                route_method="issue_key",
+                route_confidence=1.0,
+                visibility=Visibility.SHARED,
+                tokens=count_tokens(text),
+                processed=True,
+                entities=tuple(sorted({stream, *people})),
+                data=issue.model_dump(mode="json"),
+            )
+        )
         if record_id is None:
             return None
         source = SourceRef(kind="jira.issue", id=str(record_id), at=at)
         fields = issue_facts(issue)
         for fact in fields:
-            record_fact(self.store, self.tenant, stream, fact, source,
-                        visibility=Visibility.SHARED)  # fmt: skip
+            record_fact(self.store, self.tenant, stream, fact, source, visibility=Visibility.SHARED)
         return stream, len(fields)
 
     def write_stats(self, project_key: str, now: datetime) -> None:
@@ -412,11 +466,19 @@ class JiraIngest:
         with self.store.transaction():
             for old in self.store.summaries(self.tenant, stream, SummaryKind.STRUCTURED):
                 self.store.set_summary_kind(self.tenant, old.id, SummaryKind.ARCHIVED)
-            self.store.insert_summary(NewSummary(
-                tenant=self.tenant, stream=stream, kind=SummaryKind.STRUCTURED, text=text,
-                tokens=count_tokens(text), period_start=min(_times(issues), default=now),
-                period_end=now, item_count=stats.total, visibility=Visibility.SHARED,
-            ))  # fmt: skip
+            self.store.insert_summary(
+                NewSummary(
+                    tenant=self.tenant,
+                    stream=stream,
+                    kind=SummaryKind.STRUCTURED,
+                    text=text,
+                    tokens=count_tokens(text),
+                    period_start=min(_times(issues), default=now),
+                    period_end=now,
+                    item_count=stats.total,
+                    visibility=Visibility.SHARED,
+                )
+            )
 
 
 def render_issue(issue: JiraIssue) -> str:
@@ -431,8 +493,9 @@ def render_issue(issue: JiraIssue) -> str:
     ]
     head = f"{issue.key} [{issue.issue_type or 'Issue'}] {issue.summary}".strip()
     body = issue.description.strip()[:_DESCRIPTION_CHARS]
-    return "\n".join(part for part in (f"{head} ({', '.join(f for f in fields if f)})", body)
-                     if part)  # fmt: skip
+    return "\n".join(
+        part for part in (f"{head} ({', '.join(f for f in fields if f)})", body) if part
+    )
 
 
 def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
@@ -441,14 +504,28 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
     key, subject = issue.key, issue.key.lower()
     values = [
         (FactCategory.STATUS, "status", issue.status, f"{key} is {issue.status}."),
-        (FactCategory.ASSIGNMENT, "assignee", issue.assignee or "unassigned",
-         f"{key} is assigned to {issue.assignee}." if issue.assignee else f"{key} is unassigned."),
-        (FactCategory.STATUS, "sprint", issue.current_sprint,
-         f"{key} is in {issue.current_sprint}."),
-        (FactCategory.DEADLINE, "due", issue.due.isoformat() if issue.due else None,
-         f"{key} is due {issue.due.isoformat()}." if issue.due else ""),
+        (
+            FactCategory.ASSIGNMENT,
+            "assignee",
+            issue.assignee or "unassigned",
+            f"{key} is assigned to {issue.assignee}."
+            if issue.assignee
+            else f"{key} is unassigned.",
+        ),
+        (
+            FactCategory.STATUS,
+            "sprint",
+            issue.current_sprint,
+            f"{key} is in {issue.current_sprint}.",
+        ),
+        (
+            FactCategory.DEADLINE,
+            "due",
+            issue.due.isoformat() if issue.due else None,
+            f"{key} is due {issue.due.isoformat()}." if issue.due else "",
+        ),
         (FactCategory.STATUS, "priority", issue.priority, f"{key} has priority {issue.priority}."),
-    ]  # fmt: skip
+    ]
     fields = [
         ExtractedFact(
             text=text,
@@ -457,7 +534,7 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
             slot=slot,
             value=value,
             confidence=JIRA_CONFIDENCE,
-        )  # fmt: skip
+        )
         for category, slot, value, text in values
         if value
     ]

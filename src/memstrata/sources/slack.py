@@ -773,8 +773,11 @@ class SlackExport:
     def _by_day(self) -> list[tuple[str, str, Channel]]:
         days = self._source.days
         rank = {folder: n for n, folder in enumerate(self._folders)}
-        found = [(day, folder, channel) for folder, channel in self._folders.items()
-                 for day in days.get(folder, ())]  # fmt: skip
+        found = [
+            (day, folder, channel)
+            for folder, channel in self._folders.items()
+            for day in days.get(folder, ())
+        ]
         return sorted(found, key=lambda entry: (entry[0], rank[entry[1]]))
 
     def _read_day(self, path: str, channel: Channel) -> list[SlackMessage]:

@@ -39,14 +39,51 @@ _TEXT_TYPES = {"text/html", "text/plain", "application/xhtml+xml"}
 _HTML_TYPES = {"text/html", "application/xhtml+xml"}
 # Page chrome and executable content: none of it is what a reader came for.
 _NOISE_TAGS = [
-    "head", "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object",
-    "embed", "nav", "aside", "footer", "form",
-]  # fmt: skip
+    "head",
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "canvas",
+    "iframe",
+    "object",
+    "embed",
+    "nav",
+    "aside",
+    "footer",
+    "form",
+]
 _BLOCK_TAGS = [
-    "p", "div", "section", "article", "main", "header", "h1", "h2", "h3", "h4", "h5", "h6",
-    "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "pre", "blockquote", "figure",
-    "figcaption", "hr", "address", "details", "summary",
-]  # fmt: skip
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "tr",
+    "table",
+    "pre",
+    "blockquote",
+    "figure",
+    "figcaption",
+    "hr",
+    "address",
+    "details",
+    "summary",
+]
 _SPACES_RE = re.compile(r"[^\S\n]+")
 _BLANK_LINES_RE = re.compile(r"\n{3,}")
 
@@ -214,9 +251,12 @@ def _send(
     refused: httpx.ConnectError | None = None
     for address in addresses:
         request = client.build_request(
-            "GET", url.copy_with(host=str(address)), headers=headers, extensions=extensions,
+            "GET",
+            url.copy_with(host=str(address)),
+            headers=headers,
+            extensions=extensions,
             timeout=timeout,
-        )  # fmt: skip
+        )
         try:
             return client.send(request, stream=True, follow_redirects=False)
         except httpx.ConnectError as exc:

@@ -356,13 +356,25 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     def fact(self, tenant: str, fact_id: int) -> Fact: ...
     def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]: ...
     def active_fact_texts(
-        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
-        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
-    ) -> list[str]: ...  # fmt: skip
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[str]: ...
     def pinned_facts(
-        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
-        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
-    ) -> list[Fact]: ...  # fmt: skip
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[Fact]: ...
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]: ...
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         """Active facts read from one source item, such as a turn."""
@@ -483,9 +495,13 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     ) -> None: ...
     def drop_vectors(self) -> int: ...
     def vectors(
-        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0,
+        self,
+        kind: str,
+        tenant: str,
+        streams: Sequence[str] | None,
+        after_id: int = 0,
         limit: int | None = None,
-    ) -> list[tuple[int, int, str, bytes]]: ...  # fmt: skip
+    ) -> list[tuple[int, int, str, bytes]]: ...
     def item_vectors(
         self, kind: str, tenant: str, item_ids: Sequence[int]
     ) -> list[tuple[int, bytes]]:
@@ -517,9 +533,13 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
         ...
 
     def set_import_status(
-        self, import_id: str, status: str, *, report: ImportReport | None = None,
+        self,
+        import_id: str,
+        status: str,
+        *,
+        report: ImportReport | None = None,
         error: str | None = None,
-    ) -> None: ...  # fmt: skip
+    ) -> None: ...
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None: ...
     def count_unfinished_imports(self) -> int: ...
     def prune_imports(self, keep: int) -> int:
@@ -625,9 +645,13 @@ class ItemFilter(_Row):
     people: tuple[str, ...] = ()
     """Lowercase names that must appear in the item's text."""
     summary_kinds: tuple[SummaryKind, ...] = (
-        SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY,
-        SummaryKind.ARCHIVED, SummaryKind.ACTIVE, SummaryKind.SLACK,
-    )  # fmt: skip
+        SummaryKind.SESSION,
+        SummaryKind.WEEKLY,
+        SummaryKind.MONTHLY,
+        SummaryKind.ARCHIVED,
+        SummaryKind.ACTIVE,
+        SummaryKind.SLACK,
+    )
     active_facts_only: bool = True
     exclude_facts: frozenset[int] = frozenset()
     """Facts not to return (those already pinned in the prompt)."""

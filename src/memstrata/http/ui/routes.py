@@ -207,9 +207,14 @@ def context(
     views.known_stream(memory, viewer, stream)
     built = memory.context(stream, q, budget, trust=viewer.trust, tenant=viewer.tenant)
     return page(
-        request, "context.html", viewer=viewer, stream=stream, ctx=built, q=q,
+        request,
+        "context.html",
+        viewer=viewer,
+        stream=stream,
+        ctx=built,
+        q=q,
         dropped_shown=DROPPED_SHOWN,
-    )  # fmt: skip
+    )
 
 
 @router.get("/turns")
@@ -245,10 +250,17 @@ def facts(
     views.known_stream(memory, viewer, stream)
     listed = views.facts_page(memory, viewer, stream, status, category, p)
     return page(
-        request, "facts.html", viewer=viewer, stream=stream, facts=listed.items, pages=listed,
-        status=status, category=category, statuses=views.FACT_STATUSES,
+        request,
+        "facts.html",
+        viewer=viewer,
+        stream=stream,
+        facts=listed.items,
+        pages=listed,
+        status=status,
+        category=category,
+        statuses=views.FACT_STATUSES,
         categories=[c.value for c in FactCategory],
-    )  # fmt: skip
+    )
 
 
 @router.get("/facts/{fact_id}")
@@ -282,10 +294,18 @@ def correct(
     old = views.readable_fact(memory, viewer, fact_id)
     # Into the same (subject, slot) at a correction's confidence: it supersedes the old one.
     new = memory.write_fact(
-        old.stream, text, category=old.category, confidence=1.0, subject=old.subject,
-        slot=old.slot, value=text, visibility=old.visibility, tenant=viewer.tenant,
-        trust=viewer.trust, key_id=viewer.key.id,
-    )  # fmt: skip
+        old.stream,
+        text,
+        category=old.category,
+        confidence=1.0,
+        subject=old.subject,
+        slot=old.slot,
+        value=text,
+        visibility=old.visibility,
+        tenant=viewer.tenant,
+        trust=viewer.trust,
+        key_id=viewer.key.id,
+    )
     return _back(f"/ui/facts/{new.id}")
 
 

@@ -84,9 +84,13 @@ def require_writer(viewer: Viewer) -> None:
 
 def keep_key(response: Response, request: Request, secret: str) -> None:
     response.set_cookie(
-        COOKIE, secret, path=COOKIE_PATH, httponly=True, samesite="strict",
+        COOKIE,
+        secret,
+        path=COOKIE_PATH,
+        httponly=True,
+        samesite="strict",
         secure=request.url.scheme == "https",
-    )  # fmt: skip
+    )
 
 
 def drop_key(response: Response) -> None:

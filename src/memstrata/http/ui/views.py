@@ -84,10 +84,14 @@ def stream_row(memory: Memory, viewer: Viewer, name: str, turn_count: int) -> St
     summaries = [s for s in memory.summaries(name, tenant=tenant) if viewer.reads(s.visibility)]
     moments = [t.at for t in last_turn] + [r.at for r in readable_records[-1:]]
     return StreamRow(
-        name=name, turns=turn_count if viewer.is_owner else _readable_turns(memory, viewer, name),
-        facts=len(facts), summaries=len(summaries), records=min(len(readable_records), COUNT_CAP),
-        records_capped=len(records) > COUNT_CAP, last_activity=max(moments, default=None),
-    )  # fmt: skip
+        name=name,
+        turns=turn_count if viewer.is_owner else _readable_turns(memory, viewer, name),
+        facts=len(facts),
+        summaries=len(summaries),
+        records=min(len(readable_records), COUNT_CAP),
+        records_capped=len(records) > COUNT_CAP,
+        last_activity=max(moments, default=None),
+    )
 
 
 def _readable_turns(memory: Memory, viewer: Viewer, stream: str) -> int:
@@ -101,10 +105,12 @@ def facts_page(
 ) -> Page:
     every = memory.facts(stream, include_inactive=status != "active", tenant=viewer.tenant)
     wanted = [
-        f for f in every
-        if viewer.reads(f.visibility) and (not status or f.status == status)
+        f
+        for f in every
+        if viewer.reads(f.visibility)
+        and (not status or f.status == status)
         and (not category or f.category == category)
-    ]  # fmt: skip
+    ]
     page = page_of(wanted, number)
     shown = shown_facts(page.items, viewer.trust, _visibility_of(memory, viewer))  # type: ignore[arg-type]
     return Page(shown, page.number, page.has_next)
@@ -244,7 +250,9 @@ def _stream_target(memory: Memory, viewer: Viewer, stream: str) -> EraseTarget:
     row = stream_row(memory, viewer, stream, turn_count)
     more = "+" if row.records_capped else ""
     lines = [
-        f"{row.turns} turns", f"{row.facts} active facts and every older version of them",
-        f"{row.summaries} summaries", f"{row.records}{more} source records",
-    ]  # fmt: skip
+        f"{row.turns} turns",
+        f"{row.facts} active facts and every older version of them",
+        f"{row.summaries} summaries",
+        f"{row.records}{more} source records",
+    ]
     return EraseTarget("stream", stream, {"stream": stream}, lines)

@@ -97,10 +97,11 @@ def merge_summary(active: DatedSummary | None, new: DatedSummary, open_items: Se
         # An open item restated now lives in the newest block; older copies are stale. A
         # plain line said again in other words is kept once, in its newest wording.
         block.lines = [
-            line for line in block.lines
+            line
+            for line in block.lines
             if not (is_open(line) and any(same_item(line, f) for f in fresh_open))
             and not (not is_open(line) and _said_again(line, fresh_words))
-        ]  # fmt: skip
+        ]
     blocks = [b for b in blocks if b.lines]
     for block in incoming:
         _fold(blocks, block)

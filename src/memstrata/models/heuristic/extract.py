@@ -103,8 +103,7 @@ _END_PUNCT = " .!;:,\"'"
 # Personal facts first ("I prefer vim as my editor" is a tool, not a taste), facts about
 # a named person last ("Raj is the Lead Architect" stays a role).
 _RULES = (*personal.RULES, *rules.RULES, *personal.LATE_RULES)
-_NEGATION_RULES = (*personal.NEGATION_AWARE, *rules.NEGATION_AWARE,
-                   *personal.LATE_NEGATION_AWARE)  # fmt: skip
+_NEGATION_RULES = (*personal.NEGATION_AWARE, *rules.NEGATION_AWARE, *personal.LATE_NEGATION_AWARE)
 # A change marker: the statement it denies stops being true, in its own slot.
 _CHANGED_RE = re.compile(r"\b(?:no\s+longer|anymore|any\s+more|any\s+longer)\b", _I)
 # Sarcasm undoes what it is attached to: "I love Mondays /s", "Best job ever. Not!"
@@ -161,8 +160,9 @@ def _fact(
     )
 
 
-def _facts(side: _Side, parsed: Parsed, tone: _Tone,
-           retracts: tuple[SlotRef, ...] = ()) -> list[ExtractedFact]:  # fmt: skip
+def _facts(
+    side: _Side, parsed: Parsed, tone: _Tone, retracts: tuple[SlotRef, ...] = ()
+) -> list[ExtractedFact]:
     """`parsed` and the facts that ride with it ("my wife Sara": the wife, then Sara's)."""
     return [_fact(side, parsed, tone, retracts), *(_fact(side, p, tone) for p in parsed.also)]
 
@@ -188,15 +188,18 @@ def _positive(text: str) -> str:
     """The statement a negation denies: "Priya doesn't handle QA" -> "Priya handles QA"."""
     text = re.sub(r"\s*\b(?:anymore|any\s+more|any\s+longer)\b", "", text, flags=_I)
     # After a modal the verb keeps its base form: "I'll never forget" -> "I'll forget".
-    text = re.sub(r"(\b(?:will|would|can|could|should|must)|'ll|'d)\s+never\b", r"\1", text,
-                  flags=_I)  # fmt: skip
+    text = re.sub(
+        r"(\b(?:will|would|can|could|should|must)|'ll|'d)\s+never\b", r"\1", text, flags=_I
+    )
     text = re.sub(r"\b(is|are|was|were)\s+(?:not|no\s+longer|never)\b", r"\1", text, flags=_I)
     text = re.sub(r"\b(is|are|was|were)n't\b", r"\1", text, flags=_I)
     text = re.sub(r"('s|'re|'m)\s+(?:not|no\s+longer)\b", r"\1", text, flags=_I)
     text = re.sub(
         r"\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't|never)\s+(\w+)",
-        lambda m: _third_person(m[1]), text, flags=_I,
-    )  # fmt: skip
+        lambda m: _third_person(m[1]),
+        text,
+        flags=_I,
+    )
     return re.sub(r"\bno\s+longer\s+", "", text, flags=_I)
 
 
@@ -223,9 +226,12 @@ def _denial(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
     # "We're not blocked on X anymore" is news about status, not a new blocker.
     category = FactCategory.STATUS if denied.category is FactCategory.BLOCKER else denied.category
     note = Parsed(
-        category, denied.subject, f"{denied.slot}:not:{denied.value}", denied.value,
+        category,
+        denied.subject,
+        f"{denied.slot}:not:{denied.value}",
+        denied.value,
         _no_longer_text(denied, text),
-    )  # fmt: skip
+    )
     return [_fact(side, note, _Tone(True, tone.hedge), (_ref(denied),))]
 
 
@@ -282,9 +288,10 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
     pieces = _SPLIT_RE.split(sentence)
     if first_person:
         pieces = [
-            part for n, piece in enumerate(pieces)
+            part
+            for n, piece in enumerate(pieces)
             for part in (_AND_RE.split(piece) if n % 2 == 0 else [piece])
-        ]  # fmt: skip
+        ]
     out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _parse(side, piece, negation_ok=True) is not None:
@@ -411,9 +418,8 @@ def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     user = _side_facts(user_side, turn.user)
     taken = {(f.subject, f.slot) for f in user}
     assistant = [
-        f for f in _side_facts(assistant_side, turn.assistant)
-        if (f.subject, f.slot) not in taken
-    ]  # fmt: skip
+        f for f in _side_facts(assistant_side, turn.assistant) if (f.subject, f.slot) not in taken
+    ]
     out: list[ExtractedFact] = []
     seen: set[tuple[str, str, str]] = set()
     for fact in user + assistant:

@@ -21,9 +21,10 @@ def _message_facts(message: MessageInput) -> list[ExtractedFact]:
     # subject only repeats them.
     said = {(f.category, f.subject) for f in stated}
     noticed = [
-        o for o in observe(message.text, message.author, message.at)
+        o
+        for o in observe(message.text, message.author, message.at)
         if (o.category, o.subject) not in said
-    ]  # fmt: skip
+    ]
     return stated + noticed
 
 

@@ -59,50 +59,184 @@ def _trie_node(node: dict[str, dict]) -> str:
 # A rule runs only on sentences holding one of its cue words. One trie-shaped scan finds the
 # cues of every rule at once, and a message without any is rejected before any other work.
 _WEEKDAY_STARTS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                 "dec")  # fmt: skip
+_MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
     FactCategory.COMMITMENT: (
-        "i'll", "i will", "i shall", "i'm going", "i am going", "i'm gonna", "i am gonna",
-        "i promise", "i commit", "i can ", "i could ", "will ", "gonna", "going to", "on it",
-        "leave it with me", "consider it done", "got it", "got this",
+        "i'll",
+        "i will",
+        "i shall",
+        "i'm going",
+        "i am going",
+        "i'm gonna",
+        "i am gonna",
+        "i promise",
+        "i commit",
+        "i can ",
+        "i could ",
+        "will ",
+        "gonna",
+        "going to",
+        "on it",
+        "leave it with me",
+        "consider it done",
+        "got it",
+        "got this",
     ),
     FactCategory.BLOCKER: (
-        "blocked", "blocker", "blocking", "stuck", "held up", "waiting on", "waiting for",
-        "can't ", "cannot ", "can not ", "unable to", "won't be able",
+        "blocked",
+        "blocker",
+        "blocking",
+        "stuck",
+        "held up",
+        "waiting on",
+        "waiting for",
+        "can't ",
+        "cannot ",
+        "can not ",
+        "unable to",
+        "won't be able",
     ),
     FactCategory.HANDOFF: (
-        "take over", "taking over", "takes over", "took over", "taken over", "hand", "pass",
-        "reassign", "owns", "owner of", "responsible for", "picking up",
+        "take over",
+        "taking over",
+        "takes over",
+        "took over",
+        "taken over",
+        "hand",
+        "pass",
+        "reassign",
+        "owns",
+        "owner of",
+        "responsible for",
+        "picking up",
     ),
     FactCategory.DEADLINE_MENTION: (
-        "due", "deadline", "cutoff", "cut-off", "freeze", "go-live", "go live", "goes live",
-        "submission", "ship", "releas", "launch", "demo", "deliver", "eod", "eow", "eom",
+        "due",
+        "deadline",
+        "cutoff",
+        "cut-off",
+        "freeze",
+        "go-live",
+        "go live",
+        "goes live",
+        "submission",
+        "ship",
+        "releas",
+        "launch",
+        "demo",
+        "deliver",
+        "eod",
+        "eow",
+        "eom",
         *(f"by {start}" for start in (*_WEEKDAY_STARTS, *_MONTH_STARTS, *"0123456789")),
-        "by tom", "by tod", "by ton", "by end", "by the end", "by next", "by this", "by the ",
+        "by tom",
+        "by tod",
+        "by ton",
+        "by end",
+        "by the end",
+        "by next",
+        "by this",
+        "by the ",
     ),
     FactCategory.RISK_SIGNAL: (
-        "risk", "jeopardy", "slip", "make it", "make the", "make our", "behind", "concern",
-        "worr", "tight", "red flag", "cutting it close",
+        "risk",
+        "jeopardy",
+        "slip",
+        "make it",
+        "make the",
+        "make our",
+        "behind",
+        "concern",
+        "worr",
+        "tight",
+        "red flag",
+        "cutting it close",
     ),
     FactCategory.MOOD_SIGNAL: (
-        "frustrat", "burned out", "burnt out", "exhausted", "annoy", "fed up", "sick of",
-        "sick and tired", "tired of", "stressed", "overwhelmed", "demotivated", "demoralized",
-        "furious", "pissed off", "so done with", "wits", "great job", "great work", "nice job",
-        "nice work", "nice one", "good job", "good work", "well done", "awesome job",
-        "awesome work", "amazing job", "amazing work", "excellent job", "excellent work",
-        "fantastic job", "fantastic work", "stellar job", "stellar work", "kudos", "shout",
-        "nailed it", "congrat", "thanks so", "thanks very", "thanks a ", "thank you so",
-        "thank you very", "huge thanks", "many thanks", "appreciate", "thrilled", "delighted",
-        "excited", "proud of", "stoked",
+        "frustrat",
+        "burned out",
+        "burnt out",
+        "exhausted",
+        "annoy",
+        "fed up",
+        "sick of",
+        "sick and tired",
+        "tired of",
+        "stressed",
+        "overwhelmed",
+        "demotivated",
+        "demoralized",
+        "furious",
+        "pissed off",
+        "so done with",
+        "wits",
+        "great job",
+        "great work",
+        "nice job",
+        "nice work",
+        "nice one",
+        "good job",
+        "good work",
+        "well done",
+        "awesome job",
+        "awesome work",
+        "amazing job",
+        "amazing work",
+        "excellent job",
+        "excellent work",
+        "fantastic job",
+        "fantastic work",
+        "stellar job",
+        "stellar work",
+        "kudos",
+        "shout",
+        "nailed it",
+        "congrat",
+        "thanks so",
+        "thanks very",
+        "thanks a ",
+        "thank you so",
+        "thank you very",
+        "huge thanks",
+        "many thanks",
+        "appreciate",
+        "thrilled",
+        "delighted",
+        "excited",
+        "proud of",
+        "stoked",
     ),
     FactCategory.STATUS_UPDATE: (
-        "done", "merged", "deployed", "shipped", "released", "finished", "fixed", "completed",
-        "landed", "resolved", "closed", "rolled back", "reverted", "in progress", "wip",
-        "started", "working on", "pr is", "pr up", "pr now", "a pr", "is live", "are live",
-        "now live", "went live", "unblocked", "in review", "up for review",
+        "done",
+        "merged",
+        "deployed",
+        "shipped",
+        "released",
+        "finished",
+        "fixed",
+        "completed",
+        "landed",
+        "resolved",
+        "closed",
+        "rolled back",
+        "reverted",
+        "in progress",
+        "wip",
+        "started",
+        "working on",
+        "pr is",
+        "pr up",
+        "pr now",
+        "a pr",
+        "is live",
+        "are live",
+        "now live",
+        "went live",
+        "unblocked",
+        "in review",
+        "up for review",
     ),
-}  # fmt: skip
+}
 _TRIGGER_RE = _trie(("http", *(cue for cues in _GATE_WORDS.values() for cue in cues)))
 
 
@@ -118,15 +252,56 @@ def _cue_categories() -> dict[str, frozenset[FactCategory]]:
 _CUES = _cue_categories()
 _CUE_SPACE_RE = re.compile(r"\s+")
 _DATE_GATE = _trie(
-    (*_WEEKDAY_STARTS, *_MONTH_STARTS, "today", "tonight", "tomorrow", "eod", "eow", "eom",
-     "end of", "day", "week", "month", "-0", "-1")
-)  # fmt: skip
+    (
+        *_WEEKDAY_STARTS,
+        *_MONTH_STARTS,
+        "today",
+        "tonight",
+        "tomorrow",
+        "eod",
+        "eow",
+        "eom",
+        "end of",
+        "day",
+        "week",
+        "month",
+        "-0",
+        "-1",
+    )
+)
 _HEDGE_GATE = _trie(
-    ("maybe", "perhaps", "probably", "possibly", "hopefully", "i think", "i guess", "i believe",
-     "i hope", "hoping", "might", "may", "could", "not sure", "try", "attempt", "if ",
-     "should be able", "ideally", "tentative", "at some point", "sometime", "eventually",
-     "when i can", "when i get", "kinda", "sort of", "i suppose", "likely")
-)  # fmt: skip
+    (
+        "maybe",
+        "perhaps",
+        "probably",
+        "possibly",
+        "hopefully",
+        "i think",
+        "i guess",
+        "i believe",
+        "i hope",
+        "hoping",
+        "might",
+        "may",
+        "could",
+        "not sure",
+        "try",
+        "attempt",
+        "if ",
+        "should be able",
+        "ideally",
+        "tentative",
+        "at some point",
+        "sometime",
+        "eventually",
+        "when i can",
+        "when i get",
+        "kinda",
+        "sort of",
+        "i suppose",
+        "likely",
+    )
+)
 
 # --- shared pieces ---------------------------------------------------------------------
 
@@ -160,9 +335,29 @@ _HEDGE_RE = re.compile(
 )
 _CONDITIONAL_RE = re.compile(r"^(?:if|unless|in\s+case|assuming)\b|\b(?:if|unless)\s+\w")
 _PRONOUN_ONLY = frozenset(
-    {"it", "this", "that", "these", "those", "them", "everything", "something", "stuff",
-     "things", "thing", "one", "which", "what", "we", "i", "you", "they", "us", "me"}
-)  # fmt: skip
+    {
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "everything",
+        "something",
+        "stuff",
+        "things",
+        "thing",
+        "one",
+        "which",
+        "what",
+        "we",
+        "i",
+        "you",
+        "they",
+        "us",
+        "me",
+    }
+)
 
 
 @lru_cache(maxsize=8192)
@@ -195,9 +390,28 @@ class _Msg:
 # The most characters a date phrase may have before its first cue: "this coming fri(day)",
 # and the words it may open with there.
 _DATE_LEAD_CHARS = 16
-_DATE_LEADS = ("the ", "next ", "this ", "coming ", "in ", "end ", "a ", "an ", "one ", "two ",
-               "three ", "four ", "five ", "six ", "seven ", "eight ", "nine ", "ten ", "eleven ",
-               "twelve ")  # fmt: skip
+_DATE_LEADS = (
+    "the ",
+    "next ",
+    "this ",
+    "coming ",
+    "in ",
+    "end ",
+    "a ",
+    "an ",
+    "one ",
+    "two ",
+    "three ",
+    "four ",
+    "five ",
+    "six ",
+    "seven ",
+    "eight ",
+    "nine ",
+    "ten ",
+    "eleven ",
+    "twelve ",
+)
 
 
 def _date_hits(text: str, day: date) -> list[dates.DateHit]:
@@ -392,9 +606,13 @@ def _fact(
     category: FactCategory, subject: str, slot: str, value: str, text: str, confidence: float
 ) -> ExtractedFact:
     return ExtractedFact(
-        text=text[:500], category=category, subject=subject.lower()[:200],
-        slot=slot.lower()[:300], value=value[:500], confidence=round(confidence, 2),
-    )  # fmt: skip
+        text=text[:500],
+        category=category,
+        subject=subject.lower()[:200],
+        slot=slot.lower()[:300],
+        value=value[:500],
+        confidence=round(confidence, 2),
+    )
 
 
 def _cap(confidence: float, sentence: _Sentence, hedge: float = 0.6) -> float:
@@ -480,8 +698,9 @@ def _promise(sentence: _Sentence, msg: _Msg, start: int, base: float) -> Extract
     end = start + len(action)
     hits = [
         dates.DateHit(h.start - start, h.end - start, h.phrase, h.day, h.relative)
-        for h in msg.dates_in(sentence.text) if h.start >= start and h.end <= end
-    ]  # fmt: skip
+        for h in msg.dates_in(sentence.text)
+        if h.start >= start and h.end <= end
+    ]
     if _IDLE_RE.match(action):
         confidence = 0.5
     elif _TRY_RE.match(action):
@@ -504,9 +723,13 @@ def _promise(sentence: _Sentence, msg: _Msg, start: int, base: float) -> Extract
     if _FIRST_PERSON & set(words(shown)):
         shown = third_person(shown)
     return _fact(
-        FactCategory.COMMITMENT, msg.subject, f"commitment:{key}", _norm(shown),
-        f"{msg.author} will {shown}.", confidence,
-    )  # fmt: skip
+        FactCategory.COMMITMENT,
+        msg.subject,
+        f"commitment:{key}",
+        _norm(shown),
+        f"{msg.author} will {shown}.",
+        confidence,
+    )
 
 
 def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
@@ -525,9 +748,13 @@ def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
             return found
         # "On it" promises the work asked for elsewhere, which this message does not name.
         return _fact(
-            FactCategory.COMMITMENT, msg.subject, "commitment:ack", "will do it",
-            f"{msg.author} will do it.", _cap(0.75, sentence),
-        )  # fmt: skip
+            FactCategory.COMMITMENT,
+            msg.subject,
+            "commitment:ack",
+            "will do it",
+            f"{msg.author} will do it.",
+            _cap(0.75, sentence),
+        )
     return None
 
 
@@ -693,10 +920,13 @@ def _handoff(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
         item, confidence = (f"work from {old}", 0.8) if old else ("handoff", 0.6)
     shown_from = f" from {old}" if old and old != new and not item.endswith(old) else ""
     return _fact(
-        FactCategory.HANDOFF, item, "owner", new.lower(),
+        FactCategory.HANDOFF,
+        item,
+        "owner",
+        new.lower(),
         f"{new} takes over {item}{shown_from} (per {msg.author}).",
         _cap(confidence, sentence, 0.55),
-    )  # fmt: skip
+    )
 
 
 # --- deadline mentions -----------------------------------------------------------------
@@ -706,8 +936,20 @@ _DUE_WORD_RE = re.compile(
     r"|submission|ship|ships|shipping|release|releases|releasing|launch|launches|launching"
     r"|demo|demos|deliver|delivery|by|until|till|eod|eow|eom)\b"
 )
-_STRONG_DUE = frozenset({"due", "deadline", "due date", "cutoff", "cut-off", "freeze",
-                         "submission", "eod", "eow", "eom"})  # fmt: skip
+_STRONG_DUE = frozenset(
+    {
+        "due",
+        "deadline",
+        "due date",
+        "cutoff",
+        "cut-off",
+        "freeze",
+        "submission",
+        "eod",
+        "eow",
+        "eom",
+    }
+)
 _PAST_RE = re.compile(
     r"\b(?:shipped|released|launched|demoed|delivered|was\s+due|were\s+due|went\s+live"
     r"|last|ago|yesterday)\b"
@@ -721,8 +963,13 @@ _DUE_VERB_RE = re.compile(
     _I,
 )
 _DUE_EVENT_VERB_RE = re.compile(r"\b(ship|release|launch|demo|deliver)(?:s|es|ing|ed)?\b", _I)
-_EVENT_NOUNS = {"ship": "ship date", "release": "release", "launch": "launch", "demo": "demo",
-                "deliver": "delivery"}  # fmt: skip
+_EVENT_NOUNS = {
+    "ship": "ship date",
+    "release": "release",
+    "launch": "launch",
+    "demo": "demo",
+    "deliver": "delivery",
+}
 # An event noun that stands as the thing due: "the beta launch is Friday", "freeze starts".
 _DUE_EVENT_RE = re.compile(
     r"\b(?:launch|release|demo|code\s+freeze|feature\s+freeze|freeze|go-live|cutover|rollout"
@@ -772,9 +1019,13 @@ def _deadline(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     iso = hit.day.isoformat()
     shown = "Deadline:" if thing == "deadline" else f"{thing[:1].upper() + thing[1:]} due"
     return _fact(
-        FactCategory.DEADLINE_MENTION, thing, f"due:{_key(thing) or 'deadline'}", iso,
-        f"{shown} {hit.phrase} ({iso}), mentioned by {msg.author}.", confidence,
-    )  # fmt: skip
+        FactCategory.DEADLINE_MENTION,
+        thing,
+        f"due:{_key(thing) or 'deadline'}",
+        iso,
+        f"{shown} {hit.phrase} ({iso}), mentioned by {msg.author}.",
+        confidence,
+    )
 
 
 # --- risk signals ----------------------------------------------------------------------
@@ -845,26 +1096,52 @@ def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     key = _key(thing) or _key(value) or "general"
     about = f" about {thing}" if thing else ""
     return _fact(
-        FactCategory.RISK_SIGNAL, thing or msg.subject, f"risk:{key}", _norm(value) or value,
-        f"Risk flagged by {msg.author}{about}: {sentence_case(value)}", confidence,
-    )  # fmt: skip
+        FactCategory.RISK_SIGNAL,
+        thing or msg.subject,
+        f"risk:{key}",
+        _norm(value) or value,
+        f"Risk flagged by {msg.author}{about}: {sentence_case(value)}",
+        confidence,
+    )
 
 
 # --- mood signals ----------------------------------------------------------------------
 
 _MOOD_NEG = {
-    "frustrated": 0.8, "frustrating": 0.72, "burned out": 0.85, "burnt out": 0.85,
-    "exhausted": 0.85, "annoyed": 0.78, "annoying": 0.72, "fed up": 0.85, "sick of": 0.8,
-    "sick and tired of": 0.85, "tired of": 0.78, "stressed": 0.78, "stressed out": 0.8,
-    "overwhelmed": 0.8, "demotivated": 0.8, "demoralized": 0.8, "furious": 0.85,
-    "pissed off": 0.85, "so done with": 0.8, "at my wits end": 0.85,
-}  # fmt: skip
+    "frustrated": 0.8,
+    "frustrating": 0.72,
+    "burned out": 0.85,
+    "burnt out": 0.85,
+    "exhausted": 0.85,
+    "annoyed": 0.78,
+    "annoying": 0.72,
+    "fed up": 0.85,
+    "sick of": 0.8,
+    "sick and tired of": 0.85,
+    "tired of": 0.78,
+    "stressed": 0.78,
+    "stressed out": 0.8,
+    "overwhelmed": 0.8,
+    "demotivated": 0.8,
+    "demoralized": 0.8,
+    "furious": 0.85,
+    "pissed off": 0.85,
+    "so done with": 0.8,
+    "at my wits end": 0.85,
+}
 _MOOD_VALUE = {
-    "frustrating": "frustrated", "burnt out": "burned out", "annoying": "annoyed",
-    "sick of": "fed up", "sick and tired of": "fed up", "tired of": "fed up",
-    "stressed out": "stressed", "so done with": "fed up", "pissed off": "angry",
-    "furious": "angry", "at my wits end": "frustrated",
-}  # fmt: skip
+    "frustrating": "frustrated",
+    "burnt out": "burned out",
+    "annoying": "annoyed",
+    "sick of": "fed up",
+    "sick and tired of": "fed up",
+    "tired of": "fed up",
+    "stressed out": "stressed",
+    "so done with": "fed up",
+    "pissed off": "angry",
+    "furious": "angry",
+    "at my wits end": "frustrated",
+}
 _MOOD_RE = re.compile(
     r"\b(?P<neg>frustrat(?:ed|ing)|burn(?:ed|t)\s+out|exhausted|annoy(?:ed|ing)|fed\s+up"
     r"|sick\s+and\s+tired\s+of|sick\s+of|tired\s+of|stressed(?:\s+out)?|overwhelmed"
@@ -968,13 +1245,23 @@ _STATUS_RE = re.compile(
     _I,
 )
 _STATUS_VALUE = {
-    "done": "done", "finished": "done", "completed": "done", "landed": "merged",
-    "reverted": "rolled back", "wip": "in progress", "working on": "in progress",
-    "started on": "in progress", "started working on": "in progress",
-    "up for review": "in review", "opened a pr": "in review", "put up a pr": "in review",
-    "pr is up": "in review", "pr up": "in review", "pr is now up": "in review",
+    "done": "done",
+    "finished": "done",
+    "completed": "done",
+    "landed": "merged",
+    "reverted": "rolled back",
+    "wip": "in progress",
+    "working on": "in progress",
+    "started on": "in progress",
+    "started working on": "in progress",
+    "up for review": "in review",
+    "opened a pr": "in review",
+    "put up a pr": "in review",
+    "pr is up": "in review",
+    "pr up": "in review",
+    "pr is now up": "in review",
     "pr now up": "in review",
-}  # fmt: skip
+}
 _STATUS_SKIP_RE = re.compile(
     r"\bwell\s+done\b|\bdone\s+(?:for\s+(?:the\s+day|today|the\s+week|now)|with\s+(?:lunch"
     r"|my\s+day))\b|\bget\s+(?:it|this|that)\s+done\b|\bso\s+done\s+with\b|\b(?:store|office"

@@ -130,14 +130,10 @@ FACETS: dict[str, Facet] = {
         "pronouns",
         "{whose} pronouns are {value}.",
         word_of(r"(?:she|he|they|ze|xe)/\w+(?:/\w+)?"),
-    ),  # fmt: skip
+    ),
     "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(5, 120)),
-    "birth year": Facet(
-        C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)
-    ),  # fmt: skip
-    "nationality": Facet(
-        C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)
-    ),  # fmt: skip
+    "birth year": Facet(C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)),
+    "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
@@ -152,19 +148,15 @@ FACETS: dict[str, Facet] = {
             "retired|unemployed|between\\s+jobs|self-employed|a\\s+freelancer"
             "|freelancing|a\\s+stay-at-home\\s+(?:mom|dad|parent)"
         ),
-    ),  # fmt: skip
+    ),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
     "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
-    "condition": Facet(
-        C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)
-    ),  # fmt: skip
-    "health state": Facet(
-        C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)
-    ),  # fmt: skip
+    "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
+    "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
@@ -172,16 +164,10 @@ FACETS: dict[str, Facet] = {
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
-    "intolerance": Facet(
-        C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase
-    ),  # fmt: skip
-    "avoids": Facet(
-        C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)
-    ),  # fmt: skip
+    "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
+    "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
-    "anniversary": Facet(
-        C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day
-    ),  # fmt: skip
+    "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
@@ -189,12 +175,10 @@ FACETS: dict[str, Facet] = {
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
-    "plays": Facet(
-        C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)
-    ),  # fmt: skip
+    "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)),
     "favorite": Facet(
         C.PREFERENCE, "favorite:{kind}", "{whose} favorite {noun} is {value}.", phrase
-    ),  # fmt: skip
+    ),
     "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", taste),
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
@@ -229,6 +213,8 @@ _JOINED = (
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 
+# The formatter leaves this one table as written (fmt: skip at its end): each row reads as
+# one line of pattern beside its examples, which one-value-per-line would scatter.
 TABLE: tuple[Row, ...] = (
     # identity
     Row("name", r"my\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)\s+(?P<value>.+)",
@@ -543,14 +529,20 @@ _DROPPED_I_AM_RE = re.compile(
     _I,
 )
 _BARE_FORMS = (
-    (re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
-     "I go by "),
+    (
+        re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
+        "I go by ",
+    ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
     (_DROPPED_I_AM_RE, "I am "),
-    (re.compile(rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)",
-                _I), "my name is "),
-)  # fmt: skip
+    (
+        re.compile(
+            rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)", _I
+        ),
+        "my name is ",
+    ),
+)
 # "Lucía here": with the rewrite above, "my name is Lucía here", whose "here" goes.
 _HERE_RE = re.compile(r"^(my name is .+?)\s+here$", _I)
 _FIRST_RE = re.compile(
@@ -600,9 +592,10 @@ def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | Non
 
 def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
-    if m := re.match(r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>"
-                     + _NAME + ")$",
-                     tail if tail.startswith("'s") else _predicate(tail)):  # fmt: skip
+    if m := re.match(
+        r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>" + _NAME + ")$",
+        tail if tail.startswith("'s") else _predicate(tail),
+    ):
         fact = _relation_fact(me, word, m["name"] or m["is"], clause)
         return [_Reading(None, "", (fact,))] if fact else []
     named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
@@ -703,9 +696,13 @@ def _predicate(rest: str) -> str:
 def _render(template: str, who: Who, shown: str, noun: str) -> str:
     article = "an" if shown[:1].lower() in "aeiou" else "a"
     text = template.format(
-        who=who.shown, whose=f"{who.shown}'s", their="their", value=shown,
-        a_value=f"{article} {shown}", noun=noun,
-    )  # fmt: skip
+        who=who.shown,
+        whose=f"{who.shown}'s",
+        their="their",
+        value=shown,
+        a_value=f"{article} {shown}",
+        noun=noun,
+    )
     return _sentence(text)
 
 
@@ -769,10 +766,15 @@ def _build(
         return _build(facet_name, row, who, other, match, clause)
 
     return Parsed(
-        facet.category, who.key, slot, row.prefix + value.key, text,
-        person=who.shown if who.named else None, rebuild=rebuild,
+        facet.category,
+        who.key,
+        slot,
+        row.prefix + value.key,
+        text,
+        person=who.shown if who.named else None,
+        rebuild=rebuild,
         denied_text=_no_longer(text),
-    )  # fmt: skip
+    )
 
 
 def _values(row: Row, raw: str) -> list[str]:
@@ -789,9 +791,10 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     if match is None:
         return []
     found = [
-        fact for raw in _values(row, match["value"])
+        fact
+        for raw in _values(row, match["value"])
         if (fact := _build(row.facet, row, reading.who, raw, match, clause))
-    ]  # fmt: skip
+    ]
     if not found:
         return []
     for group, raw in match.groupdict().items():
@@ -804,10 +807,26 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
 # What a sentence about a named person may say: a capitalised word is not always a person
 # ("Pets are great at making you feel loved"), so only facts hard to read any other way.
 _ABOUT_OTHERS = frozenset(
-    {"home", "hometown", "employer", "title", "team", "diet", "allergy", "intolerance",
-     "avoids", "condition", "health state", "diagnosis", "birthday", "anniversary", "speaks",
-     "age", "loss"}
-)  # fmt: skip
+    {
+        "home",
+        "hometown",
+        "employer",
+        "title",
+        "team",
+        "diet",
+        "allergy",
+        "intolerance",
+        "avoids",
+        "condition",
+        "health state",
+        "diagnosis",
+        "birthday",
+        "anniversary",
+        "speaks",
+        "age",
+        "loss",
+    }
+)
 
 
 def _household(clause: Clause) -> bool:
@@ -856,8 +875,11 @@ _MENTION_RE = re.compile(
 def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
     if me is None:
         return []
-    found = (_relation_fact(me, m["rel"], m["name"], clause) for m in _MENTION_RE.finditer(
-        clause.text) if m.start() > 0)  # fmt: skip
+    found = (
+        _relation_fact(me, m["rel"], m["name"], clause)
+        for m in _MENTION_RE.finditer(clause.text)
+        if m.start() > 0
+    )
     return [f for f in found if f is not None]
 
 
@@ -931,8 +953,9 @@ _GONE_IT_RE = re.compile(
 
 @cache
 def _thing_re() -> re.Pattern[str]:
-    owned = (name for kind, names in THING_KINDS.items() if kind.startswith("owns:")
-             for name in names)  # fmt: skip
+    owned = (
+        name for kind, names in THING_KINDS.items() if kind.startswith("owns:") for name in names
+    )
     alternatives = "|".join(re.escape(n) for n in sorted(owned, key=len, reverse=True))
     return re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w+#])", _I)
 

@@ -270,9 +270,18 @@ def skill(raw: str, clause: Clause) -> Value | None:
 
 def thing(raw: str, clause: Clause) -> Value | None:
     """Something owned or used, with its kind from THING_KINDS ('a Honda Civic': car)."""
-    shown = display(_cut(re.sub(r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:new|used|old|second-hand"
-                                r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
-                                r"|little|tiny|big|vintage)\s+", "", raw, flags=_I)))  # fmt: skip
+    shown = display(
+        _cut(
+            re.sub(
+                r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:new|used|old|second-hand"
+                r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
+                r"|little|tiny|big|vintage)\s+",
+                "",
+                raw,
+                flags=_I,
+            )
+        )
+    )
     kind = _kind_of(shown.lower())
     if kind is None or len(words(shown)) > 5:
         return None

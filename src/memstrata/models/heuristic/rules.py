@@ -188,9 +188,14 @@ def role_fact(who: str, title: str, scope: str | None, clause: Clause) -> Parsed
         return role_fact(value, title, scope, clause) if is_name(value) else None
 
     return Parsed(
-        FactCategory.ROLE, subject, "holder", norm(who),
-        f"{who} is the {title}{where}.", person=who, rebuild=rebuild,
-    )  # fmt: skip
+        FactCategory.ROLE,
+        subject,
+        "holder",
+        norm(who),
+        f"{who} is the {title}{where}.",
+        person=who,
+        rebuild=rebuild,
+    )
 
 
 def role(clause: Clause) -> Parsed | None:
@@ -207,9 +212,13 @@ def role(clause: Clause) -> Parsed | None:
     if match and (match["det"] or "").strip().lower() in ("a", "an"):
         # "Raj is an engineer": many people hold that, so it is a fact about Raj.
         return Parsed(
-            FactCategory.ROLE, norm(who), "role", norm(title),
-            f"{who} is {match['det'].strip()} {title}.", person=who,
-        )  # fmt: skip
+            FactCategory.ROLE,
+            norm(who),
+            "role",
+            norm(title),
+            f"{who} is {match['det'].strip()} {title}.",
+            person=who,
+        )
     return role_fact(who, title, scope, clause)
 
 
@@ -263,9 +272,14 @@ def responsibility_fact(who: str, verb: str, area: str) -> Parsed | None:
         return responsibility_fact(who, verb, value)
 
     return Parsed(
-        FactCategory.RESPONSIBILITY, norm(who), "handles", norm(area),
-        f"{who} {verb} {area}.", person=who, rebuild=rebuild,
-    )  # fmt: skip
+        FactCategory.RESPONSIBILITY,
+        norm(who),
+        "handles",
+        norm(area),
+        f"{who} {verb} {area}.",
+        person=who,
+        rebuild=rebuild,
+    )
 
 
 _EPOCH = datetime(2000, 1, 1)
@@ -342,9 +356,13 @@ def _date_value(rest: str, clause: Clause) -> dates.DateHit | None:
 
 
 def dated_fact(
-    category: FactCategory, key: tuple[str, str], slot: str, label: str, hit: dates.DateHit,
+    category: FactCategory,
+    key: tuple[str, str],
+    slot: str,
+    label: str,
+    hit: dates.DateHit,
     clause: Clause,
-) -> Parsed:  # fmt: skip
+) -> Parsed:
     iso = hit.day.isoformat()
     text = f"The {label} is {dates.human(hit.day)} ({iso})."
     text = text[0].upper() + text[1:]
@@ -491,9 +509,14 @@ def assignment_fact(task: str, who: str, clause: Clause) -> Parsed | None:
 
     text = f"{who} is assigned {task.strip()}." + due
     return Parsed(
-        FactCategory.ASSIGNMENT, norm(shown), "assignee", norm(who), text,
-        person=who, rebuild=rebuild,
-    )  # fmt: skip
+        FactCategory.ASSIGNMENT,
+        norm(shown),
+        "assignee",
+        norm(who),
+        text,
+        person=who,
+        rebuild=rebuild,
+    )
 
 
 def assignment(clause: Clause) -> Parsed | None:
@@ -589,9 +612,13 @@ def decision_fact(what: str, text: str, clause: Clause) -> Parsed | None:
         return replace(other, slot=f"decision:{topic}") if other else None
 
     return Parsed(
-        FactCategory.DECISION, clause.subject, f"decision:{topic}", norm(choice),
-        sentence_case(text), rebuild=rebuild,
-    )  # fmt: skip
+        FactCategory.DECISION,
+        clause.subject,
+        f"decision:{topic}",
+        norm(choice),
+        sentence_case(text),
+        rebuild=rebuild,
+    )
 
 
 def decision(clause: Clause) -> Parsed | None:
@@ -643,9 +670,12 @@ def blocker(clause: Clause) -> Parsed | None:
     if who and norm(who) not in ("we", "i", "us", "team", "project", "") and short_np(who, 5):
         subject = norm(who)
     return Parsed(
-        FactCategory.BLOCKER, subject, f"blocker:{keywords(by)}", norm(by),
+        FactCategory.BLOCKER,
+        subject,
+        f"blocker:{keywords(by)}",
+        norm(by),
         sentence_case(clause.text),
-    )  # fmt: skip
+    )
 
 
 # --- commitments (the user's own) ------------------------------------------------------
@@ -712,9 +742,16 @@ _ALWAYS_RE = re.compile(
     r"|^my\s+preference\s+is\s+(?:for\s+|to\s+)?(?P<what3>.+)$",
     _I,
 )
-_STANCES = {"hate": "dislikes", "dislike": "dislikes", "don't like": "dislikes",
-            "do not like": "dislikes", "can't stand": "dislikes", "like": "likes",
-            "love": "likes", "enjoy": "likes"}  # fmt: skip
+_STANCES = {
+    "hate": "dislikes",
+    "dislike": "dislikes",
+    "don't like": "dislikes",
+    "do not like": "dislikes",
+    "can't stand": "dislikes",
+    "like": "likes",
+    "love": "likes",
+    "enjoy": "likes",
+}
 # "I like that idea", "I'd rather not say": reactions, not standing preferences.
 _NOT_PREFERENCES = re.compile(
     r"^(?:to\s+(?:talk|know|ask|discuss|say|go|see|check|understand|learn|get|start|make|add"
@@ -732,10 +769,22 @@ _NOT_IMPERATIVE = re.compile(
 )
 
 
-_FIRST_PERSON = {"i": "they", "me": "them", "my": "their", "mine": "theirs",
-                 "myself": "themself", "we": "they", "us": "them", "our": "their",
-                 "ours": "theirs", "ourselves": "themselves", "i'm": "they're",
-                 "i've": "they've", "i'd": "they'd", "i'll": "they'll"}  # fmt: skip
+_FIRST_PERSON = {
+    "i": "they",
+    "me": "them",
+    "my": "their",
+    "mine": "theirs",
+    "myself": "themself",
+    "we": "they",
+    "us": "them",
+    "our": "their",
+    "ours": "theirs",
+    "ourselves": "themselves",
+    "i'm": "they're",
+    "i've": "they've",
+    "i'd": "they'd",
+    "i'll": "they'll",
+}
 _FIRST_PERSON_RE = re.compile(
     r"\b(?:" + "|".join(map(re.escape, sorted(_FIRST_PERSON, key=len, reverse=True))) + r")\b", _I
 )
@@ -787,9 +836,12 @@ def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | No
         return None
     stance = _STANCES.get(verb, "prefers")
     return Parsed(
-        FactCategory.PREFERENCE, me[0], preference_slot(what), f"{stance} {norm(what)}",
+        FactCategory.PREFERENCE,
+        me[0],
+        preference_slot(what),
+        f"{stance} {norm(what)}",
         f"{me[1]} {stance} {third_person(what)}.",
-    )  # fmt: skip
+    )
 
 
 # A request about how to answer, said once as a standing wish: "Please keep your answers
@@ -817,9 +869,12 @@ def _style_request(text: str, me: tuple[str, str]) -> Parsed | None:
         return None  # "Respond with a table" asks for this answer; a language stays
     said = what[:1].lower() + what[1:]
     return Parsed(
-        FactCategory.PREFERENCE, me[0], slot, f"asks: {norm(what)}",
+        FactCategory.PREFERENCE,
+        me[0],
+        slot,
+        f"asks: {norm(what)}",
         f"{me[1]} asks you to {said}.",
-    )  # fmt: skip
+    )
 
 
 def preference(clause: Clause) -> Parsed | None:
@@ -863,14 +918,19 @@ def status(clause: Clause) -> Parsed | None:
     if not match:
         return None
     thing = display(match["thing"])
-    if not thing or not short_np(thing, 5) or match["thing"].lower().split()[0] in NOT_NAMES - {
-        "the", "our"
-    }:  # fmt: skip
+    if (
+        not thing
+        or not short_np(thing, 5)
+        or match["thing"].lower().split()[0] in NOT_NAMES - {"the", "our"}
+    ):
         return None
     return Parsed(
-        FactCategory.STATUS, norm(thing), "status", norm(match["status"]),
+        FactCategory.STATUS,
+        norm(thing),
+        "status",
+        norm(match["status"]),
         sentence_case(clause.text),
-    )  # fmt: skip
+    )
 
 
 # First match wins, so the narrower rules go first: "standup every Monday" is a schedule

@@ -27,8 +27,9 @@ def _personal_slots() -> str:
         slots = by_category.setdefault(facet.category.value, [])
         if slot not in slots:
             slots.append(slot)
-    return "\n".join(f"  - {category}: {', '.join(slots)}" for category, slots in
-                     by_category.items())  # fmt: skip
+    return "\n".join(
+        f"  - {category}: {', '.join(slots)}" for category, slots in by_category.items()
+    )
 
 
 SYSTEM = f"""\

@@ -59,10 +59,16 @@ them as YYYY-MM-DD in both text and value.
 
 def build_messages(batch: Sequence[MessageInput]) -> list[dict]:
     parts = [
-        tagged("message", m.text or "(empty)", n=str(n), author=m.author, time=fmt_time(m.at),
-               channel=m.channel)
+        tagged(
+            "message",
+            m.text or "(empty)",
+            n=str(n),
+            author=m.author,
+            time=fmt_time(m.at),
+            channel=m.channel,
+        )
         for n, m in enumerate(batch, start=1)
-    ]  # fmt: skip
+    ]
     return messages(SYSTEM, "\n".join(parts))
 
 
@@ -76,7 +82,8 @@ def to_result(response: Response, batch: Sequence[MessageInput]) -> list[list[Ex
         plain = ExtractedFact.model_validate(fact.model_dump(exclude={"message"}))
         message = batch[fact.message - 1]
         # In a team message "I" is its author, as in the heuristic model.
-        said = TurnInput(stream="", user=message.text, at=message.at,
-                         speaker=message.author or None)  # fmt: skip
+        said = TurnInput(
+            stream="", user=message.text, at=message.at, speaker=message.author or None
+        )
         grouped[fact.message - 1] += single.to_result(single.Response(facts=[plain]), said)
     return grouped

@@ -126,9 +126,12 @@ def connect(path: Path, *, timeout: float) -> TypedConnection:
     thread under the store's lock."""
     try:
         db = sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False, timeout=timeout,
+            path,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=timeout,
             factory=TypedConnection,
-        )  # fmt: skip
+        )
     except sqlite3.Error as exc:
         raise typed_error(exc, path) from exc
     db.path = path

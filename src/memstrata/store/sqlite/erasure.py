@@ -53,9 +53,12 @@ class ErasureTables:
         for table, ids in (("turns", turns), ("facts", facts), ("records", records)):
             touched |= self._streams_of(table, tenant, ids)
         return ErasedIds(
-            turns=sorted(turns), facts=sorted(facts), records=sorted(records),
-            summaries=sorted(summaries), streams=sorted(touched),
-        )  # fmt: skip
+            turns=sorted(turns),
+            facts=sorted(facts),
+            records=sorted(records),
+            summaries=sorted(summaries),
+            streams=sorted(touched),
+        )
 
     def erase_items(self, tenant: str, ids: ErasedIds) -> None:
         """Delete the items and everything derived from them; call inside a transaction."""
@@ -109,10 +112,14 @@ class ErasureTables:
     def erasures(self, tenant: str) -> list[dict[str, Any]]:
         rows = self._rows("SELECT * FROM erasures WHERE tenant = ? ORDER BY id", (tenant,))
         return [
-            {"id": r["id"], "target": json.loads(r["target"]),
-             "removed": json.loads(r["removed"]), "at": r["at"]}
+            {
+                "id": r["id"],
+                "target": json.loads(r["target"]),
+                "removed": json.loads(r["removed"]),
+                "at": r["at"],
+            }
             for r in rows
-        ]  # fmt: skip
+        ]
 
     def drop_pending_jobs(self, tenant: str, stream: str) -> None:
         self._exec(
@@ -180,9 +187,12 @@ class ErasureTables:
         found: set[int] = set()
         for source in _RECORD_SOURCES:
             found |= self._ids_where(
-                "facts", tenant, "source_kind LIKE ? AND source_id", [f"{source}.%"],
+                "facts",
+                tenant,
+                "source_kind LIKE ? AND source_id",
+                [f"{source}.%"],
                 [str(i) for i in ids],
-            )  # fmt: skip
+            )
         return found
 
     def _ids_where(
@@ -204,12 +214,15 @@ class ErasureTables:
         # A turn is indexed with the words of the turn before it, so the next one's entry
         # quotes an erased turn too: it is indexed again once the erased turn is gone.
         next_ids = [
-            r["id"] for r in self._rows(
+            r["id"]
+            for r in self._rows(
                 f"SELECT n.id FROM turns t JOIN turns n ON n.tenant = t.tenant"
                 f" AND n.stream = t.stream AND n.seq = t.seq + 1"
-                f" WHERE t.tenant = ? AND t.id IN ({_marks(ids)})", (tenant, *ids),
-            ) if r["id"] not in set(ids)
-        ]  # fmt: skip
+                f" WHERE t.tenant = ? AND t.id IN ({_marks(ids)})",
+                (tenant, *ids),
+            )
+            if r["id"] not in set(ids)
+        ]
         self._unindex_turns([*ids, *next_ids])
         self._drop_derived(tenant, "turn", ids)
         self._exec(f"DELETE FROM turns WHERE tenant = ? AND id IN ({_marks(ids)})", (tenant, *ids))

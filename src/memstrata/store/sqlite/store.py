@@ -326,15 +326,27 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 (turn.tenant, turn.stream),
             )["turn_count"]
             recorded = utcnow()
-            turn_id = self._insert("turns", {
-                "tenant": turn.tenant, "stream": turn.stream, "seq": seq,
-                "user_text": turn.user, "assistant_text": turn.assistant, "at": _ts(turn.at),
-                "page_context": turn.page_context, "model_variant": turn.model_variant,
-                "source": turn.source, "visibility": turn.visibility.value,
-                "tokens": turn.tokens, "recorded_at": _ts(recorded),
-                "speaker": turn.speaker, "assistant_speaker": turn.assistant_speaker,
-                "writer_trust": turn.writer_trust.value, "writer_key": turn.writer_key,
-            })  # fmt: skip
+            turn_id = self._insert(
+                "turns",
+                {
+                    "tenant": turn.tenant,
+                    "stream": turn.stream,
+                    "seq": seq,
+                    "user_text": turn.user,
+                    "assistant_text": turn.assistant,
+                    "at": _ts(turn.at),
+                    "page_context": turn.page_context,
+                    "model_variant": turn.model_variant,
+                    "source": turn.source,
+                    "visibility": turn.visibility.value,
+                    "tokens": turn.tokens,
+                    "recorded_at": _ts(recorded),
+                    "speaker": turn.speaker,
+                    "assistant_speaker": turn.assistant_speaker,
+                    "writer_trust": turn.writer_trust.value,
+                    "writer_key": turn.writer_key,
+                },
+            )
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
 
     def turn(self, tenant: str, turn_id: int) -> Turn:
@@ -369,16 +381,30 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     # -- facts ----------------------------------------------------------------
 
     def insert_fact(self, fact: NewFact) -> Fact:
-        row = self._insert_returning("facts", {
-            "tenant": fact.tenant, "stream": fact.stream, "text": fact.text,
-            "category": fact.category.value, "subject": fact.subject, "slot": fact.slot,
-            "value": fact.value, "confidence": fact.confidence, "status": fact.status.value,
-            "supersedes": fact.supersedes, "visibility": fact.visibility.value,
-            "content_hash": fact.content_hash, "source_kind": fact.source.kind,
-            "source_id": fact.source.id, "source_at": _ts(fact.source.at),
-            "recorded_at": _ts(utcnow()), "tokens": fact.tokens,
-            "writer_trust": fact.writer_trust.value, "writer_key": fact.writer_key,
-        })  # fmt: skip
+        row = self._insert_returning(
+            "facts",
+            {
+                "tenant": fact.tenant,
+                "stream": fact.stream,
+                "text": fact.text,
+                "category": fact.category.value,
+                "subject": fact.subject,
+                "slot": fact.slot,
+                "value": fact.value,
+                "confidence": fact.confidence,
+                "status": fact.status.value,
+                "supersedes": fact.supersedes,
+                "visibility": fact.visibility.value,
+                "content_hash": fact.content_hash,
+                "source_kind": fact.source.kind,
+                "source_id": fact.source.id,
+                "source_at": _ts(fact.source.at),
+                "recorded_at": _ts(utcnow()),
+                "tokens": fact.tokens,
+                "writer_trust": fact.writer_trust.value,
+                "writer_key": fact.writer_key,
+            },
+        )
         return _fact(row)
 
     def fact(self, tenant: str, fact_id: int) -> Fact:
@@ -396,9 +422,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
 
     def active_fact_texts(
-        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
-        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
-    ) -> list[str]:  # fmt: skip
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[str]:
         """Newest first, like `facts`, read as text alone: compaction reads all of a stream's."""
         rows = self._pinned_rows(
             "text", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
@@ -407,9 +439,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     @_unchanged_reads
     def pinned_facts(
-        self, tenant: str, stream: str, *, visibilities: Sequence[Visibility],
-        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
-    ) -> list[Fact]:  # fmt: skip
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[Fact]:
         """The active facts a pin policy keeps, newest first: the store filters, as a
         stream may hold tens of thousands of facts and pin only a few."""
         rows = self._pinned_rows(
@@ -418,9 +456,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return [_fact(r) for r in rows]
 
     def _pinned_rows(
-        self, columns: str, tenant: str, stream: str, visibilities: Sequence[Visibility],
-        min_confidence: float, skip_categories: Sequence[str], skip_sources: Sequence[str],
-    ) -> list[sqlite3.Row]:  # fmt: skip
+        self,
+        columns: str,
+        tenant: str,
+        stream: str,
+        visibilities: Sequence[Visibility],
+        min_confidence: float,
+        skip_categories: Sequence[str],
+        skip_sources: Sequence[str],
+    ) -> list[sqlite3.Row]:
         seen = [v.value for v in visibilities]
         return self._rows(
             f"SELECT {columns} FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
@@ -502,11 +546,18 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         before: dict[str, Any] | None = None,
         after: dict[str, Any] | None = None,
     ) -> None:
-        self._insert("fact_history", {
-            "fact_id": fact_id, "action": action, "related_fact_id": related,
-            "at": _ts(utcnow()), "note": note,
-            "before": _json_or_none(before), "after": _json_or_none(after),
-        })  # fmt: skip
+        self._insert(
+            "fact_history",
+            {
+                "fact_id": fact_id,
+                "action": action,
+                "related_fact_id": related,
+                "at": _ts(utcnow()),
+                "note": note,
+                "before": _json_or_none(before),
+                "after": _json_or_none(after),
+            },
+        )
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
         marks = _marks(fact_ids)
@@ -596,9 +647,13 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             return self._db.execute("DELETE FROM vectors").rowcount
 
     def vectors(
-        self, kind: str, tenant: str, streams: Sequence[str] | None, after_id: int = 0,
+        self,
+        kind: str,
+        tenant: str,
+        streams: Sequence[str] | None,
+        after_id: int = 0,
         limit: int | None = None,
-    ) -> list[tuple[int, int, str, bytes]]:  # fmt: skip
+    ) -> list[tuple[int, int, str, bytes]]:
         """(vector row id, item id, stream, blob) of one kind, oldest row first."""
         sql = "SELECT id, item_id, stream, vector FROM vectors WHERE tenant = ? AND kind = ?"
         params: list[Any] = [tenant, kind]
@@ -651,10 +706,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 [(i, r.tenant, stream) for r, i in stored for stream in r.also_in],
             )
         for tenant in {r.tenant for r, _ in stored}:
-            self.add_entity_events(tenant, [
-                (entity, "record", i, r.at) for r, i in stored if r.tenant == tenant
-                for entity in r.entities
-            ])  # fmt: skip
+            self.add_entity_events(
+                tenant,
+                [
+                    (entity, "record", i, r.at)
+                    for r, i in stored
+                    if r.tenant == tenant
+                    for entity in r.entities
+                ],
+            )
 
     def _insert_new_records(self, records: Sequence[NewRecord]) -> list[int | None]:
         """Ids of the inserted rows, in order; None for a key stored before (or earlier in
@@ -663,15 +723,18 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         recorded = _ts(utcnow())
         new: dict[tuple[str, str, str, str], int] = {}
         for start in range(0, len(records), _RECORDS_PER_INSERT):
-            rows = [_record_row(r, recorded)
-                    for r in records[start : start + _RECORDS_PER_INSERT]]  # fmt: skip
+            rows = [_record_row(r, recorded) for r in records[start : start + _RECORDS_PER_INSERT]]
             sql = _RECORD_INSERT + ", ".join([f"({_marks(_RECORD_COLUMNS)})"] * len(rows))
             returned = self._rows(
                 sql + " ON CONFLICT DO NOTHING RETURNING id, tenant, source, channel, external_id",
                 [value for row in rows for value in row],
             )
-            new.update({(r["tenant"], r["source"], r["channel"], r["external_id"]): r["id"]
-                        for r in returned})  # fmt: skip
+            new.update(
+                {
+                    (r["tenant"], r["source"], r["channel"], r["external_id"]): r["id"]
+                    for r in returned
+                }
+            )
         # pop: of two records with one key, the first was inserted and the second was not.
         return [new.pop((r.tenant, r.source, r.channel, r.external_id), None) for r in records]
 
@@ -694,9 +757,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " JOIN records r ON r.id = s.record_id WHERE s.tenant = ? AND s.stream = ?"
             " AND (? IS NULL OR r.source = ?) ORDER BY r.at DESC, r.id DESC LIMIT ?)"
             " ORDER BY at DESC, id DESC LIMIT ?",
-            (tenant, stream, source, source, limit, tenant, stream, source, source, limit,
-             limit),
-        )  # fmt: skip
+            (tenant, stream, source, source, limit, tenant, stream, source, source, limit, limit),
+        )
         ids = [r["id"] for r in newest]
         rows = {
             r["id"]: r for r in self._rows(f"{_RECORD_SELECT} WHERE r.id IN ({_marks(ids)})", ids)
@@ -745,9 +807,14 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
 
     def timeline(
-        self, tenant: str, entity: str, *, subject: str | None, limit: int,
+        self,
+        tenant: str,
+        entity: str,
+        *,
+        subject: str | None,
+        limit: int,
         visibilities: Sequence[Visibility],
-    ) -> list[TimelineEntry]:  # fmt: skip
+    ) -> list[TimelineEntry]:
         seen = [v.value for v in visibilities] or [""]
         marks = _marks(seen)
         rows = self._rows(
@@ -768,26 +835,39 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return [
             TimelineEntry(
-                at=_when(r["at"]), kind=r["kind"], id=r["id"], stream=r["stream"], text=r["text"],
+                at=_when(r["at"]),
+                kind=r["kind"],
+                id=r["id"],
+                stream=r["stream"],
+                text=r["text"],
                 category=r["category"],
                 source=SourceRef(kind=r["source_kind"], id=r["source_id"], at=_dt(r["at"])),
             )
             for r in reversed(rows)
-        ]  # fmt: skip
+        ]
 
     # -- summaries ------------------------------------------------------------
 
     def insert_summary(self, summary: NewSummary) -> Summary:
         created = utcnow()
-        summary_id = self._insert("summaries", {
-            "tenant": summary.tenant, "stream": summary.stream, "kind": summary.kind.value,
-            "text": summary.text, "tokens": summary.tokens,
-            "period_start": _ts(summary.period_start), "period_end": _ts(summary.period_end),
-            "item_count": summary.item_count, "generation": summary.generation,
-            "parents": json.dumps(list(summary.parents)),
-            "visibility": summary.visibility.value, "created_at": _ts(created),
-            "record": json.dumps(summary.record) if summary.record is not None else None,
-        })  # fmt: skip
+        summary_id = self._insert(
+            "summaries",
+            {
+                "tenant": summary.tenant,
+                "stream": summary.stream,
+                "kind": summary.kind.value,
+                "text": summary.text,
+                "tokens": summary.tokens,
+                "period_start": _ts(summary.period_start),
+                "period_end": _ts(summary.period_end),
+                "item_count": summary.item_count,
+                "generation": summary.generation,
+                "parents": json.dumps(list(summary.parents)),
+                "visibility": summary.visibility.value,
+                "created_at": _ts(created),
+                "record": json.dumps(summary.record) if summary.record is not None else None,
+            },
+        )
         return Summary(id=summary_id, created_at=created, **summary.model_dump())
 
     def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
@@ -972,24 +1052,34 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def delete_archived_summaries(self, *, before: datetime, limit: int) -> int:
         with self.transaction():
-            ids = [r["id"] for r in self._rows(
-                "SELECT id FROM summaries WHERE kind = 'archived' AND created_at < ? LIMIT ?",
-                (_ts(before), limit),
-            )]  # fmt: skip
+            ids = [
+                r["id"]
+                for r in self._rows(
+                    "SELECT id FROM summaries WHERE kind = 'archived' AND created_at < ? LIMIT ?",
+                    (_ts(before), limit),
+                )
+            ]
             marks = _marks(ids)
             if ids:
-                self._exec(f"DELETE FROM vectors WHERE kind = 'summary' AND item_id IN ({marks})",
-                           ids)  # fmt: skip
+                self._exec(
+                    f"DELETE FROM vectors WHERE kind = 'summary' AND item_id IN ({marks})", ids
+                )
                 self._exec(f"DELETE FROM summaries WHERE id IN ({marks})", ids)
         return len(ids)
 
     # -- api keys -------------------------------------------------------------
 
     def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:
-        return self._insert("api_keys", {
-            "tenant": tenant, "trust": trust, "label": label, "secret_hash": secret_hash,
-            "created_at": _ts(utcnow()),
-        })  # fmt: skip
+        return self._insert(
+            "api_keys",
+            {
+                "tenant": tenant,
+                "trust": trust,
+                "label": label,
+                "secret_hash": secret_hash,
+                "created_at": _ts(utcnow()),
+            },
+        )
 
     @_unchanged_reads
     def api_key(self, secret_hash: str) -> ApiKey | None:
@@ -1017,21 +1107,37 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def insert_import(
         self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
     ) -> None:
-        self._insert("imports", {
-            "id": import_id, "tenant": tenant, "kind": kind, "status": "queued",
-            "created_at": _ts(utcnow()), "owner": owner,
-        })  # fmt: skip
+        self._insert(
+            "imports",
+            {
+                "id": import_id,
+                "tenant": tenant,
+                "kind": kind,
+                "status": "queued",
+                "created_at": _ts(utcnow()),
+                "owner": owner,
+            },
+        )
 
     def set_import_status(
-        self, import_id: str, status: str, *, report: ImportReport | None = None,
+        self,
+        import_id: str,
+        status: str,
+        *,
+        report: ImportReport | None = None,
         error: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         finished = _ts(utcnow()) if status in _FINISHED_IMPORT else None
         self._exec(
             "UPDATE imports SET status = ?, report = ?, error = ?, finished_at = ? WHERE id = ?",
-            (status, None if report is None else report.model_dump_json(), error, finished,
-             import_id),
-        )  # fmt: skip
+            (
+                status,
+                None if report is None else report.model_dump_json(),
+                error,
+                finished,
+                import_id,
+            ),
+        )
 
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
         row = self._row("SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id))
@@ -1149,8 +1255,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         if matches > _SCORED:
             select += f" ORDER BY {spec.fts}.rowid DESC LIMIT {_SCORED}"
-        rows = self._rows(f"SELECT id, rank FROM ({select}) ORDER BY rank LIMIT ?",
-                          [match, *params, limit])  # fmt: skip
+        rows = self._rows(
+            f"SELECT id, rank FROM ({select}) ORDER BY rank LIMIT ?", [match, *params, limit]
+        )
         return [(r["id"], -r["rank"]) for r in rows]
 
     def _terms_within(self, fts: str, terms: Sequence[str]) -> tuple[list[str], int]:
@@ -1338,10 +1445,24 @@ _RECORD_SELECT = (
 
 
 _RECORD_COLUMNS = (
-    "tenant", "stream", "source", "channel", "external_id", "thread", "author", "text", "kind",
-    "at", "route_method", "route_confidence", "visibility", "tokens", "processed", "data",
+    "tenant",
+    "stream",
+    "source",
+    "channel",
+    "external_id",
+    "thread",
+    "author",
+    "text",
+    "kind",
+    "at",
+    "route_method",
+    "route_confidence",
+    "visibility",
+    "tokens",
+    "processed",
+    "data",
     "recorded_at",
-)  # fmt: skip
+)
 _RECORD_INSERT = f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES "
 _RECORDS_PER_INSERT = 50
 """50 rows of 17 values stay under the 999 variables older SQLite builds allow."""
@@ -1372,11 +1493,24 @@ def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
 
 def _record_row(record: NewRecord, recorded: str | None) -> tuple[Any, ...]:
     return (
-        record.tenant, record.stream, record.source, record.channel, record.external_id,
-        record.thread, record.author, record.text, record.kind, _ts(record.at),
-        record.route_method, record.route_confidence, record.visibility.value, record.tokens,
-        int(record.processed), json.dumps(record.data, default=str), recorded,
-    )  # fmt: skip
+        record.tenant,
+        record.stream,
+        record.source,
+        record.channel,
+        record.external_id,
+        record.thread,
+        record.author,
+        record.text,
+        record.kind,
+        _ts(record.at),
+        record.route_method,
+        record.route_confidence,
+        record.visibility.value,
+        record.tokens,
+        int(record.processed),
+        json.dumps(record.data, default=str),
+        recorded,
+    )
 
 
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
@@ -1443,27 +1577,39 @@ def _marks(values: Sized) -> str:
 def _item(kind: str, row: sqlite3.Row) -> Item:
     at = _dt(row["at"])
     return Item(
-        kind=kind, id=row["id"], stream=row["stream"], text=row["text"], at=at,
-        visibility=Visibility(row["visibility"]), mention_count=row["mentions"],
+        kind=kind,
+        id=row["id"],
+        stream=row["stream"],
+        text=row["text"],
+        at=at,
+        visibility=Visibility(row["visibility"]),
+        mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
         speaker=row["speaker"] if kind == "turn" else None,
-    )  # fmt: skip
+    )
 
 
 def _import_job(row: sqlite3.Row) -> ImportJob:
     report = row["report"]
     return ImportJob(
-        id=row["id"], tenant=row["tenant"], kind=row["kind"], status=row["status"],
+        id=row["id"],
+        tenant=row["tenant"],
+        kind=row["kind"],
+        status=row["status"],
         report=None if report is None else ImportReport.model_validate_json(report),
         error=row["error"],
-    )  # fmt: skip
+    )
 
 
 def _api_key(row: sqlite3.Row) -> ApiKey:
     return ApiKey(
-        id=row["id"], tenant=row["tenant"], trust=Trust(row["trust"]), label=row["label"],
-        created_at=_when(row["created_at"]), revoked=row["revoked_at"] is not None,
-    )  # fmt: skip
+        id=row["id"],
+        tenant=row["tenant"],
+        trust=Trust(row["trust"]),
+        label=row["label"],
+        created_at=_when(row["created_at"]),
+        revoked=row["revoked_at"] is not None,
+    )
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
@@ -1522,14 +1668,24 @@ def _fact(row: sqlite3.Row) -> Fact:
 
 def _record(row: sqlite3.Row) -> Record:
     return Record(
-        id=row["id"], tenant=row["tenant"], stream=row["stream"], source=row["source"],
-        channel=row["channel"], external_id=row["external_id"], thread=row["thread"],
-        author=row["author"], text=row["text"], kind=row["kind"], at=_when(row["at"]),
-        route_method=row["route_method"], route_confidence=row["route_confidence"],
-        visibility=Visibility(row["visibility"]), processed=bool(row["processed"]),
+        id=row["id"],
+        tenant=row["tenant"],
+        stream=row["stream"],
+        source=row["source"],
+        channel=row["channel"],
+        external_id=row["external_id"],
+        thread=row["thread"],
+        author=row["author"],
+        text=row["text"],
+        kind=row["kind"],
+        at=_when(row["at"]),
+        route_method=row["route_method"],
+        route_confidence=row["route_confidence"],
+        visibility=Visibility(row["visibility"]),
+        processed=bool(row["processed"]),
         also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
         author_id=_author_id(row["data"]),
-    )  # fmt: skip
+    )
 
 
 def _author_id(data: str | None) -> str | None:
