@@ -208,12 +208,15 @@ class Imports:
         found = self._ledger.job(tenant, job_id)
         if found is None:
             return None
-        return ImportStatus(
-            id=found.id,
-            kind=found.kind,
-            status=found.status,  # type: ignore[arg-type]
-            report=found.report,
-            error=found.error,
+        # Validated: the ledger keeps kind and status as plain text.
+        return ImportStatus.model_validate(
+            {
+                "id": found.id,
+                "kind": found.kind,
+                "status": found.status,
+                "report": found.report,
+                "error": found.error,
+            }
         )
 
     def close(self) -> None:
