@@ -93,53 +93,45 @@ def test_x_not_y_edits_the_users_own_fact_hundreds_of_turns_later(
     assert stale and all(marker in line for line in stale)
 
 
-def test_a_repaired_name_changes_the_relation_it_names(open_memory: MemoryFactory) -> None:
-    mem = open_memory()
-    _turns(
-        mem,
-        "chat:1",
-        ("My daughter's name is Lily.", "Lovely."),
-        ("Oops, I mean Lila, not Lily.", "Noted."),
-    )
-    assert _current(mem, "chat:1") == ["Lila is the user's daughter."]
+DIALOGUES = {
+    "a repaired name changes the relation it names": (
+        [("My daughter's name is Lily.", "Lovely."), ("Oops, I mean Lila, not Lily.", "Noted.")],
+        ["Lila is the user's daughter."],
+    ),
+    "a repair of a word no fact holds changes nothing": (
+        [
+            ("I live in Lisbon.", "Nice."),
+            ("It's raining, not snowing.", "Enjoy."),
+            ("No, it's fine.", "OK."),
+        ],
+        ["The user lives in Lisbon."],
+    ),
+    "a repair that states a fact of its own is left to the model": (
+        [
+            ("I drive a Toyota Hilux.", "Nice."),
+            ("Sorry, I meant I drive a Toyota Fortuner, not a Hilux.", "Noted."),
+        ],
+        ["The user has a Toyota Fortuner."],
+    ),
+    "a denial then a name hands the seat over": (
+        [
+            ("Remind me who our designer is.", "Your designer is Hana."),
+            ("Not anymore. It's Greta since October.", "Noted."),
+            ("Who's the PM on Atlas?", "Jordan is the PM on Atlas."),
+            ("That's wrong, it's Casey.", "Noted."),
+        ],
+        ["Casey is the PM on Atlas.", "Greta is the designer."],
+    ),
+}
 
 
-def test_a_repair_of_a_word_no_fact_holds_changes_nothing(open_memory: MemoryFactory) -> None:
-    mem = open_memory()
-    _turns(
-        mem,
-        "chat:1",
-        ("I live in Lisbon.", "Nice."),
-        ("It's raining, not snowing.", "Enjoy."),
-        ("No, it's fine.", "OK."),
-    )
-    assert _current(mem, "chat:1") == ["The user lives in Lisbon."]
-
-
-def test_a_repair_that_states_a_fact_of_its_own_is_left_to_the_model(
-    open_memory: MemoryFactory,
+@pytest.mark.parametrize(("pairs", "current"), DIALOGUES.values(), ids=DIALOGUES.keys())
+def test_a_dialogue_ends_with_only_the_corrected_facts(
+    open_memory: MemoryFactory, pairs: list[tuple[str, str]], current: list[str]
 ) -> None:
     mem = open_memory()
-    _turns(
-        mem,
-        "chat:1",
-        ("I drive a Toyota Hilux.", "Nice."),
-        ("Sorry, I meant I drive a Toyota Fortuner, not a Hilux.", "Noted."),
-    )
-    assert _current(mem, "chat:1") == ["The user has a Toyota Fortuner."]
-
-
-def test_a_denial_then_a_name_hands_the_seat_over(open_memory: MemoryFactory) -> None:
-    mem = open_memory()
-    _turns(
-        mem,
-        "chat:1",
-        ("Remind me who our designer is.", "Your designer is Hana."),
-        ("Not anymore. It's Greta since October.", "Noted."),
-        ("Who's the PM on Atlas?", "Jordan is the PM on Atlas."),
-        ("That's wrong, it's Casey.", "Noted."),
-    )
-    assert _current(mem, "chat:1") == ["Casey is the PM on Atlas.", "Greta is the designer."]
+    _turns(mem, "chat:1", *pairs)
+    assert _current(mem, "chat:1") == current
 
 
 def test_a_huge_turn_is_no_repair_and_reads_quickly() -> None:
