@@ -4,13 +4,16 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from memstrata import Memory, load_settings
 from memstrata.models.base import ExtractedFact
-from tests.postgres.server import EmbeddedPostgres
 from tests.scripted_model import ScriptedModel
+
+if TYPE_CHECKING:  # the server comes from the postgres test extra, imported on first use
+    from tests.postgres.server import EmbeddedPostgres
 
 MemoryFactory = Callable[..., Memory]
 
@@ -57,10 +60,12 @@ per test and name, on the session's embedded server) to run a module against Pos
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[EmbeddedPostgres]:
+def postgres_server() -> Iterator["EmbeddedPostgres"]:
     """One real PostgreSQL with pgvector for the whole run, started on first use. Its
     folder is not under pytest's: as root the server runs as another user, and pytest
     keeps its own folders private to root."""
+    from tests.postgres.server import EmbeddedPostgres
+
     folder = Path(tempfile.mkdtemp(prefix="memstrata-postgres-"))
     server = EmbeddedPostgres(folder)
     yield server
@@ -69,7 +74,7 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
 
 
 @pytest.fixture(scope="session")
-def postgres_template(postgres_server: EmbeddedPostgres) -> str:
+def postgres_template(postgres_server: "EmbeddedPostgres") -> str:
     """A database with the schema made once, which each test's database copies."""
     from memstrata.store import open_store
 
@@ -79,7 +84,7 @@ def postgres_template(postgres_server: EmbeddedPostgres) -> str:
 
 @pytest.fixture
 def fresh_postgres(
-    postgres_server: EmbeddedPostgres, postgres_template: str
+    postgres_server: "EmbeddedPostgres", postgres_template: str
 ) -> Iterator[Callable[[], str]]:
     """Makes empty memstrata databases on the session's server, each call a new one's URL;
     they are dropped after the test, so that the run's disk use stays small."""
