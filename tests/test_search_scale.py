@@ -72,10 +72,19 @@ def exact_nearest(store: SQLiteStore, query: np.ndarray, allowed: set[int], limi
 
 
 def assert_same_nearest(found: list[tuple[int, float]], exact: list[tuple[int, float]]) -> None:
-    """The same similarities rank by rank (float16 in the graph: to 1e-3), so the same
-    items up to ties."""
+    """As many hits, the best one the same, and nine in ten of the exact top similarities
+    found: a graph search is approximate, and among tied items (these vectors have many) it
+    may pick others or, rarely, miss one."""
     assert len(found) == len(exact)
-    assert np.allclose([s for _, s in found], [s for _, s in exact], atol=1e-3)
+    assert abs(found[0][1] - exact[0][1]) < 1e-3
+    wanted = [s for _, s in exact]
+    matched = 0
+    for _, similarity in found:
+        same = next((n for n, s in enumerate(wanted) if abs(s - similarity) < 1e-3), None)
+        if same is not None:
+            wanted.pop(same)
+            matched += 1
+    assert matched >= 0.9 * len(exact), (found, exact)
 
 
 def texts(count: int, start: int = 0) -> list[str]:
