@@ -289,7 +289,10 @@ def _without_repeats(
     shows whole anyway (the newest session's summary often retells them)."""
     if summary is None or not recent:
         return summary, []
-    said = " ".join(" ".join(f"{t.user} {t.assistant}".split()) for t in recent)
+    said = " ".join(
+        " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
+        for t in recent
+    )
     kept, removed = [], []
     for line in summary.text.splitlines():
         body = " ".join(_LINE_LEAD_RE.sub("", line).split())
@@ -311,6 +314,9 @@ def _without_repeats(
 
 _MIN_QUOTE = 20
 """Shorter lines may repeat a turn by chance ("Thanks!")."""
+_QUOTABLE_CHARS = 20_000
+"""Summaries are written from a turn's start (the models read a bounded prefix), so a 10 MB
+turn is searched for quotes only that far."""
 
 
 def _without_empty_headings(lines: list[str]) -> list[str]:
