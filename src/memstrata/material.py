@@ -5,7 +5,7 @@ its trust level may not read.
 """
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from memstrata.context import Material, Shares
@@ -261,22 +261,12 @@ def _without_outdated(
     """The summary less its lines that state superseded facts as current."""
     if summary is None or not outdated:
         return summary, []
-    kept, removed = [], []
-    for line in summary.text.splitlines():
+
+    def why(line: str) -> str | None:
         now = outdated.replacements(line)
-        if not now:
-            kept.append(line)
-            continue
-        reason = f"states a superseded fact; now: {_joined(now)}"
-        removed.append(
-            DroppedItem(
-                section="summary", source=summary.ref(), tokens=count_tokens(line), reason=reason
-            )
-        )
-    if not removed:
-        return summary, []
-    text = "\n".join(_without_empty_headings(kept))
-    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+        return f"states a superseded fact; now: {_joined(now)}" if now else None
+
+    return _without_lines(summary, why)
 
 
 _LINE_LEAD_RE = re.compile(r"^\s*(?:[-*•]\s+)?(?:open:\s+)?", re.IGNORECASE)
@@ -293,19 +283,30 @@ def _without_repeats(
         " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
         for t in recent
     )
+
+    def why(line: str) -> str | None:
+        body = " ".join(_LINE_LEAD_RE.sub("", line).split())
+        quoted = not line.startswith("#") and len(body) >= _MIN_QUOTE and body in said
+        return "repeats one of the recent turns" if quoted else None
+
+    return _without_lines(summary, why)
+
+
+def _without_lines(
+    summary: Summary, why: Callable[[str], str | None]
+) -> tuple[Summary, list[DroppedItem]]:
+    """The summary less the lines `why` gives a reason to drop, each dropped with it; a
+    heading left with no lines goes too."""
     kept, removed = [], []
     for line in summary.text.splitlines():
-        body = " ".join(_LINE_LEAD_RE.sub("", line).split())
-        if line.startswith("#") or len(body) < _MIN_QUOTE or body not in said:
+        reason = why(line)
+        if reason is None:
             kept.append(line)
             continue
-        dropped = DroppedItem(
-            section="summary",
-            source=summary.ref(),
-            tokens=count_tokens(line),
-            reason="repeats one of the recent turns",
+        tokens = count_tokens(line)
+        removed.append(
+            DroppedItem(section="summary", source=summary.ref(), tokens=tokens, reason=reason)
         )
-        removed.append(dropped)
     if not removed:
         return summary, []
     text = "\n".join(_without_empty_headings(kept))
