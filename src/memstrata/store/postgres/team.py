@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memstrata.errors import NotFound
+from memstrata.store.team_rows import action_of, cites_any
 from memstrata.types import Record, Turn, Visibility, utcnow
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ class TeamTables:
             " AND (%(s)s::text IS NULL OR status = %(s)s) ORDER BY id",
             {"t": tenant, "s": status},
         )
-        return [_action(r) for r in rows]
+        return [action_of(r) for r in rows]
 
     def set_action_status(self, tenant: str, action_id: int, status: str) -> dict[str, Any]:
         row = self._row(
@@ -95,7 +96,7 @@ class TeamTables:
         )
         if row is None:
             raise NotFound(f"no action {action_id}")
-        return _action(row)
+        return action_of(row)
 
     def put_digest(
         self,
@@ -148,8 +149,7 @@ class TeamTables:
         )
         records, facts = set(record_ids), set(fact_ids)
         for row in self._rows("SELECT id, data FROM team_actions WHERE tenant = %s", (tenant,)):
-            data = json.loads(row["data"])
-            if records & set(data.get("record_ids", ())) or facts & set(data.get("fact_ids", ())):
+            if cites_any(row["data"], records, facts):
                 self._exec("DELETE FROM team_actions WHERE id = %s", (row["id"],))
 
     def records_between(
@@ -173,17 +173,3 @@ class TeamTables:
             (tenant, stream, since, until),
         )
         return [self._turn_of(r) for r in rows]
-
-
-def _action(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "key": row["key"],
-        "rule": row["rule"],
-        "stream": row["stream"],
-        "visibility": row["visibility"],
-        "status": row["status"],
-        "opened_at": row["opened_at"],
-        "updated_at": row["updated_at"],
-        **json.loads(row["data"]),
-    }

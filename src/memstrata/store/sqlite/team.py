@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memstrata.errors import NotFound
+from memstrata.store.team_rows import action_of, cites_any
 from memstrata.types import Record, Turn, Visibility, utcnow
 
 
@@ -91,7 +92,7 @@ class TeamTables:
             "SELECT * FROM team_actions WHERE tenant = ? AND (? IS NULL OR status = ?) ORDER BY id",
             (tenant, status, status),
         )
-        return [_action(r) for r in rows]
+        return [action_of(r) for r in rows]
 
     def set_action_status(self, tenant: str, action_id: int, status: str) -> dict[str, Any]:
         self._exec(
@@ -103,7 +104,7 @@ class TeamTables:
         )
         if row is None:
             raise NotFound(f"no action {action_id}")
-        return _action(row)
+        return action_of(row)
 
     def put_digest(
         self,
@@ -154,8 +155,7 @@ class TeamTables:
             self._exec("DELETE FROM team_digests WHERE tenant = ? AND stream = ?", (tenant, stream))
         records, facts = set(record_ids), set(fact_ids)
         for row in self._rows("SELECT id, data FROM team_actions WHERE tenant = ?", (tenant,)):
-            data = json.loads(row["data"])
-            if records & set(data.get("record_ids", ())) or facts & set(data.get("fact_ids", ())):
+            if cites_any(row["data"], records, facts):
                 self._exec("DELETE FROM team_actions WHERE id = ?", (row["id"],))
 
     def records_between(
@@ -179,17 +179,3 @@ class TeamTables:
             (tenant, stream, self._time(since), self._time(until)),
         )
         return [self._turn_of(r) for r in rows]
-
-
-def _action(row: sqlite3.Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "key": row["key"],
-        "rule": row["rule"],
-        "stream": row["stream"],
-        "visibility": row["visibility"],
-        "status": row["status"],
-        "opened_at": row["opened_at"],
-        "updated_at": row["updated_at"],
-        **json.loads(row["data"]),
-    }
