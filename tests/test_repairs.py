@@ -113,6 +113,19 @@ DIALOGUES = {
         ],
         ["The user has a Toyota Fortuner."],
     ),
+    "the newest fact that holds the old word is the one repaired": (
+        [
+            ("My sister Anna lives in Paris.", "Nice."),
+            ("My brother Tom lives in Paris.", "OK."),
+            ("Sorry, Lyon, not Paris.", "Noted."),
+        ],
+        [
+            "Anna is the user's sister.",
+            "Anna lives in Paris.",
+            "Tom is the user's brother.",
+            "Tom lives in Lyon.",
+        ],
+    ),
     "a denial then a name hands the seat over": (
         [
             ("Remind me who our designer is.", "Your designer is Hana."),

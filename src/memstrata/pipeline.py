@@ -160,7 +160,7 @@ class Pipeline:
         found = read_repairs(turn.user)
         if not found:
             return []
-        active = reversed(self.store.facts(turn.tenant, turn.stream))
+        active = self.store.facts(turn.tenant, turn.stream)  # newest first
         answered = self._turn_before(turn)
         claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
         speaker = (
