@@ -525,7 +525,11 @@ LATE_CONVERSATIONS = (
                 "Correction: the Corolla is a 2017, and I sold it last week.",
                 change("possession", "sold", "corolla"),
             ),
-            said("Jules and I got engaged!", fact("relationship", "jules")),
+            said(
+                "Jules and I got engaged!",
+                fact("relationship", "jules"),
+                fact("relationship", "engaged"),
+            ),
         ),
     ),
     Conversation(
@@ -997,6 +1001,141 @@ LATE_CONVERSATIONS = (
                 change("possession", "fortuner", "hilux"),
             ),
             said("We've moved to Abuja.", change("location", "abuja", "lagos")),
+        ),
+    ),
+    # Session 8's held-out set, first run: chat:7201-7205 capture 0.70, updates 0.60,
+    # precision 0.94. Facts said on the way to a question were the largest miss.
+    Conversation(
+        "chat:7201",
+        (
+            said(
+                "I'm a night-shift nurse so my sleep is all over the place — any tips?",
+                fact("work", "nurse"),
+            ),
+            said(
+                "As a vegetarian, what should I cook for my in-laws this Sunday?",
+                fact("diet", "vegetarian"),
+            ),
+            said(
+                "My son Leo is 6 and obsessed with dinosaurs. Book ideas?",
+                fact("relationship", "leo"),
+                fact("identity", "6", subject="leo"),
+            ),
+            nothing("Can you explain how compound interest works?"),
+            said(
+                "We live in Leeds, so somewhere within a two hour drive would be ideal.",
+                fact("location", "leeds"),
+            ),
+            said("I'm allergic to shellfish, keep that in mind.", fact("diet", "shellfish")),
+            nothing("What's the capital of Australia?"),
+            said(
+                "Update: I switched to day shifts at the children's hospital.",
+                fact("work", "children's hospital"),
+            ),
+            said(
+                "Actually we relocated to York last month.",
+                change("location", "york", "leeds"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7202",
+        (
+            said(
+                "hi! name's Tomasz, I run a small bakery in Gdansk",
+                fact("identity", "tomasz"),
+                fact("work", "bakery"),
+                fact("location", "gdansk"),
+            ),
+            said("my favourite band is Radiohead", fact("preference", "radiohead")),
+            said("I'm training for the Berlin marathon in September", fact("plan", "marathon")),
+            said("I hate running in the rain though", fact("preference", "rain")),
+            nothing("how many calories does a croissant have"),
+            said("I'm lactose intolerant btw", fact("diet", "lactose")),
+            said("my partner Ola handles the accounting", fact("relationship", "ola")),
+            nothing("is it going to rain in Gdansk tomorrow?"),
+            said(
+                "oh and my favourite band is actually Portishead now, Radiohead got old",
+                change("preference", "portishead", "radiohead"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7203",
+        (
+            said(
+                "For context: I'm a PhD student in marine biology at the University of Tasmania.",
+                fact("work", "phd student"),
+                fact("work", "tasmania"),
+            ),
+            said(
+                "I use a wheelchair, so accessibility matters a lot to me.",
+                fact("health", "wheelchair"),
+            ),
+            said(
+                "I speak Spanish and Portuguese fluently.",
+                fact("skill", "spanish"),
+                fact("skill", "portuguese"),
+            ),
+            said(
+                "My brother Diego lives in Lima.",
+                fact("relationship", "diego"),
+                fact("location", "lima", subject="diego"),
+            ),
+            said(
+                "I prefer short answers, bullet points please.", fact("preference", "short answers")
+            ),
+            nothing("What's the difference between a dolphin and a porpoise?"),
+            said("My thesis defence is on March 14.", fact("important_date", "march 14")),
+            nothing("Could you summarize this abstract for me?"),
+            said(
+                "The defence got pushed to April 2.",
+                change("important_date", "april 2", "march 14"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7204",
+        (
+            said(
+                "I'm Hannah, 41, a pilot with Lufthansa.",
+                fact("identity", "hannah"),
+                fact("identity", "41"),
+                fact("work", "pilot"),
+                fact("work", "lufthansa"),
+            ),
+            said("I've been divorced for two years.", fact("relationship", "divorced")),
+            said("Our dog Biscuit is a beagle.", fact("relationship", "biscuit")),
+            said("I'm based in Frankfurt.", fact("location", "frankfurt")),
+            said("I don't eat pork.", fact("diet", "pork")),
+            nothing("What's the best way to deal with jet lag?"),
+            said("I'm planning to retire early, at 55.", fact("plan", "retire")),
+            nothing("My neighbour's cat keeps visiting."),
+            said("I'm now flying for Condor instead.", change("work", "condor", "lufthansa")),
+        ),
+    ),
+    Conversation(
+        "chat:7205",
+        (
+            said(
+                "I work as a paralegal in Chicago.",
+                fact("work", "paralegal"),
+                fact("location", "chicago"),
+            ),
+            said("Coffee is my lifeline, black no sugar.", fact("preference", "coffee")),
+            said("My daughter Zoe starts college in the fall.", fact("relationship", "zoe")),
+            said("I'm type 1 diabetic.", fact("health", "diabetic")),
+            said("I play piano, mostly jazz.", fact("skill", "piano")),
+            nothing("Can you help me draft an email to my landlord?"),
+            said(
+                "We have two cats, Mochi and Tofu.",
+                fact("relationship", "mochi"),
+                fact("relationship", "tofu"),
+            ),
+            said("I passed the bar exam!", fact("work", "bar")),
+            said(
+                "So I'm an attorney now, not a paralegal.", change("work", "attorney", "paralegal")
+            ),
         ),
     ),
 )

@@ -216,3 +216,61 @@ def test_introductions_and_lists(text, found):
 )
 def test_casual_typing_still_states_facts(text, slot, value):
     assert ("user", slot, value) in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm a night-shift nurse so my sleep is a mess — any tips?", ("job title", "nurse")),
+        ("We live in Leeds, is York far from here?", ("home", "leeds")),
+        ("I'm lactose intolerant; what can I bake?", ("intolerance:lactose", "lactose")),
+        ("As a vegetarian, what should I cook on Sunday?", ("diet", "vegetarian")),
+        ("As a nurse, I see this every week.", ("job title", "nurse")),
+    ],
+)
+def test_a_fact_said_on_the_way_to_a_question_is_kept(text, fact):
+    slot, value = fact
+    assert any(f.slot == slot and value in f.value for f in facts(text)), keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Am I vegetarian, do you remember?",
+        "I'm vegan, right?",
+        "I wonder if I should move to Berlin — what do you think?",
+        "I have a meeting at 3, can you remind me?",
+        "My friend is a doctor, should I ask her?",
+        "I was wondering, could you help me?",
+        "As a kid, what did you like?",
+        "As a result, what changes?",
+    ],
+)
+def test_a_question_with_no_statement_before_it_states_nothing(text):
+    assert facts(text) == []
+
+
+def test_what_follows_a_consequence_or_an_aside_does_not_spoil_the_fact():
+    found = keys(facts("We live in Leeds, so anywhere within two hours would be ideal."))
+    assert found == [("user", "home", "leeds")]
+    found = keys(facts("I'm allergic to shellfish, keep that in mind."))
+    assert found == [("user", "allergy:shellfish", "shellfish")]
+
+
+def test_a_part_that_reads_as_nothing_leaves_the_rest_of_the_sentence_its_facts():
+    found = keys(facts("My son Leo is 6 and obsessed with dinosaurs."))
+    assert ("leo", "age", "6") in found and ("user", "son:leo", "leo") in found
+
+
+def test_a_personal_event_keeps_its_day_and_moves_when_rescheduled():
+    (first,) = facts("My thesis defence is on March 14.")
+    (moved,) = facts("The defence got pushed to April 2.")
+    assert (first.slot, first.value) == ("event:defence", "march 14")
+    assert (moved.slot, moved.value) == ("event:defence", "april 2")
+    assert facts("The defence got pushed to April 2.", stream="project:thesis") == []
+
+
+def test_marital_status_is_one_slot_that_changes():
+    values = [facts(text)[0] for text in ("I'm engaged.", "We got married in May.", "I'm divorced.")]
+    assert {(f.slot, f.subject) for f in values} == {("marital status", "user")}
+    assert [f.value for f in values] == ["engaged", "married", "divorced"]

@@ -79,6 +79,7 @@ _AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
 _I_AM_RE = re.compile(r"^(?:i'm|i\s+am)\b", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|i've)\b", _I)
+_MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
 _PAIR_RE = re.compile(
     r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"
     r"(?:[,;]|\s+but\s+|\s+[-–—]+\s+)\s*(?:but\s+|rather\s+|instead\s+|actually\s+)*"
@@ -286,7 +287,7 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
     first_person = bool(_I_LEAD_RE.match(sentence))
     pieces = _SPLIT_RE.split(sentence)
-    if first_person:
+    if first_person or _MY_LEAD_RE.match(sentence):
         pieces = [
             part
             for n, piece in enumerate(pieces)
@@ -298,9 +299,20 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             out.append(piece)
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
+        elif _reads_better_alone(side, out[-1], out[-1] + separator + piece):
+            continue  # "My son Leo is 6 and obsessed with dinosaurs": the rest reads as nothing
         else:
             out[-1] += separator + piece
     return out
+
+
+def _reads_better_alone(side: _Side, head: str, joined: str) -> bool:
+    """Whether `head` says more without the piece after it than with it."""
+    alone = _parse(side, head, negation_ok=True)
+    if alone is None:
+        return False
+    together = _parse(side, joined, negation_ok=True)
+    return together is None or len(together.also) < len(alone.also)
 
 
 def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
@@ -356,10 +368,50 @@ def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     return _Tone(correction, hedge), text.strip()
 
 
+# "I'm a night-shift nurse, any tips?": people state a fact on the way to a question. The
+# statement ends where the question begins: at a dash, a semicolon, a "so", or a comma
+# before a question word.
+_QUESTION_START_RE = re.compile(
+    r"\s+[-–—]+\s+|\s*;\s*|,?\s+so\s+|,\s*(?=(?:what|how|which|any|anything|can|could"
+    r"|would|should|do|does|did|is|are|where|when|who|why|will|ideas?|tips?|thoughts?"
+    r"|suggestions?|recommendations?|advice)\b)",
+    _I,
+)
+_STATED_BY_ME_RE = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:i|i'm|im|i've|my|we|we're|our)\b", _I)
+# "As a vegetarian, what should I cook?" says who is asking; "As a kid, I..." is the past.
+_AS_A_RE = re.compile(
+    r"^as\s+(?:a|an)\s+(?!(?:kid|child|teen|teenager|boy|girl|baby|youngster|result|rule"
+    r"|matter|whole|reminder|side\s+note|heads\s+up|bonus|treat|joke|favou?r|test|start"
+    r"|first\s+step|starting\s+point|compromise|backup|fallback)\b)(?P<np>[^,?]{2,40}),\s*",
+    _I,
+)
+
+
+# "We live in Leeds, so anywhere near is fine": a consequence is read on its own, since
+# joined to the statement before it, it would spoil that statement's value.
+_CONSEQUENCE_RE = re.compile(r",\s*(?:so|because|since|which\s+means|meaning)\s+", _I)
+
+
+def _stated_part(sentence: str) -> str | None:
+    """The statement a sentence makes before it asks its question, if it makes one."""
+    if "?" not in sentence:
+        return sentence
+    lead = _QUESTION_START_RE.split(sentence, maxsplit=1)[0]
+    if "?" in lead or not _STATED_BY_ME_RE.match(lead):
+        return None
+    return lead
+
+
 def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
-    if len(sentence) > _MAX_SENTENCE_CHARS or "?" in sentence:
+    if as_a := _AS_A_RE.match(sentence):
+        stated = _sentence_facts(side, f"I'm a {as_a['np']}.")
+        rest = sentence[as_a.end() :]
+        return stated + _sentence_facts(side, rest[:1].upper() + rest[1:])
+    stated = _stated_part(sentence)
+    if len(sentence) > _MAX_SENTENCE_CHARS or stated is None:
         side.pending_correction = False
         return []
+    sentence = stated
     if _DENIAL_ONLY_RE.match(sentence.strip()):
         side.pending_correction = True  # "No." then the right statement
         return []
@@ -369,10 +421,12 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
         return []
     if (paired := _pair(side, text, tone)) is not None:
         return paired
-    facts: list[ExtractedFact] = []
-    for clause in _clauses(side, text.strip(_END_PUNCT)):
-        facts.extend(_clause_facts(side, clause, tone))
-    return facts
+    return [
+        fact
+        for part in _CONSEQUENCE_RE.split(text.strip(_END_PUNCT))
+        for clause in _clauses(side, part)
+        for fact in _clause_facts(side, clause, tone)
+    ]
 
 
 def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:

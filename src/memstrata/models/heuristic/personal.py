@@ -45,11 +45,14 @@ from memstrata.models.heuristic.personal_values import (
     word_of,
 )
 from memstrata.models.heuristic.personal_words import (
+    AIDS,
     CONDITIONS,
     DIETS,
+    EVENTS,
     FOODS_TO_AVOID,
     HEALTH_STATES,
     INSTRUMENTS_AND_SPORTS,
+    MARITAL_STATUSES,
     RELATION_RE,
     RELATIONS,
     THING_KINDS,
@@ -158,15 +161,20 @@ FACETS: dict[str, Facet] = {
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
+    "marital": Facet(
+        C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
+    ),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
+    "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
+    "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
@@ -203,7 +211,9 @@ _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work)"
     r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
-    r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for)"
+    r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
+    r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
+    r"shifts?\s+(?:at|for))"
 )
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
@@ -212,6 +222,10 @@ _JOINED = (
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+_RESCHEDULED = (
+    r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
+    r"|rescheduled|delayed|bumped|shifted|brought\s+forward)"
+)
 
 # The formatter leaves this one table as written (fmt: skip at its end): each row reads as
 # one line of pattern beside its examples, which one-value-per-line would scatter.
@@ -259,15 +273,18 @@ TABLE: tuple[Row, ...] = (
         (("I moved to the data team.", "team", "data"),)),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
+         ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"))),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
-                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
-                 r"(?:\s+in\s+(?P<home>.+))?",
+                 r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
+                 r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
         (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
+          "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
@@ -298,9 +315,11 @@ TABLE: tuple[Row, ...] = (
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
-    Row("relation", rf"(?:has|got)\s+(?:two|three|four|five|\d)\s+(?P<kind>{RELATION_RE})s,?\s+"
-                    r"(?:named\s+|called\s+)?(?P<value>.+)",
-        (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),), many=True),
+    Row("relation", rf"(?:has|have|got|has\s+got|have\s+got)\s+(?:two|three|four|five|\d)\s+"
+                    rf"(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?(?P<value>.+)",
+        (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
+         ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
+         ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
     Row("children", r"(?:has|got)\s+(?P<value>(?:two|three|four|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
                     rf"(?P<kind>{RELATION_RE})s?)",
@@ -312,6 +331,13 @@ TABLE: tuple[Row, ...] = (
         (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
     Row("relation", r"(?:is\s+)?(?:dating|seeing|in\s+a\s+relationship\s+with)\s+(?P<value>.+)",
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
+    Row("marital", r"is\s+(?:(?:recently|newly|happily|currently|legally)\s+)?(?P<value>.+)",
+        (("I'm divorced.", "marital status", "divorced"),
+         ("I've been divorced for two years.", "marital status", "divorced"),
+         ("I'm happily married.", "marital status", "married"))),
+    Row("marital", r"(?:just\s+)?got\s+(?P<value>married|divorced|engaged|separated)\b"
+                   r"(?!\s+on\s).*",
+        (("We got engaged last week.", "marital status", "engaged"),), we=True),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
@@ -334,6 +360,9 @@ TABLE: tuple[Row, ...] = (
         (("I was diagnosed with sleep apnea.", "condition:sleep apnea", "sleep apnea"),)),
     Row("health state", r"is\s+(?P<value>.+)",
         (("I'm diabetic.", "condition:diabetic", "diabetic"),)),
+    Row("aid", r"(?:uses?|is\s+using|relies\s+on|wears?|has|have|needs?|is\s+in)\s+(?P<value>.+)",
+        (("I use a wheelchair.", "aid:wheelchair", "wheelchair"),
+         ("I wear hearing aids.", "aid:hearing aid", "hearing aids"))),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
@@ -375,6 +404,12 @@ TABLE: tuple[Row, ...] = (
         (("I turn 40 on June 3rd.", "birthday", "june 3"),)),
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
+    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))(?:\s+is|'s|\s+will\s+be)"
+                 r"\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
+        (("My thesis defence is on March 14.", "event:defence", "march 14"),), we=True),
+    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+{_RESCHEDULED}"
+                 r"\s+(?:back\s+|up\s+)?(?:to|until)\s+(?P<value>.+)",
+        (("My interview got moved to June 3.", "event:interview", "june 3"),), we=True),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
         (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
     Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
@@ -413,8 +448,11 @@ TABLE: tuple[Row, ...] = (
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
-                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+)",
-        (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),), many=True),
+                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+?)(?:\s+(?:fluently|natively|well"
+                  r"|very\s+well|fairly\s+well|a\s+little|a\s+bit|conversationally|decently))?",
+        (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),
+         ("I speak Spanish and Portuguese fluently.", "language:portuguese", "portuguese")),
+        many=True),
     Row("speaks", r"is\s+a\s+native\s+(?P<value>\w+)\s+speaker",
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
@@ -450,10 +488,11 @@ TABLE: tuple[Row, ...] = (
         (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),
     # plans and goals
     Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
-                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+"
-                r"(?P<value>.+)",
+                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined|(?:has\s+)?decided)"
+                r"\s+to\s+(?P<value>.+)",
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
-          " year"),)),
+          " year"),
+         ("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"))),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
                 r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
@@ -556,6 +595,9 @@ _MY_REL_RE = re.compile(
     _I,
 )
 _MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
+_EVENT_MOVED_RE = re.compile(
+    rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+{_RESCHEDULED}\s)", _I
+)
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
 _IS_MY_REL_RE = re.compile(rf"^is\s+(?:my|our)\s+(?:new\s+)?(?P<rel>{RELATION_RE})$", _I)
@@ -619,6 +661,8 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
         text = regex.sub(replacement, text, count=1)
     text = _HERE_RE.sub(r"\1", text)
     me = speaker(clause)
+    if _household(clause):
+        text = _EVENT_MOVED_RE.sub("my ", text, count=1)
     if named:
         named_match = _NAMED_RE.match(text)
         return _named_readings(named_match, me, clause) if named_match else []
@@ -694,13 +738,15 @@ def _predicate(rest: str) -> str:
 
 
 def _render(template: str, who: Who, shown: str, noun: str) -> str:
-    article = "an" if shown[:1].lower() in "aeiou" else "a"
+    article = "an " if shown[:1].lower() in "aeiou" else "a "
+    if re.search(r"[^su]s$", shown):  # "uses hearing aids"
+        article = ""
     text = template.format(
         who=who.shown,
         whose=f"{who.shown}'s",
         their="their",
         value=shown,
-        a_value=f"{article} {shown}",
+        a_value=f"{article}{shown}",
         noun=noun,
     )
     return _sentence(text)
@@ -735,7 +781,11 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
         rel = RELATIONS[word]
         return rel if word in UNIQUE_RELATIONS or facet == "children" else f"{rel}:{value.key}"
     if facet == "likes":
-        return preference_slot(value.key)  # the preference rule's slot, so "I hate X" meets it
+        return preference_slot(value.key)
+    if facet == "event":  # "my thesis defence" and "the defence" are one event
+        return re.sub(r"\s+", " ", groups["head"].lower()).replace(
+            "defense", "defence"
+        )  # the preference rule's slot, so "I hate X" meets it
     if value.kind:
         return value.kind
     noun = (groups.get("noun") or "").strip().lower()
@@ -777,10 +827,20 @@ def _build(
     )
 
 
+# "shellfish, keep that in mind": a list ends where an aside to the listener begins.
+_ASIDE_RE = re.compile(
+    r"^(?:keep|please|remember|note|bear|make|be|don't|do|just|thanks|thank|fyi|lol|haha"
+    r"|if|let|so|you|that's|it's|which|in\s+case)\b",
+    _I,
+)
+
+
 def _values(row: Row, raw: str) -> list[str]:
     if not row.many:
         return [raw]
-    return [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+    items = [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+    aside = next((n for n, item in enumerate(items) if n and _ASIDE_RE.match(item)), len(items))
+    return items[:aside]
 
 
 def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
@@ -894,7 +954,7 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    return bool(_DROPPED_I_RE.match(bare) or _DROPPED_I_AM_RE.match(bare))
+    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _EVENT_MOVED_RE))
 
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:

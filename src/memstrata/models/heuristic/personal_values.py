@@ -115,11 +115,13 @@ def org(raw: str, clause: Clause) -> Value | None:
         article = "an" if place.shown[:1].lower() in "aeiou" else "a"
         return Value(f"{article} {place.shown}", place.key)
     shown = _cut(_CALLED_RE.sub("", raw.strip()))
-    if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5, clause):
+    bare = _THE_NAME_RE.sub("", shown)
+    if re.match(r"(?:home|myself|a|an|my|our)\b", bare, _I) or not _proper(bare, 5, clause):
         return None
-    return Value(shown, shown.lower())
+    return Value(shown, bare.lower())
 
 
+_THE_NAME_RE = re.compile(r"^the\s+(?=[A-Z])")  # "the BBC", "the University of Tasmania"
 _CALLED_RE = re.compile(r"^(?:a|an|this|the)\s+(?:[\w-]+\s+){0,3}(?:called|named)\s+", _I)
 
 
