@@ -271,6 +271,7 @@ def test_a_personal_event_keeps_its_day_and_moves_when_rescheduled():
 
 
 def test_marital_status_is_one_slot_that_changes():
-    values = [facts(text)[0] for text in ("I'm engaged.", "We got married in May.", "I'm divorced.")]
+    said = ("I'm engaged.", "We got married in May.", "I'm divorced.")
+    values = [facts(text)[0] for text in said]
     assert {(f.slot, f.subject) for f in values} == {("marital status", "user")}
     assert [f.value for f in values] == ["engaged", "married", "divorced"]

@@ -404,9 +404,9 @@ def _stated_part(sentence: str) -> str | None:
 
 def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
     if as_a := _AS_A_RE.match(sentence):
-        stated = _sentence_facts(side, f"I'm a {as_a['np']}.")
         rest = sentence[as_a.end() :]
-        return stated + _sentence_facts(side, rest[:1].upper() + rest[1:])
+        asker = _sentence_facts(side, f"I'm a {as_a['np']}.")
+        return asker + _sentence_facts(side, rest[:1].upper() + rest[1:])
     stated = _stated_part(sentence)
     if len(sentence) > _MAX_SENTENCE_CHARS or stated is None:
         side.pending_correction = False
