@@ -275,3 +275,25 @@ def test_marital_status_is_one_slot_that_changes():
     values = [facts(text)[0] for text in said]
     assert {(f.slot, f.subject) for f in values} == {("marital status", "user")}
     assert [f.value for f in values] == ["engaged", "married", "divorced"]
+
+
+def test_what_the_assistant_tells_the_user_about_them_is_its_claim_about_the_user():
+    found = facts("Where do I live?", assistant="You live in Denver. You mentioned you're vegan.")
+    assert keys(found) == [("user", "home", "denver"), ("user", "diet", "vegan")]
+    assert {f.confidence for f in found} == {0.55}
+    assert not any(f.is_correction for f in found)
+
+
+@pytest.mark.parametrize(
+    "assistant",
+    [
+        "You're welcome! You're absolutely right.",
+        "You should try yoga.",
+        "You have a meeting at 3.",
+        "You could move to Denver.",
+        "Do you live in Denver?",
+        "You've got this!",
+    ],
+)
+def test_what_the_assistant_says_to_the_user_that_states_nothing(assistant):
+    assert facts("Thanks!", assistant=assistant) == []

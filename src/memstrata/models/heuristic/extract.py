@@ -126,6 +126,9 @@ class _Side:
     last_person: str | None = None
     pending_correction: bool = False
     facts: list[ExtractedFact] = field(default_factory=list)
+    voice: str = ""
+    """Whose word the facts are, when not the clause's speaker: the assistant's, for what
+    it tells the user about themself."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,8 @@ def _confidence(speaker: str, tone: _Tone) -> float:
 def _fact(
     side: _Side, parsed: Parsed, tone: _Tone, retracts: tuple[SlotRef, ...] = ()
 ) -> ExtractedFact:
-    user = side.base.speaker == "user"
+    speaker = side.voice or side.base.speaker
+    user = speaker == "user"
     if parsed.person:
         side.last_person = parsed.person
     return ExtractedFact(
@@ -155,7 +159,7 @@ def _fact(
         subject=parsed.subject,
         slot=parsed.slot,
         value=parsed.value,
-        confidence=_confidence(side.base.speaker, tone),
+        confidence=_confidence(speaker, tone),
         is_correction=tone.correction and user,
         retracts=tuple(r for r in retracts if r != _ref(parsed)),
     )
@@ -439,6 +443,7 @@ def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:
 
 def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
     side = _Side(base)
+    heard = _Side(replace(base, speaker="user"), voice="assistant")
     previous: list[ExtractedFact] = []
     before = ""
     for said in sentences(text):
@@ -447,9 +452,42 @@ def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
         if _SARCASM_ONLY_RE.match(sentence):
             side.facts = [f for f in side.facts if f not in previous]
             continue
-        previous = [] if _SARCASM_RE.search(sentence) else _sentence_facts(side, sentence)
+        told = _in_users_words(sentence) if base.speaker == "assistant" else None
+        if _SARCASM_RE.search(sentence):
+            previous = []
+        else:
+            previous = _sentence_facts(heard, told) if told else _sentence_facts(side, sentence)
         side.facts.extend(previous)
     return side.facts
+
+
+# The assistant's "You live in Denver" is a claim about the user, so it is read in the
+# user's words ("I live in Denver") and believed as the assistant's word.
+_TOLD_RE = re.compile(
+    r"^(?:as\s+)?you\s+(?:mentioned|said|told\s+me|noted|shared|wrote)(?:\s+(?:before|earlier"
+    r"|once))?(?:\s+that)?,?\s+",
+    _I,
+)
+_SECOND_PERSON = (
+    (re.compile(r"\byou're\b", _I), "I'm"),
+    (re.compile(r"\byou\s+are\b", _I), "I am"),
+    (re.compile(r"\byou've\b", _I), "I've"),
+    (re.compile(r"\byourself\b", _I), "myself"),
+    (re.compile(r"\byours\b", _I), "mine"),
+    (re.compile(r"\byour\b", _I), "my"),
+    (re.compile(r"\byou\b", _I), "I"),
+)
+
+
+def _in_users_words(sentence: str) -> str | None:
+    """A sentence that tells the user about themself, said as the user would say it."""
+    told = _TOLD_RE.match(sentence)
+    rest = sentence[told.end() :] if told else sentence
+    if not told and not re.match(r"(?:you|you're|you've|your)\b", rest, _I):
+        return None
+    for pattern, mine in _SECOND_PERSON:
+        rest = pattern.sub(mine, rest)
+    return rest[:1].upper() + rest[1:]
 
 
 def _sides(turn: TurnInput) -> tuple[Clause, Clause]:

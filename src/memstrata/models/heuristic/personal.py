@@ -187,6 +187,7 @@ FACETS: dict[str, Facet] = {
     "favorite": Facet(
         C.PREFERENCE, "favorite:{kind}", "{whose} favorite {noun} is {value}.", phrase
     ),
+    "favorite any": Facet(C.PREFERENCE, "favorite", "{whose} favorite is {value}.", phrase),
     "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", taste),
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
@@ -410,6 +411,10 @@ TABLE: tuple[Row, ...] = (
     Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+{_RESCHEDULED}"
                  r"\s+(?:back\s+|up\s+)?(?:to|until)\s+(?P<value>.+)",
         (("My interview got moved to June 3.", "event:interview", "june 3"),), we=True),
+    Row("event", rf"(?:moved|pushed|postponed|rescheduled|delayed|bumped|shifted)\s+(?:the|my|our)"
+                 rf"\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+(?:back\s+|up\s+)?"
+                 r"(?:to|until)\s+(?P<value>.+)",
+        (("We moved the wedding to July 4.", "event:wedding", "july 4"),), we=True),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
         (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
     Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
@@ -443,6 +448,9 @@ TABLE: tuple[Row, ...] = (
     Row("owns", r"(?:traded\s+in|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?\s+(?:for|with)"
                 r"\s+(?P<value>.+)",
         (("I traded in my Honda for a Toyota Prius.", "owns:car", "toyota prius"),)),
+    Row("owns", r"(?:traded|swapped|exchanged)\s+(?:it|that|her|him|(?:my|the|our)\s+[\w -]+?)\s+in"
+                r"\s+for\s+(?P<value>.+)",
+        (("I traded it in for a Subaru Outback.", "owns:car", "subaru outback"),)),
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
                 r"\s+(?P<value>.+)",
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
@@ -476,7 +484,10 @@ TABLE: tuple[Row, ...] = (
     # preferences
     Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
                     r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
-        (("My favorite band is Radiohead.", "favorite:band", "radiohead"),)),
+        (("My favorite band is Radiohead.", "favorite:band", "radiohead"),
+         ("Portishead is my favourite band.", "favorite:band", "portishead"))),
+    Row("favorite any", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+is\s+(?P<value>.+)",
+        (("Thai is my favourite.", "favorite", "thai"),)),
     Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
                  r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
@@ -595,8 +606,18 @@ _MY_REL_RE = re.compile(
     _I,
 )
 _MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
-_EVENT_MOVED_RE = re.compile(
-    rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+{_RESCHEDULED}\s)", _I
+_FAVORITE_LAST_RE = re.compile(
+    r"^(?P<value>(?!(?:this|that|it|these|those|which|what|who|he|she|they|there)\b)[\w'-]+"
+    r"(?:\s+[\w'-]+){0,2})\s+(?:is|are)\s+(?:still\s+)?my\s+(?P<top>(?:all-time\s+)?"
+    r"(?:favou?rite|fave))(?:\s+(?P<noun>[\w ]{1,20}?))?$",
+    _I,
+)
+# In a chat, "the" can only mean the speaker's own: "The appointment is May 16", "The defence
+# got pushed to April 2", "The new team lead is Yuki".
+_THE_MINE_RE = re.compile(
+    rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+(?:{_RESCHEDULED}|is|will\s+be)\s"
+    rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)",
+    _I,
 )
 _NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
@@ -662,7 +683,10 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _HERE_RE.sub(r"\1", text)
     me = speaker(clause)
     if _household(clause):
-        text = _EVENT_MOVED_RE.sub("my ", text, count=1)
+        text = _THE_MINE_RE.sub("my ", text, count=1)
+    if favorite := _FAVORITE_LAST_RE.match(text):
+        noun = f" {favorite['noun']}" if favorite["noun"] else ""
+        text = f"my {favorite['top']}{noun} is {favorite['value']}"
     if named:
         named_match = _NAMED_RE.match(text)
         return _named_readings(named_match, me, clause) if named_match else []
@@ -954,7 +978,7 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _EVENT_MOVED_RE))
+    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE))
 
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
