@@ -297,3 +297,22 @@ def test_what_the_assistant_tells_the_user_about_them_is_its_claim_about_the_use
 )
 def test_what_the_assistant_says_to_the_user_that_states_nothing(assistant):
     assert facts("Thanks!", assistant=assistant) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("Can't stand cilantro.", "preference:cilantro", "dislikes cilantro"),
+        ("Can't eat gluten.", "avoids:gluten", "gluten"),
+        ("Really love sushi.", "preference:sushi", "likes sushi"),
+    ],
+)
+def test_a_taste_said_without_its_i_is_the_speakers(text, slot, value):
+    assert ("user", slot, value) in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["Love you!", "Drive safe!", "Can't wait for the weekend.", "Hate to say it."]
+)
+def test_a_phrase_without_an_i_that_states_no_taste(text):
+    assert facts(text) == []

@@ -372,6 +372,13 @@ def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     return _Tone(correction, hedge), text.strip()
 
 
+# Chat leaves out the "I" of a taste or a belonging: "Can't stand cilantro", "Own a
+# sailboat". Only these verbs: "Love you!" and "Drive safe!" then read as nothing.
+_DROPPED_I_RE = re.compile(
+    r"^(?=(?:own|can't\s+stand|cannot\s+stand|can't\s+eat|love|hate|adore|despise"
+    r"|really\s+(?:love|hate|like|dislike))\s)",
+    _I,
+)
 # "I'm a night-shift nurse, any tips?": people state a fact on the way to a question. The
 # statement ends where the question begins: at a dash, a semicolon, a "so", or a comma
 # before a question word.
@@ -421,6 +428,8 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
         return []
     tone, text = _tone_and_text(side, sentence)
     side.pending_correction = False
+    if side.base.speaker == "user" and _DROPPED_I_RE.match(text):
+        text = f"I {text[:1].lower()}{text[1:]}"
     if not text or _NOT_A_STATEMENT_RE.search(text):
         return []
     if (paired := _pair(side, text, tone)) is not None:
