@@ -1138,6 +1138,122 @@ LATE_CONVERSATIONS = (
             ),
         ),
     ),
+    # Session 8's second held-out set, long casual messages, first run: capture 0.50,
+    # updates 0.00, precision 1.00 (17 facts stored for 34 statements).
+    Conversation(
+        "chat:7301",
+        (
+            said(
+                "ok so long story short, my landlord sold the building and we have to be out by "
+                "March. I've been in this flat in Camden for six years, it's going to be rough.",
+                fact("location", "camden"),
+            ),
+            said(
+                "Work-wise I'm a sous chef at a restaurant in Soho, so anything further than an "
+                "hour commute is a no-go. Also my girlfriend Nadia just started a PhD at UCL.",
+                fact("work", "sous chef"),
+                fact("work", "restaurant"),
+                fact("relationship", "nadia"),
+            ),
+            nothing("What neighbourhoods should we look at?"),
+            said(
+                "Budget-wise we can do about £2000 a month. Oh and we have a cat, Pickle, so it "
+                "has to be pet friendly.",
+                fact("relationship", "pickle"),
+            ),
+            said(
+                "Update — we signed for a place in Walthamstow!",
+                change("location", "walthamstow", "camden"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7302",
+        (
+            said(
+                "Hello! I'm Aiko. I'm 27 and I teach English in Osaka.",
+                fact("identity", "aiko"),
+                fact("identity", "27"),
+                fact("work", "english"),
+                fact("location", "osaka"),
+            ),
+            said(
+                "I'm originally from Vancouver, but I've lived in Japan for four years now.",
+                fact("location", "vancouver"),
+                fact("location", "japan"),
+            ),
+            said(
+                "I've been vegetarian since I was a teenager, and I'm allergic to sesame which is "
+                "a nightmare here.",
+                fact("diet", "vegetarian"),
+                fact("diet", "sesame"),
+            ),
+            nothing("Can you recommend some easy dinners?"),
+            said(
+                "My younger brother Kenji is visiting next month, he's a nurse in Toronto.",
+                fact("relationship", "kenji"),
+                fact("work", "nurse", subject="kenji"),
+                fact("location", "toronto", subject="kenji"),
+            ),
+            said(
+                "I got a job offer from a school in Kyoto and I'm going to take it, so I'll be "
+                "moving in April.",
+                fact("plan", "kyoto"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7303",
+        (
+            said(
+                "Quick question about my retirement account but first some context: I'm 58, "
+                "married, two adult kids, and I work as an accountant for the county.",
+                fact("identity", "58"),
+                fact("relationship", "married"),
+                fact("work", "accountant"),
+                fact("relationship", "two adult kids"),
+            ),
+            said("My wife Linda retired last year from teaching.", fact("relationship", "linda")),
+            said("We live in Columbus, Ohio.", fact("location", "columbus")),
+            nothing("What is the contribution limit for a 401k this year?"),
+            said(
+                "I have type 2 diabetes so health costs are a concern.", fact("health", "diabetes")
+            ),
+            said(
+                "Scratch the county thing, I switched to a private firm in June, Miller & Co.",
+                change("work", "miller", "county"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7304",
+        (
+            said(
+                "yo. 19, college sophomore, studying comp sci at Georgia Tech",
+                fact("identity", "19"),
+                fact("work", "georgia tech"),
+            ),
+            said(
+                "I play bass in a band and work part time at a record store",
+                fact("skill", "bass"),
+                fact("work", "record store"),
+            ),
+            said(
+                "my roommate Dev is from Chennai",
+                fact("relationship", "dev"),
+                fact("location", "chennai", subject="dev"),
+            ),
+            nothing("whats a good laptop for coding under 1000"),
+            said(
+                "I'm colorblind btw so keep that in mind for the UI stuff",
+                fact("health", "colorblind"),
+            ),
+            said(
+                "switched majors, it's electrical engineering now",
+                change("work", "electrical engineering", "comp sci"),
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -316,3 +316,38 @@ def test_a_taste_said_without_its_i_is_the_speakers(text, slot, value):
 )
 def test_a_phrase_without_an_i_that_states_no_taste(text):
     assert facts(text) == []
+
+
+def test_a_list_of_what_the_speaker_is_after_a_colon_gives_each_fact():
+    found = keys(facts("Some context first: I'm 58, married, two adult kids."))
+    assert found == [
+        ("user", "age", "58"),
+        ("user", "marital status", "married"),
+        ("user", "count:child", "two adult kids"),
+    ]
+
+
+def test_he_after_a_comma_is_the_person_just_named():
+    found = keys(facts("My brother Kenji is visiting next month, he's a nurse in Toronto."))
+    assert ("kenji", "job title", "nurse") in found and ("kenji", "home", "toronto") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("I'm colorblind btw.", "condition:colorblind", "colorblind"),
+        ("Work-wise I'm a sous chef.", "job title", "sous chef"),
+        ("I work part time at a record store.", "employer", "record store"),
+        ("I've been in this flat in Camden for six years.", "home", "camden"),
+    ],
+)
+def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
+    assert ("user", slot, value) in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I found a place in Leeds for my mum.", "We rented a place in Lisbon for the holidays."],
+)
+def test_a_place_found_or_rented_is_no_home(text):
+    assert not [f for f in facts(text) if f.slot == "home"]

@@ -71,7 +71,9 @@ _NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
     r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
     r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
-    r"(?=(?i:i|my|i'm|i've|we|we're|our)\b))",
+    r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
+    # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
+    r"|,\s*(?=(?i:he|she)(?:'s|\s)))",
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
@@ -301,6 +303,8 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)
+        elif _PRONOUN_RE.match(piece):
+            out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
         elif _reads_better_alone(side, out[-1], out[-1] + separator + piece):
@@ -379,6 +383,10 @@ _DROPPED_I_RE = re.compile(
     r"|really\s+(?:love|hate|like|dislike))\s)",
     _I,
 )
+# "First some context: I'm 58 and married": what follows a colon is read on its own,
+# unless what precedes it is a label ("Decision: we ship"), which the rules read with it.
+_COLON_RE = re.compile(r":\s+(?=(?:i|i'm|i've|my|we|we're|our)\b)", _I)
+_LABEL_WORDS = 3
 # "I'm a night-shift nurse, any tips?": people state a fact on the way to a question. The
 # statement ends where the question begins: at a dash, a semicolon, a "so", or a comma
 # before a question word.
@@ -414,6 +422,9 @@ def _stated_part(sentence: str) -> str | None:
 
 
 def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
+    parts = _COLON_RE.split(sentence, maxsplit=1)
+    if len(parts) == 2 and len(parts[0].split()) > _LABEL_WORDS:
+        return _sentence_facts(side, parts[0]) + _sentence_facts(side, parts[1])
     if as_a := _AS_A_RE.match(sentence):
         rest = sentence[as_a.end() :]
         asker = _sentence_facts(side, f"I'm a {as_a['np']}.")

@@ -201,17 +201,22 @@ _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living)(?:\s+(?:out|over|up"
     r"|down|back))?|resides?|is\s+based"
-    r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled)"
+    r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled"
+    r"|is\s+in\s+(?:this|a|my|our|the)\s+(?:(?:little|small|tiny|new|rented)\s+)?(?:flat"
+    r"|house|apartment|place|home|condo|studio))"
     r"\s+(?:in|at|near|outside(?:\s+of)?|just\s+outside(?:\s+of)?|close\s+to)"
 )
 _MOVED = (
-    r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
+    r"(?:(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
     r"|in\s+(?:together\s+)?(?:in|to))"
+    r"|(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|bought)\s+(?:a|an|our|my|the)\s+"
+    r"(?:new\s+)?(?:place|flat|house|apartment|home|condo)\s+in)"
 )
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work)"
-    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
+    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|nights"
+    r"|weekends|freelance))?\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
     r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
     r"shifts?\s+(?:at|for))"
@@ -254,7 +259,8 @@ TABLE: tuple[Row, ...] = (
          "austin, texas"), ("We live in Denver.", "home", "denver")), we=True),
     Row("home", rf"{_MOVED}\s+(?P<value>.+)",
         (("I moved to Munich last month.", "home", "munich"),
-         ("We just relocated to Porto.", "home", "porto")), we=True),
+         ("We just relocated to Porto.", "home", "porto"),
+         ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
         (("I'm in Kyoto now.", "home", "kyoto"),)),
@@ -277,6 +283,11 @@ TABLE: tuple[Row, ...] = (
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"))),
+    Row("employer", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
+                    r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
+                    r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
+                    r"[\w -]+?\s+at\s+(?P<value>.+)",
+        (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
@@ -343,9 +354,10 @@ TABLE: tuple[Row, ...] = (
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
                     r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
-                    rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
+                    rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+)(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
-         ("We have a dog called Biscuit.", "dog:biscuit", "biscuit")), we=True),
+         ("We have a dog called Biscuit.", "dog:biscuit", "biscuit"),
+         ("We have a cat, Pickle.", "cat:pickle", "pickle")), we=True),
     Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
                 r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
                 r"\s+ago|recently))?)",
@@ -549,6 +561,7 @@ _LEAD_IN_RE = re.compile(
     r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
+    r"|[\w]+-wise"
     r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
@@ -574,7 +587,7 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic)\s"
+    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic|studying|majoring)\s"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
 )
@@ -931,22 +944,30 @@ def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parse
     return []
 
 
-_APPOSITIVE_RE = re.compile(r"^is\s+[^,]+(?:,\s*(?:a|an|the|\d)[^,]*)+$", _I)
+_LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?")
+_COUNTED_RE = re.compile(r"^(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s", _I)
 
 
 def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
-    """The whole predicate; else its appositive parts ("is Priya, a PM at Initech"); else
-    the part before a comma ("plays the piano, badly")."""
+    """The whole predicate; else each part of a list of what the subject is ("is Priya, a
+    PM at Initech", "is 58, married, two adult kids"); else the part before a comma
+    ("plays the piano, badly")."""
     rest = _predicate(reading.rest)
     if found := _table_facts(replace(reading, rest=rest), clause, negated):
         return found
-    if _APPOSITIVE_RE.match(rest):
-        parts = ["is " + part.strip() for part in rest[3:].split(",")]
-        found = [f for p in parts for f in _table_facts(replace(reading, rest=p), clause, negated)]
+    if rest.lower().startswith("is ") and "," in rest:
+        parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
+        found = [f for p in parts for f in _listed_facts(reading, p, clause, negated)]
         if found:
             return found
     head = rest.split(",", 1)[0]
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
+    """One part of such a list: what the subject is, or has ("two adult kids")."""
+    verb = "has" if _COUNTED_RE.match(part) else "is"
+    return _table_facts(replace(reading, rest=f"{verb} {part}"), clause, negated)
 
 
 # "with my wife Sara": a relation named in passing is a fact too.

@@ -43,6 +43,7 @@ Reader = Callable[[str, Clause], Value | None]
 _TAIL_RE = re.compile(
     r"(?:\s*[;(–—]|\s+-\s|\s+(?:since|for|with|because|as\s+of|last|this|next|ago|when"
     r"|where|after|before|until|but|so|which|who|though|although|while|right\s+now|now"
+    r"|btw|fyi|lol|haha|tbh|honestly|by\s+the\s+way"
     r"|anymore|any\s+more|these\s+days|recently|back\s+in|in|a\s+(?:few|couple)|about"
     r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
