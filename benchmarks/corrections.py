@@ -16,9 +16,13 @@ Denver" was no claim at all, so nothing could correct it), the second 7 of 10.
 import argparse
 import tempfile
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memstrata import Memory
+
+MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+"""When every dialogue takes place, so that a weekday means one date."""
 
 
 @dataclass(frozen=True)
@@ -146,8 +150,8 @@ DIALOGUES = (
         "user's own",
         ("The demo is on Thursday.", "OK."),
         ("Sorry, the demo is on Friday, not Thursday.", "OK."),
-        "11-27",
-        "11-26",
+        "11-06",
+        "11-05",
     ),
     dialogue(
         "user's own",
@@ -252,8 +256,8 @@ DIALOGUES = (
         "assistant claim",
         ("When is my flight?", "Your flight is on Friday."),
         ("No, it's Saturday.", "Thanks for the correction."),
-        "saturday",
-        "friday",
+        "november 7",  # the turns are on Monday, 2 November: Saturday is the 7th
+        "november 6",
     ),
     dialogue(
         "assistant claim",
@@ -339,8 +343,9 @@ def run(show: bool) -> None:
         with Memory.open(Path(tmp) / "corrections.db", embedder=None, **settings) as mem:
             for n, case in enumerate(DIALOGUES):
                 stream = f"chat:{n}"
-                for user, assistant in case.exchanges:
-                    mem.add_turn(stream, user=user, assistant=assistant)
+                for minute, (user, assistant) in enumerate(case.exchanges):
+                    at = MONDAY + timedelta(minutes=minute)
+                    mem.add_turn(stream, user=user, assistant=assistant, at=at)
                 mem.process_pending()
                 active = [f"{f.subject} {f.value} {f.text}".lower() for f in mem.facts(stream)]
                 ok = _holds(active, case.now) and not _holds(active, case.gone)

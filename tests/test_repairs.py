@@ -146,9 +146,9 @@ DIALOGUES = {
         [("Where do I live again?", "You live in Denver."), ("Nope, Boulder.", "Ah, right.")],
         ["The user lives in Boulder."],
     ),
-    "a date answers a date": (
+    "a date answers a date, and a weekday is written as the day it means": (
         [("When is my flight?", "Your flight is on Friday."), ("No, it's Saturday.", "OK.")],
-        ["The user's flight is on Saturday."],
+        ["The user's flight is on October 10."],  # the turns are on Monday, 5 October
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

@@ -11,6 +11,7 @@ is kept.
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memstrata import dates
 from memstrata.entities import could_be_person
@@ -150,11 +151,16 @@ def _bare(text: str) -> str:
 
 
 def repaired(
-    repairs: Sequence[Repair], active: Iterable[Fact], answered: Sequence[Fact], speaker: str
+    repairs: Sequence[Repair],
+    active: Iterable[Fact],
+    answered: Sequence[Fact],
+    speaker: str,
+    at: datetime | None = None,
 ) -> list[ExtractedFact]:
     """The facts the repairs make: each edits the newest fact that holds its old word
     (`active`, newest first; the speaker's own facts before others') or, with no old
-    word, a claim of the answered turn."""
+    word, a claim of the answered turn. A day named relative to `at` ("Saturday") is
+    written as the date it means, like the claim it replaces."""
     active = sorted(active, key=lambda f: f.subject != speaker)
     out = []
     for repair in repairs:
@@ -162,7 +168,7 @@ def repaired(
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = _replace(target, repair.old, repair.new) if target else None
         else:
-            edited = next(filter(None, (_fill(f, repair.new) for f in answered)), None)
+            edited = next(filter(None, (_fill(f, repair.new, at) for f in answered)), None)
         if edited is not None:
             out.append(edited)
     return out
@@ -177,9 +183,12 @@ def _holds(fact: Fact, word: str) -> bool:
     return bool(pattern.search(fact.value) or pattern.search(fact.subject))
 
 
-def _fill(claim: Fact, new: str) -> ExtractedFact | None:
+def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
     """The claim with `new` in the place a name or a value of its kind takes."""
     dated = bool(dates.DATE_RE.fullmatch(new))
+    if dated and at is not None and _MONTH_DAY_RE.match(claim.value):
+        hit = dates.leading_date(new, at)
+        new = f"{hit.day:%B} {hit.day.day}" if hit else new
     if dated or not (could_be_person(new) and new[:1].isupper()):
         return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
@@ -195,6 +204,8 @@ def _fits(old: str, new: str) -> bool:
 
 
 _DIGIT_RE = re.compile(r"\d")
+_MONTH_DAY_RE = re.compile(rf"^{dates.MONTH_PATTERN}\s+\d{{1,2}}$", _I)
+"""A claim's day as the personal facts write it: "november 27"."""
 
 
 def _named(text: str, part: str) -> bool:
