@@ -1254,6 +1254,98 @@ LATE_CONVERSATIONS = (
             ),
         ),
     ),
+    # Session 8's third held-out set, run once after the two above were fixed: capture
+    # 0.67, updates 0.00, precision 1.00 (22 facts stored for 33 statements).
+    Conversation(
+        "chat:7401",
+        (
+            said(
+                "I'm a firefighter in Phoenix and I work 24-hour shifts, any advice on meal prep?",
+                fact("work", "firefighter"),
+                fact("location", "phoenix"),
+            ),
+            said(
+                "My husband Carlos is a high school coach.",
+                fact("relationship", "carlos"),
+                fact("work", "coach", subject="carlos"),
+            ),
+            said("We have three boys under ten.", fact("relationship", "three boys")),
+            nothing("How do I get wax out of a carpet?"),
+            said("I'm gluten-free because of celiac.", fact("diet", "gluten-free")),
+            said(
+                "My mom's surgery is on December 3rd, so I'll be off that week.",
+                fact("important_date", "december 3", subject="user's mother"),
+            ),
+            said(
+                "Carlos got the athletic director job!",
+                fact("work", "athletic director", subject="carlos"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7402",
+        (
+            said(
+                "Hey! I go by Sam. I'm a freelance illustrator based in Lisbon.",
+                fact("identity", "sam"),
+                fact("work", "illustrator"),
+                fact("location", "lisbon"),
+            ),
+            said(
+                "Portuguese isn't my first language, I'm from Ireland originally.",
+                fact("location", "ireland"),
+            ),
+            said("I can't have caffeine, it makes my heart race.", fact("diet", "caffeine")),
+            said("I've got a rescue greyhound named Bolt.", fact("relationship", "bolt")),
+            nothing("Is it worth getting a drawing tablet?"),
+            said("As a left-handed artist, which tablets work best?", fact("work", "artist")),
+            said("Big news: I'm moving to Porto next month.", fact("plan", "porto")),
+        ),
+    ),
+    Conversation(
+        "chat:7403",
+        (
+            said(
+                "My name is Dr. Anand Rao, I'm a cardiologist.",
+                fact("identity", "anand"),
+                fact("work", "cardiologist"),
+            ),
+            said(
+                "I'm 45 and have two daughters, Meera and Isha.",
+                fact("identity", "45"),
+                fact("relationship", "meera"),
+                fact("relationship", "isha"),
+            ),
+            said("I practice at Mercy Hospital in Chicago.", fact("work", "mercy hospital")),
+            nothing("Could you summarize the latest guidance on statins?"),
+            said("I run marathons as a hobby.", fact("skill", "marathon")),
+            said(
+                "I recently left Mercy and joined Northwestern Medicine.",
+                change("work", "northwestern", "mercy"),
+                fact("work", "left mercy"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7404",
+        (
+            said(
+                "hiya, I'm Jess, 33, I manage a coffee shop in Brighton",
+                fact("identity", "jess"),
+                fact("identity", "33"),
+                fact("work", "coffee shop"),
+                fact("location", "brighton"),
+            ),
+            said("I'm pregnant with our first baby!! due in May", fact("health", "pregnant")),
+            said("my partner Tom works in IT", fact("relationship", "tom")),
+            nothing("what are the best baby names this year"),
+            said("I don't eat meat but I eat fish", fact("diet", "meat")),
+            said(
+                "actually we've decided to move to Bristol before the baby comes",
+                fact("plan", "bristol"),
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -351,3 +351,23 @@ def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
 )
 def test_a_place_found_or_rented_is_no_home(text):
     assert not [f for f in facts(text) if f.slot == "home"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("My name is Dr. Anand Rao.", "name", "anand rao"),
+        ("I'm a cardiologist.", "job title", "cardiologist"),
+        ("I practice at Mercy Hospital.", "employer", "mercy hospital"),
+        ("I've got a rescue greyhound named Bolt.", "dog:bolt", "bolt"),
+        ("Sam got the athletic director job!", "job title", "athletic director"),
+    ],
+)
+def test_titles_specialists_breeds_and_new_jobs(text, slot, value):
+    assert any((s, v) == (slot, value) for _, s, v in keys(facts(text))), keys(facts(text))
+
+
+def test_a_move_still_ahead_is_a_plan_not_a_new_home():
+    assert keys(facts("I'm moving to Porto next month.")) == [
+        ("user", "plan:porto", "move to porto next month")
+    ]

@@ -214,7 +214,8 @@ _MOVED = (
 )
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
-    r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work)"
+    r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
+    r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
     r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|nights"
     r"|weekends|freelance))?\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
@@ -293,13 +294,18 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
                  r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
-                 r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
+                 r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
+                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?",
         (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+    Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
+                 r"\s+(?:job|position|role)",
+        (("I got the athletic director job.", "job title", "athletic director"),)),
     Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
                  r"(?P<value>.+)",
         (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
@@ -334,9 +340,10 @@ TABLE: tuple[Row, ...] = (
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
     Row("children", r"(?:has|got)\s+(?P<value>(?:two|three|four|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
-                    rf"(?P<kind>{RELATION_RE})s?)",
+                    rf"(?P<kind>{RELATION_RE})s?)(?:\s+(?:under|aged|ages|over)\s+[\w -]+)?",
         (("I've got three grandkids.", "count:grandchild", "three grandkids"),
-         ("We have two kids.", "count:child", "two kids")), we=True),
+         ("We have two kids.", "count:child", "two kids"),
+         ("We have three boys under ten.", "count:son", "three boys")), we=True),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
@@ -353,7 +360,8 @@ TABLE: tuple[Row, ...] = (
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
-                    r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
+                    r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted|rescue|rescued"
+                    r"|old|senior|black|white|grey|gray|ginger|tabby)\s+)*"
                     rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+)(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
          ("We have a dog called Biscuit.", "dog:biscuit", "biscuit"),
@@ -484,6 +492,9 @@ TABLE: tuple[Row, ...] = (
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
         (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?)\b)[a-z]+\s+[\w -]{1,30}?)"
+                 r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
+        (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
     Row("hobby", r"(?P<value>(?:knit|crochet|sew|paint|draw|sketch|sculpt|garden|bake|surf|ski"
                  r"|snowboard|climb|box|fence|row|sail|dance|sing|swim|cycle|hike|fish|hunt"
                  r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?)(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly"
@@ -515,7 +526,10 @@ TABLE: tuple[Row, ...] = (
                 r"\s+to\s+(?P<value>.+)",
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
           " year"),
-         ("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"))),
+         ("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"),
+         ("We've decided to move to Bristol.", "plan:bristol", "move to bristol"),
+         ("I'm moving to Porto next month.", "plan:porto", "move to porto next month")),
+        we=True),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
                 r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
@@ -746,6 +760,8 @@ _NORMAL_FORMS = (
     (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
     (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
     (re.compile(r"^(?:have|has|haves)\s+(?:got\s+)?", _I), "has "),
+    # A move still ahead is a plan: home changes when it happens.
+    (re.compile(r"^is\s+(?:moving|relocating)\s+to\b", _I), "is planning to move to"),
 )
 
 

@@ -133,11 +133,14 @@ def company(raw: str, clause: Clause) -> Value | None:
 
 
 def name(raw: str, clause: Clause) -> Value | None:
-    shown = _cut(raw)
+    shown = _HONORIFIC_RE.sub("", _cut(raw))
     if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
         return None
     shown = person(shown)
     return Value(shown, shown.lower())
+
+
+_HONORIFIC_RE = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|professor|doctor)\.?\s+(?=[A-Z])", _I)
 
 
 def proper_name(raw: str, clause: Clause) -> Value | None:
@@ -154,13 +157,21 @@ def title(raw: str, clause: Clause) -> Value | None:
     shown = display(_cut(raw))
     lowered = shown.lower().split()
     head = lowered[: lowered.index("of")] if "of" in lowered else lowered
-    if not head or len(lowered) > 6 or head[-1] not in JOB_HEADS:
+    if not head or len(lowered) > 6 or not _job_head(head[-1]):
         return None
     if len(lowered) == 1 and lowered[0] in _SEATS:
         return None  # "I'm the lead on this": a seat in something unnamed
     if any(w in STOPWORDS and w not in ("of", "and") for w in lowered):
         return None
     return Value(shown, shown.lower())
+
+
+# Specialists named by their field: cardiologist, psychiatrist, optician, radiographer.
+_SPECIALIST_RE = re.compile(r"^[a-z]{3,}(?:ologist|iatrist|ician|ographer|ologer)$")
+
+
+def _job_head(word: str) -> bool:
+    return word in JOB_HEADS or bool(_SPECIALIST_RE.match(word))
 
 
 _NOT_TAUGHT = wordset(

@@ -90,6 +90,23 @@ MANY_RELATIONS = {
     "grandkid": "grandchild",
     "grandchild": "grandchild",
     "sibling": "sibling",
+    "boy": "son",
+    "girl": "daughter",
+    "guinea pig": "guinea pig",
+    "tortoise": "tortoise",
+    "turtle": "turtle",
+    "ferret": "ferret",
+    "budgie": "budgie",
+    # A breed says which pet it is: "a rescue greyhound named Bolt".
+    **dict.fromkeys(
+        sorted(
+            wordset(
+                """greyhound labrador retriever beagle terrier poodle spaniel collie dachshund
+            husky pug bulldog chihuahua corgi whippet lurcher schnauzer"""
+            )
+        ),
+        "dog",
+    ),
 }
 
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
