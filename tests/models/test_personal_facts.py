@@ -371,3 +371,17 @@ def test_a_move_still_ahead_is_a_plan_not_a_new_home():
     assert keys(facts("I'm moving to Porto next month.")) == [
         ("user", "plan:porto", "move to porto next month")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm getting there, Caroline.",
+        "I'm so happy for you, Caroline.",
+        "I'm always here for you, Mel!",
+        "Love and acceptance should be everyone's right.",
+        "Love the colors and the sunset vibe.",
+    ],
+)
+def test_the_person_spoken_to_and_praise_are_no_facts(text):
+    assert facts(text, speaker="Melanie") == []

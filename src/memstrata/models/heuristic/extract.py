@@ -376,11 +376,10 @@ def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     return _Tone(correction, hedge), text.strip()
 
 
-# Chat leaves out the "I" of a taste or a belonging: "Can't stand cilantro", "Own a
-# sailboat". Only these verbs: "Love you!" and "Drive safe!" then read as nothing.
+# Chat leaves out the "I" of a taste: "Can't stand cilantro", "Really love sushi". Not
+# before a bare "Love": "Love the colors!" praises, and "Love and acceptance..." is a noun.
 _DROPPED_I_RE = re.compile(
-    r"^(?=(?:own|can't\s+stand|cannot\s+stand|can't\s+eat|love|hate|adore|despise"
-    r"|really\s+(?:love|hate|like|dislike))\s)",
+    r"^(?=(?:can't\s+stand|cannot\s+stand|can't\s+eat|really\s+(?:love|hate|like|dislike))\s)",
     _I,
 )
 # "First some context: I'm 58 and married": what follows a colon is read on its own,
