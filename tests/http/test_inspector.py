@@ -2,6 +2,7 @@
 corrections, erasure, imports and a phone-sized window. The same tests make the docs'
 screenshots (MEMSTRATA_SCREENSHOTS=1)."""
 
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.http.conftest import Live
+from tests.http.import_files import long_slack_zip
 from tests.http.inspector_browser import (
     PHONE,
     browser,
@@ -146,6 +148,44 @@ def test_an_import_shows_its_progress_until_done(owner: BrowserContext, tmp_path
     page.get_by_role("button", name="Start import").click()
     expect(page.locator("#import-status")).to_have_text("done", timeout=30_000)
     expect(page.locator("#import-report")).to_contain_text("Kept")
+    page.close()
+
+
+WATCH_PROGRESS = """() => {
+    const seen = window.progressSeen = [];
+    const step = document.querySelector('#import-step');
+    const bar = document.querySelector('#import-progress');
+    const note = () => seen.push([document.querySelector('#import-status').textContent,
+                                  step.textContent, bar.getAttribute('value')]);
+    note();
+    new MutationObserver(note).observe(step, {childList: true, characterData: true,
+                                              subtree: true});
+}"""
+
+
+def test_a_running_import_shows_its_percentage_as_it_goes(
+    owner: BrowserContext, tmp_path: Path
+) -> None:
+    page = owner.new_page()
+    page.goto("/ui/imports")
+    page.get_by_label("Slack export (.zip)").check()
+    export = long_slack_zip(tmp_path / "long.zip", days=100, per_day=30)
+    page.get_by_label("File to import").set_input_files(str(export))
+    page.get_by_role("button", name="Start import").click()
+    page.wait_for_url("**/ui/imports/*")
+    page.evaluate(WATCH_PROGRESS)
+    expect(page.locator("#import-status")).to_have_text("done", timeout=120_000)
+    expect(page.locator("#import-step")).to_have_text("Finished (100%).")
+    expect(page.locator("#import-progress")).to_have_attribute("value", "100")
+    seen = page.evaluate("window.progressSeen")
+    running = [
+        (text, value)
+        for status, text, value in seen
+        if status == "running" and re.search(r" of \d+ (day files|messages) \(\d+%\)", text)
+    ]
+    assert running, f"no percentage was shown while the import ran: {seen}"
+    for text, value in running:  # the bar and the words agree
+        assert text.endswith(f"({value}%).")
     page.close()
 
 

@@ -44,6 +44,7 @@ templates = Jinja2Templates(
     env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
 )
 templates.env.globals["source_link"] = views.source_link
+templates.env.globals["progress_line"] = views.progress_line
 
 SECURITY_HEADERS = {
     # No inline script or style at all: markup that slips into a page cannot run.
@@ -393,10 +394,11 @@ def import_page(request: Request, import_id: str) -> HTMLResponse:
 
 @router.get("/imports/{import_id}/status")
 def import_status(request: Request, import_id: str) -> JSONResponse:
-    """For the page's polling script: the status as JSON."""
+    """For the page's polling script: the status as JSON, with its progress in words."""
     _, viewer = _viewer(request)
     job = _import_status(request, viewer, import_id)
-    return JSONResponse(job.model_dump(mode="json"), headers={"Cache-Control": "no-store"})
+    shown = {**job.model_dump(mode="json"), "progress_line": views.progress_line(job)}
+    return JSONResponse(shown, headers={"Cache-Control": "no-store"})
 
 
 def _import_status(request: Request, viewer: Viewer, import_id: str) -> ImportStatus:

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from memstrata.disclosure import VisibilityOf, shown_changes, shown_facts, visibility_lookup
 from memstrata.errors import InvalidInput, NotFound
+from memstrata.http.schemas import ImportStatus
 from memstrata.http.ui.session import Viewer
 from memstrata.memory import Memory
 from memstrata.types import (
@@ -256,3 +257,24 @@ def _stream_target(memory: Memory, viewer: Viewer, stream: str) -> EraseTarget:
         f"{row.records}{more} source records",
     ]
     return EraseTarget("stream", stream, {"stream": stream}, lines)
+
+
+_UNITS = {("slack", "reading"): "day files", ("jira", "reading"): "issues"}
+
+
+def progress_line(job: ImportStatus) -> str:
+    """The import's progress in words: 'Reading the file: 12 of 40 day files (30%)'."""
+    if job.status == "queued":
+        return "Waiting for the imports before it."
+    if job.status == "done":
+        return "Finished (100%)."
+    if job.status == "failed":
+        return "Stopped: see the reason below."
+    progress = job.progress
+    if progress is None:
+        return "Starting…"
+    units = _UNITS.get((job.kind, progress.step), "messages")
+    step = "Reading the file" if progress.step == "reading" else "Digesting what it stored"
+    if progress.total is None:
+        return f"{step}: {progress.done} {units} so far."
+    return f"{step}: {progress.done} of {progress.total} {units} ({progress.percent}%)."

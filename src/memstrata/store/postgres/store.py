@@ -59,6 +59,7 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    ImportProgress,
     ImportReport,
     Record,
     SourceRef,
@@ -1208,6 +1209,12 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             ),
         )
 
+    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None:
+        self._exec(
+            "UPDATE imports SET progress = %s WHERE id = %s",
+            (progress.model_dump_json(), import_id),
+        )
+
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
         row = self._row("SELECT * FROM imports WHERE tenant = %s AND id = %s", (tenant, import_id))
         return None if row is None else _import_job(row)
@@ -1624,7 +1631,7 @@ def _item(kind: str, row: Row) -> Item:
 
 
 def _import_job(row: Row) -> ImportJob:
-    report = row["report"]
+    report, progress = row["report"], row["progress"]
     return ImportJob(
         id=row["id"],
         tenant=row["tenant"],
@@ -1632,6 +1639,7 @@ def _import_job(row: Row) -> ImportJob:
         status=row["status"],
         report=None if report is None else ImportReport.model_validate_json(report),
         error=row["error"],
+        progress=None if progress is None else ImportProgress.model_validate_json(progress),
     )
 
 
