@@ -5,6 +5,7 @@ Errors render as pages: a stream or fact the viewer may not see is a 404 page, w
 belongs to another tenant, is above the viewer's trust, or does not exist at all.
 """
 
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,6 +37,7 @@ from memstrata.http.ui.session import (
     resolve_viewer,
 )
 from memstrata.memory import Memory
+from memstrata.team.model import ActionStatus
 from memstrata.types import FactCategory
 
 HERE = Path(__file__).parent
@@ -214,6 +216,7 @@ def context(
         stream=stream,
         ctx=built,
         q=q,
+        reasons=Counter(d.reason for d in built.dropped).most_common(),
         dropped_shown=DROPPED_SHOWN,
     )
 
@@ -356,6 +359,48 @@ def search(
     if q.strip():
         hits = memory.search(q, stream or None, limit=25, trust=viewer.trust, tenant=viewer.tenant)
     return page(request, "search.html", viewer=viewer, q=q, stream=stream, hits=hits)
+
+
+# -- actions ------------------------------------------------------------------
+
+
+@router.get("/actions")
+def actions(
+    request: Request,
+    status: Annotated[str, Query(pattern=r"^[a-z]*$")] = "open",
+    stream: str = "",
+    p: PageNumber = 1,
+) -> HTMLResponse:
+    memory, viewer = _viewer(request)
+    if stream:
+        views.known_stream(memory, viewer, stream)
+    listed = views.actions_page(memory, viewer, status, stream, p)
+    return page(
+        request,
+        "actions.html",
+        viewer=viewer,
+        actions=listed.items,
+        pages=listed,
+        status=status,
+        stream=stream,
+        statuses=[s.value for s in ActionStatus],
+    )
+
+
+@router.post("/actions/{action_id}")
+def set_action_status(
+    request: Request,
+    action_id: int,
+    status: Annotated[ActionStatus, Form()],
+    csrf: Annotated[str, Form()] = "",
+    back: Annotated[str, Form()] = "",
+) -> Response:
+    memory, viewer = _viewer(request)
+    check_csrf(viewer, csrf)
+    require_writer(viewer)
+    views.readable_action(memory, viewer, action_id)
+    memory.set_action_status(action_id, status.value, tenant=viewer.tenant)
+    return _back(_local(back or "/ui/actions") + f"#action-{action_id}")
 
 
 # -- imports ------------------------------------------------------------------

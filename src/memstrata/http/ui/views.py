@@ -15,6 +15,7 @@ from memstrata.errors import InvalidInput, NotFound
 from memstrata.http.schemas import ImportStatus
 from memstrata.http.ui.session import Viewer
 from memstrata.memory import Memory
+from memstrata.team.model import Action, ActionStatus
 from memstrata.types import (
     Fact,
     FactHistory,
@@ -202,6 +203,32 @@ def source_link(ref: SourceRef | None, stream: str) -> str | None:
     if ref.kind == "fact":
         return f"/ui/facts/{ref.id}"
     return None
+
+
+def actions_page(memory: Memory, viewer: Viewer, status: str, stream: str, number: int) -> Page:
+    """The actions the viewer's trust may read, newest first; `status` "" for any."""
+    if status and status not in ACTION_STATUSES:
+        raise InvalidInput(f"status is one of {', '.join(ACTION_STATUSES)} (or empty for any)")
+    found = memory.actions(
+        status=status or None,
+        stream=stream or None,
+        trust=viewer.trust,
+        tenant=viewer.tenant,
+    )
+    found.sort(key=lambda a: (a.opened_at, a.id), reverse=True)
+    return page_of(found, number)
+
+
+def readable_action(memory: Memory, viewer: Viewer, action_id: int) -> Action:
+    """The action, or NotFound when it is another tenant's or above the viewer's trust."""
+    readable = memory.actions(status=None, trust=viewer.trust, tenant=viewer.tenant)
+    found = next((a for a in readable if a.id == action_id), None)
+    if found is None:
+        raise NotFound(f"no action {action_id}")
+    return found
+
+
+ACTION_STATUSES = [s.value for s in ActionStatus]
 
 
 class EraseArgument(TypedDict, total=False):
