@@ -151,6 +151,27 @@ def test_an_import_shows_its_progress_until_done(owner: BrowserContext, tmp_path
     page.close()
 
 
+def test_a_source_link_lands_on_its_turn_however_old(owner: BrowserContext, seeded: Live) -> None:
+    long = "project:long"
+    first = seeded.memory.add_turn(long, "Raj is the release manager.", "Noted.", tenant="tenant-a")
+    for n in range(60):  # more than a page of turns after it
+        seeded.memory.add_turn(long, f"Status check {n}.", "All green.", tenant="tenant-a")
+    seeded.settle()
+    page = owner.new_page()
+    page.goto("/ui/facts?" + urlencode({"stream": long}))
+    fact = page.locator("ol.facts li", has_text="release manager")
+    fact.get_by_role("link", name=f"turn:{first.id}").click()
+    cited = page.locator(f"#turn-{first.id}")
+    expect(cited).to_have_attribute("aria-current", "true")
+    expect(cited).to_contain_text("Raj is the release manager.")
+    expect(page.locator("ol.items > li")).to_have_count(11)  # itself and 10 newer ones
+    page.goto("/ui/turns?" + urlencode({"stream": long}))
+    expect(page.locator(f"#turn-{first.id}")).to_have_count(0)  # not on the newest page
+    answer = page.goto(f"/ui/turns/{first.id + 10_000}")
+    assert answer is not None and answer.status == 404
+    page.close()
+
+
 WATCH_PROGRESS = """() => {
     const seen = window.progressSeen = [];
     const step = document.querySelector('#import-step');

@@ -52,7 +52,7 @@ def test_actions_show_their_evidence_and_a_writer_marks_one_done(
     )
     evidence = item.get_by_role("link", name="slack.message:").first
     expect(evidence).to_have_attribute(
-        "href", f"/ui/records?{urlencode({'stream': APOLLO})}#record-{blocker.record_ids[0]}"
+        "href", f"/ui/records/{blocker.record_ids[0]}#record-{blocker.record_ids[0]}"
     )
     shoot(page, "actions")
     item.get_by_role("button", name=f"Mark “{blocker.title}” done").click()

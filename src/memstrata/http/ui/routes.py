@@ -230,6 +230,26 @@ def turns(request: Request, stream: str, p: PageNumber = 1) -> HTMLResponse:
     return page(request, "turns.html", viewer=viewer, stream=stream, turns=shown, pages=listed)
 
 
+@router.get("/turns/{turn_id}")
+def turn(request: Request, turn_id: int) -> HTMLResponse:
+    """A cited turn among its neighbours, however old: where a source link lands."""
+    memory, viewer = _viewer(request)
+    cited, around = views.turns_around(memory, viewer, turn_id)
+    return page(
+        request, "turns.html", viewer=viewer, stream=cited.stream, turns=around, cited=cited
+    )
+
+
+@router.get("/records/{record_id}")
+def record(request: Request, record_id: int) -> HTMLResponse:
+    """One cited record: where a source link lands, however old the record is."""
+    memory, viewer = _viewer(request)
+    found = views.readable_record(memory, viewer, record_id)
+    return page(
+        request, "records.html", viewer=viewer, stream=found.stream, records=[found], cited=found
+    )
+
+
 @router.get("/records")
 def records(request: Request, stream: str, p: PageNumber = 1) -> HTMLResponse:
     memory, viewer = _viewer(request)

@@ -20,9 +20,11 @@ from memstrata.types import (
     Fact,
     FactHistory,
     FactStatus,
+    Record,
     SourceRef,
     Summary,
     SummaryKind,
+    Turn,
     check_stream,
 )
 
@@ -55,6 +57,29 @@ def newest_page(read_newest: object, number: int, size: int = PAGE_SIZE) -> Page
     `read_newest(n)` returns the newest n, oldest first, as the façade does."""
     newest = list(reversed(read_newest((number * size) + 1)))  # type: ignore[operator]
     return page_of(newest, number, size)
+
+
+TURNS_AROUND = 10
+"""A cited turn is shown with this many turns on each side."""
+
+
+def turns_around(memory: Memory, viewer: Viewer, turn_id: int) -> tuple[Turn, list[Turn]]:
+    """The turn (NotFound above the viewer's trust, as if it did not exist) and the turns
+    around it that the viewer may read, newest first."""
+    turn = memory.turn(turn_id, tenant=viewer.tenant)
+    if not viewer.reads(turn.visibility):
+        raise NotFound(f"no turn {turn_id}")
+    window = memory.turns(
+        turn.stream, 2 * TURNS_AROUND + 1, through=turn.seq + TURNS_AROUND, tenant=viewer.tenant
+    )
+    return turn, [t for t in reversed(window) if viewer.reads(t.visibility)]
+
+
+def readable_record(memory: Memory, viewer: Viewer, record_id: int) -> Record:
+    record = memory.record(record_id, tenant=viewer.tenant)
+    if not viewer.reads(record.visibility):
+        raise NotFound(f"no record {record_id}")
+    return record
 
 
 def known_stream(memory: Memory, viewer: Viewer, stream: str) -> str:
@@ -194,10 +219,10 @@ def source_link(ref: SourceRef | None, stream: str) -> str | None:
     if ref is None:
         return None
     query = urlencode({"stream": stream})
-    if ref.kind == "turn":
-        return f"/ui/turns?{query}#turn-{ref.id}"
-    if ref.kind.startswith(("slack.", "jira.", "web.")):
-        return f"/ui/records?{query}#record-{ref.id}"
+    if ref.kind == "turn" and ref.id.isdigit():
+        return f"/ui/turns/{ref.id}#turn-{ref.id}"
+    if ref.kind.startswith(("slack.", "jira.", "web.")) and ref.id.isdigit():
+        return f"/ui/records/{ref.id}#record-{ref.id}"
     if ref.kind.startswith("summary."):
         return f"/ui/summaries?{query}#summary-{ref.id}"
     if ref.kind == "fact":
