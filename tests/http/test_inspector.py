@@ -184,6 +184,10 @@ WATCH_PROGRESS = """() => {
 }"""
 
 
+RUNNING_SHOWN = """() => window.progressSeen.some(
+    ([status, text]) => status === 'running' && / of \\d+ .*%/.test(text))"""
+
+
 def test_a_running_import_shows_its_percentage_as_it_goes(
     owner: BrowserContext, tmp_path: Path
 ) -> None:
@@ -195,6 +199,8 @@ def test_a_running_import_shows_its_percentage_as_it_goes(
     page.get_by_role("button", name="Start import").click()
     page.wait_for_url("**/ui/imports/*")
     page.evaluate(WATCH_PROGRESS)
+    page.wait_for_function(RUNNING_SHOWN, timeout=120_000)
+    shoot(page, "import-progress", full_page=False)
     expect(page.locator("#import-status")).to_have_text("done", timeout=120_000)
     expect(page.locator("#import-step")).to_have_text("Finished (100%).")
     expect(page.locator("#import-progress")).to_have_attribute("value", "100")
