@@ -37,7 +37,7 @@ from memstrata.http.ui.session import (
     resolve_viewer,
 )
 from memstrata.memory import Memory
-from memstrata.team.model import ActionStatus
+from memstrata.team import ActionStatus
 from memstrata.types import FactCategory
 
 HERE = Path(__file__).parent

@@ -15,7 +15,7 @@ from memstrata.errors import InvalidInput, NotFound
 from memstrata.http.schemas import ImportStatus
 from memstrata.http.ui.session import Viewer
 from memstrata.memory import Memory
-from memstrata.team.model import Action, ActionStatus
+from memstrata.team import Action, ActionStatus
 from memstrata.types import (
     Fact,
     FactHistory,
