@@ -300,6 +300,10 @@ def test_an_imports_progress_is_seen_by_every_process(stores: Callable[[], Store
     assert seen == ImportProgress(step="reading", done=3, total=40) and seen.percent == 7
     first.set_import_progress("imp-1", ImportProgress(step="reading", done=9))
     assert second.import_job("t1", "imp-1").progress.percent is None  # size not known
+    first.insert_import("t1", "imp-2", "jira")
+    first.insert_import("t2", "imp-3", "jira")
+    assert [j.id for j in second.recent_imports("t1", 5)] == ["imp-2", "imp-1"]
+    assert [j.id for j in second.recent_imports("t1", 1)] == ["imp-2"]
 
 
 def test_a_key_revoked_in_one_process_is_refused_by_another(

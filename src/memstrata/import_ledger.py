@@ -25,6 +25,10 @@ class ImportLedger:
     def job(self, tenant: str, job_id: str) -> ImportJob | None:
         return self._store.import_job(tenant, job_id)
 
+    def recent(self, tenant: str, limit: int) -> list[ImportJob]:
+        """The tenant's newest imports, newest first."""
+        return self._store.recent_imports(tenant, limit)
+
     def unfinished(self) -> int:
         """Jobs queued or running, in every process."""
         return self._store.count_unfinished_imports()

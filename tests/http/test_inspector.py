@@ -213,7 +213,20 @@ def test_a_running_import_shows_its_percentage_as_it_goes(
     assert running, f"no percentage was shown while the import ran: {seen}"
     for text, value in running:  # the bar and the words agree
         assert text.endswith(f"({value}%).")
+    job_id = page.url.rsplit("/", 1)[-1]
+    page.goto("/ui/imports")
+    listed = page.locator("ol.imports li").first
+    expect(listed.get_by_role("link")).to_have_attribute("href", f"/ui/imports/{job_id}")
+    expect(listed).to_contain_text("Finished (100%). Kept 3000 of 3000.")
     page.close()
+
+
+def test_another_tenant_sees_no_import_of_ours(browser: Browser, seeded: Live) -> None:
+    context = open_context(browser, seeded)
+    page = sign_in(context, seeded.keys["b"])
+    page.goto("/ui/imports")
+    expect(page.locator("ol.imports")).to_have_count(0)
+    context.close()
 
 
 def test_a_persons_timeline_opens_with_their_profile(owner: BrowserContext) -> None:

@@ -34,7 +34,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Literal
+from typing import BinaryIO, Literal, Protocol
 
 from memstrata.errors import Busy, InvalidInput, StoreError
 from memstrata.http.errors import ApiError
@@ -206,21 +206,12 @@ class Imports:
         """The job's status, or None if there is no such job for `tenant`."""
         self._fail_orphans()
         found = self._ledger.job(tenant, job_id)
-        if found is None:
-            return None
-        progress = found.progress if found.status in ("queued", "running") else None
-        # Validated: the ledger keeps kind and status as plain text.
-        return ImportStatus.model_validate(
-            {
-                "id": found.id,
-                "kind": found.kind,
-                "status": found.status,
-                "report": found.report,
-                "error": found.error,
-                "progress": progress,
-                "percent": 100 if found.status == "done" else progress and progress.percent,
-            }
-        )
+        return None if found is None else _status(found)
+
+    def recent(self, tenant: str, limit: int) -> list[ImportStatus]:
+        """The statuses of the tenant's newest `limit` imports, newest first."""
+        self._fail_orphans()
+        return [_status(job) for job in self._ledger.recent(tenant, limit)]
 
     def close(self) -> None:
         """Stop taking uploads, end the running import at its next step, fail the queued
@@ -368,6 +359,33 @@ class Imports:
             self._ledger.set_status(job.id, status, report=report, error=error)
         except StoreError as exc:  # the worker must go on to the next job
             log.error("cannot record the status of %s import %s: %s", job.kind, job.id, exc)
+
+
+class _LedgerJob(Protocol):
+    """A job as the import ledger keeps it (the face does not import the store's types)."""
+
+    id: str
+    kind: str
+    status: str
+    report: ImportReport | None
+    error: str | None
+    progress: ImportProgress | None
+
+
+def _status(found: _LedgerJob) -> ImportStatus:
+    progress = found.progress if found.status in ("queued", "running") else None
+    # Validated: the ledger keeps kind and status as plain text.
+    return ImportStatus.model_validate(
+        {
+            "id": found.id,
+            "kind": found.kind,
+            "status": found.status,
+            "report": found.report,
+            "error": found.error,
+            "progress": progress,
+            "percent": 100 if found.status == "done" else progress and progress.percent,
+        }
+    )
 
 
 PROGRESS_SECONDS = 0.5

@@ -430,10 +430,14 @@ def _imports(request: Request) -> Imports:
     return request.app.state.imports
 
 
+RECENT_IMPORTS = 10
+
+
 @router.get("/imports")
 def imports_page(request: Request) -> HTMLResponse:
     _, viewer = _viewer(request)
-    return page(request, "imports.html", viewer=viewer, job=None)
+    recent = _imports(request).recent(viewer.tenant, RECENT_IMPORTS)
+    return page(request, "imports.html", viewer=viewer, job=None, recent=recent)
 
 
 @router.post("/imports")
@@ -454,7 +458,8 @@ def start_import(
 def import_page(request: Request, import_id: str) -> HTMLResponse:
     _, viewer = _viewer(request)
     job = _import_status(request, viewer, import_id)
-    return page(request, "imports.html", viewer=viewer, job=job)
+    recent = _imports(request).recent(viewer.tenant, RECENT_IMPORTS)
+    return page(request, "imports.html", viewer=viewer, job=job, recent=recent)
 
 
 @router.get("/imports/{import_id}/status")

@@ -1219,6 +1219,12 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         row = self._row("SELECT * FROM imports WHERE tenant = %s AND id = %s", (tenant, import_id))
         return None if row is None else _import_job(row)
 
+    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
+        rows = self._rows(
+            "SELECT * FROM imports WHERE tenant = %s ORDER BY seq DESC LIMIT %s", (tenant, limit)
+        )
+        return [_import_job(r) for r in rows]
+
     def count_unfinished_imports(self) -> int:
         row = self._row(
             "SELECT COUNT(*) AS n FROM imports WHERE NOT (status = ANY(%s))", (_FINISHED_IMPORT,)

@@ -1150,6 +1150,12 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         row = self._row("SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id))
         return None if row is None else _import_job(row)
 
+    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
+        rows = self._rows(
+            "SELECT * FROM imports WHERE tenant = ? ORDER BY seq DESC LIMIT ?", (tenant, limit)
+        )
+        return [_import_job(r) for r in rows]
+
     def count_unfinished_imports(self) -> int:
         marks = _marks(_FINISHED_IMPORT)
         row = self._one(
