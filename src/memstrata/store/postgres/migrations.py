@@ -339,4 +339,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         """
         + _row_security(("team_profiles", "team_actions", "team_digests")),
     ),
+    (
+        "0005_import_progress",
+        """
+        -- How far a running import has come (JSON: step, done, total), so that every
+        -- process of a server can show its progress.
+        ALTER TABLE imports ADD COLUMN progress TEXT;
+        """,
+    ),
 ]
