@@ -973,11 +973,11 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
         return found
     if rest.lower().startswith("is ") and "," in rest:
         parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
-        found = [_listed_facts(reading, p, clause, negated) for p in parts]
+        listed = [_listed_facts(reading, p, clause, negated) for p in parts]
         # "I'm getting there, Caroline": a list is one when its first part reads as a fact;
         # otherwise the name after the comma is the person spoken to.
-        if found[0]:
-            return [f for part in found for f in part]
+        if listed[0]:
+            return [f for part in listed for f in part]
     head = rest.split(",", 1)[0]
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
 
