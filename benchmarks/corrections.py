@@ -8,7 +8,8 @@ value it replaced. The dialogues were written for this benchmark; the first twel
 used while building memstrata.repairs, the next ten were run once before the second round
 of changes (6 of 10 passed then). Session 8 added two more sets of ten, each run once
 before any change made for it: the first passed 1 of 10 (the assistant's "You live in
-Denver" was no claim at all, so nothing could correct it), the second 7 of 10.
+Denver" was no claim at all, so nothing could correct it), the second 7 of 10; a third
+set of eight, run after both were fixed, passed 6 of 8.
 
     .venv/bin/python benchmarks/corrections.py [--show]
 """
@@ -328,6 +329,62 @@ DIALOGUES = (
         ("Ha, I wish. I'm 43.", "Oops."),
         "43",
         "34",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog's name?", "Your dog is called Rufus."),
+        ("Nope, Rocket.", "Sorry!"),
+        "rocket",
+        "rufus",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a junior developer at Atlassian.", "Nice."),
+        ("Quick fix: senior developer, not junior.", "Congrats!"),
+        "senior",
+        "junior",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where am I from?", "You're from Manchester."),
+        ("Liverpool, actually.", "Ah, sorry."),
+        "liverpool",
+        "manchester",
+    ),
+    dialogue(
+        "user's own",
+        ("My anniversary is on June 12.", "Lovely."),
+        ("Oops, our anniversary is June 21 — I swapped the digits.", "No problem."),
+        "june 21",
+        "june 12",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Oslo.", "Nice."),
+        ("We relocated to Bergen last week.", "Exciting!"),
+        "bergen",
+        "oslo",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who's my doctor?", "Your doctor is Dr. Patel."),
+        ("Not anymore — it's Dr. Okafor now.", "Noted."),
+        "okafor",
+        "patel",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for a 10k.", "Good luck."),
+        ("Change of plans: I'm training for a half marathon instead.", "Great."),
+        "half marathon",
+        "10k",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What language am I learning?", "You're learning German."),
+        ("Dutch, not German.", "Got it."),
+        "dutch",
+        "german",
     ),
 )
 

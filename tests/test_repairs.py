@@ -39,6 +39,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Not anymore — I'm at PwC since June.", Repair("PwC", None)),
         ("Oops, she's 8, she had her birthday last week.", Repair("8", None)),
         ("It's Jesse, actually.", Repair("Jesse", None)),
+        ("Not anymore — it's Dr. Okafor now.", Repair("Okafor", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:

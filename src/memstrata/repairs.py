@@ -52,7 +52,8 @@ _WAS_NOW_RE = re.compile(
 # With the old word left out, only after a denial or a self-correction: "No, that's Priya
 # now", "Not anymore, I'm at PwC", "Oops, she's 8".
 _ONLY_NEW_RE = re.compile(
-    r"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>[^,;.!?]+?)"
+    r"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:(?:dr|mr|mrs|ms|mx|prof)\.\s+)?"
+    r"[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
     r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+(?:does|is|did|has"
@@ -83,7 +84,7 @@ def read_repairs(user_text: str) -> list[Repair]:
     """The repairs a user turn makes, one per sentence that is nothing but a repair. A
     denial on its own ("Not anymore.") makes the next sentence a repair too."""
     found, denied = [], False
-    for sentence in re.split(r"(?<=[.!?])\s+", user_text.strip()):
+    for sentence in _sentences(user_text):
         sentence = sentence.strip().rstrip(".!")
         if len(sentence) > _MAX_CHARS:
             denied = False
@@ -98,6 +99,21 @@ def read_repairs(user_text: str) -> list[Repair]:
 
 # "It's Jesse, actually": the correction word may come last.
 _ACTUALLY_END_RE = re.compile(r",?\s+actually$", _I)
+
+
+_HONORIFIC = r"(?:dr|mr|mrs|ms|mx|prof)\."
+_AFTER_HONORIFIC_RE = re.compile(rf"\b{_HONORIFIC}$", _I)
+
+
+def _sentences(text: str) -> list[str]:
+    """`text` cut after . ! and ?, but not after the "Dr." of "Dr. Okafor"."""
+    out: list[str] = []
+    for piece in re.split(r"(?<=[.!?])\s+", text.strip()):
+        if out and _AFTER_HONORIFIC_RE.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
 
 
 def _read(sentence: str, denied: bool) -> Repair | None:
@@ -141,7 +157,7 @@ def _short(text: str) -> bool:
 # What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
 _FRAME_RE = re.compile(
     r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|that's|i\s+meant?)\s+)?"
-    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?",
+    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?",
     _I,
 )
 

@@ -357,6 +357,7 @@ def test_a_place_found_or_rented_is_no_home(text):
     ("text", "slot", "value"),
     [
         ("My name is Dr. Anand Rao.", "name", "anand rao"),
+        ("My doctor is Dr. Patel.", "doctor", "patel"),
         ("I'm a cardiologist.", "job title", "cardiologist"),
         ("I practice at Mercy Hospital.", "employer", "mercy hospital"),
         ("I've got a rescue greyhound named Bolt.", "dog:bolt", "bolt"),

@@ -522,14 +522,15 @@ TABLE: tuple[Row, ...] = (
         (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),
     # plans and goals
     Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
-                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined|(?:has\s+)?decided)"
-                r"\s+to\s+(?P<value>.+)",
+                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+(?P<value>.+)",
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
           " year"),
-         ("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"),
-         ("We've decided to move to Bristol.", "plan:bristol", "move to bristol"),
+         ("We're planning to move to Bristol.", "plan:bristol", "move to bristol"),
          ("I'm moving to Porto next month.", "plan:porto", "move to porto next month")),
         we=True),
+    # What "we decided" is a decision of the team's (the decision rules); "I" decide a plan.
+    Row("plan", r"(?:has\s+)?decided\s+to\s+(?P<value>.+)",
+        (("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"),)),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
                 r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
@@ -646,7 +647,7 @@ _THE_MINE_RE = re.compile(
     rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)",
     _I,
 )
-_NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
 _IS_MY_REL_RE = re.compile(rf"^is\s+(?:my|our)\s+(?:new\s+)?(?P<rel>{RELATION_RE})$", _I)
 
