@@ -23,7 +23,9 @@ from memstrata.store.postgres.migrations import TENANT_SETTING
 
 EVERY_TENANT = ""
 """The setting's value for calls across tenants (maintenance, workers, keys): the
-policies then let every row through, and the store's filters are the guard."""
+policies then let every row through, and the store's filters are the guard. A call that
+names no tenant inside `acting_for` stays within the tenant acted for: a guard narrows,
+never widens."""
 
 _acting: ContextVar[str] = ContextVar("memstrata_acting_tenant", default=EVERY_TENANT)
 _ROW_ARGUMENTS = ("where", "turn", "fact", "summary")
@@ -90,7 +92,9 @@ def _acting_for_call(
         given = args[position] if position < len(args) else None
         value = kwargs.get(name, given)
         tenant = getattr(value, "tenant", None) if row else value
-        with acting_for(tenant if isinstance(tenant, str) else None):
+        if not isinstance(tenant, str):  # every tenant's, unless a caller narrowed it
+            return method(self, *args, **kwargs)
+        with acting_for(tenant):
             return method(self, *args, **kwargs)
 
     return call
