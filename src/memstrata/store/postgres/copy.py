@@ -14,6 +14,7 @@ import numpy as np
 
 from memstrata.errors import StoreError
 from memstrata.store.base import Store
+from memstrata.store.postgres.migrations import INDEX_TURNS
 from memstrata.store.postgres.store import PostgresStore
 
 TABLES = (
@@ -139,15 +140,7 @@ def _value(value: Any, kind: str) -> Any:
 def _index_copied_turns(target: PostgresStore) -> None:
     """Turns are indexed with the turn before them, as insert_turn does."""
     with target.transaction():
-        target._exec(
-            "UPDATE turns t SET search = setweight(to_tsvector('english',"
-            " coalesce(t.speaker || ': ', '') || t.user_text || E'\\n'"
-            " || coalesce(t.assistant_speaker || ': ', '') || t.assistant_text), 'A')"
-            " || setweight(to_tsvector('english', coalesce((SELECT coalesce(p.speaker"
-            " || ': ', '') || p.user_text || E'\\n' || p.assistant_text FROM turns p"
-            " WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1),"
-            " '')), 'D') WHERE t.search = ''::tsvector"
-        )
+        target._exec(INDEX_TURNS + " WHERE t.search = ''::tsvector")
 
 
 def _move_identities(target: PostgresStore) -> None:

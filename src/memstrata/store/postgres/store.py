@@ -50,7 +50,7 @@ from memstrata.store.postgres.connection import (
 )
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
-from memstrata.store.postgres.migrations import MIGRATIONS
+from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
 from memstrata.store.postgres.routing import RoutingTables
 from memstrata.store.postgres.team import TeamTables
 from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
@@ -1445,8 +1445,8 @@ def _speaking(speaker: str | None, text: str) -> str:
 # A turn's own words weigh 1 (A); the turn before it, indexed alongside for context, a
 # quarter (D), as the SQLite store weighs them. ts_rank takes weights as {D, C, B, A}.
 _TURN_SEARCH = (
-    "setweight(to_tsvector('english', own.own_user || E'\\n' || own.own_assistant), 'A')"
-    " || setweight(to_tsvector('english', coalesce(coalesce(p.speaker || ': ', '')"
+    f"setweight(to_tsvector('{TURN_CONFIG}', own.own_user || E'\\n' || own.own_assistant), 'A')"
+    f" || setweight(to_tsvector('{TURN_CONFIG}', coalesce(coalesce(p.speaker || ': ', '')"
     " || p.user_text || E'\\n' || p.assistant_text, '')), 'D')"
 )
 
@@ -1466,7 +1466,7 @@ class _KindSpec(NamedTuple):
 _KINDS = {
     "turn": _KindSpec(
         "turns",
-        "english",
+        TURN_CONFIG,
         "x.id, x.stream, x.user_text || E'\\n' || x.assistant_text AS text, x.at,"
         " x.visibility, 'turn' AS source_kind, x.id::text AS source_id, 1 AS mentions,"
         " x.speaker",
