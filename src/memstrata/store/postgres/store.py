@@ -650,11 +650,19 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             ],
         )
 
+    def index_vectors(self) -> None:
+        """Make the HNSW index of every dimension the vectors table holds (after a bulk
+        copy, which bypasses put_vectors)."""
+        for row in self._rows("SELECT DISTINCT dim FROM vectors"):
+            self._index_dimension(int(row["dim"]))
+
     def _index_dimension(self, dim: int) -> None:
         """An HNSW index (cosine) over the vectors of one dimension: pgvector indexes only
         vectors of a fixed size, so each dimension in use has its own partial index."""
         with self.transaction():
             self._exec("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK + 1,))
+            # A graph that fits in memory is built many times faster.
+            self._exec("SET LOCAL maintenance_work_mem = '512MB'")
             self._exec(
                 f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim} ON vectors USING hnsw"
                 f" ((embedding::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
