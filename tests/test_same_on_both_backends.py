@@ -1,11 +1,13 @@
 """The same stream gives the same contexts on every backend: a deterministic story (the
 heuristic model, hashing vectors, fixed times) is written to the backend under test and
-to a SQLite file, and every question is asked of both.
+to a SQLite file, and every question is asked of both, at a small and a large budget.
 
-Retrieved material is the one part that may differ: SQLite ranks full-text matches by
-BM25, PostgreSQL by ts_rank, which weighs a common word as much as a rare one; and the
-vector indexes break ties between equally similar items in their own order. So for it
-the test holds the backends to the same matches, not the same order."""
+Retrieved material is the one part that may differ. Full text matches the same items on
+both, but ranks them a little differently: SQLite by FTS5's BM25, PostgreSQL by ts_rank
+weighted by each term's IDF, which lacks BM25's length normalisation. Where the scores
+are near ties (words found in nearly every turn), the two orders part, and so may the
+last items that fit. So for retrieved material the test holds the backends to the same
+matches, not the same order."""
 
 from collections.abc import Callable
 from pathlib import Path

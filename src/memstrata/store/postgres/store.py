@@ -84,6 +84,7 @@ _FINISHED_IMPORT = ["done", "failed"]
 _SCORED = 1000
 """The most full-text matches one search ranks, as in the SQLite store."""
 _COUNT_REMEMBERED_FROM = 200
+_COUNTED_ROWS = 5000
 _TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
 _RECORDS_PER_INSERT = 500
@@ -712,7 +713,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             f" SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
             f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
             f" WHERE v.kind = %s AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
-            " ORDER BY distance LIMIT %s) nearest ORDER BY distance"
+            " ORDER BY distance LIMIT %s) nearest ORDER BY distance, item_id"
         )
         values = [vector, kind, where.tenant, *params, limit]
         if not exact:
@@ -1467,7 +1468,8 @@ class _KindSpec(NamedTuple):
     """Selected as id, stream, text, at, visibility, source_kind, source_id, mentions."""
     time: str
     text: str
-    rank: str
+    weights: str
+    """ts_rank's weights of the labels {D, C, B, A} and a comma, or nothing for its own."""
     mentions: str = "1"
 
 
@@ -1480,7 +1482,7 @@ _KINDS = {
         " x.speaker",
         "x.at",
         "x.user_text || E'\\n' || x.assistant_text",
-        "ts_rank('{0.25, 0.25, 0.25, 1.0}', x.search, q.q)",
+        "'{0.25, 0.25, 0.25, 1.0}', ",
     ),
     "fact": _KindSpec(
         "facts",
@@ -1489,7 +1491,7 @@ _KINDS = {
         " x.mention_count AS mentions",
         "x.source_at",
         "x.text",
-        "ts_rank(x.search, q.q)",
+        "",
         "x.mention_count",
     ),
     "summary": _KindSpec(
@@ -1499,7 +1501,7 @@ _KINDS = {
         " 'summary.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
         "x.period_end",
         "x.text",
-        "ts_rank(x.search, q.q)",
+        "",
     ),
     "record": _KindSpec(
         "records",
@@ -1508,7 +1510,7 @@ _KINDS = {
         " x.source || '.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
         "x.at",
         "x.text",
-        "ts_rank(x.search, q.q)",
+        "",
     ),
 }
 
@@ -1587,9 +1589,22 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
     The terms are taken rarest first (ties by code point, as Python sorts them) while their
     matches stay within _SCORED; the first is always taken. When even it matches more, the
     newest _SCORED matches are ranked. Rows with a term carry the counts made here, to be
-    remembered; the others are the hits."""
+    remembered; the others are the hits.
+
+    An item's rank is BM25's sum over the terms it holds of each term's IDF (from its match
+    count and the table's rows, as SQLite's FTS5 ranks) times ts_rank of that term alone,
+    which grows with the term's occurrences and saturates as BM25's term frequency does.
+    ts_rank of all terms at once would weigh a word in every turn as much as a rare one."""
     phrase = f"phraseto_tsquery('{spec.config}', term)"
-    found = f"SELECT x.id, {spec.rank} AS rank FROM {spec.table} x, q WHERE x.search @@ q.q"
+    rank = f"(SELECT sum(k.idf * ts_rank({spec.weights}x.search, k.tq)) FROM kept k)"
+    found = f"SELECT x.id, {rank} AS rank FROM {spec.table} x, q WHERE x.search @@ q.q"
+    # The table's rows: counted exactly up to _COUNTED_ROWS, so that a small memory ranks
+    # the same every time; past that, the statistics' estimate, which may lag a little.
+    rows = (
+        f"greatest((SELECT count(*) FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c),"
+        f" pg_stat_get_live_tuples('{spec.table}'::regclass),"
+        f" (SELECT reltuples FROM pg_class WHERE oid = '{spec.table}'::regclass))"
+    )
     return f"""
         WITH asked AS MATERIALIZED (
             SELECT term, known IS NULL AS counted, coalesce(known, (SELECT count(*) FROM
@@ -1599,10 +1614,14 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
         ), placed AS (
             SELECT term, counted, n, row_number() OVER w AS place, sum(n) OVER w AS total
             FROM asked WINDOW w AS (ORDER BY n, term COLLATE "C")
-        ), q AS (
-            SELECT (string_agg('(' || {phrase}::text || ')', ' | ' ORDER BY place)
-                FILTER (WHERE numnode({phrase}) > 0))::tsquery AS q, max(total) AS matches
+        ), kept AS MATERIALIZED (
+            SELECT place, total, {phrase} AS tq, greatest(1e-6, ln(
+                (greatest({rows}, n) - n + 0.5) / (n + 0.5))) AS idf
             FROM placed WHERE place = 1 OR total <= {_SCORED}
+        ), q AS (
+            SELECT (string_agg('(' || tq::text || ')', ' | ' ORDER BY place)
+                FILTER (WHERE numnode(tq) > 0))::tsquery AS q, max(total) AS matches
+            FROM kept
         ), found AS (
             {found} AND q.matches <= {_SCORED} AND {where_sql}
             UNION ALL ({found} AND q.matches > {_SCORED} AND {where_sql}
