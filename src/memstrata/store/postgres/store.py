@@ -479,17 +479,20 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
 
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
-        pairs = self._rows(
-            "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
+        """Pairs of (superseded fact, its active successor), newest old one first: one
+        statement reads both sides of every pair."""
+        rows = self._rows(
+            "WITH pairs AS (SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
             " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
             " WHERE o.tenant = %s AND o.stream = %s AND o.superseded_by IS NOT NULL"
-            " AND o.status != 'active' AND n.status = 'active' ORDER BY o.id DESC",
+            " AND o.status != 'active' AND n.status = 'active')"
+            " SELECT f.*, p.old AS pair_old, p.new AS pair_new FROM pairs p"
+            " JOIN facts f ON f.id IN (p.old, p.new) ORDER BY p.old DESC",
             (tenant, stream),
         )
-        wanted = sorted({r["old"] for r in pairs} | {r["new"] for r in pairs})
-        rows = self._rows("SELECT * FROM facts WHERE id = ANY(%s)", (wanted,))
         facts = {r["id"]: _fact(r) for r in rows}
-        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
+        pairs = dict.fromkeys((r["pair_old"], r["pair_new"]) for r in rows)
+        return [(facts[old], facts[new]) for old, new in pairs]
 
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         rows = self._rows(
