@@ -215,8 +215,14 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         conn.cursor_factory = _CountingCursor
         conn._memstrata_store = self  # type: ignore[attr-defined]
         # Set once per connection, so a vector search needs no transaction of its own: the
-        # iterative scan keeps a filtered search from coming back short.
-        conn.execute("SET TIME ZONE 'UTC'; SET hnsw.iterative_scan = relaxed_order")
+        # iterative scan keeps a filtered search from coming back short. Prepared
+        # statements keep one generic plan: planning the full-text statement afresh on
+        # each call took as long as running it (every statement filters on indexed
+        # columns, so the values do not change the best plan).
+        conn.execute(
+            "SET TIME ZONE 'UTC'; SET hnsw.iterative_scan = relaxed_order;"
+            " SET plan_cache_mode = force_generic_plan"
+        )
         register_vector(conn)
         keep_nul_characters(conn)
 
@@ -716,21 +722,19 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         vector = np.frombuffer(query, dtype=np.float32)
-        statement = (
-            "SELECT item_id, 1 - distance AS similarity FROM ("
-            f" SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
+        scored = (
+            f"SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
             f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
             # The kind and dimension are written out, to match their partial index.
             f" WHERE v.kind = '{kind}' AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
-            " ORDER BY distance LIMIT %s) nearest ORDER BY distance, item_id"
         )
-        values = [vector, where.tenant, *params, limit]
-        if not exact:
-            rows = self._rows(statement, values)
-        else:
-            with self.transaction():
-                self._exec("SET LOCAL enable_indexscan = off")
-                rows = self._rows(statement, values)
+        if exact:  # OFFSET 0 fences the order off from the index: every row is scored
+            scored = f"SELECT * FROM ({scored} OFFSET 0) every"
+        rows = self._rows(
+            f"SELECT item_id, 1 - distance AS similarity FROM ({scored}"
+            " ORDER BY distance LIMIT %s) nearest ORDER BY distance, item_id",
+            [vector, where.tenant, *params, limit],
+        )
         return [(r["item_id"], float(r["similarity"])) for r in rows]
 
     def vector_index(self) -> DatabaseVectors:
