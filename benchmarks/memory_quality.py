@@ -1501,11 +1501,11 @@ def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) 
         tally.misses.append(f"update {what}: {expect.old!r} -> {expect.value!r} in {line.text!r}")
 
 
-def run(model: str, show_misses: bool) -> dict[str, Tally]:
+def run(model: str, show_misses: bool, db: str | None = None) -> dict[str, Tally]:
     tallies: dict[str, Tally] = defaultdict(Tally)
     with tempfile.TemporaryDirectory() as tmp:
         settings = {"background_worker": False}
-        with Memory.open(Path(tmp) / "quality.db", embedder=None, **settings) as mem:
+        with Memory.open(db or Path(tmp) / "quality.db", embedder=None, **settings) as mem:
             if model != "heuristic":
                 sys.exit(f"unknown model {model!r}; only 'heuristic' runs offline")
             conversations = [*CONVERSATIONS, *LATE_CONVERSATIONS]
@@ -1559,8 +1559,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="heuristic")
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
+    parser.add_argument(
+        "--db", help="an empty database instead of a temporary SQLite file (postgresql://...)"
+    )
     args = parser.parse_args()
-    run(args.model, args.show_misses)
+    run(args.model, args.show_misses, args.db)
 
 
 if __name__ == "__main__":
