@@ -322,11 +322,15 @@ turn is searched for quotes only that far."""
 
 def _without_empty_headings(lines: list[str]) -> list[str]:
     """A heading whose lines were all removed goes too."""
+    # From the end, so that the next line with content is known without a search ahead.
     kept = []
-    for n, line in enumerate(lines):
-        following = next((x for x in lines[n + 1 :] if x.strip()), "#")
+    following = "#"
+    for line in reversed(lines):
         if not (line.startswith("#") and following.startswith("#")):
             kept.append(line)
+        if line.strip():
+            following = line
+    kept.reverse()
     return kept
 
 

@@ -12,6 +12,9 @@ import re
 
 _BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
 _SEPARATORS = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")
+_BREAK_CHARS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+"""The characters _BREAKS folds: most items hold none, and looking for each with `in`
+costs a tenth of running _BREAKS over the whole text."""
 _FOLD = " ¶ "
 """A paragraph mark in place of each run of line breaks: as cheap in tokens as a newline."""
 _MARKUP_START = re.compile(r"(?:[#>*+|=~`-]|\d+[.)](?:\s|$))")
@@ -22,7 +25,8 @@ underline that heads the line above. Summaries' own '### day' lines are below th
 
 def inline(text: str) -> str:
     """`text` on one line that cannot start a header, a list item, a quote or a fence."""
-    folded = _BREAKS.sub(_FOLD, text).strip()
+    has_break = any(char in text for char in _BREAK_CHARS)
+    folded = (_BREAKS.sub(_FOLD, text) if has_break else text).strip()
     return "\\" + folded if _MARKUP_START.match(folded) else folded
 
 
