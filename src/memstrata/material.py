@@ -285,8 +285,10 @@ def _without_repeats(
     )
 
     def why(line: str) -> str | None:
+        if line.startswith("#") or len(line) < _MIN_QUOTE:  # the body is no longer
+            return None
         body = " ".join(_LINE_LEAD_RE.sub("", line).split())
-        quoted = not line.startswith("#") and len(body) >= _MIN_QUOTE and body in said
+        quoted = len(body) >= _MIN_QUOTE and body in said
         return "repeats one of the recent turns" if quoted else None
 
     return _without_lines(summary, why)
