@@ -9,6 +9,7 @@ that start a line.
 """
 
 import re
+from functools import lru_cache
 
 _BREAKS = re.compile(r"\s*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]+\s*")
 _SEPARATORS = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")
@@ -28,7 +29,9 @@ def inline(text: str) -> str:
     return "\\" + folded if _MARKUP_START.match(folded) else folded
 
 
+@lru_cache(maxsize=64)
 def block(text: str) -> str:
-    """Multi-line `text` (a summary) whose lines cannot be headers of the context."""
+    """Multi-line `text` (a summary) whose lines cannot be headers of the context. Kept
+    by text: the same summary is rendered by every context until it changes."""
     lines = _SEPARATORS.sub("\n", text).split("\n")
     return "\n".join("\\" + line.lstrip() if _HEADER_LINE.match(line) else line for line in lines)
