@@ -263,6 +263,8 @@ def main() -> None:
     table.add_row("latency max", f"{max(lat_ms):.1f} ms")
     table.add_row("server CPU per request", server_cpu)
     table.add_row("client CPU per request", client_cpu)
+    # The cores are shared: with other work on them, wall times and CPU times both swell.
+    table.add_row("load average (1 min)", f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     errors = sum(load.errors.values())
     detail = ", ".join(f"{k}: {v}" for k, v in sorted(load.errors.items()))
     table.add_row("errors", f"{errors}" + (f" ({detail})" if detail else ""))

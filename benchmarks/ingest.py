@@ -98,6 +98,9 @@ def run_one(size: int, embed: str, keep: Path | None, workers: int) -> dict:
             # Before the counts below, which load every fact and summary for the report.
             rss = peak_rss_mb()
             streams = [s.name for s in mem.streams()]
+            # Vectors still owed once the work is done: an import that reports done
+            # leaves none, or says how many wait (report.unembedded).
+            waiting = sum(mem.store.count_unembedded_in("default", name) for name in streams)
             facts = sum(len(mem.facts(name)) for name in streams)
             summaries = sum(len(mem.summaries(name)) for name in streams)
         return {
@@ -112,6 +115,8 @@ def run_one(size: int, embed: str, keep: Path | None, workers: int) -> dict:
             "import_s": imported - started,
             "process_s": done - imported,
             "processed": processed,
+            "unembedded_at_return": report.unembedded,
+            "unembedded_when_done": waiting,
             "streams": len(streams),
             "facts": facts,
             "summaries": summaries,
@@ -161,6 +166,7 @@ def results_table(results: list[dict], embed: str, workers: int) -> Table:
         "process s",
         "total msgs/s",
         "msgs per CPU s",
+        "unembedded at return / done",
         "start RSS MB",
         "peak RSS MB",
         "worker RSS MB",
@@ -182,6 +188,7 @@ def results_table(results: list[dict], embed: str, workers: int) -> Table:
             f"{r['process_s']:.1f}",
             f"[{colour}]{rate:,.0f}[/{colour}]",
             f"{r['read'] / r['cpu_s']:,.0f}",
+            f"{r['unembedded_at_return']:,} / {r['unembedded_when_done']:,}",
             f"{r['start_rss_mb']:.0f}",
             f"{r['rss_mb']:.0f}",
             f"{r['worker_rss_mb']:.0f}",

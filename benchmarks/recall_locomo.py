@@ -10,6 +10,8 @@ newest lines that fit (window), the best BM25 lines that fit, and the whole conv
 Baselines show lines as "speaker: text" under their session's date. All are scored alike:
 evidence recall (share of the cited lines present verbatim), answer containment (share of
 the answer's content words present) and answer hit (at least half of them present).
+A last table splits the questions by the content words they share with their closest
+evidence line: with one or none, full text has little to go on and vectors must find it.
 Prints tables; asserts nothing.
 """
 
@@ -30,6 +32,7 @@ from rich.table import Table
 
 from memstrata import Memory, load_settings
 from memstrata.context import TITLES
+from memstrata.models.heuristic.text import STOPWORDS
 from memstrata.tokens import count_tokens
 
 METHODS = ("memstrata", "window", "bm25", "full")
@@ -47,6 +50,8 @@ class Result:
     answer_hit: bool
     tokens: int
     latency_ms: float
+    shared_words: int
+    """Content words the question shares with its closest evidence line."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,13 @@ def words(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+def shared_words(question: Question, by_id: dict[str, Line]) -> int:
+    """The most content words (not stop words) the question shares with one evidence line:
+    full text finds little for a question that shares none, where vectors must do it."""
+    asked = set(words(question.text)) - STOPWORDS
+    return max((len(asked & set(words(by_id[i].text))) for i in question.evidence), default=0)
+
+
 def memstrata_text(mem: Memory, stream: str, question: str, budget: int) -> tuple[str, str]:
     """The prompt text (for tokens) and the text to score, which leaves out the echoed
     question, since no baseline gets the question's words for free."""
@@ -180,6 +192,7 @@ def evaluate(
                 answer_hit=s.answer_hit,
                 tokens=count_tokens(prompt),
                 latency_ms=ms,
+                shared_words=shared_words(question, by_id),
             )
         )
 
@@ -277,6 +290,35 @@ def category_table(results: list[Result], budget: int) -> Table:
             *quality(rows),
             end_section=m == len(METHODS) - 1,
         )
+    return table
+
+
+OVERLAP_GROUPS = (("0-1", range(2)), ("2+", range(2, 10**6)))
+"""Questions by the content words they share with their closest evidence line."""
+
+
+def overlap_table(results: list[Result], budget: int) -> Table:
+    table = Table(
+        "shared words",
+        "questions",
+        "method",
+        "evidence recall",
+        "answer containment",
+        "answer hit",
+        title=f"By words shared with the evidence, at {budget:,} tokens (full: all)",
+    )
+    wanted = [r for r in results if r.budget in (budget, FULL_BUDGET)]
+    for label, shared in OVERLAP_GROUPS:
+        rows = [r for r in wanted if r.shared_words in shared]
+        for m, method in enumerate(METHODS):
+            mine = [r for r in rows if r.method == method]
+            table.add_row(
+                label if m == 0 else "",
+                str(len(mine)) if m == 0 else "",
+                method,
+                *quality(mine),
+                end_section=m == len(METHODS) - 1,
+            )
     return table
 
 
@@ -386,6 +428,7 @@ def report(
             )
     console.print(summary_table(results, sum(row.questions for row in ingested)))
     console.print(category_table(results, budget))
+    console.print(overlap_table(results, budget))
 
 
 if __name__ == "__main__":

@@ -522,15 +522,17 @@ def _newest_lines(text: str, room: int) -> str:
     return "\n".join([SUMMARY_GAP, "\n\n".join("\n".join(b) for b in kept)])
 
 
-def _blocks(text: str) -> list[tuple[str, list[str]]]:
-    """(header, lines) per period block; lines before any header fall under ''."""
+@lru_cache(maxsize=64)
+def _blocks(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(header, lines) per period block; lines before any header fall under ''. Kept by
+    text: the same active summary is read by every context until it changes."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in text.splitlines():
         if line.startswith("#"):
             blocks.append((line, []))
         elif line.strip():
             blocks[-1][1].append(line)
-    return [b for b in blocks if b[1]]
+    return tuple((header, tuple(lines)) for header, lines in blocks if lines)
 
 
 def _cut_at_word(line: str, room: int) -> str:

@@ -285,8 +285,10 @@ def _without_repeats(
     )
 
     def why(line: str) -> str | None:
+        if line.startswith("#") or len(line) < _MIN_QUOTE:  # the body is no longer
+            return None
         body = " ".join(_LINE_LEAD_RE.sub("", line).split())
-        quoted = not line.startswith("#") and len(body) >= _MIN_QUOTE and body in said
+        quoted = len(body) >= _MIN_QUOTE and body in said
         return "repeats one of the recent turns" if quoted else None
 
     return _without_lines(summary, why)
@@ -322,11 +324,15 @@ turn is searched for quotes only that far."""
 
 def _without_empty_headings(lines: list[str]) -> list[str]:
     """A heading whose lines were all removed goes too."""
+    # From the end, so that the next line with content is known without a search ahead.
     kept = []
-    for n, line in enumerate(lines):
-        following = next((x for x in lines[n + 1 :] if x.strip()), "#")
+    following = "#"
+    for line in reversed(lines):
         if not (line.startswith("#") and following.startswith("#")):
             kept.append(line)
+        if line.strip():
+            following = line
+    kept.reverse()
     return kept
 
 
