@@ -117,7 +117,7 @@ class _Hashing(HashingEmbedder):
     """The hashing embedder's very vectors, with each word's and word pair's slot hashed
     once: generated text repeats them, and hashing was most of a million items' fill."""
 
-    @functools.lru_cache(maxsize=1 << 21)  # noqa: B019 (one instance, kept for the run)
+    @functools.lru_cache(maxsize=1 << 19)  # noqa: B019 (one instance, kept for the run)
     def _slot(self, feature: str) -> tuple[int, float]:
         return super()._slot(feature)
 
