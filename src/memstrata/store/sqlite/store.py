@@ -9,6 +9,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -327,11 +328,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         insert_turn; no job is queued, as with insert_turn."""
         ids: list[int] = []
         with self.transaction():
-            next_seq: dict[tuple[str, str], int] = {}
-            for key in dict.fromkeys((t.tenant, t.stream) for t in turns):
-                mine = [t for t in turns if (t.tenant, t.stream) == key]
-                tokens = sum(t.tokens for t in mine)
-                next_seq[key] = self._take_seqs(*key, len(mine), tokens) - len(mine) + 1
+            counts: Counter[tuple[str, str]] = Counter()
+            tokens: Counter[tuple[str, str]] = Counter()
+            for turn in turns:
+                counts[(turn.tenant, turn.stream)] += 1
+                tokens[(turn.tenant, turn.stream)] += turn.tokens
+            next_seq = {
+                key: self._take_seqs(*key, count, tokens[key]) - count + 1
+                for key, count in counts.items()
+            }
             recorded = _ts(utcnow())
             for start in range(0, len(turns), _TURNS_PER_INSERT):
                 rows = []
