@@ -489,7 +489,7 @@ def main() -> None:
             f"{result['recall_at_50']:.3f}",
             f"{result['load']:.1f}",
         )
-    Console().print(table)
+    Console(width=200).print(table)  # whole, even when piped to a file
     print(f"load after: {_load()} (1, 5 and 15 minute load averages; {os.cpu_count()} cores)")
 
 
