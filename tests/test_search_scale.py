@@ -239,6 +239,14 @@ def test_rows_added_to_a_mapped_graph_are_merged_into_its_next_file(store):
     index.refresh("default", STREAM)  # as the embedding job does after writing vectors
     [new] = store.index_directory.glob("*.usearch")
     assert new != old and not old.exists()
+    # Another process merges again, replacing the file this one maps.
+    other = graph_index(store)
+    add_turns(store, [f"a walrus named w{n} read the kafka logs" for n in range(20)])
+    other.refresh("default", STREAM)
+    assert not new.exists()
+    add_turns(store, [f"an otter named o{n} read the kafka logs" for n in range(20)])
+    index.refresh("default", STREAM)
+    [new] = store.index_directory.glob("*.usearch")
     last_row = store.vectors("turn", "default", [STREAM])[-1][0]
     assert new.stem.endswith(f"-{last_row}"), "the new file holds every row"
     assert str(new) in mapped_files()

@@ -158,11 +158,12 @@ class _Graph:
 
     def save(self, path: Path) -> None:
         """Write the graph with every vector added since, to `path`. A mapped graph is
-        read into memory for this once (the only time it is), and the copy let go."""
+        copied into memory for this (the only time it is), and the copy let go."""
         index = self.index
         if self.mapped is not None:
-            index = _Graph(index.ndim).index
-            index.load(str(self.mapped))
+            # Copied from the mapping, not read from its path: another process may have
+            # replaced that file since.
+            index = index.copy()
             if len(self.newer):
                 ids = self.newer.ids
                 present = ids[np.asarray(index.contains(ids), dtype=bool)]
