@@ -5,8 +5,11 @@ Each dialogue is two exchanges (user, assistant) on a fresh stream, run through 
 API (Memory on a temporary SQLite file, add_turn, process_pending, facts()). A dialogue
 passes when an active fact holds the corrected value and no active fact still holds the
 value it replaced. The dialogues were written for this benchmark; the first twelve were
-used while building memstrata.repairs, the last ten were run once before the second round
-of changes (6 of 10 passed then).
+used while building memstrata.repairs, the next ten were run once before the second round
+of changes (6 of 10 passed then). Session 8 added two more sets of ten, each run once
+before any change made for it: the first passed 1 of 10 (the assistant's "You live in
+Denver" was no claim at all, so nothing could correct it), the second 7 of 10; a third
+set of eight, run after both were fixed, passed 6 of 8.
 
     .venv/bin/python benchmarks/corrections.py [--show]
 """
@@ -14,9 +17,13 @@ of changes (6 of 10 passed then).
 import argparse
 import tempfile
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memstrata import Memory
+
+MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+"""When every dialogue takes place, so that a weekday means one date."""
 
 
 @dataclass(frozen=True)
@@ -144,8 +151,8 @@ DIALOGUES = (
         "user's own",
         ("The demo is on Thursday.", "OK."),
         ("Sorry, the demo is on Friday, not Thursday.", "OK."),
-        "11-27",
-        "11-26",
+        "11-06",
+        "11-05",
     ),
     dialogue(
         "user's own",
@@ -183,6 +190,202 @@ DIALOGUES = (
         "05-12",
         "05-05",
     ),
+    dialogue(
+        "user's own",
+        ("My dentist appointment is on May 9.", "Noted."),
+        ("Correction: the appointment is May 16, not May 9.", "Updated."),
+        "may 16",
+        "may 9",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I live again?", "You live in Denver."),
+        ("Nope, Boulder. I moved last spring.", "Ah, right."),
+        "boulder",
+        "denver",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at Deloitte.", "OK."),
+        ("Not anymore — I'm at PwC since June.", "Congrats."),
+        "pwc",
+        "deloitte",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who is my manager?", "Your manager is Kevin."),
+        ("It was Kevin, but now it's Sandra.", "Got it."),
+        "sandra",
+        "kevin",
+    ),
+    dialogue(
+        "user's own",
+        ("My daughter is 7.", "Lovely age."),
+        ("Oops, she's 8, she had her birthday last week.", "Happy birthday to her!"),
+        "8",
+        "7",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Mazda 3.", "Nice car."),
+        ("Actually I traded it in for a Subaru Outback.", "Great choice."),
+        "subaru",
+        "mazda",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my favourite cuisine?", "You said Italian is your favourite."),
+        ("Not Italian — Thai is my favourite.", "Noted."),
+        "thai",
+        "italian",
+    ),
+    dialogue(
+        "user's own",
+        ("Our team lead is Marco.", "OK."),
+        ("Marco stepped down; the new team lead is Yuki.", "OK."),
+        "yuki",
+        "marco",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning French.", "Bonne chance!"),
+        ("I meant Spanish, not French.", "¡Claro!"),
+        "spanish",
+        "french",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When is my flight?", "Your flight is on Friday."),
+        ("No, it's Saturday.", "Thanks for the correction."),
+        "november 7",  # the turns are on Monday, 2 November: Saturday is the 7th
+        "november 6",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Remind me where I work?", "You work at Shopify."),
+        ("No — I left Shopify in August. I'm with Stripe now.", "Thanks for the update."),
+        "stripe",
+        "shopify",
+    ),
+    dialogue(
+        "user's own",
+        ("My son Max is 10.", "Nice."),
+        ("Wait, Max is 11 now.", "Got it."),
+        "11",
+        "10",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What car do I drive?", "You drive a Honda Civic."),
+        ("Not a Civic, an Accord.", "Noted."),
+        "accord",
+        "civic",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to walnuts.", "Noted."),
+        ("Correction: it's pecans I'm allergic to, not walnuts.", "Updated."),
+        "pecan",
+        "walnut",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner's name?", "Your partner is called Jamie."),
+        ("It's Jesse, actually.", "Sorry about that."),
+        "jesse",
+        "jamie",
+    ),
+    dialogue(
+        "user's own",
+        ("My wedding is on June 20.", "Congrats!"),
+        ("We moved the wedding to July 4.", "Exciting."),
+        "july 4",
+        "june 20",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Austin.", "Great city."),
+        ("Update: we moved to Dallas.", "Got it."),
+        "dallas",
+        "austin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a graphic designer."),
+        ("I was, but I'm a UX researcher now.", "Thanks."),
+        "ux researcher",
+        "graphic designer",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Omar.", "OK."),
+        ("Omar moved teams, so my manager is Lucia now.", "OK."),
+        "lucia",
+        "omar",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old am I?", "You're 34."),
+        ("Ha, I wish. I'm 43.", "Oops."),
+        "43",
+        "34",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog's name?", "Your dog is called Rufus."),
+        ("Nope, Rocket.", "Sorry!"),
+        "rocket",
+        "rufus",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a junior developer at Atlassian.", "Nice."),
+        ("Quick fix: senior developer, not junior.", "Congrats!"),
+        "senior",
+        "junior",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where am I from?", "You're from Manchester."),
+        ("Liverpool, actually.", "Ah, sorry."),
+        "liverpool",
+        "manchester",
+    ),
+    dialogue(
+        "user's own",
+        ("My anniversary is on June 12.", "Lovely."),
+        ("Oops, our anniversary is June 21 — I swapped the digits.", "No problem."),
+        "june 21",
+        "june 12",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Oslo.", "Nice."),
+        ("We relocated to Bergen last week.", "Exciting!"),
+        "bergen",
+        "oslo",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who's my doctor?", "Your doctor is Dr. Patel."),
+        ("Not anymore — it's Dr. Okafor now.", "Noted."),
+        "okafor",
+        "patel",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for a 10k.", "Good luck."),
+        ("Change of plans: I'm training for a half marathon instead.", "Great."),
+        "half marathon",
+        "10k",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What language am I learning?", "You're learning German."),
+        ("Dutch, not German.", "Got it."),
+        "dutch",
+        "german",
+    ),
 )
 
 
@@ -197,8 +400,9 @@ def run(show: bool) -> None:
         with Memory.open(Path(tmp) / "corrections.db", embedder=None, **settings) as mem:
             for n, case in enumerate(DIALOGUES):
                 stream = f"chat:{n}"
-                for user, assistant in case.exchanges:
-                    mem.add_turn(stream, user=user, assistant=assistant)
+                for minute, (user, assistant) in enumerate(case.exchanges):
+                    at = MONDAY + timedelta(minutes=minute)
+                    mem.add_turn(stream, user=user, assistant=assistant, at=at)
                 mem.process_pending()
                 active = [f"{f.subject} {f.value} {f.text}".lower() for f in mem.facts(stream)]
                 ok = _holds(active, case.now) and not _holds(active, case.gone)

@@ -525,7 +525,11 @@ LATE_CONVERSATIONS = (
                 "Correction: the Corolla is a 2017, and I sold it last week.",
                 change("possession", "sold", "corolla"),
             ),
-            said("Jules and I got engaged!", fact("relationship", "jules")),
+            said(
+                "Jules and I got engaged!",
+                fact("relationship", "jules"),
+                fact("relationship", "engaged"),
+            ),
         ),
     ),
     Conversation(
@@ -999,6 +1003,349 @@ LATE_CONVERSATIONS = (
             said("We've moved to Abuja.", change("location", "abuja", "lagos")),
         ),
     ),
+    # Session 8's held-out set, first run: chat:7201-7205 capture 0.70, updates 0.60,
+    # precision 0.94. Facts said on the way to a question were the largest miss.
+    Conversation(
+        "chat:7201",
+        (
+            said(
+                "I'm a night-shift nurse so my sleep is all over the place — any tips?",
+                fact("work", "nurse"),
+            ),
+            said(
+                "As a vegetarian, what should I cook for my in-laws this Sunday?",
+                fact("diet", "vegetarian"),
+            ),
+            said(
+                "My son Leo is 6 and obsessed with dinosaurs. Book ideas?",
+                fact("relationship", "leo"),
+                fact("identity", "6", subject="leo"),
+            ),
+            nothing("Can you explain how compound interest works?"),
+            said(
+                "We live in Leeds, so somewhere within a two hour drive would be ideal.",
+                fact("location", "leeds"),
+            ),
+            said("I'm allergic to shellfish, keep that in mind.", fact("diet", "shellfish")),
+            nothing("What's the capital of Australia?"),
+            said(
+                "Update: I switched to day shifts at the children's hospital.",
+                fact("work", "children's hospital"),
+            ),
+            said(
+                "Actually we relocated to York last month.",
+                change("location", "york", "leeds"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7202",
+        (
+            said(
+                "hi! name's Tomasz, I run a small bakery in Gdansk",
+                fact("identity", "tomasz"),
+                fact("work", "bakery"),
+                fact("location", "gdansk"),
+            ),
+            said("my favourite band is Radiohead", fact("preference", "radiohead")),
+            said("I'm training for the Berlin marathon in September", fact("plan", "marathon")),
+            said("I hate running in the rain though", fact("preference", "rain")),
+            nothing("how many calories does a croissant have"),
+            said("I'm lactose intolerant btw", fact("diet", "lactose")),
+            said("my partner Ola handles the accounting", fact("relationship", "ola")),
+            nothing("is it going to rain in Gdansk tomorrow?"),
+            said(
+                "oh and my favourite band is actually Portishead now, Radiohead got old",
+                change("preference", "portishead", "radiohead"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7203",
+        (
+            said(
+                "For context: I'm a PhD student in marine biology at the University of Tasmania.",
+                fact("work", "phd student"),
+                fact("work", "tasmania"),
+            ),
+            said(
+                "I use a wheelchair, so accessibility matters a lot to me.",
+                fact("health", "wheelchair"),
+            ),
+            said(
+                "I speak Spanish and Portuguese fluently.",
+                fact("skill", "spanish"),
+                fact("skill", "portuguese"),
+            ),
+            said(
+                "My brother Diego lives in Lima.",
+                fact("relationship", "diego"),
+                fact("location", "lima", subject="diego"),
+            ),
+            said(
+                "I prefer short answers, bullet points please.", fact("preference", "short answers")
+            ),
+            nothing("What's the difference between a dolphin and a porpoise?"),
+            said("My thesis defence is on March 14.", fact("important_date", "march 14")),
+            nothing("Could you summarize this abstract for me?"),
+            said(
+                "The defence got pushed to April 2.",
+                change("important_date", "april 2", "march 14"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7204",
+        (
+            said(
+                "I'm Hannah, 41, a pilot with Lufthansa.",
+                fact("identity", "hannah"),
+                fact("identity", "41"),
+                fact("work", "pilot"),
+                fact("work", "lufthansa"),
+            ),
+            said("I've been divorced for two years.", fact("relationship", "divorced")),
+            said("Our dog Biscuit is a beagle.", fact("relationship", "biscuit")),
+            said("I'm based in Frankfurt.", fact("location", "frankfurt")),
+            said("I don't eat pork.", fact("diet", "pork")),
+            nothing("What's the best way to deal with jet lag?"),
+            said("I'm planning to retire early, at 55.", fact("plan", "retire")),
+            nothing("My neighbour's cat keeps visiting."),
+            said("I'm now flying for Condor instead.", change("work", "condor", "lufthansa")),
+        ),
+    ),
+    Conversation(
+        "chat:7205",
+        (
+            said(
+                "I work as a paralegal in Chicago.",
+                fact("work", "paralegal"),
+                fact("location", "chicago"),
+            ),
+            said("Coffee is my lifeline, black no sugar.", fact("preference", "coffee")),
+            said("My daughter Zoe starts college in the fall.", fact("relationship", "zoe")),
+            said("I'm type 1 diabetic.", fact("health", "diabetic")),
+            said("I play piano, mostly jazz.", fact("skill", "piano")),
+            nothing("Can you help me draft an email to my landlord?"),
+            said(
+                "We have two cats, Mochi and Tofu.",
+                fact("relationship", "mochi"),
+                fact("relationship", "tofu"),
+            ),
+            said("I passed the bar exam!", fact("work", "bar")),
+            said(
+                "So I'm an attorney now, not a paralegal.", change("work", "attorney", "paralegal")
+            ),
+        ),
+    ),
+    # Session 8's second held-out set, long casual messages, first run: capture 0.50,
+    # updates 0.00, precision 1.00 (17 facts stored for 34 statements).
+    Conversation(
+        "chat:7301",
+        (
+            said(
+                "ok so long story short, my landlord sold the building and we have to be out by "
+                "March. I've been in this flat in Camden for six years, it's going to be rough.",
+                fact("location", "camden"),
+            ),
+            said(
+                "Work-wise I'm a sous chef at a restaurant in Soho, so anything further than an "
+                "hour commute is a no-go. Also my girlfriend Nadia just started a PhD at UCL.",
+                fact("work", "sous chef"),
+                fact("work", "restaurant"),
+                fact("relationship", "nadia"),
+            ),
+            nothing("What neighbourhoods should we look at?"),
+            said(
+                "Budget-wise we can do about £2000 a month. Oh and we have a cat, Pickle, so it "
+                "has to be pet friendly.",
+                fact("relationship", "pickle"),
+            ),
+            said(
+                "Update — we signed for a place in Walthamstow!",
+                change("location", "walthamstow", "camden"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7302",
+        (
+            said(
+                "Hello! I'm Aiko. I'm 27 and I teach English in Osaka.",
+                fact("identity", "aiko"),
+                fact("identity", "27"),
+                fact("work", "english"),
+                fact("location", "osaka"),
+            ),
+            said(
+                "I'm originally from Vancouver, but I've lived in Japan for four years now.",
+                fact("location", "vancouver"),
+                fact("location", "japan"),
+            ),
+            said(
+                "I've been vegetarian since I was a teenager, and I'm allergic to sesame which is "
+                "a nightmare here.",
+                fact("diet", "vegetarian"),
+                fact("diet", "sesame"),
+            ),
+            nothing("Can you recommend some easy dinners?"),
+            said(
+                "My younger brother Kenji is visiting next month, he's a nurse in Toronto.",
+                fact("relationship", "kenji"),
+                fact("work", "nurse", subject="kenji"),
+                fact("location", "toronto", subject="kenji"),
+            ),
+            said(
+                "I got a job offer from a school in Kyoto and I'm going to take it, so I'll be "
+                "moving in April.",
+                fact("plan", "kyoto"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7303",
+        (
+            said(
+                "Quick question about my retirement account but first some context: I'm 58, "
+                "married, two adult kids, and I work as an accountant for the county.",
+                fact("identity", "58"),
+                fact("relationship", "married"),
+                fact("work", "accountant"),
+                fact("relationship", "two adult kids"),
+            ),
+            said("My wife Linda retired last year from teaching.", fact("relationship", "linda")),
+            said("We live in Columbus, Ohio.", fact("location", "columbus")),
+            nothing("What is the contribution limit for a 401k this year?"),
+            said(
+                "I have type 2 diabetes so health costs are a concern.", fact("health", "diabetes")
+            ),
+            said(
+                "Scratch the county thing, I switched to a private firm in June, Miller & Co.",
+                change("work", "miller", "county"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7304",
+        (
+            said(
+                "yo. 19, college sophomore, studying comp sci at Georgia Tech",
+                fact("identity", "19"),
+                fact("work", "georgia tech"),
+            ),
+            said(
+                "I play bass in a band and work part time at a record store",
+                fact("skill", "bass"),
+                fact("work", "record store"),
+            ),
+            said(
+                "my roommate Dev is from Chennai",
+                fact("relationship", "dev"),
+                fact("location", "chennai", subject="dev"),
+            ),
+            nothing("whats a good laptop for coding under 1000"),
+            said(
+                "I'm colorblind btw so keep that in mind for the UI stuff",
+                fact("health", "colorblind"),
+            ),
+            said(
+                "switched majors, it's electrical engineering now",
+                change("work", "electrical engineering", "comp sci"),
+            ),
+        ),
+    ),
+    # Session 8's third held-out set, run once after the two above were fixed: capture
+    # 0.67, updates 0.00, precision 1.00 (22 facts stored for 33 statements).
+    Conversation(
+        "chat:7401",
+        (
+            said(
+                "I'm a firefighter in Phoenix and I work 24-hour shifts, any advice on meal prep?",
+                fact("work", "firefighter"),
+                fact("location", "phoenix"),
+            ),
+            said(
+                "My husband Carlos is a high school coach.",
+                fact("relationship", "carlos"),
+                fact("work", "coach", subject="carlos"),
+            ),
+            said("We have three boys under ten.", fact("relationship", "three boys")),
+            nothing("How do I get wax out of a carpet?"),
+            said("I'm gluten-free because of celiac.", fact("diet", "gluten-free")),
+            said(
+                "My mom's surgery is on December 3rd, so I'll be off that week.",
+                fact("important_date", "december 3", subject="user's mother"),
+            ),
+            said(
+                "Carlos got the athletic director job!",
+                fact("work", "athletic director", subject="carlos"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7402",
+        (
+            said(
+                "Hey! I go by Sam. I'm a freelance illustrator based in Lisbon.",
+                fact("identity", "sam"),
+                fact("work", "illustrator"),
+                fact("location", "lisbon"),
+            ),
+            said(
+                "Portuguese isn't my first language, I'm from Ireland originally.",
+                fact("location", "ireland"),
+            ),
+            said("I can't have caffeine, it makes my heart race.", fact("diet", "caffeine")),
+            said("I've got a rescue greyhound named Bolt.", fact("relationship", "bolt")),
+            nothing("Is it worth getting a drawing tablet?"),
+            said("As a left-handed artist, which tablets work best?", fact("work", "artist")),
+            said("Big news: I'm moving to Porto next month.", fact("plan", "porto")),
+        ),
+    ),
+    Conversation(
+        "chat:7403",
+        (
+            said(
+                "My name is Dr. Anand Rao, I'm a cardiologist.",
+                fact("identity", "anand"),
+                fact("work", "cardiologist"),
+            ),
+            said(
+                "I'm 45 and have two daughters, Meera and Isha.",
+                fact("identity", "45"),
+                fact("relationship", "meera"),
+                fact("relationship", "isha"),
+            ),
+            said("I practice at Mercy Hospital in Chicago.", fact("work", "mercy hospital")),
+            nothing("Could you summarize the latest guidance on statins?"),
+            said("I run marathons as a hobby.", fact("skill", "marathon")),
+            said(
+                "I recently left Mercy and joined Northwestern Medicine.",
+                change("work", "northwestern", "mercy"),
+                fact("work", "left mercy"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7404",
+        (
+            said(
+                "hiya, I'm Jess, 33, I manage a coffee shop in Brighton",
+                fact("identity", "jess"),
+                fact("identity", "33"),
+                fact("work", "coffee shop"),
+                fact("location", "brighton"),
+            ),
+            said("I'm pregnant with our first baby!! due in May", fact("health", "pregnant")),
+            said("my partner Tom works in IT", fact("relationship", "tom")),
+            nothing("what are the best baby names this year"),
+            said("I don't eat meat but I eat fish", fact("diet", "meat")),
+            said(
+                "actually we've decided to move to Bristol before the baby comes",
+                fact("plan", "bristol"),
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(
@@ -1154,11 +1501,11 @@ def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) 
         tally.misses.append(f"update {what}: {expect.old!r} -> {expect.value!r} in {line.text!r}")
 
 
-def run(model: str, show_misses: bool) -> dict[str, Tally]:
+def run(model: str, show_misses: bool, db: str | None = None) -> dict[str, Tally]:
     tallies: dict[str, Tally] = defaultdict(Tally)
     with tempfile.TemporaryDirectory() as tmp:
         settings = {"background_worker": False}
-        with Memory.open(Path(tmp) / "quality.db", embedder=None, **settings) as mem:
+        with Memory.open(db or Path(tmp) / "quality.db", embedder=None, **settings) as mem:
             if model != "heuristic":
                 sys.exit(f"unknown model {model!r}; only 'heuristic' runs offline")
             conversations = [*CONVERSATIONS, *LATE_CONVERSATIONS]
@@ -1212,8 +1559,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="heuristic")
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
+    parser.add_argument(
+        "--db", help="an empty database instead of a temporary SQLite file (postgresql://...)"
+    )
     args = parser.parse_args()
-    run(args.model, args.show_misses)
+    run(args.model, args.show_misses, args.db)
 
 
 if __name__ == "__main__":

@@ -1,18 +1,27 @@
-"""The scale workload on SQLite and PostgreSQL side by side: context() p50/p95 on a busy
-stream with unique questions, at each size.
+"""The scale workload on SQLite and PostgreSQL side by side: context() on a busy stream
+with unique questions, at each size, with the CPU each side spends and the round trips a
+context makes.
 
     python benchmarks/postgres.py --url postgresql://user:pw@127.0.0.1:5432/postgres
-        [--sizes 10000 100000] [--queries 200] [--dir DIR]
+        [--sizes 10000 100000 1000000] [--queries 200] [--dir DIR] [--server-pid PID]
 
---url names a server whose role may create databases; one database per size is made on it.
-Items are written as benchmarks/scale.py writes them (hashing vectors), to both backends.
+--url names a server whose role may create databases. Each size's SQLite store is made as
+benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) and kept in
+--dir; PostgreSQL gets the same rows through `memstrata migrate`'s bulk copy, into a
+database kept on the server (memstrata_bench_<size>). Each measurement runs in a fresh
+process on a copy, so the busy turns it adds do not pile up between runs. With
+--server-pid (the postmaster's), the server's CPU per context is shown too.
 """
 
 import argparse
+import json
+import os
+import shutil
 import statistics
+import subprocess
 import sys
-import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -21,68 +30,189 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scale import OTHER_STREAM, STREAM, Words, _write_batch, questions  # noqa: E402
+from scale import STREAM, generate, questions  # noqa: E402
 
 from memstrata import Memory, load_settings  # noqa: E402
-from memstrata.embed import HashingEmbedder  # noqa: E402
 from memstrata.store import open_store  # noqa: E402
+from memstrata.store.postgres.copy import copy_sqlite_to_postgres  # noqa: E402
 
-_BATCH = 1000
+_BUDGET = 2000
 
 
-def fill(location: str | Path, size: int) -> None:
-    import random
+def sqlite_store(folder: Path, size: int) -> tuple[Path, float]:
+    """The size's SQLite store, made if missing; the seconds making it took (0: kept)."""
+    path = folder / f"scale-{size}.db"
+    if path.exists():
+        return path, 0.0
+    started = time.perf_counter()
+    generate(path, size)
+    return path, time.perf_counter() - started
 
-    rng = random.Random(7)
-    words, embedder, store = Words(rng), HashingEmbedder(), open_store(location)
+
+def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]:
+    """The size's database on the server, copied from the SQLite store if missing."""
+    name = f"memstrata_bench_{size}"
+    url = _database_url(server, name)
+    with psycopg.connect(server, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            return url, 0.0
+        conn.execute(f'CREATE DATABASE "{name}"')
+    started = time.perf_counter()
+    store = open_store(url)
     try:
-        for start in range(0, size, _BATCH):
-            _write_batch(store, embedder, words, start, min(_BATCH, size - start))
-        _write_batch(store, embedder, words, size, 200, stream=OTHER_STREAM)
+        copy_sqlite_to_postgres(source, store, lambda table, rows: None)
     finally:
         store.close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+    return url, time.perf_counter() - started
 
 
-def measure(location: str | Path, queries: int) -> tuple[float, float]:
+def measure(location: str, queries: int, server_pid: int | None) -> dict[str, float]:
+    """Context latency, client CPU, server CPU and round trips, in this process."""
     settings = load_settings(db=location, embed={"kind": "hashing"})
     with Memory.open(settings=settings, background_worker=False) as mem:
-        mem.context(STREAM, "what happened first", budget=2000)
-        samples = []
+        mem.context(STREAM, "what happened first", budget=_BUDGET)
+        wall, cpu, server, trips = [], [], [], []
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
-            started = time.perf_counter()
-            mem.context(STREAM, question, budget=2000)
-            samples.append((time.perf_counter() - started) * 1000)
-    return statistics.median(samples), statistics.quantiles(samples, n=100)[94]
+            before = (time.perf_counter(), time.process_time(), _tree_cpu(server_pid))
+            sent = getattr(mem.store, "round_trips", 0)
+            mem.context(STREAM, question, budget=_BUDGET)
+            wall.append((time.perf_counter() - before[0]) * 1000)
+            cpu.append((time.process_time() - before[1]) * 1000)
+            server.append((_tree_cpu(server_pid) - before[2]) * 1000)
+            trips.append(getattr(mem.store, "round_trips", 0) - sent)
+    return {
+        "p50": statistics.median(wall),
+        "p95": statistics.quantiles(wall, n=100)[94],
+        "cpu_p50": statistics.median(cpu),
+        "server_cpu_mean": statistics.fmean(server),
+        "trips": statistics.median(trips),
+    }
 
 
-def database(url: str, name: str) -> str:
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+def _tree_cpu(pid: int | None) -> float:
+    """CPU seconds of a process and all its children alive now (PostgreSQL's backends)."""
+    if pid is None:
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def measure_apart(
+    backend: str, location: str | Path, server: str, queries: int, pid: int | None
+) -> dict[str, float]:
+    """Measure in a child process, on a copy of the store."""
+    copy, cleanup = _copy_of(backend, location, server)
+    try:
+        args = [sys.executable, __file__, "--measure", str(copy), "--queries", str(queries)]
+        if pid:
+            args += ["--server-pid", str(pid)]
+        done = subprocess.run(args, check=True, capture_output=True, text=True)
+    finally:
+        cleanup()
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _copy_of(backend: str, location: str | Path, server: str) -> tuple[str, Callable[[], None]]:
+    if backend == "sqlite":
+        source = Path(location)
+        copy = source.with_suffix(".run.db")
+        for part in source.parent.glob(source.name + "*"):
+            target = copy.parent / part.name.replace(source.name, copy.name, 1)
+            (shutil.copytree if part.is_dir() else shutil.copyfile)(part, target)
+
+        def remove() -> None:
+            for part in copy.parent.glob(copy.name + "*"):
+                _remove(part)
+
+        return str(copy), remove
+    template = urlsplit(str(location)).path.lstrip("/")
+    name = f"{template}_run"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY')
+
+    def drop() -> None:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return _database_url(server, name), drop
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def _database_url(server: str, name: str) -> str:
+    return urlunsplit(urlsplit(server)._replace(path=f"/{name}"))
+
+
+def _load() -> str:
+    return " ".join(f"{n:.1f}" for n in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--url", required=True)
+    parser.add_argument("--url", help="a PostgreSQL server's URL (a database to connect to)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
+    parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    folder = args.dir or Path(tempfile.mkdtemp(prefix="memstrata-pg-bench-"))
-    table = Table("items", "backend", "fill s", "context p50 ms", "context p95 ms")
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.queries, args.server_pid)))
+        return
+    if not args.url:
+        parser.error("--url is required")
+    args.dir.mkdir(parents=True, exist_ok=True)
+    table = Table(
+        "items",
+        "backend",
+        "fill s",
+        "p50 ms",
+        "p95 ms",
+        "client CPU p50 ms",
+        "server CPU ms/context",
+        "round trips/context",
+        title=f"context(), busy stream, unique questions, budget {_BUDGET}; load before: {_load()}",
+    )
     for size in args.sizes:
-        for backend, location in (
-            ("sqlite", folder / f"scale-{size}.db"),
-            ("postgres", database(args.url, f"memstrata_bench_{size}")),
+        path, sqlite_fill = sqlite_store(args.dir, size)
+        url, postgres_fill = postgres_database(args.url, path, size)
+        for backend, location, filled in (
+            ("sqlite", path, sqlite_fill),
+            ("postgres", url, postgres_fill),
         ):
-            started = time.perf_counter()
-            fill(location, size)
-            filled = time.perf_counter() - started
-            p50, p95 = measure(location, args.queries)
-            table.add_row(f"{size:,}", backend, f"{filled:.1f}", f"{p50:.1f}", f"{p95:.1f}")
+            pid = args.server_pid if backend == "postgres" else None
+            result = measure_apart(backend, location, args.url, args.queries, pid)
+            table.add_row(
+                f"{size:,}",
+                backend,
+                f"{filled:.0f}" if filled else "kept",
+                f"{result['p50']:.1f}",
+                f"{result['p95']:.1f}",
+                f"{result['cpu_p50']:.1f}",
+                f"{result['server_cpu_mean']:.1f}" if pid else "-",
+                f"{result['trips']:.0f}" if backend == "postgres" else "- (in process)",
+            )
     Console().print(table)
+    print(f"load after: {_load()} (1, 5 and 15 minute load averages; {os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

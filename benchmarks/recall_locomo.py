@@ -329,6 +329,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--category-budget", type=int, default=2000, help="budget of the per-category table"
     )
+    parser.add_argument(
+        "--db",
+        help="an empty database to use (default: a temporary SQLite file), such as a"
+        " postgresql:// URL, to compare the backends",
+    )
     return parser.parse_args()
 
 
@@ -349,7 +354,7 @@ def main() -> None:
     results: list[Result] = []
     ingested: list[Ingested] = []
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(db=Path(tmp) / "locomo.db")
+        settings = load_settings(db=args.db or Path(tmp) / "locomo.db")
         with Memory.open(settings=settings, background_worker=False) as mem:
             for conversation in conversations:
                 questions = list(conversation.questions[: args.limit_questions])

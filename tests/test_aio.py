@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from memstrata import AsyncMemory, InvalidInput, Memory, load_settings
+from memstrata import AsyncMemory, InvalidInput, Memory, NotFound, load_settings
 from memstrata.models.base import ExtractedFact, TurnInput
 from tests.scripted_model import ScriptedModel
 
@@ -58,6 +58,21 @@ async def test_calls_write_and_read_the_same_engine(tmp_path: Path) -> None:
     assert key is not None and (key.id, key.tenant, key.trust) == (key_id, "acme", "inner")
     with Memory.open(tmp_path / "a.db", background_worker=False) as again:
         assert [f.id for f in again.facts("project:alpha")] == [facts[0].id]
+
+
+async def test_a_cited_turn_or_record_is_read_by_id_within_its_tenant(tmp_path: Path) -> None:
+    async with await AsyncMemory.open(tmp_path / "a.db", background_worker=False) as mem:
+        turns = [await mem.add_turn("project:alpha", f"Note {n}.") for n in range(30)]
+        await mem.ingest_message(channel="eng", user="Mia", ts="1772442000.000100", text="Hi")
+        [record] = await mem.records("global", 1)
+        assert (await mem.turn(turns[3].id)).user == "Note 3."
+        window = await mem.turns("project:alpha", 5, through=turns[9].seq)
+        assert [t.user for t in window] == [f"Note {n}." for n in range(5, 10)]
+        assert (await mem.record(record.id)).text == "Hi"
+        with pytest.raises(NotFound):
+            await mem.turn(turns[3].id, tenant="other")
+        with pytest.raises(NotFound):
+            await mem.record(record.id, tenant="other")
 
 
 async def test_bad_arguments_are_refused_by_the_same_checks(tmp_path: Path) -> None:

@@ -35,6 +35,11 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("That's wrong, it's Casey.", Repair("Casey", None)),
         ("Scratch that, I'm at Amazon, not Microsoft.", Repair("Amazon", "Microsoft")),
         ("Wait, Boulder, not Denver — I keep mixing them up.", Repair("Boulder", "Denver")),
+        ("It was Kevin, but now it's Sandra.", Repair("Sandra", "Kevin")),
+        ("Not anymore — I'm at PwC since June.", Repair("PwC", None)),
+        ("Oops, she's 8, she had her birthday last week.", Repair("8", None)),
+        ("It's Jesse, actually.", Repair("Jesse", None)),
+        ("Not anymore — it's Dr. Okafor now.", Repair("Okafor", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -50,6 +55,9 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Priya is great, not gonna lie, but she is busy with the launch this week.",
         "Kim owns it.",  # no denial: a statement, not a repair
         "Is it Lila, not Lily?",
+        "Oops, it's late.",  # an apology: a slip's new word is a name, number or date
+        "Sorry, I'm in a meeting.",
+        "No, I'm at home.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -134,6 +142,18 @@ DIALOGUES = {
             ("That's wrong, it's Casey.", "Noted."),
         ],
         ["Casey is the PM on Atlas.", "Greta is the designer."],
+    ),
+    "what the assistant tells the user about them is a claim a bare answer corrects": (
+        [("Where do I live again?", "You live in Denver."), ("Nope, Boulder.", "Ah, right.")],
+        ["The user lives in Boulder."],
+    ),
+    "a date answers a date, and a weekday is written as the day it means": (
+        [("When is my flight?", "Your flight is on Friday."), ("No, it's Saturday.", "OK.")],
+        ["The user's flight is on October 10."],  # the turns are on Monday, 5 October
+    ),
+    "a name does not take the place of an age": (
+        [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],
+        ["The user's daughter is 7 years old."],
     ),
 }
 

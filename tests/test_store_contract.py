@@ -14,7 +14,14 @@ from memstrata import Memory, load_settings
 from memstrata.errors import NotFound
 from memstrata.store import Store, open_store
 from memstrata.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
-from memstrata.types import FactCategory, FactStatus, SourceRef, SummaryKind, Visibility
+from memstrata.types import (
+    FactCategory,
+    FactStatus,
+    ImportProgress,
+    SourceRef,
+    SummaryKind,
+    Visibility,
+)
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -282,6 +289,21 @@ def test_named_leases_and_imports(stores: Callable[[], Store]) -> None:
     assert second.count_unfinished_imports() == 1
     second.set_import_status("imp-2", "done")
     assert second.prune_imports(keep=1) == 1
+
+
+def test_an_imports_progress_is_seen_by_every_process(stores: Callable[[], Store]) -> None:
+    first, second = stores(), stores()
+    first.insert_import("t1", "imp-1", "slack")
+    assert second.import_job("t1", "imp-1").progress is None
+    first.set_import_progress("imp-1", ImportProgress(step="reading", done=3, total=40))
+    seen = second.import_job("t1", "imp-1").progress
+    assert seen == ImportProgress(step="reading", done=3, total=40) and seen.percent == 7
+    first.set_import_progress("imp-1", ImportProgress(step="reading", done=9))
+    assert second.import_job("t1", "imp-1").progress.percent is None  # size not known
+    first.insert_import("t1", "imp-2", "jira")
+    first.insert_import("t2", "imp-3", "jira")
+    assert [j.id for j in second.recent_imports("t1", 5)] == ["imp-2", "imp-1"]
+    assert [j.id for j in second.recent_imports("t1", 1)] == ["imp-2"]
 
 
 def test_a_key_revoked_in_one_process_is_refused_by_another(

@@ -827,31 +827,43 @@ def migrate(
 @app.command("demo")
 def run_demo(
     db: Annotated[
-        Path | None, typer.Option(help="Where to write (default: a new temp file)")
+        str | None,
+        typer.Option(
+            help="A new SQLite file or a postgresql:// URL to write to (default: a new temp file)"
+        ),
     ] = None,
     turns: Annotated[int, typer.Option(help="Turns after the key ones")] = 500,
     budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
 ) -> None:
     """Run the Project Alpha story offline and show the assembled context."""
-    path = db or Path(tempfile.mkdtemp(prefix="memstrata-demo-")) / "demo.db"
-    if path.exists():
-        error(f"{path} exists; the demo needs a fresh file")
+    location = db or str(Path(tempfile.mkdtemp(prefix="memstrata-demo-")) / "demo.db")
+    if "://" not in location and Path(location).exists():
+        error(f"{location} exists; the demo needs a fresh file")
         raise typer.Exit(2)
-    settings = load_settings(db=path)
-    with (
-        Memory.open(settings=settings, background_worker=False) as mem,
-        Progress(console=out, transient=True) as progress,
-    ):
+    try:
+        with Memory.open(settings=load_settings(db=location), background_worker=False) as mem:
+            if mem.turns(demo.STREAM, 1):
+                error(
+                    f"{shown_location(location)} already holds {demo.STREAM!r};"
+                    " the demo needs a fresh database"
+                )
+                raise typer.Exit(2)
+            result, facts_now = _play_demo(mem, turns, budget)
+    except MemstrataError as exc:
+        raise _failed(exc) from None
+    out.print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
+    _facts_table(facts_now, title="Current facts (layer 1)")
+    _print_context(result)
+
+
+def _play_demo(mem: Memory, turns: int, budget: int) -> tuple[Context, list[Fact]]:
+    with Progress(console=out, transient=True) as progress:
         task = progress.add_task("conversation", total=40 + turns)
         for turn in demo.story(filler_after=turns):
             mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)
             mem.process_pending()
             progress.advance(task)
-        result = mem.context(demo.STREAM, demo.QUESTION, budget)
-        facts_now = mem.facts(demo.STREAM)
-    out.print(f"[bold]{40 + turns} turns[/bold] written to {path}\n")
-    _facts_table(facts_now, title="Current facts (layer 1)")
-    _print_context(result)
+        return mem.context(demo.STREAM, demo.QUESTION, budget), mem.facts(demo.STREAM)
 
 
 def _facts_table(rows: list[Fact], title: str) -> None:

@@ -10,7 +10,7 @@ the queue (memstrata.http.imports); this is its record, reached through
 from collections.abc import Callable
 
 from memstrata.store.base import IMPORT_LEASE_PREFIX, ImportJob, Store, lease_owner
-from memstrata.types import ImportReport
+from memstrata.types import ImportProgress, ImportReport
 
 
 class ImportLedger:
@@ -24,6 +24,10 @@ class ImportLedger:
 
     def job(self, tenant: str, job_id: str) -> ImportJob | None:
         return self._store.import_job(tenant, job_id)
+
+    def recent(self, tenant: str, limit: int) -> list[ImportJob]:
+        """The tenant's newest imports, newest first."""
+        return self._store.recent_imports(tenant, limit)
 
     def unfinished(self) -> int:
         """Jobs queued or running, in every process."""
@@ -51,6 +55,9 @@ class ImportLedger:
         error: str | None = None,
     ) -> None:
         self._store.set_import_status(job_id, status, report=report, error=error)
+
+    def set_progress(self, job_id: str, progress: ImportProgress) -> None:
+        self._store.set_import_progress(job_id, progress)
 
     def fail_orphaned(self, error: str) -> int:
         """Mark failed the unfinished jobs whose owner's lease ran out."""

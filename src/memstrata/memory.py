@@ -524,6 +524,8 @@ class Memory:
         shares = self.settings.team
         material.team_shares = (shares.profile_share, shares.projects_share, shares.digest_share)
         built = assemble(tenant, stream, query, budget, material)
+        if not tracing.on():  # a big stream drops thousands of items: skip listing them
+            return built
         tracing.event(
             "context",
             tenant=tenant,
@@ -705,11 +707,26 @@ class Memory:
         return self.store.summaries(self._tenant(tenant), stream, wanted)
 
     def turns(
-        self, stream: str, limit: int | None = None, *, tenant: str | None = None
+        self,
+        stream: str,
+        limit: int | None = None,
+        *,
+        through: int | None = None,
+        tenant: str | None = None,
     ) -> list[Turn]:
-        """The stream's turns, oldest first; with `limit`, only the newest `limit`."""
+        """The stream's turns, oldest first; with `limit`, only the newest `limit`; with
+        `through`, only those up to that seq (so a window can end at any turn)."""
         check_stream(stream)
-        return self.store.turns(self._tenant(tenant), stream, last=limit)
+        return self.store.turns(self._tenant(tenant), stream, through_seq=through, last=limit)
+
+    def turn(self, turn_id: int, *, tenant: str | None = None) -> Turn:
+        """One turn by its id, as sources cite it; NotFound if the tenant has none such."""
+        return self.store.turn(self._tenant(tenant), turn_id)
+
+    def record(self, record_id: int, *, tenant: str | None = None) -> Record:
+        """One source record by its id, as sources cite it; NotFound if the tenant has
+        none such."""
+        return self.store.record(self._tenant(tenant), record_id)
 
     def streams(self, *, tenant: str | None = None) -> list[Stream]:
         """The tenant's streams, by name, with their turn count and chunk cursor."""

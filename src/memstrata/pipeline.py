@@ -166,7 +166,7 @@ class Pipeline:
         speaker = (
             entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
         )
-        return repaired(found, active, claims, speaker)
+        return repaired(found, active, claims, speaker, turn.at)
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
         """A user turn that corrects or confirms the turn before decides its claims; only

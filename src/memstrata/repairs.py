@@ -11,7 +11,9 @@ is kept.
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
+from memstrata import dates
 from memstrata.entities import could_be_person
 from memstrata.models.base import ExtractedFact, SlotRef
 from memstrata.types import Fact
@@ -40,9 +42,20 @@ _NEW_NOT_OLD_RE = re.compile(
 _NOT_OLD_NEW_RE = re.compile(
     rf"^not\s+(?P<old>{_PART})\s*[,;—–-]+\s*(?:but\s+|it's\s+|rather\s+)?(?P<new>{_PART})$", _I
 )
-# With the old word left out, only after a denial: "No, that's Priya now".
+# "It was Kevin, but now it's Sandra", "It used to be Tuesdays; now it's Thursdays".
+_WAS_NOW_RE = re.compile(
+    rf"^(?:it|that|he|she|they)\s+(?:was|were|used\s+to\s+be)\s+(?P<old>{_PART})\s*[,;]?\s+"
+    rf"(?:but\s+)?(?:now\s+)?(?:it's|it\s+is|that's|he's|she's|they're)\s+(?P<new>{_PART})"
+    r"(?:\s+now)?$",
+    _I,
+)
+# With the old word left out, only after a denial or a self-correction: "No, that's Priya
+# now", "Not anymore, I'm at PwC", "Oops, she's 8".
 _ONLY_NEW_RE = re.compile(
-    r"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>[^,;.!?]+?)"
+    r"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:(?:dr|mr|mrs|ms|mx|prof)\.\s+)?"
+    r"[^,;.!?]+?)"
+    r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
+    r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
     r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+(?:does|is|did|has"
     r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
     _I,
@@ -55,6 +68,9 @@ _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
     r"^\s*(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+)\b", _I
 )
+# A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
+# the new word must be a name, a number or a date.
+_SELF_REPAIR_RE = re.compile(r"^\s*(?:oops|whoops|my\s+bad|correction)\b", _I)
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ def read_repairs(user_text: str) -> list[Repair]:
     """The repairs a user turn makes, one per sentence that is nothing but a repair. A
     denial on its own ("Not anymore.") makes the next sentence a repair too."""
     found, denied = [], False
-    for sentence in re.split(r"(?<=[.!?])\s+", user_text.strip()):
+    for sentence in _sentences(user_text):
         sentence = sentence.strip().rstrip(".!")
         if len(sentence) > _MAX_CHARS:
             denied = False
@@ -81,16 +97,48 @@ def read_repairs(user_text: str) -> list[Repair]:
     return found
 
 
+# "It's Jesse, actually": the correction word may come last.
+_ACTUALLY_END_RE = re.compile(r",?\s+actually$", _I)
+
+
+_HONORIFIC = r"(?:dr|mr|mrs|ms|mx|prof)\."
+_AFTER_HONORIFIC_RE = re.compile(rf"\b{_HONORIFIC}$", _I)
+
+
+def _sentences(text: str) -> list[str]:
+    """`text` cut after . ! and ?, but not after the "Dr." of "Dr. Okafor"."""
+    out: list[str] = []
+    for piece in re.split(r"(?<=[.!?])\s+", text.strip()):
+        if out and _AFTER_HONORIFIC_RE.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def _read(sentence: str, denied: bool) -> Repair | None:
+    if _ACTUALLY_END_RE.search(sentence):
+        sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
-    for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE):
+    for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE):
         if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
             return Repair(_bare(m["new"]), _bare(m["old"]))
-    denied = denied or (body != sentence and bool(_DENIAL_RE.match(sentence)))
-    if denied and (m := _ONLY_NEW_RE.match(body)):
-        new = m["said"] or m["name"]
-        return Repair(_bare(new), None) if _short(new) else None
+    led = body != sentence
+    denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
+    slip = led and bool(_SELF_REPAIR_RE.match(sentence))
+    # "she's 8, she had her birthday last week": the repair is the first part.
+    if not (denied or slip):
+        return None
+    if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
+        new = _bare(m["said"] or m["framed"] or m["name"])
+        if _short(new) and (denied or _specific(new)):
+            return Repair(new, None)
     return None
+
+
+def _specific(word: str) -> bool:
+    """A name, a number or a date: what a slip of the tongue gets wrong."""
+    return word[:1].isupper() or bool(_DIGIT_RE.search(word) or dates.DATE_RE.fullmatch(word))
 
 
 # Words that answer without naming anything: "Not bad, thanks", "No, no problem".
@@ -109,7 +157,7 @@ def _short(text: str) -> bool:
 # What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
 _FRAME_RE = re.compile(
     r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|that's|i\s+meant?)\s+)?"
-    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?",
+    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?",
     _I,
 )
 
@@ -119,11 +167,16 @@ def _bare(text: str) -> str:
 
 
 def repaired(
-    repairs: Sequence[Repair], active: Iterable[Fact], answered: Sequence[Fact], speaker: str
+    repairs: Sequence[Repair],
+    active: Iterable[Fact],
+    answered: Sequence[Fact],
+    speaker: str,
+    at: datetime | None = None,
 ) -> list[ExtractedFact]:
     """The facts the repairs make: each edits the newest fact that holds its old word
     (`active`, newest first; the speaker's own facts before others') or, with no old
-    word, a claim of the answered turn."""
+    word, a claim of the answered turn. A day named relative to `at` ("Saturday") is
+    written as the date it means, like the claim it replaces."""
     active = sorted(active, key=lambda f: f.subject != speaker)
     out = []
     for repair in repairs:
@@ -131,7 +184,7 @@ def repaired(
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = _replace(target, repair.old, repair.new) if target else None
         else:
-            edited = next(filter(None, (_fill(f, repair.new) for f in answered)), None)
+            edited = next(filter(None, (_fill(f, repair.new, at) for f in answered)), None)
         if edited is not None:
             out.append(edited)
     return out
@@ -146,14 +199,29 @@ def _holds(fact: Fact, word: str) -> bool:
     return bool(pattern.search(fact.value) or pattern.search(fact.subject))
 
 
-def _fill(claim: Fact, new: str) -> ExtractedFact | None:
+def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
     """The claim with `new` in the place a name or a value of its kind takes."""
-    if not (could_be_person(new) and new[:1].isupper()):
-        return _replace(claim, claim.value, new)
+    dated = bool(dates.DATE_RE.fullmatch(new))
+    if dated and at is not None and _MONTH_DAY_RE.match(claim.value):
+        hit = dates.leading_date(new, at)
+        new = f"{hit.day:%B} {hit.day.day}" if hit else new
+    if dated or not (could_be_person(new) and new[:1].isupper()):
+        return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
     # A name takes the place of a name; a claim that names nobody it could replace is left.
     edits = (_replace(claim, p, new) for p in people if _named(claim.text, p))
     return next(filter(None, edits), None)
+
+
+def _fits(old: str, new: str) -> bool:
+    """Whether `new` can take the place of `old`: a number only that of a number ("she's
+    8" for 7), so "Sorry, it's late" edits no age."""
+    return bool(_DIGIT_RE.search(old)) == bool(_DIGIT_RE.search(new))
+
+
+_DIGIT_RE = re.compile(r"\d")
+_MONTH_DAY_RE = re.compile(rf"^{dates.MONTH_PATTERN}\s+\d{{1,2}}$", _I)
+"""A claim's day as the personal facts write it: "november 27"."""
 
 
 def _named(text: str, part: str) -> bool:

@@ -43,10 +43,15 @@ def disable() -> None:
         _files.clear()
 
 
+def on() -> bool:
+    """Whether events are written: callers check first when a field is costly to build."""
+    return _log.isEnabledFor(logging.INFO) and bool(_log.handlers)
+
+
 def event(name: str, **fields: Any) -> None:
     """One trace event: a name, a UTC time, the process (several server processes may
     write to one file) and JSON-able fields."""
-    if not _log.isEnabledFor(logging.INFO) or not _log.handlers:
+    if not on():
         return
     record = {"event": name, "at": utcnow().isoformat(), "pid": os.getpid(), **fields}
     _log.info(_SECRET.sub("***", json.dumps(record, default=str, ensure_ascii=False)))

@@ -4,7 +4,7 @@ import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -397,6 +397,23 @@ class ImportReport(_Model):
     unembedded: int = 0
     """Items of the routed streams still waiting for a vector when the import returned
     (full text finds them meanwhile); 0 once the import embedded what it stored."""
+
+
+class ImportProgress(_Model):
+    """How far a running import has come: the step it is on, and its counts so far."""
+
+    step: Literal["reading", "digesting"]
+    """reading the file (Slack: day files; Jira: issues), then digesting what it stored."""
+    done: int = Field(ge=0)
+    total: int | None = Field(default=None, ge=0)
+    """None while the step does not know its size (a Jira CSV is read as a stream)."""
+
+    @property
+    def percent(self) -> int | None:
+        """Of the step, 0-100; None when the total is unknown."""
+        if not self.total:
+            return None
+        return min(100, self.done * 100 // self.total)
 
 
 class RerouteReport(_Model):

@@ -45,7 +45,14 @@ class GatedMemory:
             progress(1, 0)
         return ImportReport(source="jira", read=1, kept=1)
 
-    def import_slack(self, path: Path, *, progress: Any = None, tenant: str | None = None) -> Any:
+    def import_slack(
+        self,
+        path: Path,
+        *,
+        progress: Any = None,
+        digest_progress: Any = None,
+        tenant: str | None = None,
+    ) -> Any:
         raise InvalidInput(f"{path} is not a Slack export")
 
     def import_ledger(self, lease_seconds: float = 300.0) -> ImportLedger:

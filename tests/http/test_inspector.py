@@ -2,6 +2,7 @@
 corrections, erasure, imports and a phone-sized window. The same tests make the docs'
 screenshots (MEMSTRATA_SCREENSHOTS=1)."""
 
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlencode
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.http.conftest import Live
+from tests.http.import_files import long_slack_zip
 from tests.http.inspector_browser import (
     PHONE,
     browser,
@@ -147,6 +149,84 @@ def test_an_import_shows_its_progress_until_done(owner: BrowserContext, tmp_path
     expect(page.locator("#import-status")).to_have_text("done", timeout=30_000)
     expect(page.locator("#import-report")).to_contain_text("Kept")
     page.close()
+
+
+def test_a_source_link_lands_on_its_turn_however_old(owner: BrowserContext, seeded: Live) -> None:
+    long = "project:long"
+    first = seeded.memory.add_turn(long, "Raj is the release manager.", "Noted.", tenant="tenant-a")
+    for n in range(60):  # more than a page of turns after it
+        seeded.memory.add_turn(long, f"Status check {n}.", "All green.", tenant="tenant-a")
+    seeded.settle()
+    page = owner.new_page()
+    page.goto("/ui/facts?" + urlencode({"stream": long}))
+    fact = page.locator("ol.facts li", has_text="release manager")
+    fact.get_by_role("link", name=f"turn:{first.id}").click()
+    cited = page.locator(f"#turn-{first.id}")
+    expect(cited).to_have_attribute("aria-current", "true")
+    expect(cited).to_contain_text("Raj is the release manager.")
+    expect(page.locator("ol.items > li")).to_have_count(11)  # itself and 10 newer ones
+    page.goto("/ui/turns?" + urlencode({"stream": long}))
+    expect(page.locator(f"#turn-{first.id}")).to_have_count(0)  # not on the newest page
+    answer = page.goto(f"/ui/turns/{first.id + 10_000}")
+    assert answer is not None and answer.status == 404
+    page.close()
+
+
+WATCH_PROGRESS = """() => {
+    const seen = window.progressSeen = [];
+    const step = document.querySelector('#import-step');
+    const bar = document.querySelector('#import-progress');
+    const note = () => seen.push([document.querySelector('#import-status').textContent,
+                                  step.textContent, bar.getAttribute('value')]);
+    note();
+    new MutationObserver(note).observe(step, {childList: true, characterData: true,
+                                              subtree: true});
+}"""
+
+
+RUNNING_SHOWN = """() => window.progressSeen.some(
+    ([status, text]) => status === 'running' && / of \\d+ .*%/.test(text))"""
+
+
+def test_a_running_import_shows_its_percentage_as_it_goes(
+    owner: BrowserContext, tmp_path: Path
+) -> None:
+    page = owner.new_page()
+    page.goto("/ui/imports")
+    page.get_by_label("Slack export (.zip)").check()
+    export = long_slack_zip(tmp_path / "long.zip", days=100, per_day=30)
+    page.get_by_label("File to import").set_input_files(str(export))
+    page.get_by_role("button", name="Start import").click()
+    page.wait_for_url("**/ui/imports/*")
+    page.evaluate(WATCH_PROGRESS)
+    page.wait_for_function(RUNNING_SHOWN, timeout=120_000)
+    shoot(page, "import-progress", full_page=False)
+    expect(page.locator("#import-status")).to_have_text("done", timeout=120_000)
+    expect(page.locator("#import-step")).to_have_text("Finished (100%).")
+    expect(page.locator("#import-progress")).to_have_attribute("value", "100")
+    seen = page.evaluate("window.progressSeen")
+    running = [
+        (text, value)
+        for status, text, value in seen
+        if status == "running" and re.search(r" of \d+ (day files|messages) \(\d+%\)", text)
+    ]
+    assert running, f"no percentage was shown while the import ran: {seen}"
+    for text, value in running:  # the bar and the words agree
+        assert text.endswith(f"({value}%).")
+    job_id = page.url.rsplit("/", 1)[-1]
+    page.goto("/ui/imports")
+    listed = page.locator("ol.imports li").first
+    expect(listed.get_by_role("link")).to_have_attribute("href", f"/ui/imports/{job_id}")
+    expect(listed).to_contain_text("Finished (100%). Kept 3000 of 3000.")
+    page.close()
+
+
+def test_another_tenant_sees_no_import_of_ours(browser: Browser, seeded: Live) -> None:
+    context = open_context(browser, seeded)
+    page = sign_in(context, seeded.keys["b"])
+    page.goto("/ui/imports")
+    expect(page.locator("ol.imports")).to_have_count(0)
+    context.close()
 
 
 def test_a_persons_timeline_opens_with_their_profile(owner: BrowserContext) -> None:

@@ -99,6 +99,28 @@ def test_a_familiar_key_opening_a_private_fact_by_url_gets_a_404(
     context.close()
 
 
+def test_a_cited_turn_or_record_by_url_keeps_to_the_keys_tenant_and_trust(
+    browser: Browser, seeded: Live
+) -> None:
+    private = seeded.memory.add_turn(STREAM, "My PIN is 4471.", "Noted.", tenant="tenant-a")
+    seeded.memory.ingest_message(
+        channel="apollo-eng", user="Mia", ts="1772442000.000100", text="Hi", tenant="tenant-a"
+    )
+    [record] = seeded.memory.records("project:apollo", 1, tenant="tenant-a")
+    for key in ("a_familiar", "b"):
+        context = open_context(browser, seeded)
+        page = sign_in(context, seeded.keys[key])
+        answer = page.goto(f"/ui/turns/{private.id}")
+        assert answer is not None and answer.status == 404, key
+        expect(page.get_by_text("4471")).to_have_count(0)
+        if key == "b":
+            answer = page.goto(f"/ui/records/{record.id}")
+            assert answer is not None and answer.status == 404
+        context.close()
+    answer = browser.new_page().goto(f"{seeded.url}/ui/turns/{private.id}")
+    assert answer is not None and answer.url.startswith(f"{seeded.url}/ui/signin")
+
+
 def test_only_a_full_key_may_forget_even_with_a_valid_token(browser: Browser, seeded: Live) -> None:
     fact = seeded.memory.write_fact(
         STREAM, "The team lunch is on Fridays", visibility="shared", tenant="tenant-a"

@@ -46,11 +46,11 @@ def keys(folder: Path) -> dict[str, str]:
     settings = load_settings(embed={"kind": "hashing"})
     with Memory.open(folder / "mcp.db", settings=settings) as mem:
         mem.write_fact("project:alpha", "Raj is the Lead Architect.", tenant="acme")
-        acme = mem.create_key("acme", "full")[1]
+        acme_id, acme = mem.create_key("acme", "full")
         revoked_id, revoked = mem.create_key("acme", "full")
         mem.revoke_key(revoked_id)
         globex = mem.create_key("globex", "full")[1]
-    return {"acme": acme, "revoked": revoked, "globex": globex}
+    return {"acme": acme, "acme_id": str(acme_id), "revoked": revoked, "globex": globex}
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +153,20 @@ async def test_no_auth_refuses_an_address_other_machines_reach(tmp_path: Path) -
     )
     assert done.returncode == 2 and "loopback" in done.stderr
     assert not (tmp_path / "mcp.db").exists()
+
+
+async def test_a_fact_written_through_a_key_names_that_key(
+    server: tuple[str, Path], keys: dict[str, str], folder: Path
+) -> None:
+    url, _ = server
+    headers = {"Authorization": f"Bearer {keys['acme']}"}
+    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+        transport = streamable_http_client(url, http_client=http)
+        async with Client(transport, read_timeout_seconds=60) as session:
+            written = await session.call_tool(
+                "memory_write", {"stream": "project:alpha", "text": "The demo is on Friday."}
+            )
+    fact_id = written.structured_content["id"]
+    with Memory.open(folder / "mcp.db", settings=load_settings(embed={"kind": "hashing"})) as mem:
+        fact = mem.fact(fact_id, tenant="acme")
+    assert fact.writer_key == int(keys["acme_id"])

@@ -280,6 +280,11 @@ def test_statements(text, subject, slot, value, category):
 
 NEGATIVES = [
     "Thanks!",
+    "Noah is picking up lunch.",  # an errand, not an assignment
+    "Sam is picking up the kids.",
+    "Decision is pending.",  # no choice named
+    "The decision is not made yet.",
+    "The decision is final.",
     "What do you think about the weather?",
     "Let's talk about the marketing site redesign.",
     "Who is the lead architect?",

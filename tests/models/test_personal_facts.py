@@ -216,3 +216,173 @@ def test_introductions_and_lists(text, found):
 )
 def test_casual_typing_still_states_facts(text, slot, value):
     assert ("user", slot, value) in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm a night-shift nurse so my sleep is a mess — any tips?", ("job title", "nurse")),
+        ("We live in Leeds, is York far from here?", ("home", "leeds")),
+        ("I'm lactose intolerant; what can I bake?", ("intolerance:lactose", "lactose")),
+        ("As a vegetarian, what should I cook on Sunday?", ("diet", "vegetarian")),
+        ("As a nurse, I see this every week.", ("job title", "nurse")),
+    ],
+)
+def test_a_fact_said_on_the_way_to_a_question_is_kept(text, fact):
+    slot, value = fact
+    assert any(f.slot == slot and value in f.value for f in facts(text)), keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Am I vegetarian, do you remember?",
+        "I'm vegan, right?",
+        "I wonder if I should move to Berlin — what do you think?",
+        "I have a meeting at 3, can you remind me?",
+        "My friend is a doctor, should I ask her?",
+        "I was wondering, could you help me?",
+        "As a kid, what did you like?",
+        "As a result, what changes?",
+    ],
+)
+def test_a_question_with_no_statement_before_it_states_nothing(text):
+    assert facts(text) == []
+
+
+def test_what_follows_a_consequence_or_an_aside_does_not_spoil_the_fact():
+    found = keys(facts("We live in Leeds, so anywhere within two hours would be ideal."))
+    assert found == [("user", "home", "leeds")]
+    found = keys(facts("I'm allergic to shellfish, keep that in mind."))
+    assert found == [("user", "allergy:shellfish", "shellfish")]
+
+
+def test_a_part_that_reads_as_nothing_leaves_the_rest_of_the_sentence_its_facts():
+    found = keys(facts("My son Leo is 6 and obsessed with dinosaurs."))
+    assert ("leo", "age", "6") in found and ("user", "son:leo", "leo") in found
+
+
+def test_a_personal_event_keeps_its_day_and_moves_when_rescheduled():
+    (first,) = facts("My thesis defence is on March 14.")
+    (moved,) = facts("The defence got pushed to April 2.")
+    assert (first.slot, first.value) == ("event:defence", "march 14")
+    assert (moved.slot, moved.value) == ("event:defence", "april 2")
+    assert facts("The defence got pushed to April 2.", stream="project:thesis") == []
+
+
+def test_marital_status_is_one_slot_that_changes():
+    said = ("I'm engaged.", "We got married in May.", "I'm divorced.")
+    values = [facts(text)[0] for text in said]
+    assert {(f.slot, f.subject) for f in values} == {("marital status", "user")}
+    assert [f.value for f in values] == ["engaged", "married", "divorced"]
+
+
+def test_what_the_assistant_tells_the_user_about_them_is_its_claim_about_the_user():
+    found = facts("Where do I live?", assistant="You live in Denver. You mentioned you're vegan.")
+    assert keys(found) == [("user", "home", "denver"), ("user", "diet", "vegan")]
+    assert {f.confidence for f in found} == {0.55}
+    assert not any(f.is_correction for f in found)
+
+
+@pytest.mark.parametrize(
+    "assistant",
+    [
+        "You're welcome! You're absolutely right.",
+        "You should try yoga.",
+        "You have a meeting at 3.",
+        "You could move to Denver.",
+        "Do you live in Denver?",
+        "You've got this!",
+    ],
+)
+def test_what_the_assistant_says_to_the_user_that_states_nothing(assistant):
+    assert facts("Thanks!", assistant=assistant) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("Can't stand cilantro.", "preference:cilantro", "dislikes cilantro"),
+        ("Can't eat gluten.", "avoids:gluten", "gluten"),
+        ("Really love sushi.", "preference:sushi", "likes sushi"),
+    ],
+)
+def test_a_taste_said_without_its_i_is_the_speakers(text, slot, value):
+    assert ("user", slot, value) in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["Love you!", "Drive safe!", "Can't wait for the weekend.", "Hate to say it."]
+)
+def test_a_phrase_without_an_i_that_states_no_taste(text):
+    assert facts(text) == []
+
+
+def test_a_list_of_what_the_speaker_is_after_a_colon_gives_each_fact():
+    found = keys(facts("Some context first: I'm 58, married, two adult kids."))
+    assert found == [
+        ("user", "age", "58"),
+        ("user", "marital status", "married"),
+        ("user", "count:child", "two adult kids"),
+    ]
+
+
+def test_he_after_a_comma_is_the_person_just_named():
+    found = keys(facts("My brother Kenji is visiting next month, he's a nurse in Toronto."))
+    assert ("kenji", "job title", "nurse") in found and ("kenji", "home", "toronto") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("I'm colorblind btw.", "condition:colorblind", "colorblind"),
+        ("Work-wise I'm a sous chef.", "job title", "sous chef"),
+        ("I work part time at a record store.", "employer", "record store"),
+        ("I've been in this flat in Camden for six years.", "home", "camden"),
+    ],
+)
+def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
+    assert ("user", slot, value) in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I found a place in Leeds for my mum.", "We rented a place in Lisbon for the holidays."],
+)
+def test_a_place_found_or_rented_is_no_home(text):
+    assert not [f for f in facts(text) if f.slot == "home"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("My name is Dr. Anand Rao.", "name", "anand rao"),
+        ("My doctor is Dr. Patel.", "doctor", "patel"),
+        ("I'm a cardiologist.", "job title", "cardiologist"),
+        ("I practice at Mercy Hospital.", "employer", "mercy hospital"),
+        ("I've got a rescue greyhound named Bolt.", "dog:bolt", "bolt"),
+        ("Sam got the athletic director job!", "job title", "athletic director"),
+    ],
+)
+def test_titles_specialists_breeds_and_new_jobs(text, slot, value):
+    assert any((s, v) == (slot, value) for _, s, v in keys(facts(text))), keys(facts(text))
+
+
+def test_a_move_still_ahead_is_a_plan_not_a_new_home():
+    assert keys(facts("I'm moving to Porto next month.")) == [
+        ("user", "plan:porto", "move to porto next month")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm getting there, Caroline.",
+        "I'm so happy for you, Caroline.",
+        "I'm always here for you, Mel!",
+        "Love and acceptance should be everyone's right.",
+        "Love the colors and the sunset vibe.",
+    ],
+)
+def test_the_person_spoken_to_and_praise_are_no_facts(text):
+    assert facts(text, speaker="Melanie") == []

@@ -105,6 +105,28 @@ def test_non_streaming_returns_the_upstream_json_and_records_the_turn(
     assert [(t.user, t.assistant) for t in turns] == [("When is the demo?", "On Friday.")]
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_turn_is_stored_before_its_answer_ends_so_quick_turns_keep_their_order(
+    upstream: FakeUpstream, start_proxy: ProxyFactory, stream: bool
+) -> None:
+    proxy = start_proxy()
+    client = proxy.openai()
+    for n in range(6):
+        upstream.add(Reply([f"answer {n}"]))
+        ask = [{"role": "user", "content": f"question {n}"}]
+        answer = client.chat.completions.create(
+            model="m", messages=ask, stream=stream, extra_headers=HEADERS
+        )
+        if stream:
+            assert "".join(c.choices[0].delta.content or "" for c in answer if c.choices)
+        # no waiting: the turn is in memory by the time the client has the whole answer
+        assert proxy.memory.turns(STREAM)[-1].user == f"question {n}"
+    turns = proxy.memory.turns(STREAM)
+    assert [(t.user, t.assistant) for t in turns] == [
+        (f"question {n}", f"answer {n}") for n in range(6)
+    ]
+
+
 def test_the_user_field_names_the_stream(upstream: FakeUpstream, start_proxy: ProxyFactory) -> None:
     proxy = start_proxy()
     proxy.memory.write_fact("user:alice", "Alice prefers short answers.")

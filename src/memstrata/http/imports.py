@@ -34,13 +34,13 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import BinaryIO, Literal, Protocol
 
 from memstrata.errors import Busy, InvalidInput, StoreError
 from memstrata.http.errors import ApiError
 from memstrata.http.schemas import ImportKind, ImportState, ImportStatus
 from memstrata.memory import Memory
-from memstrata.types import ImportProblem, ImportReport
+from memstrata.types import ImportProblem, ImportProgress, ImportReport
 
 try:
     import fcntl
@@ -206,18 +206,12 @@ class Imports:
         """The job's status, or None if there is no such job for `tenant`."""
         self._fail_orphans()
         found = self._ledger.job(tenant, job_id)
-        if found is None:
-            return None
-        # Validated: the ledger keeps kind and status as plain text.
-        return ImportStatus.model_validate(
-            {
-                "id": found.id,
-                "kind": found.kind,
-                "status": found.status,
-                "report": found.report,
-                "error": found.error,
-            }
-        )
+        return None if found is None else _status(found)
+
+    def recent(self, tenant: str, limit: int) -> list[ImportStatus]:
+        """The statuses of the tenant's newest `limit` imports, newest first."""
+        self._fail_orphans()
+        return [_status(job) for job in self._ledger.recent(tenant, limit)]
 
     def close(self) -> None:
         """Stop taking uploads, end the running import at its next step, fail the queued
@@ -332,18 +326,26 @@ class Imports:
         # The upload goes before the status says the import ended, so no one who saw
         # it end can still find the folder.
         try:
+            reading = _ProgressWriter(self, job, "reading")
             if job.kind == "slack":
+                digesting = _ProgressWriter(self, job, "digesting")
                 return self._memory.import_slack(
-                    job.path, progress=self._progress, tenant=job.tenant
+                    job.path, progress=reading, digest_progress=digesting, tenant=job.tenant
                 )
-            return self._memory.import_jira(job.path, progress=self._progress, tenant=job.tenant)
+            return self._memory.import_jira(job.path, progress=reading, tenant=job.tenant)
         finally:
             job.remove_upload()
 
-    def _progress(self, done: int, total: int) -> None:
+    def _progress(self, job: _Job, progress: ImportProgress | None) -> None:
         # Called between chunks, after each commit: a safe point to give up at.
         if self._stopping.is_set():
             raise _Stopped
+        if progress is None:
+            return
+        try:
+            self._ledger.set_progress(job.id, progress)
+        except StoreError as exc:  # progress is only shown; the import goes on
+            log.warning("cannot record the progress of %s import %s: %s", job.kind, job.id, exc)
 
     def _set(
         self,
@@ -357,6 +359,57 @@ class Imports:
             self._ledger.set_status(job.id, status, report=report, error=error)
         except StoreError as exc:  # the worker must go on to the next job
             log.error("cannot record the status of %s import %s: %s", job.kind, job.id, exc)
+
+
+class _LedgerJob(Protocol):
+    """A job as the import ledger keeps it (the face does not import the store's types)."""
+
+    id: str
+    kind: str
+    status: str
+    report: ImportReport | None
+    error: str | None
+    progress: ImportProgress | None
+
+
+def _status(found: _LedgerJob) -> ImportStatus:
+    progress = found.progress if found.status in ("queued", "running") else None
+    # Validated: the ledger keeps kind and status as plain text.
+    return ImportStatus.model_validate(
+        {
+            "id": found.id,
+            "kind": found.kind,
+            "status": found.status,
+            "report": found.report,
+            "error": found.error,
+            "progress": progress,
+            "percent": 100 if found.status == "done" else progress and progress.percent,
+        }
+    )
+
+
+PROGRESS_SECONDS = 0.5
+"""Progress is written at most this often: each write takes the store's write lock."""
+
+
+class _ProgressWriter:
+    """The progress callback of one step of one import: it checks for a stop at every
+    call and records the counts in the ledger, at most every PROGRESS_SECONDS and
+    always at the step's end."""
+
+    def __init__(self, queue: Imports, job: _Job, step: Literal["reading", "digesting"]) -> None:
+        self._queue, self._job, self._step = queue, job, step
+        self._written = -PROGRESS_SECONDS
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        finished = bool(total) and done >= total
+        if not finished and now - self._written < PROGRESS_SECONDS:
+            self._queue._progress(self._job, None)
+            return
+        self._written = now
+        progress = ImportProgress(step=self._step, done=done, total=total or None)
+        self._queue._progress(self._job, progress)
 
 
 def _scrubbed(job: _Job, report: ImportReport) -> ImportReport:

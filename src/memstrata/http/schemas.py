@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memstrata.types import (
     Fact,
     FactCategory,
+    ImportProgress,
     ImportReport,
     Record,
     SearchHit,
@@ -209,6 +210,12 @@ class ImportStatus(_Out):
     status: ImportState
     report: ImportReport | None = Field(default=None, description="once the import is done")
     error: str | None = Field(default=None, description="why the import failed")
+    progress: ImportProgress | None = Field(
+        default=None, description="how far it has come, while it runs"
+    )
+    percent: int | None = Field(
+        default=None, description="of the step it is on (100 once done); null if unknown"
+    )
 
 
 class Timeline(_Out):

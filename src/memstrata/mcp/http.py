@@ -28,12 +28,13 @@ PATH = "/mcp"
 
 
 class _Servers:
-    """The MCP servers of the callers seen so far, one per (tenant, trust)."""
+    """The MCP servers of the callers seen so far, one per key (tenant, trust and key id),
+    so that what a session writes names the key that wrote it."""
 
     def __init__(self, memory: Memory, host: str) -> None:
         self._memory = memory
         self._host = host
-        self._apps: dict[tuple[str, str], ASGIApp] = {}
+        self._apps: dict[tuple[str, str, int | None], ASGIApp] = {}
         self._lock = anyio.Lock()
         self._group: TaskGroup | None = None
 
@@ -49,12 +50,14 @@ class _Servers:
                 group.cancel_scope.cancel()
 
     async def app_for(self, caller: Caller) -> ASGIApp:
-        who = (caller.tenant, caller.trust.value)
+        who = (caller.tenant, caller.trust.value, caller.key_id)
         async with self._lock:
             if who not in self._apps:
                 if self._group is None:
                     raise RuntimeError("the MCP app serves only while its lifespan runs")
-                server = build_server(self._memory, caller.tenant, caller.trust)
+                server = build_server(
+                    self._memory, caller.tenant, caller.trust, key_id=caller.key_id
+                )
                 app = server.streamable_http_app(streamable_http_path=PATH, host=self._host)
                 await self._group.start(_serve, server)
                 self._apps[who] = app

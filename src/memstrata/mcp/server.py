@@ -84,8 +84,11 @@ def _dump(item: Any) -> dict[str, Any]:
     return item.model_dump(mode="json")
 
 
-def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
-    """An MCP server whose tools read and write `memory` as `tenant` at `trust`."""
+def build_server(
+    memory: Memory, tenant: str, trust: Trust | str, *, key_id: int | None = None
+) -> MCPServer:
+    """An MCP server whose tools read and write `memory` as `tenant` at `trust`; what it
+    writes is marked as written with the API key `key_id`, when a key opened it."""
     tenant = check_tenant(tenant)
     trust = Trust(trust)
     readable: tuple[Visibility, ...] = READABLE[trust]
@@ -281,6 +284,7 @@ def build_server(memory: Memory, tenant: str, trust: Trust | str) -> MCPServer:
             visibility=readable[0],
             tenant=tenant,
             trust=trust,
+            key_id=key_id,
         )
         return dump_shown(fact) or {"accepted": True, "detail": WRITE_ACCEPTED}
 

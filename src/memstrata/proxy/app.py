@@ -213,8 +213,11 @@ class _Proxy:
         if response.status_code >= 500:
             return _upstream_status(response, content, extra)
         answer = json_answer(content) if response.is_success and turn else ""
-        background = BackgroundTask(self._record, turn, answer) if turn and answer else None
-        return _relay(response, content, extra, background)
+        if turn and answer:
+            # Stored before the client has the answer, so its next request sees this turn
+            # and turns keep the order in which they were asked.
+            await run_in_threadpool(self._record, turn, answer)
+        return _relay(response, content, extra)
 
     def _streaming(
         self, response: httpx.Response, turn: _Turn | None, extra: dict[str, str]
@@ -223,15 +226,26 @@ class _Proxy:
         timeout = self.settings.proxy.timeout_seconds
 
         async def relay() -> AsyncIterator[bytes]:
+            # [DONE] is held back until the turn is stored: a client that sends its next
+            # message on [DONE] finds this turn in memory, and in its place.
+            held = b""
             try:
                 async for chunk in response.aiter_bytes():
                     answer.feed(chunk)
-                    yield chunk
+                    if answer.done:
+                        held += chunk
+                    else:
+                        yield chunk
                 answer.end()
+                if turn is not None and answer.complete and answer.text:
+                    with anyio.CancelScope(shield=True):
+                        await run_in_threadpool(self._record, turn, answer.text)
+                if held:
+                    yield held
             except httpx.HTTPError as exc:  # headers are sent: end with an error event
                 answer.failed = True
                 log.warning("upstream stream broke off: %s", _reason(exc))
-                yield _sse_error(exc, timeout)
+                yield held + _sse_error(exc, timeout)
             finally:
                 with anyio.CancelScope(shield=True):
                     await response.aclose()
@@ -239,8 +253,6 @@ class _Proxy:
         async def after() -> None:
             with anyio.CancelScope(shield=True):
                 await response.aclose()
-            if turn is not None and answer.complete and answer.text:
-                await run_in_threadpool(self._record, turn, answer.text)
 
         headers = {**_passed_headers(response), **extra, "Cache-Control": "no-cache"}
         return StreamingResponse(
@@ -360,7 +372,6 @@ def _relay(
     response: httpx.Response,
     content: bytes,
     extra: dict[str, str],
-    background: BackgroundTask | None = None,
 ) -> Response:
     """The upstream's answer as it is."""
     headers = {**_passed_headers(response), **extra}
@@ -370,7 +381,6 @@ def _relay(
         status_code=response.status_code,
         headers=headers,
         media_type=media_type,
-        background=background,
     )
 
 

@@ -16,6 +16,7 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    ImportProgress,
     ImportReport,
     Record,
     SourceRef,
@@ -140,6 +141,8 @@ class ImportJob(_Row):
     """queued, running, done or failed."""
     report: ImportReport | None = None
     error: str | None = None
+    progress: ImportProgress | None = None
+    """How far it had come when it last said, while queued or running."""
 
 
 def lease_owner() -> str:
@@ -540,7 +543,12 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
         report: ImportReport | None = None,
         error: str | None = None,
     ) -> None: ...
+    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None: ...
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None: ...
+    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
+        """The tenant's newest `limit` imports, newest first."""
+        ...
+
     def count_unfinished_imports(self) -> int: ...
     def prune_imports(self, keep: int) -> int:
         """Delete the oldest finished imports until at most `keep` are left (or none

@@ -5,6 +5,7 @@ Errors render as pages: a stream or fact the viewer may not see is a 404 page, w
 belongs to another tenant, is above the viewer's trust, or does not exist at all.
 """
 
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,6 +37,7 @@ from memstrata.http.ui.session import (
     resolve_viewer,
 )
 from memstrata.memory import Memory
+from memstrata.team import ActionStatus
 from memstrata.types import FactCategory
 
 HERE = Path(__file__).parent
@@ -44,6 +46,7 @@ templates = Jinja2Templates(
     env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
 )
 templates.env.globals["source_link"] = views.source_link
+templates.env.globals["progress_line"] = views.progress_line
 
 SECURITY_HEADERS = {
     # No inline script or style at all: markup that slips into a page cannot run.
@@ -213,6 +216,7 @@ def context(
         stream=stream,
         ctx=built,
         q=q,
+        reasons=Counter(d.reason for d in built.dropped).most_common(),
         dropped_shown=DROPPED_SHOWN,
     )
 
@@ -224,6 +228,26 @@ def turns(request: Request, stream: str, p: PageNumber = 1) -> HTMLResponse:
     listed = views.newest_page(lambda n: memory.turns(stream, n, tenant=viewer.tenant), p)
     shown = [t for t in listed.items if viewer.reads(t.visibility)]  # type: ignore[attr-defined]
     return page(request, "turns.html", viewer=viewer, stream=stream, turns=shown, pages=listed)
+
+
+@router.get("/turns/{turn_id}")
+def turn(request: Request, turn_id: int) -> HTMLResponse:
+    """A cited turn among its neighbours, however old: where a source link lands."""
+    memory, viewer = _viewer(request)
+    cited, around = views.turns_around(memory, viewer, turn_id)
+    return page(
+        request, "turns.html", viewer=viewer, stream=cited.stream, turns=around, cited=cited
+    )
+
+
+@router.get("/records/{record_id}")
+def record(request: Request, record_id: int) -> HTMLResponse:
+    """One cited record: where a source link lands, however old the record is."""
+    memory, viewer = _viewer(request)
+    found = views.readable_record(memory, viewer, record_id)
+    return page(
+        request, "records.html", viewer=viewer, stream=found.stream, records=[found], cited=found
+    )
 
 
 @router.get("/records")
@@ -357,6 +381,48 @@ def search(
     return page(request, "search.html", viewer=viewer, q=q, stream=stream, hits=hits)
 
 
+# -- actions ------------------------------------------------------------------
+
+
+@router.get("/actions")
+def actions(
+    request: Request,
+    status: Annotated[str, Query(pattern=r"^[a-z]*$")] = "open",
+    stream: str = "",
+    p: PageNumber = 1,
+) -> HTMLResponse:
+    memory, viewer = _viewer(request)
+    if stream:
+        views.known_stream(memory, viewer, stream)
+    listed = views.actions_page(memory, viewer, status, stream, p)
+    return page(
+        request,
+        "actions.html",
+        viewer=viewer,
+        actions=listed.items,
+        pages=listed,
+        status=status,
+        stream=stream,
+        statuses=[s.value for s in ActionStatus],
+    )
+
+
+@router.post("/actions/{action_id}")
+def set_action_status(
+    request: Request,
+    action_id: int,
+    status: Annotated[ActionStatus, Form()],
+    csrf: Annotated[str, Form()] = "",
+    back: Annotated[str, Form()] = "",
+) -> Response:
+    memory, viewer = _viewer(request)
+    check_csrf(viewer, csrf)
+    require_writer(viewer)
+    views.readable_action(memory, viewer, action_id)
+    memory.set_action_status(action_id, status.value, tenant=viewer.tenant)
+    return _back(_local(back or "/ui/actions") + f"#action-{action_id}")
+
+
 # -- imports ------------------------------------------------------------------
 
 
@@ -364,10 +430,14 @@ def _imports(request: Request) -> Imports:
     return request.app.state.imports
 
 
+RECENT_IMPORTS = 10
+
+
 @router.get("/imports")
 def imports_page(request: Request) -> HTMLResponse:
     _, viewer = _viewer(request)
-    return page(request, "imports.html", viewer=viewer, job=None)
+    recent = _imports(request).recent(viewer.tenant, RECENT_IMPORTS)
+    return page(request, "imports.html", viewer=viewer, job=None, recent=recent)
 
 
 @router.post("/imports")
@@ -388,15 +458,17 @@ def start_import(
 def import_page(request: Request, import_id: str) -> HTMLResponse:
     _, viewer = _viewer(request)
     job = _import_status(request, viewer, import_id)
-    return page(request, "imports.html", viewer=viewer, job=job)
+    recent = _imports(request).recent(viewer.tenant, RECENT_IMPORTS)
+    return page(request, "imports.html", viewer=viewer, job=job, recent=recent)
 
 
 @router.get("/imports/{import_id}/status")
 def import_status(request: Request, import_id: str) -> JSONResponse:
-    """For the page's polling script: the status as JSON."""
+    """For the page's polling script: the status as JSON, with its progress in words."""
     _, viewer = _viewer(request)
     job = _import_status(request, viewer, import_id)
-    return JSONResponse(job.model_dump(mode="json"), headers={"Cache-Control": "no-store"})
+    shown = {**job.model_dump(mode="json"), "progress_line": views.progress_line(job)}
+    return JSONResponse(shown, headers={"Cache-Control": "no-store"})
 
 
 def _import_status(request: Request, viewer: Viewer, import_id: str) -> ImportStatus:

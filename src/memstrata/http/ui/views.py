@@ -12,15 +12,19 @@ from urllib.parse import urlencode
 
 from memstrata.disclosure import VisibilityOf, shown_changes, shown_facts, visibility_lookup
 from memstrata.errors import InvalidInput, NotFound
+from memstrata.http.schemas import ImportStatus
 from memstrata.http.ui.session import Viewer
 from memstrata.memory import Memory
+from memstrata.team import Action, ActionStatus
 from memstrata.types import (
     Fact,
     FactHistory,
     FactStatus,
+    Record,
     SourceRef,
     Summary,
     SummaryKind,
+    Turn,
     check_stream,
 )
 
@@ -53,6 +57,29 @@ def newest_page(read_newest: object, number: int, size: int = PAGE_SIZE) -> Page
     `read_newest(n)` returns the newest n, oldest first, as the façade does."""
     newest = list(reversed(read_newest((number * size) + 1)))  # type: ignore[operator]
     return page_of(newest, number, size)
+
+
+TURNS_AROUND = 10
+"""A cited turn is shown with this many turns on each side."""
+
+
+def turns_around(memory: Memory, viewer: Viewer, turn_id: int) -> tuple[Turn, list[Turn]]:
+    """The turn (NotFound above the viewer's trust, as if it did not exist) and the turns
+    around it that the viewer may read, newest first."""
+    turn = memory.turn(turn_id, tenant=viewer.tenant)
+    if not viewer.reads(turn.visibility):
+        raise NotFound(f"no turn {turn_id}")
+    window = memory.turns(
+        turn.stream, 2 * TURNS_AROUND + 1, through=turn.seq + TURNS_AROUND, tenant=viewer.tenant
+    )
+    return turn, [t for t in reversed(window) if viewer.reads(t.visibility)]
+
+
+def readable_record(memory: Memory, viewer: Viewer, record_id: int) -> Record:
+    record = memory.record(record_id, tenant=viewer.tenant)
+    if not viewer.reads(record.visibility):
+        raise NotFound(f"no record {record_id}")
+    return record
 
 
 def known_stream(memory: Memory, viewer: Viewer, stream: str) -> str:
@@ -192,15 +219,41 @@ def source_link(ref: SourceRef | None, stream: str) -> str | None:
     if ref is None:
         return None
     query = urlencode({"stream": stream})
-    if ref.kind == "turn":
-        return f"/ui/turns?{query}#turn-{ref.id}"
-    if ref.kind.startswith(("slack.", "jira.", "web.")):
-        return f"/ui/records?{query}#record-{ref.id}"
+    if ref.kind == "turn" and ref.id.isdigit():
+        return f"/ui/turns/{ref.id}#turn-{ref.id}"
+    if ref.kind.startswith(("slack.", "jira.", "web.")) and ref.id.isdigit():
+        return f"/ui/records/{ref.id}#record-{ref.id}"
     if ref.kind.startswith("summary."):
         return f"/ui/summaries?{query}#summary-{ref.id}"
     if ref.kind == "fact":
         return f"/ui/facts/{ref.id}"
     return None
+
+
+def actions_page(memory: Memory, viewer: Viewer, status: str, stream: str, number: int) -> Page:
+    """The actions the viewer's trust may read, newest first; `status` "" for any."""
+    if status and status not in ACTION_STATUSES:
+        raise InvalidInput(f"status is one of {', '.join(ACTION_STATUSES)} (or empty for any)")
+    found = memory.actions(
+        status=status or None,
+        stream=stream or None,
+        trust=viewer.trust,
+        tenant=viewer.tenant,
+    )
+    found.sort(key=lambda a: (a.opened_at, a.id), reverse=True)
+    return page_of(found, number)
+
+
+def readable_action(memory: Memory, viewer: Viewer, action_id: int) -> Action:
+    """The action, or NotFound when it is another tenant's or above the viewer's trust."""
+    readable = memory.actions(status=None, trust=viewer.trust, tenant=viewer.tenant)
+    found = next((a for a in readable if a.id == action_id), None)
+    if found is None:
+        raise NotFound(f"no action {action_id}")
+    return found
+
+
+ACTION_STATUSES = [s.value for s in ActionStatus]
 
 
 class EraseArgument(TypedDict, total=False):
@@ -256,3 +309,24 @@ def _stream_target(memory: Memory, viewer: Viewer, stream: str) -> EraseTarget:
         f"{row.records}{more} source records",
     ]
     return EraseTarget("stream", stream, {"stream": stream}, lines)
+
+
+_UNITS = {("slack", "reading"): "day files", ("jira", "reading"): "issues"}
+
+
+def progress_line(job: ImportStatus) -> str:
+    """The import's progress in words: 'Reading the file: 12 of 40 day files (30%)'."""
+    if job.status == "queued":
+        return "Waiting for the imports before it."
+    if job.status == "done":
+        return "Finished (100%)."
+    if job.status == "failed":
+        return "Stopped: see the reason below."
+    progress = job.progress
+    if progress is None:
+        return "Starting…"
+    units = _UNITS.get((job.kind, progress.step), "messages")
+    step = "Reading the file" if progress.step == "reading" else "Digesting what it stored"
+    if progress.total is None:
+        return f"{step}: {progress.done} {units} so far."
+    return f"{step}: {progress.done} of {progress.total} {units} ({progress.percent}%)."

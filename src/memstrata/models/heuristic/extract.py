@@ -71,7 +71,9 @@ _NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
     r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
     r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
-    r"(?=(?i:i|my|i'm|i've|we|we're|our)\b))",
+    r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
+    # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
+    r"|,\s*(?=(?i:he|she)(?:'s|\s)))",
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
@@ -79,6 +81,7 @@ _AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
 _I_AM_RE = re.compile(r"^(?:i'm|i\s+am)\b", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|i've)\b", _I)
+_MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
 _PAIR_RE = re.compile(
     r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"
     r"(?:[,;]|\s+but\s+|\s+[-–—]+\s+)\s*(?:but\s+|rather\s+|instead\s+|actually\s+)*"
@@ -125,6 +128,9 @@ class _Side:
     last_person: str | None = None
     pending_correction: bool = False
     facts: list[ExtractedFact] = field(default_factory=list)
+    voice: str = ""
+    """Whose word the facts are, when not the clause's speaker: the assistant's, for what
+    it tells the user about themself."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +151,8 @@ def _confidence(speaker: str, tone: _Tone) -> float:
 def _fact(
     side: _Side, parsed: Parsed, tone: _Tone, retracts: tuple[SlotRef, ...] = ()
 ) -> ExtractedFact:
-    user = side.base.speaker == "user"
+    speaker = side.voice or side.base.speaker
+    user = speaker == "user"
     if parsed.person:
         side.last_person = parsed.person
     return ExtractedFact(
@@ -154,7 +161,7 @@ def _fact(
         subject=parsed.subject,
         slot=parsed.slot,
         value=parsed.value,
-        confidence=_confidence(side.base.speaker, tone),
+        confidence=_confidence(speaker, tone),
         is_correction=tone.correction and user,
         retracts=tuple(r for r in retracts if r != _ref(parsed)),
     )
@@ -286,7 +293,7 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
     first_person = bool(_I_LEAD_RE.match(sentence))
     pieces = _SPLIT_RE.split(sentence)
-    if first_person:
+    if first_person or _MY_LEAD_RE.match(sentence):
         pieces = [
             part
             for n, piece in enumerate(pieces)
@@ -296,11 +303,24 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)
+        elif _PRONOUN_RE.match(piece):
+            out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
+        elif _reads_better_alone(side, out[-1], out[-1] + separator + piece):
+            continue  # "My son Leo is 6 and obsessed with dinosaurs": the rest reads as nothing
         else:
             out[-1] += separator + piece
     return out
+
+
+def _reads_better_alone(side: _Side, head: str, joined: str) -> bool:
+    """Whether `head` says more without the piece after it than with it."""
+    alone = _parse(side, head, negation_ok=True)
+    if alone is None:
+        return False
+    together = _parse(side, joined, negation_ok=True)
+    return together is None or len(together.also) < len(alone.also)
 
 
 def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
@@ -356,23 +376,80 @@ def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     return _Tone(correction, hedge), text.strip()
 
 
+# Chat leaves out the "I" of a taste: "Can't stand cilantro", "Really love sushi". Not
+# before a bare "Love": "Love the colors!" praises, and "Love and acceptance..." is a noun.
+_DROPPED_I_RE = re.compile(
+    r"^(?=(?:can't\s+stand|cannot\s+stand|can't\s+eat|really\s+(?:love|hate|like|dislike))\s)",
+    _I,
+)
+# "First some context: I'm 58 and married": what follows a colon is read on its own,
+# unless what precedes it is a label ("Decision: we ship"), which the rules read with it.
+_COLON_RE = re.compile(r":\s+(?=(?:i|i'm|i've|my|we|we're|our)\b)", _I)
+_LABEL_WORDS = 3
+# "I'm a night-shift nurse, any tips?": people state a fact on the way to a question. The
+# statement ends where the question begins: at a dash, a semicolon, a "so", or a comma
+# before a question word.
+_QUESTION_START_RE = re.compile(
+    r"\s+[-–—]+\s+|\s*;\s*|,?\s+so\s+|,\s*(?=(?:what|how|which|any|anything|can|could"
+    r"|would|should|do|does|did|is|are|where|when|who|why|will|ideas?|tips?|thoughts?"
+    r"|suggestions?|recommendations?|advice)\b)",
+    _I,
+)
+_STATED_BY_ME_RE = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:i|i'm|im|i've|my|we|we're|our)\b", _I)
+# "As a vegetarian, what should I cook?" says who is asking; "As a kid, I..." is the past.
+_AS_A_RE = re.compile(
+    r"^as\s+(?:a|an)\s+(?!(?:kid|child|teen|teenager|boy|girl|baby|youngster|result|rule"
+    r"|matter|whole|reminder|side\s+note|heads\s+up|bonus|treat|joke|favou?r|test|start"
+    r"|first\s+step|starting\s+point|compromise|backup|fallback)\b)(?P<np>[^,?]{2,40}),\s*",
+    _I,
+)
+
+
+# "We live in Leeds, so anywhere near is fine": a consequence is read on its own, since
+# joined to the statement before it, it would spoil that statement's value.
+_CONSEQUENCE_RE = re.compile(r",\s*(?:so|because|since|which\s+means|meaning)\s+", _I)
+
+
+def _stated_part(sentence: str) -> str | None:
+    """The statement a sentence makes before it asks its question, if it makes one."""
+    if "?" not in sentence:
+        return sentence
+    lead = _QUESTION_START_RE.split(sentence, maxsplit=1)[0]
+    if "?" in lead or not _STATED_BY_ME_RE.match(lead):
+        return None
+    return lead
+
+
 def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
-    if len(sentence) > _MAX_SENTENCE_CHARS or "?" in sentence:
+    parts = _COLON_RE.split(sentence, maxsplit=1)
+    if len(parts) == 2 and len(parts[0].split()) > _LABEL_WORDS:
+        return _sentence_facts(side, parts[0]) + _sentence_facts(side, parts[1])
+    if as_a := _AS_A_RE.match(sentence):
+        rest = sentence[as_a.end() :]
+        asker = _sentence_facts(side, f"I'm a {as_a['np']}.")
+        return asker + _sentence_facts(side, rest[:1].upper() + rest[1:])
+    stated = _stated_part(sentence)
+    if len(sentence) > _MAX_SENTENCE_CHARS or stated is None:
         side.pending_correction = False
         return []
+    sentence = stated
     if _DENIAL_ONLY_RE.match(sentence.strip()):
         side.pending_correction = True  # "No." then the right statement
         return []
     tone, text = _tone_and_text(side, sentence)
     side.pending_correction = False
+    if side.base.speaker == "user" and _DROPPED_I_RE.match(text):
+        text = f"I {text[:1].lower()}{text[1:]}"
     if not text or _NOT_A_STATEMENT_RE.search(text):
         return []
     if (paired := _pair(side, text, tone)) is not None:
         return paired
-    facts: list[ExtractedFact] = []
-    for clause in _clauses(side, text.strip(_END_PUNCT)):
-        facts.extend(_clause_facts(side, clause, tone))
-    return facts
+    return [
+        fact
+        for part in _CONSEQUENCE_RE.split(text.strip(_END_PUNCT))
+        for clause in _clauses(side, part)
+        for fact in _clause_facts(side, clause, tone)
+    ]
 
 
 def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:
@@ -385,6 +462,7 @@ def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:
 
 def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
     side = _Side(base)
+    heard = _Side(replace(base, speaker="user"), voice="assistant")
     previous: list[ExtractedFact] = []
     before = ""
     for said in sentences(text):
@@ -393,9 +471,42 @@ def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
         if _SARCASM_ONLY_RE.match(sentence):
             side.facts = [f for f in side.facts if f not in previous]
             continue
-        previous = [] if _SARCASM_RE.search(sentence) else _sentence_facts(side, sentence)
+        told = _in_users_words(sentence) if base.speaker == "assistant" else None
+        if _SARCASM_RE.search(sentence):
+            previous = []
+        else:
+            previous = _sentence_facts(heard, told) if told else _sentence_facts(side, sentence)
         side.facts.extend(previous)
     return side.facts
+
+
+# The assistant's "You live in Denver" is a claim about the user, so it is read in the
+# user's words ("I live in Denver") and believed as the assistant's word.
+_TOLD_RE = re.compile(
+    r"^(?:as\s+)?you\s+(?:mentioned|said|told\s+me|noted|shared|wrote)(?:\s+(?:before|earlier"
+    r"|once))?(?:\s+that)?,?\s+",
+    _I,
+)
+_SECOND_PERSON = (
+    (re.compile(r"\byou're\b", _I), "I'm"),
+    (re.compile(r"\byou\s+are\b", _I), "I am"),
+    (re.compile(r"\byou've\b", _I), "I've"),
+    (re.compile(r"\byourself\b", _I), "myself"),
+    (re.compile(r"\byours\b", _I), "mine"),
+    (re.compile(r"\byour\b", _I), "my"),
+    (re.compile(r"\byou\b", _I), "I"),
+)
+
+
+def _in_users_words(sentence: str) -> str | None:
+    """A sentence that tells the user about themself, said as the user would say it."""
+    told = _TOLD_RE.match(sentence)
+    rest = sentence[told.end() :] if told else sentence
+    if not told and not re.match(r"(?:you|you're|you've|your)\b", rest, _I):
+        return None
+    for pattern, mine in _SECOND_PERSON:
+        rest = pattern.sub(mine, rest)
+    return rest[:1].upper() + rest[1:]
 
 
 def _sides(turn: TurnInput) -> tuple[Clause, Clause]:

@@ -45,11 +45,14 @@ from memstrata.models.heuristic.personal_values import (
     word_of,
 )
 from memstrata.models.heuristic.personal_words import (
+    AIDS,
     CONDITIONS,
     DIETS,
+    EVENTS,
     FOODS_TO_AVOID,
     HEALTH_STATES,
     INSTRUMENTS_AND_SPORTS,
+    MARITAL_STATUSES,
     RELATION_RE,
     RELATIONS,
     THING_KINDS,
@@ -158,15 +161,20 @@ FACETS: dict[str, Facet] = {
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
+    "marital": Facet(
+        C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
+    ),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
+    "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
+    "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
@@ -179,6 +187,7 @@ FACETS: dict[str, Facet] = {
     "favorite": Facet(
         C.PREFERENCE, "favorite:{kind}", "{whose} favorite {noun} is {value}.", phrase
     ),
+    "favorite any": Facet(C.PREFERENCE, "favorite", "{whose} favorite is {value}.", phrase),
     "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", taste),
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
@@ -192,18 +201,26 @@ _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living)(?:\s+(?:out|over|up"
     r"|down|back))?|resides?|is\s+based"
-    r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled)"
+    r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled"
+    r"|is\s+in\s+(?:this|a|my|our|the)\s+(?:(?:little|small|tiny|new|rented)\s+)?(?:flat"
+    r"|house|apartment|place|home|condo|studio))"
     r"\s+(?:in|at|near|outside(?:\s+of)?|just\s+outside(?:\s+of)?|close\s+to)"
 )
 _MOVED = (
-    r"(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
+    r"(?:(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
     r"|in\s+(?:together\s+)?(?:in|to))"
+    r"|(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|bought)\s+(?:a|an|our|my|the)\s+"
+    r"(?:new\s+)?(?:place|flat|house|apartment|home|condo)\s+in)"
 )
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
-    r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work)"
-    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?\s+(?:at|for)"
-    r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for)"
+    r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
+    r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
+    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|nights"
+    r"|weekends|freelance))?\s+(?:at|for)"
+    r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
+    r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
+    r"shifts?\s+(?:at|for))"
 )
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
@@ -212,6 +229,10 @@ _JOINED = (
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+_RESCHEDULED = (
+    r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
+    r"|rescheduled|delayed|bumped|shifted|brought\s+forward)"
+)
 
 # The formatter leaves this one table as written (fmt: skip at its end): each row reads as
 # one line of pattern beside its examples, which one-value-per-line would scatter.
@@ -239,7 +260,8 @@ TABLE: tuple[Row, ...] = (
          "austin, texas"), ("We live in Denver.", "home", "denver")), we=True),
     Row("home", rf"{_MOVED}\s+(?P<value>.+)",
         (("I moved to Munich last month.", "home", "munich"),
-         ("We just relocated to Porto.", "home", "porto")), we=True),
+         ("We just relocated to Porto.", "home", "porto"),
+         ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
         (("I'm in Kyoto now.", "home", "kyoto"),)),
@@ -259,18 +281,31 @@ TABLE: tuple[Row, ...] = (
         (("I moved to the data team.", "team", "data"),)),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
+         ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"))),
+    Row("employer", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
+                    r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
+                    r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
+                    r"[\w -]+?\s+at\s+(?P<value>.+)",
+        (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
-                 r"\s+(?P<value>.+?)(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
-                 r"(?:\s+in\s+(?P<home>.+))?",
+                 r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
+                 r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
+                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?",
         (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
+         ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
+          "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+    Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
+                 r"\s+(?:job|position|role)",
+        (("I got the athletic director job.", "job title", "athletic director"),)),
     Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
                  r"(?P<value>.+)",
         (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
@@ -298,27 +333,39 @@ TABLE: tuple[Row, ...] = (
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
-    Row("relation", rf"(?:has|got)\s+(?:two|three|four|five|\d)\s+(?P<kind>{RELATION_RE})s,?\s+"
-                    r"(?:named\s+|called\s+)?(?P<value>.+)",
-        (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),), many=True),
+    Row("relation", rf"(?:has|have|got|has\s+got|have\s+got)\s+(?:two|three|four|five|\d)\s+"
+                    rf"(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?(?P<value>.+)",
+        (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
+         ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
+         ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
     Row("children", r"(?:has|got)\s+(?P<value>(?:two|three|four|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
-                    rf"(?P<kind>{RELATION_RE})s?)",
+                    rf"(?P<kind>{RELATION_RE})s?)(?:\s+(?:under|aged|ages|over)\s+[\w -]+)?",
         (("I've got three grandkids.", "count:grandchild", "three grandkids"),
-         ("We have two kids.", "count:child", "two kids")), we=True),
+         ("We have two kids.", "count:child", "two kids"),
+         ("We have three boys under ten.", "count:son", "three boys")), we=True),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
         (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
     Row("relation", r"(?:is\s+)?(?:dating|seeing|in\s+a\s+relationship\s+with)\s+(?P<value>.+)",
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
+    Row("marital", r"is\s+(?:(?:recently|newly|happily|currently|legally)\s+)?(?P<value>.+)",
+        (("I'm divorced.", "marital status", "divorced"),
+         ("I've been divorced for two years.", "marital status", "divorced"),
+         ("I'm happily married.", "marital status", "married"))),
+    Row("marital", r"(?:just\s+)?got\s+(?P<value>married|divorced|engaged|separated)\b"
+                   r"(?!\s+on\s).*",
+        (("We got engaged last week.", "marital status", "engaged"),), we=True),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
-                    r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted)\s+)*"
-                    rf"(?P<kind>{RELATION_RE})\s+(?:named|called)\s+(?P<value>.+)",
+                    r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted|rescue|rescued"
+                    r"|old|senior|black|white|grey|gray|ginger|tabby)\s+)*"
+                    rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+)(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
-         ("We have a dog called Biscuit.", "dog:biscuit", "biscuit")), we=True),
+         ("We have a dog called Biscuit.", "dog:biscuit", "biscuit"),
+         ("We have a cat, Pickle.", "cat:pickle", "pickle")), we=True),
     Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
                 r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
                 r"\s+ago|recently))?)",
@@ -334,6 +381,9 @@ TABLE: tuple[Row, ...] = (
         (("I was diagnosed with sleep apnea.", "condition:sleep apnea", "sleep apnea"),)),
     Row("health state", r"is\s+(?P<value>.+)",
         (("I'm diabetic.", "condition:diabetic", "diabetic"),)),
+    Row("aid", r"(?:uses?|is\s+using|relies\s+on|wears?|has|have|needs?|is\s+in)\s+(?P<value>.+)",
+        (("I use a wheelchair.", "aid:wheelchair", "wheelchair"),
+         ("I wear hearing aids.", "aid:hearing aid", "hearing aids"))),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
@@ -375,6 +425,16 @@ TABLE: tuple[Row, ...] = (
         (("I turn 40 on June 3rd.", "birthday", "june 3"),)),
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
+    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))(?:\s+is|'s|\s+will\s+be)"
+                 r"\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
+        (("My thesis defence is on March 14.", "event:defence", "march 14"),), we=True),
+    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+{_RESCHEDULED}"
+                 r"\s+(?:back\s+|up\s+)?(?:to|until)\s+(?P<value>.+)",
+        (("My interview got moved to June 3.", "event:interview", "june 3"),), we=True),
+    Row("event", rf"(?:moved|pushed|postponed|rescheduled|delayed|bumped|shifted)\s+(?:the|my|our)"
+                 rf"\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+(?:back\s+|up\s+)?"
+                 r"(?:to|until)\s+(?P<value>.+)",
+        (("We moved the wedding to July 4.", "event:wedding", "july 4"),), we=True),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
         (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
     Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
@@ -408,13 +468,19 @@ TABLE: tuple[Row, ...] = (
     Row("owns", r"(?:traded\s+in|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?\s+(?:for|with)"
                 r"\s+(?P<value>.+)",
         (("I traded in my Honda for a Toyota Prius.", "owns:car", "toyota prius"),)),
+    Row("owns", r"(?:traded|swapped|exchanged)\s+(?:it|that|her|him|(?:my|the|our)\s+[\w -]+?)\s+in"
+                r"\s+for\s+(?P<value>.+)",
+        (("I traded it in for a Subaru Outback.", "owns:car", "subaru outback"),)),
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
                 r"\s+(?P<value>.+)",
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
-                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+)",
-        (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),), many=True),
+                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+?)(?:\s+(?:fluently|natively|well"
+                  r"|very\s+well|fairly\s+well|a\s+little|a\s+bit|conversationally|decently))?",
+        (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),
+         ("I speak Spanish and Portuguese fluently.", "language:portuguese", "portuguese")),
+        many=True),
     Row("speaks", r"is\s+a\s+native\s+(?P<value>\w+)\s+speaker",
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
@@ -426,6 +492,9 @@ TABLE: tuple[Row, ...] = (
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
         (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?)\b)[a-z]+\s+[\w -]{1,30}?)"
+                 r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
+        (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
     Row("hobby", r"(?P<value>(?:knit|crochet|sew|paint|draw|sketch|sculpt|garden|bake|surf|ski"
                  r"|snowboard|climb|box|fence|row|sail|dance|sing|swim|cycle|hike|fish|hunt"
                  r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?)(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly"
@@ -438,7 +507,10 @@ TABLE: tuple[Row, ...] = (
     # preferences
     Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
                     r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
-        (("My favorite band is Radiohead.", "favorite:band", "radiohead"),)),
+        (("My favorite band is Radiohead.", "favorite:band", "radiohead"),
+         ("Portishead is my favourite band.", "favorite:band", "portishead"))),
+    Row("favorite any", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+is\s+(?P<value>.+)",
+        (("Thai is my favourite.", "favorite", "thai"),)),
     Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
                  r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
@@ -450,10 +522,15 @@ TABLE: tuple[Row, ...] = (
         (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),
     # plans and goals
     Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
-                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+"
-                r"(?P<value>.+)",
+                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+(?P<value>.+)",
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
-          " year"),)),
+          " year"),
+         ("We're planning to move to Bristol.", "plan:bristol", "move to bristol"),
+         ("I'm moving to Porto next month.", "plan:porto", "move to porto next month")),
+        we=True),
+    # What "we decided" is a decision of the team's (the decision rules); "I" decide a plan.
+    Row("plan", r"(?:has\s+)?decided\s+to\s+(?P<value>.+)",
+        (("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"),)),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
                 r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
@@ -499,6 +576,7 @@ _LEAD_IN_RE = re.compile(
     r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
+    r"|[\w]+-wise"
     r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
@@ -524,7 +602,7 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic)\s"
+    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic|studying|majoring)\s"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
 )
@@ -556,7 +634,20 @@ _MY_REL_RE = re.compile(
     _I,
 )
 _MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
-_NAME = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_FAVORITE_LAST_RE = re.compile(
+    r"^(?P<value>(?!(?:this|that|it|these|those|which|what|who|he|she|they|there)\b)[\w'-]+"
+    r"(?:\s+[\w'-]+){0,2})\s+(?:is|are)\s+(?:still\s+)?my\s+(?P<top>(?:all-time\s+)?"
+    r"(?:favou?rite|fave))(?:\s+(?P<noun>[\w ]{1,20}?))?$",
+    _I,
+)
+# In a chat, "the" can only mean the speaker's own: "The appointment is May 16", "The defence
+# got pushed to April 2", "The new team lead is Yuki".
+_THE_MINE_RE = re.compile(
+    rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+(?:{_RESCHEDULED}|is|will\s+be)\s"
+    rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)",
+    _I,
+)
+_NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
 _IS_MY_REL_RE = re.compile(rf"^is\s+(?:my|our)\s+(?:new\s+)?(?P<rel>{RELATION_RE})$", _I)
 
@@ -619,6 +710,11 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
         text = regex.sub(replacement, text, count=1)
     text = _HERE_RE.sub(r"\1", text)
     me = speaker(clause)
+    if _household(clause):
+        text = _THE_MINE_RE.sub("my ", text, count=1)
+    if favorite := _FAVORITE_LAST_RE.match(text):
+        noun = f" {favorite['noun']}" if favorite["noun"] else ""
+        text = f"my {favorite['top']}{noun} is {favorite['value']}"
     if named:
         named_match = _NAMED_RE.match(text)
         return _named_readings(named_match, me, clause) if named_match else []
@@ -665,6 +761,8 @@ _NORMAL_FORMS = (
     (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
     (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
     (re.compile(r"^(?:have|has|haves)\s+(?:got\s+)?", _I), "has "),
+    # A move still ahead is a plan: home changes when it happens.
+    (re.compile(r"^is\s+(?:moving|relocating)\s+to\b", _I), "is planning to move to"),
 )
 
 
@@ -694,13 +792,15 @@ def _predicate(rest: str) -> str:
 
 
 def _render(template: str, who: Who, shown: str, noun: str) -> str:
-    article = "an" if shown[:1].lower() in "aeiou" else "a"
+    article = "an " if shown[:1].lower() in "aeiou" else "a "
+    if re.search(r"[^su]s$", shown):  # "uses hearing aids"
+        article = ""
     text = template.format(
         who=who.shown,
         whose=f"{who.shown}'s",
         their="their",
         value=shown,
-        a_value=f"{article} {shown}",
+        a_value=f"{article}{shown}",
         noun=noun,
     )
     return _sentence(text)
@@ -735,7 +835,11 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
         rel = RELATIONS[word]
         return rel if word in UNIQUE_RELATIONS or facet == "children" else f"{rel}:{value.key}"
     if facet == "likes":
-        return preference_slot(value.key)  # the preference rule's slot, so "I hate X" meets it
+        return preference_slot(value.key)
+    if facet == "event":  # "my thesis defence" and "the defence" are one event
+        return re.sub(r"\s+", " ", groups["head"].lower()).replace(
+            "defense", "defence"
+        )  # the preference rule's slot, so "I hate X" meets it
     if value.kind:
         return value.kind
     noun = (groups.get("noun") or "").strip().lower()
@@ -777,10 +881,20 @@ def _build(
     )
 
 
+# "shellfish, keep that in mind": a list ends where an aside to the listener begins.
+_ASIDE_RE = re.compile(
+    r"^(?:keep|please|remember|note|bear|make|be|don't|do|just|thanks|thank|fyi|lol|haha"
+    r"|if|let|so|you|that's|it's|which|in\s+case)\b",
+    _I,
+)
+
+
 def _values(row: Row, raw: str) -> list[str]:
     if not row.many:
         return [raw]
-    return [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+    items = [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+    aside = next((n for n, item in enumerate(items) if n and _ASIDE_RE.match(item)), len(items))
+    return items[:aside]
 
 
 def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
@@ -847,22 +961,32 @@ def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parse
     return []
 
 
-_APPOSITIVE_RE = re.compile(r"^is\s+[^,]+(?:,\s*(?:a|an|the|\d)[^,]*)+$", _I)
+_LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?")
+_COUNTED_RE = re.compile(r"^(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s", _I)
 
 
 def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
-    """The whole predicate; else its appositive parts ("is Priya, a PM at Initech"); else
-    the part before a comma ("plays the piano, badly")."""
+    """The whole predicate; else each part of a list of what the subject is ("is Priya, a
+    PM at Initech", "is 58, married, two adult kids"); else the part before a comma
+    ("plays the piano, badly")."""
     rest = _predicate(reading.rest)
     if found := _table_facts(replace(reading, rest=rest), clause, negated):
         return found
-    if _APPOSITIVE_RE.match(rest):
-        parts = ["is " + part.strip() for part in rest[3:].split(",")]
-        found = [f for p in parts for f in _table_facts(replace(reading, rest=p), clause, negated)]
-        if found:
-            return found
+    if rest.lower().startswith("is ") and "," in rest:
+        parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
+        listed = [_listed_facts(reading, p, clause, negated) for p in parts]
+        # "I'm getting there, Caroline": a list is one when its first part reads as a fact;
+        # otherwise the name after the comma is the person spoken to.
+        if listed[0]:
+            return [f for part in listed for f in part]
     head = rest.split(",", 1)[0]
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
+    """One part of such a list: what the subject is, or has ("two adult kids")."""
+    verb = "has" if _COUNTED_RE.match(part) else "is"
+    return _table_facts(replace(reading, rest=f"{verb} {part}"), clause, negated)
 
 
 # "with my wife Sara": a relation named in passing is a fact too.
@@ -894,7 +1018,7 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    return bool(_DROPPED_I_RE.match(bare) or _DROPPED_I_AM_RE.match(bare))
+    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE))
 
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:

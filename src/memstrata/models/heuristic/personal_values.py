@@ -43,6 +43,7 @@ Reader = Callable[[str, Clause], Value | None]
 _TAIL_RE = re.compile(
     r"(?:\s*[;(–—]|\s+-\s|\s+(?:since|for|with|because|as\s+of|last|this|next|ago|when"
     r"|where|after|before|until|but|so|which|who|though|although|while|right\s+now|now"
+    r"|btw|fyi|lol|haha|tbh|honestly|by\s+the\s+way"
     r"|anymore|any\s+more|these\s+days|recently|back\s+in|in|a\s+(?:few|couple)|about"
     r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
@@ -115,11 +116,13 @@ def org(raw: str, clause: Clause) -> Value | None:
         article = "an" if place.shown[:1].lower() in "aeiou" else "a"
         return Value(f"{article} {place.shown}", place.key)
     shown = _cut(_CALLED_RE.sub("", raw.strip()))
-    if re.match(r"(?:home|myself|a|an|my|our)\b", shown, _I) or not _proper(shown, 5, clause):
+    bare = _THE_NAME_RE.sub("", shown)
+    if re.match(r"(?:home|myself|a|an|my|our)\b", bare, _I) or not _proper(bare, 5, clause):
         return None
-    return Value(shown, shown.lower())
+    return Value(shown, bare.lower())
 
 
+_THE_NAME_RE = re.compile(r"^the\s+(?=[A-Z])")  # "the BBC", "the University of Tasmania"
 _CALLED_RE = re.compile(r"^(?:a|an|this|the)\s+(?:[\w-]+\s+){0,3}(?:called|named)\s+", _I)
 
 
@@ -130,11 +133,14 @@ def company(raw: str, clause: Clause) -> Value | None:
 
 
 def name(raw: str, clause: Clause) -> Value | None:
-    shown = _cut(raw)
+    shown = _HONORIFIC_RE.sub("", _cut(raw))
     if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
         return None
     shown = person(shown)
     return Value(shown, shown.lower())
+
+
+_HONORIFIC_RE = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|professor|doctor)\.?\s+(?=[A-Z])", _I)
 
 
 def proper_name(raw: str, clause: Clause) -> Value | None:
@@ -151,13 +157,21 @@ def title(raw: str, clause: Clause) -> Value | None:
     shown = display(_cut(raw))
     lowered = shown.lower().split()
     head = lowered[: lowered.index("of")] if "of" in lowered else lowered
-    if not head or len(lowered) > 6 or head[-1] not in JOB_HEADS:
+    if not head or len(lowered) > 6 or not _job_head(head[-1]):
         return None
     if len(lowered) == 1 and lowered[0] in _SEATS:
         return None  # "I'm the lead on this": a seat in something unnamed
     if any(w in STOPWORDS and w not in ("of", "and") for w in lowered):
         return None
     return Value(shown, shown.lower())
+
+
+# Specialists named by their field: cardiologist, psychiatrist, optician, radiographer.
+_SPECIALIST_RE = re.compile(r"^[a-z]{3,}(?:ologist|iatrist|ician|ographer|ologer)$")
+
+
+def _job_head(word: str) -> bool:
+    return word in JOB_HEADS or bool(_SPECIALIST_RE.match(word))
 
 
 _NOT_TAUGHT = wordset(

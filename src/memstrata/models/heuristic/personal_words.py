@@ -90,6 +90,23 @@ MANY_RELATIONS = {
     "grandkid": "grandchild",
     "grandchild": "grandchild",
     "sibling": "sibling",
+    "boy": "son",
+    "girl": "daughter",
+    "guinea pig": "guinea pig",
+    "tortoise": "tortoise",
+    "turtle": "turtle",
+    "ferret": "ferret",
+    "budgie": "budgie",
+    # A breed says which pet it is: "a rescue greyhound named Bolt".
+    **dict.fromkeys(
+        sorted(
+            wordset(
+                """greyhound labrador retriever beagle terrier poodle spaniel collie dachshund
+            husky pug bulldog chihuahua corgi whippet lurcher schnauzer"""
+            )
+        ),
+        "dog",
+    ),
 }
 
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
@@ -135,6 +152,21 @@ DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|flexitarian|keto|paleo|carnivore"
     r"|gluten-free|gluten\s+free|dairy-free|dairy\s+free|kosher|halal|plant-based"
     r"|low-carb|low\s+carb|raw\s+vegan|sober|teetotal|a\s+teetotaler"
+)
+MARITAL_STATUSES = r"single|married|divorced|separated|widowed|engaged|remarried"
+# What someone relies on to get around, hear or manage a condition: health, not a gadget.
+AIDS = (
+    r"(?:(?:electric|manual|power)\s+)?wheelchair|walker|cane|crutches|walking\s+stick"
+    r"|hearing\s+aids?|cochlear\s+implant|insulin\s+pump|(?:continuous\s+)?glucose\s+monitor"
+    r"|cgm|cpap(?:\s+machine)?|inhaler|epipen|guide\s+dog|service\s+dog|prosthetic(?:\s+\w+)?"
+    r"|mobility\s+scooter|screen\s+reader|oxygen(?:\s+tank)?|pacemaker|colostomy\s+bag"
+)
+# Personal events that have a day: "my thesis defence is on March 14".
+EVENTS = (
+    r"defen[cs]e|viva|wedding|interview|surgery|operation|appointment|exam|exams|test|graduation"
+    r"|flight|due\s+date|recital|presentation|audition|hearing|court\s+date|procedure|scan"
+    r"|check-?up|moving\s+day|move|race|marathon|ceremony|party|trip|vacation|holiday|concert"
+    r"|performance|visa\s+appointment|driving\s+test|job\s+interview"
 )
 FOODS_TO_AVOID = (
     r"meat|red\s+meat|pork|beef|chicken|fish|seafood|shellfish|dairy|gluten|eggs?|nuts"

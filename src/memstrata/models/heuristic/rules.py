@@ -258,6 +258,18 @@ _RESP_RE = re.compile(
     rf"(?P<verb>{RESPONSIBILITY_VERBS})\s+(?P<area>.+)$"
 )
 _VAGUE_AREAS = wordset("it that this them everything nothing stuff things well")
+# "Noah is picking up lunch" runs an errand; nobody is assigned work.
+_ERRANDS = wordset(
+    """lunch dinner breakfast brunch coffee coffees drinks snacks food pizza groceries kids
+    children dog laundry mail package parcel tab bill check cheque cake flowers"""
+)
+# "Decision is pending" and "The decision is final" name no choice.
+_NO_CHOICE_RE = re.compile(
+    r"^(?:still\s+|currently\s+|now\s+)?(?:pending|open|undecided|tbd|tbc|on\s+hold|unclear"
+    r"|in\s+progress|up\s+in\s+the\s+air|under\s+(?:discussion|review)|being\s+discussed"
+    r"|(?:not\s+)?(?:made|final|decided|settled|done)(?:\s+yet)?)$",
+    _I,
+)
 
 
 def responsibility_fact(who: str, verb: str, area: str) -> Parsed | None:
@@ -502,6 +514,8 @@ def assignment_fact(task: str, who: str, clause: Clause) -> Parsed | None:
     shown = display(task)
     if not is_name(who) or not short_np(shown) or norm(shown) in _VAGUE_AREAS:
         return None
+    if words(shown)[-1] in _ERRANDS:
+        return None
     who = person(who)
 
     def rebuild(value: str) -> Parsed | None:
@@ -602,6 +616,8 @@ def decision_fact(what: str, text: str, clause: Clause) -> Parsed | None:
         choice, topic = split["choice"], norm(split["topic"])
     choice = display(choice)
     if not choice or len(words(choice)) > 12 or norm(choice) in _VAGUE_AREAS | NOT_NAMES:
+        return None
+    if _NO_CHOICE_RE.match(norm(choice)):
         return None
     topic = topic_of(choice, DECISION_TOPICS) or topic or keywords(what)
     if not topic:

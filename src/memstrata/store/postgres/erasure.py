@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memstrata.store.base import ErasedIds
+from memstrata.store.postgres.migrations import INDEX_TURNS
 from memstrata.types import utcnow
 
 if TYPE_CHECKING:
@@ -177,16 +178,7 @@ class ErasureTables:
         self._drop_derived(tenant, "turn", ids)
         self._exec("DELETE FROM turns WHERE tenant = %s AND id = ANY(%s)", (tenant, list(ids)))
         if next_ids:
-            self._exec(
-                "UPDATE turns t SET search = setweight(to_tsvector('english',"
-                " coalesce(t.speaker || ': ', '') || t.user_text || E'\\n'"
-                " || coalesce(t.assistant_speaker || ': ', '') || t.assistant_text), 'A')"
-                " || setweight(to_tsvector('english', coalesce((SELECT coalesce(p.speaker"
-                " || ': ', '') || p.user_text || E'\\n' || p.assistant_text FROM turns p"
-                " WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1),"
-                " '')), 'D') WHERE t.id = ANY(%s)",
-                (next_ids,),
-            )
+            self._exec(INDEX_TURNS + " WHERE t.id = ANY(%s)", (next_ids,))
 
     def _erase_facts(self, tenant: str, ids: Sequence[int]) -> None:
         if not ids:

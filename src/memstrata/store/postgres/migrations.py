@@ -10,6 +10,23 @@ TENANT_SETTING = "memstrata.tenant"
 Unset or empty: the store's own tenant filters are the only guard (as for maintenance,
 which works across tenants)."""
 
+TURN_CONFIG = "memstrata_english"
+"""Turns' text search configuration (0004): English stems, as SQLite's porter tokenizer
+finds them, and no stop words, which SQLite's index keeps too: with them dropped, "about"
+in a question matched nothing here and every turn there."""
+
+INDEX_TURNS = (
+    f"UPDATE turns t SET search = setweight(to_tsvector('{TURN_CONFIG}',"
+    " coalesce(t.speaker || ': ', '') || t.user_text || E'\\n'"
+    " || coalesce(t.assistant_speaker || ': ', '') || t.assistant_text), 'A')"
+    f" || setweight(to_tsvector('{TURN_CONFIG}', coalesce((SELECT coalesce(p.speaker"
+    " || ': ', '') || p.user_text || E'\\n' || p.assistant_text FROM turns p"
+    " WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1),"
+    " '')), 'D')"
+)
+"""Index turns again from their text, each with the turn before it (as insert_turn does);
+a WHERE clause may follow."""
+
 _TENANT_TABLES = (
     "streams",
     "turns",
@@ -338,5 +355,24 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX records_by_time ON records (tenant, at);
         """
         + _row_security(("team_profiles", "team_actions", "team_digests")),
+    ),
+    (
+        "0004_turn_words",
+        f"""
+        CREATE TEXT SEARCH DICTIONARY {TURN_CONFIG}_stem
+            (TEMPLATE = snowball, Language = english);
+        CREATE TEXT SEARCH CONFIGURATION {TURN_CONFIG} (COPY = pg_catalog.english);
+        ALTER TEXT SEARCH CONFIGURATION {TURN_CONFIG}
+            ALTER MAPPING REPLACE english_stem WITH {TURN_CONFIG}_stem;
+        {INDEX_TURNS};
+        """,
+    ),
+    (
+        "0005_import_progress",
+        """
+        -- How far a running import has come (JSON: step, done, total), so that every
+        -- process of a server can show its progress.
+        ALTER TABLE imports ADD COLUMN progress TEXT;
+        """,
     ),
 ]

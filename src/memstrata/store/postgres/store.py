@@ -50,15 +50,17 @@ from memstrata.store.postgres.connection import (
 )
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
-from memstrata.store.postgres.migrations import MIGRATIONS
+from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
 from memstrata.store.postgres.routing import RoutingTables
 from memstrata.store.postgres.team import TeamTables
+from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
 from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
     Fact,
     FactCategory,
     FactChange,
     FactStatus,
+    ImportProgress,
     ImportReport,
     Record,
     SourceRef,
@@ -83,12 +85,14 @@ _FINISHED_IMPORT = ["done", "failed"]
 _SCORED = 1000
 """The most full-text matches one search ranks, as in the SQLite store."""
 _COUNT_REMEMBERED_FROM = 200
+_COUNTED_ROWS = 5000
 _TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
 _RECORDS_PER_INSERT = 500
 _CLAIM_TRIES = 3
 
 
+@for_tenant_calls
 class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
@@ -103,13 +107,15 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._listener: threading.Thread | None = None
         self._closed = threading.Event()
         self._vector_dims: set[int] = set()
+        self.round_trips = 0
+        """Statements sent to the server (BEGIN and COMMIT included), for benchmarks."""
         self._migrate()
         self._pool = ConnectionPool(
             url,
             min_size=1,
             max_size=pool_size,
             kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
-            configure=_configure,
+            configure=self._configure,
             check=_check_if_idle,
             timeout=timeout,
             open=False,
@@ -137,9 +143,11 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         pinned = getattr(self._local, "conn", None)
         if pinned is not None:
             with self._guard():
+                align(pinned)
                 yield pinned
             return
         with self._guard(), self._pool.connection() as conn:
+            align(conn)
             yield conn
             conn._memstrata_used = time.monotonic()  # type: ignore[attr-defined]
 
@@ -149,17 +157,27 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if getattr(self._local, "conn", None) is not None:
             yield
             return
+        self.round_trips += 2  # BEGIN and COMMIT
         try:
-            with self._guard(), self._pool.connection() as conn, conn.transaction():
-                self._local.conn = conn
+            with self._guard(), self._pool.connection() as conn:
                 try:
-                    yield
-                finally:
-                    self._local.conn = None
+                    with conn.transaction():
+                        self._local.conn = conn
+                        try:
+                            yield
+                        finally:
+                            self._local.conn = None
+                except BaseException:
+                    forget(conn)  # the rollback undid any change of its tenant
+                    raise
         except BaseException:
             with self._streams_lock:
                 self._streams.clear()  # a rolled-back transaction may have made some
             raise
+
+    acting_for = staticmethod(acting_for)
+    """`with store.acting_for(tenant):` statements see only that tenant's rows, whatever
+    they filter on; the store's own methods act for the tenant they name."""
 
     @property
     def in_transaction(self) -> bool:
@@ -192,6 +210,22 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         assert row is not None  # a plain INSERT returns its row or raises
         return row
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        conn.row_factory = dict_row
+        conn.cursor_factory = _CountingCursor
+        conn._memstrata_store = self  # type: ignore[attr-defined]
+        # Set once per connection, so a vector search needs no transaction of its own: the
+        # iterative scan keeps a filtered search from coming back short. Prepared
+        # statements keep one generic plan: planning the full-text statement afresh on
+        # each call took as long as running it (every statement filters on indexed
+        # columns, so the values do not change the best plan).
+        conn.execute(
+            "SET TIME ZONE 'UTC'; SET hnsw.iterative_scan = relaxed_order;"
+            " SET plan_cache_mode = force_generic_plan"
+        )
+        register_vector(conn)
+        keep_nul_characters(conn)
 
     def _migrate(self) -> None:
         try:
@@ -452,17 +486,20 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
 
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
-        pairs = self._rows(
-            "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
+        """Pairs of (superseded fact, its active successor), newest old one first: one
+        statement reads both sides of every pair."""
+        rows = self._rows(
+            "WITH pairs AS (SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
             " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
             " WHERE o.tenant = %s AND o.stream = %s AND o.superseded_by IS NOT NULL"
-            " AND o.status != 'active' AND n.status = 'active' ORDER BY o.id DESC",
+            " AND o.status != 'active' AND n.status = 'active')"
+            " SELECT f.*, p.old AS pair_old, p.new AS pair_new FROM pairs p"
+            " JOIN facts f ON f.id IN (p.old, p.new) ORDER BY p.old DESC",
             (tenant, stream),
         )
-        wanted = sorted({r["old"] for r in pairs} | {r["new"] for r in pairs})
-        rows = self._rows("SELECT * FROM facts WHERE id = ANY(%s)", (wanted,))
         facts = {r["id"]: _fact(r) for r in rows}
-        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
+        pairs = dict.fromkeys((r["pair_old"], r["pair_new"]) for r in rows)
+        return [(facts[old], facts[new]) for old, new in pairs]
 
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         rows = self._rows(
@@ -624,15 +661,28 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             ],
         )
 
+    def index_vectors(self) -> None:
+        """Make the HNSW index of every dimension the vectors table holds (after a bulk
+        copy, which bypasses put_vectors)."""
+        for row in self._rows("SELECT DISTINCT dim FROM vectors"):
+            self._index_dimension(int(row["dim"]))
+
     def _index_dimension(self, dim: int) -> None:
-        """An HNSW index (cosine) over the vectors of one dimension: pgvector indexes only
-        vectors of a fixed size, so each dimension in use has its own partial index."""
+        """HNSW indexes (cosine) over the vectors of one dimension, one per kind: pgvector
+        indexes only vectors of a fixed size, and a search of one kind in a graph of all
+        would walk past the others' vectors (records, a sixth of them, took 65 ms at 100k
+        items in a shared graph). An older database's graph of all kinds is dropped."""
         with self.transaction():
             self._exec("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK + 1,))
-            self._exec(
-                f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim} ON vectors USING hnsw"
-                f" ((embedding::vector({dim})) vector_cosine_ops) WHERE dim = {dim}"
-            )
+            # A graph that fits in memory is built many times faster.
+            self._exec("SET LOCAL maintenance_work_mem = '512MB'")
+            for kind in _KINDS:
+                self._exec(
+                    f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim}_{kind} ON vectors"
+                    f" USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+                    f" WHERE dim = {dim} AND kind = '{kind}'"
+                )
+            self._exec(f"DROP INDEX IF EXISTS vectors_hnsw_{dim}")
         self._vector_dims.add(dim)
 
     def drop_vectors(self) -> int:
@@ -673,18 +723,19 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         vector = np.frombuffer(query, dtype=np.float32)
-        with self.transaction():
-            if exact:
-                self._exec("SET LOCAL enable_indexscan = off")
-            self._exec("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            rows = self._rows(
-                "SELECT item_id, 1 - distance AS similarity FROM ("
-                f" SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
-                f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
-                f" WHERE v.kind = %s AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
-                " ORDER BY distance LIMIT %s) nearest ORDER BY distance",
-                [vector, kind, where.tenant, *params, limit],
-            )
+        scored = (
+            f"SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
+            f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
+            # The kind and dimension are written out, to match their partial index.
+            f" WHERE v.kind = '{kind}' AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
+        )
+        if exact:  # OFFSET 0 fences the order off from the index: every row is scored
+            scored = f"SELECT * FROM ({scored} OFFSET 0) every"
+        rows = self._rows(
+            f"SELECT item_id, 1 - distance AS similarity FROM ({scored}"
+            " ORDER BY distance LIMIT %s) nearest ORDER BY distance, item_id",
+            [vector, where.tenant, *params, limit],
+        )
         return [(r["item_id"], float(r["similarity"])) for r in rows]
 
     def vector_index(self) -> DatabaseVectors:
@@ -1208,9 +1259,21 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             ),
         )
 
+    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None:
+        self._exec(
+            "UPDATE imports SET progress = %s WHERE id = %s",
+            (progress.model_dump_json(), import_id),
+        )
+
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
         row = self._row("SELECT * FROM imports WHERE tenant = %s AND id = %s", (tenant, import_id))
         return None if row is None else _import_job(row)
+
+    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
+        rows = self._rows(
+            "SELECT * FROM imports WHERE tenant = %s ORDER BY seq DESC LIMIT %s", (tenant, limit)
+        )
+        return [_import_job(r) for r in rows]
 
     def count_unfinished_imports(self) -> int:
         row = self._row(
@@ -1283,64 +1346,39 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     ) -> list[tuple[int, float]]:
         """Ids of the items matching any of `terms`, best ts_rank first, with their score.
         As in the SQLite store, only the rarest terms are asked for, as many as keep the
-        matches under _SCORED; should even the rarest match more, the newest are ranked."""
-        spec = _KINDS[kind]
-        kept, matches = self._terms_within(kind, [_tsquery_term(t) for t in terms])
-        if not kept:
+        matches under _SCORED; should even the rarest match more, the newest are ranked.
+        Counting the terms, choosing them and ranking is one statement: one round trip."""
+        asked = list(dict.fromkeys(_tsquery_term(t) for t in terms))
+        if not asked:
             return []
+        known = self._known_counts(kind, asked)
         sql, params = _filter_sql(kind, where)
-        # A phrase query: "el 5" (the issue key EL-5) matches its words next to each other.
-        query = " || ".join([f"phraseto_tsquery('{spec.config}', %s)"] * len(kept))
-        select = (
-            f"SELECT x.id, {spec.rank} AS rank FROM {spec.table} x, (SELECT {query}) q(q)"
-            f" WHERE x.search @@ q.q AND {sql}"
-        )
-        if matches > _SCORED:
-            select += f" ORDER BY x.id DESC LIMIT {_SCORED}"
         rows = self._rows(
-            f"SELECT id, rank FROM ({select}) scored ORDER BY rank DESC, id DESC LIMIT %s",
-            [*kept, *params, limit],
+            _ranked_matches(_KINDS[kind], sql), [asked, known, *params, *params, limit]
         )
-        return [(r["id"], float(r["rank"])) for r in rows]
+        self._remember_counts(kind, [(r["term"], r["n"]) for r in rows if r["term"] is not None])
+        hits = [(r["id"], float(r["rank"])) for r in rows if r["term"] is None]
+        return sorted(hits, key=lambda hit: (-hit[1], -hit[0]))
 
-    def _terms_within(self, kind: str, terms: Sequence[str]) -> tuple[list[str], int]:
-        counts = self._matches(kind, terms)
-        kept: list[str] = []
-        total = 0
-        for count, term in sorted((counts[term], term) for term in terms):
-            if kept and total + count > _SCORED:
-                break
-            kept.append(term)
-            total += count
-        return kept, total
-
-    def _matches(self, kind: str, terms: Sequence[str]) -> dict[str, int]:
-        """How many items each term matches, counted up to _SCORED + 1, in one statement.
-        A common term's count is remembered for a while: counting it reads many rows, and
-        it only decides which terms are worth ranking."""
+    def _known_counts(self, kind: str, terms: Sequence[str]) -> list[int | None]:
+        """Each term's remembered match count, or None where it must be counted. A common
+        term's count is remembered for a while: counting it reads many rows, and it only
+        decides which terms are worth ranking."""
         now = time.monotonic()
-        counts = {}
+        counts: list[int | None] = []
         for term in terms:
             known = self._term_counts.get((kind, term))
-            if known is not None and now - known[1] < _TERM_COUNT_SECONDS:
-                counts[term] = known[0]
-        missing = [term for term in dict.fromkeys(terms) if term not in counts]
-        if not missing:
-            return counts
+            fresh = known is not None and now - known[1] < _TERM_COUNT_SECONDS
+            counts.append(known[0] if fresh and known is not None else None)
+        return counts
+
+    def _remember_counts(self, kind: str, counted: Sequence[tuple[str, int]]) -> None:
         if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
             self._term_counts.clear()
-        spec = _KINDS[kind]
-        rows = self._rows(
-            f"SELECT term, (SELECT count(*) FROM (SELECT 1 FROM {spec.table}"
-            f" WHERE search @@ phraseto_tsquery('{spec.config}', term) LIMIT %s) m) AS n"
-            " FROM unnest(%s::text[]) AS term",
-            (_SCORED + 1, missing),
-        )
-        for row in rows:
-            counts[row["term"]] = int(row["n"])
-            if row["n"] > _COUNT_REMEMBERED_FROM:
-                self._term_counts[(kind, row["term"])] = (int(row["n"]), now)
-        return counts
+        now = time.monotonic()
+        for term, count in counted:
+            if count > _COUNT_REMEMBERED_FROM:
+                self._term_counts[(kind, term)] = (count, now)
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
@@ -1418,11 +1456,16 @@ def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
         ConnectionPool.check_connection(conn)
 
 
-def _configure(conn: psycopg.Connection[Any]) -> None:
-    conn.row_factory = dict_row
-    conn.execute("SET TIME ZONE 'UTC'")
-    register_vector(conn)
-    keep_nul_characters(conn)
+class _CountingCursor(psycopg.Cursor[Row]):
+    """A cursor that adds each statement it sends to its store's round_trips."""
+
+    def execute(self, *args: Any, **kwargs: Any) -> "_CountingCursor":
+        self.connection._memstrata_store.round_trips += 1  # type: ignore[attr-defined]
+        return super().execute(*args, **kwargs)
+
+    def executemany(self, *args: Any, **kwargs: Any) -> None:
+        self.connection._memstrata_store.round_trips += 1  # type: ignore[attr-defined]
+        super().executemany(*args, **kwargs)
 
 
 def _has_pgvector(conn: psycopg.Connection[Any]) -> bool:
@@ -1437,8 +1480,8 @@ def _speaking(speaker: str | None, text: str) -> str:
 # A turn's own words weigh 1 (A); the turn before it, indexed alongside for context, a
 # quarter (D), as the SQLite store weighs them. ts_rank takes weights as {D, C, B, A}.
 _TURN_SEARCH = (
-    "setweight(to_tsvector('english', own.own_user || E'\\n' || own.own_assistant), 'A')"
-    " || setweight(to_tsvector('english', coalesce(coalesce(p.speaker || ': ', '')"
+    f"setweight(to_tsvector('{TURN_CONFIG}', own.own_user || E'\\n' || own.own_assistant), 'A')"
+    f" || setweight(to_tsvector('{TURN_CONFIG}', coalesce(coalesce(p.speaker || ': ', '')"
     " || p.user_text || E'\\n' || p.assistant_text, '')), 'D')"
 )
 
@@ -1451,20 +1494,21 @@ class _KindSpec(NamedTuple):
     """Selected as id, stream, text, at, visibility, source_kind, source_id, mentions."""
     time: str
     text: str
-    rank: str
+    weights: str
+    """ts_rank's weights of the labels {D, C, B, A} and a comma, or nothing for its own."""
     mentions: str = "1"
 
 
 _KINDS = {
     "turn": _KindSpec(
         "turns",
-        "english",
+        TURN_CONFIG,
         "x.id, x.stream, x.user_text || E'\\n' || x.assistant_text AS text, x.at,"
         " x.visibility, 'turn' AS source_kind, x.id::text AS source_id, 1 AS mentions,"
         " x.speaker",
         "x.at",
         "x.user_text || E'\\n' || x.assistant_text",
-        "ts_rank('{0.25, 0.25, 0.25, 1.0}', x.search, q.q)",
+        "'{0.25, 0.25, 0.25, 1.0}', ",
     ),
     "fact": _KindSpec(
         "facts",
@@ -1473,7 +1517,7 @@ _KINDS = {
         " x.mention_count AS mentions",
         "x.source_at",
         "x.text",
-        "ts_rank(x.search, q.q)",
+        "",
         "x.mention_count",
     ),
     "summary": _KindSpec(
@@ -1483,7 +1527,7 @@ _KINDS = {
         " 'summary.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
         "x.period_end",
         "x.text",
-        "ts_rank(x.search, q.q)",
+        "",
     ),
     "record": _KindSpec(
         "records",
@@ -1492,7 +1536,7 @@ _KINDS = {
         " x.source || '.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
         "x.at",
         "x.text",
-        "ts_rank(x.search, q.q)",
+        "",
     ),
 }
 
@@ -1564,6 +1608,57 @@ def _record_row(record: NewRecord, recorded: datetime) -> tuple[Any, ...]:
     )
 
 
+def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
+    """Full-text search in one statement. Its parameters: the terms, their known match
+    counts (None: count here, up to _SCORED + 1), the filter's parameters twice, the limit.
+
+    The terms are taken rarest first (ties by code point, as Python sorts them) while their
+    matches stay within _SCORED; the first is always taken. When even it matches more, the
+    newest _SCORED matches are ranked. Rows with a term carry the counts made here, to be
+    remembered; the others are the hits.
+
+    An item's rank is BM25's sum over the terms it holds of each term's IDF (from its match
+    count and the table's rows, as SQLite's FTS5 ranks) times ts_rank of that term alone,
+    which grows with the term's occurrences and saturates as BM25's term frequency does.
+    ts_rank of all terms at once would weigh a word in every turn as much as a rare one."""
+    phrase = f"phraseto_tsquery('{spec.config}', term)"
+    rank = f"(SELECT sum(k.idf * ts_rank({spec.weights}x.search, k.tq)) FROM kept k)"
+    found = f"SELECT x.id, {rank} AS rank FROM {spec.table} x, q WHERE x.search @@ q.q"
+    # The table's rows: counted exactly up to _COUNTED_ROWS, so that a small memory ranks
+    # the same every time; past that, the statistics' estimate, which may lag a little.
+    rows = (
+        f"greatest((SELECT count(*) FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c),"
+        f" pg_stat_get_live_tuples('{spec.table}'::regclass),"
+        f" (SELECT reltuples FROM pg_class WHERE oid = '{spec.table}'::regclass))"
+    )
+    return f"""
+        WITH asked AS MATERIALIZED (
+            SELECT term, known IS NULL AS counted, coalesce(known, (SELECT count(*) FROM
+                (SELECT 1 FROM {spec.table} WHERE search @@ {phrase} LIMIT {_SCORED + 1}) m)
+            ) AS n
+            FROM unnest(%s::text[], %s::int[]) AS a(term, known)
+        ), placed AS (
+            SELECT term, counted, n, row_number() OVER w AS place, sum(n) OVER w AS total
+            FROM asked WINDOW w AS (ORDER BY n, term COLLATE "C")
+        ), kept AS MATERIALIZED (
+            SELECT place, total, {phrase} AS tq, greatest(1e-6, ln(
+                (greatest({rows}, n) - n + 0.5) / (n + 0.5))) AS idf
+            FROM placed WHERE place = 1 OR total <= {_SCORED}
+        ), q AS (
+            SELECT (string_agg('(' || tq::text || ')', ' | ' ORDER BY place)
+                FILTER (WHERE numnode(tq) > 0))::tsquery AS q, max(total) AS matches
+            FROM kept
+        ), found AS (
+            {found} AND q.matches <= {_SCORED} AND {where_sql}
+            UNION ALL ({found} AND q.matches > {_SCORED} AND {where_sql}
+                ORDER BY x.id DESC LIMIT {_SCORED})
+        )
+        SELECT NULL AS term, NULL::bigint AS n, id, rank FROM
+            (SELECT id, rank FROM found ORDER BY rank DESC, id DESC LIMIT %s) best
+        UNION ALL SELECT term, n, NULL, NULL FROM placed WHERE counted
+    """
+
+
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     spec = _KINDS[kind]
     clauses = ["x.tenant = %s"]
@@ -1624,7 +1719,7 @@ def _item(kind: str, row: Row) -> Item:
 
 
 def _import_job(row: Row) -> ImportJob:
-    report = row["report"]
+    report, progress = row["report"], row["progress"]
     return ImportJob(
         id=row["id"],
         tenant=row["tenant"],
@@ -1632,6 +1727,7 @@ def _import_job(row: Row) -> ImportJob:
         status=row["status"],
         report=None if report is None else ImportReport.model_validate_json(report),
         error=row["error"],
+        progress=None if progress is None else ImportProgress.model_validate_json(progress),
     )
 
 

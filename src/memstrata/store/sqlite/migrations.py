@@ -461,4 +461,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX records_by_time ON records (tenant, at);
         """,
     ),
+    (
+        "0020_import_progress",
+        """
+        -- How far a running import has come (JSON: step, done, total), so that every
+        -- process of a server can show its progress.
+        ALTER TABLE imports ADD COLUMN progress TEXT;
+        """,
+    ),
 ]

@@ -43,6 +43,7 @@ from memstrata.types import (
     FactCategory,
     FactChange,
     FactStatus,
+    ImportProgress,
     ImportReport,
     Record,
     SourceRef,
@@ -1155,9 +1156,21 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             ),
         )
 
+    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None:
+        self._exec(
+            "UPDATE imports SET progress = ? WHERE id = ?",
+            (progress.model_dump_json(), import_id),
+        )
+
     def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
         row = self._row("SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id))
         return None if row is None else _import_job(row)
+
+    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
+        rows = self._rows(
+            "SELECT * FROM imports WHERE tenant = ? ORDER BY seq DESC LIMIT ?", (tenant, limit)
+        )
+        return [_import_job(r) for r in rows]
 
     def count_unfinished_imports(self) -> int:
         marks = _marks(_FINISHED_IMPORT)
@@ -1629,7 +1642,7 @@ def _item(kind: str, row: sqlite3.Row) -> Item:
 
 
 def _import_job(row: sqlite3.Row) -> ImportJob:
-    report = row["report"]
+    report, progress = row["report"], row["progress"]
     return ImportJob(
         id=row["id"],
         tenant=row["tenant"],
@@ -1637,6 +1650,7 @@ def _import_job(row: sqlite3.Row) -> ImportJob:
         status=row["status"],
         report=None if report is None else ImportReport.model_validate_json(report),
         error=row["error"],
+        progress=None if progress is None else ImportProgress.model_validate_json(progress),
     )
 
 

@@ -1,4 +1,4 @@
-// The inspector's only script: it follows a running import until it ends.
+// The inspector's only script: it follows a running import, its progress and its end.
 // Pages work without it; it just saves the reloads.
 (function () {
   "use strict";
@@ -8,10 +8,15 @@
     section.querySelector("#import-status").textContent = job.status;
     var ended = job.status === "done" || job.status === "failed";
     var bar = section.querySelector("#import-progress");
-    if (ended) {
-      bar.max = 1;
-      bar.value = 1;
+    if (job.percent === null || job.percent === undefined) {
+      bar.removeAttribute("value"); // indeterminate: the step's size is not known
+    } else {
+      bar.max = 100;
+      bar.value = job.percent;
+      bar.textContent = job.percent + "%";
     }
+    bar.hidden = job.status === "failed";
+    section.querySelector("#import-step").textContent = job.progress_line;
     var error = section.querySelector("#import-error");
     error.textContent = job.error || "";
     error.hidden = !job.error;
