@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memstrata import vectors
 from memstrata.embed import HashingEmbedder
 from memstrata.store import SQLiteStore
 from memstrata.store.base import ItemFilter, NewTurn
@@ -194,6 +195,79 @@ def test_rows_written_after_the_graph_was_saved_are_caught_up(store):
     later = add_turns(store, ["a zebra crossed the kafka cluster"])  # no index saw this
     query = EMBEDDER.embed(["a zebra crossed the kafka cluster"])[0]
     assert graph_index(store).search("turn", everything(), query, 1)[0][0] == later[0]
+
+
+def mapped_files() -> str:
+    """The files this process has memory-mapped, where the system says (Linux)."""
+    maps = Path("/proc/self/maps")
+    if not maps.exists():
+        pytest.skip("this system does not list a process's mapped files")
+    return maps.read_text()
+
+
+def test_a_saved_graph_is_mapped_from_its_file_and_gives_the_same_hits(store):
+    add_turns(store, texts(300))
+    query = EMBEDDER.embed(["note on topic5 with tag1"])[0]
+    first = graph_index(store).search("turn", everything(), query, 20)
+    [saved] = store.index_directory.glob("*.usearch")
+    reopened = graph_index(store)
+    assert reopened.search("turn", everything(), query, 20) == first
+    assert str(saved) in mapped_files()
+
+
+def test_an_item_embedded_again_after_the_save_is_ranked_by_its_new_vector(store):
+    ids = add_turns(store, texts(200))
+    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    changed = EMBEDDER.embed(["a zebra crossed the kafka cluster"])[0]
+    store.put_vectors(
+        "default", STREAM, EMBEDDER.name, [("turn", ids[5], changed.tobytes(), EMBEDDER.dim)]
+    )
+    index = graph_index(store)  # maps the old graph and holds the new vector beside it
+    assert index.search("turn", everything(), changed, 1) == [(ids[5], pytest.approx(1.0))]
+    old = EMBEDDER.embed([texts(200)[5]])[0]
+    found = dict(index.search("turn", everything(), old, 200))
+    assert len(found) == 200, "each item once, whichever vector it had"
+    assert found[ids[5]] == pytest.approx(float(changed @ old), abs=1e-6)
+
+
+def test_rows_added_to_a_mapped_graph_are_merged_into_its_next_file(store):
+    add_turns(store, texts(100))
+    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    [old] = store.index_directory.glob("*.usearch")
+    index = graph_index(store)
+    later = add_turns(store, [f"a zebra named z{n} crossed the kafka cluster" for n in range(20)])
+    index.refresh("default", STREAM)  # as the embedding job does after writing vectors
+    [new] = store.index_directory.glob("*.usearch")
+    assert new != old and not old.exists()
+    # Another process merges again, replacing the file this one maps.
+    other = graph_index(store)
+    add_turns(store, [f"a walrus named w{n} read the kafka logs" for n in range(20)])
+    other.refresh("default", STREAM)
+    assert not new.exists()
+    add_turns(store, [f"an otter named o{n} read the kafka logs" for n in range(20)])
+    index.refresh("default", STREAM)
+    [new] = store.index_directory.glob("*.usearch")
+    last_row = store.vectors("turn", "default", [STREAM])[-1][0]
+    assert new.stem.endswith(f"-{last_row}"), "the new file holds every row"
+    assert str(new) in mapped_files()
+    query = EMBEDDER.embed(["a zebra named z7 crossed the kafka cluster"])[0]
+    assert graph_index(store).search("turn", everything(), query, 1)[0][0] == later[7]
+    assert index.search("turn", everything(), query, 1)[0][0] == later[7]
+
+
+def test_a_narrow_filter_over_a_mapped_graph_scores_what_it_allows(store, monkeypatch):
+    # The filter's few items lie beyond the widest graph search (4,096 nearest), so they
+    # are scored exactly, here a slice of 8 at a time.
+    monkeypatch.setattr(vectors, "_SCORED_AT_ONCE", 8)
+    add_turns(store, texts(4200))
+    unrelated = [f"zebra z{n} crossed road r{n % 4}" for n in range(30)]
+    shared = add_turns(store, unrelated, visibility=Visibility.SHARED)
+    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    query = EMBEDDER.embed(["note on topic3 with tag2"])[0]
+    only_shared = everything(visibilities=(Visibility.SHARED,))
+    found = graph_index(store).search("turn", only_shared, query, 10)
+    assert {i for i, _ in found} <= set(shared)
+    assert_same_nearest(found, exact_nearest(store, query, set(shared), 10))
 
 
 def test_a_killed_writer_leaves_nothing_the_index_misses(tmp_path):

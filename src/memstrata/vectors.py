@@ -42,6 +42,9 @@ _WIDEST = 4096
 _RESCORED = 3
 """A graph search reads this many times the candidates asked for, and ranks them by their
 exact float32 vectors."""
+_SCORED_AT_ONCE = 20_000
+"""Vectors read at once when a narrow filter's items are scored exactly: 20 MB at 256
+dimensions, however many the filter allows."""
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
 _EXPANSION_SEARCH = 256
@@ -86,7 +89,13 @@ class _Matrix:
 
 
 class _Graph:
-    """An HNSW graph of a large partition; usearch stores the vectors as float16."""
+    """An HNSW graph of a large partition; usearch stores the vectors as float16.
+
+    A graph read from its file is memory-mapped, not loaded: its pages are the operating
+    system's to share between processes and to drop, so a million vectors do not sit in
+    each worker's own memory. A mapped graph cannot change, so vectors added after it was
+    saved wait in `newer`, searched exactly beside it, until the next save merges them.
+    """
 
     def __init__(self, dim: int) -> None:
         self.index = _usearch_index()(
@@ -97,36 +106,71 @@ class _Graph:
             expansion_add=_EXPANSION_ADD,
             expansion_search=_EXPANSION_SEARCH,
         )
+        self.mapped: Path | None = None
+        """The file this graph is a view of; None while it is held in memory."""
+        self.newer = _Matrix()
 
     @classmethod
     def load(cls, path: Path, dim: int) -> "_Graph":
         graph = cls(dim)
-        graph.index.load(str(path))
+        graph.index.view(str(path))
         if graph.index.ndim != dim:
             raise ValueError(f"{path.name} holds vectors of {graph.index.ndim} dimensions")
+        graph.mapped = path
         return graph
 
     def __len__(self) -> int:
-        return len(self.index)
+        return len(self.index) + len(self.newer)
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        if self.mapped is not None:
+            self.newer.add(ids, vectors)
+            return
         present = ids[np.asarray(self.index.contains(ids), dtype=bool)] if len(self) else ids[:0]
         if present.size:
             self.index.remove(present)
         self.index.add(ids, vectors)
 
     def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
-        found = self.index.search(query, count, exact=exact)
-        return np.asarray(found.keys, dtype=np.int64), 1.0 - np.asarray(found.distances)
+        found = self.index.search(query, min(count, len(self.index)), exact=exact)
+        ids = np.asarray(found.keys, dtype=np.int64)
+        sims = 1.0 - np.asarray(found.distances, dtype=np.float32)
+        if not len(self.newer):
+            return ids, sims
+        # An item embedded again since the save has its new vector in `newer` only.
+        kept = ~np.isin(ids, self.newer.ids)
+        newer_ids, newer_sims = self.newer.nearest(query, count, exact)
+        return _top(
+            np.concatenate([ids[kept], newer_ids]),
+            np.concatenate([sims[kept], newer_sims]),
+            count,
+        )
 
     def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ids = ids[np.asarray(self.index.contains(ids), dtype=bool)]
-        if not ids.size:
-            return ids, np.zeros((0, self.index.ndim), dtype=np.float32)
-        return ids, np.asarray(self.index.get(ids), dtype=np.float32).reshape(ids.size, -1)
+        newer_ids, newer_vectors = self.newer.vectors_of(ids)
+        ids = ids[~np.isin(ids, newer_ids)]
+        ids = ids[np.asarray(self.index.contains(ids), dtype=bool)] if ids.size else ids
+        vectors = np.asarray(self.index.get(ids), dtype=np.float32) if ids.size else ids
+        vectors = vectors.reshape(ids.size, self.index.ndim)
+        if not newer_ids.size:
+            return ids, vectors
+        return np.concatenate([ids, newer_ids]), np.vstack([vectors, newer_vectors])
 
     def save(self, path: Path) -> None:
-        self.index.save(str(path))
+        """Write the graph with every vector added since, to `path`. A mapped graph is
+        copied into memory for this (the only time it is), and the copy let go."""
+        index = self.index
+        if self.mapped is not None:
+            # Copied from the mapping, not read from its path: another process may have
+            # replaced that file since.
+            index = index.copy()
+            if len(self.newer):
+                ids = self.newer.ids
+                present = ids[np.asarray(index.contains(ids), dtype=bool)]
+                if present.size:
+                    index.remove(present)
+                index.add(ids, self.newer.vectors)
+        index.save(str(path))
 
 
 @dataclass
@@ -221,11 +265,18 @@ class VectorIndex:
             if count >= _WIDEST:
                 break
             count = min(size, count * 4)
-        # Few of the nearest pass: the filter is narrow, so what it allows is scored.
+        # Few of the nearest pass: the filter is narrow, so what it allows is scored, a
+        # slice at a time: it may still allow most of a million vectors.
         allowed = np.asarray(self._store.item_ids(part.kind, where), dtype=np.int64)
-        ids, vectors = part.vectors.vectors_of(allowed)
-        ids, sims = _top(ids, _similarities(vectors, query), limit)
-        return list(zip(ids.tolist(), sims.tolist(), strict=True))
+        best_ids, best_sims = allowed[:0], np.zeros(0, dtype=np.float32)
+        for start in range(0, allowed.size, _SCORED_AT_ONCE):
+            ids, vectors = part.vectors.vectors_of(allowed[start : start + _SCORED_AT_ONCE])
+            best_ids, best_sims = _top(
+                np.concatenate([best_ids, ids]),
+                np.concatenate([best_sims, _similarities(vectors, query)]),
+                limit,
+            )
+        return list(zip(best_ids.tolist(), best_sims.tolist(), strict=True))
 
     def _rescored(
         self, kind: str, tenant: str, hits: list[tuple[int, float]], query: np.ndarray
@@ -315,6 +366,8 @@ class VectorIndex:
         temporary = final.with_name(f"{final.name}.{os.getpid()}.tmp")
         part.vectors.save(temporary)
         os.replace(temporary, final)
+        # Mapped from its file from now on: the copy in memory is let go.
+        part.vectors = _Graph.load(final, _dim(part.vectors))
         part.saved_through = part.through
         for path in old:
             if path != final:

@@ -9,6 +9,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -316,39 +317,54 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def insert_turn(self, turn: NewTurn) -> Turn:
         with self.transaction():
-            self.ensure_stream(turn.tenant, turn.stream)
-            self._exec(
-                "UPDATE streams SET turn_count = turn_count + 1,"
-                " unsummarized_tokens = unsummarized_tokens + ? WHERE tenant = ? AND name = ?",
-                (turn.tokens, turn.tenant, turn.stream),
-            )
-            seq = self._one(
-                "SELECT turn_count FROM streams WHERE tenant = ? AND name = ?",
-                (turn.tenant, turn.stream),
-            )["turn_count"]
+            seq = self._take_seqs(turn.tenant, turn.stream, 1, turn.tokens)
             recorded = utcnow()
-            turn_id = self._insert(
-                "turns",
-                {
-                    "tenant": turn.tenant,
-                    "stream": turn.stream,
-                    "seq": seq,
-                    "user_text": turn.user,
-                    "assistant_text": turn.assistant,
-                    "at": _ts(turn.at),
-                    "page_context": turn.page_context,
-                    "model_variant": turn.model_variant,
-                    "source": turn.source,
-                    "visibility": turn.visibility.value,
-                    "tokens": turn.tokens,
-                    "recorded_at": _ts(recorded),
-                    "speaker": turn.speaker,
-                    "assistant_speaker": turn.assistant_speaker,
-                    "writer_trust": turn.writer_trust.value,
-                    "writer_key": turn.writer_key,
-                },
-            )
+            turn_id = self._insert("turns", _turn_values(turn, seq, _ts(recorded)))
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
+
+    def insert_turns(self, turns: Sequence[NewTurn]) -> list[int]:
+        """Store many turns in one transaction, in order, and return their ids: a bulk
+        load (a history import, a benchmark's million turns) without a statement and a
+        Turn object per turn. Each turn takes the next seq of its stream, as with
+        insert_turn; no job is queued, as with insert_turn."""
+        ids: list[int] = []
+        with self.transaction():
+            counts: Counter[tuple[str, str]] = Counter()
+            tokens: Counter[tuple[str, str]] = Counter()
+            for turn in turns:
+                counts[(turn.tenant, turn.stream)] += 1
+                tokens[(turn.tenant, turn.stream)] += turn.tokens
+            next_seq = {
+                key: self._take_seqs(*key, count, tokens[key]) - count + 1
+                for key, count in counts.items()
+            }
+            recorded = _ts(utcnow())
+            for start in range(0, len(turns), _TURNS_PER_INSERT):
+                rows = []
+                for turn in turns[start : start + _TURNS_PER_INSERT]:
+                    seq = next_seq[(turn.tenant, turn.stream)]
+                    next_seq[(turn.tenant, turn.stream)] = seq + 1
+                    rows.append(_turn_values(turn, seq, recorded))
+                marks = ", ".join([f"({_marks(rows[0])})"] * len(rows))
+                returned = self._rows(
+                    f"INSERT INTO turns ({', '.join(rows[0])}) VALUES {marks} RETURNING id",
+                    [value for row in rows for value in row.values()],
+                )
+                # RETURNING's order is not promised; new rowids ascend in VALUES order.
+                ids += sorted(r["id"] for r in returned)
+        return ids
+
+    def _take_seqs(self, tenant: str, stream: str, count: int, tokens: int) -> int:
+        """Count `count` new turns of the stream and return the last seq they take."""
+        self.ensure_stream(tenant, stream)
+        self._exec(
+            "UPDATE streams SET turn_count = turn_count + ?,"
+            " unsummarized_tokens = unsummarized_tokens + ? WHERE tenant = ? AND name = ?",
+            (count, tokens, tenant, stream),
+        )
+        return self._one(
+            "SELECT turn_count FROM streams WHERE tenant = ? AND name = ?", (tenant, stream)
+        )["turn_count"]
 
     def turn(self, tenant: str, turn_id: int) -> Turn:
         row = self._row("SELECT * FROM turns WHERE tenant = ? AND id = ?", (tenant, turn_id))
@@ -1479,6 +1495,8 @@ _RECORD_COLUMNS = (
 _RECORD_INSERT = f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES "
 _RECORDS_PER_INSERT = 50
 """50 rows of 17 values stay under the 999 variables older SQLite builds allow."""
+_TURNS_PER_INSERT = 50
+"""50 rows of 16 values, under the same limit."""
 
 
 def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
@@ -1502,6 +1520,27 @@ def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
     )
     shortest = EMBED_MIN_CHARS
     return sql, [tenant, stream, shortest, tenant, stream, tenant, stream, tenant, stream, shortest]
+
+
+def _turn_values(turn: NewTurn, seq: int, recorded: str | None) -> dict[str, Any]:
+    return {
+        "tenant": turn.tenant,
+        "stream": turn.stream,
+        "seq": seq,
+        "user_text": turn.user,
+        "assistant_text": turn.assistant,
+        "at": _ts(turn.at),
+        "page_context": turn.page_context,
+        "model_variant": turn.model_variant,
+        "source": turn.source,
+        "visibility": turn.visibility.value,
+        "tokens": turn.tokens,
+        "recorded_at": recorded,
+        "speaker": turn.speaker,
+        "assistant_speaker": turn.assistant_speaker,
+        "writer_trust": turn.writer_trust.value,
+        "writer_key": turn.writer_key,
+    }
 
 
 def _record_row(record: NewRecord, recorded: str | None) -> tuple[Any, ...]:
