@@ -421,17 +421,19 @@ def _stated_part(sentence: str) -> str | None:
 
 
 def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
-    parts = _COLON_RE.split(sentence, maxsplit=1)
-    if len(parts) == 2 and len(parts[0].split()) > _LABEL_WORDS:
-        return _sentence_facts(side, parts[0]) + _sentence_facts(side, parts[1])
+    if len(sentence) > _MAX_SENTENCE_CHARS:
+        side.pending_correction = False
+        return []
     if as_a := _AS_A_RE.match(sentence):
         rest = sentence[as_a.end() :]
         asker = _sentence_facts(side, f"I'm a {as_a['np']}.")
         return asker + _sentence_facts(side, rest[:1].upper() + rest[1:])
-    stated = _stated_part(sentence)
-    if len(sentence) > _MAX_SENTENCE_CHARS or stated is None:
+    if (stated := _stated_part(sentence)) is None:
         side.pending_correction = False
         return []
+    parts = _COLON_RE.split(stated, maxsplit=1)
+    if len(parts) == 2 and len(parts[0].split()) > _LABEL_WORDS:
+        return _sentence_facts(side, parts[0]) + _sentence_facts(side, parts[1])
     sentence = stated
     if _DENIAL_ONLY_RE.match(sentence.strip()):
         side.pending_correction = True  # "No." then the right statement
