@@ -49,6 +49,27 @@ class NewTurn(_Row):
     writer_trust: Trust = Trust.FULL
     writer_key: int | None = None
 
+    def columns(self, seq: int, recorded: datetime) -> dict[str, Any]:
+        """The turns row this turn becomes, as column -> value, for either backend."""
+        return {
+            "tenant": self.tenant,
+            "stream": self.stream,
+            "seq": seq,
+            "user_text": self.user,
+            "assistant_text": self.assistant,
+            "at": self.at,
+            "page_context": self.page_context,
+            "model_variant": self.model_variant,
+            "source": self.source,
+            "visibility": self.visibility.value,
+            "tokens": self.tokens,
+            "recorded_at": recorded,
+            "speaker": self.speaker,
+            "assistant_speaker": self.assistant_speaker,
+            "writer_trust": self.writer_trust.value,
+            "writer_key": self.writer_key,
+        }
+
 
 class NewFact(_Row):
     tenant: str

@@ -325,24 +325,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 " WHERE tenant = %s AND name = %s RETURNING turn_count",
                 (turn.tokens, turn.tenant, turn.stream),
             )["turn_count"]  # type: ignore[index]
-            values = {
-                "tenant": turn.tenant,
-                "stream": turn.stream,
-                "seq": seq,
-                "user_text": turn.user,
-                "assistant_text": turn.assistant,
-                "at": turn.at,
-                "page_context": turn.page_context,
-                "model_variant": turn.model_variant,
-                "source": turn.source,
-                "visibility": turn.visibility.value,
-                "tokens": turn.tokens,
-                "recorded_at": recorded,
-                "speaker": turn.speaker,
-                "assistant_speaker": turn.assistant_speaker,
-                "writer_trust": turn.writer_trust.value,
-                "writer_key": turn.writer_key,
-            }
+            values = turn.columns(seq, recorded)
             turn_id = self._row(
                 f"INSERT INTO turns ({', '.join(values)}, search)"
                 f" SELECT {', '.join(['%s'] * len(values))}, {_TURN_SEARCH}"

@@ -319,7 +319,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         with self.transaction():
             seq = self._take_seqs(turn.tenant, turn.stream, 1, turn.tokens)
             recorded = utcnow()
-            turn_id = self._insert("turns", _turn_values(turn, seq, _ts(recorded)))
+            turn_id = self._insert("turns", _turn_values(turn, seq, recorded))
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
 
     def insert_turns(self, turns: Sequence[NewTurn]) -> list[int]:
@@ -338,7 +338,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 key: self._take_seqs(*key, count, tokens[key]) - count + 1
                 for key, count in counts.items()
             }
-            recorded = _ts(utcnow())
+            recorded = utcnow()
             for start in range(0, len(turns), _TURNS_PER_INSERT):
                 rows = []
                 for turn in turns[start : start + _TURNS_PER_INSERT]:
@@ -1522,25 +1522,8 @@ def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
     return sql, [tenant, stream, shortest, tenant, stream, tenant, stream, tenant, stream, shortest]
 
 
-def _turn_values(turn: NewTurn, seq: int, recorded: str | None) -> dict[str, Any]:
-    return {
-        "tenant": turn.tenant,
-        "stream": turn.stream,
-        "seq": seq,
-        "user_text": turn.user,
-        "assistant_text": turn.assistant,
-        "at": _ts(turn.at),
-        "page_context": turn.page_context,
-        "model_variant": turn.model_variant,
-        "source": turn.source,
-        "visibility": turn.visibility.value,
-        "tokens": turn.tokens,
-        "recorded_at": recorded,
-        "speaker": turn.speaker,
-        "assistant_speaker": turn.assistant_speaker,
-        "writer_trust": turn.writer_trust.value,
-        "writer_key": turn.writer_key,
-    }
+def _turn_values(turn: NewTurn, seq: int, recorded: datetime) -> dict[str, Any]:
+    return {**turn.columns(seq, recorded), "at": _ts(turn.at), "recorded_at": _ts(recorded)}
 
 
 def _record_row(record: NewRecord, recorded: str | None) -> tuple[Any, ...]:
