@@ -27,6 +27,8 @@ _MAX_CHARS = 200
 
 _I = re.IGNORECASE
 _PART = r"[^,;.!?]+?"
+_TITLE = r"(?:dr|mr|mrs|ms|mx|prof)"
+"""What may stand before a name: "Dr. Okafor"."""
 # Words that open a repair without saying what it is.
 _LEAD_RE = re.compile(
     r"^(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
@@ -52,7 +54,7 @@ _WAS_NOW_RE = re.compile(
 # With the old word left out, only after a denial or a self-correction: "No, that's Priya
 # now", "Not anymore, I'm at PwC", "Oops, she's 8".
 _ONLY_NEW_RE = re.compile(
-    r"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:(?:dr|mr|mrs|ms|mx|prof)\.\s+)?"
+    rf"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:{_TITLE}\.\s+)?"
     r"[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
@@ -101,8 +103,7 @@ def read_repairs(user_text: str) -> list[Repair]:
 _ACTUALLY_END_RE = re.compile(r",?\s+actually$", _I)
 
 
-_HONORIFIC = r"(?:dr|mr|mrs|ms|mx|prof)\."
-_AFTER_HONORIFIC_RE = re.compile(rf"\b{_HONORIFIC}$", _I)
+_AFTER_HONORIFIC_RE = re.compile(rf"\b{_TITLE}\.$", _I)
 
 
 def _sentences(text: str) -> list[str]:
@@ -157,7 +158,7 @@ def _short(text: str) -> bool:
 # What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
 _FRAME_RE = re.compile(
     r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|that's|i\s+meant?)\s+)?"
-    r"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?",
+    rf"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?(?:{_TITLE}\.?\s+)?",
     _I,
 )
 
