@@ -386,6 +386,77 @@ DIALOGUES = (
         "dutch",
         "german",
     ),
+    # Session 9's held-out set D, first run: 0.40 (assistant claims 0.20, user's own 0.60).
+    dialogue(
+        "assistant claim",
+        ("Remind me what car I drive?", "You drive a Toyota Corolla."),
+        ("No, it's a Mazda 3.", "Sorry about that."),
+        "mazda",
+        "corolla",
+    ),
+    dialogue(
+        "user's own",
+        ("My landlord is Mr. Hughes.", "Okay."),
+        ("Sorry, I meant Mr. Hughes sold the building — my landlord is Ms. Bell now.", "Noted."),
+        "bell",
+        "hughes",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my dentist appointment?", "Your dentist appointment is on Tuesday."),
+        ("It's Thursday, not Tuesday.", "Thanks for correcting me."),
+        "november 5",
+        "november 3",
+    ),
+    dialogue(
+        "user's own",
+        ("I have 3 cats.", "Lovely."),
+        ("Make that 4, we adopted another one yesterday.", "Congrats!"),
+        "4",
+        "3 cats",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at Spotify as a data scientist.", "Cool."),
+        ("Small correction, I'm a data engineer, not a scientist.", "Got it."),
+        "data engineer",
+        "data scientist",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wife's name again?", "Your wife is Laura."),
+        ("Her name is Lara, no u.", "Apologies."),
+        "lara",
+        "laura",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to peanuts.", "Noted."),
+        ("Turns out I'm not allergic to peanuts after all, it was tree nuts.", "Good to know."),
+        "tree nuts",
+        "peanuts",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son is 7."),
+        ("He's 9 now.", "Time flies."),
+        "9",
+        "7",
+    ),
+    dialogue(
+        "user's own",
+        ("My flight to Rome is on May 2.", "Have fun."),
+        ("The flight got moved to May 5.", "Okay."),
+        "may 5",
+        "may 2",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which city do I live in?", "You live in Austin."),
+        ("Wrong — I live in Dallas.", "Sorry."),
+        "dallas",
+        "austin",
+    ),
 )
 
 

@@ -1346,6 +1346,139 @@ LATE_CONVERSATIONS = (
             ),
         ),
     ),
+    # Session 9's held-out set, first run: capture 0.66, updates 0.00, precision 0.96
+    # (28 facts stored for 41 statements).
+    Conversation(
+        "chat:7501",
+        (
+            said(
+                "for context i'm a backend dev, mostly go and rust",
+                fact("work", "backend"),
+                fact("skill", "go"),
+            ),
+            nothing("can you explain how context cancellation works?"),
+            said(
+                "I'm in Toronto so EST is fine for any times you give me",
+                fact("location", "toronto"),
+            ),
+            nothing("I'm going to try that now."),
+            said("Just turned 40 last week, feeling old lol", fact("identity", "40")),
+            said(
+                "I quit my job at Amazon in March and I'm freelancing now",
+                fact("work", "freelanc"),
+                fact("work", "amazon"),
+            ),
+            nothing("I'm not sure what you mean by that."),
+            said(
+                "I speak Spanish and a bit of French.",
+                fact("skill", "spanish"),
+                fact("skill", "french"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7502",
+        (
+            said(
+                "My daughter (she's 4) won't go to sleep before 10pm, help",
+                fact("relationship", "daughter"),
+            ),
+            said(
+                "We've got a toddler and a newborn, so I'm running on no sleep",
+                fact("relationship", "newborn"),
+            ),
+            nothing("Can you explain how mortgages work?"),
+            said(
+                "I'm lactose intolerant, so no milk-based recipes please", fact("diet", "lactose")
+            ),
+            said(
+                "My wife Priya is allergic to shellfish.",
+                fact("relationship", "priya"),
+                fact("diet", "shellfish", subject="priya"),
+            ),
+            said("I drive a 2015 Honda Civic.", fact("possession", "civic")),
+            said("My birthday's on the 9th of August.", fact("important_date", "august 9")),
+            nothing("I'm looking for a recipe with chickpeas."),
+        ),
+    ),
+    Conversation(
+        "chat:7503",
+        (
+            said(
+                "I'm currently unemployed and looking for data analyst roles",
+                fact("work", "unemployed"),
+            ),
+            said("I'm renting a studio in Brooklyn", fact("location", "brooklyn")),
+            said("I'm a huge Arsenal fan", fact("preference", "arsenal")),
+            said("I play the cello in a community orchestra", fact("skill", "cello")),
+            nothing("I'm so tired of this spreadsheet."),
+            said(
+                "I finally got a job! Junior analyst at Deloitte.",
+                change("work", "deloitte", "unemployed"),
+            ),
+            said(
+                "We moved out of Brooklyn, we're in Jersey City now",
+                change("location", "jersey city", "brooklyn"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7504",
+        (
+            said(
+                "I'm recovering from knee surgery so running is off the table",
+                fact("health", "knee"),
+            ),
+            said("Been vegan for six years.", fact("diet", "vegan")),
+            said(
+                "I'm planning to propose to my girlfriend Ana in December",
+                fact("plan", "propose"),
+                fact("relationship", "ana"),
+            ),
+            nothing("I'm curious how engagement rings are priced."),
+            said("I got promoted to senior engineer last month", fact("work", "senior engineer")),
+            said("I'm allergic to penicillin", fact("diet", "penicillin")),
+            said(
+                "I'm no longer vegan, I started eating fish again",
+                change("diet", "not", "vegan"),
+                fact("diet", "fish"),
+            ),
+            nothing("Sorry, I meant the second option."),
+        ),
+    ),
+    Conversation(
+        "chat:7505",
+        (
+            said(
+                "Hi, I'm Marguerite but everyone calls me Mags",
+                fact("identity", "mags"),
+                fact("identity", "marguerite"),
+            ),
+            said(
+                "I teach year 6 at a primary school in Glasgow",
+                fact("work", "teach"),
+                fact("work", "primary school"),
+                fact("location", "glasgow"),
+            ),
+            said("I hate mornings, I'm a total night owl", fact("preference", "mornings")),
+            said(
+                "My brother Ewan lives in Sydney",
+                fact("relationship", "ewan"),
+                fact("location", "sydney", subject="ewan"),
+            ),
+            nothing("What's a good book for a long flight?"),
+            said(
+                "I use a wheelchair, so accessibility matters when I travel",
+                fact("health", "wheelchair"),
+            ),
+            said("We're expecting twins in April!", fact("important_date", "april")),
+            said(
+                "I left teaching in the summer, I'm a school inspector now",
+                change("work", "inspector", "teach"),
+                fact("work", "teaching"),
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -40,6 +40,10 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Oops, she's 8, she had her birthday last week.", Repair("8", None)),
         ("It's Jesse, actually.", Repair("Jesse", None)),
         ("Not anymore — it's Dr. Okafor now.", Repair("Okafor", None)),
+        ("Make that 4, we adopted another one yesterday.", Repair("4", None)),
+        ("No, it's a Mazda 3.", Repair("Mazda 3", None)),
+        ("Her name is Lara, no u.", Repair("Lara", None)),
+        ("He's 9 now.", Repair("9", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -58,6 +62,9 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Oops, it's late.",  # an apology: a slip's new word is a name, number or date
         "Sorry, I'm in a meeting.",
         "No, I'm at home.",
+        "Make it quick, please.",  # "make it" leads a slip only with a name, number or date
+        "Her name is on the list.",
+        "He's 9 minutes away.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -150,6 +157,29 @@ DIALOGUES = {
     "a date answers a date, and a weekday is written as the day it means": (
         [("When is my flight?", "Your flight is on Friday."), ("No, it's Saturday.", "OK.")],
         ["The user's flight is on October 10."],  # the turns are on Monday, 5 October
+    ),
+    "a restated age of the person just named replaces the claimed one": (
+        [("How old is my son?", "Your son is 7."), ("He's 9 now.", "Time flies.")],
+        ["The user's son is 9 years old."],
+    ),
+    "a restated name replaces the claimed one": (
+        [("What's my wife's name?", "Your wife is Laura."), ("Her name is Lara, no u.", "Sorry.")],
+        ["Lara is the user's wife."],
+    ),
+    "a new count keeps what is counted": (
+        [("I have 3 cats.", "Lovely."), ("Make that 4, we adopted one more.", "Congrats!")],
+        ["The user has 4 cats."],
+    ),
+    "a model name with a number is a name, not a count": (
+        [("What car do I drive?", "You drive a Toyota Corolla."), ("No, it's a Mazda 3.", "OK.")],
+        ["The user has a Mazda 3."],
+    ),
+    "a weekday correcting a weekday the claim wrote as a date": (
+        [
+            ("When's my dentist appointment?", "Your dentist appointment is on Tuesday."),
+            ("It's Thursday, not Tuesday.", "Thanks."),
+        ],
+        ["The user's dentist appointment is on October 8."],  # Monday, 5 October
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

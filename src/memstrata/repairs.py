@@ -34,7 +34,7 @@ _LEAD_RE = re.compile(
     r"^(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
-    r"|scratch\s+that)\b[\s,:;.!—–-]*)+",
+    r"|scratch\s+that|make\s+(?:that|it))\b[\s,:;.!—–-]*)+",
     _I,
 )
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
@@ -58,6 +58,7 @@ _ONLY_NEW_RE = re.compile(
     r"[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
+    r"|(?P<number>\d[\d,.]*)"
     r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+(?:does|is|did|has"
     r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
     _I,
@@ -72,7 +73,17 @@ _DENIAL_RE = re.compile(
 )
 # A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
 # the new word must be a name, a number or a date.
-_SELF_REPAIR_RE = re.compile(r"^\s*(?:oops|whoops|my\s+bad|correction)\b", _I)
+_SELF_REPAIR_RE = re.compile(r"^\s*(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it))\b", _I)
+# Said of the person the answered turn named, these restate one fact of theirs: "Her name
+# is Lara", "He's 9 now". Only a claim that holds a name or a number can take them.
+_THEIR_NAME_RE = re.compile(
+    r"^(?:his|her|their)\s+name\s+is\s+(?P<new>(?-i:[A-Z])[\w'-]+)(?:,.*)?$", _I
+)
+_THEIR_AGE_RE = re.compile(
+    r"^(?:he's|she's|he\s+is|she\s+is|they're)\s+(?:actually\s+)?(?P<new>\d{1,3})"
+    r"(?:\s+years?\s+old)?(?:\s+now)?(?:,.*)?$",
+    _I,
+)
 
 
 @dataclass(frozen=True)
@@ -124,6 +135,8 @@ def _read(sentence: str, denied: bool) -> Repair | None:
     for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE):
         if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
             return Repair(_bare(m["new"]), _bare(m["old"]))
+    if restated := _THEIR_NAME_RE.match(body) or _THEIR_AGE_RE.match(body):
+        return Repair(restated["new"], None)
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     slip = led and bool(_SELF_REPAIR_RE.match(sentence))
@@ -131,7 +144,7 @@ def _read(sentence: str, denied: bool) -> Repair | None:
     if not (denied or slip):
         return None
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
-        new = _bare(m["said"] or m["framed"] or m["name"])
+        new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
         if _short(new) and (denied or _specific(new)):
             return Repair(new, None)
     return None
@@ -139,7 +152,7 @@ def _read(sentence: str, denied: bool) -> Repair | None:
 
 def _specific(word: str) -> bool:
     """A name, a number or a date: what a slip of the tongue gets wrong."""
-    return word[:1].isupper() or bool(_DIGIT_RE.search(word) or dates.DATE_RE.fullmatch(word))
+    return word[:1].isupper() or bool(_DIGIT_RE.search(word)) or _dated(word)
 
 
 # Words that answer without naming anything: "Not bad, thanks", "No, no problem".
@@ -181,10 +194,13 @@ def repaired(
     active = sorted(active, key=lambda f: f.subject != speaker)
     out = []
     for repair in repairs:
+        edited = None
         if repair.old is not None:
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = _replace(target, repair.old, repair.new) if target else None
-        else:
+        if edited is None and (repair.old is None or _dated(repair.old)):
+            # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
+            # its word; the claim the user answers is what it corrects.
             edited = next(filter(None, (_fill(f, repair.new, at) for f in answered)), None)
         if edited is not None:
             out.append(edited)
@@ -202,10 +218,12 @@ def _holds(fact: Fact, word: str) -> bool:
 
 def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
     """The claim with `new` in the place a name or a value of its kind takes."""
-    dated = bool(dates.DATE_RE.fullmatch(new))
+    dated = _dated(new)
     if dated and at is not None and _MONTH_DAY_RE.match(claim.value):
         hit = dates.leading_date(new, at)
         new = f"{hit.day:%B} {hit.day.day}" if hit else new
+    if _NUMBER_RE.fullmatch(new) and (count := _NUMBER_RE.search(claim.value)):
+        return _replace(claim, count[0], new)  # "4" for "3 cats": the count, not the cats
     if dated or not (could_be_person(new) and new[:1].isupper()):
         return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
@@ -216,11 +234,20 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
 
 def _fits(old: str, new: str) -> bool:
     """Whether `new` can take the place of `old`: a number only that of a number ("she's
-    8" for 7), so "Sorry, it's late" edits no age."""
-    return bool(_DIGIT_RE.search(old)) == bool(_DIGIT_RE.search(new))
+    8" for 7), so "Sorry, it's late" edits no age; "a Mazda 3" is a name, not a number."""
+    return _counted(old) == _counted(new)
+
+
+def _counted(value: str) -> bool:
+    return bool(_DIGIT_RE.match(value.strip()))
+
+
+def _dated(word: str) -> bool:
+    return bool(dates.DATE_RE.fullmatch(word.strip()))
 
 
 _DIGIT_RE = re.compile(r"\d")
+_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.])")
 _MONTH_DAY_RE = re.compile(rf"^{dates.MONTH_PATTERN}\s+\d{{1,2}}$", _I)
 """A claim's day as the personal facts write it: "november 27"."""
 

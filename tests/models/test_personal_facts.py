@@ -158,6 +158,13 @@ def test_birthday_resolves_against_the_turn():
         "Started the migration yesterday.",
         "I almost died laughing.",
         "The project died last month.",
+        "Call me crazy, but I like it.",
+        "Call me later.",
+        "We're in Q3 now.",
+        "We're in March already.",
+        "I'm so tired so I'll rest.",
+        "We're expecting rain on Friday.",
+        "I'm due for a haircut.",
     ],
 )
 def test_not_facts(text):
@@ -339,6 +346,12 @@ def test_he_after_a_comma_is_the_person_just_named():
         ("Work-wise I'm a sous chef.", "job title", "sous chef"),
         ("I work part time at a record store.", "employer", "record store"),
         ("I've been in this flat in Camden for six years.", "home", "camden"),
+        ("for context i'm a backend dev", "job title", "backend dev"),
+        ("Turns out I'm allergic to kiwi.", "allergy:kiwi", "kiwi"),
+        ("Just turned 40 last week, feeling old lol", "age", "40"),
+        ("I'm in Toronto so EST is fine for any times you give me", "home", "toronto"),
+        ("Hi, I'm Marguerite but everyone calls me Mags", "address as", "mags"),
+        ("I'm a school inspector now.", "job title", "school inspector"),
     ],
 )
 def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
@@ -347,7 +360,11 @@ def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
 
 @pytest.mark.parametrize(
     "text",
-    ["I found a place in Leeds for my mum.", "We rented a place in Lisbon for the holidays."],
+    [
+        "I found a place in Leeds for my mum.",
+        "We rented a place in Lisbon for the holidays.",
+        "I'm renting a house in Tuscany for the summer.",
+    ],
 )
 def test_a_place_found_or_rented_is_no_home(text):
     assert not [f for f in facts(text) if f.slot == "home"]

@@ -407,7 +407,13 @@ _AS_A_RE = re.compile(
 
 # "We live in Leeds, so anywhere near is fine": a consequence is read on its own, since
 # joined to the statement before it, it would spoil that statement's value.
-_CONSEQUENCE_RE = re.compile(r",\s*(?:so|because|since|which\s+means|meaning)\s+", _I)
+# Without a comma, "so" leads a consequence only where a new subject follows: "I'm in Toronto
+# so EST is fine", but not "I'm so tired".
+_CONSEQUENCE_RE = re.compile(
+    r",\s*(?:so|because|since|which\s+means|meaning)\s+"
+    r"|\s+so\s+(?=(?:i|we|you|it|that|this|they|he|she|my|our|the|any|anything)\b|(?-i:[A-Z]))",
+    _I,
+)
 
 
 def _stated_part(sentence: str) -> str | None:

@@ -24,6 +24,7 @@ from memstrata.models.heuristic.personal_values import (
     condition,
     count,
     day,
+    due,
     hobby,
     language,
     name,
@@ -175,6 +176,7 @@ FACETS: dict[str, Facet] = {
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
     "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
+    "due": Facet(C.IMPORTANT_DATE, "due date", "{whose} baby is due {value}.", due),
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
@@ -246,8 +248,10 @@ TABLE: tuple[Row, ...] = (
         (("My nickname is Bear.", "address as", "bear"),)),
     Row("pronouns", r"my\s+pronouns\s+are\s+(?P<value>.+)",
         (("My pronouns are they/them.", "pronouns", "they/them"),)),
-    Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?",
-        (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"))),
+    Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?"
+               r"(?:\s+(?:today|yesterday|(?:last|this)\s+(?:week|month|year)|on\s+\w+day))?",
+        (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"),
+         ("Turned 40 last week.", "age", "40"))),
     Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
         (("I was born in 1988.", "birth year", "1988"),)),
     Row("nationality", r"is\s+(?P<value>[\w-]+)",
@@ -262,9 +266,16 @@ TABLE: tuple[Row, ...] = (
         (("I moved to Munich last month.", "home", "munich"),
          ("We just relocated to Porto.", "home", "porto"),
          ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
+    # A place held for a while is a stay, not a home: "renting a house in Tuscany for July".
+    Row("home", r"(?:rents?|is\s+renting|owns?|shares?|is\s+sharing|has)\s+(?:a|an|this)\s+"
+                r"(?:(?:little|small|tiny|new|one-bed(?:room)?|two-bed(?:room)?)\s+)?(?:flat|house"
+                r"|apartment|place|studio|condo|room)\s+in\s+(?P<value>(?:(?!\s+for\s).)+)",
+        (("I'm renting a studio in Brooklyn.", "home", "brooklyn"),
+         ("We own a house in Leeds.", "home", "leeds")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
-        (("I'm in Kyoto now.", "home", "kyoto"),)),
+        (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
+         "jersey city")), we=True),
     Row("home", r"my\s+(?:home|city|hometown\s+now)\s+is\s+(?P<value>.+)",
         (("My home is Lisbon.", "home", "lisbon"),)),
     Row("hometown", r"(?:is\s+(?:originally\s+)?from|grew\s+up\s+in|was\s+born\s+in"
@@ -435,6 +446,13 @@ TABLE: tuple[Row, ...] = (
                  rf"\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+(?:back\s+|up\s+)?"
                  r"(?:to|until)\s+(?P<value>.+)",
         (("We moved the wedding to July 4.", "event:wedding", "july 4"),), we=True),
+    Row("due", r"is\s+(?:expecting|having)\s+(?:a\s+(?:baby|boy|girl)|twins|triplets|(?:our|my)"
+               r"\s+(?:first|second|third|fourth)(?:\s+(?:baby|child|kid))?)(?:,?\s+due)?"
+               r"\s+(?P<value>(?:in|on|around)\s+.+)",
+        (("We're expecting twins in April!", "due date", "april"),
+         ("I'm having a baby on June 2.", "due date", "june 2")), we=True),
+    Row("due", r"(?:is\s+due|my\s+due\s+date\s+is)\s+(?P<value>.+)",
+        (("I'm due in May.", "due date", "may"),)),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
         (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
     Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
@@ -576,7 +594,8 @@ _LEAD_IN_RE = re.compile(
     r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
-    r"|[\w]+-wise"
+    r"|[\w]+-wise|for\s+context|just\s+so\s+you\s+know|fwiw|for\s+what\s+it'?s\s+worth"
+    r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up"
     r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
@@ -587,7 +606,8 @@ _LEAD_IN_RE = re.compile(
     r"|[A-Za-z][\w' ]{0,24}:\s+)+",  # a label: "Quick intro: I'm Hannah"
     _I,
 )
-# Sentences without a subject that still speak of the speaker: "Call me Ko", "Name's Olu".
+# Sentences without a subject that still speak of the speaker: "Call me Ko", "Name's Olu"
+# (a name is capitalised there: "Call me crazy" and "call me later" name no one).
 # Words that come before "here" without naming anyone: "Same here!", "Help here".
 _NOT_INTRO = (
     r"same|ditto|me|you|us|everyone|all|nobody|right|over|out|back|again|help|love|life|fun"
@@ -598,7 +618,7 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|got\s+(?:a\s+)?(?:new\s+)?job)\s)",
+    r"|got\s+(?:a\s+)?(?:new\s+)?job|turned\s+\d+)\s)",
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
@@ -608,7 +628,11 @@ _DROPPED_I_AM_RE = re.compile(
 )
 _BARE_FORMS = (
     (
-        re.compile(r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+)?call\s+me\s+", _I),
+        re.compile(
+            r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+|(?:everyone|everybody|people"
+            r"|(?:my\s+)?friends|most\s+people)\s+)?calls?\s+me\s+(?=(?-i:[A-Z]))",
+            _I,
+        ),
         "I go by ",
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),

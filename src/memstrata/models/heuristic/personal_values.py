@@ -96,8 +96,8 @@ _DEPARTMENTS = wordset(
 
 
 def whereabouts(raw: str, clause: Clause) -> Value | None:
-    """Where someone is: a place, not a department ("I'm in Marketing")."""
-    if words(raw) and words(raw)[0] in _DEPARTMENTS:
+    """Where someone is: a place, not a department ("I'm in Marketing") or a quarter ("Q3")."""
+    if words(raw) and words(raw)[0] in _DEPARTMENTS or re.search(r"\d", raw):
         return None
     return place(raw, clause)
 
@@ -322,6 +322,22 @@ def day(raw: str, clause: Clause) -> Value | None:
     year = re.search(r"\b(1[89]\d\d|20\d\d)\b", hit.phrase)
     shown = f"{month_day}, {year[1]}" if year else month_day
     return Value(shown, month_day.lower())
+
+
+_MONTH_ONLY_RE = re.compile(
+    rf"(?:early\s+|late\s+|mid-?\s*)?(?P<month>{dates.MONTH_PATTERN})(?:\s+\d{{4}})?", _I
+)
+
+
+def due(raw: str, clause: Clause) -> Value | None:
+    """When a baby is due: a day ("on May 3") or only its month ("in April")."""
+    when = re.sub(r"^(?:in|on|around|by)\s+", "", raw.strip(" .!,"), flags=_I)
+    if month := _MONTH_ONLY_RE.fullmatch(_cut(when).strip(" ,")):
+        shown = month["month"].title()
+        return Value(f"in {shown}", shown.lower())
+    if hit := day(when, clause):
+        return Value(f"on {hit.shown}", hit.key)
+    return None
 
 
 def plan(raw: str, clause: Clause) -> Value | None:

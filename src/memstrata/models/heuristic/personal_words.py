@@ -129,7 +129,18 @@ JOB_HEADS = wordset(
     supervisor assistant representative rep executive associate partner economist
     statistician mathematician physicist chemist biologist historian producer animator
     illustrator copywriter planner agent broker banker trader auditor instructor
-    professional practitioner midwife therapist dietitian nutritionist"""
+    professional practitioner midwife therapist dietitian nutritionist inspector surveyor
+    investigator detective soldier sergeant lieutenant captain pastor priest rabbi imam
+    chaplain janitor cleaner housekeeper receptionist secretary courier dispatcher welder
+    machinist miner fisherman builder roofer gardener landscaper florist butcher tailor
+    hairdresser barber stylist actor actress dancer singer comedian athlete referee ranger
+    guard cop policeman policewoman sheriff judge diplomat politician councillor councilor
+    senator mayor optometrist chiropractor physiotherapist physio osteopath hygienist
+    sonographer phlebotomist carer doula sysadmin dba steward stewardess attendant
+    conductor postman mailman trucker chauffeur teller underwriter actuary adjuster
+    appraiser realtor homemaker apprentice trainee postdoc undergrad academic dean curator
+    archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
+    cinematographer composer sommelier brewer winemaker rancher zookeeper groomer"""
 )
 
 # Conditions worth remembering for someone's care; "has {X}" reads as health only for these.
