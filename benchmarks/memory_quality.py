@@ -1381,7 +1381,7 @@ LATE_CONVERSATIONS = (
         (
             said(
                 "My daughter (she's 4) won't go to sleep before 10pm, help",
-                fact("relationship", "daughter"),
+                fact("identity", "4", subject="user's daughter"),
             ),
             said(
                 "We've got a toddler and a newborn, so I'm running on no sleep",

@@ -360,6 +360,14 @@ def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
 
 @pytest.mark.parametrize(
     "text",
+    ["My daughter (she's 4) won't go to sleep before 10pm, help", "My daughter is 4."],
+)
+def test_a_young_childs_age_is_kept_in_brackets_or_not(text):
+    assert ("user's daughter", "age", "4") in keys(facts(text))
+
+
+@pytest.mark.parametrize(
+    "text",
     [
         "I found a place in Leeds for my mum.",
         "We rented a place in Lisbon for the holidays.",

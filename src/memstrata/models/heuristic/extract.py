@@ -404,6 +404,12 @@ _AS_A_RE = re.compile(
     _I,
 )
 
+# "My daughter (she's 4) won't sleep": an age in brackets is a statement of its own.
+_BRACKETED_AGE_RE = re.compile(
+    r"(?P<np>\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s*\(\s*(?:(?:he|she)(?:'s|\s+is)\s+"
+    r"|aged?\s+)?(?P<age>\d{1,2})(?:\s*(?:yo|y/o|years?\s+old|now))?\s*\)",
+    _I,
+)
 
 # "We live in Leeds, so anywhere near is fine": a consequence is read on its own, since
 # joined to the statement before it, it would spoil that statement's value.
@@ -434,6 +440,11 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
         rest = sentence[as_a.end() :]
         asker = _sentence_facts(side, f"I'm a {as_a['np']}.")
         return asker + _sentence_facts(side, rest[:1].upper() + rest[1:])
+    if aged := _BRACKETED_AGE_RE.search(sentence):
+        rest = sentence[: aged.end("np")] + sentence[aged.end() :]
+        return _sentence_facts(side, f"{aged['np']} is {aged['age']}.") + _sentence_facts(
+            side, rest
+        )
     if (stated := _stated_part(sentence)) is None:
         side.pending_correction = False
         return []

@@ -135,7 +135,7 @@ FACETS: dict[str, Facet] = {
         "{whose} pronouns are {value}.",
         word_of(r"(?:she|he|they|ze|xe)/\w+(?:/\w+)?"),
     ),
-    "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(5, 120)),
+    "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(1, 120)),
     "birth year": Facet(C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)),
     "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
