@@ -181,6 +181,20 @@ DIALOGUES = {
         ],
         ["The user's dentist appointment is on October 8."],  # Monday, 5 October
     ),
+    "a plan said 'instead' replaces the plan before it": (
+        [
+            ("I'm training for a 10k.", "Good luck."),
+            ("Change of plans: I'm training for a half marathon instead.", "Great."),
+        ],
+        ["The user is preparing for a half marathon."],
+    ),
+    "a second plan without 'instead' stands beside the first": (
+        [
+            ("I'm training for a 10k.", "Good luck."),
+            ("I'm also planning a trip to Italy in May.", "Nice."),
+        ],
+        ["The user is planning a trip to Italy in May.", "The user is preparing for a 10k."],
+    ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],
         ["The user's daughter is 7 years old."],

@@ -31,12 +31,18 @@ from memstrata.jobs import (
 from memstrata.material import pinned_texts
 from memstrata.models.base import ExtractedFact, MemoryModel
 from memstrata.recall import PRESETS, Recall
-from memstrata.repairs import USER_WORD, read_repairs, repaired
+from memstrata.repairs import (
+    USER_WORD,
+    read_repairs,
+    repaired,
+    replacing_plans,
+    says_instead,
+)
 from memstrata.settings import Settings
 from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
-from memstrata.types import Fact, Trust, Turn
+from memstrata.types import Fact, FactCategory, Trust, Turn
 from memstrata.write_trust import Author, capped_fact
 
 
@@ -104,7 +110,7 @@ class Pipeline:
         except NotFound:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
-        extracted = self.model.extract_facts(turn_input(turn))
+        extracted = self._instead(turn, self.model.extract_facts(turn_input(turn)))
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *self._repairs(turn, extracted)]
@@ -151,6 +157,14 @@ class Pipeline:
             )
 
         return apply
+
+    def _instead(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+        """A new plan said to replace the old ("...a half marathon instead") retracts it."""
+        if not says_instead(turn.user) or all(
+            f.category is not FactCategory.PLAN for f in extracted
+        ):
+            return extracted
+        return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream))
 
     def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the

@@ -16,7 +16,7 @@ from datetime import datetime
 from memstrata import dates
 from memstrata.entities import could_be_person
 from memstrata.models.base import ExtractedFact, SlotRef
-from memstrata.types import Fact
+from memstrata.types import Fact, FactCategory
 
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
@@ -276,3 +276,30 @@ def _replace(fact: Fact, old: str, new: str) -> ExtractedFact | None:
         is_correction=True,
         retracts=(SlotRef(subject=fact.subject, slot=fact.slot, value=fact.value),),
     )
+
+
+# "Change of plans: I'm training for a half marathon instead": a plan keyed by its object
+# would sit beside the 10k it replaces; these words say it replaces it.
+_INSTEAD_RE = re.compile(
+    r"\binstead\b|\bchange\s+of\s+plans?\b|\bchanged\s+my\s+mind\b|\bnew\s+plan\b", _I
+)
+
+
+def says_instead(user_text: str) -> bool:
+    return len(user_text) <= _MAX_CHARS and bool(_INSTEAD_RE.search(user_text))
+
+
+def replacing_plans(
+    extracted: Sequence[ExtractedFact], active: Iterable[Fact]
+) -> list[ExtractedFact]:
+    """`extracted`, where each new plan retracts its subject's newest other plan (`active`
+    is newest first)."""
+    plans = [f for f in active if f.category is FactCategory.PLAN]
+    out = []
+    for item in extracted:
+        old = next((f for f in plans if f.subject == item.subject and f.slot != item.slot), None)
+        if item.category is FactCategory.PLAN and old is not None and not item.retracts:
+            gone = SlotRef(subject=old.subject, slot=old.slot, value=old.value)
+            item = item.model_copy(update={"retracts": (gone,)})
+        out.append(item)
+    return out
