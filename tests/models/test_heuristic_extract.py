@@ -266,6 +266,10 @@ POSITIVES = [
     # status and the user's name
     ("The migration is done.", "migration", "status", "done", FactCategory.STATUS),
     ("My name is Dana.", "user", "name", "dana", FactCategory.IDENTITY),
+    # amounts, named by what they pay for
+    ("The budget for Q3 is $50k.", "alpha", "amount:q3 budget", "$50k", FactCategory.NOTE),
+    ("Our budget was cut to 20k.", "alpha", "amount:budget", "20k", FactCategory.NOTE),
+    ("My rent is £1,200 a month.", "user", "amount:rent", "£1,200 a month", FactCategory.NOTE),
 ]
 
 
@@ -280,6 +284,9 @@ def test_statements(text, subject, slot, value, category):
 
 NEGATIVES = [
     "Thanks!",
+    "The price is right.",
+    "The cost is too high.",
+    "The rate is 5.",
     "Noah is picking up lunch.",  # an errand, not an assignment
     "Sam is picking up the kids.",
     "Decision is pending.",  # no choice named

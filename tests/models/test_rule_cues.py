@@ -29,6 +29,8 @@ CUED = [
     (rules.blocker, "Still waiting for the API keys"),
     (rules.blocker, "The flaky CI, that's a big blocker for the release"),
     (rules.blocker, "The SSO bug is blocking the launch"),
+    (rules.amount, "The budget is €40k"),
+    (rules.amount, "Our spend came to 3 million"),
 ]
 CORPUS = [
     *(case[0] for case in POSITIVES),

@@ -949,6 +949,48 @@ def status(clause: Clause) -> Parsed | None:
     )
 
 
+# --- amounts ---------------------------------------------------------------------------
+
+_MONEY = (
+    r"(?:[$€£¥]\s?\d[\d,.]*(?:\s?(?:k|m|bn|million|billion|thousand))?"
+    r"|\d[\d,.]*\s?(?:k|m|bn|million|billion|thousand)?\s?(?:dollars|euros|pounds|usd|eur|gbp"
+    r"|bucks)|\d[\d,.]*\s?(?:k|m|bn|million|billion|thousand)\b)"
+)
+_PRICED = (
+    r"budget|price|cost|rent|salary|pay|fee|rate|quote|estimate|mortgage|deposit|allowance"
+    r"|spend|revenue|arr|mrr|bill|limit|offer"
+)
+_AMOUNT_RE = re.compile(
+    rf"^(?P<det>the|our|my|their)\s+(?P<what>(?:[\w-]+\s+){{0,3}}?(?:{_PRICED}))"
+    r"(?:\s+for\s+(?P<whose>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?))?"
+    r"\s+(?:is|was|will\s+be|has\s+been|came\s+to|comes\s+to|(?:went|goes|got|was|has\s+been)"
+    r"\s+(?:up|down|raised|cut|increased|reduced|lowered|bumped)\s+to)\s+(?:now\s+|still\s+"
+    r"|only\s+|about\s+|around\s+|roughly\s+|approximately\s+)?"
+    rf"(?P<amount>{_MONEY}(?:\s+(?:a|per|/)\s*(?:month|year|week|day|hour|night|head|seat))?)"
+    r"(?:\s+now)?$",
+    _I,
+)
+
+
+def amount(clause: Clause) -> Parsed | None:
+    """A sum with its name: "The budget for Q3 is $50k", "My rent is £1,200 a month"."""
+    match = _AMOUNT_RE.match(clause.text.strip())
+    if not match:
+        return None
+    what = match["what"]
+    if match["whose"]:
+        what = f"{strip_det(match['whose'])} {what}"
+    who: tuple[str, str] | None = (clause.subject, clause.subject_display)
+    if match["det"].lower() == "my":
+        who = first_person(clause)
+    if who is None:
+        return None
+    owner = f"{who[1]}'s" if who[1] else "The"
+    text = sentence_case(f"{owner} {what} is {match['amount']}")
+    slot = f"amount:{what.lower()}"
+    return Parsed(FactCategory.NOTE, who[0], slot, match["amount"].lower(), text)
+
+
 # First match wins, so the narrower rules go first: "standup every Monday" is a schedule
 # before it is a date, and "Raj will handle X" is an assignment before a responsibility.
 RULES: tuple[Rule, ...] = (
@@ -964,6 +1006,7 @@ RULES: tuple[Rule, ...] = (
     commitment,
     preference,
     status,
+    amount,
 )
 
 # Rules that read negated clauses themselves ("I don't like...", "decided not to...").
@@ -979,6 +1022,7 @@ _CUE_WORDS: dict[Rule, tuple[str, ...]] = {
     # EVENT_WORDS' longest word of each alternative, and _WE_SHIP_RE's one other verb.
     event_date: (*(max(re.split(r"\\s\+", e), key=len) for e in EVENT_WORDS.split("|")), "ship"),
     blocker: ("block", "stuck", "held", "waiting"),
+    amount: ("$", "€", "£", "¥", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 }
 
 
