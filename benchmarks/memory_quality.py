@@ -1479,6 +1479,107 @@ LATE_CONVERSATIONS = (
             ),
         ),
     ),
+    # Session 9's second held-out set, run after the first was fixed: capture 0.51,
+    # updates 0.00, precision 1.00 (18 facts stored for 35 statements).
+    Conversation(
+        "chat:7601",
+        (
+            said(
+                "I'm writing a cover letter for a marketing manager role. I have 5 years of "
+                "experience in B2B SaaS and I'm currently at HubSpot.",
+                fact("work", "hubspot"),
+            ),
+            said("I'm based in Dublin but open to remote.", fact("location", "dublin")),
+            nothing("Can you make it sound less formal?"),
+            said("Also I have a degree in psychology from Trinity.", fact("skill", "psychology")),
+            said("I'm 29 if that matters.", fact("identity", "29")),
+            said(
+                "Update: I accepted an offer from Intercom!", change("work", "intercom", "hubspot")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7602",
+        (
+            said(
+                "I'm 71 and recently widowed, my husband Frank passed in March.",
+                fact("identity", "71"),
+                fact("relationship", "frank"),
+                fact("relationship", "widowed"),
+                fact("relationship", "passed", subject="frank"),
+            ),
+            said(
+                "I have type 2 diabetes and high blood pressure.",
+                fact("health", "diabetes"),
+                fact("health", "blood pressure"),
+            ),
+            nothing("What's a good low-sugar dessert?"),
+            said("My granddaughter Chloe visits every Sunday.", fact("relationship", "chloe")),
+            said("I live alone in a bungalow outside Norwich.", fact("location", "norwich")),
+            said("I don't drive anymore, I take the bus everywhere.", fact("possession", "drive")),
+            nothing("The bus was late again today."),
+        ),
+    ),
+    Conversation(
+        "chat:7603",
+        (
+            said(
+                "sophomore at Ohio State, majoring in mechanical engineering",
+                fact("work", "ohio state"),
+                fact("work", "mechanical engineering"),
+            ),
+            said("I work weekends at a Chipotle to pay rent", fact("work", "chipotle")),
+            said("my roommate Dev is a CS major", fact("relationship", "dev")),
+            nothing("how do i calculate moment of inertia for a hollow cylinder"),
+            said(
+                "I'm vegetarian and also allergic to tree nuts",
+                fact("diet", "vegetarian"),
+                fact("diet", "tree nuts"),
+            ),
+            said("I switched my major to aerospace", change("work", "aerospace", "mechanical")),
+            said("My birthday is next Friday!", fact("important_date", "")),
+        ),
+    ),
+    Conversation(
+        "chat:7604",
+        (
+            said(
+                "We have a 3-year-old golden retriever called Maple.", fact("relationship", "maple")
+            ),
+            said(
+                "My husband and I both work from home; he's an accountant.",
+                fact("work", "accountant", subject="user's spouse"),
+            ),
+            nothing("Is it okay to feed dogs blueberries?"),
+            said(
+                "I'm Japanese-American and grew up in Seattle.",
+                fact("identity", "japanese"),
+                fact("location", "seattle"),
+            ),
+            said("I'm learning to play the ukulele.", fact("skill", "ukulele")),
+            said("We're flying to Osaka on March 20 to see family.", fact("plan", "osaka")),
+            said("We just bought a house in Tacoma!", fact("location", "tacoma")),
+        ),
+    ),
+    Conversation(
+        "chat:7605",
+        (
+            said("I'm a single dad of two girls, 8 and 11.", fact("relationship", "two girls")),
+            said("I'm a paramedic and work nights.", fact("work", "paramedic")),
+            nothing("How can I get better sleep during the day?"),
+            said("I'm trying to quit smoking, day 12 today.", fact("plan", "smoking")),
+            said(
+                "My ex-wife lives in Phoenix with her new partner.",
+                fact("location", "phoenix", subject="user's ex-spouse"),
+            ),
+            said("I hate cilantro, it tastes like soap to me.", fact("preference", "cilantro")),
+            said(
+                "I got a new job as a fire captain, starting next month.",
+                change("work", "captain", "paramedic"),
+            ),
+            nothing("Thanks, that helps a lot."),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -165,6 +165,9 @@ def test_birthday_resolves_against_the_turn():
         "I'm so tired so I'll rest.",
         "We're expecting rain on Friday.",
         "I'm due for a haircut.",
+        "My son passed his driving test.",
+        "I'm heading to Tesco for milk.",
+        "I have a degree of control.",
     ],
 )
 def test_not_facts(text):
@@ -356,6 +359,31 @@ def test_he_after_a_comma_is_the_person_just_named():
 )
 def test_casual_asides_and_lead_ins_leave_the_fact(text, slot, value):
     assert ("user", slot, value) in keys(facts(text))
+
+
+def test_ages_after_a_count_of_children_are_theirs_not_the_speakers():
+    found = keys(facts("I'm a single dad of two girls, 8 and 11."))
+    assert ("user", "count:daughter", "two girls") in found
+    assert not [k for k in found if k[1] == "age"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("I live alone in a bungalow outside Norwich.", "home", "norwich"),
+        ("I live with my parents in Leeds.", "home", "leeds"),
+        ("I work weekends at a Chipotle to pay rent", "employer", "chipotle"),
+        ("I'm 29 if that matters.", "age", "29"),
+        ("I got a new job as a fire captain, starting next month.", "job title", "fire captain"),
+    ],
+)
+def test_more_ways_to_say_where_and_what(text, slot, value):
+    assert ("user", slot, value) in keys(facts(text))
+
+
+def test_an_ex_is_a_relation_of_their_own():
+    found = keys(facts("My ex-wife lives in Phoenix with her new partner."))
+    assert ("user's ex-spouse", "home", "phoenix") in found
 
 
 @pytest.mark.parametrize(

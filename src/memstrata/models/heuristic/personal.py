@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache
 
+from memstrata import dates
 from memstrata.models.heuristic.personal_values import (
     NATIONALITY_RE,
     TRADES,
@@ -25,6 +26,7 @@ from memstrata.models.heuristic.personal_values import (
     count,
     day,
     due,
+    field_of_study,
     hobby,
     language,
     name,
@@ -42,6 +44,7 @@ from memstrata.models.heuristic.personal_values import (
     taught,
     thing,
     title,
+    trip,
     whereabouts,
     word_of,
 )
@@ -182,6 +185,8 @@ FACETS: dict[str, Facet] = {
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
+    "degree": Facet(C.SKILL, "degree:{key}", "{who} has a degree in {value}.", field_of_study),
+    "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
@@ -195,6 +200,7 @@ FACETS: dict[str, Facet] = {
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
     "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
+    "trip": Facet(C.PLAN, "plan:{kind}", "{who} is travelling to {value}.", trip),
     "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
 }
 
@@ -202,7 +208,9 @@ _A = r"(?:a|an|the|my|our|one)\s+"
 _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living)(?:\s+(?:out|over|up"
-    r"|down|back))?|resides?|is\s+based"
+    r"|down|back|alone|on\s+(?:my|our)\s+own|with\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?))?"
+    r"(?:\s+in\s+(?:a|an|this|my|our)\s+(?:[\w-]+\s+)?"
+    r"(?:flat|house|apartment|bungalow|cottage|condo|studio|townhouse|trailer|cabin))?|resides?|is\s+based"
     r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled"
     r"|is\s+in\s+(?:this|a|my|our|the)\s+(?:(?:little|small|tiny|new|rented)\s+)?(?:flat"
     r"|house|apartment|place|home|condo|studio))"
@@ -231,6 +239,7 @@ _JOINED = (
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+_QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
 _RESCHEDULED = (
     r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
     r"|rescheduled|delayed|bumped|shifted|brought\s+forward)"
@@ -303,7 +312,8 @@ TABLE: tuple[Row, ...] = (
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
-                 r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the))"
+                 r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the)"
+                 r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
                  r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?",
@@ -355,6 +365,10 @@ TABLE: tuple[Row, ...] = (
         (("I've got three grandkids.", "count:grandchild", "three grandkids"),
          ("We have two kids.", "count:child", "two kids"),
          ("We have three boys under ten.", "count:son", "three boys")), we=True),
+    Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
+                    r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)\s+"
+                    rf"(?P<kind>{RELATION_RE})s?)",
+        (("I'm a single dad of two girls.", "count:daughter", "two girls"),)),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
@@ -372,15 +386,19 @@ TABLE: tuple[Row, ...] = (
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
                     r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted|rescue|rescued"
-                    r"|old|senior|black|white|grey|gray|ginger|tabby)\s+)*"
+                    r"|old|senior|black|white|grey|gray|ginger|tabby)\s+)*(?:(?-i:[a-z])[\w-]*\s+){0,2}?"
                     rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+)(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
          ("We have a dog called Biscuit.", "dog:biscuit", "biscuit"),
          ("We have a cat, Pickle.", "cat:pickle", "pickle")), we=True),
+    # A bare "passed" needs its time: "my son passed!" is an exam.
     Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
                 r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
-                r"\s+ago|recently))?)",
-        (("My husband passed away in 2019.", "passed away", "passed away in 2019"),),
+                rf"\s+ago|recently|in\s+{dates.MONTH_PATTERN}))?|passed\s+(?:in\s+(?:\d{{4}}"
+                rf"|{dates.MONTH_PATTERN})|last\s+(?:year|month|week)|recently"
+                r"|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)\s+ago))",
+        (("My husband passed away in 2019.", "passed away", "passed away in 2019"),
+         ("My husband Frank passed in March.", "passed away", "passed in march")),
         others_only=True),
     # health
     Row("condition", r"(?:has|have|has\s+had|have\s+had|lives?\s+with|suffers?\s+from"
@@ -503,6 +521,17 @@ TABLE: tuple[Row, ...] = (
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
         (("My native language is Polish.", "language:polish", "polish"),)),
+    Row("degree", r"(?:has|holds|got|earned|finished|did)\s+(?:a|an|my)\s+(?:(?:bachelor'?s"
+                  r"|master'?s|ba|bsc|ma|msc|mba|phd|doctorate|undergrad(?:uate)?|graduate)\s+)?"
+                  r"(?:degree\s+)?in\s+"
+                  r"(?P<value>[\w -]+?)(?:\s+(?:from|at)\s+.+)?",
+        (("I have a degree in psychology from Trinity.", "degree:psychology", "psychology"),
+         ("I have a master's in statistics.", "degree:statistic", "statistics"))),
+    Row("major", r"(?:is\s+majoring\s+in|majors?\s+in|my\s+major\s+is|switched\s+(?:my\s+)?majors?"
+                 r"(?:\s+from\s+[\w -]+?)?\s+to|changed\s+(?:my\s+)?majors?(?:\s+from\s+[\w -]+?)?"
+                 r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
+        (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
+         ("I switched my major to aerospace.", "major", "aerospace"))),
     Row("learning", r"(?:is\s+(?:learning|studying|picking\s+up|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
@@ -561,6 +590,13 @@ TABLE: tuple[Row, ...] = (
           "getting a master's degree"),)),
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
+    Row("trip", r"is\s+(?:flying|travell?ing|heading|driving|going|off)\s+(?:back\s+|home\s+)?to\s+"
+                r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:on|in|next|this|tomorrow"
+                r"|over)\b.*)",
+        (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
+          "osaka on march 20 (2027-03-20) to see family"),), we=True),
+    Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
+        (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
                         r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?|dropped\s+(?:the\s+idea\s+of"
@@ -792,7 +828,8 @@ _NORMAL_FORMS = (
 
 _FILLER_END_RE = re.compile(
     r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
-    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha))+$",
+    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha"
+    r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant))+$",
     _I,
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
@@ -801,7 +838,8 @@ _HAS_DONE_RE = re.compile(
     r"|begun|grown|given\s+up)\b)",
     _I,
 )
-_TRYING_RE = re.compile(r"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+", _I)
+# "I try to eat vegan" says "I eat vegan"; but trying to quit is a goal, not a habit.
+_TRYING_RE = re.compile(rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!{_QUITTING})", _I)
 # "I've been learning X" says what "I'm learning X" says, "I've been vegan" "I'm vegan".
 _BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
@@ -998,6 +1036,8 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
         return found
     if rest.lower().startswith("is ") and "," in rest:
         parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
+        # A number later in the list is not the subject's age: "a dad of two girls, 8 and 11".
+        parts = parts[:1] + [p for p in parts[1:] if not p.strip().isdigit()]
         listed = [_listed_facts(reading, p, clause, negated) for p in parts]
         # "I'm getting there, Caroline": a list is one when its first part reads as a fact;
         # otherwise the name after the comma is the person spoken to.

@@ -117,6 +117,8 @@ def org(raw: str, clause: Clause) -> Value | None:
         return Value(f"{article} {place.shown}", place.key)
     shown = _cut(_CALLED_RE.sub("", raw.strip()))
     bare = _THE_NAME_RE.sub("", shown)
+    if re.match(r"(?:a|an)\s+(?-i:[A-Z])", bare, _I):  # "a Chipotle": one branch of a chain
+        shown = bare = bare.split(None, 1)[1]
     if re.match(r"(?:home|myself|a|an|my|our)\b", bare, _I) or not _proper(bare, 5, clause):
         return None
     return Value(shown, bare.lower())
@@ -338,6 +340,22 @@ def due(raw: str, clause: Clause) -> Value | None:
     if hit := day(when, clause):
         return Value(f"on {hit.shown}", hit.key)
     return None
+
+
+def field_of_study(raw: str, clause: Clause) -> Value | None:
+    """What a degree or a major is in: "psychology", "mechanical engineering"."""
+    shown = display(_cut(raw))
+    ws = words(shown)
+    if not 1 <= len(ws) <= 4 or any(w in STOPWORDS or w in NOT_NAMES for w in ws):
+        return None
+    return Value(shown.lower(), shown.lower())
+
+
+def trip(raw: str, clause: Clause) -> Value | None:
+    """A trip ahead: "Osaka on March 20 to see family", keyed by where it goes."""
+    found = plan(raw, clause)
+    where = re.match(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?", raw.strip())
+    return Value(found.shown, found.key, kind=where[0].lower()) if found and where else None
 
 
 def plan(raw: str, clause: Clause) -> Value | None:
