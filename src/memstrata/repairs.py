@@ -6,6 +6,9 @@ to the fact it edits: the most recent active fact that holds the old word, or, w
 old word is left out, a claim of the turn the user answers. The edited fact is a new
 correction that retracts the old one, so both models get the same repair and the chain
 is kept.
+
+A plan said to replace the speaker's last one ("...a half marathon instead") is read here
+too: plans are keyed by their object, so only those words say the 10k is off.
 """
 
 import re
