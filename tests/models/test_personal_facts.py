@@ -168,6 +168,10 @@ def test_birthday_resolves_against_the_turn():
         "My son passed his driving test.",
         "I'm heading to Tesco for milk.",
         "I have a degree of control.",
+        "I hurt my feelings.",
+        "I broke my phone.",
+        "I got my degree.",
+        "I'm taking a break next week.",
     ],
 )
 def test_not_facts(text):
@@ -375,6 +379,7 @@ def test_ages_after_a_count_of_children_are_theirs_not_the_speakers():
         ("I work weekends at a Chipotle to pay rent", "employer", "chipotle"),
         ("I'm 29 if that matters.", "age", "29"),
         ("I got a new job as a fire captain, starting next month.", "job title", "fire captain"),
+        ("I moved in with my boyfriend Sam in Oak Park.", "home", "oak park"),
     ],
 )
 def test_more_ways_to_say_where_and_what(text, slot, value):

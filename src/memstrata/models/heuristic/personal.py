@@ -172,6 +172,7 @@ FACETS: dict[str, Facet] = {
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
+    "injury": Facet(C.HEALTH, "injury:{key}", "{who} hurt {their} {value}.", phrase),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
@@ -200,6 +201,7 @@ FACETS: dict[str, Facet] = {
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
     "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
+    "upcoming": Facet(C.PLAN, "plan:{kind}", "{who} is {value}.", plan),
     "trip": Facet(C.PLAN, "plan:{kind}", "{who} is travelling to {value}.", trip),
     "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
 }
@@ -218,7 +220,8 @@ _PLACE_VERB = (
 )
 _MOVED = (
     r"(?:(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
-    r"|in\s+(?:together\s+)?(?:in|to))"
+    r"|in\s+(?:together\s+)?(?:in|to)|in\s+with\s+(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
+    r"\s+(?:in|to))"
     r"|(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|bought)\s+(?:a|an|our|my|the)\s+"
     r"(?:new\s+)?(?:place|flat|house|apartment|home|condo)\s+in)"
 )
@@ -413,6 +416,11 @@ TABLE: tuple[Row, ...] = (
     Row("aid", r"(?:uses?|is\s+using|relies\s+on|wears?|has|have|needs?|is\s+in)\s+(?P<value>.+)",
         (("I use a wheelchair.", "aid:wheelchair", "wheelchair"),
          ("I wear hearing aids.", "aid:hearing aid", "hearing aids"))),
+    Row("injury", r"(?:hurt|injured|broke|sprained|twisted|pulled|tore|dislocated|fractured)\s+"
+                  r"(?:my|his|her|their)\s+(?P<value>(?:lower\s+|left\s+|right\s+)?(?:back|knee|ankle"
+                  r"|wrist|arm|leg|shoulder|hip|neck|hamstring|acl|foot|hand|elbow|finger|toe|rib|calf))"
+                  r"\b.*",
+        (("I hurt my back lifting flour sacks.", "injury:back", "back"),)),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
@@ -527,6 +535,10 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<value>[\w -]+?)(?:\s+(?:from|at)\s+.+)?",
         (("I have a degree in psychology from Trinity.", "degree:psychology", "psychology"),
          ("I have a master's in statistics.", "degree:statistic", "statistics"))),
+    Row("degree", r"(?:has|holds|got|earned|finished|completed|did)\s+(?:a|an|my)\s+"
+                  r"(?P<value>[\w -]{3,30}?)\s+degree(?:\s+(?:last|this)\s+(?:week|month|year)"
+                  r"|\s+in\s+\d{4})?",
+        (("I finally finished my nursing degree last month.", "degree:nursing", "nursing"),)),
     Row("major", r"(?:is\s+majoring\s+in|majors?\s+in|my\s+major\s+is|switched\s+(?:my\s+)?majors?"
                  r"(?:\s+from\s+[\w -]+?)?\s+to|changed\s+(?:my\s+)?majors?(?:\s+from\s+[\w -]+?)?"
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
@@ -595,6 +607,14 @@ TABLE: tuple[Row, ...] = (
                 r"|over)\b.*)",
         (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
           "osaka on march 20 (2027-03-20) to see family"),), we=True),
+    Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
+                    r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating)\s+.+?"
+                    r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|this\s+(?:spring"
+                    rf"|summer|fall|autumn|winter|year)|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))",
+        (("Leo and I are opening a second shop in Evanston next spring.", "plan:shop",
+          "opening a second shop in evanston next spring"),
+         ("I'm running a half marathon in October.", "plan:marathon",
+          "running a half marathon in october")), we=True),
     Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
         (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
