@@ -457,6 +457,78 @@ DIALOGUES = (
         "dallas",
         "austin",
     ),
+    # Session 9's held-out set E, run after D was fixed: 0.50 (assistant claims 0.40, user's
+    # own 0.60).
+    dialogue(
+        "user's own",
+        ("My sister Jo lives in Leeds.", "Nice."),
+        ("Jo actually moved to York last year, I forgot to say.", "Ah, okay."),
+        "york",
+        "leeds",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my favourite band?", "Your favourite band is Blur."),
+        ("Ha, no — Oasis. Never Blur.", "My mistake."),
+        "oasis",
+        "blur",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a vegetarian.", "Noted."),
+        ("I started eating meat again, so I'm not vegetarian anymore.", "Okay."),
+        "not vegetarian",
+        "is vegetarian",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who's my manager?", "Your manager is Carla."),
+        ("Carla left. My new manager is Dev.", "Thanks."),
+        "dev",
+        "carla",
+    ),
+    dialogue(
+        "user's own",
+        ("My wedding is on June 14.", "Congrats!"),
+        ("We had to push the wedding back to August 30.", "Oh no, hope all is well."),
+        "august 30",
+        "june 14",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I work?", "You work at Google."),
+        ("I used to, but I'm at Meta now.", "Got it."),
+        "meta",
+        "google",
+    ),
+    dialogue(
+        "user's own",
+        ("I have two dogs.", "Lovely."),
+        ("Sadly we're down to one dog now.", "I'm sorry."),
+        "one dog",
+        "two dogs",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old am I?", "You're 34."),
+        ("I'm 35, I had my birthday last week.", "Happy belated birthday!"),
+        "35",
+        "34",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Ford Focus.", "Okay."),
+        ("Sold the Focus, I drive a Kia Niro now.", "Nice."),
+        "kia niro",
+        "ford focus",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my daughter's name?", "Your daughter is Emily."),
+        ("Emma. Emily is my niece.", "Sorry about that."),
+        "emma",
+        "emily is the user's daughter",
+    ),
 )
 
 

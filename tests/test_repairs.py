@@ -44,6 +44,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("No, it's a Mazda 3.", Repair("Mazda 3", None)),
         ("Her name is Lara, no u.", Repair("Lara", None)),
         ("He's 9 now.", Repair("9", None)),
+        ("Ha, no — Oasis.", Repair("Oasis", None)),
+        ("I used to, but I'm at Meta now.", Repair("Meta", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -65,6 +67,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Make it quick, please.",  # "make it" leads a slip only with a name, number or date
         "Her name is on the list.",
         "He's 9 minutes away.",
+        "Haha, nice.",
+        "I used to, but it got boring.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:

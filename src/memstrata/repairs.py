@@ -33,11 +33,13 @@ _PART = r"[^,;.!?]+?"
 _TITLE = r"(?:dr|mr|mrs|ms|mx|prof)"
 """What may stand before a name: "Dr. Okafor"."""
 # Words that open a repair without saying what it is.
+# Sounds that open a reply without saying anything: "Ha, no — Oasis".
+_INTERJECTION = r"(?:(?:ha)+|lol|hmm+|um+|uh+|well|ah|oh)\s*[,!.]*\s*"
 _LEAD_RE = re.compile(
-    r"^(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
+    rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
-    r"|scratch\s+that|make\s+(?:that|it))\b[\s,:;.!—–-]*)+",
+    r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but)\b[\s,:;.!—–-]*)+",
     _I,
 )
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
@@ -72,7 +74,9 @@ _SINCE_RE = re.compile(
 )
 _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
-    r"^\s*(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+)\b", _I
+    rf"^\s*(?:{_INTERJECTION})?(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer"
+    r"|that's\s+\w+|i\s+used\s+to)\b",
+    _I,
 )
 # A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
 # the new word must be a name, a number or a date.

@@ -362,12 +362,14 @@ TABLE: tuple[Row, ...] = (
         (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
-    Row("children", r"(?:has|got)\s+(?P<value>(?:two|three|four|five|six|seven|eight|nine|\d)\s+"
+    Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
+                    r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
                     rf"(?P<kind>{RELATION_RE})s?)(?:\s+(?:under|aged|ages|over)\s+[\w -]+)?",
         (("I've got three grandkids.", "count:grandchild", "three grandkids"),
          ("We have two kids.", "count:child", "two kids"),
-         ("We have three boys under ten.", "count:son", "three boys")), we=True),
+         ("We have three boys under ten.", "count:son", "three boys"),
+         ("We're down to one dog now.", "count:dog", "one dog")), we=True),
     Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
                     r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)\s+"
                     rf"(?P<kind>{RELATION_RE})s?)",
@@ -468,7 +470,8 @@ TABLE: tuple[Row, ...] = (
     Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+{_RESCHEDULED}"
                  r"\s+(?:back\s+|up\s+)?(?:to|until)\s+(?P<value>.+)",
         (("My interview got moved to June 3.", "event:interview", "june 3"),), we=True),
-    Row("event", rf"(?:moved|pushed|postponed|rescheduled|delayed|bumped|shifted)\s+(?:the|my|our)"
+    Row("event", rf"(?:(?:had|has|have)\s+to\s+|decided\s+to\s+)?(?:move|push|postpone|reschedule"
+                 r"|delay|bump|shift)(?:e?d)?\s+(?:the|my|our)"
                  rf"\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+(?:back\s+|up\s+)?"
                  r"(?:to|until)\s+(?P<value>.+)",
         (("We moved the wedding to July 4.", "event:wedding", "july 4"),), we=True),
@@ -651,7 +654,8 @@ _LEAD_IN_RE = re.compile(
     r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
     r"|[\w]+-wise|for\s+context|just\s+so\s+you\s+know|fwiw|for\s+what\s+it'?s\s+worth"
-    r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up"
+    r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up|sadly|unfortunately|luckily|fortunately"
+    r"|thankfully|(?:good|bad|big)\s+news"
     r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
