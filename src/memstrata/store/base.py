@@ -655,8 +655,19 @@ class VectorSearch(Protocol):
     """Nearest items by cosine similarity; see memstrata.vectors.VectorIndex."""
 
     def search(
-        self, kind: str, where: "ItemFilter", query: Any, limit: int, *, exact: bool = False
-    ) -> list[tuple[int, float]]: ...
+        self,
+        kind: str,
+        where: "ItemFilter",
+        query: Any,
+        limit: int,
+        *,
+        exact: bool = False,
+        min_similarity: float = -1.0,
+    ) -> list[tuple[int, float]]:
+        """The `limit` items of `kind` passing `where` most similar to `query`, best
+        first; those under `min_similarity` may be left out, and cost nothing."""
+        ...
+
     def refresh(self, tenant: str, stream: str) -> None: ...
     def forget(self) -> None: ...
     def drop(self, tenant: str, streams: Sequence[str]) -> None: ...

@@ -20,13 +20,21 @@ class DatabaseVectors:
         self._store = store
 
     def search(
-        self, kind: str, where: ItemFilter, query: np.ndarray, limit: int, *, exact: bool = False
+        self,
+        kind: str,
+        where: ItemFilter,
+        query: np.ndarray,
+        limit: int,
+        *,
+        exact: bool = False,
+        min_similarity: float = -1.0,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
-        with their cosine similarity, most similar first; `exact` scans instead of using
-        the approximate index."""
+        with their cosine similarity, most similar first, none under `min_similarity`;
+        `exact` scans instead of using the approximate index."""
         vector = np.asarray(query, dtype=np.float32)
-        return self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], limit, exact)
+        found = self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], limit, exact)
+        return [(item, similarity) for item, similarity in found if similarity >= min_similarity]
 
     def refresh(self, tenant: str, stream: str) -> None:
         """Nothing to catch up: the database's index follows every write."""
