@@ -166,6 +166,46 @@ def test_a_filter_that_matches_nothing_finds_nothing(store):
     assert index.search("turn", everything(since=T0 + timedelta(days=400)), query, 10) == []
 
 
+class _CountingStore(SQLiteStore):
+    """A real store that counts the candidates search checked against a filter."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.checked = 0
+
+    def passing(self, kind, where, ids):
+        self.checked += len(ids)
+        return super().passing(kind, where, ids)
+
+
+def test_a_similarity_floor_gives_the_same_hits_above_it(store):
+    add_turns(store, texts(300))
+    index = graph_index(store)
+    for asked in ("note on topic3 with tag2", "note 17 on topic4", "unrelated zebra words"):
+        query = EMBEDDER.embed([asked])[0]
+        every = index.search("turn", everything(), query, 50)
+        floor = every[len(every) // 3][1]
+        floored = index.search("turn", everything(), query, 50, min_similarity=floor)
+        assert floored == [(i, s) for i, s in every if s >= floor]
+
+
+def test_a_filter_that_passes_only_dissimilar_items_stops_at_the_floor(tmp_path):
+    # Without a floor, the search widens until it has checked every item against the
+    # filter; with one, it checks only the few similar enough to count.
+    store = _CountingStore(tmp_path / "memory.db")
+    add_turns(store, texts(600))
+    add_turns(store, [f"zebra z{n} crossed road r{n % 4}" for n in range(5)], Visibility.SHARED)
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3 with tag2"])[0]
+    only_shared = everything(visibilities=(Visibility.SHARED,))
+    assert index.search("turn", only_shared, query, 10, min_similarity=0.5) == []
+    assert store.checked < 64
+    store.checked = 0
+    assert len(index.search("turn", only_shared, query, 10)) == 5
+    assert store.checked >= 605
+    store.close()
+
+
 def test_other_streams_and_tenants_are_never_searched(store):
     add_turns(store, texts(100))
     index = graph_index(store)

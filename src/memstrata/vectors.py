@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import importlib.util
 import logging
+import math
 import os
 import threading
 from collections.abc import Sequence
@@ -210,7 +211,7 @@ class VectorIndex:
         limit: int,
         *,
         exact: bool = False,
-        min_similarity: float = -1.0,
+        min_similarity: float = -math.inf,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
         with their cosine similarity, most similar first. Items less similar than

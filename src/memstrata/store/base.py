@@ -1,5 +1,6 @@
 """The Store contract. Domain code talks to this, never to a backend directly."""
 
+import math
 import os
 import uuid
 from collections.abc import Callable, Sequence
@@ -662,7 +663,7 @@ class VectorSearch(Protocol):
         limit: int,
         *,
         exact: bool = False,
-        min_similarity: float = -1.0,
+        min_similarity: float = -math.inf,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` passing `where` most similar to `query`, best
         first; those under `min_similarity` may be left out, and cost nothing."""

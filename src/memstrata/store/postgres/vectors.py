@@ -4,6 +4,7 @@ Nothing is kept in the process, so every process sees every vector the moment it
 committed, and none holds a copy of the index in its memory.
 """
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,7 @@ class DatabaseVectors:
         limit: int,
         *,
         exact: bool = False,
-        min_similarity: float = -1.0,
+        min_similarity: float = -math.inf,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
         with their cosine similarity, most similar first, none under `min_similarity`;
