@@ -111,6 +111,18 @@ def test_common_words_alone_still_find_matches(store):
     assert len(hits) == 10 and {i for i, _ in hits} <= set(ids)
 
 
+def test_a_word_counted_while_rare_is_still_ranked_once_common(store):
+    # Term counts are remembered for a while; one taken before the word grew common must
+    # not lose the search its matches or their order.
+    add_turns(store, texts(10))
+    assert store.fts_ids("turn", ["zebra", "giraffe"], everything(), 5) == []
+    common = add_turns(store, [f"zebra sighting number {n}" for n in range(1200)])
+    wanted = add_turns(store, ["a giraffe walked past the zebra"])[0]
+    hits = store.fts_ids("turn", ["zebra", "giraffe"], everything(), 5)
+    assert hits[0][0] == wanted
+    assert {i for i, _ in hits[1:]} <= set(common)
+
+
 def test_odd_questions_are_answered_without_error(open_memory):
     mem = open_memory()
     mem.add_turn(STREAM, "Raj deployed kafka on Monday")

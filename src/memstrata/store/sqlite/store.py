@@ -85,7 +85,6 @@ _ITEM_CACHE_ENTRIES = 8192
 _FINISHED_IMPORT = ("done", "failed")
 _SCORED = 1000
 """The most full-text matches one search scores (BM25): a few milliseconds."""
-_COUNT_REMEMBERED_FROM = 200
 _TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
 
@@ -1303,9 +1302,10 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return kept, total
 
     def _matches(self, fts: str, terms: Sequence[str]) -> list[int]:
-        """How many items each term matches, counted up to _SCORED + 1, in one query. A
-        common term's count is remembered for a while: counting it reads many rows, and it
-        only decides which terms are worth scoring."""
+        """How many items each term matches, counted up to _SCORED + 1, in one query.
+        Counts are remembered for a while: they only decide which terms are worth scoring,
+        and questions share most of their words. A count gone stale can only keep a term
+        that has since become common, for that while: a slower search, not a worse one."""
         now = time.monotonic()
         known: dict[str, int] = {}
         for term in terms:
@@ -1323,8 +1323,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
-                if matched > _COUNT_REMEMBERED_FROM:
-                    self._term_counts[(fts, term)] = (matched, now)
+                self._term_counts[(fts, term)] = (matched, now)
         return [known[t] for t in terms]
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
