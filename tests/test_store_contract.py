@@ -426,6 +426,24 @@ def test_vector_search_leaves_out_what_is_under_the_similarity_floor(store: Stor
     assert index.search("turn", private_only, base, 10, min_similarity=floor) == []
 
 
+def test_merging_the_text_index_changes_no_answer(store: Store) -> None:
+    # Each turn is its own transaction, and so its own piece of a SQLite index.
+    for n in range(40):
+        _turn(store, "chat:a", f"kafka note {n} zebra{n % 5} shared words", minutes=n)
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    asked = (["zebra3", "kafka"], ["shared"], ["note", "zebra1", "nothing"])
+    before = [store.fts_ids("turn", terms, where, 10) for terms in asked]
+    zebra3 = len(store.fts_ids("turn", ["zebra3"], where, 50))
+    passes = 0
+    while store.merge_text_index(20):
+        passes += 1
+        assert passes < 100, "merging never finishes"
+    assert store.merge_text_index(20) == 0
+    assert [store.fts_ids("turn", terms, where, 10) for terms in asked] == before
+    _turn(store, "chat:a", "a zebra3 written after the merge", minutes=99)
+    assert len(store.fts_ids("turn", ["zebra3"], where, 50)) == zebra3 + 1
+
+
 def test_nul_characters_come_back_whole(store: Store) -> None:
     turn = _turn(store, "chat:a", "before\x00after zebra")
     fact = _fact(store, "chat:a", "a\x00b")
