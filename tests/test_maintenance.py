@@ -1,4 +1,4 @@
-"""The maintenance stages: retention, archiving, clean-up, roll-ups and retries."""
+"""The maintenance stages: retention, archiving, clean-up, roll-ups, retries and index merges."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -146,3 +146,12 @@ def test_a_lease_whose_time_is_up_can_be_taken_over(open_memory):
     assert store.extend_lease("job", "b", 60)
     store.release_lease("job", "b")
     assert store.claim_lease("job", "a", 60)
+
+
+def test_a_run_leaves_the_text_index_merged(open_memory):
+    mem = open_memory(ScriptedModel())
+    for n in range(30):
+        mem.add_turn(ALPHA, f"deploy note {n} about kafka{n % 3}", "noted")
+    assert counts(maintain(mem))["text_index"] >= 0  # pages merged; 0 where none are kept
+    assert mem.store.merge_text_index(1000) == 0
+    assert len(mem.search("kafka1 deploy", stream=ALPHA, limit=50)) >= 10

@@ -111,6 +111,18 @@ def test_common_words_alone_still_find_matches(store):
     assert len(hits) == 10 and {i for i, _ in hits} <= set(ids)
 
 
+def test_a_word_counted_while_rare_is_still_ranked_once_common(store):
+    # Term counts are remembered for a while; one taken before the word grew common must
+    # not lose the search its matches or their order.
+    add_turns(store, texts(10))
+    assert store.fts_ids("turn", ["zebra", "giraffe"], everything(), 5) == []
+    common = add_turns(store, [f"zebra sighting number {n}" for n in range(1200)])
+    wanted = add_turns(store, ["a giraffe walked past the zebra"])[0]
+    hits = store.fts_ids("turn", ["zebra", "giraffe"], everything(), 5)
+    assert hits[0][0] == wanted
+    assert {i for i, _ in hits[1:]} <= set(common)
+
+
 def test_odd_questions_are_answered_without_error(open_memory):
     mem = open_memory()
     mem.add_turn(STREAM, "Raj deployed kafka on Monday")
@@ -164,6 +176,46 @@ def test_a_filter_that_matches_nothing_finds_nothing(store):
     query = EMBEDDER.embed(["note on topic3"])[0]
     assert index.search("turn", everything(visibilities=(Visibility.SHARED,)), query, 10) == []
     assert index.search("turn", everything(since=T0 + timedelta(days=400)), query, 10) == []
+
+
+class _CountingStore(SQLiteStore):
+    """A real store that counts the candidates search checked against a filter."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.checked = 0
+
+    def passing(self, kind, where, ids):
+        self.checked += len(ids)
+        return super().passing(kind, where, ids)
+
+
+def test_a_similarity_floor_gives_the_same_hits_above_it(store):
+    add_turns(store, texts(300))
+    index = graph_index(store)
+    for asked in ("note on topic3 with tag2", "note 17 on topic4", "unrelated zebra words"):
+        query = EMBEDDER.embed([asked])[0]
+        every = index.search("turn", everything(), query, 50)
+        floor = every[len(every) // 3][1]
+        floored = index.search("turn", everything(), query, 50, min_similarity=floor)
+        assert floored == [(i, s) for i, s in every if s >= floor]
+
+
+def test_a_filter_that_passes_only_dissimilar_items_stops_at_the_floor(tmp_path):
+    # Without a floor, the search widens until it has checked every item against the
+    # filter; with one, it checks only the few similar enough to count.
+    store = _CountingStore(tmp_path / "memory.db")
+    add_turns(store, texts(600))
+    add_turns(store, [f"zebra z{n} crossed road r{n % 4}" for n in range(5)], Visibility.SHARED)
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3 with tag2"])[0]
+    only_shared = everything(visibilities=(Visibility.SHARED,))
+    assert index.search("turn", only_shared, query, 10, min_similarity=0.5) == []
+    assert store.checked < 64
+    store.checked = 0
+    assert len(index.search("turn", only_shared, query, 10)) == 5
+    assert store.checked >= 605
+    store.close()
 
 
 def test_other_streams_and_tenants_are_never_searched(store):

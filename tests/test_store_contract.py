@@ -404,6 +404,46 @@ def test_vector_search_finds_the_nearest_that_pass_the_filter(store: Store) -> N
     assert index.search("turn", ItemFilter(tenant="t2"), base, 10) == []
 
 
+def test_vector_search_leaves_out_what_is_under_the_similarity_floor(store: Store) -> None:
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal(64).astype(np.float32)
+    base /= np.linalg.norm(base)
+    noise = rng.standard_normal((6, 64)).astype(np.float32)
+    ids = []
+    for n, weight in enumerate((0.05, 0.3, 0.8, 1.5, 3.0, 6.0)):
+        vector = base + weight * noise[n] / np.linalg.norm(noise[n])
+        vector /= np.linalg.norm(vector)  # embedders' vectors are unit length
+        ids.append(_turn(store, "chat:a", f"turn {n}"))
+        store.put_vectors("t1", "chat:a", "m", [("turn", ids[-1], vector.tobytes(), 64)])
+    index = store.vector_index()
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    every = index.search("turn", where, base, 10)
+    assert len(every) == 6
+    floor = (every[2][1] + every[3][1]) / 2
+    assert index.search("turn", where, base, 10, min_similarity=floor) == every[:3]
+    assert index.search("turn", where, base, 10, min_similarity=1.01) == []
+    private_only = ItemFilter(tenant="t1", streams=("chat:a",), visibilities=(Visibility.SHARED,))
+    assert index.search("turn", private_only, base, 10, min_similarity=floor) == []
+
+
+def test_merging_the_text_index_changes_no_answer(store: Store) -> None:
+    # Each turn is its own transaction, and so its own piece of a SQLite index.
+    for n in range(40):
+        _turn(store, "chat:a", f"kafka note {n} zebra{n % 5} shared words", minutes=n)
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    asked = (["zebra3", "kafka"], ["shared"], ["note", "zebra1", "nothing"])
+    before = [store.fts_ids("turn", terms, where, 10) for terms in asked]
+    zebra3 = len(store.fts_ids("turn", ["zebra3"], where, 50))
+    passes = 0
+    while store.merge_text_index(20):
+        passes += 1
+        assert passes < 100, "merging never finishes"
+    assert store.merge_text_index(20) == 0
+    assert [store.fts_ids("turn", terms, where, 10) for terms in asked] == before
+    _turn(store, "chat:a", "a zebra3 written after the merge", minutes=99)
+    assert len(store.fts_ids("turn", ["zebra3"], where, 50)) == zebra3 + 1
+
+
 def test_nul_characters_come_back_whole(store: Store) -> None:
     turn = _turn(store, "chat:a", "before\x00after zebra")
     fact = _fact(store, "chat:a", "a\x00b")

@@ -604,7 +604,10 @@ def _fact_item(fact: Fact) -> ContextItem:
     return _item(f"- {inline(fact.text)} [{fact.source.label()}, {when}]", fact.source)
 
 
+@lru_cache(maxsize=4096)
 def _turn_item(turn: Turn) -> ContextItem:
+    # Kept by the turn's every field: each context shows mostly the recent turns the one
+    # before showed, read again from the store after every write.
     # The label is the turn's citation, so a source found elsewhere matches its turn.
     head = f"[{turn.at:%Y-%m-%d %H:%M}, {turn.ref().label()}]"
     parts = [head]

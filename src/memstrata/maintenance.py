@@ -1,4 +1,5 @@
-"""The maintenance loop: retention, archiving, roll-ups and retries, each bounded.
+"""The maintenance loop: retention, archiving, roll-ups, retries and index merges, each
+bounded.
 
 `maintain()` runs every stage once and reports counts; `MaintenanceLoop` runs it at start
 and then on an interval, for the long-running faces (serve, proxy). However many processes
@@ -119,6 +120,15 @@ def clean_archive(memory: Memory) -> int:
     )
 
 
+MERGE_PAGES = 2000
+"""Full-text index pages merged per run, per index: a few seconds' work at most."""
+
+
+def merge_text_index(memory: Memory) -> int:
+    """Merge the pieces that writes left in the full-text index; returns pages written."""
+    return memory.store.merge_text_index(MERGE_PAGES)
+
+
 TEAM_LEASE = "team-rebuild"
 """Held for settings.team.rebuild_hours after each rebuild: while it holds, none is due."""
 
@@ -144,6 +154,7 @@ STAGES: tuple[tuple[str, Callable[[Memory], int]], ...] = (
     ("rollups", roll_ups),
     ("retries", retry_failed),
     ("team", team_rebuild),
+    ("text_index", merge_text_index),  # last: the stages before it write to the index
 )
 
 

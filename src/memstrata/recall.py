@@ -145,7 +145,9 @@ class Recall:
                 for rank, (item_id, _) in enumerate(hits, start=1):
                     ranked.setdefault((kind, item_id), {})[f"{prefix}fts_rank"] = rank
             if query_vector is not None:
-                nearest = self.index.search(kind, where, query_vector, preset.candidates)
+                nearest = self.index.search(
+                    kind, where, query_vector, preset.candidates, min_similarity=min_similarity
+                )
                 close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
                 for rank, (item_id, similarity) in enumerate(close, start=1):
                     signals = ranked.setdefault((kind, item_id), {})

@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import importlib.util
 import logging
+import math
 import os
 import threading
 from collections.abc import Sequence
@@ -45,6 +46,9 @@ exact float32 vectors."""
 _SCORED_AT_ONCE = 20_000
 """Vectors read at once when a narrow filter's items are scored exactly: 20 MB at 256
 dimensions, however many the filter allows."""
+_FLOAT16_SLACK = 0.01
+"""How far under a similarity floor a graph's candidate may be and still be rescored:
+float16 vectors put a cosine off by about 0.001."""
 _CONNECTIVITY = 16
 _EXPANSION_ADD = 128
 _EXPANSION_SEARCH = 256
@@ -200,15 +204,23 @@ class VectorIndex:
         self._parts: dict[tuple[str, str, str], _Partition] = {}
 
     def search(
-        self, kind: str, where: ItemFilter, query: np.ndarray, limit: int, *, exact: bool = False
+        self,
+        kind: str,
+        where: ItemFilter,
+        query: np.ndarray,
+        limit: int,
+        *,
+        exact: bool = False,
+        min_similarity: float = -math.inf,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
-        with their cosine similarity, most similar first."""
+        with their cosine similarity, most similar first. Items less similar than
+        `min_similarity` may be left out: neither filtered nor searched for."""
         found: list[tuple[int, float]] = []
         for stream in self._streams(kind, where):
             part = self._partition(where.tenant, stream, kind)
             if len(part.vectors) and _dim(part.vectors) == query.shape[0]:
-                found += self._search_partition(part, where, query, limit, exact)
+                found += self._search_partition(part, where, query, limit, exact, min_similarity)
         return sorted(found, key=lambda hit: -hit[1])[:limit]
 
     def refresh(self, tenant: str, stream: str) -> None:
@@ -249,16 +261,27 @@ class VectorIndex:
         return list(dict.fromkeys(streams))
 
     def _search_partition(
-        self, part: _Partition, where: ItemFilter, query: np.ndarray, limit: int, exact: bool
+        self,
+        part: _Partition,
+        where: ItemFilter,
+        query: np.ndarray,
+        limit: int,
+        exact: bool,
+        min_similarity: float,
     ) -> list[tuple[int, float]]:
         size = len(part.vectors)
         graph = isinstance(part.vectors, _Graph) and not exact
         count = min(size, max((_RESCORED if graph else 2) * limit, 64))
+        # A graph's float16 similarities are a little off: the floor gives them room.
+        floor = min_similarity - (_FLOAT16_SLACK if graph else 0.0)
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
-            passed = self._store.passing(part.kind, where, ids.tolist())
+            # Candidates under the floor would be dropped by the caller: checking them
+            # against the filter, or searching wider for more of them, is wasted work.
+            close = sims >= floor
+            passed = self._store.passing(part.kind, where, ids[close].tolist())
             hits = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True) if int(i) in passed]
-            if len(hits) >= limit or count >= size:
+            if len(hits) >= limit or count >= size or not close.all():
                 if graph:
                     hits = self._rescored(part.kind, where.tenant, hits, query)
                 return hits[:limit]

@@ -1,5 +1,6 @@
 """The Store contract. Domain code talks to this, never to a backend directly."""
 
+import math
 import os
 import uuid
 from collections.abc import Callable, Sequence
@@ -631,6 +632,12 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
         would make the search read every item."""
         ...
 
+    def merge_text_index(self, pages: int) -> int:
+        """Merge the full-text index's pieces, up to about `pages` pages of work; returns
+        the pages written, 0 once nothing is left to merge. Every search reads every
+        piece of it, and each write adds one, so a tidied index is read faster."""
+        ...
+
     def item_ids(self, kind: str, where: "ItemFilter") -> list[int]: ...
     def passing(self, kind: str, where: "ItemFilter", ids: Sequence[int]) -> set[int]:
         """Those of `ids` whose items pass `where`."""
@@ -655,8 +662,19 @@ class VectorSearch(Protocol):
     """Nearest items by cosine similarity; see memstrata.vectors.VectorIndex."""
 
     def search(
-        self, kind: str, where: "ItemFilter", query: Any, limit: int, *, exact: bool = False
-    ) -> list[tuple[int, float]]: ...
+        self,
+        kind: str,
+        where: "ItemFilter",
+        query: Any,
+        limit: int,
+        *,
+        exact: bool = False,
+        min_similarity: float = -math.inf,
+    ) -> list[tuple[int, float]]:
+        """The `limit` items of `kind` passing `where` most similar to `query`, best
+        first; those under `min_similarity` may be left out, and cost nothing."""
+        ...
+
     def refresh(self, tenant: str, stream: str) -> None: ...
     def forget(self) -> None: ...
     def drop(self, tenant: str, streams: Sequence[str]) -> None: ...

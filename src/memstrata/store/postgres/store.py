@@ -721,6 +721,11 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return [(r["item_id"], float(r["similarity"])) for r in rows]
 
+    def merge_text_index(self, pages: int) -> int:
+        """Nothing to merge: PostgreSQL keeps its text indexes whole (autovacuum empties a
+        GIN index's pending list)."""
+        return 0
+
     def vector_index(self) -> DatabaseVectors:
         return DatabaseVectors(self)
 

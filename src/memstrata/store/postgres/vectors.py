@@ -4,6 +4,7 @@ Nothing is kept in the process, so every process sees every vector the moment it
 committed, and none holds a copy of the index in its memory.
 """
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -20,13 +21,21 @@ class DatabaseVectors:
         self._store = store
 
     def search(
-        self, kind: str, where: ItemFilter, query: np.ndarray, limit: int, *, exact: bool = False
+        self,
+        kind: str,
+        where: ItemFilter,
+        query: np.ndarray,
+        limit: int,
+        *,
+        exact: bool = False,
+        min_similarity: float = -math.inf,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
-        with their cosine similarity, most similar first; `exact` scans instead of using
-        the approximate index."""
+        with their cosine similarity, most similar first, none under `min_similarity`;
+        `exact` scans instead of using the approximate index."""
         vector = np.asarray(query, dtype=np.float32)
-        return self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], limit, exact)
+        found = self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], limit, exact)
+        return [(item, similarity) for item, similarity in found if similarity >= min_similarity]
 
     def refresh(self, tenant: str, stream: str) -> None:
         """Nothing to catch up: the database's index follows every write."""

@@ -85,7 +85,8 @@ _ITEM_CACHE_ENTRIES = 8192
 _FINISHED_IMPORT = ("done", "failed")
 _SCORED = 1000
 """The most full-text matches one search scores (BM25): a few milliseconds."""
-_COUNT_REMEMBERED_FROM = 200
+_MERGE_SLICE_PAGES = 200
+"""Full-text index pages merged per transaction (see merge_text_index)."""
 _TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
 
@@ -1289,6 +1290,30 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return [(r["id"], -r["rank"]) for r in rows]
 
+    def merge_text_index(self, pages: int) -> int:
+        """FTS5 writes a segment per transaction and merges them only now and then, so a
+        busy index holds twenty or so, and every term is looked up in each. Merged here a
+        slice at a time: each slice holds the write lock for a fraction of a second."""
+        written = 0
+        for spec in _KINDS.values():
+            left = pages
+            while left > 0 and self._segments(spec.fts) > 1:
+                slice_pages = min(left, _MERGE_SLICE_PAGES)
+                with self.transaction():
+                    before = self._db.total_changes
+                    # A negative count merges segments of every level into one, in steps.
+                    self._db.execute(
+                        f"INSERT INTO {spec.fts}({spec.fts}, rank) VALUES ('merge', ?)",
+                        (-slice_pages,),
+                    )
+                    written += self._db.total_changes - before
+                left -= slice_pages
+        return written
+
+    def _segments(self, fts: str) -> int:
+        """The segments of a full-text index: each has its rows in the index's _idx table."""
+        return int(self._one(f"SELECT count(DISTINCT segid) AS n FROM {fts}_idx")["n"])
+
     def _terms_within(self, fts: str, terms: Sequence[str]) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
         rarest one), and how many items they match."""
@@ -1303,9 +1328,10 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return kept, total
 
     def _matches(self, fts: str, terms: Sequence[str]) -> list[int]:
-        """How many items each term matches, counted up to _SCORED + 1, in one query. A
-        common term's count is remembered for a while: counting it reads many rows, and it
-        only decides which terms are worth scoring."""
+        """How many items each term matches, counted up to _SCORED + 1, in one query.
+        Counts are remembered for a while: they only decide which terms are worth scoring,
+        and questions share most of their words. A count gone stale can only keep a term
+        that has since become common, for that while: a slower search, not a worse one."""
         now = time.monotonic()
         known: dict[str, int] = {}
         for term in terms:
@@ -1323,8 +1349,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
-                if matched > _COUNT_REMEMBERED_FROM:
-                    self._term_counts[(fts, term)] = (matched, now)
+                self._term_counts[(fts, term)] = (matched, now)
         return [known[t] for t in terms]
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
