@@ -657,8 +657,13 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         items in a shared graph). An older database's graph of all kinds is dropped."""
         with self.transaction():
             self._exec("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK + 1,))
-            # A graph that fits in memory is built many times faster.
-            self._exec("SET LOCAL maintenance_work_mem = '512MB'")
+            # A graph that fits in memory is built many times faster: at least 512 MB,
+            # more where the server's administrator gave more.
+            self._exec(
+                "SELECT set_config('maintenance_work_mem', greatest("
+                "pg_size_bytes(current_setting('maintenance_work_mem')) / 1024,"
+                " 512 * 1024)::text || 'kB', true)"
+            )
             for kind in _KINDS:
                 self._exec(
                     f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim}_{kind} ON vectors"
@@ -1607,12 +1612,16 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
     phrase = f"phraseto_tsquery('{spec.config}', term)"
     rank = f"(SELECT sum(k.idf * ts_rank({spec.weights}x.search, k.tq)) FROM kept k)"
     found = f"SELECT x.id, {rank} AS rank FROM {spec.table} x, q WHERE x.search @@ q.q"
-    # The table's rows: counted exactly up to _COUNTED_ROWS, so that a small memory ranks
-    # the same every time; past that, the statistics' estimate, which may lag a little.
-    rows = (
-        f"greatest((SELECT count(*) FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c),"
-        f" pg_stat_get_live_tuples('{spec.table}'::regclass),"
+    # The table's rows: counted exactly while the statistics say it is small, so that a
+    # small memory ranks the same every time; past that, the statistics' estimate, which
+    # may lag a little (counting even a few thousand rows took a millisecond per search).
+    estimate = (
+        f"greatest(pg_stat_get_live_tuples('{spec.table}'::regclass),"
         f" (SELECT reltuples FROM pg_class WHERE oid = '{spec.table}'::regclass))"
+    )
+    rows = (
+        f"(CASE WHEN {estimate} < {_COUNTED_ROWS} THEN greatest({estimate}, (SELECT count(*)"
+        f" FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c)) ELSE {estimate} END)"
     )
     return f"""
         WITH asked AS MATERIALIZED (
