@@ -4,6 +4,7 @@ context makes.
 
     python benchmarks/postgres.py --url postgresql://user:pw@127.0.0.1:5432/postgres
         [--sizes 10000 100000 1000000] [--queries 200] [--dir DIR] [--server-pid PID]
+        [--http] [--http-workers 2] [--requests 1000] [--clients 8]
 
 --url names a server whose role may create databases. Each size's SQLite store is made as
 benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) and kept in
@@ -11,6 +12,11 @@ benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) a
 database kept on the server (memstrata_bench_<size>). Each measurement runs in a fresh
 process on a copy, so the busy turns it adds do not pile up between runs. With
 --server-pid (the postmaster's), the server's CPU per context is shown too.
+
+--http adds benchmarks/http_load.py's load on each backend: `serve --workers 2` over a
+fresh memory (a new SQLite file; a new database on the server) seeded alike, with
+concurrent clients asking for contexts, and the CPU the serve processes and PostgreSQL
+spent per request.
 """
 
 import argparse
@@ -20,6 +26,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +37,8 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scale import STREAM, generate, questions  # noqa: E402
+import http_load  # noqa: E402
+from scale import STREAM, _vector_recall, generate, questions  # noqa: E402
 
 from memstrata import Memory, load_settings  # noqa: E402
 from memstrata.store import open_store  # noqa: E402
@@ -76,19 +84,24 @@ def measure(location: str, queries: int, server_pid: int | None) -> dict[str, fl
         wall, cpu, server, trips = [], [], [], []
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
-            before = (time.perf_counter(), time.process_time(), _tree_cpu(server_pid))
+            server_before = _tree_cpu(server_pid)  # read first: /proc is slow to walk
             sent = getattr(mem.store, "round_trips", 0)
+            started, cpu_started = time.perf_counter(), time.process_time()
             mem.context(STREAM, question, budget=_BUDGET)
-            wall.append((time.perf_counter() - before[0]) * 1000)
-            cpu.append((time.process_time() - before[1]) * 1000)
-            server.append((_tree_cpu(server_pid) - before[2]) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - cpu_started) * 1000)
+            server.append((_tree_cpu(server_pid) - server_before) * 1000)
             trips.append(getattr(mem.store, "round_trips", 0) - sent)
+        load = os.getloadavg()[0]
+        recall_at_50 = _vector_recall(mem, questions(50, seed=13))
     return {
         "p50": statistics.median(wall),
         "p95": statistics.quantiles(wall, n=100)[94],
         "cpu_p50": statistics.median(cpu),
         "server_cpu_mean": statistics.fmean(server),
         "trips": statistics.median(trips),
+        "load": load,
+        "recall_at_50": recall_at_50,
     }
 
 
@@ -151,6 +164,76 @@ def _copy_of(backend: str, location: str | Path, server: str) -> tuple[str, Call
     return _database_url(server, name), drop
 
 
+def http_load_on(db: str | Path, args: argparse.Namespace) -> dict[str, float]:
+    """http_load's run against `serve --workers N` on `db`: latency, throughput, errors
+    and CPU per request of the serve processes and of PostgreSQL (when its pid is given)."""
+    secret = http_load.seed(db, args.turns, "hashing")
+    proc, url = http_load.start_server(db, "hashing", args.http_workers)
+    try:
+        warmup = http_load.Load(url, secret, _BUDGET, "get", reconnect=True)
+        warmup.run(25 * args.http_workers, 4)
+        load = http_load.Load(url, secret, _BUDGET, "get")
+        before = (http_load.cpu_seconds(proc.pid, children=True), _tree_cpu(args.server_pid))
+        seconds = load.run(args.requests, args.clients)
+        serve_cpu = http_load.cpu_seconds(proc.pid, children=True) or 0.0
+        database_cpu = _tree_cpu(args.server_pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    latencies = [s * 1000 for s in load.latencies]
+    return {
+        "throughput": len(latencies) / seconds,
+        "p50": http_load.percentile(latencies, 0.50),
+        "p95": http_load.percentile(latencies, 0.95),
+        "p99": http_load.percentile(latencies, 0.99),
+        "errors": sum(load.errors.values()),
+        "serve_cpu": (serve_cpu - (before[0] or 0.0)) / args.requests * 1000,
+        "database_cpu": (database_cpu - before[1]) / args.requests * 1000,
+    }
+
+
+def http_table(args: argparse.Namespace) -> Table:
+    table = Table(
+        "backend",
+        "req/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "errors",
+        "serve CPU ms/req",
+        "PostgreSQL CPU ms/req",
+        title=f"HTTP GET /v1/context, serve --workers {args.http_workers}, {args.clients}"
+        f" clients, {args.requests} requests, {args.turns} turns, hashing embedder; load"
+        f" before: {_load()}",
+    )
+    name = f"memstrata_http_{os.getpid()}"
+    with psycopg.connect(args.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        with tempfile.TemporaryDirectory(prefix="memstrata-http-") as tmp:
+            for backend, db in (
+                ("sqlite", Path(tmp) / "bench.db"),
+                ("postgres", _database_url(args.url, name)),
+            ):
+                got = http_load_on(db, args)
+                table.add_row(
+                    backend,
+                    f"{got['throughput']:.0f}",
+                    f"{got['p50']:.1f}",
+                    f"{got['p95']:.1f}",
+                    f"{got['p99']:.1f}",
+                    f"{got['errors']:.0f}",
+                    f"{got['serve_cpu']:.1f}",
+                    f"{got['database_cpu']:.1f}"
+                    if backend == "postgres" and args.server_pid
+                    else "-",
+                )
+    finally:
+        with psycopg.connect(args.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return table
+
+
 def _remove(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path)
@@ -169,10 +252,15 @@ def _load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", help="a PostgreSQL server's URL (a database to connect to)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
+    parser.add_argument("--http", action="store_true", help="also run the HTTP load")
+    parser.add_argument("--http-workers", type=int, default=2, help="serve processes")
+    parser.add_argument("--requests", type=int, default=1000, help="HTTP requests")
+    parser.add_argument("--clients", type=int, default=8, help="HTTP clients")
+    parser.add_argument("--turns", type=int, default=200, help="turns the HTTP memory holds")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -190,6 +278,8 @@ def main() -> None:
         "client CPU p50 ms",
         "server CPU ms/context",
         "round trips/context",
+        "recall@50",
+        "load",
         title=f"context(), busy stream, unique questions, budget {_BUDGET}; load before: {_load()}",
     )
     for size in args.sizes:
@@ -210,8 +300,14 @@ def main() -> None:
                 f"{result['cpu_p50']:.1f}",
                 f"{result['server_cpu_mean']:.1f}" if pid else "-",
                 f"{result['trips']:.0f}" if backend == "postgres" else "- (in process)",
+                f"{result['recall_at_50']:.3f}",
+                f"{result['load']:.1f}",
             )
-    Console().print(table)
+    console = Console(width=200)
+    if args.sizes:
+        console.print(table)
+    if args.http:
+        console.print(http_table(args))
     print(f"load after: {_load()} (1, 5 and 15 minute load averages; {os.cpu_count()} cores)")
 
 
