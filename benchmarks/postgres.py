@@ -79,18 +79,19 @@ def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]
 def measure(location: str, queries: int, server_pid: int | None) -> dict[str, float]:
     """Context latency, client CPU, server CPU and round trips, in this process."""
     settings = load_settings(db=location, embed={"kind": "hashing"})
+    database = urlsplit(location).path.lstrip("/")
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.context(STREAM, "what happened first", budget=_BUDGET)
         wall, cpu, server, trips = [], [], [], []
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
-            server_before = _tree_cpu(server_pid)  # read first: /proc is slow to walk
+            server_before = _backends_cpu(server_pid, database)  # first: /proc is slow
             sent = getattr(mem.store, "round_trips", 0)
             started, cpu_started = time.perf_counter(), time.process_time()
             mem.context(STREAM, question, budget=_BUDGET)
             wall.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - cpu_started) * 1000)
-            server.append((_tree_cpu(server_pid) - server_before) * 1000)
+            server.append((_backends_cpu(server_pid, database) - server_before) * 1000)
             trips.append(getattr(mem.store, "round_trips", 0) - sent)
         load = os.getloadavg()[0]
         recall_at_50 = _vector_recall(mem, questions(50, seed=13))
@@ -105,22 +106,27 @@ def measure(location: str, queries: int, server_pid: int | None) -> dict[str, fl
     }
 
 
-def _tree_cpu(pid: int | None) -> float:
-    """CPU seconds of a process and all its children alive now (PostgreSQL's backends)."""
+def _backends_cpu(pid: int | None, database: str) -> float:
+    """CPU seconds of the postmaster `pid`'s backends alive now that serve `database`:
+    other work on the same server (another benchmark, a build) is left out, and so are
+    its shared helpers (WAL writer, checkpointer)."""
     if pid is None:
         return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) != pid:
+                continue
+            # A backend's title: "postgres: user database host(port) state".
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").split()
         except OSError:
             continue
-        if int(entry.name) == pid or int(fields[1]) == pid:
+        if len(title) > 2 and title[2].decode(errors="replace") == database:
             total += int(fields[11]) + int(fields[12])
-    return total / ticks
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def measure_apart(
@@ -173,10 +179,14 @@ def http_load_on(db: str | Path, args: argparse.Namespace) -> dict[str, float]:
         warmup = http_load.Load(url, secret, _BUDGET, "get", reconnect=True)
         warmup.run(25 * args.http_workers, 4)
         load = http_load.Load(url, secret, _BUDGET, "get")
-        before = (http_load.cpu_seconds(proc.pid, children=True), _tree_cpu(args.server_pid))
+        database = urlsplit(str(db)).path.lstrip("/")
+        before = (
+            http_load.cpu_seconds(proc.pid, children=True),
+            _backends_cpu(args.server_pid, database),
+        )
         seconds = load.run(args.requests, args.clients)
         serve_cpu = http_load.cpu_seconds(proc.pid, children=True) or 0.0
-        database_cpu = _tree_cpu(args.server_pid)
+        database_cpu = _backends_cpu(args.server_pid, database)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
