@@ -94,8 +94,10 @@ def measure(location: str, queries: int, server_pid: int | None) -> dict[str, fl
             server.append((_backends_cpu(server_pid, database) - server_before) * 1000)
             trips.append(getattr(mem.store, "round_trips", 0) - sent)
         load = os.getloadavg()[0]
+        trip = _round_trip_ms(mem.store)
         recall_at_50 = _vector_recall(mem, questions(50, seed=13))
     return {
+        "trip_p50": statistics.median(trip) if trip else float("nan"),
         "p50": statistics.median(wall),
         "p95": statistics.quantiles(wall, n=100)[94],
         "cpu_p50": statistics.median(cpu),
@@ -104,6 +106,20 @@ def measure(location: str, queries: int, server_pid: int | None) -> dict[str, fl
         "load": load,
         "recall_at_50": recall_at_50,
     }
+
+
+def _round_trip_ms(store: object, count: int = 200) -> list[float]:
+    """The wall time of a statement that does nothing (SELECT 1) through the store's
+    pool: what each of a context's round trips costs before any work, on this machine
+    as loaded now. Empty for a store in the process."""
+    if not hasattr(store, "round_trips"):
+        return []
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        store._row("SELECT 1")  # type: ignore[attr-defined]
+        times.append((time.perf_counter() - started) * 1000)
+    return times
 
 
 def _backends_cpu(pid: int | None, database: str) -> float:
@@ -288,6 +304,7 @@ def main() -> None:
         "client CPU p50 ms",
         "server CPU ms/context",
         "round trips/context",
+        "SELECT 1 p50 ms",
         "recall@50",
         "load",
         title=f"context(), busy stream, unique questions, budget {_BUDGET}; load before: {_load()}",
@@ -310,6 +327,7 @@ def main() -> None:
                 f"{result['cpu_p50']:.1f}",
                 f"{result['server_cpu_mean']:.1f}" if pid else "-",
                 f"{result['trips']:.0f}" if backend == "postgres" else "- (in process)",
+                f"{result['trip_p50']:.2f}" if backend == "postgres" else "-",
                 f"{result['recall_at_50']:.3f}",
                 f"{result['load']:.1f}",
             )
