@@ -718,9 +718,13 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         vector = np.frombuffer(query, dtype=np.float32)
         scored = (
             f"SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
-            f" AS distance FROM vectors v JOIN {spec.table} x ON x.id = v.item_id"
             # The kind and dimension are written out, to match their partial index.
-            f" WHERE v.kind = '{kind}' AND v.dim = {int(dim)} AND v.tenant = %s AND {sql}"
+            f" AS distance FROM vectors v WHERE v.kind = '{kind}' AND v.dim = {int(dim)}"
+            # The filter is a subquery that OFFSET 0 keeps from being made a join: as a
+            # join, the planner misjudged how many rows pass and scored every fact's
+            # vector (27 ms at 100k items, against 2 ms through the graph).
+            f" AND v.tenant = %s AND EXISTS (SELECT FROM {spec.table} x"
+            f" WHERE x.id = v.item_id AND {sql} OFFSET 0)"
         )
         if exact:  # OFFSET 0 fences the order off from the index: every row is scored
             scored = f"SELECT * FROM ({scored} OFFSET 0) every"
