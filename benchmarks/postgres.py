@@ -4,6 +4,7 @@ context makes.
 
     python benchmarks/postgres.py --url postgresql://user:pw@127.0.0.1:5432/postgres
         [--sizes 10000 100000 1000000] [--queries 200] [--dir DIR] [--server-pid PID]
+        [--http] [--http-workers 2] [--requests 1000] [--clients 8]
 
 --url names a server whose role may create databases. Each size's SQLite store is made as
 benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) and kept in
@@ -11,6 +12,11 @@ benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) a
 database kept on the server (memstrata_bench_<size>). Each measurement runs in a fresh
 process on a copy, so the busy turns it adds do not pile up between runs. With
 --server-pid (the postmaster's), the server's CPU per context is shown too.
+
+--http adds benchmarks/http_load.py's load on each backend: `serve --workers 2` over a
+fresh memory (a new SQLite file; a new database on the server) seeded alike, with
+concurrent clients asking for contexts, and the CPU the serve processes and PostgreSQL
+spent per request.
 """
 
 import argparse
@@ -20,6 +26,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +37,8 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scale import STREAM, generate, questions  # noqa: E402
+import http_load  # noqa: E402
+from scale import STREAM, _vector_recall, build_indexes, generate, questions  # noqa: E402
 
 from memstrata import Memory, load_settings  # noqa: E402
 from memstrata.store import open_store  # noqa: E402
@@ -40,12 +48,16 @@ _BUDGET = 2000
 
 
 def sqlite_store(folder: Path, size: int) -> tuple[Path, float]:
-    """The size's SQLite store, made if missing; the seconds making it took (0: kept)."""
+    """The size's SQLite store with its vector graphs, made if missing; the seconds
+    making it took (0: kept). The graphs are built here, as scale.py builds them, so
+    that no measured run spends its first context building them."""
     path = folder / f"scale-{size}.db"
     if path.exists():
+        build_indexes(path)  # loads the saved graphs, or builds the missing ones
         return path, 0.0
     started = time.perf_counter()
     generate(path, size)
+    build_indexes(path)
     return path, time.perf_counter() - started
 
 
@@ -71,43 +83,70 @@ def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]
 def measure(location: str, queries: int, server_pid: int | None) -> dict[str, float]:
     """Context latency, client CPU, server CPU and round trips, in this process."""
     settings = load_settings(db=location, embed={"kind": "hashing"})
+    database = urlsplit(location).path.lstrip("/")
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.context(STREAM, "what happened first", budget=_BUDGET)
         wall, cpu, server, trips = [], [], [], []
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
-            before = (time.perf_counter(), time.process_time(), _tree_cpu(server_pid))
+            server_before = _backends_cpu(server_pid, database)  # first: /proc is slow
             sent = getattr(mem.store, "round_trips", 0)
+            started, cpu_started = time.perf_counter(), time.process_time()
             mem.context(STREAM, question, budget=_BUDGET)
-            wall.append((time.perf_counter() - before[0]) * 1000)
-            cpu.append((time.process_time() - before[1]) * 1000)
-            server.append((_tree_cpu(server_pid) - before[2]) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - cpu_started) * 1000)
+            server.append((_backends_cpu(server_pid, database) - server_before) * 1000)
             trips.append(getattr(mem.store, "round_trips", 0) - sent)
+        load = os.getloadavg()[0]
+        trip = _round_trip_ms(mem.store)
+        recall_at_50 = _vector_recall(mem, questions(50, seed=13))
     return {
+        "trip_p50": statistics.median(trip) if trip else float("nan"),
         "p50": statistics.median(wall),
         "p95": statistics.quantiles(wall, n=100)[94],
         "cpu_p50": statistics.median(cpu),
         "server_cpu_mean": statistics.fmean(server),
         "trips": statistics.median(trips),
+        "load": load,
+        "recall_at_50": recall_at_50,
     }
 
 
-def _tree_cpu(pid: int | None) -> float:
-    """CPU seconds of a process and all its children alive now (PostgreSQL's backends)."""
+def _round_trip_ms(store: object, count: int = 200) -> list[float]:
+    """The wall time of a statement that does nothing (SELECT 1) through the store's
+    pool: what each of a context's round trips costs before any work, on this machine
+    as loaded now. Empty for a store in the process."""
+    if not hasattr(store, "round_trips"):
+        return []
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        store._row("SELECT 1")  # type: ignore[attr-defined]
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def _backends_cpu(pid: int | None, database: str) -> float:
+    """CPU seconds of the postmaster `pid`'s backends alive now that serve `database`:
+    other work on the same server (another benchmark, a build) is left out, and so are
+    its shared helpers (WAL writer, checkpointer)."""
     if pid is None:
         return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) != pid:
+                continue
+            # A backend's title: "postgres: user database host(port) state".
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").split()
         except OSError:
             continue
-        if int(entry.name) == pid or int(fields[1]) == pid:
+        if len(title) > 2 and title[2].decode(errors="replace") == database:
             total += int(fields[11]) + int(fields[12])
-    return total / ticks
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def measure_apart(
@@ -151,6 +190,80 @@ def _copy_of(backend: str, location: str | Path, server: str) -> tuple[str, Call
     return _database_url(server, name), drop
 
 
+def http_load_on(db: str | Path, args: argparse.Namespace) -> dict[str, float]:
+    """http_load's run against `serve --workers N` on `db`: latency, throughput, errors
+    and CPU per request of the serve processes and of PostgreSQL (when its pid is given)."""
+    secret = http_load.seed(db, args.turns, "hashing")
+    proc, url = http_load.start_server(db, "hashing", args.http_workers)
+    try:
+        warmup = http_load.Load(url, secret, _BUDGET, "get", reconnect=True)
+        warmup.run(25 * args.http_workers, 4)
+        load = http_load.Load(url, secret, _BUDGET, "get")
+        database = urlsplit(str(db)).path.lstrip("/")
+        before = (
+            http_load.cpu_seconds(proc.pid, children=True),
+            _backends_cpu(args.server_pid, database),
+        )
+        seconds = load.run(args.requests, args.clients)
+        serve_cpu = http_load.cpu_seconds(proc.pid, children=True) or 0.0
+        database_cpu = _backends_cpu(args.server_pid, database)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    latencies = [s * 1000 for s in load.latencies]
+    return {
+        "throughput": len(latencies) / seconds,
+        "p50": http_load.percentile(latencies, 0.50),
+        "p95": http_load.percentile(latencies, 0.95),
+        "p99": http_load.percentile(latencies, 0.99),
+        "errors": sum(load.errors.values()),
+        "serve_cpu": (serve_cpu - (before[0] or 0.0)) / args.requests * 1000,
+        "database_cpu": (database_cpu - before[1]) / args.requests * 1000,
+    }
+
+
+def http_table(args: argparse.Namespace) -> Table:
+    table = Table(
+        "backend",
+        "req/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "errors",
+        "serve CPU ms/req",
+        "PostgreSQL CPU ms/req",
+        title=f"HTTP GET /v1/context, serve --workers {args.http_workers}, {args.clients}"
+        f" clients, {args.requests} requests, {args.turns} turns, hashing embedder; load"
+        f" before: {_load()}",
+    )
+    name = f"memstrata_http_{os.getpid()}"
+    with psycopg.connect(args.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        with tempfile.TemporaryDirectory(prefix="memstrata-http-") as tmp:
+            for backend, db in (
+                ("sqlite", Path(tmp) / "bench.db"),
+                ("postgres", _database_url(args.url, name)),
+            ):
+                got = http_load_on(db, args)
+                table.add_row(
+                    backend,
+                    f"{got['throughput']:.0f}",
+                    f"{got['p50']:.1f}",
+                    f"{got['p95']:.1f}",
+                    f"{got['p99']:.1f}",
+                    f"{got['errors']:.0f}",
+                    f"{got['serve_cpu']:.1f}",
+                    f"{got['database_cpu']:.1f}"
+                    if backend == "postgres" and args.server_pid
+                    else "-",
+                )
+    finally:
+        with psycopg.connect(args.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return table
+
+
 def _remove(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path)
@@ -169,10 +282,15 @@ def _load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", help="a PostgreSQL server's URL (a database to connect to)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
+    parser.add_argument("--http", action="store_true", help="also run the HTTP load")
+    parser.add_argument("--http-workers", type=int, default=2, help="serve processes")
+    parser.add_argument("--requests", type=int, default=1000, help="HTTP requests")
+    parser.add_argument("--clients", type=int, default=8, help="HTTP clients")
+    parser.add_argument("--turns", type=int, default=200, help="turns the HTTP memory holds")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -190,6 +308,9 @@ def main() -> None:
         "client CPU p50 ms",
         "server CPU ms/context",
         "round trips/context",
+        "SELECT 1 p50 ms",
+        "recall@50",
+        "load",
         title=f"context(), busy stream, unique questions, budget {_BUDGET}; load before: {_load()}",
     )
     for size in args.sizes:
@@ -210,8 +331,15 @@ def main() -> None:
                 f"{result['cpu_p50']:.1f}",
                 f"{result['server_cpu_mean']:.1f}" if pid else "-",
                 f"{result['trips']:.0f}" if backend == "postgres" else "- (in process)",
+                f"{result['trip_p50']:.2f}" if backend == "postgres" else "-",
+                f"{result['recall_at_50']:.3f}",
+                f"{result['load']:.1f}",
             )
-    Console().print(table)
+    console = Console(width=200)
+    if args.sizes:
+        console.print(table)
+    if args.http:
+        console.print(http_table(args))
     print(f"load after: {_load()} (1, 5 and 15 minute load averages; {os.cpu_count()} cores)")
 
 

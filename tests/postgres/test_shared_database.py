@@ -36,6 +36,15 @@ def test_a_server_that_is_down_is_named_without_its_password() -> None:
         open_store(url)
     assert "hunter2-secret" not in str(failed.value)
     assert "postgresql://ana:***@127.0.0.1" in str(failed.value)
+    cli = subprocess.run(
+        [sys.executable, "-c", CLI, "--db", url, "check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert cli.returncode == 3, cli.stderr
+    assert "hunter2-secret" not in cli.stdout + cli.stderr
+    assert "cannot be reached" in " ".join(cli.stderr.split())
 
 
 def test_a_wrong_password_is_refused_clearly(
