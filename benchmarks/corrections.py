@@ -529,6 +529,78 @@ DIALOGUES = (
         "emma",
         "emily is the user's daughter",
     ),
+    # Session 9's held-out set F, run after E was fixed: 0.10 (assistant claims 0.00, user's
+    # own 0.20).
+    dialogue(
+        "assistant claim",
+        ("What's my cat called?", "Your cat is called Whiskers."),
+        ("Whiskers was our old cat. The new one is Pepper.", "Aw, noted."),
+        "pepper",
+        "cat is called whiskers",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 5'10\" and weigh 80kg.", "Okay."),
+        ("I've lost weight, I'm 74kg now.", "Well done!"),
+        "74kg",
+        "80kg",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where's my office?", "Your office is in Canary Wharf."),
+        ("We moved offices — it's in Shoreditch now.", "Got it."),
+        "shoreditch",
+        "canary wharf",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite food is sushi.", "Yum."),
+        ("Honestly I'm over sushi, ramen is my favourite now.", "Ha, fair."),
+        "ramen",
+        "sushi",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What year was I born?", "You were born in 1988."),
+        ("1989 actually.", "Thanks."),
+        "1989",
+        "1988",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning Spanish.", "¡Bien!"),
+        ("I gave up on Spanish and switched to Italian.", "Bravo."),
+        "italian",
+        "learning spanish",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who's my dentist?", "Your dentist is Dr. Kim."),
+        ("I switched to Dr. Alvarez in the spring.", "Noted."),
+        "alvarez",
+        "kim",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in a flat in Hackney.", "Nice."),
+        ("We just moved to a house in Walthamstow.", "Congrats!"),
+        "walthamstow",
+        "hackney",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a teacher."),
+        ("Not anymore, I retired in June.", "Enjoy it!"),
+        "retired",
+        "works as a teacher",
+    ),
+    dialogue(
+        "user's own",
+        ("My partner is Alex.", "Hi Alex!"),
+        ("Alex and I split up, I'm seeing Robin now.", "Oh, okay."),
+        "robin",
+        "alex is the user's partner",
+    ),
 )
 
 

@@ -1213,7 +1213,11 @@ LATE_CONVERSATIONS = (
                 fact("work", "accountant"),
                 fact("relationship", "two adult kids"),
             ),
-            said("My wife Linda retired last year from teaching.", fact("relationship", "linda")),
+            said(
+                "My wife Linda retired last year from teaching.",
+                fact("relationship", "linda"),
+                fact("work", "retired", "linda"),
+            ),
             said("We live in Columbus, Ohio.", fact("location", "columbus")),
             nothing("What is the contribution limit for a 401k this year?"),
             said(

@@ -46,6 +46,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("He's 9 now.", Repair("9", None)),
         ("Ha, no — Oasis.", Repair("Oasis", None)),
         ("I used to, but I'm at Meta now.", Repair("Meta", None)),
+        ("I switched to Dr. Alvarez in the spring.", Repair("Alvarez", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -69,6 +70,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "He's 9 minutes away.",
         "Haha, nice.",
         "I used to, but it got boring.",
+        "I switched to decaf.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -198,6 +200,14 @@ DIALOGUES = {
             ("I'm also planning a trip to Italy in May.", "Nice."),
         ],
         ["The user is planning a trip to Italy in May.", "The user is preparing for a 10k."],
+    ),
+    "what the assistant says the user was is a claim too": (
+        [("What year was I born?", "You were born in 1988."), ("1989 actually.", "Thanks.")],
+        ["The user was born in 1989."],
+    ),
+    "a switch to a person replaces the one the answered turn named": (
+        [("Who's my dentist?", "Your dentist is Dr. Kim."), ("I switched to Dr. Alvarez.", "OK.")],
+        ["Alvarez is the user's dentist."],
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

@@ -92,6 +92,14 @@ _THEIR_AGE_RE = re.compile(
     _I,
 )
 
+# "I switched to Dr. Alvarez in the spring": a switch to a person replaces whoever the
+# answered turn named.
+_SWITCHED_RE = re.compile(
+    rf"^(?:i|we)(?:'ve|\s+have)?\s+(?:switched|changed|moved)\s+(?:over\s+)?to\s+"
+    rf"(?:{_TITLE}\.?\s+)?(?P<new>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+.*)?$",
+    _I,
+)
+
 
 @dataclass(frozen=True)
 class Repair:
@@ -142,7 +150,9 @@ def _read(sentence: str, denied: bool) -> Repair | None:
     for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE):
         if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
             return Repair(_bare(m["new"]), _bare(m["old"]))
-    if restated := _THEIR_NAME_RE.match(body) or _THEIR_AGE_RE.match(body):
+    if restated := (
+        _THEIR_NAME_RE.match(body) or _THEIR_AGE_RE.match(body) or _SWITCHED_RE.match(body)
+    ):
         return Repair(restated["new"], None)
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))

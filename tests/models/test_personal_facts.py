@@ -172,6 +172,7 @@ def test_birthday_resolves_against_the_turn():
         "I broke my phone.",
         "I got my degree.",
         "I'm taking a break next week.",
+        "I weigh my options.",
     ],
 )
 def test_not_facts(text):
@@ -386,6 +387,11 @@ def test_ages_after_a_count_of_children_are_theirs_not_the_speakers():
 )
 def test_more_ways_to_say_where_and_what(text, slot, value):
     assert ("user", slot, value) in keys(facts(text))
+
+
+def test_an_appointment_with_a_professional_is_an_event_not_the_professional():
+    found = keys(facts("My dentist appointment is on Tuesday."))
+    assert [slot for _, slot, _ in found] == ["event:appointment"]
 
 
 def test_an_ex_is_a_relation_of_their_own():

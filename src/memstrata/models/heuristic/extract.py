@@ -21,6 +21,7 @@ _MAX_SENTENCE_CHARS = 400  # longer "sentences" are pasted text, not statements
 _CORRECTION_RE = re.compile(
     r"^(?:(?:no|nope|nah|wrong|incorrect|not\s+quite|not\s+exactly|oops|wait|correction"
     r"|my\s+bad|to\s+clarify|to\s+be\s+clear|let\s+me\s+correct\s+(?:that|myself)|i\s+meant"
+    r"|not\s+any\s*more|i\s+used\s+to"
     r"|change\s+of\s+plans?|plans?\s+changed?|new\s+plan"
     r"|scratch\s+that|that's\s+(?:wrong|not\s+right|incorrect|not\s+correct|not\s+true)"
     r"|that\s+is\s+(?:wrong|not\s+right|incorrect|not\s+correct))\s*(?:[,:;!.]+|\s[-–—]+)\s*"
@@ -510,6 +511,7 @@ _SECOND_PERSON = (
     (re.compile(r"\byou're\b", _I), "I'm"),
     (re.compile(r"\byou\s+are\b", _I), "I am"),
     (re.compile(r"\byou've\b", _I), "I've"),
+    (re.compile(r"\byou\s+were\b", _I), "I was"),
     (re.compile(r"\byourself\b", _I), "myself"),
     (re.compile(r"\byours\b", _I), "mine"),
     (re.compile(r"\byour\b", _I), "my"),

@@ -144,6 +144,7 @@ FACETS: dict[str, Facet] = {
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
+    "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
@@ -173,6 +174,8 @@ FACETS: dict[str, Facet] = {
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
     "injury": Facet(C.HEALTH, "injury:{key}", "{who} hurt {their} {value}.", phrase),
+    "weight": Facet(C.HEALTH, "weight", "{who} weighs {value}.", said_as_is),
+    "height": Facet(C.HEALTH, "height", "{who} is {value} tall.", said_as_is),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
@@ -218,12 +221,13 @@ _PLACE_VERB = (
     r"|house|apartment|place|home|condo|studio))"
     r"\s+(?:in|at|near|outside(?:\s+of)?|just\s+outside(?:\s+of)?|close\s+to)"
 )
+# The dwelling comes first: "moved to a house in Walthamstow" is a move to Walthamstow.
 _MOVED = (
-    r"(?:(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
+    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|bought|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to)"
+    r"\s+(?:a|an|our|my|the)\s+(?:new\s+)?(?:place|flat|house|apartment|home|condo)\s+in"
+    r"|(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
     r"|in\s+(?:together\s+)?(?:in|to)|in\s+with\s+(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
-    r"\s+(?:in|to))"
-    r"|(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|bought)\s+(?:a|an|our|my|the)\s+"
-    r"(?:new\s+)?(?:place|flat|house|apartment|home|condo)\s+in)"
+    r"\s+(?:in|to)))"
 )
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
@@ -297,6 +301,9 @@ TABLE: tuple[Row, ...] = (
     Row("hometown", r"my\s+hometown\s+is\s+(?P<value>.+)",
         (("My hometown is Cork.", "hometown", "cork"),)),
     # work
+    Row("office", r"my\s+(?:office|workplace)(?:\s+is|'s)\s+(?:now\s+)?(?:in|at|near)\s+"
+                  r"(?P<value>.+)",
+        (("My office is in Canary Wharf.", "office", "canary wharf"),), we=True),
     Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
         (("I'm on the platform team.", "team", "platform"),)),
     Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
@@ -339,6 +346,8 @@ TABLE: tuple[Row, ...] = (
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
         (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    Row("retired", r"(?:just\s+|finally\s+)?(?P<value>retired)(?:\s+(?:in|last|this|at)\s+.+)?",
+        (("I retired in June.", "employer", "retired"),)),
     Row("teaches", r"(?:teach(?:es)?|is\s+teaching|lectures?\s+in|tutors?)\s+"
                    r"(?P<value>[\w-]+(?:\s+[\w-]+)?)(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry.", "job title", "chemistry teacher"),
@@ -423,6 +432,11 @@ TABLE: tuple[Row, ...] = (
                   r"|wrist|arm|leg|shoulder|hip|neck|hamstring|acl|foot|hand|elbow|finger|toe|rib|calf))"
                   r"\b.*",
         (("I hurt my back lifting flour sacks.", "injury:back", "back"),)),
+    Row("weight", r"(?:weighs?|is)\s+(?:about\s+|around\s+)?(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
+                  r"|kilos|lbs?|pounds))",
+        (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"))),
+    Row("height", r"is\s+(?P<value>[4-7]'\s?\d{1,2}\"?|[12]\.\d{1,2}\s?m|1\d{2}\s?cm)(?:\s+tall)?",
+        (("I'm 5'10.", "height", "5'10"), ("I'm 178 cm tall.", "height", "178 cm"))),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
@@ -714,7 +728,7 @@ _FIRST_RE = re.compile(
 )
 _MY_REL_RE = re.compile(
     r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest"
-    rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?P<tail>(?:'s\b|,|\s).*)?$",
+    rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?!\s+(?:{EVENTS})\b)(?P<tail>(?:'s\b|,|\s).*)?$",
     _I,
 )
 _MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
