@@ -41,7 +41,7 @@ __all__ = [
     "normalize_rows",
 ]
 
-EMBEDDER_KINDS = ("auto", "minilm", "openai", "hashing", "none")
+EMBEDDER_KINDS = ("auto", "minilm", "static", "openai", "hashing", "none")
 """The built-in kinds; plugins add their own."""
 
 log = logging.getLogger(__name__)
