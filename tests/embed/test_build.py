@@ -20,7 +20,7 @@ def test_default_is_minilm_when_local_is_installed_and_not_loaded() -> None:
 
 
 def test_kinds() -> None:
-    assert EMBEDDER_KINDS == ("auto", "minilm", "openai", "hashing", "none")
+    assert EMBEDDER_KINDS == ("auto", "minilm", "static", "openai", "hashing", "none")
     assert isinstance(build_embedder("hashing"), HashingEmbedder)
     assert isinstance(build_embedder(" MiniLM "), MiniLMEmbedder)
     assert build_embedder("none") is None
