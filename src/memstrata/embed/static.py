@@ -34,11 +34,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memstrata.settings import EmbedSettings
 
-__all__ = ["StaticEmbedder", "MODEL_NAME", "MAX_TOKENS"]
+__all__ = ["StaticEmbedder", "MODEL_NAME", "MAX_TOKENS", "TABLE_FILE"]
 
 MODEL_NAME = "all-MiniLM-L6-v2-static-sif"
 MAX_TOKENS = 512
 """Tokens read per text; a lookup is cheap, so it reads four times MiniLM's 128."""
+_MAX_CHARS = MAX_TOKENS * 16
+"""Text past this is not tokenized: 512 tokens never span it but in a run of words longer
+than 16 letters, and a 10 MB text otherwise costs seconds of tokenizing to be cut."""
 
 SIF_WEIGHT = 1e-3
 """`a` of the smooth inverse frequency weight: measured best of 1e-2 to 1e-5 on
@@ -48,7 +51,7 @@ FIRST_WORD_ID = 1996
 """The vocabulary's first whole word ("the"): the ids before it are padding, unused slots
 and single characters, which all get the weight of the most frequent word."""
 
-_TABLE_FILE = f"{MODEL_NAME}.npy"
+TABLE_FILE = f"{MODEL_NAME}.npy"
 _DISTILL_BATCH = 1024  # tokens run through the model at once while distilling
 
 
@@ -93,7 +96,7 @@ class StaticEmbedder:
         out = np.zeros((len(items), DIM), dtype=np.float32)
         if not items:
             return out
-        encodings = self._tokenizer.encode_batch([valid_utf8(text) for text in items])
+        encodings = self._tokenizer.encode_batch([valid_utf8(t[:_MAX_CHARS]) for t in items])
         for row, encoding in enumerate(encodings):
             ids = encoding.ids[1:-1]  # without [CLS] and [SEP]
             if ids:
@@ -104,18 +107,21 @@ class StaticEmbedder:
 
     def _kept_table(self, tokenizer: Any) -> np.ndarray:
         folder = self.cache_dir or user_cache()
-        target = folder / _TABLE_FILE
+        target = folder / TABLE_FILE
         if not target.is_file():
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError:  # a read-only home: distill for this process only
                 folder = Path(tempfile.mkdtemp(prefix="memstrata-"))
-                target = folder / _TABLE_FILE
+                target = folder / TABLE_FILE
             _write_atomically(target, distill(tokenizer))
         try:
             table = np.load(target, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise EmbeddingError(f"cannot read the static token table {target}: {exc}") from exc
+        except (OSError, ValueError, EOFError) as exc:
+            raise EmbeddingError(
+                f"cannot read the static token table {target} ({exc}): delete it and it is "
+                "made again"
+            ) from exc
         if table.shape != (tokenizer.get_vocab_size(), DIM):
             raise EmbeddingError(
                 f"{target} holds a table of shape {table.shape}, not "
