@@ -10,6 +10,7 @@ up again inside the one hop they make anyway (:func:`still_live`), so a key revo
 moment ago, by this process or another, is refused at once.
 """
 
+import hashlib
 import threading
 from collections import OrderedDict
 from typing import Annotated
@@ -45,30 +46,37 @@ DEFAULT_VISIBILITY = {
 
 
 class KnownKeys:
-    """Keys resolved lately, by secret: at most `size`, the least recently used dropped."""
+    """Keys resolved lately, by a digest of their secret (no secret outlives its request):
+    at most `size`, the least recently used dropped."""
 
     def __init__(self, size: int = 1024) -> None:
         self._size = size
-        self._keys: OrderedDict[str, ApiKey] = OrderedDict()
+        self._keys: OrderedDict[bytes, ApiKey] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, secret: str) -> ApiKey | None:
+        digest = _digest(secret)
         with self._lock:
-            key = self._keys.get(secret)
+            key = self._keys.get(digest)
             if key is not None:
-                self._keys.move_to_end(secret)
+                self._keys.move_to_end(digest)
             return key
 
     def put(self, secret: str, key: ApiKey) -> None:
+        digest = _digest(secret)
         with self._lock:
-            self._keys[secret] = key
-            self._keys.move_to_end(secret)
+            self._keys[digest] = key
+            self._keys.move_to_end(digest)
             while len(self._keys) > self._size:
                 self._keys.popitem(last=False)
 
     def drop(self, secret: str) -> None:
         with self._lock:
-            self._keys.pop(secret, None)
+            self._keys.pop(_digest(secret), None)
+
+
+def _digest(secret: str) -> bytes:
+    return hashlib.blake2b(secret.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 class AuthMiddleware:
