@@ -16,6 +16,7 @@ from memstrata import tracing
 from memstrata.checked import checked_api
 from memstrata.context import assemble
 from memstrata.embed import Embedder, embedder_from_settings
+from memstrata.embed.base import worth_a_thread
 from memstrata.erase import erase, forget
 from memstrata.errors import Busy, EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
@@ -556,6 +557,12 @@ class Memory:
     def embeds(self) -> bool:
         """Whether search uses vectors: without, prepare_query() has nothing to do."""
         return self.recall.embedder is not None
+
+    @property
+    def query_embedding_is_slow(self) -> bool:
+        """Whether a query's embedding is worth a thread of its own before a context():
+        a model's is; hashing's and static's cost less than the hop."""
+        return worth_a_thread(self.recall.embedder)
 
     def prepare_query(self, query: str) -> None:
         """Embed `query` ahead of a context() or search() for it.

@@ -18,7 +18,6 @@ from memstrata.disclosure import (
     shown_turn,
     visibility_lookup,
 )
-from memstrata.embed.base import worth_a_thread
 from memstrata.errors import NotFound
 from memstrata.http.auth import (
     Caller,
@@ -155,7 +154,7 @@ async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
     trust = read_trust(key, body.trust)
     state = request.app.state
     mem: Memory = state.memory
-    if body.query and worth_a_thread(mem.recall.embedder):
+    if body.query and mem.query_embedding_is_slow:
         # The model runs beside the lane, on the other core, while another request reads.
         await anyio.to_thread.run_sync(mem.prepare_query, body.query, limiter=state.model_lane)
 
