@@ -51,7 +51,7 @@ def test_openai_needs_settings(options: dict, match: str, monkeypatch: pytest.Mo
 
 
 def test_unknown_kind_is_named() -> None:
-    with pytest.raises(SettingsError, match="'sentence-bert'.*minilm, openai, hashing"):
+    with pytest.raises(SettingsError, match="'sentence-bert'.*minilm, static, openai, hashing"):
         build_embedder("sentence-bert")
 
 
