@@ -217,7 +217,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--budget", type=int, default=2000)
-    parser.add_argument("--embed", default="minilm", choices=["hashing", "minilm", "none"])
+    parser.add_argument(
+        "--embed", default="minilm", choices=["hashing", "minilm", "static", "none"]
+    )
     parser.add_argument("--method", default="get", choices=["get", "post"])
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--workers", type=int, default=1, help="server processes")

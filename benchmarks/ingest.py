@@ -301,7 +301,7 @@ def main() -> None:
     parser.add_argument(
         "--embed",
         default="none",
-        choices=["none", "hashing", "minilm"],
+        choices=["none", "hashing", "minilm", "static"],
         help="embedder; 'none' measures import, extraction and summaries alone",
     )
     parser.add_argument(

@@ -114,7 +114,7 @@ def test_a_killed_workers_stream_is_taken_over(store: SQLiteStore) -> None:
         finally:
             os.kill(child.pid, signal.SIGKILL)
     killed = time.monotonic()
-    assert held_by and held_by[0].startswith(f"pid{child.pid}-")
+    assert held_by and f":pid{child.pid}-" in held_by[0]
     done: list[int] = []
     taker = runner(store, lambda job: lambda: done.append(job.id), lease_seconds=2.0)
     while not done and time.monotonic() - killed < TAKEOVER_SECONDS:
@@ -122,3 +122,20 @@ def test_a_killed_workers_stream_is_taken_over(store: SQLiteStore) -> None:
         time.sleep(0.1)
     assert done == [job_id]
     assert [job.status for job in store.jobs()] == ["done"] and leases(store) == []
+
+
+def test_only_a_dead_process_on_this_host_is_taken_for_gone() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    from memstrata.store.base import holder_is_gone, lease_owner
+
+    with subprocess.Popen([sys.executable, "-c", "pass"]) as child:
+        child.wait()
+    here = socket.gethostname()
+    assert holder_is_gone(f"{here}:pid{child.pid}-0123abcd")
+    assert not holder_is_gone(lease_owner())  # this very process
+    assert not holder_is_gone(f"another-host:pid{child.pid}-0123abcd")
+    assert not holder_is_gone(f"pid{child.pid}-0123abcd")  # the older form names no host
+    assert not holder_is_gone("garbage")

@@ -271,6 +271,18 @@ def test_failed_jobs_back_off_and_retry(store: Store) -> None:
     assert sum(j.kind == "digest" for j in store.jobs("t1")) == 1
 
 
+def test_a_named_lease_is_handed_over_once(stores: Callable[[], Store]) -> None:
+    first, second = stores(), stores()
+    assert first.lease_holder("routes:t1") is None
+    assert first.claim_lease("routes:t1", "dead", 600)
+    assert second.lease_holder("routes:t1") == "dead"
+    assert second.take_lease("routes:t1", "dead", "heir", 600)
+    assert not first.take_lease("routes:t1", "dead", "rival", 600)  # taken already
+    assert first.lease_holder("routes:t1") == "heir"
+    assert not first.extend_lease("routes:t1", "dead", 600)
+    assert second.extend_lease("routes:t1", "heir", 600)
+
+
 def test_named_leases_and_imports(stores: Callable[[], Store]) -> None:
     first, second = stores(), stores()
     assert first.claim_lease("maintenance", "a", 30)

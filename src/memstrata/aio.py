@@ -93,6 +93,10 @@ class AsyncMemory:
         return self.memory.embeds
 
     @property
+    def query_embedding_is_slow(self) -> bool:
+        return self.memory.query_embedding_is_slow
+
+    @property
     def model_name(self) -> str:
         return self.memory.model_name
 

@@ -16,6 +16,7 @@ from memstrata import tracing
 from memstrata.checked import checked_api
 from memstrata.context import assemble
 from memstrata.embed import Embedder, embedder_from_settings
+from memstrata.embed.base import worth_a_thread
 from memstrata.erase import erase, forget
 from memstrata.errors import Busy, EmbeddingMismatch, InvalidInput
 from memstrata.facts import fact_chain, reconcile, record_fact
@@ -41,7 +42,7 @@ from memstrata.sources.ingest import (
 from memstrata.sources.jira import read_jira_csv
 from memstrata.sources.reroute import ROUTES_LEASE, Moves, Rerouter
 from memstrata.sources.slack import SlackExport
-from memstrata.store.base import ItemFilter, NewTurn, Store, lease_owner
+from memstrata.store.base import ItemFilter, NewTurn, Store, holder_is_gone, lease_owner
 from memstrata.team import Action, Digest, Profile, RebuildReport, Team
 from memstrata.tokens import count_tokens
 from memstrata.types import (
@@ -365,7 +366,9 @@ class Memory:
         """The tenant's routes, held while an import stores or a re-route moves messages,
         so that neither reads what the other is halfway through; yields a renewal."""
         name, owner = ROUTES_LEASE + tenant, lease_owner()
-        if not self.store.claim_lease(name, owner, _ROUTES_LEASE_SECONDS):
+        if not self.store.claim_lease(name, owner, _ROUTES_LEASE_SECONDS) and not (
+            self._take_from_the_dead(name, owner)
+        ):
             raise Busy(
                 f"an import or a re-route of tenant {tenant!r} is running; "
                 "try again when it is done"
@@ -374,6 +377,15 @@ class Memory:
             yield lambda: self.store.extend_lease(name, owner, _ROUTES_LEASE_SECONDS)
         finally:
             self.store.release_lease(name, owner)
+
+    def _take_from_the_dead(self, name: str, owner: str) -> bool:
+        """Take the routes lease of an import killed on this host: run again at once, it
+        stores what the dead one did not, rather than wait out the lease."""
+        holder = self.store.lease_holder(name)
+        if holder is None or not holder_is_gone(holder):
+            return False
+        log.warning("taking over %s from %s, a process that is no longer running", name, holder)
+        return self.store.take_lease(name, holder, owner, _ROUTES_LEASE_SECONDS)
 
     def _digest_now(self, tenant: str, progress: Progress | None) -> None:
         total = self.undigested(tenant=tenant)
@@ -545,6 +557,12 @@ class Memory:
     def embeds(self) -> bool:
         """Whether search uses vectors: without, prepare_query() has nothing to do."""
         return self.recall.embedder is not None
+
+    @property
+    def query_embedding_is_slow(self) -> bool:
+        """Whether a query's embedding is worth a thread of its own before a context():
+        a model's is; hashing's and static's cost less than the hop."""
+        return worth_a_thread(self.recall.embedder)
 
     def prepare_query(self, query: str) -> None:
         """Embed `query` ahead of a context() or search() for it.

@@ -39,6 +39,7 @@ _BUILT_IN: dict[str, dict[str, str]] = {
     },
     EMBEDDERS: {
         "minilm": "memstrata.embed.minilm:build",
+        "static": "memstrata.embed.static:build",
         "openai": "memstrata.embed.openai:build",
         "hashing": "memstrata.embed.hashing:build",
     },

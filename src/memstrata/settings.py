@@ -106,7 +106,7 @@ class ModelSettings(BaseModel):
 
 
 class EmbedSettings(BaseModel):
-    """The embedder: `kind` is auto, minilm, openai, hashing, none or a plugin's name.
+    """The embedder: `kind` is auto, minilm, static, openai, hashing, none or a plugin's name.
 
     auto is minilm when the ``local`` extra is installed, else hashing (logged once per
     memory opened); set the kind to make it explicit. For openai, `provider` fills

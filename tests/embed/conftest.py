@@ -3,6 +3,7 @@ from collections.abc import Iterator
 import pytest
 
 from memstrata.embed import MiniLMEmbedder
+from memstrata.embed.static import StaticEmbedder
 from tests import openai_fake
 from tests.openai_fake import FakeOpenAIServer
 
@@ -13,6 +14,15 @@ openai_server = openai_fake.openai_server  # the fixture
 def minilm() -> MiniLMEmbedder:
     """One loaded MiniLM for the whole run: loading takes a fraction of a second each time."""
     embedder = MiniLMEmbedder()
+    embedder.load()
+    return embedder
+
+
+@pytest.fixture(scope="session")
+def static() -> StaticEmbedder:
+    """One static embedder for the run, its table in the run's cache folder: distilling it
+    takes about 40 s of CPU, once, and every Memory of the run then reads it."""
+    embedder = StaticEmbedder()
     embedder.load()
     return embedder
 

@@ -20,7 +20,7 @@ def test_default_is_minilm_when_local_is_installed_and_not_loaded() -> None:
 
 
 def test_kinds() -> None:
-    assert EMBEDDER_KINDS == ("auto", "minilm", "openai", "hashing", "none")
+    assert EMBEDDER_KINDS == ("auto", "minilm", "static", "openai", "hashing", "none")
     assert isinstance(build_embedder("hashing"), HashingEmbedder)
     assert isinstance(build_embedder(" MiniLM "), MiniLMEmbedder)
     assert build_embedder("none") is None
@@ -51,7 +51,7 @@ def test_openai_needs_settings(options: dict, match: str, monkeypatch: pytest.Mo
 
 
 def test_unknown_kind_is_named() -> None:
-    with pytest.raises(SettingsError, match="'sentence-bert'.*minilm, openai, hashing"):
+    with pytest.raises(SettingsError, match="'sentence-bert'.*minilm, static, openai, hashing"):
         build_embedder("sentence-bert")
 
 

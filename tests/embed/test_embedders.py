@@ -11,6 +11,7 @@ from memstrata.embed import (
     MiniLMEmbedder,
     OpenAIEmbedder,
 )
+from memstrata.embed.static import StaticEmbedder
 from memstrata.errors import InvalidInput
 from tests.openai_fake import FakeOpenAIServer
 
@@ -25,12 +26,12 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(params=["hashing", "minilm", "openai"])
+@pytest.fixture(params=["hashing", "minilm", "static", "openai"])
 def embedder(request: pytest.FixtureRequest, vector_server: FakeOpenAIServer) -> Embedder:
     if request.param == "hashing":
         return HashingEmbedder()
-    if request.param == "minilm":
-        return request.getfixturevalue("minilm")
+    if request.param in ("minilm", "static"):
+        return request.getfixturevalue(request.param)
     return OpenAIEmbedder(vector_server.client(), "fake-embed", dim=8)
 
 
@@ -83,7 +84,8 @@ def test_very_long_text(embedder: Embedder) -> None:
 
 
 def test_constructors_are_cheap() -> None:
-    makers: list[Callable[[], object]] = [MiniLMEmbedder, HashingEmbedder]
+    makers: list[Callable[[], object]] = [MiniLMEmbedder, StaticEmbedder, HashingEmbedder]
     for make in makers:
         instance = make()
         assert getattr(instance, "_session", None) is None
+        assert getattr(instance, "_table", None) is None

@@ -3,6 +3,7 @@
 import httpx
 import pytest
 
+from memstrata import Memory
 from tests.http.conftest import Live
 
 
@@ -99,6 +100,43 @@ def test_a_revoked_key_is_401(live: Live, client: httpx.Client) -> None:
     assert client.get("/v1/stats", headers=headers).status_code == 200
     assert live.memory.store.revoke_api_key(live.key_ids["to_revoke"])
     _error(client.get("/v1/stats", headers=headers), 401, "unauthorized")
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_a_remembered_key_revoked_elsewhere_is_refused_at_once(
+    live: Live, client: httpx.Client, method: str
+) -> None:
+    """The context path takes a key it has seen without a lookup of its own: the one its
+    handler makes must still refuse the key on the very next request after a revocation
+    by another process (here another connection to the same file, as `memstrata keys
+    revoke` is)."""
+    secret = live.add_key(f"remembered_{method}", "tenant-a", "full")
+    headers = {"Authorization": f"Bearer {secret}"}
+    ask = {"stream": "project:remembered", "query": "what is remembered?"}
+
+    def context() -> httpx.Response:
+        if method == "GET":
+            return client.get("/v1/context", headers=headers, params=ask)
+        return client.post("/v1/context", headers=headers, json=ask)
+
+    for _ in range(3):  # the key is remembered after the first
+        assert context().status_code == 200
+    with Memory.open(settings=live.memory.settings, background_worker=False) as other:
+        assert other.revoke_key(live.key_ids[f"remembered_{method}"])
+    _error(context(), 401, "unauthorized")
+    _error(context(), 401, "unauthorized")  # and forgotten, not taken again
+    _error(client.get("/v1/stats", headers=headers), 401, "unauthorized")
+
+
+def test_a_key_revoked_in_this_process_is_refused_at_once_on_the_context_path(
+    live: Live, client: httpx.Client
+) -> None:
+    secret = live.add_key("remembered_here", "tenant-a", "full")
+    headers = {"Authorization": f"Bearer {secret}"}
+    ask = {"stream": "project:remembered", "query": "anything"}
+    assert client.post("/v1/context", headers=headers, json=ask).status_code == 200
+    assert live.memory.revoke_key(live.key_ids["remembered_here"])
+    _error(client.post("/v1/context", headers=headers, json=ask), 401, "unauthorized")
 
 
 def test_tenant_a_gets_404_for_tenant_b_fact(

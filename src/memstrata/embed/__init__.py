@@ -5,6 +5,8 @@ Providers, each registered as a ``memstrata.embedders`` entry point (see
 
 - ``minilm``, :class:`MiniLMEmbedder`: all-MiniLM-L6-v2 as int8 ONNX, local and offline
   (needs the ``local`` extra);
+- ``static``, :class:`StaticEmbedder`: MiniLM's token vectors, distilled once and summed
+  (needs the ``local`` extra); far cheaper, and finds paraphrases less well;
 - ``openai``, :class:`OpenAIEmbedder`: any OpenAI-compatible ``/v1/embeddings`` server;
 - ``hashing``, :class:`HashingEmbedder`: feature hashing, with no dependency.
 
@@ -20,6 +22,7 @@ import logging
 from memstrata.embed.base import Embedder, EmbeddingError, normalize_rows
 from memstrata.embed.hashing import HashingEmbedder
 from memstrata.embed.minilm import MiniLMEmbedder
+from memstrata.embed.static import StaticEmbedder
 from memstrata.errors import SettingsError
 from memstrata.extras import has_extra
 from memstrata.plugins import EMBEDDERS, load
@@ -36,12 +39,13 @@ __all__ = [
     "HashingEmbedder",
     "MiniLMEmbedder",
     "OpenAIEmbedder",
+    "StaticEmbedder",
     "build_embedder",
     "embedder_from_settings",
     "normalize_rows",
 ]
 
-EMBEDDER_KINDS = ("auto", "minilm", "openai", "hashing", "none")
+EMBEDDER_KINDS = ("auto", "minilm", "static", "openai", "hashing", "none")
 """The built-in kinds; plugins add their own."""
 
 log = logging.getLogger(__name__)

@@ -21,6 +21,7 @@ __all__ = [
     "check_texts",
     "normalize_rows",
     "valid_utf8",
+    "worth_a_thread",
 ]
 
 
@@ -51,6 +52,14 @@ class Embedder(Protocol):
         zero row, the only row that is not of norm 1.
         """
         ...
+
+
+def worth_a_thread(embedder: Embedder | None) -> bool:
+    """Whether a query's embedding is slow enough to run on a thread of its own.
+
+    An embedder that says ``fast = True`` (hashing, static: well under a millisecond a
+    query) costs less than the hop to another thread, so a server embeds on the way."""
+    return embedder is not None and not getattr(embedder, "fast", False)
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:

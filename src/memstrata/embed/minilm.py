@@ -17,8 +17,9 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -99,33 +100,14 @@ class MiniLMEmbedder:
                 self._session = session  # last: other threads test it without the lock
 
     def _locate(self) -> tuple[Path, Any]:
-        try:
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise EmbeddingError(
-                f"the minilm embedder needs tokenizers ({exc}); install it: {_INSTALL_HINT}"
-            ) from exc
-        try:
-            model = resources.files(_MODEL_PACKAGE) / "model.onnx"
-        except ModuleNotFoundError as exc:
-            raise EmbeddingError(
-                f"the minilm embedder needs the model package {_MODEL_PACKAGE}; "
-                f"install it: {_INSTALL_HINT}"
-            ) from exc
-        tokenizer_file = resources.files("memstrata.embed") / "data" / _TOKENIZER_FILE
-        try:
-            with resources.as_file(tokenizer_file) as path:
-                tokenizer = Tokenizer.from_file(str(path))
-        except Exception as exc:
-            raise EmbeddingError(f"cannot load the minilm tokenizer: {exc}") from exc
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer = load_tokenizer(MAX_TOKENS, "minilm")
         tokenizer.no_padding()  # the file pads to a fixed length; one text needs none
-        with resources.as_file(model) as path:
+        with source_model("minilm") as path:
             return self._quantized(path), tokenizer
 
     def _quantized(self, source: Path) -> Path:
         """The dynamically quantized model, made from `source` once and kept."""
-        folder = self.cache_dir or _user_cache()
+        folder = self.cache_dir or user_cache()
         target = folder / _QUANTIZED_FILE
         if target.is_file():
             return target
@@ -207,10 +189,43 @@ def _signature(model: Any, session: Any) -> tuple[tuple[str, ...], str]:
     return inputs, "last_hidden_state" if "last_hidden_state" in outputs else outputs[0]
 
 
-def _user_cache() -> Path:
+def user_cache() -> Path:
+    """Where derived model files (the int8 model, the static table) are kept."""
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("memstrata", appauthor=False)) / "models"
+
+
+def load_tokenizer(max_length: int, kind: str) -> Any:
+    """The model's WordPiece tokenizer, truncating to `max_length` tokens."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise EmbeddingError(
+            f"the {kind} embedder needs tokenizers ({exc}); install it: {_INSTALL_HINT}"
+        ) from exc
+    tokenizer_file = resources.files("memstrata.embed") / "data" / _TOKENIZER_FILE
+    try:
+        with resources.as_file(tokenizer_file) as path:
+            tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:
+        raise EmbeddingError(f"cannot load the minilm tokenizer: {exc}") from exc
+    tokenizer.enable_truncation(max_length=max_length)
+    return tokenizer
+
+
+@contextmanager
+def source_model(kind: str) -> Iterator[Path]:
+    """The shipped ONNX file of the model package, as a path while the block runs."""
+    try:
+        model = resources.files(_MODEL_PACKAGE) / "model.onnx"
+    except ModuleNotFoundError as exc:
+        raise EmbeddingError(
+            f"the {kind} embedder needs the model package {_MODEL_PACKAGE}; "
+            f"install it: {_INSTALL_HINT}"
+        ) from exc
+    with resources.as_file(model) as path:
+        yield path
 
 
 def _quantize(source: Path, target: Path) -> None:

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 from memstrata import __version__
 from memstrata.http import errors
-from memstrata.http.auth import AuthMiddleware
+from memstrata.http.auth import AuthMiddleware, KnownKeys
 from memstrata.http.docs import mount_docs
 from memstrata.http.imports import Imports, remove_stale_uploads
 from memstrata.http.limits import BodyLimitMiddleware
@@ -93,13 +93,16 @@ def create_app(
     app.state.memory_lane = anyio.CapacityLimiter(1)
     # Query embeddings run beside it: the model releases the GIL and takes the other core.
     app.state.model_lane = anyio.CapacityLimiter(1)
+    app.state.known_keys = KnownKeys()
     app.state.close_memory = closer
     app.state.imports = imports
     errors.install(app)
     # The last added runs first: errors are caught around everything, and the key is
     # checked before any body byte is read.
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.http.max_body_bytes)
-    app.add_middleware(AuthMiddleware, memory=memory, lane=app.state.memory_lane)
+    app.add_middleware(
+        AuthMiddleware, memory=memory, lane=app.state.memory_lane, known=app.state.known_keys
+    )
     app.add_middleware(errors.CatchAllMiddleware)
 
     @app.get("/health", tags=["health"])

@@ -2,8 +2,17 @@
 
 The key is resolved in middleware, before the body is read or parsed, so an anonymous
 request gets a 401 whatever it sends. Endpoints take the resolved key as a dependency.
+
+A context request is the hot path, and a lookup on the memory's thread costs it a thread
+hop of its own. So the middleware remembers the keys it has resolved, and for the paths
+in `CHECKED_IN_HANDLER` takes a remembered key without a hop: those handlers look the key
+up again inside the one hop they make anyway (:func:`still_live`), so a key revoked a
+moment ago, by this process or another, is refused at once.
 """
 
+import hashlib
+import threading
+from collections import OrderedDict
 from typing import Annotated
 
 import anyio
@@ -17,6 +26,10 @@ from memstrata.memory import Memory
 from memstrata.types import ApiKey, Trust, Visibility
 
 SCOPE_KEY = "memstrata.api_key"
+SCOPE_SECRET = "memstrata.api_secret"
+"""The secret of a remembered key, for the handler to look up again; absent otherwise."""
+CHECKED_IN_HANDLER = frozenset({"/v1/context"})
+"""Paths whose handlers call :func:`still_live` inside their own trip to the memory."""
 PROTECTED_PREFIX = "/v1"
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
@@ -32,13 +45,50 @@ DEFAULT_VISIBILITY = {
 """What a key writes when it names no visibility: the most private level it can read back."""
 
 
+class KnownKeys:
+    """Keys resolved lately, by a digest of their secret (no secret outlives its request):
+    at most `size`, the least recently used dropped."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._keys: OrderedDict[bytes, ApiKey] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, secret: str) -> ApiKey | None:
+        digest = _digest(secret)
+        with self._lock:
+            key = self._keys.get(digest)
+            if key is not None:
+                self._keys.move_to_end(digest)
+            return key
+
+    def put(self, secret: str, key: ApiKey) -> None:
+        digest = _digest(secret)
+        with self._lock:
+            self._keys[digest] = key
+            self._keys.move_to_end(digest)
+            while len(self._keys) > self._size:
+                self._keys.popitem(last=False)
+
+    def drop(self, secret: str) -> None:
+        with self._lock:
+            self._keys.pop(_digest(secret), None)
+
+
+def _digest(secret: str) -> bytes:
+    return hashlib.blake2b(secret.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 class AuthMiddleware:
     """Resolve the key of every request under /v1; answer 401 without one."""
 
-    def __init__(self, app: ASGIApp, memory: Memory, lane: anyio.CapacityLimiter) -> None:
+    def __init__(
+        self, app: ASGIApp, memory: Memory, lane: anyio.CapacityLimiter, known: KnownKeys
+    ) -> None:
         self.app = app
         self.memory = memory
         self.lane = lane
+        self.known = known
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _protected(scope["path"]):
@@ -54,13 +104,31 @@ class AuthMiddleware:
             )
             await response(scope, receive, send)
             return
-        key = await anyio.to_thread.run_sync(self.memory.api_key, secret, limiter=self.lane)
+        key = self.known.get(secret) if scope["path"] in CHECKED_IN_HANDLER else None
+        if key is not None:
+            scope[SCOPE_SECRET] = secret
+        else:
+            key = await anyio.to_thread.run_sync(self.memory.api_key, secret, limiter=self.lane)
         if key is None:
+            self.known.drop(secret)
             response = error_response(401, "unauthorized", access.BAD_KEY, headers=_CHALLENGE)
             await response(scope, receive, send)
             return
+        self.known.put(secret, key)
         scope[SCOPE_KEY] = key
         await self.app(scope, receive, send)
+
+
+def still_live(memory: Memory, known: KnownKeys, scope: Scope) -> None:
+    """For a request whose key came from memory: an :class:`ApiError` 401 unless the key is
+    still live. Call it on the memory's thread, in the same trip as the work."""
+    secret = scope.get(SCOPE_SECRET)
+    if secret is None:  # looked up by the middleware for this very request
+        return
+    key = memory.api_key(secret)
+    if key is None or key != scope.get(SCOPE_KEY):
+        known.drop(secret)
+        raise ApiError(401, "unauthorized", access.BAD_KEY, headers=_CHALLENGE)
 
 
 def _protected(path: str) -> bool:

@@ -19,7 +19,14 @@ from memstrata.disclosure import (
     visibility_lookup,
 )
 from memstrata.errors import NotFound
-from memstrata.http.auth import Caller, Owner, Writer, read_trust, write_visibility
+from memstrata.http.auth import (
+    Caller,
+    Owner,
+    Writer,
+    read_trust,
+    still_live,
+    write_visibility,
+)
 from memstrata.http.imports import Imports
 from memstrata.http.schemas import (
     MAX_ID,
@@ -141,25 +148,28 @@ async def context_get(
 
 
 async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
-    # The hot path: one trip to the memory's lane, and the context serialized once, as it
-    # is (FastAPI would validate the finished Context again and hop threads to do it).
+    # The hot path: one trip to the memory's lane (the key's check rides along), and the
+    # context serialized once, as it is (FastAPI would validate the finished Context again
+    # and hop threads to do it).
     trust = read_trust(key, body.trust)
-    mem: Memory = request.app.state.memory
-    if body.query and mem.embeds:  # a thread hop costs more than nothing to prepare
-        await anyio.to_thread.run_sync(
-            mem.prepare_query, body.query, limiter=request.app.state.model_lane
-        )
-    built = await anyio.to_thread.run_sync(
-        lambda: mem.context(
+    state = request.app.state
+    mem: Memory = state.memory
+    if body.query and mem.query_embedding_is_slow:
+        # The model runs beside the lane, on the other core, while another request reads.
+        await anyio.to_thread.run_sync(mem.prepare_query, body.query, limiter=state.model_lane)
+
+    def build() -> Context:
+        still_live(mem, state.known_keys, request.scope)
+        return mem.context(
             body.stream,
             body.query,
             body.budget,
             trust=trust,
             tenant=key.tenant,
             timezone=body.timezone,
-        ),
-        limiter=request.app.state.memory_lane,
-    )
+        )
+
+    built = await anyio.to_thread.run_sync(build, limiter=state.memory_lane)
     return Response(built.model_dump_json(), media_type="application/json")
 
 

@@ -20,7 +20,6 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 import httpx
-from bs4 import BeautifulSoup
 from pydantic import BaseModel, ConfigDict
 
 from memstrata.errors import InvalidInput, MemstrataError
@@ -395,6 +394,10 @@ def _decode(body: bytes, charset: str | None, *, final: bool) -> str:
 
 
 def _html_to_text(html: str) -> tuple[str, str]:
+    # Imported here: every process that opens a memory imports this module, and most
+    # never fetch a page (bs4 was a tenth of a worker's start-up).
+    from bs4 import BeautifulSoup
+
     soup = BeautifulSoup(html, "html.parser")
     title_tag = soup.title or soup.find("h1")
     title = " ".join(title_tag.get_text().split()) if title_tag else ""

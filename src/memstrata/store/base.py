@@ -2,6 +2,7 @@
 
 import math
 import os
+import socket
 import uuid
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -168,10 +169,27 @@ class ImportJob(_Row):
 
 
 def lease_owner() -> str:
-    """A new holder's name for the store's named leases: the pid tells whoever reads the
-    table which process it is; the random part tells apart two holders in one process,
-    and a pid the system gave again."""
-    return f"pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    """A new holder's name for the store's named leases: the host and pid tell whoever
+    reads the table which process it is; the random part tells apart two holders in one
+    process, and a pid the system gave again."""
+    return f"{socket.gethostname()}:pid{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+def holder_is_gone(holder: str) -> bool:
+    """Whether the process named by `holder` (from :func:`lease_owner`) is known to have
+    died: it ran on this host and its pid is no longer alive. A holder on another host,
+    or of an older form, is never taken for dead: its lease runs out instead."""
+    host, _, rest = holder.rpartition(":pid")
+    pid = rest.split("-", 1)[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
 
 
 IMPORT_LEASE_PREFIX = "imports:"
@@ -598,6 +616,15 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
         ...
 
     def release_lease(self, name: str, owner: str) -> None: ...
+
+    def lease_holder(self, name: str) -> str | None:
+        """Who holds the lease `name`, whether or not its time is up; None if no one."""
+        ...
+
+    def take_lease(self, name: str, holder: str, owner: str, seconds: float) -> bool:
+        """Hand the lease from `holder` (a process known dead) to `owner` for `seconds`;
+        False if `holder` no longer holds it (someone else took it first)."""
+        ...
 
     def vector_index(self) -> "VectorSearch":
         """The vector search over this store's vectors: an index kept beside the store

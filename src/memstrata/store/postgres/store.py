@@ -1336,6 +1336,19 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def release_lease(self, name: str, owner: str) -> None:
         self._exec("DELETE FROM leases WHERE name = %s AND owner = %s", (name, owner))
 
+    def lease_holder(self, name: str) -> str | None:
+        row = self._row("SELECT owner FROM leases WHERE name = %s", (name,))
+        return row["owner"] if row else None
+
+    def take_lease(self, name: str, holder: str, owner: str, seconds: float) -> bool:
+        return (
+            self._exec(
+                "UPDATE leases SET owner = %s, expires_at = %s WHERE name = %s AND owner = %s",
+                (owner, time.time() + seconds, name, holder),
+            )
+            == 1
+        )
+
     # -- search ---------------------------------------------------------------
 
     @property

@@ -1242,6 +1242,20 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def release_lease(self, name: str, owner: str) -> None:
         self._exec("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
 
+    def lease_holder(self, name: str) -> str | None:
+        row = self._row("SELECT owner FROM leases WHERE name = ?", (name,))
+        return row["owner"] if row else None
+
+    def take_lease(self, name: str, holder: str, owner: str, seconds: float) -> bool:
+        with self._lock:
+            return (
+                self._db.execute(
+                    "UPDATE leases SET owner = ?, expires_at = ? WHERE name = ? AND owner = ?",
+                    (owner, time.time() + seconds, name, holder),
+                ).rowcount
+                == 1
+            )
+
     # -- search ---------------------------------------------------------------
 
     def vector_index(self) -> "VectorIndex":
