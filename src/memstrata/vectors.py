@@ -73,9 +73,9 @@ _SCORED_AT_ONCE = 20_000
 dimensions, however many the filter allows."""
 _READ_AT_ONCE = 50_000
 """Stored vectors read at once while a partition catches up or a graph is built."""
-_SCALAR = "f16"
+_SCALAR = "i8"
 _CONNECTIVITY = 16
-_EXPANSION_ADD = 128
+_EXPANSION_ADD = 64
 _EXPANSION_SEARCH = 256
 """usearch's scalar kind, graph degree and beam widths, measured in
 benchmarks/vector_recall.py for recall@50 of 0.98 or better."""
