@@ -1,6 +1,7 @@
 """Search that stays bounded as a stream grows: the pruned full-text query, the vector
 partitions and their saved graphs, consistent with the store across crashes and erasure."""
 
+import json
 import logging
 import signal
 import subprocess
@@ -401,3 +402,30 @@ def test_a_builder_killed_while_writing_leaves_no_half_graph(store):
     for item in ids[::500]:
         text = texts(3000)[ids.index(item)]
         assert index.search("turn", everything(), EMBEDDER.embed([text])[0], 1)[0][0] == item
+
+
+def test_another_process_searches_during_a_merge_and_starts_no_second_one(store, monkeypatch):
+    monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
+    add_turns(store, texts(100))
+    index = graph_index(store)
+    [old] = store.index_directory.glob("*.usearch")
+    later = add_turns(store, [f"a zebra named z{n} crossed the kafka cluster" for n in range(20)])
+    index.refresh("default", STREAM)  # a merge is due: this index's builder runs it
+    assert index._parts[("default", STREAM, "turn")].builder is not None
+    other = subprocess.run(
+        [sys.executable, "-m", "tests.vector_searcher", str(store.path)]
+        + ["a zebra named z4 crossed the kafka cluster"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    seen = json.loads(other.stdout)
+    index.settle(timeout=60)
+    # The other process found the new rows meanwhile; it built nothing while the merge
+    # ran (the lock), or, if the merge had ended, it mapped the merged file and had none due.
+    assert seen == {"started_build": False, "top": later[4]}
+    [merged] = store.index_directory.glob("*.usearch")
+    assert merged != old and merged.stem.endswith(
+        f"-{store.vectors('turn', 'default', [STREAM])[-1][0]}"
+    )
