@@ -278,7 +278,7 @@ def main() -> None:
     parser.add_argument(
         "--settings",
         nargs="*",
-        default=["f16:16:128:256", "i8:16:128:256", "i8:16:64:256", "i8:12:64:128"],
+        default=["f16:16:128:256", "i8:16:64:256", "i8:16:64:128", "i8:16:64:64"],
         help="scalar:connectivity:expansion_add:expansion_search, where scalar is the\
  graph's vector precision (f32, f16, i8); candidates are rescored by exact vectors",
     )

@@ -14,6 +14,7 @@ import logging
 import os
 import resource
 import time
+from pathlib import Path
 
 from memstrata.store import SQLiteStore
 from memstrata.vectors import write_graph
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         written = write_graph(store, store.index_directory, args.tenant, args.stream, args.kind)
     finally:
         store.close()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = _peak_rss_mb()
     log.info(
         "%s (%s): %s in %.1f s, %.1f CPU-s, peak RSS %.0f MB",
         args.stream,
@@ -46,6 +47,17 @@ def main(argv: list[str] | None = None) -> None:
         time.process_time() - cpu,
         peak_mb,
     )
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak resident memory. getrusage's figure is kept across exec, so it
+    would be the parent's when that was larger; /proc's high-water mark is this image's."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 if __name__ == "__main__":

@@ -190,7 +190,7 @@ class _Graph:
         newer_ids, newer_vectors = self.newer.vectors_of(ids)
         ids = ids[~np.isin(ids, newer_ids)]
         ids = ids[np.asarray(self.index.contains(ids), dtype=bool)] if ids.size else ids
-        vectors = np.asarray(self.index.get(ids), dtype=np.float32) if ids.size else ids
+        vectors = np.asarray(self.index.get(ids, dtype=np.float32)) if ids.size else ids
         vectors = vectors.reshape(ids.size, self.index.ndim)
         if not newer_ids.size:
             return ids, vectors
@@ -276,9 +276,11 @@ class VectorIndex:
             self._partition(tenant, stream, kind)
 
     def settle(self, timeout: float | None = None) -> None:
-        """Wait for the graph builds this index started, and map the files they wrote: for
+        """Wait for the graph builds this process started, and map the files they wrote: for
         benchmarks and tests that want every graph ready, never for a search."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        for child in list(_CHILDREN):
+            child.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
         while True:
             with self._lock:
                 running = [p for p in self._parts.values() if p.builder is not None]
@@ -342,7 +344,10 @@ class VectorIndex:
                 break
             count = min(size, count * 4)
         # Few of the nearest pass: the filter is narrow, so what it allows is scored, a
-        # slice at a time: it may still allow most of a million vectors.
+        # slice at a time: it may still allow most of a million vectors. A graph's vectors
+        # are int8, so its best few are rescored by their exact ones.
+        reduced = isinstance(part.vectors, _Graph)
+        keep = limit * _RESCORED if reduced else limit
         allowed = np.asarray(self._store.item_ids(part.kind, where), dtype=np.int64)
         best_ids, best_sims = allowed[:0], np.zeros(0, dtype=np.float32)
         for start in range(0, allowed.size, _SCORED_AT_ONCE):
@@ -350,9 +355,12 @@ class VectorIndex:
             best_ids, best_sims = _top(
                 np.concatenate([best_ids, ids]),
                 np.concatenate([best_sims, _similarities(vectors, query)]),
-                limit,
+                keep,
             )
-        return list(zip(best_ids.tolist(), best_sims.tolist(), strict=True))
+        hits = list(zip(best_ids.tolist(), best_sims.tolist(), strict=True))
+        if reduced:
+            hits = self._rescored(part.kind, where.tenant, hits, query)
+        return hits[:limit]
 
     def _rescored(
         self, kind: str, tenant: str, hits: list[tuple[int, float]], query: np.ndarray
