@@ -1,7 +1,7 @@
 """context() latency as one stream grows: 10k, 100k, 1M items, unique questions.
 
     python benchmarks/scale.py [--sizes 10000 100000 1000000] [--queries 200]
-        [--dir DIR] [--budget 2000]
+        [--dir DIR] [--budget 2000] [--rebuild] [--merge] [--real-recall LOCOMO_JSON]
 
 Each store is generated straight through the store API (turns, Slack records and facts,
 80/15/5, with hashing vectors), then measured in a fresh process so that its peak RSS is
@@ -10,6 +10,10 @@ the stream is busy: a turn is added before each question, so no read cache survi
 The hashing embedder keeps the model's cost out: this measures search. Prints p50 and p95
 (wall and CPU), growth against the smallest size, peak RSS and recall@50 of the
 approximate vector search against an exact scan. Stores are kept in --dir and reused.
+A second table shows what a fresh worker meets: its first search (which never waits for a
+graph), when the graphs its builders write are ready, its own peak RSS and the builders'
+CPU and peak RSS; --rebuild and --merge add a worker that finds the graph files missing,
+or 5% new items beside them, each on a copy.
 """
 
 import argparse
