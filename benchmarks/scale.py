@@ -1,7 +1,7 @@
 """context() latency as one stream grows: 10k, 100k, 1M items, unique questions.
 
     python benchmarks/scale.py [--sizes 10000 100000 1000000] [--queries 200]
-        [--dir DIR] [--budget 2000]
+        [--dir DIR] [--budget 2000] [--rebuild] [--merge] [--real-recall LOCOMO_JSON]
 
 Each store is generated straight through the store API (turns, Slack records and facts,
 80/15/5, with hashing vectors), then measured in a fresh process so that its peak RSS is
@@ -10,6 +10,10 @@ the stream is busy: a turn is added before each question, so no read cache survi
 The hashing embedder keeps the model's cost out: this measures search. Prints p50 and p95
 (wall and CPU), growth against the smallest size, peak RSS and recall@50 of the
 approximate vector search against an exact scan. Stores are kept in --dir and reused.
+A second table shows what a fresh worker meets: its first search (which never waits for a
+graph), when the graphs its builders write are ready, its own peak RSS and the builders'
+CPU and peak RSS; --rebuild and --merge add a worker that finds the graph files missing,
+or 5% new items beside them, each on a copy.
 """
 
 import argparse
@@ -17,6 +21,7 @@ import functools
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -79,6 +84,8 @@ TOPICS = [
 ]
 _BATCH = 5000
 _START = datetime(2024, 1, 1, tzinfo=UTC)
+_ADDED_FROM = 100_000_000
+"""Items added to a generated store are numbered from here, apart from its own."""
 MIX = (("turn", 0.80), ("record", 0.14), ("fact", 0.05), ("summary", 0.01))
 """The share of each kind among generated items: chat turns, Slack messages, facts and
 session summaries."""
@@ -281,13 +288,35 @@ def _write_summaries(
     return written
 
 
-def build_indexes(path: Path) -> float:
-    """Build and save the vector indexes the stores's first search would build; seconds."""
-    started = time.perf_counter()
+def meet_graphs(path: Path, added: int = 0) -> dict[str, float]:
+    """A fresh worker meets the store's graphs: after `added` new items (a merge into the
+    saved graph is then due) or with graph files missing (a build). Its first search must
+    not wait for either; then it waits for the builders it started, and maps their files.
+    Run in a child process (--graphs), so that the figures are its own and its builders'."""
+    if added:
+        rng = random.Random(added)
+        words = Words(rng)
+        store = SQLiteStore(path, durability="off")
+        for start in range(0, added, _BATCH):
+            _write_batch(store, _Hashing(), words, _ADDED_FROM + start, min(_BATCH, added - start))
+        store.close()
     settings = load_settings(db=path, embed={"kind": "hashing"})
+    cpu = time.process_time()
     with Memory.open(settings=settings, background_worker=False) as mem:
-        mem.search("index", stream=STREAM)
-    return time.perf_counter() - started
+        started = time.perf_counter()
+        mem.search("what happened to the kafka deploy", stream=STREAM)
+        first_ms = (time.perf_counter() - started) * 1000
+        mem.recall.index.settle()
+        ready = time.perf_counter() - started
+        mem.search("what happened to the kafka deploy", stream=STREAM)
+        own = _memory_mb()
+    return {
+        "first_search_ms": first_ms,
+        "ready_s": ready,
+        "cpu_s": time.process_time() - cpu,
+        "load": os.getloadavg()[0],
+        **own,
+    }
 
 
 def questions(count: int, seed: int) -> list[str]:
@@ -419,6 +448,8 @@ def real_text_recall(locomo: Path) -> tuple[int, float]:
                 [("turn", i, matrix[row].tobytes(), embedder.dim) for row, i in enumerate(ids)],
             )
         index = VectorIndex(store, store.index_directory, approximate_from=1)
+        index.refresh("default", STREAM)
+        index.settle()  # the graph is built apart: searched exactly until it is ready
         where = ItemFilter(tenant="default", streams=(STREAM,))
         found = 0.0
         for vector in embedder.embed(asked):
@@ -437,6 +468,18 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-scale"))
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--graphs", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--added", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="also time a worker that finds the graph files missing (on a copy)",
+    )
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="also time a worker that finds 5%% new items beside the graphs (on a copy)",
+    )
     parser.add_argument(
         "--real-recall",
         type=Path,
@@ -449,6 +492,9 @@ def main() -> None:
         print(f"graph recall@50 on {count:,} LoCoMo lines, MiniLM vectors: {found:.3f}")
     if args.measure:
         print(json.dumps(measure(args.measure, args.queries, args.budget)))
+        return
+    if args.graphs:
+        print(json.dumps(meet_graphs(args.graphs, args.added)))
         return
     args.dir.mkdir(parents=True, exist_ok=True)
     table = Table(
@@ -467,12 +513,34 @@ def main() -> None:
         title=f"context(), one busy stream, hashing embedder, budget {args.budget}; "
         f"load before: {_load()}",
     )
+    graphs = Table(
+        "items",
+        "what the worker met",
+        "first search ms",
+        "graphs ready s",
+        "worker CPU s",
+        "worker peak RSS MB",
+        "anon / mapped MB",
+        "builder CPU s",
+        "builder peak RSS MB",
+        "load",
+        title="vector graphs built or merged apart, in a child process at low priority",
+    )
     base = None
     for size in args.sizes:
         path = args.dir / f"scale-{size}.db"
         if not path.exists():
             generate(path, size)
-        index_seconds = build_indexes(path)
+        met = [("first open", path, 0)]
+        if args.rebuild:
+            met.append(("graph files missing", path, -1))
+        if args.merge:
+            met.append(("5% new items", path, max(1, size // 20)))
+        for what, source, added in met:
+            found = _graphs_apart(source, added, in_place=what == "first open")
+            _add_graph_row(graphs, size, what, found)
+            if what == "first open":
+                index_seconds = f"{found['ready_s']:.1f}"
         result = _measure_apart(path, args.queries, args.budget)
         base = base or result["p95"]
         table.add_row(
@@ -482,7 +550,7 @@ def main() -> None:
             f"x{result['p95'] / base:.2f}",
             f"{result['cpu_p50']:.1f}",
             f"{result['cpu_p95']:.1f}",
-            f"{index_seconds:.1f}",
+            index_seconds,
             f"{result['open_ms']:.0f}",
             f"{result['rss_mb']:.0f}",
             f"{result['anon_mb']:.0f} / {result['file_mb']:.0f}",
@@ -490,6 +558,7 @@ def main() -> None:
             f"{result['load']:.1f}",
         )
     Console(width=200).print(table)  # whole, even when piped to a file
+    Console(width=200).print(graphs)
     print(f"load after: {_load()} (1, 5 and 15 minute load averages; {os.cpu_count()} cores)")
 
 
@@ -497,6 +566,54 @@ def _load() -> str:
     """The machine's load: on a shared machine wall times say more about it than about us,
     and CPU time per context is the figure that travels."""
     return " ".join(f"{n:.1f}" for n in os.getloadavg())
+
+
+def _graphs_apart(path: Path, added: int, *, in_place: bool) -> dict[str, float]:
+    """meet_graphs in a child process: on the store itself for its first open (the graphs
+    it builds are kept), else on a copy, without its graph files when `added` is -1."""
+    copy = path if in_place else path.with_suffix(".graphs.db")
+    if not in_place:
+        for part in path.parent.glob(path.name + "*"):
+            _copy(part, copy.parent / part.name.replace(path.name, copy.name, 1))
+        if added < 0:
+            for graph in copy.parent.glob(copy.name + ".vectors/*.usearch"):
+                graph.unlink()
+    try:
+        command = [sys.executable, __file__, "--graphs", str(copy), "--added", str(max(0, added))]
+        out = subprocess.run(command, check=True, capture_output=True, text=True)
+    finally:
+        if not in_place:
+            for leftover in copy.parent.glob(copy.name + "*"):
+                _remove(leftover)
+    return json.loads(out.stdout.strip().splitlines()[-1]) | _builders(out.stderr)
+
+
+def _builders(log: str) -> dict[str, float]:
+    """CPU seconds and the largest peak RSS of the graph builders, from their log lines
+    (each measures itself: a child's getrusage peak would be its parent's at the fork)."""
+    found = [
+        (float(cpu), float(peak))
+        for cpu, peak in re.findall(r"([0-9.]+) CPU-s, peak RSS ([0-9.]+) MB", log)
+    ]
+    return {
+        "builder_cpu_s": sum(cpu for cpu, _ in found),
+        "builder_peak_mb": max((peak for _, peak in found), default=0.0),
+    }
+
+
+def _add_graph_row(table: Table, size: int, what: str, found: dict[str, float]) -> None:
+    table.add_row(
+        f"{size:,}",
+        what,
+        f"{found['first_search_ms']:.0f}",
+        f"{found['ready_s']:.1f}",
+        f"{found['cpu_s']:.1f}",
+        f"{found['rss_mb']:.0f}",
+        f"{found['anon_mb']:.0f} / {found['file_mb']:.0f}",
+        f"{found['builder_cpu_s']:.1f}",
+        f"{found['builder_peak_mb']:.0f}",
+        f"{found['load']:.1f}",
+    )
 
 
 def _measure_apart(path: Path, queries: int, budget: int) -> dict[str, float]:

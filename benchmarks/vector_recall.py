@@ -7,13 +7,14 @@ Generates varied chat lines (people, projects, actions, objects, times, numbers;
 shared data), embeds them with the default MiniLM embedder (kept in --dir, as it takes a
 while) or the hashing one, and asks the same index memstrata builds for a large
 partition (`VectorIndex`, through a real SQLite store) for the 50 nearest of unseen
-questions. Prints recall@50 and milliseconds per search for a few settings of the graph
-(connectivity, expansion at search) and with or without exact rescoring of the graph's
-candidates. Hashing vectors are close to random, the hardest case for any graph; MiniLM
-vectors of real text cluster, as users' do.
+questions. Prints build CPU seconds, file size, recall@50 and milliseconds per search for
+a few settings of the graph (scalar kind, connectivity, expansion at add and at search;
+the candidates are rescored by their exact vectors). Hashing vectors are close to random,
+the hardest case for any graph; MiniLM vectors of real text cluster, as users' do.
 """
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -197,7 +198,10 @@ def _progress(block: np.ndarray, done: int, total: int) -> np.ndarray:
     return block
 
 
-def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple[int, int]]) -> list:
+def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple]) -> list:
+    """One row per setting (scalar kind, connectivity, expansion at add and at search): the
+    graph written as memstrata's builder writes it (in this process, so that its CPU time
+    is measured here), then searched through VectorIndex as a worker would."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "recall.db")
@@ -224,16 +228,21 @@ def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple[int, int
         id_array = np.asarray(ids)
         where = ItemFilter(tenant="default", streams=(STREAM,))
         exact_top = [set(id_array[np.argsort(-(matrix @ q))[:50]].tolist()) for q in asked]
-        for connectivity, expansion, rescored in settings:
+        directory = store.index_directory
+        assert directory is not None
+        directory.mkdir(parents=True, exist_ok=True)
+        for scalar, connectivity, expansion_add, expansion_search in settings:
+            vector_module._SCALAR = scalar
             vector_module._CONNECTIVITY = connectivity
-            vector_module._EXPANSION_SEARCH = expansion
-            vector_module._RESCORED = rescored
-            for path in store.index_directory.glob("*"):
+            vector_module._EXPANSION_ADD = expansion_add
+            vector_module._EXPANSION_SEARCH = expansion_search
+            for path in directory.glob("*.usearch"):
                 path.unlink()
-            index = vector_module.VectorIndex(store, store.index_directory, approximate_from=1)
-            started = time.perf_counter()
-            index.search("turn", where, asked[0], 50)
-            build = time.perf_counter() - started
+            started = time.process_time()
+            written = vector_module.write_graph(store, directory, "default", STREAM, "turn")
+            build = time.process_time() - started
+            assert written is not None
+            index = vector_module.VectorIndex(store, directory, approximate_from=1)
             found, spent = [], []
             for vector, truth in zip(asked, exact_top, strict=True):
                 started = time.perf_counter()
@@ -242,10 +251,12 @@ def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple[int, int
                 found.append(len(truth & {i for i, _ in got}) / 50)
             rows.append(
                 (
+                    scalar,
                     connectivity,
-                    expansion,
-                    rescored,
+                    expansion_add,
+                    expansion_search,
                     build,
+                    written.stat().st_size / 2**20,
                     statistics.mean(found),
                     min(found),
                     statistics.median(spent),
@@ -267,33 +278,47 @@ def main() -> None:
     parser.add_argument(
         "--settings",
         nargs="*",
-        default=["16:128:1", "16:128:3", "16:256:3", "32:128:3"],
-        help="connectivity:expansion_search:rescored, where rescored is how many times 50\
- candidates the graph gives for exact rescoring (1: none)",
+        default=["f16:16:128:256", "i8:16:64:256", "i8:16:64:128", "i8:16:64:64"],
+        help="scalar:connectivity:expansion_add:expansion_search, where scalar is the\
+ graph's vector precision (f32, f16, i8); candidates are rescored by exact vectors",
     )
     parser.add_argument("--embed-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     matrix, asked = embedded(args.dir, args.items, args.queries, args.embedder)
     if args.embed_only:
         return
-    settings = [tuple(int(x) for x in pair.split(":")) for pair in args.settings]
+    settings = [
+        (scalar, *(int(x) for x in rest))
+        for scalar, *rest in (setting.split(":") for setting in args.settings)
+    ]
     table = Table(
+        "scalar",
         "connectivity",
-        "expansion",
-        "rescored",
-        "build s",
+        "expansion add",
+        "expansion search",
+        "build CPU s",
+        "file MB",
         "recall@50",
         "worst query",
         "ms per search",
         title=f"{args.embedder} vectors of {args.items:,} generated chat lines, "
-        f"{args.queries} questions",
+        f"{args.queries} questions, {vector_module._RESCORED}x50 candidates rescored; "
+        f"load {' '.join(f'{n:.1f}' for n in os.getloadavg())}",
     )
     for row in measure(matrix, asked, settings):
-        c, e, r, build, mean, worst, ms = row
+        scalar, c, add, search, build, size, mean, worst, ms = row
         table.add_row(
-            str(c), str(e), f"x{r}", f"{build:.1f}", f"{mean:.3f}", f"{worst:.2f}", f"{ms:.2f}"
+            scalar,
+            str(c),
+            str(add),
+            str(search),
+            f"{build:.1f}",
+            f"{size:.0f}",
+            f"{mean:.3f}",
+            f"{worst:.2f}",
+            f"{ms:.2f}",
         )
-    Console().print(table)
+    Console(width=160).print(table)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 """Search that stays bounded as a stream grows: the pruned full-text query, the vector
 partitions and their saved graphs, consistent with the store across crashes and erasure."""
 
+import json
 import logging
 import signal
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -57,7 +59,11 @@ def store(tmp_path: Path):
 
 
 def graph_index(store: SQLiteStore) -> VectorIndex:
-    return VectorIndex(store, store.index_directory, approximate_from=GRAPH_FROM)
+    """An index of the store with its graphs ready: any build due is run and waited for."""
+    index = VectorIndex(store, store.index_directory, approximate_from=GRAPH_FROM)
+    index.refresh("default", STREAM)
+    index.settle(timeout=60)
+    return index
 
 
 def everything(**narrower) -> ItemFilter:
@@ -228,22 +234,28 @@ def test_other_streams_and_tenants_are_never_searched(store):
 
 def test_a_corrupt_or_missing_graph_is_rebuilt(store, caplog):
     ids = add_turns(store, texts(120))
-    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    graph_index(store)
     [saved] = store.index_directory.glob("*.usearch")
     saved.write_bytes(b"not a graph")
     query = EMBEDDER.embed(["note 7 on topic7"])[0]
+    index = VectorIndex(store, store.index_directory, approximate_from=GRAPH_FROM)
     with caplog.at_level(logging.WARNING, logger="memstrata.vectors"):
-        found = graph_index(store).search("turn", everything(), query, 10)
-    assert "rebuilding" in caplog.text
-    assert_same_nearest(found, exact_nearest(store, query, set(ids), 10))
-    for path in store.index_directory.glob("*.usearch"):
-        path.unlink()
-    assert_same_nearest(graph_index(store).search("turn", everything(), query, 10), found)
+        meanwhile = index.search("turn", everything(), query, 10)
+    assert "building it again" in caplog.text
+    # Answered at once, exactly, while the graph is built in a child process.
+    assert meanwhile == exact_nearest(store, query, set(ids), 10)
+    index.settle(timeout=60)
+    [rebuilt] = store.index_directory.glob("*.usearch")
+    assert str(rebuilt) in mapped_files()
+    assert_same_nearest(index.search("turn", everything(), query, 10), meanwhile)
+    rebuilt.unlink()
+    assert_same_nearest(graph_index(store).search("turn", everything(), query, 10), meanwhile)
+    assert len(list(store.index_directory.glob("*.usearch"))) == 1
 
 
 def test_rows_written_after_the_graph_was_saved_are_caught_up(store):
     add_turns(store, texts(100))
-    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    graph_index(store)
     later = add_turns(store, ["a zebra crossed the kafka cluster"])  # no index saw this
     query = EMBEDDER.embed(["a zebra crossed the kafka cluster"])[0]
     assert graph_index(store).search("turn", everything(), query, 1)[0][0] == later[0]
@@ -285,29 +297,78 @@ def test_an_item_embedded_again_after_the_save_is_ranked_by_its_new_vector(store
     assert found[ids[5]] == pytest.approx(float(changed @ old), abs=1e-6)
 
 
-def test_rows_added_to_a_mapped_graph_are_merged_into_its_next_file(store):
+def test_rows_added_to_a_mapped_graph_are_merged_into_its_next_file(store, monkeypatch):
+    monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
     add_turns(store, texts(100))
-    graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
+    graph_index(store)
     [old] = store.index_directory.glob("*.usearch")
     index = graph_index(store)
     later = add_turns(store, [f"a zebra named z{n} crossed the kafka cluster" for n in range(20)])
     index.refresh("default", STREAM)  # as the embedding job does after writing vectors
+    query = EMBEDDER.embed(["a zebra named z7 crossed the kafka cluster"])[0]
+    # Found while the merge runs apart: the new rows are scanned beside the old graph.
+    assert index.search("turn", everything(), query, 1)[0][0] == later[7]
+    index.settle(timeout=60)
     [new] = store.index_directory.glob("*.usearch")
     assert new != old and not old.exists()
     # Another process merges again, replacing the file this one maps.
     other = graph_index(store)
     add_turns(store, [f"a walrus named w{n} read the kafka logs" for n in range(20)])
     other.refresh("default", STREAM)
+    other.settle(timeout=60)
     assert not new.exists()
     add_turns(store, [f"an otter named o{n} read the kafka logs" for n in range(20)])
     index.refresh("default", STREAM)
+    index.settle(timeout=60)
     [new] = store.index_directory.glob("*.usearch")
     last_row = store.vectors("turn", "default", [STREAM])[-1][0]
     assert new.stem.endswith(f"-{last_row}"), "the new file holds every row"
     assert str(new) in mapped_files()
-    query = EMBEDDER.embed(["a zebra named z7 crossed the kafka cluster"])[0]
     assert graph_index(store).search("turn", everything(), query, 1)[0][0] == later[7]
     assert index.search("turn", everything(), query, 1)[0][0] == later[7]
+    assert not list(store.index_directory.glob("*.tmp"))
+
+
+def test_one_process_builds_a_graph_while_another_waits_for_it(store, monkeypatch):
+    monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
+    add_turns(store, texts(100))
+    first = graph_index(store)
+    second = graph_index(store)
+    later = add_turns(store, [f"a zebra named z{n} crossed the kafka cluster" for n in range(20)])
+    first.refresh("default", STREAM)
+    # Each index opens the lock file anew, as another process would: one merge runs.
+    second.refresh("default", STREAM)
+    builders = [i._parts[("default", STREAM, "turn")].builder for i in (first, second)]
+    assert builders[0] is not None and builders[1] is None
+    query = EMBEDDER.embed(["a zebra named z3 crossed the kafka cluster"])[0]
+    assert second.search("turn", everything(), query, 1)[0][0] == later[3]
+    first.settle(timeout=60)
+    [merged] = store.index_directory.glob("*.usearch")
+    second.refresh("default", STREAM)  # maps the file the other one's build wrote
+    assert second._parts[("default", STREAM, "turn")].saved_through == int(
+        merged.stem.rsplit("-", 1)[1]
+    )
+    assert second.search("turn", everything(), query, 1)[0][0] == later[3]
+
+
+def test_a_large_stream_without_a_graph_answers_by_text_until_it_is_built(
+    open_memory, monkeypatch, caplog
+):
+    monkeypatch.setattr(vectors, "EXACT_UNTIL", 50)
+    mem = open_memory()
+    mem.recall.index.approximate_from = GRAPH_FROM
+    for n in range(80):
+        mem.add_turn(STREAM, f"note {n} on topic{n % 5}", "ok")
+    with caplog.at_level(logging.WARNING, logger="memstrata.vectors"):
+        mem.process_pending()  # the embedding job starts the build, and waits for nothing
+    assert "searched by full text alone" in caplog.text
+    query = EMBEDDER.embed(["note 17 on topic2"])[0]
+    assert mem.recall.index.search("turn", everything(), query, 5) == []
+    [by_text, *_] = mem.search("note 17 on topic2", stream=STREAM)
+    assert "note 17 on topic2" in by_text.text
+    mem.recall.index.settle(timeout=60)
+    assert list(mem.store.index_directory.glob("*.usearch"))
+    assert mem.recall.index.search("turn", everything(), query, 5)[0][0] == by_text.id
 
 
 def test_a_narrow_filter_over_a_mapped_graph_scores_what_it_allows(store, monkeypatch):
@@ -354,15 +415,76 @@ def test_a_killed_writer_leaves_nothing_the_index_misses(tmp_path):
         store.close()
 
 
-def test_erasing_a_stream_drops_its_vectors_and_graph(open_memory, tmp_path):
+def test_erasing_a_stream_drops_its_vectors_and_graph(open_memory, monkeypatch):
+    monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
     mem = open_memory()
     mem.recall.index.approximate_from = GRAPH_FROM
     for n in range(60):
         mem.add_turn(STREAM, f"note {n} on topic{n % 5}", "ok")
     mem.process_pending()
+    mem.recall.index.settle(timeout=60)
     assert mem.search("note on topic3", stream=STREAM)
     assert list(mem.store.index_directory.glob("*.usearch"))
+    for n in range(60, 80):
+        mem.add_turn(STREAM, f"note {n} on topic{n % 5}", "ok")
+    mem.process_pending()  # a merge starts, apart
     mem.erase(stream=STREAM)
+    mem.recall.index.settle(timeout=60)
+    # Whatever the merge wrote after the erasure was discarded by the merge itself.
     assert not list(mem.store.index_directory.glob("*.usearch"))
     query = EMBEDDER.embed(["note on topic3"])[0]
     assert mem.recall.index.search("turn", everything(), query, 5) == []
+
+
+def test_a_builder_killed_while_writing_leaves_no_half_graph(store):
+    ids = add_turns(store, texts(3000))
+    builder = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "memstrata.graph_builder",
+            str(store.path),
+            "default",
+            STREAM,
+            "turn",
+        ]
+    )
+    time.sleep(0.5)  # wherever it is: starting, linking vectors or writing its file
+    builder.send_signal(signal.SIGKILL)
+    builder.wait()
+    for path in store.index_directory.glob("*.usearch"):
+        assert graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 1)
+        assert path.stat().st_size > 0
+    index = graph_index(store)
+    assert len(list(store.index_directory.glob("*.usearch"))) == 1
+    assert not list(store.index_directory.glob("*.tmp")), "a dead builder's file is removed"
+    for item in ids[::500]:
+        text = texts(3000)[ids.index(item)]
+        assert index.search("turn", everything(), EMBEDDER.embed([text])[0], 1)[0][0] == item
+
+
+def test_another_process_searches_during_a_merge_and_starts_no_second_one(store, monkeypatch):
+    monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
+    add_turns(store, texts(100))
+    index = graph_index(store)
+    [old] = store.index_directory.glob("*.usearch")
+    later = add_turns(store, [f"a zebra named z{n} crossed the kafka cluster" for n in range(20)])
+    index.refresh("default", STREAM)  # a merge is due: this index's builder runs it
+    assert index._parts[("default", STREAM, "turn")].builder is not None
+    other = subprocess.run(
+        [sys.executable, "-m", "tests.vector_searcher", str(store.path)]
+        + ["a zebra named z4 crossed the kafka cluster"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    seen = json.loads(other.stdout)
+    index.settle(timeout=60)
+    # The other process found the new rows meanwhile; it built nothing while the merge
+    # ran (the lock), or, if the merge had ended, it mapped the merged file and had none due.
+    assert seen == {"started_build": False, "top": later[4]}
+    [merged] = store.index_directory.glob("*.usearch")
+    assert merged != old and merged.stem.endswith(
+        f"-{store.vectors('turn', 'default', [STREAM])[-1][0]}"
+    )

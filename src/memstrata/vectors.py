@@ -3,11 +3,22 @@
 A small partition is scanned exactly, from a matrix in memory. One that grows past
 `APPROXIMATE_FROM` vectors gets an HNSW graph (usearch), saved beside the database as
 `<db>.vectors/<partition>-<through>.usearch`, where `through` is the last vector row the
-graph holds. SQLite stays the truth and the file is a cache of it: at first use a
-partition loads its newest file and catches up on the rows written after `through`; a
-missing or unreadable file is rebuilt from the store, with a log line. A file is written
-whole under a temporary name and then renamed, so a crash leaves the old file or the new
-one, never half of one. Without usearch installed every partition is scanned exactly.
+graph holds. SQLite stays the truth and the file is a cache of it: a process maps the
+newest file (memory-mapped, so that processes share its pages) and scans the rows written
+after `through` exactly beside it.
+
+Writing a graph is slow work: a million vectors take many CPU-minutes to link, and merging
+new ones into a saved graph needs a copy of it in memory. So no search and no embedding job
+waits for it. The first process to find a large partition without a usable file, or with
+too many rows beside its graph, starts `memstrata.graph_builder` in a child process at low
+priority, holding the partition's lock file, so that one process at a time builds it. Every
+process meanwhile answers as it can: a partition beside its old graph as before, a graphless
+one exactly while it is small and by full text alone (with a log line) once it is large;
+each maps the new file at its first search after the file appears. A file is written whole
+under a temporary name and then renamed, so a crash leaves the old file or the new one,
+never half of one; a missing or unreadable file is built again from the store. Without
+usearch every partition is scanned exactly; without a directory (or POSIX file locks) a
+graph is built in the process and held in memory.
 
 Partitions keep tenants, streams and kinds apart before anything is ranked. The rest of a
 filter (trust, turns already in view, a time frame) is the store's to judge: the nearest
@@ -21,7 +32,10 @@ import importlib.util
 import logging
 import math
 import os
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,13 +45,25 @@ import numpy as np
 
 from memstrata.store.base import ItemFilter, Store
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: graphs are held in memory, see VectorIndex
+    fcntl = None  # type: ignore[assignment]
+
 log = logging.getLogger("memstrata.vectors")
 
 APPROXIMATE_FROM = 50_000
 """Below this many vectors an exact scan takes a few milliseconds and needs no file."""
-SAVE_EVERY = 0.05
-"""A graph is saved again once this share of it is newer than its file: a restart then
-catches up on at most that many rows."""
+MERGE_FROM = 0.05
+"""A graph's file is written again, in a child process, once this share of its partition
+is newer than the file: a search scans at most that many rows beside the graph."""
+EXACT_UNTIL = 100_000
+"""While a partition's first graph is being built, it is scanned exactly up to this many
+vectors (150 MB at 384 dimensions); a larger one is searched by full text alone meanwhile."""
+LOOK_EVERY = 1.0
+"""Seconds between looks for a graph file that a build has finished."""
+RETRY_AFTER = 60.0
+"""Seconds before a build that wrote no file is tried again."""
 _WIDEST = 4096
 """The most nearest neighbours read while looking for enough that pass a filter."""
 _RESCORED = 3
@@ -46,13 +72,19 @@ exact float32 vectors."""
 _SCORED_AT_ONCE = 20_000
 """Vectors read at once when a narrow filter's items are scored exactly: 20 MB at 256
 dimensions, however many the filter allows."""
-_FLOAT16_SLACK = 0.01
-"""How far under a similarity floor a graph's candidate may be and still be rescored:
-float16 vectors put a cosine off by about 0.001."""
+_READ_AT_ONCE = 50_000
+"""Stored vectors read at once while a partition catches up or a graph is built."""
+_SCALAR = "i8"
+_SCALAR_SLACK = 0.03
+"""How far under a similarity floor a graph's candidate may be and still be rescored: int8
+vectors put a cosine off by up to about 0.01."""
 _CONNECTIVITY = 16
-_EXPANSION_ADD = 128
-_EXPANSION_SEARCH = 256
-"""usearch's graph degree and beam widths, set for recall@50 of 0.98 or better."""
+_EXPANSION_ADD = 64
+_EXPANSION_SEARCH = 128
+"""usearch's scalar kind, graph degree and beam widths. On MiniLM vectors of 100,000 chat
+lines (benchmarks/vector_recall.py) these give recall@50 of 0.997 with the rescoring
+above, against 0.999 for float16 linked at 128 and searched at 256, for 37% of the build
+CPU, 59% of the file and 64% of the search time."""
 
 
 class _Vectors(Protocol):
@@ -93,47 +125,55 @@ class _Matrix:
 
 
 class _Graph:
-    """An HNSW graph of a large partition; usearch stores the vectors as float16.
+    """An HNSW graph of a large partition, in usearch's reduced precision (`_SCALAR`).
 
     A graph read from its file is memory-mapped, not loaded: its pages are the operating
     system's to share between processes and to drop, so a million vectors do not sit in
     each worker's own memory. A mapped graph cannot change, so vectors added after it was
-    saved wait in `newer`, searched exactly beside it, until the next save merges them.
+    saved wait in `newer`, searched exactly beside it, until a builder writes a new file.
     """
 
-    def __init__(self, dim: int) -> None:
-        self.index = _usearch_index()(
-            ndim=dim,
-            metric="cos",
-            dtype="f16",
-            connectivity=_CONNECTIVITY,
-            expansion_add=_EXPANSION_ADD,
-            expansion_search=_EXPANSION_SEARCH,
-        )
-        self.mapped: Path | None = None
-        """The file this graph is a view of; None while it is held in memory."""
+    def __init__(self, index: Any, *, mapped: bool = False) -> None:
+        self.index = index
+        self.mapped = mapped
         self.newer = _Matrix()
 
     @classmethod
-    def load(cls, path: Path, dim: int) -> "_Graph":
-        graph = cls(dim)
-        graph.index.view(str(path))
-        if graph.index.ndim != dim:
-            raise ValueError(f"{path.name} holds vectors of {graph.index.ndim} dimensions")
-        graph.mapped = path
-        return graph
+    def empty(cls, dim: int) -> "_Graph":
+        return cls(
+            _usearch_index()(
+                ndim=dim,
+                metric="cos",
+                dtype=_SCALAR,
+                connectivity=_CONNECTIVITY,
+                expansion_add=_EXPANSION_ADD,
+                expansion_search=_EXPANSION_SEARCH,
+            )
+        )
+
+    @classmethod
+    def read(cls, path: Path, dim: int, *, mapped: bool) -> "_Graph":
+        """The graph in `path`, mapped or loaded into memory (to be added to)."""
+        index = _usearch_index().restore(str(path), view=mapped)
+        if index is None:
+            raise ValueError(f"{path.name} is not a usearch graph")
+        if index.ndim != dim:
+            raise ValueError(f"{path.name} holds vectors of {index.ndim} dimensions")
+        index.expansion_search = _EXPANSION_SEARCH
+        index.expansion_add = _EXPANSION_ADD
+        return cls(index, mapped=mapped)
 
     def __len__(self) -> int:
         return len(self.index) + len(self.newer)
 
-    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
-        if self.mapped is not None:
+    def add(self, ids: np.ndarray, vectors: np.ndarray, threads: int = 0) -> None:
+        if self.mapped:
             self.newer.add(ids, vectors)
             return
         present = ids[np.asarray(self.index.contains(ids), dtype=bool)] if len(self) else ids[:0]
         if present.size:
             self.index.remove(present)
-        self.index.add(ids, vectors)
+        self.index.add(ids, vectors, threads=threads)
 
     def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
         found = self.index.search(query, min(count, len(self.index)), exact=exact)
@@ -154,27 +194,32 @@ class _Graph:
         newer_ids, newer_vectors = self.newer.vectors_of(ids)
         ids = ids[~np.isin(ids, newer_ids)]
         ids = ids[np.asarray(self.index.contains(ids), dtype=bool)] if ids.size else ids
-        vectors = np.asarray(self.index.get(ids), dtype=np.float32) if ids.size else ids
+        vectors = np.asarray(self.index.get(ids, dtype=np.float32)) if ids.size else ids
         vectors = vectors.reshape(ids.size, self.index.ndim)
         if not newer_ids.size:
             return ids, vectors
         return np.concatenate([ids, newer_ids]), np.vstack([vectors, newer_vectors])
 
-    def save(self, path: Path) -> None:
-        """Write the graph with every vector added since, to `path`. A mapped graph is
-        copied into memory for this (the only time it is), and the copy let go."""
-        index = self.index
-        if self.mapped is not None:
-            # Copied from the mapping, not read from its path: another process may have
-            # replaced that file since.
-            index = index.copy()
-            if len(self.newer):
-                ids = self.newer.ids
-                present = ids[np.asarray(index.contains(ids), dtype=bool)]
-                if present.size:
-                    index.remove(present)
-                index.add(ids, self.newer.vectors)
-        index.save(str(path))
+
+class _Unindexed:
+    """A large partition whose first graph is being built: it is searched by full text
+    alone until the graph is ready, rather than held as a matrix of a million vectors."""
+
+    def __init__(self, size: int, dim: int) -> None:
+        self.size = size
+        self.dim = dim
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        self.size += ids.size
+
+    def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+
+    def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return ids[:0], np.zeros((0, self.dim), dtype=np.float32)
 
 
 @dataclass
@@ -189,6 +234,10 @@ class _Partition:
     """The last vector row in the partition's file; 0: no file."""
     erasures: int = 0
     """The stream's erasure count when loaded: another erasure means loading again."""
+    builder: "subprocess.Popen[bytes] | None" = None
+    """The child process this one started to write the partition's graph, while it runs."""
+    next_look: float = 0.0
+    """When (time.monotonic) to look again for a finished build."""
 
 
 class VectorIndex:
@@ -200,8 +249,15 @@ class VectorIndex:
         self._store = store
         self.directory = directory
         self.approximate_from = approximate_from if _has_usearch() else None
+        # A builder opens the same database file; a store without one holds graphs in memory.
+        self._database: Path | None = getattr(store, "path", None)
         self._lock = threading.RLock()
         self._parts: dict[tuple[str, str, str], _Partition] = {}
+
+    @property
+    def builds_apart(self) -> bool:
+        """Whether graphs are written to files by a child process (else held in memory)."""
+        return self.directory is not None and self._database is not None and fcntl is not None
 
     def search(
         self,
@@ -224,12 +280,30 @@ class VectorIndex:
         return sorted(found, key=lambda hit: -hit[1])[:limit]
 
     def refresh(self, tenant: str, stream: str) -> None:
-        """Catch the stream's partitions up with the store, saving graphs when due: the
-        embedding job calls this, so that the files follow what it wrote."""
+        """Catch the stream's partitions up with the store, starting a graph build when one
+        is due: the embedding job calls this, so that the files follow what it wrote."""
         if self._store.in_transaction:
             return
         for kind in ("turn", "fact", "summary", "record"):
             self._partition(tenant, stream, kind)
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait for the graph builds this process started, and map the files they wrote: for
+        benchmarks and tests that want every graph ready, never for a search."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for child in list(_CHILDREN):
+            child.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        while True:
+            with self._lock:
+                running = [p for p in self._parts.values() if p.builder is not None]
+            if not running:
+                return
+            for part in running:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if part.builder is not None:
+                    part.builder.wait(left)
+                part.next_look = 0.0
+                self._partition(part.tenant, part.stream, part.kind)
 
     def forget(self) -> None:
         """Drop every partition and file: the stored vectors were dropped."""
@@ -241,13 +315,15 @@ class VectorIndex:
 
     def drop(self, tenant: str, streams: Sequence[str]) -> None:
         """Drop the streams' partitions and files, so that no erased vector stays in either;
-        the next search builds them again from what the store kept."""
+        the next search builds them again from what the store kept. A build running
+        meanwhile sees the erasure and discards what it wrote (see write_graph)."""
         with self._lock:
             for kind in ("turn", "fact", "summary", "record"):
                 for stream in streams:
                     self._parts.pop((tenant, stream, kind), None)
-                    for path in self._files(tenant, stream, kind):
-                        path.unlink(missing_ok=True)
+                    if self.directory is not None:
+                        for path in _files(self.directory, _name(tenant, stream, kind)):
+                            path.unlink(missing_ok=True)
 
     # -- inside ---------------------------------------------------------------
 
@@ -269,11 +345,13 @@ class VectorIndex:
         exact: bool,
         min_similarity: float,
     ) -> list[tuple[int, float]]:
+        if isinstance(part.vectors, _Unindexed):
+            return []  # full text carries the search until the graph is ready
         size = len(part.vectors)
         graph = isinstance(part.vectors, _Graph) and not exact
         count = min(size, max((_RESCORED if graph else 2) * limit, 64))
-        # A graph's float16 similarities are a little off: the floor gives them room.
-        floor = min_similarity - (_FLOAT16_SLACK if graph else 0.0)
+        # A graph's int8 similarities are a little off: the floor gives them room.
+        floor = min_similarity - (_SCALAR_SLACK if graph else 0.0)
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
             # Candidates under the floor would be dropped by the caller: checking them
@@ -284,12 +362,15 @@ class VectorIndex:
             if len(hits) >= limit or count >= size or not close.all():
                 if graph:
                     hits = self._rescored(part.kind, where.tenant, hits, query)
-                return hits[:limit]
+                return [hit for hit in hits if hit[1] >= min_similarity][:limit]
             if count >= _WIDEST:
                 break
             count = min(size, count * 4)
         # Few of the nearest pass: the filter is narrow, so what it allows is scored, a
-        # slice at a time: it may still allow most of a million vectors.
+        # slice at a time: it may still allow most of a million vectors. A graph's vectors
+        # are int8, so its best few are rescored by their exact ones.
+        reduced = isinstance(part.vectors, _Graph)
+        keep = limit * _RESCORED if reduced else limit
         allowed = np.asarray(self._store.item_ids(part.kind, where), dtype=np.int64)
         best_ids, best_sims = allowed[:0], np.zeros(0, dtype=np.float32)
         for start in range(0, allowed.size, _SCORED_AT_ONCE):
@@ -297,16 +378,19 @@ class VectorIndex:
             best_ids, best_sims = _top(
                 np.concatenate([best_ids, ids]),
                 np.concatenate([best_sims, _similarities(vectors, query)]),
-                limit,
+                keep,
             )
-        return list(zip(best_ids.tolist(), best_sims.tolist(), strict=True))
+        hits = list(zip(best_ids.tolist(), best_sims.tolist(), strict=True))
+        if reduced:
+            hits = self._rescored(part.kind, where.tenant, hits, query)
+        return [hit for hit in hits if hit[1] >= min_similarity][:limit]
 
     def _rescored(
         self, kind: str, tenant: str, hits: list[tuple[int, float]], query: np.ndarray
     ) -> list[tuple[int, float]]:
         """The graph's candidates in the order of their exact similarity: the graph holds
-        float16 vectors and finds neighbours approximately, so its own order is rough near
-        the cut."""
+        reduced-precision vectors and finds neighbours approximately, so its own order is
+        rough near the cut."""
         if not hits:
             return hits
         rows = self._store.item_vectors(kind, tenant, [i for i, _ in hits])
@@ -328,22 +412,30 @@ class VectorIndex:
             if not self._store.in_transaction:
                 # Rows of an open transaction may yet be rolled back, and their ids reused.
                 self._catch_up(part)
+                self._follow_build(part)
             return part
 
     def _load(self, tenant: str, stream: str, kind: str) -> _Partition:
-        files = self._files(tenant, stream, kind)
         part = _Partition(tenant, stream, kind, _Matrix())
-        if files and self.approximate_from is not None:
-            newest = files[-1]
-            try:
-                part.vectors = _Graph.load(newest, self._store_dim(tenant, stream, kind))
-                part.through = part.saved_through = _through(newest)
-            except Exception as exc:  # a damaged file is rebuilt, never trusted
-                log.warning("vector index %s unreadable, rebuilding it: %s", newest.name, exc)
-                part.vectors = _Matrix()
-        elif files:
-            log.info("usearch is not installed; %s is scanned exactly", stream)
+        self._map_newest(part)
         return part
+
+    def _map_newest(self, part: _Partition) -> None:
+        """Point the partition at its newest file, if it has a readable one; the rows after
+        it are caught up by the caller."""
+        if self.directory is None or self.approximate_from is None:
+            return
+        files = _files(self.directory, _name(part.tenant, part.stream, part.kind))
+        if not files:
+            return
+        newest = files[-1]
+        try:
+            dim = self._store_dim(part.tenant, part.stream, part.kind)
+            part.vectors = _Graph.read(newest, dim, mapped=True)
+            part.through = part.saved_through = _through(newest)
+        except Exception as exc:  # a damaged file is built again, never trusted
+            log.warning("vector index %s unreadable, building it again: %s", newest.name, exc)
+            newest.unlink(missing_ok=True)
 
     def _store_dim(self, tenant: str, stream: str, kind: str) -> int:
         first = self._store.vectors(kind, tenant, [stream], after_id=0, limit=1)
@@ -352,56 +444,170 @@ class VectorIndex:
         return len(first[0][3]) // 4
 
     def _catch_up(self, part: _Partition) -> None:
-        while rows := self._store.vectors(
-            part.kind, part.tenant, [part.stream], after_id=part.through, limit=50_000
+        while not isinstance(part.vectors, _Unindexed) and (
+            rows := self._store.vectors(
+                part.kind, part.tenant, [part.stream], after_id=part.through, limit=_READ_AT_ONCE
+            )
         ):
-            ids = np.asarray([item for _, item, _, _ in rows], dtype=np.int64)
-            matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for *_, blob in rows])
+            ids, matrix = _rows_matrix(rows)
             part.vectors.add(ids, matrix)
             part.through = rows[-1][0]
             if isinstance(part.vectors, _Matrix) and self._wants_graph(part):
-                # The rest goes straight into the graph: a million float32 vectors held as
-                # a matrix first would outgrow the graph itself several times.
-                part.vectors = self._graph_of(part.vectors)
-        if isinstance(part.vectors, _Graph) and self._save_due(part):
-            self._save(part)
+                part.vectors = self._graph_meanwhile(part)
+
+    def _graph_meanwhile(self, part: _Partition) -> _Vectors:
+        """What a partition that has outgrown its matrix holds until its graph file exists."""
+        matrix = part.vectors
+        assert isinstance(matrix, _Matrix)
+        if not self.builds_apart:
+            # The rest goes straight into the graph: a million float32 vectors held as a
+            # matrix first would outgrow the graph itself several times.
+            graph = _Graph.empty(matrix.vectors.shape[1])
+            graph.add(matrix.ids, matrix.vectors)
+            return graph
+        if len(matrix) <= EXACT_UNTIL:
+            return matrix
+        log.warning(
+            "the vector index of %s (%s) is being built apart; its %s are searched by full "
+            "text alone until it is ready",
+            part.stream,
+            part.kind,
+            part.kind,
+        )
+        return _Unindexed(len(matrix), matrix.vectors.shape[1])
 
     def _wants_graph(self, part: _Partition) -> bool:
         return self.approximate_from is not None and len(part.vectors) >= self.approximate_from
 
-    def _graph_of(self, matrix: _Matrix) -> _Graph:
-        graph = _Graph(matrix.vectors.shape[1])
-        graph.add(matrix.ids, matrix.vectors)
-        return graph
+    def _wants_build(self, part: _Partition) -> bool:
+        if not self.builds_apart:
+            return False
+        if isinstance(part.vectors, _Graph):
+            return len(part.vectors.newer) >= max(1.0, MERGE_FROM * len(part.vectors.index))
+        return self._wants_graph(part)
 
-    def _save_due(self, part: _Partition) -> bool:
-        unsaved = part.through - part.saved_through
-        return unsaved > 0 and (not part.saved_through or unsaved >= SAVE_EVERY * len(part.vectors))
-
-    def _save(self, part: _Partition) -> None:
-        if self.directory is None or not isinstance(part.vectors, _Graph):
+    def _follow_build(self, part: _Partition) -> None:
+        """Map a file that a build finished, or start a build when one is due and none
+        runs: looked at once a second at most, so that a search pays a stat, no more."""
+        ended = part.builder is not None and part.builder.poll() is not None
+        if ended:
+            assert part.builder is not None
+            if part.builder.returncode:
+                log.warning(
+                    "building the vector index of %s failed (exit %s)",
+                    part.stream,
+                    part.builder.returncode,
+                )
+            part.builder = None
+        now = time.monotonic()
+        if now < part.next_look or not self._wants_build(part):
             return
-        self.directory.mkdir(parents=True, exist_ok=True)
-        old = self._files(part.tenant, part.stream, part.kind)
-        name = _name(part.tenant, part.stream, part.kind)
-        final = self.directory / f"{name}-{part.through}.usearch"
-        # Named per process: two processes may save the same partition at once.
-        temporary = final.with_name(f"{final.name}.{os.getpid()}.tmp")
-        part.vectors.save(temporary)
-        os.replace(temporary, final)
-        # Mapped from its file from now on: the copy in memory is let go.
-        part.vectors = _Graph.load(final, _dim(part.vectors))
-        part.saved_through = part.through
-        for path in old:
-            if path != final:
-                path.unlink(missing_ok=True)
+        part.next_look = now + LOOK_EVERY
+        assert self.directory is not None
+        files = _files(self.directory, _name(part.tenant, part.stream, part.kind))
+        if files and _through(files[-1]) > part.saved_through:
+            self._map_newest(part)  # written here or by another process
+            self._catch_up(part)
+            ended = False
+            if not self._wants_build(part):
+                return
+        if ended:
+            part.next_look = now + RETRY_AFTER  # it wrote no file: not again at once
+        elif part.builder is None:
+            part.builder = self._start_builder(part)
 
-    def _files(self, tenant: str, stream: str, kind: str) -> list[Path]:
-        """The partition's saved graphs, oldest first."""
-        if self.directory is None or not self.directory.exists():
-            return []
-        found = self.directory.glob(f"{_name(tenant, stream, kind)}-*.usearch")
-        return sorted(found, key=_through)
+    def _start_builder(self, part: _Partition) -> "subprocess.Popen[bytes] | None":
+        """A child process that writes the partition's graph, holding its lock file; None
+        when another process holds it (that one is building the same graph)."""
+        assert self.directory is not None and fcntl is not None
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = _name(part.tenant, part.stream, part.kind)
+        with open(self.directory / f"{name}.lock", "ab") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return None
+            log.info("building the vector index of %s (%s) apart", part.stream, part.kind)
+            # The child inherits the locked file and holds the lock until it exits, even if
+            # this process closes or dies first.
+            child = subprocess.Popen(
+                [sys.executable, "-m", "memstrata.graph_builder", str(self._database)]
+                + [part.tenant, part.stream, part.kind],
+                pass_fds=(lock.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
+        _CHILDREN[:] = [c for c in _CHILDREN if c.poll() is None] + [child]
+        return child
+
+
+_CHILDREN: list["subprocess.Popen[bytes]"] = []
+"""Every builder this process started, so that none is let go while it runs (Python warns)
+and each is waited for."""
+
+
+def write_graph(
+    store: Store, directory: Path, tenant: str, stream: str, kind: str, threads: int = 0
+) -> Path | None:
+    """Write the partition's graph file: its newest file loaded into memory (not mapped: a
+    copy of a mapping would touch every page of the file too) with the rows written since
+    added, or without a readable file every row. Returns the file, or None when there was
+    nothing new or an erasure came meanwhile. The caller holds the partition's lock."""
+    name = _name(tenant, stream, kind)
+    for stale in directory.glob(f"{name}-*.tmp"):
+        stale.unlink()  # left by a builder that died: only the lock's holder writes these
+    before = _fingerprint(store, tenant, stream, kind)
+    if before is None:
+        return None
+    files = _files(directory, name)
+    graph, through = _base_graph(files, before[2]), 0
+    if graph is None:
+        graph = _Graph.empty(before[2])
+    else:
+        through = _through(files[-1])
+    started = through
+    while rows := store.vectors(kind, tenant, [stream], after_id=through, limit=_READ_AT_ONCE):
+        ids, matrix = _rows_matrix(rows)
+        graph.add(ids, matrix, threads=threads)
+        through = rows[-1][0]
+    if through == started:
+        return None
+    final = directory / f"{name}-{through}.usearch"
+    temporary = final.with_name(f"{final.name}.{os.getpid()}.tmp")
+    graph.index.save(str(temporary))
+    os.replace(temporary, final)
+    if _fingerprint(store, tenant, stream, kind) != before:
+        # Erased or re-embedded meanwhile: the file may hold vectors the store no longer has.
+        final.unlink(missing_ok=True)
+        return None
+    for path in files:
+        path.unlink(missing_ok=True)
+    return final
+
+
+def _base_graph(files: list[Path], dim: int) -> _Graph | None:
+    if not files:
+        return None
+    try:
+        return _Graph.read(files[-1], dim, mapped=False)
+    except Exception as exc:  # damaged: every row is added to a new graph instead
+        log.warning("vector index %s unreadable, building it again: %s", files[-1].name, exc)
+        return None
+
+
+def _fingerprint(store: Store, tenant: str, stream: str, kind: str) -> tuple[int, str, int] | None:
+    """What changes when a stream's vectors are erased or replaced by another model's."""
+    first = store.vectors(kind, tenant, [stream], after_id=0, limit=1)
+    if not first:
+        return None
+    _, _, model, blob = first[0]
+    return store.stream_state(tenant, stream).erasures, model, len(blob) // 4
+
+
+def _rows_matrix(rows: list[tuple[int, int, str, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.asarray([item for _, item, _, _ in rows], dtype=np.int64)
+    matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for *_, blob in rows])
+    return ids, matrix
 
 
 def _similarities(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -421,6 +627,8 @@ def _top(ids: np.ndarray, sims: np.ndarray, count: int) -> tuple[np.ndarray, np.
 def _dim(vectors: _Vectors) -> int:
     if isinstance(vectors, _Matrix):
         return int(vectors.vectors.shape[1])
+    if isinstance(vectors, _Unindexed):
+        return vectors.dim
     assert isinstance(vectors, _Graph)
     return int(vectors.index.ndim)
 
@@ -428,6 +636,13 @@ def _dim(vectors: _Vectors) -> int:
 def _name(tenant: str, stream: str, kind: str) -> str:
     """A file name for a partition: stream names may hold any character."""
     return hashlib.sha256(f"{tenant}\0{stream}\0{kind}".encode()).hexdigest()[:24]
+
+
+def _files(directory: Path, name: str) -> list[Path]:
+    """A partition's saved graphs, oldest first."""
+    if not directory.exists():
+        return []
+    return sorted(directory.glob(f"{name}-*.usearch"), key=_through)
 
 
 def _through(path: Path) -> int:
