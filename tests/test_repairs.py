@@ -209,6 +209,10 @@ DIALOGUES = {
         [("Who's my dentist?", "Your dentist is Dr. Kim."), ("I switched to Dr. Alvarez.", "OK.")],
         ["Alvarez is the user's dentist."],
     ),
+    "a correction of the answered claim's topic retracts it in another slot": (
+        [("What's my job?", "You're a teacher."), ("Not anymore, I retired in June.", "Enjoy!")],
+        ["The user is retired."],
+    ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],
         ["The user's daughter is 7 years old."],

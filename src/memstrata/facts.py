@@ -307,7 +307,10 @@ def _contradicts(correction: Fact, claim: Fact) -> bool:
     named = {correction.subject, correction.value}
     same_people = bool({claim.subject, claim.value} & named - {"user", "global"})
     same_slot = (claim.subject, claim.slot) == (correction.subject, correction.slot)
-    return same_slot or (same_people and claim.category is correction.category)
+    # "You're a teacher." "Not anymore, I retired.": the correction answers the claim's
+    # topic (work) in another slot of the same subject.
+    same_subject = claim.subject == correction.subject
+    return same_slot or ((same_people or same_subject) and claim.category is correction.category)
 
 
 def _origin(item: ExtractedFact) -> str:

@@ -383,6 +383,7 @@ def test_ages_after_a_count_of_children_are_theirs_not_the_speakers():
         ("I moved in with my boyfriend Sam in Oak Park.", "home", "oak park"),
         ("We had to push the wedding back to August 30.", "event:wedding", "august 30"),
         ("Sadly we're down to one dog now.", "count:dog", "one dog"),
+        ("Ramen is my favourite now.", "favorite", "ramen"),
     ],
 )
 def test_more_ways_to_say_where_and_what(text, slot, value):
