@@ -47,6 +47,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Ha, no — Oasis.", Repair("Oasis", None)),
         ("I used to, but I'm at Meta now.", Repair("Meta", None)),
         ("I switched to Dr. Alvarez in the spring.", Repair("Alvarez", None)),
+        ("Whiskers was our old cat. The new one is Pepper.", Repair("Pepper", None)),
+        ("We moved offices — it's in Shoreditch now.", Repair("Shoreditch", None)),
+        ("I changed doctors. It's Dr. Osei now.", Repair("Osei", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -71,6 +74,9 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Haha, nice.",
         "I used to, but it got boring.",
         "I switched to decaf.",
+        "The new one is great.",
+        "We moved offices.",
+        "We moved offices — it's nicer.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -212,6 +218,13 @@ DIALOGUES = {
     "a correction of the answered claim's topic retracts it in another slot": (
         [("What's my job?", "You're a teacher."), ("Not anymore, I retired in June.", "Enjoy!")],
         ["The user is retired."],
+    ),
+    "the new one of the kind the answered turn named replaces it": (
+        [
+            ("What's my cat called?", "Your cat is called Whiskers."),
+            ("Whiskers was our old cat. The new one is Pepper.", "Aw."),
+        ],
+        ["Pepper is the user's cat."],
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

@@ -100,6 +100,19 @@ _SWITCHED_RE = re.compile(
     _I,
 )
 
+# "The new one is Pepper": said of the kind the answered turn named ("your cat").
+_NEW_ONE_RE = re.compile(
+    r"^(?:the|our|my)\s+new\s+one(?:'s|\s+is)\s+(?:called\s+|named\s+)?"
+    r"(?P<new>(?-i:[A-Z])[\w'-]+)$",
+    _I,
+)
+# "We moved offices", "I changed doctors": what follows is the new one.
+_CHANGED_RE = re.compile(
+    r"^(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
+    r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)$",
+    _I,
+)
+
 
 @dataclass(frozen=True)
 class Repair:
@@ -110,17 +123,23 @@ class Repair:
 
 def read_repairs(user_text: str) -> list[Repair]:
     """The repairs a user turn makes, one per sentence that is nothing but a repair. A
-    denial on its own ("Not anymore.") makes the next sentence a repair too."""
-    found, denied = [], False
+    denial on its own ("Not anymore.") or a change said as such ("We moved offices") makes
+    what follows a repair too."""
+    found, denied, changed = [], False, False
     for sentence in _sentences(user_text):
         sentence = sentence.strip().rstrip(".!")
         if len(sentence) > _MAX_CHARS:
-            denied = False
+            denied = changed = False
             continue
         # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part.
         parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
-        if repair := next(filter(None, (_read(part, denied) for part in parts)), None):
+        repair = None
+        for part in parts:
+            repair = repair or _read(part, denied, changed)
+            changed = changed or bool(_CHANGED_RE.match(part))
+        if repair:
             found.append(repair)
+        changed = bool(_CHANGED_RE.match(sentence))
         denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
     return found
 
@@ -143,7 +162,9 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
-def _read(sentence: str, denied: bool) -> Repair | None:
+def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
+    """The repair `sentence` makes: after a denial any short new word; after a slip or a
+    change said as such ("We moved offices"), only a name, a number or a date."""
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
@@ -151,14 +172,17 @@ def _read(sentence: str, denied: bool) -> Repair | None:
         if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
             return Repair(_bare(m["new"]), _bare(m["old"]))
     if restated := (
-        _THEIR_NAME_RE.match(body) or _THEIR_AGE_RE.match(body) or _SWITCHED_RE.match(body)
+        _THEIR_NAME_RE.match(body)
+        or _THEIR_AGE_RE.match(body)
+        or _SWITCHED_RE.match(body)
+        or _NEW_ONE_RE.match(body)
     ):
         return Repair(restated["new"], None)
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     slip = led and bool(_SELF_REPAIR_RE.match(sentence))
     # "she's 8, she had her birthday last week": the repair is the first part.
-    if not (denied or slip):
+    if not (denied or slip or changed):
         return None
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
         new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
