@@ -112,6 +112,8 @@ _CHANGED_RE = re.compile(
     r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)$",
     _I,
 )
+# Said without a denial, each names only the new value of what the answered turn claimed.
+_RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE)
 
 
 @dataclass(frozen=True)
@@ -171,13 +173,9 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE):
         if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
             return Repair(_bare(m["new"]), _bare(m["old"]))
-    if restated := (
-        _THEIR_NAME_RE.match(body)
-        or _THEIR_AGE_RE.match(body)
-        or _SWITCHED_RE.match(body)
-        or _NEW_ONE_RE.match(body)
-    ):
-        return Repair(restated["new"], None)
+    for regex in _RESTATEMENTS:
+        if restated := regex.match(body):
+            return Repair(restated["new"], None)
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     slip = led and bool(_SELF_REPAIR_RE.match(sentence))

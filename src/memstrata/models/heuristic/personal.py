@@ -732,11 +732,11 @@ _MY_REL_RE = re.compile(
     _I,
 )
 _MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
+_STILL_NOW = r"(?:now|these\s+days|again)"
 _FAVORITE_LAST_RE = re.compile(
     r"^(?P<value>(?!(?:this|that|it|these|those|which|what|who|he|she|they|there)\b)[\w'-]+"
     r"(?:\s+[\w'-]+){0,2})\s+(?:is|are)\s+(?:still\s+)?my\s+(?P<top>(?:all-time\s+)?"
-    r"(?:favou?rite|fave))(?:\s+(?!(?:now|these\s+days|again)$)(?P<noun>[\w ]{1,20}?))?"
-    r"(?:\s+(?:now|these\s+days|again))?$",
+    rf"(?:favou?rite|fave))(?:\s+(?!{_STILL_NOW}$)(?P<noun>[\w ]{{1,20}}?))?(?:\s+{_STILL_NOW})?$",
     _I,
 )
 # In a chat, "the" can only mean the speaker's own: "The appointment is May 16", "The defence
