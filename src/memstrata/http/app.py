@@ -106,8 +106,10 @@ def create_app(
     app.add_middleware(errors.CatchAllMiddleware)
 
     @app.get("/health", tags=["health"])
-    def health() -> Health:
+    async def health() -> Health:
         """Liveness; needs no key."""
+        # Async, as it does no I/O: a plain def would cost two trips to the threadpool,
+        # one to run it and one to check its answer.
         return Health(version=__version__)
 
     app.include_router(router)
