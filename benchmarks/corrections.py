@@ -601,6 +601,73 @@ DIALOGUES = (
         "robin",
         "alex is the user's partner",
     ),
+    # Session 10's held-out set G, first run: 0.70 (assistant claims 0.60, user's own 0.80).
+    dialogue(
+        "assistant claim",
+        ("Remind me where my sister lives?", "Your sister lives in Glasgow."),
+        ("She moved to Edinburgh last year.", "Thanks for the update."),
+        "edinburgh",
+        "glasgow",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Honda Civic.", "Nice car."),
+        ("Sold the Civic, I've got a Tesla now.", "Fancy!"),
+        "tesla",
+        "civic",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my son's name?", "Your son is called Oliver."),
+        ("Oliver's my nephew! My son is Theo.", "Sorry about that."),
+        "theo",
+        "son is called oliver",
+    ),
+    dialogue(
+        "user's own",
+        ("My standup is at 9:30 every day.", "Okay."),
+        ("They moved standup to 10:15.", "Got it."),
+        "10:15",
+        "9:30",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How long have I been vegan?", "You've been vegan for 3 years."),
+        ("Wrong, I'm vegetarian, not vegan.", "My mistake."),
+        "vegetarian",
+        "vegan for 3 years",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Priya.", "Noted."),
+        ("Priya left the company, I report to Marcus now.", "Okay."),
+        "marcus",
+        "priya",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my flight?", "Your flight is on Friday."),
+        ("It got moved to Sunday.", "Noted."),
+        "november 8",
+        "november 6",
+    ),
+    dialogue(
+        "user's own", ("I'm 27.", "Cool."), ("Oops, typo — I'm 28.", "No problem."), "28", "27"
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a graphic designer."),
+        ("I was, but I'm a UX researcher now.", "Thanks."),
+        "ux researcher",
+        "graphic designer",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Austin.", "Great city."),
+        ("We relocated to Denver in the summer.", "Enjoy the mountains."),
+        "denver",
+        "austin",
+    ),
 )
 
 

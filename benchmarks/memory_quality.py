@@ -1648,6 +1648,144 @@ LATE_CONVERSATIONS = (
         ),
         group=True,
     ),
+    # Session 10's held-out set (chat:7801-7806), first run on main: capture 0.48, updates
+    # 0.00, precision 0.96 (after its expectations took four true facts it had not listed).
+    Conversation(
+        "chat:7801",
+        (
+            said(
+                "I'm a nurse on night shifts at a hospital in Manchester, so I sleep during "
+                "the day.",
+                fact("work", "nurse"),
+                fact("location", "manchester"),
+                fact("work", "hospital"),
+            ),
+            said(
+                "My kids are 7 and 10, both at the same primary school.",
+                fact("relationship", "kids"),
+            ),
+            nothing("Can you plan a week of dinners that take under 30 minutes?"),
+            said("My son is lactose intolerant btw", fact("diet", "lactose", subject="user's son")),
+            said("We don't eat pork.", fact("diet", "pork")),
+            said("My husband Dev does the shopping on Saturdays.", fact("relationship", "dev")),
+            nothing("Thanks, that looks great!"),
+            said(
+                "Oh, and I've just been promoted to ward manager.",
+                change("work", "ward manager", "nurse"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7802",
+        (
+            said(
+                "hi im ravi, 34, software dev from pune",
+                fact("identity", "ravi"),
+                fact("identity", "34"),
+                fact("work", "software"),
+                fact("location", "pune"),
+            ),
+            said("i moved to berlin for work two years back", change("location", "berlin", "pune")),
+            said("my german is still pretty basic tbh", fact("skill", "german")),
+            nothing("how do i register my address at the buergeramt"),
+            said("my wife priya is joining me next month", fact("relationship", "priya")),
+            said("we're vegetarian, both of us", fact("diet", "vegetarian")),
+            nothing("ok that helps a lot"),
+        ),
+    ),
+    Conversation(
+        "chat:7803",
+        (
+            said(
+                "I've been a freelance illustrator for about eight years.",
+                fact("work", "illustrator"),
+            ),
+            said("I mostly use Procreate on an iPad Pro.", fact("possession", "procreate")),
+            said("I have ADHD, so long tasks are hard for me.", fact("health", "adhd")),
+            nothing("How should I price a children's book commission?"),
+            said(
+                "My partner Jules is a sound engineer.",
+                fact("relationship", "jules"),
+                fact("work", "sound engineer", subject="jules"),
+            ),
+            said(
+                "I'm originally from Lisbon but I've lived in Bristol since 2015.",
+                fact("location", "bristol"),
+                fact("location", "lisbon"),
+            ),
+            said(
+                "My goal this year is to publish my own graphic novel.",
+                fact("plan", "graphic novel"),
+            ),
+            nothing("Does this colour palette work?"),
+        ),
+    ),
+    Conversation(
+        "chat:7804",
+        (
+            said(
+                "Retired firefighter here, 66, living in Tucson.",
+                fact("work", "firefighter"),
+                fact("identity", "66"),
+                fact("location", "tucson"),
+            ),
+            said("I've got a bad knee from years on the job.", fact("health", "knee")),
+            said("I volunteer at the food bank on Wednesdays.", fact("work", "food bank")),
+            said("My grandson Eli just started kindergarten.", fact("relationship", "eli")),
+            nothing("What's a gentle workout for my knee?"),
+            said("I own a 2009 Ford F-150 that I'm restoring.", fact("possession", "f-150")),
+            said(
+                "Planning a road trip to Yellowstone in September with my brother.",
+                fact("plan", "yellowstone"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7805",
+        (
+            said(
+                "I'm a PhD student in marine biology at UC San Diego.",
+                fact("work", "marine biology"),
+                fact("work", "uc san diego"),
+                fact("work", "phd student"),
+            ),
+            said("My advisor is Dr. Okafor.", fact("relationship", "okafor")),
+            said(
+                "I'm allergic to shellfish, which is ironic given my field.",
+                fact("diet", "shellfish"),
+            ),
+            nothing("Can you help me outline my thesis chapter?"),
+            said("My defence is scheduled for May 12.", fact("important_date", "may 12")),
+            said("I speak Portuguese natively.", fact("skill", "portuguese")),
+            said(
+                "I just got engaged to my girlfriend Ana!",
+                fact("relationship", "ana"),
+                fact("relationship", "engaged"),
+            ),
+            nothing("What should I say in the acknowledgements?"),
+        ),
+    ),
+    Conversation(
+        "chat:7806",
+        (
+            said(
+                "Small business owner — I run a coffee roastery in Portland with 6 employees.",
+                fact("work", "coffee roastery"),
+                fact("location", "portland"),
+            ),
+            said("We use Shopify for the online store.", fact("possession", "shopify")),
+            nothing("How do I write a job post for a barista?"),
+            said(
+                "I have two rescue greyhounds, Pixel and Boo.",
+                fact("relationship", "pixel"),
+                fact("relationship", "boo"),
+            ),
+            said("I'm 45 and I've never taken a proper vacation.", fact("identity", "45")),
+            said(
+                "I'm hoping to open a second location next year.", fact("plan", "second location")
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -50,6 +50,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Whiskers was our old cat. The new one is Pepper.", Repair("Pepper", None)),
         ("We moved offices — it's in Shoreditch now.", Repair("Shoreditch", None)),
         ("I changed doctors. It's Dr. Osei now.", Repair("Osei", None)),
+        ("It got moved to Sunday.", Repair("Sunday", None)),
+        ("That's been pushed back to May 3.", Repair("May 3", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -77,6 +79,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "The new one is great.",
         "We moved offices.",
         "We moved offices — it's nicer.",
+        "It got moved to the other room.",  # a move to a day, not to a place
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -225,6 +228,28 @@ DIALOGUES = {
             ("Whiskers was our old cat. The new one is Pepper.", "Aw."),
         ],
         ["Pepper is the user's cat."],
+    ),
+    "a move of the answered claim's day": (
+        [("When's my flight?", "Your flight is on Friday."), ("It got moved to Sunday.", "OK.")],
+        ["The user's flight is on October 11."],  # Monday, 5 October
+    ),
+    "'she' is the person the answered claim is about": (
+        [
+            ("Remind me where my sister lives?", "Your sister lives in Glasgow."),
+            ("She moved to Edinburgh last year.", "Thanks for the update."),
+        ],
+        ["The user's sister lives in Edinburgh."],
+    ),
+    "'she' after a turn about two people names neither": (
+        [
+            ("Who are Ana and Bea?", "Ana lives in Porto and Bea lives in Faro."),
+            ("She moved to Lisbon.", "OK."),
+        ],
+        ["Ana lives in Porto.", "Bea lives in Faro."],
+    ),
+    "a recurring event moved by someone": (
+        [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],
+        ["The standup is at 10:15."],
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

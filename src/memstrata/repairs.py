@@ -112,6 +112,13 @@ _CHANGED_RE = re.compile(
     r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)$",
     _I,
 )
+# "It got moved to Sunday": the answered claim's day moved.
+_MOVED_TO_RE = re.compile(
+    r"^(?:it|that|this)(?:'s|\s+has|\s+was|\s+got|\s+is)?(?:\s+been|\s+got|\s+just)?\s+"
+    r"(?:moved|pushed|rescheduled|postponed|changed|bumped|brought\s+forward|delayed)"
+    r"(?:\s+back)?\s+(?:to|until)\s+(?P<new>[^,;.!?]+?)$",
+    _I,
+)
 # Said without a denial, each names only the new value of what the answered turn claimed.
 _RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE)
 
@@ -176,6 +183,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
             return Repair(restated["new"], None)
+    if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
+        return Repair(moved["new"], None)
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     slip = led and bool(_SELF_REPAIR_RE.match(sentence))

@@ -19,6 +19,7 @@ from memstrata.models.heuristic.personal_values import (
     TRADES,
     Reader,
     Value,
+    aged_count,
     allergen,
     business,
     company,
@@ -35,6 +36,7 @@ from memstrata.models.heuristic.personal_values import (
     phrase,
     place,
     plan,
+    product,
     proper_name,
     relation,
     said_as_is,
@@ -45,6 +47,7 @@ from memstrata.models.heuristic.personal_values import (
     thing,
     title,
     trip,
+    venue,
     whereabouts,
     word_of,
 )
@@ -56,6 +59,7 @@ from memstrata.models.heuristic.personal_words import (
     FOODS_TO_AVOID,
     HEALTH_STATES,
     INSTRUMENTS_AND_SPORTS,
+    JOB_HEAD_RE,
     MARITAL_STATUSES,
     RELATION_RE,
     RELATIONS,
@@ -161,6 +165,7 @@ FACETS: dict[str, Facet] = {
     "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
+    "volunteers": Facet(C.WORK, "volunteers:{key}", "{who} volunteers at {value}.", venue),
     "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
@@ -170,6 +175,7 @@ FACETS: dict[str, Facet] = {
         C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
     ),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
+    "aged": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", aged_count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
@@ -187,6 +193,7 @@ FACETS: dict[str, Facet] = {
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
+    "product": Facet(C.POSSESSION, "uses:{key}", "{who} uses {value}.", product),
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
     "degree": Facet(C.SKILL, "degree:{key}", "{who} has a degree in {value}.", field_of_study),
@@ -322,17 +329,21 @@ TABLE: tuple[Row, ...] = (
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
-                 r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the)"
+                 r"\s+(?:a|an)|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
+                 r"|is\s+now\s+(?:a|an|the)"
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
                  r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
-                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?",
+                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?"
+                 r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a software developer from Pune.", "hometown", "pune"),
          ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
+         ("I've just been promoted to ward manager.", "job title", "ward manager"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
     Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
                  r"\s+(?:job|position|role)",
@@ -356,19 +367,27 @@ TABLE: tuple[Row, ...] = (
                     r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry at a secondary school in Leicester.", "employer",
           "secondary school"),)),
+    Row("volunteers", r"(?:volunteers?|is\s+volunteering|does\s+volunteer\s+work)\s+(?:at|with|for)"
+                      r"\s+(?P<value>.+?)(?:\s+(?:on|every|once|twice)\s+.+)?",
+        (("I volunteer at the food bank on Wednesdays.", "volunteers:food bank", "food bank"),
+         ("I'm volunteering with Habitat for Humanity.", "volunteers:habitat for humanity",
+          "habitat for humanity"))),
     Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
                  r"|owns?)\s+(?P<value>(?:the\s+)?[\w .&-]+?\s+(?:project|team|group|program"
                  r"|initiative|department|squad|effort|launch|migration))"
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
     Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
-                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
+                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+?))?(?:\s+with\s+.+)?",
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
+         ("I run a coffee roastery in Portland with 6 employees.", "home", "portland"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
     Row("relation", rf"(?:has|have|got|has\s+got|have\s+got)\s+(?:two|three|four|five|\d)\s+"
-                    rf"(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?(?P<value>.+)",
+                    rf"(?:[\w-]+\s+){{0,2}}?(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?"
+                    r"(?P<value>.+)",
         (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
+         ("I have two rescue greyhounds, Pixel and Boo.", "dog:boo", "boo"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
@@ -379,6 +398,9 @@ TABLE: tuple[Row, ...] = (
          ("We have two kids.", "count:child", "two kids"),
          ("We have three boys under ten.", "count:son", "three boys"),
          ("We're down to one dog now.", "count:dog", "one dog")), we=True),
+    Row("aged", rf"my\s+(?P<value>(?P<kind>{RELATION_RE})s?\s+are\s+(?:aged\s+|ages\s+)?\d{{1,2}}"
+                r"(?:\s*,\s*\d{1,2})*,?\s+and\s+\d{1,2})(?:\s+years\s+old|\s+now)?(?:,.*)?",
+        (("My kids are 7 and 10.", "count:child", "two kids"),), we=True),
     Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
                     r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)\s+"
                     rf"(?P<kind>{RELATION_RE})s?)",
@@ -442,7 +464,8 @@ TABLE: tuple[Row, ...] = (
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
     # diet and allergies
     Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
-        (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"))),
+        (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"),
+         ("We're vegetarian, both of us.", "diet", "vegetarian")), we=True),
     Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to"
                 r"|is\s+doing|does|is\s+eating)"
                 r"\s+(?:a\s+)?(?:strict\s+|mostly\s+|largely\s+|mainly\s+)?(?P<value>.+?)"
@@ -466,7 +489,8 @@ TABLE: tuple[Row, ...] = (
     Row("avoids", r"(?:doesn't|can't|won't|never)\s+(?:eat|eats|drink|drinks|have|touch)"
                   r"\s+(?:any\s+)?(?P<value>.+)",
         (("I don't eat pork.", "avoids:pork", "pork"),
-         ("I can't eat gluten or dairy.", "avoids:dairy", "dairy")), many=True, negated=True),
+         ("I can't eat gluten or dairy.", "avoids:dairy", "dairy"),
+         ("We don't eat pork.", "avoids:pork", "pork")), many=True, negated=True, we=True),
     Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
                   r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
         (("I gave up meat.", "avoids:meat", "meat"),), many=True),
@@ -516,6 +540,10 @@ TABLE: tuple[Row, ...] = (
         (("I use Emacs.", "tool:editor", "emacs"),
          ("I mostly code in Go.", "tool:programming language", "go"),
          ("I use Neovim and zsh.", "tool:shell", "zsh")), many=True),
+    Row("product", r"(?:uses?|is\s+using|relies\s+on|swears\s+by)\s+(?P<value>.+?)"
+                   r"(?:\s+(?:for|on|to|at|as|in|with|every|daily)\b.*)?",
+        (("I mostly use Procreate on an iPad Pro.", "uses:procreate", "procreate"),
+         ("We use Shopify for the online store.", "uses:shopify", "shopify")), we=True),
     Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
                 r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving)\s+(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
@@ -542,6 +570,11 @@ TABLE: tuple[Row, ...] = (
         (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),
          ("I speak Spanish and Portuguese fluently.", "language:portuguese", "portuguese")),
         many=True),
+    Row("speaks", r"my\s+(?P<value>[\w-]+)\s+is\s+(?:still\s+|pretty\s+|quite\s+|very\s+|really\s+"
+                  r"|fairly\s+|a\s+bit\s+|kind\s+of\s+|kinda\s+)*(?:basic|rusty|fluent|decent|good"
+                  r"|ok|okay|bad|terrible|poor|limited|conversational|solid|improving|shaky|weak"
+                  r"|strong|not\s+great|getting\s+better)",
+        (("My German is still pretty basic.", "language:german", "german"),)),
     Row("speaks", r"is\s+a\s+native\s+(?P<value>\w+)\s+speaker",
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
@@ -652,9 +685,9 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 _CONTRACTIONS = (
     (re.compile(r"^(?:i'm|im|i\s+am)\b", _I), "I is"),
-    (re.compile(r"^(?:i've|ive)\b", _I), "I have"),
+    (re.compile(r"^(?:i've|ive|i\s+have)(?:\s+got)?\b", _I), "I have"),
     (re.compile(r"^we're\b", _I), "we is"),
-    (re.compile(r"^we've\b", _I), "we have"),
+    (re.compile(r"^(?:we've|we\s+have)(?:\s+got)?\b", _I), "we have"),
 )
 # Wishes and what-ifs state nothing: "I wish I lived in Paris", "if I were vegan".
 _UNREAL_RE = re.compile(
@@ -696,7 +729,8 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic|studying|majoring)\s"
+    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic|studying|majoring|planning"
+    r"|hoping|training|saving\s+up)\s"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
 )
@@ -711,16 +745,32 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
+    (re.compile(rf"^(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\s+here\b)", _I), "I am a "),
     (_DROPPED_I_AM_RE, "I am "),
     (
         re.compile(
-            rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)", _I
+            rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here"
+            r"\s*(?:,|$))",
+            _I,
         ),
         "my name is ",
     ),
 )
-# "Lucía here": with the rewrite above, "my name is Lucía here", whose "here" goes.
-_HERE_RE = re.compile(r"^(my name is .+?)\s+here$", _I)
+# "Lucía here", "Nurse here, 40", "Ravi here, 34": after the rewrites above, "here" goes,
+# and a name that a list follows is what the speaker is ("I is Ravi, 34").
+_HERE_RE = re.compile(
+    r"^(?:my\s+name\s+is\s+(?P<listed>.+?)\s+here(?=\s*,)"
+    r"|(?P<said>(?:my\s+name\s+is|I\s+is\s+a)\s+.+?)\s+here\b)",
+    _I,
+)
+
+
+def _here_dropped(text: str) -> str:
+    if not (here := _HERE_RE.match(text)):
+        return text
+    return (f"I is {here['listed']}" if here["listed"] else here["said"]) + text[here.end() :]
+
+
 _FIRST_RE = re.compile(
     r"^(?P<pro>i|we|(?:my\s+\w+|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
     r"\s+(?P<rest>.+)$",
@@ -807,7 +857,7 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _LEAD_IN_RE.sub("", clause.text.strip())
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
-    text = _HERE_RE.sub(r"\1", text)
+    text = _here_dropped(text)
     me = speaker(clause)
     if _household(clause):
         text = _THE_MINE_RE.sub("my ", text, count=1)
@@ -867,7 +917,8 @@ _NORMAL_FORMS = (
 
 _FILLER_END_RE = re.compile(
     r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
-    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha"
+    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha|tbh|honestly"
+    r"|to\s+be\s+honest|imo"
     r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant))+$",
     _I,
 )
@@ -931,10 +982,10 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
     groups = match.groupdict()
     if row.kind:
         return row.kind
-    if facet in ("relation", "children") and groups.get("kind"):
+    if facet in ("relation", "children", "aged") and groups.get("kind"):
         word = re.sub(r"\s+", " ", groups["kind"].lower())
         rel = RELATIONS[word]
-        return rel if word in UNIQUE_RELATIONS or facet == "children" else f"{rel}:{value.key}"
+        return rel if word in UNIQUE_RELATIONS or facet != "relation" else f"{rel}:{value.key}"
     if facet == "likes":
         return preference_slot(value.key)
     if facet == "event":  # "my thesis defence" and "the defence" are one event
@@ -1075,8 +1126,7 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
         return found
     if rest.lower().startswith("is ") and "," in rest:
         parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
-        # A number later in the list is not the subject's age: "a dad of two girls, 8 and 11".
-        parts = parts[:1] + [p for p in parts[1:] if not p.strip().isdigit()]
+        parts = _ages_kept(parts)
         listed = [_listed_facts(reading, p, clause, negated) for p in parts]
         # "I'm getting there, Caroline": a list is one when its first part reads as a fact;
         # otherwise the name after the comma is the person spoken to.
@@ -1084,6 +1134,19 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
             return [f for part in listed for f in part]
     head = rest.split(",", 1)[0]
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+_COUNTS_RE = re.compile(r"\b(?:\d+|two|three|four|five|six)\s+(?:[\w-]+\s+)?[\w-]+s\b", _I)
+
+
+def _ages_kept(parts: list[str]) -> list[str]:
+    """The list's parts, less numbers that are the ages of people it counted ("a dad of two
+    girls, 8 and 11"); a number after a name is the subject's own ("Ravi, 34")."""
+    kept = parts[:1]
+    for part in parts[1:]:
+        if not (part.strip().isdigit() and any(_COUNTS_RE.search(k) for k in kept)):
+            kept.append(part)
+    return kept
 
 
 def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
@@ -1113,7 +1176,7 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
 # Clauses without a first-person word or a capitalised start say nothing these rules read;
 # one search skips them, which matters for chat where most clauses state nothing.
 _SPEAKER_CUE_RE = re.compile(
-    r"\b(?:i|i'm|im|i've|ive|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
+    r"\b(?:i|i'm|im|i've|ive|my|we|we're|we've|our|me|name's)\b|\s+here\s*(?:,|$)", _I
 )
 
 

@@ -202,6 +202,35 @@ def phrase(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+_NAMED_PLACE_RE = re.compile(r"(?:[A-Z][\w'&.-]*)(?:\s+(?:for|of|the|and|&|[A-Z][\w'&.-]*)){0,5}")
+
+
+def venue(raw: str, clause: Clause) -> Value | None:
+    """Where someone gives their time: "Habitat for Humanity", "the food bank"."""
+    named = raw.strip(" .,!;:")
+    if _NAMED_PLACE_RE.fullmatch(named):
+        return Value(named, named.lower())
+    found = phrase(raw, clause)
+    if found is None:
+        return None
+    shown = _cut(raw)
+    return Value(shown if shown.lower().endswith(found.key) else found.shown, found.key)
+
+
+def product(raw: str, clause: Clause) -> Value | None:
+    """A named tool or service someone uses ("Procreate", "Google Sheets"), written with
+    capitals; a language or a nationality is none."""
+    shown = _cut(raw)
+    parts = shown.split()
+    if not 0 < len(parts) <= 3 or clause.text.isupper() or parts[0].lower() in NOT_NAMES:
+        return None
+    if not all(p[:1].isupper() or p[:1].isdigit() for p in parts):
+        return None
+    if shown.lower() in LANGUAGES or shown.lower() in NATIONALITIES:
+        return None
+    return Value(shown, shown.lower())
+
+
 def taste(raw: str, clause: Clause) -> Value | None:
     """Something liked, named: "a fan of this genre" names nothing without its sentence."""
     if re.match(r"(?:this|that|these|those|it|them|him|her)\b", raw.strip(), _I):
@@ -215,7 +244,8 @@ _BUSINESSES = (
     r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
     r"|school|university|college|hospital|library|museum|charity|non-?profit|bank|lab"
     r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
-    r"|supermarket|theat(?:er|re)|cinema|foundation"
+    r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
+    r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel"
 )
 
 
@@ -289,9 +319,9 @@ def thing(raw: str, clause: Clause) -> Value | None:
     shown = display(
         _cut(
             re.sub(
-                r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:new|used|old|second-hand"
+                r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:(?:new|used|old|second-hand"
                 r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
-                r"|little|tiny|big|vintage)\s+",
+                r"|little|tiny|big|vintage|(?:19|20)\d\d)\s+)+|\s+that\s+.*$",
                 "",
                 raw,
                 flags=_I,
@@ -447,6 +477,19 @@ def count(raw: str, clause: Clause) -> Value | None:
     """How many of a relation someone has: "three grandkids", keyed by the number."""
     shown = " ".join(raw.lower().split())
     return Value(shown, shown)
+
+
+_COUNT_WORDS = ("one", "two", "three", "four", "five", "six")
+
+
+def aged_count(raw: str, clause: Clause) -> Value | None:
+    """Children counted by the ages listed: "kids are 7 and 10" is two kids."""
+    noun, _, listed = raw.lower().partition(" are ")
+    ages = re.findall(r"\d{1,2}", listed)
+    if not 2 <= len(ages) <= len(_COUNT_WORDS):
+        return None
+    counted = f"{_COUNT_WORDS[len(ages) - 1]} {' '.join(noun.split())}"
+    return Value(f"{counted}, aged {', '.join(ages[:-1])} and {ages[-1]}", counted)
 
 
 def hobby(raw: str, clause: Clause) -> Value | None:

@@ -424,18 +424,27 @@ def event_date(clause: Clause) -> Parsed | None:
 # --- recurring events ------------------------------------------------------------------
 
 _CLOCK = r"(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon)"
+_OWNER = r"(?:the|our|my|your|their|a|an)\s+"
 _RECURRING_RE = re.compile(
     r"^(?:we\s+have\s+|there's\s+|there\s+is\s+|we\s+do\s+|we\s+hold\s+|we\s+run\s+)?"
-    r"(?:the\s+|our\s+|a\s+|an\s+)?(?P<event>[\w:/&' -]{2,60}?)\s+(?:is\s+|are\s+|happens\s+"
+    rf"(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,60}}?)\s+(?:is\s+|are\s+|happens\s+"
     r"|happen\s+|takes\s+place\s+|will\s+be\s+|runs\s+|is\s+held\s+|is\s+scheduled\s+)?"
     rf"(?P<sched>(?:at\s+{_CLOCK}\s+)?(?:{FREQUENCY})\b.*)$",
     _I,
 )
 # A recurring event that moves: "Standup moved to 10am", "The retro is now on Fridays".
 _RESCHEDULED_RE = re.compile(
-    r"^(?:the\s+|our\s+)?(?P<event>[\w:/&' -]{2,40}?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
+    rf"^(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
     r"(?:moved|been\s+moved|is\s+moving|is\s+now|now\s+starts|starts)\s+(?:to\s+)?"
     rf"(?P<sched>(?:at\s+)?{_CLOCK}|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
+    _I,
+)
+# Said of who moved it: "They moved standup to 10:15", "We pushed the retro to Fridays".
+_MOVED_BY_RE = re.compile(
+    r"^(?:they|we|i|someone|\w+)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|pushed|shifted"
+    rf"|rescheduled|changed|bumped)\s+(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)"
+    r"\s+(?:back\s+|up\s+)?to\s+"
+    rf"(?P<sched>(?:at\s+)?{_CLOCK}|(?:on\s+)?(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
     _I,
 )
 _WE_MEET_RE = re.compile(
@@ -462,7 +471,7 @@ def recurring(clause: Clause) -> Parsed | None:
 
 def _scheduled(text: str) -> tuple[str, str] | None:
     """(event, schedule) of a recurring event's sentence."""
-    for regex in (_RECURRING_RE, _RESCHEDULED_RE):
+    for regex in (_RECURRING_RE, _RESCHEDULED_RE, _MOVED_BY_RE):
         match = regex.match(text)
         event = match["event"].strip() if match else ""
         if match and _EVENT_HEAD_RE.search(event) and short_np(event, 5):
