@@ -668,6 +668,78 @@ DIALOGUES = (
         "denver",
         "austin",
     ),
+    # Session 10's held-out set H, run after G was fixed: 0.40 (assistant claims 0.60, user's
+    # own 0.20).
+    dialogue(
+        "assistant claim",
+        ("Who's my boss again?", "Your manager is Helen."),
+        ("Helen retired, my new manager is Omar.", "Got it."),
+        "omar",
+        "helen",
+    ),
+    dialogue(
+        "user's own",
+        ("I weigh 90kg.", "Okay."),
+        ("Down to 84kg now!", "Great progress."),
+        "84kg",
+        "90kg",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where did I say I grew up?", "You grew up in Leeds."),
+        ("Not Leeds, Sheffield.", "Sorry."),
+        "sheffield",
+        "leeds",
+    ),
+    dialogue(
+        "user's own",
+        ("My daughter's name is Isla.", "Lovely name."),
+        ("Sorry, autocorrect — it's Ayla, not Isla.", "Fixed."),
+        "ayla",
+        "isla",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wifi provider?", "You're with BT."),
+        ("We switched to Virgin Media last month.", "Noted."),
+        "virgin media",
+        "bt",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to penicillin.", "Noted."),
+        ("Turns out it was amoxicillin I'm allergic to, not penicillin.", "Good to know."),
+        "amoxicillin",
+        "penicillin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my cat's name?", "Your cat is called Luna."),
+        ("Nope, that's my sister's cat. Mine is Mochi.", "Oops."),
+        "mochi",
+        "luna",
+    ),
+    dialogue(
+        "user's own",
+        ("My rent is £1,100 a month.", "Okay."),
+        ("The landlord put the rent up to £1,250.", "Ouch."),
+        "1,250",
+        "1,100",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son is 12."),
+        ("He turned 13 last week actually.", "Happy birthday to him!"),
+        "13",
+        "12",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a vegetarian.", "Noted."),
+        ("I started eating fish again, so pescatarian now.", "Okay."),
+        "pescatarian",
+        "vegetarian",
+    ),
 )
 
 

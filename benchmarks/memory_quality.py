@@ -1275,7 +1275,11 @@ LATE_CONVERSATIONS = (
             ),
             said("We have three boys under ten.", fact("relationship", "three boys")),
             nothing("How do I get wax out of a carpet?"),
-            said("I'm gluten-free because of celiac.", fact("diet", "gluten-free")),
+            said(
+                "I'm gluten-free because of celiac.",
+                fact("diet", "gluten-free"),
+                fact("health", "celiac"),
+            ),
             said(
                 "My mom's surgery is on December 3rd, so I'll be off that week.",
                 fact("important_date", "december 3", subject="user's mother"),
@@ -1783,6 +1787,137 @@ LATE_CONVERSATIONS = (
             said("I'm 45 and I've never taken a proper vacation.", fact("identity", "45")),
             said(
                 "I'm hoping to open a second location next year.", fact("plan", "second location")
+            ),
+        ),
+    ),
+    # Session 10's second held-out set (chat:7901-7906), run after the first was fixed:
+    # capture 0.60, precision 1.00 (after its expectations took two true facts it had not
+    # listed, "Tomasz is Polish" and Luc's plan).
+    Conversation(
+        "chat:7901",
+        (
+            said(
+                "Quick background: I'm an accountant at Deloitte in Toronto, married, one kid "
+                "on the way.",
+                fact("work", "accountant"),
+                fact("work", "deloitte"),
+                fact("location", "toronto"),
+                fact("relationship", "married"),
+            ),
+            nothing("What's the best way to save for a child's education in Canada?"),
+            said(
+                "My wife Mei is a pharmacist.",
+                fact("relationship", "mei"),
+                fact("work", "pharmacist", subject="mei"),
+            ),
+            said("Our baby is due in February 🎉", fact("important_date", "february")),
+            said("I max out my RRSP every year.", fact("note", "rrsp")),
+            nothing("Is an RESP better than a TFSA for this?"),
+        ),
+    ),
+    Conversation(
+        "chat:7902",
+        (
+            said(
+                "I am working as a cook in a hotel in Dubai since 3 years, I am from Kerala.",
+                fact("work", "cook"),
+                fact("location", "dubai"),
+                fact("location", "kerala"),
+                fact("work", "hotel"),
+            ),
+            said(
+                "My mother is staying with my brother in Kochi.",
+                fact("location", "kochi", subject="user's mother"),
+            ),
+            nothing("How to send money home cheaply?"),
+            said("I have diabetes so I am careful with sugar.", fact("health", "diabetes")),
+            said("I want to start my own restaurant in Kochi one day.", fact("plan", "restaurant")),
+        ),
+    ),
+    Conversation(
+        "chat:7903",
+        (
+            said(
+                "So I'm a junior in high school and I play varsity soccer.",
+                fact("work", "high school"),
+                fact("work", "junior"),
+                fact("skill", "soccer"),
+            ),
+            said(
+                "I'm 16 and I really want to study computer science at MIT.",
+                fact("identity", "16"),
+                fact("plan", "computer science"),
+            ),
+            nothing("What should I put in my college essay?"),
+            said(
+                "My parents are divorced and I live with my mom in Phoenix.",
+                fact("location", "phoenix"),
+                fact("relationship", "mom"),
+            ),
+            said("I got a 1480 on the SAT last month.", fact("note", "1480")),
+            said("oh and I'm captain of the robotics team", fact("work", "robotics")),
+        ),
+    ),
+    Conversation(
+        "chat:7904",
+        (
+            said(
+                "Hello! I'm Marguerite, I run a small vineyard in Burgundy with my two sons.",
+                fact("identity", "marguerite"),
+                fact("work", "vineyard"),
+                fact("location", "burgundy"),
+            ),
+            said("My English is not perfect, I'm French.", fact("identity", "french")),
+            nothing("Can you help me write a description for our wine?"),
+            said("We produce mostly Pinot Noir.", fact("work", "pinot noir")),
+            said(
+                "My eldest son Luc is taking over the business next year.",
+                fact("relationship", "luc"),
+                fact("plan", "business", subject="luc"),
+            ),
+            said("I had a hip replacement in the spring.", fact("health", "hip")),
+        ),
+    ),
+    Conversation(
+        "chat:7905",
+        (
+            said(
+                "Been a software tester for 12 years, currently contracting for the NHS.",
+                fact("work", "tester"),
+                fact("work", "nhs"),
+            ),
+            said("I'm autistic, so please be direct with me.", fact("health", "autistic")),
+            said("I live on a narrowboat, which is a whole thing.", fact("location", "narrowboat")),
+            nothing("How do I get better at test automation?"),
+            said("I've been learning Playwright in my spare time.", fact("skill", "playwright")),
+            said("My cat Socks lives on the boat with me.", fact("relationship", "socks")),
+            said(
+                "Good news, I just landed a permanent role at Monzo!",
+                change("work", "monzo", "nhs"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7906",
+        (
+            said("Mara here, from the climbing gym.", fact("identity", "mara")),
+            said(
+                "I'm a paediatric nurse, been doing it for about 10 years.",
+                fact("work", "paediatric nurse"),
+            ),
+            said(
+                "I'm gluten-free because of coeliac disease.",
+                fact("diet", "gluten"),
+                fact("health", "coeliac"),
+            ),
+            nothing("Any ideas for a birthday cake I can actually eat?"),
+            said("My birthday's on the 14th of June.", fact("important_date", "june 14")),
+            said(
+                "My boyfriend Tomasz is Polish and we speak a mix of English and Polish at home.",
+                fact("relationship", "tomasz"),
+                fact("skill", "polish"),
+                fact("skill", "english"),
+                fact("identity", "polish", subject="tomasz"),
             ),
         ),
     ),

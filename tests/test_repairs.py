@@ -52,6 +52,11 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("I changed doctors. It's Dr. Osei now.", Repair("Osei", None)),
         ("It got moved to Sunday.", Repair("Sunday", None)),
         ("That's been pushed back to May 3.", Repair("May 3", None)),
+        ("Nope, that's my sister's cat. Mine is Mochi.", Repair("Mochi", None)),
+        (
+            "Turns out it was amoxicillin I'm allergic to, not penicillin.",
+            Repair("amoxicillin", "penicillin"),
+        ),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -80,6 +85,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "We moved offices.",
         "We moved offices — it's nicer.",
         "It got moved to the other room.",  # a move to a day, not to a place
+        "No, that's my sister's cat.",  # whose it is, not a new value
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -246,6 +252,20 @@ DIALOGUES = {
             ("She moved to Lisbon.", "OK."),
         ],
         ["Ana lives in Porto.", "Bea lives in Faro."],
+    ),
+    "a sum raised by someone": (
+        [
+            ("My rent is £1,100 a month.", "OK."),
+            ("The landlord put the rent up to £1,250.", "Ouch."),
+        ],
+        ["The user's rent is £1,250."],
+    ),
+    "another's pet is no claim of the user's, and 'mine' names theirs": (
+        [
+            ("What's my cat's name?", "Your cat is called Luna."),
+            ("Nope, that's my sister's cat. Mine is Mochi.", "Oops."),
+        ],
+        ["Mochi is the user's cat."],
     ),
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],

@@ -39,7 +39,8 @@ _LEAD_RE = re.compile(
     rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
-    r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but)\b[\s,:;.!—–-]*)+",
+    r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?)\b"
+    r"[\s,:;.!—–-]*)+",
     _I,
 )
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
@@ -106,6 +107,13 @@ _NEW_ONE_RE = re.compile(
     r"(?P<new>(?-i:[A-Z])[\w'-]+)$",
     _I,
 )
+# "It was amoxicillin I'm allergic to, not penicillin": what the speaker says of the new
+# word is not part of it.
+_CLEFT_RE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|i'm|i've|we|we're|he|she|they)\b.*$", _I)
+# "Mine is Mochi", said after "that's my sister's cat": the speaker's own is the new one.
+_MINE_RE = re.compile(
+    r"^(?:mine|ours)(?:'s|\s+is)\s+(?:called\s+|named\s+)?(?P<new>(?-i:[A-Z])[\w'-]+)$", _I
+)
 # "We moved offices", "I changed doctors": what follows is the new one.
 _CHANGED_RE = re.compile(
     r"^(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
@@ -120,7 +128,7 @@ _MOVED_TO_RE = re.compile(
     _I,
 )
 # Said without a denial, each names only the new value of what the answered turn claimed.
-_RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE)
+_RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE, _MINE_RE)
 
 
 @dataclass(frozen=True)
@@ -178,8 +186,11 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
     for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE):
-        if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
-            return Repair(_bare(m["new"]), _bare(m["old"]))
+        if not (m := regex.match(body)):
+            continue
+        new = _CLEFT_RE.sub("", m["new"])
+        if _short(new) and _short(m["old"]):
+            return Repair(_bare(new), _bare(m["old"]))
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
             return Repair(restated["new"], None)
@@ -193,9 +204,13 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         return None
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
         new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
-        if _short(new) and (denied or _specific(new)):
+        if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
             return Repair(new, None)
     return None
+
+
+# "No, that's my sister's cat": whose it is, not what it is.
+_SOMEONE_ELSES_RE = re.compile(r"^(?:my|your|his|her|their|our)\s+[\w-]+'s\b", _I)
 
 
 def _specific(word: str) -> bool:

@@ -178,6 +178,9 @@ def test_birthday_resolves_against_the_turn():
         "I use English at work.",
         "I use it every day.",
         "I have a workshop in the basement.",
+        "I'm a senior at work.",
+        "Vegan food is great.",
+        "Up to 5 people can come.",
     ],
 )
 def test_not_facts(text):
@@ -388,6 +391,17 @@ def test_ages_after_a_count_of_children_are_theirs_not_the_speakers():
     found = keys(facts("I'm a single dad of two girls, 8 and 11."))
     assert ("user", "count:daughter", "two girls") in found
     assert not [k for k in found if k[1] == "age"]
+
+
+def test_a_word_for_what_someone_is_is_no_name():
+    assert keys(facts("Vegan now.")) == [("user", "diet", "vegan")]
+
+
+def test_a_diet_kept_because_of_a_condition_gives_both():
+    found = keys(facts("I'm gluten-free because of coeliac disease."))
+    assert ("user", "condition:coeliac disease", "coeliac disease") in found
+    assert ("user", "diet", "gluten-free") in found
+    assert keys(facts("I'm vegan because of the animals.")) == [("user", "diet", "vegan")]
 
 
 def test_an_age_after_a_name_is_the_speakers():

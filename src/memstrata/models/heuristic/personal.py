@@ -132,6 +132,10 @@ class Row:
 
 # --- the table -----------------------------------------------------------------------------
 
+_SCHOOL_YEARS = (
+    r"freshman|sophomore|junior|senior|fresher|(?:first|second|third|final)-year(?:\s+student)?"
+)
+_LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|commune|kibbutz"
 FACETS: dict[str, Facet] = {
     "name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", name),
     "proper name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", proper_name),
@@ -146,6 +150,7 @@ FACETS: dict[str, Facet] = {
     "birth year": Facet(C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)),
     "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
+    "aboard": Facet(C.LOCATION, "home", "{who} lives on {a_value}.", word_of(_LIVED_ON)),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
     "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
@@ -162,6 +167,8 @@ FACETS: dict[str, Facet] = {
         ),
     ),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
+    "school": Facet(C.WORK, "employer", "{who} studies at {value}.", org),
     "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
@@ -171,6 +178,7 @@ FACETS: dict[str, Facet] = {
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
+    "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
     "marital": Facet(
         C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
     ),
@@ -239,6 +247,7 @@ _MOVED = (
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
+    r"|is\s+(?:contracting|consulting|freelancing)"
     r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
     r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|nights"
     r"|weekends|freelance))?\s+(?:at|for)"
@@ -250,7 +259,8 @@ _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
     r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
     r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
-    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
+    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted)\s+(?:a|an|the)"
+    r"\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post|contract)\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
@@ -305,6 +315,8 @@ TABLE: tuple[Row, ...] = (
                     r"|was\s+raised\s+in)\s+(?P<value>.+)",
         (("I'm originally from Lyon.", "hometown", "lyon"),
          ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("aboard", r"lives?\s+on\s+(?P<value>(?:a|an)\s+[\w -]+?)(?:,.*)?",
+        (("I live on a narrowboat, which is a whole thing.", "home", "narrowboat"),), we=True),
     Row("hometown", r"my\s+hometown\s+is\s+(?P<value>.+)",
         (("My hometown is Cork.", "hometown", "cork"),)),
     # work
@@ -313,6 +325,9 @@ TABLE: tuple[Row, ...] = (
         (("My office is in Canary Wharf.", "office", "canary wharf"),), we=True),
     Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
         (("I'm on the platform team.", "team", "platform"),)),
+    Row("team", r"is\s+(?:the\s+)?(?:captain|co-captain|vice-captain|president|leader)\s+of\s+the"
+                r"\s+(?P<value>.+?)\s+(?:team|club|society|squad)",
+        (("I'm captain of the robotics team.", "team", "robotics"),)),
     Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
                 r"\s+team",
         (("I moved to the data team.", "team", "data"),)),
@@ -333,11 +348,12 @@ TABLE: tuple[Row, ...] = (
                  r"|is\s+now\s+(?:a|an|the)"
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
-                 r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
-                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?"
+                 r"(?:\s+(?:at|for|with|in(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
+                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I'm a software developer from Pune.", "hometown", "pune"),
+         ("I am working as a cook in a hotel in Dubai since 3 years.", "home", "dubai"),
          ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
@@ -345,6 +361,11 @@ TABLE: tuple[Row, ...] = (
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I've just been promoted to ward manager.", "job title", "ward manager"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+    Row("school year", rf"is\s+(?:a|an)\s+(?P<value>{_SCHOOL_YEARS})\s+(?:in|at)\s+"
+                       r"(?P<school>(?:high|middle|grad)\s+school|college|uni(?:versity)?"
+                       r"|(?-i:[A-Z])[^,]*)",
+        (("I'm a junior in high school.", "job title", "junior"),
+         ("I'm a sophomore at Ohio State.", "employer", "ohio state"))),
     Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
                  r"\s+(?:job|position|role)",
         (("I got the athletic director job.", "job title", "athletic director"),)),
@@ -454,15 +475,27 @@ TABLE: tuple[Row, ...] = (
                   r"|wrist|arm|leg|shoulder|hip|neck|hamstring|acl|foot|hand|elbow|finger|toe|rib|calf))"
                   r"\b.*",
         (("I hurt my back lifting flour sacks.", "injury:back", "back"),)),
-    Row("weight", r"(?:weighs?|is)\s+(?:about\s+|around\s+)?(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
+    Row("surgery", r"(?:had|has\s+had|got|underwent)\s+(?:(?:a|an|my)\s+)?"
+                   r"(?P<value>(?:[\w-]+\s+){0,2}?(?:replacement|surgery|operation|transplant"
+                   r"|bypass|reconstruction))"
+                   r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
+        (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
+         ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    Row("weight", r"(?:weighs?|is|(?:is|got|went)\s+(?:down|up)\s+to)\s+(?:about\s+|around\s+)?"
+                  r"(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
                   r"|kilos|lbs?|pounds))",
-        (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"))),
+        (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"),
+         ("Down to 84kg now!", "weight", "84kg"))),
     Row("height", r"is\s+(?P<value>[4-7]'\s?\d{1,2}\"?|[12]\.\d{1,2}\s?m|1\d{2}\s?cm)(?:\s+tall)?",
         (("I'm 5'10.", "height", "5'10"), ("I'm 178 cm tall.", "height", "178 cm"))),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
     # diet and allergies
+    Row("diet", rf"is\s+(?P<value>{DIETS})\s+(?:because\s+of|due\s+to)\s+(?:my\s+|having\s+)?"
+                r"(?P<condition>.+)",
+        (("I'm gluten-free because of coeliac disease.", "condition:coeliac disease",
+          "coeliac disease"),), we=True),
     Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
         (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"),
          ("We're vegetarian, both of us.", "diet", "vegetarian")), we=True),
@@ -520,6 +553,8 @@ TABLE: tuple[Row, ...] = (
          ("I'm having a baby on June 2.", "due date", "june 2")), we=True),
     Row("due", r"(?:is\s+due|my\s+due\s+date\s+is)\s+(?P<value>.+)",
         (("I'm due in May.", "due date", "may"),)),
+    Row("due", r"my\s+(?:baby|little\s+one|first|second|third)(?:\s+is|'s)\s+due\s+(?P<value>.+)",
+        (("Our baby is due in February.", "due date", "february"),), we=True),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
         (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
     Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
@@ -565,11 +600,12 @@ TABLE: tuple[Row, ...] = (
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
-                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+?)(?:\s+(?:fluently|natively|well"
+                  r"|can\s+speak|speak\s+some)\s+(?:a\s+mix\s+of\s+|both\s+)?(?P<value>.+?)"
+                  r"(?:\s+(?:fluently|natively|well"
                   r"|very\s+well|fairly\s+well|a\s+little|a\s+bit|conversationally|decently))?",
         (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),
          ("I speak Spanish and Portuguese fluently.", "language:portuguese", "portuguese")),
-        many=True),
+        many=True, we=True),
     Row("speaks", r"my\s+(?P<value>[\w-]+)\s+is\s+(?:still\s+|pretty\s+|quite\s+|very\s+|really\s+"
                   r"|fairly\s+|a\s+bit\s+|kind\s+of\s+|kinda\s+)*(?:basic|rusty|fluent|decent|good"
                   r"|ok|okay|bad|terrible|poor|limited|conversational|solid|improving|shaky|weak"
@@ -611,8 +647,10 @@ TABLE: tuple[Row, ...] = (
                  r"|in\s+(?:a|the)\s+(?:local\s+)?(?:choir|band|club|league|team|group)))?",
         (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
                                                  "paints watercolors"))),
-    Row("plays", r"(?:plays?|is\s+playing)\s+(?P<value>.+)",
-        (("I play the cello.", "plays:cello", "cello"),)),
+    Row("plays", r"(?:plays?|is\s+playing)\s+(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
+                 r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+)",
+        (("I play the cello.", "plays:cello", "cello"),
+         ("I play varsity soccer.", "plays:soccer", "soccer"))),
     # preferences
     Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
                     r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
@@ -729,8 +767,9 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic|studying|majoring|planning"
-    r"|hoping|training|saving\s+up)\s"
+    r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
+    r"|hoping|training|saving\s+up|contracting|consulting|freelancing)\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$)"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
 )
@@ -934,9 +973,13 @@ _TRYING_RE = re.compile(rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!
 _BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
 
+_EMOJI_RE = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+
+
 def _predicate(rest: str) -> str:
     """'am now living in X' -> 'is living in X': one verb form for every subject."""
-    rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest.strip(" .,!;")), flags=_I)
+    rest = _EMOJI_RE.sub("", rest).strip(" .,!;")
+    rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest), flags=_I)
     rest = _BEEN_DOING_RE.sub("is ", _HAS_DONE_RE.sub("", _TRYING_RE.sub("", rest)))
     for regex, replacement in _NORMAL_FORMS:
         rest = regex.sub(replacement, rest, count=1)

@@ -10,8 +10,10 @@ from functools import cache
 from memstrata import dates
 from memstrata.models.heuristic.patterns import DECISION_TOPICS, NOT_NAMES
 from memstrata.models.heuristic.personal_words import (
+    DIETS,
     JOB_HEADS,
     LANGUAGES,
+    MARITAL_STATUSES,
     NATIONALITIES,
     SKILLS,
     THING_KINDS,
@@ -149,7 +151,13 @@ def proper_name(raw: str, clause: Clause) -> Value | None:
     """A name as in "I'm Priya", where "I'm tired" must not read as one: capitalised."""
     found = name(raw, clause)
     capitalised = raw.strip()[:1].isupper() and not clause.text.isupper()
-    return found if found and capitalised and found.key not in NATIONALITIES else None
+    return found if found and capitalised and not _NOT_A_NAME_RE.fullmatch(found.key) else None
+
+
+# Words that say what someone is, capitalised at the start of "Vegan now.": no names.
+_NOT_A_NAME_RE = re.compile(
+    rf"(?:{'|'.join(sorted(NATIONALITIES))}|{DIETS}|{MARITAL_STATUSES})", _I
+)
 
 
 _SEATS = wordset("lead head owner contact rep partner principal associate agent")
