@@ -740,11 +740,86 @@ DIALOGUES = (
         "pescatarian",
         "vegetarian",
     ),
+    # Session 10's held-out set I, run after H was fixed: 0.20 (assistant claims 0.20, user's
+    # own 0.20).
+    dialogue(
+        "assistant claim",
+        ("Which team am I on?", "You're on the payments team."),
+        ("I moved to the fraud team in September.", "Thanks."),
+        "fraud",
+        "payments",
+    ),
+    dialogue(
+        "user's own",
+        ("I have two cats.", "Cute."),
+        ("We have three cats now, we got a kitten.", "Aww."),
+        "three cats",
+        "two cats",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner's name?", "Your partner is Sam."),
+        ("That's my brother! My partner is Jordan.", "Sorry!"),
+        "jordan",
+        "sam is the user's partner",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning French.", "Bon courage."),
+        ("I stopped French, I'm doing Japanese now.", "がんばって"),
+        "japanese",
+        "learning french",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I work?", "You work at Spotify."),
+        ("Used to. I'm at Figma now.", "Got it."),
+        "figma",
+        "spotify",
+    ),
+    dialogue(
+        "user's own",
+        ("My birthday is March 3.", "Noted."),
+        ("Wait, no, it's March 13, I typed it wrong.", "Fixed."),
+        "march 13",
+        "march 3",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog's breed?", "Your dog is a labrador."),
+        ("He's a golden retriever, not a lab.", "My mistake."),
+        "golden retriever",
+        "labrador",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 5 months pregnant.", "Congratulations!"),
+        ("Actually 6 months now, time flies.", "It does!"),
+        "6 months",
+        "5 months",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who's my doctor?", "Your doctor is Dr. Patel."),
+        ("Dr. Patel retired, I see Dr. Kowalski now.", "Thanks."),
+        "kowalski",
+        "patel",
+    ),
+    dialogue(
+        "user's own",
+        ("I commute by bike.", "Healthy!"),
+        ("I've started taking the train instead since the weather turned.", "Makes sense."),
+        "train",
+        "bike",
+    ),
 )
 
 
 def _holds(texts: list[str], word: str) -> bool:
     return any(word in text for text in texts)
+
+
+_NEGATED = ("not ", "left ", "sold ")
 
 
 def run(show: bool) -> None:
@@ -758,8 +833,12 @@ def run(show: bool) -> None:
                     at = MONDAY + timedelta(minutes=minute)
                     mem.add_turn(stream, user=user, assistant=assistant, at=at)
                 mem.process_pending()
-                active = [f"{f.subject} {f.value} {f.text}".lower() for f in mem.facts(stream)]
-                ok = _holds(active, case.now) and not _holds(active, case.gone)
+                facts = mem.facts(stream)
+                active = [f"{f.subject} {f.value} {f.text}".lower() for f in facts]
+                # "The user is no longer learning French" does not say the old value.
+                pairs = zip(facts, active, strict=True)
+                asserted = [a for f, a in pairs if not f.value.startswith(_NEGATED)]
+                ok = _holds(active, case.now) and not _holds(asserted, case.gone)
                 passed.setdefault(case.kind, []).append(ok)
                 if show and not ok:
                     print(f"  fails: {case.exchanges[1][0]!r} -> active {active}")

@@ -1524,7 +1524,11 @@ LATE_CONVERSATIONS = (
             nothing("What's a good low-sugar dessert?"),
             said("My granddaughter Chloe visits every Sunday.", fact("relationship", "chloe")),
             said("I live alone in a bungalow outside Norwich.", fact("location", "norwich")),
-            said("I don't drive anymore, I take the bus everywhere.", fact("possession", "drive")),
+            said(
+                "I don't drive anymore, I take the bus everywhere.",
+                fact("possession", "drive"),
+                fact("note", "bus"),
+            ),
             nothing("The bus was late again today."),
         ),
     ),
@@ -1919,6 +1923,136 @@ LATE_CONVERSATIONS = (
                 fact("skill", "english"),
                 fact("identity", "polish", subject="tomasz"),
             ),
+        ),
+    ),
+    # Session 10's third held-out set (chat:8001-8005), run after the second was fixed:
+    # capture 0.51, precision 1.00 (after its expectations took four true facts it had not
+    # listed: Leila's wedding plan, a plan to move back to Ireland, "grad student", a house).
+    Conversation(
+        "chat:8001",
+        (
+            said(
+                "Hey Priya! I just got back from two weeks in Japan, it was amazing.",
+                fact("note", "japan", "omar"),
+                speaker="Omar",
+            ),
+            said(
+                "So jealous! I've never been. I'm stuck studying for the bar exam in July.",
+                fact("plan", "bar exam", "priya"),
+                speaker="Priya",
+            ),
+            nothing("You'll crush it. Want to grab coffee Sunday?", speaker="Omar"),
+            said(
+                "Can't, my parents are visiting from Chennai this weekend.",
+                fact("location", "chennai", "priya's parents"),
+                speaker="Priya",
+            ),
+            said(
+                "No worries. I finally adopted a dog btw, a beagle named Waffles.",
+                fact("relationship", "waffles", "omar"),
+                speaker="Omar",
+            ),
+            said(
+                "Omg! I'm allergic to dogs but I'll visit anyway lol",
+                fact("diet", "dogs", "priya"),
+                speaker="Priya",
+            ),
+            said(
+                "Also I quit my job at Amazon, starting at a startup next month.",
+                fact("work", "amazon", "omar"),
+                speaker="Omar",
+            ),
+            nothing("Whoa, big move! Tell me everything.", speaker="Priya"),
+            said(
+                "My sister Leila is getting married in Beirut in October.",
+                fact("relationship", "leila", "omar"),
+                fact("important_date", "october", "leila"),
+                fact("plan", "married", "leila"),
+                speaker="Omar",
+            ),
+        ),
+        group=True,
+    ),
+    Conversation(
+        "chat:8002",
+        (
+            said(
+                "I don't have kids, and I'm not married, so I have a lot of free time.",
+                fact("relationship", "kids"),
+                fact("relationship", "married"),
+            ),
+            said("I go rock climbing three times a week.", fact("skill", "climbing")),
+            said("I hate running though.", fact("preference", "running")),
+            nothing("Suggest a weekend trip near Denver?"),
+            said("I live in Boulder actually.", fact("location", "boulder")),
+            said("I'm a big fan of sci-fi, especially The Expanse.", fact("preference", "sci-fi")),
+            said(
+                "My best friend Zoe lives in Fort Collins.",
+                fact("relationship", "zoe"),
+                fact("location", "fort collins", subject="zoe"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8003",
+        (
+            said(
+                "I'm 52, recently divorced, two grown-up daughters.",
+                fact("identity", "52"),
+                fact("relationship", "divorced"),
+                fact("relationship", "daughters"),
+            ),
+            said("I've worked as a civil engineer for 25 years.", fact("work", "civil engineer")),
+            nothing("How do I start dating again at my age?"),
+            said("I'm quite shy and I don't drink.", fact("diet", "alcohol")),
+            said("I take my dog Bruno to the park every evening.", fact("relationship", "bruno")),
+            said(
+                "I'm thinking about moving back to Ireland where I grew up.",
+                fact("location", "ireland"),
+                fact("plan", "ireland"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8004",
+        (
+            said(
+                "I'm a grad student in Melbourne, originally from Chile.",
+                fact("location", "melbourne"),
+                fact("location", "chile"),
+                fact("work", "grad student"),
+            ),
+            said("I study neuroscience.", fact("work", "neuroscience")),
+            said("My supervisor is Prof. Nguyen.", fact("relationship", "nguyen")),
+            nothing("How should I structure my literature review?"),
+            said("I'm submitting my thesis in March.", fact("plan", "thesis")),
+            said("I've been playing guitar since I was a kid.", fact("skill", "guitar")),
+            said(
+                "I'm lactose intolerant, so no cheese suggestions please.", fact("diet", "lactose")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8005",
+        (
+            said(
+                "My husband and I just bought our first house in Raleigh!",
+                fact("location", "raleigh"),
+                fact("possession", "house"),
+                fact("relationship", "husband"),
+            ),
+            said("We have a 2-year-old named Ava.", fact("relationship", "ava")),
+            nothing("What should we do first as new homeowners?"),
+            said(
+                "I work from home as a UX writer for Atlassian.",
+                fact("work", "ux writer"),
+                fact("work", "atlassian"),
+            ),
+            said(
+                "My husband is a firefighter, so he works 24-hour shifts.",
+                fact("work", "firefighter", subject="user's spouse"),
+            ),
+            said("My mom lives with us part of the year.", fact("relationship", "mom")),
         ),
     ),
 )

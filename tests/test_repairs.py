@@ -53,6 +53,10 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("It got moved to Sunday.", Repair("Sunday", None)),
         ("That's been pushed back to May 3.", Repair("May 3", None)),
         ("Nope, that's my sister's cat. Mine is Mochi.", Repair("Mochi", None)),
+        ("Used to. I'm at Figma now.", Repair("Figma", None)),
+        ("Wait, no, it's March 13, I typed it wrong.", Repair("March 13", None)),
+        ("Actually 6 months now, time flies.", Repair("6 months", None)),
+        ("Dr. Patel retired, I see Dr. Kowalski now.", Repair("Kowalski", "Patel")),
         (
             "Turns out it was amoxicillin I'm allergic to, not penicillin.",
             Repair("amoxicillin", "penicillin"),
@@ -86,6 +90,9 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "We moved offices — it's nicer.",
         "It got moved to the other room.",  # a move to a day, not to a place
         "No, that's my sister's cat.",  # whose it is, not a new value
+        "Actually, it's raining.",  # "actually" leads only a name, a number or a date
+        "Used to love it.",
+        "Tom left, it was sad.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -266,6 +273,17 @@ DIALOGUES = {
             ("Nope, that's my sister's cat. Mine is Mochi.", "Oops."),
         ],
         ["Mochi is the user's cat."],
+    ),
+    "a number with its unit replaces the claim's": (
+        [("I'm 5 months pregnant.", "Congrats!"), ("Actually 6 months now, time flies.", "OK.")],
+        ["The user is 6 months pregnant."],
+    ),
+    "who took the place of someone who left": (
+        [
+            ("Who's my doctor?", "Your doctor is Dr. Patel."),
+            ("Dr. Patel retired, I see Dr. Kowalski now.", "Thanks."),
+        ],
+        ["Kowalski is the user's doctor."],
     ),
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],

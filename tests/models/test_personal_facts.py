@@ -181,6 +181,9 @@ def test_birthday_resolves_against_the_turn():
         "I'm a senior at work.",
         "Vegan food is great.",
         "Up to 5 people can come.",
+        "I study at night.",
+        "I never drink before noon.",
+        "I worked as a waiter in college.",
     ],
 )
 def test_not_facts(text):
@@ -402,6 +405,16 @@ def test_a_diet_kept_because_of_a_condition_gives_both():
     assert ("user", "condition:coeliac disease", "coeliac disease") in found
     assert ("user", "diet", "gluten-free") in found
     assert keys(facts("I'm vegan because of the animals.")) == [("user", "diet", "vegan")]
+
+
+def test_what_someone_stops_learning_is_no_longer_learned():
+    assert keys(facts("I gave up on Spanish and switched to Italian.")) == [
+        ("user", "learning:spanish", "not spanish"),
+        ("user", "learning:italian", "italian"),
+    ]
+    assert keys(facts("I gave up on learning Italian.")) == [
+        ("user", "plan:italian", "not learning italian")
+    ]
 
 
 def test_an_age_after_a_name_is_the_speakers():

@@ -20,6 +20,7 @@ from memstrata.models.heuristic.personal_values import (
     Reader,
     Value,
     aged_count,
+    alcohol,
     allergen,
     business,
     company,
@@ -30,7 +31,9 @@ from memstrata.models.heuristic.personal_values import (
     field_of_study,
     hobby,
     language,
+    lesson,
     name,
+    none_of,
     number,
     org,
     phrase,
@@ -194,6 +197,7 @@ FACETS: dict[str, Facet] = {
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
+    "teetotal": Facet(C.DIET, "avoids:alcohol", "{who} does not drink alcohol.", alcohol),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
     "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
@@ -206,7 +210,15 @@ FACETS: dict[str, Facet] = {
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
     "degree": Facet(C.SKILL, "degree:{key}", "{who} has a degree in {value}.", field_of_study),
     "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
+    "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
+    "activity": Facet(C.SKILL, "activity:{key}", "{who} goes {value}.", phrase),
+    "childless": Facet(C.RELATIONSHIP, "count:child", "{who} has {value}.", none_of),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
+    "stopped learning": Facet(
+        C.SKILL, "learning:{key}", "{who} is no longer learning {value}.", lesson
+    ),
+    "pregnant": Facet(C.HEALTH, "pregnancy", "{who} is {value} pregnant.", said_as_is),
+    "commute": Facet(C.NOTE, "commute", "{who} gets around by {value}.", said_as_is),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
     "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)),
@@ -343,16 +355,20 @@ TABLE: tuple[Row, ...] = (
         (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
-    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
+    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+)?as"
+                 r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
-                 r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
+                 r"\s+(?P<value>[^,]+?)"
+                 r"(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
                  r"(?:\s+(?:at|for|with|in(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I'm a software developer from Pune.", "hometown", "pune"),
+         ("I've worked as a civil engineer for 25 years.", "job title", "civil engineer"),
+         ("I work from home as a UX writer for Atlassian.", "employer", "atlassian"),
          ("I am working as a cook in a hotel in Dubai since 3 years.", "home", "dubai"),
          ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
@@ -411,6 +427,10 @@ TABLE: tuple[Row, ...] = (
          ("I have two rescue greyhounds, Pixel and Boo.", "dog:boo", "boo"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
+    Row("relation", r"(?:has|got)\s+(?:a|an)\s+(?:\d{1,2}|one|two|three|four|five|six)[\s-]"
+                    r"(?:year|month|week)[\s-]old\s+(?:(?P<kind>son|daughter|boy|girl|kid|baby)\s+)?"
+                    r"(?:named|called)\s+(?P<value>.+)",
+        (("We have a 2-year-old named Ava.", "child:ava", "ava"),), we=True),
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
@@ -422,6 +442,8 @@ TABLE: tuple[Row, ...] = (
     Row("aged", rf"my\s+(?P<value>(?P<kind>{RELATION_RE})s?\s+are\s+(?:aged\s+|ages\s+)?\d{{1,2}}"
                 r"(?:\s*,\s*\d{1,2})*,?\s+and\s+\d{1,2})(?:\s+years\s+old|\s+now)?(?:,.*)?",
         (("My kids are 7 and 10.", "count:child", "two kids"),), we=True),
+    Row("childless", r"(?:doesn't|does\s+not)\s+have\s+(?:any\s+)?(?P<value>kids|children)",
+        (("I don't have kids.", "count:child", "no kids"),), negated=True),
     Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
                     r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)\s+"
                     rf"(?P<kind>{RELATION_RE})s?)",
@@ -481,6 +503,17 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
         (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant",
+        (("I'm 5 months pregnant.", "pregnancy", "5 months"),)),
+    Row("commute", r"(?:commutes?|gets?\s+to\s+work|goes\s+to\s+work|rides?\s+to\s+work)\s+by"
+                   r"\s+(?P<value>bike|bicycle|car|train|bus|tube|subway|metro|tram|ferry|scooter"
+                   r"|motorbike|motorcycle)",
+        (("I commute by bike.", "commute", "bike"),)),
+    Row("commute", r"(?:has\s+started\s+|started\s+|is\s+)?(?:taking|takes?)\s+the\s+"
+                   r"(?P<value>train|bus|tube|subway|metro|tram|ferry)(?:\s+(?:to\s+work|everywhere"
+                   r"|instead|now|these\s+days|since\s+.+))*",
+        (("I've started taking the train instead since the weather turned.", "commute",
+          "train"),)),
     Row("weight", r"(?:weighs?|is|(?:is|got|went)\s+(?:down|up)\s+to)\s+(?:about\s+|around\s+)?"
                   r"(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
                   r"|kilos|lbs?|pounds))",
@@ -524,6 +557,9 @@ TABLE: tuple[Row, ...] = (
         (("I don't eat pork.", "avoids:pork", "pork"),
          ("I can't eat gluten or dairy.", "avoids:dairy", "dairy"),
          ("We don't eat pork.", "avoids:pork", "pork")), many=True, negated=True, we=True),
+    Row("teetotal", r"(?:doesn't|does\s+not|never)\s+(?P<value>drinks?)(?:\s+(?:alcohol|at\s+all"
+                    r"|anymore|any\s+more|much))?",
+        (("I don't drink.", "avoids:alcohol", "alcohol"),), negated=True),
     Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
                   r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
         (("I gave up meat.", "avoids:meat", "meat"),), many=True),
@@ -625,12 +661,23 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<value>[\w -]{3,30}?)\s+degree(?:\s+(?:last|this)\s+(?:week|month|year)"
                   r"|\s+in\s+\d{4})?",
         (("I finally finished my nursing degree last month.", "degree:nursing", "nursing"),)),
+    Row("studies", r"(?:studies|study)\s+(?!(?:at|for|to|in|with|hard|late|all|a\s+lot|abroad"
+                   r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
+        (("I study neuroscience.", "major", "neuroscience"),)),
     Row("major", r"(?:is\s+majoring\s+in|majors?\s+in|my\s+major\s+is|switched\s+(?:my\s+)?majors?"
                  r"(?:\s+from\s+[\w -]+?)?\s+to|changed\s+(?:my\s+)?majors?(?:\s+from\s+[\w -]+?)?"
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
         (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
          ("I switched my major to aerospace.", "major", "aerospace"))),
-    Row("learning", r"(?:is\s+(?:learning|studying|picking\s+up|taking\s+(?:lessons|classes)\s+in)"
+    # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
+    Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
+                            r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)(?:,?\s+and\s+(?:switched|moved)\s+to"
+                            r"\s+(?P<learning>.+))?",
+        (("I stopped French.", "learning:french", "not french"),
+         ("I gave up on Spanish and switched to Italian.", "learning:italian", "italian")),
+        prefix="not "),
+    Row("learning", r"(?:is\s+(?:learning|studying|doing|picking\s+up"
+                    r"|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
     Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
@@ -647,6 +694,12 @@ TABLE: tuple[Row, ...] = (
                  r"|in\s+(?:a|the)\s+(?:local\s+)?(?:choir|band|club|league|team|group)))?",
         (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
                                                  "paints watercolors"))),
+    Row("activity", r"(?:goes|go|is\s+going)\s+(?P<value>(?:rock\s+|ice\s+|trail\s+|scuba\s+|sea\s+"
+                    r"|wild\s+|cross-country\s+)?(?:climbing|bouldering|running|hiking|swimming"
+                    r"|cycling|skiing|snowboarding|surfing|kayaking|fishing|camping|dancing|diving"
+                    r"|sailing|skating|jogging|golfing|bowling|rowing|paddleboarding))"
+                    r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly)\b.*)?",
+        (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
                  r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+)",
         (("I play the cello.", "plays:cello", "cello"),
@@ -696,13 +749,16 @@ TABLE: tuple[Row, ...] = (
         (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
           "osaka on march 20 (2027-03-20) to see family"),), we=True),
     Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
-                    r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating)\s+.+?"
+                    r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
+                    r"|defending|publishing|presenting|finishing|sitting|moving)\s+.+?"
                     r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|this\s+(?:spring"
                     rf"|summer|fall|autumn|winter|year)|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))",
         (("Leo and I are opening a second shop in Evanston next spring.", "plan:shop",
           "opening a second shop in evanston next spring"),
          ("I'm running a half marathon in October.", "plan:marathon",
-          "running a half marathon in october")), we=True),
+          "running a half marathon in october"),
+         ("I'm submitting my thesis in March.", "plan:thesi", "submitting their thesis in march")),
+        we=True),
     Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
         (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
@@ -963,7 +1019,7 @@ _FILLER_END_RE = re.compile(
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
 _HAS_DONE_RE = re.compile(
-    r"^(?:has|have|'ve|had)\s+(?!lived\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
+    r"^(?:has|have|'ve|had)\s+(?!lived\b|worked\s+as\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
     r"|begun|grown|given\s+up)\b)",
     _I,
 )
@@ -1025,8 +1081,9 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
     groups = match.groupdict()
     if row.kind:
         return row.kind
-    if facet in ("relation", "children", "aged") and groups.get("kind"):
-        word = re.sub(r"\s+", " ", groups["kind"].lower())
+    if facet in ("relation", "children", "aged") and "kind" in groups:
+        # "a 2-year-old named Ava": a child, whose kind goes unsaid.
+        word = re.sub(r"\s+", " ", (groups["kind"] or "kid").lower())
         rel = RELATIONS[word]
         return rel if word in UNIQUE_RELATIONS or facet != "relation" else f"{rel}:{value.key}"
     if facet == "likes":
@@ -1044,8 +1101,10 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
 def _noun(kind: str, match: re.Match[str]) -> str:
     """The noun a fact's sentence names its kind by: "editor", "sister"."""
     groups = match.groupdict()
-    noun = re.sub(r"\s+", " ", groups.get("noun") or groups.get("kind") or "").strip().lower()
-    return noun or kind.split(":", 1)[-1]
+    # A kind the row could name but the sentence left out ("a 2-year-old named Ava") is a child.
+    unnamed = "child" if "kind" in groups else ""
+    noun = groups.get("noun") or groups.get("kind") or unnamed
+    return re.sub(r"\s+", " ", noun).strip().lower() or kind.split(":", 1)[-1]
 
 
 def _build(
@@ -1068,7 +1127,7 @@ def _build(
         facet.category,
         who.key,
         slot,
-        row.prefix + value.key,
+        (row.prefix if facet_name == row.facet else "") + value.key,
         text,
         person=who.shown if who.named else None,
         rebuild=rebuild,
@@ -1195,7 +1254,7 @@ def _ages_kept(parts: list[str]) -> list[str]:
 def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
     """One part of such a list: what the subject is, or has ("two adult kids")."""
     verb = "has" if _COUNTED_RE.match(part) else "is"
-    return _table_facts(replace(reading, rest=f"{verb} {part}"), clause, negated)
+    return _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
 
 
 # "with my wife Sara": a relation named in passing is a fact too.

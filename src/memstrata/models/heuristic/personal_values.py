@@ -297,6 +297,11 @@ def language(raw: str, clause: Clause) -> Value | None:
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
 
 
+def lesson(raw: str, clause: Clause) -> Value | None:
+    """A language or a known skill: what one stops learning ("I stopped French")."""
+    return language(raw, clause) or skill(raw, clause)
+
+
 def subject(raw: str, clause: Clause) -> Value | None:
     """What someone learns: a language, a known skill, or a capitalised name ("Blender");
     "a lot from this" is none."""
@@ -327,9 +332,10 @@ def thing(raw: str, clause: Clause) -> Value | None:
     shown = display(
         _cut(
             re.sub(
-                r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:(?:new|used|old|second-hand"
+                r"^(?:a\s+|an\s+|the\s+|my\s+|our\s+|their\s+)?(?:(?:new|used|old|second-hand"
                 r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
-                r"|little|tiny|big|vintage|(?:19|20)\d\d)\s+)+|\s+that\s+.*$",
+                r"|little|tiny|big|vintage|first|second|own|dream|(?:19|20)\d\d)\s+)+"
+                r"|\s+that\s+.*$",
                 "",
                 raw,
                 flags=_I,
@@ -498,6 +504,17 @@ def aged_count(raw: str, clause: Clause) -> Value | None:
         return None
     counted = f"{_COUNT_WORDS[len(ages) - 1]} {' '.join(noun.split())}"
     return Value(f"{counted}, aged {', '.join(ages[:-1])} and {ages[-1]}", counted)
+
+
+def alcohol(raw: str, clause: Clause) -> Value | None:
+    """What "I don't drink" gives up: alcohol, whatever the words."""
+    return Value("alcohol", "alcohol")
+
+
+def none_of(raw: str, clause: Clause) -> Value | None:
+    """What someone says they have none of: "kids" reads as "no kids"."""
+    shown = f"no {' '.join(raw.lower().split())}"
+    return Value(shown, shown)
 
 
 def hobby(raw: str, clause: Clause) -> Value | None:
