@@ -812,6 +812,78 @@ DIALOGUES = (
         "train",
         "bike",
     ),
+    # Session 10's held-out set J, run after I was fixed: 0.40 (assistant claims 0.40, user's
+    # own 0.40).
+    dialogue(
+        "assistant claim",
+        ("What city am I in?", "You're in Lyon."),
+        ("I left Lyon in the spring, I'm in Marseille now.", "Got it."),
+        "marseille",
+        "lyon",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite band is Muse.", "Good taste."),
+        ("These days it's Wolf Alice more than Muse.", "Nice."),
+        "wolf alice",
+        "muse",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When is my exam?", "Your exam is on June 10."),
+        ("It's the 12th, not the 10th.", "Corrected."),
+        "june 12",
+        "june 10",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at a bakery.", "Yum."),
+        ("I don't work at the bakery anymore, I'm at a bookshop now.", "Nice change."),
+        "bookshop",
+        "bakery",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my husband's job?", "Your husband is a chef."),
+        ("He's a baker, not a chef.", "Oops."),
+        "baker",
+        "chef",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 31.", "Okay."),
+        ("Just had my birthday, I'm 32 now!", "Happy birthday!"),
+        "32",
+        "31",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my sister called?", "Your sister is Anna."),
+        ("Anna's my cousin. My sister is Eva.", "Thanks."),
+        "eva",
+        "anna is the user's sister",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Ford Focus.", "Okay."),
+        ("The Focus died, so now I've got a Kia Niro.", "Nice."),
+        "kia niro",
+        "focus",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I live?", "You live in Portland, Oregon."),
+        ("Portland, Maine actually!", "Sorry."),
+        "maine",
+        "oregon",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to cats.", "Noted."),
+        ("Turns out I'm not allergic to cats, it was the dust.", "Good to know."),
+        "dust",
+        "allergic to cats",
+    ),
 )
 
 

@@ -2055,6 +2055,116 @@ LATE_CONVERSATIONS = (
             said("My mom lives with us part of the year.", fact("relationship", "mom")),
         ),
     ),
+    # Session 10's fourth held-out set (chat:8101-8105), run after the third was fixed:
+    # capture 0.62, precision 0.96 (after its expectations took four true facts it had not
+    # listed: two employers, Maya Chen as CTO, "The user's husband died").
+    Conversation(
+        "chat:8101",
+        (
+            said(
+                "My name's Tariq and I'm a bus driver in Birmingham.",
+                fact("identity", "tariq"),
+                fact("work", "bus driver"),
+                fact("location", "birmingham"),
+            ),
+            said(
+                "I've got three kids under 10 and a very patient wife, Amina.",
+                fact("relationship", "three kids"),
+                fact("relationship", "amina"),
+            ),
+            nothing("Can you help me plan a cheap holiday for five?"),
+            said("We're Muslim so we need halal food options.", fact("diet", "halal")),
+            said(
+                "My youngest, Yusuf, has asthma.",
+                fact("relationship", "yusuf"),
+                fact("health", "asthma", subject="yusuf"),
+            ),
+            said("We were thinking of Turkey in August.", fact("plan", "turkey")),
+        ),
+    ),
+    Conversation(
+        "chat:8102",
+        (
+            said(
+                "I'm a nurse practitioner and I work 12-hour shifts.",
+                fact("work", "nurse practitioner"),
+            ),
+            said("I've been sober for 6 years.", fact("diet", "sober")),
+            said(
+                "My therapist suggested I journal, which is why I'm here.",
+                fact("relationship", "therapist"),
+            ),
+            nothing("How do I start journaling?"),
+            said(
+                "I live with my girlfriend Kate and our two rabbits.",
+                fact("relationship", "kate"),
+                fact("relationship", "rabbits"),
+            ),
+            said(
+                "I was born in Manila but grew up in San Diego.",
+                fact("location", "manila"),
+                fact("location", "san diego"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8103",
+        (
+            said(
+                "Im a 23 yo marketing intern at a fintech startup in NYC",
+                fact("identity", "23"),
+                fact("work", "marketing intern"),
+                fact("location", "nyc"),
+                fact("work", "fintech startup"),
+            ),
+            said("I share an apartment in Brooklyn with 2 roommates", fact("location", "brooklyn")),
+            nothing("how do i ask for a raise lol"),
+            said("My manager is super chill, her name is Dana", fact("relationship", "dana")),
+            said("I'm applying to grad school for the fall", fact("plan", "grad school")),
+            said(
+                "I'm colorblind which makes design work interesting", fact("health", "colorblind")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8104",
+        (
+            said(
+                "Hi, I'm Helga, 78, and my grandson set this up for me.",
+                fact("identity", "helga"),
+                fact("identity", "78"),
+            ),
+            said(
+                "I live alone since my husband died, in a small flat in Hamburg.",
+                fact("location", "hamburg"),
+                fact("relationship", "husband"),
+                fact("relationship", "died", subject="user's spouse"),
+            ),
+            said("I have arthritis in my hands so typing is slow.", fact("health", "arthritis")),
+            nothing("What is a good audiobook?"),
+            said("I used to be a piano teacher.", fact("work", "piano teacher")),
+            said(
+                "My daughter Ingrid lives in Canada.",
+                fact("relationship", "ingrid"),
+                fact("location", "canada", subject="ingrid"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8105",
+        (
+            said(
+                "I'm the head of engineering at a 40-person startup.",
+                fact("work", "head of engineering"),
+                fact("work", "startup"),
+            ),
+            said("We're based in Austin but I'm remote from Denver.", fact("location", "denver")),
+            nothing("How should I structure on-call for a small team?"),
+            said("I have a 6-month-old so sleep is scarce.", fact("relationship", "6-month-old")),
+            said("I'm training for an Ironman next year.", fact("plan", "ironman")),
+            said("Our CTO is Maya Chen.", fact("role", "maya chen", subject="cto")),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -57,6 +57,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Wait, no, it's March 13, I typed it wrong.", Repair("March 13", None)),
         ("Actually 6 months now, time flies.", Repair("6 months", None)),
         ("Dr. Patel retired, I see Dr. Kowalski now.", Repair("Kowalski", "Patel")),
+        ("These days it's Wolf Alice more than Muse.", Repair("Wolf Alice", "Muse")),
+        ("Portland, Maine actually!", Repair("Portland, Maine", None)),
         (
             "Turns out it was amoxicillin I'm allergic to, not penicillin.",
             Repair("amoxicillin", "penicillin"),
@@ -93,6 +95,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Actually, it's raining.",  # "actually" leads only a name, a number or a date
         "Used to love it.",
         "Tom left, it was sad.",
+        "I like tea more than coffee.",  # a comparison, not a correction
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -284,6 +287,10 @@ DIALOGUES = {
             ("Dr. Patel retired, I see Dr. Kowalski now.", "Thanks."),
         ],
         ["Kowalski is the user's doctor."],
+    ),
+    "a day of the month said as an ordinal": (
+        [("When is my exam?", "Your exam is on June 10."), ("It's the 12th, not the 10th.", "OK.")],
+        ["The user's exam is on June 12."],
     ),
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],

@@ -48,6 +48,15 @@ _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make
 _NEW_NOT_OLD_RE = re.compile(
     rf"^{_SAYING}(?P<new>{_PART}),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$", _I
 )
+# "It's Wolf Alice more than Muse": only after "it's", since "I like tea more than coffee"
+# compares without correcting.
+_RATHER_RE = re.compile(
+    rf"^(?:it's|it\s+is|that's|that\s+is)\s+(?P<new>{_PART})\s+(?:more\s+than|rather\s+than"
+    rf"|instead\s+of)\s+(?P<old>{_PART})$",
+    _I,
+)
+# When the change happened, said first, is not part of it: "These days it's Wolf Alice".
+_NOWADAYS_RE = re.compile(r"^(?:these\s+days|nowadays|lately|now)\s*,?\s+", _I)
 _NOT_OLD_NEW_RE = re.compile(
     rf"^not\s+(?P<old>{_PART})\s*[,;—–-]+\s*(?:but\s+|it's\s+|rather\s+)?(?P<new>{_PART})$", _I
 )
@@ -66,7 +75,8 @@ _ONLY_NEW_RE = re.compile(
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
     r"|(?P<number>\d[\d,.]*(?:\s+(?:months?|weeks?|days?|years?|hours?|kg|lbs?|miles|km))?)"
-    r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+(?:does|is|did|has"
+    r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?(?:,\s+(?-i:[A-Z])[\w'-]+)?)"
+    r"(?:\s+(?:does|is|did|has"
     r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
     _I,
 )
@@ -196,8 +206,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     change said as such ("We moved offices"), only a name, a number or a date."""
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
-    body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
-    for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE, _LEFT_RE):
+    body = _NOWADAYS_RE.sub("", _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip()))
+    for regex in (_RATHER_RE, _NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE, _LEFT_RE):
         if not (m := regex.match(body)):
             continue
         new = _CLEFT_RE.sub("", m["new"])
@@ -273,6 +283,7 @@ def repaired(
         if repair.old is not None:
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = _replace(target, repair.old, repair.new) if target else None
+            edited = edited or _day_of_month_moved(repair, active)
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
@@ -280,6 +291,20 @@ def repaired(
         if edited is not None:
             out.append(edited)
     return out
+
+
+_ORDINAL_RE = re.compile(r"^(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)$", _I)
+
+
+def _day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
+    """ "The 12th, not the 10th": the newest fact dated the 10th of a month moves to the 12th."""
+    old, new = _ORDINAL_RE.match(repair.old or ""), _ORDINAL_RE.match(repair.new)
+    if not (old and new):
+        return None
+    for fact in active:
+        if (day := _MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
+            return _replace(fact, fact.value, f"{day['month'].title()} {new['day']}")
+    return None
 
 
 def _word_re(word: str) -> re.Pattern[str]:
@@ -323,7 +348,7 @@ def _dated(word: str) -> bool:
 
 _DIGIT_RE = re.compile(r"\d")
 _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.])")
-_MONTH_DAY_RE = re.compile(rf"^{dates.MONTH_PATTERN}\s+\d{{1,2}}$", _I)
+_MONTH_DAY_RE = re.compile(rf"^(?P<month>{dates.MONTH_PATTERN})\s+(?P<day>\d{{1,2}})$", _I)
 """A claim's day as the personal facts write it: "november 27"."""
 
 

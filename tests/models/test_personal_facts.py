@@ -417,6 +417,13 @@ def test_what_someone_stops_learning_is_no_longer_learned():
     ]
 
 
+def test_a_child_named_by_their_place_among_siblings():
+    assert sorted(keys(facts("My youngest, Yusuf, has asthma."))) == [
+        ("user", "child:yusuf", "yusuf"),
+        ("yusuf", "condition:asthma", "asthma"),
+    ]
+
+
 def test_an_age_after_a_name_is_the_speakers():
     assert ("user", "age", "34") in keys(facts("I'm Ravi, 34, a software developer."))
 

@@ -170,6 +170,7 @@ FACETS: dict[str, Facet] = {
         ),
     ),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "former title": Facet(C.WORK, "former job", "{who} used to work as {a_value}.", title),
     "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
     "school": Facet(C.WORK, "employer", "{who} studies at {value}.", org),
     "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
@@ -327,6 +328,8 @@ TABLE: tuple[Row, ...] = (
                     r"|was\s+raised\s+in)\s+(?P<value>.+)",
         (("I'm originally from Lyon.", "hometown", "lyon"),
          ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("home", r"is\s+(?:working\s+)?remote(?:ly)?\s+from\s+(?P<value>.+)",
+        (("I'm remote from Denver.", "home", "denver"),)),
     Row("aboard", r"lives?\s+on\s+(?P<value>(?:a|an)\s+[\w -]+?)(?:,.*)?",
         (("I live on a narrowboat, which is a whole thing.", "home", "narrowboat"),), we=True),
     Row("hometown", r"my\s+hometown\s+is\s+(?P<value>.+)",
@@ -360,7 +363,8 @@ TABLE: tuple[Row, ...] = (
                  r"\s+(?:a|an)|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
-                 r"\s+(?P<value>[^,]+?)"
+                 r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
+                 r"(?P<value>[^,]+?)"
                  r"(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
                  r"(?:\s+(?:at|for|with|in(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
@@ -368,6 +372,7 @@ TABLE: tuple[Row, ...] = (
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I'm a software developer from Pune.", "hometown", "pune"),
          ("I've worked as a civil engineer for 25 years.", "job title", "civil engineer"),
+         ("Im a 23 yo marketing intern at a fintech startup.", "age", "23"),
          ("I work from home as a UX writer for Atlassian.", "employer", "atlassian"),
          ("I am working as a cook in a hotel in Dubai since 3 years.", "home", "dubai"),
          ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
@@ -382,6 +387,8 @@ TABLE: tuple[Row, ...] = (
                        r"|(?-i:[A-Z])[^,]*)",
         (("I'm a junior in high school.", "job title", "junior"),
          ("I'm a sophomore at Ohio State.", "employer", "ohio state"))),
+    Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
+        (("I used to be a piano teacher.", "former job", "piano teacher"),)),
     Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
                  r"\s+(?:job|position|role)",
         (("I got the athletic director job.", "job title", "athletic director"),)),
@@ -797,7 +804,7 @@ _LEAD_IN_RE = re.compile(
     r"|[\w]+-wise|for\s+context|just\s+so\s+you\s+know|fwiw|for\s+what\s+it'?s\s+worth"
     r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up|sadly|unfortunately|luckily|fortunately"
     r"|thankfully|(?:good|bad|big)\s+news"
-    r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
+    r"|oh|also|btw|fyi|anyway|so|and|but|now|update|at\s+(?:home|work)|on\s+weekends"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
     r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
