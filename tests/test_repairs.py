@@ -292,6 +292,17 @@ DIALOGUES = {
         [("When is my exam?", "Your exam is on June 10."), ("It's the 12th, not the 10th.", "OK.")],
         ["The user's exam is on June 12."],
     ),
+    "a person's new kin replaces their old": (
+        [
+            ("What's my sister called?", "Your sister is Anna."),
+            ("Anna's my cousin. My sister is Eva.", "Thanks."),
+        ],
+        ["Anna is the user's cousin.", "Eva is the user's sister."],
+    ),
+    "a friend who is also a colleague stays both": (
+        [("Raj is my friend.", "Nice."), ("Raj is my colleague too.", "OK.")],
+        ["Raj is the user's colleague.", "Raj is the user's friend."],
+    ),
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],
         ["The standup is at 10:15."],

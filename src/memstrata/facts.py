@@ -169,7 +169,10 @@ def record_fact(
 
 def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
     """Facts that hold the same relation under the other key: Raj's role for a title Raj
-    now holds, and the titles Raj held for Raj's new role."""
+    now holds, the titles Raj held for Raj's new role, and what kin a person was before
+    ("Anna's my cousin" after "Anna is your sister")."""
+    if item.category is FactCategory.RELATIONSHIP:
+        return _kin_before(store, tenant, stream, item)
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:
@@ -177,6 +180,31 @@ def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact)
     if item.slot == ROLE_SLOT:
         return store.facts_holding(tenant, stream, HOLDER_SLOT, item.subject)
     return []
+
+
+_ONE_OF_A_KIND = frozenset(
+    {"spouse", "partner", "ex-spouse", "ex-partner", "mother", "father", "stepmother", "stepfather"}
+)
+_ONE_OF_MANY = frozenset(
+    {"sister", "brother", "sibling", "son", "daughter", "child", "stepson", "stepdaughter",
+     "cousin", "aunt", "uncle", "niece", "nephew", "grandmother", "grandfather", "grandson",
+     "granddaughter", "grandchild"}
+)  # fmt: skip
+"""Kin: a person is one of these to someone, so a new one replaces the old."""
+
+
+def _kin_before(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+    kind = item.slot.split(":", 1)[0]
+    if kind not in _ONE_OF_A_KIND | _ONE_OF_MANY:
+        return []
+    slots = [k for k in _ONE_OF_A_KIND if k != kind]
+    slots += [f"{k}:{item.value}" for k in _ONE_OF_MANY if k != kind]
+    return [
+        fact
+        for slot in slots
+        for fact in store.facts_in_slot(tenant, stream, item.subject, slot)
+        if normalize(fact.value) == normalize(item.value)
+    ]
 
 
 def _stronger_holder(

@@ -990,7 +990,8 @@ def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> lis
     if not is_name(name_):
         return []
     rest = named["rest"]
-    if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(rest))):
+    said = f"is {rest}" if poss else rest  # "Anna's my cousin"
+    if me is not None and (rel := _IS_MY_REL_RE.match(_predicate(said))):
         fact = _relation_fact(me, rel["rel"], name_, clause)
         return [_Reading(None, "", (fact,))] if fact else []
     who = Who(name_.lower(), person(name_), named=True)
