@@ -468,10 +468,9 @@ class VectorIndex:
         if len(matrix) <= EXACT_UNTIL:
             return matrix
         log.warning(
-            "the vector index of %s (%s) is being built apart; its %s are searched by full "
-            "text alone until it is ready",
+            "the vector index of %s (%ss) is being built apart; until it is ready, these are "
+            "searched by full text alone",
             part.stream,
-            part.kind,
             part.kind,
         )
         return _Unindexed(len(matrix), matrix.vectors.shape[1])
