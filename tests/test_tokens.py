@@ -66,3 +66,15 @@ def test_a_context_sized_text_counts_as_a_whole() -> None:
     text = "\n".join(lines)
     assert len(text) > 4000 and count_tokens(text) == exact(text)
     assert count_tokens(text + "\nmore") == exact(text + "\nmore")
+
+
+def test_a_line_and_its_line_breaks_count_as_a_whole() -> None:
+    """A rendered line is its item's text (counted before) and a line break."""
+    rng = random.Random(9)
+    endings = ["a", "Z", "7", "123", ")", ".", "é", "日本", " ", "\t", "'s", "/", "\r"]
+    for _ in range(3000):
+        line = "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 12)))
+        line += rng.choice(endings)
+        count_tokens(line)
+        text = line + rng.choice(["\n", "\n\n", "\r\n", "\n\n\n", "\n \n"])
+        assert count_tokens(text) == exact(text), repr(text)

@@ -79,6 +79,12 @@ def _count(text: str) -> int:
     pieces = _PIECE_START.split(text) if "\n" in text else ()
     if len(pieces) > 1:
         return sum(count_tokens(piece) for piece in pieces)
+    line = text.rstrip("\n")
+    if line != text and line[-1:].isascii() and line[-1:].isalnum():
+        # A rendered line is an item's text and its line break, and the item's count is
+        # cached. No pattern takes an ASCII letter or digit and then a newline (punctuation
+        # may take one, whitespace too), so the line breaks after one count apart.
+        return count_tokens(line) + count_tokens(text[len(line) :])
     return len(encoding().encode_ordinary(text))
 
 

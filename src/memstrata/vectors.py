@@ -358,7 +358,8 @@ class VectorIndex:
             # against the filter, or searching wider for more of them, is wasted work.
             close = sims >= floor
             passed = self._store.passing(part.kind, where, ids[close].tolist())
-            hits = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True) if int(i) in passed]
+            pairs = zip(ids.tolist(), sims.tolist(), strict=True)
+            hits = [(i, s) for i, s in pairs if i in passed]
             if len(hits) >= limit or count >= size or not close.all():
                 if graph:
                     hits = self._rescored(part.kind, where.tenant, hits, query)
@@ -468,10 +469,9 @@ class VectorIndex:
         if len(matrix) <= EXACT_UNTIL:
             return matrix
         log.warning(
-            "the vector index of %s (%s) is being built apart; its %s are searched by full "
-            "text alone until it is ready",
+            "the vector index of %s (%ss) is being built apart; until it is ready, these are "
+            "searched by full text alone",
             part.stream,
-            part.kind,
             part.kind,
         )
         return _Unindexed(len(matrix), matrix.vectors.shape[1])
