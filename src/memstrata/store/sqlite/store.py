@@ -1683,7 +1683,7 @@ def _turn_of_values(names: tuple[str, ...], values: tuple[Any, ...]) -> Turn:
     return _turn(dict(zip(names, values, strict=True)))
 
 
-def _item(kind: str, row: Mapping[str, Any]) -> Item:
+def _item(kind: str, row: sqlite3.Row | Mapping[str, Any]) -> Item:
     at = _dt(row["at"])
     return Item(
         kind=kind,
@@ -1730,7 +1730,7 @@ def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
     return None if text is None else json.loads(text)
 
 
-def _turn(row: Mapping[str, Any]) -> Turn:
+def _turn(row: sqlite3.Row | Mapping[str, Any]) -> Turn:
     return Turn(
         id=row["id"],
         tenant=row["tenant"],
