@@ -424,6 +424,19 @@ def test_a_child_named_by_their_place_among_siblings():
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("I'm a UX writer.", "The user works as a UX writer."),
+        ("I'm an SRE.", "The user works as an SRE."),
+        ("I'm a university lecturer.", "The user works as a university lecturer."),
+        ("I'm an engineer.", "The user works as an engineer."),
+    ],
+)
+def test_a_or_an_goes_by_the_sound(text, said):
+    assert [f.text for f in facts(text)] == [said]
+
+
 def test_an_age_after_a_name_is_the_speakers():
     assert ("user", "age", "34") in keys(facts("I'm Ravi, 34, a software developer."))
 

@@ -1050,8 +1050,18 @@ def _predicate(rest: str) -> str:
     return re.sub(rf"^(is|has|doesn't)\s+{_ADVERBS}", r"\1 ", rest, flags=_I).strip()
 
 
+def _article(shown: str) -> str:
+    """ "a" or "an", by the sound: "an SRE", "a UX writer", "a university", "an owl"."""
+    first = shown.split()[0] if shown.split() else ""
+    if len(first) > 1 and first.isupper():  # an acronym, read letter by letter
+        return "an " if first[0] in "AEFHILMNORSX" else "a "
+    if re.match(r"(?:uni|use|usu|eu|one\b)", shown, _I):
+        return "a "
+    return "an " if shown[:1].lower() in "aeiou" else "a "
+
+
 def _render(template: str, who: Who, shown: str, noun: str) -> str:
-    article = "an " if shown[:1].lower() in "aeiou" else "a "
+    article = _article(shown)
     if re.search(r"[^su]s$", shown):  # "uses hearing aids"
         article = ""
     text = template.format(
