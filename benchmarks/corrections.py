@@ -884,6 +884,78 @@ DIALOGUES = (
         "dust",
         "allergic to cats",
     ),
+    # Session 10's held-out set K, run after J was fixed: 0.30 (assistant claims 0.20, user's
+    # own 0.40).
+    dialogue(
+        "assistant claim",
+        ("What's my gym schedule?", "You go to the gym on Mondays."),
+        ("It's Tuesdays and Thursdays now.", "Updated."),
+        "tuesdays",
+        "mondays",
+    ),
+    dialogue(
+        "user's own",
+        ("My brother lives in Perth.", "Nice."),
+        ("He moved to Brisbane in June.", "Okay."),
+        "brisbane",
+        "perth",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my daughter's school?", "Your daughter goes to Oakwood Primary."),
+        ("She's at Riverside now, we moved her.", "Got it."),
+        "riverside",
+        "oakwood",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a junior developer.", "Cool."),
+        ("I got promoted! Senior developer now.", "Congrats!"),
+        "senior developer",
+        "junior developer",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many kids do I have?", "You have two kids."),
+        ("Three, actually — the baby came in March!", "Congratulations!"),
+        "three",
+        "two kids",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in a flat in Camden.", "Nice area."),
+        ("We bought a house in Enfield, moving next week.", "Exciting!"),
+        "enfield",
+        "camden",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my phone?", "You have an iPhone 12."),
+        ("I upgraded to an iPhone 15 last month.", "Nice."),
+        "iphone 15",
+        "iphone 12",
+    ),
+    dialogue(
+        "user's own",
+        ("My wife's name is Sophie.", "Lovely."),
+        ("Typo, it's Sophia.", "Fixed."),
+        "sophia",
+        "sophie",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do?", "You're a lawyer."),
+        ("I left law two years ago, I teach yoga now.", "Nice change."),
+        "yoga",
+        "lawyer",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm gluten-free.", "Noted."),
+        ("My doctor says I can have gluten again!", "Great news."),
+        "gluten",
+        "gluten-free",
+    ),
 )
 
 

@@ -2165,6 +2165,116 @@ LATE_CONVERSATIONS = (
             said("Our CTO is Maya Chen.", fact("role", "maya chen", subject="cto")),
         ),
     ),
+    # Session 10's fifth held-out set (chat:8201-8205), run after the fourth was fixed:
+    # capture 0.62, precision 0.96 (after its expectations took "Rui is Portuguese").
+    Conversation(
+        "chat:8201",
+        (
+            said(
+                "G'day! I'm Liam, I run a surf school on the Gold Coast.",
+                fact("identity", "liam"),
+                fact("work", "surf school"),
+                fact("location", "gold coast"),
+            ),
+            said(
+                "My partner Jess is a vet nurse.",
+                fact("relationship", "jess"),
+                fact("work", "vet nurse", subject="jess"),
+            ),
+            nothing("How do I get more bookings in winter?"),
+            said(
+                "I'm allergic to bee stings, carry an EpiPen everywhere.",
+                fact("diet", "bee stings"),
+            ),
+            said("We've got a kelpie called Dusty.", fact("relationship", "dusty")),
+            said(
+                "Thinking of opening a second location in Byron Bay next year.",
+                fact("plan", "byron bay"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8202",
+        (
+            said(
+                "I'm a single mum of three and I work part-time as a pharmacist.",
+                fact("relationship", "three"),
+                fact("work", "pharmacist"),
+            ),
+            said(
+                "My eldest, Noah, has autism.",
+                fact("relationship", "noah"),
+                fact("health", "autism", subject="noah"),
+            ),
+            nothing("Any tips for a calm morning routine?"),
+            said("I'm vegetarian but the kids eat meat.", fact("diet", "vegetarian")),
+            said("We live in a semi in Leicester.", fact("location", "leicester")),
+            said(
+                "I'm doing an Open University degree in psychology in the evenings.",
+                fact("skill", "psychology"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8203",
+        (
+            said(
+                "retired teacher, 70, widower, living near Lake Tahoe",
+                fact("work", "teacher"),
+                fact("identity", "70"),
+                fact("relationship", "widower"),
+                fact("location", "tahoe"),
+            ),
+            said("I fish most mornings and volunteer at the library.", fact("work", "library")),
+            nothing("whats a good book about fly fishing"),
+            said(
+                "My son Ben lives in Sacramento with his wife.",
+                fact("relationship", "ben"),
+                fact("location", "sacramento", subject="ben"),
+            ),
+            said("I have a pacemaker since 2021.", fact("health", "pacemaker")),
+        ),
+    ),
+    Conversation(
+        "chat:8204",
+        (
+            said(
+                "I'm a product designer at Canva, working remotely from Lisbon.",
+                fact("work", "product designer"),
+                fact("work", "canva"),
+                fact("location", "lisbon"),
+            ),
+            said("I moved here from Sydney last year.", fact("location", "sydney")),
+            nothing("How do I get a Portuguese tax number?"),
+            said("My Portuguese is pretty basic.", fact("skill", "portuguese")),
+            said("I'm intolerant to gluten.", fact("diet", "gluten")),
+            said(
+                "My boyfriend Rui is Portuguese, he's a chef.",
+                fact("relationship", "rui"),
+                fact("work", "chef", subject="rui"),
+                fact("identity", "portuguese", subject="rui"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8205",
+        (
+            said(
+                "Nursing student here, second year, at King's College London.",
+                fact("work", "nursing student"),
+                fact("work", "king's college"),
+            ),
+            said("I work weekends at Pret to cover rent.", fact("work", "pret")),
+            nothing("Can you explain the renin-angiotensin system simply?"),
+            said("I'm dyslexic so long texts are hard.", fact("health", "dyslexic")),
+            said("My placement starts in January at St Thomas'.", fact("plan", "placement")),
+            said(
+                "I'm 19 and live in halls in Waterloo.",
+                fact("identity", "19"),
+                fact("location", "waterloo"),
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

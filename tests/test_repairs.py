@@ -59,6 +59,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Dr. Patel retired, I see Dr. Kowalski now.", Repair("Kowalski", "Patel")),
         ("These days it's Wolf Alice more than Muse.", Repair("Wolf Alice", "Muse")),
         ("Portland, Maine actually!", Repair("Portland, Maine", None)),
+        ("Typo, it's Sophia.", Repair("Sophia", None)),
         (
             "Turns out it was amoxicillin I'm allergic to, not penicillin.",
             Repair("amoxicillin", "penicillin"),
@@ -302,6 +303,13 @@ DIALOGUES = {
     "a friend who is also a colleague stays both": (
         [("Raj is my friend.", "Nice."), ("Raj is my colleague too.", "OK.")],
         ["Raj is the user's colleague.", "Raj is the user's friend."],
+    ),
+    "a count in words replaces the claim's count": (
+        [
+            ("How many kids do I have?", "You have two kids."),
+            ("Three, actually — the baby came in March!", "Congratulations!"),
+        ],
+        ["The user has three kids."],
     ),
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],

@@ -40,7 +40,7 @@ _LEAD_RE = re.compile(
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
     r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?"
-    r"|(?:i\s+)?used\s+to(?=[\s.!]*$))\b"
+    r"|(?:i\s+)?used\s+to(?=[\s.!]*$)|typo|autocorrect)\b"
     r"[\s,:;.!—–-]*)+",
     _I,
 )
@@ -93,7 +93,7 @@ _DENIAL_RE = re.compile(
 # A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
 # the new word must be a name, a number or a date.
 _SELF_REPAIR_RE = re.compile(
-    r"^\s*(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it)|actually)\b", _I
+    r"^\s*(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it)|actually|typo|autocorrect)\b", _I
 )
 # Said of the person the answered turn named, these restate one fact of theirs: "Her name
 # is Lara", "He's 9 now". Only a claim that holds a name or a number can take them.
@@ -322,8 +322,8 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
     if dated and at is not None and _MONTH_DAY_RE.match(claim.value):
         hit = dates.leading_date(new, at)
         new = f"{hit.day:%B} {hit.day.day}" if hit else new
-    if _NUMBER_RE.fullmatch(new) and (count := _NUMBER_RE.search(claim.value)):
-        return _replace(claim, count[0], new)  # "4" for "3 cats": the count, not the cats
+    if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):
+        return _replace(claim, count[0], new.lower())  # "4" for "3 cats": the count, not the cats
     if dated or not (could_be_person(new) and new[:1].isupper()):
         return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
@@ -347,7 +347,10 @@ def _dated(word: str) -> bool:
 
 
 _DIGIT_RE = re.compile(r"\d")
-_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.])")
+_COUNT_RE = re.compile(
+    r"(?<![\w.])(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)(?![\w.])", _I
+)
+"""A count, in digits or words: "3 cats", "two kids"."""
 _MONTH_DAY_RE = re.compile(rf"^(?P<month>{dates.MONTH_PATTERN})\s+(?P<day>\d{{1,2}})$", _I)
 """A claim's day as the personal facts write it: "november 27"."""
 

@@ -184,6 +184,8 @@ def test_birthday_resolves_against_the_turn():
         "I study at night.",
         "I never drink before noon.",
         "I worked as a waiter in college.",
+        "Lead now, I'm handling it.",
+        "I'm allergic to nothing, so relax.",
     ],
 )
 def test_not_facts(text):
@@ -220,6 +222,22 @@ def test_a_teams_move_is_no_home(text, stream):
         ("Lucía here - I'm a vet.", [("user", "name", "lucía"), ("user", "job title", "vet")]),
         ("Same here!", []),
         ("Nurse here.", [("user", "job title", "nurse")]),
+        (
+            "retired teacher, 70, widower, living near Lake Tahoe",
+            [
+                ("user", "job title", "retired teacher"),
+                ("user", "age", "70"),
+                ("user", "marital status", "widowed"),
+                ("user", "home", "lake tahoe"),
+            ],
+        ),
+        (
+            "Nursing student here, second year, at King's College London.",
+            [
+                ("user", "job title", "nursing student"),
+                ("user", "employer", "king's college london"),
+            ],
+        ),
         (
             "Retired firefighter here, 66, living in Tucson.",
             [

@@ -52,6 +52,7 @@ from memstrata.models.heuristic.personal_values import (
     trip,
     venue,
     whereabouts,
+    widowed,
     word_of,
 )
 from memstrata.models.heuristic.personal_words import (
@@ -183,6 +184,7 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
+    "widowed": Facet(C.RELATIONSHIP, "marital status", "{who} is {value}.", widowed),
     "marital": Facet(
         C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
     ),
@@ -242,8 +244,9 @@ _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living)(?:\s+(?:out|over|up"
     r"|down|back|alone|on\s+(?:my|our)\s+own|with\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?))?"
-    r"(?:\s+in\s+(?:a|an|this|my|our)\s+(?:[\w-]+\s+)?"
-    r"(?:flat|house|apartment|bungalow|cottage|condo|studio|townhouse|trailer|cabin))?|resides?|is\s+based"
+    r"(?:\s+in\s+(?:(?:a|an|this|my|our)\s+)?(?:[\w-]+\s+)?"
+    r"(?:flat|house|apartment|bungalow|cottage|condo|studio|townhouse|trailer|cabin|semi|terrace"
+    r"|maisonette|duplex|halls|dorm))?|resides?|is\s+based"
     r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled"
     r"|is\s+in\s+(?:this|a|my|our|the)\s+(?:(?:little|small|tiny|new|rented)\s+)?(?:flat"
     r"|house|apartment|place|home|condo|studio))"
@@ -358,7 +361,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
-    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+)?as"
+    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+|part[-\s]time\s+"
+                 r"|full[-\s]time\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"\s+(?:a|an)|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
@@ -422,7 +426,7 @@ TABLE: tuple[Row, ...] = (
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
     Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
-                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+?))?(?:\s+with\s+.+)?",
+                    r"\s+(?P<value>.+?)(?:\s+(?:in|on)\s+(?P<home>.+?))?(?:\s+with\s+.+)?",
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
          ("I run a coffee roastery in Portland with 6 employees.", "home", "portland"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
@@ -452,9 +456,12 @@ TABLE: tuple[Row, ...] = (
     Row("childless", r"(?:doesn't|does\s+not)\s+have\s+(?:any\s+)?(?P<value>kids|children)",
         (("I don't have kids.", "count:child", "no kids"),), negated=True),
     Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
-                    r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)\s+"
-                    rf"(?P<kind>{RELATION_RE})s?)",
-        (("I'm a single dad of two girls.", "count:daughter", "two girls"),)),
+                    r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)(?:\s+"
+                    rf"(?P<kind>{RELATION_RE})s?)?)(?=\s*$|\s+(?:and|kids|children)\b)(?:\s+.*)?",
+        (("I'm a single dad of two girls.", "count:daughter", "two girls"),
+         ("I'm a single mum of three.", "count:child", "three"))),
+    Row("widowed", r"is\s+(?:a\s+)?(?P<value>widow|widower)",
+        (("I'm a widower.", "marital status", "widowed"),)),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
@@ -623,7 +630,8 @@ TABLE: tuple[Row, ...] = (
         (("I mostly use Procreate on an iPad Pro.", "uses:procreate", "procreate"),
          ("We use Shopify for the online store.", "uses:shopify", "shopify")), we=True),
     Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
-                r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving)\s+(?P<value>.+)",
+                r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving|upgraded\s+to)\s+"
+                r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
     Row("owns", r"my\s+(?:new\s+|current\s+)?(?:car|phone|laptop|bike|ride|computer|watch)"
@@ -658,11 +666,14 @@ TABLE: tuple[Row, ...] = (
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
         (("My native language is Polish.", "language:polish", "polish"),)),
-    Row("degree", r"(?:has|holds|got|earned|finished|did)\s+(?:a|an|my)\s+(?:(?:bachelor'?s"
+    Row("degree", r"(?:has|holds|got|earned|finished|did|is\s+doing|is\s+studying\s+for)\s+"
+                  r"(?:a|an|my)\s+(?:(?-i:[A-Z])[\w-]+\s+){0,2}(?:(?:bachelor'?s"
                   r"|master'?s|ba|bsc|ma|msc|mba|phd|doctorate|undergrad(?:uate)?|graduate)\s+)?"
                   r"(?:degree\s+)?in\s+"
-                  r"(?P<value>[\w -]+?)(?:\s+(?:from|at)\s+.+)?",
+                  r"(?P<value>[\w -]+?)(?:\s+(?:from|at|in\s+the)\s+.+)?",
         (("I have a degree in psychology from Trinity.", "degree:psychology", "psychology"),
+         ("I'm doing an Open University degree in psychology in the evenings.",
+          "degree:psychology", "psychology"),
          ("I have a master's in statistics.", "degree:statistic", "statistics"))),
     Row("degree", r"(?:has|holds|got|earned|finished|completed|did)\s+(?:a|an|my)\s+"
                   r"(?P<value>[\w -]{3,30}?)\s+degree(?:\s+(?:last|this)\s+(?:week|month|year)"
@@ -831,10 +842,14 @@ _DROPPED_I_RE = re.compile(
 )
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
-    r"|hoping|training|saving\s+up|contracting|consulting|freelancing)\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about))\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$)"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
+)
+# A job said without the "I": "Nurse here", "Retired teacher, 70, ...", "Senior developer now".
+_BARE_JOB_RE = re.compile(
+    rf"^(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$))", _I
 )
 _BARE_FORMS = (
     (
@@ -847,7 +862,7 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
-    (re.compile(rf"^(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\s+here\b)", _I), "I am a "),
+    (_BARE_JOB_RE, "I am a "),
     (_DROPPED_I_AM_RE, "I am "),
     (
         re.compile(
@@ -1155,7 +1170,8 @@ def _build(
 
 # "shellfish, keep that in mind": a list ends where an aside to the listener begins.
 _ASIDE_RE = re.compile(
-    r"^(?:keep|please|remember|note|bear|make|be|don't|do|just|thanks|thank|fyi|lol|haha"
+    r"^(?:keep|please|remember|note|bear|make|be|don't|do|just|thanks|thank|fyi|lol|haha|carry"
+    r"|always|need|so"
     r"|if|let|so|you|that's|it's|which|in\s+case)\b",
     _I,
 )
@@ -1270,8 +1286,9 @@ def _ages_kept(parts: list[str]) -> list[str]:
 
 
 def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
-    """One part of such a list: what the subject is, or has ("two adult kids")."""
-    verb = "has" if _COUNTED_RE.match(part) else "is"
+    """One part of such a list: what the subject is, has ("two adult kids"), or where they
+    work ("at King's College")."""
+    verb = "has" if _COUNTED_RE.match(part) else "works" if part.startswith("at ") else "is"
     return _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
 
 
@@ -1304,7 +1321,7 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE))
+    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE, _BARE_JOB_RE))
 
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:

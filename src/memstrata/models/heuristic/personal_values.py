@@ -511,6 +511,11 @@ def alcohol(raw: str, clause: Clause) -> Value | None:
     return Value("alcohol", "alcohol")
 
 
+def widowed(raw: str, clause: Clause) -> Value | None:
+    """ "A widow", "a widower": widowed, as the marital status says it."""
+    return Value("widowed", "widowed")
+
+
 def none_of(raw: str, clause: Clause) -> Value | None:
     """What someone says they have none of: "kids" reads as "no kids"."""
     shown = f"no {' '.join(raw.lower().split())}"

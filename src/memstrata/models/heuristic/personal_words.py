@@ -122,7 +122,9 @@ MANY_RELATIONS = {
         sorted(
             wordset(
                 """greyhound labrador retriever beagle terrier poodle spaniel collie dachshund
-            husky pug bulldog chihuahua corgi whippet lurcher schnauzer"""
+            husky pug bulldog chihuahua corgi whippet lurcher schnauzer kelpie rottweiler
+            doberman labradoodle cockapoo cavapoo goldendoodle staffy staffie pitbull
+            westie samoyed malamute dalmatian pomeranian yorkie vizsla weimaraner"""
             )
         ),
         "dog",
