@@ -38,7 +38,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
 import http_load  # noqa: E402
-from scale import STREAM, _vector_recall, build_indexes, generate, questions  # noqa: E402
+from scale import STREAM, _vector_recall, generate, meet_graphs, questions  # noqa: E402
 
 from memstrata import Memory, load_settings  # noqa: E402
 from memstrata.store import open_store  # noqa: E402
@@ -53,11 +53,11 @@ def sqlite_store(folder: Path, size: int) -> tuple[Path, float]:
     that no measured run spends its first context building them."""
     path = folder / f"scale-{size}.db"
     if path.exists():
-        build_indexes(path)  # loads the saved graphs, or builds the missing ones
+        meet_graphs(path)  # maps the saved graphs, or builds the missing ones
         return path, 0.0
     started = time.perf_counter()
     generate(path, size)
-    build_indexes(path)
+    meet_graphs(path)
     return path, time.perf_counter() - started
 
 
