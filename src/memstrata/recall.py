@@ -203,9 +203,7 @@ def _hits(scored: list[_Scored], found: list[Candidates]) -> list[SearchHit]:
         wanted = [(s.kind, s.id) for s in scored if (s.kind, s.id) not in items]
         items.update(candidates.items(key for key in wanted if key in candidates.rows))
     return [
-        _hit(items[(s.kind, s.id)], s.score, s.signals)
-        for s in scored
-        if (s.kind, s.id) in items
+        _hit(items[(s.kind, s.id)], s.score, s.signals) for s in scored if (s.kind, s.id) in items
     ]
 
 
