@@ -14,7 +14,7 @@ from memstrata.models.heuristic.text import content_words
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
 from memstrata.sources.issue_hits import current_issues
-from memstrata.store.base import ItemFilter, PinPolicy, Store, TurnWindow
+from memstrata.store.base import ItemFilter, PinPolicy, Store, StreamView, TurnWindow
 from memstrata.tokens import count_tokens
 from memstrata.types import (
     GLOBAL_STREAM,
@@ -41,27 +41,34 @@ _HEADLINE_CHARS = 90
 _SNIPPET_LINES = 3
 
 
-def gather(
-    store: Store,
-    recall: Recall,
-    settings: Settings,
-    tenant: str,
-    stream: str,
-    query: str,
-    trust: Trust,
-    budget: int,
-) -> Material:
-    readable = READABLE[trust]
+def read_view(
+    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
+) -> StreamView:
+    """What a context reads of the stream before it searches, in one store call."""
     k, n = settings.recent_turns, settings.session_turns
     # Turns the summary does not cover yet stay in view, so none falls between layers.
-    window = TurnWindow(least=k, most=k + 2 * n) if readable else TurnWindow(least=0, most=0)
-    view = store.stream_view(
+    sees_turns = bool(READABLE[trust])
+    window = TurnWindow(least=k, most=k + 2 * n) if sees_turns else TurnWindow(least=0, most=0)
+    return store.stream_view(
         tenant,
         stream,
         window=window,
         pins=pin_policy(settings, trust),
         pinned_streams=[stream] if stream == GLOBAL_STREAM else [stream, GLOBAL_STREAM],
     )
+
+
+def gather(
+    view: StreamView,
+    recall: Recall,
+    settings: Settings,
+    query: str,
+    trust: Trust,
+    budget: int,
+) -> Material:
+    """The layers of `view` (see read_view) and what recall finds for the query."""
+    readable = READABLE[trust]
+    tenant, stream, k = view.state.tenant, view.state.name, settings.recent_turns
     turns = view.turns
     first_recent = turns[0].seq if turns else view.state.turn_count + 1
     outdated = OutdatedStatements(view.superseded)
@@ -96,7 +103,7 @@ def gather(
         turns=[t for t in turns if t.visibility in readable],
         retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),
         shares=shares(settings),
-        index=_index(store, settings, where, hits) if settings.index_budget else [],
+        index=_index(recall.store, settings, where, hits) if settings.index_budget else [],
         index_budget=settings.index_budget,
         removed=removed,
         structured=_structured(view.structured, readable),

@@ -179,6 +179,16 @@ class StreamView:
     """As Store.superseded_facts gives them."""
     pinned: dict[str, list[Fact]]
     """The pinned facts of each stream asked for, as Store.pinned_facts gives them."""
+    names: "TenantNames"
+    """The names a question may mention, to find the profiles and projects it asks for."""
+
+
+@dataclass(frozen=True)
+class TenantNames:
+    """The tenant's streams (Store.streams) and profiles (TeamStore.profile_names)."""
+
+    streams: list[str]
+    profiles: list[tuple[str, str, str]]
 
 
 def view_one_by_one(
@@ -211,6 +221,7 @@ def view_one_by_one(
             )
             for name in pinned_streams
         },
+        names=TenantNames(store.streams(tenant), store.profile_names(tenant)),
     )
 
 
@@ -766,8 +777,9 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
         pinned_streams: Sequence[str],
     ) -> StreamView:
         """The stream's state, the window's turns, active and newest structured summary,
-        superseded facts, and the pinned facts of each of `pinned_streams`: everything a
-        context reads before it searches, in one call (one round trip to a server)."""
+        superseded facts, the pinned facts of each of `pinned_streams`, and the tenant's
+        stream and profile names: everything a context reads before it searches, in one
+        call (one round trip to a server)."""
         ...
 
     def candidates(

@@ -45,6 +45,7 @@ from memstrata.store.base import (
     Probe,
     StreamState,
     StreamView,
+    TenantNames,
     TurnWindow,
 )
 from memstrata.store.postgres.connection import (
@@ -57,7 +58,7 @@ from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
 from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
 from memstrata.store.postgres.routing import RoutingTables
-from memstrata.store.postgres.team import TeamTables
+from memstrata.store.postgres.team import PROFILE_NAMES, TeamTables
 from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
 from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
@@ -312,7 +313,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return _stream_state(tenant, stream, self._row(_STREAM_STATE, (tenant, stream)))
 
     def streams(self, tenant: str) -> list[str]:
-        rows = self._rows("SELECT name FROM streams WHERE tenant = %s ORDER BY name", (tenant,))
+        rows = self._rows(_STREAM_NAMES, (tenant,))
         return [r["name"] for r in rows]
 
     def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
@@ -493,7 +494,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         pins: PinPolicy,
         pinned_streams: Sequence[str],
     ) -> StreamView:
-        """Six statements sent at once in a pipeline: one wait for the server."""
+        """Eight statements sent at once in a pipeline: one wait for the server."""
         with self._pipeline() as conn:
             reads = [
                 conn.execute(_STREAM_STATE, (tenant, stream)),
@@ -504,8 +505,12 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 conn.execute(_NEWEST_STRUCTURED, (tenant, stream)),
                 conn.execute(_SUPERSEDED, (tenant, stream)),
                 conn.execute(_pinned_sql("*"), _pinned_params(tenant, pinned_streams, pins)),
+                conn.execute(_STREAM_NAMES, (tenant,)),
+                conn.execute(PROFILE_NAMES, (tenant,)),
             ]
-        state, turns, active, structured, superseded, pinned = (r.fetchall() for r in reads)
+        state, turns, active, structured, superseded, pinned, streams, profiles = (
+            r.fetchall() for r in reads
+        )
         by_stream: dict[str, list[Fact]] = {name: [] for name in pinned_streams}
         for row in pinned:
             by_stream[row["stream"]].append(_fact(row))
@@ -516,6 +521,10 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             structured=_summary(structured[0]) if structured else None,
             superseded=_pairs(superseded),
             pinned=by_stream,
+            names=TenantNames(
+                [r["name"] for r in streams],
+                [(r["entity"], r["kind"], r["name"]) for r in profiles],
+            ),
         )
 
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
@@ -1582,6 +1591,7 @@ class _CountingCursor(psycopg.Cursor[Row]):
 
 
 _STREAM_STATE = "SELECT * FROM streams WHERE tenant = %s AND name = %s"
+_STREAM_NAMES = "SELECT name FROM streams WHERE tenant = %s ORDER BY name"
 _WINDOW_TURNS = (
     "SELECT * FROM turns WHERE tenant = %s AND stream = %s ORDER BY seq DESC"
     # TurnWindow.size, from the stream's row: max(least, min(unsummarized turns, most)).
