@@ -157,7 +157,9 @@ class Recall:
         self, ranked: dict[tuple[str, int], dict[str, float]], found: Candidates, preset: Preset
     ) -> list[_Scored]:
         rows = found.rows
-        newest = max((at for at, _ in rows.values() if at is not None), default=0.0)
+        # Ages are counted from the newest candidate ranked: `rows` may hold more items.
+        times = (rows[key][0] for key in ranked if key in rows)
+        newest = max((at for at in times if at is not None), default=0.0)
         weights = dict(preset.kind_weights)
         scored = []
         for key, signals in ranked.items():
