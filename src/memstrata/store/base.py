@@ -899,6 +899,16 @@ class Candidates:
         }
 
 
+def check_probes(tenant: str, probes: Sequence[Probe]) -> None:
+    """Every probe searches the tenant a Store.candidates call names: the items it reads
+    back are that tenant's."""
+    for probe in probes:
+        if probe.where.tenant != tenant:
+            raise ValueError(
+                f"a probe searches tenant {probe.where.tenant!r} in a call for {tenant!r}"
+            )
+
+
 def candidates_one_by_one(
     store: Store,
     index: VectorSearch,
@@ -911,6 +921,7 @@ def candidates_one_by_one(
 ) -> Candidates:
     """Store.candidates made of the store's single reads and `index`'s searches: for a
     store in the process, where a read costs no trip to a server."""
+    check_probes(tenant, probes)
     text: dict[tuple[int, str], list[tuple[int, float]]] = {}
     nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
     for position, probe in enumerate(probes):

@@ -47,6 +47,7 @@ from memstrata.store.base import (
     StreamView,
     TenantNames,
     TurnWindow,
+    check_probes,
 )
 from memstrata.store.postgres.connection import (
     INSTALL_PGVECTOR,
@@ -1415,9 +1416,8 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         fts_ids and nearest make them), then the rows of every item they found."""
         asked = list(dict.fromkeys(_tsquery_term(t) for t in terms))
         pieces: list[tuple[str, list[Any]]] = []
+        check_probes(tenant, probes)
         for position, probe in enumerate(probes):
-            if probe.where.tenant != tenant:
-                raise ValueError("every probe searches the tenant the call names")
             for kind in kinds:
                 sql, params = _filter_sql(kind, probe.where)
                 if asked:
@@ -1436,16 +1436,16 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                     pieces.append(
                         (
                             f"SELECT {position}, '{kind}', 'vector', NULL, NULL, item_id,"
-                            f" distance FROM ({nearest}) nearest",
-                            nearest_params,
+                            f" distance FROM ({nearest}) nearest WHERE 1 - distance >= %s",
+                            [*nearest_params, probe.min_similarity],
                         )
                     )
         if not pieces:
             return Candidates({}, {}, {}, lambda kind, ids: [])
         rows = self._rows(*_with_items(pieces, tenant, kinds))
-        return self._candidates(rows, probes)
+        return self._candidates(rows)
 
-    def _candidates(self, rows: list[Row], probes: Sequence[Probe]) -> Candidates:
+    def _candidates(self, rows: list[Row]) -> Candidates:
         text: dict[tuple[int, str], list[tuple[int, float]]] = {}
         nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
         items: dict[tuple[str, int], Row] = {}
@@ -1464,10 +1464,8 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             self._remember_counts(kind, counts)
         for key, hits in text.items():
             text[key] = sorted(hits, key=lambda hit: (-hit[1], -hit[0]))
-        for (position, kind), hits in nearest.items():
-            floor = probes[position].min_similarity
-            closest = sorted(hits, key=lambda hit: (hit[1], hit[0]))
-            nearest[(position, kind)] = [(i, 1 - d) for i, d in closest if 1 - d >= floor]
+        for key, hits in nearest.items():
+            nearest[key] = [(i, 1 - d) for i, d in sorted(hits, key=lambda h: (h[1], h[0]))]
         ranking = {
             key: (None if r["at"] is None else r["at"].timestamp(), r["mentions"])
             for key, r in items.items()
