@@ -38,7 +38,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
 import http_load  # noqa: E402
-from scale import STREAM, _vector_recall, build_indexes, generate, questions  # noqa: E402
+from scale import STREAM, _vector_recall, generate, meet_graphs, questions  # noqa: E402
 
 from memstrata import Memory, load_settings  # noqa: E402
 from memstrata.store import open_store  # noqa: E402
@@ -53,11 +53,11 @@ def sqlite_store(folder: Path, size: int) -> tuple[Path, float]:
     that no measured run spends its first context building them."""
     path = folder / f"scale-{size}.db"
     if path.exists():
-        build_indexes(path)  # loads the saved graphs, or builds the missing ones
+        meet_graphs(path)  # maps the saved graphs, or builds the missing ones
         return path, 0.0
     started = time.perf_counter()
     generate(path, size)
-    build_indexes(path)
+    meet_graphs(path)
     return path, time.perf_counter() - started
 
 
@@ -81,22 +81,25 @@ def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]
 
 
 def measure(location: str, queries: int, server_pid: int | None) -> dict[str, float]:
-    """Context latency, client CPU, server CPU and round trips, in this process."""
+    """Context latency, client CPU, server CPU, statements and round trips (waits for
+    the server: statements sent together in a pipeline wait once), in this process."""
     settings = load_settings(db=location, embed={"kind": "hashing"})
     database = urlsplit(location).path.lstrip("/")
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.context(STREAM, "what happened first", budget=_BUDGET)
-        wall, cpu, server, trips = [], [], [], []
+        wall, cpu, server, trips, statements = [], [], [], [], []
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
             server_before = _backends_cpu(server_pid, database)  # first: /proc is slow
             sent = getattr(mem.store, "round_trips", 0)
+            stated = getattr(mem.store, "statements", 0)
             started, cpu_started = time.perf_counter(), time.process_time()
             mem.context(STREAM, question, budget=_BUDGET)
             wall.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - cpu_started) * 1000)
             server.append((_backends_cpu(server_pid, database) - server_before) * 1000)
             trips.append(getattr(mem.store, "round_trips", 0) - sent)
+            statements.append(getattr(mem.store, "statements", 0) - stated)
         load = os.getloadavg()[0]
         trip = _round_trip_ms(mem.store)
         recall_at_50 = _vector_recall(mem, questions(50, seed=13))
@@ -107,6 +110,7 @@ def measure(location: str, queries: int, server_pid: int | None) -> dict[str, fl
         "cpu_p50": statistics.median(cpu),
         "server_cpu_mean": statistics.fmean(server),
         "trips": statistics.median(trips),
+        "statements": statistics.median(statements),
         "load": load,
         "recall_at_50": recall_at_50,
     }
@@ -307,6 +311,7 @@ def main() -> None:
         "p95 ms",
         "client CPU p50 ms",
         "server CPU ms/context",
+        "statements/context",
         "round trips/context",
         "SELECT 1 p50 ms",
         "recall@50",
@@ -330,7 +335,8 @@ def main() -> None:
                 f"{result['p95']:.1f}",
                 f"{result['cpu_p50']:.1f}",
                 f"{result['server_cpu_mean']:.1f}" if pid else "-",
-                f"{result['trips']:.0f}" if backend == "postgres" else "- (in process)",
+                f"{result['statements']:.0f}" if backend == "postgres" else "- (in process)",
+                f"{result['trips']:.0f}" if backend == "postgres" else "-",
                 f"{result['trip_p50']:.2f}" if backend == "postgres" else "-",
                 f"{result['recall_at_50']:.3f}",
                 f"{result['load']:.1f}",

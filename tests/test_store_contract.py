@@ -13,7 +13,16 @@ import pytest
 from memstrata import Memory, load_settings
 from memstrata.errors import NotFound
 from memstrata.store import Store, open_store
-from memstrata.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
+from memstrata.store.base import (
+    ItemFilter,
+    NewFact,
+    NewRecord,
+    NewSummary,
+    NewTurn,
+    PinPolicy,
+    Probe,
+    TurnWindow,
+)
 from memstrata.types import (
     FactCategory,
     FactStatus,
@@ -462,3 +471,129 @@ def test_nul_characters_come_back_whole(store: Store) -> None:
     assert store.turn("t1", turn).user == "before\x00after zebra"
     assert store.fact("t1", fact).text == "a\x00b"
     assert [i for i, _ in store.fts_ids("turn", ["zebra"], ItemFilter(tenant="t1"), 5)] == [turn]
+
+
+def _summary(store: Store, stream: str, kind: SummaryKind, text: str, day: int | None) -> None:
+    store.insert_summary(
+        NewSummary(
+            tenant="t1",
+            stream=stream,
+            kind=kind,
+            text=text,
+            tokens=2,
+            period_start=T0,
+            period_end=None if day is None else T0 + timedelta(days=day),
+            item_count=1,
+        )
+    )
+
+
+PINS = PinPolicy(
+    visibilities=(Visibility.PRIVATE,),
+    min_confidence=0.5,
+    skip_categories=("date",),
+    skip_sources=(),
+)
+
+
+def test_a_stream_view_holds_what_the_single_reads_give(store: Store) -> None:
+    for n in range(12):
+        _turn(store, "chat:a", f"turn {n}", minutes=n)
+    _turn(store, "chat:a", "another tenant's", tenant="t2")
+    old = _fact(store, "chat:a", "Raj is a developer", slot="role")
+    new = _fact(store, "chat:a", "Raj is the architect", slot="role", supersedes=old)
+    store.set_fact_status("t1", old, FactStatus.SUPERSEDED, superseded_by=new)
+    _fact(store, "chat:a", "too unsure", confidence=0.2)
+    _fact(store, "global", "Lena leads billing", category=FactCategory.ROLE)
+    _fact(store, "global", "someone else's", tenant="t2")
+    for kind, text, day in (
+        (SummaryKind.ACTIVE, "the active one", 1),
+        (SummaryKind.STRUCTURED, "newest counts", 5),
+        (SummaryKind.STRUCTURED, "older counts", 2),
+        (SummaryKind.STRUCTURED, "undated counts", None),
+    ):
+        _summary(store, "chat:a", kind, text, day)
+    store.put_profile("t1", "person:raj", "person", "Raj", {})
+    store.set_summarized_through("t1", "chat:a", 8)
+
+    def view(window: TurnWindow, stream: str = "chat:a"):
+        return store.stream_view(
+            "t1", stream, window=window, pins=PINS, pinned_streams=[stream, "global"]
+        )
+
+    seen = view(TurnWindow(least=3, most=6))
+    assert seen.state == store.stream_state("t1", "chat:a")
+    # Four turns are not summarized yet: more than the least, within the most.
+    assert seen.turns == store.turns("t1", "chat:a", last=4)
+    assert seen.active_summary == store.active_summary("t1", "chat:a")
+    assert seen.structured is not None and seen.structured.text == "newest counts"
+    assert seen.structured == store.summaries("t1", "chat:a", SummaryKind.STRUCTURED)[-1]
+    assert seen.superseded == store.superseded_facts("t1", "chat:a")
+    assert [f.id for f in seen.pinned["chat:a"]] == [new]
+    for name in ("chat:a", "global"):
+        single = store.pinned_facts(
+            "t1",
+            name,
+            visibilities=PINS.visibilities,
+            min_confidence=PINS.min_confidence,
+            skip_categories=PINS.skip_categories,
+            skip_sources=PINS.skip_sources,
+        )
+        assert seen.pinned[name] == single
+    assert [f.text for f in seen.pinned["global"]] == ["Lena leads billing"]
+    assert seen.names.streams == store.streams("t1") == ["chat:a", "global"]
+    assert seen.names.profiles == store.profile_names("t1") == [("person:raj", "person", "Raj")]
+
+    assert [t.seq for t in view(TurnWindow(least=3, most=3)).turns] == [10, 11, 12]
+    store.set_summarized_through("t1", "chat:a", 12)
+    assert [t.seq for t in view(TurnWindow(least=2, most=6)).turns] == [11, 12]
+    assert view(TurnWindow(least=0, most=0)).turns == []
+
+    nowhere = view(TurnWindow(least=3, most=6), stream="chat:none")
+    assert not nowhere.state.exists and nowhere.turns == []
+    assert nowhere.active_summary is None and nowhere.structured is None
+    assert nowhere.superseded == [] and nowhere.pinned["chat:none"] == []
+
+
+def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
+    rng = np.random.default_rng(11)
+    base = rng.standard_normal(64).astype(np.float32)
+    base /= np.linalg.norm(base)
+    for n in range(30):
+        turn = _turn(store, "chat:a", f"kafka note {n} zebra{n % 4}", minutes=60 * 24 * n)
+        fact = _fact(store, "chat:a", f"zebra fact {n}")
+        for kind, item in (("turn", turn), ("fact", fact)):
+            vector = base + rng.uniform(0.1, 3.0) * rng.standard_normal(64).astype(np.float32)
+            vector /= np.linalg.norm(vector)
+            store.put_vectors("t1", "chat:a", "m", [(kind, item, vector.tobytes(), 64)])
+    _turn(store, "chat:a", "kafka zebra1 of another tenant", tenant="t2")
+    everything = ItemFilter(tenant="t1", streams=("chat:a",))
+    week = everything.model_copy(
+        update={"since": T0 + timedelta(days=7), "until": T0 + timedelta(days=14)}
+    )
+    probes = [Probe(where=everything, min_similarity=0.3), Probe(where=week, min_similarity=-1.0)]
+    kinds = ("fact", "turn", "summary", "record")
+    terms = ["zebra1", "kafka"]
+    found = store.candidates("t1", kinds, terms, base, probes, 5)
+    index = store.vector_index()
+    keys = set()
+    for position, probe in enumerate(probes):
+        for kind in kinds:
+            text = store.fts_ids(kind, terms, probe.where, 5)
+            nearest = index.search(kind, probe.where, base, 5, min_similarity=probe.min_similarity)
+            assert found.text.get((position, kind), []) == text
+            assert found.nearest.get((position, kind), []) == nearest
+            keys |= {(kind, i) for i, _ in [*text, *nearest]}
+    assert found.text[(0, "turn")] and found.nearest[(0, "fact")] and found.nearest[(1, "turn")]
+    assert set(found.rows) == keys
+    for kind, item in keys:
+        assert found.rows[(kind, item)] == tuple(store.ranking_rows(kind, "t1", [item])[0][1:])
+    assert found.items(keys) == {
+        (kind, item): store.items(kind, "t1", [item])[0] for kind, item in keys
+    }
+    assert found.items([("turn", 10**9)]) == {}
+
+    nothing = store.candidates("t1", kinds, [], None, probes, 5)
+    assert (nothing.text, nothing.nearest, nothing.rows) == ({}, {}, {})
+    with pytest.raises(ValueError, match="tenant"):
+        store.candidates("t2", kinds, terms, base, probes, 5)

@@ -19,7 +19,7 @@ change leaves a history row.
 import hashlib
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from memstrata import entities
 from memstrata.entities import HOLDER_SLOT, ROLE_SLOT
@@ -375,9 +375,10 @@ class OutdatedStatements:
     itself names both, so it stays.
     """
 
-    def __init__(self, store: Store, tenant: str, stream: str) -> None:
+    def __init__(self, superseded: Iterable[tuple[Fact, Fact]]) -> None:
+        """From (superseded fact, its successor) pairs, as Store.superseded_facts gives."""
         self._rules: list[tuple[list[str], list[str], Fact, bool]] = []
-        for old, successor in store.superseded_facts(tenant, stream):
+        for old, successor in superseded:
             # The user is named as "I" in their own words ("I'm allergic to penicillin").
             about_user = old.subject == "user"
             claim = _words(old.value if about_user else f"{old.subject} {old.value}")

@@ -14,7 +14,7 @@ from memstrata.models.heuristic.text import content_words
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
 from memstrata.sources.issue_hits import current_issues
-from memstrata.store.base import ItemFilter, Store
+from memstrata.store.base import ItemFilter, PinPolicy, Store, StreamView, TurnWindow
 from memstrata.tokens import count_tokens
 from memstrata.types import (
     GLOBAL_STREAM,
@@ -41,33 +41,48 @@ _HEADLINE_CHARS = 90
 _SNIPPET_LINES = 3
 
 
+def read_view(
+    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
+) -> StreamView:
+    """What a context reads of the stream before it searches, in one store call."""
+    k, n = settings.recent_turns, settings.session_turns
+    # Turns the summary does not cover yet stay in view, so none falls between layers.
+    sees_turns = bool(READABLE[trust])
+    window = TurnWindow(least=k, most=k + 2 * n) if sees_turns else TurnWindow(least=0, most=0)
+    return store.stream_view(
+        tenant,
+        stream,
+        window=window,
+        pins=pin_policy(settings, trust),
+        pinned_streams=[stream] if stream == GLOBAL_STREAM else [stream, GLOBAL_STREAM],
+    )
+
+
 def gather(
-    store: Store,
+    view: StreamView,
     recall: Recall,
     settings: Settings,
-    tenant: str,
-    stream: str,
     query: str,
     trust: Trust,
     budget: int,
 ) -> Material:
+    """The layers of `view` (see read_view) and what recall finds for the query."""
     readable = READABLE[trust]
-    state = store.stream_state(tenant, stream)
-    k, n = settings.recent_turns, settings.session_turns
-    # Turns the summary does not cover yet stay in view, so none falls between layers.
-    window = max(k, min(state.turn_count - state.last_summarized_turn, k + 2 * n))
-    turns = store.turns(tenant, stream, last=window) if window and readable else []
-    first_recent = turns[0].seq if turns else state.turn_count + 1
-    outdated = OutdatedStatements(store, tenant, stream)
-    active = store.active_summary(tenant, stream)
+    tenant, stream, k = view.state.tenant, view.state.name, settings.recent_turns
+    turns = view.turns
+    first_recent = turns[0].seq if turns else view.state.turn_count + 1
+    outdated = OutdatedStatements(view.superseded)
+    active = view.active_summary
     summary, removed = _without_outdated(
         active if active and active.visibility in readable else None, outdated
     )
     summary, repeated = _without_repeats(summary, turns[-k:] if k else [])
     removed += repeated
-    stream_facts = pinned(store, settings, tenant, stream, trust)
+    stream_facts = view.pinned[stream]
     global_facts = (
-        _global_facts(store, settings, tenant, query, trust) if stream != GLOBAL_STREAM else []
+        _global_facts(settings, query, view.pinned[GLOBAL_STREAM])
+        if stream != GLOBAL_STREAM
+        else []
     )
     where = ItemFilter(
         tenant=tenant,
@@ -88,18 +103,15 @@ def gather(
         turns=[t for t in turns if t.visibility in readable],
         retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),
         shares=shares(settings),
-        index=_index(store, settings, where, hits) if settings.index_budget else [],
+        index=_index(recall.store, settings, where, hits) if settings.index_budget else [],
         index_budget=settings.index_budget,
         removed=removed,
-        structured=_structured(store, tenant, stream, readable),
+        structured=_structured(view.structured, readable),
     )
 
 
-def _structured(
-    store: Store, tenant: str, stream: str, readable: tuple[Visibility, ...]
-) -> Summary | None:
-    newest = store.summaries(tenant, stream, SummaryKind.STRUCTURED)[-1:]
-    return newest[0] if newest and newest[0].visibility in readable else None
+def _structured(newest: Summary | None, readable: tuple[Visibility, ...]) -> Summary | None:
+    return newest if newest is not None and newest.visibility in readable else None
 
 
 def shares(settings: Settings) -> Shares:
@@ -113,16 +125,14 @@ def shares(settings: Settings) -> Shares:
     )
 
 
-def _global_facts(
-    store: Store, settings: Settings, tenant: str, query: str, trust: Trust
-) -> list[Fact]:
+def _global_facts(settings: Settings, query: str, pinned_global: list[Fact]) -> list[Fact]:
     """The global facts another stream's context pins: those tenant-wide by nature
     (who holds which role, company-wide decisions) and those the query is about. A
     tenant's whole Slack history must not fill every new chat's prompt."""
     wanted = content_words(query)
     return [
         f
-        for f in pinned(store, settings, tenant, GLOBAL_STREAM, trust)
+        for f in pinned_global
         if f.category.value in settings.global_pinned_categories
         or _relevant(wanted, content_words(f.text))
     ]
@@ -134,15 +144,26 @@ def _relevant(wanted: frozenset[str], said: frozenset[str]) -> bool:
     return shared > 0 and 3 * shared >= len(wanted)
 
 
+def pin_policy(settings: Settings, trust: Trust) -> PinPolicy:
+    """Layer 1's policy as the store applies it, for what `trust` may read."""
+    return PinPolicy(
+        visibilities=READABLE[trust],
+        min_confidence=settings.pin_min_confidence,
+        skip_categories=tuple(settings.unpinned_categories),
+        skip_sources=tuple(settings.unpinned_sources),
+    )
+
+
 def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
     """Layer 1 as this caller may see it: active facts the pin policy keeps in the prompt."""
+    policy = pin_policy(settings, trust)
     return store.pinned_facts(
         tenant,
         stream,
-        visibilities=READABLE[trust],
-        min_confidence=settings.pin_min_confidence,
-        skip_categories=settings.unpinned_categories,
-        skip_sources=settings.unpinned_sources,
+        visibilities=policy.visibilities,
+        min_confidence=policy.min_confidence,
+        skip_categories=policy.skip_categories,
+        skip_sources=policy.skip_sources,
     )
 
 

@@ -24,7 +24,7 @@ from memstrata.import_ledger import ImportLedger
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
 from memstrata.keys import create_key, resolve_key
 from memstrata.maintenance import MaintenanceLoop, StageReport, maintain_alone
-from memstrata.material import gather
+from memstrata.material import gather, read_view
 from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
 from memstrata.pipeline import Pipeline
 from memstrata.recall import KINDS, PRESETS, Recall
@@ -524,10 +524,10 @@ class Memory:
             raise InvalidInput(f"budget must be a positive whole number of tokens, got {budget!r}")
         query = self._text(query, "query")
         started = time.perf_counter()
-        material = gather(
-            self.store, self.recall, self.settings, tenant, stream, query, _trust(trust), budget
-        )
-        team = self.team.material(tenant, stream, query, READABLE[_trust(trust)], timezone)
+        view = read_view(self.store, self.settings, tenant, stream, _trust(trust))
+        material = gather(view, self.recall, self.settings, query, _trust(trust), budget)
+        readable = READABLE[_trust(trust)]
+        team = self.team.material(tenant, stream, query, readable, timezone, view.names)
         material.profiles, material.digest, material.projects = (
             team.profiles,
             team.digest,

@@ -16,7 +16,7 @@ from functools import lru_cache, partial
 import numpy as np
 
 from memstrata.embed import Embedder, EmbeddingError
-from memstrata.store.base import Item, ItemFilter, Store
+from memstrata.store.base import Candidates, Item, ItemFilter, Probe, Store
 from memstrata.timeframe import Timeframe, timeframe_of
 from memstrata.types import SearchHit
 
@@ -109,50 +109,40 @@ class Recall:
         self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
-        ranked = self._ranked(query, where, preset)
+        ranked, found = self._ranked(query, where, preset)
         if len(ranked) < limit and limit > 2 * preset.candidates:
             # Two lists of `candidates` could not fill the limit, so deeper ones are read.
             # Their order would change the top (an item both rank 55th would beat one that
             # full text ranks first), so they only add what follows it.
-            ranked += _after(ranked, self._ranked(query, where, replace(preset, candidates=limit)))
-        return self._hits(ranked[:limit], where.tenant)
+            deeper, found_deeper = self._ranked(query, where, replace(preset, candidates=limit))
+            ranked += _after(ranked, deeper)
+            found += found_deeper
+        return _hits(ranked[:limit], found)
 
-    def _ranked(self, query: str, where: ItemFilter, preset: Preset) -> list[_Scored]:
-        ranked: dict[tuple[str, int], dict[str, float]] = {}
+    def _ranked(
+        self, query: str, where: ItemFilter, preset: Preset
+    ) -> tuple[list[_Scored], list[Candidates]]:
         terms = query_terms(query)
         query_vector = self._embed_query(query) if preset.vector_weight else None
-        self._rank(ranked, "", where, preset, terms, query_vector, preset.min_similarity)
+        probes = [(Probe(where=where, min_similarity=preset.min_similarity), "")]
         frame = timeframe_of(query) if preset.timeframe_weight else None
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
-            self._rank(ranked, "frame_", within, preset, terms, query_vector, -1.0)
-        return self._fuse(ranked, where.tenant, preset)
-
-    def _rank(
-        self,
-        ranked: dict[tuple[str, int], dict[str, float]],
-        prefix: str,
-        where: ItemFilter,
-        preset: Preset,
-        terms: list[str],
-        query_vector: np.ndarray | None,
-        min_similarity: float,
-    ) -> None:
-        """Record each candidate's full-text and vector rank under `prefix`."""
-        for kind in preset.kinds:
-            if terms:
-                hits = self.store.fts_ids(kind, terms, where, preset.candidates)
-                for rank, (item_id, _) in enumerate(hits, start=1):
-                    ranked.setdefault((kind, item_id), {})[f"{prefix}fts_rank"] = rank
-            if query_vector is not None:
-                nearest = self.index.search(
-                    kind, where, query_vector, preset.candidates, min_similarity=min_similarity
-                )
-                close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
-                for rank, (item_id, similarity) in enumerate(close, start=1):
-                    signals = ranked.setdefault((kind, item_id), {})
-                    signals[f"{prefix}vector_rank"] = rank
-                    signals["similarity"] = similarity
+            probes.append((Probe(where=within, min_similarity=-1.0), "frame_"))
+        if not terms and query_vector is None:
+            return [], []
+        found = self.store.candidates(
+            where.tenant,
+            preset.kinds,
+            terms,
+            query_vector,
+            [probe for probe, _ in probes],
+            preset.candidates,
+        )
+        ranked: dict[tuple[str, int], dict[str, float]] = {}
+        for position, (probe, prefix) in enumerate(probes):
+            _rank(ranked, found, position, prefix, preset.kinds, probe.min_similarity)
+        return self._fuse(ranked, found, preset), [found]
 
     def _embed_query(self, query: str) -> np.ndarray | None:
         if self.embedder is None or not query.strip():
@@ -164,10 +154,12 @@ class Recall:
             return None
 
     def _fuse(
-        self, ranked: dict[tuple[str, int], dict[str, float]], tenant: str, preset: Preset
+        self, ranked: dict[tuple[str, int], dict[str, float]], found: Candidates, preset: Preset
     ) -> list[_Scored]:
-        rows = self._ranking_rows(ranked, tenant)
-        newest = max((at for at, _ in rows.values() if at is not None), default=0.0)
+        rows = found.rows
+        # Ages are counted from the newest candidate ranked: `rows` may hold more items.
+        times = (rows[key][0] for key in ranked if key in rows)
+        newest = max((at for at in times if at is not None), default=0.0)
         weights = dict(preset.kind_weights)
         scored = []
         for key, signals in ranked.items():
@@ -184,29 +176,37 @@ class Recall:
             scored.append(_Scored(key[0], key[1], score, signals))
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
-    def _ranking_rows(
-        self, ranked: dict[tuple[str, int], dict[str, float]], tenant: str
-    ) -> dict[tuple[str, int], tuple[float | None, int]]:
-        rows = {}
-        for kind in KINDS:
-            ids = [item_id for k, item_id in ranked if k == kind]
-            if ids:
-                for item_id, at, mentions in self.store.ranking_rows(kind, tenant, ids):
-                    rows[(kind, item_id)] = (at, mentions)
-        return rows
 
-    def _hits(self, scored: list[_Scored], tenant: str) -> list[SearchHit]:
-        """Search hits for the candidates that made the cut, in their order."""
-        items: dict[tuple[str, int], Item] = {}
-        for kind in KINDS:
-            ids = [s.id for s in scored if s.kind == kind]
-            if ids:
-                items.update({(kind, i.id): i for i in self.store.items(kind, tenant, ids)})
-        return [
-            _hit(items[(s.kind, s.id)], s.score, s.signals)
-            for s in scored
-            if (s.kind, s.id) in items
-        ]
+def _rank(
+    ranked: dict[tuple[str, int], dict[str, float]],
+    found: Candidates,
+    position: int,
+    prefix: str,
+    kinds: tuple[str, ...],
+    min_similarity: float,
+) -> None:
+    """Record each candidate's full-text and vector rank in one probe under `prefix`."""
+    for kind in kinds:
+        for rank, (item_id, _) in enumerate(found.text.get((position, kind), ()), start=1):
+            ranked.setdefault((kind, item_id), {})[f"{prefix}fts_rank"] = rank
+        nearest = found.nearest.get((position, kind), ())
+        close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
+        for rank, (item_id, similarity) in enumerate(close, start=1):
+            signals = ranked.setdefault((kind, item_id), {})
+            signals[f"{prefix}vector_rank"] = rank
+            signals["similarity"] = similarity
+
+
+def _hits(scored: list[_Scored], found: list[Candidates]) -> list[SearchHit]:
+    """Search hits for the candidates that made the cut, in their order; each item from
+    the search that found it."""
+    items: dict[tuple[str, int], Item] = {}
+    for candidates in found:
+        wanted = [(s.kind, s.id) for s in scored if (s.kind, s.id) not in items]
+        items.update(candidates.items(key for key in wanted if key in candidates.rows))
+    return [
+        _hit(items[(s.kind, s.id)], s.score, s.signals) for s in scored if (s.kind, s.id) in items
+    ]
 
 
 def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:

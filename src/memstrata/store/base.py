@@ -4,8 +4,9 @@ import math
 import os
 import socket
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -140,6 +141,88 @@ class StreamState(_Row):
     unsummarized_tokens: int = 0
     erasures: int = 0
     """How many privacy erasures touched the stream."""
+
+
+class TurnWindow(_Row):
+    """The recent turns a context reads: the last `least`, or more while no summary covers
+    them yet, up to `most`."""
+
+    least: int
+    most: int
+
+    def size(self, state: StreamState) -> int:
+        """How many of the newest turns to read, given the stream's state."""
+        unsummarized = state.turn_count - state.last_summarized_turn
+        return max(self.least, min(unsummarized, self.most))
+
+
+class PinPolicy(_Row):
+    """Which active facts are pinned in the prompt (see Store.pinned_facts)."""
+
+    visibilities: tuple[Visibility, ...]
+    min_confidence: float
+    skip_categories: tuple[str, ...]
+    skip_sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StreamView:
+    """What a context build reads of one stream before it searches, read in one call."""
+
+    state: StreamState
+    turns: list[Turn]
+    """The window's turns, oldest first."""
+    active_summary: Summary | None
+    structured: Summary | None
+    """The newest structured summary."""
+    superseded: list[tuple[Fact, Fact]]
+    """As Store.superseded_facts gives them."""
+    pinned: dict[str, list[Fact]]
+    """The pinned facts of each stream asked for, as Store.pinned_facts gives them."""
+    names: "TenantNames"
+    """The names a question may mention, to find the profiles and projects it asks for."""
+
+
+@dataclass(frozen=True)
+class TenantNames:
+    """The tenant's streams (Store.streams) and profiles (TeamStore.profile_names)."""
+
+    streams: list[str]
+    profiles: list[tuple[str, str, str]]
+
+
+def view_one_by_one(
+    store: "Store",
+    tenant: str,
+    stream: str,
+    window: TurnWindow,
+    pins: PinPolicy,
+    pinned_streams: Sequence[str],
+) -> StreamView:
+    """Store.stream_view made of the store's single reads: for a store in the process,
+    where a read costs no trip to a server."""
+    state = store.stream_state(tenant, stream)
+    size = window.size(state)
+    structured = store.summaries(tenant, stream, SummaryKind.STRUCTURED)[-1:]
+    return StreamView(
+        state=state,
+        turns=store.turns(tenant, stream, last=size) if size else [],
+        active_summary=store.active_summary(tenant, stream),
+        structured=structured[0] if structured else None,
+        superseded=store.superseded_facts(tenant, stream),
+        pinned={
+            name: store.pinned_facts(
+                tenant,
+                name,
+                visibilities=pins.visibilities,
+                min_confidence=pins.min_confidence,
+                skip_categories=pins.skip_categories,
+                skip_sources=pins.skip_sources,
+            )
+            for name in pinned_streams
+        },
+        names=TenantNames(store.streams(tenant), store.profile_names(tenant)),
+    )
 
 
 class Job(_Row):
@@ -684,6 +767,36 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     def recent_items(self, where: "ItemFilter", *, days: float, limit: int) -> list["Item"]: ...
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list["Item"]: ...
 
+    def stream_view(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        window: TurnWindow,
+        pins: PinPolicy,
+        pinned_streams: Sequence[str],
+    ) -> StreamView:
+        """The stream's state, the window's turns, active and newest structured summary,
+        superseded facts, the pinned facts of each of `pinned_streams`, and the tenant's
+        stream and profile names: everything a context reads before it searches, in one
+        call (one round trip to a server)."""
+        ...
+
+    def candidates(
+        self,
+        tenant: str,
+        kinds: Sequence[str],
+        terms: Sequence[str],
+        vector: Any,
+        probes: Sequence["Probe"],
+        limit: int,
+    ) -> "Candidates":
+        """For each probe (each filter names `tenant`) and kind: the best `limit` full-text
+        matches of `terms` (as fts_ids) and, given a `vector`, the `limit` nearest vectors
+        (as vector_index().search); with what ranking needs of every item found, and the
+        items themselves. All in one call: one round trip to a server."""
+        ...
+
 
 class VectorSearch(Protocol):
     """Nearest items by cosine similarity; see memstrata.vectors.VectorIndex."""
@@ -746,3 +859,86 @@ class Item(_Row):
     mention_count: int = 1
     speaker: str | None = None
     """Who wrote a turn's user side, where a name was given."""
+
+
+Key = tuple[str, int]
+"""An item's (kind, id)."""
+
+
+class Probe(_Row):
+    """One ranked search recall asks for: full text and vectors over the items `where`
+    allows, vectors no less similar than `min_similarity`."""
+
+    where: ItemFilter
+    min_similarity: float = -math.inf
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What one Store.candidates call found, for recall to rank."""
+
+    text: dict[tuple[int, str], list[tuple[int, float]]]
+    """(probe's position, kind) -> full-text matches, best first, as fts_ids gives them."""
+    nearest: dict[tuple[int, str], list[tuple[int, float]]]
+    """(probe's position, kind) -> nearest vectors, as VectorSearch.search gives them."""
+    rows: dict[Key, tuple[float | None, int]]
+    """Every item found -> (time as a POSIX timestamp or None, mention count), as
+    ranking_rows gives them."""
+    read_items: Callable[[str, list[int]], list["Item"]]
+    """(kind, ids) -> those items: from memory where they came with the search."""
+
+    def items(self, keys: Iterable[Key]) -> dict[Key, "Item"]:
+        """The items of `keys` that exist, by key."""
+        wanted: dict[str, list[int]] = {}
+        for kind, item_id in keys:
+            wanted.setdefault(kind, []).append(item_id)
+        return {
+            (kind, item.id): item
+            for kind, ids in wanted.items()
+            for item in self.read_items(kind, ids)
+        }
+
+
+def check_probes(tenant: str, probes: Sequence[Probe]) -> None:
+    """Every probe searches the tenant a Store.candidates call names: the items it reads
+    back are that tenant's."""
+    for probe in probes:
+        if probe.where.tenant != tenant:
+            raise ValueError(
+                f"a probe searches tenant {probe.where.tenant!r} in a call for {tenant!r}"
+            )
+
+
+def candidates_one_by_one(
+    store: Store,
+    index: VectorSearch,
+    tenant: str,
+    kinds: Sequence[str],
+    terms: Sequence[str],
+    vector: Any,
+    probes: Sequence[Probe],
+    limit: int,
+) -> Candidates:
+    """Store.candidates made of the store's single reads and `index`'s searches: for a
+    store in the process, where a read costs no trip to a server."""
+    check_probes(tenant, probes)
+    text: dict[tuple[int, str], list[tuple[int, float]]] = {}
+    nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
+    for position, probe in enumerate(probes):
+        for kind in kinds:
+            if terms:
+                text[(position, kind)] = store.fts_ids(kind, terms, probe.where, limit)
+            if vector is not None:
+                nearest[(position, kind)] = index.search(
+                    kind, probe.where, vector, limit, min_similarity=probe.min_similarity
+                )
+    found: dict[str, dict[int, None]] = {}
+    for (_, kind), hits in [*text.items(), *nearest.items()]:
+        found.setdefault(kind, {}).update(dict.fromkeys(item for item, _ in hits))
+    rows = {
+        (kind, item): (at, mentions)
+        for kind, ids in found.items()
+        if ids
+        for item, at, mentions in store.ranking_rows(kind, tenant, list(ids))
+    }
+    return Candidates(text, nearest, rows, lambda kind, ids: store.items(kind, tenant, ids))

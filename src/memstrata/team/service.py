@@ -11,7 +11,7 @@ from memstrata.models.base import MemoryModel
 from memstrata.models.heuristic.text import STOPWORDS
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
-from memstrata.store.base import ItemFilter, Store
+from memstrata.store.base import ItemFilter, Store, TenantNames
 from memstrata.team import actions as rules
 from memstrata.team import digests, periods, profiles, webhooks
 from memstrata.team.model import Action, ActionStatus, Digest, Profile
@@ -160,12 +160,17 @@ class Team:
         query: str,
         visibilities: tuple[Visibility, ...],
         timezone: str | None = None,
+        names: TenantNames | None = None,
     ) -> TeamMaterial:
+        """`names`: the tenant's stream and profile names, where the caller read them
+        already; else they are read here."""
         found = TeamMaterial()
         if not query.strip() or not visibilities:
             return found
-        named_projects = self._projects_named(tenant, query)
-        for entity in [*named_projects, *self._people_named(tenant, query)]:
+        if names is None:
+            names = TenantNames(self.store.streams(tenant), self.store.profile_names(tenant))
+        named_projects = self._projects_named(names.streams, query)
+        for entity in [*named_projects, *_people_named(names.profiles, query)]:
             data = self.store.profile_data(tenant, entity)
             if data is not None:
                 shown = profiles.shown(data, visibilities)
@@ -200,10 +205,10 @@ class Team:
     def _project_keys(self) -> dict[str, str]:
         return {p.key: p.stream for p in self.settings.projects if p.key}
 
-    def _projects_named(self, tenant: str, query: str) -> list[str]:
+    def _projects_named(self, streams: list[str], query: str) -> list[str]:
         """Project streams the query names by id, key or configured name, in its order."""
         names: dict[str, str] = {}
-        for stream in self.store.streams(tenant):
+        for stream in streams:
             if subject := project_subject(stream):
                 names.setdefault(subject, stream)
         for project in self.settings.projects:
@@ -212,17 +217,19 @@ class Team:
                     names.setdefault(name.lower(), project.stream)
         return _named_in(query, names)
 
-    def _people_named(self, tenant: str, query: str) -> list[str]:
-        names: dict[str, str] = {}
-        for entity, kind, name in self.store.profile_names(tenant):
-            if kind != "person":
-                continue
-            full = " ".join(name.lower().split())
-            names.setdefault(full, entity)
-            first = full.split()[0] if full else ""
-            if len(first) > 2 and first not in STOPWORDS:
-                names.setdefault(first, entity)
-        return _named_in(query, names)
+
+def _people_named(profiles: list[tuple[str, str, str]], query: str) -> list[str]:
+    """The people of `profiles` (entity, kind, name) whom the query names."""
+    names: dict[str, str] = {}
+    for entity, kind, name in profiles:
+        if kind != "person":
+            continue
+        full = " ".join(name.lower().split())
+        names.setdefault(full, entity)
+        first = full.split()[0] if full else ""
+        if len(first) > 2 and first not in STOPWORDS:
+            names.setdefault(first, entity)
+    return _named_in(query, names)
 
 
 def _named_in(query: str, names: dict[str, str]) -> list[str]:

@@ -32,6 +32,7 @@ from memstrata.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
+    Candidates,
     ImportJob,
     Item,
     ItemFilter,
@@ -40,7 +41,13 @@ from memstrata.store.base import (
     NewRecord,
     NewSummary,
     NewTurn,
+    PinPolicy,
+    Probe,
     StreamState,
+    StreamView,
+    TenantNames,
+    TurnWindow,
+    check_probes,
 )
 from memstrata.store.postgres.connection import (
     INSTALL_PGVECTOR,
@@ -52,7 +59,7 @@ from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
 from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
 from memstrata.store.postgres.routing import RoutingTables
-from memstrata.store.postgres.team import TeamTables
+from memstrata.store.postgres.team import PROFILE_NAMES, TeamTables
 from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
 from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
@@ -86,6 +93,10 @@ _SCORED = 1000
 """The most full-text matches one search ranks, as in the SQLite store."""
 _GRAPH_BREADTH = 60
 """HNSW's ef_search: the candidates a vector search's first pass keeps."""
+_EXACT_BELOW = 10_000
+"""Vectors of a kind below which a search scores them all rather than walk the graph:
+10,000 took 8 ms against 1.5 ms through the graph, and found all of the true 50 nearest
+where the graph found 56% (hashing vectors, benchmarks/postgres.py)."""
 _COUNT_REMEMBERED_FROM = 200
 _COUNTED_ROWS = 5000
 _TERM_COUNT_SECONDS = 60.0
@@ -109,8 +120,10 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._listener: threading.Thread | None = None
         self._closed = threading.Event()
         self._vector_dims: set[int] = set()
-        self.round_trips = 0
+        self.statements = 0
         """Statements sent to the server (BEGIN and COMMIT included), for benchmarks."""
+        self.round_trips = 0
+        """Waits for the server: a statement, or statements sent together in a pipeline."""
         self._migrate()
         self._pool = ConnectionPool(
             url,
@@ -154,12 +167,26 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             conn._memstrata_used = time.monotonic()  # type: ignore[attr-defined]
 
     @contextmanager
+    def _pipeline(self) -> Iterator[psycopg.Connection[Row]]:
+        """A connection whose statements are sent together, without waiting for each
+        result: their results are all there once the block ends. One round trip, where a
+        statement at a time would wait for the server (and be scheduled) once each."""
+        with self._connection() as conn, conn.pipeline():
+            self.round_trips += 1
+            conn._memstrata_piped = True  # type: ignore[attr-defined]
+            try:
+                yield conn
+            finally:
+                conn._memstrata_piped = False  # type: ignore[attr-defined]
+
+    @contextmanager
     def transaction(self) -> Iterator[None]:
         """A write transaction on one connection; nested calls join the outer one."""
         if getattr(self._local, "conn", None) is not None:
             yield
             return
         self.round_trips += 2  # BEGIN and COMMIT
+        self.statements += 2
         try:
             with self._guard(), self._pool.connection() as conn:
                 try:
@@ -288,22 +315,10 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 self._streams.add((tenant, stream))
 
     def stream_state(self, tenant: str, stream: str) -> StreamState:
-        row = self._row("SELECT * FROM streams WHERE tenant = %s AND name = %s", (tenant, stream))
-        if row is None:
-            return StreamState(tenant=tenant, name=stream, exists=False)
-        return StreamState(
-            tenant=tenant,
-            name=stream,
-            exists=True,
-            turn_count=row["turn_count"],
-            last_summarized_turn=row["last_summarized_turn"],
-            summary_enqueued_through=row["summary_enqueued_through"],
-            unsummarized_tokens=row["unsummarized_tokens"],
-            erasures=row["erasures"],
-        )
+        return _stream_state(tenant, stream, self._row(_STREAM_STATE, (tenant, stream)))
 
     def streams(self, tenant: str) -> list[str]:
-        rows = self._rows("SELECT name FROM streams WHERE tenant = %s ORDER BY name", (tenant,))
+        rows = self._rows(_STREAM_NAMES, (tenant,))
         return [r["name"] for r in rows]
 
     def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
@@ -462,35 +477,60 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
     ) -> list[Row]:
-        return self._rows(
-            f"SELECT {columns} FROM facts WHERE tenant = %s AND stream = %s"
-            " AND status = 'active' AND visibility = ANY(%s) AND confidence >= %s"
-            " AND NOT (category = ANY(%s)) AND NOT (source_kind = ANY(%s)) ORDER BY id DESC",
-            (
-                tenant,
-                stream,
-                [v.value for v in visibilities],
-                min_confidence,
-                list(skip_categories),
-                list(skip_sources),
-            ),
+        policy = PinPolicy(
+            visibilities=tuple(visibilities),
+            min_confidence=min_confidence,
+            skip_categories=tuple(skip_categories),
+            skip_sources=tuple(skip_sources),
         )
+        return self._rows(_pinned_sql(columns), _pinned_params(tenant, [stream], policy))
 
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
         """Pairs of (superseded fact, its active successor), newest old one first: one
         statement reads both sides of every pair."""
-        rows = self._rows(
-            "WITH pairs AS (SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
-            " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
-            " WHERE o.tenant = %s AND o.stream = %s AND o.superseded_by IS NOT NULL"
-            " AND o.status != 'active' AND n.status = 'active')"
-            " SELECT f.*, p.old AS pair_old, p.new AS pair_new FROM pairs p"
-            " JOIN facts f ON f.id IN (p.old, p.new) ORDER BY p.old DESC",
-            (tenant, stream),
+        return _pairs(self._rows(_SUPERSEDED, (tenant, stream)))
+
+    def stream_view(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        window: TurnWindow,
+        pins: PinPolicy,
+        pinned_streams: Sequence[str],
+    ) -> StreamView:
+        """Eight statements sent at once in a pipeline: one wait for the server."""
+        with self._pipeline() as conn:
+            reads = [
+                conn.execute(_STREAM_STATE, (tenant, stream)),
+                conn.execute(
+                    _WINDOW_TURNS, (tenant, stream, window.least, window.most, tenant, stream)
+                ),
+                conn.execute(_ACTIVE_SUMMARY, (tenant, stream)),
+                conn.execute(_NEWEST_STRUCTURED, (tenant, stream)),
+                conn.execute(_SUPERSEDED, (tenant, stream)),
+                conn.execute(_pinned_sql("*"), _pinned_params(tenant, pinned_streams, pins)),
+                conn.execute(_STREAM_NAMES, (tenant,)),
+                conn.execute(PROFILE_NAMES, (tenant,)),
+            ]
+        state, turns, active, structured, superseded, pinned, streams, profiles = (
+            r.fetchall() for r in reads
         )
-        facts = {r["id"]: _fact(r) for r in rows}
-        pairs = dict.fromkeys((r["pair_old"], r["pair_new"]) for r in rows)
-        return [(facts[old], facts[new]) for old, new in pairs]
+        by_stream: dict[str, list[Fact]] = {name: [] for name in pinned_streams}
+        for row in pinned:
+            by_stream[row["stream"]].append(_fact(row))
+        return StreamView(
+            state=_stream_state(tenant, stream, state[0] if state else None),
+            turns=[_turn(r) for r in reversed(turns)],
+            active_summary=_summary(active[0]) if active else None,
+            structured=_summary(structured[0]) if structured else None,
+            superseded=_pairs(superseded),
+            pinned=by_stream,
+            names=TenantNames(
+                [r["name"] for r in streams],
+                [(r["entity"], r["kind"], r["name"]) for r in profiles],
+            ),
+        )
 
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
         rows = self._rows(
@@ -716,25 +756,14 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         their similarity, best first: pgvector's HNSW index of the dimension, filtered in
         the same statement (an iterative scan keeps a filtered search from coming back
         short). With `exact`, a scan instead of the index."""
-        spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         vector = np.frombuffer(query, dtype=np.float32)
-        scored = (
-            f"SELECT v.item_id, (v.embedding::vector({dim})) <=> %s::vector({dim})"
-            # The kind and dimension are written out, to match their partial index.
-            f" AS distance FROM vectors v WHERE v.kind = '{kind}' AND v.dim = {int(dim)}"
-            # The filter is a subquery that OFFSET 0 keeps from being made a join: as a
-            # join, the planner misjudged how many rows pass and scored every fact's
-            # vector (27 ms at 100k items, against 2 ms through the graph).
-            f" AND v.tenant = %s AND EXISTS (SELECT FROM {spec.table} x"
-            f" WHERE x.id = v.item_id AND {sql} OFFSET 0)"
-        )
-        if exact:  # OFFSET 0 fences the order off from the index: every row is scored
-            scored = f"SELECT * FROM ({scored} OFFSET 0) every"
+        assert vector.shape[0] == dim
+        nearest, nearest_params = _nearest_sql(kind, sql, params, vector, limit, exact)
         rows = self._rows(
-            f"SELECT item_id, 1 - distance AS similarity FROM ({scored}"
-            " ORDER BY distance LIMIT %s) nearest ORDER BY distance, item_id",
-            [vector, where.tenant, *params, limit],
+            f"SELECT item_id, 1 - distance AS similarity FROM ({nearest}) nearest"
+            " ORDER BY distance, item_id",
+            nearest_params,
         )
         return [(r["item_id"], float(r["similarity"])) for r in rows]
 
@@ -960,11 +989,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return [_summary(r) for r in rows]
 
     def active_summary(self, tenant: str, stream: str) -> Summary | None:
-        row = self._row(
-            "SELECT * FROM summaries WHERE tenant = %s AND stream = %s AND kind = 'active'"
-            " ORDER BY id DESC LIMIT 1",
-            (tenant, stream),
-        )
+        row = self._row(_ACTIVE_SUMMARY, (tenant, stream))
         return None if row is None else _summary(row)
 
     # -- jobs -----------------------------------------------------------------
@@ -1378,6 +1403,80 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         hits = [(r["id"], float(r["rank"])) for r in rows if r["term"] is None]
         return sorted(hits, key=lambda hit: (-hit[1], -hit[0]))
 
+    def candidates(
+        self,
+        tenant: str,
+        kinds: Sequence[str],
+        terms: Sequence[str],
+        vector: Any,
+        probes: Sequence[Probe],
+        limit: int,
+    ) -> Candidates:
+        """One statement: each probe's full-text search and vector search of each kind (as
+        fts_ids and nearest make them), then the rows of every item they found."""
+        asked = list(dict.fromkeys(_tsquery_term(t) for t in terms))
+        pieces: list[tuple[str, list[Any]]] = []
+        check_probes(tenant, probes)
+        for position, probe in enumerate(probes):
+            for kind in kinds:
+                sql, params = _filter_sql(kind, probe.where)
+                if asked:
+                    known = self._known_counts(kind, asked)
+                    pieces.append(
+                        (
+                            f"SELECT {position} AS probe, '{kind}' AS kind, 'text' AS list,"
+                            " term::text, n::bigint, id::bigint, rank::float8 AS score"
+                            f" FROM ({_ranked_matches(_KINDS[kind], sql)}) found",
+                            [asked, known, *params, *params, limit],
+                        )
+                    )
+                if vector is not None:
+                    query = np.asarray(vector, dtype=np.float32)
+                    nearest, nearest_params = _nearest_sql(kind, sql, params, query, limit)
+                    pieces.append(
+                        (
+                            f"SELECT {position}, '{kind}', 'vector', NULL, NULL, item_id,"
+                            f" distance FROM ({nearest}) nearest WHERE 1 - distance >= %s",
+                            [*nearest_params, probe.min_similarity],
+                        )
+                    )
+        if not pieces:
+            return Candidates({}, {}, {}, lambda kind, ids: [])
+        rows = self._rows(*_with_items(pieces, tenant, kinds))
+        return self._candidates(rows)
+
+    def _candidates(self, rows: list[Row]) -> Candidates:
+        text: dict[tuple[int, str], list[tuple[int, float]]] = {}
+        nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
+        items: dict[tuple[str, int], Row] = {}
+        counted: dict[str, list[tuple[str, int]]] = {}
+        for row in rows:
+            kind, listed = row["kind"], row["list"]
+            if listed == "item":
+                items[(kind, row["id"])] = row
+            elif listed == "vector":
+                nearest.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
+            elif row["term"] is not None:
+                counted.setdefault(kind, []).append((row["term"], row["n"]))
+            else:
+                text.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
+        for kind, counts in counted.items():
+            self._remember_counts(kind, counts)
+        for key, hits in text.items():
+            text[key] = sorted(hits, key=lambda hit: (-hit[1], -hit[0]))
+        for key, hits in nearest.items():
+            nearest[key] = [(i, 1 - d) for i, d in sorted(hits, key=lambda h: (h[1], h[0]))]
+        ranking = {
+            key: (None if r["at"] is None else r["at"].timestamp(), r["mentions"])
+            for key, r in items.items()
+        }
+        return Candidates(
+            text,
+            nearest,
+            ranking,
+            lambda kind, ids: [_item(kind, items[(kind, i)]) for i in ids if (kind, i) in items],
+        )
+
     def _known_counts(self, kind: str, terms: Sequence[str]) -> list[int | None]:
         """Each term's remembered match count, or None where it must be counted. A common
         term's count is remembered for a while: counting it reads many rows, and it only
@@ -1475,15 +1574,90 @@ def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
 
 
 class _CountingCursor(psycopg.Cursor[Row]):
-    """A cursor that adds each statement it sends to its store's round_trips."""
+    """A cursor that counts the statements it sends, and the waits for their results, in
+    its store's statements and round_trips."""
 
     def execute(self, *args: Any, **kwargs: Any) -> "_CountingCursor":
-        self.connection._memstrata_store.round_trips += 1  # type: ignore[attr-defined]
+        self._count()
         return super().execute(*args, **kwargs)
 
     def executemany(self, *args: Any, **kwargs: Any) -> None:
-        self.connection._memstrata_store.round_trips += 1  # type: ignore[attr-defined]
+        self._count()
         super().executemany(*args, **kwargs)
+
+    def _count(self) -> None:
+        store = self.connection._memstrata_store  # type: ignore[attr-defined]
+        store.statements += 1
+        if not getattr(self.connection, "_memstrata_piped", False):
+            store.round_trips += 1
+
+
+_STREAM_STATE = "SELECT * FROM streams WHERE tenant = %s AND name = %s"
+_STREAM_NAMES = "SELECT name FROM streams WHERE tenant = %s ORDER BY name"
+_WINDOW_TURNS = (
+    "SELECT * FROM turns WHERE tenant = %s AND stream = %s ORDER BY seq DESC"
+    # TurnWindow.size, from the stream's row: max(least, min(unsummarized turns, most)).
+    " LIMIT greatest(%s, coalesce((SELECT least(turn_count - last_summarized_turn, %s)"
+    " FROM streams WHERE tenant = %s AND name = %s), 0))"
+)
+_ACTIVE_SUMMARY = (
+    "SELECT * FROM summaries WHERE tenant = %s AND stream = %s AND kind = 'active'"
+    " ORDER BY id DESC LIMIT 1"
+)
+_NEWEST_STRUCTURED = (
+    # The last of summaries(kind=structured), whose order is period_end NULLS FIRST, id.
+    "SELECT * FROM summaries WHERE tenant = %s AND stream = %s AND kind = 'structured'"
+    " ORDER BY period_end DESC NULLS LAST, id DESC LIMIT 1"
+)
+_SUPERSEDED = (
+    "WITH pairs AS (SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
+    " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
+    " WHERE o.tenant = %s AND o.stream = %s AND o.superseded_by IS NOT NULL"
+    " AND o.status != 'active' AND n.status = 'active')"
+    " SELECT f.*, p.old AS pair_old, p.new AS pair_new FROM pairs p"
+    " JOIN facts f ON f.id IN (p.old, p.new) ORDER BY p.old DESC"
+)
+
+
+def _pinned_sql(columns: str) -> str:
+    return (
+        f"SELECT {columns} FROM facts WHERE tenant = %s AND stream = ANY(%s)"
+        " AND status = 'active' AND visibility = ANY(%s) AND confidence >= %s"
+        " AND NOT (category = ANY(%s)) AND NOT (source_kind = ANY(%s)) ORDER BY id DESC"
+    )
+
+
+def _pinned_params(tenant: str, streams: Sequence[str], policy: PinPolicy) -> list[Any]:
+    return [
+        tenant,
+        list(streams),
+        [v.value for v in policy.visibilities],
+        policy.min_confidence,
+        list(policy.skip_categories),
+        list(policy.skip_sources),
+    ]
+
+
+def _pairs(rows: list[Row]) -> list[tuple[Fact, Fact]]:
+    """(superseded fact, successor) pairs from the rows of _SUPERSEDED."""
+    facts = {r["id"]: _fact(r) for r in rows}
+    pairs = dict.fromkeys((r["pair_old"], r["pair_new"]) for r in rows)
+    return [(facts[old], facts[new]) for old, new in pairs]
+
+
+def _stream_state(tenant: str, stream: str, row: Row | None) -> StreamState:
+    if row is None:
+        return StreamState(tenant=tenant, name=stream, exists=False)
+    return StreamState(
+        tenant=tenant,
+        name=stream,
+        exists=True,
+        turn_count=row["turn_count"],
+        last_summarized_turn=row["last_summarized_turn"],
+        summary_enqueued_through=row["summary_enqueued_through"],
+        unsummarized_tokens=row["unsummarized_tokens"],
+        erasures=row["erasures"],
+    )
 
 
 def _has_pgvector(conn: psycopg.Connection[Any]) -> bool:
@@ -1694,6 +1868,80 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
             (SELECT id, rank FROM found ORDER BY rank DESC, id DESC LIMIT %s) best
         UNION ALL SELECT term, n, NULL, NULL FROM placed WHERE counted
     """
+
+
+def _nearest_sql(
+    kind: str,
+    where_sql: str,
+    where_params: list[Any],
+    vector: np.ndarray,
+    limit: int,
+    exact: bool = False,
+) -> tuple[str, list[Any]]:
+    """The `limit` items of `kind` passing the filter whose vectors are nearest to
+    `vector` (item_id and cosine distance, in no set order), and its parameters.
+
+    While the database holds fewer than _EXACT_BELOW vectors of the kind (as its HNSW
+    index last counted them), or with `exact`, every vector of the tenant's kind is
+    scored: at that size it costs a few milliseconds, and finds the true nearest, which
+    the graph over near-random vectors often misses. Past it, pgvector's HNSW index of the
+    dimension walks them nearest first."""
+    dim = int(vector.shape[0])
+    table = _KINDS[kind].table
+    tenant = where_params[0]  # _filter_sql's first clause names the tenant
+    # The kind and dimension are written out, to match their partial index.
+    vectors = f"vectors v WHERE v.kind = '{kind}' AND v.dim = {dim} AND v.tenant = %s"
+    distance = f"(v.embedding::vector({dim})) <=> %s::vector({dim}) AS distance"
+    # The filter is a subquery that OFFSET 0 keeps from being made a join: as a join, the
+    # planner misjudged how many rows pass and scored every fact's vector through a scan
+    # (27 ms at 100k items, against 2 ms through the graph).
+    passes = f"EXISTS (SELECT FROM {table} x WHERE x.id = {{}}.item_id AND {where_sql} OFFSET 0)"
+    # Sorted whole, then filtered lazily: only the nearest few are looked up.
+    scan = (
+        f"SELECT item_id, distance FROM (SELECT * FROM (SELECT v.item_id, {distance} FROM"
+        f" {vectors} OFFSET 0) every ORDER BY distance) ordered"
+        f" WHERE {passes.format('ordered')} LIMIT %s"
+    )
+    scan_params = [vector, tenant, *where_params, limit]
+    if exact:
+        return scan, scan_params
+    small = (
+        f"coalesce((SELECT reltuples FROM pg_class WHERE oid"
+        f" = to_regclass('vectors_hnsw_{dim}_{kind}')), 0) < {_EXACT_BELOW}"
+    )
+    graph = (
+        f"SELECT v.item_id, {distance} FROM {vectors} AND {passes.format('v')}"
+        f" AND NOT {small} ORDER BY distance LIMIT %s"
+    )
+    graph_params = [vector, tenant, *where_params, limit]
+    sql = f"({graph}) UNION ALL (SELECT * FROM ({scan}) exact WHERE {small})"
+    return sql, [*graph_params, *scan_params]
+
+
+def _with_items(
+    pieces: Sequence[tuple[str, list[Any]]], tenant: str, kinds: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """The searches of `pieces` (rows of probe, kind, list, term, n, id, score) run as one
+    statement, followed by a row of each item they found (list 'item'), read by id, with
+    the columns _item reads."""
+    found = " UNION ALL ".join(f"({sql})" for sql, _ in pieces)
+    params = [value for _, piece_params in pieces for value in piece_params]
+    selects = [
+        "SELECT probe, kind, list, term, n, score, id, NULL::text AS stream, NULL::text AS text,"
+        " NULL::timestamptz AS at, NULL::text AS visibility, NULL::text AS source_kind,"
+        " NULL::text AS source_id, NULL::bigint AS mentions, NULL::text AS speaker FROM found"
+    ]
+    for kind in dict.fromkeys(kinds):
+        spec = _KINDS[kind]
+        speaker = "" if kind == "turn" else ", NULL"
+        selects.append(
+            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker}"
+            f" FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(ARRAY("
+            f"SELECT id FROM found WHERE kind = '{kind}' AND id IS NOT NULL))"
+        )
+        params.append(tenant)
+    sql = f"WITH found AS MATERIALIZED ({found}) " + " UNION ALL ".join(selects)
+    return sql, params
 
 
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 Row = dict[str, Any]
 
 
+PROFILE_NAMES = "SELECT entity, kind, name FROM team_profiles WHERE tenant = %s ORDER BY entity"
+
+
 class TeamTables:
     """Mixed into PostgresStore, whose plumbing (_rows, _row, _exec) it uses."""
 
@@ -44,10 +47,7 @@ class TeamTables:
         return json.loads(row["data"]) if row else None
 
     def profile_names(self, tenant: str) -> list[tuple[str, str, str]]:
-        rows = self._rows(
-            "SELECT entity, kind, name FROM team_profiles WHERE tenant = %s ORDER BY entity",
-            (tenant,),
-        )
+        rows = self._rows(PROFILE_NAMES, (tenant,))
         return [(r["entity"], r["kind"], r["name"]) for r in rows]
 
     def upsert_action(

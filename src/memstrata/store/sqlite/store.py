@@ -22,6 +22,7 @@ from memstrata.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
+    Candidates,
     ImportJob,
     Item,
     ItemFilter,
@@ -30,7 +31,13 @@ from memstrata.store.base import (
     NewRecord,
     NewSummary,
     NewTurn,
+    PinPolicy,
+    Probe,
     StreamState,
+    StreamView,
+    TurnWindow,
+    candidates_one_by_one,
+    view_one_by_one,
 )
 from memstrata.store.sqlite.connection import connect
 from memstrata.store.sqlite.entities import EntityTables
@@ -147,6 +154,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
         """Full-text matches per (index, term), with when they were counted."""
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
+        self._vector_index: VectorIndex | None = None
         self._db.row_factory = sqlite3.Row
         for pragma in (
             "journal_mode=WAL",
@@ -1264,9 +1272,36 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     # -- search ---------------------------------------------------------------
 
     def vector_index(self) -> "VectorIndex":
-        from memstrata.vectors import VectorIndex
+        """One index per store: it holds the partitions it loaded, and candidates() uses
+        the same one as every other caller."""
+        if self._vector_index is None:
+            from memstrata.vectors import VectorIndex
 
-        return VectorIndex(self, self.index_directory)
+            self._vector_index = VectorIndex(self, self.index_directory)
+        return self._vector_index
+
+    def stream_view(
+        self,
+        tenant: str,
+        stream: str,
+        *,
+        window: TurnWindow,
+        pins: PinPolicy,
+        pinned_streams: Sequence[str],
+    ) -> StreamView:
+        return view_one_by_one(self, tenant, stream, window, pins, pinned_streams)
+
+    def candidates(
+        self,
+        tenant: str,
+        kinds: Sequence[str],
+        terms: Sequence[str],
+        vector: Any,
+        probes: Sequence[Probe],
+        limit: int,
+    ) -> Candidates:
+        index = self.vector_index()
+        return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
 
     @property
     def index_directory(self) -> Path | None:
