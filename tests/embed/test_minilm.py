@@ -230,3 +230,21 @@ def test_a_store_embedded_per_run_keeps_working_until_reembedded(
         assert "Acme" in hit.text and hit.signals["similarity"] > 0.3
     with Memory.open(path, model=ScriptedModel(), embedder=minilm, background_worker=False) as mem:
         assert mem.embedder_name == MODEL_NAME
+
+
+def test_a_graph_whose_scales_feed_other_ops_is_not_rewritten() -> None:
+    from onnx import TensorProto, helper
+
+    from memstrata.embed.per_token import quantize_per_token
+
+    graph = helper.make_graph(
+        [
+            helper.make_node("DynamicQuantizeLinear", ["x"], ["q", "scale", "zero"]),
+            helper.make_node("Add", ["scale", "scale"], ["y"]),
+        ],
+        "odd",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])],
+    )
+    with pytest.raises(ValueError, match="feeds Add .*, not a Mul"):
+        quantize_per_token(helper.make_model(graph))

@@ -89,7 +89,7 @@ def _rescale_products(helper: Any, nodes: list[Any], row_scales: dict[str, str],
             if name not in row_scales:
                 continue
             if node.op_type != "Mul":
-                raise ValueError(f"a per-run scale feeds a {node.op_type} node ({node.name})")
+                raise ValueError(f"a per-run scale feeds {node.op_type} {node.name!r}, not a Mul")
             node.input[slot] = unit
             combined[node.output[0]] = row_scales[name]
     rescaled = 0
