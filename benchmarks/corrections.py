@@ -601,11 +601,297 @@ DIALOGUES = (
         "robin",
         "alex is the user's partner",
     ),
+    # Session 10's held-out set G, first run: 0.70 (assistant claims 0.60, user's own 0.80).
+    dialogue(
+        "assistant claim",
+        ("Remind me where my sister lives?", "Your sister lives in Glasgow."),
+        ("She moved to Edinburgh last year.", "Thanks for the update."),
+        "edinburgh",
+        "glasgow",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Honda Civic.", "Nice car."),
+        ("Sold the Civic, I've got a Tesla now.", "Fancy!"),
+        "tesla",
+        "civic",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my son's name?", "Your son is called Oliver."),
+        ("Oliver's my nephew! My son is Theo.", "Sorry about that."),
+        "theo",
+        "son is called oliver",
+    ),
+    dialogue(
+        "user's own",
+        ("My standup is at 9:30 every day.", "Okay."),
+        ("They moved standup to 10:15.", "Got it."),
+        "10:15",
+        "9:30",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How long have I been vegan?", "You've been vegan for 3 years."),
+        ("Wrong, I'm vegetarian, not vegan.", "My mistake."),
+        "vegetarian",
+        "vegan for 3 years",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Priya.", "Noted."),
+        ("Priya left the company, I report to Marcus now.", "Okay."),
+        "marcus",
+        "priya",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my flight?", "Your flight is on Friday."),
+        ("It got moved to Sunday.", "Noted."),
+        "november 8",
+        "november 6",
+    ),
+    dialogue(
+        "user's own", ("I'm 27.", "Cool."), ("Oops, typo — I'm 28.", "No problem."), "28", "27"
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a graphic designer."),
+        ("I was, but I'm a UX researcher now.", "Thanks."),
+        "ux researcher",
+        "graphic designer",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Austin.", "Great city."),
+        ("We relocated to Denver in the summer.", "Enjoy the mountains."),
+        "denver",
+        "austin",
+    ),
+    # Session 10's held-out set H, run after G was fixed: 0.40 (assistant claims 0.60, user's
+    # own 0.20).
+    dialogue(
+        "assistant claim",
+        ("Who's my boss again?", "Your manager is Helen."),
+        ("Helen retired, my new manager is Omar.", "Got it."),
+        "omar",
+        "helen",
+    ),
+    dialogue(
+        "user's own",
+        ("I weigh 90kg.", "Okay."),
+        ("Down to 84kg now!", "Great progress."),
+        "84kg",
+        "90kg",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where did I say I grew up?", "You grew up in Leeds."),
+        ("Not Leeds, Sheffield.", "Sorry."),
+        "sheffield",
+        "leeds",
+    ),
+    dialogue(
+        "user's own",
+        ("My daughter's name is Isla.", "Lovely name."),
+        ("Sorry, autocorrect — it's Ayla, not Isla.", "Fixed."),
+        "ayla",
+        "isla",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wifi provider?", "You're with BT."),
+        ("We switched to Virgin Media last month.", "Noted."),
+        "virgin media",
+        "bt",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to penicillin.", "Noted."),
+        ("Turns out it was amoxicillin I'm allergic to, not penicillin.", "Good to know."),
+        "amoxicillin",
+        "penicillin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my cat's name?", "Your cat is called Luna."),
+        ("Nope, that's my sister's cat. Mine is Mochi.", "Oops."),
+        "mochi",
+        "luna",
+    ),
+    dialogue(
+        "user's own",
+        ("My rent is £1,100 a month.", "Okay."),
+        ("The landlord put the rent up to £1,250.", "Ouch."),
+        "1,250",
+        "1,100",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son is 12."),
+        ("He turned 13 last week actually.", "Happy birthday to him!"),
+        "13",
+        "12",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a vegetarian.", "Noted."),
+        ("I started eating fish again, so pescatarian now.", "Okay."),
+        "pescatarian",
+        "vegetarian",
+    ),
+    # Session 10's held-out set I, run after H was fixed: 0.20 (assistant claims 0.20, user's
+    # own 0.20).
+    dialogue(
+        "assistant claim",
+        ("Which team am I on?", "You're on the payments team."),
+        ("I moved to the fraud team in September.", "Thanks."),
+        "fraud",
+        "payments",
+    ),
+    dialogue(
+        "user's own",
+        ("I have two cats.", "Cute."),
+        ("We have three cats now, we got a kitten.", "Aww."),
+        "three cats",
+        "two cats",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner's name?", "Your partner is Sam."),
+        ("That's my brother! My partner is Jordan.", "Sorry!"),
+        "jordan",
+        "sam is the user's partner",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning French.", "Bon courage."),
+        ("I stopped French, I'm doing Japanese now.", "がんばって"),
+        "japanese",
+        "learning french",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I work?", "You work at Spotify."),
+        ("Used to. I'm at Figma now.", "Got it."),
+        "figma",
+        "spotify",
+    ),
+    dialogue(
+        "user's own",
+        ("My birthday is March 3.", "Noted."),
+        ("Wait, no, it's March 13, I typed it wrong.", "Fixed."),
+        "march 13",
+        "march 3",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog's breed?", "Your dog is a labrador."),
+        ("He's a golden retriever, not a lab.", "My mistake."),
+        "golden retriever",
+        "labrador",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 5 months pregnant.", "Congratulations!"),
+        ("Actually 6 months now, time flies.", "It does!"),
+        "6 months",
+        "5 months",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who's my doctor?", "Your doctor is Dr. Patel."),
+        ("Dr. Patel retired, I see Dr. Kowalski now.", "Thanks."),
+        "kowalski",
+        "patel",
+    ),
+    dialogue(
+        "user's own",
+        ("I commute by bike.", "Healthy!"),
+        ("I've started taking the train instead since the weather turned.", "Makes sense."),
+        "train",
+        "bike",
+    ),
+    # Session 10's held-out set J, run after I was fixed: 0.40 (assistant claims 0.40, user's
+    # own 0.40).
+    dialogue(
+        "assistant claim",
+        ("What city am I in?", "You're in Lyon."),
+        ("I left Lyon in the spring, I'm in Marseille now.", "Got it."),
+        "marseille",
+        "lyon",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite band is Muse.", "Good taste."),
+        ("These days it's Wolf Alice more than Muse.", "Nice."),
+        "wolf alice",
+        "muse",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When is my exam?", "Your exam is on June 10."),
+        ("It's the 12th, not the 10th.", "Corrected."),
+        "june 12",
+        "june 10",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at a bakery.", "Yum."),
+        ("I don't work at the bakery anymore, I'm at a bookshop now.", "Nice change."),
+        "bookshop",
+        "bakery",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my husband's job?", "Your husband is a chef."),
+        ("He's a baker, not a chef.", "Oops."),
+        "baker",
+        "chef",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 31.", "Okay."),
+        ("Just had my birthday, I'm 32 now!", "Happy birthday!"),
+        "32",
+        "31",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my sister called?", "Your sister is Anna."),
+        ("Anna's my cousin. My sister is Eva.", "Thanks."),
+        "eva",
+        "anna is the user's sister",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Ford Focus.", "Okay."),
+        ("The Focus died, so now I've got a Kia Niro.", "Nice."),
+        "kia niro",
+        "focus",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I live?", "You live in Portland, Oregon."),
+        ("Portland, Maine actually!", "Sorry."),
+        "maine",
+        "oregon",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to cats.", "Noted."),
+        ("Turns out I'm not allergic to cats, it was the dust.", "Good to know."),
+        "dust",
+        "allergic to cats",
+    ),
 )
 
 
 def _holds(texts: list[str], word: str) -> bool:
     return any(word in text for text in texts)
+
+
+_NEGATED = ("not ", "left ", "sold ")
 
 
 def run(show: bool) -> None:
@@ -619,8 +905,12 @@ def run(show: bool) -> None:
                     at = MONDAY + timedelta(minutes=minute)
                     mem.add_turn(stream, user=user, assistant=assistant, at=at)
                 mem.process_pending()
-                active = [f"{f.subject} {f.value} {f.text}".lower() for f in mem.facts(stream)]
-                ok = _holds(active, case.now) and not _holds(active, case.gone)
+                facts = mem.facts(stream)
+                active = [f"{f.subject} {f.value} {f.text}".lower() for f in facts]
+                # "The user is no longer learning French" does not say the old value.
+                pairs = zip(facts, active, strict=True)
+                asserted = [a for f, a in pairs if not f.value.startswith(_NEGATED)]
+                ok = _holds(active, case.now) and not _holds(asserted, case.gone)
                 passed.setdefault(case.kind, []).append(ok)
                 if show and not ok:
                     print(f"  fails: {case.exchanges[1][0]!r} -> active {active}")

@@ -7,9 +7,10 @@
 Seeds a fresh SQLite memory with `--turns` turns (facts and summaries made before timing),
 starts `memstrata.http.serve` with `--workers` processes on a free loopback port, warms up, then
 sends `--requests` context requests from `--clients` threads, each with its own keep-alive
-httpx client. Prints throughput, latency percentiles and errors; the goal is zero errors
-and p95 under 50 ms. The CPU each side spends per request (the server's summed over its
-processes) shows where the cores went.
+httpx client, then as many GET /health requests (the cost of the server and middleware
+alone). Prints throughput, latency percentiles and errors; the goal is zero errors and p95
+under 50 ms. The CPU each side spends per request (the server's summed over its processes)
+shows where the cores went; on a shared machine it is the figure that travels.
 Exits 1 if any request failed.
 """
 
@@ -23,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -128,9 +130,16 @@ class ServerLog:
 
 class Load:
     def __init__(
-        self, url: str, secret: str, budget: int, method: str, *, reconnect: bool = False
+        self,
+        url: str,
+        secret: str,
+        budget: int,
+        method: str,
+        *,
+        reconnect: bool = False,
+        health: bool = False,
     ) -> None:
-        self.url, self.budget, self.method = url, budget, method
+        self.url, self.budget, self.method, self.health = url, budget, method, health
         self.headers = {"Authorization": f"Bearer {secret}"}
         if reconnect:  # a connection per request, so that every server process gets some
             self.headers["Connection"] = "close"
@@ -163,7 +172,9 @@ class Load:
                 body = {"stream": STREAM, "query": query, "budget": self.budget}
                 started = time.perf_counter()
                 try:
-                    if self.method == "get":
+                    if self.health:  # the floor: the server and the app's middleware alone
+                        response = client.get("/health")
+                    elif self.method == "get":
                         response = client.get("/v1/context", params=body)
                     else:
                         response = client.post("/v1/context", json=body)
@@ -244,6 +255,11 @@ def main() -> None:
             server_after = cpu_seconds(proc.pid, children=True)
             server_cpu = per_request_ms(server_before, server_after, args.requests)
             client_cpu = per_request_ms(client_before, cpu_seconds(os.getpid()), args.requests)
+            health = Load(url, secret, args.budget, args.method, health=True)
+            health_before = cpu_seconds(proc.pid, children=True)
+            health_seconds = health.run(args.requests, args.clients)
+            health_after = cpu_seconds(proc.pid, children=True)
+            health_cpu = per_request_ms(health_before, health_after, args.requests)
         finally:
             proc.terminate()
             proc.wait(timeout=30)
@@ -265,10 +281,15 @@ def main() -> None:
     table.add_row("latency max", f"{max(lat_ms):.1f} ms")
     table.add_row("server CPU per request", server_cpu)
     table.add_row("client CPU per request", client_cpu)
+    table.add_row(
+        "GET /health: server CPU per request",
+        f"{health_cpu} ({args.requests / health_seconds:,.0f} req/s)",
+    )
     # The cores are shared: with other work on them, wall times and CPU times both swell.
     table.add_row("load average (1 min)", f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    errors = sum(load.errors.values())
-    detail = ", ".join(f"{k}: {v}" for k, v in sorted(load.errors.items()))
+    failed = Counter(load.errors) + Counter(health.errors)
+    errors = sum(failed.values())
+    detail = ", ".join(f"{k}: {v}" for k, v in sorted(failed.items()))
     table.add_row("errors", f"{errors}" + (f" ({detail})" if detail else ""))
     out.print(table)
     p95 = percentile(lat_ms, 0.95)

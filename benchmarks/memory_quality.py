@@ -1275,7 +1275,11 @@ LATE_CONVERSATIONS = (
             ),
             said("We have three boys under ten.", fact("relationship", "three boys")),
             nothing("How do I get wax out of a carpet?"),
-            said("I'm gluten-free because of celiac.", fact("diet", "gluten-free")),
+            said(
+                "I'm gluten-free because of celiac.",
+                fact("diet", "gluten-free"),
+                fact("health", "celiac"),
+            ),
             said(
                 "My mom's surgery is on December 3rd, so I'll be off that week.",
                 fact("important_date", "december 3", subject="user's mother"),
@@ -1520,7 +1524,11 @@ LATE_CONVERSATIONS = (
             nothing("What's a good low-sugar dessert?"),
             said("My granddaughter Chloe visits every Sunday.", fact("relationship", "chloe")),
             said("I live alone in a bungalow outside Norwich.", fact("location", "norwich")),
-            said("I don't drive anymore, I take the bus everywhere.", fact("possession", "drive")),
+            said(
+                "I don't drive anymore, I take the bus everywhere.",
+                fact("possession", "drive"),
+                fact("note", "bus"),
+            ),
             nothing("The bus was late again today."),
         ),
     ),
@@ -1647,6 +1655,515 @@ LATE_CONVERSATIONS = (
             ),
         ),
         group=True,
+    ),
+    # Session 10's held-out set (chat:7801-7806), first run on main: capture 0.48, updates
+    # 0.00, precision 0.96 (after its expectations took four true facts it had not listed).
+    Conversation(
+        "chat:7801",
+        (
+            said(
+                "I'm a nurse on night shifts at a hospital in Manchester, so I sleep during "
+                "the day.",
+                fact("work", "nurse"),
+                fact("location", "manchester"),
+                fact("work", "hospital"),
+            ),
+            said(
+                "My kids are 7 and 10, both at the same primary school.",
+                fact("relationship", "kids"),
+            ),
+            nothing("Can you plan a week of dinners that take under 30 minutes?"),
+            said("My son is lactose intolerant btw", fact("diet", "lactose", subject="user's son")),
+            said("We don't eat pork.", fact("diet", "pork")),
+            said("My husband Dev does the shopping on Saturdays.", fact("relationship", "dev")),
+            nothing("Thanks, that looks great!"),
+            said(
+                "Oh, and I've just been promoted to ward manager.",
+                change("work", "ward manager", "nurse"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7802",
+        (
+            said(
+                "hi im ravi, 34, software dev from pune",
+                fact("identity", "ravi"),
+                fact("identity", "34"),
+                fact("work", "software"),
+                fact("location", "pune"),
+            ),
+            said("i moved to berlin for work two years back", change("location", "berlin", "pune")),
+            said("my german is still pretty basic tbh", fact("skill", "german")),
+            nothing("how do i register my address at the buergeramt"),
+            said("my wife priya is joining me next month", fact("relationship", "priya")),
+            said("we're vegetarian, both of us", fact("diet", "vegetarian")),
+            nothing("ok that helps a lot"),
+        ),
+    ),
+    Conversation(
+        "chat:7803",
+        (
+            said(
+                "I've been a freelance illustrator for about eight years.",
+                fact("work", "illustrator"),
+            ),
+            said("I mostly use Procreate on an iPad Pro.", fact("possession", "procreate")),
+            said("I have ADHD, so long tasks are hard for me.", fact("health", "adhd")),
+            nothing("How should I price a children's book commission?"),
+            said(
+                "My partner Jules is a sound engineer.",
+                fact("relationship", "jules"),
+                fact("work", "sound engineer", subject="jules"),
+            ),
+            said(
+                "I'm originally from Lisbon but I've lived in Bristol since 2015.",
+                fact("location", "bristol"),
+                fact("location", "lisbon"),
+            ),
+            said(
+                "My goal this year is to publish my own graphic novel.",
+                fact("plan", "graphic novel"),
+            ),
+            nothing("Does this colour palette work?"),
+        ),
+    ),
+    Conversation(
+        "chat:7804",
+        (
+            said(
+                "Retired firefighter here, 66, living in Tucson.",
+                fact("work", "firefighter"),
+                fact("identity", "66"),
+                fact("location", "tucson"),
+            ),
+            said("I've got a bad knee from years on the job.", fact("health", "knee")),
+            said("I volunteer at the food bank on Wednesdays.", fact("work", "food bank")),
+            said("My grandson Eli just started kindergarten.", fact("relationship", "eli")),
+            nothing("What's a gentle workout for my knee?"),
+            said("I own a 2009 Ford F-150 that I'm restoring.", fact("possession", "f-150")),
+            said(
+                "Planning a road trip to Yellowstone in September with my brother.",
+                fact("plan", "yellowstone"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7805",
+        (
+            said(
+                "I'm a PhD student in marine biology at UC San Diego.",
+                fact("work", "marine biology"),
+                fact("work", "uc san diego"),
+                fact("work", "phd student"),
+            ),
+            said("My advisor is Dr. Okafor.", fact("relationship", "okafor")),
+            said(
+                "I'm allergic to shellfish, which is ironic given my field.",
+                fact("diet", "shellfish"),
+            ),
+            nothing("Can you help me outline my thesis chapter?"),
+            said("My defence is scheduled for May 12.", fact("important_date", "may 12")),
+            said("I speak Portuguese natively.", fact("skill", "portuguese")),
+            said(
+                "I just got engaged to my girlfriend Ana!",
+                fact("relationship", "ana"),
+                fact("relationship", "engaged"),
+            ),
+            nothing("What should I say in the acknowledgements?"),
+        ),
+    ),
+    Conversation(
+        "chat:7806",
+        (
+            said(
+                "Small business owner — I run a coffee roastery in Portland with 6 employees.",
+                fact("work", "coffee roastery"),
+                fact("location", "portland"),
+            ),
+            said("We use Shopify for the online store.", fact("possession", "shopify")),
+            nothing("How do I write a job post for a barista?"),
+            said(
+                "I have two rescue greyhounds, Pixel and Boo.",
+                fact("relationship", "pixel"),
+                fact("relationship", "boo"),
+            ),
+            said("I'm 45 and I've never taken a proper vacation.", fact("identity", "45")),
+            said(
+                "I'm hoping to open a second location next year.", fact("plan", "second location")
+            ),
+        ),
+    ),
+    # Session 10's second held-out set (chat:7901-7906), run after the first was fixed:
+    # capture 0.60, precision 1.00 (after its expectations took two true facts it had not
+    # listed, "Tomasz is Polish" and Luc's plan).
+    Conversation(
+        "chat:7901",
+        (
+            said(
+                "Quick background: I'm an accountant at Deloitte in Toronto, married, one kid "
+                "on the way.",
+                fact("work", "accountant"),
+                fact("work", "deloitte"),
+                fact("location", "toronto"),
+                fact("relationship", "married"),
+            ),
+            nothing("What's the best way to save for a child's education in Canada?"),
+            said(
+                "My wife Mei is a pharmacist.",
+                fact("relationship", "mei"),
+                fact("work", "pharmacist", subject="mei"),
+            ),
+            said("Our baby is due in February 🎉", fact("important_date", "february")),
+            said("I max out my RRSP every year.", fact("note", "rrsp")),
+            nothing("Is an RESP better than a TFSA for this?"),
+        ),
+    ),
+    Conversation(
+        "chat:7902",
+        (
+            said(
+                "I am working as a cook in a hotel in Dubai since 3 years, I am from Kerala.",
+                fact("work", "cook"),
+                fact("location", "dubai"),
+                fact("location", "kerala"),
+                fact("work", "hotel"),
+            ),
+            said(
+                "My mother is staying with my brother in Kochi.",
+                fact("location", "kochi", subject="user's mother"),
+            ),
+            nothing("How to send money home cheaply?"),
+            said("I have diabetes so I am careful with sugar.", fact("health", "diabetes")),
+            said("I want to start my own restaurant in Kochi one day.", fact("plan", "restaurant")),
+        ),
+    ),
+    Conversation(
+        "chat:7903",
+        (
+            said(
+                "So I'm a junior in high school and I play varsity soccer.",
+                fact("work", "high school"),
+                fact("work", "junior"),
+                fact("skill", "soccer"),
+            ),
+            said(
+                "I'm 16 and I really want to study computer science at MIT.",
+                fact("identity", "16"),
+                fact("plan", "computer science"),
+            ),
+            nothing("What should I put in my college essay?"),
+            said(
+                "My parents are divorced and I live with my mom in Phoenix.",
+                fact("location", "phoenix"),
+                fact("relationship", "mom"),
+            ),
+            said("I got a 1480 on the SAT last month.", fact("note", "1480")),
+            said("oh and I'm captain of the robotics team", fact("work", "robotics")),
+        ),
+    ),
+    Conversation(
+        "chat:7904",
+        (
+            said(
+                "Hello! I'm Marguerite, I run a small vineyard in Burgundy with my two sons.",
+                fact("identity", "marguerite"),
+                fact("work", "vineyard"),
+                fact("location", "burgundy"),
+            ),
+            said("My English is not perfect, I'm French.", fact("identity", "french")),
+            nothing("Can you help me write a description for our wine?"),
+            said("We produce mostly Pinot Noir.", fact("work", "pinot noir")),
+            said(
+                "My eldest son Luc is taking over the business next year.",
+                fact("relationship", "luc"),
+                fact("plan", "business", subject="luc"),
+            ),
+            said("I had a hip replacement in the spring.", fact("health", "hip")),
+        ),
+    ),
+    Conversation(
+        "chat:7905",
+        (
+            said(
+                "Been a software tester for 12 years, currently contracting for the NHS.",
+                fact("work", "tester"),
+                fact("work", "nhs"),
+            ),
+            said("I'm autistic, so please be direct with me.", fact("health", "autistic")),
+            said("I live on a narrowboat, which is a whole thing.", fact("location", "narrowboat")),
+            nothing("How do I get better at test automation?"),
+            said("I've been learning Playwright in my spare time.", fact("skill", "playwright")),
+            said("My cat Socks lives on the boat with me.", fact("relationship", "socks")),
+            said(
+                "Good news, I just landed a permanent role at Monzo!",
+                change("work", "monzo", "nhs"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:7906",
+        (
+            said("Mara here, from the climbing gym.", fact("identity", "mara")),
+            said(
+                "I'm a paediatric nurse, been doing it for about 10 years.",
+                fact("work", "paediatric nurse"),
+            ),
+            said(
+                "I'm gluten-free because of coeliac disease.",
+                fact("diet", "gluten"),
+                fact("health", "coeliac"),
+            ),
+            nothing("Any ideas for a birthday cake I can actually eat?"),
+            said("My birthday's on the 14th of June.", fact("important_date", "june 14")),
+            said(
+                "My boyfriend Tomasz is Polish and we speak a mix of English and Polish at home.",
+                fact("relationship", "tomasz"),
+                fact("skill", "polish"),
+                fact("skill", "english"),
+                fact("identity", "polish", subject="tomasz"),
+            ),
+        ),
+    ),
+    # Session 10's third held-out set (chat:8001-8005), run after the second was fixed:
+    # capture 0.51, precision 1.00 (after its expectations took four true facts it had not
+    # listed: Leila's wedding plan, a plan to move back to Ireland, "grad student", a house).
+    Conversation(
+        "chat:8001",
+        (
+            said(
+                "Hey Priya! I just got back from two weeks in Japan, it was amazing.",
+                fact("note", "japan", "omar"),
+                speaker="Omar",
+            ),
+            said(
+                "So jealous! I've never been. I'm stuck studying for the bar exam in July.",
+                fact("plan", "bar exam", "priya"),
+                speaker="Priya",
+            ),
+            nothing("You'll crush it. Want to grab coffee Sunday?", speaker="Omar"),
+            said(
+                "Can't, my parents are visiting from Chennai this weekend.",
+                fact("location", "chennai", "priya's parents"),
+                speaker="Priya",
+            ),
+            said(
+                "No worries. I finally adopted a dog btw, a beagle named Waffles.",
+                fact("relationship", "waffles", "omar"),
+                speaker="Omar",
+            ),
+            said(
+                "Omg! I'm allergic to dogs but I'll visit anyway lol",
+                fact("diet", "dogs", "priya"),
+                speaker="Priya",
+            ),
+            said(
+                "Also I quit my job at Amazon, starting at a startup next month.",
+                fact("work", "amazon", "omar"),
+                speaker="Omar",
+            ),
+            nothing("Whoa, big move! Tell me everything.", speaker="Priya"),
+            said(
+                "My sister Leila is getting married in Beirut in October.",
+                fact("relationship", "leila", "omar"),
+                fact("important_date", "october", "leila"),
+                fact("plan", "married", "leila"),
+                speaker="Omar",
+            ),
+        ),
+        group=True,
+    ),
+    Conversation(
+        "chat:8002",
+        (
+            said(
+                "I don't have kids, and I'm not married, so I have a lot of free time.",
+                fact("relationship", "kids"),
+                fact("relationship", "married"),
+            ),
+            said("I go rock climbing three times a week.", fact("skill", "climbing")),
+            said("I hate running though.", fact("preference", "running")),
+            nothing("Suggest a weekend trip near Denver?"),
+            said("I live in Boulder actually.", fact("location", "boulder")),
+            said("I'm a big fan of sci-fi, especially The Expanse.", fact("preference", "sci-fi")),
+            said(
+                "My best friend Zoe lives in Fort Collins.",
+                fact("relationship", "zoe"),
+                fact("location", "fort collins", subject="zoe"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8003",
+        (
+            said(
+                "I'm 52, recently divorced, two grown-up daughters.",
+                fact("identity", "52"),
+                fact("relationship", "divorced"),
+                fact("relationship", "daughters"),
+            ),
+            said("I've worked as a civil engineer for 25 years.", fact("work", "civil engineer")),
+            nothing("How do I start dating again at my age?"),
+            said("I'm quite shy and I don't drink.", fact("diet", "alcohol")),
+            said("I take my dog Bruno to the park every evening.", fact("relationship", "bruno")),
+            said(
+                "I'm thinking about moving back to Ireland where I grew up.",
+                fact("location", "ireland"),
+                fact("plan", "ireland"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8004",
+        (
+            said(
+                "I'm a grad student in Melbourne, originally from Chile.",
+                fact("location", "melbourne"),
+                fact("location", "chile"),
+                fact("work", "grad student"),
+            ),
+            said("I study neuroscience.", fact("work", "neuroscience")),
+            said("My supervisor is Prof. Nguyen.", fact("relationship", "nguyen")),
+            nothing("How should I structure my literature review?"),
+            said("I'm submitting my thesis in March.", fact("plan", "thesis")),
+            said("I've been playing guitar since I was a kid.", fact("skill", "guitar")),
+            said(
+                "I'm lactose intolerant, so no cheese suggestions please.", fact("diet", "lactose")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8005",
+        (
+            said(
+                "My husband and I just bought our first house in Raleigh!",
+                fact("location", "raleigh"),
+                fact("possession", "house"),
+                fact("relationship", "husband"),
+            ),
+            said("We have a 2-year-old named Ava.", fact("relationship", "ava")),
+            nothing("What should we do first as new homeowners?"),
+            said(
+                "I work from home as a UX writer for Atlassian.",
+                fact("work", "ux writer"),
+                fact("work", "atlassian"),
+            ),
+            said(
+                "My husband is a firefighter, so he works 24-hour shifts.",
+                fact("work", "firefighter", subject="user's spouse"),
+            ),
+            said("My mom lives with us part of the year.", fact("relationship", "mom")),
+        ),
+    ),
+    # Session 10's fourth held-out set (chat:8101-8105), run after the third was fixed:
+    # capture 0.62, precision 0.96 (after its expectations took four true facts it had not
+    # listed: two employers, Maya Chen as CTO, "The user's husband died").
+    Conversation(
+        "chat:8101",
+        (
+            said(
+                "My name's Tariq and I'm a bus driver in Birmingham.",
+                fact("identity", "tariq"),
+                fact("work", "bus driver"),
+                fact("location", "birmingham"),
+            ),
+            said(
+                "I've got three kids under 10 and a very patient wife, Amina.",
+                fact("relationship", "three kids"),
+                fact("relationship", "amina"),
+            ),
+            nothing("Can you help me plan a cheap holiday for five?"),
+            said("We're Muslim so we need halal food options.", fact("diet", "halal")),
+            said(
+                "My youngest, Yusuf, has asthma.",
+                fact("relationship", "yusuf"),
+                fact("health", "asthma", subject="yusuf"),
+            ),
+            said("We were thinking of Turkey in August.", fact("plan", "turkey")),
+        ),
+    ),
+    Conversation(
+        "chat:8102",
+        (
+            said(
+                "I'm a nurse practitioner and I work 12-hour shifts.",
+                fact("work", "nurse practitioner"),
+            ),
+            said("I've been sober for 6 years.", fact("diet", "sober")),
+            said(
+                "My therapist suggested I journal, which is why I'm here.",
+                fact("relationship", "therapist"),
+            ),
+            nothing("How do I start journaling?"),
+            said(
+                "I live with my girlfriend Kate and our two rabbits.",
+                fact("relationship", "kate"),
+                fact("relationship", "rabbits"),
+            ),
+            said(
+                "I was born in Manila but grew up in San Diego.",
+                fact("location", "manila"),
+                fact("location", "san diego"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8103",
+        (
+            said(
+                "Im a 23 yo marketing intern at a fintech startup in NYC",
+                fact("identity", "23"),
+                fact("work", "marketing intern"),
+                fact("location", "nyc"),
+                fact("work", "fintech startup"),
+            ),
+            said("I share an apartment in Brooklyn with 2 roommates", fact("location", "brooklyn")),
+            nothing("how do i ask for a raise lol"),
+            said("My manager is super chill, her name is Dana", fact("relationship", "dana")),
+            said("I'm applying to grad school for the fall", fact("plan", "grad school")),
+            said(
+                "I'm colorblind which makes design work interesting", fact("health", "colorblind")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8104",
+        (
+            said(
+                "Hi, I'm Helga, 78, and my grandson set this up for me.",
+                fact("identity", "helga"),
+                fact("identity", "78"),
+            ),
+            said(
+                "I live alone since my husband died, in a small flat in Hamburg.",
+                fact("location", "hamburg"),
+                fact("relationship", "husband"),
+                fact("relationship", "died", subject="user's spouse"),
+            ),
+            said("I have arthritis in my hands so typing is slow.", fact("health", "arthritis")),
+            nothing("What is a good audiobook?"),
+            said("I used to be a piano teacher.", fact("work", "piano teacher")),
+            said(
+                "My daughter Ingrid lives in Canada.",
+                fact("relationship", "ingrid"),
+                fact("location", "canada", subject="ingrid"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8105",
+        (
+            said(
+                "I'm the head of engineering at a 40-person startup.",
+                fact("work", "head of engineering"),
+                fact("work", "startup"),
+            ),
+            said("We're based in Austin but I'm remote from Denver.", fact("location", "denver")),
+            nothing("How should I structure on-call for a small team?"),
+            said("I have a 6-month-old so sleep is scarce.", fact("relationship", "6-month-old")),
+            said("I'm training for an Ironman next year.", fact("plan", "ironman")),
+            said("Our CTO is Maya Chen.", fact("role", "maya chen", subject="cto")),
+        ),
     ),
 )
 

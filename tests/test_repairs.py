@@ -50,6 +50,19 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Whiskers was our old cat. The new one is Pepper.", Repair("Pepper", None)),
         ("We moved offices — it's in Shoreditch now.", Repair("Shoreditch", None)),
         ("I changed doctors. It's Dr. Osei now.", Repair("Osei", None)),
+        ("It got moved to Sunday.", Repair("Sunday", None)),
+        ("That's been pushed back to May 3.", Repair("May 3", None)),
+        ("Nope, that's my sister's cat. Mine is Mochi.", Repair("Mochi", None)),
+        ("Used to. I'm at Figma now.", Repair("Figma", None)),
+        ("Wait, no, it's March 13, I typed it wrong.", Repair("March 13", None)),
+        ("Actually 6 months now, time flies.", Repair("6 months", None)),
+        ("Dr. Patel retired, I see Dr. Kowalski now.", Repair("Kowalski", "Patel")),
+        ("These days it's Wolf Alice more than Muse.", Repair("Wolf Alice", "Muse")),
+        ("Portland, Maine actually!", Repair("Portland, Maine", None)),
+        (
+            "Turns out it was amoxicillin I'm allergic to, not penicillin.",
+            Repair("amoxicillin", "penicillin"),
+        ),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -77,6 +90,12 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "The new one is great.",
         "We moved offices.",
         "We moved offices — it's nicer.",
+        "It got moved to the other room.",  # a move to a day, not to a place
+        "No, that's my sister's cat.",  # whose it is, not a new value
+        "Actually, it's raining.",  # "actually" leads only a name, a number or a date
+        "Used to love it.",
+        "Tom left, it was sad.",
+        "I like tea more than coffee.",  # a comparison, not a correction
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -225,6 +244,57 @@ DIALOGUES = {
             ("Whiskers was our old cat. The new one is Pepper.", "Aw."),
         ],
         ["Pepper is the user's cat."],
+    ),
+    "a move of the answered claim's day": (
+        [("When's my flight?", "Your flight is on Friday."), ("It got moved to Sunday.", "OK.")],
+        ["The user's flight is on October 11."],  # Monday, 5 October
+    ),
+    "'she' is the person the answered claim is about": (
+        [
+            ("Remind me where my sister lives?", "Your sister lives in Glasgow."),
+            ("She moved to Edinburgh last year.", "Thanks for the update."),
+        ],
+        ["The user's sister lives in Edinburgh."],
+    ),
+    "'she' after a turn about two people names neither": (
+        [
+            ("Who are Ana and Bea?", "Ana lives in Porto and Bea lives in Faro."),
+            ("She moved to Lisbon.", "OK."),
+        ],
+        ["Ana lives in Porto.", "Bea lives in Faro."],
+    ),
+    "a sum raised by someone": (
+        [
+            ("My rent is £1,100 a month.", "OK."),
+            ("The landlord put the rent up to £1,250.", "Ouch."),
+        ],
+        ["The user's rent is £1,250."],
+    ),
+    "another's pet is no claim of the user's, and 'mine' names theirs": (
+        [
+            ("What's my cat's name?", "Your cat is called Luna."),
+            ("Nope, that's my sister's cat. Mine is Mochi.", "Oops."),
+        ],
+        ["Mochi is the user's cat."],
+    ),
+    "a number with its unit replaces the claim's": (
+        [("I'm 5 months pregnant.", "Congrats!"), ("Actually 6 months now, time flies.", "OK.")],
+        ["The user is 6 months pregnant."],
+    ),
+    "who took the place of someone who left": (
+        [
+            ("Who's my doctor?", "Your doctor is Dr. Patel."),
+            ("Dr. Patel retired, I see Dr. Kowalski now.", "Thanks."),
+        ],
+        ["Kowalski is the user's doctor."],
+    ),
+    "a day of the month said as an ordinal": (
+        [("When is my exam?", "Your exam is on June 10."), ("It's the 12th, not the 10th.", "OK.")],
+        ["The user's exam is on June 12."],
+    ),
+    "a recurring event moved by someone": (
+        [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],
+        ["The standup is at 10:15."],
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

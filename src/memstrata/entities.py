@@ -7,10 +7,11 @@ speaker is an entity too, so "I" in Caroline's turn and "Caroline" elsewhere mee
 """
 
 import re
+from collections.abc import Iterable
 
 from memstrata.models.base import ExtractedFact, SlotRef
 from memstrata.store.base import Store
-from memstrata.types import FactCategory
+from memstrata.types import Fact, FactCategory
 
 PERSON = "person"
 
@@ -54,6 +55,32 @@ _PERSONAL = frozenset(
 """Categories whose subject is always a person: someone's home, job, diet, relations."""
 _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet"})
 """Relationship slots that name a pet, not a person ("cat:miso")."""
+
+
+_HE_OR_SHE_RE = re.compile(r"(?:^|[.!?]\s+)(?:he|she)\b", re.IGNORECASE)
+
+
+def opens_with_he_or_she(text: str) -> bool:
+    """Whether a sentence of `text` opens with "he" or "she", who the text leaves unnamed."""
+    return bool(_HE_OR_SHE_RE.search(text))
+
+
+def referent(claims: Iterable[Fact], speaker: str) -> str | None:
+    """Whom a following "he" or "she" means: the one person other than `speaker` whom
+    `claims` are about, as the speaker would name them ("my sister", "Raj"); None if the
+    claims are about nobody else, or about more than one person."""
+    people = {
+        f.subject
+        for f in claims
+        if f.category in _PERSONAL and f.subject != speaker and could_be_person(f.subject)
+    }
+    if len(people) != 1:
+        return None
+    key = people.pop()
+    owner, _, relation = key.partition("'s ")
+    if not relation:
+        return key.title()
+    return f"my {relation}" if owner == speaker else f"{owner.title()}'s {relation}"
 
 
 def people_in(item: ExtractedFact) -> list[str]:

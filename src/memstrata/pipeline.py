@@ -110,7 +110,8 @@ class Pipeline:
         except NotFound:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
-        extracted = self._instead(turn, self.model.extract_facts(turn_input(turn)))
+        told = turn_input(turn, self._referent(turn))
+        extracted = self._instead(turn, self.model.extract_facts(told))
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *self._repairs(turn, extracted)]
@@ -158,6 +159,19 @@ class Pipeline:
 
         return apply
 
+    def _referent(self, turn: Turn) -> str | None:
+        """Whom the turn's "he" or "she" means, as the turn before named them."""
+        if not entities.opens_with_he_or_she(turn.user):
+            return None
+        before = self._turn_before(turn)
+        if before is None:
+            return None
+        claims = self.store.facts_from(turn.tenant, turn.stream, before.ref())
+        return entities.referent(claims, self._speaker(turn))
+
+    def _speaker(self, turn: Turn) -> str:
+        return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
+
     def _instead(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
         """A new plan said to replace the old ("...a half marathon instead") retracts it."""
         if not says_instead(turn.user) or all(
@@ -177,10 +191,7 @@ class Pipeline:
         active = self.store.facts(turn.tenant, turn.stream)  # newest first
         answered = self._turn_before(turn)
         claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
-        speaker = (
-            entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
-        )
-        return repaired(found, active, claims, speaker, turn.at)
+        return repaired(found, active, claims, self._speaker(turn), turn.at)
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
         """A user turn that corrects or confirms the turn before decides its claims; only

@@ -39,13 +39,24 @@ _LEAD_RE = re.compile(
     rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
-    r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but)\b[\s,:;.!—–-]*)+",
+    r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?"
+    r"|(?:i\s+)?used\s+to(?=[\s.!]*$))\b"
+    r"[\s,:;.!—–-]*)+",
     _I,
 )
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
 _NEW_NOT_OLD_RE = re.compile(
     rf"^{_SAYING}(?P<new>{_PART}),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$", _I
 )
+# "It's Wolf Alice more than Muse": only after "it's", since "I like tea more than coffee"
+# compares without correcting.
+_RATHER_RE = re.compile(
+    rf"^(?:it's|it\s+is|that's|that\s+is)\s+(?P<new>{_PART})\s+(?:more\s+than|rather\s+than"
+    rf"|instead\s+of)\s+(?P<old>{_PART})$",
+    _I,
+)
+# When the change happened, said first, is not part of it: "These days it's Wolf Alice".
+_NOWADAYS_RE = re.compile(r"^(?:these\s+days|nowadays|lately|now)\s*,?\s+", _I)
 _NOT_OLD_NEW_RE = re.compile(
     rf"^not\s+(?P<old>{_PART})\s*[,;—–-]+\s*(?:but\s+|it's\s+|rather\s+)?(?P<new>{_PART})$", _I
 )
@@ -63,8 +74,9 @@ _ONLY_NEW_RE = re.compile(
     r"[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
-    r"|(?P<number>\d[\d,.]*)"
-    r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+(?:does|is|did|has"
+    r"|(?P<number>\d[\d,.]*(?:\s+(?:months?|weeks?|days?|years?|hours?|kg|lbs?|miles|km))?)"
+    r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?(?:,\s+(?-i:[A-Z])[\w'-]+)?)"
+    r"(?:\s+(?:does|is|did|has"
     r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
     _I,
 )
@@ -74,13 +86,15 @@ _SINCE_RE = re.compile(
 )
 _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
-    rf"^\s*(?:{_INTERJECTION})?(?:oh\s+)?(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer"
-    r"|that's\s+\w+|i\s+used\s+to)\b",
+    rf"^\s*(?:{_INTERJECTION})?(?:(?:wait|sorry|hold\s+on|oh)\b[\s,.!—–-]*)*"
+    r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to)\b",
     _I,
 )
 # A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
 # the new word must be a name, a number or a date.
-_SELF_REPAIR_RE = re.compile(r"^\s*(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it))\b", _I)
+_SELF_REPAIR_RE = re.compile(
+    r"^\s*(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it)|actually)\b", _I
+)
 # Said of the person the answered turn named, these restate one fact of theirs: "Her name
 # is Lara", "He's 9 now". Only a claim that holds a name or a number can take them.
 _THEIR_NAME_RE = re.compile(
@@ -106,14 +120,37 @@ _NEW_ONE_RE = re.compile(
     r"(?P<new>(?-i:[A-Z])[\w'-]+)$",
     _I,
 )
+# "It was amoxicillin I'm allergic to, not penicillin": what the speaker says of the new
+# word is not part of it.
+_CLEFT_RE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|i'm|i've|we|we're|he|she|they)\b.*$", _I)
+# "Dr. Patel retired, I see Dr. Kowalski now": who took the place of someone who left.
+_NAME_PART = rf"(?:{_TITLE}\.?\s+)?(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
+_LEFT_RE = re.compile(
+    rf"^(?P<old>{_NAME_PART})\s+(?:has\s+)?(?:retired|left(?:\s+the\s+\w+)?|quit|moved\s+away"
+    r"|passed\s+away|died)\s*[,;—–-]+\s*(?:and\s+)?(?:now\s+)?(?:i\s+see|i\s+go\s+to|i've\s+got"
+    r"|i\s+have|i'm\s+with|i\s+report\s+to|it's|my\s+new\s+\w+\s+is|the\s+new\s+one\s+is)\s+"
+    rf"(?P<new>{_NAME_PART})(?:\s+now)?$",
+    _I,
+)
+# "Mine is Mochi", said after "that's my sister's cat": the speaker's own is the new one.
+_MINE_RE = re.compile(
+    r"^(?:mine|ours)(?:'s|\s+is)\s+(?:called\s+|named\s+)?(?P<new>(?-i:[A-Z])[\w'-]+)$", _I
+)
 # "We moved offices", "I changed doctors": what follows is the new one.
 _CHANGED_RE = re.compile(
     r"^(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
     r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)$",
     _I,
 )
+# "It got moved to Sunday": the answered claim's day moved.
+_MOVED_TO_RE = re.compile(
+    r"^(?:it|that|this)(?:'s|\s+has|\s+was|\s+got|\s+is)?(?:\s+been|\s+got|\s+just)?\s+"
+    r"(?:moved|pushed|rescheduled|postponed|changed|bumped|brought\s+forward|delayed)"
+    r"(?:\s+back)?\s+(?:to|until)\s+(?P<new>[^,;.!?]+?)$",
+    _I,
+)
 # Said without a denial, each names only the new value of what the answered turn claimed.
-_RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE)
+_RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE, _MINE_RE)
 
 
 @dataclass(frozen=True)
@@ -169,13 +206,18 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     change said as such ("We moved offices"), only a name, a number or a date."""
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
-    body = _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip())
-    for regex in (_NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE):
-        if (m := regex.match(body)) and _short(m["new"]) and _short(m["old"]):
-            return Repair(_bare(m["new"]), _bare(m["old"]))
+    body = _NOWADAYS_RE.sub("", _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip()))
+    for regex in (_RATHER_RE, _NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE, _LEFT_RE):
+        if not (m := regex.match(body)):
+            continue
+        new = _CLEFT_RE.sub("", m["new"])
+        if _short(new) and _short(m["old"]):
+            return Repair(_bare(new), _bare(m["old"]))
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
             return Repair(restated["new"], None)
+    if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
+        return Repair(moved["new"], None)
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     slip = led and bool(_SELF_REPAIR_RE.match(sentence))
@@ -184,9 +226,13 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         return None
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
         new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
-        if _short(new) and (denied or _specific(new)):
+        if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
             return Repair(new, None)
     return None
+
+
+# "No, that's my sister's cat": whose it is, not what it is.
+_SOMEONE_ELSES_RE = re.compile(r"^(?:my|your|his|her|their|our)\s+[\w-]+'s\b", _I)
 
 
 def _specific(word: str) -> bool:
@@ -237,6 +283,7 @@ def repaired(
         if repair.old is not None:
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = _replace(target, repair.old, repair.new) if target else None
+            edited = edited or _day_of_month_moved(repair, active)
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
@@ -244,6 +291,20 @@ def repaired(
         if edited is not None:
             out.append(edited)
     return out
+
+
+_ORDINAL_RE = re.compile(r"^(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)$", _I)
+
+
+def _day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
+    """ "The 12th, not the 10th": the newest fact dated the 10th of a month moves to the 12th."""
+    old, new = _ORDINAL_RE.match(repair.old or ""), _ORDINAL_RE.match(repair.new)
+    if not (old and new):
+        return None
+    for fact in active:
+        if (day := _MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
+            return _replace(fact, fact.value, f"{day['month'].title()} {new['day']}")
+    return None
 
 
 def _word_re(word: str) -> re.Pattern[str]:
@@ -287,7 +348,7 @@ def _dated(word: str) -> bool:
 
 _DIGIT_RE = re.compile(r"\d")
 _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.])")
-_MONTH_DAY_RE = re.compile(rf"^{dates.MONTH_PATTERN}\s+\d{{1,2}}$", _I)
+_MONTH_DAY_RE = re.compile(rf"^(?P<month>{dates.MONTH_PATTERN})\s+(?P<day>\d{{1,2}})$", _I)
 """A claim's day as the personal facts write it: "november 27"."""
 
 

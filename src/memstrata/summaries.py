@@ -22,7 +22,7 @@ def _nothing() -> None:
     return None
 
 
-def turn_input(turn: Turn) -> TurnInput:
+def turn_input(turn: Turn, referent: str | None = None) -> TurnInput:
     return TurnInput(
         stream=turn.stream,
         user=turn.user,
@@ -31,6 +31,7 @@ def turn_input(turn: Turn) -> TurnInput:
         page_context=turn.page_context,
         speaker=turn.speaker,
         assistant_speaker=turn.assistant_speaker,
+        referent=referent,
     )
 
 

@@ -38,7 +38,7 @@ def _free_port() -> int:
 
 
 class _Server:
-    """A server process with its stderr read as it comes (the pipe must never fill)."""
+    """A server process with its output read as it comes (the pipe must never fill)."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         self.port = _free_port()
@@ -47,8 +47,8 @@ class _Server:
         self.proc = subprocess.Popen(
             [sys.executable, *args],
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,  # uvicorn's access log goes to stdout
             text=True,
         )
         self.lines: list[str] = []
@@ -56,8 +56,8 @@ class _Server:
         self._reader.start()
 
     def _read(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
             self.lines.append(line)
 
     @property
@@ -85,8 +85,8 @@ class _Server:
             self.proc.send_signal(signal.SIGTERM)
         self.proc.wait(timeout=60)
         self._reader.join(timeout=10)
-        assert self.proc.stderr is not None
-        self.proc.stderr.close()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
         return self.log
 
 
@@ -122,14 +122,29 @@ def test_serve_answers_and_stops_cleanly(tmp_path: Path) -> None:
                 "/v1/turns", json={"stream": "project:serve", "user": "Ada owns the API."}
             )
             assert added.status_code == 201, added.text
-            ctx = client.get("/v1/context", params={"stream": "project:serve"})
+            question = {"stream": "project:serve", "query": "who owns the zebra API"}
+            ctx = client.get("/v1/context", params=question)
             assert ctx.status_code == 200 and "Ada owns the API." in ctx.text
     err = server.log
     assert "Application shutdown complete" in err, err
     assert "Traceback" not in err, err
+    # No access log unless asked for: a GET's query string holds the user's question.
+    assert "zebra" not in err and "/v1/context" not in err, err
     with Memory.open(db, settings=load_settings(), background_worker=False) as mem:
         turns = mem.turns("project:serve", tenant="acme")
     assert [t.user for t in turns] == ["Ada owns the API."]
+
+
+def test_the_access_log_is_written_when_asked_for(tmp_path: Path) -> None:
+    db = tmp_path / "serve.db"
+    env = _env(db, MEMSTRATA_HTTP__ACCESS_LOG="true")
+    with _running(["-c", SERVE, "{port}"], env) as server:
+        assert httpx.get(f"{server.url}/v1/turns", params={"stream": "x:y"}).status_code == 401
+        until(
+            lambda: '"GET /v1/turns?stream=x%3Ay HTTP/1.1" 401' in server.log,
+            10.0,
+            lambda: f"no access line: {server.log}",
+        )
 
 
 # -- several worker processes ---------------------------------------------------

@@ -173,6 +173,17 @@ def test_birthday_resolves_against_the_turn():
         "I got my degree.",
         "I'm taking a break next week.",
         "I weigh my options.",
+        "My kids are 7 and 10 minutes away.",
+        "Help here, anyone?",
+        "I use English at work.",
+        "I use it every day.",
+        "I have a workshop in the basement.",
+        "I'm a senior at work.",
+        "Vegan food is great.",
+        "Up to 5 people can come.",
+        "I study at night.",
+        "I never drink before noon.",
+        "I worked as a waiter in college.",
     ],
 )
 def test_not_facts(text):
@@ -208,6 +219,19 @@ def test_a_teams_move_is_no_home(text, stream):
     [
         ("Lucía here - I'm a vet.", [("user", "name", "lucía"), ("user", "job title", "vet")]),
         ("Same here!", []),
+        ("Nurse here.", [("user", "job title", "nurse")]),
+        (
+            "Retired firefighter here, 66, living in Tucson.",
+            [
+                ("user", "job title", "retired firefighter"),
+                ("user", "age", "66"),
+                ("user", "home", "tucson"),
+            ],
+        ),
+        (
+            "Ravi here, 34, from Pune.",
+            [("user", "name", "ravi"), ("user", "age", "34"), ("user", "hometown", "pune")],
+        ),
         ("I joined a gym last week!", []),
         (
             "I've got two dogs, Kira and Bruno.",
@@ -370,6 +394,43 @@ def test_ages_after_a_count_of_children_are_theirs_not_the_speakers():
     found = keys(facts("I'm a single dad of two girls, 8 and 11."))
     assert ("user", "count:daughter", "two girls") in found
     assert not [k for k in found if k[1] == "age"]
+
+
+def test_a_word_for_what_someone_is_is_no_name():
+    assert keys(facts("Vegan now.")) == [("user", "diet", "vegan")]
+
+
+def test_a_diet_kept_because_of_a_condition_gives_both():
+    found = keys(facts("I'm gluten-free because of coeliac disease."))
+    assert ("user", "condition:coeliac disease", "coeliac disease") in found
+    assert ("user", "diet", "gluten-free") in found
+    assert keys(facts("I'm vegan because of the animals.")) == [("user", "diet", "vegan")]
+
+
+def test_what_someone_stops_learning_is_no_longer_learned():
+    assert keys(facts("I gave up on Spanish and switched to Italian.")) == [
+        ("user", "learning:spanish", "not spanish"),
+        ("user", "learning:italian", "italian"),
+    ]
+    assert keys(facts("I gave up on learning Italian.")) == [
+        ("user", "plan:italian", "not learning italian")
+    ]
+
+
+def test_a_child_named_by_their_place_among_siblings():
+    assert sorted(keys(facts("My youngest, Yusuf, has asthma."))) == [
+        ("user", "child:yusuf", "yusuf"),
+        ("yusuf", "condition:asthma", "asthma"),
+    ]
+
+
+def test_an_age_after_a_name_is_the_speakers():
+    assert ("user", "age", "34") in keys(facts("I'm Ravi, 34, a software developer."))
+
+
+def test_a_households_diet_is_the_speakers_in_a_chat_but_not_a_teams():
+    assert keys(facts("We don't eat pork.")) == [("user", "avoids:pork", "pork")]
+    assert facts("We don't eat pork.", stream="project:atlas") == []
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from memstrata import __version__
 from memstrata.http import errors
 from memstrata.http.auth import AuthMiddleware, KnownKeys
+from memstrata.http.context_route import ContextShortcut
 from memstrata.http.docs import mount_docs
 from memstrata.http.imports import Imports, remove_stale_uploads
 from memstrata.http.limits import BodyLimitMiddleware
@@ -97,8 +98,9 @@ def create_app(
     app.state.close_memory = closer
     app.state.imports = imports
     errors.install(app)
-    # The last added runs first: errors are caught around everything, and the key is
-    # checked before any body byte is read.
+    # The last added runs first: errors are caught around everything, the key is checked
+    # before any body byte is read, and context requests find their body whole.
+    app.add_middleware(ContextShortcut)
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=settings.http.max_body_bytes)
     app.add_middleware(
         AuthMiddleware, memory=memory, lane=app.state.memory_lane, known=app.state.known_keys
@@ -106,8 +108,10 @@ def create_app(
     app.add_middleware(errors.CatchAllMiddleware)
 
     @app.get("/health", tags=["health"])
-    def health() -> Health:
+    async def health() -> Health:
         """Liveness; needs no key."""
+        # Async, as it does no I/O: a plain def would cost two trips to the threadpool,
+        # one to run it and one to check its answer.
         return Health(version=__version__)
 
     app.include_router(router)

@@ -6,7 +6,6 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
-import anyio
 from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,9 +23,9 @@ from memstrata.http.auth import (
     Owner,
     Writer,
     read_trust,
-    still_live,
     write_visibility,
 )
+from memstrata.http.context_route import context_response
 from memstrata.http.imports import Imports
 from memstrata.http.schemas import (
     MAX_ID,
@@ -148,29 +147,8 @@ async def context_get(
 
 
 async def _context(body: ContextIn, key: ApiKey, request: Request) -> Response:
-    # The hot path: one trip to the memory's lane (the key's check rides along), and the
-    # context serialized once, as it is (FastAPI would validate the finished Context again
-    # and hop threads to do it).
-    trust = read_trust(key, body.trust)
-    state = request.app.state
-    mem: Memory = state.memory
-    if body.query and mem.query_embedding_is_slow:
-        # The model runs beside the lane, on the other core, while another request reads.
-        await anyio.to_thread.run_sync(mem.prepare_query, body.query, limiter=state.model_lane)
-
-    def build() -> Context:
-        still_live(mem, state.known_keys, request.scope)
-        return mem.context(
-            body.stream,
-            body.query,
-            body.budget,
-            trust=trust,
-            tenant=key.tenant,
-            timezone=body.timezone,
-        )
-
-    built = await anyio.to_thread.run_sync(build, limiter=state.memory_lane)
-    return Response(built.model_dump_json(), media_type="application/json")
+    # Plain requests are answered by ContextShortcut before they get here; the same answer.
+    return await context_response(request.app.state, body, key, request.scope)
 
 
 # -- facts --------------------------------------------------------------------

@@ -43,6 +43,7 @@ def serve(
             port=settings.http.port if port is None else port,
             workers=settings.http.workers,
             log_level="info",
+            access_log=settings.http.access_log,
         )
     finally:
         os.environ.pop(_SETTINGS_ENV, None)

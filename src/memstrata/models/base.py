@@ -30,6 +30,9 @@ class TurnInput(_Task):
     """Who wrote the user side ("Caroline"); None: the user. First-person facts are theirs."""
     assistant_speaker: str | None = None
     """The assistant side's name, where it has one (a second person in a group chat)."""
+    referent: str | None = None
+    """Whom "he" or "she" opening a user sentence means, named by the turn before ("my
+    sister" after "Your sister lives in Glasgow."); None: nobody known."""
 
 
 class MessageInput(_Task):

@@ -539,6 +539,26 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
     return user, assistant
 
 
+_HE_OR_SHE_RE = re.compile(
+    r"(?P<start>^|[.!?]\s+)(?:he|she)(?:(?P<has>'s(?=\s+(?:been|got|gotten|had|\w+ed)\b))"
+    r"|(?P<is>'s))?\b",
+    re.IGNORECASE,
+)
+
+
+def _naming_referent(text: str, referent: str | None) -> str:
+    """`text` with the person the turn before named in place of an opening "he" or "she":
+    "She moved to Edinburgh" after a claim about the user's sister."""
+    if not referent:
+        return text
+
+    def named(m: re.Match[str]) -> str:
+        verb = " has" if m["has"] else " is" if m["is"] else ""
+        return f"{m['start']}{referent[:1].upper()}{referent[1:]}{verb}"
+
+    return _HE_OR_SHE_RE.sub(named, text)
+
+
 def _speaker_name(name: str | None) -> str | None:
     name = " ".join((name or "").split())
     return name or None
@@ -547,7 +567,7 @@ def _speaker_name(name: str | None) -> str | None:
 def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     """Facts in `turn`; the assistant's only where the user said nothing on that slot."""
     user_side, assistant_side = _sides(turn)
-    user = _side_facts(user_side, turn.user)
+    user = _side_facts(user_side, _naming_referent(turn.user, turn.referent))
     taken = {(f.subject, f.slot) for f in user}
     assistant = [
         f for f in _side_facts(assistant_side, turn.assistant) if (f.subject, f.slot) not in taken

@@ -19,6 +19,8 @@ from memstrata.models.heuristic.personal_values import (
     TRADES,
     Reader,
     Value,
+    aged_count,
+    alcohol,
     allergen,
     business,
     company,
@@ -29,12 +31,15 @@ from memstrata.models.heuristic.personal_values import (
     field_of_study,
     hobby,
     language,
+    lesson,
     name,
+    none_of,
     number,
     org,
     phrase,
     place,
     plan,
+    product,
     proper_name,
     relation,
     said_as_is,
@@ -45,6 +50,7 @@ from memstrata.models.heuristic.personal_values import (
     thing,
     title,
     trip,
+    venue,
     whereabouts,
     word_of,
 )
@@ -56,6 +62,7 @@ from memstrata.models.heuristic.personal_words import (
     FOODS_TO_AVOID,
     HEALTH_STATES,
     INSTRUMENTS_AND_SPORTS,
+    JOB_HEAD_RE,
     MARITAL_STATUSES,
     RELATION_RE,
     RELATIONS,
@@ -128,6 +135,10 @@ class Row:
 
 # --- the table -----------------------------------------------------------------------------
 
+_SCHOOL_YEARS = (
+    r"freshman|sophomore|junior|senior|fresher|(?:first|second|third|final)-year(?:\s+student)?"
+)
+_LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|commune|kibbutz"
 FACETS: dict[str, Facet] = {
     "name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", name),
     "proper name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", proper_name),
@@ -142,6 +153,7 @@ FACETS: dict[str, Facet] = {
     "birth year": Facet(C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)),
     "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
+    "aboard": Facet(C.LOCATION, "home", "{who} lives on {a_value}.", word_of(_LIVED_ON)),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
     "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
@@ -158,18 +170,24 @@ FACETS: dict[str, Facet] = {
         ),
     ),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "former title": Facet(C.WORK, "former job", "{who} used to work as {a_value}.", title),
+    "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
+    "school": Facet(C.WORK, "employer", "{who} studies at {value}.", org),
     "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
+    "volunteers": Facet(C.WORK, "volunteers:{key}", "{who} volunteers at {value}.", venue),
     "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
+    "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
     "marital": Facet(
         C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
     ),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
+    "aged": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", aged_count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
@@ -180,6 +198,7 @@ FACETS: dict[str, Facet] = {
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
+    "teetotal": Facet(C.DIET, "avoids:alcohol", "{who} does not drink alcohol.", alcohol),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
     "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
@@ -187,11 +206,20 @@ FACETS: dict[str, Facet] = {
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
+    "product": Facet(C.POSSESSION, "uses:{key}", "{who} uses {value}.", product),
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
     "degree": Facet(C.SKILL, "degree:{key}", "{who} has a degree in {value}.", field_of_study),
     "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
+    "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
+    "activity": Facet(C.SKILL, "activity:{key}", "{who} goes {value}.", phrase),
+    "childless": Facet(C.RELATIONSHIP, "count:child", "{who} has {value}.", none_of),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
+    "stopped learning": Facet(
+        C.SKILL, "learning:{key}", "{who} is no longer learning {value}.", lesson
+    ),
+    "pregnant": Facet(C.HEALTH, "pregnancy", "{who} is {value} pregnant.", said_as_is),
+    "commute": Facet(C.NOTE, "commute", "{who} gets around by {value}.", said_as_is),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
     "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)),
@@ -232,6 +260,7 @@ _MOVED = (
 _WORK_AT = (
     r"(?:(?:works?|is\s+working|has\s+been\s+working|have\s+been\s+working|is\s+employed"
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
+    r"|is\s+(?:contracting|consulting|freelancing)"
     r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
     r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|nights"
     r"|weekends|freelance))?\s+(?:at|for)"
@@ -243,7 +272,8 @@ _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
     r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
     r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
-    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with))"
+    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted)\s+(?:a|an|the)"
+    r"\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post|contract)\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
@@ -298,6 +328,10 @@ TABLE: tuple[Row, ...] = (
                     r"|was\s+raised\s+in)\s+(?P<value>.+)",
         (("I'm originally from Lyon.", "hometown", "lyon"),
          ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("home", r"is\s+(?:working\s+)?remote(?:ly)?\s+from\s+(?P<value>.+)",
+        (("I'm remote from Denver.", "home", "denver"),)),
+    Row("aboard", r"lives?\s+on\s+(?P<value>(?:a|an)\s+[\w -]+?)(?:,.*)?",
+        (("I live on a narrowboat, which is a whole thing.", "home", "narrowboat"),), we=True),
     Row("hometown", r"my\s+hometown\s+is\s+(?P<value>.+)",
         (("My hometown is Cork.", "hometown", "cork"),)),
     # work
@@ -306,6 +340,9 @@ TABLE: tuple[Row, ...] = (
         (("My office is in Canary Wharf.", "office", "canary wharf"),), we=True),
     Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
         (("I'm on the platform team.", "team", "platform"),)),
+    Row("team", r"is\s+(?:the\s+)?(?:captain|co-captain|vice-captain|president|leader)\s+of\s+the"
+                r"\s+(?P<value>.+?)\s+(?:team|club|society|squad)",
+        (("I'm captain of the robotics team.", "team", "robotics"),)),
     Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
                 r"\s+team",
         (("I moved to the data team.", "team", "data"),)),
@@ -321,19 +358,37 @@ TABLE: tuple[Row, ...] = (
         (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),)),
-    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
-                 r"\s+(?:a|an)|got\s+promoted\s+to|was\s+promoted\s+to|is\s+now\s+(?:a|an|the)"
+    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+)?as"
+                 r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
+                 r"\s+(?:a|an)|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
+                 r"|is\s+now\s+(?:a|an|the)"
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
-                 r"\s+(?P<value>.+?)(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
-                 r"(?:\s+(?:at|for|with)\s+(?P<employer>.+?))?"
-                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>.+))?",
+                 r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
+                 r"(?P<value>[^,]+?)"
+                 r"(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
+                 r"(?:\s+(?:at|for|with|in(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
+                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
+                 r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
+         ("I'm a software developer from Pune.", "hometown", "pune"),
+         ("I've worked as a civil engineer for 25 years.", "job title", "civil engineer"),
+         ("Im a 23 yo marketing intern at a fintech startup.", "age", "23"),
+         ("I work from home as a UX writer for Atlassian.", "employer", "atlassian"),
+         ("I am working as a cook in a hotel in Dubai since 3 years.", "home", "dubai"),
          ("I'm a freelance illustrator based in Lisbon.", "home", "lisbon"),
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
+         ("I've just been promoted to ward manager.", "job title", "ward manager"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+    Row("school year", rf"is\s+(?:a|an)\s+(?P<value>{_SCHOOL_YEARS})\s+(?:in|at)\s+"
+                       r"(?P<school>(?:high|middle|grad)\s+school|college|uni(?:versity)?"
+                       r"|(?-i:[A-Z])[^,]*)",
+        (("I'm a junior in high school.", "job title", "junior"),
+         ("I'm a sophomore at Ohio State.", "employer", "ohio state"))),
+    Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
+        (("I used to be a piano teacher.", "former job", "piano teacher"),)),
     Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
                  r"\s+(?:job|position|role)",
         (("I got the athletic director job.", "job title", "athletic director"),)),
@@ -356,21 +411,33 @@ TABLE: tuple[Row, ...] = (
                     r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry at a secondary school in Leicester.", "employer",
           "secondary school"),)),
+    Row("volunteers", r"(?:volunteers?|is\s+volunteering|does\s+volunteer\s+work)\s+(?:at|with|for)"
+                      r"\s+(?P<value>.+?)(?:\s+(?:on|every|once|twice)\s+.+)?",
+        (("I volunteer at the food bank on Wednesdays.", "volunteers:food bank", "food bank"),
+         ("I'm volunteering with Habitat for Humanity.", "volunteers:habitat for humanity",
+          "habitat for humanity"))),
     Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
                  r"|owns?)\s+(?P<value>(?:the\s+)?[\w .&-]+?\s+(?:project|team|group|program"
                  r"|initiative|department|squad|effort|launch|migration))"
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
     Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
-                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
+                    r"\s+(?P<value>.+?)(?:\s+in\s+(?P<home>.+?))?(?:\s+with\s+.+)?",
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
+         ("I run a coffee roastery in Portland with 6 employees.", "home", "portland"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
     Row("relation", rf"(?:has|have|got|has\s+got|have\s+got)\s+(?:two|three|four|five|\d)\s+"
-                    rf"(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?(?P<value>.+)",
+                    rf"(?:[\w-]+\s+){{0,2}}?(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?"
+                    r"(?P<value>.+)",
         (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
+         ("I have two rescue greyhounds, Pixel and Boo.", "dog:boo", "boo"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
+    Row("relation", r"(?:has|got)\s+(?:a|an)\s+(?:\d{1,2}|one|two|three|four|five|six)[\s-]"
+                    r"(?:year|month|week)[\s-]old\s+(?:(?P<kind>son|daughter|boy|girl|kid|baby)\s+)?"
+                    r"(?:named|called)\s+(?P<value>.+)",
+        (("We have a 2-year-old named Ava.", "child:ava", "ava"),), we=True),
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
@@ -379,6 +446,11 @@ TABLE: tuple[Row, ...] = (
          ("We have two kids.", "count:child", "two kids"),
          ("We have three boys under ten.", "count:son", "three boys"),
          ("We're down to one dog now.", "count:dog", "one dog")), we=True),
+    Row("aged", rf"my\s+(?P<value>(?P<kind>{RELATION_RE})s?\s+are\s+(?:aged\s+|ages\s+)?\d{{1,2}}"
+                r"(?:\s*,\s*\d{1,2})*,?\s+and\s+\d{1,2})(?:\s+years\s+old|\s+now)?(?:,.*)?",
+        (("My kids are 7 and 10.", "count:child", "two kids"),), we=True),
+    Row("childless", r"(?:doesn't|does\s+not)\s+have\s+(?:any\s+)?(?P<value>kids|children)",
+        (("I don't have kids.", "count:child", "no kids"),), negated=True),
     Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
                     r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)\s+"
                     rf"(?P<kind>{RELATION_RE})s?)",
@@ -432,17 +504,41 @@ TABLE: tuple[Row, ...] = (
                   r"|wrist|arm|leg|shoulder|hip|neck|hamstring|acl|foot|hand|elbow|finger|toe|rib|calf))"
                   r"\b.*",
         (("I hurt my back lifting flour sacks.", "injury:back", "back"),)),
-    Row("weight", r"(?:weighs?|is)\s+(?:about\s+|around\s+)?(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
+    Row("surgery", r"(?:had|has\s+had|got|underwent)\s+(?:(?:a|an|my)\s+)?"
+                   r"(?P<value>(?:[\w-]+\s+){0,2}?(?:replacement|surgery|operation|transplant"
+                   r"|bypass|reconstruction))"
+                   r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
+        (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
+         ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant",
+        (("I'm 5 months pregnant.", "pregnancy", "5 months"),)),
+    Row("commute", r"(?:commutes?|gets?\s+to\s+work|goes\s+to\s+work|rides?\s+to\s+work)\s+by"
+                   r"\s+(?P<value>bike|bicycle|car|train|bus|tube|subway|metro|tram|ferry|scooter"
+                   r"|motorbike|motorcycle)",
+        (("I commute by bike.", "commute", "bike"),)),
+    Row("commute", r"(?:has\s+started\s+|started\s+|is\s+)?(?:taking|takes?)\s+the\s+"
+                   r"(?P<value>train|bus|tube|subway|metro|tram|ferry)(?:\s+(?:to\s+work|everywhere"
+                   r"|instead|now|these\s+days|since\s+.+))*",
+        (("I've started taking the train instead since the weather turned.", "commute",
+          "train"),)),
+    Row("weight", r"(?:weighs?|is|(?:is|got|went)\s+(?:down|up)\s+to)\s+(?:about\s+|around\s+)?"
+                  r"(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
                   r"|kilos|lbs?|pounds))",
-        (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"))),
+        (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"),
+         ("Down to 84kg now!", "weight", "84kg"))),
     Row("height", r"is\s+(?P<value>[4-7]'\s?\d{1,2}\"?|[12]\.\d{1,2}\s?m|1\d{2}\s?cm)(?:\s+tall)?",
         (("I'm 5'10.", "height", "5'10"), ("I'm 178 cm tall.", "height", "178 cm"))),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
     # diet and allergies
+    Row("diet", rf"is\s+(?P<value>{DIETS})\s+(?:because\s+of|due\s+to)\s+(?:my\s+|having\s+)?"
+                r"(?P<condition>.+)",
+        (("I'm gluten-free because of coeliac disease.", "condition:coeliac disease",
+          "coeliac disease"),), we=True),
     Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
-        (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"))),
+        (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"),
+         ("We're vegetarian, both of us.", "diet", "vegetarian")), we=True),
     Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to"
                 r"|is\s+doing|does|is\s+eating)"
                 r"\s+(?:a\s+)?(?:strict\s+|mostly\s+|largely\s+|mainly\s+)?(?P<value>.+?)"
@@ -466,7 +562,11 @@ TABLE: tuple[Row, ...] = (
     Row("avoids", r"(?:doesn't|can't|won't|never)\s+(?:eat|eats|drink|drinks|have|touch)"
                   r"\s+(?:any\s+)?(?P<value>.+)",
         (("I don't eat pork.", "avoids:pork", "pork"),
-         ("I can't eat gluten or dairy.", "avoids:dairy", "dairy")), many=True, negated=True),
+         ("I can't eat gluten or dairy.", "avoids:dairy", "dairy"),
+         ("We don't eat pork.", "avoids:pork", "pork")), many=True, negated=True, we=True),
+    Row("teetotal", r"(?:doesn't|does\s+not|never)\s+(?P<value>drinks?)(?:\s+(?:alcohol|at\s+all"
+                    r"|anymore|any\s+more|much))?",
+        (("I don't drink.", "avoids:alcohol", "alcohol"),), negated=True),
     Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
                   r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
         (("I gave up meat.", "avoids:meat", "meat"),), many=True),
@@ -496,6 +596,8 @@ TABLE: tuple[Row, ...] = (
          ("I'm having a baby on June 2.", "due date", "june 2")), we=True),
     Row("due", r"(?:is\s+due|my\s+due\s+date\s+is)\s+(?P<value>.+)",
         (("I'm due in May.", "due date", "may"),)),
+    Row("due", r"my\s+(?:baby|little\s+one|first|second|third)(?:\s+is|'s)\s+due\s+(?P<value>.+)",
+        (("Our baby is due in February.", "due date", "february"),), we=True),
     Row("anniversary", r"my\s+(?:wedding\s+)?anniversary(?:\s+is|'s)\s+(?P<value>.+)",
         (("Our wedding anniversary is June 12.", "anniversary", "june 12"),), we=True),
     Row("anniversary", r"got\s+married\s+on\s+(?P<value>.+)",
@@ -516,6 +618,10 @@ TABLE: tuple[Row, ...] = (
         (("I use Emacs.", "tool:editor", "emacs"),
          ("I mostly code in Go.", "tool:programming language", "go"),
          ("I use Neovim and zsh.", "tool:shell", "zsh")), many=True),
+    Row("product", r"(?:uses?|is\s+using|relies\s+on|swears\s+by)\s+(?P<value>.+?)"
+                   r"(?:\s+(?:for|on|to|at|as|in|with|every|daily)\b.*)?",
+        (("I mostly use Procreate on an iPad Pro.", "uses:procreate", "procreate"),
+         ("We use Shopify for the online store.", "uses:shopify", "shopify")), we=True),
     Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
                 r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving)\s+(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
@@ -537,11 +643,17 @@ TABLE: tuple[Row, ...] = (
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
-                  r"|can\s+speak|speak\s+some)\s+(?P<value>.+?)(?:\s+(?:fluently|natively|well"
+                  r"|can\s+speak|speak\s+some)\s+(?:a\s+mix\s+of\s+|both\s+)?(?P<value>.+?)"
+                  r"(?:\s+(?:fluently|natively|well"
                   r"|very\s+well|fairly\s+well|a\s+little|a\s+bit|conversationally|decently))?",
         (("I speak Spanish and Portuguese.", "language:portuguese", "portuguese"),
          ("I speak Spanish and Portuguese fluently.", "language:portuguese", "portuguese")),
-        many=True),
+        many=True, we=True),
+    Row("speaks", r"my\s+(?P<value>[\w-]+)\s+is\s+(?:still\s+|pretty\s+|quite\s+|very\s+|really\s+"
+                  r"|fairly\s+|a\s+bit\s+|kind\s+of\s+|kinda\s+)*(?:basic|rusty|fluent|decent|good"
+                  r"|ok|okay|bad|terrible|poor|limited|conversational|solid|improving|shaky|weak"
+                  r"|strong|not\s+great|getting\s+better)",
+        (("My German is still pretty basic.", "language:german", "german"),)),
     Row("speaks", r"is\s+a\s+native\s+(?P<value>\w+)\s+speaker",
         (("I'm a native Spanish speaker.", "language:spanish", "spanish"),)),
     Row("speaks", r"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<value>.+)",
@@ -556,12 +668,23 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<value>[\w -]{3,30}?)\s+degree(?:\s+(?:last|this)\s+(?:week|month|year)"
                   r"|\s+in\s+\d{4})?",
         (("I finally finished my nursing degree last month.", "degree:nursing", "nursing"),)),
+    Row("studies", r"(?:studies|study)\s+(?!(?:at|for|to|in|with|hard|late|all|a\s+lot|abroad"
+                   r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
+        (("I study neuroscience.", "major", "neuroscience"),)),
     Row("major", r"(?:is\s+majoring\s+in|majors?\s+in|my\s+major\s+is|switched\s+(?:my\s+)?majors?"
                  r"(?:\s+from\s+[\w -]+?)?\s+to|changed\s+(?:my\s+)?majors?(?:\s+from\s+[\w -]+?)?"
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
         (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
          ("I switched my major to aerospace.", "major", "aerospace"))),
-    Row("learning", r"(?:is\s+(?:learning|studying|picking\s+up|taking\s+(?:lessons|classes)\s+in)"
+    # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
+    Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
+                            r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)(?:,?\s+and\s+(?:switched|moved)\s+to"
+                            r"\s+(?P<learning>.+))?",
+        (("I stopped French.", "learning:french", "not french"),
+         ("I gave up on Spanish and switched to Italian.", "learning:italian", "italian")),
+        prefix="not "),
+    Row("learning", r"(?:is\s+(?:learning|studying|doing|picking\s+up"
+                    r"|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
     Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
@@ -578,8 +701,16 @@ TABLE: tuple[Row, ...] = (
                  r"|in\s+(?:a|the)\s+(?:local\s+)?(?:choir|band|club|league|team|group)))?",
         (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
                                                  "paints watercolors"))),
-    Row("plays", r"(?:plays?|is\s+playing)\s+(?P<value>.+)",
-        (("I play the cello.", "plays:cello", "cello"),)),
+    Row("activity", r"(?:goes|go|is\s+going)\s+(?P<value>(?:rock\s+|ice\s+|trail\s+|scuba\s+|sea\s+"
+                    r"|wild\s+|cross-country\s+)?(?:climbing|bouldering|running|hiking|swimming"
+                    r"|cycling|skiing|snowboarding|surfing|kayaking|fishing|camping|dancing|diving"
+                    r"|sailing|skating|jogging|golfing|bowling|rowing|paddleboarding))"
+                    r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly)\b.*)?",
+        (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
+    Row("plays", r"(?:plays?|is\s+playing)\s+(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
+                 r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+)",
+        (("I play the cello.", "plays:cello", "cello"),
+         ("I play varsity soccer.", "plays:soccer", "soccer"))),
     # preferences
     Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
                     r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
@@ -625,13 +756,16 @@ TABLE: tuple[Row, ...] = (
         (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
           "osaka on march 20 (2027-03-20) to see family"),), we=True),
     Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
-                    r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating)\s+.+?"
+                    r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
+                    r"|defending|publishing|presenting|finishing|sitting|moving)\s+.+?"
                     r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|this\s+(?:spring"
                     rf"|summer|fall|autumn|winter|year)|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))",
         (("Leo and I are opening a second shop in Evanston next spring.", "plan:shop",
           "opening a second shop in evanston next spring"),
          ("I'm running a half marathon in October.", "plan:marathon",
-          "running a half marathon in october")), we=True),
+          "running a half marathon in october"),
+         ("I'm submitting my thesis in March.", "plan:thesi", "submitting their thesis in march")),
+        we=True),
     Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
         (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
@@ -652,9 +786,9 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 _CONTRACTIONS = (
     (re.compile(r"^(?:i'm|im|i\s+am)\b", _I), "I is"),
-    (re.compile(r"^(?:i've|ive)\b", _I), "I have"),
+    (re.compile(r"^(?:i've|ive|i\s+have)(?:\s+got)?\b", _I), "I have"),
     (re.compile(r"^we're\b", _I), "we is"),
-    (re.compile(r"^we've\b", _I), "we have"),
+    (re.compile(r"^(?:we've|we\s+have)(?:\s+got)?\b", _I), "we have"),
 )
 # Wishes and what-ifs state nothing: "I wish I lived in Paris", "if I were vegan".
 _UNREAL_RE = re.compile(
@@ -670,7 +804,7 @@ _LEAD_IN_RE = re.compile(
     r"|[\w]+-wise|for\s+context|just\s+so\s+you\s+know|fwiw|for\s+what\s+it'?s\s+worth"
     r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up|sadly|unfortunately|luckily|fortunately"
     r"|thankfully|(?:good|bad|big)\s+news"
-    r"|oh|also|btw|fyi|anyway|so|and|but|update|at\s+(?:home|work)|on\s+weekends"
+    r"|oh|also|btw|fyi|anyway|so|and|but|now|update|at\s+(?:home|work)|on\s+weekends"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
     r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
@@ -696,7 +830,9 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:living|based|married|engaged|allergic|studying|majoring)\s"
+    r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
+    r"|hoping|training|saving\s+up|contracting|consulting|freelancing)\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$)"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
 )
@@ -711,16 +847,32 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
+    (re.compile(rf"^(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\s+here\b)", _I), "I am a "),
     (_DROPPED_I_AM_RE, "I am "),
     (
         re.compile(
-            rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here$)", _I
+            rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here"
+            r"\s*(?:,|$))",
+            _I,
         ),
         "my name is ",
     ),
 )
-# "Lucía here": with the rewrite above, "my name is Lucía here", whose "here" goes.
-_HERE_RE = re.compile(r"^(my name is .+?)\s+here$", _I)
+# "Lucía here", "Nurse here, 40", "Ravi here, 34": after the rewrites above, "here" goes,
+# and a name that a list follows is what the speaker is ("I is Ravi, 34").
+_HERE_RE = re.compile(
+    r"^(?:my\s+name\s+is\s+(?P<listed>.+?)\s+here(?=\s*,)"
+    r"|(?P<said>(?:my\s+name\s+is|I\s+is\s+a)\s+.+?)\s+here\b)",
+    _I,
+)
+
+
+def _here_dropped(text: str) -> str:
+    if not (here := _HERE_RE.match(text)):
+        return text
+    return (f"I is {here['listed']}" if here["listed"] else here["said"]) + text[here.end() :]
+
+
 _FIRST_RE = re.compile(
     r"^(?P<pro>i|we|(?:my\s+\w+|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
     r"\s+(?P<rest>.+)$",
@@ -807,7 +959,7 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _LEAD_IN_RE.sub("", clause.text.strip())
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
-    text = _HERE_RE.sub(r"\1", text)
+    text = _here_dropped(text)
     me = speaker(clause)
     if _household(clause):
         text = _THE_MINE_RE.sub("my ", text, count=1)
@@ -867,13 +1019,14 @@ _NORMAL_FORMS = (
 
 _FILLER_END_RE = re.compile(
     r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
-    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha"
+    r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha|tbh|honestly"
+    r"|to\s+be\s+honest|imo"
     r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant))+$",
     _I,
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
 _HAS_DONE_RE = re.compile(
-    r"^(?:has|have|'ve|had)\s+(?!lived\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
+    r"^(?:has|have|'ve|had)\s+(?!lived\b|worked\s+as\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
     r"|begun|grown|given\s+up)\b)",
     _I,
 )
@@ -883,9 +1036,13 @@ _TRYING_RE = re.compile(rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!
 _BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
 
+_EMOJI_RE = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+
+
 def _predicate(rest: str) -> str:
     """'am now living in X' -> 'is living in X': one verb form for every subject."""
-    rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest.strip(" .,!;")), flags=_I)
+    rest = _EMOJI_RE.sub("", rest).strip(" .,!;")
+    rest = re.sub(rf"^{_ADVERBS}", "", _FILLER_END_RE.sub("", rest), flags=_I)
     rest = _BEEN_DOING_RE.sub("is ", _HAS_DONE_RE.sub("", _TRYING_RE.sub("", rest)))
     for regex, replacement in _NORMAL_FORMS:
         rest = regex.sub(replacement, rest, count=1)
@@ -931,10 +1088,11 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
     groups = match.groupdict()
     if row.kind:
         return row.kind
-    if facet in ("relation", "children") and groups.get("kind"):
-        word = re.sub(r"\s+", " ", groups["kind"].lower())
+    if facet in ("relation", "children", "aged") and "kind" in groups:
+        # "a 2-year-old named Ava": a child, whose kind goes unsaid.
+        word = re.sub(r"\s+", " ", (groups["kind"] or "kid").lower())
         rel = RELATIONS[word]
-        return rel if word in UNIQUE_RELATIONS or facet == "children" else f"{rel}:{value.key}"
+        return rel if word in UNIQUE_RELATIONS or facet != "relation" else f"{rel}:{value.key}"
     if facet == "likes":
         return preference_slot(value.key)
     if facet == "event":  # "my thesis defence" and "the defence" are one event
@@ -950,8 +1108,10 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
 def _noun(kind: str, match: re.Match[str]) -> str:
     """The noun a fact's sentence names its kind by: "editor", "sister"."""
     groups = match.groupdict()
-    noun = re.sub(r"\s+", " ", groups.get("noun") or groups.get("kind") or "").strip().lower()
-    return noun or kind.split(":", 1)[-1]
+    # A kind the row could name but the sentence left out ("a 2-year-old named Ava") is a child.
+    unnamed = "child" if "kind" in groups else ""
+    noun = groups.get("noun") or groups.get("kind") or unnamed
+    return re.sub(r"\s+", " ", noun).strip().lower() or kind.split(":", 1)[-1]
 
 
 def _build(
@@ -974,7 +1134,7 @@ def _build(
         facet.category,
         who.key,
         slot,
-        row.prefix + value.key,
+        (row.prefix if facet_name == row.facet else "") + value.key,
         text,
         person=who.shown if who.named else None,
         rebuild=rebuild,
@@ -1075,8 +1235,7 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
         return found
     if rest.lower().startswith("is ") and "," in rest:
         parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
-        # A number later in the list is not the subject's age: "a dad of two girls, 8 and 11".
-        parts = parts[:1] + [p for p in parts[1:] if not p.strip().isdigit()]
+        parts = _ages_kept(parts)
         listed = [_listed_facts(reading, p, clause, negated) for p in parts]
         # "I'm getting there, Caroline": a list is one when its first part reads as a fact;
         # otherwise the name after the comma is the person spoken to.
@@ -1086,10 +1245,23 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
 
 
+_COUNTS_RE = re.compile(r"\b(?:\d+|two|three|four|five|six)\s+(?:[\w-]+\s+)?[\w-]+s\b", _I)
+
+
+def _ages_kept(parts: list[str]) -> list[str]:
+    """The list's parts, less numbers that are the ages of people it counted ("a dad of two
+    girls, 8 and 11"); a number after a name is the subject's own ("Ravi, 34")."""
+    kept = parts[:1]
+    for part in parts[1:]:
+        if not (part.strip().isdigit() and any(_COUNTS_RE.search(k) for k in kept)):
+            kept.append(part)
+    return kept
+
+
 def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
     """One part of such a list: what the subject is, or has ("two adult kids")."""
     verb = "has" if _COUNTED_RE.match(part) else "is"
-    return _table_facts(replace(reading, rest=f"{verb} {part}"), clause, negated)
+    return _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
 
 
 # "with my wife Sara": a relation named in passing is a fact too.
@@ -1113,7 +1285,7 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
 # Clauses without a first-person word or a capitalised start say nothing these rules read;
 # one search skips them, which matters for chat where most clauses state nothing.
 _SPEAKER_CUE_RE = re.compile(
-    r"\b(?:i|i'm|im|i've|ive|my|we|we're|we've|our|me|name's)\b|\s+here\s*$", _I
+    r"\b(?:i|i'm|im|i've|ive|my|we|we're|we've|our|me|name's)\b|\s+here\s*(?:,|$)", _I
 )
 
 

@@ -10,8 +10,10 @@ from functools import cache
 from memstrata import dates
 from memstrata.models.heuristic.patterns import DECISION_TOPICS, NOT_NAMES
 from memstrata.models.heuristic.personal_words import (
+    DIETS,
     JOB_HEADS,
     LANGUAGES,
+    MARITAL_STATUSES,
     NATIONALITIES,
     SKILLS,
     THING_KINDS,
@@ -149,7 +151,13 @@ def proper_name(raw: str, clause: Clause) -> Value | None:
     """A name as in "I'm Priya", where "I'm tired" must not read as one: capitalised."""
     found = name(raw, clause)
     capitalised = raw.strip()[:1].isupper() and not clause.text.isupper()
-    return found if found and capitalised and found.key not in NATIONALITIES else None
+    return found if found and capitalised and not _NOT_A_NAME_RE.fullmatch(found.key) else None
+
+
+# Words that say what someone is, capitalised at the start of "Vegan now.": no names.
+_NOT_A_NAME_RE = re.compile(
+    rf"(?:{'|'.join(sorted(NATIONALITIES))}|{DIETS}|{MARITAL_STATUSES})", _I
+)
 
 
 _SEATS = wordset("lead head owner contact rep partner principal associate agent")
@@ -202,6 +210,35 @@ def phrase(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+_NAMED_PLACE_RE = re.compile(r"(?:[A-Z][\w'&.-]*)(?:\s+(?:for|of|the|and|&|[A-Z][\w'&.-]*)){0,5}")
+
+
+def venue(raw: str, clause: Clause) -> Value | None:
+    """Where someone gives their time: "Habitat for Humanity", "the food bank"."""
+    named = raw.strip(" .,!;:")
+    if _NAMED_PLACE_RE.fullmatch(named):
+        return Value(named, named.lower())
+    found = phrase(raw, clause)
+    if found is None:
+        return None
+    shown = _cut(raw)
+    return Value(shown if shown.lower().endswith(found.key) else found.shown, found.key)
+
+
+def product(raw: str, clause: Clause) -> Value | None:
+    """A named tool or service someone uses ("Procreate", "Google Sheets"), written with
+    capitals; a language or a nationality is none."""
+    shown = _cut(raw)
+    parts = shown.split()
+    if not 0 < len(parts) <= 3 or clause.text.isupper() or parts[0].lower() in NOT_NAMES:
+        return None
+    if not all(p[:1].isupper() or p[:1].isdigit() for p in parts):
+        return None
+    if shown.lower() in LANGUAGES or shown.lower() in NATIONALITIES:
+        return None
+    return Value(shown, shown.lower())
+
+
 def taste(raw: str, clause: Clause) -> Value | None:
     """Something liked, named: "a fan of this genre" names nothing without its sentence."""
     if re.match(r"(?:this|that|these|those|it|them|him|her)\b", raw.strip(), _I):
@@ -215,7 +252,8 @@ _BUSINESSES = (
     r"|bookshop|bookstore|florist|nursery|daycare|hotel|b&b|guesthouse|brewery|winery"
     r"|school|university|college|hospital|library|museum|charity|non-?profit|bank|lab"
     r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
-    r"|supermarket|theat(?:er|re)|cinema|foundation"
+    r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
+    r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel"
 )
 
 
@@ -259,6 +297,11 @@ def language(raw: str, clause: Clause) -> Value | None:
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
 
 
+def lesson(raw: str, clause: Clause) -> Value | None:
+    """A language or a known skill: what one stops learning ("I stopped French")."""
+    return language(raw, clause) or skill(raw, clause)
+
+
 def subject(raw: str, clause: Clause) -> Value | None:
     """What someone learns: a language, a known skill, or a capitalised name ("Blender");
     "a lot from this" is none."""
@@ -289,9 +332,10 @@ def thing(raw: str, clause: Clause) -> Value | None:
     shown = display(
         _cut(
             re.sub(
-                r"^(?:a\s+|an\s+|the\s+|my\s+)?(?:new|used|old|second-hand"
+                r"^(?:a\s+|an\s+|the\s+|my\s+|our\s+|their\s+)?(?:(?:new|used|old|second-hand"
                 r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
-                r"|little|tiny|big|vintage)\s+",
+                r"|little|tiny|big|vintage|first|second|own|dream|(?:19|20)\d\d)\s+)+"
+                r"|\s+that\s+.*$",
                 "",
                 raw,
                 flags=_I,
@@ -446,6 +490,30 @@ def said_as_is(raw: str, clause: Clause) -> Value | None:
 def count(raw: str, clause: Clause) -> Value | None:
     """How many of a relation someone has: "three grandkids", keyed by the number."""
     shown = " ".join(raw.lower().split())
+    return Value(shown, shown)
+
+
+_COUNT_WORDS = ("one", "two", "three", "four", "five", "six")
+
+
+def aged_count(raw: str, clause: Clause) -> Value | None:
+    """Children counted by the ages listed: "kids are 7 and 10" is two kids."""
+    noun, _, listed = raw.lower().partition(" are ")
+    ages = re.findall(r"\d{1,2}", listed)
+    if not 2 <= len(ages) <= len(_COUNT_WORDS):
+        return None
+    counted = f"{_COUNT_WORDS[len(ages) - 1]} {' '.join(noun.split())}"
+    return Value(f"{counted}, aged {', '.join(ages[:-1])} and {ages[-1]}", counted)
+
+
+def alcohol(raw: str, clause: Clause) -> Value | None:
+    """What "I don't drink" gives up: alcohol, whatever the words."""
+    return Value("alcohol", "alcohol")
+
+
+def none_of(raw: str, clause: Clause) -> Value | None:
+    """What someone says they have none of: "kids" reads as "no kids"."""
+    shown = f"no {' '.join(raw.lower().split())}"
     return Value(shown, shown)
 
 

@@ -38,6 +38,12 @@ UNIQUE_RELATIONS = {
     "supervisor": "manager",
     "line manager": "manager",
     "mentor": "mentor",
+    "advisor": "advisor",
+    "adviser": "advisor",
+    "tutor": "tutor",
+    "coach": "coach",
+    "lawyer": "lawyer",
+    "accountant": "accountant",
     "therapist": "therapist",
     "doctor": "doctor",
     "gp": "doctor",
@@ -65,6 +71,9 @@ MANY_RELATIONS = {
     "son": "son",
     "daughter": "daughter",
     "kid": "child",
+    "youngest": "child",
+    "eldest": "child",
+    "oldest": "child",
     "child": "child",
     "children": "child",
     "friend": "friend",
@@ -153,6 +162,7 @@ JOB_HEADS = wordset(
     archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
     cinematographer composer sommelier brewer winemaker rancher zookeeper groomer"""
 )
+JOB_HEAD_RE = "|".join(map(re.escape, sorted(JOB_HEADS, key=len, reverse=True)))
 
 # Conditions worth remembering for someone's care; "has {X}" reads as health only for these.
 CONDITIONS = (

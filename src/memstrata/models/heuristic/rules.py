@@ -424,18 +424,27 @@ def event_date(clause: Clause) -> Parsed | None:
 # --- recurring events ------------------------------------------------------------------
 
 _CLOCK = r"(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon)"
+_OWNER = r"(?:the|our|my|your|their|a|an)\s+"
 _RECURRING_RE = re.compile(
     r"^(?:we\s+have\s+|there's\s+|there\s+is\s+|we\s+do\s+|we\s+hold\s+|we\s+run\s+)?"
-    r"(?:the\s+|our\s+|a\s+|an\s+)?(?P<event>[\w:/&' -]{2,60}?)\s+(?:is\s+|are\s+|happens\s+"
+    rf"(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,60}}?)\s+(?:is\s+|are\s+|happens\s+"
     r"|happen\s+|takes\s+place\s+|will\s+be\s+|runs\s+|is\s+held\s+|is\s+scheduled\s+)?"
     rf"(?P<sched>(?:at\s+{_CLOCK}\s+)?(?:{FREQUENCY})\b.*)$",
     _I,
 )
 # A recurring event that moves: "Standup moved to 10am", "The retro is now on Fridays".
 _RESCHEDULED_RE = re.compile(
-    r"^(?:the\s+|our\s+)?(?P<event>[\w:/&' -]{2,40}?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
+    rf"^(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
     r"(?:moved|been\s+moved|is\s+moving|is\s+now|now\s+starts|starts)\s+(?:to\s+)?"
     rf"(?P<sched>(?:at\s+)?{_CLOCK}|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
+    _I,
+)
+# Said of who moved it: "They moved standup to 10:15", "We pushed the retro to Fridays".
+_MOVED_BY_RE = re.compile(
+    r"^(?:they|we|i|someone|\w+)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|pushed|shifted"
+    rf"|rescheduled|changed|bumped)\s+(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)"
+    r"\s+(?:back\s+|up\s+)?to\s+"
+    rf"(?P<sched>(?:at\s+)?{_CLOCK}|(?:on\s+)?(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
     _I,
 )
 _WE_MEET_RE = re.compile(
@@ -462,7 +471,7 @@ def recurring(clause: Clause) -> Parsed | None:
 
 def _scheduled(text: str) -> tuple[str, str] | None:
     """(event, schedule) of a recurring event's sentence."""
-    for regex in (_RECURRING_RE, _RESCHEDULED_RE):
+    for regex in (_RECURRING_RE, _RESCHEDULED_RE, _MOVED_BY_RE):
         match = regex.match(text)
         event = match["event"].strip() if match else ""
         if match and _EVENT_HEAD_RE.search(event) and short_np(event, 5):
@@ -960,28 +969,49 @@ _PRICED = (
     r"budget|price|cost|rent|salary|pay|fee|rate|quote|estimate|mortgage|deposit|allowance"
     r"|spend|revenue|arr|mrr|bill|limit|offer"
 )
-_AMOUNT_RE = re.compile(
-    rf"^(?P<det>the|our|my|their)\s+(?P<what>(?:[\w-]+\s+){{0,3}}?(?:{_PRICED}))"
+_NAMED_SUM = (
+    rf"(?P<det>the|our|my|their)\s+(?P<what>(?:[\w-]+\s+){{0,3}}?(?:{_PRICED}))"
     r"(?:\s+for\s+(?P<whose>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?))?"
-    r"\s+(?:is|was|will\s+be|has\s+been|came\s+to|comes\s+to|(?:went|goes|got|was|has\s+been)"
-    r"\s+(?:up|down|raised|cut|increased|reduced|lowered|bumped)\s+to)\s+(?:now\s+|still\s+"
-    r"|only\s+|about\s+|around\s+|roughly\s+|approximately\s+)?"
+)
+_SUM = (
+    r"(?:now\s+|still\s+|only\s+|about\s+|around\s+|roughly\s+|approximately\s+)?"
     rf"(?P<amount>{_MONEY}(?:\s+(?:a|per|/)\s*(?:month|year|week|day|hour|night|head|seat))?)"
-    r"(?:\s+now)?$",
+    r"(?:\s+now)?$"
+)
+_AMOUNT_RE = re.compile(
+    rf"^{_NAMED_SUM}\s+(?:is|was|will\s+be|has\s+been|came\s+to|comes\s+to"
+    r"|(?:went|goes|got|was|has\s+been)\s+(?:up|down|raised|cut|increased|reduced|lowered"
+    rf"|bumped)\s+to)\s+{_SUM}",
+    _I,
+)
+# Said of who changed it: "The landlord put the rent up to £1,250", "They cut our budget to 20k".
+_AMOUNT_CHANGED_RE = re.compile(
+    r"^(?:they|he|she|we|i|(?:the|my|our)\s+[\w-]+)\s+(?:just\s+)?(?:put|pushed|raised|increased"
+    rf"|bumped|hiked|cut|lowered|reduced|dropped)\s+{_NAMED_SUM}\s+(?:up\s+|down\s+)?to\s+{_SUM}",
     _I,
 )
 
 
+_OWN_SUMS = frozenset({"rent", "salary", "pay", "mortgage", "allowance", "deposit"})
+
+
+def _own_sum(det: str, what: str, clause: Clause) -> bool:
+    """In a chat, "the rent" is the speaker's own, as "my rent" is; "the budget" is not."""
+    chat = clause.subject == "global"
+    return det.lower() == "the" and chat and what.split()[-1].lower() in _OWN_SUMS
+
+
 def amount(clause: Clause) -> Parsed | None:
     """A sum with its name: "The budget for Q3 is $50k", "My rent is £1,200 a month"."""
-    match = _AMOUNT_RE.match(clause.text.strip())
+    text = clause.text.strip()
+    match = _AMOUNT_RE.match(text) or _AMOUNT_CHANGED_RE.match(text)
     if not match:
         return None
     what = match["what"]
     if match["whose"]:
         what = f"{strip_det(match['whose'])} {what}"
     who: tuple[str, str] | None = (clause.subject, clause.subject_display)
-    if match["det"].lower() == "my":
+    if match["det"].lower() == "my" or _own_sum(match["det"], what, clause):
         who = first_person(clause)
     if who is None:
         return None

@@ -99,6 +99,8 @@ def build_messages(turn: TurnInput) -> list[dict]:
     parts.append(f"Speaker (user side): {turn.speaker or 'none given: the user'}")
     if turn.assistant_speaker:
         parts.append(f"Speaker (assistant side): {turn.assistant_speaker}")
+    if turn.referent:
+        parts.append(f'"He" or "she" opening a user sentence means: {turn.referent}')
     if turn.page_context:
         parts.append(tagged("page_context", turn.page_context))
     parts.append(tagged("user", turn.user or "(empty)"))
