@@ -105,8 +105,10 @@ class Memory:
         self.model = model
         self.settings = settings
         self.tenant = check_tenant(tenant)
+        self._embedder = embedder
+        """The embedder asked for; `reembed()` returns to it from an older variant."""
         if check_vectors:
-            _check_vectors(store, embedder)
+            embedder = _fitting_embedder(store, embedder)
         self.recall = Recall(store, embedder)
         self.pipeline = Pipeline(store, model, settings, self.recall)
         self.team = Team(store, model, settings, self.recall)
@@ -624,6 +626,8 @@ class Memory:
         """
         if self.recall.embedder is None:
             raise InvalidInput("this memory has no embedder; set embed.kind first")
+        if self._embedder is not None:  # from an older variant back to the one asked for
+            self.recall.use(self._embedder)
         self.store.drop_vectors()
         self.recall.index.forget()
         total = self.store.count_unembedded()
@@ -1088,11 +1092,24 @@ def _member(kind: type[_E], value: _E | str, what: str) -> _E:
         raise InvalidInput(f"unknown {what} {value!r}; use one of {known}") from None
 
 
-def _check_vectors(store: Store, embedder: Embedder | None) -> None:
-    """Vectors from another model are not comparable with this one's: refuse, loudly."""
+def _fitting_embedder(store: Store, embedder: Embedder | None) -> Embedder | None:
+    """`embedder`, or the variant of it that made the stored vectors (such as MiniLM's
+    per-run int8 model), so that an older store keeps working. Vectors from another model
+    are not comparable with this one's: refuse, loudly."""
     if embedder is None:
-        return
+        return None
     foreign = [(m, d) for m, d in store.vector_models() if (m, d) != (embedder.name, embedder.dim)]
+    variant = getattr(embedder, "for_model", None)
+    if len(foreign) == 1 and len(store.vector_models()) == 1 and variant is not None:
+        older = variant(*foreign[0])
+        if older is not None:
+            log.info(
+                "the stored vectors were made by %s: embedding with it too; run "
+                "`memstrata reembed` to move to %s",
+                older.name,
+                embedder.name,
+            )
+            return older
     if foreign:
         made = ", ".join(f"{m} ({d} dimensions)" for m, d in foreign)
         raise EmbeddingMismatch(
@@ -1100,3 +1117,4 @@ def _check_vectors(store: Store, embedder: Embedder | None) -> None:
             f"{embedder.name} ({embedder.dim} dimensions); run `memstrata reembed` to "
             "embed everything again with the current model"
         )
+    return embedder

@@ -99,9 +99,13 @@ class _Scored:
 class Recall:
     def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
-        self.embedder = embedder
         self.index = store.vector_index()
         store.on_erase(self.index.drop)
+        self.use(embedder)
+
+    def use(self, embedder: Embedder | None) -> None:
+        """Embed with `embedder` from now on; the query vectors of the one before go."""
+        self.embedder = embedder
         self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
 
     def prepare(self, query: str) -> None:

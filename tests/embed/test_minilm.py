@@ -6,8 +6,10 @@ from importlib import resources
 import numpy as np
 import pytest
 
+from memstrata import Memory
 from memstrata.embed import MiniLMEmbedder
-from memstrata.embed.minilm import DIM, MAX_TOKENS, MODEL_NAME
+from memstrata.embed.minilm import DIM, MAX_TOKENS, MODEL_NAME, PER_RUN_MODEL_NAME
+from tests.scripted_model import ScriptedModel
 
 
 def cos(embedder: MiniLMEmbedder, first: str, second: str) -> float:
@@ -17,7 +19,7 @@ def cos(embedder: MiniLMEmbedder, first: str, second: str) -> float:
 
 def test_name_and_dim() -> None:
     embedder = MiniLMEmbedder()
-    assert (embedder.name, embedder.dim) == (MODEL_NAME, DIM) == ("all-MiniLM-L6-v2-qint8", 384)
+    assert (embedder.name, embedder.dim) == (MODEL_NAME, DIM) == ("all-MiniLM-L6-v2-tokq8", 384)
 
 
 @pytest.mark.parametrize(
@@ -161,3 +163,88 @@ def test_model_inputs_and_output(minilm: MiniLMEmbedder) -> None:
     names = [node.name for node in minilm._session.get_inputs()]
     assert {"input_ids", "attention_mask"} <= set(names)
     assert minilm._output == "last_hidden_state"
+
+
+def test_a_batch_of_any_make_up_gives_each_text_its_own_vector(minilm: MiniLMEmbedder) -> None:
+    # Lengths from one token to the 128-token cut, loud and quiet, several to a batch.
+    texts = [
+        "ok",
+        "🎉🎉🎉 SHIPPED!!! 🎉🎉🎉",
+        "The deadline moved to March 27",
+        " ".join(f"word{i}" for i in range(300)),
+        "Raj is now the tech lead of project alpha",
+        "1234567890 " * 20,
+        "",
+    ] * 5
+    together = minilm.embed(texts)
+    alone = np.vstack([minilm.embed([text]) for text in texts])
+    among_others = minilm.embed(["x " * 120, *texts, "y"])[1:-1]
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+    np.testing.assert_allclose(together, among_others, atol=1e-5)
+
+
+def test_a_corrupt_cached_model_is_made_again(tmp_path, caplog) -> None:
+    kept = tmp_path / f"{MODEL_NAME}.onnx"
+    kept.write_bytes(b"not an onnx model")
+    with caplog.at_level("WARNING", logger="memstrata.embed.minilm"):
+        vector = MiniLMEmbedder(cache_dir=tmp_path).embed(["The deadline moved to March 27"])
+    assert "does not load, making it again" in caplog.text and str(kept) in caplog.text
+    assert kept.stat().st_size > 1_000_000
+    np.testing.assert_allclose(np.linalg.norm(vector), 1.0, atol=1e-5)
+
+
+def test_the_per_run_model_serves_older_stores(minilm: MiniLMEmbedder) -> None:
+    per_run = minilm.for_model(PER_RUN_MODEL_NAME, DIM)
+    assert per_run is not None and per_run.name == PER_RUN_MODEL_NAME
+    assert minilm.for_model(MODEL_NAME, DIM) is minilm
+    assert minilm.for_model("hashing-256", 256) is None
+    assert minilm.for_model(MODEL_NAME, 512) is None
+    texts = ["We decided to use Postgres for the ledger.", "What is blocking the load test?"]
+    older, newer = per_run.embed(texts), minilm.embed(texts)
+    # Another quantization of the same model: close, and not the same vectors.
+    assert (np.sum(older * newer, axis=1) > 0.95).all()
+    assert not np.array_equal(older, newer)
+    with pytest.raises(ValueError, match="model must be"):
+        MiniLMEmbedder(model="all-MiniLM-L12-v2")
+
+
+def test_a_store_embedded_per_run_keeps_working_until_reembedded(
+    minilm: MiniLMEmbedder, tmp_path
+) -> None:
+    path = tmp_path / "m.db"
+    per_run = minilm.for_model(PER_RUN_MODEL_NAME, DIM)
+    with Memory.open(path, model=ScriptedModel(), embedder=per_run, background_worker=False) as mem:
+        mem.add_turn("project:alpha", "We decided to use PostgreSQL for storage.")
+        mem.process_pending()
+    with Memory.open(path, model=ScriptedModel(), embedder=minilm, background_worker=False) as mem:
+        assert mem.embedder_name == PER_RUN_MODEL_NAME
+        mem.add_turn("project:alpha", "The vendor for the badges is Acme Printing.")
+        mem.process_pending()
+        assert mem.store.vector_models() == [(PER_RUN_MODEL_NAME, DIM)]
+        (hit,) = mem.search("Which database did we pick?", kinds=["turn"], limit=1)
+        assert "PostgreSQL" in hit.text and hit.signals["similarity"] > 0.3
+        assert mem.reembed() >= 2
+        assert mem.embedder_name == MODEL_NAME
+        assert mem.store.vector_models() == [(MODEL_NAME, DIM)]
+        (hit,) = mem.search("Who prints the badges?", kinds=["turn"], limit=1)
+        assert "Acme" in hit.text and hit.signals["similarity"] > 0.3
+    with Memory.open(path, model=ScriptedModel(), embedder=minilm, background_worker=False) as mem:
+        assert mem.embedder_name == MODEL_NAME
+
+
+def test_a_graph_whose_scales_feed_other_ops_is_not_rewritten() -> None:
+    from onnx import TensorProto, helper
+
+    from memstrata.embed.per_token import quantize_per_token
+
+    graph = helper.make_graph(
+        [
+            helper.make_node("DynamicQuantizeLinear", ["x"], ["q", "scale", "zero"]),
+            helper.make_node("Add", ["scale", "scale"], ["y"]),
+        ],
+        "odd",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])],
+    )
+    with pytest.raises(ValueError, match="feeds Add .*, not a Mul"):
+        quantize_per_token(helper.make_model(graph))
