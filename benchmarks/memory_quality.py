@@ -2222,7 +2222,7 @@ LATE_CONVERSATIONS = (
                 "retired teacher, 70, widower, living near Lake Tahoe",
                 fact("work", "teacher"),
                 fact("identity", "70"),
-                fact("relationship", "widower"),
+                fact("relationship", "widow"),
                 fact("location", "tahoe"),
             ),
             said("I fish most mornings and volunteer at the library.", fact("work", "library")),
