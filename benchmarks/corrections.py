@@ -956,6 +956,78 @@ DIALOGUES = (
         "gluten",
         "gluten-free",
     ),
+    # Session 10's held-out set L, run after K was fixed: 0.30 (assistant claims 0.40, user's
+    # own 0.20).
+    dialogue(
+        "assistant claim",
+        ("Where do I work again?", "You work at Google."),
+        ("Not Google — Alphabet's X, technically.", "Got it."),
+        "x",
+        "works at google",
+    ),
+    dialogue(
+        "user's own",
+        ("My dentist is Dr. Lee.", "Okay."),
+        ("I switched dentists, it's Dr. Grant now.", "Noted."),
+        "grant",
+        "lee",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog's name?", "Your dog is called Max."),
+        ("Max passed away. We have a new puppy called Luna.", "I'm sorry."),
+        "luna",
+        "dog is called max",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Seattle.", "Great."),
+        ("Moved to Tacoma last month.", "Okay."),
+        "tacoma",
+        "seattle",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my daughter's age?", "Your daughter is 4."),
+        ("She turned 5 on Sunday!", "Happy birthday!"),
+        "5",
+        "4",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a nurse.", "Thank you for your work."),
+        ("I'm not a nurse anymore, I went back to school for midwifery.", "Good luck!"),
+        "midwifery",
+        "works as a nurse",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When is my anniversary?", "Your anniversary is on May 2."),
+        ("It's May 20, you missed a zero.", "Sorry!"),
+        "may 20",
+        "may 2",
+    ),
+    dialogue(
+        "user's own",
+        ("My team lead is Carla.", "Okay."),
+        ("Carla moved to another team; my new lead is Ben.", "Noted."),
+        "ben",
+        "carla",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What car do I have?", "You drive a Golf."),
+        ("Sold the Golf in May, I cycle everywhere now.", "Healthy!"),
+        "sold golf",
+        "drive a golf",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning the guitar.", "Fun."),
+        ("Switched from guitar to piano.", "Nice."),
+        "piano",
+        "learning the guitar",
+    ),
 )
 
 

@@ -60,6 +60,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("These days it's Wolf Alice more than Muse.", Repair("Wolf Alice", "Muse")),
         ("Portland, Maine actually!", Repair("Portland, Maine", None)),
         ("Typo, it's Sophia.", Repair("Sophia", None)),
+        ("I switched dentists, it's Dr. Grant now.", Repair("Grant", None)),
         (
             "Turns out it was amoxicillin I'm allergic to, not penicillin.",
             Repair("amoxicillin", "penicillin"),
@@ -310,6 +311,13 @@ DIALOGUES = {
             ("Three, actually — the baby came in March!", "Congratulations!"),
         ],
         ["The user has three kids."],
+    ),
+    "who took over a team's lead": (
+        [
+            ("My team lead is Carla.", "Okay."),
+            ("Carla moved to another team; my new lead is Ben.", "Noted."),
+        ],
+        ["Ben is the user's lead."],
     ),
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],

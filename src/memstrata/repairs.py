@@ -127,6 +127,7 @@ _CLEFT_RE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|i'm|i've|we|we're|he|she|t
 _NAME_PART = rf"(?:{_TITLE}\.?\s+)?(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
 _LEFT_RE = re.compile(
     rf"^(?P<old>{_NAME_PART})\s+(?:has\s+)?(?:retired|left(?:\s+the\s+\w+)?|quit|moved\s+away"
+    r"|moved\s+to\s+(?:another|a\s+different|a\s+new)\s+\w+"
     r"|passed\s+away|died)\s*[,;—–-]+\s*(?:and\s+)?(?:now\s+)?(?:i\s+see|i\s+go\s+to|i've\s+got"
     r"|i\s+have|i'm\s+with|i\s+report\s+to|it's|my\s+new\s+\w+\s+is|the\s+new\s+one\s+is)\s+"
     rf"(?P<new>{_NAME_PART})(?:\s+now)?$",
@@ -170,8 +171,12 @@ def read_repairs(user_text: str) -> list[Repair]:
         if len(sentence) > _MAX_CHARS:
             denied = changed = False
             continue
-        # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part.
+        # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part;
+        # "I switched dentists, it's Dr. Grant now": or what follows a change said as such.
         parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
+        head, comma, tail = sentence.partition(", ")
+        if comma and _CHANGED_RE.match(head):
+            parts += [head, tail]
         repair = None
         for part in parts:
             repair = repair or _read(part, denied, changed)

@@ -185,6 +185,7 @@ def test_birthday_resolves_against_the_turn():
         "I never drink before noon.",
         "I worked as a waiter in college.",
         "Lead now, I'm handling it.",
+        "I was a mess for years.",
         "I'm allergic to nothing, so relax.",
     ],
 )
@@ -432,6 +433,13 @@ def test_what_someone_stops_learning_is_no_longer_learned():
     ]
     assert keys(facts("I gave up on learning Italian.")) == [
         ("user", "plan:italian", "not learning italian")
+    ]
+
+
+def test_switching_instruments_stops_one_and_starts_the_other():
+    assert keys(facts("Switched from guitar to piano.")) == [
+        ("user", "learning:guitar", "not guitar"),
+        ("user", "learning:piano", "piano"),
     ]
 
 

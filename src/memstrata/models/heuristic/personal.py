@@ -246,7 +246,8 @@ _PLACE_VERB = (
     r"|down|back|alone|on\s+(?:my|our)\s+own|with\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?))?"
     r"(?:\s+in\s+(?:(?:a|an|this|my|our)\s+)?(?:[\w-]+\s+)?"
     r"(?:flat|house|apartment|bungalow|cottage|condo|studio|townhouse|trailer|cabin|semi|terrace"
-    r"|maisonette|duplex|halls|dorm))?|resides?|is\s+based"
+    r"|maisonette|duplex|halls|dorm|care\s+home|nursing\s+home|retirement\s+home))?|resides?"
+    r"|is\s+based"
     r"|has\s+lived|have\s+lived|is\s+located|stays?|is\s+staying|settled\s+down|settled"
     r"|is\s+in\s+(?:this|a|my|our|the)\s+(?:(?:little|small|tiny|new|rented)\s+)?(?:flat"
     r"|house|apartment|place|home|condo|studio))"
@@ -349,11 +350,13 @@ TABLE: tuple[Row, ...] = (
     Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
                 r"\s+team",
         (("I moved to the data team.", "team", "data"),)),
-    Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
+    Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?"
+                    r"(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
-         ("I now work for Globex.", "employer", "globex"))),
+         ("I now work for Globex.", "employer", "globex"),
+         ("I work at Shopify out of Ottawa.", "home", "ottawa"))),
     Row("employer", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
                     r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
                     r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
@@ -393,6 +396,10 @@ TABLE: tuple[Row, ...] = (
          ("I'm a sophomore at Ohio State.", "employer", "ohio state"))),
     Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
         (("I used to be a piano teacher.", "former job", "piano teacher"),)),
+    Row("former title", r"was\s+(?:a|an)\s+(?P<value>.+?)\s+(?:all\s+(?:my|her|his|their)\s+(?:life"
+                        r"|working\s+life|career)|for\s+\d+\s+years|for\s+(?:many|years|decades|most\s+of)"
+                        r"\b.*|until\s+.+|before\s+.+)",
+        (("I was a seamstress all my life.", "former job", "seamstress"),)),
     Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
                  r"\s+(?:job|position|role)",
         (("I got the athletic director job.", "job title", "athletic director"),)),
@@ -442,6 +449,9 @@ TABLE: tuple[Row, ...] = (
                     r"(?:year|month|week)[\s-]old\s+(?:(?P<kind>son|daughter|boy|girl|kid|baby)\s+)?"
                     r"(?:named|called)\s+(?P<value>.+)",
         (("We have a 2-year-old named Ava.", "child:ava", "ava"),), we=True),
+    Row("children", r"(?:has|got)\s+(?P<value>(?:twin|triplet)\s+(?P<kind>boy|girl|son|daughter)s)"
+                    r"\b.*",
+        (("We have twin boys who are 6.", "count:son", "twin boys"),), we=True),
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
@@ -687,6 +697,8 @@ TABLE: tuple[Row, ...] = (
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
         (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
          ("I switched my major to aerospace.", "major", "aerospace"))),
+    Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
+        (("I switched from guitar to piano.", "learning:piano", "piano"),), prefix="not "),
     # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
     Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
                             r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)(?:,?\s+and\s+(?:switched|moved)\s+to"
@@ -770,7 +782,8 @@ TABLE: tuple[Row, ...] = (
                     r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
                     r"|defending|publishing|presenting|finishing|sitting|moving)\s+.+?"
                     r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|this\s+(?:spring"
-                    rf"|summer|fall|autumn|winter|year)|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))",
+                    rf"|summer|fall|autumn|winter|year)|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))"
+                    r"(?:\s+(?:to|with)\s+.+)?",
         (("Leo and I are opening a second shop in Evanston next spring.", "plan:shop",
           "opening a second shop in evanston next spring"),
          ("I'm running a half marathon in October.", "plan:marathon",
@@ -816,6 +829,7 @@ _LEAD_IN_RE = re.compile(
     r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up|sadly|unfortunately|luckily|fortunately"
     r"|thankfully|(?:good|bad|big)\s+news"
     r"|oh|also|btw|fyi|anyway|so|and|but|now|update|at\s+(?:home|work)|on\s+weekends"
+    r"|hi|hey|hello|hiya|yo|g'day|howdy"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
     r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
@@ -894,7 +908,7 @@ _FIRST_RE = re.compile(
     _I,
 )
 _MY_REL_RE = re.compile(
-    r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest"
+    r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest|late"
     rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?!\s+(?:{EVENTS})\b)(?P<tail>(?:'s\b|,|\s).*)?$",
     _I,
 )

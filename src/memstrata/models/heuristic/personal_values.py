@@ -11,6 +11,7 @@ from memstrata import dates
 from memstrata.models.heuristic.patterns import DECISION_TOPICS, NOT_NAMES
 from memstrata.models.heuristic.personal_words import (
     DIETS,
+    INSTRUMENTS_AND_SPORTS,
     JOB_HEADS,
     LANGUAGES,
     MARITAL_STATUSES,
@@ -297,15 +298,24 @@ def language(raw: str, clause: Clause) -> Value | None:
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
 
 
+_INSTRUMENT_RE = re.compile(rf"^(?:the\s+)?(?P<what>{INSTRUMENTS_AND_SPORTS})$", _I)
+
+
+def _instrument(raw: str, clause: Clause) -> Value | None:
+    found = _INSTRUMENT_RE.match(_cut(raw))
+    return Value(found["what"], found["what"].lower()) if found else None
+
+
 def lesson(raw: str, clause: Clause) -> Value | None:
-    """A language or a known skill: what one stops learning ("I stopped French")."""
-    return language(raw, clause) or skill(raw, clause)
+    """A language, a known skill or an instrument: what one stops learning ("I stopped
+    French", "I switched from guitar to piano")."""
+    return language(raw, clause) or skill(raw, clause) or _instrument(raw, clause)
 
 
 def subject(raw: str, clause: Clause) -> Value | None:
     """What someone learns: a language, a known skill, or a capitalised name ("Blender");
     "a lot from this" is none."""
-    found = language(raw, clause) or skill(raw, clause)
+    found = language(raw, clause) or skill(raw, clause) or _instrument(raw, clause)
     if found is None and (shown := display(_cut(raw))) and _proper(shown, 3, clause):
         found = Value(shown, shown.lower())
     if found is None and (one := re.match(r"^the\s+(?P<what>[a-z]\w+)$", _cut(raw), _I)):
@@ -332,9 +342,9 @@ def thing(raw: str, clause: Clause) -> Value | None:
     shown = display(
         _cut(
             re.sub(
-                r"^(?:a\s+|an\s+|the\s+|my\s+|our\s+|their\s+)?(?:(?:new|used|old|second-hand"
+                r"^(?:(?:a|an|the|my|our|their|some)\s+)?(?:(?:new|used|old|second-hand"
                 r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
-                r"|little|tiny|big|vintage|first|second|own|dream|(?:19|20)\d\d)\s+)+"
+                r"|little|tiny|big|vintage|first|second|own|dream|(?:19|20)\d\d)\s+)*"
                 r"|\s+that\s+.*$",
                 "",
                 raw,

@@ -55,6 +55,7 @@ UNIQUE_RELATIONS = {
     "landlord": "landlord",
     "best friend": "best friend",
     "team lead": "team lead",
+    "lead": "team lead",
     "tech lead": "tech lead",
 }
 
@@ -162,7 +163,8 @@ JOB_HEADS = wordset(
     conductor postman mailman trucker chauffeur teller underwriter actuary adjuster
     appraiser realtor homemaker apprentice trainee postdoc undergrad academic dean curator
     archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
-    cinematographer composer sommelier brewer winemaker rancher zookeeper groomer"""
+    cinematographer composer sommelier brewer winemaker rancher zookeeper groomer
+    seamstress dressmaker porter sailor vicar"""
 )
 JOB_HEAD_RE = "|".join(map(re.escape, sorted(JOB_HEADS, key=len, reverse=True)))
 
@@ -175,10 +177,12 @@ CONDITIONS = (
     r"|a\s+bad\s+(?:back|knee|hip|shoulder)|(?:chronic\s+)?back\s+pain|a\s+heart\s+condition"
     r"|ptsd|ocd|bipolar(?:\s+disorder)?|multiple\s+sclerosis|ms|cancer|fibromyalgia"
     r"|a\s+(?:gluten|peanut|nut)\s+sensitivity|gout|vertigo|scoliosis|lupus|anemia"
-    r"|hypothyroidism|a\s+pacemaker|chronic\s+fatigue(?:\s+syndrome)?"
+    r"|hypothyroidism|a\s+pacemaker|chronic\s+fatigue(?:\s+syndrome)?|macular\s+degeneration"
+    r"|glaucoma|cataracts|osteoporosis|parkinson'?s(?:\s+disease)?|alzheimer'?s(?:\s+disease)?"
+    r"|dementia|copd|endometriosis|pcos|sciatica|heart\s+disease|kidney\s+disease"
 )
 HEALTH_STATES = (
-    r"diabetic|asthmatic|epileptic|pregnant|colou?r\s*blind|deaf|hard\s+of\s+hearing"
+    r"diabetic|asthmatic|epileptic|pregnant|colou?r[\s-]*blind|deaf|hard\s+of\s+hearing"
     r"|blind|autistic|dyslexic|anemic|immunocompromised|in\s+remission|coeliac|celiac"
     r"|type\s+[12]\s+diabetic"
 )
