@@ -1345,7 +1345,11 @@ LATE_CONVERSATIONS = (
                 fact("location", "brighton"),
             ),
             said("I'm pregnant with our first baby!! due in May", fact("health", "pregnant")),
-            said("my partner Tom works in IT", fact("relationship", "tom")),
+            said(
+                "my partner Tom works in IT",
+                fact("relationship", "tom"),
+                fact("work", "it", subject="tom"),
+            ),
             nothing("what are the best baby names this year"),
             said("I don't eat meat but I eat fish", fact("diet", "meat")),
             said(
@@ -2327,7 +2331,11 @@ LATE_CONVERSATIONS = (
                 fact("work", "shopify"),
                 fact("location", "ottawa"),
             ),
-            said("I mostly code in Python and some Rust.", fact("possession", "python")),
+            said(
+                "I mostly code in Python and some Rust.",
+                fact("possession", "python"),
+                fact("possession", "rust"),
+            ),
             nothing("What's the best way to profile a pandas pipeline?"),
             said(
                 "I'm colour-blind, so please don't rely on red/green in charts.",
@@ -2382,6 +2390,95 @@ LATE_CONVERSATIONS = (
             said("I'm vegan now btw, since January.", fact("diet", "vegan", "dee"), speaker="Dee"),
         ),
         group=True,
+    ),
+    # Session 10's seventh held-out set (chat:8401-8404), run after the sixth was fixed:
+    # capture 0.50, precision 1.00 (after its expectations took three true facts it had not
+    # listed: two children, a bank, "prefers text").
+    Conversation(
+        "chat:8401",
+        (
+            said(
+                "Background: 41, dad of two, software architect at a bank in Frankfurt.",
+                fact("identity", "41"),
+                fact("work", "software architect"),
+                fact("location", "frankfurt"),
+                fact("relationship", "two children"),
+                fact("work", "bank"),
+            ),
+            said(
+                "Originally from Porto, so Portuguese is my first language.",
+                fact("location", "porto"),
+                fact("skill", "portuguese"),
+            ),
+            nothing("Can you review this Kafka design?"),
+            said(
+                "My wife Inês works in HR.",
+                fact("relationship", "inês"),
+                fact("work", "hr", subject="inês"),
+            ),
+            said("I cycle to work most days.", fact("note", "bike")),
+        ),
+    ),
+    Conversation(
+        "chat:8402",
+        (
+            said(
+                "I'm a stay-at-home mom with a newborn and a toddler.",
+                fact("work", "stay-at-home"),
+                fact("relationship", "newborn"),
+            ),
+            said("We live on a farm outside Boise.", fact("location", "boise")),
+            nothing("How do I get a newborn to sleep longer?"),
+            said(
+                "My husband works nights at the hospital.",
+                fact("work", "hospital", subject="user's spouse"),
+            ),
+            said("I'm breastfeeding so I avoid caffeine.", fact("diet", "caffeine")),
+        ),
+    ),
+    Conversation(
+        "chat:8403",
+        (
+            said(
+                "Hey, I'm Kenji, a sushi chef in Vancouver.",
+                fact("identity", "kenji"),
+                fact("work", "sushi chef"),
+                fact("location", "vancouver"),
+            ),
+            said("I moved from Osaka six years ago.", fact("location", "osaka")),
+            said("I'm saving up to open my own restaurant.", fact("plan", "restaurant")),
+            nothing("How do I write a business plan?"),
+            said(
+                "My girlfriend Emma is a graphic designer.",
+                fact("relationship", "emma"),
+                fact("work", "graphic designer", subject="emma"),
+            ),
+            said("I don't eat beef.", fact("diet", "beef")),
+        ),
+    ),
+    Conversation(
+        "chat:8404",
+        (
+            said(
+                "I'm a retired police officer and a grandmother of five.",
+                fact("work", "police officer"),
+                fact("relationship", "five"),
+            ),
+            said(
+                "I've lived in the same house in Glasgow for 40 years.", fact("location", "glasgow")
+            ),
+            nothing("What's a good crossword app?"),
+            said(
+                "I'm hard of hearing, so I prefer text.",
+                fact("health", "hard of hearing"),
+                fact("preference", "text"),
+            ),
+            said(
+                "My son Callum is in the army, stationed in Germany.",
+                fact("relationship", "callum"),
+                fact("location", "germany", subject="callum"),
+            ),
+        ),
     ),
 )
 

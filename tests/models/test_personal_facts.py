@@ -186,6 +186,8 @@ def test_birthday_resolves_against_the_turn():
         "I worked as a waiter in college.",
         "Lead now, I'm handling it.",
         "I was a mess for years.",
+        "12, 13, 14 are the numbers.",
+        "I work in tech.",
         "I'm allergic to nothing, so relax.",
     ],
 )
@@ -461,6 +463,15 @@ def test_a_child_named_by_their_place_among_siblings():
 )
 def test_a_or_an_goes_by_the_sound(text, said):
     assert [f.text for f in facts(text)] == [said]
+
+
+def test_an_introduction_may_open_with_the_age():
+    found = keys(facts("Background: 41, dad of two, software architect at a bank in Frankfurt."))
+    assert ("user", "age", "41") in found
+    assert ("user", "count:child", "two children") in found
+    assert ("user", "job title", "software architect") in found
+    assert ("user", "home", "frankfurt") in found
+    assert not [k for k in keys(facts("My kids are 7 and 10, both at school.")) if k[1] == "age"]
 
 
 def test_an_age_after_a_name_is_the_speakers():

@@ -23,10 +23,12 @@ from memstrata.models.heuristic.personal_values import (
     alcohol,
     allergen,
     business,
+    commute_mode,
     company,
     condition,
     count,
     day,
+    department,
     due,
     field_of_study,
     hobby,
@@ -222,6 +224,9 @@ FACETS: dict[str, Facet] = {
     ),
     "pregnant": Facet(C.HEALTH, "pregnancy", "{who} is {value} pregnant.", said_as_is),
     "commute": Facet(C.NOTE, "commute", "{who} gets around by {value}.", said_as_is),
+    "commute by": Facet(C.NOTE, "commute", "{who} gets around by {value}.", commute_mode),
+    "department": Facet(C.WORK, "team", "{who} works in {value}.", department),
+    "moved from": Facet(C.LOCATION, "previous home", "{who} used to live in {value}.", place),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
     "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)),
@@ -242,9 +247,10 @@ FACETS: dict[str, Facet] = {
 _A = r"(?:a|an|the|my|our|one)\s+"
 _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
-    r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living)(?:\s+(?:out|over|up"
+    r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|has\s+lived|have\s+lived)"
+    r"(?:\s+(?:out|over|up"
     r"|down|back|alone|on\s+(?:my|our)\s+own|with\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?))?"
-    r"(?:\s+in\s+(?:(?:a|an|this|my|our)\s+)?(?:[\w-]+\s+)?"
+    r"(?:\s+in\s+(?:(?:a|an|this|my|our|the)\s+)?(?:[\w-]+\s+)?"
     r"(?:flat|house|apartment|bungalow|cottage|condo|studio|townhouse|trailer|cabin|semi|terrace"
     r"|maisonette|duplex|halls|dorm|care\s+home|nursing\s+home|retirement\s+home))?|resides?"
     r"|is\s+based"
@@ -332,6 +338,12 @@ TABLE: tuple[Row, ...] = (
                     r"|was\s+raised\s+in)\s+(?P<value>.+)",
         (("I'm originally from Lyon.", "hometown", "lyon"),
          ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("home", r"lives?\s+on\s+(?:a|an)\s+[\w -]+?\s+(?:outside|near|in|just\s+outside)\s+"
+                r"(?P<value>(?-i:[A-Z]).+)",
+        (("We live on a farm outside Boise.", "home", "boise"),), we=True),
+    Row("moved from", r"moved\s+(?:here\s+|over\s+)?from\s+(?P<value>.+?)"
+                      r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
+        (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
     Row("home", r"is\s+(?:working\s+)?remote(?:ly)?\s+from\s+(?P<value>.+)",
         (("I'm remote from Denver.", "home", "denver"),)),
     Row("aboard", r"lives?\s+on\s+(?P<value>(?:a|an)\s+[\w -]+?)(?:,.*)?",
@@ -344,6 +356,8 @@ TABLE: tuple[Row, ...] = (
         (("My office is in Canary Wharf.", "office", "canary wharf"),), we=True),
     Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
         (("I'm on the platform team.", "team", "platform"),)),
+    Row("department", r"works?\s+in\s+(?P<value>[\w']+)",
+        (("I work in HR.", "team", "hr"),)),
     Row("team", r"is\s+(?:the\s+)?(?:captain|co-captain|vice-captain|president|leader)\s+of\s+the"
                 r"\s+(?P<value>.+?)\s+(?:team|club|society|squad)",
         (("I'm captain of the robotics team.", "team", "robotics"),)),
@@ -469,7 +483,7 @@ TABLE: tuple[Row, ...] = (
                     r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)(?:\s+"
                     rf"(?P<kind>{RELATION_RE})s?)?)(?=\s*$|\s+(?:and|kids|children)\b)(?:\s+.*)?",
         (("I'm a single dad of two girls.", "count:daughter", "two girls"),
-         ("I'm a single mum of three.", "count:child", "three"))),
+         ("I'm a single mum of three.", "count:child", "three children"))),
     Row("widowed", r"is\s+(?:a\s+)?(?P<value>widow|widower)",
         (("I'm a widower.", "marital status", "widowed"),)),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
@@ -529,6 +543,8 @@ TABLE: tuple[Row, ...] = (
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
     Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant",
         (("I'm 5 months pregnant.", "pregnancy", "5 months"),)),
+    Row("commute by", r"(?P<value>cycles?|bikes?|walks?|drives?)\s+to\s+work\b.*",
+        (("I cycle to work most days.", "commute", "bike"),)),
     Row("commute", r"(?:commutes?|gets?\s+to\s+work|goes\s+to\s+work|rides?\s+to\s+work)\s+by"
                    r"\s+(?P<value>bike|bicycle|car|train|bus|tube|subway|metro|tram|ferry|scooter"
                    r"|motorbike|motorcycle)",
@@ -856,7 +872,8 @@ _DROPPED_I_RE = re.compile(
 )
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
-    r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about))\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
+    r"|originally\s+from)\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$)"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
     _I,
@@ -864,6 +881,12 @@ _DROPPED_I_AM_RE = re.compile(
 # A job said without the "I": "Nurse here", "Retired teacher, 70, ...", "Senior developer now".
 _BARE_JOB_RE = re.compile(
     rf"^(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$))", _I
+)
+# An introduction that opens with the age: "41, dad of two, software architect at a bank".
+_BARE_AGE_RE = re.compile(
+    r"^(?=\d{1,3}\s*,\s*(?:[\w-]+\s+){0,3}?(?:single|married|divorced|widowed|engaged|dad|mom|mum"
+    rf"|father|mother|parent|{JOB_HEAD_RE})\b)",
+    _I,
 )
 _BARE_FORMS = (
     (
@@ -877,6 +900,7 @@ _BARE_FORMS = (
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, "I am a "),
+    (_BARE_AGE_RE, "I am "),
     (_DROPPED_I_AM_RE, "I am "),
     (
         re.compile(
@@ -1303,7 +1327,14 @@ def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -
     """One part of such a list: what the subject is, has ("two adult kids"), or where they
     work ("at King's College")."""
     verb = "has" if _COUNTED_RE.match(part) else "works" if part.startswith("at ") else "is"
-    return _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
+    found = _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
+    if not found and verb == "is" and not _ARTICLE_RE.match(part):
+        # "41, dad of two, software architect at a bank": a list drops its articles.
+        found = _table_facts(replace(reading, rest=f"is a {part}"), clause, negated)
+    return found
+
+
+_ARTICLE_RE = re.compile(r"^(?:a|an|the)\s", _I)
 
 
 # "with my wife Sara": a relation named in passing is a fact too.
@@ -1335,7 +1366,8 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    return any(r.match(bare) for r in (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE, _BARE_JOB_RE))
+    cues = (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE, _BARE_JOB_RE, _BARE_AGE_RE)
+    return any(r.match(bare) for r in cues)
 
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:

@@ -306,6 +306,21 @@ def _instrument(raw: str, clause: Clause) -> Value | None:
     return Value(found["what"], found["what"].lower()) if found else None
 
 
+def department(raw: str, clause: Clause) -> Value | None:
+    """A part of a company one works in: "HR", "marketing"."""
+    shown = _cut(raw)
+    return Value(shown, shown.lower()) if shown.lower() in _DEPARTMENTS - {"it's"} else None
+
+
+_COMMUTES = {"cycle": "bike", "bike": "bike", "walk": "foot", "drive": "car", "run": "foot"}
+
+
+def commute_mode(raw: str, clause: Clause) -> Value | None:
+    """How someone gets to work, from the verb: "I cycle to work" is by bike."""
+    mode = _COMMUTES.get(raw.lower().rstrip("s"))
+    return Value(mode, mode) if mode else None
+
+
 def lesson(raw: str, clause: Clause) -> Value | None:
     """A language, a known skill or an instrument: what one stops learning ("I stopped
     French", "I switched from guitar to piano")."""
@@ -498,8 +513,11 @@ def said_as_is(raw: str, clause: Clause) -> Value | None:
 
 
 def count(raw: str, clause: Clause) -> Value | None:
-    """How many of a relation someone has: "three grandkids", keyed by the number."""
+    """How many of a relation someone has: "three grandkids", keyed by the number; a bare
+    number counts children ("a mum of three")."""
     shown = " ".join(raw.lower().split())
+    if re.fullmatch(r"\d+|one|two|three|four|five|six|seven|eight|nine|ten", shown):
+        shown += " children"
     return Value(shown, shown)
 
 
