@@ -91,3 +91,37 @@ def test_a_jira_import_is_embedded_when_it_returns(tmp_path):
         report = mem.import_jira(csv_path, now=datetime(2026, 3, 20, tzinfo=UTC))
         assert report.routed and report.unembedded == 0
         assert any("invoice table" in t for t in embedder.texts)
+
+
+def _fact_history(mem: Memory, embed_between: bool) -> list[int]:
+    """Write a fact, supersede it and retract another, embedding in between or only at the
+    end; the ids of the stream's fact vectors."""
+    mem.write_fact(ALPHA, "Raj lives in Lisbon", subject="raj", slot="home", value="Lisbon")
+    tea = mem.write_fact(ALPHA, "Raj drinks green tea", subject="raj", slot="drink", value="tea")
+    if embed_between:
+        mem.process_pending()
+    mem.write_fact(ALPHA, "Raj lives in Porto", subject="raj", slot="home", value="Porto")
+    mem.forget(tea.id)
+    mem.process_pending()
+    return sorted(item for _, item, _, _ in mem.store.vectors("fact", "default", [ALPHA]))
+
+
+def _found(mem: Memory, query: str) -> list[str]:
+    return [hit.text for hit in mem.search(query, stream=ALPHA, kinds=["fact"])]
+
+
+def test_a_fact_superseded_before_embedding_gets_no_vector(tmp_path):
+    late, _ = open_counting(tmp_path / "late")
+    early, _ = open_counting(tmp_path / "early")
+    with late, early:
+        late_vectors = _fact_history(late, embed_between=False)
+        early_vectors = _fact_history(early, embed_between=True)
+        [active] = late.facts(ALPHA)
+        assert active.text == "Raj lives in Porto" and late_vectors == [active.id]
+        assert late.store.count_unembedded_in("default", ALPHA) == 0
+        # Embedded before it was superseded, a fact keeps its vector and nothing is owed.
+        assert len(early_vectors) == 3
+        assert early.store.count_unembedded_in("default", ALPHA) == 0
+        for query in ("where does Raj live", "Lisbon", "green tea", "Raj"):
+            assert _found(late, query) == _found(early, query)
+        assert _found(late, "where does Raj live")[0] == "Raj lives in Porto"

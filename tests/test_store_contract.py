@@ -241,6 +241,23 @@ def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
     assert store.drop_vectors() == 1 and store.unembedded("t1", "chat:a", 10) != []
 
 
+def test_only_active_facts_wait_for_a_vector(store: Store) -> None:
+    old = _fact(store, "project:x", "Raj is a developer", slot="role")
+    new = _fact(store, "project:x", "Raj is the architect", slot="role", supersedes=old)
+    dropped = _fact(store, "project:x", "Raj likes tea", slot="drink")
+    store.set_fact_status("t1", old, FactStatus.SUPERSEDED, superseded_by=new)
+    store.set_fact_status("t1", dropped, FactStatus.RETRACTED)
+    assert store.unembedded("t1", "project:x", 10) == [("fact", new, "Raj is the architect")]
+    assert store.count_unembedded_in("t1", "project:x") == store.count_unembedded() == 1
+    vector = np.ones(8, dtype=np.float32).tobytes()
+    store.put_vectors("t1", "project:x", "m", [("fact", new, vector, 8)])
+    assert store.count_unembedded_in("t1", "project:x") == store.count_unembedded() == 0
+    # A vector made before the fact was superseded stays, and is not counted as owed.
+    store.set_fact_status("t1", new, FactStatus.SUPERSEDED)
+    assert [item for _, item, _, _ in store.vectors("fact", "t1", ["project:x"])] == [new]
+    assert store.unembedded("t1", "project:x", 10) == [] and store.count_unembedded() == 0
+
+
 def test_one_stream_is_leased_to_one_worker_at_a_time(stores: Callable[[], Store]) -> None:
     first, second = stores(), stores()
     job = first.enqueue("t1", "chat:a", "summarize", {"n": 1})

@@ -638,7 +638,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
         """Up to `limit` items of the stream without a vector: (kind, id, text). Of
         summaries, only session and roll-up ones; turns and messages shorter than
-        EMBED_MIN_CHARS get none: as in the SQLite store."""
+        EMBED_MIN_CHARS get none, nor do inactive facts: as in the SQLite store."""
         rows = self._rows(
             _UNEMBEDDED + " LIMIT %(n)s",
             {"t": tenant, "s": stream, "n": limit, "min": EMBED_MIN_CHARS},
@@ -656,11 +656,12 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         row = self._row(
             "SELECT (SELECT COUNT(*) FROM turns"
             "    WHERE length(user_text) + length(assistant_text) >= %(min)s)"
-            " + (SELECT COUNT(*) FROM facts)"
+            " + (SELECT COUNT(*) FROM facts WHERE status = 'active')"
             " + (SELECT COUNT(*) FROM summaries"
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
             " + (SELECT COUNT(*) FROM records WHERE length(text) >= %(min)s)"
-            " - (SELECT COUNT(*) FROM vectors) AS n",
+            " - (SELECT COUNT(*) FROM vectors WHERE kind != 'fact'"
+            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active')) AS n",
             {"min": EMBED_MIN_CHARS},
         )
         return max(0, int(row["n"])) if row else 0
@@ -1740,7 +1741,7 @@ _UNEMBEDDED = (
     " AND length(t.user_text) + length(t.assistant_text) >= %(min)s"
     " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
     " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
-    " WHERE f.tenant = %(t)s AND f.stream = %(s)s AND v.id IS NULL"
+    " WHERE f.tenant = %(t)s AND f.stream = %(s)s AND v.id IS NULL AND f.status = 'active'"
     " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
     " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
     " WHERE s.tenant = %(t)s AND s.stream = %(s)s AND v.id IS NULL"

@@ -637,7 +637,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         Of summaries, only session and roll-up ones: the active summary and its archived
         versions retell those, and full text still finds them. Turns and messages shorter
         than EMBED_MIN_CHARS ("ok", "+1", "thanks!") get none: their vector would be near
-        every question alike, and full text finds them.
+        every question alike, and full text finds them. Of facts, only active ones: recall
+        never searches a superseded or retracted fact, so its vector would go unused.
         """
         sql, params = _unembedded_sql(tenant, stream)
         rows = self._rows(f"{sql} LIMIT ?", [*params, limit])
@@ -652,11 +653,12 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         row = self._one(
             "SELECT (SELECT COUNT(*) FROM turns"
             "    WHERE length(user_text) + length(assistant_text) >= ?)"
-            " + (SELECT COUNT(*) FROM facts)"
+            " + (SELECT COUNT(*) FROM facts WHERE status = 'active')"
             " + (SELECT COUNT(*) FROM summaries"
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
             " + (SELECT COUNT(*) FROM records WHERE length(text) >= ?)"
-            " - (SELECT COUNT(*) FROM vectors) AS n",
+            " - (SELECT COUNT(*) FROM vectors WHERE kind != 'fact'"
+            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active')) AS n",
             (EMBED_MIN_CHARS, EMBED_MIN_CHARS),
         )
         return max(0, row["n"])
@@ -1588,7 +1590,7 @@ def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
         " AND length(t.user_text) + length(t.assistant_text) >= ?"
         " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
         " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
-        " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL"
+        " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL AND f.status = 'active'"
         " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
         " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
         " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
