@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from memstrata.models.heuristic.text import content_words
 from memstrata.render import block, inline
-from memstrata.tokens import count_tokens, truncate_to_tokens
+from memstrata.tokens import count_joined, count_tokens, truncate_to_tokens
 from memstrata.types import (
     Context,
     ContextItem,
@@ -665,7 +665,7 @@ def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> C
         sections=tuple(sections),
         text=text,
         messages=tuple(_messages(plan)),
-        tokens=count_tokens(text),
+        tokens=count_joined(blocks, [s.tokens for s in sections], "\n\n"),
         dropped=tuple(plan.dropped),
     )
 
