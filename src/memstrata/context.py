@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from memstrata.models.heuristic.text import content_words
 from memstrata.render import block, inline
-from memstrata.tokens import count_tokens, truncate_to_tokens
+from memstrata.tokens import count_joined, count_tokens, truncate_to_tokens
 from memstrata.types import (
     Context,
     ContextItem,
@@ -150,13 +150,16 @@ class _Plan:
 
     def take(self, section: str, item: ContextItem, limit: int | None = None) -> bool:
         """Add the item if it fits in the budget (or in `limit`, if lower)."""
+        ceiling = self.used + self.room(section)
+        free = min(ceiling, limit if limit is not None else ceiling) - self.used
+        if item.tokens + 1 > free:  # most of a long list is turned away here, unframed
+            return False
         new_day = _day(item) if section in DAY_GROUPED else None
         if new_day in self.days.get(section, ()):
             new_day = None
         cost = item.tokens + 1 + self.header_cost(section)
         cost += (count_tokens(_day_line(new_day)) + 1) if new_day else 0
-        ceiling = self.used + self.room(section)
-        if cost > min(ceiling, limit if limit is not None else ceiling) - self.used:
+        if cost > free:
             return False
         self.used += cost
         self.items[section].append(item)
@@ -665,7 +668,7 @@ def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> C
         sections=tuple(sections),
         text=text,
         messages=tuple(_messages(plan)),
-        tokens=count_tokens(text),
+        tokens=count_joined(blocks, [s.tokens for s in sections], "\n\n"),
         dropped=tuple(plan.dropped),
     )
 

@@ -6,7 +6,7 @@ its trust level may not read.
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from memstrata.context import Material, Shares
 from memstrata.facts import OutdatedStatements
@@ -304,15 +304,26 @@ def _without_repeats(
         " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
         for t in recent
     )
+    return _applied(summary, _repeated_lines(summary.text, said))
 
-    def why(line: str) -> str | None:
-        if line.startswith("#") or len(line) < _MIN_QUOTE:  # the body is no longer
-            return None
-        body = " ".join(_LINE_LEAD_RE.sub("", line).split())
-        quoted = len(body) >= _MIN_QUOTE and body in said
-        return "repeats one of the recent turns" if quoted else None
 
-    return _without_lines(summary, why)
+_Cut = tuple[str, int, tuple[tuple[int, str], ...]]
+"""A summary's text less some lines, its tokens, and each removed line's tokens and reason."""
+
+
+@lru_cache(maxsize=32)
+def _repeated_lines(text: str, said: str) -> _Cut:
+    """Kept by text: the same summary and recent turns come back query after query, and
+    searching every line in the turns cost a tenth of a small stream's context."""
+    return _cut(text, partial(_repeat_reason, said))
+
+
+def _repeat_reason(said: str, line: str) -> str | None:
+    if line.startswith("#") or len(line) < _MIN_QUOTE:  # the body is no longer
+        return None
+    body = " ".join(_LINE_LEAD_RE.sub("", line).split())
+    quoted = len(body) >= _MIN_QUOTE and body in said
+    return "repeats one of the recent turns" if quoted else None
 
 
 def _without_lines(
@@ -320,20 +331,33 @@ def _without_lines(
 ) -> tuple[Summary, list[DroppedItem]]:
     """The summary less the lines `why` gives a reason to drop, each dropped with it; a
     heading left with no lines goes too."""
+    return _applied(summary, _cut(summary.text, why))
+
+
+def _cut(text: str, why: Callable[[str], str | None]) -> _Cut:
     kept, removed = [], []
-    for line in summary.text.splitlines():
+    for line in text.splitlines():
         reason = why(line)
         if reason is None:
             kept.append(line)
-            continue
-        tokens = count_tokens(line)
-        removed.append(
-            DroppedItem(section="summary", source=summary.ref(), tokens=tokens, reason=reason)
-        )
+        else:
+            removed.append((count_tokens(line), reason))
+    if not removed:
+        return text, 0, ()
+    left = "\n".join(_without_empty_headings(kept))
+    return left, count_tokens(left), tuple(removed)
+
+
+def _applied(summary: Summary, cut: _Cut) -> tuple[Summary, list[DroppedItem]]:
+    text, tokens, removed = cut
     if not removed:
         return summary, []
-    text = "\n".join(_without_empty_headings(kept))
-    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)}), removed
+    source = summary.ref()
+    dropped = [
+        DroppedItem(section="summary", source=source, tokens=line_tokens, reason=reason)
+        for line_tokens, reason in removed
+    ]
+    return summary.model_copy(update={"text": text, "tokens": tokens}), dropped
 
 
 _MIN_QUOTE = 20

@@ -88,6 +88,36 @@ def _count(text: str) -> int:
     return len(encoding().encode_ordinary(text))
 
 
+def count_joined(texts: Sequence[str], counts: Sequence[int], separator: str) -> int:
+    """`count_tokens(separator.join(texts))`, given each text's count.
+
+    A separator of line breaks before a text that starts a piece (see _PIECE_START) keeps
+    every text's pieces apart; only the last piece of each text but the last changes, so
+    a whole rendered context need not be counted again after its sections were."""
+    joins_apart = (
+        separator.strip("\n") == ""
+        and separator != ""
+        and all(texts[:-1])
+        and all(_PIECE_START.match("\n" + text, 1) for text in texts[1:])
+    )
+    if not joins_apart:
+        return count_tokens(separator.join(texts))
+    total = sum(counts)
+    for text in texts[:-1]:
+        last = _last_piece(text)
+        total += count_tokens(last + separator) - count_tokens(last)
+    return total
+
+
+def _last_piece(text: str) -> str:
+    end = len(text)
+    while (cut := text.rfind("\n", 0, end)) >= 0:
+        if _PIECE_START.match(text, cut + 1):
+            return text[cut + 1 :]
+        end = cut
+    return text
+
+
 _count_short = lru_cache(maxsize=16384)(_count)
 _count_long = lru_cache(maxsize=64)(_count)
 
