@@ -106,11 +106,13 @@ _THEIR_AGE_RE = re.compile(
     _I,
 )
 
+_NAME_WORDS = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
+"""A person's name, one or two capitalised words."""
 # "I switched to Dr. Alvarez in the spring": a switch to a person replaces whoever the
 # answered turn named.
 _SWITCHED_RE = re.compile(
     rf"^(?:i|we)(?:'ve|\s+have)?\s+(?:switched|changed|moved)\s+(?:over\s+)?to\s+"
-    rf"(?:{_TITLE}\.?\s+)?(?P<new>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?:\s+.*)?$",
+    rf"(?:{_TITLE}\.?\s+)?(?P<new>{_NAME_WORDS})(?:\s+.*)?$",
     _I,
 )
 
@@ -124,7 +126,7 @@ _NEW_ONE_RE = re.compile(
 # word is not part of it.
 _CLEFT_RE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|i'm|i've|we|we're|he|she|they)\b.*$", _I)
 # "Dr. Patel retired, I see Dr. Kowalski now": who took the place of someone who left.
-_NAME_PART = rf"(?:{_TITLE}\.?\s+)?(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
+_NAME_PART = rf"(?:{_TITLE}\.?\s+)?{_NAME_WORDS}"
 _LEFT_RE = re.compile(
     rf"^(?P<old>{_NAME_PART})\s+(?:has\s+)?(?:retired|left(?:\s+the\s+\w+)?|quit|moved\s+away"
     r"|moved\s+to\s+(?:another|a\s+different|a\s+new)\s+\w+"
