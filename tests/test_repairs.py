@@ -65,6 +65,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
             "Turns out it was amoxicillin I'm allergic to, not penicillin.",
             Repair("amoxicillin", "penicillin"),
         ),
+        ("Clara. Not Claire.", Repair("Clara", "Claire")),
+        ("Sorry, I meant tree nuts, peanuts are fine.", Repair("tree nuts", "peanuts")),
+        ("Three now, we adopted a kitten.", Repair("Three", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -98,6 +101,10 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Used to love it.",
         "Tom left, it was sad.",
         "I like tea more than coffee.",  # a comparison, not a correction
+        "Okay. Not now.",  # a "not" alone belongs to the words before it, which name nothing
+        "I booked it. Not sure when.",  # more words than a repair's part
+        "I like tea, coffee is fine.",  # only "I meant" clears a word by name
+        "Three times now I've asked.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -190,6 +197,39 @@ DIALOGUES = {
     "a date answers a date, and a weekday is written as the day it means": (
         [("When is my flight?", "Your flight is on Friday."), ("No, it's Saturday.", "OK.")],
         ["The user's flight is on October 10."],  # the turns are on Monday, 5 October
+    ),
+    "an ordinal day moves a date the user gave, even with the event's article dropped": (
+        [("My flight is on the 14th.", "Okay."), ("Flight got pushed to the 16th.", "Noted.")],
+        ["The user's flight is on October 16."],  # the turns are on 5 October
+    ),
+    "a name, then its denial as a sentence of its own": (
+        [("What's my wife's name?", "Your wife is Claire."), ("Clara. Not Claire.", "Sorry!")],
+        ["Clara is the user's wife."],
+    ),
+    "an allergy corrected by naming what is fine": (
+        [
+            ("I'm allergic to peanuts.", "Noted."),
+            ("Sorry, I meant tree nuts, peanuts are fine.", "Ok."),
+        ],
+        ["The user is allergic to tree nuts."],
+    ),
+    "a count said with now": (
+        [("We have two cats.", "Cute."), ("Three now, we adopted a kitten.", "Aww.")],
+        ["The user has three cats."],
+    ),
+    "a gym the assistant named, left for another": (
+        [
+            ("Which gym do I go to?", "You go to PureGym."),
+            ("I cancelled PureGym, I'm at Anytime Fitness now.", "Okay."),
+        ],
+        ["The user goes to Anytime Fitness."],
+    ),
+    "a car traded for another": (
+        [
+            ("I drive a Toyota Corolla.", "Nice."),
+            ("I traded the Corolla for a Tesla Model 3.", "Cool."),
+        ],
+        ["The user has a Tesla Model 3."],
     ),
     "a restated age of the person just named replaces the claimed one": (
         [("How old is my son?", "Your son is 7."), ("He's 9 now.", "Time flies.")],

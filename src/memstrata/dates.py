@@ -40,6 +40,11 @@ _NUMBER_WORDS = {
 }
 _NUMBER = r"(?:\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")"
 
+# "On the 14th" is a day only where no noun follows: "the 3rd time", "the 2nd floor".
+_AFTER_NTH = (
+    r"(?:at|and|but|so|or|then|instead|now|too|which|when|is|was|will|not|rather|because|for"
+    r"|if|this|next|of\s+(?:this|next)\s+month)"
+)
 DATE_RE = re.compile(
     r"\b(?:"
     rf"(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
@@ -50,12 +55,14 @@ DATE_RE = re.compile(
     r"|eow|eom)"
     rf"|(?P<in>in\s+{_NUMBER}\s+(?:days?|weeks?|months?))"
     rf"|(?P<wd>(?:(?:next|this|coming|this\s+coming)\s+)?{_WEEKDAY})"
+    rf"|(?P<nth>the\s+\d{{1,2}}(?:st|nd|rd|th))(?=\s*$|\s*[.,;:!?)]|\s+{_AFTER_NTH}\b)"
     r")(?![\w-])",
     re.IGNORECASE,
 )
 _HAS_YEAR_RE = re.compile(r"\d{4}\s*$")
 LEAD_RE = re.compile(r"^(?:(?:on|by|for|to|until|till|before|the)\s+)+", re.I)
 """Words that may precede the date a clause ends with: "moved to the 3rd of May"."""
+_LEAD_KEEPING_THE_RE = re.compile(r"^(?:(?:on|by|for|to|until|till|before)\s+)+", re.I)
 
 
 @dataclass(frozen=True)
@@ -177,7 +184,22 @@ def _resolve(match: re.Match[str], today: date) -> tuple[date | None, bool]:
         return _end_of(phrase, today), True
     if kind == "in":
         return _in_n(phrase, today), True
+    if kind == "nth":
+        return _next_nth(int(re.sub(r"\D", "", phrase)), today), True
     return _weekday(phrase, today), True
+
+
+def _next_nth(number: int, today: date) -> date | None:
+    """The next day numbered `number` from today on: "the 14th" said on the 20th is next
+    month's, and "the 31st" skips the months without one."""
+    year, month = today.year, today.month
+    for _ in range(3):
+        if number <= calendar.monthrange(year, month)[1]:
+            day = date(year, month, number)
+            if day >= today:
+                return day
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def _next_year(day: date) -> date:
@@ -212,6 +234,8 @@ def leading_date(text: str, at: datetime) -> DateHit | None:
     """The date `text` starts with (after on/by/for/to), or None: "on March 27 at 5pm"."""
     stripped = LEAD_RE.sub("", text.strip())
     hit = find_date(stripped, at)
+    if hit is None or hit.start != 0:  # "on the 14th": the "the" is the date's own
+        hit = find_date(_LEAD_KEEPING_THE_RE.sub("", text.strip()), at)
     return hit if hit and hit.start == 0 else None
 
 

@@ -48,6 +48,12 @@ _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make
 _NEW_NOT_OLD_RE = re.compile(
     rf"^{_SAYING}(?P<new>{_PART}),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$", _I
 )
+# "I meant tree nuts, peanuts are fine": the old word is cleared by name.
+_MEANT_RE = re.compile(
+    rf"^i\s+meant?\s+(?P<new>{_PART}),?\s+(?:and\s+|but\s+)?(?:the\s+)?(?P<old>{_PART})\s+"
+    r"(?:is|are)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok|okay|no\s+problem)$",
+    _I,
+)
 # "It's Wolf Alice more than Muse": only after "it's", since "I like tea more than coffee"
 # compares without correcting.
 _RATHER_RE = re.compile(
@@ -152,8 +158,19 @@ _MOVED_TO_RE = re.compile(
     r"(?:\s+back)?\s+(?:to|until)\s+(?P<new>[^,;.!?]+?)$",
     _I,
 )
+# "Three now, we adopted a kitten": a count said with "now" restates a count.
+_COUNT_NOW_RE = re.compile(
+    r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+now(?:,.*)?$", _I
+)
 # Said without a denial, each names only the new value of what the answered turn claimed.
-_RESTATEMENTS = (_THEIR_NAME_RE, _THEIR_AGE_RE, _SWITCHED_RE, _NEW_ONE_RE, _MINE_RE)
+_RESTATEMENTS = (
+    _THEIR_NAME_RE,
+    _THEIR_AGE_RE,
+    _SWITCHED_RE,
+    _NEW_ONE_RE,
+    _MINE_RE,
+    _COUNT_NOW_RE,
+)
 
 
 @dataclass(frozen=True)
@@ -168,7 +185,7 @@ def read_repairs(user_text: str) -> list[Repair]:
     denial on its own ("Not anymore.") or a change said as such ("We moved offices") makes
     what follows a repair too."""
     found, denied, changed = [], False, False
-    for sentence in _sentences(user_text):
+    for sentence in _with_trailing_nots(_sentences(user_text)):
         sentence = sentence.strip().rstrip(".!")
         if len(sentence) > _MAX_CHARS:
             denied = changed = False
@@ -208,13 +225,32 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
+_NOT_ALONE_RE = re.compile(
+    rf"^not\s+(?!(?:sure|really|yet|now|today|bad|much|quite|exactly)\b){_PART}[.!]*$", _I
+)
+_BARE_VALUE_RE = re.compile(rf"^(?:{_NAME_PART}|\d[\w ,.]*)$")
+
+
+def _with_trailing_nots(sentences: list[str]) -> list[str]:
+    """ "Clara. Not Claire.": a "not" said as a sentence of its own belongs to the name or
+    number just before it."""
+    out: list[str] = []
+    for sentence in sentences:
+        before = out[-1].rstrip(".!") if out else ""
+        if _NOT_ALONE_RE.match(sentence) and _BARE_VALUE_RE.match(before):
+            out[-1] = f"{before}, {sentence[:1].lower()}{sentence[1:]}"
+        else:
+            out.append(sentence)
+    return out
+
+
 def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     """The repair `sentence` makes: after a denial any short new word; after a slip or a
     change said as such ("We moved offices"), only a name, a number or a date."""
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _NOWADAYS_RE.sub("", _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip()))
-    for regex in (_RATHER_RE, _NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE, _LEFT_RE):
+    for regex in (_RATHER_RE, _MEANT_RE, _NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE, _LEFT_RE):
         if not (m := regex.match(body)):
             continue
         new = _CLEFT_RE.sub("", m["new"])

@@ -494,6 +494,10 @@ def test_assignment_text_carries_the_resolved_due_date():
         ("end of the month", date(2026, 11, 30)),
         ("end of the week", date(2026, 11, 6)),
         ("end of the quarter", date(2026, 12, 31)),
+        ("on the 14th", date(2026, 11, 14)),  # a day of this month still ahead
+        ("the 5th.", date(2026, 11, 5)),
+        ("pushed to the 2nd", date(2026, 12, 2)),  # past this month's: next month's
+        ("the 31st at noon", date(2026, 12, 31)),  # November has none
     ],
 )
 def test_dates_resolve_against_the_turn(phrase, expected):
@@ -531,7 +535,20 @@ def test_month_days_read_as_dateparser_reads_them(phrase, day):
     assert (hit.day if hit else None) == expected
 
 
-@pytest.mark.parametrize("text", ["soon", "next week", "may 3x our revenue", "sun", "later"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "soon",
+        "next week",
+        "may 3x our revenue",
+        "sun",
+        "later",
+        "the 3rd time I asked",  # an ordinal a noun follows counts, it names no day
+        "on the 2nd floor",
+        "the 20th century",
+        "I came 3rd.",
+    ],
+)
 def test_vague_or_false_dates_are_ignored(text):
     assert find_date(text, AT) is None
 

@@ -189,6 +189,11 @@ def test_birthday_resolves_against_the_turn():
         "12, 13, 14 are the numbers.",
         "I work in tech.",
         "I'm allergic to nothing, so relax.",
+        "I go to Harvard.",  # a gym is one by its name
+        "I'm at the Old Gym Tavern tonight.",
+        "I edit the newsletter.",
+        "I'm on it.",
+        "I'm taking a break from leave requests.",
     ],
 )
 def test_not_facts(text):
@@ -272,6 +277,10 @@ def test_introductions_and_lists(text, found):
         ("recently started working at a startup called Loom", "employer", "loom"),
         ("i work for google as a swe", "job title", "swe"),
         ("I've been married to Sam since 2015.", "spouse", "sam"),
+        ("im 19 and studying computer science at Waterloo", "employer", "waterloo"),
+        ("im 19 and studying computer science at Waterloo", "major", "computer science"),
+        ("Based in Lisbon these days, moved from Toronto last year.", "previous home", "toronto"),
+        ("I live in Lisbon, moved from Toronto last year.", "home", "lisbon"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

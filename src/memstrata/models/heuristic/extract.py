@@ -80,8 +80,8 @@ _SPLIT_RE = re.compile(
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
 _AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
-_I_AM_RE = re.compile(r"^(?:i'm|i\s+am)\b", _I)
-_I_LEAD_RE = re.compile(r"^(?:i|i'm|i've)\b", _I)
+_I_AM_RE = re.compile(r"^(?:i'm|im|i\s+am)\b", _I)
+_I_LEAD_RE = re.compile(r"^(?:i|i'm|im|i've|ive)\b", _I)
 _MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
 _PAIR_RE = re.compile(
     r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"

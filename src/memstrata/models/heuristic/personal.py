@@ -31,6 +31,7 @@ from memstrata.models.heuristic.personal_values import (
     department,
     due,
     field_of_study,
+    gym,
     hobby,
     language,
     lesson,
@@ -161,6 +162,8 @@ FACETS: dict[str, Facet] = {
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
     "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
+    "gym": Facet(C.POSSESSION, "member:gym", "{who} goes to {value}.", gym),
+    "left gym": Facet(C.POSSESSION, "member:gym", "{who} no longer goes to {value}.", gym),
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(
@@ -222,6 +225,7 @@ FACETS: dict[str, Facet] = {
     "stopped learning": Facet(
         C.SKILL, "learning:{key}", "{who} is no longer learning {value}.", lesson
     ),
+    "leave": Facet(C.WORK, "leave", "{who} is {value}.", said_as_is),
     "pregnant": Facet(C.HEALTH, "pregnancy", "{who} is {value} pregnant.", said_as_is),
     "commute": Facet(C.NOTE, "commute", "{who} gets around by {value}.", said_as_is),
     "commute by": Facet(C.NOTE, "commute", "{who} gets around by {value}.", commute_mode),
@@ -278,12 +282,15 @@ _WORK_AT = (
     r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
     r"shifts?\s+(?:at|for))"
 )
+_TRAINING = r"internship|placement|co-op|apprenticeship|residency|traineeship|externship"
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
     r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
     r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
-    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted)\s+(?:a|an|the)"
-    r"\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post|contract)\s+(?:at|with))"
+    r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted|has"
+    r"|is\s+(?:doing|starting))\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post"
+    rf"|contract|{_TRAINING})\s+(?:at|with)"
+    rf"|my\s+(?:[\w-]+\s+){{0,2}}?(?:{_TRAINING})\s+is\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
@@ -364,6 +371,18 @@ TABLE: tuple[Row, ...] = (
     Row("team", r"(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<value>.+?)"
                 r"\s+team",
         (("I moved to the data team.", "team", "data"),)),
+    # Before the employer: "I'm at Anytime Fitness now" is a gym, "I'm at Figma" a job.
+    Row("gym", r"(?:goes|go|is|trains|works\s+out|lifts|climbs|boulders|is\s+a\s+member)"
+               r"\s+(?:at|to|of)\s+(?P<value>.+?)(?:\s+(?:now|these\s+days|instead|most\s+days|every\s+\w+|on\s+\w+"
+               r"|twice\s+a\s+week|three\s+times\s+a\s+week)\b.*)?",
+        (("I go to PureGym.", "member:gym", "puregym"),
+         ("I'm at Anytime Fitness now.", "member:gym", "anytime fitness"))),
+    Row("gym", r"(?:joined|signed\s+up\s+(?:at|for|with)|switched\s+to|moved\s+to)\s+(?P<value>.+?)"
+               r"(?:\s+(?:last|this|in|on)\b.*)?",
+        (("I joined the Castle Climbing Centre.", "member:gym", "castle climbing centre"),)),
+    Row("left gym", r"(?:cancell?ed|quit|left|stopped\s+going\s+to)\s+(?:my\s+)?(?P<value>.+?)"
+                    r"(?:\s+(?:membership|last|this|in|on)\b.*)?",
+        (("I cancelled PureGym.", "member:gym", "puregym"),)),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?"
                     r"(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
@@ -371,13 +390,22 @@ TABLE: tuple[Row, ...] = (
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"),
          ("I work at Shopify out of Ottawa.", "home", "ottawa"))),
-    Row("employer", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
-                    r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
-                    r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
-                    r"[\w -]+?\s+at\s+(?P<value>.+)",
-        (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),)),
+    Row("school", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
+                  r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
+                  r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
+                  r"(?P<studies>[\w -]+?)\s+at\s+(?P<value>.+)",
+        (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),
+         ("I'm studying comp sci at Georgia Tech.", "major", "comp sci"))),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
-        (("I joined Initech as a product manager.", "employer", "initech"),)),
+        (("I joined Initech as a product manager.", "employer", "initech"),
+         ("My co-op placement is at Shopify this winter.", "employer", "shopify"),
+         ("I have an internship at Stripe.", "employer", "stripe"))),
+    Row("leave", r"is\s+(?P<value>(?:going\s+on|on|starting|taking|off\s+on)\s+(?:[\w-]+\s+){0,2}?"
+                 r"(?:maternity|paternity|parental|sick|medical|study|compassionate|sabbatical)"
+                 r"(?:\s+leave)?(?:\s+(?:from|until|till|in|on|for|next|this)\b.*)?)",
+        (("I'm going on maternity leave from December 1.", "leave",
+          "going on maternity leave from december 1"),
+         ("I'm on sick leave until March.", "leave", "on sick leave until march"))),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+|part[-\s]time\s+"
                  r"|full[-\s]time\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
@@ -541,8 +569,10 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
         (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
-    Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant",
-        (("I'm 5 months pregnant.", "pregnancy", "5 months"),)),
+    Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant"
+                    r"(?:\s+(?:with|now|already)\b.*)?",
+        (("I'm 5 months pregnant.", "pregnancy", "5 months"),
+         ("I'm 8 months pregnant with our first.", "pregnancy", "8 months"))),
     Row("commute by", r"(?P<value>cycles?|bikes?|walks?|drives?)\s+to\s+work\b.*",
         (("I cycle to work most days.", "commute", "bike"),)),
     Row("commute", r"(?:commutes?|gets?\s+to\s+work|goes\s+to\s+work|rides?\s+to\s+work)\s+by"
@@ -644,11 +674,12 @@ TABLE: tuple[Row, ...] = (
                 r"(?:from\s+.+?\s+)?to\s+(?P<value>.+)",
         (("I switched to VS Code.", "tool:editor", "vs code"),
          ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
-    Row("uses", r"(?:uses?|is\s+using|is\s+on|codes?|programs?|writes?\s+code"
-                r"|shoots?\s+(?:on|with)|works?\s+(?:on|with)|runs?)"
-                r"(?:\s+(?:mostly|mainly|primarily|only|exclusively))?"
+    Row("uses", r"(?:uses?|is\s+using|is\s+on|(?:codes?|programs?|writes?\s+code|edits?|draws?"
+                r"|designs?|games?)(?:\s+(?:on|with))?|shoots?\s+(?:on|with)|works?\s+(?:on|with)"
+                r"|runs?)(?:\s+(?:mostly|mainly|primarily|only|exclusively))?"
                 r"\s+(?:in\s+)?(?P<value>.+)",
         (("I use Emacs.", "tool:editor", "emacs"),
+         ("I edit on a MacBook Pro M3.", "owns:laptop", "macbook pro m3"),
          ("I mostly code in Go.", "tool:programming language", "go"),
          ("I use Neovim and zsh.", "tool:shell", "zsh")), many=True),
     Row("product", r"(?:uses?|is\s+using|relies\s+on|swears\s+by)\s+(?P<value>.+?)"
@@ -666,8 +697,8 @@ TABLE: tuple[Row, ...] = (
     Row("uses", r"my\s+(?:editor|ide|browser|shell|os|terminal|notes\s+app|go-to\s+editor)"
                 r"(?:\s+(?:of\s+choice|is)|'s)\s+(?:still\s+)?(?P<value>.+)",
         (("My editor is Neovim.", "tool:editor", "neovim"),)),
-    Row("owns", r"(?:traded\s+in|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?\s+(?:for|with)"
-                r"\s+(?P<value>.+)",
+    Row("owns", r"(?:traded(?:\s+in)?|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?"
+                r"\s+(?:for|with)\s+(?P<value>.+)",
         (("I traded in my Honda for a Toyota Prius.", "owns:car", "toyota prius"),)),
     Row("owns", r"(?:traded|swapped|exchanged)\s+(?:it|that|her|him|(?:my|the|our)\s+[\w -]+?)\s+in"
                 r"\s+for\s+(?P<value>.+)",
@@ -726,6 +757,10 @@ TABLE: tuple[Row, ...] = (
                     r"|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
+    # After "learning": "I'm studying Japanese" learns a language; "studying law" is a field.
+    Row("studies", r"is\s+studying\s+(?!(?:for|to|in|with|at|hard|late|all|a\s+lot|abroad"
+                   r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
+        (("I'm studying law in Paris.", "major", "law"),)),
     Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
@@ -948,7 +983,8 @@ _FAVORITE_LAST_RE = re.compile(
 # got pushed to April 2", "The new team lead is Yuki".
 _THE_MINE_RE = re.compile(
     rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+(?:{_RESCHEDULED}|is|will\s+be)\s"
-    rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)",
+    rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)"
+    rf"|^(?=(?:{EVENTS})\s+{_RESCHEDULED}\s)",  # chat drops even the "the": "Flight got pushed"
     _I,
 )
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
@@ -1292,10 +1328,21 @@ _COUNTED_RE = re.compile(r"^(?:\d+|two|three|four|five|six|seven|eight|nine|ten)
 
 
 def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
+    """What the predicate says, and what its later comma parts say as verb phrases of their
+    own ("based in Lisbon, moved from Toronto last year")."""
+    rest = _predicate(reading.rest)
+    found = _predicate_read(reading, rest, clause, negated)
+    if negated:
+        return found
+    seen = {(f.slot, f.value) for f in found}
+    later = (f for part in rest.split(",")[1:] for f in _dropped_i_facts(reading, part, clause))
+    return [*found, *(f for f in later if (f.slot, f.value) not in seen)]
+
+
+def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool) -> list[Parsed]:
     """The whole predicate; else each part of a list of what the subject is ("is Priya, a
     PM at Initech", "is 58, married, two adult kids"); else the part before a comma
     ("plays the piano, badly")."""
-    rest = _predicate(reading.rest)
     if found := _table_facts(replace(reading, rest=rest), clause, negated):
         return found
     if rest.lower().startswith("is ") and "," in rest:
@@ -1308,6 +1355,15 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
             return [f for part in listed for f in part]
     head = rest.split(",", 1)[0]
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+def _dropped_i_facts(reading: _Reading, part: str, clause: Clause) -> list[Parsed]:
+    """A later part that is a verb phrase of its own: "I live in Lisbon, moved from Toronto
+    last year"."""
+    part = part.strip()
+    if not _DROPPED_I_RE.match(part):
+        return []
+    return _table_facts(replace(reading, rest=_predicate(part)), clause, False)
 
 
 _COUNTS_RE = re.compile(r"\b(?:\d+|two|three|four|five|six)\s+(?:[\w-]+\s+)?[\w-]+s\b", _I)

@@ -266,6 +266,22 @@ def business(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+_FITNESS_RE = re.compile(
+    r"(?:gym|fitness|crossfit|leisure\s+cent(?:re|er)|yoga|pilates|climbing|bouldering|boxing"
+    r"|dojo|health\s+club|athletic\s+club|ymca|\w+gym)(?:\s+(?:centre|center|club|studio|group"
+    r"|wall|hall))?$",
+    _I,
+)
+
+
+def gym(raw: str, clause: Clause) -> Value | None:
+    """A gym by its name: "PureGym", "Anytime Fitness", "the Castle Climbing Centre"."""
+    shown = _cut(_THE_NAME_RE.sub("", raw.strip()))
+    if not (_proper(shown, 5, clause) and _FITNESS_RE.search(shown)) or shown.islower():
+        return None
+    return Value(shown, shown.lower())
+
+
 def condition(raw: str, clause: Clause) -> Value | None:
     """A diagnosis worth keeping; a cold or a hangover passes before it matters."""
     found = phrase(raw, clause)
