@@ -1100,6 +1100,78 @@ DIALOGUES = (
         "three",
         "two cats",
     ),
+    # Session 11's held-out set N, run after M was fixed: 0.30 on its first run (assistant
+    # claims 0.40, user's own 0.20).
+    dialogue(
+        "assistant claim",
+        ("What's my partner called?", "Your partner is Jamie."),
+        ("It's Jordan, Jamie is my brother.", "Oops."),
+        "jordan",
+        "partner is jamie",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at Barclays.", "Okay."),
+        ("I've moved to HSBC since we last talked.", "Congrats."),
+        "hsbc",
+        "barclays",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many kids do I have?", "You have two kids."),
+        ("Three! You forgot the baby.", "Sorry!"),
+        "three",
+        "two kids",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm vegetarian.", "Noted."),
+        ("I've gone fully vegan now.", "Nice."),
+        "vegan",
+        "is vegetarian",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my birthday?", "Your birthday is March 3."),
+        ("Close - it's March 8.", "Sorry."),
+        "march 8",
+        "march 3",
+    ),
+    dialogue(
+        "user's own",
+        ("My sister lives in Dublin.", "Nice."),
+        ("My sister moved to Cork in the summer.", "Ok."),
+        "cork",
+        "dublin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a teacher."),
+        ("I was a teacher, I'm a school counsellor now.", "Got it."),
+        "counsellor",
+        "works as a teacher",
+    ),
+    dialogue(
+        "user's own",
+        ("My cat is called Milo.", "Cute."),
+        ("Sorry, autocorrect - Milo is Mila.", "Ha."),
+        "mila",
+        "milo",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where am I from?", "You're from Lagos."),
+        ("I'm from Abuja. I live in Lagos.", "Sorry."),
+        "abuja",
+        "from lagos",
+    ),
+    dialogue(
+        "user's own",
+        ("My meeting with the bank is on Tuesday.", "Good luck."),
+        ("The bank meeting is now Thursday.", "Ok."),
+        "november 5",
+        "november 3",
+    ),
 )
 
 

@@ -68,6 +68,10 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Clara. Not Claire.", Repair("Clara", "Claire")),
         ("Sorry, I meant tree nuts, peanuts are fine.", Repair("tree nuts", "peanuts")),
         ("Three now, we adopted a kitten.", Repair("Three", None)),
+        ("Three! You forgot the baby.", Repair("Three", None)),
+        ("Close - it's March 8.", Repair("March 8", None)),
+        ("Sorry, autocorrect - Milo is Mila.", Repair("Mila", "Milo")),
+        ("It's Jordan, Jamie is my brother.", Repair("Jordan", "Jamie", alongside=True)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -105,6 +109,10 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "I booked it. Not sure when.",  # more words than a repair's part
         "I like tea, coffee is fine.",  # only "I meant" clears a word by name
         "Three times now I've asked.",
+        "It's Tuesday, Sam is my boss.",  # a day takes no person's place
+        "Close the door, it's cold.",
+        "Almost done, it's Friday.",
+        "Milo is Mila's brother.",  # no slip said, so no rename
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -212,6 +220,24 @@ DIALOGUES = {
             ("Sorry, I meant tree nuts, peanuts are fine.", "Ok."),
         ],
         ["The user is allergic to tree nuts."],
+    ),
+    "a claimed name given to someone else, and the right one said": (
+        [
+            ("What's my partner called?", "Your partner is Jamie."),
+            ("It's Jordan, Jamie is my brother.", "Oops."),
+        ],
+        ["Jamie is the user's brother.", "Jordan is the user's partner."],
+    ),
+    "a meeting with someone, moved": (
+        [
+            ("My meeting with the bank is on Tuesday.", "Good luck."),
+            ("The bank meeting is now Thursday.", "Ok."),
+        ],
+        ["The bank meeting date is October 8, 2026 (2026-10-08)."],
+    ),
+    "an employer written as an acronym is no home": (
+        [("I work at Barclays.", "Okay."), ("I've moved to HSBC since we last talked.", "Ok.")],
+        ["The user works at HSBC."],
     ),
     "a count said with now": (
         [("We have two cats.", "Cute."), ("Three now, we adopted a kitten.", "Aww.")],

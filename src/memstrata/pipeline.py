@@ -182,10 +182,11 @@ class Pipeline:
 
     def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
-        model read no statement of the user's own in the turn."""
-        if any(item.confidence >= USER_WORD for item in extracted):
-            return []
+        model read no statement of the user's own in the turn (or the repair is made beside
+        one)."""
         found = read_repairs(turn.user)
+        if any(item.confidence >= USER_WORD for item in extracted):
+            found = [r for r in found if r.alongside]
         if not found:
             return []
         active = self.store.facts(turn.tenant, turn.stream)  # newest first

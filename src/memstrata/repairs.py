@@ -40,10 +40,12 @@ _LEAD_RE = re.compile(
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
     r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?"
-    r"|(?:i\s+)?used\s+to(?=[\s.!]*$)|typo|autocorrect)\b"
+    r"|(?:i\s+)?used\s+to(?=[\s.!]*$)|typo|autocorrect"
+    r"|(?:so\s+)?(?:close|almost|nearly)(?:\s+but\s+no)?(?=\s*[-–—,!.:]))\b"
     r"[\s,:;.!—–-]*)+",
     _I,
 )
+_NAME_PART_EARLY = r"(?-i:[A-Z])[\w'-]+"
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
 _NEW_NOT_OLD_RE = re.compile(
     rf"^{_SAYING}(?P<new>{_PART}),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$", _I
@@ -52,6 +54,12 @@ _NEW_NOT_OLD_RE = re.compile(
 _MEANT_RE = re.compile(
     rf"^i\s+meant?\s+(?P<new>{_PART}),?\s+(?:and\s+|but\s+)?(?:the\s+)?(?P<old>{_PART})\s+"
     r"(?:is|are)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok|okay|no\s+problem)$",
+    _I,
+)
+# "It's Jordan, Jamie is my brother": the old name is given another place.
+_OLD_IS_ELSEWHERE_RE = re.compile(
+    rf"^(?:it's|it\s+is|that's|that\s+is)\s+(?P<new>{_NAME_PART_EARLY}),?\s+(?P<old>{_NAME_PART_EARLY})"
+    r"\s+is\s+(?:my|our|his|her|their|the)\s+[\w -]+$",
     _I,
 )
 # "It's Wolf Alice more than Muse": only after "it's", since "I like tea more than coffee"
@@ -93,13 +101,21 @@ _SINCE_RE = re.compile(
 _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
     rf"^\s*(?:{_INTERJECTION})?(?:(?:wait|sorry|hold\s+on|oh)\b[\s,.!—–-]*)*"
-    r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to)\b",
+    r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to"
+    r"|(?:so\s+)?(?:close|almost|nearly)(?=\s*[-–—,!.:]))\b",
     _I,
+)
+# After a slip: "Autocorrect - Milo is Mila", "typo: Jon should be John".
+_OLD_IS_NEW_RE = re.compile(
+    r"^(?P<old>(?-i:[A-Z])[\w'-]+)\s+(?:is|should\s+be|should\s+read|=|->|→)\s+"
+    r"(?P<new>(?-i:[A-Z])[\w'-]+)$"
 )
 # A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
 # the new word must be a name, a number or a date.
 _SELF_REPAIR_RE = re.compile(
-    r"^\s*(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it)|actually|typo|autocorrect)\b", _I
+    r"^\s*(?:(?:sorry|oh)\W+)?(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it)|actually|typo"
+    r"|autocorrect)\b",
+    _I,
 )
 # Said of the person the answered turn named, these restate one fact of theirs: "Her name
 # is Lara", "He's 9 now". Only a claim that holds a name or a number can take them.
@@ -158,9 +174,10 @@ _MOVED_TO_RE = re.compile(
     r"(?:\s+back)?\s+(?:to|until)\s+(?P<new>[^,;.!?]+?)$",
     _I,
 )
-# "Three now, we adopted a kitten": a count said with "now" restates a count.
+# "Three now, we adopted a kitten", "Three!": a count said alone restates a count; only a
+# claim that counts something takes it.
 _COUNT_NOW_RE = re.compile(
-    r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+now(?:,.*)?$", _I
+    r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$", _I
 )
 # Said without a denial, each names only the new value of what the answered turn claimed.
 _RESTATEMENTS = (
@@ -178,6 +195,9 @@ class Repair:
     new: str
     old: str | None
     """None: the old value is whatever the answered claim said."""
+    alongside: bool = False
+    """Made beside a statement of the speaker's own ("It's Jordan, Jamie is my brother"),
+    so it stands even where the model read that statement."""
 
 
 def read_repairs(user_text: str) -> list[Repair]:
@@ -250,12 +270,22 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _NOWADAYS_RE.sub("", _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip()))
-    for regex in (_RATHER_RE, _MEANT_RE, _NEW_NOT_OLD_RE, _NOT_OLD_NEW_RE, _WAS_NOW_RE, _LEFT_RE):
+    for regex in (
+        _RATHER_RE,
+        _MEANT_RE,
+        _OLD_IS_ELSEWHERE_RE,
+        _NEW_NOT_OLD_RE,
+        _NOT_OLD_NEW_RE,
+        _WAS_NOW_RE,
+        _LEFT_RE,
+    ):
         if not (m := regex.match(body)):
             continue
         new = _CLEFT_RE.sub("", m["new"])
+        if regex is _OLD_IS_ELSEWHERE_RE and (_dated(new) or not could_be_person(new)):
+            continue  # "It's Tuesday, Sam is my boss" moves no one
         if _short(new) and _short(m["old"]):
-            return Repair(_bare(new), _bare(m["old"]))
+            return Repair(_bare(new), _bare(m["old"]), regex is _OLD_IS_ELSEWHERE_RE)
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
             return Repair(restated["new"], None)
@@ -264,6 +294,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     slip = led and bool(_SELF_REPAIR_RE.match(sentence))
+    if slip and (renamed := _OLD_IS_NEW_RE.match(body)):
+        return Repair(renamed["new"], renamed["old"])
     # "she's 8, she had her birthday last week": the repair is the first part.
     if not (denied or slip or changed):
         return None

@@ -194,6 +194,8 @@ def test_birthday_resolves_against_the_turn():
         "I edit the newsletter.",
         "I'm on it.",
         "I'm taking a break from leave requests.",
+        "I switched to AWS.",  # a product, not an employer
+        "We moved to GCP last year.",
     ],
 )
 def test_not_facts(text):
@@ -281,6 +283,14 @@ def test_introductions_and_lists(text, found):
         ("im 19 and studying computer science at Waterloo", "major", "computer science"),
         ("Based in Lisbon these days, moved from Toronto last year.", "previous home", "toronto"),
         ("I live in Lisbon, moved from Toronto last year.", "home", "lisbon"),
+        ("My English is not perfect, Polish is my native language.", "language:polish", "polish"),
+        ("I live in Poznań with my wife Agnieszka and our two boys.", "count:son", "two boys"),
+        (
+            "Full-stack dev at a travel startup, remote, living in Medellín.",
+            "job title",
+            "full-stack dev",
+        ),
+        ("I code in Python, Rust and Go.", "tool:programming language", "python, rust and go"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

@@ -74,7 +74,9 @@ _SPLIT_RE = re.compile(
     r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
-    r"|,\s*(?=(?i:he|she)(?:'s|\s)))",
+    r"|,\s*(?=(?i:he|she)(?:'s|\s))"
+    # "My English is not perfect, Polish is my native language"
+    r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s))",
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.

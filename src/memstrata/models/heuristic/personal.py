@@ -30,6 +30,7 @@ from memstrata.models.heuristic.personal_values import (
     day,
     department,
     due,
+    employer_moved_to,
     field_of_study,
     gym,
     hobby,
@@ -162,6 +163,7 @@ FACETS: dict[str, Facet] = {
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
     "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
+    "moved employer": Facet(C.WORK, "employer", "{who} works at {value}.", employer_moved_to),
     "gym": Facet(C.POSSESSION, "member:gym", "{who} goes to {value}.", gym),
     "left gym": Facet(C.POSSESSION, "member:gym", "{who} no longer goes to {value}.", gym),
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
@@ -197,6 +199,7 @@ FACETS: dict[str, Facet] = {
     "aged": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", aged_count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
+    "living": Facet(C.WORK, "job title", "{who} {value} for a living.", hobby),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
     "injury": Facet(C.HEALTH, "injury:{key}", "{who} hurt {their} {value}.", phrase),
     "weight": Facet(C.HEALTH, "weight", "{who} weighs {value}.", said_as_is),
@@ -345,6 +348,10 @@ TABLE: tuple[Row, ...] = (
                     r"|was\s+raised\s+in)\s+(?P<value>.+)",
         (("I'm originally from Lyon.", "hometown", "lyon"),
          ("I grew up in Ohio.", "hometown", "ohio"))),
+    Row("home", r"is\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:family|couple|household)(?:\s+of\s+\w+)?"
+                r"\s+(?:living|based)\s+(?:in|near|outside)\s+"
+                r"(?P<value>(?-i:[A-Z]).+)",
+        (("We're a family of four living in Auckland.", "home", "auckland"),), we=True),
     Row("home", r"lives?\s+on\s+(?:a|an)\s+[\w -]+?\s+(?:outside|near|in|just\s+outside)\s+"
                 r"(?P<value>(?-i:[A-Z]).+)",
         (("We live on a farm outside Boise.", "home", "boise"),), we=True),
@@ -396,6 +403,10 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<studies>[\w -]+?)\s+at\s+(?P<value>.+)",
         (("I'm studying comp sci at Georgia Tech.", "employer", "georgia tech"),
          ("I'm studying comp sci at Georgia Tech.", "major", "comp sci"))),
+    # An acronym is an organisation, not a place: "I've moved to HSBC", "switched to IBM".
+    Row("moved employer", r"(?:moved|switched|went)\s+(?:over\s+)?to\s+"
+                          r"(?P<value>(?-i:[A-Z]{3,6})\b.*)",
+        (("I've moved to HSBC since we last talked.", "employer", "hsbc"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),
          ("My co-op placement is at Shopify this winter.", "employer", "shopify"),
@@ -414,12 +425,15 @@ TABLE: tuple[Row, ...] = (
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
                  r"(?P<value>[^,]+?)"
+                 r"(?:\s+(?:doing|finishing|starting|completing)\s+(?:my|their|a|an|the)"
+                 r"\s+[\w -]+?)?"
                  r"(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
                  r"(?:\s+(?:at|for|with|in(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I'm a software developer from Pune.", "hometown", "pune"),
+         ("I'm a junior doctor doing my foundation years in Cardiff.", "home", "cardiff"),
          ("I've worked as a civil engineer for 25 years.", "job title", "civil engineer"),
          ("Im a 23 yo marketing intern at a fintech startup.", "age", "23"),
          ("I work from home as a UX writer for Atlassian.", "employer", "atlassian"),
@@ -497,8 +511,10 @@ TABLE: tuple[Row, ...] = (
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
-                    rf"(?P<kind>{RELATION_RE})s?)(?:\s+(?:under|aged|ages|over)\s+[\w -]+)?",
+                    rf"(?P<kind>{RELATION_RE})(?:s|ren)?)"
+                    r"(?:\s+(?:under|aged|ages|over)\s+[\w -]+)?",
         (("I've got three grandkids.", "count:grandchild", "three grandkids"),
+         ("I have three grandchildren.", "count:grandchild", "three grandchildren"),
          ("We have two kids.", "count:child", "two kids"),
          ("We have three boys under ten.", "count:son", "three boys"),
          ("We're down to one dog now.", "count:dog", "one dog")), we=True),
@@ -602,11 +618,13 @@ TABLE: tuple[Row, ...] = (
     Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
         (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"),
          ("We're vegetarian, both of us.", "diet", "vegetarian")), we=True),
-    Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|has\s+gone|have\s+gone|switched\s+to"
+    Row("diet", r"(?:eats?|follows?|is\s+on|keeps?|went|gone|has\s+gone|have\s+gone|switched\s+to"
                 r"|is\s+doing|does|is\s+eating)"
-                r"\s+(?:a\s+)?(?:strict\s+|mostly\s+|largely\s+|mainly\s+)?(?P<value>.+?)"
+                r"\s+(?:a\s+)?(?:strict\s+|mostly\s+|largely\s+|mainly\s+|fully\s+|completely\s+"
+                r"|full\s+)?(?P<value>.+?)"
                 r"(?:\s+diet)?",
-        (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"))),
+        (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"),
+         ("I've gone fully vegan now.", "diet", "vegan"))),
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
                    r"\s+to\s+(?P<value>.+)",
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
@@ -674,12 +692,14 @@ TABLE: tuple[Row, ...] = (
                 r"(?:from\s+.+?\s+)?to\s+(?P<value>.+)",
         (("I switched to VS Code.", "tool:editor", "vs code"),
          ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
-    Row("uses", r"(?:uses?|is\s+using|is\s+on|(?:codes?|programs?|writes?\s+code|edits?|draws?"
+    Row("uses", r"(?:uses?|is\s+using|is\s+on|(?:codes?|programs?|writes?(?:\s+code)?|edits?|draws?"
                 r"|designs?|games?)(?:\s+(?:on|with))?|shoots?\s+(?:on|with)|works?\s+(?:on|with)"
                 r"|runs?)(?:\s+(?:mostly|mainly|primarily|only|exclusively))?"
                 r"\s+(?:in\s+)?(?P<value>.+)",
         (("I use Emacs.", "tool:editor", "emacs"),
          ("I edit on a MacBook Pro M3.", "owns:laptop", "macbook pro m3"),
+         ("I write mostly TypeScript and some Go.", "tool:programming language",
+          "typescript and go"),
          ("I mostly code in Go.", "tool:programming language", "go"),
          ("I use Neovim and zsh.", "tool:shell", "zsh")), many=True),
     Row("product", r"(?:uses?|is\s+using|relies\s+on|swears\s+by)\s+(?P<value>.+?)"
@@ -765,16 +785,23 @@ TABLE: tuple[Row, ...] = (
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
         (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    Row("living", r"(?P<value>(?!(?:is|has|works?|lives?|does|do)\b)[a-z]+\s+[\w -]{1,30}?)"
+                  r"\s+for\s+a\s+living\b.*",
+        (("I drive trucks for a living, mostly long haul.", "job title", "drives trucks"),)),
     Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?)\b)[a-z]+\s+[\w -]{1,30}?)"
                  r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
         (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
     Row("hobby", r"(?P<value>(?:knit|crochet|sew|paint|draw|sketch|sculpt|garden|bake|surf|ski"
                  r"|snowboard|climb|box|fence|row|sail|dance|sing|swim|cycle|hike|fish|hunt"
-                 r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?)(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly"
-                 r"|competitively|for\s+fun|on\s+weekends"
-                 r"|in\s+(?:a|the)\s+(?:local\s+)?(?:choir|band|club|league|team|group)))?",
+                 r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?"
+                 r"(?:\s+in\s+(?:a|the|my|our|their)\s+(?:(?:local|church|community|school|work"
+                 r"|university|college)\s+)?(?:choir|band|club|league|team|group|orchestra))?)"
+                 r"(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly|competitively|for\s+fun"
+                 r"|on\s+(?:weekends|\w+days)))?",
         (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
-                                                 "paints watercolors"))),
+                                                 "paints watercolors"),
+         ("I sing in my church choir on Sundays.", "skill:sing",
+          "sings in their church choir"))),
     Row("activity", r"(?:goes|go|is\s+going)\s+(?P<value>(?:rock\s+|ice\s+|trail\s+|scuba\s+|sea\s+"
                     r"|wild\s+|cross-country\s+)?(?:climbing|bouldering|running|hiking|swimming"
                     r"|cycling|skiing|snowboarding|surfing|kayaking|fishing|camping|dancing|diving"
@@ -915,8 +942,20 @@ _DROPPED_I_AM_RE = re.compile(
 )
 # A job said without the "I": "Nurse here", "Retired teacher, 70, ...", "Senior developer now".
 _BARE_JOB_RE = re.compile(
-    rf"^(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$))", _I
+    rf"^(?!(?:been|was|used\s+to\s+be)\b)(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$"
+    r"|\s+(?:at|for)\s+[^,.!?]+,))"  # "Full-stack dev at a travel startup, remote, ..."
+    r"(?P<first>[\w-]+)",
+    _I,
 )
+
+
+def _bare_job(found: re.Match[str]) -> str:
+    """ "I am a " before the job, which loses the capital it had only for opening the
+    sentence: "Nurse here" is "I am a nurse here", "SRE at Monzo" keeps its letters."""
+    first = found["first"]
+    return "I am a " + (first if first.isupper() else first[:1].lower() + first[1:])
+
+
 # An introduction that opens with the age: "41, dad of two, software architect at a bank".
 _BARE_AGE_RE = re.compile(
     r"^(?=\d{1,3}\s*,\s*(?:[\w-]+\s+){0,3}?(?:single|married|divorced|widowed|engaged|dad|mom|mum"
@@ -934,7 +973,7 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
-    (_BARE_JOB_RE, "I am a "),
+    (_BARE_JOB_RE, _bare_job),
     (_BARE_AGE_RE, "I am "),
     (_DROPPED_I_AM_RE, "I am "),
     (
@@ -977,6 +1016,11 @@ _FAVORITE_LAST_RE = re.compile(
     r"^(?P<value>(?!(?:this|that|it|these|those|which|what|who|he|she|they|there)\b)[\w'-]+"
     r"(?:\s+[\w'-]+){0,2})\s+(?:is|are)\s+(?:still\s+)?my\s+(?P<top>(?:all-time\s+)?"
     rf"(?:favou?rite|fave))(?:\s+(?!{_STILL_NOW}$)(?P<noun>[\w ]{{1,20}}?))?(?:\s+{_STILL_NOW})?$",
+    _I,
+)
+_NATIVE_LAST_RE = re.compile(
+    r"^(?P<value>(?-i:[A-Z])\w+)\s+is\s+my\s+(?P<which>(?:native|first|mother)\s+(?:language"
+    r"|tongue))$",
     _I,
 )
 # In a chat, "the" can only mean the speaker's own: "The appointment is May 16", "The defence
@@ -1052,6 +1096,8 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     me = speaker(clause)
     if _household(clause):
         text = _THE_MINE_RE.sub("my ", text, count=1)
+    if native := _NATIVE_LAST_RE.match(text):
+        text = f"my {native['which']} is {native['value']}"
     if favorite := _FAVORITE_LAST_RE.match(text):
         noun = f" {favorite['noun']}" if favorite["noun"] else ""
         text = f"my {favorite['top']}{noun} is {favorite['value']}"
@@ -1266,11 +1312,12 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
     match = _compiled(row.pattern).fullmatch(reading.rest.strip(" .,!;:"))
     if match is None:
         return []
-    found = [
-        fact
+    built = [
+        (raw, fact)
         for raw in _values(row, match["value"])
         if (fact := _build(row.facet, row, reading.who, raw, match, clause))
     ]
+    found = _one_per_slot(built, row, reading.who, match, clause)
     if not found:
         return []
     for group, raw in match.groupdict().items():
@@ -1278,6 +1325,31 @@ def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
             extra = _build(group, row, reading.who, raw, match, clause)
             found.extend([extra] if extra else [])
     return found
+
+
+def _one_per_slot(
+    built: list[tuple[str, Parsed]], row: Row, who: Who, match: re.Match[str], clause: Clause
+) -> list[Parsed]:
+    """A list's values that fill one slot are one fact: "TypeScript and Go" are both the
+    programming language, where two facts would have the second supersede the first."""
+    slots: dict[str, list[str]] = {}
+    for raw, fact in built:
+        slots.setdefault(fact.slot, []).append(raw)
+    out = []
+    for raw, fact in built:
+        shared = slots[fact.slot]
+        if len(shared) == 1:
+            out.append(fact)
+        elif raw == shared[0]:
+            joined = _build(row.facet, row, who, _listed(shared, row, clause), match, clause)
+            out.append(joined or fact)
+    return out
+
+
+def _listed(raws: list[str], row: Row, clause: Clause) -> str:
+    """ "Python, Rust and Go": the values as read, "some Go" as "Go"."""
+    shown = [v.shown for raw in raws if (v := FACETS[row.facet].read(raw, clause))]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 # What a sentence about a named person may say: a capitalised word is not always a person
@@ -1400,14 +1472,24 @@ _MENTION_RE = re.compile(
 )
 
 
+# "with my wife and our two boys": so is a count of them.
+_COUNT_MENTION_RE = re.compile(
+    r"(?i:\b(?:my|our)\s+(?P<count>(?:two|three|four|five|six|\d)\s+(?:little\s+|young\s+)?"
+    rf"(?:{RELATION_RE})(?:s|ren)?))\b"
+)
+
+
 def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
     if me is None:
         return []
-    found = (
+    found = [
         _relation_fact(me, m["rel"], m["name"], clause)
         for m in _MENTION_RE.finditer(clause.text)
         if m.start() > 0
-    )
+    ]
+    for m in _COUNT_MENTION_RE.finditer(clause.text):
+        if m.start() > 0:
+            found += _table_facts(_Reading(me, f"has {m['count']}"), clause, False)
     return [f for f in found if f is not None]
 
 

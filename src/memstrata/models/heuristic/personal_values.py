@@ -89,7 +89,12 @@ def place(raw: str, clause: Clause) -> Value | None:
     shown = _cut(_PLACE_LEAD_RE.sub("", raw.strip()))
     if not _proper(shown, 4, clause) or shown.lower() in _known_things():
         return None
+    if re.fullmatch(r"[A-Z]{3,6}", shown) and shown not in _PLACE_ACRONYMS:
+        return None  # "HSBC", "IBM": an organisation
     return Value(_title(shown), shown.lower())
+
+
+_PLACE_ACRONYMS = frozenset(["NYC", "USA", "UAE", "NOLA", "NSW", "QLD", "PNW", "DFW", "ACT"])
 
 
 _DEPARTMENTS = wordset(
@@ -135,6 +140,12 @@ def company(raw: str, clause: Clause) -> Value | None:
     """An organisation written with capitals: after "I quit", "smoking" is none."""
     found = org(raw, clause)
     return found if found and not found.shown.islower() else None
+
+
+def employer_moved_to(raw: str, clause: Clause) -> Value | None:
+    """Where someone moved to that is no place and no product: "HSBC", not "AWS"."""
+    found = company(raw, clause)
+    return None if found is None or found.key in _known_things() else found
 
 
 def name(raw: str, clause: Clause) -> Value | None:
@@ -568,7 +579,7 @@ def none_of(raw: str, clause: Clause) -> Value | None:
 
 def hobby(raw: str, clause: Clause) -> Value | None:
     """A pastime said as a verb: "knit" reads as "knits", keyed by the verb."""
-    verb, _, rest = raw.lower().strip().partition(" ")
+    verb, _, rest = re.sub(r"\b(?:my|our)\b", "their", raw.lower().strip()).partition(" ")
     base = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
     third = base + ("es" if base.endswith(("sh", "ch", "x", "s")) else "s")
     shown = f"{third} {rest}".strip()

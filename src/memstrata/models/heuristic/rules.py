@@ -325,7 +325,8 @@ _DUE_RE = re.compile(
     _I,
 )
 _EVENT_RE = re.compile(
-    rf"^(?P<pre>.*?)\b(?P<event>{EVENT_WORDS})(?:\s+date)?\s+"
+    rf"^(?P<pre>.*?)\b(?P<event>{EVENT_WORDS})(?:\s+date)?"
+    r"(?:\s+with\s+(?:the\s+)?(?P<with>(?:[\w'-]+\s+){0,2}?[\w'-]+))?\s+"
     r"(?:is\s+(?:now\s+)?(?:scheduled\s+|planned\s+|set\s+|booked\s+)?(?:for|on)?"
     r"|will\s+be(?:\s+on)?|happens(?:\s+on)?|takes\s+place(?:\s+on)?|:"
     r"|(?:was|has\s+been|is|got)?\s*(?:moved|pushed|rescheduled|slipped|shifted|delayed)"
@@ -407,7 +408,8 @@ def deadline(clause: Clause) -> Parsed | None:
 def event_date(clause: Clause) -> Parsed | None:
     match = _EVENT_RE.match(clause.text)
     if match:
-        event, raw, rest = match["event"], match["pre"], match["rest"]
+        # "The meeting with the bank is on Tuesday" is the bank's meeting
+        event, raw, rest = match["event"], match["with"] or match["pre"], match["rest"]
     elif ship := _WE_SHIP_RE.match(clause.text):
         event, raw, rest = ship["verb"], None, ship["rest"]
     else:
