@@ -1428,6 +1428,7 @@ LATE_CONVERSATIONS = (
             said(
                 "I finally got a job! Junior analyst at Deloitte.",
                 change("work", "deloitte", "unemployed"),
+                fact("work", "junior analyst"),  # listed in session 11, read since
             ),
             said(
                 "We moved out of Brooklyn, we're in Jersey City now",

@@ -239,6 +239,13 @@ DIALOGUES = {
         [("I work at Barclays.", "Okay."), ("I've moved to HSBC since we last talked.", "Ok.")],
         ["The user works at HSBC."],
     ),
+    "a job said without an I ends being out of work": (
+        [
+            ("I'm unemployed at the moment.", "Sorry to hear."),
+            ("I finally got a job! Junior analyst at Deloitte.", "Congrats!"),
+        ],
+        ["The user works as a junior analyst.", "The user works at Deloitte."],
+    ),
     "a count said with now": (
         [("We have two cats.", "Cute."), ("Three now, we adopted a kitten.", "Aww.")],
         ["The user has three cats."],

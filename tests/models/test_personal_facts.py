@@ -291,6 +291,10 @@ def test_introductions_and_lists(text, found):
             "full-stack dev",
         ),
         ("I code in Python, Rust and Go.", "tool:programming language", "python, rust and go"),
+        ("Junior analyst at Deloitte.", "employer", "deloitte"),
+        ("I was an electrician for 40 years.", "former job", "electrician"),
+        ("My manager is super chill, her name is Dana.", "manager", "dana"),
+        ("My manager is great. Her name is Dana.", "manager", "dana"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

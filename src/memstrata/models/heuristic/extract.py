@@ -74,7 +74,7 @@ _SPLIT_RE = re.compile(
     r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
-    r"|,\s*(?=(?i:he|she)(?:'s|\s))"
+    r"|,\s*(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
     # "My English is not perfect, Polish is my native language"
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s))",
 )
@@ -569,7 +569,8 @@ def _speaker_name(name: str | None) -> str | None:
 def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     """Facts in `turn`; the assistant's only where the user said nothing on that slot."""
     user_side, assistant_side = _sides(turn)
-    user = _side_facts(user_side, _naming_referent(turn.user, turn.referent))
+    user_text = personal.naming_relatives(_naming_referent(turn.user, turn.referent))
+    user = _side_facts(user_side, user_text)
     taken = {(f.subject, f.slot) for f in user}
     assistant = [
         f for f in _side_facts(assistant_side, turn.assistant) if (f.subject, f.slot) not in taken

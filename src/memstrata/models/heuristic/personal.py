@@ -390,8 +390,8 @@ TABLE: tuple[Row, ...] = (
     Row("left gym", r"(?:cancell?ed|quit|left|stopped\s+going\s+to)\s+(?:my\s+)?(?P<value>.+?)"
                     r"(?:\s+(?:membership|last|this|in|on)\b.*)?",
         (("I cancelled PureGym.", "member:gym", "puregym"),)),
-    Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?"
-                    r"(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+))?",
+    Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)"
+                    r"(?:\s+as\s+(?P<title>.+))?(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
@@ -942,8 +942,11 @@ _DROPPED_I_AM_RE = re.compile(
 )
 # A job said without the "I": "Nurse here", "Retired teacher, 70, ...", "Senior developer now".
 _BARE_JOB_RE = re.compile(
-    rf"^(?!(?:been|was|used\s+to\s+be)\b)(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$"
-    r"|\s+(?:at|for)\s+[^,.!?]+,))"  # "Full-stack dev at a travel startup, remote, ..."
+    r"^(?!(?:been|was|used\s+to\s+be|i|i'm|im|we|we're|you|he|she|they|it|my|our|his|her"
+    r"|their)\b)"
+    rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$"
+    # "Full-stack dev at a travel startup, remote, ...", "Junior analyst at Deloitte."
+    r"|\s+(?:at|for)\s+[^,.!?]+(?:,|[.!]*$)))"
     r"(?P<first>[\w-]+)",
     _I,
 )
@@ -1560,6 +1563,26 @@ _GONE_IT_RE = re.compile(
     r"|returned|lost)\s+(?:it|them)\b",
     _I,
 )
+
+
+# "My manager is super chill, her name is Dana": the name is the relative's.
+_THEIR_NAME_AFTER_RE = re.compile(
+    rf"\b(?P<my>my|our)\s+(?:(?:new|current|older|younger|little|big)\s+)?(?P<rel>{RELATION_RE})\b"
+    r"(?P<between>[^.!?;]{0,80}?(?:,|[.!?]|\s+and)\s+)(?P<theirs>his|her|their)\s+name\s+is\b",
+    _I,
+)
+
+
+def naming_relatives(text: str) -> str:
+    """`text` with a "her name is" that follows a nameless relative said as theirs."""
+
+    def named(m: re.Match[str]) -> str:
+        whose = f"{m['my']} {m['rel']}'s"
+        if m["theirs"][:1].isupper():
+            whose = whose[:1].upper() + whose[1:]
+        return f"{m.group(0)[: m.start('theirs') - m.start()]}{whose} name is"
+
+    return _THEIR_NAME_AFTER_RE.sub(named, text)
 
 
 @cache
