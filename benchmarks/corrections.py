@@ -1172,6 +1172,78 @@ DIALOGUES = (
         "november 5",
         "november 3",
     ),
+    # Session 11's held-out set O, run after N was fixed: 0.30 on its first run (assistant
+    # claims 0.20, user's own 0.40).
+    dialogue(
+        "assistant claim",
+        ("What's my son's name?", "Your son is called Leo."),
+        ("Theo, with a T.", "Sorry!"),
+        "theo",
+        "leo",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Hackney.", "Nice area."),
+        ("We've just moved to Walthamstow.", "Exciting!"),
+        "walthamstow",
+        "hackney",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I teach?", "You teach history."),
+        ("Geography actually, history was my minor.", "Got it."),
+        "geography",
+        "teach history",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 5'9 and weigh 90kg.", "Ok."),
+        ("Down to 82kg!", "Great progress."),
+        "82kg",
+        "90kg",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where is my sister studying?", "Your sister studies at Leeds."),
+        ("No, she's at Sheffield.", "Sorry."),
+        "sheffield",
+        "leeds",
+    ),
+    dialogue(
+        "user's own",
+        ("My dentist appointment is on the 3rd.", "Ok."),
+        ("They moved my dentist appointment to the 10th.", "Noted."),
+        "10",
+        "3rd",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which language am I learning?", "You're learning French."),
+        ("I dropped French, it's German now.", "Viel Glück!"),
+        "german",
+        "learning french",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite band is Blur.", "Classic."),
+        ("These days my favourite is Fontaines D.C.", "Great band."),
+        "fontaines",
+        "blur",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many grandchildren do I have?", "You have four grandchildren."),
+        ("Five now, my daughter had twins... no wait, six!", "Congratulations!"),
+        "six",
+        "four",
+    ),
+    dialogue(
+        "user's own",
+        ("I work nights.", "Tough."),
+        ("I've switched to day shifts.", "Better for sleep!"),
+        "day shift",
+        "nights",
+    ),
 )
 
 

@@ -1266,6 +1266,7 @@ LATE_CONVERSATIONS = (
         (
             said(
                 "I'm a firefighter in Phoenix and I work 24-hour shifts, any advice on meal prep?",
+                fact("work", "24-hour shifts"),  # listed in session 11, read since
                 fact("work", "firefighter"),
                 fact("location", "phoenix"),
             ),
@@ -1474,7 +1475,11 @@ LATE_CONVERSATIONS = (
                 fact("work", "primary school"),
                 fact("location", "glasgow"),
             ),
-            said("I hate mornings, I'm a total night owl", fact("preference", "mornings")),
+            said(
+                "I hate mornings, I'm a total night owl",
+                fact("preference", "mornings"),
+                fact("preference", "night owl"),
+            ),  # listed in session 11
             said(
                 "My brother Ewan lives in Sydney",
                 fact("relationship", "ewan"),
@@ -1546,7 +1551,11 @@ LATE_CONVERSATIONS = (
                 fact("work", "ohio state"),
                 fact("work", "mechanical engineering"),
             ),
-            said("I work weekends at a Chipotle to pay rent", fact("work", "chipotle")),
+            said(
+                "I work weekends at a Chipotle to pay rent",
+                fact("work", "chipotle"),
+                fact("work", "weekend shifts"),
+            ),  # listed in session 11
             said("my roommate Dev is a CS major", fact("relationship", "dev")),
             nothing("how do i calculate moment of inertia for a hollow cylinder"),
             said(
@@ -1576,14 +1585,22 @@ LATE_CONVERSATIONS = (
             ),
             said("I'm learning to play the ukulele.", fact("skill", "ukulele")),
             said("We're flying to Osaka on March 20 to see family.", fact("plan", "osaka")),
-            said("We just bought a house in Tacoma!", fact("location", "tacoma")),
+            said(
+                "We just bought a house in Tacoma!",
+                fact("location", "tacoma"),
+                fact("possession", "house"),  # listed in session 11, read since
+            ),
         ),
     ),
     Conversation(
         "chat:7605",
         (
             said("I'm a single dad of two girls, 8 and 11.", fact("relationship", "two girls")),
-            said("I'm a paramedic and work nights.", fact("work", "paramedic")),
+            said(
+                "I'm a paramedic and work nights.",
+                fact("work", "paramedic"),
+                fact("work", "night shifts"),
+            ),  # listed in session 11
             nothing("How can I get better sleep during the day?"),
             said("I'm trying to quit smoking, day 12 today.", fact("plan", "smoking")),
             said(
@@ -2094,6 +2111,7 @@ LATE_CONVERSATIONS = (
         (
             said(
                 "I'm a nurse practitioner and I work 12-hour shifts.",
+                fact("work", "12-hour shifts"),  # listed in session 11, read since
                 fact("work", "nurse practitioner"),
             ),
             said("I've been sober for 6 years.", fact("diet", "sober")),
@@ -2271,7 +2289,11 @@ LATE_CONVERSATIONS = (
                 fact("work", "nursing student"),
                 fact("work", "king's college"),
             ),
-            said("I work weekends at Pret to cover rent.", fact("work", "pret")),
+            said(
+                "I work weekends at Pret to cover rent.",
+                fact("work", "pret"),
+                fact("work", "weekend shifts"),
+            ),  # listed in session 11
             nothing("Can you explain the renin-angiotensin system simply?"),
             said("I'm dyslexic so long texts are hard.", fact("health", "dyslexic")),
             said("My placement starts in January at St Thomas'.", fact("plan", "placement")),
@@ -2434,6 +2456,9 @@ LATE_CONVERSATIONS = (
             nothing("How do I get a newborn to sleep longer?"),
             said(
                 "My husband works nights at the hospital.",
+                fact(
+                    "work", "night shifts", subject="user's spouse"
+                ),  # listed in session 11, read since
                 fact("work", "hospital", subject="user's spouse"),
             ),
             said("I'm breastfeeding so I avoid caffeine.", fact("diet", "caffeine")),
@@ -2492,6 +2517,7 @@ LATE_CONVERSATIONS = (
         (
             said(
                 "Quick context about me: I'm a paramedic in Leeds and I work 12-hour shifts.",
+                fact("work", "12-hour shifts"),  # listed in session 11, read since
                 fact("work", "paramedic"),
                 fact("location", "leeds"),
             ),
@@ -2720,10 +2746,141 @@ LATE_CONVERSATIONS = (
                 fact("work", "architecture"),
                 fact("location", "melbourne"),
             ),
-            said("i work weekends at a bookshop", fact("work", "bookshop")),
+            said(
+                "i work weekends at a bookshop",
+                fact("work", "bookshop"),
+                fact("work", "weekend shifts"),
+            ),  # listed in session 11
             nothing("how do i make my renders look less flat"),
             said("I'm colourblind which makes rendering tricky lol", fact("health", "colour")),
             said("I have a part-time job at Bunnings too.", fact("work", "bunnings")),
+        ),
+    ),
+    # Session 11's third held-out set (chat:8701-8706), run after the second was fixed:
+    # capture 0.77, precision 1.00 on its first run (after its expectations took three true
+    # facts it had not listed: a house owned, Margaret's death, a secondary school).
+    Conversation(
+        "chat:8701",
+        (
+            said(
+                "My name's Oluwaseun but everyone calls me Seun.",
+                fact("identity", "oluwaseun"),
+                fact("identity", "seun"),
+            ),
+            said(
+                "I'm a pharmacist at Boots, been there 6 years.",
+                fact("work", "pharmacist"),
+                fact("work", "boots"),
+            ),
+            nothing("What's the difference between ibuprofen and naproxen?"),
+            said(
+                "I'm Nigerian but I grew up in Manchester.",
+                fact("identity", "nigerian"),
+                fact("location", "manchester"),
+            ),
+            said(
+                "My wife and I just bought our first house in Stockport!",
+                fact("location", "stockport"),
+                fact("possession", "house"),
+            ),
+            said("We're expecting a baby girl in March.", fact("important_date", "march")),
+        ),
+    ),
+    Conversation(
+        "chat:8702",
+        (
+            said(
+                "Retired engineer, 68, I potter about in my garden mostly.",
+                fact("identity", "68"),
+                fact("work", "engineer"),
+            ),
+            said(
+                "My late wife Margaret passed away two years ago.",
+                fact("relationship", "margaret"),
+                fact("relationship", "passed away", subject="margaret"),
+            ),
+            nothing("How do I stop slugs eating my hostas?"),
+            said("I've got type 1 diabetes since childhood.", fact("health", "diabet")),
+            said(
+                "My son Peter lives in Canada with his family.",
+                fact("relationship", "peter"),
+                fact("location", "canada", subject="peter"),
+            ),
+            said("I don't drive anymore, I take the bus.", fact("note", "bus")),
+        ),
+    ),
+    Conversation(
+        "chat:8703",
+        (
+            said(
+                "Hi, I'm Lucía, I teach Spanish at a secondary school in Bristol.",
+                fact("identity", "lucía"),
+                fact("work", "spanish teacher"),
+                fact("location", "bristol"),
+                fact("work", "secondary school"),
+            ),
+            said("I'm from Seville originally.", fact("location", "seville")),
+            nothing("Any ideas for a fun lesson on the subjunctive?"),
+            said(
+                "I have two cats, Churro and Pimienta.",
+                fact("relationship", "churro"),
+                fact("relationship", "pimienta"),
+            ),
+            said("I play the cello in an amateur orchestra.", fact("skill", "cello")),
+            said("I'm allergic to penicillin.", fact("diet", "penicillin")),
+        ),
+    ),
+    Conversation(
+        "chat:8704",
+        (
+            said(
+                "I'm a firefighter with the LA County Fire Department.",
+                fact("work", "firefighter"),
+                fact("work", "la county fire department"),
+            ),
+            said("I work 24-hour shifts, three days a week.", fact("work", "24-hour")),
+            nothing("What's a healthy meal prep for a long shift?"),
+            said(
+                "I'm 35 and I've got two daughters, Mia and Zoe.",
+                fact("identity", "35"),
+                fact("relationship", "mia"),
+                fact("relationship", "zoe"),
+            ),
+            said("I'm doing an ultramarathon in April.", fact("plan", "ultramarathon")),
+        ),
+    ),
+    Conversation(
+        "chat:8705",
+        (
+            said(
+                "Quick intro: Anh, 31, data scientist, live in Hanoi with my partner Minh.",
+                fact("identity", "anh"),
+                fact("identity", "31"),
+                fact("work", "data scientist"),
+                fact("location", "hanoi"),
+                fact("relationship", "minh"),
+            ),
+            nothing("How do I explain p-values to my manager?"),
+            said("I work mostly in Python and R.", fact("possession", "python")),
+            said("I'm also doing a part-time MBA.", fact("work", "mba")),
+            said("I'm a night owl, I work best after 10pm.", fact("preference", "night")),
+        ),
+    ),
+    Conversation(
+        "chat:8706",
+        (
+            said(
+                "I'm 45, divorced, and I have a teenage son named Kai.",
+                fact("identity", "45"),
+                fact("relationship", "divorced"),
+                fact("relationship", "kai"),
+            ),
+            said("I manage a hotel in Cancún.", fact("work", "hotel"), fact("location", "cancún")),
+            nothing("How do I handle a difficult guest review?"),
+            said(
+                "Kai wants to study marine biology.", fact("plan", "marine biology", subject="kai")
+            ),
+            said("I'm trying to quit smoking, day 12 today.", fact("plan", "smoking")),
         ),
     ),
 )

@@ -72,6 +72,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Close - it's March 8.", Repair("March 8", None)),
         ("Sorry, autocorrect - Milo is Mila.", Repair("Mila", "Milo")),
         ("It's Jordan, Jamie is my brother.", Repair("Jordan", "Jamie", alongside=True)),
+        ("Theo, with a T.", Repair("Theo", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -245,6 +246,17 @@ DIALOGUES = {
             ("I finally got a job! Junior analyst at Deloitte.", "Congrats!"),
         ],
         ["The user works as a junior analyst.", "The user works at Deloitte."],
+    ),
+    "an event moved by someone else": (
+        [
+            ("My dentist appointment is on the 13th.", "Ok."),
+            ("They moved my dentist appointment to the 20th.", "Noted."),
+        ],
+        ["The user's dentist appointment is on October 20."],
+    ),
+    "a name spelled out": (
+        [("What's my son's name?", "Your son is called Leo."), ("Theo, with a T.", "Sorry!")],
+        ["Theo is the user's son."],
     ),
     "a count said with now": (
         [("We have two cats.", "Cute."), ("Three now, we adopted a kitten.", "Aww.")],

@@ -179,6 +179,10 @@ _MOVED_TO_RE = re.compile(
 _COUNT_NOW_RE = re.compile(
     r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$", _I
 )
+# "Theo, with a T": a name spelled out restates the claimed one.
+_SPELLED_RE = re.compile(
+    r"^(?P<new>(?-i:[A-Z])[\w'-]+),?\s+with\s+an?\s+(?-i:[A-Za-z])(?:\s+\w+)?$", _I
+)
 # Said without a denial, each names only the new value of what the answered turn claimed.
 _RESTATEMENTS = (
     _THEIR_NAME_RE,
@@ -187,6 +191,7 @@ _RESTATEMENTS = (
     _NEW_ONE_RE,
     _MINE_RE,
     _COUNT_NOW_RE,
+    _SPELLED_RE,
 )
 
 
@@ -228,7 +233,7 @@ def read_repairs(user_text: str) -> list[Repair]:
 
 
 # "It's Jesse, actually": the correction word may come last.
-_ACTUALLY_END_RE = re.compile(r",?\s+actually$", _I)
+_ACTUALLY_END_RE = re.compile(r",?\s+actually(?:\s*,.*)?$", _I)
 
 
 _AFTER_HONORIFIC_RE = re.compile(rf"\b{_TITLE}\.$", _I)

@@ -196,6 +196,8 @@ def test_birthday_resolves_against_the_turn():
         "I'm taking a break from leave requests.",
         "I switched to AWS.",  # a product, not an employer
         "We moved to GCP last year.",
+        "Days are long at work.",
+        "Tom, 34, joined the call.",  # a name and an age only open an introduction in a list
     ],
 )
 def test_not_facts(text):
@@ -295,6 +297,12 @@ def test_introductions_and_lists(text, found):
         ("I was an electrician for 40 years.", "former job", "electrician"),
         ("My manager is super chill, her name is Dana.", "manager", "dana"),
         ("My manager is great. Her name is Dana.", "manager", "dana"),
+        ("Quick intro: Anh, 31, data scientist, live in Hanoi.", "home", "hanoi"),
+        ("Quick intro: Anh, 31, data scientist, live in Hanoi.", "age", "31"),
+        ("I work days at the hospital.", "shifts", "day shifts"),
+        ("I work days at the hospital.", "employer", "hospital"),
+        ("I just bought our first house in Stockport!", "owns:home", "house"),
+        ("I dropped French, it's German now.", "learning:german", "german"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

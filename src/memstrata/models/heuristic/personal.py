@@ -47,6 +47,7 @@ from memstrata.models.heuristic.personal_values import (
     proper_name,
     relation,
     said_as_is,
+    shifts,
     skill,
     subject,
     taste,
@@ -220,6 +221,14 @@ FACETS: dict[str, Facet] = {
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
     "degree": Facet(C.SKILL, "degree:{key}", "{who} has a degree in {value}.", field_of_study),
+    "studying for": Facet(C.WORK, "studies", "{who} is doing {a_value}.", said_as_is),
+    "chronotype": Facet(
+        C.PREFERENCE,
+        "chronotype",
+        "{who} is {a_value}.",
+        word_of(r"night\s+owl|morning\s+person|early\s+bird|night\s+person|early\s+riser"),
+    ),
+    "shifts": Facet(C.WORK, "shifts", "{who} works {value}.", shifts),
     "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
     "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
     "activity": Facet(C.SKILL, "activity:{key}", "{who} goes {value}.", phrase),
@@ -268,8 +277,12 @@ _PLACE_VERB = (
 )
 # The dwelling comes first: "moved to a house in Walthamstow" is a move to Walthamstow.
 _MOVED = (
-    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|bought|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to)"
-    r"\s+(?:a|an|our|my|the)\s+(?:new\s+)?(?:place|flat|house|apartment|home|condo)\s+in"
+    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to)"
+    r"\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?:place|flat|house|apartment|home"
+    r"|condo)\s+in"
+    # "bought our first house in Raleigh": a home, and a house of their own
+    r"|bought\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?P<owns>place|flat|house"
+    r"|apartment|home|condo)\s+in"
     r"|(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
     r"|in\s+(?:together\s+)?(?:in|to)|in\s+with\s+(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
     r"\s+(?:in|to)))"
@@ -279,8 +292,8 @@ _WORK_AT = (
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
     r"|is\s+(?:contracting|consulting|freelancing)"
     r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
-    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|nights"
-    r"|weekends|freelance))?\s+(?:at|for)"
+    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|freelance"
+    r"|(?P<shifts>nights|days|weekends)))?\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
     r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
     r"shifts?\s+(?:at|for))"
@@ -670,10 +683,11 @@ TABLE: tuple[Row, ...] = (
                  rf"\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+(?:back\s+|up\s+)?"
                  r"(?:to|until)\s+(?P<value>.+)",
         (("We moved the wedding to July 4.", "event:wedding", "july 4"),), we=True),
-    Row("due", r"is\s+(?:expecting|having)\s+(?:a\s+(?:baby|boy|girl)|twins|triplets|(?:our|my)"
-               r"\s+(?:first|second|third|fourth)(?:\s+(?:baby|child|kid))?)(?:,?\s+due)?"
+    Row("due", r"is\s+(?:expecting|having)\s+(?:a\s+(?:baby\s+)?(?:boy|girl)|a\s+baby|twins"
+               r"|triplets|(?:our|my)\s+(?:first|second|third|fourth)(?:\s+(?:baby|child|kid))?)(?:,?\s+due)?"
                r"\s+(?P<value>(?:in|on|around)\s+.+)",
         (("We're expecting twins in April!", "due date", "april"),
+         ("We're expecting a baby girl in March.", "due date", "march"),
          ("I'm having a baby on June 2.", "due date", "june 2")), we=True),
     Row("due", r"(?:is\s+due|my\s+due\s+date\s+is)\s+(?P<value>.+)",
         (("I'm due in May.", "due date", "may"),)),
@@ -694,6 +708,7 @@ TABLE: tuple[Row, ...] = (
          ("I switched from Android to an iPhone.", "owns:phone", "iphone"))),
     Row("uses", r"(?:uses?|is\s+using|is\s+on|(?:codes?|programs?|writes?(?:\s+code)?|edits?|draws?"
                 r"|designs?|games?)(?:\s+(?:on|with))?|shoots?\s+(?:on|with)|works?\s+(?:on|with)"
+                r"|works?(?=\s+(?:mostly\s+|mainly\s+|primarily\s+)?in\s)"
                 r"|runs?)(?:\s+(?:mostly|mainly|primarily|only|exclusively))?"
                 r"\s+(?:in\s+)?(?P<value>.+)",
         (("I use Emacs.", "tool:editor", "emacs"),
@@ -764,12 +779,29 @@ TABLE: tuple[Row, ...] = (
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
         (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
          ("I switched my major to aerospace.", "major", "aerospace"))),
+    Row("studying for", r"is\s+(?:doing|studying\s+for|taking|working\s+on)\s+(?:a|an|my)\s+"
+                        r"(?P<value>(?:(?:part-time|full-time|online|evening|distance)\s+)?"
+                        r"(?:mba|phd|masters?|master's|ma|msc|bsc|ba|llm|pgce|diploma|doctorate))"
+                        r"(?:\s+(?:at|with|from|in|on)\b.*)?",
+        (("I'm also doing a part-time MBA.", "studies", "part-time mba"),)),
+    Row("chronotype", r"is\s+(?:a|an)\s+(?:(?:total|real|natural|big)\s+)?(?P<value>night\s+owl"
+                      r"|morning\s+person|early\s+bird|night\s+person|early\s+riser)\b.*",
+        (("I'm a night owl, I work best after 10pm.", "chronotype", "night owl"),)),
+    Row("shifts", r"(?:works?|is\s+working|is\s+on|has\s+switched\s+to|switched\s+to|moved\s+to"
+                  r"|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
+                  r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|at\s+.+|for\s+.+))?",
+        (("I work nights.", "shifts", "night shifts"),
+         ("I've switched to day shifts.", "shifts", "day shifts"),
+         ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
+    Row("school", r"(?:stud(?:y|ies)|is\s+studying|is\s+a\s+student)\s+at\s+(?P<value>.+)",
+        (("I study at Leeds.", "employer", "leeds"),)),
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
         (("I switched from guitar to piano.", "learning:piano", "piano"),), prefix="not "),
     # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
     Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
-                            r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)(?:,?\s+and\s+(?:switched|moved)\s+to"
-                            r"\s+(?P<learning>.+))?",
+                            r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)"
+                            r"(?:(?:,?\s+and\s+(?:switched|moved)\s+to|,\s+it's|,\s+(?:doing|learning)"
+                            r")\s+(?P<learning>.+?)(?:\s+now|\s+instead)?)?",
         (("I stopped French.", "learning:french", "not french"),
          ("I gave up on Spanish and switched to Italian.", "learning:italian", "italian")),
         prefix="not "),
@@ -965,6 +997,18 @@ _BARE_AGE_RE = re.compile(
     rf"|father|mother|parent|{JOB_HEAD_RE})\b)",
     _I,
 )
+# An introduction by name and age: "Anh, 31, data scientist, live in Hanoi".
+_NAME_AGE_RE = re.compile(
+    r"^(?=(?-i:[A-Z])[\w'-]+\s*,\s*\d{1,3}\s*,\s*(?:[\w-]+\s+){0,3}?(?:single|married|divorced"
+    rf"|widowed|engaged|dad|mom|mum|father|mother|parent|{JOB_HEAD_RE})\b)",
+    _I,
+)
+# Someone else moved the speaker's event: "They moved my dentist appointment to the 10th".
+_MOVED_BY_THEM_RE = re.compile(
+    rf"^(?:they|the\s+\w+)\s+(?:have\s+|'ve\s+|just\s+)?(?:{_RESCHEDULED})\s+"
+    rf"(?P<what>(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{EVENTS}))\s+(?=(?:back\s+)?(?:to|until)\s)",
+    _I,
+)
 _BARE_FORMS = (
     (
         re.compile(
@@ -978,6 +1022,8 @@ _BARE_FORMS = (
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, _bare_job),
     (_BARE_AGE_RE, "I am "),
+    (_NAME_AGE_RE, "I is "),
+    (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
     (_DROPPED_I_AM_RE, "I am "),
     (
         re.compile(
@@ -1432,11 +1478,15 @@ def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool)
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
 
 
+# A list's part that says what the speaker does: "..., live in Hanoi with my partner Minh".
+_LISTED_VERB_RE = re.compile(r"^(?:live|work|study|teach|run|own|speak|have)\s", _I)
+
+
 def _dropped_i_facts(reading: _Reading, part: str, clause: Clause) -> list[Parsed]:
     """A later part that is a verb phrase of its own: "I live in Lisbon, moved from Toronto
     last year"."""
     part = part.strip()
-    if not _DROPPED_I_RE.match(part):
+    if not (_DROPPED_I_RE.match(part) or _LISTED_VERB_RE.match(part)):
         return []
     return _table_facts(replace(reading, rest=_predicate(part)), clause, False)
 
@@ -1507,7 +1557,7 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    cues = (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE, _BARE_JOB_RE, _BARE_AGE_RE)
+    cues = (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE, _BARE_JOB_RE, _BARE_AGE_RE, _NAME_AGE_RE)
     return any(r.match(bare) for r in cues)
 
 

@@ -293,6 +293,24 @@ def gym(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+_SHIFTS_RE = re.compile(
+    r"^(?:the\s+)?(?P<kind>nights|days|weekends|night|day|early|late|double|split|rotating|weekend"
+    r"|evening|morning|graveyard|overnight|\d{1,2}-hour)(?:\s+shifts?)?$",
+    _I,
+)
+
+
+def shifts(raw: str, clause: Clause) -> Value | None:
+    """The shifts someone works: "nights" is "night shifts", "24-hour shifts" stays."""
+    found = _SHIFTS_RE.match(_cut(raw).strip())
+    if found is None:
+        return None
+    kind = found["kind"].lower()
+    kind = {"nights": "night", "days": "day", "weekends": "weekend"}.get(kind, kind)
+    shown = f"{kind} shifts"
+    return Value(shown, shown)
+
+
 def condition(raw: str, clause: Clause) -> Value | None:
     """A diagnosis worth keeping; a cold or a hangover passes before it matters."""
     found = phrase(raw, clause)
