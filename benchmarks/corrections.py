@@ -1244,6 +1244,78 @@ DIALOGUES = (
         "day shift",
         "nights",
     ),
+    # Session 11's held-out set P, run after O was fixed: 0.40 on its first run (assistant
+    # claims 0.20, user's own 0.60).
+    dialogue(
+        "assistant claim",
+        ("Where does my brother live?", "Your brother lives in Perth."),
+        ("Perth, Scotland, not Australia!", "Ha, noted."),
+        "scotland",
+        "perth.",
+    ),
+    dialogue(
+        "user's own",
+        ("My husband is Mark.", "Hi Mark!"),
+        ("We separated last year, I'm with Paul now.", "Okay."),
+        "paul",
+        "husband is mark",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old am I?", "You're 44."),
+        ("43! Don't age me.", "Sorry!"),
+        "43",
+        "44",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a Python developer.", "Cool."),
+        ("I've moved into management, I'm an engineering manager now.", "Congrats."),
+        "engineering manager",
+        "python developer",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog called?", "Your dog is Rex."),
+        ("Rex was my old dog. Now it's Bella.", "Aww."),
+        "bella",
+        "dog is rex",
+    ),
+    dialogue(
+        "user's own",
+        ("My exam is on June 4.", "Good luck."),
+        ("Exam's been moved to June 11.", "Ok."),
+        "june 11",
+        "june 4",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I work?", "You work at Tesco."),
+        ("Sainsbury's, but close.", "Oops."),
+        "sainsbury",
+        "tesco",
+    ),
+    dialogue(
+        "user's own",
+        ("I have a cat named Luna.", "Cute."),
+        ("Sadly Luna died last month.", "I'm sorry."),
+        "died",
+        "cat named luna",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I drive?", "You drive a Ford Focus."),
+        ("I sold it, I take the train now.", "Okay."),
+        "train",
+        "drive a ford focus",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning the violin.", "Lovely."),
+        ("I gave up the violin, too hard.", "Fair."),
+        "no longer",
+        "is learning the violin",
+    ),
 )
 
 

@@ -2883,6 +2883,127 @@ LATE_CONVERSATIONS = (
             said("I'm trying to quit smoking, day 12 today.", fact("plan", "smoking")),
         ),
     ),
+    # Session 11's fourth held-out set (chat:8801-8806), run after the third was fixed:
+    # capture 0.70, precision 1.00 on its first run (after its expectations took a true fact
+    # it had not listed, "engaged", and this benchmark's category for "uses BSL").
+    Conversation(
+        "chat:8801",
+        (
+            said(
+                "I'm a stay at home dad to three kids under 8.",
+                fact("work", "stay-at-home"),
+                fact("relationship", "three"),
+            ),
+            said(
+                "My wife Chloe is an airline pilot so she's away a lot.",
+                fact("relationship", "chloe"),
+                fact("work", "pilot", subject="chloe"),
+            ),
+            nothing("How do I get my kids to eat vegetables?"),
+            said("We live just outside Dublin.", fact("location", "dublin")),
+            said(
+                "Our youngest, Freddie, has a peanut allergy.",
+                fact("relationship", "freddie"),
+                fact("diet", "peanut", subject="freddie"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8802",
+        (
+            said("I'm deaf and I use BSL.", fact("health", "deaf"), fact("possession", "bsl")),
+            said(
+                "I work as a graphic designer for a charity in Glasgow.",
+                fact("work", "graphic designer"),
+                fact("work", "charity"),
+                fact("location", "glasgow"),
+            ),
+            nothing("Which font is most readable for posters?"),
+            said(
+                "I'm 27 and engaged to my partner Ross.",
+                fact("identity", "27"),
+                fact("relationship", "ross"),
+                fact("relationship", "engaged"),
+            ),
+            said("We're getting married next August.", fact("plan", "married")),
+        ),
+    ),
+    Conversation(
+        "chat:8803",
+        (
+            said(
+                "Hey, Marco here. I own a pizzeria in Naples.",
+                fact("identity", "marco"),
+                fact("work", "pizzeria"),
+                fact("location", "naples"),
+            ),
+            said("I've been making pizza for 30 years.", fact("skill", "pizza")),
+            nothing("How do I set up online ordering?"),
+            said("My son Luca helps me on weekends.", fact("relationship", "luca")),
+            said("I don't speak English very well, sorry.", fact("skill", "english")),
+        ),
+    ),
+    Conversation(
+        "chat:8804",
+        (
+            said(
+                "I'm a PhD candidate in astrophysics at Caltech.",
+                fact("work", "phd"),
+                fact("work", "caltech"),
+            ),
+            said("I'm from Chennai, India.", fact("location", "chennai")),
+            nothing("How do I make a good poster for a conference?"),
+            said(
+                "I'm vegetarian and I don't drink alcohol.",
+                fact("diet", "vegetarian"),
+                fact("diet", "alcohol"),
+            ),
+            said("My defense is in May.", fact("important_date", "may")),
+            said("I play chess online a lot.", fact("skill", "chess")),
+        ),
+    ),
+    Conversation(
+        "chat:8805",
+        (
+            said(
+                "I'm a single mum, 38, living in Brisbane.",
+                fact("identity", "38"),
+                fact("location", "brisbane"),
+                fact("relationship", "single"),
+            ),
+            said(
+                "I work part-time as a receptionist at a dental clinic.",
+                fact("work", "receptionist"),
+                fact("work", "dental clinic"),
+            ),
+            nothing("How can I save money on groceries?"),
+            said(
+                "My daughter Isla is 10 and autistic.",
+                fact("relationship", "isla"),
+                fact("identity", "10", subject="isla"),
+                fact("health", "autis", subject="isla"),
+            ),
+            said("I'm studying accounting at night.", fact("work", "accounting")),
+        ),
+    ),
+    Conversation(
+        "chat:8806",
+        (
+            said(
+                "Semi-retired accountant here. I still do tax returns for a few clients.",
+                fact("work", "accountant"),
+            ),
+            said(
+                "I live in Vermont with my husband Dave and two dogs.",
+                fact("location", "vermont"),
+                fact("relationship", "dave"),
+                fact("relationship", "two dogs"),
+            ),
+            nothing("What's a good hiking trail for older dogs?"),
+            said("I had knee surgery in June.", fact("health", "knee")),
+            said("I'm Jewish, so we celebrate Hanukkah.", fact("identity", "jewish")),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

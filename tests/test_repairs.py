@@ -73,6 +73,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Sorry, autocorrect - Milo is Mila.", Repair("Mila", "Milo")),
         ("It's Jordan, Jamie is my brother.", Repair("Jordan", "Jamie", alongside=True)),
         ("Theo, with a T.", Repair("Theo", None)),
+        ("Perth, Scotland, not Australia!", Repair("Perth, Scotland", "Australia")),
+        ("Sainsbury's, but close.", Repair("Sainsbury's", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -257,6 +259,24 @@ DIALOGUES = {
     "a name spelled out": (
         [("What's my son's name?", "Your son is called Leo."), ("Theo, with a T.", "Sorry!")],
         ["Theo is the user's son."],
+    ),
+    "a place made more exact, the wrong region named": (
+        [
+            ("Where does my brother live?", "Your brother lives in Perth."),
+            ("Perth, Scotland, not Australia!", "Ha, noted."),
+        ],
+        ["The user's brother lives in Perth, Scotland."],
+    ),
+    "an old pet named, then the new one": (
+        [
+            ("What's my dog called?", "Your dog is Rex."),
+            ("Rex was my old dog. Now it's Bella.", "Aww."),
+        ],
+        ["Bella is the user's dog."],
+    ),
+    "an event moved, its name contracted": (
+        [("My exam is on October 14.", "Good luck."), ("Exam's been moved to October 21.", "Ok.")],
+        ["The user's exam is on October 21."],
     ),
     "a count said with now": (
         [("We have two cats.", "Cute."), ("Three now, we adopted a kitten.", "Aww.")],

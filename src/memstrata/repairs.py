@@ -47,8 +47,10 @@ _LEAD_RE = re.compile(
 )
 _NAME_PART_EARLY = r"(?-i:[A-Z])[\w'-]+"
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
+# The new part may be a place and its region: "Perth, Scotland, not Australia".
 _NEW_NOT_OLD_RE = re.compile(
-    rf"^{_SAYING}(?P<new>{_PART}),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$", _I
+    rf"^{_SAYING}(?P<new>{_PART}(?:,\s+(?-i:[A-Z])[\w'-]+)?),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$",
+    _I,
 )
 # "I meant tree nuts, peanuts are fine": the old word is cleared by name.
 _MEANT_RE = re.compile(
@@ -161,6 +163,11 @@ _LEFT_RE = re.compile(
 _MINE_RE = re.compile(
     r"^(?:mine|ours)(?:'s|\s+is)\s+(?:called\s+|named\s+)?(?P<new>(?-i:[A-Z])[\w'-]+)$", _I
 )
+# "Rex was my old dog": what follows names the new one.
+_OLD_ONE_RE = re.compile(
+    r"^(?-i:[A-Z])[\w'-]+\s+(?:was|is)\s+(?:my|our)\s+(?:old|previous|last|former|first)\s+[\w-]+$",
+    _I,
+)
 # "We moved offices", "I changed doctors": what follows is the new one.
 _CHANGED_RE = re.compile(
     r"^(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
@@ -227,13 +234,13 @@ def read_repairs(user_text: str) -> list[Repair]:
             changed = changed or bool(_CHANGED_RE.match(part))
         if repair:
             found.append(repair)
-        changed = bool(_CHANGED_RE.match(sentence))
+        changed = bool(_CHANGED_RE.match(sentence) or _OLD_ONE_RE.match(sentence))
         denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
     return found
 
 
 # "It's Jesse, actually": the correction word may come last.
-_ACTUALLY_END_RE = re.compile(r",?\s+actually(?:\s*,.*)?$", _I)
+_ACTUALLY_END_RE = re.compile(r",?\s+(?:actually|but\s+close|close\s+though)(?:\s*,.*)?$", _I)
 
 
 _AFTER_HONORIFIC_RE = re.compile(rf"\b{_TITLE}\.$", _I)
@@ -363,7 +370,7 @@ def repaired(
         if repair.old is not None:
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = _replace(target, repair.old, repair.new) if target else None
-            edited = edited or _day_of_month_moved(repair, active)
+            edited = edited or _day_of_month_moved(repair, active) or _refined(repair, active)
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
@@ -385,6 +392,16 @@ def _day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact
         if (day := _MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
             return _replace(fact, fact.value, f"{day['month'].title()} {new['day']}")
     return None
+
+
+def _refined(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
+    """ "Perth, Scotland, not Australia": the old word held by no fact, the new one makes
+    a held value more exact."""
+    head = repair.new.split(",")[0].strip()
+    if head == repair.new.strip():
+        return None
+    target = next((f for f in active if f.value.lower() == head.lower()), None)
+    return _replace(target, target.value, repair.new) if target else None
 
 
 def _word_re(word: str) -> re.Pattern[str]:

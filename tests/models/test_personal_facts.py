@@ -198,6 +198,9 @@ def test_birthday_resolves_against_the_turn():
         "We moved to GCP last year.",
         "Days are long at work.",
         "Tom, 34, joined the call.",  # a name and an age only open an introduction in a list
+        "I'm a candidate for mayor.",
+        "I've been doing this for 10 years.",
+        "I'm making pizza for 30 people.",
     ],
 )
 def test_not_facts(text):
@@ -303,6 +306,12 @@ def test_introductions_and_lists(text, found):
         ("I work days at the hospital.", "employer", "hospital"),
         ("I just bought our first house in Stockport!", "owns:home", "house"),
         ("I dropped French, it's German now.", "learning:german", "german"),
+        ("I'm a single mum, 38, living in Brisbane.", "marital status", "single"),
+        ("I'm a single mum, 38, living in Brisbane.", "home", "brisbane"),
+        ("I'm a stay at home dad to three kids under 8.", "count:child", "three kids"),
+        ("I live in Vermont with my husband Dave and two dogs.", "count:dog", "two dogs"),
+        ("My defense is in May.", "event:defence", "may"),
+        ("I'm a PhD candidate in astrophysics at Caltech.", "job title", "phd candidate"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -595,3 +604,12 @@ def test_a_move_still_ahead_is_a_plan_not_a_new_home():
 )
 def test_the_person_spoken_to_and_praise_are_no_facts(text):
     assert facts(text, speaker="Melanie") == []
+
+
+def test_what_follows_and_is_said_of_the_person_the_sentence_opened_with():
+    found = keys(facts("My wife Sara is a nurse and vegetarian."))
+    assert ("sara", "diet", "vegetarian") in found
+    assert not any(subject == "user" and slot == "diet" for subject, slot, _ in found)
+    assert ("isla", "condition:autistic", "autistic") in keys(
+        facts("My daughter Isla is 10 and autistic.")
+    )

@@ -304,7 +304,9 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         ]
     out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
-        if _parse(side, piece, negation_ok=True) is not None:
+        if elided := _with_named_subject(side, out[-1], piece):
+            out.append(elided)  # "My daughter Isla is 10 and autistic": Isla's, not mine
+        elif _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)
         elif _PRONOUN_RE.match(piece):
             out.append(piece)  # its "he" is the person the clauses before it name
@@ -335,6 +337,20 @@ def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
         if _parse(side, f"{subject} {piece}", negation_ok=True) is not None:
             return f"{subject} {piece}"
     return None
+
+
+_NAMED_IS_RE = re.compile(r"^(?:(?:my|our)\s+[\w-]+\s+)?(?P<who>(?-i:[A-Z])[\w'-]+)\s+is\s", _I)
+
+
+def _with_named_subject(side: _Side, head: str, piece: str) -> str | None:
+    """`piece` said of the person whose "is" the clause before it opened with, if it
+    then reads as a fact of its own: "... Isla is 10 and autistic"."""
+    named = _NAMED_IS_RE.match(head)
+    if named is None or not piece[:1].islower():
+        return None
+    elided = f"{named['who']} is {piece}"
+    found = _parse(side, elided)
+    return elided if found is not None and found.subject != "user" else None
 
 
 def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:

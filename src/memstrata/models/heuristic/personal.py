@@ -43,6 +43,7 @@ from memstrata.models.heuristic.personal_values import (
     phrase,
     place,
     plan,
+    practised,
     product,
     proper_name,
     relation,
@@ -59,6 +60,7 @@ from memstrata.models.heuristic.personal_values import (
     whereabouts,
     widowed,
     word_of,
+    work_status,
 )
 from memstrata.models.heuristic.personal_words import (
     AIDS,
@@ -169,15 +171,7 @@ FACETS: dict[str, Facet] = {
     "left gym": Facet(C.POSSESSION, "member:gym", "{who} no longer goes to {value}.", gym),
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
-    "retired": Facet(
-        C.WORK,
-        "employer",
-        "{who} is {value}.",
-        word_of(
-            "retired|unemployed|between\\s+jobs|self-employed|a\\s+freelancer"
-            "|freelancing|a\\s+stay-at-home\\s+(?:mom|dad|parent)"
-        ),
-    ),
+    "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "former title": Facet(C.WORK, "former job", "{who} used to work as {a_value}.", title),
     "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
@@ -200,6 +194,7 @@ FACETS: dict[str, Facet] = {
     "aged": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", aged_count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
+    "practised": Facet(C.SKILL, "skill:{key}", "{who} has been {value}.", practised),
     "living": Facet(C.WORK, "job title", "{who} {value} for a living.", hobby),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
     "injury": Facet(C.HEALTH, "injury:{key}", "{who} hurt {their} {value}.", phrase),
@@ -213,6 +208,7 @@ FACETS: dict[str, Facet] = {
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
     "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
+    "event month": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is {value}.", due),
     "due": Facet(C.IMPORTANT_DATE, "due date", "{whose} baby is due {value}.", due),
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
@@ -536,11 +532,16 @@ TABLE: tuple[Row, ...] = (
         (("My kids are 7 and 10.", "count:child", "two kids"),), we=True),
     Row("childless", r"(?:doesn't|does\s+not)\s+have\s+(?:any\s+)?(?P<value>kids|children)",
         (("I don't have kids.", "count:child", "no kids"),), negated=True),
-    Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mom|mum|mother|dad"
+    Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?"
+                    r"(?:(?P<retired>stay[-\s]at[-\s]home\s+(?:mom|mum|dad|parent))|mom|mum|mother|dad"
                     r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)(?:\s+"
-                    rf"(?P<kind>{RELATION_RE})s?)?)(?=\s*$|\s+(?:and|kids|children)\b)(?:\s+.*)?",
+                    rf"(?P<kind>{RELATION_RE})s?)?)(?=\s*$|\s+(?:and|kids|children|under|aged|over)\b)"
+                    r"(?:\s+.*)?",
         (("I'm a single dad of two girls.", "count:daughter", "two girls"),
-         ("I'm a single mum of three.", "count:child", "three children"))),
+         ("I'm a single mum of three.", "count:child", "three children"),
+         ("I'm a stay at home dad to three kids under 8.", "employer", "a stay-at-home dad"))),
+    Row("marital", r"is\s+(?:a\s+)?(?P<value>single)\s+(?:mom|mum|mother|dad|father|parent)",
+        (("I'm a single mum, 38, living in Brisbane.", "marital status", "single"),)),
     Row("widowed", r"is\s+(?:a\s+)?(?P<value>widow|widower)",
         (("I'm a widower.", "marital status", "widowed"),)),
     Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
@@ -675,6 +676,9 @@ TABLE: tuple[Row, ...] = (
     Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))(?:\s+is|'s|\s+will\s+be)"
                  r"\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
         (("My thesis defence is on March 14.", "event:defence", "march 14"),), we=True),
+    Row("event month", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))(?:\s+is|'s"
+                       r"|\s+will\s+be)\s+(?P<value>in\s+.+)",
+        (("My defense is in May.", "event:defence", "may"),), we=True),
     Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+{_RESCHEDULED}"
                  r"\s+(?:back\s+|up\s+)?(?:to|until)\s+(?P<value>.+)",
         (("My interview got moved to June 3.", "event:interview", "june 3"),), we=True),
@@ -820,6 +824,13 @@ TABLE: tuple[Row, ...] = (
     Row("living", r"(?P<value>(?!(?:is|has|works?|lives?|does|do)\b)[a-z]+\s+[\w -]{1,30}?)"
                   r"\s+for\s+a\s+living\b.*",
         (("I drive trucks for a living, mostly long haul.", "job title", "drives trucks"),)),
+    Row("practised", r"(?:has\s+been|have\s+been|is)\s+(?P<value>(?:making|cooking|baking|playing"
+                     r"|teaching|coaching|painting|writing|running|practi[cs]ing|building|fixing|repairing"
+                     r"|designing|programming|coding|drawing|singing|dancing|riding|training|brewing"
+                     r"|growing|knitting|sewing|photographing|climbing|sailing)\s+[\w -]{2,30}?"
+                     r"\s+for\s+(?:over\s+|about\s+|nearly\s+|almost\s+)?(?:\d+|two|three|four"
+                     r"|five|six|seven|eight|nine|ten|twenty|thirty|forty|many)\s+(?:years|decades))",
+        (("I've been making pizza for 30 years.", "skill:making pizza", "making pizza"),)),
     Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?)\b)[a-z]+\s+[\w -]{1,30}?)"
                  r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
         (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
@@ -841,9 +852,12 @@ TABLE: tuple[Row, ...] = (
                     r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly)\b.*)?",
         (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
-                 r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+)",
+                 r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+?)"
+                 r"(?:\s+(?:online|a\s+lot|every\s+\w+|most\s+\w+|on\s+\w+|in\s+(?:a|an|the|their|my)"
+                 r"\s+[\w -]+|with\s+[\w -]+|for\s+fun|competitively|regularly|weekly|daily)\b.*)?",
         (("I play the cello.", "plays:cello", "cello"),
-         ("I play varsity soccer.", "plays:soccer", "soccer"))),
+         ("I play varsity soccer.", "plays:soccer", "soccer"),
+         ("I play chess online a lot.", "plays:chess", "chess"))),
     # preferences
     Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
                     r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
@@ -891,8 +905,9 @@ TABLE: tuple[Row, ...] = (
     Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
                     r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
                     r"|defending|publishing|presenting|finishing|sitting|moving)\s+.+?"
-                    r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter)|this\s+(?:spring"
-                    rf"|summer|fall|autumn|winter|year)|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))"
+                    r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter"
+                    rf"|{dates.MONTH_PATTERN})|this\s+(?:spring|summer|fall|autumn|winter|year"
+                    rf"|{dates.MONTH_PATTERN})|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))"
                     r"(?:\s+(?:to|with)\s+.+)?",
         (("Leo and I are opening a second shop in Evanston next spring.", "plan:shop",
           "opening a second shop in evanston next spring"),
@@ -1077,10 +1092,12 @@ _NATIVE_LAST_RE = re.compile(
 _THE_MINE_RE = re.compile(
     rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+(?:{_RESCHEDULED}|is|will\s+be)\s"
     rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)"
-    rf"|^(?=(?:{EVENTS})\s+{_RESCHEDULED}\s)",  # chat drops even the "the": "Flight got pushed"
+    # chat drops even the "the": "Flight got pushed", "Exam's been moved"
+    rf"|^(?=(?:{EVENTS})(?:'s\s+been|\s+{_RESCHEDULED})\s)",
     _I,
 )
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_EVENT_HAS_BEEN_RE = re.compile(rf"^(my\s+(?:[\w-]+\s+){{0,2}}?(?:{EVENTS}))'s\s+been\b", _I)
 _NAMED_RE = re.compile(rf"^(?P<name>{_NAME})(?P<poss>'s)?\s+(?P<rest>.+)$")
 _IS_MY_REL_RE = re.compile(rf"^is\s+(?:my|our)\s+(?:new\s+)?(?P<rel>{RELATION_RE})$", _I)
 
@@ -1145,6 +1162,7 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     me = speaker(clause)
     if _household(clause):
         text = _THE_MINE_RE.sub("my ", text, count=1)
+        text = _EVENT_HAS_BEEN_RE.sub(r"\1 has been", text, count=1)
     if native := _NATIVE_LAST_RE.match(text):
         text = f"my {native['which']} is {native['value']}"
     if favorite := _FAVORITE_LAST_RE.match(text):
@@ -1290,7 +1308,7 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
         return rel if word in UNIQUE_RELATIONS or facet != "relation" else f"{rel}:{value.key}"
     if facet == "likes":
         return preference_slot(value.key)
-    if facet == "event":  # "my thesis defence" and "the defence" are one event
+    if facet in ("event", "event month"):  # "my thesis defence" and "the defence" are one event
         return re.sub(r"\s+", " ", groups["head"].lower()).replace(
             "defense", "defence"
         )  # the preference rule's slot, so "I hate X" meets it
@@ -1527,7 +1545,8 @@ _MENTION_RE = re.compile(
 
 # "with my wife and our two boys": so is a count of them.
 _COUNT_MENTION_RE = re.compile(
-    r"(?i:\b(?:my|our)\s+(?P<count>(?:two|three|four|five|six|\d)\s+(?:little\s+|young\s+)?"
+    r"(?i:\b(?:my|our|with\s+my\s+[^,.;]{1,40}?\s+and)\s+(?P<count>(?:two|three|four|five|six|\d)"
+    r"\s+(?:little\s+|young\s+)?"
     rf"(?:{RELATION_RE})(?:s|ren)?))\b"
 )
 

@@ -179,7 +179,7 @@ def title(raw: str, clause: Clause) -> Value | None:
     shown = display(_cut(raw))
     lowered = shown.lower().split()
     head = lowered[: lowered.index("of")] if "of" in lowered else lowered
-    if not head or len(lowered) > 6 or not _job_head(head[-1]):
+    if not head or len(lowered) > 6 or not (_job_head(head[-1]) or _doctoral(head)):
         return None
     if len(lowered) == 1 and lowered[0] in _SEATS:
         return None  # "I'm the lead on this": a seat in something unnamed
@@ -190,6 +190,11 @@ def title(raw: str, clause: Clause) -> Value | None:
 
 # Specialists named by their field: cardiologist, psychiatrist, optician, radiographer.
 _SPECIALIST_RE = re.compile(r"^[a-z]{3,}(?:ologist|iatrist|ician|ographer|ologer)$")
+
+
+def _doctoral(head: list[str]) -> bool:
+    """ "PhD candidate": a candidate for a degree, not for an election."""
+    return len(head) > 1 and head[-1] == "candidate" and head[-2] in ("phd", "doctoral", "dphil")
 
 
 def _job_head(word: str) -> bool:
@@ -634,3 +639,29 @@ def relation(raw: str, clause: Clause) -> Value | None:
 
 def _title(text: str) -> str:
     return text.title() if text.islower() else text
+
+
+_WORK_STATUS = word_of(
+    r"retired|unemployed|between\s+jobs|self-employed|a\s+freelancer|freelancing"
+)
+_STAY_AT_HOME_RE = re.compile(
+    r"^(?:a\s+)?stay[-\s]at[-\s]home\s+(?P<who>mom|mum|dad|parent)(?:\s+with\b.*)?$", _I
+)
+
+
+def work_status(raw: str, clause: Clause) -> Value | None:
+    """Being out of paid work, one way or another: "retired", "a stay-at-home dad"."""
+    if home := _STAY_AT_HOME_RE.match(raw.strip()):
+        shown = f"a stay-at-home {home['who'].lower()}"
+        return Value(shown, shown)
+    return _WORK_STATUS(raw, clause)
+
+
+def practised(raw: str, clause: Clause) -> Value | None:
+    """What someone has long done, keyed by the doing: "making pizza for 30 years"; "doing
+    this for years" says nothing."""
+    shown = " ".join(raw.split())
+    doing = re.split(r"\s+for\s+", shown, maxsplit=1, flags=_I)[0]
+    if any(w in STOPWORDS for w in words(doing)[1:]):
+        return None
+    return Value(shown, doing.lower())
