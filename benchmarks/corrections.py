@@ -1316,6 +1316,78 @@ DIALOGUES = (
         "no longer",
         "is learning the violin",
     ),
+    # Session 11's held-out set Q, run after P was fixed: 0.10 on its first run (assistant
+    # claims 0.20, user's own 0.00).
+    dialogue(
+        "assistant claim",
+        ("What's my mum's name?", "Your mum is called Linda."),
+        ("Lynda, with a y.", "Sorry."),
+        "lynda",
+        "linda",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a junior developer.", "Nice."),
+        ("Just got promoted to mid-level!", "Congrats!"),
+        "mid-level",
+        "junior developer",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What city am I in?", "You're in Manchester."),
+        ("Salford technically, but close enough.", "Ha."),
+        "salford",
+        "manchester",
+    ),
+    dialogue(
+        "user's own",
+        ("My niece is 4.", "Cute age."),
+        ("Oops, she's 5 now, birthday was last week.", "Happy birthday to her."),
+        "5",
+        "4",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my favourite food?", "You love sushi."),
+        ("I'm actually more into ramen these days.", "Yum."),
+        "ramen",
+        "sushi",
+    ),
+    dialogue(
+        "user's own",
+        ("I have 2 kids.", "Nice."),
+        ("Make that 3 - our son was born on Monday!", "Congratulations!"),
+        "3",
+        "2 kids",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where did I go to university?", "You studied at Oxford."),
+        ("Cambridge! Don't let anyone hear you say that.", "Oops."),
+        "cambridge",
+        "oxford",
+    ),
+    dialogue(
+        "user's own",
+        ("My flight to Rome is on Friday.", "Have fun."),
+        ("Change of plans, flying Saturday instead.", "Ok."),
+        "november 7",
+        "november 6",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a lawyer."),
+        ("Paralegal, not a lawyer - yet!", "Got it."),
+        "paralegal",
+        "lawyer",
+    ),
+    dialogue(
+        "user's own",
+        ("I live with my parents.", "Ok."),
+        ("I finally moved out, got a flat in Leith.", "Congrats!"),
+        "leith",
+        "with my parents",
+    ),
 )
 
 

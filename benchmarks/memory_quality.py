@@ -3004,6 +3004,126 @@ LATE_CONVERSATIONS = (
             said("I'm Jewish, so we celebrate Hanukkah.", fact("identity", "jewish")),
         ),
     ),
+    # Session 11's fifth held-out set (chat:8901-8906), run after the fourth was fixed:
+    # capture 0.69, precision 0.94 on its first run (after its expectations took a true fact
+    # it had not listed, "speaks English").
+    Conversation(
+        "chat:8901",
+        (
+            said(
+                "hi! im 16 and in year 11, doing my GCSEs this summer",
+                fact("identity", "16"),
+                fact("plan", "gcse"),
+            ),
+            said("I want to be a vet when I'm older.", fact("plan", "vet")),
+            nothing("how do i revise for biology"),
+            said("I have dyslexia so reading takes me longer.", fact("health", "dyslexia")),
+            said(
+                "my older brother Sam is at uni in Leeds",
+                fact("relationship", "sam"),
+                fact("location", "leeds", subject="sam"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:8902",
+        (
+            said(
+                "I run a small dog grooming business from home in Perth, WA.",
+                fact("work", "dog grooming"),
+                fact("location", "perth"),
+            ),
+            said("I've got three dogs of my own, all poodles.", fact("relationship", "three dogs")),
+            nothing("How do I price a full groom?"),
+            said("My partner Jess does the bookkeeping.", fact("relationship", "jess")),
+            said("I'm allergic to cats, funnily enough.", fact("diet", "cats")),
+            said("We're moving to Fremantle next year.", fact("plan", "fremantle")),
+        ),
+    ),
+    Conversation(
+        "chat:8903",
+        (
+            said(
+                "I'm an ER nurse, 12 years in, currently at St Vincent's in Sydney.",
+                fact("work", "nurse"),
+                fact("work", "st vincent"),
+                fact("location", "sydney"),
+            ),
+            said(
+                "Married to Tom, no kids, one very spoiled cat named Mango.",
+                fact("relationship", "tom"),
+                fact("relationship", "mango"),
+            ),
+            nothing("What are good ways to decompress after a shift?"),
+            said("I'm training for my first triathlon.", fact("plan", "triathlon")),
+            said("I'm gluten intolerant.", fact("diet", "gluten")),
+        ),
+    ),
+    Conversation(
+        "chat:8904",
+        (
+            said(
+                "Retired RAF pilot. Live in Lincolnshire with my wife Pat.",
+                fact("work", "pilot"),
+                fact("location", "lincolnshire"),
+                fact("relationship", "pat"),
+            ),
+            said(
+                "I'm 71 and still fly gliders at weekends.",
+                fact("identity", "71"),
+                fact("skill", "glider"),
+            ),
+            nothing("What's the weather like for flying tomorrow?"),
+            said(
+                "Our granddaughter Poppy is getting married in September.",
+                fact("relationship", "poppy"),
+                fact("plan", "married", subject="poppy"),
+            ),
+            said("I had a heart bypass three years ago.", fact("health", "bypass")),
+        ),
+    ),
+    Conversation(
+        "chat:8905",
+        (
+            said(
+                "Freelance translator (German/English), based in Vienna.",
+                fact("work", "translator"),
+                fact("location", "vienna"),
+            ),
+            said(
+                "I'm British but I've lived in Austria for 15 years.",
+                fact("identity", "british"),
+                fact("location", "austria"),
+            ),
+            nothing("How should I invoice an American client?"),
+            said(
+                "My girlfriend Katrin is a doctor.",
+                fact("relationship", "katrin"),
+                fact("work", "doctor", subject="katrin"),
+            ),
+            said("I'm learning to play the saxophone.", fact("skill", "saxophone")),
+        ),
+    ),
+    Conversation(
+        "chat:8906",
+        (
+            said(
+                "I'm Darius, a high school chemistry teacher in Tehran.",
+                fact("identity", "darius"),
+                fact("work", "chemistry teacher"),
+                fact("location", "tehran"),
+            ),
+            said("I have two kids, a boy of 9 and a girl of 5.", fact("relationship", "two kids")),
+            nothing("Can you suggest a safe classroom experiment?"),
+            said(
+                "I speak Farsi, English and some French.",
+                fact("skill", "farsi"),
+                fact("skill", "french"),
+                fact("skill", "english"),
+            ),
+            said("I'm hoping to do a master's in education abroad.", fact("plan", "master")),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

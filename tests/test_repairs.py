@@ -37,10 +37,10 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Wait, Boulder, not Denver — I keep mixing them up.", Repair("Boulder", "Denver")),
         ("It was Kevin, but now it's Sandra.", Repair("Sandra", "Kevin")),
         ("Not anymore — I'm at PwC since June.", Repair("PwC", None)),
-        ("Oops, she's 8, she had her birthday last week.", Repair("8", None)),
+        ("Oops, she's 8, she had her birthday last week.", Repair("8", None, alongside=True)),
         ("It's Jesse, actually.", Repair("Jesse", None)),
         ("Not anymore — it's Dr. Okafor now.", Repair("Okafor", None)),
-        ("Make that 4, we adopted another one yesterday.", Repair("4", None)),
+        ("Make that 4, we adopted another one yesterday.", Repair("4", None, alongside=True)),
         ("No, it's a Mazda 3.", Repair("Mazda 3", None)),
         ("Her name is Lara, no u.", Repair("Lara", None)),
         ("He's 9 now.", Repair("9", None)),
@@ -59,7 +59,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Dr. Patel retired, I see Dr. Kowalski now.", Repair("Kowalski", "Patel")),
         ("These days it's Wolf Alice more than Muse.", Repair("Wolf Alice", "Muse")),
         ("Portland, Maine actually!", Repair("Portland, Maine", None)),
-        ("Typo, it's Sophia.", Repair("Sophia", None)),
+        ("Typo, it's Sophia.", Repair("Sophia", None, alongside=True)),
         ("I switched dentists, it's Dr. Grant now.", Repair("Grant", None)),
         (
             "Turns out it was amoxicillin I'm allergic to, not penicillin.",
@@ -75,6 +75,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Theo, with a T.", Repair("Theo", None)),
         ("Perth, Scotland, not Australia!", Repair("Perth, Scotland", "Australia")),
         ("Sainsbury's, but close.", Repair("Sainsbury's", None)),
+        ("Salford technically, but close enough.", Repair("Salford", None)),
+        ("Paralegal, not a lawyer - yet!", Repair("Paralegal", "lawyer")),
+        ("Make that 3 - our son was born on Monday!", Repair("3", None, alongside=True)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -277,6 +280,14 @@ DIALOGUES = {
     "an event moved, its name contracted": (
         [("My exam is on October 14.", "Good luck."), ("Exam's been moved to October 21.", "Ok.")],
         ["The user's exam is on October 21."],
+    ),
+    "a slip owned up to stands beside the news that follows it": (
+        [("I have 2 kids.", "Nice."), ("Make that 3 - our son was born on Monday!", "Congrats!")],
+        ["The user has 3 kids.", "The user's son's birthday is October 5."],
+    ),
+    "a correction by the way says nothing of the claim it answers": (
+        [("Where do I live?", "You live in Berlin."), ("Actually, I switched to VS Code.", "Ok.")],
+        ["The user lives in Berlin.", "The user uses VS Code as their editor."],
     ),
     "a count said with now": (
         [("We have two cats.", "Cute."), ("Three now, we adopted a kitten.", "Aww.")],

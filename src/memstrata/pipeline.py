@@ -184,15 +184,15 @@ class Pipeline:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
         model read no statement of the user's own in the turn (or the repair is made beside
         one)."""
-        found = read_repairs(turn.user)
-        if any(item.confidence >= USER_WORD for item in extracted):
-            found = [r for r in found if r.alongside]
+        said = {(f.subject, f.slot) for f in extracted if f.confidence >= USER_WORD}
+        found = [r for r in read_repairs(turn.user) if r.alongside or not said]
         if not found:
             return []
         active = self.store.facts(turn.tenant, turn.stream)  # newest first
         answered = self._turn_before(turn)
         claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
-        return repaired(found, active, claims, self._speaker(turn), turn.at)
+        edits = repaired(found, active, claims, self._speaker(turn), turn.at)
+        return [e for e in edits if (e.subject, e.slot) not in said]
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
         """A user turn that corrects or confirms the turn before decides its claims; only

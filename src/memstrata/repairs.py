@@ -119,6 +119,9 @@ _SELF_REPAIR_RE = re.compile(
     r"|autocorrect)\b",
     _I,
 )
+_OWNED_SLIP_RE = re.compile(
+    r"^\s*(?:(?:sorry|oh)\W+)?(?:oops|whoops|my\s+bad|make\s+(?:that|it)|typo|autocorrect)\b", _I
+)
 # Said of the person the answered turn named, these restate one fact of theirs: "Her name
 # is Lara", "He's 9 now". Only a claim that holds a name or a number can take them.
 _THEIR_NAME_RE = re.compile(
@@ -208,8 +211,9 @@ class Repair:
     old: str | None
     """None: the old value is whatever the answered claim said."""
     alongside: bool = False
-    """Made beside a statement of the speaker's own ("It's Jordan, Jamie is my brother"),
-    so it stands even where the model read that statement."""
+    """Made beside a statement of the speaker's own ("It's Jordan, Jamie is my brother",
+    "Make that 3 - our son was born on Monday!"), so it stands where the model read that
+    statement, on the slots the statement leaves alone."""
 
 
 def read_repairs(user_text: str) -> list[Repair]:
@@ -240,7 +244,10 @@ def read_repairs(user_text: str) -> list[Repair]:
 
 
 # "It's Jesse, actually": the correction word may come last.
-_ACTUALLY_END_RE = re.compile(r",?\s+(?:actually|but\s+close|close\s+though)(?:\s*,.*)?$", _I)
+_ACTUALLY_END_RE = re.compile(
+    r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough))(?:\s*,.*)?$",
+    _I,
+)
 
 
 _AFTER_HONORIFIC_RE = re.compile(rf"\b{_TITLE}\.$", _I)
@@ -282,6 +289,11 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _NOWADAYS_RE.sub("", _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip()))
+    led = body != sentence
+    slip = led and bool(_SELF_REPAIR_RE.match(sentence))
+    # "Make that 3 - our son was born on Monday!": a slip owned up to stands beside a
+    # statement; "Actually, I switched to VS Code" says nothing of what it answered.
+    owned = slip and bool(_OWNED_SLIP_RE.match(sentence))
     for regex in (
         _RATHER_RE,
         _MEANT_RE,
@@ -294,18 +306,18 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         if not (m := regex.match(body)):
             continue
         new = _CLEFT_RE.sub("", m["new"])
+        if _DASH_RE.search(f" {m['old']} "):
+            continue  # "Paralegal, not a lawyer - yet!": the dash ends the repair
         if regex is _OLD_IS_ELSEWHERE_RE and (_dated(new) or not could_be_person(new)):
             continue  # "It's Tuesday, Sam is my boss" moves no one
         if _short(new) and _short(m["old"]):
             return Repair(_bare(new), _bare(m["old"]), regex is _OLD_IS_ELSEWHERE_RE)
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
-            return Repair(restated["new"], None)
+            return Repair(restated["new"], None, alongside=owned)
     if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
         return Repair(moved["new"], None)
-    led = body != sentence
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
-    slip = led and bool(_SELF_REPAIR_RE.match(sentence))
     if slip and (renamed := _OLD_IS_NEW_RE.match(body)):
         return Repair(renamed["new"], renamed["old"])
     # "she's 8, she had her birthday last week": the repair is the first part.
@@ -314,7 +326,7 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
         new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
         if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
-            return Repair(new, None)
+            return Repair(new, None, alongside=owned)
     return None
 
 

@@ -201,6 +201,8 @@ def test_birthday_resolves_against_the_turn():
         "I'm a candidate for mayor.",
         "I've been doing this for 10 years.",
         "I'm making pizza for 30 people.",
+        "Live in the moment!",
+        "Great teacher.",  # praise; only a kind of job said alone is the speaker's
     ],
 )
 def test_not_facts(text):
@@ -312,6 +314,11 @@ def test_introductions_and_lists(text, found):
         ("I live in Vermont with my husband Dave and two dogs.", "count:dog", "two dogs"),
         ("My defense is in May.", "event:defence", "may"),
         ("I'm a PhD candidate in astrophysics at Caltech.", "job title", "phd candidate"),
+        ("Retired RAF pilot.", "former job", "raf pilot"),
+        ("Live in Lincolnshire with my wife Pat.", "home", "lincolnshire"),
+        ("Freelance translator (German/English), based in Vienna.", "home", "vienna"),
+        ("Married to Tom, no kids, one very spoiled cat named Mango.", "spouse", "tom"),
+        ("I want to be a vet when I'm older.", "plan:career", "vet"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -613,3 +620,7 @@ def test_what_follows_and_is_said_of_the_person_the_sentence_opened_with():
     assert ("isla", "condition:autistic", "autistic") in keys(
         facts("My daughter Isla is 10 and autistic.")
     )
+
+
+def test_an_aside_after_a_list_is_no_value_of_it():
+    assert keys(facts("I'm allergic to cats, funnily enough.")) == [("user", "allergy:cat", "cats")]

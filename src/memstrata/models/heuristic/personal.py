@@ -248,6 +248,7 @@ FACETS: dict[str, Facet] = {
     "favorite any": Facet(C.PREFERENCE, "favorite", "{whose} favorite is {value}.", phrase),
     "likes": Facet(C.PREFERENCE, "{kind}", "{who} likes {value}.", taste),
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
+    "aspiration": Facet(C.PLAN, "plan:career", "{who} wants to be {a_value}.", title),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
     "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
@@ -342,11 +343,12 @@ TABLE: tuple[Row, ...] = (
          ("We just relocated to Porto.", "home", "porto"),
          ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
     # A place held for a while is a stay, not a home: "renting a house in Tuscany for July".
-    Row("home", r"(?:rents?|is\s+renting|owns?|shares?|is\s+sharing|has)\s+(?:a|an|this)\s+"
-                r"(?:(?:little|small|tiny|new|one-bed(?:room)?|two-bed(?:room)?)\s+)?(?:flat|house"
+    Row("home", r"(?:rents?|is\s+renting|owns?|shares?|is\s+sharing|has|got|found)"
+                r"\s+(?:a|an|this)\s+(?:(?:little|small|tiny|new|one-bed(?:room)?|two-bed(?:room)?)\s+)?(?:flat|house"
                 r"|apartment|place|studio|condo|room)\s+in\s+(?P<value>(?:(?!\s+for\s).)+)",
         (("I'm renting a studio in Brooklyn.", "home", "brooklyn"),
-         ("We own a house in Leeds.", "home", "leeds")), we=True),
+         ("We own a house in Leeds.", "home", "leeds"),
+         ("I finally moved out, got a flat in Leith.", "home", "leith")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
@@ -521,9 +523,11 @@ TABLE: tuple[Row, ...] = (
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
                     rf"(?P<kind>{RELATION_RE})(?:s|ren)?)"
-                    r"(?:\s+(?:under|aged|ages|over)\s+[\w -]+)?",
+                    r"(?:\s+(?:under|aged|ages|over)\s+[\w -]+|\s+of\s+(?:my|our|their)\s+own)?"
+                    r"(?:\s*,\s*all\s+[\w -]+)?",
         (("I've got three grandkids.", "count:grandchild", "three grandkids"),
          ("I have three grandchildren.", "count:grandchild", "three grandchildren"),
+         ("I've got three dogs of my own, all poodles.", "count:dog", "three dogs"),
          ("We have two kids.", "count:child", "two kids"),
          ("We have three boys under ten.", "count:son", "three boys"),
          ("We're down to one dog now.", "count:dog", "one dog")), we=True),
@@ -544,7 +548,7 @@ TABLE: tuple[Row, ...] = (
         (("I'm a single mum, 38, living in Brisbane.", "marital status", "single"),)),
     Row("widowed", r"is\s+(?:a\s+)?(?P<value>widow|widower)",
         (("I'm a widower.", "marital status", "widowed"),)),
-    Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>.+)",
+    Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>[^,]+)(?:,.*)?",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
         (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
@@ -797,6 +801,8 @@ TABLE: tuple[Row, ...] = (
         (("I work nights.", "shifts", "night shifts"),
          ("I've switched to day shifts.", "shifts", "day shifts"),
          ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
+    Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
+        (("I'm at uni in Leeds.", "home", "leeds"),)),
     Row("school", r"(?:stud(?:y|ies)|is\s+studying|is\s+a\s+student)\s+at\s+(?P<value>.+)",
         (("I study at Leeds.", "employer", "leeds"),)),
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
@@ -883,6 +889,10 @@ TABLE: tuple[Row, ...] = (
          ("I'm moving to Porto next month.", "plan:porto", "move to porto next month")),
         we=True),
     # What "we decided" is a decision of the team's (the decision rules); "I" decide a plan.
+    Row("aspiration", r"(?:wants?|hopes?|plans?|would\s+like|is\s+hoping|dreams?\s+of)\s+(?:to\s+)?"
+                      r"(?:be|become|becoming|being)\s+(?:a|an)\s+(?P<value>[\w -]+?)"
+                      r"(?:\s+(?:when|one\s+day|someday|after|in|by)\b.*)?",
+        (("I want to be a vet when I'm older.", "plan:career", "vet"),)),
     Row("plan", r"(?:has\s+)?decided\s+to\s+(?P<value>.+)",
         (("I've decided to sell the farmhouse.", "plan:farmhouse", "sell the farmhouse"),)),
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
@@ -976,7 +986,8 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|got\s+(?:a\s+)?(?:new\s+)?job|turned\s+\d+)\s)",
+    r"|got\s+(?:a\s+)?(?:new\s+)?job|turned\s+\d+)\s|(?:live|work|teach)\s+(?:in|at|for)\s"
+    r"(?-i:[A-Z]))",
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
@@ -988,12 +999,29 @@ _DROPPED_I_AM_RE = re.compile(
     _I,
 )
 # A job said without the "I": "Nurse here", "Retired teacher, 70, ...", "Senior developer now".
+# "Retired RAF pilot.": a sentence that is only a job, said with what kind of job it is.
+_ONLY_JOB_RE = re.compile(
+    r"^(?=(?:retired|semi-retired|former|freelance|self-employed|senior|junior|lead|head"
+    r"|trainee|qualified|registered|certified|part-time|full-time)\s+(?:[\w-]+\s+){0,2}?"
+    rf"(?:{JOB_HEAD_RE})[.!]*$)(?P<first>[\w-]+)",
+    _I,
+)
+
+
+def _only_job(found: re.Match[str]) -> str:
+    """ "Retired RAF pilot." is a job the speaker used to do; "Senior engineer." is theirs."""
+    if found["first"].lower() in ("retired", "former"):
+        return "I used to be a "
+    return _bare_job(found)
+
+
 _BARE_JOB_RE = re.compile(
     r"^(?!(?:been|was|used\s+to\s+be|i|i'm|im|we|we're|you|he|she|they|it|my|our|his|her"
     r"|their)\b)"
     rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$"
     # "Full-stack dev at a travel startup, remote, ...", "Junior analyst at Deloitte."
-    r"|\s+(?:at|for)\s+[^,.!?]+(?:,|[.!]*$)))"
+    r"|\s+(?:at|for)\s+[^,.!?]+(?:,|[.!]*$)"
+    r"|(?:\s*\([^)]{1,40}\))?\s*,\s*(?:based|living|working)\s))"
     r"(?P<first>[\w-]+)",
     _I,
 )
@@ -1036,6 +1064,7 @@ _BARE_FORMS = (
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, _bare_job),
+    (_ONLY_JOB_RE, _only_job),
     (_BARE_AGE_RE, "I am "),
     (_NAME_AGE_RE, "I is "),
     (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
@@ -1358,7 +1387,8 @@ def _build(
 # "shellfish, keep that in mind": a list ends where an aside to the listener begins.
 _ASIDE_RE = re.compile(
     r"^(?:keep|please|remember|note|bear|make|be|don't|do|just|thanks|thank|fyi|lol|haha|carry"
-    r"|always|need|so"
+    r"|always|need|so|funnily|weirdly|oddly|ironically|apparently|believe|sadly|annoyingly"
+    r"|unfortunately|luckily|though|too|as\s+well"
     r"|if|let|so|you|that's|it's|which|in\s+case)\b",
     _I,
 )
@@ -1497,7 +1527,10 @@ def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool)
 
 
 # A list's part that says what the speaker does: "..., live in Hanoi with my partner Minh".
-_LISTED_VERB_RE = re.compile(r"^(?:live|work|study|teach|run|own|speak|have)\s", _I)
+_LISTED_VERB_RE = re.compile(
+    r"^(?:live|work|study|teach|run|own|speak|have|(?:got|bought|found|rented)\s+(?:a|an|my|our))\s",
+    _I,
+)
 
 
 def _dropped_i_facts(reading: _Reading, part: str, clause: Clause) -> list[Parsed]:
@@ -1525,6 +1558,7 @@ def _ages_kept(parts: list[str]) -> list[str]:
 def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -> list[Parsed]:
     """One part of such a list: what the subject is, has ("two adult kids"), or where they
     work ("at King's College")."""
+    part = re.sub(r"^(?:currently|now|still)\s+(?=at\s)", "", part, flags=_I)
     verb = "has" if _COUNTED_RE.match(part) else "works" if part.startswith("at ") else "is"
     found = _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
     if not found and verb == "is" and not _ARTICLE_RE.match(part):
@@ -1576,7 +1610,15 @@ def _speaker_cued(text: str) -> bool:
     if _SPEAKER_CUE_RE.search(text):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
-    cues = (_DROPPED_I_RE, _DROPPED_I_AM_RE, _THE_MINE_RE, _BARE_JOB_RE, _BARE_AGE_RE, _NAME_AGE_RE)
+    cues = (
+        _DROPPED_I_RE,
+        _DROPPED_I_AM_RE,
+        _THE_MINE_RE,
+        _BARE_JOB_RE,
+        _ONLY_JOB_RE,
+        _BARE_AGE_RE,
+        _NAME_AGE_RE,
+    )
     return any(r.match(bare) for r in cues)
 
 
