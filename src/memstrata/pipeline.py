@@ -182,8 +182,9 @@ class Pipeline:
 
     def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
-        model read no statement of the user's own in the turn (or the repair is made beside
-        one)."""
+        model read no statement of the user's own in the turn. A repair made beside such a
+        statement ("Make that 3 - our son was born on Monday!") edits only the slots the
+        statement leaves alone."""
         said = {(f.subject, f.slot) for f in extracted if f.confidence >= USER_WORD}
         found = [r for r in read_repairs(turn.user) if r.alongside or not said]
         if not found:

@@ -45,7 +45,8 @@ _LEAD_RE = re.compile(
     r"[\s,:;.!—–-]*)+",
     _I,
 )
-_NAME_PART_EARLY = r"(?-i:[A-Z])[\w'-]+"
+_ONE_NAME = r"(?-i:[A-Z])[\w'-]+"
+"""One capitalised word: "Jordan"."""
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
 # The new part may be a place and its region: "Perth, Scotland, not Australia".
 _NEW_NOT_OLD_RE = re.compile(
@@ -60,7 +61,7 @@ _MEANT_RE = re.compile(
 )
 # "It's Jordan, Jamie is my brother": the old name is given another place.
 _OLD_IS_ELSEWHERE_RE = re.compile(
-    rf"^(?:it's|it\s+is|that's|that\s+is)\s+(?P<new>{_NAME_PART_EARLY}),?\s+(?P<old>{_NAME_PART_EARLY})"
+    rf"^(?:it's|it\s+is|that's|that\s+is)\s+(?P<new>{_ONE_NAME}),?\s+(?P<old>{_ONE_NAME})"
     r"\s+is\s+(?:my|our|his|her|their|the)\s+[\w -]+$",
     _I,
 )
