@@ -203,6 +203,7 @@ def test_birthday_resolves_against_the_turn():
         "I'm making pizza for 30 people.",
         "Live in the moment!",
         "Great teacher.",  # praise; only a kind of job said alone is the speaker's
+        "I support Python 3.12 in our app.",  # a product, not a side
     ],
 )
 def test_not_facts(text):
@@ -270,7 +271,11 @@ def test_a_teams_move_is_no_home(text, stream):
         ("I joined a gym last week!", []),
         (
             "I've got two dogs, Kira and Bruno.",
-            [("user", "dog:kira", "kira"), ("user", "dog:bruno", "bruno")],
+            [
+                ("user", "dog:kira", "kira"),
+                ("user", "dog:bruno", "bruno"),
+                ("user", "count:dog", "two dogs"),
+            ],
         ),
     ],
 )
@@ -319,6 +324,9 @@ def test_introductions_and_lists(text, found):
         ("Freelance translator (German/English), based in Vienna.", "home", "vienna"),
         ("Married to Tom, no kids, one very spoiled cat named Mango.", "spouse", "tom"),
         ("I want to be a vet when I'm older.", "plan:career", "vet"),
+        ("We have twin girls, Ada and Ella.", "daughter:ella", "ella"),
+        ("I support Cork GAA.", "supports:cork gaa", "cork gaa"),
+        ("Software engineer at Spotify, Stockholm office.", "office", "stockholm"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -624,3 +632,10 @@ def test_what_follows_and_is_said_of_the_person_the_sentence_opened_with():
 
 def test_an_aside_after_a_list_is_no_value_of_it():
     assert keys(facts("I'm allergic to cats, funnily enough.")) == [("user", "allergy:cat", "cats")]
+
+
+def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
+    found = keys(facts("My partner is Swedish, her name is Elin."))
+    assert ("user", "partner", "elin") in found
+    assert ("user's partner", "nationality", "swedish") in found
+    assert ("user", "partner", "swedish") not in found

@@ -23,6 +23,7 @@ from memstrata.models.heuristic.personal_values import (
     alcohol,
     allergen,
     business,
+    club,
     commute_mode,
     company,
     condition,
@@ -186,6 +187,8 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
+    "slipped disc": Facet(C.HEALTH, "injury:{key}", "{who} has {a_value} disc.", phrase),
+    "supports": Facet(C.PREFERENCE, "supports:{key}", "{who} supports {value}.", club),
     "widowed": Facet(C.RELATIONSHIP, "marital status", "{who} is {value}.", widowed),
     "marital": Facet(
         C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
@@ -505,10 +508,13 @@ TABLE: tuple[Row, ...] = (
          ("I run a coffee roastery in Portland with 6 employees.", "home", "portland"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
-    Row("relation", rf"(?:has|have|got|has\s+got|have\s+got)\s+(?:two|three|four|five|\d)\s+"
-                    rf"(?:[\w-]+\s+){{0,2}}?(?P<kind>{RELATION_RE})s,?\s+(?:named\s+|called\s+)?"
-                    r"(?P<value>.+)",
+    # Before the counts alone (below): "twin girls, Ada and Ella" names them too.
+    Row("relation", r"(?:has|have|got|has\s+got|have\s+got)\s+(?P<children>(?:(?:two|three|four"
+                    rf"|five|\d)\s+|twin\s+|triplet\s+)(?:[\w-]+\s+){{0,2}}?(?P<kind>{RELATION_RE})s),?\s+"
+                    r"(?:named\s+|called\s+)?(?P<value>.+)",
         (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
+         ("We have twin girls, Ada and Ella.", "daughter:ada", "ada"),
+         ("We have twin girls, Ada and Ella.", "count:daughter", "twin girls"),
          ("I have two rescue greyhounds, Pixel and Boo.", "dog:boo", "boo"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
@@ -597,6 +603,8 @@ TABLE: tuple[Row, ...] = (
                   r"|wrist|arm|leg|shoulder|hip|neck|hamstring|acl|foot|hand|elbow|finger|toe|rib|calf))"
                   r"\b.*",
         (("I hurt my back lifting flour sacks.", "injury:back", "back"),)),
+    Row("slipped disc", r"(?P<value>slipped|herniated|ruptured|prolapsed)\s+(?:a|my)\s+disc\b.*",
+        (("My back's been bad since I slipped a disc last year.", "injury:slipped", "slipped"),)),
     Row("surgery", r"(?:had|has\s+had|got|underwent)\s+(?:(?:a|an|my)\s+)?"
                    r"(?P<value>(?:[\w-]+\s+){0,2}?(?:replacement|surgery|operation|transplant"
                    r"|bypass|reconstruction))"
@@ -865,6 +873,9 @@ TABLE: tuple[Row, ...] = (
          ("I play varsity soccer.", "plays:soccer", "soccer"),
          ("I play chess online a lot.", "plays:chess", "chess"))),
     # preferences
+    Row("supports", r"(?:supports?|is\s+a\s+(?:big\s+|huge\s+|lifelong\s+)?supporter\s+of)\s+"
+                    r"(?P<value>(?-i:[A-Z]).+?)(?:\s+(?:since|through|all)\b.*)?",
+        (("I support Cork GAA.", "supports:cork gaa", "cork gaa"),)),
     Row("favorite", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+(?P<noun>[\w ]+?)"
                     r"(?:\s+is|'s|\s+are)\s+(?P<value>.+)",
         (("My favorite band is Radiohead.", "favorite:band", "radiohead"),
@@ -1162,12 +1173,12 @@ def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | Non
 
 def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
     """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
-    if m := re.match(
+    said = re.match(
         r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>" + _NAME + ")$",
         tail if tail.startswith("'s") else _predicate(tail),
-    ):
-        fact = _relation_fact(me, word, m["name"] or m["is"], clause)
-        return [_Reading(None, "", (fact,))] if fact else []
+    )
+    if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause)):
+        return [_Reading(None, "", (fact,))]  # else "My partner is Swedish" says where from
     named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
         rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail
     )
@@ -1353,7 +1364,12 @@ def _noun(kind: str, match: re.Match[str]) -> str:
     # A kind the row could name but the sentence left out ("a 2-year-old named Ava") is a child.
     unnamed = "child" if "kind" in groups else ""
     noun = groups.get("noun") or groups.get("kind") or unnamed
-    return re.sub(r"\s+", " ", noun).strip().lower() or kind.split(":", 1)[-1]
+    noun = re.sub(r"\s+", " ", noun).strip().lower()
+    return _CHILD_NOUNS.get(noun, noun) or kind.split(":", 1)[-1]
+
+
+# "twin girls, Ada and Ella": Ada is the user's daughter.
+_CHILD_NOUNS = {"girl": "daughter", "boy": "son"}
 
 
 def _build(
@@ -1559,6 +1575,10 @@ def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -
     """One part of such a list: what the subject is, has ("two adult kids"), or where they
     work ("at King's College")."""
     part = re.sub(r"^(?:currently|now|still)\s+(?=at\s)", "", part, flags=_I)
+    if office := _OFFICE_PART_RE.match(part):  # "..., Stockholm office"
+        return _table_facts(
+            replace(reading, rest=f"my office is in {office['place']}"), clause, negated
+        )
     verb = "has" if _COUNTED_RE.match(part) else "works" if part.startswith("at ") else "is"
     found = _table_facts(replace(reading, rest=_predicate(f"{verb} {part}")), clause, negated)
     if not found and verb == "is" and not _ARTICLE_RE.match(part):
@@ -1568,6 +1588,9 @@ def _listed_facts(reading: _Reading, part: str, clause: Clause, negated: bool) -
 
 
 _ARTICLE_RE = re.compile(r"^(?:a|an|the)\s", _I)
+_OFFICE_PART_RE = re.compile(
+    r"^(?:the\s+)?(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+office$", _I
+)
 
 
 # "with my wife Sara": a relation named in passing is a fact too.

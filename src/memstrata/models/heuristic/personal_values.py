@@ -144,14 +144,24 @@ def company(raw: str, clause: Clause) -> Value | None:
 
 def employer_moved_to(raw: str, clause: Clause) -> Value | None:
     """Where someone moved to that is no place and no product: "HSBC", not "AWS"."""
+    return club(raw, clause)
+
+
+def club(raw: str, clause: Clause) -> Value | None:
+    """A team someone supports: "Cork GAA"; "Python 3.12" is a product, not a side."""
     found = company(raw, clause)
-    return None if found is None or found.key in _known_things() else found
+    known = _known_things()
+    if found is None or found.key in known or any(w in known for w in words(found.key)):
+        return None
+    return found
 
 
 def name(raw: str, clause: Clause) -> Value | None:
     shown = _HONORIFIC_RE.sub("", _cut(raw))
     if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
         return None
+    if re.fullmatch(NATIONALITY_RE, shown, _I):
+        return None  # "My partner is Swedish": where they are from, not who
     shown = person(shown)
     return Value(shown, shown.lower())
 
