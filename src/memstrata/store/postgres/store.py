@@ -202,8 +202,8 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             return [row for sql, params in statements for row in self._rows(sql, params)]
         # The acting tenant is the caller's: each helper runs in a copy of its context.
         helped: list[Future[list[Row]]] = [
-            self._helpers.submit(contextvars.copy_context().run, self._rows_alongside, *statement)
-            for statement in statements[1:]
+            self._helpers.submit(contextvars.copy_context().run, self._rows_alongside, sql, params)
+            for sql, params in statements[1:]
         ]
         try:
             rows = self._rows(*statements[0])
