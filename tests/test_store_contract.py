@@ -614,3 +614,40 @@ def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
     assert (nothing.text, nothing.nearest, nothing.rows) == ({}, {}, {})
     with pytest.raises(ValueError, match="tenant"):
         store.candidates("t2", kinds, terms, base, probes, 5)
+
+
+def test_candidates_in_a_transaction_see_its_writes(store: Store) -> None:
+    """A search made inside a write transaction finds the rows the transaction has not
+    committed yet, of every kind (on PostgreSQL, all on the transaction's connection,
+    though a search outside one spreads over several)."""
+    everything = Probe(where=ItemFilter(tenant="t1", streams=("chat:a",)))
+    with store.transaction():
+        turn = _turn(store, "chat:a", "the walrus migration is done")
+        fact = _fact(store, "chat:a", "walrus owns the migration")
+        [record] = store.insert_records(
+            [
+                NewRecord(
+                    tenant="t1",
+                    stream="chat:a",
+                    source="slack",
+                    channel="general",
+                    external_id="1",
+                    author="Priya",
+                    text="walrus rollout moved to Friday",
+                    kind="message",
+                    at=T0,
+                    route_method="channel",
+                    route_confidence=1.0,
+                    visibility=Visibility.SHARED,
+                    tokens=5,
+                    data={},
+                )
+            ]
+        )
+        found = store.candidates(
+            "t1", ("fact", "turn", "summary", "record"), ["walrus"], None, [everything], 5
+        )
+        assert [i for i, _ in found.text[(0, "turn")]] == [turn]
+        assert [i for i, _ in found.text[(0, "fact")]] == [fact]
+        assert [i for i, _ in found.text[(0, "record")]] == [record]
+        assert set(found.items(found.rows)) == {("turn", turn), ("fact", fact), ("record", record)}

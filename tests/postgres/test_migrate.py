@@ -55,6 +55,14 @@ def test_a_sqlite_memory_moves_over_whole_and_a_rerun_adds_nothing(
         assert moved.turns("chat:trip") == []
         hits = moved.search("lead architect", stream="project:alpha")
         assert hits and "Lead Architect" in hits[0].text
+        # The copy filled the turns' index through its pending list, and left it as the
+        # migrations made every full-text index: searches read no pending list.
+        options = moved.store._rows(  # type: ignore[attr-defined]
+            "SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)",
+            [[f"{table}_search" for table in ("turns", "facts", "summaries", "records")]],
+        )
+        assert len(options) == 4
+        assert all(row["reloptions"] == ["fastupdate=off"] for row in options), options
         # New rows take ids after the copied ones.
         added = moved.add_turn("project:alpha", "The demo is on Friday.")
         assert added.seq == 3

@@ -1,10 +1,17 @@
 """A context waits for PostgreSQL twice: once for what it reads of the stream, once for
-the search of every kind. Each wait is a scheduling delay on a busy host, so their number
-is checked; their speed is measured in benchmarks/postgres.py."""
+the search of every kind (two statements on two connections at the same time). Each wait
+is a scheduling delay on a busy host, so their number is checked; their speed is measured
+in benchmarks/postgres.py."""
 
+import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
+
+import numpy as np
 
 from memstrata import Memory, load_settings
+from memstrata.store.base import ItemFilter, NewTurn, Probe
+from memstrata.store.postgres import PostgresStore
 
 
 def test_a_context_waits_for_the_server_twice(fresh_postgres: Callable[[], str]) -> None:
@@ -24,4 +31,55 @@ def test_a_context_waits_for_the_server_twice(fresh_postgres: Callable[[], str])
     assert context.text == warm.text
     assert "Lead Architect" in context.text
     assert waits == 2
-    assert statements == 9  # eight reads sent together, then one search
+    assert statements == 10  # eight reads sent together, then the search's two halves
+
+
+def test_searches_from_more_threads_than_connections_all_finish(
+    fresh_postgres: Callable[[], str],
+) -> None:
+    """Each search takes a second connection for its other half while its first runs:
+    with more searching threads than the pool holds, none waits for another forever,
+    and each gets its own tenant's rows."""
+    store = PostgresStore(fresh_postgres(), pool_size=2, timeout=20)
+    try:
+        vector = np.full(8, 8**-0.5, dtype=np.float32)
+        for tenant in ("t1", "t2"):
+            for n in range(3):
+                turn = store.insert_turn(
+                    NewTurn(
+                        tenant=tenant,
+                        stream="chat",
+                        user=f"{tenant} otter {n}",
+                        assistant="",
+                        at=datetime(2026, 3, 1, 9, n, tzinfo=UTC),
+                        tokens=3,
+                    )
+                )
+                store.put_vectors(tenant, "chat", "m", [("turn", turn.id, vector.tobytes(), 8)])
+
+        def search(tenant: str) -> set[int]:
+            probe = Probe(where=ItemFilter(tenant=tenant, streams=("chat",)))
+            found = store.candidates(tenant, ("turn", "fact"), ["otter"], vector, [probe], 5)
+            return {item.id for item in found.items(found.rows).values() if tenant in item.text}
+
+        alone = {tenant: search(tenant) for tenant in ("t1", "t2")}
+        assert all(len(ids) == 3 for ids in alone.values())
+        results: list[tuple[str, set[int]]] = []
+        errors: list[BaseException] = []
+
+        def worker(tenant: str) -> None:
+            try:
+                for _ in range(5):
+                    results.append((tenant, search(tenant)))
+            except BaseException as exc:  # reported by the assertion below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=worker, args=(f"t{n % 2 + 1}",)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not errors and not any(thread.is_alive() for thread in threads)
+        assert len(results) == 40 and all(ids == alone[tenant] for tenant, ids in results)
+    finally:
+        store.close()

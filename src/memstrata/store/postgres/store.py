@@ -10,12 +10,14 @@ A transaction pins one pooled connection to its thread; outside one, each statem
 a connection from the pool and commits on its own.
 """
 
+import contextvars
 import json
 import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -120,6 +122,8 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._listener: threading.Thread | None = None
         self._closed = threading.Event()
         self._vector_dims: set[int] = set()
+        self._helpers = ThreadPoolExecutor(pool_size, thread_name_prefix="memstrata-search")
+        """Threads that send a search's second statement on a second connection."""
         self.statements = 0
         """Statements sent to the server (BEGIN and COMMIT included), for benchmarks."""
         self.round_trips = 0
@@ -143,6 +147,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def close(self) -> None:
         self._closed.set()
+        self._helpers.shutdown(wait=True)
         self._pool.close()
 
     @contextmanager
@@ -178,6 +183,33 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 yield conn
             finally:
                 conn._memstrata_piped = False  # type: ignore[attr-defined]
+
+    def _rows_alongside(self, sql: str, params: Params) -> list[Row]:
+        """_rows on another pooled connection, while the caller waits for a statement of
+        its own: the two waits overlap, so this one is not counted as a round trip."""
+        with self._connection() as conn:
+            conn._memstrata_piped = True  # type: ignore[attr-defined]
+            try:
+                return conn.execute(sql, params).fetchall()
+            finally:
+                conn._memstrata_piped = False  # type: ignore[attr-defined]
+
+    def _rows_at_once(self, statements: Sequence[tuple[str, list[Any]]]) -> list[Row]:
+        """The rows of each statement, run on connections of their own at the same time:
+        the wait is the slowest statement's, not their sum, where the server has cores to
+        spare. In a transaction, one after another on its connection."""
+        if self.in_transaction or len(statements) == 1:
+            return [row for sql, params in statements for row in self._rows(sql, params)]
+        # The acting tenant is the caller's: each helper runs in a copy of its context.
+        helped: list[Future[list[Row]]] = [
+            self._helpers.submit(contextvars.copy_context().run, self._rows_alongside, sql, params)
+            for sql, params in statements[1:]
+        ]
+        try:
+            rows = self._rows(*statements[0])
+        finally:
+            others = [future.result() for future in helped]  # none is left running
+        return rows + [row for found in others for row in found]
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -252,12 +284,15 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         # full-text statement afresh on each call took as long as running it (every
         # statement filters on indexed columns, so the values do not change the best plan).
         # No statement of a store is big enough to gain from parallel workers: starting one
-        # took longer than reading a stream's 10,000 summaries without it.
+        # took longer than reading a stream's 10,000 summaries without it. Nor from JIT
+        # compilation: the search's plan costs more than jit_above_cost (its exact-scan
+        # branch is costed even where it never runs), so a server built with LLVM would
+        # compile it on every call, for tens of milliseconds, to save a fraction of one.
         conn.execute(
             "SET TIME ZONE 'UTC'; SET hnsw.iterative_scan = relaxed_order;"
             f" SET hnsw.ef_search = {_GRAPH_BREADTH};"
             " SET plan_cache_mode = force_generic_plan;"
-            " SET max_parallel_workers_per_gather = 0"
+            " SET max_parallel_workers_per_gather = 0; SET jit = off"
         )
         register_vector(conn)
         keep_nul_characters(conn)
@@ -1413,17 +1448,22 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         probes: Sequence[Probe],
         limit: int,
     ) -> Candidates:
-        """One statement: each probe's full-text search and vector search of each kind (as
-        fts_ids and nearest make them), then the rows of every item they found."""
+        """Each probe's full-text search and vector search of each kind (as fts_ids and
+        nearest make them), then the rows of every item they found: two statements, sent
+        at once on two connections, each with half the kinds' vector searches and the
+        other half's full-text searches (a vector search costs about twice a full-text
+        one: at a million items, each statement took about 10 ms of the server's time)."""
         asked = list(dict.fromkeys(_tsquery_term(t) for t in terms))
-        pieces: list[tuple[str, list[Any]]] = []
+        halves: tuple[list[tuple[str, list[Any]]], ...] = ([], [])
         check_probes(tenant, probes)
         for position, probe in enumerate(probes):
-            for kind in kinds:
+            for place, kind in enumerate(kinds):
+                first_half = place < len(kinds) / 2
+                text_pieces, vector_pieces = halves if first_half else halves[::-1]
                 sql, params = _filter_sql(kind, probe.where)
                 if asked:
                     known = self._known_counts(kind, asked)
-                    pieces.append(
+                    text_pieces.append(
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, 'text' AS list,"
                             " term::text, n::bigint, id::bigint, rank::float8 AS score"
@@ -1434,17 +1474,19 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 if vector is not None:
                     query = np.asarray(vector, dtype=np.float32)
                     nearest, nearest_params = _nearest_sql(kind, sql, params, query, limit)
-                    pieces.append(
+                    vector_pieces.append(
                         (
-                            f"SELECT {position}, '{kind}', 'vector', NULL, NULL, item_id,"
-                            f" distance FROM ({nearest}) nearest WHERE 1 - distance >= %s",
+                            f"SELECT {position} AS probe, '{kind}' AS kind, 'vector' AS list,"
+                            " NULL::text AS term, NULL::bigint AS n, item_id::bigint AS id,"
+                            " distance::float8 AS score"
+                            f" FROM ({nearest}) nearest WHERE 1 - distance >= %s",
                             [*nearest_params, probe.min_similarity],
                         )
                     )
-        if not pieces:
+        statements = [_with_items(half, tenant, kinds) for half in halves if half]
+        if not statements:
             return Candidates({}, {}, {}, lambda kind, ids: [])
-        rows = self._rows(*_with_items(pieces, tenant, kinds))
-        return self._candidates(rows)
+        return self._candidates(self._rows_at_once(statements))
 
     def _candidates(self, rows: list[Row]) -> Candidates:
         text: dict[tuple[int, str], list[tuple[int, float]]] = {}
