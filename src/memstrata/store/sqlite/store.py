@@ -1282,6 +1282,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             self._vector_index = VectorIndex(self, self.index_directory)
         return self._vector_index
 
+    @_unchanged_reads  # one check of the data version, not one per read within
     def stream_view(
         self,
         tenant: str,
