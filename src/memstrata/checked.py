@@ -110,7 +110,7 @@ def _exact_types(annotation: object) -> _Exact | None:
         if member is None or member is type(None):
             exact.add(type(None))
         elif member in (str, int, bool) or (isinstance(member, type) and issubclass(member, Enum)):
-            exact.add(member)  # type: ignore[arg-type]
+            exact.add(member)
         else:
             return None
     return frozenset(exact)
