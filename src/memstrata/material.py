@@ -312,11 +312,7 @@ def _without_repeats(
     shows whole anyway (the newest session's summary often retells them)."""
     if summary is None or not recent:
         return summary, []
-    said = " ".join(
-        " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
-        for t in recent
-    )
-    return _applied(summary, _repeated_lines(summary.text, said))
+    return _applied(summary, _repeated_lines(summary.text, tuple(recent)))
 
 
 _Cut = tuple[str, int, tuple[tuple[int, str], ...]]
@@ -324,9 +320,13 @@ _Cut = tuple[str, int, tuple[tuple[int, str], ...]]
 
 
 @lru_cache(maxsize=32)
-def _repeated_lines(text: str, said: str) -> _Cut:
-    """Kept by text: the same summary and recent turns come back query after query, and
-    searching every line in the turns cost a tenth of a small stream's context."""
+def _repeated_lines(text: str, recent: tuple[Turn, ...]) -> _Cut:
+    """Kept by text and turns: the same summary and recent turns come back query after
+    query, and searching every line in the turns cost a tenth of a small stream's context."""
+    said = " ".join(
+        " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
+        for t in recent
+    )
     return _cut(text, partial(_repeat_reason, said))
 
 
