@@ -612,19 +612,30 @@ def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> Con
 
 
 def _fact_item(fact: Fact) -> ContextItem:
-    return _fact_line(fact.text, fact.source)
+    line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
+    return line(fact.text, fact.source)
+
+
+def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
+    line = _retrieved_line if len(text) <= _KEPT_CHARS else _retrieved_line.__wrapped__
+    return line(text, source)
+
+
+_KEPT_CHARS = 4000
+"""Lines kept by text and source are this long at most: a huge turn is seldom asked about
+twice, and thousands of them would hold hundreds of megabytes."""
 
 
 @lru_cache(maxsize=16_384)
 def _fact_line(text: str, source: SourceRef) -> ContextItem:
-    # Kept by text and source: a stream's pinned facts are written again at every context.
+    # Kept: a stream's pinned facts are written again at every context.
     when = source.at.date().isoformat() if source.at else "undated"
     return _item(f"- {inline(text)} [{source.label()}, {when}]", source)
 
 
 @lru_cache(maxsize=8192)
-def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
-    # Kept by text and source: questions about the same stream retrieve many of the same.
+def _retrieved_line(text: str, source: SourceRef) -> ContextItem:
+    # Kept: questions about the same stream retrieve many of the same items.
     return _item(f"[{source.label()}] {inline(text)}", source)
 
 
