@@ -54,7 +54,7 @@ def read_view(
         stream,
         window=window,
         pins=pin_policy(settings, trust),
-        pinned_streams=(stream,) if stream == GLOBAL_STREAM else (stream, GLOBAL_STREAM),
+        pinned_streams=[stream] if stream == GLOBAL_STREAM else [stream, GLOBAL_STREAM],
     )
 
 
