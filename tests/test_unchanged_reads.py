@@ -95,3 +95,18 @@ def test_search_items_never_outlive_a_change_by_another_connection(
     (after,) = reader.store.items("fact", "default", [fact.id])
     assert before.text == "The badge vendor is Acme."
     assert after.text == "The badge vendor is Zenith."
+
+
+def test_a_context_sees_what_another_connection_wrote_since_the_last(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    """A context reads its stream's turns, pinned facts and the tenant's names as one kept
+    view: a write by anyone must replace the whole of it."""
+    reader, writer = reader_and_writer
+    writer.add_turn(STREAM, "Standup moves to 9:30.", "Noted.")
+    before = reader.context(STREAM, "Who is the vendor?", 1000)
+    writer.add_turn(STREAM, "The badge vendor is Acme.", "Noted.")
+    writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    after = reader.context(STREAM, "Who is the vendor?", 1000)
+    assert "Acme" not in before.text and "Lead Architect" not in before.text
+    assert "Acme" in after.text and "Lead Architect" in after.text

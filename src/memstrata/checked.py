@@ -4,13 +4,17 @@ or a sqlite3 error from deep inside.
 
 `checked_api` wraps every public method of a class in pydantic's `validate_call`, strict
 (no "5" for 5, no True for 1), against the method's own annotations, so the checks cannot
-drift from the signatures.
+drift from the signatures. A call whose arguments are all of exactly the plain types the
+annotations name (str, int, bool, an enum, None), as most are, skips pydantic: strict
+validation would pass those unchanged, and it costs more than a small context's
+assembly of facts.
 """
 
 import functools
 import inspect
 import types
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import ConfigDict, ValidationError, validate_call
@@ -38,6 +42,7 @@ def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
     parameters = inspect.signature(method).parameters
     names = list(parameters)
     lists = {name for name, p in parameters.items() if _takes_list_not_text(p.annotation)}
+    plain = _PlainCall.of(parameters)
 
     @functools.wraps(method)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -46,12 +51,69 @@ def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
         for name, value in given:
             for item in value if isinstance(value, list | tuple) else (value,):
                 _check_scalar(item, name)
+        if plain is not None and plain.passes(len(args), given):
+            return method(*args, **kwargs)
         try:
             return validated(*args, **kwargs)
         except ValidationError as exc:
             raise InvalidInput(describe(exc, names)) from None
 
     return call
+
+
+_Exact = frozenset[type]
+"""The types an argument may have exactly, for strict validation to pass it unchanged."""
+
+
+class _PlainCall:
+    """Which calls of a method strict validation would pass unchanged: every argument's
+    type is exactly one its annotation names, and they bind to the signature."""
+
+    def __init__(self, positional: list[str], exact: dict[str, _Exact], required: set[str]) -> None:
+        self.positional, self.exact, self.required = positional, exact, required
+
+    @classmethod
+    def of(cls, parameters: Any) -> "_PlainCall | None":
+        """None where some annotation is not plain: every call is validated."""
+        listed = list(parameters.values())[1:]  # self
+        exact: dict[str, _Exact] = {}
+        for p in listed:
+            kinds = _exact_types(p.annotation)
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or kinds is None:
+                return None
+            exact[p.name] = kinds
+        positional = [p.name for p in listed if p.kind != p.KEYWORD_ONLY]
+        required = {p.name for p in listed if p.default is p.empty}
+        return cls(positional, exact, required)
+
+    def passes(self, arg_count: int, given: list[tuple[str, Any]]) -> bool:
+        if arg_count - 1 > len(self.positional) or len(given) < len(self.required):
+            return False
+        named = {name for name, _ in given}
+        if len(named) < len(given) or not self.required <= named:
+            return False  # an argument given twice, or one missing: validation says which
+        exact = self.exact
+        return all(name in exact and type(value) in exact[name] for name, value in given)
+
+
+def _exact_types(annotation: object) -> _Exact | None:
+    """The types `annotation` passes unchanged in strict mode, if it is made only of str,
+    int, bool, None and enums; else None. (Strict float takes an int and makes it a float;
+    a list is copied; a str subclass may be refused: those always go to pydantic.)"""
+    members = (
+        get_args(annotation)
+        if get_origin(annotation) in (Union, types.UnionType)
+        else (annotation,)
+    )
+    exact: set[type] = set()
+    for member in members:
+        if member is None or member is type(None):
+            exact.add(type(None))
+        elif member in (str, int, bool) or (isinstance(member, type) and issubclass(member, Enum)):
+            exact.add(member)
+        else:
+            return None
+    return frozenset(exact)
 
 
 def _takes_list_not_text(annotation: object) -> bool:

@@ -203,9 +203,7 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     room = budget
     # Items are built once: planning again in less room places the same ones.
     turns = [_turn_item(t) for t in reversed(material.turns)]
-    retrieved = [
-        _item(f"[{source.label()}] {inline(text)}", source) for text, source in material.retrieved
-    ]
+    retrieved = [_retrieved_item(text, source) for text, source in material.retrieved]
     while True:
         plan = _plan(query, room, material, budget, _Built(turns, retrieved))
         context = _render(tenant, stream, query, budget, plan)
@@ -569,12 +567,23 @@ def _place_index(plan: _Plan, index: Sequence[tuple[str, SourceRef]], budget: in
 def _when(item: ContextItem) -> tuple[bool, str]:
     """Chronological order, so the reader can reason about time; undated items last."""
     at = item.source.at if item.source else None
-    return (at is None, at.isoformat() if at else "")
+    return (at is None, _iso_time(at) if at else "")
 
 
 def _day(item: ContextItem) -> str:
     at = item.source.at if item.source else None
-    return at.date().isoformat() if at else "undated"
+    return _iso_day(at) if at else "undated"
+
+
+# Kept by time: the same retrieved items are placed, grouped and sorted request after request.
+@lru_cache(maxsize=8192)
+def _iso_time(at: datetime) -> str:
+    return at.isoformat()
+
+
+@lru_cache(maxsize=8192)
+def _iso_day(at: datetime) -> str:
+    return at.date().isoformat()
 
 
 def _day_line(day: str) -> str:
@@ -603,8 +612,31 @@ def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> Con
 
 
 def _fact_item(fact: Fact) -> ContextItem:
-    when = fact.source.at.date().isoformat() if fact.source.at else "undated"
-    return _item(f"- {inline(fact.text)} [{fact.source.label()}, {when}]", fact.source)
+    line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
+    return line(fact.text, fact.source)
+
+
+def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
+    line = _retrieved_line if len(text) <= _KEPT_CHARS else _retrieved_line.__wrapped__
+    return line(text, source)
+
+
+_KEPT_CHARS = 4000
+"""Lines kept by text and source are this long at most: a huge turn is seldom asked about
+twice, and thousands of them would hold hundreds of megabytes."""
+
+
+@lru_cache(maxsize=16_384)
+def _fact_line(text: str, source: SourceRef) -> ContextItem:
+    # Kept: a stream's pinned facts are written again at every context.
+    when = source.at.date().isoformat() if source.at else "undated"
+    return _item(f"- {inline(text)} [{source.label()}, {when}]", source)
+
+
+@lru_cache(maxsize=8192)
+def _retrieved_line(text: str, source: SourceRef) -> ContextItem:
+    # Kept: questions about the same stream retrieve many of the same items.
+    return _item(f"[{source.label()}] {inline(text)}", source)
 
 
 @lru_cache(maxsize=4096)
@@ -647,19 +679,18 @@ def _block(name: str, items: Sequence[ContextItem]) -> str:
 
 def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> Context:
     sections = []
-    blocks = []
+    blocks = {}
     for name in ORDER:
         items = plan.items[name]
         if not items:
             continue
-        block = _block(name, items)
-        blocks.append(block)
+        block = blocks[name] = _block(name, items)
         sections.append(
             ContextSection(
                 name=name, title=TITLES[name], items=tuple(items), tokens=count_tokens(block)
             )
         )
-    text = "\n\n".join(blocks)
+    text = "\n\n".join(blocks.values())
     return Context(
         tenant=tenant,
         stream=stream,
@@ -667,15 +698,16 @@ def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> C
         budget=budget,
         sections=tuple(sections),
         text=text,
-        messages=tuple(_messages(plan)),
-        tokens=count_joined(blocks, [s.tokens for s in sections], "\n\n"),
+        messages=tuple(_messages(plan, blocks)),
+        tokens=count_joined(list(blocks.values()), [s.tokens for s in sections], "\n\n"),
         dropped=tuple(plan.dropped),
     )
 
 
-def _messages(plan: _Plan) -> list[dict[str, str]]:
-    memory = [n for n in ORDER if n not in ("recent_turns", "query") and plan.items[n]]
-    system = "\n\n".join(_block(n, plan.items[n]) for n in memory)
+def _messages(plan: _Plan, blocks: dict[str, str]) -> list[dict[str, str]]:
+    """The context as chat messages; `blocks` holds each non-empty section's rendering."""
+    memory = [n for n in blocks if n not in ("recent_turns", "query")]
+    system = "\n\n".join(blocks[n] for n in memory)
     messages = [{"role": "system", "content": system}] if system else []
     for item in plan.items["recent_turns"]:
         messages.extend(_turn_messages(item, plan.turns.get(id(item))))

@@ -253,27 +253,39 @@ def _snippet(text: str, query: str, outdated: OutdatedStatements) -> str:
 
     Lines are judged one by one: an outdated line is skipped, and does not taint the rest.
     """
-    wanted = set(re.findall(r"\w+", query.lower()))
-    lines = _summary_lines(text)
-    order = sorted(range(len(lines)), key=lambda i: -len(wanted & lines[i][1]))
+    lines, where = _summary_lines(text)
+    shared = [0] * len(lines)
+    for word in _query_words(query):
+        for i in where.get(word, ()):
+            shared[i] -= 1
+    order = sorted(range(len(lines)), key=shared.__getitem__)  # most shared words first
     keep: list[int] = []
     for i in order:
         if len(keep) == _SNIPPET_LINES:
             break
-        if not (outdated and outdated.replacements(lines[i][0])):
+        if not (outdated and outdated.replacements(lines[i])):
             keep.append(i)
-    return " ".join(lines[i][0].lstrip("- ").strip() for i in sorted(keep))
+    return " ".join(lines[i].lstrip("- ").strip() for i in sorted(keep))
 
 
 @lru_cache(maxsize=512)
-def _summary_lines(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    """A summary's content lines with their words; the same summaries come back query
-    after query."""
-    return tuple(
-        (line, frozenset(re.findall(r"\w+", line.lower())))
-        for line in text.splitlines()
-        if line.strip() and not line.startswith("#")
-    )
+def _summary_lines(text: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+    """A summary's content lines, and the lines each word is on; the same summaries come
+    back query after query, and a question names only a few of their words."""
+    lines = tuple(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    where: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        for word in _words_of(line):
+            where.setdefault(word, []).append(i)
+    return lines, {word: tuple(found) for word, found in where.items()}
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", text.lower()))
+
+
+_query_words = lru_cache(maxsize=16)(_words_of)
+"""A context's question is matched against each summary it retrieved."""
 
 
 def _without_outdated(
@@ -300,11 +312,7 @@ def _without_repeats(
     shows whole anyway (the newest session's summary often retells them)."""
     if summary is None or not recent:
         return summary, []
-    said = " ".join(
-        " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
-        for t in recent
-    )
-    return _applied(summary, _repeated_lines(summary.text, said))
+    return _applied(summary, _repeated_lines(summary.text, tuple(recent)))
 
 
 _Cut = tuple[str, int, tuple[tuple[int, str], ...]]
@@ -312,9 +320,13 @@ _Cut = tuple[str, int, tuple[tuple[int, str], ...]]
 
 
 @lru_cache(maxsize=32)
-def _repeated_lines(text: str, said: str) -> _Cut:
-    """Kept by text: the same summary and recent turns come back query after query, and
-    searching every line in the turns cost a tenth of a small stream's context."""
+def _repeated_lines(text: str, recent: tuple[Turn, ...]) -> _Cut:
+    """Kept by text and turns: the same summary and recent turns come back query after
+    query, and searching every line in the turns cost a tenth of a small stream's context."""
+    said = " ".join(
+        " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
+        for t in recent
+    )
     return _cut(text, partial(_repeat_reason, said))
 
 

@@ -1291,6 +1291,17 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         pins: PinPolicy,
         pinned_streams: Sequence[str],
     ) -> StreamView:
+        return self._stream_view(tenant, stream, window, pins, tuple(pinned_streams))
+
+    @_unchanged_reads  # one check of the data version, not one per read within
+    def _stream_view(
+        self,
+        tenant: str,
+        stream: str,
+        window: TurnWindow,
+        pins: PinPolicy,
+        pinned_streams: tuple[str, ...],
+    ) -> StreamView:
         return view_one_by_one(self, tenant, stream, window, pins, pinned_streams)
 
     def candidates(
