@@ -376,8 +376,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        # Numbered 0003 as reserved for it, run after 0005 (in the order of this list).
-        "0003_search_without_pending_list",
+        "0006_search_without_pending_list",
         """
         -- A GIN index with fastupdate keeps new rows' words in a pending list, up to 4 MB,
         -- that every full-text search reads through before the index: on a stream that
