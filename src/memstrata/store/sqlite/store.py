@@ -1337,9 +1337,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         with self._lock:
             # An open transaction's pending rows are in the index, but not yet in the
             # records that tell whether the index changed.
-            kept_scores = not self._db.in_transaction
-            if kept_scores:
-                self._term_scores.follow(self._db, spec.fts)
+            kept_scores = not self._db.in_transaction and self._term_scores.follow(
+                self._db, spec.fts
+            )
             kept, matches = self._terms_within(spec.fts, terms, kept_scores)
             if not kept:
                 return []
@@ -1366,7 +1366,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """The first `limit` of `ids` (ranked best first) that pass `where`, with their
         score: checked a window at a time, widening while few pass."""
         found: list[tuple[int, float]] = []
-        start, window = 0, 2 * limit
+        start, window = 0, limit + limit // 4
         while start < len(ids) and len(found) < limit:
             candidates = ids[start : start + window].tolist()
             passed = self.passing(kind, where, candidates)

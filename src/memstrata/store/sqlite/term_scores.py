@@ -33,8 +33,10 @@ class TermScores:
         self._shares: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
         self._rows = 0
 
-    def follow(self, db: sqlite3.Connection, fts: str) -> None:
-        """Drop what is kept for `fts` if the index changed since: call before the rest."""
+    def follow(self, db: sqlite3.Connection, fts: str) -> bool:
+        """Drop what is kept for `fts` if the index changed since the last call, and say
+        whether it was unchanged: an index that changes between every two searches (the
+        turns of a busy stream) is better scored by FTS5 at once than term by term."""
         version = tuple(
             bytes(row[0])
             for row in db.execute(
@@ -42,10 +44,11 @@ class TermScores:
             )
         )
         if self._versions.get(fts) == version:
-            return
+            return True
         self._versions[fts] = version
         for key in [key for key in self._shares if key[0] == fts]:
             self._rows -= self._shares.pop(key)[0].size
+        return False
 
     def count(self, fts: str, phrase: str) -> int | None:
         """How many rows `phrase` matches, if its shares are kept."""
