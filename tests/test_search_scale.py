@@ -139,7 +139,13 @@ def varied(count: int, start: int = 0) -> list[str]:
     ]
 
 
-ASKED = [["kafka", "raj1"], ["deploy", "w3", "note"], ["raj2", "w16", "kafka"], ["nothing"]]
+ASKED = [
+    ["kafka", "raj1"],
+    ["deploy", "w3", "note"],
+    ["raj2", "w16", "kafka"],
+    ["nothing"],
+    ['"kafka', "raj1)", "OR", "*", "NEAR(", "deploy AND"],  # FTS5 syntax is plain text
+]
 
 
 def in_a_transaction(store: SQLiteStore, terms: list[str], limit: int = 20):
