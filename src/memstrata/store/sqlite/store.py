@@ -1340,7 +1340,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             kept_scores = not self._db.in_transaction and self._term_scores.follow(
                 self._db, spec.fts
             )
-            kept, matches = self._terms_within(spec, terms, kept_scores)
+            kept, matches = self._terms_within(spec.fts, terms, kept_scores)
             if not kept:
                 return []
             phrases = [_quoted(t) for t in kept]
@@ -1401,11 +1401,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return int(self._one(f"SELECT count(DISTINCT segid) AS n FROM {fts}_idx")["n"])
 
     def _terms_within(
-        self, spec: "_KindSpec", terms: Sequence[str], kept_scores: bool
+        self, fts: str, terms: Sequence[str], kept_scores: bool
     ) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
         rarest one), and how many items they match."""
-        counts = self._matches(spec, terms, kept_scores)
+        counts = self._matches(fts, terms, kept_scores)
         kept: list[str] = []
         total = 0
         for count, term in sorted(zip(counts, terms, strict=True)):
@@ -1415,14 +1415,12 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             total += count
         return kept, total
 
-    def _matches(self, spec: "_KindSpec", terms: Sequence[str], kept_scores: bool) -> list[int]:
+    def _matches(self, fts: str, terms: Sequence[str], kept_scores: bool) -> list[int]:
         """How many items each term matches, counted up to _SCORED + 1, in one query.
         Counts are remembered for a while: they only decide which terms are worth scoring,
         and questions share most of their words. A count gone stale can only keep a term
         that has since become common, for that while: a slower search, not a worse one.
-        A term whose scores are kept (see TermScores) is counted exactly by them, and
-        where scores are kept, a term is counted by scoring it: most will be asked for."""
-        fts = spec.fts
+        A term whose scores are kept (see TermScores) is counted exactly by them."""
         now = time.monotonic()
         known: dict[str, int] = {}
         for term in terms:
@@ -1437,23 +1435,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if unknown:
             if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
                 self._term_counts.clear()
-            phrases = [_quoted(t) for t in unknown]
-            if kept_scores:
-                counts = self._term_scores.score(self._db, fts, spec.rank, phrases, _SCORED)
-            else:
-                counts = self._counts(fts, phrases)
-            for term, matched in zip(unknown, counts, strict=True):
+            count = f"(SELECT count(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?))"
+            row = self._row(
+                "SELECT " + ", ".join([count] * len(unknown)),
+                [value for t in unknown for value in (_quoted(t), _SCORED + 1)],
+            )
+            for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
                 self._term_counts[(fts, term)] = (matched, now)
         return [known[t] for t in terms]
-
-    def _counts(self, fts: str, phrases: Sequence[str]) -> list[int]:
-        count = f"(SELECT count(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?))"
-        row = self._one(
-            "SELECT " + ", ".join([count] * len(phrases)),
-            [value for phrase in phrases for value in (phrase, _SCORED + 1)],
-        )
-        return list(row)
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:

@@ -61,7 +61,7 @@ class TermScores:
         """Row ids matching any of `phrases` (FTS5 strings) and their `rank` (a bm25 call,
         lower is better), best first and ties by row id, as FTS5 orders an OR query of the
         same phrases."""
-        self.score(db, fts, rank, [p for p in phrases if (fts, p) not in self._shares])
+        self._score(db, fts, rank, [p for p in phrases if (fts, p) not in self._shares])
         shares = [self._shares[(fts, phrase)] for phrase in phrases]
         ids, where = np.unique(np.concatenate([ids for ids, _ in shares]), return_inverse=True)
         total = np.zeros(ids.size, dtype=np.float64)
@@ -74,39 +74,23 @@ class TermScores:
         order = np.lexsort((ids, scores))
         return ids[order], scores[order]
 
-    def score(
-        self,
-        db: sqlite3.Connection,
-        fts: str,
-        rank: str,
-        phrases: Sequence[str],
-        at_most: int | None = None,
-    ) -> list[int]:
-        """Score each of `phrases` alone, all in one statement, and keep the shares of
-        each that matches no more than `at_most` rows (any number if None). Returns how
-        many rows each matched, at most `at_most` + 1: a count, taken as it scores."""
+    def _score(self, db: sqlite3.Connection, fts: str, rank: str, phrases: list[str]) -> None:
+        """Score each of `phrases` alone, all in one statement."""
         if not phrases:
-            return []
-        one = (
-            f"SELECT * FROM (SELECT ? AS phrase, rowid, {rank} FROM {fts}"
-            f" WHERE {fts} MATCH ? LIMIT ?)"
-        )
-        read = -1 if at_most is None else at_most + 1
+            return
+        one = f"SELECT ? AS phrase, rowid, {rank} FROM {fts} WHERE {fts} MATCH ?"
         rows = db.execute(
             " UNION ALL ".join([one] * len(phrases)),
-            [value for n, phrase in enumerate(phrases) for value in (n, phrase, read)],
+            [value for number, phrase in enumerate(phrases) for value in (number, phrase)],
         ).fetchall()
         numbers = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         ids = np.fromiter((row[1] for row in rows), dtype=np.int64, count=len(rows))
         # A single phrase's bm25 is minus its share: negating is exact, so the sums are too.
         shares = np.fromiter((-row[2] for row in rows), dtype=np.float64, count=len(rows))
-        counts = np.bincount(numbers, minlength=len(phrases)).tolist()
         if self._rows + ids.size > _KEPT_ROWS:
             self._shares.clear()
             self._rows = 0
-        for n, phrase in enumerate(phrases):
-            if at_most is None or counts[n] <= at_most:
-                mine = numbers == n
-                self._shares[(fts, phrase)] = (ids[mine], shares[mine])
-                self._rows += counts[n]
-        return counts
+        for number, phrase in enumerate(phrases):
+            mine = numbers == number
+            self._shares[(fts, phrase)] = (ids[mine], shares[mine])
+        self._rows += ids.size
