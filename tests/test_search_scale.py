@@ -17,6 +17,7 @@ from memstrata import vectors
 from memstrata.embed import HashingEmbedder
 from memstrata.store import SQLiteStore
 from memstrata.store.base import ItemFilter, NewTurn
+from memstrata.store.sqlite import term_scores
 from memstrata.types import Visibility
 from memstrata.vectors import VectorIndex
 
@@ -162,6 +163,17 @@ def test_kept_term_scores_rank_exactly_as_fts5_does(store):
         first, kept, summed = (store.fts_ids("turn", terms, everything(), 20) for _ in range(3))
         assert first == kept == summed == in_a_transaction(store, terms)
     assert store.fts_ids("turn", ["kafka"], everything(), 20)
+
+
+def test_kept_scores_over_their_memory_bound_start_afresh(store, monkeypatch):
+    monkeypatch.setattr(term_scores, "_KEPT_ROWS", 50)  # a few terms' worth
+    add_turns(store, varied(200))
+    words = ["raj1", "w3", "kafka", "deploy", "note"]
+    # Each query finds all but its last word kept, and must make room for that one.
+    for asked in [words[: n + 1] for n in range(len(words))] * 2:
+        for _ in range(2):
+            found = store.fts_ids("turn", asked, everything(), 20)
+            assert found == in_a_transaction(store, asked)
 
 
 def test_a_new_row_is_found_and_rescores_the_rest_at_once(store):

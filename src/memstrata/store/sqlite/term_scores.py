@@ -61,8 +61,10 @@ class TermScores:
         """Row ids matching any of `phrases` (FTS5 strings) and their `rank` (a bm25 call,
         lower is better), best first and ties by row id, as FTS5 orders an OR query of the
         same phrases."""
-        self._score(db, fts, rank, [p for p in phrases if (fts, p) not in self._shares])
-        shares = [self._shares[(fts, phrase)] for phrase in phrases]
+        known = {p: found for p in phrases if (found := self._shares.get((fts, p))) is not None}
+        # Held here: scoring the rest may empty the memory to make room.
+        known.update(self._score(db, fts, rank, [p for p in phrases if p not in known]))
+        shares = [known[phrase] for phrase in phrases]
         ids, where = np.unique(np.concatenate([ids for ids, _ in shares]), return_inverse=True)
         total = np.zeros(ids.size, dtype=np.float64)
         start = 0
@@ -74,10 +76,12 @@ class TermScores:
         order = np.lexsort((ids, scores))
         return ids[order], scores[order]
 
-    def _score(self, db: sqlite3.Connection, fts: str, rank: str, phrases: list[str]) -> None:
-        """Score each of `phrases` alone, all in one statement."""
+    def _score(
+        self, db: sqlite3.Connection, fts: str, rank: str, phrases: list[str]
+    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Score each of `phrases` alone, all in one statement, and keep their shares."""
         if not phrases:
-            return
+            return {}
         one = f"SELECT ? AS phrase, rowid, {rank} FROM {fts} WHERE {fts} MATCH ?"
         rows = db.execute(
             " UNION ALL ".join([one] * len(phrases)),
@@ -90,7 +94,9 @@ class TermScores:
         if self._rows + ids.size > _KEPT_ROWS:
             self._shares.clear()
             self._rows = 0
+        scored = {}
         for number, phrase in enumerate(phrases):
             mine = numbers == number
-            self._shares[(fts, phrase)] = (ids[mine], shares[mine])
+            scored[phrase] = self._shares[(fts, phrase)] = (ids[mine], shares[mine])
         self._rows += ids.size
+        return scored
