@@ -17,6 +17,7 @@ from memstrata import vectors
 from memstrata.embed import HashingEmbedder
 from memstrata.store import SQLiteStore
 from memstrata.store.base import ItemFilter, NewTurn
+from memstrata.store.sqlite import term_scores
 from memstrata.types import Visibility
 from memstrata.vectors import VectorIndex
 
@@ -127,6 +128,109 @@ def test_a_word_counted_while_rare_is_still_ranked_once_common(store):
     hits = store.fts_ids("turn", ["zebra", "giraffe"], everything(), 5)
     assert hits[0][0] == wanted
     assert {i for i, _ in hits[1:]} <= set(common)
+
+
+def varied(count: int, start: int = 0) -> list[str]:
+    """Texts of many lengths that repeat their words unevenly, so that BM25 scores differ
+    by term frequency and length, and tie often too."""
+    return [
+        " ".join(["kafka"] * (n % 3 + 1) + ["deploy"] * (n % 2) + [f"w{n % 17}"] * (n % 5))
+        + f" raj{n % 4} note {n}"
+        for n in range(start, start + count)
+    ]
+
+
+ASKED = [
+    ["kafka", "raj1"],
+    ["deploy", "w3", "note"],
+    ["raj2", "w16", "kafka"],
+    ["nothing"],
+    ['"kafka', "raj1)", "OR", "*", "NEAR(", "deploy AND"],  # FTS5 syntax is plain text
+]
+
+
+def in_a_transaction(store: SQLiteStore, terms: list[str], limit: int = 20):
+    """fts_ids as FTS5 ranks the query itself: inside a transaction no score is kept."""
+    with store.transaction():
+        return store.fts_ids("turn", terms, everything(), limit)
+
+
+def test_kept_term_scores_rank_exactly_as_fts5_does(store):
+    add_turns(store, varied(400))
+    for terms in ASKED:
+        # The first search after a change is FTS5's own, the second keeps each term's
+        # scores, the third sums the kept ones.
+        first, kept, summed = (store.fts_ids("turn", terms, everything(), 20) for _ in range(3))
+        assert first == kept == summed == in_a_transaction(store, terms)
+    assert store.fts_ids("turn", ["kafka"], everything(), 20)
+
+
+def test_kept_scores_over_their_memory_bound_start_afresh(store, monkeypatch):
+    monkeypatch.setattr(term_scores, "_KEPT_ROWS", 50)  # a few terms' worth
+    add_turns(store, varied(200))
+    words = ["raj1", "w3", "kafka", "deploy", "note"]
+    # Each query finds all but its last word kept, and must make room for that one.
+    for asked in [words[: n + 1] for n in range(len(words))] * 2:
+        for _ in range(2):
+            found = store.fts_ids("turn", asked, everything(), 20)
+            assert found == in_a_transaction(store, asked)
+
+
+def test_a_new_row_is_found_and_rescores_the_rest_at_once(store):
+    add_turns(store, varied(200))
+    for _ in range(2):  # the second search keeps each term's scores
+        before = store.fts_ids("turn", ["kafka", "raj1"], everything(), 10)
+    wanted = add_turns(store, ["kafka kafka kafka raj1 raj1"])[0]
+    after = store.fts_ids("turn", ["kafka", "raj1"], everything(), 10)
+    assert after[0][0] == wanted
+    assert after == in_a_transaction(store, ["kafka", "raj1"], 10)
+    assert dict(after[1:]) != dict(before[: len(after) - 1])  # more rows: other scores
+
+
+def test_a_change_by_another_connection_is_seen_by_the_next_search(store):
+    add_turns(store, varied(100))
+    for _ in range(2):
+        assert [i for i, _ in store.fts_ids("turn", ["zebra", "kafka"], everything(), 1)] != []
+    other = SQLiteStore(store.path)
+    try:
+        wanted = add_turns(other, ["a zebra in the kafka queue"])[0]
+    finally:
+        other.close()
+    assert [i for i, _ in store.fts_ids("turn", ["zebra", "kafka"], everything(), 1)] == [wanted]
+
+
+def test_an_updated_fact_is_found_by_its_new_words_only(open_memory):
+    mem = open_memory()
+    fact = mem.write_fact(STREAM, "The queue runs on kafka.", category="decision")
+
+    def found(words: str) -> list[int]:
+        return [h.id for h in mem.search(words, stream=STREAM, kinds=["fact"], preset="keywords")]
+
+    assert found("kafka queue") == [fact.id]
+    mem.store.update_fact("default", fact.id, text="The queue runs on pulsar.", value="", tokens=6)
+    assert found("kafka") == []
+    assert found("pulsar") == [fact.id]
+
+
+def test_rows_rolled_back_leave_no_score_behind(store):
+    add_turns(store, varied(100))
+    before = store.fts_ids("turn", ["kafka", "zebra"], everything(), 10)
+    with pytest.raises(RuntimeError), store.transaction():
+        add_turns(store, ["zebra zebra kafka"])
+        assert store.fts_ids("turn", ["kafka", "zebra"], everything(), 10)[0][1] > before[0][1]
+        raise RuntimeError("roll back")
+    assert store.fts_ids("turn", ["kafka", "zebra"], everything(), 10) == before
+
+
+def test_filters_apply_to_kept_term_scores(store):
+    private = add_turns(store, varied(60))
+    shared = add_turns(store, varied(60, start=60), visibility=Visibility.SHARED)
+    store.fts_ids("turn", ["kafka"], everything(), 100)  # scores kept for every row
+    narrow = everything(visibilities=(Visibility.SHARED,))
+    hits = store.fts_ids("turn", ["kafka"], narrow, 100)
+    assert {i for i, _ in hits} == set(shared) and not set(private) & {i for i, _ in hits}
+    elsewhere = ItemFilter(tenant="default", streams=("project:none",))
+    assert store.fts_ids("turn", ["kafka"], elsewhere, 10) == []
 
 
 def test_odd_questions_are_answered_without_error(open_memory):

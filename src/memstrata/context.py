@@ -169,7 +169,9 @@ class _Plan:
 
     def drop(self, section: str, item: ContextItem, reason: str) -> None:
         self.dropped.append(
-            DroppedItem(section=section, source=item.source, tokens=item.tokens, reason=reason)
+            DroppedItem.model_construct(
+                section=section, source=item.source, tokens=item.tokens, reason=reason
+            )
         )
 
 
@@ -608,7 +610,9 @@ def _take_or_truncate(plan: _Plan, section: str, item: ContextItem, reason: str)
 
 def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> ContextItem:
     tokens = count_tokens(text) if tokens is None else tokens
-    return ContextItem(text=text, tokens=tokens, source=source)
+    # Built without validation: the text, its count and its source are ours, and a
+    # context builds a hundred items or more.
+    return ContextItem.model_construct(text=text, tokens=tokens, source=source)
 
 
 def _fact_item(fact: Fact) -> ContextItem:

@@ -249,7 +249,8 @@ def _narrowed(where: ItemFilter, frame: Timeframe) -> ItemFilter | None:
 
 
 def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
-    return SearchHit(
+    # Built without validation: every field comes from an item the store validated.
+    return SearchHit.model_construct(
         kind=item.kind,
         id=item.id,
         stream=item.stream,

@@ -45,6 +45,7 @@ from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
 from memstrata.store.sqlite.routing import RoutingTables
 from memstrata.store.sqlite.team import TeamTables
+from memstrata.store.sqlite.term_scores import TermScores
 from memstrata.types import (
     Fact,
     FactCategory,
@@ -153,6 +154,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._read_version: tuple[int, int] = (-1, -1)
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
         """Full-text matches per (index, term), with when they were counted."""
+        self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._vector_index: VectorIndex | None = None
         self._db.row_factory = sqlite3.Row
@@ -1338,14 +1340,26 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
         FTS5 scores every match before it sorts, so only the rarest terms are asked for,
         as many as keep the matches under _SCORED. Should even the rarest match more, the
-        newest _SCORED of its matches are scored.
+        newest _SCORED of its matches are scored. Within that bound each term's scores are
+        kept while the index is unchanged (see TermScores), and the filter is applied to
+        the best first.
         """
         spec = _KINDS[kind]
-        kept, matches = self._terms_within(spec.fts, terms)
-        if not kept:
-            return []
+        with self._lock:
+            # An open transaction's pending rows are in the index, but not yet in the
+            # records that tell whether the index changed.
+            kept_scores = not self._db.in_transaction and self._term_scores.follow(
+                self._db, spec.fts
+            )
+            kept, matches = self._terms_within(spec.fts, terms, kept_scores)
+            if not kept:
+                return []
+            phrases = [_quoted(t) for t in kept]
+            if kept_scores and matches <= _SCORED:
+                ids, ranks = self._term_scores.ranked(self._db, spec.fts, spec.rank, phrases)
+                return self._best_passing(kind, where, ids, ranks, limit)
         sql, params = _filter_sql(kind, where)
-        match = " OR ".join(_quoted(t) for t in kept)
+        match = " OR ".join(phrases)
         select = (
             f"SELECT x.id, {spec.rank} AS rank FROM {spec.fts}"
             f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid WHERE {spec.fts} MATCH ? AND {sql}"
@@ -1356,6 +1370,22 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             f"SELECT id, rank FROM ({select}) ORDER BY rank LIMIT ?", [match, *params, limit]
         )
         return [(r["id"], -r["rank"]) for r in rows]
+
+    def _best_passing(
+        self, kind: str, where: ItemFilter, ids: Any, ranks: Any, limit: int
+    ) -> list[tuple[int, float]]:
+        """The first `limit` of `ids` (ranked best first) that pass `where`, with their
+        score: checked a window at a time, widening while few pass."""
+        found: list[tuple[int, float]] = []
+        start, window = 0, limit + limit // 4
+        while start < len(ids) and len(found) < limit:
+            candidates = ids[start : start + window].tolist()
+            passed = self.passing(kind, where, candidates)
+            scores = ranks[start : start + window].tolist()
+            found += [(i, -rank) for i, rank in zip(candidates, scores, strict=True) if i in passed]
+            start += window
+            window *= 4
+        return found[:limit]
 
     def merge_text_index(self, pages: int) -> int:
         """FTS5 writes a segment per transaction and merges them only now and then, so a
@@ -1381,10 +1411,12 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """The segments of a full-text index: each has its rows in the index's _idx table."""
         return int(self._one(f"SELECT count(DISTINCT segid) AS n FROM {fts}_idx")["n"])
 
-    def _terms_within(self, fts: str, terms: Sequence[str]) -> tuple[list[str], int]:
+    def _terms_within(
+        self, fts: str, terms: Sequence[str], kept_scores: bool
+    ) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
         rarest one), and how many items they match."""
-        counts = self._matches(fts, terms)
+        counts = self._matches(fts, terms, kept_scores)
         kept: list[str] = []
         total = 0
         for count, term in sorted(zip(counts, terms, strict=True)):
@@ -1394,14 +1426,19 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             total += count
         return kept, total
 
-    def _matches(self, fts: str, terms: Sequence[str]) -> list[int]:
+    def _matches(self, fts: str, terms: Sequence[str], kept_scores: bool) -> list[int]:
         """How many items each term matches, counted up to _SCORED + 1, in one query.
         Counts are remembered for a while: they only decide which terms are worth scoring,
         and questions share most of their words. A count gone stale can only keep a term
-        that has since become common, for that while: a slower search, not a worse one."""
+        that has since become common, for that while: a slower search, not a worse one.
+        A term whose scores are kept (see TermScores) is counted exactly by them."""
         now = time.monotonic()
         known: dict[str, int] = {}
         for term in terms:
+            exact = self._term_scores.count(fts, _quoted(term)) if kept_scores else None
+            if exact is not None:
+                known[term] = min(exact, _SCORED + 1)
+                continue
             remembered = self._term_counts.get((fts, term))
             if remembered is not None and now - remembered[1] < _TERM_COUNT_SECONDS:
                 known[term] = remembered[0]

@@ -1,0 +1,102 @@
+"""Each term's BM25 share of the rows it matches, kept while a full-text index is unchanged.
+
+FTS5's bm25() looks up the length of every row it scores, a microsecond or two a row, and
+a question that names a common word (a person, a project) scores hundreds of rows. Yet the
+score of an OR query is the sum of each term's own share, added term by term, and a term's
+share of a row depends only on the index: its row count, its average length and the term's
+document frequency. So while an index is unchanged, a term scored once is not scored again,
+and summing the shares in the query's order gives FTS5's very scores. A busy stream changes
+its turns' index with every turn, but its facts', summaries' and records' far less often.
+
+An index is unchanged while its structure record (its segments and a counter of segment
+writes) and its averages record (rows and tokens) are: any commit that touches the index
+rewrites both. Pending writes of an open transaction show in neither, so the caller scores
+inside a transaction without this.
+"""
+
+import sqlite3
+from collections.abc import Sequence
+
+import numpy as np
+
+_KEPT_ROWS = 1_000_000
+"""Rows kept over every term and index: 16 MB. Past it the memory starts afresh."""
+_VERSION_RECORDS = "(1, 10)"
+"""FTS5's averages record and structure record, by their ids in the index's _data table."""
+
+
+class TermScores:
+    """Shares by (index, term), dropped for an index as soon as it changes."""
+
+    def __init__(self) -> None:
+        self._versions: dict[str, tuple[bytes, ...]] = {}
+        self._shares: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._rows = 0
+
+    def follow(self, db: sqlite3.Connection, fts: str) -> bool:
+        """Drop what is kept for `fts` if the index changed since the last call, and say
+        whether it was unchanged: an index that changes between every two searches (the
+        turns of a busy stream) is better scored by FTS5 at once than term by term."""
+        version = tuple(
+            bytes(row[0])
+            for row in db.execute(
+                f"SELECT block FROM {fts}_data WHERE id IN {_VERSION_RECORDS} ORDER BY id"
+            )
+        )
+        if self._versions.get(fts) == version:
+            return True
+        self._versions[fts] = version
+        for key in [key for key in self._shares if key[0] == fts]:
+            self._rows -= self._shares.pop(key)[0].size
+        return False
+
+    def count(self, fts: str, phrase: str) -> int | None:
+        """How many rows `phrase` matches, if its shares are kept."""
+        found = self._shares.get((fts, phrase))
+        return None if found is None else int(found[0].size)
+
+    def ranked(
+        self, db: sqlite3.Connection, fts: str, rank: str, phrases: Sequence[str]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Row ids matching any of `phrases` (FTS5 strings) and their `rank` (a bm25 call,
+        lower is better), best first and ties by row id, as FTS5 orders an OR query of the
+        same phrases."""
+        known = {p: found for p in phrases if (found := self._shares.get((fts, p))) is not None}
+        # Held here: scoring the rest may empty the memory to make room.
+        known.update(self._score(db, fts, rank, [p for p in phrases if p not in known]))
+        shares = [known[phrase] for phrase in phrases]
+        ids, where = np.unique(np.concatenate([ids for ids, _ in shares]), return_inverse=True)
+        total = np.zeros(ids.size, dtype=np.float64)
+        start = 0
+        for term_ids, term_shares in shares:
+            # bm25() adds up each phrase's share in the query's order: so is it added here.
+            total[where[start : start + term_ids.size]] += term_shares
+            start += term_ids.size
+        scores = -total
+        order = np.lexsort((ids, scores))
+        return ids[order], scores[order]
+
+    def _score(
+        self, db: sqlite3.Connection, fts: str, rank: str, phrases: list[str]
+    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Score each of `phrases` alone, all in one statement, and keep their shares."""
+        if not phrases:
+            return {}
+        one = f"SELECT ? AS phrase, rowid, {rank} FROM {fts} WHERE {fts} MATCH ?"
+        rows = db.execute(
+            " UNION ALL ".join([one] * len(phrases)),
+            [value for number, phrase in enumerate(phrases) for value in (number, phrase)],
+        ).fetchall()
+        numbers = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+        ids = np.fromiter((row[1] for row in rows), dtype=np.int64, count=len(rows))
+        # A single phrase's bm25 is minus its share: negating is exact, so the sums are too.
+        shares = np.fromiter((-row[2] for row in rows), dtype=np.float64, count=len(rows))
+        if self._rows + ids.size > _KEPT_ROWS:
+            self._shares.clear()
+            self._rows = 0
+        scored = {}
+        for number, phrase in enumerate(phrases):
+            mine = numbers == number
+            scored[phrase] = self._shares[(fts, phrase)] = (ids[mine], shares[mine])
+        self._rows += ids.size
+        return scored
