@@ -149,6 +149,24 @@ ASKED = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def kept_at_any_size(monkeypatch):
+    """These indexes are small; their terms' scores are kept all the same, to test them."""
+    monkeypatch.setattr(term_scores, "KEPT_FROM_ROWS", 0)
+
+
+def test_scores_are_kept_only_for_an_index_of_some_size(store, monkeypatch):
+    add_turns(store, varied(300))
+    for size, kept in ((300, True), (301, False)):
+        monkeypatch.setattr(term_scores, "KEPT_FROM_ROWS", size)
+        scores = term_scores.TermScores()
+        assert scores.follow(store._db, "turns_fts") is False  # first seen: a change
+        assert scores.worth_keeping("turns_fts") is kept
+        assert store.fts_ids("turn", ["kafka"], everything(), 20) == in_a_transaction(
+            store, ["kafka"]
+        )
+
+
 def in_a_transaction(store: SQLiteStore, terms: list[str], limit: int = 20):
     """fts_ids as FTS5 ranks the query itself: inside a transaction no score is kept."""
     with store.transaction():

@@ -1348,8 +1348,10 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         with self._lock:
             # An open transaction's pending rows are in the index, but not yet in the
             # records that tell whether the index changed.
-            kept_scores = not self._db.in_transaction and self._term_scores.follow(
-                self._db, spec.fts
+            kept_scores = (
+                not self._db.in_transaction
+                and self._term_scores.follow(self._db, spec.fts)
+                and self._term_scores.worth_keeping(spec.fts)
             )
             kept, matches = self._terms_within(spec.fts, terms, kept_scores)
             if not kept:

@@ -23,6 +23,9 @@ _KEPT_ROWS = 1_000_000
 """Rows kept over every term and index: 16 MB. Past it the memory starts afresh."""
 _VERSION_RECORDS = "(1, 10)"
 """FTS5's averages record and structure record, by their ids in the index's _data table."""
+KEPT_FROM_ROWS = 5_000
+"""A smaller index is scored by FTS5 at once: its matches are few and cheap to score, and
+keeping their shares costs more reads than it saves."""
 
 
 class TermScores:
@@ -30,6 +33,7 @@ class TermScores:
 
     def __init__(self) -> None:
         self._versions: dict[str, tuple[bytes, ...]] = {}
+        self._sizes: dict[str, int] = {}
         self._shares: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
         self._rows = 0
 
@@ -46,9 +50,14 @@ class TermScores:
         if self._versions.get(fts) == version:
             return True
         self._versions[fts] = version
+        self._sizes[fts] = _leading_varint(version[0]) if len(version) == 2 else 0
         for key in [key for key in self._shares if key[0] == fts]:
             self._rows -= self._shares.pop(key)[0].size
         return False
+
+    def worth_keeping(self, fts: str) -> bool:
+        """Whether `fts` held enough rows, when last followed, for kept shares to pay."""
+        return self._sizes.get(fts, 0) >= KEPT_FROM_ROWS
 
     def count(self, fts: str, phrase: str) -> int | None:
         """How many rows `phrase` matches, if its shares are kept."""
@@ -100,3 +109,16 @@ class TermScores:
             scored[phrase] = self._shares[(fts, phrase)] = (ids[mine], shares[mine])
         self._rows += ids.size
         return scored
+
+
+def _leading_varint(record: bytes) -> int:
+    """The varint a record opens with (SQLite's big-endian form: seven bits a byte while
+    the high bit is set, all eight in a ninth byte): the averages record's row count."""
+    value = 0
+    for position, byte in enumerate(record[:9]):
+        if position == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            break
+    return value
