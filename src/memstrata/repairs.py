@@ -50,7 +50,7 @@ _ONE_NAME = r"(?-i:[A-Z])[\w'-]+"
 _SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
 # The new part may be a place and its region: "Perth, Scotland, not Australia".
 _NEW_NOT_OLD_RE = re.compile(
-    rf"^{_SAYING}(?P<new>{_PART}(?:,\s+(?-i:[A-Z])[\w'-]+)?),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$",
+    rf"^{_SAYING}(?P<new>{_PART}(?:,\s+{_ONE_NAME})?),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$",
     _I,
 )
 # "I meant tree nuts, peanuts are fine": the old word is cleared by name.
@@ -110,19 +110,16 @@ _DENIAL_RE = re.compile(
 )
 # After a slip: "Autocorrect - Milo is Mila", "typo: Jon should be John".
 _OLD_IS_NEW_RE = re.compile(
-    r"^(?P<old>(?-i:[A-Z])[\w'-]+)\s+(?:is|should\s+be|should\s+read|=|->|→)\s+"
-    r"(?P<new>(?-i:[A-Z])[\w'-]+)$"
+    rf"^(?P<old>{_ONE_NAME})\s+(?:is|should\s+be|should\s+read|=|->|→)\s+(?P<new>{_ONE_NAME})$"
 )
 # A speaker fixing their own slip. These words also open apologies ("Oops, it's late"), so
 # the new word must be a name, a number or a date.
+_OWNED_SLIPS = r"oops|whoops|my\s+bad|make\s+(?:that|it)|typo|autocorrect"
+"""Words that own up to a slip; "correction" and "actually" also open other news."""
 _SELF_REPAIR_RE = re.compile(
-    r"^\s*(?:(?:sorry|oh)\W+)?(?:oops|whoops|my\s+bad|correction|make\s+(?:that|it)|actually|typo"
-    r"|autocorrect)\b",
-    _I,
+    rf"^\s*(?:(?:sorry|oh)\W+)?(?:{_OWNED_SLIPS}|correction|actually)\b", _I
 )
-_OWNED_SLIP_RE = re.compile(
-    r"^\s*(?:(?:sorry|oh)\W+)?(?:oops|whoops|my\s+bad|make\s+(?:that|it)|typo|autocorrect)\b", _I
-)
+_OWNED_SLIP_RE = re.compile(rf"^\s*(?:(?:sorry|oh)\W+)?(?:{_OWNED_SLIPS})\b", _I)
 # Said of the person the answered turn named, these restate one fact of theirs: "Her name
 # is Lara", "He's 9 now". Only a claim that holds a name or a number can take them.
 _THEIR_NAME_RE = re.compile(
@@ -134,7 +131,7 @@ _THEIR_AGE_RE = re.compile(
     _I,
 )
 
-_NAME_WORDS = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
+_NAME_WORDS = rf"{_ONE_NAME}(?:\s+{_ONE_NAME})?"
 """A person's name, one or two capitalised words."""
 # "I switched to Dr. Alvarez in the spring": a switch to a person replaces whoever the
 # answered turn named.
@@ -169,7 +166,7 @@ _MINE_RE = re.compile(
 )
 # "Rex was my old dog": what follows names the new one.
 _OLD_ONE_RE = re.compile(
-    r"^(?-i:[A-Z])[\w'-]+\s+(?:was|is)\s+(?:my|our)\s+(?:old|previous|last|former|first)\s+[\w-]+$",
+    rf"^{_ONE_NAME}\s+(?:was|is)\s+(?:my|our)\s+(?:old|previous|last|former|first)\s+[\w-]+$",
     _I,
 )
 # "We moved offices", "I changed doctors": what follows is the new one.
@@ -191,9 +188,7 @@ _COUNT_NOW_RE = re.compile(
     r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$", _I
 )
 # "Theo, with a T": a name spelled out restates the claimed one.
-_SPELLED_RE = re.compile(
-    r"^(?P<new>(?-i:[A-Z])[\w'-]+),?\s+with\s+an?\s+(?-i:[A-Za-z])(?:\s+\w+)?$", _I
-)
+_SPELLED_RE = re.compile(rf"^(?P<new>{_ONE_NAME}),?\s+with\s+an?\s+(?-i:[A-Za-z])(?:\s+\w+)?$", _I)
 # Said without a denial, each names only the new value of what the answered turn claimed.
 _RESTATEMENTS = (
     _THEIR_NAME_RE,

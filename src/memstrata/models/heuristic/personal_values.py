@@ -142,13 +142,9 @@ def company(raw: str, clause: Clause) -> Value | None:
     return found if found and not found.shown.islower() else None
 
 
-def employer_moved_to(raw: str, clause: Clause) -> Value | None:
-    """Where someone moved to that is no place and no product: "HSBC", not "AWS"."""
-    return club(raw, clause)
-
-
-def club(raw: str, clause: Clause) -> Value | None:
-    """A team someone supports: "Cork GAA"; "Python 3.12" is a product, not a side."""
+def organisation(raw: str, clause: Clause) -> Value | None:
+    """An organisation by its name that is no product: a club ("Cork GAA") or an employer
+    moved to ("HSBC"); "Python 3.12" and "AWS" are neither."""
     found = company(raw, clause)
     known = _known_things()
     if found is None or found.key in known or any(w in known for w in words(found.key)):
