@@ -367,6 +367,7 @@ CONVERSATIONS = (
             said("My laptop is a MacBook Pro.", fact("possession", "macbook")),
             said(
                 "I speak Yoruba, English and some French.",
+                fact("skill", "yoruba"),  # listed in session 12
                 fact("skill", "english"),
                 fact("skill", "french"),
             ),
@@ -3021,6 +3022,9 @@ LATE_CONVERSATIONS = (
                 "hi! im 16 and in year 11, doing my GCSEs this summer",
                 fact("identity", "16"),
                 fact("plan", "gcse"),
+                # listed in session 12
+                fact("work", "year 11"),
+                fact("skill", "gcse"),
             ),
             said("I want to be a vet when I'm older.", fact("plan", "vet")),
             nothing("how do i revise for biology"),
@@ -3208,6 +3212,129 @@ LATE_CONVERSATIONS = (
             ),
             said("I don't eat pork.", fact("diet", "pork")),
             said("I use Neovim at work.", fact("possession", "neovim")),
+        ),
+    ),
+    # Session 12's held-out set (chat:9101-9106): capture 0.80, precision 1.00 on its first
+    # run (after its expectations took true facts it had not listed: two cats, knitting and
+    # bass as skills, the user's father and mother as this benchmark names them, sobriety as
+    # diet, a move still ahead as a plan).
+    Conversation(
+        "chat:9101",
+        (
+            said(
+                "Hi! I'm Margaret, 67, retired primary school teacher.",
+                fact("identity", "margaret"),
+                fact("identity", "67"),
+                fact("work", "teacher"),
+            ),
+            said(
+                "As a diabetic I have to watch my sugar - any dessert ideas?",
+                fact("health", "diabetic"),
+            ),
+            said("My grandson Leo turns 8 next month.", fact("relationship", "leo")),
+            nothing("If I were younger I'd learn to surf."),
+            said("We moved to Cornwall after my husband retired.", fact("location", "cornwall")),
+            said(
+                "I've got two cats, Pip and Bramble.",
+                fact("relationship", "pip"),
+                fact("relationship", "two cats"),
+                fact("relationship", "bramble"),
+            ),
+            said("I knit every evening, it keeps my hands busy.", fact("skill", "knit")),
+        ),
+    ),
+    Conversation(
+        "chat:9102",
+        (
+            said(
+                "I am working as nurse in Dubai since 2019.",
+                fact("work", "nurse"),
+                fact("location", "dubai"),
+            ),
+            said("I am from Kerala originally.", fact("location", "kerala")),
+            nothing("Can you help me write a leave application?"),
+            said("I don't drink alcohol.", fact("diet", "alcohol")),
+            said(
+                "My son Arjun is studying engineering in Chennai.",
+                fact("relationship", "arjun"),
+                fact("work", "engineering", subject="arjun"),
+            ),
+            said(
+                "I speak Malayalam, Hindi and Arabic.",
+                fact("skill", "malayalam"),
+                fact("skill", "hindi"),
+                fact("skill", "arabic"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9103",
+        (
+            said("im 16 and in year 11", fact("identity", "16"), fact("work", "year 11")),
+            said("i play valorant basically every day lol", fact("skill", "valorant")),
+            said("my mum is a vet", fact("work", "vet", subject="user's mother")),
+            nothing("whats the best way to revise for maths"),
+            said("i want to be a game designer when im older", fact("plan", "game designer")),
+            said("got a part time job at tesco on saturdays", fact("work", "tesco")),
+        ),
+    ),
+    Conversation(
+        "chat:9104",
+        (
+            said(
+                "I run a small bakery in Portland with my sister Jess.",
+                fact("work", "bakery"),
+                fact("location", "portland"),
+                fact("relationship", "jess"),
+            ),
+            said("I'm training for my first marathon in April.", fact("plan", "marathon")),
+            said("I'm lactose intolerant, which is ironic for a baker.", fact("diet", "lactose")),
+            nothing("What's a good pricing strategy for wedding cakes?"),
+            said("I drive a 2012 Subaru Outback.", fact("possession", "subaru")),
+            said("My birthday's on the 3rd of May.", fact("important_date", "may 3")),
+        ),
+    ),
+    Conversation(
+        "chat:9105",
+        (
+            said(
+                "I'm a backend engineer at Shopify.",
+                fact("work", "backend engineer"),
+                fact("work", "shopify"),
+            ),
+            said(
+                "I live in Ottawa with my girlfriend Chloe.",
+                fact("location", "ottawa"),
+                fact("relationship", "chloe"),
+            ),
+            nothing("Do you think Rust is worth learning?"),
+            said("I'm gluten-free, coeliac.", fact("diet", "gluten"), fact("health", "coeliac")),
+            said(
+                "Update: I accepted an offer from Stripe, starting in January.",
+                change("work", "stripe", "shopify"),
+            ),
+            said("We're moving to Toronto for it.", fact("plan", "toronto")),
+        ),
+    ),
+    Conversation(
+        "chat:9106",
+        (
+            said(
+                "Name's Dev, I'm a firefighter in Phoenix.",
+                fact("identity", "dev"),
+                fact("work", "firefighter"),
+                fact("location", "phoenix"),
+            ),
+            said(
+                "Divorced, two kids - they're with me every other weekend.",
+                fact("relationship", "divorced"),
+                fact("relationship", "two kids"),
+            ),
+            nothing("What's a good workout for shift workers?"),
+            said("I've been sober for six years.", fact("diet", "sober")),
+            said("I'm terrified of heights, ironically.", fact("health", "heights")),
+            said("I play bass in a cover band.", fact("skill", "bass")),
+            said("My dad has Parkinson's.", fact("health", "parkinson", subject="user's father")),
         ),
     ),
 )

@@ -204,6 +204,12 @@ def test_birthday_resolves_against_the_turn():
         "Live in the moment!",
         "Great teacher.",  # praise; only a kind of job said alone is the speaker's
         "I support Python 3.12 in our app.",  # a product, not a side
+        "I'm afraid of missing the bus.",  # a worry of the day, not a fear
+        "I'm afraid I can't make it.",
+        "As a kid I loved horses.",  # the past
+        "As a rule I never eat before noon.",
+        "I play it safe.",
+        "Living in Pune is expensive.",
     ],
 )
 def test_not_facts(text):
@@ -639,3 +645,35 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
     assert ("user", "partner", "elin") in found
     assert ("user's partner", "nationality", "swedish") in found
     assert ("user", "partner", "swedish") not in found
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        (
+            "As a diabetic I have to watch my sugar - any dessert ideas?",
+            "condition:diabetic",
+            "diabetic",
+        ),
+        ("As a result I moved to Leeds.", "home", "leeds"),
+        ("I am working as nurse in Dubai since 2019.", "job title", "nurse"),
+        ("Married with two kids.", "count:child", "two kids"),
+        ("Married with two kids.", "marital status", "married"),
+        ("Divorced, two kids - they're with me every other weekend.", "count:child", "two kids"),
+        ("im 16 and in year 11", "job title", "year 11"),
+        ("got a part time job at tesco on saturdays", "employer", "tesco"),
+        ("i play valorant basically every day lol", "plays:valorant", "valorant"),
+        ("I play Age of Empires online.", "plays:age of empires", "age of empires"),
+        ("I speak Malayalam and Hindi.", "language:malayalam", "malayalam"),
+        ("My dad has Parkinson's.", "condition:parkinson", "parkinson's"),
+        ("I'm scared of spiders and snakes.", "fear:spider", "spiders"),
+    ],
+)
+def test_fragments_fears_school_years_and_games(text, slot, value):
+    assert any((s, v) == (slot, value) for _, s, v in keys(facts(text))), keys(facts(text))
+
+
+def test_a_status_said_without_its_i_loses_the_capital_that_opened_the_sentence():
+    assert [f.text for f in facts("Married with two kids.") if f.slot == "marital status"] == [
+        "The user is married."
+    ]

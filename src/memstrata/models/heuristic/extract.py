@@ -75,6 +75,8 @@ _SPLIT_RE = re.compile(
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
     r"|,\s*(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
+    # "Divorced, two kids - they're with me every other weekend"
+    r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s))"
     # "My English is not perfect, Polish is my native language"
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s))",
 )
@@ -415,11 +417,13 @@ _QUESTION_START_RE = re.compile(
     _I,
 )
 _STATED_BY_ME_RE = re.compile(r"^(?:\W*\w+\W+){0,3}?(?:i|i'm|im|i've|my|we|we're|our)\b", _I)
-# "As a vegetarian, what should I cook?" says who is asking; "As a kid, I..." is the past.
+# "As a vegetarian, what should I cook?" and "As a diabetic I have to..." say who is asking;
+# "As a kid, I..." is the past.
 _AS_A_RE = re.compile(
     r"^as\s+(?:a|an)\s+(?!(?:kid|child|teen|teenager|boy|girl|baby|youngster|result|rule"
     r"|matter|whole|reminder|side\s+note|heads\s+up|bonus|treat|joke|favou?r|test|start"
-    r"|first\s+step|starting\s+point|compromise|backup|fallback)\b)(?P<np>[^,?]{2,40}),\s*",
+    r"|first\s+step|starting\s+point|compromise|backup|fallback)\b)(?P<np>[^,?]{2,40}?)"
+    r"(?:,\s*|\s+(?=(?:i|i'm|i've|my|we|we're|our)\s))",
     _I,
 )
 

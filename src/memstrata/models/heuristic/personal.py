@@ -43,6 +43,7 @@ from memstrata.models.heuristic.personal_values import (
     phrase,
     place,
     plan,
+    played,
     practised,
     product,
     proper_name,
@@ -67,9 +68,9 @@ from memstrata.models.heuristic.personal_words import (
     CONDITIONS,
     DIETS,
     EVENTS,
+    FEARS,
     FOODS_TO_AVOID,
     HEALTH_STATES,
-    INSTRUMENTS_AND_SPORTS,
     JOB_HEAD_RE,
     MARITAL_STATUSES,
     RELATION_RE,
@@ -146,6 +147,7 @@ class Row:
 _SCHOOL_YEARS = (
     r"freshman|sophomore|junior|senior|fresher|(?:first|second|third|final)-year(?:\s+student)?"
 )
+_SCHOOL_GRADES = r"(?:year|grade|form)\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)\s+grade"
 _LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|commune|kibbutz"
 FACETS: dict[str, Facet] = {
     "name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", name),
@@ -175,6 +177,7 @@ FACETS: dict[str, Facet] = {
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "former title": Facet(C.WORK, "former job", "{who} used to work as {a_value}.", title),
     "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
+    "school grade": Facet(C.WORK, "job title", "{who} is in {value}.", word_of(_SCHOOL_GRADES)),
     "school": Facet(C.WORK, "employer", "{who} studies at {value}.", org),
     "teaches": Facet(C.WORK, "job title", "{who} works as {a_value}.", taught),
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
@@ -186,6 +189,7 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
+    "fear": Facet(C.HEALTH, "fear:{key}", "{who} is afraid of {value}.", word_of(FEARS)),
     "slipped disc": Facet(C.HEALTH, "injury:{key}", "{who} has {a_value} disc.", phrase),
     "supports": Facet(C.PREFERENCE, "supports:{key}", "{who} supports {value}.", organisation),
     "widowed": Facet(C.RELATIONSHIP, "marital status", "{who} is {value}.", widowed),
@@ -243,7 +247,7 @@ FACETS: dict[str, Facet] = {
     "moved from": Facet(C.LOCATION, "previous home", "{who} used to live in {value}.", place),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
-    "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", word_of(INSTRUMENTS_AND_SPORTS)),
+    "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", played),
     "favorite": Facet(
         C.PREFERENCE, "favorite:{kind}", "{whose} favorite {noun} is {value}.", phrase
     ),
@@ -433,7 +437,7 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+|part[-\s]time\s+"
                  r"|full[-\s]time\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
-                 r"\s+(?:a|an)|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
+                 r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
                  r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
@@ -463,6 +467,9 @@ TABLE: tuple[Row, ...] = (
                        r"|(?-i:[A-Z])[^,]*)",
         (("I'm a junior in high school.", "job title", "junior"),
          ("I'm a sophomore at Ohio State.", "employer", "ohio state"))),
+    Row("school grade", rf"is\s+in\s+(?P<value>{_SCHOOL_GRADES})(?:\s+(?:at|in|now|this)\b.*)?",
+        (("I'm in year 11.", "job title", "year 11"), ("I'm in 10th grade.", "job title",
+                                                        "10th grade"))),
     Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
         (("I used to be a piano teacher.", "former job", "piano teacher"),)),
     Row("former title", r"was\s+(?:a|an)\s+(?P<value>.+?)\s+(?:all\s+(?:my|her|his|their)\s+(?:life"
@@ -602,6 +609,11 @@ TABLE: tuple[Row, ...] = (
                   r"|wrist|arm|leg|shoulder|hip|neck|hamstring|acl|foot|hand|elbow|finger|toe|rib|calf))"
                   r"\b.*",
         (("I hurt my back lifting flour sacks.", "injury:back", "back"),)),
+    Row("fear", r"(?:is\s+(?:(?:really|so|very|deathly|absolutely|super|quite|a\s+bit|a\s+little"
+                r"|kind\s+of|kinda)\s+)?(?:afraid|scared|terrified|frightened)\s+of|has\s+(?:a|an)"
+                r"\s+(?:\w+\s+)?(?:fear|phobia)\s+of|fears?)\s+(?P<value>.+)",
+        (("I'm terrified of heights, ironically.", "fear:height", "heights"),
+         ("I have a real fear of flying.", "fear:flying", "flying")), many=True),
     Row("slipped disc", r"(?P<value>slipped|herniated|ruptured|prolapsed)\s+(?:a|my)\s+disc\b.*",
         (("My back's been bad since I slipped a disc last year.", "injury:slipped", "slipped"),)),
     Row("surgery", r"(?:had|has\s+had|got|underwent)\s+(?:(?:a|an|my)\s+)?"
@@ -866,7 +878,8 @@ TABLE: tuple[Row, ...] = (
         (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
                  r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+?)"
-                 r"(?:\s+(?:online|a\s+lot|every\s+\w+|most\s+\w+|on\s+\w+|in\s+(?:a|an|the|their|my)"
+                 r"(?:\s+(?:(?:basically|pretty\s+much|almost|nearly|like)\s+)?(?:online|a\s+lot"
+                 r"|every\s+\w+|most\s+\w+|on\s+\w+|in\s+(?:a|an|the|their|my)"
                  r"\s+[\w -]+|with\s+[\w -]+|for\s+fun|competitively|regularly|weekly|daily)\b.*)?",
         (("I play the cello.", "plays:cello", "cello"),
          ("I play varsity soccer.", "plays:soccer", "soccer"),
@@ -972,7 +985,7 @@ _LEAD_IN_RE = re.compile(
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
     r"|[\w]+-wise|for\s+context|just\s+so\s+you\s+know|fwiw|for\s+what\s+it'?s\s+worth"
     r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up|sadly|unfortunately|luckily|fortunately"
-    r"|thankfully|(?:good|bad|big)\s+news"
+    r"|thankfully|(?:good|bad|big)\s+news|as\s+a\s+result|in\s+fact|as\s+a\s+matter\s+of\s+fact"
     r"|oh|also|btw|fyi|anyway|so|and|but|now|update|at\s+(?:home|work)|on\s+weekends"
     r"|hi|hey|hello|hiya|yo|g'day|howdy"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
@@ -996,7 +1009,8 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|got\s+(?:a\s+)?(?:new\s+)?job|turned\s+\d+)\s|(?:live|work|teach)\s+(?:in|at|for)\s"
+    r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
+    r"|turned\s+\d+)\s|(?:live|work|teach)\s+(?:in|at|for)\s"
     r"(?-i:[A-Z]))",
     _I,
 )
@@ -1004,10 +1018,20 @@ _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     r"|originally\s+from)\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
-    rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$)"
-    r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))",
+    rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$"
+    # "Divorced, two kids": a status that a list or "with" follows.
+    r"|(?:single|divorced|separated|widowed|remarried)(?=\s*(?:,|$)|\s+(?:with|and)\s))"
+    r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))(?P<first>\w)",
     _I,
 )
+
+
+def _dropped_i_am(found: re.Match[str]) -> str:
+    """ "Married with two kids" is "I am married with two kids": the capital only opened
+    the sentence."""
+    return "I am " + found["first"].lower()
+
+
 # A job said without the "I": "Nurse here", "Retired teacher, 70, ...", "Senior developer now".
 # "Retired RAF pilot.": a sentence that is only a job, said with what kind of job it is.
 _ONLY_JOB_RE = re.compile(
@@ -1078,7 +1102,7 @@ _BARE_FORMS = (
     (_BARE_AGE_RE, "I am "),
     (_NAME_AGE_RE, "I is "),
     (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
-    (_DROPPED_I_AM_RE, "I am "),
+    (_DROPPED_I_AM_RE, _dropped_i_am),
     (
         re.compile(
             rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here"
@@ -1329,8 +1353,9 @@ def _no_longer(text: str) -> str:
 
 
 def _slot_key(key: str) -> str:
-    """A value as a slot part, singular: 'peanuts' and 'peanut' are one allergy."""
-    parts = key.split()
+    """A value as a slot part, singular: 'peanuts' and 'peanut' are one allergy, and
+    "parkinson's" keeps its name whole."""
+    parts = re.sub(r"'s$", "", key).split()
     if parts and re.search(r"[^sueio]s$", parts[-1]) and len(parts[-1]) > 3:
         parts[-1] = parts[-1][:-1]
     return " ".join(parts)
@@ -1601,7 +1626,8 @@ _MENTION_RE = re.compile(
 
 # "with my wife and our two boys": so is a count of them.
 _COUNT_MENTION_RE = re.compile(
-    r"(?i:\b(?:my|our|with\s+my\s+[^,.;]{1,40}?\s+and)\s+(?P<count>(?:two|three|four|five|six|\d)"
+    rf"(?i:\b(?:my|our|with\s+my\s+[^,.;]{{1,40}}?\s+and|(?:{MARITAL_STATUSES})\s+with)"
+    r"\s+(?P<count>(?:two|three|four|five|six|\d)"
     r"\s+(?:little\s+|young\s+)?"
     rf"(?:{RELATION_RE})(?:s|ren)?))\b"
 )
@@ -1616,7 +1642,7 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
         if m.start() > 0
     ]
     for m in _COUNT_MENTION_RE.finditer(clause.text):
-        if m.start() > 0:
+        if m.start() > 0 or not m[0].lower().startswith(("my", "our")):
             found += _table_facts(_Reading(me, f"has {m['count']}"), clause, False)
     return [f for f in found if f is not None]
 

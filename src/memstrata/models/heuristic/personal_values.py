@@ -638,6 +638,19 @@ def word_of(pattern: str) -> Reader:
     return read
 
 
+_INSTRUMENT_OR_SPORT = word_of(INSTRUMENTS_AND_SPORTS)
+
+
+def played(raw: str, clause: Clause) -> Value | None:
+    """An instrument, a sport, or a game by its title ("Valorant", "Age of Empires")."""
+    if found := _INSTRUMENT_OR_SPORT(raw, clause):
+        return found
+    shown = _cut(raw)
+    if not _proper(shown, 4, clause) or shown.lower() in _known_things():
+        return None
+    return Value(shown, shown.lower())
+
+
 def relation(raw: str, clause: Clause) -> Value | None:
     """A named relation: the value is the person, the kind the relation."""
     return name(raw, clause)

@@ -191,6 +191,15 @@ DIETS = (
     r"|gluten-free|gluten\s+free|dairy-free|dairy\s+free|kosher|halal|plant-based"
     r"|low-carb|low\s+carb|raw\s+vegan|sober|teetotal|a\s+teetotaler"
 )
+# Lasting fears people tell an assistant about; a worry of the day ("afraid of missing the
+# bus") is none of these.
+FEARS = (
+    r"heights|spiders|snakes|flying|needles|injections|the\s+dark|deep\s+water|open\s+water"
+    r"|water|clowns|crowds|public\s+speaking|bees|wasps|lifts|elevators|escalators|blood"
+    r"|dentists|doctors|hospitals|driving|birds|mice|rats|insects|bugs|moths|cockroaches"
+    r"|thunder|storms|germs|vomiting|small\s+spaces|enclosed\s+spaces|dogs|horses|cats"
+    r"|sharks|the\s+(?:sea|ocean)|bridges|tunnels|fire"
+)
 MARITAL_STATUSES = r"single|married|divorced|separated|widowed|engaged|remarried"
 # What someone relies on to get around, hear or manage a condition: health, not a gadget.
 AIDS = (
@@ -217,14 +226,24 @@ LANGUAGES = wordset(
     cantonese korean russian hindi polish arabic turkish swedish norwegian danish finnish
     greek hebrew czech hungarian romanian ukrainian vietnamese thai indonesian tagalog
     bengali urdu punjabi tamil swahili persian farsi catalan basque croatian serbian irish
-    welsh asl"""
+    welsh asl malayalam telugu kannada marathi gujarati nepali sinhala burmese khmer lao
+    malay mongolian kazakh uzbek armenian georgian azerbaijani albanian bulgarian slovak
+    slovenian lithuanian latvian estonian icelandic afrikaans zulu xhosa yoruba igbo hausa
+    amharic somali tigrinya pashto dari kurdish maori samoan tongan latin esperanto yiddish
+    galician maltese bosnian macedonian belarusian cebuano hmong quechua guarani creole"""
 )
 NATIONALITIES = wordset(
     """american british english scottish welsh irish canadian australian german french
     italian spanish portuguese dutch belgian swiss austrian swedish norwegian danish finnish
     polish czech greek turkish russian ukrainian indian pakistani chinese japanese korean
     vietnamese thai filipino indonesian brazilian mexican argentinian colombian chilean
-    peruvian nigerian kenyan egyptian moroccan israeli iranian lebanese"""
+    peruvian nigerian kenyan egyptian moroccan israeli iranian lebanese malaysian
+    singaporean bangladeshi nepali ghanaian ethiopian jamaican cuban venezuelan ecuadorian
+    bolivian uruguayan dominican haitian emirati saudi jordanian syrian iraqi afghan
+    hungarian romanian bulgarian serbian croatian slovenian slovak bosnian albanian
+    lithuanian latvian estonian icelandic maltese cypriot taiwanese mongolian armenian
+    georgian tunisian algerian sudanese somali ugandan tanzanian zimbabwean cameroonian
+    senegalese"""
 )
 
 PROGRAMMING = (
