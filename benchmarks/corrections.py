@@ -1388,6 +1388,79 @@ DIALOGUES = (
         "leith",
         "with my parents",
     ),
+    # Session 12's held-out set R: 0.40 on its first run (assistant claims 0.40, user's own
+    # 0.40; a birthday's expectation was first written in the wrong form, which changed no
+    # result).
+    dialogue(
+        "assistant claim",
+        ("Where do I work again?", "You work at Google."),
+        ("Not anymore - I left for Meta in the spring.", "Got it."),
+        "meta",
+        "google",
+    ),
+    dialogue(
+        "user's own",
+        ("My dog is called Max.", "Cute."),
+        ("Sorry, mixed them up - Max is my sister's dog, mine is Rocky.", "Ok."),
+        "rocky",
+        "max",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old am I?", "You're 34."),
+        ("I wish! I'm 43, you swapped the digits.", "Oops."),
+        "43",
+        "34",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Brooklyn.", "Nice."),
+        ("We just moved across the river to Jersey City.", "Ok."),
+        "jersey city",
+        "brooklyn",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wife's name?", "Your wife is Anna."),
+        ("That's my sister. My wife is Beth.", "Sorry."),
+        "beth",
+        "anna",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm vegetarian.", "Ok."),
+        ("Started eating fish again, so pescatarian now.", "Ok."),
+        "pescatarian",
+        "vegetarian",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my birthday?", "Your birthday is June 5."),
+        ("Close, it's the 15th.", "Sorry."),
+        "june 15",
+        "june 5",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Tom.", "Ok."),
+        ("Tom left, my new manager is Priya.", "Ok."),
+        "priya",
+        "tom",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a data analyst."),
+        ("I moved into data engineering last year actually.", "Got it."),
+        "data engineer",
+        "data analyst",
+    ),
+    dialogue(
+        "user's own",
+        ("I have two cats.", "Cute."),
+        ("Down to one cat now, sadly - Luna passed away.", "Sorry to hear."),
+        "one cat",
+        "two cats",
+    ),
 )
 
 

@@ -78,6 +78,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Salford technically, but close enough.", Repair("Salford", None)),
         ("Paralegal, not a lawyer - yet!", Repair("Paralegal", "lawyer")),
         ("Make that 3 - our son was born on Monday!", Repair("3", None, alongside=True)),
+        ("Not anymore - I left for Meta in the spring.", Repair("Meta", None)),
+        ("Max is my sister's dog, mine is Rocky.", Repair("Rocky", "Max")),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -119,6 +121,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Close the door, it's cold.",
         "Almost done, it's Friday.",
         "Milo is Mila's brother.",  # no slip said, so no rename
+        "I left for Paris yesterday.",  # no denial: a trip, not a repair
+        "Max is my sister's dog.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -438,6 +442,24 @@ DIALOGUES = {
     "a recurring event moved by someone": (
         [("My standup is at 9:30 every day.", "OK."), ("They moved standup to 10:15.", "OK.")],
         ["The standup is at 10:15."],
+    ),
+    "a day of the month said alone keeps the claim's month": (
+        [("When's my birthday?", "Your birthday is June 5."), ("Close, it's the 15th.", "Sorry.")],
+        ["The user's birthday is June 15."],
+    ),
+    "after a denial, where the user went replaces the claimed employer": (
+        [
+            ("Where do I work?", "You work at Google."),
+            ("Not anymore - I left for Meta in the spring.", "Got it."),
+        ],
+        ["The user works at Meta."],
+    ),
+    "a mixed-up pet: the other's dog given its owner, the speaker's named": (
+        [
+            ("My dog is called Max.", "Cute."),
+            ("Sorry, mixed them up - Max is my sister's dog, mine is Rocky.", "Ok."),
+        ],
+        ["Rocky is the user's dog."],
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

@@ -164,9 +164,23 @@ _LEFT_RE = re.compile(
 _MINE_RE = re.compile(
     r"^(?:mine|ours)(?:'s|\s+is)\s+(?:called\s+|named\s+)?(?P<new>(?-i:[A-Z])[\w'-]+)$", _I
 )
+# "Max is my sister's dog, mine is Rocky": the old name is given its owner, the new one is
+# the speaker's.
+_THEIRS_MINE_RE = re.compile(
+    rf"^(?P<old>{_ONE_NAME})\s+is\s+(?:my|our)\s+[\w'-]+(?:\s+[\w-]+)?\s*[,;]\s*(?:and\s+|but\s+)?"
+    rf"(?:mine|ours)(?:'s|\s+is)\s+(?:called\s+|named\s+)?(?P<new>{_ONE_NAME})$",
+    _I,
+)
 # "Rex was my old dog": what follows names the new one.
 _OLD_ONE_RE = re.compile(
     rf"^{_ONE_NAME}\s+(?:was|is)\s+(?:my|our)\s+(?:old|previous|last|former|first)\s+[\w-]+$",
+    _I,
+)
+# After a denial, "I left for Meta" or "we moved to Leeds" names what the claim should say.
+_WENT_TO_RE = re.compile(
+    r"^(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:left\s+(?:for|to\s+join)|moved\s+(?:over\s+)?to"
+    r"|went\s+(?:over\s+)?to|joined|jumped\s+ship\s+to)\s+"
+    rf"(?P<new>{_NAME_WORDS})(?:\s+(?:in|last|this|a|two|three|back|after)\b.*)?$",
     _I,
 )
 # "We moved offices", "I changed doctors": what follows is the new one.
@@ -294,6 +308,7 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         _RATHER_RE,
         _MEANT_RE,
         _OLD_IS_ELSEWHERE_RE,
+        _THEIRS_MINE_RE,
         _NEW_NOT_OLD_RE,
         _NOT_OLD_NEW_RE,
         _WAS_NOW_RE,
@@ -319,6 +334,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     # "she's 8, she had her birthday last week": the repair is the first part.
     if not (denied or slip or changed):
         return None
+    if denied and (went := _WENT_TO_RE.match(body)):
+        return Repair(went["new"], None)
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
         new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
         if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
@@ -424,7 +441,11 @@ def _holds(fact: Fact, word: str) -> bool:
 def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
     """The claim with `new` in the place a name or a value of its kind takes."""
     dated = _dated(new)
-    if dated and at is not None and _MONTH_DAY_RE.match(claim.value):
+    claimed_day = _MONTH_DAY_RE.match(claim.value)
+    if claimed_day and (ordinal := _ORDINAL_RE.match(new)):
+        # "Close, it's the 15th" for "June 5": the month stays the claim's.
+        new = f"{claimed_day['month'].title()} {ordinal['day']}"
+    elif dated and at is not None and claimed_day:
         hit = dates.leading_date(new, at)
         new = f"{hit.day:%B} {hit.day.day}" if hit else new
     if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):

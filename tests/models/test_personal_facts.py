@@ -210,6 +210,8 @@ def test_birthday_resolves_against_the_turn():
         "As a rule I never eat before noon.",
         "I play it safe.",
         "Living in Pune is expensive.",
+        "I switched to Product Hunt for launches.",  # a capitalised name is no line of work
+        "I went into town.",
     ],
 )
 def test_not_facts(text):
@@ -667,6 +669,9 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I speak Malayalam and Hindi.", "language:malayalam", "malayalam"),
         ("My dad has Parkinson's.", "condition:parkinson", "parkinson's"),
         ("I'm scared of spiders and snakes.", "fear:spider", "spiders"),
+        ("I moved into data engineering last year actually.", "job title", "data engineering"),
+        ("We just moved across the river to Jersey City.", "home", "jersey city"),
+        ("Down to one cat now, sadly - Luna passed away.", "count:cat", "one cat"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):

@@ -23,6 +23,7 @@ from memstrata.models.heuristic.personal_values import (
     alcohol,
     allergen,
     business,
+    career,
     commute_mode,
     company,
     condition,
@@ -243,6 +244,7 @@ FACETS: dict[str, Facet] = {
     "pregnant": Facet(C.HEALTH, "pregnancy", "{who} is {value} pregnant.", said_as_is),
     "commute": Facet(C.NOTE, "commute", "{who} gets around by {value}.", said_as_is),
     "commute by": Facet(C.NOTE, "commute", "{who} gets around by {value}.", commute_mode),
+    "career": Facet(C.WORK, "job title", "{who} works in {value}.", career),
     "department": Facet(C.WORK, "team", "{who} works in {value}.", department),
     "moved from": Facet(C.LOCATION, "previous home", "{who} used to live in {value}.", place),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
@@ -286,7 +288,10 @@ _MOVED = (
     # "bought our first house in Raleigh": a home, and a house of their own
     r"|bought\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?P<owns>place|flat|house"
     r"|apartment|home|condo)\s+in"
-    r"|(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+(?:to|into"
+    r"|(?:moved|relocated|have\s+moved|has\s+moved|moved\s+back|just\s+moved)\s+"
+    # "moved across the river to Jersey City", "moved out to the coast"
+    r"(?:(?:across|over|out|up|down)(?:\s+the\s+(?:river|bay|border|pond|water|country|city))?\s+)?"
+    r"(?:to|into"
     r"|in\s+(?:together\s+)?(?:in|to)|in\s+with\s+(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"
     r"\s+(?:in|to)))"
 )
@@ -387,6 +392,11 @@ TABLE: tuple[Row, ...] = (
         (("My office is in Canary Wharf.", "office", "canary wharf"),), we=True),
     Row("team", r"(?:is|works?|is\s+working)\s+(?:on|in|with)\s+the\s+(?P<value>.+?)\s+team",
         (("I'm on the platform team.", "team", "platform"),)),
+    # A move into a line of work is a new job: "I moved into data engineering last year".
+    Row("career", r"(?:moved|went|switched|transitioned|pivoted|changed\s+careers?)\s+(?:over\s+)?"
+                  r"(?:into|to)\s+(?P<value>.+?)(?:\s+(?:last|this|in|a|two|three|since|after)\b.*)?",
+        (("I moved into data engineering last year.", "job title", "data engineering"),
+         ("I went into nursing after the army.", "job title", "nursing"))),
     Row("department", r"works?\s+in\s+(?P<value>[\w']+)",
         (("I work in HR.", "team", "hr"),)),
     Row("team", r"is\s+(?:the\s+)?(?:captain|co-captain|vice-captain|president|leader)\s+of\s+the"
@@ -1017,7 +1027,8 @@ _DROPPED_I_RE = re.compile(
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
-    r"|originally\s+from)\s|(?:down|up)\s+to\s+\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    r"|originally\s+from)\s|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    r"|(?:one|two|three|four|five|six|\d)\s+[\w-]+(?:\s+now)?\b)"
     rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$"
     # "Divorced, two kids": a status that a list or "with" follows.
     r"|(?:single|divorced|separated|widowed|remarried)(?=\s*(?:,|$)|\s+(?:with|and)\s))"

@@ -10,6 +10,7 @@ from functools import cache
 from memstrata import dates
 from memstrata.models.heuristic.patterns import DECISION_TOPICS, NOT_NAMES
 from memstrata.models.heuristic.personal_words import (
+    CAREER_FIELDS,
     DIETS,
     INSTRUMENTS_AND_SPORTS,
     JOB_HEADS,
@@ -360,6 +361,17 @@ _INSTRUMENT_RE = re.compile(rf"^(?:the\s+)?(?P<what>{INSTRUMENTS_AND_SPORTS})$",
 def _instrument(raw: str, clause: Clause) -> Value | None:
     found = _INSTRUMENT_RE.match(_cut(raw))
     return Value(found["what"], found["what"].lower()) if found else None
+
+
+_CAREER_RE = re.compile(rf"^(?:[\w-]+\s+){{0,2}}?(?:{CAREER_FIELDS})$", _I)
+
+
+def career(raw: str, clause: Clause) -> Value | None:
+    """A line of work: "data engineering", "nursing"; not a place or a tool."""
+    shown = _cut(raw)
+    if not _CAREER_RE.match(shown) or shown[:1].isupper() and not shown.isupper():
+        return None
+    return Value(shown.lower(), shown.lower())
 
 
 def department(raw: str, clause: Clause) -> Value | None:

@@ -191,6 +191,14 @@ DIETS = (
     r"|gluten-free|gluten\s+free|dairy-free|dairy\s+free|kosher|halal|plant-based"
     r"|low-carb|low\s+carb|raw\s+vegan|sober|teetotal|a\s+teetotaler"
 )
+# Lines of work one moves into: "I moved into data engineering", "went into nursing".
+CAREER_FIELDS = (
+    r"engineering|management|marketing|sales|design|research|consulting|finance|nursing"
+    r"|teaching|science|analytics|product|ux|hr|recruiting|recruitment|law|medicine"
+    r"|journalism|accounting|devops|security|tech|academia|education|healthcare|banking"
+    r"|insurance|publishing|advertising|pr|policy|politics|government|retail|hospitality"
+    r"|construction|logistics|operations|ops|development|support|qa|testing|real\s+estate"
+)
 # Lasting fears people tell an assistant about; a worry of the day ("afraid of missing the
 # bus") is none of these.
 FEARS = (
