@@ -212,6 +212,8 @@ def test_birthday_resolves_against_the_turn():
         "Living in Pune is expensive.",
         "I switched to Product Hunt for launches.",  # a capitalised name is no line of work
         "I went into town.",
+        "I got into trouble at work.",
+        "I'm the head of the queue.",
     ],
 )
 def test_not_facts(text):
@@ -672,6 +674,21 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I moved into data engineering last year actually.", "job title", "data engineering"),
         ("We just moved across the river to Jersey City.", "home", "jersey city"),
         ("Down to one cat now, sadly - Luna passed away.", "count:cat", "one cat"),
+        ("I teach high school chemistry in Albuquerque.", "job title", "chemistry teacher"),
+        ("My wife works nights as an ER nurse.", "job title", "er nurse"),
+        ("Our car is a Kia Sorento.", "owns:car", "kia sorento"),
+        ("We're a gluten-free household because Max has coeliac.", "diet", "gluten-free"),
+        ("We're a gluten-free household because Max has coeliac.", "condition:coeliac", "coeliac"),
+        ("CTO of a 12-person fintech in Berlin.", "job title", "cto"),
+        ("My cofounder Lena handles sales.", "cofounder:lena", "lena"),
+        ("My host mum, Carmen, is super nice.", "host mother", "carmen"),
+        ("Still learning Spanish, my level is like B1.", "learning:spanish", "spanish"),
+        ("Big news - I got into nursing school!", "employer", "nursing school"),
+        ("Mum of three here - Zoe is 9.", "count:child", "three children"),
+        ("I'm an exchange student from Seoul, spending this year in Madrid.", "home", "madrid"),
+        ("I retired from the post office last spring.", "employer", "retired"),
+        ("I quit the cafe last Friday.", "employer", "left cafe"),
+        ("I mostly write Go and a bit of Python.", "tool:programming language", "go and python"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):
@@ -682,3 +699,8 @@ def test_a_status_said_without_its_i_loses_the_capital_that_opened_the_sentence(
     assert [f.text for f in facts("Married with two kids.") if f.slot == "marital status"] == [
         "The user is married."
     ]
+
+
+def test_quitting_a_place_of_work_is_no_lesson_stopped():
+    found = keys(facts("I quit the cafe last Friday."))
+    assert not any(slot.startswith("learning:") for _, slot, _ in found), found

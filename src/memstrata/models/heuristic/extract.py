@@ -75,8 +75,8 @@ _SPLIT_RE = re.compile(
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
     r"|,\s*(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
-    # "Divorced, two kids - they're with me every other weekend"
-    r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s))"
+    # "Divorced, two kids - they're with me every other weekend", "Mum of three - Zoe is 9"
+    r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s)|[A-Z][\w'-]+\s+(?:is|was|has)\s)"
     # "My English is not perfect, Polish is my native language"
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s))",
 )
@@ -440,7 +440,9 @@ _BRACKETED_AGE_RE = re.compile(
 # so EST is fine", but not "I'm so tired".
 _CONSEQUENCE_RE = re.compile(
     r",\s*(?:so|because|since|which\s+means|meaning)\s+"
-    r"|\s+so\s+(?=(?:i|we|you|it|that|this|they|he|she|my|our|the|any|anything)\b|(?-i:[A-Z]))",
+    r"|\s+so\s+(?=(?:i|we|you|it|that|this|they|he|she|my|our|the|any|anything)\b|(?-i:[A-Z]))"
+    # "We're a gluten-free household because Max has coeliac": a cause with its own subject.
+    r"|\s+because\s+(?=(?:i|we|he|she|they|my|our)\b|(?-i:[A-Z])[\w'-]+\s+(?:is|has|was|had)\b)",
     _I,
 )
 

@@ -25,7 +25,6 @@ from memstrata.models.heuristic.personal_values import (
     business,
     career,
     commute_mode,
-    company,
     condition,
     count,
     day,
@@ -63,6 +62,7 @@ from memstrata.models.heuristic.personal_values import (
     widowed,
     word_of,
     work_status,
+    workplace_left,
 )
 from memstrata.models.heuristic.personal_words import (
     AIDS,
@@ -172,7 +172,7 @@ FACETS: dict[str, Facet] = {
     "moved employer": Facet(C.WORK, "employer", "{who} works at {value}.", organisation),
     "gym": Facet(C.POSSESSION, "member:gym", "{who} goes to {value}.", gym),
     "left gym": Facet(C.POSSESSION, "member:gym", "{who} no longer goes to {value}.", gym),
-    "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", company),
+    "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", workplace_left),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
@@ -364,6 +364,10 @@ TABLE: tuple[Row, ...] = (
     Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
          "jersey city")), we=True),
+    Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
+                       r"|spring|autumn|fall|month|few\s+months|gap\s+year)\s+(?:abroad\s+)?in\s+"
+                       r"(?P<value>.+)",
+        (("I'm spending this year in Madrid.", "home", "madrid"),), we=True),
     Row("home", r"my\s+(?:home|city|hometown\s+now)\s+is\s+(?P<value>.+)",
         (("My home is Lisbon.", "home", "lisbon"),)),
     Row("hometown", r"(?:is\s+(?:originally\s+)?from|grew\s+up\s+in|was\s+born\s+in"
@@ -445,7 +449,7 @@ TABLE: tuple[Row, ...] = (
           "going on maternity leave from december 1"),
          ("I'm on sick leave until March.", "leave", "on sick leave until march"))),
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+|part[-\s]time\s+"
-                 r"|full[-\s]time\s+)?as"
+                 r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
@@ -455,7 +459,7 @@ TABLE: tuple[Row, ...] = (
                  r"(?:\s+(?:doing|finishing|starting|completing)\s+(?:my|their|a|an|the)"
                  r"\s+[\w -]+?)?"
                  r"(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
-                 r"(?:\s+(?:at|for|with|in(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
+                 r"(?:\s+(?:at|for|with|(?:in|of)(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
@@ -498,9 +502,12 @@ TABLE: tuple[Row, ...] = (
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
         (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
-    Row("retired", r"(?:just\s+|finally\s+)?(?P<value>retired)(?:\s+(?:in|last|this|at)\s+.+)?",
+    Row("retired", r"(?:just\s+|finally\s+)?(?P<value>retired)"
+                   r"(?:\s+(?:in|last|this|at|from|after)\s+.+)?",
         (("I retired in June.", "employer", "retired"),)),
     Row("teaches", r"(?:teach(?:es)?|is\s+teaching|lectures?\s+in|tutors?)\s+"
+                   r"(?:(?:high|middle|secondary|primary|elementary|grade|sixth[\s-]form)"
+                   r"(?:\s+school)?\s+|(?:year|grade)\s+\d{1,2}\s+|\d{1,2}(?:st|nd|rd|th)\s+grade\s+)?"
                    r"(?P<value>[\w-]+(?:\s+[\w-]+)?)(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry.", "job title", "chemistry teacher"),
          ("I teach physics at a high school in Denver.", "home", "denver"))),
@@ -662,6 +669,8 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<condition>.+)",
         (("I'm gluten-free because of coeliac disease.", "condition:coeliac disease",
           "coeliac disease"),), we=True),
+    Row("diet", rf"is\s+a\s+(?P<value>{DIETS})\s+(?:household|family|home)\b.*",
+        (("We're a gluten-free household.", "diet", "gluten-free"),), we=True),
     Row("diet", r"is\s+(?:a\s+)?(?:strict\s+|full\s+|mostly\s+|largely\s+)?(?P<value>.+)",
         (("I'm vegetarian.", "diet", "vegetarian"), ("I'm vegan now.", "diet", "vegan"),
          ("We're vegetarian, both of us.", "diet", "vegetarian")), we=True),
@@ -763,9 +772,10 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
-    Row("owns", r"my\s+(?:new\s+|current\s+)?(?:car|phone|laptop|bike|ride|computer|watch)"
+    Row("owns", r"my\s+(?:new\s+|current\s+|family\s+)?(?:car|phone|laptop|bike|ride"
+                r"|computer|watch)"
                 r"(?:\s+is|'s)\s+(?:a|an)\s+(?P<value>.+)",
-        (("My car is a Tesla Model 3.", "owns:car", "tesla model 3"),)),
+        (("My car is a Tesla Model 3.", "owns:car", "tesla model 3"),), we=True),
     Row("uses", r"my\s+(?:editor|ide|browser|shell|os|terminal|notes\s+app|go-to\s+editor)"
                 r"(?:\s+(?:of\s+choice|is)|'s)\s+(?:still\s+)?(?P<value>.+)",
         (("My editor is Neovim.", "tool:editor", "neovim"),)),
@@ -832,6 +842,10 @@ TABLE: tuple[Row, ...] = (
          ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
         (("I'm at uni in Leeds.", "home", "leeds"),)),
+    Row("school", r"got\s+(?:into|in\s+to|accepted\s+(?:to|into|at|by))\s+(?P<value>.+?)"
+                  r"(?:\s+(?:for|to|this|next|in|starting)\b.*)?",
+        (("I got into nursing school!", "employer", "nursing school"),
+         ("I got accepted to McGill for the fall.", "employer", "mcgill"))),
     Row("school", r"(?:stud(?:y|ies)|is\s+studying|is\s+a\s+student)\s+at\s+(?P<value>.+)",
         (("I study at Leeds.", "employer", "leeds"),)),
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
@@ -1025,7 +1039,8 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:(?:living|based|married|engaged|allergic|studying|majoring|planning"
+    r"^(?:been\s+|(?=(?:(?:(?:still\s+)?learning|living|based|married|engaged|allergic|studying"
+    r"|majoring|planning"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     r"|originally\s+from)\s|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     r"|(?:one|two|three|four|five|six|\d)\s+[\w-]+(?:\s+now)?\b)"
@@ -1065,7 +1080,7 @@ _BARE_JOB_RE = re.compile(
     r"|their)\b)"
     rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})(?:\s+here\b|\s*,\s*\d{{1,3}}\b|\s+now$"
     # "Full-stack dev at a travel startup, remote, ...", "Junior analyst at Deloitte."
-    r"|\s+(?:at|for)\s+[^,.!?]+(?:,|[.!]*$)"
+    r"|\s+(?:at|for|of)\s+[^,.!?]+(?:,|[.!]*$)"
     r"|(?:\s*\([^)]{1,40}\))?\s*,\s*(?:based|living|working)\s))"
     r"(?P<first>[\w-]+)",
     _I,
@@ -1083,6 +1098,12 @@ def _bare_job(found: re.Match[str]) -> str:
 _BARE_AGE_RE = re.compile(
     r"^(?=\d{1,3}\s*,\s*(?:[\w-]+\s+){0,3}?(?:single|married|divorced|widowed|engaged|dad|mom|mum"
     rf"|father|mother|parent|{JOB_HEAD_RE})\b)",
+    _I,
+)
+# "Mum of three here", "Proud dad of two girls": a parent introduced without the "I".
+_PARENT_OF_RE = re.compile(
+    r"^(?=(?:single\s+|proud\s+|busy\s+|new\s+)?(?:mum|mom|mother|dad|father|parent)\s+(?:of|to)"
+    r"\s+(?:\d+|two|three|four|five|six)\b)",
     _I,
 )
 # An introduction by name and age: "Anh, 31, data scientist, live in Hanoi".
@@ -1111,6 +1132,7 @@ _BARE_FORMS = (
     (_BARE_JOB_RE, _bare_job),
     (_ONLY_JOB_RE, _only_job),
     (_BARE_AGE_RE, "I am "),
+    (_PARENT_OF_RE, "I am a "),
     (_NAME_AGE_RE, "I is "),
     (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
     (_DROPPED_I_AM_RE, _dropped_i_am),
@@ -1677,6 +1699,7 @@ def _speaker_cued(text: str) -> bool:
         _ONLY_JOB_RE,
         _BARE_AGE_RE,
         _NAME_AGE_RE,
+        _PARENT_OF_RE,
     )
     return any(r.match(bare) for r in cues)
 

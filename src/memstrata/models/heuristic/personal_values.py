@@ -16,6 +16,7 @@ from memstrata.models.heuristic.personal_words import (
     JOB_HEADS,
     LANGUAGES,
     MARITAL_STATUSES,
+    NAMED_INSTRUMENTS_AND_SPORTS,
     NATIONALITIES,
     SKILLS,
     THING_KINDS,
@@ -141,6 +142,14 @@ def company(raw: str, clause: Clause) -> Value | None:
     """An organisation written with capitals: after "I quit", "smoking" is none."""
     found = org(raw, clause)
     return found if found and not found.shown.islower() else None
+
+
+def workplace_left(raw: str, clause: Clause) -> Value | None:
+    """Where someone stopped working: a company by name, or the kind of place they had
+    named ("I quit the cafe")."""
+    if re.match(r"(?:the|my|our)\s", raw.strip(), _I) and (place := business(raw, clause)):
+        return Value(f"the {place.shown}", place.key)
+    return company(raw, clause)
 
 
 def organisation(raw: str, clause: Clause) -> Value | None:
@@ -355,7 +364,7 @@ def language(raw: str, clause: Clause) -> Value | None:
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
 
 
-_INSTRUMENT_RE = re.compile(rf"^(?:the\s+)?(?P<what>{INSTRUMENTS_AND_SPORTS})$", _I)
+_INSTRUMENT_RE = re.compile(rf"^(?:the\s+)?(?P<what>{NAMED_INSTRUMENTS_AND_SPORTS})$", _I)
 
 
 def _instrument(raw: str, clause: Clause) -> Value | None:
@@ -425,7 +434,8 @@ def thing(raw: str, clause: Clause) -> Value | None:
     shown = display(
         _cut(
             re.sub(
-                r"^(?:(?:a|an|the|my|our|their|some)\s+)?(?:(?:new|used|old|second-hand"
+                r"^(?:(?:a\s+(?:bit|little)\s+of|a\s+lot\s+of|lots\s+of|a|an|the|my|our|their|some)"
+                r"\s+)?(?:(?:new|used|old|second-hand"
                 r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
                 r"|little|tiny|big|vintage|first|second|own|dream|(?:19|20)\d\d)\s+)*"
                 r"|\s+that\s+.*$",

@@ -33,6 +33,11 @@ UNIQUE_RELATIONS = {
     "father": "father",
     "stepmom": "stepmother",
     "stepdad": "stepfather",
+    "host mum": "host mother",
+    "host mom": "host mother",
+    "host mother": "host mother",
+    "host dad": "host father",
+    "host father": "host father",
     "boss": "manager",
     "manager": "manager",
     "supervisor": "manager",
@@ -81,6 +86,9 @@ MANY_RELATIONS = {
     "colleague": "colleague",
     "coworker": "colleague",
     "co-worker": "colleague",
+    "cofounder": "cofounder",
+    "co-founder": "cofounder",
+    "business partner": "business partner",
     "teammate": "colleague",
     "cousin": "cousin",
     "aunt": "aunt",
@@ -180,6 +188,7 @@ CONDITIONS = (
     r"|hypothyroidism|a\s+pacemaker|chronic\s+fatigue(?:\s+syndrome)?|macular\s+degeneration"
     r"|glaucoma|cataracts|osteoporosis|parkinson'?s(?:\s+disease)?|alzheimer'?s(?:\s+disease)?"
     r"|dementia|copd|endometriosis|pcos|sciatica|heart\s+disease|kidney\s+disease"
+    r"|(?:a\s+)?(?:heart\s+)?arrhythmia|afib|atrial\s+fibrillation|a\s+heart\s+murmur"
 )
 HEALTH_STATES = (
     r"diabetic|asthmatic|epileptic|pregnant|colou?r[\s-]*blind|deaf|hard\s+of\s+hearing"
@@ -323,12 +332,15 @@ SKILLS = (
     "cpr",
     "sign language",
 )
-INSTRUMENTS_AND_SPORTS = (
+NAMED_INSTRUMENTS_AND_SPORTS = (
     r"(?:the\s+)?(?:guitar|bass|piano|keyboard|violin|viola|cello|drums|flute|saxophone|sax"
     r"|trumpet|clarinet|ukulele|harp|banjo|accordion|harmonica)|tennis|soccer|football"
     r"|basketball|baseball|golf|chess|volleyball|badminton|hockey|rugby|cricket|squash"
-    r"|table\s+tennis|ping\s+pong|pickleball|padel|poker|bridge|the\s+\w+"
+    r"|table\s+tennis|ping\s+pong|pickleball|padel|poker|bridge"
 )
+# What one plays may be any "the" noun ("the oboe"); what one stops is only a named one,
+# since "I quit the cafe" leaves a job.
+INSTRUMENTS_AND_SPORTS = NAMED_INSTRUMENTS_AND_SPORTS + r"|the\s+\w+"
 
 # Things people own or use: brand and product words, each naming its kind, and whether
 # the kind is a tool (used, "as their editor") or a possession (owned, "has a Honda").
