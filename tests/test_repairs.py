@@ -80,6 +80,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Make that 3 - our son was born on Monday!", Repair("3", None, alongside=True)),
         ("Not anymore - I left for Meta in the spring.", Repair("Meta", None)),
         ("Max is my sister's dog, mine is Rocky.", Repair("Rocky", "Max")),
+        ("That was last year, I transferred to Oxford.", Repair("Oxford", None)),
+        ("Ha, I wish - I'm still a junior.", Repair("junior", None)),
+        ("It's March 12, you said May.", Repair("March 12", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -123,6 +126,9 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Milo is Mila's brother.",  # no slip said, so no rename
         "I left for Paris yesterday.",  # no denial: a trip, not a repair
         "Max is my sister's dog.",
+        "No, I'm a bit tired.",
+        "I wish.",
+        "I transferred to Oxford.",  # no denial before it
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:

@@ -39,6 +39,7 @@ _LEAD_RE = re.compile(
     rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
+    r"|that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
     r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?"
     r"|(?:i\s+)?used\s+to(?=[\s.!]*$)|typo|autocorrect"
     r"|(?:so\s+)?(?:close|almost|nearly)(?:\s+but\s+no)?(?=\s*[-–—,!.:]))\b"
@@ -89,6 +90,9 @@ _WAS_NOW_RE = re.compile(
 _ONLY_NEW_RE = re.compile(
     rf"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:{_TITLE}\.\s+)?"
     r"[^,;.!?]+?)"
+    # "Ha, I wish - I'm still a junior": what the speaker is, after a denial.
+    r"|(?:i'm|i\s+am)\s+(?:still\s+|just\s+|only\s+)?(?:a|an)\s+(?!(?:bit|little|lot)\b)"
+    r"(?P<role>[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
     r"|(?P<number>\d[\d,.]*(?:\s+(?:months?|weeks?|days?|years?|hours?|kg|lbs?|miles|km))?)"
@@ -105,6 +109,7 @@ _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
     rf"^\s*(?:{_INTERJECTION})?(?:(?:wait|sorry|hold\s+on|oh)\b[\s,.!—–-]*)*"
     r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to"
+    r"|that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
     r"|(?:so\s+)?(?:close|almost|nearly)(?=\s*[-–—,!.:]))\b",
     _I,
 )
@@ -179,6 +184,7 @@ _OLD_ONE_RE = re.compile(
 # After a denial, "I left for Meta" or "we moved to Leeds" names what the claim should say.
 _WENT_TO_RE = re.compile(
     r"^(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:left\s+(?:for|to\s+join)|moved\s+(?:over\s+)?to"
+    r"|transferred\s+to"
     r"|went\s+(?:over\s+)?to|joined|jumped\s+ship\s+to)\s+"
     rf"(?P<new>{_NAME_WORDS})(?:\s+(?:in|last|this|a|two|three|back|after)\b.*)?$",
     _I,
@@ -253,9 +259,11 @@ def read_repairs(user_text: str) -> list[Repair]:
     return found
 
 
-# "It's Jesse, actually": the correction word may come last.
+# "It's Jesse, actually", "It's March 12, you said May": what marks the correction may
+# come last.
 _ACTUALLY_END_RE = re.compile(
-    r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough))(?:\s*,.*)?$",
+    r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough)"
+    r"|you\s+(?:said|wrote|had|put|thought)\s+[^,]{1,30}?)(?:\s*,.*)?$",
     _I,
 )
 
@@ -337,7 +345,7 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if denied and (went := _WENT_TO_RE.match(body)):
         return Repair(went["new"], None)
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
-        new = _bare(m["said"] or m["framed"] or m["number"] or m["name"])
+        new = _bare(m["said"] or m["role"] or m["framed"] or m["number"] or m["name"])
         if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
             return Repair(new, None, alongside=owned)
     return None

@@ -214,6 +214,7 @@ def test_birthday_resolves_against_the_turn():
         "I went into town.",
         "I got into trouble at work.",
         "I'm the head of the queue.",
+        "I'm in Paris for two days.",
     ],
 )
 def test_not_facts(text):
@@ -689,6 +690,9 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I retired from the post office last spring.", "employer", "retired"),
         ("I quit the cafe last Friday.", "employer", "left cafe"),
         ("I mostly write Go and a bit of Python.", "tool:programming language", "go and python"),
+        ("Just turned 25 actually!", "age", "25"),
+        ("I've been in Vienna for two years now, Berlin was before.", "home", "vienna"),
+        ("Not anymore, I traded it for a Tesla.", "owns:car", "tesla"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):
@@ -704,3 +708,8 @@ def test_a_status_said_without_its_i_loses_the_capital_that_opened_the_sentence(
 def test_quitting_a_place_of_work_is_no_lesson_stopped():
     found = keys(facts("I quit the cafe last Friday."))
     assert not any(slot.startswith("learning:") for _, slot, _ in found), found
+
+
+def test_a_reason_after_a_denial_is_no_new_value():
+    found = facts("Turns out I'm not allergic to penicillin after all - the test was negative.")
+    assert not any("test" in value for _, _, value in keys(found)), keys(found)

@@ -263,9 +263,14 @@ def _replacement(side: _Side, denied: Parsed, pos: str) -> Parsed | None:
         return denied.rebuild(bare["np"].strip(_END_PUNCT))
     if (found := _parse(side, pos)) is not None:
         return found
-    if denied.rebuild and len(pos.split()) <= 4:
+    if denied.rebuild and len(pos.split()) <= 4 and not _CLAUSE_VERB_RE.search(pos):
         return denied.rebuild(pos.strip(_END_PUNCT))
     return None
+
+
+# "I'm not allergic to penicillin - the test was negative": a clause of its own says why,
+# it is no new value.
+_CLAUSE_VERB_RE = re.compile(r"\b(?:is|was|are|were|has|had|have|did|does|came|went|said)\b", _I)
 
 
 def _pair(side: _Side, sentence: str, tone: _Tone) -> list[ExtractedFact] | None:

@@ -361,7 +361,9 @@ TABLE: tuple[Row, ...] = (
          ("We own a house in Leeds.", "home", "leeds"),
          ("I finally moved out, got a flat in Leith.", "home", "leith")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
-    Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})",
+    # "I've been in Vienna for two years now" reads as "is in Vienna for two years now".
+    Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
+                       r"(?:\s+for\s+(?:\w+\s+)?(?:years?|months?|ages|a\s+while)(?:\s+now)?)?",
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
          "jersey city")), we=True),
     Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
@@ -782,8 +784,8 @@ TABLE: tuple[Row, ...] = (
     Row("owns", r"(?:traded(?:\s+in)?|swapped|exchanged|replaced)\s+(?:my|the|our)\s+.+?"
                 r"\s+(?:for|with)\s+(?P<value>.+)",
         (("I traded in my Honda for a Toyota Prius.", "owns:car", "toyota prius"),)),
-    Row("owns", r"(?:traded|swapped|exchanged)\s+(?:it|that|her|him|(?:my|the|our)\s+[\w -]+?)\s+in"
-                r"\s+for\s+(?P<value>.+)",
+    Row("owns", r"(?:traded|swapped|exchanged)\s+(?:it|that|her|him|(?:my|the|our)\s+[\w -]+?)"
+                r"(?:\s+in)?\s+for\s+(?P<value>.+)",
         (("I traded it in for a Subaru Outback.", "owns:car", "subaru outback"),)),
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
                 r"\s+(?P<value>.+)",
@@ -1034,7 +1036,7 @@ _NOT_INTRO = (
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
-    r"|turned\s+\d+)\s|(?:live|work|teach)\s+(?:in|at|for)\s"
+    r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
     r"(?-i:[A-Z]))",
     _I,
 )
