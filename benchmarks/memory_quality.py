@@ -1582,6 +1582,7 @@ LATE_CONVERSATIONS = (
             said(
                 "My husband and I both work from home; he's an accountant.",
                 fact("work", "accountant", subject="user's spouse"),
+                fact("work", "from home"),  # listed in session 12, read since
             ),
             nothing("Is it okay to feed dogs blueberries?"),
             said(
@@ -3462,6 +3463,98 @@ LATE_CONVERSATIONS = (
             said("I work part time as a dental hygienist.", fact("work", "dental hygienist")),
             said("Our car is a Kia Sorento.", fact("possession", "kia")),
         ),
+    ),
+    # Session 12's third held-out set (chat:9301-9302, two friends talking, as in LoCoMo),
+    # run after the second was fixed: capture 0.47, precision 1.00 on its first run.
+    Conversation(
+        "chat:9301",
+        (
+            said(
+                "Hey Priya! Long time. I just got back from a pottery retreat in Vermont with my "
+                "kids.",
+                fact("relationship", "kids", "omar"),
+                speaker="Omar",
+            ),
+            nothing("That sounds amazing! How was it?", speaker="Priya"),
+            said(
+                "So good. My daughter Lina made a bowl for her grandma.",
+                fact("relationship", "lina", "omar"),
+                speaker="Omar",
+            ),
+            said(
+                "I've been swamped - I started a new job as a sous chef at a Thai place downtown.",
+                fact("work", "sous chef", "priya"),
+                speaker="Priya",
+            ),
+            said(
+                "Congrats! I'm still at the library, but I'm thinking about going back to school "
+                "for nursing.",
+                fact("work", "library", "omar"),
+                fact("plan", "nursing", "omar"),
+                speaker="Omar",
+            ),
+            said(
+                "My partner Jen and I finally adopted a rescue dog, his name is Biscuit.",
+                fact("relationship", "jen", "priya"),
+                fact("relationship", "biscuit", "priya"),
+                speaker="Priya",
+            ),
+            nothing("Aww, send pics!", speaker="Omar"),
+            said(
+                "I've been training for the Chicago marathon in October.",
+                fact("plan", "marathon", "priya"),
+                speaker="Priya",
+            ),
+            said(
+                "I can't run anymore since my knee surgery.",
+                fact("health", "knee", "omar"),
+                speaker="Omar",
+            ),
+        ),
+        group=True,
+    ),
+    Conversation(
+        "chat:9302",
+        (
+            said(
+                "Morning Dee! We moved into the new house in Austin last weekend.",
+                fact("location", "austin", "sam"),
+                speaker="Sam",
+            ),
+            nothing("How's the unpacking going?", speaker="Dee"),
+            said(
+                "Slowly. I'm working from home now, so that helps.",
+                fact("work", "from home", "sam"),
+                speaker="Sam",
+            ),
+            said(
+                "I just found out I'm pregnant with our second!",
+                fact("health", "pregnant", "dee"),
+                speaker="Dee",
+            ),
+            said(
+                "No way!! Congrats! How's your son taking it?",
+                fact("relationship", "son", "dee"),
+                speaker="Sam",
+            ),
+            said(
+                "Theo is excited, he's 4 so he wants a brother.",
+                fact("relationship", "theo", "dee"),
+                fact("identity", "4", "theo"),
+                speaker="Dee",
+            ),
+            said(
+                "I've been learning the cello, it's harder than it looks.",
+                fact("skill", "cello", "sam"),
+                speaker="Sam",
+            ),
+            said(
+                "I volunteer at a food bank on Sundays.",
+                fact("work", "food bank", "dee"),
+                speaker="Dee",
+            ),
+        ),
+        group=True,
     ),
 )
 

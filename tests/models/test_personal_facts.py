@@ -693,6 +693,9 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("Just turned 25 actually!", "age", "25"),
         ("I've been in Vienna for two years now, Berlin was before.", "home", "vienna"),
         ("Not anymore, I traded it for a Tesla.", "owns:car", "tesla"),
+        ("I'm working from home now, so that helps.", "work mode", "from home"),
+        ("I just found out I'm pregnant with our second!", "condition:pregnant", "pregnant"),
+        ("I started a new job as a sous chef at a Thai place downtown.", "job title", "sous chef"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):
@@ -713,3 +716,13 @@ def test_quitting_a_place_of_work_is_no_lesson_stopped():
 def test_a_reason_after_a_denial_is_no_new_value():
     found = facts("Turns out I'm not allergic to penicillin after all - the test was negative.")
     assert not any("test" in value for _, _, value in keys(found)), keys(found)
+
+
+def test_he_after_a_comma_is_the_person_the_clause_opened_with():
+    assert ("theo", "age", "4") in keys(facts("Theo is excited, he's 4 so he wants a brother."))
+    assert keys(facts("The weather is nice, he's late.")) == []
+
+
+def test_a_mention_in_a_denied_clause_is_not_denied():
+    found = keys(facts("I can't run anymore since my knee surgery."))
+    assert not any(value.startswith("not ") for _, _, value in found), found

@@ -315,6 +315,8 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             out.append(elided)  # "My daughter Isla is 10 and autistic": Isla's, not mine
         elif _parse(side, piece, negation_ok=True) is not None:
             out.append(piece)
+        elif renamed := _with_named_pronoun(side, out[-1], piece):
+            out.append(renamed)  # "Theo is excited, he's 4": Theo is 4
         elif _PRONOUN_RE.match(piece):
             out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
@@ -358,6 +360,20 @@ def _with_named_subject(side: _Side, head: str, piece: str) -> str | None:
     elided = f"{named['who']} is {piece}"
     found = _parse(side, elided)
     return elided if found is not None and found.subject != "user" else None
+
+
+_HE_IS_RE = re.compile(r"^(?:he|she)(?:'s|\s+is)\b", _I)
+
+
+def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
+    """`piece` with its opening "he's" said of the person the clause before it opened
+    with, if it then reads as their fact: "Theo is excited, he's 4"."""
+    named = _NAMED_IS_RE.match(head)
+    if named is None or not _HE_IS_RE.match(piece):
+        return None
+    renamed = _HE_IS_RE.sub(f"{named['who']} is", piece, count=1)
+    found = _parse(side, renamed)
+    return renamed if found is not None and found.subject != "user" else None
 
 
 def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:

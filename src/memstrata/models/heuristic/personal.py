@@ -167,6 +167,7 @@ FACETS: dict[str, Facet] = {
     "aboard": Facet(C.LOCATION, "home", "{who} lives on {a_value}.", word_of(_LIVED_ON)),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
+    "work mode": Facet(C.WORK, "work mode", "{who} works {value}.", said_as_is),
     "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
     "moved employer": Facet(C.WORK, "employer", "{who} works at {value}.", organisation),
@@ -386,6 +387,9 @@ TABLE: tuple[Row, ...] = (
     Row("moved from", r"moved\s+(?:here\s+|over\s+)?from\s+(?P<value>.+?)"
                       r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
         (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
+    Row("work mode", r"(?:works?|is\s+working)\s+(?P<value>from\s+home|remotely|remote|hybrid)"
+                     r"(?:\s+(?:now|these\s+days|full[-\s]time|most\s+days|\d\s+days\s+a\s+week))?",
+        (("I'm working from home now.", "work mode", "from home"),)),
     Row("home", r"is\s+(?:working\s+)?remote(?:ly)?\s+from\s+(?P<value>.+)",
         (("I'm remote from Denver.", "home", "denver"),)),
     Row("aboard", r"lives?\s+on\s+(?P<value>(?:a|an)\s+[\w -]+?)(?:,.*)?",
@@ -455,7 +459,7 @@ TABLE: tuple[Row, ...] = (
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
-                 r"|got\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
+                 r"|(?:got|started|landed)\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
                  r"(?P<value>[^,]+?)"
                  r"(?:\s+(?:doing|finishing|starting|completing)\s+(?:my|their|a|an|the)"
@@ -641,6 +645,9 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
         (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    Row("health state", r"is\s+(?P<value>pregnant)"
+                        r"(?:\s+(?:again|with\s+(?:our|my|their|a|her)\s+.+))?",
+        (("I'm pregnant with our second!", "condition:pregnant", "pregnant"),)),
     Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant"
                     r"(?:\s+(?:with|now|already)\b.*)?",
         (("I'm 5 months pregnant.", "pregnancy", "5 months"),
@@ -1017,6 +1024,7 @@ _LEAD_IN_RE = re.compile(
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
     r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
+    r"|(?:i\s+)?(?:just\s+)?found\s+out(?:\s+that)?\s+(?=i\b|i'm\b|we\b|we're\b|my\b)"
     # Self-repairs say the sentence replaces an earlier one, not who speaks.
     r"|(?:oh\s+)?(?:wait|sorry|oops|whoops|correction|scratch\s+that|i\s+mean|i\s+meant"
     r"|my\s+bad|no|nope|actually|to\s+be\s+clear)\s*[,:;!.—–-]*\s+"
