@@ -2105,7 +2105,11 @@ LATE_CONVERSATIONS = (
                 fact("relationship", "amina"),
             ),
             nothing("Can you help me plan a cheap holiday for five?"),
-            said("We're Muslim so we need halal food options.", fact("diet", "halal")),
+            said(
+                "We're Muslim so we need halal food options.",
+                fact("diet", "halal"),
+                fact("identity", "muslim"),  # listed in session 12, read since
+            ),
             said(
                 "My youngest, Yusuf, has asthma.",
                 fact("relationship", "yusuf"),
@@ -3555,6 +3559,66 @@ LATE_CONVERSATIONS = (
             ),
         ),
         group=True,
+    ),
+    # Session 12's fourth held-out set (chat:9401-9404), run after the third was fixed:
+    # capture 0.54, precision 1.00 on its first run (after its expectations took a true fact
+    # it had not listed, alcohol refused; this benchmark's category for a degree; and a
+    # routine's schedule as its value). Its first run read "I'm Muslim" as a name.
+    Conversation(
+        "chat:9401",
+        (
+            said("I take metformin twice a day.", fact("health", "metformin")),
+            said(
+                "I'm on blood thinners, so no ibuprofen for me.", fact("health", "blood thinners")
+            ),
+            nothing("What's a good low-sugar breakfast?"),
+            said("I have therapy every Tuesday at 4.", fact("recurring", "every tuesday")),
+            said(
+                "I'm Muslim, so no pork or alcohol.",
+                fact("identity", "muslim"),
+                fact("diet", "pork"),
+                fact("diet", "alcohol"),
+            ),
+            said("I use they/them pronouns.", fact("identity", "they/them")),
+        ),
+    ),
+    Conversation(
+        "chat:9402",
+        (
+            said("I hate cilantro, it tastes like soap to me.", fact("preference", "cilantro")),
+            said("I'm not a morning person at all.", fact("preference", "morning")),
+            said("Big fan of jazz, especially Coltrane.", fact("preference", "jazz")),
+            nothing("Recommend me an album for a rainy day."),
+            said("We have a three-legged cat named Tripod.", fact("relationship", "tripod")),
+            said("I live in a tiny studio apartment in Queens.", fact("location", "queens")),
+        ),
+    ),
+    Conversation(
+        "chat:9403",
+        (
+            said("I have a master's in economics from Edinburgh.", fact("skill", "economics")),
+            said("These days I work 9 to 5 at an insurance company.", fact("work", "insurance")),
+            nothing("How do I ask for a raise?"),
+            said("I'm on Pacific time, by the way.", fact("location", "pacific")),
+            said("My brother Kwame lives with us.", fact("relationship", "kwame")),
+            said("I got my driver's license last month, finally!", fact("possession", "license")),
+        ),
+    ),
+    Conversation(
+        "chat:9404",
+        (
+            said(
+                "I'm a single dad, my son Eli is 7.",
+                fact("relationship", "eli"),
+                fact("identity", "7", subject="eli"),
+                fact("relationship", "single"),
+            ),
+            said("Eli has a peanut allergy.", fact("diet", "peanut", subject="eli")),
+            nothing("What are some nut-free snacks for school?"),
+            said("I work shifts at the hospital lab.", fact("work", "lab")),
+            said("We're going to Disneyland in February.", fact("plan", "disneyland")),
+            said("I've lost 20 pounds since the summer.", fact("health", "20 pounds")),
+        ),
     ),
 )
 

@@ -215,6 +215,9 @@ def test_birthday_resolves_against_the_turn():
         "I got into trouble at work.",
         "I'm the head of the queue.",
         "I'm in Paris for two days.",
+        "I'm on holiday.",
+        "No coffee for me.",  # may decline one cup
+        "No meat in the fridge.",
     ],
 )
 def test_not_facts(text):
@@ -696,6 +699,21 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I'm working from home now, so that helps.", "work mode", "from home"),
         ("I just found out I'm pregnant with our second!", "condition:pregnant", "pregnant"),
         ("I started a new job as a sous chef at a Thai place downtown.", "job title", "sous chef"),
+        (
+            "I'm on blood thinners, so no ibuprofen for me.",
+            "medication:blood thinner",
+            "blood thinners",
+        ),
+        ("I use they/them pronouns.", "pronouns", "they/them"),
+        ("I live in a tiny studio apartment in Queens.", "home", "queens"),
+        ("I'm on Pacific time, by the way.", "time zone", "pacific"),
+        ("I got my driver's license last month, finally!", "licence:driver's", "driver's license"),
+        ("I have therapy every Tuesday at 4.", "routine:therapy", "every tuesday at 4"),
+        ("Big fan of jazz, especially Coltrane.", "preference:jazz", "likes jazz"),
+        ("I'm Muslim, so no pork or alcohol.", "religion", "muslim"),
+        ("I'm Muslim, so no pork or alcohol.", "avoids:pork", "pork"),
+        ("These days I work 9 to 5 at an insurance company.", "employer", "insurance company"),
+        ("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):
@@ -726,3 +744,9 @@ def test_he_after_a_comma_is_the_person_the_clause_opened_with():
 def test_a_mention_in_a_denied_clause_is_not_denied():
     found = keys(facts("I can't run anymore since my knee surgery."))
     assert not any(value.startswith("not ") for _, _, value in found), found
+
+
+def test_a_religion_is_no_name():
+    assert keys(facts("I'm Muslim.")) == [("user", "religion", "muslim")]
+    assert ("user's spouse", "religion", "hindu") in keys(facts("My wife is Hindu."))
+    assert not any(slot == "spouse" for _, slot, _ in keys(facts("My wife is Hindu.")))

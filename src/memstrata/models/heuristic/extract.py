@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from memstrata.models.base import ExtractedFact, SlotRef, TurnInput
 from memstrata.models.heuristic import personal, rules
 from memstrata.models.heuristic.patterns import NAME
+from memstrata.models.heuristic.personal_words import FOODS_TO_AVOID
 from memstrata.models.heuristic.rules import Clause, Parsed
 from memstrata.models.heuristic.text import sentence_case, sentences
 from memstrata.types import FactCategory, project_subject
@@ -468,6 +469,19 @@ _CONSEQUENCE_RE = re.compile(
 )
 
 
+# "I'm Muslim, so no pork or alcohol": foods refused without the "I", as what follows from
+# what was just said; "No coffee for me" alone may decline one cup.
+_NO_FOOD_RE = re.compile(
+    rf"^no\s+(?=(?:{FOODS_TO_AVOID})(?:\s*(?:,|or|and)\s*(?:{FOODS_TO_AVOID}))*"
+    r"(?:\s+for\s+me)?\s*[.!]*$)",
+    _I,
+)
+
+
+def _refusal(part: str) -> str:
+    return _NO_FOOD_RE.sub("I avoid ", part.strip(), count=1)
+
+
 def _stated_part(sentence: str) -> str | None:
     """The statement a sentence makes before it asks its question, if it makes one."""
     if "?" not in sentence:
@@ -511,8 +525,8 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
         return paired
     return [
         fact
-        for part in _CONSEQUENCE_RE.split(text.strip(_END_PUNCT))
-        for clause in _clauses(side, part)
+        for n, part in enumerate(_CONSEQUENCE_RE.split(text.strip(_END_PUNCT)))
+        for clause in _clauses(side, _refusal(part) if n else part)
         for fact in _clause_facts(side, clause, tone)
     ]
 

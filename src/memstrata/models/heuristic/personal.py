@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from memstrata import dates
+from memstrata.models.heuristic.patterns import FREQUENCY
 from memstrata.models.heuristic.personal_values import (
     NATIONALITY_RE,
     TRADES,
@@ -74,9 +75,13 @@ from memstrata.models.heuristic.personal_words import (
     HEALTH_STATES,
     JOB_HEAD_RE,
     MARITAL_STATUSES,
+    MEDICATIONS,
     RELATION_RE,
     RELATIONS,
+    RELIGIONS,
+    ROUTINES,
     THING_KINDS,
+    TIME_ZONES,
     UNIQUE_RELATIONS,
     UNNAMED_FAMILY,
 )
@@ -162,11 +167,16 @@ FACETS: dict[str, Facet] = {
     ),
     "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(1, 120)),
     "birth year": Facet(C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)),
+    "religion": Facet(C.IDENTITY, "religion", "{who} is {value}.", word_of(RELIGIONS)),
     "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
     "aboard": Facet(C.LOCATION, "home", "{who} lives on {a_value}.", word_of(_LIVED_ON)),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
+    "time zone": Facet(C.LOCATION, "time zone", "{who} is on {value} time.", word_of(TIME_ZONES)),
+    "routine": Facet(C.RECURRING, "routine:{kind}", "{who} has {noun} {value}.", said_as_is),
+    "licence": Facet(C.POSSESSION, "licence:{kind}", "{who} has {a_value}.", said_as_is),
+    "weight change": Facet(C.HEALTH, "weight change", "{who} has {value}.", said_as_is),
     "work mode": Facet(C.WORK, "work mode", "{who} works {value}.", said_as_is),
     "office": Facet(C.WORK, "office", "{whose} office is in {value}.", place),
     "employer": Facet(C.WORK, "employer", "{who} works at {value}.", org),
@@ -302,7 +312,8 @@ _WORK_AT = (
     r"|is\s+(?:contracting|consulting|freelancing)"
     r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
     r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|freelance"
-    r"|(?P<shifts>nights|days|weekends)))?\s+(?:at|for)"
+    r"|\d{1,2}(?:am|pm)?\s*(?:to|-)\s*\d{1,2}(?:am|pm)?|(?P<shifts>nights|days|weekends)))?"
+    r"\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
     r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
     r"shifts?\s+(?:at|for))"
@@ -334,6 +345,17 @@ TABLE: tuple[Row, ...] = (
         (("I go by DJ.", "address as", "dj"),)),
     Row("address", r"my\s+nickname\s+is\s+(?P<value>.+)",
         (("My nickname is Bear.", "address as", "bear"),)),
+    Row("religion", r"is\s+(?:a\s+)?(?:practi[cs]ing\s+|devout\s+|observant\s+|lapsed\s+)?"
+                    rf"(?P<value>{RELIGIONS})",
+        (("I'm Muslim.", "religion", "muslim"), ("I'm a practising Catholic.", "religion",
+                                                 "catholic")), we=True),
+    Row("pronouns", r"(?:uses?|goes?\s+by|prefers?)\s+(?P<value>(?:she|he|they|ze|xe)/\w+(?:/\w+)?)"
+                    r"(?:\s+pronouns)?",
+        (("I use they/them pronouns.", "pronouns", "they/them"),)),
+    Row("time zone", r"is\s+(?:on|in)\s+(?:the\s+)?(?P<value>[a-z]+)\s+"
+                     r"(?:time(?:\s+zone)?|timezone)"
+                     r"(?:\s+(?:now|too|btw))?",
+        (("I'm on Pacific time.", "time zone", "pacific"),), we=True),
     Row("pronouns", r"my\s+pronouns\s+are\s+(?P<value>.+)",
         (("My pronouns are they/them.", "pronouns", "they/them"),)),
     Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?"
@@ -350,6 +372,10 @@ TABLE: tuple[Row, ...] = (
     Row("home", rf"{_PLACE_VERB}\s+(?P<value>.+)",
         (("I live in Berlin.", "home", "berlin"), ("I'm based in Austin, Texas.", "home",
          "austin, texas"), ("We live in Denver.", "home", "denver")), we=True),
+    Row("home", r"lives?\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:apartment|flat|house"
+                r"|studio|condo|bungalow|cottage|loft|townhouse|dorm|room|basement|place)\s+in\s+"
+                r"(?P<value>.+)",
+        (("I live in a tiny studio apartment in Queens.", "home", "queens"),), we=True),
     Row("home", rf"{_MOVED}\s+(?P<value>.+)",
         (("I moved to Munich last month.", "home", "munich"),
          ("We just relocated to Porto.", "home", "porto"),
@@ -668,8 +694,22 @@ TABLE: tuple[Row, ...] = (
                   r"|kilos|lbs?|pounds))",
         (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"),
          ("Down to 84kg now!", "weight", "84kg"))),
+    Row("weight change", r"(?:has\s+|have\s+)?(?:just\s+)?(?P<value>(?:lost|gained|put\s+on)\s+"
+                         r"\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds|stone))"
+                         r"(?:\s+(?:since|in|over|this|last)\b.*)?",
+        (("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),)),
     Row("height", r"is\s+(?P<value>[4-7]'\s?\d{1,2}\"?|[12]\.\d{1,2}\s?m|1\d{2}\s?cm)(?:\s+tall)?",
         (("I'm 5'10.", "height", "5'10"), ("I'm 178 cm tall.", "height", "178 cm"))),
+    Row("medication", rf"(?:is\s+on|is\s+taking|takes?)\s+(?P<value>{MEDICATIONS})"
+                      r"(?:\s+(?:now|daily|again|for\s+.+))?",
+        (("I'm on blood thinners.", "medication:blood thinner", "blood thinners"),)),
+    Row("routine", rf"(?:has|have|goes\s+to|go\s+to|does|do|attends?)\s+(?P<noun>(?:[\w-]+\s+)?"
+                   rf"(?:{ROUTINES}))\s+(?P<value>(?:{FREQUENCY})\b.*)",
+        (("I have therapy every Tuesday at 4.", "routine:therapy", "every tuesday at 4"),)),
+    Row("licence", r"(?:got|has|have|passed|earned)\s+(?:my|a|their)\s+(?P<value>(?P<noun>driver'?s"
+                   r"|driving|pilot'?s|motorcycle|boating|real\s+estate|teaching|nursing)\s+"
+                   r"(?:licen[cs]e|permit))\b.*",
+        (("I got my driver's license last month.", "licence:driver's", "driver's license"),)),
     Row("medication", rf"{_TAKE}\s+(?P<value>[\w-]+(?:\s+[\w-]+){{0,2}})\s+(?:daily|every\s+day"
                       r"|every\s+morning|every\s+night|twice\s+a\s+day|for\s+(?:my\s+)?\w+)",
         (("I take metformin daily.", "medication:metformin", "metformin"),)),
@@ -1049,7 +1089,7 @@ _DROPPED_I_RE = re.compile(
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
-    r"^(?:been\s+|(?=(?:(?:(?:still\s+)?learning|living|based|married|engaged|allergic|studying"
+    r"^(?:been\s+|(?=(?:(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|(?:still\s+)?learning|living|based|married|engaged|allergic|studying"
     r"|majoring|planning"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     r"|originally\s+from)\s|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"

@@ -18,6 +18,7 @@ from memstrata.models.heuristic.personal_words import (
     MARITAL_STATUSES,
     NAMED_INSTRUMENTS_AND_SPORTS,
     NATIONALITIES,
+    RELIGIONS,
     SKILLS,
     THING_KINDS,
 )
@@ -166,8 +167,8 @@ def name(raw: str, clause: Clause) -> Value | None:
     shown = _HONORIFIC_RE.sub("", _cut(raw))
     if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
         return None
-    if re.fullmatch(NATIONALITY_RE, shown, _I):
-        return None  # "My partner is Swedish": where they are from, not who
+    if re.fullmatch(NATIONALITY_RE, shown, _I) or re.fullmatch(RELIGIONS, shown, _I):
+        return None  # "My partner is Swedish" or "Hindu": what they are, not who
     shown = person(shown)
     return Value(shown, shown.lower())
 
@@ -184,7 +185,7 @@ def proper_name(raw: str, clause: Clause) -> Value | None:
 
 # Words that say what someone is, capitalised at the start of "Vegan now.": no names.
 _NOT_A_NAME_RE = re.compile(
-    rf"(?:{'|'.join(sorted(NATIONALITIES))}|{DIETS}|{MARITAL_STATUSES})", _I
+    rf"(?:{'|'.join(sorted(NATIONALITIES))}|{DIETS}|{MARITAL_STATUSES}|{RELIGIONS})", _I
 )
 
 

@@ -208,6 +208,27 @@ CAREER_FIELDS = (
     r"|insurance|publishing|advertising|pr|policy|politics|government|retail|hospitality"
     r"|construction|logistics|operations|ops|development|support|qa|testing|real\s+estate"
 )
+RELIGIONS = (
+    r"muslim|christian|catholic|protestant|jewish|hindu|buddhist|sikh|jain|mormon|orthodox"
+    r"|evangelical|baptist|methodist|lutheran|anglican|quaker|atheist|agnostic|pagan|bahá'í"
+    r"|baha'i|shinto|taoist|zoroastrian|rastafarian"
+)
+# Medicines people say they are on: "I'm on blood thinners"; "I'm on holiday" is none.
+MEDICATIONS = (
+    r"blood\s+thinners|insulin|statins|antidepressants|ssris|beta[\s-]blockers|the\s+pill"
+    r"|birth\s+control|hrt|chemo(?:therapy)?|steroids|warfarin|lithium|methotrexate|metformin"
+    r"|levothyroxine|adderall|ritalin|prednisone|immunosuppressants|antibiotics|painkillers"
+    r"|(?:blood\s+pressure|anxiety|thyroid|adhd|heart)\s+(?:meds|medication|pills|tablets)"
+)
+# Regular appointments of one's own life: "I have therapy every Tuesday".
+ROUTINES = (
+    r"therapy|physio|physiotherapy|counsell?ing|dialysis|chemo|lessons?|classes|class|practice"
+    r"|training|rehearsals?|choir|book\s+club|tutoring|church|mass|appointments?|check-?ups?"
+)
+TIME_ZONES = (
+    r"pacific|eastern|central|mountain|atlantic|alaska|hawaii|gmt|utc|bst|cet|cest|ist|jst"
+    r"|aest|aedt|nzst|pst|est|cst|mst|pt|et|ct|mt"
+)
 # Lasting fears people tell an assistant about; a worry of the day ("afraid of missing the
 # bus") is none of these.
 FEARS = (
