@@ -1537,6 +1537,79 @@ DIALOGUES = (
         "not true",
         "penicillin",
     ),
+    # Session 12's held-out set T, run after S was fixed: 0.40 on its first run (assistant
+    # claims 0.80, user's own 0.00; the first dialogue's expectation was first written so
+    # that a cousin named Hannah counted against it).
+    dialogue(
+        "assistant claim",
+        ("Remind me, what's my sister's name?", "Your sister is Hannah."),
+        ("Hannah's my cousin! My sister is Leah.", "Oops."),
+        "leah",
+        "hannah is the user's sister",
+    ),
+    dialogue(
+        "user's own",
+        ("We have a golden retriever named Max.", "Sweet."),
+        ("Max passed away in June, we got a puppy called Luna.", "Sorry."),
+        "luna",
+        "max is",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a teacher."),
+        ("Not anymore, I'm a school counselor now.", "Ok."),
+        "counselor",
+        "teacher",
+    ),
+    dialogue(
+        "user's own",
+        ("My rent is $1,800.", "Ok."),
+        ("They raised it to $1,950.", "Ugh."),
+        "1,950",
+        "1,800",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I live?", "You live in San Diego."),
+        ("LA actually, San Diego is where I grew up.", "Got it."),
+        "la",
+        "lives in san diego",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at Deloitte.", "Ok."),
+        ("Small update - I'm at KPMG now.", "Congrats."),
+        "kpmg",
+        "deloitte",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my son's name?", "Your son is Jack."),
+        ("Jake, not Jack!", "Sorry!"),
+        "jake",
+        "jack",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for a half marathon.", "Great."),
+        ("Signed up for the full marathon instead!", "Wow."),
+        "full marathon",
+        "half marathon",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What car do I drive?", "You drive a Prius."),
+        ("Sold the Prius, I'm on a bike now.", "Nice."),
+        "sold",
+        "prius",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite band is Blur.", "Nice."),
+        ("Honestly these days it's more Fontaines D.C.", "Cool."),
+        "fontaines",
+        "blur",
+    ),
 )
 
 

@@ -714,6 +714,8 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I'm Muslim, so no pork or alcohol.", "avoids:pork", "pork"),
         ("These days I work 9 to 5 at an insurance company.", "employer", "insurance company"),
         ("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),
+        ("Signed up for the full marathon instead!", "plan:marathon", "the full marathon"),
+        ("Sold the Prius, I'm on a bike now.", "owns:car", "sold prius"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):
@@ -750,3 +752,8 @@ def test_a_religion_is_no_name():
     assert keys(facts("I'm Muslim.")) == [("user", "religion", "muslim")]
     assert ("user's spouse", "religion", "hindu") in keys(facts("My wife is Hindu."))
     assert not any(slot == "spouse" for _, slot, _ in keys(facts("My wife is Hindu.")))
+
+
+def test_a_thing_used_that_is_only_its_kind_reads_plainly():
+    found = facts("I'm on a bike now.")
+    assert [f.text for f in found if f.slot == "owns:bike"] == ["The user uses a bike."]
