@@ -2394,7 +2394,11 @@ LATE_CONVERSATIONS = (
                 fact("identity", "84"),
                 fact("location", "dublin"),
             ),
-            said("My late husband was a fisherman.", fact("relationship", "husband")),
+            said(
+                "My late husband was a fisherman.",
+                fact("relationship", "husband"),
+                fact("work", "fisherman", subject="user's spouse"),  # listed in session 12
+            ),
             said(
                 "I have macular degeneration so my eyes are poor.",
                 fact("health", "macular degeneration"),
@@ -3618,6 +3622,89 @@ LATE_CONVERSATIONS = (
             said("I work shifts at the hospital lab.", fact("work", "lab")),
             said("We're going to Disneyland in February.", fact("plan", "disneyland")),
             said("I've lost 20 pounds since the summer.", fact("health", "20 pounds")),
+        ),
+    ),
+    # Session 12's fifth held-out set (chat:9501-9504), run after the fourth was fixed:
+    # capture 0.62, precision 1.00 on its first run (after its expectations took a true fact
+    # it had not listed: a grad student).
+    Conversation(
+        "chat:9501",
+        (
+            said(
+                "Hello, my name is Yuki Tanaka and I am working in Osaka as a pharmacist.",
+                fact("identity", "yuki"),
+                fact("location", "osaka"),
+                fact("work", "pharmacist"),
+            ),
+            said(
+                "I have two daughters, they are 5 and 8 years old.",
+                fact("relationship", "two daughters"),
+            ),
+            nothing("Please can you explain the difference between ETF and mutual fund?"),
+            said(
+                "My husband is from Brazil, so we speak Portuguese at home.",
+                fact("location", "brazil", subject="user's spouse"),
+                fact("skill", "portuguese"),
+            ),
+            said(
+                "I am allergic to shellfish and also to latex.",
+                fact("diet", "shellfish"),
+                fact("diet", "latex"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9502",
+        (
+            said(
+                "Quick background: 45, software architect, two teenagers, living outside Denver.",
+                fact("identity", "45"),
+                fact("work", "software architect"),
+                fact("relationship", "two teenagers"),
+                fact("location", "denver"),
+            ),
+            said("I was a Marine for eight years before tech.", fact("work", "marine")),
+            nothing("How do I explain microservices to my board?"),
+            said(
+                "My wife Carla runs a yoga studio.",
+                fact("relationship", "carla"),
+                fact("work", "yoga studio", subject="carla"),
+            ),
+            said("I ride a Harley on weekends.", fact("possession", "harley")),
+        ),
+    ),
+    Conversation(
+        "chat:9503",
+        (
+            said(
+                "I'm a stay-at-home mum of twins.",
+                fact("work", "stay-at-home"),
+                fact("relationship", "twins"),
+            ),
+            said("Before the kids I was a lawyer in London.", fact("work", "lawyer")),
+            nothing("What's a good routine for toddlers?"),
+            said("We live in a village near Bath now.", fact("location", "bath")),
+            said("My mother-in-law Ruth helps out on Wednesdays.", fact("relationship", "ruth")),
+            said("I'm lactose intolerant and my son is too.", fact("diet", "lactose")),
+        ),
+    ),
+    Conversation(
+        "chat:9504",
+        (
+            said(
+                "I'm a grad student at Michigan, studying neuroscience.",
+                fact("work", "michigan"),
+                fact("work", "grad student"),
+                fact("work", "neuroscience"),
+            ),
+            said("My advisor is Dr. Patel.", fact("relationship", "patel")),
+            nothing("Can you help me outline a literature review?"),
+            said(
+                "I'm colorblind, so please don't rely on red/green in charts.",
+                fact("health", "colorblind"),
+            ),
+            said("I'm moving to Boston for a postdoc next fall.", fact("plan", "boston")),
+            said("I have a cat named Neuron.", fact("relationship", "neuron")),
         ),
     ),
 )

@@ -218,6 +218,8 @@ def test_birthday_resolves_against_the_turn():
         "I'm on holiday.",
         "No coffee for me.",  # may decline one cup
         "No meat in the fridge.",
+        "I was a mess back then.",
+        "I was a kid in London.",
     ],
 )
 def test_not_facts(text):
@@ -716,6 +718,19 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),
         ("Signed up for the full marathon instead!", "plan:marathon", "the full marathon"),
         ("Sold the Prius, I'm on a bike now.", "owns:car", "sold prius"),
+        ("I am allergic to shellfish and also to latex.", "allergy:latex", "latex"),
+        ("I am working in Osaka as a pharmacist.", "home", "osaka"),
+        ("I ride a Harley on weekends.", "owns:motorbike", "harley"),
+        (
+            "45, software architect, two teenagers, living outside Denver.",
+            "count:child",
+            "two teenagers",
+        ),
+        ("I'm a stay-at-home mum of twins.", "count:child", "twins"),
+        ("My mother-in-law Ruth helps out on Wednesdays.", "mother-in-law", "ruth"),
+        ("I was a Marine for eight years before tech.", "former job", "marine"),
+        ("Before the kids I was a lawyer in London.", "former job", "lawyer"),
+        ("I live in a town near New York.", "home", "near new york"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):

@@ -37,6 +37,7 @@ from memstrata.models.heuristic.personal_values import (
     language,
     lesson,
     name,
+    near_place,
     none_of,
     number,
     org,
@@ -170,6 +171,7 @@ FACETS: dict[str, Facet] = {
     "religion": Facet(C.IDENTITY, "religion", "{who} is {value}.", word_of(RELIGIONS)),
     "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
     "home": Facet(C.LOCATION, "home", "{who} lives in {value}.", place),
+    "near home": Facet(C.LOCATION, "home", "{who} lives {value}.", near_place),
     "aboard": Facet(C.LOCATION, "home", "{who} lives on {a_value}.", word_of(_LIVED_ON)),
     "whereabouts": Facet(C.LOCATION, "home", "{who} lives in {value}.", whereabouts),
     "hometown": Facet(C.LOCATION, "hometown", "{who} is from {value}.", place),
@@ -373,6 +375,10 @@ TABLE: tuple[Row, ...] = (
     Row("home", rf"{_PLACE_VERB}\s+(?P<value>.+)",
         (("I live in Berlin.", "home", "berlin"), ("I'm based in Austin, Texas.", "home",
          "austin, texas"), ("We live in Denver.", "home", "denver")), we=True),
+    # "We live in a village near Bath": the place it is near, said with "near".
+    Row("near home", r"lives?\s+in\s+(?:a|an|the)\s+(?:[\w-]+\s+)?(?:village|town|suburb|hamlet)\s+"
+                     r"(?P<value>(?:near|outside|just\s+outside)\s+(?-i:[A-Z]).+?)(?:\s+now)?",
+        (("We live in a village near Bath now.", "home", "near bath"),), we=True),
     Row("home", r"lives?\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:apartment|flat|house"
                 r"|studio|condo|bungalow|cottage|loft|townhouse|dorm|room|basement|place)\s+in\s+"
                 r"(?P<value>.+)",
@@ -520,9 +526,18 @@ TABLE: tuple[Row, ...] = (
     Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
         (("I used to be a piano teacher.", "former job", "piano teacher"),)),
     Row("former title", r"was\s+(?:a|an)\s+(?P<value>.+?)\s+(?:all\s+(?:my|her|his|their)\s+(?:life"
-                        r"|working\s+life|career)|for\s+\d+\s+years|for\s+(?:many|years|decades|most\s+of)"
+                        r"|working\s+life|career)|for\s+(?:\d+|two|three|four|five|six|seven|eight"
+                        r"|nine|ten|twenty|thirty)\s+years\b.*|for\s+(?:many|years|decades|most\s+of)"
                         r"\b.*|until\s+.+|before\s+.+)",
         (("I was a seamstress all my life.", "former job", "seamstress"),)),
+    # "Before the kids I was a lawyer in London": a job word after "was" is a former job.
+    Row("former title", rf"was\s+(?:a|an)\s+(?P<value>(?:[\w-]+\s+){{0,2}}?(?:{JOB_HEAD_RE}))"
+                        r"(?:\s+(?:in|at|for|with)\s+.+)?",
+        (("Before the kids I was a lawyer in London.", "former job", "lawyer"),)),
+    Row("title", r"(?:works?|is\s+working)\s+in\s+"
+                 r"(?P<home>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
+                 r"\s+as(?:\s+(?:a|an))?\s+(?P<value>[^,]+?)",
+        (("I am working in Osaka as a pharmacist.", "home", "osaka"),)),
     Row("title", r"(?:got|landed|was\s+offered|accepted|took)\s+(?:the|a|an)\s+(?P<value>.+?)"
                  r"\s+(?:job|position|role)",
         (("I got the athletic director job.", "job title", "athletic director"),)),
@@ -600,7 +615,8 @@ TABLE: tuple[Row, ...] = (
         (("I don't have kids.", "count:child", "no kids"),), negated=True),
     Row("children", r"is\s+(?:a\s+)?(?:single\s+|proud\s+|busy\s+|new\s+)?"
                     r"(?:(?P<retired>stay[-\s]at[-\s]home\s+(?:mom|mum|dad|parent))|mom|mum|mother|dad"
-                    r"|father|parent)\s+(?:of|to)\s+(?P<value>(?:\d+|two|three|four|five|six)(?:\s+"
+                    r"|father|parent)\s+(?:of|to)\s+(?P<value>twins|triplets|(?:\d+|two|three|four|five"
+                    r"|six)(?:\s+"
                     rf"(?P<kind>{RELATION_RE})s?)?)(?=\s*$|\s+(?:and|kids|children|under|aged|over)\b)"
                     r"(?:\s+.*)?",
         (("I'm a single dad of two girls.", "count:daughter", "two girls"),
@@ -1067,6 +1083,7 @@ _LEAD_IN_RE = re.compile(
     r"|oh|also|btw|fyi|anyway|so|and|but|now|update|at\s+(?:home|work)|on\s+weekends"
     r"|hi|hey|hello|hiya|yo|g'day|howdy"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
+    r"|before\s+(?:the\s+|my\s+)?(?:kids|children|baby|babies|twins|retirement|uni|college|tech)"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
     r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
     r"|(?:i\s+)?(?:just\s+)?found\s+out(?:\s+that)?\s+(?=i\b|i'm\b|we\b|we're\b|my\b)"
@@ -1529,6 +1546,11 @@ def _values(row: Row, raw: str) -> list[str]:
     if not row.many:
         return [raw]
     items = [v for v in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", raw) if v]
+    # "allergic to shellfish and also to latex": the list repeats its "to"
+    items = [
+        re.sub(r"^(?:also\s+)?(?:to\s+)?", "", item, flags=_I) if n else item
+        for n, item in enumerate(items)
+    ]
     aside = next((n for n, item in enumerate(items) if n and _ASIDE_RE.match(item)), len(items))
     return items[:aside]
 

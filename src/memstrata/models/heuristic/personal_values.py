@@ -97,6 +97,19 @@ def place(raw: str, clause: Clause) -> Value | None:
     return Value(_title(shown), shown.lower())
 
 
+def near_place(raw: str, clause: Clause) -> Value | None:
+    """A home said by what it is near: "near Bath", "just outside Leeds"."""
+    said = _NEAR_RE.match(raw.strip())
+    found = place(said["place"], clause) if said else None
+    if said is None or found is None:
+        return None
+    near = " ".join(said["near"].lower().split())
+    return Value(f"{near} {found.shown}", f"{near} {found.key}")
+
+
+_NEAR_RE = re.compile(r"^(?P<near>near|outside|just\s+outside)\s+(?P<place>.+)$", _I)
+
+
 _PLACE_ACRONYMS = frozenset(["NYC", "USA", "UAE", "NOLA", "NSW", "QLD", "PNW", "DFW", "ACT"])
 
 

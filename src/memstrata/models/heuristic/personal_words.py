@@ -33,6 +33,8 @@ UNIQUE_RELATIONS = {
     "father": "father",
     "stepmom": "stepmother",
     "stepdad": "stepfather",
+    "mother-in-law": "mother-in-law",
+    "father-in-law": "father-in-law",
     "host mum": "host mother",
     "host mom": "host mother",
     "host mother": "host mother",
@@ -86,11 +88,17 @@ MANY_RELATIONS = {
     "colleague": "colleague",
     "coworker": "colleague",
     "co-worker": "colleague",
+    "teenager": "child",
+    "teen": "child",
     "cofounder": "cofounder",
     "co-founder": "cofounder",
     "business partner": "business partner",
     "teammate": "colleague",
     "cousin": "cousin",
+    "sister-in-law": "sister-in-law",
+    "brother-in-law": "brother-in-law",
+    "son-in-law": "son-in-law",
+    "daughter-in-law": "daughter-in-law",
     "aunt": "aunt",
     "uncle": "uncle",
     "grandma": "grandmother",
@@ -172,7 +180,7 @@ JOB_HEADS = wordset(
     appraiser realtor homemaker apprentice trainee postdoc undergrad academic dean curator
     archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
     cinematographer composer sommelier brewer winemaker rancher zookeeper groomer
-    seamstress dressmaker porter sailor vicar"""
+    seamstress dressmaker porter sailor vicar marine airman"""
 )
 JOB_HEAD_RE = "|".join(map(re.escape, sorted(JOB_HEADS, key=len, reverse=True)))
 
@@ -460,7 +468,17 @@ THING_KINDS: dict[str, tuple[str, ...]] = {
         "station wagon",
         "ev",
     ),
-    "owns:bike": ("bike", "bicycle", "e-bike", "ebike", "motorcycle", "motorbike", "vespa"),
+    "owns:bike": ("bike", "bicycle", "e-bike", "ebike", "vespa"),
+    "owns:motorbike": (
+        "motorcycle",
+        "motorbike",
+        "harley",
+        "harley-davidson",
+        "ducati",
+        "triumph bonneville",
+        "kawasaki",
+        "yamaha r1",
+    ),
     "owns:phone": (
         "iphone",
         "pixel",
