@@ -15,6 +15,7 @@ set of eight, run after both were fixed, passed 6 of 8.
 """
 
 import argparse
+import re
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -1614,7 +1615,9 @@ DIALOGUES = (
 
 
 def _holds(texts: list[str], word: str) -> bool:
-    return any(word in text for text in texts)
+    """Whether a text says `word`, a number whole: "may 20" does not say "may 2"."""
+    said = re.compile(rf"{re.escape(word)}(?!\d)" if word[-1:].isdigit() else re.escape(word))
+    return any(said.search(text) for text in texts)
 
 
 _NEGATED = ("not ", "left ", "sold ")

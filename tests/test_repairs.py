@@ -83,6 +83,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("That was last year, I transferred to Oxford.", Repair("Oxford", None)),
         ("Ha, I wish - I'm still a junior.", Repair("junior", None)),
         ("It's March 12, you said May.", Repair("March 12", None)),
+        ("It's May 20, you missed a zero.", Repair("May 20", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -466,6 +467,24 @@ DIALOGUES = {
             ("Sorry, mixed them up - Max is my sister's dog, mine is Rocky.", "Ok."),
         ],
         ["Rocky is the user's dog."],
+    ),
+    "after a job is left, where the speaker now is names the next employer": (
+        [
+            ("Where do I work?", "You work at Shopify."),
+            ("No — I left Shopify in August. I'm with Stripe now.", "Ok."),
+        ],
+        ["The user works at Stripe."],
+    ),
+    "a job denied and the place now worked at": (
+        [
+            ("I work at the bakery.", "Ok."),
+            ("I don't work at the bakery anymore, I'm at a bookshop now.", "Ok."),
+        ],
+        ["The user works at a bookshop."],
+    ),
+    "a promotion to a grade replaces the old title": (
+        [("I'm a junior developer.", "Nice."), ("Just got promoted to mid-level!", "Congrats!")],
+        ["The user was promoted to mid-level."],
     ),
     "a name does not take the place of an age": (
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],

@@ -263,7 +263,8 @@ def read_repairs(user_text: str) -> list[Repair]:
 # come last.
 _ACTUALLY_END_RE = re.compile(
     r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough)"
-    r"|you\s+(?:said|wrote|had|put|thought)\s+[^,]{1,30}?)(?:\s*,.*)?$",
+    r"|you\s+(?:said|wrote|had|put|thought|missed|forgot|dropped|added)\s+[^,]{1,30}?)"
+    r"(?:\s*,.*)?$",
     _I,
 )
 

@@ -220,6 +220,7 @@ def test_birthday_resolves_against_the_turn():
         "No meat in the fridge.",
         "I was a mess back then.",
         "I was a kid in London.",
+        "I'm at the airport now.",  # where the speaker is, not who employs them
     ],
 )
 def test_not_facts(text):
@@ -731,6 +732,7 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I was a Marine for eight years before tech.", "former job", "marine"),
         ("Before the kids I was a lawyer in London.", "former job", "lawyer"),
         ("I live in a town near New York.", "home", "near new york"),
+        ("I drive a Passat.", "owns:car", "passat"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):

@@ -264,6 +264,8 @@ def _replacement(side: _Side, denied: Parsed, pos: str) -> Parsed | None:
         return denied.rebuild(bare["np"].strip(_END_PUNCT))
     if (found := _parse(side, pos)) is not None:
         return found
+    if denied.slot == "employer" and (now_at := _NOW_AT_RE.match(pos)):
+        return _parse(side, f"I work at {now_at['where']}")  # "..., I'm at a bookshop now"
     if denied.rebuild and len(pos.split()) <= 4 and not _CLAUSE_VERB_RE.search(pos):
         return denied.rebuild(pos.strip(_END_PUNCT))
     return None
@@ -377,8 +379,24 @@ def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
     return renamed if found is not None and found.subject != "user" else None
 
 
+# "I left Shopify in August. I'm with Stripe now": after a job is left, where the speaker
+# now is names the next employer.
+_NOW_AT_RE = re.compile(
+    r"^(?:i'm|i\s+am)\s+(?:now\s+)?(?:at|with)\s+(?P<where>.+?)(?:\s+now)?$", _I
+)
+
+
+def _after_leaving(side: _Side, text: str) -> str:
+    left = any(f.slot == "employer" and f.value.startswith(("left ", "not ")) for f in side.facts)
+    now_at = _NOW_AT_RE.match(text) if left else None
+    return f"I work at {now_at['where']}" if now_at else text
+
+
 def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
-    text = text.strip(_END_PUNCT)
+    said = text.strip(_END_PUNCT)
+    text = _after_leaving(side, said)
+    if text != said:
+        tone = _Tone(True, tone.hedge)  # the new employer is the correction's point
     match = _LEADING_NOT_RE.match(text)
     if match and rules.is_name(match["a"]) and rules.is_name(match["b"]):
         found = _parse(side, f"{match['a']} {match['rest']}")

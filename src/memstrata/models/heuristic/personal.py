@@ -189,6 +189,12 @@ FACETS: dict[str, Facet] = {
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "promoted": Facet(
+        C.WORK,
+        "job title",
+        "{who} was promoted to {value}.",
+        word_of(r"senior|mid-level|mid|junior|lead|principal|staff|partner|director|manager|head"),
+    ),
     "former title": Facet(C.WORK, "former job", "{who} used to work as {a_value}.", title),
     "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
     "school grade": Facet(C.WORK, "job title", "{who} is in {value}.", word_of(_SCHOOL_GRADES)),
@@ -530,6 +536,8 @@ TABLE: tuple[Row, ...] = (
                         r"|nine|ten|twenty|thirty)\s+years\b.*|for\s+(?:many|years|decades|most\s+of)"
                         r"\b.*|until\s+.+|before\s+.+)",
         (("I was a seamstress all my life.", "former job", "seamstress"),)),
+    Row("promoted", r"(?:got|was|has\s+been|have\s+been)\s+promoted\s+to\s+(?P<value>[\w-]+)",
+        (("Just got promoted to mid-level!", "job title", "mid-level"),)),
     # "Before the kids I was a lawyer in London": a job word after "was" is a former job.
     Row("former title", rf"was\s+(?:a|an)\s+(?P<value>(?:[\w-]+\s+){{0,2}}?(?:{JOB_HEAD_RE}))"
                         r"(?:\s+(?:in|at|for|with)\s+.+)?",
