@@ -3707,6 +3707,82 @@ LATE_CONVERSATIONS = (
             said("I have a cat named Neuron.", fact("relationship", "neuron")),
         ),
     ),
+    # Session 12's sixth held-out set (chat:9601-9603, changes said in other words), run
+    # after the fifth was fixed: capture 0.95, updates 0.78, precision 1.00 on its first run
+    # (after its expectations took a true fact it had not listed: the diner worked at).
+    Conversation(
+        "chat:9601",
+        (
+            said(
+                "I'm a line cook at a diner in Tulsa.",
+                fact("work", "line cook"),
+                fact("work", "diner"),
+                fact("location", "tulsa"),
+            ),
+            said("I drive a 2009 Camry.", fact("possession", "camry")),
+            nothing("How do I keep knives sharp?"),
+            said(
+                "Big change: I'm now head chef at a steakhouse.",
+                change("work", "head chef", "line cook"),
+            ),
+            said(
+                "And we finally left Tulsa - we're in Oklahoma City now.",
+                change("location", "oklahoma city", "tulsa"),
+            ),
+            said(
+                "The Camry died, so I bought a used F-150.", change("possession", "f-150", "camry")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9602",
+        (
+            said(
+                "I'm engaged to my girlfriend Sasha!",
+                fact("relationship", "sasha"),
+                fact("relationship", "engaged"),
+            ),
+            said(
+                "I'm 29 and I work as a UX designer.",
+                fact("identity", "29"),
+                fact("work", "ux designer"),
+            ),
+            nothing("Any tips for planning a small wedding?"),
+            said(
+                "Sasha and I got married last Saturday!",
+                change("relationship", "married", "engaged"),
+            ),
+            said("Also I turned 30 on Monday.", change("identity", "30", "29")),
+            said(
+                "I've switched careers - I'm a product manager now.",
+                change("work", "product manager", "ux designer"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9603",
+        (
+            said(
+                "I'm vegetarian and I live in Bristol.",
+                fact("diet", "vegetarian"),
+                fact("location", "bristol"),
+            ),
+            said("My favourite author is Terry Pratchett.", fact("preference", "pratchett")),
+            nothing("What's a good book for a long train ride?"),
+            said(
+                "I've started eating fish again, so pescatarian I guess.",
+                change("diet", "pescatarian", "vegetarian"),
+            ),
+            said(
+                "We relocated to Cardiff for my wife's job.",
+                change("location", "cardiff", "bristol"),
+            ),
+            said(
+                "These days my favourite author is Ursula Le Guin.",
+                change("preference", "le guin", "pratchett"),
+            ),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

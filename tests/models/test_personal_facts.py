@@ -221,6 +221,7 @@ def test_birthday_resolves_against_the_turn():
         "I was a mess back then.",
         "I was a kid in London.",
         "I'm at the airport now.",  # where the speaker is, not who employs them
+        "I'm senior enough.",
     ],
 )
 def test_not_facts(text):
@@ -733,6 +734,8 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("Before the kids I was a lawyer in London.", "former job", "lawyer"),
         ("I live in a town near New York.", "home", "near new york"),
         ("I drive a Passat.", "owns:car", "passat"),
+        ("I'm now head chef at a steakhouse.", "job title", "head chef"),
+        ("I've started eating fish again, so pescatarian I guess.", "diet", "pescatarian"),
     ],
 )
 def test_fragments_fears_school_years_and_games(text, slot, value):

@@ -498,6 +498,9 @@ TABLE: tuple[Row, ...] = (
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
+                 # "I'm head chef at a steakhouse": a rank may go without its article
+                 r"|is(?:\s+now)?(?=\s+(?:head|lead|chief|senior|principal|staff|deputy|executive"
+                 r"|sous)\s)"
                  r"|(?:got|started|landed)\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
                  r"(?P<value>[^,]+?)"
@@ -1125,7 +1128,7 @@ _DROPPED_I_AM_RE = re.compile(
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     r"|originally\s+from)\s|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     r"|(?:one|two|three|four|five|six|\d)\s+[\w-]+(?:\s+now)?\b)"
-    rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?$"
+    rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?(?:,?\s+i\s+(?:guess|suppose|think))?$"
     # "Divorced, two kids": a status that a list or "with" follows.
     r"|(?:single|divorced|separated|widowed|remarried)(?=\s*(?:,|$)|\s+(?:with|and)\s))"
     r"(?!.*\b(?:is|was|are|were|seems|sounds|feels|makes)\b)))(?P<first>\w)",
