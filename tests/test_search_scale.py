@@ -152,19 +152,33 @@ ASKED = [
 @pytest.fixture(autouse=True)
 def kept_at_any_size(monkeypatch):
     """These indexes are small; their terms' scores are kept all the same, to test them."""
-    monkeypatch.setattr(term_scores, "KEPT_FROM_ROWS", 0)
+    monkeypatch.setattr(term_scores, "KEPT_FROM_TOKENS", 0)
 
 
 def test_scores_are_kept_only_for_an_index_of_some_size(store, monkeypatch):
-    add_turns(store, varied(300))
-    for size, kept in ((300, True), (301, False)):
-        monkeypatch.setattr(term_scores, "KEPT_FROM_ROWS", size)
+    # 300 one-word turns: each holds its word, "ok", and the turn before it (two tokens).
+    add_turns(store, [f"kafka{n % 3}" for n in range(300)])
+    tokens = 300 + 300 + 2 * 299
+    for size, kept in ((tokens, True), (tokens + 1, False)):
+        monkeypatch.setattr(term_scores, "KEPT_FROM_TOKENS", size)
         scores = term_scores.TermScores()
         assert scores.follow(store._db, "turns_fts") is False  # first seen: a change
         assert scores.worth_keeping("turns_fts") is kept
-        assert store.fts_ids("turn", ["kafka"], everything(), 20) == in_a_transaction(
-            store, ["kafka"]
+        assert store.fts_ids("turn", ["kafka1"], everything(), 20) == in_a_transaction(
+            store, ["kafka1"]
         )
+
+
+def test_few_long_rows_are_worth_keeping_as_many_short_ones(store, monkeypatch):
+    # Long rows match a term more often: the size that counts is the tokens indexed.
+    monkeypatch.setattr(term_scores, "KEPT_FROM_TOKENS", 4000)
+    add_turns(store, [" ".join(f"w{n * 7 % 29}" for n in range(k, k + 40)) for k in range(50)])
+    scores = term_scores.TermScores()
+    scores.follow(store._db, "turns_fts")
+    assert scores.worth_keeping("turns_fts")
+    assert store.fts_ids("turn", ["w3", "w5"], everything(), 20) == in_a_transaction(
+        store, ["w3", "w5"]
+    )
 
 
 def in_a_transaction(store: SQLiteStore, terms: list[str], limit: int = 20):
