@@ -1360,8 +1360,12 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             if kept_scores and matches <= _SCORED:
                 ids, ranks = self._term_scores.ranked(self._db, spec.fts, spec.rank, phrases)
                 return self._best_passing(kind, where, ids, ranks, limit)
-        sql, params = _filter_sql(kind, where)
         match = " OR ".join(phrases)
+        if matches <= _SCORED:
+            found = self._best_of_all(kind, where, match, limit)
+            if found is not None:
+                return found
+        sql, params = _filter_sql(kind, where)
         select = (
             f"SELECT x.id, {spec.rank} AS rank FROM {spec.fts}"
             f" JOIN {spec.table} x ON x.id = {spec.fts}.rowid WHERE {spec.fts} MATCH ? AND {sql}"
@@ -1372,6 +1376,26 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             f"SELECT id, rank FROM ({select}) ORDER BY rank LIMIT ?", [match, *params, limit]
         )
         return [(r["id"], -r["rank"]) for r in rows]
+
+    def _best_of_all(
+        self, kind: str, where: ItemFilter, match: str, limit: int
+    ) -> list[tuple[int, float]] | None:
+        """The best `limit` matches of `match` that pass `where`, ranked by the index alone
+        and then checked against the filter, or None when too few of the first matches
+        pass (a narrow filter is better joined to the match). Joining every match to its
+        item before ranking cost as much again as the ranking: 1.8 ms for 846 turns."""
+        spec = _KINDS[kind]
+        window = limit + limit // 4
+        rows = self._rows(
+            f"SELECT rowid, {spec.rank} AS score FROM {spec.fts} WHERE {spec.fts} MATCH ?"
+            " ORDER BY score, rowid LIMIT ?",
+            (match, window),
+        )
+        passed = self.passing(kind, where, [row[0] for row in rows])
+        found = [(row[0], -row[1]) for row in rows if row[0] in passed]
+        if len(found) < limit and len(rows) == window:
+            return None
+        return found[:limit]
 
     def _best_passing(
         self, kind: str, where: ItemFilter, ids: Any, ranks: Any, limit: int
