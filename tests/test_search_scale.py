@@ -265,6 +265,48 @@ def test_filters_apply_to_kept_term_scores(store):
     assert store.fts_ids("turn", ["kafka"], elsewhere, 10) == []
 
 
+def fts5_joined(store: SQLiteStore, words: list[str], visibility: str | None, before_seq: int):
+    """The best 20 turns matching any of `words` that pass the filter, as one FTS5 query
+    joined to the turns ranks them."""
+    shown = "" if visibility is None else f" AND t.visibility = '{visibility}'"
+    rows = store._db.execute(
+        "SELECT t.id, bm25(turns_fts, 1.0, 1.0, 0.25) AS r FROM turns_fts"
+        " JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ?"
+        f" AND t.seq < ?{shown} ORDER BY r, t.id LIMIT 20",
+        (" OR ".join(f'"{w}"' for w in words), before_seq),
+    ).fetchall()
+    return [(i, -r) for i, r in rows]
+
+
+@pytest.mark.parametrize("visibility", [None, Visibility.SHARED, Visibility.PRIVATE])
+def test_matches_ranked_by_the_index_then_filtered_are_those_a_joined_query_finds(
+    store, visibility
+):
+    add_turns(store, varied(300))
+    add_turns(store, varied(300, start=300), visibility=Visibility.SHARED)
+    for before_seq in (10_000, 450, 20):
+        shown = tuple(Visibility) if visibility is None else (visibility,)
+        narrow = everything(visibilities=shown, turns_before_seq=before_seq)
+        # Rarest first, as fts_ids asks: FTS5 adds the shares up in the query's order.
+        for terms in (["kafka"], ["w3", "raj1"], ["w16", "raj2", "deploy"]):
+            expected = fts5_joined(store, terms, visibility, before_seq)
+            assert in_a_transaction_within(store, terms, narrow) == expected
+            assert store.fts_ids("turn", terms, narrow, 20) == expected
+
+
+def in_a_transaction_within(store: SQLiteStore, terms: list[str], where: ItemFilter):
+    with store.transaction():
+        return store.fts_ids("turn", terms, where, 20)
+
+
+def test_a_filter_that_passes_few_of_many_matches_still_finds_them_all(store):
+    add_turns(store, [f"kafka update {n}" for n in range(400)])
+    shared = add_turns(store, ["a kafka note", "kafka again"], visibility=Visibility.SHARED)
+    narrow = everything(visibilities=(Visibility.SHARED,))
+    assert {i for i, _ in store.fts_ids("turn", ["kafka"], narrow, 10)} == set(shared)
+    assert {i for i, _ in in_a_transaction_within(store, ["kafka"], narrow)} == set(shared)
+
+
 def test_odd_questions_are_answered_without_error(open_memory):
     mem = open_memory()
     mem.add_turn(STREAM, "Raj deployed kafka on Monday")
