@@ -157,6 +157,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._vector_index: VectorIndex | None = None
+        self._searching = threading.local()
+        """`rows`: what the filter checks of a candidates() call on this thread read of
+        each item that passed, (time, mentions) by (kind, tenant, id), for its ranking."""
         self._db.row_factory = sqlite3.Row
         for pragma in (
             "journal_mode=WAL",
@@ -1316,7 +1319,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         limit: int,
     ) -> Candidates:
         index = self.vector_index()
-        return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
+        self._searching.rows = {}
+        try:
+            return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
+        finally:
+            self._searching.rows = None
 
     @property
     def index_directory(self) -> Path | None:
@@ -1489,12 +1496,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
             # NOT INDEXED: the planner would rather scan the tenant's index than look ids up.
-            f"SELECT x.id FROM {spec.table} x NOT INDEXED"
-            " WHERE x.id IN (SELECT value FROM json_each(?))"
+            f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions"
+            f" FROM {spec.table} x NOT INDEXED WHERE x.id IN (SELECT value FROM json_each(?))"
             f" AND {sql}",
             [json.dumps(list(ids)), *params],
         )
-        return {r["id"] for r in rows}
+        seen = getattr(self._searching, "rows", None)
+        if seen is not None:  # kept for ranking_rows: the candidates are among these
+            seen.update(((kind, where.tenant, r[0]), (r[1], r[2])) for r in rows)
+        return {r[0] for r in rows}
 
     def linked_record_streams(self, tenant: str, streams: Sequence[str]) -> list[str]:
         rows = self._rows(
@@ -1507,14 +1517,20 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def ranking_rows(
         self, kind: str, tenant: str, ids: Sequence[int]
     ) -> list[tuple[int, float | None, int]]:
-        spec = _KINDS[kind]
-        rows = self._rows(
-            f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions"
-            f" FROM {spec.table} x NOT INDEXED"
-            " WHERE x.tenant = ? AND x.id IN (SELECT value FROM json_each(?))",
-            [tenant, json.dumps(list(ids))],
-        )
-        return [(r["id"], _timestamp(r["at"]), r["mentions"]) for r in rows]
+        seen = getattr(self._searching, "rows", None) or {}
+        found: list[Any] = [
+            (i, *row) for i in ids if (row := seen.get((kind, tenant, i))) is not None
+        ]
+        missing = [i for i in ids if (kind, tenant, i) not in seen]
+        if missing:
+            spec = _KINDS[kind]
+            found += self._rows(
+                f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions"
+                f" FROM {spec.table} x NOT INDEXED"
+                " WHERE x.tenant = ? AND x.id IN (SELECT value FROM json_each(?))",
+                [tenant, json.dumps(missing)],
+            )
+        return [(r[0], _timestamp(r[1]), r[2]) for r in found]
 
     @_unchanged_reads
     def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
