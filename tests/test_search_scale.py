@@ -130,6 +130,24 @@ def test_a_word_counted_while_rare_is_still_ranked_once_common(store):
     assert {i for i, _ in hits[1:]} <= set(common)
 
 
+def test_words_that_match_nothing_change_no_score(store):
+    add_turns(store, varied(300))
+    for _ in range(2):  # FTS5's own query, then the kept scores
+        alone = store.fts_ids("turn", ["kafka", "raj1"], everything(), 20)
+        with_unknown = store.fts_ids("turn", ["1100000", "kafka", "zyx", "raj1"], everything(), 20)
+        assert with_unknown == alone
+    assert store.fts_ids("turn", ["1100000", "zyx"], everything(), 20) == []
+
+
+def test_a_word_that_matched_nothing_is_found_once_a_turn_says_it(store):
+    add_turns(store, texts(50))
+    assert store.fts_ids("turn", ["okapi"], everything(), 5) == []
+    wanted = add_turns(store, ["an okapi was seen"])[0]
+    # Its count of none is remembered for a while: it must not hide the new turn.
+    assert store.fts_ids("turn", ["okapi"], everything(), 5)[0][0] == wanted
+    assert store.fts_ids("turn", ["okapi", "note"], everything(), 5)[0][0] == wanted
+
+
 def varied(count: int, start: int = 0) -> list[str]:
     """Texts of many lengths that repeat their words unevenly, so that BM25 scores differ
     by term frequency and length, and tie often too."""

@@ -1448,25 +1448,31 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self, fts: str, terms: Sequence[str], kept_scores: bool
     ) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
-        rarest one), and how many items they match."""
-        counts = self._matches(fts, terms, kept_scores)
-        kept: list[str] = []
+        rarest one), and how many items they match. Of those, a term known to match
+        nothing now is not asked for: it adds nothing to any score, and FTS5 would look it
+        up in every segment (a question's number, or a name the index never saw)."""
+        counts, remembered = self._matches(fts, terms, kept_scores)
+        kept: list[tuple[int, str]] = []
         total = 0
         for count, term in sorted(zip(counts, terms, strict=True)):
             if kept and total + count > _SCORED:
                 break
-            kept.append(term)
+            kept.append((count, term))
             total += count
-        return kept, total
+        return [term for count, term in kept if count or term in remembered], total
 
-    def _matches(self, fts: str, terms: Sequence[str], kept_scores: bool) -> list[int]:
-        """How many items each term matches, counted up to _SCORED + 1, in one query.
+    def _matches(
+        self, fts: str, terms: Sequence[str], kept_scores: bool
+    ) -> tuple[list[int], set[str]]:
+        """How many items each term matches, counted up to _SCORED + 1, in one query, and
+        which of those counts were remembered rather than counted now.
         Counts are remembered for a while: they only decide which terms are worth scoring,
         and questions share most of their words. A count gone stale can only keep a term
         that has since become common, for that while: a slower search, not a worse one.
         A term whose scores are kept (see TermScores) is counted exactly by them."""
         now = time.monotonic()
         known: dict[str, int] = {}
+        remembered_terms: set[str] = set()
         for term in terms:
             exact = self._term_scores.count(fts, _quoted(term)) if kept_scores else None
             if exact is not None:
@@ -1475,6 +1481,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             remembered = self._term_counts.get((fts, term))
             if remembered is not None and now - remembered[1] < _TERM_COUNT_SECONDS:
                 known[term] = remembered[0]
+                remembered_terms.add(term)
         unknown = [t for t in terms if t not in known]
         if unknown:
             if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
@@ -1487,7 +1494,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
                 self._term_counts[(fts, term)] = (matched, now)
-        return [known[t] for t in terms]
+        return [known[t] for t in terms], remembered_terms
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
