@@ -323,6 +323,9 @@ def test_a_filter_that_passes_few_of_many_matches_still_finds_them_all(store):
     narrow = everything(visibilities=(Visibility.SHARED,))
     assert {i for i, _ in store.fts_ids("turn", ["kafka"], narrow, 10)} == set(shared)
     assert {i for i, _ in in_a_transaction_within(store, ["kafka"], narrow)} == set(shared)
+    nobody = everything(visibilities=(Visibility.SOCIAL,))  # no turn is social
+    assert store.fts_ids("turn", ["kafka"], nobody, 10) == []
+    assert in_a_transaction_within(store, ["kafka"], nobody) == []
 
 
 def test_odd_questions_are_answered_without_error(open_memory):
