@@ -130,6 +130,24 @@ def test_a_word_counted_while_rare_is_still_ranked_once_common(store):
     assert {i for i, _ in hits[1:]} <= set(common)
 
 
+def test_words_that_match_nothing_change_no_score(store):
+    add_turns(store, varied(300))
+    for _ in range(2):  # FTS5's own query, then the kept scores
+        alone = store.fts_ids("turn", ["kafka", "raj1"], everything(), 20)
+        with_unknown = store.fts_ids("turn", ["1100000", "kafka", "zyx", "raj1"], everything(), 20)
+        assert with_unknown == alone
+    assert store.fts_ids("turn", ["1100000", "zyx"], everything(), 20) == []
+
+
+def test_a_word_that_matched_nothing_is_found_once_a_turn_says_it(store):
+    add_turns(store, texts(50))
+    assert store.fts_ids("turn", ["okapi"], everything(), 5) == []
+    wanted = add_turns(store, ["an okapi was seen"])[0]
+    # Its count of none is remembered for a while: it must not hide the new turn.
+    assert store.fts_ids("turn", ["okapi"], everything(), 5)[0][0] == wanted
+    assert store.fts_ids("turn", ["okapi", "note"], everything(), 5)[0][0] == wanted
+
+
 def varied(count: int, start: int = 0) -> list[str]:
     """Texts of many lengths that repeat their words unevenly, so that BM25 scores differ
     by term frequency and length, and tie often too."""
@@ -152,19 +170,33 @@ ASKED = [
 @pytest.fixture(autouse=True)
 def kept_at_any_size(monkeypatch):
     """These indexes are small; their terms' scores are kept all the same, to test them."""
-    monkeypatch.setattr(term_scores, "KEPT_FROM_ROWS", 0)
+    monkeypatch.setattr(term_scores, "KEPT_FROM_TOKENS", 0)
 
 
 def test_scores_are_kept_only_for_an_index_of_some_size(store, monkeypatch):
-    add_turns(store, varied(300))
-    for size, kept in ((300, True), (301, False)):
-        monkeypatch.setattr(term_scores, "KEPT_FROM_ROWS", size)
+    # 300 one-word turns: each holds its word, "ok", and the turn before it (two tokens).
+    add_turns(store, [f"kafka{n % 3}" for n in range(300)])
+    tokens = 300 + 300 + 2 * 299
+    for size, kept in ((tokens, True), (tokens + 1, False)):
+        monkeypatch.setattr(term_scores, "KEPT_FROM_TOKENS", size)
         scores = term_scores.TermScores()
         assert scores.follow(store._db, "turns_fts") is False  # first seen: a change
         assert scores.worth_keeping("turns_fts") is kept
-        assert store.fts_ids("turn", ["kafka"], everything(), 20) == in_a_transaction(
-            store, ["kafka"]
+        assert store.fts_ids("turn", ["kafka1"], everything(), 20) == in_a_transaction(
+            store, ["kafka1"]
         )
+
+
+def test_few_long_rows_are_worth_keeping_as_many_short_ones(store, monkeypatch):
+    # Long rows match a term more often: the size that counts is the tokens indexed.
+    monkeypatch.setattr(term_scores, "KEPT_FROM_TOKENS", 4000)
+    add_turns(store, [" ".join(f"w{n * 7 % 29}" for n in range(k, k + 40)) for k in range(50)])
+    scores = term_scores.TermScores()
+    scores.follow(store._db, "turns_fts")
+    assert scores.worth_keeping("turns_fts")
+    assert store.fts_ids("turn", ["w3", "w5"], everything(), 20) == in_a_transaction(
+        store, ["w3", "w5"]
+    )
 
 
 def in_a_transaction(store: SQLiteStore, terms: list[str], limit: int = 20):
@@ -249,6 +281,51 @@ def test_filters_apply_to_kept_term_scores(store):
     assert {i for i, _ in hits} == set(shared) and not set(private) & {i for i, _ in hits}
     elsewhere = ItemFilter(tenant="default", streams=("project:none",))
     assert store.fts_ids("turn", ["kafka"], elsewhere, 10) == []
+
+
+def fts5_joined(store: SQLiteStore, words: list[str], visibility: str | None, before_seq: int):
+    """The best 20 turns matching any of `words` that pass the filter, as one FTS5 query
+    joined to the turns ranks them."""
+    shown = "" if visibility is None else f" AND t.visibility = '{visibility}'"
+    rows = store._db.execute(
+        "SELECT t.id, bm25(turns_fts, 1.0, 1.0, 0.25) AS r FROM turns_fts"
+        " JOIN turns t ON t.id = turns_fts.rowid WHERE turns_fts MATCH ?"
+        f" AND t.seq < ?{shown} ORDER BY r, t.id LIMIT 20",
+        (" OR ".join(f'"{w}"' for w in words), before_seq),
+    ).fetchall()
+    return [(i, -r) for i, r in rows]
+
+
+@pytest.mark.parametrize("visibility", [None, Visibility.SHARED, Visibility.PRIVATE])
+def test_matches_ranked_by_the_index_then_filtered_are_those_a_joined_query_finds(
+    store, visibility
+):
+    add_turns(store, varied(300))
+    add_turns(store, varied(300, start=300), visibility=Visibility.SHARED)
+    for before_seq in (10_000, 450, 20):
+        shown = tuple(Visibility) if visibility is None else (visibility,)
+        narrow = everything(visibilities=shown, turns_before_seq=before_seq)
+        # Rarest first, as fts_ids asks: FTS5 adds the shares up in the query's order.
+        for terms in (["kafka"], ["w3", "raj1"], ["w16", "raj2", "deploy"]):
+            expected = fts5_joined(store, terms, visibility, before_seq)
+            assert in_a_transaction_within(store, terms, narrow) == expected
+            assert store.fts_ids("turn", terms, narrow, 20) == expected
+
+
+def in_a_transaction_within(store: SQLiteStore, terms: list[str], where: ItemFilter):
+    with store.transaction():
+        return store.fts_ids("turn", terms, where, 20)
+
+
+def test_a_filter_that_passes_few_of_many_matches_still_finds_them_all(store):
+    add_turns(store, [f"kafka update {n}" for n in range(400)])
+    shared = add_turns(store, ["a kafka note", "kafka again"], visibility=Visibility.SHARED)
+    narrow = everything(visibilities=(Visibility.SHARED,))
+    assert {i for i, _ in store.fts_ids("turn", ["kafka"], narrow, 10)} == set(shared)
+    assert {i for i, _ in in_a_transaction_within(store, ["kafka"], narrow)} == set(shared)
+    nobody = everything(visibilities=(Visibility.SOCIAL,))  # no turn is social
+    assert store.fts_ids("turn", ["kafka"], nobody, 10) == []
+    assert in_a_transaction_within(store, ["kafka"], nobody) == []
 
 
 def test_odd_questions_are_answered_without_error(open_memory):
