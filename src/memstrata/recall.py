@@ -113,6 +113,17 @@ class Recall:
         self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
+        found = self._found(query, where, preset, limit)
+        return [_hit(item, scored.score, scored.signals) for item, scored in found]
+
+    def search_items(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[Item]:
+        """The items search() would return, in its order, without their scores: a context
+        reads only the items, and builds no hit for them."""
+        return [item for item, _ in self._found(query, where, preset, limit)]
+
+    def _found(
+        self, query: str, where: ItemFilter, preset: Preset, limit: int
+    ) -> list[tuple[Item, _Scored]]:
         ranked, found = self._ranked(query, where, preset)
         if len(ranked) < limit and limit > 2 * preset.candidates:
             # Two lists of `candidates` could not fill the limit, so deeper ones are read.
@@ -121,7 +132,7 @@ class Recall:
             deeper, found_deeper = self._ranked(query, where, replace(preset, candidates=limit))
             ranked += _after(ranked, deeper)
             found += found_deeper
-        return _hits(ranked[:limit], found)
+        return _with_items(ranked[:limit], found)
 
     def _ranked(
         self, query: str, where: ItemFilter, preset: Preset
@@ -201,16 +212,14 @@ def _rank(
             signals["similarity"] = similarity
 
 
-def _hits(scored: list[_Scored], found: list[Candidates]) -> list[SearchHit]:
-    """Search hits for the candidates that made the cut, in their order; each item from
-    the search that found it."""
+def _with_items(scored: list[_Scored], found: list[Candidates]) -> list[tuple[Item, _Scored]]:
+    """The candidates that made the cut, in their order, each with its item from the search
+    that found it."""
     items: dict[tuple[str, int], Item] = {}
     for candidates in found:
         wanted = [(s.kind, s.id) for s in scored if (s.kind, s.id) not in items]
         items.update(candidates.items(key for key in wanted if key in candidates.rows))
-    return [
-        _hit(items[(s.kind, s.id)], s.score, s.signals) for s in scored if (s.kind, s.id) in items
-    ]
+    return [(items[(s.kind, s.id)], s) for s in scored if (s.kind, s.id) in items]
 
 
 def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:

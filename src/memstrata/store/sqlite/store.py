@@ -37,6 +37,7 @@ from memstrata.store.base import (
     StreamView,
     TurnWindow,
     candidates_one_by_one,
+    check_probes,
     view_one_by_one,
 )
 from memstrata.store.sqlite.connection import connect
@@ -1315,8 +1316,25 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         probes: Sequence[Probe],
         limit: int,
     ) -> Candidates:
+        check_probes(tenant, probes)
+        # A kind none of whose items pass a probe's filter can match nothing: its searches,
+        # and the reads that catch its vectors up, are left out (a stream with no records,
+        # or whose facts are all pinned, and so excluded).
+        passing = [self._kinds_passing(probe.where) for probe in probes]
+        kinds = [kind for kind in kinds if any(kind in found for found in passing)]
         index = self.vector_index()
         return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
+
+    @_unchanged_reads
+    def _kinds_passing(self, where: ItemFilter) -> frozenset[str]:
+        """The kinds of which at least one item passes `where`, in one statement."""
+        tests, params = [], []
+        for kind, spec in _KINDS.items():
+            sql, values = _filter_sql(kind, where)
+            tests.append(f"EXISTS (SELECT 1 FROM {spec.table} x WHERE {sql})")
+            params += values
+        row = self._one("SELECT " + ", ".join(tests), params)
+        return frozenset(kind for kind, found in zip(_KINDS, row, strict=True) if found)
 
     @property
     def index_directory(self) -> Path | None:
