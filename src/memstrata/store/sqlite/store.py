@@ -153,6 +153,10 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._item_cache: dict[tuple[str, str, int], Item] = {}
         """Search's items by (kind, tenant, id); emptied with the read cache."""
         self._read_version: tuple[int, int] = (-1, -1)
+        self._read_generation = 0
+        """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
+        self._checked_for: int | None = None
+        """The thread running a search, whose reads trust the version checked as it began."""
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
         """Full-text matches per (index, term), with when they were counted."""
         self._term_scores = TermScores()
@@ -205,6 +209,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def _check_read_version(self) -> None:
         # data_version moves when another connection commits; total_changes when this one
         # writes, committed or not.
+        if self._checked_for == threading.get_ident():
+            return
         version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
         if version != self._read_version:
             self._forget_reads()
@@ -213,6 +219,36 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def _forget_reads(self) -> None:
         self._read_cache.clear()
         self._item_cache.clear()
+        self._read_generation += 1
+
+    def read_generation(self) -> int:
+        """A number that stays the same while the database is unchanged (as this connection
+        sees it, its own uncommitted writes included): what is derived from a read may be
+        kept while it stays."""
+        with self._lock:
+            self._check_read_version()
+            return self._read_generation
+
+    @contextmanager
+    def _version_checked_once(self) -> Iterator[None]:
+        """This thread's reads within check the database's version once, as they begin: a
+        search makes a dozen cached reads, each of which would check it again. A write that
+        comes meanwhile (another thread's, another process's) is seen by them as if it came
+        after the search. The lock is not held throughout, so that a thread that holds the
+        vector index's lock and waits for this one's never waits on a search that waits for
+        it; another thread's search meanwhile checks at every read, as before."""
+        me = threading.get_ident()
+        if self._checked_for == me:
+            yield
+            return
+        with self._lock:
+            self._check_read_version()
+            self._checked_for = me
+        try:
+            yield
+        finally:
+            if self._checked_for == me:
+                self._checked_for = None
 
     # The team tables (TeamTables) read rows and write times as the store's own methods do.
     def _record_of(self, row: sqlite3.Row) -> Record:
@@ -1282,7 +1318,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if self._vector_index is None:
             from memstrata.vectors import VectorIndex
 
-            self._vector_index = VectorIndex(self, self.index_directory)
+            self._vector_index = VectorIndex(
+                self, self.index_directory, changes=self.read_generation
+            )
         return self._vector_index
 
     def stream_view(
@@ -1317,13 +1355,14 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         limit: int,
     ) -> Candidates:
         check_probes(tenant, probes)
-        # A kind none of whose items pass a probe's filter can match nothing: its searches,
-        # and the reads that catch its vectors up, are left out (a stream with no records,
-        # or whose facts are all pinned, and so excluded).
-        passing = [self._kinds_passing(probe.where) for probe in probes]
-        kinds = [kind for kind in kinds if any(kind in found for found in passing)]
         index = self.vector_index()
-        return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
+        with self._version_checked_once():
+            # A kind none of whose items pass a probe's filter can match nothing: its
+            # searches, and the reads that catch its vectors up, are left out (a stream with
+            # no records, or whose facts are all pinned, and so excluded).
+            passing = [self._kinds_passing(probe.where) for probe in probes]
+            kinds = [kind for kind in kinds if any(kind in found for found in passing)]
+            return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
 
     @_unchanged_reads
     def _kinds_passing(self, where: ItemFilter) -> frozenset[str]:
