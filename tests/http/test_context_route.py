@@ -132,3 +132,31 @@ def test_a_lone_surrogate_in_the_question_is_refused_either_way(
     body = json.dumps({"stream": STREAM, "query": "who \ud800 owns billing"})  # as an escape
     answer = _same([_posts(client, a, body)])
     assert answer.status_code == 422 and "query" in answer.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        {"stream": STREAM, "query": 'Wer ist zuständig? 日本語 "quoted" \\ tab\t \u2028 😀'},
+        {"stream": STREAM, "budget": 300, "trust": "inner", "timezone": "Asia/Tokyo"},
+    ],
+)
+def test_the_answer_is_the_contexts_own_json_byte_for_byte(
+    live: Live, client: httpx.Client, a: dict, ask: dict
+) -> None:
+    """The shortcut sends the serializer's bytes as they are: they must be what
+    Context.model_dump_json() gives, escapes, non-ASCII text and all."""
+    said = 'Nadia said "ja" to the 日本 rollout \\ on\tMay 4 😀'
+    client.post("/v1/turns", headers=a, json={"stream": STREAM, "user": said})
+    live.settle()
+    answer = client.get("/v1/context", headers=a, params={k: str(v) for k, v in ask.items()})
+    assert answer.status_code == 200, answer.text
+    expected = live.memory.context(
+        STREAM,
+        ask.get("query", ""),
+        ask.get("budget"),
+        trust=ask.get("trust", "full"),
+        tenant="tenant-a",
+        timezone=ask.get("timezone"),
+    )
+    assert answer.content == expected.model_dump_json().encode()
