@@ -152,6 +152,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._read_cache: dict[tuple[Any, ...], Any] = {}
         self._item_cache: dict[tuple[str, str, int], Item] = {}
         """Search's items by (kind, tenant, id); emptied with the read cache."""
+        self._ranking_cache: dict[tuple[str, str, int], tuple[int, float | None, int]] = {}
+        """Search's ranking rows by (kind, tenant, id); emptied with the read cache."""
         self._read_version: tuple[int, int] = (-1, -1)
         self._read_generation = 0
         """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
@@ -219,6 +221,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def _forget_reads(self) -> None:
         self._read_cache.clear()
         self._item_cache.clear()
+        self._ranking_cache.clear()
         self._read_generation += 1
 
     def read_generation(self) -> int:
@@ -1538,6 +1541,22 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return [r["stream"] for r in rows]
 
     def ranking_rows(
+        self, kind: str, tenant: str, ids: Sequence[int]
+    ) -> list[tuple[int, float | None, int]]:
+        """Kept, as items() keeps items, while no connection changes the database: search
+        after search ranks mostly the same candidates."""
+        with self._lock:
+            self._check_read_version()
+            cache = self._ranking_cache
+            if len(cache) >= _ITEM_CACHE_ENTRIES:
+                cache.clear()
+            missing = [i for i in ids if (kind, tenant, i) not in cache]
+            if missing:
+                for row in self._read_ranking_rows(kind, tenant, missing):
+                    cache[(kind, tenant, row[0])] = row
+            return [found for i in ids if (found := cache.get((kind, tenant, i))) is not None]
+
+    def _read_ranking_rows(
         self, kind: str, tenant: str, ids: Sequence[int]
     ) -> list[tuple[int, float | None, int]]:
         spec = _KINDS[kind]
