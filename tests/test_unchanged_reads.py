@@ -1,5 +1,6 @@
 """Reads answered from memory must never outlive a change to the database."""
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,3 +155,17 @@ def test_vectors_written_after_a_search_are_searched_by_the_next(
     author.process_pending()
     hits = reader.search(kafka, stream=STREAM, kinds=["turn"])
     assert hits[0].text.startswith(kafka) and hits[0].signals.get("vector_rank") == 1
+
+
+def test_a_search_ranks_by_what_another_connection_changed_since_the_last(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    """What ranking reads of each candidate (its time, its mentions) is kept between
+    searches only while nothing changed: a fact said again counts at once."""
+    reader, writer = reader_and_writer
+    writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
+    (once,) = reader.search("badge vendor", stream=STREAM, kinds=["fact"])
+    assert reader.search("badge vendor", stream=STREAM, kinds=["fact"]) == [once]
+    assert writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision").id == once.id
+    (twice,) = reader.search("badge vendor", stream=STREAM, kinds=["fact"])
+    assert twice.score == pytest.approx(once.score + 0.001 * math.log(2))
