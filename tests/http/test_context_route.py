@@ -6,6 +6,7 @@ must give the same answers and the same errors.
 """
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -160,3 +161,28 @@ def test_the_answer_is_the_contexts_own_json_byte_for_byte(
         timezone=ask.get("timezone"),
     )
     assert answer.content == expected.model_dump_json().encode()
+
+
+def test_concurrent_requests_each_get_their_own_answer(
+    live: Live, client: httpx.Client, a: dict
+) -> None:
+    """Calls into the memory queue in one lane: twelve clients asking at once, each its own
+    questions, every answer is the one its question gets alone, and a bad one its error."""
+    questions = [f"Who owns billing, question {n}?" for n in range(36)]
+    asks = [{"stream": STREAM, "query": q, "budget": 300 + n} for n, q in enumerate(questions)]
+    # An error raised in the lane comes back to its own caller.
+    asks[7].update(query="What happened today?", timezone="Mars/Olympus")
+
+    def ask(params: dict) -> httpx.Response:
+        with httpx.Client(base_url=live.url, timeout=30.0) as own:
+            return own.get("/v1/context", headers=a, params=params)
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(ask, asks))
+    assert answers[7].status_code == 422
+    for params, answer in zip(asks, answers, strict=True):
+        if params is asks[7]:
+            continue
+        assert answer.status_code == 200, answer.text
+        alone = live.memory.context(STREAM, params["query"], params["budget"], tenant="tenant-a")
+        assert answer.content == alone.model_dump_json().encode()

@@ -51,7 +51,7 @@ async def context_response(state: State, params: ContextIn, key: ApiKey, scope: 
             timezone=params.timezone,
         )
 
-    built = await anyio.to_thread.run_sync(build, limiter=state.memory_lane)
+    built = await state.memory_lane.run(build)
     # The serializer's bytes as they are: model_dump_json() would decode them to a str,
     # and the response encode that again (a context is tens of kilobytes).
     return Response(Context.__pydantic_serializer__.to_json(built), media_type=_JSON)
