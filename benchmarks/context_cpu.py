@@ -32,7 +32,7 @@ from memstrata.team.service import Team
 
 PHASES: list[tuple[Any, str, str]] = [
     (memstrata.memory, "read_view", "the stream's view (turns, facts, summary)"),
-    (Recall, "search", "search (full text, vectors, fusion, hits)"),
+    (Recall, "search_items", "search (full text, vectors, fusion, items)"),
     (memstrata.memory, "gather", "gathering, search included"),
     (Team, "material", "profiles, projects and digests"),
     (memstrata.memory, "assemble", "assembly within the budget"),

@@ -1,5 +1,6 @@
 """Reads answered from memory must never outlive a change to the database."""
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,3 +111,61 @@ def test_a_context_sees_what_another_connection_wrote_since_the_last(
     after = reader.context(STREAM, "Who is the vendor?", 1000)
     assert "Acme" not in before.text and "Lead Architect" not in before.text
     assert "Acme" in after.text and "Lead Architect" in after.text
+
+
+def test_a_kind_with_nothing_to_search_is_searched_once_it_has(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    """A context leaves out the kinds none of whose items its filter passes (here facts:
+    the stream's one fact is pinned, so excluded); a fact written since by anyone is
+    searched for at once."""
+    reader, writer = reader_and_writer
+    writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    writer.add_turn(STREAM, "Standup moves to 9:30.", "Noted.")
+    question = "Which vendor makes the badges?"
+    before = reader.context(STREAM, question, 2000)
+    assert "Zenith" not in before.text
+    # Under the pin threshold: recall material, not a pinned fact.
+    writer.write_fact(STREAM, "The badge vendor is Zenith.", category="decision", confidence=0.3)
+    after = reader.context(STREAM, question, 2000)
+    retrieved = after.section("retrieved").items
+    assert any("The badge vendor is Zenith." in item.text for item in retrieved)
+    assert not any("Zenith" in item.text for item in after.section("stream_facts").items)
+    # The same memory's own write shows at once too.
+    reader.write_fact(STREAM, "The badge printer is Orca.", category="decision", confidence=0.3)
+    again = reader.context(STREAM, "Which printer makes the badges?", 2000)
+    assert any("Orca" in item.text for item in again.section("retrieved").items)
+
+
+@pytest.mark.parametrize("written_by", ["reader", "writer"])
+def test_vectors_written_after_a_search_are_searched_by_the_next(
+    reader_and_writer: tuple[Memory, Memory], written_by: str
+) -> None:
+    """A search does not read a stream's vectors again while nothing changed; a vector
+    written since, by this memory or another process's, is found by the next search."""
+    reader, writer = reader_and_writer
+    author = reader if written_by == "reader" else writer
+    standup, kafka = "Standup moves to 9:30 every weekday.", "The kafka deploy failed on prod."
+    author.add_turn(STREAM, standup, "Noted.")
+    author.process_pending()
+    first = reader.search(standup, stream=STREAM, kinds=["turn"])
+    assert [h.signals.get("vector_rank") for h in first] == [1]
+    assert reader.search(standup, stream=STREAM, kinds=["turn"]) == first
+    author.add_turn(STREAM, kafka, "Noted.")
+    author.process_pending()
+    hits = reader.search(kafka, stream=STREAM, kinds=["turn"])
+    assert hits[0].text.startswith(kafka) and hits[0].signals.get("vector_rank") == 1
+
+
+def test_a_search_ranks_by_what_another_connection_changed_since_the_last(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    """What ranking reads of each candidate (its time, its mentions) is kept between
+    searches only while nothing changed: a fact said again counts at once."""
+    reader, writer = reader_and_writer
+    writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
+    (once,) = reader.search("badge vendor", stream=STREAM, kinds=["fact"])
+    assert reader.search("badge vendor", stream=STREAM, kinds=["fact"]) == [once]
+    assert writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision").id == once.id
+    (twice,) = reader.search("badge vendor", stream=STREAM, kinds=["fact"])
+    assert twice.score == pytest.approx(once.score + 0.001 * math.log(2))

@@ -344,17 +344,27 @@ def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
     whole = summary.tokens + 1 + plan.header_cost("summary")
     if whole <= floor or floor <= 0:
         return max(0, min(whole, floor, plan.room()))
-    held = plan.header_cost("summary") + 1 + count_tokens(SUMMARY_GAP) + 1
+    return max(
+        0, min(_newest_lines_cost(summary.text, floor, plan.header_cost("summary")), plan.room())
+    )
+
+
+@lru_cache(maxsize=64)
+def _newest_lines_cost(text: str, floor: int, header_cost: int) -> int:
+    """The tokens of a summary's newest whole lines that reach `floor`, framed. Kept: the
+    same summary and budget come back context after context, and a line is counted at a
+    time."""
+    held = header_cost + 1 + count_tokens(SUMMARY_GAP) + 1
     breaks = 2  # a newline is counted as a token, but may merge into the one before it
-    for header, lines in reversed(_blocks(summary.text)):
+    for header, lines in reversed(_blocks(text)):
         held += count_tokens(header) + 2 if header else 0
         breaks += 2
         for line in reversed(lines):
             held += count_tokens(line) + 1
             breaks += 1
             if held - breaks >= floor:
-                return max(0, min(held, plan.room()))
-    return max(0, min(held, plan.room()))
+                return held
+    return held
 
 
 # -- facts --------------------------------------------------------------------------

@@ -14,14 +14,13 @@ from memstrata.models.heuristic.text import content_words
 from memstrata.recall import PRESETS, Recall
 from memstrata.settings import Settings
 from memstrata.sources.issue_hits import current_issues
-from memstrata.store.base import ItemFilter, PinPolicy, Store, StreamView, TurnWindow
+from memstrata.store.base import Item, ItemFilter, PinPolicy, Store, StreamView, TurnWindow
 from memstrata.tokens import count_tokens
 from memstrata.types import (
     GLOBAL_STREAM,
     READABLE,
     DroppedItem,
     Fact,
-    SearchHit,
     SourceRef,
     Summary,
     SummaryKind,
@@ -94,7 +93,7 @@ def gather(
         summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
     )
     limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
-    hits = recall.search(query, where, PRESETS["default"], limit) if readable else []
+    hits = recall.search_items(query, where, PRESETS["default"], limit) if readable else []
     hits = current_issues(hits, query)
     return Material(
         stream_facts=stream_facts,
@@ -191,7 +190,7 @@ def is_pinned(fact: Fact, settings: Settings) -> bool:
     return fact.confidence >= settings.pin_min_confidence
 
 
-def _raw_first(hits: list[SearchHit]) -> list[SearchHit]:
+def _raw_first(hits: list[Item]) -> list[Item]:
     """The hits less the facts whose turn or message was found too: the raw item says what
     the fact says, in the words that were used, and the room is better spent on another."""
     raw = {h.source.label() for h in hits if h.kind in ("turn", "record")}
@@ -210,7 +209,7 @@ def _distinct(entries: Iterable[tuple[str, SourceRef]]) -> list[tuple[str, Sourc
 
 
 def _index(
-    store: Store, settings: Settings, where: ItemFilter, hits: list[SearchHit]
+    store: Store, settings: Settings, where: ItemFilter, hits: list[Item]
 ) -> list[tuple[str, SourceRef]]:
     """Every item of the recent days (newest first), then the relevant ones, a line each."""
     recent = store.recent_items(where, days=settings.index_recent_days, limit=INDEX_LIMIT)
@@ -228,7 +227,7 @@ def _headline(text: str) -> str:
     return line if len(line) <= _HEADLINE_CHARS else line[: _HEADLINE_CHARS - 1] + "…"
 
 
-def _retrieved(hit: SearchHit, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:
+def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:
     if hit.kind == "turn":
         user, _, assistant = hit.text.partition("\n")
         text = _turn_line(user, assistant, hit.speaker)

@@ -113,6 +113,17 @@ class Recall:
         self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
+        found = self._found(query, where, preset, limit)
+        return [_hit(item, scored.score, scored.signals) for item, scored in found]
+
+    def search_items(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[Item]:
+        """The items search() would return, in its order, without their scores: a context
+        reads only the items, and builds no hit for them."""
+        return [item for item, _ in self._found(query, where, preset, limit)]
+
+    def _found(
+        self, query: str, where: ItemFilter, preset: Preset, limit: int
+    ) -> list[tuple[Item, _Scored]]:
         ranked, found = self._ranked(query, where, preset)
         if len(ranked) < limit and limit > 2 * preset.candidates:
             # Two lists of `candidates` could not fill the limit, so deeper ones are read.
@@ -121,7 +132,7 @@ class Recall:
             deeper, found_deeper = self._ranked(query, where, replace(preset, candidates=limit))
             ranked += _after(ranked, deeper)
             found += found_deeper
-        return _hits(ranked[:limit], found)
+        return _with_items(ranked[:limit], found)
 
     def _ranked(
         self, query: str, where: ItemFilter, preset: Preset
@@ -165,18 +176,21 @@ class Recall:
         times = (rows[key][0] for key in ranked if key in rows)
         newest = max((at for at in times if at is not None), default=0.0)
         weights = dict(preset.kind_weights)
+        rank_weights = _rank_weights(preset)
+        decay, half_life = -math.log(2), preset.half_life_days
         scored = []
         for key, signals in ranked.items():
             row = rows.get(key)
             if row is None:
                 continue  # gone since it was indexed
             at, mentions = row
-            score = _rrf(signals, preset) * weights.get(key[0], 1.0)
+            score = _rrf(signals, rank_weights, preset.rrf_k) * weights.get(key[0], 1.0)
             if at is not None:
                 age_days = (newest - at) / 86400
-                signals["recency"] = math.exp(-math.log(2) * age_days / preset.half_life_days)
-                score += preset.recency_weight * signals["recency"]
-            score += preset.mention_weight * math.log1p(mentions - 1)
+                recency = signals["recency"] = math.exp(decay * age_days / half_life)
+                score += preset.recency_weight * recency
+            if mentions != 1:  # log1p(0) adds nothing
+                score += preset.mention_weight * math.log1p(mentions - 1)
             scored.append(_Scored(key[0], key[1], score, signals))
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
@@ -201,16 +215,14 @@ def _rank(
             signals["similarity"] = similarity
 
 
-def _hits(scored: list[_Scored], found: list[Candidates]) -> list[SearchHit]:
-    """Search hits for the candidates that made the cut, in their order; each item from
-    the search that found it."""
+def _with_items(scored: list[_Scored], found: list[Candidates]) -> list[tuple[Item, _Scored]]:
+    """The candidates that made the cut, in their order, each with its item from the search
+    that found it."""
     items: dict[tuple[str, int], Item] = {}
     for candidates in found:
         wanted = [(s.kind, s.id) for s in scored if (s.kind, s.id) not in items]
         items.update(candidates.items(key for key in wanted if key in candidates.rows))
-    return [
-        _hit(items[(s.kind, s.id)], s.score, s.signals) for s in scored if (s.kind, s.id) in items
-    ]
+    return [(items[(s.kind, s.id)], s) for s in scored if (s.kind, s.id) in items]
 
 
 def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:
@@ -228,16 +240,24 @@ def _after(top: list[_Scored], deeper: list[_Scored]) -> list[_Scored]:
     return [replace(s, score=min(s.score, floor)) for s in deeper if (s.kind, s.id) not in seen]
 
 
-def _rrf(signals: dict[str, float], preset: Preset) -> float:
-    score = 0.0
-    for prefix, weight in (("", 1.0), ("frame_", preset.timeframe_weight)):
+def _rank_weights(preset: Preset) -> tuple[tuple[str, float], ...]:
+    """Each rank signal with its weight in the fused score, in the order they are added."""
+    return tuple(
+        (prefix + signal, weight * signal_weight)
+        for prefix, weight in (("", 1.0), ("frame_", preset.timeframe_weight))
         for signal, signal_weight in (
             ("fts_rank", preset.fts_weight),
             ("vector_rank", preset.vector_weight),
-        ):
-            rank = signals.get(prefix + signal)
-            if rank is not None:
-                score += weight * signal_weight / (preset.rrf_k + rank)
+        )
+    )
+
+
+def _rrf(signals: dict[str, float], rank_weights: tuple[tuple[str, float], ...], k: int) -> float:
+    score = 0.0
+    for signal, weight in rank_weights:
+        rank = signals.get(signal)
+        if rank is not None:
+            score += weight / (k + rank)
     return score
 
 

@@ -36,7 +36,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -234,6 +234,8 @@ class _Partition:
     """The last vector row in the partition's file; 0: no file."""
     erasures: int = 0
     """The stream's erasure count when loaded: another erasure means loading again."""
+    caught_up_at: int | None = None
+    """The store's `changes` number when the partition was last caught up."""
     builder: "subprocess.Popen[bytes] | None" = None
     """The child process this one started to write the partition's graph, while it runs."""
     next_look: float = 0.0
@@ -244,9 +246,17 @@ class VectorIndex:
     """Every partition a search touched, loaded on first use and kept caught up."""
 
     def __init__(
-        self, store: Store, directory: Path | None, *, approximate_from: int = APPROXIMATE_FROM
+        self,
+        store: Store,
+        directory: Path | None,
+        *,
+        approximate_from: int = APPROXIMATE_FROM,
+        changes: Callable[[], int] | None = None,
     ) -> None:
+        """`changes`, where the store has one, gives a number that stays the same while the
+        store is unchanged: a partition caught up at that number is not read again."""
         self._store = store
+        self._changes = changes
         self.directory = directory
         self.approximate_from = approximate_from if _has_usearch() else None
         # A builder opens the same database file; a store without one holds graphs in memory.
@@ -404,8 +414,14 @@ class VectorIndex:
 
     def _partition(self, tenant: str, stream: str, kind: str) -> _Partition:
         with self._lock:
-            erasures = self._store.stream_state(tenant, stream).erasures
+            changes = self._changes() if self._changes is not None else None
             part = self._parts.get((tenant, stream, kind))
+            if part is not None and changes is not None and part.caught_up_at == changes:
+                # Nothing was written since it was caught up: no erasure, no new vector.
+                if not self._store.in_transaction:
+                    self._follow_build(part)
+                return part
+            erasures = self._store.stream_state(tenant, stream).erasures
             if part is None or part.erasures != erasures:
                 part = self._load(tenant, stream, kind)
                 part.erasures = erasures
@@ -414,6 +430,7 @@ class VectorIndex:
                 # Rows of an open transaction may yet be rolled back, and their ids reused.
                 self._catch_up(part)
                 self._follow_build(part)
+                part.caught_up_at = changes
             return part
 
     def _load(self, tenant: str, stream: str, kind: str) -> _Partition:

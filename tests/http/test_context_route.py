@@ -6,6 +6,7 @@ must give the same answers and the same errors.
 """
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -132,3 +133,56 @@ def test_a_lone_surrogate_in_the_question_is_refused_either_way(
     body = json.dumps({"stream": STREAM, "query": "who \ud800 owns billing"})  # as an escape
     answer = _same([_posts(client, a, body)])
     assert answer.status_code == 422 and "query" in answer.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        {"stream": STREAM, "query": 'Wer ist zuständig? 日本語 "quoted" \\ tab\t \u2028 😀'},
+        {"stream": STREAM, "budget": 300, "trust": "inner", "timezone": "Asia/Tokyo"},
+    ],
+)
+def test_the_answer_is_the_contexts_own_json_byte_for_byte(
+    live: Live, client: httpx.Client, a: dict, ask: dict
+) -> None:
+    """The shortcut sends the serializer's bytes as they are: they must be what
+    Context.model_dump_json() gives, escapes, non-ASCII text and all."""
+    said = 'Nadia said "ja" to the 日本 rollout \\ on\tMay 4 😀'
+    client.post("/v1/turns", headers=a, json={"stream": STREAM, "user": said})
+    live.settle()
+    answer = client.get("/v1/context", headers=a, params={k: str(v) for k, v in ask.items()})
+    assert answer.status_code == 200, answer.text
+    expected = live.memory.context(
+        STREAM,
+        ask.get("query", ""),
+        ask.get("budget"),
+        trust=ask.get("trust", "full"),
+        tenant="tenant-a",
+        timezone=ask.get("timezone"),
+    )
+    assert answer.content == expected.model_dump_json().encode()
+
+
+def test_concurrent_requests_each_get_their_own_answer(
+    live: Live, client: httpx.Client, a: dict
+) -> None:
+    """Calls into the memory queue in one lane: twelve clients asking at once, each its own
+    questions, every answer is the one its question gets alone, and a bad one its error."""
+    questions = [f"Who owns billing, question {n}?" for n in range(36)]
+    asks = [{"stream": STREAM, "query": q, "budget": 300 + n} for n, q in enumerate(questions)]
+    # An error raised in the lane comes back to its own caller.
+    asks[7].update(query="What happened today?", timezone="Mars/Olympus")
+
+    def ask(params: dict) -> httpx.Response:
+        with httpx.Client(base_url=live.url, timeout=30.0) as own:
+            return own.get("/v1/context", headers=a, params=params)
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(ask, asks))
+    assert answers[7].status_code == 422
+    for params, answer in zip(asks, answers, strict=True):
+        if params is asks[7]:
+            continue
+        assert answer.status_code == 200, answer.text
+        alone = live.memory.context(STREAM, params["query"], params["budget"], tenant="tenant-a")
+        assert answer.content == alone.model_dump_json().encode()

@@ -17,6 +17,7 @@ from memstrata.http.auth import AuthMiddleware, KnownKeys
 from memstrata.http.context_route import ContextShortcut
 from memstrata.http.docs import mount_docs
 from memstrata.http.imports import Imports, remove_stale_uploads
+from memstrata.http.lane import MemoryLane
 from memstrata.http.limits import BodyLimitMiddleware
 from memstrata.http.routes import router
 from memstrata.http.schemas import Health
@@ -62,6 +63,7 @@ def create_app(
     `maintenance`, the app runs the maintenance loop from its start to its shutdown."""
     closer = MemoryCloser(memory)
     imports = Imports(memory)
+    lane = MemoryLane()
     loop = memory.maintenance_loop(settings.maintenance_interval_seconds) if maintenance else None
 
     @asynccontextmanager
@@ -75,8 +77,10 @@ def create_app(
         finally:
             if loop is not None:
                 await anyio.to_thread.run_sync(loop.stop)
-            # Then the imports: the one running still writes to the memory.
+            # Then the imports: the one running still writes to the memory; and the calls
+            # still queued in the lane.
             await anyio.to_thread.run_sync(imports.close)
+            await anyio.to_thread.run_sync(lane.close)
             if close_memory:
                 await anyio.to_thread.run_sync(closer)
 
@@ -89,9 +93,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.memory = memory
-    # One connection serves every request, so more threads building contexts at once only
-    # fight over it and the GIL: they queue here instead, and each finishes sooner.
-    app.state.memory_lane = anyio.CapacityLimiter(1)
+    app.state.memory_lane = lane  # contexts and key look-ups, one at a time (see lane.py)
     # Query embeddings run beside it: the model releases the GIL and takes the other core.
     app.state.model_lane = anyio.CapacityLimiter(1)
     app.state.known_keys = KnownKeys()

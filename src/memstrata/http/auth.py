@@ -15,13 +15,13 @@ import threading
 from collections import OrderedDict
 from typing import Annotated
 
-import anyio
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPBearer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memstrata import access
 from memstrata.http.errors import ApiError, error_response
+from memstrata.http.lane import MemoryLane
 from memstrata.memory import Memory
 from memstrata.types import ApiKey, Trust, Visibility
 
@@ -82,9 +82,7 @@ def _digest(secret: str) -> bytes:
 class AuthMiddleware:
     """Resolve the key of every request under /v1; answer 401 without one."""
 
-    def __init__(
-        self, app: ASGIApp, memory: Memory, lane: anyio.CapacityLimiter, known: KnownKeys
-    ) -> None:
+    def __init__(self, app: ASGIApp, memory: Memory, lane: MemoryLane, known: KnownKeys) -> None:
         self.app = app
         self.memory = memory
         self.lane = lane
@@ -108,7 +106,7 @@ class AuthMiddleware:
         if key is not None:
             scope[SCOPE_SECRET] = secret
         else:
-            key = await anyio.to_thread.run_sync(self.memory.api_key, secret, limiter=self.lane)
+            key = await self.lane.run(self.memory.api_key, secret)
         if key is None:
             self.known.drop(secret)
             response = error_response(401, "unauthorized", access.BAD_KEY, headers=_CHALLENGE)

@@ -32,7 +32,8 @@ _JSON = "application/json"
 async def context_response(state: State, params: ContextIn, key: ApiKey, scope: Scope) -> Response:
     """The context `params` ask for, read with `key`, as JSON: one trip to the memory's lane
     (the key's check rides along), and the context serialized once, as it is (FastAPI would
-    validate the finished Context again and hop threads to do it)."""
+    validate the finished Context again and hop threads to do it), the same bytes as
+    Context.model_dump_json()."""
     trust = read_trust(key, params.trust)
     mem: Memory = state.memory
     if params.query and mem.query_embedding_is_slow:
@@ -50,8 +51,10 @@ async def context_response(state: State, params: ContextIn, key: ApiKey, scope: 
             timezone=params.timezone,
         )
 
-    built = await anyio.to_thread.run_sync(build, limiter=state.memory_lane)
-    return Response(built.model_dump_json(), media_type=_JSON)
+    built = await state.memory_lane.run(build)
+    # The serializer's bytes as they are: model_dump_json() would decode them to a str,
+    # and the response encode that again (a context is tens of kilobytes).
+    return Response(Context.__pydantic_serializer__.to_json(built), media_type=_JSON)
 
 
 class ContextShortcut:

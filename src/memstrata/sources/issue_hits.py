@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from memstrata.sources.jira import finished_status
-from memstrata.types import SearchHit
+from memstrata.store.base import Item
 
 ISSUE_SOURCE = "jira.issue"
 _KEY = re.compile(r"(?:jira: )?([A-Z][A-Z0-9_]*-\d+) ")
@@ -24,17 +24,17 @@ _ASKS_FOR_FINISHED = re.compile(
 )
 
 
-def issue_key(hit: SearchHit) -> str | None:
+def issue_key(hit: Item) -> str | None:
     if hit.kind != "record" or hit.source.kind != ISSUE_SOURCE:
         return None
     match = _KEY.match(hit.text)
     return match[1] if match else None
 
 
-def current_issues(hits: Sequence[SearchHit], query: str) -> list[SearchHit]:
+def current_issues(hits: Sequence[Item], query: str) -> list[Item]:
     """`hits` with each issue's older versions left out, and, for a question about how
     things stand, its finished issues too (unless it names them or asks for them)."""
-    newest: dict[str, SearchHit] = {}
+    newest: dict[str, Item] = {}
     for hit in hits:
         key = issue_key(hit)
         if key is not None and _newer(hit, newest.get(key)):
@@ -42,7 +42,7 @@ def current_issues(hits: Sequence[SearchHit], query: str) -> list[SearchHit]:
     drop_finished = _asks_status(query)
     named = {m.upper() for m in re.findall(r"\b[A-Za-z][A-Za-z0-9_]*-\d+\b", query)}
 
-    def shown(hit: SearchHit) -> bool:
+    def shown(hit: Item) -> bool:
         key = issue_key(hit)
         if key is None:
             return True
@@ -52,11 +52,11 @@ def current_issues(hits: Sequence[SearchHit], query: str) -> list[SearchHit]:
     return [hit for hit in hits if shown(hit)]
 
 
-def _newer(hit: SearchHit, other: SearchHit | None) -> bool:
+def _newer(hit: Item, other: Item | None) -> bool:
     return other is None or _version(hit) > _version(other)
 
 
-def _version(hit: SearchHit) -> tuple[float, int]:
+def _version(hit: Item) -> tuple[float, int]:
     return (hit.at.timestamp() if hit.at else 0.0, hit.id)
 
 
@@ -64,6 +64,6 @@ def _asks_status(query: str) -> bool:
     return bool(_STATUS_QUESTION.search(query)) and not _ASKS_FOR_FINISHED.search(query)
 
 
-def _finished(hit: SearchHit) -> bool:
+def _finished(hit: Item) -> bool:
     match = _STATUS.search(hit.text)
     return match is not None and finished_status(match[1])

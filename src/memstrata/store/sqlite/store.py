@@ -37,6 +37,7 @@ from memstrata.store.base import (
     StreamView,
     TurnWindow,
     candidates_one_by_one,
+    check_probes,
     view_one_by_one,
 )
 from memstrata.store.sqlite.connection import connect
@@ -151,7 +152,13 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._read_cache: dict[tuple[Any, ...], Any] = {}
         self._item_cache: dict[tuple[str, str, int], Item] = {}
         """Search's items by (kind, tenant, id); emptied with the read cache."""
+        self._ranking_cache: dict[tuple[str, str, int], tuple[int, float | None, int]] = {}
+        """Search's ranking rows by (kind, tenant, id); emptied with the read cache."""
         self._read_version: tuple[int, int] = (-1, -1)
+        self._read_generation = 0
+        """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
+        self._checked_for: int | None = None
+        """The thread running a search, whose reads trust the version checked as it began."""
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
         """Full-text matches per (index, term), with when they were counted."""
         self._term_scores = TermScores()
@@ -207,6 +214,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def _check_read_version(self) -> None:
         # data_version moves when another connection commits; total_changes when this one
         # writes, committed or not.
+        if self._checked_for == threading.get_ident():
+            return
         version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
         if version != self._read_version:
             self._forget_reads()
@@ -215,6 +224,37 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def _forget_reads(self) -> None:
         self._read_cache.clear()
         self._item_cache.clear()
+        self._ranking_cache.clear()
+        self._read_generation += 1
+
+    def read_generation(self) -> int:
+        """A number that stays the same while the database is unchanged (as this connection
+        sees it, its own uncommitted writes included): what is derived from a read may be
+        kept while it stays."""
+        with self._lock:
+            self._check_read_version()
+            return self._read_generation
+
+    @contextmanager
+    def _version_checked_once(self) -> Iterator[None]:
+        """This thread's reads within check the database's version once, as they begin: a
+        search makes a dozen cached reads, each of which would check it again. A write that
+        comes meanwhile (another thread's, another process's) is seen by them as if it came
+        after the search. The lock is not held throughout, so that a thread that holds the
+        vector index's lock and waits for this one's never waits on a search that waits for
+        it; another thread's search meanwhile checks at every read, as before."""
+        me = threading.get_ident()
+        if self._checked_for == me:
+            yield
+            return
+        with self._lock:
+            self._check_read_version()
+            self._checked_for = me
+        try:
+            yield
+        finally:
+            if self._checked_for == me:
+                self._checked_for = None
 
     # The team tables (TeamTables) read rows and write times as the store's own methods do.
     def _record_of(self, row: sqlite3.Row) -> Record:
@@ -1284,7 +1324,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if self._vector_index is None:
             from memstrata.vectors import VectorIndex
 
-            self._vector_index = VectorIndex(self, self.index_directory)
+            self._vector_index = VectorIndex(
+                self, self.index_directory, changes=self.read_generation
+            )
         return self._vector_index
 
     def stream_view(
@@ -1318,12 +1360,32 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         probes: Sequence[Probe],
         limit: int,
     ) -> Candidates:
+        check_probes(tenant, probes)
         index = self.vector_index()
-        self._searching.rows = {}
-        try:
-            return candidates_one_by_one(self, index, tenant, kinds, terms, vector, probes, limit)
-        finally:
-            self._searching.rows = None
+        with self._version_checked_once():
+            # A kind none of whose items pass a probe's filter can match nothing: its
+            # searches, and the reads that catch its vectors up, are left out (a stream with
+            # no records, or whose facts are all pinned, and so excluded).
+            passing = [self._kinds_passing(probe.where) for probe in probes]
+            kinds = [kind for kind in kinds if any(kind in found for found in passing)]
+            self._searching.rows = {}
+            try:
+                return candidates_one_by_one(
+                    self, index, tenant, kinds, terms, vector, probes, limit
+                )
+            finally:
+                self._searching.rows = None
+
+    @_unchanged_reads
+    def _kinds_passing(self, where: ItemFilter) -> frozenset[str]:
+        """The kinds of which at least one item passes `where`, in one statement."""
+        tests, params = [], []
+        for kind, spec in _KINDS.items():
+            sql, values = _filter_sql(kind, where)
+            tests.append(f"EXISTS (SELECT 1 FROM {spec.table} x WHERE {sql})")
+            params += values
+        row = self._one("SELECT " + ", ".join(tests), params)
+        return frozenset(kind for kind, found in zip(_KINDS, row, strict=True) if found)
 
     @property
     def index_directory(self) -> Path | None:
@@ -1524,20 +1586,36 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def ranking_rows(
         self, kind: str, tenant: str, ids: Sequence[int]
     ) -> list[tuple[int, float | None, int]]:
+        """Kept, as items() keeps items, while no connection changes the database: search
+        after search ranks mostly the same candidates. The search's filter check has read
+        most of them already."""
         seen = getattr(self._searching, "rows", None) or {}
-        found: list[Any] = [
-            (i, *row) for i in ids if (row := seen.get((kind, tenant, i))) is not None
-        ]
-        missing = [i for i in ids if (kind, tenant, i) not in seen]
-        if missing:
-            spec = _KINDS[kind]
-            found += self._rows(
-                f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions"
-                f" FROM {spec.table} x NOT INDEXED"
-                " WHERE x.tenant = ? AND x.id IN (SELECT value FROM json_each(?))",
-                [tenant, json.dumps(missing)],
-            )
-        return [(r[0], _timestamp(r[1]), r[2]) for r in found]
+        with self._lock:
+            self._check_read_version()
+            cache = self._ranking_cache
+            if len(cache) >= _ITEM_CACHE_ENTRIES:
+                cache.clear()
+            for i in ids:
+                key = (kind, tenant, i)
+                if key not in cache and (row := seen.get(key)) is not None:
+                    cache[key] = (i, _timestamp(row[0]), row[1])
+            missing = [i for i in ids if (kind, tenant, i) not in cache]
+            if missing:
+                for row in self._read_ranking_rows(kind, tenant, missing):
+                    cache[(kind, tenant, row[0])] = row
+            return [found for i in ids if (found := cache.get((kind, tenant, i))) is not None]
+
+    def _read_ranking_rows(
+        self, kind: str, tenant: str, ids: Sequence[int]
+    ) -> list[tuple[int, float | None, int]]:
+        spec = _KINDS[kind]
+        rows = self._rows(
+            f"SELECT x.id, {spec.time} AS at, {spec.mentions} AS mentions"
+            f" FROM {spec.table} x NOT INDEXED"
+            " WHERE x.tenant = ? AND x.id IN (SELECT value FROM json_each(?))",
+            [tenant, json.dumps(list(ids))],
+        )
+        return [(r["id"], _timestamp(r["at"]), r["mentions"]) for r in rows]
 
     @_unchanged_reads
     def item_ids(self, kind: str, where: ItemFilter) -> list[int]:
