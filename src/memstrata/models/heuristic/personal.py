@@ -277,7 +277,6 @@ FACETS: dict[str, Facet] = {
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
     "aspiration": Facet(C.PLAN, "plan:career", "{who} wants to be {a_value}.", title),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
-    "signed up": Facet(C.PLAN, "plan:{kind}", "{who} has signed up for {value}.", plan),
     "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
     "upcoming": Facet(C.PLAN, "plan:{kind}", "{who} is {value}.", plan),
@@ -1025,10 +1024,6 @@ TABLE: tuple[Row, ...] = (
     Row("preparing", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
                 r"(?P<value>.+)",
         (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
-    Row("signed up", r"(?:signed\s+up|registered|entered|has\s+entered)\s+(?:for\s+)?"
-                     r"(?P<value>(?:a|an|the|my)\s+.+?)(?:\s+(?:instead|too|as\s+well|yesterday|today"
-                     r"|last\s+\w+|this\s+\w+|on\s+\w+day))?",
-        (("I signed up for the full marathon instead!", "plan:marathon", "the full marathon"),)),
     Row("considering", r"is\s+(?:thinking\s+(?:about|of)|considering|looking\s+into)\s+"
                        r"(?P<value>\w+ing\s+.+)",
         (("I'm thinking about getting a master's degree.", "plan:degree",
@@ -1116,7 +1111,7 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|signed\s+up|sold"
+    r"|sold"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
     r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
     r"(?-i:[A-Z]))",
