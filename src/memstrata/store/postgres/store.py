@@ -13,6 +13,7 @@ a connection from the pool and commits on its own.
 import contextvars
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -117,6 +118,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._streams: set[tuple[str, str]] = set()
         self._streams_lock = threading.Lock()
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
+        self._common_words: tuple[dict[str, list[str]], float] = ({}, -math.inf)
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._job_listeners: list[Callable[[], None]] = []
         self._listener: threading.Thread | None = None
@@ -1431,9 +1433,10 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if not asked:
             return []
         known = self._known_counts(kind, asked)
+        common = self._common_words_of(kind)
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            _ranked_matches(_KINDS[kind], sql), [asked, known, *params, *params, limit]
+            _ranked_matches(_KINDS[kind], sql), [common, asked, known, *params, *params, limit]
         )
         self._remember_counts(kind, [(r["term"], r["n"]) for r in rows if r["term"] is not None])
         hits = [(r["id"], float(r["rank"])) for r in rows if r["term"] is None]
@@ -1463,12 +1466,13 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 sql, params = _filter_sql(kind, probe.where)
                 if asked:
                     known = self._known_counts(kind, asked)
+                    common = self._common_words_of(kind)
                     text_pieces.append(
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, 'text' AS list,"
                             " term::text, n::bigint, id::bigint, rank::float8 AS score"
                             f" FROM ({_ranked_matches(_KINDS[kind], sql)}) found",
-                            [asked, known, *params, *params, limit],
+                            [common, asked, known, *params, *params, limit],
                         )
                     )
                 if vector is not None:
@@ -1531,6 +1535,20 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             fresh = known is not None and now - known[1] < _TERM_COUNT_SECONDS
             counts.append(known[0] if fresh and known is not None else None)
         return counts
+
+    def _common_words_of(self, kind: str) -> list[str]:
+        """The words (as the kind's index holds them) that its table's statistics count
+        far more often than _SCORED: a search takes such a word to match more than that
+        without counting. Read from pg_stats for every kind at once, and kept a minute: the
+        statistics change only when the table is analyzed, and reading them in every search
+        (a thousand words a table, turned from pg_stats' untyped array into text) took
+        half a millisecond of the server's time per kind."""
+        words, read_at = self._common_words
+        if time.monotonic() - read_at >= _TERM_COUNT_SECONDS:
+            rows = self._rows(_COMMON_WORDS, ([spec.table for spec in _KINDS.values()],))
+            words = {row["tablename"]: row["words"] or [] for row in rows}
+            self._common_words = (words, time.monotonic())
+        return words.get(_KINDS[kind].table, [])
 
     def _remember_counts(self, kind: str, counted: Sequence[tuple[str, int]]) -> None:
         if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
@@ -1775,6 +1793,18 @@ _KINDS = {
     ),
 }
 
+_COMMON_WORDS = (
+    "SELECT s.tablename, array_agg(u.word) FILTER (WHERE u.freq * greatest("
+    "pg_stat_get_live_tuples(c.oid), c.reltuples) > %d) AS words"
+    " FROM pg_stats s JOIN pg_class c ON c.oid = to_regclass(quote_ident(s.tablename)),"
+    " unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(word, freq)"
+    " WHERE s.schemaname = current_schema() AND s.tablename = ANY(%%s)"
+    " AND s.attname = 'search' AND u.word IS NOT NULL GROUP BY s.tablename"
+) % (2 * (_SCORED + 1))
+"""Each table's words that its statistics count in more than 2 * (_SCORED + 1) rows (the
+table's rows estimated as _ranked_matches estimates them); the frequencies' array ends
+with three more numbers than there are words, which unnest pairs with none."""
+
 _UNEMBEDDED = (
     "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
     " || E'\\n' || t.assistant_text AS text"
@@ -1844,8 +1874,9 @@ def _record_row(record: NewRecord, recorded: datetime) -> tuple[Any, ...]:
 
 
 def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
-    """Full-text search in one statement. Its parameters: the terms, their known match
-    counts (None: count here, up to _SCORED + 1), the filter's parameters twice, the limit.
+    """Full-text search in one statement. Its parameters: the kind's common words, the
+    terms, their known match counts (None: count here, up to _SCORED + 1), the filter's
+    parameters twice, the limit.
 
     The terms are taken rarest first (ties by code point, as Python sorts them) while their
     matches stay within _SCORED; the first is always taken. When even it matches more, the
@@ -1871,21 +1902,17 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
         f" FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c)) ELSE {estimate} END)"
     )
     # A word the statistics count among the column's most common, far more often than
-    # _SCORED, is taken to match more than _SCORED rows without counting them: counting
-    # reads the word's whole posting list (25,000 rows, 12 ms, at a million items). A
-    # memory too small to hold such a word is counted exactly, as before.
+    # _SCORED (the first parameter: PostgresStore._common_words_of), is taken to match
+    # more than _SCORED rows without counting them: counting reads the word's whole
+    # posting list (25,000 rows, 12 ms, at a million items). A memory too small to hold
+    # such a word is counted exactly, as before.
     common = (
-        f"(SELECT s.freqs[array_position(s.elems, w.lexemes[1])] * {estimate}"
-        f" > {2 * (_SCORED + 1)} FROM stats s,"
+        "(SELECT w.lexemes[1] = ANY(%s::text[]) FROM"
         f" (SELECT tsvector_to_array(to_tsvector('{spec.config}', term)) AS lexemes) w"
         " WHERE cardinality(w.lexemes) = 1)"
     )
     return f"""
-        WITH stats AS MATERIALIZED (
-            SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
-            FROM pg_stats WHERE schemaname = current_schema() AND tablename = '{spec.table}'
-            AND attname = 'search'
-        ), asked AS MATERIALIZED (
+        WITH asked AS MATERIALIZED (
             SELECT term, known IS NULL AS counted, coalesce(known,
                 CASE WHEN {common} THEN {_SCORED + 1} ELSE (SELECT count(*) FROM (SELECT 1
                 FROM {spec.table} WHERE search @@ {phrase} LIMIT {_SCORED + 1}) m) END
