@@ -1795,12 +1795,12 @@ _KINDS = {
 
 _COMMON_WORDS = (
     "SELECT s.tablename, array_agg(u.word) FILTER (WHERE u.freq * greatest("
-    "pg_stat_get_live_tuples(c.oid), c.reltuples) > %d) AS words"
+    f"pg_stat_get_live_tuples(c.oid), c.reltuples) > {2 * (_SCORED + 1)}) AS words"
     " FROM pg_stats s JOIN pg_class c ON c.oid = to_regclass(quote_ident(s.tablename)),"
     " unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(word, freq)"
-    " WHERE s.schemaname = current_schema() AND s.tablename = ANY(%%s)"
+    " WHERE s.schemaname = current_schema() AND s.tablename = ANY(%s)"
     " AND s.attname = 'search' AND u.word IS NOT NULL GROUP BY s.tablename"
-) % (2 * (_SCORED + 1))
+)
 """Each table's words that its statistics count in more than 2 * (_SCORED + 1) rows (the
 table's rows estimated as _ranked_matches estimates them); the frequencies' array ends
 with three more numbers than there are words, which unnest pairs with none."""
