@@ -119,6 +119,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._streams_lock = threading.Lock()
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
         self._common_words: tuple[dict[str, list[str]], float] = ({}, -math.inf)
+        self._crowded_streams: dict[tuple[str, str, tuple[str, ...]], float] = {}
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._job_listeners: list[Callable[[], None]] = []
         self._listener: threading.Thread | None = None
@@ -797,13 +798,29 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         sql, params = _filter_sql(kind, where)
         vector = np.frombuffer(query, dtype=np.float32)
         assert vector.shape[0] == dim
-        nearest, nearest_params = _nearest_sql(kind, sql, params, vector, limit, exact)
+        crowded = self._crowded(kind, where)
+        nearest, nearest_params = _nearest_sql(
+            kind, where, sql, params, vector, limit, exact=exact, crowded=crowded
+        )
         rows = self._rows(
-            f"SELECT item_id, 1 - distance AS similarity FROM ({nearest}) nearest"
+            f"SELECT item_id, 1 - distance AS similarity, streamed FROM ({nearest}) nearest"
             " ORDER BY distance, item_id",
             nearest_params,
         )
+        self._remember_crowded(kind, where, [r["streamed"] for r in rows[:1]])
         return [(r["item_id"], float(r["similarity"])) for r in rows]
+
+    def _crowded(self, kind: str, where: ItemFilter) -> bool:
+        """Whether the streams `where` names were lately seen holding _EXACT_BELOW or more
+        vectors of `kind` (a search then need not count them again)."""
+        seen = self._crowded_streams.get(_streams_key(kind, where))
+        return seen is not None and time.monotonic() - seen < _TERM_COUNT_SECONDS
+
+    def _remember_crowded(self, kind: str, where: ItemFilter, counts: Sequence[int | None]) -> None:
+        if any(count is not None and count >= _EXACT_BELOW for count in counts):
+            if len(self._crowded_streams) >= _TERM_COUNT_ENTRIES:
+                self._crowded_streams.clear()
+            self._crowded_streams[_streams_key(kind, where)] = time.monotonic()
 
     def merge_text_index(self, pages: int) -> int:
         """Nothing to merge: PostgreSQL keeps its text indexes whole (autovacuum empties a
@@ -1477,11 +1494,19 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                     )
                 if vector is not None:
                     query = np.asarray(vector, dtype=np.float32)
-                    nearest, nearest_params = _nearest_sql(kind, sql, params, query, limit)
+                    nearest, nearest_params = _nearest_sql(
+                        kind,
+                        probe.where,
+                        sql,
+                        params,
+                        query,
+                        limit,
+                        crowded=self._crowded(kind, probe.where),
+                    )
                     vector_pieces.append(
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, 'vector' AS list,"
-                            " NULL::text AS term, NULL::bigint AS n, item_id::bigint AS id,"
+                            " NULL::text AS term, streamed AS n, item_id::bigint AS id,"
                             " distance::float8 AS score"
                             f" FROM ({nearest}) nearest WHERE 1 - distance >= %s",
                             [*nearest_params, probe.min_similarity],
@@ -1490,9 +1515,9 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         statements = [_with_items(half, tenant, kinds) for half in halves if half]
         if not statements:
             return Candidates({}, {}, {}, lambda kind, ids: [])
-        return self._candidates(self._rows_at_once(statements))
+        return self._candidates(self._rows_at_once(statements), probes)
 
-    def _candidates(self, rows: list[Row]) -> Candidates:
+    def _candidates(self, rows: list[Row], probes: Sequence[Probe]) -> Candidates:
         text: dict[tuple[int, str], list[tuple[int, float]]] = {}
         nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
         items: dict[tuple[str, int], Row] = {}
@@ -1503,6 +1528,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 items[(kind, row["id"])] = row
             elif listed == "vector":
                 nearest.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
+                self._remember_crowded(kind, probes[row["probe"]].where, [row["n"]])
             elif row["term"] is not None:
                 counted.setdefault(kind, []).append((row["term"], row["n"]))
             else:
@@ -1942,20 +1968,29 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
 
 def _nearest_sql(
     kind: str,
+    where: ItemFilter,
     where_sql: str,
     where_params: list[Any],
     vector: np.ndarray,
     limit: int,
+    *,
     exact: bool = False,
+    crowded: bool = False,
 ) -> tuple[str, list[Any]]:
     """The `limit` items of `kind` passing the filter whose vectors are nearest to
-    `vector` (item_id and cosine distance, in no set order), and its parameters.
+    `vector` (item_id, cosine distance and `streamed`, in no set order), and its
+    parameters.
 
-    While the database holds fewer than _EXACT_BELOW vectors of the kind (as its HNSW
-    index last counted them), or with `exact`, every vector of the tenant's kind is
-    scored: at that size it costs a few milliseconds, and finds the true nearest, which
-    the graph over near-random vectors often misses. Past it, pgvector's HNSW index of the
-    dimension walks them nearest first."""
+    Every vector is scored, and the true nearest found, where that costs a few
+    milliseconds: with `exact`; where the streams `where` names hold fewer than
+    _EXACT_BELOW vectors of the kind (counted here, up to that many, unless `crowded` says
+    they were lately seen holding more; the count is each row's `streamed`, None where not
+    counted); or where the database holds fewer than _EXACT_BELOW vectors of the kind (as
+    its HNSW index last counted them). Otherwise pgvector's HNSW index of the dimension
+    walks them nearest first, which over near-random vectors often misses the true
+    nearest, and for a stream that holds few of the kind's vectors walks far: a context on
+    a stream of 200 items beside one of a million read some 150,000 buffers per kind while
+    its iterative scan looked for vectors that pass the filter."""
     dim = int(vector.shape[0])
     table = _KINDS[kind].table
     tenant = where_params[0]  # _filter_sql's first clause names the tenant
@@ -1966,26 +2001,85 @@ def _nearest_sql(
     # planner misjudged how many rows pass and scored every fact's vector through a scan
     # (27 ms at 100k items, against 2 ms through the graph).
     passes = f"EXISTS (SELECT FROM {table} x WHERE x.id = {{}}.item_id AND {where_sql} OFFSET 0)"
-    # Sorted whole, then filtered lazily: only the nearest few are looked up.
-    scan = (
-        f"SELECT item_id, distance FROM (SELECT * FROM (SELECT v.item_id, {distance} FROM"
-        f" {vectors} OFFSET 0) every ORDER BY distance) ordered"
-        f" WHERE {passes.format('ordered')} LIMIT %s"
-    )
-    scan_params = [vector, tenant, *where_params, limit]
+
+    def scan(source: str = "", source_params: Sequence[Any] = ()) -> tuple[str, list[Any]]:
+        """Every vector of `source` (rows of item_id and distance; by default, all of the
+        tenant's kind) sorted whole, then filtered lazily: only the nearest few are looked
+        up."""
+        if not source:
+            source, source_params = f"SELECT v.item_id, {distance} FROM {vectors}", [vector, tenant]
+        return (
+            f"SELECT item_id, distance FROM (SELECT * FROM ({source} OFFSET 0) every"
+            f" ORDER BY distance) ordered WHERE {passes.format('ordered')} LIMIT %s"
+        ), [*source_params, *where_params, limit]
+
     if exact:
-        return scan, scan_params
+        everything, params = scan()
+        return f"SELECT *, NULL::bigint AS streamed FROM ({everything}) exact", params
     small = (
         f"coalesce((SELECT reltuples FROM pg_class WHERE oid"
         f" = to_regclass('vectors_hnsw_{dim}_{kind}')), 0) < {_EXACT_BELOW}"
     )
     graph = (
         f"SELECT v.item_id, {distance} FROM {vectors} AND {passes.format('v')}"
-        f" AND NOT {small} ORDER BY distance LIMIT %s"
+        f" AND NOT {small} AND NOT {{few}} ORDER BY distance LIMIT %s"
     )
     graph_params = [vector, tenant, *where_params, limit]
-    sql = f"({graph}) UNION ALL (SELECT * FROM ({scan}) exact WHERE {small})"
-    return sql, [*graph_params, *scan_params]
+    everything, everything_params = scan()
+    branches = f"({graph}) UNION ALL (SELECT * FROM ({everything}) exact WHERE {small}"
+    if where.streams is None:
+        sql = f"{branches.format(few='false')})"
+        return f"SELECT *, NULL::bigint AS streamed FROM ({sql}) found", [
+            *graph_params,
+            *everything_params,
+        ]
+    streams = list(where.streams)
+    # Only vectors of the named streams are scored (records filed there by a link too),
+    # each found through an index: an OR of the two made the planner read every vector.
+    in_streams = f"SELECT {{}} FROM {vectors} AND v.stream = ANY(%s)"
+    linked = (
+        f"SELECT {{}} FROM record_streams l JOIN vectors v ON v.kind = '{kind}'"
+        f" AND v.item_id = l.record_id AND v.dim = {dim} AND v.tenant = l.tenant"
+        " WHERE l.tenant = %s AND l.stream = ANY(%s)"
+    )
+    # Counted from the index alone: the dimension is in no index on the streams.
+    counted = (
+        f"SELECT 1 FROM (SELECT 1 FROM vectors v WHERE v.kind = '{kind}' AND v.tenant = %s"
+        f" AND v.stream = ANY(%s) LIMIT {_EXACT_BELOW}) home"
+    )
+    # In the order of the index on streams, and no more than counted: a generic plan takes
+    # the streams for most of the table (the busy one is) and chose to read all of it.
+    source = (
+        f"{in_streams.format(f'v.item_id, {distance}')} ORDER BY v.stream, v.id"
+        f" LIMIT {_EXACT_BELOW}"
+    )
+    count_params: list[Any] = [tenant, streams]
+    source_params: list[Any] = [vector, tenant, streams]
+    if kind == "record":
+        counted += f" UNION ALL SELECT 1 FROM ({linked.format('1')} LIMIT {_EXACT_BELOW}) filed"
+        source = f"({source}) UNION ({linked.format(f'v.item_id, {distance}')})"
+        count_params += [tenant, streams]
+        source_params += [vector, tenant, streams]
+    streams_only, streams_params = scan(source, source_params)
+    few = f"coalesce((SELECT n FROM streamed) < {_EXACT_BELOW}, false)"
+    sql = (
+        "WITH streamed AS MATERIALIZED (SELECT CASE WHEN %s THEN NULL ELSE"
+        f" (SELECT count(*) FROM ({counted}) counted) END AS n)"
+        f" SELECT *, (SELECT n FROM streamed) AS streamed FROM ("
+        f"{branches.format(few=few)} AND NOT {few})"
+        f" UNION ALL (SELECT * FROM ({streams_only}) exact_within WHERE {few})) found"
+    )
+    return sql, [
+        crowded,
+        *count_params,
+        *graph_params,
+        *everything_params,
+        *streams_params,
+    ]
+
+
+def _streams_key(kind: str, where: ItemFilter) -> tuple[str, str, tuple[str, ...]]:
+    return (where.tenant, kind, tuple(sorted(where.streams or ())))
 
 
 def _with_items(
