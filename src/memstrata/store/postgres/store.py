@@ -2033,33 +2033,9 @@ def _nearest_sql(
             *graph_params,
             *everything_params,
         ]
-    streams = list(where.streams)
-    # Only vectors of the named streams are scored (records filed there by a link too),
-    # each found through an index: an OR of the two made the planner read every vector.
-    in_streams = f"SELECT {{}} FROM {vectors} AND v.stream = ANY(%s)"
-    linked = (
-        f"SELECT {{}} FROM record_streams l JOIN vectors v ON v.kind = '{kind}'"
-        f" AND v.item_id = l.record_id AND v.dim = {dim} AND v.tenant = l.tenant"
-        " WHERE l.tenant = %s AND l.stream = ANY(%s)"
+    counted, count_params, source, source_params = _streams_vectors(
+        kind, dim, tenant, list(where.streams), vector
     )
-    # Counted from the index alone: the dimension is in no index on the streams.
-    counted = (
-        f"SELECT 1 FROM (SELECT 1 FROM vectors v WHERE v.kind = '{kind}' AND v.tenant = %s"
-        f" AND v.stream = ANY(%s) LIMIT {_EXACT_BELOW}) home"
-    )
-    # In the order of the index on streams, and no more than counted: a generic plan takes
-    # the streams for most of the table (the busy one is) and chose to read all of it.
-    source = (
-        f"{in_streams.format(f'v.item_id, {distance}')} ORDER BY v.stream, v.id"
-        f" LIMIT {_EXACT_BELOW}"
-    )
-    count_params: list[Any] = [tenant, streams]
-    source_params: list[Any] = [vector, tenant, streams]
-    if kind == "record":
-        counted += f" UNION ALL SELECT 1 FROM ({linked.format('1')} LIMIT {_EXACT_BELOW}) filed"
-        source = f"({source}) UNION ({linked.format(f'v.item_id, {distance}')})"
-        count_params += [tenant, streams]
-        source_params += [vector, tenant, streams]
     streams_only, streams_params = scan(source, source_params)
     few = f"coalesce((SELECT n FROM streamed) < {_EXACT_BELOW}, false)"
     sql = (
@@ -2076,6 +2052,41 @@ def _nearest_sql(
         *everything_params,
         *streams_params,
     ]
+
+
+def _streams_vectors(
+    kind: str, dim: int, tenant: str, streams: list[str], vector: np.ndarray
+) -> tuple[str, list[Any], str, list[Any]]:
+    """The vectors of `kind` in `streams` (records filed there by a link too): a statement
+    whose rows count them, up to _EXACT_BELOW, and one of their item_id and distance to
+    `vector`, each with its parameters. Each part is read through an index: an OR of the
+    streams and the links made the planner read every vector."""
+    vectors = f"vectors v WHERE v.kind = '{kind}' AND v.dim = {dim} AND v.tenant = %s"
+    distance = f"(v.embedding::vector({dim})) <=> %s::vector({dim}) AS distance"
+    linked = (
+        f"SELECT {{}} FROM record_streams l JOIN vectors v ON v.kind = '{kind}'"
+        f" AND v.item_id = l.record_id AND v.dim = {dim} AND v.tenant = l.tenant"
+        " WHERE l.tenant = %s AND l.stream = ANY(%s)"
+    )
+    # Counted from the index alone: the dimension is in no index on the streams.
+    counted = (
+        f"SELECT 1 FROM (SELECT 1 FROM vectors v WHERE v.kind = '{kind}' AND v.tenant = %s"
+        f" AND v.stream = ANY(%s) LIMIT {_EXACT_BELOW}) home"
+    )
+    # In the order of the index on streams, and no more than counted: a generic plan takes
+    # the streams for most of the table (the busy one is) and chose to read all of it.
+    source = (
+        f"SELECT v.item_id, {distance} FROM {vectors} AND v.stream = ANY(%s)"
+        f" ORDER BY v.stream, v.id LIMIT {_EXACT_BELOW}"
+    )
+    count_params: list[Any] = [tenant, streams]
+    source_params: list[Any] = [vector, tenant, streams]
+    if kind == "record":
+        counted += f" UNION ALL SELECT 1 FROM ({linked.format('1')} LIMIT {_EXACT_BELOW}) filed"
+        source = f"({source}) UNION ({linked.format(f'v.item_id, {distance}')})"
+        count_params += [tenant, streams]
+        source_params += [vector, tenant, streams]
+    return counted, count_params, source, source_params
 
 
 def _streams_key(kind: str, where: ItemFilter) -> tuple[str, str, tuple[str, ...]]:
