@@ -4,14 +4,17 @@ context makes.
 
     python benchmarks/postgres.py --url postgresql://user:pw@127.0.0.1:5432/postgres
         [--sizes 10000 100000 1000000] [--queries 200] [--dir DIR] [--server-pid PID]
-        [--http] [--http-workers 2] [--requests 1000] [--clients 8]
+        [--backends sqlite postgres] [--http] [--http-workers 2] [--requests 1000]
+        [--clients 8]
 
 --url names a server whose role may create databases. Each size's SQLite store is made as
 benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) and kept in
 --dir; PostgreSQL gets the same rows through `memstrata migrate`'s bulk copy, into a
 database kept on the server (memstrata_bench_<size>). Each measurement runs in a fresh
 process on a copy, so the busy turns it adds do not pile up between runs. With
---server-pid (the postmaster's), the server's CPU per context is shown too.
+--server-pid (the postmaster's), the server's CPU per context is shown too. --backends
+postgres measures PostgreSQL alone (the SQLite store is still made or kept: it is the
+copy's source), to compare two versions of the code run after run at the same load.
 
 --http adds benchmarks/http_load.py's load on each backend: `serve --workers 2` over a
 fresh memory (a new SQLite file; a new database on the server) seeded alike, with
@@ -290,6 +293,13 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
+    parser.add_argument(
+        "--backends",
+        nargs="+",
+        choices=["sqlite", "postgres"],
+        default=["sqlite", "postgres"],
+        help="the backends measured (both: side by side)",
+    )
     parser.add_argument("--http", action="store_true", help="also run the HTTP load")
     parser.add_argument("--http-workers", type=int, default=2, help="serve processes")
     parser.add_argument("--requests", type=int, default=1000, help="HTTP requests")
@@ -325,6 +335,8 @@ def main() -> None:
             ("sqlite", path, sqlite_fill),
             ("postgres", url, postgres_fill),
         ):
+            if backend not in args.backends:
+                continue
             pid = args.server_pid if backend == "postgres" else None
             result = measure_apart(backend, location, args.url, args.queries, pid)
             table.add_row(

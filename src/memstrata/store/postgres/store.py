@@ -13,6 +13,7 @@ a connection from the pool and commits on its own.
 import contextvars
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -117,6 +118,8 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._streams: set[tuple[str, str]] = set()
         self._streams_lock = threading.Lock()
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
+        self._common_words: tuple[dict[str, list[str]], float] = ({}, -math.inf)
+        self._crowded_streams: dict[tuple[str, str, tuple[str, ...]], float] = {}
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._job_listeners: list[Callable[[], None]] = []
         self._listener: threading.Thread | None = None
@@ -795,13 +798,29 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         sql, params = _filter_sql(kind, where)
         vector = np.frombuffer(query, dtype=np.float32)
         assert vector.shape[0] == dim
-        nearest, nearest_params = _nearest_sql(kind, sql, params, vector, limit, exact)
+        crowded = self._crowded(kind, where)
+        nearest, nearest_params = _nearest_sql(
+            kind, where, sql, params, vector, limit, exact=exact, crowded=crowded
+        )
         rows = self._rows(
-            f"SELECT item_id, 1 - distance AS similarity FROM ({nearest}) nearest"
+            f"SELECT item_id, 1 - distance AS similarity, streamed FROM ({nearest}) nearest"
             " ORDER BY distance, item_id",
             nearest_params,
         )
+        self._remember_crowded(kind, where, [r["streamed"] for r in rows[:1]])
         return [(r["item_id"], float(r["similarity"])) for r in rows]
+
+    def _crowded(self, kind: str, where: ItemFilter) -> bool:
+        """Whether the streams `where` names were lately seen holding _EXACT_BELOW or more
+        vectors of `kind` (a search then need not count them again)."""
+        seen = self._crowded_streams.get(_streams_key(kind, where))
+        return seen is not None and time.monotonic() - seen < _TERM_COUNT_SECONDS
+
+    def _remember_crowded(self, kind: str, where: ItemFilter, counts: Sequence[int | None]) -> None:
+        if any(count is not None and count >= _EXACT_BELOW for count in counts):
+            if len(self._crowded_streams) >= _TERM_COUNT_ENTRIES:
+                self._crowded_streams.clear()
+            self._crowded_streams[_streams_key(kind, where)] = time.monotonic()
 
     def merge_text_index(self, pages: int) -> int:
         """Nothing to merge: PostgreSQL keeps its text indexes whole (autovacuum empties a
@@ -1431,9 +1450,10 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if not asked:
             return []
         known = self._known_counts(kind, asked)
+        common = self._common_words_of(kind)
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            _ranked_matches(_KINDS[kind], sql), [asked, known, *params, *params, limit]
+            _ranked_matches(_KINDS[kind], sql), [common, asked, known, *params, *params, limit]
         )
         self._remember_counts(kind, [(r["term"], r["n"]) for r in rows if r["term"] is not None])
         hits = [(r["id"], float(r["rank"])) for r in rows if r["term"] is None]
@@ -1463,21 +1483,30 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 sql, params = _filter_sql(kind, probe.where)
                 if asked:
                     known = self._known_counts(kind, asked)
+                    common = self._common_words_of(kind)
                     text_pieces.append(
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, 'text' AS list,"
                             " term::text, n::bigint, id::bigint, rank::float8 AS score"
                             f" FROM ({_ranked_matches(_KINDS[kind], sql)}) found",
-                            [asked, known, *params, *params, limit],
+                            [common, asked, known, *params, *params, limit],
                         )
                     )
                 if vector is not None:
                     query = np.asarray(vector, dtype=np.float32)
-                    nearest, nearest_params = _nearest_sql(kind, sql, params, query, limit)
+                    nearest, nearest_params = _nearest_sql(
+                        kind,
+                        probe.where,
+                        sql,
+                        params,
+                        query,
+                        limit,
+                        crowded=self._crowded(kind, probe.where),
+                    )
                     vector_pieces.append(
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, 'vector' AS list,"
-                            " NULL::text AS term, NULL::bigint AS n, item_id::bigint AS id,"
+                            " NULL::text AS term, streamed AS n, item_id::bigint AS id,"
                             " distance::float8 AS score"
                             f" FROM ({nearest}) nearest WHERE 1 - distance >= %s",
                             [*nearest_params, probe.min_similarity],
@@ -1486,9 +1515,9 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         statements = [_with_items(half, tenant, kinds) for half in halves if half]
         if not statements:
             return Candidates({}, {}, {}, lambda kind, ids: [])
-        return self._candidates(self._rows_at_once(statements))
+        return self._candidates(self._rows_at_once(statements), probes)
 
-    def _candidates(self, rows: list[Row]) -> Candidates:
+    def _candidates(self, rows: list[Row], probes: Sequence[Probe]) -> Candidates:
         text: dict[tuple[int, str], list[tuple[int, float]]] = {}
         nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
         items: dict[tuple[str, int], Row] = {}
@@ -1499,6 +1528,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 items[(kind, row["id"])] = row
             elif listed == "vector":
                 nearest.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
+                self._remember_crowded(kind, probes[row["probe"]].where, [row["n"]])
             elif row["term"] is not None:
                 counted.setdefault(kind, []).append((row["term"], row["n"]))
             else:
@@ -1531,6 +1561,20 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             fresh = known is not None and now - known[1] < _TERM_COUNT_SECONDS
             counts.append(known[0] if fresh and known is not None else None)
         return counts
+
+    def _common_words_of(self, kind: str) -> list[str]:
+        """The words (as the kind's index holds them) that its table's statistics count
+        far more often than _SCORED: a search takes such a word to match more than that
+        without counting. Read from pg_stats for every kind at once, and kept a minute: the
+        statistics change only when the table is analyzed, and reading them in every search
+        (a thousand words a table, turned from pg_stats' untyped array into text) took
+        half a millisecond of the server's time per kind."""
+        words, read_at = self._common_words
+        if time.monotonic() - read_at >= _TERM_COUNT_SECONDS:
+            rows = self._rows(_COMMON_WORDS, ([spec.table for spec in _KINDS.values()],))
+            words = {row["tablename"]: row["words"] or [] for row in rows}
+            self._common_words = (words, time.monotonic())
+        return words.get(_KINDS[kind].table, [])
 
     def _remember_counts(self, kind: str, counted: Sequence[tuple[str, int]]) -> None:
         if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
@@ -1775,6 +1819,18 @@ _KINDS = {
     ),
 }
 
+_COMMON_WORDS = (
+    "SELECT s.tablename, array_agg(u.word) FILTER (WHERE u.freq * greatest("
+    f"pg_stat_get_live_tuples(c.oid), c.reltuples) > {2 * (_SCORED + 1)}) AS words"
+    " FROM pg_stats s JOIN pg_class c ON c.oid = to_regclass(quote_ident(s.tablename)),"
+    " unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(word, freq)"
+    " WHERE s.schemaname = current_schema() AND s.tablename = ANY(%s)"
+    " AND s.attname = 'search' AND u.word IS NOT NULL GROUP BY s.tablename"
+)
+"""Each table's words that its statistics count in more than 2 * (_SCORED + 1) rows (the
+table's rows estimated as _ranked_matches estimates them); the frequencies' array ends
+with three more numbers than there are words, which unnest pairs with none."""
+
 _UNEMBEDDED = (
     "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
     " || E'\\n' || t.assistant_text AS text"
@@ -1844,8 +1900,9 @@ def _record_row(record: NewRecord, recorded: datetime) -> tuple[Any, ...]:
 
 
 def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
-    """Full-text search in one statement. Its parameters: the terms, their known match
-    counts (None: count here, up to _SCORED + 1), the filter's parameters twice, the limit.
+    """Full-text search in one statement. Its parameters: the kind's common words, the
+    terms, their known match counts (None: count here, up to _SCORED + 1), the filter's
+    parameters twice, the limit.
 
     The terms are taken rarest first (ties by code point, as Python sorts them) while their
     matches stay within _SCORED; the first is always taken. When even it matches more, the
@@ -1871,21 +1928,17 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
         f" FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c)) ELSE {estimate} END)"
     )
     # A word the statistics count among the column's most common, far more often than
-    # _SCORED, is taken to match more than _SCORED rows without counting them: counting
-    # reads the word's whole posting list (25,000 rows, 12 ms, at a million items). A
-    # memory too small to hold such a word is counted exactly, as before.
+    # _SCORED (the first parameter: PostgresStore._common_words_of), is taken to match
+    # more than _SCORED rows without counting them: counting reads the word's whole
+    # posting list (25,000 rows, 12 ms, at a million items). A memory too small to hold
+    # such a word is counted exactly, as before.
     common = (
-        f"(SELECT s.freqs[array_position(s.elems, w.lexemes[1])] * {estimate}"
-        f" > {2 * (_SCORED + 1)} FROM stats s,"
+        "(SELECT w.lexemes[1] = ANY(%s::text[]) FROM"
         f" (SELECT tsvector_to_array(to_tsvector('{spec.config}', term)) AS lexemes) w"
         " WHERE cardinality(w.lexemes) = 1)"
     )
     return f"""
-        WITH stats AS MATERIALIZED (
-            SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
-            FROM pg_stats WHERE schemaname = current_schema() AND tablename = '{spec.table}'
-            AND attname = 'search'
-        ), asked AS MATERIALIZED (
+        WITH asked AS MATERIALIZED (
             SELECT term, known IS NULL AS counted, coalesce(known,
                 CASE WHEN {common} THEN {_SCORED + 1} ELSE (SELECT count(*) FROM (SELECT 1
                 FROM {spec.table} WHERE search @@ {phrase} LIMIT {_SCORED + 1}) m) END
@@ -1915,20 +1968,29 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
 
 def _nearest_sql(
     kind: str,
+    where: ItemFilter,
     where_sql: str,
     where_params: list[Any],
     vector: np.ndarray,
     limit: int,
+    *,
     exact: bool = False,
+    crowded: bool = False,
 ) -> tuple[str, list[Any]]:
     """The `limit` items of `kind` passing the filter whose vectors are nearest to
-    `vector` (item_id and cosine distance, in no set order), and its parameters.
+    `vector` (item_id, cosine distance and `streamed`, in no set order), and its
+    parameters.
 
-    While the database holds fewer than _EXACT_BELOW vectors of the kind (as its HNSW
-    index last counted them), or with `exact`, every vector of the tenant's kind is
-    scored: at that size it costs a few milliseconds, and finds the true nearest, which
-    the graph over near-random vectors often misses. Past it, pgvector's HNSW index of the
-    dimension walks them nearest first."""
+    Every vector is scored, and the true nearest found, where that costs a few
+    milliseconds: with `exact`; where the streams `where` names hold fewer than
+    _EXACT_BELOW vectors of the kind (counted here, up to that many, unless `crowded` says
+    they were lately seen holding more; the count is each row's `streamed`, None where not
+    counted); or where the database holds fewer than _EXACT_BELOW vectors of the kind (as
+    its HNSW index last counted them). Otherwise pgvector's HNSW index of the dimension
+    walks them nearest first, which over near-random vectors often misses the true
+    nearest, and for a stream that holds few of the kind's vectors walks far: a context on
+    a stream of 200 items beside one of a million read some 150,000 buffers per kind while
+    its iterative scan looked for vectors that pass the filter."""
     dim = int(vector.shape[0])
     table = _KINDS[kind].table
     tenant = where_params[0]  # _filter_sql's first clause names the tenant
@@ -1939,26 +2001,96 @@ def _nearest_sql(
     # planner misjudged how many rows pass and scored every fact's vector through a scan
     # (27 ms at 100k items, against 2 ms through the graph).
     passes = f"EXISTS (SELECT FROM {table} x WHERE x.id = {{}}.item_id AND {where_sql} OFFSET 0)"
-    # Sorted whole, then filtered lazily: only the nearest few are looked up.
-    scan = (
-        f"SELECT item_id, distance FROM (SELECT * FROM (SELECT v.item_id, {distance} FROM"
-        f" {vectors} OFFSET 0) every ORDER BY distance) ordered"
-        f" WHERE {passes.format('ordered')} LIMIT %s"
-    )
-    scan_params = [vector, tenant, *where_params, limit]
+
+    def scan(source: str = "", source_params: Sequence[Any] = ()) -> tuple[str, list[Any]]:
+        """Every vector of `source` (rows of item_id and distance; by default, all of the
+        tenant's kind) sorted whole, then filtered lazily: only the nearest few are looked
+        up."""
+        if not source:
+            source, source_params = f"SELECT v.item_id, {distance} FROM {vectors}", [vector, tenant]
+        return (
+            f"SELECT item_id, distance FROM (SELECT * FROM ({source} OFFSET 0) every"
+            f" ORDER BY distance) ordered WHERE {passes.format('ordered')} LIMIT %s"
+        ), [*source_params, *where_params, limit]
+
     if exact:
-        return scan, scan_params
+        everything, params = scan()
+        return f"SELECT *, NULL::bigint AS streamed FROM ({everything}) exact", params
     small = (
         f"coalesce((SELECT reltuples FROM pg_class WHERE oid"
         f" = to_regclass('vectors_hnsw_{dim}_{kind}')), 0) < {_EXACT_BELOW}"
     )
     graph = (
         f"SELECT v.item_id, {distance} FROM {vectors} AND {passes.format('v')}"
-        f" AND NOT {small} ORDER BY distance LIMIT %s"
+        f" AND NOT {small} AND NOT {{few}} ORDER BY distance LIMIT %s"
     )
     graph_params = [vector, tenant, *where_params, limit]
-    sql = f"({graph}) UNION ALL (SELECT * FROM ({scan}) exact WHERE {small})"
-    return sql, [*graph_params, *scan_params]
+    everything, everything_params = scan()
+    branches = f"({graph}) UNION ALL (SELECT * FROM ({everything}) exact WHERE {small}"
+    if where.streams is None:
+        sql = f"{branches.format(few='false')})"
+        return f"SELECT *, NULL::bigint AS streamed FROM ({sql}) found", [
+            *graph_params,
+            *everything_params,
+        ]
+    counted, count_params, source, source_params = _streams_vectors(
+        kind, dim, tenant, list(where.streams), vector
+    )
+    streams_only, streams_params = scan(source, source_params)
+    few = f"coalesce((SELECT n FROM streamed) < {_EXACT_BELOW}, false)"
+    sql = (
+        "WITH streamed AS MATERIALIZED (SELECT CASE WHEN %s THEN NULL ELSE"
+        f" (SELECT count(*) FROM ({counted}) counted) END AS n)"
+        f" SELECT *, (SELECT n FROM streamed) AS streamed FROM ("
+        f"{branches.format(few=few)} AND NOT {few})"
+        f" UNION ALL (SELECT * FROM ({streams_only}) exact_within WHERE {few})) found"
+    )
+    return sql, [
+        crowded,
+        *count_params,
+        *graph_params,
+        *everything_params,
+        *streams_params,
+    ]
+
+
+def _streams_vectors(
+    kind: str, dim: int, tenant: str, streams: list[str], vector: np.ndarray
+) -> tuple[str, list[Any], str, list[Any]]:
+    """The vectors of `kind` in `streams` (records filed there by a link too): a statement
+    whose rows count them, up to _EXACT_BELOW, and one of their item_id and distance to
+    `vector`, each with its parameters. Each part is read through an index: an OR of the
+    streams and the links made the planner read every vector."""
+    vectors = f"vectors v WHERE v.kind = '{kind}' AND v.dim = {dim} AND v.tenant = %s"
+    distance = f"(v.embedding::vector({dim})) <=> %s::vector({dim}) AS distance"
+    linked = (
+        f"SELECT {{}} FROM record_streams l JOIN vectors v ON v.kind = '{kind}'"
+        f" AND v.item_id = l.record_id AND v.dim = {dim} AND v.tenant = l.tenant"
+        " WHERE l.tenant = %s AND l.stream = ANY(%s)"
+    )
+    # Counted from the index alone: the dimension is in no index on the streams.
+    counted = (
+        f"SELECT 1 FROM (SELECT 1 FROM vectors v WHERE v.kind = '{kind}' AND v.tenant = %s"
+        f" AND v.stream = ANY(%s) LIMIT {_EXACT_BELOW}) home"
+    )
+    # In the order of the index on streams, and no more than counted: a generic plan takes
+    # the streams for most of the table (the busy one is) and chose to read all of it.
+    source = (
+        f"SELECT v.item_id, {distance} FROM {vectors} AND v.stream = ANY(%s)"
+        f" ORDER BY v.stream, v.id LIMIT {_EXACT_BELOW}"
+    )
+    count_params: list[Any] = [tenant, streams]
+    source_params: list[Any] = [vector, tenant, streams]
+    if kind == "record":
+        counted += f" UNION ALL SELECT 1 FROM ({linked.format('1')} LIMIT {_EXACT_BELOW}) filed"
+        source = f"({source}) UNION ({linked.format(f'v.item_id, {distance}')})"
+        count_params += [tenant, streams]
+        source_params += [vector, tenant, streams]
+    return counted, count_params, source, source_params
+
+
+def _streams_key(kind: str, where: ItemFilter) -> tuple[str, str, tuple[str, ...]]:
+    return (where.tenant, kind, tuple(sorted(where.streams or ())))
 
 
 def _with_items(
