@@ -35,11 +35,15 @@ _TITLE = r"(?:dr|mr|mrs|ms|mx|prof)"
 # Words that open a repair without saying what it is.
 # Sounds that open a reply without saying anything: "Ha, no — Oasis".
 _INTERJECTION = r"(?:(?:ha)+|lol|hmm+|um+|uh+|well|ah|oh)\s*[,!.]*\s*"
+_NO_LONGER_SO = (
+    r"that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
+)
+"""What says a claim is out of date, or never was so: "That was last year", "I wish"."""
 _LEAD_RE = re.compile(
     rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
-    r"|that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
+    rf"|{_NO_LONGER_SO}"
     r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?"
     r"|(?:i\s+)?used\s+to(?=[\s.!]*$)|typo|autocorrect"
     r"|(?:so\s+)?(?:close|almost|nearly)(?:\s+but\s+no)?(?=\s*[-–—,!.:]))\b"
@@ -109,7 +113,7 @@ _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
     rf"^\s*(?:{_INTERJECTION})?(?:(?:wait|sorry|hold\s+on|oh)\b[\s,.!—–-]*)*"
     r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to"
-    r"|that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
+    rf"|{_NO_LONGER_SO}"
     r"|(?:so\s+)?(?:close|almost|nearly)(?=\s*[-–—,!.:]))\b",
     _I,
 )
@@ -184,8 +188,7 @@ _OLD_ONE_RE = re.compile(
 # After a denial, "I left for Meta" or "we moved to Leeds" names what the claim should say.
 _WENT_TO_RE = re.compile(
     r"^(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:left\s+(?:for|to\s+join)|moved\s+(?:over\s+)?to"
-    r"|transferred\s+to"
-    r"|went\s+(?:over\s+)?to|joined|jumped\s+ship\s+to)\s+"
+    r"|went\s+(?:over\s+)?to|transferred\s+to|joined|jumped\s+ship\s+to)\s+"
     rf"(?P<new>{_NAME_WORDS})(?:\s+(?:in|last|this|a|two|three|back|after)\b.*)?$",
     _I,
 )

@@ -392,7 +392,7 @@ _CAREER_RE = re.compile(rf"^(?:[\w-]+\s+){{0,2}}?(?:{CAREER_FIELDS})$", _I)
 def career(raw: str, clause: Clause) -> Value | None:
     """A line of work: "data engineering", "nursing"; not a place or a tool."""
     shown = _cut(raw)
-    if not _CAREER_RE.match(shown) or shown[:1].isupper() and not shown.isupper():
+    if not _CAREER_RE.match(shown) or (shown[:1].isupper() and not shown.isupper()):
         return None
     return Value(shown.lower(), shown.lower())
 
