@@ -222,6 +222,8 @@ def test_birthday_resolves_against_the_turn():
         "I was a kid in London.",
         "I'm at the airport now.",  # where the speaker is, not who employs them
         "I'm senior enough.",
+        "I got into Minecraft during lockdown.",  # a hobby taken up, not a school
+        "I got into Python last year.",
     ],
 )
 def test_not_facts(text):

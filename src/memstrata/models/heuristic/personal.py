@@ -843,7 +843,8 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:for|on|to|at|as|in|with|every|daily)\b.*)?",
         (("I mostly use Procreate on an iPad Pro.", "uses:procreate", "procreate"),
          ("We use Shopify for the online store.", "uses:shopify", "shopify")), we=True),
-    Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|got|purchased"
+    Row("owns", r"(?:drives?|owns?|has|have|has\s+got|have\s+got|bought|purchased"
+                r"|got(?!\s+(?:into|in\s+to|up|over|back|out|through|on|off|around|away)\b)"
                 r"|leased?|rides?|just\s+bought|picked\s+up|is\s+driving|upgraded\s+to)\s+"
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
@@ -918,8 +919,10 @@ TABLE: tuple[Row, ...] = (
          ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
         (("I'm at uni in Leeds.", "home", "leeds"),)),
-    Row("school", r"got\s+(?:into|in\s+to|accepted\s+(?:to|into|at|by))\s+(?P<value>.+?)"
-                  r"(?:\s+(?:for|to|this|next|in|starting)\b.*)?",
+    # "Got into" a school by its kind ("I got into Minecraft" is a hobby); accepted anywhere.
+    Row("school", r"(?:got\s+(?:into|in\s+to)\s+(?=[^,]*\b(?:school|university|uni|college|academy"
+                  r"|conservatory|programme|program)\b)|got\s+accepted\s+(?:to|into|at|by)\s+)"
+                  r"(?P<value>.+?)(?:\s+(?:for|to|this|next|in|starting)\b.*)?",
         (("I got into nursing school!", "employer", "nursing school"),
          ("I got accepted to McGill for the fall.", "employer", "mcgill"))),
     Row("school", r"(?:stud(?:y|ies)|is\s+studying|is\s+a\s+student)\s+at\s+(?P<value>.+)",
