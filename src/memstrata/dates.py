@@ -1,8 +1,10 @@
 """Finding date phrases in a sentence and resolving them against the turn's own time.
 
 Only phrases that name a day are recognised ("March 27", "next Friday", "tomorrow",
-"in 3 days", "end of the month"); vague ones ("soon", "next week") are left alone because
-a wrong date pinned into every prompt is worse than none.
+"in 3 days", "end of the month", "yesterday", "last Friday", "two days ago"); vague ones
+("soon", "next week") are left alone because a wrong date pinned into every prompt is worse
+than none. A bare day ("Friday", "March 3") is read forward unless its sentence tells of
+the past ("I went hiking on Friday").
 """
 
 import calendar
@@ -51,10 +53,12 @@ DATE_RE = re.compile(
     rf"|(?:{_WEEKDAY},?\s+)?(?P<md>{MONTH_PATTERN}\s+{_DAY}(?!\d)(?:,?\s+\d{{4}})?)"
     rf"|(?:{_WEEKDAY},?\s+)?(?P<dm>{_DAY}\s+(?:of\s+)?{MONTH_PATTERN}(?:,?\s+\d{{4}})?)"
     r"|(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|today|tonight|eod)"
+    r"|(?P<past>(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night)"
+    rf"|(?P<ago>{_NUMBER}\s+(?:days?|weeks?)\s+ago)"
     r"|(?P<end>(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:day|week|month|quarter|year)"
     r"|eow|eom)"
     rf"|(?P<in>in\s+{_NUMBER}\s+(?:days?|weeks?|months?))"
-    rf"|(?P<wd>(?:(?:next|this|coming|this\s+coming)\s+)?{_WEEKDAY})"
+    rf"|(?P<wd>(?:(?:next|this|coming|this\s+coming|last|this\s+past|past)\s+)?{_WEEKDAY})"
     rf"|(?P<nth>the\s+\d{{1,2}}(?:st|nd|rd|th))(?=\s*$|\s*[.,;:!?)]|\s+{_AFTER_NTH}\b)"
     r")(?![\w-])",
     re.IGNORECASE,
@@ -63,6 +67,40 @@ _HAS_YEAR_RE = re.compile(r"\d{4}\s*$")
 LEAD_RE = re.compile(r"^(?:(?:on|by|for|to|until|till|before|the)\s+)+", re.I)
 """Words that may precede the date a clause ends with: "moved to the 3rd of May"."""
 _LEAD_KEEPING_THE_RE = re.compile(r"^(?:(?:on|by|for|to|until|till|before)\s+)+", re.I)
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?;]\s|\n")
+_PAST_VERB_RE = re.compile(
+    r"\b(?:was|were|did|had|went|got|came|saw|met|took|made|told|said|gave|found|bought|ran"
+    r"|began|left|felt|heard|ate|won|lost|spent|sent|wrote|drove|flew|held|paid|sold|became)\b"
+    r"|\b(?:i|we|he|she|they|you)\s+(?:\w+ly\s+|just\s+|also\s+|even\s+)?"
+    r"(?!(?:need|feed|proceed|succeed|exceed|speed)\b)\w{2,}ed\b",
+    re.IGNORECASE,
+)
+_AHEAD_RE = re.compile(
+    r"\b(?:will|shall|going|gonna|plan(?:s|ned|ning)?|can't\s+wait|looking\s+forward|next"
+    r"|coming|upcoming|hope|hoping|want|would|could|should|might|let's|booked|scheduled)\b"
+    r"|'ll\b|\b(?:am|is|are)\s+\w+ing\b|'(?:m|re|s)\s+\w+ing\b",
+    re.IGNORECASE,
+)
+# A day right after these words is a target or a state, whatever the tense around it:
+# "we moved it to Friday", "the demo is Friday".
+_TARGET_BEFORE_RE = re.compile(
+    r"\b(?:to|until|till|by|before|for|due|from|is|are|be|'s|'re)\s+(?:on\s+|the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def tells_of_the_past(text: str, at: int) -> bool:
+    """Whether the sentence around position `at` of `text` tells of something already done,
+    so that a bare day there ("on Friday", "March 3") lies behind the turn, not ahead."""
+    before = text[:at]
+    start = max((m.end() for m in _SENTENCE_END_RE.finditer(before)), default=0)
+    end_match = _SENTENCE_END_RE.search(text, at)
+    sentence = text[start : end_match.start() if end_match else len(text)]
+    if _TARGET_BEFORE_RE.search(text[start:at]) or _AHEAD_RE.search(sentence):
+        return False
+    return bool(_PAST_VERB_RE.search(sentence))
 
 
 @dataclass(frozen=True)
@@ -127,9 +165,14 @@ def _month_day(phrase: str, today: date) -> date | None:
         return None
 
 
-def _weekday(phrase: str, today: date) -> date:
+def _weekday(phrase: str, today: date, past: bool) -> date:
     words = phrase.lower().split()
     target = _WEEKDAYS.index(words[-1])
+    if len(words) > 1 and words[-2] in ("last", "past"):
+        # "last Friday" said on a Friday is a week ago, never today.
+        return today - timedelta(days=(today.weekday() - target - 1) % 7 + 1)
+    if past and len(words) == 1:
+        return today - timedelta(days=(today.weekday() - target) % 7)
     if words[0] == "next":
         # "next Friday" = the Friday of next (Monday-based) week: the common reading, and
         # never the day after tomorrow when said on a Wednesday.
@@ -162,8 +205,9 @@ def _in_n(phrase: str, today: date) -> date | None:
     return _dateparser(phrase, today + timedelta(days=1))
 
 
-def _resolve(match: re.Match[str], today: date) -> tuple[date | None, bool]:
-    """The day a DATE_RE match names, and whether it depended on `today`."""
+def _resolve(match: re.Match[str], today: date, past: bool) -> tuple[date | None, bool]:
+    """The day a DATE_RE match names, and whether it depended on `today`; `past` when its
+    sentence tells of what already happened, so a bare day lies behind."""
     kind = match.lastgroup or ""
     phrase = match.group(kind)
     if kind == "iso":
@@ -172,21 +216,35 @@ def _resolve(match: re.Match[str], today: date) -> tuple[date | None, bool]:
         except ValueError:
             return None, False
     if kind in ("md", "dm"):
-        day = _month_day(phrase, today) or _dateparser(phrase, today)
-        if day and not _HAS_YEAR_RE.search(phrase) and day < today:
-            day = _next_year(day)  # dateparser's future preference misses some forms
-        return day, not _HAS_YEAR_RE.search(phrase)
+        return _month_day_resolved(phrase, today, past), not _HAS_YEAR_RE.search(phrase)
     if kind == "rel":
         lower = phrase.lower()
         offset = 2 if "after" in lower else 1 if lower == "tomorrow" else 0
         return today + timedelta(days=offset), True
+    if kind == "past":
+        return today - timedelta(days=2 if "before" in phrase.lower() else 1), True
+    if kind == "ago":
+        count, unit, _ = phrase.lower().split()
+        number = int(count) if count.isdigit() else _NUMBER_WORDS[count]
+        return today - timedelta(days=number * (7 if unit.startswith("week") else 1)), True
     if kind == "end":
         return _end_of(phrase, today), True
     if kind == "in":
         return _in_n(phrase, today), True
     if kind == "nth":
         return _next_nth(int(re.sub(r"\D", "", phrase)), today), True
-    return _weekday(phrase, today), True
+    return _weekday(phrase, today, past), True
+
+
+def _month_day_resolved(phrase: str, today: date, past: bool) -> date | None:
+    day = _month_day(phrase, today) or _dateparser(phrase, today)
+    if day is None or _HAS_YEAR_RE.search(phrase):
+        return day
+    if past and day > today:
+        return _last_year(day)
+    if not past and day < today:
+        return _next_year(day)  # dateparser's future preference misses some forms
+    return day
 
 
 def _next_nth(number: int, today: date) -> date | None:
@@ -209,6 +267,13 @@ def _next_year(day: date) -> date:
         return day.replace(year=day.year + 1, day=28)
 
 
+def _last_year(day: date) -> date:
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:
+        return day.replace(year=day.year - 1, day=28)
+
+
 def find_dates(text: str, at: datetime) -> list[DateHit]:
     """Every day-naming phrase in `text`, resolved against `at`, in order."""
     return list(_dates_on(text, base_day(at)))
@@ -219,10 +284,20 @@ def find_dates(text: str, at: datetime) -> list[DateHit]:
 def _dates_on(text: str, today: date) -> tuple[DateHit, ...]:
     hits = []
     for match in DATE_RE.finditer(text):
-        day, relative = _resolve(match, today)
+        day, relative = _resolve(match, today, tells_of_the_past(text, match.start()))
         if day is not None:
             hits.append(DateHit(match.start(), match.end(), match.group(0), day, relative))
     return tuple(hits)
+
+
+def names_a_day_ahead(text: str) -> bool:
+    """Whether `text` names a day that may lie ahead (a plan or a deadline) rather than
+    only days behind ("yesterday", "last Friday", "two days ago")."""
+    for match in DATE_RE.finditer(text):
+        words = match.group(0).lower().split()
+        if match.lastgroup not in ("past", "ago") and "last" not in words and "past" not in words:
+            return True
+    return False
 
 
 def find_date(text: str, at: datetime) -> DateHit | None:

@@ -506,6 +506,38 @@ def test_dates_resolve_against_the_turn(phrase, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("yesterday", date(2026, 11, 4)),
+        ("the day before yesterday", date(2026, 11, 3)),
+        ("last night", date(2026, 11, 4)),
+        ("last Friday", date(2026, 10, 30)),
+        ("last Thursday", date(2026, 10, 29)),  # said on a Thursday: a week ago, not today
+        ("this past Monday", date(2026, 11, 2)),
+        ("two days ago", date(2026, 11, 3)),
+        ("3 weeks ago", date(2026, 10, 15)),
+        # A bare day in a sentence about what already happened lies behind the turn.
+        ("I went hiking on Friday.", date(2026, 10, 30)),
+        ("On Friday, I got great news.", date(2026, 10, 30)),
+        ("We finally finished the migration on Monday.", date(2026, 11, 2)),
+        ("I got married on June 5.", date(2026, 6, 5)),
+        ("We met on March 3", date(2026, 3, 3)),
+        # Plans, targets and states stay ahead, whatever verb came before.
+        ("We moved it to Friday.", date(2026, 11, 6)),
+        ("As we discussed, the demo is Friday.", date(2026, 11, 6)),
+        ("I'll go on Friday.", date(2026, 11, 6)),
+        ("We're having a party on Saturday.", date(2026, 11, 7)),
+        ("I am excited about Friday.", date(2026, 11, 6)),
+        ("We need it done on Friday.", date(2026, 11, 6)),
+        ("We meet on March 3", date(2027, 3, 3)),
+    ],
+)
+def test_days_behind_the_turn_resolve_backward(text, expected):
+    hit = find_date(text, AT)
+    assert hit is not None and hit.day == expected and hit.relative
+
+
+@pytest.mark.parametrize(
     "phrase",
     [
         "March 20",

@@ -68,6 +68,23 @@ def test_summary_keeps_what_matters_in_order():
     assert text.index("CI pipeline") < text.index("Postgres") < text.index("vendor")
 
 
+def test_summary_pins_days_behind_the_session_to_the_past():
+    digest = MODEL.summarize_session(
+        [turn("I passed the licence exam last Friday and we celebrated yesterday.")], 60
+    )
+    assert "last Friday (2026-10-30)" in digest.text
+    assert "yesterday (2026-11-04)" in digest.text
+
+
+def test_a_day_behind_is_no_schedule_worth_keeping_over_one_ahead():
+    session = [
+        turn("We watched a film at the cinema last Friday."),
+        turn("The contract renewal is on Friday."),
+    ]
+    digest = MODEL.summarize_session(session, 24)  # room for one of the two
+    assert "renewal" in digest.text and "film" not in digest.text
+
+
 def test_summary_open_items_are_also_in_the_text():
     digest = MODEL.summarize_session(SESSION, 200)
     assert digest.open_items

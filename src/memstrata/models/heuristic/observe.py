@@ -258,6 +258,8 @@ _DATE_GATE = _trie(
         "today",
         "tonight",
         "tomorrow",
+        "yesterday",
+        "last night",
         "eod",
         "eow",
         "eom",
@@ -393,6 +395,8 @@ _DATE_LEAD_CHARS = 16
 _DATE_LEADS = (
     "the ",
     "next ",
+    "last ",
+    "past ",
     "this ",
     "coming ",
     "in ",

@@ -119,7 +119,7 @@ def signals(text: str) -> Signals:
         decision=bool(_DECISION_RE.search(text)),
         concern=bool(_CONCERN_RE.search(text)),
         action=bool(_ACTION_RE.search(text)),
-        timing=bool(_TIMING_RE.search(text) or dates.DATE_RE.search(text)),
+        timing=bool(_TIMING_RE.search(text) or dates.names_a_day_ahead(text)),
         resolved=bool(_RESOLVED_RE.search(text)),
         question=text.rstrip().endswith("?"),
         chitchat=_is_chitchat(_speaker_label(text)[1]),
