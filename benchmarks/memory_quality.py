@@ -340,6 +340,9 @@ CONVERSATIONS = (
             said(
                 "Sam and I broke up, and I'm dating Alex now.",
                 change("relationship", "alex", "sam"),
+                # Listed in session 13, read since: the break-up itself, and Sam in the past.
+                fact("relationship", "single"),
+                fact("relationship", "sam"),
             ),
             said("I moved to Portland.", change("location", "portland", "seattle")),
             said("I'm not allergic to cats anymore, weirdly.", change("diet", "not", "cats")),

@@ -12,6 +12,8 @@ The rules, in order:
 - otherwise the newcomer supersedes every holder of the slot;
 - a newcomer for an empty slot that resembles facts elsewhere is reconciled by the model:
   ADD, UPDATE (the old fact's text, in place), or NONE (a mention).
+- a break-up, a divorce or a death ends the user's relation to that person (or pet): the
+  relation gives way to its past form ("Max was the user's dog").
 Nothing is deleted: the losers change status and keep links to the winner, and every
 change leaves a history row.
 """
@@ -164,7 +166,100 @@ def record_fact(
         )
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact, writer)
+    for ended in _ended_relations(store, tenant, stream, fact):
+        # Within one turn, what is said later stands, whatever the tone of each sentence.
+        outranks = ended.confidence <= fact.confidence or ended.source == fact.source
+        if may_change(ended, writer) and outranks:
+            _end(store, ended, fact)
     return fact  # what changed since the insert were the older facts, not this one
+
+
+_PARTED = frozenset({"divorced", "separated", "single", "widowed"})
+_COUPLE_SLOTS = ("spouse", "partner")
+DEATH_SLOT = "passed away"
+
+
+def _ended_relations(store: Store, tenant: str, stream: str, fact: Fact) -> list[Fact]:
+    """The user's relations `fact` ends: being single, once there is a partner; a spouse or
+    partner after a break-up, a divorce or a death, unless stated in the same turn (then
+    they are the new one); whoever passed away."""
+    if fact.category is not FactCategory.RELATIONSHIP:
+        return []
+    if fact.subject == "user" and fact.slot in _COUPLE_SLOTS:
+        single = store.facts_in_slot(tenant, stream, "user", "marital status")
+        return [f for f in single if normalize(f.value) == "single"]
+    if fact.subject == "user" and fact.slot == "marital status":
+        if normalize(fact.value) not in _PARTED:
+            return []
+        ended = [
+            f for slot in _COUPLE_SLOTS for f in store.facts_in_slot(tenant, stream, "user", slot)
+        ]
+    elif fact.slot == DEATH_SLOT:
+        ended = _relations_of(store, tenant, stream, fact.subject)
+    else:
+        return []
+    return [f for f in ended if f.source != fact.source]
+
+
+def _relations_of(store: Store, tenant: str, stream: str, who: str) -> list[Fact]:
+    """The user's relation to `who`: a name ("max"), or a kind ("user's grandmother") when
+    the user has one of it."""
+    relations = [
+        f
+        for f in store.facts(tenant, stream)
+        if f.subject == "user" and f.category is FactCategory.RELATIONSHIP
+    ]
+    kind = who.removeprefix("user's ")
+    if kind == who:
+        return [f for f in relations if normalize(f.value) == who]
+    of_kind = [f for f in relations if f.slot.split(":", 1)[0] == kind]
+    return of_kind if len(of_kind) == 1 else []
+
+
+def _end(store: Store, old: Fact, by: Fact) -> None:
+    """`old` gives way: a relation to its past form, so the chain keeps who the person was;
+    a status ("single") to `by` itself."""
+    successor = by if old.slot == "marital status" else _past_form(store, old, by)
+    store.set_fact_status(old.tenant, old.id, FactStatus.SUPERSEDED, superseded_by=successor.id)
+    after = old.model_copy(update={"status": FactStatus.SUPERSEDED})
+    store.add_fact_change(
+        old.id, "SUPERSEDE", related=successor.id, before=_snapshot(old), after=_snapshot(after)
+    )
+
+
+_IS_RE = re.compile(r"\b(is|are)\b")
+
+
+def _past_form(store: Store, old: Fact, by: Fact) -> Fact:
+    past = ExtractedFact(
+        text=_IS_RE.sub(lambda m: "was" if m[1] == "is" else "were", old.text, count=1),
+        category=old.category,
+        subject=old.subject,
+        slot=old.slot,
+        value=old.value,
+        confidence=old.confidence,  # never above what the next partner may say
+    )
+    fact = store.insert_fact(
+        NewFact(
+            tenant=old.tenant,
+            stream=old.stream,
+            text=past.text,
+            category=past.category,
+            subject=past.subject,
+            slot=past.slot,
+            value=past.value,
+            confidence=past.confidence,
+            supersedes=old.id,
+            visibility=old.visibility,
+            content_hash=content_hash(past),
+            source=by.source,
+            tokens=count_tokens(past.text),
+            writer_trust=by.writer_trust,
+            writer_key=by.writer_key,
+        )
+    )
+    store.add_fact_change(fact.id, "ADD", related=old.id, note=f"ended: {by.text}")
+    return fact
 
 
 def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:

@@ -324,6 +324,8 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
+        elif _NOW_AT_RE.match(piece.strip(_END_PUNCT)):
+            out.append(piece)  # "I left Shopify, I'm with Stripe now": read after what was left
         elif _reads_better_alone(side, out[-1], out[-1] + separator + piece):
             continue  # "My son Leo is 6 and obsessed with dinosaurs": the rest reads as nothing
         else:
@@ -380,21 +382,30 @@ def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
 
 
 # "I left Shopify in August. I'm with Stripe now": after a job is left, where the speaker
-# now is names the next employer.
+# now is names the next employer; after a break-up, whom they are with names the partner.
 _NOW_AT_RE = re.compile(
-    r"^(?:i'm|i\s+am)\s+(?:now\s+)?(?:at|with)\s+(?P<where>.+?)(?:\s+now)?$", _I
+    r"^(?:i'm|i\s+am)\s+(?:now\s+)?(?P<how>at|with)\s+(?P<where>.+?)(?:\s+now)?$", _I
 )
+_PARTED = ("divorced", "separated", "single")
 
 
-def _after_leaving(side: _Side, text: str) -> str:
-    left = any(f.slot == "employer" and f.value.startswith(("left ", "not ")) for f in side.facts)
-    now_at = _NOW_AT_RE.match(text) if left else None
-    return f"I work at {now_at['where']}" if now_at else text
+def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
+    if (now_at := _NOW_AT_RE.match(text)) is None:
+        return text
+    if any(f.slot == "employer" and f.value.startswith(("left ", "not ")) for f in earlier):
+        return f"I work at {now_at['where']}"
+    parted = any(f.slot == "marital status" and f.value in _PARTED for f in earlier)
+    if parted and now_at["how"].lower() == "with" and rules.is_name(now_at["where"]):
+        return f"I'm dating {now_at['where']}"
+    return text
 
 
-def _clause_facts(side: _Side, text: str, tone: _Tone) -> list[ExtractedFact]:
+def _clause_facts(
+    side: _Side, text: str, tone: _Tone, before: list[ExtractedFact]
+) -> list[ExtractedFact]:
+    """The facts of one clause; `before` holds those of the sentence's earlier clauses."""
     said = text.strip(_END_PUNCT)
-    text = _after_leaving(side, said)
+    text = _after_leaving([*side.facts, *before], said)
     if text != said:
         tone = _Tone(True, tone.hedge)  # the new employer is the correction's point
     match = _LEADING_NOT_RE.match(text)
@@ -541,12 +552,11 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
         return []
     if (paired := _pair(side, text, tone)) is not None:
         return paired
-    return [
-        fact
-        for n, part in enumerate(_CONSEQUENCE_RE.split(text.strip(_END_PUNCT)))
-        for clause in _clauses(side, _refusal(part) if n else part)
-        for fact in _clause_facts(side, clause, tone)
-    ]
+    found: list[ExtractedFact] = []
+    for n, part in enumerate(_CONSEQUENCE_RE.split(text.strip(_END_PUNCT))):
+        for clause in _clauses(side, _refusal(part) if n else part):
+            found += _clause_facts(side, clause, tone, found)
+    return found
 
 
 def _base(turn: TurnInput, speaker: str, me: str | None) -> Clause:

@@ -53,6 +53,7 @@ from memstrata.models.heuristic.personal_values import (
     said_as_is,
     shifts,
     skill,
+    status,
     subject,
     taste,
     taught,
@@ -61,7 +62,6 @@ from memstrata.models.heuristic.personal_values import (
     trip,
     venue,
     whereabouts,
-    widowed,
     word_of,
     work_status,
     workplace_left,
@@ -151,6 +151,10 @@ class Row:
 
 # --- the table -----------------------------------------------------------------------------
 
+_ENDED_WHEN = (
+    r"(?:last\s+\w+|in\s+\w+|recently|after\b|because\b|(?:a\s+few|a|an|\w+)\s+(?:years?"
+    r"|months?|weeks?)\s+ago)"
+)
 _SCHOOL_YEARS = (
     r"freshman|sophomore|junior|senior|fresher|(?:first|second|third|final)-year(?:\s+student)?"
 )
@@ -212,7 +216,8 @@ FACETS: dict[str, Facet] = {
     "fear": Facet(C.HEALTH, "fear:{key}", "{who} is afraid of {value}.", word_of(FEARS)),
     "slipped disc": Facet(C.HEALTH, "injury:{key}", "{who} has {a_value} disc.", phrase),
     "supports": Facet(C.PREFERENCE, "supports:{key}", "{who} supports {value}.", organisation),
-    "widowed": Facet(C.RELATIONSHIP, "marital status", "{who} is {value}.", widowed),
+    "widowed": Facet(C.RELATIONSHIP, "marital status", "{who} is {value}.", status("widowed")),
+    "broke up": Facet(C.RELATIONSHIP, "marital status", "{who} is {value}.", status("single")),
     "marital": Facet(
         C.RELATIONSHIP, "marital status", "{who} is {value}.", word_of(MARITAL_STATUSES)
     ),
@@ -649,6 +654,14 @@ TABLE: tuple[Row, ...] = (
     Row("marital", r"(?:just\s+)?got\s+(?P<value>married|divorced|engaged|separated)\b"
                    r"(?!\s+on\s).*",
         (("We got engaged last week.", "marital status", "engaged"),), we=True),
+    # Only a break-up with nothing broken after it: "we split the bill" is none.
+    Row("marital", rf"(?P<value>separated|divorced)(?=\s*$|\s+{_ENDED_WHEN}).*",
+        (("We separated last year.", "marital status", "separated"),), we=True),
+    Row("broke up", rf"(?P<value>broke\s+up|split(?:\s+up)?)(?=\s*$|\s+{_ENDED_WHEN}"
+                    r"|\s+with\s+(?:(?:my\s+)?(?:boyfriend|girlfriend|partner|husband|wife|fianc\w*)"
+                    r"|him|her|them|(?-i:[A-Z])\w+)|\s+for\s+good\b).*",
+        (("We broke up last month.", "marital status", "single"),
+         ("I split up with my boyfriend.", "marital status", "single")), we=True),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"

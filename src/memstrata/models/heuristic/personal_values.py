@@ -631,9 +631,14 @@ def alcohol(raw: str, clause: Clause) -> Value | None:
     return Value("alcohol", "alcohol")
 
 
-def widowed(raw: str, clause: Clause) -> Value | None:
-    """ "A widow", "a widower": widowed, as the marital status says it."""
-    return Value("widowed", "widowed")
+def status(word: str) -> Reader:
+    """A status the row's words name whatever their form: "a widower" is widowed, "we broke
+    up" is single."""
+
+    def read(raw: str, clause: Clause) -> Value | None:
+        return Value(word, word)
+
+    return read
 
 
 def none_of(raw: str, clause: Clause) -> Value | None:
