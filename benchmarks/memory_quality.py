@@ -3246,7 +3246,11 @@ LATE_CONVERSATIONS = (
             ),
             said("My grandson Leo turns 8 next month.", fact("relationship", "leo")),
             nothing("If I were younger I'd learn to surf."),
-            said("We moved to Cornwall after my husband retired.", fact("location", "cornwall")),
+            said(
+                "We moved to Cornwall after my husband retired.",
+                fact("location", "cornwall"),
+                fact("work", "retired", subject="user's spouse"),  # listed in session 13
+            ),
             said(
                 "I've got two cats, Pip and Bramble.",
                 fact("relationship", "pip"),
@@ -3784,6 +3788,143 @@ LATE_CONVERSATIONS = (
                 "These days my favourite author is Ursula Le Guin.",
                 change("preference", "le guin", "pratchett"),
             ),
+        ),
+    ),
+    # Session 13's first held-out set (chat:9701-9706, facts dropped while asking for help),
+    # run before any change made for it: capture 0.77, precision 0.97 on its first run (after
+    # its expectations took true facts it had not listed: night shifts, two flatmates; and an
+    # allergy is filed under diet).
+    Conversation(
+        "chat:9701",
+        (
+            said(
+                "Can you help me write a cover letter? I'm a paralegal with 6 years experience"
+                " and I want to move into compliance.",
+                fact("work", "paralegal"),
+                fact("plan", "compliance"),
+            ),
+            said(
+                "fyi I live in Leeds and can't relocate because of my kids",
+                fact("location", "leeds"),
+            ),
+            nothing("Make it sound less stiff please."),
+            said("Oh and I speak fluent Polish, that might help.", fact("skill", "polish")),
+            said(
+                "My partner Dev is a paramedic so our schedules are chaos 😅",
+                fact("relationship", "dev"),
+                fact("work", "paramedic", subject="dev"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9702",
+        (
+            said(
+                "Planning meals for the week. I'm type 2 diabetic and my wife is vegan.",
+                fact("health", "diabet"),
+                fact("diet", "vegan", subject="user's spouse"),
+            ),
+            said("We've got three kids - 12, 9 and 4.", fact("relationship", "three kids")),
+            nothing("Can you suggest something quick for Tuesday?"),
+            said("Also I hate mushrooms lol", fact("preference", "mushrooms")),
+            said(
+                "I work nights at a warehouse so lunch is basically my dinner.",
+                fact("work", "warehouse"),
+                fact("work", "night"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9703",
+        (
+            said(
+                "Hey! New here. I'm Tomasz, 34, originally from Gdansk but I've lived in Dublin"
+                " for ten years.",
+                fact("identity", "tomasz"),
+                fact("identity", "34"),
+                fact("location", "gdansk"),
+                fact("location", "dublin"),
+            ),
+            said(
+                "I'm a backend dev at a fintech called Revolut.",
+                fact("work", "backend"),
+                fact("work", "revolut"),
+            ),
+            nothing("What's the best way to learn Rust in a month?"),
+            said(
+                "I already know Go and Python pretty well.",
+                fact("skill", "go"),
+                fact("skill", "python"),
+            ),
+            said("I'm getting married in August!", fact("plan", "married")),
+            said(
+                "My fiancée Aoife is a primary school teacher.",
+                fact("relationship", "aoife"),
+                fact("work", "teacher", subject="aoife"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9704",
+        (
+            said(
+                "I'm 71 and recently widowed, my kids say I should try online dating.",
+                fact("identity", "71"),
+                fact("relationship", "widowed"),
+            ),
+            said(
+                "I was a bus driver for 35 years before I retired.",
+                fact("work", "bus driver"),
+                fact("work", "retired"),
+            ),
+            nothing("Is it safe to meet people from these apps?"),
+            said("I have a bad hip so long walks are out.", fact("health", "hip")),
+            said(
+                "I live alone in a bungalow in Swansea with my cat Tilly.",
+                fact("location", "swansea"),
+                fact("relationship", "tilly"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:9705",
+        (
+            said(
+                "Quick q about taxes - I'm self-employed, I do wedding photography.",
+                fact("work", "self-employed"),
+                fact("work", "photograph"),
+            ),
+            said("I'm based in Austin but I shoot all over Texas.", fact("location", "austin")),
+            nothing("Do I need to file quarterly?"),
+            said(
+                "My husband handles the books, he's an accountant.",
+                fact("work", "accountant", subject="user's spouse"),
+            ),
+            said("I drive a 2015 Subaru Forester for work.", fact("possession", "forester")),
+        ),
+    ),
+    Conversation(
+        "chat:9706",
+        (
+            said(
+                "My name's Priya and I'm a second-year med student at Edinburgh.",
+                fact("identity", "priya"),
+                fact("work", "med student"),
+                fact("work", "edinburgh"),
+            ),
+            said(
+                "I'm allergic to penicillin, which is ironic given my career lol",
+                fact("diet", "penicillin"),
+            ),
+            nothing("Can you quiz me on the cranial nerves?"),
+            said("I play the violin in the uni orchestra.", fact("skill", "violin")),
+            said(
+                "I live with two flatmates, Mo and Jess.",
+                fact("relationship", "mo"),
+                fact("relationship", "jess"),
+                fact("relationship", "two flatmates"),
+            ),
+            said("My birthday's on the 14th of March.", fact("important_date", "march")),
         ),
     ),
 )

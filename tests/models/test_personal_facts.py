@@ -778,3 +778,50 @@ def test_a_religion_is_no_name():
 def test_a_thing_used_that_is_only_its_kind_reads_plainly():
     found = facts("I'm on a bike now.")
     assert [f.text for f in found if f.slot == "owns:bike"] == ["The user uses a bike."]
+
+
+def test_he_after_a_comma_may_be_the_relative_the_clause_opened_with():
+    found = keys(facts("My husband handles the books, he's an accountant."))
+    assert ("user's spouse", "job title", "accountant") in found
+    assert keys(facts("My car broke down, he's a mechanic.")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("fyi I live in Leeds and can't relocate", ("user", "home", "leeds")),
+        ("btw I'm vegan", ("user", "diet", "vegan")),
+        ("Oh and I speak fluent Polish, that might help.", ("user", "language:polish", "polish")),
+        ("I speak Polish, which could help.", ("user", "language:polish", "polish")),
+        ("I've got three kids - 12, 9 and 4.", ("user", "count:child", "three kids")),
+    ],
+)
+def test_a_lead_word_or_a_comment_after_the_statement_hides_nothing(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["I'd love to live in Tokyo, that would be fun.", "New here.", "Still here, just lurking."],
+)
+def test_a_wish_or_a_greeting_is_still_no_fact(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_a_clause_of_its_own_after_before_or_after_is_read_too():
+    found = keys(facts("I was a bus driver for 35 years before I retired."))
+    assert {("user", "former job", "bus driver"), ("user", "employer", "retired")} <= set(found)
+    assert keys(facts("I'll call you once I get home.")) == [
+        ("user", "commitment:call once home", "call you once they get home")
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence", ["I do photography for fun.", "I do the admin for our choir.", "I do yoga."]
+)
+def test_what_one_does_for_fun_or_for_a_club_is_no_job(sentence):
+    assert not any(slot == "job title" for _, slot, _ in keys(facts(sentence)))
+
+
+def test_a_pastime_said_with_go_reads_in_the_third_person():
+    assert [f.text for f in facts("I go climbing for fun.")] == ["The user goes climbing."]

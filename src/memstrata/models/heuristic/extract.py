@@ -40,7 +40,8 @@ _INTERJECTION_RE = re.compile(
     r"^(?:(?:ok|okay|sure|great|cool|right|yes|yeah|yep|got\s+it|noted|understood|thanks"
     r"|thank\s+you|alright|hi|hey|hello|oh|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know"
     r"|for\s+the\s+record|heads\s+up|quick\s+update|update|note|also|and|but|so|well|good"
-    r"|perfect|sorry|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus)\s+)+",
+    r"|perfect|sorry|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus|oh|fyi|btw|fwiw"
+    r"|ps)\s+)+",
     _I,
 )
 _HEDGE_PREFIX_RE = re.compile(
@@ -72,7 +73,8 @@ _NOT_A_STATEMENT_RE = re.compile(
 _NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
     r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
-    r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while)\s+)"
+    r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while|before"
+    r"|after|until|once)\s+)"
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
     r"|,\s*(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
@@ -370,10 +372,14 @@ def _with_named_subject(side: _Side, head: str, piece: str) -> str | None:
 _HE_IS_RE = re.compile(r"^(?:he|she)(?:'s|\s+is)\b", _I)
 
 
+_MY_SOMEONE_RE = re.compile(r"^(?P<who>(?:my|our)\s+[\w-]+)\s+(?!is\b)\w", _I)
+
+
 def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
     """`piece` with its opening "he's" said of the person the clause before it opened
-    with, if it then reads as their fact: "Theo is excited, he's 4"."""
-    named = _NAMED_IS_RE.match(head)
+    with, if it then reads as their fact: "Theo is excited, he's 4", "My husband handles
+    the books, he's an accountant"."""
+    named = _NAMED_IS_RE.match(head) or _MY_SOMEONE_RE.match(head)
     if named is None or not _HE_IS_RE.match(piece):
         return None
     renamed = _HE_IS_RE.sub(f"{named['who']} is", piece, count=1)

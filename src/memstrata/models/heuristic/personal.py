@@ -155,6 +155,13 @@ _ENDED_WHEN = (
     r"(?:last\s+\w+|in\s+\w+|recently|after\b|because\b|(?:a\s+few|a|an|\w+)\s+(?:years?"
     r"|months?|weeks?)\s+ago)"
 )
+# Work done for others that people name with "I do", beyond the trades one can stop.
+_SERVICES = (
+    r"videography|(?:graphic|web|interior|ux|ui|product)\s+design|bookkeeping|payroll"
+    r"|marketing|sales|recruiting|recruitment|tech\s+support|translation|copywriting"
+    r"|illustration|catering|landscaping|plumbing|hairdressing|admin|customer\s+service"
+    r"|data\s+entry|voice\s+acting|event\s+planning|pest\s+control"
+)
 _SCHOOL_YEARS = (
     r"freshman|sophomore|junior|senior|fresher|(?:first|second|third|final)-year(?:\s+student)?"
 )
@@ -227,6 +234,7 @@ FACETS: dict[str, Facet] = {
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "practised": Facet(C.SKILL, "skill:{key}", "{who} has been {value}.", practised),
     "living": Facet(C.WORK, "job title", "{who} {value} for a living.", hobby),
+    "trade": Facet(C.WORK, "job title", "{who} does {value}.", phrase),
     "aid": Facet(C.HEALTH, "aid:{key}", "{who} uses {a_value}.", word_of(AIDS)),
     "injury": Facet(C.HEALTH, "injury:{key}", "{who} hurt {their} {value}.", phrase),
     "weight": Facet(C.HEALTH, "weight", "{who} weighs {value}.", said_as_is),
@@ -595,7 +603,8 @@ TABLE: tuple[Row, ...] = (
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
     # Before the counts alone (below): "twin girls, Ada and Ella" names them too.
-    Row("relation", r"(?:has|have|got|has\s+got|have\s+got)\s+(?P<children>(?:(?:two|three|four"
+    Row("relation", r"(?:has|have|got|has\s+got|have\s+got|lives?\s+with)\s+(?P<children>(?:(?:two"
+                    r"|three|four"
                     rf"|five|\d)\s+|twin\s+|triplet\s+)(?:[\w-]+\s+){{0,2}}?(?P<kind>{RELATION_RE})s),?\s+"
                     r"(?:named\s+|called\s+)?(?P<value>.+)",
         (("I've got two dogs, Kira and Bruno.", "dog:bruno", "bruno"),
@@ -603,7 +612,8 @@ TABLE: tuple[Row, ...] = (
          ("We have twin girls, Ada and Ella.", "count:daughter", "twin girls"),
          ("I have two rescue greyhounds, Pixel and Boo.", "dog:boo", "boo"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
-         ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu")), many=True, we=True),
+         ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu"),
+         ("I live with two flatmates, Mo and Jess.", "roommate:mo", "mo")), many=True, we=True),
     Row("relation", r"(?:has|got)\s+(?:a|an)\s+(?:\d{1,2}|one|two|three|four|five|six)[\s-]"
                     r"(?:year|month|week)[\s-]old\s+(?:(?P<kind>son|daughter|boy|girl|kid|baby)\s+)?"
                     r"(?:named|called)\s+(?P<value>.+)",
@@ -611,7 +621,8 @@ TABLE: tuple[Row, ...] = (
     Row("children", r"(?:has|got)\s+(?P<value>(?:twin|triplet)\s+(?P<kind>boy|girl|son|daughter)s)"
                     r"\b.*",
         (("We have twin boys who are 6.", "count:son", "twin boys"),), we=True),
-    Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to)\s+(?P<value>(?:one|two|three|four"
+    Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to|lives?\s+with)\s+(?P<value>(?:one"
+                    r"|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
                     rf"(?P<kind>{RELATION_RE})(?:s|ren)?)"
@@ -622,7 +633,8 @@ TABLE: tuple[Row, ...] = (
          ("I've got three dogs of my own, all poodles.", "count:dog", "three dogs"),
          ("We have two kids.", "count:child", "two kids"),
          ("We have three boys under ten.", "count:son", "three boys"),
-         ("We're down to one dog now.", "count:dog", "one dog")), we=True),
+         ("We're down to one dog now.", "count:dog", "one dog"),
+         ("I live with two flatmates.", "count:roommate", "two flatmates")), we=True),
     Row("aged", rf"my\s+(?P<value>(?P<kind>{RELATION_RE})s?\s+are\s+(?:aged\s+|ages\s+)?\d{{1,2}}"
                 r"(?:\s*,\s*\d{1,2})*,?\s+and\s+\d{1,2})(?:\s+years\s+old|\s+now)?(?:,.*)?",
         (("My kids are 7 and 10.", "count:child", "two kids"),), we=True),
@@ -926,8 +938,10 @@ TABLE: tuple[Row, ...] = (
         (("I'm a night owl, I work best after 10pm.", "chronotype", "night owl"),)),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|has\s+switched\s+to|switched\s+to|moved\s+to"
                   r"|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
-                  r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|at\s+.+|for\s+.+))?",
+                  r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
+                  r"|at\s+(?P<employer>.+?)(?:\s+(?:so|because|and|but)\s+.*)?))?",
         (("I work nights.", "shifts", "night shifts"),
+         ("I work nights at a warehouse.", "employer", "warehouse"),
          ("I've switched to day shifts.", "shifts", "day shifts"),
          ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
@@ -962,6 +976,13 @@ TABLE: tuple[Row, ...] = (
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
                  r"|with)|has\s+experience\s+(?:with|in)|is\s+certified\s+in)\s+(?P<value>.+)",
         (("I know Python and SQL.", "skill:sql", "sql"),), many=True),
+    # A trade done, said the way people say their work: "I do wedding photography".
+    Row("trade", rf"do(?:es)?\s+(?!(?:the|our|my|some|a)\s)(?P<value>(?:[\w-]+\s+){{0,2}}?"
+                 rf"(?:{TRADES}|{_SERVICES}))"
+                 r"(?=\s*$|\s+(?:for|at|in|on|full|part|professionally|freelance)\b)"
+                 r"(?!\s+for\s+(?:fun|a\s+hobby)\b).*",
+        (("I do wedding photography.", "job title", "wedding photography"),
+         ("I do tech support for a school.", "job title", "tech support"))),
     Row("living", r"(?P<value>(?!(?:is|has|works?|lives?|does|do)\b)[a-z]+\s+[\w -]{1,30}?)"
                   r"\s+for\s+a\s+living\b.*",
         (("I drive trucks for a living, mostly long haul.", "job title", "drives trucks"),)),
@@ -972,7 +993,7 @@ TABLE: tuple[Row, ...] = (
                      r"\s+for\s+(?:over\s+|about\s+|nearly\s+|almost\s+)?(?:\d+|two|three|four"
                      r"|five|six|seven|eight|nine|ten|twenty|thirty|forty|many)\s+(?:years|decades))",
         (("I've been making pizza for 30 years.", "skill:making pizza", "making pizza"),)),
-    Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?)\b)[a-z]+\s+[\w -]{1,30}?)"
+    Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?|do|does)\b)[a-z]+\s+[\w -]{1,30}?)"
                  r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
         (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
     Row("hobby", r"(?P<value>(?:knit|crochet|sew|paint|draw|sketch|sculpt|garden|bake|surf|ski"
@@ -1122,6 +1143,7 @@ _NOT_INTRO = (
     r"same|ditto|me|you|us|everyone|all|nobody|right|over|out|back|again|help|love|life|fun"
     r"|click|sign|start|stop|look|more|details|info|link|nothing|everything|something|it|that"
     r"|this|what|who|why|how|where|when|ok|okay|yes|no|thanks|hi|hello|hey"
+    r"|new|newbie|still|first|finally|just|only|long|lurker|almost|nearly|mostly"
 )
 # Chat drops the "I": "Moved to Leeds in May", "Been married to Ewa for years"; but
 # "Living in Pune is expensive" has a subject of its own.
@@ -1685,8 +1707,8 @@ def _predicate_facts(reading: _Reading, clause: Clause, negated: bool) -> list[P
 
 def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool) -> list[Parsed]:
     """The whole predicate; else each part of a list of what the subject is ("is Priya, a
-    PM at Initech", "is 58, married, two adult kids"); else the part before a comma
-    ("plays the piano, badly")."""
+    PM at Initech", "is 58, married, two adult kids"); else the part before a comma or a
+    dash ("plays the piano, badly", "has three kids - 12, 9 and 4")."""
     if found := _table_facts(replace(reading, rest=rest), clause, negated):
         return found
     if rest.lower().startswith("is ") and "," in rest:
@@ -1697,8 +1719,11 @@ def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool)
         # otherwise the name after the comma is the person spoken to.
         if listed[0]:
             return [f for part in listed for f in part]
-    head = rest.split(",", 1)[0]
+    head = _TAIL_RE.split(rest, maxsplit=1)[0]
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
+
+
+_TAIL_RE = re.compile(r",|\s+[-–—]+\s+")
 
 
 # A list's part that says what the speaker does: "..., live in Hanoi with my partner Minh".
@@ -1806,9 +1831,15 @@ def _speaker_cued(text: str) -> bool:
     return any(r.match(bare) for r in cues)
 
 
+# "I speak Polish, that might help": a comment after the statement, no wish of its own.
+_COMMENT_TAIL_RE = re.compile(
+    r",\s*(?:that|which|this|it)\s+(?:might|could|would|should|may)\s+[^,]*$", _I
+)
+
+
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
     cued = clause.text[:1].isupper() if named else _speaker_cued(clause.text)
-    if not cued or _UNREAL_RE.search(clause.text):
+    if not cued or _UNREAL_RE.search(_COMMENT_TAIL_RE.sub("", clause.text)):
         return None
     for reading in _readings(clause, named):
         if reading.who is None:

@@ -300,7 +300,8 @@ _BUSINESSES = (
     r"|school|university|college|hospital|library|museum|charity|non-?profit|bank|lab"
     r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
     r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
-    r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel"
+    r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
+    r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home"
 )
 
 
@@ -651,7 +652,7 @@ def hobby(raw: str, clause: Clause) -> Value | None:
     """A pastime said as a verb: "knit" reads as "knits", keyed by the verb."""
     verb, _, rest = re.sub(r"\b(?:my|our)\b", "their", raw.lower().strip()).partition(" ")
     base = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
-    third = base + ("es" if base.endswith(("sh", "ch", "x", "s")) else "s")
+    third = base + ("es" if base.endswith(("sh", "ch", "x", "s", "o")) else "s")
     shown = f"{third} {rest}".strip()
     return Value(shown, shown, kind=base)
 
