@@ -1611,6 +1611,78 @@ DIALOGUES = (
         "fontaines",
         "blur",
     ),
+    # Session 13's held-out set U: 0.50 on its first run (assistant claims 0.80, user's own
+    # 0.20).
+    dialogue(
+        "assistant claim",
+        ("Which city am I in again?", "You're in Manchester."),
+        ("Wrong Manchester - I'm in Manchester, New Hampshire, not the UK one.", "Ah, sorry."),
+        "new hampshire",
+        "lives in manchester.",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a junior developer at Monzo.", "Nice."),
+        ("Got promoted last week, I'm a senior engineer now!", "Congrats!"),
+        "senior engineer",
+        "junior developer",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner called?", "Your partner is Chris."),
+        ("Chris was my ex, my partner now is Jordan.", "Sorry!"),
+        "jordan",
+        "chris is the user's partner",
+    ),
+    dialogue(
+        "user's own",
+        ("I've got one cat, Miso.", "Cute."),
+        ("Update: we're a two-cat household now, we adopted Udon.", "Aww."),
+        "udon",
+        "one cat",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Remind me what I'm allergic to?", "You're allergic to peanuts."),
+        ("Tree nuts, not peanuts. Peanuts are fine.", "Got it."),
+        "tree nuts",
+        "allergic to peanuts",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Tesla Model 3.", "Cool."),
+        ("Traded the Tesla in for a Rivian last month.", "Nice."),
+        "rivian",
+        "tesla",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my daughter?", "Your daughter is 7."),
+        ("She turned 8 in March, actually.", "Oops."),
+        "8",
+        "7 years",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for the Berlin marathon.", "Good luck."),
+        ("Had to pull out of Berlin with a stress fracture, doing Chicago instead.", "Ouch."),
+        "chicago",
+        "berlin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job again?", "You're a pharmacist."),
+        ("I'm a pharmacy technician, not a pharmacist - big difference!", "Noted."),
+        "technician",
+        "works as a pharmacist",
+    ),
+    dialogue(
+        "user's own",
+        ("My dentist is Dr. Okafor.", "Ok."),
+        ("Switched dentists - I see Dr. Lind now.", "Ok."),
+        "lind",
+        "okafor",
+    ),
 )
 
 

@@ -81,3 +81,11 @@ def test_the_chat_id_never_becomes_a_subject(mem):
     say(mem, "The launch is on May 3.")
     (fact,) = mem.facts(STREAM)
     assert "8812" not in f"{fact.subject} {fact.value} {fact.text}"
+
+
+def test_she_after_a_claim_about_a_daughter_corrects_her_age(mem):
+    mem.add_turn(STREAM, "How old is my daughter?", "Your daughter is 7.", at=AT)
+    mem.add_turn(STREAM, "She turned 8 in March, actually.", "Oops.", at=AT + timedelta(hours=1))
+    mem.process_pending()
+    ages = {f.value for f in mem.facts(STREAM) if f.slot == "age"}
+    assert ages == {"8"}

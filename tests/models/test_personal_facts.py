@@ -825,3 +825,24 @@ def test_what_one_does_for_fun_or_for_a_club_is_no_job(sentence):
 
 def test_a_pastime_said_with_go_reads_in_the_third_person():
     assert [f.text for f in facts("I go climbing for fun.")] == ["The user goes climbing."]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Switched dentists - I see Dr. Lind now.", ("user", "dentist", "lind")),
+        ("We changed vets, the new one is Dr. Amara.", ("user", "vet", "amara")),
+        ("I switched therapists and I see Maya now.", ("user", "therapist", "maya")),
+    ],
+)
+def test_whom_one_sees_after_a_switch_is_the_new_one(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+def test_a_switch_without_the_new_one_names_nobody():
+    assert keys(facts("Switched dentists because of the cost.")) == []
+
+
+def test_a_car_traded_in_without_the_i_is_the_new_car():
+    found = keys(facts("Traded the Tesla in for a Rivian last month."))
+    assert ("user", "owns:car", "rivian") in found

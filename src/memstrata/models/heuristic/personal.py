@@ -34,6 +34,7 @@ from memstrata.models.heuristic.personal_values import (
     field_of_study,
     gym,
     hobby,
+    household_count,
     language,
     lesson,
     name,
@@ -230,6 +231,7 @@ FACETS: dict[str, Facet] = {
     ),
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
     "aged": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", aged_count),
+    "household": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", household_count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "practised": Facet(C.SKILL, "skill:{key}", "{who} has been {value}.", practised),
@@ -380,9 +382,11 @@ TABLE: tuple[Row, ...] = (
     Row("pronouns", r"my\s+pronouns\s+are\s+(?P<value>.+)",
         (("My pronouns are they/them.", "pronouns", "they/them"),)),
     Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?"
-               r"(?:\s+(?:today|yesterday|(?:last|this)\s+(?:week|month|year)|on\s+\w+day))?",
+               r"(?:\s+(?:today|yesterday|recently|(?:last|this)\s+\w+|on\s+(?:the\s+)?\w+"
+               rf"|in\s+{dates.MONTH_PATTERN}|(?:a|an|\w+)\s+(?:days?|weeks?|months?)\s+ago))?"
+               r"(?:\s*,\s*(?:actually|btw|now))?",
         (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"),
-         ("Turned 40 last week.", "age", "40"))),
+         ("Turned 40 last week.", "age", "40"), ("I turned 30 in March.", "age", "30"))),
     Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
         (("I was born in 1988.", "birth year", "1988"),)),
     Row("nationality", r"is\s+(?P<value>[\w-]+)",
@@ -621,6 +625,10 @@ TABLE: tuple[Row, ...] = (
     Row("children", r"(?:has|got)\s+(?P<value>(?:twin|triplet)\s+(?P<kind>boy|girl|son|daughter)s)"
                     r"\b.*",
         (("We have twin boys who are 6.", "count:son", "twin boys"),), we=True),
+    Row("household", r"is\s+(?:now\s+)?a\s+(?P<value>(?:one|two|three|four|five|\d)[\s-]"
+                     r"(?P<kind>cat|dog|kid|child))[\s-](?:household|family|home)\b.*",
+        (("We're a two-cat household now.", "count:cat", "two cats"),
+         ("We're a three-kid family.", "count:child", "three kids")), we=True),
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to|lives?\s+with)\s+(?P<value>(?:one"
                     r"|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
@@ -1149,7 +1157,7 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|sold"
+    r"|sold|traded|swapped|bought"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
     r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
     r"(?-i:[A-Z]))",
@@ -1517,7 +1525,7 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
     groups = match.groupdict()
     if row.kind:
         return row.kind
-    if facet in ("relation", "children", "aged") and "kind" in groups:
+    if facet in ("relation", "children", "aged", "household") and "kind" in groups:
         # "a 2-year-old named Ava": a child, whose kind goes unsaid.
         word = re.sub(r"\s+", " ", (groups["kind"] or "kid").lower())
         rel = RELATIONS[word]
@@ -1899,8 +1907,23 @@ _THEIR_NAME_AFTER_RE = re.compile(
 )
 
 
+_ONE_OF_A_KIND_RE = "|".join(
+    re.escape(word).replace(r"\ ", r"\s+")
+    for word in sorted(UNIQUE_RELATIONS, key=len, reverse=True)
+)
+# "Switched dentists - I see Dr. Lind now": whom one sees since is the new one.
+_SWITCHED_RE = re.compile(
+    rf"(?P<start>^|(?<=[.!?])\s+)(?:(?:i|we)\s+(?:have\s+)?|(?:i|we)'ve\s+)?(?:just\s+)?"
+    rf"(?:switched|changed)\s+(?P<rel>{_ONE_OF_A_KIND_RE})s\s*(?:[-–—,:;]|\s+and)\s*"
+    r"(?:(?:i|we)\s+(?:see|go\s+to|use|have)|(?:i'm|we're)\s+with|(?:the\s+)?new\s+one\s+is)"
+    r"\s+(?P<who>(?:(?:dr|mr|mrs|ms|prof)\.\s+)?[^.!?]+?)(?:\s+now)?(?=[.!?]|$)",
+    _I,
+)
+
+
 def naming_relatives(text: str) -> str:
-    """`text` with a "her name is" that follows a nameless relative said as theirs."""
+    """`text` with a "her name is" that follows a nameless relative said as theirs, and
+    whom one sees after a switch said as the new one ("my dentist is Dr. Lind")."""
 
     def named(m: re.Match[str]) -> str:
         whose = f"{m['my']} {m['rel']}'s"
@@ -1908,7 +1931,10 @@ def naming_relatives(text: str) -> str:
             whose = whose[:1].upper() + whose[1:]
         return f"{m.group(0)[: m.start('theirs') - m.start()]}{whose} name is"
 
-    return _THEIR_NAME_AFTER_RE.sub(named, text)
+    def switched(m: re.Match[str]) -> str:
+        return f"{m['start']}My {m['rel'].lower()} is {m['who']} now"
+
+    return _SWITCHED_RE.sub(switched, _THEIR_NAME_AFTER_RE.sub(named, text))
 
 
 @cache

@@ -614,6 +614,13 @@ def count(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown)
 
 
+def household_count(raw: str, clause: Clause) -> Value | None:
+    """How many a household has, said as its kind: "a two-cat household" has two cats."""
+    number, _, noun = re.sub(r"[\s-]+", " ", raw.lower()).partition(" ")
+    shown = f"{number} {noun}{'' if number in ('1', 'one') else 's'}"
+    return Value(shown, shown)
+
+
 _COUNT_WORDS = ("one", "two", "three", "four", "five", "six")
 
 
