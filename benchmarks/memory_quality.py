@@ -820,6 +820,7 @@ LATE_CONVERSATIONS = (
                 "I'm a nurse at St. Mary's hospital in Leeds.",
                 fact("work", "nurse"),
                 fact("location", "leeds"),
+                fact("work", "st. mary's hospital"),  # listed in session 13, read since
             ),
             said("Been married to Ewa for twelve years now.", fact("relationship", "ewa")),
             said("We have a cat called Pierogi.", fact("relationship", "pierogi")),
@@ -3926,6 +3927,89 @@ LATE_CONVERSATIONS = (
             ),
             said("My birthday's on the 14th of March.", fact("important_date", "march")),
         ),
+    ),
+    # Session 13's second held-out set (chat:9801-9802, two friends catching up), run after the
+    # first was fixed: capture 0.62, precision 1.00 on its first run (after its expectations filed
+    # the nursing degree under skill).
+    Conversation(
+        "chat:9801",
+        (
+            said(
+                "Hey Marcus! Guess what, I finally finished my nursing degree last month!",
+                fact("skill", "nursing", "ana"),
+                speaker="Ana",
+            ),
+            said(
+                "That's huge, congrats! I've been busy too, I opened a little bike repair shop"
+                " in Portland.",
+                fact("work", "bike repair shop", "marcus"),
+                fact("location", "portland", "marcus"),
+                speaker="Marcus",
+            ),
+            nothing("Wow, how's business?", speaker="Ana"),
+            said(
+                "Slow but steady. My brother Leo helps out on weekends.",
+                fact("relationship", "leo", "marcus"),
+                speaker="Marcus",
+            ),
+            said(
+                "I start at St. Mary's hospital in the ER next week, I'm nervous.",
+                fact("work", "st. mary", "ana"),
+                speaker="Ana",
+            ),
+            said("You'll crush it. Are you still living with your parents?", speaker="Marcus"),
+            said(
+                "Nope, I moved into a flat with my boyfriend Kai in March.",
+                fact("relationship", "kai", "ana"),
+                speaker="Ana",
+            ),
+            said(
+                "Nice! We just got a puppy, a corgi named Waffles.",
+                fact("relationship", "waffles", "marcus"),
+                speaker="Marcus",
+            ),
+            said(
+                "I'm so jealous, I'm allergic to dogs unfortunately.",
+                fact("diet", "dogs", "ana"),
+                speaker="Ana",
+            ),
+        ),
+        group=True,
+    ),
+    Conversation(
+        "chat:9802",
+        (
+            said("Hi Jo, how was your trip to Japan?", speaker="Rita"),
+            said(
+                "Amazing! We spent two weeks in Kyoto. I'm thinking of learning Japanese now.",
+                fact("plan", "japanese", "jo"),
+                speaker="Jo",
+            ),
+            said(
+                "Do it! I've been taking Spanish classes on Tuesdays since January.",
+                fact("skill", "spanish", "rita"),
+                speaker="Rita",
+            ),
+            said("How's the new job at the bank going?", speaker="Jo"),
+            said(
+                "Honestly I quit. I'm freelancing as a graphic designer now.",
+                fact("work", "graphic designer", "rita"),
+                speaker="Rita",
+            ),
+            said(
+                "Brave! My husband just retired from the fire department, so he's home all day.",
+                fact("work", "retired", "jo's spouse"),
+                speaker="Jo",
+            ),
+            nothing("Haha, how's that going?", speaker="Rita"),
+            said("He took up gardening, we have tomatoes everywhere.", speaker="Jo"),
+            said(
+                "My twins turn 10 in May, can you believe it?",
+                fact("relationship", "twins", "rita"),
+                speaker="Rita",
+            ),
+        ),
+        group=True,
     ),
 )
 

@@ -846,3 +846,35 @@ def test_a_switch_without_the_new_one_names_nobody():
 def test_a_car_traded_in_without_the_i_is_the_new_car():
     found = keys(facts("Traded the Tesla in for a Rivian last month."))
     assert ("user", "owns:car", "rivian") in found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("My twins turn 10 in May, can you believe it?", ("user", "count:child", "twins")),
+        ("My triplets are a handful.", ("user", "count:child", "triplets")),
+        ("I start at St. Mary's hospital next week.", ("user", "employer", "st. mary's hospital")),
+        ("I start my new job at Google on Monday.", ("user", "employer", "google")),
+        ("I'm freelancing as a graphic designer now.", ("user", "job title", "graphic designer")),
+        ("Omg I started taking pottery classes.", ("user", "learning:pottery", "pottery")),
+    ],
+)
+def test_ways_friends_tell_each_other_news(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I start at 9.",
+        "I start at the bottom and work up.",
+        "I'm taking the kids to swimming lessons.",
+        "I'm taking it easy this week.",
+        "I have twins in my class this year.",
+    ],
+)
+def test_starts_lessons_and_twins_that_say_nothing_about_the_speaker(sentence):
+    found = keys(facts(sentence))
+    assert not any(
+        slot in ("employer", "count:child") or slot.startswith("learning:") for _, slot, _ in found
+    ), found

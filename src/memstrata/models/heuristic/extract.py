@@ -41,7 +41,7 @@ _INTERJECTION_RE = re.compile(
     r"|thank\s+you|alright|hi|hey|hello|oh|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know"
     r"|for\s+the\s+record|heads\s+up|quick\s+update|update|note|also|and|but|so|well|good"
     r"|perfect|sorry|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus|oh|fyi|btw|fwiw"
-    r"|ps)\s+)+",
+    r"|ps|omg|wow|lol|haha|yay)\s+)+",
     _I,
 )
 _HEDGE_PREFIX_RE = re.compile(

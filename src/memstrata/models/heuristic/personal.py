@@ -271,6 +271,7 @@ FACETS: dict[str, Facet] = {
     "activity": Facet(C.SKILL, "activity:{key}", "{who} goes {value}.", phrase),
     "childless": Facet(C.RELATIONSHIP, "count:child", "{who} has {value}.", none_of),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
+    "classes": Facet(C.SKILL, "learning:{key}", "{who} is taking {value} {noun}.", phrase),
     "stopped learning": Facet(
         C.SKILL, "learning:{key}", "{who} is no longer learning {value}.", lesson
     ),
@@ -344,7 +345,10 @@ _WORK_AT = (
 _TRAINING = r"internship|placement|co-op|apprenticeship|residency|traineeship|externship"
 _JOINED = (
     r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
-    r"\s+(?:at|by)|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
+    r"\s+(?:at|by)"
+    # a start ahead: "I start at St. Mary's next week"
+    r"|(?:starts?|is\s+starting)\s+(?:(?:my|a)\s+(?:new\s+)?(?:job|role|position)\s+|work\s+)?at"
+    r"(?=\s+(?:the\s+)?(?-i:[A-Z]))|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
     r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted|has"
     r"|is\s+(?:doing|starting))\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post"
@@ -512,6 +516,7 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+|part[-\s]time\s+"
                  r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
+                 r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting)\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
                  # "I'm head chef at a steakhouse": a rank may go without its article
@@ -629,6 +634,10 @@ TABLE: tuple[Row, ...] = (
                      r"(?P<kind>cat|dog|kid|child))[\s-](?:household|family|home)\b.*",
         (("We're a two-cat household now.", "count:cat", "two cats"),
          ("We're a three-kid family.", "count:child", "three kids")), we=True),
+    # Twins are children, whose kind goes unsaid: the empty group keys them as such.
+    Row("children", r"(?:has|got)\s+(?P<value>twins|triplets)(?P<kind>)"
+                    r"(?=\s*$|\s+(?:who|aged|and)\b).*",
+        (("I have twins.", "count:child", "twins"),), we=True),
     Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to|lives?\s+with)\s+(?P<value>(?:one"
                     r"|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
@@ -687,8 +696,10 @@ TABLE: tuple[Row, ...] = (
     Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
                     r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted|rescue|rescued"
                     r"|old|senior|black|white|grey|gray|ginger|tabby)\s+)*(?:(?-i:[a-z])[\w-]*\s+){0,2}?"
-                    rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+)(?P<value>.+)",
+                    rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+(?:(?:a|an)\s+"
+                    r"(?:[\w-]+\s+){0,2}?(?:named|called)\s+)?)(?P<value>.+)",
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
+         ("We got a puppy, a corgi named Waffles.", "dog:waffles", "waffles"),
          ("We have a dog called Biscuit.", "dog:biscuit", "biscuit"),
          ("We have a cat, Pickle.", "cat:pickle", "pickle")), we=True),
     # A bare "passed" needs its time: "my son passed!" is an exam.
@@ -976,6 +987,13 @@ TABLE: tuple[Row, ...] = (
                     r"|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
+    Row("classes", r"(?:is|has\s+been|started|began)\s+taking\s+(?!(?:the|my|our|his|her|their"
+                   r"|some|a|an|night|evening|online|extra)\b)(?P<value>[\w-]+(?:\s+[\w-]+)?)"
+                   r"\s+(?P<noun>lessons|classes|courses?)(?=\s*$|\s+(?:on|at|in|every|since|twice"
+                   r"|once|with|online|after|this|last)\b).*",
+        (("I've been taking Spanish classes on Tuesdays since January.", "learning:spanish",
+          "spanish"),
+         ("I started taking pottery classes.", "learning:pottery", "pottery"))),
     # After "learning": "I'm studying Japanese" learns a language; "studying law" is a field.
     Row("studies", r"is\s+studying\s+(?!(?:for|to|in|with|at|hard|late|all|a\s+lot|abroad"
                    r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
@@ -1795,7 +1813,7 @@ _MENTION_RE = re.compile(
 # "with my wife and our two boys": so is a count of them.
 _COUNT_MENTION_RE = re.compile(
     rf"(?i:\b(?:my|our|with\s+my\s+[^,.;]{{1,40}}?\s+and|(?:{MARITAL_STATUSES})\s+with)"
-    r"\s+(?P<count>(?:two|three|four|five|six|\d)"
+    r"\s+(?P<count>twins|triplets|(?:two|three|four|five|six|\d)"
     r"\s+(?:little\s+|young\s+)?"
     rf"(?:{RELATION_RE})(?:s|ren)?))\b"
 )
@@ -1810,7 +1828,9 @@ def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
         if m.start() > 0
     ]
     for m in _COUNT_MENTION_RE.finditer(clause.text):
-        if m.start() > 0 or not m[0].lower().startswith(("my", "our")):
+        # "My two kids are ..." at the start is the clause's own reading; "My twins" is not.
+        opening = m.start() == 0 and m[0].lower().startswith(("my", "our"))
+        if not opening or m["count"].lower() in ("twins", "triplets"):
             found += _table_facts(_Reading(me, f"has {m['count']}"), clause, False)
     return [f for f in found if f is not None]
 

@@ -135,7 +135,10 @@ def _known_things() -> frozenset[str]:
 
 
 def org(raw: str, clause: Clause) -> Value | None:
-    """An employer: a name ("Acme Corp") or the kind of place ("a small animal clinic")."""
+    """An employer: a name ("Acme Corp", "St. Mary's hospital") or the kind of place ("a
+    small animal clinic")."""
+    if named := _NAMED_WORKPLACE_RE.match(_cut(_THE_NAME_RE.sub("", raw.strip()))):
+        return Value(named["name"], named["name"].lower())
     if place := business(raw, clause):
         article = "an" if place.shown[:1].lower() in "aeiou" else "a"
         return Value(f"{article} {place.shown}", place.key)
@@ -302,6 +305,10 @@ _BUSINESSES = (
     r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
     r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
     r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home"
+)
+# A named place of work whose kind is written in lowercase: "St. Mary's hospital".
+_NAMED_WORKPLACE_RE = re.compile(
+    rf"(?P<name>(?:(?-i:[A-Z])[\w'.&-]*\s+){{1,4}}(?:{_BUSINESSES}))(?:\s+(?:in|on)\s+.+)?$", _I
 )
 
 
