@@ -1683,6 +1683,79 @@ DIALOGUES = (
         "lind",
         "okafor",
     ),
+    # Session 13's held-out set V, run after U was fixed: 0.50 on its first run (assistant
+    # claims 0.60, user's own 0.40; after two expectations were written in the facts' own
+    # words: "june 21", "quit smoking").
+    dialogue(
+        "assistant claim",
+        ("Where does my brother work?", "Your brother works at Amazon."),
+        ("He left Amazon ages ago, he's at Microsoft now.", "Thanks."),
+        "microsoft",
+        "amazon",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm on a keto diet.", "Ok."),
+        ("Gave up keto, I'm just doing intermittent fasting now.", "Ok."),
+        "intermittent fasting",
+        "keto",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my cat called?", "Your cat is called Mittens."),
+        ("Mittens is my mum's cat! Mine is Socks.", "Oops."),
+        "socks",
+        "mittens is the user's cat",
+    ),
+    dialogue(
+        "user's own",
+        ("I teach year 3.", "Nice."),
+        ("I've moved up to year 5 this term.", "Cool."),
+        "year 5",
+        "year 3",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When is my wedding anniversary?", "Your anniversary is June 12."),
+        ("It's the 21st of June, you swapped the digits.", "Sorry."),
+        "june 21",
+        "june 12",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Priya.", "Ok."),
+        ("Reorg happened - I report to Tom now.", "Ok."),
+        "tom",
+        "priya",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What instrument do I play?", "You play the violin."),
+        ("Viola, not violin - common mistake.", "Got it."),
+        "viola",
+        "plays the violin",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in a flat in Hackney.", "Ok."),
+        ("We bought a house in Walthamstow, moved in last week!", "Congrats."),
+        "walthamstow",
+        "hackney",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many kids do I have?", "You have two kids."),
+        ("Three! The baby arrived in October.", "Congratulations!"),
+        "three",
+        "two kids",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a smoker, trying to cut down.", "Ok."),
+        ("Six months smoke-free now!", "Amazing."),
+        "quit smoking",
+        "user smokes",
+    ),
 )
 
 

@@ -84,6 +84,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Ha, I wish - I'm still a junior.", Repair("junior", None)),
         ("It's March 12, you said May.", Repair("March 12", None)),
         ("It's May 20, you missed a zero.", Repair("May 20", None)),
+        ("It's the 21st of June, you swapped the digits.", Repair("21st of June", None)),
+        ("It's Hannah, you mixed up my cousins.", Repair("Hannah", None)),
+        ("It's 1,950, you said 1,800.", Repair("1,950", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:

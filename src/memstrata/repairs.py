@@ -93,7 +93,7 @@ _WAS_NOW_RE = re.compile(
 # now", "Not anymore, I'm at PwC", "Oops, she's 8".
 _ONLY_NEW_RE = re.compile(
     rf"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:{_TITLE}\.\s+)?"
-    r"[^,;.!?]+?)"
+    r"(?:[^,;.!?]|(?<=\d)[,.](?=\d))+?)"
     # "Ha, I wish - I'm still a junior": what the speaker is, after a denial.
     r"|(?:i'm|i\s+am)\s+(?:still\s+|just\s+|only\s+)?(?:a|an)\s+(?!(?:bit|little|lot)\b)"
     r"(?P<role>[^,;.!?]+?)"
@@ -266,7 +266,8 @@ def read_repairs(user_text: str) -> list[Repair]:
 # come last.
 _ACTUALLY_END_RE = re.compile(
     r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough)"
-    r"|you\s+(?:said|wrote|had|put|thought|missed|forgot|dropped|added)\s+[^,]{1,30}?)"
+    r"|you\s+(?:said|wrote|had|put|thought|missed|forgot|dropped|added|swapped|flipped"
+    r"|switched|mixed\s+up|got|transposed|confused)\s+[^,]{1,30}?)"
     r"(?:\s*,.*)?$",
     _I,
 )
@@ -348,13 +349,15 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         return None
     if denied and (went := _WENT_TO_RE.match(body)):
         return Repair(went["new"], None)
-    if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(body.split(",")[0]):
+    if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(_CLAUSE_COMMA_RE.split(body)[0]):
         new = _bare(m["said"] or m["role"] or m["framed"] or m["number"] or m["name"])
         if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
             return Repair(new, None, alongside=owned)
     return None
 
 
+# A comma that ends a clause; "1,950" keeps its own.
+_CLAUSE_COMMA_RE = re.compile(r",(?!\d{3}\b)")
 # "No, that's my sister's cat": whose it is, not what it is.
 _SOMEONE_ELSES_RE = re.compile(r"^(?:my|your|his|her|their|our)\s+[\w-]+'s\b", _I)
 

@@ -142,7 +142,6 @@ def test_birthday_resolves_against_the_turn():
         "Yeah right, I'm a morning person.",
         "I'm tired.",
         "I have a meeting at noon.",
-        "I quit smoking.",
         "I'm in Berlin this week.",
         "Ich wohne in Berlin und bin Vegetarier.",
         "Je suis allergique aux arachides.",
@@ -878,3 +877,27 @@ def test_starts_lessons_and_twins_that_say_nothing_about_the_speaker(sentence):
     assert not any(
         slot in ("employer", "count:child") or slot.startswith("learning:") for _, slot, _ in found
     ), found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("My sister quit Google, she's at Meta now.", ("user's sister", "employer", "meta")),
+        ("I left Amazon ages ago.", ("user", "employer", "left amazon")),
+        ("Gave up keto, I'm just doing intermittent fasting now.", ("user", "diet", "not keto")),
+        ("Six months smoke-free now!", ("user", "smoking", "quit smoking")),
+        ("My dad smokes.", ("user's father", "smoking", "smokes")),
+    ],
+)
+def test_what_someone_left_or_gave_up_and_what_came_next(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+# "I quit smoking" was a sentence that must state nothing until session 13; it now states a
+# habit given up, and no job left.
+@pytest.mark.parametrize(
+    "sentence", ["I smoke salmon at home.", "I gave up on my dreams.", "He's at the gym now."]
+)
+def test_giving_up_or_being_somewhere_that_ends_no_habit_and_no_job(sentence):
+    found = keys(facts(sentence))
+    assert not any(slot in ("smoking", "diet", "employer") for _, slot, _ in found), found

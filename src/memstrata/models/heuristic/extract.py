@@ -387,10 +387,13 @@ def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
     return renamed if found is not None and found.subject != "user" else None
 
 
-# "I left Shopify in August. I'm with Stripe now": after a job is left, where the speaker
-# now is names the next employer; after a break-up, whom they are with names the partner.
+# "I left Shopify in August. I'm with Stripe now": after a job is left, where the person
+# now is names the next employer ("he left Amazon, he's at Microsoft now"); after a
+# break-up, whom the speaker is with names the partner.
 _NOW_AT_RE = re.compile(
-    r"^(?:i'm|i\s+am)\s+(?:now\s+)?(?P<how>at|with)\s+(?P<where>.+?)(?:\s+now)?$", _I
+    r"^(?P<who>i'm|i\s+am|he's|she's|he\s+is|she\s+is)\s+(?:now\s+)?(?P<how>at|with)\s+"
+    r"(?P<where>.+?)(?:\s+now)?$",
+    _I,
 )
 _PARTED = ("divorced", "separated", "single")
 
@@ -398,12 +401,27 @@ _PARTED = ("divorced", "separated", "single")
 def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
     if (now_at := _NOW_AT_RE.match(text)) is None:
         return text
-    if any(f.slot == "employer" and f.value.startswith(("left ", "not ")) for f in earlier):
-        return f"I work at {now_at['where']}"
+    mine = now_at["who"][:1].lower() == "i"
+    left = {
+        f.subject
+        for f in earlier
+        if f.slot == "employer"
+        and f.value.startswith(("left ", "not "))
+        and (f.subject == "user") == mine
+    }
+    if len(left) == 1:
+        who = "I work" if mine else f"{_as_said(left.pop())} works"
+        return f"{who} at {now_at['where']}"
     parted = any(f.slot == "marital status" and f.value in _PARTED for f in earlier)
-    if parted and now_at["how"].lower() == "with" and rules.is_name(now_at["where"]):
+    if mine and parted and now_at["how"].lower() == "with" and rules.is_name(now_at["where"]):
         return f"I'm dating {now_at['where']}"
     return text
+
+
+def _as_said(subject: str) -> str:
+    """A subject key as the speaker would say it: "user's brother" is "My brother"."""
+    owner, _, relation = subject.partition("'s ")
+    return f"My {relation}" if owner == "user" and relation else subject.title()
 
 
 def _clause_facts(

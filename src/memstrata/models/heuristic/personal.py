@@ -156,6 +156,7 @@ _ENDED_WHEN = (
     r"(?:last\s+\w+|in\s+\w+|recently|after\b|because\b|(?:a\s+few|a|an|\w+)\s+(?:years?"
     r"|months?|weeks?)\s+ago)"
 )
+_FASTS = r"intermittent\s+fasting|(?:16:8|5:2)\s+fasting|the\s+5:2(?:\s+diet)?|whole30|atkins"
 # Work done for others that people name with "I do", beyond the trades one can stop.
 _SERVICES = (
     r"videography|(?:graphic|web|interior|ux|ui|product)\s+design|bookkeeping|payroll"
@@ -243,6 +244,10 @@ FACETS: dict[str, Facet] = {
     "height": Facet(C.HEALTH, "height", "{who} is {value} tall.", said_as_is),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
+    "fasting": Facet(C.DIET, "diet", "{who} is doing {value}.", word_of(_FASTS)),
+    "quit diet": Facet(C.DIET, "diet", "{who} is no longer {value}.", word_of(DIETS)),
+    "smoker": Facet(C.HEALTH, "smoking", "{who} smokes.", status("smokes")),
+    "quit smoking": Facet(C.HEALTH, "smoking", "{who} has quit smoking.", status("quit smoking")),
     "allergy": Facet(C.DIET, "allergy:{key}", "{who} is allergic to {value}.", allergen),
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
     "teetotal": Facet(C.DIET, "avoids:alcohol", "{who} does not drink alcohol.", alcohol),
@@ -712,6 +717,16 @@ TABLE: tuple[Row, ...] = (
          ("My husband Frank passed in March.", "passed away", "passed in march")),
         others_only=True),
     # health
+    Row("smoker", r"(?P<value>is\s+a\s+(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
+                  r"smoker|smokes?(?:\s+(?:about\s+)?(?:\d+|a|half\s+a)(?:\s+[\w-]+)?\s+a\s+day)?)"
+                  r"(?=\s*$|\s+(?:since|but|and)\b).*",
+        (("I'm a smoker.", "smoking", "smokes"), ("I smoke 10 a day.", "smoking", "smokes"))),
+    Row("quit smoking", r"(?P<value>(?:quit|stopped|gave\s+up|has\s+quit|has\s+stopped)\s+smoking"
+                        r"|is\s+(?:now\s+)?(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight"
+                        r"|nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?)\s+)?"
+                        r"(?:smoke[-\s]free|a\s+non[-\s]?smoker|an\s+ex[-\s]smoker))\b.*",
+        (("I quit smoking six months ago.", "smoking", "quit smoking"),
+         ("I'm six months smoke-free.", "smoking", "quit smoking"))),
     Row("condition", r"(?:has|have|has\s+had|have\s+had|lives?\s+with|suffers?\s+from"
                      r"|struggles?\s+with|deals?\s+with|gets?)\s+(?P<value>.+)",
         (("I have asthma.", "condition:asthma", "asthma"),
@@ -801,6 +816,14 @@ TABLE: tuple[Row, ...] = (
                 r"(?:\s+diet)?",
         (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"),
          ("I've gone fully vegan now.", "diet", "vegan"))),
+    Row("quit diet", r"(?:gave\s+up|quit|stopped|dropped|came\s+off|is\s+off)\s+"
+                     rf"(?:(?:the|my|being)\s+)?(?P<value>{DIETS})(?:\s+diet)?"
+                     r"(?=\s*$|\s+(?:last|this|a|in|after|because)\b).*",
+        (("I gave up keto.", "diet", "not keto"),
+         ("Gave up being vegan after a year.", "diet", "not vegan")), prefix="not "),
+    Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
+                   r"|instead|since|for)\b).*",
+        (("I'm just doing intermittent fasting now.", "diet", "intermittent fasting"),)),
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
                    r"\s+to\s+(?P<value>.+)",
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
@@ -1175,7 +1198,7 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|sold|traded|swapped|bought"
+    r"|sold|traded|swapped|bought|gave\s+up"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
     r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
     r"(?-i:[A-Z]))",
@@ -1185,7 +1208,8 @@ _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|(?:still\s+)?learning|living|based|married|engaged|allergic|studying"
     r"|majoring|planning"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
-    r"|originally\s+from)\s|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
+    r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
+    r"|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     r"|(?:one|two|three|four|five|six|\d)\s+[\w-]+(?:\s+now)?\b)"
     rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?(?:,?\s+i\s+(?:guess|suppose|think))?$"
     # "Divorced, two kids": a status that a list or "with" follows.

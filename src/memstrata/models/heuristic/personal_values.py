@@ -53,6 +53,7 @@ _TAIL_RE = re.compile(
     r"|anymore|any\s+more|these\s+days|recently|back\s+in|in|a\s+(?:few|couple)|about"
     r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
+    r"|(?:ages|years|months|weeks|a\s+while|(?:a\s+)?long\s+time)\s+ago"
     r"|at\s+the\s+moment|from|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
     r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally|over\s+the|during"
