@@ -1768,6 +1768,7 @@ LATE_CONVERSATIONS = (
             said(
                 "Retired firefighter here, 66, living in Tucson.",
                 fact("work", "firefighter"),
+                fact("work", "retired"),  # listed in session 13, read since
                 fact("identity", "66"),
                 fact("location", "tucson"),
             ),
@@ -2262,6 +2263,7 @@ LATE_CONVERSATIONS = (
             said(
                 "retired teacher, 70, widower, living near Lake Tahoe",
                 fact("work", "teacher"),
+                fact("work", "retired"),  # listed in session 13, read since
                 fact("identity", "70"),
                 fact("relationship", "widow"),
                 fact("location", "tahoe"),
@@ -2510,6 +2512,7 @@ LATE_CONVERSATIONS = (
             said(
                 "I'm a retired police officer and a grandmother of five.",
                 fact("work", "police officer"),
+                fact("work", "retired"),  # listed in session 13, read since
                 fact("relationship", "five"),
             ),
             said(
@@ -2712,6 +2715,7 @@ LATE_CONVERSATIONS = (
                 "Hello, my name is Grace and I'm a retired nurse from Accra, now living in London.",
                 fact("identity", "grace"),
                 fact("work", "nurse"),
+                fact("work", "retired"),  # listed in session 13, read since
                 fact("location", "accra"),
                 fact("location", "london"),
             ),
@@ -2813,6 +2817,7 @@ LATE_CONVERSATIONS = (
                 "Retired engineer, 68, I potter about in my garden mostly.",
                 fact("identity", "68"),
                 fact("work", "engineer"),
+                fact("work", "retired"),  # listed in session 13, read since
             ),
             said(
                 "My late wife Margaret passed away two years ago.",
@@ -3240,6 +3245,7 @@ LATE_CONVERSATIONS = (
                 fact("identity", "margaret"),
                 fact("identity", "67"),
                 fact("work", "teacher"),
+                fact("work", "retired"),  # listed in session 13, read since
             ),
             said(
                 "As a diabetic I have to watch my sugar - any dessert ideas?",
@@ -3500,6 +3506,7 @@ LATE_CONVERSATIONS = (
             said(
                 "I've been swamped - I started a new job as a sous chef at a Thai place downtown.",
                 fact("work", "sous chef", "priya"),
+                fact("work", "thai place", "priya"),  # listed in session 13, read since
                 speaker="Priya",
             ),
             said(
@@ -4010,6 +4017,88 @@ LATE_CONVERSATIONS = (
             ),
         ),
         group=True,
+    ),
+    # Session 13's third held-out set (chat:9901-9904: a teenager in lowercase, a formal
+    # retiree, a founder's context line, a trucker), run after the second was fixed: capture 0.57,
+    # precision 1.00 on its first run (after its expectations took what it had not listed: retired,
+    # the startup worked at; a baby due is an important date).
+    Conversation(
+        "chat:9901",
+        (
+            said(
+                "hey so im 19 and i work part time at a pizza place while doing my a levels",
+                fact("identity", "19"),
+                fact("work", "pizza"),
+            ),
+            said(
+                "i live with my mum and my little brother in coventry", fact("location", "coventry")
+            ),
+            nothing("how do i write a personal statement"),
+            said("i want to study computer science at uni", fact("plan", "computer science")),
+            said("also im dyslexic so keep it simple pls", fact("health", "dyslexi")),
+        ),
+    ),
+    Conversation(
+        "chat:9902",
+        (
+            said(
+                "Good afternoon. I am a retired civil engineer, aged 78, and I reside in Harrogate"
+                " with my wife Margaret.",
+                fact("work", "civil engineer"),
+                fact("work", "retired"),
+                fact("identity", "78"),
+                fact("location", "harrogate"),
+                fact("relationship", "margaret"),
+            ),
+            said(
+                "I have recently been diagnosed with type 2 diabetes.", fact("health", "diabetes")
+            ),
+            nothing("Could you explain what HbA1c measures?"),
+            said(
+                "My daughter Helen is a GP in Bristol and she suggested I ask you.",
+                fact("relationship", "helen"),
+                fact("work", "gp", subject="helen"),
+                fact("location", "bristol", subject="helen"),
+            ),
+            said("I play bridge twice a week at the local club.", fact("skill", "bridge")),
+        ),
+    ),
+    Conversation(
+        "chat:9903",
+        (
+            said(
+                "Context: I'm the only designer at a 40-person startup, remote, based in Lisbon.",
+                fact("work", "designer"),
+                fact("work", "startup"),
+                fact("location", "lisbon"),
+            ),
+            said("I've got ADHD so long docs are rough for me.", fact("health", "adhd")),
+            nothing("Can you summarise this PRD in bullet points?"),
+            said("My cofounder and I split equity 60/40.", fact("relationship", "cofounder")),
+            said("I'm learning Portuguese but it's slow going.", fact("skill", "portuguese")),
+            said("We're expecting our first baby in February!", fact("important_date", "february")),
+        ),
+    ),
+    Conversation(
+        "chat:9904",
+        (
+            said(
+                "Im a truck driver from Ohio, been driving 20 years.",
+                fact("work", "truck driver"),
+                fact("location", "ohio"),
+            ),
+            said(
+                "Got two boys, 14 and 11, and a wife who puts up with me lol",
+                fact("relationship", "two boys"),
+            ),
+            nothing("Whats a good podcast for long drives?"),
+            said("I'm into history, especially WW2 stuff.", fact("preference", "history")),
+            said(
+                "Got sleep apnea so I use a CPAP.",
+                fact("health", "sleep apnea"),
+                fact("health", "cpap"),
+            ),
+        ),
     ),
 )
 

@@ -262,7 +262,8 @@ def test_a_teams_move_is_no_home(text, stream):
         (
             "retired teacher, 70, widower, living near Lake Tahoe",
             [
-                ("user", "job title", "retired teacher"),
+                ("user", "former job", "teacher"),
+                ("user", "employer", "retired"),
                 ("user", "age", "70"),
                 ("user", "marital status", "widowed"),
                 ("user", "home", "lake tahoe"),
@@ -901,3 +902,27 @@ def test_what_someone_left_or_gave_up_and_what_came_next(sentence, expected):
 def test_giving_up_or_being_somewhere_that_ends_no_habit_and_no_job(sentence):
     found = keys(facts(sentence))
     assert not any(slot in ("smoking", "diet", "employer") for _, slot, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I am a retired civil engineer, aged 78.", ("user", "former job", "civil engineer")),
+        ("I am a retired civil engineer, aged 78.", ("user", "employer", "retired")),
+        ("I am a retired civil engineer, aged 78.", ("user", "age", "78")),
+        ("My daughter Helen is a GP in Bristol.", ("helen", "job title", "gp")),
+        ("Got two boys, 14 and 11.", ("user", "count:son", "two boys")),
+        ("Got sleep apnea so I use a CPAP.", ("user", "condition:sleep apnea", "sleep apnea")),
+        ("I'm the only designer at a 40-person startup.", ("user", "job title", "designer")),
+        ("i work part time at a pizza place", ("user", "employer", "pizza place")),
+        ("I play bridge twice a week at the local club.", ("user", "plays:bridge", "bridge")),
+        ("i live with my mum and my little brother in coventry", ("user", "home", "coventry")),
+    ],
+)
+def test_profiles_written_in_many_registers(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize("sentence", ["Got a question for you.", "Got two tickets for Friday."])
+def test_got_without_the_i_says_nothing_of_what_is_not_had(sentence):
+    assert keys(facts(sentence)) == []

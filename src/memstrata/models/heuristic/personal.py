@@ -310,7 +310,8 @@ _BE_NOW = r"is\s+(?:now\s+)?"
 _PLACE_VERB = (
     r"(?:(?:lives?|is\s+living|has\s+been\s+living|have\s+been\s+living|has\s+lived|have\s+lived)"
     r"(?:\s+(?:out|over|up"
-    r"|down|back|alone|on\s+(?:my|our)\s+own|with\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?))?"
+    r"|down|back|alone|on\s+(?:my|our)\s+own|with\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?"
+    r"(?:\s+and\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?)?))?"
     r"(?:\s+in\s+(?:(?:a|an|this|my|our|the)\s+)?(?:[\w-]+\s+)?"
     r"(?:flat|house|apartment|bungalow|cottage|condo|studio|townhouse|trailer|cabin|semi|terrace"
     r"|maisonette|duplex|halls|dorm|care\s+home|nursing\s+home|retirement\s+home))?|resides?"
@@ -390,7 +391,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm on Pacific time.", "time zone", "pacific"),), we=True),
     Row("pronouns", r"my\s+pronouns\s+are\s+(?P<value>.+)",
         (("My pronouns are they/them.", "pronouns", "they/them"),)),
-    Row("age", r"(?:is|just\s+turned|turned)\s+(?P<value>\d{1,3})(?:\s+years?\s+old|\s+now)?"
+    Row("age", r"(?:is|just\s+turned|turned|is\s+aged|aged)\s+(?P<value>\d{1,3})"
+               r"(?:\s+years?\s+old|\s+now)?"
                r"(?:\s+(?:today|yesterday|recently|(?:last|this)\s+\w+|on\s+(?:the\s+)?\w+"
                rf"|in\s+{dates.MONTH_PATTERN}|(?:a|an|\w+)\s+(?:days?|weeks?|months?)\s+ago))?"
                r"(?:\s*,\s*(?:actually|btw|now))?",
@@ -518,7 +520,15 @@ TABLE: tuple[Row, ...] = (
         (("I'm going on maternity leave from December 1.", "leave",
           "going on maternity leave from december 1"),
          ("I'm on sick leave until March.", "leave", "on sick leave until march"))),
-    Row("title", r"(?:is\s+(?:a|an|the)|works?\s+(?:from\s+home\s+|remotely\s+|part[-\s]time\s+"
+    # "A retired civil engineer" works no more: retired, and what they were.
+    Row("former title", rf"is\s+(?:a|an)\s+(?P<retired>retired)\s+(?P<value>(?:[\w-]+\s+){{0,2}}?"
+                        rf"(?:{JOB_HEAD_RE}))(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
+                        r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
+        (("I'm a retired civil engineer.", "former job", "civil engineer"),
+         ("I'm a retired civil engineer.", "employer", "retired"),
+         ("I'm a retired nurse from Accra.", "hometown", "accra"))),
+    Row("title", r"(?:is\s+(?:a|an|the)(?:\s+(?:only|sole))?|works?\s+(?:from\s+home\s+|remotely\s+"
+                 r"|part[-\s]time\s+"
                  r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting)\s+as"
@@ -1285,6 +1295,12 @@ _MOVED_BY_THEM_RE = re.compile(
     rf"(?P<what>(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{EVENTS}))\s+(?=(?:back\s+)?(?:to|until)\s)",
     _I,
 )
+# "Got two boys", "Got sleep apnea": the "I've" goes unsaid before what one has.
+_DROPPED_IVE_RE = re.compile(
+    r"^got\s+(?=(?:two|three|four|five|six|\d{1,2}|twins|triplets)\s"
+    rf"|a\s+(?:[\w-]+\s+)?(?:{RELATION_RE})\b|(?:{CONDITIONS})\b)",
+    _I,
+)
 _BARE_FORMS = (
     (
         re.compile(
@@ -1295,6 +1311,7 @@ _BARE_FORMS = (
         "I go by ",
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
+    (_DROPPED_IVE_RE, "I've got "),
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, _bare_job),
     (_ONLY_JOB_RE, _only_job),
@@ -1872,6 +1889,7 @@ def _speaker_cued(text: str) -> bool:
     bare = _LEAD_IN_RE.sub("", text.strip())
     cues = (
         _DROPPED_I_RE,
+        _DROPPED_IVE_RE,
         _DROPPED_I_AM_RE,
         _THE_MINE_RE,
         _BARE_JOB_RE,

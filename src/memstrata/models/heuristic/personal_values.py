@@ -54,6 +54,8 @@ _TAIL_RE = re.compile(
     r"|around|together|full[-\s]time|part[-\s]time|remotely|again|already|too|as\s+well"
     r"|\d+\s+(?:years?|months?|weeks?|days?)|and\s+(?:i|we|my|it|he|she|they)|or\s+so"
     r"|(?:ages|years|months|weeks|a\s+while|(?:a\s+)?long\s+time)\s+ago"
+    r"|(?:once|twice|three\s+times|\d+\s+times)\s+a\s+(?:day|week|month|year)"
+    r"|downtown|nearby|locally"
     r"|at\s+the\s+moment|from|instead|there|here|to|a\s+lot|often|sometimes"
     r"|occasionally|all\s+the\s+time|every\s+\w+|(?:really\s+|pretty\s+|very\s+)?well"
     r"|a\s+(?:bit|little)|badly|after\s+all|most\s+\w+|on|originally|over\s+the|during"
@@ -305,7 +307,9 @@ _BUSINESSES = (
     r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
     r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
     r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
-    r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home"
+    r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|sushi|coffee|noodle"
+    r"|thai|chinese|indian|italian|mexican|kebab|chicken|sandwich|ramen|bbq|steak|fish\s+and\s+chip)"
+    r"\s+(?:place|joint|shop|takeaway|bar)"
 )
 # A named place of work whose kind is written in lowercase: "St. Mary's hospital".
 _NAMED_WORKPLACE_RE = re.compile(

@@ -180,7 +180,8 @@ JOB_HEADS = wordset(
     appraiser realtor homemaker apprentice trainee postdoc undergrad academic dean curator
     archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
     cinematographer composer sommelier brewer winemaker rancher zookeeper groomer
-    seamstress dressmaker porter sailor vicar marine airman"""
+    seamstress dressmaker porter sailor vicar marine airman gp radiographer
+    anaesthetist anesthetist radiologist psychiatrist paediatrician pediatrician"""
 )
 JOB_HEAD_RE = "|".join(map(re.escape, sorted(JOB_HEADS, key=len, reverse=True)))
 
