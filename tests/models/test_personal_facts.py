@@ -279,7 +279,8 @@ def test_a_teams_move_is_no_home(text, stream):
         (
             "Retired firefighter here, 66, living in Tucson.",
             [
-                ("user", "job title", "retired firefighter"),
+                ("user", "former job", "firefighter"),
+                ("user", "employer", "retired"),
                 ("user", "age", "66"),
                 ("user", "home", "tucson"),
             ],
