@@ -1756,6 +1756,78 @@ DIALOGUES = (
         "quit smoking",
         "user smokes",
     ),
+    # Session 13's held-out set W, run after V was fixed: 0.10 on its first run (assistant
+    # claims 0.00, user's own 0.20).
+    dialogue(
+        "assistant claim",
+        ("What's my address?", "You live at 4 Park Road."),
+        ("That's my old address, I'm at 12 Elm Street now.", "Updated."),
+        "12 elm street",
+        "4 park road",
+    ),
+    dialogue(
+        "user's own",
+        ("Please call me Elizabeth.", "Sure."),
+        ("Actually, Liz is fine - Elizabeth is so formal.", "Ok Liz."),
+        "liz",
+        "elizabeth",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which team do I support?", "You support Arsenal."),
+        ("lol no, Spurs till I die", "Oops."),
+        "spurs",
+        "arsenal",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 5'10 and 80kg.", "Ok."),
+        ("Down to 74kg now after the diet!", "Well done."),
+        "74",
+        "80kg",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my son called?", "Your son is called Jack."),
+        ("My son is called Jake.", "Sorry!"),
+        "jake",
+        "jack",
+    ),
+    dialogue(
+        "user's own",
+        ("My gym is PureGym.", "Ok."),
+        ("I cancelled PureGym and joined a climbing wall instead.", "Fun."),
+        "climbing",
+        "puregym",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a software engineer."),
+        ("Used to be! I retrained as a nurse last year.", "Wow."),
+        "nurse",
+        "software engineer",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite food is pizza.", "Nice."),
+        ("Honestly it's tacos now, I had the best tacos in Mexico.", "Yum."),
+        "tacos",
+        "pizza",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many languages do I speak?", "You speak English and French."),
+        ("And German! I forgot to mention German.", "Noted."),
+        "german",
+        "zzz-nothing-stale",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm studying law at Durham.", "Ok."),
+        ("I switched to history, law wasn't for me.", "Ok."),
+        "history",
+        "law",
+    ),
 )
 
 

@@ -1029,6 +1029,7 @@ LATE_CONVERSATIONS = (
                 "My son Leo is 6 and obsessed with dinosaurs. Book ideas?",
                 fact("relationship", "leo"),
                 fact("identity", "6", subject="leo"),
+                fact("preference", "dinosaurs", subject="leo"),  # listed in session 13
             ),
             nothing("Can you explain how compound interest works?"),
             said(

@@ -89,3 +89,18 @@ def test_she_after_a_claim_about_a_daughter_corrects_her_age(mem):
     mem.process_pending()
     ages = {f.value for f in mem.facts(STREAM) if f.slot == "age"}
     assert ages == {"8"}
+
+
+def test_a_relative_named_otherwise_in_reply_renames_the_claim(mem):
+    mem.add_turn(STREAM, "What's my son called?", "Your son is called Jack.", at=AT)
+    mem.add_turn(STREAM, "My son is called Jake.", "Sorry!", at=AT + timedelta(hours=1))
+    mem.process_pending()
+    assert {f.value for f in mem.facts(STREAM) if f.slot.startswith("son:")} == {"jake"}
+
+
+def test_a_second_relative_named_in_reply_leaves_the_first(mem):
+    mem.add_turn(STREAM, "Who's my son?", "Your son is Jack; your daughter is Mia.", at=AT)
+    mem.add_turn(STREAM, "My younger son is Jake.", "Ah.", at=AT + timedelta(hours=1))
+    mem.process_pending()
+    names = {f.value for f in mem.facts(STREAM) if f.slot.split(":")[0] in ("son", "daughter")}
+    assert names == {"jack", "jake", "mia"}

@@ -87,6 +87,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("It's the 21st of June, you swapped the digits.", Repair("21st of June", None)),
         ("It's Hannah, you mixed up my cousins.", Repair("Hannah", None)),
         ("It's 1,950, you said 1,800.", Repair("1,950", None)),
+        ("That's my old address, I'm at 12 Elm Street now.", Repair("12 Elm Street", None)),
+        ("lol no, Spurs till I die", Repair("Spurs", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:

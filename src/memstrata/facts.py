@@ -393,6 +393,50 @@ def retract_answered_claims(
         )
 
 
+# "My other son", "we also have": a second one named, not the first one renamed.
+_ADDING_RE = re.compile(
+    r"\b(?:also|too|another|other|as\s+well|both|second|third|younger|older|youngest|eldest"
+    r"|oldest)\b",
+    re.I,
+)
+
+
+def retract_renamed_claims(
+    store: Store,
+    tenant: str,
+    stream: str,
+    stated: Sequence[Fact],
+    answered: SourceRef,
+    user_text: str,
+) -> None:
+    """ "Your son is Jack." "My son is called Jake.": a person or pet the user names in
+    reply, of the kind the turn before claimed under another name, renames the claim.
+
+    Call inside a transaction."""
+    if _ADDING_RE.search(user_text):
+        return
+    named = [f for f in stated if f.category is FactCategory.RELATIONSHIP and ":" in f.slot]
+    for claim in store.facts_from(tenant, stream, answered):
+        by = next((f for f in named if _renames(f, claim)), None)
+        if by is None:
+            continue
+        store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED, superseded_by=by.id)
+        store.add_fact_change(
+            claim.id, "SUPERSEDE", related=by.id, note="retracted: renamed", before=_snapshot(claim)
+        )
+
+
+def _renames(stated: Fact, claim: Fact) -> bool:
+    return (
+        claim.category is FactCategory.RELATIONSHIP
+        and claim.subject == stated.subject
+        and claim.slot.split(":", 1)[0] == stated.slot.split(":", 1)[0]
+        and normalize(claim.value) != normalize(stated.value)
+        and claim.confidence < stated.confidence
+        and may_change(claim, Author(stated.writer_trust))
+    )
+
+
 CONFIRMED_CONFIDENCE = 0.9
 """What the assistant said and the user then confirmed: above the pin threshold, below the
 user's own words."""

@@ -13,6 +13,7 @@ from memstrata.facts import (
     reconcile,
     record_fact,
     retract_answered_claims,
+    retract_renamed_claims,
     word_overlap,
 )
 from memstrata.jobs import (
@@ -125,7 +126,7 @@ class Pipeline:
             for name in (turn.speaker, turn.assistant_speaker):
                 if name:
                     entities.remember_speaker(self.store, job.tenant, name)
-            corrections = []
+            corrections, stated = [], []
             for item, verdict in zip(found, verdicts, strict=True):
                 fact = record_fact(
                     self.store,
@@ -139,6 +140,8 @@ class Pipeline:
                 )
                 if item.is_correction and fact.active:
                     corrections.append(fact)
+                elif fact.active:
+                    stated.append(fact)
                 if verdict is not None:
                     tracing.event(
                         "reconcile",
@@ -147,7 +150,7 @@ class Pipeline:
                         action=verdict.action.value,
                         target=verdict.target_id,
                     )
-            self._answer_claims(turn, corrections)
+            self._answer_claims(turn, corrections, stated)
             self.embed_later(job.tenant, job.stream)
             tracing.event(
                 "extract",
@@ -195,20 +198,24 @@ class Pipeline:
         edits = repaired(found, active, claims, self._speaker(turn), turn.at)
         return [e for e in edits if (e.subject, e.slot) not in said]
 
-    def _answer_claims(self, turn: Turn, corrections: list[Fact]) -> None:
-        """A user turn that corrects or confirms the turn before decides its claims; only
-        the owner's turns do (a lower-trust writer's "yes" confirms nothing)."""
+    def _answer_claims(self, turn: Turn, corrections: list[Fact], stated: list[Fact]) -> None:
+        """A user turn that corrects, renames or confirms the turn before decides its
+        claims; only the owner's turns do (a lower-trust writer's "yes" confirms nothing)."""
         confirmed = turn.writer_trust is Trust.FULL and confirms(turn.user)
-        if not (corrections or confirmed):
+        if not (corrections or confirmed or stated):
             return
         answered = self._turn_before(turn)
         if answered is None:
             return
+        if stated:
+            retract_renamed_claims(
+                self.store, turn.tenant, turn.stream, stated, answered.ref(), turn.user
+            )
         if corrections:
             retract_answered_claims(
                 self.store, turn.tenant, turn.stream, corrections, answered.ref()
             )
-        else:
+        elif confirmed:
             confirm_answered_claims(self.store, turn.tenant, turn.stream, answered.ref())
 
     def _turn_before(self, turn: Turn) -> Turn | None:

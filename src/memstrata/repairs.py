@@ -98,11 +98,12 @@ _ONLY_NEW_RE = re.compile(
     r"|(?:i'm|i\s+am)\s+(?:still\s+|just\s+|only\s+)?(?:a|an)\s+(?!(?:bit|little|lot)\b)"
     r"(?P<role>[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
-    r"(?-i:[A-Z])[^,;.!?]*?|\d[^,;.!?]*?)"
+    r"(?:(?-i:[A-Z])|\d+\s+(?-i:[A-Z]))[^,;.!?]*?|\d[^,;.!?]*?)"
     r"|(?P<number>\d[\d,.]*(?:\s+(?:months?|weeks?|days?|years?|hours?|kg|lbs?|miles|km))?)"
     r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?(?:,\s+(?-i:[A-Z])[\w'-]+)?)"
     r"(?:\s+(?:does|is|did|has"
-    r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead))?$",
+    r"|\w+s\s+(?:it|that|them)\b[^,;.!?]*))?)(?:\s+(?:now|these\s+days|instead|forever|always"
+    r"|(?:till|until)\s+i\s+die|all\s+the\s+way))?$",
     _I,
 )
 # When the change happened is not part of what changed: "It's Greta since October".
@@ -182,7 +183,8 @@ _THEIRS_MINE_RE = re.compile(
 )
 # "Rex was my old dog": what follows names the new one.
 _OLD_ONE_RE = re.compile(
-    rf"^{_ONE_NAME}\s+(?:was|is)\s+(?:my|our)\s+(?:old|previous|last|former|first)\s+[\w-]+$",
+    rf"^(?:{_ONE_NAME}|that|it)(?:\s+(?:was|is)|'s)\s+(?:my|our)\s+(?:old|previous|last|former"
+    r"|first)\s+[\w-]+$",
     _I,
 )
 # After a denial, "I left for Meta" or "we moved to Leeds" names what the claim should say.
@@ -249,12 +251,12 @@ def read_repairs(user_text: str) -> list[Repair]:
         # "I switched dentists, it's Dr. Grant now": or what follows a change said as such.
         parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
         head, comma, tail = sentence.partition(", ")
-        if comma and _CHANGED_RE.match(head):
+        if comma and (_CHANGED_RE.match(head) or _OLD_ONE_RE.match(head)):
             parts += [head, tail]
         repair = None
         for part in parts:
             repair = repair or _read(part, denied, changed)
-            changed = changed or bool(_CHANGED_RE.match(part))
+            changed = changed or bool(_CHANGED_RE.match(part) or _OLD_ONE_RE.match(part))
         if repair:
             found.append(repair)
         changed = bool(_CHANGED_RE.match(sentence) or _OLD_ONE_RE.match(sentence))

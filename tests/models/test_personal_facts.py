@@ -927,3 +927,27 @@ def test_profiles_written_in_many_registers(sentence, expected):
 @pytest.mark.parametrize("sentence", ["Got a question for you.", "Got two tickets for Friday."])
 def test_got_without_the_i_says_nothing_of_what_is_not_had(sentence):
     assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I'm 5'10 and 80kg.", ("user", "weight", "80kg")),
+        ("I'm 34 and married.", ("user", "age", "34")),
+        ("Down to 74kg now after the diet!", ("user", "weight", "74kg")),
+        ("I retrained as a nurse last year.", ("user", "job title", "nurse")),
+    ],
+)
+def test_two_short_things_one_is_and_a_new_trade(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "All the work's paying off - I'm seeing progress and the dancers are so excited.",
+        "I'm seeing double after that shift.",
+    ],
+)
+def test_seeing_something_is_no_partner(sentence):
+    assert not any(slot == "partner" for _, slot, _ in keys(facts(sentence)))

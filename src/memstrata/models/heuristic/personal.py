@@ -531,7 +531,8 @@ TABLE: tuple[Row, ...] = (
                  r"|part[-\s]time\s+"
                  r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
-                 r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting)\s+as"
+                 r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting|retrained"
+                 r"|qualified|has\s+qualified|has\s+retrained)\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
                  r"|is\s+now\s+(?:a|an|the)"
                  # "I'm head chef at a steakhouse": a rank may go without its article
@@ -689,7 +690,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
     Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
         (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
-    Row("relation", r"(?:is\s+)?(?:dating|seeing|in\s+a\s+relationship\s+with)\s+(?P<value>.+)",
+    Row("relation", r"(?:is\s+)?(?:dating|seeing(?=\s+(?-i:[A-Z]))|in\s+a\s+relationship\s+with)"
+                    r"\s+(?P<value>.+)",
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
     Row("marital", r"is\s+(?:(?:recently|newly|happily|currently|legally)\s+)?(?P<value>.+)",
         (("I'm divorced.", "marital status", "divorced"),
@@ -787,8 +789,9 @@ TABLE: tuple[Row, ...] = (
           "train"),)),
     Row("weight", r"(?:weighs?|is|(?:is|got|went)\s+(?:down|up)\s+to)\s+(?:about\s+|around\s+)?"
                   r"(?P<value>\d{2,3}(?:\.\d)?\s?(?:kg|kgs"
-                  r"|kilos|lbs?|pounds))",
+                  r"|kilos|lbs?|pounds))(?:\s+(?:now|these\s+days|after|since|thanks\s+to)\b.*)?",
         (("I weigh 80kg.", "weight", "80kg"), ("I'm 74kg now.", "weight", "74kg"),
+         ("Down to 74kg now after the diet!", "weight", "74kg"),
          ("Down to 84kg now!", "weight", "84kg"))),
     Row("weight change", r"(?:has\s+|have\s+)?(?:just\s+)?(?P<value>(?:lost|gained|put\s+on)\s+"
                          r"\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds|stone))"
@@ -1756,7 +1759,9 @@ def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parse
     return []
 
 
-_LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?")
+_LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+# "is 5'10 and 80kg", "is 34 and married": two short things the subject is.
+_SHORT_PAIR_RE = re.compile(r"^(?:[\w'-]+\s+){0,2}[\w'-]+\s+and\s+(?:[\w'-]+\s+){0,2}[\w'-]+$")
 _COUNTED_RE = re.compile(r"^(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s", _I)
 
 
@@ -1778,7 +1783,7 @@ def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool)
     dash ("plays the piano, badly", "has three kids - 12, 9 and 4")."""
     if found := _table_facts(replace(reading, rest=rest), clause, negated):
         return found
-    if rest.lower().startswith("is ") and "," in rest:
+    if rest.lower().startswith("is ") and ("," in rest or _SHORT_PAIR_RE.match(rest[3:])):
         parts = [p for p in _LIST_SPLIT_RE.split(rest[3:]) if p]
         parts = _ages_kept(parts)
         listed = [_listed_facts(reading, p, clause, negated) for p in parts]
