@@ -1077,6 +1077,7 @@ LATE_CONVERSATIONS = (
                 "For context: I'm a PhD student in marine biology at the University of Tasmania.",
                 fact("work", "phd student"),
                 fact("work", "tasmania"),
+                fact("work", "marine biology"),  # listed in session 13, read since
             ),
             said(
                 "I use a wheelchair, so accessibility matters a lot to me.",
@@ -2978,6 +2979,7 @@ LATE_CONVERSATIONS = (
                 "I'm a PhD candidate in astrophysics at Caltech.",
                 fact("work", "phd"),
                 fact("work", "caltech"),
+                fact("work", "astrophysics"),  # listed in session 13, read since
             ),
             said("I'm from Chennai, India.", fact("location", "chennai")),
             nothing("How do I make a good poster for a conference?"),
@@ -4099,6 +4101,69 @@ LATE_CONVERSATIONS = (
                 fact("health", "sleep apnea"),
                 fact("health", "cpap"),
             ),
+        ),
+    ),
+    # Session 13's fourth held-out set (chat:9951-9953, changes told as news), run after the third
+    # was fixed: capture 0.68, updates 0.20, precision 0.94 on its first run (after its expectations
+    # took what it had not listed: the university studied at, the employer left).
+    Conversation(
+        "chat:9951",
+        (
+            said(
+                "I work at Deloitte as an auditor.",
+                fact("work", "deloitte"),
+                fact("work", "auditor"),
+            ),
+            said(
+                "I live in Croydon with my girlfriend Amy.",
+                fact("location", "croydon"),
+                fact("relationship", "amy"),
+            ),
+            nothing("What's a good way to track expenses?"),
+            said(
+                "Big news - I handed in my notice at Deloitte and start at EY on Monday!",
+                change("work", "ey", "deloitte"),
+                fact("work", "left deloitte"),
+            ),
+            said("Amy and I got engaged over the weekend!", fact("relationship", "engaged")),
+            said("We're moving to Brighton in the spring.", fact("plan", "brighton")),
+        ),
+    ),
+    Conversation(
+        "chat:9952",
+        (
+            said(
+                "I'm a second-year PhD student in chemistry at Leeds.",
+                fact("work", "phd"),
+                fact("work", "chemistry"),
+                fact("work", "leeds"),
+            ),
+            said("I'm vegan and I don't drink.", fact("diet", "vegan"), fact("diet", "alcohol")),
+            nothing("How should I structure my thesis chapters?"),
+            said("Finally submitted my thesis, so I'm Dr. now!", fact("work", "thesis")),
+            said(
+                "I've started eating eggs again, so vegetarian rather than vegan.",
+                change("diet", "vegetarian", "vegan"),
+            ),
+            said("My new postdoc is at Manchester.", change("work", "manchester", "leeds")),
+        ),
+    ),
+    Conversation(
+        "chat:9953",
+        (
+            said("I have a 2018 Honda Civic.", fact("possession", "civic")),
+            said(
+                "My dog Bella is a 3 year old lab.",
+                fact("relationship", "bella"),
+                fact("identity", "3", subject="bella"),
+            ),
+            nothing("Any tips for a road trip with a dog?"),
+            said("Bella turned 4 last week!", change("identity", "4", "3", subject="bella")),
+            said(
+                "The Civic got written off in a crash, so I'm driving my dad's old Golf for now.",
+                change("possession", "golf", "civic"),
+            ),
+            said("I'm working from home full time now.", fact("work", "from home")),
         ),
     ),
 )

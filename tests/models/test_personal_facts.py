@@ -951,3 +951,26 @@ def test_two_short_things_one_is_and_a_new_trade(sentence, expected):
 )
 def test_seeing_something_is_no_partner(sentence):
     assert not any(slot == "partner" for _, slot, _ in keys(facts(sentence)))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Big news - I handed in my notice at Deloitte.", ("user", "employer", "left deloitte")),
+        ("My dog Bella is a 3 year old lab.", ("bella", "age", "3")),
+        ("I'm a PhD student in chemistry at Leeds.", ("user", "major", "chemistry")),
+        ("My new postdoc is at Manchester.", ("user", "employer", "manchester")),
+        ("I'm a 35-year-old software engineer.", ("user", "job title", "software engineer")),
+    ],
+)
+def test_news_of_work_and_ages_said_before_the_noun(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+def test_a_title_earned_is_no_name():
+    assert not any(slot == "name" for _, slot, _ in keys(facts("So I'm Dr. now!")))
+
+
+def test_a_field_belongs_to_students_only():
+    found = keys(facts("I'm a nurse in intensive care at St. Mary's."))
+    assert not any(slot == "major" for _, slot, _ in found), found

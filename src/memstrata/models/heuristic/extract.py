@@ -39,7 +39,8 @@ _DENIAL_ONLY_RE = re.compile(
 _INTERJECTION_RE = re.compile(
     r"^(?:(?:ok|okay|sure|great|cool|right|yes|yeah|yep|got\s+it|noted|understood|thanks"
     r"|thank\s+you|alright|hi|hey|hello|oh|fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know"
-    r"|for\s+the\s+record|heads\s+up|quick\s+update|update|note|also|and|but|so|well|good"
+    r"|for\s+the\s+record|heads\s+up|(?:quick|small|life|big)\s+update|update|note|also|and|but"
+    r"|so|well|good|(?:big|good|great|exciting|some|sad|bad)\s+news"
     r"|perfect|sorry|i\s+see)\s*(?:[,:;!.]+|\s[-–—]+)\s*|(?:so|also|and|but|plus|oh|fyi|btw|fwiw"
     r"|ps|omg|wow|lol|haha|yay)\s+)+",
     _I,

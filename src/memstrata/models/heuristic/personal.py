@@ -359,7 +359,7 @@ _JOINED = (
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted|has"
     r"|is\s+(?:doing|starting))\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post"
     rf"|contract|{_TRAINING})\s+(?:at|with)"
-    rf"|my\s+(?:[\w-]+\s+){{0,2}}?(?:{_TRAINING})\s+is\s+(?:at|with))"
+    rf"|my\s+(?:[\w-]+\s+){{0,2}}?(?:{_TRAINING}|job|role|position|postdoc)\s+is\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
@@ -398,6 +398,10 @@ TABLE: tuple[Row, ...] = (
                r"(?:\s*,\s*(?:actually|btw|now))?",
         (("I'm 34 years old.", "age", "34"), ("I just turned 40.", "age", "40"),
          ("Turned 40 last week.", "age", "40"), ("I turned 30 in March.", "age", "30"))),
+    # "Bella is a 3 year old lab": an age said before what someone is.
+    Row("age", r"is\s+(?:a|an)\s+(?P<value>\d{1,3})[\s-]*(?:years?|yrs?)[\s-]*old\s+"
+               rf"(?!(?:[\w-]+\s+)?(?:{JOB_HEAD_RE})\b)[\w-]+(?:\s+[\w-]+)?",
+        (("I'm a 40 year old dad.", "age", "40"),)),
     Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
         (("I was born in 1988.", "birth year", "1988"),)),
     Row("nationality", r"is\s+(?P<value>[\w-]+)",
@@ -543,7 +547,10 @@ TABLE: tuple[Row, ...] = (
                  r"(?P<value>[^,]+?)"
                  r"(?:\s+(?:doing|finishing|starting|completing)\s+(?:my|their|a|an|the)"
                  r"\s+[\w -]+?)?"
-                 r"(?:\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
+                 # "a PhD student in chemistry at Leeds": a student's field is what they study
+                 r"(?:(?:(?<=student)|(?<=candidate))\s+in\s+(?P<major>(?-i:[a-z])[\w -]{1,30}?)"
+                 r"(?=\s+(?:at|for|with)\s)"
+                 r"|\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
                  r"(?:\s+(?:at|for|with|(?:in|of)(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
@@ -593,8 +600,10 @@ TABLE: tuple[Row, ...] = (
                  r"(?P<value>.+)",
         (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
     Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
-                r"|got\s+fired\s+from|was\s+let\s+go\s+from)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
-        (("I quit Globex.", "employer", "left globex"),), prefix="left "),
+                r"|got\s+fired\s+from|was\s+let\s+go\s+from|handed\s+in\s+(?:my|their)\s+notice\s+at"
+                r"|gave\s+(?:my|their)\s+notice\s+at)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
+        (("I quit Globex.", "employer", "left globex"),
+         ("I handed in my notice at Deloitte.", "employer", "left deloitte")), prefix="left "),
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
         (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),

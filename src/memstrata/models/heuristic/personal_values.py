@@ -186,6 +186,8 @@ def name(raw: str, clause: Clause) -> Value | None:
     shown = _HONORIFIC_RE.sub("", _cut(raw))
     if not is_name(shown) or (not shown.islower() and not shown[:1].isupper()):
         return None
+    if _TITLE_ALONE_RE.fullmatch(shown):
+        return None  # "I'm Dr. now!": a title earned, no name
     if re.fullmatch(NATIONALITY_RE, shown, _I) or re.fullmatch(RELIGIONS, shown, _I):
         return None  # "My partner is Swedish" or "Hindu": what they are, not who
     shown = person(shown)
@@ -193,6 +195,7 @@ def name(raw: str, clause: Clause) -> Value | None:
 
 
 _HONORIFIC_RE = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|professor|doctor)\.?\s+(?=[A-Z])", _I)
+_TITLE_ALONE_RE = re.compile(r"(?:dr|mr|mrs|ms|mx|prof|professor|doctor|sir|madam)\.?", _I)
 
 
 def proper_name(raw: str, clause: Clause) -> Value | None:
