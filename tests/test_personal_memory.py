@@ -104,3 +104,20 @@ def test_a_second_relative_named_in_reply_leaves_the_first(mem):
     mem.process_pending()
     names = {f.value for f in mem.facts(STREAM) if f.slot.split(":")[0] in ("son", "daughter")}
     assert names == {"jack", "jake", "mia"}
+
+
+def test_a_favourite_without_its_kind_replaces_the_one_favourite_named(mem):
+    say(mem, "My favourite band is Blur.", "These days my favourite is Fontaines D.C.")
+    favourites = {f.slot: f.value for f in mem.facts(STREAM) if f.slot.startswith("favorite")}
+    assert favourites == {"favorite": "fontaines d.c"}
+
+
+def test_a_favourite_without_its_kind_leaves_two_kinds_alone(mem):
+    say(
+        mem,
+        "My favourite band is Blur.",
+        "My favourite food is ramen.",
+        "These days my favourite is Fontaines D.C.",
+    )
+    favourites = {f.slot for f in mem.facts(STREAM) if f.slot.startswith("favorite")}
+    assert favourites == {"favorite", "favorite:band", "favorite:food"}

@@ -264,10 +264,19 @@ def _past_form(store: Store, old: Fact, by: Fact) -> Fact:
 
 def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
     """Facts that hold the same relation under the other key: Raj's role for a title Raj
-    now holds, the titles Raj held for Raj's new role, and what kin a person was before
-    ("Anna's my cousin" after "Anna is your sister")."""
+    now holds, the titles Raj held for Raj's new role, what kin a person was before
+    ("Anna's my cousin" after "Anna is your sister"), and the one favourite of a kind that
+    a favourite named without its kind replaces."""
     if item.category is FactCategory.RELATIONSHIP:
         return _kin_before(store, tenant, stream, item)
+    if item.category is FactCategory.PREFERENCE and item.slot == "favorite":
+        # "These days my favourite is Fontaines D.C.": the one favourite named so far.
+        kinds = [
+            f
+            for f in store.facts(tenant, stream)
+            if f.subject == item.subject and f.slot.startswith("favorite:")
+        ]
+        return kinds if len(kinds) == 1 else []
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:
