@@ -129,22 +129,7 @@ def record_fact(
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
             return _mention(store, tenant, holder, item, "mentioned again")
-    new = NewFact(
-        tenant=tenant,
-        stream=stream,
-        text=item.text,
-        category=item.category,
-        subject=item.subject,
-        slot=item.slot,
-        value=item.value,
-        confidence=item.confidence,
-        visibility=visibility,
-        content_hash=content_hash(item),
-        source=source,
-        tokens=count_tokens(item.text),
-        writer_trust=writer.trust,
-        writer_key=writer.key_id,
-    )
+    new = _new_fact(tenant, stream, item, source, visibility, writer)
     holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
     winner = _stronger_holder(holders, item, source, writer)
     if winner is not None:
@@ -239,27 +224,37 @@ def _past_form(store: Store, old: Fact, by: Fact) -> Fact:
         value=old.value,
         confidence=old.confidence,  # never above what the next partner may say
     )
-    fact = store.insert_fact(
-        NewFact(
-            tenant=old.tenant,
-            stream=old.stream,
-            text=past.text,
-            category=past.category,
-            subject=past.subject,
-            slot=past.slot,
-            value=past.value,
-            confidence=past.confidence,
-            supersedes=old.id,
-            visibility=old.visibility,
-            content_hash=content_hash(past),
-            source=by.source,
-            tokens=count_tokens(past.text),
-            writer_trust=by.writer_trust,
-            writer_key=by.writer_key,
-        )
-    )
+    writer = Author(by.writer_trust, by.writer_key)
+    new = _new_fact(old.tenant, old.stream, past, by.source, old.visibility, writer)
+    fact = store.insert_fact(new.model_copy(update={"supersedes": old.id}))
     store.add_fact_change(fact.id, "ADD", related=old.id, note=f"ended: {by.text}")
     return fact
+
+
+def _new_fact(
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    source: SourceRef,
+    visibility: Visibility,
+    writer: Author,
+) -> NewFact:
+    return NewFact(
+        tenant=tenant,
+        stream=stream,
+        text=item.text,
+        category=item.category,
+        subject=item.subject,
+        slot=item.slot,
+        value=item.value,
+        confidence=item.confidence,
+        visibility=visibility,
+        content_hash=content_hash(item),
+        source=source,
+        tokens=count_tokens(item.text),
+        writer_trust=writer.trust,
+        writer_key=writer.key_id,
+    )
 
 
 def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
