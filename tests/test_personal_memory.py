@@ -18,9 +18,9 @@ def mem(tmp_path):
         yield memory
 
 
-def say(mem: Memory, *lines: str) -> None:
+def say(mem: Memory, *lines: str, stream: str = STREAM) -> None:
     for n, line in enumerate(lines):
-        mem.add_turn(STREAM, line, "Noted.", at=AT + timedelta(minutes=n))
+        mem.add_turn(stream, line, "Noted.", at=AT + timedelta(minutes=n))
     mem.process_pending()
 
 
@@ -121,3 +121,91 @@ def test_a_favourite_without_its_kind_leaves_two_kinds_alone(mem):
     )
     favourites = {f.slot for f in mem.facts(STREAM) if f.slot.startswith("favorite")}
     assert favourites == {"favorite", "favorite:band", "favorite:food"}
+
+
+# --- relations that end: a break-up, a divorce or a death puts the relation in the past
+
+
+def active_texts(mem: Memory, stream: str = STREAM) -> set[str]:
+    return {f.text for f in mem.facts(stream)}
+
+
+def test_a_pet_that_died_is_no_current_pet_and_its_chain_is_kept(mem):
+    say(mem, "We have a golden retriever named Max.", "Max passed away in June.")
+    texts = active_texts(mem)
+    assert "Max was the user's retriever." in texts
+    assert "Max is the user's retriever." not in texts
+    (past,) = [f for f in mem.facts(STREAM) if f.slot == "dog:max"]
+    chain = mem.fact_history(past.id).chain
+    assert [f.text for f in chain] == ["Max is the user's retriever.", past.text]
+    assert chain[0].status is FactStatus.SUPERSEDED
+
+
+@pytest.mark.parametrize(
+    "ending",
+    ["Mark and I got divorced last year.", "We separated in March.", "My husband died in 2019."],
+)
+def test_a_divorce_a_separation_or_a_death_ends_the_marriage(mem, ending):
+    say(mem, "My husband Mark is a chef.", ending)
+    texts = active_texts(mem)
+    assert "Mark was the user's husband." in texts
+    assert "Mark is the user's husband." not in texts
+    assert "Mark works as a chef." in texts  # what else is known of him stays
+
+
+def test_after_a_break_up_the_new_partner_is_current_and_single_is_over(mem):
+    say(mem, "My boyfriend Tom is great.", "Tom and I broke up.", "I'm dating Sam now.")
+    partners = {f.value: f.text for f in mem.facts(STREAM) if f.slot == "partner"}
+    assert partners == {"sam": "Sam is the user's partner."}
+    assert not [f for f in mem.facts(STREAM) if f.slot == "marital status"]
+
+
+def test_whom_the_speaker_is_with_after_a_separation_is_the_partner(mem):
+    say(mem, "My husband Mark is a chef.", "We separated last year, I'm with Paul now.")
+    texts = active_texts(mem)
+    assert {"Paul is the user's partner.", "Mark was the user's husband."} <= texts
+
+
+def test_a_relation_said_in_the_same_turn_as_the_ending_is_the_new_one(mem):
+    say(mem, "My wife Jo is a doctor.", "I'm a widower, and I'm engaged to Sam now.")
+    texts = active_texts(mem)
+    assert {"Sam is the user's partner.", "Jo was the user's wife."} <= texts
+
+
+def test_a_death_ends_a_relation_named_by_kind_only_when_it_is_one(mem):
+    say(mem, "My grandma Rose lives with us.", "My grandma passed away last week.")
+    assert "Rose was the user's grandma." in active_texts(mem)
+
+
+def test_two_of_a_kind_leave_both_relations_as_they_were(mem):
+    say(
+        mem,
+        "My grandma Rose lives with us.",
+        "My grandma Ann lives in Leeds.",
+        "My grandma passed away last week.",
+    )
+    texts = active_texts(mem)
+    assert {"Rose is the user's grandma.", "Ann is the user's grandma."} <= texts
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We split the bill.",
+        "We broke up the work into smaller tickets.",
+        "I split with my cofounder.",
+        "The Beatles broke up in 1970.",
+        "Our old router died last week.",
+    ],
+)
+def test_what_only_sounds_like_an_ending_ends_nothing(mem, line):
+    say(mem, "My boyfriend Tom is great.", "We have a cat called Luna.", line)
+    texts = active_texts(mem)
+    assert {"Tom is the user's boyfriend.", "Luna is the user's cat."} <= texts
+
+
+def test_an_ending_in_one_stream_leaves_another_stream_alone(mem):
+    say(mem, "We have a dog called Rex.", stream="chat:1")
+    say(mem, "We have a dog called Rex.", "Rex died last month.", stream="chat:2")
+    assert "Rex is the user's dog." in active_texts(mem, "chat:1")
+    assert "Rex was the user's dog." in active_texts(mem, "chat:2")
