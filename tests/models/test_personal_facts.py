@@ -974,3 +974,36 @@ def test_a_title_earned_is_no_name():
 def test_a_field_belongs_to_students_only():
     found = keys(facts("I'm a nurse in intensive care at St. Mary's."))
     assert not any(slot == "major" for _, slot, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I got into the MA program at Goldsmiths!", ("user", "employer", "goldsmiths")),
+        ("I started volunteering at the Tate.", ("user", "volunteers:tate", "tate")),
+        ("I do three days from home.", ("user", "work mode", "from home")),
+        ("No way! Our cat Pepper would hate that haha.", ("user", "cat:pepper", "pepper")),
+        ("I just got back from visiting my parents in Lagos.", ("user's parents", "home", "lagos")),
+        ("The commute to my office in Reading is brutal.", ("user", "office", "reading")),
+    ],
+)
+def test_news_between_friends(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+def test_kin_said_in_the_plural_take_the_plural_verb():
+    assert [f.text for f in facts("My parents live in Lagos.")] == [
+        "The user's parents live in Lagos."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stream"),
+    [
+        ("My brother in Accounts is annoying.", "chat:dana"),
+        ("Our lead Sarah would hate that.", "project:atlas"),
+        ("If I were rich I'd buy a boat.", "chat:dana"),
+    ],
+)
+def test_kin_in_a_department_or_a_team_s_our_is_no_fact(sentence, stream):
+    assert keys(facts(sentence, stream=stream)) == []

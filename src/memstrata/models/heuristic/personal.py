@@ -458,8 +458,13 @@ TABLE: tuple[Row, ...] = (
                       r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
         (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
     Row("work mode", r"(?:works?|is\s+working)\s+(?P<value>from\s+home|remotely|remote|hybrid)"
-                     r"(?:\s+(?:now|these\s+days|full[-\s]time|most\s+days|\d\s+days\s+a\s+week))?",
-        (("I'm working from home now.", "work mode", "from home"),)),
+                     r"(?:\s+(?:now|these\s+days|full[-\s]time|most\s+days|(?:\d|one|two|three|four)"
+                     r"\s+days\s+a\s+week))?",
+        (("I'm working from home now.", "work mode", "from home"),
+         ("I work from home three days a week.", "work mode", "from home"))),
+    Row("work mode", r"(?:do(?:es)?|works?)\s+(?:\d|one|two|three|four)\s+days\s+(?:a\s+week\s+)?"
+                     r"(?P<value>from\s+home|remotely)(?:\s+and\s+.+)?",
+        (("I do three days from home.", "work mode", "from home"),)),
     Row("home", r"is\s+(?:working\s+)?remote(?:ly)?\s+from\s+(?P<value>.+)",
         (("I'm remote from Denver.", "home", "denver"),)),
     Row("aboard", r"lives?\s+on\s+(?P<value>(?:a|an)\s+[\w -]+?)(?:,.*)?",
@@ -620,7 +625,8 @@ TABLE: tuple[Row, ...] = (
                     r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry at a secondary school in Leicester.", "employer",
           "secondary school"),)),
-    Row("volunteers", r"(?:volunteers?|is\s+volunteering|does\s+volunteer\s+work)\s+(?:at|with|for)"
+    Row("volunteers", r"(?:volunteers?|is\s+volunteering|does\s+volunteer\s+work"
+                      r"|started\s+volunteering|has\s+been\s+volunteering)\s+(?:at|with|for)"
                       r"\s+(?P<value>.+?)(?:\s+(?:on|every|once|twice)\s+.+)?",
         (("I volunteer at the food bank on Wednesdays.", "volunteers:food bank", "food bank"),
          ("I'm volunteering with Habitat for Humanity.", "volunteers:habitat for humanity",
@@ -1011,6 +1017,10 @@ TABLE: tuple[Row, ...] = (
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
         (("I'm at uni in Leeds.", "home", "leeds"),)),
     # "Got into" a school by its kind ("I got into Minecraft" is a hobby); accepted anywhere.
+    Row("school", r"(?:got\s+(?:into|in\s+to|accepted\s+(?:into|onto|to))\s+(?:(?:a|an|the)\s+)?"
+                  r"(?:[\w-]+\s+){0,3}?(?:program|programme|course)\s+(?:at|with)\s+)"
+                  r"(?P<value>.+?)(?:\s+(?:for|this|next|in|starting)\b.*)?",
+        (("I got into the MA program at Goldsmiths!", "employer", "goldsmiths"),)),
     Row("school", r"(?:got\s+(?:into|in\s+to)\s+(?=[^,]*\b(?:school|university|uni|college|academy"
                   r"|conservatory|programme|program)\b)|got\s+accepted\s+(?:to|into|at|by)\s+)"
                   r"(?P<value>.+?)(?:\s+(?:for|to|this|next|in|starting)\b.*)?",
@@ -1568,7 +1578,15 @@ def _render(template: str, who: Who, shown: str, noun: str) -> str:
         a_value=f"{article}{shown}",
         noun=noun,
     )
+    if _PLURAL_WHO_RE.search(who.shown):
+        text = _VERB_AFTER_RE.sub(lambda m: f"{m[1]} {_PLURAL_VERBS[m[2]]}", text, count=1)
     return _sentence(text)
+
+
+# "The user's parents live in Lagos": kin said in the plural take the plural verb.
+_PLURAL_WHO_RE = re.compile(r"'s\s+(?:parents|grandparents|in-laws)$")
+_PLURAL_VERBS = {"is": "are", "was": "were", "has": "have", "lives": "live", "works": "work"}
+_VERB_AFTER_RE = re.compile(r"((?:parents|grandparents|in-laws))\s+(is|was|has|lives|works)\b")
 
 
 def _sentence(text: str) -> str:
@@ -1860,11 +1878,22 @@ _OFFICE_PART_RE = re.compile(
 
 # "with my wife Sara": a relation named in passing is a fact too.
 _MENTION_RE = re.compile(
-    rf"(?i:\bmy\s+(?:(?:older|younger|little|big|baby|twin|new)\s+)?(?P<rel>{RELATION_RE}))"
+    rf"(?i:\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new)\s+)?(?P<rel>{RELATION_RE}))"
     rf",?\s+(?P<name>{_NAME})\b"
 )
 
 
+# "visiting my parents in Lagos": where family is visited is where they live.
+_KIN_IN_PLACE_RE = re.compile(
+    r"(?i:\b(?:visit(?:ing|ed|s)?|see(?:ing|s)?|saw|stay(?:ing|ed)?\s+with|call(?:ing|ed)?"
+    r"|back\s+from|missing|miss)\s+(?:my|our)\s+(?P<rel>parents|grandparents|in-laws|mum|mom|dad|mother|father|sister"
+    r"|brother|grandma|grandpa|grandmother|grandfather|aunt|uncle|son|daughter))\s+in\s+"
+    r"(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b"
+)
+# "the commute to my office in Reading"
+_OFFICE_IN_RE = re.compile(
+    r"(?i:\bmy\s+office\s+in)\s+(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b"
+)
 # "with my wife and our two boys": so is a count of them.
 _COUNT_MENTION_RE = re.compile(
     rf"(?i:\b(?:my|our|with\s+my\s+[^,.;]{{1,40}}?\s+and|(?:{MARITAL_STATUSES})\s+with)"
@@ -1874,14 +1903,22 @@ _COUNT_MENTION_RE = re.compile(
 )
 
 
-def _mentions(clause: Clause, me: Who | None) -> list[Parsed]:
+def _mentions(clause: Clause, me: Who | None, *, opening: bool = False) -> list[Parsed]:
+    """Relatives named in passing; `opening` takes one the clause starts with too, where
+    no reading of the clause's own names them."""
     if me is None:
         return []
     found = [
         _relation_fact(me, m["rel"], m["name"], clause)
         for m in _MENTION_RE.finditer(clause.text)
-        if m.start() > 0
+        if (m.start() > 0 or opening)
+        and (_household(clause) or not m[0].lower().startswith("our"))  # a team's "our"
     ]
+    said = [f"My {m['rel']} lives in {m['place']}" for m in _KIN_IN_PLACE_RE.finditer(clause.text)]
+    said += [f"My office is in {m['place']}" for m in _OFFICE_IN_RE.finditer(clause.text)]
+    for statement in said:
+        if stated := _read(replace(clause, text=statement)):
+            found += [stated, *stated.also]
     for m in _COUNT_MENTION_RE.finditer(clause.text):
         # "My two kids are ..." at the start is the clause's own reading; "My twins" is not.
         opening = m.start() == 0 and m[0].lower().startswith(("my", "our"))
@@ -1923,8 +1960,12 @@ _COMMENT_TAIL_RE = re.compile(
 
 def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed | None:
     cued = clause.text[:1].isupper() if named else _speaker_cued(clause.text)
-    if not cued or _UNREAL_RE.search(_COMMENT_TAIL_RE.sub("", clause.text)):
+    if not cued:
         return None
+    if _UNREAL_RE.search(_COMMENT_TAIL_RE.sub("", clause.text)):
+        # "Our cat Pepper would hate that": who someone is holds whatever the mood.
+        unreal = negated or named
+        return None if unreal else _joined(_mentions(clause, speaker(clause), opening=True))
     for reading in _readings(clause, named):
         if reading.who is None:
             return _joined(list(reading.also))
