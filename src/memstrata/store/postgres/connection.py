@@ -54,7 +54,8 @@ def _with_nul(text: str | bytes) -> str | bytes:
 class TextArray(str):
     """A text[] parameter already written as PostgreSQL's array literal, for a long list
     sent with many statements: psycopg would dump its strings one by one each time (the
-    common words of four kinds, a thousand strings, took a third of a context's CPU)."""
+    common words of four kinds, 1,150 strings at a million items, took 1.2 ms of each
+    context's CPU)."""
 
     words: tuple[str, ...]
 
