@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from memstrata.store.base import ItemFilter, NewTurn
+from memstrata.store.base import ItemFilter, NewTurn, Probe
 from memstrata.store.postgres import PostgresStore
 from memstrata.store.postgres import store as postgres_store
 from memstrata.store.postgres.connection import TextArray
@@ -123,3 +123,18 @@ def test_words_of_any_spelling_reach_the_server_whole(store: PostgresStore) -> N
     row = store._row("SELECT %s::text[] AS words", [TextArray.of(words)])
     assert row is not None and row["words"] == words
     assert store._row("SELECT %s::text[] AS words", [TextArray.of([])]) == {"words": []}
+
+
+@pytest.mark.parametrize("term", ["%s", "$1", "50%", "%(x)s", "$$", "?"])
+def test_placeholder_lookalikes_in_terms_are_words_in_a_context_search(
+    store: PostgresStore, term: str
+) -> None:
+    """A context's search sends its statements with numbered parameters: terms that look
+    like placeholders of either kind are still only words."""
+    add_turns(store, [f"filler {word}" for word in ("alpha", "beta", "gamma", "delta")])
+    wanted = add_turns(store, [f"odd words {term} here"])[-1]
+    probe = Probe(where=EVERYTHING)
+    for _ in range(2):  # the second time its statements are known
+        found = store.candidates("default", ("turn", "fact"), [term, "odd"], None, [probe], 5)
+        assert [i for i, _ in found.text[(0, "turn")]] == [wanted]
+        assert found.items([("turn", wanted)])[("turn", wanted)].text.startswith("odd words")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -188,29 +189,36 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             finally:
                 conn._memstrata_piped = False  # type: ignore[attr-defined]
 
-    def _rows_alongside(self, sql: str, params: Params) -> list[Row]:
-        """_rows on another pooled connection, while the caller waits for a statement of
-        its own: the two waits overlap, so this one is not counted as a round trip."""
+    def _rows_alongside(self, sql: str, params: list[Any]) -> list[Row]:
+        """_numbered_rows on another pooled connection, while the caller waits for a
+        statement of its own: the two waits overlap, so this one is not counted as a round
+        trip."""
         with self._connection() as conn:
             conn._memstrata_piped = True  # type: ignore[attr-defined]
             try:
-                return conn.execute(sql, params).fetchall()
+                return _CountingRawCursor(conn).execute(_numbered(sql), params).fetchall()
             finally:
                 conn._memstrata_piped = False  # type: ignore[attr-defined]
+
+    def _numbered_rows(self, sql: str, params: list[Any]) -> list[Row]:
+        """_rows of a long statement of positional parameters, which is sent numbered, as
+        _numbered writes it."""
+        with self._connection() as conn:
+            return _CountingRawCursor(conn).execute(_numbered(sql), params).fetchall()
 
     def _rows_at_once(self, statements: Sequence[tuple[str, list[Any]]]) -> list[Row]:
         """The rows of each statement, run on connections of their own at the same time:
         the wait is the slowest statement's, not their sum, where the server has cores to
         spare. In a transaction, one after another on its connection."""
         if self.in_transaction or len(statements) == 1:
-            return [row for sql, params in statements for row in self._rows(sql, params)]
+            return [row for sql, params in statements for row in self._numbered_rows(sql, params)]
         # The acting tenant is the caller's: each helper runs in a copy of its context.
         helped: list[Future[list[Row]]] = [
             self._helpers.submit(contextvars.copy_context().run, self._rows_alongside, sql, params)
             for sql, params in statements[1:]
         ]
         try:
-            rows = self._rows(*statements[0])
+            rows = self._numbered_rows(*statements[0])
         finally:
             others = [future.result() for future in helped]  # none is left running
         return rows + [row for found in others for row in found]
@@ -1656,6 +1664,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
 
 _CHECK_IDLE_SECONDS = 2.0
+_NUMBERED_STATEMENTS = 256
 
 
 def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
@@ -1697,6 +1706,22 @@ class _CountingCursor(psycopg.Cursor[Row]):
         store.statements += 1
         if not getattr(self.connection, "_memstrata_piped", False):
             store.round_trips += 1
+
+
+class _CountingRawCursor(psycopg.RawCursor[Row], _CountingCursor):
+    """A counting cursor for statements whose parameters are numbered ($1, $2, ...)."""
+
+
+@lru_cache(maxsize=_NUMBERED_STATEMENTS)
+def _numbered(sql: str) -> str:
+    """`sql`, whose parameters are all positional (%s), with them numbered ($1, $2, ...)
+    as PostgreSQL writes them. psycopg finds the %s of each statement it is given, but
+    remembers only short statements': a search's halves, 12,000 characters each, took
+    0.4 ms of the client's CPU each time; numbered, psycopg sends them as they are."""
+    parts = sql.split("%s")
+    if any("%" in part for part in parts):
+        raise ValueError("only %s placeholders can be numbered")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], start=1)) + parts[-1]
 
 
 _STREAM_STATE = "SELECT * FROM streams WHERE tenant = %s AND name = %s"
