@@ -3,7 +3,8 @@ with unique questions, at each size, with the CPU each side spends and the round
 context makes.
 
     python benchmarks/postgres.py --url postgresql://user:pw@127.0.0.1:5432/postgres
-        [--sizes 10000 100000 1000000] [--queries 200] [--dir DIR] [--server-pid PID]
+        [--sizes 10000 100000 1000000] [--queries 200] [--warmup 100] [--dir DIR]
+        [--server-pid PID]
         [--backends sqlite postgres] [--http] [--http-workers 2] [--requests 1000]
         [--clients 8]
 
@@ -11,7 +12,12 @@ context makes.
 benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) and kept in
 --dir; PostgreSQL gets the same rows through `memstrata migrate`'s bulk copy, into a
 database kept on the server (memstrata_bench_<size>). Each measurement runs in a fresh
-process on a copy, so the busy turns it adds do not pile up between runs. With
+process on a copy, so the busy turns it adds do not pile up between runs. Before the
+measured contexts, --warmup more (other unique questions, each after a busy turn) are asked
+unmeasured: a PostgreSQL copy is a new database, none of whose pages the server's shared
+buffers hold, where a memory in service has its hot pages there (at 1M items the first 50
+contexts read 5,000 blocks each from the OS, the next 50 a thousand; --warmup 0 measures
+from cold). With
 --server-pid (the postmaster's), the server's CPU per context is shown too. --backends
 postgres measures PostgreSQL alone (the SQLite store is still made or kept: it is the
 copy's source), to compare two versions of the code run after run at the same load.
@@ -83,13 +89,16 @@ def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]
     return url, time.perf_counter() - started
 
 
-def measure(location: str, queries: int, server_pid: int | None) -> dict[str, float]:
+def measure(location: str, queries: int, warmup: int, server_pid: int | None) -> dict[str, float]:
     """Context latency, client CPU, server CPU, statements and round trips (waits for
     the server: statements sent together in a pipeline wait once), in this process."""
     settings = load_settings(db=location, embed={"kind": "hashing"})
     database = urlsplit(location).path.lstrip("/")
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.context(STREAM, "what happened first", budget=_BUDGET)
+        for n, question in enumerate(questions(warmup, seed=12)):
+            mem.add_turn(STREAM, f"warm-up turn {n}", "noted", speaker="Tom")
+            mem.context(STREAM, question, budget=_BUDGET)
         wall, cpu, server, trips, statements = [], [], [], [], []
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
@@ -157,15 +166,24 @@ def _backends_cpu(pid: int | None, database: str) -> float:
 
 
 def measure_apart(
-    backend: str, location: str | Path, server: str, queries: int, pid: int | None
+    backend: str, location: str | Path, server: str, args: argparse.Namespace, pid: int | None
 ) -> dict[str, float]:
     """Measure in a child process, on a copy of the store."""
     copy, cleanup = _copy_of(backend, location, server)
     try:
-        args = [sys.executable, __file__, "--measure", str(copy), "--queries", str(queries)]
+        command = [
+            sys.executable,
+            __file__,
+            "--measure",
+            str(copy),
+            "--queries",
+            str(args.queries),
+            "--warmup",
+            str(args.warmup),
+        ]
         if pid:
-            args += ["--server-pid", str(pid)]
-        done = subprocess.run(args, check=True, capture_output=True, text=True)
+            command += ["--server-pid", str(pid)]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)
     finally:
         cleanup()
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -291,6 +309,9 @@ def main() -> None:
     parser.add_argument("--url", help="a PostgreSQL server's URL (a database to connect to)")
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument(
+        "--warmup", type=int, default=100, help="contexts asked, unmeasured, before the queries"
+    )
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
     parser.add_argument(
@@ -308,7 +329,7 @@ def main() -> None:
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.measure, args.queries, args.server_pid)))
+        print(json.dumps(measure(args.measure, args.queries, args.warmup, args.server_pid)))
         return
     if not args.url:
         parser.error("--url is required")
@@ -326,7 +347,8 @@ def main() -> None:
         "SELECT 1 p50 ms",
         "recall@50",
         "load",
-        title=f"context(), busy stream, unique questions, budget {_BUDGET}; load before: {_load()}",
+        title=f"context(), busy stream, unique questions, budget {_BUDGET}, after {args.warmup}"
+        f" unmeasured; load before: {_load()}",
     )
     for size in args.sizes:
         path, sqlite_fill = sqlite_store(args.dir, size)
@@ -338,7 +360,7 @@ def main() -> None:
             if backend not in args.backends:
                 continue
             pid = args.server_pid if backend == "postgres" else None
-            result = measure_apart(backend, location, args.url, args.queries, pid)
+            result = measure_apart(backend, location, args.url, args, pid)
             table.add_row(
                 f"{size:,}",
                 backend,

@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from memstrata.store.base import ItemFilter, NewTurn
+from memstrata.store.base import ItemFilter, NewTurn, Probe
 from memstrata.store.postgres import PostgresStore
 from memstrata.store.postgres import store as postgres_store
+from memstrata.store.postgres.connection import TextArray
 
 STREAM = "project:big"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -98,7 +99,7 @@ def test_statistics_that_grow_later_change_no_result(
     monkeypatch.setattr(postgres_store, "_TERM_COUNT_SECONDS", 0.0)
     store._term_counts.clear()  # each term counted, or taken as common, afresh
     after = store.fts_ids("turn", asked, EVERYTHING, 20)
-    assert "kafka" in store._common_words_of("turn")
+    assert "kafka" in store._common_words_of("turn").words
     assert len(before) == 20
     assert [i for i, _ in after] == [i for i, _ in before]
 
@@ -113,3 +114,27 @@ def test_odd_terms_are_searched_as_words(store: PostgresStore, term: str) -> Non
     analyze(store)
     hits = store.fts_ids("turn", [term, "odd"], EVERYTHING, 5)
     assert [i for i, _ in hits] == [wanted]
+
+
+def test_words_of_any_spelling_reach_the_server_whole(store: PostgresStore) -> None:
+    """The common words are sent as one array literal, written here: quotes, backslashes,
+    commas, braces and the word NULL come back as they went."""
+    words = ['a"b', "c\\d", "x,y", "{z}", "NULL", "", "名前", "/usr/local/bin", "it's"]
+    row = store._row("SELECT %s::text[] AS words", [TextArray.of(words)])
+    assert row is not None and row["words"] == words
+    assert store._row("SELECT %s::text[] AS words", [TextArray.of([])]) == {"words": []}
+
+
+@pytest.mark.parametrize("term", ["%s", "$1", "50%", "%(x)s", "$$", "?"])
+def test_placeholder_lookalikes_in_terms_are_words_in_a_context_search(
+    store: PostgresStore, term: str
+) -> None:
+    """A context's search sends its statements with numbered parameters: terms that look
+    like placeholders of either kind are still only words."""
+    add_turns(store, [f"filler {word}" for word in ("alpha", "beta", "gamma", "delta")])
+    wanted = add_turns(store, [f"odd words {term} here"])[-1]
+    probe = Probe(where=EVERYTHING)
+    for _ in range(2):  # the second time its statements are known
+        found = store.candidates("default", ("turn", "fact"), [term, "odd"], None, [probe], 5)
+        assert [i for i, _ in found.text[(0, "turn")]] == [wanted]
+        assert found.items([("turn", wanted)])[("turn", wanted)].text.startswith("odd words")

@@ -8,13 +8,23 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
+import pytest
 
 from memstrata import Memory, load_settings
 from memstrata.store.base import ItemFilter, NewTurn, Probe
 from memstrata.store.postgres import PostgresStore
+from memstrata.store.postgres import store as postgres_store
 
 
-def test_a_context_waits_for_the_server_twice(fresh_postgres: Callable[[], str]) -> None:
+@pytest.mark.parametrize("checked_after", [None, 0.0])
+def test_a_context_waits_for_the_server_twice(
+    fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch, checked_after: float | None
+) -> None:
+    """Also where the pool checks every connection it hands out (as it checks one that sat
+    idle, which on a loaded host happened mid-context): the check is the pool's, not the
+    context's."""
+    if checked_after is not None:
+        monkeypatch.setattr(postgres_store, "_CHECK_IDLE_SECONDS", checked_after)
     settings = load_settings(db=fresh_postgres(), embed={"kind": "hashing"}, session_turns=4)
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.add_turn("project:alpha", "Raj is the Lead Architect of the billing rewrite.", "Ok.")

@@ -191,3 +191,25 @@ def test_a_small_stream_comes_back_whole_where_the_graph_scan_is_cut_short(
             assert len(nearest(store, "turn", ("small",), unit(rng), 50)) == 12
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("floor", [-1.0, 0.5, 1.01])
+def test_candidates_under_the_similarity_floor_are_left_out(
+    store: PostgresStore, floor: float
+) -> None:
+    """In a stream big enough to walk the graph, a probe's floor keeps out every nearest
+    vector under it, and their items, whether some pass it or none (the stream's vectors
+    are counted either way), search after search."""
+    rng = np.random.default_rng(19)
+    add_turns(store, "big", 120, rng)
+    analyze(store)
+    query = unit(rng)
+    alone = nearest(store, "turn", ("big",), query, 20)
+    passing = [(i, s) for i, s in alone if s >= floor]
+    assert 0 < len(passing) < len(alone) if floor == 0.5 else True  # some pass, some not
+    probe = Probe(where=where("big"), min_similarity=floor)
+    for _ in range(3):
+        found = store.candidates("default", ("turn",), [], query, [probe], 20)
+        got = found.nearest.get((0, "turn"), [])
+        assert [i for i, _ in got] == [i for i, _ in passing]
+        assert set(found.rows) == {("turn", i) for i, _ in passing}

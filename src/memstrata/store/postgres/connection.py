@@ -1,10 +1,12 @@
 """psycopg's errors as the store's typed errors, and URLs fit to show."""
 
+from collections.abc import Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.abc import Buffer
+from psycopg.adapt import Dumper
 from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextBinaryLoader, TextLoader
 from psycopg_pool import PoolClosed
 
@@ -49,10 +51,34 @@ def _with_nul(text: str | bytes) -> str | bytes:
     return text
 
 
+class TextArray(str):
+    """A text[] parameter already written as PostgreSQL's array literal, for a long list
+    sent with many statements: psycopg would dump its strings one by one each time (the
+    common words of four kinds, 1,150 strings at a million items, took 1.2 ms of each
+    context's CPU)."""
+
+    words: tuple[str, ...]
+
+    @classmethod
+    def of(cls, words: Sequence[str]) -> "TextArray":
+        quoted = (word.replace("\\", "\\\\").replace('"', '\\"') for word in words)
+        literal = cls("{" + ",".join(f'"{word}"' for word in quoted) + "}")
+        literal.words = tuple(words)
+        return literal
+
+
+class _TextArrayDumper(Dumper):
+    oid = psycopg.postgres.types["text"].array_oid
+
+    def dump(self, obj: str) -> bytes:
+        return obj.replace("\x00", NUL_STAND_IN).encode()
+
+
 def keep_nul_characters(conn: psycopg.Connection) -> None:
     """Strings with NUL go in and come back out whole on this connection."""
     conn.adapters.register_dumper(str, _NulFreeBinaryDumper)
     conn.adapters.register_dumper(str, _NulFreeDumper)
+    conn.adapters.register_dumper(TextArray, _TextArrayDumper)
     for name in ("text", "varchar"):
         conn.adapters.register_loader(name, _NulLoader)
         conn.adapters.register_loader(name, _NulBinaryLoader)

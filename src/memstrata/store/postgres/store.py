@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -54,6 +55,7 @@ from memstrata.store.base import (
 )
 from memstrata.store.postgres.connection import (
     INSTALL_PGVECTOR,
+    TextArray,
     keep_nul_characters,
     shown,
     typed_error,
@@ -118,7 +120,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._streams: set[tuple[str, str]] = set()
         self._streams_lock = threading.Lock()
         self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
-        self._common_words: tuple[dict[str, list[str]], float] = ({}, -math.inf)
+        self._common_words: tuple[dict[str, TextArray], float] = ({}, -math.inf)
         self._crowded_streams: dict[tuple[str, str, tuple[str, ...]], float] = {}
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._job_listeners: list[Callable[[], None]] = []
@@ -187,29 +189,36 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             finally:
                 conn._memstrata_piped = False  # type: ignore[attr-defined]
 
-    def _rows_alongside(self, sql: str, params: Params) -> list[Row]:
-        """_rows on another pooled connection, while the caller waits for a statement of
-        its own: the two waits overlap, so this one is not counted as a round trip."""
+    def _rows_alongside(self, sql: str, params: list[Any]) -> list[Row]:
+        """_numbered_rows on another pooled connection, while the caller waits for a
+        statement of its own: the two waits overlap, so this one is not counted as a round
+        trip."""
         with self._connection() as conn:
             conn._memstrata_piped = True  # type: ignore[attr-defined]
             try:
-                return conn.execute(sql, params).fetchall()
+                return _CountingRawCursor(conn).execute(_numbered(sql), params).fetchall()
             finally:
                 conn._memstrata_piped = False  # type: ignore[attr-defined]
+
+    def _numbered_rows(self, sql: str, params: list[Any]) -> list[Row]:
+        """_rows of a long statement of positional parameters, which is sent numbered, as
+        _numbered writes it."""
+        with self._connection() as conn:
+            return _CountingRawCursor(conn).execute(_numbered(sql), params).fetchall()
 
     def _rows_at_once(self, statements: Sequence[tuple[str, list[Any]]]) -> list[Row]:
         """The rows of each statement, run on connections of their own at the same time:
         the wait is the slowest statement's, not their sum, where the server has cores to
         spare. In a transaction, one after another on its connection."""
         if self.in_transaction or len(statements) == 1:
-            return [row for sql, params in statements for row in self._rows(sql, params)]
+            return [row for sql, params in statements for row in self._numbered_rows(sql, params)]
         # The acting tenant is the caller's: each helper runs in a copy of its context.
         helped: list[Future[list[Row]]] = [
             self._helpers.submit(contextvars.copy_context().run, self._rows_alongside, sql, params)
             for sql, params in statements[1:]
         ]
         try:
-            rows = self._rows(*statements[0])
+            rows = self._numbered_rows(*statements[0])
         finally:
             others = [future.result() for future in helped]  # none is left running
         return rows + [row for found in others for row in found]
@@ -277,7 +286,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.row_factory = dict_row
-        conn.cursor_factory = _CountingCursor
         conn._memstrata_store = self  # type: ignore[attr-defined]
         # Set once per connection, so a vector search needs no transaction of its own: the
         # iterative scan keeps a filtered search from coming back short, and a first pass
@@ -291,12 +299,13 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         # compilation: the search's plan costs more than jit_above_cost (its exact-scan
         # branch is costed even where it never runs), so a server built with LLVM would
         # compile it on every call, for tens of milliseconds, to save a fraction of one.
-        conn.execute(
-            "SET TIME ZONE 'UTC'; SET hnsw.iterative_scan = relaxed_order;"
-            f" SET hnsw.ef_search = {_GRAPH_BREADTH};"
-            " SET plan_cache_mode = force_generic_plan;"
-            " SET max_parallel_workers_per_gather = 0; SET jit = off"
-        )
+        with _uncounted(conn):
+            conn.execute(
+                "SET TIME ZONE 'UTC'; SET hnsw.iterative_scan = relaxed_order;"
+                f" SET hnsw.ef_search = {_GRAPH_BREADTH};"
+                " SET plan_cache_mode = force_generic_plan;"
+                " SET max_parallel_workers_per_gather = 0; SET jit = off"
+            )
         register_vector(conn)
         keep_nul_characters(conn)
 
@@ -1503,13 +1512,18 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                         limit,
                         crowded=self._crowded(kind, probe.where),
                     )
+                    # Where the streams' vectors were counted, the rows under the floor
+                    # come back too, without their ids, to carry that count: with none
+                    # over it (a question unlike anything stored) the count would be
+                    # lost, and made again by every search (a millisecond a kind).
                     vector_pieces.append(
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, 'vector' AS list,"
-                            " NULL::text AS term, streamed AS n, item_id::bigint AS id,"
-                            " distance::float8 AS score"
-                            f" FROM ({nearest}) nearest WHERE 1 - distance >= %s",
-                            [*nearest_params, probe.min_similarity],
+                            " NULL::text AS term, streamed AS n, CASE WHEN 1 - distance >= %s"
+                            " THEN item_id::bigint END AS id, distance::float8 AS score"
+                            f" FROM ({nearest}) nearest"
+                            " WHERE 1 - distance >= %s OR streamed IS NOT NULL",
+                            [probe.min_similarity, *nearest_params, probe.min_similarity],
                         )
                     )
         statements = [_with_items(half, tenant, kinds) for half in halves if half]
@@ -1527,8 +1541,9 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             if listed == "item":
                 items[(kind, row["id"])] = row
             elif listed == "vector":
-                nearest.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
                 self._remember_crowded(kind, probes[row["probe"]].where, [row["n"]])
+                if row["id"] is not None:  # else under the probe's floor, sent for its count
+                    nearest.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
             elif row["term"] is not None:
                 counted.setdefault(kind, []).append((row["term"], row["n"]))
             else:
@@ -1562,7 +1577,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             counts.append(known[0] if fresh and known is not None else None)
         return counts
 
-    def _common_words_of(self, kind: str) -> list[str]:
+    def _common_words_of(self, kind: str) -> TextArray:
         """The words (as the kind's index holds them) that its table's statistics count
         far more often than _SCORED: a search takes such a word to match more than that
         without counting. Read from pg_stats for every kind at once, and kept a minute: the
@@ -1572,9 +1587,9 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         words, read_at = self._common_words
         if time.monotonic() - read_at >= _TERM_COUNT_SECONDS:
             rows = self._rows(_COMMON_WORDS, ([spec.table for spec in _KINDS.values()],))
-            words = {row["tablename"]: row["words"] or [] for row in rows}
+            words = {row["tablename"]: TextArray.of(row["words"] or []) for row in rows}
             self._common_words = (words, time.monotonic())
-        return words.get(_KINDS[kind].table, [])
+        return words.get(_KINDS[kind].table, TextArray.of([]))
 
     def _remember_counts(self, kind: str, counted: Sequence[tuple[str, int]]) -> None:
         if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
@@ -1649,6 +1664,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
 
 _CHECK_IDLE_SECONDS = 2.0
+_NUMBERED_STATEMENTS = 256
 
 
 def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
@@ -1657,7 +1673,20 @@ def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
     trip per statement doubled the time of a context."""
     used = getattr(conn, "_memstrata_used", 0.0)
     if time.monotonic() - used > _CHECK_IDLE_SECONDS:
-        ConnectionPool.check_connection(conn)
+        with _uncounted(conn):
+            ConnectionPool.check_connection(conn)
+
+
+@contextmanager
+def _uncounted(conn: psycopg.Connection[Any]) -> Iterator[None]:
+    """The pool's own statements (a new connection's settings, an idle one's check) are
+    none of the store's: on a loaded host they came in the middle of a context, as the
+    pool handed out a connection that had waited, and counted as its waits."""
+    conn.cursor_factory = psycopg.Cursor
+    try:
+        yield
+    finally:
+        conn.cursor_factory = _CountingCursor
 
 
 class _CountingCursor(psycopg.Cursor[Row]):
@@ -1677,6 +1706,22 @@ class _CountingCursor(psycopg.Cursor[Row]):
         store.statements += 1
         if not getattr(self.connection, "_memstrata_piped", False):
             store.round_trips += 1
+
+
+class _CountingRawCursor(psycopg.RawCursor[Row], _CountingCursor):
+    """A counting cursor for statements whose parameters are numbered ($1, $2, ...)."""
+
+
+@lru_cache(maxsize=_NUMBERED_STATEMENTS)
+def _numbered(sql: str) -> str:
+    """`sql`, whose parameters are all positional (%s), with them numbered ($1, $2, ...)
+    as PostgreSQL writes them. psycopg finds the %s of each statement it is given, but
+    remembers only short statements': a search's halves, 12,000 characters each, took
+    0.4 ms of the client's CPU each time; numbered, psycopg sends them as they are."""
+    parts = sql.split("%s")
+    if any("%" in part for part in parts):
+        raise ValueError("only %s placeholders can be numbered")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], start=1)) + parts[-1]
 
 
 _STREAM_STATE = "SELECT * FROM streams WHERE tenant = %s AND name = %s"
