@@ -135,6 +135,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "No, I'm a bit tired.",
         "I wish.",
         "I transferred to Oxford.",  # no denial before it
+        "It's great, you got it.",  # agreeing, not correcting
+        "It's my old laptop.",  # no new one named after it
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:

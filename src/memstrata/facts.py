@@ -161,7 +161,7 @@ def record_fact(
 
 _PARTED = frozenset({"divorced", "separated", "single", "widowed"})
 _COUPLE_SLOTS = ("spouse", "partner")
-DEATH_SLOT = "passed away"
+_DEATH_SLOT = "passed away"
 
 
 def _ended_relations(store: Store, tenant: str, stream: str, fact: Fact) -> list[Fact]:
@@ -179,7 +179,7 @@ def _ended_relations(store: Store, tenant: str, stream: str, fact: Fact) -> list
         ended = [
             f for slot in _COUPLE_SLOTS for f in store.facts_in_slot(tenant, stream, "user", slot)
         ]
-    elif fact.slot == DEATH_SLOT:
+    elif fact.slot == _DEATH_SLOT:
         ended = _relations_of(store, tenant, stream, fact.subject)
     else:
         return []

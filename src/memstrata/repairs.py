@@ -269,7 +269,7 @@ def read_repairs(user_text: str) -> list[Repair]:
 _ACTUALLY_END_RE = re.compile(
     r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough)"
     r"|you\s+(?:said|wrote|had|put|thought|missed|forgot|dropped|added|swapped|flipped"
-    r"|switched|mixed\s+up|got|transposed|confused)\s+[^,]{1,30}?)"
+    r"|mixed\s+up|transposed|confused)\s+[^,]{1,30}?)"
     r"(?:\s*,.*)?$",
     _I,
 )

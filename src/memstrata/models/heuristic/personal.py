@@ -1886,8 +1886,9 @@ _MENTION_RE = re.compile(
 # "visiting my parents in Lagos": where family is visited is where they live.
 _KIN_IN_PLACE_RE = re.compile(
     r"(?i:\b(?:visit(?:ing|ed|s)?|see(?:ing|s)?|saw|stay(?:ing|ed)?\s+with|call(?:ing|ed)?"
-    r"|back\s+from|missing|miss)\s+(?:my|our)\s+(?P<rel>parents|grandparents|in-laws|mum|mom|dad|mother|father|sister"
-    r"|brother|grandma|grandpa|grandmother|grandfather|aunt|uncle|son|daughter))\s+in\s+"
+    r"|back\s+from|missing|miss)\s+(?:my|our)\s+(?P<rel>parents|grandparents|in-laws|mum|mom"
+    r"|dad|mother|father|sister|brother|grandma|grandpa|grandmother|grandfather|aunt|uncle|son"
+    r"|daughter))\s+in\s+"
     r"(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b"
 )
 # "the commute to my office in Reading"
