@@ -140,15 +140,7 @@ def record_fact(
         fact.id, "ADD", related=fact.supersedes, note=_origin(item), after=_snapshot(fact)
     )
     for holder in holders:
-        store.set_fact_status(tenant, holder.id, FactStatus.SUPERSEDED, superseded_by=fact.id)
-        after = holder.model_copy(update={"status": FactStatus.SUPERSEDED})
-        store.add_fact_change(
-            holder.id,
-            "SUPERSEDE",
-            related=fact.id,
-            before=_snapshot(holder),
-            after=_snapshot(after),
-        )
+        _supersede(store, holder, fact)
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact, writer)
     for ended in _ended_relations(store, tenant, stream, fact):
@@ -204,12 +196,20 @@ def _relations_of(store: Store, tenant: str, stream: str, who: str) -> list[Fact
 def _end(store: Store, old: Fact, by: Fact) -> None:
     """`old` gives way: a relation to its past form, so the chain keeps who the person was;
     a status ("single") to `by` itself."""
-    successor = by if old.slot == "marital status" else _past_form(store, old, by)
-    store.set_fact_status(old.tenant, old.id, FactStatus.SUPERSEDED, superseded_by=successor.id)
+    _supersede(store, old, by if old.slot == "marital status" else _past_form(store, old, by))
+
+
+def _supersede(store: Store, old: Fact, by: Fact) -> None:
+    store.set_fact_status(old.tenant, old.id, FactStatus.SUPERSEDED, superseded_by=by.id)
     after = old.model_copy(update={"status": FactStatus.SUPERSEDED})
     store.add_fact_change(
-        old.id, "SUPERSEDE", related=successor.id, before=_snapshot(old), after=_snapshot(after)
+        old.id, "SUPERSEDE", related=by.id, before=_snapshot(old), after=_snapshot(after)
     )
+
+
+def _mark_retracted(store: Store, old: Fact, by: Fact, note: str) -> None:
+    store.set_fact_status(old.tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
+    store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note=note, before=_snapshot(old))
 
 
 _IS_RE = re.compile(r"\b(is|are)\b")
@@ -369,10 +369,7 @@ def _retract(
             continue
         if not may_change(old, writer):
             continue
-        store.set_fact_status(tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
-        store.add_fact_change(
-            old.id, "SUPERSEDE", related=by.id, note="retracted", before=_snapshot(old)
-        )
+        _mark_retracted(store, old, by, "retracted")
 
 
 def retract_answered_claims(
@@ -387,14 +384,7 @@ def retract_answered_claims(
         by = next((c for c in corrections if _contradicts(c, claim)), None)
         if by is None or claim.id == by.id:
             continue
-        store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED, superseded_by=by.id)
-        store.add_fact_change(
-            claim.id,
-            "SUPERSEDE",
-            related=by.id,
-            note="retracted: corrected",
-            before=_snapshot(claim),
-        )
+        _mark_retracted(store, claim, by, "retracted: corrected")
 
 
 # "My other son", "we also have": a second one named, not the first one renamed.
@@ -424,10 +414,7 @@ def retract_renamed_claims(
         by = next((f for f in named if _renames(f, claim)), None)
         if by is None:
             continue
-        store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED, superseded_by=by.id)
-        store.add_fact_change(
-            claim.id, "SUPERSEDE", related=by.id, note="retracted: renamed", before=_snapshot(claim)
-        )
+        _mark_retracted(store, claim, by, "retracted: renamed")
 
 
 def _renames(stated: Fact, claim: Fact) -> bool:
