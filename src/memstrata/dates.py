@@ -274,6 +274,9 @@ def _last_year(day: date) -> date:
         return day.replace(year=day.year - 1, day=28)
 
 
+_TENSED_KINDS = frozenset({"md", "dm", "wd"})
+
+
 def find_dates(text: str, at: datetime) -> list[DateHit]:
     """Every day-naming phrase in `text`, resolved against `at`, in order."""
     return list(_dates_on(text, base_day(at)))
@@ -284,7 +287,10 @@ def find_dates(text: str, at: datetime) -> list[DateHit]:
 def _dates_on(text: str, today: date) -> tuple[DateHit, ...]:
     hits = []
     for match in DATE_RE.finditer(text):
-        day, relative = _resolve(match, today, tells_of_the_past(text, match.start()))
+        # Only a bare day or a month's day can lie either way; the rest say which.
+        tensed = match.lastgroup in _TENSED_KINDS
+        past = tensed and tells_of_the_past(text, match.start())
+        day, relative = _resolve(match, today, past)
         if day is not None:
             hits.append(DateHit(match.start(), match.end(), match.group(0), day, relative))
     return tuple(hits)
