@@ -1584,9 +1584,10 @@ def _render(template: str, who: Who, shown: str, noun: str) -> str:
 
 
 # "The user's parents live in Lagos": kin said in the plural take the plural verb.
-_PLURAL_WHO_RE = re.compile(r"'s\s+(?:parents|grandparents|in-laws)$")
+_PLURAL_KIN = r"parents|grandparents|in-laws"
+_PLURAL_WHO_RE = re.compile(rf"'s\s+(?:{_PLURAL_KIN})$")
 _PLURAL_VERBS = {"is": "are", "was": "were", "has": "have", "lives": "live", "works": "work"}
-_VERB_AFTER_RE = re.compile(r"((?:parents|grandparents|in-laws))\s+(is|was|has|lives|works)\b")
+_VERB_AFTER_RE = re.compile(rf"({_PLURAL_KIN})\s+({'|'.join(_PLURAL_VERBS)})\b")
 
 
 def _sentence(text: str) -> str:
