@@ -1828,6 +1828,78 @@ DIALOGUES = (
         "history",
         "law",
     ),
+    # Session 14's held-out set X: 0.30 on its first run (assistant claims 0.40, user's own
+    # 0.20).
+    dialogue(
+        "assistant claim",
+        ("Where does my sister work?", "Your sister works at Google."),
+        ("Google was two jobs ago, she's at Stripe.", "Got it."),
+        "stripe",
+        "google",
+    ),
+    dialogue(
+        "user's own",
+        ("My flight to Rome is on the 12th.", "Ok."),
+        ("Flight got moved, it's the 14th now.", "Noted."),
+        "14",
+        "12",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dog's name?", "Your dog is called Biscuit."),
+        ("Biscuit was my old dog, rip. This one's Pickle.", "Sorry."),
+        "pickle",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a Python developer.", "Cool."),
+        ("Mostly Go these days, to be honest.", "Ok."),
+        "go",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my daughter?", "Your daughter is 6."),
+        ("She turned 7 last week!", "Happy birthday to her."),
+        "7",
+        "6",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Priya.", "Ok."),
+        ("Priya left, my manager is Tom now.", "Noted."),
+        "tom",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where am I based?", "You're based in Leeds."),
+        ("Not Leeds - York. Easy mix-up.", "Thanks."),
+        "york",
+        "leeds",
+    ),
+    dialogue(
+        "user's own",
+        ("I drink oat milk.", "Ok."),
+        ("Switched from oat to soy milk, oat upset my stomach.", "Ok."),
+        "soy",
+        "oat milk",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wife's name?", "Your wife is Anna."),
+        ("It's Hannah, with an H.", "Sorry, Hannah."),
+        "hannah",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for a half marathon in May.", "Great."),
+        ("Scrap the half, I signed up for the full marathon instead.", "Wow."),
+        "full",
+        "half marathon",
+    ),
 )
 
 

@@ -209,3 +209,18 @@ def test_an_ending_in_one_stream_leaves_another_stream_alone(mem):
     say(mem, "We have a dog called Rex.", "Rex died last month.", stream="chat:2")
     assert "Rex is the user's dog." in active_texts(mem, "chat:1")
     assert "Rex was the user's dog." in active_texts(mem, "chat:2")
+
+
+def test_a_food_eaten_again_ends_the_diet_held(mem):
+    say(mem, "I've been vegan for two years.", "I eat fish again.")
+    assert active_texts(mem) == {"The user eats fish again."}
+
+
+def test_a_food_eaten_again_after_the_diet_was_said_over_keeps_both(mem):
+    say(mem, "I'm plant-based.", "I'm no longer plant-based, I eat meat again.")
+    assert active_texts(mem) == {"The user is no longer plant-based.", "The user eats meat again."}
+
+
+def test_a_food_eaten_without_again_leaves_the_diet(mem):
+    say(mem, "I'm pescatarian.", "I eat fish most days.")
+    assert "The user is pescatarian." in active_texts(mem)

@@ -497,6 +497,31 @@ DIALOGUES = {
         [("How old is my daughter?", "Your daughter is 7."), ("Oops, it's Emma.", "OK.")],
         ["The user's daughter is 7 years old."],
     ),
+    "a name spelled out after it's replaces the claimed one": (
+        [("What's my wife's name?", "Your wife is Anna."), ("It's Hannah, with an H.", "Ok.")],
+        ["Hannah is the user's wife."],
+    ),
+    "an employer some jobs ago, and where they are now": (
+        [
+            ("Where does my sister work?", "Your sister works at Google."),
+            ("Google was two jobs ago, she's at Stripe.", "Got it."),
+        ],
+        ["The user's sister works at Stripe."],
+    ),
+    "the old dog named, then this one": (
+        [
+            ("What's my dog's name?", "Your dog is called Biscuit."),
+            ("Biscuit was my old dog, rip. This one's Pickle.", "Sorry."),
+        ],
+        ["Pickle is the user's dog."],
+    ),
+    "a flight moved, its new day said after": (
+        [
+            ("My flight to Rome is on the 12th.", "Ok."),
+            ("Flight got moved, it's the 14th now.", "Ok."),
+        ],
+        ["The user's flight is on October 14."],
+    ),
 }
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from memstrata import entities
 from memstrata.entities import HOLDER_SLOT, ROLE_SLOT
 from memstrata.models.base import (
+    EATS_AGAIN_SLOT,
     ExtractedFact,
     KnownFact,
     MemoryModel,
@@ -260,8 +261,8 @@ def _new_fact(
 def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
     """Facts that hold the same relation under the other key: Raj's role for a title Raj
     now holds, the titles Raj held for Raj's new role, what kin a person was before
-    ("Anna's my cousin" after "Anna is your sister"), and the one favourite of a kind that
-    a favourite named without its kind replaces."""
+    ("Anna's my cousin" after "Anna is your sister"), the one favourite of a kind that a
+    favourite named without its kind replaces, and the diet a food eaten again ends."""
     if item.category is FactCategory.RELATIONSHIP:
         return _kin_before(store, tenant, stream, item)
     if item.category is FactCategory.PREFERENCE and item.slot == "favorite":
@@ -272,6 +273,10 @@ def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact)
             if f.subject == item.subject and f.slot.startswith("favorite:")
         ]
         return kinds if len(kinds) == 1 else []
+    if item.category is FactCategory.DIET and item.slot == EATS_AGAIN_SLOT:
+        # "I eat fish again" ends the diet held, unless one said it was over already.
+        held = store.facts_in_slot(tenant, stream, item.subject, "diet")
+        return [f for f in held if not normalize(f.value).startswith("not ")]
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:

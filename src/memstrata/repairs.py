@@ -37,6 +37,9 @@ _TITLE = r"(?:dr|mr|mrs|ms|mx|prof)"
 _INTERJECTION = r"(?:(?:ha)+|lol|hmm+|um+|uh+|well|ah|oh)\s*[,!.]*\s*"
 _NO_LONGER_SO = (
     r"that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
+    # "Google was two jobs ago", "That was three flats ago"
+    r"|(?:that|(?-i:[A-Z])[\w'-]+)\s+was\s+(?:a\s+few|two|three|four|several|\d+)\s+(?:jobs|flats"
+    r"|houses|apartments|moves|cars|phones|teams|bosses|managers|addresses)\s+ago"
 )
 """What says a claim is out of date, or never was so: "That was last year", "I wish"."""
 _LEAD_RE = re.compile(
@@ -153,7 +156,8 @@ _SWITCHED_RE = re.compile(
 
 # "The new one is Pepper": said of the kind the answered turn named ("your cat").
 _NEW_ONE_RE = re.compile(
-    r"^(?:the|our|my)\s+new\s+one(?:'s|\s+is)\s+(?:called\s+|named\s+)?"
+    r"^(?:(?:the|our|my)\s+new\s+one|this\s+one|the\s+one\s+(?:i|we)\s+have\s+now)(?:'s|\s+is)"
+    r"\s+(?:called\s+|named\s+)?"
     r"(?P<new>(?-i:[A-Z])[\w'-]+)$",
     _I,
 )
@@ -213,7 +217,11 @@ _COUNT_NOW_RE = re.compile(
     r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$", _I
 )
 # "Theo, with a T": a name spelled out restates the claimed one.
-_SPELLED_RE = re.compile(rf"^(?P<new>{_ONE_NAME}),?\s+with\s+an?\s+(?-i:[A-Za-z])(?:\s+\w+)?$", _I)
+_SPELLED_RE = re.compile(
+    rf"^(?:(?:it's|it\s+is|that's|(?:his|her|their)\s+name's)\s+)?(?P<new>{_ONE_NAME}),?\s+with\s+an?"
+    r"\s+(?-i:[A-Za-z])(?:\s+\w+)?$",
+    _I,
+)
 # Said without a denial, each names only the new value of what the answered turn claimed.
 _RESTATEMENTS = (
     _THEIR_NAME_RE,

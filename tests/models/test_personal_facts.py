@@ -1007,3 +1007,59 @@ def test_kin_said_in_the_plural_take_the_plural_verb():
 )
 def test_kin_in_a_department_or_a_team_s_our_is_no_fact(sentence, stream):
     assert keys(facts(sentence, stream=stream)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "I'm a retired schoolteacher living in Harrogate.",
+            ("user", "former job", "schoolteacher"),
+        ),
+        ("My dad is a locksmith.", ("user's father", "job title", "locksmith")),
+        ("I'm a bookkeeper.", ("user", "job title", "bookkeeper")),
+        (
+            "I run a design agency in Lisbon called Studio Tidal.",
+            ("user", "employer", "design agency called studio tidal"),
+        ),
+        ("I run a design agency in Lisbon called Studio Tidal.", ("user", "home", "lisbon")),
+        ("They made me a senior associate this month.", ("user", "job title", "senior associate")),
+        ("I'm 8 weeks into learning the cello.", ("user", "learning:cello", "cello")),
+        (
+            "taking maths, physics and computer science",
+            ("user", "major", "maths, physics and computer science"),
+        ),
+        (
+            "I'm burnt out, thinking of taking August off.",
+            ("user", "plan:time off", "taking august off"),
+        ),
+        ("My brother Ken just had a baby girl, Hana.", ("ken", "daughter:hana", "hana")),
+        ("My teacher is Mrs Okafor, she's very strict.", ("user", "teacher", "okafor")),
+        ("Back in Vancouver now!", ("user", "home", "vancouver")),
+    ],
+)
+def test_jobs_studies_and_news_said_in_passing(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+def test_a_late_spouse_is_named_in_the_past():
+    assert [f.text for f in facts("My late wife, Margaret, did all the cooking.")] == [
+        "Margaret was the user's wife."
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "My coworker is annoying.",  # "co" + worker is no trade
+        "They made me a cake.",
+        "Back in March we went to Rome.",  # when, not where
+        "I passed the test.",  # which test goes unsaid
+        "I eat fish.",  # a pescatarian's fish ends no diet
+        "I had a dog called Rex.",  # long ago
+        "I'm thinking of taking the day off.",
+        "I'm taking a break.",
+    ],
+)
+def test_what_these_readings_leave_alone(sentence):
+    assert keys(facts(sentence)) == []

@@ -44,6 +44,10 @@ class MessageInput(_Task):
     channel: str = ""
 
 
+EATS_AGAIN_SLOT = "eats again"
+"""The slot of a food eaten again ("I eat fish again"), which ends the diet held."""
+
+
 class SlotRef(_Task):
     subject: str
     slot: str

@@ -8,7 +8,7 @@ since the assistant often restates or guesses.
 import re
 from dataclasses import dataclass, field, replace
 
-from memstrata.models.base import ExtractedFact, SlotRef, TurnInput
+from memstrata.models.base import EATS_AGAIN_SLOT, ExtractedFact, SlotRef, TurnInput
 from memstrata.models.heuristic import personal, rules
 from memstrata.models.heuristic.patterns import NAME
 from memstrata.models.heuristic.personal_words import FOODS_TO_AVOID
@@ -82,7 +82,9 @@ _SPLIT_RE = re.compile(
     # "Divorced, two kids - they're with me every other weekend", "Mum of three - Zoe is 9"
     r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s)|[A-Z][\w'-]+\s+(?:is|was|has)\s)"
     # "My English is not perfect, Polish is my native language"
-    r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s))",
+    r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s)"
+    # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
+    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s))",
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.
@@ -290,6 +292,8 @@ def _pair(side: _Side, sentence: str, tone: _Tone) -> list[ExtractedFact] | None
     found = _replacement(side, denied, match["pos"].strip(_END_PUNCT))
     if found is None:
         return _denial(side, match["neg"], tone)
+    if found.slot == EATS_AGAIN_SLOT:  # "I'm no longer vegan, I eat fish again": no new diet
+        return [*_denial(side, match["neg"], tone), *_facts(side, found, tone)]
     return _facts(side, found, _Tone(True, tone.hedge), (_ref(denied),))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from memstrata import dates
+from memstrata.models.base import EATS_AGAIN_SLOT
 from memstrata.models.heuristic.patterns import FREQUENCY
 from memstrata.models.heuristic.personal_values import (
     NATIONALITY_RE,
@@ -23,7 +24,6 @@ from memstrata.models.heuristic.personal_values import (
     aged_count,
     alcohol,
     allergen,
-    business,
     career,
     commute_mode,
     condition,
@@ -31,7 +31,9 @@ from memstrata.models.heuristic.personal_values import (
     day,
     department,
     due,
+    eaten_again,
     field_of_study,
+    going_back,
     gym,
     hobby,
     household_count,
@@ -43,6 +45,7 @@ from memstrata.models.heuristic.personal_values import (
     number,
     org,
     organisation,
+    own_business,
     phrase,
     place,
     plan,
@@ -82,6 +85,8 @@ from memstrata.models.heuristic.personal_words import (
     RELATIONS,
     RELIGIONS,
     ROUTINES,
+    SCHOOL_EXAMS,
+    SCHOOL_SUBJECTS,
     THING_KINDS,
     TIME_ZONES,
     UNIQUE_RELATIONS,
@@ -216,7 +221,7 @@ FACETS: dict[str, Facet] = {
     "team": Facet(C.WORK, "team", "{who} is on the {value} team.", phrase),
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
     "volunteers": Facet(C.WORK, "volunteers:{key}", "{who} volunteers at {value}.", venue),
-    "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", business),
+    "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", own_business),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
@@ -264,6 +269,11 @@ FACETS: dict[str, Facet] = {
     "speaks": Facet(C.SKILL, "language:{key}", "{who} speaks {value}.", language),
     "degree": Facet(C.SKILL, "degree:{key}", "{who} has a degree in {value}.", field_of_study),
     "studying for": Facet(C.WORK, "studies", "{who} is doing {a_value}.", said_as_is),
+    "passed": Facet(C.SKILL, "passed:{key}", "{who} passed {their} {value}.", said_as_is),
+    "eats again": Facet(C.DIET, EATS_AGAIN_SLOT, "{who} eats {value} again.", eaten_again),
+    "signed up": Facet(C.PLAN, "plan:{kind}", "{who} signed up for {value}.", plan),
+    "milk": Facet(C.DIET, "milk", "{who} drinks {value}.", said_as_is),
+    "going back": Facet(C.PLAN, "plan:{kind}", "{who} is going back to {value}.", going_back),
     "chronotype": Facet(
         C.PREFERENCE,
         "chronotype",
@@ -273,6 +283,7 @@ FACETS: dict[str, Facet] = {
     "shifts": Facet(C.WORK, "shifts", "{who} works {value}.", shifts),
     "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
     "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
+    "subjects": Facet(C.WORK, "major", "{who} studies {value}.", said_as_is),
     "activity": Facet(C.SKILL, "activity:{key}", "{who} goes {value}.", phrase),
     "childless": Facet(C.RELATIONSHIP, "count:child", "{who} has {value}.", none_of),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
@@ -362,6 +373,12 @@ _JOINED = (
     rf"|my\s+(?:[\w-]+\s+){{0,2}}?(?:{_TRAINING}|job|role|position|postdoc)\s+is\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+_MILKS = (
+    r"(?:oat|soy|soya|almond|rice|coconut|cashew|pea|hemp|lactose-free|goat's|goat|skimmed|skim"
+    r"|semi-skimmed|whole|full-fat|2%|cow's)\s+milk"
+)
+_BOUND = r"(?:\s+(?:to|from|in|at|with)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"
+"""Where an event goes or who it is with: "my flight to Rome", "my call with Dana"."""
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
 _RESCHEDULED = (
     r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
@@ -433,10 +450,11 @@ TABLE: tuple[Row, ...] = (
          ("I finally moved out, got a flat in Leith.", "home", "leith")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     # "I've been in Vienna for two years now" reads as "is in Vienna for two years now".
-    Row("whereabouts", r"is\s+in\s+(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
+    Row("whereabouts", r"is\s+(?:back\s+)?in\s+"
+                       r"(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
                        r"(?:\s+for\s+(?:\w+\s+)?(?:years?|months?|ages|a\s+while)(?:\s+now)?)?",
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
-         "jersey city")), we=True),
+         "jersey city"), ("Back in Vancouver now!", "home", "vancouver")), we=True),
     Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
                        r"|spring|autumn|fall|month|few\s+months|gap\s+year)\s+(?:abroad\s+)?in\s+"
                        r"(?P<value>.+)",
@@ -725,15 +743,21 @@ TABLE: tuple[Row, ...] = (
          ("I split up with my boyfriend.", "marital status", "single")), we=True),
     Row("relation", r"reports?\s+(?:directly\s+)?to\s+(?P<value>.+)",
         (("I report to Maria Lopez.", "manager", "maria lopez"),), kind="manager"),
-    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted)\s+(?:a|an|one)\s+(?:(?:older"
+    Row("relation", rf"(?:has|have|has\s+got|have\s+got|got|adopted"
+                    # a birth: "had a baby girl, Hana"; "had a dog called Rex" was long ago
+                    r"|had(?=\s+(?:a|an)\s+(?:baby|little|son|daughter|boy|girl)\b))"
+                    r"\s+(?:a|an|one)\s+(?:(?:older"
                     r"|younger|little|big|baby|twin|new|lovely|sweet|\d+-year-old|adopted|rescue|rescued"
                     r"|old|senior|black|white|grey|gray|ginger|tabby)\s+)*(?:(?-i:[a-z])[\w-]*\s+){0,2}?"
-                    rf"(?P<kind>{RELATION_RE})(?:\s+(?:named|called)\s+|,\s+(?:(?:a|an)\s+"
-                    r"(?:[\w-]+\s+){0,2}?(?:named|called)\s+)?)(?P<value>.+)",
+                    rf"(?P<kind>{RELATION_RE})(?:\s+now)?(?:\s+(?:named|called)\s+|,\s+(?:(?:a|an)\s+"
+                    r"(?:[\w-]+\s+){0,2}?(?:named|called)\s+)?)(?P<value>.+?)"
+                    r"(?:,\s+(?-i:[a-z]).*)?",  # "..., much more relaxed" is what they're like
         (("I have a daughter named Lily.", "daughter:lily", "lily"),
          ("We got a puppy, a corgi named Waffles.", "dog:waffles", "waffles"),
          ("We have a dog called Biscuit.", "dog:biscuit", "biscuit"),
-         ("We have a cat, Pickle.", "cat:pickle", "pickle")), we=True),
+         ("We have a cat, Pickle.", "cat:pickle", "pickle"),
+         ("I've got a new teacher now, Daniel.", "teacher", "daniel"),
+         ("We had a baby girl, Hana.", "daughter:hana", "hana")), we=True),
     # A bare "passed" needs its time: "my son passed!" is an exam.
     Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
                 r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
@@ -844,11 +868,17 @@ TABLE: tuple[Row, ...] = (
                 r"(?:\s+diet)?",
         (("I follow a keto diet.", "diet", "keto"), ("I went vegan.", "diet", "vegan"),
          ("I've gone fully vegan now.", "diet", "vegan"))),
-    Row("quit diet", r"(?:gave\s+up|quit|stopped|dropped|came\s+off|is\s+off)\s+"
-                     rf"(?:(?:the|my|being)\s+)?(?P<value>{DIETS})(?:\s+diet)?"
+    Row("quit diet", r"(?:gave\s+up|quit|stopped|dropped|came\s+off|is\s+off|fell\s+off)\s+"
+                     rf"(?:(?:the|my|being)\s+)?(?P<value>{DIETS})(?:\s+diet|\s+wagon)?"
                      r"(?=\s*$|\s+(?:last|this|a|in|after|because)\b).*",
         (("I gave up keto.", "diet", "not keto"),
-         ("Gave up being vegan after a year.", "diet", "not vegan")), prefix="not "),
+         ("Gave up being vegan after a year.", "diet", "not vegan"),
+         ("Fell off the vegan wagon.", "diet", "not vegan")), prefix="not "),
+    # "I eat fish again": whatever diet kept it out is over.
+    Row("eats again", r"(?:eats?|is\s+eating|started\s+eating|is\s+back\s+(?:on|to\s+eating))\s+"
+                      r"(?P<value>(?:meat|fish|seafood|dairy|eggs|chicken|pork|beef|red\s+meat"
+                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)",
+        (("I eat fish again.", "eats again", "fish"),)),
     Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
                    r"|instead|since|for)\b).*",
         (("I'm just doing intermittent fasting now.", "diet", "intermittent fasting"),)),
@@ -886,15 +916,18 @@ TABLE: tuple[Row, ...] = (
         (("I turn 40 on June 3rd.", "birthday", "june 3"),)),
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
-    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))(?:\s+is|'s|\s+will\s+be)"
-                 r"\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
-        (("My thesis defence is on March 14.", "event:defence", "march 14"),), we=True),
-    Row("event month", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))(?:\s+is|'s"
+    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}){_BOUND})(?:\s+is|'s"
+                 r"|\s+will\s+be)\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
+        (("My thesis defence is on March 14.", "event:defence", "march 14"),
+         ("My flight to Rome is on the 12th.", "event:flight", "november 12")), we=True),
+    Row("event month", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}){_BOUND})(?:\s+is|'s"
                        r"|\s+will\s+be)\s+(?P<value>in\s+.+)",
         (("My defense is in May.", "event:defence", "may"),), we=True),
-    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+{_RESCHEDULED}"
-                 r"\s+(?:back\s+|up\s+)?(?:to|until)\s+(?P<value>.+)",
-        (("My interview got moved to June 3.", "event:interview", "june 3"),), we=True),
+    Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}){_BOUND})\s+{_RESCHEDULED}"
+                 r"(?:\s+(?:back|up))?(?:\s+(?:to|until)|\s*,\s*(?:it's|it\s+is)(?:\s+now)?)"
+                 r"\s+(?P<value>.+)",
+        (("My interview got moved to June 3.", "event:interview", "june 3"),
+         ("Flight got moved, it's June 14 now.", "event:flight", "june 14")), we=True),
     Row("event", rf"(?:(?:had|has|have)\s+to\s+|decided\s+to\s+)?(?:move|push|postpone|reschedule"
                  r"|delay|bump|shift)(?:e?d)?\s+(?:the|my|our)"
                  rf"\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}))\s+(?:back\s+|up\s+)?"
@@ -998,11 +1031,28 @@ TABLE: tuple[Row, ...] = (
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
         (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
          ("I switched my major to aerospace.", "major", "aerospace"))),
-    Row("studying for", r"is\s+(?:doing|studying\s+for|taking|working\s+on)\s+(?:a|an|my)\s+"
-                        r"(?P<value>(?:(?:part-time|full-time|online|evening|distance)\s+)?"
-                        r"(?:mba|phd|masters?|master's|ma|msc|bsc|ba|llm|pgce|diploma|doctorate))"
-                        r"(?:\s+(?:at|with|from|in|on)\b.*)?",
-        (("I'm also doing a part-time MBA.", "studies", "part-time mba"),)),
+    Row("studying for", r"is\s+(?:doing|studying\s+for|taking|working\s+on|sitting)\s+"
+                        r"(?:(?:a|an|my)\s+(?!levels?\b))?(?P<value>(?:(?:part-time|full-time"
+                        r"|online|evening|distance)\s+)?(?:mba|phd|masters?|master's|ma|msc|bsc|ba"
+                        rf"|llm|pgce|diploma|doctorate)|{SCHOOL_EXAMS})"
+                        r"(?:\s+(?:at|with|from|in|on|this|next)\b.*)?",
+        (("I'm also doing a part-time MBA.", "studies", "part-time mba"),
+         ("im doing my a levels rn", "studies", "a levels"))),
+    # "I'm taking maths, physics and computer science": what a student studies.
+    Row("subjects", rf"is\s+(?:taking|doing)\s+(?P<value>(?:{SCHOOL_SUBJECTS})(?:\s*,\s*(?:and\s+)?"
+                   rf"(?:{SCHOOL_SUBJECTS})|\s+and\s+(?:{SCHOOL_SUBJECTS}))*)"
+                   r"(?:\s+(?:at|for|this|next|in)\b.*)?",
+        (("I'm taking maths, physics and computer science.", "major",
+          "maths, physics and computer science"),)),
+    # "Passed my final ACCA exam": a qualification; "passed the test" alone names none.
+    Row("passed", r"passed\s+(?:my|the|all\s+(?:my|the|of\s+my))\s+(?:final\s+|last\s+)?"
+                  r"(?P<value>(?:[\w-]+\s+){1,3}?(?:exams?|tests?|boards|certification))\b.*",
+        (("Passed my final ACCA exam, so I'm fully qualified now!", "passed:acca exam",
+          "acca exam"),)),
+    Row("milk", rf"(?:drinks?|(?:has|have)\s+switched|switched|changed|moved)\s+(?:only\s+)?"
+                rf"(?:from\s+(?:[\w-]+\s+){{1,2}}?)?(?:to\s+)?(?P<value>{_MILKS})\b.*",
+        (("I drink oat milk.", "milk", "oat milk"),
+         ("Switched from oat to soy milk, oat upset my stomach.", "milk", "soy milk"))),
     Row("chronotype", r"is\s+(?:a|an)\s+(?:(?:total|real|natural|big)\s+)?(?P<value>night\s+owl"
                       r"|morning\s+person|early\s+bird|night\s+person|early\s+riser)\b.*",
         (("I'm a night owl, I work best after 10pm.", "chronotype", "night owl"),)),
@@ -1094,14 +1144,16 @@ TABLE: tuple[Row, ...] = (
                     r"|sailing|skating|jogging|golfing|bowling|rowing|paddleboarding))"
                     r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly)\b.*)?",
         (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
-    Row("plays", r"(?:plays?|is\s+playing)\s+(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
+    Row("plays", r"(?:plays?|is\s+playing)\s+(?:(?:a\s+lot|lots|loads|tons|way\s+too\s+much)"
+                 r"\s+of\s+|too\s+much\s+)?(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
                  r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+?)"
                  r"(?:\s+(?:(?:basically|pretty\s+much|almost|nearly|like)\s+)?(?:online|a\s+lot"
                  r"|every\s+\w+|most\s+\w+|on\s+\w+|in\s+(?:a|an|the|their|my)"
                  r"\s+[\w -]+|with\s+[\w -]+|for\s+fun|competitively|regularly|weekly|daily)\b.*)?",
         (("I play the cello.", "plays:cello", "cello"),
          ("I play varsity soccer.", "plays:soccer", "soccer"),
-         ("I play chess online a lot.", "plays:chess", "chess"))),
+         ("I play chess online a lot.", "plays:chess", "chess"),
+         ("i play a lot of overwatch", "plays:overwatch", "overwatch"))),
     # preferences
     Row("supports", r"(?:supports?|is\s+a\s+(?:big\s+|huge\s+|lifelong\s+)?supporter\s+of)\s+"
                     r"(?P<value>(?-i:[A-Z]).+?)(?:\s+(?:since|through|all)\b.*)?",
@@ -1153,6 +1205,15 @@ TABLE: tuple[Row, ...] = (
                 r"|over)\b.*)",
         (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
           "osaka on march 20 (2027-03-20) to see family"),), we=True),
+    Row("signed up", r"(?:has\s+)?(?:signed\s+up|registered|enrolled|entered)\s+(?:for|in)\s+"
+                     r"(?P<value>(?:a|an|the|my)\s+.+)",
+        (("I signed up for the full marathon instead.", "plan:marathon", "the full marathon"),)),
+    # Going home again needs no date: "then I'm heading back to Vancouver".
+    Row("going back", r"is\s+(?:heading|going|moving|flying)\s+back\s+(?:home\s+)?to\s+"
+                      r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?"
+                      r"(?:\s+(?:for|in|on|next|this|after|when|once)\b.*)?)",
+        (("I'm heading back to Vancouver.", "plan:vancouver", "vancouver"),
+         ("I'm going back to Leeds for Christmas.", "plan:leeds", "leeds for christmas"))),
     Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
                     r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
                     r"|defending|publishing|presenting|finishing|sitting|moving)\s+.+?"
@@ -1230,7 +1291,7 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|sold|traded|swapped|bought|gave\s+up"
+    r"|sold|traded|swapped|bought|gave\s+up|fell\s+off|took\s+a\s+job|passed\s+(?:my|the|all)"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
     r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
     r"(?-i:[A-Z]))",
@@ -1239,8 +1300,12 @@ _DROPPED_I_RE = re.compile(
 _DROPPED_I_AM_RE = re.compile(
     r"^(?:been\s+|(?=(?:(?:(?:a\s+)?(?:big|huge|massive)\s+fan\s+of|(?:still\s+)?learning|living|based|married|engaged|allergic|studying"
     r"|majoring|planning"
+    rf"|(?:taking|doing)(?=\s+(?:my\s+)?(?:{SCHOOL_SUBJECTS}|{SCHOOL_EXAMS})\b)"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
+    # "Back in Vancouver now!", but "Back in March we..." is when
+    r"|back\s+in\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?(?:\s+(?:now|again|for\s+good))?"
+    r"[.!]*$"
     r"|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     r"|(?:one|two|three|four|five|six|\d)\s+[\w-]+(?:\s+now)?\b)"
     rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?(?:,?\s+i\s+(?:guess|suppose|think))?$"
@@ -1323,7 +1388,15 @@ _DROPPED_IVE_RE = re.compile(
     rf"|a\s+(?:[\w-]+\s+)?(?:{RELATION_RE})\b|(?:{CONDITIONS})\b)",
     _I,
 )
+# "They made me a senior associate": the speaker was promoted.
+_MADE_ME_RE = re.compile(
+    r"^(?:they|the\s+(?:company|firm|board|partners|bosses)|my\s+(?:boss|manager|company|firm))"
+    rf"\s+(?:have\s+|just\s+|finally\s+|officially\s+)*made\s+me\s+(?=(?:(?:a|an|the)\s+)?"
+    rf"(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\b)",
+    _I,
+)
 _BARE_FORMS = (
+    (_MADE_ME_RE, "I was promoted to "),
     (
         re.compile(
             r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+|(?:everyone|everybody|people"
@@ -1372,8 +1445,8 @@ _FIRST_RE = re.compile(
     _I,
 )
 _MY_REL_RE = re.compile(
-    r"^(?:my|our)\s+(?:(?:older|younger|little|big|baby|twin|new|current|eldest|oldest|late"
-    rf"|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?!\s+(?:{EVENTS})\b)(?P<tail>(?:'s\b|,|\s).*)?$",
+    r"^(?:my|our)\s+(?:(?P<which>older|younger|little|big|baby|twin|new|current|eldest|oldest"
+    rf"|late|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?!\s+(?:{EVENTS})\b)(?P<tail>(?:'s\b|,|\s).*)?$",
     _I,
 )
 _MY_RE = re.compile(r"^(?:my|our)\s+(?P<rest>.+)$", _I)
@@ -1395,7 +1468,7 @@ _THE_MINE_RE = re.compile(
     rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+(?:{_RESCHEDULED}|is|will\s+be)\s"
     rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)"
     # chat drops even the "the": "Flight got pushed", "Exam's been moved"
-    rf"|^(?=(?:{EVENTS})(?:'s\s+been|\s+{_RESCHEDULED})\s)",
+    rf"|^(?=(?:{EVENTS})(?:'s\s+been|\s+{_RESCHEDULED})[\s,])",
     _I,
 )
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
@@ -1422,29 +1495,34 @@ def speaker(clause: Clause) -> Who | None:
     return Who(*me) if me else None
 
 
-def _relation_fact(me: Who, word: str, who: str, clause: Clause) -> Parsed | None:
+def _relation_fact(
+    me: Who, word: str, who: str, clause: Clause, *, late: bool = False
+) -> Parsed | None:
     value = name(re.sub(r"'s$", "", who.strip()), clause)  # "my daughter Sara's birthday"
     if value is None:
         return None
     word = re.sub(r"\s+", " ", word.lower())
     rel = RELATIONS[word]
     slot = rel if word in UNIQUE_RELATIONS else f"{rel}:{value.key}"
-    text = _sentence(f"{value.shown} is {me.shown}'s {word}.")
+    verb = "was" if late else "is"  # "my late wife, Margaret": who she was
+    text = _sentence(f"{value.shown} {verb} {me.shown}'s {word}.")
     return Parsed(C.RELATIONSHIP, me.key, slot, value.key, text, person=value.shown)
 
 
-def _relative(me: Who, word: str, tail: str, clause: Clause) -> list[_Reading]:
+def _relative(
+    me: Who, word: str, tail: str, clause: Clause, *, late: bool = False
+) -> list[_Reading]:
     """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
     said = re.match(
         r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>" + _NAME + ")$",
         tail if tail.startswith("'s") else _predicate(tail),
     )
-    if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause)):
+    if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause, late=late)):
         return [_Reading(None, "", (fact,))]  # else "My partner is Swedish" says where from
     named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
         rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail
     )
-    if named and (fact := _relation_fact(me, word, named["name"], clause)):
+    if named and (fact := _relation_fact(me, word, named["name"], clause, late=late)):
         who = Who(fact.value, fact.person or fact.value, named=True)
         return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
     if word.lower() not in UNIQUE_RELATIONS and word.lower() not in UNNAMED_FAMILY:
@@ -1476,7 +1554,8 @@ def _readings(clause: Clause, named: bool) -> list[_Reading]:
     if me is not None and (first := _FIRST_RE.match(text)):
         return [_Reading(me, first["rest"], we=first["pro"].lower() != "i")]
     if me is not None and (rel := _MY_REL_RE.match(text)):
-        return _relative(me, rel["rel"], rel["tail"] or "", clause)
+        late = (rel["which"] or "").lower() == "late"
+        return _relative(me, rel["rel"], rel["tail"] or "", clause, late=late)
     if me is not None and (named_match := _NAMED_RE.match(text)):
         relation_only = _named_readings(named_match, me, clause)[:1]
         if relation_only and relation_only[0].who is None:
@@ -1511,21 +1590,43 @@ _ADVERBS = (
     r"|officially|already|primarily|generally|basically|both|even|really|happily|proudly"
     r"|lately|definitely|totally|newly|legally|technically|kind\s+of|sort\s+of)\s+)*"
 )
+_CAPITALISED = r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?"
 _NORMAL_FORMS = (
     (re.compile(r"^(?:am|are|is)\b", _I), "is"),
     (re.compile(r"^(?:do\s+not|don't|does\s+not|doesn't|didn't|did\s+not)\b", _I), "doesn't"),
     (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
     (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
     (re.compile(r"^(?:have|has|haves)\s+(?:got\s+)?", _I), "has "),
+    # "They made me a senior associate", "I got made partner": a promotion.
+    (
+        re.compile(
+            rf"^(?:got|was|is)\s+made\s+(?=(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){{0,3}}?"
+            rf"(?:{JOB_HEAD_RE})\b)",
+            _I,
+        ),
+        "was promoted to ",
+    ),
+    # "I'm 8 weeks into learning the cello" is learning it.
+    (
+        re.compile(
+            r"^is\s+(?:\w+\s+){1,2}(?:days?|weeks?|months?|years?)\s+into\s+(?=\w+ing\s)", _I
+        ),
+        "is ",
+    ),
     # A move still ahead is a plan: home changes when it happens.
     (re.compile(r"^is\s+(?:moving|relocating)\s+to\b", _I), "is planning to move to"),
+    # "an agency in Lisbon called Tidal": the name stays with what it names.
+    (
+        re.compile(rf"^(.+?)\s+(in\s+{_CAPITALISED})\s+((?:called|named)\s+(?-i:[A-Z]).*)$", _I),
+        r"\1 \3 \2",
+    ),
 )
 
 
 _FILLER_END_RE = re.compile(
     r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
     r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha|tbh|honestly"
-    r"|to\s+be\s+honest|imo"
+    r"|to\s+be\s+honest|imo|rn|atm|right\s+now"
     r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant))+$",
     _I,
 )
@@ -1638,7 +1739,8 @@ def _noun(kind: str, match: re.Match[str]) -> str:
     # A kind the row could name but the sentence left out ("a 2-year-old named Ava") is a child.
     unnamed = "child" if "kind" in groups else ""
     noun = groups.get("noun") or groups.get("kind") or unnamed
-    noun = re.sub(r"\s+", " ", noun).strip().lower()
+    # "my flight to Rome": the place keeps its capital
+    noun = " ".join(w if n and w[:1].isupper() else w.lower() for n, w in enumerate(noun.split()))
     return _CHILD_NOUNS.get(noun, noun) or kind.split(":", 1)[-1]
 
 

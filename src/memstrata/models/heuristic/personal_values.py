@@ -11,6 +11,7 @@ from memstrata import dates
 from memstrata.models.heuristic.patterns import DECISION_TOPICS, NOT_NAMES
 from memstrata.models.heuristic.personal_words import (
     CAREER_FIELDS,
+    COMPOUND_JOB_RE,
     DIETS,
     INSTRUMENTS_AND_SPORTS,
     JOB_HEADS,
@@ -227,17 +228,13 @@ def title(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
-# Specialists named by their field: cardiologist, psychiatrist, optician, radiographer.
-_SPECIALIST_RE = re.compile(r"^[a-z]{3,}(?:ologist|iatrist|ician|ographer|ologer)$")
-
-
 def _doctoral(head: list[str]) -> bool:
     """ "PhD candidate": a candidate for a degree, not for an election."""
     return len(head) > 1 and head[-1] == "candidate" and head[-2] in ("phd", "doctoral", "dphil")
 
 
 def _job_head(word: str) -> bool:
-    return word in JOB_HEADS or bool(_SPECIALIST_RE.match(word))
+    return word in JOB_HEADS or bool(re.fullmatch(COMPOUND_JOB_RE, word))
 
 
 _NOT_TAUGHT = wordset(
@@ -325,6 +322,22 @@ def business(raw: str, clause: Clause) -> Value | None:
     shown = display(_cut(raw))
     if not re.fullmatch(rf"(?:[\w'-]+\s+){{0,3}}(?:{_BUSINESSES})", shown, _I):
         return None
+    return Value(shown, shown.lower())
+
+
+_GOES_BY_RE = re.compile(r"^(?P<kind>.+?)\s+(?:called|named)\s+(?P<name>(?-i:[A-Z]).*)$", _I)
+
+
+def own_business(raw: str, clause: Clause) -> Value | None:
+    """A business someone runs, with the name it goes by if they gave one: "a design
+    agency called Studio Tidal"."""
+    found = _GOES_BY_RE.match(_cut(raw))
+    if found is None:
+        return business(raw, clause)
+    kind = business(found["kind"], clause)
+    if kind is None or not _proper(found["name"], 5, clause):
+        return None
+    shown = f"{kind.shown} called {found['name']}"
     return Value(shown, shown.lower())
 
 
@@ -535,6 +548,15 @@ def trip(raw: str, clause: Clause) -> Value | None:
     return Value(found.shown, found.key, kind=where[0].lower()) if found and where else None
 
 
+def going_back(raw: str, clause: Clause) -> Value | None:
+    """A return to a place, keyed by it: "Vancouver", "Leeds for Christmas"."""
+    where = re.match(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?", raw.strip())
+    if where is None:
+        return None
+    shown = dates.annotate(_PLAN_TAIL_RE.sub("", raw.strip()).strip(" .,!;:"), clause.at)
+    return Value(shown, shown.lower(), kind=where[0].lower())
+
+
 def plan(raw: str, clause: Clause) -> Value | None:
     """What someone means to do: a verb phrase of a few words, its slot keyed by its object."""
     shown = _PLAN_TAIL_RE.sub("", raw.strip()).strip(" .,!;:")
@@ -545,10 +567,19 @@ def plan(raw: str, clause: Clause) -> Value | None:
         return None
     if re.search(r"\b(?:not|never|\w+n't)\b", shown, _I) or len(ws) < 2:
         return None
-    if _plan_key(shown) in _MOMENTS:
+    key = "time off" if _TIME_OFF_RE.match(shown) else _plan_key(shown)
+    if key in _MOMENTS:
         return None  # "take the day off", "grab a coffee": today's plans, not goals
     shown = third_person(dates.annotate(shown, clause.at))
-    return Value(shown, shown.lower(), _plan_key(shown))
+    return Value(shown, shown.lower(), key)
+
+
+# "taking August off", "take the summer off": a stretch of time, unlike "the day off".
+_TIME_OFF_RE = re.compile(
+    rf"^tak(?:e|es|ing)\s+(?:(?:the|a|an|this|next|two|three|four|six|\d+)\s+)?(?:{dates.MONTH_PATTERN}"
+    r"|summer|winter|spring|autumn|fall|months?|years?|weeks|semester|term)\s+off\b",
+    _I,
+)
 
 
 _ARTICLES = frozenset({"a", "an", "the", "my", "our"})
@@ -612,6 +643,14 @@ def number(low: int, high: int) -> Reader:
         return None
 
     return read
+
+
+def eaten_again(raw: str, clause: Clause) -> Value | None:
+    """A food eaten again, which ends the diet that kept it out; "I eat fish" alone may
+    suit a pescatarian, so only a clause that says "again" or "back" is read."""
+    if not re.search(r"\b(?:again|back)\b", clause.text, _I):
+        return None
+    return said_as_is(raw, clause)
 
 
 def said_as_is(raw: str, clause: Clause) -> Value | None:

@@ -51,6 +51,9 @@ UNIQUE_RELATIONS = {
     "advisor": "advisor",
     "adviser": "advisor",
     "tutor": "tutor",
+    "teacher": "teacher",
+    "instructor": "instructor",
+    "personal trainer": "personal trainer",
     "coach": "coach",
     "lawyer": "lawyer",
     "accountant": "accountant",
@@ -186,7 +189,13 @@ JOB_HEADS = wordset(
     seamstress dressmaker porter sailor vicar marine airman gp radiographer
     anaesthetist anesthetist radiologist psychiatrist paediatrician pediatrician"""
 )
-JOB_HEAD_RE = "|".join(map(re.escape, sorted(JOB_HEADS, key=len, reverse=True)))
+# Heads written as one word with what they work on or in: "schoolteacher", "bookkeeper",
+# "locksmith", "cardiologist". The stem is three letters or more, so "coworker" is none.
+COMPOUND_JOB_RE = (
+    r"[a-z]{3,}(?:ologist|iatrist|ician|ographer|ologer|teacher|writer|keeper|smith|master"
+    r"|broker|worker|fighter|builder|painter)"
+)
+JOB_HEAD_RE = "|".join([*map(re.escape, sorted(JOB_HEADS, key=len, reverse=True)), COMPOUND_JOB_RE])
 
 # Conditions worth remembering for someone's care; "has {X}" reads as health only for these.
 CONDITIONS = (
@@ -219,6 +228,19 @@ CAREER_FIELDS = (
     r"|journalism|accounting|devops|security|tech|academia|education|healthcare|banking"
     r"|insurance|publishing|advertising|pr|policy|politics|government|retail|hospitality"
     r"|construction|logistics|operations|ops|development|support|qa|testing|real\s+estate"
+)
+# Subjects taken at school or university: "I'm taking maths, physics and computer science".
+SCHOOL_SUBJECTS = (
+    r"(?:further\s+)?maths?|mathematics|physics|chemistry|biology|history|geography"
+    r"|english(?:\s+(?:literature|language|lit))?|french|spanish|german|latin|italian|mandarin"
+    r"|economics|psychology|sociology|philosophy|computer\s+science|computing|comp\s+sci"
+    r"|statistics|stats|calculus|politics|government|law|art|music|drama|media\s+studies"
+    r"|business(?:\s+studies)?|accounting|religious\s+studies|classics|engineering"
+)
+# School-leaving exams: "doing my A levels", "my GCSEs are in May".
+SCHOOL_EXAMS = (
+    r"a[\s-]?levels?|as[\s-]levels?|i?gcses?|highers|(?:the\s+)?ib(?:\s+diploma)?"
+    r"|leaving\s+cert(?:ificate)?|(?:the\s+)?baccalaureate|btecs?|ap\s+(?:exams|classes)"
 )
 RELIGIONS = (
     r"muslim|christian|catholic|protestant|jewish|hindu|buddhist|sikh|jain|mormon|orthodox"
