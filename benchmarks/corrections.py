@@ -1900,6 +1900,78 @@ DIALOGUES = (
         "full",
         "half marathon",
     ),
+    # Session 14's held-out set Y, run after X was fixed: 0.40 on its first run (assistant
+    # claims 0.40, user's own 0.40).
+    dialogue(
+        "assistant claim",
+        ("When's my anniversary?", "Your anniversary is on June 3."),
+        ("June 13 actually, you dropped a 1.", "Fixed."),
+        "june 13",
+        "june 3",
+    ),
+    dialogue(
+        "user's own",
+        ("My landlord is Mr Patel.", "Ok."),
+        ("We moved, so my landlord is a company now, Greystar.", "Ok."),
+        "greystar",
+        "patel",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What car do I drive?", "You drive a Honda Civic."),
+        ("Not anymore, sold it. I cycle everywhere now.", "Nice."),
+        "cycle",
+        "civic",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to penicillin.", "Noted."),
+        ("Turns out it was amoxicillin, not penicillin.", "Updated."),
+        "amoxicillin",
+        "penicillin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where did I grow up?", "You grew up in Ohio."),
+        ("Iowa! Everyone mixes those up.", "Sorry."),
+        "iowa",
+        "ohio",
+    ),
+    dialogue(
+        "user's own",
+        ("I have two cats.", "Cute."),
+        ("Three cats now, we took in a stray.", "Aww."),
+        "three",
+        "two cats",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a marketing manager."),
+        ("I was, but I moved into product last year. Product manager now.", "Got it."),
+        "product manager",
+        "marketing manager",
+    ),
+    dialogue(
+        "user's own",
+        ("My sister Jess lives in Bristol.", "Nice."),
+        ("Jess moved to Cardiff in the summer.", "Ok."),
+        "cardiff",
+        "bristol",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Who is my GP?", "Your GP is Dr. Shah."),
+        ("Dr. Shah retired - I'm with Dr. Evans now.", "Thanks."),
+        "evans",
+        "shah",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning Spanish.", "Great."),
+        ("I gave up on Spanish, switched to Italian.", "Bene."),
+        "italian",
+        "zzz-none",
+    ),
 )
 
 

@@ -2590,7 +2590,11 @@ LATE_CONVERSATIONS = (
                 fact("location", "lyon"),
                 fact("relationship", "julien"),
             ),
-            said("I'm 52 and I've been baking since I was a teenager.", fact("identity", "52")),
+            said(
+                "I'm 52 and I've been baking since I was a teenager.",
+                fact("identity", "52"),
+                fact("skill", "bake"),  # listed in session 14, read since
+            ),
             nothing("How should I price croissants?"),
             said(
                 "My daughter Camille is studying law in Paris.",
@@ -4427,6 +4431,83 @@ LATE_CONVERSATIONS = (
             ),
             nothing("What's a good gift for a new uncle to give?"),
         ),
+    ),
+    # Session 14's third held-out set (chat:10201-10202, friends catching up), run after the
+    # second was fixed: capture 0.42, precision 0.83 on its first run (after two expectations were
+    # given the speaker's name, which they had left out).
+    Conversation(
+        "chat:10201",
+        (
+            said(
+                "Hey Priya! Long time. I finally finished my nursing degree last month!",
+                fact("skill", "nursing", "amara"),
+                speaker="Amara",
+            ),
+            said("Congrats!! Where are you working now?", speaker="Priya"),
+            said(
+                "I got a job on the children's ward at Leeds General, started Monday.",
+                fact("work", "leeds general", "amara"),
+                speaker="Amara",
+            ),
+            said(
+                "Amazing. I've been swamped, we just adopted a rescue cat named Biscuit.",
+                fact("relationship", "biscuit", "priya"),
+                speaker="Priya",
+            ),
+            said("Aww. How's Dev doing?", speaker="Amara"),
+            said(
+                "He's good! He started his own landscaping business in the spring.",
+                fact("work", "landscaping", "dev"),
+                speaker="Priya",
+            ),
+            said(
+                "Tell him congrats. My brother Tunde is thinking about doing the same with his"
+                " catering.",
+                fact("relationship", "tunde", "amara"),
+                speaker="Amara",
+            ),
+            said("Oh nice. Are you still doing the half marathon in October?", speaker="Priya"),
+            said(
+                "Yes! Training four mornings a week, it's brutal.",
+                fact("plan", "marathon", "amara"),
+                speaker="Amara",
+            ),
+        ),
+        group=True,
+    ),
+    Conversation(
+        "chat:10202",
+        (
+            said(
+                "Did I tell you I'm learning Japanese? Lessons every Thursday.",
+                fact("skill", "japanese", "marco"),
+                speaker="Marco",
+            ),
+            said("No! Why Japanese?", speaker="Lena"),
+            said(
+                "My girlfriend Yui is from Osaka, and her parents don't speak English.",
+                fact("relationship", "yui", "marco"),
+                fact("location", "osaka", "yui"),
+                speaker="Marco",
+            ),
+            said(
+                "That's sweet. I've been painting again, watercolors mostly.",
+                fact("skill", "paint", "lena"),
+                speaker="Lena",
+            ),
+            said("You should sell some! Didn't you used to work at a gallery?", speaker="Marco"),
+            said(
+                "Yeah, for five years in Vienna before I moved here.",
+                fact("location", "vienna", "lena"),
+                speaker="Lena",
+            ),
+            said(
+                "We're heading to Osaka in April to meet her family.",
+                fact("plan", "osaka", "marco"),
+                speaker="Marco",
+            ),
+        ),
+        group=True,
     ),
 )
 

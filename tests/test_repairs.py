@@ -137,6 +137,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "I transferred to Oxford.",  # no denial before it
         "It's great, you got it.",  # agreeing, not correcting
         "It's my old laptop.",  # no new one named after it
+        "Thanks! I always mix them up.",  # thanks names nothing
+        "It was ages ago, she's fine.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -514,6 +516,38 @@ DIALOGUES = {
             ("Biscuit was my old dog, rip. This one's Pickle.", "Sorry."),
         ],
         ["Pickle is the user's dog."],
+    ),
+    "a claim denied with nothing in its place is retracted": (
+        [
+            ("What car do I drive?", "You drive a Honda Civic."),
+            ("Not anymore, sold it.", "Ok."),
+        ],
+        [],
+    ),
+    "a plain no to a turn that asked something answers the question": (
+        [
+            ("I need a walk.", "You live in Denver. Want a hiking tip?"),
+            ("No, just a short one.", "Ok."),
+        ],
+        ["The user lives in Denver."],
+    ),
+    "a denial keeps what the user said themselves": (
+        [("I live in Leeds.", "Lovely city."), ("No wait, I'm in York now.", "Ok.")],
+        ["The user lives in York."],
+    ),
+    "a date after a denial replaces the claimed one": (
+        [
+            ("When's my anniversary?", "Your anniversary is on June 3."),
+            ("June 13 actually, you dropped a 1.", "Fixed."),
+        ],
+        ["The user's anniversary is June 13."],
+    ),
+    "a bare value with a mix-up owned replaces the claim": (
+        [
+            ("Where did I grow up?", "You grew up in Ohio."),
+            ("Iowa! Everyone mixes those up.", "Ok."),
+        ],
+        ["The user is from Iowa."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -433,6 +433,9 @@ def _renames(stated: Fact, claim: Fact) -> bool:
     )
 
 
+CLAIM_CEILING = 0.6
+"""The most a fact only the assistant said is worth, in both models: the user's own words,
+even hedged, are above it."""
 CONFIRMED_CONFIDENCE = 0.9
 """What the assistant said and the user then confirmed: above the pin threshold, below the
 user's own words."""
@@ -448,7 +451,7 @@ _CONFIRMATION_RE = re.compile(
 def confirms(user_text: str) -> bool:
     """Whether a user turn opens by agreeing with what it answers ("Yes, that's right");
     "Right?" asks instead."""
-    first = re.split(r"(?<=[.!?])\s", user_text.strip(), maxsplit=1)[0]
+    first = _first_sentence(user_text)
     return bool(_CONFIRMATION_RE.match(first)) and not first.endswith("?")
 
 
@@ -459,6 +462,49 @@ def confirm_answered_claims(store: Store, tenant: str, stream: str, answered: So
             store.mention(tenant, claim.id, CONFIRMED_CONFIDENCE)
             store.add_fact_change(
                 claim.id, "CONFIRM", note="confirmed by the user", before=_snapshot(claim)
+            )
+
+
+# "Not anymore", "That's not true": said of a claim, whatever follows. A plain "No" may
+# answer the question the claim came with, so it denies only a turn that asked nothing.
+_DENIAL_OF_A_CLAIM_RE = re.compile(
+    r"^\s*(?:not\s+any\s*more|no\s+longer|not\s+(?:true|right|correct)"
+    r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)|wrong)\b",
+    re.IGNORECASE,
+)
+_PLAIN_NO_RE = re.compile(r"^\s*(?:no|nope|nah)\b(?!\s+(?:problem|worries|way)\b)", re.IGNORECASE)
+
+
+def opens_with_denial(user_text: str) -> bool:
+    """Whether a user turn opens with "No" or "Not anymore", which may deny what it answers."""
+    first = _first_sentence(user_text)
+    denial = _PLAIN_NO_RE.match(first) or _DENIAL_OF_A_CLAIM_RE.match(first)
+    return denial is not None and not first.endswith("?")
+
+
+def denies(user_text: str, answered_text: str) -> bool:
+    """Whether a user turn denies what it answers ("Not anymore, sold it"); a plain "No"
+    only if the answered turn asked nothing."""
+    if not opens_with_denial(user_text):
+        return False
+    return "?" not in answered_text or bool(_DENIAL_OF_A_CLAIM_RE.match(_first_sentence(user_text)))
+
+
+def _first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+
+
+def retract_denied_claims(store: Store, tenant: str, stream: str, answered: SourceRef) -> None:
+    """The user denied the turn they answer and said nothing to put in its place: what
+    only the assistant said there stands no more.
+
+    Call inside a transaction.
+    """
+    for claim in store.facts_from(tenant, stream, answered):
+        if claim.active and claim.confidence <= CLAIM_CEILING:
+            store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED)
+            store.add_fact_change(
+                claim.id, "RETRACT", note="denied by the user", before=_snapshot(claim)
             )
 
 

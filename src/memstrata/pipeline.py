@@ -10,9 +10,12 @@ from memstrata.errors import MemstrataError, NotFound
 from memstrata.facts import (
     confirm_answered_claims,
     confirms,
+    denies,
+    opens_with_denial,
     reconcile,
     record_fact,
     retract_answered_claims,
+    retract_denied_claims,
     retract_renamed_claims,
     word_overlap,
 )
@@ -199,14 +202,18 @@ class Pipeline:
         return [e for e in edits if (e.subject, e.slot) not in said]
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact], stated: list[Fact]) -> None:
-        """A user turn that corrects, renames or confirms the turn before decides its
-        claims; only the owner's turns do (a lower-trust writer's "yes" confirms nothing)."""
-        confirmed = turn.writer_trust is Trust.FULL and confirms(turn.user)
-        if not (corrections or confirmed or stated):
+        """A user turn that corrects, renames, denies or confirms the turn before decides
+        its claims; only the owner's turns do (a lower-trust writer's "yes" confirms nothing)."""
+        owner = turn.writer_trust is Trust.FULL
+        confirmed = owner and confirms(turn.user)
+        denial = owner and not corrections and opens_with_denial(turn.user)
+        if not (corrections or confirmed or stated or denial):
             return
         answered = self._turn_before(turn)
         if answered is None:
             return
+        if denial and denies(turn.user, answered.assistant):
+            retract_denied_claims(self.store, turn.tenant, turn.stream, answered.ref())
         if stated:
             retract_renamed_claims(
                 self.store, turn.tenant, turn.stream, stated, answered.ref(), turn.user

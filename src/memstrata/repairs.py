@@ -102,6 +102,8 @@ _ONLY_NEW_RE = re.compile(
     r"(?P<role>[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
     r"(?:(?-i:[A-Z])|\d+\s+(?-i:[A-Z]))[^,;.!?]*?|\d[^,;.!?]*?)"
+    rf"|(?P<date>(?:{dates.MONTH_PATTERN})\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH_PATTERN}))"
     r"|(?P<number>\d[\d,.]*(?:\s+(?:months?|weeks?|days?|years?|hours?|kg|lbs?|miles|km))?)"
     r"|(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?(?:,\s+(?-i:[A-Z])[\w'-]+)?)"
     r"(?:\s+(?:does|is|did|has"
@@ -303,14 +305,26 @@ _NOT_ALONE_RE = re.compile(
 _BARE_VALUE_RE = re.compile(rf"^(?:{_NAME_PART}|\d[\w ,.]*)$")
 
 
+# "Everyone mixes those up", "Easy mix-up": owning a mix-up after a bare value.
+_MIX_UP_RE = re.compile(
+    r"^[^,;]{0,40}\b(?:mix(?:es|ed|ing)?\s+(?:those|them|these|the\s+two|it)\s+up|mix-?up"
+    r"|confus(?:e|es|ed|ing)\s+(?:those|them|these|the\s+two))\b[^,;]{0,20}[.!]*$",
+    _I,
+)
+
+
 def _with_trailing_nots(sentences: list[str]) -> list[str]:
     """ "Clara. Not Claire.": a "not" said as a sentence of its own belongs to the name or
-    number just before it."""
+    number just before it; "Iowa! Everyone mixes those up.": so does a mix-up owned."""
     out: list[str] = []
     for sentence in sentences:
         before = out[-1].rstrip(".!") if out else ""
-        if _NOT_ALONE_RE.match(sentence) and _BARE_VALUE_RE.match(before):
+        if not _BARE_VALUE_RE.match(before):
+            out.append(sentence)
+        elif _NOT_ALONE_RE.match(sentence):
             out[-1] = f"{before}, {sentence[:1].lower()}{sentence[1:]}"
+        elif _MIX_UP_RE.match(sentence):
+            out[-1] = f"No, {before}"
         else:
             out.append(sentence)
     return out
@@ -360,7 +374,7 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if denied and (went := _WENT_TO_RE.match(body)):
         return Repair(went["new"], None)
     if m := _ONLY_NEW_RE.match(body) or _ONLY_NEW_RE.match(_CLAUSE_COMMA_RE.split(body)[0]):
-        new = _bare(m["said"] or m["role"] or m["framed"] or m["number"] or m["name"])
+        new = _bare(m["said"] or m["role"] or m["framed"] or m["date"] or m["number"] or m["name"])
         if _short(new) and (denied or _specific(new)) and not _SOMEONE_ELSES_RE.match(new):
             return Repair(new, None, alongside=owned)
     return None

@@ -1063,3 +1063,39 @@ def test_a_late_spouse_is_named_in_the_past():
 )
 def test_what_these_readings_leave_alone(sentence):
     assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Did I tell you I'm learning Japanese?", ("user", "learning:japanese", "japanese")),
+        ("I've been painting again, watercolors mostly.", ("user", "skill:paint", "paints")),
+        (
+            "I got a job on the children's ward at Leeds General.",
+            ("user", "employer", "leeds general"),
+        ),
+        (
+            "My girlfriend Yui is from Osaka, and her parents don't speak English.",
+            ("yui", "hometown", "osaka"),
+        ),
+        ("Three cats now, we took in a stray.", ("user", "count:cat", "three cats")),
+    ],
+)
+def test_news_between_friends_said_in_passing(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Did I tell you about my trip?",  # a question about news, not the news
+        "I'm painting the fence.",
+        "I'm painting.",  # this afternoon's, maybe
+        "My brother is thinking about doing the same.",
+        "Three cats live next door.",
+    ],
+)
+def test_what_these_readings_of_news_leave_alone(sentence):
+    assert not any(
+        slot.startswith(("skill", "plan", "count")) for _, slot, _ in keys(facts(sentence))
+    )

@@ -345,6 +345,8 @@ def _reads_better_alone(side: _Side, head: str, joined: str) -> bool:
     alone = _parse(side, head, negation_ok=True)
     if alone is None:
         return False
+    if _NEGATION_RE.search(joined) and not _NEGATION_RE.search(head):
+        return True  # "Yui is from Osaka, and her parents don't speak English"
     together = _parse(side, joined, negation_ok=True)
     return together is None or len(together.also) < len(alone.also)
 
@@ -540,10 +542,21 @@ def _refusal(part: str) -> str:
     return _NO_FOOD_RE.sub("I avoid ", part.strip(), count=1)
 
 
+# "Did I tell you I'm learning Japanese?": news asked as a question.
+_TOLD_YOU_RE = re.compile(
+    r"^(?:did\s+i\s+(?:tell|mention\s+to)\s+you|did\s+i\s+mention|have\s+i\s+(?:told\s+you"
+    r"|mentioned)|did\s+you\s+(?:know|hear))\s+(?:that\s+)?(?=(?:i|i'm|i've|my|we|we're|our)\b)"
+    r"(?P<news>[^?]+)\?+$",
+    _I,
+)
+
+
 def _stated_part(sentence: str) -> str | None:
     """The statement a sentence makes before it asks its question, if it makes one."""
     if "?" not in sentence:
         return sentence
+    if told := _TOLD_YOU_RE.match(sentence.strip()):
+        return told["news"]
     lead = _QUESTION_START_RE.split(sentence, maxsplit=1)[0]
     if "?" in lead or not _STATED_BY_ME_RE.match(lead):
         return None

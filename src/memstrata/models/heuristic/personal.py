@@ -17,6 +17,7 @@ from memstrata import dates
 from memstrata.models.base import EATS_AGAIN_SLOT
 from memstrata.models.heuristic.patterns import FREQUENCY
 from memstrata.models.heuristic.personal_values import (
+    HOBBIES_DOING,
     NATIONALITY_RE,
     TRADES,
     Reader,
@@ -36,6 +37,7 @@ from memstrata.models.heuristic.personal_values import (
     going_back,
     gym,
     hobby,
+    hobby_lately,
     household_count,
     language,
     lesson,
@@ -240,6 +242,7 @@ FACETS: dict[str, Facet] = {
     "household": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", household_count),
     "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
+    "hobby lately": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby_lately),
     "practised": Facet(C.SKILL, "skill:{key}", "{who} has been {value}.", practised),
     "living": Facet(C.WORK, "job title", "{who} {value} for a living.", hobby),
     "trade": Facet(C.WORK, "job title", "{who} does {value}.", phrase),
@@ -361,8 +364,9 @@ _WORK_AT = (
 )
 _TRAINING = r"internship|placement|co-op|apprenticeship|residency|traineeship|externship"
 _JOINED = (
-    r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:job|hired)"
-    r"\s+(?:at|by)"
+    r"(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+)?at|got\s+(?:a\s+)?(?:new\s+)?(?:job|hired)"
+    # "a job on the children's ward at Leeds General"
+    r"(?:\s+(?:on|in)\s+(?:the\s+|a\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)?\s+(?:at|by)"
     # a start ahead: "I start at St. Mary's next week"
     r"|(?:starts?|is\s+starting)\s+(?:(?:my|a)\s+(?:new\s+)?(?:job|role|position)\s+|work\s+)?at"
     r"(?=\s+(?:the\s+)?(?-i:[A-Z]))|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
@@ -1124,6 +1128,10 @@ TABLE: tuple[Row, ...] = (
                      r"\s+for\s+(?:over\s+|about\s+|nearly\s+|almost\s+)?(?:\d+|two|three|four"
                      r"|five|six|seven|eight|nine|ten|twenty|thirty|forty|many)\s+(?:years|decades))",
         (("I've been making pizza for 30 years.", "skill:making pizza", "making pizza"),)),
+    Row("hobby lately", rf"is\s+(?P<value>(?:{'|'.join(HOBBIES_DOING)})(?:\s+(?:watercolou?rs|oils"
+                        r"|portraits|landscapes))?)(?:\s+(?:a\s+lot|loads))?"
+                        r"(?:\s*,\s*(?:mostly\s+)?[\w -]{2,20})?",
+        (("I've been painting again, watercolors mostly.", "skill:paint", "paints"),)),
     Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?|do|does)\b)[a-z]+\s+[\w -]{1,30}?)"
                  r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
         (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
@@ -1395,6 +1403,12 @@ _MADE_ME_RE = re.compile(
     rf"(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\b)",
     _I,
 )
+# "Three cats now, we took in a stray": a count said with "now" is the speaker's new one.
+_COUNT_NOW_RE = re.compile(
+    rf"^(?=(?:two|three|four|five|six|seven|\d{{1,2}})\s+(?:[\w-]+\s+)?(?:{RELATION_RE})s"
+    r"\s+now\b)(?P<first>\w)",
+    _I,
+)
 _BARE_FORMS = (
     (_MADE_ME_RE, "I was promoted to "),
     (
@@ -1407,6 +1421,7 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_IVE_RE, "I've got "),
+    (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, _bare_job),
     (_ONLY_JOB_RE, _only_job),
@@ -2045,6 +2060,7 @@ def _speaker_cued(text: str) -> bool:
     cues = (
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
+        _COUNT_NOW_RE,
         _DROPPED_I_AM_RE,
         _THE_MINE_RE,
         _BARE_JOB_RE,

@@ -586,7 +586,7 @@ _ARTICLES = frozenset({"a", "an", "the", "my", "our"})
 _MOMENTS = wordset(
     """day off week weekend morning night evening break nap rest lunch dinner breakfast call
     look moment shower walk coffee drink bed sleep minute hour there home few couple lot bit
-    something thing things stuff"""
+    something thing things stuff same likewise"""
 )
 _OBJECT_LEAD = _ARTICLES | wordset("to into for on at in up out some more new")
 _OBJECT_END = wordset(
@@ -707,6 +707,32 @@ def none_of(raw: str, clause: Clause) -> Value | None:
     """What someone says they have none of: "kids" reads as "no kids"."""
     shown = f"no {' '.join(raw.lower().split())}"
     return Value(shown, shown)
+
+
+def _doing(verb: str) -> str:
+    """ "paint" -> "painting", "dance" -> "dancing", "swim" -> "swimming"."""
+    doubled = {"knit": "knitting", "swim": "swimming"}
+    return doubled.get(verb) or (verb[:-1] if verb.endswith("e") else verb) + "ing"
+
+
+# Pastimes said as what one has been doing: "I've been painting again".
+HOBBIES_DOING = {
+    _doing(verb): verb
+    for verb in wordset(
+        """knit crochet sew paint draw sketch sculpt garden bake surf ski snowboard climb box
+        row sail dance sing swim cycle hike fish skate kayak meditate"""
+    )
+}
+
+
+def hobby_lately(raw: str, clause: Clause) -> Value | None:
+    """A pastime one has been doing, again or a lot ("painting again"); "I'm painting"
+    alone may be this afternoon's."""
+    if not re.search(r"\b(?:been|again|lately|a\s+lot|these\s+days|loads)\b", clause.text, _I):
+        return None
+    doing, _, rest = raw.strip().partition(" ")
+    verb = HOBBIES_DOING.get(doing.lower())
+    return hobby(f"{verb} {rest}", clause) if verb else None
 
 
 def hobby(raw: str, clause: Clause) -> Value | None:
