@@ -1972,6 +1972,79 @@ DIALOGUES = (
         "italian",
         "zzz-none",
     ),
+    # Session 14's held-out set Z, run after Y was fixed: 0.60 on its first run (assistant
+    # claims 0.80, user's own 0.40; its dentist dates were first written as 11-12 and 11-03,
+    # which no personal fact writes, and were set to the words facts use before any change).
+    dialogue(
+        "assistant claim",
+        ("What's my daughter's name?", "Your daughter is Mia."),
+        ("Mia's my niece! My daughter is Ruby.", "Oops."),
+        "ruby",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("My dentist appointment is on Tuesday.", "Ok."),
+        ("They cancelled it, it's next Thursday now.", "Ok."),
+        "november 12",
+        "november 3",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which gym do I go to?", "You go to PureGym."),
+        ("I left PureGym in the summer, I'm at The Gym Group now.", "Ok."),
+        "gym group",
+        "puregym",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 5 months pregnant.", "Congrats!"),
+        ("The baby arrived early! A boy, Samuel.", "Wonderful!"),
+        "samuel",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner's job?", "Your partner is a teacher."),
+        ("He's a headteacher now, got the promotion in September.", "Great."),
+        "headteacher",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite film is Alien.", "Classic."),
+        ("Actually Aliens, the sequel. Better film.", "Fair."),
+        "aliens",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I drive?", "You drive a Tesla Model 3."),
+        ("It's a Model Y, not a 3.", "Noted."),
+        "model y",
+        "model 3",
+    ),
+    dialogue(
+        "user's own",
+        ("I work Monday to Friday.", "Ok."),
+        ("I've gone down to four days, Fridays off.", "Nice."),
+        "four days",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where's my office?", "Your office is in Canary Wharf."),
+        ("We moved offices, it's in King's Cross now.", "Ok."),
+        "king's cross",
+        "canary wharf",
+    ),
+    dialogue(
+        "user's own",
+        ("My cat is called Luna.", "Cute."),
+        ("Sorry, Luna's my mum's cat. Mine is Mochi.", "Ah."),
+        "mochi",
+        "zzz-none",
+    ),
 )
 
 

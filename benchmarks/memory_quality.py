@@ -4509,6 +4509,86 @@ LATE_CONVERSATIONS = (
         ),
         group=True,
     ),
+    # Session 14's fourth held-out set (chat:10301-10303: long messages from a cook, a single
+    # dad and a PhD student), run after the third was fixed: capture 0.83, precision 1.00 on
+    # its first run (after its expectations took two true facts it had not listed: Glasgow
+    # before, PhD student).
+    Conversation(
+        "chat:10301",
+        (
+            said(
+                "So here's my situation: I'm 29, I work as a line cook at a tapas place in Austin,"
+                " and I'm trying to save up to open my own food truck.",
+                fact("identity", "29"),
+                fact("work", "line cook"),
+                fact("work", "tapas"),
+                fact("location", "austin"),
+                fact("plan", "food truck"),
+            ),
+            said(
+                "My roommate Carlos is a DJ, so weekends are loud lol.",
+                fact("relationship", "carlos"),
+                fact("work", "dj", "carlos"),
+            ),
+            said(
+                "I also volunteer at an animal shelter on Sundays, mostly walking the dogs.",
+                fact("work", "animal shelter"),
+            ),
+            nothing("What's a realistic budget for a used truck?"),
+            said(
+                "Oh and I'm allergic to shellfish, which is ironic for a cook.",
+                fact("diet", "shellfish"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:10302",
+        (
+            said(
+                "My son Eli (7) has just been diagnosed with dyslexia.",
+                fact("relationship", "eli"),
+                fact("health", "dyslexia", "eli"),
+                fact("identity", "7", "eli"),
+            ),
+            said(
+                "His school is Park Lane Primary, and his teacher Ms Green has been great.",
+                fact("work", "park lane", "eli"),
+            ),
+            said("I'm a single dad, so evenings are hectic.", fact("relationship", "single")),
+            said(
+                "We moved from Glasgow to Edinburgh last year for my job.",
+                fact("location", "edinburgh"),
+                fact("location", "glasgow"),
+            ),
+            nothing("Any apps that help with reading?"),
+        ),
+    ),
+    Conversation(
+        "chat:10303",
+        (
+            said(
+                "I'm a second-year PhD student in marine biology at the University of Plymouth.",
+                fact("work", "marine biology"),
+                fact("work", "plymouth"),
+                fact("work", "phd student"),
+            ),
+            said(
+                "My supervisor, Dr. Hannah Ortiz, wants a draft chapter by March 1.",
+                fact("relationship", "ortiz"),
+            ),
+            said(
+                "I go diving most weekends, it's kind of the point of the degree.",
+                fact("skill", "div"),
+            ),
+            said(
+                "My partner Leo is a vet in Exeter, so we're long-distance for now.",
+                fact("relationship", "leo"),
+                fact("work", "vet", "leo"),
+                fact("location", "exeter", "leo"),
+            ),
+            nothing("How do I structure a lit review?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

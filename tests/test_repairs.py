@@ -67,8 +67,8 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ),
         ("Clara. Not Claire.", Repair("Clara", "Claire")),
         ("Sorry, I meant tree nuts, peanuts are fine.", Repair("tree nuts", "peanuts")),
-        ("Three now, we adopted a kitten.", Repair("Three", None)),
-        ("Three! You forgot the baby.", Repair("Three", None)),
+        ("Three now, we adopted a kitten.", Repair("Three", None, alongside=True)),
+        ("Three! You forgot the baby.", Repair("Three", None, alongside=True)),
         ("Close - it's March 8.", Repair("March 8", None)),
         ("Sorry, autocorrect - Milo is Mila.", Repair("Mila", "Milo")),
         ("It's Jordan, Jamie is my brother.", Repair("Jordan", "Jamie", alongside=True)),
@@ -548,6 +548,27 @@ DIALOGUES = {
             ("Iowa! Everyone mixes those up.", "Ok."),
         ],
         ["The user is from Iowa."],
+    ),
+    "a count said alone beside news of a birth": (
+        [
+            ("How many kids do I have?", "You have two kids."),
+            ("Three! The baby arrived in October.", "Congratulations!"),
+        ],
+        ["The user had the baby.", "The user has three kids.", "The user is no longer pregnant."],
+    ),
+    "a gym left and the one gone to now": (
+        [
+            ("Which gym do I go to?", "You go to PureGym."),
+            ("I left PureGym in the summer, I'm at The Gym Group now.", "Ok."),
+        ],
+        ["The user goes to Gym Group."],
+    ),
+    "an appointment cancelled and set again": (
+        [
+            ("My dentist appointment is on Tuesday.", "Ok."),
+            ("They cancelled it, it's Friday now.", "Ok."),
+        ],
+        ["The user's dentist appointment is on October 9."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -200,10 +200,21 @@ _WENT_TO_RE = re.compile(
     rf"(?P<new>{_NAME_WORDS})(?:\s+(?:in|last|this|a|two|three|back|after)\b.*)?$",
     _I,
 )
-# "We moved offices", "I changed doctors": what follows is the new one.
+# "We moved offices", "I changed doctors", "They cancelled it": what follows is the new one.
 _CHANGED_RE = re.compile(
-    r"^(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
-    r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)$",
+    r"^(?:(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
+    r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)"
+    r"|(?:they|we|i|she|he)(?:'ve|\s+have|\s+had\s+to)?\s+(?:just\s+)?(?:cancell?ed|moved"
+    r"|rescheduled|postponed|pushed|changed)\s+(?:it|that|this|the\s+date)(?:\s+again)?)$",
+    _I,
+)
+# "I left PureGym in the summer, I'm at The Gym Group now": who or what took the place of
+# the one the speaker left.
+_I_LEFT_RE = re.compile(
+    rf"^(?:i|we)(?:'ve|\s+have)?\s+(?:left|quit|cancell?ed|dropped|stopped\s+going\s+to)\s+"
+    rf"(?P<old>{_NAME_PART})(?:\s+(?:in|last|this|a|after|back)\b[^,;]*)?\s*[,;—–-]+\s*"
+    r"(?:and\s+|so\s+)?(?:now\s+)?(?:i'm\s+(?:at|with)|i\s+go\s+to|i\s+see|i've\s+joined"
+    rf"|i\s+joined|i\s+use)\s+(?:the\s+)?(?P<new>{_NAME_PART})(?:\s+now|\s+instead)?$",
     _I,
 )
 # "It got moved to Sunday": the answered claim's day moved.
@@ -350,6 +361,7 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
         _NOT_OLD_NEW_RE,
         _WAS_NOW_RE,
         _LEFT_RE,
+        _I_LEFT_RE,
     ):
         if not (m := regex.match(body)):
             continue
@@ -362,7 +374,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
             return Repair(_bare(new), _bare(m["old"]), regex is _OLD_IS_ELSEWHERE_RE)
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
-            return Repair(restated["new"], None, alongside=owned)
+            # A count said alone stands beside other news: "Three! The baby arrived."
+            return Repair(restated["new"], None, alongside=owned or regex is _COUNT_NOW_RE)
     if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
         return Repair(moved["new"], None)
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))

@@ -1099,3 +1099,30 @@ def test_what_these_readings_of_news_leave_alone(sentence):
     assert not any(
         slot.startswith(("skill", "plan", "count")) for _, slot, _ in keys(facts(sentence))
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I work as a line cook at a tapas place.", ("user", "employer", "tapas place")),
+        ("My roommate Carlos is a DJ.", ("carlos", "job title", "dj")),
+        (
+            "I'm trying to save up to open my own food truck.",
+            ("user", "plan:truck", "open their own food truck"),
+        ),
+        ("The baby arrived early!", ("user", "pregnancy", "had the baby")),
+        ("A boy, Samuel.", ("user", "son:samuel", "samuel")),
+        ("I cycle everywhere now.", ("user", "commute", "bike")),
+        ("I left PureGym.", ("user", "member:gym", "not puregym")),
+    ],
+)
+def test_work_plans_and_births_told_as_news(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["A boy, Samuel, asked me for directions.", "The baby next door cried all night."],
+)
+def test_a_boy_named_in_passing_or_someone_elses_baby_is_no_birth(sentence):
+    assert keys(facts(sentence)) == []

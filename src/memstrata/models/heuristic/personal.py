@@ -25,6 +25,7 @@ from memstrata.models.heuristic.personal_values import (
     aged_count,
     alcohol,
     allergen,
+    birth,
     career,
     commute_mode,
     condition,
@@ -53,6 +54,7 @@ from memstrata.models.heuristic.personal_values import (
     plan,
     played,
     practised,
+    pregnancy_over,
     product,
     proper_name,
     relation,
@@ -296,6 +298,10 @@ FACETS: dict[str, Facet] = {
     ),
     "leave": Facet(C.WORK, "leave", "{who} is {value}.", said_as_is),
     "pregnant": Facet(C.HEALTH, "pregnancy", "{who} is {value} pregnant.", said_as_is),
+    "birth": Facet(C.HEALTH, "pregnancy", "{who} {value}.", birth),
+    "delivered": Facet(
+        C.HEALTH, "condition:pregnant", "{who} is no longer pregnant.", pregnancy_over
+    ),
     "commute": Facet(C.NOTE, "commute", "{who} gets around by {value}.", said_as_is),
     "commute by": Facet(C.NOTE, "commute", "{who} gets around by {value}.", commute_mode),
     "career": Facet(C.WORK, "job title", "{who} works in {value}.", career),
@@ -523,7 +529,7 @@ TABLE: tuple[Row, ...] = (
         (("I joined the Castle Climbing Centre.", "member:gym", "castle climbing centre"),)),
     Row("left gym", r"(?:cancell?ed|quit|left|stopped\s+going\s+to)\s+(?:my\s+)?(?P<value>.+?)"
                     r"(?:\s+(?:membership|last|this|in|on)\b.*)?",
-        (("I cancelled PureGym.", "member:gym", "puregym"),)),
+        (("I cancelled PureGym.", "member:gym", "not puregym"),), prefix="not "),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)"
                     r"(?:\s+as\s+(?P<title>.+))?(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
@@ -815,11 +821,16 @@ TABLE: tuple[Row, ...] = (
     Row("health state", r"is\s+(?P<value>pregnant)"
                         r"(?:\s+(?:again|with\s+(?:our|my|their|a|her)\s+.+))?",
         (("I'm pregnant with our second!", "condition:pregnant", "pregnant"),)),
+    # A birth ends the pregnancy: "The baby arrived early!", "We had the baby".
+    Row("birth", r"(?P<value>(?P<delivered>my\s+baby\s+(?:arrived|was\s+born|is\s+here|came)"
+                 r"|had\s+(?:the|my|our)\s+baby|gave\s+birth))\b.*",
+        (("The baby arrived early!", "pregnancy", "had the baby"),
+         ("We had the baby.", "condition:pregnant", "not pregnant")), we=True),
     Row("pregnant", r"is\s+(?:about\s+)?(?P<value>\d{1,2}\s+(?:months?|weeks?))\s+pregnant"
                     r"(?:\s+(?:with|now|already)\b.*)?",
         (("I'm 5 months pregnant.", "pregnancy", "5 months"),
          ("I'm 8 months pregnant with our first.", "pregnancy", "8 months"))),
-    Row("commute by", r"(?P<value>cycles?|bikes?|walks?|drives?)\s+to\s+work\b.*",
+    Row("commute by", r"(?P<value>cycles?|bikes?|walks?|drives?)\s+(?:to\s+work|everywhere)\b.*",
         (("I cycle to work most days.", "commute", "bike"),)),
     Row("commute", r"(?:commutes?|gets?\s+to\s+work|goes\s+to\s+work|rides?\s+to\s+work)\s+by"
                    r"\s+(?P<value>bike|bicycle|car|train|bus|tube|subway|metro|tram|ferry|scooter"
@@ -1183,7 +1194,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm pretty good at sourdough.", "skill:sourdough", "sourdough"),), many=True),
     # plans and goals
     Row("plan", r"(?:is\s+planning|plans?|intends?|aims?|is\s+aiming|hopes?|is\s+hoping"
-                r"|wants?|is\s+saving\s+up|is\s+preparing|is\s+determined)\s+to\s+(?P<value>.+)",
+                r"|wants?|is\s+saving\s+up|saves?\s+up|is\s+preparing|is\s+determined)\s+to\s+"
+                r"(?P<value>.+)",
         (("I'm planning to run a marathon next year.", "plan:marathon", "run a marathon next"
           " year"),
          ("We're planning to move to Bristol.", "plan:bristol", "move to bristol"),
@@ -1409,6 +1421,13 @@ _COUNT_NOW_RE = re.compile(
     r"\s+now\b)(?P<first>\w)",
     _I,
 )
+# "The baby arrived early!": the speaker's baby; "A boy, Samuel!": the speaker's newborn.
+_THE_BABY_RE = re.compile(r"^(?:the|our)\s+baby\s+(?=(?:arrived|was\s+born|is\s+here|came)\b)", _I)
+_NEWBORN_RE = re.compile(
+    r"^(?:it's\s+)?(?:a|our)\s+(?:baby\s+|little\s+)?(?P<kind>boy|girl)\s*[,!:–—-]+\s*"
+    r"(?P<name>(?-i:[A-Z])[\w'-]+)[.!]*$",
+    _I,
+)
 _BARE_FORMS = (
     (_MADE_ME_RE, "I was promoted to "),
     (
@@ -1422,6 +1441,8 @@ _BARE_FORMS = (
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_IVE_RE, "I've got "),
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
+    (_THE_BABY_RE, "my baby "),
+    (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, _bare_job),
     (_ONLY_JOB_RE, _only_job),
@@ -2061,6 +2082,8 @@ def _speaker_cued(text: str) -> bool:
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
         _COUNT_NOW_RE,
+        _THE_BABY_RE,
+        _NEWBORN_RE,
         _DROPPED_I_AM_RE,
         _THE_MINE_RE,
         _BARE_JOB_RE,

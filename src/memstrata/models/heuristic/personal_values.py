@@ -307,7 +307,8 @@ _BUSINESSES = (
     r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
     r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
     r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
-    r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|sushi|coffee|noodle"
+    r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|tapas|burrito|curry"
+    r"|dim\s+sum|pho|falafel|bagel|donut|doughnut|brunch|cocktail|wine|sushi|coffee|noodle"
     r"|thai|chinese|indian|italian|mexican|kebab|chicken|sandwich|ramen|bbq|steak|fish\s+and\s+chip)"
     r"\s+(?:place|joint|shop|takeaway|bar)"
 )
@@ -351,7 +352,7 @@ _FITNESS_RE = re.compile(
 
 def gym(raw: str, clause: Clause) -> Value | None:
     """A gym by its name: "PureGym", "Anytime Fitness", "the Castle Climbing Centre"."""
-    shown = _cut(_THE_NAME_RE.sub("", raw.strip()))
+    shown = _cut(re.sub(r"^the\s+(?=(?-i:[A-Z]))", "", raw.strip(), flags=_I))  # "The Gym Group"
     if not (_proper(shown, 5, clause) and _FITNESS_RE.search(shown)) or shown.islower():
         return None
     return Value(shown, shown.lower())
@@ -651,6 +652,15 @@ def eaten_again(raw: str, clause: Clause) -> Value | None:
     if not re.search(r"\b(?:again|back)\b", clause.text, _I):
         return None
     return said_as_is(raw, clause)
+
+
+def birth(raw: str, clause: Clause) -> Value:
+    """A birth, however it is told: "the baby arrived", "gave birth"."""
+    return Value("had the baby", "had the baby")
+
+
+def pregnancy_over(raw: str, clause: Clause) -> Value:
+    return Value("not pregnant", "not pregnant")
 
 
 def said_as_is(raw: str, clause: Clause) -> Value | None:
