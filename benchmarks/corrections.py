@@ -2045,6 +2045,78 @@ DIALOGUES = (
         "mochi",
         "zzz-none",
     ),
+    # Session 14's held-out set AA, run after Z was fixed: 0.60 on its first run (assistant
+    # claims 0.60, user's own 0.60; the Berlin dialogue's words were set before any change).
+    dialogue(
+        "assistant claim",
+        ("Where am I from?", "You're from Manchester."),
+        ("Born in Manchester, but I grew up in Stockport.", "Ah."),
+        "stockport",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a vegetarian.", "Ok."),
+        ("I'm vegan now, cut out dairy too.", "Nice."),
+        "vegan",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son is 4."),
+        ("He's 5 as of yesterday!", "Happy birthday!"),
+        "5",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Greg.", "Ok."),
+        ("Greg got fired lol, Tanya is my manager now.", "Wow."),
+        "tanya",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What instrument do I play?", "You play the violin."),
+        ("Viola, actually - it's bigger.", "Sorry."),
+        "viola",
+        "violin",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in a flat in Hackney.", "Nice."),
+        ("We just bought a house in Walthamstow!", "Congrats!"),
+        "walthamstow",
+        "hackney",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my email?", "Your email is sam@acme.com."),
+        ("That's my work one. Personal is sam.k@gmail.com.", "Ok."),
+        "gmail",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for the Berlin marathon.", "Great."),
+        ("Injured my knee, so Berlin's off this year.", "Sorry."),
+        "knee",
+        "berlin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my cat called?", "Your cat is Whiskers."),
+        ("No no, Whiskers was the neighbour's. Ours is Soot.", "Sorry."),
+        "soot",
+        "whiskers",
+    ),
+    dialogue(
+        "user's own",
+        ("My daughter goes to Oakfield Primary.", "Ok."),
+        ("She's moved up to Greenway Secondary now.", "Big step!"),
+        "greenway",
+        "oakfield",
+    ),
 )
 
 

@@ -3779,6 +3779,7 @@ LATE_CONVERSATIONS = (
             said(
                 "Sasha and I got married last Saturday!",
                 change("relationship", "married", "engaged"),
+                fact("relationship", "sasha"),  # listed in session 14, read since
             ),
             said("Also I turned 30 on Monday.", change("identity", "30", "29")),
             said(
@@ -4587,6 +4588,63 @@ LATE_CONVERSATIONS = (
                 fact("location", "exeter", "leo"),
             ),
             nothing("How do I structure a lit review?"),
+        ),
+    ),
+    # Session 14's fifth held-out set (chat:10401-10403, changes told as news), run after the
+    # fourth was fixed: capture 0.50, updates 0.00, precision 1.00 on its first run (after its
+    # expectations took a true fact it had not listed: the primary school).
+    Conversation(
+        "chat:10401",
+        (
+            said(
+                "I'm a barista at Blue Bottle in Oakland.",
+                fact("work", "barista"),
+                fact("work", "blue bottle"),
+                fact("location", "oakland"),
+            ),
+            nothing("Any tips for latte art?"),
+            said("Big change: I'm managing the store now!", change("work", "manag", "barista")),
+            said("I'm dating someone new, her name is Priya.", fact("relationship", "priya")),
+            said("Priya and I got engaged last weekend!!", fact("relationship", "engaged")),
+            said(
+                "We found a place together in Berkeley.", change("location", "berkeley", "oakland")
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:10402",
+        (
+            said(
+                "My doctor is Dr. Nwosu at the Riverside practice.", fact("relationship", "nwosu")
+            ),
+            said("I'm on metformin for my blood sugar.", fact("health", "metformin")),
+            said(
+                "They switched me from metformin to Ozempic last month.",
+                change("health", "ozempic", "metformin"),
+            ),
+            said(
+                "Dr. Nwosu moved away, so now I see Dr. Berg.",
+                change("relationship", "berg", "nwosu"),
+            ),
+            nothing("What should I ask at my next check-up?"),
+        ),
+    ),
+    Conversation(
+        "chat:10403",
+        (
+            said(
+                "I teach year 5 at a primary school in Bristol.",
+                fact("work", "year 5"),
+                fact("work", "primary school"),
+                fact("location", "bristol"),
+            ),
+            said("From September I'll be teaching year 6 instead.", fact("work", "year 6")),
+            said("My car's a 2015 Polo.", fact("possession", "polo")),
+            said(
+                "The Polo finally died, so I bought a secondhand Yaris.",
+                change("possession", "yaris", "polo"),
+            ),
+            said("I used to play netball but I've switched to running.", fact("skill", "run")),
         ),
     ),
 )

@@ -570,6 +570,13 @@ DIALOGUES = {
         ],
         ["The user's dentist appointment is on October 9."],
     ),
+    "a doctor who moved away, so now another": (
+        [
+            ("My doctor is Dr. Nwosu.", "Ok."),
+            ("Dr. Nwosu moved away, so now I see Dr. Berg.", "Ok."),
+        ],
+        ["Berg is the user's doctor."],
+    ),
     "a flight moved, its new day said after": (
         [
             ("My flight to Rome is on the 12th.", "Ok."),

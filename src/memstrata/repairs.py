@@ -171,7 +171,7 @@ _NAME_PART = rf"(?:{_TITLE}\.?\s+)?{_NAME_WORDS}"
 _LEFT_RE = re.compile(
     rf"^(?P<old>{_NAME_PART})\s+(?:has\s+)?(?:retired|left(?:\s+the\s+\w+)?|quit|moved\s+away"
     r"|moved\s+to\s+(?:another|a\s+different|a\s+new)\s+\w+"
-    r"|passed\s+away|died)\s*[,;—–-]+\s*(?:and\s+)?(?:now\s+)?(?:i\s+see|i\s+go\s+to|i've\s+got"
+    r"|passed\s+away|died)\s*[,;—–-]+\s*(?:and\s+|so\s+)?(?:now\s+)?(?:i\s+see|i\s+go\s+to|i've\s+got"
     r"|i\s+have|i'm\s+with|i\s+report\s+to|it's|my\s+new\s+\w+\s+is|the\s+new\s+one\s+is)\s+"
     rf"(?P<new>{_NAME_PART})(?:\s+now)?$",
     _I,

@@ -1126,3 +1126,35 @@ def test_work_plans_and_births_told_as_news(sentence, expected):
 )
 def test_a_boy_named_in_passing_or_someone_elses_baby_is_no_birth(sentence):
     assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Priya and I got engaged last weekend!!", ("user", "marital status", "engaged")),
+        ("I'm dating someone new, her name is Priya.", ("user", "partner", "priya")),
+        ("My doctor is Dr. Nwosu at the Riverside practice.", ("user", "doctor", "nwosu")),
+        ("We found a place together in Berkeley.", ("user", "home", "berkeley")),
+        ("Big change: I'm managing the store now!", ("user", "job title", "store manager")),
+    ],
+)
+def test_changes_in_love_home_and_work(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+def test_being_married_to_someone_says_who_and_getting_married_says_so_too():
+    assert keys(facts("I'm married to Lars.")) == [("user", "spouse", "lars")]
+    assert ("user", "marital status", "married") in keys(facts("Sasha and I got married!"))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm running late.",
+        "I started running the project.",
+        "My car is a mess.",
+        "Tom and I disagree.",
+    ],
+)
+def test_what_these_readings_of_changes_leave_alone(sentence):
+    assert keys(facts(sentence)) == []

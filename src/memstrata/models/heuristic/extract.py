@@ -91,6 +91,7 @@ _SPLIT_RE = re.compile(
 _AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
 _I_AM_RE = re.compile(r"^(?:i'm|im|i\s+am)\b", _I)
+_NAME_AND_I_RE = re.compile(r"^(?-i:[A-Z])[\w'-]+\s+and\s+i\s", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|im|i've|ive)\b", _I)
 _MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
 _PAIR_RE = re.compile(
@@ -312,7 +313,11 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         first = f"{person} is the {appositive['title']}"
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
     first_person = bool(_I_LEAD_RE.match(sentence))
-    pieces = _SPLIT_RE.split(sentence)
+    # "Priya and I got engaged": the two are one subject, not two clauses.
+    together = _NAME_AND_I_RE.match(sentence)
+    held = together.end() if together else 0
+    pieces = _SPLIT_RE.split(sentence[held:])
+    pieces[0] = sentence[:held] + pieces[0]
     if first_person or _MY_LEAD_RE.match(sentence):
         pieces = [
             part

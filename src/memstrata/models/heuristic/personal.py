@@ -42,7 +42,9 @@ from memstrata.models.heuristic.personal_values import (
     household_count,
     language,
     lesson,
+    manager_of,
     name,
+    named_thing,
     near_place,
     none_of,
     number,
@@ -226,6 +228,7 @@ FACETS: dict[str, Facet] = {
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
     "volunteers": Facet(C.WORK, "volunteers:{key}", "{who} volunteers at {value}.", venue),
     "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", own_business),
+    "manages": Facet(C.WORK, "job title", "{who} works as {a_value}.", manager_of),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
@@ -268,6 +271,7 @@ FACETS: dict[str, Facet] = {
     "due": Facet(C.IMPORTANT_DATE, "due date", "{whose} baby is due {value}.", due),
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
+    "my thing": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", named_thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
     "product": Facet(C.POSSESSION, "uses:{key}", "{who} uses {value}.", product),
     "sold": Facet(C.POSSESSION, "{kind}", "{who} no longer has {their} {value}.", thing),
@@ -454,7 +458,7 @@ TABLE: tuple[Row, ...] = (
     # A place held for a while is a stay, not a home: "renting a house in Tuscany for July".
     Row("home", r"(?:rents?|is\s+renting|owns?|shares?|is\s+sharing|has|got|found)"
                 r"\s+(?:a|an|this)\s+(?:(?:little|small|tiny|new|one-bed(?:room)?|two-bed(?:room)?)\s+)?(?:flat|house"
-                r"|apartment|place|studio|condo|room)\s+in\s+(?P<value>(?:(?!\s+for\s).)+)",
+                r"|apartment|place|studio|condo|room)(?:\s+together)?\s+in\s+(?P<value>(?:(?!\s+for\s).)+)",
         (("I'm renting a studio in Brooklyn.", "home", "brooklyn"),
          ("We own a house in Leeds.", "home", "leeds"),
          ("I finally moved out, got a flat in Leith.", "home", "leith")), we=True),
@@ -664,6 +668,11 @@ TABLE: tuple[Row, ...] = (
                  r"|initiative|department|squad|effort|launch|migration))"
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
+    # "I'm managing the store now!": the place they work, now in their charge.
+    Row("manages", r"(?:is\s+(?:now\s+)?managing|manages|is\s+running|runs|took\s+over)\s+the\s+"
+                   r"(?P<value>store|shop|branch|restaurant|cafe|café|bar|kitchen|office|warehouse"
+                   r"|salon|clinic|hotel|site|bakery|pub|gym|team|department|ward)\b.*",
+        (("I'm managing the store now!", "job title", "store manager"),)),
     Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
                     r"\s+(?P<value>.+?)(?:\s+(?:in|on)\s+(?P<home>.+?))?(?:\s+with\s+.+)?",
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
@@ -729,10 +738,14 @@ TABLE: tuple[Row, ...] = (
         (("I'm a single mum, 38, living in Brisbane.", "marital status", "single"),)),
     Row("widowed", r"is\s+(?:a\s+)?(?P<value>widow|widower)",
         (("I'm a widower.", "marital status", "widowed"),)),
-    Row("relation", r"is\s+(?:happily\s+)?married\s+to\s+(?P<value>[^,]+)(?:,.*)?",
+    # Getting married changes the status too; being married to someone says only who.
+    Row("relation", r"(?:is\s+(?:happily\s+)?married|got\s+(?P<marital>married))\s+to\s+"
+                    r"(?P<value>[^,]+)(?:,.*)?",
         (("I'm married to Tom.", "spouse", "tom"),), kind="spouse"),
-    Row("relation", r"is\s+engaged\s+to\s+(?P<value>.+)",
-        (("I'm engaged to Chris.", "partner", "chris"),), kind="partner"),
+    Row("relation", r"(?:is|got)\s+(?P<marital>engaged)\s+to\s+(?P<value>.+?)"
+                    r"(?:\s+(?:last|this|in|on)\b.*)?",
+        (("I'm engaged to Chris.", "partner", "chris"),
+         ("Priya and I got engaged last weekend!!", "partner", "priya")), kind="partner"),
     Row("relation", r"(?:is\s+)?(?:dating|seeing(?=\s+(?-i:[A-Z]))|in\s+a\s+relationship\s+with)"
                     r"\s+(?P<value>.+)",
         (("I'm dating Alex.", "partner", "alex"),), kind="partner"),
@@ -992,10 +1005,11 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
-    Row("owns", r"my\s+(?:new\s+|current\s+|family\s+)?(?:car|phone|laptop|bike|ride"
-                r"|computer|watch)"
-                r"(?:\s+is|'s)\s+(?:a|an)\s+(?P<value>.+)",
-        (("My car is a Tesla Model 3.", "owns:car", "tesla model 3"),), we=True),
+    Row("my thing", r"my\s+(?:new\s+|current\s+|family\s+)?(?P<noun>car|phone|laptop|bike|ride"
+                    r"|computer|watch)"
+                    r"(?:\s+is|'s)\s+(?:a|an)\s+(?P<value>.+)",
+        (("My car is a Tesla Model 3.", "owns:car", "tesla model 3"),
+         ("My car's a 2015 Polo.", "owns:car", "2015 polo")), we=True),
     Row("uses", r"my\s+(?:editor|ide|browser|shell|os|terminal|notes\s+app|go-to\s+editor)"
                 r"(?:\s+(?:of\s+choice|is)|'s)\s+(?:still\s+)?(?P<value>.+)",
         (("My editor is Neovim.", "tool:editor", "neovim"),)),
@@ -1143,6 +1157,10 @@ TABLE: tuple[Row, ...] = (
                         r"|portraits|landscapes))?)(?:\s+(?:a\s+lot|loads))?"
                         r"(?:\s*,\s*(?:mostly\s+)?[\w -]{2,20})?",
         (("I've been painting again, watercolors mostly.", "skill:paint", "paints"),)),
+    # "I've switched to running", "took up swimming": a pastime taken up.
+    Row("hobby", r"(?:has\s+)?(?:switched\s+to|taken\s+up|took\s+up|started|got\s+into"
+                 rf"|is\s+into)\s+(?P<value>(?:{'|'.join(HOBBIES_DOING)}))(?:\s+(?:again|now|instead|lately))?",
+        (("I've switched to running.", "skill:run", "runs"),)),
     Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?|do|does)\b)[a-z]+\s+[\w -]{1,30}?)"
                  r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
         (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
@@ -1428,7 +1446,21 @@ _NEWBORN_RE = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'-]+)[.!]*$",
     _I,
 )
+# "Priya and I got engaged": the speaker is engaged to Priya.
+_GOT_ENGAGED_RE = re.compile(
+    r"^(?P<name>(?-i:[A-Z])[\w'-]+)\s+and\s+i\s+(?:just\s+|finally\s+)?got\s+"
+    r"(?P<how>engaged|married)\b",
+    _I,
+)
+# "I'm dating someone new, her name is Priya": the someone is Priya.
+_SOMEONE_NAMED_RE = re.compile(
+    r"\b(?P<verb>dating|seeing)\s+(?:someone|somebody)(?:\s+new)?\s*[,;:–—-]+\s*(?:his|her|their)"
+    r"\s+name(?:'s|\s+is)\s+(?=(?-i:[A-Z]))",
+    _I,
+)
 _BARE_FORMS = (
+    (_GOT_ENGAGED_RE, lambda found: f"I got {found['how'].lower()} to {found['name']}"),
+    (_SOMEONE_NAMED_RE, lambda found: f"{found['verb']} "),
     (_MADE_ME_RE, "I was promoted to "),
     (
         re.compile(
@@ -1549,8 +1581,10 @@ def _relative(
     me: Who, word: str, tail: str, clause: Clause, *, late: bool = False
 ) -> list[_Reading]:
     """Readings of "my wife ...": "my wife's name is Sara", "my wife Sara is a nurse"."""
+    # "My doctor is Dr. Nwosu at the Riverside practice": where they are is not their name
     said = re.match(
-        r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>" + _NAME + ")$",
+        r"^'s\s+name\s+is\s+(?P<name>.+)$|^is\s+(?:called\s+|named\s+)?(?P<is>" + _NAME + ")"
+        r"(?:\s+(?:at|from|in)\s+(?:the\s+)?(?-i:[A-Z]).*)?$",
         tail if tail.startswith("'s") else _predicate(tail),
     )
     if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause, late=late)):
@@ -1766,7 +1800,11 @@ def _kind(facet: str, row: Row, value: Value, match: re.Match[str]) -> str:
     if value.kind:
         return value.kind
     noun = (groups.get("noun") or "").strip().lower()
-    return f"tool:{noun}" if noun and facet == "uses" else noun
+    return _NOUN_SLOTS.get(facet, "") + noun if noun else noun
+
+
+# Slots named by the noun a sentence gives: "my editor is" (tool:editor), "my car's a" (owns:car).
+_NOUN_SLOTS = {"uses": "tool:", "my thing": "owns:"}
 
 
 def _noun(kind: str, match: re.Match[str]) -> str:
@@ -2082,6 +2120,7 @@ def _speaker_cued(text: str) -> bool:
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
         _COUNT_NOW_RE,
+        _GOT_ENGAGED_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,
         _DROPPED_I_AM_RE,

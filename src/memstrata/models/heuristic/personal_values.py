@@ -479,7 +479,7 @@ def thing(raw: str, clause: Clause) -> Value | None:
         _cut(
             re.sub(
                 r"^(?:(?:a\s+(?:bit|little)\s+of|a\s+lot\s+of|lots\s+of|a|an|the|my|our|their|some)"
-                r"\s+)?(?:(?:new|used|old|second-hand"
+                r"\s+)?(?:(?:new|used|old|second-hand|secondhand|refurbished|trusty|beloved"
                 r"|brand\s+new|red|black|white|blue|silver|grey|gray|electric"
                 r"|little|tiny|big|vintage|first|second|own|dream|(?:19|20)\d\d)\s+)*"
                 r"|\s+that\s+.*$",
@@ -493,6 +493,15 @@ def thing(raw: str, clause: Clause) -> Value | None:
     if kind is None or len(words(shown)) > 5:
         return None
     return Value(shown, shown.lower(), kind)
+
+
+def named_thing(raw: str, clause: Clause) -> Value | None:
+    """What "my car is" names: a thing of a known kind, or a capitalised name that the
+    noun before it gives its kind ("My car's a 2015 Polo")."""
+    if found := thing(raw, clause):
+        return found
+    shown = display(_cut(re.sub(r"^(?:a|an)\s+", "", raw.strip(), flags=_I)))
+    return Value(shown, shown.lower()) if _proper(shown, 4, clause) else None
 
 
 def _kind_of(text: str) -> str | None:
@@ -721,7 +730,7 @@ def none_of(raw: str, clause: Clause) -> Value | None:
 
 def _doing(verb: str) -> str:
     """ "paint" -> "painting", "dance" -> "dancing", "swim" -> "swimming"."""
-    doubled = {"knit": "knitting", "swim": "swimming"}
+    doubled = {"knit": "knitting", "swim": "swimming", "run": "running", "jog": "jogging"}
     return doubled.get(verb) or (verb[:-1] if verb.endswith("e") else verb) + "ing"
 
 
@@ -730,7 +739,7 @@ HOBBIES_DOING = {
     _doing(verb): verb
     for verb in wordset(
         """knit crochet sew paint draw sketch sculpt garden bake surf ski snowboard climb box
-        row sail dance sing swim cycle hike fish skate kayak meditate"""
+        row sail dance sing swim cycle hike fish skate kayak meditate run jog"""
     )
 }
 
@@ -745,9 +754,16 @@ def hobby_lately(raw: str, clause: Clause) -> Value | None:
     return hobby(f"{verb} {rest}", clause) if verb else None
 
 
+def manager_of(raw: str, clause: Clause) -> Value | None:
+    """The title of who runs a place: "store" -> "store manager"."""
+    shown = f"{raw.strip().lower()} manager"
+    return Value(shown, shown)
+
+
 def hobby(raw: str, clause: Clause) -> Value | None:
     """A pastime said as a verb: "knit" reads as "knits", keyed by the verb."""
     verb, _, rest = re.sub(r"\b(?:my|our)\b", "their", raw.lower().strip()).partition(" ")
+    verb = HOBBIES_DOING.get(verb, verb)  # "running" is "run"
     base = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
     third = base + ("es" if base.endswith(("sh", "ch", "x", "s", "o")) else "s")
     shown = f"{third} {rest}".strip()
