@@ -69,6 +69,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Sorry, I meant tree nuts, peanuts are fine.", Repair("tree nuts", "peanuts")),
         ("Three now, we adopted a kitten.", Repair("Three", None, alongside=True)),
         ("Three! You forgot the baby.", Repair("Three", None, alongside=True)),
+        ("No, 1,950.", Repair("1,950", None)),  # a thousands comma is no count of one
         ("Close - it's March 8.", Repair("March 8", None)),
         ("Sorry, autocorrect - Milo is Mila.", Repair("Mila", "Milo")),
         ("It's Jordan, Jamie is my brother.", Repair("Jordan", "Jamie", alongside=True)),

@@ -227,7 +227,8 @@ _MOVED_TO_RE = re.compile(
 # "Three now, we adopted a kitten", "Three!": a count said alone restates a count; only a
 # claim that counts something takes it.
 _COUNT_NOW_RE = re.compile(
-    r"^(?P<new>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$", _I
+    r"^(?P<new>\d{1,3}(?!,\d{3})|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$",
+    _I,
 )
 # "Theo, with a T": a name spelled out restates the claimed one.
 _SPELLED_RE = re.compile(

@@ -1158,3 +1158,11 @@ def test_being_married_to_someone_says_who_and_getting_married_says_so_too():
 )
 def test_what_these_readings_of_changes_leave_alone(sentence):
     assert keys(facts(sentence)) == []
+
+
+def test_whom_one_lives_with_is_one_list_before_the_place():
+    found = keys(facts("I live with my wife and my two kids in Leeds."))
+    assert ("user", "home", "leeds") in found
+    found = keys(facts("I live with my wife and my sister works at Google."))
+    assert ("user's sister", "employer", "google") in found
+    assert not any(slot == "home" for _, slot, _ in found)

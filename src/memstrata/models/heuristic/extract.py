@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from memstrata.models.base import EATS_AGAIN_SLOT, ExtractedFact, SlotRef, TurnInput
 from memstrata.models.heuristic import personal, rules
 from memstrata.models.heuristic.patterns import NAME
-from memstrata.models.heuristic.personal_words import FOODS_TO_AVOID
+from memstrata.models.heuristic.personal_words import FOODS_TO_AVOID, RELATION_RE
 from memstrata.models.heuristic.rules import Clause, Parsed
 from memstrata.models.heuristic.text import sentence_case, sentences
 from memstrata.types import FactCategory, project_subject
@@ -316,13 +316,13 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
     # "Priya and I got engaged": the two are one subject, not two clauses.
     together = _NAME_AND_I_RE.match(sentence)
     held = together.end() if together else 0
-    pieces = _SPLIT_RE.split(sentence[held:])
+    pieces = _companions_kept(_SPLIT_RE.split(sentence[held:]))
     pieces[0] = sentence[:held] + pieces[0]
     if first_person or _MY_LEAD_RE.match(sentence):
         pieces = [
             part
             for n, piece in enumerate(pieces)
-            for part in (_AND_RE.split(piece) if n % 2 == 0 else [piece])
+            for part in (_companions_kept(_AND_RE.split(piece)) if n % 2 == 0 else [piece])
         ]
     out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
@@ -342,6 +342,28 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             continue  # "My son Leo is 6 and obsessed with dinosaurs": the rest reads as nothing
         else:
             out[-1] += separator + piece
+    return out
+
+
+# "I live with my wife and my two kids in Leeds": whom one lives with is one list.
+_WITH_MY_END_RE = re.compile(r"\bwith\s+(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?$", _I)
+_COMPANION_RE = re.compile(
+    r"^(?:my|our)\s+(?:(?:two|three|four|five|\d+|little|baby|elderly|new)\s+)?"
+    rf"(?:{RELATION_RE})s?(?:\s+(?:in|near|outside)\s+.+)?$",
+    _I,
+)
+
+
+def _companions_kept(parts: list[str]) -> list[str]:
+    """Pieces and their separators, as a split gave them, with "with my wife" and "and my
+    two kids" joined again."""
+    out = parts[:1]
+    for separator, part in zip(parts[1::2], parts[2::2], strict=True):
+        listed = separator.strip().lower() == "and"
+        if listed and _WITH_MY_END_RE.search(out[-1]) and _COMPANION_RE.match(part):
+            out[-1] += separator + part
+        else:
+            out += [separator, part]
     return out
 
 
