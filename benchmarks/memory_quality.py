@@ -4647,6 +4647,78 @@ LATE_CONVERSATIONS = (
             said("I used to play netball but I've switched to running.", fact("skill", "run")),
         ),
     ),
+    # Session 14's sixth held-out set (chat:10501-10502, friends' news in LoCoMo's manner),
+    # run after the fifth was fixed: capture 0.64, precision 1.00 on its first run (after its
+    # expectations took a true fact it had not listed: Tom's wife's allergy; a routine's value
+    # is when, as the benchmark files routines). Its Maya is Maisie here: a Maya Chen of
+    # another set shares the tenant, and a name said alone resolves to her.
+    Conversation(
+        "chat:10501",
+        (
+            said(
+                "Hey Jonah! Guess what, I signed up for a ceramics course at the community center.",
+                fact("plan", "ceramics", "ines"),
+                speaker="Ines",
+            ),
+            said(
+                "No way, that's awesome! I've been so busy since I started volunteering at the "
+                "food bank on weekends.",
+                fact("work", "food bank", "jonah"),
+                speaker="Jonah",
+            ),
+            said("That's so kind. How are your kids doing?", speaker="Ines"),
+            said(
+                "Good! Maisie just turned 8 and she's obsessed with horses now.",
+                fact("identity", "8", "maisie"),
+                speaker="Jonah",
+            ),
+            said("Haha cute. My nephew is the same with dinosaurs.", speaker="Ines"),
+            said(
+                "I'm actually thinking about getting her riding lessons for her birthday.",
+                fact("plan", "riding lessons", "jonah"),
+                speaker="Jonah",
+            ),
+            said(
+                "She'd love that. By the way, I finally quit my job at the bank!",
+                fact("work", "bank", "ines"),
+                speaker="Ines",
+            ),
+            said("Whoa! What's next?", speaker="Jonah"),
+            said(
+                "I want to become a counselor, so I'm going back to school in January.",
+                fact("plan", "counselor", "ines"),
+                speaker="Ines",
+            ),
+        ),
+        group=True,
+    ),
+    Conversation(
+        "chat:10502",
+        (
+            said(
+                "Tom, I adopted a puppy last week! A beagle called Pretzel.",
+                fact("relationship", "pretzel", "sara"),
+                speaker="Sara",
+            ),
+            said(
+                "Amazing! My wife is allergic to dogs, so we stick with our two cats.",
+                fact("relationship", "cat", "tom"),
+                fact("diet", "dog", "tom's spouse"),
+                speaker="Tom",
+            ),
+            said(
+                "Fair. I've also started going to a book club on Tuesdays.",
+                fact("recurring", "tuesdays", "sara"),
+                speaker="Sara",
+            ),
+            said(
+                "I read a lot too, mostly sci-fi. Just finished Dune again.",
+                fact("preference", "sci-fi", "tom"),
+                speaker="Tom",
+            ),
+        ),
+        group=True,
+    ),
 )
 
 GROUP_CHAT = Conversation(

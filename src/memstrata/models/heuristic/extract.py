@@ -78,7 +78,7 @@ _SPLIT_RE = re.compile(
     r"|after|until|once)\s+)"
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
-    r"|,\s*(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
+    r"|(?:,\s*|\s+and\s+)(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
     # "Divorced, two kids - they're with me every other weekend", "Mum of three - Zoe is 9"
     r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s)|[A-Z][\w'-]+\s+(?:is|was|has)\s)"
     # "My English is not perfect, Polish is my native language"

@@ -87,6 +87,7 @@ from memstrata.models.heuristic.personal_words import (
     JOB_HEAD_RE,
     MARITAL_STATUSES,
     MEDICATIONS,
+    PET_RE,
     RELATION_RE,
     RELATIONS,
     RELIGIONS,
@@ -1439,6 +1440,11 @@ _COUNT_NOW_RE = re.compile(
     r"\s+now\b)(?P<first>\w)",
     _I,
 )
+# "I adopted a puppy! A beagle called Pretzel.": the pet, named after the news.
+_PET_NAMED_RE = re.compile(
+    rf"^(?:a|an)\s+(?:[\w-]+\s+)?(?={PET_RE}\s+(?:called|named)\s+(?-i:[A-Z])[\w'-]+[.!]*$)",
+    _I,
+)
 # "The baby arrived early!": the speaker's baby; "A boy, Samuel!": the speaker's newborn.
 _THE_BABY_RE = re.compile(r"^(?:the|our)\s+baby\s+(?=(?:arrived|was\s+born|is\s+here|came)\b)", _I)
 _NEWBORN_RE = re.compile(
@@ -1473,6 +1479,7 @@ _BARE_FORMS = (
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_IVE_RE, "I've got "),
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
+    (_PET_NAMED_RE, "I have a "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
     (_DROPPED_I_RE, "I "),
@@ -1676,6 +1683,8 @@ _NORMAL_FORMS = (
         ),
         "was promoted to ",
     ),
+    # "I've started going to a book club on Tuesdays" goes there now.
+    (re.compile(rf"^(?:has\s+)?{_ADVERBS}(?:started|begun|began)\s+going\s+to\b", _I), "goes to"),
     # "I'm 8 weeks into learning the cello" is learning it.
     (
         re.compile(
@@ -2121,6 +2130,7 @@ def _speaker_cued(text: str) -> bool:
         _DROPPED_IVE_RE,
         _COUNT_NOW_RE,
         _GOT_ENGAGED_RE,
+        _PET_NAMED_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,
         _DROPPED_I_AM_RE,

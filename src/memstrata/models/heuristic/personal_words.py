@@ -155,6 +155,25 @@ MANY_RELATIONS = {
 }
 
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
+# Animals kept as pets, by kind or breed: "a beagle called Pretzel".
+_PET_KINDS = {
+    "dog",
+    "cat",
+    "parrot",
+    "rabbit",
+    "hamster",
+    "horse",
+    "guinea pig",
+    "tortoise",
+    "turtle",
+    "ferret",
+    "budgie",
+}
+PET_RE = "|".join(
+    re.escape(word).replace(r"\ ", r"\s+")
+    for word in sorted(RELATIONS, key=len, reverse=True)
+    if RELATIONS[word] in _PET_KINDS
+)
 RELATION_RE = "|".join(
     re.escape(word).replace(r"\ ", r"\s+") for word in sorted(RELATIONS, key=len, reverse=True)
 )
