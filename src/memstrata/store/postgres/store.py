@@ -62,7 +62,7 @@ from memstrata.store.postgres.connection import (
 )
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
-from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
+from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG, TURN_WORDS, WORDS
 from memstrata.store.postgres.routing import RoutingTables
 from memstrata.store.postgres.team import PROFILE_NAMES, TeamTables
 from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
@@ -1835,9 +1835,10 @@ def _speaking(speaker: str | None, text: str) -> str:
 # A turn's own words weigh 1 (A); the turn before it, indexed alongside for context, a
 # quarter (D), as the SQLite store weighs them. ts_rank_cd takes weights as {D, C, B, A}.
 _TURN_SEARCH = (
-    f"setweight(to_tsvector('{TURN_CONFIG}', own.own_user || E'\\n' || own.own_assistant), 'A')"
-    f" || setweight(to_tsvector('{TURN_CONFIG}', coalesce(coalesce(p.speaker || ': ', '')"
-    " || p.user_text || E'\\n' || p.assistant_text, '')), 'D')"
+    f"setweight(to_tsvector('{TURN_CONFIG}', {TURN_WORDS}(own.own_user || E'\\n'"
+    " || own.own_assistant)), 'A')"
+    f" || setweight(to_tsvector('{TURN_CONFIG}', {TURN_WORDS}(coalesce(coalesce(p.speaker || ': ',"
+    " '') || p.user_text || E'\\n' || p.assistant_text, ''))), 'D')"
 )
 
 
@@ -1855,6 +1856,8 @@ class _KindSpec(NamedTuple):
     text: str
     weights: str
     """ts_rank_cd's weights of the labels {D, C, B, A}: FTS5's weights of the columns."""
+    words: str
+    """The function that reads the kind's words as FTS5 does, for texts and terms alike."""
     mentions: str = "1"
 
 
@@ -1868,6 +1871,7 @@ _KINDS = {
         "x.at",
         "x.user_text || E'\\n' || x.assistant_text",
         "{0.25, 0.25, 0.25, 1.0}",
+        TURN_WORDS,
     ),
     "fact": _KindSpec(
         "facts",
@@ -1877,6 +1881,7 @@ _KINDS = {
         "x.source_at",
         "x.text",
         _ONE_COLUMN,
+        WORDS,
         "x.mention_count",
     ),
     "summary": _KindSpec(
@@ -1887,6 +1892,7 @@ _KINDS = {
         "x.period_end",
         "x.text",
         _ONE_COLUMN,
+        WORDS,
     ),
     "record": _KindSpec(
         "records",
@@ -1896,6 +1902,7 @@ _KINDS = {
         "x.at",
         "x.text",
         _ONE_COLUMN,
+        WORDS,
     ),
 }
 
@@ -2004,7 +2011,7 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
     f is ts_rank_cd of the term alone, which over a term's covers (each occurrence of it)
     adds up the weights of their labels; D is the row's words, which ts_rank_cd's length
     normalisation (2) divides by: the quotient of the two ranks gives it back."""
-    phrase = f"phraseto_tsquery('{spec.config}', term)"
+    phrase = f"phraseto_tsquery('{spec.config}', {spec.words}(term))"
     weights = f"'{spec.weights}', x.search"
     length = f"round(ts_rank_cd({weights}, q.q)::float8 / ts_rank_cd({weights}, q.q, 2)::float8)"
     bm25 = (
@@ -2025,7 +2032,8 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
     # such a word is counted exactly, as before.
     common = (
         "(SELECT w.lexemes[1] = ANY(%s::text[]) FROM"
-        f" (SELECT tsvector_to_array(to_tsvector('{spec.config}', term)) AS lexemes) w"
+        " (SELECT tsvector_to_array(to_tsvector("
+        f"'{spec.config}', {spec.words}(term))) AS lexemes) w"
         " WHERE cardinality(w.lexemes) = 1)"
     )
     return f"""
@@ -2105,7 +2113,7 @@ def _nearest_sql(
             source, source_params = f"SELECT v.item_id, {distance} FROM {vectors}", [vector, tenant]
         return (
             f"SELECT item_id, distance FROM (SELECT * FROM ({source} OFFSET 0) every"
-            f" ORDER BY distance) ordered WHERE {passes.format('ordered')} LIMIT %s"
+            f" ORDER BY distance, item_id) ordered WHERE {passes.format('ordered')} LIMIT %s"
         ), [*source_params, *where_params, limit]
 
     if exact:
