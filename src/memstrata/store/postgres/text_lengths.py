@@ -2,7 +2,8 @@
 statistics of BM25 that SQLite's FTS5 keeps in its index, and PostgreSQL does not.
 
 FTS5 ranks with the exact figures, so a small table's are exact here too. Its rows are
-counted by each search (a few thousand rows: a fraction of a millisecond), but its words
+counted by each search (a few thousand rows: a fraction of a millisecond; a table the
+planner knows to be far larger is not counted), but its words
 are summed once and then only for the rows added since: summing a row's words reads its
 whole tsvector (36 ms for 800 turns). The search statement does this itself, given what
 the last search of the table found, and hands back what it found now: one round trip.
@@ -21,8 +22,9 @@ from typing import Any, NamedTuple
 
 EXACT_BELOW = 5000
 """Rows under which a table's figures are exact."""
-_SAMPLED_ROWS = 2000
-"""The newest rows whose words estimate a large table's average length."""
+_SAMPLED_ROWS = 300
+"""The newest rows whose words estimate a large table's average length: summing them
+takes some 15 ms, once a minute."""
 _SAMPLED_SECONDS = 60.0
 
 _WORDS = "(SELECT sum(cardinality(u.positions)) FROM unnest(x.search) u)"
@@ -56,7 +58,9 @@ def lengths_sql(table: str) -> str:
             SELECT %s::bigint AS rows, %s::bigint AS last_id, %s::bigint AS words,
                 %s::float8 AS average
         ), counted AS MATERIALIZED (
-            SELECT (SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {EXACT_BELOW}) c) AS n,
+            SELECT CASE WHEN {estimate} >= {2 * EXACT_BELOW} THEN {estimate}
+                ELSE (SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT {EXACT_BELOW}) c)
+                END AS n,
                 (SELECT coalesce(max(id), 0) FROM {table}) AS last_id
         ), figures AS MATERIALIZED (
             SELECT CASE WHEN c.n < {EXACT_BELOW} THEN c.n
