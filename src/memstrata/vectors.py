@@ -287,7 +287,7 @@ class VectorIndex:
             part = self._partition(where.tenant, stream, kind)
             if len(part.vectors) and _dim(part.vectors) == query.shape[0]:
                 found += self._search_partition(part, where, query, limit, exact, min_similarity)
-        return sorted(found, key=lambda hit: -hit[1])[:limit]
+        return sorted(found, key=lambda hit: (-hit[1], hit[0]))[:limit]
 
     def refresh(self, tenant: str, stream: str) -> None:
         """Catch the stream's partitions up with the store, starting a graph build when one
@@ -634,10 +634,16 @@ def _similarities(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
 
 
 def _top(ids: np.ndarray, sims: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The `count` most similar, best first, and equals by id, as every store orders them:
+    items with the same text have the same vector, and which of them makes the cut must
+    not depend on how a partition happened to fall."""
+    if count <= 0:
+        return ids[:0], sims[:0]
     if sims.size > count:
-        best = np.argpartition(-sims, count - 1)[:count]
-        ids, sims = ids[best], sims[best]
-    order = np.argsort(-sims, kind="stable")
+        cut = np.partition(sims, sims.size - count)[sims.size - count]
+        close = sims >= cut  # more than `count` where equals straddle the cut
+        ids, sims = ids[close], sims[close]
+    order = np.lexsort((ids, -sims))[:count]
     return ids[order], sims[order]
 
 

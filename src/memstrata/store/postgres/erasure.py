@@ -13,6 +13,7 @@ from memstrata.types import utcnow
 
 if TYPE_CHECKING:
     from memstrata.store.postgres.store import Params
+    from memstrata.store.postgres.text_lengths import TextLengths
 
 _RECORD_SOURCES = ("slack", "jira", "web")
 """A record's facts name it as '<source>.<kind>' (Record.ref)."""
@@ -27,6 +28,7 @@ class ErasureTables:
         def _exec(self, sql: str, params: "Params" = ()) -> int: ...
 
         _erase_listeners: list[Callable[[str, Sequence[str]], None]]
+        _text_lengths: "TextLengths"
 
     def erasable_ids(
         self,
@@ -91,6 +93,7 @@ class ErasureTables:
             (text, None if record is None else json.dumps(record), tenant, summary_id),
         )
         self._exec("DELETE FROM vectors WHERE kind = 'summary' AND item_id = %s", (summary_id,))
+        self._text_lengths.forget()  # its words were counted before
 
     def note_erasure(
         self, tenant: str, target: dict[str, Any], removed: dict[str, int], streams: Sequence[str]
@@ -179,6 +182,7 @@ class ErasureTables:
         self._exec("DELETE FROM turns WHERE tenant = %s AND id = ANY(%s)", (tenant, list(ids)))
         if next_ids:
             self._exec(INDEX_TURNS + " WHERE t.id = ANY(%s)", (next_ids,))
+            self._text_lengths.forget()  # their words were counted before
 
     def _erase_facts(self, tenant: str, ids: Sequence[int]) -> None:
         if not ids:

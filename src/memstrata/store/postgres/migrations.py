@@ -15,7 +15,7 @@ TURN_CONFIG = "memstrata_english"
 finds them, and no stop words, which SQLite's index keeps too: with them dropped, "about"
 in a question matched nothing here and every turn there."""
 
-INDEX_TURNS = (
+_INDEX_TURNS_0004 = (
     f"UPDATE turns t SET search = setweight(to_tsvector('{TURN_CONFIG}',"
     " coalesce(t.speaker || ': ', '') || t.user_text || E'\\n'"
     " || coalesce(t.assistant_speaker || ': ', '') || t.assistant_text), 'A')"
@@ -24,8 +24,94 @@ INDEX_TURNS = (
     " WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1),"
     " '')), 'D')"
 )
+"""Migration 0004's indexing of turns, as it shipped."""
+
+WORDS = "memstrata_words"
+"""A function (0008) that reads a text's words as SQLite's FTS5 does, for PostgreSQL's
+parser: every character FTS5 separates words by is a space."""
+
+_SHORT_WORD = r"\m([AEIOUaeiou][SsYy])\M"
+_WITH_E = r"\1e"
+
+TURN_WORDS = "memstrata_turn_words"
+"""WORDS for turns' stemmed index (0008): FTS5's porter tokenizer stems words of three
+letters or more, so "us" stays "us" there (and meets "use"), where Porter's rules make
+it "u". A vowel and an s or y ("us", "as", "ay") are written with an e ("use"), which
+the rules stem back to the word; a consonant's two letters ("ms") cannot be kept so."""
+
+_SEPARATORS = (
+    r"[\x01-\x2F\x3A-\x40\x5B-\x60\x7B-\xA9\xAB-\xB1\xB4\xB6-\xB8\xBB\xBF\xD7\xF7"
+    r"\u2000-\u2064\u206A-\u206F\u207A-\u207E\u208A-\u208E\u20A0-\u20B9\u20D0-\u20F0"
+    r"\u2100-\u2101\u2103-\u2106\u2108-\u2109\u2114\u2116-\u2118\u211E-\u2123\u2125\u2127"
+    r"\u2129\u212E\u213A-\u213B\u2140-\u2144\u214A-\u214D\u214F\u2190-\u23F3\u2400-\u2426"
+    r"\u2440-\u244A\u249C-\u24E9\u2500-\u26FF\u2701-\u2775\u2794-\u2B4C\u2B50-\u2B59"
+    r"\u3000-\u3004\u3008-\u3020\u302A-\u3030\u3036-\u3037\u303D-\u303F\uFE00-\uFE0F"
+    r"\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65\U0001F000-\U0001F02B"
+    r"\U0001F030-\U0001F093\U0001F0A0-\U0001F0AE\U0001F0B1-\U0001F0BE\U0001F0C1-\U0001F0CF"
+    r"\U0001F0D1-\U0001F0DF\U0001F110-\U0001F12E\U0001F130-\U0001F16B\U0001F170-\U0001F19A"
+    r"\U0001F1E6-\U0001F202\U0001F210-\U0001F23A\U0001F240-\U0001F248\U0001F250-\U0001F251"
+    r"\U0001F300-\U0001F320\U0001F330-\U0001F335\U0001F337-\U0001F37C\U0001F380-\U0001F393"
+    r"\U0001F3A0-\U0001F3C4\U0001F3C6-\U0001F3CA\U0001F3E0-\U0001F3F0\U0001F400-\U0001F43E"
+    r"\U0001F440\U0001F442-\U0001F4F7\U0001F4F9-\U0001F4FC\U0001F500-\U0001F53D"
+    r"\U0001F540-\U0001F543\U0001F550-\U0001F567\U0001F5FB-\U0001F640\U0001F645-\U0001F64F"
+    r"\U0001F680-\U0001F6C5\U0001F700-\U0001F773"
+    r"]+"
+)
+"""The characters of Latin-1, the punctuation, symbol and emoji blocks that FTS5's
+unicode61 tokenizer reads as separators, as SQLite 3.40 tables them (Unicode 6.1: newer
+emoji are parts of words there, as they are here). Letters are left alone, accented ones
+too: FTS5 takes their accents off ("café" is "cafe"), which PostgreSQL cannot do without
+the unaccent extension."""
+
+INDEX_TURNS = (
+    f"UPDATE turns t SET search = setweight(to_tsvector('{TURN_CONFIG}', {TURN_WORDS}("
+    " coalesce(t.speaker || ': ', '') || t.user_text || E'\\n'"
+    " || coalesce(t.assistant_speaker || ': ', '') || t.assistant_text)), 'A')"
+    f" || setweight(to_tsvector('{TURN_CONFIG}', {TURN_WORDS}(coalesce((SELECT coalesce(p.speaker"
+    " || ': ', '') || p.user_text || E'\\n' || p.assistant_text FROM turns p"
+    " WHERE p.tenant = t.tenant AND p.stream = t.stream AND p.seq = t.seq - 1),"
+    " ''))), 'D')"
+)
 """Index turns again from their text, each with the turn before it (as insert_turn does);
 a WHERE clause may follow."""
+
+
+def _words_as_sqlite_reads_them() -> str:
+    """Migration 0008: words are read, stemmed and counted as SQLite's FTS5 does, so that
+    the two stores rank alike (see the store's _ranked_matches)."""
+    regenerated = "".join(
+        f"""
+        ALTER TABLE {table} DROP COLUMN search;
+        ALTER TABLE {table} ADD COLUMN search TSVECTOR
+            GENERATED ALWAYS AS (to_tsvector('simple', {WORDS}(text))) STORED;
+        CREATE INDEX {table}_search ON {table} USING gin (search) WITH (fastupdate = off);
+        """
+        for table in ("facts", "summaries", "records")
+    )
+    return f"""
+        -- PostgreSQL's parser reads "3.5", "me@x.com" and "a.b/c" as one word each and
+        -- "self-care" as three ("self-care", "self", "care"), where FTS5 reads two words
+        -- in each: the words, their counts and each row's length differed, and so did
+        -- the ranking. Separators are now spaces before the parser reads a text.
+        CREATE FUNCTION {WORDS}(text) RETURNS text
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            AS $$ SELECT regexp_replace($1, '{_SEPARATORS}', ' ', 'g') $$;
+        CREATE FUNCTION {TURN_WORDS}(text) RETURNS text
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            AS $$ SELECT regexp_replace({WORDS}($1), '{_SHORT_WORD}', '{_WITH_E}', 'g') $$;
+        -- Turns are stemmed by Porter's first rules, as FTS5's porter tokenizer stems
+        -- them; English's snowball rules are his later ones ("dying": "die" here, "dy"
+        -- there). Words with digits ("10july") are stemmed too, as FTS5 stems them.
+        CREATE TEXT SEARCH DICTIONARY {TURN_CONFIG}_porter
+            (TEMPLATE = snowball, Language = porter);
+        ALTER TEXT SEARCH CONFIGURATION {TURN_CONFIG}
+            ALTER MAPPING REPLACE {TURN_CONFIG}_stem WITH {TURN_CONFIG}_porter;
+        ALTER TEXT SEARCH CONFIGURATION {TURN_CONFIG}
+            ALTER MAPPING FOR numword WITH {TURN_CONFIG}_porter;
+        {INDEX_TURNS};
+        {regenerated}
+    """
+
 
 _TENANT_TABLES = (
     "streams",
@@ -364,7 +450,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE TEXT SEARCH CONFIGURATION {TURN_CONFIG} (COPY = pg_catalog.english);
         ALTER TEXT SEARCH CONFIGURATION {TURN_CONFIG}
             ALTER MAPPING REPLACE english_stem WITH {TURN_CONFIG}_stem;
-        {INDEX_TURNS};
+        {_INDEX_TURNS_0004};
         """,
     ),
     (
@@ -390,4 +476,5 @@ MIGRATIONS: list[tuple[str, str]] = [
             for index in ("turns_search", "facts_search", "summaries_search", "records_search")
         ),
     ),
+    ("0008_words_as_sqlite_reads_them", _words_as_sqlite_reads_them()),
 ]

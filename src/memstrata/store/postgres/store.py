@@ -62,10 +62,16 @@ from memstrata.store.postgres.connection import (
 )
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
-from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
+from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG, TURN_WORDS, WORDS
 from memstrata.store.postgres.routing import RoutingTables
 from memstrata.store.postgres.team import PROFILE_NAMES, TeamTables
 from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
+from memstrata.store.postgres.text_lengths import (
+    EXACT_BELOW,
+    LENGTHS_ROW,
+    TextLengths,
+    lengths_sql,
+)
 from memstrata.store.postgres.vectors import DatabaseVectors
 from memstrata.types import (
     Fact,
@@ -103,7 +109,6 @@ _EXACT_BELOW = 10_000
 10,000 took 8 ms against 1.5 ms through the graph, and found all of the true 50 nearest
 where the graph found 56% (hashing vectors, benchmarks/postgres.py)."""
 _COUNT_REMEMBERED_FROM = 200
-_COUNTED_ROWS = 5000
 _TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
 _RECORDS_PER_INSERT = 500
@@ -119,8 +124,9 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._local = threading.local()
         self._streams: set[tuple[str, str]] = set()
         self._streams_lock = threading.Lock()
-        self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
+        self._term_counts: dict[tuple[str, str, str], tuple[int, float]] = {}
         self._common_words: tuple[dict[str, TextArray], float] = ({}, -math.inf)
+        self._text_lengths = TextLengths()
         self._crowded_streams: dict[tuple[str, str, tuple[str, ...]], float] = {}
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._job_listeners: list[Callable[[], None]] = []
@@ -675,6 +681,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             "UPDATE facts SET text = %s, value = %s, tokens = %s WHERE tenant = %s AND id = %s",
             (text, value, tokens, tenant, fact_id),
         )
+        self._text_lengths.forget()  # its words were counted before
 
     # -- vectors --------------------------------------------------------------
 
@@ -1458,15 +1465,26 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         asked = list(dict.fromkeys(_tsquery_term(t) for t in terms))
         if not asked:
             return []
-        known = self._known_counts(kind, asked)
+        table = _KINDS[kind].table
+        lengths = self._text_lengths.params(where.tenant, table)
+        known = self._known_counts(where.tenant, kind, asked)
         common = self._common_words_of(kind)
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            _ranked_matches(_KINDS[kind], sql), [common, asked, known, *params, *params, limit]
+            _ranked_matches(_KINDS[kind], sql),
+            [*lengths, common, asked, known, *params, *params, limit],
         )
-        self._remember_counts(kind, [(r["term"], r["n"]) for r in rows if r["term"] is not None])
-        hits = [(r["id"], float(r["rank"])) for r in rows if r["term"] is None]
-        return sorted(hits, key=lambda hit: (-hit[1], -hit[0]))
+        table_rows = 0
+        for row in rows:
+            if row["list"] == "lengths":
+                table_rows = row["n"]
+                self._text_lengths.found(where.tenant, table, row["n"], row["id"], row["rank"])
+        counts = [(r["term"], r["n"]) for r in rows if r["list"] == "text" and r["term"]]
+        self._remember_counts(where.tenant, kind, counts, table_rows)
+        hits = [
+            (r["id"], float(r["rank"])) for r in rows if r["list"] == "text" and r["term"] is None
+        ]
+        return sorted(hits, key=_best_first)
 
     def candidates(
         self,
@@ -1491,14 +1509,15 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 text_pieces, vector_pieces = halves if first_half else halves[::-1]
                 sql, params = _filter_sql(kind, probe.where)
                 if asked:
-                    known = self._known_counts(kind, asked)
+                    known = self._known_counts(tenant, kind, asked)
                     common = self._common_words_of(kind)
                     text_pieces.append(
                         (
-                            f"SELECT {position} AS probe, '{kind}' AS kind, 'text' AS list,"
+                            f"SELECT {position} AS probe, '{kind}' AS kind, list,"
                             " term::text, n::bigint, id::bigint, rank::float8 AS score"
                             f" FROM ({_ranked_matches(_KINDS[kind], sql)}) found",
-                            [common, asked, known, *params, *params, limit],
+                            [*self._text_lengths.params(tenant, _KINDS[kind].table)]
+                            + [common, asked, known, *params, *params, limit],
                         )
                     )
                 if vector is not None:
@@ -1529,17 +1548,22 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         statements = [_with_items(half, tenant, kinds) for half in halves if half]
         if not statements:
             return Candidates({}, {}, {}, lambda kind, ids: [])
-        return self._candidates(self._rows_at_once(statements), probes)
+        return self._candidates(self._rows_at_once(statements), tenant, probes)
 
-    def _candidates(self, rows: list[Row], probes: Sequence[Probe]) -> Candidates:
+    def _candidates(self, rows: list[Row], tenant: str, probes: Sequence[Probe]) -> Candidates:
         text: dict[tuple[int, str], list[tuple[int, float]]] = {}
         nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
         items: dict[tuple[str, int], Row] = {}
         counted: dict[str, list[tuple[str, int]]] = {}
+        table_rows: dict[str, int] = {}
         for row in rows:
             kind, listed = row["kind"], row["list"]
             if listed == "item":
                 items[(kind, row["id"])] = row
+            elif listed == "lengths":
+                table_rows[kind] = row["n"]
+                table = _KINDS[kind].table
+                self._text_lengths.found(tenant, table, row["n"], row["id"], row["score"])
             elif listed == "vector":
                 self._remember_crowded(kind, probes[row["probe"]].where, [row["n"]])
                 if row["id"] is not None:  # else under the probe's floor, sent for its count
@@ -1549,9 +1573,9 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             else:
                 text.setdefault((row["probe"], kind), []).append((row["id"], row["score"]))
         for kind, counts in counted.items():
-            self._remember_counts(kind, counts)
+            self._remember_counts(tenant, kind, counts, table_rows.get(kind, 0))
         for key, hits in text.items():
-            text[key] = sorted(hits, key=lambda hit: (-hit[1], -hit[0]))
+            text[key] = sorted(hits, key=_best_first)
         for key, hits in nearest.items():
             nearest[key] = [(i, 1 - d) for i, d in sorted(hits, key=lambda h: (h[1], h[0]))]
         ranking = {
@@ -1565,14 +1589,14 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             lambda kind, ids: [_item(kind, items[(kind, i)]) for i in ids if (kind, i) in items],
         )
 
-    def _known_counts(self, kind: str, terms: Sequence[str]) -> list[int | None]:
+    def _known_counts(self, tenant: str, kind: str, terms: Sequence[str]) -> list[int | None]:
         """Each term's remembered match count, or None where it must be counted. A common
         term's count is remembered for a while: counting it reads many rows, and it only
         decides which terms are worth ranking."""
         now = time.monotonic()
         counts: list[int | None] = []
         for term in terms:
-            known = self._term_counts.get((kind, term))
+            known = self._term_counts.get((tenant, kind, term))
             fresh = known is not None and now - known[1] < _TERM_COUNT_SECONDS
             counts.append(known[0] if fresh and known is not None else None)
         return counts
@@ -1591,13 +1615,20 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             self._common_words = (words, time.monotonic())
         return words.get(_KINDS[kind].table, TextArray.of([]))
 
-    def _remember_counts(self, kind: str, counted: Sequence[tuple[str, int]]) -> None:
+    def _remember_counts(
+        self, tenant: str, kind: str, counted: Sequence[tuple[str, int]], table_rows: int
+    ) -> None:
+        """Remember the common terms' counts of a large table. A small table's are counted
+        by every search: counting them is cheap there, and a count remembered from before
+        the last writes would choose other terms, so rank the same question otherwise."""
+        if table_rows < EXACT_BELOW:
+            return
         if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
             self._term_counts.clear()
         now = time.monotonic()
         for term, count in counted:
             if count > _COUNT_REMEMBERED_FROM:
-                self._term_counts[(kind, term)] = (count, now)
+                self._term_counts[(tenant, kind, term)] = (count, now)
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
@@ -1802,12 +1833,17 @@ def _speaking(speaker: str | None, text: str) -> str:
 
 
 # A turn's own words weigh 1 (A); the turn before it, indexed alongside for context, a
-# quarter (D), as the SQLite store weighs them. ts_rank takes weights as {D, C, B, A}.
+# quarter (D), as the SQLite store weighs them. ts_rank_cd takes weights as {D, C, B, A}.
 _TURN_SEARCH = (
-    f"setweight(to_tsvector('{TURN_CONFIG}', own.own_user || E'\\n' || own.own_assistant), 'A')"
-    f" || setweight(to_tsvector('{TURN_CONFIG}', coalesce(coalesce(p.speaker || ': ', '')"
-    " || p.user_text || E'\\n' || p.assistant_text, '')), 'D')"
+    f"setweight(to_tsvector('{TURN_CONFIG}', {TURN_WORDS}(own.own_user || E'\\n'"
+    " || own.own_assistant)), 'A')"
+    f" || setweight(to_tsvector('{TURN_CONFIG}', {TURN_WORDS}(coalesce(coalesce(p.speaker || ': ',"
+    " '') || p.user_text || E'\\n' || p.assistant_text, ''))), 'D')"
 )
+
+
+_ONE_COLUMN = "{1, 1, 1, 1}"
+"""The weights of a kind indexed as one column: its words weigh 1, as in FTS5."""
 
 
 class _KindSpec(NamedTuple):
@@ -1819,7 +1855,9 @@ class _KindSpec(NamedTuple):
     time: str
     text: str
     weights: str
-    """ts_rank's weights of the labels {D, C, B, A} and a comma, or nothing for its own."""
+    """ts_rank_cd's weights of the labels {D, C, B, A}: FTS5's weights of the columns."""
+    words: str
+    """The function that reads the kind's words as FTS5 does, for texts and terms alike."""
     mentions: str = "1"
 
 
@@ -1832,7 +1870,8 @@ _KINDS = {
         " x.speaker",
         "x.at",
         "x.user_text || E'\\n' || x.assistant_text",
-        "'{0.25, 0.25, 0.25, 1.0}', ",
+        "{0.25, 0.25, 0.25, 1.0}",
+        TURN_WORDS,
     ),
     "fact": _KindSpec(
         "facts",
@@ -1841,7 +1880,8 @@ _KINDS = {
         " x.mention_count AS mentions",
         "x.source_at",
         "x.text",
-        "",
+        _ONE_COLUMN,
+        WORDS,
         "x.mention_count",
     ),
     "summary": _KindSpec(
@@ -1851,7 +1891,8 @@ _KINDS = {
         " 'summary.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
         "x.period_end",
         "x.text",
-        "",
+        _ONE_COLUMN,
+        WORDS,
     ),
     "record": _KindSpec(
         "records",
@@ -1860,7 +1901,8 @@ _KINDS = {
         " x.source || '.' || x.kind AS source_kind, x.id::text AS source_id, 1 AS mentions",
         "x.at",
         "x.text",
-        "",
+        _ONE_COLUMN,
+        WORDS,
     ),
 }
 
@@ -1944,33 +1986,50 @@ def _record_row(record: NewRecord, recorded: datetime) -> tuple[Any, ...]:
     )
 
 
+def _best_first(hit: tuple[int, float]) -> tuple[float, int]:
+    """Full-text hits by score, ties by id: as SQLite's store orders them."""
+    return -hit[1], hit[0]
+
+
 def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
-    """Full-text search in one statement. Its parameters: the kind's common words, the
-    terms, their known match counts (None: count here, up to _SCORED + 1), the filter's
-    parameters twice, the limit.
+    """Full-text search in one statement. Its parameters: the table's figures as last
+    found (TextLengths.params), the kind's common words, the terms, their known match
+    counts (None: count here, up to _SCORED + 1), the filter's parameters twice, the limit.
+    Its rows: the hits and the terms counted here (list 'text'), and the figures found
+    now (list 'lengths', a LENGTHS_ROW).
 
     The terms are taken rarest first (ties by code point, as Python sorts them) while their
     matches stay within _SCORED; the first is always taken. When even it matches more, the
     newest _SCORED matches are ranked. Rows with a term carry the counts made here, to be
-    remembered; the others are the hits.
+    remembered; the others are the hits, best first and ties by id, as SQLite orders them.
 
-    An item's rank is BM25's sum over the terms it holds of each term's IDF (from its match
-    count and the table's rows, as SQLite's FTS5 ranks) times ts_rank of that term alone,
-    which grows with the term's occurrences and saturates as BM25's term frequency does.
-    ts_rank of all terms at once would weigh a word in every turn as much as a rare one."""
-    phrase = f"phraseto_tsquery('{spec.config}', term)"
-    rank = f"(SELECT sum(k.idf * ts_rank({spec.weights}x.search, k.tq)) FROM kept k)"
-    found = f"SELECT x.id, {rank} AS rank FROM {spec.table} x, q WHERE x.search @@ q.q"
-    # The table's rows: counted exactly while the statistics say it is small, so that a
-    # small memory ranks the same every time; past that, the statistics' estimate, which
-    # may lag a little (counting even a few thousand rows took a millisecond per search).
-    estimate = (
-        f"greatest(pg_stat_get_live_tuples('{spec.table}'::regclass),"
-        f" (SELECT reltuples FROM pg_class WHERE oid = '{spec.table}'::regclass))"
+    An item's rank is SQLite's FTS5 bm25(), reckoned as FTS5 does, in the same order of
+    floating-point steps, so that the two stores rank alike: over the kept terms in their
+    order, IDF (from the term's matches and the table's rows) times the term's weighted
+    count f saturated by the row's length D against the average:
+    f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl)), with k1 = 1.2 and b = 0.75.
+    f is ts_rank_cd of the term alone, which over a term's covers (each occurrence of it)
+    adds up the weights of their labels; D is the row's words, which ts_rank's length
+    normalisation (2) divides by: the quotient of the two ranks gives it back (ts_rank
+    of the whole query took a quarter of ts_rank_cd's time)."""
+    phrase = f"phraseto_tsquery('{spec.config}', {spec.words}(term))"
+    length = "round(ts_rank(x.search, q.q)::float8 / ts_rank(x.search, q.q, 2)::float8)"
+    bm25 = (
+        "k.idf * ((f * (1.2::float8 + 1.0::float8)) / (f + 1.2::float8 * (1::float8"
+        " - 0.75::float8 + 0.75::float8 * x.length / l.average)))"
     )
-    rows = (
-        f"(CASE WHEN {estimate} < {_COUNTED_ROWS} THEN greatest({estimate}, (SELECT count(*)"
-        f" FROM (SELECT 1 FROM {spec.table} LIMIT {_COUNTED_ROWS}) c)) ELSE {estimate} END)"
+    # A term the row lacks adds nothing (FTS5 adds its 0.0), and ts_rank_cd is the costly
+    # part: a row of an OR query holds one or two of its terms.
+    frequency = (
+        f"CASE WHEN x.search @@ k.tq THEN ts_rank_cd('{spec.weights}', x.search, k.tq)::float8"
+        " ELSE 0::float8 END"
+    )
+    rank = (
+        f"(SELECT sum({bm25} ORDER BY k.place) FROM kept k, LATERAL (SELECT {frequency} AS f) t"
+        " WHERE numnode(k.tq) > 0)"
+    )
+    found = (
+        f"SELECT x.id, x.search, {length} AS length FROM {spec.table} x, q WHERE x.search @@ q.q"
     )
     # A word the statistics count among the column's most common, far more often than
     # _SCORED (the first parameter: PostgresStore._common_words_of), is taken to match
@@ -1979,11 +2038,12 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
     # such a word is counted exactly, as before.
     common = (
         "(SELECT w.lexemes[1] = ANY(%s::text[]) FROM"
-        f" (SELECT tsvector_to_array(to_tsvector('{spec.config}', term)) AS lexemes) w"
+        " (SELECT tsvector_to_array(to_tsvector("
+        f"'{spec.config}', {spec.words}(term))) AS lexemes) w"
         " WHERE cardinality(w.lexemes) = 1)"
     )
     return f"""
-        WITH asked AS MATERIALIZED (
+        WITH {lengths_sql(spec.table)}, asked AS MATERIALIZED (
             SELECT term, known IS NULL AS counted, coalesce(known,
                 CASE WHEN {common} THEN {_SCORED + 1} ELSE (SELECT count(*) FROM (SELECT 1
                 FROM {spec.table} WHERE search @@ {phrase} LIMIT {_SCORED + 1}) m) END
@@ -1993,9 +2053,10 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
             SELECT term, counted, n, row_number() OVER w AS place, sum(n) OVER w AS total
             FROM asked WINDOW w AS (ORDER BY n, term COLLATE "C")
         ), kept AS MATERIALIZED (
-            SELECT place, total, {phrase} AS tq, greatest(1e-6, ln(
-                (greatest({rows}, n) - n + 0.5) / (n + 0.5))) AS idf
-            FROM placed WHERE place = 1 OR total <= {_SCORED}
+            SELECT place, total, tq, CASE WHEN idf > 0 THEN idf ELSE 1e-6::float8 END AS idf
+            FROM (SELECT place, total, {phrase} AS tq, ln(((greatest(l.rows, n) - n)::float8
+                + 0.5::float8) / (n::float8 + 0.5::float8)) AS idf
+                FROM placed, lengths l WHERE place = 1 OR total <= {_SCORED}) p
         ), q AS (
             SELECT (string_agg('(' || tq::text || ')', ' | ' ORDER BY place)
                 FILTER (WHERE numnode(tq) > 0))::tsquery AS q, max(total) AS matches
@@ -2004,10 +2065,13 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
             {found} AND q.matches <= {_SCORED} AND {where_sql}
             UNION ALL ({found} AND q.matches > {_SCORED} AND {where_sql}
                 ORDER BY x.id DESC LIMIT {_SCORED})
+        ), ranked AS (
+            SELECT x.id, {rank} AS rank FROM found x, lengths l
         )
-        SELECT NULL AS term, NULL::bigint AS n, id, rank FROM
-            (SELECT id, rank FROM found ORDER BY rank DESC, id DESC LIMIT %s) best
-        UNION ALL SELECT term, n, NULL, NULL FROM placed WHERE counted
+        SELECT 'text' AS list, NULL AS term, NULL::bigint AS n, id, rank FROM
+            (SELECT id, rank FROM ranked ORDER BY rank DESC, id LIMIT %s) best
+        UNION ALL SELECT 'text', term, n, NULL, NULL FROM placed WHERE counted
+        UNION ALL SELECT 'lengths', NULL, n, id, rank FROM ({LENGTHS_ROW} FROM lengths) l
     """
 
 
@@ -2055,7 +2119,7 @@ def _nearest_sql(
             source, source_params = f"SELECT v.item_id, {distance} FROM {vectors}", [vector, tenant]
         return (
             f"SELECT item_id, distance FROM (SELECT * FROM ({source} OFFSET 0) every"
-            f" ORDER BY distance) ordered WHERE {passes.format('ordered')} LIMIT %s"
+            f" ORDER BY distance, item_id) ordered WHERE {passes.format('ordered')} LIMIT %s"
         ), [*source_params, *where_params, limit]
 
     if exact:
@@ -2143,7 +2207,7 @@ def _with_items(
 ) -> tuple[str, list[Any]]:
     """The searches of `pieces` (rows of probe, kind, list, term, n, id, score) run as one
     statement, followed by a row of each item they found (list 'item'), read by id, with
-    the columns _item reads."""
+    the columns _item reads. A 'lengths' row's id is a table's highest, not an item."""
     found = " UNION ALL ".join(f"({sql})" for sql, _ in pieces)
     params = [value for _, piece_params in pieces for value in piece_params]
     selects = [
@@ -2157,7 +2221,8 @@ def _with_items(
         selects.append(
             f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker}"
             f" FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(ARRAY("
-            f"SELECT id FROM found WHERE kind = '{kind}' AND id IS NOT NULL))"
+            f"SELECT id FROM found WHERE kind = '{kind}' AND list <> 'lengths'"
+            " AND id IS NOT NULL))"
         )
         params.append(tenant)
     sql = f"WITH found AS MATERIALIZED ({found}) " + " UNION ALL ".join(selects)

@@ -46,7 +46,7 @@ from memstrata.store.sqlite.erasure import ErasureTables
 from memstrata.store.sqlite.migrations import MIGRATIONS
 from memstrata.store.sqlite.routing import RoutingTables
 from memstrata.store.sqlite.team import TeamTables
-from memstrata.store.sqlite.term_scores import TermScores
+from memstrata.store.sqlite.term_scores import IndexVersion, TermScores
 from memstrata.types import (
     Fact,
     FactCategory,
@@ -101,7 +101,6 @@ _SCORED = 1000
 """The most full-text matches one search scores (BM25): a few milliseconds."""
 _MERGE_SLICE_PAGES = 200
 """Full-text index pages merged per transaction (see merge_text_index)."""
-_TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
 
 
@@ -159,7 +158,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
         self._checked_for: int | None = None
         """The thread running a search, whose reads trust the version checked as it began."""
-        self._term_counts: dict[tuple[str, str], tuple[int, float]] = {}
+        self._term_counts: dict[tuple[str, str], tuple[int, IndexVersion]] = {}
         """Full-text matches per (index, term), with when they were counted."""
         self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
@@ -1417,12 +1416,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         with self._lock:
             # An open transaction's pending rows are in the index, but not yet in the
             # records that tell whether the index changed.
-            kept_scores = (
-                not self._db.in_transaction
-                and self._term_scores.follow(self._db, spec.fts)
-                and self._term_scores.worth_keeping(spec.fts)
-            )
-            kept, matches = self._terms_within(spec.fts, terms, kept_scores)
+            outside = not self._db.in_transaction
+            unchanged = outside and self._term_scores.follow(self._db, spec.fts)
+            kept_scores = unchanged and self._term_scores.worth_keeping(spec.fts)
+            version = self._term_scores.version(spec.fts) if outside else None
+            kept, matches = self._terms_within(spec.fts, terms, kept_scores, version)
             if not kept:
                 return []
             phrases = [_quoted(t) for t in kept]
@@ -1442,7 +1440,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if matches > _SCORED:
             select += f" ORDER BY {spec.fts}.rowid DESC LIMIT {_SCORED}"
         rows = self._rows(
-            f"SELECT id, rank FROM ({select}) ORDER BY rank LIMIT ?", [match, *params, limit]
+            f"SELECT id, rank FROM ({select}) ORDER BY rank, id LIMIT ?", [match, *params, limit]
         )
         return [(r["id"], -r["rank"]) for r in rows]
 
@@ -1507,13 +1505,13 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return int(self._one(f"SELECT count(DISTINCT segid) AS n FROM {fts}_idx")["n"])
 
     def _terms_within(
-        self, fts: str, terms: Sequence[str], kept_scores: bool
+        self, fts: str, terms: Sequence[str], kept_scores: bool, version: IndexVersion | None
     ) -> tuple[list[str], int]:
         """The rarest of `terms` whose matches add up to at most _SCORED (at least the
-        rarest one), and how many items they match. Of those, a term known to match
-        nothing now is not asked for: it adds nothing to any score, and FTS5 would look it
-        up in every segment (a question's number, or a name the index never saw)."""
-        counts, remembered = self._matches(fts, terms, kept_scores)
+        rarest one), and how many items they match. Of those, a term that matches nothing
+        is not asked for: it adds nothing to any score, and FTS5 would look it up in every
+        segment (a question's number, or a name the index never saw)."""
+        counts = self._matches(fts, terms, kept_scores, version)
         kept: list[tuple[int, str]] = []
         total = 0
         for count, term in sorted(zip(counts, terms, strict=True)):
@@ -1521,29 +1519,26 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 break
             kept.append((count, term))
             total += count
-        return [term for count, term in kept if count or term in remembered], total
+        return [term for count, term in kept if count], total
 
     def _matches(
-        self, fts: str, terms: Sequence[str], kept_scores: bool
-    ) -> tuple[list[int], set[str]]:
-        """How many items each term matches, counted up to _SCORED + 1, in one query, and
-        which of those counts were remembered rather than counted now.
-        Counts are remembered for a while: they only decide which terms are worth scoring,
-        and questions share most of their words. A count gone stale can only keep a term
-        that has since become common, for that while: a slower search, not a worse one.
+        self, fts: str, terms: Sequence[str], kept_scores: bool, version: IndexVersion | None
+    ) -> list[int]:
+        """How many items each term matches, counted up to _SCORED + 1, in one query.
+        Counts are remembered while the index is at `version` (None: unknown, inside a
+        transaction), since questions share most of their words; not for longer, since
+        the terms a count keeps change the ranking, and a count from an older index would
+        make the same question rank otherwise, by how long ago it was asked.
         A term whose scores are kept (see TermScores) is counted exactly by them."""
-        now = time.monotonic()
         known: dict[str, int] = {}
-        remembered_terms: set[str] = set()
         for term in terms:
             exact = self._term_scores.count(fts, _quoted(term)) if kept_scores else None
             if exact is not None:
                 known[term] = min(exact, _SCORED + 1)
                 continue
             remembered = self._term_counts.get((fts, term))
-            if remembered is not None and now - remembered[1] < _TERM_COUNT_SECONDS:
+            if version is not None and remembered is not None and remembered[1] == version:
                 known[term] = remembered[0]
-                remembered_terms.add(term)
         unknown = [t for t in terms if t not in known]
         if unknown:
             if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
@@ -1555,8 +1550,9 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
-                self._term_counts[(fts, term)] = (matched, now)
-        return [known[t] for t in terms], remembered_terms
+                if version is not None:
+                    self._term_counts[(fts, term)] = (matched, version)
+        return [known[t] for t in terms]
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:

@@ -30,11 +30,15 @@ matches more of long rows (a stream's thousand session summaries of 40 words eac
 FTS5 1.3 ms a search to score, its five thousand short facts less)."""
 
 
+IndexVersion = tuple[bytes, ...]
+"""A full-text index's averages and structure records: equal while the index is."""
+
+
 class TermScores:
     """Shares by (index, term), dropped for an index as soon as it changes."""
 
     def __init__(self) -> None:
-        self._versions: dict[str, tuple[bytes, ...]] = {}
+        self._versions: dict[str, IndexVersion] = {}
         self._tokens: dict[str, int] = {}
         self._shares: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
         """By index, then phrase: a busy stream's turns drop theirs at every search, and
@@ -58,6 +62,10 @@ class TermScores:
         self._tokens[fts] = sum(_varints(version[0])[1:]) if len(version) == 2 else 0
         self._rows -= sum(ids.size for ids, _ in self._shares.pop(fts, {}).values())
         return False
+
+    def version(self, fts: str) -> IndexVersion | None:
+        """The version of `fts` when last followed."""
+        return self._versions.get(fts)
 
     def worth_keeping(self, fts: str) -> bool:
         """Whether `fts` held enough tokens, when last followed, for kept shares to pay."""
