@@ -2117,6 +2117,78 @@ DIALOGUES = (
         "greenway",
         "oakfield",
     ),
+    # Session 14's held-out set AB, run after AA was fixed: 0.50 on its first run (assistant
+    # claims 0.40, user's own 0.60).
+    dialogue(
+        "user's own",
+        ("I'm based in Dublin.", "Ok."),
+        ("I'm in Cork these days, moved for the job.", "Ok."),
+        "cork",
+        "dublin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner called?", "Your partner is Alex."),
+        ("Alex is my ex now. I'm with Jordan.", "Oh, ok."),
+        "jordan",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("My son is 3.", "Cute age."),
+        ("He's 4 now, we had his party on Saturday.", "Fun."),
+        "4",
+        "3 years",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I teach?", "You teach maths."),
+        ("Physics, not maths.", "Sorry."),
+        "physics",
+        "maths",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to cats.", "Noted."),
+        ("Turns out I'm not allergic to cats, it was the dust.", "Good to know."),
+        "not",
+        "allergic to cats",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my mum's birthday?", "Your mum's birthday is May 2."),
+        ("It's the 20th, not the 2nd.", "Fixed."),
+        "may 20",
+        "may 2",
+    ),
+    dialogue(
+        "user's own",
+        ("I use Notion for everything.", "Ok."),
+        ("I've moved everything over to Obsidian.", "Nice."),
+        "obsidian",
+        "notion",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do I work?", "You work at Shell."),
+        ("I was made redundant in March. Job hunting now.", "Sorry to hear."),
+        "redundant",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("My brother lives in Perth.", "Ok."),
+        ("He's back in Glasgow now.", "Ok."),
+        "glasgow",
+        "perth",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my favourite food?", "Your favourite food is sushi."),
+        ("Ramen, these days.", "Noted."),
+        "ramen",
+        "sushi",
+    ),
 )
 
 

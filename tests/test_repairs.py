@@ -140,6 +140,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "It's my old laptop.",  # no new one named after it
         "Thanks! I always mix them up.",  # thanks names nothing
         "It was ages ago, she's fine.",
+        "Busy, these days.",  # how they are, not what changed
+        "Not really, these days.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -577,6 +579,24 @@ DIALOGUES = {
             ("Dr. Nwosu moved away, so now I see Dr. Berg.", "Ok."),
         ],
         ["Berg is the user's doctor."],
+    ),
+    "a value said with these days replaces the claimed one": (
+        [
+            ("What's my favourite food?", "Your favourite food is sushi."),
+            ("Ramen, these days.", "Ok."),
+        ],
+        ["The user's favorite food is Ramen."],
+    ),
+    "an ex named, and whom the speaker is with now": (
+        [
+            ("What's my partner called?", "Your partner is Alex."),
+            ("Alex is my ex now. I'm with Jordan.", "Ok."),
+        ],
+        ["Alex is the user's ex.", "Jordan is the user's partner."],
+    ),
+    "a job lost ends the claimed employer": (
+        [("Where do I work?", "You work at Shell."), ("I was made redundant in March.", "Sorry.")],
+        ["The user was made redundant."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -230,6 +230,13 @@ _COUNT_NOW_RE = re.compile(
     r"^(?P<new>\d{1,3}(?!,\d{3})|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$",
     _I,
 )
+# "Ramen, these days": a value said with when it became so restates the claimed one.
+_THESE_DAYS_RE = re.compile(
+    r"^(?P<new>(?!(?:busy|good|fine|ok|okay|great|better|worse|tired|quiet|same|not|no|it|that"
+    r"|this|i|we|he|she|they|you)\b)[\w-]+(?:\s+[\w-]+){0,2}?),?\s+(?:these\s+days|nowadays"
+    r"|lately)$",
+    _I,
+)
 # "Theo, with a T": a name spelled out restates the claimed one.
 _SPELLED_RE = re.compile(
     rf"^(?:(?:it's|it\s+is|that's|(?:his|her|their)\s+name's)\s+)?(?P<new>{_ONE_NAME}),?\s+with\s+an?"
@@ -245,6 +252,7 @@ _RESTATEMENTS = (
     _MINE_RE,
     _COUNT_NOW_RE,
     _SPELLED_RE,
+    _THESE_DAYS_RE,
 )
 
 
@@ -506,8 +514,12 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
     if dated or not (could_be_person(new) and new[:1].isupper()):
         return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
+    named = [p for p in people if _named(claim.text, p)]
+    if not named and _fits(claim.value, new):
+        # "Ramen, these days": capitalised only as the sentence's first word
+        return _replace(claim, claim.value, new)
     # A name takes the place of a name; a claim that names nobody it could replace is left.
-    edits = (_replace(claim, p, new) for p in people if _named(claim.text, p))
+    edits = (_replace(claim, p, new) for p in named)
     return next(filter(None, edits), None)
 
 

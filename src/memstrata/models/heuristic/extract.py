@@ -430,6 +430,7 @@ _NOW_AT_RE = re.compile(
     _I,
 )
 _PARTED = ("divorced", "separated", "single")
+_EX_SLOTS = ("ex-partner", "ex-spouse")
 
 
 def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
@@ -446,7 +447,9 @@ def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
     if len(left) == 1:
         who = "I work" if mine else f"{_as_said(left.pop())} works"
         return f"{who} at {now_at['where']}"
-    parted = any(f.slot == "marital status" and f.value in _PARTED for f in earlier)
+    parted = any(
+        f.slot == "marital status" and f.value in _PARTED or f.slot in _EX_SLOTS for f in earlier
+    )
     if mine and parted and now_at["how"].lower() == "with" and rules.is_name(now_at["where"]):
         return f"I'm dating {now_at['where']}"
     return text

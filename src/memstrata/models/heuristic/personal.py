@@ -213,6 +213,7 @@ FACETS: dict[str, Facet] = {
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", workplace_left),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
+    "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "promoted": Facet(
         C.WORK,
@@ -644,6 +645,10 @@ TABLE: tuple[Row, ...] = (
          ("I handed in my notice at Deloitte.", "employer", "left deloitte")), prefix="left "),
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
         (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
+    # "I was made redundant in March": the job is gone, whichever it was.
+    Row("job lost", r"(?:got|was|has\s+been|is|been|just\s+got)\s+(?P<value>laid\s+off"
+                    r"|made\s+redundant|let\s+go|fired|sacked)\b.*",
+        (("I was made redundant in March.", "employer", "made redundant"),)),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
     Row("retired", r"(?:just\s+|finally\s+)?(?P<value>retired)"
                    r"(?:\s+(?:in|last|this|at|from|after)\s+.+)?",
@@ -1682,6 +1687,13 @@ _NORMAL_FORMS = (
             _I,
         ),
         "was promoted to ",
+    ),
+    # "I've moved everything over to Obsidian" is a switch to it.
+    (
+        re.compile(
+            r"^(?:has\s+)?moved\s+(?:everything|it\s+all|all\s+my\s+\w+)\s+(?:over\s+)?to\b", _I
+        ),
+        "switched to",
     ),
     # "I've started going to a book club on Tuesdays" goes there now.
     (re.compile(rf"^(?:has\s+)?{_ADVERBS}(?:started|begun|began)\s+going\s+to\b", _I), "goes to"),

@@ -17,6 +17,7 @@ UNIQUE_RELATIONS = {
     "ex-wife": "ex-spouse",
     "ex-husband": "ex-spouse",
     "ex-partner": "ex-partner",
+    "ex": "ex-partner",
     "ex-girlfriend": "ex-partner",
     "ex-boyfriend": "ex-partner",
     "partner": "partner",
