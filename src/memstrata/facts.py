@@ -472,7 +472,9 @@ _DENIAL_OF_A_CLAIM_RE = re.compile(
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)|wrong)\b",
     re.IGNORECASE,
 )
-_PLAIN_NO_RE = re.compile(r"^\s*(?:no|nope|nah)\b(?!\s+(?:problem|worries|way)\b)", re.IGNORECASE)
+_PLAIN_NO_RE = re.compile(
+    r"^\s*(?:no|nope|nah)\b(?![\s,]+(?:problem|worries|way|thanks|thank)\b)", re.IGNORECASE
+)
 
 
 def opens_with_denial(user_text: str) -> bool:
