@@ -4719,6 +4719,61 @@ LATE_CONVERSATIONS = (
         ),
         group=True,
     ),
+    # Session 14's seventh held-out set (chat:10601-10602: tastes and health said in passing, a
+    # nurse in lowercase), run after the sixth was fixed: capture 0.57, precision 1.00 on its first
+    # run (after its expectations took two true facts it had not listed, a plan to cut caffeine and
+    # texts over calls, and the husband's job was filed under the user's spouse, as the benchmark
+    # files spouses).
+    Conversation(
+        "chat:10601",
+        (
+            said(
+                "Quick one: I can't stand coriander, it tastes like soap to me.",
+                fact("preference", "coriander"),
+            ),
+            said(
+                "I'm trying to cut down on caffeine because of my migraines.",
+                fact("health", "migraines"),
+                fact("plan", "caffeine"),
+            ),
+            said(
+                "I'm a huge Arsenal fan, season ticket holder since 2010.",
+                fact("preference", "arsenal"),
+            ),
+            said(
+                "I've been doing yoga three times a week since my back surgery.",
+                fact("skill", "yoga"),
+                fact("health", "back surgery"),
+            ),
+            nothing("Could you suggest a dinner that fits all that?"),
+            said(
+                "Oh, and I'm deaf in my left ear, so I prefer text over calls.",
+                fact("health", "deaf"),
+                fact("preference", "text"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:10602",
+        (
+            said(
+                "i'm a nurse in the NHS, 12 hour shifts, 3 kids under 10",
+                fact("work", "nurse"),
+                fact("work", "nhs"),
+                fact("relationship", "3 kids"),
+            ),
+            said(
+                "my husband works away a lot, he's an offshore engineer",
+                fact("work", "offshore engineer", "user's spouse"),
+            ),
+            said("we're in aberdeen", fact("location", "aberdeen")),
+            said(
+                "i really love true crime podcasts on the night shift",
+                fact("preference", "true crime"),
+            ),
+            nothing("any ideas for quick packed lunches?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

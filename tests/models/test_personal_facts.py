@@ -1166,3 +1166,32 @@ def test_whom_one_lives_with_is_one_list_before_the_place():
     found = keys(facts("I live with my wife and my sister works at Google."))
     assert ("user's sister", "employer", "google") in found
     assert not any(slot == "home" for _, slot, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "I'm trying to cut down on caffeine because of my migraines.",
+            ("user", "condition:migraines", "migraines"),
+        ),
+        (
+            "I've been doing yoga three times a week since my back surgery.",
+            ("user", "activity:yoga", "yoga"),
+        ),
+        (
+            "I've been doing yoga since my back surgery.",
+            ("user", "surgery:back surgery", "back surgery"),
+        ),
+        (
+            "Quick note: I hate coriander, it tastes like soap to me.",
+            ("user", "preference:coriander", "dislikes coriander"),
+        ),
+    ],
+)
+def test_health_and_tastes_said_in_passing(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+def test_a_condition_alone_in_a_sentence_that_states_nothing_else_is_not_taken():
+    assert keys(facts("Sorry I'm late because of my migraines.")) == []

@@ -83,6 +83,8 @@ _SPLIT_RE = re.compile(
     r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s)|[A-Z][\w'-]+\s+(?:is|was|has)\s)"
     # "My English is not perfect, Polish is my native language"
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s)"
+    # "I can't stand coriander, it tastes like soap to me": what it is like, said after
+    r"|,\s*(?=(?i:it|they)\s+(?:tastes?|smells?|looks?|sounds?|feels?)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s))",
 )
@@ -612,7 +614,8 @@ def _sentence_facts(side: _Side, sentence: str) -> list[ExtractedFact]:
     parts = _COLON_RE.split(stated, maxsplit=1)
     if len(parts) == 2 and len(parts[0].split()) > _LABEL_WORDS:
         return _sentence_facts(side, parts[0]) + _sentence_facts(side, parts[1])
-    sentence = stated
+    # "Quick note: I hate coriander": a short label before "I" says nothing; "Decision: we..." does
+    sentence = parts[1] if len(parts) == 2 and _I_LEAD_RE.match(parts[1]) else stated
     if _DENIAL_ONLY_RE.match(sentence.strip()):
         side.pending_correction = True  # "No." then the right statement
         return []

@@ -296,6 +296,7 @@ FACETS: dict[str, Facet] = {
     "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
     "subjects": Facet(C.WORK, "major", "{who} studies {value}.", said_as_is),
     "activity": Facet(C.SKILL, "activity:{key}", "{who} goes {value}.", phrase),
+    "practice": Facet(C.SKILL, "activity:{key}", "{who} does {value}.", phrase),
     "childless": Facet(C.RELATIONSHIP, "count:child", "{who} has {value}.", none_of),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
     "classes": Facet(C.SKILL, "learning:{key}", "{who} is taking {value} {noun}.", phrase),
@@ -1187,6 +1188,11 @@ TABLE: tuple[Row, ...] = (
                     r"|sailing|skating|jogging|golfing|bowling|rowing|paddleboarding))"
                     r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly)\b.*)?",
         (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
+    Row("practice", r"(?:does|do|is\s+doing)\s+(?P<value>yoga|pilates|crossfit|tai\s+chi|zumba"
+                    r"|karate|judo|taekwondo|jiu[\s-]?jitsu|kickboxing|spin|barre|parkrun|triathlons?)"
+                    r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly|since"
+                    r"|daily)\b.*)?",
+        (("I've been doing yoga three times a week.", "activity:yoga", "yoga"),)),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?:(?:a\s+lot|lots|loads|tons|way\s+too\s+much)"
                  r"\s+of\s+|too\s+much\s+)?(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
                  r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+?)"
@@ -2081,6 +2087,11 @@ _MENTION_RE = re.compile(
 )
 
 
+# "because of my migraines", "since my back surgery": the speaker's own, said in passing.
+_CONDITION_MENTION_RE = re.compile(
+    r"(?i:\b(?:because\s+of|due\s+to|with|since|after|from)\s+my\s+"
+    rf"(?P<what>{CONDITIONS}|(?P<surgery>(?:[\w-]+\s+)?(?:surgery|operation|replacement))))\b"
+)
 # "visiting my parents in Lagos": where family is visited is where they live.
 _KIN_IN_PLACE_RE = re.compile(
     r"(?i:\b(?:visit(?:ing|ed|s)?|see(?:ing|s)?|saw|stay(?:ing|ed)?\s+with|call(?:ing|ed)?"
@@ -2102,9 +2113,13 @@ _COUNT_MENTION_RE = re.compile(
 )
 
 
-def _mentions(clause: Clause, me: Who | None, *, opening: bool = False) -> list[Parsed]:
+def _mentions(
+    clause: Clause, me: Who | None, *, opening: bool = False, conditions: bool = True
+) -> list[Parsed]:
     """Relatives named in passing; `opening` takes one the clause starts with too, where
-    no reading of the clause's own names them."""
+    no reading of the clause's own names them. A condition said in passing ("because of my
+    migraines") is taken only beside a reading of the clause's own (`conditions`): alone,
+    the clause may be what a denial denies ("I can't run since my knee surgery")."""
     if me is None:
         return []
     found = [
@@ -2115,6 +2130,10 @@ def _mentions(clause: Clause, me: Who | None, *, opening: bool = False) -> list[
     ]
     said = [f"My {m['rel']} lives in {m['place']}" for m in _KIN_IN_PLACE_RE.finditer(clause.text)]
     said += [f"My office is in {m['place']}" for m in _OFFICE_IN_RE.finditer(clause.text)]
+    said += [
+        f"I {'had' if m['surgery'] else 'have'} {m['what']}"
+        for m in (_CONDITION_MENTION_RE.finditer(clause.text) if conditions else ())
+    ]
     for statement in said:
         if stated := _read(replace(clause, text=statement)):
             found += [stated, *stated.also]
@@ -2169,14 +2188,17 @@ def _read(clause: Clause, negated: bool = False, named: bool = False) -> Parsed 
     if _UNREAL_RE.search(_COMMENT_TAIL_RE.sub("", clause.text)):
         # "Our cat Pepper would hate that": who someone is holds whatever the mood.
         unreal = negated or named
-        return None if unreal else _joined(_mentions(clause, speaker(clause), opening=True))
+        mentions = _mentions(clause, speaker(clause), opening=True, conditions=False)
+        return None if unreal else _joined(mentions)
     for reading in _readings(clause, named):
         if reading.who is None:
             return _joined(list(reading.also))
         found = [*_predicate_facts(reading, clause, negated), *reading.also]
         if found:
             return _joined(found if negated else [*found, *_mentions(clause, speaker(clause))])
-    return None if negated or named else _joined(_mentions(clause, speaker(clause)))
+    return (
+        None if negated or named else _joined(_mentions(clause, speaker(clause), conditions=False))
+    )
 
 
 def _joined(facts: list[Parsed]) -> Parsed | None:
