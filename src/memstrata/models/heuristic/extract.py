@@ -315,17 +315,7 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         first = f"{person} is the {appositive['title']}"
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
     first_person = bool(_I_LEAD_RE.match(sentence))
-    # "Priya and I got engaged": the two are one subject, not two clauses.
-    together = _NAME_AND_I_RE.match(sentence)
-    held = together.end() if together else 0
-    pieces = _companions_kept(_SPLIT_RE.split(sentence[held:]))
-    pieces[0] = sentence[:held] + pieces[0]
-    if first_person or _MY_LEAD_RE.match(sentence):
-        pieces = [
-            part
-            for n, piece in enumerate(pieces)
-            for part in (_companions_kept(_AND_RE.split(piece)) if n % 2 == 0 else [piece])
-        ]
+    pieces = _pieces(sentence, first_person)
     out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if elided := _with_named_subject(side, out[-1], piece):
@@ -345,6 +335,22 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         else:
             out[-1] += separator + piece
     return out
+
+
+def _pieces(sentence: str, first_person: bool) -> list[str]:
+    """`sentence` cut where a clause may start, each cut followed by its separator."""
+    # "Priya and I got engaged": the two are one subject, not two clauses.
+    together = _NAME_AND_I_RE.match(sentence)
+    held = together.end() if together else 0
+    pieces = _companions_kept(_SPLIT_RE.split(sentence[held:]))
+    pieces[0] = sentence[:held] + pieces[0]
+    if not (first_person or _MY_LEAD_RE.match(sentence)):
+        return pieces
+    return [
+        part
+        for n, piece in enumerate(pieces)
+        for part in (_companions_kept(_AND_RE.split(piece)) if n % 2 == 0 else [piece])
+    ]
 
 
 # "I live with my wife and my two kids in Leeds": whom one lives with is one list.

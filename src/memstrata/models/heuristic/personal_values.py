@@ -749,9 +749,7 @@ def hobby_lately(raw: str, clause: Clause) -> Value | None:
     alone may be this afternoon's."""
     if not re.search(r"\b(?:been|again|lately|a\s+lot|these\s+days|loads)\b", clause.text, _I):
         return None
-    doing, _, rest = raw.strip().partition(" ")
-    verb = HOBBIES_DOING.get(doing.lower())
-    return hobby(f"{verb} {rest}", clause) if verb else None
+    return hobby(raw, clause)
 
 
 def manager_of(raw: str, clause: Clause) -> Value | None:
