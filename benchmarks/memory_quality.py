@@ -4774,6 +4774,73 @@ LATE_CONVERSATIONS = (
             nothing("any ideas for quick packed lunches?"),
         ),
     ),
+    # Session 14's eighth held-out set (chat:10701-10703: money, a trip, an old dog), run after the
+    # seventh was fixed: capture 0.47, precision 1.00 on its first run (after its expectations took
+    # two true facts it had not listed: the night shifts and the plan to buy).
+    Conversation(
+        "chat:10701",
+        (
+            said(
+                "I'm self-employed, I do bookkeeping for small businesses from home.",
+                fact("work", "self-employed"),
+                fact("work", "bookkeeping"),
+            ),
+            said(
+                "My partner Dev and I rent a two-bed in Leicester.",
+                fact("relationship", "dev"),
+                fact("location", "leicester"),
+            ),
+            said(
+                "We're saving for a mortgage, hoping to buy next spring.",
+                fact("plan", "mortgage"),
+                fact("plan", "buy"),
+            ),
+            said("I've got about 8k in a cash ISA.", fact("possession", "isa")),
+            nothing("Is a lifetime ISA worth it for us?"),
+            said(
+                "Dev's a civil servant, so his income is steady.",
+                fact("work", "civil servant", "dev"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:10702",
+        (
+            said(
+                "We're flying to Lisbon on the 3rd of May for our anniversary.",
+                fact("plan", "lisbon"),
+            ),
+            said(
+                "My wife Chloe doesn't like seafood, but I love it.",
+                fact("relationship", "chloe"),
+                fact("preference", "seafood"),
+            ),
+            said("I'm a pescatarian so I eat a lot of fish anyway.", fact("diet", "pescatarian")),
+            said(
+                "Chloe is afraid of flying, so it's a big deal for her.",
+                fact("health", "flying", "chloe"),
+            ),
+            nothing("What are the must-see spots in Alfama?"),
+        ),
+    ),
+    Conversation(
+        "chat:10703",
+        (
+            said(
+                "Our golden retriever Bailey is 11 and has arthritis now.",
+                fact("relationship", "bailey"),
+                fact("identity", "11", "bailey"),
+                fact("health", "arthritis", "bailey"),
+            ),
+            said("The vet put him on Metacam last week.", fact("health", "metacam", "bailey")),
+            said(
+                "I work nights at a care home, so I walk him at 7am.",
+                fact("work", "care home"),
+                fact("work", "night"),
+            ),
+            nothing("Are there any gentle exercises for old dogs?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -1195,3 +1195,20 @@ def test_health_and_tastes_said_in_passing(sentence, expected):
 
 def test_a_condition_alone_in_a_sentence_that_states_nothing_else_is_not_taken():
     assert keys(facts("Sorry I'm late because of my migraines.")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Our golden retriever Bailey is 11 and has arthritis now.",
+            ("bailey", "condition:arthritis", "arthritis"),
+        ),
+        ("My partner Dev and I rent a two-bed in Leicester.", ("user", "home", "leicester")),
+        ("Dev's a civil servant, so his income is steady.", ("dev", "job title", "civil servant")),
+        ("We're saving for a mortgage.", ("user", "plan:mortgage", "a mortgage")),
+        ("My wife Chloe is afraid of flying.", ("chloe", "fear:flying", "flying")),
+    ],
+)
+def test_a_household_s_people_pets_and_plans(sentence, expected):
+    assert expected in keys(facts(sentence))

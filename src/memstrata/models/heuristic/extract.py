@@ -93,7 +93,7 @@ _SPLIT_RE = re.compile(
 _AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
 _I_AM_RE = re.compile(r"^(?:i'm|im|i\s+am)\b", _I)
-_NAME_AND_I_RE = re.compile(r"^(?-i:[A-Z])[\w'-]+\s+and\s+i\s", _I)
+_NAME_AND_I_RE = re.compile(r"^(?:(?:my|our)\s+[\w-]+\s+)?(?-i:[A-Z])[\w'-]+\s+and\s+i\s", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|im|i've|ive)\b", _I)
 _MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
 _PAIR_RE = re.compile(
@@ -397,7 +397,10 @@ def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
     return None
 
 
-_NAMED_IS_RE = re.compile(r"^(?:(?:my|our)\s+[\w-]+\s+)?(?P<who>(?-i:[A-Z])[\w'-]+)\s+is\s", _I)
+_OWN_VERB_RE = re.compile(r"^(?:has|had|lives|works|speaks|plays|loves|takes|goes|gets)\b", _I)
+_NAMED_IS_RE = re.compile(
+    r"^(?:(?:my|our)\s+(?:[\w-]+\s+){1,2})?(?P<who>(?-i:[A-Z])[\w'-]+)\s+is\s", _I
+)
 
 
 def _with_named_subject(side: _Side, head: str, piece: str) -> str | None:
@@ -406,7 +409,8 @@ def _with_named_subject(side: _Side, head: str, piece: str) -> str | None:
     named = _NAMED_IS_RE.match(head)
     if named is None or not piece[:1].islower():
         return None
-    elided = f"{named['who']} is {piece}"
+    # "Bailey is 11 and has arthritis": a verb of its own needs no "is"
+    elided = f"{named['who']} {'' if _OWN_VERB_RE.match(piece) else 'is '}{piece}"
     found = _parse(side, elided)
     return elided if found is not None and found.subject != "user" else None
 

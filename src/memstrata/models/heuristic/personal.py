@@ -325,6 +325,7 @@ FACETS: dict[str, Facet] = {
     "plan": Facet(C.PLAN, "plan:{kind}", "{who} plans to {value}.", plan),
     "aspiration": Facet(C.PLAN, "plan:career", "{who} wants to be {a_value}.", title),
     "preparing": Facet(C.PLAN, "plan:{kind}", "{who} is preparing for {value}.", plan),
+    "saving for": Facet(C.PLAN, "plan:{kind}", "{who} is saving for {value}.", plan),
     "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
     "upcoming": Facet(C.PLAN, "plan:{kind}", "{who} is {value}.", plan),
@@ -460,8 +461,9 @@ TABLE: tuple[Row, ...] = (
          ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
     # A place held for a while is a stay, not a home: "renting a house in Tuscany for July".
     Row("home", r"(?:rents?|is\s+renting|owns?|shares?|is\s+sharing|has|got|found)"
-                r"\s+(?:a|an|this)\s+(?:(?:little|small|tiny|new|one-bed(?:room)?|two-bed(?:room)?)\s+)?(?:flat|house"
-                r"|apartment|place|studio|condo|room)(?:\s+together)?\s+in\s+(?P<value>(?:(?!\s+for\s).)+)",
+                r"\s+(?:a|an|this)\s+(?:(?:little|small|tiny|new)\s+)?(?:(?:one|two|three|\d)-bed(?:room)?"
+                r"(?:\s+(?:flat|house|apartment|place))?|flat|house|apartment|place|studio|condo|room)"
+                r"(?:\s+together)?\s+in\s+(?P<value>(?:(?!\s+for\s).)+)",
         (("I'm renting a studio in Brooklyn.", "home", "brooklyn"),
          ("We own a house in Leeds.", "home", "leeds"),
          ("I finally moved out, got a flat in Leith.", "home", "leith")), we=True),
@@ -1241,9 +1243,10 @@ TABLE: tuple[Row, ...] = (
     Row("plan", r"my\s+(?:goal|plan|dream|resolution|new\s+year'?s\s+resolution|big\s+goal)"
                 r"(?:\s+(?:for|this|next)\s+\w+(?:\s+\w+)?|\s+this\s+year)?\s+is\s+to\s+(?P<value>.+)",
         (("My goal is to learn to sail.", "plan:sail", "learn to sail"),)),
-    Row("preparing", r"is\s+(?:training|saving\s+up|saving|studying|preparing)\s+for\s+"
-                r"(?P<value>.+)",
-        (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),)),
+    Row("saving for", r"is\s+saving(?:\s+up)?\s+for\s+(?P<value>.+)",
+        (("We're saving for a mortgage.", "plan:mortgage", "a mortgage"),), we=True),
+    Row("preparing", r"is\s+(?:training|studying|preparing)\s+for\s+(?P<value>.+)",
+        (("I'm training for a half marathon.", "plan:marathon", "a half marathon"),), we=True),
     Row("considering", r"is\s+(?:thinking\s+(?:about|of)|considering|looking\s+into)\s+"
                        r"(?P<value>\w+ing\s+.+)",
         (("I'm thinking about getting a master's degree.", "plan:degree",
@@ -1526,12 +1529,12 @@ def _here_dropped(text: str) -> str:
 
 
 _FIRST_RE = re.compile(
-    r"^(?P<pro>i|we|(?:my\s+\w+|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
+    r"^(?P<pro>i|we|(?:my\s+\w+(?:\s+(?-i:[A-Z])\w+)?|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
     r"\s+(?P<rest>.+)$",
     _I,
 )
 _MY_REL_RE = re.compile(
-    r"^(?:my|our)\s+(?:(?P<which>older|younger|little|big|baby|twin|new|current|eldest|oldest"
+    rf"^(?:my|our)\s+(?:(?-i:[a-z])[\w-]*\s+(?=(?:{PET_RE})\b))?(?:(?P<which>older|younger|little|big|baby|twin|new|current|eldest|oldest"
     rf"|late|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?!\s+(?:{EVENTS})\b)(?P<tail>(?:'s\b|,|\s).*)?$",
     _I,
 )
@@ -1968,6 +1971,7 @@ _ABOUT_OTHERS = frozenset(
         "speaks",
         "age",
         "loss",
+        "fear",
     }
 )
 

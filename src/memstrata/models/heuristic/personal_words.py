@@ -207,7 +207,7 @@ JOB_HEADS = wordset(
     archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
     cinematographer composer sommelier brewer winemaker rancher zookeeper groomer
     seamstress dressmaker porter sailor vicar marine airman gp radiographer
-    anaesthetist anesthetist radiologist psychiatrist paediatrician pediatrician dj"""
+    anaesthetist anesthetist radiologist psychiatrist paediatrician pediatrician dj servant"""
 )
 # Heads written as one word with what they work on or in: "schoolteacher", "bookkeeper",
 # "locksmith", "cardiologist". The stem is three letters or more, so "coworker" is none.
