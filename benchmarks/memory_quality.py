@@ -2600,6 +2600,7 @@ LATE_CONVERSATIONS = (
                 "My daughter Camille is studying law in Paris.",
                 fact("relationship", "camille"),
                 fact("work", "law", subject="camille"),
+                fact("location", "paris", subject="camille"),  # listed in session 14, read since
             ),
             said("I'm diabetic, type 2.", fact("health", "diabet")),
             said("I prefer answers in French when possible.", fact("preference", "french")),
@@ -3295,6 +3296,7 @@ LATE_CONVERSATIONS = (
                 "My son Arjun is studying engineering in Chennai.",
                 fact("relationship", "arjun"),
                 fact("work", "engineering", subject="arjun"),
+                fact("location", "chennai", subject="arjun"),  # listed in session 14, read since
             ),
             said(
                 "I speak Malayalam, Hindi and Arabic.",
@@ -4839,6 +4841,60 @@ LATE_CONVERSATIONS = (
                 fact("work", "night"),
             ),
             nothing("Are there any gentle exercises for old dogs?"),
+        ),
+    ),
+    # Session 14's ninth held-out set (chat:10801-10802: an introduction in labels, a medical
+    # student), run after the eighth was fixed: capture 0.79, precision 1.00 on its first run
+    # (after "Please keep answers short", first listed as stating nothing, was listed as the
+    # preference it is).
+    Conversation(
+        "chat:10801",
+        (
+            said(
+                "About me: 45, software architect, based in Toronto, two teenagers.",
+                fact("identity", "45"),
+                fact("work", "software architect"),
+                fact("location", "toronto"),
+                fact("relationship", "two"),
+            ),
+            said(
+                "Married to Ana, she's a dentist.",
+                fact("relationship", "ana"),
+                fact("work", "dentist", "ana"),
+            ),
+            said(
+                "Allergies: penicillin and latex.",
+                fact("diet", "penicillin"),
+                fact("diet", "latex"),
+            ),
+            said(
+                "Please keep answers short.", fact("preference", "short")
+            ),  # listed after its first run
+            said("Update: we moved to Ottawa in August.", change("location", "ottawa", "toronto")),
+            said(
+                "Also I'm a principal architect now.",
+                change("work", "principal architect", "software architect"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:10802",
+        (
+            said(
+                "Hey! I'm Olu, I'm a final-year medical student in Lagos.",
+                fact("identity", "olu"),
+                fact("work", "medical student"),
+                fact("location", "lagos"),
+            ),
+            said("I want to specialise in paediatrics.", fact("plan", "paediatrics")),
+            said(
+                "My twin brother Tobi is studying law in London.",
+                fact("relationship", "tobi"),
+                fact("work", "law", "tobi"),
+                fact("location", "london", "tobi"),
+            ),
+            said("Exams start on June 2, so I'm stressed.", fact("important_date", "june 2")),
+            nothing("How should I plan my revision?"),
         ),
     ),
 )

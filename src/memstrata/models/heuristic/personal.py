@@ -954,7 +954,7 @@ TABLE: tuple[Row, ...] = (
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
     Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}){_BOUND})(?:\s+is|'s"
-                 r"|\s+will\s+be)\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
+                 r"|\s+will\s+be|\s+(?:starts?|begins?|are))\s+(?:on\s+|scheduled\s+for\s+|set\s+for\s+|planned\s+for\s+)?(?P<value>.+)",
         (("My thesis defence is on March 14.", "event:defence", "march 14"),
          ("My flight to Rome is on the 12th.", "event:flight", "november 12")), we=True),
     Row("event month", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}){_BOUND})(?:\s+is|'s"
@@ -1139,7 +1139,8 @@ TABLE: tuple[Row, ...] = (
          ("I started taking pottery classes.", "learning:pottery", "pottery"))),
     # After "learning": "I'm studying Japanese" learns a language; "studying law" is a field.
     Row("studies", r"is\s+studying\s+(?!(?:for|to|in|with|at|hard|late|all|a\s+lot|abroad"
-                   r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
+                   r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+at\s+[^,]+?)?"
+                   r"(?:\s+in\s+(?P<home>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?))?",
         (("I'm studying law in Paris.", "major", "law"),)),
     Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
@@ -1478,6 +1479,16 @@ _SOMEONE_NAMED_RE = re.compile(
     r"\s+name(?:'s|\s+is)\s+(?=(?-i:[A-Z]))",
     _I,
 )
+# "Allergies: penicillin and latex": a list under a label says what the speaker is or has.
+_LABELLED_RE = re.compile(r"^(?P<label>allergies|allergic\s+to|languages|diet)\s*:\s+", _I)
+_LABELS = {"allergies": "I'm allergic to ", "languages": "I speak ", "diet": "I'm "}
+
+
+def _labelled(found: re.Match[str]) -> str:
+    label = re.sub(r"\s+", " ", found["label"].lower())
+    return _LABELS.get(label, "I'm allergic to ")
+
+
 _BARE_FORMS = (
     (_GOT_ENGAGED_RE, lambda found: f"I got {found['how'].lower()} to {found['name']}"),
     (_SOMEONE_NAMED_RE, lambda found: f"{found['verb']} "),
@@ -1557,7 +1568,7 @@ _THE_MINE_RE = re.compile(
     rf"^the\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{EVENTS})\s+(?:{_RESCHEDULED}|is|will\s+be)\s"
     rf"|(?:new|current)\s+(?:{RELATION_RE})\s+is\s)"
     # chat drops even the "the": "Flight got pushed", "Exam's been moved"
-    rf"|^(?=(?:{EVENTS})(?:'s\s+been|\s+{_RESCHEDULED})[\s,])",
+    rf"|^(?=(?:{EVENTS})(?:'s\s+been|\s+{_RESCHEDULED}|\s+(?:starts?|begins?)\s+on)[\s,])",
     _I,
 )
 _NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
@@ -1626,7 +1637,7 @@ def _relative(
 
 
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
-    text = _LEAD_IN_RE.sub("", clause.text.strip())
+    text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, clause.text.strip(), count=1))
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
     text = _here_dropped(text)
@@ -1779,6 +1790,8 @@ def _render(template: str, who: Who, shown: str, noun: str) -> str:
         a_value=f"{article}{shown}",
         noun=noun,
     )
+    if re.search(r"[^siu]s$", noun):  # "The user's exams are on June 2"
+        text = re.sub(rf"\b({re.escape(noun)}) is\b", r"\1 are", text, count=1)
     if _PLURAL_WHO_RE.search(who.shown):
         text = _VERB_AFTER_RE.sub(lambda m: f"{m[1]} {_PLURAL_VERBS[m[2]]}", text, count=1)
     return _sentence(text)
@@ -1874,7 +1887,8 @@ def _build(
         slot,
         (row.prefix if facet_name == row.facet else "") + value.key,
         text,
-        person=who.shown if who.named else None,
+        # "married to Ana": Ana is whom a later "she" means
+        person=who.shown if who.named else value.shown if facet_name == "relation" else None,
         rebuild=rebuild,
         denied_text=_no_longer(text),
     )
@@ -2157,7 +2171,7 @@ _SPEAKER_CUE_RE = re.compile(
 
 
 def _speaker_cued(text: str) -> bool:
-    if _SPEAKER_CUE_RE.search(text):
+    if _SPEAKER_CUE_RE.search(text) or _LABELLED_RE.match(text.strip()):
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
     cues = (
