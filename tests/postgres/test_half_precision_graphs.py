@@ -10,9 +10,11 @@ import numpy as np
 import psycopg
 import pytest
 
+from memstrata.errors import StoreError
 from memstrata.store.base import ItemFilter
 from memstrata.store.postgres import PostgresStore
 from memstrata.store.postgres import store as postgres_store
+from tests.postgres.server import PASSWORD, EmbeddedPostgres
 from tests.postgres.test_stream_vectors import DIM, FEW, add_records, add_turns, analyze
 
 KINDS = ("turn", "fact", "summary", "record")
@@ -137,6 +139,26 @@ def test_a_new_dimension_gets_half_precision_graphs(store: PostgresStore, url: s
     store.put_vectors("default", "wide", "wider", [("turn", turn.id, vector.tobytes(), 3 * DIM)])
     assert {f"vectors_half_{3 * DIM}_{kind}" for kind in KINDS} <= graphs(url)
     assert not {name for name in graphs(url) if name.startswith("vectors_hnsw")}
+
+
+def test_a_pgvector_without_half_precision_vectors_is_refused_clearly(
+    postgres_server: EmbeddedPostgres, url: str
+) -> None:
+    """pgvector before 0.7 has no halfvec: the migration is not tried, and the error says
+    what to upgrade. (The catalog is made to say 0.6.2, as a database of that time says.)"""
+    database = url.rsplit("/", 1)[1]
+    postgres_server.psql(
+        "DELETE FROM schema_migrations WHERE name = '0007_half_precision_graphs';"
+        " UPDATE pg_extension SET extversion = '0.6.2' WHERE extname = 'vector'",
+        database,
+    )
+    with pytest.raises(
+        StoreError, match=r"pgvector 0\.6\.2; memstrata needs 0\.7 or newer"
+    ) as failed:
+        PostgresStore(url)
+    assert "ALTER EXTENSION vector UPDATE" in str(failed.value)
+    assert PASSWORD not in str(failed.value)
+    assert postgres_server.psql("SELECT count(*) FROM schema_migrations", database).strip() == "6"
 
 
 def _where(*streams: str) -> ItemFilter:

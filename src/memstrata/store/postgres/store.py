@@ -339,6 +339,13 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             pending = [(name, sql) for name, sql in MIGRATIONS if name not in applied]
             if pending and not _has_pgvector(conn):
                 raise StoreError(f"{INSTALL_PGVECTOR} ({self.shown_url})")
+            if pending and (version := _old_pgvector(conn)):
+                raise StoreError(
+                    f"{self.shown_url} has pgvector {version}; memstrata needs"
+                    f" {'.'.join(map(str, _PGVECTOR_SINCE))} or newer (half-precision"
+                    " vectors): upgrade the server's pgvector package, then run"
+                    " ALTER EXTENSION vector UPDATE in the database"
+                )
             for name, sql in pending:
                 conn.execute(sql)
                 conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)", (name, utcnow()))
@@ -1793,6 +1800,23 @@ def _stream_state(tenant: str, stream: str, row: Row | None) -> StreamState:
 def _has_pgvector(conn: psycopg.Connection[Any]) -> bool:
     row = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
     return row is not None
+
+
+_PGVECTOR_SINCE = (0, 7)
+"""The first pgvector with half-precision vectors (halfvec), which the graphs hold."""
+
+
+def _old_pgvector(conn: psycopg.Connection[Any]) -> str | None:
+    """The pgvector version the database has (or would get), where it is too old."""
+    row = conn.execute(
+        "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'vector'),"
+        " (SELECT default_version FROM pg_available_extensions WHERE name = 'vector'))"
+    ).fetchone()
+    version = str(row[0]) if row and row[0] else ""
+    numbers = re.match(r"(\d+)\.(\d+)", version)
+    if numbers is None or tuple(map(int, numbers.groups())) >= _PGVECTOR_SINCE:
+        return None
+    return version
 
 
 def _speaking(speaker: str | None, text: str) -> str:
