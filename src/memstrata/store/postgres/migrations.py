@@ -38,7 +38,8 @@ def create_graph(dim: int | str, kind: str) -> str:
     a PL/pgSQL expression's text, as the 0007 migration writes it): over the vectors made
     half-precision floats, which halves the pages a walk reads and the work of each
     distance. The graph only chooses the candidates: the store ranks them by their full
-    float32 vectors, which the table keeps."""
+    float32 vectors, which the table keeps. Embedders return unit-length rows, well
+    within half precision's range (it keeps about three significant digits)."""
     return (
         f"CREATE INDEX IF NOT EXISTS {graph_index(dim, kind)} ON vectors"
         f" USING hnsw ((embedding::halfvec({dim})) halfvec_cosine_ops)"
