@@ -1,7 +1,7 @@
 """recall@50 of the approximate vector index against an exact scan, on realistic vectors.
 
     python benchmarks/vector_recall.py [--items 100000] [--queries 200] [--dir DIR]
-        [--embedder minilm|hashing]
+        [--embedder minilm|hashing] [--postgres URL [--breadths 40 60 100]]
 
 Generates varied chat lines (people, projects, actions, objects, times, numbers; no
 shared data), embeds them with the default MiniLM embedder (kept in --dir, as it takes a
@@ -11,6 +11,11 @@ questions. Prints build CPU seconds, file size, recall@50 and milliseconds per s
 a few settings of the graph (scalar kind, connectivity, expansion at add and at search;
 the candidates are rescored by their exact vectors). Hashing vectors are close to random,
 the hardest case for any graph; MiniLM vectors of real text cluster, as users' do.
+
+--postgres measures pgvector's HNSW graph instead, in a scratch database made on that
+server (and dropped): built over the float32 vectors and over half-precision ones (the
+graph the PostgreSQL store builds since its migration 0007), each searched at every
+--breadths value of hnsw.ef_search, as the store searches it.
 """
 
 import argparse
@@ -21,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 from rich.console import Console
@@ -266,6 +272,99 @@ def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple]) -> lis
     return rows
 
 
+def measure_postgres(
+    url: str, matrix: np.ndarray, asked: np.ndarray, breadths: list[int]
+) -> list[tuple]:
+    """One row per graph (over float32 or half-precision vectors) and ef_search: build
+    seconds (the server's), index MB, recall@50 against an exact scan, the worst query's,
+    milliseconds per search."""
+    import psycopg
+    from pgvector.psycopg import register_vector
+
+    name = f"memstrata_recall_{os.getpid()}"
+    database = urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+    dim = matrix.shape[1]
+    exact_top = [set(np.argsort(-(matrix @ q))[:50].tolist()) for q in asked]
+    rows = []
+    with psycopg.connect(url, autocommit=True) as server:
+        server.execute(f'CREATE DATABASE "{name}"')
+    try:
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            register_vector(conn)
+            conn.execute(f"CREATE TABLE items (id INTEGER PRIMARY KEY, embedding vector({dim}))")
+            with conn.cursor().copy("COPY items FROM STDIN WITH (FORMAT BINARY)") as copy:
+                copy.set_types(["int4", "vector"])
+                for n, vector in enumerate(matrix):
+                    copy.write_row((n, vector))
+            conn.execute(
+                "SET maintenance_work_mem = '1GB'; SET hnsw.iterative_scan = relaxed_order"
+            )
+            for graph in ("vector", "halfvec"):
+                started = time.perf_counter()
+                conn.execute(
+                    f"CREATE INDEX graph ON items USING hnsw"
+                    f" ((embedding::{graph}({dim})) {graph}_cosine_ops)"
+                )
+                build = time.perf_counter() - started
+                size = conn.execute("SELECT pg_relation_size('graph')").fetchone()[0] / 2**20
+                search = (
+                    f"SELECT id FROM items ORDER BY"
+                    f" (embedding::{graph}({dim})) <=> %s::{graph}({dim}) LIMIT 50"
+                )
+                for breadth in breadths:
+                    conn.execute(f"SET hnsw.ef_search = {breadth}")
+                    found, spent = [], []
+                    for vector, truth in zip(asked, exact_top, strict=True):
+                        started = time.perf_counter()
+                        got = {row[0] for row in conn.execute(search, (vector,))}
+                        spent.append((time.perf_counter() - started) * 1000)
+                        found.append(len(truth & got) / 50)
+                    rows.append(
+                        (
+                            graph,
+                            breadth,
+                            build,
+                            size,
+                            statistics.mean(found),
+                            min(found),
+                            statistics.median(spent),
+                        )
+                    )
+                conn.execute("DROP INDEX graph")
+    finally:
+        with psycopg.connect(url, autocommit=True) as server:
+            server.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return rows
+
+
+def postgres_table(args: argparse.Namespace, matrix: np.ndarray, asked: np.ndarray) -> Table:
+    table = Table(
+        "graph over",
+        "ef_search",
+        "build s",
+        "index MB",
+        "recall@50",
+        "worst query",
+        "ms per search",
+        title=f"pgvector HNSW, {args.embedder} vectors of {args.items:,} generated chat lines,"
+        f" {args.queries} questions; load {' '.join(f'{n:.1f}' for n in os.getloadavg())}",
+    )
+    for graph, breadth, build, size, mean, worst, ms in measure_postgres(
+        args.postgres, matrix, asked, args.breadths
+    ):
+        table.add_row(
+            graph,
+            str(breadth),
+            f"{build:.0f}",
+            f"{size:.0f}",
+            f"{mean:.3f}",
+            f"{worst:.2f}",
+            f"{ms:.2f}",
+        )
+    return table
+
+
 _START = __import__("datetime").datetime(2024, 1, 1, tzinfo=__import__("datetime").UTC)
 
 
@@ -282,10 +381,17 @@ def main() -> None:
         help="scalar:connectivity:expansion_add:expansion_search, where scalar is the\
  graph's vector precision (f32, f16, i8); candidates are rescored by exact vectors",
     )
+    parser.add_argument("--postgres", help="measure pgvector's graph on this server instead")
+    parser.add_argument(
+        "--breadths", type=int, nargs="+", default=[40, 60, 100], help="hnsw.ef_search values"
+    )
     parser.add_argument("--embed-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     matrix, asked = embedded(args.dir, args.items, args.queries, args.embedder)
     if args.embed_only:
+        return
+    if args.postgres:
+        Console(width=160).print(postgres_table(args, matrix, asked))
         return
     settings = [
         (scalar, *(int(x) for x in rest))

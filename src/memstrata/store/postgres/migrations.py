@@ -113,6 +113,34 @@ def _words_as_sqlite_reads_them() -> str:
     """
 
 
+def graph_index(dim: int | str, kind: str) -> str:
+    """The name of the HNSW graph of `kind`'s vectors of dimension `dim`."""
+    return f"vectors_half_{dim}_{kind}"
+
+
+def create_graph(dim: int | str, kind: str) -> str:
+    """CREATE INDEX of the HNSW graph of `kind`'s vectors of dimension `dim` (either may be
+    a PL/pgSQL expression's text, as the 0007 migration writes it): over the vectors made
+    half-precision floats, which halves the pages a walk reads and the work of each
+    distance. The graph only chooses the candidates: the store ranks them by their full
+    float32 vectors, which the table keeps. Embedders return unit-length rows, well
+    within half precision's range (it keeps about three significant digits)."""
+    return (
+        f"CREATE INDEX IF NOT EXISTS {graph_index(dim, kind)} ON vectors"
+        f" USING hnsw ((embedding::halfvec({dim})) halfvec_cosine_ops)"
+        f" WHERE dim = {dim} AND kind = '{kind}'"
+    )
+
+
+GRAPH_MEMORY = (
+    "SELECT set_config('maintenance_work_mem', greatest("
+    "pg_size_bytes(current_setting('maintenance_work_mem')) / 1024, 512 * 1024)::text || 'kB',"
+    " true)"
+)
+"""A graph that fits in memory is built many times faster: at least 512 MB, more where the
+server's administrator gave more (for the transaction only)."""
+
+
 _TENANT_TABLES = (
     "streams",
     "turns",
@@ -475,6 +503,38 @@ MIGRATIONS: list[tuple[str, str]] = [
             f" SELECT gin_clean_pending_list('{index}'::regclass);"
             for index in ("turns_search", "facts_search", "summaries_search", "records_search")
         ),
+    ),
+    (
+        "0007_half_precision_graphs",
+        # The float32 graphs (vectors_hnsw_<dim>_<kind>, or an older vectors_hnsw_<dim> of
+        # every kind) give way to half-precision ones of each dimension they served: at a
+        # million items the turn graph was 1 GB, more than the server's shared buffers,
+        # and a context's four walks read hundreds of its pages from the OS. Building
+        # them takes minutes at a million vectors, once, under the migration lock.
+        f"""
+        {GRAPH_MEMORY};
+        DO $$
+        DECLARE
+            dim text;
+            kind text;
+            old text;
+        BEGIN
+            FOR dim IN SELECT DISTINCT substring(indexname FROM '^vectors_hnsw_([0-9]+)')
+                FROM pg_indexes WHERE tablename = 'vectors' AND indexname ~ '^vectors_hnsw_[0-9]'
+            LOOP
+                FOREACH kind IN ARRAY ARRAY['turn', 'fact', 'summary', 'record'] LOOP
+                    EXECUTE format(
+                        '{create_graph("%s", "%s").replace("'", "''")}',
+                        dim, kind, dim, dim, kind);
+                END LOOP;
+            END LOOP;
+            FOR old IN SELECT indexname FROM pg_indexes
+                WHERE tablename = 'vectors' AND indexname ~ '^vectors_hnsw_[0-9]'
+            LOOP
+                EXECUTE format('DROP INDEX %I', old);
+            END LOOP;
+        END $$;
+        """,
     ),
     ("0008_words_as_sqlite_reads_them", _words_as_sqlite_reads_them()),
 ]

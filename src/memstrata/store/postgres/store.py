@@ -62,7 +62,15 @@ from memstrata.store.postgres.connection import (
 )
 from memstrata.store.postgres.entities import EntityTables
 from memstrata.store.postgres.erasure import ErasureTables
-from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG, TURN_WORDS, WORDS
+from memstrata.store.postgres.migrations import (
+    GRAPH_MEMORY,
+    MIGRATIONS,
+    TURN_CONFIG,
+    TURN_WORDS,
+    WORDS,
+    create_graph,
+    graph_index,
+)
 from memstrata.store.postgres.routing import RoutingTables
 from memstrata.store.postgres.team import PROFILE_NAMES, TeamTables
 from memstrata.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
@@ -339,6 +347,13 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             pending = [(name, sql) for name, sql in MIGRATIONS if name not in applied]
             if pending and not _has_pgvector(conn):
                 raise StoreError(f"{INSTALL_PGVECTOR} ({self.shown_url})")
+            if pending and (version := _old_pgvector(conn)):
+                raise StoreError(
+                    f"{self.shown_url} has pgvector {version}; memstrata needs"
+                    f" {'.'.join(map(str, _PGVECTOR_SINCE))} or newer (half-precision"
+                    " vectors): upgrade the server's pgvector package, then run"
+                    " ALTER EXTENSION vector UPDATE in the database"
+                )
             for name, sql in pending:
                 conn.execute(sql)
                 conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)", (name, utcnow()))
@@ -754,25 +769,17 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             self._index_dimension(int(row["dim"]))
 
     def _index_dimension(self, dim: int) -> None:
-        """HNSW indexes (cosine) over the vectors of one dimension, one per kind: pgvector
-        indexes only vectors of a fixed size, and a search of one kind in a graph of all
-        would walk past the others' vectors (records, a sixth of them, took 65 ms at 100k
-        items in a shared graph). An older database's graph of all kinds is dropped."""
+        """HNSW indexes (cosine, over half-precision copies of the vectors) of one
+        dimension, one per kind: pgvector indexes only vectors of a fixed size, and a
+        search of one kind in a graph of all would walk past the others' vectors (records,
+        a sixth of them, took 65 ms at 100k items in a shared graph). An older database's
+        float32 graphs are dropped."""
         with self.transaction():
             self._exec("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK + 1,))
-            # A graph that fits in memory is built many times faster: at least 512 MB,
-            # more where the server's administrator gave more.
-            self._exec(
-                "SELECT set_config('maintenance_work_mem', greatest("
-                "pg_size_bytes(current_setting('maintenance_work_mem')) / 1024,"
-                " 512 * 1024)::text || 'kB', true)"
-            )
+            self._exec(GRAPH_MEMORY)
             for kind in _KINDS:
-                self._exec(
-                    f"CREATE INDEX IF NOT EXISTS vectors_hnsw_{dim}_{kind} ON vectors"
-                    f" USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
-                    f" WHERE dim = {dim} AND kind = '{kind}'"
-                )
+                self._exec(create_graph(dim, kind))
+                self._exec(f"DROP INDEX IF EXISTS vectors_hnsw_{dim}_{kind}")
             self._exec(f"DROP INDEX IF EXISTS vectors_hnsw_{dim}")
         self._vector_dims.add(dim)
 
@@ -1828,6 +1835,23 @@ def _has_pgvector(conn: psycopg.Connection[Any]) -> bool:
     return row is not None
 
 
+_PGVECTOR_SINCE = (0, 7)
+"""The first pgvector with half-precision vectors (halfvec), which the graphs hold."""
+
+
+def _old_pgvector(conn: psycopg.Connection[Any]) -> str | None:
+    """The pgvector version the database has (or would get), where it is too old."""
+    row = conn.execute(
+        "SELECT coalesce((SELECT extversion FROM pg_extension WHERE extname = 'vector'),"
+        " (SELECT default_version FROM pg_available_extensions WHERE name = 'vector'))"
+    ).fetchone()
+    version = str(row[0]) if row and row[0] else ""
+    numbers = re.match(r"(\d+)\.(\d+)", version)
+    if numbers is None or tuple(map(int, numbers.groups())) >= _PGVECTOR_SINCE:
+        return None
+    return version
+
+
 def _speaking(speaker: str | None, text: str) -> str:
     return f"{speaker}: {text}" if speaker else text
 
@@ -2127,13 +2151,16 @@ def _nearest_sql(
         return f"SELECT *, NULL::bigint AS streamed FROM ({everything}) exact", params
     small = (
         f"coalesce((SELECT reltuples FROM pg_class WHERE oid"
-        f" = to_regclass('vectors_hnsw_{dim}_{kind}')), 0) < {_EXACT_BELOW}"
+        f" = to_regclass('{graph_index(dim, kind)}')), 0) < {_EXACT_BELOW}"
     )
+    # The graph walks half-precision vectors, nearest first by their distance; the
+    # candidates it finds carry their float32 distance, by which the caller ranks them.
     graph = (
         f"SELECT v.item_id, {distance} FROM {vectors} AND {passes.format('v')}"
-        f" AND NOT {small} AND NOT {{few}} ORDER BY distance LIMIT %s"
+        f" AND NOT {small} AND NOT {{few}}"
+        f" ORDER BY (v.embedding::halfvec({dim})) <=> %s::halfvec({dim}) LIMIT %s"
     )
-    graph_params = [vector, tenant, *where_params, limit]
+    graph_params = [vector, tenant, *where_params, vector, limit]
     everything, everything_params = scan()
     branches = f"({graph}) UNION ALL (SELECT * FROM ({everything}) exact WHERE {small}"
     if where.streams is None:
