@@ -10,6 +10,7 @@ import pytest
 
 from memstrata import Memory, load_settings
 from memstrata.models.base import ExtractedFact
+from memstrata.store import Store, open_store
 from tests.scripted_model import ScriptedModel
 
 if TYPE_CHECKING:  # the server comes from the postgres test extra, imported on first use
@@ -110,6 +111,27 @@ def backend_db(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], s
         paths = iter(range(1_000_000))
         return lambda: tmp_path / f"backend-{next(paths)}.db"
     return request.getfixturevalue("fresh_postgres")
+
+
+@pytest.fixture
+def stores(backend_db: Callable[[], str | Path]) -> Iterator[Callable[[], Store]]:
+    """Opens stores on one fresh database of the backend: two of them are two processes'
+    views of it."""
+    location = backend_db()
+    opened: list[Store] = []
+
+    def open_one() -> Store:
+        opened.append(open_store(location, durability="normal"))
+        return opened[-1]
+
+    yield open_one
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(stores: Callable[[], Store]) -> Store:
+    return stores()
 
 
 @pytest.fixture

@@ -5,39 +5,18 @@ tokenizers read them, equal scores and equal vectors come in order of id, and a 
 depends on what the store holds, not on when or how often it was asked before."""
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from memstrata.store import Store, open_store
+from memstrata.store import Store
 from memstrata.store.base import ItemFilter, NewFact, NewTurn
 from memstrata.types import FactCategory, SourceRef
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 EVERYTHING = ItemFilter(tenant="t1")
-
-
-@pytest.fixture
-def stores(backend_db: Callable[[], str | Path]) -> Iterator[Callable[[], Store]]:
-    """Opens stores on one fresh database of the backend."""
-    location = backend_db()
-    opened: list[Store] = []
-
-    def open_one() -> Store:
-        opened.append(open_store(location, durability="normal"))
-        return opened[-1]
-
-    yield open_one
-    for store in opened:
-        store.close()
-
-
-@pytest.fixture
-def store(stores: Callable[[], Store]) -> Store:
-    return stores()
 
 
 def _facts(store: Store, texts: list[str]) -> list[int]:

@@ -3,7 +3,7 @@ PostgreSQL database (embedded, with pgvector). Each test opens its stores throug
 `open_store`, as every face does."""
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,7 +12,7 @@ import pytest
 
 from memstrata import Memory, load_settings
 from memstrata.errors import NotFound
-from memstrata.store import Store, open_store
+from memstrata.store import Store
 from memstrata.store.base import (
     ItemFilter,
     NewFact,
@@ -33,27 +33,6 @@ from memstrata.types import (
 )
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def stores(backend_db: Callable[[], str | Path]) -> Iterator[Callable[[], Store]]:
-    """Opens stores on one fresh database of the backend: two of them are two processes'
-    views of it."""
-    location = backend_db()
-    opened: list[Store] = []
-
-    def open_one() -> Store:
-        opened.append(open_store(location, durability="normal"))
-        return opened[-1]
-
-    yield open_one
-    for store in opened:
-        store.close()
-
-
-@pytest.fixture
-def store(stores: Callable[[], Store]) -> Store:
-    return stores()
 
 
 def _turn(store: Store, stream: str, user: str, *, minutes: int = 0, **extra) -> int:

@@ -1485,8 +1485,8 @@ _LABELS = {"allergies": "I'm allergic to ", "languages": "I speak ", "diet": "I'
 
 
 def _labelled(found: re.Match[str]) -> str:
-    label = re.sub(r"\s+", " ", found["label"].lower())
-    return _LABELS.get(label, "I'm allergic to ")
+    label = found["label"].lower()
+    return _LABELS.get(label, "I'm allergic to ")  # "Allergic to: ..."
 
 
 _BARE_FORMS = (
@@ -1540,12 +1540,14 @@ def _here_dropped(text: str) -> str:
 
 
 _FIRST_RE = re.compile(
-    r"^(?P<pro>i|we|(?:my\s+\w+(?:\s+(?-i:[A-Z])\w+)?|[A-Z]\w+)\s+and\s+i|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))"
-    r"\s+(?P<rest>.+)$",
+    r"^(?P<pro>i|we|(?:my\s+\w+(?:\s+(?-i:[A-Z])\w+)?|[A-Z]\w+)\s+and\s+i"
+    r"|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))\s+(?P<rest>.+)$",
     _I,
 )
 _MY_REL_RE = re.compile(
-    rf"^(?:my|our)\s+(?:(?-i:[a-z])[\w-]*\s+(?=(?:{PET_RE})\b))?(?:(?P<which>older|younger|little|big|baby|twin|new|current|eldest|oldest"
+    # "our golden retriever Bailey": a word before a breed names the breed
+    rf"^(?:my|our)\s+(?:(?-i:[a-z])[\w-]*\s+(?=(?:{PET_RE})\b))?"
+    r"(?:(?P<which>older|younger|little|big|baby|twin|new|current|eldest|oldest"
     rf"|late|youngest|elder)\s+)?(?P<rel>{RELATION_RE})(?!\s+(?:{EVENTS})\b)(?P<tail>(?:'s\b|,|\s).*)?$",
     _I,
 )
