@@ -2189,6 +2189,78 @@ DIALOGUES = (
         "ramen",
         "sushi",
     ),
+    # Session 14's held-out set AC, run after AB was fixed: 0.50 on its first run (assistant
+    # claims 0.67 of 3, user's own 0.43 of 7).
+    dialogue(
+        "user's own",
+        ("I'm on the keto diet.", "Ok."),
+        ("Keto didn't work for me, I'm doing Mediterranean now.", "Good choice."),
+        "mediterranean",
+        "keto",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Sarah.", "Ok."),
+        ("New manager as of Monday - Raj.", "Ok."),
+        "raj",
+        "sarah",
+    ),
+    dialogue(
+        "user's own",
+        ("I have 2 kids.", "Nice."),
+        ("Make that 3, the twins arrived!", "Congrats!"),
+        "3",
+        "2 kids",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Ford Focus.", "Ok."),
+        ("Sold the Focus, got an e-bike instead.", "Green!"),
+        "e-bike",
+        "ford focus",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning French.", "Bien."),
+        ("I dropped French for Italian.", "Ok."),
+        "italian",
+        "learning french",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where's my sister living?", "Your sister lives in Madrid."),
+        ("She moved to Valencia last year.", "Ok."),
+        "valencia",
+        "madrid",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a barista."),
+        ("I'm a shift supervisor now.", "Congrats."),
+        "shift supervisor",
+        "barista",
+    ),
+    dialogue(
+        "user's own",
+        ("My favourite band is Oasis.", "Classic."),
+        ("Honestly I'm more into Blur now.", "Ha."),
+        "blur",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many cats do I have?", "You have two cats."),
+        ("Just one now, sadly Tigger died.", "I'm sorry."),
+        "one",
+        "two cats",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Bristol.", "Nice."),
+        ("We've relocated to Bath.", "Lovely."),
+        "bath",
+        "bristol",
+    ),
 )
 
 

@@ -70,6 +70,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Three now, we adopted a kitten.", Repair("Three", None, alongside=True)),
         ("Three! You forgot the baby.", Repair("Three", None, alongside=True)),
         ("No, 1,950.", Repair("1,950", None)),  # a thousands comma is no count of one
+        ("Just one now, sadly Tigger died.", Repair("one", None, alongside=True)),
         ("Close - it's March 8.", Repair("March 8", None)),
         ("Sorry, autocorrect - Milo is Mila.", Repair("Mila", "Milo")),
         ("It's Jordan, Jamie is my brother.", Repair("Jordan", "Jamie", alongside=True)),

@@ -227,7 +227,8 @@ _MOVED_TO_RE = re.compile(
 # "Three now, we adopted a kitten", "Three!": a count said alone restates a count; only a
 # claim that counts something takes it.
 _COUNT_NOW_RE = re.compile(
-    r"^(?P<new>\d{1,3}(?!,\d{3})|two|three|four|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$",
+    r"^(?:just\s+|only\s+)?(?P<new>\d{1,3}(?!,\d{3})|one|two|three|four|five|six|seven|eight|nine"
+    r"|ten)(?:\s+now)?(?:,.*)?$",
     _I,
 )
 # "Ramen, these days": a value said with when it became so restates the claimed one.

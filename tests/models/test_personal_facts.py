@@ -1212,3 +1212,8 @@ def test_a_condition_alone_in_a_sentence_that_states_nothing_else_is_not_taken()
 )
 def test_a_household_s_people_pets_and_plans(sentence, expected):
     assert expected in keys(facts(sentence))
+
+
+def test_a_new_relation_named_after_a_dash():
+    assert ("user", "manager", "raj") in keys(facts("New manager as of Monday - Raj."))
+    assert keys(facts("New manager as of Monday - not sure yet.")) == []

@@ -1467,6 +1467,12 @@ _NEWBORN_RE = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'-]+)[.!]*$",
     _I,
 )
+# "New manager as of Monday - Raj": the speaker's new one, named after a dash.
+_NEW_ONE_NAMED_RE = re.compile(
+    rf"^(?:my\s+|a\s+)?new\s+(?P<rel>{RELATION_RE})(?:\s+(?:as\s+of|since|from|starting)\s+\w+)?"
+    r"\s*[-–—:,]+\s*(?=(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?[.!]*$)",
+    _I,
+)
 # "Priya and I got engaged": the speaker is engaged to Priya.
 _GOT_ENGAGED_RE = re.compile(
     r"^(?P<name>(?-i:[A-Z])[\w'-]+)\s+and\s+i\s+(?:just\s+|finally\s+)?got\s+"
@@ -1491,6 +1497,7 @@ def _labelled(found: re.Match[str]) -> str:
 
 _BARE_FORMS = (
     (_GOT_ENGAGED_RE, lambda found: f"I got {found['how'].lower()} to {found['name']}"),
+    (_NEW_ONE_NAMED_RE, lambda found: f"my new {found['rel'].lower()} is "),
     (_SOMEONE_NAMED_RE, lambda found: f"{found['verb']} "),
     (_MADE_ME_RE, "I was promoted to "),
     (
@@ -2180,6 +2187,7 @@ def _speaker_cued(text: str) -> bool:
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
         _COUNT_NOW_RE,
+        _NEW_ONE_NAMED_RE,
         _GOT_ENGAGED_RE,
         _PET_NAMED_RE,
         _THE_BABY_RE,
