@@ -421,18 +421,17 @@ _HE_IS_RE = re.compile(r"^(?:he|she)(?:'s|\s+is)\b", _I)
 _MY_SOMEONE_RE = re.compile(r"^(?P<who>(?:my|our)\s+[\w-]+)\s+(?!is\b)\w", _I)
 
 
-_NOBODY = Parsed(FactCategory.NOTE, "", "", "", "")
-
-
 def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
     """`piece` with its opening "he's" said of the person the clause before it opened
     with, if it then reads as their fact: "Theo is excited, he's 4", "My husband handles
     the books, he's an accountant"."""
     if not _HE_IS_RE.match(piece):
         return None
-    named = _NAMED_IS_RE.match(head) or _MY_SOMEONE_RE.match(head)
-    # "Married to Ana, she's a dentist": else the one person the clause named
-    who = named["who"] if named else (_parse(side, head) or _NOBODY).person
+    if named := _NAMED_IS_RE.match(head) or _MY_SOMEONE_RE.match(head):
+        who = named["who"]
+    else:  # "Married to Ana, she's a dentist": the person the clause named
+        said = _parse(side, head)
+        who = said.person if said else None
     if who is None:
         return None
     renamed = _HE_IS_RE.sub(f"{who} is", piece, count=1)

@@ -19,6 +19,7 @@ from memstrata.models.heuristic.patterns import FREQUENCY
 from memstrata.models.heuristic.personal_values import (
     HOBBIES_DOING,
     NATIONALITY_RE,
+    PLACE_NAME,
     TRADES,
     Reader,
     Value,
@@ -395,7 +396,7 @@ _MILKS = (
     r"(?:oat|soy|soya|almond|rice|coconut|cashew|pea|hemp|lactose-free|goat's|goat|skimmed|skim"
     r"|semi-skimmed|whole|full-fat|2%|cow's)\s+milk"
 )
-_BOUND = r"(?:\s+(?:to|from|in|at|with)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"
+_BOUND = rf"(?:\s+(?:to|from|in|at|with)\s+{PLACE_NAME})?"
 """Where an event goes or who it is with: "my flight to Rome", "my call with Dana"."""
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
 _RESCHEDULED = (
@@ -1140,7 +1141,7 @@ TABLE: tuple[Row, ...] = (
     # After "learning": "I'm studying Japanese" learns a language; "studying law" is a field.
     Row("studies", r"is\s+studying\s+(?!(?:for|to|in|with|at|hard|late|all|a\s+lot|abroad"
                    r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+at\s+[^,]+?)?"
-                   r"(?:\s+in\s+(?P<home>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?))?",
+                   rf"(?:\s+in\s+(?P<home>{PLACE_NAME}))?",
         (("I'm studying law in Paris.", "major", "law"),)),
     Row("knows", r"(?:knows?|is\s+(?:(?:really|very|pretty|quite)\s+)?(?:good|great|decent"
                  r"|experienced|proficient|skilled|solid|comfortable|an\s+expert)\s+(?:at|in"
@@ -1255,7 +1256,7 @@ TABLE: tuple[Row, ...] = (
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
     Row("trip", r"is\s+(?:flying|travell?ing|heading|driving|going|off)\s+(?:back\s+|home\s+)?to\s+"
-                r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:on|in|next|this|tomorrow"
+                rf"(?P<value>{PLACE_NAME}\s+(?:on|in|next|this|tomorrow"
                 r"|over)\b.*)",
         (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
           "osaka on march 20 (2027-03-20) to see family"),), we=True),
@@ -1264,7 +1265,7 @@ TABLE: tuple[Row, ...] = (
         (("I signed up for the full marathon instead.", "plan:marathon", "the full marathon"),)),
     # Going home again needs no date: "then I'm heading back to Vancouver".
     Row("going back", r"is\s+(?:heading|going|moving|flying)\s+back\s+(?:home\s+)?to\s+"
-                      r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?"
+                      rf"(?P<value>{PLACE_NAME}"
                       r"(?:\s+(?:for|in|on|next|this|after|when|once)\b.*)?)",
         (("I'm heading back to Vancouver.", "plan:vancouver", "vancouver"),
          ("I'm going back to Leeds for Christmas.", "plan:leeds", "leeds for christmas"))),
@@ -1701,7 +1702,6 @@ _ADVERBS = (
     r"|officially|already|primarily|generally|basically|both|even|really|happily|proudly"
     r"|lately|definitely|totally|newly|legally|technically|kind\s+of|sort\s+of)\s+)*"
 )
-_CAPITALISED = r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?"
 _NORMAL_FORMS = (
     (re.compile(r"^(?:am|are|is)\b", _I), "is"),
     (re.compile(r"^(?:do\s+not|don't|does\s+not|doesn't|didn't|did\s+not)\b", _I), "doesn't"),
@@ -1737,7 +1737,7 @@ _NORMAL_FORMS = (
     (re.compile(r"^is\s+(?:moving|relocating)\s+to\b", _I), "is planning to move to"),
     # "an agency in Lisbon called Tidal": the name stays with what it names.
     (
-        re.compile(rf"^(.+?)\s+(in\s+{_CAPITALISED})\s+((?:called|named)\s+(?-i:[A-Z]).*)$", _I),
+        re.compile(rf"^(.+?)\s+(in\s+{PLACE_NAME})\s+((?:called|named)\s+(?-i:[A-Z]).*)$", _I),
         r"\1 \3 \2",
     ),
 )

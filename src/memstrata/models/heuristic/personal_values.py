@@ -551,16 +551,20 @@ def field_of_study(raw: str, clause: Clause) -> Value | None:
     return Value(shown.lower(), shown.lower())
 
 
+PLACE_NAME = r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?"
+"""One or two capitalised words: "Vancouver", "St Ives"."""
+
+
 def trip(raw: str, clause: Clause) -> Value | None:
     """A trip ahead: "Osaka on March 20 to see family", keyed by where it goes."""
     found = plan(raw, clause)
-    where = re.match(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?", raw.strip())
+    where = re.match(PLACE_NAME, raw.strip())
     return Value(found.shown, found.key, kind=where[0].lower()) if found and where else None
 
 
 def going_back(raw: str, clause: Clause) -> Value | None:
     """A return to a place, keyed by it: "Vancouver", "Leeds for Christmas"."""
-    where = re.match(r"(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?", raw.strip())
+    where = re.match(PLACE_NAME, raw.strip())
     if where is None:
         return None
     shown = dates.annotate(_PLAN_TAIL_RE.sub("", raw.strip()).strip(" .,!;:"), clause.at)
