@@ -4897,6 +4897,97 @@ LATE_CONVERSATIONS = (
             nothing("How should I plan my revision?"),
         ),
     ),
+    # Session 15's first held-out set (chat:10901-10904: a teacher's family, news told in
+    # passing, a move and a new job, lowercase and terse), written before any change of the
+    # session: capture 0.72, precision 1.00 on its first run (after an employer said beside a job
+    # and a count said beside two names were listed as the true facts they are).
+    Conversation(
+        "chat:10901",
+        (
+            said(
+                "hi there, I'm Dev. I teach chemistry at a secondary school in Bristol.",
+                fact("identity", "dev"),
+                fact("work", "chemistry"),
+                fact("work", "secondary school"),  # listed after its first run
+                fact("location", "bristol"),
+            ),
+            said(
+                "My partner Sam is a paramedic, so our schedules are chaos.",
+                fact("relationship", "sam"),
+                fact("work", "paramedic", "sam"),
+            ),
+            said("We've got a three-year-old, Ivy.", fact("relationship", "ivy")),
+            said(
+                "I can't have gluten, I've been coeliac since I was a kid.",
+                fact("diet", "gluten"),
+                fact("health", "coeliac"),
+            ),
+            said("Sam doesn't eat pork.", fact("diet", "pork", "sam")),
+            nothing("Could you suggest five quick dinners for weeknights?"),
+        ),
+    ),
+    Conversation(
+        "chat:10902",
+        (
+            said(
+                "I used to be at Deloitte but last spring I joined a startup called Ferngrove.",
+                fact("work", "ferngrove"),
+            ),
+            said("I'm the only designer there, which is fun but a lot.", fact("work", "designer")),
+            said("We live in Manchester, in Ancoats.", fact("location", "manchester")),
+            said("Oh and I finally passed my driving test!", fact("skill", "driving")),
+            said("Next month I'm off to Lisbon for a friend's wedding.", fact("plan", "lisbon")),
+            nothing("What should I pack for four days?"),
+        ),
+    ),
+    Conversation(
+        "chat:10903",
+        (
+            said("I've been vegetarian for about ten years.", fact("diet", "vegetarian")),
+            said(
+                "I share my flat with two cats, Miso and Tofu.",
+                fact("relationship", "miso"),
+                fact("relationship", "tofu"),
+                fact("relationship", "two"),  # listed after its first run
+            ),
+            said(
+                "I work as a pharmacist in Glasgow.",
+                fact("work", "pharmacist"),
+                fact("location", "glasgow"),
+            ),
+            nothing("Can you remind me how to repot a snake plant?"),
+            said(
+                "Quick update - we moved to Edinburgh last month.",
+                change("location", "edinburgh", "glasgow"),
+            ),
+            said(
+                "And I switched jobs, I'm a pharmacy manager at Boots now.",
+                change("work", "pharmacy manager", "pharmacist"),
+                fact("work", "boots"),  # listed after its first run
+            ),
+            nothing("Any tips for settling a cat into a new flat?"),
+        ),
+    ),
+    Conversation(
+        "chat:10904",
+        (
+            said(
+                "im 34 and work in logistics",
+                fact("identity", "34"),
+                fact("work", "logistics"),
+            ),
+            said(
+                "my wife is called Rosa, she's a midwife",
+                fact("relationship", "rosa"),
+                fact("work", "midwife", "rosa"),
+            ),
+            said("allergic to shellfish btw", fact("diet", "shellfish")),
+            said("i play five-a-side on thursdays", fact("skill", "five-a-side")),
+            said("we drive an old Volvo estate", fact("possession", "volvo")),
+            said("not a fan of spicy food tbh", fact("preference", "spicy")),
+            nothing("what's a good pram for city streets?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -91,6 +91,14 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("It's 1,950, you said 1,800.", Repair("1,950", None)),
         ("That's my old address, I'm at 12 Elm Street now.", Repair("12 Elm Street", None)),
         ("lol no, Spurs till I die", Repair("Spurs", None)),
+        ("Nope, I left there in June. I'm at KPMG.", Repair("KPMG", None)),
+        ("I don't work there anymore, I'm at Arup.", Repair("Arup", None)),
+        ("They moved it to the 21st.", Repair("the 21st", None)),
+        ("They rang, it's been moved to the 21st.", Repair("the 21st", None)),
+        (
+            "Actually my allergist says it's tree nuts, not peanuts.",
+            Repair("tree nuts", "peanuts"),
+        ),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -143,6 +151,11 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "It was ages ago, she's fine.",
         "Busy, these days.",  # how they are, not what changed
         "Not really, these days.",
+        "I left there in June.",  # nothing named in its place
+        "I left there in June. It was time.",
+        "They rang, it's been a long week.",
+        "They moved it to the other room.",
+        "My mum says hi.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -598,6 +611,41 @@ DIALOGUES = {
     "a job lost ends the claimed employer": (
         [("Where do I work?", "You work at Shell."), ("I was made redundant in March.", "Sorry.")],
         ["The user was made redundant."],
+    ),
+    "a claimed employer left, the new one said after": (
+        [
+            ("Where do I work again?", "You work at Accenture."),
+            ("Nope, I left there in June. I'm at KPMG.", "Got it."),
+        ],
+        ["The user works at KPMG."],
+    ),
+    "a pet the claim named is someone else's, and the speaker's own named after": (
+        [
+            ("What pet do I have?", "You have a dog called Max."),
+            ("Max is my neighbour's dog haha. Mine is a cat, Luna.", "Oops."),
+        ],
+        ["Luna is the user's cat."],
+    ),
+    "a name the claim never said is no denial": (
+        [
+            ("What pet do I have?", "You have a dog called Max."),
+            ("Bella is my neighbour's dog.", "Ah."),
+        ],
+        ["Max is the user's dog."],
+    ),
+    "a child's school moved up to": (
+        [
+            ("My daughter goes to Hillside Primary.", "Nice."),
+            ("She's at Oakwood Academy now, she started secondary.", "Big step."),
+        ],
+        ["The user's daughter studies at Oakwood Academy."],
+    ),
+    "an appointment someone else moved": (
+        [
+            ("My dentist appointment is on the 14th.", "Ok."),
+            ("They rang, it's been moved to the 21st.", "Ok."),
+        ],
+        ["The user's dentist appointment is on October 21."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -477,19 +477,39 @@ _PLAIN_NO_RE = re.compile(
 )
 
 
+# "Max is my neighbour's dog", "Max isn't mine": a name the claim gave the user is
+# someone else's.
+_SOMEONE_ELSES_RE = re.compile(
+    r"^\s*(?P<name>(?-i:[A-Z])[\w'-]+)(?:\s+is|'s|\s+was)\s+(?:(?:my|our)\s+[\w-]+(?:'s|s')"
+    r"|not\s+(?:mine|ours)|actually\s+(?:my|our)\s+[\w-]+(?:'s|s'))"
+    r"|^\s*(?P<other>(?-i:[A-Z])[\w'-]+)\s+(?:isn't|is\s+not|wasn't)\s+(?:mine|ours)",
+    re.IGNORECASE,
+)
+
+
 def opens_with_denial(user_text: str) -> bool:
-    """Whether a user turn opens with "No" or "Not anymore", which may deny what it answers."""
+    """Whether a user turn opens with "No" or "Not anymore", which may deny what it answers,
+    or gives a name to someone else ("Max is my neighbour's dog")."""
     first = _first_sentence(user_text)
-    denial = _PLAIN_NO_RE.match(first) or _DENIAL_OF_A_CLAIM_RE.match(first)
+    denial = (
+        _PLAIN_NO_RE.match(first)
+        or _DENIAL_OF_A_CLAIM_RE.match(first)
+        or _SOMEONE_ELSES_RE.match(first)
+    )
     return denial is not None and not first.endswith("?")
 
 
 def denies(user_text: str, answered_text: str) -> bool:
     """Whether a user turn denies what it answers ("Not anymore, sold it"); a plain "No"
-    only if the answered turn asked nothing."""
+    only if the answered turn asked nothing, and a name given to someone else only if
+    the answered turn said it."""
     if not opens_with_denial(user_text):
         return False
-    return "?" not in answered_text or bool(_DENIAL_OF_A_CLAIM_RE.match(_first_sentence(user_text)))
+    first = _first_sentence(user_text)
+    if elsewhere := _SOMEONE_ELSES_RE.match(first):
+        name = elsewhere["name"] or elsewhere["other"]
+        return re.search(rf"\b{re.escape(name)}\b", answered_text) is not None
+    return "?" not in answered_text or bool(_DENIAL_OF_A_CLAIM_RE.match(first))
 
 
 def _first_sentence(text: str) -> str:

@@ -48,6 +48,8 @@ _LEAD_RE = re.compile(
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
     rf"|{_NO_LONGER_SO}"
     r"|scratch\s+that|make\s+(?:that|it)|i\s+used\s+to,?\s+but|turns\s+out(?:\s+that)?"
+    # who says so: "my allergist says it's tree nuts, not peanuts"
+    r"|apparently|(?:my|the|our)\s+[\w-]+\s+(?:says|said|confirmed|reckons|thinks)(?:\s+that)?"
     r"|(?:i\s+)?used\s+to(?=[\s.!]*$)|typo|autocorrect"
     r"|(?:so\s+)?(?:close|almost|nearly)(?:\s+but\s+no)?(?=\s*[-–—,!.:]))\b"
     r"[\s,:;.!—–-]*)+",
@@ -208,6 +210,15 @@ _CHANGED_RE = re.compile(
     r"|rescheduled|postponed|pushed|changed)\s+(?:it|that|this|the\s+date)(?:\s+again)?)$",
     _I,
 )
+# "I left there in June", "I don't work there anymore": the claim's place is gone, so what
+# follows names the new one.
+_LEFT_THERE_RE = re.compile(
+    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|actually\s+)?(?:left|quit|moved\s+(?:away\s+from"
+    r"|out\s+of|on\s+from)|finished\s+(?:at|up\s+at))\s+(?:there|that\s+(?:job|place|company"
+    r"|firm|one|school|house|flat))|(?:i|we)\s+(?:don't|do\s+not)\s+(?:work|live|go)\s+there"
+    r"\s+any\s*more)\b[^,;]*$",
+    _I,
+)
 # "I left PureGym in the summer, I'm at The Gym Group now": who or what took the place of
 # the one the speaker left.
 _I_LEFT_RE = re.compile(
@@ -218,10 +229,12 @@ _I_LEFT_RE = re.compile(
     _I,
 )
 # "It got moved to Sunday": the answered claim's day moved.
+# "They moved it to the 21st": the same, said of whoever moved it.
 _MOVED_TO_RE = re.compile(
-    r"^(?:it|that|this)(?:'s|\s+has|\s+was|\s+got|\s+is)?(?:\s+been|\s+got|\s+just)?\s+"
+    r"^(?:(?:it|that|this)(?:'s|\s+has|\s+was|\s+got|\s+is)?(?:\s+been|\s+got|\s+just)?\s+"
+    r"|(?:they|we|i|she|he)(?:'ve|\s+have|\s+had\s+to)?\s+(?:just\s+)?(?=\w+\s+(?:it|that)\b))"
     r"(?:moved|pushed|rescheduled|postponed|changed|bumped|brought\s+forward|delayed)"
-    r"(?:\s+back)?\s+(?:to|until)\s+(?P<new>[^,;.!?]+?)$",
+    r"(?:\s+(?:it|that))?(?:\s+back)?\s+(?:to|until)\s+(?P<new>[^,;.!?]+?)$",
     _I,
 )
 # "Three now, we adopted a kitten", "Three!": a count said alone restates a count; only a
@@ -282,17 +295,25 @@ def read_repairs(user_text: str) -> list[Repair]:
         # "I switched dentists, it's Dr. Grant now": or what follows a change said as such.
         parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
         head, comma, tail = sentence.partition(", ")
-        if comma and (_CHANGED_RE.match(head) or _OLD_ONE_RE.match(head)):
+        if comma and (_CHANGED_RE.match(head) or _OLD_ONE_RE.match(head) or _left(head)):
             parts += [head, tail]
+        elif comma and _MOVED_TO_RE.match(tail):
+            parts.append(tail)  # "They rang, it's been moved to the 21st"
         repair = None
         for part in parts:
             repair = repair or _read(part, denied, changed)
             changed = changed or bool(_CHANGED_RE.match(part) or _OLD_ONE_RE.match(part))
+            changed = changed or _left(part)
         if repair:
             found.append(repair)
         changed = bool(_CHANGED_RE.match(sentence) or _OLD_ONE_RE.match(sentence))
+        changed = changed or _left(sentence)
         denied = bool(_DENIAL_RE.match(sentence)) and not _LEAD_RE.sub("", sentence).strip()
     return found
+
+
+def _left(sentence: str) -> bool:
+    return bool(_LEFT_THERE_RE.match(_LEAD_RE.sub("", sentence).strip()))
 
 
 # "It's Jesse, actually", "It's March 12, you said May": what marks the correction may

@@ -186,7 +186,6 @@ def test_birthday_resolves_against_the_turn():
         "Lead now, I'm handling it.",
         "I was a mess for years.",
         "12, 13, 14 are the numbers.",
-        "I work in tech.",
         "I'm allergic to nothing, so relax.",
         "I go to Harvard.",  # a gym is one by its name
         "I'm at the Old Gym Tavern tonight.",
@@ -223,6 +222,13 @@ def test_birthday_resolves_against_the_turn():
         "I'm senior enough.",
         "I got into Minecraft during lockdown.",  # a hobby taken up, not a school
         "I got into Python last year.",
+        "I work in Tech.",  # a capital makes no field a place
+        "I work in an office.",
+        "I'm going to Tesco for milk.",  # an errand, not a trip
+        "We have a meeting at 3.",
+        "We got lucky.",
+        "I'm not a fan of that idea.",  # a reaction, not a taste
+        "My son is at home today.",
     ],
 )
 def test_not_facts(text):
@@ -348,6 +354,23 @@ def test_introductions_and_lists(text, found):
         ("We have twin girls, Ada and Ella.", "daughter:ella", "ella"),
         ("I support Cork GAA.", "supports:cork gaa", "cork gaa"),
         ("Software engineer at Spotify, Stockholm office.", "office", "stockholm"),
+        ("im 34 and work in logistics", "industry", "logistics"),
+        ("I live in Leeds but work in Manchester.", "office", "manchester"),
+        ("not a fan of spicy food tbh", "preference:spicy food", "dislikes spicy food"),
+        (
+            "Going to Lisbon next month for a wedding.",
+            "plan:lisbon",
+            "lisbon next month for a wedding",
+        ),
+        (
+            "Next month I'm off to Lisbon for a friend's wedding.",
+            "plan:lisbon",
+            "lisbon for a friend's wedding next month",
+        ),
+        ("This summer we're flying to Japan.", "plan:japan", "japan this summer"),
+        ("Last spring I joined a startup called Ferngrove.", "employer", "ferngrove"),
+        ("Two years ago I moved to Leeds.", "home", "leeds"),
+        ("Mine is a cat, Luna.", "cat:luna", "luna"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

@@ -79,6 +79,7 @@ from memstrata.models.heuristic.personal_values import (
 )
 from memstrata.models.heuristic.personal_words import (
     AIDS,
+    CAREER_FIELDS,
     CONDITIONS,
     DIETS,
     EVENTS,
@@ -176,6 +177,14 @@ _SERVICES = (
     r"|marketing|sales|recruiting|recruitment|tech\s+support|translation|copywriting"
     r"|illustration|catering|landscaping|plumbing|hairdressing|admin|customer\s+service"
     r"|data\s+entry|voice\s+acting|event\s+planning|pest\s+control"
+)
+_SCHOOL_NAMES = (
+    r"Primary|Elementary|Academy|School|High|College|University|Uni|Prep|Grammar|Secondary"
+    r"|Comprehensive|Nursery|Kindergarten|Preschool|Montessori|Middle"
+)
+_LIVES_WITH = (
+    r"lives?\s+with|shares?\s+(?:my|our|a|the)\s+(?:flat|house|home|apartment|place|room|dorm)"
+    r"\s+with"
 )
 _SCHOOL_YEARS = (
     r"freshman|sophomore|junior|senior|fresher|(?:first|second|third|final)-year(?:\s+student)?"
@@ -314,6 +323,7 @@ FACETS: dict[str, Facet] = {
     "commute by": Facet(C.NOTE, "commute", "{who} gets around by {value}.", commute_mode),
     "career": Facet(C.WORK, "job title", "{who} works in {value}.", career),
     "department": Facet(C.WORK, "team", "{who} works in {value}.", department),
+    "industry": Facet(C.WORK, "industry", "{who} works in {value}.", career),
     "moved from": Facet(C.LOCATION, "previous home", "{who} used to live in {value}.", place),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
@@ -407,6 +417,15 @@ _RESCHEDULED = (
 # The formatter leaves this one table as written (fmt: skip at its end): each row reads as
 # one line of pattern beside its examples, which one-value-per-line would scatter.
 TABLE: tuple[Row, ...] = (
+    # A school by its name is studied at, whoever goes there: "My daughter goes to Hillside
+    # Primary", "She's at Oakwood Academy now"; before the moves ("moved up to Greenway
+    # Secondary" moves no home).
+    Row("school", r"(?:goes|go|is|started|starts|is\s+starting|has\s+started|moved|is\s+now)\s+"
+                  r"(?:now\s+|up\s+|over\s+)?(?:to|at)\s+(?P<value>(?-i:[A-Z])[\w.'-]*"
+                  rf"(?:\s+(?-i:[A-Z])[\w.'-]*){{0,3}}?\s+(?-i:{_SCHOOL_NAMES})(?:\s+School)?)"
+                  r"(?:\s+(?:now|this\s+\w+|in\s+\w+|since\s+\w+)|\s*,.*)?",
+        (("I go to Westfield Sixth Form College.", "employer", "westfield sixth form college"),
+         ("I'm at Leeds Beckett University now.", "employer", "leeds beckett university"))),
     # identity
     Row("name", r"my\s+(?:full\s+|first\s+|real\s+)?name(?:\s+is|'s)\s+(?P<value>.+)",
         (("My name is Dana.", "name", "dana"), ("My full name is Dana Kim.", "name", "dana kim"))),
@@ -522,6 +541,19 @@ TABLE: tuple[Row, ...] = (
          ("I went into nursing after the army.", "job title", "nursing"))),
     Row("department", r"works?\s+in\s+(?P<value>[\w']+)",
         (("I work in HR.", "team", "hr"),)),
+    # An industry is not a job: "I work in logistics" survives "I'm a driver now".
+    Row("industry", r"(?:works?|is\s+working)\s+in\s+(?:the\s+)?(?P<value>[\w-]+(?:\s+[\w-]+)??)"
+                    r"(?:\s+(?:industry|sector|space|business|field|world))?(?:\s+(?:now|these\s+days"
+                    r"|at\s+the\s+moment))?",
+        (("I work in logistics.", "industry", "logistics"), ("I work in tech.", "industry", "tech"),
+         ("I work in the tech industry.", "industry", "tech"),
+         ("I'm working in real estate now.", "industry", "real estate"))),
+    Row("employer", r"(?:works?|is\s+working)\s+in\s+(?P<value>(?:a|an)\s+[\w'-]+(?:\s+[\w'-]+)?)",
+        (("I work in a bakery.", "employer", "bakery"),)),
+    Row("office", rf"(?:works?|is\s+working)\s+in\s+(?!(?:{CAREER_FIELDS})\b)"
+                  r"(?P<value>(?-i:[A-Z]).+?)"
+                  r"(?:\s+(?:now|these\s+days|at\s+the\s+moment))?",
+        (("I work in Paris.", "office", "paris"),), we=True),
     Row("team", r"is\s+(?:the\s+)?(?:captain|co-captain|vice-captain|president|leader)\s+of\s+the"
                 r"\s+(?P<value>.+?)\s+(?:team|club|society|squad)",
         (("I'm captain of the robotics team.", "team", "robotics"),)),
@@ -690,7 +722,7 @@ TABLE: tuple[Row, ...] = (
          ("I own a hair salon in Leeds.", "home", "leeds"))),
     # people around them
     # Before the counts alone (below): "twin girls, Ada and Ella" names them too.
-    Row("relation", r"(?:has|have|got|has\s+got|have\s+got|lives?\s+with)\s+(?P<children>(?:(?:two"
+    Row("relation", rf"(?:has|have|got|has\s+got|have\s+got|{_LIVES_WITH})\s+(?P<children>(?:(?:two"
                     r"|three|four"
                     rf"|five|\d)\s+|twin\s+|triplet\s+)(?:[\w-]+\s+){{0,2}}?(?P<kind>{RELATION_RE})s),?\s+"
                     r"(?:named\s+|called\s+)?(?P<value>.+)",
@@ -700,11 +732,14 @@ TABLE: tuple[Row, ...] = (
          ("I have two rescue greyhounds, Pixel and Boo.", "dog:boo", "boo"),
          ("We have two cats, Mochi and Tofu.", "cat:mochi", "mochi"),
          ("We have two cats named Mochi and Tofu.", "cat:tofu", "tofu"),
-         ("I live with two flatmates, Mo and Jess.", "roommate:mo", "mo")), many=True, we=True),
-    Row("relation", r"(?:has|got)\s+(?:a|an)\s+(?:\d{1,2}|one|two|three|four|five|six)[\s-]"
-                    r"(?:year|month|week)[\s-]old\s+(?:(?P<kind>son|daughter|boy|girl|kid|baby)\s+)?"
-                    r"(?:named|called)\s+(?P<value>.+)",
-        (("We have a 2-year-old named Ava.", "child:ava", "ava"),), we=True),
+         ("I live with two flatmates, Mo and Jess.", "roommate:mo", "mo"),
+         ("I share my flat with two cats, Miso and Tofu.", "cat:tofu", "tofu")),
+        many=True, we=True),
+    Row("relation", r"(?:has|have|got)\s+(?:a|an)\s+(?:\d{1,2}|one|two|three|four|five|six)[\s-]"
+                    r"(?:year|month|week)[\s-]old(?:\s+(?P<kind>son|daughter|boy|girl|kid|baby))?"
+                    r"(?:\s+(?:named|called)\s+|,\s+(?=(?-i:[A-Z])))(?P<value>.+)",
+        (("We have a 2-year-old named Ava.", "child:ava", "ava"),
+         ("We've got a three-year-old, Ivy.", "child:ivy", "ivy")), we=True),
     Row("children", r"(?:has|got)\s+(?P<value>(?:twin|triplet)\s+(?P<kind>boy|girl|son|daughter)s)"
                     r"\b.*",
         (("We have twin boys who are 6.", "count:son", "twin boys"),), we=True),
@@ -716,7 +751,7 @@ TABLE: tuple[Row, ...] = (
     Row("children", r"(?:has|got)\s+(?P<value>twins|triplets)(?P<kind>)"
                     r"(?=\s*$|\s+(?:who|aged|and)\b).*",
         (("I have twins.", "count:child", "twins"),), we=True),
-    Row("children", r"(?:has|got|is\s+down\s+to|is\s+up\s+to|lives?\s+with)\s+(?P<value>(?:one"
+    Row("children", rf"(?:has|got|is\s+down\s+to|is\s+up\s+to|{_LIVES_WITH})\s+(?P<value>(?:one"
                     r"|two|three|four"
                     r"|five|six|seven|eight|nine|\d)\s+"
                     r"(?:(?:little|young|grown|grown-up|adult|lovely)\s+)?"
@@ -1015,6 +1050,9 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
+    # A household's car; what "we bought" is read by the rows of moving house.
+    Row("owns", r"(?:drives?|is\s+driving)\s+(?P<value>.+)",
+        (("We drive an old Volvo estate.", "owns:car", "volvo estate"),), we=True),
     Row("my thing", r"my\s+(?:new\s+|current\s+|family\s+)?(?P<noun>car|phone|laptop|bike|ride"
                     r"|computer|watch)"
                     r"(?:\s+is|'s)\s+(?:a|an)\s+(?P<value>.+)",
@@ -1256,10 +1294,14 @@ TABLE: tuple[Row, ...] = (
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
     Row("trip", r"is\s+(?:flying|travell?ing|heading|driving|going|off)\s+(?:back\s+|home\s+)?to\s+"
-                rf"(?P<value>{PLACE_NAME}\s+(?:on|in|next|this|tomorrow"
-                r"|over)\b.*)",
+                rf"(?P<value>{PLACE_NAME}\s+(?:on|in|next|this|tomorrow|over"
+                # going for an occasion is a trip planned: "off to Lisbon for a wedding"
+                r"|for\s+(?:a|an|the|my|our|his|her|their|[\w-]+'s|work|christmas|easter"
+                r"|thanksgiving|new\s+year))\b.*)",
         (("We're flying to Osaka on March 20 to see family.", "plan:osaka",
-          "osaka on march 20 (2027-03-20) to see family"),), we=True),
+          "osaka on march 20 (2027-03-20) to see family"),
+         ("I'm off to Lisbon for a friend's wedding.", "plan:lisbon",
+          "lisbon for a friend's wedding")), we=True),
     Row("signed up", r"(?:has\s+)?(?:signed\s+up|registered|enrolled|entered)\s+(?:for|in)\s+"
                      r"(?P<value>(?:a|an|the|my)\s+.+)",
         (("I signed up for the full marathon instead.", "plan:marathon", "the full marathon"),)),
@@ -1315,7 +1357,10 @@ _UNREAL_RE = re.compile(
 # Time and stance lead-ins say when, not who: "These days I'm pescatarian".
 _LEAD_IN_RE = re.compile(
     r"^(?:(?:these\s+days|nowadays|lately|currently|recently|right\s+now|at\s+the\s+moment"
-    r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+|last\s+(?:week|month|year)"
+    r"|as\s+of\s+(?:today|now|this\s+\w+)|since\s+(?:last\s+)?\w+"
+    r"|last\s+(?:week(?:end)?|month|year|spring|summer|fall|autumn|winter|night)|yesterday|today"
+    rf"|in\s+(?:{dates.MONTH_PATTERN}|(?:19|20)\d\d)"
+    r"|(?:a\s+few|a|an|one|two|three|four|five|six|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|this\s+(?:week|month|year)|for\s+the\s+record|fun\s+fact|honestly|basically|well"
     r"|[\w]+-wise|for\s+context|just\s+so\s+you\s+know|fwiw|for\s+what\s+it'?s\s+worth"
     r"|(?:it\s+)?turns\s+out(?:\s+that)?|heads\s+up|sadly|unfortunately|luckily|fortunately"
@@ -1358,6 +1403,7 @@ _DROPPED_I_AM_RE = re.compile(
     rf"|(?:taking|doing)(?=\s+(?:my\s+)?(?:{SCHOOL_SUBJECTS}|{SCHOOL_EXAMS})\b)"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
+    r"|(?:flying|heading|off|going|travell?ing|driving)\s+(?:back\s+)?to\s+(?-i:[A-Z])"
     # "Back in Vancouver now!", but "Back in March we..." is when
     r"|back\s+in\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?(?:\s+(?:now|again|for\s+good))?"
     r"[.!]*$"
@@ -1461,6 +1507,12 @@ _PET_NAMED_RE = re.compile(
     rf"^(?:a|an)\s+(?:[\w-]+\s+)?(?={PET_RE}\s+(?:called|named)\s+(?-i:[A-Z])[\w'-]+[.!]*$)",
     _I,
 )
+# "Mine is a cat, Luna", said after someone else's pet: the speaker has one too.
+_MINE_IS_A_RE = re.compile(
+    rf"^(?:mine|ours)(?:'s|\s+is)\s+(?:a|an)\s+(?=(?:[\w-]+\s+)?(?:{RELATION_RE})(?:\s*,\s*"
+    r"|\s+(?:called|named)\s+)(?-i:[A-Z]))",
+    _I,
+)
 # "The baby arrived early!": the speaker's baby; "A boy, Samuel!": the speaker's newborn.
 _THE_BABY_RE = re.compile(r"^(?:the|our)\s+baby\s+(?=(?:arrived|was\s+born|is\s+here|came)\b)", _I)
 _NEWBORN_RE = re.compile(
@@ -1513,6 +1565,7 @@ _BARE_FORMS = (
     (_DROPPED_IVE_RE, "I've got "),
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
     (_PET_NAMED_RE, "I have a "),
+    (_MINE_IS_A_RE, "I have a "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
     (_DROPPED_I_RE, "I "),
@@ -1646,8 +1699,19 @@ def _relative(
     return [_Reading(who, tail.strip())] if tail.strip() else []
 
 
+# "Next month I'm off to Lisbon": a trip's when, said first, which the lead-ins would drop.
+_WHEN_FIRST_RE = re.compile(
+    r"^(?P<when>(?:next|this)\s+(?:week(?:end)?|month|year|spring|summer|fall|autumn|winter)"
+    r"|in\s+(?:a\s+few|two|three)\s+(?:days|weeks|months))\s*,?\s+"
+    r"(?P<trip>(?:i'm|i\s+am|we're|we\s+are)\s+(?:off|going|flying|heading|travell?ing|driving)"
+    r"\s+to\s+[^,.!?]+)[.!]*$",
+    _I,
+)
+
+
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
-    text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, clause.text.strip(), count=1))
+    text = _WHEN_FIRST_RE.sub(lambda m: f"{m['trip']} {m['when'].lower()}", clause.text.strip())
+    text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, text, count=1))
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
     text = _here_dropped(text)
@@ -2190,6 +2254,7 @@ def _speaker_cued(text: str) -> bool:
         _NEW_ONE_NAMED_RE,
         _GOT_ENGAGED_RE,
         _PET_NAMED_RE,
+        _MINE_IS_A_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,
         _DROPPED_I_AM_RE,

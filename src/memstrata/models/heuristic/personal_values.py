@@ -577,7 +577,8 @@ def plan(raw: str, clause: Clause) -> Value | None:
     ws = words(shown)
     if not ws or len(ws) > 14 or ws[0] in _VAGUE_PLANS or ws[0] in NOT_NAMES - _ARTICLES:
         return None
-    if len(ws) > 1 and ws[1] in ("it", "that", "this", "them"):  # "pass it on": on what?
+    # "pass it on": on what? But a trip's "Osaka this summer" opens with its place.
+    if len(ws) > 1 and ws[1] in ("it", "that", "this", "them") and not shown[:1].isupper():
         return None
     if re.search(r"\b(?:not|never|\w+n't)\b", shown, _I) or len(ws) < 2:
         return None

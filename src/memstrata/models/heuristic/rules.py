@@ -763,6 +763,12 @@ _PREFER_RE = re.compile(
     r"\s+(?P<what>.+)$",
     _I,
 )
+# "Not a fan of spicy food", "I'm not really into jazz": a dislike said as a denial.
+_NOT_A_FAN_RE = re.compile(
+    r"^(?:i'm\s+|im\s+|i\s+am\s+)?not\s+(?:really\s+|much\s+of\s+|that\s+|too\s+|a\s+)?"
+    r"(?:big\s+|huge\s+)?(?P<verb>fan\s+of|into|big\s+on|keen\s+on|fussed\s+on)\s+(?P<what>.+)$",
+    _I,
+)
 _ALWAYS_RE = re.compile(
     r"^(?:please\s+)?(?P<verb>always|never|don't\s+ever|do\s+not\s+ever)\s+(?P<what>.+)$"
     r"|^(?:please\s+)?(?P<verb2>don't|do\s+not)\s+(?P<what2>.+)$"
@@ -846,7 +852,11 @@ def preference_slot(what: str) -> str:
 
 
 # A taste is said in its first words; what follows a comma or "so" is why, not what.
-_WHY_RE = re.compile(r"\s*(?:[,;:(]|\s[-–—]\s|\b(?:so|because|since|which|but)\b).*$", _I)
+_WHY_RE = re.compile(
+    r"\s*(?:[,;:(]|\s[-–—]\s|\b(?:so|because|since|which|but|tbh|btw|lol|haha|imo|tho"
+    r"|though)\b).*$",
+    _I,
+)
 # Likes whose object names nothing on its own: "I love the thought", "I love their work".
 _VAGUE_TASTES = wordset(
     """thought idea genre theme way book one stuff thing things work vibe vibes look sound
@@ -854,14 +864,16 @@ _VAGUE_TASTES = wordset(
 )
 
 
-def _stated_preference(match: re.Match[str], me: tuple[str, str]) -> Parsed | None:
+def _stated_preference(
+    match: re.Match[str], me: tuple[str, str], stance: str | None = None
+) -> Parsed | None:
     verb, what = re.sub(r"\s+", " ", match["verb"].lower()), match["what"].strip(" .")
     what = _WHY_RE.sub("", what) or what
     if _NOT_PREFERENCES.match(what) or not keywords(what, 2):
         return None
     if set(keywords(what, 6).split()) <= _VAGUE_TASTES | {"their", "the", "them"}:
         return None
-    stance = _STANCES.get(verb, "prefers")
+    stance = stance or _STANCES.get(verb, "prefers")
     return Parsed(
         FactCategory.PREFERENCE,
         me[0],
@@ -910,6 +922,8 @@ def preference(clause: Clause) -> Parsed | None:
         return None
     if match := _PREFER_RE.match(clause.text):
         return _stated_preference(match, me)
+    if match := _NOT_A_FAN_RE.match(clause.text):
+        return _stated_preference(match, me, stance="dislikes")
     if style := _style_request(clause.text, me):
         return style
     match = _ALWAYS_RE.match(clause.text)
