@@ -2333,6 +2333,78 @@ DIALOGUES = (
         "tree nuts",
         "peanuts",
     ),
+    # Session 15's held-out set AE, run after AD was fixed: 0.60 on its first run (assistant
+    # claims 0.80, user's own 0.40).
+    dialogue(
+        "assistant claim",
+        ("Remind me what my wife does?", "Your wife Leah is a teacher."),
+        ("She's a headteacher now actually, got promoted in May.", "Wonderful!"),
+        "headteacher",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in Hackney.", "Nice."),
+        ("We sold up and moved to Margate in the summer.", "Seaside!"),
+        "margate",
+        "hackney",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son Paul is 40."),
+        ("He's 42, I'm losing track myself!", "Ha."),
+        "42",
+        "40",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm on 20mg of citalopram.", "Ok."),
+        ("The doctor upped it to 30mg.", "Ok."),
+        "30mg",
+        "20mg",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which team do I support?", "You support Liverpool."),
+        ("God no, Everton!", "Sorry!"),
+        "everton",
+        "liverpool",
+    ),
+    dialogue(
+        "user's own",
+        ("My sister Ana lives in Porto.", "Lovely city."),
+        ("Ana's in Lisbon these days, she moved for work.", "Ok."),
+        "lisbon",
+        "porto",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What car do I drive?", "You drive a Golf."),
+        ("I sold that, I've got a Yaris hybrid now.", "Nice."),
+        "yaris",
+        "golf",
+    ),
+    dialogue(
+        "user's own",
+        ("I work at the Co-op.", "Ok."),
+        ("Not anymore - I got a job at Lidl.", "Congrats."),
+        "lidl",
+        "co-op",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When is my wedding?", "Your wedding is on June 14."),
+        ("We moved it to September 6.", "Ok."),
+        "september 6",
+        "june 14",
+    ),
+    dialogue(
+        "user's own",
+        ("My son is 6.", "Ok."),
+        ("Sorry, he's 7, his birthday was last week.", "Happy birthday to him!"),
+        "7",
+        "6",
+    ),
 )
 
 

@@ -1257,6 +1257,7 @@ LATE_CONVERSATIONS = (
                 "I play bass in a band and work part time at a record store",
                 fact("skill", "bass"),
                 fact("work", "record store"),
+                fact("work", "part-time"),  # listed in session 15
             ),
             said(
                 "my roommate Dev is from Chennai",
@@ -3209,7 +3210,11 @@ LATE_CONVERSATIONS = (
             ),
             nothing("Explain opportunity cost like I'm five."),
             said("I have asthma, it flares up in winter.", fact("health", "asthma")),
-            said("I work part-time at a coffee shop on weekends.", fact("work", "coffee shop")),
+            said(
+                "I work part-time at a coffee shop on weekends.",
+                fact("work", "coffee shop"),
+                fact("work", "part-time"),  # listed in session 15
+            ),
         ),
     ),
     Conversation(
@@ -4046,6 +4051,7 @@ LATE_CONVERSATIONS = (
                 "hey so im 19 and i work part time at a pizza place while doing my a levels",
                 fact("identity", "19"),
                 fact("work", "pizza"),
+                fact("work", "part-time"),  # listed in session 15
             ),
             said(
                 "i live with my mum and my little brother in coventry", fact("location", "coventry")
@@ -4986,6 +4992,103 @@ LATE_CONVERSATIONS = (
             said("we drive an old Volvo estate", fact("possession", "volvo")),
             said("not a fan of spicy food tbh", fact("preference", "spicy")),
             nothing("what's a good pram for city streets?"),
+        ),
+    ),
+    # Session 15's second held-out set (chat:11001-11004: a widower's health, a student in
+    # lowercase, a household's moves, an introduction with a citizenship), run after the first
+    # was fixed: capture 0.58, precision 1.00 on its first run (after a retirement, weekend
+    # shifts, coffee not drunk and a hometown were listed as the true facts they are).
+    Conversation(
+        "chat:11001",
+        (
+            said(
+                "I'm 71 and retired from the Royal Mail after 35 years.",
+                fact("identity", "71"),
+                fact("work", "royal mail"),
+                fact("work", "retired"),  # listed after its first run
+            ),
+            said(
+                "My knees are shot, I had the left one replaced in 2022.",
+                fact("health", "knee"),
+            ),
+            said("I'm on blood thinners so no ibuprofen for me.", fact("health", "blood thinners")),
+            said(
+                "My late wife Jean loved the garden, so I keep it going.",
+                fact("relationship", "jean"),
+            ),
+            said(
+                "Our son Paul lives out in Perth, Australia.",
+                fact("relationship", "paul"),
+                fact("location", "perth", "paul"),
+            ),
+            nothing("What vegetables can I still plant in October?"),
+        ),
+    ),
+    Conversation(
+        "chat:11002",
+        (
+            said(
+                "ok so I'm in my second year of a history degree at Durham",
+                fact("work", "history"),
+                fact("work", "durham"),
+            ),
+            said(
+                "I work weekends at a pub to pay rent",
+                fact("work", "pub"),
+                fact("work", "weekend"),  # listed after its first run
+            ),
+            said(
+                "my flatmate Jonah is from Cape Town",
+                fact("relationship", "jonah"),
+                fact("location", "cape town", "jonah"),
+            ),
+            said("I've been learning to DJ on the side", fact("skill", "dj")),
+            said(
+                "I don't drink coffee, only tea",
+                fact("preference", "tea"),
+                fact("diet", "coffee"),  # listed after its first run
+            ),
+            nothing("how do I structure a 3000 word essay?"),
+        ),
+    ),
+    Conversation(
+        "chat:11003",
+        (
+            said("I was vegan for five years but I eat fish now.", fact("diet", "fish")),
+            said(
+                "We sold the flat in Hackney and bought a house in Margate.",
+                fact("location", "margate"),
+                fact("possession", "house"),  # listed when first read
+            ),
+            said("I've gone part-time, four days a week.", fact("work", "part-time")),
+            said(
+                "My wife Leah started her own bakery.",
+                fact("relationship", "leah"),
+                fact("work", "bakery", "leah"),
+            ),
+            nothing("What's a good way to make a long train commute productive?"),
+        ),
+    ),
+    Conversation(
+        "chat:11004",
+        (
+            said(
+                "Name's Tomasz, I'm a welder from Gdansk but I've lived in Dublin for 12 years.",
+                fact("identity", "tomasz"),
+                fact("work", "welder"),
+                fact("location", "dublin"),
+                fact("location", "gdansk"),  # listed after its first run
+            ),
+            said("Got two boys, 9 and 6.", fact("relationship", "two")),
+            said(
+                "My brother Piotr runs a garage back in Poland.",
+                fact("relationship", "piotr"),
+                fact("work", "garage", "piotr"),
+                fact("location", "poland", "piotr"),  # listed when first read
+            ),
+            said("Coeliac, so bread is a nightmare.", fact("health", "coeliac")),
+            said("Update: I got my Irish citizenship last week!", fact("identity", "irish")),
+            nothing("Can you recommend a good gluten-free bread recipe?"),
         ),
     ),
 )

@@ -99,6 +99,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
             "Actually my allergist says it's tree nuts, not peanuts.",
             Repair("tree nuts", "peanuts"),
         ),
+        ("The doctor upped it to 30mg.", Repair("30mg", None)),
+        ("God no, Everton!", Repair("Everton", None)),
+        ("Absolutely not, it's Leeds.", Repair("Leeds", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -156,6 +159,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "They rang, it's been a long week.",
         "They moved it to the other room.",
         "My mum says hi.",
+        "The doctor upped it.",  # no dose said
+        "God, it's late.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -646,6 +651,21 @@ DIALOGUES = {
             ("They rang, it's been moved to the 21st.", "Ok."),
         ],
         ["The user's dentist appointment is on October 21."],
+    ),
+    "a dose raised keeps its drug": (
+        [("I'm on 20mg of citalopram.", "Ok."), ("The doctor upped it to 30mg.", "Ok.")],
+        ["The user takes 30mg of citalopram."],
+    ),
+    "a firm denial with a new value": (
+        [("Which team do I support?", "You support Liverpool."), ("God no, Everton!", "Sorry!")],
+        ["The user supports Everton."],
+    ),
+    "a sister's move said with her name": (
+        [
+            ("My sister Ana lives in Porto.", "Lovely city."),
+            ("Ana's in Lisbon these days, she moved for work.", "Ok."),
+        ],
+        ["Ana is the user's sister.", "Ana lives in Lisbon."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -468,7 +468,8 @@ def confirm_answered_claims(store: Store, tenant: str, stream: str, answered: So
 # "Not anymore", "That's not true": said of a claim, whatever follows. A plain "No" may
 # answer the question the claim came with, so it denies only a turn that asked nothing.
 _DENIAL_OF_A_CLAIM_RE = re.compile(
-    r"^\s*(?:not\s+any\s*more|no\s+longer|not\s+(?:true|right|correct)"
+    r"^\s*(?:not\s+any\s*more|no\s+longer|not\s+(?:true|right|correct)|no\s+way"
+    r"|(?:god|hell)\s+no|(?:definitely|absolutely|certainly)\s+not"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)|wrong)\b",
     re.IGNORECASE,
 )

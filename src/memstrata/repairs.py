@@ -34,7 +34,9 @@ _TITLE = r"(?:dr|mr|mrs|ms|mx|prof)"
 """What may stand before a name: "Dr. Okafor"."""
 # Words that open a repair without saying what it is.
 # Sounds that open a reply without saying anything: "Ha, no — Oasis".
-_INTERJECTION = r"(?:(?:ha)+|lol|hmm+|um+|uh+|well|ah|oh)\s*[,!.]*\s*"
+_INTERJECTION = (
+    r"(?:(?:ha)+|lol|hmm+|um+|uh+|well|ah|oh|god|hell|lord|good\s+lord|heavens)\s*[,!.]*\s*"
+)
 _NO_LONGER_SO = (
     r"that\s+was\s+(?:last\s+year|before|ages\s+ago|years\s+ago|a\s+while\s+ago)|i\s+wish"
     # "Google was two jobs ago", "That was three flats ago"
@@ -44,6 +46,7 @@ _NO_LONGER_SO = (
 """What says a claim is out of date, or never was so: "That was last year", "I wish"."""
 _LEAD_RE = re.compile(
     rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
+    r"|no\s+way|(?:definitely|absolutely|certainly)\s+not"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
     rf"|{_NO_LONGER_SO}"
@@ -121,6 +124,7 @@ _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
     rf"^\s*(?:{_INTERJECTION})?(?:(?:wait|sorry|hold\s+on|oh)\b[\s,.!—–-]*)*"
     r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to"
+    r"|no\s+way|(?:definitely|absolutely|certainly)\s+not"
     rf"|{_NO_LONGER_SO}"
     r"|(?:so\s+)?(?:close|almost|nearly)(?=\s*[-–—,!.:]))\b",
     _I,
@@ -228,6 +232,16 @@ _I_LEFT_RE = re.compile(
     rf"|i\s+joined|i\s+use)\s+(?:the\s+)?(?P<new>{_NAME_PART})(?:\s+now|\s+instead)?$",
     _I,
 )
+_DOSE = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|iu|units)\b"
+# "The doctor upped it to 30mg": the dose of the drug the answered turn named.
+_DOSE_CHANGED_RE = re.compile(
+    r"^(?:the\s+[\w-]+|they|she|he|my\s+[\w-]+|i|we)(?:'ve|\s+have|\s+has)?\s+(?:just\s+)?"
+    r"(?:upped|increased|raised|lowered|reduced|cut|dropped|put\s+up|bumped|changed|adjusted"
+    r"|doubled|halved)\s+(?:it|my\s+dose|the\s+dose|me|that)(?:\s+(?:up|down|back))?\s+to\s+"
+    rf"(?P<new>{_DOSE})$",
+    _I,
+)
+_DOSE_RE = re.compile(_DOSE, _I)
 # "It got moved to Sunday": the answered claim's day moved.
 # "They moved it to the 21st": the same, said of whoever moved it.
 _MOVED_TO_RE = re.compile(
@@ -409,6 +423,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
             return Repair(restated["new"], None, alongside=owned or regex is _COUNT_NOW_RE)
     if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
         return Repair(moved["new"], None)
+    if dose := _DOSE_CHANGED_RE.match(body):
+        return Repair(dose["new"], None)
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     if slip and (renamed := _OLD_IS_NEW_RE.match(body)):
         return Repair(renamed["new"], renamed["old"])
@@ -531,6 +547,9 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
     elif dated and at is not None and claimed_day:
         hit = dates.leading_date(new, at)
         new = f"{hit.day:%B} {hit.day.day}" if hit else new
+    if _DOSE_RE.fullmatch(new):
+        dose = _DOSE_RE.search(claim.value)  # "30mg" for "20mg of citalopram": the dose only
+        return _replace(claim, dose[0], new.lower()) if dose else None
     if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):
         return _replace(claim, count[0], new.lower())  # "4" for "3 cats": the count, not the cats
     if dated or not (could_be_person(new) and new[:1].isupper()):

@@ -229,6 +229,12 @@ def test_birthday_resolves_against_the_turn():
         "We got lucky.",
         "I'm not a fan of that idea.",  # a reaction, not a taste
         "My son is at home today.",
+        "I have a garage.",  # at home; only one run is a business
+        "I'm taking a break.",
+        "I eat fish.",  # a pescatarian's habit, no change of diet
+        "Blind people need better access.",
+        "I got my new passport.",
+        "I'm on 2 hours of sleep.",
     ],
 )
 def test_not_facts(text):
@@ -371,6 +377,17 @@ def test_introductions_and_lists(text, found):
         ("Last spring I joined a startup called Ferngrove.", "employer", "ferngrove"),
         ("Two years ago I moved to Leeds.", "home", "leeds"),
         ("Mine is a cat, Luna.", "cat:luna", "luna"),
+        ("Coeliac, so bread is a nightmare.", "condition:coeliac", "coeliac"),
+        (
+            "I'm on blood thinners so no ibuprofen for me.",
+            "medication:blood thinner",
+            "blood thinners",
+        ),
+        ("I take citalopram.", "medication:citalopram", "citalopram"),
+        ("I was vegan for five years but I eat fish now.", "eats again", "fish"),
+        ("We sold the flat in Hackney and bought a house in Margate.", "home", "margate"),
+        ("I work part time at a bakery.", "hours", "part-time"),
+        ("I don't drink coffee, only tea", "avoids:coffee", "coffee"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -1240,3 +1257,15 @@ def test_a_household_s_people_pets_and_plans(sentence, expected):
 def test_a_new_relation_named_after_a_dash():
     assert ("user", "manager", "raj") in keys(facts("New manager as of Monday - Raj."))
     assert keys(facts("New manager as of Monday - not sure yet.")) == []
+
+
+def test_where_someone_named_is_these_days_is_their_home_but_not_where_they_are_today():
+    assert ("ana", "home", "lisbon") in keys(facts("Ana's in Lisbon these days."))
+    assert ("sam", "home", "london") not in keys(facts("Sam is in London."))
+
+
+def test_a_relatives_own_business_and_where_it_is():
+    found = keys(facts("My brother Piotr runs a garage back in Poland."))
+    assert ("piotr", "employer", "garage") in found
+    assert ("piotr", "home", "poland") in found
+    assert ("leah", "employer", "bakery") in keys(facts("My wife Leah started her own bakery."))

@@ -96,6 +96,7 @@ _I_AM_RE = re.compile(r"^(?:i'm|im|i\s+am)\b", _I)
 _NAME_AND_I_RE = re.compile(r"^(?:(?:my|our)\s+[\w-]+\s+)?(?-i:[A-Z])[\w'-]+\s+and\s+i\s", _I)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|im|i've|ive)\b", _I)
 _MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
+_WE_LEAD_RE = re.compile(r"^(?:we|we've)\s+(?!are\b|were\b)", _I)
 _PAIR_RE = re.compile(
     r"^(?P<neg>[^,;]*?\b(?:not|isn't|aren't|wasn't|doesn't|don't|no\s+longer)\b[^,;]*?)\s*"
     r"(?:[,;]|\s+but\s+|\s+[-–—]+\s+)\s*(?:but\s+|rather\s+|instead\s+|actually\s+)*"
@@ -314,7 +315,7 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
         person = appositive["person"]
         first = f"{person} is the {appositive['title']}"
         return [first, *_clauses(side, f"{person} {appositive['rest']}")]
-    first_person = bool(_I_LEAD_RE.match(sentence))
+    first_person = bool(_I_LEAD_RE.match(sentence) or _WE_LEAD_RE.match(sentence))
     pieces = _pieces(sentence, first_person)
     out = [pieces[0]]
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
@@ -387,11 +388,14 @@ def _reads_better_alone(side: _Side, head: str, joined: str) -> bool:
 
 
 def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
-    """`piece` with the 'I' (or "I'm") its first-person sentence left out, if it then
-    reads. Only a lowercase start can be such a piece: "and English" is a list's end."""
+    """`piece` with the 'I' (or "I'm", or "we") its first-person sentence left out, if it
+    then reads. Only a lowercase start can be such a piece: "and English" is a list's end."""
     if not piece[:1].islower():
         return None
-    for subject in ("I", "I'm") if _I_AM_RE.match(sentence) else ("I",):
+    subjects = ("I", "I'm") if _I_AM_RE.match(sentence) else ("I",)
+    if _WE_LEAD_RE.match(sentence):
+        subjects = ("We",)  # "We sold the flat and bought a house in Margate"
+    for subject in subjects:
         if _parse(side, f"{subject} {piece}", negation_ok=True) is not None:
             return f"{subject} {piece}"
     return None

@@ -40,10 +40,12 @@ from memstrata.models.heuristic.personal_values import (
     gym,
     hobby,
     hobby_lately,
+    hours,
     household_count,
     language,
     lesson,
     manager_of,
+    medication,
     name,
     named_thing,
     near_place,
@@ -61,6 +63,7 @@ from memstrata.models.heuristic.personal_values import (
     product,
     proper_name,
     relation,
+    run_business,
     said_as_is,
     shifts,
     skill,
@@ -82,6 +85,7 @@ from memstrata.models.heuristic.personal_words import (
     CAREER_FIELDS,
     CONDITIONS,
     DIETS,
+    DOSED_DRUG,
     EVENTS,
     FEARS,
     FOODS_TO_AVOID,
@@ -182,6 +186,10 @@ _SCHOOL_NAMES = (
     r"Primary|Elementary|Academy|School|High|College|University|Uni|Prep|Grammar|Secondary"
     r"|Comprehensive|Nursery|Kindergarten|Preschool|Montessori|Middle"
 )
+_DRINKS = (
+    r"alcohol|coffee|caffeine|(?:cow's\s+)?milk|tea|soda|fizzy\s+drinks|energy\s+drinks|beer|wine"
+    r"|spirits|booze"
+)
 _LIVES_WITH = (
     r"lives?\s+with|shares?\s+(?:my|our|a|the)\s+(?:flat|house|home|apartment|place|room|dorm)"
     r"\s+with"
@@ -223,6 +231,7 @@ FACETS: dict[str, Facet] = {
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", workplace_left),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
+    "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "promoted": Facet(
@@ -240,6 +249,7 @@ FACETS: dict[str, Facet] = {
     "leads": Facet(C.WORK, "leads", "{who} leads {value}.", phrase),
     "volunteers": Facet(C.WORK, "volunteers:{key}", "{who} volunteers at {value}.", venue),
     "business": Facet(C.WORK, "employer", "{who} runs {a_value}.", own_business),
+    "run business": Facet(C.WORK, "employer", "{who} runs {a_value}.", run_business),
     "manages": Facet(C.WORK, "job title", "{who} works as {a_value}.", manager_of),
     "relation": Facet(C.RELATIONSHIP, "{kind}", "{value} is {whose} {noun}.", relation),
     "condition": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", word_of(CONDITIONS)),
@@ -268,6 +278,7 @@ FACETS: dict[str, Facet] = {
     "weight": Facet(C.HEALTH, "weight", "{who} weighs {value}.", said_as_is),
     "height": Facet(C.HEALTH, "height", "{who} is {value} tall.", said_as_is),
     "medication": Facet(C.HEALTH, "medication:{key}", "{who} takes {value}.", phrase),
+    "dosed medication": Facet(C.HEALTH, "medication:{kind}", "{who} takes {value}.", medication),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "fasting": Facet(C.DIET, "diet", "{who} is doing {value}.", word_of(_FASTS)),
     "quit diet": Facet(C.DIET, "diet", "{who} is no longer {value}.", word_of(DIETS)),
@@ -277,6 +288,9 @@ FACETS: dict[str, Facet] = {
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
     "teetotal": Facet(C.DIET, "avoids:alcohol", "{who} does not drink alcohol.", alcohol),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
+    "avoids drink": Facet(
+        C.DIET, "avoids:{key}", "{who} does not drink {value}.", word_of(_DRINKS)
+    ),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
     "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
     "event month": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is {value}.", due),
@@ -302,6 +316,7 @@ FACETS: dict[str, Facet] = {
         word_of(r"night\s+owl|morning\s+person|early\s+bird|night\s+person|early\s+riser"),
     ),
     "shifts": Facet(C.WORK, "shifts", "{who} works {value}.", shifts),
+    "hours": Facet(C.WORK, "hours", "{who} works {value}.", hours),
     "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
     "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
     "subjects": Facet(C.WORK, "major", "{who} studies {value}.", said_as_is),
@@ -380,7 +395,8 @@ _WORK_AT = (
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
     r"|is\s+(?:contracting|consulting|freelancing)"
     r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
-    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:part[-\s]time|full[-\s]time|remotely|freelance"
+    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:(?P<hours>part[-\s]time|full[-\s]time)|remotely"
+    r"|freelance"
     r"|\d{1,2}(?:am|pm)?\s*(?:to|-)\s*\d{1,2}(?:am|pm)?|(?P<shifts>nights|days|weekends)))?"
     r"\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
@@ -461,6 +477,12 @@ TABLE: tuple[Row, ...] = (
         (("I was born in 1988.", "birth year", "1988"),)),
     Row("nationality", r"is\s+(?P<value>[\w-]+)",
         (("I'm Canadian.", "nationality", "canadian"),)),
+    # A citizenship gained is a nationality: "I got my Irish citizenship last week!"
+    Row("nationality", r"(?:got|received|was\s+granted|has\s+been\s+granted|finally\s+got)\s+"
+                       r"(?:my|his|her|their)\s+(?P<value>[\w-]+)\s+(?:citizenship|passport)\b.*",
+        (("I got my Irish citizenship last week!", "nationality", "irish"),)),
+    Row("nationality", r"(?:became|is\s+now)\s+(?:a|an)\s+(?P<value>[\w-]+)\s+citizen\b.*",
+        (("I became a British citizen in May.", "nationality", "british"),)),
     Row("proper name", r"is\s+(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
         (("Hi, I'm Priya.", "name", "priya"),)),
     # where they live
@@ -686,6 +708,10 @@ TABLE: tuple[Row, ...] = (
                     r"|made\s+redundant|let\s+go|fired|sacked)\b.*",
         (("I was made redundant in March.", "employer", "made redundant"),)),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    Row("retired from", r"(?:is\s+)?(?:just\s+|finally\s+|now\s+)?retired\s+from\s+(?P<value>.+?)"
+                        r"(?:\s+(?:after|in|last|this|at|when|a|two|three|five|ten)\b.*)?",
+        (("I'm 71 and retired from the Royal Mail after 35 years.", "employer",
+          "retired from royal mail"),), prefix="retired from "),
     Row("retired", r"(?:just\s+|finally\s+)?(?P<value>retired)"
                    r"(?:\s+(?:in|last|this|at|from|after)\s+.+)?",
         (("I retired in June.", "employer", "retired"),)),
@@ -715,8 +741,13 @@ TABLE: tuple[Row, ...] = (
                    r"(?P<value>store|shop|branch|restaurant|cafe|café|bar|kitchen|office|warehouse"
                    r"|salon|clinic|hotel|site|bakery|pub|gym|team|department|ward)\b.*",
         (("I'm managing the store now!", "job title", "store manager"),)),
-    Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|my\s+own|our\s+own)"
-                    r"\s+(?P<value>.+?)(?:\s+(?:in|on)\s+(?P<home>.+?))?(?:\s+with\s+.+)?",
+    Row("run business", r"(?:runs?|owns?|started|opened|manages?)\s+(?:a|an|(?:my|our|his|her"
+                        r"|their)\s+own)\s+(?P<value>.+?)(?:\s+(?:back\s+)?(?:in|on)\s+(?P<home>.+?))?"
+                        r"(?:\s+with\s+.+)?",
+        (("I run a garage back in Poland.", "employer", "garage"),)),
+    Row("business", r"(?:runs?|owns?|has|started|opened|manages?)\s+(?:a|an|(?:my|our|his|her"
+                    r"|their)\s+own)\s+(?P<value>.+?)(?:\s+(?:back\s+)?(?:in|on)\s+(?P<home>.+?))?"
+                    r"(?:\s+with\s+.+)?",
         (("I run a small bakery in Leeds.", "employer", "small bakery"),
          ("I run a coffee roastery in Portland with 6 employees.", "home", "portland"),
          ("I own a hair salon in Leeds.", "home", "leeds"))),
@@ -911,8 +942,14 @@ TABLE: tuple[Row, ...] = (
         (("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),)),
     Row("height", r"is\s+(?P<value>[4-7]'\s?\d{1,2}\"?|[12]\.\d{1,2}\s?m|1\d{2}\s?cm)(?:\s+tall)?",
         (("I'm 5'10.", "height", "5'10"), ("I'm 178 cm tall.", "height", "178 cm"))),
+    Row("dosed medication", rf"{_TAKE}\s+(?P<value>{DOSED_DRUG})(?:\s+(?:now|daily|again"
+                            r"|(?:once|twice)\s+a\s+day|a\s+day|every\s+\w+|at\s+night"
+                            r"|for\s+.+|so\s+.+)|\s*,.*)?",
+        (("I'm on 20mg of citalopram.", "medication:citalopram", "20mg of citalopram"),
+         ("I take ramipril for my blood pressure.", "medication:ramipril", "ramipril"),
+         ("I take Keppra 500mg twice a day.", "medication:keppra", "keppra 500mg"))),
     Row("medication", rf"(?:is\s+on|is\s+taking|takes?)\s+(?P<value>{MEDICATIONS})"
-                      r"(?:\s+(?:now|daily|again|for\s+.+))?",
+                      r"(?:\s+(?:now|daily|again|for\s+.+|so\s+.+))?",
         (("I'm on blood thinners.", "medication:blood thinner", "blood thinners"),)),
     Row("routine", rf"(?:has|have|goes\s+to|go\s+to|does|do|attends?)\s+(?P<noun>(?:[\w-]+\s+)?"
                    rf"(?:{ROUTINES}))\s+(?P<value>(?:{FREQUENCY})\b.*)",
@@ -950,8 +987,10 @@ TABLE: tuple[Row, ...] = (
     # "I eat fish again": whatever diet kept it out is over.
     Row("eats again", r"(?:eats?|is\s+eating|started\s+eating|is\s+back\s+(?:on|to\s+eating))\s+"
                       r"(?P<value>(?:meat|fish|seafood|dairy|eggs|chicken|pork|beef|red\s+meat"
-                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)",
-        (("I eat fish again.", "eats again", "fish"),)),
+                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)"
+                      r"(?:\s+(?:last|this)\s+\w+|\s+since\s+.+|\s+(?:a\s+few|\w+)\s+\w+\s+ago)?",
+        (("I eat fish again.", "eats again", "fish"),
+         ("I started eating meat last year.", "eats again", "meat"))),
     Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
                    r"|instead|since|for)\b).*",
         (("I'm just doing intermittent fasting now.", "diet", "intermittent fasting"),)),
@@ -970,6 +1009,10 @@ TABLE: tuple[Row, ...] = (
         (("I'm lactose intolerant.", "intolerance:lactose", "lactose"),)),
     Row("intolerance", r"is\s+intolerant\s+(?:to|of)\s+(?P<value>.+)",
         (("I'm intolerant to gluten.", "intolerance:gluten", "gluten"),)),
+    Row("avoids drink", r"(?:doesn't|can't|won't|never)\s+(?:drink|drinks|have|touch)"
+                        r"\s+(?:any\s+)?(?P<value>.+)",
+        (("I don't drink coffee, only tea.", "avoids:coffee", "coffee"),), many=True, negated=True,
+        we=True),
     Row("avoids", r"(?:doesn't|can't|won't|never)\s+(?:eat|eats|drink|drinks|have|touch)"
                   r"\s+(?:any\s+)?(?P<value>.+)",
         (("I don't eat pork.", "avoids:pork", "pork"),
@@ -1133,6 +1176,13 @@ TABLE: tuple[Row, ...] = (
     Row("chronotype", r"is\s+(?:a|an)\s+(?:(?:total|real|natural|big)\s+)?(?P<value>night\s+owl"
                       r"|morning\s+person|early\s+bird|night\s+person|early\s+riser)\b.*",
         (("I'm a night owl, I work best after 10pm.", "chronotype", "night owl"),)),
+    # "I've gone part-time, four days a week": how much someone works, apart from where.
+    Row("hours", r"(?:works?|is\s+working|(?:ha(?:s|ve)\s+)?gone|went|is|is\s+going|switched\s+to"
+                 r"|moved\s+to|is\s+back\s+to|went\s+back\s+to)\s+(?P<value>(?:part|full)[-\s]time)"
+                 r"(?:\s*,.*|\s+(?:now|again|these\s+days|at\s+(?P<employer>.+)|as\s+(?P<title>.+)"
+                 r"|(?:from|since|in|this|next)\s+.+))?",
+        (("I've gone part-time, four days a week.", "hours", "part-time"),
+         ("I work part-time at a bakery.", "employer", "bakery"))),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|has\s+switched\s+to|switched\s+to|moved\s+to"
                   r"|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
                   r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
@@ -1153,6 +1203,12 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<value>.+?)(?:\s+(?:for|to|this|next|in|starting)\b.*)?",
         (("I got into nursing school!", "employer", "nursing school"),
          ("I got accepted to McGill for the fall.", "employer", "mcgill"))),
+    Row("school", r"is\s+in\s+(?:my|her|his|their|the)\s+(?:[\w-]+\s+)?year\s+(?:of\s+"
+                  r"(?:(?:a|an|my|the)\s+)?(?P<studies>[\w -]+?)(?:\s+(?:degree|course|programme"
+                  r"|program|phd|ba|bsc|ma|msc))?\s+)?at\s+(?P<value>.+)",
+        (("I'm in my second year of a history degree at Durham.", "employer", "durham"),
+         ("I'm in my second year of a history degree at Durham.", "major", "history"),
+         ("I'm in my final year at Leeds.", "employer", "leeds"))),
     Row("school", r"(?:stud(?:y|ies)|is\s+studying|is\s+a\s+student)\s+at\s+(?P<value>.+)",
         (("I study at Leeds.", "employer", "leeds"),)),
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
@@ -1417,6 +1473,13 @@ _DROPPED_I_AM_RE = re.compile(
 )
 
 
+# "Coeliac, so bread is a nightmare", "Pregnant, due in May!": a state said first, alone.
+_STATE_FIRST_RE = re.compile(
+    rf"^(?=(?:{HEALTH_STATES}|{DIETS})\s*(?:[,;!.]|$|\s+(?:since|for|and|so|but)\b))(?P<first>\w)",
+    _I,
+)
+
+
 def _dropped_i_am(found: re.Match[str]) -> str:
     """ "Married with two kids" is "I am married with two kids": the capital only opened
     the sentence."""
@@ -1576,6 +1639,7 @@ _BARE_FORMS = (
     (_NAME_AGE_RE, "I is "),
     (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
     (_DROPPED_I_AM_RE, _dropped_i_am),
+    (_STATE_FIRST_RE, _dropped_i_am),
     (
         re.compile(
             rf"^(?!(?:{_NOT_INTRO})\s)(?=(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+here"
@@ -2063,6 +2127,16 @@ _ABOUT_OTHERS = frozenset(
 )
 
 
+# "Ana's in Lisbon these days": where someone named is, said as lasting, is their home.
+_SETTLED_RE = re.compile(r"\b(?:these\s+days|nowadays|for\s+good|now)\b", _I)
+
+
+def _about_others(row: Row, clause: Clause) -> bool:
+    if row.facet == "whereabouts":
+        return bool(_SETTLED_RE.search(clause.text))
+    return row.facet in _ABOUT_OTHERS
+
+
 def _household(clause: Clause) -> bool:
     """Whether 'we' can be the speaker's household: not in a project's stream, where 'we'
     is the team ("we moved to Postgres")."""
@@ -2074,7 +2148,7 @@ def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parse
         if (negated and not row.negated) or (reading.we and not (row.we and _household(clause))):
             continue
         named = reading.who is not None and reading.who.named
-        if named and not reading.vouched and row.facet not in _ABOUT_OTHERS:
+        if named and not reading.vouched and not _about_others(row, clause):
             continue
         if found := _row_facts(row, reading, clause):
             return found
@@ -2258,6 +2332,7 @@ def _speaker_cued(text: str) -> bool:
         _THE_BABY_RE,
         _NEWBORN_RE,
         _DROPPED_I_AM_RE,
+        _STATE_FIRST_RE,
         _THE_MINE_RE,
         _BARE_JOB_RE,
         _ONLY_JOB_RE,

@@ -13,6 +13,7 @@ from memstrata.models.heuristic.personal_words import (
     CAREER_FIELDS,
     COMPOUND_JOB_RE,
     DIETS,
+    DOSE,
     INSTRUMENTS_AND_SPORTS,
     JOB_HEADS,
     LANGUAGES,
@@ -263,6 +264,19 @@ def phrase(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+_DOSE_RE = re.compile(rf"{DOSE}(?:\s+of)?", _I)
+
+
+def medication(raw: str, clause: Clause) -> Value | None:
+    """A drug taken, with its dose if said ("20mg of citalopram"), keyed by the drug, so a
+    new dose replaces the old one."""
+    shown = display(_cut(raw))
+    drug = _DOSE_RE.sub(" ", shown).strip()
+    if not drug or len(words(drug)) > 3 or drug.lower() in NOT_NAMES:
+        return None
+    return Value(shown, shown.lower(), kind=drug.lower())
+
+
 _NAMED_PLACE_RE = re.compile(r"(?:[A-Z][\w'&.-]*)(?:\s+(?:for|of|the|and|&|[A-Z][\w'&.-]*)){0,5}")
 
 
@@ -307,6 +321,7 @@ _BUSINESSES = (
     r"|pharmacy|drugstore|factory|hostel|kindergarten|preschool|vineyard|ranch|dealership"
     r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
     r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
+    r"|hairdresser'?s|butcher'?s|bakehouse|chippy|takeaway|market\s+stall|franchise"
     r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|tapas|burrito|curry"
     r"|dim\s+sum|pho|falafel|bagel|donut|doughnut|brunch|cocktail|wine|sushi|coffee|noodle"
     r"|thai|chinese|indian|italian|mexican|kebab|chicken|sandwich|ramen|bbq|steak|fish\s+and\s+chip)"
@@ -324,6 +339,18 @@ def business(raw: str, clause: Clause) -> Value | None:
     if not re.fullmatch(rf"(?:[\w'-]+\s+){{0,3}}(?:{_BUSINESSES})", shown, _I):
         return None
     return Value(shown, shown.lower())
+
+
+# What one may run as a business or just have at home: "runs a garage", "has a garage".
+_RUN_ONLY_RE = re.compile(r"(?:[\w'-]+\s+){0,2}(?:garage|workshop|gym|spa|stall)", _I)
+
+
+def run_business(raw: str, clause: Clause) -> Value | None:
+    """A business someone runs, opened or started: "a garage back in Poland"."""
+    if found := own_business(raw, clause):
+        return found
+    shown = display(_cut(raw))
+    return Value(shown, shown.lower()) if _RUN_ONLY_RE.fullmatch(shown) else None
 
 
 _GOES_BY_RE = re.compile(r"^(?P<kind>.+?)\s+(?:called|named)\s+(?P<name>(?-i:[A-Z]).*)$", _I)
@@ -374,6 +401,15 @@ def shifts(raw: str, clause: Clause) -> Value | None:
     kind = {"nights": "night", "days": "day", "weekends": "weekend"}.get(kind, kind)
     shown = f"{kind} shifts"
     return Value(shown, shown)
+
+
+_HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
+
+
+def hours(raw: str, clause: Clause) -> Value | None:
+    """How much someone works: "part time" and "part-time" are one value."""
+    found = _HOURS_RE.match(_cut(raw))
+    return Value(f"{found['how'].lower()}-time", f"{found['how'].lower()}-time") if found else None
 
 
 def condition(raw: str, clause: Clause) -> Value | None:
@@ -662,8 +698,8 @@ def number(low: int, high: int) -> Reader:
 
 def eaten_again(raw: str, clause: Clause) -> Value | None:
     """A food eaten again, which ends the diet that kept it out; "I eat fish" alone may
-    suit a pescatarian, so only a clause that says "again" or "back" is read."""
-    if not re.search(r"\b(?:again|back)\b", clause.text, _I):
+    suit a pescatarian, so only a clause that says it changed ("again", "now") is read."""
+    if not re.search(r"\b(?:again|back|now|these\s+days|nowadays|started)\b", clause.text, _I):
         return None
     return said_as_is(raw, clause)
 

@@ -274,6 +274,20 @@ MEDICATIONS = (
     r"|levothyroxine|adderall|ritalin|prednisone|immunosuppressants|antibiotics|painkillers"
     r"|(?:blood\s+pressure|anxiety|thyroid|adhd|heart)\s+(?:meds|medication|pills|tablets)"
 )
+# A drug by its name's ending ("citalopram", "ramipril", "atorvastatin") or by its dose
+# ("20mg of citalopram", "Keppra 500mg").
+_DRUG_ENDINGS = (
+    r"pram|oxetine|xetine|olol|pril|sartan|statin|azole|cillin|mycin|cycline|formin|glutide"
+    r"|gliflozin|lukast|thyroxine|zepam|zolam|tidine|triptan|afil|profen|codone|dronate"
+    r"|ipine|odipine|azepine|olone|asone|etamol|amol|tamine|faxine|azine|oxin|parin|xaban"
+    r"|gatran|pine|lamide|semide|thiazide"
+)
+DOSE = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|iu|units)\b"
+DRUG_NAME = rf"[a-z][a-z-]{{2,}}(?:{_DRUG_ENDINGS})\b"
+DOSED_DRUG = (
+    rf"(?:{DOSE}\s+(?:of\s+)?(?:[\w-]+\s+)??[\w-]+|(?:{DRUG_NAME}|(?-i:[A-Z])[\w-]+)\s+{DOSE}"
+    rf"|{DRUG_NAME})"
+)
 # Regular appointments of one's own life: "I have therapy every Tuesday".
 ROUTINES = (
     r"therapy|physio|physiotherapy|counsell?ing|dialysis|chemo|lessons?|classes|class|practice"
