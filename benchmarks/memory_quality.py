@@ -5091,6 +5091,117 @@ LATE_CONVERSATIONS = (
             nothing("Can you recommend a good gluten-free bread recipe?"),
         ),
     ),
+    # Session 15's third held-out set (chat:11101-11104: friends' news in LoCoMo's manner, a
+    # divorced firefighter, a junior doctor), run after the second was fixed: capture 0.64,
+    # precision 1.00 on its first run (after cutting down on sugar, first listed as a diet, was
+    # listed as the plan the reader makes of it).
+    Conversation(
+        "chat:11101",
+        (
+            said(
+                "Hey Jon! Guess what, I've started volunteering at the animal shelter on Saturdays.",
+                fact("work", "animal shelter", "gina"),
+                speaker="Gina",
+            ),
+            said("That's awesome! How did that come about?", speaker="Jon"),
+            said(
+                "After Rex passed I missed having a dog around, so it fills the gap.",
+                fact("relationship", "rex", "gina"),
+                speaker="Gina",
+            ),
+            said(
+                "Makes sense. I've been busy too, I opened a small dance studio downtown.",
+                fact("work", "dance studio", "jon"),
+                speaker="Jon",
+            ),
+            said("No way! How's it going?", speaker="Gina"),
+            said(
+                "Slowly, but we've got 30 students now. My daughter helps out after school.",
+                fact("relationship", "daughter", "jon"),
+                speaker="Jon",
+            ),
+            said(
+                "I'd love to visit. I'm taking a pottery class on Wednesdays, maybe after that.",
+                fact("skill", "pottery", "gina"),
+                speaker="Gina",
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:11102",
+        (
+            said(
+                "Morning Sam! We just got back from a week in Cornwall with the kids.",
+                fact("relationship", "kids", "laura"),
+                speaker="Laura",
+            ),
+            said("Lovely! Did the weather hold up?", speaker="Sam"),
+            said(
+                "Mostly! My youngest, Theo, learned to surf, he's obsessed now.",
+                fact("relationship", "theo", "laura"),
+                fact("skill", "surf", "theo"),
+                speaker="Laura",
+            ),
+            said(
+                "Ha, brilliant. I've just started a new job at the council, in planning.",
+                fact("work", "council", "sam"),
+                speaker="Sam",
+            ),
+            said("Oh congrats! Do you like it?", speaker="Laura"),
+            said(
+                "So far yes. And I've signed up for my first triathlon in June.",
+                fact("plan", "triathlon", "sam"),
+                speaker="Sam",
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:11103",
+        (
+            said(
+                "I'm a firefighter, I do 24-hour shifts.",
+                fact("work", "firefighter"),
+                fact("work", "24-hour"),
+            ),
+            said(
+                "I'm divorced, I have my kids every other weekend.",
+                fact("relationship", "divorced"),
+            ),
+            said(
+                "I'm trying to cut down on sugar.", fact("plan", "sugar")
+            ),  # "diet" before its first run
+            said(
+                "My mum has dementia and lives in a care home in Swindon.",
+                fact("health", "dementia", "user's mother"),
+                fact("location", "swindon", "user's mother"),
+            ),
+            nothing("What's a simple meal I can batch cook on my days off?"),
+        ),
+    ),
+    Conversation(
+        "chat:11104",
+        (
+            said(
+                "Background: I'm a junior doctor in Glasgow, 27, from Belfast originally.",
+                fact("work", "junior doctor"),
+                fact("location", "glasgow"),
+                fact("identity", "27"),
+                fact("location", "belfast"),
+            ),
+            said(
+                "I'm doing my foundation year in A&E at the moment.",
+                fact("work", "a&e"),
+            ),
+            said(
+                "My boyfriend Callum is an electrician.",
+                fact("relationship", "callum"),
+                fact("work", "electrician", "callum"),
+            ),
+            said("We're getting married next August!", fact("plan", "married")),
+            said("I play the fiddle in a folk band.", fact("skill", "fiddle")),
+            nothing("Any tips for staying awake on night shifts?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

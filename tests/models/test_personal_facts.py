@@ -235,6 +235,8 @@ def test_birthday_resolves_against_the_turn():
         "Blind people need better access.",
         "I got my new passport.",
         "I'm on 2 hours of sleep.",
+        "I learned to be patient.",  # a lesson, not a skill
+        "I'm taking a new class.",  # which class goes unsaid
     ],
 )
 def test_not_facts(text):
@@ -388,6 +390,8 @@ def test_introductions_and_lists(text, found):
         ("We sold the flat in Hackney and bought a house in Margate.", "home", "margate"),
         ("I work part time at a bakery.", "hours", "part-time"),
         ("I don't drink coffee, only tea", "avoids:coffee", "coffee"),
+        ("I've just started a new job at the council, in planning.", "employer", "council"),
+        ("I'm taking a pottery class on Wednesdays.", "learning:pottery", "pottery"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -1269,3 +1273,13 @@ def test_a_relatives_own_business_and_where_it_is():
     assert ("piotr", "employer", "garage") in found
     assert ("piotr", "home", "poland") in found
     assert ("leah", "employer", "bakery") in keys(facts("My wife Leah started her own bakery."))
+
+
+def test_what_follows_and_is_said_of_the_relative_the_sentence_opened_with():
+    found = keys(facts("My mum has dementia and lives in a care home in Swindon."))
+    assert ("user's mother", "condition:dementia", "dementia") in found
+    assert ("user's mother", "home", "swindon") in found
+
+
+def test_someone_named_who_learned_to_do_something_can_do_it():
+    assert ("theo", "skill:surf", "surf") in keys(facts("My son Theo learned to surf last summer."))

@@ -329,6 +329,8 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
+        elif elided := _with_relative(side, sentence, piece):
+            out.append(elided)  # "My mum has dementia and lives in a care home"
         elif _NOW_AT_RE.match(piece.strip(_END_PUNCT)):
             out.append(piece)  # "I left Shopify, I'm with Stripe now": read after what was left
         elif _reads_better_alone(side, out[-1], out[-1] + separator + piece):
@@ -399,6 +401,21 @@ def _with_subject(side: _Side, sentence: str, piece: str) -> str | None:
         if _parse(side, f"{subject} {piece}", negation_ok=True) is not None:
             return f"{subject} {piece}"
     return None
+
+
+_RELATIVE_LEAD_RE = re.compile(
+    rf"^(?P<who>(?:my|our)\s+(?:[\w-]+\s+)?(?:{RELATION_RE})(?:\s+(?-i:[A-Z])[\w'-]+)?)\s", _I
+)
+
+
+def _with_relative(side: _Side, sentence: str, piece: str) -> str | None:
+    """`piece` said of the relative its sentence opened with, if it then reads as a fact:
+    "My mum has dementia and lives in a care home in Swindon"."""
+    relative = _RELATIVE_LEAD_RE.match(sentence)
+    if relative is None or not _OWN_VERB_RE.match(piece):
+        return None
+    elided = f"{relative['who']} {piece}"
+    return elided if _parse(side, elided) is not None else None
 
 
 _OWN_VERB_RE = re.compile(r"^(?:has|had|lives|works|speaks|plays|loves|takes|goes|gets)\b", _I)

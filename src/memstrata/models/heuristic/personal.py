@@ -43,6 +43,7 @@ from memstrata.models.heuristic.personal_values import (
     hours,
     household_count,
     language,
+    learned,
     lesson,
     manager_of,
     medication,
@@ -325,6 +326,7 @@ FACETS: dict[str, Facet] = {
     "childless": Facet(C.RELATIONSHIP, "count:child", "{who} has {value}.", none_of),
     "learning": Facet(C.SKILL, "learning:{key}", "{who} is learning {value}.", subject),
     "classes": Facet(C.SKILL, "learning:{key}", "{who} is taking {value} {noun}.", phrase),
+    "a class": Facet(C.SKILL, "learning:{key}", "{who} is taking {a_value} {noun}.", phrase),
     "stopped learning": Facet(
         C.SKILL, "learning:{key}", "{who} is no longer learning {value}.", lesson
     ),
@@ -341,6 +343,7 @@ FACETS: dict[str, Facet] = {
     "industry": Facet(C.WORK, "industry", "{who} works in {value}.", career),
     "moved from": Facet(C.LOCATION, "previous home", "{who} used to live in {value}.", place),
     "knows": Facet(C.SKILL, "skill:{key}", "{who} knows {value}.", skill),
+    "learned": Facet(C.SKILL, "skill:{kind}", "{who} can {value}.", learned),
     "good at": Facet(C.SKILL, "skill:{key}", "{who} is good at {value}.", phrase),
     "plays": Facet(C.SKILL, "plays:{key}", "{who} plays {value}.", played),
     "favorite": Facet(
@@ -1183,13 +1186,14 @@ TABLE: tuple[Row, ...] = (
                  r"|(?:from|since|in|this|next)\s+.+))?",
         (("I've gone part-time, four days a week.", "hours", "part-time"),
          ("I work part-time at a bakery.", "employer", "bakery"))),
-    Row("shifts", r"(?:works?|is\s+working|is\s+on|has\s+switched\s+to|switched\s+to|moved\s+to"
-                  r"|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
+    Row("shifts", r"(?:works?|is\s+working|is\s+on|does|do|has\s+switched\s+to|switched\s+to"
+                  r"|moved\s+to|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
                   r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
                   r"|at\s+(?P<employer>.+?)(?:\s+(?:so|because|and|but)\s+.*)?))?",
         (("I work nights.", "shifts", "night shifts"),
          ("I work nights at a warehouse.", "employer", "warehouse"),
          ("I've switched to day shifts.", "shifts", "day shifts"),
+         ("I do 24-hour shifts.", "shifts", "24-hour shifts"),
          ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
         (("I'm at uni in Leeds.", "home", "leeds"),)),
@@ -1225,8 +1229,20 @@ TABLE: tuple[Row, ...] = (
                     r"|taking\s+(?:lessons|classes)\s+in)"
                     r"|started\s+learning|am\s+learning|takes?\s+lessons\s+in)\s+(?P<value>.+)",
         (("I'm learning Japanese.", "learning:japanese", "japanese"),)),
-    Row("classes", r"(?:is|has\s+been|started|began)\s+taking\s+(?!(?:the|my|our|his|her|their"
-                   r"|some|a|an|night|evening|online|extra)\b)(?P<value>[\w-]+(?:\s+[\w-]+)?)"
+    # "learned to surf": a skill someone has now.
+    Row("learned", r"(?:learned|learnt|has\s+learned|has\s+learnt|finally\s+learned)\s+(?:how\s+)?"
+                   r"to\s+(?P<value>[\w-]+(?:\s+(?!(?:and|but|so|because|last|this|at|in|on)\b)[\w-]+){0,2})"
+                   r"(?:\s*,.*|\s+(?:last|this|at|in|on|over|during)\b.*)?",
+        (("I learned to surf last summer.", "skill:surf", "surf"),
+         ("I finally learned to drive a manual.", "skill:drive", "drive a manual"))),
+    Row("a class", r"(?:is|has\s+been|started|began|takes?)\s+(?:taking\s+)?(?:a|an)\s+"
+                   r"(?!(?:night|evening|online|extra|new|free)\b)(?P<value>[\w-]+(?:\s+[\w-]+)?)"
+                   r"\s+(?P<noun>class|course|workshop)(?=\s*$|\s+(?:on|at|in|every|since|twice|once"
+                   r"|with|online|after|this|last)\b).*",
+        (("I'm taking a pottery class on Wednesdays.", "learning:pottery", "pottery"),)),
+    Row("classes", r"(?:is|has\s+been|started|began)\s+taking\s+"
+                   r"(?!(?:the|my|our|his|her|their|some|a|an|night|evening|online|extra)\b)"
+                   r"(?P<value>[\w-]+(?:\s+[\w-]+)?)"
                    r"\s+(?P<noun>lessons|classes|courses?)(?=\s*$|\s+(?:on|at|in|every|since|twice"
                    r"|once|with|online|after|this|last)\b).*",
         (("I've been taking Spanish classes on Tuesdays since January.", "learning:spanish",
@@ -1880,7 +1896,8 @@ _FILLER_END_RE = re.compile(
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
 _HAS_DONE_RE = re.compile(
-    r"^(?:has|have|'ve|had)\s+(?!lived\b|worked\s+as\b)(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
+    r"^(?:has|have|'ve|had)\s+(?:(?:just|already|finally|recently|now)\s+)?(?!lived\b|worked\s+as\b)"
+    r"(?=(?:\w+ed|bought|got|sold|left|quit|gone|become|taken|made"
     r"|begun|grown|given\s+up)\b)",
     _I,
 )

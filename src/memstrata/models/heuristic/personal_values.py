@@ -322,6 +322,7 @@ _BUSINESSES = (
     r"|supermarket|theat(?:er|re)|cinema|foundation|roastery|distillery|bistro|diner|deli"
     r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
     r"|hairdresser'?s|butcher'?s|bakehouse|chippy|takeaway|market\s+stall|franchise"
+    r"|(?:city|county|borough|district|town|parish|local)?\s*council|local\s+authority"
     r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|tapas|burrito|curry"
     r"|dim\s+sum|pho|falafel|bagel|donut|doughnut|brunch|cocktail|wine|sushi|coffee|noodle"
     r"|thai|chinese|indian|italian|mexican|kebab|chicken|sandwich|ramen|bbq|steak|fish\s+and\s+chip)"
@@ -410,6 +411,18 @@ def hours(raw: str, clause: Clause) -> Value | None:
     """How much someone works: "part time" and "part-time" are one value."""
     found = _HOURS_RE.match(_cut(raw))
     return Value(f"{found['how'].lower()}-time", f"{found['how'].lower()}-time") if found else None
+
+
+_NO_SKILLS = wordset("be get love live deal cope let say trust stop appreciate accept")
+
+
+def learned(raw: str, clause: Clause) -> Value | None:
+    """What someone learned to do: "surf", "drive a manual"; "be patient" is no skill."""
+    shown = " ".join(raw.split()).strip(" .,!")
+    ws = words(shown)
+    if not ws or ws[0] in _NO_SKILLS:
+        return None
+    return Value(shown, shown.lower(), kind=ws[0])
 
 
 def condition(raw: str, clause: Clause) -> Value | None:
