@@ -102,6 +102,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("The doctor upped it to 30mg.", Repair("30mg", None)),
         ("God no, Everton!", Repair("Everton", None)),
         ("Absolutely not, it's Leeds.", Repair("Leeds", None)),
+        ("It's the 13th of March, not the 3rd.", Repair("13th of March", "3rd")),
+        ("Turns out it's dogs I'm allergic to, cats are fine.", Repair("dogs", "cats")),
+        ("Was a nurse. I'm a health visitor now.", Repair("health visitor", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -161,6 +164,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "My mum says hi.",
         "The doctor upped it.",  # no dose said
         "God, it's late.",
+        "I was a nurse for ten years.",  # a past said with its length, not a denial
+        "It's fine, the kids are fine.",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -666,6 +671,20 @@ DIALOGUES = {
             ("Ana's in Lisbon these days, she moved for work.", "Ok."),
         ],
         ["Ana is the user's sister.", "Ana lives in Lisbon."],
+    ),
+    "a birthday's day and month said again": (
+        [
+            ("When's my birthday?", "Your birthday is on March 3."),
+            ("It's the 13th of March, not the 3rd.", "Noted."),
+        ],
+        ["The user's birthday is March 13."],
+    ),
+    "a job the speaker was, then the one they are": (
+        [
+            ("What do I do for work?", "You're a nurse."),
+            ("Was a nurse. I'm a health visitor now.", "Ok."),
+        ],
+        ["The user works as a health visitor."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -42,6 +42,8 @@ _NO_LONGER_SO = (
     # "Google was two jobs ago", "That was three flats ago"
     r"|(?:that|(?-i:[A-Z])[\w'-]+)\s+was\s+(?:a\s+few|two|three|four|several|\d+)\s+(?:jobs|flats"
     r"|houses|apartments|moves|cars|phones|teams|bosses|managers|addresses)\s+ago"
+    # "Was a nurse.": said alone, what the speaker was is what they are no longer
+    r"|(?:i\s+)?was\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?(?=[\s.!]*$)"
 )
 """What says a claim is out of date, or never was so: "That was last year", "I wish"."""
 _LEAD_RE = re.compile(
@@ -68,7 +70,8 @@ _NEW_NOT_OLD_RE = re.compile(
 )
 # "I meant tree nuts, peanuts are fine": the old word is cleared by name.
 _MEANT_RE = re.compile(
-    rf"^i\s+meant?\s+(?P<new>{_PART}),?\s+(?:and\s+|but\s+)?(?:the\s+)?(?P<old>{_PART})\s+"
+    rf"^(?:i\s+meant?|it's|it\s+is|it\s+was)\s+(?P<new>{_PART}),?\s+(?:and\s+|but\s+)?(?:the\s+)?"
+    rf"(?P<old>{_PART})\s+"
     r"(?:is|are)\s+(?:totally\s+|perfectly\s+)?(?:fine|ok|okay|no\s+problem)$",
     _I,
 )
@@ -507,14 +510,24 @@ def repaired(
 _ORDINAL_RE = re.compile(r"^(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)$", _I)
 
 
+_DAY_OF_MONTH_RE = re.compile(
+    rf"^(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)(?:\s+of\s+(?P<month>{dates.MONTH_PATTERN}))?$"
+    rf"|^(?P<month_first>{dates.MONTH_PATTERN})\s+(?:the\s+)?(?P<day_after>\d{{1,2}})(?:st|nd|rd|th)?$",
+    _I,
+)
+
+
 def _day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
-    """ "The 12th, not the 10th": the newest fact dated the 10th of a month moves to the 12th."""
-    old, new = _ORDINAL_RE.match(repair.old or ""), _ORDINAL_RE.match(repair.new)
+    """ "The 12th, not the 10th", "the 13th of March, not the 3rd": the newest fact dated
+    the 10th of a month moves to the 12th (of the month said, if one is)."""
+    old, new = _ORDINAL_RE.match(repair.old or ""), _DAY_OF_MONTH_RE.match(repair.new)
     if not (old and new):
         return None
+    new_day = new["day"] or new["day_after"]
     for fact in active:
         if (day := _MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
-            return _replace(fact, fact.value, f"{day['month'].title()} {new['day']}")
+            month = new["month"] or new["month_first"] or day["month"]
+            return _replace(fact, fact.value, f"{month.title()} {new_day}")
     return None
 
 

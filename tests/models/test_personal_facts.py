@@ -237,6 +237,7 @@ def test_birthday_resolves_against_the_turn():
         "I'm on 2 hours of sleep.",
         "I learned to be patient.",  # a lesson, not a skill
         "I'm taking a new class.",  # which class goes unsaid
+        "I have two meetings a day.",
     ],
 )
 def test_not_facts(text):
@@ -392,6 +393,7 @@ def test_introductions_and_lists(text, found):
         ("I don't drink coffee, only tea", "avoids:coffee", "coffee"),
         ("I've just started a new job at the council, in planning.", "employer", "council"),
         ("I'm taking a pottery class on Wednesdays.", "learning:pottery", "pottery"),
+        ("I'm seeing someone called Alex now.", "partner", "alex"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

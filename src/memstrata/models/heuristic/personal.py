@@ -33,6 +33,7 @@ from memstrata.models.heuristic.personal_values import (
     count,
     day,
     department,
+    drinks_daily,
     due,
     eaten_again,
     field_of_study,
@@ -289,6 +290,7 @@ FACETS: dict[str, Facet] = {
     "intolerance": Facet(C.DIET, "intolerance:{key}", "{who} is intolerant to {value}.", phrase),
     "teetotal": Facet(C.DIET, "avoids:alcohol", "{who} does not drink alcohol.", alcohol),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
+    "drinks daily": Facet(C.DIET, "drinks:{kind}", "{who} drinks {value}.", drinks_daily),
     "avoids drink": Facet(
         C.DIET, "avoids:{key}", "{who} does not drink {value}.", word_of(_DRINKS)
     ),
@@ -1012,6 +1014,14 @@ TABLE: tuple[Row, ...] = (
         (("I'm lactose intolerant.", "intolerance:lactose", "lactose"),)),
     Row("intolerance", r"is\s+intolerant\s+(?:to|of)\s+(?P<value>.+)",
         (("I'm intolerant to gluten.", "intolerance:gluten", "gluten"),)),
+    # "about 4 coffees a day", then "cut down to one coffee a day": one slot per drink.
+    Row("drinks daily", r"(?:drinks?|has|have|gets?\s+through|is\s+down\s+to"
+                        r"|(?:ha(?:s|ve)\s+)?cut\s+(?:down|back)\s+to)\s+"
+                        r"(?P<value>(?:about|around|maybe|like|up\s+to|only|just)?\s*"
+                        r"(?:\d+|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few)\s+"
+                        r"(?:[\w-]+\s+){0,3}?(?:a|per|each)\s+(?:day|week|night|morning))",
+        (("I drink about 4 coffees a day.", "drinks:coffee", "about 4 coffees a day"),
+         ("I've cut down to one coffee a day.", "drinks:coffee", "one coffee a day")), we=True),
     Row("avoids drink", r"(?:doesn't|can't|won't|never)\s+(?:drink|drinks|have|touch)"
                         r"\s+(?:any\s+)?(?P<value>.+)",
         (("I don't drink coffee, only tea.", "avoids:coffee", "coffee"),), many=True, negated=True,
@@ -1613,8 +1623,8 @@ _GOT_ENGAGED_RE = re.compile(
 )
 # "I'm dating someone new, her name is Priya": the someone is Priya.
 _SOMEONE_NAMED_RE = re.compile(
-    r"\b(?P<verb>dating|seeing)\s+(?:someone|somebody)(?:\s+new)?\s*[,;:–—-]+\s*(?:his|her|their)"
-    r"\s+name(?:'s|\s+is)\s+(?=(?-i:[A-Z]))",
+    r"\b(?P<verb>dating|seeing)\s+(?:someone|somebody)(?:\s+new)?(?:\s*[,;:–—-]+\s*(?:his|her"
+    r"|their)\s+name(?:'s|\s+is)|\s+(?:called|named))\s+(?=(?-i:[A-Z]))",
     _I,
 )
 # "Allergies: penicillin and latex": a list under a label says what the speaker is or has.

@@ -404,6 +404,22 @@ def shifts(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown)
 
 
+_DRUNK_RE = re.compile(
+    r"(?:(?:cup|glass|pint|can|bottle|mug)(?:e?s)?\s+of\s+)?"
+    r"(?P<kind>coffee|tea|espresso|beer|wine|water|diet\s+coke|coke|energy\s+drink|latte|cappuccino"
+    r"|cola|soda)s?\b",
+    _I,
+)
+
+
+def drinks_daily(raw: str, clause: Clause) -> Value | None:
+    """How much of a drink someone has: "about 4 coffees a day", keyed by the drink, so a
+    new amount replaces the old."""
+    shown = " ".join(raw.split()).strip(" .,!")
+    found = _DRUNK_RE.search(shown)
+    return Value(shown, shown.lower(), kind=found["kind"].lower()) if found else None
+
+
 _HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
 
 
