@@ -2405,6 +2405,78 @@ DIALOGUES = (
         "7",
         "6",
     ),
+    # Session 15's held-out set AF, run after AE was fixed: 0.40 on its first run (assistant
+    # claims 0.60, user's own 0.20).
+    dialogue(
+        "user's own",
+        ("I'm a junior developer at Monzo.", "Nice."),
+        ("Small update: I got promoted, I'm a mid-level developer now.", "Congrats!"),
+        "mid-level",
+        "junior",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where does my brother live?", "Your brother lives in Cardiff."),
+        ("He's in Bristol, Cardiff was ages ago.", "Got it."),
+        "bristol",
+        "cardiff",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm training for the Berlin marathon.", "Great."),
+        ("Had to pull out of Berlin with an injury, doing Valencia in December instead.", "Ok."),
+        "valencia",
+        "berlin marathon",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my daughter's name?", "Your daughter is Ella."),
+        ("Ella's my niece! My daughter is Isla.", "Sorry!"),
+        "isla",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I drink about 4 coffees a day.", "Wow."),
+        ("I've cut down to one coffee a day.", "Good."),
+        "one coffee",
+        "4 coffees",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a nurse."),
+        ("Was a nurse. I'm a health visitor now.", "Ok."),
+        "health visitor",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("My partner is called Sam.", "Ok."),
+        ("We split up in March. I'm seeing someone called Alex now.", "Ok."),
+        "alex",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("When's my birthday?", "Your birthday is on March 3."),
+        ("It's the 13th of March, not the 3rd.", "Noted."),
+        "march 13",
+        "march 3",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm allergic to cats.", "Noted."),
+        ("Turns out it's dogs I'm allergic to, cats are fine.", "Ok."),
+        "dogs",
+        "cats",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which gym do I go to?", "You go to PureGym."),
+        ("I switched to Anytime Fitness last month.", "Ok."),
+        "anytime fitness",
+        "puregym",
+    ),
 )
 
 
