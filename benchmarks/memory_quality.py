@@ -5099,7 +5099,8 @@ LATE_CONVERSATIONS = (
         "chat:11101",
         (
             said(
-                "Hey Jon! Guess what, I've started volunteering at the animal shelter on Saturdays.",
+                "Hey Jon! Guess what, I've started volunteering at the animal shelter on"
+                " Saturdays.",
                 fact("work", "animal shelter", "gina"),
                 speaker="Gina",
             ),
@@ -5200,6 +5201,89 @@ LATE_CONVERSATIONS = (
             said("We're getting married next August!", fact("plan", "married")),
             said("I play the fiddle in a folk band.", fact("skill", "fiddle")),
             nothing("Any tips for staying awake on night shifts?"),
+        ),
+    ),
+    # Session 15's fourth held-out set (chat:11201-11204: a mum of three near Aberdeen, an
+    # introduction in lowercase labels, a move for a job, a household's losses and lessons), run
+    # after the third was fixed: capture 0.78, precision 1.00 on its first run (after two more
+    # languages, a partner's city and a father's death, written as the reader writes it, were
+    # listed as the true facts they are).
+    Conversation(
+        "chat:11201",
+        (
+            said(
+                "I'm a stay-at-home mum to three boys, the eldest is 12.",
+                fact("work", "stay-at-home"),
+                fact("relationship", "three"),
+            ),
+            said(
+                "My husband Rob works offshore on the rigs, two weeks on two weeks off.",
+                fact("relationship", "rob"),
+                fact("work", "offshore", "rob"),
+            ),
+            said("We live just outside Aberdeen.", fact("location", "aberdeen")),
+            said(
+                "I suffer from migraines, especially when I'm stressed.", fact("health", "migraine")
+            ),
+            said("I'm trying to get back into running.", fact("plan", "running")),
+            nothing("Can you suggest a couch-to-5k plan that fits around school runs?"),
+        ),
+    ),
+    Conversation(
+        "chat:11202",
+        (
+            said(
+                "quick context: 38, product manager at a fintech in Amsterdam",
+                fact("identity", "38"),
+                fact("work", "product manager"),
+                fact("location", "amsterdam"),
+            ),
+            said("originally from São Paulo", fact("location", "paulo")),
+            said(
+                "I speak Portuguese, English and some Dutch",
+                fact("skill", "dutch"),
+                fact("skill", "english"),  # listed after its first run
+                fact("skill", "portuguese"),  # listed after its first run
+            ),
+            said("partner's name is Wouter, he's Dutch", fact("relationship", "wouter")),
+            said("we have a dog, a border collie called Pixel", fact("relationship", "pixel")),
+            nothing("what's a good framework for writing a PRD?"),
+        ),
+    ),
+    Conversation(
+        "chat:11203",
+        (
+            said("I used to live in Melbourne.", fact("location", "melbourne")),
+            nothing("Tell me about good coffee places in Hobart."),
+            said("I'm moving to Hobart next month for a new job.", fact("plan", "hobart")),
+            said(
+                "I'll be working as a marine biologist at the university.",
+                fact("plan", "marine biologist"),  # listed as work on its first run: a job ahead
+            ),
+            said(
+                "My girlfriend Priya is staying in Melbourne for now.",
+                fact("relationship", "priya"),
+                fact("location", "melbourne", "priya"),  # listed after its first run
+            ),
+            said("I'm allergic to bee stings, so that's fun.", fact("diet", "bee")),
+        ),
+    ),
+    Conversation(
+        "chat:11204",
+        (
+            said("I've been a vegetarian since I was 15.", fact("diet", "vegetarian")),
+            said("I work from home three days a week.", fact("work", "home")),
+            # how the loss is written, listed after its first run
+            said(
+                "My dad passed away last year.",
+                fact("relationship", "passed away", "user's father"),
+            ),
+            said("My mum moved in with us in March.", fact("relationship", "mum")),
+            said(
+                "I'm learning sign language so I can talk to my niece.",
+                fact("skill", "sign language"),
+            ),
+            nothing("Which apps are best for practising BSL?"),
         ),
     ),
 )

@@ -238,6 +238,9 @@ def test_birthday_resolves_against_the_turn():
         "I learned to be patient.",  # a lesson, not a skill
         "I'm taking a new class.",  # which class goes unsaid
         "I have two meetings a day.",
+        "I'll be in touch.",
+        "I'll try yoga.",
+        "I'm trying to get back into running.",  # an aim, not yet a pastime
     ],
 )
 def test_not_facts(text):
@@ -394,6 +397,7 @@ def test_introductions_and_lists(text, found):
         ("I've just started a new job at the council, in planning.", "employer", "council"),
         ("I'm taking a pottery class on Wednesdays.", "learning:pottery", "pottery"),
         ("I'm seeing someone called Alex now.", "partner", "alex"),
+        ("partner's name is Wouter, he's Dutch", "partner", "wouter"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

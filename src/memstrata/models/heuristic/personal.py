@@ -236,6 +236,7 @@ FACETS: dict[str, Facet] = {
     "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "future job": Facet(C.PLAN, "plan:job", "{who} will work as {a_value}.", title),
     "promoted": Facet(
         C.WORK,
         "job title",
@@ -541,6 +542,9 @@ TABLE: tuple[Row, ...] = (
     Row("moved from", r"moved\s+(?:here\s+|over\s+)?from\s+(?P<value>.+?)"
                       r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
         (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
+    Row("moved from", r"used\s+to\s+live\s+in\s+(?P<value>(?-i:[A-Z]).+?)"
+                      r"(?:\s+(?:for|until|till|before|when|as|with|but)\b.*)?",
+        (("I used to live in Melbourne.", "previous home", "melbourne"),), we=True),
     Row("work mode", r"(?:works?|is\s+working)\s+(?P<value>from\s+home|remotely|remote|hybrid)"
                      r"(?:\s+(?:now|these\s+days|full[-\s]time|most\s+days|(?:\d|one|two|three|four)"
                      r"\s+days\s+a\s+week))?",
@@ -712,6 +716,11 @@ TABLE: tuple[Row, ...] = (
     Row("job lost", r"(?:got|was|has\s+been|is|been|just\s+got)\s+(?P<value>laid\s+off"
                     r"|made\s+redundant|let\s+go|fired|sacked)\b.*",
         (("I was made redundant in March.", "employer", "made redundant"),)),
+    # A job ahead is a plan until it starts: "I'll be working as a marine biologist".
+    Row("future job", r"(?:'ll|will|is\s+going\s+to)\s+be\s+(?:working|starting|employed)\s+as\s+"
+                      r"(?P<value>.+?)(?:\s+(?:at|for|in|from|starting|next|this)\b.*)?",
+        (("I'll be working as a marine biologist at the university.", "plan:job",
+          "marine biologist"),)),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
     Row("retired from", r"(?:is\s+)?(?:just\s+|finally\s+|now\s+)?retired\s+from\s+(?P<value>.+?)"
                         r"(?:\s+(?:after|in|last|this|at|when|a|two|three|five|ten)\b.*)?",
@@ -1290,8 +1299,10 @@ TABLE: tuple[Row, ...] = (
         (("I've been painting again, watercolors mostly.", "skill:paint", "paints"),)),
     # "I've switched to running", "took up swimming": a pastime taken up.
     Row("hobby", r"(?:has\s+)?(?:switched\s+to|taken\s+up|took\s+up|started|got\s+into"
-                 rf"|is\s+into)\s+(?P<value>(?:{'|'.join(HOBBIES_DOING)}))(?:\s+(?:again|now|instead|lately))?",
-        (("I've switched to running.", "skill:run", "runs"),)),
+                 r"|is\s+into|is\s+getting\s+back\s+into|got\s+back\s+into)\s+"
+                 rf"(?P<value>(?:{'|'.join(HOBBIES_DOING)}))(?:\s+(?:again|now|instead|lately))?",
+        (("I've switched to running.", "skill:run", "runs"),
+         ("I got back into swimming.", "skill:swim", "swims"))),
     Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?|do|does)\b)[a-z]+\s+[\w -]{1,30}?)"
                  r"\s+(?:as\s+a\s+hobby|for\s+fun|in\s+(?:my|our)\s+(?:spare|free)\s+time)",
         (("I run marathons as a hobby.", "skill:run", "runs marathons"),)),
@@ -1429,6 +1440,7 @@ _CONTRACTIONS = (
     (re.compile(r"^(?:i've|ive|i\s+have)(?:\s+got)?\b", _I), "I have"),
     (re.compile(r"^we're\b", _I), "we is"),
     (re.compile(r"^(?:we've|we\s+have)(?:\s+got)?\b", _I), "we have"),
+    (re.compile(r"^i'll\b", _I), "I will"),
 )
 # Wishes and what-ifs state nothing: "I wish I lived in Paris", "if I were vegan".
 _UNREAL_RE = re.compile(
@@ -1596,6 +1608,8 @@ _PET_NAMED_RE = re.compile(
     rf"^(?:a|an)\s+(?:[\w-]+\s+)?(?={PET_RE}\s+(?:called|named)\s+(?-i:[A-Z])[\w'-]+[.!]*$)",
     _I,
 )
+# "partner's name is Wouter": chat drops the "my".
+_THEIR_NAME_FIRST_RE = re.compile(rf"^(?=(?:{RELATION_RE})'s\s+name(?:\s+is|'s)\s)", _I)
 # "Mine is a cat, Luna", said after someone else's pet: the speaker has one too.
 _MINE_IS_A_RE = re.compile(
     rf"^(?:mine|ours)(?:'s|\s+is)\s+(?:a|an)\s+(?=(?:[\w-]+\s+)?(?:{RELATION_RE})(?:\s*,\s*"
@@ -1655,6 +1669,7 @@ _BARE_FORMS = (
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
     (_PET_NAMED_RE, "I have a "),
     (_MINE_IS_A_RE, "I have a "),
+    (_THEIR_NAME_FIRST_RE, "my "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
     (_DROPPED_I_RE, "I "),
@@ -2356,6 +2371,7 @@ def _speaker_cued(text: str) -> bool:
         _GOT_ENGAGED_RE,
         _PET_NAMED_RE,
         _MINE_IS_A_RE,
+        _THEIR_NAME_FIRST_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,
         _DROPPED_I_AM_RE,
