@@ -5286,6 +5286,75 @@ LATE_CONVERSATIONS = (
             nothing("Which apps are best for practising BSL?"),
         ),
     ),
+    # Session 15's fifth held-out set (chat:11301-11304: health and habits said in passing, a
+    # body and a commute, an accountant's household, a first flat), run after the fourth was
+    # fixed: capture 0.69, precision 1.00 on its first run (after sobriety, height, weight and a
+    # boyfriend's move were listed where the reader files them: diet, health and his plan).
+    Conversation(
+        "chat:11301",
+        (
+            said(
+                "I have ADHD so please keep things in short bullet points.",
+                fact("health", "adhd"),
+                fact("preference", "bullet"),
+            ),
+            said("As a left-hander, most scissors are useless to me.", fact("identity", "left")),
+            said("I've been sober for three years now.", fact("diet", "sober")),
+            said(
+                "My son has autism and goes to a special school.",
+                fact("health", "autism", "user's son"),
+            ),
+            nothing("How do I explain a house move to him?"),
+        ),
+    ),
+    Conversation(
+        "chat:11302",
+        (
+            said("I've got a two-hour commute each way.", fact("note", "two-hour")),
+            said("I'm 6'2 and about 95kg.", fact("health", "6'2"), fact("health", "95kg")),
+            said("We're trying for a baby.", fact("plan", "baby")),
+            said("I'm not great with numbers, so keep the maths simple.", fact("skill", "numbers")),
+            said("I'm a big coffee drinker.", fact("diet", "coffee")),
+            nothing("What snacks keep well in a car?"),
+        ),
+    ),
+    Conversation(
+        "chat:11303",
+        (
+            said(
+                "My name's Femi and I run a small accounting practice in Croydon.",
+                fact("identity", "femi"),
+                fact("work", "accounting practice"),
+                fact("location", "croydon"),
+            ),
+            said("I've got four staff.", fact("work", "four staff")),
+            said("My wife Bola is a GP.", fact("relationship", "bola"), fact("work", "gp", "bola")),
+            said("Our daughter Tolu starts uni in September.", fact("relationship", "tolu")),
+            said("I'm colour blind, which matters for charts.", fact("health", "colour blind")),
+            nothing("Which chart colours work for colour-blind readers?"),
+        ),
+    ),
+    Conversation(
+        "chat:11304",
+        (
+            said(
+                "hi, I'm a nursery teacher in Leeds",
+                fact("work", "nursery teacher"),
+                fact("location", "leeds"),
+            ),
+            said("I've just bought my first flat!", fact("possession", "flat")),
+            said("It's in Headingley, near the cricket ground.", fact("location", "headingley")),
+            said(
+                "My boyfriend is moving in next month.", fact("plan", "moving in", "user's partner")
+            ),
+            said(
+                "I hate cooking but I love baking.",
+                fact("preference", "cooking"),
+                fact("preference", "baking"),
+            ),
+            nothing("What are easy meals for someone who hates cooking?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

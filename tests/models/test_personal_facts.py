@@ -241,6 +241,10 @@ def test_birthday_resolves_against_the_turn():
         "I'll be in touch.",
         "I'll try yoga.",
         "I'm trying to get back into running.",  # an aim, not yet a pastime
+        "I'm not good at this.",
+        "I'm a drinker.",
+        "Keep them in the fridge.",
+        "Keep it up with German!",  # encouragement, not how to answer
     ],
 )
 def test_not_facts(text):
@@ -398,6 +402,7 @@ def test_introductions_and_lists(text, found):
         ("I'm taking a pottery class on Wednesdays.", "learning:pottery", "pottery"),
         ("I'm seeing someone called Alex now.", "partner", "alex"),
         ("partner's name is Wouter, he's Dutch", "partner", "wouter"),
+        ("As a left-hander, most scissors are useless to me.", "handedness", "left-handed"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -1289,3 +1294,9 @@ def test_what_follows_and_is_said_of_the_relative_the_sentence_opened_with():
 
 def test_someone_named_who_learned_to_do_something_can_do_it():
     assert ("theo", "skill:surf", "surf") in keys(facts("My son Theo learned to surf last summer."))
+
+
+def test_a_request_after_so_please_is_read_beside_the_reason_for_it():
+    found = keys(facts("I have ADHD so please keep things in short bullet points."))
+    assert ("user", "condition:adhd", "adhd") in found
+    assert ("user", "response length", "asks: keep things in short bullet points") in found

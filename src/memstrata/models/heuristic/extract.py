@@ -86,7 +86,9 @@ _SPLIT_RE = re.compile(
     # "I can't stand coriander, it tastes like soap to me": what it is like, said after
     r"|,\s*(?=(?i:it|they)\s+(?:tastes?|smells?|looks?|sounds?|feels?)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
-    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s))",
+    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
+    # "I have ADHD so please keep things short": a request after the reason for it
+    r"|(?:,\s*|\s+)(?:(?i:so|and))\s+(?=(?i:please)\s))",
 )
 # In a first-person sentence any "and" may start a clause whose subject it leaves out:
 # "I sold my Volvo and bought a Tesla". Pieces that read as nothing are joined back.

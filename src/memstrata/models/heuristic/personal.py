@@ -39,6 +39,7 @@ from memstrata.models.heuristic.personal_values import (
     field_of_study,
     going_back,
     gym,
+    handedness,
     hobby,
     hobby_lately,
     hours,
@@ -292,6 +293,11 @@ FACETS: dict[str, Facet] = {
     "teetotal": Facet(C.DIET, "avoids:alcohol", "{who} does not drink alcohol.", alcohol),
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "drinks daily": Facet(C.DIET, "drinks:{kind}", "{who} drinks {value}.", drinks_daily),
+    "drinker": Facet(C.DIET, "drinks:{kind}", "{who} is {value}.", drinks_daily),
+    "handedness": Facet(C.IDENTITY, "handedness", "{who} is {value}.", handedness),
+    "commute time": Facet(C.NOTE, "commute time", "{who} has {a_value} commute.", phrase),
+    "trying for a baby": Facet(C.PLAN, "plan:baby", "{who} is {value}.", said_as_is),
+    "weak at": Facet(C.SKILL, "skill:{key}", "{who} is not good with {value}.", phrase),
     "avoids drink": Facet(
         C.DIET, "avoids:{key}", "{who} does not drink {value}.", word_of(_DRINKS)
     ),
@@ -1023,6 +1029,23 @@ TABLE: tuple[Row, ...] = (
         (("I'm lactose intolerant.", "intolerance:lactose", "lactose"),)),
     Row("intolerance", r"is\s+intolerant\s+(?:to|of)\s+(?P<value>.+)",
         (("I'm intolerant to gluten.", "intolerance:gluten", "gluten"),)),
+    Row("drinker", r"is\s+(?P<value>(?:a|an)\s+(?:(?:big|heavy|huge|massive|light|social|serious"
+                   r"|daily|keen)\s+)?[\w-]+\s+drinker)\b.*",
+        (("I'm a big coffee drinker.", "drinks:coffee", "a big coffee drinker"),)),
+    Row("handedness", r"is\s+(?:a\s+)?(?P<value>left-hand(?:ed|er)|right-hand(?:ed|er)"
+                      r"|ambidextrous)\b.*",
+        (("I'm left-handed.", "handedness", "left-handed"),
+         ("I'm a left-hander, so most scissors are useless.", "handedness", "left-handed"))),
+    Row("commute time", r"(?:has|have)\s+(?:a|an)\s+(?P<value>(?:[\w-]+\s+){0,2}?[\w-]+)\s+commute"
+                        r"(?:\s+.*)?",
+        (("I've got a two-hour commute each way.", "commute time", "two-hour"),), we=True),
+    Row("trying for a baby", r"is\s+(?P<value>trying\s+(?:for\s+(?:a\s+|another\s+)?(?:baby|kids?"
+                             r"|second)|to\s+(?:get\s+pregnant|conceive|have\s+a\s+baby)))\b.*",
+        (("We're trying for a baby.", "plan:baby", "trying for a baby"),), we=True),
+    Row("weak at", r"is\s+(?:really\s+|just\s+)?not\s+(?:great|good|very\s+good|the\s+best"
+                   r"|brilliant)\s+(?:with|at)\s+(?P<value>[\w -]+?)(?:\s*,.*|\s+(?:so|but)\b.*)?",
+        (("I'm not great with numbers, so keep the maths simple.", "skill:number", "numbers"),),
+        negated=True),
     # "about 4 coffees a day", then "cut down to one coffee a day": one slot per drink.
     Row("drinks daily", r"(?:drinks?|has|have|gets?\s+through|is\s+down\s+to"
                         r"|(?:ha(?:s|ve)\s+)?cut\s+(?:down|back)\s+to)\s+"

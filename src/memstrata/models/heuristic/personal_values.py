@@ -420,6 +420,15 @@ def drinks_daily(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower(), kind=found["kind"].lower()) if found else None
 
 
+def handedness(raw: str, clause: Clause) -> Value | None:
+    """Which hand someone favours: "a left-hander" is "left-handed"."""
+    found = re.match(r"(?P<side>left|right)-hand(?:ed|er)$|ambidextrous$", _cut(raw), _I)
+    if found is None:
+        return None
+    shown = f"{found['side'].lower()}-handed" if found["side"] else "ambidextrous"
+    return Value(shown, shown)
+
+
 _HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
 
 

@@ -887,8 +887,12 @@ def _stated_preference(
 # short", "Answer me in German". Only answer style counts (see _STYLE_TOPICS): "answer the
 # email" asks for a task.
 _STYLE_REQUEST_RE = re.compile(
-    r"^(?:please\s+)?(?P<what>(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers|replies|responses)"
-    r"\s+.+?|(?:answer|reply|respond|write|talk)\s+(?:to\s+me\s+|me\s+)?(?:in|with|using)\s+.+?"
+    r"^(?:please\s+)?(?P<what>(?:keep|make|put)\s+(?:your\s+|the\s+)?(?:answers|replies|responses)"
+    r"\s+.+?"
+    # "keep things in short bullet points": said of "things", only a length or a format
+    r"|(?:keep|make|put)\s+(?:things|everything|it)\s+(?:short|brief|concise|simple|(?:in|as)\s+"
+    r"(?:short\s+)?(?:bullet\s+points|bullets|a\s+list|lists|a\s+table|tables))"
+    r"|(?:answer|reply|respond|write|talk)\s+(?:to\s+me\s+|me\s+)?(?:in|with|using)\s+.+?"
     r"|use\s+.+?\s+(?:in|for)\s+(?:your\s+)?(?:answers|replies|responses))"
     r"(?:,?\s*please)?[.!]*$",
     _I,
