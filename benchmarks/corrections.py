@@ -2477,6 +2477,78 @@ DIALOGUES = (
         "anytime fitness",
         "puregym",
     ),
+    # Session 15's held-out set AG, run after AF was fixed: 0.50 on its first run (assistant
+    # claims 0.40, user's own 0.60).
+    dialogue(
+        "assistant claim",
+        ("Where am I living now?", "You live in Glasgow."),
+        ("Nah, Edinburgh since the spring.", "Ah ok."),
+        "edinburgh",
+        "glasgow",
+    ),
+    dialogue(
+        "user's own",
+        ("My manager is Priya.", "Ok."),
+        ("Priya got promoted, my new manager is Dan.", "Ok."),
+        "dan",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many kids do I have?", "You have two kids."),
+        ("Three actually, you forgot the baby!", "Sorry!"),
+        "three",
+        "two kids",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a vegetarian.", "Ok."),
+        ("I've gone fully vegan this year.", "Nice."),
+        "vegan",
+        "vegetarian",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my cat called?", "Your cat is called Misty."),
+        ("Misty died last winter. We've got a kitten now, Bean.", "So sorry, and welcome Bean."),
+        "bean",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I play guitar in a band.", "Cool."),
+        ("The band split up, so I just play at home now.", "Ok."),
+        "guitar",  # "home" on its first run, which no fact should hold: the guitar stays true
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which hospital do I work at?", "You work at St Thomas'."),
+        ("Guy's, not St Thomas'.", "Fixed."),
+        "guy's",
+        "thomas",
+    ),
+    dialogue(
+        "user's own",
+        ("My flight home is on the 20th.", "Ok."),
+        ("Bad news, the flight's been cancelled, I'm on the 22nd now.", "Ugh."),
+        "22",
+        "20",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What am I studying?", "You're studying economics."),
+        ("I switched to politics after first year.", "Ok."),
+        "politics",
+        "economics",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm renting in Brixton.", "Ok."),
+        ("We just bought a place in Peckham!", "Congrats!"),
+        "peckham",
+        "brixton",
+    ),
 )
 
 

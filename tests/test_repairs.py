@@ -105,6 +105,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("It's the 13th of March, not the 3rd.", Repair("13th of March", "3rd")),
         ("Turns out it's dogs I'm allergic to, cats are fine.", Repair("dogs", "cats")),
         ("Was a nurse. I'm a health visitor now.", Repair("health visitor", None)),
+        ("Nah, Edinburgh since the spring.", Repair("Edinburgh", None)),
+        ("Guy's, not St Thomas'.", Repair("Guy's", "St Thomas")),
+        ("Bad news, the flight's been cancelled, I'm on the 22nd now.", Repair("22nd", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -166,6 +169,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "God, it's late.",
         "I was a nurse for ten years.",  # a past said with its length, not a denial
         "It's fine, the kids are fine.",
+        "Bad news, I'm ill.",
+        "The flight's been cancelled.",  # no new day said
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -685,6 +690,13 @@ DIALOGUES = {
             ("Was a nurse. I'm a health visitor now.", "Ok."),
         ],
         ["The user works as a health visitor."],
+    ),
+    "a flight cancelled and booked again, said after bad news": (
+        [
+            ("My flight home is on the 20th.", "Ok."),
+            ("Bad news, the flight's been cancelled, I'm on the 22nd now.", "Ugh."),
+        ],
+        ["The user's flight home is on October 22."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -47,7 +47,8 @@ _NO_LONGER_SO = (
 )
 """What says a claim is out of date, or never was so: "That was last year", "I wish"."""
 _LEAD_RE = re.compile(
-    rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
+    rf"^(?:{_INTERJECTION})?(?:(?:oh\s+)?(?:no|nope|nah|naw|wait|sorry|oops|whoops|actually|correction|my\s+bad|not\s+quite"
+    r"|(?:bad|good|big)\s+news|heads\s+up|update"
     r"|no\s+way|(?:definitely|absolutely|certainly)\s+not"
     r"|wrong|not\s+any\s*more|no\s+longer"
     r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)"
@@ -109,7 +110,9 @@ _ONLY_NEW_RE = re.compile(
     r"|(?:i'm|i\s+am)\s+(?:still\s+|just\s+|only\s+)?(?:a|an)\s+(?!(?:bit|little|lot)\b)"
     r"(?P<role>[^,;.!?]+?)"
     r"|(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're)\s+(?P<framed>(?:at|with|in)\s+"
-    r"(?:(?-i:[A-Z])|\d+\s+(?-i:[A-Z]))[^,;.!?]*?|\d[^,;.!?]*?)"
+    r"(?:(?-i:[A-Z])|\d+\s+(?-i:[A-Z]))[^,;.!?]*?|\d[^,;.!?]*?"
+    # "I'm on the 22nd now": the day a booking moved to
+    r"|on\s+the\s+\d{1,2}(?:st|nd|rd|th))"
     rf"|(?P<date>(?:{dates.MONTH_PATTERN})\s+\d{{1,2}}(?:st|nd|rd|th)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH_PATTERN}))"
     r"|(?P<number>\d[\d,.]*(?:\s+(?:months?|weeks?|days?|years?|hours?|kg|lbs?|miles|km))?)"
@@ -121,12 +124,13 @@ _ONLY_NEW_RE = re.compile(
 )
 # When the change happened is not part of what changed: "It's Greta since October".
 _SINCE_RE = re.compile(
-    r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$", _I
+    r"\s+(?:since|as\s+of|from|starting)\s+(?:last\s+|this\s+|the\s+)?\w+(?:\s+\d{1,2})?(?:\s+on)?$",
+    _I,
 )
 _DASH_RE = re.compile(r"\s+[—–-]+\s+")
 _DENIAL_RE = re.compile(
     rf"^\s*(?:{_INTERJECTION})?(?:(?:wait|sorry|hold\s+on|oh)\b[\s,.!—–-]*)*"
-    r"(?:no|nope|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to"
+    r"(?:no|nope|nah|naw|wrong|not\s+quite|not\s+any\s*more|no\s+longer|that's\s+\w+|(?:i\s+)?used\s+to"
     r"|no\s+way|(?:definitely|absolutely|certainly)\s+not"
     rf"|{_NO_LONGER_SO}"
     r"|(?:so\s+)?(?:close|almost|nearly)(?=\s*[-–—,!.:]))\b",
@@ -214,7 +218,10 @@ _CHANGED_RE = re.compile(
     r"^(?:(?:we|i)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|changed|switched)\s+(?:offices|jobs"
     r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)"
     r"|(?:they|we|i|she|he)(?:'ve|\s+have|\s+had\s+to)?\s+(?:just\s+)?(?:cancell?ed|moved"
-    r"|rescheduled|postponed|pushed|changed)\s+(?:it|that|this|the\s+date)(?:\s+again)?)$",
+    r"|rescheduled|postponed|pushed|changed)\s+(?:it|that|this|the\s+date)(?:\s+again)?"
+    # "the flight's been cancelled": the event named, said changed
+    r"|(?:the|my|our)\s+[\w-]+(?:'s|\s+has|\s+was|\s+got)(?:\s+been)?\s+(?:cancell?ed|moved"
+    r"|rescheduled|postponed|pushed\s+back|changed))$",
     _I,
 )
 # "I left there in June", "I don't work there anymore": the claim's place is gone, so what
@@ -311,7 +318,7 @@ def read_repairs(user_text: str) -> list[Repair]:
         # "Boulder, not Denver — I keep mixing them up": the repair may be one dash's part;
         # "I switched dentists, it's Dr. Grant now": or what follows a change said as such.
         parts = [sentence, *_DASH_RE.split(sentence)] if _DASH_RE.search(sentence) else [sentence]
-        head, comma, tail = sentence.partition(", ")
+        head, comma, tail = _LEAD_RE.sub("", sentence).partition(", ")
         if comma and (_CHANGED_RE.match(head) or _OLD_ONE_RE.match(head) or _left(head)):
             parts += [head, tail]
         elif comma and _MOVED_TO_RE.match(tail):
@@ -476,7 +483,8 @@ _FRAME_RE = re.compile(
 
 
 def _bare(text: str) -> str:
-    return _FRAME_RE.sub("", text.strip())
+    """The new word without its frame, or the apostrophe that closes "St Thomas'"."""
+    return _FRAME_RE.sub("", text.strip()).rstrip("'")
 
 
 def repaired(

@@ -434,8 +434,9 @@ _MILKS = (
     r"(?:oat|soy|soya|almond|rice|coconut|cashew|pea|hemp|lactose-free|goat's|goat|skimmed|skim"
     r"|semi-skimmed|whole|full-fat|2%|cow's)\s+milk"
 )
-_BOUND = rf"(?:\s+(?:to|from|in|at|with)\s+{PLACE_NAME})?"
-"""Where an event goes or who it is with: "my flight to Rome", "my call with Dana"."""
+_BOUND = rf"(?:\s+(?:to|from|in|at|with)\s+{PLACE_NAME}|\s+(?:home|back|out))?"
+"""Where an event goes or who it is with: "my flight to Rome", "my call with Dana", "my
+flight home"."""
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
 _RESCHEDULED = (
     r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
