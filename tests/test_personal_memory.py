@@ -224,3 +224,36 @@ def test_a_food_eaten_again_after_the_diet_was_said_over_keeps_both(mem):
 def test_a_food_eaten_without_again_leaves_the_diet(mem):
     say(mem, "I'm pescatarian.", "I eat fish most days.")
     assert "The user is pescatarian." in active_texts(mem)
+
+
+def group(mem: Memory, *lines: tuple[str, str]) -> None:
+    for n, (speaker, line) in enumerate(lines):
+        mem.add_turn(STREAM, line, speaker=speaker, at=AT + timedelta(minutes=n))
+    mem.process_pending()
+
+
+def test_he_in_a_reply_is_the_one_person_the_question_before_named(mem):
+    group(
+        mem,
+        ("Amara", "Aww. How's Dev doing?"),
+        ("Priya", "He's good! He started his own landscaping business in the spring."),
+    )
+    assert ("dev", "employer", "landscaping business") in current(mem)
+
+
+def test_she_after_how_she_is_is_the_person_asked_about(mem):
+    group(
+        mem,
+        ("Amara", "How is your sister Jo?"),
+        ("Priya", "She's great, she just moved to Bristol."),
+    )
+    assert ("jo", "home", "bristol") in current(mem)
+
+
+def test_he_after_a_question_naming_two_people_means_nobody(mem):
+    group(
+        mem,
+        ("Amara", "How are Dev and Sam?"),
+        ("Priya", "He moved to Leeds."),
+    )
+    assert not any(value == "leeds" for _, _, value in current(mem))

@@ -9,6 +9,7 @@ speaker is an entity too, so "I" in Caroline's turn and "Caroline" elsewhere mee
 import re
 from collections.abc import Iterable
 
+from memstrata import dates
 from memstrata.models.base import ExtractedFact, SlotRef
 from memstrata.store.base import Store
 from memstrata.types import Fact, FactCategory
@@ -81,6 +82,26 @@ def referent(claims: Iterable[Fact], speaker: str) -> str | None:
     if not relation:
         return key.title()
     return f"my {relation}" if owner == speaker else f"{owner.title()}'s {relation}"
+
+
+# A capitalised word past a sentence's first: "How's Dev doing?" names Dev.
+_INNER_NAME_RE = re.compile(r"(?<=[\w,;:] )(?P<name>[A-Z][a-z][\w'-]*)(?:'s)?\b")
+_NOT_NAMES_RE = re.compile(
+    rf"^(?:{dates.MONTH_PATTERN}|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|christmas|easter|god|ok|english)$",
+    re.IGNORECASE,
+)
+
+
+def named_in(text: str, speaker_name: str | None) -> str | None:
+    """The one person a turn names by a capitalised word past its sentences' first ("How's
+    Dev doing?"), whom a reply's "he" or "she" may mean; None if it names none or several."""
+    names = {
+        found["name"]
+        for found in _INNER_NAME_RE.finditer(text)
+        if not _NOT_NAMES_RE.match(found["name"]) and found["name"] != speaker_name
+    }
+    return names.pop() if len(names) == 1 else None
 
 
 def people_in(item: ExtractedFact) -> list[str]:

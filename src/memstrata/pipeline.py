@@ -173,7 +173,10 @@ class Pipeline:
         if before is None:
             return None
         claims = self.store.facts_from(turn.tenant, turn.stream, before.ref())
-        return entities.referent(claims, self._speaker(turn))
+        if named := entities.referent(claims, self._speaker(turn)):
+            return named
+        # "How's Dev doing?" "He started his own business": a question states no fact
+        return entities.named_in(f"{before.user} {before.assistant}", turn.speaker)
 
     def _speaker(self, turn: Turn) -> str:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"

@@ -741,7 +741,8 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
 
 
 _HE_OR_SHE_RE = re.compile(
-    r"(?P<start>^|[.!?]\s+)(?:he|she)(?:(?P<has>'s(?=\s+(?:been|got|gotten|had|\w+ed)\b))"
+    r"(?P<start>^|[.!?]\s+|[,;]\s+(?:and\s+|so\s+|but\s+)?)(?:he|she)(?:(?P<has>'s(?=\s+(?:been|got"
+    r"|gotten|had|\w+ed)\b))"
     r"|(?P<is>'s))?\b",
     re.IGNORECASE,
 )
@@ -755,6 +756,13 @@ def _naming_referent(text: str, referent: str | None) -> str:
 
     def named(m: re.Match[str]) -> str:
         verb = " has" if m["has"] else " is" if m["is"] else ""
+        # "She's great, she just moved": after a short "how they are", the news reads as a
+        # sentence of its own
+        if m["start"][:1] in (",", ";"):
+            before = re.split(r"[.!?]\s+", text[: m.start()])[-1]
+            if len(before.split()) > 3:
+                return m.group(0)  # read with the clause before, whose subject it repeats
+            return f". {referent[:1].upper()}{referent[1:]}{verb}"
         return f"{m['start']}{referent[:1].upper()}{referent[1:]}{verb}"
 
     return _HE_OR_SHE_RE.sub(named, text)

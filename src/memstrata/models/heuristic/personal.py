@@ -2174,6 +2174,8 @@ _ABOUT_OTHERS = frozenset(
         "home",
         "hometown",
         "employer",
+        "business",
+        "run business",
         "title",
         "team",
         "diet",
