@@ -194,7 +194,11 @@ CONVERSATIONS = (
                 "My mom's birthday is March 8.",
                 fact("important_date", "march 8", subject="user's mother"),
             ),
-            said("My daughter Hana is six.", fact("relationship", "hana")),
+            said(
+                "My daughter Hana is six.",
+                fact("relationship", "hana"),
+                fact("identity", "6", "hana"),  # listed in session 15
+            ),
             said("I have a cat named Mochi.", fact("relationship", "mochi")),
             said("I'm using an iPhone 13.", fact("possession", "iphone")),
             said("My favorite food is ramen.", fact("preference", "ramen")),
@@ -5353,6 +5357,75 @@ LATE_CONVERSATIONS = (
                 fact("preference", "baking"),
             ),
             nothing("What are easy meals for someone who hates cooking?"),
+        ),
+    ),
+    # Session 15's sixth held-out set (chat:11401-11402: friends' news in LoCoMo's manner, where
+    # replies say "he" and "she" of whom the question before named), run after the fifth was
+    # fixed: capture 0.20, precision 1.00 on its first run (after a son's subject was written as
+    # the group's, "tunde's son").
+    Conversation(
+        "chat:11401",
+        (
+            said(
+                "Hi Omar! It's been ages. I just got back from my sister's wedding in Lagos, it"
+                " was beautiful.",
+                fact("relationship", "sister", "tunde"),
+                speaker="Tunde",
+            ),
+            said(
+                "Congrats to her! How's your son doing at university?",
+                speaker="Omar",
+            ),
+            said(
+                "He's loving it. He's studying engineering at Manchester and plays rugby for"
+                " the uni.",
+                fact("work", "engineering", "tunde's son"),
+                fact("work", "manchester", "tunde's son"),  # listed when first read
+                fact("skill", "rugby", "tunde's son"),  # listed when first read
+                speaker="Tunde",
+            ),
+            said(
+                "That's great. My daughter Layla just started primary school, she's five now.",
+                fact("relationship", "layla", "omar"),
+                fact(
+                    "identity", "5", "layla"
+                ),  # "five" on its first run: ages are written in digits
+                speaker="Omar",
+            ),
+            said("Time flies! Is she enjoying it?", speaker="Tunde"),
+            said(
+                "She loves it. I've also taken up boxing to stay fit, three times a week.",
+                fact("skill", "box", "omar"),
+                speaker="Omar",
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:11402",
+        (
+            said(
+                "Hey Maria, quick question about your garden - what did you plant this year?",
+                speaker="Leo",
+            ),
+            said(
+                "Mostly tomatoes and herbs. I joined a community garden in June, it's been"
+                " great for my anxiety.",
+                fact("health", "anxiety", "maria"),
+                speaker="Maria",
+            ),
+            said("Nice! How's your husband?", speaker="Leo"),
+            said(
+                "Carlos is good, he just retired from the fire department last month.",
+                fact("relationship", "carlos", "maria"),
+                fact("work", "fire department", "carlos"),
+                speaker="Maria",
+            ),
+            said(
+                "Wow. I'm still at the bank, but I'm thinking of switching to teaching.",
+                fact("work", "bank", "leo"),
+                fact("plan", "teaching", "leo"),
+                speaker="Leo",
+            ),
         ),
     ),
 )

@@ -257,3 +257,12 @@ def test_he_after_a_question_naming_two_people_means_nobody(mem):
         ("Priya", "He moved to Leeds."),
     )
     assert not any(value == "leeds" for _, _, value in current(mem))
+
+
+def test_he_in_a_reply_is_the_relative_of_the_one_answering_the_question_named(mem):
+    group(
+        mem,
+        ("Omar", "How's your son doing at university?"),
+        ("Tunde", "He's loving it. He's studying engineering at Manchester."),
+    )
+    assert ("tunde's son", "major", "engineering") in current(mem)

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from memstrata import dates
 from memstrata.models.base import ExtractedFact, SlotRef
+from memstrata.models.heuristic.personal_words import RELATION_RE
 from memstrata.store.base import Store
 from memstrata.types import Fact, FactCategory
 
@@ -93,10 +94,16 @@ _NOT_NAMES_RE = re.compile(
 )
 
 
+# "How's your son doing?": to the one who answers, "my son".
+_YOUR_RELATIVE_RE = re.compile(rf"\byour\s+(?P<relation>{RELATION_RE})\b(?!\s+(?-i:[A-Z]))", re.I)
+
+
 def named_in(text: str, speaker_name: str | None) -> str | None:
-    """The one person a turn names by a capitalised word past its sentences' first ("How's
-    Dev doing?"), whom a reply's "he" or "she" may mean; None if it names none or several."""
-    names = {
+    """The one person a turn names, whom a reply's "he" or "she" may mean: by a relation
+    of the one who answers ("How's your son doing?": "my son"), or by a capitalised word
+    past its sentences' first ("How's Dev doing?"); None if it names none or several."""
+    relatives = {f"my {m['relation'].lower()}" for m in _YOUR_RELATIVE_RE.finditer(text)}
+    names = relatives | {
         found["name"]
         for found in _INNER_NAME_RE.finditer(text)
         if not _NOT_NAMES_RE.match(found["name"]) and found["name"] != speaker_name

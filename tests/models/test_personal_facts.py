@@ -245,6 +245,9 @@ def test_birthday_resolves_against_the_turn():
         "I'm a drinker.",
         "Keep them in the fridge.",
         "Keep it up with German!",  # encouragement, not how to answer
+        "I'm at the bank.",  # an errand, unless still there
+        "I'm still at home.",
+        "Max is one of the founders.",
     ],
 )
 def test_not_facts(text):
@@ -403,6 +406,8 @@ def test_introductions_and_lists(text, found):
         ("I'm seeing someone called Alex now.", "partner", "alex"),
         ("partner's name is Wouter, he's Dutch", "partner", "wouter"),
         ("As a left-hander, most scissors are useless to me.", "handedness", "left-handed"),
+        ("I'm still at the bank, but I'm thinking of switching to teaching.", "employer", "bank"),
+        ("I've also taken up boxing to stay fit, three times a week.", "skill:box", "boxes"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):
@@ -752,7 +757,7 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("Big news - I got into nursing school!", "employer", "nursing school"),
         ("Mum of three here - Zoe is 9.", "count:child", "three children"),
         ("I'm an exchange student from Seoul, spending this year in Madrid.", "home", "madrid"),
-        ("I retired from the post office last spring.", "employer", "retired"),
+        ("I retired from the post office last spring.", "employer", "retired from post office"),
         ("I quit the cafe last Friday.", "employer", "left cafe"),
         ("I mostly write Go and a bit of Python.", "tool:programming language", "go and python"),
         ("Just turned 25 actually!", "age", "25"),
@@ -1300,3 +1305,10 @@ def test_a_request_after_so_please_is_read_beside_the_reason_for_it():
     found = keys(facts("I have ADHD so please keep things in short bullet points."))
     assert ("user", "condition:adhd", "adhd") in found
     assert ("user", "response length", "asks: keep things in short bullet points") in found
+
+
+def test_he_after_a_named_person_and_a_comma_is_that_person():
+    found = keys(facts("Carlos is good, he just retired from the fire department last month."))
+    assert ("carlos", "employer", "retired from fire department") in found
+    found = keys(facts("My daughter Layla just started primary school, she's five now."))
+    assert ("layla", "age", "5") in found

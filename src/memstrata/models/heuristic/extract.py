@@ -438,16 +438,20 @@ def _with_named_subject(side: _Side, head: str, piece: str) -> str | None:
     return elided if found is not None and found.subject != "user" else None
 
 
-_HE_IS_RE = re.compile(r"^(?:he|she)(?:'s|\s+is)\b", _I)
+_HE_IS_RE = re.compile(
+    r"^(?:he|she)(?:(?P<has>'s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s|\s+is))?\b", _I
+)
 
 
-_MY_SOMEONE_RE = re.compile(r"^(?P<who>(?:my|our)\s+[\w-]+)\s+(?!is\b)\w", _I)
+_MY_SOMEONE_RE = re.compile(
+    r"^(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?!is\b)\w", _I
+)
 
 
 def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
-    """`piece` with its opening "he's" said of the person the clause before it opened
-    with, if it then reads as their fact: "Theo is excited, he's 4", "My husband handles
-    the books, he's an accountant"."""
+    """`piece` with its opening "he" said of the person the clause before it opened with,
+    if it then reads as their fact: "Theo is excited, he's 4", "My husband handles the
+    books, he's an accountant", "Carlos is good, he just retired"."""
     if not _HE_IS_RE.match(piece):
         return None
     if named := _NAMED_IS_RE.match(head) or _MY_SOMEONE_RE.match(head):
@@ -457,7 +461,9 @@ def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
         who = said.person if said else None
     if who is None:
         return None
-    renamed = _HE_IS_RE.sub(f"{who} is", piece, count=1)
+    verb = _HE_IS_RE.match(piece)
+    said_as = " has" if verb and verb["has"] else " is" if verb and verb["is"] else ""
+    renamed = _HE_IS_RE.sub(f"{who}{said_as}", piece, count=1)
     found = _parse(side, renamed)
     return renamed if found is not None and found.subject != "user" else None
 

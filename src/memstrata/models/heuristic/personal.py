@@ -23,6 +23,7 @@ from memstrata.models.heuristic.personal_values import (
     TRADES,
     Reader,
     Value,
+    age_in_words,
     aged_count,
     alcohol,
     allergen,
@@ -71,6 +72,7 @@ from memstrata.models.heuristic.personal_values import (
     shifts,
     skill,
     status,
+    still_at,
     subject,
     taste,
     taught,
@@ -213,6 +215,7 @@ FACETS: dict[str, Facet] = {
         word_of(r"(?:she|he|they|ze|xe)/\w+(?:/\w+)?"),
     ),
     "age": Facet(C.IDENTITY, "age", "{who} is {value} years old.", number(1, 120)),
+    "age in words": Facet(C.IDENTITY, "age", "{who} is {value} years old.", age_in_words),
     "birth year": Facet(C.IDENTITY, "birth year", "{who} was born in {value}.", number(1900, 2030)),
     "religion": Facet(C.IDENTITY, "religion", "{who} is {value}.", word_of(RELIGIONS)),
     "nationality": Facet(C.IDENTITY, "nationality", "{who} is {value}.", word_of(NATIONALITY_RE)),
@@ -234,6 +237,7 @@ FACETS: dict[str, Facet] = {
     "left": Facet(C.WORK, "employer", "{who} no longer works at {value}.", workplace_left),
     "left trade": Facet(C.WORK, "employer", "{who} has stopped {value}.", word_of(TRADES)),
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
+    "still at": Facet(C.WORK, "employer", "{who} works at {value}.", still_at),
     "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
@@ -486,6 +490,9 @@ TABLE: tuple[Row, ...] = (
     Row("age", r"is\s+(?:a|an)\s+(?P<value>\d{1,3})[\s-]*(?:years?|yrs?)[\s-]*old\s+"
                rf"(?!(?:[\w-]+\s+)?(?:{JOB_HEAD_RE})\b)[\w-]+(?:\s+[\w-]+)?",
         (("I'm a 40 year old dad.", "age", "40"),)),
+    Row("age in words", r"(?:is|just\s+turned|turned)\s+(?P<value>[a-z]+)"
+                        r"(?:\s+years?\s+old|\s+now)?(?:\s+(?:now|today|last\s+\w+))?",
+        (("My son is five now.", "age", "5"),), others_only=True),
     Row("birth year", r"was\s+born\s+in\s+(?P<value>\d{4})",
         (("I was born in 1988.", "birth year", "1988"),)),
     Row("nationality", r"is\s+(?P<value>[\w-]+)",
@@ -729,6 +736,9 @@ TABLE: tuple[Row, ...] = (
         (("I'll be working as a marine biologist at the university.", "plan:job",
           "marine biologist"),)),
     Row("retired", r"is\s+(?P<value>.+)", (("I'm retired.", "employer", "retired"),)),
+    # "I'm still at the bank": a place one is still at is where one works.
+    Row("still at", r"is\s+(?:at|with)\s+(?P<value>.+?)(?:\s*,.*|\s+(?:but|and|for)\b.*)?",
+        (("I'm still at the bank, but I'm thinking of switching.", "employer", "bank"),)),
     Row("retired from", r"(?:is\s+)?(?:just\s+|finally\s+|now\s+)?retired\s+from\s+(?P<value>.+?)"
                         r"(?:\s+(?:after|in|last|this|at|when|a|two|three|five|ten)\b.*)?",
         (("I'm 71 and retired from the Royal Mail after 35 years.", "employer",
@@ -1324,7 +1334,8 @@ TABLE: tuple[Row, ...] = (
     # "I've switched to running", "took up swimming": a pastime taken up.
     Row("hobby", r"(?:has\s+)?(?:switched\s+to|taken\s+up|took\s+up|started|got\s+into"
                  r"|is\s+into|is\s+getting\s+back\s+into|got\s+back\s+into)\s+"
-                 rf"(?P<value>(?:{'|'.join(HOBBIES_DOING)}))(?:\s+(?:again|now|instead|lately))?",
+                 rf"(?P<value>(?:{'|'.join(HOBBIES_DOING)}))(?:\s+(?:again|now|instead|lately))?"
+                 r"(?:\s+to\s+(?:stay|keep|get)\s+[\w ]+)?",
         (("I've switched to running.", "skill:run", "runs"),
          ("I got back into swimming.", "skill:swim", "swims"))),
     Row("hobby", r"(?P<value>(?!(?:is|has|works?|lives?|do|does)\b)[a-z]+\s+[\w -]{1,30}?)"
@@ -2174,6 +2185,7 @@ _ABOUT_OTHERS = frozenset(
         "home",
         "hometown",
         "employer",
+        "retired from",
         "business",
         "run business",
         "title",
@@ -2189,6 +2201,7 @@ _ABOUT_OTHERS = frozenset(
         "anniversary",
         "speaks",
         "age",
+        "age in words",
         "loss",
         "fear",
     }
@@ -2322,7 +2335,7 @@ _MENTION_RE = re.compile(
 
 # "because of my migraines", "since my back surgery": the speaker's own, said in passing.
 _CONDITION_MENTION_RE = re.compile(
-    r"(?i:\b(?:because\s+of|due\s+to|with|since|after|from)\s+my\s+"
+    r"(?i:\b(?:because\s+of|due\s+to|with|since|after|from|for|helps?\s+(?:with\s+)?)\s+my\s+"
     rf"(?P<what>{CONDITIONS}|(?P<surgery>(?:[\w-]+\s+)?(?:surgery|operation|replacement))))\b"
 )
 # "visiting my parents in Lagos": where family is visited is where they live.

@@ -323,6 +323,8 @@ _BUSINESSES = (
     r"|pizzeria|barbershop|laundromat|kennel|parlou?r|taproom|inn|motel|warehouse"
     r"|hairdresser'?s|butcher'?s|bakehouse|chippy|takeaway|market\s+stall|franchise"
     r"|(?:city|county|borough|district|town|parish|local)?\s*council|local\s+authority"
+    r"|(?:fire|police|sheriff's)\s+department|fire\s+service|police\s+force|army|navy"
+    r"|air\s+force|military|post\s+office"
     r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|tapas|burrito|curry"
     r"|dim\s+sum|pho|falafel|bagel|donut|doughnut|brunch|cocktail|wine|sushi|coffee|noodle"
     r"|thai|chinese|indian|italian|mexican|kebab|chicken|sandwich|ramen|bbq|steak|fish\s+and\s+chip)"
@@ -430,6 +432,14 @@ def handedness(raw: str, clause: Clause) -> Value | None:
 
 
 _HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
+
+
+def still_at(raw: str, clause: Clause) -> Value | None:
+    """Where someone says they still are, which for a workplace is where they work: "I'm
+    still at the bank"; "I'm at the bank" may be an errand."""
+    if not re.search(r"\bstill\s+(?:at|with)\b", clause.text, _I):
+        return None
+    return org(raw, clause)
 
 
 def hours(raw: str, clause: Clause) -> Value | None:
@@ -732,6 +742,22 @@ def number(low: int, high: int) -> Reader:
         return None
 
     return read
+
+
+_NUMBER_WORDS = (
+    *("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen"),
+)
+
+
+def age_in_words(raw: str, clause: Clause) -> Value | None:
+    """An age said in words, as a child's often is: "she's five now" is 5."""
+    word = raw.strip().lower()
+    if word not in _NUMBER_WORDS:
+        return None
+    years = str(_NUMBER_WORDS.index(word) + 1)
+    return Value(years, years)
 
 
 def eaten_again(raw: str, clause: Clause) -> Value | None:
