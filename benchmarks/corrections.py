@@ -2549,6 +2549,78 @@ DIALOGUES = (
         "peckham",
         "brixton",
     ),
+    # Session 15's held-out set AH, run after AG was fixed: 0.50 on its first run (assistant
+    # claims 0.80, user's own 0.20).
+    dialogue(
+        "assistant claim",
+        ("What's my dog's name?", "Your dog is called Buddy."),
+        ("Close, it's Bobby.", "Sorry, Bobby!"),
+        "bobby",
+        "buddy",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm 45.", "Ok."),
+        ("I'm actually 46, I forgot my birthday passed, ha.", "Happy belated!"),
+        "46",
+        "45",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where do my parents live?", "Your parents live in Dublin."),
+        ("They moved to Galway when they retired.", "Lovely."),
+        "galway",
+        "dublin",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm learning the piano.", "Nice."),
+        ("I gave up the piano, I'm doing singing lessons now.", "Fun!"),
+        "singing",
+        "learning the piano",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my job?", "You're a software engineer at Google."),
+        ("I'm at Meta now, same role.", "Got it."),
+        "meta",
+        "google",
+    ),
+    dialogue(
+        "user's own",
+        ("My wife is pregnant with our second.", "Congrats!"),
+        ("She had the baby last week, a little girl called Rose.", "Wonderful!"),
+        "rose",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What am I allergic to?", "You're allergic to shellfish."),
+        ("Not shellfish, it's sesame.", "Noted."),
+        "sesame",
+        "shellfish",
+    ),
+    dialogue(
+        "user's own",
+        ("I do yoga every Monday.", "Nice."),
+        ("Yoga's on Wednesdays now.", "Ok."),
+        "wednesday",
+        "monday",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which city am I moving to?", "You're moving to Berlin."),
+        ("Munich, actually. Berlin fell through.", "Ah, Munich."),
+        "munich",
+        "berlin",
+    ),
+    dialogue(
+        "user's own",
+        ("I drive a Nissan Leaf.", "Nice."),
+        ("We upgraded to a Tesla Model Y.", "Fancy."),
+        "tesla",
+        "nissan leaf",
+    ),
 )
 
 

@@ -698,6 +698,32 @@ DIALOGUES = {
         ],
         ["The user's flight home is on October 22."],
     ),
+    "parents who moved, said as they": (
+        [
+            ("Where do my parents live?", "Your parents live in Dublin."),
+            ("They moved to Galway when they retired.", "Lovely."),
+        ],
+        ["The user's parents live in Galway."],
+    ),
+    "they is no sister": (
+        [("Where does my sister live?", "Your sister lives in Dublin."), ("They moved.", "Ok.")],
+        ["The user's sister lives in Dublin."],
+    ),
+    "a routine's new day": (
+        [("I do yoga every Monday.", "Nice."), ("Yoga's on Wednesdays now.", "Ok.")],
+        ["The user has yoga on Wednesdays."],
+    ),
+    "a baby born and named after": (
+        [
+            ("My wife is pregnant with our second.", "Congrats!"),
+            ("She had the baby last week, a little girl called Rose.", "Wonderful!"),
+        ],
+        [
+            "Rose is the user's daughter.",
+            "The user's spouse had the baby.",
+            "The user's spouse is no longer pregnant.",
+        ],
+    ),
     "a flight moved, its new day said after": (
         [
             ("My flight to Rome is on the 12th.", "Ok."),

@@ -59,12 +59,13 @@ _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet
 """Relationship slots that name a pet, not a person ("cat:miso")."""
 
 
-_HE_OR_SHE_RE = re.compile(r"(?:^|[.!?]\s+)(?:he|she)\b", re.IGNORECASE)
+_PRONOUN_OPENING_RE = re.compile(r"(?:^|[.!?]\s+)(?:he|she|they)\b", re.IGNORECASE)
 
 
-def opens_with_he_or_she(text: str) -> bool:
-    """Whether a sentence of `text` opens with "he" or "she", who the text leaves unnamed."""
-    return bool(_HE_OR_SHE_RE.search(text))
+def opens_with_pronoun(text: str) -> bool:
+    """Whether a sentence of `text` opens with "he", "she" or "they", whom the text leaves
+    unnamed ("they" only stands for a plural relation: see the model's reading)."""
+    return bool(_PRONOUN_OPENING_RE.search(text))
 
 
 def referent(claims: Iterable[Fact], speaker: str) -> str | None:

@@ -167,7 +167,7 @@ class Pipeline:
 
     def _referent(self, turn: Turn) -> str | None:
         """Whom the turn's "he" or "she" means, as the turn before named them."""
-        if not entities.opens_with_he_or_she(turn.user):
+        if not entities.opens_with_pronoun(turn.user):
             return None
         before = self._turn_before(turn)
         if before is None:

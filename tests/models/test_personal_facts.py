@@ -408,6 +408,8 @@ def test_introductions_and_lists(text, found):
         ("As a left-hander, most scissors are useless to me.", "handedness", "left-handed"),
         ("I'm still at the bank, but I'm thinking of switching to teaching.", "employer", "bank"),
         ("I've also taken up boxing to stay fit, three times a week.", "skill:box", "boxes"),
+        ("We upgraded to a Tesla Model Y.", "owns:car", "tesla model y"),
+        ("I gave up the piano, I'm doing singing lessons now.", "learning:singing", "singing"),
     ],
 )
 def test_casual_typing_still_states_facts(text, slot, value):

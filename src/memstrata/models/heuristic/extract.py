@@ -87,6 +87,8 @@ _SPLIT_RE = re.compile(
     r"|,\s*(?=(?i:it|they)\s+(?:tastes?|smells?|looks?|sounds?|feels?)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
+    # "She had the baby last week, a little girl called Rose": the newborn, named after
+    r"|,\s*(?=(?i:a|our)\s+(?i:little\s+|baby\s+)?(?i:boy|girl)\s+(?i:called|named)\s)"
     # "I have ADHD so please keep things short": a request after the reason for it
     r"|(?:,\s*|\s+)(?:(?i:so|and))\s+(?=(?i:please)\s))",
 )
@@ -771,7 +773,15 @@ def _naming_referent(text: str, referent: str | None) -> str:
             return f". {referent[:1].upper()}{referent[1:]}{verb}"
         return f"{m['start']}{referent[:1].upper()}{referent[1:]}{verb}"
 
+    if _PLURAL_KIN_RE.search(referent):  # "They moved to Galway" after "your parents"
+        return _THEY_RE.sub(lambda m: f"{m['start']}{referent[:1].upper()}{referent[1:]}", text)
     return _HE_OR_SHE_RE.sub(named, text)
+
+
+_PLURAL_KIN_RE = re.compile(
+    r"\b(?:parents|grandparents|in-laws|kids|children|twins|folks|sons|daughters)$", re.I
+)
+_THEY_RE = re.compile(r"(?P<start>^|[.!?]\s+)they\b(?!')", re.IGNORECASE)
 
 
 def _speaker_name(name: str | None) -> str | None:

@@ -982,6 +982,10 @@ TABLE: tuple[Row, ...] = (
     Row("medication", rf"(?:is\s+on|is\s+taking|takes?)\s+(?P<value>{MEDICATIONS})"
                       r"(?:\s+(?:now|daily|again|for\s+.+|so\s+.+))?",
         (("I'm on blood thinners.", "medication:blood thinner", "blood thinners"),)),
+    # "Therapy's on Thursdays now", said after the day it was: the routine's new day.
+    Row("routine", rf"my\s+(?P<noun>(?:[\w-]+\s+)?(?:{ROUTINES}))(?:'s|\s+is)\s+(?:now\s+)?"
+                   rf"(?P<value>(?:{FREQUENCY}))",
+        (("My therapy is on Thursdays now.", "routine:therapy", "on thursdays"),)),
     Row("routine", rf"(?:has|have|goes\s+to|go\s+to|does|do|attends?)\s+(?P<noun>(?:[\w-]+\s+)?"
                    rf"(?:{ROUTINES}))\s+(?P<value>(?:{FREQUENCY})\b.*)",
         (("I have therapy every Tuesday at 4.", "routine:therapy", "every tuesday at 4"),)),
@@ -1150,7 +1154,7 @@ TABLE: tuple[Row, ...] = (
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
     # A household's car; what "we bought" is read by the rows of moving house.
-    Row("owns", r"(?:drives?|is\s+driving)\s+(?P<value>.+)",
+    Row("owns", r"(?:drives?|is\s+driving|upgraded\s+to|traded\s+up\s+to)\s+(?P<value>.+)",
         (("We drive an old Volvo estate.", "owns:car", "volvo estate"),), we=True),
     Row("my thing", r"my\s+(?:new\s+|current\s+|family\s+)?(?P<noun>car|phone|laptop|bike|ride"
                     r"|computer|watch)"
@@ -1293,7 +1297,7 @@ TABLE: tuple[Row, ...] = (
                    r"\s+(?P<noun>class|course|workshop)(?=\s*$|\s+(?:on|at|in|every|since|twice|once"
                    r"|with|online|after|this|last)\b).*",
         (("I'm taking a pottery class on Wednesdays.", "learning:pottery", "pottery"),)),
-    Row("classes", r"(?:is|has\s+been|started|began)\s+taking\s+"
+    Row("classes", r"(?:is|has\s+been|started|began)\s+(?:taking|doing)\s+"
                    r"(?!(?:the|my|our|his|her|their|some|a|an|night|evening|online|extra)\b)"
                    r"(?P<value>[\w-]+(?:\s+[\w-]+)?)"
                    r"\s+(?P<noun>lessons|classes|courses?)(?=\s*$|\s+(?:on|at|in|every|since|twice"
@@ -1643,6 +1647,10 @@ _PET_NAMED_RE = re.compile(
     rf"^(?:a|an)\s+(?:[\w-]+\s+)?(?={PET_RE}\s+(?:called|named)\s+(?-i:[A-Z])[\w'-]+[.!]*$)",
     _I,
 )
+# "Yoga's on Wednesdays now": chat drops the "my" of a routine.
+_ROUTINE_FIRST_RE = re.compile(
+    rf"^(?=(?:{ROUTINES})(?:'s|\s+is)\s+(?:now\s+)?(?:on|every|each)\s)", _I
+)
 # "partner's name is Wouter": chat drops the "my".
 _THEIR_NAME_FIRST_RE = re.compile(rf"^(?=(?:{RELATION_RE})'s\s+name(?:\s+is|'s)\s)", _I)
 # "Mine is a cat, Luna", said after someone else's pet: the speaker has one too.
@@ -1654,8 +1662,8 @@ _MINE_IS_A_RE = re.compile(
 # "The baby arrived early!": the speaker's baby; "A boy, Samuel!": the speaker's newborn.
 _THE_BABY_RE = re.compile(r"^(?:the|our)\s+baby\s+(?=(?:arrived|was\s+born|is\s+here|came)\b)", _I)
 _NEWBORN_RE = re.compile(
-    r"^(?:it's\s+)?(?:a|our)\s+(?:baby\s+|little\s+)?(?P<kind>boy|girl)\s*[,!:–—-]+\s*"
-    r"(?P<name>(?-i:[A-Z])[\w'-]+)[.!]*$",
+    r"^(?:it's\s+)?(?:a|our)\s+(?:baby\s+|little\s+)?(?P<kind>boy|girl)(?:\s*[,!:–—-]+\s*"
+    r"|\s+(?:called|named)\s+)(?P<name>(?-i:[A-Z])[\w'-]+)[.!]*$",
     _I,
 )
 # "New manager as of Monday - Raj": the speaker's new one, named after a dash.
@@ -1705,6 +1713,7 @@ _BARE_FORMS = (
     (_PET_NAMED_RE, "I have a "),
     (_MINE_IS_A_RE, "I have a "),
     (_THEIR_NAME_FIRST_RE, "my "),
+    (_ROUTINE_FIRST_RE, "my "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
     (_DROPPED_I_RE, "I "),
@@ -2411,6 +2420,7 @@ def _speaker_cued(text: str) -> bool:
         _PET_NAMED_RE,
         _MINE_IS_A_RE,
         _THEIR_NAME_FIRST_RE,
+        _ROUTINE_FIRST_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,
         _DROPPED_I_AM_RE,

@@ -292,6 +292,7 @@ DOSED_DRUG = (
 ROUTINES = (
     r"therapy|physio|physiotherapy|counsell?ing|dialysis|chemo|lessons?|classes|class|practice"
     r"|training|rehearsals?|choir|book\s+club|tutoring|church|mass|appointments?|check-?ups?"
+    r"|yoga|pilates|spin|zumba|karate|judo|ballet"
 )
 TIME_ZONES = (
     r"pacific|eastern|central|mountain|atlantic|alaska|hawaii|gmt|utc|bst|cet|cest|ist|jst"
