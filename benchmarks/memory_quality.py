@@ -5428,6 +5428,74 @@ LATE_CONVERSATIONS = (
             ),
         ),
     ),
+    # Session 15's seventh held-out set (chat:11501-11504: facts said on the way to a request:
+    # a family's meals, a runner's knee, a photographer's money, an anniversary trip), run after
+    # the sixth was fixed: capture 0.31, precision 1.00 on its first run (after a husband's key
+    # was written "user's spouse", as relations are keyed; "user's youngest child" was named
+    # so when the reader first read it).
+    Conversation(
+        "chat:11501",
+        (
+            said(
+                "Can you plan a week of dinners? We're a family of four and my husband is"
+                " diabetic.",
+                fact("relationship", "four"),
+                fact("health", "diabetic", "user's spouse"),
+            ),
+            said(
+                "Also my youngest is allergic to eggs, so nothing with egg please.",
+                fact("diet", "egg", "user's youngest child"),
+            ),
+            said(
+                "We get our food shop from Tesco on Sundays.",
+                fact("recurring", "tesco"),
+            ),
+            nothing("Can you add a shopping list at the end?"),
+        ),
+    ),
+    Conversation(
+        "chat:11502",
+        (
+            said(
+                "I'm training for my first half marathon in April, currently running about 20k"
+                " a week.",
+                fact("plan", "half marathon"),
+            ),
+            said("I've got a dodgy left knee from an old football injury.", fact("health", "knee")),
+            said("I'm 52 so recovery takes longer these days.", fact("identity", "52")),
+            nothing("Is it ok to run on consecutive days?"),
+        ),
+    ),
+    Conversation(
+        "chat:11503",
+        (
+            said(
+                "I'm self-employed as a photographer, mostly weddings.",
+                fact("work", "photographer"),
+                fact("work", "self-employed"),
+            ),
+            said("My accountant is a guy called Steve Moss.", fact("relationship", "steve moss")),
+            said("I bank with Monzo.", fact("note", "monzo")),
+            said(
+                "I'm saving for a deposit on a house, about £20k so far.",
+                fact("plan", "deposit"),
+            ),
+            nothing("Should I put my savings in an ISA?"),
+        ),
+    ),
+    Conversation(
+        "chat:11504",
+        (
+            said("Heading to Japan in October for two weeks!", fact("plan", "japan")),
+            said("It's our 10th anniversary trip.", fact("important_date", "anniversary")),
+            said(
+                "My wife doesn't eat raw fish, unfortunately.",
+                fact("diet", "raw fish", "user's spouse"),
+            ),
+            said("I speak a little Japanese from uni.", fact("skill", "japanese")),
+            nothing("What's a good itinerary for Tokyo and Kyoto?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

@@ -409,6 +409,14 @@ def test_introductions_and_lists(text, found):
         ("I'm still at the bank, but I'm thinking of switching to teaching.", "employer", "bank"),
         ("I've also taken up boxing to stay fit, three times a week.", "skill:box", "boxes"),
         ("We upgraded to a Tesla Model Y.", "owns:car", "tesla model y"),
+        ("I'm 52 so recovery takes longer these days.", "age", "52"),
+        ("My accountant is a guy called Steve Moss.", "accountant", "steve moss"),
+        (
+            "I've got a dodgy left knee from an old football injury.",
+            "condition:dodgy left knee",
+            "dodgy left knee",
+        ),
+        ("We're a family of four and my husband is diabetic.", "family size", "four"),
         ("I gave up the piano, I'm doing singing lessons now.", "learning:singing", "singing"),
     ],
 )
@@ -1314,3 +1322,9 @@ def test_he_after_a_named_person_and_a_comma_is_that_person():
     assert ("carlos", "employer", "retired from fire department") in found
     found = keys(facts("My daughter Layla just started primary school, she's five now."))
     assert ("layla", "age", "5") in found
+
+
+def test_a_youngest_or_eldest_child_unnamed_is_one_child_of_their_own():
+    found = keys(facts("Also my youngest is allergic to eggs, so nothing with egg please."))
+    assert ("user's youngest child", "allergy:egg", "eggs") in found
+    assert ("user's eldest child", "age", "12") in keys(facts("My eldest is 12."))

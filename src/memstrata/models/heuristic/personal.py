@@ -298,6 +298,8 @@ FACETS: dict[str, Facet] = {
     "avoids": Facet(C.DIET, "avoids:{key}", "{who} does not eat {value}.", word_of(FOODS_TO_AVOID)),
     "drinks daily": Facet(C.DIET, "drinks:{kind}", "{who} drinks {value}.", drinks_daily),
     "drinker": Facet(C.DIET, "drinks:{kind}", "{who} is {value}.", drinks_daily),
+    "family size": Facet(C.RELATIONSHIP, "family size", "{whose} family has {value} people.",
+                         word_of(r"two|three|four|five|six|seven|eight|\d")),
     "handedness": Facet(C.IDENTITY, "handedness", "{who} is {value}.", handedness),
     "commute time": Facet(C.NOTE, "commute time", "{who} has {a_value} commute.", phrase),
     "trying for a baby": Facet(C.PLAN, "plan:baby", "{who} is {value}.", said_as_is),
@@ -730,6 +732,11 @@ TABLE: tuple[Row, ...] = (
     Row("job lost", r"(?:got|was|has\s+been|is|been|just\s+got)\s+(?P<value>laid\s+off"
                     r"|made\s+redundant|let\s+go|fired|sacked)\b.*",
         (("I was made redundant in March.", "employer", "made redundant"),)),
+    # "I'm self-employed as a photographer": the job, and how it is held.
+    Row("title", r"is\s+(?P<retired>self-employed|freelance|freelancing)\s+as\s+(?:a|an)\s+"
+                 r"(?P<value>[\w -]+?)(?:\s*,.*|\s+(?:for|in|since)\b.*)?",
+        (("I'm self-employed as a photographer, mostly weddings.", "job title", "photographer"),
+         ("I'm self-employed as a photographer, mostly weddings.", "employer", "self-employed"))),
     # A job ahead is a plan until it starts: "I'll be working as a marine biologist".
     Row("future job", r"(?:'ll|will|is\s+going\s+to)\s+be\s+(?:working|starting|employed)\s+as\s+"
                       r"(?P<value>.+?)(?:\s+(?:at|for|in|from|starting|next|this)\b.*)?",
@@ -1047,6 +1054,8 @@ TABLE: tuple[Row, ...] = (
     Row("drinker", r"is\s+(?P<value>(?:a|an)\s+(?:(?:big|heavy|huge|massive|light|social|serious"
                    r"|daily|keen)\s+)?[\w-]+\s+drinker)\b.*",
         (("I'm a big coffee drinker.", "drinks:coffee", "a big coffee drinker"),)),
+    Row("family size", r"is\s+a\s+family\s+of\s+(?P<value>\w+)\b.*",
+        (("We're a family of four.", "family size", "four"),), we=True),
     Row("handedness", r"is\s+(?:a\s+)?(?P<value>left-hand(?:ed|er)|right-hand(?:ed|er)"
                       r"|ambidextrous)\b.*",
         (("I'm left-handed.", "handedness", "left-handed"),
@@ -1841,11 +1850,17 @@ def _relative(
         return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
     if word.lower() not in UNIQUE_RELATIONS and word.lower() not in UNNAMED_FAMILY:
         return []  # "my friend is vegetarian" is about someone we cannot key
-    rel = RELATIONS[re.sub(r"\s+", " ", word.lower())]
-    who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {word.lower()}")
+    said_as = word.lower()
+    rel = RELATIONS[re.sub(r"\s+", " ", said_as)]
+    if said_as in _BY_AGE:
+        rel = said_as = f"{said_as} child"  # "my youngest": one child, which of them said
+    who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {said_as}")
     if tail.startswith("'s "):
         return [_Reading(who, "my " + tail[3:]), _Reading(who, "is " + tail[3:])]
     return [_Reading(who, tail.strip())] if tail.strip() else []
+
+
+_BY_AGE = frozenset({"youngest", "eldest", "oldest"})
 
 
 # "Next month I'm off to Lisbon": a trip's when, said first, which the lead-ins would drop.
@@ -1921,6 +1936,15 @@ _NORMAL_FORMS = (
     (re.compile(r"^(?:can\s*not|can't)\b", _I), "can't"),
     (re.compile(r"^(?:will\s+not)\b", _I), "won't"),
     (re.compile(r"^(?:have|has|haves)\s+(?:got\s+)?", _I), "has "),
+    # "My accountant is a guy called Steve Moss": the name is what the relation is
+    (
+        re.compile(
+            r"^is\s+(?:a|this)\s+(?:guy|man|woman|lady|bloke|chap|fella|girl|lad|person)\s+"
+            r"(?:called|named)\s+(?=(?-i:[A-Z]))",
+            _I,
+        ),
+        "is ",
+    ),
     # "They made me a senior associate", "I got made partner": a promotion.
     (
         re.compile(
@@ -2281,7 +2305,7 @@ def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool)
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
 
 
-_TAIL_RE = re.compile(r",|\s+[-–—]+\s+")
+_TAIL_RE = re.compile(r",|\s+[-–—]+\s+|\s+(?:so|because|but)\s+")
 
 
 # A list's part that says what the speaker does: "..., live in Hanoi with my partner Minh".

@@ -77,6 +77,7 @@ UNIQUE_RELATIONS = {
 # facts about "my sister" are keyed to the user's sister rather than lost.
 UNNAMED_FAMILY = frozenset(
     {"sister", "brother", "son", "daughter", "grandma", "grandmother", "grandpa", "grandfather"}
+    | {"youngest", "eldest", "oldest"}
 )
 
 # Relations a person may have several of: each named one is its own slot.
@@ -223,7 +224,9 @@ CONDITIONS = (
     r"|(?:rheumatoid\s+)?arthritis|high\s+blood\s+pressure|hypertension|anxiety|depression"
     r"|insomnia|sleep\s+apnea|celiac(?:\s+disease)?|coeliac(?:\s+disease)?|crohn'?s"
     r"|(?:crohn'?s|lyme|celiac)\s+disease|ibs|psoriasis|eczema|tinnitus|long\s+covid"
-    r"|a\s+bad\s+(?:back|knee|hip|shoulder)|(?:chronic\s+)?back\s+pain|a\s+heart\s+condition"
+    r"|an?\s+(?:bad|dodgy|weak|gammy|dicky|sore|injured|wonky|troublesome)\s+(?:left\s+|right\s+)?"
+    r"(?:back|knee|hip|shoulder|ankle|wrist|elbow|neck)|(?:chronic\s+)?back\s+pain"
+    r"|a\s+heart\s+condition"
     r"|ptsd|ocd|bipolar(?:\s+disorder)?|multiple\s+sclerosis|ms|cancer|fibromyalgia"
     r"|a\s+(?:gluten|peanut|nut)\s+sensitivity|gout|vertigo|scoliosis|lupus|anemia"
     r"|hypothyroidism|a\s+pacemaker|chronic\s+fatigue(?:\s+syndrome)?|macular\s+degeneration"
@@ -323,7 +326,8 @@ EVENTS = (
     r"|performance|visa\s+appointment|driving\s+test|job\s+interview"
 )
 FOODS_TO_AVOID = (
-    r"meat|red\s+meat|pork|beef|chicken|fish|seafood|shellfish|dairy|gluten|eggs?|nuts"
+    r"meat|red\s+meat|pork|beef|chicken|(?:raw\s+)?fish|raw\s+meat|raw\s+eggs|sushi|seafood"
+    r"|shellfish|dairy|gluten|eggs?|nuts"
     r"|peanuts|sugar|alcohol|coffee|caffeine|spicy\s+food|soy|wheat|lactose|mushrooms"
     r"|onions|garlic|carbs|fried\s+food|sweets|processed\s+food|junk\s+food|cheese|milk"
 )
