@@ -5496,6 +5496,59 @@ LATE_CONVERSATIONS = (
             nothing("What's a good itinerary for Tokyo and Kyoto?"),
         ),
     ),
+    # Session 15's eighth held-out set (chat:11601-11602: friends' news with a pet named after
+    # "she's a", work from home said in a subordinate clause, study taken up again; a climber and
+    # his brother), run after the seventh was fixed: capture 0.62, precision 1.00 on its first
+    # run.
+    Conversation(
+        "chat:11601",
+        (
+            said(
+                "Hey Nina! Guess what - I finally adopted a dog! She's a greyhound called Willow,"
+                " she was a retired racer.",
+                fact("relationship", "willow", "sophie"),
+                speaker="Sophie",
+            ),
+            said("Oh my gosh, congrats! How's she settling in?", speaker="Nina"),
+            said(
+                "Really well. I've been walking her before work, which is good for me too since"
+                " I started working from home.",
+                fact("work", "home", "sophie"),
+                speaker="Sophie",
+            ),
+            said(
+                "Love that. I've been so busy - I went back to college to study graphic design.",
+                fact("work", "graphic design", "nina"),
+                speaker="Nina",
+            ),
+            said("That's brave! What made you decide?", speaker="Sophie"),
+            said(
+                "I was stuck in retail for eight years and wanted something creative. My"
+                " partner Joe is really supportive.",
+                fact("relationship", "joe", "nina"),
+                speaker="Nina",
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:11602",
+        (
+            said(
+                "I've been a vegetarian since 2015 and I'm trying to eat more protein.",
+                fact("diet", "vegetarian"),
+            ),
+            said(
+                "I go climbing twice a week with my brother Sam.",
+                fact("skill", "climb"),
+                fact("relationship", "sam"),
+            ),
+            said(
+                "Sam's a physio, so he keeps nagging me about stretching.",
+                fact("work", "physio", "sam"),
+            ),
+            nothing("What are good vegetarian protein sources?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

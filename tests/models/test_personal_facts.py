@@ -248,6 +248,7 @@ def test_birthday_resolves_against_the_turn():
         "I'm at the bank.",  # an errand, unless still there
         "I'm still at home.",
         "Max is one of the founders.",
+        "It's a dog called Rex.",  # a dog the speaker may only be describing
     ],
 )
 def test_not_facts(text):
@@ -417,6 +418,12 @@ def test_introductions_and_lists(text, found):
             "dodgy left knee",
         ),
         ("We're a family of four and my husband is diabetic.", "family size", "four"),
+        (
+            "I adopted a dog! She's a greyhound called Willow, a retired racer.",
+            "dog:willow",
+            "willow",
+        ),
+        ("It's good for me since I started working from home.", "work mode", "from home"),
         ("I gave up the piano, I'm doing singing lessons now.", "learning:singing", "singing"),
     ],
 )

@@ -561,7 +561,8 @@ TABLE: tuple[Row, ...] = (
     Row("moved from", r"used\s+to\s+live\s+in\s+(?P<value>(?-i:[A-Z]).+?)"
                       r"(?:\s+(?:for|until|till|before|when|as|with|but)\b.*)?",
         (("I used to live in Melbourne.", "previous home", "melbourne"),), we=True),
-    Row("work mode", r"(?:works?|is\s+working)\s+(?P<value>from\s+home|remotely|remote|hybrid)"
+    Row("work mode", r"(?:works?|is\s+working|started\s+working|went)\s+"
+                     r"(?P<value>from\s+home|remotely|remote|hybrid)"
                      r"(?:\s+(?:now|these\s+days|full[-\s]time|most\s+days|(?:\d|one|two|three|four)"
                      r"\s+days\s+a\s+week))?",
         (("I'm working from home now.", "work mode", "from home"),
@@ -1212,6 +1213,10 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<value>[\w -]{3,30}?)\s+degree(?:\s+(?:last|this)\s+(?:week|month|year)"
                   r"|\s+in\s+\d{4})?",
         (("I finally finished my nursing degree last month.", "degree:nursing", "nursing"),)),
+    # "I went back to college to study graphic design": study taken up again.
+    Row("studies", r"(?:went|is\s+going|has\s+gone)\s+back\s+to\s+(?:college|uni|university|school)"
+                   r"\s+to\s+(?:study|do|read)\s+(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
+        (("I went back to college to study graphic design.", "major", "graphic design"),)),
     Row("studies", r"(?:studies|study)\s+(?!(?:at|for|to|in|with|hard|late|all|a\s+lot|abroad"
                    r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
         (("I study neuroscience.", "major", "neuroscience"),)),
@@ -1653,7 +1658,8 @@ _COUNT_NOW_RE = re.compile(
 )
 # "I adopted a puppy! A beagle called Pretzel.": the pet, named after the news.
 _PET_NAMED_RE = re.compile(
-    rf"^(?:a|an)\s+(?:[\w-]+\s+)?(?={PET_RE}\s+(?:called|named)\s+(?-i:[A-Z])[\w'-]+[.!]*$)",
+    rf"^(?:(?:she's|he's|she\s+is|he\s+is)\s+)?(?:a|an)\s+(?:[\w-]+\s+)?"
+    rf"(?={PET_RE}\s+(?:called|named)\s+(?-i:[A-Z])[\w'-]+(?:[.!]*$|\s*,))",
     _I,
 )
 # "Yoga's on Wednesdays now": chat drops the "my" of a routine.
