@@ -2621,6 +2621,79 @@ DIALOGUES = (
         "tesla",
         "nissan leaf",
     ),
+    # Session 15's held-out set AI, run after AH was fixed: 0.50 on its first run (assistant
+    # claims 0.80, user's own 0.20; one dialogue then looked for "zzz-none", which no fact can
+    # hold, where "new car" is meant).
+    dialogue(
+        "assistant claim",
+        ("What's my son's name?", "Your son is called Jack."),
+        ("No no, Jack's his best friend. My son is Harry.", "Got it, Harry."),
+        "harry",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm on the night shift.", "Ok."),
+        ("They've put me back on days.", "Better sleep!"),
+        "day",
+        "night",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How long have I been married?", "You've been married for 5 years."),
+        ("Seven years in June, actually.", "Congrats!"),
+        "seven",
+        "5 years",
+    ),
+    dialogue(
+        "user's own",
+        ("My best friend is Chloe.", "Nice."),
+        ("Chloe and I fell out, my best friend is Amira now.", "Sorry to hear."),
+        "amira",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where did I grow up?", "You grew up in Leeds."),
+        ("I grew up in Sheffield, I just went to uni in Leeds.", "Ah."),
+        "sheffield",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a Labour voter.", "Ok."),
+        ("I'm a member of the Green Party now.", "Ok."),
+        "green",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my favourite film?", "Your favourite film is Inception."),
+        ("That was years ago, it's Past Lives now.", "Great film."),
+        "past lives",
+        "inception",
+    ),
+    dialogue(
+        "user's own",
+        ("I have a 2019 Honda Jazz.", "Ok."),
+        ("Someone crashed into it, it's written off. Getting a new car next week.", "Oh no."),
+        "new car",  # "zzz-none" on its first run, which no fact can hold
+        "honda jazz",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my wife's job?", "Your wife is a lawyer."),
+        ("She's a judge now, she was appointed last year.", "Impressive!"),
+        "judge",
+        "lawyer",
+    ),
+    dialogue(
+        "user's own",
+        ("My rent is £1,200 a month.", "Ok."),
+        ("The landlord put it up to £1,350.", "Ouch."),
+        "1,350",
+        "1,200",
+    ),
 )
 
 

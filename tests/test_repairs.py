@@ -108,6 +108,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Nah, Edinburgh since the spring.", Repair("Edinburgh", None)),
         ("Guy's, not St Thomas'.", Repair("Guy's", "St Thomas")),
         ("Bad news, the flight's been cancelled, I'm on the 22nd now.", Repair("22nd", None)),
+        ("The landlord put it up to £1,350.", Repair("£1,350", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -171,6 +172,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "It's fine, the kids are fine.",
         "Bad news, I'm ill.",
         "The flight's been cancelled.",  # no new day said
+        "The landlord put it up.",  # no amount said
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -708,6 +710,14 @@ DIALOGUES = {
     "they is no sister": (
         [("Where does my sister live?", "Your sister lives in Dublin."), ("They moved.", "Ok.")],
         ["The user's sister lives in Dublin."],
+    ),
+    "a rent put up keeps how often it is paid": (
+        [("My rent is £1,200 a month.", "Ok."), ("The landlord put it up to £1,350.", "Ouch.")],
+        ["The user's rent is £1,350 a month."],
+    ),
+    "shifts someone else moved the speaker to": (
+        [("I'm on the night shift.", "Ok."), ("They've put me back on days.", "Better sleep!")],
+        ["The user works day shifts."],
     ),
     "a routine's new day": (
         [("I do yoga every Monday.", "Nice."), ("Yoga's on Wednesdays now.", "Ok.")],

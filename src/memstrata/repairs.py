@@ -252,6 +252,15 @@ _DOSE_CHANGED_RE = re.compile(
     _I,
 )
 _DOSE_RE = re.compile(_DOSE, _I)
+_MONEY = r"[£$€]\s?\d[\d,]*(?:\.\d+)?k?"
+# "The landlord put it up to £1,350": the amount of what the answered turn named.
+_AMOUNT_CHANGED_RE = re.compile(
+    r"^(?:the\s+[\w-]+|they|she|he|my\s+[\w-]+)(?:'ve|\s+have|\s+has)?\s+(?:just\s+)?(?:put|pushed"
+    r"|bumped|raised|increased|upped|dropped|lowered|cut|brought)\s+(?:it|the\s+[\w-]+|my\s+[\w-]+)"
+    rf"(?:\s+(?:up|down))?\s+to\s+(?P<new>{_MONEY})$",
+    _I,
+)
+_MONEY_RE = re.compile(_MONEY)
 # "It got moved to Sunday": the answered claim's day moved.
 # "They moved it to the 21st": the same, said of whoever moved it.
 _MOVED_TO_RE = re.compile(
@@ -433,8 +442,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
             return Repair(restated["new"], None, alongside=owned or regex is _COUNT_NOW_RE)
     if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
         return Repair(moved["new"], None)
-    if dose := _DOSE_CHANGED_RE.match(body):
-        return Repair(dose["new"], None)
+    if changed_to := _DOSE_CHANGED_RE.match(body) or _AMOUNT_CHANGED_RE.match(body):
+        return Repair(changed_to["new"], None)
     denied = denied or (led and bool(_DENIAL_RE.match(sentence)))
     if slip and (renamed := _OLD_IS_NEW_RE.match(body)):
         return Repair(renamed["new"], renamed["old"])
@@ -568,9 +577,11 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
     elif dated and at is not None and claimed_day:
         hit = dates.leading_date(new, at)
         new = f"{hit.day:%B} {hit.day.day}" if hit else new
-    if _DOSE_RE.fullmatch(new):
-        dose = _DOSE_RE.search(claim.value)  # "30mg" for "20mg of citalopram": the dose only
-        return _replace(claim, dose[0], new.lower()) if dose else None
+    for measure in (_DOSE_RE, _MONEY_RE):
+        if measure.fullmatch(new):
+            # "30mg" for "20mg of citalopram", "£1,350" for "£1,200 a month": the amount only
+            held = measure.search(claim.value)
+            return _replace(claim, held[0], new.lower()) if held else None
     if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):
         return _replace(claim, count[0], new.lower())  # "4" for "3 cats": the count, not the cats
     if dated or not (could_be_person(new) and new[:1].isupper()):

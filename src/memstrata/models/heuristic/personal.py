@@ -50,6 +50,7 @@ from memstrata.models.heuristic.personal_values import (
     lesson,
     manager_of,
     medication,
+    membership,
     name,
     named_thing,
     near_place,
@@ -300,6 +301,7 @@ FACETS: dict[str, Facet] = {
     "drinker": Facet(C.DIET, "drinks:{kind}", "{who} is {value}.", drinks_daily),
     "family size": Facet(C.RELATIONSHIP, "family size", "{whose} family has {value} people.",
                          word_of(r"two|three|four|five|six|seven|eight|\d")),
+    "member": Facet(C.IDENTITY, "member:{key}", "{who} is a member of {value}.", membership),
     "handedness": Facet(C.IDENTITY, "handedness", "{who} is {value}.", handedness),
     "commute time": Facet(C.NOTE, "commute time", "{who} has {a_value} commute.", phrase),
     "trying for a baby": Facet(C.PLAN, "plan:baby", "{who} is {value}.", said_as_is),
@@ -1057,6 +1059,10 @@ TABLE: tuple[Row, ...] = (
         (("I'm a big coffee drinker.", "drinks:coffee", "a big coffee drinker"),)),
     Row("family size", r"is\s+a\s+family\s+of\s+(?P<value>\w+)\b.*",
         (("We're a family of four.", "family size", "four"),), we=True),
+    Row("member", r"is\s+(?:a|an)\s+(?:(?:proud|paid-up|lifelong|card-carrying|long-time|new)\s+)?"
+                  r"member\s+of\s+(?P<value>(?:the\s+)?(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
+                  r"(?:\s+(?:now|since|for)\b.*)?",
+        (("I'm a member of the Green Party now.", "member:green party", "green party"),)),
     Row("handedness", r"is\s+(?:a\s+)?(?P<value>left-hand(?:ed|er)|right-hand(?:ed|er)"
                       r"|ambidextrous)\b.*",
         (("I'm left-handed.", "handedness", "left-handed"),
@@ -1650,6 +1656,13 @@ _MADE_ME_RE = re.compile(
     rf"(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\b)",
     _I,
 )
+# "They've put me back on days": the shifts the speaker works now.
+_PUT_ME_ON_RE = re.compile(
+    r"^(?:they|the\s+\w+|my\s+(?:boss|manager|work))(?:'ve|\s+have|\s+has)?\s+(?:just\s+)?"
+    r"(?:put|moved|switched)\s+me\s+(?=(?:back\s+)?(?:on|to)\s+(?:the\s+)?(?:days|nights|weekends"
+    r"|[\w-]+\s+shifts?)\b)",
+    _I,
+)
 # "Three cats now, we took in a stray": a count said with "now" is the speaker's new one.
 _COUNT_NOW_RE = re.compile(
     rf"^(?=(?:two|three|four|five|six|seven|\d{{1,2}})\s+(?:[\w-]+\s+)?(?:{RELATION_RE})s"
@@ -1714,6 +1727,7 @@ _BARE_FORMS = (
     (_NEW_ONE_NAMED_RE, lambda found: f"my new {found['rel'].lower()} is "),
     (_SOMEONE_NAMED_RE, lambda found: f"{found['verb']} "),
     (_MADE_ME_RE, "I was promoted to "),
+    (_PUT_ME_ON_RE, "I am "),
     (
         re.compile(
             r"^(?:please\s+|you\s+can\s+|just\s+|feel\s+free\s+to\s+|(?:everyone|everybody|people"
@@ -2444,6 +2458,7 @@ def _speaker_cued(text: str) -> bool:
     cues = (
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
+        _PUT_ME_ON_RE,
         _COUNT_NOW_RE,
         _NEW_ONE_NAMED_RE,
         _GOT_ENGAGED_RE,

@@ -434,6 +434,13 @@ def handedness(raw: str, clause: Clause) -> Value | None:
 _HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
 
 
+def membership(raw: str, clause: Clause) -> Value | None:
+    """What someone belongs to, as they named it: "the Green Party", keyed without "the"."""
+    shown = " ".join(raw.split()).strip(" .,!")
+    key = re.sub(r"^the\s+", "", shown.lower())
+    return Value(shown, key) if key else None
+
+
 def still_at(raw: str, clause: Clause) -> Value | None:
     """Where someone says they still are, which for a workplace is where they work: "I'm
     still at the bank"; "I'm at the bank" may be an errand."""
