@@ -5549,6 +5549,53 @@ LATE_CONVERSATIONS = (
             nothing("What are good vegetarian protein sources?"),
         ),
     ),
+    # Session 15's ninth held-out set (chat:11701-11703: what-ifs and other people's sayings
+    # beside a citizen's own facts, a broken wrist, a couple's wedding and her parents), run
+    # after the eighth was fixed: capture 0.33, precision 0.80 on its first run (a bank's city,
+    # first listed as the speaker's home, is listed as where the bank is).
+    Conversation(
+        "chat:11701",
+        (
+            nothing("If I moved to Spain, would I need a visa?"),
+            nothing("My friend says Lisbon is cheaper than Madrid."),
+            said("I'm a British citizen, by the way.", fact("identity", "british")),
+            nothing("What if I worked remotely for a UK company?"),
+            said(
+                "I currently work in cybersecurity for a bank in Leeds.",
+                fact("work", "cybersecurity"),
+                fact("work", "bank"),
+                fact("work", "leeds"),  # "location" on its first run: the bank is there
+            ),
+            nothing("Would my salary be taxed twice?"),
+        ),
+    ),
+    Conversation(
+        "chat:11702",
+        (
+            said("I'm recovering from a broken wrist.", fact("health", "wrist")),
+            nothing("Lots of people break their wrists skiing."),
+            said("It happened at the climbing wall in January.", fact("note", "climbing")),
+            said("I'm a lefty so it's my writing hand, annoyingly.", fact("identity", "left")),
+            nothing("How long until I can type properly?"),
+        ),
+    ),
+    Conversation(
+        "chat:11703",
+        (
+            said(
+                "Me and my fiancée Priya are getting married in Goa next year.",
+                fact("relationship", "priya"),
+                fact("plan", "married"),
+            ),
+            said("Her parents live in Mumbai.", fact("location", "mumbai", "priya's parents")),
+            said(
+                "I'm Hindu, she's Catholic, so it's two ceremonies.",
+                fact("identity", "hindu"),
+                fact("identity", "catholic", "priya"),
+            ),
+            nothing("What's a good way to blend the two traditions?"),
+        ),
+    ),
 )
 
 GROUP_CHAT = Conversation(

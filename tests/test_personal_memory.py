@@ -266,3 +266,12 @@ def test_he_in_a_reply_is_the_relative_of_the_one_answering_the_question_named(m
         ("Tunde", "He's loving it. He's studying engineering at Manchester."),
     )
     assert ("tunde's son", "major", "engineering") in current(mem)
+
+
+def test_her_in_the_next_turn_is_the_person_the_turn_before_named_by_relation(mem):
+    say(
+        mem,
+        "Me and my fiancée Priya are getting married in Goa next year.",
+        "Her parents live in Mumbai.",
+    )
+    assert ("priya's parents", "home", "mumbai") in current(mem)

@@ -59,12 +59,12 @@ _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet
 """Relationship slots that name a pet, not a person ("cat:miso")."""
 
 
-_PRONOUN_OPENING_RE = re.compile(r"(?:^|[.!?]\s+)(?:he|she|they)\b", re.IGNORECASE)
+_PRONOUN_OPENING_RE = re.compile(r"(?:^|[.!?]\s+)(?:he|she|they|his|her)\b", re.IGNORECASE)
 
 
 def opens_with_pronoun(text: str) -> bool:
-    """Whether a sentence of `text` opens with "he", "she" or "they", whom the text leaves
-    unnamed ("they" only stands for a plural relation: see the model's reading)."""
+    """Whether a sentence of `text` opens with "he", "she", "they", "his" or "her", whom the
+    text leaves unnamed ("they" only stands for a plural relation: see the model's reading)."""
     return bool(_PRONOUN_OPENING_RE.search(text))
 
 
@@ -73,9 +73,11 @@ def referent(claims: Iterable[Fact], speaker: str) -> str | None:
     `claims` are about, as the speaker would name them ("my sister", "Raj"); None if the
     claims are about nobody else, or about more than one person."""
     people = {
-        f.subject
+        name
         for f in claims
-        if f.category in _PERSONAL and f.subject != speaker and could_be_person(f.subject)
+        if f.category in _PERSONAL
+        for name in (f.subject, *_named_relative(f))
+        if name != speaker and could_be_person(name)
     }
     if len(people) != 1:
         return None
@@ -110,6 +112,14 @@ def named_in(text: str, speaker_name: str | None) -> str | None:
         if not _NOT_NAMES_RE.match(found["name"]) and found["name"] != speaker_name
     }
     return names.pop() if len(names) == 1 else None
+
+
+def _named_relative(fact: Fact) -> tuple[str, ...]:
+    """The person a relation names ("Priya is the user's fiancée": priya), not a pet."""
+    relation = fact.category is FactCategory.RELATIONSHIP and fact.slot.split(":")[0]
+    if not relation or relation in _ANIMALS or not fact.value[:1].isalpha():
+        return ()
+    return (fact.value,) if fact.value.title() in fact.text else ()
 
 
 def people_in(item: ExtractedFact) -> list[str]:

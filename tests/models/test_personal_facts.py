@@ -424,6 +424,13 @@ def test_introductions_and_lists(text, found):
             "willow",
         ),
         ("It's good for me since I started working from home.", "work mode", "from home"),
+        ("I'm a British citizen, by the way.", "nationality", "british"),
+        ("I'm a lefty so it's my writing hand, annoyingly.", "handedness", "left-handed"),
+        (
+            "Me and my fiancée Priya are getting married in Goa next year.",
+            "plan:marri",
+            "getting married in goa next year",
+        ),
         ("I gave up the piano, I'm doing singing lessons now.", "learning:singing", "singing"),
     ],
 )
@@ -1335,3 +1342,7 @@ def test_a_youngest_or_eldest_child_unnamed_is_one_child_of_their_own():
     found = keys(facts("Also my youngest is allergic to eggs, so nothing with egg please."))
     assert ("user's youngest child", "allergy:egg", "eggs") in found
     assert ("user's eldest child", "age", "12") in keys(facts("My eldest is 12."))
+
+
+def test_a_named_persons_relative_is_their_own():
+    assert ("priya's parents", "home", "mumbai") in keys(facts("Priya's parents live in Mumbai."))

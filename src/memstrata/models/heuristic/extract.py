@@ -97,7 +97,11 @@ _SPLIT_RE = re.compile(
 _AND_RE = re.compile(r"(\s+(?:and|but)\s+(?:then\s+|also\s+|now\s+)?)", _I)
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|me|my|we|our)\b", _I)
 _I_AM_RE = re.compile(r"^(?:i'm|im|i\s+am)\b", _I)
-_NAME_AND_I_RE = re.compile(r"^(?:(?:my|our)\s+[\w-]+\s+)?(?-i:[A-Z])[\w'-]+\s+and\s+i\s", _I)
+_NAME_AND_I_RE = re.compile(
+    r"^(?:(?:my|our)\s+[\w-]+\s+)?(?-i:[A-Z])[\w'-]+\s+and\s+i\s"
+    r"|^me\s+and\s+(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?\s",
+    _I,
+)
 _I_LEAD_RE = re.compile(r"^(?:i|i'm|im|i've|ive)\b", _I)
 _MY_LEAD_RE = re.compile(r"^(?:my|our)\b", _I)
 _WE_LEAD_RE = re.compile(r"^(?:we|we've)\s+(?!are\b|were\b)", _I)
@@ -773,8 +777,11 @@ def _naming_referent(text: str, referent: str | None) -> str:
             return f". {referent[:1].upper()}{referent[1:]}{verb}"
         return f"{m['start']}{referent[:1].upper()}{referent[1:]}{verb}"
 
+    shown = referent[:1].upper() + referent[1:]
     if _PLURAL_KIN_RE.search(referent):  # "They moved to Galway" after "your parents"
-        return _THEY_RE.sub(lambda m: f"{m['start']}{referent[:1].upper()}{referent[1:]}", text)
+        return _THEY_RE.sub(lambda m: f"{m['start']}{shown}", text)
+    # "Her parents live in Mumbai": the person's own
+    text = _HIS_OR_HER_RE.sub(lambda m: f"{m['start']}{shown}'s ", text)
     return _HE_OR_SHE_RE.sub(named, text)
 
 
@@ -782,6 +789,7 @@ _PLURAL_KIN_RE = re.compile(
     r"\b(?:parents|grandparents|in-laws|kids|children|twins|folks|sons|daughters)$", re.I
 )
 _THEY_RE = re.compile(r"(?P<start>^|[.!?]\s+)they\b(?!')", re.IGNORECASE)
+_HIS_OR_HER_RE = re.compile(r"(?P<start>^|[.!?]\s+)(?:his|her)\s+(?=\w)", re.IGNORECASE)
 
 
 def _speaker_name(name: str | None) -> str | None:

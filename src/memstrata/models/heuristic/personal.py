@@ -505,7 +505,8 @@ TABLE: tuple[Row, ...] = (
     Row("nationality", r"(?:got|received|was\s+granted|has\s+been\s+granted|finally\s+got)\s+"
                        r"(?:my|his|her|their)\s+(?P<value>[\w-]+)\s+(?:citizenship|passport)\b.*",
         (("I got my Irish citizenship last week!", "nationality", "irish"),)),
-    Row("nationality", r"(?:became|is\s+now)\s+(?:a|an)\s+(?P<value>[\w-]+)\s+citizen\b.*",
+    Row("nationality", r"(?:became|is\s+now|is)\s+(?:a|an)\s+(?P<value>[\w-]+)\s+"
+                       r"(?:citizen|national)\b.*",
         (("I became a British citizen in May.", "nationality", "british"),)),
     Row("proper name", r"is\s+(?P<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)",
         (("Hi, I'm Priya.", "name", "priya"),)),
@@ -1064,7 +1065,7 @@ TABLE: tuple[Row, ...] = (
                   r"(?:\s+(?:now|since|for)\b.*)?",
         (("I'm a member of the Green Party now.", "member:green party", "green party"),)),
     Row("handedness", r"is\s+(?:a\s+)?(?P<value>left-hand(?:ed|er)|right-hand(?:ed|er)"
-                      r"|ambidextrous)\b.*",
+                      r"|ambidextrous|lefty|leftie|southpaw)\b.*",
         (("I'm left-handed.", "handedness", "left-handed"),
          ("I'm a left-hander, so most scissors are useless.", "handedness", "left-handed"))),
     Row("commute time", r"(?:has|have)\s+(?:a|an)\s+(?P<value>(?:[\w-]+\s+){0,2}?[\w-]+)\s+commute"
@@ -1780,7 +1781,7 @@ def _here_dropped(text: str) -> str:
 
 _FIRST_RE = re.compile(
     r"^(?P<pro>i|we|(?:my\s+\w+(?:\s+(?-i:[A-Z])\w+)?|[A-Z]\w+)\s+and\s+i"
-    r"|i\s+and\s+(?:my\s+\w+|[A-Z]\w+))\s+(?P<rest>.+)$",
+    r"|(?:i|me)\s+and\s+(?:my\s+\w+(?:\s+(?-i:[A-Z])\w+)?|[A-Z]\w+))\s+(?P<rest>.+)$",
     _I,
 )
 _MY_REL_RE = re.compile(
@@ -1938,9 +1939,14 @@ def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> lis
         fact = _relation_fact(me, rel["rel"], name_, clause)
         return [_Reading(None, "", (fact,))] if fact else []
     who = Who(name_.lower(), person(name_), named=True)
+    if poss and (kin := _KIN_FIRST_RE.match(rest)):  # "Priya's parents live in Mumbai"
+        return _relative(who, kin["rel"], kin["tail"] or "", clause)
     if poss:  # "Sara's" is her birthday, or "Sara is"
         return [_Reading(who, "my " + rest), _Reading(who, "is " + rest)]
     return [_Reading(who, rest)]
+
+
+_KIN_FIRST_RE = re.compile(rf"^(?P<rel>{RELATION_RE})(?P<tail>\s.*)$", _I)
 
 
 # --- predicates --------------------------------------------------------------------------

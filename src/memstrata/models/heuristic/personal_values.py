@@ -424,10 +424,16 @@ def drinks_daily(raw: str, clause: Clause) -> Value | None:
 
 def handedness(raw: str, clause: Clause) -> Value | None:
     """Which hand someone favours: "a left-hander" is "left-handed"."""
-    found = re.match(r"(?P<side>left|right)-hand(?:ed|er)$|ambidextrous$", _cut(raw), _I)
+    found = re.match(
+        r"(?P<side>left|right)-hand(?:ed|er)$|(?P<lefty>lefty|leftie|southpaw)$"
+        r"|ambidextrous$",
+        _cut(raw),
+        _I,
+    )
     if found is None:
         return None
-    shown = f"{found['side'].lower()}-handed" if found["side"] else "ambidextrous"
+    side = "left" if found["lefty"] else found["side"]
+    shown = f"{side.lower()}-handed" if side else "ambidextrous"
     return Value(shown, shown)
 
 
