@@ -502,6 +502,7 @@ LATE_CONVERSATIONS = (
                 "Hey there, I'm Rosa. I work in marketing at Unilever.",
                 fact("identity", "rosa"),
                 fact("work", "unilever"),
+                fact("work", "marketing"),  # listed in session 15
             ),
             said("I've lived in Rotterdam for about ten years.", fact("location", "rotterdam")),
             said(
@@ -1347,7 +1348,11 @@ LATE_CONVERSATIONS = (
                 fact("relationship", "meera"),
                 fact("relationship", "isha"),
             ),
-            said("I practice at Mercy Hospital in Chicago.", fact("work", "mercy hospital")),
+            said(
+                "I practice at Mercy Hospital in Chicago.",
+                fact("work", "mercy hospital"),
+                fact("work", "chicago"),  # listed in session 15
+            ),
             nothing("Could you summarize the latest guidance on statins?"),
             said("I run marathons as a hobby.", fact("skill", "marathon")),
             said(
@@ -3097,6 +3102,7 @@ LATE_CONVERSATIONS = (
                 fact("work", "nurse"),
                 fact("work", "st vincent"),
                 fact("location", "sydney"),
+                fact("work", "sydney"),  # listed in session 15
             ),
             said(
                 "Married to Tom, no kids, one very spoiled cat named Mango.",

@@ -425,6 +425,7 @@ def test_introductions_and_lists(text, found):
         ),
         ("It's good for me since I started working from home.", "work mode", "from home"),
         ("I'm a British citizen, by the way.", "nationality", "british"),
+        ("I work in a bakery in York.", "office", "york"),
         ("I'm a lefty so it's my writing hand, annoyingly.", "handedness", "left-handed"),
         (
             "Me and my fiancée Priya are getting married in Goa next year.",

@@ -415,7 +415,8 @@ _WORK_AT = (
     r"|is\s+interning|interns?|do(?:es)?\s+(?:[\w-]+\s+){0,3}?work"
     r"|is\s+(?:contracting|consulting|freelancing)"
     r"|practi[cs]es?(?:\s+(?:law|medicine|dentistry))?)"
-    r"(?:\s+(?:in|on)\s+[\w -]{2,30}?)?(?:\s+(?:(?P<hours>part[-\s]time|full[-\s]time)|remotely"
+    r"(?:\s+(?:in\s+(?P<industry>[\w -]{2,30}?)|on\s+[\w -]{2,30}?))?"
+    r"(?:\s+(?:(?P<hours>part[-\s]time|full[-\s]time)|remotely"
     r"|freelance"
     r"|\d{1,2}(?:am|pm)?\s*(?:to|-)\s*\d{1,2}(?:am|pm)?|(?P<shifts>nights|days|weekends)))?"
     r"\s+(?:at|for)"
@@ -599,7 +600,8 @@ TABLE: tuple[Row, ...] = (
         (("I work in logistics.", "industry", "logistics"), ("I work in tech.", "industry", "tech"),
          ("I work in the tech industry.", "industry", "tech"),
          ("I'm working in real estate now.", "industry", "real estate"))),
-    Row("employer", r"(?:works?|is\s+working)\s+in\s+(?P<value>(?:a|an)\s+[\w'-]+(?:\s+[\w'-]+)?)",
+    Row("employer", r"(?:works?|is\s+working)\s+in\s+(?P<value>(?:a|an)\s+[\w'-]+(?:\s+[\w'-]+)??)"
+                    rf"(?:\s+in\s+(?P<office>{PLACE_NAME}))?",
         (("I work in a bakery.", "employer", "bakery"),)),
     Row("office", rf"(?:works?|is\s+working)\s+in\s+(?!(?:{CAREER_FIELDS})\b)"
                   r"(?P<value>(?-i:[A-Z]).+?)"
@@ -624,12 +626,15 @@ TABLE: tuple[Row, ...] = (
                     r"(?:\s+(?:membership|last|this|in|on)\b.*)?",
         (("I cancelled PureGym.", "member:gym", "not puregym"),), prefix="not "),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)"
-                    r"(?:\s+as\s+(?P<title>.+))?(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+))?",
+                    r"(?:\s+as\s+(?P<title>.+))?(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+)"
+                    rf"|\s+in\s+(?P<office>{PLACE_NAME}))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"),
-         ("I work at Shopify out of Ottawa.", "home", "ottawa"))),
+         ("I work at Shopify out of Ottawa.", "home", "ottawa"),
+         ("I work in cybersecurity for a bank in Leeds.", "industry", "cybersecurity"),
+         ("I work in cybersecurity for a bank in Leeds.", "office", "leeds"))),
     Row("school", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
                   r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
                   r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
