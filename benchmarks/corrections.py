@@ -2694,6 +2694,78 @@ DIALOGUES = (
         "1,350",
         "1,200",
     ),
+    # Session 15's held-out set AJ, run after AI was fixed: 0.40 on its first run (assistant
+    # claims 0.40, user's own 0.40).
+    dialogue(
+        "assistant claim",
+        ("Remind me where my office is?", "Your office is in Canary Wharf."),
+        ("We moved to King's Cross in the autumn.", "Got it."),
+        "king's cross",
+        "canary wharf",
+    ),
+    dialogue(
+        "user's own",
+        ("My brother Ali lives in Dubai.", "Nice."),
+        ("Ali's back in London now.", "Great."),
+        "london",
+        "dubai",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my mum's name?", "Your mum is called Sue."),
+        ("Sue's my aunt! Mum is Carol.", "Oops."),
+        "carol",
+        "zzz-none",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm doing a PhD in chemistry.", "Cool."),
+        ("I finished my PhD! I'm a postdoc now.", "Congrats, Doctor!"),
+        "postdoc",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Am I still vegetarian?", "You're vegetarian."),
+        ("Not since last year, I eat chicken now.", "Ok."),
+        "chicken",
+        "vegetarian",
+    ),
+    dialogue(
+        "user's own",
+        ("My wedding is on 12 August.", "Exciting."),
+        ("Venue cancelled on us, it's now 9 September.", "Stressful!"),
+        "september 9",
+        "august 12",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How many languages do I speak?", "You speak three languages."),
+        ("Four now, I've added Italian.", "Bravo!"),
+        "four",
+        "three",
+    ),
+    dialogue(
+        "user's own",
+        ("I go to the gym at 6am.", "Early!"),
+        ("I switched to evenings, 6am was killing me.", "Ha."),
+        "evening",
+        "6am",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner's job?", "Your partner is a chef."),
+        ("He left cooking, he's a delivery driver now.", "Ok."),
+        "delivery driver",
+        "chef",
+    ),
+    dialogue(
+        "user's own",
+        ("My landlord is Mr Patel.", "Ok."),
+        ("The flat got sold, my landlord is a company called Greystar now.", "Ok."),
+        "greystar",
+        "patel",
+    ),
 )
 
 

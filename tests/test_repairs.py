@@ -109,6 +109,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Guy's, not St Thomas'.", Repair("Guy's", "St Thomas")),
         ("Bad news, the flight's been cancelled, I'm on the 22nd now.", Repair("22nd", None)),
         ("The landlord put it up to £1,350.", Repair("£1,350", None)),
+        ("Venue cancelled on us, it's now 9 September.", Repair("9 September", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -718,6 +719,20 @@ DIALOGUES = {
     "shifts someone else moved the speaker to": (
         [("I'm on the night shift.", "Ok."), ("They've put me back on days.", "Better sleep!")],
         ["The user works day shifts."],
+    ),
+    "a parent named without 'my' renames the claimed one": (
+        [
+            ("What's my mum's name?", "Your mum is called Sue."),
+            ("Sue's my aunt! Mum is Carol.", "Oops."),
+        ],
+        ["Carol is the user's mum.", "Sue is the user's aunt."],
+    ),
+    "a landlord that is a company now": (
+        [
+            ("My landlord is Mr Patel.", "Ok."),
+            ("The flat got sold, my landlord is a company called Greystar now.", "Ok."),
+        ],
+        ["Greystar is the user's landlord."],
     ),
     "a routine's new day": (
         [("I do yoga every Monday.", "Nice."), ("Yoga's on Wednesdays now.", "Ok.")],

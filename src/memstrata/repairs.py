@@ -104,7 +104,7 @@ _WAS_NOW_RE = re.compile(
 # With the old word left out, only after a denial or a self-correction: "No, that's Priya
 # now", "Not anymore, I'm at PwC", "Oops, she's 8".
 _ONLY_NEW_RE = re.compile(
-    rf"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?P<said>(?:{_TITLE}\.\s+)?"
+    rf"^(?:(?:it's|it\s+is|that's|that\s+is|it\s+was)\s+(?:now\s+)?(?P<said>(?:{_TITLE}\.\s+)?"
     r"(?:[^,;.!?]|(?<=\d)[,.](?=\d))+?)"
     # "Ha, I wish - I'm still a junior": what the speaker is, after a denial.
     r"|(?:i'm|i\s+am)\s+(?:still\s+|just\s+|only\s+)?(?:a|an)\s+(?!(?:bit|little|lot)\b)"
@@ -219,6 +219,8 @@ _CHANGED_RE = re.compile(
     r"|doctors|dentists|schools|teams|houses|flats|apartments|banks|gyms|vets|therapists)"
     r"|(?:they|we|i|she|he)(?:'ve|\s+have|\s+had\s+to)?\s+(?:just\s+)?(?:cancell?ed|moved"
     r"|rescheduled|postponed|pushed|changed)\s+(?:it|that|this|the\s+date)(?:\s+again)?"
+    # "Venue cancelled on us": whoever called it off
+    r"|(?:the\s+|our\s+|my\s+)?[\w-]+\s+(?:cancell?ed|pulled\s+out|fell\s+through)(?:\s+on\s+(?:us|me))?"
     # "the flight's been cancelled": the event named, said changed
     r"|(?:the|my|our)\s+[\w-]+(?:'s|\s+has|\s+was|\s+got)(?:\s+been)?\s+(?:cancell?ed|moved"
     r"|rescheduled|postponed|pushed\s+back|changed))$",

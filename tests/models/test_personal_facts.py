@@ -249,6 +249,7 @@ def test_birthday_resolves_against_the_turn():
         "I'm still at home.",
         "Max is one of the founders.",
         "It's a dog called Rex.",  # a dog the speaker may only be describing
+        "Mum is great.",
     ],
 )
 def test_not_facts(text):

@@ -1685,6 +1685,8 @@ _PET_NAMED_RE = re.compile(
 _ROUTINE_FIRST_RE = re.compile(
     rf"^(?=(?:{ROUTINES})(?:'s|\s+is)\s+(?:now\s+)?(?:on|every|each)\s)", _I
 )
+# "Mum is Carol", "Dad's in Leeds": a parent needs no "my".
+_PARENT_FIRST_RE = re.compile(r"^(?=(?:mum|mom|dad|mam|mummy|daddy)(?:'s|\s+is|\s+has)\s)", _I)
 # "partner's name is Wouter": chat drops the "my".
 _THEIR_NAME_FIRST_RE = re.compile(rf"^(?=(?:{RELATION_RE})'s\s+name(?:\s+is|'s)\s)", _I)
 # "Mine is a cat, Luna", said after someone else's pet: the speaker has one too.
@@ -1748,6 +1750,7 @@ _BARE_FORMS = (
     (_PET_NAMED_RE, "I have a "),
     (_MINE_IS_A_RE, "I have a "),
     (_THEIR_NAME_FIRST_RE, "my "),
+    (_PARENT_FIRST_RE, "my "),
     (_ROUTINE_FIRST_RE, "my "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
@@ -1970,7 +1973,8 @@ _NORMAL_FORMS = (
     # "My accountant is a guy called Steve Moss": the name is what the relation is
     (
         re.compile(
-            r"^is\s+(?:a|this)\s+(?:guy|man|woman|lady|bloke|chap|fella|girl|lad|person)\s+"
+            r"^is\s+(?:a|this)\s+(?:guy|man|woman|lady|bloke|chap|fella|girl|lad|person|company"
+            r"|firm|business|agency)\s+"
             r"(?:called|named)\s+(?=(?-i:[A-Z]))",
             _I,
         ),
@@ -2476,6 +2480,7 @@ def _speaker_cued(text: str) -> bool:
         _PET_NAMED_RE,
         _MINE_IS_A_RE,
         _THEIR_NAME_FIRST_RE,
+        _PARENT_FIRST_RE,
         _ROUTINE_FIRST_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,
