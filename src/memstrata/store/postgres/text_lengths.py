@@ -27,9 +27,6 @@ _SAMPLED_ROWS = 300
 takes some 15 ms, once a minute."""
 _SAMPLED_SECONDS = 60.0
 
-_WORDS = "(SELECT sum(cardinality(u.positions)) FROM unnest(x.search) u)"
-"""A row's words, as FTS5 counts its tokens: every position of every lexeme."""
-
 
 class _Seen(NamedTuple):
     rows: int
@@ -70,11 +67,11 @@ def lengths_sql(table: str) -> str:
                 WHEN c.n = s.rows AND c.last_id = s.last_id THEN s.words
                 WHEN c.last_id > s.last_id AND c.n - s.rows
                     = (SELECT count(*) FROM {table} x WHERE x.id > s.last_id)
-                THEN s.words + (SELECT coalesce(sum({_WORDS}), 0) FROM {table} x
+                THEN s.words + (SELECT coalesce(sum(x.words), 0) FROM {table} x
                     WHERE x.id > s.last_id)
-                ELSE (SELECT coalesce(sum({_WORDS}), 0) FROM {table} x) END AS words,
-            CASE WHEN c.n >= {EXACT_BELOW} THEN coalesce(s.average, (SELECT avg({_WORDS})
-                FROM (SELECT search FROM {table} ORDER BY id DESC LIMIT {_SAMPLED_ROWS}) x))
+                ELSE (SELECT coalesce(sum(x.words), 0) FROM {table} x) END AS words,
+            CASE WHEN c.n >= {EXACT_BELOW} THEN coalesce(s.average, (SELECT avg(x.words)
+                FROM (SELECT words FROM {table} ORDER BY id DESC LIMIT {_SAMPLED_ROWS}) x))
             END AS average
             FROM counted c, seen s
         ), lengths AS MATERIALIZED (
