@@ -128,11 +128,11 @@ def _stored_word_counts() -> str:
         for table in ("facts", "summaries", "records")
     )
     return f"""
-        -- A search read each ranked row's length back from two ts_rank calls on it: a
-        -- third of the server's time of a context at a million items. It is kept now,
-        -- reckoned once as a row is written. Facts, summaries and records make their
-        -- index in a generated column, which another generated column cannot read: theirs
-        -- read the text again. Turns fill their index as they are inserted.
+        -- BM25 divides by a row's words. A search read them back from two ts_rank calls
+        -- on each row it ranked, and a small table's total from every row's tsvector:
+        -- they are kept now, counted once as a row is written. Facts, summaries and
+        -- records make their index in a generated column, which another generated column
+        -- cannot read: theirs read the text again. Turns fill theirs as they are inserted.
         CREATE FUNCTION {WORD_COUNT}(tsvector) RETURNS integer
             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
             AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest($1) $$;
