@@ -17,7 +17,10 @@ measured contexts, --warmup more (other unique questions, each after a busy turn
 unmeasured: a PostgreSQL copy is a new database, none of whose pages the server's shared
 buffers hold, where a memory in service has its hot pages there (at 1M items the first 50
 contexts read 5,000 blocks each from the OS, the next 50 a thousand; --warmup 0 measures
-from cold). With
+from cold). "blocks read/context" counts the blocks the measured contexts read from
+outside the shared buffers (the title shows the server's shared_buffers): with the stock
+128 MB, a million items' HNSW graphs (0.8 GB) do not fit, and each context read some
+4,800, most of the server's CPU. With
 --server-pid (the postmaster's), the server's CPU per context is shown too. --backends
 postgres measures PostgreSQL alone (the SQLite store is still made or kept: it is the
 copy's source), to compare two versions of the code run after run at the same load.
@@ -100,6 +103,7 @@ def measure(location: str, queries: int, warmup: int, server_pid: int | None) ->
             mem.add_turn(STREAM, f"warm-up turn {n}", "noted", speaker="Tom")
             mem.context(STREAM, question, budget=_BUDGET)
         wall, cpu, server, trips, statements = [], [], [], [], []
+        blocks_before = _blocks_read(location)
         for n, question in enumerate(questions(queries, seed=11)):
             mem.add_turn(STREAM, f"busy turn {n}", "noted", speaker="Tom")
             server_before = _backends_cpu(server_pid, database)  # first: /proc is slow
@@ -113,6 +117,7 @@ def measure(location: str, queries: int, warmup: int, server_pid: int | None) ->
             trips.append(getattr(mem.store, "round_trips", 0) - sent)
             statements.append(getattr(mem.store, "statements", 0) - stated)
         load = os.getloadavg()[0]
+        blocks = (_blocks_read(location) - blocks_before) / queries
         trip = _round_trip_ms(mem.store)
         recall_at_50 = _vector_recall(mem, questions(50, seed=13))
     return {
@@ -121,11 +126,32 @@ def measure(location: str, queries: int, warmup: int, server_pid: int | None) ->
         "p95": statistics.quantiles(wall, n=100)[94],
         "cpu_p50": statistics.median(cpu),
         "server_cpu_mean": statistics.fmean(server),
+        "blocks_read": blocks,
         "trips": statistics.median(trips),
         "statements": statistics.median(statements),
         "load": load,
         "recall_at_50": recall_at_50,
     }
+
+
+def _blocks_read(location: str) -> float:
+    """The blocks the database's backends have read so far from outside the server's
+    shared buffers (the OS's page cache, or the disk); nan for a SQLite file. Backends
+    report their counts when idle, at most once a second: wait that out first."""
+    if not location.startswith("postgresql://"):
+        return float("nan")
+    time.sleep(1.5)
+    with psycopg.connect(location, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT blks_read FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    return float(row[0]) if row else float("nan")
+
+
+def _shared_buffers(server: str) -> str:
+    with psycopg.connect(server, autocommit=True) as conn:
+        row = conn.execute("SHOW shared_buffers").fetchone()
+    return str(row[0]) if row else "?"
 
 
 def _round_trip_ms(store: object, count: int = 200) -> list[float]:
@@ -345,10 +371,12 @@ def main() -> None:
         "statements/context",
         "round trips/context",
         "SELECT 1 p50 ms",
+        "blocks read/context",
         "recall@50",
         "load",
         title=f"context(), busy stream, unique questions, budget {_BUDGET}, after {args.warmup}"
-        f" unmeasured; load before: {_load()}",
+        f" unmeasured; PostgreSQL's shared_buffers {_shared_buffers(args.url)}; load before:"
+        f" {_load()}",
     )
     for size in args.sizes:
         path, sqlite_fill = sqlite_store(args.dir, size)
@@ -372,6 +400,7 @@ def main() -> None:
                 f"{result['statements']:.0f}" if backend == "postgres" else "- (in process)",
                 f"{result['trips']:.0f}" if backend == "postgres" else "-",
                 f"{result['trip_p50']:.2f}" if backend == "postgres" else "-",
+                f"{result['blocks_read']:.0f}" if backend == "postgres" else "-",
                 f"{result['recall_at_50']:.3f}",
                 f"{result['load']:.1f}",
             )

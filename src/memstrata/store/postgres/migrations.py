@@ -113,6 +113,35 @@ def _words_as_sqlite_reads_them() -> str:
     """
 
 
+WORD_COUNT = "memstrata_word_count"
+"""A function (0009): a tsvector's words, every position of every lexeme, as FTS5 counts
+a row's tokens and ts_rank's length normalisation counts them: BM25's length of a row."""
+
+
+def _stored_word_counts() -> str:
+    """Migration 0009: each searchable row keeps its words in a column of its own."""
+    generated = "".join(
+        f"""
+        ALTER TABLE {table} ADD COLUMN words INTEGER GENERATED ALWAYS AS
+            ({WORD_COUNT}(to_tsvector('simple', {WORDS}(text)))) STORED;
+        """
+        for table in ("facts", "summaries", "records")
+    )
+    return f"""
+        -- BM25 divides by a row's words. A search read them back from two ts_rank calls
+        -- on each row it ranked, and a small table's total from every row's tsvector:
+        -- they are kept now, counted once as a row is written. Facts, summaries and
+        -- records make their index in a generated column, which another generated column
+        -- cannot read: theirs read the text again. Turns fill theirs as they are inserted.
+        CREATE FUNCTION {WORD_COUNT}(tsvector) RETURNS integer
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            AS $$ SELECT coalesce(sum(cardinality(positions)), 0)::integer FROM unnest($1) $$;
+        ALTER TABLE turns ADD COLUMN words INTEGER GENERATED ALWAYS AS
+            ({WORD_COUNT}(search)) STORED;
+        {generated}
+    """
+
+
 def graph_index(dim: int | str, kind: str) -> str:
     """The name of the HNSW graph of `kind`'s vectors of dimension `dim`."""
     return f"vectors_half_{dim}_{kind}"
@@ -537,4 +566,5 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     ("0008_words_as_sqlite_reads_them", _words_as_sqlite_reads_them()),
+    ("0009_stored_word_counts", _stored_word_counts()),
 ]

@@ -1478,7 +1478,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         common = self._common_words_of(kind)
         sql, params = _filter_sql(kind, where)
         rows = self._rows(
-            _ranked_matches(_KINDS[kind], sql),
+            _ranked_matches(_KINDS[kind], sql, len(asked)),
             [*lengths, common, asked, known, *params, *params, limit],
         )
         table_rows = 0
@@ -1522,7 +1522,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                         (
                             f"SELECT {position} AS probe, '{kind}' AS kind, list,"
                             " term::text, n::bigint, id::bigint, rank::float8 AS score"
-                            f" FROM ({_ranked_matches(_KINDS[kind], sql)}) found",
+                            f" FROM ({_ranked_matches(_KINDS[kind], sql, len(asked))}) found",
                             [*self._text_lengths.params(tenant, _KINDS[kind].table)]
                             + [common, asked, known, *params, *params, limit],
                         )
@@ -2015,12 +2015,12 @@ def _best_first(hit: tuple[int, float]) -> tuple[float, int]:
     return -hit[1], hit[0]
 
 
-def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
-    """Full-text search in one statement. Its parameters: the table's figures as last
-    found (TextLengths.params), the kind's common words, the terms, their known match
-    counts (None: count here, up to _SCORED + 1), the filter's parameters twice, the limit.
-    Its rows: the hits and the terms counted here (list 'text'), and the figures found
-    now (list 'lengths', a LENGTHS_ROW).
+def _ranked_matches(spec: _KindSpec, where_sql: str, terms: int) -> str:
+    """Full-text search of up to `terms` terms in one statement. Its parameters: the
+    table's figures as last found (TextLengths.params), the kind's common words, the
+    terms, their known match counts (None: count here, up to _SCORED + 1), the filter's
+    parameters twice, the limit. Its rows: the hits and the terms counted here (list
+    'text'), and the figures found now (list 'lengths', a LENGTHS_ROW).
 
     The terms are taken rarest first (ties by code point, as Python sorts them) while their
     matches stay within _SCORED; the first is always taken. When even it matches more, the
@@ -2030,31 +2030,29 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
     An item's rank is SQLite's FTS5 bm25(), reckoned as FTS5 does, in the same order of
     floating-point steps, so that the two stores rank alike: over the kept terms in their
     order, IDF (from the term's matches and the table's rows) times the term's weighted
-    count f saturated by the row's length D against the average:
-    f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl)), with k1 = 1.2 and b = 0.75.
-    f is ts_rank_cd of the term alone, which over a term's covers (each occurrence of it)
-    adds up the weights of their labels; D is the row's words, which ts_rank's length
-    normalisation (2) divides by: the quotient of the two ranks gives it back (ts_rank
-    of the whole query took a quarter of ts_rank_cd's time)."""
+    count f saturated by the row's length D (its words, kept in a column since 0009)
+    against the average: f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl)), with k1 = 1.2
+    and b = 0.75. f is ts_rank_cd of the term alone, which over a term's covers (each
+    occurrence of it) adds up the weights of their labels."""
     phrase = f"phraseto_tsquery('{spec.config}', {spec.words}(term))"
-    length = "round(ts_rank(x.search, q.q)::float8 / ts_rank(x.search, q.q, 2)::float8)"
-    bm25 = (
-        "k.idf * ((f * (1.2::float8 + 1.0::float8)) / (f + 1.2::float8 * (1::float8"
-        " - 0.75::float8 + 0.75::float8 * x.length / l.average)))"
+    places = range(1, terms + 1)
+    # A term the row lacks adds FTS5's 0.0, and ts_rank_cd is the costly part: a row of an
+    # OR query holds one or two of its terms. Each f is reckoned once, in a CTE of its
+    # own: in an expression, PostgreSQL would reckon it again for each use.
+    frequencies = ", ".join(
+        f"CASE WHEN x.search @@ k.tq[{n}] THEN ts_rank_cd('{spec.weights}', x.search,"
+        f" k.tq[{n}])::float8 ELSE 0::float8 END AS f{n}"
+        for n in places
     )
-    # A term the row lacks adds nothing (FTS5 adds its 0.0), and ts_rank_cd is the costly
-    # part: a row of an OR query holds one or two of its terms.
-    frequency = (
-        f"CASE WHEN x.search @@ k.tq THEN ts_rank_cd('{spec.weights}', x.search, k.tq)::float8"
-        " ELSE 0::float8 END"
+    # The terms' scores added in their order, one after another, as FTS5 adds them: with
+    # no sort per row, as an ordered sum() made. Places past the kept terms add 0.0.
+    rank = " + ".join(
+        f"coalesce(k.idf[{n}] * ((x.f{n} * (1.2::float8 + 1.0::float8)) / (x.f{n}"
+        " + 1.2::float8 * (1::float8 - 0.75::float8 + 0.75::float8 * x.length"
+        " / l.average))), 0::float8)"
+        for n in places
     )
-    rank = (
-        f"(SELECT sum({bm25} ORDER BY k.place) FROM kept k, LATERAL (SELECT {frequency} AS f) t"
-        " WHERE numnode(k.tq) > 0)"
-    )
-    found = (
-        f"SELECT x.id, x.search, {length} AS length FROM {spec.table} x, q WHERE x.search @@ q.q"
-    )
+    found = f"SELECT x.id, x.search, x.words AS length FROM {spec.table} x, q WHERE x.search @@ q.q"
     # A word the statistics count among the column's most common, far more often than
     # _SCORED (the first parameter: PostgresStore._common_words_of), is taken to match
     # more than _SCORED rows without counting them: counting reads the word's whole
@@ -2085,12 +2083,17 @@ def _ranked_matches(spec: _KindSpec, where_sql: str) -> str:
             SELECT (string_agg('(' || tq::text || ')', ' | ' ORDER BY place)
                 FILTER (WHERE numnode(tq) > 0))::tsquery AS q, max(total) AS matches
             FROM kept
+        ), terms AS MATERIALIZED (
+            SELECT array_agg(tq ORDER BY place) AS tq, array_agg(idf ORDER BY place) AS idf
+            FROM kept WHERE numnode(tq) > 0
         ), found AS (
             {found} AND q.matches <= {_SCORED} AND {where_sql}
             UNION ALL ({found} AND q.matches > {_SCORED} AND {where_sql}
                 ORDER BY x.id DESC LIMIT {_SCORED})
+        ), tallied AS MATERIALIZED (
+            SELECT x.id, x.length, {frequencies} FROM found x, terms k
         ), ranked AS (
-            SELECT x.id, {rank} AS rank FROM found x, lengths l
+            SELECT x.id, {rank} AS rank FROM tallied x, terms k, lengths l
         )
         SELECT 'text' AS list, NULL AS term, NULL::bigint AS n, id, rank FROM
             (SELECT id, rank FROM ranked ORDER BY rank DESC, id LIMIT %s) best

@@ -3,10 +3,11 @@ statistics of BM25 that SQLite's FTS5 keeps in its index, and PostgreSQL does no
 
 FTS5 ranks with the exact figures, so a small table's are exact here too. Its rows are
 counted by each search (a few thousand rows: a fraction of a millisecond; a table the
-planner knows to be far larger is not counted), but its words
-are summed once and then only for the rows added since: summing a row's words reads its
-whole tsvector (36 ms for 800 turns). The search statement does this itself, given what
-the last search of the table found, and hands back what it found now: one round trip.
+planner knows to be far larger is not counted), but its words (each row's are stored in
+its `words` column since migration 0009) are summed once and then only for the rows
+added since: summing reads every row of the table. The search statement does this
+itself, given what the last search of the table found, and hands back what it found
+now: one round trip.
 A large table's figures are the planner's row estimate and the average words of its
 newest rows, sampled again after a minute: there, a search ranks the newest matches of
 common words anyway, and a lag of a minute moves the scores by a hair.
@@ -23,12 +24,8 @@ from typing import Any, NamedTuple
 EXACT_BELOW = 5000
 """Rows under which a table's figures are exact."""
 _SAMPLED_ROWS = 300
-"""The newest rows whose words estimate a large table's average length: summing them
-takes some 15 ms, once a minute."""
+"""The newest rows whose words estimate a large table's average length, once a minute."""
 _SAMPLED_SECONDS = 60.0
-
-_WORDS = "(SELECT sum(cardinality(u.positions)) FROM unnest(x.search) u)"
-"""A row's words, as FTS5 counts its tokens: every position of every lexeme."""
 
 
 class _Seen(NamedTuple):
@@ -70,11 +67,11 @@ def lengths_sql(table: str) -> str:
                 WHEN c.n = s.rows AND c.last_id = s.last_id THEN s.words
                 WHEN c.last_id > s.last_id AND c.n - s.rows
                     = (SELECT count(*) FROM {table} x WHERE x.id > s.last_id)
-                THEN s.words + (SELECT coalesce(sum({_WORDS}), 0) FROM {table} x
+                THEN s.words + (SELECT coalesce(sum(x.words), 0) FROM {table} x
                     WHERE x.id > s.last_id)
-                ELSE (SELECT coalesce(sum({_WORDS}), 0) FROM {table} x) END AS words,
-            CASE WHEN c.n >= {EXACT_BELOW} THEN coalesce(s.average, (SELECT avg({_WORDS})
-                FROM (SELECT search FROM {table} ORDER BY id DESC LIMIT {_SAMPLED_ROWS}) x))
+                ELSE (SELECT coalesce(sum(x.words), 0) FROM {table} x) END AS words,
+            CASE WHEN c.n >= {EXACT_BELOW} THEN coalesce(s.average, (SELECT avg(x.words)
+                FROM (SELECT words FROM {table} ORDER BY id DESC LIMIT {_SAMPLED_ROWS}) x))
             END AS average
             FROM counted c, seen s
         ), lengths AS MATERIALIZED (
