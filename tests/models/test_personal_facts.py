@@ -250,6 +250,7 @@ def test_birthday_resolves_against_the_turn():
         "Max is one of the founders.",
         "It's a dog called Rex.",  # a dog the speaker may only be describing
         "Mum is great.",
+        "I'm at a cafe.",  # where the speaker sits, not who employs them
     ],
 )
 def test_not_facts(text):
@@ -427,6 +428,10 @@ def test_introductions_and_lists(text, found):
         ("It's good for me since I started working from home.", "work mode", "from home"),
         ("I'm a British citizen, by the way.", "nationality", "british"),
         ("I work in a bakery in York.", "office", "york"),
+        ("I drive for Uber at night.", "employer", "uber"),
+        ("So I've been offered a job at Arup, starting in January.", "plan:job offer", "arup"),
+        ("Right now I'm at a small firm in Bath.", "office", "bath"),
+        ("I turn 40 next Saturday!", "birthday", "november 14"),
         ("I'm a lefty so it's my writing hand, annoyingly.", "handedness", "left-handed"),
         (
             "Me and my fiancée Priya are getting married in Goa next year.",
@@ -1348,3 +1353,10 @@ def test_a_youngest_or_eldest_child_unnamed_is_one_child_of_their_own():
 
 def test_a_named_persons_relative_is_their_own():
     assert ("priya's parents", "home", "mumbai") in keys(facts("Priya's parents live in Mumbai."))
+
+
+def test_an_article_is_kept_before_one_thing_that_ends_in_s():
+    found = facts("My girlfriend Mei is doing her master's in Bristol.")
+    assert "Mei is doing a master's." in [f.text for f in found]
+    assert "The user has a Yaris." in [f.text for f in facts("I drive a secondhand Yaris.")]
+    assert "The user uses hearing aids." in [f.text for f in facts("I use hearing aids.")]

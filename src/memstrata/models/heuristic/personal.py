@@ -242,6 +242,7 @@ FACETS: dict[str, Facet] = {
     "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
+    "job offer": Facet(C.PLAN, "plan:job offer", "{who} has been offered a job at {value}.", org),
     "future job": Facet(C.PLAN, "plan:job", "{who} will work as {a_value}.", title),
     "promoted": Facet(
         C.WORK,
@@ -627,7 +628,8 @@ TABLE: tuple[Row, ...] = (
         (("I cancelled PureGym.", "member:gym", "not puregym"),), prefix="not "),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)"
                     r"(?:\s+as\s+(?P<title>.+))?(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+)"
-                    rf"|\s+in\s+(?P<office>{PLACE_NAME}))?",
+                    rf"|\s+in\s+(?P<office>{PLACE_NAME}))?"
+                    r"(?:\s+(?:at\s+night|at\s+weekends|on\s+weekends|in\s+the\s+evenings))?",
         (("I work at Acme Corp.", "employer", "acme corp"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
@@ -746,6 +748,15 @@ TABLE: tuple[Row, ...] = (
                  r"(?P<value>[\w -]+?)(?:\s*,.*|\s+(?:for|in|since)\b.*)?",
         (("I'm self-employed as a photographer, mostly weddings.", "job title", "photographer"),
          ("I'm self-employed as a photographer, mostly weddings.", "employer", "self-employed"))),
+    # "I've been offered a job at Arup": a job ahead, until it is taken.
+    Row("job offer", r"(?:has\s+been|is|was|got|been|just\s+got)\s+offered\s+(?:a\s+)?(?:new\s+)?"
+                     r"(?:job|role|position|place)\s+(?:at|with|by)\s+(?P<value>.+?)"
+                     r"(?:\s+as\s+.+|\s*,.*|\s+(?:starting|from|in|next)\b.*)?",
+        (("I've been offered a job at Arup as a structural engineer.", "plan:job offer", "arup"),)),
+    # "Right now I'm at a small firm in Bath": a firm one is at employs one.
+    Row("employer", r"is\s+at\s+(?P<value>(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:firm|company|startup"
+                    rf"|agency|consultancy|practice))(?:\s+in\s+(?P<office>{PLACE_NAME}))?",
+        (("Right now I'm at a small firm in Bath.", "employer", "small firm"),)),
     # A job ahead is a plan until it starts: "I'll be working as a marine biologist".
     Row("future job", r"(?:'ll|will|is\s+going\s+to)\s+be\s+(?:working|starting|employed)\s+as\s+"
                       r"(?P<value>.+?)(?:\s+(?:at|for|in|from|starting|next|this)\b.*)?",
@@ -1110,7 +1121,7 @@ TABLE: tuple[Row, ...] = (
     Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
                     r"\s+(?P<value>.+)",
         (("My birthday is on May 4.", "birthday", "may 4"),)),
-    Row("birthday", r"(?:turns?|will\s+turn|is\s+turning)\s+\d{1,3}\s+on\s+(?P<value>.+)",
+    Row("birthday", r"(?:turns?|will\s+turn|is\s+turning)\s+\d{1,3}\s+(?:on\s+)?(?P<value>.+)",
         (("I turn 40 on June 3rd.", "birthday", "june 3"),)),
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
@@ -1238,7 +1249,7 @@ TABLE: tuple[Row, ...] = (
         (("I'm majoring in mechanical engineering.", "major", "mechanical engineering"),
          ("I switched my major to aerospace.", "major", "aerospace"))),
     Row("studying for", r"is\s+(?:doing|studying\s+for|taking|working\s+on|sitting)\s+"
-                        r"(?:(?:a|an|my)\s+(?!levels?\b))?(?P<value>(?:(?:part-time|full-time"
+                        r"(?:(?:a|an|my|her|his|their)\s+(?!levels?\b))?(?P<value>(?:(?:part-time|full-time"
                         r"|online|evening|distance)\s+)?(?:mba|phd|masters?|master's|ma|msc|bsc|ba"
                         rf"|llm|pgce|diploma|doctorate)|{SCHOOL_EXAMS})"
                         r"(?:\s+(?:at|with|from|in|on|this|next)\b.*)?",
@@ -2060,7 +2071,8 @@ def _article(shown: str) -> str:
 
 def _render(template: str, who: Who, shown: str, noun: str) -> str:
     article = _article(shown)
-    if re.search(r"[^su]s$", shown):  # "uses hearing aids"
+    # "uses hearing aids"; but "a master's", "a Yaris" are one thing
+    if re.search(r"[^su']s$", shown) and not shown.split()[-1][:1].isupper():
         article = ""
     if shown.lower() == noun:  # "I'm on a bike now": a bike, not "bike as their bike"
         template = template.replace("{value} as {their} {noun}", "{a_value}")
