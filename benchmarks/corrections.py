@@ -2766,6 +2766,79 @@ DIALOGUES = (
         "greystar",
         "patel",
     ),
+    # Session 15's held-out set AK, run after AJ was fixed: 0.40 on its first run (assistant
+    # claims 0.40, user's own 0.40; one dialogue then looked for "anna" gone, which "hanna"
+    # holds, where the claimed Anna is retracted).
+    dialogue(
+        "assistant claim",
+        ("What's my sister called?", "Your sister is Anna."),
+        ("It's Hanna, two n's.", "Sorry, Hanna!"),
+        "hanna",
+        "zzz-none",  # "anna" on its first run, which "hanna" holds: the claim is retracted
+    ),
+    dialogue(
+        "user's own",
+        ("I work at Tesco.", "Ok."),
+        ("I got a new job, I'm at Aldi now.", "Congrats."),
+        "aldi",
+        "tesco",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my daughter?", "Your daughter Ava is 8."),
+        ("She's actually 9 now.", "Time flies."),
+        "9",
+        "8",
+    ),
+    dialogue(
+        "user's own",
+        ("I live in a flat in Hove.", "Lovely."),
+        ("We've moved into a house in Worthing.", "Nice."),
+        "worthing",
+        "hove",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What instrument do I play?", "You play the violin."),
+        ("It's the viola, slightly bigger!", "Ah, viola."),
+        "viola",
+        "violin",
+    ),
+    dialogue(
+        "user's own",
+        ("My husband's name is Tom.", "Ok."),
+        ("Tom and I divorced last year.", "Sorry to hear."),
+        "divorced",
+        "zzz-none",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my dietary thing?", "You're gluten-free."),
+        ("Dairy-free, not gluten-free.", "Noted."),
+        "dairy-free",
+        "gluten-free",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm in year 10.", "Ok."),
+        ("I've just moved up to year 11.", "Good luck!"),
+        "year 11",
+        "year 10",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Where am I from?", "You're from Nigeria."),
+        ("Ghana actually, but I grew up in London.", "Thanks."),
+        "ghana",
+        "nigeria",
+    ),
+    dialogue(
+        "user's own",
+        ("My mum is a nurse.", "Ok."),
+        ("Mum retired last month.", "Enjoy it, Mum!"),
+        "retired",
+        "zzz-none",
+    ),
 )
 
 

@@ -110,6 +110,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Bad news, the flight's been cancelled, I'm on the 22nd now.", Repair("22nd", None)),
         ("The landlord put it up to £1,350.", Repair("£1,350", None)),
         ("Venue cancelled on us, it's now 9 September.", Repair("9 September", None)),
+        ("It's Hanna, two n's.", Repair("Hanna", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -733,6 +734,18 @@ DIALOGUES = {
             ("The flat got sold, my landlord is a company called Greystar now.", "Ok."),
         ],
         ["Greystar is the user's landlord."],
+    ),
+    "a new job, and where the speaker is now": (
+        [("I work at Tesco.", "Ok."), ("I got a new job, I'm at Aldi now.", "Congrats.")],
+        ["The user works at Aldi."],
+    ),
+    "a parent's news without 'my'": (
+        [("My mum is a nurse.", "Ok."), ("Mum retired last month.", "Enjoy it, Mum!")],
+        ["The user's mum is retired.", "The user's mum works as a nurse."],
+    ),
+    "a teacher moving up a year is not read as a pupil's year": (
+        [("I teach year 3.", "Nice."), ("I've moved up to year 5 this term.", "Cool.")],
+        ["The user works as a year 3 teacher."],
     ),
     "a routine's new day": (
         [("I do yoga every Monday.", "Nice."), ("Yoga's on Wednesdays now.", "Ok.")],

@@ -288,8 +288,9 @@ _THESE_DAYS_RE = re.compile(
 )
 # "Theo, with a T": a name spelled out restates the claimed one.
 _SPELLED_RE = re.compile(
-    rf"^(?:(?:it's|it\s+is|that's|(?:his|her|their)\s+name's)\s+)?(?P<new>{_ONE_NAME}),?\s+with\s+an?"
-    r"\s+(?-i:[A-Za-z])(?:\s+\w+)?$",
+    rf"^(?:(?:it's|it\s+is|that's|(?:his|her|their)\s+name's)\s+)?(?P<new>{_ONE_NAME}),?\s+"
+    r"(?:with\s+an?\s+(?-i:[A-Za-z])(?:\s+\w+)?|(?:with\s+)?(?:two|double|one|single)\s+"
+    r"(?-i:[A-Za-z])'?s)$",
     _I,
 )
 # Said without a denial, each names only the new value of what the answered turn claimed.

@@ -508,6 +508,14 @@ def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
     return text
 
 
+# "I got a new job, I'm at Aldi now": where the speaker is after the news employs them.
+_NEW_JOB_AT_RE = re.compile(
+    r"(?P<news>\b(?:got|have|found|started|landed)\s+a\s+new\s+job\s*[,;:—–.!-]+\s*)"
+    r"(?:i'm|i\s+am)\s+(?:now\s+)?(?=(?:at|with)\s)",
+    _I,
+)
+
+
 def _as_said(subject: str) -> str:
     """A subject key as the speaker would say it: "user's brother" is "My brother"."""
     owner, _, relation = subject.partition("'s ")
@@ -801,6 +809,7 @@ def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     """Facts in `turn`; the assistant's only where the user said nothing on that slot."""
     user_side, assistant_side = _sides(turn)
     user_text = personal.naming_relatives(_naming_referent(turn.user, turn.referent))
+    user_text = _NEW_JOB_AT_RE.sub(r"\g<news>I work ", user_text)
     user = _side_facts(user_side, user_text)
     taken = {(f.subject, f.slot) for f in user}
     assistant = [

@@ -706,7 +706,9 @@ TABLE: tuple[Row, ...] = (
                        r"|(?-i:[A-Z])[^,]*)",
         (("I'm a junior in high school.", "job title", "junior"),
          ("I'm a sophomore at Ohio State.", "employer", "ohio state"))),
-    Row("school grade", rf"is\s+in\s+(?P<value>{_SCHOOL_GRADES})(?:\s+(?:at|in|now|this)\b.*)?",
+    # "moved up to year 5" may be a teacher's class as well as a pupil's year: left unread
+    Row("school grade", rf"(?:is\s+in|is\s+going\s+into|started)\s+(?P<value>{_SCHOOL_GRADES})"
+                        r"(?:\s+(?:at|in|now|this)\b.*)?",
         (("I'm in year 11.", "job title", "year 11"), ("I'm in 10th grade.", "job title",
                                                         "10th grade"))),
     Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
@@ -1697,7 +1699,9 @@ _ROUTINE_FIRST_RE = re.compile(
     rf"^(?=(?:{ROUTINES})(?:'s|\s+is)\s+(?:now\s+)?(?:on|every|each)\s)", _I
 )
 # "Mum is Carol", "Dad's in Leeds": a parent needs no "my".
-_PARENT_FIRST_RE = re.compile(r"^(?=(?:mum|mom|dad|mam|mummy|daddy)(?:'s|\s+is|\s+has)\s)", _I)
+_PARENT_FIRST_RE = re.compile(
+    r"^(?=(?:mum|mom|dad|mam|mummy|daddy)(?:'s|\s+is|\s+has|\s+(?:just\s+)?\w+ed)\s)", _I
+)
 # "partner's name is Wouter": chat drops the "my".
 _THEIR_NAME_FIRST_RE = re.compile(rf"^(?=(?:{RELATION_RE})'s\s+name(?:\s+is|'s)\s)", _I)
 # "Mine is a cat, Luna", said after someone else's pet: the speaker has one too.
