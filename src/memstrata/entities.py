@@ -95,8 +95,6 @@ _NOT_NAMES_RE = re.compile(
     r"|christmas|easter|god|ok|english)$",
     re.IGNORECASE,
 )
-
-
 # "How's your son doing?": to the one who answers, "my son".
 _YOUR_RELATIVE_RE = re.compile(rf"\byour\s+(?P<relation>{RELATION_RE})\b(?!\s+(?-i:[A-Z]))", re.I)
 

@@ -166,7 +166,8 @@ class Pipeline:
         return apply
 
     def _referent(self, turn: Turn) -> str | None:
-        """Whom the turn's "he" or "she" means, as the turn before named them."""
+        """Whom the turn's opening "he", "she", "they" or "her" means, as the turn before
+        named them."""
         if not entities.opens_with_pronoun(turn.user):
             return None
         before = self._turn_before(turn)

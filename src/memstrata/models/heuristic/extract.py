@@ -761,9 +761,8 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
 
 
 _HE_OR_SHE_RE = re.compile(
-    r"(?P<start>^|[.!?]\s+|[,;]\s+(?:and\s+|so\s+|but\s+)?)(?:he|she)(?:(?P<has>'s(?=\s+(?:been|got"
-    r"|gotten|had|\w+ed)\b))"
-    r"|(?P<is>'s))?\b",
+    r"(?P<start>^|[.!?]\s+|[,;]\s+(?:and\s+|so\s+|but\s+)?)(?:he|she)"
+    r"(?:(?P<has>'s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s))?\b",
     re.IGNORECASE,
 )
 

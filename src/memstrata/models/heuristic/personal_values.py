@@ -437,9 +437,6 @@ def handedness(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown)
 
 
-_HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
-
-
 def membership(raw: str, clause: Clause) -> Value | None:
     """What someone belongs to, as they named it: "the Green Party", keyed without "the"."""
     shown = " ".join(raw.split()).strip(" .,!")
@@ -453,6 +450,9 @@ def still_at(raw: str, clause: Clause) -> Value | None:
     if not re.search(r"\bstill\s+(?:at|with)\b", clause.text, _I):
         return None
     return org(raw, clause)
+
+
+_HOURS_RE = re.compile(r"^(?P<how>part|full)[-\s]time$", _I)
 
 
 def hours(raw: str, clause: Clause) -> Value | None:

@@ -251,7 +251,7 @@ CAREER_FIELDS = (
     r"|journalism|accounting|devops|security|tech|academia|education|healthcare|banking"
     r"|insurance|publishing|advertising|pr|policy|politics|government|retail|hospitality"
     r"|construction|logistics|operations|ops|development|support|qa|testing|real\s+estate"
-    r"|cyber\s*security|software|fintech|it|hr|pharma|biotech|media|fashion|music|film|tv"
+    r"|cyber\s*security|software|fintech|pharma|biotech|media|fashion|music|film|tv"
 )
 # Subjects taken at school or university: "I'm taking maths, physics and computer science".
 SCHOOL_SUBJECTS = (
