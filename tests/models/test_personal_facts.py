@@ -251,6 +251,8 @@ def test_birthday_resolves_against_the_turn():
         "It's a dog called Rex.",  # a dog the speaker may only be describing
         "Mum is great.",
         "I'm at a cafe.",  # where the speaker sits, not who employs them
+        "I'm part of the problem.",
+        "I have a meeting next week.",  # a day's business, not an event ahead
     ],
 )
 def test_not_facts(text):
@@ -429,6 +431,12 @@ def test_introductions_and_lists(text, found):
         ("I'm a British citizen, by the way.", "nationality", "british"),
         ("I work in a bakery in York.", "office", "york"),
         ("I drive for Uber at night.", "employer", "uber"),
+        (
+            "Next month I'm having an art show with my paintings - can't wait!",
+            "plan:show",
+            "having an art show with their paintings next month",
+        ),
+        ("I have a soft spot for pugs.", "preference:pugs", "likes pugs"),
         ("So I've been offered a job at Arup, starting in January.", "plan:job offer", "arup"),
         ("Right now I'm at a small firm in Bath.", "office", "bath"),
         ("I turn 40 next Saturday!", "birthday", "november 14"),

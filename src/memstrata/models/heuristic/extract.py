@@ -89,6 +89,9 @@ _SPLIT_RE = re.compile(
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
     # "She had the baby last week, a little girl called Rose": the newborn, named after
     r"|,\s*(?=(?i:a|our)\s+(?i:little\s+|baby\s+)?(?i:boy|girl)\s+(?i:called|named)\s)"
+    # "I'm having an art show next month - can't wait!": the feeling is no denial of the news
+    r"|(?:\s+[-–—]+\s+|,\s*)(?=(?i:can't\s+wait|cannot\s+wait|so\s+excited|fingers\s+crossed"
+    r"|wish\s+me\s+luck)\b)"
     # "I have ADHD so please keep things short": a request after the reason for it
     r"|(?:,\s*|\s+)(?:(?i:so|and))\s+(?=(?i:please)\s))",
 )

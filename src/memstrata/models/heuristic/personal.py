@@ -380,6 +380,7 @@ FACETS: dict[str, Facet] = {
     "considering": Facet(C.PLAN, "plan:{kind}", "{who} is considering {value}.", plan),
     "planning": Facet(C.PLAN, "plan:{kind}", "{who} is planning {value}.", plan),
     "upcoming": Facet(C.PLAN, "plan:{kind}", "{who} is {value}.", plan),
+    "event ahead": Facet(C.PLAN, "plan:{kind}", "{who} has {value}.", plan),
     "trip": Facet(C.PLAN, "plan:{kind}", "{who} is travelling to {value}.", trip),
     "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
 }
@@ -1086,6 +1087,12 @@ TABLE: tuple[Row, ...] = (
                   r"member\s+of\s+(?P<value>(?:the\s+)?(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
                   r"(?:\s+(?:now|since|for)\b.*)?",
         (("I'm a member of the Green Party now.", "member:green party", "green party"),)),
+    # "I'm now part of the fire-fighting brigade": a group one belongs to, by its kind.
+    Row("member", r"is\s+(?:now\s+)?(?:a\s+)?part\s+of\s+(?P<value>(?:the|a|an|our|my)\s+"
+                  r"(?:[\w-]+\s+){0,3}?(?:brigade|team|club|band|choir|crew|squad|group|committee"
+                  r"|board|union|society|orchestra|league|council|organi[sz]ation|charity))\b.*",
+        (("I'm now part of the fire-fighting brigade.", "member:fire-fighting brigade",
+          "fire-fighting brigade"),)),
     Row("handedness", r"is\s+(?:a\s+)?(?P<value>left-hand(?:ed|er)|right-hand(?:ed|er)"
                       r"|ambidextrous|lefty|leftie|southpaw)\b.*",
         (("I'm left-handed.", "handedness", "left-handed"),
@@ -1433,6 +1440,12 @@ TABLE: tuple[Row, ...] = (
     Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
                  r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
+    # "I've always had a love for horses", "I have a soft spot for pugs".
+    Row("likes", r"(?:has\s+)?(?:always\s+)?(?:has|had|have)\s+(?:a|an)\s+(?:real\s+|deep\s+|great"
+                 r"\s+|huge\s+|big\s+|lifelong\s+)?(?:love|passion|soft\s+spot)\s+(?:for|of)\s+"
+                 r"(?P<value>[\w' -]+?)(?:\s*,.*|\s+(?:since|ever)\b.*)?",
+        (("I've always had a love for horses!", "preference:horses", "likes horses"),),
+        prefix="likes "),
     Row("likes", r"is\s+(?:a|an)\s+(?:(?:big|huge|massive|die-?hard|lifelong|total)\s+)?"
                  r"(?P<value>(?-i:[A-Z])[\w' ]*?)\s+fan",
         (("I'm a big Arsenal fan.", "preference:arsenal", "likes arsenal"),), prefix="likes "),
@@ -1486,9 +1499,17 @@ TABLE: tuple[Row, ...] = (
                       r"(?:\s+(?:for|in|on|next|this|after|when|once)\b.*)?)",
         (("I'm heading back to Vancouver.", "plan:vancouver", "vancouver"),
          ("I'm going back to Leeds for Christmas.", "plan:leeds", "leeds for christmas"))),
+    # "I've got a gaming tournament next month": an event ahead, said by what one has.
+    Row("event ahead", r"has\s+(?P<value>(?:a|an|my|our)\s+(?:[\w-]+\s+){0,3}?(?:tournament"
+                       r"|competition|comp|show|exhibition|gig|match|recital|concert|race|exam"
+                       r"|interview|conference|audition|performance)\s+(?:next\s+\w+|this\s+\w+"
+                       rf"|in\s+(?:{dates.MONTH_PATTERN})|on\s+.+))\b.*",
+        (("I've got a gaming tournament next month.", "plan:tournament",
+          "a gaming tournament next month"),), we=True),
     Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
                     r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
-                    r"|defending|publishing|presenting|finishing|sitting|moving)\s+.+?"
+                    r"|defending|publishing|presenting|finishing|sitting|moving|having|playing"
+                    r"|competing|performing|exhibiting)\s+.+?"
                     r"\s+(?:next\s+(?:week|month|year|spring|summer|fall|autumn|winter"
                     rf"|{dates.MONTH_PATTERN})|this\s+(?:spring|summer|fall|autumn|winter|year"
                     rf"|{dates.MONTH_PATTERN})|in\s+(?:{dates.MONTH_PATTERN}|\d{{4}})))"
@@ -1497,7 +1518,9 @@ TABLE: tuple[Row, ...] = (
           "opening a second shop in evanston next spring"),
          ("I'm running a half marathon in October.", "plan:marathon",
           "running a half marathon in october"),
-         ("I'm submitting my thesis in March.", "plan:thesi", "submitting their thesis in march")),
+         ("I'm submitting my thesis in March.", "plan:thesi", "submitting their thesis in march"),
+         ("I'm having an art show with my paintings next month.", "plan:show",
+          "having an art show with their paintings next month")),
         we=True),
     Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
         (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
@@ -1915,8 +1938,9 @@ _BY_AGE = frozenset({"youngest", "eldest", "oldest"})
 _WHEN_FIRST_RE = re.compile(
     r"^(?P<when>(?:next|this)\s+(?:week(?:end)?|month|year|spring|summer|fall|autumn|winter)"
     r"|in\s+(?:a\s+few|two|three)\s+(?:days|weeks|months))\s*,?\s+"
-    r"(?P<trip>(?:i'm|i\s+am|we're|we\s+are)\s+(?:off|going|flying|heading|travell?ing|driving)"
-    r"\s+to\s+[^,.!?]+)[.!]*$",
+    r"(?P<trip>(?:i'm|i\s+am|we're|we\s+are)\s+(?:(?:off|going|flying|heading|travell?ing|driving)"
+    r"\s+to|having|hosting|throwing|running|playing\s+in|competing\s+in|performing\s+(?:at|in))"
+    r"\s+[^,.!?]+)[.!]*$",
     _I,
 )
 

@@ -440,7 +440,7 @@ def handedness(raw: str, clause: Clause) -> Value | None:
 def membership(raw: str, clause: Clause) -> Value | None:
     """What someone belongs to, as they named it: "the Green Party", keyed without "the"."""
     shown = " ".join(raw.split()).strip(" .,!")
-    key = re.sub(r"^the\s+", "", shown.lower())
+    key = re.sub(r"^(?:the|a|an|our|my)\s+", "", shown.lower())
     return Value(shown, key) if key else None
 
 
