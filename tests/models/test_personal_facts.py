@@ -253,6 +253,7 @@ def test_birthday_resolves_against_the_turn():
         "I'm at a cafe.",  # where the speaker sits, not who employs them
         "I'm part of the problem.",
         "I have a meeting next week.",  # a day's business, not an event ahead
+        "I swapped coffee for tea.",  # no language or lesson dropped
     ],
 )
 def test_not_facts(text):
@@ -437,6 +438,7 @@ def test_introductions_and_lists(text, found):
             "having an art show with their paintings next month",
         ),
         ("I have a soft spot for pugs.", "preference:pugs", "likes pugs"),
+        ("Honestly I'm more into Blur now.", "preference:blur", "likes blur"),
         ("So I've been offered a job at Arup, starting in January.", "plan:job offer", "arup"),
         ("Right now I'm at a small firm in Bath.", "office", "bath"),
         ("I turn 40 next Saturday!", "birthday", "november 14"),
@@ -1368,3 +1370,8 @@ def test_an_article_is_kept_before_one_thing_that_ends_in_s():
     assert "Mei is doing a master's." in [f.text for f in found]
     assert "The user has a Yaris." in [f.text for f in facts("I drive a secondhand Yaris.")]
     assert "The user uses hearing aids." in [f.text for f in facts("I use hearing aids.")]
+
+
+def test_a_thing_sold_ends_at_the_comma_that_starts_the_next_news():
+    found = keys(facts("Sold the Focus, got an e-bike instead."))
+    assert not any("e-bike" in value and value.startswith("sold") for _, _, value in found)

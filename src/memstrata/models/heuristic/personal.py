@@ -1217,7 +1217,7 @@ TABLE: tuple[Row, ...] = (
                 r"(?:\s+in)?\s+for\s+(?P<value>.+)",
         (("I traded it in for a Subaru Outback.", "owns:car", "subaru outback"),)),
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
-                r"\s+(?P<value>.+)",
+                r"\s+(?P<value>[^,;]+)(?:\s*[,;].*)?",
         (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
@@ -1324,6 +1324,9 @@ TABLE: tuple[Row, ...] = (
         (("I study at Leeds.", "employer", "leeds"),)),
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
         (("I switched from guitar to piano.", "learning:piano", "piano"),), prefix="not "),
+    Row("stopped learning", r"(?:dropped|gave\s+up|swapped|ditched|traded)\s+"
+                            r"(?P<value>[\w -]+?)\s+for\s+(?P<learning>[\w -]+?)(?:\s*,.*)?",
+        (("I dropped French for Italian.", "learning:italian", "italian"),), prefix="not "),
     # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
     Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
                             r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)"
@@ -1437,7 +1440,8 @@ TABLE: tuple[Row, ...] = (
          ("Portishead is my favourite band.", "favorite:band", "portishead"))),
     Row("favorite any", r"my\s+(?:all-time\s+)?(?:favorite|favourite|fave)\s+is\s+(?P<value>.+)",
         (("Thai is my favourite.", "favorite", "thai"),)),
-    Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+)?(?:fan\s+of|into|obsessed\s+with"
+    Row("likes", r"is\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+|more\s+|really\s+)?(?:fan\s+of|into"
+                 r"|obsessed\s+with"
                  r"|passionate\s+about|crazy\s+about)\s+(?P<value>.+)",
         (("I'm a big fan of jazz.", "preference:jazz", "likes jazz"),), prefix="likes "),
     # "I've always had a love for horses", "I have a soft spot for pugs".
