@@ -254,6 +254,13 @@ def test_birthday_resolves_against_the_turn():
         "I'm part of the problem.",
         "I have a meeting next week.",  # a day's business, not an event ahead
         "I swapped coffee for tea.",  # no language or lesson dropped
+        "I worked at the café today.",  # a shift, not a former job
+        "Before that I was in London.",  # where one was, not who employed one
+        "before that I was in hospital",
+        "im new, 25",  # how the speaker is, in lowercase, not their name
+        "im tired, 34 hours awake",
+        "I have a boat trip on Friday.",  # an outing, not a boat owned
+        "my girlfriend really is great",  # how she is, not her name
     ],
 )
 def test_not_facts(text):
@@ -1375,3 +1382,32 @@ def test_an_article_is_kept_before_one_thing_that_ends_in_s():
 def test_a_thing_sold_ends_at_the_comma_that_starts_the_next_news():
     found = keys(facts("Sold the Focus, got an e-bike instead."))
     assert not any("e-bike" in value and value.startswith("sold") for _, _, value in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("hiya, im kieran, 27, i work nights", ("user", "name", "kieran")),
+        ("hiya, im kieran, 27, i work nights", ("user", "age", "27")),
+        ("my girlfriend tamsin is a hairdresser", ("tamsin", "job title", "hairdresser")),
+        ("my girlfriend tamsin is a hairdresser", ("user", "partner", "tamsin")),
+    ],
+)
+def test_lowercase_typing_names_people_where_a_name_must_stand(text, fact):
+    assert fact in keys(facts(text))
+
+
+def test_what_came_before_or_next_is_news_of_its_own():
+    found = keys(facts("been there about 3 years, before that i was in a call centre"))
+    assert ("user", "former employer", "call centre") in found
+    found = keys(facts("We lived in Swindon for thirty years, then moved to Devizes."))
+    assert ("user", "previous home", "swindon") in found
+    assert ("user", "home", "devizes") in found
+    found = keys(facts("saving up for a car, got my driving test in march"))
+    assert ("user", "plan:test", "their driving test in march") in found
+
+
+def test_a_former_employer_is_kept_beside_the_current_one():
+    found = keys(facts("I work at Aviva. I used to work at Deloitte."))
+    assert ("user", "employer", "aviva") in found
+    assert ("user", "former employer", "deloitte") in found

@@ -85,6 +85,9 @@ _SPLIT_RE = re.compile(
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s)"
     # "I can't stand coriander, it tastes like soap to me": what it is like, said after
     r"|,\s*(?=(?i:it|they)\s+(?:tastes?|smells?|looks?|sounds?|feels?)\s)"
+    # "We lived in Swindon, then moved to Devizes", "..., before that I was at Aviva": what
+    # came next or before is news of its own
+    r"|,\s*(?=(?i:then|and\s+then|before\s+that)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
     # "She had the baby last week, a little girl called Rose": the newborn, named after

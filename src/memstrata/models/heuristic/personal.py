@@ -251,6 +251,7 @@ FACETS: dict[str, Facet] = {
         word_of(r"senior|mid-level|mid|junior|lead|principal|staff|partner|director|manager|head"),
     ),
     "former title": Facet(C.WORK, "former job", "{who} used to work as {a_value}.", title),
+    "former employer": Facet(C.WORK, "former employer", "{who} used to work at {value}.", org),
     "school year": Facet(C.WORK, "job title", "{who} is {a_value}.", word_of(_SCHOOL_YEARS)),
     "school grade": Facet(C.WORK, "job title", "{who} is in {value}.", word_of(_SCHOOL_GRADES)),
     "school": Facet(C.WORK, "employer", "{who} studies at {value}.", org),
@@ -445,6 +446,15 @@ _JOINED = (
     rf"|my\s+(?:[\w-]+\s+){{0,2}}?(?:{_TRAINING}|job|role|position|postdoc)\s+is\s+(?:at|with))"
 )
 _TAKE = r"(?:takes?|is\s+taking|is\s+on)"
+_WORKED_WHEN = (
+    r"\s+(?:for\s+(?:\w+\s+)?(?:years?|months?|ages|decades)|before\s+(?:that|this|then)"
+    r"|in\s+(?:the\s+)?(?:past|\d{4}s?))\b.*"
+)
+# How often one is somewhere, said after it: "at the food bank two days a week".
+_WEEKLY = (
+    r"(?:\s+(?:one|two|three|four|five|six|a\s+few|a\s+couple\s+of|\d)\s+(?:days|nights|mornings"
+    r"|afternoons|evenings|shifts|times)\s+a\s+(?:week|month)|\s+(?:once|twice)\s+a\s+(?:week|month))"
+)
 _MILKS = (
     r"(?:oat|soy|soya|almond|rice|coconut|cashew|pea|hemp|lactose-free|goat's|goat|skimmed|skim"
     r"|semi-skimmed|whole|full-fat|2%|cow's)\s+milk"
@@ -543,11 +553,14 @@ TABLE: tuple[Row, ...] = (
          ("I finally moved out, got a flat in Leith.", "home", "leith")), we=True),
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     # "I've been in Vienna for two years now" reads as "is in Vienna for two years now".
-    Row("whereabouts", r"is\s+(?:back\s+)?in\s+"
+    # "Our son is out in Calgary with his family": far off, and living there.
+    Row("whereabouts", r"is\s+(?:back\s+|out\s+|over\s+|still\s+)?in\s+"
                        r"(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
-                       r"(?:\s+for\s+(?:\w+\s+)?(?:years?|months?|ages|a\s+while)(?:\s+now)?)?",
+                       r"(?:\s+for\s+(?:\w+\s+)?(?:years?|months?|ages|a\s+while)(?:\s+now)?"
+                       r"|\s+with\s+(?:his|her|their|my|our)\s+(?:family|wife|husband|partner|kids))?",
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
-         "jersey city"), ("Back in Vancouver now!", "home", "vancouver")), we=True),
+         "jersey city"), ("Back in Vancouver now!", "home", "vancouver"),
+         ("I'm out in Calgary with my family.", "home", "calgary")), we=True),
     Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
                        r"|spring|autumn|fall|month|few\s+months|gap\s+year)\s+(?:abroad\s+)?in\s+"
                        r"(?P<value>.+)",
@@ -568,9 +581,11 @@ TABLE: tuple[Row, ...] = (
     Row("moved from", r"moved\s+(?:here\s+|over\s+)?from\s+(?P<value>.+?)"
                       r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
         (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
-    Row("moved from", r"used\s+to\s+live\s+in\s+(?P<value>(?-i:[A-Z]).+?)"
+    Row("moved from", r"(?:used\s+to\s+live|lived)\s+in\s+(?P<value>(?-i:[A-Z]).+?)"
                       r"(?:\s+(?:for|until|till|before|when|as|with|but)\b.*)?",
-        (("I used to live in Melbourne.", "previous home", "melbourne"),), we=True),
+        (("I used to live in Melbourne.", "previous home", "melbourne"),
+         # plain past, where "have lived" lives there still
+         ("We lived in Swindon for thirty years.", "previous home", "swindon")), we=True),
     Row("work mode", r"(?:works?|is\s+working|started\s+working|went)\s+"
                      r"(?P<value>from\s+home|remotely|remote|hybrid)"
                      r"(?:\s+(?:now|these\s+days|full[-\s]time|most\s+days|(?:\d|one|two|three|four)"
@@ -633,9 +648,14 @@ TABLE: tuple[Row, ...] = (
         (("I cancelled PureGym.", "member:gym", "not puregym"),), prefix="not "),
     Row("employer", rf"{_WORK_AT}\s+(?P<value>.+?)"
                     r"(?:\s+as\s+(?P<title>.+))?(?:\s+out\s+of\s+(?P<home>(?-i:[A-Z]).+)"
-                    rf"|\s+in\s+(?P<office>{PLACE_NAME}))?"
-                    r"(?:\s+(?:at\s+night|at\s+weekends|on\s+weekends|in\s+the\s+evenings))?",
+                    rf"|\s+in\s+(?P<office>{PLACE_NAME})"
+                    # "the Amazon warehouse outside Derby": where the workplace is, not the office
+                    r"|\s+(?:near|outside(?:\s+of)?|just\s+outside)\s+[\w'-]+(?:\s+[\w'-]+)?)?"
+                    r"(?:\s+(?:at\s+night|at\s+weekends|on\s+weekends|in\s+the\s+evenings))?"
+                    rf"{_WEEKLY}?",
         (("I work at Acme Corp.", "employer", "acme corp"),
+         ("I work nights at the Amazon warehouse outside Derby.", "employer", "amazon warehouse"),
+         ("I work at Tesco three days a week.", "employer", "tesco"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"),
@@ -718,6 +738,15 @@ TABLE: tuple[Row, ...] = (
                                                         "10th grade"))),
     Row("former title", r"used\s+to\s+(?:be|work\s+as)\s+(?:a|an)\s+(?P<value>.+)",
         (("I used to be a piano teacher.", "former job", "piano teacher"),)),
+    # A workplace one used to be at is history, apart from the current employer: "I used to
+    # work at Deloitte", "before that I worked in a call centre".
+    Row("former employer", r"(?:used\s+to\s+work|previously\s+worked)\s+(?:at|for|in)\s+"
+                           rf"(?P<value>.+?)(?:{_WORKED_WHEN})?",
+        (("I used to work at Deloitte.", "former employer", "deloitte"),
+         ("Before that I was in a call centre.", "former employer", "call centre"))),
+    # Plain "worked at" may be today's shift, unless it says how long or before what.
+    Row("former employer", rf"worked\s+(?:at|for|in)\s+(?P<value>.+?){_WORKED_WHEN}",
+        (("I worked at Google for ten years.", "former employer", "google"),)),
     Row("former title", r"was\s+(?:a|an)\s+(?P<value>.+?)\s+(?:all\s+(?:my|her|his|their)\s+(?:life"
                         r"|working\s+life|career)|for\s+(?:\d+|two|three|four|five|six|seven|eight"
                         r"|nine|ten|twenty|thirty)\s+years\b.*|for\s+(?:many|years|decades|most\s+of)"
@@ -792,8 +821,9 @@ TABLE: tuple[Row, ...] = (
           "secondary school"),)),
     Row("volunteers", r"(?:volunteers?|is\s+volunteering|does\s+volunteer\s+work"
                       r"|started\s+volunteering|has\s+been\s+volunteering)\s+(?:at|with|for)"
-                      r"\s+(?P<value>.+?)(?:\s+(?:on|every|once|twice)\s+.+)?",
+                      rf"\s+(?P<value>.+?)(?:\s+(?:on|every|once|twice)\s+.+|{_WEEKLY})?",
         (("I volunteer at the food bank on Wednesdays.", "volunteers:food bank", "food bank"),
+         ("I volunteer at a food bank two days a week.", "volunteers:food bank", "food bank"),
          ("I'm volunteering with Habitat for Humanity.", "volunteers:habitat for humanity",
           "habitat for humanity"))),
     Row("leads", r"(?:leads?|is\s+leading|manages?|is\s+managing|runs?|is\s+running|heads?"
@@ -1506,10 +1536,13 @@ TABLE: tuple[Row, ...] = (
     # "I've got a gaming tournament next month": an event ahead, said by what one has.
     Row("event ahead", r"has\s+(?P<value>(?:a|an|my|our)\s+(?:[\w-]+\s+){0,3}?(?:tournament"
                        r"|competition|comp|show|exhibition|gig|match|recital|concert|race|exam"
-                       r"|interview|conference|audition|performance)\s+(?:next\s+\w+|this\s+\w+"
+                       r"|interview|conference|audition|performance|test|exams|assessment|hearing"
+                       r"|operation)\s+(?:next\s+\w+|this\s+\w+"
                        rf"|in\s+(?:{dates.MONTH_PATTERN})|on\s+.+))\b.*",
         (("I've got a gaming tournament next month.", "plan:tournament",
-          "a gaming tournament next month"),), we=True),
+          "a gaming tournament next month"),
+         ("I've got my driving test next week.", "plan:test", "their driving test next week")),
+        we=True),
     Row("upcoming", r"is\s+(?P<value>(?:opening|launching|starting|buying|selling|building|getting"
                     r"|adopting|running|hosting|throwing|visiting|doing|taking|renovating|submitting"
                     r"|defending|publishing|presenting|finishing|sitting|moving|having|playing"
@@ -1572,6 +1605,7 @@ _LEAD_IN_RE = re.compile(
     r"|hi|hey|hello|hiya|yo|g'day|howdy"
     r"|in\s+my\s+(?:free|spare)\s+time|outside\s+(?:of\s+)?work"
     r"|before\s+(?:the\s+|my\s+)?(?:kids|children|baby|babies|twins|retirement|uni|college|tech)"
+    r"|(?:and\s+)?then"
     r"|(?:next|this|in\s+the)\s+(?:week|month|year|spring|summer|fall|autumn|winter)"
     r"|someday|one\s+day|eventually|soon|in\s+a\s+few\s+(?:weeks|months|years))\s*[,:—–-]?\s+"
     r"|(?:i\s+)?(?:just\s+)?found\s+out(?:\s+that)?\s+(?=i\b|i'm\b|we\b|we're\b|my\b)"
@@ -1693,10 +1727,13 @@ _MOVED_BY_THEM_RE = re.compile(
     rf"(?P<what>(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{EVENTS}))\s+(?=(?:back\s+)?(?:to|until)\s)",
     _I,
 )
+# "Got my driving test in March": an event ahead, with when it is.
+_EVENT_WHEN = rf"(?:my|a|an)\s+(?:[\w-]+\s+)?(?:{EVENTS})\s+(?:next|this|in|on)\s"
 # "Got two boys", "Got sleep apnea": the "I've" goes unsaid before what one has.
 _DROPPED_IVE_RE = re.compile(
     r"^got\s+(?=(?:two|three|four|five|six|\d{1,2}|twins|triplets)\s"
-    rf"|a\s+(?:[\w-]+\s+)?(?:{RELATION_RE})\b|(?:{CONDITIONS})\b)",
+    rf"|a\s+(?:[\w-]+\s+)?(?:{RELATION_RE})\b|(?:{CONDITIONS})\b"
+    rf"|{_EVENT_WHEN})",
     _I,
 )
 # "They made me a senior associate": the speaker was promoted.
@@ -1728,6 +1765,13 @@ _PET_NAMED_RE = re.compile(
 # "Yoga's on Wednesdays now": chat drops the "my" of a routine.
 _ROUTINE_FIRST_RE = re.compile(
     rf"^(?=(?:{ROUTINES})(?:'s|\s+is)\s+(?:now\s+)?(?:on|every|each)\s)", _I
+)
+# "Before that I was at Google", "... I was in a call centre": where the speaker worked
+# before the job just named; but "before that I was in London" lived there.
+_BEFORE_THAT_RE = re.compile(
+    r"^before\s+(?:that|this|then)\s*,?\s+(?:i|we)\s+(?:worked\s+(?P<at>(?-i:at|in|for))"
+    r"|was\s+(?P<was>(?-i:at)|(?-i:in)(?=\s+(?:a|an)\s)))\s+",
+    _I,
 )
 # "Mum is Carol", "Dad's in Leeds": a parent needs no "my".
 _PARENT_FIRST_RE = re.compile(
@@ -1792,6 +1836,7 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_IVE_RE, "I've got "),
+    (_BEFORE_THAT_RE, lambda found: f"I previously worked {found['at'] or found['was']} "),
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
     (_PET_NAMED_RE, "I have a "),
     (_MINE_IS_A_RE, "I have a "),
@@ -1917,8 +1962,10 @@ def _relative(
     )
     if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause, late=late)):
         return [_Reading(None, "", (fact,))]  # else "My partner is Swedish" says where from
-    named = re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail) or re.match(
-        rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail
+    named = (
+        re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail)
+        or re.match(rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail)
+        or (_LOWER_NAMED_RE.match(tail) if clause.text.islower() else None)
     )
     if named and (fact := _relation_fact(me, word, named["name"], clause, late=late)):
         who = Who(fact.value, fact.person or fact.value, named=True)
@@ -1936,6 +1983,13 @@ def _relative(
 
 
 _BY_AGE = frozenset({"youngest", "eldest", "oldest"})
+# "my girlfriend tamsin is a hairdresser": typed all lowercase, the word between the relation
+# and a verb names them, unless it says when or how ("my girlfriend still is", "... really").
+_LOWER_NAMED_RE = re.compile(
+    r"^\s+(?P<name>(?!(?:still|always|never|often|already|again|too|even|only|usually|sometimes"
+    r"|recently|finally|totally)\b)(?![a-z]+ly\b)[a-z][a-z'-]+)"
+    r"\s+(?P<rest>(?:is|was|works|lives|has|just|got|started|moved|does)\s.+)$"
+)
 
 
 # "Next month I'm off to Lisbon": a trip's when, said first, which the lead-ins would drop.
@@ -2052,6 +2106,8 @@ _NORMAL_FORMS = (
         ),
         "is ",
     ),
+    # "..., got my driving test in March": an event ahead, said in a list without "I've"
+    (re.compile(rf"^got\s+(?={_EVENT_WHEN})", _I), "has "),
     # A move still ahead is a plan: home changes when it happens.
     (re.compile(r"^is\s+(?:moving|relocating)\s+to\b", _I), "is planning to move to"),
     # "an agency in Lisbon called Tidal": the name stays with what it names.

@@ -201,10 +201,29 @@ _TITLE_ALONE_RE = re.compile(r"(?:dr|mr|mrs|ms|mx|prof|professor|doctor|sir|mada
 
 
 def proper_name(raw: str, clause: Clause) -> Value | None:
-    """A name as in "I'm Priya", where "I'm tired" must not read as one: capitalised."""
+    """A name as in "I'm Priya", where "I'm tired" must not read as one: capitalised, or in
+    lowercase typing an introduction's first word before the age ("hi im ravi, 34")."""
     found = name(raw, clause)
     capitalised = raw.strip()[:1].isupper() and not clause.text.isupper()
-    return found if found and capitalised and not _NOT_A_NAME_RE.fullmatch(found.key) else None
+    named = capitalised or _lowercase_introduction(raw.strip(), clause.text)
+    return found if found and named and not _NOT_A_NAME_RE.fullmatch(found.key) else None
+
+
+# How someone is, which lowercase typing puts where a name would go: "im new, 25".
+_STATES_NOT_NAMES = wordset(
+    "new back fine tired sick ill bored busy done free home here late ready broke sober"
+    " alone lost stuck early old young"
+)
+
+
+def _lowercase_introduction(word: str, text: str) -> bool:
+    return (
+        text.islower()
+        and word not in _STATES_NOT_NAMES
+        and bool(
+            re.search(rf"\b(?:i'?m|i\s+am)\s+{re.escape(word)}\s*,\s*\d{{1,2}}\s*(?:,|$)", text)
+        )
+    )
 
 
 # Words that say what someone is, capitalised at the start of "Vegan now.": no names.
@@ -587,9 +606,15 @@ def thing(raw: str, clause: Clause) -> Value | None:
         )
     )
     kind = _kind_of(shown.lower())
-    if kind is None or len(words(shown)) > 5:
+    if kind is None or len(words(shown)) > 5 or _OUTING_RE.search(shown):
         return None
     return Value(shown, shown.lower(), kind)
+
+
+# What a thing's name may come before without being owned: "a boat trip", "a car wash".
+_OUTING_RE = re.compile(
+    r"\b(?:trip|ride|tour|party|race|show|wash|hire|rental|lesson|lessons|park|holiday)s?$", _I
+)
 
 
 def named_thing(raw: str, clause: Clause) -> Value | None:

@@ -550,6 +550,8 @@ THING_KINDS: dict[str, tuple[str, ...]] = {
         "ev",
     ),
     "owns:bike": ("bike", "bicycle", "e-bike", "ebike", "vespa"),
+    "owns:boat": ("boat", "narrowboat", "sailboat", "yacht", "dinghy", "kayak", "canoe"),
+    "owns:camper": ("caravan", "campervan", "camper van", "motorhome", "rv", "camper"),
     "owns:motorbike": (
         "motorcycle",
         "motorbike",
