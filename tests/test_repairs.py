@@ -111,6 +111,10 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("The landlord put it up to £1,350.", Repair("£1,350", None)),
         ("Venue cancelled on us, it's now 9 September.", Repair("9 September", None)),
         ("It's Hanna, two n's.", Repair("Hanna", None)),
+        ("Well, one now, we lost Smudge last week.", Repair("one", None, alongside=True)),
+        ("He's moved on, he's at BAE now.", Repair("BAE", None)),
+        ("She switched to history last term.", Repair("history", None, others=True)),
+        ("Had a Golf. It's a Polo now.", Repair("Polo", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -175,6 +179,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Bad news, I'm ill.",
         "The flight's been cancelled.",  # no new day said
         "The landlord put it up.",  # no amount said
+        "I had a great day. It's sunny now.",  # a day had, not a thing owned before
+        "He's moved on.",  # nothing named in its place
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -761,6 +767,33 @@ DIALOGUES = {
             "The user's spouse had the baby.",
             "The user's spouse is no longer pregnant.",
         ],
+    ),
+    "a count said after an interjection, one thing left": (
+        [("I've got two cats.", "Aw."), ("Well, one now, we lost Smudge last week.", "Sorry.")],
+        ["The user has one cat."],
+    ),
+    "a car had, and the one driven now": (
+        [("What car do I have?", "You drive a Golf."), ("Had a Golf. It's a Polo now.", "Ah.")],
+        ["The user drives a Polo."],
+    ),
+    "a relative who moved on": (
+        [("My brother works at Rolls-Royce.", "Ok."), ("He's moved on, he's at BAE now.", "Ok.")],
+        ["The user's brother works at BAE."],
+    ),
+    "a relative's switch edits the claim about them": (
+        [
+            ("What's my daughter studying?", "Your daughter is studying law."),
+            ("She switched to history last term.", "Ah."),
+        ],
+        ["The user's daughter studies history."],
+    ),
+    "her switch leaves the speaker's own claim": (
+        [("What am I?", "You're vegetarian."), ("She switched to pescatarian.", "Ah.")],
+        ["The user is vegetarian."],
+    ),
+    "full-time where one was part-time": (
+        [("I work part-time at the library.", "Nice."), ("I'm full-time there now.", "Ok.")],
+        ["The user works at a library.", "The user works full-time."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -44,6 +44,8 @@ _NO_LONGER_SO = (
     r"|houses|apartments|moves|cars|phones|teams|bosses|managers|addresses)\s+ago"
     # "Was a nurse.": said alone, what the speaker was is what they are no longer
     r"|(?:i\s+)?was\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?(?=[\s.!]*$)"
+    # "Had a Golf.": said alone, a thing by its name the speaker had they have no longer
+    r"|(?:i\s+|we\s+)?had\s+(?:a|an)\s+(?-i:[A-Z])[\w-]*(?:\s+[\w-]+)?(?=[\s.!]*$)"
 )
 """What says a claim is out of date, or never was so: "That was last year", "I wish"."""
 _LEAD_RE = re.compile(
@@ -169,6 +171,15 @@ _SWITCHED_RE = re.compile(
     _I,
 )
 
+# "She switched to history last term", answering "your daughter studies law": what the
+# claim said of her is what she left for the new one; when it changed is not part of it.
+# The speaker's own "I switched to decaf" is news the model reads, not a repair.
+_SWITCHED_TO_RE = re.compile(
+    r"^(?:he|she|they)(?:'ve|'s|\s+have|\s+has)?\s+(?:just\s+)?(?:switched|changed)\s+"
+    r"(?:over\s+)?to\s+(?P<new>(?-i:[a-z])[\w-]+(?:\s+(?-i:[a-z])[\w-]+)?)"
+    r"(?:\s+(?:last|this|in|after|at|from|since)\s+[^,;]+)?$",
+    _I,
+)
 # "The new one is Pepper": said of the kind the answered turn named ("your cat").
 _NEW_ONE_RE = re.compile(
     r"^(?:(?:the|our|my)\s+new\s+one|this\s+one|the\s+one\s+(?:i|we)\s+have\s+now)(?:'s|\s+is)"
@@ -232,7 +243,9 @@ _LEFT_THERE_RE = re.compile(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|actually\s+)?(?:left|quit|moved\s+(?:away\s+from"
     r"|out\s+of|on\s+from)|finished\s+(?:at|up\s+at))\s+(?:there|that\s+(?:job|place|company"
     r"|firm|one|school|house|flat))|(?:i|we)\s+(?:don't|do\s+not)\s+(?:work|live|go)\s+there"
-    r"\s+any\s*more)\b[^,;]*$",
+    r"\s+any\s*more"
+    # "He's moved on": said of whoever the claim was about
+    r"|(?:i|we|he|she|they)(?:'s|'ve|\s+has|\s+have)?\s+(?:just\s+)?moved\s+on)\b[^,;]*$",
     _I,
 )
 # "I left PureGym in the summer, I'm at The Gym Group now": who or what took the place of
@@ -275,8 +288,8 @@ _MOVED_TO_RE = re.compile(
 # "Three now, we adopted a kitten", "Three!": a count said alone restates a count; only a
 # claim that counts something takes it.
 _COUNT_NOW_RE = re.compile(
-    r"^(?:just\s+|only\s+)?(?P<new>\d{1,3}(?!,\d{3})|one|two|three|four|five|six|seven|eight|nine"
-    r"|ten)(?:\s+now)?(?:,.*)?$",
+    rf"^(?:{_INTERJECTION})?(?:just\s+|only\s+)?(?P<new>\d{{1,3}}(?!,\d{{3}})|one|two|three|four"
+    r"|five|six|seven|eight|nine|ten)(?:\s+now)?(?:,.*)?$",
     _I,
 )
 # "Ramen, these days": a value said with when it became so restates the claimed one.
@@ -315,6 +328,8 @@ class Repair:
     """Made beside a statement of the speaker's own ("It's Jordan, Jamie is my brother",
     "Make that 3 - our son was born on Monday!"), so it stands where the model read that
     statement, on the slots the statement leaves alone."""
+    others: bool = False
+    """Said of "he" or "she": it edits only a claim about someone other than the speaker."""
 
 
 def read_repairs(user_text: str) -> list[Repair]:
@@ -439,6 +454,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
             continue  # "It's Tuesday, Sam is my boss" moves no one
         if _short(new) and _short(m["old"]):
             return Repair(_bare(new), _bare(m["old"]), regex is _OLD_IS_ELSEWHERE_RE)
+    if switched := _SWITCHED_TO_RE.match(body):
+        return Repair(switched["new"], None, others=True)
     for regex in _RESTATEMENTS:
         if restated := regex.match(body):
             # A count said alone stands beside other news: "Three! The baby arrived."
@@ -521,7 +538,8 @@ def repaired(
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
-            edited = next(filter(None, (_fill(f, repair.new, at) for f in answered)), None)
+            claims = [f for f in answered if not repair.others or f.subject != speaker]
+            edited = next(filter(None, (_fill(f, repair.new, at) for f in claims)), None)
         if edited is not None:
             out.append(edited)
     return out
@@ -586,7 +604,7 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
             held = measure.search(claim.value)
             return _replace(claim, held[0], new.lower()) if held else None
     if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):
-        return _replace(claim, count[0], new.lower())  # "4" for "3 cats": the count, not the cats
+        return _recounted(claim, count[0], new.lower())
     if dated or not (could_be_person(new) and new[:1].isupper()):
         return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
@@ -597,6 +615,15 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
     # A name takes the place of a name; a claim that names nobody it could replace is left.
     edits = (_replace(claim, p, new) for p in named)
     return next(filter(None, edits), None)
+
+
+def _recounted(claim: Fact, count: str, new: str) -> ExtractedFact | None:
+    """ "4" for "3 cats": the count, not the cats; "one" for "two cats" is one cat."""
+    if new in ("one", "1") and (
+        plural := re.search(rf"\b{re.escape(count)}\s+([\w-]+)s\b", claim.value)
+    ):
+        return _replace(claim, plural[0], f"{new} {plural[1]}")
+    return _replace(claim, count, new)
 
 
 def _fits(old: str, new: str) -> bool:

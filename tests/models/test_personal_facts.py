@@ -261,6 +261,8 @@ def test_birthday_resolves_against_the_turn():
         "im tired, 34 hours awake",
         "I have a boat trip on Friday.",  # an outing, not a boat owned
         "my girlfriend really is great",  # how she is, not her name
+        "I drive an Uber.",  # who one drives for, not a car
+        "I drive a lot.",
     ],
 )
 def test_not_facts(text):

@@ -35,6 +35,7 @@ from memstrata.models.heuristic.personal_values import (
     day,
     department,
     drinks_daily,
+    driven,
     due,
     eaten_again,
     field_of_study,
@@ -321,6 +322,7 @@ FACETS: dict[str, Facet] = {
     "due": Facet(C.IMPORTANT_DATE, "due date", "{whose} baby is due {value}.", due),
     "anniversary": Facet(C.IMPORTANT_DATE, "anniversary", "{whose} anniversary is {value}.", day),
     "owns": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", thing),
+    "drives": Facet(C.POSSESSION, "owns:car", "{who} drives {a_value}.", driven),
     "my thing": Facet(C.POSSESSION, "{kind}", "{who} has {a_value}.", named_thing),
     "uses": Facet(C.POSSESSION, "{kind}", "{who} uses {value} as {their} {noun}.", thing),
     "product": Facet(C.POSSESSION, "uses:{key}", "{who} uses {value}.", product),
@@ -1229,6 +1231,10 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
+    # "I drive a Polo": what one drives is a car, though its model is unknown here.
+    Row("drives", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an)\s+(?-i:[A-Z]).+?)"
+                  r"(?:\s+(?:now|these\s+days|at\s+the\s+moment))?",
+        (("I drive a Polo.", "owns:car", "polo"),)),
     # A household's car; what "we bought" is read by the rows of moving house.
     Row("owns", r"(?:drives?|is\s+driving|upgraded\s+to|traded\s+up\s+to)\s+(?P<value>.+)",
         (("We drive an old Volvo estate.", "owns:car", "volvo estate"),), we=True),
@@ -1319,9 +1325,11 @@ TABLE: tuple[Row, ...] = (
     # "I've gone part-time, four days a week": how much someone works, apart from where.
     Row("hours", r"(?:works?|is\s+working|(?:ha(?:s|ve)\s+)?gone|went|is|is\s+going|switched\s+to"
                  r"|moved\s+to|is\s+back\s+to|went\s+back\s+to)\s+(?P<value>(?:part|full)[-\s]time)"
+                 r"(?:\s+there)?"
                  r"(?:\s*,.*|\s+(?:now|again|these\s+days|at\s+(?P<employer>.+)|as\s+(?P<title>.+)"
                  r"|(?:from|since|in|this|next)\s+.+))?",
         (("I've gone part-time, four days a week.", "hours", "part-time"),
+         ("I'm full-time there now.", "hours", "full-time"),
          ("I work part-time at a bakery.", "employer", "bakery"))),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|does|do|has\s+switched\s+to|switched\s+to"
                   r"|moved\s+to|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"

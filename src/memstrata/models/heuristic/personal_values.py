@@ -626,6 +626,19 @@ def named_thing(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower()) if _proper(shown, 4, clause) else None
 
 
+def driven(raw: str, clause: Clause) -> Value | None:
+    """What someone drives: a car of a known make, or a capitalised model ("a Polo")."""
+    if found := thing(raw, clause):
+        return found if found.kind == "owns:car" else None
+    shown = display(_cut(re.sub(r"^(?:a|an)\s+", "", raw.strip(), flags=_I)))
+    if not _proper(shown, 3, clause) or shown.lower() in _RIDE_HAILING:
+        return None  # "I drive an Uber": who one drives for
+    return Value(shown, shown.lower(), "owns:car")
+
+
+_RIDE_HAILING = wordset("uber lyft bolt ola grab didi deliveroo")
+
+
 def _kind_of(text: str) -> str | None:
     best: tuple[int, str] | None = None
     for kind, names in THING_KINDS.items():
