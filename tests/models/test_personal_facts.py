@@ -1413,3 +1413,10 @@ def test_a_former_employer_is_kept_beside_the_current_one():
     found = keys(facts("I work at Aviva. I used to work at Deloitte."))
     assert ("user", "employer", "aviva") in found
     assert ("user", "former employer", "deloitte") in found
+
+
+def test_a_ward_known_by_its_initials_employs_no_one():
+    found = keys(facts("I'm a nurse in the ICU."))
+    assert ("user", "job title", "nurse") in found
+    assert not any(slot == "employer" for _, slot, _ in found)
+    assert keys(facts("My email is broken.")) == []

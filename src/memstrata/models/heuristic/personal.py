@@ -206,10 +206,14 @@ _SCHOOL_YEARS = (
 )
 _SCHOOL_GRADES = r"(?:year|grade|form)\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)\s+grade"
 _LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|commune|kibbutz"
+_EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+# Wards and departments go by initials too, but employ no one: "a nurse in the ICU".
+_UNITS = r"ICU|NICU|PICU|ITU|HDU|ER|OR|ED|HR|IT|PR|QA|R&D"
 FACETS: dict[str, Facet] = {
     "name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", name),
     "proper name": Facet(C.IDENTITY, "name", "{whose} name is {value}.", proper_name),
     "address": Facet(C.IDENTITY, "address as", "{who} wants to be called {value}.", name),
+    "email": Facet(C.IDENTITY, "email", "{whose} email address is {value}.", word_of(_EMAIL)),
     "pronouns": Facet(
         C.IDENTITY,
         "pronouns",
@@ -487,6 +491,9 @@ TABLE: tuple[Row, ...] = (
         (("My name is Dana.", "name", "dana"), ("My full name is Dana Kim.", "name", "dana kim"))),
     Row("address", r"(?:go|goes|went)\s+by\s+(?P<value>.+)",
         (("I go by DJ.", "address as", "dj"),)),
+    Row("email", r"my\s+(?:(?:work|personal|new)\s+)?e-?mail(?:\s+address)?(?:\s+is|'s)\s+"
+                 r"(?P<value>\S+@\S+)",
+        (("My email is jo.b@gmail.com.", "email", "jo.b@gmail.com"),)),
     Row("address", r"my\s+nickname\s+is\s+(?P<value>.+)",
         (("My nickname is Bear.", "address as", "bear"),)),
     Row("religion", r"is\s+(?:a\s+)?(?:practi[cs]ing\s+|devout\s+|observant\s+|lapsed\s+)?"
@@ -711,7 +718,10 @@ TABLE: tuple[Row, ...] = (
                  r"(?:(?:(?<=student)|(?<=candidate))\s+in\s+(?P<major>(?-i:[a-z])[\w -]{1,30}?)"
                  r"(?=\s+(?:at|for|with)\s)"
                  r"|\s+in\s+(?-i:[a-z])[\w -]{1,30}?(?=\s+(?:at|for|with)\s))?"
-                 r"(?:\s+(?:at|for|with|(?:in|of)(?=\s+an?\s))\s+(?P<employer>[^,]+?))?"
+                 # "a nurse in the NHS": a service known by its initials employs one
+                 r"(?:\s+(?:at|for|with|(?:in|of)(?=\s+an?\s)"
+                 rf"|in(?=\s+the\s+(?!(?-i:{_UNITS})\b)(?-i:[A-Z]{{2,5}})\b))"
+                 r"\s+(?P<employer>[^,]+?))?"
                  r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
@@ -725,6 +735,7 @@ TABLE: tuple[Row, ...] = (
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
+         ("i'm a nurse in the NHS, 12 hour shifts", "employer", "nhs"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I've just been promoted to ward manager.", "job title", "ward manager"),
          ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
