@@ -5146,6 +5146,7 @@ LATE_CONVERSATIONS = (
             said(
                 "Morning Sam! We just got back from a week in Cornwall with the kids.",
                 fact("relationship", "kids", "laura"),
+                fact("note", "cornwall", "laura"),  # listed once trips just made were read
                 speaker="Laura",
             ),
             said("Lovely! Did the weather hold up?", speaker="Sam"),

@@ -263,6 +263,7 @@ def test_birthday_resolves_against_the_turn():
         "my girlfriend really is great",  # how she is, not her name
         "I drive an Uber.",  # who one drives for, not a car
         "I drive a lot.",
+        "I just got back from Tesco.",  # an errand, not a trip
     ],
 )
 def test_not_facts(text):

@@ -389,6 +389,7 @@ FACETS: dict[str, Facet] = {
     "upcoming": Facet(C.PLAN, "plan:{kind}", "{who} is {value}.", plan),
     "event ahead": Facet(C.PLAN, "plan:{kind}", "{who} has {value}.", plan),
     "trip": Facet(C.PLAN, "plan:{kind}", "{who} is travelling to {value}.", trip),
+    "trip back": Facet(C.NOTE, "trip:{key}", "{who} has just been to {value}.", place),
     "dropped plan": Facet(C.PLAN, "plan:{kind}", "{who} dropped the plan: {value}.", plan),
 }
 
@@ -1534,6 +1535,16 @@ TABLE: tuple[Row, ...] = (
           "getting a master's degree"),)),
     Row("planning", r"is\s+planning\s+(?P<value>(?:a|an|my|our)\s+.+)",
         (("I'm planning a trip to Italy in May.", "plan:italy", "a trip to italy in may"),)),
+    # "I just got back from two weeks in Japan": a trip just made, news told in passing;
+    # "back from Tesco" is an errand, so the trip is said as one.
+    Row("trip back", r"(?:just\s+)?(?:got|came|is|has\s+just\s+got)\s+(?:just\s+)?back\s+from\s+"
+                     r"(?:(?:a|one|two|three|four|five|six|ten|a\s+few)\s+(?:days?|weeks?|months?)"
+                     r"\s+in|(?:a|my|our)\s+(?:[\w-]+\s+)?(?:trip|holiday|vacation)\s+(?:to|in)"
+                     r"|(?:holiday|vacation)\s+in)"
+                     r"\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)"
+                     r"(?:\s*,.*|\s+(?:and|with|last|yesterday|on)\b.*)?",
+        (("I just got back from two weeks in Japan, it was amazing.", "trip:japan", "japan"),
+         ("We're back from a trip to Crete.", "trip:crete", "crete")), we=True),
     Row("trip", r"is\s+(?:flying|travell?ing|heading|driving|going|off)\s+(?:back\s+|home\s+)?to\s+"
                 rf"(?P<value>{PLACE_NAME}\s+(?:on|in|next|this|tomorrow|over"
                 # going for an occasion is a trip planned: "off to Lisbon for a wedding"
