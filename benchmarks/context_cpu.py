@@ -1,7 +1,7 @@
 """CPU of one Memory.context() call in the process, and where it goes.
 
     python benchmarks/context_cpu.py [--turns 200] [--questions 1000] [--embed hashing]
-                                     [--budgets 2000] [--db PATH]
+                                     [--budgets 2000] [--db PATH | URL]
 
 Seeds the stream that `http_load.py` serves (or reuses --db), then asks `--questions`
 unique questions, each once, and prints the thread CPU per context: the figure
@@ -63,12 +63,16 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=1000)
     parser.add_argument("--embed", default="hashing", choices=["hashing", "minilm", "static"])
     parser.add_argument("--budgets", type=int, nargs="+", default=[2000])
-    parser.add_argument("--db", default=None, help="a database seeded before, to reuse")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="a SQLite file seeded before, to reuse, or an empty PostgreSQL database's URL",
+    )
     args = parser.parse_args()
     out = Console()
     with tempfile.TemporaryDirectory(prefix="memstrata-ctxcpu-") as tmp:
-        db = Path(args.db) if args.db else Path(tmp) / "bench.db"
-        if not db.exists():
+        db = args.db or str(Path(tmp) / "bench.db")
+        if db.startswith("postgresql://") or not Path(db).exists():
             out.print(f"seeding {args.turns} turns ...")
             seed(db, args.turns, args.embed)
         settings = load_settings(db=db, embed={"kind": args.embed})

@@ -3,7 +3,6 @@
 is the float32 vectors' own. An older database's float32 graphs are replaced when it is
 opened."""
 
-import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -13,16 +12,23 @@ import pytest
 from memstrata.errors import StoreError
 from memstrata.store.base import ItemFilter
 from memstrata.store.postgres import PostgresStore
-from memstrata.store.postgres import store as postgres_store
 from tests.postgres.server import PASSWORD, EmbeddedPostgres
-from tests.postgres.test_stream_vectors import DIM, FEW, add_records, add_turns, analyze
+from tests.postgres.test_stream_vectors import (
+    DIM,
+    add_records,
+    add_turns,
+    analyze,
+    few_vectors,
+    walked_since,
+    walks,
+)
 
 KINDS = ("turn", "fact", "summary", "record")
 
 
 @pytest.fixture
 def url(fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(postgres_store, "_EXACT_BELOW", FEW)
+    few_vectors(monkeypatch)
     return fresh_postgres()
 
 
@@ -40,27 +46,6 @@ def graphs(url: str) -> set[str]:
             " AND indexdef LIKE '%USING hnsw%'"
         ).fetchall()
     return {name for (name,) in rows}
-
-
-def walks(url: str, kind: str) -> int:
-    """How often the kind's half-precision graph was walked, as the server counts it."""
-    with psycopg.connect(url) as conn:
-        row = conn.execute(
-            "SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = %s",
-            (f"vectors_half_{DIM}_{kind}",),
-        ).fetchone()
-    return row[0] if row else 0
-
-
-def walked_since(url: str, kind: str, before: int) -> bool:
-    """Whether the graph was walked since it counted `before` walks. The store's
-    connections report their counts when idle, within a second or so."""
-    deadline = time.monotonic() + 10
-    while walks(url, kind) <= before:
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.2)
-    return True
 
 
 def stored_turns(store: PostgresStore) -> dict[int, np.ndarray]:

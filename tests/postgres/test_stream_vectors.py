@@ -3,6 +3,7 @@ all, beside a stream that holds many and is searched through the HNSW graph: the
 stream gets its true nearest (records filed there by a link too), and neither stream's
 results lose anything. The threshold is lowered here so that small stores cross it."""
 
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -21,11 +22,18 @@ FEW = 30
 """_EXACT_BELOW in these tests: "big" holds more vectors of each kind, "small" fewer."""
 
 
+def few_vectors(monkeypatch: pytest.MonkeyPatch, graph_from: int = FEW) -> None:
+    """Thresholds that small stores cross: by default a stream under FEW vectors is scored
+    whole, and any over it walks the graph, whatever share of the graph it holds."""
+    monkeypatch.setattr(postgres_store, "_EXACT_BELOW", FEW)
+    monkeypatch.setattr(postgres_store, "_GRAPH_FROM", graph_from)
+
+
 @pytest.fixture
 def store(
     fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[PostgresStore]:
-    monkeypatch.setattr(postgres_store, "_EXACT_BELOW", FEW)
+    few_vectors(monkeypatch)
     opened = PostgresStore(fresh_postgres())
     yield opened
     opened.close()
@@ -94,6 +102,57 @@ def where(*streams: str) -> ItemFilter:
 
 def nearest(store: PostgresStore, kind: str, streams: tuple[str, ...], query, limit, exact=False):
     return store.nearest(kind, where(*streams), query.tobytes(), DIM, limit, exact)
+
+
+def walks(url: str, kind: str) -> int:
+    """How often the kind's half-precision graph was walked, as the server counts it."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = %s",
+            (f"vectors_half_{DIM}_{kind}",),
+        ).fetchone()
+    return row[0] if row else 0
+
+
+def walked_since(url: str, kind: str, before: int) -> bool:
+    """Whether the graph was walked since it counted `before` walks. The store's
+    connections report their counts when idle, within a second or so."""
+    deadline = time.monotonic() + 10
+    while walks(url, kind) <= before:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def test_a_stream_holding_most_of_a_middling_graph_walks_it_and_a_minority_scores_all(
+    fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between _GRAPH_FROM and _EXACT_BELOW vectors, a stream that holds most of the graph
+    is searched through it (its filter passes most of the walk); once other streams hold
+    most of it, the same stream's vectors are scored whole and its true nearest found."""
+    few_vectors(monkeypatch, graph_from=10)
+    store = PostgresStore(fresh_postgres())
+    try:
+        rng = np.random.default_rng(29)
+        add_turns(store, "mid", 20, rng)
+        analyze(store)
+        before = walks(store.url, "turn")
+        assert len(nearest(store, "turn", ("mid",), unit(rng), 5)) == 5
+        assert walked_since(store.url, "turn", before)
+
+        add_turns(store, "other", 60, rng)
+        analyze(store)
+        time.sleep(1.5)  # the walks of the searches before are reported by now
+        before = walks(store.url, "turn")
+        for _ in range(3):
+            query = unit(rng)
+            exact = nearest(store, "turn", ("mid",), query, 20, exact=True)
+            assert nearest(store, "turn", ("mid",), query, 20) == exact
+        time.sleep(1.5)
+        assert walks(store.url, "turn") == before
+    finally:
+        store.close()
 
 
 def test_a_small_stream_beside_a_big_one_gets_its_true_nearest(store: PostgresStore) -> None:
@@ -176,7 +235,7 @@ def test_a_small_stream_comes_back_whole_where_the_graph_scan_is_cut_short(
     """With the graph's iterative scan allowed few tuples (hnsw.max_scan_tuples, set on
     the database as an administrator might), a walk filtered to a small stream stops
     before it finds that stream's vectors; scoring them all does not."""
-    monkeypatch.setattr(postgres_store, "_EXACT_BELOW", FEW)
+    few_vectors(monkeypatch)
     url = fresh_postgres()
     with psycopg.connect(url, autocommit=True) as conn:
         name = conn.info.dbname

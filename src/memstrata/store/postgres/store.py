@@ -113,9 +113,15 @@ _SCORED = 1000
 _GRAPH_BREADTH = 60
 """HNSW's ef_search: the candidates a vector search's first pass keeps."""
 _EXACT_BELOW = 10_000
-"""Vectors of a kind below which a search scores them all rather than walk the graph:
-10,000 took 8 ms against 1.5 ms through the graph, and found all of the true 50 nearest
-where the graph found 56% (hashing vectors, benchmarks/postgres.py)."""
+"""Vectors of a kind in the streams searched below which a search scores them all rather
+than walk the graph, unless they are most of the graph (see _GRAPH_FROM): 10,000 took
+8 ms against 1.5 ms through the graph, and found all of the true 50 nearest where the
+graph found 56% (hashing vectors, benchmarks/postgres.py)."""
+_GRAPH_FROM = 2_000
+"""Vectors of a kind from which a search walks the graph, where the streams searched hold
+at least half of them (or no stream is named): below, scoring them all takes under 2 ms.
+From 2,000 to _EXACT_BELOW a scan of the busy stream cost a context more than the
+graph's walk (benchmarks/postgres.py at 10,000 items)."""
 _COUNT_REMEMBERED_FROM = 200
 _TERM_COUNT_SECONDS = 60.0
 _TERM_COUNT_ENTRIES = 100_000
@@ -2121,12 +2127,13 @@ def _nearest_sql(
     milliseconds: with `exact`; where the streams `where` names hold fewer than
     _EXACT_BELOW vectors of the kind (counted here, up to that many, unless `crowded` says
     they were lately seen holding more; the count is each row's `streamed`, None where not
-    counted); or where the database holds fewer than _EXACT_BELOW vectors of the kind (as
-    its HNSW index last counted them). Otherwise pgvector's HNSW index of the dimension
-    walks them nearest first, which over near-random vectors often misses the true
-    nearest, and for a stream that holds few of the kind's vectors walks far: a context on
-    a stream of 200 items beside one of a million read some 150,000 buffers per kind while
-    its iterative scan looked for vectors that pass the filter."""
+    counted), unless they hold _GRAPH_FROM or more and at least half of the graph's; or
+    where the database holds fewer than _GRAPH_FROM vectors of the kind (as its HNSW
+    index last counted them). Otherwise pgvector's HNSW index of the dimension walks them
+    nearest first, which over near-random vectors often misses the true nearest, and for a
+    stream that holds few of the kind's vectors walks far: a context on a stream of 200
+    items beside one of a million read some 150,000 buffers per kind while its iterative
+    scan looked for vectors that pass the filter."""
     dim = int(vector.shape[0])
     table = _KINDS[kind].table
     tenant = where_params[0]  # _filter_sql's first clause names the tenant
@@ -2152,10 +2159,11 @@ def _nearest_sql(
     if exact:
         everything, params = scan()
         return f"SELECT *, NULL::bigint AS streamed FROM ({everything}) exact", params
-    small = (
+    in_graph = (
         f"coalesce((SELECT reltuples FROM pg_class WHERE oid"
-        f" = to_regclass('{graph_index(dim, kind)}')), 0) < {_EXACT_BELOW}"
+        f" = to_regclass('{graph_index(dim, kind)}')), 0)"
     )
+    small = f"{in_graph} < {_GRAPH_FROM}"
     # The graph walks half-precision vectors, nearest first by their distance; the
     # candidates it finds carry their float32 distance, by which the caller ranks them.
     graph = (
@@ -2176,7 +2184,12 @@ def _nearest_sql(
         kind, dim, tenant, list(where.streams), vector
     )
     streams_only, streams_params = scan(source, source_params)
-    few = f"coalesce((SELECT n FROM streamed) < {_EXACT_BELOW}, false)"
+    # Streams that hold most of the graph's vectors pass most of what its walk meets, so
+    # the walk costs what an unfiltered one does: a scan of them all would cost more.
+    few = (
+        f"coalesce((SELECT n FROM streamed) < {_EXACT_BELOW} AND NOT ((SELECT n FROM streamed)"
+        f" >= {_GRAPH_FROM} AND (SELECT n FROM streamed) * 2 >= {in_graph}), false)"
+    )
     sql = (
         "WITH streamed AS MATERIALIZED (SELECT CASE WHEN %s THEN NULL ELSE"
         f" (SELECT count(*) FROM ({counted}) counted) END AS n)"
