@@ -2187,8 +2187,8 @@ def _nearest_sql(
     # Streams that hold most of the graph's vectors pass most of what its walk meets, so
     # the walk costs what an unfiltered one does: a scan of them all would cost more.
     few = (
-        f"coalesce((SELECT n FROM streamed) < {_EXACT_BELOW} AND NOT ((SELECT n FROM streamed)"
-        f" >= {_GRAPH_FROM} AND (SELECT n FROM streamed) * 2 >= {in_graph}), false)"
+        f"coalesce((SELECT n < {_EXACT_BELOW} AND NOT (n >= {_GRAPH_FROM}"
+        f" AND n * 2 >= {in_graph}) FROM streamed), false)"
     )
     sql = (
         "WITH streamed AS MATERIALIZED (SELECT CASE WHEN %s THEN NULL ELSE"
