@@ -469,6 +469,40 @@ def test_nul_characters_come_back_whole(store: Store) -> None:
     assert [i for i, _ in store.fts_ids("turn", ["zebra"], ItemFilter(tenant="t1"), 5)] == [turn]
 
 
+def test_nul_characters_match_as_parameters_and_in_lists(store: Store) -> None:
+    """A NUL in a parameter finds what was stored with it, alone or in a list, and rows
+    written in a batch keep theirs."""
+    fact = _fact(store, "chat:a", "x\x00y", slot="nick\x00name")
+    assert [f.id for f in store.facts_holding("t1", "chat:a", "nick\x00name", "x\x00y")] == [fact]
+    assert [f.id for f in store.facts_in_slot("t1", "chat:a", "raj", "nick\x00name")] == [fact]
+    turn = _turn(store, "chat:a", "hello", speaker="ana\x00lee")
+    assert store.erasable_ids("t1", speakers=["bo", "ana\x00lee"]).turns == [turn]
+    made = [
+        NewRecord(
+            tenant="t1",
+            stream="project:a",
+            source="slack",
+            channel="general",
+            external_id=str(n),
+            author="Ana\x00Lee",
+            text=f"note\x00{n}",
+            kind="message",
+            at=T0 + timedelta(minutes=n),
+            route_method="channel",
+            route_confidence=1.0,
+            visibility=Visibility.SHARED,
+            tokens=2,
+            data={},
+        )
+        for n in range(3)
+    ]
+    store.ensure_stream("t1", "project:a")
+    store.insert_records(made)
+    assert [(r.author, r.text) for r in store.records("t1", "project:a")] == [
+        ("Ana\x00Lee", f"note\x00{n}") for n in range(3)
+    ]
+
+
 def _summary(store: Store, stream: str, kind: SummaryKind, text: str, day: int | None) -> None:
     store.insert_summary(
         NewSummary(

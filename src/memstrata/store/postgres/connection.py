@@ -1,13 +1,13 @@
 """psycopg's errors as the store's typed errors, and URLs fit to show."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.abc import Buffer
 from psycopg.adapt import Dumper
-from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextBinaryLoader, TextLoader
+from psycopg.rows import RowMaker, no_result
 from psycopg_pool import PoolClosed
 
 from memstrata.errors import StoreError, StoreFull, StoreReadOnly, StoreUnavailable
@@ -23,32 +23,56 @@ NUL_STAND_IN = "\uffff"
 """PostgreSQL's text cannot hold NUL, which SQLite keeps: a NUL is stored as this
 noncharacter (never meant to appear in text that is exchanged) and read back as NUL."""
 
-
-class _NulFreeDumper(StrDumperUnknown):
-    def dump(self, obj: str) -> bytes:
-        return super().dump(obj.replace("\x00", NUL_STAND_IN))  # type: ignore[return-value]
+_TEXTS = {psycopg.postgres.types[name].oid for name in ("text", "varchar")}
+_TEXT_ARRAYS = {psycopg.postgres.types[name].array_oid for name in ("text", "varchar")}
 
 
-class _NulFreeBinaryDumper(StrBinaryDumper):
-    def dump(self, obj: str) -> bytes:
-        return super().dump(obj.replace("\x00", NUL_STAND_IN))  # type: ignore[return-value]
+def nul_free(params: Any) -> Any:
+    """A statement's parameters with each NUL of their strings (in lists too) the stand-in.
+    Done here, not by a dumper of str: psycopg's own dumpers and loaders are compiled,
+    and one of Python called for each string took a tenth of a context's CPU."""
+    if isinstance(params, Mapping):
+        return {name: _nul_free(value) for name, value in params.items()}
+    return params if params is None else [_nul_free(value) for value in params]
 
 
-class _NulLoader(TextLoader):
-    def load(self, data: Buffer) -> str | bytes:
-        return _with_nul(super().load(data))
+def _nul_free(value: Any) -> Any:
+    if type(value) is str:
+        return value.replace("\x00", NUL_STAND_IN) if "\x00" in value else value
+    # An array's items are of one type: a list of numbers is left as it is.
+    if type(value) is list and value and not isinstance(value[0], int | float):
+        return [_nul_free(v) for v in value]
+    return value
 
 
-class _NulBinaryLoader(TextBinaryLoader):
-    def load(self, data: Buffer) -> str | bytes:
-        return _with_nul(super().load(data))
+def nul_restoring_dict_row(cursor: "psycopg.Cursor[Any]") -> "RowMaker[dict[str, Any]]":
+    """psycopg's dict_row, with each stand-in in a text column a NUL again. The columns are
+    read from the result itself: cursor.description makes an object of each, every time."""
+    result = cursor.pgresult
+    if result is None or not result.nfields:
+        return no_result
+    names = [(result.fname(n) or b"").decode() for n in range(result.nfields)]
+    # Of columns that share a name, the dict keeps the last.
+    last = {name: place for place, name in enumerate(names)}
+    texts = [(p, n) for n, p in last.items() if result.ftype(p) in _TEXTS]
+    arrays = [(p, n) for n, p in last.items() if result.ftype(p) in _TEXT_ARRAYS]
+
+    def row(values: Sequence[Any]) -> dict[str, Any]:
+        made = dict(zip(names, values, strict=True))
+        for place, name in texts:
+            text = values[place]
+            if text is not None and NUL_STAND_IN in text:
+                made[name] = text.replace(NUL_STAND_IN, "\x00")
+        for place, name in arrays:
+            if values[place] is not None:
+                made[name] = [_with_nul(text) for text in values[place]]
+        return made
+
+    return row
 
 
-def _with_nul(text: str | bytes) -> str | bytes:
-    """Text as read, with each stand-in a NUL again (bytes, read without an encoding, as is)."""
-    if isinstance(text, str) and NUL_STAND_IN in text:
-        return text.replace(NUL_STAND_IN, "\x00")
-    return text
+def _with_nul(text: str | None) -> str | None:
+    return text.replace(NUL_STAND_IN, "\x00") if text is not None else None
 
 
 class TextArray(str):
@@ -74,14 +98,11 @@ class _TextArrayDumper(Dumper):
         return obj.replace("\x00", NUL_STAND_IN).encode()
 
 
-def keep_nul_characters(conn: psycopg.Connection) -> None:
-    """Strings with NUL go in and come back out whole on this connection."""
-    conn.adapters.register_dumper(str, _NulFreeBinaryDumper)
-    conn.adapters.register_dumper(str, _NulFreeDumper)
+def keep_nul_characters(conn: psycopg.Connection[Any]) -> None:
+    """Rows come back as dicts whose strings have their NULs again (see nul_free for
+    those that go in), and TextArray parameters are sent as written."""
+    conn.row_factory = nul_restoring_dict_row
     conn.adapters.register_dumper(TextArray, _TextArrayDumper)
-    for name in ("text", "varchar"):
-        conn.adapters.register_loader(name, _NulLoader)
-        conn.adapters.register_loader(name, _NulBinaryLoader)
 
 
 def shown(url: str) -> str:

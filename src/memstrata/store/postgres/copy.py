@@ -16,6 +16,7 @@ import numpy as np
 
 from memstrata.errors import StoreError
 from memstrata.store.base import Store
+from memstrata.store.postgres.connection import nul_free
 from memstrata.store.postgres.migrations import INDEX_TURNS
 from memstrata.store.postgres.store import PostgresStore
 
@@ -115,7 +116,7 @@ def _copy_rows(
         conn.execute(f"CREATE TEMP TABLE staged (LIKE {table} INCLUDING DEFAULTS) ON COMMIT DROP")
         with conn.cursor().copy(f"COPY staged ({columns}) FROM STDIN") as copy:
             for row in values:
-                copy.write_row(row)
+                copy.write_row(nul_free(row))
         conn.execute(
             f"INSERT INTO {table} ({columns}) SELECT {columns} FROM staged ON CONFLICT DO NOTHING"
         )

@@ -28,7 +28,6 @@ from typing import Any, NamedTuple
 import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from memstrata.errors import NotFound, StoreError, StoreUnavailable
@@ -57,6 +56,7 @@ from memstrata.store.postgres.connection import (
     INSTALL_PGVECTOR,
     TextArray,
     keep_nul_characters,
+    nul_free,
     shown,
     typed_error,
 )
@@ -305,7 +305,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         return row
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
-        conn.row_factory = dict_row
         conn._memstrata_store = self  # type: ignore[attr-defined]
         # Set once per connection, so a vector search needs no transaction of its own: the
         # iterative scan keeps a filtered search from coming back short, and a first pass
@@ -1735,15 +1734,15 @@ def _uncounted(conn: psycopg.Connection[Any]) -> Iterator[None]:
 
 class _CountingCursor(psycopg.Cursor[Row]):
     """A cursor that counts the statements it sends, and the waits for their results, in
-    its store's statements and round_trips."""
+    its store's statements and round_trips; their strings' NULs go as the stand-in."""
 
-    def execute(self, *args: Any, **kwargs: Any) -> "_CountingCursor":
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> "_CountingCursor":
         self._count()
-        return super().execute(*args, **kwargs)
+        return super().execute(query, nul_free(params), **kwargs)
 
-    def executemany(self, *args: Any, **kwargs: Any) -> None:
+    def executemany(self, query: Any, params_seq: Any, **kwargs: Any) -> None:
         self._count()
-        super().executemany(*args, **kwargs)
+        super().executemany(query, [nul_free(params) for params in params_seq], **kwargs)
 
     def _count(self) -> None:
         store = self.connection._memstrata_store  # type: ignore[attr-defined]
