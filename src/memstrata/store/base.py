@@ -5,13 +5,14 @@ import os
 import socket
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from memstrata.types import (
     ApiKey,
@@ -30,6 +31,8 @@ from memstrata.types import (
     Turn,
     Visibility,
 )
+
+T = TypeVar("T")
 
 
 class _Row(BaseModel):
@@ -189,6 +192,17 @@ class TenantNames:
 
     streams: list[str]
     profiles: list[tuple[str, str, str]]
+
+
+def read_now(read: Callable[[], T]) -> Callable[[], T]:
+    """Store.alongside for a read that cannot overlap the caller's: run now, its result
+    (or its error) given by the call returned, as if it had run alongside."""
+    done: Future[T] = Future()
+    try:
+        done.set_result(read())
+    except Exception as exc:
+        done.set_exception(exc)
+    return done.result
 
 
 def view_one_by_one(
@@ -778,8 +792,14 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     ) -> StreamView:
         """The stream's state, the window's turns, active and newest structured summary,
         superseded facts, the pinned facts of each of `pinned_streams`, and the tenant's
-        stream and profile names: everything a context reads before it searches, in one
+        stream and profile names: everything a context reads besides its search, in one
         call (one round trip to a server)."""
+        ...
+
+    def alongside(self, read: Callable[[], "T"]) -> Callable[[], "T"]:
+        """Start `read`, to run while the caller reads more; the call returned waits for
+        its result. A store whose reads cannot overlap (in the process, or within a
+        transaction) runs it before returning."""
         ...
 
     def candidates(
@@ -844,6 +864,18 @@ class ItemFilter(_Row):
     """Facts not to return (those already pinned in the prompt)."""
     turns_before_seq: int | None = None
     """Turns older than this seq only (those not already among the recent turns)."""
+    unpinned: PinPolicy | None = None
+    """Facts this policy pins are not returned (the prompt shows them already): as
+    exclude_facts of them, found by the store in the search's own statement."""
+    before_window: TurnWindow | None = None
+    """Turns older than this window of the one stream named only (the recent turns the
+    prompt shows): as turns_before_seq of its first, found by the store likewise."""
+
+    @model_validator(mode="after")
+    def _one_stream_has_a_window(self) -> "ItemFilter":
+        if self.before_window is not None and (self.streams is None or len(self.streams) != 1):
+            raise ValueError("before_window needs exactly one stream")
+        return self
 
 
 class Item(_Row):
