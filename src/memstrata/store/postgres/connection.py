@@ -29,8 +29,9 @@ _TEXT_ARRAYS = {psycopg.postgres.types[name].array_oid for name in ("text", "var
 
 def nul_free(params: Any) -> Any:
     """A statement's parameters with each NUL of their strings (in lists too) the stand-in.
-    Done here, not by a dumper of str: psycopg's own dumpers and loaders are compiled,
-    and one of Python called for each string took a tenth of a context's CPU."""
+    Done here, not by a dumper of str, so that psycopg's compiled dumpers and loaders do
+    the rest: one of Python for each string (and a loader for each text read) took half
+    a millisecond of a context's CPU at a million items."""
     if isinstance(params, Mapping):
         return {name: _nul_free(value) for name, value in params.items()}
     return params if params is None else [_nul_free(value) for value in params]
