@@ -5850,6 +5850,8 @@ LATE_CONVERSATIONS = (
                 " evenings are mostly down to me.",
                 fact("relationship", "clive"),
                 fact("work", "porter", "clive"),
+                fact("work", "hospital", "clive"),  # listed in round 1, when first read
+                fact("work", "shrewsbury", "clive"),  # listed in round 1, when first read
             ),
             said(
                 "Our youngest, Fern, has just gone off to Aberystwyth to study marine biology,"

@@ -1421,3 +1421,54 @@ def test_a_ward_known_by_its_initials_employs_no_one():
     assert ("user", "job title", "nurse") in found
     assert not any(slot == "employer" for _, slot, _ in found)
     assert keys(facts("My email is broken.")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I've got fibromyalgia myself.", ("user", "condition:fibromyalgia", "fibromyalgia")),
+        ("My mom's a midwife back home.", ("user's mother", "job title", "midwife")),
+        ("Femke's got a job at the BBC there.", ("femke", "employer", "bbc")),
+        ("My wife's got a job at Tesco.", ("user's spouse", "employer", "tesco")),
+        ("tryna quit dip too, 2 weeks clean", ("user", "plan:dip", "quit dip")),
+        ("wife marisol teaches 3rd grade", ("user", "spouse", "marisol")),
+        ("wife marisol teaches 3rd grade", ("marisol", "job title", "3rd grade teacher")),
+        ("Husband's a chef.", ("user's spouse", "job title", "chef")),
+        ("My dad turns 70 in March.", ("user's father", "birthday", "march")),
+        (
+            "I'm from Cebu originally, been in Winnipeg three years now.",
+            ("user", "home", "winnipeg"),
+        ),
+        ("I've gone down to four days, Fridays off.", ("user", "hours", "four days a week")),
+        ("I'm a cook in a hotel in Dubai.", ("user", "home", "dubai")),
+    ],
+)
+def test_fillers_a_spouse_without_my_and_has_said_as_s(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I live by myself.",
+        "I'm proud of myself.",
+        "husband material is rare",
+        "I had a stroke of luck.",
+        "I nearly had a heart attack when I saw the bill.",
+        "Back to five days of rain.",
+        "I turn 40 in a few weeks.",
+        "tryna get fit",
+        "I'm down to two meals a day.",
+    ],
+)
+def test_what_these_fillers_and_spouses_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_a_count_of_days_from_home_or_a_trade_out_of_town_is_no_hours_and_no_home():
+    assert ("user", "work mode", "from home") in keys(facts("I do three days from home."))
+    assert not any(slot == "hours" for _, slot, _ in keys(facts("I do three days from home.")))
+    found = keys(facts("i do car repairs out of town"))
+    assert ("user", "job title", "car repairs") in found
+    assert not any(slot == "home" for _, slot, _ in found)
+    assert ("sara", "birthday", "may 3") in keys(facts("Sara's birthday is May 3."))
