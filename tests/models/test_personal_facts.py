@@ -1472,3 +1472,34 @@ def test_a_count_of_days_from_home_or_a_trade_out_of_town_is_no_hours_and_no_hom
     assert ("user", "job title", "car repairs") in found
     assert not any(slot == "home" for _, slot, _ in found)
     assert ("sara", "birthday", "may 3") in keys(facts("Sara's birthday is May 3."))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Mum's gone into a care home near us in Fareham.", ("user's mother", "home", "fareham")),
+        (
+            "Dad packed in the post round, he drives a taxi now.",
+            ("user's father", "job title", "taxi driver"),
+        ),
+        ("Not for a while now, I manage the store.", ("user", "job title", "store manager")),
+        ("I'm counting calories.", ("user", "diet", "counting calories")),
+    ],
+)
+def test_a_care_home_a_job_driven_a_place_managed_and_calories_counted(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I went into a nursing home in Leeds for a visit.",
+        "I drive the kids to school.",
+        "I drove a taxi once.",
+        "I run the bath.",
+        "I'm counting the days.",
+        "Dad says hi, he's a nurse.",
+    ],
+)
+def test_what_these_homes_jobs_and_diets_leave_alone(sentence):
+    assert keys(facts(sentence)) == []

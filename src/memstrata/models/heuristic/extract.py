@@ -455,8 +455,11 @@ _HE_IS_RE = re.compile(
 )
 
 
+# "Dad packed in the post round, he ...": a parent needs no "my", as elsewhere.
 _MY_SOMEONE_RE = re.compile(
-    r"^(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?!is\b)\w", _I
+    r"^(?:(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)|(?P<parent>mum|mom|dad|mam))"
+    r"\s+(?!is\b)\w",
+    _I,
 )
 
 
@@ -467,7 +470,7 @@ def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
     if not _HE_IS_RE.match(piece):
         return None
     if named := _NAMED_IS_RE.match(head) or _MY_SOMEONE_RE.match(head):
-        who = named["who"]
+        who = named["who"] or f"my {named['parent']}"
     else:  # "Married to Ana, she's a dentist": the person the clause named
         said = _parse(side, head)
         who = said.person if said else None

@@ -37,6 +37,7 @@ from memstrata.models.heuristic.personal_values import (
     department,
     drinks_daily,
     driven,
+    driver_of,
     due,
     eaten_again,
     field_of_study,
@@ -253,6 +254,7 @@ FACETS: dict[str, Facet] = {
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "job offer": Facet(C.PLAN, "plan:job offer", "{who} has been offered a job at {value}.", org),
+    "driver": Facet(C.WORK, "job title", "{who} works as {a_value}.", driver_of),
     "future job": Facet(C.PLAN, "plan:job", "{who} will work as {a_value}.", title),
     "promoted": Facet(
         C.WORK,
@@ -305,6 +307,9 @@ FACETS: dict[str, Facet] = {
     "dosed medication": Facet(C.HEALTH, "medication:{kind}", "{who} takes {value}.", medication),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "fasting": Facet(C.DIET, "diet", "{who} is doing {value}.", word_of(_FASTS)),
+    "counting": Facet(
+        C.DIET, "diet", "{who} is {value}.", word_of(r"counting\s+(?:calories|macros|points)")
+    ),
     "quit diet": Facet(C.DIET, "diet", "{who} is no longer {value}.", word_of(DIETS)),
     "smoker": Facet(C.HEALTH, "smoking", "{who} smokes.", status("smokes")),
     "quit smoking": Facet(C.HEALTH, "smoking", "{who} has quit smoking.", status("quit smoking")),
@@ -421,9 +426,12 @@ _PLACE_VERB = (
 )
 # The dwelling comes first: "moved to a house in Walthamstow" is a move to Walthamstow.
 _MOVED = (
-    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to)"
+    # "Mum's gone into a care home near us in Fareham": a home that looks after her
+    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to"
+    r"|(?:has\s+)?gone\s+into)"
     r"\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?:place|flat|house|apartment|home"
-    r"|condo)\s+in"
+    r"|condo|(?:care|nursing|retirement)\s+home|sheltered\s+housing)"
+    r"(?:\s+(?:near|close\s+to)\s+(?:us|me|here|them|him|her))?\s+in"
     # "bought our first house in Raleigh": a home, and a house of their own
     r"|bought\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?P<owns>place|flat|house"
     r"|apartment|home|condo)\s+in"
@@ -561,6 +569,7 @@ TABLE: tuple[Row, ...] = (
         (("I live in a tiny studio apartment in Queens.", "home", "queens"),), we=True),
     Row("home", rf"{_MOVED}\s+(?P<value>.+)",
         (("I moved to Munich last month.", "home", "munich"),
+         ("I've gone into a care home near us in Fareham.", "home", "fareham"),
          ("We just relocated to Porto.", "home", "porto"),
          ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
     # A place held for a while is a stay, not a home: "renting a house in Tuscany for July".
@@ -873,10 +882,11 @@ TABLE: tuple[Row, ...] = (
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
     # "I'm managing the store now!": the place they work, now in their charge.
-    Row("manages", r"(?:is\s+(?:now\s+)?managing|manages|is\s+running|runs|took\s+over)\s+the\s+"
+    Row("manages", r"(?:is\s+(?:now\s+)?managing|manages?|is\s+running|runs?|took\s+over)\s+the\s+"
                    r"(?P<value>store|shop|branch|restaurant|cafe|café|bar|kitchen|office|warehouse"
                    r"|salon|clinic|hotel|site|bakery|pub|gym|team|department|ward)\b.*",
-        (("I'm managing the store now!", "job title", "store manager"),)),
+        (("I'm managing the store now!", "job title", "store manager"),
+         ("Not for a while now, I manage the store.", "job title", "store manager"))),
     Row("run business", r"(?:runs?|owns?|started|opened|manages?)\s+(?:a|an|(?:my|our|his|her"
                         r"|their)\s+own)\s+(?P<value>.+?)(?:\s+(?:back\s+)?(?:in|on)\s+(?P<home>.+?))?"
                         r"(?:\s+with\s+.+)?",
@@ -1139,6 +1149,10 @@ TABLE: tuple[Row, ...] = (
     Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
                    r"|instead|since|for)\b).*",
         (("I'm just doing intermittent fasting now.", "diet", "intermittent fasting"),)),
+    # "I'm just counting calories now": a way of eating, in the slot of the diet it follows
+    Row("counting", r"is\s+(?:just\s+|now\s+|mostly\s+)?(?P<value>counting\s+(?:calories|macros"
+                    r"|points))(?=\s*$|\s+(?:now|these|instead|since|for)\b).*",
+        (("Keto didn't last, I'm just counting calories now.", "diet", "counting calories"),)),
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
                    r"\s+to\s+(?P<value>.+)",
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
@@ -1281,6 +1295,13 @@ TABLE: tuple[Row, ...] = (
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
     # "I drive a Polo": what one drives is a car, though its model is unknown here.
+    # What no one drives but for work: "he drives a taxi now" is a taxi driver.
+    Row("driver", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an|the)\s+(?:taxi|cab|minicab|bus"
+                  r"|school\s+bus|lorry|forklift|tram|train|ambulance|tow\s+truck|bin\s+lorry))"
+                  r"(?:\s+(?:now|these\s+days|for\s+a\s+living|full[-\s]time|part[-\s]time"
+                  r"|for\s+(?:a|the)\s+[\w -]+))?",
+        (("I drive a taxi now.", "job title", "taxi driver"),
+         ("I drive a bus for a living.", "job title", "bus driver"))),
     Row("drives", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an)\s+(?-i:[A-Z]).+?)"
                   r"(?:\s+(?:now|these\s+days|at\s+the\s+moment))?",
         (("I drive a Polo.", "owns:car", "polo"),)),

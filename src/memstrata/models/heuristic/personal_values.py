@@ -853,6 +853,12 @@ def said_as_is(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+def driver_of(raw: str, clause: Clause) -> Value | None:
+    """A job said by what one drives: "a taxi" is a taxi driver."""
+    shown = " ".join(re.sub(r"^(?:a|an|the)\s+", "", raw.strip(), flags=_I).lower().split())
+    return Value(f"{shown} driver", f"{shown} driver") if shown else None
+
+
 def count(raw: str, clause: Clause) -> Value | None:
     """How many of a relation someone has: "three grandkids", keyed by the number; a bare
     number counts children ("a mum of three")."""
