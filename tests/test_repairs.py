@@ -119,6 +119,7 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Leeds, not York, I always mix them up.", Repair("Leeds", "York")),
         ("Year 5 since September!", Repair("Year 5", None, renumbers=True)),
         ("Newcastle! Sunderland is my dad's lot.", Repair("Newcastle", "Sunderland", True)),
+        ("nah sprout was the old one, rip. new one's called juniper", Repair("Juniper", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -188,6 +189,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Cool. Sara is my wife.",  # an acknowledgement names no value
         "Its colour is nice.",  # no "not": a possessive, not "it's"
         "Easy mix up.",
+        "new one is great",  # typed in lowercase, only "called" names the new one
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:

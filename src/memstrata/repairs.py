@@ -194,7 +194,7 @@ _SWITCHED_TO_RE = re.compile(
 )
 # "The new one is Pepper": said of the kind the answered turn named ("your cat").
 _NEW_ONE_RE = re.compile(
-    r"^(?:(?:the|our|my)\s+new\s+one|this\s+one|the\s+one\s+(?:i|we)\s+have\s+now)(?:'s|\s+is)"
+    r"^(?:(?:(?:the|our|my)\s+)?new\s+one|this\s+one|the\s+one\s+(?:i|we)\s+have\s+now)(?:'s|\s+is)"
     r"\s+(?:called\s+|named\s+)?"
     r"(?P<new>(?-i:[A-Z])[\w'-]+)$",
     _I,
@@ -380,6 +380,21 @@ def read_repairs(user_text: str) -> list[Repair]:
     return found
 
 
+_NAME_LAST = (_NEW_ONE_RE, _MINE_RE)
+"""Restatements that end in the new name."""
+
+
+def _named_in_lowercase(body: str) -> str:
+    """ "new one's called juniper", typed all in lowercase: the word "called" names is a
+    name ("new one is great" names none)."""
+    if not body.islower():
+        return body
+    return _CALLED_LAST_RE.sub(lambda m: m[0].capitalize(), body)
+
+
+_CALLED_LAST_RE = re.compile(r"(?:(?<=\bcalled\s)|(?<=\bnamed\s))[a-z][\w'-]*$")
+
+
 def _left(sentence: str) -> bool:
     return bool(_LEFT_THERE_RE.match(_LEAD_RE.sub("", sentence).strip()))
 
@@ -479,7 +494,8 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if switched := _SWITCHED_TO_RE.match(body):
         return Repair(switched["new"], None, others=True)
     for regex in _RESTATEMENTS:
-        if restated := regex.match(body):
+        said = _named_in_lowercase(body) if regex in _NAME_LAST else body
+        if restated := regex.match(said):
             # A count said alone stands beside other news: "Three! The baby arrived."
             return Repair(restated["new"], None, alongside=owned or regex is _COUNT_NOW_RE)
     if (numbered := _NUMBERED_RE.match(body)) and not _dated(numbered["new"]):

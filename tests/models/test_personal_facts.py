@@ -1503,3 +1503,30 @@ def test_a_care_home_a_job_driven_a_place_managed_and_calories_counted(sentence,
 )
 def test_what_these_homes_jobs_and_diets_leave_alone(sentence):
     assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("doc says its a herniated disc", ("user", "injury:herniated", "herniated")),
+        ("My doctor thinks it's asthma.", ("user", "condition:asthma", "asthma")),
+        ("Dad's 81, he's on warfarin.", ("user's father", "medication:warfarin", "warfarin")),
+        ("My son has gone to Leeds to study law.", ("user's son", "major", "law")),
+    ],
+)
+def test_a_diagnosis_told_a_parent_s_he_and_a_child_gone_off_to_study(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sam says it's a slipped disc.",  # not a doctor: someone else's guess
+        "My doctor says it's fine.",
+        "The doctor says it's a virus.",
+        "I'm going to the library to study maths.",
+        "He's gone to Leeds to study.",
+    ],
+)
+def test_what_these_diagnoses_and_studies_leave_alone(sentence):
+    assert keys(facts(sentence)) == []

@@ -457,8 +457,8 @@ _HE_IS_RE = re.compile(
 
 # "Dad packed in the post round, he ...": a parent needs no "my", as elsewhere.
 _MY_SOMEONE_RE = re.compile(
-    r"^(?:(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)|(?P<parent>mum|mom|dad|mam))"
-    r"\s+(?!is\b)\w",
+    r"^(?:(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)|(?P<parent>mum|mom|dad|mam)"
+    r"(?:'s)?)\s+(?!is\b)\w",
     _I,
 )
 
@@ -571,7 +571,8 @@ def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     if re.search(r"\bactually\b", sentence, _I):
         correction = True
     hedge = ""
-    if reported := _REPORTED_RE.match(text):
+    # "doc says its a herniated disc" is the speaker's diagnosis, not the doctor's saying
+    if (reported := _REPORTED_RE.match(text)) and not personal.told_diagnosis(text):
         hedge, text = "reported", text[reported.end() :]
     if _HEDGE_PREFIX_RE.match(text) or _HEDGE_WORD_RE.search(text):
         hedge = hedge or "hedged"

@@ -1047,6 +1047,9 @@ TABLE: tuple[Row, ...] = (
          ("I have a real fear of flying.", "fear:flying", "flying")), many=True),
     Row("slipped disc", r"(?P<value>slipped|herniated|ruptured|prolapsed)\s+(?:a|my)\s+disc\b.*",
         (("My back's been bad since I slipped a disc last year.", "injury:slipped", "slipped"),)),
+    Row("slipped disc", r"has\s+(?:a|an)\s+(?P<value>slipped|herniated|ruptured|prolapsed|bulging)"
+                        r"\s+disc\b.*",
+        (("I have a herniated disc.", "injury:herniated", "herniated"),)),
     Row("surgery", r"(?:had|has\s+had|got|underwent)\s+(?:(?:a|an|my)\s+)?"
                    r"(?P<value>(?:[\w-]+\s+){0,2}?(?:replacement|surgery|operation|transplant"
                    r"|bypass|reconstruction))"
@@ -1359,6 +1362,12 @@ TABLE: tuple[Row, ...] = (
     Row("studies", r"(?:went|is\s+going|has\s+gone)\s+back\s+to\s+(?:college|uni|university|school)"
                    r"\s+to\s+(?:study|do|read)\s+(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
         (("I went back to college to study graphic design.", "major", "graphic design"),)),
+    # "Fern has just gone off to Aberystwyth to study marine biology": where, and what
+    Row("studies", r"(?:went|gone|is\s+going|is\s+off|moved)\s+(?:off\s+|away\s+)?to\s+"
+                   rf"(?P<home>{PLACE_NAME})\s+to\s+(?:study|read|do)\s+(?P<value>[\w -]+?)"
+                   r"(?:\s+(?:at|in)\s+.+)?",
+        (("I went off to Aberystwyth to study marine biology.", "major", "marine biology"),
+         ("I went off to Aberystwyth to study marine biology.", "home", "aberystwyth"))),
     Row("studies", r"(?:studies|study)\s+(?!(?:at|for|to|in|with|hard|late|all|a\s+lot|abroad"
                    r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
         (("I study neuroscience.", "major", "neuroscience"),)),
@@ -1938,6 +1947,20 @@ def _labelled(found: re.Match[str]) -> str:
     return _LABELS.get(label, "I'm allergic to ")  # "Allergic to: ..."
 
 
+# "doc says its a herniated disc": a diagnosis the speaker was told is what they have.
+_TOLD_DIAGNOSIS_RE = re.compile(
+    r"^(?:the\s+|my\s+)?(?:doc|doctor|gp|physio|consultant|specialist)\s+(?:says|said|thinks"
+    r"|reckons|confirmed)\s+(?:that\s+)?(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
+    rf"(?=(?:a|an)\s+(?:slipped|herniated|ruptured|prolapsed|bulging)\s+disc\b|(?:{CONDITIONS})\b)",
+    _I,
+)
+
+
+def told_diagnosis(text: str) -> bool:
+    """Whether `text` opens with what a doctor found the speaker has."""
+    return bool(_TOLD_DIAGNOSIS_RE.match(text.strip()))
+
+
 _BARE_FORMS = (
     (_GOT_ENGAGED_RE, lambda found: f"I got {found['how'].lower()} to {found['name']}"),
     (_NEW_ONE_NAMED_RE, lambda found: f"my new {found['rel'].lower()} is "),
@@ -1954,6 +1977,7 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_IVE_RE, "I've got "),
+    (_TOLD_DIAGNOSIS_RE, "I have "),
     (_BEFORE_THAT_RE, lambda found: f"I previously worked {found['at'] or found['was']} "),
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
     (_PET_NAMED_RE, "I have a "),
@@ -2721,6 +2745,7 @@ def _speaker_cued(text: str) -> bool:
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
     cues = (
+        _TOLD_DIAGNOSIS_RE,
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
         _PUT_ME_ON_RE,
