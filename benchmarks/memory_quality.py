@@ -1028,6 +1028,7 @@ LATE_CONVERSATIONS = (
             said(
                 "I'm a night-shift nurse so my sleep is all over the place — any tips?",
                 fact("work", "nurse"),
+                fact("work", "night"),  # listed in session 17, when first read
             ),
             said(
                 "As a vegetarian, what should I cook for my in-laws this Sunday?",

@@ -1530,3 +1530,11 @@ def test_a_diagnosis_told_a_parent_s_he_and_a_child_gone_off_to_study(sentence, 
 )
 def test_what_these_diagnoses_and_studies_leave_alone(sentence):
     assert keys(facts(sentence)) == []
+
+
+def test_a_night_job_is_its_shifts_and_its_title_and_days_gone_onto_replace_them():
+    found = keys(facts("I'm a night nurse on the cardiac ward."))
+    assert ("user", "job title", "nurse") in found
+    assert ("user", "shifts", "night shifts") in found
+    assert ("user", "shifts", "day shifts") in keys(facts("I've gone onto days now, thank god."))
+    assert not any(slot == "shifts" for _, slot, _ in keys(facts("I'm a day trader.")))

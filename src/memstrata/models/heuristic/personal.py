@@ -734,6 +734,8 @@ TABLE: tuple[Row, ...] = (
                  r"|sous)\s)"
                  r"|(?:got|started|landed)\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
+                 # "a night nurse": the nights are the shifts, the job is a nurse's
+                 rf"(?:(?P<shifts>night)(?:-shift)?\s+(?=(?:[\w-]+\s+)?(?:{JOB_HEAD_RE})\b))?"
                  r"(?P<value>[^,]+?)"
                  r"(?:\s+(?:doing|finishing|starting|completing)\s+(?:my|their|a|an|the)"
                  r"\s+[\w -]+?)?"
@@ -763,6 +765,8 @@ TABLE: tuple[Row, ...] = (
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
+         ("I'm a night nurse on the cardiac ward.", "job title", "nurse"),
+         ("I'm a night nurse on the cardiac ward.", "shifts", "night shifts"),
          ("I'm a bookkeeper working from home in Ludlow.", "home", "ludlow"),
          ("I work shifts as a porter at the hospital in Shrewsbury.", "job title", "porter"),
          ("I work shifts as a porter at the hospital in Shrewsbury.", "office", "shrewsbury"),
@@ -1421,6 +1425,7 @@ TABLE: tuple[Row, ...] = (
          ("I work 4 days a week at Tesco.", "employer", "tesco"),
          ("Back to five days since the restructure, sadly.", "hours", "five days a week"))),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|does|do|has\s+switched\s+to|switched\s+to"
+                  r"|(?:has\s+)?gone\s+(?:back\s+)?(?:onto|on\s+to)|moved\s+onto"
                   r"|moved\s+to|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
                   r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
                   r"|at\s+(?P<employer>.+?)(?:\s+(?:so|because|and|but)\s+.*)?))?",
