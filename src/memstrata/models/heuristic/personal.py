@@ -1301,7 +1301,6 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
-    # "I drive a Polo": what one drives is a car, though its model is unknown here.
     # What no one drives but for work: "he drives a taxi now" is a taxi driver.
     Row("driver", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an|the)\s+(?:taxi|cab|minicab|bus"
                   r"|school\s+bus|lorry|forklift|tram|train|ambulance|tow\s+truck|bin\s+lorry))"
@@ -1309,6 +1308,7 @@ TABLE: tuple[Row, ...] = (
                   r"|for\s+(?:a|the)\s+[\w -]+))?",
         (("I drive a taxi now.", "job title", "taxi driver"),
          ("I drive a bus for a living.", "job title", "bus driver"))),
+    # "I drive a Polo": what one drives is a car, though its model is unknown here.
     Row("drives", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an)\s+(?-i:[A-Z]).+?)"
                   r"(?:\s+(?:now|these\s+days|at\s+the\s+moment))?",
         (("I drive a Polo.", "owns:car", "polo"),)),
@@ -1417,7 +1417,7 @@ TABLE: tuple[Row, ...] = (
     # "I've dropped to four days a week", "back to five days since the restructure": how many
     # days, in the slot of part- or full-time; but "three days from home" is where.
     Row("days a week", r"(?:works?|is\s+working|is\s+on|(?:has\s+)?(?:dropped|gone|went|cut|come"
-                       r"|moved|switched|dropped\s+down|cut\s+back)\s+(?:down\s+|back\s+|up\s+)?to"
+                       r"|moved|switched)\s+(?:down\s+|back\s+|up\s+)?to"
                        r"|is\s+(?:down|back|up)\s+to)"
                        r"\s+(?P<value>(?:one|two|three|four|five|six|[1-6])\s+days?(?:\s+(?:a|per)\s+week)?)"
                        r"(?:\s*,.*|\s+(?:now|again|at\s+(?P<employer>[^,]+?)|since\s+.+))*",
@@ -2293,7 +2293,8 @@ _FILLER_END_RE = re.compile(
     r"|to\s+be\s+honest|imo|rn|atm|right\s+now|back\s+home|there"
     r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant"
     # "I've got fibromyalgia myself" has it too; "I live by myself" says how, and stays
-    r"|(?<!\bby)(?<!\bfor)(?<!\bto)(?<!\bof)(?<!\bwith)(?<!\babout)(?:my|him|her)self))+$",
+    r"|(?<!\bby\s)(?<!\bfor\s)(?<!\bto\s)(?<!\bof\s)(?<!\bwith\s)(?<!\babout\s)"
+    r"(?:my|him|her)self))+$",
     _I,
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
