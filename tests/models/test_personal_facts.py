@@ -1538,3 +1538,10 @@ def test_a_night_job_is_its_shifts_and_its_title_and_days_gone_onto_replace_them
     assert ("user", "shifts", "night shifts") in found
     assert ("user", "shifts", "day shifts") in keys(facts("I've gone onto days now, thank god."))
     assert not any(slot == "shifts" for _, slot, _ in keys(facts("I'm a day trader.")))
+
+
+def test_someone_s_news_after_a_comma_in_the_speaker_s_sentence_is_theirs():
+    found = keys(facts("We're moving to Bristol, Femke's got a job at the BBC there."))
+    assert ("femke", "employer", "bbc") in found
+    assert ("femke", "employer", "bbc") in keys(facts("We're moving, Femke got a job at the BBC."))
+    assert keys(facts("Sorry, Tom's got a cold.")) == []

@@ -90,6 +90,8 @@ _SPLIT_RE = re.compile(
     r"|,\s*(?=(?i:then|and\s+then|before\s+that)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
+    # "We're moving to Bristol, Femke's got a job at the BBC there": someone's own news
+    r"|,\s*(?=[A-Z][\w'-]+(?:'s|\s+has)?\s+(?:just\s+)?got\s+(?i:a|an|the|into)\s)"
     # "She had the baby last week, a little girl called Rose": the newborn, named after
     r"|,\s*(?=(?i:a|our)\s+(?i:little\s+|baby\s+)?(?i:boy|girl)\s+(?i:called|named)\s)"
     # "I'm having an art show next month - can't wait!": the feeling is no denial of the news
