@@ -2983,6 +2983,152 @@ DIALOGUES = (
         "full-time",
         "part-time",
     ),
+    # Session 17's held-out set AN, run after memory quality's set 53 was written: 0.30 on its
+    # first run (assistant claims 0.40, user's own 0.20): corrections worded away from the
+    # claim, most of them news that replaces it.
+    dialogue(
+        "assistant claim",
+        ("Where does my daughter go to school?", "Your daughter Orla goes to St Anne's."),
+        ("She went up to the high school in September, Kingsmead.", "Big step!"),
+        "kingsmead",
+        "st anne's",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm a night nurse on the cardiac ward.", "Tough shifts."),
+        ("I've gone onto days now, thank god.", "Much better!"),
+        "day",
+        "night",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my husband's job again?", "Your husband is an electrician."),
+        ("He was, he's retrained as a plumber.", "Good move."),
+        "plumber",
+        "electrician",
+    ),
+    dialogue(
+        "user's own",
+        ("We rent a flat in Deptford.", "Nice area."),
+        ("Finally bought our own place! We're in Catford now.", "Congratulations!"),
+        "catford",
+        "deptford",
+    ),
+    dialogue(
+        "assistant claim",
+        ("How old is my son?", "Your son Caspian is 12."),
+        ("He turned 13 on Saturday.", "Happy birthday, Caspian!"),
+        "13",
+        "12",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm doing keto.", "Ok."),
+        ("Keto didn't last, I'm just counting calories now.", "Fair enough."),
+        "calorie",
+        "keto",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Which team do I support?", "You support Sunderland."),
+        ("Newcastle! Sunderland is my dad's lot.", "Oops."),
+        "newcastle",
+        "zzz-none",  # Sunderland stays true of the father
+    ),
+    dialogue(
+        "user's own",
+        ("My mum lives in Portsmouth.", "Ok."),
+        ("Mum's gone into a care home near us in Fareham.", "That must be a relief."),
+        "fareham",
+        "portsmouth",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What language am I learning?", "You're learning Japanese."),
+        ("I was, but I've paused it and I'm doing Korean instead.", "Good luck!"),
+        "korean",
+        "japanese",
+    ),
+    dialogue(
+        "user's own",
+        ("I work four days a week.", "Nice."),
+        ("Back to five days since the restructure, sadly.", "Ugh."),
+        "five",
+        "four",
+    ),
+    # Session 17's held-out set AO, run with AN: 0.40 on its first run (assistant claims 0.20,
+    # user's own 0.60): corrections in lowercase, with typos, in American English, and about
+    # relatives.
+    dialogue(
+        "assistant claim",
+        ("whats my cat called", "Your cat is called Sprout."),
+        ("nah sprout was the old one, rip. new one's called juniper", "Aw, hi Juniper."),
+        "juniper",
+        "sprout",
+    ),
+    dialogue(
+        "user's own",
+        ("i live in austin", "Cool."),
+        ("moved to san antonio for my gf's job btw", "Hope it's going well."),
+        "san antonio",
+        "austin",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What do I do for work?", "You're a barista at a coffee shop."),
+        ("Not for a while now, I manage the store.", "Promotion!"),
+        "manage",
+        "barista",
+    ),
+    dialogue(
+        "user's own",
+        ("My sister is pregnant with her first.", "Exciting!"),
+        ("She had the baby! A little boy, Rafael.", "Congratulations!"),
+        "rafael",
+        "pregnant",
+    ),
+    dialogue(
+        "assistant claim",
+        ("Do I have any allergies?", "You're allergic to latex."),
+        ("its penicilin not latex, easy mix up", "Noted."),
+        "penicilin",
+        "latex",
+    ),
+    dialogue(
+        "user's own",
+        ("I'm majoring in accounting at Ohio State.", "Go Bucks."),
+        ("I switched my major to finance this semester.", "Nice."),
+        "finance",
+        "accounting",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What's my partner's name?", "Your partner is Dean."),
+        ("We split up in the summer, I'm seeing someone called Alfie now.", "Oh!"),
+        "alfie",
+        "dean",
+    ),
+    dialogue(
+        "user's own",
+        ("I run 5k three times a week.", "Great habit."),
+        ("Knee's packed in, so it's swimming instead of running now.", "Gentler on it."),
+        "swim",
+        "5k",
+    ),
+    dialogue(
+        "assistant claim",
+        ("What year is my son in?", "Your son Wendell is in Year 4."),
+        ("Year 5 since September!", "Time flies."),
+        "year 5",
+        "year 4",
+    ),
+    dialogue(
+        "user's own",
+        ("My dad's a postman.", "Ok."),
+        ("Dad packed in the post round, he drives a taxi now.", "Nice."),
+        "taxi",
+        "postman",
+    ),
 )
 
 

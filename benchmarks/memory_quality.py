@@ -1028,6 +1028,7 @@ LATE_CONVERSATIONS = (
             said(
                 "I'm a night-shift nurse so my sleep is all over the place — any tips?",
                 fact("work", "nurse"),
+                fact("work", "night"),  # listed in session 17, when first read
             ),
             said(
                 "As a vegetarian, what should I cook for my in-laws this Sunday?",
@@ -5797,6 +5798,156 @@ LATE_CONVERSATIONS = (
                 fact("diet", "nuts", "yaw"),
                 speaker="Yaw",
             ),
+        ),
+        group=True,
+    ),
+    # Session 17's first held-out set (chat:12001-12004: an HVAC tech near Phoenix in terse
+    # lowercase with typos, a bookkeeper in Ludlow caring for her father at length, a nursing
+    # student in Winnipeg whose facts come on the way to a request, two former colleagues
+    # catching up), run on session 16's last code: capture 0.28, precision 1.00 on its first
+    # run (after its expectations took a true fact it had not listed, the weekend shifts).
+    Conversation(
+        "chat:12001",
+        (
+            said(
+                "hey. names travis, i do hvac repair out of tempe",
+                fact("identity", "travis"),
+                fact("work", "hvac"),
+                fact("location", "tempe"),
+            ),
+            said(
+                "threw my back out on a roof in june, doc says its a herniated disc",
+                fact("health", "herniated disc"),
+            ),
+            said(
+                "wife marisol teaches 3rd grade so summers shes home w the boys",
+                fact("relationship", "marisol"),
+                fact("work", "3rd grade", "marisol"),
+            ),
+            nothing("what stretches can i do in the truck between calls"),
+            said("yeah 2 boys, 6 and 9", fact("relationship", "boys")),
+            said("tryna quit dip too, 2 weeks clean", fact("plan", "dip")),
+            said(
+                "drive an 09 silverado w 240k miles on it, keep fixing it or nah",
+                fact("possession", "silverado"),
+            ),
+            nothing("like whats the tipping point on repairs"),
+        ),
+    ),
+    Conversation(
+        "chat:12002",
+        (
+            said(
+                "Hello, I'm Gwen. Apologies in advance, this is a long one. I'm a self-employed"
+                " bookkeeper working from home in Ludlow, and since last spring I've also been"
+                " caring for my dad, who moved in with us after his stroke.",
+                fact("identity", "gwen"),
+                fact("work", "bookkeeper"),
+                fact("location", "ludlow"),
+                fact("health", "stroke", "user's father"),
+            ),
+            said(
+                "My husband Clive works shifts as a porter at the hospital in Shrewsbury, so the"
+                " evenings are mostly down to me.",
+                fact("relationship", "clive"),
+                fact("work", "porter", "clive"),
+                fact("work", "hospital", "clive"),  # listed in round 1, when first read
+                fact("work", "shrewsbury", "clive"),  # listed in round 1, when first read
+            ),
+            said(
+                "Our youngest, Fern, has just gone off to Aberystwyth to study marine biology,"
+                " so the house is quieter than it was.",
+                fact("relationship", "fern"),
+                fact("work", "marine biology", "fern"),
+                fact("location", "aberystwyth", "fern"),
+            ),
+            nothing("Could you help me draft a letter to the council asking about respite care?"),
+            said(
+                "Dad's 81, if it matters for the letter, and he's on warfarin.",
+                fact("identity", "81", "user's father"),
+                fact("health", "warfarin", "user's father"),
+            ),
+            said(
+                "We moved here from Solihull in 2015 for the quiet and I've not regretted it once.",
+                fact("location", "solihull"),
+            ),
+            said(
+                "I've got fibromyalgia myself, which doesn't help on the bad days.",
+                fact("health", "fibromyalgia"),
+            ),
+            nothing("Is there any funding for carers that I might be missing?"),
+        ),
+    ),
+    Conversation(
+        "chat:12003",
+        (
+            said(
+                "Can you help me make a study timetable? I'm in second year nursing at Red River"
+                " College and I've got clinicals Tuesdays and Thursdays.",
+                fact("work", "nursing"),
+                fact("work", "red river college"),
+            ),
+            said(
+                "I also work weekends at Tim Hortons to cover rent, so Saturdays are out.",
+                fact("work", "tim hortons"),
+                fact("work", "weekend"),  # listed after its first run
+            ),
+            said(
+                "I'm from Cebu originally, been in Winnipeg three years now.",
+                fact("location", "cebu"),
+                fact("location", "winnipeg"),
+            ),
+            said(
+                "My roommate Aileen is in the same program, we quiz each other on the bus.",
+                fact("relationship", "aileen"),
+            ),
+            nothing("How many hours of sleep do I need before a 7am shift?"),
+            said(
+                "My mom's a midwife back home, she's the reason I went into nursing.",
+                fact("work", "midwife", "user's mother"),
+            ),
+            said(
+                "I want to write the NCLEX next spring and then apply at HSC.",
+                fact("plan", "nclex"),
+            ),
+            nothing("What should I do first, pharmacology or patho?"),
+        ),
+    ),
+    Conversation(
+        "chat:12004",
+        (
+            said(
+                "Guess who passed her driving test on the fourth go!!",
+                fact("skill", "driving", "rosalind"),
+                speaker="Rosalind",
+            ),
+            said(
+                "Haha amazing! We've got news too, we're moving to Bristol in January, Femke's"
+                " got a job at the BBC there.",
+                fact("plan", "bristol", "obinna"),
+                fact("relationship", "femke", "obinna"),
+                fact("work", "bbc", "femke"),
+                speaker="Obinna",
+            ),
+            nothing("Noooo who am I going to get lunch with now", speaker="Rosalind"),
+            nothing("You'll survive lol. Are you still at Hartley's?", speaker="Obinna"),
+            said(
+                "Still there, but I've dropped to four days a week, Fridays are mine now.",
+                fact("work", "four days", "rosalind"),
+                speaker="Rosalind",
+            ),
+            said(
+                "I've started doing parkrun most Saturdays, slowest one there but I don't care.",
+                fact("skill", "parkrun", "obinna"),
+                speaker="Obinna",
+            ),
+            said(
+                "My dad turns 70 in March, we're throwing him a big do in Leeds.",
+                fact("important_date", "march", "rosalind's father"),
+                fact("plan", "leeds", "rosalind"),
+                speaker="Rosalind",
+            ),
+            nothing("Count us in if we're up north that weekend", speaker="Obinna"),
         ),
         group=True,
     ),

@@ -115,6 +115,11 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("He's moved on, he's at BAE now.", Repair("BAE", None)),
         ("She switched to history last term.", Repair("history", None, others=True)),
         ("Had a Golf. It's a Polo now.", Repair("Polo", None)),
+        ("its penicilin not latex, easy mix up", Repair("penicilin", "latex")),
+        ("Leeds, not York, I always mix them up.", Repair("Leeds", "York")),
+        ("Year 5 since September!", Repair("Year 5", None, renumbers=True)),
+        ("Newcastle! Sunderland is my dad's lot.", Repair("Newcastle", "Sunderland", True)),
+        ("nah sprout was the old one, rip. new one's called juniper", Repair("Juniper", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -181,6 +186,10 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "The landlord put it up.",  # no amount said
         "I had a great day. It's sunny now.",  # a day had, not a thing owned before
         "He's moved on.",  # nothing named in its place
+        "Cool. Sara is my wife.",  # an acknowledgement names no value
+        "Its colour is nice.",  # no "not": a possessive, not "it's"
+        "Easy mix up.",
+        "new one is great",  # typed in lowercase, only "called" names the new one
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -794,6 +803,49 @@ DIALOGUES = {
     "full-time where one was part-time": (
         [("I work part-time at the library.", "Nice."), ("I'm full-time there now.", "Ok.")],
         ["The user works at a library.", "The user works full-time."],
+    ),
+    "a school year said alone, with since when": (
+        [
+            ("What year is my son in?", "Your son Wendell is in Year 4."),
+            ("Year 5 since September!", "Time flies."),
+        ],
+        ["Wendell is in year 5.", "Wendell is the user's son."],
+    ),
+    "a number said alone keeps a claim that numbers something else": (
+        [("Where do I work?", "You work at Tesco."), ("Room 12 now.", "Ok.")],
+        ["The user works at Tesco."],
+    ),
+    "a team said first, whose the claimed one is after": (
+        [
+            ("Which team do I support?", "You support Sunderland."),
+            ("Newcastle! Sunderland is my dad's lot.", "Oops."),
+        ],
+        ["The user supports Newcastle."],
+    ),
+    "a lesson taken instead of the last": (
+        [
+            ("What language am I learning?", "You're learning Japanese."),
+            ("I was, but I've paused it and I'm doing Korean instead.", "Good luck!"),
+        ],
+        ["The user is learning Korean."],
+    ),
+    "instead of an evening keeps the lesson": (
+        [
+            ("I'm learning Spanish.", "Great."),
+            ("I'm taking a pottery class instead of going out tonight.", "Ok."),
+        ],
+        ["The user is learning Spanish.", "The user is taking a pottery class."],
+    ),
+    "a diet followed by counting calories": (
+        [("I'm doing keto.", "Ok."), ("Keto didn't last, I'm just counting calories now.", "Ok.")],
+        ["The user is counting calories."],
+    ),
+    "a parent who packed in a job, and drives a taxi now": (
+        [
+            ("My dad's a postman.", "Ok."),
+            ("Dad packed in the post round, he drives a taxi now.", "Nice."),
+        ],
+        ["The user's dad works as a taxi driver."],
     ),
     "a flight moved, its new day said after": (
         [

@@ -39,6 +39,7 @@ from memstrata.repairs import (
     USER_WORD,
     read_repairs,
     repaired,
+    replaced_kind,
     replacing_plans,
     says_instead,
 )
@@ -46,7 +47,7 @@ from memstrata.settings import Settings
 from memstrata.sources import digest
 from memstrata.store.base import ItemFilter, Job, Store
 from memstrata.summaries import turn_input
-from memstrata.types import Fact, FactCategory, Trust, Turn
+from memstrata.types import Fact, Trust, Turn
 from memstrata.write_trust import Author, capped_fact
 
 
@@ -183,12 +184,11 @@ class Pipeline:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
 
     def _instead(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
-        """A new plan said to replace the old ("...a half marathon instead") retracts it."""
-        if not says_instead(turn.user) or all(
-            f.category is not FactCategory.PLAN for f in extracted
-        ):
+        """A new plan or lesson said to replace the old ("...a half marathon instead",
+        "I'm doing Korean instead") retracts it."""
+        if not says_instead(turn.user) or all(replaced_kind(f) is None for f in extracted):
             return extracted
-        return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream))
+        return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream), turn.user)
 
     def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the

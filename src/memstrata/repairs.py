@@ -7,8 +7,9 @@ old word is left out, a claim of the turn the user answers. The edited fact is a
 correction that retracts the old one, so both models get the same repair and the chain
 is kept.
 
-A plan said to replace the speaker's last one ("...a half marathon instead") is read here
-too: plans are keyed by their object, so only those words say the 10k is off.
+A plan or a lesson said to replace the speaker's last one ("...a half marathon instead",
+"I'm doing Korean instead") is read here too: both are keyed by their object, so only
+those words say the 10k is off.
 """
 
 import re
@@ -65,7 +66,8 @@ _LEAD_RE = re.compile(
 )
 _ONE_NAME = r"(?-i:[A-Z])[\w'-]+"
 """One capitalised word: "Jordan"."""
-_SAYING = r"(?:(?:it's|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
+# "its penicilin not latex": typed without the apostrophe, before a "not" it is "it's"
+_SAYING = r"(?:(?:it's|its|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
 # The new part may be a place and its region: "Perth, Scotland, not Australia".
 _NEW_NOT_OLD_RE = re.compile(
     rf"^{_SAYING}(?P<new>{_PART}(?:,\s+{_ONE_NAME})?),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$",
@@ -81,7 +83,17 @@ _MEANT_RE = re.compile(
 # "It's Jordan, Jamie is my brother": the old name is given another place.
 _OLD_IS_ELSEWHERE_RE = re.compile(
     rf"^(?:it's|it\s+is|that's|that\s+is)\s+(?P<new>{_ONE_NAME}),?\s+(?P<old>{_ONE_NAME})"
-    r"\s+is\s+(?:my|our|his|her|their|the)\s+[\w -]+$",
+    r"\s+is\s+(?:my|our|his|her|their|the)\s+[\w' -]+$",
+    _I,
+)
+# "Newcastle! Sunderland is my dad's lot.": said after a bare value, whose the old one is;
+# "Cool. Sara is my wife." answers with no value at all.
+_ELSEWHERE_AFTER_RE = re.compile(
+    rf"^{_ONE_NAME}\s+is\s+(?:my|our|his|her|their)\s+[\w' -]+[.!]*$", _I
+)
+_ACKNOWLEDGED_RE = re.compile(
+    r"^(?:cool|nice|lovely|great|good|thanks|cheers|ok|okay|right|sure|yes|yeah|yep|wow|haha"
+    r"|perfect|brilliant|awesome|amazing|sweet|fine|hi|hey|hello|oh|ah|aw|congrats)$",
     _I,
 )
 # "It's Wolf Alice more than Muse": only after "it's", since "I like tea more than coffee"
@@ -182,7 +194,7 @@ _SWITCHED_TO_RE = re.compile(
 )
 # "The new one is Pepper": said of the kind the answered turn named ("your cat").
 _NEW_ONE_RE = re.compile(
-    r"^(?:(?:the|our|my)\s+new\s+one|this\s+one|the\s+one\s+(?:i|we)\s+have\s+now)(?:'s|\s+is)"
+    r"^(?:(?:(?:the|our|my)\s+)?new\s+one|this\s+one|the\s+one\s+(?:i|we)\s+have\s+now)(?:'s|\s+is)"
     r"\s+(?:called\s+|named\s+)?"
     r"(?P<new>(?-i:[A-Z])[\w'-]+)$",
     _I,
@@ -306,6 +318,8 @@ _SPELLED_RE = re.compile(
     r"(?-i:[A-Za-z])'?s)$",
     _I,
 )
+# "Year 5 since September!": a word and its number restate the claim's same word's number.
+_NUMBERED_RE = re.compile(r"^(?P<new>(?P<word>[a-z]+)\s+(?P<n>\d{1,3}))(?:\s+now)?$", _I)
 # Said without a denial, each names only the new value of what the answered turn claimed.
 _RESTATEMENTS = (
     _THEIR_NAME_RE,
@@ -330,6 +344,9 @@ class Repair:
     statement, on the slots the statement leaves alone."""
     others: bool = False
     """Said of "he" or "she": it edits only a claim about someone other than the speaker."""
+    renumbers: bool = False
+    """A word and its number said alone ("Year 5"): it edits only a claim that numbers the
+    same word, so "Room 12 now" leaves "works at Tesco"."""
 
 
 def read_repairs(user_text: str) -> list[Repair]:
@@ -363,6 +380,21 @@ def read_repairs(user_text: str) -> list[Repair]:
     return found
 
 
+_NAME_LAST = (_NEW_ONE_RE, _MINE_RE)
+"""Restatements that end in the new name."""
+
+
+def _named_in_lowercase(body: str) -> str:
+    """ "new one's called juniper", typed all in lowercase: the word "called" names is a
+    name ("new one is great" names none)."""
+    if not body.islower():
+        return body
+    return _CALLED_LAST_RE.sub(lambda m: m[0].capitalize(), body)
+
+
+_CALLED_LAST_RE = re.compile(r"(?:(?<=\bcalled\s)|(?<=\bnamed\s))[a-z][\w'-]*$")
+
+
 def _left(sentence: str) -> bool:
     return bool(_LEFT_THERE_RE.match(_LEAD_RE.sub("", sentence).strip()))
 
@@ -372,7 +404,10 @@ def _left(sentence: str) -> bool:
 _ACTUALLY_END_RE = re.compile(
     r",?\s+(?:actually|technically|but\s+close(?:\s+enough)?|close\s+(?:though|enough)"
     r"|you\s+(?:said|wrote|had|put|thought|missed|forgot|dropped|added|swapped|flipped"
-    r"|mixed\s+up|transposed|confused)\s+[^,]{1,30}?)"
+    r"|mixed\s+up|transposed|confused)\s+[^,]{1,30}?"
+    # "..., easy mix up": a mix-up owned in the same sentence
+    r"|(?:an?\s+)?(?:easy|common|classic|honest|my)\s+mix[\s-]?up"
+    r"|i\s+(?:always\s+)?(?:mix|get)\s+(?:them|those|the\s+two)\s+(?:up|mixed\s+up))"
     r"(?:\s*,.*)?$",
     _I,
 )
@@ -418,6 +453,8 @@ def _with_trailing_nots(sentences: list[str]) -> list[str]:
             out[-1] = f"{before}, {sentence[:1].lower()}{sentence[1:]}"
         elif _MIX_UP_RE.match(sentence):
             out[-1] = f"No, {before}"
+        elif _ELSEWHERE_AFTER_RE.match(sentence) and not _ACKNOWLEDGED_RE.match(before):
+            out[-1] = f"It's {before}, {sentence.rstrip('.!')}"
         else:
             out.append(sentence)
     return out
@@ -457,9 +494,12 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     if switched := _SWITCHED_TO_RE.match(body):
         return Repair(switched["new"], None, others=True)
     for regex in _RESTATEMENTS:
-        if restated := regex.match(body):
+        said = _named_in_lowercase(body) if regex in _NAME_LAST else body
+        if restated := regex.match(said):
             # A count said alone stands beside other news: "Three! The baby arrived."
             return Repair(restated["new"], None, alongside=owned or regex is _COUNT_NOW_RE)
+    if (numbered := _NUMBERED_RE.match(body)) and not _dated(numbered["new"]):
+        return Repair(numbered["new"], None, renumbers=True)
     if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
         return Repair(moved["new"], None)
     if changed_to := _DOSE_CHANGED_RE.match(body) or _AMOUNT_CHANGED_RE.match(body):
@@ -539,7 +579,8 @@ def repaired(
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
             claims = [f for f in answered if not repair.others or f.subject != speaker]
-            edited = next(filter(None, (_fill(f, repair.new, at) for f in claims)), None)
+            fill = _renumbered if repair.renumbers else _fill
+            edited = next(filter(None, (fill(f, repair.new, at) for f in claims)), None)
         if edited is not None:
             out.append(edited)
     return out
@@ -626,6 +667,13 @@ def _recounted(claim: Fact, count: str, new: str) -> ExtractedFact | None:
     return _replace(claim, count, new)
 
 
+def _renumbered(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
+    """ "Year 5" for "year 4": only a claim that numbers the same word takes it."""
+    word = new.split()[0]
+    held = re.search(rf"\b{re.escape(word)}\s+\d{{1,3}}\b", claim.value, _I)
+    return _replace(claim, held[0], new.lower()) if held else None
+
+
 def _fits(old: str, new: str) -> bool:
     """Whether `new` can take the place of `old`: a number only that of a number ("she's
     8" for 7), so "Sorry, it's late" edits no age; "a Mazda 3" is a name, not a number."""
@@ -686,16 +734,37 @@ def says_instead(user_text: str) -> bool:
     return len(user_text) <= _MAX_CHARS and bool(_INSTEAD_RE.search(user_text))
 
 
+def replaced_kind(fact: ExtractedFact | Fact) -> str | None:
+    """What "instead" swaps one of for another: a plan, or a lesson ("I'm doing Korean
+    instead"), both keyed by what they are of."""
+    if fact.category is FactCategory.PLAN:
+        return "plan"
+    return "learning" if fact.slot.startswith("learning:") else None
+
+
+# "Instead of going out tonight" swaps an evening, not the lesson one was learning.
+_INSTEAD_OF_RE = re.compile(r"\binstead\s+of\b", _I)
+
+
 def replacing_plans(
-    extracted: Sequence[ExtractedFact], active: Iterable[Fact]
+    extracted: Sequence[ExtractedFact], active: Iterable[Fact], user_text: str = ""
 ) -> list[ExtractedFact]:
-    """`extracted`, where each new plan retracts its subject's newest other plan (`active`
-    is newest first)."""
-    plans = [f for f in active if f.category is FactCategory.PLAN]
+    """`extracted`, where each new plan, or lesson taken "instead", retracts its subject's
+    newest other one (`active` is newest first)."""
+    kinds = {"plan"} if _INSTEAD_OF_RE.search(user_text) else {"plan", "learning"}
+    kept = [f for f in active if replaced_kind(f) in kinds]
     out = []
     for item in extracted:
-        old = next((f for f in plans if f.subject == item.subject and f.slot != item.slot), None)
-        if item.category is FactCategory.PLAN and old is not None and not item.retracts:
+        kind = replaced_kind(item)
+        old = next(
+            (
+                f
+                for f in kept
+                if f.subject == item.subject and f.slot != item.slot and replaced_kind(f) == kind
+            ),
+            None,
+        )
+        if kind in kinds and old is not None and not item.retracts:
             gone = SlotRef(subject=old.subject, slot=old.slot, value=old.value)
             item = item.model_copy(update={"retracts": (gone,)})
         out.append(item)

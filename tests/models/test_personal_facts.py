@@ -1421,3 +1421,127 @@ def test_a_ward_known_by_its_initials_employs_no_one():
     assert ("user", "job title", "nurse") in found
     assert not any(slot == "employer" for _, slot, _ in found)
     assert keys(facts("My email is broken.")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I've got fibromyalgia myself.", ("user", "condition:fibromyalgia", "fibromyalgia")),
+        ("My mom's a midwife back home.", ("user's mother", "job title", "midwife")),
+        ("Femke's got a job at the BBC there.", ("femke", "employer", "bbc")),
+        ("My wife's got a job at Tesco.", ("user's spouse", "employer", "tesco")),
+        ("tryna quit dip too, 2 weeks clean", ("user", "plan:dip", "quit dip")),
+        ("wife marisol teaches 3rd grade", ("user", "spouse", "marisol")),
+        ("wife marisol teaches 3rd grade", ("marisol", "job title", "3rd grade teacher")),
+        ("Husband's a chef.", ("user's spouse", "job title", "chef")),
+        ("My dad turns 70 in March.", ("user's father", "birthday", "march")),
+        (
+            "I'm from Cebu originally, been in Winnipeg three years now.",
+            ("user", "home", "winnipeg"),
+        ),
+        ("I've gone down to four days, Fridays off.", ("user", "hours", "four days a week")),
+        ("I'm a cook in a hotel in Dubai.", ("user", "home", "dubai")),
+    ],
+)
+def test_fillers_a_spouse_without_my_and_has_said_as_s(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I live by myself.",
+        "I'm proud of myself.",
+        "husband material is rare",
+        "I had a stroke of luck.",
+        "I nearly had a heart attack when I saw the bill.",
+        "Back to five days of rain.",
+        "I turn 40 in a few weeks.",
+        "tryna get fit",
+        "I'm down to two meals a day.",
+    ],
+)
+def test_what_these_fillers_and_spouses_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_a_count_of_days_from_home_or_a_trade_out_of_town_is_no_hours_and_no_home():
+    assert ("user", "work mode", "from home") in keys(facts("I do three days from home."))
+    assert not any(slot == "hours" for _, slot, _ in keys(facts("I do three days from home.")))
+    found = keys(facts("i do car repairs out of town"))
+    assert ("user", "job title", "car repairs") in found
+    assert not any(slot == "home" for _, slot, _ in found)
+    assert ("sara", "birthday", "may 3") in keys(facts("Sara's birthday is May 3."))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Mum's gone into a care home near us in Fareham.", ("user's mother", "home", "fareham")),
+        (
+            "Dad packed in the post round, he drives a taxi now.",
+            ("user's father", "job title", "taxi driver"),
+        ),
+        ("Not for a while now, I manage the store.", ("user", "job title", "store manager")),
+        ("I'm counting calories.", ("user", "diet", "counting calories")),
+    ],
+)
+def test_a_care_home_a_job_driven_a_place_managed_and_calories_counted(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I went into a nursing home in Leeds for a visit.",
+        "I drive the kids to school.",
+        "I drove a taxi once.",
+        "I run the bath.",
+        "I'm counting the days.",
+        "Dad says hi, he's a nurse.",
+    ],
+)
+def test_what_these_homes_jobs_and_diets_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("doc says its a herniated disc", ("user", "injury:herniated", "herniated")),
+        ("My doctor thinks it's asthma.", ("user", "condition:asthma", "asthma")),
+        ("Dad's 81, he's on warfarin.", ("user's father", "medication:warfarin", "warfarin")),
+        ("My son has gone to Leeds to study law.", ("user's son", "major", "law")),
+    ],
+)
+def test_a_diagnosis_told_a_parent_s_he_and_a_child_gone_off_to_study(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sam says it's a slipped disc.",  # not a doctor: someone else's guess
+        "My doctor says it's fine.",
+        "The doctor says it's a virus.",
+        "I'm going to the library to study maths.",
+        "He's gone to Leeds to study.",
+    ],
+)
+def test_what_these_diagnoses_and_studies_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_a_night_job_is_its_shifts_and_its_title_and_days_gone_onto_replace_them():
+    found = keys(facts("I'm a night nurse on the cardiac ward."))
+    assert ("user", "job title", "nurse") in found
+    assert ("user", "shifts", "night shifts") in found
+    assert ("user", "shifts", "day shifts") in keys(facts("I've gone onto days now, thank god."))
+    assert not any(slot == "shifts" for _, slot, _ in keys(facts("I'm a day trader.")))
+
+
+def test_someone_s_news_after_a_comma_in_the_speaker_s_sentence_is_theirs():
+    found = keys(facts("We're moving to Bristol, Femke's got a job at the BBC there."))
+    assert ("femke", "employer", "bbc") in found
+    assert ("femke", "employer", "bbc") in keys(facts("We're moving, Femke got a job at the BBC."))
+    assert keys(facts("Sorry, Tom's got a cold.")) == []

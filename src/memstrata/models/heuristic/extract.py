@@ -90,6 +90,8 @@ _SPLIT_RE = re.compile(
     r"|,\s*(?=(?i:then|and\s+then|before\s+that)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
+    # "We're moving to Bristol, Femke's got a job at the BBC there": someone's own news
+    r"|,\s*(?=[A-Z][\w'-]+(?:'s|\s+has)?\s+(?:just\s+)?got\s+(?i:a|an|the|into)\s)"
     # "She had the baby last week, a little girl called Rose": the newborn, named after
     r"|,\s*(?=(?i:a|our)\s+(?i:little\s+|baby\s+)?(?i:boy|girl)\s+(?i:called|named)\s)"
     # "I'm having an art show next month - can't wait!": the feeling is no denial of the news
@@ -455,8 +457,11 @@ _HE_IS_RE = re.compile(
 )
 
 
+# "Dad packed in the post round, he ...": a parent needs no "my", as elsewhere.
 _MY_SOMEONE_RE = re.compile(
-    r"^(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?!is\b)\w", _I
+    r"^(?:(?P<who>(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)|(?P<parent>mum|mom|dad|mam)"
+    r"(?:'s)?)\s+(?!is\b)\w",
+    _I,
 )
 
 
@@ -467,7 +472,7 @@ def _with_named_pronoun(side: _Side, head: str, piece: str) -> str | None:
     if not _HE_IS_RE.match(piece):
         return None
     if named := _NAMED_IS_RE.match(head) or _MY_SOMEONE_RE.match(head):
-        who = named["who"]
+        who = named["who"] or f"my {named['parent']}"
     else:  # "Married to Ana, she's a dentist": the person the clause named
         said = _parse(side, head)
         who = said.person if said else None
@@ -568,7 +573,8 @@ def _tone_and_text(side: _Side, sentence: str) -> tuple[_Tone, str]:
     if re.search(r"\bactually\b", sentence, _I):
         correction = True
     hedge = ""
-    if reported := _REPORTED_RE.match(text):
+    # "doc says its a herniated disc" is the speaker's diagnosis, not the doctor's saying
+    if (reported := _REPORTED_RE.match(text)) and not personal.told_diagnosis(text):
         hedge, text = "reported", text[reported.end() :]
     if _HEDGE_PREFIX_RE.match(text) or _HEDGE_WORD_RE.search(text):
         hedge = hedge or "hedged"

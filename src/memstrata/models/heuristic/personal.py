@@ -33,9 +33,11 @@ from memstrata.models.heuristic.personal_values import (
     condition,
     count,
     day,
+    days_a_week,
     department,
     drinks_daily,
     driven,
+    driver_of,
     due,
     eaten_again,
     field_of_study,
@@ -188,6 +190,8 @@ _SERVICES = (
     r"|marketing|sales|recruiting|recruitment|tech\s+support|translation|copywriting"
     r"|illustration|catering|landscaping|plumbing|hairdressing|admin|customer\s+service"
     r"|data\s+entry|voice\s+acting|event\s+planning|pest\s+control"
+    # "I do HVAC repair", "boiler servicing": the trade named by what is mended
+    r"|[\w-]+\s+(?:repairs?|servicing|installations?|maintenance)"
 )
 _SCHOOL_NAMES = (
     r"Primary|Elementary|Academy|School|High|College|University|Uni|Prep|Grammar|Secondary"
@@ -207,6 +211,8 @@ _SCHOOL_YEARS = (
 _SCHOOL_GRADES = r"(?:year|grade|form)\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)\s+grade"
 _LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|commune|kibbutz"
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+# What one has had rather than has, and lives with after: "Dad had a stroke last year".
+_HEALTH_EVENTS = r"(?:mini-)?stroke|heart\s+attack|tia|cardiac\s+arrest|brain\s+injury|aneurysm"
 # Wards and departments go by initials too, but employ no one: "a nurse in the ICU".
 _UNITS = r"ICU|NICU|PICU|ITU|HDU|ER|OR|ED|HR|IT|PR|QA|R&D"
 FACETS: dict[str, Facet] = {
@@ -248,6 +254,7 @@ FACETS: dict[str, Facet] = {
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "job offer": Facet(C.PLAN, "plan:job offer", "{who} has been offered a job at {value}.", org),
+    "driver": Facet(C.WORK, "job title", "{who} works as {a_value}.", driver_of),
     "future job": Facet(C.PLAN, "plan:job", "{who} will work as {a_value}.", title),
     "promoted": Facet(
         C.WORK,
@@ -272,6 +279,9 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
+    "health event": Facet(
+        C.HEALTH, "condition:{key}", "{who} had {a_value}.", word_of(_HEALTH_EVENTS)
+    ),
     "fear": Facet(C.HEALTH, "fear:{key}", "{who} is afraid of {value}.", word_of(FEARS)),
     "slipped disc": Facet(C.HEALTH, "injury:{key}", "{who} has {a_value} disc.", phrase),
     "supports": Facet(C.PREFERENCE, "supports:{key}", "{who} supports {value}.", organisation),
@@ -297,6 +307,9 @@ FACETS: dict[str, Facet] = {
     "dosed medication": Facet(C.HEALTH, "medication:{kind}", "{who} takes {value}.", medication),
     "diet": Facet(C.DIET, "diet", "{who} is {value}.", word_of(DIETS)),
     "fasting": Facet(C.DIET, "diet", "{who} is doing {value}.", word_of(_FASTS)),
+    "counting": Facet(
+        C.DIET, "diet", "{who} is {value}.", word_of(r"counting\s+(?:calories|macros|points)")
+    ),
     "quit diet": Facet(C.DIET, "diet", "{who} is no longer {value}.", word_of(DIETS)),
     "smoker": Facet(C.HEALTH, "smoking", "{who} smokes.", status("smokes")),
     "quit smoking": Facet(C.HEALTH, "smoking", "{who} has quit smoking.", status("quit smoking")),
@@ -321,6 +334,7 @@ FACETS: dict[str, Facet] = {
         C.DIET, "avoids:{key}", "{who} does not drink {value}.", word_of(_DRINKS)
     ),
     "birthday": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", day),
+    "birthday month": Facet(C.IMPORTANT_DATE, "birthday", "{whose} birthday is {value}.", due),
     "event": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is on {value}.", day),
     "event month": Facet(C.IMPORTANT_DATE, "event:{kind}", "{whose} {noun} is {value}.", due),
     "due": Facet(C.IMPORTANT_DATE, "due date", "{whose} baby is due {value}.", due),
@@ -347,6 +361,7 @@ FACETS: dict[str, Facet] = {
     ),
     "shifts": Facet(C.WORK, "shifts", "{who} works {value}.", shifts),
     "hours": Facet(C.WORK, "hours", "{who} works {value}.", hours),
+    "days a week": Facet(C.WORK, "hours", "{who} works {value}.", days_a_week),
     "major": Facet(C.WORK, "major", "{who} is majoring in {value}.", field_of_study),
     "studies": Facet(C.WORK, "major", "{who} studies {value}.", field_of_study),
     "subjects": Facet(C.WORK, "major", "{who} studies {value}.", said_as_is),
@@ -411,9 +426,12 @@ _PLACE_VERB = (
 )
 # The dwelling comes first: "moved to a house in Walthamstow" is a move to Walthamstow.
 _MOVED = (
-    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to)"
+    # "Mum's gone into a care home near us in Fareham": a home that looks after her
+    r"(?:(?:signed\s+(?:a\s+lease\s+)?(?:for|on)|moved\s+(?:in)?to|just\s+moved\s+(?:in)?to"
+    r"|(?:has\s+)?gone\s+into)"
     r"\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?:place|flat|house|apartment|home"
-    r"|condo)\s+in"
+    r"|condo|(?:care|nursing|retirement)\s+home|sheltered\s+housing)"
+    r"(?:\s+(?:near|close\s+to)\s+(?:us|me|here|them|him|her))?\s+in"
     # "bought our first house in Raleigh": a home, and a house of their own
     r"|bought\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?(?P<owns>place|flat|house"
     r"|apartment|home|condo)\s+in"
@@ -551,6 +569,7 @@ TABLE: tuple[Row, ...] = (
         (("I live in a tiny studio apartment in Queens.", "home", "queens"),), we=True),
     Row("home", rf"{_MOVED}\s+(?P<value>.+)",
         (("I moved to Munich last month.", "home", "munich"),
+         ("I've gone into a care home near us in Fareham.", "home", "fareham"),
          ("We just relocated to Porto.", "home", "porto"),
          ("We signed for a place in Walthamstow.", "home", "walthamstow")), we=True),
     # A place held for a while is a stay, not a home: "renting a house in Tuscany for July".
@@ -566,11 +585,14 @@ TABLE: tuple[Row, ...] = (
     # "Our son is out in Calgary with his family": far off, and living there.
     Row("whereabouts", r"is\s+(?:back\s+|out\s+|over\s+|still\s+)?in\s+"
                        r"(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
-                       r"(?:\s+for\s+(?:\w+\s+)?(?:years?|months?|ages|a\s+while)(?:\s+now)?"
+                       # "been in Winnipeg three years now" drops the "for"
+                       r"(?:\s+(?:for\s+)?(?:\w+\s+)?(?:years?|months?)(?:\s+now)?"
+                       r"|\s+for\s+(?:ages|a\s+while)(?:\s+now)?"
                        r"|\s+with\s+(?:his|her|their|my|our)\s+(?:family|wife|husband|partner|kids))?",
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
          "jersey city"), ("Back in Vancouver now!", "home", "vancouver"),
-         ("I'm out in Calgary with my family.", "home", "calgary")), we=True),
+         ("I'm out in Calgary with my family.", "home", "calgary"),
+         ("I've been in Winnipeg three years now.", "home", "winnipeg")), we=True),
     Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
                        r"|spring|autumn|fall|month|few\s+months|gap\s+year)\s+(?:abroad\s+)?in\s+"
                        r"(?P<value>.+)",
@@ -701,7 +723,7 @@ TABLE: tuple[Row, ...] = (
          ("I'm a retired nurse from Accra.", "hometown", "accra"))),
     Row("title", r"(?:is\s+(?:a|an|the)(?:\s+(?:only|sole))?|works?\s+(?:from\s+home\s+|remotely\s+"
                  r"|part[-\s]time\s+"
-                 r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+)?as"
+                 r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+|shifts\s+)?as"
                  r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting|retrained"
                  r"|qualified|has\s+qualified|has\s+retrained)\s+as"
@@ -712,6 +734,8 @@ TABLE: tuple[Row, ...] = (
                  r"|sous)\s)"
                  r"|(?:got|started|landed)\s+(?:a\s+)?(?:new\s+)?job\s+as\s+(?:a|an|the))"
                  r"\s+(?:(?P<age>\d{1,2})[\s-]*(?:yo|y/o|years?[\s-]old|yr[\s-]old)\s+)?"
+                 # "a night nurse": the nights are the shifts, the job is a nurse's
+                 rf"(?:(?P<shifts>night)(?:-shift)?\s+(?=(?:[\w-]+\s+)?(?:{JOB_HEAD_RE})\b))?"
                  r"(?P<value>[^,]+?)"
                  r"(?:\s+(?:doing|finishing|starting|completing)\s+(?:my|their|a|an|the)"
                  r"\s+[\w -]+?)?"
@@ -722,8 +746,13 @@ TABLE: tuple[Row, ...] = (
                  # "a nurse in the NHS": a service known by its initials employs one
                  r"(?:\s+(?:at|for|with|(?:in|of)(?=\s+an?\s)"
                  rf"|in(?=\s+the\s+(?!(?-i:{_UNITS})\b)(?-i:[A-Z]{{2,5}})\b))"
-                 r"\s+(?P<employer>[^,]+?))?"
-                 r"(?:\s+(?:based\s+|living\s+)?in\s+(?P<home>[^,]+))?"
+                 r"\s+(?P<employer>(?:(?P<definite>the)\s+)?[^,]+?)"
+                 # "a porter at the hospital in Shrewsbury": the one hospital there, where the
+                 # work is and not, as "a nurse at a hospital in Leeds" says, where one lives
+                 r"(?(definite)(?:\s+in\s+(?P<office>(?-i:[A-Z])[^,]*))?))?"
+                 # "a bookkeeper working from home in Ludlow": home is where the work is
+                 r"(?:\s+(?:based\s+|living\s+|working\s+(?:from\s+home|remotely)\s+)?in"
+                 r"\s+(?P<home>[^,]+))?"
                  r"(?:\s+from\s+(?P<hometown>[\w'.-]+(?:\s+[\w'.-]+){0,2}))?",
         (("I'm a data engineer.", "job title", "data engineer"),
          ("I'm a software developer from Pune.", "hometown", "pune"),
@@ -736,6 +765,11 @@ TABLE: tuple[Row, ...] = (
          ("I'm a PhD student in marine biology at the University of Tasmania.", "employer",
           "university of tasmania"),
          ("I'm a nurse in Boston.", "home", "boston"),
+         ("I'm a night nurse on the cardiac ward.", "job title", "nurse"),
+         ("I'm a night nurse on the cardiac ward.", "shifts", "night shifts"),
+         ("I'm a bookkeeper working from home in Ludlow.", "home", "ludlow"),
+         ("I work shifts as a porter at the hospital in Shrewsbury.", "job title", "porter"),
+         ("I work shifts as a porter at the hospital in Shrewsbury.", "office", "shrewsbury"),
          ("i'm a nurse in the NHS, 12 hour shifts", "employer", "nhs"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I've just been promoted to ward manager.", "job title", "ward manager"),
@@ -829,6 +863,12 @@ TABLE: tuple[Row, ...] = (
                    r"(?P<value>[\w-]+(?:\s+[\w-]+)?)(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry.", "job title", "chemistry teacher"),
          ("I teach physics at a high school in Denver.", "home", "denver"))),
+    # "teaches 3rd grade": the class is the title when no subject follows
+    Row("teaches", r"(?:teach(?:es)?|is\s+teaching)\s+(?P<value>(?:year|grade)\s+\d{1,2}"
+                   r"|\d{1,2}(?:st|nd|rd|th)\s+grade|kindergarten|reception)"
+                   r"(?:\s+at\s+(?P<employer>.+?))?(?:\s+in\s+(?P<home>.+))?",
+        (("I teach 3rd grade.", "job title", "3rd grade teacher"),
+         ("I teach year 4 at a school in Hull.", "home", "hull"))),
     Row("employer", r"(?:teach(?:es)?|lectures?|tutors?|coach(?:es)?)(?:\s+[\w ]+?)?\s+at\s+"
                     r"(?P<value>.+?)(?:\s+in\s+(?P<home>.+))?",
         (("I teach chemistry at a secondary school in Leicester.", "employer",
@@ -846,10 +886,11 @@ TABLE: tuple[Row, ...] = (
                  r"(?:\s+(?:at|for|in|on)\s+.+)?",
         (("I lead the Atlas project.", "leads", "atlas project"),)),
     # "I'm managing the store now!": the place they work, now in their charge.
-    Row("manages", r"(?:is\s+(?:now\s+)?managing|manages|is\s+running|runs|took\s+over)\s+the\s+"
+    Row("manages", r"(?:is\s+(?:now\s+)?managing|manages?|is\s+running|runs?|took\s+over)\s+the\s+"
                    r"(?P<value>store|shop|branch|restaurant|cafe|café|bar|kitchen|office|warehouse"
                    r"|salon|clinic|hotel|site|bakery|pub|gym|team|department|ward)\b.*",
-        (("I'm managing the store now!", "job title", "store manager"),)),
+        (("I'm managing the store now!", "job title", "store manager"),
+         ("Not for a while now, I manage the store.", "job title", "store manager"))),
     Row("run business", r"(?:runs?|owns?|started|opened|manages?)\s+(?:a|an|(?:my|our|his|her"
                         r"|their)\s+own)\s+(?P<value>.+?)(?:\s+(?:back\s+)?(?:in|on)\s+(?P<home>.+?))?"
                         r"(?:\s+with\s+.+)?",
@@ -1010,12 +1051,20 @@ TABLE: tuple[Row, ...] = (
          ("I have a real fear of flying.", "fear:flying", "flying")), many=True),
     Row("slipped disc", r"(?P<value>slipped|herniated|ruptured|prolapsed)\s+(?:a|my)\s+disc\b.*",
         (("My back's been bad since I slipped a disc last year.", "injury:slipped", "slipped"),)),
+    Row("slipped disc", r"has\s+(?:a|an)\s+(?P<value>slipped|herniated|ruptured|prolapsed|bulging)"
+                        r"\s+disc\b.*",
+        (("I have a herniated disc.", "injury:herniated", "herniated"),)),
     Row("surgery", r"(?:had|has\s+had|got|underwent)\s+(?:(?:a|an|my)\s+)?"
                    r"(?P<value>(?:[\w-]+\s+){0,2}?(?:replacement|surgery|operation|transplant"
                    r"|bypass|reconstruction))"
                    r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
         (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    Row("health event", r"(?:had|has\s+had|suffered)\s+(?:a|an)\s+(?:(?:minor|major|mild|small"
+                        rf"|massive|big|bad|second)\s+)?(?P<value>{_HEALTH_EVENTS})"
+                        r"(?:\s+(?:in|on|at|last|this|a|two|three|\d|back\s+in)\b.*)?",
+        (("I had a stroke last year.", "condition:stroke", "stroke"),
+         ("I had a mild heart attack in 2019.", "condition:heart attack", "heart attack"))),
     Row("health state", r"is\s+(?P<value>pregnant)"
                         r"(?:\s+(?:again|with\s+(?:our|my|their|a|her)\s+.+))?",
         (("I'm pregnant with our second!", "condition:pregnant", "pregnant"),)),
@@ -1107,6 +1156,10 @@ TABLE: tuple[Row, ...] = (
     Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
                    r"|instead|since|for)\b).*",
         (("I'm just doing intermittent fasting now.", "diet", "intermittent fasting"),)),
+    # "I'm just counting calories now": a way of eating, in the slot of the diet it follows
+    Row("counting", r"is\s+(?:just\s+|now\s+|mostly\s+)?(?P<value>counting\s+(?:calories|macros"
+                    r"|points))(?=\s*$|\s+(?:now|these|instead|since|for)\b).*",
+        (("Keto didn't last, I'm just counting calories now.", "diet", "counting calories"),)),
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
                    r"\s+to\s+(?P<value>.+)",
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
@@ -1180,6 +1233,11 @@ TABLE: tuple[Row, ...] = (
         (("My birthday is on May 4.", "birthday", "may 4"),)),
     Row("birthday", r"(?:turns?|will\s+turn|is\s+turning)\s+\d{1,3}\s+(?:on\s+)?(?P<value>.+)",
         (("I turn 40 on June 3rd.", "birthday", "june 3"),)),
+    # "My dad turns 70 in March": only the month is said, and it is the birthday's
+    Row("birthday month", r"(?:turns?|will\s+turn|is\s+turning)\s+\d{1,3}\s+"
+                          rf"(?P<value>in\s+(?:early\s+|late\s+|mid-?\s*)?{dates.MONTH_PATTERN})"
+                          r"(?:\s*,.*)?",
+        (("I turn 40 in June.", "birthday", "june"),)),
     Row("birthday", r"was\s+born\s+on\s+(?P<value>.+)",
         (("I was born on March 3, 1990.", "birthday", "march 3"),)),
     Row("event", rf"my\s+(?P<noun>(?:[\w-]+\s+){{0,2}}?(?P<head>{EVENTS}){_BOUND})(?:\s+is|'s"
@@ -1243,6 +1301,13 @@ TABLE: tuple[Row, ...] = (
                 r"(?P<value>.+)",
         (("I drive a Honda Civic.", "owns:car", "honda civic"),
          ("I bought a MacBook Air.", "owns:laptop", "macbook air"))),
+    # What no one drives but for work: "he drives a taxi now" is a taxi driver.
+    Row("driver", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an|the)\s+(?:taxi|cab|minicab|bus"
+                  r"|school\s+bus|lorry|forklift|tram|train|ambulance|tow\s+truck|bin\s+lorry))"
+                  r"(?:\s+(?:now|these\s+days|for\s+a\s+living|full[-\s]time|part[-\s]time"
+                  r"|for\s+(?:a|the)\s+[\w -]+))?",
+        (("I drive a taxi now.", "job title", "taxi driver"),
+         ("I drive a bus for a living.", "job title", "bus driver"))),
     # "I drive a Polo": what one drives is a car, though its model is unknown here.
     Row("drives", r"(?:drives?|is\s+driving)\s+(?P<value>(?:a|an)\s+(?-i:[A-Z]).+?)"
                   r"(?:\s+(?:now|these\s+days|at\s+the\s+moment))?",
@@ -1301,6 +1366,12 @@ TABLE: tuple[Row, ...] = (
     Row("studies", r"(?:went|is\s+going|has\s+gone)\s+back\s+to\s+(?:college|uni|university|school)"
                    r"\s+to\s+(?:study|do|read)\s+(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
         (("I went back to college to study graphic design.", "major", "graphic design"),)),
+    # "Fern has just gone off to Aberystwyth to study marine biology": where, and what
+    Row("studies", r"(?:went|gone|is\s+going|is\s+off|moved)\s+(?:off\s+|away\s+)?to\s+"
+                   rf"(?P<home>{PLACE_NAME})\s+to\s+(?:study|read|do)\s+(?P<value>[\w -]+?)"
+                   r"(?:\s+(?:at|in)\s+.+)?",
+        (("I went off to Aberystwyth to study marine biology.", "major", "marine biology"),
+         ("I went off to Aberystwyth to study marine biology.", "home", "aberystwyth"))),
     Row("studies", r"(?:studies|study)\s+(?!(?:at|for|to|in|with|hard|late|all|a\s+lot|abroad"
                    r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
         (("I study neuroscience.", "major", "neuroscience"),)),
@@ -1343,7 +1414,18 @@ TABLE: tuple[Row, ...] = (
         (("I've gone part-time, four days a week.", "hours", "part-time"),
          ("I'm full-time there now.", "hours", "full-time"),
          ("I work part-time at a bakery.", "employer", "bakery"))),
+    # "I've dropped to four days a week", "back to five days since the restructure": how many
+    # days, in the slot of part- or full-time; but "three days from home" is where.
+    Row("days a week", r"(?:works?|is\s+working|is\s+on|(?:has\s+)?(?:dropped|gone|went|cut|come"
+                       r"|moved|switched)\s+(?:down\s+|back\s+|up\s+)?to"
+                       r"|is\s+(?:down|back|up)\s+to)"
+                       r"\s+(?P<value>(?:one|two|three|four|five|six|[1-6])\s+days?(?:\s+(?:a|per)\s+week)?)"
+                       r"(?:\s*,.*|\s+(?:now|again|at\s+(?P<employer>[^,]+?)|since\s+.+))*",
+        (("I've dropped to four days a week, Fridays are mine now.", "hours", "four days a week"),
+         ("I work 4 days a week at Tesco.", "employer", "tesco"),
+         ("Back to five days since the restructure, sadly.", "hours", "five days a week"))),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|does|do|has\s+switched\s+to|switched\s+to"
+                  r"|(?:has\s+)?gone\s+(?:back\s+)?(?:onto|on\s+to)|moved\s+onto"
                   r"|moved\s+to|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
                   r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
                   r"|at\s+(?P<employer>.+?)(?:\s+(?:so|because|and|but)\s+.*)?))?",
@@ -1364,10 +1446,13 @@ TABLE: tuple[Row, ...] = (
                   r"(?P<value>.+?)(?:\s+(?:for|to|this|next|in|starting)\b.*)?",
         (("I got into nursing school!", "employer", "nursing school"),
          ("I got accepted to McGill for the fall.", "employer", "mcgill"))),
-    Row("school", r"is\s+in\s+(?:my|her|his|their|the)\s+(?:[\w-]+\s+)?year\s+(?:of\s+"
-                  r"(?:(?:a|an|my|the)\s+)?(?P<studies>[\w -]+?)(?:\s+(?:degree|course|programme"
+    # "in second year nursing at Red River College": the "my" and the "of" may go unsaid
+    Row("school", r"is\s+in\s+(?:(?:my|her|his|their|the)\s+(?:[\w-]+\s+)?|(?:first|second|third"
+                  r"|fourth|final|last)\s+)year\s+(?:(?:of\s+(?:(?:a|an|my|the)\s+)?)?"
+                  r"(?P<studies>[\w -]+?)(?:\s+(?:degree|course|programme"
                   r"|program|phd|ba|bsc|ma|msc))?\s+)?at\s+(?P<value>.+)",
         (("I'm in my second year of a history degree at Durham.", "employer", "durham"),
+         ("I'm in second year nursing at Red River College.", "major", "nursing"),
          ("I'm in my second year of a history degree at Durham.", "major", "history"),
          ("I'm in my final year at Leeds.", "employer", "leeds"))),
     Row("school", r"(?:stud(?:y|ies)|is\s+studying|is\s+a\s+student)\s+at\s+(?P<value>.+)",
@@ -1420,10 +1505,15 @@ TABLE: tuple[Row, ...] = (
     # A trade done, said the way people say their work: "I do wedding photography".
     Row("trade", rf"do(?:es)?\s+(?!(?:the|our|my|some|a)\s)(?P<value>(?:[\w-]+\s+){{0,2}}?"
                  rf"(?:{TRADES}|{_SERVICES}))"
-                 r"(?=\s*$|\s+(?:for|at|in|on|full|part|professionally|freelance)\b)"
-                 r"(?!\s+for\s+(?:fun|a\s+hobby)\b).*",
+                 r"(?=\s*$|\s+(?:for|at|in|on|full|part|professionally|freelance|out\s+of)\b)"
+                 r"(?!\s+for\s+(?:fun|a\s+hobby)\b)"
+                 # "out of Tempe": where the work is run from, the home; "out of town" is no place
+                 r"(?:\s+out\s+of\s+(?!(?:town|state|hours|season|my|our|the|a|an|his|her|their)\b)"
+                 r"(?P<home>[\w'.-]+(?:\s+[\w'.-]+)?)$)?.*",
         (("I do wedding photography.", "job title", "wedding photography"),
-         ("I do tech support for a school.", "job title", "tech support"))),
+         ("I do tech support for a school.", "job title", "tech support"),
+         ("I do HVAC repair out of Tempe.", "job title", "hvac repair"),
+         ("I do HVAC repair out of Tempe.", "home", "tempe"))),
     Row("living", r"(?P<value>(?!(?:is|has|works?|lives?|does|do)\b)[a-z]+\s+[\w -]{1,30}?)"
                   r"\s+for\s+a\s+living\b.*",
         (("I drive trucks for a living, mostly long haul.", "job title", "drives trucks"),)),
@@ -1465,11 +1555,13 @@ TABLE: tuple[Row, ...] = (
                     r"|sailing|skating|jogging|golfing|bowling|rowing|paddleboarding))"
                     r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly)\b.*)?",
         (("I go rock climbing three times a week.", "activity:rock climbing", "rock climbing"),)),
-    Row("practice", r"(?:does|do|is\s+doing)\s+(?P<value>yoga|pilates|crossfit|tai\s+chi|zumba"
+    Row("practice", r"(?:does|do|is\s+doing|(?:has\s+)?(?:started|begun|began)\s+doing)\s+"
+                    r"(?P<value>yoga|pilates|crossfit|tai\s+chi|zumba"
                     r"|karate|judo|taekwondo|jiu[\s-]?jitsu|kickboxing|spin|barre|parkrun|triathlons?)"
                     r"(?:\s+(?:every|on|at|with|once|twice|three|four|most|a\s+lot|regularly|since"
                     r"|daily)\b.*)?",
-        (("I've been doing yoga three times a week.", "activity:yoga", "yoga"),)),
+        (("I've been doing yoga three times a week.", "activity:yoga", "yoga"),
+         ("I've started doing parkrun most Saturdays.", "activity:parkrun", "parkrun"))),
     Row("plays", r"(?:plays?|is\s+playing)\s+(?:(?:a\s+lot|lots|loads|tons|way\s+too\s+much)"
                  r"\s+of\s+|too\s+much\s+)?(?:varsity\s+|competitive\s+|club\s+|amateur\s+"
                  r"|semi-pro\s+|pickup\s+|recreational\s+|rec\s+|league\s+)?(?P<value>.+?)"
@@ -1669,11 +1761,13 @@ _DROPPED_I_AM_RE = re.compile(
     r"|majoring|planning"
     rf"|(?:taking|doing)(?=\s+(?:my\s+)?(?:{SCHOOL_SUBJECTS}|{SCHOOL_EXAMS})\b)"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
+    rf"|(?:trying\s+to|tryna)(?=\s+{_QUITTING})"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
     r"|(?:flying|heading|off|going|travell?ing|driving)\s+(?:back\s+)?to\s+(?-i:[A-Z])"
     # "Back in Vancouver now!", but "Back in March we..." is when
     r"|back\s+in\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?(?:\s+(?:now|again|for\s+good))?"
     r"[.!]*$"
+    r"|(?:back|down)\s+to\s+(?:one|two|three|four|five|six|[1-6])\s+days\b"
     r"|(?:down|up)\s+to\s+(?:\d+(?:\.\d)?\s?(?:kg|kilos|lbs?|pounds)\b"
     r"|(?:one|two|three|four|five|six|\d)\s+[\w-]+(?:\s+now)?\b)"
     rf"|(?:{DIETS})(?:\s+now|\s+these\s+days)?(?:,?\s+i\s+(?:guess|suppose|think))?$"
@@ -1807,6 +1901,14 @@ _BEFORE_THAT_RE = re.compile(
 _PARENT_FIRST_RE = re.compile(
     r"^(?=(?:mum|mom|dad|mam|mummy|daddy)(?:'s|\s+is|\s+has|\s+(?:just\s+)?\w+ed)\s)", _I
 )
+# "wife marisol teaches 3rd grade", "Husband's a chef": a spouse needs no "my" either, where
+# a name and a verb, or "'s", follow.
+_SPOUSE_FIRST_RE = re.compile(
+    # ("husband material is rare": only a verb of doing, after a name)
+    r"^(?=(?:wife|husband)(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
+    r"|drives|runs|lives|just|got|started|moved)\s))",
+    _I,
+)
 # "partner's name is Wouter": chat drops the "my".
 _THEIR_NAME_FIRST_RE = re.compile(rf"^(?=(?:{RELATION_RE})'s\s+name(?:\s+is|'s)\s)", _I)
 # "Mine is a cat, Luna", said after someone else's pet: the speaker has one too.
@@ -1850,6 +1952,20 @@ def _labelled(found: re.Match[str]) -> str:
     return _LABELS.get(label, "I'm allergic to ")  # "Allergic to: ..."
 
 
+# "doc says its a herniated disc": a diagnosis the speaker was told is what they have.
+_TOLD_DIAGNOSIS_RE = re.compile(
+    r"^(?:the\s+|my\s+)?(?:doc|doctor|gp|physio|consultant|specialist)\s+(?:says|said|thinks"
+    r"|reckons|confirmed)\s+(?:that\s+)?(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
+    rf"(?=(?:a|an)\s+(?:slipped|herniated|ruptured|prolapsed|bulging)\s+disc\b|(?:{CONDITIONS})\b)",
+    _I,
+)
+
+
+def told_diagnosis(text: str) -> bool:
+    """Whether `text` opens with what a doctor found the speaker has."""
+    return bool(_TOLD_DIAGNOSIS_RE.match(text.strip()))
+
+
 _BARE_FORMS = (
     (_GOT_ENGAGED_RE, lambda found: f"I got {found['how'].lower()} to {found['name']}"),
     (_NEW_ONE_NAMED_RE, lambda found: f"my new {found['rel'].lower()} is "),
@@ -1866,12 +1982,14 @@ _BARE_FORMS = (
     ),
     (re.compile(r"^(?:the\s+)?name's\s+", _I), "my name is "),
     (_DROPPED_IVE_RE, "I've got "),
+    (_TOLD_DIAGNOSIS_RE, "I have "),
     (_BEFORE_THAT_RE, lambda found: f"I previously worked {found['at'] or found['was']} "),
     (_COUNT_NOW_RE, lambda found: "I have " + found["first"].lower()),
     (_PET_NAMED_RE, "I have a "),
     (_MINE_IS_A_RE, "I have a "),
     (_THEIR_NAME_FIRST_RE, "my "),
     (_PARENT_FIRST_RE, "my "),
+    (_SPOUSE_FIRST_RE, "my "),
     (_ROUTINE_FIRST_RE, "my "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
@@ -2008,7 +2126,7 @@ def _relative(
         rel = said_as = f"{said_as} child"  # "my youngest": one child, which of them said
     who = Who(f"{me.key}'s {rel}", f"{me.shown}'s {said_as}")
     if tail.startswith("'s "):
-        return [_Reading(who, "my " + tail[3:]), _Reading(who, "is " + tail[3:])]
+        return _possessive_readings(who, tail[3:])
     return [_Reading(who, tail.strip())] if tail.strip() else []
 
 
@@ -2018,7 +2136,7 @@ _BY_AGE = frozenset({"youngest", "eldest", "oldest"})
 _LOWER_NAMED_RE = re.compile(
     r"^\s+(?P<name>(?!(?:still|always|never|often|already|again|too|even|only|usually|sometimes"
     r"|recently|finally|totally)\b)(?![a-z]+ly\b)[a-z][a-z'-]+)"
-    r"\s+(?P<rest>(?:is|was|works|lives|has|just|got|started|moved|does)\s.+)$"
+    r"\s+(?P<rest>(?:is|was|works|lives|has|just|got|started|moved|does|teaches|drives|runs)\s.+)$"
 )
 
 
@@ -2033,8 +2151,13 @@ _WHEN_FIRST_RE = re.compile(
 )
 
 
+# Chat spelling of "trying to": "tryna quit dip".
+_TRYNA_RE = re.compile(r"\btryna\b", _I)
+
+
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _WHEN_FIRST_RE.sub(lambda m: f"{m['trip']} {m['when'].lower()}", clause.text.strip())
+    text = _TRYNA_RE.sub("trying to", text)
     text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, text, count=1))
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
@@ -2080,9 +2203,25 @@ def _named_readings(named: re.Match[str], me: Who | None, clause: Clause) -> lis
     who = Who(name_.lower(), person(name_), named=True)
     if poss and (kin := _KIN_FIRST_RE.match(rest)):  # "Priya's parents live in Mumbai"
         return _relative(who, kin["rel"], kin["tail"] or "", clause)
-    if poss:  # "Sara's" is her birthday, or "Sara is"
-        return [_Reading(who, "my " + rest), _Reading(who, "is " + rest)]
+    if poss:
+        return _possessive_readings(who, rest)
     return [_Reading(who, rest)]
+
+
+# "Femke's got a job", "Mum's gone into a home": before a participle "'s" is "has".
+_PARTICIPLE_RE = re.compile(
+    r"^(?:(?:just|now|finally|recently|already)\s+)?(?:got|been|gone|moved|started|left|retired"
+    r"|become|taken|found|bought|sold|joined|switched|quit)\b",
+    _I,
+)
+
+
+def _possessive_readings(who: Who, rest: str) -> list[_Reading]:
+    """ "Sara's" is her birthday, or "Sara is", or before a participle "Sara has"."""
+    readings = [_Reading(who, "my " + rest), _Reading(who, "is " + rest)]
+    if _PARTICIPLE_RE.match(rest):
+        readings.insert(0, _Reading(who, "has " + rest))
+    return readings
 
 
 _KIN_FIRST_RE = re.compile(rf"^(?P<rel>{RELATION_RE})(?P<tail>\s.*)$", _I)
@@ -2151,8 +2290,11 @@ _NORMAL_FORMS = (
 _FILLER_END_RE = re.compile(
     r"(?:\s+(?:now|too|anymore|any\s+more|again|instead|as\s+well|these\s+days|lately"
     r"|currently|at\s+the\s+moment|for\s+now|though|by\s+the\s+way|btw|lol|haha|tbh|honestly"
-    r"|to\s+be\s+honest|imo|rn|atm|right\s+now"
-    r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant))+$",
+    r"|to\s+be\s+honest|imo|rn|atm|right\s+now|back\s+home|there"
+    r"|if\s+(?:that|it)\s+(?:matters|helps)|if\s+(?:that's\s+)?relevant"
+    # "I've got fibromyalgia myself" has it too; "I live by myself" says how, and stays
+    r"|(?<!\bby\s)(?<!\bfor\s)(?<!\bto\s)(?<!\bof\s)(?<!\bwith\s)(?<!\babout\s)"
+    r"(?:my|him|her)self))+$",
     _I,
 )
 # "I've switched to Chrome" says what "I switched to Chrome" says.
@@ -2470,16 +2612,19 @@ def _predicate_read(reading: _Reading, rest: str, clause: Clause, negated: bool)
         # otherwise the name after the comma is the person spoken to.
         if listed[0]:
             return [f for part in listed for f in part]
-    head = _TAIL_RE.split(rest, maxsplit=1)[0]
+    # "quit dip too, 2 weeks clean": the filler before the comma goes as at the end
+    head = _FILLER_END_RE.sub("", _TAIL_RE.split(rest, maxsplit=1)[0])
     return _table_facts(replace(reading, rest=head), clause, negated) if head != rest else []
 
 
 _TAIL_RE = re.compile(r",|\s+[-–—]+\s+|\s+(?:so|because|but)\s+")
 
 
-# A list's part that says what the speaker does: "..., live in Hanoi with my partner Minh".
+# A list's part that says what the speaker does: "..., live in Hanoi with my partner Minh",
+# or where they have been since: "..., been in Winnipeg three years now".
 _LISTED_VERB_RE = re.compile(
-    r"^(?:live|work|study|teach|run|own|speak|have|(?:got|bought|found|rented)\s+(?:a|an|my|our))\s",
+    r"^(?:live|work|study|teach|run|own|speak|have|(?:got|bought|found|rented)\s+(?:a|an|my|our)"
+    r"|been\s+in(?=\s+(?-i:[A-Z])))\s",
     _I,
 )
 
@@ -2490,6 +2635,7 @@ def _dropped_i_facts(reading: _Reading, part: str, clause: Clause) -> list[Parse
     part = part.strip()
     if not (_DROPPED_I_RE.match(part) or _LISTED_VERB_RE.match(part)):
         return []
+    part = re.sub(r"^been\s", "has been ", part, flags=_I)  # "is in", as the predicate reads it
     return _table_facts(replace(reading, rest=_predicate(part)), clause, False)
 
 
@@ -2605,6 +2751,7 @@ def _speaker_cued(text: str) -> bool:
         return True
     bare = _LEAD_IN_RE.sub("", text.strip())
     cues = (
+        _TOLD_DIAGNOSIS_RE,
         _DROPPED_I_RE,
         _DROPPED_IVE_RE,
         _PUT_ME_ON_RE,
@@ -2615,6 +2762,7 @@ def _speaker_cued(text: str) -> bool:
         _MINE_IS_A_RE,
         _THEIR_NAME_FIRST_RE,
         _PARENT_FIRST_RE,
+        _SPOUSE_FIRST_RE,
         _ROUTINE_FIRST_RE,
         _THE_BABY_RE,
         _NEWBORN_RE,

@@ -480,6 +480,22 @@ def hours(raw: str, clause: Clause) -> Value | None:
     return Value(f"{found['how'].lower()}-time", f"{found['how'].lower()}-time") if found else None
 
 
+_DAYS_RE = re.compile(
+    r"^(?P<n>one|two|three|four|five|six|[1-6])\s+days?(?:\s+(?:a|per)\s+week)?$", _I
+)
+_DAY_COUNTS = ("one", "two", "three", "four", "five", "six")
+
+
+def days_a_week(raw: str, clause: Clause) -> Value | None:
+    """How many days someone works: "4 days" and "four days a week" are one value."""
+    found = _DAYS_RE.match(_cut(raw))
+    if found is None:
+        return None
+    n = found["n"].lower()
+    n = _DAY_COUNTS[int(n) - 1] if n.isdigit() else n
+    return Value(f"{n} days a week", f"{n} days a week")
+
+
 _NO_SKILLS = wordset("be get love live deal cope let say trust stop appreciate accept")
 
 
@@ -743,8 +759,11 @@ _OBJECT_END = wordset(
     """in on at by before after next this for with so because to from during when while
     someday eventually soon later and or but again"""
 )
+# "quit dip too, 2 weeks clean": what follows the comma, and a "too" before it, are no plan.
 _PLAN_TAIL_RE = re.compile(
-    r"(?:\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b|\s*[,;]|\s[-–—]\s).*$", _I
+    r"(?:\s+(?:someday|at\s+some\s+point|eventually|one\s+day)\b|\s+(?:too|as\s+well)(?=\s*[,;]|$)"
+    r"|\s*[,;]|\s[-–—]\s).*$",
+    _I,
 )
 _VAGUE_PLANS = wordset(
     """know see say ask talk check thank be have make tell let keep try go hear find
@@ -832,6 +851,12 @@ def said_as_is(raw: str, clause: Clause) -> Value | None:
     """A predicate the row's pattern already bounds: "passed away in 2019"."""
     shown = " ".join(raw.split())
     return Value(shown, shown.lower())
+
+
+def driver_of(raw: str, clause: Clause) -> Value | None:
+    """A job said by what one drives: "a taxi" is a taxi driver."""
+    shown = " ".join(re.sub(r"^(?:a|an|the)\s+", "", raw.strip(), flags=_I).lower().split())
+    return Value(f"{shown} driver", f"{shown} driver") if shown else None
 
 
 def count(raw: str, clause: Clause) -> Value | None:
