@@ -2,7 +2,6 @@
 PostgreSQL database (embedded, with pgvector). Each test opens its stores through
 `open_store`, as every face does."""
 
-import itertools
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -15,7 +14,6 @@ from memstrata import Memory, load_settings
 from memstrata.errors import NotFound
 from memstrata.store import Store
 from memstrata.store.base import (
-    ErasedIds,
     ItemFilter,
     NewFact,
     NewRecord,
@@ -629,71 +627,6 @@ def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
     assert (nothing.text, nothing.nearest, nothing.rows) == ({}, {}, {})
     with pytest.raises(ValueError, match="tenant"):
         store.candidates("t2", kinds, terms, base, probes, 5)
-
-
-def test_a_search_leaves_out_what_the_view_shows_without_reading_it_first(store: Store) -> None:
-    """unpinned and before_window leave out what exclude_facts and turns_before_seq,
-    taken from the stream's view, would: its pinned facts and its window's turns."""
-    rng = np.random.default_rng(5)
-    base = rng.standard_normal(64).astype(np.float32)
-    items = [("turn", _turn(store, "chat:a", f"zebra turn {n}", minutes=n)) for n in range(14)]
-    items += [
-        ("fact", _fact(store, "chat:a", "zebra pinned", slot="a")),
-        ("fact", _fact(store, "chat:a", "zebra unsure", slot="b", confidence=0.2)),
-        ("fact", _fact(store, "chat:a", "zebra date", slot="c", category=FactCategory.DATE)),
-        ("fact", _fact(store, "chat:a", "zebra shared", slot="d", visibility=Visibility.SHARED)),
-    ]
-    for kind, item in items:
-        vector = base + rng.standard_normal(64).astype(np.float32)
-        store.put_vectors("t1", "chat:a", "m", [(kind, item, vector.tobytes(), 64)])
-    store.erase_items("t1", ErasedIds(turns=[items[11][1]], streams=["chat:a"]))  # a gap
-    windows = [
-        TurnWindow(least=3, most=6),
-        TurnWindow(least=3, most=3),
-        TurnWindow(least=0, most=0),
-    ]
-    windows.append(TurnWindow(least=2, most=40))
-    older = set()
-    for summarized, window in itertools.product((0, 9, 13), windows):
-        store.set_summarized_through("t1", "chat:a", summarized)
-        view = store.stream_view(
-            "t1", "chat:a", window=window, pins=PINS, pinned_streams=["chat:a"]
-        )
-        first = view.turns[0].seq if view.turns else view.state.turn_count + 1
-        read_first = ItemFilter(
-            tenant="t1",
-            streams=("chat:a",),
-            exclude_facts=frozenset(f.id for f in view.pinned["chat:a"]),
-            turns_before_seq=first,
-        )
-        at_once = ItemFilter(tenant="t1", streams=("chat:a",), unpinned=PINS, before_window=window)
-        found = [
-            store.candidates("t1", ("turn", "fact"), ["zebra"], base, [Probe(where=where)], 20)
-            for where in (read_first, at_once)
-        ]
-        assert found[0].text == found[1].text and found[0].nearest == found[1].nearest
-        assert len(found[0].text[(0, "fact")]) == 3  # of four, the pinned one left out
-        older.add(len(found[0].nearest.get((0, "turn"), [])))
-    # Of the 13 turns (seqs 1 to 14 but 12): none, or those before seq 8, 9, 11, 13 or 14.
-    assert older == {0, 7, 8, 10, 11, 13}
-    nowhere = ItemFilter(tenant="t1", streams=("chat:none",), before_window=windows[0])
-    assert store.fts_ids("turn", ["zebra"], nowhere, 5) == []
-    with pytest.raises(ValueError, match="one stream"):
-        ItemFilter(tenant="t1", before_window=windows[0])
-
-
-def test_a_read_alongside_gives_its_result_or_its_error_and_sees_the_transaction(
-    store: Store,
-) -> None:
-    turn = _turn(store, "chat:a", "first")
-    reading = store.alongside(lambda: [t.id for t in store.turns("t1", "chat:a")])
-    assert [t.id for t in store.turns("t1", "chat:a")] == reading() == [turn]
-    failing = store.alongside(lambda: store.turn("t1", 10**9))
-    with pytest.raises(NotFound):
-        failing()
-    with store.transaction():
-        written = _turn(store, "chat:a", "not committed yet")
-        assert store.alongside(lambda: store.turn("t1", written).user)() == "not committed yet"
 
 
 def test_candidates_in_a_transaction_see_its_writes(store: Store) -> None:

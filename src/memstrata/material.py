@@ -43,60 +43,33 @@ _SNIPPET_LINES = 3
 def read_view(
     store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
 ) -> StreamView:
-    """What a context reads of the stream besides its search, in one store call."""
+    """What a context reads of the stream before it searches, in one store call."""
+    k, n = settings.recent_turns, settings.session_turns
+    # Turns the summary does not cover yet stay in view, so none falls between layers.
+    sees_turns = bool(READABLE[trust])
+    window = TurnWindow(least=k, most=k + 2 * n) if sees_turns else TurnWindow(least=0, most=0)
     return store.stream_view(
         tenant,
         stream,
-        window=turn_window(settings, trust),
+        window=window,
         pins=pin_policy(settings, trust),
         pinned_streams=[stream] if stream == GLOBAL_STREAM else [stream, GLOBAL_STREAM],
     )
 
 
-def turn_window(settings: Settings, trust: Trust) -> TurnWindow:
-    k, n = settings.recent_turns, settings.session_turns
-    # Turns the summary does not cover yet stay in view, so none falls between layers.
-    return TurnWindow(least=k, most=k + 2 * n) if READABLE[trust] else TurnWindow(least=0, most=0)
-
-
-def retrieve(
-    recall: Recall, settings: Settings, where: ItemFilter, query: str, budget: int
-) -> list[Item]:
-    """What recall finds for a context's query, within `where` (see search_filter)."""
-    if not where.visibilities:
-        return []
-    limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
-    return current_issues(recall.search_items(query, where, PRESETS["default"], limit), query)
-
-
-def search_filter(settings: Settings, tenant: str, stream: str, trust: Trust) -> ItemFilter:
-    """The stream's items a context's search may find: not those the view (read_view)
-    shows, its pinned facts and recent turns, which the store finds for itself, so that
-    the search need not wait for the view."""
-    return ItemFilter(
-        tenant=tenant,
-        streams=(stream,),
-        visibilities=READABLE[trust],
-        unpinned=pin_policy(settings, trust),
-        before_window=turn_window(settings, trust),
-        # Archived versions of the active summary retell the session summaries.
-        summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
-    )
-
-
 def gather(
     view: StreamView,
-    hits: list[Item],
-    where: ItemFilter,
     recall: Recall,
     settings: Settings,
     query: str,
     trust: Trust,
+    budget: int,
 ) -> Material:
-    """The layers of `view` (see read_view) and the search's `hits` within `where`."""
+    """The layers of `view` (see read_view) and what recall finds for the query."""
     readable = READABLE[trust]
-    stream, k = view.state.name, settings.recent_turns
+    tenant, stream, k = view.state.tenant, view.state.name, settings.recent_turns
     turns = view.turns
+    first_recent = turns[0].seq if turns else view.state.turn_count + 1
     outdated = OutdatedStatements(view.superseded)
     active = view.active_summary
     summary, removed = _without_outdated(
@@ -104,13 +77,26 @@ def gather(
     )
     summary, repeated = _without_repeats(summary, turns[-k:] if k else [])
     removed += repeated
+    stream_facts = view.pinned[stream]
     global_facts = (
         _global_facts(settings, query, view.pinned[GLOBAL_STREAM])
         if stream != GLOBAL_STREAM
         else []
     )
+    where = ItemFilter(
+        tenant=tenant,
+        streams=(stream,),
+        visibilities=readable,
+        exclude_facts=frozenset(f.id for f in stream_facts),
+        turns_before_seq=first_recent,
+        # Archived versions of the active summary retell the session summaries.
+        summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
+    )
+    limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
+    hits = recall.search_items(query, where, PRESETS["default"], limit) if readable else []
+    hits = current_issues(hits, query)
     return Material(
-        stream_facts=view.pinned[stream],
+        stream_facts=stream_facts,
         global_facts=global_facts,
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],

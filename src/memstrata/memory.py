@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime
 from enum import StrEnum
-from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self, TypeVar
@@ -25,7 +24,7 @@ from memstrata.import_ledger import ImportLedger
 from memstrata.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
 from memstrata.keys import create_key, resolve_key
 from memstrata.maintenance import MaintenanceLoop, StageReport, maintain_alone
-from memstrata.material import gather, read_view, retrieve, search_filter
+from memstrata.material import gather, read_view
 from memstrata.models.base import ExtractedFact, MemoryModel, TurnInput
 from memstrata.pipeline import Pipeline
 from memstrata.recall import KINDS, PRESETS, Recall
@@ -527,14 +526,9 @@ class Memory:
             raise InvalidInput(f"budget must be a positive whole number of tokens, got {budget!r}")
         query = self._text(query, "query")
         started = time.perf_counter()
-        trusted = _trust(trust)
-        where = search_filter(self.settings, tenant, stream, trusted)
-        searched = self.store.alongside(
-            partial(retrieve, self.recall, self.settings, where, query, budget)
-        )
-        view = read_view(self.store, self.settings, tenant, stream, trusted)
-        material = gather(view, searched(), where, self.recall, self.settings, query, trusted)
-        readable = READABLE[trusted]
+        view = read_view(self.store, self.settings, tenant, stream, _trust(trust))
+        material = gather(view, self.recall, self.settings, query, _trust(trust), budget)
+        readable = READABLE[_trust(trust)]
         team = self.team.material(tenant, stream, query, readable, timezone, view.names)
         material.profiles, material.digest, material.projects = (
             team.profiles,

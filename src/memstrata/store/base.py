@@ -5,14 +5,13 @@ import os
 import socket
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict
 
 from memstrata.types import (
     ApiKey,
@@ -31,8 +30,6 @@ from memstrata.types import (
     Turn,
     Visibility,
 )
-
-T = TypeVar("T")
 
 
 class _Row(BaseModel):
@@ -192,17 +189,6 @@ class TenantNames:
 
     streams: list[str]
     profiles: list[tuple[str, str, str]]
-
-
-def read_now(read: Callable[[], T]) -> Callable[[], T]:
-    """Store.alongside for a read that cannot overlap the caller's: run now, its result
-    (or its error) given by the call returned, as if it had run alongside."""
-    done: Future[T] = Future()
-    try:
-        done.set_result(read())
-    except Exception as exc:
-        done.set_exception(exc)
-    return done.result
 
 
 def view_one_by_one(
@@ -792,14 +778,8 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
     ) -> StreamView:
         """The stream's state, the window's turns, active and newest structured summary,
         superseded facts, the pinned facts of each of `pinned_streams`, and the tenant's
-        stream and profile names: everything a context reads besides its search, in one
+        stream and profile names: everything a context reads before it searches, in one
         call (one round trip to a server)."""
-        ...
-
-    def alongside(self, read: Callable[[], "T"]) -> Callable[[], "T"]:
-        """Start `read`, to run while the caller reads more; the call returned waits for
-        its result. A store whose reads cannot overlap (in the process, or within a
-        transaction) runs it before returning."""
         ...
 
     def candidates(
@@ -864,18 +844,6 @@ class ItemFilter(_Row):
     """Facts not to return (those already pinned in the prompt)."""
     turns_before_seq: int | None = None
     """Turns older than this seq only (those not already among the recent turns)."""
-    unpinned: PinPolicy | None = None
-    """Facts this policy pins are not returned (the prompt shows them already): as
-    exclude_facts of them, found by the store in the search's own statement."""
-    before_window: TurnWindow | None = None
-    """Turns older than this window of the one stream named only (the recent turns the
-    prompt shows): as turns_before_seq of its first, found by the store likewise."""
-
-    @model_validator(mode="after")
-    def _one_stream_has_a_window(self) -> "ItemFilter":
-        if self.before_window is not None and (self.streams is None or len(self.streams) != 1):
-            raise ValueError("before_window needs exactly one stream")
-        return self
 
 
 class Item(_Row):

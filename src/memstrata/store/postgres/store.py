@@ -48,11 +48,9 @@ from memstrata.store.base import (
     Probe,
     StreamState,
     StreamView,
-    T,
     TenantNames,
     TurnWindow,
     check_probes,
-    read_now,
 )
 from memstrata.store.postgres.connection import (
     INSTALL_PGVECTOR,
@@ -151,9 +149,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         self._vector_dims: set[int] = set()
         self._helpers = ThreadPoolExecutor(pool_size, thread_name_prefix="memstrata-search")
         """Threads that send a search's second statement on a second connection."""
-        self._readers = ThreadPoolExecutor(pool_size, thread_name_prefix="memstrata-read")
-        """Threads of reads run alongside the caller's. Not the helpers: a read here may
-        wait for a helper, and would wait for ever once every helper ran such a read."""
         self.statements = 0
         """Statements sent to the server (BEGIN and COMMIT included), for benchmarks."""
         self.round_trips = 0
@@ -177,7 +172,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def close(self) -> None:
         self._closed.set()
-        self._readers.shutdown(wait=True)
         self._helpers.shutdown(wait=True)
         self._pool.close()
 
@@ -568,13 +562,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """Pairs of (superseded fact, its active successor), newest old one first: one
         statement reads both sides of every pair."""
         return _pairs(self._rows(_SUPERSEDED, (tenant, stream)))
-
-    def alongside(self, read: Callable[[], T]) -> Callable[[], T]:
-        """On a connection of its own, in a copy of the caller's context (its tenant); in a
-        transaction, at once, as only the transaction's connection sees its writes."""
-        if self.in_transaction:
-            return read_now(read)
-        return self._readers.submit(contextvars.copy_context().run, read).result
 
     def stream_view(
         self,
@@ -1769,9 +1756,10 @@ class _CountingRawCursor(psycopg.RawCursor[Row], _CountingCursor):
 
 
 def _search_rows(conn: psycopg.Connection[Row], sql: str, params: list[Any]) -> list[Row]:
-    """The rows of a long statement, prepared on its first run on the connection: planned
-    without, it took 4 to 5 ms of the server's time each of the first five times psycopg
-    runs it before it prepares it, on each connection, for each length of question."""
+    """The rows of a search statement, prepared on its first run on the connection: not
+    prepared, it was planned afresh (4 to 5 ms of the server's time) each of the five
+    times psycopg runs a statement before it prepares it, on each connection, for each
+    length of question."""
     return _CountingRawCursor(conn).execute(_numbered(sql), params, prepare=True).fetchall()
 
 
@@ -1789,13 +1777,11 @@ def _numbered(sql: str) -> str:
 
 _STREAM_STATE = "SELECT * FROM streams WHERE tenant = %s AND name = %s"
 _STREAM_NAMES = "SELECT name FROM streams WHERE tenant = %s ORDER BY name"
-_WINDOW_SIZE = (
-    # TurnWindow.size, from the stream's row: max(least, min(unsummarized turns, most)).
-    "greatest(%s, coalesce((SELECT least(turn_count - last_summarized_turn, %s)"
-    " FROM streams WHERE tenant = %s AND name = %s), 0))"
-)
 _WINDOW_TURNS = (
-    f"SELECT * FROM turns WHERE tenant = %s AND stream = %s ORDER BY seq DESC LIMIT {_WINDOW_SIZE}"
+    "SELECT * FROM turns WHERE tenant = %s AND stream = %s ORDER BY seq DESC"
+    # TurnWindow.size, from the stream's row: max(least, min(unsummarized turns, most)).
+    " LIMIT greatest(%s, coalesce((SELECT least(turn_count - last_summarized_turn, %s)"
+    " FROM streams WHERE tenant = %s AND name = %s), 0))"
 )
 _ACTIVE_SUMMARY = (
     "SELECT * FROM summaries WHERE tenant = %s AND stream = %s AND kind = 'active'"
@@ -1816,32 +1802,18 @@ _SUPERSEDED = (
 )
 
 
-_PINNED_ROW = (
-    "x.status = 'active' AND x.visibility = ANY(%s) AND x.confidence >= %s"
-    " AND NOT (x.category = ANY(%s)) AND NOT (x.source_kind = ANY(%s))"
-)
-"""Whether the fact x is one a pin policy pins (the policy: _pin_params)."""
-_WINDOW_START = (
-    "SELECT min(seq) FROM (SELECT seq FROM turns WHERE tenant = %s AND stream = %s"
-    f" ORDER BY seq DESC LIMIT {_WINDOW_SIZE}) w"
-)
-"""The first seq of a stream's window of turns (its parameters: _WINDOW_TURNS')."""
-_NO_SEQ = 2**63 - 1
-
-
 def _pinned_sql(columns: str) -> str:
     return (
-        f"SELECT {columns} FROM facts x WHERE tenant = %s AND stream = ANY(%s)"
-        f" AND {_PINNED_ROW} ORDER BY id DESC"
+        f"SELECT {columns} FROM facts WHERE tenant = %s AND stream = ANY(%s)"
+        " AND status = 'active' AND visibility = ANY(%s) AND confidence >= %s"
+        " AND NOT (category = ANY(%s)) AND NOT (source_kind = ANY(%s)) ORDER BY id DESC"
     )
 
 
 def _pinned_params(tenant: str, streams: Sequence[str], policy: PinPolicy) -> list[Any]:
-    return [tenant, list(streams), *_pin_params(policy)]
-
-
-def _pin_params(policy: PinPolicy) -> list[Any]:
     return [
+        tenant,
+        list(streams),
         [v.value for v in policy.visibilities],
         policy.min_confidence,
         list(policy.skip_categories),
@@ -2345,20 +2317,11 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         if where.exclude_facts:
             clauses.append("NOT (x.id = ANY(%s))")
             params.append(sorted(where.exclude_facts))
-        if where.unpinned is not None:
-            clauses.append(f"NOT ({_PINNED_ROW})")
-            params += _pin_params(where.unpinned)
     if kind == "summary":
         within("x.kind", [k.value for k in where.summary_kinds])
     if kind == "turn" and where.turns_before_seq is not None:
         clauses.append("x.seq < %s")
         params.append(where.turns_before_seq)
-    if kind == "turn" and where.before_window is not None and where.streams:
-        # Uncorrelated, so found once per statement; with no turn in the window, all pass.
-        clauses.append(f"x.seq < coalesce(({_WINDOW_START}), {_NO_SEQ})")
-        window = where.before_window
-        params += [where.tenant, where.streams[0], window.least, window.most]
-        params += [where.tenant, where.streams[0]]
     return " AND ".join(clauses), params
 
 

@@ -35,11 +35,9 @@ from memstrata.store.base import (
     Probe,
     StreamState,
     StreamView,
-    T,
     TurnWindow,
     candidates_one_by_one,
     check_probes,
-    read_now,
     view_one_by_one,
 )
 from memstrata.store.sqlite.connection import connect
@@ -542,17 +540,13 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
     ) -> list[sqlite3.Row]:
-        policy = PinPolicy(
-            visibilities=tuple(visibilities),
-            min_confidence=min_confidence,
-            skip_categories=tuple(skip_categories),
-            skip_sources=tuple(skip_sources),
-        )
-        pinned, params = _pinned_row(policy)
+        seen = [v.value for v in visibilities]
         return self._rows(
-            f"SELECT {columns} FROM facts x WHERE tenant = ? AND stream = ? AND {pinned}"
-            " ORDER BY id DESC",
-            (tenant, stream, *params),
+            f"SELECT {columns} FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
+            f" AND visibility IN ({_marks(seen)}) AND confidence >= ?"
+            f" AND category NOT IN ({_marks(skip_categories)})"
+            f" AND source_kind NOT IN ({_marks(skip_sources)}) ORDER BY id DESC",
+            (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
         )
 
     @_unchanged_reads
@@ -1334,10 +1328,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
         return self._vector_index
 
-    def alongside(self, read: Callable[[], T]) -> Callable[[], T]:
-        """Run now: reads in the process take turns on its one connection."""
-        return read_now(read)
-
     def stream_view(
         self,
         tenant: str,
@@ -1846,40 +1836,12 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         if where.exclude_facts:
             clauses.append(f"x.id NOT IN ({_marks(where.exclude_facts)})")
             params.extend(sorted(where.exclude_facts))
-        if where.unpinned is not None:
-            pinned, pin_params = _pinned_row(where.unpinned)
-            clauses.append(f"NOT ({pinned})")
-            params.extend(pin_params)
     if kind == "summary":
         within("x.kind", [k.value for k in where.summary_kinds])
     if kind == "turn" and where.turns_before_seq is not None:
         clauses.append("x.seq < ?")
         params.append(where.turns_before_seq)
-    if kind == "turn" and where.before_window is not None and where.streams:
-        # With no turn in the window, every turn passes.
-        clauses.append(f"x.seq < coalesce(({_WINDOW_START}), {_NO_SEQ})")
-        window, stream = where.before_window, where.streams[0]
-        params.extend([where.tenant, stream, window.least, window.most, where.tenant, stream])
     return " AND ".join(clauses), params
-
-
-_WINDOW_START = (
-    "SELECT min(seq) FROM (SELECT seq FROM turns WHERE tenant = ? AND stream = ?"
-    # TurnWindow.size, from the stream's row: max(least, min(unsummarized turns, most)).
-    " ORDER BY seq DESC LIMIT max(?, coalesce((SELECT min(turn_count - last_summarized_turn, ?)"
-    " FROM streams WHERE tenant = ? AND name = ?), 0)))"
-)
-_NO_SEQ = 2**63 - 1
-
-
-def _pinned_row(policy: PinPolicy) -> tuple[str, list[Any]]:
-    """Whether the fact x is one `policy` pins, and the parameters."""
-    seen = [v.value for v in policy.visibilities]
-    return (
-        f"x.status = 'active' AND x.visibility IN ({_marks(seen)}) AND x.confidence >= ?"
-        f" AND x.category NOT IN ({_marks(policy.skip_categories)})"
-        f" AND x.source_kind NOT IN ({_marks(policy.skip_sources)})"
-    ), [*seen, policy.min_confidence, *policy.skip_categories, *policy.skip_sources]
 
 
 def _quoted(term: str) -> str:
