@@ -140,33 +140,34 @@ def test_summaries_keep_their_order_kind_and_record(store: Store) -> None:
     assert store.active_summary("t1", "s:a").text == "day 1"
 
 
-def test_records_are_stored_once_with_cross_references(store: Store) -> None:
-    def record(external_id: str, text: str, **extra) -> NewRecord:
-        return NewRecord(
-            tenant="t1",
-            stream="project:a",
-            source="slack",
-            channel="general",
-            external_id=external_id,
-            author="Priya",
-            text=text,
-            kind="message",
-            at=T0 + timedelta(minutes=int(external_id)),
-            route_method="channel",
-            route_confidence=1.0,
-            visibility=Visibility.SHARED,
-            tokens=3,
-            data={"user_id": "U1"},
-            **extra,
-        )
+def _record(external_id: str, text: str, author: str = "Priya", **extra) -> NewRecord:
+    return NewRecord(
+        tenant="t1",
+        stream="project:a",
+        source="slack",
+        channel="general",
+        external_id=external_id,
+        author=author,
+        text=text,
+        kind="message",
+        at=T0 + timedelta(minutes=int(external_id)),
+        route_method="channel",
+        route_confidence=1.0,
+        visibility=Visibility.SHARED,
+        tokens=3,
+        data={"user_id": "U1"},
+        **extra,
+    )
 
+
+def test_records_are_stored_once_with_cross_references(store: Store) -> None:
     first = store.insert_records(
         [
-            record("1", "hello"),
-            record("2", "ALPHA-1 blocked", also_in=("project:b",), entities=("person:priya",)),
+            _record("1", "hello"),
+            _record("2", "ALPHA-1 blocked", also_in=("project:b",), entities=("person:priya",)),
         ]
     )
-    again = store.insert_records([record("1", "hello"), record("3", "third")])
+    again = store.insert_records([_record("1", "hello"), _record("3", "third")])
     assert None not in first and again[0] is None and again[1] is not None
     assert [r.text for r in store.records("t1", "project:a")] == [
         "hello",
@@ -477,25 +478,7 @@ def test_nul_characters_match_as_parameters_and_in_lists(store: Store) -> None:
     assert [f.id for f in store.facts_in_slot("t1", "chat:a", "raj", "nick\x00name")] == [fact]
     turn = _turn(store, "chat:a", "hello", speaker="ana\x00lee")
     assert store.erasable_ids("t1", speakers=["bo", "ana\x00lee"]).turns == [turn]
-    made = [
-        NewRecord(
-            tenant="t1",
-            stream="project:a",
-            source="slack",
-            channel="general",
-            external_id=str(n),
-            author="Ana\x00Lee",
-            text=f"note\x00{n}",
-            kind="message",
-            at=T0 + timedelta(minutes=n),
-            route_method="channel",
-            route_confidence=1.0,
-            visibility=Visibility.SHARED,
-            tokens=2,
-            data={},
-        )
-        for n in range(3)
-    ]
+    made = [_record(str(n), f"note\x00{n}", author="Ana\x00Lee") for n in range(3)]
     store.ensure_stream("t1", "project:a")
     store.insert_records(made)
     assert [(r.author, r.text) for r in store.records("t1", "project:a")] == [
