@@ -3,7 +3,8 @@ with unique questions, at each size, with the CPU each side spends and the round
 context makes.
 
     python benchmarks/postgres.py --url postgresql://user:pw@127.0.0.1:5432/postgres
-        [--sizes 10000 100000 1000000] [--queries 200] [--warmup 100] [--dir DIR]
+        [--sizes 10000 100000 1000000] [--queries 200] [--warmup 100] [--prewarm]
+        [--dir DIR]
         [--server-pid PID]
         [--backends sqlite postgres] [--http] [--http-workers 2] [--requests 1000]
         [--clients 8]
@@ -17,7 +18,10 @@ measured contexts, --warmup more (other unique questions, each after a busy turn
 unmeasured: a PostgreSQL copy is a new database, none of whose pages the server's shared
 buffers hold, where a memory in service has its hot pages there (at 1M items the first 50
 contexts read 5,000 blocks each from the OS, the next 50 a thousand; --warmup 0 measures
-from cold). "blocks read/context" counts the blocks the measured contexts read from
+from cold). With --prewarm, every index of the copy is first read into the shared buffers
+(pg_prewarm), as a memory long in service holds its graphs and text indexes there; the
+SQLite copy, a file just written, is in the OS's page cache either way. "blocks
+read/context" counts the blocks the measured contexts read from
 outside the shared buffers (the title shows the server's shared_buffers): with the stock
 128 MB, a million items' HNSW graphs (0.8 GB) do not fit, and each context read some
 4,800, most of the server's CPU. With
@@ -92,11 +96,14 @@ def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]
     return url, time.perf_counter() - started
 
 
-def measure(location: str, queries: int, warmup: int, server_pid: int | None) -> dict[str, float]:
+def measure(args: argparse.Namespace) -> dict[str, float]:
     """Context latency, client CPU, server CPU, statements and round trips (waits for
     the server: statements sent together in a pipeline wait once), in this process."""
+    location, queries, warmup, server_pid = args.measure, args.queries, args.warmup, args.server_pid
     settings = load_settings(db=location, embed={"kind": "hashing"})
     database = urlsplit(location).path.lstrip("/")
+    if args.prewarm and location.startswith("postgresql://"):
+        _prewarm_indexes(location)
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.context(STREAM, "what happened first", budget=_BUDGET)
         for n, question in enumerate(questions(warmup, seed=12)):
@@ -132,6 +139,16 @@ def measure(location: str, queries: int, warmup: int, server_pid: int | None) ->
         "load": load,
         "recall_at_50": recall_at_50,
     }
+
+
+def _prewarm_indexes(location: str) -> None:
+    """Read every index of the database into the server's shared buffers."""
+    with psycopg.connect(location, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+        conn.execute(
+            "SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid ="
+            " c.relnamespace WHERE c.relkind = 'i' AND n.nspname = current_schema()"
+        ).fetchall()
 
 
 def _blocks_read(location: str) -> float:
@@ -207,6 +224,8 @@ def measure_apart(
             "--warmup",
             str(args.warmup),
         ]
+        if args.prewarm:
+            command.append("--prewarm")
         if pid:
             command += ["--server-pid", str(pid)]
         done = subprocess.run(command, check=True, capture_output=True, text=True)
@@ -338,6 +357,9 @@ def main() -> None:
     parser.add_argument(
         "--warmup", type=int, default=100, help="contexts asked, unmeasured, before the queries"
     )
+    parser.add_argument(
+        "--prewarm", action="store_true", help="read the copy's indexes into shared buffers first"
+    )
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
     parser.add_argument(
@@ -355,7 +377,7 @@ def main() -> None:
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.measure, args.queries, args.warmup, args.server_pid)))
+        print(json.dumps(measure(args)))
         return
     if not args.url:
         parser.error("--url is required")
@@ -375,7 +397,8 @@ def main() -> None:
         "recall@50",
         "load",
         title=f"context(), busy stream, unique questions, budget {_BUDGET}, after {args.warmup}"
-        f" unmeasured; PostgreSQL's shared_buffers {_shared_buffers(args.url)}; load before:"
+        f" unmeasured; PostgreSQL's shared_buffers {_shared_buffers(args.url)}"
+        f"{', indexes prewarmed' if args.prewarm else ''}; load before:"
         f" {_load()}",
     )
     for size in args.sizes:

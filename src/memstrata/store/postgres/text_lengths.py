@@ -100,6 +100,10 @@ class TextLengths:
             average = None  # sampled again
         return [seen.rows, seen.last_id, seen.words, average]
 
+    def rows(self, tenant: str, table: str) -> int:
+        """The rows the last search found the table holding; -1 before any."""
+        return self._seen.get((tenant, table), _UNSEEN).rows
+
     def found(self, tenant: str, table: str, rows: int, last_id: int, value: float) -> None:
         """Keep what a search found (a LENGTHS_ROW): a small table's words, or a large
         one's sampled average."""
