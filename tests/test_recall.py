@@ -368,9 +368,10 @@ def test_a_named_day_never_widens_a_time_filter(keywords):
     assert [h.text.split("\n")[0] for h in late] == ["Retro notes."]
 
 
-def test_a_large_limit_is_filled_from_deeper_lists(open_memory):
+@pytest.mark.parametrize("limit", [45, 150])
+def test_a_large_limit_is_filled_from_deeper_lists(open_memory, limit):
     mem = open_memory(ScriptedModel(), recent_turns=2, session_turns=50)
     for i in range(180):
         mem.add_turn(ALPHA, f"badge order {i} shipped", at=T0 + timedelta(minutes=i))
     mem.process_pending()
-    assert len(mem.search("badge order", kinds=["turn"], limit=150)) == 150
+    assert len(mem.search("badge order", kinds=["turn"], limit=limit)) == limit

@@ -50,7 +50,11 @@ class Preset:
     half_life_days: float = 90.0
     mention_weight: float = 0.001
     rrf_k: int = 60
-    candidates: int = 50
+    candidates: int = 30
+    """Each full-text and vector list's least depth; a search for more hits reads each to
+    half their number, so that a kind's two lists can fill them. On LoCoMo at a budget of
+    2,000 tokens (60 hits), lists of 30 put 0.783 of the evidence in the context against
+    0.766 with 50, and made every vector walk and ranking cheaper."""
     kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.3))
     """Summaries retell turns; the verbatim, dated turn is the better evidence."""
     min_similarity: float = 0.3
@@ -124,9 +128,10 @@ class Recall:
     def _found(
         self, query: str, where: ItemFilter, preset: Preset, limit: int
     ) -> list[tuple[Item, _Scored]]:
-        ranked, found = self._ranked(query, where, preset)
-        if len(ranked) < limit and limit > 2 * preset.candidates:
-            # Two lists of `candidates` could not fill the limit, so deeper ones are read.
+        depth = max(preset.candidates, -(-limit // 2))
+        ranked, found = self._ranked(query, where, replace(preset, candidates=depth))
+        if len(ranked) < limit and depth < limit and _cut_off(found, depth, preset.min_similarity):
+            # The lists stopped at their depth short of the limit, so deeper ones are read.
             # Their order would change the top (an item both rank 55th would beat one that
             # full text ranks first), so they only add what follows it.
             deeper, found_deeper = self._ranked(query, where, replace(preset, candidates=limit))
@@ -238,6 +243,18 @@ def _after(top: list[_Scored], deeper: list[_Scored]) -> list[_Scored]:
     seen = {(s.kind, s.id) for s in top}
     floor = top[-1].score if top else math.inf
     return [replace(s, score=min(s.score, floor)) for s in deeper if (s.kind, s.id) not in seen]
+
+
+def _cut_off(found: list[Candidates], depth: int, min_similarity: float) -> bool:
+    """Whether any list of `found` holds `depth` hits (nearest ones no less similar than
+    `min_similarity`): there may be more past it."""
+    for candidates in found:
+        close = [
+            [h for h in hits if h[1] >= min_similarity] for hits in candidates.nearest.values()
+        ]
+        if any(len(hits) >= depth for hits in (*candidates.text.values(), *close)):
+            return True
+    return False
 
 
 def _rank_weights(preset: Preset) -> tuple[tuple[str, float], ...]:
