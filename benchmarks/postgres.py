@@ -18,9 +18,9 @@ measured contexts, --warmup more (other unique questions, each after a busy turn
 unmeasured: a PostgreSQL copy is a new database, none of whose pages the server's shared
 buffers hold, where a memory in service has its hot pages there (at 1M items the first 50
 contexts read 5,000 blocks each from the OS, the next 50 a thousand; --warmup 0 measures
-from cold). With --prewarm, every index of the copy is first read into the shared buffers
-(pg_prewarm), as a memory long in service holds its graphs and text indexes there; the
-SQLite copy, a file just written, is in the OS's page cache either way. "blocks
+from cold). With --prewarm, the copy is first read into the shared buffers (pg_prewarm:
+every index, then the tables that fit), as a memory long in service holds its graphs and
+text indexes there; the SQLite copy, a file just written, is in the OS's page cache. "blocks
 read/context" counts the blocks the measured contexts read from
 outside the shared buffers (the title shows the server's shared_buffers): with the stock
 128 MB, a million items' HNSW graphs (0.8 GB) do not fit, and each context read some
@@ -103,7 +103,7 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     settings = load_settings(db=location, embed={"kind": "hashing"})
     database = urlsplit(location).path.lstrip("/")
     if args.prewarm and location.startswith("postgresql://"):
-        _prewarm_indexes(location)
+        _prewarm(location)
     with Memory.open(settings=settings, background_worker=False) as mem:
         mem.context(STREAM, "what happened first", budget=_BUDGET)
         for n, question in enumerate(questions(warmup, seed=12)):
@@ -141,14 +141,24 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
     }
 
 
-def _prewarm_indexes(location: str) -> None:
-    """Read every index of the database into the server's shared buffers."""
+def _prewarm(location: str) -> None:
+    """Read the database into the server's shared buffers (pg_prewarm): every index, then
+    the tables, smallest first, while they fit in nine tenths of the buffers."""
     with psycopg.connect(location, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
-        conn.execute(
-            "SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid ="
-            " c.relnamespace WHERE c.relkind = 'i' AND n.nspname = current_schema()"
+        (buffers,) = conn.execute(
+            "SELECT setting::bigint * 8192 FROM pg_settings WHERE name = 'shared_buffers'"
+        ).fetchall()[0]
+        room = buffers * 9 // 10
+        relations = conn.execute(
+            "SELECT c.oid, pg_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n"
+            " ON n.oid = c.relnamespace WHERE c.relkind IN ('i', 'r')"
+            " AND n.nspname = current_schema() ORDER BY c.relkind, 2"
         ).fetchall()
+        for oid, size in relations:
+            if size <= room:
+                conn.execute("SELECT pg_prewarm(%s)", (oid,))
+                room -= size
 
 
 def _blocks_read(location: str) -> float:
@@ -358,7 +368,7 @@ def main() -> None:
         "--warmup", type=int, default=100, help="contexts asked, unmeasured, before the queries"
     )
     parser.add_argument(
-        "--prewarm", action="store_true", help="read the copy's indexes into shared buffers first"
+        "--prewarm", action="store_true", help="read the copy into shared buffers first"
     )
     parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
@@ -398,7 +408,7 @@ def main() -> None:
         "load",
         title=f"context(), busy stream, unique questions, budget {_BUDGET}, after {args.warmup}"
         f" unmeasured; PostgreSQL's shared_buffers {_shared_buffers(args.url)}"
-        f"{', indexes prewarmed' if args.prewarm else ''}; load before:"
+        f"{', prewarmed' if args.prewarm else ''}; load before:"
         f" {_load()}",
     )
     for size in args.sizes:
