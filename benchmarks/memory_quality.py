@@ -2289,7 +2289,11 @@ LATE_CONVERSATIONS = (
                 fact("relationship", "widow"),
                 fact("location", "tahoe"),
             ),
-            said("I fish most mornings and volunteer at the library.", fact("work", "library")),
+            said(
+                "I fish most mornings and volunteer at the library.",
+                fact("work", "library"),
+                fact("skill", "fish"),  # listed in session 18, when first read
+            ),
             nothing("whats a good book about fly fishing"),
             said(
                 "My son Ben lives in Sacramento with his wife.",
@@ -6006,6 +6010,7 @@ LATE_CONVERSATIONS = (
             said(
                 "I work like a dental nurse in a clinic in Rathmines.",
                 fact("work", "dental nurse"),
+                fact("work", "clinic"),  # listed in round 1, when first read
                 fact("work", "rathmines"),
             ),
             said(

@@ -120,6 +120,13 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Year 5 since September!", Repair("Year 5", None, renumbers=True)),
         ("Newcastle! Sunderland is my dad's lot.", Repair("Newcastle", "Sunderland", True)),
         ("nah sprout was the old one, rip. new one's called juniper", Repair("Juniper", None)),
+        ("Leeds, not York lol", Repair("Leeds", "York")),
+        ("cats not dogs haha", Repair("cats", "dogs")),
+        ("Sophie, one p.", Repair("Sophie", None)),
+        ("It's Aled, one l.", Repair("Aled", None)),
+        ("He retired, I'm with Dr Banerjee now.", Repair("Banerjee", None)),
+        ("she left, im with dr hale now", Repair("Hale", None)),
+        ("They've retired, I see Ms Ortiz now.", Repair("Ortiz", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -190,6 +197,10 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Its colour is nice.",  # no "not": a possessive, not "it's"
         "Easy mix up.",
         "new one is great",  # typed in lowercase, only "called" names the new one
+        "I'm fine lol",
+        "Madison, one day.",
+        "She retired last year.",
+        "He left, I'm with friends now.",  # no name in his place
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:

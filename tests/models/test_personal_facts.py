@@ -1545,3 +1545,91 @@ def test_someone_s_news_after_a_comma_in_the_speaker_s_sentence_is_theirs():
     assert ("femke", "employer", "bbc") in found
     assert ("femke", "employer", "bbc") in keys(facts("We're moving, Femke got a job at the BBC."))
     assert keys(facts("Sorry, Tom's got a cold.")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I'm allergic with shellfish.", ("user", "allergy:shellfish", "shellfish")),
+        ("I'm off gluten since March.", ("user", "avoids:gluten", "gluten")),
+        ("im off dairy lol", ("user", "avoids:dairy", "dairy")),
+        ("I work like a bus driver in Warsaw.", ("user", "job title", "bus driver")),
+        ("We moved over from Belfast in 2012.", ("user", "previous home", "belfast")),
+        ("I've started on nights at the hospital.", ("user", "shifts", "night shifts")),
+        ("Girlfriend's Mia, she's a vet.", ("user", "partner", "mia")),
+        ("Boyfriend's Liam.", ("user", "partner", "liam")),
+        ("My son's Leo.", ("user", "son:leo", "leo")),
+        ("Partner's Ines, junior doctor.", ("ines", "job title", "junior doctor")),
+        ("I was taken on by Boots in June.", ("user", "employer", "boots")),
+        ("My GP told me I have sleep apnea.", ("user", "condition:sleep apnea", "sleep apnea")),
+        (
+            "I have an underactive thyroid.",
+            ("user", "condition:underactive thyroid", "underactive thyroid"),
+        ),
+        ("My brother is a solicitor.", ("user's brother", "job title", "solicitor")),
+    ],
+)
+def test_other_languages_prepositions_foods_given_up_and_named_partners(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm off work today.",
+        "I'm off to the shops.",
+        "I work like a dog.",
+        "I work like crazy.",
+        "I'm allergic for sure.",
+        "My doctor told me to rest.",
+    ],
+)
+def test_what_these_prepositions_and_foods_given_up_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_a_partner_s_nationality_after_s_is_no_name():
+    assert keys(facts("Wife's Brazilian.")) == [("user's spouse", "nationality", "brazilian")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("we adopted a kitten called pip", ("user", "cat:pip", "pip")),
+        ("got a spaniel called rolo hes two", ("user", "dog:rolo", "rolo")),
+        (
+            "My daughter has been up in Glasgow since she started uni.",
+            ("user's daughter", "home", "glasgow"),
+        ),
+        ("Paint every weekend.", ("user", "skill:paint", "paints")),
+        ("I swim at the lido most mornings before work.", ("user", "skill:swim", "swims")),
+        ("I've swapped the clarinet for the sax.", ("user", "learning:sax", "sax")),
+        ("eating fish again since the baby", ("user", "eats again", "fish")),
+        ("I moved my mum down to Brighton.", ("user's mother", "home", "brighton")),
+        ("We moved Dad to Leeds near us.", ("user's father", "home", "leeds")),
+        ("It was my bday on Friday, 41 now.", ("user", "age", "41")),
+        ("Had my birthday yesterday, I'm 35.", ("user", "age", "35")),
+        ("I have three boys, Sam is 9 and Joe is 6.", ("sam", "age", "9")),
+    ],
+)
+def test_pets_named_in_lowercase_years_somewhere_pastimes_and_relatives_moved(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "our dog called out",
+        "my son called me",
+        "I've been in Paris since Monday.",  # a stay, which a day may be
+        "I moved my car to the garage.",
+        "We moved our son to a new school.",
+        "Had my birthday party, 30 people came.",
+        "Had my birthday yesterday.",
+        "Run every day to stay calm.",
+        "Sorry, Room 12 is 4 floors up.",
+        "i think hes great",
+    ],
+)
+def test_what_these_names_stays_and_moves_leave_alone(sentence):
+    assert keys(facts(sentence)) == []

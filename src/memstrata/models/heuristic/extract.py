@@ -64,7 +64,8 @@ _REPORTED_RE = re.compile(
 )
 _NOT_A_STATEMENT_RE = re.compile(
     r"^(?:what|who|whom|whose|when|where|why|how|which|do|does|did|can|could|would|should"
-    r"|is|are|am|was|were|have|has|had|shall|might|if"
+    # ("Had my birthday at the weekend, 30 now" asks nothing: chat drops the "I")
+    r"|is|are|am|was|were|have|has|had(?!\s+my\s+(?:birthday|bday)\b)|shall|might|if"
     r"|unless|whether|suppose|supposing|assuming|imagine|in\s+case|let's\s+say|what\s+if"
     r"|tell|remind|show|help|explain|summari[sz]e|draft|give|list|find|let\s+me\s+know)\b"
     r"|\b(?:not\s+sure|don't\s+know|do\s+not\s+know|no\s+idea|unclear|undecided|tbd"
@@ -79,10 +80,15 @@ _SPLIT_RE = re.compile(
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
     r"|(?:,\s*|\s+and\s+)(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
+    # "...called biscuit hes nine": typed without the apostrophe or a comma, "hes" still
+    # starts a clause, as no other word is spelled so
+    r"|\s+(?=(?-i:hes|shes)\s)"
     # "Divorced, two kids - they're with me every other weekend", "Mum of three - Zoe is 9"
     r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s)|[A-Z][\w'-]+\s+(?:is|was|has)\s)"
     # "My English is not perfect, Polish is my native language"
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s)"
+    # "We have two daughters, Zuzia is 7 and Ola is 4": each named child's age
+    r"|,\s*(?=[A-Z]\w+\s+is\s+\d{1,2}(?:\s+(?i:years?\s+old|months?\s+old))?(?:\s+and\s|[.!]*$))"
     # "I can't stand coriander, it tastes like soap to me": what it is like, said after
     r"|,\s*(?=(?i:it|they)\s+(?:tastes?|smells?|looks?|sounds?|feels?)\s)"
     # "We lived in Swindon, then moved to Devizes", "..., before that I was at Aviva": what

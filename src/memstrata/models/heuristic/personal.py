@@ -464,7 +464,7 @@ _JOINED = (
     # a start ahead: "I start at St. Mary's next week"
     r"|(?:starts?|is\s+starting)\s+(?:(?:my|a)\s+(?:new\s+)?(?:job|role|position)\s+|work\s+)?at"
     r"(?=\s+(?:the\s+)?(?-i:[A-Z]))|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
-    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
+    r"|was\s+hired\s+by|(?:got|was|has\s+been)\s+taken\s+on\s+(?:at|by)|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted|has"
     r"|is\s+(?:doing|starting))\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post"
     rf"|contract|{_TRAINING})\s+(?:at|with)"
@@ -583,8 +583,12 @@ TABLE: tuple[Row, ...] = (
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     # "I've been in Vienna for two years now" reads as "is in Vienna for two years now".
     # "Our son is out in Calgary with his family": far off, and living there.
-    Row("whereabouts", r"is\s+(?:back\s+|out\s+|over\s+|still\s+)?in\s+"
+    # "He's been up in Aberdeen since he started on the rigs": since a change in their life
+    # or a year, not "since Monday", which a trip may be
+    Row("whereabouts", r"is\s+(?:back\s+|out\s+|over\s+|up\s+|down\s+|still\s+)?in\s+"
                        r"(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
+                       rf"(?:\s+since\s+(?:(?:he|she|they|i|we)\s+\w+|(?:19|20)\d\d|last\s+year"
+                       rf"|(?:{dates.MONTH_PATTERN}))\b.*)?"
                        # "been in Winnipeg three years now" drops the "for"
                        r"(?:\s+(?:for\s+)?(?:\w+\s+)?(?:years?|months?)(?:\s+now)?"
                        r"|\s+for\s+(?:ages|a\s+while)(?:\s+now)?"
@@ -592,7 +596,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
          "jersey city"), ("Back in Vancouver now!", "home", "vancouver"),
          ("I'm out in Calgary with my family.", "home", "calgary"),
-         ("I've been in Winnipeg three years now.", "home", "winnipeg")), we=True),
+         ("I've been in Winnipeg three years now.", "home", "winnipeg"),
+         ("I've been down in Exeter since I retired.", "home", "exeter")), we=True),
     Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
                        r"|spring|autumn|fall|month|few\s+months|gap\s+year)\s+(?:abroad\s+)?in\s+"
                        r"(?P<value>.+)",
@@ -610,9 +615,12 @@ TABLE: tuple[Row, ...] = (
     Row("home", r"lives?\s+on\s+(?:a|an)\s+[\w -]+?\s+(?:outside|near|in|just\s+outside)\s+"
                 r"(?P<value>(?-i:[A-Z]).+)",
         (("We live on a farm outside Boise.", "home", "boise"),), we=True),
-    Row("moved from", r"moved\s+(?:here\s+|over\s+)?from\s+(?P<value>.+?)"
+    # "moved up from Manchester": the way the move went still says where from
+    Row("moved from", r"moved\s+(?:here\s+|over\s+|up\s+|down\s+|across\s+|back\s+)?from\s+"
+                      r"(?P<value>.+?)"
                       r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
-        (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
+        (("I moved from Osaka six years ago.", "previous home", "osaka"),
+         ("We moved down from Glasgow in 2020.", "previous home", "glasgow")), we=True),
     Row("moved from", r"(?:used\s+to\s+live|lived)\s+in\s+(?P<value>(?-i:[A-Z]).+?)"
                       r"(?:\s+(?:for|until|till|before|when|as|with|but)\b.*)?",
         (("I used to live in Melbourne.", "previous home", "melbourne"),
@@ -706,6 +714,7 @@ TABLE: tuple[Row, ...] = (
         (("I've moved to HSBC since we last talked.", "employer", "hsbc"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),
+         ("Got taken on at Lidl in the spring.", "employer", "lidl"),
          ("My co-op placement is at Shopify this winter.", "employer", "shopify"),
          ("I have an internship at Stripe.", "employer", "stripe"))),
     Row("leave", r"is\s+(?P<value>(?:going\s+on|on|starting|taking|off\s+on)\s+(?:[\w-]+\s+){0,2}?"
@@ -724,7 +733,10 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"(?:is\s+(?:a|an|the)(?:\s+(?:only|sole))?|works?\s+(?:from\s+home\s+|remotely\s+"
                  r"|part[-\s]time\s+"
                  r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+|shifts\s+)?as"
-                 r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
+                 # "I work like a dental nurse": "as" in other languages' words, for a job
+                 # only ("I work like a dog" is how hard)
+                 rf"(?:\s+(?:a|an|the))?|works?\s+like\s+(?:a|an)(?=\s+(?:[\w-]+\s+){{0,2}}?"
+                 rf"(?:{JOB_HEAD_RE})\b)|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting|retrained"
                  r"|qualified|has\s+qualified|has\s+retrained)\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
@@ -773,7 +785,8 @@ TABLE: tuple[Row, ...] = (
          ("i'm a nurse in the NHS, 12 hour shifts", "employer", "nhs"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I've just been promoted to ward manager.", "job title", "ward manager"),
-         ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+         ("I'm a nurse at St. Mary's.", "employer", "st. mary's"),
+         ("I work like a physiotherapist in a hospital.", "job title", "physiotherapist"))),
     Row("school year", rf"is\s+(?:a|an)\s+(?P<value>{_SCHOOL_YEARS})\s+(?:in|at)\s+"
                        r"(?P<school>(?:high|middle|grad)\s+school|college|uni(?:versity)?"
                        r"|(?-i:[A-Z])[^,]*)",
@@ -1149,9 +1162,10 @@ TABLE: tuple[Row, ...] = (
     # "I eat fish again": whatever diet kept it out is over.
     Row("eats again", r"(?:eats?|is\s+eating|started\s+eating|is\s+back\s+(?:on|to\s+eating))\s+"
                       r"(?P<value>(?:meat|fish|seafood|dairy|eggs|chicken|pork|beef|red\s+meat"
-                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)"
+                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)(?:\s+again)?"
                       r"(?:\s+(?:last|this)\s+\w+|\s+since\s+.+|\s+(?:a\s+few|\w+)\s+\w+\s+ago)?",
         (("I eat fish again.", "eats again", "fish"),
+         ("I'm eating red meat again since my iron dropped.", "eats again", "red meat"),
          ("I started eating meat last year.", "eats again", "meat"))),
     Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
                    r"|instead|since|for)\b).*",
@@ -1160,9 +1174,11 @@ TABLE: tuple[Row, ...] = (
     Row("counting", r"is\s+(?:just\s+|now\s+|mostly\s+)?(?P<value>counting\s+(?:calories|macros"
                     r"|points))(?=\s*$|\s+(?:now|these|instead|since|for)\b).*",
         (("Keto didn't last, I'm just counting calories now.", "diet", "counting calories"),)),
+    # "allergic for kiwi", "allergic with nuts": the preposition other languages use
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
-                   r"\s+to\s+(?P<value>.+)",
+                   r"\s+(?:to|for|with|on)\s+(?P<value>.+)",
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
+         ("I am allergic for strawberries.", "allergy:strawberries", "strawberries"),
          ("I'm allergic to cats and shellfish.", "allergy:shellfish", "shellfish")),
         many=True),
     Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|slight\s+)?"
@@ -1227,6 +1243,13 @@ TABLE: tuple[Row, ...] = (
     Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
                   r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
         (("I gave up meat.", "avoids:meat", "meat"),), many=True),
+    # "I'm off dairy now", "off sugar for Lent": a food or drink given up, where "I'm off
+    # work" or "off to Rome" name none
+    Row("avoids", rf"is\s+(?:completely\s+|totally\s+)?off\s+(?:the\s+)?"
+                  rf"(?P<value>(?:{FOODS_TO_AVOID})(?:\s+(?:and|or)\s+(?:[\w-]+))?)(?=\s*$|\s*,|\s+(?:now|again|these\s+days|since"
+                  r"|for|btw|at\s+the\s+moment)\b).*",
+        (("I'm off dairy now.", "avoids:dairy", "dairy"),
+         ("I'm off sugar for Lent.", "avoids:sugar", "sugar")), many=True),
     # important dates
     Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
                     r"\s+(?P<value>.+)",
@@ -1426,14 +1449,17 @@ TABLE: tuple[Row, ...] = (
          ("Back to five days since the restructure, sadly.", "hours", "five days a week"))),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|does|do|has\s+switched\s+to|switched\s+to"
                   r"|(?:has\s+)?gone\s+(?:back\s+)?(?:onto|on\s+to)|moved\s+onto"
-                  r"|moved\s+to|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
+                  r"|moved\s+to|is\s+back\s+on|went\s+back\s+to|(?:has\s+)?started(?:\s+on)?)"
+                  r"\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
                   r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
                   r"|at\s+(?P<employer>.+?)(?:\s+(?:so|because|and|but)\s+.*)?))?",
         (("I work nights.", "shifts", "night shifts"),
          ("I work nights at a warehouse.", "employer", "warehouse"),
          ("I've switched to day shifts.", "shifts", "day shifts"),
          ("I do 24-hour shifts.", "shifts", "24-hour shifts"),
-         ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
+         ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"),
+         ("I've started night shifts at the bus depot.", "shifts", "night shifts"),
+         ("I've started night shifts at the bus depot.", "employer", "bus depot"))),
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
         (("I'm at uni in Leeds.", "home", "leeds"),)),
     # "Got into" a school by its kind ("I got into Minecraft" is a hobby); accepted anywhere.
@@ -1460,8 +1486,10 @@ TABLE: tuple[Row, ...] = (
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
         (("I switched from guitar to piano.", "learning:piano", "piano"),), prefix="not "),
     Row("stopped learning", r"(?:dropped|gave\s+up|swapped|ditched|traded)\s+"
-                            r"(?P<value>[\w -]+?)\s+for\s+(?P<learning>[\w -]+?)(?:\s*,.*)?",
-        (("I dropped French for Italian.", "learning:italian", "italian"),), prefix="not "),
+                            r"(?P<value>[\w -]+?)\s+for\s+(?:(?:a|an|the)\s+)?"
+                            r"(?P<learning>[\w -]+?)(?:\s*,.*)?",
+        (("I dropped French for Italian.", "learning:italian", "italian"),
+         ("I swapped the violin for a cello.", "learning:cello", "cello")), prefix="not "),
     # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
     Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
                             r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)"
@@ -1543,12 +1571,17 @@ TABLE: tuple[Row, ...] = (
                  r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?"
                  r"(?:\s+in\s+(?:a|the|my|our|their)\s+(?:(?:local|church|community|school|work"
                  r"|university|college)\s+)?(?:choir|band|club|league|team|group|orchestra))?)"
+                 # "I swim at the leisure centre most mornings before work": where and how often
+                 r"(?:\s+at\s+(?:the|a|my|our)\s+[\w' -]+?(?=\s+(?:most|every|daily|twice|before"
+                 r"|after|on)\b|$))?"
                  r"(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly|competitively|for\s+fun"
-                 r"|on\s+(?:weekends|\w+days)))?",
+                 r"|most\s+(?:days|mornings|evenings|nights|weekends)"
+                 r"|on\s+(?:weekends|\w+days)))?(?:\s+(?:before|after)\s+work)?",
         (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
                                                  "paints watercolors"),
          ("I sing in my church choir on Sundays.", "skill:sing",
-          "sings in their church choir"))),
+          "sings in their church choir"),
+         ("I cycle at the velodrome most weekends.", "skill:cycle", "cycles"))),
     Row("activity", r"(?:goes|go|is\s+going)\s+(?P<value>(?:rock\s+|ice\s+|trail\s+|scuba\s+|sea\s+"
                     r"|wild\s+|cross-country\s+)?(?:climbing|bouldering|running|hiking|swimming"
                     r"|cycling|skiing|snowboarding|surfing|kayaking|fishing|camping|dancing|diving"
@@ -1751,9 +1784,12 @@ _NOT_INTRO = (
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
     r"|sold|traded|swapped|bought|gave\s+up|fell\s+off|took\s+a\s+job|passed\s+(?:my|the|all)"
+    r"|got\s+taken\s+on"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
-    r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
-    r"(?-i:[A-Z]))",
+    r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s(?-i:[A-Z])"
+    # "Swim at the baths most mornings": a pastime and how often, where an order has none
+    r"|(?:swim|run|cycle|climb|row|surf|skate|hike|paint|sing)\s+(?:[\w' -]+\s+)?(?:most"
+    r"\s+(?:days|mornings|evenings|weekends)|every\s+(?:day|morning|evening|weekend))\b)",
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
@@ -1761,6 +1797,8 @@ _DROPPED_I_AM_RE = re.compile(
     r"|majoring|planning"
     rf"|(?:taking|doing)(?=\s+(?:my\s+)?(?:{SCHOOL_SUBJECTS}|{SCHOOL_EXAMS})\b)"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
+    # "eating chicken again since the anemia": a food back in the diet
+    rf"|eating(?=\s+(?:{FOODS_TO_AVOID})\s+again\b)"
     rf"|(?:trying\s+to|tryna)(?=\s+{_QUITTING})"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
     r"|(?:flying|heading|off|going|travell?ing|driving)\s+(?:back\s+)?to\s+(?-i:[A-Z])"
@@ -1851,6 +1889,26 @@ _MOVED_BY_THEM_RE = re.compile(
     rf"(?P<what>(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{EVENTS}))\s+(?=(?:back\s+)?(?:to|until)\s)",
     _I,
 )
+# "We moved Mom up to Denver near us": the speaker moved a relative, who lives there now.
+_MOVED_THEM_RE = re.compile(
+    r"^(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?moved\s+"
+    rf"(?P<rel>(?:my|our)\s+(?:{RELATION_RE})|mum|mom|mam|dad)\s+"
+    r"(?=(?:(?:up|down|over|out|back)\s+)?to\s+(?-i:[A-Z]))",
+    _I,
+)
+
+
+def _moved_them(found: re.Match[str]) -> str:
+    rel = found["rel"]
+    return f"{rel if ' ' in rel else 'my ' + rel} moved "
+
+
+# "Had my birthday at the weekend, 30 now": the age the birthday brought.
+_BIRTHDAY_AGE_RE = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:just\s+)?(?:had\s+my|it\s+was\s+my)\s+(?:birthday|bday)\b[^,]*,\s*"
+    r"(?:(?:i'm|im|i\s+am)\s+)?(?=\d{1,3}(?:\s+now)?[.!]*$)",
+    _I,
+)
 # "Got my driving test in March": an event ahead, with when it is.
 _EVENT_WHEN = rf"(?:my|a|an)\s+(?:[\w-]+\s+)?(?:{EVENTS})\s+(?:next|this|in|on)\s"
 # "Got two boys", "Got sleep apnea": the "I've" goes unsaid before what one has.
@@ -1905,7 +1963,7 @@ _PARENT_FIRST_RE = re.compile(
 # a name and a verb, or "'s", follow.
 _SPOUSE_FIRST_RE = re.compile(
     # ("husband material is rare": only a verb of doing, after a name)
-    r"^(?=(?:wife|husband)(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
+    r"^(?=(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
     r"|drives|runs|lives|just|got|started|moved)\s))",
     _I,
 )
@@ -1955,7 +2013,7 @@ def _labelled(found: re.Match[str]) -> str:
 # "doc says its a herniated disc": a diagnosis the speaker was told is what they have.
 _TOLD_DIAGNOSIS_RE = re.compile(
     r"^(?:the\s+|my\s+)?(?:doc|doctor|gp|physio|consultant|specialist)\s+(?:says|said|thinks"
-    r"|reckons|confirmed)\s+(?:that\s+)?(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
+    r"|reckons|confirmed|told\s+me|tells?\s+me)\s+(?:that\s+)?(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
     rf"(?=(?:a|an)\s+(?:slipped|herniated|ruptured|prolapsed|bulging)\s+disc\b|(?:{CONDITIONS})\b)",
     _I,
 )
@@ -2000,6 +2058,8 @@ _BARE_FORMS = (
     (_PARENT_OF_RE, "I am a "),
     (_NAME_AGE_RE, "I is "),
     (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
+    (_MOVED_THEM_RE, _moved_them),
+    (_BIRTHDAY_AGE_RE, "I turned "),
     (_DROPPED_I_AM_RE, _dropped_i_am),
     (_STATE_FIRST_RE, _dropped_i_am),
     (
@@ -2110,6 +2170,11 @@ def _relative(
     )
     if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause, late=late)):
         return [_Reading(None, "", (fact,))]  # else "My partner is Swedish" says where from
+    if (named := _NAMED_AFTER_S_RE.match(tail)) and (
+        fact := _relation_fact(me, word, named["name"], clause, late=late)
+    ):
+        who = Who(fact.value, fact.person or fact.value, named=True)
+        return [_Reading(who, _appositive_job(named["rest"] or ""), (fact,), vouched=True)]
     named = (
         re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail)
         or re.match(rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail)
@@ -2131,6 +2196,17 @@ def _relative(
 
 
 _BY_AGE = frozenset({"youngest", "eldest", "oldest"})
+# "Partner's Ruaridh, secondary maths teacher": "'s" and a name that ends the clause or
+# comes before a comma is who they are ("My wife's Italian" is where she is from: no name).
+_NAMED_AFTER_S_RE = re.compile(rf"^'s\s+(?P<name>{_NAME})\s*(?:$|[.!]+$|,\s*(?P<rest>.+)$)")
+_APPOSITIVE_JOB_RE = re.compile(rf"^(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\b", _I)
+
+
+def _appositive_job(rest: str) -> str:
+    """What follows the name, as a predicate: a job said alone there is what they are."""
+    return f"is a {rest}" if _APPOSITIVE_JOB_RE.match(rest) else rest
+
+
 # "my girlfriend tamsin is a hairdresser": typed all lowercase, the word between the relation
 # and a verb names them, unless it says when or how ("my girlfriend still is", "... really").
 _LOWER_NAMED_RE = re.compile(
@@ -2151,13 +2227,28 @@ _WHEN_FIRST_RE = re.compile(
 )
 
 
+# "a rescue greyhound called biscuit", typed all in lowercase: the word "called" gives a
+# pet or a relative is their name ("a dog called out" gives none).
+_LOWER_CALLED_RE = re.compile(
+    rf"\b(?:{RELATION_RE})\s+(?:called|named)\s+"
+    r"(?!(?:out|back|up|in|off|me|us|him|her|it|them|and|but|so|because)\b)(?P<first>[a-z])",
+    _I,
+)
+
+
+def _lower_called_named(text: str) -> str:
+    if not text.islower():
+        return text
+    return _LOWER_CALLED_RE.sub(lambda m: m[0][:-1] + m["first"].upper(), text, count=1)
+
+
 # Chat spelling of "trying to": "tryna quit dip".
 _TRYNA_RE = re.compile(r"\btryna\b", _I)
 
 
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _WHEN_FIRST_RE.sub(lambda m: f"{m['trip']} {m['when'].lower()}", clause.text.strip())
-    text = _TRYNA_RE.sub("trying to", text)
+    text = _lower_called_named(_TRYNA_RE.sub("trying to", text))
     text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, text, count=1))
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
