@@ -2553,6 +2553,7 @@ LATE_CONVERSATIONS = (
                 "My son Callum is in the army, stationed in Germany.",
                 fact("relationship", "callum"),
                 fact("location", "germany", subject="callum"),
+                fact("work", "army", subject="callum"),  # listed in session 18, when first read
             ),
         ),
     ),

@@ -127,6 +127,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("He retired, I'm with Dr Banerjee now.", Repair("Banerjee", None)),
         ("she left, im with dr hale now", Repair("Hale", None)),
         ("They've retired, I see Ms Ortiz now.", Repair("Ortiz", None)),
+        ("GP's halved it, so 10mg from this week.", Repair("10mg", None)),
+        ("They've doubled it, I'm on 40mg now", Repair("40mg", None)),
+        ("My consultant cut it - 5mg from Monday.", Repair("5mg", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -201,6 +204,8 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Madison, one day.",
         "She retired last year.",
         "He left, I'm with friends now.",  # no name in his place
+        "They halved it.",  # no dose said
+        "GP halved the price, so 10 quid",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -857,6 +862,20 @@ DIALOGUES = {
             ("Dad packed in the post round, he drives a taxi now.", "Nice."),
         ],
         ["The user's dad works as a taxi driver."],
+    ),
+    "a relative's work after they left the army, said as 'hes'": (
+        [
+            ("My brother is in the army.", "Ok."),
+            ("hes out now, works security at the airport", "Ok."),
+        ],
+        ["The user's brother does security.", "The user's brother works at an airport."],
+    ),
+    "a doctor gone, said as 'she', and the one seen now": (
+        [
+            ("Who's my doctor?", "Your doctor is Dr Hussain."),
+            ("She retired, I'm with Dr Okafor now.", "Noted."),
+        ],
+        ["Okafor is the user's doctor."],
     ),
     "a flight moved, its new day said after": (
         [

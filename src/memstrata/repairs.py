@@ -280,12 +280,15 @@ _I_LEFT_RE = re.compile(
     _I,
 )
 _DOSE = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|iu|units)\b"
-# "The doctor upped it to 30mg": the dose of the drug the answered turn named.
+# "The doctor upped it to 30mg": the dose of the drug the answered turn named; "GP's
+# halved it, so 10mg from this week": the new dose said after the change.
 _DOSE_CHANGED_RE = re.compile(
-    r"^(?:the\s+[\w-]+|they|she|he|my\s+[\w-]+|i|we)(?:'ve|\s+have|\s+has)?\s+(?:just\s+)?"
+    r"^(?:the\s+[\w-]+|they|she|he|my\s+[\w-]+|i|we|gp|doc|doctor|consultant)"
+    r"(?:'ve|'s|\s+have|\s+has)?\s+(?:just\s+)?"
     r"(?:upped|increased|raised|lowered|reduced|cut|dropped|put\s+up|bumped|changed|adjusted"
-    r"|doubled|halved)\s+(?:it|my\s+dose|the\s+dose|me|that)(?:\s+(?:up|down|back))?\s+to\s+"
-    rf"(?P<new>{_DOSE})$",
+    r"|doubled|halved)\s+(?:it|my\s+dose|the\s+dose|me|that)(?:\s+(?:up|down|back))?"
+    r"(?:\s+to\s+|\s*[,;—–-]+\s*(?:so\s+)?(?:(?:it's|i'm\s+on|that's)\s+)?)"
+    rf"(?P<new>{_DOSE})(?:\s+now|\s+(?:from|since|as\s+of|starting)\s+[\w ]+)?$",
     _I,
 )
 _DOSE_RE = re.compile(_DOSE, _I)

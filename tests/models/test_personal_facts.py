@@ -1633,3 +1633,54 @@ def test_pets_named_in_lowercase_years_somewhere_pastimes_and_relatives_moved(se
 )
 def test_what_these_names_stays_and_moves_leave_alone(sentence):
     assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Priya's been out in Singapore for years.", ("priya", "home", "singapore")),
+        ("Ben has been in Cork since 2019.", ("ben", "home", "cork")),
+        ("I'm trying to get a visa.", ("user", "plan:visa", "get a visa")),
+        (
+            "Trying to land an apprenticeship.",
+            ("user", "plan:apprenticeship", "land an apprenticeship"),
+        ),
+        ("I have two boys, Noah is 8 and Eli is 5.", ("user", "son:noah", "noah")),
+        ("I have two boys, Noah is 8 and Eli is 5.", ("eli", "age", "5")),
+        (
+            "We've got three grandkids: Amy is 10, Jack is 7 and Lily is 3.",
+            ("user", "grandchild:lily", "lily"),
+        ),
+        ("My son is in the navy.", ("user's son", "employer", "navy")),
+        ("Sam is in the army now.", ("sam", "employer", "army")),
+        ("I work reception at a hotel.", ("user", "job title", "reception")),
+        (
+            "My brother is out now, works security at the airport.",
+            ("user's brother", "job title", "security"),
+        ),
+    ],
+)
+def test_years_somewhere_goals_sought_children_named_with_ages_and_services(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Ben's been in Cork since Tuesday.",  # a stay
+        "Sam is in London for two weeks.",
+        "I'm trying to get a table.",
+        "I was in the navy.",
+        "I'm in the army of volunteers.",
+        "I love it here, works for me.",
+    ],
+)
+def test_what_these_stays_goals_and_services_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_one_child_named_after_a_count_is_only_their_age():
+    assert keys(facts("I have two sons, Tom is 12.")) == [
+        ("user", "count:son", "two sons"),
+        ("tom", "age", "12"),
+    ]

@@ -94,6 +94,9 @@ _SPLIT_RE = re.compile(
     # "We lived in Swindon, then moved to Devizes", "..., before that I was at Aviva": what
     # came next or before is news of its own
     r"|,\s*(?=(?i:then|and\s+then|before\s+that)\s)"
+    # "My brother is out now, works security at the airport": the subject goes unsaid, and
+    # the piece is read as the sentence's opener's, or joined back
+    r"|,\s*(?=(?i:works|lives)\s)"
     # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
     r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
     # "We're moving to Bristol, Femke's got a job at the BBC there": someone's own news
@@ -778,9 +781,10 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
     return user, assistant
 
 
+# ("hes out now": typed without its apostrophe, "hes" and "shes" are "he's" and "she's")
 _HE_OR_SHE_RE = re.compile(
     r"(?P<start>^|[.!?]\s+|[,;]\s+(?:and\s+|so\s+|but\s+)?)(?:he|she)"
-    r"(?:(?P<has>'s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s))?\b",
+    r"(?:(?P<has>'?s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s|(?-i:s)(?=\s)))?\b",
     re.IGNORECASE,
 )
 

@@ -213,6 +213,11 @@ _LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|com
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 # What one has had rather than has, and lives with after: "Dad had a stroke last year".
 _HEALTH_EVENTS = r"(?:mini-)?stroke|heart\s+attack|tia|cardiac\s+arrest|brain\s+injury|aneurysm"
+# Services one is "in" rather than works at: "my brother is in the army".
+_FORCES = (
+    r"army|navy|royal\s+navy|air\s+force|raf|marines|royal\s+marines|military|coast\s+guard"
+    r"|national\s+guard|army\s+reserves?|territorial\s+army|reserves"
+)
 # Wards and departments go by initials too, but employ no one: "a nurse in the ICU".
 _UNITS = r"ICU|NICU|PICU|ITU|HDU|ER|OR|ED|HR|IT|PR|QA|R&D"
 FACETS: dict[str, Facet] = {
@@ -251,6 +256,7 @@ FACETS: dict[str, Facet] = {
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
     "still at": Facet(C.WORK, "employer", "{who} works at {value}.", still_at),
     "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
+    "serves": Facet(C.WORK, "employer", "{who} serves in the {value}.", word_of(_FORCES)),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "job offer": Facet(C.PLAN, "plan:job offer", "{who} has been offered a job at {value}.", org),
@@ -451,6 +457,8 @@ _WORK_AT = (
     r"(?:\s+(?:(?P<hours>part[-\s]time|full[-\s]time)|remotely"
     r"|freelance"
     r"|\d{1,2}(?:am|pm)?\s*(?:to|-)\s*\d{1,2}(?:am|pm)?|(?P<shifts>nights|days|weekends)))?"
+    # "works security at the airport": the job said as the work done
+    r"(?:\s+(?P<trade>security|reception|maintenance|catering|admin|cleaning))?"
     r"\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
     r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
@@ -488,6 +496,12 @@ _BOUND = rf"(?:\s+(?:to|from|in|at|with)\s+{PLACE_NAME}|\s+(?:home|back|out))?"
 """Where an event goes or who it is with: "my flight to Rome", "my call with Dana", "my
 flight home"."""
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
+# What one tries to get over months, a plan: "trying to get a mortgage" (not "a table").
+_SOUGHT = (
+    r"(?:get|buy|find|land|secure|rent)\s+(?:a|an|our|my)\s+(?:first\s+|new\s+|own\s+)?"
+    r"(?:mortgage|house|flat|home|apartment|place|job|visa|loan|green\s+card|work\s+permit"
+    r"|promotion|apprenticeship|internship)\b"
+)
 _RESCHEDULED = (
     r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
     r"|rescheduled|delayed|bumped|shifted|brought\s+forward)"
@@ -696,12 +710,18 @@ TABLE: tuple[Row, ...] = (
         (("I work at Acme Corp.", "employer", "acme corp"),
          ("I work nights at the Amazon warehouse outside Derby.", "employer", "amazon warehouse"),
          ("I work at Tesco three days a week.", "employer", "tesco"),
+         ("I work security at the stadium.", "job title", "security"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"),
          ("I work at Shopify out of Ottawa.", "home", "ottawa"),
          ("I work in cybersecurity for a bank in Leeds.", "industry", "cybersecurity"),
          ("I work in cybersecurity for a bank in Leeds.", "office", "leeds"))),
+    # "I'm in the navy": serving now ("I was in the army" is the past, read elsewhere)
+    Row("serves", rf"is\s+(?:still\s+)?in\s+the\s+(?P<value>{_FORCES})(?:\s+(?:now|these\s+days"
+                  r"|(?:as|for)\s+.+))?",
+        (("I'm in the navy now.", "employer", "navy"),
+         ("I'm in the RAF as an engineer.", "employer", "raf"))),
     Row("school", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
                   r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
                   r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
@@ -1714,8 +1734,9 @@ TABLE: tuple[Row, ...] = (
          ("I'm having an art show with my paintings next month.", "plan:show",
           "having an art show with their paintings next month")),
         we=True),
-    Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
-        (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
+    Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>(?:{_QUITTING}|{_SOUGHT}).*)",
+        (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),
+         ("We're trying to buy our first house.", "plan:house", "buy their first house")), we=True),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
                         r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?|dropped\s+(?:the\s+idea\s+of"
@@ -1799,7 +1820,7 @@ _DROPPED_I_AM_RE = re.compile(
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
     # "eating chicken again since the anemia": a food back in the diet
     rf"|eating(?=\s+(?:{FOODS_TO_AVOID})\s+again\b)"
-    rf"|(?:trying\s+to|tryna)(?=\s+{_QUITTING})"
+    rf"|(?:trying\s+to|tryna)(?=\s+(?:{_QUITTING}|{_SOUGHT}))"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
     r"|(?:flying|heading|off|going|travell?ing|driving)\s+(?:back\s+)?to\s+(?-i:[A-Z])"
     # "Back in Vancouver now!", but "Back in March we..." is when
@@ -2396,7 +2417,9 @@ _HAS_DONE_RE = re.compile(
     _I,
 )
 # "I try to eat vegan" says "I eat vegan"; but trying to quit is a goal, not a habit.
-_TRYING_RE = re.compile(rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!{_QUITTING})", _I)
+_TRYING_RE = re.compile(
+    rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!{_QUITTING}|{_SOUGHT})", _I
+)
 # "I've been learning X" says what "I'm learning X" says, "I've been vegan" "I'm vegan".
 _BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
@@ -2621,6 +2644,7 @@ _ABOUT_OTHERS = frozenset(
         "hometown",
         "employer",
         "retired from",
+        "serves",
         "business",
         "run business",
         "title",
@@ -2643,8 +2667,14 @@ _ABOUT_OTHERS = frozenset(
 )
 
 
-# "Ana's in Lisbon these days": where someone named is, said as lasting, is their home.
-_SETTLED_RE = re.compile(r"\b(?:these\s+days|nowadays|for\s+good|now)\b", _I)
+# "Ana's in Lisbon these days": where someone named is, said as lasting, is their home;
+# so is where they have been for years, or since a change in their life ("since he
+# started on the rigs").
+_SETTLED_RE = re.compile(
+    r"\b(?:these\s+days|nowadays|for\s+good|now"
+    r"|for\s+(?:\w+\s+)?(?:years|months)|since\s+(?:(?:he|she|they)\s+\w+|(?:19|20)\d\d))\b",
+    _I,
+)
 
 
 def _about_others(row: Row, clause: Clause) -> bool:
@@ -2958,9 +2988,27 @@ _SWITCHED_RE = re.compile(
 )
 
 
+# "We have two daughters, Zuzia is 7 and Ola is 4": the children counted, named with
+# their ages.
+_AGE_NAMED = r"(?-i:[A-Z])[\w'-]+\s+is\s+\d{1,2}"
+_COUNTED_NAMED_RE = re.compile(
+    r"(?P<head>\b(?:have|got)\s+(?:two|three|four|five|[2-9])\s+(?:little\s+|young\s+)?"
+    r"(?:kids|children|daughters|sons|boys|girls|grandkids|grandchildren))\s*[,:–—-]+\s*"
+    rf"(?P<ages>{_AGE_NAMED}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_AGE_NAMED})+)\b",
+    _I,
+)
+_NAME_OF_AGE_RE = re.compile(r"(?P<name>(?-i:[A-Z])[\w'-]+)\s+is\s+\d", _I)
+
+
+def _counted_named(m: re.Match[str]) -> str:
+    names = [n["name"] for n in _NAME_OF_AGE_RE.finditer(m["ages"])]
+    return f"{m['head']}, {', '.join(names[:-1])} and {names[-1]}. {m['ages']}"
+
+
 def naming_relatives(text: str) -> str:
-    """`text` with a "her name is" that follows a nameless relative said as theirs, and
-    whom one sees after a switch said as the new one ("my dentist is Dr. Lind")."""
+    """`text` with a "her name is" that follows a nameless relative said as theirs, whom
+    one sees after a switch said as the new one ("my dentist is Dr. Lind"), and children
+    counted and then named with their ages as named children too."""
 
     def named(m: re.Match[str]) -> str:
         whose = f"{m['my']} {m['rel']}'s"
@@ -2971,6 +3019,7 @@ def naming_relatives(text: str) -> str:
     def switched(m: re.Match[str]) -> str:
         return f"{m['start']}My {m['rel'].lower()} is {m['who']} now"
 
+    text = _COUNTED_NAMED_RE.sub(_counted_named, text)
     return _SWITCHED_RE.sub(switched, _THEIR_NAME_AFTER_RE.sub(named, text))
 
 

@@ -344,7 +344,7 @@ _BUSINESSES = (
     r"|(?:city|county|borough|district|town|parish|local)?\s*council|local\s+authority"
     r"|(?:fire|police|sheriff's)\s+department|fire\s+service|police\s+force|army|navy"
     r"|air\s+force|military|post\s+office|sorting\s+office|depot|distribution\s+cent(?:er|re)"
-    r"|garden\s+cent(?:er|re)"
+    r"|garden\s+cent(?:er|re)|airport|stadium|prison"
     r"|call\s+cent(?:er|re)|care\s+home|nursing\s+home|(?:pizza|burger|taco|tapas|burrito|curry"
     r"|dim\s+sum|pho|falafel|bagel|donut|doughnut|brunch|cocktail|wine|sushi|coffee|noodle"
     r"|thai|chinese|indian|italian|mexican|kebab|chicken|sandwich|ramen|bbq|steak|fish\s+and\s+chip)"
