@@ -1684,3 +1684,46 @@ def test_one_child_named_after_a_count_is_only_their_age():
         ("user", "count:son", "two sons"),
         ("tom", "age", "12"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I need to pick up my statins on the way home.", ("user", "medication:statin", "statins")),
+        ("My metformin prescription is due.", ("user", "medication:metformin", "metformin")),
+        ("I must sort it before my insulin runs out.", ("user", "medication:insulin", "insulin")),
+        (
+            "I'm booked in for a hip replacement in May.",
+            ("user", "surgery:hip replacement", "hip replacement"),
+        ),
+        ("My shoulder op is next week.", ("user", "surgery:shoulder op", "shoulder op")),
+        ("My knee surgery is on Monday.", ("user", "surgery:knee surgery", "knee surgery")),
+        ("I've got a Gibson Les Paul.", ("user", "owns:instrument", "gibson les paul")),
+        ("I have a 5-year-old son, Max.", ("max", "age", "5")),
+        ("Got a 3 yr old, Bea, and a baby on the way.", ("user", "child:bea", "bea")),
+    ],
+)
+def test_medicines_kept_operations_ahead_instruments_and_children_by_age(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I stopped my statins.",
+        "My insulin is in the fridge.",
+        "My shoulder op went well.",  # no day ahead said
+        "My photo op is on Monday.",  # no part of the body
+        "I'm getting a new phone.",
+        "I use a mechanical keyboard.",
+        "I've got a 2 year old.",  # no name
+    ],
+)
+def test_what_these_medicines_operations_and_ages_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_an_instrument_by_its_kind_swapped_stays_a_lesson():
+    found = keys(facts("Swapped the guitar for a ukulele, my fingers couldn't cope."))
+    assert ("user", "learning:ukulele", "ukulele") in found
+    assert not any(slot.startswith("owns:") for _, slot, _ in found)

@@ -218,6 +218,17 @@ _FORCES = (
     r"army|navy|royal\s+navy|air\s+force|raf|marines|royal\s+marines|military|coast\s+guard"
     r"|national\s+guard|army\s+reserves?|territorial\s+army|reserves"
 )
+# An operation by what it mends: "knee surgery", "a hip replacement", "a knee op" (an "op"
+# only on a part of the body: "a photo op" is none).
+_BODY_PARTS = (
+    r"knee|hip|shoulder|back|spine|neck|eye|cataract|foot|ankle|hand|wrist|elbow|heart"
+    r"|hernia|gallbladder|bowel|bladder|kidney|acl|tonsils?|sinus|nose|jaw|breast|thyroid"
+    r"|prostate|bunion"
+)
+_OPERATION = (
+    rf"(?:(?:left|right)\s+)?(?:{_BODY_PARTS})\s+(?:op|operation)"
+    r"|(?:[\w-]+\s+){1,2}?(?:surgery|replacement|transplant)"
+)
 # Wards and departments go by initials too, but employ no one: "a nurse in the ICU".
 _UNITS = r"ICU|NICU|PICU|ITU|HDU|ER|OR|ED|HR|IT|PR|QA|R&D"
 FACETS: dict[str, Facet] = {
@@ -285,6 +296,7 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
+    "surgery ahead": Facet(C.HEALTH, "surgery:{key}", "{who} is having {a_value}.", phrase),
     "health event": Facet(
         C.HEALTH, "condition:{key}", "{who} had {a_value}.", word_of(_HEALTH_EVENTS)
     ),
@@ -1093,6 +1105,12 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
         (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    # "I'm having a knee op on Monday": an operation ahead is health too, beside its day
+    Row("surgery ahead", r"is\s+(?:having|getting|booked\s+in\s+for|due\s+for|waiting\s+for)\s+"
+                         rf"(?:(?:a|an|my)\s+)?(?P<value>{_OPERATION})"
+                         r"(?:\s+(?:in|on|at|next|this|soon|tomorrow)\b.*)?",
+        (("I'm having knee surgery on Monday.", "surgery:knee surgery", "knee surgery"),
+         ("I'm waiting for a hip replacement.", "surgery:hip replacement", "hip replacement"))),
     Row("health event", r"(?:had|has\s+had|suffered)\s+(?:a|an)\s+(?:(?:minor|major|mild|small"
                         rf"|massive|big|bad|second)\s+)?(?P<value>{_HEALTH_EVENTS})"
                         r"(?:\s+(?:in|on|at|last|this|a|two|three|\d|back\s+in)\b.*)?",
@@ -2819,6 +2837,18 @@ _KIN_IN_PLACE_RE = re.compile(
 _OFFICE_IN_RE = re.compile(
     r"(?i:\bmy\s+office\s+in)\s+(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b"
 )
+# "before my insulin runs out", "picking up my statins": a medicine kept in supply is one
+# taken ("I stopped my statins" says neither of these)
+_MEDICINE_MENTION_RE = re.compile(
+    rf"(?i:\b(?:(?:pick(?:ing)?\s+up|collect(?:ing)?|refill(?:ing)?|reorder(?:ing)?)\s+my\s+"
+    rf"(?P<got>{MEDICATIONS})|my\s+(?P<held>{MEDICATIONS})\s+(?:runs?\s+out|is\s+running\s+out"
+    r"|prescription|refill)))\b"
+)
+# "My knee op is the Monday after": the operation ahead, said by its day.
+_SURGERY_AHEAD_RE = re.compile(
+    rf"(?i:\bmy\s+(?P<what>{_OPERATION})"
+    r"(?:\s+is|'s)\s+(?:on|in|next|this|the|booked|scheduled|tomorrow)\b)"
+)
 # "with my wife and our two boys": so is a count of them.
 _COUNT_MENTION_RE = re.compile(
     rf"(?i:\b(?:my|our|with\s+my\s+[^,.;]{{1,40}}?\s+and|(?:{MARITAL_STATUSES})\s+with)"
@@ -2845,6 +2875,8 @@ def _mentions(
     ]
     said = [f"My {m['rel']} lives in {m['place']}" for m in _KIN_IN_PLACE_RE.finditer(clause.text)]
     said += [f"My office is in {m['place']}" for m in _OFFICE_IN_RE.finditer(clause.text)]
+    said += [f"I take {m['got'] or m['held']}" for m in _MEDICINE_MENTION_RE.finditer(clause.text)]
+    said += [f"I'm having a {m['what']}" for m in _SURGERY_AHEAD_RE.finditer(clause.text)]
     said += [
         f"I {'had' if m['surgery'] else 'have'} {m['what']}"
         for m in (_CONDITION_MENTION_RE.finditer(clause.text) if conditions else ())
@@ -3000,6 +3032,19 @@ _COUNTED_NAMED_RE = re.compile(
 _NAME_OF_AGE_RE = re.compile(r"(?P<name>(?-i:[A-Z])[\w'-]+)\s+is\s+\d", _I)
 
 
+# "Got a 2 year old, Isla", "I have a 5-year-old son, Max": a child by their age, named.
+_AGED_NAMED_RE = re.compile(
+    r"\b(?P<head>have|got)\s+an?\s+(?P<age>\d{1,2})[\s-]*(?:year|yr)s?[\s-]*old"
+    r"(?:\s+(?P<rel>son|daughter|boy|girl))?\s*,\s*(?P<name>(?-i:[A-Z])[\w'-]+)\b",
+    _I,
+)
+
+
+def _aged_named(m: re.Match[str]) -> str:
+    rel = {"boy": "son", "girl": "daughter"}.get((m["rel"] or "").lower(), m["rel"] or "child")
+    return f"{m['head']} a {rel}, {m['name']}. {m['name']} is {m['age']}"
+
+
 def _counted_named(m: re.Match[str]) -> str:
     names = [n["name"] for n in _NAME_OF_AGE_RE.finditer(m["ages"])]
     return f"{m['head']}, {', '.join(names[:-1])} and {names[-1]}. {m['ages']}"
@@ -3019,7 +3064,7 @@ def naming_relatives(text: str) -> str:
     def switched(m: re.Match[str]) -> str:
         return f"{m['start']}My {m['rel'].lower()} is {m['who']} now"
 
-    text = _COUNTED_NAMED_RE.sub(_counted_named, text)
+    text = _AGED_NAMED_RE.sub(_aged_named, _COUNTED_NAMED_RE.sub(_counted_named, text))
     return _SWITCHED_RE.sub(switched, _THEIR_NAME_AFTER_RE.sub(named, text))
 
 

@@ -591,4 +591,7 @@ THING_KINDS: dict[str, tuple[str, ...]] = {
     "owns:console": ("ps5", "playstation", "xbox", "nintendo switch", "steam deck"),
     "owns:camera": ("camera", "canon", "nikon", "fujifilm", "gopro", "leica"),
     "owns:home": ("house", "apartment", "condo", "flat", "cabin", "townhouse"),
+    # an instrument by its maker: "a new bass, a secondhand Fender" (by its kind, a guitar
+    # swapped for a ukulele is a lesson as often as a thing owned)
+    "owns:instrument": ("fender", "gibson", "stratocaster", "telecaster", "les paul"),
 }
