@@ -1727,3 +1727,14 @@ def test_an_instrument_by_its_kind_swapped_stays_a_lesson():
     found = keys(facts("Swapped the guitar for a ukulele, my fingers couldn't cope."))
     assert ("user", "learning:ukulele", "ukulele") in found
     assert not any(slot.startswith("owns:") for _, slot, _ in found)
+
+
+def test_a_car_driven_is_read_after_a_comma_and_without_the_i():
+    assert ("user", "owns:car", "fiesta") in keys(
+        facts("The old one died, driving a Fiesta for now.")
+    )
+    found = keys(facts("The van died, driving my wife's old Civic for now."))
+    assert ("user", "owns:car", "wife's old civic") in found
+    assert ("user", "owns:car", "tesla") in keys(facts("Driving a Tesla these days."))
+    assert keys(facts("Driving a hard bargain.")) == []
+    assert keys(facts("I'm late, driving home now.")) == []

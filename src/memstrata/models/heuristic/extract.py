@@ -97,8 +97,9 @@ _SPLIT_RE = re.compile(
     # "My brother is out now, works security at the airport": the subject goes unsaid, and
     # the piece is read as the sentence's opener's, or joined back
     r"|,\s*(?=(?i:works|lives)\s)"
-    # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
-    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
+    # "I'm burnt out, thinking of taking August off", "camry got totaled, driving my wifes
+    # old civic": the "I'm" goes unsaid
+    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training|driving)\s)"
     # "We're moving to Bristol, Femke's got a job at the BBC there": someone's own news
     r"|,\s*(?=[A-Z][\w'-]+(?:'s|\s+has)?\s+(?:just\s+)?got\s+(?i:a|an|the|into)\s)"
     # "She had the baby last week, a little girl called Rose": the newborn, named after

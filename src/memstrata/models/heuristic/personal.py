@@ -1841,6 +1841,8 @@ _DROPPED_I_AM_RE = re.compile(
     rf"|(?:trying\s+to|tryna)(?=\s+(?:{_QUITTING}|{_SOUGHT}))"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
     r"|(?:flying|heading|off|going|travell?ing|driving)\s+(?:back\s+)?to\s+(?-i:[A-Z])"
+    # "driving my wife's old civic for now": the car driven (no car, no fact)
+    r"|driving(?=\s+(?:my|our|a|an)\s)"
     # "Back in Vancouver now!", but "Back in March we..." is when
     r"|back\s+in\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?(?:\s+(?:now|again|for\s+good))?"
     r"[.!]*$"
