@@ -1738,3 +1738,10 @@ def test_a_car_driven_is_read_after_a_comma_and_without_the_i():
     assert ("user", "owns:car", "tesla") in keys(facts("Driving a Tesla these days."))
     assert keys(facts("Driving a hard bargain.")) == []
     assert keys(facts("I'm late, driving home now.")) == []
+
+
+def test_hes_typed_without_its_apostrophe_is_the_one_just_named():
+    found = keys(facts("my son leo is great hes six"))
+    assert ("leo", "age", "6") in found
+    assert ("rolo", "age", "2") in keys(facts("got a spaniel called rolo hes two"))
+    assert keys(facts("hes nine")) == []  # nobody named before it

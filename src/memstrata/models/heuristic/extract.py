@@ -142,6 +142,8 @@ _APPOSITIVE_RE = re.compile(
     r"(?P<rest>.+)$"
 )
 _PRONOUN_RE = re.compile(r"^(?:he|she)\b", _I)
+# "hes nine", typed without the apostrophe: the person just named "is" nine
+_PRONOUN_IS_RE = re.compile(r"^(?-i:hes|shes)\b")
 _POS_PRONOUN_RE = re.compile(r"^(?:it|that|this)(?:'s|\s+is|\s+was)\s+(?P<np>.+)$", _I)
 _END_PUNCT = " .!;:,\"'"
 # Personal facts first ("I prefer vim as my editor" is a tool, not a taste), facts about
@@ -224,7 +226,7 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
     if not text:
         return None
     if side.last_person:
-        text = _PRONOUN_RE.sub(side.last_person, text)
+        text = _PRONOUN_RE.sub(side.last_person, _PRONOUN_IS_RE.sub("he is", text))
     base = side.base
     clause = Clause(text, base.at, base.subject, base.subject_display, base.speaker, base.me)
     if _NEGATION_RE.search(text) and not negation_ok:
@@ -351,7 +353,7 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             out.append(piece)
         elif renamed := _with_named_pronoun(side, out[-1], piece):
             out.append(renamed)  # "Theo is excited, he's 4": Theo is 4
-        elif _PRONOUN_RE.match(piece):
+        elif _PRONOUN_RE.match(piece) or _PRONOUN_IS_RE.match(piece):
             out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
