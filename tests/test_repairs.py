@@ -201,7 +201,7 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Easy mix up.",
         "new one is great",  # typed in lowercase, only "called" names the new one
         "I'm fine lol",
-        "Madison, one day.",
+        "Harriet, one day.",
         "She retired last year.",
         "He left, I'm with friends now.",  # no name in his place
         "They halved it.",  # no dose said
@@ -863,19 +863,19 @@ DIALOGUES = {
         ],
         ["The user's dad works as a taxi driver."],
     ),
-    "a relative's work after they left the army, said as 'hes'": (
+    "a relative's work after they left the navy, said as 'shes'": (
         [
-            ("My brother is in the army.", "Ok."),
-            ("hes out now, works security at the airport", "Ok."),
+            ("My sister is in the navy.", "Ok."),
+            ("shes out now, works reception at a hotel", "Ok."),
         ],
-        ["The user's brother does security.", "The user's brother works at an airport."],
+        ["The user's sister does reception.", "The user's sister works at a hotel."],
     ),
-    "a doctor gone, said as 'she', and the one seen now": (
+    "a dentist gone, said as 'he', and the one seen now": (
         [
-            ("Who's my doctor?", "Your doctor is Dr Hussain."),
-            ("She retired, I'm with Dr Okafor now.", "Noted."),
+            ("Who's my dentist?", "Your dentist is Dr Patel."),
+            ("He retired, I'm with Dr Moreau now.", "Noted."),
         ],
-        ["Okafor is the user's doctor."],
+        ["Moreau is the user's dentist."],
     ),
     "a flight moved, its new day said after": (
         [

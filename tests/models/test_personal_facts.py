@@ -1655,8 +1655,8 @@ def test_what_these_names_stays_and_moves_leave_alone(sentence):
         ("Sam is in the army now.", ("sam", "employer", "army")),
         ("I work reception at a hotel.", ("user", "job title", "reception")),
         (
-            "My brother is out now, works security at the airport.",
-            ("user's brother", "job title", "security"),
+            "My dad is out of the army now, works maintenance at the school.",
+            ("user's father", "job title", "maintenance"),
         ),
     ],
 )

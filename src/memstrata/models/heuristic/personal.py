@@ -484,7 +484,8 @@ _JOINED = (
     # a start ahead: "I start at St. Mary's next week"
     r"|(?:starts?|is\s+starting)\s+(?:(?:my|a)\s+(?:new\s+)?(?:job|role|position)\s+|work\s+)?at"
     r"(?=\s+(?:the\s+)?(?-i:[A-Z]))|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
-    r"|was\s+hired\s+by|(?:got|was|has\s+been)\s+taken\s+on\s+(?:at|by)|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
+    r"|was\s+hired\s+by|(?:got|was|has\s+been)\s+taken\s+on\s+(?:at|by)|signed\s+with"
+    r"|is\s+employed\s+by|switched\s+jobs\s+to"
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted|has"
     r"|is\s+(?:doing|starting))\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post"
     rf"|contract|{_TRAINING})\s+(?:at|with)"
@@ -1284,8 +1285,9 @@ TABLE: tuple[Row, ...] = (
     # "I'm off dairy now", "off sugar for Lent": a food or drink given up, where "I'm off
     # work" or "off to Rome" name none
     Row("avoids", rf"is\s+(?:completely\s+|totally\s+)?off\s+(?:the\s+)?"
-                  rf"(?P<value>(?:{FOODS_TO_AVOID})(?:\s+(?:and|or)\s+(?:[\w-]+))?)(?=\s*$|\s*,|\s+(?:now|again|these\s+days|since"
-                  r"|for|btw|at\s+the\s+moment)\b).*",
+                  rf"(?P<value>(?:{FOODS_TO_AVOID})(?:\s+(?:and|or)\s+(?:[\w-]+))?)"
+                  r"(?=\s*$|\s*,|\s+(?:now|again|these\s+days|since|for|btw"
+                  r"|at\s+the\s+moment)\b).*",
         (("I'm off dairy now.", "avoids:dairy", "dairy"),
          ("I'm off sugar for Lent.", "avoids:sugar", "sugar")), many=True),
     # important dates
@@ -2004,7 +2006,8 @@ _PARENT_FIRST_RE = re.compile(
 # a name and a verb, or "'s", follow.
 _SPOUSE_FIRST_RE = re.compile(
     # ("husband material is rare": only a verb of doing, after a name)
-    r"^(?=(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
+    r"^(?=(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)"
+    r"(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
     r"|drives|runs|lives|just|got|started|moved)\s))",
     _I,
 )
@@ -2054,7 +2057,8 @@ def _labelled(found: re.Match[str]) -> str:
 # "doc says its a herniated disc": a diagnosis the speaker was told is what they have.
 _TOLD_DIAGNOSIS_RE = re.compile(
     r"^(?:the\s+|my\s+)?(?:doc|doctor|gp|physio|consultant|specialist)\s+(?:says|said|thinks"
-    r"|reckons|confirmed|told\s+me|tells?\s+me)\s+(?:that\s+)?(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
+    r"|reckons|confirmed|told\s+me|tells?\s+me)\s+(?:that\s+)?"
+    r"(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
     rf"(?=(?:a|an)\s+(?:slipped|herniated|ruptured|prolapsed|bulging)\s+disc\b|(?:{CONDITIONS})\b)",
     _I,
 )
@@ -3055,7 +3059,7 @@ def _counted_named(m: re.Match[str]) -> str:
 def naming_relatives(text: str) -> str:
     """`text` with a "her name is" that follows a nameless relative said as theirs, whom
     one sees after a switch said as the new one ("my dentist is Dr. Lind"), and children
-    counted and then named with their ages as named children too."""
+    named with their ages, after a count or by an age alone, said as named children too."""
 
     def named(m: re.Match[str]) -> str:
         whose = f"{m['my']} {m['rel']}'s"
