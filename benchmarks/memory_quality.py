@@ -2289,7 +2289,11 @@ LATE_CONVERSATIONS = (
                 fact("relationship", "widow"),
                 fact("location", "tahoe"),
             ),
-            said("I fish most mornings and volunteer at the library.", fact("work", "library")),
+            said(
+                "I fish most mornings and volunteer at the library.",
+                fact("work", "library"),
+                fact("skill", "fish"),  # listed in session 18, when first read
+            ),
             nothing("whats a good book about fly fishing"),
             said(
                 "My son Ben lives in Sacramento with his wife.",
@@ -2549,6 +2553,7 @@ LATE_CONVERSATIONS = (
                 "My son Callum is in the army, stationed in Germany.",
                 fact("relationship", "callum"),
                 fact("location", "germany", subject="callum"),
+                fact("work", "army", subject="callum"),  # listed in session 18, when first read
             ),
         ),
     ),
@@ -5948,6 +5953,165 @@ LATE_CONVERSATIONS = (
                 speaker="Rosalind",
             ),
             nothing("Count us in if we're up north that weekend", speaker="Obinna"),
+        ),
+        group=True,
+    ),
+    # Session 18's held-out set (chat:12005-12008: a man moving house to the coast, told by
+    # voice-to-text without punctuation; a Polish dental nurse in Dublin in non-native English
+    # asking for recipes; a freelance designer after a mortgage, in clipped notes; a band's
+    # group chat before a gig), run on session 17's last code: capture 0.37, precision 1.00 on
+    # its first run (after its expectations took a true fact it had not listed, the two
+    # daughters).
+    Conversation(
+        "chat:12005",
+        (
+            said(
+                "ok so im desmond and were moving from croydon to margate end of the month so"
+                " everything is chaos",
+                fact("identity", "desmond"),
+                fact("location", "croydon"),
+                fact("plan", "margate"),
+            ),
+            said(
+                "my partner lakshmi works nights at the amazon warehouse in dartford so im doing"
+                " most of the packing",
+                fact("relationship", "lakshmi"),
+                fact("work", "amazon", "lakshmi"),
+                fact("work", "night", "lakshmi"),
+            ),
+            said(
+                "we got a rescue greyhound called biscuit hes nine and hates car journeys",
+                fact("relationship", "biscuit"),
+                fact("identity", "9", "biscuit"),
+            ),
+            nothing("whats the best way to keep a dog calm on a two hour drive"),
+            nothing("if the buyers pull out again i swear ill just move into a van"),
+            said(
+                "im type 1 diabetic so i also need to sort a new gp before my insulin runs out",
+                fact("health", "diabet"),
+                fact("health", "insulin"),
+            ),
+            nothing("my mates all say margate is full of hipsters now"),
+            said(
+                "oh and i start the new job on the 3rd its a warehouse supervisor role in ramsgate",
+                fact("work", "supervisor"),
+                fact("work", "ramsgate"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:12006",
+        (
+            said(
+                "Hello. My name is Joanna, I am from Poland but I live in Dublin since six years.",
+                fact("identity", "joanna"),
+                fact("location", "poland"),
+                fact("location", "dublin"),
+            ),
+            said(
+                "I work like a dental nurse in a clinic in Rathmines.",
+                fact("work", "dental nurse"),
+                fact("work", "clinic"),  # listed in round 1, when first read
+                fact("work", "rathmines"),
+            ),
+            said(
+                "My doctor tell me I have high cholesterol, so now I must to change my diet.",
+                fact("health", "cholesterol"),
+            ),
+            said(
+                "I don't eat meat already two years, only fish sometimes.",
+                fact("diet", "meat"),
+            ),
+            said(
+                "My husband Tomasz is cooking always with much butter, he say it is Polish way.",
+                fact("relationship", "tomasz"),
+            ),
+            nothing("Can you give me some recipes with low cholesterol but not so expensive?"),
+            nothing("My sister says oat milk is better than cow milk, is it true?"),
+            said(
+                "Also I am allergic for kiwi, please not put it in the recipes.",
+                fact("diet", "kiwi"),
+            ),
+            said(
+                "We have two daughters, Zuzia is 7 and Ola is 4.",
+                fact("relationship", "two daughters"),  # listed after its first run
+                fact("relationship", "zuzia"),
+                fact("relationship", "ola"),
+                fact("identity", "7", "zuzia"),
+                fact("identity", "4", "ola"),
+            ),
+        ),
+    ),
+    Conversation(
+        "chat:12007",
+        (
+            said(
+                "Quick one. Freelance UX designer, 34, based in Leith. Trying to get a mortgage.",
+                fact("work", "ux designer"),
+                fact("identity", "34"),
+                fact("location", "leith"),
+                fact("plan", "mortgage"),
+            ),
+            said(
+                "Partner's Ruaridh, secondary maths teacher, salaried, so that helps.",
+                fact("relationship", "ruaridh"),
+                fact("work", "maths teacher", "ruaridh"),
+            ),
+            nothing("Would a broker be worth it for self-employed?"),
+            said(
+                "Swim at the Victoria baths most mornings before work, so calls after 9 please.",
+                fact("skill", "swim"),
+            ),
+            said(
+                "Got a 2 year old, Isla, she's at nursery three days a week.",
+                fact("relationship", "isla"),
+                fact("identity", "2", "isla"),
+            ),
+            nothing("If rates drop below 4 I'd go for a five-year fix."),
+            nothing("My dad keeps telling me renting is throwing money away."),
+            said("Moved up from Manchester in 2019.", fact("location", "manchester")),
+        ),
+    ),
+    Conversation(
+        "chat:12008",
+        (
+            nothing(
+                "Practice is Thursday this week, the hall's booked on Wednesday.",
+                speaker="Priyanka",
+            ),
+            said(
+                "Thursday's no good for me, I've started night shifts at the sorting office.",
+                fact("work", "night", "hamish"),
+                fact("work", "sorting office", "hamish"),
+                speaker="Hamish",
+            ),
+            said(
+                "Fine by me. My knee op is the Monday after so it's my last gig for a while lol",
+                fact("health", "knee", "tunde"),
+                speaker="Tunde",
+            ),
+            nothing("Tunde you legend. Who's bringing the PA?", speaker="Priyanka"),
+            nothing("Imagine if we actually got paid for this", speaker="Hamish"),
+            said(
+                "My wife Adaeze says we sound like cats fighting haha",
+                fact("relationship", "adaeze", "tunde"),
+                speaker="Tunde",
+            ),
+            said(
+                "I've just got a new bass, a secondhand Fender, so you'll all have to hear it",
+                fact("possession", "fender", "priyanka"),
+                speaker="Priyanka",
+            ),
+            said(
+                "I'm off dairy now btw, so no pizza after for me",
+                fact("diet", "dairy", "hamish"),
+                speaker="Hamish",
+            ),
+            said(
+                "We're vegan in our house anyway, I'll bring hummus",
+                fact("diet", "vegan", "priyanka"),
+                speaker="Priyanka",
+            ),
         ),
         group=True,
     ),

@@ -120,6 +120,16 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Year 5 since September!", Repair("Year 5", None, renumbers=True)),
         ("Newcastle! Sunderland is my dad's lot.", Repair("Newcastle", "Sunderland", True)),
         ("nah sprout was the old one, rip. new one's called juniper", Repair("Juniper", None)),
+        ("Leeds, not York lol", Repair("Leeds", "York")),
+        ("cats not dogs haha", Repair("cats", "dogs")),
+        ("Sophie, one p.", Repair("Sophie", None)),
+        ("It's Aled, one l.", Repair("Aled", None)),
+        ("He retired, I'm with Dr Banerjee now.", Repair("Banerjee", None)),
+        ("she left, im with dr hale now", Repair("Hale", None)),
+        ("They've retired, I see Ms Ortiz now.", Repair("Ortiz", None)),
+        ("GP's halved it, so 10mg from this week.", Repair("10mg", None)),
+        ("They've doubled it, I'm on 40mg now", Repair("40mg", None)),
+        ("My consultant cut it - 5mg from Monday.", Repair("5mg", None)),
     ],
 )
 def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> None:
@@ -190,6 +200,12 @@ def test_repairs_are_read_whatever_their_opening(text: str, repair: Repair) -> N
         "Its colour is nice.",  # no "not": a possessive, not "it's"
         "Easy mix up.",
         "new one is great",  # typed in lowercase, only "called" names the new one
+        "I'm fine lol",
+        "Harriet, one day.",
+        "She retired last year.",
+        "He left, I'm with friends now.",  # no name in his place
+        "They halved it.",  # no dose said
+        "GP halved the price, so 10 quid",
     ],
 )
 def test_sentences_that_repair_nothing(text: str) -> None:
@@ -846,6 +862,20 @@ DIALOGUES = {
             ("Dad packed in the post round, he drives a taxi now.", "Nice."),
         ],
         ["The user's dad works as a taxi driver."],
+    ),
+    "a relative's work after they left the navy, said as 'shes'": (
+        [
+            ("My sister is in the navy.", "Ok."),
+            ("shes out now, works reception at a hotel", "Ok."),
+        ],
+        ["The user's sister does reception.", "The user's sister works at a hotel."],
+    ),
+    "a dentist gone, said as 'he', and the one seen now": (
+        [
+            ("Who's my dentist?", "Your dentist is Dr Patel."),
+            ("He retired, I'm with Dr Moreau now.", "Noted."),
+        ],
+        ["Moreau is the user's dentist."],
     ),
     "a flight moved, its new day said after": (
         [

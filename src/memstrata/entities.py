@@ -59,7 +59,10 @@ _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet
 """Relationship slots that name a pet, not a person ("cat:miso")."""
 
 
-_PRONOUN_OPENING_RE = re.compile(r"(?:^|[.!?]\s+)(?:he|she|they|his|her)\b", re.IGNORECASE)
+# ("hes out now" is "he's", typed without the apostrophe)
+_PRONOUN_OPENING_RE = re.compile(
+    r"(?:^|[.!?]\s+)(?:he|she|they|his|her|(?-i:hes|shes))\b", re.IGNORECASE
+)
 
 
 def opens_with_pronoun(text: str) -> bool:

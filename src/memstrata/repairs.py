@@ -204,12 +204,22 @@ _NEW_ONE_RE = re.compile(
 _CLEFT_RE = re.compile(r"\s+(?:that\s+|which\s+)?(?:i|i'm|i've|we|we're|he|she|they)\b.*$", _I)
 # "Dr. Patel retired, I see Dr. Kowalski now": who took the place of someone who left.
 _NAME_PART = rf"(?:{_TITLE}\.?\s+)?{_NAME_WORDS}"
-_LEFT_RE = re.compile(
-    rf"^(?P<old>{_NAME_PART})\s+(?:has\s+)?(?:retired|left(?:\s+the\s+\w+)?|quit|moved\s+away"
+_GONE = (
+    r"(?:has\s+)?(?:retired|left(?:\s+the\s+\w+)?|quit|moved\s+away"
     r"|moved\s+to\s+(?:another|a\s+different|a\s+new)\s+\w+"
     r"|passed\s+away|died)\s*[,;—–-]+\s*(?:and\s+|so\s+)?(?:now\s+)?(?:i\s+see|i\s+go\s+to|i've\s+got"
-    r"|i\s+have|i'm\s+with|i\s+report\s+to|it's|my\s+new\s+\w+\s+is|the\s+new\s+one\s+is)\s+"
-    rf"(?P<new>{_NAME_PART})(?:\s+now)?$",
+    r"|i\s+have|i'm\s+with|im\s+with|i\s+report\s+to|it's|my\s+new\s+\w+\s+is"
+    r"|the\s+new\s+one\s+is)\s+"
+)
+"""Someone gone, and the "I see" that names who took their place."""
+_LEFT_RE = re.compile(
+    rf"^(?!(?:he|she|they)\b)(?P<old>{_NAME_PART})\s+{_GONE}(?P<new>{_NAME_PART})(?:\s+now)?$", _I
+)
+# "She retired, I'm with Dr Okafor now", said of the one the answered turn named; typed in
+# lowercase, a title still marks the name ("im with dr okafor now").
+_THEY_LEFT_RE = re.compile(
+    rf"^(?:he|she|they)(?:'s|'ve)?\s+{_GONE}"
+    rf"(?P<new>{_NAME_PART}|{_TITLE}\.?\s+(?P<lower>(?-i:[a-z])[\w'-]+))(?:\s+now)?$",
     _I,
 )
 # "Mine is Mochi", said after "that's my sister's cat": the speaker's own is the new one.
@@ -270,12 +280,15 @@ _I_LEFT_RE = re.compile(
     _I,
 )
 _DOSE = r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|iu|units)\b"
-# "The doctor upped it to 30mg": the dose of the drug the answered turn named.
+# "The doctor upped it to 30mg": the dose of the drug the answered turn named; "GP's
+# halved it, so 10mg from this week": the new dose said after the change.
 _DOSE_CHANGED_RE = re.compile(
-    r"^(?:the\s+[\w-]+|they|she|he|my\s+[\w-]+|i|we)(?:'ve|\s+have|\s+has)?\s+(?:just\s+)?"
+    r"^(?:the\s+[\w-]+|they|she|he|my\s+[\w-]+|i|we|gp|doc|doctor|consultant)"
+    r"(?:'ve|'s|\s+have|\s+has)?\s+(?:just\s+)?"
     r"(?:upped|increased|raised|lowered|reduced|cut|dropped|put\s+up|bumped|changed|adjusted"
-    r"|doubled|halved)\s+(?:it|my\s+dose|the\s+dose|me|that)(?:\s+(?:up|down|back))?\s+to\s+"
-    rf"(?P<new>{_DOSE})$",
+    r"|doubled|halved)\s+(?:it|my\s+dose|the\s+dose|me|that)(?:\s+(?:up|down|back))?"
+    r"(?:\s+to\s+|\s*[,;—–-]+\s*(?:so\s+)?(?:(?:it's|i'm\s+on|that's)\s+)?)"
+    rf"(?P<new>{_DOSE})(?:\s+now|\s+(?:from|since|as\s+of|starting)\s+[\w ]+)?$",
     _I,
 )
 _DOSE_RE = re.compile(_DOSE, _I)
@@ -311,11 +324,11 @@ _THESE_DAYS_RE = re.compile(
     r"|lately)$",
     _I,
 )
-# "Theo, with a T": a name spelled out restates the claimed one.
+# "Theo, with a T", "Madison, one d": a name spelled out restates the claimed one.
 _SPELLED_RE = re.compile(
     rf"^(?:(?:it's|it\s+is|that's|(?:his|her|their)\s+name's)\s+)?(?P<new>{_ONE_NAME}),?\s+"
     r"(?:with\s+an?\s+(?-i:[A-Za-z])(?:\s+\w+)?|(?:with\s+)?(?:two|double|one|single)\s+"
-    r"(?-i:[A-Za-z])'?s)$",
+    r"(?-i:[A-Za-z])(?:'?s)?)$",
     _I,
 )
 # "Year 5 since September!": a word and its number restate the claim's same word's number.
@@ -413,6 +426,9 @@ _ACTUALLY_END_RE = re.compile(
 )
 
 
+# "bees not wasps lol": laughter at the end is no part of the repair, nor a repair itself.
+_LAUGHTER_END_RE = re.compile(r"[\s,!.]+(?:lol|lmao|rofl|(?:ha){2,}|(?:he){2,}|xd)[\s!.]*$", _I)
+
 _AFTER_HONORIFIC_RE = re.compile(rf"\b{_TITLE}\.$", _I)
 
 
@@ -463,6 +479,7 @@ def _with_trailing_nots(sentences: list[str]) -> list[str]:
 def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     """The repair `sentence` makes: after a denial any short new word; after a slip or a
     change said as such ("We moved offices"), only a name, a number or a date."""
+    sentence = _LAUGHTER_END_RE.sub("", sentence)
     if _ACTUALLY_END_RE.search(sentence):
         sentence, denied = _ACTUALLY_END_RE.sub("", sentence), True
     body = _NOWADAYS_RE.sub("", _SINCE_RE.sub("", _LEAD_RE.sub("", sentence).strip()))
@@ -491,6 +508,9 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
             continue  # "It's Tuesday, Sam is my boss" moves no one
         if _short(new) and _short(m["old"]):
             return Repair(_bare(new), _bare(m["old"]), regex is _OLD_IS_ELSEWHERE_RE)
+    if gone := _THEY_LEFT_RE.match(body):
+        new = gone["lower"].title() if gone["lower"] else _bare(gone["new"])
+        return Repair(new, None)
     if switched := _SWITCHED_TO_RE.match(body):
         return Repair(switched["new"], None, others=True)
     for regex in _RESTATEMENTS:

@@ -1545,3 +1545,203 @@ def test_someone_s_news_after_a_comma_in_the_speaker_s_sentence_is_theirs():
     assert ("femke", "employer", "bbc") in found
     assert ("femke", "employer", "bbc") in keys(facts("We're moving, Femke got a job at the BBC."))
     assert keys(facts("Sorry, Tom's got a cold.")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I'm allergic with shellfish.", ("user", "allergy:shellfish", "shellfish")),
+        ("I'm off gluten since March.", ("user", "avoids:gluten", "gluten")),
+        ("im off dairy lol", ("user", "avoids:dairy", "dairy")),
+        ("I work like a bus driver in Warsaw.", ("user", "job title", "bus driver")),
+        ("We moved over from Belfast in 2012.", ("user", "previous home", "belfast")),
+        ("I've started on nights at the hospital.", ("user", "shifts", "night shifts")),
+        ("Girlfriend's Mia, she's a vet.", ("user", "partner", "mia")),
+        ("Boyfriend's Liam.", ("user", "partner", "liam")),
+        ("My son's Leo.", ("user", "son:leo", "leo")),
+        ("Partner's Ines, junior doctor.", ("ines", "job title", "junior doctor")),
+        ("I was taken on by Boots in June.", ("user", "employer", "boots")),
+        ("My GP told me I have sleep apnea.", ("user", "condition:sleep apnea", "sleep apnea")),
+        (
+            "I have an underactive thyroid.",
+            ("user", "condition:underactive thyroid", "underactive thyroid"),
+        ),
+        ("My brother is a solicitor.", ("user's brother", "job title", "solicitor")),
+    ],
+)
+def test_other_languages_prepositions_foods_given_up_and_named_partners(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm off work today.",
+        "I'm off to the shops.",
+        "I work like a dog.",
+        "I work like crazy.",
+        "I'm allergic for sure.",
+        "My doctor told me to rest.",
+    ],
+)
+def test_what_these_prepositions_and_foods_given_up_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_a_partner_s_nationality_after_s_is_no_name():
+    assert keys(facts("Wife's Brazilian.")) == [("user's spouse", "nationality", "brazilian")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("we adopted a kitten called pip", ("user", "cat:pip", "pip")),
+        ("got a spaniel called rolo hes two", ("user", "dog:rolo", "rolo")),
+        (
+            "My daughter has been up in Glasgow since she started uni.",
+            ("user's daughter", "home", "glasgow"),
+        ),
+        ("Paint every weekend.", ("user", "skill:paint", "paints")),
+        ("I swim at the lido most mornings before work.", ("user", "skill:swim", "swims")),
+        ("I've swapped the clarinet for the sax.", ("user", "learning:sax", "sax")),
+        ("eating fish again since the baby", ("user", "eats again", "fish")),
+        ("I moved my mum down to Brighton.", ("user's mother", "home", "brighton")),
+        ("We moved Dad to Leeds near us.", ("user's father", "home", "leeds")),
+        ("It was my bday on Friday, 41 now.", ("user", "age", "41")),
+        ("Had my birthday yesterday, I'm 35.", ("user", "age", "35")),
+        ("I have three boys, Sam is 9 and Joe is 6.", ("sam", "age", "9")),
+    ],
+)
+def test_pets_named_in_lowercase_years_somewhere_pastimes_and_relatives_moved(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "our dog called out",
+        "my son called me",
+        "I've been in Paris since Monday.",  # a stay, which a day may be
+        "I moved my car to the garage.",
+        "We moved our son to a new school.",
+        "Had my birthday party, 30 people came.",
+        "Had my birthday yesterday.",
+        "Run every day to stay calm.",
+        "Sorry, Room 12 is 4 floors up.",
+        "i think hes great",
+    ],
+)
+def test_what_these_names_stays_and_moves_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Priya's been out in Singapore for years.", ("priya", "home", "singapore")),
+        ("Ben has been in Cork since 2019.", ("ben", "home", "cork")),
+        ("I'm trying to get a visa.", ("user", "plan:visa", "get a visa")),
+        (
+            "Trying to land an apprenticeship.",
+            ("user", "plan:apprenticeship", "land an apprenticeship"),
+        ),
+        ("I have two boys, Noah is 8 and Eli is 5.", ("user", "son:noah", "noah")),
+        ("I have two boys, Noah is 8 and Eli is 5.", ("eli", "age", "5")),
+        (
+            "We've got three grandkids: Amy is 10, Jack is 7 and Lily is 3.",
+            ("user", "grandchild:lily", "lily"),
+        ),
+        ("My son is in the navy.", ("user's son", "employer", "navy")),
+        ("Sam is in the army now.", ("sam", "employer", "army")),
+        ("I work reception at a hotel.", ("user", "job title", "reception")),
+        (
+            "My dad is out of the army now, works maintenance at the school.",
+            ("user's father", "job title", "maintenance"),
+        ),
+    ],
+)
+def test_years_somewhere_goals_sought_children_named_with_ages_and_services(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Ben's been in Cork since Tuesday.",  # a stay
+        "Sam is in London for two weeks.",
+        "I'm trying to get a table.",
+        "I was in the navy.",
+        "I'm in the army of volunteers.",
+        "I love it here, works for me.",
+    ],
+)
+def test_what_these_stays_goals_and_services_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_one_child_named_after_a_count_is_only_their_age():
+    assert keys(facts("I have two sons, Tom is 12.")) == [
+        ("user", "count:son", "two sons"),
+        ("tom", "age", "12"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I need to pick up my statins on the way home.", ("user", "medication:statin", "statins")),
+        ("My metformin prescription is due.", ("user", "medication:metformin", "metformin")),
+        ("I must sort it before my insulin runs out.", ("user", "medication:insulin", "insulin")),
+        (
+            "I'm booked in for a hip replacement in May.",
+            ("user", "surgery:hip replacement", "hip replacement"),
+        ),
+        ("My shoulder op is next week.", ("user", "surgery:shoulder op", "shoulder op")),
+        ("My knee surgery is on Monday.", ("user", "surgery:knee surgery", "knee surgery")),
+        ("I've got a Gibson Les Paul.", ("user", "owns:instrument", "gibson les paul")),
+        ("I have a 5-year-old son, Max.", ("max", "age", "5")),
+        ("Got a 3 yr old, Bea, and a baby on the way.", ("user", "child:bea", "bea")),
+    ],
+)
+def test_medicines_kept_operations_ahead_instruments_and_children_by_age(sentence, expected):
+    assert expected in keys(facts(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I stopped my statins.",
+        "My insulin is in the fridge.",
+        "My shoulder op went well.",  # no day ahead said
+        "My photo op is on Monday.",  # no part of the body
+        "I'm getting a new phone.",
+        "I use a mechanical keyboard.",
+        "I've got a 2 year old.",  # no name
+    ],
+)
+def test_what_these_medicines_operations_and_ages_leave_alone(sentence):
+    assert keys(facts(sentence)) == []
+
+
+def test_an_instrument_by_its_kind_swapped_stays_a_lesson():
+    found = keys(facts("Swapped the guitar for a ukulele, my fingers couldn't cope."))
+    assert ("user", "learning:ukulele", "ukulele") in found
+    assert not any(slot.startswith("owns:") for _, slot, _ in found)
+
+
+def test_a_car_driven_is_read_after_a_comma_and_without_the_i():
+    assert ("user", "owns:car", "fiesta") in keys(
+        facts("The old one died, driving a Fiesta for now.")
+    )
+    found = keys(facts("The van died, driving my wife's old Civic for now."))
+    assert ("user", "owns:car", "wife's old civic") in found
+    assert ("user", "owns:car", "tesla") in keys(facts("Driving a Tesla these days."))
+    assert keys(facts("Driving a hard bargain.")) == []
+    assert keys(facts("I'm late, driving home now.")) == []
+
+
+def test_hes_typed_without_its_apostrophe_is_the_one_just_named():
+    found = keys(facts("my son leo is great hes six"))
+    assert ("leo", "age", "6") in found
+    assert ("rolo", "age", "2") in keys(facts("got a spaniel called rolo hes two"))
+    assert keys(facts("hes nine")) == []  # nobody named before it

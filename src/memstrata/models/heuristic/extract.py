@@ -64,7 +64,8 @@ _REPORTED_RE = re.compile(
 )
 _NOT_A_STATEMENT_RE = re.compile(
     r"^(?:what|who|whom|whose|when|where|why|how|which|do|does|did|can|could|would|should"
-    r"|is|are|am|was|were|have|has|had|shall|might|if"
+    # ("Had my birthday at the weekend, 30 now" asks nothing: chat drops the "I")
+    r"|is|are|am|was|were|have|has|had(?!\s+my\s+(?:birthday|bday)\b)|shall|might|if"
     r"|unless|whether|suppose|supposing|assuming|imagine|in\s+case|let's\s+say|what\s+if"
     r"|tell|remind|show|help|explain|summari[sz]e|draft|give|list|find|let\s+me\s+know)\b"
     r"|\b(?:not\s+sure|don't\s+know|do\s+not\s+know|no\s+idea|unclear|undecided|tbd"
@@ -79,17 +80,26 @@ _SPLIT_RE = re.compile(
     r"(?=(?i:i|my|i'm|i've|we|we're|our)\b)"
     # "..., he's a nurse in Toronto": a pronoun starts a clause about the person just named
     r"|(?:,\s*|\s+and\s+)(?=(?i:he|she)(?:'s|\s)|(?i:his|her)\s+name\s)"
+    # "...called biscuit hes nine": typed without the apostrophe or a comma, "hes" still
+    # starts a clause, as no other word is spelled so
+    r"|\s+(?=(?-i:hes|shes)\s)"
     # "Divorced, two kids - they're with me every other weekend", "Mum of three - Zoe is 9"
     r"|\s+[-–—]+\s+(?=(?i:they|he|she|it|that|this)(?:'s|'re|\s)|[A-Z][\w'-]+\s+(?:is|was|has)\s)"
     # "My English is not perfect, Polish is my native language"
     r"|,\s*(?=[A-Z]\w+\s+is\s+(?i:my|our)\s)"
+    # "We have two daughters, Zuzia is 7 and Ola is 4": each named child's age
+    r"|,\s*(?=[A-Z]\w+\s+is\s+\d{1,2}(?:\s+(?i:years?\s+old|months?\s+old))?(?:\s+and\s|[.!]*$))"
     # "I can't stand coriander, it tastes like soap to me": what it is like, said after
     r"|,\s*(?=(?i:it|they)\s+(?:tastes?|smells?|looks?|sounds?|feels?)\s)"
     # "We lived in Swindon, then moved to Devizes", "..., before that I was at Aviva": what
     # came next or before is news of its own
     r"|,\s*(?=(?i:then|and\s+then|before\s+that)\s)"
-    # "I'm burnt out, thinking of taking August off": the "I'm" goes unsaid
-    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training)\s)"
+    # "My brother is out now, works security at the airport": the subject goes unsaid, and
+    # the piece is read as the sentence's opener's, or joined back
+    r"|,\s*(?=(?i:works|lives)\s)"
+    # "I'm burnt out, thinking of taking August off", "camry got totaled, driving my wifes
+    # old civic": the "I'm" goes unsaid
+    r"|,\s*(?=(?i:thinking|planning|hoping|saving|training|driving)\s)"
     # "We're moving to Bristol, Femke's got a job at the BBC there": someone's own news
     r"|,\s*(?=[A-Z][\w'-]+(?:'s|\s+has)?\s+(?:just\s+)?got\s+(?i:a|an|the|into)\s)"
     # "She had the baby last week, a little girl called Rose": the newborn, named after
@@ -132,6 +142,8 @@ _APPOSITIVE_RE = re.compile(
     r"(?P<rest>.+)$"
 )
 _PRONOUN_RE = re.compile(r"^(?:he|she)\b", _I)
+# "hes nine", typed without the apostrophe: the person just named "is" nine
+_PRONOUN_IS_RE = re.compile(r"^(?-i:hes|shes)\b")
 _POS_PRONOUN_RE = re.compile(r"^(?:it|that|this)(?:'s|\s+is|\s+was)\s+(?P<np>.+)$", _I)
 _END_PUNCT = " .!;:,\"'"
 # Personal facts first ("I prefer vim as my editor" is a tool, not a taste), facts about
@@ -214,7 +226,7 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
     if not text:
         return None
     if side.last_person:
-        text = _PRONOUN_RE.sub(side.last_person, text)
+        text = _PRONOUN_RE.sub(side.last_person, _PRONOUN_IS_RE.sub("he is", text))
     base = side.base
     clause = Clause(text, base.at, base.subject, base.subject_display, base.speaker, base.me)
     if _NEGATION_RE.search(text) and not negation_ok:
@@ -341,7 +353,7 @@ def _clauses(side: _Side, sentence: str) -> list[str]:
             out.append(piece)
         elif renamed := _with_named_pronoun(side, out[-1], piece):
             out.append(renamed)  # "Theo is excited, he's 4": Theo is 4
-        elif _PRONOUN_RE.match(piece):
+        elif _PRONOUN_RE.match(piece) or _PRONOUN_IS_RE.match(piece):
             out.append(piece)  # its "he" is the person the clauses before it name
         elif first_person and (elided := _with_subject(side, sentence, piece)):
             out.append(elided)  # "I live in Berlin and work at Acme"
@@ -772,9 +784,10 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
     return user, assistant
 
 
+# ("hes out now": typed without its apostrophe, "hes" and "shes" are "he's" and "she's")
 _HE_OR_SHE_RE = re.compile(
     r"(?P<start>^|[.!?]\s+|[,;]\s+(?:and\s+|so\s+|but\s+)?)(?:he|she)"
-    r"(?:(?P<has>'s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s))?\b",
+    r"(?:(?P<has>'?s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s|(?-i:s)(?=\s)))?\b",
     re.IGNORECASE,
 )
 

@@ -213,6 +213,22 @@ _LIVED_ON = r"(?:narrow|house|canal|sail)?boat|barge|yacht|farm|ranch|island|com
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 # What one has had rather than has, and lives with after: "Dad had a stroke last year".
 _HEALTH_EVENTS = r"(?:mini-)?stroke|heart\s+attack|tia|cardiac\s+arrest|brain\s+injury|aneurysm"
+# Services one is "in" rather than works at: "my brother is in the army".
+_FORCES = (
+    r"army|navy|royal\s+navy|air\s+force|raf|marines|royal\s+marines|military|coast\s+guard"
+    r"|national\s+guard|army\s+reserves?|territorial\s+army|reserves"
+)
+# An operation by what it mends: "knee surgery", "a hip replacement", "a knee op" (an "op"
+# only on a part of the body: "a photo op" is none).
+_BODY_PARTS = (
+    r"knee|hip|shoulder|back|spine|neck|eye|cataract|foot|ankle|hand|wrist|elbow|heart"
+    r"|hernia|gallbladder|bowel|bladder|kidney|acl|tonsils?|sinus|nose|jaw|breast|thyroid"
+    r"|prostate|bunion"
+)
+_OPERATION = (
+    rf"(?:(?:left|right)\s+)?(?:{_BODY_PARTS})\s+(?:op|operation)"
+    r"|(?:[\w-]+\s+){1,2}?(?:surgery|replacement|transplant)"
+)
 # Wards and departments go by initials too, but employ no one: "a nurse in the ICU".
 _UNITS = r"ICU|NICU|PICU|ITU|HDU|ER|OR|ED|HR|IT|PR|QA|R&D"
 FACETS: dict[str, Facet] = {
@@ -251,6 +267,7 @@ FACETS: dict[str, Facet] = {
     "retired": Facet(C.WORK, "employer", "{who} is {value}.", work_status),
     "still at": Facet(C.WORK, "employer", "{who} works at {value}.", still_at),
     "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
+    "serves": Facet(C.WORK, "employer", "{who} serves in the {value}.", word_of(_FORCES)),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "job offer": Facet(C.PLAN, "plan:job offer", "{who} has been offered a job at {value}.", org),
@@ -279,6 +296,7 @@ FACETS: dict[str, Facet] = {
     "health state": Facet(C.HEALTH, "condition:{key}", "{who} is {value}.", word_of(HEALTH_STATES)),
     "diagnosis": Facet(C.HEALTH, "condition:{key}", "{who} has {value}.", condition),
     "surgery": Facet(C.HEALTH, "surgery:{key}", "{who} had {a_value}.", phrase),
+    "surgery ahead": Facet(C.HEALTH, "surgery:{key}", "{who} is having {a_value}.", phrase),
     "health event": Facet(
         C.HEALTH, "condition:{key}", "{who} had {a_value}.", word_of(_HEALTH_EVENTS)
     ),
@@ -451,6 +469,8 @@ _WORK_AT = (
     r"(?:\s+(?:(?P<hours>part[-\s]time|full[-\s]time)|remotely"
     r"|freelance"
     r"|\d{1,2}(?:am|pm)?\s*(?:to|-)\s*\d{1,2}(?:am|pm)?|(?P<shifts>nights|days|weekends)))?"
+    # "works security at the airport": the job said as the work done
+    r"(?:\s+(?P<trade>security|reception|maintenance|catering|admin|cleaning))?"
     r"\s+(?:at|for)"
     r"|(?:fl(?:y|ies)|is\s+flying|drives?|writes?|plays?|consults?|freelances?|contracts?)\s+for"
     r"|(?:works?|is\s+working|switched\s+to|moved\s+to|picks?\s+up)\s+(?:[\w-]+\s+){0,2}?"
@@ -464,7 +484,8 @@ _JOINED = (
     # a start ahead: "I start at St. Mary's next week"
     r"|(?:starts?|is\s+starting)\s+(?:(?:my|a)\s+(?:new\s+)?(?:job|role|position)\s+|work\s+)?at"
     r"(?=\s+(?:the\s+)?(?-i:[A-Z]))|took\s+a\s+job\s+at|accepted\s+(?:an\s+offer|a\s+job)\s+(?:at|from)"
-    r"|was\s+hired\s+by|signed\s+with|is\s+employed\s+by|switched\s+jobs\s+to"
+    r"|was\s+hired\s+by|(?:got|was|has\s+been)\s+taken\s+on\s+(?:at|by)|signed\s+with"
+    r"|is\s+employed\s+by|switched\s+jobs\s+to"
     r"|got\s+(?:a\s+)?new\s+job\s+(?:at|with)|(?:landed|got|was\s+offered|accepted|has"
     r"|is\s+(?:doing|starting))\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:job|role|position|post"
     rf"|contract|{_TRAINING})\s+(?:at|with)"
@@ -488,6 +509,12 @@ _BOUND = rf"(?:\s+(?:to|from|in|at|with)\s+{PLACE_NAME}|\s+(?:home|back|out))?"
 """Where an event goes or who it is with: "my flight to Rome", "my call with Dana", "my
 flight home"."""
 _QUITTING = r"(?:quit|stop|lose|cut\s+(?:down|back)\s+on|give\s+up|kick)\s"
+# What one tries to get over months, a plan: "trying to get a mortgage" (not "a table").
+_SOUGHT = (
+    r"(?:get|buy|find|land|secure|rent)\s+(?:a|an|our|my)\s+(?:first\s+|new\s+|own\s+)?"
+    r"(?:mortgage|house|flat|home|apartment|place|job|visa|loan|green\s+card|work\s+permit"
+    r"|promotion|apprenticeship|internship)\b"
+)
 _RESCHEDULED = (
     r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
     r"|rescheduled|delayed|bumped|shifted|brought\s+forward)"
@@ -583,8 +610,12 @@ TABLE: tuple[Row, ...] = (
     # Only capitalised words may follow: "I'm in Paris for a conference" is a trip.
     # "I've been in Vienna for two years now" reads as "is in Vienna for two years now".
     # "Our son is out in Calgary with his family": far off, and living there.
-    Row("whereabouts", r"is\s+(?:back\s+|out\s+|over\s+|still\s+)?in\s+"
+    # "He's been up in Aberdeen since he started on the rigs": since a change in their life
+    # or a year, not "since Monday", which a trip may be
+    Row("whereabouts", r"is\s+(?:back\s+|out\s+|over\s+|up\s+|down\s+|still\s+)?in\s+"
                        r"(?P<value>(?-i:[A-Z])[\w'.-]*(?:,?\s+(?-i:[A-Z])[\w'.-]*){0,2})"
+                       rf"(?:\s+since\s+(?:(?:he|she|they|i|we)\s+\w+|(?:19|20)\d\d|last\s+year"
+                       rf"|(?:{dates.MONTH_PATTERN}))\b.*)?"
                        # "been in Winnipeg three years now" drops the "for"
                        r"(?:\s+(?:for\s+)?(?:\w+\s+)?(?:years?|months?)(?:\s+now)?"
                        r"|\s+for\s+(?:ages|a\s+while)(?:\s+now)?"
@@ -592,7 +623,8 @@ TABLE: tuple[Row, ...] = (
         (("I'm in Kyoto now.", "home", "kyoto"), ("We're in Jersey City now.", "home",
          "jersey city"), ("Back in Vancouver now!", "home", "vancouver"),
          ("I'm out in Calgary with my family.", "home", "calgary"),
-         ("I've been in Winnipeg three years now.", "home", "winnipeg")), we=True),
+         ("I've been in Winnipeg three years now.", "home", "winnipeg"),
+         ("I've been down in Exeter since I retired.", "home", "exeter")), we=True),
     Row("whereabouts", r"is\s+spending\s+(?:this|the|a|my)\s+(?:year|semester|summer|term|winter"
                        r"|spring|autumn|fall|month|few\s+months|gap\s+year)\s+(?:abroad\s+)?in\s+"
                        r"(?P<value>.+)",
@@ -610,9 +642,12 @@ TABLE: tuple[Row, ...] = (
     Row("home", r"lives?\s+on\s+(?:a|an)\s+[\w -]+?\s+(?:outside|near|in|just\s+outside)\s+"
                 r"(?P<value>(?-i:[A-Z]).+)",
         (("We live on a farm outside Boise.", "home", "boise"),), we=True),
-    Row("moved from", r"moved\s+(?:here\s+|over\s+)?from\s+(?P<value>.+?)"
+    # "moved up from Manchester": the way the move went still says where from
+    Row("moved from", r"moved\s+(?:here\s+|over\s+|up\s+|down\s+|across\s+|back\s+)?from\s+"
+                      r"(?P<value>.+?)"
                       r"(?:\s+to\s+(?P<home>(?-i:[A-Z]).+?))?(?:\s+(?:\w+|a)\s+(?:years?|months?)\s+ago)?",
-        (("I moved from Osaka six years ago.", "previous home", "osaka"),), we=True),
+        (("I moved from Osaka six years ago.", "previous home", "osaka"),
+         ("We moved down from Glasgow in 2020.", "previous home", "glasgow")), we=True),
     Row("moved from", r"(?:used\s+to\s+live|lived)\s+in\s+(?P<value>(?-i:[A-Z]).+?)"
                       r"(?:\s+(?:for|until|till|before|when|as|with|but)\b.*)?",
         (("I used to live in Melbourne.", "previous home", "melbourne"),
@@ -688,12 +723,18 @@ TABLE: tuple[Row, ...] = (
         (("I work at Acme Corp.", "employer", "acme corp"),
          ("I work nights at the Amazon warehouse outside Derby.", "employer", "amazon warehouse"),
          ("I work at Tesco three days a week.", "employer", "tesco"),
+         ("I work security at the stadium.", "job title", "security"),
          ("I work night shifts at the children's hospital.", "employer", "children's hospital"),
          ("I work at Acme Corp as a data engineer.", "job title", "data engineer"),
          ("I now work for Globex.", "employer", "globex"),
          ("I work at Shopify out of Ottawa.", "home", "ottawa"),
          ("I work in cybersecurity for a bank in Leeds.", "industry", "cybersecurity"),
          ("I work in cybersecurity for a bank in Leeds.", "office", "leeds"))),
+    # "I'm in the navy": serving now ("I was in the army" is the past, read elsewhere)
+    Row("serves", rf"is\s+(?:still\s+)?in\s+the\s+(?P<value>{_FORCES})(?:\s+(?:now|these\s+days"
+                  r"|(?:as|for)\s+.+))?",
+        (("I'm in the navy now.", "employer", "navy"),
+         ("I'm in the RAF as an engineer.", "employer", "raf"))),
     Row("school", r"(?:studies|is\s+studying|majors?\s+in|is\s+majoring\s+in"
                   r"|is\s+doing\s+(?:a|an|my)\s+[\w']+(?:\s+degree)?\s+in)\s+"
                   r"(?!(?:for|to|in|with|at|hard|late|all)\b)"
@@ -706,6 +747,7 @@ TABLE: tuple[Row, ...] = (
         (("I've moved to HSBC since we last talked.", "employer", "hsbc"),)),
     Row("employer", rf"{_JOINED}\s+(?P<value>.+?)(?:\s+as\s+(?P<title>.+))?",
         (("I joined Initech as a product manager.", "employer", "initech"),
+         ("Got taken on at Lidl in the spring.", "employer", "lidl"),
          ("My co-op placement is at Shopify this winter.", "employer", "shopify"),
          ("I have an internship at Stripe.", "employer", "stripe"))),
     Row("leave", r"is\s+(?P<value>(?:going\s+on|on|starting|taking|off\s+on)\s+(?:[\w-]+\s+){0,2}?"
@@ -724,7 +766,10 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"(?:is\s+(?:a|an|the)(?:\s+(?:only|sole))?|works?\s+(?:from\s+home\s+|remotely\s+"
                  r"|part[-\s]time\s+"
                  r"|full[-\s]time\s+|nights\s+|days\s+|evenings\s+|weekends\s+|shifts\s+)?as"
-                 r"(?:\s+(?:a|an|the))?|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
+                 # "I work like a dental nurse": "as" in other languages' words, for a job
+                 # only ("I work like a dog" is how hard)
+                 rf"(?:\s+(?:a|an|the))?|works?\s+like\s+(?:a|an)(?=\s+(?:[\w-]+\s+){{0,2}}?"
+                 rf"(?:{JOB_HEAD_RE})\b)|has\s+worked\s+as(?:\s+(?:a|an|the))?|is\s+working\s+as"
                  r"(?:\s+(?:a|an))?|(?:is\s+freelancing|freelances?|is\s+contracting|retrained"
                  r"|qualified|has\s+qualified|has\s+retrained)\s+as"
                  r"(?:\s+(?:a|an))?|(?:got|was|has\s+been|have\s+been)\s+promoted\s+to"
@@ -773,7 +818,8 @@ TABLE: tuple[Row, ...] = (
          ("i'm a nurse in the NHS, 12 hour shifts", "employer", "nhs"),
          ("I got promoted to senior engineer.", "job title", "senior engineer"),
          ("I've just been promoted to ward manager.", "job title", "ward manager"),
-         ("I'm a nurse at St. Mary's.", "employer", "st. mary's"))),
+         ("I'm a nurse at St. Mary's.", "employer", "st. mary's"),
+         ("I work like a physiotherapist in a hospital.", "job title", "physiotherapist"))),
     Row("school year", rf"is\s+(?:a|an)\s+(?P<value>{_SCHOOL_YEARS})\s+(?:in|at)\s+"
                        r"(?P<school>(?:high|middle|grad)\s+school|college|uni(?:versity)?"
                        r"|(?-i:[A-Z])[^,]*)",
@@ -1060,6 +1106,12 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:in|on|at|last|this|a|two|three|\d)\b.*)?",
         (("I had a hip replacement in the spring.", "surgery:hip replacement", "hip replacement"),
          ("I had knee surgery last year.", "surgery:knee surgery", "knee surgery"))),
+    # "I'm having a knee op on Monday": an operation ahead is health too, beside its day
+    Row("surgery ahead", r"is\s+(?:having|getting|booked\s+in\s+for|due\s+for|waiting\s+for)\s+"
+                         rf"(?:(?:a|an|my)\s+)?(?P<value>{_OPERATION})"
+                         r"(?:\s+(?:in|on|at|next|this|soon|tomorrow)\b.*)?",
+        (("I'm having knee surgery on Monday.", "surgery:knee surgery", "knee surgery"),
+         ("I'm waiting for a hip replacement.", "surgery:hip replacement", "hip replacement"))),
     Row("health event", r"(?:had|has\s+had|suffered)\s+(?:a|an)\s+(?:(?:minor|major|mild|small"
                         rf"|massive|big|bad|second)\s+)?(?P<value>{_HEALTH_EVENTS})"
                         r"(?:\s+(?:in|on|at|last|this|a|two|three|\d|back\s+in)\b.*)?",
@@ -1149,9 +1201,10 @@ TABLE: tuple[Row, ...] = (
     # "I eat fish again": whatever diet kept it out is over.
     Row("eats again", r"(?:eats?|is\s+eating|started\s+eating|is\s+back\s+(?:on|to\s+eating))\s+"
                       r"(?P<value>(?:meat|fish|seafood|dairy|eggs|chicken|pork|beef|red\s+meat"
-                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)"
+                      r"|animal\s+products|cheese)(?:\s+and\s+\w+)?)(?:\s+again)?"
                       r"(?:\s+(?:last|this)\s+\w+|\s+since\s+.+|\s+(?:a\s+few|\w+)\s+\w+\s+ago)?",
         (("I eat fish again.", "eats again", "fish"),
+         ("I'm eating red meat again since my iron dropped.", "eats again", "red meat"),
          ("I started eating meat last year.", "eats again", "meat"))),
     Row("fasting", rf"is\s+(?:just\s+|now\s+)?doing\s+(?P<value>{_FASTS})(?=\s*$|\s+(?:now|these"
                    r"|instead|since|for)\b).*",
@@ -1160,9 +1213,11 @@ TABLE: tuple[Row, ...] = (
     Row("counting", r"is\s+(?:just\s+|now\s+|mostly\s+)?(?P<value>counting\s+(?:calories|macros"
                     r"|points))(?=\s*$|\s+(?:now|these|instead|since|for)\b).*",
         (("Keto didn't last, I'm just counting calories now.", "diet", "counting calories"),)),
+    # "allergic for kiwi", "allergic with nuts": the preposition other languages use
     Row("allergy", r"is\s+(?:very\s+|severely\s+|deathly\s+|mildly\s+|a\s+bit\s+)?allergic"
-                   r"\s+to\s+(?P<value>.+)",
+                   r"\s+(?:to|for|with|on)\s+(?P<value>.+)",
         (("I am allergic to peanuts.", "allergy:peanut", "peanuts"),
+         ("I am allergic for strawberries.", "allergy:strawberries", "strawberries"),
          ("I'm allergic to cats and shellfish.", "allergy:shellfish", "shellfish")),
         many=True),
     Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|slight\s+)?"
@@ -1227,6 +1282,14 @@ TABLE: tuple[Row, ...] = (
     Row("avoids", r"(?:avoids?|stays?\s+away\s+from|gave\s+up|cut\s+out|quit|stopped\s+eating"
                   r"|stopped\s+drinking|quit\s+eating|quit\s+drinking)\s+(?P<value>.+)",
         (("I gave up meat.", "avoids:meat", "meat"),), many=True),
+    # "I'm off dairy now", "off sugar for Lent": a food or drink given up, where "I'm off
+    # work" or "off to Rome" name none
+    Row("avoids", rf"is\s+(?:completely\s+|totally\s+)?off\s+(?:the\s+)?"
+                  rf"(?P<value>(?:{FOODS_TO_AVOID})(?:\s+(?:and|or)\s+(?:[\w-]+))?)"
+                  r"(?=\s*$|\s*,|\s+(?:now|again|these\s+days|since|for|btw"
+                  r"|at\s+the\s+moment)\b).*",
+        (("I'm off dairy now.", "avoids:dairy", "dairy"),
+         ("I'm off sugar for Lent.", "avoids:sugar", "sugar")), many=True),
     # important dates
     Row("birthday", r"my\s+(?:birthday|bday|b-day|birth\s+date|date\s+of\s+birth)(?:\s+is|'s)"
                     r"\s+(?P<value>.+)",
@@ -1426,14 +1489,17 @@ TABLE: tuple[Row, ...] = (
          ("Back to five days since the restructure, sadly.", "hours", "five days a week"))),
     Row("shifts", r"(?:works?|is\s+working|is\s+on|does|do|has\s+switched\s+to|switched\s+to"
                   r"|(?:has\s+)?gone\s+(?:back\s+)?(?:onto|on\s+to)|moved\s+onto"
-                  r"|moved\s+to|is\s+back\s+on|went\s+back\s+to)\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
+                  r"|moved\s+to|is\s+back\s+on|went\s+back\s+to|(?:has\s+)?started(?:\s+on)?)"
+                  r"\s+(?P<value>(?:the\s+)?(?:nights|days|weekends"
                   r"|(?:[\w-]+\s+)?shifts?))(?:\s*,.*|\s+(?:now|again|these\s+days|for\s+.+"
                   r"|at\s+(?P<employer>.+?)(?:\s+(?:so|because|and|but)\s+.*)?))?",
         (("I work nights.", "shifts", "night shifts"),
          ("I work nights at a warehouse.", "employer", "warehouse"),
          ("I've switched to day shifts.", "shifts", "day shifts"),
          ("I do 24-hour shifts.", "shifts", "24-hour shifts"),
-         ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"))),
+         ("I work 24-hour shifts, three days a week.", "shifts", "24-hour shifts"),
+         ("I've started night shifts at the bus depot.", "shifts", "night shifts"),
+         ("I've started night shifts at the bus depot.", "employer", "bus depot"))),
     Row("home", r"is\s+(?:at|in)\s+(?:uni|university|college)\s+in\s+(?P<value>(?-i:[A-Z]).+)",
         (("I'm at uni in Leeds.", "home", "leeds"),)),
     # "Got into" a school by its kind ("I got into Minecraft" is a hobby); accepted anywhere.
@@ -1460,8 +1526,10 @@ TABLE: tuple[Row, ...] = (
     Row("stopped learning", r"switched\s+from\s+(?P<value>[\w -]+?)\s+to\s+(?P<learning>.+)",
         (("I switched from guitar to piano.", "learning:piano", "piano"),), prefix="not "),
     Row("stopped learning", r"(?:dropped|gave\s+up|swapped|ditched|traded)\s+"
-                            r"(?P<value>[\w -]+?)\s+for\s+(?P<learning>[\w -]+?)(?:\s*,.*)?",
-        (("I dropped French for Italian.", "learning:italian", "italian"),), prefix="not "),
+                            r"(?P<value>[\w -]+?)\s+for\s+(?:(?:a|an|the)\s+)?"
+                            r"(?P<learning>[\w -]+?)(?:\s*,.*)?",
+        (("I dropped French for Italian.", "learning:italian", "italian"),
+         ("I swapped the violin for a cello.", "learning:cello", "cello")), prefix="not "),
     # "I gave up on learning Italian" drops a plan (below); "I gave up on Spanish" a subject.
     Row("stopped learning", r"(?:stopped(?:\s+learning|\s+studying)?|quit|dropped"
                             r"|gave\s+up(?:\s+on)?(?!\s+learning))\s+(?P<value>.+?)"
@@ -1543,12 +1611,17 @@ TABLE: tuple[Row, ...] = (
                  r"|skate|kayak|meditate)(?:s)?(?:\s+(?:watercolou?rs|portraits|landscapes))?"
                  r"(?:\s+in\s+(?:a|the|my|our|their)\s+(?:(?:local|church|community|school|work"
                  r"|university|college)\s+)?(?:choir|band|club|league|team|group|orchestra))?)"
+                 # "I swim at the leisure centre most mornings before work": where and how often
+                 r"(?:\s+at\s+(?:the|a|my|our)\s+[\w' -]+?(?=\s+(?:most|every|daily|twice|before"
+                 r"|after|on)\b|$))?"
                  r"(?:\s+(?:a\s+lot|daily|every\s+\w+|regularly|competitively|for\s+fun"
-                 r"|on\s+(?:weekends|\w+days)))?",
+                 r"|most\s+(?:days|mornings|evenings|nights|weekends)"
+                 r"|on\s+(?:weekends|\w+days)))?(?:\s+(?:before|after)\s+work)?",
         (("I knit.", "skill:knit", "knits"), ("I paint watercolors.", "skill:paint",
                                                  "paints watercolors"),
          ("I sing in my church choir on Sundays.", "skill:sing",
-          "sings in their church choir"))),
+          "sings in their church choir"),
+         ("I cycle at the velodrome most weekends.", "skill:cycle", "cycles"))),
     Row("activity", r"(?:goes|go|is\s+going)\s+(?P<value>(?:rock\s+|ice\s+|trail\s+|scuba\s+|sea\s+"
                     r"|wild\s+|cross-country\s+)?(?:climbing|bouldering|running|hiking|swimming"
                     r"|cycling|skiing|snowboarding|surfing|kayaking|fishing|camping|dancing|diving"
@@ -1681,8 +1754,9 @@ TABLE: tuple[Row, ...] = (
          ("I'm having an art show with my paintings next month.", "plan:show",
           "having an art show with their paintings next month")),
         we=True),
-    Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>{_QUITTING}.+)",
-        (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),)),
+    Row("plan", rf"(?:is\s+trying|tries|try)\s+to\s+(?P<value>(?:{_QUITTING}|{_SOUGHT}).*)",
+        (("I'm trying to quit smoking.", "plan:smok", "quit smoking"),
+         ("We're trying to buy our first house.", "plan:house", "buy their first house")), we=True),
     Row("dropped plan", r"(?:(?:gave\s+up\s+on|decided\s+against|abandoned|cancell?ed"
                         r"|scrapped|called\s+off|decided\s+not\s+to)\s+(?:the\s+idea\s+of\s+"
                         r"|my\s+plans?\s+to\s+|plans?\s+to\s+)?|dropped\s+(?:the\s+idea\s+of"
@@ -1751,9 +1825,12 @@ _NOT_INTRO = (
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
     r"|sold|traded|swapped|bought|gave\s+up|fell\s+off|took\s+a\s+job|passed\s+(?:my|the|all)"
+    r"|got\s+taken\s+on"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
-    r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s"
-    r"(?-i:[A-Z]))",
+    r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s(?-i:[A-Z])"
+    # "Swim at the baths most mornings": a pastime and how often, where an order has none
+    r"|(?:swim|run|cycle|climb|row|surf|skate|hike|paint|sing)\s+(?:[\w' -]+\s+)?(?:most"
+    r"\s+(?:days|mornings|evenings|weekends)|every\s+(?:day|morning|evening|weekend))\b)",
     _I,
 )
 _DROPPED_I_AM_RE = re.compile(
@@ -1761,9 +1838,13 @@ _DROPPED_I_AM_RE = re.compile(
     r"|majoring|planning"
     rf"|(?:taking|doing)(?=\s+(?:my\s+)?(?:{SCHOOL_SUBJECTS}|{SCHOOL_EXAMS})\b)"
     r"|hoping|training|saving\s+up|contracting|consulting|freelancing|thinking\s+(?:of|about)"
-    rf"|(?:trying\s+to|tryna)(?=\s+{_QUITTING})"
+    # "eating chicken again since the anemia": a food back in the diet
+    rf"|eating(?=\s+(?:{FOODS_TO_AVOID})\s+again\b)"
+    rf"|(?:trying\s+to|tryna)(?=\s+(?:{_QUITTING}|{_SOUGHT}))"
     r"|originally\s+from)\s|(?:\w+\s+(?:days?|weeks?|months?|years?)\s+)?smoke[-\s]free\b"
     r"|(?:flying|heading|off|going|travell?ing|driving)\s+(?:back\s+)?to\s+(?-i:[A-Z])"
+    # "driving my wife's old civic for now": the car driven (no car, no fact)
+    r"|driving(?=\s+(?:my|our|a|an)\s)"
     # "Back in Vancouver now!", but "Back in March we..." is when
     r"|back\s+in\s+(?-i:[A-Z])[\w'.-]*(?:\s+(?-i:[A-Z])[\w'.-]*)?(?:\s+(?:now|again|for\s+good))?"
     r"[.!]*$"
@@ -1851,6 +1932,26 @@ _MOVED_BY_THEM_RE = re.compile(
     rf"(?P<what>(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{EVENTS}))\s+(?=(?:back\s+)?(?:to|until)\s)",
     _I,
 )
+# "We moved Mom up to Denver near us": the speaker moved a relative, who lives there now.
+_MOVED_THEM_RE = re.compile(
+    r"^(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?moved\s+"
+    rf"(?P<rel>(?:my|our)\s+(?:{RELATION_RE})|mum|mom|mam|dad)\s+"
+    r"(?=(?:(?:up|down|over|out|back)\s+)?to\s+(?-i:[A-Z]))",
+    _I,
+)
+
+
+def _moved_them(found: re.Match[str]) -> str:
+    rel = found["rel"]
+    return f"{rel if ' ' in rel else 'my ' + rel} moved "
+
+
+# "Had my birthday at the weekend, 30 now": the age the birthday brought.
+_BIRTHDAY_AGE_RE = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:just\s+)?(?:had\s+my|it\s+was\s+my)\s+(?:birthday|bday)\b[^,]*,\s*"
+    r"(?:(?:i'm|im|i\s+am)\s+)?(?=\d{1,3}(?:\s+now)?[.!]*$)",
+    _I,
+)
 # "Got my driving test in March": an event ahead, with when it is.
 _EVENT_WHEN = rf"(?:my|a|an)\s+(?:[\w-]+\s+)?(?:{EVENTS})\s+(?:next|this|in|on)\s"
 # "Got two boys", "Got sleep apnea": the "I've" goes unsaid before what one has.
@@ -1905,7 +2006,8 @@ _PARENT_FIRST_RE = re.compile(
 # a name and a verb, or "'s", follow.
 _SPOUSE_FIRST_RE = re.compile(
     # ("husband material is rare": only a verb of doing, after a name)
-    r"^(?=(?:wife|husband)(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
+    r"^(?=(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?)"
+    r"(?:'s\s|\s+is\s|\s+[A-Za-z][\w'-]*\s+(?:works|teaches"
     r"|drives|runs|lives|just|got|started|moved)\s))",
     _I,
 )
@@ -1955,7 +2057,8 @@ def _labelled(found: re.Match[str]) -> str:
 # "doc says its a herniated disc": a diagnosis the speaker was told is what they have.
 _TOLD_DIAGNOSIS_RE = re.compile(
     r"^(?:the\s+|my\s+)?(?:doc|doctor|gp|physio|consultant|specialist)\s+(?:says|said|thinks"
-    r"|reckons|confirmed)\s+(?:that\s+)?(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
+    r"|reckons|confirmed|told\s+me|tells?\s+me)\s+(?:that\s+)?"
+    r"(?:it's|its|it\s+is|it\s+was|i\s+have|i've\s+got)\s+"
     rf"(?=(?:a|an)\s+(?:slipped|herniated|ruptured|prolapsed|bulging)\s+disc\b|(?:{CONDITIONS})\b)",
     _I,
 )
@@ -2000,6 +2103,8 @@ _BARE_FORMS = (
     (_PARENT_OF_RE, "I am a "),
     (_NAME_AGE_RE, "I is "),
     (_MOVED_BY_THEM_RE, r"\g<what> got moved "),
+    (_MOVED_THEM_RE, _moved_them),
+    (_BIRTHDAY_AGE_RE, "I turned "),
     (_DROPPED_I_AM_RE, _dropped_i_am),
     (_STATE_FIRST_RE, _dropped_i_am),
     (
@@ -2110,6 +2215,11 @@ def _relative(
     )
     if said and (fact := _relation_fact(me, word, said["name"] or said["is"], clause, late=late)):
         return [_Reading(None, "", (fact,))]  # else "My partner is Swedish" says where from
+    if (named := _NAMED_AFTER_S_RE.match(tail)) and (
+        fact := _relation_fact(me, word, named["name"], clause, late=late)
+    ):
+        who = Who(fact.value, fact.person or fact.value, named=True)
+        return [_Reading(who, _appositive_job(named["rest"] or ""), (fact,), vouched=True)]
     named = (
         re.match(r"^,\s*(?P<name>[^,]+?)\s*,\s*(?P<rest>.+)$", tail)
         or re.match(rf"^\s+(?P<name>{_NAME})(?:\s+(?P<rest>[a-z'].*))?$", tail)
@@ -2131,6 +2241,17 @@ def _relative(
 
 
 _BY_AGE = frozenset({"youngest", "eldest", "oldest"})
+# "Partner's Ruaridh, secondary maths teacher": "'s" and a name that ends the clause or
+# comes before a comma is who they are ("My wife's Italian" is where she is from: no name).
+_NAMED_AFTER_S_RE = re.compile(rf"^'s\s+(?P<name>{_NAME})\s*(?:$|[.!]+$|,\s*(?P<rest>.+)$)")
+_APPOSITIVE_JOB_RE = re.compile(rf"^(?:[\w-]+\s+){{0,3}}?(?:{JOB_HEAD_RE})\b", _I)
+
+
+def _appositive_job(rest: str) -> str:
+    """What follows the name, as a predicate: a job said alone there is what they are."""
+    return f"is a {rest}" if _APPOSITIVE_JOB_RE.match(rest) else rest
+
+
 # "my girlfriend tamsin is a hairdresser": typed all lowercase, the word between the relation
 # and a verb names them, unless it says when or how ("my girlfriend still is", "... really").
 _LOWER_NAMED_RE = re.compile(
@@ -2151,13 +2272,28 @@ _WHEN_FIRST_RE = re.compile(
 )
 
 
+# "a rescue greyhound called biscuit", typed all in lowercase: the word "called" gives a
+# pet or a relative is their name ("a dog called out" gives none).
+_LOWER_CALLED_RE = re.compile(
+    rf"\b(?:{RELATION_RE})\s+(?:called|named)\s+"
+    r"(?!(?:out|back|up|in|off|me|us|him|her|it|them|and|but|so|because)\b)(?P<first>[a-z])",
+    _I,
+)
+
+
+def _lower_called_named(text: str) -> str:
+    if not text.islower():
+        return text
+    return _LOWER_CALLED_RE.sub(lambda m: m[0][:-1] + m["first"].upper(), text, count=1)
+
+
 # Chat spelling of "trying to": "tryna quit dip".
 _TRYNA_RE = re.compile(r"\btryna\b", _I)
 
 
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _WHEN_FIRST_RE.sub(lambda m: f"{m['trip']} {m['when'].lower()}", clause.text.strip())
-    text = _TRYNA_RE.sub("trying to", text)
+    text = _lower_called_named(_TRYNA_RE.sub("trying to", text))
     text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, text, count=1))
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
         text = regex.sub(replacement, text, count=1)
@@ -2305,7 +2441,9 @@ _HAS_DONE_RE = re.compile(
     _I,
 )
 # "I try to eat vegan" says "I eat vegan"; but trying to quit is a goal, not a habit.
-_TRYING_RE = re.compile(rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!{_QUITTING})", _I)
+_TRYING_RE = re.compile(
+    rf"^(?:is\s+)?(?:try|tries|tend|tends|trying)\s+to\s+(?!{_QUITTING}|{_SOUGHT})", _I
+)
 # "I've been learning X" says what "I'm learning X" says, "I've been vegan" "I'm vegan".
 _BEEN_DOING_RE = re.compile(r"^(?:has|have|'ve)\s+been\s+(?!to\b|there\b)", _I)
 
@@ -2530,6 +2668,7 @@ _ABOUT_OTHERS = frozenset(
         "hometown",
         "employer",
         "retired from",
+        "serves",
         "business",
         "run business",
         "title",
@@ -2552,8 +2691,14 @@ _ABOUT_OTHERS = frozenset(
 )
 
 
-# "Ana's in Lisbon these days": where someone named is, said as lasting, is their home.
-_SETTLED_RE = re.compile(r"\b(?:these\s+days|nowadays|for\s+good|now)\b", _I)
+# "Ana's in Lisbon these days": where someone named is, said as lasting, is their home;
+# so is where they have been for years, or since a change in their life ("since he
+# started on the rigs").
+_SETTLED_RE = re.compile(
+    r"\b(?:these\s+days|nowadays|for\s+good|now"
+    r"|for\s+(?:\w+\s+)?(?:years|months)|since\s+(?:(?:he|she|they)\s+\w+|(?:19|20)\d\d))\b",
+    _I,
+)
 
 
 def _about_others(row: Row, clause: Clause) -> bool:
@@ -2698,6 +2843,18 @@ _KIN_IN_PLACE_RE = re.compile(
 _OFFICE_IN_RE = re.compile(
     r"(?i:\bmy\s+office\s+in)\s+(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b"
 )
+# "before my insulin runs out", "picking up my statins": a medicine kept in supply is one
+# taken ("I stopped my statins" says neither of these)
+_MEDICINE_MENTION_RE = re.compile(
+    rf"(?i:\b(?:(?:pick(?:ing)?\s+up|collect(?:ing)?|refill(?:ing)?|reorder(?:ing)?)\s+my\s+"
+    rf"(?P<got>{MEDICATIONS})|my\s+(?P<held>{MEDICATIONS})\s+(?:runs?\s+out|is\s+running\s+out"
+    r"|prescription|refill)))\b"
+)
+# "My knee op is the Monday after": the operation ahead, said by its day.
+_SURGERY_AHEAD_RE = re.compile(
+    rf"(?i:\bmy\s+(?P<what>{_OPERATION})"
+    r"(?:\s+is|'s)\s+(?:on|in|next|this|the|booked|scheduled|tomorrow)\b)"
+)
 # "with my wife and our two boys": so is a count of them.
 _COUNT_MENTION_RE = re.compile(
     rf"(?i:\b(?:my|our|with\s+my\s+[^,.;]{{1,40}}?\s+and|(?:{MARITAL_STATUSES})\s+with)"
@@ -2724,6 +2881,8 @@ def _mentions(
     ]
     said = [f"My {m['rel']} lives in {m['place']}" for m in _KIN_IN_PLACE_RE.finditer(clause.text)]
     said += [f"My office is in {m['place']}" for m in _OFFICE_IN_RE.finditer(clause.text)]
+    said += [f"I take {m['got'] or m['held']}" for m in _MEDICINE_MENTION_RE.finditer(clause.text)]
+    said += [f"I'm having a {m['what']}" for m in _SURGERY_AHEAD_RE.finditer(clause.text)]
     said += [
         f"I {'had' if m['surgery'] else 'have'} {m['what']}"
         for m in (_CONDITION_MENTION_RE.finditer(clause.text) if conditions else ())
@@ -2867,9 +3026,40 @@ _SWITCHED_RE = re.compile(
 )
 
 
+# "We have two daughters, Zuzia is 7 and Ola is 4": the children counted, named with
+# their ages.
+_AGE_NAMED = r"(?-i:[A-Z])[\w'-]+\s+is\s+\d{1,2}"
+_COUNTED_NAMED_RE = re.compile(
+    r"(?P<head>\b(?:have|got)\s+(?:two|three|four|five|[2-9])\s+(?:little\s+|young\s+)?"
+    r"(?:kids|children|daughters|sons|boys|girls|grandkids|grandchildren))\s*[,:–—-]+\s*"
+    rf"(?P<ages>{_AGE_NAMED}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_AGE_NAMED})+)\b",
+    _I,
+)
+_NAME_OF_AGE_RE = re.compile(r"(?P<name>(?-i:[A-Z])[\w'-]+)\s+is\s+\d", _I)
+
+
+# "Got a 2 year old, Isla", "I have a 5-year-old son, Max": a child by their age, named.
+_AGED_NAMED_RE = re.compile(
+    r"\b(?P<head>have|got)\s+an?\s+(?P<age>\d{1,2})[\s-]*(?:year|yr)s?[\s-]*old"
+    r"(?:\s+(?P<rel>son|daughter|boy|girl))?\s*,\s*(?P<name>(?-i:[A-Z])[\w'-]+)\b",
+    _I,
+)
+
+
+def _aged_named(m: re.Match[str]) -> str:
+    rel = {"boy": "son", "girl": "daughter"}.get((m["rel"] or "").lower(), m["rel"] or "child")
+    return f"{m['head']} a {rel}, {m['name']}. {m['name']} is {m['age']}"
+
+
+def _counted_named(m: re.Match[str]) -> str:
+    names = [n["name"] for n in _NAME_OF_AGE_RE.finditer(m["ages"])]
+    return f"{m['head']}, {', '.join(names[:-1])} and {names[-1]}. {m['ages']}"
+
+
 def naming_relatives(text: str) -> str:
-    """`text` with a "her name is" that follows a nameless relative said as theirs, and
-    whom one sees after a switch said as the new one ("my dentist is Dr. Lind")."""
+    """`text` with a "her name is" that follows a nameless relative said as theirs, whom
+    one sees after a switch said as the new one ("my dentist is Dr. Lind"), and children
+    named with their ages, after a count or by an age alone, said as named children too."""
 
     def named(m: re.Match[str]) -> str:
         whose = f"{m['my']} {m['rel']}'s"
@@ -2880,6 +3070,7 @@ def naming_relatives(text: str) -> str:
     def switched(m: re.Match[str]) -> str:
         return f"{m['start']}My {m['rel'].lower()} is {m['who']} now"
 
+    text = _AGED_NAMED_RE.sub(_aged_named, _COUNTED_NAMED_RE.sub(_counted_named, text))
     return _SWITCHED_RE.sub(switched, _THEIR_NAME_AFTER_RE.sub(named, text))
 
 

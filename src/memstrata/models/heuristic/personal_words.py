@@ -208,7 +208,8 @@ JOB_HEADS = wordset(
     archivist interpreter publisher blogger youtuber streamer podcaster filmmaker
     cinematographer composer sommelier brewer winemaker rancher zookeeper groomer
     seamstress dressmaker porter sailor vicar marine airman gp radiographer
-    anaesthetist anesthetist radiologist psychiatrist paediatrician pediatrician dj servant"""
+    anaesthetist anesthetist radiologist psychiatrist paediatrician pediatrician dj servant
+    solicitor barrister"""
 )
 # Heads written as one word with what they work on or in: "schoolteacher", "bookkeeper",
 # "locksmith", "cardiologist". The stem is three letters or more, so "coworker" is none.
@@ -233,6 +234,7 @@ CONDITIONS = (
     r"|glaucoma|cataracts|osteoporosis|parkinson'?s(?:\s+disease)?|alzheimer'?s(?:\s+disease)?"
     r"|dementia|copd|endometriosis|pcos|sciatica|heart\s+disease|kidney\s+disease"
     r"|(?:a\s+)?(?:heart\s+)?arrhythmia|afib|atrial\s+fibrillation|a\s+heart\s+murmur"
+    r"|high\s+cholesterol|low\s+blood\s+pressure|an?\s+(?:under|over)active\s+thyroid"
 )
 HEALTH_STATES = (
     r"diabetic|asthmatic|epileptic|pregnant|colou?r[\s-]*blind|deaf|hard\s+of\s+hearing"
@@ -589,4 +591,7 @@ THING_KINDS: dict[str, tuple[str, ...]] = {
     "owns:console": ("ps5", "playstation", "xbox", "nintendo switch", "steam deck"),
     "owns:camera": ("camera", "canon", "nikon", "fujifilm", "gopro", "leica"),
     "owns:home": ("house", "apartment", "condo", "flat", "cabin", "townhouse"),
+    # an instrument by its maker: "a new bass, a secondhand Fender" (by its kind, a guitar
+    # swapped for a ukulele is a lesson as often as a thing owned)
+    "owns:instrument": ("fender", "gibson", "stratocaster", "telecaster", "les paul"),
 }
