@@ -375,3 +375,18 @@ def test_a_large_limit_is_filled_from_deeper_lists(open_memory, limit):
         mem.add_turn(ALPHA, f"badge order {i} shipped", at=T0 + timedelta(minutes=i))
     mem.process_pending()
     assert len(mem.search("badge order", kinds=["turn"], limit=limit)) == limit
+
+
+def test_a_context_searches_once_though_its_lists_fall_short(open_memory, monkeypatch):
+    # A context takes what fits its budget: deeper lists, read to make up a number of
+    # hits, would be a second search on every such question.
+    mem = open_memory(ScriptedModel(), recent_turns=2, session_turns=50)
+    for i in range(180):
+        mem.add_turn(ALPHA, f"badge order {i} shipped", at=T0 + timedelta(minutes=i))
+    mem.process_pending()
+    searches = []
+    search = mem.store.candidates
+    monkeypatch.setattr(mem.store, "candidates", lambda *a: searches.append(a) or search(*a))
+    context = mem.context(ALPHA, "badge order", budget=2000)
+    assert len(searches) == 1
+    assert "badge order" in context.text

@@ -1566,11 +1566,11 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
 
     def _walked_first(self, tenant: str, kinds: Sequence[str]) -> set[str]:
         """The kinds whose vector searches go in the first statement: by the rows their
-        tables were last seen holding, the largest and the smallest, then the fourth and
-        fifth largest, and so on, so that the walks of the two statements cost alike (a
-        walk costs more the larger its graph: at a million items, the turns' took 3.7 ms,
-        the summaries' 1.2). Split by the kinds' order instead, one statement took 10 ms
-        and the other 13."""
+        tables were last seen holding, the 1st, 4th, 5th, 8th... largest (of four kinds,
+        the largest and the smallest), so that the walks of the two statements cost alike
+        (a walk costs more the larger its graph: at a million items, the turns' took
+        3.7 ms, the summaries' 1.2). Split by the kinds' order instead, one statement took
+        10 ms and the other 13."""
         by_size = sorted(
             kinds, key=lambda kind: -self._text_lengths.rows(tenant, _KINDS[kind].table)
         )
