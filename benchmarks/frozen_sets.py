@@ -24,8 +24,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memstrata import Memory
-from memstrata.types import Fact, FactStatus
+from threefold import Memory
+from threefold.domain import Fact, FactStatus
+from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
+from threefold.models.heuristic import READERS, HeuristicModel, build
+from threefold.models.reader import TrainedReader
+from threefold.settings import ModelSettings
 
 SETS = Path(__file__).parent / "data" / "reader_eval"
 GOALS = {"capture": 0.80, "updates": 0.80, "corrections": 0.85, "precision": 0.95, "nothing": 0.95}
@@ -117,12 +121,28 @@ def _score_expect(stored: list[Fact], expect: dict[str, Any], text: str, score: 
         score.misses.append(f"change {what}: {old!r} -> {new!r} in {text!r}")
 
 
-def score_set(path: Path, settings: dict[str, Any]) -> Score:
+class TrainedAlone(HeuristicModel):
+    """The trained reader without the rules, to measure what each adds."""
+
+    def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        assert self.reader is not None
+        return self.reader.extract_facts(turn)
+
+
+def reader_model(reader: str) -> MemoryModel:
+    """The heuristic model with the reader `reader`: auto, rules, trained, or trained-alone."""
+    if reader == "trained-alone":
+        return TrainedAlone(TrainedReader().load())
+    return build(ModelSettings(options={"reader": reader}))
+
+
+def score_set(path: Path, model: MemoryModel) -> Score:
     _, lines = load(path)
     stream = f"chat:{path.stem}"
     score = Score()
     with tempfile.TemporaryDirectory() as tmp:
-        with Memory.open(Path(tmp) / "frozen.db", embedder=None, **settings) as mem:
+        db = Path(tmp) / "frozen.db"
+        with Memory.open(db, model=model, embedder=None, background_worker=False) as mem:
             by_turn = feed(mem, stream, lines)
             stored = mem.facts(stream, include_inactive=True)
     for line in lines:
@@ -159,9 +179,10 @@ def row(name: str, s: Score) -> str:
     )
 
 
-def run(settings: dict[str, Any], show_misses: bool) -> dict[str, Score]:
-    scores = {path.stem: score_set(path, settings) for path in sorted(SETS.glob("*.jsonl"))}
-    print("frozen reader sets (blind: never tuned on; first runs in each file's header)")
+def run(reader: str, show_misses: bool) -> dict[str, Score]:
+    model = reader_model(reader)
+    scores = {path.stem: score_set(path, model) for path in sorted(SETS.glob("*.jsonl"))}
+    print(f"frozen reader sets, reader {reader} (blind: first runs in each file's header)")
     print(
         f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
         f"{'correct':>7} {'stored':>6} {'precision':>9} {'n':>3} {'nothing':>7}"
@@ -182,8 +203,9 @@ def run(settings: dict[str, Any], show_misses: bool) -> dict[str, Score]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
+    parser.add_argument("--reader", choices=[*READERS, "trained-alone"], default="auto")
     args = parser.parse_args()
-    run({"background_worker": False}, args.show_misses)
+    run(args.reader, args.show_misses)
 
 
 if __name__ == "__main__":

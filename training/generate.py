@@ -20,7 +20,9 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 EVAL_SETS = HERE.parent / "benchmarks" / "data" / "reader_eval"
-SPAN = re.compile(r"\{(?P<slot>[A-Za-z_]+)(?:\.(?P<mod>\w+))?(?:@(?P<subj>\w+))?(?::(?P<vocab>[A-Z_]+))?\}")
+SPAN = re.compile(
+    r"\{(?P<slot>[A-Za-z_]+)(?:\.(?P<mod>\w+))?(?:@(?P<subj>\w+))?(?::(?P<vocab>[A-Z_]+))?\}"
+)
 CHOICE = re.compile(r"\[([^\[\]]*)\]")
 MODALITIES = ("cur", "former", "neg", "hypo", "ask")
 SUBJECTS = ("self", "rel", "per")
@@ -88,7 +90,15 @@ class Filler:
             start = sum(map(len, out))
             out.append(value)
             if vocab is not None and slot not in self.vocab or slot in ("REL", "PER"):
-                spans.append([start, start + len(value), slot, match["mod"] or "cur", match["subj"] or "self"])
+                spans.append(
+                    [
+                        start,
+                        start + len(value),
+                        slot,
+                        match["mod"] or "cur",
+                        match["subj"] or "self",
+                    ]
+                )
             at = match.end()
         out.append(template[at:])
         return "".join(out), spans
@@ -118,7 +128,11 @@ def _delete_chars(text: str, spans: list[list], chars: str) -> tuple[str, list[l
 
 def typo(text: str, spans: list[list], rng: random.Random) -> str:
     """Swap two letters of one word outside every span: the length stays the same."""
-    words = [m for m in re.finditer(r"[a-z]{4,}", text) if not any(s <= m.start() < e for s, e, *_ in spans)]
+    words = [
+        m
+        for m in re.finditer(r"[a-z]{4,}", text)
+        if not any(s <= m.start() < e for s, e, *_ in spans)
+    ]
     if not words:
         return text
     word = rng.choice(words)
@@ -126,7 +140,9 @@ def typo(text: str, spans: list[list], rng: random.Random) -> str:
     return text[:i] + text[i + 1] + text[i] + text[i + 2 :]
 
 
-def register_noise(text: str, spans: list[list], rng: random.Random, vocab: dict) -> tuple[str, list[list]]:
+def register_noise(
+    text: str, spans: list[list], rng: random.Random, vocab: dict
+) -> tuple[str, list[list]]:
     if rng.random() < 0.25:
         text = lowercase(text, spans)
     if rng.random() < 0.15:
@@ -185,7 +201,11 @@ def main() -> None:
     vocab = load_vocab(HERE / "vocab.json")
     templates = load_templates(HERE / "templates.txt")
     filler = Filler(vocab, rng)
-    held_out = {json.loads(l).get("user", "").lower() for p in EVAL_SETS.glob("*.jsonl") for l in p.read_text().splitlines()}
+    held_out = {
+        json.loads(line).get("user", "").lower()
+        for path in EVAL_SETS.glob("*.jsonl")
+        for line in path.read_text().splitlines()
+    }
     rows, seen = [], set()
     while len(rows) < args.count:
         row = unit(filler, templates, vocab, rng)

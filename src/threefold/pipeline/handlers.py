@@ -31,7 +31,7 @@ from threefold.layers.repairs import (
     says_instead,
 )
 from threefold.layers.summaries import turn_input
-from threefold.models.base import ExtractedFact, MemoryModel
+from threefold.models.base import ExtractedFact, MemoryModel, PreviousTurn
 from threefold.pipeline.jobs import (
     COMPACT,
     DIGEST,
@@ -116,7 +116,9 @@ class Pipeline:
         except NotFound:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
-        told = turn_input(turn, self._referent(turn))
+        told = turn_input(turn, self._referent(turn)).model_copy(
+            update={"previous": self._answered(turn)}
+        )
         extracted = self._instead(turn, self.model.extract_facts(told))
         found = [
             capped_fact(item, writer, self.settings.writes)
@@ -229,6 +231,20 @@ class Pipeline:
             )
         elif confirmed:
             confirm_answered_claims(self.store, turn.tenant, turn.stream, answered.ref())
+
+    def _answered(self, turn: Turn) -> PreviousTurn | None:
+        """The message `turn` answers: the turn before's last side that said something;
+        None at the stream's start or when that turn was erased."""
+        before = self._turn_before(turn)
+        if before is None:
+            return None
+        if before.assistant.strip():
+            return PreviousTurn(
+                speaker=before.assistant_speaker or "assistant", text=before.assistant
+            )
+        if before.user.strip():
+            return PreviousTurn(speaker=before.speaker or "user", text=before.user)
+        return None
 
     def _turn_before(self, turn: Turn) -> Turn | None:
         before = self.store.turns(

@@ -1,10 +1,16 @@
 """The offline, deterministic MemoryModel: rules instead of a chat model.
 
-Same input, same output; no network, no key. Each task lives in its own module.
+Same input, same output; no network, no key. Each task lives in its own module. With the
+``local`` extra, facts are read by the trained reader (threefold.models.reader) as well,
+which adds what the rules miss; see :func:`build` for the ``reader`` option.
 """
 
+import logging
 from collections.abc import Sequence
 
+from threefold.embed.base import EmbeddingError
+from threefold.errors import SettingsError
+from threefold.extras import has_extra, require_extra
 from threefold.models.base import (
     DatedSummary,
     ExtractedFact,
@@ -16,19 +22,48 @@ from threefold.models.base import (
     TurnInput,
 )
 from threefold.models.heuristic import compact, extract, messages, route, summarize
+from threefold.models.heuristic.blend import blend
+from threefold.models.reader.heads import ReaderModelError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from threefold.models.reader import TrainedReader
     from threefold.settings import ModelSettings
 
-__all__ = ["HeuristicModel"]
+__all__ = ["READERS", "HeuristicModel"]
+
+READERS = ("auto", "rules", "trained")
+"""auto: the trained reader beside the rules when the ``local`` extra is installed, else
+the rules; rules: the rules alone; trained: the trained reader beside the rules, or an
+error if it cannot load."""
+
+log = logging.getLogger(__name__)
 
 
 class HeuristicModel:
+    """`reader` is a trained reader (threefold.models.reader.TrainedReader) whose facts
+    join the rules'; None: the rules alone. `required`: a reader that fails to load is an
+    error, not a fallback to the rules."""
+
     name = "heuristic"
 
+    def __init__(self, reader: "TrainedReader | None" = None, *, required: bool = False) -> None:
+        self.reader = reader
+        self.required = required
+
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
-        return extract.extract_facts(turn)
+        rules = extract.extract_facts(turn)
+        if self.reader is None:
+            return rules
+        try:
+            read = self.reader.extract_facts(turn)
+        except (ReaderModelError, EmbeddingError) as exc:
+            if self.required:
+                raise
+            log.warning("the trained reader cannot run, the rules read alone: %s", exc)
+            self.reader = None
+            return rules
+        return blend(rules, read)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         return messages.extract_from_messages(batch)
@@ -55,5 +90,16 @@ class HeuristicModel:
 
 
 def build(settings: "ModelSettings") -> HeuristicModel:
-    """The ``heuristic`` entry point: rules only, no options."""
-    return HeuristicModel()
+    """The ``heuristic`` entry point. Option ``reader``: one of :data:`READERS`."""
+    choice = settings.options.get("reader", "auto")
+    if choice not in READERS:
+        raise SettingsError(
+            f"model option reader must be one of {', '.join(READERS)}, not {choice!r}"
+        )
+    if choice == "rules" or (choice == "auto" and not has_extra("local")):
+        return HeuristicModel()
+    if choice == "trained":
+        require_extra("local", "the trained reader", load=False)
+    from threefold.models.reader import TrainedReader
+
+    return HeuristicModel(TrainedReader(), required=choice == "trained")
