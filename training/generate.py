@@ -21,7 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 EVAL_SETS = HERE.parent / "benchmarks" / "data" / "reader_eval"
 SPAN = re.compile(
-    r"\{(?P<slot>[A-Za-z_]+)(?:\.(?P<mod>\w+))?(?:@(?P<subj>\w+))?(?::(?P<vocab>[A-Z_]+))?\}"
+    r"\{(?P<slot>[A-Za-z_]+)(?:\.(?P<mod>\w+))?(?:@(?P<subj>\w+))?(?::(?P<vocab>[A-Z_+]+))?\}"
 )
 CHOICE = re.compile(r"\[([^\[\]]*)\]")
 MODALITIES = ("cur", "former", "neg", "hypo", "ask")
@@ -68,7 +68,17 @@ def load_vocab(path: Path) -> dict[str, list[str]]:
     vocab = json.loads(path.read_text())
     kept = {}
     for kind, values in vocab.items():
-        if kind in ("EMOJI", "QUESTION_TAIL", "FILLER", "MONTH", "FAV_KIND", "WHEN", "DATE", "AGE"):
+        if kind in (
+            "EMOJI",
+            "QUESTION_TAIL",
+            "FILLER",
+            "MONTH",
+            "FAV_KIND",
+            "WHEN",
+            "DATE",
+            "AGE",
+            "SMALL_NUMBER",
+        ):
             kept[kind] = values
             continue
         kept[kind] = [v for v in values if not re.search(rf"\b{re.escape(v.lower())}\b", held_out)]
@@ -86,10 +96,11 @@ class Filler:
         for match in SPAN.finditer(template):
             out.append(template[at : match.start()])
             slot, vocab = match["slot"], match["vocab"]
-            value = self.rng.choice(self.vocab[vocab or slot])
+            kinds = (vocab or slot).split("+")  # DOSE+MED: one span of two picks
+            value = " ".join(self.rng.choice(self.vocab[kind]) for kind in kinds)
             start = sum(map(len, out))
             out.append(value)
-            if vocab is not None and slot not in self.vocab or slot in ("REL", "PER"):
+            if vocab is not None and slot not in self.vocab or slot in ("REL", "PER"):  # labelled
                 spans.append(
                     [
                         start,

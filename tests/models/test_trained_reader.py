@@ -138,3 +138,15 @@ def test_a_turn_whose_answered_message_was_erased_loses_nothing(tmp_path: Path) 
         assert kept.id in [t.id for t in mem.turns("chat:e")]
         values = [f.value.lower() for f in mem.facts("chat:e")]
         assert "bergen" in values
+
+
+def test_a_whole_question_is_not_read_but_a_statement_before_one_is() -> None:
+    assert units("What is 34 times 34?", "It is 1089.") == []
+    pieces = units("My mum turns 60 in May, gift ideas?", None)
+    assert [p.text for p in pieces] == ["My mum turns 60 in May, gift ideas?"]
+
+
+def test_a_repair_is_left_to_the_repair_layer(reader: TrainedReader) -> None:
+    model = HeuristicModel(reader)
+    turn = said("Wait, it's amoxicillin, not penicillin.")
+    assert model.extract_facts(turn) == HeuristicModel().extract_facts(turn)

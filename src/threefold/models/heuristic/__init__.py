@@ -47,14 +47,23 @@ class HeuristicModel:
 
     name = "heuristic"
 
-    def __init__(self, reader: "TrainedReader | None" = None, *, required: bool = False) -> None:
+    def __init__(
+        self,
+        reader: "TrainedReader | None" = None,
+        *,
+        required: bool = False,
+        policy: str | None = None,
+    ) -> None:
         self.reader = reader
         self.required = required
+        self.policy = policy
+        """How the reader's facts join the rules' (see blend.POLICIES); None: the one the
+        reader's manifest records, chosen on development text."""
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         rules = extract.extract_facts(turn)
-        if self.reader is None:
-            return rules
+        if self.reader is None or _repairs(turn.user):
+            return rules  # the repair layer edits what a repair names, more surely
         try:
             read = self.reader.extract_facts(turn)
         except (ReaderModelError, EmbeddingError) as exc:
@@ -63,7 +72,8 @@ class HeuristicModel:
             log.warning("the trained reader cannot run, the rules read alone: %s", exc)
             self.reader = None
             return rules
-        return blend(rules, read)
+        policy = self.policy or str(self.reader.manifest.get("blend", "union"))
+        return blend(rules, read, policy)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         return messages.extract_from_messages(batch)
@@ -87,6 +97,14 @@ class HeuristicModel:
 
     def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
         return route.reconcile(new, similar)
+
+
+def _repairs(user: str) -> bool:
+    """Whether the turn is a repair ("Wait, it's amoxicillin, not penicillin") that the
+    pipeline's repair layer reads."""
+    from threefold.layers.repairs import read_repairs
+
+    return bool(read_repairs(user))
 
 
 def build(settings: "ModelSettings") -> HeuristicModel:

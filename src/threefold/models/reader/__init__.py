@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from threefold.models.base import ExtractedFact, TurnInput
-from threefold.models.reader.facts import sentence_facts
+from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_facts
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
@@ -36,8 +36,12 @@ class TrainedReader:
     """Reads facts from a turn's user side. `encoder` is a MiniLMEmbedder (shared with the
     memory's embedder where it is one, so the model loads once)."""
 
-    def __init__(self, encoder: Any = None, folder: Path = DATA) -> None:
+    def __init__(
+        self, encoder: Any = None, folder: Path = DATA, least: float | None = None
+    ) -> None:
         self.folder = folder
+        self.least = least
+        """Spans below this confidence are dropped; None: the manifest's choice."""
         self._encoder = encoder
         self._heads: Heads | None = None
         self.manifest: dict[str, object] = {}
@@ -55,6 +59,12 @@ class TrainedReader:
             self._encoder = MiniLMEmbedder()
         self._encoder.load()
         return self
+
+    def _least(self) -> float:
+        if self.least is not None:
+            return self.least
+        chosen = self.manifest.get("min_confidence", MIN_CONFIDENCE)
+        return float(chosen) if isinstance(chosen, int | float) else MIN_CONFIDENCE
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         if self._heads is None:
@@ -74,7 +84,8 @@ class TrainedReader:
             if not code.offsets:
                 continue
             probs = self._heads.predict(features(state, code.first, len(code.offsets)))
-            for fact in sentence_facts(piece.text, spans(piece.text, code.offsets, *probs), me):
+            read = spans(piece.text, code.offsets, *probs)
+            for fact in sentence_facts(piece.text, read, me, least=self._least()):
                 key = (fact.subject, fact.slot, fact.value.lower())
                 if key not in seen:
                     seen.add(key)

@@ -32,40 +32,31 @@ _TENS = {
         ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
     )
 }
-_KEY_WORD = re.compile(r"[^\W\d_][\w'-]+")
+_KEY_WORD = re.compile(r"[\w'-]+")
 
 
 def sentence_facts(
-    text: str, found: list[Span], me: str, *, correction: bool = False
+    text: str, found: list[Span], me: str, *, least: float = MIN_CONFIDENCE
 ) -> list[ExtractedFact]:
-    """The facts one sentence's spans state, for the writer `me` ("user" or a name)."""
-    spans = [s for s in found if s.confidence >= MIN_CONFIDENCE]
+    """The facts one sentence's spans state, for the writer `me` ("user" or a name), from
+    the spans the tagger is at least `least` sure of."""
+    spans = [s for s in found if s.confidence >= least]
     values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
-    current = [s for s in values if s.modality == "cur"]
-    denied = any(s.modality == "neg" for s in values)
     out: list[ExtractedFact] = []
     for span in values:
-        partner = _partner(span, current)
         if span.modality == "former" and "former" in slot_table()[span.label]:
             fact = _fact(text, span, spans, me, former=True)
         elif span.modality != "cur":
             continue  # said only to be replaced: its slot goes to the value that replaces it
         else:
-            fact = _fact(text, span, spans, me, replaces=_replaced(span, values))
+            replaced = _replaced(span, values)
+            fact = _fact(text, span, spans, me, replaces=replaced)
+            if fact is not None and replaced is not None and replaced.modality == "neg":
+                # "York, not Leeds": a correction, as firm as the user's word gets
+                fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
         if fact is not None:
-            firm = correction or (denied and partner is None)
-            out.append(
-                fact.model_copy(
-                    update={"confidence": CORRECTION if firm else USER_WORD, "is_correction": firm}
-                )
-                if firm
-                else fact
-            )
+            out.append(fact)
     return out
-
-
-def _partner(span: Span, current: list[Span]) -> Span | None:
-    return next((c for c in current if c.label == span.label and c is not span), None)
 
 
 def _replaced(span: Span, values: list[Span]) -> Span | None:
@@ -102,8 +93,8 @@ def _fact(
     elif former:
         slot = entry["former"]
     elif "keyed" in entry:
-        keyed_by = _value(text, replaces) if replaces is not None else value
-        slot = f"{entry['keyed']}:{_key(keyed_by)}"
+        old = _key(_value(text, replaces)) if replaces is not None else None
+        slot = f"{entry['keyed']}:{old or _key(value) or value.lower()}"
     else:
         slot = entry["slot"]
     value = entry.get("value_prefix", "") + value
@@ -132,10 +123,11 @@ def _as_number(words: str) -> str:
     return words
 
 
-def _key(value: str) -> str:
-    """A keyed slot's key: the value's last word ("25mg metoprolol" -> "metoprolol")."""
-    found = _KEY_WORD.findall(value.lower())
-    return found[-1] if found else value.lower()
+def _key(value: str) -> str | None:
+    """A keyed slot's key: the value's last word that is no dose or number
+    ("25mg metoprolol" -> "metoprolol"); None if it has none ("50mg")."""
+    found = [w for w in _KEY_WORD.findall(value.lower()) if not any(c.isdigit() for c in w)]
+    return found[-1] if found else None
 
 
 def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:

@@ -122,7 +122,27 @@ def spans(
             start = None
         if tag != "O" and start is None:
             start, label = index, tag[2:]
-    return [s for s in found if s.end > s.start]
+    return _joined(text, [s for s in found if s.end > s.start])
+
+
+def _joined(text: str, found: list[Span]) -> list[Span]:
+    """Spans of one label with only spaces between them are one value the tagger split
+    ("25mg" "metoprolol", "St" "Lukes")."""
+    out: list[Span] = []
+    for span in found:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.label == span.label
+            and not text[last.end : span.start].strip()
+        ):
+            confidence = min(last.confidence, span.confidence)
+            out[-1] = Span(
+                last.start, span.end, last.label, last.modality, last.subject, confidence
+            )
+        else:
+            out.append(span)
+    return out
 
 
 def _continues(text: str, offsets: list[tuple[int, int]], index: int) -> bool:

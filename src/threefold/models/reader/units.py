@@ -2,7 +2,8 @@
 
 No sentence is thrown away for its length: long sentences are cut into pieces of at most
 :data:`PIECE_WORDS` words at clause marks, and every piece is read. Pasted code and stack
-traces are told apart by their characters, not by any phrase, and are not read.
+traces are told apart by their characters, not by any phrase, and are not read; nor are
+sentences that are questions from their first word to their question mark.
 """
 
 import re
@@ -19,6 +20,13 @@ _CODE_SHARE = 0.04
 _CODE_LEAST = 2
 _CLAUSE_MARK = re.compile(r"(?<=[,;:])\s+|\s+(?=[-–—]\s)")
 _LETTER = re.compile(r"[^\W\d_]")
+# A question from its first word to its question mark asks; a statement before a question
+# ("my mum turns 60 in May, gift ideas?") is its own clause and is read.
+_QUESTION = re.compile(
+    r"^(?:what|who|whom|whose|when|where|why|how|which|do|does|did|is|are|am|was|were|can"
+    r"|could|would|should|will|shall|may|might|have|has)\b[^,;:]*\?\s*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ def units(user: str, previous: str | None) -> list[Unit]:
     before = (previous or "").strip()[-PREVIOUS_CHARS:]
     found: list[Unit] = []
     for sentence in sentences(user):
-        if looks_like_code(sentence) or not _LETTER.search(sentence):
+        if looks_like_code(sentence) or not _LETTER.search(sentence) or asks(sentence):
             continue
         for piece in _pieces(sentence):
             found.append(Unit(piece, before if not found else ""))
@@ -44,6 +52,11 @@ def looks_like_code(text: str) -> bool:
     """Source code, a stack trace or a log line: dense with the characters code is made of."""
     marks = len(_CODE_CHARS.findall(text))
     return marks >= _CODE_LEAST and marks > _CODE_SHARE * len(text)
+
+
+def asks(sentence: str) -> bool:
+    """Whether the whole sentence is a question: it states nothing."""
+    return _QUESTION.match(sentence.strip()) is not None
 
 
 def _pieces(sentence: str) -> list[str]:
