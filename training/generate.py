@@ -26,7 +26,8 @@ SPAN = re.compile(
 CHOICE = re.compile(r"\[([^\[\]]*)\]")
 MODALITIES = ("cur", "former", "neg", "hypo", "ask")
 SUBJECTS = ("self", "rel", "per")
-# How often each register is drawn (the rest of the weight is plain statements).
+# How often each register is drawn. "bare": a lone word or number said with no question
+# before it, which states nothing (after "How old are you?" it would).
 REGISTER_WEIGHTS = {
     "plain": 0.16,
     "multi": 0.07,
@@ -39,6 +40,7 @@ REGISTER_WEIGHTS = {
     "group": 0.05,
     "nothing": 0.13,
     "long": 0.06,
+    "bare": 0.02,
 }
 
 
@@ -197,7 +199,7 @@ def unit(filler: Filler, templates: dict, vocab: dict, rng: random.Random) -> di
         previous = filler.fill(prev_template)[0] if prev_template else ""
     if register != "nothing" or rng.random() < 0.5:
         text, spans = register_noise(text, spans, rng, vocab)
-    if not previous and rng.random() < 0.2:
+    if not previous and register != "bare" and rng.random() < 0.2:
         previous = filler.fill(rng.choice(templates["terse"])[0])[0]  # a question it ignores
     return {"register": register, "previous": previous, "text": text, "spans": spans}
 

@@ -15,11 +15,12 @@ PIECE_WORDS = 60
 """About 90 tokens: a piece and the question before it fit in the model's 128."""
 PREVIOUS_CHARS = 200
 """The end of the answered message is what a terse reply answers."""
-_CODE_CHARS = re.compile(r"[{}\[\]();=<>_/\\|`$#]")
+# Brackets, operators and calls ("load_user(", "print(\""); a parenthesis in prose is none.
+_CODE_CHARS = re.compile(r"[{}\[\];=<>_\\|`$#]|\w\(|\([\"']")
 _CODE_SHARE = 0.04
 _CODE_LEAST = 2
 _CLAUSE_MARK = re.compile(r"(?<=[,;:])\s+|\s+(?=[-–—]\s)")
-_LETTER = re.compile(r"[^\W\d_]")
+_LETTER = re.compile(r"[^\W_]")  # a letter or digit: "31" answers, "🙄" does not
 # A question from its first word to its question mark asks; a statement before a question
 # ("my mum turns 60 in May, gift ideas?") is its own clause and is read.
 _QUESTION = re.compile(
