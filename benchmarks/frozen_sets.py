@@ -1,7 +1,9 @@
 """The frozen reader sets: blind text the extraction model was never tuned on.
 
 Each file in ``benchmarks/data/reader_eval/`` is one conversation, written before the
-trained reader existed, run once and then frozen: its header records that first run.
+trained reader existed, run once and then frozen: its header records that first run of the
+rules (``first_run``) and the first run of the trained reader (``trained_first_run``, v1,
+before anything was changed after seeing its misses; later figures are not blind).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
