@@ -33,7 +33,7 @@ from threefold.domain import (
 from threefold.errors import NotFound, ThreefoldError
 from threefold.layers.people import people_in
 from threefold.memory import Memory
-from threefold.recall.search import PRESETS
+from threefold.recall.presets import PRESETS
 from threefold.trust.disclosure import (
     WRITE_ACCEPTED,
     shown_changes,
