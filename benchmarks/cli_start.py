@@ -66,7 +66,11 @@ def cases(plain: Path, embedded: Path) -> list[tuple[str, list[str], dict[str, s
         ("threefold --help", [str(CLI), "--help"], {}),
         ("threefold --version", [str(CLI), "--version"], {}),
         ("facts (no vectors)", [str(CLI), "--db", str(plain), "facts", STREAM], quiet),
-        ("context (no vectors)", [str(CLI), "--db", str(plain), "context", STREAM, QUESTION], quiet),
+        (
+            "context (no vectors)",
+            [str(CLI), "--db", str(plain), "context", STREAM, QUESTION],
+            quiet,
+        ),
         ("facts (stream with vectors)", [str(CLI), "--db", str(embedded), "facts", STREAM], {}),
         (
             "context (stream with vectors: embeds the question)",
