@@ -1068,6 +1068,8 @@ class Memory:
         value: str | None,
         at: datetime | None,
     ) -> ExtractedFact:
+        from threefold.layers.facts import category_slot
+
         text = self._text(text, "text").strip()
         if not text:
             raise InvalidInput("a fact needs some text")
@@ -1088,6 +1090,8 @@ class Memory:
                     slot or read[0].slot,
                     (value or read[0].value),
                 )
+            elif subject is None and slot is None:
+                subject, slot = category_slot(category, text) or (None, None)
         digest = hashlib.sha1(text.lower().encode()).hexdigest()[:12]
         return ExtractedFact(
             text=text,

@@ -5,8 +5,8 @@ Every byte of a result or of the listing is read by the model at every call, so 
 is sent once, as JSON text without indentation (no second, structured copy), and it leaves
 out the bookkeeping an agent has no use for: the tenant (the session's own), token counts,
 when a row was written, who wrote it, ranking signals, and any field that is empty or at
-its default (`visibility` shows only when it is not private); the face's own keys stay,
-unless null. A source is its label
+its default (`visibility` shows only when it is not private); the keys the face itself
+puts in a result all stay (a null `next_offset` says there is no next page). A source is its label
 ("turn:12"), with its time when the item has none of its own. Times drop their
 microseconds, scores keep three decimals.
 """
@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 BOOKKEEPING = frozenset(
     {
@@ -46,8 +47,8 @@ def lean(value: Any) -> Any:
     """`value` as plain JSON values, without what an agent does not use."""
     if isinstance(value, BaseModel):
         return _lean_fields(_fields(value), BOOKKEEPING, _empty)
-    if isinstance(value, dict):  # the face's own: every key but a null one is meant
-        return _lean_fields(value, frozenset(), _null)
+    if isinstance(value, dict):  # the face's own: every key is meant, null too
+        return _lean_fields(value, frozenset(), _never)
     if isinstance(value, list | tuple):
         return [lean(item) for item in value]
     if isinstance(value, datetime):
@@ -56,7 +57,7 @@ def lean(value: Any) -> Any:
         return value.value
     if isinstance(value, float):
         return round(value, 3)
-    return value
+    return to_jsonable_python(value)  # a date, a path...
 
 
 def _fields(model: BaseModel) -> dict[str, Any]:
@@ -94,8 +95,8 @@ def _label(source: Any) -> str:
     return str(source.label())
 
 
-def _null(value: Any) -> bool:
-    return value is None
+def _never(value: Any) -> bool:
+    return False
 
 
 def _empty(value: Any) -> bool:
