@@ -1,8 +1,8 @@
 """The façade: one Memory over a store, a model and settings."""
 
-import functools
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -11,7 +11,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypeVar
 
 from threefold import tracing
 from threefold.checked import checked_api
@@ -69,6 +69,30 @@ if TYPE_CHECKING:
     from threefold.team import Action, Digest, Profile, RebuildReport, Team
 
 _CLOSE_WAIT_SECONDS = 60.0
+_P = TypeVar("_P")
+
+
+class _built_once(Generic[_P]):  # noqa: N801 (used as a decorator, like cached_property)
+    """A part of a Memory built on its first use, once however many threads ask at once
+    (cached_property holds no lock from Python 3.12), then read as a plain attribute."""
+
+    def __init__(self, build: Callable[[Any], _P]) -> None:
+        self.build = build
+        self.__doc__ = build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, memory: Any, owner: type | None = None) -> _P:
+        if memory is None:
+            return self  # type: ignore[return-value]  # the class's own attribute, for docs
+        with memory._building:
+            built: _P | None = memory.__dict__.get(self.name)
+            if built is None:
+                built = memory.__dict__[self.name] = self.build(memory)
+        return built
+
+
 log = logging.getLogger("threefold")
 
 
@@ -99,6 +123,8 @@ class Memory:
         self._searching_with = _fitting_embedder(store, embedder) if check_vectors else embedder
         store.on_erase(self._drop_vectors)
         self._owned: list[object] = []
+        self._building = threading.RLock()  # a part may need another: pipeline, recall
+        """Held while a part is built on first use (see _built_once)."""
         """Parts open() built, which close() closes."""
         use_worker = settings.background_worker if background_worker is None else background_worker
         self._worker: BackgroundWorker | None = None
@@ -112,7 +138,7 @@ class Memory:
 
     # The engine's parts are built on first use: listing facts needs none of them.
 
-    @functools.cached_property
+    @_built_once
     def recall(self) -> "Recall":
         from threefold.recall.search import Recall
 
@@ -122,19 +148,19 @@ class Memory:
         """No erased vector stays in the index's memory or files, loaded or not."""
         self.recall.index.drop(tenant, streams)
 
-    @functools.cached_property
+    @_built_once
     def pipeline(self) -> "Pipeline":
         from threefold.pipeline.handlers import Pipeline
 
         return Pipeline(self.store, self.model, self.settings, self.recall)
 
-    @functools.cached_property
+    @_built_once
     def team(self) -> "Team":
         from threefold.team import Team
 
         return Team(self.store, self.model, self.settings, self.recall)
 
-    @functools.cached_property
+    @_built_once
     def runner(self) -> "JobRunner":
         from threefold.pipeline.jobs import JobRunner
 
