@@ -74,7 +74,7 @@ from threefold.store.sqlite.term_scores import IndexVersion, TermScores
 from threefold.store.statements import SharedStatements
 
 if TYPE_CHECKING:
-    from threefold.recall.vectors import VectorIndex
+    from threefold.store.vectors import VectorIndex
 
 
 def _ts(when: datetime | None) -> str | None:
@@ -1134,7 +1134,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """One index per store: it holds the partitions it loaded, and candidates() uses
         the same one as every other caller."""
         if self._vector_index is None:
-            from threefold.recall.vectors import VectorIndex
+            from threefold.store.vectors import VectorIndex
 
             self._vector_index = VectorIndex(
                 self, self.index_directory, changes=self.read_generation
