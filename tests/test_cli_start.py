@@ -18,7 +18,7 @@ from threefold.domain import DEFAULT_TENANT
 from threefold.faces.cli import app
 
 STREAM = "project:alpha"
-EMBEDDING = ("numpy", "onnxruntime", "tokenizers", "threefold.recall.vectors")
+EMBEDDING = ("numpy", "onnxruntime", "tokenizers", "threefold.store.vectors")
 READING = ("threefold.models.heuristic.extract", "pysbd", "dateparser", "threefold.team.cues")
 ENGINE = ("threefold.memory", "pydantic_settings", "tiktoken", "httpx", "openai")
 
@@ -85,7 +85,7 @@ def test_context_embeds_only_a_stream_with_vectors(stores: dict[str, Path]) -> N
     assert not {*EMBEDDING, *READING} & plain
     # With vectors the question is embedded, and so compared: numpy is needed then.
     embedded = loaded(["--db", str(stores["hashing"]), *question], THREEFOLD_EMBED__KIND="hashing")
-    assert {"numpy", "threefold.recall.vectors"} <= embedded
+    assert {"numpy", "threefold.store.vectors"} <= embedded
 
 
 def test_without_tenant_a_command_acts_as_the_default_tenant(tmp_path: Path) -> None:
