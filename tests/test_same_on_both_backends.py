@@ -11,7 +11,8 @@ from pathlib import Path
 
 from threefold import Memory, load_settings
 from threefold.faces import demo
-from threefold.recall.search import KINDS, query_terms
+from threefold.recall.presets import KINDS
+from threefold.recall.search import query_terms
 from threefold.store.base import ItemFilter
 
 QUESTIONS = (

@@ -123,7 +123,7 @@ def _named_relative(fact: Fact) -> tuple[str, ...]:
     return (fact.value,) if fact.value.title() in fact.text else ()
 
 
-def people_in(item: ExtractedFact) -> list[str]:
+def people_in(item: ExtractedFact | Fact) -> list[str]:
     """The names of the people a fact is about, as keys: who holds a role, who has one,
     whose home or job it is, and who a relation names."""
     names = []

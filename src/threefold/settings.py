@@ -22,11 +22,7 @@ from pydantic_settings import (
 
 from threefold.domain import check_stream
 from threefold.errors import InvalidInput, SettingsError
-
-
-def default_db_path() -> Path:
-    return Path(user_data_dir("threefold", appauthor=False)) / "memory.db"
-
+from threefold.locations import database_location, default_db_path
 
 OLD_NAME = "memstrata"
 """The project's name before threefold; settings that still use it are refused, not ignored."""
@@ -49,17 +45,6 @@ def _refuse_old_default_db(settings: "Settings") -> None:
             f"memstrata is now threefold: move the old default database ({old_db}) to"
             f" {default_db_path()}; it opens unchanged"
         )
-
-
-_DATABASE_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-
-
-def database_location(value: str | Path) -> str | Path:
-    """A database URL as it was given (a Path would fold its '//'), anything else as the
-    path of a SQLite file."""
-    if isinstance(value, str) and _DATABASE_URL.match(value):
-        return value
-    return Path(value)
 
 
 Provider = Literal["openai", "ollama", "openai-compatible"]

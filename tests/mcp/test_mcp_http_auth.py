@@ -1,5 +1,6 @@
 """MCP over HTTP takes the HTTP API's keys: a real server process on a loopback port."""
 
+import json
 import os
 import subprocess
 import sys
@@ -94,7 +95,7 @@ async def search(url: str, secret: str) -> list[str]:
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, read_timeout_seconds=60) as session:
             found = await session.call_tool("memory_search", {"query": "Raj architect"})
-    return [hit["text"] for hit in found.structured_content["hits"]]
+    return [hit["text"] for hit in json.loads(found.content[0].text)["hits"]]
 
 
 async def test_the_url_is_printed_at_start(server: tuple[str, Path]) -> None:
@@ -174,7 +175,7 @@ async def test_a_fact_written_through_a_key_names_that_key(
             written = await session.call_tool(
                 "memory_write", {"stream": "project:alpha", "text": "The demo is on Friday."}
             )
-    fact_id = written.structured_content["id"]
+    fact_id = json.loads(written.content[0].text)["id"]
     with Memory.open(folder / "mcp.db", settings=load_settings(embed={"kind": "hashing"})) as mem:
         fact = mem.fact(fact_id, tenant="acme")
     assert fact.writer_key == int(keys["acme_id"])

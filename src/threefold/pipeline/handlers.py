@@ -45,7 +45,8 @@ from threefold.pipeline.jobs import (
     Handler,
     enqueue_once,
 )
-from threefold.recall.search import PRESETS, Recall
+from threefold.recall.presets import PRESETS
+from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources import digest
 from threefold.store.base import ItemFilter, Job, Store

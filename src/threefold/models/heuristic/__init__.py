@@ -1,6 +1,7 @@
 """The offline, deterministic MemoryModel: rules instead of a chat model.
 
-Same input, same output; no network, no key. Each task lives in its own module.
+Same input, same output; no network, no key. Each task lives in its own module, imported
+when the task first runs: compiling the rules takes longer than a command that only reads.
 """
 
 from collections.abc import Sequence
@@ -15,7 +16,6 @@ from threefold.models.base import (
     SessionDigest,
     TurnInput,
 )
-from threefold.models.heuristic import compact, extract, messages, route, summarize
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,29 +28,45 @@ class HeuristicModel:
     name = "heuristic"
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        from threefold.models.heuristic import extract
+
         return extract.extract_facts(turn)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+        from threefold.models.heuristic import messages
+
         return messages.extract_from_messages(batch)
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
+        from threefold.models.heuristic import summarize
+
         return summarize.summarize_session(turns, target_tokens)
 
     def merge_summary(
         self, active: DatedSummary | None, new: DatedSummary, open_items: Sequence[str]
     ) -> str:
+        from threefold.models.heuristic import compact
+
         return compact.merge_summary(active, new, open_items)
 
     def compact_summary(self, text: str, known_facts: Sequence[str], target_tokens: int) -> str:
+        from threefold.models.heuristic import compact
+
         return compact.compact_summary(text, known_facts, target_tokens)
 
     def roll_up(self, summaries: Sequence[DatedSummary], target_tokens: int) -> str:
+        from threefold.models.heuristic import compact
+
         return compact.roll_up(summaries, target_tokens)
 
     def route(self, text: str, streams: Sequence[str]) -> RouteDecision:
+        from threefold.models.heuristic import route
+
         return route.route(text, streams)
 
     def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+        from threefold.models.heuristic import route
+
         return route.reconcile(new, similar)
 
 

@@ -1173,7 +1173,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         limit: int,
     ) -> Candidates:
         check_probes(tenant, probes)
-        index = self.vector_index()
         with self._version_checked_once():
             # A kind none of whose items pass a probe's filter can match nothing: its
             # searches, and the reads that catch its vectors up, are left out (a stream with
@@ -1183,7 +1182,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             self._searching.rows = {}
             try:
                 return candidates_one_by_one(
-                    self, index, tenant, kinds, terms, vector, probes, limit
+                    self, self.vector_index, tenant, kinds, terms, vector, probes, limit
                 )
             finally:
                 self._searching.rows = None
