@@ -8,7 +8,8 @@ Each page runs in a folder of its own, its blocks in order, with the venv's `thr
 - a `bash` block runs under `set -euo pipefail`; what it exports, the page's later bash
   blocks see. Its `pip install` lines are checked, not run (pip would reach for PyPI):
   each package they name must be installed here and each threefold extra must exist;
-- `toml` and `json` blocks must parse; `text` blocks are output, shown only;
+- `toml` blocks must load as settings (or parse, for a pyproject.toml fragment), `json`
+  blocks must parse, and `text` blocks are output, shown only;
 - `<!-- docs-test: serve -->` before a block starts `threefold serve` on a free port of
   127.0.0.1 first, and the page's `127.0.0.1:8420` (serve's default) means that port;
 - `<!-- docs-test: skip: why -->` leaves a block out, and must say why.
@@ -36,6 +37,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from tests.docs.blocks import LANGUAGES, ROOT, Block, blocks, pages
+from threefold import load_settings
 
 BIN = Path(sys.executable).parent
 SERVE_PORT = "127.0.0.1:8420"
@@ -82,7 +84,7 @@ def _environment(tmp_path: Path, folder: Path) -> dict[str, str]:
 
 def _run(block: Block, folder: Path, env: dict[str, str]) -> None:
     if not block.runs:
-        _check_file(block)
+        _check_file(block, folder)
         return
     if block.language == "python":
         script = folder / f"block_{block.line}.py"
@@ -99,11 +101,14 @@ def _run(block: Block, folder: Path, env: dict[str, str]) -> None:
     assert done.returncode == 0, f"the block at {block.where} failed ({done.returncode}){said}"
 
 
-def _check_file(block: Block) -> None:
-    if block.language == "toml":
-        tomllib.loads(block.code)
-    elif block.language == "json":
+def _check_file(block: Block, folder: Path) -> None:
+    """A settings file must load as settings; a pyproject.toml fragment and JSON parse."""
+    if block.language == "json":
         json.loads(block.code)
+    elif block.language == "toml" and "project" not in tomllib.loads(block.code):
+        settings = folder / f"settings_{block.line}.toml"
+        settings.write_text(block.code)
+        load_settings(config=settings)
 
 
 def _bash_script(block: Block) -> str:
