@@ -18,6 +18,8 @@ WRITER = """
 import sys
 from threefold import Memory, load_settings
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 settings = load_settings(embed={"kind": "none"}, session_turns=5)
 mem = Memory.open(sys.argv[1], settings=settings, background_worker=True)
 n = int(sys.argv[2])

@@ -88,6 +88,8 @@ WORKER = """
 import sys
 from threefold import Memory, load_settings
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 settings = load_settings(embed={"kind": "none"}, session_turns=5, summary_max_tokens=150,
                          stream_lease_seconds=2)
 mem = Memory.open(sys.argv[1], settings=settings, background_worker=False)

@@ -95,7 +95,13 @@ def _run(block: Block, folder: Path, env: dict[str, str]) -> None:
         script.write_text(_bash_script(block))
         command = ["bash", str(script)]
     done = subprocess.run(
-        command, cwd=folder, env=env, capture_output=True, text=True, timeout=BLOCK_SECONDS
+        command,
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=BLOCK_SECONDS,
     )
     said = f"\n--- stdout\n{done.stdout[-4000:]}\n--- stderr\n{done.stderr[-4000:]}"
     assert done.returncode == 0, f"the block at {block.where} failed ({done.returncode}){said}"

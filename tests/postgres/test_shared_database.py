@@ -185,6 +185,8 @@ HANGING_WORKER = """
 import sys, time
 from threefold import Memory, load_settings
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 mem = Memory.open(sys.argv[1], settings=load_settings(stream_lease_seconds=1),
                   background_worker=False)
 
