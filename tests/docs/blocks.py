@@ -9,7 +9,8 @@ the site does not show:
     <!-- docs-test: skip: it runs until stopped; the test starts the same server -->
 
 `<!-- docs-test: serve -->` before a block starts `threefold serve` on the page's
-database first (see test_code_blocks.py).
+database first, and `<!-- docs-test: output -->` before a `text` block says it is what the
+block before it printed (see test_code_blocks.py).
 """
 
 import re

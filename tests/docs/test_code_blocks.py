@@ -12,6 +12,8 @@ Each page runs in a folder of its own, its blocks in order, with the venv's `thr
   blocks must parse, and `text` blocks are output, shown only;
 - `<!-- docs-test: serve -->` before a block starts `threefold serve` on a free port of
   127.0.0.1 first, and the page's `127.0.0.1:8420` (serve's default) means that port;
+- `<!-- docs-test: output -->` before a `text` block: each of its lines is one the block
+  before it printed;
 - `<!-- docs-test: skip: why -->` leaves a block out, and must say why.
 
 A PostgreSQL the blocks start (docs/how-to/postgres.md starts one from the
@@ -53,14 +55,16 @@ def test_every_block_of_the_page_runs(page: Path, tmp_path: Path) -> None:
     folder = tmp_path / "page"
     folder.mkdir()
     env = _environment(tmp_path, folder)
-    port = ""
+    port, printed = "", ""
     with _servers(env, folder) as start_server:
         for block in blocks(page):
             if block.directive == "serve" and not port:
                 port = start_server()
             if port:
                 block = _on_port(block, port)
-            _run(block, folder, env)
+            if block.directive == "output":
+                _check_output(block, printed)
+            printed = _run(block, folder, env)
 
 
 def test_blocks_say_what_they_are() -> None:
@@ -82,10 +86,11 @@ def _environment(tmp_path: Path, folder: Path) -> dict[str, str]:
     return env
 
 
-def _run(block: Block, folder: Path, env: dict[str, str]) -> None:
+def _run(block: Block, folder: Path, env: dict[str, str]) -> str:
+    """Runs the block (or checks its file) and returns what it printed."""
     if not block.runs:
         _check_file(block, folder)
-        return
+        return ""
     if block.language == "python":
         script = folder / f"block_{block.line}.py"
         script.write_text(block.code)
@@ -105,6 +110,14 @@ def _run(block: Block, folder: Path, env: dict[str, str]) -> None:
     )
     said = f"\n--- stdout\n{done.stdout[-4000:]}\n--- stderr\n{done.stderr[-4000:]}"
     assert done.returncode == 0, f"the block at {block.where} failed ({done.returncode}){said}"
+    return done.stdout
+
+
+def _check_output(block: Block, printed: str) -> None:
+    """Each line of an output block is a line the block before it printed."""
+    lines = set(printed.splitlines())
+    unseen = [line for line in block.code.splitlines() if line not in lines]
+    assert not unseen, f"{block.where} shows lines the block before did not print: {unseen}"
 
 
 def _check_file(block: Block, folder: Path) -> None:
@@ -125,9 +138,9 @@ def _bash_script(block: Block) -> str:
 
 def _checked_pip(line: str, block: Block) -> str:
     """A `pip install` line's packages and extras are checked here, and the line left out."""
-    words = shlex.split(line, comments=True)
-    if words[:2] != ["pip", "install"]:
+    if not line.lstrip().startswith("pip install "):
         return line
+    words = shlex.split(line, comments=True)
     for requirement in (Requirement(w) for w in words[2:] if not w.startswith("-")):
         try:
             found = metadata.distribution(requirement.name)
@@ -152,16 +165,16 @@ def _servers(env: dict[str, str], folder: Path) -> Iterator[Callable[[], str]]:
 
     def start() -> str:
         port = str(_free_port())
-        log = (folder / "serve.log").open("wb")
-        started.append(
-            subprocess.Popen(
-                [str(BIN / "threefold"), "serve", "--port", port],
-                cwd=folder,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
+        with (folder / "serve.log").open("wb") as log:  # the server keeps its own copy
+            started.append(
+                subprocess.Popen(
+                    [str(BIN / "threefold"), "serve", "--port", port],
+                    cwd=folder,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
             )
-        )
         _wait_for(f"http://127.0.0.1:{port}/health", started[-1], folder / "serve.log")
         return port
 
