@@ -10,7 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from threefold.store.sqlite.store import SQLiteStore
+
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
 
 KILLS = 2
 
@@ -18,7 +22,6 @@ WRITER = """
 import sys
 from threefold import Memory, load_settings
 
-pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
 
 settings = load_settings(embed={"kind": "none"}, session_turns=5)
 mem = Memory.open(sys.argv[1], settings=settings, background_worker=True)
