@@ -135,6 +135,7 @@ async def test_close_waits_for_the_calls_under_way(tmp_path: Path) -> None:
         assert again.job_counts() == {"pending": 0, "done": 2, "failed": 0}
 
 
+@pytest.mark.slow
 async def test_a_call_cancelled_mid_write_leaves_nothing_half_written(tmp_path: Path) -> None:
     """Writes cancelled at random moments: afterwards the SQLite file holds whole turns,
     each with its job, seqs without gaps, and facts each with their history row."""

@@ -112,6 +112,7 @@ def test_a_mistake_is_one_line_and_a_non_zero_exit(
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_the_real_executable_prints_no_traceback(tmp_path: Path) -> None:
     not_sqlite = tmp_path / "notes.db"
     not_sqlite.write_text("these are my notes, not a database\n" * 100)

@@ -23,6 +23,8 @@ from threefold.errors import SettingsError
 from threefold.faces.http import serve
 from threefold.trust.keys import create_key
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 SERVE = (
     "import sys; from threefold import load_settings; from threefold.faces.http import serve; "
     "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]))"

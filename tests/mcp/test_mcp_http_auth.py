@@ -98,6 +98,7 @@ async def search(url: str, secret: str) -> list[str]:
     return [hit["text"] for hit in json.loads(found.content[0].text)["hits"]]
 
 
+@pytest.mark.slow
 async def test_the_url_is_printed_at_start(server: tuple[str, Path]) -> None:
     url, log = server
     assert f"serving MCP at {url}" in log.read_text()
@@ -143,6 +144,7 @@ async def test_a_session_begun_with_one_tenants_key_is_unknown_to_anothers(
     assert "Raj" not in hijack.text
 
 
+@pytest.mark.slow
 async def test_no_auth_refuses_an_address_other_machines_reach(tmp_path: Path) -> None:
     done = subprocess.run(
         [
@@ -164,6 +166,7 @@ async def test_no_auth_refuses_an_address_other_machines_reach(tmp_path: Path) -
     assert not (tmp_path / "mcp.db").exists()
 
 
+@pytest.mark.slow
 async def test_a_fact_written_through_a_key_names_that_key(
     server: tuple[str, Path], keys: dict[str, str], folder: Path
 ) -> None:

@@ -163,6 +163,7 @@ async def test_timeline_orders_turns_and_summaries(memory: Memory) -> None:
     assert empty["entries"] == []
 
 
+@pytest.mark.slow
 async def test_people_names_subjects_and_values(memory: Memory) -> None:
     memory.write_fact("project:alpha", "Raj is the Lead Architect.")
     memory.write_fact("project:alpha", "Priya Shah handles billing.")
@@ -210,6 +211,7 @@ async def test_context_holds_facts_within_budget(memory: Memory) -> None:
     assert "budget" in zero
 
 
+@pytest.mark.slow
 async def test_context_payload_is_the_text_and_a_short_report(memory: Memory) -> None:
     for n in range(300):
         memory.write_fact(

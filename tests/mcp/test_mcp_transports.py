@@ -14,7 +14,7 @@ from mcp import Client, StdioServerParameters
 from threefold import Memory
 from threefold.faces.mcp import TOOL_NAMES
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # slow: see pyproject.toml
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ def _seeded(path: Path) -> Memory:
     return mem
 
 
+@pytest.mark.slow
 def test_cli_rebuilds_lists_sets_status_and_digests(tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
     _seeded(db).close()

@@ -873,12 +873,14 @@ def run_demo(
                     " the demo needs a fresh database"
                 )
                 raise typer.Exit(2)
+            say(demo.ABOUT.format(filler=turns, question=demo.QUESTION) + "\n")
             result, facts_now = _play_demo(mem, turns, budget)
     except ThreefoldError as exc:
         raise _failed(exc) from None
     out.print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
     _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
+    say("\n" + demo.LOOK_FOR)
 
 
 def _play_demo(mem: "Memory", turns: int, budget: int) -> tuple["Context", list["Fact"]]:
