@@ -234,13 +234,13 @@ def test_valid_answers_parse_into_protocol_types(
     assert "JSON" in _system(request)
 
 
-def test_the_person_a_he_or_she_means_is_told_to_the_model(openai_server, llm):
+def test_the_person_a_he_or_she_may_mean_is_offered_as_a_hint(openai_server, llm):
     openai_server.reply_json({"facts": []})
     turn = TURN.model_copy(update={"user": "She moved to Edinburgh.", "referent": "my sister"})
     llm.extract_facts(turn)
-    assert '"He" or "she" opening a user sentence means: my sister' in _user(
-        openai_server.requests[0]
-    )
+    told = _user(openai_server.requests[0])
+    assert 'Hint: the turn before spoke of my sister; an opening "he" or "she" may mean' in told
+    assert "means: my sister" not in told
 
 
 def test_extract_facts_normalizes_keys_and_keeps_values(openai_server, llm):

@@ -87,8 +87,8 @@ def by_text(answers: dict[str, list[dict]]):
     """Answer each extraction with the facts scripted for the turn text it carries."""
 
     def answer(request: dict) -> str:
-        asked = request["messages"][-1]["content"]
-        facts = next((f for text, f in answers.items() if text in asked), [])
+        asked = request["messages"][-1]["content"]  # the turn before is shown as well
+        facts = next((f for text, f in answers.items() if f"<user>\n{text}\n" in asked), [])
         return json.dumps({"facts": facts})
 
     return answer
