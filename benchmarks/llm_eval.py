@@ -154,7 +154,8 @@ def report(rows: dict[str, Tally], extra: Callable[[str], str]) -> None:
     for name, t in rows.items():
         print(
             f"{name:<34} {_rate(t.captured, t.expected):>14} {_rate(t.updated, t.updates):>10}"
-            f" {_rate(t.corrected, t.corrections):>11} {t.leaked:>3}/{t.forbidden:<2}  {extra(name)}"
+            f" {_rate(t.corrected, t.corrections):>11} {t.leaked:>3}/{t.forbidden:<2}"
+            f"  {extra(name)}"
         )
 
 

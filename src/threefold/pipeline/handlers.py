@@ -180,7 +180,8 @@ class Pipeline:
         if named := entities.referent(claims, self._speaker(turn)):
             return named
         # "How's Dev doing?" "He started his own business": a question states no fact
-        return entities.named_in(f"{before.user} {before.assistant}", turn.speaker)
+        # one side per line: a reply's first word ("Twelve years is...") is no inner name
+        return entities.named_in(f"{before.user}\n{before.assistant}", turn.speaker)
 
     def _speaker(self, turn: Turn) -> str:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
