@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from llm_eval import conversations, recorded_model, run  # noqa: E402
+from llm_eval import COVERAGE, conversations, recorded_model, run, run_coverage  # noqa: E402
 
 from tests.cassette import request_key, task_of  # noqa: E402
 from threefold.tokens import count_tokens  # noqa: E402
@@ -42,42 +42,55 @@ def _cost(request: dict, answers: dict[str, str]) -> tuple[int, int, int]:
     return prompt, count_tokens(system["content"]), completion
 
 
+def _slack_from(requests: list[dict]) -> int:
+    """Where the Slack side starts: the chats are fed and processed first, then the
+    messages, so every request from the first routing or digest on is theirs."""
+    team = ("route", "extract_from_messages")
+    return next((n for n, r in enumerate(requests) if task_of(r) in team), len(requests))
+
+
+def _row(name: str, costs: list[tuple[int, int, int]], per: float, unit: str) -> str:
+    n = len(costs)
+    prompt, cached, completion = (sum(c[i] for c in costs) for i in range(3))
+    return (
+        f"{name:<22} {n:>8} {n / per * unit:>9.2f} {prompt / n:>10.0f} {cached / n:>9.0f}"
+        f" {(prompt - cached) / n:>12.0f} {completion / n:>14.0f}"
+        f" {prompt / per * unit:>10.0f} {(prompt - cached) / per * unit:>10.0f}"
+    )
+
+
 def main() -> None:
     chats = conversations()
-    turns = sum(len(c["turns"]) for c in chats)
     with recorded_model() as (model, server):
         run(model, chats)
+        fed = run_coverage(model)
         requests = list(server.requests)
         answers = server.cassette.answers
-    by_task: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
-    for request in requests:
-        by_task[task_of(request)].append(_cost(request, answers))
-    print(f"{turns} chat turns in {len(chats)} conversations, {len(requests)} requests\n")
-    head = f"{'task':<16} {'requests':>8} {'req/turn':>8} {'prompt/req':>10}"
-    print(
-        head + f" {'cacheable':>9} {'uncached/req':>12} {'completion/req':>14} {'tokens/turn':>11}"
+    coverage = json.loads(COVERAGE.read_text(encoding="utf-8"))
+    turns = sum(len(c["turns"]) for c in chats) + len(coverage["chat"]["turns"])
+    messages = fed - len(coverage["chat"]["turns"])
+    by_side: dict[str, dict[str, list[tuple[int, int, int]]]] = defaultdict(
+        lambda: defaultdict(list)
     )
-    total = [0, 0, 0, 0]
-    for task, costs in sorted(by_task.items()):
-        n = len(costs)
-        prompt, cached, completion = (sum(c[i] for c in costs) for i in range(3))
-        total = [total[0] + n, total[1] + prompt, total[2] + cached, total[3] + completion]
-        print(
-            f"{task:<16} {n:>8} {n / turns:>8.2f} {prompt / n:>10.0f} {cached / n:>9.0f}"
-            f" {(prompt - cached) / n:>12.0f} {completion / n:>14.0f}"
-            f" {(prompt + completion) / turns:>11.0f}"
-        )
-    n, prompt, cached, completion = total
+    slack_from = _slack_from(requests)
+    for n, request in enumerate(requests):
+        side = "slack" if n >= slack_from else "chat"
+        by_side[side][task_of(request)].append(_cost(request, answers))
+    print(f"{len(requests)} requests for {turns} chat turns and {messages} Slack messages\n")
     print(
-        f"{'all':<16} {n:>8} {n / turns:>8.2f} {prompt / n:>10.0f} {cached / n:>9.0f}"
-        f" {(prompt - cached) / n:>12.0f} {completion / n:>14.0f}"
-        f" {(prompt + completion) / turns:>11.0f}"
+        f"{'task':<22} {'requests':>8} {'req/unit':>9} {'prompt/req':>10} {'cacheable':>9}"
+        f" {'uncached/req':>12} {'completion/req':>14} {'prompt/u':>10} {'uncached/u':>10}"
     )
-    print(
-        f"\nper turn: {n / turns:.2f} requests (mem0: {MEM0_CALLS_PER_ADD} per add), "
-        f"{prompt / turns:.0f} prompt tokens ({(prompt - cached) / turns:.0f} not cacheable), "
-        f"{completion / turns:.0f} completion tokens"
-    )
+    for side, per, unit, label in (
+        ("chat", turns, 1, "per chat turn"),
+        ("slack", messages, 1000, "per 1,000 Slack messages"),
+    ):
+        print(f"-- {label}")
+        tasks = by_side[side]
+        for task, costs in sorted(tasks.items()):
+            print(_row(task, costs, per, unit))
+        print(_row("all", [c for costs in tasks.values() for c in costs], per, unit))
+    print(f"\nmem0, for reference: {MEM0_CALLS_PER_ADD} model calls per add (extract, then update)")
 
 
 if __name__ == "__main__":

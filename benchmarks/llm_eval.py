@@ -31,13 +31,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.cassette import CassetteServer  # noqa: E402
-from threefold import Memory  # noqa: E402
+from threefold import Memory, load_settings  # noqa: E402
 from threefold.domain import Fact  # noqa: E402
 from threefold.models.base import MemoryModel  # noqa: E402
 from threefold.models.heuristic import HeuristicModel  # noqa: E402
 from threefold.models.llm import LLMModel  # noqa: E402
 
 DATA = Path(__file__).with_name("data") / "llm_eval.json"
+COVERAGE = Path(__file__).with_name("data") / "llm_coverage.json"
 CASSETTE = Path(__file__).resolve().parents[1] / "tests" / "cassettes" / "llm_eval.jsonl"
 
 
@@ -134,6 +135,32 @@ def run(model: MemoryModel, chats: list[dict]) -> Tally:
     return tally
 
 
+def run_coverage(model: MemoryModel, path: Path = COVERAGE) -> int:
+    """Feed the coverage streams (every task of the model at least once); returns the
+    number of turns and messages fed."""
+    coverage = json.loads(path.read_text(encoding="utf-8"))
+    settings = load_settings(**coverage["settings"])
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory.open(
+            Path(tmp) / "coverage.db",
+            settings=settings,
+            model=model,
+            embedder=None,
+            background_worker=False,
+        ) as mem,
+    ):
+        feed(mem, coverage["chat"])
+        at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
+        for n, message in enumerate(coverage["slack"]):
+            ts = f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}"
+            mem.ingest_message(ts=ts, **message)
+        mem.process_pending()
+        mem.end_session(coverage["chat"]["stream"])
+        mem.process_pending()
+    return len(coverage["chat"]["turns"]) + len(coverage["slack"])
+
+
 @contextmanager
 def recorded_model(
     cassette: Path = CASSETTE, answers_dir: Path | None = None
@@ -170,6 +197,7 @@ def main() -> None:
     with recorded_model(answers_dir=args.record) as (model, server):
         name = "llm, recorded answers"
         rows[name] = run(model, chats)
+        run_coverage(model)  # not scored: it records and replays every other task
         stats = model.stats_dict()
         requests = sum(s["requests"] for s in stats.values())
         fallbacks = sum(s["fallbacks"] for s in stats.values())

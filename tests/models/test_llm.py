@@ -267,8 +267,12 @@ def test_request_carries_model_event_time_and_schema(openai_server, llm):
     assert TURN.user in user and TURN.assistant in user
     fmt = request["response_format"]
     assert fmt["json_schema"]["name"] == "extract_facts"
-    assert fmt["json_schema"]["strict"] is False
-    assert fmt["json_schema"]["schema"] == extract_facts.Response.model_json_schema()
+    assert fmt["json_schema"]["strict"] is True
+    schema = fmt["json_schema"]["schema"]
+    fact = schema["$defs"]["ExtractedFact"]
+    # strict mode: every property required, no other allowed, no titles or bounds
+    assert fact["required"] == list(fact["properties"]) and fact["additionalProperties"] is False
+    assert "title" not in json.dumps(schema) and "minLength" not in json.dumps(schema)
     system = _system(request)
     assert "holder" in system and "0.95" in system and "event time" in system
     # json_schema mode does not repeat the schema in the prompt

@@ -31,6 +31,7 @@ count as ``delegated``, not as fallbacks.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -125,6 +126,33 @@ class _Retry(Exception):
 
 class _GiveUp(Exception):
     """A try failed in a way retrying cannot fix."""
+
+
+_UNSTRICT_KEYWORDS = frozenset(
+    {"title", "description", "default", "minLength", "maxLength", "minimum", "maximum"}
+)
+
+
+@functools.cache
+def wire_schema(response_type: type[BaseModel]) -> dict[str, Any]:
+    """The response model's JSON schema as sent: in the strict subject that OpenAI's
+    structured outputs accept (every property required, no others allowed, no titles or
+    bounds), which also makes it shorter. The answer is still checked against the full
+    model, bounds and defaults included."""
+    return cast("dict[str, Any]", _strict(response_type.model_json_schema()))
+
+
+def _strict(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _strict(value) for key, value in node.items() if key not in _UNSTRICT_KEYWORDS}
+    if "properties" in node:  # "properties" maps names to schemas: keep each name
+        out["properties"] = {name: _strict(sub) for name, sub in node["properties"].items()}
+        out["required"] = list(node["properties"])
+        out["additionalProperties"] = False
+    return out
 
 
 def strip_fence(content: str) -> str:
@@ -388,7 +416,7 @@ class LLMModel(OwnsClient):
         # The prompts build plain role/content dicts, which is what these params are.
         if fmt == "json_schema":
             return cast("list[ChatCompletionMessageParam]", messages)
-        schema = json.dumps(response_type.model_json_schema(), separators=(",", ":"))
+        schema = json.dumps(wire_schema(response_type), separators=(",", ":"))
         hint = (
             "\n\nAnswer with a single JSON object, and nothing else, that matches this JSON "
             f"schema:\n{schema}"
@@ -406,11 +434,7 @@ class LLMModel(OwnsClient):
         if fmt == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {
-                    "name": task,
-                    "schema": response_type.model_json_schema(),
-                    "strict": False,
-                },
+                "json_schema": {"name": task, "schema": wire_schema(response_type), "strict": True},
             }
         elif fmt == "json_object":
             kwargs["response_format"] = {"type": "json_object"}
