@@ -27,7 +27,6 @@ from threefold.models.base import (
     TurnInput,
 )
 from threefold.models.llm import LLMModel, strip_fence
-from threefold.models.prompts import extract_facts
 
 openai_server = openai_fake.openai_server  # the fixture; tests/conftest.py may provide it later
 
@@ -445,8 +444,10 @@ def test_empty_choices_and_null_content_are_retried(openai_server, llm):
 def test_one_surrounding_code_fence_is_tolerated(openai_server, llm):
     openai_server.add('```json\n{"text": "fenced"}\n```')
     assert llm.merge_summary(None, SUMMARY, []) == "fenced"
-    openai_server.add('Here you go:\n```json\n{"text": "x"}\n```', '{"text": "plain"}')
-    assert llm.merge_summary(None, SUMMARY, []) == "plain"  # prose around a fence is invalid
+    openai_server.add('Here you go:\n```json\n{"text": "in prose"}\n```')
+    assert llm.merge_summary(None, SUMMARY, []) == "in prose"  # one object, cut out of prose
+    openai_server.add('{"text": "one"} {"text": "two"}', '{"text": "plain"}')
+    assert llm.merge_summary(None, SUMMARY, []) == "plain"  # two objects are no answer
 
 
 def test_strip_fence() -> None:

@@ -10,10 +10,12 @@ How an answer is obtained, per task call:
    with ``json_object``, then with no ``response_format`` at all, the schema then being
    spelled out in the system prompt. The first format the server accepts is remembered for
    the rest of this instance's life. A 4xx that persists on every format is a real error.
-2. The answer is parsed strictly with ``Response.model_validate_json``. The only leniency:
-   one code fence around the whole answer (```` ```json ... ``` ````) is removed, since
-   some local models add one even in JSON mode. Text around a fence, several objects or
-   trailing prose are still invalid. A parsed answer that does not fit the inputs (a
+2. The answer is parsed strictly with ``Response.model_validate_json``. The leniencies,
+   for what small local models do even in JSON mode: one code fence around the answer
+   (```` ```json ... ``` ````) is removed; one JSON object inside prose is cut out of it;
+   a confidence written as a word ("high") and an unknown category (read as "note") are
+   accepted in facts. Several objects, or none, are invalid, and so is an answer over
+   ``MAX_ANSWER_CHARS``. A parsed answer that does not fit the inputs (a
    reconcile target that was not offered, a stream that was not offered, an empty or far
    too long summary) is invalid too.
 3. Invalid answers, timeouts, connection errors, 5xx and the transient 4xx (408, 409, 429)
@@ -97,6 +99,9 @@ FORMATS = ("json_schema", "json_object", "text")
 """Sent when the key variable is set but empty: servers without auth ignore it, and the
 openai client refuses an empty key."""
 
+MAX_ANSWER_CHARS = 32_000
+"""An answer longer than this is refused unread: no task needs it, and a runaway or
+hostile answer must not become hundreds of facts."""
 _RETRY_STATUSES = frozenset({408, 409, 429})
 _FORMAT_REJECTED_STATUSES = frozenset({400, 422})
 _FENCE = re.compile(r"\A\s*```[A-Za-z]*[ \t]*\n(.*?)\n?[ \t]*```\s*\Z", re.DOTALL)
@@ -159,6 +164,23 @@ def strip_fence(content: str) -> str:
     """`content` without one code fence around all of it; anything else is left alone."""
     match = _FENCE.match(content)
     return match.group(1) if match else content
+
+
+def the_object(content: str) -> str:
+    """The one JSON object an answer holds: unfenced, and cut out of prose around it
+    ("Here are the facts: {...} Hope this helps!"), which small models add even when asked
+    for JSON alone. Text that is no JSON object is returned as is, to fail validation."""
+    content = strip_fence(content).strip()
+    if content.startswith("{"):
+        return content
+    start, end = content.find("{"), content.rfind("}")
+    if start < 0 or end < start:
+        return content
+    try:
+        json.loads(content[start : end + 1])
+    except ValueError:
+        return content
+    return content[start : end + 1]
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -506,8 +528,10 @@ class LLMModel(OwnsClient):
     def _parse(
         self, content: str, response_type: type[BaseModel], convert: Callable[[Any], R]
     ) -> R:
+        if len(content) > MAX_ANSWER_CHARS:
+            raise _Retry(f"invalid answer: {len(content)} characters, over {MAX_ANSWER_CHARS}")
         try:
-            response = response_type.model_validate_json(strip_fence(content))
+            response = response_type.model_validate_json(the_object(content))
             return convert(response)
         except ValidationError as exc:
             errors = exc.errors(include_url=False, include_input=False)

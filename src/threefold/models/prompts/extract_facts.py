@@ -1,18 +1,27 @@
 """extract_facts: the durable facts stated in one turn."""
 
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from threefold.domain import FactCategory as C
 from threefold.domain import project_subject
 from threefold.models.base import ExtractedFact, SlotRef, TurnInput
 from threefold.models.heuristic.personal import FACETS
-from threefold.models.prompts import InvalidAnswer, fmt_time, messages, norm_key, tagged
+from threefold.models.prompts import (
+    InvalidAnswer,
+    fmt_time,
+    lenient_facts,
+    messages,
+    norm_key,
+    tagged,
+)
 
 TASK = "extract_facts"
 
 
 class Response(BaseModel):
     facts: list[ExtractedFact]
+
+    _mend = model_validator(mode="before")(lenient_facts)
 
 
 _TEAM_ONLY = frozenset(
