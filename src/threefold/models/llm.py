@@ -73,25 +73,17 @@ from threefold.models.prompts import (
     summarize_session,
 )
 from threefold.openai_client import OwnsClient, client_from_settings
+from threefold.settings import LLM_TASKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from threefold.settings import ModelSettings
+    from threefold.settings import ModelSettings, TaskModelSettings
 
-__all__ = ["LLMModel", "TaskStats", "TASKS", "FORMATS"]
+__all__ = ["LLMModel", "PerTaskModel", "TaskStats", "TASKS", "FORMATS"]
 
 log = logging.getLogger("threefold.models.llm")
 
-TASKS = (
-    "extract_facts",
-    "extract_from_messages",
-    "summarize_session",
-    "merge_summary",
-    "compact_summary",
-    "roll_up",
-    "route",
-    "reconcile",
-)
+TASKS = LLM_TASKS
 
 FORMATS = ("json_schema", "json_object", "text")
 """The ways of asking for JSON, most precise first; a server that rejects one gets the next."""
@@ -545,7 +537,54 @@ class LLMModel(OwnsClient):
             raise _Retry(f"invalid answer: {_short(str(exc))}") from exc
 
 
-def build(settings: ModelSettings) -> LLMModel:
+class PerTaskModel:
+    """The llm model with a chat model per task: each task goes to its own LLMModel, the
+    others to `default`. Closing it closes every client it was built with."""
+
+    name = "llm"
+
+    def __init__(self, default: LLMModel, by_task: dict[str, LLMModel]) -> None:
+        self.default, self.by_task = default, by_task
+
+    def _for(self, task: str) -> LLMModel:
+        return self.by_task.get(task, self.default)
+
+    def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        return self._for("extract_facts").extract_facts(turn)
+
+    def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+        return self._for("extract_from_messages").extract_from_messages(batch)
+
+    def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
+        return self._for("summarize_session").summarize_session(turns, target_tokens)
+
+    def merge_summary(
+        self, active: DatedSummary | None, new: DatedSummary, open_items: Sequence[str]
+    ) -> str:
+        return self._for("merge_summary").merge_summary(active, new, open_items)
+
+    def compact_summary(self, text: str, known_facts: Sequence[str], target_tokens: int) -> str:
+        return self._for("compact_summary").compact_summary(text, known_facts, target_tokens)
+
+    def roll_up(self, summaries: Sequence[DatedSummary], target_tokens: int) -> str:
+        return self._for("roll_up").roll_up(summaries, target_tokens)
+
+    def route(self, text: str, streams: Sequence[str]) -> RouteDecision:
+        return self._for("route").route(text, streams)
+
+    def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+        return self._for("reconcile").reconcile(new, similar)
+
+    def stats_dict(self) -> dict[str, dict[str, int]]:
+        """Each task's stats, from the model that does it."""
+        return {task: self._for(task).stats_dict()[task] for task in TASKS}
+
+    def close(self) -> None:
+        for model in (self.default, *self.by_task.values()):
+            model.close()
+
+
+def build(settings: ModelSettings) -> LLMModel | PerTaskModel:
     """The ``llm`` entry point: a chat model at `settings.base_url`, with the heuristic
     model as the fallback for answers it cannot use. A provider fills the URL and name."""
     from threefold.models.heuristic import HeuristicModel
@@ -554,12 +593,33 @@ def build(settings: ModelSettings) -> LLMModel:
         raise SettingsError("model.base_url must be set for the llm model (or a model.provider)")
     if not settings.name:
         raise SettingsError("model.name must be set for the llm model (or a model.provider)")
+    default = _chat_model(settings, None, HeuristicModel())
+    if not settings.tasks:
+        return default
+    by_task: dict[str, LLMModel] = {}
+    try:
+        for task, override in settings.tasks.items():
+            by_task[task] = _chat_model(settings, override, HeuristicModel())
+    except BaseException:
+        for model in (default, *by_task.values()):
+            model.close()
+        raise
+    return PerTaskModel(default, by_task)
+
+
+def _chat_model(
+    settings: ModelSettings, override: TaskModelSettings | None, fallback: MemoryModel
+) -> LLMModel:
+    """An LLMModel from the model's settings, with one task's overrides applied."""
+    chosen = override.model_dump(exclude_none=True) if override else {}
+    api_key_env = chosen.get("api_key_env", settings.api_key_env)
     return LLMModel.from_settings(
-        base_url=settings.base_url,
-        model=settings.name,
-        api_key_env=settings.api_key_env or None,
-        fallback=HeuristicModel(),
-        timeout=settings.timeout_seconds,
+        base_url=str(chosen.get("base_url", settings.base_url)),
+        model=str(chosen.get("name", settings.name)),
+        api_key_env=api_key_env or None,
+        fallback=fallback,
+        timeout=chosen.get("timeout_seconds", settings.timeout_seconds),
         attempts=settings.attempts,
         backoff=settings.backoff_seconds,
+        temperature=chosen.get("temperature"),
     )
