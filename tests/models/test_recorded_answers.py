@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.cassette import CassetteServer, task_of
-from threefold import Memory
+from threefold import Memory, SummaryKind, load_settings
 from threefold.domain import FactStatus
 from threefold.models.heuristic import HeuristicModel
-from threefold.models.llm import LLMModel
+from threefold.models.llm import TASKS, LLMModel
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTE = ROOT / "tests" / "cassettes" / "llm_eval.jsonl"
@@ -30,6 +30,11 @@ def _replay(tmp_path: Path, server: CassetteServer, chat: dict) -> Memory:
         embedder=None,
         background_worker=False,
     )
+    _feed(mem, chat)
+    return mem
+
+
+def _feed(mem: Memory, chat: dict) -> None:
     start = datetime.fromisoformat(chat["start"])
     for n, turn in enumerate(chat["turns"]):
         at = start + n * timedelta(minutes=chat.get("step_minutes", 2))
@@ -41,7 +46,6 @@ def _replay(tmp_path: Path, server: CassetteServer, chat: dict) -> Memory:
             speaker=turn.get("speaker"),
         )
     mem.process_pending()
-    return mem
 
 
 def _chat(stream: str) -> dict:
@@ -98,3 +102,46 @@ def test_a_request_the_cassette_lacks_is_stale_and_falls_back(tmp_path):
             assert [f.value for f in mem.facts("chat:x")] == ["oslo"]  # the heuristic's
     assert [task_of(r) for r in server.stale] == ["extract_facts"]
     assert model.stats["extract_facts"].fallbacks == 1
+
+
+def _coverage_memory(tmp_path: Path, server: CassetteServer) -> Memory:
+    coverage = json.loads((ROOT / "benchmarks" / "data" / "llm_coverage.json").read_text())
+    model = LLMModel(server.client(timeout=5.0), "recorded", HeuristicModel(), attempts=1)
+    mem = Memory.open(
+        tmp_path / "coverage.db",
+        settings=load_settings(**coverage["settings"]),
+        model=model,
+        embedder=None,
+        background_worker=False,
+    )
+    _feed(mem, coverage["chat"])
+    at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
+    for n, message in enumerate(coverage["slack"]):
+        mem.ingest_message(ts=f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}", **message)
+    mem.process_pending()
+    return mem
+
+
+def test_a_long_stream_is_summarized_compacted_and_rolled_up_by_the_model(tmp_path):
+    with CassetteServer(CASSETTE) as server, _coverage_memory(tmp_path, server) as mem:
+        (active,) = mem.summaries("chat:long", SummaryKind.ACTIVE)
+        weekly = mem.summaries("chat:long", SummaryKind.WEEKLY)
+        monthly = mem.summaries("chat:long", SummaryKind.MONTHLY)
+        recorded = server.cassette.entries
+    assert not server.stale
+    # the compacted summary the model wrote keeps the open items and the latest period
+    assert "Marta's start on 2026-09-28" in active.text and active.generation >= 1
+    assert any("2026-09-17" in s.text and "Marta" in s.text for s in weekly)
+    assert any("September 2026" in s.text for s in monthly)
+    assert {e["task"] for e in recorded} == set(TASKS)  # the cassette has every task
+
+
+def test_slack_messages_are_digested_and_routed_by_the_model(tmp_path):
+    with CassetteServer(CASSETTE) as server, _coverage_memory(tmp_path, server) as mem:
+        atlas = {(f.subject, f.slot): f.value for f in mem.facts("project:atlas")}
+        harbor = mem.records("project:harbor")
+    assert atlas[("atl-212", "assignee")] == "omar"
+    assert atlas[("atlas beta export", "choice")] == "csv only, pdf dropped"
+    assert atlas[("atlas beta", "feature freeze")] == "2026-10-02"
+    # the model found no project in the registry message: it is not filed under Harbor
+    assert not [r for r in harbor if "registry" in r.text]
