@@ -3,6 +3,7 @@ each is used where it can be, else that turn falls back to the heuristic model, 
 and counted; nothing outside the schema is stored."""
 
 import json
+import time
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -11,6 +12,7 @@ import pytest
 from tests.openai_fake import Delay, FakeOpenAIServer, Reply, Status
 from threefold import Memory
 from threefold.domain import Fact, FactCategory, Trust, Turn
+from threefold.models.base import TurnInput
 from threefold.models.heuristic import HeuristicModel
 from threefold.models.llm import MAX_ANSWER_CHARS, LLMModel, TaskStats
 
@@ -126,3 +128,14 @@ def test_an_injected_turn_reaches_no_other_stream_and_no_higher_trust(tmp_path):
     assert stored.stream == STREAM and stored.writer_trust is Trust.FAMILIAR
     assert stored.visibility == added.visibility  # the answer's "social" is ignored
     assert stored.confidence < 0.95  # capped for a familiar writer
+
+
+def test_a_429_is_retried_no_sooner_than_its_retry_after(tmp_path):
+    limited = Status(429, "rate limited", "rate_limit_error", headers=(("Retry-After", "1"),))
+    with FakeOpenAIServer([limited, answer(fact())]) as server:
+        model = LLMModel(server.client(timeout=5.0), "small", HeuristicModel(), backoff=0.01)
+        started = time.monotonic()
+        (found,) = model.extract_facts(TurnInput(stream=STREAM, user=TURN, at=AT))
+        waited = time.monotonic() - started
+    assert found.value == "oslo" and model.stats["extract_facts"].fallbacks == 0
+    assert waited >= 1.0  # the backoff alone would have waited 0.01 s

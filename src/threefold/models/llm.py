@@ -19,8 +19,8 @@ How an answer is obtained, per task call:
    reconcile target that was not offered, a stream that was not offered, an empty or far
    too long summary) is invalid too.
 3. Invalid answers, timeouts, connection errors, 5xx and the transient 4xx (408, 409, 429)
-   are retried with exponential backoff, ``attempts`` tries in all. Any other 4xx is not
-   retried.
+   are retried with exponential backoff, ``attempts`` tries in all, waiting at least what
+   a Retry-After header asks (up to ``MAX_RETRY_AFTER``). Any other 4xx is not retried.
 4. When no try succeeds, the task is answered by ``fallback`` (the heuristic model) for
    that item, and a warning on the ``threefold.models.llm`` logger names the task, the
    model and the reason (never the key, never the answer: that is logged at DEBUG only).
@@ -118,7 +118,11 @@ class TaskStats:
 
 
 class _Retry(Exception):
-    """A try failed in a way worth trying again."""
+    """A try failed in a way worth trying again; `after`: seconds the server asked for."""
+
+    def __init__(self, reason: str, after: float = 0.0) -> None:
+        super().__init__(reason)
+        self.after = after
 
 
 class _GiveUp(Exception):
@@ -178,6 +182,19 @@ def the_object(content: str) -> str:
 def _short(text: str, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MAX_RETRY_AFTER = 30.0
+"""The longest wait a server's Retry-After may ask for; a longer one is cut to this."""
+
+
+def _retry_after(exc: openai.APIStatusError) -> float:
+    """The seconds a 429 or 503 asks to wait (Retry-After, in seconds), within reason."""
+    try:
+        seconds = float(exc.response.headers.get("retry-after", "0"))
+    except ValueError:  # an HTTP date: rare from model servers, and the backoff still applies
+        return 0.0
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
 
 
 def _status_reason(exc: openai.APIStatusError) -> str:
@@ -382,9 +399,10 @@ class LLMModel(OwnsClient):
         self._count(task, "calls")
         reason = "no attempt made"
         started = time.perf_counter()
+        asked_wait = 0.0
         for attempt in range(1, self.attempts + 1):
-            if attempt > 1 and self.backoff:
-                time.sleep(self.backoff * 2 ** (attempt - 2))
+            if attempt > 1 and (self.backoff or asked_wait):
+                time.sleep(max(self.backoff * 2 ** (attempt - 2), asked_wait))
             try:
                 content = self._complete(task, messages, response_type)
                 result = self._parse(content, response_type, convert)
@@ -398,7 +416,7 @@ class LLMModel(OwnsClient):
                 )
                 return result
             except _Retry as exc:
-                reason = str(exc)
+                reason, asked_wait = str(exc), exc.after
                 self._count(task, "failures")
                 self.log.info("llm %s: try %d/%d failed: %s", task, attempt, self.attempts, reason)
             except _GiveUp as exc:
@@ -511,7 +529,7 @@ class LLMModel(OwnsClient):
             return _Retry(f"connection error: {_short(exc.message)}")
         if isinstance(exc, openai.APIStatusError):
             if exc.status_code >= 500 or exc.status_code in _RETRY_STATUSES:
-                return _Retry(_status_reason(exc))
+                return _Retry(_status_reason(exc), _retry_after(exc))
             return _GiveUp(_status_reason(exc))
         if isinstance(exc, openai.APIResponseValidationError):
             return _Retry(f"malformed response: {_short(exc.message)}")
