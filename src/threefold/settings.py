@@ -86,6 +86,32 @@ def _with_preset(data: object, provider: str | None, keys: dict[str, str]) -> ob
     return filled
 
 
+LLM_TASKS = (
+    "extract_facts",
+    "extract_from_messages",
+    "summarize_session",
+    "merge_summary",
+    "compact_summary",
+    "roll_up",
+    "route",
+    "reconcile",
+)
+"""The tasks of a MemoryModel, each of which an llm model may send to its own chat model."""
+
+
+class TaskModelSettings(BaseModel):
+    """One task's chat model, where it differs from the model's: a fast model for routing
+    and extraction, a standard one for summaries. Unset fields are the model's own."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+
+
 class ModelSettings(BaseModel):
     """The thinking model: `kind` is heuristic (offline rules), llm (a chat model) or a
     plugin's name. For llm, `provider` fills base_url, name and api_key_env; any of them
@@ -102,6 +128,16 @@ class ModelSettings(BaseModel):
     backoff_seconds: float = Field(default=0.5, ge=0.0)
     options: dict[str, Any] = {}
     """For a plugin model: its own options."""
+    tasks: dict[str, TaskModelSettings] = {}
+    """For llm: a chat model per task (`[model.tasks.summarize_session] name = "gpt-4o"`)."""
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, value: dict[str, TaskModelSettings]) -> dict[str, TaskModelSettings]:
+        unknown = sorted(set(value) - set(LLM_TASKS))
+        if unknown:
+            raise ValueError(f"unknown tasks {unknown}; the tasks are {', '.join(LLM_TASKS)}")
+        return value
 
     @model_validator(mode="before")
     @classmethod

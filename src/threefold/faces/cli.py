@@ -278,11 +278,29 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
         else:
             ran = mem.process_pending()
         failed = mem.job_counts()["failed"]
+        model = _model_counts(mem)
     emit(
         fmt,
-        {"ran": ran, "failed": failed},
-        lambda: say(f"{ran} jobs ran; {failed} failed for good (see `threefold check`)"),
+        {"ran": ran, "failed": failed, **({"model": model} if model else {})},
+        lambda: say(
+            f"{ran} jobs ran; {failed} failed for good (see `threefold check`)"
+            + (
+                f"; model: {model['requests']} requests, {model['fallbacks']} fallbacks"
+                if model
+                else ""
+            )
+        ),
     )
+
+
+def _model_counts(mem: Memory) -> dict[str, int]:
+    """What a chat model cost in this process: requests sent and answers that fell back to
+    the heuristic model (empty for models that keep no such counts)."""
+    stats = getattr(mem.model, "stats_dict", None)
+    if not callable(stats):
+        return {}
+    tasks = stats().values()
+    return {key: sum(t[key] for t in tasks) for key in ("calls", "requests", "fallbacks")}
 
 
 @app.command("search")

@@ -18,6 +18,15 @@ class _Task(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+class PreviousTurn(_Task):
+    """The message a turn answers, shown read-only: it gives a terse reply its meaning
+    ("42" after "How old are you?"). Facts are never read from it."""
+
+    speaker: str
+    """Who said it: a name, or "assistant" / "user" where the side has none."""
+    text: str
+
+
 class TurnInput(_Task):
     """A turn as the model sees it: the texts, its own event time and its stream."""
 
@@ -32,7 +41,11 @@ class TurnInput(_Task):
     """The assistant side's name, where it has one (a second person in a group chat)."""
     referent: str | None = None
     """Whom "he" or "she" opening a user sentence means, named by the turn before ("my
-    sister" after "Your sister lives in Glasgow."); None: nobody known."""
+    sister" after "Your sister lives in Glasgow."); None: nobody known. A hint only: the
+    turn itself may name whom it means."""
+    previous: PreviousTurn | None = None
+    """The message this turn answers (the stream's turn before, its last side that said
+    something); None at a stream's start or when that turn was erased."""
 
 
 class MessageInput(_Task):

@@ -117,7 +117,8 @@ class Pipeline:
         except NotFound:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
-        told = turn_input(turn, self._referent(turn))
+        answered = self._turn_before(turn)
+        told = turn_input(turn, self._referent(turn, answered), answered)
         extracted = self._instead(turn, self.model.extract_facts(told))
         found = [
             capped_fact(item, writer, self.settings.writes)
@@ -168,19 +169,20 @@ class Pipeline:
 
         return apply
 
-    def _referent(self, turn: Turn) -> str | None:
-        """Whom the turn's opening "he", "she", "they" or "her" means, as the turn before
-        named them."""
-        if not entities.opens_with_pronoun(turn.user):
+    def _referent(self, turn: Turn, before: Turn | None) -> str | None:
+        """Whom the turn's opening "he", "she", "they" or "her" may mean, as the turn
+        before named them; None when the turn names someone itself before that pronoun
+        ("My 2-year-old was up all night. He has a cold"): the pronoun is theirs."""
+        if before is None or not entities.opens_with_pronoun(turn.user):
             return None
-        before = self._turn_before(turn)
-        if before is None:
+        if entities.names_before_pronoun(turn.user, turn.speaker):
             return None
         claims = self.store.facts_from(turn.tenant, turn.stream, before.ref())
         if named := entities.referent(claims, self._speaker(turn)):
             return named
         # "How's Dev doing?" "He started his own business": a question states no fact
-        return entities.named_in(f"{before.user} {before.assistant}", turn.speaker)
+        # one side per line: a reply's first word ("Twelve years is...") is no inner name
+        return entities.named_in(f"{before.user}\n{before.assistant}", turn.speaker)
 
     def _speaker(self, turn: Turn) -> str:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
