@@ -18,6 +18,19 @@ if TYPE_CHECKING:  # the server comes from the postgres test extra, imported on 
 
 MemoryFactory = Callable[..., Memory]
 
+SLOW_FIXTURES = {"live", "browser", "postgres_server", "start_proxy", "upstream"}
+"""A test that starts a server, a browser or PostgreSQL is slow, whatever it checks."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `slow` (pyproject.toml) what starts a server, a browser or PostgreSQL, beside
+    the tests marked by hand for their CPU; `make check` leaves them out."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        on_postgres = "postgres" in params.values()
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or on_postgres:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

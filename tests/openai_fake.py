@@ -62,6 +62,8 @@ class Status:
     type: str = "invalid_request_error"
     param: str | None = None
     body: Any = None
+    headers: tuple[tuple[str, str], ...] = ()
+    """Extra response headers, e.g. (("Retry-After", "1"),)."""
 
 
 @dataclass(frozen=True)
@@ -236,12 +238,16 @@ class _Handler(BaseHTTPRequestHandler):
                     "code": None,
                 }
             }
-        self._send_json(status.code, body)
+        self._send_json(status.code, body, status.headers)
 
-    def _send_json(self, code: int, payload: Any) -> None:
+    def _send_json(
+        self, code: int, payload: Any, headers: tuple[tuple[str, str], ...] = ()
+    ) -> None:
         data = json.dumps(payload).encode()
         try:
             self.send_response(code)
+            for name, value in headers:
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Connection", "close")

@@ -27,6 +27,7 @@ def facts_text(ctx):
     return "\n".join(i.text for i in ctx.section("stream_facts").items)
 
 
+@pytest.mark.slow
 def test_current_facts_are_in_the_context(ctx):
     text = facts_text(ctx)
     assert "Raj is the Lead Architect" in text

@@ -32,7 +32,7 @@ def test_async_memory_has_every_public_method_and_attribute_of_memory(tmp_path: 
     engine = {"store", "model", "recall", "pipeline", "runner", "team"}
     assert _public(memory) - _public(both) == engine
     assert _public(both) - _public(memory) == {"memory", "aclose"}
-    for name in _public(Memory) - {"open"}:
+    for name in _public(Memory) - {"open"} - engine:  # the parts: built on first use
         sync, wrapped = inspect.getattr_static(Memory, name), getattr(AsyncMemory, name)
         if isinstance(sync, property):
             assert isinstance(inspect.getattr_static(AsyncMemory, name), property), name
@@ -135,6 +135,7 @@ async def test_close_waits_for_the_calls_under_way(tmp_path: Path) -> None:
         assert again.job_counts() == {"pending": 0, "done": 2, "failed": 0}
 
 
+@pytest.mark.slow
 async def test_a_call_cancelled_mid_write_leaves_nothing_half_written(tmp_path: Path) -> None:
     """Writes cancelled at random moments: afterwards the SQLite file holds whole turns,
     each with its job, seqs without gaps, and facts each with their history row."""

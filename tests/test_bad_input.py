@@ -23,6 +23,7 @@ def test_empty_turns_are_refused(mem, user, assistant):
     assert mem.turns(STREAM) == []
 
 
+@pytest.mark.slow
 def test_a_ten_megabyte_turn_is_kept_whole(mem):
     big = ("All work and no play makes Jack a dull boy. " * 240_000)[:10_000_000]
     turn = mem.add_turn(STREAM, big, "ok")

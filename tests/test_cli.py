@@ -104,3 +104,26 @@ def test_forget_and_erase(tmp_path):
     assert erased.exit_code == 0 and "1 turns" in erased.output, erased.output
     stream = run("--db", db, "erase", "--stream", "chat:1", "--yes")
     assert stream.exit_code == 0 and "1 turns, 1 facts" in stream.output, stream.output
+
+
+def test_process_counts_the_chat_model_requests_and_fallbacks(tmp_path):
+    from tests.openai_fake import FakeOpenAIServer
+    from threefold import Memory
+
+    db = str(tmp_path / "cli.db")
+    with Memory.open(db, embedder=None, background_worker=False) as mem:
+        mem.add_turn("chat:1", "I live in Oslo.")  # its extraction waits in the queue
+    with FakeOpenAIServer(default="not json at all") as server:
+        env = {
+            "THREEFOLD_MODEL__KIND": "llm",
+            "THREEFOLD_MODEL__BASE_URL": server.base_url,
+            "THREEFOLD_MODEL__NAME": "small",
+            "THREEFOLD_MODEL__API_KEY_ENV": "",
+            "THREEFOLD_MODEL__ATTEMPTS": "2",
+            "THREEFOLD_MODEL__BACKOFF_SECONDS": "0",
+            "THREEFOLD_EMBED__KIND": "none",
+        }
+        done = run("--db", db, "process", "--format", "json", **env)
+    assert done.exit_code == 0, done.output
+    counts = json.loads(done.output)["model"]
+    assert counts["fallbacks"] >= 1 and counts["requests"] >= 2 * counts["fallbacks"]

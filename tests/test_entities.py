@@ -2,6 +2,8 @@
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tests.conftest import MemoryFactory
 from threefold import Memory
 from threefold.domain import FactStatus
@@ -183,6 +185,7 @@ def test_agreeing_with_a_but_confirms_nothing(open_memory: MemoryFactory) -> Non
     assert mem.facts("chat:1")[0].confidence < mem.settings.pin_min_confidence
 
 
+@pytest.mark.slow
 def test_a_correction_after_500_turns_wins_in_every_context(open_memory: MemoryFactory) -> None:
     mem = open_memory(embed={"kind": "none"})
     mem.add_turn("project:alpha", "Raj is a Junior Developer.", at=T0)

@@ -15,6 +15,8 @@ import pytest
 
 from threefold.extras import EXTRAS
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 BLOCKER = textwrap.dedent(
     """
     import sys

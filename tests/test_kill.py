@@ -10,13 +10,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from threefold.store.sqlite.store import SQLiteStore
+
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
 
 KILLS = 2
 
 WRITER = """
 import sys
 from threefold import Memory, load_settings
+
 
 settings = load_settings(embed={"kind": "none"}, session_turns=5)
 mem = Memory.open(sys.argv[1], settings=settings, background_worker=True)

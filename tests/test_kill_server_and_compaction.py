@@ -13,11 +13,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.test_kill import checks
 from threefold import Memory, load_settings
 from threefold.domain import SummaryKind
 from threefold.trust.keys import create_key
+
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
 
 STREAM = "chat:kill"
 
@@ -87,6 +90,7 @@ def test_a_sigkilled_server_loses_no_acknowledged_turn(tmp_path: Path) -> None:
 WORKER = """
 import sys
 from threefold import Memory, load_settings
+
 
 settings = load_settings(embed={"kind": "none"}, session_turns=5, summary_max_tokens=150,
                          stream_lease_seconds=2)

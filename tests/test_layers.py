@@ -86,6 +86,7 @@ def test_an_import_that_floods_global_says_so(open_memory, tmp_path):
     assert "global" in report.warnings[0] and "no projects are configured" in report.warnings[0]
 
 
+@pytest.mark.slow
 def test_the_command_line_shows_the_flood_warning(tmp_path):
     from typer.testing import CliRunner
 
@@ -111,6 +112,7 @@ def test_an_import_routed_to_projects_does_not_warn(open_memory, tmp_path):
 # -- bad input ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ten_thousand_pinned_facts_fit_as_profile_lines(open_memory):
     mem = open_memory()
     people = [f"person{n}" for n in range(500)]

@@ -42,6 +42,7 @@ def leases(store: SQLiteStore) -> list[str]:
     return [row["owner"] for row in store._rows("SELECT owner FROM stream_leases")]
 
 
+@pytest.mark.slow
 def test_a_job_longer_than_its_lease_keeps_its_stream(store: SQLiteStore) -> None:
     # Hostile timing: a job runs 2.5 leases long while a second worker keeps trying to claim.
     started, committed = threading.Event(), []
@@ -102,6 +103,7 @@ JobRunner(store, {"work": hang}, attempts=3, backoff=0, backoff_max=0,
 """
 
 
+@pytest.mark.slow
 def test_a_killed_workers_stream_is_taken_over(store: SQLiteStore) -> None:
     # Hostile event: SIGKILL of a worker process in the middle of a job, holding its lease.
     job_id = store.enqueue("t", "chat:1", "work", {})

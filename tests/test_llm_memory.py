@@ -159,3 +159,33 @@ def test_team_messages_reach_the_llm_credited_and_with_plain_wording_guidance(
         assert "we'll go with a phased rollout" in system and "Anil is taking" in system
         assert "never the bot" in system
         assert [f.text for f in mem.facts(STREAM)] == ["The team will go with a phased rollout."]
+
+
+def test_a_task_can_have_its_own_chat_model(tmp_path, llm_settings):
+    digest = {"text": "- Raj became the lead.", "open_items": []}
+    with (
+        FakeOpenAIServer(default=by_task({"extract_facts": {"facts": []}})) as fast,
+        FakeOpenAIServer(
+            default=by_task({"summarize_session": digest, "merge_summary": {"text": "ok"}})
+        ) as standard,
+    ):
+        model = llm_settings(fast).model.model_dump(exclude_unset=True)
+        model["tasks"] = {
+            task: {"name": "standard-model", "base_url": standard.base_url}
+            for task in ("summarize_session", "merge_summary")
+        }
+        settings = load_settings(model=model, session_turns=2)
+        with Memory.open(tmp_path / "t.db", settings=settings, background_worker=False) as mem:
+            mem.add_turn(STREAM, "Raj is the lead now.", "Noted.")
+            mem.add_turn(STREAM, "Thanks.", "Sure.")
+            mem.process_pending()
+            stats = mem.model.stats_dict()
+    assert {r["model"] for r in fast.requests} == {"fake-model"}
+    assert {r["response_format"]["json_schema"]["name"] for r in fast.requests} == {"extract_facts"}
+    assert {r["model"] for r in standard.requests} == {"standard-model"}
+    assert stats["summarize_session"]["calls"] == 1 and stats["extract_facts"]["calls"] == 2
+
+
+def test_an_unknown_task_is_a_settings_error(llm_settings):
+    with pytest.raises(SettingsError, match="unknown tasks"):
+        load_settings(model={"kind": "llm", "tasks": {"summarise": {"name": "x"}}})

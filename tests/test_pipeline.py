@@ -7,6 +7,8 @@ import textwrap
 import threading
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
 from threefold import Memory, SummaryKind, load_settings
@@ -148,6 +150,7 @@ def test_refresh_rebuilds_from_rollups(open_memory, scripted):
     assert after.tokens < before.tokens
 
 
+@pytest.mark.slow
 def test_a_killed_process_leaves_its_turn_and_job(tmp_path, scripted):
     db = tmp_path / "crash.db"
     script = textwrap.dedent(f"""
@@ -254,6 +257,7 @@ def test_the_background_worker_runs_jobs_on_its_own(open_memory):
     assert [f.value for f in mem.facts(STREAM)] == ["raj"]
 
 
+@pytest.mark.slow
 def test_a_backlog_is_compacted_as_it_goes(open_memory, scripted):
     mem = open_memory(scripted, session_turns=5, summary_max_tokens=150)
     add(mem, 200)  # one process_pending over a long backlog

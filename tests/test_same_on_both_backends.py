@@ -9,10 +9,15 @@ stemmed as FTS5 reads them), and equal scores and equal vectors are ordered by i
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from threefold import Memory, load_settings
 from threefold.faces import demo
-from threefold.recall.search import KINDS, query_terms
+from threefold.recall.presets import KINDS
+from threefold.recall.search import query_terms
 from threefold.store.base import ItemFilter
+
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
 
 QUESTIONS = (
     demo.QUESTION,

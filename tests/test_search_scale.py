@@ -15,11 +15,10 @@ import pytest
 
 from threefold.domain import Visibility
 from threefold.embed import HashingEmbedder
-from threefold.recall import vectors
-from threefold.recall.vectors import VectorIndex
-from threefold.store import SQLiteStore
+from threefold.store import SQLiteStore, vectors
 from threefold.store.base import ItemFilter, NewTurn
 from threefold.store.sqlite import term_scores
+from threefold.store.vectors import VectorIndex
 
 STREAM = "project:big"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -344,6 +343,7 @@ def test_odd_questions_are_answered_without_error(open_memory):
 # -- vectors --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_graph_search_agrees_with_exact_search(store):
     ids = add_turns(store, texts(300))
     index = graph_index(store)
@@ -353,6 +353,7 @@ def test_graph_search_agrees_with_exact_search(store):
     assert list(store.index_directory.glob("*.usearch")), "the graph is saved beside the database"
 
 
+@pytest.mark.slow
 def test_graph_hits_carry_their_exact_similarity(store):
     ids = add_turns(store, texts(400))
     index = graph_index(store)
@@ -364,6 +365,7 @@ def test_graph_hits_carry_their_exact_similarity(store):
     assert all(abs(similarity - exact[item]) < 1e-6 for item, similarity in found)
 
 
+@pytest.mark.slow
 def test_filters_apply_before_a_hit_is_returned(store):
     private = add_turns(store, texts(200))
     shared = add_turns(store, texts(100, start=200), visibility=Visibility.SHARED)
@@ -375,6 +377,7 @@ def test_filters_apply_before_a_hit_is_returned(store):
     assert not {i for i, _ in found} & set(private)
 
 
+@pytest.mark.slow
 def test_a_filter_that_matches_nothing_finds_nothing(store):
     add_turns(store, texts(300))
     index = graph_index(store)
@@ -395,6 +398,7 @@ class _CountingStore(SQLiteStore):
         return super().passing(kind, where, ids)
 
 
+@pytest.mark.slow
 def test_a_similarity_floor_gives_the_same_hits_above_it(store):
     add_turns(store, texts(300))
     index = graph_index(store)
@@ -406,6 +410,7 @@ def test_a_similarity_floor_gives_the_same_hits_above_it(store):
         assert floored == [(i, s) for i, s in every if s >= floor]
 
 
+@pytest.mark.slow
 def test_a_filter_that_passes_only_dissimilar_items_stops_at_the_floor(tmp_path):
     # Without a floor, the search widens until it has checked every item against the
     # filter; with one, it checks only the few similar enough to count.
@@ -423,6 +428,7 @@ def test_a_filter_that_passes_only_dissimilar_items_stops_at_the_floor(tmp_path)
     store.close()
 
 
+@pytest.mark.slow
 def test_other_streams_and_tenants_are_never_searched(store):
     add_turns(store, texts(100))
     index = graph_index(store)
@@ -431,6 +437,7 @@ def test_other_streams_and_tenants_are_never_searched(store):
     assert index.search("turn", ItemFilter(tenant="elsewhere"), query, 5) == []
 
 
+@pytest.mark.slow
 def test_a_corrupt_or_missing_graph_is_rebuilt(store, caplog):
     ids = add_turns(store, texts(120))
     graph_index(store)
@@ -438,7 +445,7 @@ def test_a_corrupt_or_missing_graph_is_rebuilt(store, caplog):
     saved.write_bytes(b"not a graph")
     query = EMBEDDER.embed(["note 7 on topic7"])[0]
     index = VectorIndex(store, store.index_directory, approximate_from=GRAPH_FROM)
-    with caplog.at_level(logging.WARNING, logger="threefold.recall.vectors"):
+    with caplog.at_level(logging.WARNING, logger="threefold.store.vectors"):
         meanwhile = index.search("turn", everything(), query, 10)
     assert "building it again" in caplog.text
     # Answered at once, exactly, while the graph is built in a child process.
@@ -452,6 +459,7 @@ def test_a_corrupt_or_missing_graph_is_rebuilt(store, caplog):
     assert len(list(store.index_directory.glob("*.usearch"))) == 1
 
 
+@pytest.mark.slow
 def test_rows_written_after_the_graph_was_saved_are_caught_up(store):
     add_turns(store, texts(100))
     graph_index(store)
@@ -468,6 +476,7 @@ def mapped_files() -> str:
     return maps.read_text()
 
 
+@pytest.mark.slow
 def test_a_saved_graph_is_mapped_from_its_file_and_gives_the_same_hits(store):
     add_turns(store, texts(300))
     query = EMBEDDER.embed(["note on topic5 with tag1"])[0]
@@ -478,6 +487,7 @@ def test_a_saved_graph_is_mapped_from_its_file_and_gives_the_same_hits(store):
     assert str(saved) in mapped_files()
 
 
+@pytest.mark.slow
 def test_an_item_embedded_again_after_the_save_is_ranked_by_its_new_vector(store):
     ids = add_turns(store, texts(200))
     graph_index(store).search("turn", everything(), EMBEDDER.embed(["x"])[0], 5)
@@ -496,6 +506,7 @@ def test_an_item_embedded_again_after_the_save_is_ranked_by_its_new_vector(store
     assert found[ids[5]] == pytest.approx(float(changed @ old), abs=1e-6)
 
 
+@pytest.mark.slow
 def test_rows_added_to_a_mapped_graph_are_merged_into_its_next_file(store, monkeypatch):
     monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
     add_turns(store, texts(100))
@@ -528,6 +539,7 @@ def test_rows_added_to_a_mapped_graph_are_merged_into_its_next_file(store, monke
     assert not list(store.index_directory.glob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_one_process_builds_a_graph_while_another_waits_for_it(store, monkeypatch):
     monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
     add_turns(store, texts(100))
@@ -550,6 +562,7 @@ def test_one_process_builds_a_graph_while_another_waits_for_it(store, monkeypatc
     assert second.search("turn", everything(), query, 1)[0][0] == later[3]
 
 
+@pytest.mark.slow
 def test_a_large_stream_without_a_graph_answers_by_text_until_it_is_built(
     open_memory, monkeypatch, caplog
 ):
@@ -558,7 +571,7 @@ def test_a_large_stream_without_a_graph_answers_by_text_until_it_is_built(
     mem.recall.index.approximate_from = GRAPH_FROM
     for n in range(80):
         mem.add_turn(STREAM, f"note {n} on topic{n % 5}", "ok")
-    with caplog.at_level(logging.WARNING, logger="threefold.recall.vectors"):
+    with caplog.at_level(logging.WARNING, logger="threefold.store.vectors"):
         mem.process_pending()  # the embedding job starts the build, and waits for nothing
     assert "searched by full text alone" in caplog.text
     query = EMBEDDER.embed(["note 17 on topic2"])[0]
@@ -570,6 +583,7 @@ def test_a_large_stream_without_a_graph_answers_by_text_until_it_is_built(
     assert mem.recall.index.search("turn", everything(), query, 5)[0][0] == by_text.id
 
 
+@pytest.mark.slow
 def test_a_narrow_filter_over_a_mapped_graph_scores_what_it_allows(store, monkeypatch):
     # The filter's few items lie beyond the widest graph search (4,096 nearest), so they
     # are scored exactly, here a slice of 8 at a time.
@@ -585,6 +599,7 @@ def test_a_narrow_filter_over_a_mapped_graph_scores_what_it_allows(store, monkey
     assert_same_nearest(found, exact_nearest(store, query, set(shared), 10))
 
 
+@pytest.mark.slow
 def test_a_killed_writer_leaves_nothing_the_index_misses(tmp_path):
     path = tmp_path / "crash.db"
     SQLiteStore(path).close()
@@ -614,6 +629,7 @@ def test_a_killed_writer_leaves_nothing_the_index_misses(tmp_path):
         store.close()
 
 
+@pytest.mark.slow
 def test_erasing_a_stream_drops_its_vectors_and_graph(open_memory, monkeypatch):
     monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
     mem = open_memory()
@@ -635,13 +651,14 @@ def test_erasing_a_stream_drops_its_vectors_and_graph(open_memory, monkeypatch):
     assert mem.recall.index.search("turn", everything(), query, 5) == []
 
 
+@pytest.mark.slow
 def test_a_builder_killed_while_writing_leaves_no_half_graph(store):
     ids = add_turns(store, texts(3000))
     builder = subprocess.Popen(
         [
             sys.executable,
             "-m",
-            "threefold.recall.graph_builder",
+            "threefold.store.graph_builder",
             str(store.path),
             "default",
             STREAM,
@@ -662,6 +679,7 @@ def test_a_builder_killed_while_writing_leaves_no_half_graph(store):
         assert index.search("turn", everything(), EMBEDDER.embed([text])[0], 1)[0][0] == item
 
 
+@pytest.mark.slow
 def test_another_process_searches_during_a_merge_and_starts_no_second_one(store, monkeypatch):
     monkeypatch.setattr(vectors, "LOOK_EVERY", 0.0)
     add_turns(store, texts(100))

@@ -157,6 +157,7 @@ def test_vectors_written_after_a_search_are_searched_by_the_next(
     assert hits[0].text.startswith(kafka) and hits[0].signals.get("vector_rank") == 1
 
 
+@pytest.mark.slow
 def test_a_search_ranks_by_what_another_connection_changed_since_the_last(
     reader_and_writer: tuple[Memory, Memory],
 ) -> None:

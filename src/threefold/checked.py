@@ -38,7 +38,7 @@ def checked_api(cls: _C) -> _C:
 
 
 def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
-    validated = validate_call(config=_STRICT)(method)
+    validated = _LazyValidator(method)
     parameters = inspect.signature(method).parameters
     names = list(parameters)
     lists = {name for name, p in parameters.items() if _takes_list_not_text(p.annotation)}
@@ -59,6 +59,41 @@ def _checked(method: Callable[..., Any]) -> Callable[..., Any]:
             raise InvalidInput(describe(exc, names)) from None
 
     return call
+
+
+class _LazyValidator:
+    """pydantic's strict validation of `method`'s arguments, built on the first call that
+    needs it: building all of Memory's at import took longer than a CLI command's work.
+
+    It checks the arguments only, so the return annotation is left out of what pydantic
+    reads: a method may name its result type in quotes, imported only for type checkers,
+    and the module that defines it loads when the method runs."""
+
+    def __init__(self, method: Callable[..., Any]) -> None:
+        self.method = method
+        self.built: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.built is None:
+            self.built = validate_call(config=_STRICT)(_without_return(self.method))
+        return self.built(*args, **kwargs)
+
+
+def _without_return(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A copy of the function `method` with no return annotation."""
+    if "return" not in getattr(method, "__annotations__", {}):
+        return method
+    copy = types.FunctionType(
+        method.__code__,
+        method.__globals__,
+        method.__name__,
+        method.__defaults__,
+        method.__closure__,
+    )
+    copy.__kwdefaults__ = method.__kwdefaults__
+    copy.__qualname__, copy.__module__ = method.__qualname__, method.__module__
+    copy.__annotations__ = {k: v for k, v in method.__annotations__.items() if k != "return"}
+    return copy
 
 
 _Exact = frozenset[type]

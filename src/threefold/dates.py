@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-import dateparser
-
 from threefold.domain import as_utc
 
 MONTH_PATTERN = (
@@ -132,6 +130,8 @@ def _dateparser(phrase: str, anchor: date) -> date | None:
         "TIMEZONE": "UTC",
         "DATE_ORDER": "MDY",
     }
+    import dateparser  # here: it takes longer to import than most commands take to run
+
     parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
     return parsed.date() if parsed else None
 

@@ -1,7 +1,7 @@
 """Domain types shared by the engine, the store, the models and every face."""
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -49,6 +49,10 @@ def project_subject(stream: str) -> str | None:
     """The project a stream is about ('project:alpha' -> 'alpha'); None for 'chat:8812'."""
     kind = stream.split(":", 1)[0]
     return stream_subject(stream) if kind in PROJECT_KINDS else None
+
+
+Progress = Callable[[int, int], None]
+"""A long task's report: called with (done, total) as it goes."""
 
 
 def utcnow() -> datetime:

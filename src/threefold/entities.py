@@ -115,6 +115,25 @@ def named_in(text: str, speaker_name: str | None) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+# "my 2-year-old", "our youngest", "my sister": someone of one's own named in the turn
+_OWN_PERSON_RE = re.compile(
+    rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{RELATION_RE}|\d+[- ](?:year|month)[- ]old)\b",
+    re.IGNORECASE,
+)
+
+
+def names_before_pronoun(text: str, speaker_name: str | None) -> bool:
+    """Whether `text` names someone (a name, "my son", "my 2-year-old") before the first
+    sentence it opens with "he", "she", "they" or "her": that pronoun then means them, not
+    whom the turn before named."""
+    opening = _PRONOUN_OPENING_RE.search(text)
+    before = text[: opening.start()] if opening else text
+    if _OWN_PERSON_RE.search(before):
+        return True
+    capitalised = (m["name"] for m in _INNER_NAME_RE.finditer(before))
+    return any(not _NOT_NAMES_RE.match(n) and n != speaker_name for n in capitalised)
+
+
 def _named_relative(fact: Fact) -> tuple[str, ...]:
     """The person a relation names ("Priya is the user's fiancée": priya), not a pet."""
     relation = fact.category is FactCategory.RELATIONSHIP and fact.slot.split(":")[0]
@@ -123,7 +142,7 @@ def _named_relative(fact: Fact) -> tuple[str, ...]:
     return (fact.value,) if fact.value.title() in fact.text else ()
 
 
-def people_in(item: ExtractedFact) -> list[str]:
+def people_in(item: ExtractedFact | Fact) -> list[str]:
     """The names of the people a fact is about, as keys: who holds a role, who has one,
     whose home or job it is, and who a relation names."""
     names = []

@@ -2,6 +2,7 @@
 
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -10,12 +11,10 @@ from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypeVar
 
 from threefold import tracing
 from threefold.checked import checked_api
-from threefold.context.assemble import assemble
-from threefold.context.material import gather, read_view
 from threefold.domain import (
     DEFAULT_TENANT,
     GLOBAL_STREAM,
@@ -27,6 +26,7 @@ from threefold.domain import (
     FactCategory,
     FactHistory,
     ImportReport,
+    Progress,
     Record,
     RerouteReport,
     SearchHit,
@@ -43,35 +43,12 @@ from threefold.domain import (
     check_tenant,
     utcnow,
 )
-from threefold.embed import Embedder, embedder_from_settings
-from threefold.embed.base import worth_a_thread
+from threefold.embed.base import Embedder, worth_a_thread
 from threefold.errors import Busy, EmbeddingMismatch, InvalidInput
-from threefold.layers.erase import erase, forget
-from threefold.layers.facts import fact_chain, reconcile, record_fact
 from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
-from threefold.pipeline.handlers import Pipeline
-from threefold.pipeline.import_ledger import ImportLedger
-from threefold.pipeline.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
-from threefold.pipeline.maintenance import MaintenanceLoop, StageReport, maintain_alone
-from threefold.pipeline.reextract import reextract
-from threefold.recall.search import KINDS, PRESETS, Recall
-from threefold.routing import Router
+from threefold.recall.presets import KINDS, PRESETS
 from threefold.settings import Settings, database_location, load_settings
-from threefold.sources.ingest import (
-    JiraIngest,
-    Progress,
-    SlackIngest,
-    channel_entity,
-    live_message,
-    person,
-)
-from threefold.sources.jira import read_jira_csv
-from threefold.sources.reroute import ROUTES_LEASE, Moves, Rerouter
-from threefold.sources.slack import SlackExport
 from threefold.store.base import ItemFilter, NewTurn, Store, holder_is_gone, lease_owner
-from threefold.team import Action, Digest, Profile, RebuildReport, Team
-from threefold.tokens import count_tokens
-from threefold.trust.keys import create_key, resolve_key
 from threefold.trust.writes import (
     author,
     capped_fact,
@@ -79,7 +56,43 @@ from threefold.trust.writes import (
     check_event_time,
 )
 
+if TYPE_CHECKING:
+    # The engine's parts load with the first method that uses them (each imports its own),
+    # so that a command that only lists facts starts fast. Results are named in quotes.
+    from threefold.pipeline.handlers import Pipeline
+    from threefold.pipeline.import_ledger import ImportLedger
+    from threefold.pipeline.jobs import BackgroundWorker, JobRunner
+    from threefold.pipeline.maintenance import MaintenanceLoop, StageReport
+    from threefold.recall.search import Recall
+    from threefold.routing import Router
+    from threefold.sources.reroute import Moves
+    from threefold.team import Action, Digest, Profile, RebuildReport, Team
+
 _CLOSE_WAIT_SECONDS = 60.0
+_P = TypeVar("_P")
+
+
+class _built_once(Generic[_P]):  # noqa: N801 (used as a decorator, like cached_property)
+    """A part of a Memory built on its first use, once however many threads ask at once
+    (cached_property holds no lock from Python 3.12), then read as a plain attribute."""
+
+    def __init__(self, build: Callable[[Any], _P]) -> None:
+        self.build = build
+        self.__doc__ = build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, memory: Any, owner: type | None = None) -> _P:
+        if memory is None:
+            return self  # type: ignore[return-value]  # the class's own attribute, for docs
+        with memory._building:
+            built: _P | None = memory.__dict__.get(self.name)
+            if built is None:
+                built = memory.__dict__[self.name] = self.build(memory)
+        return built
+
+
 log = logging.getLogger("threefold")
 
 
@@ -107,27 +120,59 @@ class Memory:
         self.tenant = check_tenant(tenant)
         self._embedder = embedder
         """The embedder asked for; `reembed()` returns to it from an older variant."""
-        if check_vectors:
-            embedder = _fitting_embedder(store, embedder)
-        self.recall = Recall(store, embedder)
-        self.pipeline = Pipeline(store, model, settings, self.recall)
-        self.team = Team(store, model, settings, self.recall)
-        self.runner = JobRunner(
-            store,
+        self._searching_with = _fitting_embedder(store, embedder) if check_vectors else embedder
+        store.on_erase(self._drop_vectors)
+        self._owned: list[object] = []
+        self._building = threading.RLock()  # a part may need another: pipeline, recall
+        """Held while a part is built on first use (see _built_once)."""
+        """Parts open() built, which close() closes."""
+        use_worker = settings.background_worker if background_worker is None else background_worker
+        self._worker: BackgroundWorker | None = None
+        if use_worker:
+            from threefold.pipeline import jobs
+
+            self._worker = jobs.BackgroundWorker(self.runner)
+            self._worker.start()
+            self._worker.wake()  # work left by an earlier process
+            store.on_new_jobs(self._worker.wake)  # work queued by other processes
+
+    # The engine's parts are built on first use: listing facts needs none of them.
+
+    @_built_once
+    def recall(self) -> "Recall":
+        from threefold.recall.search import Recall
+
+        return Recall(self.store, self._searching_with)
+
+    def _drop_vectors(self, tenant: str, streams: Sequence[str]) -> None:
+        """No erased vector stays in the index's memory or files, loaded or not."""
+        self.recall.index.drop(tenant, streams)
+
+    @_built_once
+    def pipeline(self) -> "Pipeline":
+        from threefold.pipeline.handlers import Pipeline
+
+        return Pipeline(self.store, self.model, self.settings, self.recall)
+
+    @_built_once
+    def team(self) -> "Team":
+        from threefold.team import Team
+
+        return Team(self.store, self.model, self.settings, self.recall)
+
+    @_built_once
+    def runner(self) -> "JobRunner":
+        from threefold.pipeline.jobs import JobRunner
+
+        settings = self.settings
+        return JobRunner(
+            self.store,
             self.pipeline.handlers(),
             attempts=settings.job_attempts,
             backoff=settings.job_backoff_seconds,
             backoff_max=settings.job_backoff_max_seconds,
             lease_seconds=settings.stream_lease_seconds,
         )
-        self._owned: list[object] = []
-        """Parts open() built, which close() closes."""
-        use_worker = settings.background_worker if background_worker is None else background_worker
-        self._worker = BackgroundWorker(self.runner) if use_worker else None
-        if self._worker:
-            self._worker.start()
-            self._worker.wake()  # work left by an earlier process
-            store.on_new_jobs(self._worker.wake)  # work queued by other processes
 
     @classmethod
     def open(
@@ -144,6 +189,7 @@ class Memory:
         """A memory on the database `path` (default: settings.db): a SQLite file, or a
         postgresql:// URL. The model and embedder are those the settings name unless
         ready-made ones are given."""
+        from threefold.embed import embedder_from_settings
         from threefold.models import build_model
         from threefold.store import open_store
 
@@ -205,6 +251,9 @@ class Memory:
         `trust` and `key_id` name the writer: below full trust, the visibility is capped
         and what is extracted from the turn is believed less (threefold.trust.writes).
         """
+        from threefold.pipeline.jobs import EXTRACT
+        from threefold.tokens import count_tokens
+
         tenant = self._tenant(tenant)
         writer = author(trust, key_id)
         user_text = self._text(user, "user")
@@ -267,6 +316,8 @@ class Memory:
         writer: below full trust, confidence and visibility are capped, and what a more
         trusted writer said stands (threefold.trust.writes).
         """
+        from threefold.layers.facts import reconcile, record_fact
+
         tenant = self._tenant(tenant)
         check_stream(stream)
         writer = author(trust, key_id)
@@ -314,6 +365,9 @@ class Memory:
         A malformed day file is reported in the result's problems and skipped.
         Raises Busy while a re-route of the tenant runs.
         """
+        from threefold.sources.ingest import SlackIngest
+        from threefold.sources.slack import SlackExport
+
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
         limits, longest = self.settings.imports, self.settings.max_turn_chars
@@ -347,7 +401,10 @@ class Memory:
         """Messages stored and not digested yet."""
         return self.store.count_undigested(self._tenant(tenant))
 
-    def _reroute(self, tenant: str) -> Moves:
+    def _reroute(self, tenant: str) -> "Moves":
+        from threefold.pipeline.jobs import REFRESH
+        from threefold.sources.reroute import Rerouter
+
         rerouter = Rerouter(self.store, self._router(tenant), tenant)
         moves = rerouter.all_records()
         rerouter.all_issues(moves)
@@ -367,6 +424,8 @@ class Memory:
     def _routes_held(self, tenant: str) -> Iterator[Callable[[], bool]]:
         """The tenant's routes, held while an import stores or a re-route moves messages,
         so that neither reads what the other is halfway through; yields a renewal."""
+        from threefold.sources.reroute import ROUTES_LEASE
+
         name, owner = ROUTES_LEASE + tenant, lease_owner()
         if not self.store.claim_lease(name, owner, _ROUTES_LEASE_SECONDS) and not (
             self._take_from_the_dead(name, owner)
@@ -414,6 +473,9 @@ class Memory:
         project's stream, its status, assignee, sprint, due date and priority become facts
         (superseded when a later export changes them), and each project gets counts by
         status, points, overdue and unassigned issues, and load, as of `now`."""
+        from threefold.sources.ingest import JiraIngest
+        from threefold.sources.jira import read_jira_csv
+
         tenant = self._tenant(tenant)
         read = read_jira_csv(path, self.settings.imports.max_row_bytes)
         moment = as_utc(now) if now else utcnow()
@@ -449,6 +511,8 @@ class Memory:
 
         Returns the stream it went to, or None if this (channel, ts) was stored before.
         """
+        from threefold.sources.ingest import SlackIngest, live_message
+
         tenant = self._tenant(tenant)
         message = live_message(
             self._text(channel, "channel"),
@@ -477,6 +541,8 @@ class Memory:
     def refresh(self, stream: str, *, tenant: str | None = None) -> Summary | None:
         """Read the stream's turns and messages again for facts (see `reextract`), then
         rebuild the active summary from roll-ups and session summaries, now."""
+        from threefold.pipeline.jobs import REFRESH
+
         tenant = self._tenant(tenant)
         check_stream(stream)
         self.reextract(stream, tenant=tenant)
@@ -488,6 +554,8 @@ class Memory:
         """Read the stream's turns and Slack messages again for facts, and store those
         not read from the same turn or message before; a fact superseded or retracted
         since stays as it is. Returns how many facts were new."""
+        from threefold.pipeline.reextract import reextract
+
         tenant = self._tenant(tenant)
         check_stream(stream)
         self.process_pending(tenant=tenant)  # what is queued is read once, by its job
@@ -519,6 +587,9 @@ class Memory:
         several projects, items from each, labelled; one that asks about today, yesterday,
         this or last week, that period's digests (days in `timezone`, default
         settings.team.timezone)."""
+        from threefold.context.assemble import assemble
+        from threefold.context.material import gather, read_view
+
         tenant = self._tenant(tenant)
         check_stream(stream)
         budget = self.settings.prompt_budget if budget is None else budget
@@ -686,6 +757,8 @@ class Memory:
 
         Raises NotFound when the tenant has no fact `fact_id`.
         """
+        from threefold.layers.erase import forget
+
         reason = self._text(reason, "reason")
         return forget(self.store, self._tenant(tenant), _fact_id(fact_id), reason)
 
@@ -701,6 +774,8 @@ class Memory:
         person said or is said to be, or of one fact, from every table, index and vector,
         and the lines of summaries that quoted it. An audit row without content stays.
         """
+        from threefold.layers.erase import erase
+
         tenant = self._tenant(tenant)
         if stream is not None:
             check_stream(stream)
@@ -712,6 +787,8 @@ class Memory:
 
     def fact_history(self, fact_id: int, *, tenant: str | None = None) -> FactHistory:
         """The fact, every version of its slot it is linked to, and what happened to each."""
+        from threefold.layers.facts import fact_chain
+
         tenant = self._tenant(tenant)
         chain = fact_chain(self.store, tenant, fact_id)
         changes = self.store.fact_changes(tenant, [f.id for f in chain])
@@ -771,10 +848,14 @@ class Memory:
     ) -> tuple[int, str]:
         """A new API key for `tenant` at `trust`: its id and its secret. Only a hash is
         stored, so the secret cannot be shown again."""
+        from threefold.trust.keys import create_key
+
         return create_key(self.store, check_tenant(tenant), _trust(trust), label)
 
     def api_key(self, secret: str) -> ApiKey | None:
         """The live key `secret` belongs to; None for an unknown or revoked one."""
+        from threefold.trust.keys import resolve_key
+
         return resolve_key(self.store, secret)
 
     def api_keys(self, *, tenant: str | None = None) -> list[ApiKey]:
@@ -806,26 +887,32 @@ class Memory:
         embedder = self.recall.embedder
         return embedder.name if embedder is not None else None
 
-    def maintain(self) -> list[StageReport] | None:
+    def maintain(self) -> "list[StageReport] | None":
         """Run the maintenance stages once (retention, archive, clean-up, roll-ups,
         retries); None when another process is running them on this store now."""
+        from threefold.pipeline.maintenance import maintain_alone
+
         return maintain_alone(self, lease_owner())
 
-    def maintenance_loop(self, interval: float) -> MaintenanceLoop:
+    def maintenance_loop(self, interval: float) -> "MaintenanceLoop":
         """A loop, not yet started, that maintains this memory at its start and then every
         `interval` seconds, taking turns with the loops of other processes on the store."""
+        from threefold.pipeline.maintenance import MaintenanceLoop
+
         return MaintenanceLoop(self, interval)
 
-    def import_ledger(self, lease_seconds: float = 300.0) -> ImportLedger:
+    def import_ledger(self, lease_seconds: float = 300.0) -> "ImportLedger":
         """The record of the import jobs a server takes, shared by its processes, with
         this process's lease on the ones it runs (see threefold.pipeline.import_ledger)."""
+        from threefold.pipeline.import_ledger import ImportLedger
+
         return ImportLedger(self.store, lease_seconds)
 
     # -- team -------------------------------------------------------------------
 
     def rebuild_team(
         self, *, now: datetime | None = None, tenant: str | None = None
-    ) -> RebuildReport:
+    ) -> "RebuildReport":
         """Rebuild every profile and run every action rule now, as of `now`; the
         maintenance loop does this every settings.team.rebuild_hours. An action keeps the
         status it was given; one whose cause is gone is marked done."""
@@ -835,7 +922,7 @@ class Memory:
 
     def profile(
         self, entity: str, *, trust: Trust | str = Trust.FULL, tenant: str | None = None
-    ) -> Profile:
+    ) -> "Profile":
         """A person ('Priya', '@priya'), channel ('#general') or project ('project:alpha',
         'ALPHA'): role, current work, commitments, blockers, recent activity and mood
         trend, holding only what `trust` may read. Built now if no rebuild made one yet."""
@@ -852,7 +939,7 @@ class Memory:
         rule: str | None = None,
         trust: Trust | str = Trust.FULL,
         tenant: str | None = None,
-    ) -> list[Action]:
+    ) -> "list[Action]":
         """What needs doing, found by the rules in settings.team.rules at the last rebuild,
         each with its evidence; `status` None lists every status."""
         if stream is not None:
@@ -867,7 +954,7 @@ class Memory:
 
     def set_action_status(
         self, action_id: int, status: str, *, tenant: str | None = None
-    ) -> Action:
+    ) -> "Action":
         """Mark an action open, done or dismissed; rebuilds keep what is set here."""
         if action_id <= 0:
             raise InvalidInput(f"an action id is a positive integer, got {action_id!r}")
@@ -882,7 +969,7 @@ class Memory:
         now: datetime | None = None,
         trust: Trust | str = Trust.FULL,
         tenant: str | None = None,
-    ) -> Digest:
+    ) -> "Digest":
         """The daily digests of `stream` over `period`: 'today', 'yesterday', 'this week',
         'last week', a day '2026-03-02', a range '2026-03-02..2026-03-08' or a pair of
         dates; days are those of `timezone` (default settings.team.timezone) at `now`."""
@@ -951,7 +1038,9 @@ class Memory:
             )
         return value
 
-    def _router(self, tenant: str) -> Router:
+    def _router(self, tenant: str) -> "Router":
+        from threefold.routing import Router
+
         return Router(
             self.settings.projects,
             self.model,
@@ -962,6 +1051,8 @@ class Memory:
     def _entity(self, entity: str, tenant: str) -> tuple[str, str | None]:
         """The timeline key of an entity as a caller names it, and the fact subject that
         names the same one."""
+        from threefold.sources.ingest import channel_entity
+
         if not entity:
             raise InvalidInput("name an entity: a person, '#channel' or a project stream")
         if entity.startswith("#"):
@@ -987,6 +1078,8 @@ class Memory:
             self._enqueue_summary(tenant, stream, seq)
 
     def _enqueue_summary(self, tenant: str, stream: str, through: int) -> None:
+        from threefold.pipeline.jobs import SUMMARIZE
+
         self.store.enqueue(tenant, stream, SUMMARIZE, {"through": through})
         self.store.mark_summary_enqueued(tenant, stream, through)
 
@@ -1001,6 +1094,8 @@ class Memory:
         value: str | None,
         at: datetime | None,
     ) -> ExtractedFact:
+        from threefold.layers.facts import category_slot
+
         text = self._text(text, "text").strip()
         if not text:
             raise InvalidInput("a fact needs some text")
@@ -1021,6 +1116,8 @@ class Memory:
                     slot or read[0].slot,
                     (value or read[0].value),
                 )
+            elif subject is None and slot is None:
+                subject, slot = category_slot(category, text) or (None, None)
         digest = hashlib.sha1(text.lower().encode()).hexdigest()[:12]
         return ExtractedFact(
             text=text,
@@ -1047,6 +1144,8 @@ def _renewing(progress: Progress | None, renew: Callable[[], object]) -> Progres
 
 def _person_and_subject(name: str) -> tuple[str, str]:
     """A person's timeline key, and the fact subject that names them ('priya')."""
+    from threefold.sources.ingest import person
+
     key = person(name)
     return key, key.removeprefix("person:")
 

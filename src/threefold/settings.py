@@ -22,11 +22,7 @@ from pydantic_settings import (
 
 from threefold.domain import check_stream
 from threefold.errors import InvalidInput, SettingsError
-
-
-def default_db_path() -> Path:
-    return Path(user_data_dir("threefold", appauthor=False)) / "memory.db"
-
+from threefold.locations import database_location, default_db_path
 
 OLD_NAME = "memstrata"
 """The project's name before threefold; settings that still use it are refused, not ignored."""
@@ -49,17 +45,6 @@ def _refuse_old_default_db(settings: "Settings") -> None:
             f"memstrata is now threefold: move the old default database ({old_db}) to"
             f" {default_db_path()}; it opens unchanged"
         )
-
-
-_DATABASE_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-
-
-def database_location(value: str | Path) -> str | Path:
-    """A database URL as it was given (a Path would fold its '//'), anything else as the
-    path of a SQLite file."""
-    if isinstance(value, str) and _DATABASE_URL.match(value):
-        return value
-    return Path(value)
 
 
 Provider = Literal["openai", "ollama", "openai-compatible"]
@@ -101,6 +86,32 @@ def _with_preset(data: object, provider: str | None, keys: dict[str, str]) -> ob
     return filled
 
 
+LLM_TASKS = (
+    "extract_facts",
+    "extract_from_messages",
+    "summarize_session",
+    "merge_summary",
+    "compact_summary",
+    "roll_up",
+    "route",
+    "reconcile",
+)
+"""The tasks of a MemoryModel, each of which an llm model may send to its own chat model."""
+
+
+class TaskModelSettings(BaseModel):
+    """One task's chat model, where it differs from the model's: a fast model for routing
+    and extraction, a standard one for summaries. Unset fields are the model's own."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+
+
 class ModelSettings(BaseModel):
     """The thinking model: `kind` is heuristic (offline rules), llm (a chat model) or a
     plugin's name. For llm, `provider` fills base_url, name and api_key_env; any of them
@@ -117,6 +128,16 @@ class ModelSettings(BaseModel):
     backoff_seconds: float = Field(default=0.5, ge=0.0)
     options: dict[str, Any] = {}
     """For a plugin model: its own options."""
+    tasks: dict[str, TaskModelSettings] = {}
+    """For llm: a chat model per task (`[model.tasks.summarize_session] name = "gpt-4o"`)."""
+
+    @field_validator("tasks")
+    @classmethod
+    def _known_tasks(cls, value: dict[str, TaskModelSettings]) -> dict[str, TaskModelSettings]:
+        unknown = sorted(set(value) - set(LLM_TASKS))
+        if unknown:
+            raise ValueError(f"unknown tasks {unknown}; the tasks are {', '.join(LLM_TASKS)}")
+        return value
 
     @model_validator(mode="before")
     @classmethod

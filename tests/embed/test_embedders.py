@@ -35,6 +35,7 @@ def embedder(request: pytest.FixtureRequest, vector_server: FakeOpenAIServer) ->
     return OpenAIEmbedder(vector_server.client(), "fake-embed", dim=8)
 
 
+@pytest.mark.slow
 def test_is_an_embedder(embedder: Embedder) -> None:
     assert isinstance(embedder, Embedder)
     assert isinstance(embedder.name, str) and embedder.name

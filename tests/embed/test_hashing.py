@@ -50,6 +50,7 @@ def test_bigrams_count() -> None:
     assert 0.2 < float(a @ b) < 0.99  # same words, different bigrams
 
 
+@pytest.mark.slow
 def test_same_vectors_in_another_process(tmp_path: Path) -> None:
     script = (
         "import json, sys\n"

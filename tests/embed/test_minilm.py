@@ -86,6 +86,7 @@ def test_a_texts_vector_does_not_depend_on_its_neighbours(minilm: MiniLMEmbedder
     np.testing.assert_array_equal(together, reversed_order)
 
 
+@pytest.mark.slow
 def test_the_quantized_model_is_made_once_and_kept(tmp_path) -> None:
     first = MiniLMEmbedder(cache_dir=tmp_path)
     vector = first.embed(["The deadline moved to March 27"])
@@ -96,6 +97,7 @@ def test_the_quantized_model_is_made_once_and_kept(tmp_path) -> None:
     np.testing.assert_array_equal(vector, again)
 
 
+@pytest.mark.slow
 def test_a_read_only_cache_folder_quantizes_for_this_process(tmp_path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
@@ -165,6 +167,7 @@ def test_model_inputs_and_output(minilm: MiniLMEmbedder) -> None:
     assert minilm._output == "last_hidden_state"
 
 
+@pytest.mark.slow
 def test_a_batch_of_any_make_up_gives_each_text_its_own_vector(minilm: MiniLMEmbedder) -> None:
     # Lengths from one token to the 128-token cut, loud and quiet, several to a batch.
     texts = [
@@ -183,6 +186,7 @@ def test_a_batch_of_any_make_up_gives_each_text_its_own_vector(minilm: MiniLMEmb
     np.testing.assert_allclose(together, among_others, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_a_corrupt_cached_model_is_made_again(tmp_path, caplog) -> None:
     kept = tmp_path / f"{MODEL_NAME}.onnx"
     kept.write_bytes(b"not an onnx model")
@@ -193,6 +197,7 @@ def test_a_corrupt_cached_model_is_made_again(tmp_path, caplog) -> None:
     np.testing.assert_allclose(np.linalg.norm(vector), 1.0, atol=1e-5)
 
 
+@pytest.mark.slow
 def test_the_per_run_model_serves_older_stores(minilm: MiniLMEmbedder) -> None:
     per_run = minilm.for_model(PER_RUN_MODEL_NAME, DIM)
     assert per_run is not None and per_run.name == PER_RUN_MODEL_NAME
@@ -208,6 +213,7 @@ def test_the_per_run_model_serves_older_stores(minilm: MiniLMEmbedder) -> None:
         MiniLMEmbedder(model="all-MiniLM-L12-v2")
 
 
+@pytest.mark.slow
 def test_a_store_embedded_per_run_keeps_working_until_reembedded(
     minilm: MiniLMEmbedder, tmp_path
 ) -> None:

@@ -79,6 +79,7 @@ def test_a_corrupt_table_is_a_clear_error(tmp_path: Path, content: bytes) -> Non
         StaticEmbedder(cache_dir=tmp_path).embed(["hello"])
 
 
+@pytest.mark.slow
 def test_an_import_with_the_static_embedder(static: StaticEmbedder, tmp_path: Path) -> None:
     """A huge message, a day file that is not UTF-8, and a paraphrased question."""
     huge = "The release moved to Friday because staging is down. " * 130_000  # 7 MB

@@ -53,7 +53,7 @@ def seeded(live: Live) -> Live:
 
 
 def _context_url(query: str = "", budget: int = 1200) -> str:
-    return "/ui/context?" + urlencode({"stream": ATLAS, "q": query, "budget": budget})
+    return "/ui/context?" + urlencode({"stream": ATLAS, "query": query, "budget": budget})
 
 
 def test_sign_in_with_a_key_shows_the_tenants_streams(browser: Browser, seeded: Live) -> None:
@@ -61,7 +61,7 @@ def test_sign_in_with_a_key_shows_the_tenants_streams(browser: Browser, seeded: 
     page = context.new_page()
     page.goto("/ui/streams")
     expect(page).to_have_url(f"{seeded.url}/ui/signin?next=%2Fui%2Fstreams")
-    page.get_by_label("API key").fill("ms_not-a-key")
+    page.get_by_label("API key").fill("tf_not-a-key")
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("alert")).to_contain_text("unknown or revoked")
     shoot(page, "signin")
@@ -248,7 +248,7 @@ def test_a_persons_timeline_opens_with_their_profile(owner: BrowserContext) -> N
         "/ui/facts?" + urlencode({"stream": ATLAS, "status": ""}),
         "/ui/summaries?" + urlencode({"stream": ATLAS}),
         "/ui/turns?" + urlencode({"stream": ATLAS}),
-        "/ui/search?q=deadline",
+        "/ui/search?query=deadline",
         "/ui/timeline?entity=priya",
         "/ui/imports",
     ],

@@ -93,13 +93,13 @@ def _pages(seeded: Live) -> list[str]:
     stream = {"stream": STREAM}
     return [
         "/ui/streams",
-        "/ui/context?" + urlencode({**stream, "q": "when is the beta?", "budget": 800}),
+        "/ui/context?" + urlencode({**stream, "query": "when is the beta?", "budget": 800}),
         "/ui/facts?" + urlencode(stream),
         f"/ui/facts/{fact.id}",
         "/ui/summaries?" + urlencode(stream),
         "/ui/turns?" + urlencode(stream),
         "/ui/records?" + urlencode({"stream": "project:apollo"}),
-        "/ui/search?" + urlencode({"q": "beta", **stream}),
+        "/ui/search?" + urlencode({"query": "beta", **stream}),
         "/ui/timeline?entity=Mia",
         "/ui/actions?status=",  # with an action and its buttons
         "/ui/imports",

@@ -23,6 +23,8 @@ from threefold.errors import SettingsError
 from threefold.faces.http import serve
 from threefold.trust.keys import create_key
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 SERVE = (
     "import sys; from threefold import load_settings; from threefold.faces.http import serve; "
     "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]))"
@@ -128,6 +130,10 @@ def test_serve_answers_and_stops_cleanly(tmp_path: Path) -> None:
     err = server.log
     assert "Application shutdown complete" in err, err
     assert "Traceback" not in err, err
+    # Where it listens and what it serves, before anything else.
+    for said in (f"listening on {server.url}", str(db), f"{server.url}/v1 ", "/docs", "/ui"):
+        assert said in err, (said, err)
+    assert err.index("listening on") < err.index(STARTED)
     # No access log unless asked for: a GET's query string holds the user's question.
     assert "zebra" not in err and "/v1/context" not in err, err
     with Memory.open(db, settings=load_settings(), background_worker=False) as mem:

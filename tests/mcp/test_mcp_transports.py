@@ -1,5 +1,6 @@
 """`python -m threefold.faces.mcp` as a real process: stdio, and streamable HTTP on loopback."""
 
+import json
 import os
 import socket
 import subprocess
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
+from threefold import Memory
 from threefold.faces.mcp import TOOL_NAMES
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # slow: see pyproject.toml
 
 
 @pytest.fixture
@@ -41,12 +43,18 @@ async def test_stdio_subprocess(tmp_path: Path) -> None:
         written = await client.call_tool(
             "memory_write", {"stream": "project:alpha", "text": "Raj is the Lead Architect."}
         )
-        got = await client.call_tool("memory_get", {"fact_id": written.structured_content["id"]})
+        got = await client.call_tool(
+            "memory_get", {"fact_id": json.loads(written.content[0].text)["id"]}
+        )
         bad = await client.call_tool("memory_timeline", {"entity": "project:no good"})
     assert names == set(TOOL_NAMES)
-    assert not written.is_error and written.structured_content["tenant"] == "acme"
-    assert got.structured_content["text"] == "Raj is the Lead Architect."
+    assert not written.is_error
+    assert json.loads(got.content[0].text)["text"] == "Raj is the Lead Architect."
     assert bad.is_error and "invalid stream name 'project:no good'" in bad.content[0].text
+    # Results leave the session's tenant out; the fact is the configured tenant's.
+    with Memory.open(tmp_path / "mcp.db", embedder=None, background_worker=False) as memory:
+        fact_id = json.loads(written.content[0].text)["id"]
+        assert memory.fact(fact_id, tenant="acme").text == "Raj is the Lead Architect."
 
 
 def _free_port() -> int:
@@ -102,4 +110,4 @@ async def test_streamable_http_subprocess(tmp_path: Path) -> None:
         process.wait(timeout=30)
     assert names == set(TOOL_NAMES)
     assert write.is_error and "trust 'public'" in write.content[0].text
-    assert not listed.is_error and listed.structured_content["summaries"] == []
+    assert not listed.is_error and json.loads(listed.content[0].text)["summaries"] == []

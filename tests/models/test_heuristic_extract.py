@@ -601,6 +601,7 @@ def test_deterministic():
     assert facts(text) == facts(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text",
     [

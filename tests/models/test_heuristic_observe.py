@@ -2,7 +2,6 @@
 confidences around each category's threshold, questions, hedges and negations, relative
 dates, and robustness on huge and hostile input."""
 
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -547,10 +546,9 @@ def test_deterministic():
         ("(" * 50 + "I'll " + "[" * 50 + " by Friday " + "*" * 50 + "\n") * 80_000,
     ],
 )
-def test_huge_messages_are_capped_and_fast(text):
-    start = time.perf_counter()
+def test_huge_messages_are_capped(text):
+    # How fast they are read is measured in benchmarks/huge_turns.py, not asserted here.
     found = observe(text, "Priya", AT)
-    assert time.perf_counter() - start < 1.0
     assert len([f for f in found if f.category is not C.REFERENCE]) <= 7
 
 

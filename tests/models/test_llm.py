@@ -27,7 +27,6 @@ from threefold.models.base import (
     TurnInput,
 )
 from threefold.models.llm import LLMModel, strip_fence
-from threefold.models.prompts import extract_facts
 
 openai_server = openai_fake.openai_server  # the fixture; tests/conftest.py may provide it later
 
@@ -234,13 +233,13 @@ def test_valid_answers_parse_into_protocol_types(
     assert "JSON" in _system(request)
 
 
-def test_the_person_a_he_or_she_means_is_told_to_the_model(openai_server, llm):
+def test_the_person_a_he_or_she_may_mean_is_offered_as_a_hint(openai_server, llm):
     openai_server.reply_json({"facts": []})
     turn = TURN.model_copy(update={"user": "She moved to Edinburgh.", "referent": "my sister"})
     llm.extract_facts(turn)
-    assert '"He" or "she" opening a user sentence means: my sister' in _user(
-        openai_server.requests[0]
-    )
+    told = _user(openai_server.requests[0])
+    assert 'Hint: the turn before spoke of my sister; an opening "he" or "she" may mean' in told
+    assert "means: my sister" not in told
 
 
 def test_extract_facts_normalizes_keys_and_keeps_values(openai_server, llm):
@@ -267,8 +266,12 @@ def test_request_carries_model_event_time_and_schema(openai_server, llm):
     assert TURN.user in user and TURN.assistant in user
     fmt = request["response_format"]
     assert fmt["json_schema"]["name"] == "extract_facts"
-    assert fmt["json_schema"]["strict"] is False
-    assert fmt["json_schema"]["schema"] == extract_facts.Response.model_json_schema()
+    assert fmt["json_schema"]["strict"] is True
+    schema = fmt["json_schema"]["schema"]
+    fact = schema["$defs"]["ExtractedFact"]
+    # strict mode: every property required, no other allowed, no titles or bounds
+    assert fact["required"] == list(fact["properties"]) and fact["additionalProperties"] is False
+    assert "title" not in json.dumps(schema) and "minLength" not in json.dumps(schema)
     system = _system(request)
     assert "holder" in system and "0.95" in system and "event time" in system
     # json_schema mode does not repeat the schema in the prompt
@@ -441,8 +444,10 @@ def test_empty_choices_and_null_content_are_retried(openai_server, llm):
 def test_one_surrounding_code_fence_is_tolerated(openai_server, llm):
     openai_server.add('```json\n{"text": "fenced"}\n```')
     assert llm.merge_summary(None, SUMMARY, []) == "fenced"
-    openai_server.add('Here you go:\n```json\n{"text": "x"}\n```', '{"text": "plain"}')
-    assert llm.merge_summary(None, SUMMARY, []) == "plain"  # prose around a fence is invalid
+    openai_server.add('Here you go:\n```json\n{"text": "in prose"}\n```')
+    assert llm.merge_summary(None, SUMMARY, []) == "in prose"  # one object, cut out of prose
+    openai_server.add('{"text": "one"} {"text": "two"}', '{"text": "plain"}')
+    assert llm.merge_summary(None, SUMMARY, []) == "plain"  # two objects are no answer
 
 
 def test_strip_fence() -> None:

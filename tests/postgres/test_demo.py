@@ -14,6 +14,7 @@ def test_the_demo_runs_on_a_database_url_once(fresh_postgres: Callable[[], str])
     played = runner.invoke(app, ["demo", "--db", url, "--turns", "10"], env={"COLUMNS": "200"})
     assert played.exit_code == 0, played.output
     assert "50 turns" in played.output
+    assert "The story:" in played.output and "What it shows:" in played.output
     assert "s3cret-pw" not in played.output  # the URL is shown without its password
     assert "Raj is the Lead Architect." in played.output
     assert "The Alpha deadline is March 27, 2027" in played.output

@@ -23,6 +23,8 @@ from threefold.errors import StoreError, StoreUnavailable
 from threefold.store import open_store
 from threefold.trust.keys import create_key
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -184,6 +186,7 @@ def test_a_job_queued_in_one_process_wakes_the_workers_of_another(
 HANGING_WORKER = """
 import sys, time
 from threefold import Memory, load_settings
+
 
 mem = Memory.open(sys.argv[1], settings=load_settings(stream_lease_seconds=1),
                   background_worker=False)

@@ -11,6 +11,7 @@ import openai
 import pytest
 
 from tests.conftest import MemoryFactory
+from tests.openai_fake import FakeOpenAIServer
 from tests.proxy.conftest import ProxyFactory
 from tests.proxy.servers import Fail, FakeUpstream, Hang, Reply, completion
 from threefold import Memory, load_settings
@@ -434,3 +435,14 @@ def test_models_are_passed_through(upstream: FakeUpstream, start_proxy: ProxyFac
 
     assert [m.id for m in models] == [FakeUpstream.model]
     assert upstream.headers[0]["authorization"] == "Bearer sk-client-key"
+
+
+def test_models_come_from_the_upstream_as_it_answers(start_proxy: ProxyFactory) -> None:
+    """Chat UIs list models before anything else: the proxy asks its upstream (here the
+    shared fake OpenAI server) and passes on what it says, a 404 included."""
+    with FakeOpenAIServer() as upstream:
+        proxy = start_proxy(upstream=upstream.base_url)
+        listed = proxy.openai().models.list()
+        one = proxy.http().get("/models/no-such-model")
+    assert [m.id for m in listed] == [upstream.model]
+    assert one.status_code == 404 and "no route GET /v1/models/no-such-model" in one.text

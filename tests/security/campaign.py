@@ -515,7 +515,7 @@ async def mcp_probes(b: Bench, tenant: str, trust: Trust, facts: list[Fact]) -> 
 
         async def call(kind: str, tool: str, sent: str = "", **arguments: Any) -> None:
             result = await client.call_tool(tool, arguments)
-            body = result.structured_content
+            body = None if result.is_error else json.loads(result.content[0].text)
             answer = json.dumps(body) if body is not None else str(result.content)
             probes.append(Probe("mcp", kind, tool, answer, sent))
 

@@ -11,6 +11,8 @@ from tests.security.fuzz import FUZZED, call
 from threefold import Memory, load_settings
 from threefold.errors import ThreefoldError
 
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+
 
 @pytest.mark.parametrize("name", FUZZED)
 def test_only_threefold_errors_come_out(tmp_path: Path, name: str) -> None:

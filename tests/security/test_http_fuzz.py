@@ -3,9 +3,13 @@ and invalid, to every operation of the OpenAPI spec; no 5xx, no traceback."""
 
 from pathlib import Path
 
+import pytest
+
 from tests.security.campaign import bench, seed
 from tests.security.http_fuzz import fuzz_http
 from threefold.domain import Trust
+
+pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
 
 
 def test_no_server_errors_under_fuzzing(tmp_path: Path) -> None:

@@ -5,10 +5,13 @@ no answer may hold another tenant's or a hidden visibility's content, fact id or
 
 from pathlib import Path
 
+import pytest
+
 from tests.security.campaign import bench, run_matrix, seed
 from threefold.domain import Trust
 
 
+@pytest.mark.slow
 def test_no_read_or_write_answer_leaks(tmp_path: Path) -> None:
     with bench(tmp_path, session_turns=2) as b:
         seed(b, per_stream=1)

@@ -21,6 +21,7 @@ def campaign(tmp_path: Path) -> Iterator[Bench]:
         yield b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trust", [Trust.INNER, Trust.FAMILIAR])
 @pytest.mark.parametrize("attack", list(ATTACKS))
 def test_no_lower_trust_attack_succeeds(campaign: Bench, attack: str, trust: Trust) -> None:

@@ -36,6 +36,7 @@ def bomb_export(target: Path, bomb_bytes: int) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_zip_bomb_member_is_refused_before_it_is_inflated(tmp_path: Path, open_memory) -> None:
     # Attack: a 64 MiB day file packed into a zip of about 64 KiB (1000:1), against a 1 MiB cap.
     archive = bomb_export(tmp_path / "bomb.zip", 64 * MIB)
@@ -136,6 +137,7 @@ def test_deeply_nested_json_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     assert "nested too deeply" in problem.error
 
 
+@pytest.mark.slow
 def test_many_bad_messages_make_a_short_report(tmp_path: Path, open_memory) -> None:
     # Attack: a day file of 100,000 messages without a ts, each one a problem to report.
     root = write_export(tmp_path / "export", {"general": {DAY: b"[" + b"{}," * 99_999 + b"{}]"}})
@@ -169,6 +171,7 @@ def write_rows(path: Path, rows: list[list[str]]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_cell_over_the_csv_field_limit_costs_only_its_row(tmp_path: Path, open_memory) -> None:
     # Attack: a 200,000-character multi-line description (csv's own limit is 131,072) at row
     # 600, after the first transaction of 500 rows has been committed.

@@ -150,6 +150,7 @@ class _Interrupted(Exception):
     """Stands for a crash or a Ctrl-C between two of the import's transactions."""
 
 
+@pytest.mark.slow
 def test_an_interrupted_import_loses_nothing_and_resumes_without_duplicates(mem, tmp_path):
     days = {
         f"2026-03-{day:02d}": [
@@ -327,6 +328,7 @@ def test_bad_live_messages_are_refused(mem, fields, error):
     assert mem.records("global") == []
 
 
+@pytest.mark.slow
 def test_a_ten_megabyte_message_is_kept_whole(mem):
     text = "ALPHA-1 log dump " + "x" * 10_000_000
     assert mem.ingest_message(channel="general", user="Raj", ts=ts(1), text=text) == ALPHA
@@ -345,6 +347,7 @@ def test_a_turn_without_a_stream_is_routed(mem):
     assert (by_page.stream, by_text.stream, nowhere.stream) == (ALPHA, BRAVO, "global")
 
 
+@pytest.mark.slow
 def test_worker_processes_digest_while_the_export_is_read(open_memory, export):
     from threefold.pipeline.workers import Workers
 
@@ -357,6 +360,7 @@ def test_worker_processes_digest_while_the_export_is_read(open_memory, export):
     assert mem.store.jobs(status="pending") == []
 
 
+@pytest.mark.slow
 def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
     from typer.testing import CliRunner
 
@@ -410,6 +414,7 @@ def test_a_link_is_no_fact_but_a_fetched_page_is_a_reference(open_memory, base_u
     assert on.search("First paragraph design", kinds=["record"])
 
 
+@pytest.mark.slow
 def test_a_page_that_cannot_be_fetched_is_left_alone(open_memory, base_url):
     mem = open_memory(
         projects=PROJECTS,

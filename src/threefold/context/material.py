@@ -23,7 +23,8 @@ from threefold.domain import (
 )
 from threefold.layers.facts import OutdatedStatements
 from threefold.models.heuristic.text import content_words
-from threefold.recall.search import PRESETS, Recall
+from threefold.recall.presets import PRESETS
+from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources.issue_hits import current_issues
 from threefold.store.base import Item, ItemFilter, PinPolicy, Store, StreamView, TurnWindow

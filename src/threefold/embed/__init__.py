@@ -17,20 +17,21 @@ settings.
 
 from __future__ import annotations
 
+import importlib
 import logging
 
 from threefold.embed.base import Embedder, EmbeddingError, normalize_rows
-from threefold.embed.hashing import HashingEmbedder
-from threefold.embed.minilm import MiniLMEmbedder
-from threefold.embed.static import StaticEmbedder
 from threefold.errors import SettingsError
 from threefold.extras import has_extra
 from threefold.plugins import EMBEDDERS, load
-from threefold.settings import EmbedSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from threefold.embed.hashing import HashingEmbedder
+    from threefold.embed.minilm import MiniLMEmbedder
     from threefold.embed.openai import OpenAIEmbedder
+    from threefold.embed.static import StaticEmbedder
+    from threefold.settings import EmbedSettings
 
 __all__ = [
     "EMBEDDER_KINDS",
@@ -51,12 +52,21 @@ EMBEDDER_KINDS = ("auto", "minilm", "static", "openai", "hashing", "none")
 log = logging.getLogger(__name__)
 
 
-def __getattr__(name: str) -> object:
-    # The openai client takes about half a second to import; offline setups never need it.
-    if name == "OpenAIEmbedder":
-        from threefold.embed.openai import OpenAIEmbedder
+_PROVIDERS = {
+    "HashingEmbedder": "hashing",
+    "MiniLMEmbedder": "minilm",
+    "OpenAIEmbedder": "openai",
+    "StaticEmbedder": "static",
+}
+"""Each provider's module, imported on first use: the openai client takes about half a
+second to import, and offline setups never need it; the others bring numpy, which a
+memory without vectors never needs."""
 
-        return OpenAIEmbedder
+
+def __getattr__(name: str) -> object:
+    if name in _PROVIDERS:
+        module = importlib.import_module(f"threefold.embed.{_PROVIDERS[name]}")
+        return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -76,6 +86,8 @@ def build_embedder(
     with them must be their own name. An unknown kind is a :class:`SettingsError`.
     Nothing is loaded or contacted here: MiniLM loads on its first use.
     """
+    from threefold.settings import EmbedSettings
+
     # model_construct: these are the caller's exact values, with no provider defaults.
     settings = EmbedSettings.model_construct(
         kind=kind,

@@ -8,11 +8,12 @@ stores keep both beside each vector, so vectors of another model are never mixed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from threefold.errors import InvalidInput, SettingsError, ThreefoldError
+
+if TYPE_CHECKING:  # numpy loads with the first vector: the protocol is read by every Memory
+    import numpy as np
 
 __all__ = [
     "Embedder",
@@ -84,6 +85,8 @@ def valid_utf8(text: str) -> str:
 
 def normalize_rows(vectors: np.ndarray) -> np.ndarray:
     """`vectors` as float32 with each row scaled to norm 1; all-zero rows stay zero."""
+    import numpy as np
+
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     np.maximum(norms, np.float32(1e-12), out=norms)

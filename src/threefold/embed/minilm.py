@@ -24,9 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from threefold.embed.base import (
     EmbeddingError,
@@ -37,8 +35,9 @@ from threefold.embed.base import (
 )
 from threefold.extras import require_extra
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy loads with the model: a memory that only lists facts needs neither
+    import numpy as np
+
     from threefold.settings import EmbedSettings
 
 __all__ = [
@@ -193,6 +192,8 @@ class MiniLMEmbedder:
     # -- embedding ----------------------------------------------------------------------
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         items = check_texts(texts)
         if not items:
             return np.zeros((0, DIM), dtype=np.float32)
@@ -275,6 +276,8 @@ class MiniLMEmbedder:
         return np.asarray(hidden, dtype=np.float32)
 
     def _run(self, ids: list[list[int]]) -> np.ndarray:
+        import numpy as np
+
         longest = max(len(row) for row in ids)
         tokens = np.zeros((len(ids), longest), dtype=np.int64)
         mask = np.zeros_like(tokens)

@@ -14,16 +14,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import Progress, TaskID
+from rich.console import Console
 from typer.core import TyperGroup
 
-from threefold import __version__
-from threefold.domain import DEFAULT_TENANT, Context, Fact, ImportReport
 from threefold.errors import NotFound, StoreError, ThreefoldError
-from threefold.faces import demo
 from threefold.faces.cli_output import (
     Format,
     FormatOption,
@@ -36,11 +33,15 @@ from threefold.faces.cli_output import (
     say,
     table,
 )
-from threefold.memory import Memory
-from threefold.pipeline.workers import Workers
-from threefold.recall.search import PRESETS
-from threefold.settings import Settings, database_location, default_db_path, load_settings
-from threefold.store import shown_location  # noqa: TID251 (a URL fit to print; no store is opened)
+from threefold.locations import database_location, default_db_path, shown_location
+from threefold.recall.presets import PRESETS
+
+if TYPE_CHECKING:  # the engine is imported by the commands that use it, to start fast
+    from rich.progress import Progress, TaskID
+
+    from threefold.domain import Context, Fact, ImportReport
+    from threefold.memory import Memory
+    from threefold.settings import Settings
 
 
 class _Commands(TyperGroup):
@@ -65,7 +66,9 @@ class _Options:
     def __init__(self, db: str | None, config: Path | None, tenant: str) -> None:
         self.db, self.config, self.tenant = db, config, tenant
 
-    def settings(self) -> Settings:
+    def settings(self) -> "Settings":
+        from threefold.settings import load_settings
+
         settings = load_settings(self.config)
         if not self.db:
             return settings
@@ -73,8 +76,10 @@ class _Options:
 
 
 @contextmanager
-def _memory(ctx: typer.Context) -> Iterator[Memory]:
+def _memory(ctx: typer.Context) -> Iterator["Memory"]:
     """A memory for one command; its queued work runs before the command ends."""
+    from threefold.memory import Memory
+
     options: _Options = ctx.obj
     try:
         with Memory.open(
@@ -83,6 +88,13 @@ def _memory(ctx: typer.Context) -> Iterator[Memory]:
             yield mem
     except ThreefoldError as exc:
         raise _failed(exc) from None
+
+
+def _progress(console: Console) -> "Progress":
+    """A transient progress display; rich's progress module loads only for long work."""
+    from rich.progress import Progress
+
+    return Progress(console=console, transient=True)
 
 
 STORE_EXIT = 3
@@ -101,6 +113,8 @@ def _failed(exc: ThreefoldError) -> typer.Exit:
 
 def _version(value: bool) -> None:
     if value:
+        from threefold import __version__
+
         say(f"threefold {__version__}")
         raise typer.Exit()
 
@@ -120,7 +134,7 @@ def main(
         Path | None,
         typer.Option(envvar="THREEFOLD_CONFIG", help="TOML settings file"),
     ] = None,
-    tenant: Annotated[str, typer.Option(help="Tenant to act for")] = DEFAULT_TENANT,
+    tenant: Annotated[str, typer.Option(help="Tenant to act for")] = "default",
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version")
     ] = False,
@@ -256,17 +270,37 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
     """Run every queued job that is due."""
     with _memory(ctx) as mem:
         if workers > 1:
+            from threefold.pipeline.workers import Workers
+
             with Workers(mem.settings, count=workers, tenant=mem.tenant) as pool:
                 pass
             ran = pool.ran
         else:
             ran = mem.process_pending()
         failed = mem.job_counts()["failed"]
+        model = _model_counts(mem)
     emit(
         fmt,
-        {"ran": ran, "failed": failed},
-        lambda: say(f"{ran} jobs ran; {failed} failed for good (see `threefold check`)"),
+        {"ran": ran, "failed": failed, **({"model": model} if model else {})},
+        lambda: say(
+            f"{ran} jobs ran; {failed} failed for good (see `threefold check`)"
+            + (
+                f"; model: {model['requests']} requests, {model['fallbacks']} fallbacks"
+                if model
+                else ""
+            )
+        ),
     )
+
+
+def _model_counts(mem: Memory) -> dict[str, int]:
+    """What a chat model cost in this process: requests sent and answers that fell back to
+    the heuristic model (empty for models that keep no such counts)."""
+    stats = getattr(mem.model, "stats_dict", None)
+    if not callable(stats):
+        return {}
+    tasks = stats().values()
+    return {key: sum(t[key] for t in tasks) for key in ("calls", "requests", "fallbacks")}
 
 
 @app.command("search")
@@ -375,11 +409,13 @@ def erase(
 @app.command("reembed")
 def reembed(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     """Embed every item again with the configured embedder (after changing models)."""
+    from threefold.memory import Memory
+
     options: _Options = ctx.obj
     try:
         settings = options.settings()
         opened = Memory.open(settings=settings, background_worker=False, check_vectors=False)
-        with opened as mem, Progress(console=err, transient=True) as progress:
+        with opened as mem, _progress(err) as progress:
             task = progress.add_task("embedding", total=None)
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except ThreefoldError as exc:
@@ -525,10 +561,12 @@ def import_slack(
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers
-    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+    with _memory(ctx) as mem, _progress(err) as progress:
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         if process and workers > 1:
+            from threefold.pipeline.workers import Workers
+
             before = mem.count_facts(source="slack.")
             # The workers digest full batches while later days are still being read.
             with Workers(mem.settings, count=workers, tenant=mem.tenant):
@@ -544,7 +582,7 @@ def import_slack(
     _print_import(report, fmt)
 
 
-def _digest_bar(progress: Progress, task: TaskID) -> Callable[[int, int], None]:
+def _digest_bar(progress: "Progress", task: "TaskID") -> Callable[[int, int], None]:
     def show(done: int, total: int) -> None:
         progress.update(task, description="digesting messages", completed=done, total=total)
 
@@ -554,7 +592,7 @@ def _digest_bar(progress: Progress, task: TaskID) -> Callable[[int, int], None]:
 _FOLLOW_SECONDS = 0.5
 
 
-def _follow_digests(mem: Memory, progress: Progress, task: TaskID) -> None:
+def _follow_digests(mem: "Memory", progress: "Progress", task: "TaskID") -> None:
     """Show the workers' digests as counts until every stored message is digested, or no
     job is left that would digest more (a failed one is retried by `maintain`)."""
     show, total = _digest_bar(progress, task), mem.undigested()
@@ -581,7 +619,7 @@ def import_jira(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
-    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+    with _memory(ctx) as mem, _progress(err) as progress:
         task = progress.add_task("reading issues", total=None)
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
@@ -589,7 +627,7 @@ def import_jira(
     _print_import(report, fmt)
 
 
-def _print_import(report: ImportReport, fmt: Format) -> None:
+def _print_import(report: "ImportReport", fmt: Format) -> None:
     rows = [("read", report.read), ("kept", report.kept), ("already imported", report.duplicates)]
     rows += [(f"skipped: {kind}", n) for kind, n in sorted(report.skipped.items())]
     rows += [(f"routed to {stream}", n) for stream, n in report.routed.items()]
@@ -812,7 +850,7 @@ def migrate(
         store = open_store(target)
         if not source.is_file():
             raise StoreError(f"no SQLite memory at {source}")
-        with Progress(console=err, transient=True) as progress:
+        with _progress(err) as progress:
             task = progress.add_task("copying", total=source_rows(source))
             counts = copy_sqlite_to_postgres(
                 source, store, lambda table, n: progress.update(task, advance=n, description=table)
@@ -837,6 +875,10 @@ def run_demo(
     budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
 ) -> None:
     """Run the Project Alpha story offline and show the assembled context."""
+    from threefold.faces import demo
+    from threefold.memory import Memory
+    from threefold.settings import load_settings
+
     location = db or str(Path(tempfile.mkdtemp(prefix="threefold-demo-")) / "demo.db")
     if "://" not in location and Path(location).exists():
         error(f"{location} exists; the demo needs a fresh file")
@@ -849,16 +891,20 @@ def run_demo(
                     " the demo needs a fresh database"
                 )
                 raise typer.Exit(2)
+            say(demo.ABOUT.format(filler=turns, question=demo.QUESTION) + "\n")
             result, facts_now = _play_demo(mem, turns, budget)
     except ThreefoldError as exc:
         raise _failed(exc) from None
     out.print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
     _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
+    say("\n" + demo.LOOK_FOR)
 
 
-def _play_demo(mem: Memory, turns: int, budget: int) -> tuple[Context, list[Fact]]:
-    with Progress(console=out, transient=True) as progress:
+def _play_demo(mem: "Memory", turns: int, budget: int) -> tuple["Context", list["Fact"]]:
+    from threefold.faces import demo
+
+    with _progress(out) as progress:
         task = progress.add_task("conversation", total=40 + turns)
         for turn in demo.story(filler_after=turns):
             mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)
@@ -867,7 +913,7 @@ def _play_demo(mem: Memory, turns: int, budget: int) -> tuple[Context, list[Fact
         return mem.context(demo.STREAM, demo.QUESTION, budget), mem.facts(demo.STREAM)
 
 
-def _facts_table(rows: list[Fact], title: str) -> None:
+def _facts_table(rows: list["Fact"], title: str) -> None:
     columns = ("id", "fact", "category", "slot", "conf", "status", "source")
     shown = [
         (
@@ -884,7 +930,7 @@ def _facts_table(rows: list[Fact], title: str) -> None:
     table(columns, shown, title=title)
 
 
-def _print_context(result: Context) -> None:
+def _print_context(result: "Context") -> None:
     heading(f"context for {result.stream!r}")
     say(result.text)
     heading("")

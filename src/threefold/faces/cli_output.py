@@ -13,7 +13,6 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
-from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -44,6 +43,8 @@ def emit(fmt: Format, data: Any, text: Callable[[], None]) -> None:
 
 def jsonable(data: Any) -> Any:
     """`data` as plain JSON values: models and dataclasses become objects of their fields."""
+    from pydantic import BaseModel  # here: `--help` and `--version` never need it
+
     if isinstance(data, BaseModel):
         return data.model_dump(mode="json")
     if dataclasses.is_dataclass(data) and not isinstance(data, type):

@@ -25,6 +25,20 @@ KEY_TURNS = {
     40: ("The Alpha deadline moved to March 27.", "Noted, the new deadline for Alpha is March 27."),
 }
 
+ABOUT = (
+    "The story: a chat about Project Alpha. Turn 1 names Sarah Lead Architect; turn 3"
+    ' corrects it ("No, Raj is the Lead Architect"); turn 9 moves Priya to backend;'
+    " turn 40 moves the deadline to March 27. Then {filler} turns about other work follow"
+    " (all four leave the last 10 turns after 10 of them), and the question is asked:"
+    ' "{question}"'
+)
+LOOK_FOR = (
+    "What it shows: the Facts section still holds Raj (turn:3), Priya on backend (turn:9)"
+    " and the March 27 deadline (turn:40), each naming its turn, while Sarah's corrected"
+    " role is not among them; the summary holds the older periods, the recent turns the"
+    ' last 10, and "Left out" says what did not fit the budget and why.'
+)
+
 # Topics of the other turns: (theme, statements the user makes about it).
 TOPICS = [
     (

@@ -18,10 +18,13 @@ Nothing is deleted: the losers change status and keep links to the winner, and e
 change leaves a history row.
 """
 
+import functools
 import hashlib
 import logging
 import re
+import tomllib
 from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
 
 from threefold import entities
 from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
@@ -632,3 +635,22 @@ def word_overlap(left: str, right: str) -> float:
     """Jaccard overlap of lowercase words: similarity when there are no vectors."""
     a, b = set(_words(left)), set(_words(right))
     return len(a & b) / len(a | b) if a and b else 0.0
+
+
+_ABOUT_THE_USER = re.compile(r"\b(?:the user|user's|i|i'm|i've|me|my|mine)\b", re.IGNORECASE)
+
+
+@functools.cache
+def _category_slots() -> dict[str, str]:
+    data = resources.files("threefold.layers").joinpath("data", "category_slots.toml")
+    return {str(k): str(v) for k, v in tomllib.loads(data.read_text("utf-8")).items()}
+
+
+def category_slot(category: FactCategory, text: str) -> tuple[str, str] | None:
+    """(subject, slot) for a fact whose writer named `category` and whose text the reader
+    could not place: the user's slot of that category, when the category holds one value
+    at a time (layers/data/category_slots.toml) and the text speaks of the user."""
+    slot = _category_slots().get(category.value)
+    if slot is None or not _ABOUT_THE_USER.search(text):
+        return None
+    return "user", slot

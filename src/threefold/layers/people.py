@@ -1,14 +1,17 @@
 """Who a fact names: a heuristic, not an entity index.
 
 A person is the subject of a fact that is not about a date, a status, a decision or a
-link, or the role holder, assignee or handoff receiver a fact names, spelled in the fact's
-text as one to three capitalised words that are not a role title, a common word or a date
-word. It misses names written in lowercase.
+link; the role holder, assignee or handoff receiver a fact names; whomever the entity
+registry reads a fact as naming (a relative: "Omar is the user's manager"; whose home,
+job or diet it is); and the user's own name. Each is spelled in the fact's text as one to
+three capitalised words that are not a role title, a common word or a date word. It misses
+names written in lowercase.
 """
 
 import re
 from collections.abc import Iterable
 
+from threefold import entities
 from threefold.domain import Fact, FactCategory, stream_subject
 from threefold.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
 from threefold.models.heuristic.text import wordset
@@ -42,8 +45,9 @@ handoff's receiver; other values are things ("Done", "GraphQL")."""
 def people_in(fact: Fact, stream: str) -> Iterable[str]:
     """The subject and value of `fact` that name a person and that its text spells so."""
     candidates = [] if fact.category in _ABOUT_THINGS else [fact.subject]
-    if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT:
+    if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT or _names_the_user(fact):
         candidates.append(fact.value)
+    candidates += entities.people_in(fact)  # the registry's reading: keys, spelled below
     own = stream_subject(stream)
     found: list[str] = []
     for candidate in candidates:
@@ -54,6 +58,14 @@ def people_in(fact: Fact, stream: str) -> Iterable[str]:
         if match and looks_like_name(match.group(0)) and match.group(0) not in found:
             found.append(match.group(0))
     return found
+
+
+def _names_the_user(fact: Fact) -> bool:
+    """ "The user's name is Dana": the value is a person's name."""
+    return fact.category is FactCategory.IDENTITY and fact.slot == NAME_SLOT
+
+
+NAME_SLOT = "name"
 
 
 def looks_like_name(span: str) -> bool:

@@ -11,7 +11,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from threefold.domain import Summary, SummaryKind, Turn, Visibility, most_private, utcnow
-from threefold.models.base import DatedSummary, MemoryModel, Period, SessionDigest, TurnInput
+from threefold.models.base import (
+    DatedSummary,
+    MemoryModel,
+    Period,
+    PreviousTurn,
+    SessionDigest,
+    TurnInput,
+)
 from threefold.pipeline.jobs import COMPACT, ROLLUP, Apply, enqueue_once
 from threefold.settings import Settings
 from threefold.store.base import NewSummary, Store
@@ -22,7 +29,9 @@ def _nothing() -> None:
     return None
 
 
-def turn_input(turn: Turn, referent: str | None = None) -> TurnInput:
+def turn_input(turn: Turn, referent: str | None = None, answered: Turn | None = None) -> TurnInput:
+    """`turn` as a model reads it; `answered` is the stream's turn before, whose last
+    words it shows read-only unless they are more private than `turn`."""
     return TurnInput(
         stream=turn.stream,
         user=turn.user,
@@ -32,7 +41,21 @@ def turn_input(turn: Turn, referent: str | None = None) -> TurnInput:
         speaker=turn.speaker,
         assistant_speaker=turn.assistant_speaker,
         referent=referent,
+        previous=previous_turn(answered, turn) if answered else None,
     )
+
+
+def previous_turn(answered: Turn, turn: Turn) -> PreviousTurn | None:
+    """What `turn` answers: the last side of `answered` that said something."""
+    if most_private((answered.visibility, turn.visibility)) != turn.visibility:
+        return None  # a reply must not carry what its readers may not see
+    if answered.assistant.strip():
+        return PreviousTurn(
+            speaker=answered.assistant_speaker or "assistant", text=answered.assistant
+        )
+    if answered.user.strip():
+        return PreviousTurn(speaker=answered.speaker or "user", text=answered.user)
+    return None
 
 
 def _dated(summary: Summary) -> DatedSummary:

@@ -10,15 +10,17 @@ How an answer is obtained, per task call:
    with ``json_object``, then with no ``response_format`` at all, the schema then being
    spelled out in the system prompt. The first format the server accepts is remembered for
    the rest of this instance's life. A 4xx that persists on every format is a real error.
-2. The answer is parsed strictly with ``Response.model_validate_json``. The only leniency:
-   one code fence around the whole answer (```` ```json ... ``` ````) is removed, since
-   some local models add one even in JSON mode. Text around a fence, several objects or
-   trailing prose are still invalid. A parsed answer that does not fit the inputs (a
+2. The answer is parsed strictly with ``Response.model_validate_json``. The leniencies,
+   for what small local models do even in JSON mode: one code fence around the answer
+   (```` ```json ... ``` ````) is removed; one JSON object inside prose is cut out of it;
+   a confidence written as a word ("high") and an unknown category (read as "note") are
+   accepted in facts. Several objects, or none, are invalid, and so is an answer over
+   ``MAX_ANSWER_CHARS``. A parsed answer that does not fit the inputs (a
    reconcile target that was not offered, a stream that was not offered, an empty or far
    too long summary) is invalid too.
 3. Invalid answers, timeouts, connection errors, 5xx and the transient 4xx (408, 409, 429)
-   are retried with exponential backoff, ``attempts`` tries in all. Any other 4xx is not
-   retried.
+   are retried with exponential backoff, ``attempts`` tries in all, waiting at least what
+   a Retry-After header asks (up to ``MAX_RETRY_AFTER``). Any other 4xx is not retried.
 4. When no try succeeds, the task is answered by ``fallback`` (the heuristic model) for
    that item, and a warning on the ``threefold.models.llm`` logger names the task, the
    model and the reason (never the key, never the answer: that is logged at DEBUG only).
@@ -31,6 +33,7 @@ count as ``delegated``, not as fallbacks.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -70,25 +73,17 @@ from threefold.models.prompts import (
     summarize_session,
 )
 from threefold.openai_client import OwnsClient, client_from_settings
+from threefold.settings import LLM_TASKS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from threefold.settings import ModelSettings
+    from threefold.settings import ModelSettings, TaskModelSettings
 
-__all__ = ["LLMModel", "TaskStats", "TASKS", "FORMATS"]
+__all__ = ["LLMModel", "PerTaskModel", "TaskStats", "TASKS", "FORMATS"]
 
 log = logging.getLogger("threefold.models.llm")
 
-TASKS = (
-    "extract_facts",
-    "extract_from_messages",
-    "summarize_session",
-    "merge_summary",
-    "compact_summary",
-    "roll_up",
-    "route",
-    "reconcile",
-)
+TASKS = LLM_TASKS
 
 FORMATS = ("json_schema", "json_object", "text")
 """The ways of asking for JSON, most precise first; a server that rejects one gets the next."""
@@ -96,6 +91,9 @@ FORMATS = ("json_schema", "json_object", "text")
 """Sent when the key variable is set but empty: servers without auth ignore it, and the
 openai client refuses an empty key."""
 
+MAX_ANSWER_CHARS = 32_000
+"""An answer longer than this is refused unread: no task needs it, and a runaway or
+hostile answer must not become hundreds of facts."""
 _RETRY_STATUSES = frozenset({408, 409, 429})
 _FORMAT_REJECTED_STATUSES = frozenset({400, 422})
 _FENCE = re.compile(r"\A\s*```[A-Za-z]*[ \t]*\n(.*?)\n?[ \t]*```\s*\Z", re.DOTALL)
@@ -120,11 +118,42 @@ class TaskStats:
 
 
 class _Retry(Exception):
-    """A try failed in a way worth trying again."""
+    """A try failed in a way worth trying again; `after`: seconds the server asked for."""
+
+    def __init__(self, reason: str, after: float = 0.0) -> None:
+        super().__init__(reason)
+        self.after = after
 
 
 class _GiveUp(Exception):
     """A try failed in a way retrying cannot fix."""
+
+
+_UNSTRICT_KEYWORDS = frozenset(
+    {"title", "description", "default", "minLength", "maxLength", "minimum", "maximum"}
+)
+
+
+@functools.cache
+def wire_schema(response_type: type[BaseModel]) -> dict[str, Any]:
+    """The response model's JSON schema as sent: in the strict subject that OpenAI's
+    structured outputs accept (every property required, no others allowed, no titles or
+    bounds), which also makes it shorter. The answer is still checked against the full
+    model, bounds and defaults included."""
+    return cast("dict[str, Any]", _strict(response_type.model_json_schema()))
+
+
+def _strict(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _strict(value) for key, value in node.items() if key not in _UNSTRICT_KEYWORDS}
+    if "properties" in node:  # "properties" maps names to schemas: keep each name
+        out["properties"] = {name: _strict(sub) for name, sub in node["properties"].items()}
+        out["required"] = list(node["properties"])
+        out["additionalProperties"] = False
+    return out
 
 
 def strip_fence(content: str) -> str:
@@ -133,9 +162,39 @@ def strip_fence(content: str) -> str:
     return match.group(1) if match else content
 
 
+def the_object(content: str) -> str:
+    """The one JSON object an answer holds: unfenced, and cut out of prose around it
+    ("Here are the facts: {...} Hope this helps!"), which small models add even when asked
+    for JSON alone. Text that is no JSON object is returned as is, to fail validation."""
+    content = strip_fence(content).strip()
+    if content.startswith("{"):
+        return content
+    start, end = content.find("{"), content.rfind("}")
+    if start < 0 or end < start:
+        return content
+    try:
+        json.loads(content[start : end + 1])
+    except ValueError:
+        return content
+    return content[start : end + 1]
+
+
 def _short(text: str, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MAX_RETRY_AFTER = 30.0
+"""The longest wait a server's Retry-After may ask for; a longer one is cut to this."""
+
+
+def _retry_after(exc: openai.APIStatusError) -> float:
+    """The seconds a 429 or 503 asks to wait (Retry-After, in seconds), within reason."""
+    try:
+        seconds = float(exc.response.headers.get("retry-after", "0"))
+    except ValueError:  # an HTTP date: rare from model servers, and the backoff still applies
+        return 0.0
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
 
 
 def _status_reason(exc: openai.APIStatusError) -> str:
@@ -340,9 +399,10 @@ class LLMModel(OwnsClient):
         self._count(task, "calls")
         reason = "no attempt made"
         started = time.perf_counter()
+        asked_wait = 0.0
         for attempt in range(1, self.attempts + 1):
-            if attempt > 1 and self.backoff:
-                time.sleep(self.backoff * 2 ** (attempt - 2))
+            if attempt > 1 and (self.backoff or asked_wait):
+                time.sleep(max(self.backoff * 2 ** (attempt - 2), asked_wait))
             try:
                 content = self._complete(task, messages, response_type)
                 result = self._parse(content, response_type, convert)
@@ -356,7 +416,7 @@ class LLMModel(OwnsClient):
                 )
                 return result
             except _Retry as exc:
-                reason = str(exc)
+                reason, asked_wait = str(exc), exc.after
                 self._count(task, "failures")
                 self.log.info("llm %s: try %d/%d failed: %s", task, attempt, self.attempts, reason)
             except _GiveUp as exc:
@@ -388,7 +448,7 @@ class LLMModel(OwnsClient):
         # The prompts build plain role/content dicts, which is what these params are.
         if fmt == "json_schema":
             return cast("list[ChatCompletionMessageParam]", messages)
-        schema = json.dumps(response_type.model_json_schema(), separators=(",", ":"))
+        schema = json.dumps(wire_schema(response_type), separators=(",", ":"))
         hint = (
             "\n\nAnswer with a single JSON object, and nothing else, that matches this JSON "
             f"schema:\n{schema}"
@@ -406,11 +466,7 @@ class LLMModel(OwnsClient):
         if fmt == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {
-                    "name": task,
-                    "schema": response_type.model_json_schema(),
-                    "strict": False,
-                },
+                "json_schema": {"name": task, "schema": wire_schema(response_type), "strict": True},
             }
         elif fmt == "json_object":
             kwargs["response_format"] = {"type": "json_object"}
@@ -473,7 +529,7 @@ class LLMModel(OwnsClient):
             return _Retry(f"connection error: {_short(exc.message)}")
         if isinstance(exc, openai.APIStatusError):
             if exc.status_code >= 500 or exc.status_code in _RETRY_STATUSES:
-                return _Retry(_status_reason(exc))
+                return _Retry(_status_reason(exc), _retry_after(exc))
             return _GiveUp(_status_reason(exc))
         if isinstance(exc, openai.APIResponseValidationError):
             return _Retry(f"malformed response: {_short(exc.message)}")
@@ -482,8 +538,10 @@ class LLMModel(OwnsClient):
     def _parse(
         self, content: str, response_type: type[BaseModel], convert: Callable[[Any], R]
     ) -> R:
+        if len(content) > MAX_ANSWER_CHARS:
+            raise _Retry(f"invalid answer: {len(content)} characters, over {MAX_ANSWER_CHARS}")
         try:
-            response = response_type.model_validate_json(strip_fence(content))
+            response = response_type.model_validate_json(the_object(content))
             return convert(response)
         except ValidationError as exc:
             errors = exc.errors(include_url=False, include_input=False)
@@ -497,7 +555,54 @@ class LLMModel(OwnsClient):
             raise _Retry(f"invalid answer: {_short(str(exc))}") from exc
 
 
-def build(settings: ModelSettings) -> LLMModel:
+class PerTaskModel:
+    """The llm model with a chat model per task: each task goes to its own LLMModel, the
+    others to `default`. Closing it closes every client it was built with."""
+
+    name = "llm"
+
+    def __init__(self, default: LLMModel, by_task: dict[str, LLMModel]) -> None:
+        self.default, self.by_task = default, by_task
+
+    def _for(self, task: str) -> LLMModel:
+        return self.by_task.get(task, self.default)
+
+    def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        return self._for("extract_facts").extract_facts(turn)
+
+    def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+        return self._for("extract_from_messages").extract_from_messages(batch)
+
+    def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
+        return self._for("summarize_session").summarize_session(turns, target_tokens)
+
+    def merge_summary(
+        self, active: DatedSummary | None, new: DatedSummary, open_items: Sequence[str]
+    ) -> str:
+        return self._for("merge_summary").merge_summary(active, new, open_items)
+
+    def compact_summary(self, text: str, known_facts: Sequence[str], target_tokens: int) -> str:
+        return self._for("compact_summary").compact_summary(text, known_facts, target_tokens)
+
+    def roll_up(self, summaries: Sequence[DatedSummary], target_tokens: int) -> str:
+        return self._for("roll_up").roll_up(summaries, target_tokens)
+
+    def route(self, text: str, streams: Sequence[str]) -> RouteDecision:
+        return self._for("route").route(text, streams)
+
+    def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+        return self._for("reconcile").reconcile(new, similar)
+
+    def stats_dict(self) -> dict[str, dict[str, int]]:
+        """Each task's stats, from the model that does it."""
+        return {task: self._for(task).stats_dict()[task] for task in TASKS}
+
+    def close(self) -> None:
+        for model in (self.default, *self.by_task.values()):
+            model.close()
+
+
+def build(settings: ModelSettings) -> LLMModel | PerTaskModel:
     """The ``llm`` entry point: a chat model at `settings.base_url`, with the heuristic
     model as the fallback for answers it cannot use. A provider fills the URL and name."""
     from threefold.models.heuristic import HeuristicModel
@@ -506,12 +611,33 @@ def build(settings: ModelSettings) -> LLMModel:
         raise SettingsError("model.base_url must be set for the llm model (or a model.provider)")
     if not settings.name:
         raise SettingsError("model.name must be set for the llm model (or a model.provider)")
+    default = _chat_model(settings, None, HeuristicModel())
+    if not settings.tasks:
+        return default
+    by_task: dict[str, LLMModel] = {}
+    try:
+        for task, override in settings.tasks.items():
+            by_task[task] = _chat_model(settings, override, HeuristicModel())
+    except BaseException:
+        for model in (default, *by_task.values()):
+            model.close()
+        raise
+    return PerTaskModel(default, by_task)
+
+
+def _chat_model(
+    settings: ModelSettings, override: TaskModelSettings | None, fallback: MemoryModel
+) -> LLMModel:
+    """An LLMModel from the model's settings, with one task's overrides applied."""
+    chosen = override.model_dump(exclude_none=True) if override else {}
+    api_key_env = chosen.get("api_key_env", settings.api_key_env)
     return LLMModel.from_settings(
-        base_url=settings.base_url,
-        model=settings.name,
-        api_key_env=settings.api_key_env or None,
-        fallback=HeuristicModel(),
-        timeout=settings.timeout_seconds,
+        base_url=str(chosen.get("base_url", settings.base_url)),
+        model=str(chosen.get("name", settings.name)),
+        api_key_env=api_key_env or None,
+        fallback=fallback,
+        timeout=chosen.get("timeout_seconds", settings.timeout_seconds),
         attempts=settings.attempts,
         backoff=settings.backoff_seconds,
+        temperature=chosen.get("temperature"),
     )

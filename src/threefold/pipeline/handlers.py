@@ -31,7 +31,7 @@ from threefold.layers.repairs import (
     says_instead,
 )
 from threefold.layers.summaries import turn_input
-from threefold.models.base import ExtractedFact, MemoryModel, PreviousTurn
+from threefold.models.base import ExtractedFact, MemoryModel
 from threefold.pipeline.jobs import (
     COMPACT,
     DIGEST,
@@ -45,7 +45,8 @@ from threefold.pipeline.jobs import (
     Handler,
     enqueue_once,
 )
-from threefold.recall.search import PRESETS, Recall
+from threefold.recall.presets import PRESETS
+from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources import digest
 from threefold.store.base import ItemFilter, Job, Store
@@ -116,9 +117,8 @@ class Pipeline:
         except NotFound:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
-        told = turn_input(turn, self._referent(turn)).model_copy(
-            update={"previous": self._answered(turn)}
-        )
+        answered = self._turn_before(turn)
+        told = turn_input(turn, self._referent(turn, answered), answered)
         extracted = self._instead(turn, self.model.extract_facts(told))
         found = [
             capped_fact(item, writer, self.settings.writes)
@@ -169,19 +169,20 @@ class Pipeline:
 
         return apply
 
-    def _referent(self, turn: Turn) -> str | None:
-        """Whom the turn's opening "he", "she", "they" or "her" means, as the turn before
-        named them."""
-        if not entities.opens_with_pronoun(turn.user):
+    def _referent(self, turn: Turn, before: Turn | None) -> str | None:
+        """Whom the turn's opening "he", "she", "they" or "her" may mean, as the turn
+        before named them; None when the turn names someone itself before that pronoun
+        ("My 2-year-old was up all night. He has a cold"): the pronoun is theirs."""
+        if before is None or not entities.opens_with_pronoun(turn.user):
             return None
-        before = self._turn_before(turn)
-        if before is None:
+        if entities.names_before_pronoun(turn.user, turn.speaker):
             return None
         claims = self.store.facts_from(turn.tenant, turn.stream, before.ref())
         if named := entities.referent(claims, self._speaker(turn)):
             return named
         # "How's Dev doing?" "He started his own business": a question states no fact
-        return entities.named_in(f"{before.user} {before.assistant}", turn.speaker)
+        # one side per line: a reply's first word ("Twelve years is...") is no inner name
+        return entities.named_in(f"{before.user}\n{before.assistant}", turn.speaker)
 
     def _speaker(self, turn: Turn) -> str:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
@@ -231,20 +232,6 @@ class Pipeline:
             )
         elif confirmed:
             confirm_answered_claims(self.store, turn.tenant, turn.stream, answered.ref())
-
-    def _answered(self, turn: Turn) -> PreviousTurn | None:
-        """The message `turn` answers: the turn before's last side that said something;
-        None at the stream's start or when that turn was erased."""
-        before = self._turn_before(turn)
-        if before is None:
-            return None
-        if before.assistant.strip():
-            return PreviousTurn(
-                speaker=before.assistant_speaker or "assistant", text=before.assistant
-            )
-        if before.user.strip():
-            return PreviousTurn(speaker=before.speaker or "user", text=before.user)
-        return None
 
     def _turn_before(self, turn: Turn) -> Turn | None:
         before = self.store.turns(

@@ -8,7 +8,7 @@ only what is new is recorded, through the same reconciliation as a first reading
 
 from collections.abc import Iterable
 
-from threefold.domain import Fact, SourceRef, Visibility
+from threefold.domain import Fact, SourceRef, Turn, Visibility
 from threefold.layers.facts import record_fact
 from threefold.layers.summaries import turn_input
 from threefold.models.base import ExtractedFact, MemoryModel
@@ -49,12 +49,16 @@ def _from_turns(
     known: set[_Key],
 ) -> int:
     added, last = 0, store.stream_state(tenant, stream).turn_count
+    before: Turn | None = None
     for after in range(0, last, _BATCH):
         for turn in store.turns(tenant, stream, after_seq=after, through_seq=after + _BATCH):
             writer = Author(turn.writer_trust, turn.writer_key)
+            # the turn it answers, unless that one was erased (a gap in the seqs)
+            answered = before if before and before.seq == turn.seq - 1 else None
+            before = turn
             found = [
                 capped_fact(item, writer, settings.writes)
-                for item in model.extract_facts(turn_input(turn))
+                for item in model.extract_facts(turn_input(turn, answered=answered))
             ]
             with store.transaction():
                 added += _record_new(

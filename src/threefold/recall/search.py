@@ -7,22 +7,26 @@ that time alone, fused on top. How much each signal counts is a named preset: da
 branches.
 """
 
+from __future__ import annotations
+
 import logging
 import math
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from threefold.domain import SearchHit
 from threefold.embed import Embedder, EmbeddingError
+from threefold.recall.presets import Preset
 from threefold.recall.timeframe import Timeframe, timeframe_of
-from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store
+from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store, VectorSearch
+
+if TYPE_CHECKING:  # numpy and the vector index load with the first vector search
+    import numpy as np
 
 log = logging.getLogger("threefold.recall.search")
 
-KINDS = ("fact", "turn", "summary", "record")
 _QUERY_CHARS = 4000
 _QUERY_TERMS = 24
 _QUERY_VECTORS = 256
@@ -36,43 +40,6 @@ _STOPWORDS = frozenset(
         they this to was we were what when where which who whom why will with would you your""",
     )
 )
-
-
-@dataclass(frozen=True)
-class Preset:
-    """How one kind of search weighs its signals."""
-
-    name: str
-    kinds: tuple[str, ...] = KINDS
-    fts_weight: float = 1.0
-    vector_weight: float = 1.0
-    recency_weight: float = 0.002
-    half_life_days: float = 90.0
-    mention_weight: float = 0.001
-    rrf_k: int = 60
-    candidates: int = 30
-    """Each full-text and vector list's least depth; a search for more hits reads each to
-    half their number, so that a kind's two lists can fill them. On LoCoMo at a budget of
-    2,000 tokens (60 hits), lists of 30 put 0.783 of the evidence in the context against
-    0.766 with 50, and made every vector walk and ranking cheaper."""
-    kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.3))
-    """Summaries retell turns; the verbatim, dated turn is the better evidence."""
-    min_similarity: float = 0.3
-    """Vector candidates below this cosine are noise: every query has nearest neighbours."""
-    timeframe_weight: float = 1.0
-    """How much items from the days a query names ("on 7 July, 2023") count, on top: a
-    second ranking within those days, fused like the first."""
-
-
-PRESETS: dict[str, Preset] = {
-    preset.name: preset
-    for preset in (
-        Preset("default"),
-        Preset("facts_only", kinds=("fact",)),
-        Preset("recent_first", recency_weight=0.05, half_life_days=7.0),
-        Preset("keywords", vector_weight=0.0),
-    )
-}
 
 
 _ISSUE_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)(?![\w-])")
@@ -103,9 +70,13 @@ class _Scored:
 class Recall:
     def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
-        self.index = store.vector_index()
-        store.on_erase(self.index.drop)
         self.use(embedder)
+
+    @property
+    def index(self) -> VectorSearch:
+        """The store's vector index. Whoever erases must drop from it (Memory does, from
+        an erasure listener), even where it was never loaded: its files are on disk."""
+        return self.store.vector_index()
 
     def use(self, embedder: Embedder | None) -> None:
         """Embed with `embedder` from now on; the query vectors of the one before go."""

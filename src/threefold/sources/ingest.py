@@ -8,7 +8,7 @@ import is only as slow as reading and storing.
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import islice
@@ -19,6 +19,7 @@ from threefold.domain import (
     FactCategory,
     ImportProblem,
     ImportReport,
+    Progress,
     SourceRef,
     SummaryKind,
     Visibility,
@@ -54,7 +55,6 @@ went to the global stream."""
 _CHUNK = 500
 """Records per transaction: large enough to be fast, small enough to keep memory flat."""
 
-Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 

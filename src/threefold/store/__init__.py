@@ -1,24 +1,14 @@
 """The store contract and the one place that picks a backend for a database location."""
 
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from threefold.errors import StoreError
+from threefold.locations import shown_location
 from threefold.store.base import Store
 from threefold.store.sqlite.store import SQLiteStore
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
-
-
-def shown_location(location: str | Path) -> str:
-    """`location` fit to print: a URL's password is left out."""
-    if isinstance(location, Path) or "://" not in location:
-        return str(location)
-    parts = urlsplit(location)
-    if parts.password is None:
-        return location
-    netloc = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{netloc}"))
 
 
 def open_store(location: str | Path, *, durability: str = "full") -> Store:

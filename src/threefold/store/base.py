@@ -799,7 +799,7 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
 
 
 class VectorSearch(Protocol):
-    """Nearest items by cosine similarity; see threefold.recall.vectors.VectorIndex."""
+    """Nearest items by cosine similarity; see threefold.store.vectors.VectorIndex."""
 
     def search(
         self,
@@ -911,7 +911,7 @@ def check_probes(tenant: str, probes: Sequence[Probe]) -> None:
 
 def candidates_one_by_one(
     store: Store,
-    index: VectorSearch,
+    index: Callable[[], VectorSearch],
     tenant: str,
     kinds: Sequence[str],
     terms: Sequence[str],
@@ -919,8 +919,9 @@ def candidates_one_by_one(
     probes: Sequence[Probe],
     limit: int,
 ) -> Candidates:
-    """Store.candidates made of the store's single reads and `index`'s searches: for a
-    store in the process, where a read costs no trip to a server."""
+    """Store.candidates made of the store's single reads and the searches of the vector
+    index `index()` gives, for a store in the process, where a read costs no trip to a
+    server. A search without a vector never asks for the index (nor loads numpy)."""
     check_probes(tenant, probes)
     text: dict[tuple[int, str], list[tuple[int, float]]] = {}
     nearest: dict[tuple[int, str], list[tuple[int, float]]] = {}
@@ -929,7 +930,7 @@ def candidates_one_by_one(
             if terms:
                 text[(position, kind)] = store.fts_ids(kind, terms, probe.where, limit)
             if vector is not None:
-                nearest[(position, kind)] = index.search(
+                nearest[(position, kind)] = index().search(
                     kind, probe.where, vector, limit, min_similarity=probe.min_similarity
                 )
     found: dict[str, dict[int, None]] = {}

@@ -10,10 +10,10 @@ from threefold.domain import SourceRef, Visibility, as_utc, project_subject, utc
 from threefold.errors import InvalidInput
 from threefold.models.base import MemoryModel
 from threefold.models.heuristic.text import STOPWORDS
-from threefold.recall.search import PRESETS, Recall
+from threefold.recall.presets import PRESETS
+from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.store.base import ItemFilter, Store, TenantNames
-from threefold.team import actions as rules
 from threefold.team import digests, periods, profiles, webhooks
 from threefold.team.model import Action, ActionStatus, Digest, Profile
 from threefold.team.snapshot import load
@@ -53,6 +53,8 @@ class Team:
     # -- rebuilding -----------------------------------------------------------------
 
     def rebuild(self, tenant: str, now: datetime | None = None) -> RebuildReport:
+        from threefold.team import actions as rules  # its cues compile slowly; a context needs none
+
         now = as_utc(now) if now else utcnow()
         streams = self.store.streams(tenant)
         snapshot = load(self.store, tenant, now, streams)

@@ -8,10 +8,7 @@ the request goes to the very address that was checked. Redirects are not followe
 import logging
 from typing import Any
 
-import httpx
-
 from threefold.errors import InvalidInput
-from threefold.sources import web
 
 log = logging.getLogger("threefold.team")
 
@@ -21,6 +18,10 @@ def post(
 ) -> bool:
     """POST `payload`; True when the receiver answered 2xx. Failures are logged, not raised:
     an action stands whether or not its webhook heard of it."""
+    import httpx  # here: only a rule with a webhook needs it, and a context none
+
+    from threefold.sources import web
+
     target = httpx.URL(url)
     try:
         # The fetcher's own checks: a resolved address must be public or allowed.

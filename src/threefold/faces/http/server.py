@@ -7,6 +7,7 @@ for jobs, a lease for the maintenance loop, and the import statuses kept in the 
 """
 
 import os
+import sys
 
 from fastapi import FastAPI
 from pydantic import ValidationError
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 from threefold.errors import SettingsError
 from threefold.faces.http.app import create_app
 from threefold.faces.http.imports import fail_unfinished
+from threefold.locations import shown_location
 from threefold.memory import Memory
 from threefold.settings import HttpSettings, Settings, load_settings
 
@@ -34,19 +36,37 @@ def serve(
     if workers is not None:
         settings = settings.model_copy(update={"http": _with_workers(settings.http, workers)})
     _prepare(settings)
+    host = host or settings.http.host
+    port = settings.http.port if port is None else port
+    print(banner(settings, host, port), file=sys.stderr, flush=True)
     os.environ[_SETTINGS_ENV] = settings.model_dump_json()
     try:
         uvicorn.run(
             f"{__name__}:worker_app",
             factory=True,
-            host=host or settings.http.host,
-            port=settings.http.port if port is None else port,
+            host=host,
+            port=port,
             workers=settings.http.workers,
             log_level="info",
             access_log=settings.http.access_log,
         )
     finally:
         os.environ.pop(_SETTINGS_ENV, None)
+
+
+def banner(settings: Settings, host: str, port: int) -> str:
+    """Where the server listens and what it serves there, for the person who started it."""
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    workers = settings.http.workers
+    lines = [
+        f"threefold serve: listening on {base} ({workers} process{'es' if workers > 1 else ''})",
+        f"  database   {shown_location(settings.db)}",
+        f"  API        {base}/v1  (each request sends an API key: threefold keys create)",
+        f"  API docs   {base}/docs",
+        f"  inspector  {base}/ui",
+        "  MCP        not here: threefold mcp --transport http serves it on its own port",
+    ]
+    return "\n".join(lines)
 
 
 def worker_app() -> FastAPI:

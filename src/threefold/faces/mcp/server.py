@@ -7,6 +7,7 @@ threefold's own message, never a traceback.
 """
 
 import functools
+import inspect
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
@@ -31,9 +32,10 @@ from threefold.domain import (
     check_tenant,
 )
 from threefold.errors import NotFound, ThreefoldError
+from threefold.faces.mcp.compact import dumps
 from threefold.layers.people import people_in
 from threefold.memory import Memory
-from threefold.recall.search import PRESETS
+from threefold.recall.presets import PRESETS
 from threefold.trust.disclosure import (
     WRITE_ACCEPTED,
     shown_changes,
@@ -71,17 +73,65 @@ TIMELINE_SCAN = 5000
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-Stream = Annotated[
-    str,
-    Field(description="a memory stream: 'global' or 'kind:id', such as 'project:alpha'"),
-]
-FactId = Annotated[
-    int, Field(description="a fact id, as returned by memory_search or memory_write")
-]
+Stream = str
+"""'global' or 'kind:id', as the server's instructions say once for every tool."""
+FactId = int
 
 
-def _dump(item: Any) -> dict[str, Any]:
-    return item.model_dump(mode="json")
+def _dump(item: Any) -> Any:
+    """An item as the result holds it: the model itself, made lean as it is sent."""
+    return item
+
+
+class _LeanServer(MCPServer):
+    """The SDK's server, with a listing an agent can afford and strict arguments.
+
+    The listing leaves out what costs tokens at every call and says nothing to a model:
+    schema titles, and the `null` branch and `null` default of optional arguments. Every
+    schema says `additionalProperties: false`, and a call naming an argument the tool does
+    not take is an error that lists the ones it does (the SDK would drop it silently)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arguments: dict[str, tuple[str, ...]] = {}
+        """The arguments each tool takes, by tool name."""
+
+    async def list_tools(self) -> list[Any]:
+        tools = await super().list_tools()
+        return [
+            tool.model_copy(update={"input_schema": _lean_schema(tool.input_schema, top=True)})
+            for tool in tools
+        ]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        known = self.arguments.get(name, tuple(arguments))
+        unknown = sorted(set(arguments) - set(known))
+        if unknown:
+            named = ", ".join(map(repr, unknown))
+            raise ToolError(f"{name} takes no argument {named}; it takes {', '.join(known)}")
+        return await super().call_tool(name, arguments, context)
+
+
+def _lean_schema(schema: Any, *, top: bool = False) -> Any:
+    if isinstance(schema, list):
+        return [_lean_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    lean: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" or (key == "default" and value is None):
+            continue
+        if key == "properties":
+            lean[key] = {name: _lean_schema(sub) for name, sub in value.items()}
+        else:
+            lean[key] = _lean_schema(value)
+    branches = lean.get("anyOf")
+    if isinstance(branches, list) and {"type": "null"} in branches and len(branches) == 2:
+        del lean["anyOf"]  # optional is said by `required`; null adds nothing
+        lean.update(next(b for b in branches if b != {"type": "null"}))
+    if top:
+        lean["additionalProperties"] = False
+    return lean
 
 
 def build_server(
@@ -92,15 +142,17 @@ def build_server(
     tenant = check_tenant(tenant)
     trust = Trust(trust)
     readable: tuple[Visibility, ...] = READABLE[trust]
-    server = MCPServer(
+    server = _LeanServer(
         "threefold",
         title="threefold memory",
         version=__version__,
         log_level="WARNING",  # the SDK configures root logging; keep Python's default level
         instructions=(
-            "Long-term memory: facts, summaries and past turns per stream ('kind:id' or "
-            f"'global'). This session reads as trust '{trust}'"
+            "Long-term memory: facts, summaries and past turns per stream, named 'global' or "
+            f"'kind:id' (e.g. 'project:alpha'). This session reads as trust '{trust}'"
             + (" and may not write." if trust is Trust.PUBLIC else ".")
+            + " Results are compact JSON: empty fields are left out, visibility too when "
+            "private; a source is a label such as 'turn:12'."
         ),
     )
 
@@ -111,20 +163,25 @@ def build_server(
 
         def register(fn: _F) -> _F:
             @functools.wraps(fn)
-            def call(*args: Any, **kwargs: Any) -> Any:
+            def call(*args: Any, **kwargs: Any) -> str:
                 try:
-                    return fn(*args, **kwargs)
+                    return dumps(fn(*args, **kwargs))
                 except ThreefoldError as exc:
                     raise ToolError(str(exc)) from None
 
+            server.arguments[name] = tuple(inspect.signature(fn).parameters)
             server.add_tool(
                 call,
                 name=name,
-                description=fn.__doc__,
-                annotations=ToolAnnotations(
-                    read_only_hint=read_only,
+                description=" ".join((fn.__doc__ or "").split()),
+                structured_output=False,  # one copy: the JSON text
+                # Only the hints that say something: the others are the spec's defaults,
+                # or mean nothing for a tool that only reads.
+                annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)
+                if read_only
+                else ToolAnnotations(
                     destructive_hint=destructive,
-                    idempotent_hint=read_only or idempotent,
+                    idempotent_hint=idempotent or None,
                     open_world_hint=False,
                 ),
             )
@@ -157,26 +214,17 @@ def build_server(
 
     @tool("memory_search", read_only=True)
     def memory_search(
-        query: Annotated[str, Field(description="what to look for, in plain words")],
-        stream: Annotated[
-            str | None, Field(description="only this stream ('kind:id'); all streams if omitted")
-        ] = None,
+        query: str,
+        stream: Annotated[str | None, Field()] = None,
         kinds: Annotated[
             list[Literal["fact", "turn", "summary", "record"]] | None,
-            Field(
-                description="item kinds to return; all if omitted. record: a source message "
-                "or row (Slack, Jira, a web page)"
-            ),
+            Field(),
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="at most this many hits")] = 10,
-        preset: Annotated[
-            str, Field(description=f"ranking preset: {', '.join(PRESETS)}")
-        ] = "default",
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        preset: Annotated[str, Field(description=", ".join(PRESETS))] = "default",
     ) -> dict[str, Any]:
-        """Search the memory for facts, past turns, summaries and source records (Slack
-        messages, Jira issues, web pages) that match a query, best first, each with its
-        score, stream, time and source. Current facts only; use memory_history for
-        superseded versions."""
+        """Search facts, past turns, summaries and records (Slack, Jira, web), best first.
+        Current facts only."""
         hits = memory.search(
             query,
             stream=stream,
@@ -186,32 +234,20 @@ def build_server(
             trust=trust,
             tenant=tenant,
         )
-        return {"query": query, "hits": [_dump(h) for h in hits]}
+        return {"hits": hits}
 
     @tool("memory_timeline", read_only=True)
     def memory_timeline(
         entity: Annotated[
             str,
-            Field(
-                description="a person ('priya' or '@priya'), a Slack channel ('#general'), "
-                "a project key ('ALPHA') or a stream ('project:alpha', 'chat:8812')"
-            ),
+            Field(description="a person, '#channel', project key or stream"),
         ],
-        since: Annotated[
-            datetime | None, Field(description="ISO 8601 time; only entries at or after it")
-        ] = None,
-        until: Annotated[
-            datetime | None, Field(description="ISO 8601 time; only entries at or before it")
-        ] = None,
-        limit: Annotated[
-            int, Field(ge=1, le=500, description="the newest this many entries, oldest first")
-        ] = 50,
+        since: Annotated[datetime | None, Field()] = None,
+        until: Annotated[datetime | None, Field()] = None,
+        limit: Annotated[int, Field(ge=1, le=500, description="the newest N")] = 50,
     ) -> dict[str, Any]:
-        """What happened to an entity, in time order (oldest first). For a person or a
-        channel: their messages from Slack and Jira ("record") and the facts about them
-        ("fact"). For a stream or a project key, also the stream's conversation turns
-        ("turn") and its session, weekly, monthly and Slack-batch summaries ("summary"),
-        each summary placed at the end of the period it covers."""
+        """A person's, channel's or stream's history, oldest first: messages and facts; for
+        a stream also turns and summaries."""
         start = as_utc(since) if since else None
         end = as_utc(until) if until else None
         entries: list[tuple[datetime, int, dict[str, Any]]] = []
@@ -253,28 +289,23 @@ def build_server(
 
     @tool("memory_get", read_only=True)
     def memory_get(fact_id: FactId) -> dict[str, Any]:
-        """One fact by id: its text, category, subject, slot, value, confidence, status
-        (active or superseded...), visibility and source."""
+        """One fact by id, with its slot, status and source."""
         return dump_shown(readable_fact(fact_id)) or {}
 
     @tool("memory_write", read_only=False)
     def memory_write(
         stream: Stream,
-        text: Annotated[str, Field(description="the fact, as one plain sentence")],
+        text: Annotated[str, Field(description="one plain sentence")],
         category: Annotated[
             str | None,
-            Field(description=f"one of {', '.join(c.value for c in FactCategory)}; default note"),
+            Field(description=", ".join(c.value for c in FactCategory)),
         ] = None,
         confidence: Annotated[
-            float | None, Field(ge=0.0, le=1.0, description="0 to 1; default 0.95")
+            float | None, Field(ge=0.0, le=1.0, description="default 0.95")
         ] = None,
     ) -> dict[str, Any]:
-        """Record a fact in a stream. A newer fact about the same subject and slot supersedes
-        the older one (see memory_history); nothing is deleted. The fact gets the most
-        private visibility this session may read; below full trust its confidence is
-        capped and it cannot displace what a more trusted writer said. When the statement
-        lands on a fact this session may not read, the answer is only an acknowledgement.
-        Refused in a public session."""
+        """Record a fact (category default note). A newer fact in the same slot supersedes
+        the older; nothing is deleted. Not in a public session."""
         refuse_writes("write facts")
         fact = memory.write_fact(
             stream,
@@ -295,32 +326,28 @@ def build_server(
     @tool("memory_forget", read_only=False, idempotent=True, destructive=True)
     def memory_forget(
         fact_id: FactId,
-        reason: Annotated[str, Field(max_length=1000, description="kept in the history")] = "",
+        reason: Annotated[str, Field(max_length=1000)] = "",
     ) -> dict[str, Any]:
-        """Forget a fact: it is retracted, stays in its history (memory_history) and leaves
-        every context. Only in a session of trust 'full'."""
+        """Retract a fact: it leaves every context and stays in its history. Full trust
+        only."""
         refuse_unless_full("forget facts")
         return _dump(memory.forget(fact_id, reason=reason, tenant=tenant))
 
     @tool("memory_erase", read_only=False, idempotent=True, destructive=True)
     def memory_erase(
-        stream: Annotated[str | None, Field(description="erase this whole stream")] = None,
-        person: Annotated[
-            str | None, Field(description="erase everything this person said or is said to be")
-        ] = None,
-        fact_id: Annotated[int | None, Field(ge=1, description="erase this one fact")] = None,
+        stream: Annotated[str | None, Field()] = None,
+        person: Annotated[str | None, Field(description="all they said or are said to be")] = None,
+        fact_id: Annotated[int | None, Field(ge=1)] = None,
     ) -> dict[str, Any]:
-        """For privacy requests: remove content for good (turns, facts, records, summaries
-        and their indexes); an audit row without content stays. Name exactly one of stream,
-        person or fact_id. Returns what was removed. Only in a session of trust 'full'."""
+        """Erase one stream, person or fact_id for good (privacy); an audit row stays. Full
+        trust only."""
         refuse_unless_full("erase")
         report = memory.erase(stream=stream, entity=person, fact_id=fact_id, tenant=tenant)
         return _dump(report)
 
     @tool("memory_history", read_only=True)
     def memory_history(fact_id: FactId) -> dict[str, Any]:
-        """A fact's supersession chain (every version of its slot, oldest first) and what
-        happened to each version, with the fields before and after each change."""
+        """Every version of a fact's slot, oldest first, and each change."""
         readable_fact(fact_id)
         history = memory.fact_history(fact_id, tenant=tenant)
         changes = shown_changes(history.changes, trust, visibility_of)
@@ -332,20 +359,12 @@ def build_server(
 
     @tool("memory_people", read_only=True)
     def memory_people(
-        stream: Annotated[
-            str | None, Field(description="only this stream; all streams if omitted")
-        ] = None,
-        limit: Annotated[int, Field(ge=1, le=PEOPLE_MAX, description="people per page")] = 50,
-        offset: Annotated[int, Field(ge=0, description="people to skip, for paging")] = 0,
+        stream: Annotated[str | None, Field()] = None,
+        limit: Annotated[int, Field(ge=1, le=PEOPLE_MAX)] = 50,
+        offset: Annotated[int, Field(ge=0)] = 0,
     ) -> dict[str, Any]:
-        """People named in the current facts, most facts first, a page at a time, each with
-        their fact count and newest few facts.
-
-        A heuristic, not an entity index: a person is the subject of a fact that is not
-        about a date, a status, a decision or a link, or the role holder, assignee or
-        handoff receiver a fact names, spelled as one to three capitalised words that are
-        not a role title, a common word or a date word. It misses names written in
-        lowercase."""
+        """People the current facts name, most facts first, with their newest facts."""
+        # Who a fact names: see threefold.layers.people.
         if stream is not None:
             streams = [check_stream(stream)]
         else:
@@ -384,15 +403,11 @@ def build_server(
         stream: Stream,
         action: Annotated[
             Literal["end", "refresh", "list"],
-            Field(
-                description="end: summarize the turns no summary covers yet (queued); "
-                "refresh: rebuild the stream's active summary now and return it; "
-                "list: the stream's session summaries, oldest first"
-            ),
+            Field(),
         ] = "list",
     ) -> dict[str, Any]:
-        """End a session, refresh the stream's summary, or list its session summaries.
-        end and refresh are refused in a public session."""
+        """list a stream's session summaries; end: queue a summary of its new turns;
+        refresh: rebuild its summary now. Not in a public session."""
         check_stream(stream)
         if action == "list":
             summaries = memory.summaries(stream, SummaryKind.SESSION, tenant=tenant)
@@ -421,16 +436,14 @@ def build_server(
     @tool("memory_context", read_only=True)
     def memory_context(
         stream: Stream,
-        query: Annotated[str, Field(description="the question the context is for")] = "",
+        query: Annotated[str, Field(description="the question")] = "",
         budget: Annotated[
             int | None,
-            Field(ge=1, description="tokens; the configured prompt_budget if omitted"),
+            Field(ge=1, description="tokens"),
         ] = None,
     ) -> dict[str, Any]:
-        """The memory a prompt about `query` should carry, within `budget` tokens: facts,
-        the stream's summary, recent turns and relevant older material, each item naming
-        its source, as text, with a short report of the tokens and items per section and
-        of how many items did not fit, and why."""
+        """What a prompt about `query` needs within `budget` tokens: facts, summary, recent
+        turns and relevant older items, as text."""
         context = memory.context(stream, query, budget, trust=trust, tenant=tenant)
         # The text once and a report: the full dropped list can dwarf the budget itself.
         return {"stream": stream, "text": context.text, "report": budget_report(context)}
@@ -439,25 +452,20 @@ def build_server(
     def memory_profile(
         entity: Annotated[
             str,
-            Field(
-                description="a person ('Priya'), a channel ('#general'), a project "
-                "('project:alpha') or its key ('ALPHA')"
-            ),
+            Field(description="a person, '#channel', project stream or key"),
         ],
     ) -> dict[str, Any]:
-        """Who a person is or what a channel or project is about: role, current work,
-        commitments, blockers, recent activity and mood trend, each item with its source."""
+        """Role, current work, commitments, blockers, activity and mood of a person,
+        channel or project."""
         return _dump(memory.profile(entity, trust=trust, tenant=tenant))
 
     @tool("memory_actions", read_only=True)
     def memory_actions(
-        status: Annotated[
-            Literal["open", "done", "dismissed", "all"], Field(description="which actions")
-        ] = "open",
-        stream: Annotated[str | None, Field(description="only this stream's")] = None,
+        status: Annotated[Literal["open", "done", "dismissed", "all"], Field()] = "open",
+        stream: Annotated[str | None, Field()] = None,
     ) -> dict[str, Any]:
-        """What needs doing (overdue commitments, old blockers, near deadlines, unanswered
-        questions, handoffs without an owner, mood drops), each with its evidence."""
+        """What needs doing (overdue commitments, old blockers, near deadlines...), with
+        evidence."""
         found = memory.actions(
             status=None if status == "all" else status,
             stream=stream,
@@ -471,15 +479,11 @@ def build_server(
         stream: Stream,
         period: Annotated[
             str,
-            Field(
-                description="today, yesterday, 'this week', 'last week', a day "
-                "('2026-03-02') or a range ('2026-03-02..2026-03-08')"
-            ),
+            Field(description="today, yesterday, this week, last week, a day or 'day..day'"),
         ] = "today",
-        timezone: Annotated[str | None, Field(description="IANA time zone of the days")] = None,
+        timezone: Annotated[str | None, Field(description="IANA")] = None,
     ) -> dict[str, Any]:
-        """What a stream's turns and messages said over a period, day by day, and what was
-        learned; an empty period says so."""
+        """What a stream's turns and messages said over a period, day by day."""
         return _dump(memory.digest(stream, period, timezone=timezone, trust=trust, tenant=tenant))
 
     return server

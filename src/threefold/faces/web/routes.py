@@ -199,15 +199,23 @@ def streams(request: Request, p: PageNumber = 1) -> HTMLResponse:
     return page(request, "streams.html", viewer=viewer, rows=rows, pages=listed)
 
 
+Question = Annotated[str, Query(max_length=2000)]
+"""The question, named `query` as in the HTTP API's GET /v1/context and /v1/search."""
+OldQuestion = Annotated[str, Query(max_length=2000, include_in_schema=False)]
+"""`q`, the name pages used before: old links and bookmarks keep working."""
+
+
 @router.get("/context")
 def context(
     request: Request,
     stream: str,
-    q: Annotated[str, Query(max_length=2000)] = "",
+    query: Question = "",
+    q: OldQuestion = "",
     budget: Annotated[int | None, Query(ge=1, le=MAX_BUDGET)] = None,
 ) -> HTMLResponse:
     memory, viewer = _viewer(request)
     views.known_stream(memory, viewer, stream)
+    q = query or q
     built = memory.context(stream, q, budget, trust=viewer.trust, tenant=viewer.tenant)
     return page(
         request,
@@ -369,10 +377,12 @@ def timeline(request: Request, entity: Annotated[str, Query(max_length=200)] = "
 @router.get("/search")
 def search(
     request: Request,
-    q: Annotated[str, Query(max_length=2000)] = "",
+    query: Question = "",
+    q: OldQuestion = "",
     stream: str = "",
 ) -> HTMLResponse:
     memory, viewer = _viewer(request)
+    q = query or q
     if stream:
         views.known_stream(memory, viewer, stream)
     hits = []

@@ -1,14 +1,14 @@
 """The offline, deterministic MemoryModel: rules instead of a chat model.
 
-Same input, same output; no network, no key. Each task lives in its own module. With the
-``local`` extra, facts are read by the trained reader (threefold.models.reader) as well,
-which adds what the rules miss; see :func:`build` for the ``reader`` option.
+Same input, same output; no network, no key. Each task lives in its own module, imported
+when the task first runs: compiling the rules takes longer than a command that only reads.
+With the ``local`` extra, facts are read by the trained reader (threefold.models.reader) as
+well, which adds what the rules miss; see :func:`build` for the ``reader`` option.
 """
 
 import logging
 from collections.abc import Sequence
 
-from threefold.embed.base import EmbeddingError
 from threefold.errors import SettingsError
 from threefold.extras import has_extra, require_extra
 from threefold.models.base import (
@@ -21,9 +21,6 @@ from threefold.models.base import (
     SessionDigest,
     TurnInput,
 )
-from threefold.models.heuristic import compact, extract, messages, route, summarize
-from threefold.models.heuristic.blend import blend
-from threefold.models.reader.heads import ReaderModelError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,9 +58,15 @@ class HeuristicModel:
         reader's manifest records, chosen on development text."""
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        from threefold.models.heuristic import extract
+
         rules = extract.extract_facts(turn)
         if self.reader is None or _repairs(turn.user):
             return rules  # the repair layer edits what a repair names, more surely
+        from threefold.embed.base import EmbeddingError
+        from threefold.models.heuristic.blend import blend
+        from threefold.models.reader.heads import ReaderModelError
+
         try:
             read = self.reader.extract_facts(turn)
         except (ReaderModelError, EmbeddingError) as exc:
@@ -76,26 +79,40 @@ class HeuristicModel:
         return blend(rules, read, policy)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+        from threefold.models.heuristic import messages
+
         return messages.extract_from_messages(batch)
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
+        from threefold.models.heuristic import summarize
+
         return summarize.summarize_session(turns, target_tokens)
 
     def merge_summary(
         self, active: DatedSummary | None, new: DatedSummary, open_items: Sequence[str]
     ) -> str:
+        from threefold.models.heuristic import compact
+
         return compact.merge_summary(active, new, open_items)
 
     def compact_summary(self, text: str, known_facts: Sequence[str], target_tokens: int) -> str:
+        from threefold.models.heuristic import compact
+
         return compact.compact_summary(text, known_facts, target_tokens)
 
     def roll_up(self, summaries: Sequence[DatedSummary], target_tokens: int) -> str:
+        from threefold.models.heuristic import compact
+
         return compact.roll_up(summaries, target_tokens)
 
     def route(self, text: str, streams: Sequence[str]) -> RouteDecision:
+        from threefold.models.heuristic import route
+
         return route.route(text, streams)
 
     def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+        from threefold.models.heuristic import route
+
         return route.reconcile(new, similar)
 
 

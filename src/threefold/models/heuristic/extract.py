@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from threefold.domain import FactCategory, project_subject
 from threefold.models.base import EATS_AGAIN_SLOT, ExtractedFact, SlotRef, TurnInput
 from threefold.models.heuristic import personal, rules
+from threefold.models.heuristic.answers import read_reply
 from threefold.models.heuristic.patterns import NAME
 from threefold.models.heuristic.personal_words import FOODS_TO_AVOID, RELATION_RE
 from threefold.models.heuristic.rules import Clause, Parsed
@@ -832,7 +833,7 @@ def _speaker_name(name: str | None) -> str | None:
 def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     """Facts in `turn`; the assistant's only where the user said nothing on that slot."""
     user_side, assistant_side = _sides(turn)
-    user_text = personal.naming_relatives(_naming_referent(turn.user, turn.referent))
+    user_text = personal.naming_relatives(_naming_referent(_with_question(turn), turn.referent))
     user_text = _NEW_JOB_AT_RE.sub(r"\g<news>I work ", user_text)
     user = _side_facts(user_side, user_text)
     taken = {(f.subject, f.slot) for f in user}
@@ -847,6 +848,15 @@ def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
             seen.add(key)
             out.append(fact)
     return out
+
+
+def _with_question(turn: TurnInput) -> str:
+    """The user's words, or, for a terse reply to a question put to them ("42" after "How
+    old are you?"), the statement the reply completes."""
+    asked = turn.previous
+    if asked is None or asked.speaker == (turn.speaker or "user"):
+        return turn.user  # one's own question answers nothing
+    return read_reply(turn.user, asked.text) or turn.user
 
 
 def states_fact(sentence: str, turn: TurnInput, speaker: str) -> bool:

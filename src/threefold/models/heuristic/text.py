@@ -3,8 +3,10 @@
 import re
 import unicodedata
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-import pysbd
+if TYPE_CHECKING:  # pysbd loads with the first sentence split: a context needs none
+    import pysbd
 
 # pysbd slows down sharply on long inputs and on dense punctuation, so every task looks
 # at a bounded prefix and feeds pysbd short chunks.
@@ -41,8 +43,10 @@ STOPWORDS = wordset(
 
 
 @cache
-def _segmenter() -> pysbd.Segmenter:
+def _segmenter() -> "pysbd.Segmenter":
     # Building a Segmenter compiles many rules; one per process is enough.
+    import pysbd
+
     return pysbd.Segmenter(language="en", clean=False)
 
 

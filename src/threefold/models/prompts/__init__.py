@@ -14,7 +14,9 @@ The modules do no I/O; ``threefold.models.llm`` sends the messages and parses th
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
+from threefold.domain import FactCategory
 from threefold.tokens import count_tokens
 
 
@@ -71,3 +73,33 @@ def check_length(text: str, target_tokens: int, factor: float, slack: int = 50) 
 def norm_key(value: str) -> str:
     """A supersession key part: lowercase, single spaces."""
     return " ".join(value.lower().split())
+
+
+CONFIDENCE_WORDS = {"certain": 0.95, "high": 0.9, "medium": 0.6, "moderate": 0.6, "low": 0.3}
+"""Confidence as small models sometimes write it, as the numbers the prompts ask for."""
+_CATEGORIES = frozenset(category.value for category in FactCategory)
+
+
+def lenient_facts(data: Any) -> Any:
+    """An answer's facts with the slips small models make mended before validation: a
+    confidence written as a word ("high") or a numeral string becomes its number, and a
+    category the memory does not know becomes "note" (the fact is kept, not lost)."""
+    if not isinstance(data, dict) or not isinstance(data.get("facts"), list):
+        return data
+    return {**data, "facts": [_mended(fact) for fact in data["facts"]]}
+
+
+def _mended(fact: Any) -> Any:
+    if not isinstance(fact, dict):
+        return fact
+    fact = dict(fact)
+    confidence = fact.get("confidence")
+    if isinstance(confidence, str):
+        word = confidence.strip().lower()
+        fact["confidence"] = CONFIDENCE_WORDS.get(word, word)
+    category = fact.get("category")
+    if isinstance(category, str) and category.strip().lower() not in _CATEGORIES:
+        fact["category"] = FactCategory.NOTE.value
+    elif isinstance(category, str):
+        fact["category"] = category.strip().lower()
+    return fact

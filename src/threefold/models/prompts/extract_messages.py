@@ -2,11 +2,11 @@
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, MessageInput, TurnInput
-from threefold.models.prompts import InvalidAnswer, fmt_time, messages, tagged
+from threefold.models.prompts import InvalidAnswer, fmt_time, lenient_facts, messages, tagged
 from threefold.models.prompts import extract_facts as single
 
 TASK = "extract_from_messages"
@@ -19,6 +19,8 @@ class MessageFact(ExtractedFact):
 
 class Response(BaseModel):
     facts: list[MessageFact]
+
+    _mend = model_validator(mode="before")(lenient_facts)
 
 
 _CATEGORIES = ", ".join(category.value for category in FactCategory)

@@ -14,10 +14,14 @@ rewrites both. Pending writes of an open transaction show in neither, so the cal
 inside a transaction without this.
 """
 
+from __future__ import annotations
+
 import sqlite3
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads with the first large index scored, not with every store
+    import numpy as np
 
 _KEPT_ROWS = 1_000_000
 """Rows kept over every term and index: 16 MB. Past it the memory starts afresh."""
@@ -82,6 +86,8 @@ class TermScores:
         """Row ids matching any of `phrases` (FTS5 strings) and their `rank` (a bm25 call,
         lower is better), best first and ties by row id, as FTS5 orders an OR query of the
         same phrases."""
+        import numpy as np
+
         kept = self._shares.get(fts, {})
         known = {p: found for p in phrases if (found := kept.get(p)) is not None}
         # Held here: scoring the rest may empty the memory to make room.
@@ -104,6 +110,8 @@ class TermScores:
         """Score each of `phrases` alone, all in one statement, and keep their shares."""
         if not phrases:
             return {}
+        import numpy as np
+
         one = f"SELECT ? AS phrase, rowid, {rank} FROM {fts} WHERE {fts} MATCH ?"
         rows = db.execute(
             " UNION ALL ".join([one] * len(phrases)),

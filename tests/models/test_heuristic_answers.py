@@ -1,0 +1,45 @@
+"""The heuristic model reads a terse reply with the question it answers (the turn before),
+through Memory: a question put to "you" is turned back into the statement it completes."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from threefold import Memory
+from threefold.models.heuristic import HeuristicModel
+
+AT = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+
+
+def facts_after(tmp_path, asked: str, reply: str, speaker: str | None = None) -> set[tuple]:
+    with Memory.open(tmp_path / "m.db", model=HeuristicModel(), embedder=None) as mem:
+        mem.add_turn("chat:1", "Can you help me with something?", asked, at=AT)
+        mem.add_turn("chat:1", reply, at=AT + timedelta(minutes=1), speaker=speaker)
+        mem.process_pending()
+        return {(f.subject, f.slot, f.value) for f in mem.facts("chat:1")}
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply", "fact"),
+    [
+        ("Sure. How old are you?", "42", ("user", "age", "42")),
+        ("What's your name, by the way?", "Priya", ("user", "name", "priya")),
+        ("So you're 45?", "yeah", ("user", "age", "45")),
+        ("Happy to. Are you vegetarian?", "yes", ("user", "diet", "vegetarian")),
+        ("How many kids do you have?", "three", ("user", "count:child", "three kids")),
+    ],
+)
+def test_a_terse_reply_completes_the_question(tmp_path, asked, reply, fact):
+    assert fact in facts_after(tmp_path, asked, reply)
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply"),
+    [
+        ("Are you vegetarian?", "nope"),  # a denial states no diet
+        ("How old is he?", "42"),  # whom "he" means is not guessed
+        ("How old are you?", "not telling you that today, sorry"),  # says enough itself
+    ],
+)
+def test_no_statement_is_made_up(tmp_path, asked, reply):
+    assert not {f for f in facts_after(tmp_path, asked, reply) if f[1] in ("age", "diet")}

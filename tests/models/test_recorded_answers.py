@@ -1,0 +1,147 @@
+"""The llm model on a capable chat model's recorded answers, replayed by a local server.
+
+The cassette holds real answers to the real prompts (see docs/llm-cassettes.md). A prompt
+that changes no longer matches its recording: the test that replays every conversation
+names the stale requests, which are then recorded again.
+"""
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.cassette import CassetteServer, task_of
+from threefold import Memory, SummaryKind, load_settings
+from threefold.domain import FactStatus
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.llm import TASKS, LLMModel
+
+ROOT = Path(__file__).resolve().parents[2]
+CASSETTE = ROOT / "tests" / "cassettes" / "llm_eval.jsonl"
+CHATS = json.loads((ROOT / "benchmarks" / "data" / "llm_eval.json").read_text())["conversations"]
+
+
+def _replay(tmp_path: Path, server: CassetteServer, chat: dict) -> Memory:
+    model = LLMModel(server.client(timeout=5.0), "recorded", HeuristicModel(), attempts=1)
+    mem = Memory.open(
+        tmp_path / f"{chat['stream'].replace(':', '-')}.db",
+        model=model,
+        embedder=None,
+        background_worker=False,
+    )
+    _feed(mem, chat)
+    return mem
+
+
+def _feed(mem: Memory, chat: dict) -> None:
+    start = datetime.fromisoformat(chat["start"])
+    for n, turn in enumerate(chat["turns"]):
+        at = start + n * timedelta(minutes=chat.get("step_minutes", 2))
+        mem.add_turn(
+            chat["stream"],
+            turn["user"],
+            turn.get("assistant", ""),
+            at=at,
+            speaker=turn.get("speaker"),
+        )
+    mem.process_pending()
+
+
+def _chat(stream: str) -> dict:
+    return next(c for c in CHATS if c["stream"] == stream)
+
+
+def test_no_recorded_request_is_stale(tmp_path):
+    with CassetteServer(CASSETTE) as server:
+        for chat in CHATS:
+            _replay(tmp_path, server, chat).close()
+    stale = [f"{task_of(r)}: {r['messages'][-1]['content'][-160:]!r}" for r in server.stale]
+    assert not stale, "re-record these (docs/llm-cassettes.md):\n" + "\n".join(stale)
+    assert server.replayed == len(server.requests)
+
+
+def test_a_correction_and_an_update_end_as_the_user_said(tmp_path):
+    with CassetteServer(CASSETTE) as server, _replay(tmp_path, server, _chat("chat:e12")) as mem:
+        facts = mem.facts("chat:e12", include_inactive=True)
+    trip = {f.value: f.status for f in facts if f.slot == "trip:lisbon"}
+    assert trip == {"2026-01-15": FactStatus.ACTIVE, "2026-01-13": FactStatus.SUPERSEDED}
+    phone = {f.value: f.status for f in facts if f.slot == "owns:phone"}
+    assert phone == {"iphone 15": FactStatus.ACTIVE, "pixel 7": FactStatus.SUPERSEDED}
+
+
+@pytest.mark.parametrize("stream", ["chat:e1", "chat:e6"])
+def test_a_terse_answer_is_read_with_the_question_it_answers(tmp_path, stream):
+    with CassetteServer(CASSETTE) as server, _replay(tmp_path, server, _chat(stream)) as mem:
+        values = {(f.subject, f.slot): f.value for f in mem.facts(stream)}
+    expected = {
+        "chat:e1": (("user's father", "age"), "67"),
+        "chat:e6": (("physio appointment", "date"), "2026-02-13"),
+    }[stream]
+    assert values[expected[0]] == expected[1]
+
+
+def test_a_guess_and_an_injection_are_not_stored(tmp_path):
+    for stream in ("chat:e4", "chat:e10"):
+        with CassetteServer(CASSETTE) as server, _replay(tmp_path, server, _chat(stream)) as mem:
+            said = " ".join(f"{f.slot} {f.value}" for f in mem.facts(stream))
+        assert "admin" not in said
+        assert "vegetarian" not in said.replace("not vegetarian", "")
+
+
+def test_a_request_the_cassette_lacks_is_stale_and_falls_back(tmp_path):
+    with CassetteServer(tmp_path / "empty.jsonl") as server:
+        model = LLMModel(server.client(timeout=5.0), "recorded", HeuristicModel(), attempts=1)
+        with Memory.open(
+            tmp_path / "m.db", model=model, embedder=None, background_worker=False
+        ) as mem:
+            mem.add_turn(
+                "chat:x", "I live in Oslo.", at=datetime.fromisoformat("2026-01-02T10:00Z")
+            )
+            mem.process_pending()
+            assert [f.value for f in mem.facts("chat:x")] == ["oslo"]  # the heuristic's
+    assert [task_of(r) for r in server.stale] == ["extract_facts"]
+    assert model.stats["extract_facts"].fallbacks == 1
+
+
+def _coverage_memory(tmp_path: Path, server: CassetteServer) -> Memory:
+    coverage = json.loads((ROOT / "benchmarks" / "data" / "llm_coverage.json").read_text())
+    model = LLMModel(server.client(timeout=5.0), "recorded", HeuristicModel(), attempts=1)
+    mem = Memory.open(
+        tmp_path / "coverage.db",
+        settings=load_settings(**coverage["settings"]),
+        model=model,
+        embedder=None,
+        background_worker=False,
+    )
+    _feed(mem, coverage["chat"])
+    at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
+    for n, message in enumerate(coverage["slack"]):
+        mem.ingest_message(ts=f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}", **message)
+    mem.process_pending()
+    return mem
+
+
+def test_a_long_stream_is_summarized_compacted_and_rolled_up_by_the_model(tmp_path):
+    with CassetteServer(CASSETTE) as server, _coverage_memory(tmp_path, server) as mem:
+        (active,) = mem.summaries("chat:long", SummaryKind.ACTIVE)
+        weekly = mem.summaries("chat:long", SummaryKind.WEEKLY)
+        monthly = mem.summaries("chat:long", SummaryKind.MONTHLY)
+        recorded = server.cassette.entries
+    assert not server.stale
+    # the compacted summary the model wrote keeps the open items and the latest period
+    assert "Marta's start on 2026-09-28" in active.text and active.generation >= 1
+    assert any("2026-09-17" in s.text and "Marta" in s.text for s in weekly)
+    assert any("September 2026" in s.text for s in monthly)
+    assert {e["task"] for e in recorded} == set(TASKS)  # the cassette has every task
+
+
+def test_slack_messages_are_digested_and_routed_by_the_model(tmp_path):
+    with CassetteServer(CASSETTE) as server, _coverage_memory(tmp_path, server) as mem:
+        atlas = {(f.subject, f.slot): f.value for f in mem.facts("project:atlas")}
+        harbor = mem.records("project:harbor")
+    assert atlas[("atl-212", "assignee")] == "omar"
+    assert atlas[("atlas beta export", "choice")] == "csv only, pdf dropped"
+    assert atlas[("atlas beta", "feature freeze")] == "2026-10-02"
+    # the model found no project in the registry message: it is not filed under Harbor
+    assert not [r for r in harbor if "registry" in r.text]

@@ -1,0 +1,96 @@
+"""A command loads only the parts it uses: `--help` none of the engine, `facts` no search,
+no model and no vectors, `context` no embedder unless the stream has vectors to compare.
+
+What each command imports is checked in a fresh process, as `threefold` runs; how long
+that takes is measured in benchmarks/cli_start.py, not here.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from threefold import Memory, load_settings
+from threefold.domain import DEFAULT_TENANT
+from threefold.faces.cli import app
+
+STREAM = "project:alpha"
+EMBEDDING = ("numpy", "onnxruntime", "tokenizers", "threefold.store.vectors")
+READING = ("threefold.models.heuristic.extract", "pysbd", "dateparser", "threefold.team.cues")
+ENGINE = ("threefold.memory", "pydantic_settings", "tiktoken", "httpx", "openai")
+
+_RUN = """
+import json, sys
+from threefold.faces.cli import app
+sys.argv = ["threefold", *json.loads(sys.argv[1])]
+try:
+    app()
+except SystemExit as exit:
+    assert not exit.code, exit.code
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def loaded(args: list[str], **env: str) -> set[str]:
+    """The modules loaded once `threefold *args` has run."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, json.dumps(args)],
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home()), **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A stream with its facts and more turns than a context shows verbatim (so that it
+    searches the older ones), once without vectors and once with the hashing embedder's."""
+    made = {}
+    for kind in ("none", "hashing"):
+        db = tmp_path_factory.mktemp("cli") / f"{kind}.db"
+        settings = load_settings(db=db, embed={"kind": kind})
+        with Memory.open(settings=settings, background_worker=False) as memory:
+            memory.add_turn(STREAM, "Raj is the Lead Architect.", "Noted.")
+            memory.add_turn(STREAM, "The Alpha deadline is March 27.", "Got it.")
+            for n in range(settings.session_turns + settings.recent_turns):  # older ones too
+                memory.add_turn(STREAM, f"Standup {n}: nothing new on the badge printer.", "Ok.")
+            memory.process_pending()
+        made[kind] = db
+    return made
+
+
+def test_help_loads_none_of_the_engine() -> None:
+    modules = loaded(["--help"])
+    assert not {*EMBEDDING, *READING, *ENGINE} & modules
+    assert not {m for m in modules if m.startswith(("threefold.store", "threefold.pipeline"))}
+
+
+def test_facts_load_no_search_no_model_and_no_vectors(stores: dict[str, Path]) -> None:
+    for kind, db in stores.items():
+        modules = loaded(["--db", str(db), "facts", STREAM], THREEFOLD_EMBED__KIND=kind)
+        assert "threefold.memory" in modules, kind
+        assert not {*EMBEDDING, *READING, "threefold.recall.search", "tiktoken"} & modules, kind
+
+
+def test_context_embeds_only_a_stream_with_vectors(stores: dict[str, Path]) -> None:
+    question = ["context", STREAM, "Who is the lead architect?"]
+    plain = loaded(["--db", str(stores["none"]), *question], THREEFOLD_EMBED__KIND="none")
+    assert "threefold.context.assemble" in plain
+    assert not {*EMBEDDING, *READING} & plain
+    # With vectors the question is embedded, and so compared: numpy is needed then.
+    embedded = loaded(["--db", str(stores["hashing"]), *question], THREEFOLD_EMBED__KIND="hashing")
+    assert {"numpy", "threefold.store.vectors"} <= embedded
+
+
+def test_without_tenant_a_command_acts_as_the_default_tenant(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    added = CliRunner().invoke(app, ["--db", str(db), "add-turn", STREAM, "--user", "Hi."])
+    assert added.exit_code == 0, added.output
+    with Memory.open(db, embedder=None, background_worker=False) as memory:
+        assert [t.user for t in memory.turns(STREAM, tenant=DEFAULT_TENANT)] == ["Hi."]
