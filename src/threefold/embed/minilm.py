@@ -235,6 +235,8 @@ class MiniLMEmbedder:
         """The last hidden state of each token of each row of token `ids` (one array of
         shape ``(len(row), 384)`` a row), for readers that tag tokens. Rows run in batches of
         similar length, and a row's states do not depend on its batch."""
+        import numpy as np
+
         if self._session is None:
             self.load()
         order = sorted(range(len(ids)), key=lambda row: len(ids[row]))
@@ -258,6 +260,8 @@ class MiniLMEmbedder:
         return self._tokenizer
 
     def _hidden(self, ids: list[list[int]]) -> np.ndarray:
+        import numpy as np
+
         longest = max(len(row) for row in ids)
         tokens = np.zeros((len(ids), longest), dtype=np.int64)
         mask = np.zeros_like(tokens)
