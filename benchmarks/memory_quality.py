@@ -12,7 +12,10 @@ fact_history(). Per category it prints:
 - precision: stored facts that match what their turn said, against those that are false,
   garbled or fragments, or come from a sentence that states nothing.
 
-    .venv/bin/python benchmarks/memory_quality.py [--model heuristic] [--show-misses]
+The frozen reader sets (benchmarks/frozen_sets.py: blind text, never tuned on) are
+printed apart, after the scripted conversations.
+
+    .venv/bin/python benchmarks/memory_quality.py [--reader auto|rules|trained] [--show-misses]
 """
 
 import argparse
@@ -26,8 +29,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import frozen_sets
+
 from threefold import Memory
 from threefold.domain import Fact, FactStatus
+from threefold.models.heuristic import READERS
 
 GOALS = {"capture": 0.90, "updates": 0.90, "precision": 0.95}
 _GONE = (FactStatus.SUPERSEDED, FactStatus.RETRACTED)
@@ -192,13 +198,15 @@ def _score_expect(stored: list[Fact], expect: Expect, line: Line, tally: Tally) 
         tally.misses.append(f"update {what}: {expect.old!r} -> {expect.value!r} in {line.text!r}")
 
 
-def run(model: str, show_misses: bool, db: str | None = None) -> dict[str, Tally]:
+def run(
+    model: str, show_misses: bool, db: str | None = None, reader: str = "auto"
+) -> dict[str, Tally]:
+    if model != "heuristic":
+        sys.exit(f"unknown model {model!r}; only 'heuristic' runs offline")
     tallies: dict[str, Tally] = defaultdict(Tally)
     with tempfile.TemporaryDirectory() as tmp:
-        settings = {"background_worker": False}
+        settings = {"background_worker": False, "model": frozen_sets.reader_model(reader)}
         with Memory.open(db or Path(tmp) / "quality.db", embedder=None, **settings) as mem:
-            if model != "heuristic":
-                sys.exit(f"unknown model {model!r}; only 'heuristic' runs offline")
             conversations = [*CONVERSATIONS, *LATE_CONVERSATIONS]
             if takes_speaker(mem):
                 conversations.append(GROUP_CHAT)
@@ -253,8 +261,17 @@ def main() -> None:
     parser.add_argument(
         "--db", help="an empty database instead of a temporary SQLite file (postgresql://...)"
     )
+    parser.add_argument(
+        "--reader",
+        default="auto",
+        choices=[*READERS, "trained-alone"],
+        help="who reads facts: rules, trained (beside the rules), auto (trained with local)",
+    )
     args = parser.parse_args()
-    run(args.model, args.show_misses, args.db)
+    print(f"reader: {args.reader}\n\nthe scripted conversations (the rules were tuned on them)")
+    run(args.model, args.show_misses, args.db, args.reader)
+    print()
+    frozen_sets.run(args.reader, args.show_misses)
 
 
 if __name__ == "__main__":

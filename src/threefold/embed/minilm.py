@@ -231,6 +231,54 @@ class MiniLMEmbedder:
                 runs.append([row])
         return [(rows, [ids[row] for row in rows]) for rows in runs]
 
+    def token_states(self, ids: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """The last hidden state of each token of each row of token `ids` (one array of
+        shape ``(len(row), 384)`` a row), for readers that tag tokens. Rows run in batches of
+        similar length, and a row's states do not depend on its batch."""
+        import numpy as np
+
+        if self._session is None:
+            self.load()
+        order = sorted(range(len(ids)), key=lambda row: len(ids[row]))
+        states: list[np.ndarray] = [np.zeros((0, DIM), dtype=np.float32)] * len(ids)
+        run: list[int] = []
+        for position, row in enumerate(order):
+            run.append(row)
+            following = order[position + 1] if position + 1 < len(order) else None
+            if following is None or len(ids[following]) * (len(run) + 1) > BATCH_TOKENS:
+                hidden = self._hidden([list(ids[r]) for r in run])
+                for index, r in enumerate(run):
+                    states[r] = hidden[index, : len(ids[r])]
+                run = []
+        return states
+
+    @property
+    def tokenizer(self) -> Any:
+        """The model's own WordPiece tokenizer (loaded with the model), cut at 128 tokens."""
+        if self._session is None:
+            self.load()
+        return self._tokenizer
+
+    def _hidden(self, ids: list[list[int]]) -> np.ndarray:
+        import numpy as np
+
+        longest = max(len(row) for row in ids)
+        tokens = np.zeros((len(ids), longest), dtype=np.int64)
+        mask = np.zeros_like(tokens)
+        for index, row in enumerate(ids):
+            tokens[index, : len(row)] = row
+            mask[index, : len(row)] = 1
+        feeds = {"input_ids": tokens, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(tokens)
+        try:
+            (hidden,) = self._session.run([self._output], feeds)
+        except Exception as exc:
+            raise EmbeddingError(f"the minilm model failed: {exc}") from exc
+        if hidden.ndim != 3:
+            raise EmbeddingError("the minilm model pools in its graph: it has no token states")
+        return np.asarray(hidden, dtype=np.float32)
+
     def _run(self, ids: list[list[int]]) -> np.ndarray:
         import numpy as np
 

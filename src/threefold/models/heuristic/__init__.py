@@ -2,10 +2,15 @@
 
 Same input, same output; no network, no key. Each task lives in its own module, imported
 when the task first runs: compiling the rules takes longer than a command that only reads.
+With the ``local`` extra, facts are read by the trained reader (threefold.models.reader) as
+well, which adds what the rules miss; see :func:`build` for the ``reader`` option.
 """
 
+import logging
 from collections.abc import Sequence
 
+from threefold.errors import SettingsError
+from threefold.extras import has_extra, require_extra
 from threefold.models.base import (
     DatedSummary,
     ExtractedFact,
@@ -19,18 +24,59 @@ from threefold.models.base import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from threefold.models.reader import TrainedReader
     from threefold.settings import ModelSettings
 
-__all__ = ["HeuristicModel"]
+__all__ = ["READERS", "HeuristicModel"]
+
+READERS = ("auto", "rules", "trained")
+"""auto: the trained reader beside the rules when the ``local`` extra is installed, else
+the rules; rules: the rules alone; trained: the trained reader beside the rules, or an
+error if it cannot load."""
+
+log = logging.getLogger(__name__)
 
 
 class HeuristicModel:
+    """`reader` is a trained reader (threefold.models.reader.TrainedReader) whose facts
+    join the rules'; None: the rules alone. `required`: a reader that fails to load is an
+    error, not a fallback to the rules."""
+
     name = "heuristic"
+
+    def __init__(
+        self,
+        reader: "TrainedReader | None" = None,
+        *,
+        required: bool = False,
+        policy: str | None = None,
+    ) -> None:
+        self.reader = reader
+        self.required = required
+        self.policy = policy
+        """How the reader's facts join the rules' (see blend.POLICIES); None: the one the
+        reader's manifest records, chosen on development text."""
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic import extract
 
-        return extract.extract_facts(turn)
+        rules = extract.extract_facts(turn)
+        if self.reader is None or _repairs(turn.user):
+            return rules  # the repair layer edits what a repair names, more surely
+        from threefold.embed.base import EmbeddingError
+        from threefold.models.heuristic.blend import blend
+        from threefold.models.reader.heads import ReaderModelError
+
+        try:
+            read = self.reader.extract_facts(turn)
+        except (ReaderModelError, EmbeddingError) as exc:
+            if self.required:
+                raise
+            log.warning("the trained reader cannot run, the rules read alone: %s", exc)
+            self.reader = None
+            return rules
+        policy = self.policy or str(self.reader.manifest.get("blend", "union"))
+        return blend(rules, read, policy)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         from threefold.models.heuristic import messages
@@ -70,6 +116,25 @@ class HeuristicModel:
         return route.reconcile(new, similar)
 
 
+def _repairs(user: str) -> bool:
+    """Whether the turn is a repair ("Wait, it's amoxicillin, not penicillin") that the
+    pipeline's repair layer reads."""
+    from threefold.layers.repairs import read_repairs
+
+    return bool(read_repairs(user))
+
+
 def build(settings: "ModelSettings") -> HeuristicModel:
-    """The ``heuristic`` entry point: rules only, no options."""
-    return HeuristicModel()
+    """The ``heuristic`` entry point. Option ``reader``: one of :data:`READERS`."""
+    choice = settings.options.get("reader", "auto")
+    if choice not in READERS:
+        raise SettingsError(
+            f"model option reader must be one of {', '.join(READERS)}, not {choice!r}"
+        )
+    if choice == "rules" or (choice == "auto" and not has_extra("local")):
+        return HeuristicModel()
+    if choice == "trained":
+        require_extra("local", "the trained reader", load=False)
+    from threefold.models.reader import TrainedReader
+
+    return HeuristicModel(TrainedReader(), required=choice == "trained")

@@ -1,0 +1,214 @@
+"""The frozen reader sets: blind text the extraction model was never tuned on.
+
+Each file in ``benchmarks/data/reader_eval/`` is one conversation, written before the
+trained reader existed, run once and then frozen: its header records that first run of the
+rules (``first_run``) and the first run of the trained reader (``trained_first_run``, v1,
+before anything was changed after seeing its misses; later figures are not blind).
+Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
+assistant's message it answers, which becomes the turn before's assistant side.
+
+Per set it prints:
+
+- capture: stated facts found among the stored facts (any status);
+- updates: changes whose new value is current, with the old value kept in history;
+- corrections: the updates the user said as a correction ("no wait, ...");
+- precision: stored facts that match what their turn said;
+- nothing: sentences that state nothing and stored nothing.
+
+    .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained] [--show-misses]
+"""
+
+import argparse
+import json
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from threefold import Memory
+from threefold.domain import Fact, FactStatus
+from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
+from threefold.models.heuristic import READERS, HeuristicModel, build
+from threefold.models.reader import TrainedReader
+from threefold.settings import ModelSettings
+
+SETS = Path(__file__).parent / "data" / "reader_eval"
+GOALS = {"capture": 0.80, "updates": 0.80, "corrections": 0.85, "precision": 0.95, "nothing": 0.95}
+START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+_GONE = (FactStatus.SUPERSEDED, FactStatus.RETRACTED)
+_NEGATED = ("not ", "left ", "sold ")
+
+
+@dataclass
+class Score:
+    statements: int = 0
+    captured: int = 0
+    updates: int = 0
+    updated: int = 0
+    corrections: int = 0
+    corrected: int = 0
+    stored: int = 0
+    wrong: int = 0
+    silent_lines: int = 0
+    silent_kept: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, other: "Score") -> None:
+        for name, value in vars(other).items():
+            if isinstance(value, int):
+                setattr(self, name, getattr(self, name) + value)
+
+
+def load(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    header = rows[0] if rows and rows[0].get("header") else {}
+    return header, rows[1:] if header else rows
+
+
+def feed(mem: Memory, stream: str, lines: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Add every line as a turn, each answering the assistant message it was asked in."""
+    by_turn: dict[int, dict[str, Any]] = {}
+    at = START
+    if lines and lines[0].get("asked"):
+        mem.add_turn(stream, user="Hi.", assistant=lines[0]["asked"], at=at)
+    for n, line in enumerate(lines):
+        at = START + timedelta(hours=6 * (n + 1))
+        after = lines[n + 1].get("asked", "") if n + 1 < len(lines) else ""
+        extra = {"speaker": line["speaker"]} if line.get("speaker") else {}
+        turn = mem.add_turn(stream, user=line["user"], assistant=after, at=at, **extra)
+        by_turn[turn.id] = line
+    mem.process_pending()
+    return by_turn
+
+
+def _holds(found: Fact, expect: dict[str, Any]) -> bool:
+    return (
+        found.subject == expect.get("subject", "user")
+        and found.category.value == expect["category"]
+        and expect["value"].lower() in found.value.lower()
+    )
+
+
+def _asserts(found: Fact, old: str, new: str) -> bool:
+    value = found.value.lower()
+    return old in value and new not in value and not value.startswith(_NEGATED)
+
+
+def _score_expect(stored: list[Fact], expect: dict[str, Any], text: str, score: Score) -> None:
+    score.statements += 1
+    if any(_holds(f, expect) for f in stored):
+        score.captured += 1
+    else:
+        score.misses.append(f"missed: {expect['category']} {expect['value']!r} in {text!r}")
+    if "old" not in expect:
+        return
+    old, new = expect["old"].lower(), expect["value"].lower()
+    same = [
+        f
+        for f in stored
+        if f.subject == expect.get("subject", "user") and f.category.value == expect["category"]
+    ]
+    current = any(f.active and _holds(f, expect) for f in stored)
+    kept = any(f.status in _GONE and _asserts(f, old, new) for f in same)
+    stale = any(f.active and _asserts(f, old, new) for f in same)
+    right = current and kept and not stale
+    is_correction = bool(expect.get("correction"))
+    score.corrections += is_correction
+    score.corrected += is_correction and right
+    score.updates += not is_correction
+    score.updated += not is_correction and right
+    if not right:
+        what = "stale" if stale else "not current" if not current else "old value lost"
+        score.misses.append(f"change {what}: {old!r} -> {new!r} in {text!r}")
+
+
+class TrainedAlone(HeuristicModel):
+    """The trained reader without the rules, to measure what each adds."""
+
+    def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        assert self.reader is not None
+        return self.reader.extract_facts(turn)
+
+
+def reader_model(reader: str) -> MemoryModel:
+    """The heuristic model with the reader `reader`: auto, rules, trained, or trained-alone."""
+    if reader == "trained-alone":
+        return TrainedAlone(TrainedReader().load())
+    return build(ModelSettings(options={"reader": reader}))
+
+
+def score_set(path: Path, model: MemoryModel) -> Score:
+    _, lines = load(path)
+    stream = f"chat:{path.stem}"
+    score = Score()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "frozen.db"
+        with Memory.open(db, model=model, embedder=None, background_worker=False) as mem:
+            by_turn = feed(mem, stream, lines)
+            stored = mem.facts(stream, include_inactive=True)
+    for line in lines:
+        for expect in line.get("expects", ()):
+            _score_expect(stored, expect, line["user"], score)
+    from_turn: dict[int, list[Fact]] = {}
+    for found in stored:
+        line = by_turn.get(int(found.source.id)) if found.source.kind == "turn" else None
+        score.stored += 1
+        if line is None or not any(_holds(found, e) for e in line.get("expects", ())):
+            score.wrong += 1
+            origin = line["user"][:80] if line else found.source.label()
+            score.misses.append(f"false: {found.text!r} ({found.subject}, {found.slot}) {origin!r}")
+        if found.source.kind == "turn":
+            from_turn.setdefault(int(found.source.id), []).append(found)
+    for turn_id, line in by_turn.items():
+        if line.get("nothing"):
+            score.silent_lines += 1
+            score.silent_kept += turn_id not in from_turn
+    return score
+
+
+def _rate(part: int, whole: int) -> str:
+    return f"{part / whole:.2f}" if whole else "  - "
+
+
+def row(name: str, s: Score) -> str:
+    return (
+        f"{name:<18} {s.statements:>5} {_rate(s.captured, s.statements):>7} "
+        f"{s.updates:>3} {_rate(s.updated, s.updates):>7} "
+        f"{s.corrections:>3} {_rate(s.corrected, s.corrections):>7} "
+        f"{s.stored:>6} {_rate(s.stored - s.wrong, s.stored):>9} "
+        f"{s.silent_lines:>3} {_rate(s.silent_kept, s.silent_lines):>7}"
+    )
+
+
+def run(reader: str, show_misses: bool) -> dict[str, Score]:
+    model = reader_model(reader)
+    scores = {path.stem: score_set(path, model) for path in sorted(SETS.glob("*.jsonl"))}
+    print(f"frozen reader sets, reader {reader} (blind: first runs in each file's header)")
+    print(
+        f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
+        f"{'correct':>7} {'stored':>6} {'precision':>9} {'n':>3} {'nothing':>7}"
+    )
+    total = Score()
+    for name, s in scores.items():
+        print(row(name, s))
+        total.add(s)
+    print(row("all", total))
+    print("goals: " + ", ".join(f"{k} >= {v}" for k, v in GOALS.items()))
+    if show_misses:
+        for name, s in scores.items():
+            for miss in s.misses:
+                print(f"  [{name}] {miss}")
+    return scores
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--show-misses", action="store_true", help="list every miss")
+    parser.add_argument("--reader", choices=[*READERS, "trained-alone"], default="auto")
+    args = parser.parse_args()
+    run(args.reader, args.show_misses)
+
+
+if __name__ == "__main__":
+    main()

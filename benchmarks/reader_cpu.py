@@ -1,0 +1,76 @@
+"""CPU per turn of fact extraction: the rules alone, the trained reader alone, and both
+(the default with the ``local`` extra), beside the CPU of embedding the same turn.
+
+The turns are the user lines of the frozen reader sets (benchmarks/data/reader_eval),
+read in order with the message each answers. onnxruntime runs on one thread, as the
+pipeline's does. Prints a table; asserts nothing.
+
+    .venv/bin/python benchmarks/reader_cpu.py [--rounds 3]
+"""
+
+import argparse
+import json
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from threefold.embed.minilm import MiniLMEmbedder
+from threefold.models.base import PreviousTurn, TurnInput
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.reader import TrainedReader
+
+SETS = Path(__file__).parent / "data" / "reader_eval"
+AT = datetime(2026, 11, 2, tzinfo=UTC)
+
+
+def turns() -> list[TurnInput]:
+    out = []
+    for path in sorted(SETS.glob("*.jsonl")):
+        for line in path.read_text().splitlines()[1:]:
+            row = json.loads(line)
+            asked = row.get("asked")
+            previous = PreviousTurn(speaker="assistant", text=asked) if asked else None
+            out.append(
+                TurnInput(
+                    stream=f"chat:{path.stem}",
+                    user=row["user"],
+                    at=AT,
+                    speaker=row.get("speaker"),
+                    previous=previous,
+                )
+            )
+    return out
+
+
+def cpu_ms_per_turn(read: object, batch: list[TurnInput], rounds: int) -> float:
+    for turn in batch[:3]:  # loads and warms
+        read(turn)  # type: ignore[operator]
+    started = time.process_time()
+    for _ in range(rounds):
+        for turn in batch:
+            read(turn)  # type: ignore[operator]
+    return 1000 * (time.process_time() - started) / (rounds * len(batch))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    batch = turns()
+    encoder = MiniLMEmbedder(threads=1)
+    reader = TrainedReader(encoder).load()
+    rows = {
+        "rules alone": HeuristicModel().extract_facts,
+        "trained reader alone": reader.extract_facts,
+        "rules + trained (default)": HeuristicModel(reader).extract_facts,
+        "embedding the turn (reference)": lambda t: encoder.embed([t.user]),
+    }
+    chars = sum(len(t.user) for t in batch) / len(batch)
+    print(f"{len(batch)} turns, {chars:.0f} characters on average, {args.rounds} rounds")
+    print(f"{'what':<32} {'CPU ms/turn':>11}")
+    for name, read in rows.items():
+        print(f"{name:<32} {cpu_ms_per_turn(read, batch, args.rounds):>11.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""The trained reader: facts read by small heads over MiniLM's token states.
+
+Each sentence of the user's side, with the message it answers, runs through the int8
+MiniLM that embeds every turn (onnxruntime); the heads in ``data/reader_heads.npz`` (numpy)
+tag the value spans, their modality and whose they are; :mod:`.facts` keys them for
+supersession. Nothing is downloaded. Training: ``training/`` (see training/README.md).
+
+Importable without onnxruntime: the encoder loads on :meth:`TrainedReader.load`.
+"""
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from threefold.models.base import ExtractedFact, TurnInput
+from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_facts
+from threefold.models.reader.heads import (
+    Heads,
+    ReaderModelError,
+    encode,
+    features,
+    read_manifest,
+    spans,
+)
+from threefold.models.reader.units import units
+
+__all__ = ["DATA", "ReaderModelError", "TrainedReader"]
+
+DATA = Path(__file__).parent / "data"
+"""Where the shipped heads and their manifest live."""
+
+log = logging.getLogger(__name__)
+
+
+class TrainedReader:
+    """Reads facts from a turn's user side. `encoder` is a MiniLMEmbedder (shared with the
+    memory's embedder where it is one, so the model loads once)."""
+
+    def __init__(
+        self, encoder: Any = None, folder: Path = DATA, least: float | None = None
+    ) -> None:
+        self.folder = folder
+        self.least = least
+        """Spans below this confidence are dropped; None: the manifest's choice."""
+        self._encoder = encoder
+        self._heads: Heads | None = None
+        self.manifest: dict[str, object] = {}
+
+    def load(self) -> "TrainedReader":
+        """Load the heads and the encoder now: :class:`ReaderModelError` naming the file if
+        the weights are missing or corrupt, EmbeddingError if the encoder cannot run."""
+        self.manifest = read_manifest(self.folder / "reader_manifest.json")
+        self._heads = Heads.load(
+            self.folder / str(self.manifest.get("weights", "reader_heads.npz"))
+        )
+        if self._encoder is None:
+            from threefold.embed.minilm import MiniLMEmbedder
+
+            self._encoder = MiniLMEmbedder()
+        self._encoder.load()
+        return self
+
+    def _least(self) -> float:
+        if self.least is not None:
+            return self.least
+        chosen = self.manifest.get("min_confidence", MIN_CONFIDENCE)
+        return float(chosen) if isinstance(chosen, int | float) else MIN_CONFIDENCE
+
+    def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        if self._heads is None:
+            self.load()
+        assert self._heads is not None and self._encoder is not None
+        me = " ".join((turn.speaker or "").split()).lower() or "user"
+        previous = turn.previous.text if turn.previous is not None else None
+        pieces = units(turn.user, previous)
+        if not pieces:
+            return []
+        tokenizer = self._encoder.tokenizer
+        encoded = [encode(tokenizer, p.text, p.previous) for p in pieces]
+        states = self._encoder.token_states([e.ids for e in encoded])
+        out: list[ExtractedFact] = []
+        seen: set[tuple[str, str, str]] = set()
+        for piece, code, state in zip(pieces, encoded, states, strict=True):
+            if not code.offsets:
+                continue
+            probs = self._heads.predict(features(state, code.first, len(code.offsets)))
+            read = spans(piece.text, code.offsets, *probs)
+            for fact in sentence_facts(piece.text, read, me, least=self._least()):
+                key = (fact.subject, fact.slot, fact.value.lower())
+                if key not in seen:
+                    seen.add(key)
+                    out.append(fact)
+        return out

@@ -1,0 +1,173 @@
+"""From the spans of one sentence to facts keyed for supersession.
+
+A value's subject is the writer, the relation word it goes with ("my mum" -> "user's
+mother") or the person named beside it. A former or denied value in the same sentence as a
+current one of the same kind hands its slot to the current one, so the new value
+supersedes the old: "sold the Ranger, got a RAV4", "in York, not Leeds". Hypothetical and
+asked values state nothing.
+"""
+
+import re
+
+from threefold.domain import FactCategory
+from threefold.models.base import ExtractedFact
+from threefold.models.reader.heads import Span
+from threefold.models.reader.labels import relation_words, slot_table
+
+USER_WORD = 0.95
+CORRECTION = 1.0
+MIN_CONFIDENCE = 0.5
+"""Spans the tagger is less sure of than this are left out: precision before capture."""
+_RELATION_LABELS = ("relation", "pet")
+_DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
+_EDGE = " \t,.;:!?\"'()"
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+)
+_NUMBER_WORDS = {word: n for n, word in enumerate(_UNITS.split(" "))}
+_TENS = {
+    word: 10 * (n + 2)
+    for n, word in enumerate(
+        ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    )
+}
+_KEY_WORD = re.compile(r"[\w'-]+")
+
+
+def sentence_facts(
+    text: str, found: list[Span], me: str, *, least: float = MIN_CONFIDENCE
+) -> list[ExtractedFact]:
+    """The facts one sentence's spans state, for the writer `me` ("user" or a name), from
+    the spans the tagger is at least `least` sure of."""
+    spans = [s for s in found if s.confidence >= least]
+    values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
+    out: list[ExtractedFact] = []
+    for span in values:
+        if span.modality == "former" and "former" in slot_table()[span.label]:
+            fact = _fact(text, span, spans, me, former=True)
+        elif span.modality != "cur":
+            continue  # said only to be replaced: its slot goes to the value that replaces it
+        else:
+            replaced = _replaced(span, values)
+            fact = _fact(text, span, spans, me, replaces=replaced)
+            if fact is not None and replaced is not None and replaced.modality == "neg":
+                # "York, not Leeds": a correction, as firm as the user's word gets
+                fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
+        if fact is not None:
+            out.append(fact)
+    return out
+
+
+def _replaced(span: Span, values: list[Span]) -> Span | None:
+    """The former or denied value of the same kind the current `span` replaces."""
+    return next(
+        (v for v in values if v.label == span.label and v.modality in ("former", "neg")), None
+    )
+
+
+def _fact(
+    text: str,
+    span: Span,
+    spans: list[Span],
+    me: str,
+    *,
+    former: bool = False,
+    replaces: Span | None = None,
+) -> ExtractedFact | None:
+    entry = slot_table()[span.label]
+    value = _value(text, span)
+    if not value:
+        return None
+    subject = _subject(text, span, spans, me)
+    if subject is None:
+        return None
+    relation = ""
+    if span.label in _RELATION_LABELS:
+        word = _nearest(span, [s for s in spans if s.label == "REL"])
+        if word is None:
+            return None
+        relation = _relation(text, word)
+        kinds, single = relation_words()
+        slot = relation if relation in single else f"{relation}:{value.lower()}"
+    elif former:
+        slot = entry["former"]
+    elif "keyed" in entry:
+        old = _key(_value(text, replaces)) if replaces is not None else None
+        slot = f"{entry['keyed']}:{old or _key(value) or value.lower()}"
+    else:
+        slot = entry["slot"]
+    value = entry.get("value_prefix", "") + value
+    return ExtractedFact(
+        text=_say(entry["say"], subject, value, relation, former),
+        category=FactCategory(entry["category"]),
+        subject=subject,
+        slot=slot,
+        value=value,
+        confidence=USER_WORD,
+    )
+
+
+def _value(text: str, span: Span) -> str:
+    value = _DETERMINER.sub("", text[span.start : span.end].strip(_EDGE)).strip(_EDGE)
+    if span.label == "age":
+        value = _as_number(value)
+    return value
+
+
+def _as_number(words: str) -> str:
+    """'seventy-three' -> '73'; anything else as it was."""
+    parts = re.split(r"[\s-]+", words.lower())
+    if parts and all(p in _TENS or p in _NUMBER_WORDS for p in parts):
+        return str(sum(_TENS.get(p, _NUMBER_WORDS.get(p, 0)) for p in parts))
+    return words
+
+
+def _key(value: str) -> str | None:
+    """A keyed slot's key: the value's last word that is no dose or number
+    ("25mg metoprolol" -> "metoprolol"); None if it has none ("50mg")."""
+    found = [w for w in _KEY_WORD.findall(value.lower()) if not any(c.isdigit() for c in w)]
+    return found[-1] if found else None
+
+
+def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:
+    if span.label in _RELATION_LABELS or span.subject == "self":
+        return me
+    names = [s for s in spans if s.label == "PER" or s.label in _RELATION_LABELS]
+    if span.subject == "per" and (named := _nearest(span, names)) is not None:
+        return _value(text, named).lower()
+    word = _nearest(span, [s for s in spans if s.label == "REL"])
+    if word is None:
+        return None
+    return f"{me}'s {_relation(text, word)}"
+
+
+def _relation(text: str, word: Span) -> str:
+    said = text[word.start : word.end].lower().strip(_EDGE)
+    kinds, _ = relation_words()
+    return kinds.get(said, said)
+
+
+def _nearest(span: Span, candidates: list[Span]) -> Span | None:
+    """The candidate closest to `span`, one before it winning a tie."""
+    if not candidates:
+        return None
+    return min(candidates, key=lambda c: (abs(c.start - span.start), c.start > span.start))
+
+
+def _say(template: str, subject: str, value: str, relation: str, former: bool) -> str:
+    who = "The user" if subject == "user" else _title(subject)
+    who_s = "The user's" if subject == "user" else f"{_title(subject)}'s"
+    a_value = value if re.match(r"(?:a|an|the)\s", value, re.I) else f"{_article(value)} {value}"
+    said = template.format(who=who, who_s=who_s, value=value, a_value=a_value, relation=relation)
+    if former:
+        return f"{said[:-1]} (formerly)."
+    return said[0].upper() + said[1:]
+
+
+def _title(subject: str) -> str:
+    return "The " + subject if subject.startswith("user's") else subject[:1].upper() + subject[1:]
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"

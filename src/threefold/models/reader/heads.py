@@ -1,0 +1,190 @@
+"""The trained heads over MiniLM's token states, and the spans they read.
+
+A token's features are its own last hidden state and its two neighbours' (what a span's
+edge looks like); one hidden layer feeds three heads: the BIO tag, the modality and the
+subject. Only numpy runs here; the weights are a small ``.npz`` made by training/train.py.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from threefold.errors import ThreefoldError
+from threefold.models.reader.labels import MODALITIES, SUBJECTS, tags
+
+WEIGHTS = ("w1", "b1", "w_tag", "b_tag", "w_mod", "b_mod", "w_subj", "b_subj")
+
+
+class ReaderModelError(ThreefoldError):
+    """The trained reader's weights are missing, unreadable or not the expected shape."""
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A unit as token ids; its own text's tokens run from `first`, with their offsets."""
+
+    ids: list[int]
+    first: int
+    offsets: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    label: str
+    modality: str
+    subject: str
+    confidence: float
+
+
+def encode(tokenizer: object, text: str, previous: str) -> Encoded:
+    """The unit's token ids, the answered message first when there is one."""
+    encoding = tokenizer.encode(previous, text) if previous else tokenizer.encode(text)  # type: ignore[attr-defined]
+    wanted = 1 if previous else 0
+    positions = [i for i, s in enumerate(encoding.sequence_ids) if s == wanted]
+    if not positions:
+        return Encoded(list(encoding.ids), len(encoding.ids), [])
+    return Encoded(
+        list(encoding.ids), positions[0], [tuple(encoding.offsets[i]) for i in positions]
+    )
+
+
+def features(states: np.ndarray, first: int, count: int) -> np.ndarray:
+    """Each text token's state beside its neighbours' (the [SEP] and [CLS] at the edges)."""
+    own = states[first : first + count]
+    before = states[first - 1 : first + count - 1]
+    after = states[first + 1 : first + count + 1]
+    return np.concatenate([own, before, after], axis=1).astype(np.float32)
+
+
+class Heads:
+    def __init__(self, weights: dict[str, np.ndarray]) -> None:
+        self.w = weights
+
+    @classmethod
+    def load(cls, path: Path) -> "Heads":
+        """The heads in `path`; :class:`ReaderModelError` naming the file if it is missing,
+        unreadable or of another label scheme."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                weights = {name: np.asarray(data[name], dtype=np.float32) for name in WEIGHTS}
+        except FileNotFoundError:
+            raise ReaderModelError(f"the trained reader's weights {path} are missing") from None
+        except Exception as exc:
+            raise ReaderModelError(
+                f"cannot read the trained reader's weights {path}: {exc}"
+            ) from exc
+        expected = {"b_tag": len(tags()), "b_mod": len(MODALITIES), "b_subj": len(SUBJECTS)}
+        for name, size in expected.items():
+            if weights[name].shape != (size,):
+                raise ReaderModelError(
+                    f"{path} was trained for another label scheme ({name} {weights[name].shape})"
+                )
+        return cls(weights)
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Probabilities of the tags, modalities and subjects of each row of `x`."""
+        w = self.w
+        hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
+        return (
+            softmax(hidden @ w["w_tag"] + w["b_tag"]),
+            softmax(hidden @ w["w_mod"] + w["b_mod"]),
+            softmax(hidden @ w["w_subj"] + w["b_subj"]),
+        )
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def spans(
+    text: str,
+    offsets: list[tuple[int, int]],
+    tag_p: np.ndarray,
+    mod_p: np.ndarray,
+    subj_p: np.ndarray,
+) -> list[Span]:
+    """The labelled spans the tags mark, widened to whole words."""
+    names = tags()
+    best = tag_p.argmax(axis=1)
+    found: list[Span] = []
+    start = None
+    label = ""
+    for index in range(len(offsets) + 1):
+        tag = names[best[index]] if index < len(offsets) else "O"
+        inside = tag == f"I-{label}" or (start is not None and _continues(text, offsets, index))
+        if start is not None and not inside:
+            found.append(_span(text, offsets, start, index, label, tag_p, mod_p, subj_p))
+            start = None
+        if tag != "O" and start is None:
+            start, label = index, tag[2:]
+    return _joined(text, [s for s in found if s.end > s.start])
+
+
+def _joined(text: str, found: list[Span]) -> list[Span]:
+    """Spans of one label with only spaces between them are one value the tagger split
+    ("25mg" "metoprolol", "St" "Lukes")."""
+    out: list[Span] = []
+    for span in found:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.label == span.label
+            and not text[last.end : span.start].strip()
+        ):
+            confidence = min(last.confidence, span.confidence)
+            out[-1] = Span(
+                last.start, span.end, last.label, last.modality, last.subject, confidence
+            )
+        else:
+            out.append(span)
+    return out
+
+
+def _continues(text: str, offsets: list[tuple[int, int]], index: int) -> bool:
+    """A word piece that goes on the word before it (no space between)."""
+    return (
+        index < len(offsets)
+        and index > 0
+        and offsets[index][0] == offsets[index - 1][1]
+        and text[offsets[index][0] : offsets[index][1]].isalnum()
+    )
+
+
+def _span(
+    text: str,
+    offsets: list[tuple[int, int]],
+    first: int,
+    stop: int,
+    label: str,
+    tag_p: np.ndarray,
+    mod_p: np.ndarray,
+    subj_p: np.ndarray,
+) -> Span:
+    start, end = offsets[first][0], offsets[stop - 1][1]
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    confidence = float(tag_p[first:stop].max(axis=1).mean())
+    return Span(
+        start,
+        end,
+        label,
+        MODALITIES[int(mod_p[first:stop].mean(axis=0).argmax())],
+        SUBJECTS[int(subj_p[first:stop].mean(axis=0).argmax())],
+        confidence,
+    )
+
+
+def read_manifest(path: Path) -> dict[str, object]:
+    try:
+        return dict(json.loads(path.read_text("utf-8")))
+    except FileNotFoundError:
+        raise ReaderModelError(f"the trained reader's manifest {path} is missing") from None
+    except (OSError, ValueError) as exc:
+        raise ReaderModelError(f"cannot read the trained reader's manifest {path}: {exc}") from exc

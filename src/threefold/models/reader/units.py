@@ -1,0 +1,79 @@
+"""What the trained reader reads: a turn cut into sentences, each with the message it answers.
+
+No sentence is thrown away for its length: long sentences are cut into pieces of at most
+:data:`PIECE_WORDS` words at clause marks, and every piece is read. Pasted code and stack
+traces are told apart by their characters, not by any phrase, and are not read; nor are
+sentences that are questions from their first word to their question mark.
+"""
+
+import re
+from dataclasses import dataclass
+
+from threefold.models.heuristic.text import sentences
+
+PIECE_WORDS = 60
+"""About 90 tokens: a piece and the question before it fit in the model's 128."""
+PREVIOUS_CHARS = 200
+"""The end of the answered message is what a terse reply answers."""
+# Brackets, operators and calls ("load_user(", "print(\""); a parenthesis in prose is none.
+_CODE_CHARS = re.compile(r"[{}\[\];=<>_\\|`$#]|\w\(|\([\"']")
+_CODE_SHARE = 0.04
+_CODE_LEAST = 2
+_CLAUSE_MARK = re.compile(r"(?<=[,;:])\s+|\s+(?=[-–—]\s)")
+_LETTER = re.compile(r"[^\W_]")  # a letter or digit: "31" answers, "🙄" does not
+# A question from its first word to its question mark asks; a statement before a question
+# ("my mum turns 60 in May, gift ideas?") is its own clause and is read.
+_QUESTION = re.compile(
+    r"^(?:what|who|whom|whose|when|where|why|how|which|do|does|did|is|are|am|was|were|can"
+    r"|could|would|should|will|shall|may|might|have|has)\b[^,;:]*\?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Unit:
+    text: str
+    previous: str
+
+
+def units(user: str, previous: str | None) -> list[Unit]:
+    """The pieces of `user` to read, in order; only the first carries the message it
+    answers, since later sentences answer nothing new."""
+    before = (previous or "").strip()[-PREVIOUS_CHARS:]
+    found: list[Unit] = []
+    for sentence in sentences(user):
+        if looks_like_code(sentence) or not _LETTER.search(sentence) or asks(sentence):
+            continue
+        for piece in _pieces(sentence):
+            found.append(Unit(piece, before if not found else ""))
+    return found
+
+
+def looks_like_code(text: str) -> bool:
+    """Source code, a stack trace or a log line: dense with the characters code is made of."""
+    marks = len(_CODE_CHARS.findall(text))
+    return marks >= _CODE_LEAST and marks > _CODE_SHARE * len(text)
+
+
+def asks(sentence: str) -> bool:
+    """Whether the whole sentence is a question: it states nothing."""
+    return _QUESTION.match(sentence.strip()) is not None
+
+
+def _pieces(sentence: str) -> list[str]:
+    if len(sentence.split()) <= PIECE_WORDS:
+        return [sentence]
+    pieces: list[str] = []
+    current: list[str] = []
+    for clause in _CLAUSE_MARK.split(sentence):
+        words = clause.split()
+        while len(words) > PIECE_WORDS:  # a run-on clause: cut by words
+            pieces.append(" ".join(words[:PIECE_WORDS]))
+            words = words[PIECE_WORDS:]
+        if current and len(current) + len(words) > PIECE_WORDS:
+            pieces.append(" ".join(current))
+            current = []
+        current += words
+    if current:
+        pieces.append(" ".join(current))
+    return pieces

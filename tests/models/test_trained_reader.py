@@ -1,0 +1,152 @@
+"""The trained reader (threefold.models.reader): what it reads, and the bad input the issue
+lists: a 20,000-character message, another language, only emoji, pasted code, a missing or
+corrupt model file, and a turn whose answered message was erased."""
+
+import logging
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from threefold import Memory
+from threefold.errors import SettingsError
+from threefold.extras import has_extra
+from threefold.models.base import PreviousTurn, TurnInput
+from threefold.models.heuristic import HeuristicModel, build
+from threefold.models.reader import DATA, ReaderModelError, TrainedReader
+from threefold.models.reader.units import looks_like_code, units
+from threefold.settings import ModelSettings
+
+pytestmark = pytest.mark.skipif(not has_extra("local"), reason="needs the local extra")
+AT = datetime(2026, 11, 2, 9, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def reader() -> TrainedReader:
+    return TrainedReader().load()
+
+
+def said(text: str, asked: str | None = None, speaker: str | None = None) -> TurnInput:
+    previous = PreviousTurn(speaker="assistant", text=asked) if asked else None
+    return TurnInput(stream="chat:t", user=text, at=AT, previous=previous, speaker=speaker)
+
+
+def test_a_terse_answer_reads_as_what_it_answers(reader: TrainedReader) -> None:
+    facts = reader.extract_facts(said("31", asked="How old are you?"))
+    assert [(f.subject, f.slot, f.value) for f in facts] == [("user", "age", "31")]
+
+
+def test_the_same_word_without_its_question_states_nothing(reader: TrainedReader) -> None:
+    assert reader.extract_facts(said("31")) == []
+
+
+def test_a_fact_inside_a_question_counts(reader: TrainedReader) -> None:
+    facts = reader.extract_facts(said("I just moved to Bergen, where should I go for brunch?"))
+    assert ("location", "home", "Bergen") in [(f.category.value, f.slot, f.value) for f in facts]
+
+
+def test_a_group_chat_fact_is_the_speakers(reader: TrainedReader) -> None:
+    facts = reader.extract_facts(said("I live in Galway now.", speaker="Maren"))
+    assert [(f.subject, f.slot) for f in facts] == [("maren", "home")]
+
+
+def test_a_20000_character_message_is_read_to_its_end(reader: TrainedReader) -> None:
+    filler = "The weather was grey and the train was late again this morning. "
+    text = f"{filler * 250}I live in Bergen. {filler * 100}"[:20_000]
+    assert len(text) == 20_000 and text.index("Bergen") > 15_000
+    assert len(units(text, None)) == text.count(". ") + 1  # every sentence, none dropped
+    facts = reader.extract_facts(said(text))
+    assert ("home", "Bergen") in [(f.slot, f.value) for f in facts]
+
+
+def test_a_long_run_on_sentence_is_cut_and_every_piece_read() -> None:
+    sentence = " ".join(["and then we walked a bit further along the river"] * 40)
+    pieces = units(sentence, "What did you do?")
+    assert len(pieces) > 1
+    assert sum(len(p.text.split()) for p in pieces) == len(sentence.split())
+    assert pieces[0].previous == "What did you do?" and all(p.previous == "" for p in pieces[1:])
+
+
+def test_only_emoji_is_not_read_and_takes_no_facts(reader: TrainedReader) -> None:
+    assert units("😂😂😂 🙄", None) == []
+    assert reader.extract_facts(said("🙄", asked="Are you vegetarian?")) == []
+
+
+def test_pasted_code_and_stack_traces_are_not_read(reader: TrainedReader) -> None:
+    trace = (
+        "Traceback (most recent call last):\n"
+        '  File "app.py", line 12, in <module>\n'
+        "    user = load_user('I am 30 and live in Paris')\n"
+        "KeyError: 'age'"
+    )
+    assert looks_like_code("    user = load_user('I am 30 and live in Paris')")
+    assert not looks_like_code("My girlfriend (she's a vet) lives in Paris.")
+    facts = reader.extract_facts(said(trace))
+    assert all(f.value.lower() not in ("paris", "30") for f in facts)
+
+
+def test_another_language_is_read_without_error_and_the_turn_is_kept(tmp_path: Path) -> None:
+    model = build(ModelSettings(options={"reader": "auto"}))
+    with Memory.open(tmp_path / "m.db", model=model, embedder=None, background_worker=False) as mem:
+        turn = mem.add_turn("chat:fr", user="Je m'appelle Louis et j'habite à Marseille.")
+        mem.process_pending()
+        assert [t.id for t in mem.turns("chat:fr")] == [turn.id]
+
+
+def test_a_missing_model_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ReaderModelError, match=str(tmp_path / "reader_manifest.json")):
+        TrainedReader(folder=tmp_path).load()
+    shutil.copy(DATA / "reader_manifest.json", tmp_path)
+    with pytest.raises(ReaderModelError, match="reader_heads.npz are missing"):
+        TrainedReader(folder=tmp_path).load()
+
+
+def test_a_corrupt_model_file_is_named_and_the_rules_take_over(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    shutil.copy(DATA / "reader_manifest.json", tmp_path)
+    (tmp_path / "reader_heads.npz").write_bytes(b"not a zip file at all")
+    with pytest.raises(ReaderModelError, match=str(tmp_path / "reader_heads.npz")):
+        TrainedReader(folder=tmp_path).load()
+    model = HeuristicModel(TrainedReader(folder=tmp_path))
+    with caplog.at_level(logging.WARNING):
+        facts = model.extract_facts(said("I live in Bergen."))
+    assert facts == HeuristicModel().extract_facts(said("I live in Bergen."))
+    assert "reader_heads.npz" in caplog.text and "rules read alone" in caplog.text
+    assert model.reader is None
+    required = HeuristicModel(TrainedReader(folder=tmp_path), required=True)
+    with pytest.raises(ReaderModelError):
+        required.extract_facts(said("I live in Bergen."))
+
+
+def test_an_unknown_reader_option_is_a_settings_error() -> None:
+    with pytest.raises(SettingsError, match="reader must be one of"):
+        build(ModelSettings(options={"reader": "neural"}))
+
+
+def test_the_rules_option_reads_with_rules_alone() -> None:
+    assert build(ModelSettings(options={"reader": "rules"})).reader is None
+
+
+def test_a_turn_whose_answered_message_was_erased_loses_nothing(tmp_path: Path) -> None:
+    with Memory.open(tmp_path / "m.db", embedder=None, background_worker=False) as mem:
+        mem.add_turn("chat:e", user="Hi.", assistant="Did Oriel tell you how old you are?")
+        kept = mem.add_turn("chat:e", user="31, and I live in Bergen.")
+        mem.erase(entity="Oriel")
+        mem.process_pending()
+        assert kept.id in [t.id for t in mem.turns("chat:e")]
+        values = [f.value.lower() for f in mem.facts("chat:e")]
+        assert "bergen" in values
+
+
+def test_a_whole_question_is_not_read_but_a_statement_before_one_is() -> None:
+    assert units("What is 34 times 34?", "It is 1089.") == []
+    pieces = units("My mum turns 60 in May, gift ideas?", None)
+    assert [p.text for p in pieces] == ["My mum turns 60 in May, gift ideas?"]
+
+
+def test_a_repair_is_left_to_the_repair_layer(reader: TrainedReader) -> None:
+    model = HeuristicModel(reader)
+    turn = said("Wait, it's amoxicillin, not penicillin.")
+    assert model.extract_facts(turn) == HeuristicModel().extract_facts(turn)
