@@ -1698,7 +1698,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         for kind, spec in _KINDS.items():
             sql, params = _filter_sql(kind, where)
             rows = self._rows(
-                f"SELECT {spec.columns} FROM {spec.table} x WHERE {sql}"
+                f"SELECT {spec.columns}, {spec.fact_columns} FROM {spec.table} x WHERE {sql}"
                 f" ORDER BY {spec.time} DESC NULLS LAST LIMIT %s",
                 [*params, limit],
             )
@@ -1714,7 +1714,8 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             return []
         spec = _KINDS[kind]
         rows = self._rows(
-            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(%s)",
+            f"SELECT {spec.columns}, {spec.fact_columns} FROM {spec.table} x"
+            " WHERE x.tenant = %s AND x.id = ANY(%s)",
             (tenant, list(ids)),
         )
         return [_item(kind, r) for r in rows]
@@ -1910,6 +1911,8 @@ class _KindSpec(NamedTuple):
     words: str
     """The function that reads the kind's words as FTS5 does, for texts and terms alike."""
     mentions: str = "1"
+    fact_columns: str = "NULL::text AS category, NULL::bigint AS supersedes"
+    """Selected after the columns (and a turn's speaker): what only facts have."""
 
 
 _KINDS = {
@@ -1934,6 +1937,7 @@ _KINDS = {
         _ONE_COLUMN,
         WORDS,
         "x.mention_count",
+        "x.category, x.supersedes",
     ),
     "summary": _KindSpec(
         "summaries",
@@ -2279,13 +2283,15 @@ def _with_items(
     selects = [
         "SELECT probe, kind, list, term, n, score, id, NULL::text AS stream, NULL::text AS text,"
         " NULL::timestamptz AS at, NULL::text AS visibility, NULL::text AS source_kind,"
-        " NULL::text AS source_id, NULL::bigint AS mentions, NULL::text AS speaker FROM found"
+        " NULL::text AS source_id, NULL::bigint AS mentions, NULL::text AS speaker,"
+        " NULL::text AS category, NULL::bigint AS supersedes FROM found"
     ]
     for kind in dict.fromkeys(kinds):
         spec = _KINDS[kind]
         speaker = "" if kind == "turn" else ", NULL"
         selects.append(
-            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker}"
+            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker},"
+            f" {spec.fact_columns}"
             f" FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(ARRAY("
             f"SELECT id FROM found WHERE kind = '{kind}' AND list <> 'lengths'"
             " AND id IS NOT NULL))"
@@ -2351,6 +2357,8 @@ def _item(kind: str, row: Row) -> Item:
         mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
         speaker=row["speaker"] if kind == "turn" else None,
+        category=row["category"] if kind == "fact" else None,
+        supersedes=row["supersedes"] if kind == "fact" else None,
     )
 
 

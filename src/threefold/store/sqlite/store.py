@@ -1692,7 +1692,7 @@ _KINDS = {
         "facts",
         "facts_fts",
         "x.id, x.stream, x.text, x.source_at AS at, x.visibility, x.source_kind, x.source_id,"
-        " x.mention_count AS mentions",
+        " x.mention_count AS mentions, x.category, x.supersedes",
         "x.source_at",
         "x.text",
         "bm25(facts_fts)",
@@ -1903,6 +1903,8 @@ def _item(kind: str, row: sqlite3.Row | Mapping[str, Any]) -> Item:
         mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
         speaker=row["speaker"] if kind == "turn" else None,
+        category=row["category"] if kind == "fact" else None,
+        supersedes=row["supersedes"] if kind == "fact" else None,
     )
 
 
