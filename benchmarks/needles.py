@@ -130,7 +130,9 @@ class Chat:
             text = self._needle_text(needle)
             speaker = self._other(needle.person)
         else:
-            text = self._unique(self._lookalike if self.rng.random() < LOOKALIKE_SHARE else self._chatter)
+            text = self._unique(
+                self._lookalike if self.rng.random() < LOOKALIKE_SHARE else self._chatter
+            )
             speaker = self.rng.choice(self.people)
         return Message(at=at, speaker=speaker, text=text)
 
@@ -173,7 +175,7 @@ def _sentence(text: str) -> str:
 
 def build(db: Path, chat: Chat) -> dict[str, float]:
     """Every message as a turn of one stream, then the pipeline; returns timings."""
-    from memstrata import Memory, load_settings
+    from threefold import Memory, load_settings
 
     started = time.perf_counter()
     with Memory.open(settings=load_settings(db=db), background_worker=False) as mem:
@@ -191,12 +193,13 @@ def build(db: Path, chat: Chat) -> dict[str, float]:
 
 def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
     """Each needle's question through search and context(); run in a fresh process."""
-    from memstrata import Memory, load_settings
+    from threefold import Memory, load_settings
 
     found = {"top10": 0, "top10_turn": 0, **{f"context_{b}": 0 for b in BUDGETS}}
     search_ms: list[float] = []
     context_ms: list[float] = []
     fact_hits = hits = 0
+    sections: dict[str, int] = {}
     with Memory.open(settings=load_settings(db=db), background_worker=False) as mem:
         for needle in needles:
             value = needle.value.lower()
@@ -212,6 +215,8 @@ def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
                 context = mem.context(STREAM, needle.question, budget=budget)
                 if budget == max(BUDGETS):
                     context_ms.append((time.perf_counter() - started) * 1000)
+                    for section in context.sections:
+                        sections[section.name] = sections.get(section.name, 0) + section.tokens
                 shown = "\n".join(s_text(s) for s in context.sections if s.name != "query")
                 found[f"context_{budget}"] += value in shown.lower()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -223,6 +228,7 @@ def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
         "context_p95": percentile(context_ms, 0.95),
         "fact_share": fact_hits / max(1, hits),
         "peak_mb": peak_mb,
+        "sections": {name: tokens / len(needles) for name, tokens in sections.items()},
     }
 
 
@@ -329,6 +335,9 @@ def main() -> None:
             rows.append(run_size(args, size, folder))
             console.print(f"{size:,} messages done: {rows[-1]}")
     console.print(table(rows, args.seed))
+    for row in rows:
+        spent = ", ".join(f"{name} {tokens:.0f}" for name, tokens in row["sections"].items())
+        console.print(f"{row['size']:,}: mean tokens by section at 2,000: {spent}")
 
 
 if __name__ == "__main__":

@@ -204,7 +204,9 @@ def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
     lines = ctx.text.split("## Retrieved from older memory\n")[1].split("\n\n")[0].splitlines()
     days = [line for line in lines if line.startswith("### ")]
     assert days == sorted(set(days))
-    assert {"### 2026-03-03", "### 2026-03-04", "### 2026-03-05"} <= set(days)
+    # Each day in ISO form and in words, as people (and answers) write it.
+    assert {"### 2026-03-03 (3 March 2026)", "### 2026-03-05 (5 March 2026)"} <= set(days)
+    assert "### 2026-03-04 (4 March 2026)" in days
     items = ctx.section("retrieved").items
     assert [i.source.at for i in items] == sorted(i.source.at for i in items)
     assert all(i.text.startswith(f"[{i.source.label()}] ") for i in items)
