@@ -596,7 +596,9 @@ def _iso_time(at: datetime) -> str:
 
 @lru_cache(maxsize=8192)
 def _iso_day(at: datetime) -> str:
-    return dated(at.date())
+    # In words alone: a day line is written once per day retrieved, often once per item,
+    # and "1 August 2023" costs fewer tokens than "2023-08-01" (4 against 8).
+    return spoken(at.date())
 
 
 def _day_line(day: str) -> str:
@@ -659,7 +661,7 @@ def _turn_item(turn: Turn) -> ContextItem:
     # Kept by the turn's every field: each context shows mostly the recent turns the one
     # before showed, read again from the store after every write.
     # The label is the turn's citation, so a source found elsewhere matches its turn.
-    head = f"[{turn.at:%Y-%m-%d %H:%M} ({spoken(turn.at.date())}), {turn.ref().label()}]"
+    head = f"[{spoken(turn.at.date())} {turn.at:%H:%M}, {turn.ref().label()}]"
     parts = [head]
     if turn.user:
         parts.append(f"{inline(turn.speaker or 'User')}: {inline(turn.user)}")
