@@ -141,6 +141,55 @@ def _held(item: Item, scored: Scored, asked: frozenset[str]) -> frozenset[str]:
     return held | {_IN_TIMEFRAME} if in_frame else held
 
 
+def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) -> Pool:
+    """`pool` with look-alikes told apart by time: items that hold the same words of the
+    question and share most of their other words ("Priya goes to Belnov Dental now", then
+    months later "Priya goes to Kestal Dental now") are one topic. The newest of them takes
+    the place of the best, and the older ones, marked `older_alike`, keep their place in
+    time but count `older_weight` of their score: many near-copies of one message must not
+    fill the hits, and an older value must not read as the current one."""
+    if older_weight >= 1 or len(pool) < 2:
+        return list(pool)
+    asked = frozenset(_root(t) for t in terms)
+    topics: list[tuple[frozenset[str], frozenset[str], list[int]]] = []
+    for i, (item, _) in enumerate(pool):
+        words = _roots_of(item.text)
+        held = words & asked
+        topic = next((t for t in topics if t[0] == held and _alike(t[1], words)), None)
+        if topic is None:
+            topics.append((held, words, [i]))
+        else:
+            topic[2].append(i)
+    shown = list(pool)
+    for _, _, members in topics:
+        if len(members) < 2:
+            continue
+        newest = max(members, key=lambda i: (_time(pool[i][0]), -i))
+        best = members[0]
+        shown[best] = (pool[newest][0], replace(pool[newest][1], score=pool[best][1].score))
+        older = [i for i in members if i != newest]
+        for slot, i in zip(members[1:], older, strict=True):
+            item, scored = pool[i]
+            demoted = scored.score * older_weight
+            shown[slot] = (item, replace(scored, score=demoted, signals={**scored.signals}))
+            shown[slot][1].signals["older_alike"] = 1.0
+    return sorted(shown, key=lambda pair: pair[1].score, reverse=True)
+
+
+_ALIKE = 0.6
+"""The share of their words (Jaccard) two items must have in common to be look-alikes:
+a value or a few words apart."""
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    union = len(a | b)
+    return union > 0 and len(a & b) >= _ALIKE * union
+
+
+def _time(item: Item) -> float:
+    return item.at.timestamp() if item.at else float("-inf")
+
+
 @lru_cache(maxsize=16_384)
 def _roots_of(text: str) -> frozenset[str]:
     """The roots of a text's words; kept, as the same candidates come back query after

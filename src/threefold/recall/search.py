@@ -17,7 +17,7 @@ import numpy as np
 
 from threefold.domain import SearchHit
 from threefold.embed import Embedder, EmbeddingError
-from threefold.recall.rerank import Pool, Scored, covered, cut, folded
+from threefold.recall.rerank import Pool, Scored, alike_newest_first, covered, cut, folded
 from threefold.recall.timeframe import Timeframe, timeframe_of
 from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store
 
@@ -66,6 +66,9 @@ class Preset:
     coverage_weight: float = 1.0
     """How much the question's words a candidate holds count, each weighted by how few
     candidates hold it (see rerank.covered): a third list, fused like the others."""
+    older_alike_weight: float = 0.5
+    """What an older look-alike of a newer candidate keeps of its score (see
+    rerank.alike_newest_first); 1 leaves look-alikes alone."""
     rerank_depth: int = 60
     """The best candidates whose items are read for the second stage (see rerank); a
     search for more hits reads that many."""
@@ -137,7 +140,9 @@ class Recall:
             ranked += _after(ranked, deeper)
             found += found_deeper
         pool = _with_items(ranked[: max(limit, preset.rerank_depth)], found)
-        pool = covered(pool, query_terms(query), preset.coverage_weight, preset.rrf_k)
+        terms = query_terms(query)
+        pool = covered(pool, terms, preset.coverage_weight, preset.rrf_k)
+        pool = alike_newest_first(pool, terms, preset.older_alike_weight)
         if "turn" in preset.kinds:
             pool = folded(pool, partial(self._raw_turns, where))
         return cut(pool, limit, with_derived=fill)
