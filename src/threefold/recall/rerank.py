@@ -151,17 +151,20 @@ def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) ->
     if older_weight >= 1 or len(pool) < 2:
         return list(pool)
     asked = frozenset(_root(t) for t in terms)
-    topics: list[tuple[frozenset[str], frozenset[str], list[int]]] = []
+    topics: list[list[int]] = []
+    by_held: dict[frozenset[str], list[tuple[frozenset[str], list[int]]]] = {}
     for i, (item, _) in enumerate(pool):
         words = _roots_of(item.text)
-        held = words & asked
-        topic = next((t for t in topics if t[0] == held and _alike(t[1], words)), None)
+        alike = by_held.setdefault(words & asked, [])
+        topic = next((members for first, members in alike if _alike(first, words)), None)
         if topic is None:
-            topics.append((held, words, [i]))
+            topic = [i]
+            alike.append((words, topic))
+            topics.append(topic)
         else:
-            topic[2].append(i)
+            topic.append(i)
     shown = list(pool)
-    for _, _, members in topics:
+    for members in topics:
         if len(members) < 2:
             continue
         newest = max(members, key=lambda i: (_time(pool[i][0]), -i))
