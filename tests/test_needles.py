@@ -91,11 +91,11 @@ def test_of_two_look_alikes_the_newer_wins_and_the_older_is_shown_as_older(open_
     mem.process_pending()
 
     question = "Which bay does Wanjiru park in now?"
-    hits = texts(mem.search(question, OFFICE, kinds=["turn"], limit=10))
+    hits = texts(mem.search(question, OFFICE, kinds=["turn"], limit=30))
     newer = next(i for i, t in enumerate(hits) if "bay 31" in t)
     older = next(i for i, t in enumerate(hits) if "bay 12" in t)
     assert newer < older
-    by_text = {h.text: h for h in mem.search(question, OFFICE, kinds=["turn"], limit=10)}
+    by_text = {h.text: h for h in mem.search(question, OFFICE, kinds=["turn"], limit=30)}
     assert by_text[hits[older]].signals["older_alike"] == 1.0
 
     # The context shows both, each under its own day, the older one first.
