@@ -25,6 +25,7 @@ heavy load, so the times say little), at 10,000 messages:
     seed  top 10  turn in top 10  1,000-token ctx  2,000-token ctx  peak RSS
     1     0.660   0.640           0.570            0.940            253 MB
     2     0.695   0.685           0.560            0.930            253 MB
+    2     0.490   0.480           0.420            0.750            300 MB  (50,000)
 If the `mem0` package is importable a side-by-side run is possible, but it is not wired in:
 mem0 needs a model download this script will not make.
 Prints tables; asserts nothing.
