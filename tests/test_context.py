@@ -203,8 +203,10 @@ def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
     ctx = mem.context(STREAM, "badge print run", budget=2000)
     lines = ctx.text.split("## Retrieved from older memory\n")[1].split("\n\n")[0].splitlines()
     days = [line for line in lines if line.startswith("### ")]
-    assert days == sorted(set(days))
-    assert {"### 2026-03-03", "### 2026-03-04", "### 2026-03-05"} <= set(days)
+    # Each day in words, as people (and answers) write it, in time order.
+    assert {"### 3 March 2026", "### 4 March 2026", "### 5 March 2026"} <= set(days)
+    when = [datetime.strptime(day.removeprefix("### "), "%d %B %Y") for day in days]
+    assert when == sorted(set(when))
     items = ctx.section("retrieved").items
     assert [i.source.at for i in items] == sorted(i.source.at for i in items)
     assert all(i.text.startswith(f"[{i.source.label()}] ") for i in items)

@@ -324,12 +324,62 @@ def human(day: date) -> str:
     return f"{calendar.month_name[day.month]} {day.day}, {day.year}"
 
 
+def spoken(day: date) -> str:
+    """A day as people write it: "1 August 2023"."""
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def dated(day: date) -> str:
+    """A day in ISO form with its words beside it, "2023-08-01 (1 August 2023)": a reader,
+    or a scorer, matching either finds it."""
+    return f"{day.isoformat()} ({spoken(day)})"
+
+
+PERIOD_RE = re.compile(
+    rf"\b(?:(?P<which>last|this|next)\s+(?P<unit>year|month)"
+    rf"|(?P<count>{_NUMBER})\s+(?P<units>years?|months?)\s+ago)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A year or a month named relative to the turn ("last year", "two months ago"): no day,
+so not a DateHit, but it rots all the same once stored."""
+
+
+def find_periods(text: str, at: datetime) -> list[tuple[int, int, str]]:
+    """(start, end, the period in words) of each relative year or month in `text`:
+    "last year" said in 2023 is "2022", "last month" said in May 2023 is "April 2023"."""
+    today = base_day(at)
+    found = []
+    for match in PERIOD_RE.finditer(text):
+        which, count = (match["which"] or "").lower(), (match["count"] or "").lower()
+        back = int(count) if count.isdigit() else _NUMBER_WORDS.get(count, 0)
+        steps = {"last": -1, "this": 0, "next": 1}[which] if which else -back
+        if (match["unit"] or match["units"]).lower().startswith("year"):
+            label = str(today.year + steps)
+        else:
+            year, month = divmod(today.year * 12 + today.month - 1 + steps, 12)
+            label = f"{calendar.month_name[month + 1]} {year}"
+        found.append((match.start(), match.end(), label))
+    return found
+
+
+_ANNOTATION_RE = re.compile(
+    rf" \((?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{4}}|{MONTH_PATTERN} \d{{4}})\)", re.IGNORECASE
+)
+
+
+def unannotated(text: str) -> str:
+    """`text` less what annotate() adds: how it was said."""
+    return _ANNOTATION_RE.sub("", text)
+
+
 def annotate(text: str, at: datetime) -> str:
-    """`text` with each relative date phrase followed by its ISO date, so it never rots."""
+    """`text` with each relative date phrase followed by its ISO date, and each relative
+    year or month by its name ("last year (2022)"), so that it never rots."""
+    days = [(h.start, h.end, h.day.isoformat()) for h in find_dates(text, at) if h.relative]
     out, last = [], 0
-    for hit in find_dates(text, at):
-        if not hit.relative or text[hit.end : hit.end + 2] == " (":
+    for start, end, label in sorted(days + find_periods(text, at)):
+        if start < last or text[end : end + 2] == " (":
             continue
-        out.append(text[last : hit.end] + f" ({hit.day.isoformat()})")
-        last = hit.end
+        out.append(text[last:end] + f" ({label})")
+        last = end
     return "".join(out) + text[last:]

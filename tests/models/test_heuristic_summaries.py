@@ -120,7 +120,8 @@ def test_summary_keeps_the_speaker_on_every_sentence_and_drops_labelled_small_ta
     assert lines == [
         "- Open: hamza (in thread): The deploy failed twice.",
         "- Open: hamza (in thread): We are blocked on the API keys.",
-        "- Melanie: I painted that lake sunrise last year!",
+        # The year is resolved against the turn's own time, so the line never rots.
+        "- Melanie: I painted that lake sunrise last year (2025)!",
         "- Melanie: Painting relaxes me after work.",
     ]
 

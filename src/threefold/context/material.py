@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 
 from threefold.context.assemble import Material, Shares
+from threefold.dates import unannotated
 from threefold.domain import (
     GLOBAL_STREAM,
     READABLE,
@@ -333,7 +334,8 @@ def _repeated_lines(text: str, recent: tuple[Turn, ...]) -> _Cut:
 def _repeat_reason(said: str, line: str) -> str | None:
     if line.startswith("#") or len(line) < _MIN_QUOTE:  # the body is no longer
         return None
-    body = " ".join(_LINE_LEAD_RE.sub("", line).split())
+    # A summary line resolves relative dates ("next year (2027)"); the turn said them bare.
+    body = " ".join(unannotated(_LINE_LEAD_RE.sub("", line)).split())
     quoted = len(body) >= _MIN_QUOTE and body in said
     return "repeats one of the recent turns" if quoted else None
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from threefold.domain import SearchHit
 from threefold.embed import Embedder, EmbeddingError
 from threefold.recall.presets import Preset
+from threefold.recall.rerank import Pool, Scored, alike_newest_first, covered, cut, folded
 from threefold.recall.timeframe import Timeframe, timeframe_of
 from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store, VectorSearch
 
@@ -57,16 +58,6 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(keys + kept))[:_QUERY_TERMS]
 
 
-@dataclass
-class _Scored:
-    """A candidate as ranking sees it: no item is built until it makes the cut."""
-
-    kind: str
-    id: int
-    score: float
-    signals: dict[str, float]
-
-
 class Recall:
     def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
@@ -99,7 +90,7 @@ class Recall:
 
     def _found(
         self, query: str, where: ItemFilter, preset: Preset, limit: int, *, fill: bool
-    ) -> list[tuple[Item, _Scored]]:
+    ) -> Pool:
         depth = max(preset.candidates, -(-limit // 2))
         ranked, found = self._ranked(query, where, replace(preset, candidates=depth))
         short = fill and len(ranked) < limit and depth < limit
@@ -110,11 +101,22 @@ class Recall:
             deeper, found_deeper = self._ranked(query, where, replace(preset, candidates=limit))
             ranked += _after(ranked, deeper)
             found += found_deeper
-        return _with_items(ranked[:limit], found)
+        pool = _with_items(ranked[: max(limit, preset.rerank_depth)], found)
+        terms = query_terms(query)
+        pool = covered(pool, terms, preset.coverage_weight, preset.rrf_k)
+        pool = alike_newest_first(pool, terms, preset.older_alike_weight)
+        if "turn" in preset.kinds:
+            pool = folded(pool, partial(self._raw_turns, where))
+        return cut(pool, limit, with_derived=fill)
+
+    def _raw_turns(self, where: ItemFilter, ids: list[int]) -> dict[int, Item]:
+        """The turns of `ids` that pass `where`, by id."""
+        passing = self.store.passing("turn", where, ids) if ids else set()
+        return {t.id: t for t in self.store.items("turn", where.tenant, sorted(passing))}
 
     def _ranked(
         self, query: str, where: ItemFilter, preset: Preset
-    ) -> tuple[list[_Scored], list[Candidates]]:
+    ) -> tuple[list[Scored], list[Candidates]]:
         terms = query_terms(query)
         query_vector = self._embed_query(query) if preset.vector_weight else None
         probes = [(Probe(where=where, min_similarity=preset.min_similarity), "")]
@@ -148,7 +150,7 @@ class Recall:
 
     def _fuse(
         self, ranked: dict[tuple[str, int], dict[str, float]], found: Candidates, preset: Preset
-    ) -> list[_Scored]:
+    ) -> list[Scored]:
         rows = found.rows
         # Ages are counted from the newest candidate ranked: `rows` may hold more items.
         times = (rows[key][0] for key in ranked if key in rows)
@@ -169,7 +171,7 @@ class Recall:
                 score += preset.recency_weight * recency
             if mentions != 1:  # log1p(0) adds nothing
                 score += preset.mention_weight * math.log1p(mentions - 1)
-            scored.append(_Scored(key[0], key[1], score, signals))
+            scored.append(Scored(key[0], key[1], score, signals))
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
 
@@ -193,7 +195,7 @@ def _rank(
             signals["similarity"] = similarity
 
 
-def _with_items(scored: list[_Scored], found: list[Candidates]) -> list[tuple[Item, _Scored]]:
+def _with_items(scored: list[Scored], found: list[Candidates]) -> list[tuple[Item, Scored]]:
     """The candidates that made the cut, in their order, each with its item from the search
     that found it."""
     items: dict[tuple[str, int], Item] = {}
@@ -211,7 +213,7 @@ def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:
     return vector
 
 
-def _after(top: list[_Scored], deeper: list[_Scored]) -> list[_Scored]:
+def _after(top: list[Scored], deeper: list[Scored]) -> list[Scored]:
     """The candidates of `deeper` that `top` lacks, scored no higher than `top`'s last."""
     seen = {(s.kind, s.id) for s in top}
     floor = top[-1].score if top else math.inf

@@ -859,6 +859,10 @@ class Item(_Row):
     mention_count: int = 1
     speaker: str | None = None
     """Who wrote a turn's user side, where a name was given."""
+    category: str | None = None
+    """A fact's category; None for the other kinds."""
+    supersedes: int | None = None
+    """The fact a fact replaced (a correction or a newer value); None for the other kinds."""
 
 
 Key = tuple[str, int]

@@ -169,6 +169,8 @@ def item_of(kind: str, row: Columns) -> Item:
         mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
         speaker=row["speaker"] if kind == "turn" else None,
+        category=row["category"] if kind == "fact" else None,
+        supersedes=row["supersedes"] if kind == "fact" else None,
     )
 
 

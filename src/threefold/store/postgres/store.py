@@ -1521,7 +1521,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         for kind, spec in _KINDS.items():
             sql, params = _filter_sql(kind, where)
             rows = self._rows(
-                f"SELECT {spec.columns} FROM {spec.table} x WHERE {sql}"
+                f"SELECT {spec.columns}, {spec.fact_columns} FROM {spec.table} x WHERE {sql}"
                 f" ORDER BY {spec.time} DESC NULLS LAST LIMIT %s",
                 [*params, limit],
             )
@@ -1537,7 +1537,8 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             return []
         spec = _KINDS[kind]
         rows = self._rows(
-            f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(%s)",
+            f"SELECT {spec.columns}, {spec.fact_columns} FROM {spec.table} x"
+            " WHERE x.tenant = %s AND x.id = ANY(%s)",
             (tenant, list(ids)),
         )
         return [item_of(kind, r) for r in rows]
@@ -1733,6 +1734,8 @@ class _KindSpec(NamedTuple):
     words: str
     """The function that reads the kind's words as FTS5 does, for texts and terms alike."""
     mentions: str = "1"
+    fact_columns: str = "NULL::text AS category, NULL::bigint AS supersedes"
+    """Selected after the columns (and a turn's speaker): what only facts have."""
 
 
 _KINDS = {
@@ -1757,6 +1760,7 @@ _KINDS = {
         _ONE_COLUMN,
         WORDS,
         "x.mention_count",
+        "x.category, x.supersedes",
     ),
     "summary": _KindSpec(
         "summaries",
@@ -2098,13 +2102,15 @@ def _with_items(
     selects = [
         "SELECT probe, kind, list, term, n, score, id, NULL::text AS stream, NULL::text AS text,"
         " NULL::timestamptz AS at, NULL::text AS visibility, NULL::text AS source_kind,"
-        " NULL::text AS source_id, NULL::bigint AS mentions, NULL::text AS speaker FROM found"
+        " NULL::text AS source_id, NULL::bigint AS mentions, NULL::text AS speaker,"
+        " NULL::text AS category, NULL::bigint AS supersedes FROM found"
     ]
     for kind in dict.fromkeys(kinds):
         spec = _KINDS[kind]
         speaker = "" if kind == "turn" else ", NULL"
         selects.append(
-            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker}"
+            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker},"
+            f" {spec.fact_columns}"
             f" FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(ARRAY("
             f"SELECT id FROM found WHERE kind = '{kind}' AND list <> 'lengths'"
             " AND id IS NOT NULL))"

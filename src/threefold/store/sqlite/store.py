@@ -1501,7 +1501,7 @@ _KINDS = {
         "facts",
         "facts_fts",
         "x.id, x.stream, x.text, x.source_at AS at, x.visibility, x.source_kind, x.source_id,"
-        " x.mention_count AS mentions",
+        " x.mention_count AS mentions, x.category, x.supersedes",
         "x.source_at",
         "x.text",
         "bm25(facts_fts)",

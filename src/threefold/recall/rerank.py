@@ -1,0 +1,213 @@
+"""Recall's second stage, over the best candidates once their items are read.
+
+Two rules, measured on benchmarks/needles.py (look-alike messages about the same people
+and things) and guarded by benchmarks/recall_locomo.py:
+
+- A fact derived from a turn or message is the same evidence as that item: the two are one
+  result, shown as the raw item, placed where the better of the two ranked. Only a decision
+  or a correction stands on its own (above its source, if it ranks so), since it says what
+  holds now rather than what was said.
+- The question's words are counted in each candidate, each weighted by how few of the
+  candidates hold it: among many messages about teeth cleaning, the one naming the person
+  asked about is told apart by the person's name, a word full text alone left out as too
+  common in the whole stream.
+"""
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from threefold.store.base import Item
+
+STANDALONE_CATEGORIES = frozenset({"decision"})
+"""Fact categories that outrank the raw text they came from; corrections (facts that
+supersede another) do too."""
+_WORD = re.compile(r"\w+")
+_SUFFIXES = ((("es", "s"), 2), (("ing", "ed"), 3))
+"""Plural endings, then verb endings, each with the least root it may leave."""
+
+
+@dataclass
+class Scored:
+    """A candidate as ranking sees it: no item is built until it makes the cut."""
+
+    kind: str
+    id: int
+    score: float
+    signals: dict[str, float]
+
+
+Pool = list[tuple[Item, Scored]]
+
+
+def standalone(item: Item) -> bool:
+    """Whether a fact is shown apart from its source: a decision or a correction."""
+    return item.category in STANDALONE_CATEGORIES or item.supersedes is not None
+
+
+def raw_key(item: Item) -> tuple[str, int] | None:
+    """The (kind, id) of the turn or message an ordinary fact was derived from; None for
+    any other item, and for facts that stand on their own."""
+    if item.kind != "fact" or standalone(item) or not item.source.id.isdigit():
+        return None
+    if item.source.kind == "turn":
+        return ("turn", int(item.source.id))
+    if "." in item.source.kind and not item.source.kind.startswith("summary."):
+        return ("record", int(item.source.id))
+    return None
+
+
+def folded(pool: Pool, read_raw: Callable[[list[int]], dict[int, Item]]) -> Pool:
+    """`pool` (best first) with each ordinary fact shown as its source turn or message, at
+    the better of the two places, and right after it: the fact, marked `derived` in its
+    signals. `read_raw` gives the turns (by id) that pass the search's filter, for facts
+    whose turn was not found itself; a fact whose turn does not pass (one of the recent
+    turns, say) stays as it is."""
+    found = {(item.kind, item.id): item for item, _ in pool}
+    wanted = {key for item, _ in pool if (key := raw_key(item)) is not None}
+    missing = [i for kind, i in wanted if kind == "turn" and (kind, i) not in found]
+    raw = {**found, **{("turn", i): turn for i, turn in read_raw(missing).items()}}
+    groups: dict[tuple[str, int], Pool] = {}
+    for item, scored in pool:
+        source = raw_key(item)
+        if source is None or source not in raw:
+            key = (item.kind, item.id)
+            if key in groups:  # placed higher by a fact derived from it: keep that place
+                groups[key][0][1].signals.update(scored.signals)
+            else:
+                groups[key] = [(item, scored)]
+            continue
+        group = groups.setdefault(source, [])
+        if not group:  # the fact ranks above its raw item, which takes the fact's place
+            group.append((raw[source], replace(scored, kind=source[0], id=source[1], signals={})))
+        head = group[0][1]
+        head.signals["derived_facts"] = head.signals.get("derived_facts", 0) + 1
+        group.append((item, replace(scored, signals={**scored.signals, "derived": 1.0})))
+    return [entry for group in groups.values() for entry in group]
+
+
+def cut(pool: Pool, limit: int, *, with_derived: bool) -> Pool:
+    """The first `limit` results of `pool`, a raw item and the facts derived from it
+    counting as one; those facts are left out unless `with_derived`."""
+    kept: Pool = []
+    results = 0
+    for item, scored in pool:
+        if "derived" in scored.signals:
+            if with_derived and kept:
+                kept.append((item, scored))
+            continue
+        if results == limit:
+            break
+        results += 1
+        kept.append((item, scored))
+    return kept
+
+
+def covered(pool: Pool, terms: Sequence[str], weight: float, k: int) -> Pool:
+    """`pool` ranked again with a third list fused in: the candidates by the question's
+    words they hold, each word weighted by how few candidates hold it (an inverse document
+    frequency within the pool). Words every candidate holds, or none, weigh nothing.
+    A question that names a time holds one more word, held by the items of that time."""
+    asked = frozenset(_root(t) for t in terms)
+    if weight <= 0 or len(asked) < 2 or len(pool) < 2:
+        return list(pool)
+    held = [_held(item, scored, asked) for item, scored in pool]
+    size = len(pool)
+    counts = Counter(root for h in held for root in h)
+    idf = {root: math.log(size / n) for root, n in counts.items()}
+    coverage = [sum(idf[root] for root in h) for h in held]
+    order = sorted(range(size), key=lambda i: -coverage[i])  # stable: ties keep their order
+    rescored = []
+    for rank, i in enumerate(order, start=1):
+        item, scored = pool[i]
+        if coverage[i] > 0:
+            scored.signals["coverage_rank"] = rank
+            scored = replace(scored, score=scored.score + weight / (k + rank))
+        rescored.append((item, scored))
+    return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
+
+
+_IN_TIMEFRAME = "\x00timeframe"
+"""The word an item of the time a question names holds: no text holds it."""
+
+
+def _held(item: Item, scored: Scored, asked: frozenset[str]) -> frozenset[str]:
+    # A turn's speaker is part of what it says: "I go there now", said by Priya.
+    held = (_roots_of(item.text) | _roots_of(item.speaker or "")) & asked
+    in_frame = any(signal.startswith("frame_") for signal in scored.signals)
+    return held | {_IN_TIMEFRAME} if in_frame else held
+
+
+def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) -> Pool:
+    """`pool` with look-alikes told apart by time: items that hold the same words of the
+    question and share most of their other words ("Priya goes to Belnov Dental now", then
+    months later "Priya goes to Kestal Dental now") are one topic. The newest of them takes
+    the place of the best, and the older ones, marked `older_alike`, keep their place in
+    time but count `older_weight` of their score: many near-copies of one message must not
+    fill the hits, and an older value must not read as the current one."""
+    if older_weight >= 1 or len(pool) < 2:
+        return list(pool)
+    asked = frozenset(_root(t) for t in terms)
+    topics: list[list[int]] = []
+    by_held: dict[frozenset[str], list[tuple[frozenset[str], list[int]]]] = {}
+    for i, (item, _) in enumerate(pool):
+        words = _roots_of(item.text)
+        alike = by_held.setdefault(words & asked, [])
+        topic = next((members for first, members in alike if _alike(first, words)), None)
+        if topic is None:
+            topic = [i]
+            alike.append((words, topic))
+            topics.append(topic)
+        else:
+            topic.append(i)
+    shown = list(pool)
+    for members in topics:
+        if len(members) < 2:
+            continue
+        newest = max(members, key=lambda i: (_time(pool[i][0]), -i))
+        best = members[0]
+        shown[best] = (pool[newest][0], replace(pool[newest][1], score=pool[best][1].score))
+        older = [i for i in members if i != newest]
+        for slot, i in zip(members[1:], older, strict=True):
+            item, scored = pool[i]
+            demoted = scored.score * older_weight
+            shown[slot] = (item, replace(scored, score=demoted, signals={**scored.signals}))
+            shown[slot][1].signals["older_alike"] = 1.0
+    return sorted(shown, key=lambda pair: pair[1].score, reverse=True)
+
+
+_ALIKE = 0.6
+"""The share of their words (Jaccard) two items must have in common to be look-alikes:
+a value or a few words apart."""
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    union = len(a | b)
+    return union > 0 and len(a & b) >= _ALIKE * union
+
+
+def _time(item: Item) -> float:
+    return item.at.timestamp() if item.at else float("-inf")
+
+
+@lru_cache(maxsize=16_384)
+def _roots_of(text: str) -> frozenset[str]:
+    """The roots of a text's words; kept, as the same candidates come back query after
+    query."""
+    return frozenset(_root(w) for w in _WORD.findall(text.lower()))
+
+
+@lru_cache(maxsize=65_536)
+def _root(word: str) -> str:
+    """A crude stem, so that a question's 'cleaning' finds 'cleanings' and 'go' finds
+    'goes': the same suffixes the full-text index's stemmer strips most often."""
+    word = word.lower().removesuffix("'s")
+    for endings, least in _SUFFIXES:
+        for ending in endings:
+            if word.endswith(ending) and len(word) - len(ending) >= least:
+                word = word[: -len(ending)]
+                break
+    return word

@@ -1,0 +1,165 @@
+"""Recall that finds the needle (issue 41): a one-off message among look-alikes, a derived
+fact never in place of its turn, look-alikes told apart by time, and the questions that
+give ranking little to go on. Through Memory, on real SQLite files."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.conftest import fact
+from tests.scripted_model import ScriptedModel
+
+T0 = datetime(2024, 2, 5, 8, 30, tzinfo=UTC)
+OFFICE = "team:office"
+FLOOR = ["Ines", "Bruno", "Wanjiru", "Pavel", "Mirela", "Taro"]
+ERRANDS = [
+    "{p} said the printer on floor three jammed on the quarterly report",
+    "{p} booked the small meeting room for the vendor call",
+    "{p} brought lemon cake for the whole team",
+    "{p} is waiting on the new monitor from procurement",
+    "{p} found a stray umbrella by the lifts",
+]
+PARKING_CHATTER = [
+    "{p} complained that the car park barrier was stuck again",
+    "{p} asked whether the car park closes during the holidays",
+    "{p} thinks the car park needs more charging points",
+]
+
+
+def office_day(mem, days: int, start: datetime = T0) -> datetime:
+    """`days` days of errands and car park chatter, every message different; returns the
+    time after the last one."""
+    at = start
+    for day in range(days):
+        for n, person in enumerate(FLOOR):
+            at = start + timedelta(days=day, minutes=40 * n)
+            said = (ERRANDS + PARKING_CHATTER)[(day + n) % 8].format(p=person)
+            mem.add_turn(OFFICE, f"{said} (day {day}).", at=at, speaker=FLOOR[n - 1])
+    return at + timedelta(minutes=10)
+
+
+def texts(hits) -> list[str]:
+    return [h.text for h in hits]
+
+
+def test_a_derived_fact_is_one_result_with_its_turn_and_never_replaces_it(open_memory):
+    said = "Pavel's locker code is 7316, he told facilities."
+    derived = fact("Pavel", "locker code", "7316", text="Pavel's locker code is 7316.")
+    mem = open_memory(ScriptedModel(lambda turn: [derived] if turn.user == said else []))
+    at = office_day(mem, 3)
+    mem.add_turn(OFFICE, said, at=at, speaker="Ines")
+    office_day(mem, 2, start=at + timedelta(days=1))
+    mem.process_pending()
+
+    hits = mem.search("What is Pavel's locker code?", OFFICE, limit=10)
+    found = [i for i, h in enumerate(hits) if "7316" in h.text and h.kind != "summary"]
+    assert hits[found[0]].kind == "turn" and hits[found[0]].text.startswith(said)
+    # The fact rides right after its turn, marked, and the pair counts as one result.
+    assert [hits[i].kind for i in found] == ["turn", "fact"] and found[1] == found[0] + 1
+    assert hits[found[1]].signals["derived"] == 1.0
+    assert len([h for h in hits if "derived" not in h.signals]) == 10
+
+    context = mem.context(OFFICE, "What is Pavel's locker code?", budget=1000)
+    retrieved = [item.text for item in context.section("retrieved").items]
+    assert any(said in line for line in retrieved)
+    assert not any(line.endswith("Pavel's locker code is 7316.") for line in retrieved)
+
+
+def test_a_decision_stands_on_its_own_beside_its_turn(open_memory):
+    said = "Ok, final answer: the offsite goes to Sintra, Bruno books the bus."
+    decision = fact(
+        "offsite", "venue", "Sintra", category="decision", text="The offsite is in Sintra."
+    )
+    mem = open_memory(ScriptedModel(lambda turn: [decision] if turn.user == said else []))
+    at = office_day(mem, 2)
+    mem.add_turn(OFFICE, said, at=at, speaker="Mirela")
+    office_day(mem, 2, start=at + timedelta(days=1))
+    mem.process_pending()
+
+    hits = mem.search("Where is the offsite?", OFFICE, kinds=["fact", "turn"], limit=10)
+    decisions = [h for h in hits if h.kind == "fact" and "Sintra" in h.text]
+    assert decisions and "derived" not in decisions[0].signals
+
+
+def test_of_two_look_alikes_the_newer_wins_and_the_older_is_shown_as_older(open_memory):
+    mem = open_memory()
+    at = office_day(mem, 2)
+    mem.add_turn(OFFICE, "Wanjiru parks in bay 12 now, next to the bikes.", at=at)
+    at = office_day(mem, 3, start=at + timedelta(days=1))
+    mem.add_turn(OFFICE, "Wanjiru parks in bay 31 now, next to the bikes.", at=at)
+    office_day(mem, 2, start=at + timedelta(days=1))
+    mem.process_pending()
+
+    question = "Which bay does Wanjiru park in now?"
+    hits = texts(mem.search(question, OFFICE, kinds=["turn"], limit=30))
+    newer = next(i for i, t in enumerate(hits) if "bay 31" in t)
+    older = next(i for i, t in enumerate(hits) if "bay 12" in t)
+    assert newer < older
+    by_text = {h.text: h for h in mem.search(question, OFFICE, kinds=["turn"], limit=30)}
+    assert by_text[hits[older]].signals["older_alike"] == 1.0
+
+    # The context shows both, each under its own day, the older one first.
+    context = mem.context(OFFICE, question, budget=1500)
+    shown = context.text.split("## Retrieved from older memory")[1].splitlines()
+    first = next(i for i, line in enumerate(shown) if "bay 12" in line)
+    second = next(i for i, line in enumerate(shown) if "bay 31" in line)
+    days = [i for i, line in enumerate(shown) if line.startswith("### ")]
+    assert first < second and any(first < d < second for d in days)
+
+
+def test_a_question_naming_only_a_person_finds_what_was_said_of_them(open_memory):
+    mem = open_memory(recent_turns=3)
+    office_day(mem, 4)
+    mem.process_pending()
+    for question in ("Taro?", "What about Taro"):
+        hits = mem.search(question, OFFICE, limit=5)
+        # What Taro said is about Taro too: the speaker counts.
+        about = [h for h in hits if "Taro" in h.text or h.speaker == "Taro"]
+        assert hits[0] in about and len(about) >= 3
+        context = mem.context(OFFICE, question, budget=800)
+        assert context.tokens <= 800
+        assert any("Taro" in i.text for i in context.section("retrieved").items)
+
+
+@pytest.mark.parametrize("question", ["What was that?", "and then?", "??", "it is what it is"])
+def test_a_question_with_no_rare_word_still_gets_a_context(open_memory, question):
+    mem = open_memory(recent_turns=3)
+    office_day(mem, 3)
+    mem.process_pending()
+    hits = mem.search(question, OFFICE, limit=10)
+    assert len(hits) <= 10
+    context = mem.context(OFFICE, question, budget=600)
+    assert context.tokens <= 600
+    newest = mem.turns(OFFICE)[-1].ref()
+    assert newest in [i.source for i in context.section("recent_turns").items]
+
+
+def test_many_near_duplicate_messages_leave_room_for_the_one_that_differs(open_memory):
+    mem = open_memory(recent_turns=2)
+    for n in range(1200):
+        at = T0 + timedelta(minutes=7 * n)
+        person = FLOOR[n % len(FLOOR)]
+        mem.add_turn(
+            OFFICE, f"{person} says the coffee machine is out of beans again ({n}).", at=at
+        )
+        if n == 500:
+            mem.add_turn(
+                OFFICE, "Ines says the coffee machine on floor two takes oat milk now.", at=at
+            )
+    mem.process_pending()
+    hits = mem.search("Which coffee machine takes oat milk?", OFFICE, limit=10)
+    assert "oat milk" in hits[0].text
+    context = mem.context(OFFICE, "Which coffee machine takes oat milk?", budget=1000)
+    assert "oat milk" in context.text.split("## Current question")[0]
+
+
+def test_the_context_writes_days_in_words_and_stored_plans_resolve_their_year(open_memory):
+    mem = open_memory(recent_turns=2)
+    at = datetime(2023, 8, 1, 10, 0, tzinfo=UTC)
+    mem.add_turn(OFFICE, "I am planning to run a marathon next year.", at=at, speaker="Mirela")
+    office_day(mem, 2, start=at + timedelta(days=3))
+    mem.process_pending()
+    plan = next(f for f in mem.facts(OFFICE) if "marathon" in f.text)
+    assert "next year (2024)" in plan.text
+    context = mem.context(OFFICE, "When is Mirela's marathon?", budget=1500)
+    assert "1 August 2023" in context.text
