@@ -10,7 +10,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Literal, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 from threefold import tracing
 from threefold.checked import checked_api
@@ -51,12 +51,21 @@ from threefold.layers.facts import fact_chain, reconcile, record_fact
 from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
 from threefold.pipeline.handlers import Pipeline
 from threefold.pipeline.import_ledger import ImportLedger
-from threefold.pipeline.jobs import EXTRACT, REFRESH, SUMMARIZE, BackgroundWorker, JobRunner
+from threefold.pipeline.jobs import (
+    EXTRACT,
+    REFRESH,
+    SLACK_EVENT,
+    SUMMARIZE,
+    Apply,
+    BackgroundWorker,
+    JobRunner,
+)
 from threefold.pipeline.maintenance import MaintenanceLoop, StageReport, maintain_alone
 from threefold.pipeline.reextract import reextract
 from threefold.recall.search import KINDS, PRESETS, Recall
 from threefold.routing import Router
 from threefold.settings import Settings, database_location, load_settings
+from threefold.sources.drive import DriveApi, DriveSync
 from threefold.sources.ingest import (
     JiraIngest,
     Progress,
@@ -68,7 +77,11 @@ from threefold.sources.ingest import (
 from threefold.sources.jira import read_jira_csv
 from threefold.sources.reroute import ROUTES_LEASE, Moves, Rerouter
 from threefold.sources.slack import SlackExport
-from threefold.store.base import ItemFilter, NewTurn, Store, holder_is_gone, lease_owner
+from threefold.sources.slack_api import SlackApi
+from threefold.sources.slack_events import EventAction, read_event
+from threefold.sources.slack_live import SOURCE as SLACK
+from threefold.sources.slack_live import Backfill, SlackEvents
+from threefold.store.base import ItemFilter, Job, NewTurn, Store, holder_is_gone, lease_owner
 from threefold.team import Action, Digest, Profile, RebuildReport, Team
 from threefold.tokens import count_tokens
 from threefold.trust.keys import create_key, resolve_key
@@ -114,7 +127,7 @@ class Memory:
         self.team = Team(store, model, settings, self.recall)
         self.runner = JobRunner(
             store,
-            self.pipeline.handlers(),
+            {**self.pipeline.handlers(), SLACK_EVENT: self._slack_event},
             attempts=settings.job_attempts,
             backoff=settings.job_backoff_seconds,
             backoff_max=settings.job_backoff_max_seconds,
@@ -463,6 +476,66 @@ class Memory:
         stream = SlackIngest(self.store, self._router(tenant), self.settings, tenant).live(message)
         self._wake()
         return stream
+
+    def take_slack_event(
+        self, envelope: dict[str, Any], *, tenant: str | None = None
+    ) -> Literal["queued", "duplicate", "ignored"]:
+        """Queue an Events API `event_callback` (its signature checked by the caller) to be
+        applied by the worker, once: "duplicate" for a retry of an event taken before,
+        "ignored" for an event of a kind that is not read. Raises InvalidInput for a
+        malformed one."""
+        tenant = self._tenant(tenant)
+        event_id = envelope.get("event_id")
+        if not isinstance(event_id, str) or not event_id:
+            raise InvalidInput("an event_callback needs its event_id")
+        event = envelope.get("event")
+        if read_event(event).action is EventAction.IGNORE:
+            return "ignored"
+        with self.store.transaction():
+            if not self.store.first_delivery(tenant, SLACK, event_id, time.time()):
+                return "duplicate"
+            self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, {"event": event})
+        self._wake()
+        return "queued"
+
+    def _slack_event(self, job: Job) -> Apply:
+        ingest = SlackIngest(self.store, self._router(job.tenant), self.settings, job.tenant)
+        events = SlackEvents(self.store, ingest, self.settings, job.tenant)
+        return events.plan(read_event(job.payload["event"]))
+
+    def backfill_slack(
+        self,
+        api: SlackApi,
+        *,
+        since: datetime | None = None,
+        channels: Sequence[str] = (),
+        progress: Progress | None = None,
+        tenant: str | None = None,
+    ) -> ImportReport:
+        """Read Slack's history through its Web API (`api`), every conversation the bot is
+        in or those of `channels` (names or ids), from `since` or where the last backfill
+        stopped, and store it as an import would. Stopped midway (killed, an expired
+        token, a storm of 429s: SourceError), it goes on from the page it was reading.
+        Raises Busy while an import or a re-route of the tenant runs."""
+        tenant = self._tenant(tenant)
+        with self._routes_held(tenant) as hold:
+            ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
+            backfill = Backfill(api, self.store, ingest, self.settings, tenant)
+            backfill.progress = _renewing(progress, hold)
+            report = backfill.run(as_utc(since) if since else None, channels)
+        self._wake()
+        return self._with_unembedded(report, tenant)
+
+    def sync_drive(
+        self, api: DriveApi, *, progress: Progress | None = None, tenant: str | None = None
+    ) -> ImportReport:
+        """Read the documents of every folder in settings.drive.folders through `api` into
+        the folder's stream: each version once, digested (summaries, facts) like other
+        records, with its link kept. What cannot be read is skipped and reported."""
+        tenant = self._tenant(tenant)
+        report = DriveSync(api, self.store, self.settings, tenant, progress).run(utcnow)
+        self._wake()
+        return self._with_unembedded(report, tenant)
 
     def end_session(self, stream: str, *, tenant: str | None = None) -> None:
         """Summarize whatever the summaries do not cover yet."""

@@ -29,8 +29,10 @@ MAX_ID = 2**63 - 1
 
 SearchKind = Literal["fact", "turn", "summary", "record"]
 ChannelKind = Literal["public", "private", "dm", "mpim"]
-RecordSource = Literal["slack", "jira", "web"]
+RecordSource = Literal["slack", "jira", "web", "drive"]
 ImportKind = Literal["slack", "jira"]
+JobKind = Literal["slack", "jira", "slack-backfill", "drive-sync"]
+"""Uploads, and reads of a live source that run like them (queued, with a status)."""
 ImportState = Literal["queued", "running", "done", "failed"]
 
 _SLACK_TS = r"^\d{1,12}(\.\d{1,9})?$"
@@ -206,7 +208,7 @@ class ImportStarted(_Out):
 
 class ImportStatus(_Out):
     id: str
-    kind: ImportKind
+    kind: JobKind
     status: ImportState
     report: ImportReport | None = Field(default=None, description="once the import is done")
     error: str | None = Field(default=None, description="why the import failed")

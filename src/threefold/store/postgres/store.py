@@ -79,6 +79,7 @@ from threefold.store.postgres.connection import (
 )
 from threefold.store.postgres.entities import EntityTables
 from threefold.store.postgres.erasure import ErasureTables
+from threefold.store.postgres.live_sources import LiveSourceTables
 from threefold.store.postgres.migrations import (
     GRAPH_MEMORY,
     MIGRATIONS,
@@ -132,7 +133,7 @@ _CLAIM_TRIES = 3
 
 
 @for_tenant_calls
-class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
+class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables, LiveSourceTables):
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
         self.shown_url = shown(url)

@@ -60,6 +60,7 @@ from threefold.store.base import (
 from threefold.store.sqlite.connection import connect
 from threefold.store.sqlite.entities import EntityTables
 from threefold.store.sqlite.erasure import ErasureTables
+from threefold.store.sqlite.live_sources import LiveSourceTables
 from threefold.store.sqlite.migrations import MIGRATIONS
 from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
@@ -132,7 +133,7 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
-class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
+class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables, LiveSourceTables):
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
     ) -> None:

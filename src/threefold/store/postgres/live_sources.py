@@ -1,0 +1,68 @@
+"""The PostgreSQL store's part for live sources: deliveries taken and the state sources keep."""
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from threefold.store.postgres.store import Params, Row
+
+
+class LiveSourceTables:
+    """Mixed into PostgresStore, whose plumbing (_rows, _exec) it uses."""
+
+    if TYPE_CHECKING:
+
+        def _rows(self, sql: str, params: "Params" = ()) -> list["Row"]: ...
+        def _exec(self, sql: str, params: "Params" = ()) -> int: ...
+
+    def first_delivery(self, tenant: str, source: str, event_id: str, at: float) -> bool:
+        inserted = self._rows(
+            "INSERT INTO deliveries (tenant, source, event_id, received_at)"
+            " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING 1 AS new",
+            (tenant, source, event_id, at),
+        )
+        return bool(inserted)
+
+    def prune_deliveries(self, before: float) -> int:
+        gone = self._rows(
+            "DELETE FROM deliveries WHERE received_at < %s RETURNING 1 AS gone", (before,)
+        )
+        return len(gone)
+
+    def source_state(self, tenant: str, source: str, name: str) -> str | None:
+        rows = self._rows(
+            "SELECT value FROM source_state WHERE tenant = %s AND source = %s AND name = %s",
+            (tenant, source, name),
+        )
+        return rows[0]["value"] if rows else None
+
+    def set_source_state(self, tenant: str, source: str, values: Mapping[str, str | None]) -> None:
+        for name, value in values.items():
+            if value is None:
+                self._exec(
+                    "DELETE FROM source_state WHERE tenant = %s AND source = %s AND name = %s",
+                    (tenant, source, name),
+                )
+            else:
+                self._exec(
+                    "INSERT INTO source_state (tenant, source, name, value)"
+                    " VALUES (%s, %s, %s, %s)"
+                    " ON CONFLICT (tenant, source, name) DO UPDATE SET value = excluded.value",
+                    (tenant, source, name, value),
+                )
+
+    def source_states(self, tenant: str, source: str, prefix: str) -> dict[str, str]:
+        rows = self._rows(
+            "SELECT name, value FROM source_state WHERE tenant = %s AND source = %s"
+            " AND substr(name, 1, %s) = %s",
+            (tenant, source, len(prefix), prefix),
+        )
+        return {row["name"]: row["value"] for row in rows}
+
+    def record_id(self, tenant: str, source: str, channel: str, external_id: str) -> int | None:
+        rows = self._rows(
+            "SELECT id FROM records WHERE tenant = %s AND source = %s AND channel = %s"
+            " AND external_id = %s",
+            (tenant, source, channel, external_id),
+        )
+        return int(rows[0]["id"]) if rows else None
