@@ -28,7 +28,7 @@ from threefold.memory import Memory
 from threefold.settings import Settings
 from threefold.sources.drive import drive_api
 from threefold.sources.slack_api import slack_api
-from threefold.sources.slack_events import Unsigned, read_envelope, verify
+from threefold.sources.slack_events import EventAction, Unsigned, read_envelope, read_event, verify
 
 EVENTS_PATH = "/v1/slack/events"
 
@@ -102,6 +102,9 @@ async def slack_events(request: Request, settings: AppSettings) -> Any:
         return JSONResponse({"challenge": challenge})
     if kind != "event_callback":
         return SlackAnswer(outcome="ignored", detail=f"requests of type {kind!r} are not read")
+    event = read_event(envelope.get("event"))
+    if event.action is EventAction.IGNORE:
+        return SlackAnswer(outcome="ignored", detail=event.reason)
     memory: Memory = request.app.state.memory
     take = functools.partial(memory.take_slack_event, envelope, tenant=settings.slack.tenant)
     outcome = await request.app.state.memory_lane.run(take)
