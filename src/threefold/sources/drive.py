@@ -192,7 +192,8 @@ class DriveSync:
         return None
 
     def _record(self, folder: DriveFolder, file: DriveFile, text: str, now: datetime) -> NewRecord:
-        body = f"{file.name}\n\n{text.strip()}"[: self.settings.max_turn_chars]
+        # The name and link head the text, so that a search hit or a context names its source.
+        body = f"{file.name} ({file.link})\n\n{text.strip()}"[: self.settings.max_turn_chars]
         at = _time(file.modified) or now
         return NewRecord(
             tenant=self.tenant,
