@@ -440,6 +440,10 @@ class Memory:
         self._wake()
         return self._with_unembedded(report, tenant)
 
+    def with_unembedded(self, report: ImportReport, *, tenant: str | None = None) -> ImportReport:
+        """`report` with its count of items still waiting for a vector taken now."""
+        return self._with_unembedded(report, self._tenant(tenant))
+
     def _with_unembedded(self, report: ImportReport, tenant: str) -> ImportReport:
         if self.recall.embedder is None:
             return report
