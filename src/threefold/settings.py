@@ -7,7 +7,7 @@ import ipaddress
 import os
 import re
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Self
+from typing import Annotated, Any, Literal, NamedTuple, Self
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -16,7 +16,9 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PlainSerializer,
     SecretStr,
+    SerializationInfo,
     ValidationError,
     field_validator,
     model_validator,
@@ -286,6 +288,20 @@ class SourceSettings(BaseModel):
         return value
 
 
+REVEAL_SECRETS = "reveal_secrets"
+"""Serialization context key: `model_dump_json(context={REVEAL_SECRETS: True})` writes
+secrets out, for handing settings to a process of one's own (serve's workers); any other
+JSON dump shows them masked."""
+
+
+def _secret_json(value: SecretStr, info: SerializationInfo) -> str:
+    context = info.context if isinstance(info.context, dict) else {}
+    return value.get_secret_value() if context.get(REVEAL_SECRETS) else str(value)
+
+
+Secret = Annotated[SecretStr, PlainSerializer(_secret_json, when_used="json")]
+
+
 def _http_base(value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -302,9 +318,9 @@ class SlackSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    signing_secret: SecretStr | None = None
+    signing_secret: Secret | None = None
     """The app's signing secret; None: POST /v1/slack/events answers 503."""
-    bot_token: SecretStr | None = None
+    bot_token: Secret | None = None
     """A bot token (xoxb-...) with channels:history, channels:read and users:read."""
     tenant: str = "default"
     api_base: str = "https://slack.com/api"
@@ -347,7 +363,7 @@ class DriveSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    token: SecretStr | None = None
+    token: Secret | None = None
     """An OAuth access token (a service account's, or a user's) with drive.readonly."""
     tenant: str = "default"
     api_base: str = "https://www.googleapis.com/drive/v3"

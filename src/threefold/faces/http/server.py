@@ -15,7 +15,7 @@ from threefold.errors import SettingsError
 from threefold.faces.http.app import create_app
 from threefold.faces.http.imports import fail_unfinished
 from threefold.memory import Memory
-from threefold.settings import HttpSettings, Settings, load_settings
+from threefold.settings import REVEAL_SECRETS, HttpSettings, Settings, load_settings
 
 _SETTINGS_ENV = "THREEFOLD_SERVE_SETTINGS"
 """How serve() hands its settings to the worker processes, which uvicorn spawns afresh."""
@@ -34,7 +34,8 @@ def serve(
     if workers is not None:
         settings = settings.model_copy(update={"http": _with_workers(settings.http, workers)})
     _prepare(settings)
-    os.environ[_SETTINGS_ENV] = settings.model_dump_json()
+    # Secrets written out: the workers are this process's own, and need the real ones.
+    os.environ[_SETTINGS_ENV] = settings.model_dump_json(context={REVEAL_SECRETS: True})
     try:
         uvicorn.run(
             f"{__name__}:worker_app",
