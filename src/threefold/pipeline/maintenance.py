@@ -124,6 +124,15 @@ MERGE_PAGES = 2000
 """Full-text index pages merged per run, per index: a few seconds' work at most."""
 
 
+def forget_deliveries(memory: Memory) -> int:
+    """Event ids taken from Slack, once no retry of theirs can come any more."""
+    return memory.store.prune_deliveries(time.time() - DELIVERY_SECONDS)
+
+
+DELIVERY_SECONDS = 7 * 86400.0
+"""How long an event id is remembered: Slack retries for an hour at most."""
+
+
 def merge_text_index(memory: Memory) -> int:
     """Merge the pieces that writes left in the full-text index; returns pages written."""
     return memory.store.merge_text_index(MERGE_PAGES)
@@ -154,6 +163,7 @@ STAGES: tuple[tuple[str, Callable[[Memory], int]], ...] = (
     ("rollups", roll_ups),
     ("retries", retry_failed),
     ("team", team_rebuild),
+    ("deliveries", forget_deliveries),
     ("text_index", merge_text_index),  # last: the stages before it write to the index
 )
 

@@ -8,7 +8,6 @@ that `<@U1>` reads "@Ann" and #C1 routes as #proj-alpha.
 """
 
 import json
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,8 +25,6 @@ from threefold.store.base import NewRecord, Store
 
 SOURCE = "slack"
 _USER, _CHANNEL, _BACKFILL = "user:", "channel:", "backfill:"
-DELIVERY_DAYS = 7.0
-"""How long an event id is remembered: Slack retries for an hour at most."""
 
 
 @dataclass(frozen=True)
@@ -273,8 +270,3 @@ def _later(since: datetime | None, newest: object) -> str:
     if isinstance(newest, str):
         bounds.append(float(newest))
     return f"{max(bounds):.6f}"
-
-
-def prune_deliveries(store: Store) -> int:
-    """Forget event ids older than any retry of theirs can be."""
-    return store.prune_deliveries(time.time() - DELIVERY_DAYS * 86400)
