@@ -668,6 +668,7 @@ class Memory:
         tenant: str | None = None,
     ) -> list[SearchHit]:
         """Facts, turns and summaries that match `query`, best first, with their sources.
+        An empty query lists what the filters let through, newest first.
 
         Full text and vectors are fused by the named preset; filters apply before ranking.
         Inactive facts are history and are not returned; see fact_history().

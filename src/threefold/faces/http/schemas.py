@@ -132,7 +132,9 @@ class SupersedeIn(_In):
 
 
 class SearchIn(_In):
-    query: str
+    query: str = Field(
+        description="what to look for; empty: what the filters let through, newest first"
+    )
     stream: str | None = Field(default=None, description="default: every stream of the tenant")
     kinds: list[SearchKind] | None = None
     limit: int = Field(default=10, ge=1, le=100)
