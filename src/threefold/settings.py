@@ -599,6 +599,15 @@ class Settings(BaseSettings):
     retention_days: float = Field(
         default=90.0, gt=0, description="unpinned facts older than this may be compressed"
     )
+    raw_retention_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="delete raw turns and messages older than this once summarized "
+        "(facts, summaries and the last K turns stay); None: keep them (seed 004: 7)",
+    )
+    raw_retention_sources: tuple[str, ...] = Field(
+        default=("slack",), description="the record sources whose messages expire so"
+    )
     archive_after_days: float = Field(
         default=30.0, ge=0, description="deadlines and dates this far past are archived"
     )

@@ -322,6 +322,14 @@ class ErasureStore(Protocol):
         fact_ids: Sequence[int] = (),
     ) -> ErasedIds: ...
     def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
+    def expired_ids(
+        self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
+    ) -> dict[str, ErasedIds]:
+        """By tenant, at most `limit` raw items of each kind from before `before` that
+        retention may delete: turns the stream's summary covers, but for its last
+        `keep_turns`; records of `sources` already digested."""
+        ...
+
     def redact_summary(
         self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None
     ) -> None: ...
