@@ -145,7 +145,7 @@ def test_a_replayed_event_is_refused(client, memory):
 @pytest.mark.parametrize(("skew", "status"), [(-240, 200), (240, 200), (-360, 401), (360, 401)])
 def test_clock_skew_of_four_minutes_passes_and_six_does_not(client, skew, status):
     event = callback(
-        f"Ev-skew{skew}", message(f"17900001{abs(skew)}.00010{int(skew < 0)}", "skewed")
+        f"Ev-skew{skew}", message(f"{1790000100 + skew}.000100", "skewed")
     )
     assert post(client, event, at=time.time() + skew).status_code == status
 
@@ -158,6 +158,11 @@ def test_malformed_requests_are_answered_clearly(client):
     assert "event_id" in no_id.json()["error"]["message"]
     no_channel = post(client, callback("Ev6", {"type": "message", "ts": "1.0", "text": "x"}))
     assert no_channel.status_code == 422
+    bad_ts = post(client, callback("Ev6b", message("yesterday", "when?")))
+    assert bad_ts.status_code == 422
+    assert "not a Slack timestamp" in bad_ts.json()["error"]["message"]
+    not_object = post(client, callback("Ev6c", ["a", "list"]))  # type: ignore[arg-type]
+    assert not_object.status_code == 422
 
 
 def test_events_of_other_types_are_acknowledged_and_ignored(client):

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from threefold.errors import InvalidInput, ThreefoldError
-from threefold.sources.slack import ChannelKind
+from threefold.sources.slack import Channel, ChannelKind, read_message
 
 __all__ = [
     "EventAction",
@@ -120,7 +120,16 @@ _CHANNEL_TYPES = {
 
 def read_event(event: object) -> LiveEvent:
     """The action an event_callback's `event` asks for. Events other than messages are
-    acknowledged and ignored, with the reason; a malformed message is InvalidInput."""
+    acknowledged and ignored, with the reason; a malformed message is InvalidInput, found
+    here rather than by the worker, so that the sender hears of it."""
+    found = _action(event)
+    if found.message is not None:
+        channel = Channel(id=found.channel_id, name=found.channel_id, kind=found.channel_kind)
+        read_message(found.message, channel, {}, {}, "events")
+    return found
+
+
+def _action(event: object) -> LiveEvent:
     if not isinstance(event, dict):
         raise InvalidInput("an event_callback needs its event object")
     kind = event.get("type")
