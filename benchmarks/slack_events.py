@@ -1,6 +1,7 @@
 """Slack Events API: how fast the real server acknowledges signed events under a steady rate.
 
     python benchmarks/slack_events.py [--rate 50] [--seconds 20] [--workers 1] [--embed none]
+                                      [--durability full]
 
 Starts `threefold.faces.http.serve` (as `threefold serve` does) on a free loopback port with
 a signing secret, then sends `--rate` signed message events a second for `--seconds`
@@ -142,6 +143,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--embed", default="none")
+    parser.add_argument("--durability", default="full", choices=("full", "normal", "off"))
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -150,6 +152,7 @@ def main() -> int:
             "THREEFOLD_SLACK__SIGNING_SECRET": SECRET,
             "THREEFOLD_SLACK__TENANT": TENANT,
             "THREEFOLD_PROJECTS": json.dumps([{"stream": "project:alpha", "key": "ALPHA"}]),
+            "THREEFOLD_DURABILITY": args.durability,
         }
         proc, url = start_server(db, args.embed, args.workers, env)
         try:
