@@ -8,7 +8,7 @@ import pytest
 
 from tests.sources.drive_fake import FakeDrive
 from threefold.errors import SettingsError, SourceError
-from threefold.sources.drive import drive_api
+from threefold.sources.drive import drive_api, history_stream
 
 TOKEN = "ya29.test-token"
 ALPHA = "project:alpha"
@@ -103,11 +103,14 @@ def test_a_second_sync_downloads_only_what_changed(open_memory, drive, client):
     drive.files["d1"].modified = "2026-12-01T09:00:00.000Z"
     changed = mem.sync_drive(drive_api(mem.settings, client))
     assert changed.kept == 1
-    versions = [r for r in mem.records(ALPHA) if r.channel == "d1"]
-    assert [v.external_id for v in versions] == [
-        "2026-11-30T10:00:00.000Z",
-        "2026-12-01T09:00:00.000Z",
-    ]
+    [current] = [r for r in mem.records(ALPHA) if r.channel == "d1"]
+    assert current.external_id == "2026-12-01T09:00:00.000Z"
+    # The earlier version is history: kept and readable, out of the way of recall.
+    [earlier] = mem.records(history_stream(ALPHA))
+    assert (earlier.channel, earlier.external_id) == ("d1", "2026-11-30T10:00:00.000Z")
+    hits = mem.search("event store Postgres SQLite design", stream=ALPHA, kinds=["record"])
+    assert [hit.text for hit in hits if "design" in hit.text.lower()][0].endswith("SQLite.")
+    assert not any("Postgres" in hit.text for hit in hits)
 
 
 def test_rate_limits_are_waited_out(open_memory, drive, client):

@@ -4,11 +4,14 @@ Each folder in settings (`drive.folders`) belongs to a stream. A sync lists the 
 files page by page (files.list and its pageToken), reads Google Docs as plain text
 (files.export) and plain files as they are (files.get with alt=media), and stores each
 version of a document once, as a record of its stream: a document changed since the last
-sync is stored again, beside its earlier versions. What cannot be read (a file over
+sync is stored again, and its earlier versions move to the stream's document history
+(`drive-history:project/alpha` for project:alpha): recall finds the current text, and the
+history stays readable. What cannot be read (a file over
 `drive.max_file_bytes`, a type with no text, a download that fails) is skipped, and the
 report says which and why; the rest of the folder is read all the same.
 """
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -25,7 +28,7 @@ from threefold.sources.api_client import ApiClient, TooLarge
 from threefold.store.base import NewRecord, Store
 from threefold.tokens import count_tokens
 
-__all__ = ["EXPORTED", "SOURCE", "DriveApi", "DriveSync", "drive_api"]
+__all__ = ["EXPORTED", "SOURCE", "DriveApi", "DriveSync", "drive_api", "history_stream"]
 
 SOURCE = "drive"
 FOLDER = "application/vnd.google-apps.folder"
@@ -36,6 +39,8 @@ EXPORTED: Mapping[str, str] = {
 }
 """Google's own formats, and the text type each is exported as."""
 _TEXT_TYPES = frozenset({"application/json", "application/xml", "application/x-yaml"})
+_VERSIONS = "versions:"
+"""Source state: a file's stored versions (their modifiedTime), oldest first."""
 _FIELDS = "nextPageToken, files(id, name, mimeType, modifiedTime, size, webViewLink)"
 
 
@@ -177,8 +182,25 @@ class DriveSync:
             run.problems.append(ImportProblem(path=f"{file.name} ({file.id})", error=problem[1]))
             return
         record = self._record(folder, file, text, now())
-        if self.store.insert_record(record) is not None:
-            run.routed[record.stream] += 1
+        with self.store.transaction():
+            if self.store.insert_record(record) is not None:
+                run.routed[record.stream] += 1
+                self._supersede(record, file)
+
+    def _supersede(self, record: NewRecord, file: DriveFile) -> None:
+        """Move the file's earlier versions out of the way of recall, into the stream's
+        document history, where they stay readable."""
+        name = _VERSIONS + file.id
+        versions = json.loads(self.store.source_state(self.tenant, SOURCE, name) or "[]")
+        history = history_stream(record.stream)
+        for modified in versions:
+            old = self.store.record_id(self.tenant, SOURCE, file.id, modified)
+            if old is not None:
+                self.store.move_record(
+                    self.tenant, old, history, "superseded", 1.0, (), digest=False
+                )
+        versions.append(record.external_id)
+        self.store.set_source_state(self.tenant, SOURCE, {name: json.dumps(versions)})
 
     def _refusal(self, file: DriveFile) -> tuple[str, str] | None:
         limit = self.settings.drive.max_file_bytes
@@ -218,6 +240,11 @@ class DriveSync:
                 "file_id": file.id,
             },
         )
+
+
+def history_stream(stream: str) -> str:
+    """Where the earlier versions of a stream's documents are kept."""
+    return "drive-history:" + stream.replace(":", "/")
 
 
 def _time(value: str) -> datetime | None:
