@@ -144,9 +144,7 @@ def test_a_replayed_event_is_refused(client, memory):
 
 @pytest.mark.parametrize(("skew", "status"), [(-240, 200), (240, 200), (-360, 401), (360, 401)])
 def test_clock_skew_of_four_minutes_passes_and_six_does_not(client, skew, status):
-    event = callback(
-        f"Ev-skew{skew}", message(f"{1790000100 + skew}.000100", "skewed")
-    )
+    event = callback(f"Ev-skew{skew}", message(f"{1790000100 + skew}.000100", "skewed"))
     assert post(client, event, at=time.time() + skew).status_code == status
 
 
