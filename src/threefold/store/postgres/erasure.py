@@ -5,7 +5,6 @@ audit row without content stays."""
 import json
 import re
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from threefold.domain import utcnow
@@ -74,33 +73,6 @@ class ErasureTables:
             streams=sorted(touched),
         )
 
-    def expired_ids(
-        self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
-    ) -> dict[str, ErasedIds]:
-        cutoff = before
-        turns = self._rows(
-            "SELECT t.tenant, t.stream, t.id FROM turns t JOIN streams s"
-            " ON s.tenant = t.tenant AND s.name = t.stream WHERE t.at < %s"
-            " AND t.seq <= s.last_summarized_turn AND t.seq <= s.turn_count - %s"
-            " ORDER BY t.id LIMIT %s",
-            (cutoff, keep_turns, limit),
-        )
-        records = []
-        if sources:
-            records = self._rows(
-                "SELECT tenant, stream, id FROM records WHERE at < %s AND processed"
-                " AND source = ANY(%s) ORDER BY id LIMIT %s",
-                (cutoff, list(sources), limit),
-            )
-        found: dict[str, dict[str, list[Any]]] = {}
-        for kind, rows in (("turns", turns), ("records", records)):
-            for row in rows:
-                ids = found.setdefault(row["tenant"], {"turns": [], "records": [], "streams": []})
-                ids[kind].append(row["id"])
-                if row["stream"] not in ids["streams"]:
-                    ids["streams"].append(row["stream"])
-        return {tenant: ErasedIds(**ids) for tenant, ids in found.items()}
-
     def erase_items(self, tenant: str, ids: ErasedIds) -> None:
         """Delete the items and everything derived from them; call inside a transaction.
         The deleted rows' space is reclaimed by (auto)vacuum, as PostgreSQL always does."""
@@ -133,24 +105,6 @@ class ErasureTables:
         self._exec(
             "UPDATE streams SET erasures = erasures + 1 WHERE tenant = %s AND name = ANY(%s)",
             (tenant, list(streams)),
-        )
-
-    def erasures(self, tenant: str) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM erasures WHERE tenant = %s ORDER BY id", (tenant,))
-        return [
-            {
-                "id": r["id"],
-                "target": json.loads(r["target"]),
-                "removed": json.loads(r["removed"]),
-                "at": r["at"],
-            }
-            for r in rows
-        ]
-
-    def drop_pending_jobs(self, tenant: str, stream: str) -> None:
-        self._exec(
-            "DELETE FROM jobs WHERE tenant = %s AND stream = %s AND status = 'pending'",
-            (tenant, stream),
         )
 
     # -- finding --------------------------------------------------------------

@@ -5,7 +5,6 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Sequence, Sized
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from threefold.domain import utcnow
@@ -24,7 +23,6 @@ class ErasureTables:
 
         def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def _time(self, moment: datetime) -> str: ...
 
         _erase_listeners: list[Callable[[str, Sequence[str]], None]]
 
@@ -61,33 +59,6 @@ class ErasureTables:
             summaries=sorted(summaries),
             streams=sorted(touched),
         )
-
-    def expired_ids(
-        self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
-    ) -> dict[str, ErasedIds]:
-        cutoff = self._time(before)
-        turns = self._rows(
-            "SELECT t.tenant, t.stream, t.id FROM turns t JOIN streams s"
-            " ON s.tenant = t.tenant AND s.name = t.stream WHERE t.at < ?"
-            " AND t.seq <= s.last_summarized_turn AND t.seq <= s.turn_count - ?"
-            " ORDER BY t.id LIMIT ?",
-            (cutoff, keep_turns, limit),
-        )
-        records = []
-        if sources:
-            records = self._rows(
-                "SELECT tenant, stream, id FROM records WHERE at < ? AND processed = 1"
-                f" AND source IN ({_marks(sources)}) ORDER BY id LIMIT ?",
-                (cutoff, *sources, limit),
-            )
-        found: dict[str, dict[str, list[Any]]] = {}
-        for kind, rows in (("turns", turns), ("records", records)):
-            for row in rows:
-                ids = found.setdefault(row["tenant"], {"turns": [], "records": [], "streams": []})
-                ids[kind].append(row["id"])
-                if row["stream"] not in ids["streams"]:
-                    ids["streams"].append(row["stream"])
-        return {tenant: ErasedIds(**ids) for tenant, ids in found.items()}
 
     def erase_items(self, tenant: str, ids: ErasedIds) -> None:
         """Delete the items and everything derived from them; call inside a transaction."""
@@ -137,24 +108,6 @@ class ErasureTables:
                 "UPDATE streams SET erasures = erasures + 1 WHERE tenant = ? AND name = ?",
                 (tenant, stream),
             )
-
-    def erasures(self, tenant: str) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM erasures WHERE tenant = ? ORDER BY id", (tenant,))
-        return [
-            {
-                "id": r["id"],
-                "target": json.loads(r["target"]),
-                "removed": json.loads(r["removed"]),
-                "at": r["at"],
-            }
-            for r in rows
-        ]
-
-    def drop_pending_jobs(self, tenant: str, stream: str) -> None:
-        self._exec(
-            "DELETE FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'",
-            (tenant, stream),
-        )
 
     # -- finding --------------------------------------------------------------
 
