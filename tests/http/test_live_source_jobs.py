@@ -113,5 +113,5 @@ def test_bad_backfill_input_is_refused(client, server):
 
 def test_events_need_a_signing_secret_in_settings(client):
     answer = client.post("/v1/slack/events", json={"type": "url_verification", "challenge": "c"})
-    assert answer.status_code == 503
+    assert answer.status_code == 404
     assert answer.json()["error"]["code"] == "slack_not_configured"

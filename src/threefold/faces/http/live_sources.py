@@ -66,7 +66,7 @@ ImportQueue = Annotated[Imports, Depends(_imports)]
     "/slack/events",
     tags=["slack"],
     response_model=SlackAnswer,
-    responses={400: {"model": ErrorResponse}, 503: {"model": ErrorResponse}},
+    responses={400: {"model": ErrorResponse}, 404: {"model": ErrorResponse}},
 )
 async def slack_events(request: Request, settings: AppSettings) -> Any:
     """Slack's Events API: answers `url_verification`, and queues each `event_callback`
@@ -75,8 +75,9 @@ async def slack_events(request: Request, settings: AppSettings) -> Any:
     the replay window (5 minutes), or it is refused with a 401."""
     secret = settings.slack.signing_secret
     if secret is None:
+        # A 404, not a 5xx: the server is well; it has no receiver until it is given one.
         return error_response(
-            503, "slack_not_configured", "set slack.signing_secret to receive Slack's events"
+            404, "slack_not_configured", "set slack.signing_secret to receive Slack's events"
         )
     body = await request.body()
     try:
@@ -127,7 +128,7 @@ def slack_backfill(
     was when started again, and stores nothing twice. Needs a full key."""
     memory: Memory = request.app.state.memory
     if settings.slack.bot_token is None:
-        raise ApiError(503, "slack_not_configured", "set slack.bot_token to read Slack's history")
+        raise ApiError(404, "slack_not_configured", "set slack.bot_token to read Slack's history")
 
     def work(progress: Callable[[int, int], None]) -> ImportReport:
         with httpx.Client(timeout=settings.slack.timeout_seconds) as client:
@@ -152,7 +153,7 @@ def drive_sync(
     streams, as an import without an upload: poll `status_url`. Needs a full key."""
     memory: Memory = request.app.state.memory
     if settings.drive.token is None or not settings.drive.folders:
-        raise ApiError(503, "drive_not_configured", "set drive.token and drive.folders first")
+        raise ApiError(404, "drive_not_configured", "set drive.token and drive.folders first")
 
     def work(progress: Callable[[int, int], None]) -> ImportReport:
         with httpx.Client(timeout=settings.drive.timeout_seconds) as client:
