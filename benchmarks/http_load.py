@@ -79,10 +79,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db: Path | str, embed: str, workers: int) -> tuple[subprocess.Popen, str]:
-    """The server, once every one of its `workers` processes has started."""
+def start_server(
+    db: Path | str, embed: str, workers: int, settings: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, str]:
+    """The server, once every one of its `workers` processes has started; `settings` are
+    more THREEFOLD_* variables for it."""
     port = free_port()
-    env = {**os.environ, "THREEFOLD_DB": str(db), "THREEFOLD_EMBED__KIND": embed}
+    env = {
+        **os.environ,
+        "THREEFOLD_DB": str(db),
+        "THREEFOLD_EMBED__KIND": embed,
+        **(settings or {}),
+    }
     proc = subprocess.Popen(
         [sys.executable, "-c", SERVE, str(port), str(workers)],
         env=env,

@@ -1,5 +1,6 @@
 """The maintenance stages: retention, archiving, clean-up, roll-ups, retries and index merges."""
 
+import time
 from datetime import UTC, datetime, timedelta
 
 from typer.testing import CliRunner
@@ -7,7 +8,14 @@ from typer.testing import CliRunner
 from tests.scripted_model import ScriptedModel
 from threefold import FactStatus, Memory
 from threefold.faces.cli import app
-from threefold.pipeline.maintenance import LEASE, RUN_LEASE, MaintenanceLoop, maintain
+from threefold.pipeline.maintenance import (
+    DELIVERY_SECONDS,
+    LEASE,
+    RUN_LEASE,
+    MaintenanceLoop,
+    forget_deliveries,
+    maintain,
+)
 
 ALPHA = "project:alpha"
 
@@ -155,3 +163,13 @@ def test_a_run_leaves_the_text_index_merged(open_memory):
     assert counts(maintain(mem))["text_index"] >= 0  # pages merged; 0 where none are kept
     assert mem.store.merge_text_index(1000) == 0
     assert len(mem.search("kafka1 deploy", stream=ALPHA, limit=50)) >= 10
+
+
+def test_maintenance_forgets_event_ids_no_retry_can_reuse(open_memory):
+    mem = open_memory()
+    now = time.time()
+    mem.store.first_delivery(mem.tenant, "slack", "EvOld", now - DELIVERY_SECONDS - 60)
+    mem.store.first_delivery(mem.tenant, "slack", "EvNew", now - 60)
+    assert forget_deliveries(mem) == 1
+    assert not mem.store.first_delivery(mem.tenant, "slack", "EvNew", now)
+    assert mem.store.first_delivery(mem.tenant, "slack", "EvOld", now)

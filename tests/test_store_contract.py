@@ -647,3 +647,34 @@ def test_candidates_in_a_transaction_see_its_writes(store: Store) -> None:
         assert [i for i, _ in found.text[(0, "fact")]] == [fact]
         assert [i for i, _ in found.text[(0, "record")]] == [record]
         assert set(found.items(found.rows)) == {("turn", turn), ("fact", fact), ("record", record)}
+
+
+def test_an_event_is_taken_once_per_tenant_and_forgotten_later(store: Store) -> None:
+    with store.transaction():
+        assert store.first_delivery("t1", "slack", "Ev1", 1000.0)
+    assert not store.first_delivery("t1", "slack", "Ev1", 1001.0)  # a retry
+    assert store.first_delivery("t2", "slack", "Ev1", 1001.0)  # another tenant's
+    assert store.first_delivery("t1", "drive", "Ev1", 1001.0)  # another source's
+    assert store.prune_deliveries(1000.5) == 1
+    assert store.first_delivery("t1", "slack", "Ev1", 2000.0)  # forgotten, so new again
+
+
+def test_source_state_is_kept_by_name_and_prefix(store: Store) -> None:
+    assert store.source_state("t1", "slack", "backfill:C1") is None
+    store.set_source_state(
+        "t1", "slack", {"backfill:C1": '{"cursor": "x"}', "user:U1": "Ann", "user:U2": "Raj"}
+    )
+    store.set_source_state("t2", "slack", {"user:U1": "someone else"})
+    store.set_source_state("t1", "slack", {"user:U2": "Raj Patel", "user_%": "not a user"})
+    assert store.source_state("t1", "slack", "backfill:C1") == '{"cursor": "x"}'
+    assert store.source_states("t1", "slack", "user:") == {"user:U1": "Ann", "user:U2": "Raj Patel"}
+    store.set_source_state("t1", "slack", {"backfill:C1": None})
+    assert store.source_state("t1", "slack", "backfill:C1") is None
+    assert store.source_states("t1", "drive", "") == {}
+
+
+def test_a_record_is_found_by_its_source_id(store: Store) -> None:
+    [stored] = store.insert_records([_record("7", "hello")])
+    assert store.record_id("t1", "slack", "general", "7") == stored
+    assert store.record_id("t1", "slack", "general", "8") is None
+    assert store.record_id("t2", "slack", "general", "7") is None

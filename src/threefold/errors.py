@@ -57,6 +57,11 @@ class ModelError(ThreefoldError):
     """A MemoryModel task failed after its retries."""
 
 
+class SourceError(ThreefoldError):
+    """An outside service (Slack, Google Drive) refused a call or kept failing it: an
+    expired token, a storm of 429s. What was read before it is kept; run again to go on."""
+
+
 class EmbeddingMismatch(StoreError):
     """Stored vectors came from another embedding model or dimension."""
 

@@ -61,11 +61,14 @@ if TYPE_CHECKING:
     # so that a command that only lists facts starts fast. Results are named in quotes.
     from threefold.pipeline.handlers import Pipeline
     from threefold.pipeline.import_ledger import ImportLedger
-    from threefold.pipeline.jobs import BackgroundWorker, JobRunner
+    from threefold.pipeline.jobs import Apply, BackgroundWorker, JobRunner
     from threefold.pipeline.maintenance import MaintenanceLoop, StageReport
     from threefold.recall.search import Recall
     from threefold.routing import Router
+    from threefold.sources.drive import DriveApi
     from threefold.sources.reroute import Moves
+    from threefold.sources.slack_api import SlackApi
+    from threefold.store.base import Job
     from threefold.team import Action, Digest, Profile, RebuildReport, Team
 
 _CLOSE_WAIT_SECONDS = 60.0
@@ -162,12 +165,12 @@ class Memory:
 
     @_built_once
     def runner(self) -> "JobRunner":
-        from threefold.pipeline.jobs import JobRunner
+        from threefold.pipeline.jobs import SLACK_EVENT, JobRunner
 
         settings = self.settings
         return JobRunner(
             self.store,
-            self.pipeline.handlers(),
+            {**self.pipeline.handlers(), SLACK_EVENT: self._slack_event},
             attempts=settings.job_attempts,
             backoff=settings.job_backoff_seconds,
             backoff_max=settings.job_backoff_max_seconds,
@@ -489,6 +492,10 @@ class Memory:
         self._wake()
         return self._with_unembedded(report, tenant)
 
+    def with_unembedded(self, report: ImportReport, *, tenant: str | None = None) -> ImportReport:
+        """`report` with its count of items still waiting for a vector taken now."""
+        return self._with_unembedded(report, self._tenant(tenant))
+
     def _with_unembedded(self, report: ImportReport, tenant: str) -> ImportReport:
         if self.recall.embedder is None:
             return report
@@ -527,6 +534,79 @@ class Memory:
         stream = SlackIngest(self.store, self._router(tenant), self.settings, tenant).live(message)
         self._wake()
         return stream
+
+    def take_slack_event(
+        self, envelope: dict[str, Any], *, tenant: str | None = None
+    ) -> Literal["queued", "duplicate", "ignored"]:
+        """Queue an Events API `event_callback` (its signature checked by the caller) to be
+        applied by the worker, once: "duplicate" for a retry of an event taken before,
+        "ignored" for an event of a kind that is not read. Raises InvalidInput for a
+        malformed one."""
+        tenant = self._tenant(tenant)
+        event_id = envelope.get("event_id")
+        if not isinstance(event_id, str) or not event_id:
+            raise InvalidInput("an event_callback needs its event_id")
+        from threefold.pipeline.jobs import SLACK_EVENT
+        from threefold.sources.slack_events import EventAction, read_event
+        from threefold.sources.slack_live import SOURCE as SLACK
+
+        event = envelope.get("event")
+        if read_event(event).action is EventAction.IGNORE:
+            return "ignored"
+        with self.store.transaction():
+            if not self.store.first_delivery(tenant, SLACK, event_id, time.time()):
+                return "duplicate"
+            self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, {"event": event})
+        self._wake()
+        return "queued"
+
+    def _slack_event(self, job: "Job") -> "Apply":
+        from threefold.sources.ingest import SlackIngest
+        from threefold.sources.slack_events import read_event
+        from threefold.sources.slack_live import SlackEvents
+
+        ingest = SlackIngest(self.store, self._router(job.tenant), self.settings, job.tenant)
+        events = SlackEvents(self.store, ingest, self.settings, job.tenant)
+        return events.plan(read_event(job.payload["event"]))
+
+    def backfill_slack(
+        self,
+        api: "SlackApi",
+        *,
+        since: datetime | None = None,
+        channels: Sequence[str] = (),
+        progress: Progress | None = None,
+        tenant: str | None = None,
+    ) -> ImportReport:
+        """Read Slack's history through its Web API (`api`), every conversation the bot is
+        in or those of `channels` (names or ids), from `since` or where the last backfill
+        stopped, and store it as an import would. Stopped midway (killed, an expired
+        token, a storm of 429s: SourceError), it goes on from the page it was reading.
+        Raises Busy while an import or a re-route of the tenant runs."""
+        from threefold.sources.ingest import SlackIngest
+        from threefold.sources.slack_live import Backfill
+
+        tenant = self._tenant(tenant)
+        with self._routes_held(tenant) as hold:
+            ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
+            backfill = Backfill(api, self.store, ingest, self.settings, tenant)
+            backfill.progress = _renewing(progress, hold)
+            report = backfill.run(as_utc(since) if since else None, channels)
+        self._wake()
+        return self._with_unembedded(report, tenant)
+
+    def sync_drive(
+        self, api: "DriveApi", *, progress: Progress | None = None, tenant: str | None = None
+    ) -> ImportReport:
+        """Read the documents of every folder in settings.drive.folders through `api` into
+        the folder's stream: each version once, digested (summaries, facts) like other
+        records, with its link kept. What cannot be read is skipped and reported."""
+        from threefold.sources.drive import DriveSync
+
+        tenant = self._tenant(tenant)
+        report = DriveSync(api, self.store, self.settings, tenant, progress).run(utcnow)
+        self._wake()
+        return self._with_unembedded(report, tenant)
 
     def end_session(self, stream: str, *, tenant: str | None = None) -> None:
         """Summarize whatever the summaries do not cover yet."""
@@ -662,6 +742,7 @@ class Memory:
         tenant: str | None = None,
     ) -> list[SearchHit]:
         """Facts, turns and summaries that match `query`, best first, with their sources.
+        An empty query lists what the filters let through, newest first.
 
         Full text and vectors are fused by the named preset; filters apply before ranking.
         Inactive facts are history and are not returned; see fact_history().

@@ -7,12 +7,22 @@ import ipaddress
 import os
 import re
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Self
+from typing import Annotated, Any, Literal, NamedTuple, Self
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    SecretStr,
+    SerializationInfo,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -299,6 +309,99 @@ class SourceSettings(BaseModel):
         return value
 
 
+REVEAL_SECRETS = "reveal_secrets"
+"""Serialization context key: `model_dump_json(context={REVEAL_SECRETS: True})` writes
+secrets out, for handing settings to a process of one's own (serve's workers); any other
+JSON dump shows them masked."""
+
+
+def _secret_json(value: SecretStr, info: SerializationInfo) -> str:
+    context = info.context if isinstance(info.context, dict) else {}
+    return value.get_secret_value() if context.get(REVEAL_SECRETS) else str(value)
+
+
+Secret = Annotated[SecretStr, PlainSerializer(_secret_json, when_used="json")]
+
+
+def _http_base(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"an API base is an http(s) URL with a host; got {value!r}")
+    return value.rstrip("/")
+
+
+class SlackSettings(BaseModel):
+    """Slack as it happens: the Events API receiver and the Web API backfill.
+
+    Slack signs its events with the app's signing secret and sends no API key, so the
+    signature is the receiver's authentication; what it receives goes to `tenant`.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    signing_secret: Secret | None = None
+    """The app's signing secret; None: POST /v1/slack/events answers 503."""
+    bot_token: Secret | None = None
+    """A bot token (xoxb-...) with channels:history, channels:read and users:read."""
+    tenant: str = "default"
+    api_base: str = "https://slack.com/api"
+    replay_window_seconds: float = Field(
+        default=300.0, gt=0, description="events signed longer ago (or ahead) are refused"
+    )
+    keep_bot_messages: bool = True
+    """Store what bots say (CI, deploys, Jira): who did what often lives there."""
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    max_rate_limit_waits: int = Field(
+        default=5, ge=0, description="429 answers waited out in a row before a backfill stops"
+    )
+    max_retry_after_seconds: float = Field(
+        default=120.0, ge=0, description="the longest Retry-After a backfill waits"
+    )
+    page_size: int = Field(default=200, ge=1, le=1000)
+
+    @field_validator("api_base")
+    @classmethod
+    def _http(cls, value: str) -> str:
+        return _http_base(value)
+
+
+class DriveFolder(BaseModel):
+    """A Drive folder whose documents belong to a stream."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    folder_id: str = Field(min_length=1)
+    stream: str
+
+    @field_validator("stream")
+    @classmethod
+    def _valid_stream(cls, value: str) -> str:
+        return ProjectSettings._valid_stream(value)
+
+
+class DriveSettings(BaseModel):
+    """Google Drive documents, read through the Drive API v3."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    token: Secret | None = None
+    """An OAuth access token (a service account's, or a user's) with drive.readonly."""
+    tenant: str = "default"
+    api_base: str = "https://www.googleapis.com/drive/v3"
+    folders: tuple[DriveFolder, ...] = ()
+    max_file_bytes: int = Field(
+        default=5 * 1024 * 1024, ge=1024, description="larger documents are skipped, and said"
+    )
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    max_rate_limit_waits: int = Field(default=5, ge=0)
+    max_retry_after_seconds: float = Field(default=120.0, ge=0)
+
+    @field_validator("api_base")
+    @classmethod
+    def _http(cls, value: str) -> str:
+        return _http_base(value)
+
+
 RULE_KINDS = (
     "overdue_commitment",
     "stale_blocker",
@@ -462,7 +565,7 @@ class Settings(BaseSettings):
         default=0.7, ge=0.0, le=1.0, description="the user's own facts pin at or above this"
     )
     observation_sources: tuple[str, ...] = Field(
-        default=("slack.", "jira.", "web."),
+        default=("slack.", "jira.", "web.", "drive."),
         description="facts whose source kind starts so are recall material, unless of a "
         "pinned_observation_categories category at or above pin_observation_confidence",
     )
@@ -508,12 +611,23 @@ class Settings(BaseSettings):
     sources: SourceSettings = SourceSettings()
     team: TeamSettings = Field(default_factory=TeamSettings)
     imports: ImportLimits = ImportLimits()
+    slack: SlackSettings = SlackSettings()
+    drive: DriveSettings = DriveSettings()
     trace_file: Path | None = None
     """JSON-lines trace events go here (THREEFOLD_TRACE_FILE)."""
     maintenance_interval_seconds: float = Field(default=3600.0, gt=0)
     max_rows_per_run: int = Field(default=10_000, ge=1)
     retention_days: float = Field(
         default=90.0, gt=0, description="unpinned facts older than this may be compressed"
+    )
+    raw_retention_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="delete raw turns and messages older than this once summarized "
+        "(facts, summaries and the last K turns stay); None: keep them (seed 004: 7)",
+    )
+    raw_retention_sources: tuple[str, ...] = Field(
+        default=("slack",), description="the record sources whose messages expire so"
     )
     archive_after_days: float = Field(
         default=30.0, ge=0, description="deadlines and dates this far past are archived"

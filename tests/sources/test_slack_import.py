@@ -277,18 +277,23 @@ def test_a_folder_that_is_not_an_export_is_refused(mem, tmp_path):
 # --- live messages ------------------------------------------------------------------
 
 
+def just_now(seconds: int) -> str:
+    """The ts of a message said `seconds` after this moment: live, not from the past."""
+    return f"{time.time() + seconds:.6f}"
+
+
 def test_live_messages_wait_for_a_full_batch(open_memory):
     mem = open_memory(projects=PROJECTS, sources={"batch_messages": 5})
     for n in range(4):
         assert (
             mem.ingest_message(
-                channel="proj-alpha", user="Ann", ts=ts(n), text=f"Step {n} is done."
+                channel="proj-alpha", user="Ann", ts=just_now(n), text=f"Step {n} is done."
             )
             == ALPHA
         )
     mem.process_pending()
     assert not any(r.processed for r in mem.records(ALPHA))
-    mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(4), text="We decided to ship.")
+    mem.ingest_message(channel="proj-alpha", user="Ann", ts=just_now(4), text="We decided to ship.")
     mem.process_pending()
     assert all(r.processed for r in mem.records(ALPHA))
     assert mem.summaries(ALPHA, "slack")
@@ -296,13 +301,42 @@ def test_live_messages_wait_for_a_full_batch(open_memory):
 
 def test_a_quiet_channel_is_digested_after_the_idle_time(open_memory):
     mem = open_memory(projects=PROJECTS, sources={"batch_idle_minutes": 30})
-    mem.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0), text="We decided to ship.")
+    mem.ingest_message(channel="proj-alpha", user="Ann", ts=just_now(0), text="We decided to ship.")
     [job] = [j for j in mem.store.jobs(status="pending") if j.kind == DIGEST]
     assert job.run_after > time.time() + 29 * 60
     quick = open_memory(name="quick.db", projects=PROJECTS, sources={"batch_idle_minutes": 0})
     quick.ingest_message(channel="proj-alpha", user="Ann", ts=ts(0), text="We decided to ship.")
     quick.process_pending()
     assert all(r.processed for r in quick.records(ALPHA))
+
+
+def test_live_messages_from_the_past_are_digested_by_process_pending(open_memory):
+    """A script that replays a week of messages and calls process_pending() gets its
+    digests: each message's quiet time has passed in event time, if not on the clock."""
+    mem = open_memory(projects=PROJECTS, sources={"batch_idle_minutes": 30})
+    for day in range(7):
+        mem.ingest_message(
+            channel="proj-alpha",
+            user="Ann",
+            ts=ts(day * 24 * 60),
+            text=f"Day {day}: I will finish the ALPHA-{day} review by Friday.",
+        )
+    mem.process_pending()
+    assert all(r.processed for r in mem.records(ALPHA))
+    assert mem.summaries(ALPHA, "slack")
+    # The last message of a live channel still waits for the channel to go quiet.
+    mem.ingest_message(channel="proj-alpha", user="Ann", ts=just_now(0), text="Shipping now.")
+    mem.process_pending()
+    assert not mem.records(ALPHA)[-1].processed
+
+
+def test_live_markup_becomes_text(mem):
+    text = "Spec: <https://wiki.example.com/doc|design>, ask <@U1|ann> in <#C1|proj-alpha> <!here>"
+    stream = mem.ingest_message(channel="general", user="Raj", ts=ts(1), text=text)
+    [record] = mem.records(stream)
+    assert record.text == (
+        "Spec: design (https://wiki.example.com/doc), ask @ann in #proj-alpha @here"
+    )
 
 
 def test_a_live_message_is_stored_once(mem):

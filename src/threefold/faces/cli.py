@@ -573,7 +573,8 @@ def import_slack(
                 report = mem.import_slack(export, process=False, progress=show)
                 _follow_digests(mem, progress, task)
             facts = mem.count_facts(source="slack.") - before
-            report = report.model_copy(update={"facts": facts})
+            # Counted again now: the workers embedded since the reading ended.
+            report = mem.with_unembedded(report.model_copy(update={"facts": facts}))
         else:
             digesting = _digest_bar(progress, task)
             report = mem.import_slack(
@@ -624,6 +625,69 @@ def import_jira(
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
         )
+    _print_import(report, fmt)
+
+
+slack_app = _typer("Slack through its Web API (settings: slack.bot_token).")
+app.add_typer(slack_app, name="slack")
+
+
+@slack_app.command("backfill")
+def slack_backfill(
+    ctx: typer.Context,
+    since: Annotated[
+        datetime | None,
+        typer.Option(help="Read nothing older than this (default: all, or from the last backfill)"),
+    ] = None,
+    channel: Annotated[
+        list[str] | None,
+        typer.Option(help="A conversation to read, by name or id (repeat; default: every one)"),
+    ] = None,
+    fmt: FormatOption = Format.TEXT,
+) -> None:
+    """Read the history of the conversations the bot is in, page by page, into their
+    streams. Stopped midway (an expired token, a storm of 429s, Ctrl-C), run it again:
+    it goes on from the page it was reading, and stores nothing twice."""
+    import httpx  # noqa: PLC0415 (only this command talks to Slack; the CLI starts fast)
+
+    from threefold.sources.slack_api import slack_api  # noqa: PLC0415
+
+    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+        task = progress.add_task("reading conversations", total=None)
+        show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
+        with httpx.Client(timeout=mem.settings.slack.timeout_seconds) as client:
+            try:
+                report = mem.backfill_slack(
+                    slack_api(mem.settings, client),
+                    since=since,
+                    channels=channel or (),
+                    progress=show,
+                )
+            except ThreefoldError as exc:
+                raise _failed(exc) from None
+    _print_import(report, fmt)
+
+
+drive_app = _typer("Google Drive documents (settings: drive.token, drive.folders).")
+app.add_typer(drive_app, name="drive")
+
+
+@drive_app.command("sync")
+def drive_sync(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
+    """Read the documents of the folders in settings into their streams: Google Docs as
+    text, plain files as they are; each version once. What cannot be read is said."""
+    import httpx  # noqa: PLC0415 (only this command talks to Drive; the CLI starts fast)
+
+    from threefold.sources.drive import drive_api  # noqa: PLC0415
+
+    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+        task = progress.add_task("reading folders", total=None)
+        show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
+        with httpx.Client(timeout=mem.settings.drive.timeout_seconds) as client:
+            try:
+                report = mem.sync_drive(drive_api(mem.settings, client), progress=show)
+            except ThreefoldError as exc:
+                raise _failed(exc) from None
     _print_import(report, fmt)
 
 

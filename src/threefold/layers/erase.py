@@ -59,6 +59,24 @@ def erase(
     return report
 
 
+def erase_record(
+    store: Store, tenant: str, source: str, channel: str, external_id: str
+) -> ErasureReport | None:
+    """Erase one stored record (a Slack message its author deleted or edited) and the
+    active facts read from it; None if no such record is stored."""
+    with store.transaction():
+        record_id = store.record_id(tenant, source, channel, external_id)
+        if record_id is None:
+            return None
+        record = store.record(tenant, record_id)
+        facts = store.facts_from(tenant, record.stream, record.ref())
+        ids = ErasedIds(records=[record_id], facts=[f.id for f in facts], streams=[record.stream])
+        target = {"record": f"{source}:{channel}:{external_id}"}
+        report = _apply(store, tenant, ids, target, quoted=[f.text for f in facts])
+    store.announce_erased(tenant, report.streams)
+    return report
+
+
 def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:
     if not store.stream_state(tenant, stream).exists:
         raise NotFound(f"no stream {stream}")

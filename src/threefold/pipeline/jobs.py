@@ -30,6 +30,8 @@ EXTRACT, SUMMARIZE, COMPACT, ROLLUP, REFRESH, EMBED = (
 )
 DIGEST, FETCH = "digest", "fetch"
 """A batch of a stream's outside messages; a linked web page."""
+SLACK_EVENT = "slack_event"
+"""An Events API event the receiver acknowledged, applied after its answer."""
 
 Stopping = Callable[[], bool]
 """Asked between jobs: True ends the run at the next job boundary."""

@@ -124,6 +124,37 @@ MERGE_PAGES = 2000
 """Full-text index pages merged per run, per index: a few seconds' work at most."""
 
 
+def expire_raw(memory: Memory) -> int:
+    """Delete raw turns and messages past settings.raw_retention_days that the summaries
+    already cover; their facts and summaries stay, and an audit row counts what went."""
+    settings, store = memory.settings, memory.store
+    days = settings.raw_retention_days
+    if days is None:
+        return 0
+    found = store.expired_ids(
+        utcnow() - timedelta(days=days),
+        keep_turns=settings.recent_turns,
+        sources=settings.raw_retention_sources,
+        limit=settings.max_rows_per_run,
+    )
+    for tenant, ids in found.items():
+        removed = {"turns": len(ids.turns), "records": len(ids.records)}
+        with store.transaction():
+            store.erase_items(tenant, ids)
+            store.note_erasure(tenant, {"retention_days": days}, removed, ids.streams)
+        store.announce_erased(tenant, ids.streams)
+    return sum(len(ids.turns) + len(ids.records) for ids in found.values())
+
+
+def forget_deliveries(memory: Memory) -> int:
+    """Event ids taken from Slack, once no retry of theirs can come any more."""
+    return memory.store.prune_deliveries(time.time() - DELIVERY_SECONDS)
+
+
+DELIVERY_SECONDS = 7 * 86400.0
+"""How long an event id is remembered: Slack retries for an hour at most."""
+
+
 def merge_text_index(memory: Memory) -> int:
     """Merge the pieces that writes left in the full-text index; returns pages written."""
     return memory.store.merge_text_index(MERGE_PAGES)
@@ -149,11 +180,13 @@ def team_rebuild(memory: Memory) -> int:
 
 STAGES: tuple[tuple[str, Callable[[Memory], int]], ...] = (
     ("retention", compress_stale),
+    ("raw_retention", expire_raw),
     ("archive", archive_expired),
     ("archive_cleanup", clean_archive),
     ("rollups", roll_ups),
     ("retries", retry_failed),
     ("team", team_rebuild),
+    ("deliveries", forget_deliveries),
     ("text_index", merge_text_index),  # last: the stages before it write to the index
 )
 

@@ -79,8 +79,17 @@ class Recall:
         self._embed_query(query)
 
     def search(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
+        if not query.strip():
+            return self.listing(where, preset, limit)
         found = self._found(query, where, preset, limit, fill=True)
         return [_hit(item, scored.score, scored.signals) for item, scored in found]
+
+    def listing(self, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
+        """What the filters let through, newest first: a search that names nothing to look
+        for lists (a browser's first page, "what happened lately")."""
+        items = self.store.recent_items(where, days=_EVERY_DAY, limit=limit)
+        kept = [item for item in items if item.kind in preset.kinds][:limit]
+        return [_hit(item, 1.0 / rank, {"recency_rank": rank}) for rank, item in enumerate(kept, 1)]
 
     def search_items(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[Item]:
         """Up to `limit` items, in search()'s order, without their scores, from the first
@@ -258,6 +267,11 @@ def _narrowed(where: ItemFilter, frame: Timeframe) -> ItemFilter | None:
     since = max(frame.since, where.since) if where.since else frame.since
     until = min(frame.until, where.until) if where.until else frame.until
     return where.model_copy(update={"since": since, "until": until}) if since < until else None
+
+
+_EVERY_DAY = 500 * 365.0
+"""recent_items' window in days, for a listing that reaches back as far as anything can be
+dated (further back, datetime overflows)."""
 
 
 def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:

@@ -39,6 +39,7 @@ from threefold.sources.slack import (
     SlackExport,
     SlackMessage,
     parse_ts,
+    read_markup,
 )
 from threefold.store.base import NewRecord, NewSummary, Store
 from threefold.tokens import count_tokens
@@ -93,7 +94,7 @@ def channel_entity(name: str) -> str:
 
 
 @dataclass
-class _Tally:
+class Tally:
     """What an import has read so far."""
 
     read: int = 0
@@ -120,7 +121,7 @@ class SlackIngest:
 
     def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
         """Every message of the export, streamed; digests are queued for the streams."""
-        tally, total = _Tally(), len(export.day_files())
+        tally, total = Tally(), len(export.day_files())
         for chunk in _chunks(export.messages(), _CHUNK):
             self._store_chunk(chunk, tally)
             # The export is read day by day, so a full batch can be digested (by other
@@ -149,7 +150,7 @@ class SlackIngest:
             moved=tally.routed_elsewhere,
         )
 
-    def _store_chunk(self, chunk: list[SlackMessage], tally: "_Tally") -> None:
+    def _store_chunk(self, chunk: list[SlackMessage], tally: "Tally") -> None:
         kept: list[NewRecord] = []
         for message in chunk:
             tally.read += 1
@@ -197,13 +198,38 @@ class SlackIngest:
     def live(self, message: SlackMessage) -> str | None:
         """Store a message that just arrived, and digest its stream once a batch is full
         or the channel has gone quiet."""
-        stream = self.message(message)
-        if stream is not None:
-            waiting = self.store.count_unprocessed(self.tenant, stream)
-            full = waiting >= self.settings.sources.batch_messages
-            idle = self.settings.sources.batch_idle_minutes * 60
-            self.store.schedule(self.tenant, stream, DIGEST, time.time() + (0 if full else idle))
+        return self.store_live(self.routed(message))
+
+    def routed(self, message: SlackMessage) -> NewRecord:
+        """The record of `message`, routed to its stream (the model may be asked)."""
+        return self._routed(message)
+
+    def store_live(self, record: NewRecord) -> str | None:
+        """Store a routed live message once, and schedule its stream's digest: at once
+        when a batch is full, else when the channel has been quiet for the idle time,
+        counted from the message's own time. So a message from the past (a backfill, a
+        script replaying a week) is due now, and one just said waits for the next."""
+        if self.store.insert_record(record) is None:
+            return None
+        stream = record.stream
+        waiting = self.store.count_unprocessed(self.tenant, stream)
+        if waiting >= self.settings.sources.batch_messages:
+            due = time.time()
+        else:
+            quiet = self.settings.sources.batch_idle_minutes * 60
+            due = min(time.time() + quiet, record.at.timestamp() + quiet)
+        self.store.schedule(self.tenant, stream, DIGEST, due)
         return stream
+
+    def history(self, messages: Iterable[SlackMessage], tally: "Tally") -> None:
+        """Store messages read from Slack's history (the Web API), as an import does, and
+        digest each stream's full batches; `finish` digests what is left."""
+        self._store_chunk([m for m in messages], tally)
+        self._digest_full(tally.waiting, self.settings.sources.import_batch_messages)
+
+    def finish(self, tally: "Tally") -> None:
+        self._digest_full(tally.waiting, 1)
+        self._digest_left_over(tally.stored_before - tally.routed.keys())
 
     def _routed(self, message: SlackMessage) -> NewRecord:
         channel = message.channel
@@ -307,8 +333,9 @@ def live_message(
     thread_ts: str | float | None,
     channel_kind: str,
 ) -> SlackMessage:
-    """A message as a Slack bot receives it, in the reader's shape. Its text is taken as
-    already readable; markup a bot passes through is kept as is."""
+    """A message as a Slack bot receives it, in the reader's shape. Slack's markup in its
+    text (`<https://x|label>`, `<@U1>`, `<#C1|chan>`, `<!here>`) becomes plain text, as
+    in an import: the ids a bot knows no name for are shown as themselves."""
     try:
         kind = ChannelKind(channel_kind)
     except ValueError:
@@ -318,6 +345,7 @@ def live_message(
     name = channel.strip().removeprefix("#")
     if not name:
         raise InvalidInput("a message needs its channel")
+    readable, mentions, links = read_markup(text, {}, {})
     return SlackMessage(
         channel=Channel(id=name, name=name, kind=kind),
         ts=stamp,
@@ -325,11 +353,11 @@ def live_message(
         thread_ts=slack_ts(thread_ts)[0] if thread_ts is not None else None,
         user_id=None,
         author=user.strip() or "unknown",
-        text=text,
+        text=readable,
         kind=MessageKind.MESSAGE,
         subtype=None,
-        mentions=(),
-        links=(),
+        mentions=mentions,
+        links=links,
         path="live",
     )
 

@@ -37,6 +37,8 @@ __all__ = [
     "SlackMessage",
     "clean_markup",
     "parse_ts",
+    "read_markup",
+    "read_message",
 ]
 
 
@@ -182,6 +184,16 @@ def clean_markup(text: str, users: Mapping[str, str], channels: Mapping[str, str
     `users` and `channels` map ids to names; unknown ids are shown as themselves.
     """
     return _clean(text, users, channels, [], [])
+
+
+def read_markup(
+    text: str, users: Mapping[str, str], channels: Mapping[str, str]
+) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """`clean_markup`'s text, with the names it mentions and the URLs it links."""
+    mentions: list[str] = []
+    links: list[str] = []
+    cleaned = _clean(text, users, channels, mentions, links)
+    return cleaned, tuple(mentions), tuple(links)
 
 
 # --- messages ----------------------------------------------------------------------------------
@@ -367,6 +379,23 @@ def _message(
         links=tuple(links),
         path=path,
     )
+
+
+def read_message(
+    raw: object,
+    channel: Channel,
+    users: Mapping[str, str],
+    channels: Mapping[str, str],
+    path: str,
+) -> SlackMessage:
+    """One message as Slack's APIs and exports both give it (a JSON object), read the way
+    an export is read; raises InvalidInput saying what is wrong with it."""
+    try:
+        return _message(raw, channel, path, users, channels)
+    except _Malformed as exc:
+        raise InvalidInput(str(exc)) from None
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise InvalidInput(f"unreadable message ({exc!r})") from None
 
 
 # --- reading the export ------------------------------------------------------------------------
@@ -640,7 +669,7 @@ def _folder_root(path: Path) -> Path:
     return inside[0] if len(inside) == 1 else path
 
 
-def _display_name(user: Mapping[str, Any]) -> str:
+def display_name(user: Mapping[str, Any]) -> str:
     profile = user.get("profile")
     profile = profile if isinstance(profile, dict) else {}
     return (
@@ -720,7 +749,7 @@ class SlackExport:
             if not user_id:
                 self.problems.append(Problem("users.json", f"entry {number} has no user id"))
                 continue
-            users[user_id] = _display_name(entry) or user_id
+            users[user_id] = display_name(entry) or user_id
         return users
 
     def _read_channels(self) -> None:

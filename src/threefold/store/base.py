@@ -4,7 +4,7 @@ import math
 import os
 import socket
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -322,6 +322,14 @@ class ErasureStore(Protocol):
         fact_ids: Sequence[int] = (),
     ) -> ErasedIds: ...
     def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
+    def expired_ids(
+        self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
+    ) -> dict[str, ErasedIds]:
+        """By tenant, at most `limit` raw items of each kind from before `before` that
+        retention may delete: turns the stream's summary covers, but for its last
+        `keep_turns`; records of `sources` already digested."""
+        ...
+
     def redact_summary(
         self, tenant: str, summary_id: int, text: str, record: dict[str, Any] | None
     ) -> None: ...
@@ -455,7 +463,37 @@ class RoutingStore(Protocol):
         ...
 
 
-class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
+class LiveSourceStore(Protocol):
+    """What live sources (Slack's Events and Web APIs, Google Drive) keep between calls:
+    the events already taken, how far each list has been read, and names of ids."""
+
+    def first_delivery(self, tenant: str, source: str, event_id: str, at: float) -> bool:
+        """Note the event `event_id`; True if it was not noted before (this is its first
+        delivery), False for a retry. Call it in the transaction that stores its work."""
+        ...
+
+    def prune_deliveries(self, before: float) -> int:
+        """Forget the deliveries noted before `before` (seconds since the epoch)."""
+        ...
+
+    def source_state(self, tenant: str, source: str, name: str) -> str | None:
+        """What `source` keeps under `name` (a list's cursor, an id's name); None if nothing."""
+        ...
+
+    def set_source_state(self, tenant: str, source: str, values: Mapping[str, str | None]) -> None:
+        """Keep each value under its name; None drops the name."""
+        ...
+
+    def source_states(self, tenant: str, source: str, prefix: str) -> dict[str, str]:
+        """Every value `source` keeps under a name starting with `prefix`, by name."""
+        ...
+
+    def record_id(self, tenant: str, source: str, channel: str, external_id: str) -> int | None:
+        """The id of a stored record, or None."""
+        ...
+
+
+class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore, Protocol):
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...

@@ -9,7 +9,7 @@ stays in sqlite/ and postgres/.
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +24,7 @@ from threefold.domain import (
     utcnow,
 )
 from threefold.errors import NotFound
-from threefold.store.base import ImportJob, ImportProgress, Job, NewRecord
+from threefold.store.base import ErasedIds, ImportJob, ImportProgress, Job, NewRecord
 from threefold.store.rows import (
     Columns,
     api_key_of,
@@ -401,6 +401,88 @@ class SharedStatements:
             (tenant, source, channel, external_id),
         )
         return rows[0]["stream"] if rows else None
+
+    def record_id(self, tenant: str, source: str, channel: str, external_id: str) -> int | None:
+        row = self._select_one(
+            "SELECT id FROM records WHERE tenant = ? AND source = ? AND channel = ?"
+            " AND external_id = ?",
+            (tenant, source, channel, external_id),
+        )
+        return None if row is None else int(row["id"])
+
+    # -- retention ------------------------------------------------------------
+
+    def expired_ids(
+        self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
+    ) -> dict[str, ErasedIds]:
+        cutoff = self._time(before)
+        turns = self._select(
+            "SELECT t.tenant, t.stream, t.id FROM turns t JOIN streams s"
+            " ON s.tenant = t.tenant AND s.name = t.stream WHERE t.at < ?"
+            " AND t.seq <= s.last_summarized_turn AND t.seq <= s.turn_count - ?"
+            " ORDER BY t.id LIMIT ?",
+            (cutoff, keep_turns, limit),
+        )
+        records: Sequence[Columns] = []
+        if sources:
+            records = self._select(
+                "SELECT tenant, stream, id FROM records WHERE at < ? AND processed = ?"
+                f" AND source IN ({', '.join('?' * len(sources))}) ORDER BY id LIMIT ?",
+                (cutoff, True, *sources, limit),
+            )
+        found: dict[str, dict[str, list[Any]]] = {}
+        for kind, rows in (("turns", turns), ("records", records)):
+            for row in rows:
+                ids = found.setdefault(row["tenant"], {"turns": [], "records": [], "streams": []})
+                ids[kind].append(row["id"])
+                if row["stream"] not in ids["streams"]:
+                    ids["streams"].append(row["stream"])
+        return {tenant: ErasedIds(**ids) for tenant, ids in found.items()}
+
+    # -- live sources ---------------------------------------------------------
+
+    def first_delivery(self, tenant: str, source: str, event_id: str, at: float) -> bool:
+        inserted = self._select(
+            "INSERT INTO deliveries (tenant, source, event_id, received_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1 AS new",
+            (tenant, source, event_id, at),
+        )
+        return bool(inserted)
+
+    def prune_deliveries(self, before: float) -> int:
+        gone = self._select(
+            "DELETE FROM deliveries WHERE received_at < ? RETURNING 1 AS gone", (before,)
+        )
+        return len(gone)
+
+    def source_state(self, tenant: str, source: str, name: str) -> str | None:
+        row = self._select_one(
+            "SELECT value FROM source_state WHERE tenant = ? AND source = ? AND name = ?",
+            (tenant, source, name),
+        )
+        return None if row is None else str(row["value"])
+
+    def set_source_state(self, tenant: str, source: str, values: Mapping[str, str | None]) -> None:
+        for name, value in values.items():
+            if value is None:
+                self._run(
+                    "DELETE FROM source_state WHERE tenant = ? AND source = ? AND name = ?",
+                    (tenant, source, name),
+                )
+            else:
+                self._run(
+                    "INSERT INTO source_state (tenant, source, name, value) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (tenant, source, name) DO UPDATE SET value = excluded.value",
+                    (tenant, source, name, value),
+                )
+
+    def source_states(self, tenant: str, source: str, prefix: str) -> dict[str, str]:
+        rows = self._select(
+            "SELECT name, value FROM source_state WHERE tenant = ? AND source = ?"
+            " AND substr(name, 1, ?) = ?",
+            (tenant, source, len(prefix), prefix),
+        )
+        return {row["name"]: row["value"] for row in rows}
 
     # -- erasure listeners ----------------------------------------------------
 

@@ -19,6 +19,7 @@ from threefold.faces.http.docs import mount_docs
 from threefold.faces.http.imports import Imports, remove_stale_uploads
 from threefold.faces.http.lane import MemoryLane
 from threefold.faces.http.limits import BodyLimitMiddleware
+from threefold.faces.http.live_sources import router as live_sources
 from threefold.faces.http.routes import router
 from threefold.faces.http.schemas import Health
 from threefold.faces.web import mount as mount_inspector
@@ -93,6 +94,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.memory = memory
+    app.state.settings = settings
     app.state.memory_lane = lane  # contexts and key look-ups, one at a time (see lane.py)
     # Query embeddings run beside it: the model releases the GIL and takes the other core.
     app.state.model_lane = anyio.CapacityLimiter(1)
@@ -117,6 +119,7 @@ def create_app(
         return Health(version=__version__)
 
     app.include_router(router)
+    app.include_router(live_sources)
     mount_docs(app)  # Swagger UI at /docs, ReDoc at /redoc, with no CDN
     mount_inspector(app)  # the web inspector at /ui
     return app

@@ -33,7 +33,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from threefold.errors import Busy, InvalidInput, NotFound, StoreError, ThreefoldError
+from threefold.errors import (
+    Busy,
+    InvalidInput,
+    NotFound,
+    SourceError,
+    StoreError,
+    ThreefoldError,
+)
 from threefold.faces.http.schemas import Error, ErrorDetail, ErrorResponse
 
 log = logging.getLogger("threefold.faces.http")
@@ -85,6 +92,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(NotFound, _not_found)  # type: ignore[arg-type]
     app.add_exception_handler(Busy, _busy)  # type: ignore[arg-type]
     app.add_exception_handler(StoreError, _store_error)  # type: ignore[arg-type]
+    app.add_exception_handler(SourceError, _source_error)  # type: ignore[arg-type]
     app.add_exception_handler(ThreefoldError, _internal)
 
 
@@ -127,6 +135,10 @@ async def _invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:
 
 async def _busy(request: Request, exc: Busy) -> JSONResponse:
     return error_response(409, "busy", str(exc))
+
+
+async def _source_error(request: Request, exc: SourceError) -> JSONResponse:
+    return error_response(502, "source_failed", str(exc))
 
 
 async def _not_found(request: Request, exc: NotFound) -> JSONResponse:

@@ -32,14 +32,15 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Literal, Protocol
 
 from threefold.domain import ImportProblem, ImportProgress, ImportReport
-from threefold.errors import Busy, InvalidInput, StoreError
+from threefold.errors import Busy, InvalidInput, SourceError, StoreError
 from threefold.faces.http.errors import ApiError
-from threefold.faces.http.schemas import ImportKind, ImportState, ImportStatus
+from threefold.faces.http.schemas import ImportKind, ImportState, ImportStatus, JobKind
 from threefold.memory import Memory
 
 try:
@@ -134,28 +135,38 @@ class _Stopped(Exception):
     """Raised from the progress callback: the app is shutting down mid-import."""
 
 
+Work = Callable[[Callable[[int, int], None]], ImportReport]
+"""A read of a live source: given a progress callback, it returns its report."""
+
+
 @dataclass
 class _Job:
     id: str
     tenant: str
-    kind: ImportKind
-    folder: Path
+    kind: JobKind
+    folder: Path | None
+    """The upload's folder; None for a read of a live source, which has no upload."""
     name: str
     """The upload's own file name, shown in messages instead of the temp path."""
     lock: int | None = None
     """The descriptor whose lock marks the folder as in use."""
+    work: Work | None = None
 
     @property
     def path(self) -> Path:
+        assert self.folder is not None and self.kind in _SUFFIX
         return self.folder / f"upload{_SUFFIX[self.kind]}"
 
     def remove_upload(self) -> None:
         """Remove the folder and let its lock go; safe to call again."""
         lock, self.lock = self.lock, None
-        _remove_upload(self.folder, lock)
+        if self.folder is not None:
+            _remove_upload(self.folder, lock)
 
     def scrub(self, text: str) -> str:
         """`text` without the temp path, which means nothing to the caller."""
+        if self.folder is None:
+            return text
         return text.replace(str(self.path), self.name).replace(str(self.folder), self.name)
 
 
@@ -200,6 +211,14 @@ class Imports:
         except BaseException:
             _remove_upload(folder, lock)
             raise
+        return ImportStatus(id=job.id, kind=kind, status="queued")
+
+    def start(self, tenant: str, kind: JobKind, work: Work) -> ImportStatus:
+        """Queue a read of a live source (a Slack backfill, a Drive sync) as an import
+        without an upload; returns the queued job's status."""
+        self._check_room()
+        job = _Job(uuid.uuid4().hex, tenant, kind, None, kind, work=work)
+        self._admit(job)
         return ImportStatus(id=job.id, kind=kind, status="queued")
 
     def status(self, tenant: str, job_id: str) -> ImportStatus | None:
@@ -309,7 +328,7 @@ class Imports:
         self._set(job, "running")
         try:
             report = self._import(job)
-        except (InvalidInput, Busy) as exc:
+        except (InvalidInput, Busy, SourceError) as exc:
             self._set(job, "failed", error=job.scrub(str(exc)))
         except _Stopped:
             self._set(job, "failed", error=_STOPPED)
@@ -327,6 +346,8 @@ class Imports:
         # it end can still find the folder.
         try:
             reading = _ProgressWriter(self, job, "reading")
+            if job.work is not None:
+                return job.work(reading)
             if job.kind == "slack":
                 digesting = _ProgressWriter(self, job, "digesting")
                 return self._memory.import_slack(

@@ -29,8 +29,10 @@ MAX_ID = 2**63 - 1
 
 SearchKind = Literal["fact", "turn", "summary", "record"]
 ChannelKind = Literal["public", "private", "dm", "mpim"]
-RecordSource = Literal["slack", "jira", "web"]
+RecordSource = Literal["slack", "jira", "web", "drive"]
 ImportKind = Literal["slack", "jira"]
+JobKind = Literal["slack", "jira", "slack-backfill", "drive-sync"]
+"""Uploads, and reads of a live source that run like them (queued, with a status)."""
 ImportState = Literal["queued", "running", "done", "failed"]
 
 _SLACK_TS = r"^\d{1,12}(\.\d{1,9})?$"
@@ -130,7 +132,9 @@ class SupersedeIn(_In):
 
 
 class SearchIn(_In):
-    query: str
+    query: str = Field(
+        description="what to look for; empty: what the filters let through, newest first"
+    )
     stream: str | None = Field(default=None, description="default: every stream of the tenant")
     kinds: list[SearchKind] | None = None
     limit: int = Field(default=10, ge=1, le=100)
@@ -206,7 +210,7 @@ class ImportStarted(_Out):
 
 class ImportStatus(_Out):
     id: str
-    kind: ImportKind
+    kind: JobKind
     status: ImportState
     report: ImportReport | None = Field(default=None, description="once the import is done")
     error: str | None = Field(default=None, description="why the import failed")

@@ -17,7 +17,7 @@ from threefold.faces.http.app import create_app
 from threefold.faces.http.imports import fail_unfinished
 from threefold.locations import shown_location
 from threefold.memory import Memory
-from threefold.settings import HttpSettings, Settings, load_settings
+from threefold.settings import REVEAL_SECRETS, HttpSettings, Settings, load_settings
 
 _SETTINGS_ENV = "THREEFOLD_SERVE_SETTINGS"
 """How serve() hands its settings to the worker processes, which uvicorn spawns afresh."""
@@ -39,7 +39,8 @@ def serve(
     host = host or settings.http.host
     port = settings.http.port if port is None else port
     print(banner(settings, host, port), file=sys.stderr, flush=True)
-    os.environ[_SETTINGS_ENV] = settings.model_dump_json()
+    # Secrets written out: the workers are this process's own, and need the real ones.
+    os.environ[_SETTINGS_ENV] = settings.model_dump_json(context={REVEAL_SECRETS: True})
     try:
         uvicorn.run(
             f"{__name__}:worker_app",

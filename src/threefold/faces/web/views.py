@@ -221,7 +221,7 @@ def source_link(ref: SourceRef | None, stream: str) -> str | None:
     query = urlencode({"stream": stream})
     if ref.kind == "turn" and ref.id.isdigit():
         return f"/ui/turns/{ref.id}#turn-{ref.id}"
-    if ref.kind.startswith(("slack.", "jira.", "web.")) and ref.id.isdigit():
+    if ref.kind.startswith(("slack.", "jira.", "web.", "drive.")) and ref.id.isdigit():
         return f"/ui/records/{ref.id}#record-{ref.id}"
     if ref.kind.startswith("summary."):
         return f"/ui/summaries?{query}#summary-{ref.id}"

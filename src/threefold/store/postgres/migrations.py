@@ -567,4 +567,28 @@ MIGRATIONS: list[tuple[str, str]] = [
     ),
     ("0008_words_as_sqlite_reads_them", _words_as_sqlite_reads_them()),
     ("0009_stored_word_counts", _stored_word_counts()),
+    (
+        "0010_live_sources",
+        """
+        -- Live sources: the deliveries of an outside event already taken (Slack retries an
+        -- event it thinks was lost; its id is stored once), and what a source keeps
+        -- between calls: how far a backfill has read each list, so that one killed
+        -- resumes where it stopped, and the names of the ids its events carry.
+        CREATE TABLE deliveries (
+            tenant TEXT NOT NULL,
+            source TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            received_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (tenant, source, event_id)
+        );
+        CREATE TABLE source_state (
+            tenant TEXT NOT NULL,
+            source TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (tenant, source, name)
+        );
+        """
+        + _row_security(("deliveries", "source_state")),
+    ),
 ]

@@ -469,4 +469,27 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE imports ADD COLUMN progress TEXT;
         """,
     ),
+    (
+        "0021_live_sources",
+        """
+        -- Live sources: the deliveries of an outside event already taken (Slack retries an
+        -- event it thinks was lost; its id is stored once), and what a source keeps
+        -- between calls: how far a backfill has read each list, so that one killed
+        -- resumes where it stopped, and the names of the ids its events carry.
+        CREATE TABLE deliveries (
+            tenant TEXT NOT NULL,
+            source TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            received_at REAL NOT NULL,
+            PRIMARY KEY (tenant, source, event_id)
+        );
+        CREATE TABLE source_state (
+            tenant TEXT NOT NULL,
+            source TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (tenant, source, name)
+        );
+        """,
+    ),
 ]

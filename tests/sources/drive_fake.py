@@ -1,0 +1,200 @@
+"""A real local HTTP server that speaks the Google Drive API v3 calls a sync makes.
+
+    with FakeDrive(token="ya29.test", page_size=2) as drive:
+        drive.add("F1", "doc1", "Design", "application/vnd.google-apps.document", b"text")
+        drive.script(429)     # the next call answers 429 (Retry-After: 0)
+        drive.calls           # [(path, params)], in order
+
+- GET /drive/v3/files?q='<folder>' in parents and trashed = false&pageToken=...
+  answers {"files": [...], "nextPageToken": ...} (no token on the last page);
+- GET /drive/v3/files/<id>/export?mimeType=text/plain answers a Google format's text
+  (403 exportSizeLimitExceeded-like errors can be scripted);
+- GET /drive/v3/files/<id>?alt=media answers a plain file's bytes, streamed in chunks.
+
+A wrong token gets Drive's 401 {"error": {"code": 401, "message": "Invalid Credentials"}}.
+A file's declared `size` may differ from its body, to test a limit that trusts neither.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+_PARENT = re.compile(r"^'([^']+)' in parents and trashed = false$")
+_CHUNK = 64 * 1024
+
+
+@dataclass
+class DriveFile:
+    id: str
+    folder: str
+    name: str
+    mime: str
+    body: bytes | Iterable[bytes]
+    modified: str = "2026-11-30T10:00:00.000Z"
+    size: int | None = None
+    """Declared in the listing (plain files only, as Drive does)."""
+
+
+class FakeDrive:
+    def __init__(self, token: str = "ya29.test", page_size: int = 100) -> None:
+        self.token, self.page_size = token, page_size
+        self.files: dict[str, DriveFile] = {}
+        self.calls: list[tuple[str, dict[str, str]]] = []
+        self.broken: set[str] = set()
+        """Ids of files whose content answers 500 (listed all the same)."""
+        self._script: deque[int] = deque()
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                fake._answer(self)
+
+            def log_message(self, *args: object) -> None:
+                """Quiet."""
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/drive/v3"
+
+    def add(self, folder: str, file_id: str, name: str, mime: str, body: Any, **extra: Any) -> None:
+        self.files[file_id] = DriveFile(file_id, folder, name, mime, body, **extra)
+
+    def script(self, *statuses: int) -> None:
+        with self._lock:
+            self._script.extend(statuses)
+
+    def paths(self) -> list[str]:
+        return [path for path, _ in self.calls]
+
+    def __enter__(self) -> FakeDrive:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    # -- answering ------------------------------------------------------------------------
+
+    def _answer(self, handler: BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(handler.path)
+        path = parts.path.removeprefix("/drive/v3/")
+        params = dict(parse_qsl(parts.query))
+        with self._lock:
+            self.calls.append((path, params))
+            scripted = self._script.popleft() if self._script else None
+        if scripted is not None:
+            headers = {"Retry-After": "0"} if scripted == 429 else {}
+            self._error(handler, scripted, "rateLimitExceeded", headers)
+        elif handler.headers.get("Authorization") != f"Bearer {self.token}":
+            self._error(handler, 401, "Invalid Credentials")
+        elif path == "files":
+            self._list(handler, params)
+        elif path.removesuffix("/export").removeprefix("files/") in self.broken:
+            self._error(handler, 500, "Internal Error")
+        elif (match := re.fullmatch(r"files/([^/]+)/export", path)) and match[1] in self.files:
+            self._export(handler, self.files[match[1]], params)
+        elif (match := re.fullmatch(r"files/([^/]+)", path)) and match[1] in self.files:
+            self._media(handler, self.files[match[1]], params)
+        else:
+            self._error(handler, 404, f"File not found: {path}")
+
+    def _list(self, handler: BaseHTTPRequestHandler, params: dict[str, str]) -> None:
+        match = _PARENT.match(params.get("q", ""))
+        if match is None:
+            self._error(handler, 400, f"Invalid Value: q={params.get('q')!r}")
+            return
+        listed = [f for f in self.files.values() if f.folder == match[1]]
+        start = int(params.get("pageToken") or 0)
+        size = min(self.page_size, int(params.get("pageSize") or 100))
+        page = listed[start : start + size]
+        body: dict[str, Any] = {"kind": "drive#fileList", "files": [self._meta(f) for f in page]}
+        if start + size < len(listed):
+            body["nextPageToken"] = str(start + size)
+        self._send(handler, 200, "application/json", [json.dumps(body).encode()])
+
+    def _meta(self, file: DriveFile) -> dict[str, Any]:
+        meta = {
+            "id": file.id,
+            "name": file.name,
+            "mimeType": file.mime,
+            "modifiedTime": file.modified,
+            "webViewLink": f"https://docs.example.com/{file.id}/view",
+        }
+        if file.size is not None:
+            meta["size"] = str(file.size)
+        return meta
+
+    def _export(
+        self, handler: BaseHTTPRequestHandler, file: DriveFile, params: dict[str, str]
+    ) -> None:
+        if not file.mime.startswith("application/vnd.google-apps."):
+            self._error(handler, 403, "Export only supports Docs Editors files.")
+            return
+        self._send(handler, 200, params.get("mimeType", "text/plain"), self._chunks(file))
+
+    def _media(
+        self, handler: BaseHTTPRequestHandler, file: DriveFile, params: dict[str, str]
+    ) -> None:
+        if params.get("alt") != "media":
+            self._send(handler, 200, "application/json", [json.dumps(self._meta(file)).encode()])
+        elif file.mime.startswith("application/vnd.google-apps."):
+            self._error(handler, 403, "Only files with binary content can be downloaded.")
+        else:
+            self._send(handler, 200, file.mime, self._chunks(file))
+
+    @staticmethod
+    def _chunks(file: DriveFile) -> Iterable[bytes]:
+        if isinstance(file.body, bytes):
+            return [file.body[i : i + _CHUNK] for i in range(0, len(file.body), _CHUNK)] or [b""]
+        return file.body
+
+    def _error(
+        self,
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        body = json.dumps({"error": {"code": status, "message": message}}).encode()
+        self._send(handler, status, "application/json", [body], headers)
+
+    @staticmethod
+    def _send(
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        content_type: str,
+        chunks: Iterable[bytes],
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """Chunked, so a body can be longer than anything declared, and stop midway when
+        the client hangs up."""
+        handler.send_response(status)
+        handler.send_header("Content-Type", content_type)
+        handler.send_header("Transfer-Encoding", "chunked")
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
+        handler.end_headers()
+        try:
+            for chunk in chunks:
+                if chunk:
+                    handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            handler.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            handler.close_connection = True
