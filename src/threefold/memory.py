@@ -1011,6 +1011,7 @@ class Memory:
         except ValueError:
             known = ", ".join(c.value for c in FactCategory)
             raise InvalidInput(f"unknown category {category!r}; use one of {known}") from None
+        subject, slot = _fact_key(subject, "subject"), _fact_key(slot, "slot")
         if subject is None or slot is None:
             read = self.model.extract_facts(
                 TurnInput(stream=stream, user=text, at=as_utc(at) if at else utcnow())
@@ -1052,6 +1053,8 @@ def _person_and_subject(name: str) -> tuple[str, str]:
 
 
 _MAX_SPEAKER_CHARS = 100
+_MAX_KEY_CHARS = 200
+"""A fact's subject or slot is a key, not a text: 'person:priya', 'role', 'skill:drive'."""
 
 
 def _fact_id(value: int) -> int:
@@ -1071,6 +1074,20 @@ def _speaker(name: str | None, field: str) -> str | None:
             f"{field} must be a printable name of at most {_MAX_SPEAKER_CHARS} characters"
         )
     return name or None
+
+
+def _fact_key(key: str | None, field: str) -> str | None:
+    """A subject or slot as given, refused when it could not be a key: a line break or a
+    control character in it would reach every reader through the fact's source label."""
+    if key is None:
+        return None
+    if not isinstance(key, str):
+        raise InvalidInput(f"{field} must be text, got {type(key).__name__}")
+    if len(key) > _MAX_KEY_CHARS or not key.isprintable():
+        raise InvalidInput(
+            f"{field} must be one printable line of at most {_MAX_KEY_CHARS} characters"
+        )
+    return key.strip() or None
 
 
 def _visibility(value: Visibility | str) -> Visibility:
