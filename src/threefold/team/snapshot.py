@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from threefold.dates import shifted
 from threefold.domain import Fact, FactCategory, FactStatus, Record, SourceRef, Turn, Visibility
 from threefold.sources.ingest import channel_entity, person
 from threefold.store.base import Store
@@ -83,7 +84,8 @@ class Snapshot:
 
 
 def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapshot:
-    since, until = now - timedelta(days=HISTORY_DAYS), now + timedelta(days=1)
+    since = shifted(now, timedelta(days=-HISTORY_DAYS))
+    until = shifted(now, timedelta(days=1))
     facts = [
         f
         for stream in streams

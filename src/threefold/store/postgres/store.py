@@ -30,6 +30,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool
 
+from threefold.dates import shifted
 from threefold.domain import (
     Fact,
     FactCategory,
@@ -1706,7 +1707,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         dated = sorted((i for i in found if i.at), key=lambda i: i.at, reverse=True)  # type: ignore[arg-type, return-value]
         if not dated:
             return []
-        since = dated[0].at - timedelta(days=days)  # type: ignore[operator]
+        since = shifted(dated[0].at, timedelta(days=-days))  # type: ignore[type-var]
         return [i for i in dated if i.at >= since][:limit]  # type: ignore[operator]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:

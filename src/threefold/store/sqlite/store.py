@@ -17,6 +17,7 @@ from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from threefold.dates import shifted
 from threefold.domain import (
     Fact,
     FactCategory,
@@ -1633,7 +1634,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         dated = sorted(((i.at, i) for i in found if i.at), key=lambda pair: pair[0], reverse=True)
         if not dated:
             return []
-        since = dated[0][0] - timedelta(days=days)
+        since = shifted(dated[0][0], timedelta(days=-days))
         return [item for at, item in dated if at >= since][:limit]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
