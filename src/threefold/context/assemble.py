@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-from threefold.context.render import block, cite, inline
+from threefold.context.render import block, cite, figures, inline
 from threefold.domain import (
     Context,
     ContextItem,
@@ -243,7 +243,7 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     plan.held -= recall_floor
     if material.structured is not None:
         item = ContextItem(
-            text=block(material.structured.text),
+            text=figures(material.structured.text),
             tokens=material.structured.tokens,
             source=material.structured.ref(),
         )

@@ -51,6 +51,12 @@ def cite(label: str) -> str:
     return folded if len(folded) <= _CITE_CHARS else folded[: _CITE_CHARS - 1] + "…"
 
 
+def figures(text: str) -> str:
+    """Text of several lines that are all the renderer's own (a tracker's figures), none
+    of which can start a header, a list item, a quote or a fence: each line is `inline`."""
+    return "\n".join(inline(line) for line in _SEPARATORS.sub("\n", text).split("\n"))
+
+
 @lru_cache(maxsize=64)
 def block(text: str) -> str:
     """Multi-line `text` (a summary) whose lines cannot be headers of the context. Kept
