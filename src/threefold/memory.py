@@ -123,6 +123,8 @@ class Memory:
         self._owned: list[object] = []
         """Parts open() built, which close() closes."""
         use_worker = settings.background_worker if background_worker is None else background_worker
+        if store.read_only:
+            use_worker = False  # it could claim no job; the memory answers reads only
         self._worker = BackgroundWorker(self.runner) if use_worker else None
         if self._worker:
             self._worker.start()
@@ -153,14 +155,15 @@ class Memory:
         if settings.trace_file is not None:
             tracing.enable(settings.trace_file)
         owned: list[object] = []
-        if model is None:
-            model = build_model(settings.model)
-            owned.append(model)
-        if embedder == "settings":
-            embedder = embedder_from_settings(settings.embed)
-            owned.append(embedder)
-        store = open_store(settings.db, durability=settings.durability)
-        try:
+        try:  # a memory that fails to open leaves nothing of its own open
+            if model is None:
+                model = build_model(settings.model)
+                owned.append(model)
+            if embedder == "settings":
+                embedder = embedder_from_settings(settings.embed)
+                owned.append(embedder)
+            store = open_store(settings.db, durability=settings.durability)
+            owned.insert(0, store)
             memory = cls(
                 store,
                 model,
@@ -171,9 +174,9 @@ class Memory:
                 check_vectors=check_vectors,
             )
         except BaseException:
-            store.close()
+            _close_parts(owned)
             raise
-        memory._owned = owned
+        memory._owned = owned[1:]
         return memory
 
     # -- writing --------------------------------------------------------------
@@ -904,10 +907,7 @@ class Memory:
             log.warning("the job worker is still busy; its store and model are left open")
             return
         self.store.close()
-        for part in self._owned:
-            close = getattr(part, "close", None)
-            if close is not None:
-                close()
+        _close_parts(self._owned)
 
     def __enter__(self) -> Self:
         return self
@@ -1074,6 +1074,13 @@ def _speaker(name: str | None, field: str) -> str | None:
             f"{field} must be a printable name of at most {_MAX_SPEAKER_CHARS} characters"
         )
     return name or None
+
+
+def _close_parts(parts: list[object]) -> None:
+    for part in parts:
+        close = getattr(part, "close", None)
+        if close is not None:
+            close()
 
 
 def _fact_key(key: str | None, field: str) -> str | None:

@@ -456,6 +456,9 @@ class RoutingStore(Protocol):
 
 
 class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
+    read_only: bool
+    """Opened on storage it cannot write: reads work, writes raise StoreReadOnly."""
+
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...

@@ -137,6 +137,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
         self.shown_url = shown(url)
+        self.read_only = False  # a read-only server answers each write with StoreReadOnly
         self._timeout = timeout
         self._local = threading.local()
         self._streams: set[tuple[str, str]] = set()
