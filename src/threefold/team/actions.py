@@ -117,14 +117,15 @@ def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
             or record.author.lower().split()[0] != commitment.subject.split()[0]
         ):
             continue
-        if cues.DONE.search(record.text) and cues.same_work(work, record.text):
+        if cues.states(cues.DONE, record.text) and cues.same_work(work, record.text):
             return True
     return False
 
 
 def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     out = []
-    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.BLOCKER)):
+    blockers = [f for f in snapshot.of(FactCategory.BLOCKER) if snapshot.open_blocker(f)]
+    for fact in _one_per_message(snapshot, blockers):
         opened = _at(fact)
         if snapshot.now - opened <= timedelta(days=rule.window_days):
             continue
@@ -157,7 +158,7 @@ def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
     what = f"{blocker.subject} {blocker.value} {blocker.text} {said}"
     return any(
         record.at > opened
-        and cues.CLEARED.search(record.text)
+        and cues.states(cues.CLEARED, record.text)
         and cues.same_work(what, record.text)
         for record in snapshot.records
     )

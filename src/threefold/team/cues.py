@@ -79,6 +79,19 @@ CLEARED_EXAMPLES = (
 )
 """A message saying a blocker is gone."""
 
+NOT_CLEARED_EXAMPLES = (
+    "EL-5 is blocked until EL-63 is fixed.",
+    "We can ship once the auth token came through",
+    "If legal sorted it out we'd be unblocked",
+)
+"""A cue that is the condition of what is still to happen reports nothing."""
+
+_CONDITION = re.compile(
+    r"\b(?:until|till|once|when|whenever|after|as\s+soon\s+as|if|unless|before|waiting\s+for)"
+    r"\b[^.!?;]*$",
+    _I,
+)
+
 DONE = re.compile(
     r"\b(?:done|finished|shipped|merged|delivered|completed|wrapped\s+up|landed|is\s+live)\b",
     _I,
@@ -86,6 +99,12 @@ DONE = re.compile(
 
 _MENTION_RE = re.compile(r"<@(\w+)>|(?<![\w.])@([A-Za-z][\w.'-]*)")
 _ISSUE_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b")
+
+
+def states(cue: re.Pattern[str], text: str) -> bool:
+    """Whether `text` says what `cue` names as a fact: a cue inside a condition ("blocked
+    until EL-63 is fixed", "once it is merged") says it has not happened yet."""
+    return any(not _CONDITION.search(text[: found.start()]) for found in cue.finditer(text))
 
 
 def handoff_request(text: str) -> str | None:

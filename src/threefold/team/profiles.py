@@ -72,7 +72,7 @@ def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         role=_items(snapshot, holds, FactCategory.ROLE),
         current_work=_work(snapshot, holds, theirs),
         commitments=_items(snapshot, theirs, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, authored, FactCategory.BLOCKER),
+        blockers=_items(snapshot, _both(authored, snapshot.open_blocker), FactCategory.BLOCKER),
         decisions=[],
         activity=activity,
         mood=_items(snapshot, theirs, FactCategory.MOOD_SIGNAL, limit=None),
@@ -106,7 +106,7 @@ def _channel(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         role=role,
         current_work=_work(snapshot, said_here, said_here),
         commitments=_items(snapshot, said_here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, said_here, FactCategory.BLOCKER),
+        blockers=_items(snapshot, _both(said_here, snapshot.open_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, said_here, FactCategory.DECISION),
         activity=[record_item(r) for r in records],
         mood=_items(snapshot, said_here, FactCategory.MOOD_SIGNAL, limit=None),
@@ -131,7 +131,7 @@ def _project(snapshot: Snapshot, stream: str) -> dict[str, Any]:
         role=_items(snapshot, here, FactCategory.ROLE),
         current_work=_work(snapshot, here, here),
         commitments=_items(snapshot, here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, here, FactCategory.BLOCKER),
+        blockers=_items(snapshot, _both(here, snapshot.open_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, here, FactCategory.DECISION),
         activity=activity,
         mood=_items(snapshot, here, FactCategory.MOOD_SIGNAL, limit=None),
@@ -141,6 +141,10 @@ def _project(snapshot: Snapshot, stream: str) -> dict[str, Any]:
         ),
         note="" if activity else f"{stream} has no messages or turns yet.",
     )
+
+
+def _both(first: Picker, second: Picker) -> Picker:
+    return lambda fact: first(fact) and second(fact)
 
 
 def _names(name: str) -> frozenset[str]:

@@ -8,6 +8,7 @@ from threefold.dates import shifted
 from threefold.domain import Fact, FactCategory, FactStatus, Record, SourceRef, Turn, Visibility
 from threefold.sources.ingest import channel_entity, person
 from threefold.store.base import Store
+from threefold.team.cues import issue_keys
 from threefold.team.model import ProfileItem
 
 FINISHED = frozenset({"done", "closed", "resolved", "cancelled", "canceled", "won't do"})
@@ -45,6 +46,15 @@ class Snapshot:
 
     def of(self, *categories: FactCategory) -> list[Fact]:
         return [f for f in self.facts if f.category in categories]
+
+    def finished_work(self, fact: Fact) -> bool:
+        """Whether the tracker says work the fact names is over: a blocker whose blocking
+        or blocked issue is finished blocks nothing."""
+        named = {fact.subject} | {key.lower() for key in issue_keys(f"{fact.value} {fact.text}")}
+        return not named.isdisjoint(self.finished)
+
+    def open_blocker(self, fact: Fact) -> bool:
+        return fact.category is FactCategory.BLOCKER and not self.finished_work(fact)
 
     def record_of(self, fact: Fact) -> Record | None:
         """The message a fact was read from, if it was read from one."""
