@@ -5,7 +5,16 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from threefold.dates import shifted
-from threefold.domain import Fact, FactCategory, FactStatus, Record, SourceRef, Turn, Visibility
+from threefold.domain import (
+    Fact,
+    FactCategory,
+    FactStatus,
+    Record,
+    SourceRef,
+    Turn,
+    Visibility,
+    as_utc,
+)
 from threefold.sources.ingest import channel_entity, person
 from threefold.store.base import Store
 from threefold.team.cues import issue_keys
@@ -34,7 +43,11 @@ class Snapshot:
     in_channel: dict[str, list[Record]] = field(default_factory=dict)
     """Records per channel, in time order: where replies are looked for."""
 
+    as_of: datetime | None = None
+    """The time of the data (see data_time); profiles are judged then. None: `now`."""
+
     def __post_init__(self) -> None:
+        self.as_of = self.as_of or self.now
         self.by_record = {r.id: r for r in self.records}
         for record in self.records:
             self.in_channel.setdefault(record.channel, []).append(record)
@@ -93,8 +106,20 @@ class Snapshot:
         return {channel_entity(r.channel): r.channel for r in self.records if r.source == "slack"}
 
 
+def data_time(store: Store, tenant: str, streams: list[str], now: datetime) -> datetime:
+    """The time of the data: its newest message or turn at or before `now` (or `now`, when
+    it has none). An export read long after it was made is judged as of then, not as of a
+    wall clock past every message in it."""
+    newest = [r.at for stream in streams for r in store.records(tenant, stream, last=1)]
+    newest += [t.at for stream in streams for t in store.turns(tenant, stream, last=1)]
+    return max((as_utc(at) for at in newest if as_utc(at) <= now), default=now)
+
+
 def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapshot:
-    since = shifted(now, timedelta(days=-HISTORY_DAYS))
+    """The tenant's material of the HISTORY_DAYS up to the time of its data, for rules
+    judged at `now` and profiles judged as of the data."""
+    as_of = data_time(store, tenant, streams, now)
+    since = shifted(as_of, timedelta(days=-HISTORY_DAYS))
     until = shifted(now, timedelta(days=1))
     facts = [
         f
@@ -104,7 +129,7 @@ def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapsh
     ]
     records = store.records_between(tenant, None, since, until)
     turns = {stream: store.turns_between(tenant, stream, since, until) for stream in streams}
-    return Snapshot(tenant, now, facts, records, turns)
+    return Snapshot(tenant, now, facts, records, turns, as_of=as_of)
 
 
 def day_named(fact: Fact) -> date | None:
