@@ -131,3 +131,23 @@ def test_timelines_follow_records_when_they_are_re_routed(
         moved = [e.text for e in mem.timeline("project:launch")]
         left = [e.text for e in mem.timeline("global")]
     assert len(moved) == 2 and left == [], (moved, left)
+
+
+def test_an_imported_jira_project_is_a_project_under_its_key_and_its_name(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        ["Issue key", "Project name", "Summary", "Status"],
+        ["EL-5", "Elearning", "Player", "Open"],
+    ]
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    (tmp_path / "el.csv").write_text(buffer.getvalue(), encoding="utf-8")
+    settings = load_settings(embed={"kind": "none"})  # EL is not configured
+    with Memory.open(tmp_path / "m.db", settings=settings, background_worker=False) as mem:
+        mem.import_jira(tmp_path / "el.csv", now=EXPORTED)
+        mem.rebuild_team(now=NOW)
+        by_key, by_name = mem.profile("EL"), mem.profile("Elearning")
+    assert (by_key.kind, by_key.entity) == ("project", "project:el")
+    assert (by_name.kind, by_name.entity) == ("project", "project:el")
+    assert "no messages" not in by_key.note
