@@ -151,3 +151,20 @@ def test_an_imported_jira_project_is_a_project_under_its_key_and_its_name(
     assert (by_key.kind, by_key.entity) == ("project", "project:el")
     assert (by_name.kind, by_name.entity) == ("project", "project:el")
     assert "no messages" not in by_key.note
+
+
+def _said(mem: Memory, user: str, text: str, at: datetime) -> None:
+    mem.ingest_message(channel="elearning", user=user, ts=f"{at.timestamp():.6f}", text=text)
+
+
+def test_work_reported_in_the_past_tense_is_not_overdue(tmp_path: Path) -> None:
+    monday = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    with _memory(tmp_path) as mem:
+        _said(mem, "Raj", "I will rotate the database credentials by Friday.", monday)
+        _said(mem, "Dana", "I will fix the login bug by Wednesday.", monday + timedelta(hours=1))
+        _said(mem, "Raj", "Database credentials rotated.", monday + timedelta(days=3))
+        mem.process_pending()
+        mem.rebuild_team(now=monday + timedelta(days=10))
+        overdue = [a.title for a in mem.actions(rule="overdue_commitment")]
+    assert [t for t in overdue if "database credentials" in t] == [], overdue
+    assert [t for t in overdue if "login bug" in t], overdue  # never said to be done

@@ -117,7 +117,7 @@ def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
             or record.author.lower().split()[0] != commitment.subject.split()[0]
         ):
             continue
-        if cues.states(cues.DONE, record.text) and cues.same_work(work, record.text):
+        if cues.reports_done(work, record.text):
             return True
     return False
 
