@@ -2,6 +2,7 @@
 name 0001-01-01 or 9999-12-31, and the day before or after it is no error of theirs. Every
 face answers, and no turn loses its facts."""
 
+import logging
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
@@ -9,11 +10,14 @@ import anyio
 import pytest
 from mcp import Client
 
+from tests.conftest import MemoryFactory, fact
+from tests.scripted_model import ScriptedModel
 from tests.security.faces import faces
 from threefold.dates import annotate, find_dates, leading_date
 from threefold.domain import Trust
 from threefold.faces.mcp import build_server
 from threefold.layers.summaries import month_of, week_of
+from threefold.models.base import ExtractedFact, TurnInput
 from threefold.recall.timeframe import timeframe_of
 
 STREAM = "project:alpha"
@@ -126,3 +130,25 @@ def test_timeframes_and_periods_are_held_at_the_calendars_edges() -> None:
     end = datetime(9999, 12, 31, 23, tzinfo=UTC)
     assert week_of(end).end == month_of(end).end == datetime.max.replace(tzinfo=UTC)
     assert week_of(end).start == datetime(9999, 12, 27, tzinfo=UTC)
+
+
+def test_a_fact_whose_reconciliation_fails_is_kept_and_the_failure_logged(
+    open_memory: MemoryFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Hostile input: reconciling one item of a turn raises (a value the model or the
+    # similarity search cannot take); the turn's facts are stored without the verdict.
+    def read(turn: TurnInput) -> list[ExtractedFact]:
+        return [fact("raj", f"role:{turn.user[-2:]}", "lead", text="Raj is the lead architect.")]
+
+    model = ScriptedModel(read)
+    mem = open_memory(model)
+    mem.add_turn(STREAM, "first t1", "Noted.")
+    mem.process_pending()
+    model.fail["reconcile"] = 99
+    mem.add_turn(STREAM, "again t2", "Noted.")
+    with caplog.at_level(logging.WARNING):
+        mem.process_pending()
+    assert model.calls["reconcile"] >= 1
+    assert {f.slot for f in mem.facts(STREAM)} == {"role:t1", "role:t2"}
+    assert mem.job_counts()["failed"] == 0
+    assert "reconcil" in caplog.text
