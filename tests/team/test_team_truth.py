@@ -168,3 +168,34 @@ def test_work_reported_in_the_past_tense_is_not_overdue(tmp_path: Path) -> None:
         overdue = [a.title for a in mem.actions(rule="overdue_commitment")]
     assert [t for t in overdue if "database credentials" in t] == [], overdue
     assert [t for t in overdue if "login bug" in t], overdue  # never said to be done
+
+
+def test_one_block_said_in_the_tracker_and_in_chat_is_one_action(tmp_path: Path) -> None:
+    with _memory(tmp_path) as mem:
+        mem.import_jira(_export(tmp_path, "In Progress", "first.csv"), now=EXPORTED)
+        _said(mem, "Dana", "EL-5 is blocked by EL-63.", EXPORTED + timedelta(hours=1))
+        mem.process_pending()
+        mem.rebuild_team(now=NOW)
+        (action,) = mem.actions(rule="stale_blocker")
+        texts = {mem.fact(i).text for i in action.fact_ids}
+    assert texts == {"EL-63 blocks EL-5.", "EL-5 is blocked by EL-63."}
+
+
+def test_a_blocker_cycle_stays_open_with_both_links(tmp_path: Path) -> None:
+    # Bad input: EL-63 blocks EL-5 and EL-5 blocks EL-63.
+    updated = EXPORTED.strftime("%Y-%m-%d %H:%M")
+    rows = [
+        COLUMNS,
+        ["EL-5", "Course player", "In Progress", "Dana", updated, "EL-63"],
+        ["EL-63", "Video codec crash", "In Progress", "Raj", updated, "EL-5"],
+    ]
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    (tmp_path / "cycle.csv").write_text(buffer.getvalue(), encoding="utf-8")
+    with _memory(tmp_path) as mem:
+        mem.import_jira(tmp_path / "cycle.csv", now=EXPORTED)
+        mem.rebuild_team(now=NOW)
+        actions = mem.actions(rule="stale_blocker")
+        texts = {mem.fact(i).text for a in actions for i in a.fact_ids}
+    assert len(actions) == 1
+    assert texts == {"EL-63 blocks EL-5.", "EL-5 blocks EL-63."}
