@@ -559,6 +559,12 @@ class Memory:
         return built
 
     @property
+    def read_only(self) -> bool:
+        """Whether the memory was opened on storage it cannot write: reads work, and
+        every write raises StoreReadOnly."""
+        return self.store.read_only
+
+    @property
     def embeds(self) -> bool:
         """Whether search uses vectors: without, prepare_query() has nothing to do."""
         return self.recall.embedder is not None

@@ -65,7 +65,7 @@ def create_app(
     imports = Imports(memory)
     lane = MemoryLane()
     # Storage the memory cannot write is served for reading: nothing there to maintain.
-    maintain = maintenance and not memory.store.read_only
+    maintain = maintenance and not memory.read_only
     loop = memory.maintenance_loop(settings.maintenance_interval_seconds) if maintain else None
 
     @asynccontextmanager
