@@ -89,6 +89,10 @@ class AsyncMemory:
         return self.memory.settings
 
     @property
+    def read_only(self) -> bool:
+        return self.memory.read_only
+
+    @property
     def embeds(self) -> bool:
         return self.memory.embeds
 

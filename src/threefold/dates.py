@@ -10,8 +10,9 @@ the past ("I went hiking on Friday").
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
 from functools import lru_cache
+from typing import TypeVar
 
 from threefold.domain import as_utc
 
@@ -101,6 +102,25 @@ def tells_of_the_past(text: str, at: int) -> bool:
     return bool(_PAST_VERB_RE.search(sentence))
 
 
+_Day = TypeVar("_Day", date, datetime)
+
+
+def shifted(moment: _Day, delta: timedelta) -> _Day:
+    """`moment` moved by `delta`, held at the calendar's first or last instant where it
+    would leave it: a text may name 9999-12-31, and the day after it is no error of theirs."""
+    try:
+        return moment + delta
+    except OverflowError:
+        ahead = delta > timedelta(0)
+        if isinstance(moment, datetime):
+            return (datetime.max if ahead else datetime.min).replace(tzinfo=moment.tzinfo)
+        return date.max if ahead else date.min
+
+
+def _days(day: date, count: int) -> date:
+    return shifted(day, timedelta(days=count))
+
+
 @dataclass(frozen=True)
 class DateHit:
     start: int
@@ -122,7 +142,7 @@ def base_day(at: datetime) -> date:
 def _dateparser(phrase: str, anchor: date) -> date | None:
     # RELATIVE_BASE must be naive; midnight of the day before keeps "March 27" said on
     # March 27 on that day (dateparser treats the base's own midnight as already past).
-    base = datetime.combine(anchor - timedelta(days=1), datetime.min.time())
+    base = datetime.combine(_days(anchor, -1), datetime.min.time())
     settings = {
         "RELATIVE_BASE": base,
         "PREFER_DATES_FROM": "future",
@@ -132,7 +152,10 @@ def _dateparser(phrase: str, anchor: date) -> date | None:
     }
     import dateparser  # here: it takes longer to import than most commands take to run
 
-    parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+    try:
+        parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+    except (OverflowError, ValueError):  # a phrase or an anchor at the calendar's edge
+        return None
     return parsed.date() if parsed else None
 
 
@@ -170,15 +193,14 @@ def _weekday(phrase: str, today: date, past: bool) -> date:
     target = _WEEKDAYS.index(words[-1])
     if len(words) > 1 and words[-2] in ("last", "past"):
         # "last Friday" said on a Friday is a week ago, never today.
-        return today - timedelta(days=(today.weekday() - target - 1) % 7 + 1)
+        return _days(today, -((today.weekday() - target - 1) % 7 + 1))
     if past and len(words) == 1:
-        return today - timedelta(days=(today.weekday() - target) % 7)
+        return _days(today, -((today.weekday() - target) % 7))
     if words[0] == "next":
         # "next Friday" = the Friday of next (Monday-based) week: the common reading, and
         # never the day after tomorrow when said on a Wednesday.
-        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
-        return monday + timedelta(days=target)
-    return today + timedelta(days=(target - today.weekday()) % 7)
+        return _days(today, 7 - today.weekday() + target)
+    return _days(today, (target - today.weekday()) % 7)
 
 
 def _end_of(phrase: str, today: date) -> date:
@@ -186,7 +208,7 @@ def _end_of(phrase: str, today: date) -> date:
     if unit in ("day", "eod"):
         return today
     if unit in ("week", "eow"):
-        return today + timedelta(days=(4 - today.weekday()) % 7)  # the working week's Friday
+        return _days(today, (4 - today.weekday()) % 7)  # the working week's Friday
     if unit in ("month", "eom"):
         return today.replace(day=calendar.monthrange(today.year, today.month)[1])
     if unit == "quarter":
@@ -199,10 +221,10 @@ def _in_n(phrase: str, today: date) -> date | None:
     _, count, unit = phrase.lower().split()
     number = int(count) if count.isdigit() else _NUMBER_WORDS[count]
     if unit.startswith("day"):
-        return today + timedelta(days=number)
+        return _days(today, number)
     if unit.startswith("week"):
-        return today + timedelta(weeks=number)
-    return _dateparser(phrase, today + timedelta(days=1))
+        return _days(today, 7 * number)
+    return _dateparser(phrase, _days(today, 1))
 
 
 def _resolve(match: re.Match[str], today: date, past: bool) -> tuple[date | None, bool]:
@@ -220,13 +242,13 @@ def _resolve(match: re.Match[str], today: date, past: bool) -> tuple[date | None
     if kind == "rel":
         lower = phrase.lower()
         offset = 2 if "after" in lower else 1 if lower == "tomorrow" else 0
-        return today + timedelta(days=offset), True
+        return _days(today, offset), True
     if kind == "past":
-        return today - timedelta(days=2 if "before" in phrase.lower() else 1), True
+        return _days(today, -2 if "before" in phrase.lower() else -1), True
     if kind == "ago":
         count, unit, _ = phrase.lower().split()
         number = int(count) if count.isdigit() else _NUMBER_WORDS[count]
-        return today - timedelta(days=number * (7 if unit.startswith("week") else 1)), True
+        return _days(today, -number * (7 if unit.startswith("week") else 1)), True
     if kind == "end":
         return _end_of(phrase, today), True
     if kind == "in":
@@ -257,21 +279,24 @@ def _next_nth(number: int, today: date) -> date | None:
             if day >= today:
                 return day
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        if year > MAXYEAR:
+            break
     return None
 
 
 def _next_year(day: date) -> date:
-    try:
-        return day.replace(year=day.year + 1)
-    except ValueError:  # February 29
-        return day.replace(year=day.year + 1, day=28)
+    return _in_year(day, day.year + 1) if day.year < MAXYEAR else date.max
 
 
 def _last_year(day: date) -> date:
+    return _in_year(day, day.year - 1) if day.year > MINYEAR else date.min
+
+
+def _in_year(day: date, year: int) -> date:
     try:
-        return day.replace(year=day.year - 1)
-    except ValueError:
-        return day.replace(year=day.year - 1, day=28)
+        return day.replace(year=year)
+    except ValueError:  # February 29
+        return day.replace(year=year, day=28)
 
 
 _TENSED_KINDS = frozenset({"md", "dm", "wd"})

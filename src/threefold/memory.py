@@ -130,6 +130,8 @@ class Memory:
         """Held while a part is built on first use (see _built_once)."""
         """Parts open() built, which close() closes."""
         use_worker = settings.background_worker if background_worker is None else background_worker
+        if store.read_only:
+            use_worker = False  # it could claim no job; the memory answers reads only
         self._worker: BackgroundWorker | None = None
         if use_worker:
             from threefold.pipeline import jobs
@@ -202,14 +204,15 @@ class Memory:
         if settings.trace_file is not None:
             tracing.enable(settings.trace_file)
         owned: list[object] = []
-        if model is None:
-            model = build_model(settings.model)
-            owned.append(model)
-        if embedder == "settings":
-            embedder = embedder_from_settings(settings.embed)
-            owned.append(embedder)
-        store = open_store(settings.db, durability=settings.durability)
-        try:
+        try:  # a memory that fails to open leaves nothing of its own open
+            if model is None:
+                model = build_model(settings.model)
+                owned.append(model)
+            if embedder == "settings":
+                embedder = embedder_from_settings(settings.embed)
+                owned.append(embedder)
+            store = open_store(settings.db, durability=settings.durability)
+            owned.insert(0, store)
             memory = cls(
                 store,
                 model,
@@ -220,9 +223,9 @@ class Memory:
                 check_vectors=check_vectors,
             )
         except BaseException:
-            store.close()
+            _close_parts(owned)
             raise
-        memory._owned = owned
+        memory._owned = owned[1:]
         return memory
 
     # -- writing --------------------------------------------------------------
@@ -707,6 +710,12 @@ class Memory:
         return built
 
     @property
+    def read_only(self) -> bool:
+        """Whether the memory was opened on storage it cannot write: reads work, and
+        every write raises StoreReadOnly."""
+        return self.store.read_only
+
+    @property
     def embeds(self) -> bool:
         """Whether search uses vectors: without, prepare_query() has nothing to do."""
         return self.recall.embedder is not None
@@ -1072,10 +1081,7 @@ class Memory:
             log.warning("the job worker is still busy; its store and model are left open")
             return
         self.store.close()
-        for part in self._owned:
-            close = getattr(part, "close", None)
-            if close is not None:
-                close()
+        _close_parts(self._owned)
 
     def __enter__(self) -> Self:
         return self
@@ -1187,6 +1193,7 @@ class Memory:
         except ValueError:
             known = ", ".join(c.value for c in FactCategory)
             raise InvalidInput(f"unknown category {category!r}; use one of {known}") from None
+        subject, slot = _fact_key(subject, "subject"), _fact_key(slot, "slot")
         if subject is None or slot is None:
             read = self.model.extract_facts(
                 TurnInput(stream=stream, user=text, at=as_utc(at) if at else utcnow())
@@ -1232,6 +1239,8 @@ def _person_and_subject(name: str) -> tuple[str, str]:
 
 
 _MAX_SPEAKER_CHARS = 100
+_MAX_KEY_CHARS = 200
+"""A fact's subject or slot is a key, not a text: 'person:priya', 'role', 'skill:drive'."""
 
 
 def _fact_id(value: int) -> int:
@@ -1251,6 +1260,27 @@ def _speaker(name: str | None, field: str) -> str | None:
             f"{field} must be a printable name of at most {_MAX_SPEAKER_CHARS} characters"
         )
     return name or None
+
+
+def _close_parts(parts: list[object]) -> None:
+    for part in parts:
+        close = getattr(part, "close", None)
+        if close is not None:
+            close()
+
+
+def _fact_key(key: str | None, field: str) -> str | None:
+    """A subject or slot as given, refused when it could not be a key: a line break or a
+    control character in it would reach every reader through the fact's source label."""
+    if key is None:
+        return None
+    if not isinstance(key, str):
+        raise InvalidInput(f"{field} must be text, got {type(key).__name__}")
+    if len(key) > _MAX_KEY_CHARS or not key.isprintable():
+        raise InvalidInput(
+            f"{field} must be one printable line of at most {_MAX_KEY_CHARS} characters"
+        )
+    return key.strip() or None
 
 
 def _visibility(value: Visibility | str) -> Visibility:

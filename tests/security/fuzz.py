@@ -68,7 +68,20 @@ HOSTILE = st.one_of(
 )
 
 STREAMS = st.sampled_from(["project:alpha", "global", "chat:8812"])
-WORDS = st.sampled_from(["Raj is the Lead Architect.", "No, Lena is.", "deadline Friday"])
+EDGE_DATES = [
+    "What happened on 9999-12-31?",
+    "My deadline is 9999-12-31.",
+    "It started 0001-01-01.",
+    "due 10000-01-01",
+    "in December 9999 or January 0001",
+    "on the 32nd.",
+    "Feb 29, 2023 and 2023-02-29",
+    "in 3 days, two weeks ago, next Friday",
+]
+"""Texts naming days at and past the calendar's edges (issue 40)."""
+WORDS = st.sampled_from(
+    ["Raj is the Lead Architect.", "No, Lena is.", "deadline Friday", *EDGE_DATES]
+)
 VALID: dict[str, st.SearchStrategy[Any]] = {
     "stream": STREAMS,
     "user": WORDS,
@@ -87,7 +100,8 @@ VALID: dict[str, st.SearchStrategy[Any]] = {
     "categories": st.lists(st.sampled_from(["role", "deadline"]), max_size=2),
     "confidence": st.floats(0.0, 1.0),
     "visibility": st.sampled_from(list(Visibility)),
-    "at": st.datetimes(datetime(2020, 1, 1), datetime(2026, 1, 1), timezones=st.just(UTC)),
+    "at": st.datetimes(datetime(2020, 1, 1), datetime(2026, 1, 1), timezones=st.just(UTC))
+    | st.sampled_from([datetime(9999, 12, 31, 23, tzinfo=UTC), datetime(1, 1, 1, 1, tzinfo=UTC)]),
     "since": st.datetimes(datetime(2020, 1, 1), datetime(2026, 1, 1)),
     "until": st.datetimes(datetime(2020, 1, 1), datetime(2026, 1, 1)),
     "channel": st.sampled_from(["C1", "general"]),

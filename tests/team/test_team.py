@@ -244,7 +244,10 @@ def test_cue_tables_match_their_examples(table: str, examples: tuple[str, ...]) 
 
 
 def test_cleared_examples_match() -> None:
-    assert all(cues.CLEARED.search(e) for e in cues.CLEARED_EXAMPLES)
+    assert all(cues.states(cues.CLEARED, e) for e in cues.CLEARED_EXAMPLES)
+    assert not any(cues.states(cues.CLEARED, e) for e in cues.NOT_CLEARED_EXAMPLES)
+    assert all(cues.reports_done(work, said) for work, said in cues.DONE_EXAMPLES)
+    assert not any(cues.reports_done(work, said) for work, said in cues.NOT_DONE_EXAMPLES)
     assert cues.handoff_request("The release is on Friday.") is None
     assert not cues.claims("Can you take it?")
 

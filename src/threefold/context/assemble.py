@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-from threefold.context.render import block, inline
+from threefold.context.render import block, cite, figures, inline
 from threefold.dates import dated, spoken
 from threefold.domain import (
     Context,
@@ -244,7 +244,7 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     plan.held -= recall_floor
     if material.structured is not None:
         item = ContextItem(
-            text=block(material.structured.text),
+            text=figures(material.structured.text),
             tokens=material.structured.tokens,
             source=material.structured.ref(),
         )
@@ -279,7 +279,8 @@ def _place_team(plan: _Plan, material: Material, budget: int) -> None:
         until = plan.used + int(budget * share)
         for text, source in lines:
             item = _item(
-                inline(text) if source is None else f"{inline(text)} [{source.label()}]", source
+                inline(text) if source is None else f"{inline(text)} [{cite(source.label())}]",
+                source,
             )
             if not plan.take(section, item, limit=until):
                 plan.drop(section, item, TEAM_DROPPED)
@@ -323,7 +324,7 @@ def _capped(item: ContextItem, cap: int) -> ContextItem:
     """`item`, or its start within `cap` tokens, marked as cut."""
     if item.tokens <= cap:
         return item
-    label = item.source.label() if item.source else "turn"
+    label = cite(item.source.label()) if item.source else "turn"
     text = truncate_to_tokens(item.text, cap, marker=f" … [cut; the whole turn is {label}]")
     return ContextItem(text=text, tokens=count_tokens(text), source=item.source)
 
@@ -466,7 +467,7 @@ def _profile_line(shown: tuple[Fact, ...], count: int, newest: datetime | None) 
     name = _as_written(shown[0].subject, shown[0].text)
     said = "; ".join(_predicate(f.text, name) for f in shown)
     more = f"; and {count - len(shown)} more" if count > len(shown) else ""
-    cited = ", ".join(f.source.label() for f in shown[:3]) + (", …" if count > 3 else "")
+    cited = ", ".join(cite(f.source.label()) for f in shown[:3]) + (", …" if count > 3 else "")
     source = SourceRef(kind="profile", id=shown[0].subject, at=newest)
     return _item(f"- {inline(f'{name}: {said}')}{more} [{count} facts: {cited}]", source)
 
@@ -647,13 +648,13 @@ twice, and thousands of them would hold hundreds of megabytes."""
 def _fact_line(text: str, source: SourceRef) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
     when = dated(source.at.date()) if source.at else "undated"
-    return _item(f"- {inline(text)} [{source.label()}, {when}]", source)
+    return _item(f"- {inline(text)} [{cite(source.label())}, {when}]", source)
 
 
 @lru_cache(maxsize=8192)
 def _retrieved_line(text: str, source: SourceRef) -> ContextItem:
     # Kept: questions about the same stream retrieve many of the same items.
-    return _item(f"[{source.label()}] {inline(text)}", source)
+    return _item(f"[{cite(source.label())}] {inline(text)}", source)
 
 
 @lru_cache(maxsize=4096)
@@ -675,7 +676,7 @@ def _turn_item(turn: Turn) -> ContextItem:
 
 def _stamp(source: SourceRef) -> str:
     when = dated(source.at.date()) if source.at else "undated"
-    return f"[{when}, {source.label()}]"
+    return f"[{when}, {cite(source.label())}]"
 
 
 def _header(section: str) -> str:

@@ -6,6 +6,11 @@ user is an admin" would otherwise read as a section of memory. Each item is rend
 after a prefix of the renderer's own ("User: ", "- ", "[source]"), so folding its line
 breaks keeps it on that line; a leading markdown marker is escaped as well, for items
 that start a line.
+
+Every writer's string goes through here before it is rendered: texts and names through
+`inline`, source labels (which carry a manual fact's slot, a profile's name) through `cite`,
+cells inside a line of the renderer's own through `fold`, and records of several lines
+through `block` or `lines`.
 """
 
 import re
@@ -21,17 +26,40 @@ _HEADER_LINE = re.compile(r"\s*(?:#{1,2}(?:\s|$)|(?:=+|-+)\s*$)")
 underline that heads the line above. Summaries' own '### day' lines are below them."""
 
 
-def inline(text: str) -> str:
-    """`text` on one line that cannot start a header, a list item, a quote or a fence."""
+_CITE_CHARS = 120
+"""A source label longer than this is cut: a citation names a source, it says nothing."""
+_CITE_BRACKETS = str.maketrans("[]", "()")
+
+
+def fold(text: str) -> str:
+    """`text` on one line: each run of line breaks becomes a paragraph mark."""
     # Every character _BREAKS folds is unprintable, and most texts are all printable:
     # isprintable() tells so in one pass, a tenth of what running _BREAKS costs.
-    folded = (text if text.isprintable() else _BREAKS.sub(_FOLD, text)).strip()
+    return (text if text.isprintable() else _BREAKS.sub(_FOLD, text)).strip()
+
+
+def inline(text: str) -> str:
+    """`text` on one line that cannot start a header, a list item, a quote or a fence."""
+    folded = fold(text)
     return "\\" + folded if _MARKUP_START.match(folded) else folded
+
+
+def cite(label: str) -> str:
+    """A source label as it goes between the renderer's brackets: on one line, with no
+    bracket that would close the citation early and open text of its own, and short."""
+    folded = fold(label).translate(_CITE_BRACKETS)
+    return folded if len(folded) <= _CITE_CHARS else folded[: _CITE_CHARS - 1] + "…"
+
+
+def figures(text: str) -> str:
+    """Text of several lines that are all the renderer's own (a tracker's figures), none
+    of which can start a header, a list item, a quote or a fence: each line is `inline`."""
+    return "\n".join(inline(line) for line in _SEPARATORS.sub("\n", text).split("\n"))
 
 
 @lru_cache(maxsize=64)
 def block(text: str) -> str:
     """Multi-line `text` (a summary) whose lines cannot be headers of the context. Kept
     by text: the same summary is rendered by every context until it changes."""
-    lines = _SEPARATORS.sub("\n", text).split("\n")
-    return "\n".join("\\" + line.lstrip() if _HEADER_LINE.match(line) else line for line in lines)
+    parts = _SEPARATORS.sub("\n", text).split("\n")
+    return "\n".join("\\" + line.lstrip() if _HEADER_LINE.match(line) else line for line in parts)

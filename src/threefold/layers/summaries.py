@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from threefold.dates import shifted
 from threefold.domain import Summary, SummaryKind, Turn, Visibility, most_private, utcnow
 from threefold.models.base import (
     DatedSummary,
@@ -365,17 +366,23 @@ def _within(text: str, limit: int) -> str:
     return keep_last_tokens(text, limit)
 
 
+_JUST_BEFORE = timedelta(microseconds=-1)
+
+
+# Periods are held at the calendar's edges: the week of 9999-12-31 ends with the calendar.
 def week_of(moment: datetime) -> Period:
-    start = (moment - timedelta(days=moment.weekday())).replace(
+    start = shifted(moment, timedelta(days=-moment.weekday())).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
-    return Period(start=start, end=start + timedelta(days=7) - timedelta(microseconds=1))
+    return Period(start=start, end=shifted(start, timedelta(days=7) + _JUST_BEFORE))
 
 
 def month_of(moment: datetime) -> Period:
     start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-    following = (start + timedelta(days=32)).replace(day=1)
-    return Period(start=start, end=following - timedelta(microseconds=1))
+    following = shifted(start, timedelta(days=32))
+    if following.month == start.month:  # held at the calendar's end
+        return Period(start=start, end=following)
+    return Period(start=start, end=following.replace(day=1) + _JUST_BEFORE)
 
 
 def _group(

@@ -1,5 +1,6 @@
 """The work that follows a write, as job handlers: extraction, summaries, embeddings."""
 
+import logging
 from collections.abc import Sequence
 
 import numpy as np
@@ -8,7 +9,7 @@ from threefold import entities, tracing
 from threefold.context.material import pinned_texts
 from threefold.domain import Fact, Trust, Turn
 from threefold.embed import Embedder
-from threefold.errors import NotFound, ThreefoldError
+from threefold.errors import NotFound, StoreError, ThreefoldError
 from threefold.layers import summaries
 from threefold.layers.facts import (
     confirm_answered_claims,
@@ -31,7 +32,7 @@ from threefold.layers.repairs import (
     says_instead,
 )
 from threefold.layers.summaries import turn_input
-from threefold.models.base import ExtractedFact, MemoryModel
+from threefold.models.base import ExtractedFact, MemoryModel, ReconcileDecision
 from threefold.pipeline.jobs import (
     COMPACT,
     DIGEST,
@@ -51,6 +52,8 @@ from threefold.settings import Settings
 from threefold.sources import digest
 from threefold.store.base import ItemFilter, Job, Store
 from threefold.trust.writes import Author, capped_fact
+
+log = logging.getLogger("threefold.pipeline")
 
 
 class ErasedMeanwhile(ThreefoldError):
@@ -124,10 +127,7 @@ class Pipeline:
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *self._repairs(turn, extracted)]
         ]
-        verdicts = [
-            reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)
-            for item in found
-        ]
+        verdicts = [self._verdict(job, item) for item in found]
 
         def apply() -> None:
             for name in (turn.speaker, turn.assistant_speaker):
@@ -168,6 +168,26 @@ class Pipeline:
             )
 
         return apply
+
+    def _verdict(self, job: Job, item: ExtractedFact) -> ReconcileDecision | None:
+        """How `item` meets the stream's similar facts; None (add it as it is) when that
+        cannot be worked out for this item. A verdict only spares a near-repeat: failing
+        the job over one would retry it five times and then lose every fact of the turn."""
+        try:
+            return reconcile(
+                self.store, self.model, self.similar_facts, job.tenant, job.stream, item
+            )
+        except StoreError:
+            raise  # the store is unwell: the job retries, and loses nothing
+        except Exception:  # noqa: BLE001 - whatever one item's value breaks
+            log.warning(
+                "reconciling a fact of job %s on %s failed; the fact is added as it is: %r",
+                job.id,
+                job.stream,
+                item.text[:120],
+                exc_info=True,
+            )
+            return None
 
     def _referent(self, turn: Turn, before: Turn | None) -> str | None:
         """Whom the turn's opening "he", "she", "they" or "her" may mean, as the turn

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from threefold.dates import MONTH_NUMBERS, MONTH_PATTERN, find_dates
+from threefold.dates import MONTH_NUMBERS, MONTH_PATTERN, find_dates, shifted
 
 _SLACK = timedelta(days=1)
 """Days are UTC days; the asker's own day may start or end a few hours either side."""
@@ -39,7 +39,10 @@ def timeframe_of(query: str) -> Timeframe | None:
         return None
     first = min(start for start, _ in spans)
     last = max(end for _, end in spans)
-    return Timeframe(_midnight(first) - _SLACK, _midnight(last) + timedelta(days=1) + _SLACK)
+    # Held at the calendar's edges: "what happened on 9999-12-31?" is a fair question.
+    return Timeframe(
+        shifted(_midnight(first), -_SLACK), shifted(_midnight(last), timedelta(days=1) + _SLACK)
+    )
 
 
 def _midnight(day: date) -> datetime:

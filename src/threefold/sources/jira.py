@@ -17,6 +17,7 @@ from typing import BinaryIO, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from threefold.context.render import fold
 from threefold.domain import as_utc
 from threefold.errors import InvalidInput
 from threefold.sources.problems import CappedList
@@ -546,19 +547,23 @@ class ProjectStats(_Frozen):
     """Assignee -> open issues, most loaded first."""
 
     def render(self) -> str:
+        """The counts as lines of text; every cell in them (a status, a key, a name) is
+        folded onto its line, so a cell holding line breaks cannot start a line of its own."""
         noun = "issue" if self.total == 1 else "issues"
-        statuses = ", ".join(f"{status} {count}" for status, count in self.by_status.items())
-        head = f"{self.project_key}, {self.total} {noun} as of {self.as_of.date()}: {statuses}."
+        statuses = ", ".join(f"{fold(status)} {count}" for status, count in self.by_status.items())
+        head = (
+            f"{fold(self.project_key)}, {self.total} {noun} as of {self.as_of.date()}: {statuses}."
+        )
         lines = [head]
         if self.points_done is not None and self.points_remaining is not None:
             lines.append(
                 f"Story points: {_number(self.points_done)} done, "
                 f"{_number(self.points_remaining)} remaining."
             )
-        overdue = [f"{key} (due {self.due_dates[key]})" for key in self.overdue]
+        overdue = [f"{fold(key)} (due {self.due_dates[key]})" for key in self.overdue]
         lines.append(_listing("Overdue", overdue))
-        lines.append(_listing("Unassigned open", list(self.unassigned)))
-        load = [f"{who} {count}" for who, count in self.load.items()]
+        lines.append(_listing("Unassigned open", [fold(key) for key in self.unassigned]))
+        load = [f"{fold(who)} {count}" for who, count in self.load.items()]
         lines.append(f"Load: {_shortened(load)}." if load else "Load: nothing open.")
         return "\n".join(lines)
 

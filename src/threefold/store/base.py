@@ -494,6 +494,9 @@ class LiveSourceStore(Protocol):
 
 
 class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore, Protocol):
+    read_only: bool
+    """Opened on storage it cannot write: reads work, writes raise StoreReadOnly."""
+
     def close(self) -> None: ...
     def transaction(self) -> AbstractContextManager[None]: ...
     def migrations(self) -> list[str]: ...

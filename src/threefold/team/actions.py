@@ -117,30 +117,45 @@ def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
             or record.author.lower().split()[0] != commitment.subject.split()[0]
         ):
             continue
-        if cues.DONE.search(record.text) and cues.same_work(work, record.text):
+        if cues.reports_done(work, record.text):
             return True
     return False
 
 
 def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     out = []
-    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.BLOCKER)):
+    blockers = [f for f in snapshot.of(FactCategory.BLOCKER) if snapshot.open_blocker(f)]
+    for same in _same_blocks(_one_per_message(snapshot, blockers)):
+        fact = same[0]  # the first said: its key stays the action's from rebuild to rebuild
         opened = _at(fact)
         if snapshot.now - opened <= timedelta(days=rule.window_days):
             continue
-        if _cleared(snapshot, fact, opened):
+        if any(_cleared(snapshot, f, _at(f)) for f in same):
             continue
         days = (snapshot.now - opened).days
         out.append(
             Found(
                 key=f"{fact.subject}:{fact.slot}",
                 stream=fact.stream,
-                facts=[fact],
+                facts=same,
                 owner=snapshot.author_of(fact),
                 title=f"Blocked for {days} days: {_said(snapshot, fact)}",
             )
         )
     return out
+
+
+def _same_blocks(blockers: list[Fact]) -> list[list[Fact]]:
+    """Blockers grouped by the block they state: "EL-63 blocks EL-5" from the tracker and
+    "EL-5 is blocked by EL-63" from chat name the same issues and are one thing to do. A
+    blocker naming no issue, or other issues, stands alone. Each group oldest first."""
+    groups: dict[object, list[Fact]] = {}
+    for fact in sorted(blockers, key=lambda f: (_at(f), f.id)):
+        keys = frozenset(
+            k.lower() for k in cues.issue_keys(f"{fact.subject.upper()} {fact.value} {fact.text}")
+        )
+        groups.setdefault(keys if len(keys) > 1 else fact.id, []).append(fact)
+    return list(groups.values())
 
 
 def _said(snapshot: Snapshot, fact: Fact) -> str:
@@ -157,7 +172,7 @@ def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
     what = f"{blocker.subject} {blocker.value} {blocker.text} {said}"
     return any(
         record.at > opened
-        and cues.CLEARED.search(record.text)
+        and cues.states(cues.CLEARED, record.text)
         and cues.same_work(what, record.text)
         for record in snapshot.records
     )

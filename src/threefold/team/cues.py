@@ -79,6 +79,34 @@ CLEARED_EXAMPLES = (
 )
 """A message saying a blocker is gone."""
 
+NOT_CLEARED_EXAMPLES = (
+    "EL-5 is blocked until EL-63 is fixed.",
+    "We can ship once the auth token came through",
+    "If legal sorted it out we'd be unblocked",
+    "ALPHA-7 will be unblocked next week",
+)
+"""A cue that is the condition of what is still to happen reports nothing."""
+
+DONE_EXAMPLES = (
+    ("rotate database credentials", "Database credentials rotated."),
+    ("fix login bug", "Login bug fixed!"),
+    ("write release notes", "Release notes are done"),
+)
+NOT_DONE_EXAMPLES = (
+    ("rotate database credentials", "Database credentials will be rotated once approved"),
+    ("fix login bug", "I'll ship the login bug fix once it is merged"),
+    ("write release notes", "The weather report is done"),
+)
+"""(work, message): whether the message reports the work done (see reports_done)."""
+
+_NOT_YET = re.compile(
+    r"(?:\b(?:until|till|once|when|whenever|after|as\s+soon\s+as|if|unless|before|waiting\s+for"
+    r"|will|going\s+to|gonna|should|must|needs?\s+to|have\s+to|has\s+to|hope\s+to)\b|'ll\b)"
+    r"[^.!?;]*$",
+    _I,
+)
+"""A condition or a future before a cue, in its sentence: what it names has not happened."""
+
 DONE = re.compile(
     r"\b(?:done|finished|shipped|merged|delivered|completed|wrapped\s+up|landed|is\s+live)\b",
     _I,
@@ -86,6 +114,30 @@ DONE = re.compile(
 
 _MENTION_RE = re.compile(r"<@(\w+)>|(?<![\w.])@([A-Za-z][\w.'-]*)")
 _ISSUE_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b")
+
+
+def states(cue: re.Pattern[str], text: str) -> bool:
+    """Whether `text` says what `cue` names as a fact: a cue inside a condition or a future
+    ("blocked until EL-63 is fixed", "will be merged") says it has not happened yet."""
+    return any(not _NOT_YET.search(text[: found.start()]) for found in cue.finditer(text))
+
+
+def reports_done(work: str, text: str) -> bool:
+    """Whether `text` says `work` ("rotate database credentials") is done: a word for done
+    ("shipped", "finished") or the work's own verb in the past tense ("credentials
+    rotated"), outside a condition, about the same work."""
+    if not same_work(work, text):
+        return False
+    return states(DONE, text) or states(_past_tense(work), text)
+
+
+def _past_tense(work: str) -> re.Pattern[str]:
+    """The past tense of the verb `work` starts with, as regular verbs make it: rotate ->
+    rotated, fix -> fixed, plan -> planned."""
+    verb = (work.split() or [""])[0].lower()
+    stem = re.escape(verb.removesuffix("e"))
+    last = re.escape(verb[-1:]) + "?" if verb else ""
+    return re.compile(rf"\b{stem}{last}e?d\b", _I) if verb.isalpha() else re.compile(r"(?!)")
 
 
 def handoff_request(text: str) -> str | None:

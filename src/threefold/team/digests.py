@@ -8,6 +8,7 @@ it where one is configured.
 
 from datetime import UTC, date, datetime
 
+from threefold.context.render import block, inline
 from threefold.domain import (
     FactCategory,
     Record,
@@ -168,9 +169,9 @@ def _text(stream: str, days: Days, timezone: str, daily: list[DailyDigest]) -> s
         return f"No activity in {stream} {days.label} ({span}, {timezone}): nothing to digest."
     blocks = [f"{stream}, {days.label} ({span}, {timezone}):"]
     for day in daily:
-        blocks.append(f"### {day.day} ({day.items} items)\n{day.text}")
+        blocks.append(f"### {day.day} ({day.items} items)\n{block(day.text)}")
         if day.learned:
-            blocks.append("Learned:\n" + "\n".join(f"- {i.text}" for i in day.learned))
+            blocks.append("Learned:\n" + "\n".join(f"- {inline(i.text)}" for i in day.learned))
     return "\n".join(blocks)
 
 

@@ -14,7 +14,7 @@ from threefold.domain import Fact, FactCategory, Visibility, as_utc, project_sub
 from threefold.settings import Settings
 from threefold.sources.ingest import channel_entity, person
 from threefold.team.model import MoodTrend, Profile, ProfileItem
-from threefold.team.snapshot import Snapshot, readable, record_item, turn_item
+from threefold.team.snapshot import HISTORY_DAYS, Snapshot, readable, record_item, turn_item
 
 ACTIVITY_DAYS = 14
 RECENT_ITEMS = 5
@@ -72,11 +72,11 @@ def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         role=_items(snapshot, holds, FactCategory.ROLE),
         current_work=_work(snapshot, holds, theirs),
         commitments=_items(snapshot, theirs, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, authored, FactCategory.BLOCKER),
+        blockers=_items(snapshot, _both(authored, snapshot.open_blocker), FactCategory.BLOCKER),
         decisions=[],
         activity=activity,
         mood=_items(snapshot, theirs, FactCategory.MOOD_SIGNAL, limit=None),
-        note="" if activity else f"{name} has no messages or turns yet.",
+        note="" if activity else _quiet(snapshot, name, "messages or turns"),
     )
 
 
@@ -106,12 +106,12 @@ def _channel(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         role=role,
         current_work=_work(snapshot, said_here, said_here),
         commitments=_items(snapshot, said_here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, said_here, FactCategory.BLOCKER),
+        blockers=_items(snapshot, _both(said_here, snapshot.open_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, said_here, FactCategory.DECISION),
         activity=[record_item(r) for r in records],
         mood=_items(snapshot, said_here, FactCategory.MOOD_SIGNAL, limit=None),
         people=_speakers(r.author for r in records if r.kind != "bot"),
-        note="" if records else f"#{name} has no messages yet.",
+        note="" if records else _quiet(snapshot, f"#{name}", "messages"),
     )
 
 
@@ -131,7 +131,7 @@ def _project(snapshot: Snapshot, stream: str) -> dict[str, Any]:
         role=_items(snapshot, here, FactCategory.ROLE),
         current_work=_work(snapshot, here, here),
         commitments=_items(snapshot, here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, here, FactCategory.BLOCKER),
+        blockers=_items(snapshot, _both(here, snapshot.open_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, here, FactCategory.DECISION),
         activity=activity,
         mood=_items(snapshot, here, FactCategory.MOOD_SIGNAL, limit=None),
@@ -139,8 +139,18 @@ def _project(snapshot: Snapshot, stream: str) -> dict[str, Any]:
             [r.author for r in records if r.kind != "bot" and r.source == "slack"]
             + [t.speaker for t in turns if t.speaker]
         ),
-        note="" if activity else f"{stream} has no messages or turns yet.",
+        note="" if activity else _quiet(snapshot, stream, "messages or turns"),
     )
+
+
+def _quiet(snapshot: Snapshot, name: str, what: str) -> str:
+    """What is true of an entity with nothing in the snapshot: nothing in its days."""
+    as_of = snapshot.as_of or snapshot.now
+    return f"{name} has no {what} in the {HISTORY_DAYS} days to {as_of:%Y-%m-%d}."
+
+
+def _both(first: Picker, second: Picker) -> Picker:
+    return lambda fact: first(fact) and second(fact)
 
 
 def _names(name: str) -> frozenset[str]:
@@ -191,9 +201,10 @@ def _data(
 ) -> dict[str, Any]:
     """A profile as it is stored: every item with its visibility, the activity and mood
     as dated points, so that a reader's trust can filter each."""
-    since = snapshot.now - timedelta(days=ACTIVITY_DAYS)
+    as_of = snapshot.as_of or snapshot.now
+    since = as_of - timedelta(days=ACTIVITY_DAYS)
     recent = [i for i in activity if i.source.at and as_utc(i.source.at) >= since]
-    recent.sort(key=lambda i: i.source.at or snapshot.now, reverse=True)
+    recent.sort(key=lambda i: i.source.at or as_of, reverse=True)
     return {
         "entity": entity,
         "kind": kind,
@@ -207,6 +218,7 @@ def _data(
         ],
         "people": people or [],
         "built_at": snapshot.now.isoformat(),
+        "as_of": as_of.isoformat(),
         "note": note,
     }
 
@@ -230,6 +242,7 @@ def shown(data: dict[str, Any], visibilities: tuple[Visibility, ...]) -> Profile
         if at is not None and v in allowed
     ]
     built_at = datetime.fromisoformat(data["built_at"])
+    as_of = datetime.fromisoformat(data.get("as_of", data["built_at"]))
     return Profile(
         entity=data["entity"],
         kind=data["kind"],
@@ -242,7 +255,7 @@ def shown(data: dict[str, Any], visibilities: tuple[Visibility, ...]) -> Profile
         recent_activity=section("recent_activity", RECENT_ITEMS),
         activity=dict(counts),
         people=tuple(data.get("people", ())),
-        mood=mood_trend(points, built_at),
+        mood=mood_trend(points, as_of),
         built_at=built_at,
         note=data.get("note", ""),
     )

@@ -104,7 +104,7 @@ class Team:
         now: datetime | None = None,
     ) -> Profile:
         """The stored profile, or one built now for an entity none is stored for."""
-        key, name = profiles.entity_key(entity, self._project_keys())
+        key, name = profiles.entity_key(entity, self._project_keys(tenant))
         data = self.store.profile_data(tenant, key)
         if data is None:
             moment = as_utc(now) if now else utcnow()
@@ -204,8 +204,16 @@ class Team:
             out += [hits[rank] for hits in per_project if rank < len(hits)]
         return out
 
-    def _project_keys(self) -> dict[str, str]:
-        return {p.key: p.stream for p in self.settings.projects if p.key}
+    def _project_keys(self, tenant: str) -> dict[str, str]:
+        """Project keys and names, in upper case, to their streams: those configured, and
+        every Jira project imported (under its key and its name), which is a project
+        whether or not it is configured."""
+        found = {p.key.upper(): p.stream for p in self.settings.projects if p.key}
+        for key, name in self.store.jira_projects(tenant):
+            stream = found.setdefault(key.upper(), f"project:{key.lower()}")
+            if name:
+                found.setdefault(" ".join(name.upper().split()), stream)
+        return found
 
     def _projects_named(self, streams: list[str], query: str) -> list[str]:
         """Project streams the query names by id, key or configured name, in its order."""

@@ -4,9 +4,20 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from threefold.domain import Fact, FactCategory, FactStatus, Record, SourceRef, Turn, Visibility
+from threefold.dates import shifted
+from threefold.domain import (
+    Fact,
+    FactCategory,
+    FactStatus,
+    Record,
+    SourceRef,
+    Turn,
+    Visibility,
+    as_utc,
+)
 from threefold.sources.ingest import channel_entity, person
 from threefold.store.base import Store
+from threefold.team.cues import issue_keys
 from threefold.team.model import ProfileItem
 
 FINISHED = frozenset({"done", "closed", "resolved", "cancelled", "canceled", "won't do"})
@@ -32,7 +43,11 @@ class Snapshot:
     in_channel: dict[str, list[Record]] = field(default_factory=dict)
     """Records per channel, in time order: where replies are looked for."""
 
+    as_of: datetime | None = None
+    """The time of the data (see data_time); profiles are judged then. None: `now`."""
+
     def __post_init__(self) -> None:
+        self.as_of = self.as_of or self.now
         self.by_record = {r.id: r for r in self.records}
         for record in self.records:
             self.in_channel.setdefault(record.channel, []).append(record)
@@ -44,6 +59,15 @@ class Snapshot:
 
     def of(self, *categories: FactCategory) -> list[Fact]:
         return [f for f in self.facts if f.category in categories]
+
+    def finished_work(self, fact: Fact) -> bool:
+        """Whether the tracker says work the fact names is over: a blocker whose blocking
+        or blocked issue is finished blocks nothing."""
+        named = {fact.subject} | {key.lower() for key in issue_keys(f"{fact.value} {fact.text}")}
+        return not named.isdisjoint(self.finished)
+
+    def open_blocker(self, fact: Fact) -> bool:
+        return fact.category is FactCategory.BLOCKER and not self.finished_work(fact)
 
     def record_of(self, fact: Fact) -> Record | None:
         """The message a fact was read from, if it was read from one."""
@@ -82,8 +106,21 @@ class Snapshot:
         return {channel_entity(r.channel): r.channel for r in self.records if r.source == "slack"}
 
 
+def data_time(store: Store, tenant: str, streams: list[str], now: datetime) -> datetime:
+    """The time of the data: its newest message or turn at or before `now` (or `now`, when
+    it has none). An export read long after it was made is judged as of then, not as of a
+    wall clock past every message in it."""
+    newest = [r.at for stream in streams for r in store.records(tenant, stream, last=1)]
+    newest += [t.at for stream in streams for t in store.turns(tenant, stream, last=1)]
+    return max((as_utc(at) for at in newest if as_utc(at) <= now), default=now)
+
+
 def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapshot:
-    since, until = now - timedelta(days=HISTORY_DAYS), now + timedelta(days=1)
+    """The tenant's material of the HISTORY_DAYS up to the time of its data, for rules
+    judged at `now` and profiles judged as of the data."""
+    as_of = data_time(store, tenant, streams, now)
+    since = shifted(as_of, timedelta(days=-HISTORY_DAYS))
+    until = shifted(now, timedelta(days=1))
     facts = [
         f
         for stream in streams
@@ -92,7 +129,7 @@ def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapsh
     ]
     records = store.records_between(tenant, None, since, until)
     turns = {stream: store.turns_between(tenant, stream, since, until) for stream in streams}
-    return Snapshot(tenant, now, facts, records, turns)
+    return Snapshot(tenant, now, facts, records, turns, as_of=as_of)
 
 
 def day_named(fact: Fact) -> date | None:

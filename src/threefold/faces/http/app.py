@@ -65,7 +65,9 @@ def create_app(
     closer = MemoryCloser(memory)
     imports = Imports(memory)
     lane = MemoryLane()
-    loop = memory.maintenance_loop(settings.maintenance_interval_seconds) if maintenance else None
+    # Storage the memory cannot write is served for reading: nothing there to maintain.
+    maintain = maintenance and not memory.read_only
+    loop = memory.maintenance_loop(settings.maintenance_interval_seconds) if maintain else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

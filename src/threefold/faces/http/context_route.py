@@ -9,7 +9,6 @@ parameter, another JSON media type, a body that does not validate) goes on to th
 whose errors stay the one source of truth; the route also keeps the OpenAPI document.
 """
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
@@ -23,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from threefold.domain import ApiKey, Context
 from threefold.faces.http.auth import SCOPE_KEY, read_trust, still_live
 from threefold.faces.http.schemas import ContextIn
+from threefold.faces.json_body import BadJson, parse_json
 from threefold.memory import Memory
 
 PATH = "/v1/context"
@@ -115,9 +115,9 @@ def _json_fields(scope: Scope, body: bytes) -> Any:
     if _media_type(scope) != _JSON:
         return None
     try:
-        return json.loads(body)  # as Starlette's Request.json() reads it
-    except ValueError:
-        return None
+        return parse_json(body)  # as Starlette's Request.json() reads it
+    except BadJson:
+        return None  # the route answers it, as it answers every route's bad JSON
 
 
 def _media_type(scope: Scope) -> str | None:

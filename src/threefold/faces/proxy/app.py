@@ -31,6 +31,7 @@ from starlette.routing import Route
 from threefold import tracing
 from threefold.domain import Trust
 from threefold.errors import InvalidInput
+from threefold.faces.json_body import BadJson, parse_json
 from threefold.faces.proxy.inject import (
     STREAM_HEADER,
     has_history,
@@ -105,9 +106,9 @@ class _Proxy:
             return _unauthorized(keyed)
         raw = await request.body()
         try:
-            body = json.loads(raw)
-        except ValueError:
-            return _error(400, "request body is not valid JSON", code="invalid_json")
+            body = parse_json(raw)
+        except BadJson as exc:
+            return _error(400, f"request body is not valid JSON ({exc})", code="invalid_json")
         if not isinstance(body, dict):
             return _error(400, "request body must be a JSON object", code="invalid_json")
         try:

@@ -1,8 +1,9 @@
 """Reading the assistant's answer out of an OpenAI server-sent event stream."""
 
 import codecs
-import json
 from typing import Any
+
+from threefold.faces.json_body import BadJson, parse_json
 
 
 class StreamAnswer:
@@ -60,8 +61,8 @@ class StreamAnswer:
             self.done = True
             return
         try:
-            event = json.loads(data)
-        except ValueError:
+            event = parse_json(data)
+        except BadJson:
             return
         if isinstance(event, dict):
             self._event(event)
@@ -84,8 +85,8 @@ class StreamAnswer:
 def json_answer(content: bytes) -> str:
     """The assistant text of a non-streaming chat completion body; "" if it has none."""
     try:
-        body = json.loads(content)
-    except ValueError:
+        body = parse_json(content)
+    except BadJson:
         return ""
     choices = body.get("choices") if isinstance(body, dict) else None
     for choice in choices or ():

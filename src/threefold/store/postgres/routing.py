@@ -52,6 +52,7 @@ class RoutingTables:
         digest: bool = True,
     ) -> None:
         self.ensure_stream(tenant, stream)
+        before = self._routed_streams(tenant, record_id)
         self._exec(
             "UPDATE records SET stream = %s, route_method = %s, route_confidence = %s,"
             " processed = CASE WHEN %s THEN false ELSE processed END"
@@ -69,6 +70,34 @@ class RoutingTables:
             "UPDATE vectors SET stream = %s WHERE kind = 'record' AND item_id = %s AND tenant = %s",
             (stream, record_id, tenant),
         )
+        self._move_timeline(tenant, record_id, before, [stream, *also])
+
+    def _routed_streams(self, tenant: str, record_id: int) -> list[str]:
+        """The streams a record lives in and is cross-referenced in."""
+        rows = self._rows(
+            "SELECT stream FROM records WHERE tenant = %s AND id = %s"
+            " UNION SELECT stream FROM record_streams WHERE tenant = %s AND record_id = %s",
+            (tenant, record_id, tenant, record_id),
+        )
+        return [r["stream"] for r in rows]
+
+    def _move_timeline(
+        self, tenant: str, record_id: int, before: Sequence[str], after: Sequence[str]
+    ) -> None:
+        """A moved record leaves the timelines of the streams it left and joins those of
+        the streams it is in now; its people's and channel's stay."""
+        for old in set(before) - set(after):
+            self._exec(
+                "DELETE FROM entity_events WHERE tenant = %s AND entity = %s"
+                " AND item_kind = 'record' AND item_id = %s",
+                (tenant, old, record_id),
+            )
+        for new in set(after) - set(before):
+            self._exec(
+                "INSERT INTO entity_events SELECT tenant, %s, 'record', id, at FROM records"
+                " WHERE tenant = %s AND id = %s ON CONFLICT DO NOTHING",
+                (new, tenant, record_id),
+            )
 
     def reopen_records(self, tenant: str, stream: str, source: str) -> None:
         self._exec(

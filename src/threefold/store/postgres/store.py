@@ -30,6 +30,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 from psycopg_pool import ConnectionPool
 
+from threefold.dates import shifted
 from threefold.domain import (
     Fact,
     FactChange,
@@ -151,6 +152,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
         self.shown_url = shown(url)
+        self.read_only = False  # a read-only server answers each write with StoreReadOnly
         self._timeout = timeout
         self._local = threading.local()
         self._streams: set[tuple[str, str]] = set()
@@ -1529,7 +1531,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         dated = sorted((i for i in found if i.at), key=lambda i: i.at, reverse=True)  # type: ignore[arg-type, return-value]
         if not dated:
             return []
-        since = dated[0].at - timedelta(days=days)  # type: ignore[operator]
+        since = shifted(dated[0].at, timedelta(days=-days))  # type: ignore[type-var]
         return [i for i in dated if i.at >= since][:limit]  # type: ignore[operator]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:

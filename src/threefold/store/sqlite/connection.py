@@ -5,10 +5,12 @@ comes back through the cursor's fetch methods, so this is the one place where a 
 `sqlite3.Error` becomes a `StoreError` subclass that callers (HTTP, CLI) can act on.
 """
 
+import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from threefold.errors import StoreCorrupt, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
 
@@ -121,7 +123,7 @@ class TypedConnection(sqlite3.Connection):
         return cursor
 
 
-def connect(path: Path, *, timeout: float) -> TypedConnection:
+def connect(path: Path | str, *, timeout: float, uri: bool = False) -> TypedConnection:
     """An autocommit connection (the store runs its own BEGIN and COMMIT) usable from any
     thread under the store's lock."""
     try:
@@ -131,8 +133,61 @@ def connect(path: Path, *, timeout: float) -> TypedConnection:
             check_same_thread=False,
             timeout=timeout,
             factory=TypedConnection,
+            uri=uri,
         )
     except sqlite3.Error as exc:
         raise typed_error(exc, path) from exc
+    db.path = Path(path)
+    return db
+
+
+def open_database(path: Path, *, timeout: float) -> tuple[TypedConnection, bool]:
+    """A connection to `path` in WAL mode, and whether it is read-only.
+
+    On read-only storage (a read-only mount, a file or folder this process may not write)
+    the database is opened read-only instead: writes then fail as StoreReadOnly, reads
+    work. A connection that fails to open is closed before the error leaves.
+    """
+    if _read_only_storage(path):
+        return _read_only(path, timeout), True
+    return _in_wal_mode(path, timeout), False
+
+
+def _in_wal_mode(path: Path, timeout: float) -> TypedConnection:
+    db = connect(path, timeout=timeout)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _read_only_storage(path: Path) -> bool:
+    """Whether `path` is a database this process can read but not write: on a read-only
+    mount, or a file it may not write, or in a folder where it cannot make the two files
+    WAL mode keeps beside the database (unless they are there to write)."""
+    if not path.is_file() or not os.access(path, os.R_OK):
+        return False
+    if not os.access(path, os.W_OK):
+        return True
+    beside = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
+    return not os.access(path.parent, os.W_OK) and not all(
+        os.access(file, os.W_OK) for file in beside
+    )
+
+
+def _read_only(path: Path, timeout: float) -> TypedConnection:
+    """A read-only connection: through the WAL files where they are there to read (a
+    database closed uncleanly, or open in another process); without them, as an immutable
+    file, which SQLite needs because it cannot make them."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    wal = Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists()
+    db = connect(uri if wal else f"{uri}&immutable=1", timeout=timeout, uri=True)
     db.path = path
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        db.close()
+        raise
     return db

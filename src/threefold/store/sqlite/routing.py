@@ -56,6 +56,7 @@ class RoutingTables:
         digest: bool = True,
     ) -> None:
         self.ensure_stream(tenant, stream)
+        before = self._routed_streams(tenant, record_id)
         self._exec(
             "UPDATE records SET stream = ?, route_method = ?, route_confidence = ?,"
             " processed = CASE WHEN ? THEN 0 ELSE processed END WHERE tenant = ? AND id = ?",
@@ -72,6 +73,34 @@ class RoutingTables:
             "UPDATE vectors SET stream = ? WHERE kind = 'record' AND item_id = ? AND tenant = ?",
             (stream, record_id, tenant),
         )
+        self._move_timeline(tenant, record_id, before, [stream, *also])
+
+    def _routed_streams(self, tenant: str, record_id: int) -> list[str]:
+        """The streams a record lives in and is cross-referenced in."""
+        rows = self._rows(
+            "SELECT stream FROM records WHERE tenant = ? AND id = ?"
+            " UNION SELECT stream FROM record_streams WHERE tenant = ? AND record_id = ?",
+            (tenant, record_id, tenant, record_id),
+        )
+        return [r["stream"] for r in rows]
+
+    def _move_timeline(
+        self, tenant: str, record_id: int, before: Sequence[str], after: Sequence[str]
+    ) -> None:
+        """A moved record leaves the timelines of the streams it left and joins those of
+        the streams it is in now; its people's and channel's stay."""
+        for old in set(before) - set(after):
+            self._exec(
+                "DELETE FROM entity_events WHERE tenant = ? AND entity = ?"
+                " AND item_kind = 'record' AND item_id = ?",
+                (tenant, old, record_id),
+            )
+        for new in set(after) - set(before):
+            self._exec(
+                "INSERT OR IGNORE INTO entity_events"
+                " SELECT tenant, ?, 'record', id, at FROM records WHERE tenant = ? AND id = ?",
+                (new, tenant, record_id),
+            )
 
     def reopen_records(self, tenant: str, stream: str, source: str) -> None:
         self._exec(

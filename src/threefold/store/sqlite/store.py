@@ -6,6 +6,7 @@ stream leases kept in the `stream_leases` table.
 """
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -17,6 +18,7 @@ from functools import lru_cache, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from threefold.dates import shifted
 from threefold.domain import (
     Fact,
     FactChange,
@@ -30,7 +32,7 @@ from threefold.domain import (
     Visibility,
     utcnow,
 )
-from threefold.errors import StoreError, StoreUnavailable
+from threefold.errors import StoreError, StoreReadOnly, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
@@ -64,7 +66,7 @@ from threefold.store.rows import (
     summary_of,
     turn_of,
 )
-from threefold.store.sqlite.connection import connect
+from threefold.store.sqlite.connection import open_database
 from threefold.store.sqlite.entities import EntityTables
 from threefold.store.sqlite.erasure import ErasureTables
 from threefold.store.sqlite.migrations import MIGRATIONS
@@ -129,6 +131,7 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
+log = logging.getLogger("threefold.store")
 _RECORD_SELECT = (
     "SELECT r.*, (SELECT group_concat(stream, char(31)) FROM record_streams"
     " WHERE record_id = r.id) AS also_in FROM records r"
@@ -148,7 +151,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(f"cannot open {self.path}: {exc}") from exc
-        self._db = connect(self.path, timeout=busy_timeout_ms / 1000)
+        self._db, self.read_only = open_database(self.path, timeout=busy_timeout_ms / 1000)
+        """Read-only storage opens read-only: reads work, writes raise StoreReadOnly."""
+        if self.read_only:
+            log.warning("%s is on read-only storage: opened for reading only", self.path)
         self._lock = threading.RLock()
         self._depth = 0
         self._streams: set[tuple[str, str]] = set()
@@ -172,14 +178,17 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """`rows`: what the filter checks of a candidates() call on this thread read of
         each item that passed, (time, mentions) by (kind, tenant, id), for its ranking."""
         self._db.row_factory = sqlite3.Row
-        for pragma in (
-            "journal_mode=WAL",
-            "foreign_keys=ON",
-            f"synchronous={DURABILITY[durability]}",
-            f"busy_timeout={busy_timeout_ms}",
-        ):
-            self._db.execute(f"PRAGMA {pragma}")
-        self._migrate()
+        try:
+            for pragma in (
+                "foreign_keys=ON",
+                f"synchronous={DURABILITY[durability]}",
+                f"busy_timeout={busy_timeout_ms}",
+            ):
+                self._db.execute(f"PRAGMA {pragma}")
+            self._migrate()
+        except BaseException:
+            self._db.close()  # a store that failed to open holds nothing open
+            raise
 
     # -- plumbing -------------------------------------------------------------
 
@@ -296,6 +305,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         return row
 
     def _migrate(self) -> None:
+        if self.read_only:
+            self._check_migrated()
+            return
         with self._lock:
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations"
@@ -311,6 +323,25 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             for name, sql in MIGRATIONS:
                 if name not in applied:
                     self._apply(name, sql)
+
+    def _check_migrated(self) -> None:
+        """A read-only database is read as it is: its schema must be this version's."""
+        tables = self._rows("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'")
+        applied = (
+            {r["name"] for r in self._rows("SELECT name FROM schema_migrations")}
+            if tables
+            else set()
+        )
+        missing = [name for name, _ in MIGRATIONS if name not in applied]
+        if missing:
+            raise StoreReadOnly(
+                f"{self.path} is on read-only storage and needs migrations {missing[0]} to "
+                f"{missing[-1]}; open it once where it can be written"
+            )
+        if unknown := applied - {name for name, _ in MIGRATIONS}:
+            raise StoreError(
+                f"{self.path} was written by a newer threefold (migrations {sorted(unknown)})"
+            )
 
     def _apply(self, name: str, sql: str) -> None:
         # executescript commits on its own, so the migration and its record go in one script.
@@ -1442,7 +1473,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         dated = sorted(((i.at, i) for i in found if i.at), key=lambda pair: pair[0], reverse=True)
         if not dated:
             return []
-        since = dated[0][0] - timedelta(days=days)
+        since = shifted(dated[0][0], timedelta(days=-days))
         return [item for at, item in dated if at >= since][:limit]
 
     def items(self, kind: str, tenant: str, ids: Sequence[int]) -> list[Item]:
