@@ -5,30 +5,30 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test lowest docs bench clean
 
-$(BIN)/memstrata: pyproject.toml
+$(BIN)/threefold: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
-demo: $(BIN)/memstrata
-	$(BIN)/memstrata demo
+demo: $(BIN)/threefold
+	$(BIN)/threefold demo
 
-test: $(BIN)/memstrata
+test: $(BIN)/threefold
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # The core's tests at the lowest dependency versions pyproject.toml allows (.ci/run runs it).
-lowest: $(BIN)/memstrata
+lowest: $(BIN)/threefold
 	bash .ci/lowest
 
 # The documentation site, with every warning an error; `mkdocs serve` to read it live.
-docs: $(BIN)/memstrata
+docs: $(BIN)/threefold
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
-bench: $(BIN)/memstrata
+bench: $(BIN)/threefold
 	$(BIN)/python benchmarks/pipeline.py
 
 clean:

@@ -20,8 +20,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import AsyncMemory, Memory, load_settings
-from memstrata.demo import QUESTION, STREAM, story
+from threefold import AsyncMemory, Memory, load_settings
+from threefold.faces.demo import QUESTION, STREAM, story
 
 
 def questions(count: int, tag: str) -> list[str]:

@@ -27,11 +27,11 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.errors import InvalidInput, StoreFull, StoreReadOnly
-from memstrata.settings import Settings
-from memstrata.sources.web import fetch_page
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold import Memory, load_settings
+from threefold.errors import InvalidInput, StoreFull, StoreReadOnly
+from threefold.settings import Settings
+from threefold.sources.web import fetch_page
+from threefold.store.sqlite.store import SQLiteStore
 
 MIB = 1024 * 1024
 
@@ -46,7 +46,7 @@ class Row(NamedTuple):
 
 WRITER = """
 import sys
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 settings = load_settings(embed={"kind": "none"}, session_turns=5)
 mem = Memory.open(sys.argv[1], settings=settings, background_worker=True)
 n = int(sys.argv[2])
@@ -99,8 +99,8 @@ def _integrity(db: Path) -> str:
 
 HOLDER = """
 import sys, threading
-from memstrata.jobs import JobRunner
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold.pipeline.jobs import JobRunner
+from threefold.store.sqlite.store import SQLiteStore
 
 def hang(job):
     print("running", flush=True)
@@ -114,7 +114,7 @@ JobRunner(SQLiteStore(sys.argv[1]), {"work": hang}, attempts=3, backoff=0, backo
 def takeovers(base: Path, rounds: int) -> Row:
     """Kill a worker mid-job; time until a worker polling like the background one (each
     second) has run the job, with the default lease."""
-    from memstrata.jobs import JobRunner
+    from threefold.pipeline.jobs import JobRunner
 
     lease = Settings().stream_lease_seconds
     worst = 0.0
@@ -180,7 +180,7 @@ def close_under_load(base: Path, jobs: int) -> Row:
 
 BOMB_IMPORT = """
 import json, resource, sys
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 mem = Memory.open(sys.argv[1], settings=load_settings(embed={"kind": "none"}),
                   background_worker=False)
 report = mem.import_slack(sys.argv[2], process=False)
@@ -361,7 +361,7 @@ def main() -> None:
         for check in checks:
             rows.append(check())
             console.print(f"[dim]{rows[-1].check}: {rows[-1].result}[/dim]")
-    table = Table("check", "size", "result", "goal", "met", title="memstrata reliability campaign")
+    table = Table("check", "size", "result", "goal", "met", title="threefold reliability campaign")
     for row in rows:
         table.add_row(row.check, row.size, row.result, row.goal, "yes" if row.met else "[red]NO")
     console.print(table)

@@ -25,17 +25,17 @@ from http_load import QUERIES, STREAM, TENANT, seed
 from rich.console import Console
 from rich.table import Table
 
-import memstrata.memory
-from memstrata import Memory, load_settings
-from memstrata.recall import Recall
-from memstrata.team.service import Team
+import threefold.memory
+from threefold import Memory, load_settings
+from threefold.recall.search import Recall
+from threefold.team.service import Team
 
 PHASES: list[tuple[Any, str, str]] = [
-    (memstrata.memory, "read_view", "the stream's view (turns, facts, summary)"),
+    (threefold.memory, "read_view", "the stream's view (turns, facts, summary)"),
     (Recall, "search_items", "search (full text, vectors, fusion, items)"),
-    (memstrata.memory, "gather", "gathering, search included"),
+    (threefold.memory, "gather", "gathering, search included"),
     (Team, "material", "profiles, projects and digests"),
-    (memstrata.memory, "assemble", "assembly within the budget"),
+    (threefold.memory, "assemble", "assembly within the budget"),
 ]
 
 
@@ -70,7 +70,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     out = Console()
-    with tempfile.TemporaryDirectory(prefix="memstrata-ctxcpu-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="threefold-ctxcpu-") as tmp:
         db = args.db or str(Path(tmp) / "bench.db")
         if db.startswith("postgresql://") or not Path(db).exists():
             out.print(f"seeding {args.turns} turns ...")

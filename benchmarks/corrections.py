@@ -5,7 +5,7 @@ Each dialogue is two exchanges (user, assistant) on a fresh stream, run through 
 API (Memory on a temporary SQLite file, add_turn, process_pending, facts()). A dialogue
 passes when an active fact holds the corrected value and no active fact still holds the
 value it replaced. The dialogues were written for this benchmark; the first twelve were
-used while building memstrata.repairs, the next ten were run once before the second round
+used while building threefold.layers.repairs, the next ten were run once before the second round
 of changes (6 of 10 passed then). Session 8 added two more sets of ten, each run once
 before any change made for it: the first passed 1 of 10 (the assistant's "You live in
 Denver" was no claim at all, so nothing could correct it), the second 7 of 10; a third
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memstrata import Memory
+from threefold import Memory
 
 MONDAY = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 """When every dialogue takes place, so that a weekday means one date."""

@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.table import Table
 from slack_synth import write_export
 
-import memstrata.embed.minilm as minilm
-from memstrata.embed import MiniLMEmbedder, normalize_rows
+import threefold.embed.minilm as minilm
+from threefold.embed import MiniLMEmbedder, normalize_rows
 
 JOB_BATCH = 64  # texts per embed() call in the import's embedding job (pipeline.EMBED_BATCH)
 

@@ -16,7 +16,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from memstrata.embed import HashingEmbedder, MiniLMEmbedder
+from threefold.embed import HashingEmbedder, MiniLMEmbedder
 
 PHRASE = (
     "the deadline moved to march raj is tech lead we decided postgres for storage user "

@@ -5,8 +5,8 @@
                                    [--workers 1]
 
 Seeds a fresh SQLite memory with `--turns` turns (facts and summaries made before timing),
-starts `memstrata.http.serve` with `--workers` processes on a free loopback port, warms up, then
-sends `--requests` context requests from `--clients` threads, each with its own keep-alive
+starts `threefold.faces.http.serve` with `--workers` processes on a free loopback port, warms
+up, then sends `--requests` context requests from `--clients` threads, each with its own keep-alive
 httpx client, then as many GET /health requests (the cost of the server and middleware
 alone). Prints throughput, latency percentiles and errors; the goal is zero errors and p95
 under 50 ms. The CPU each side spends per request (the server's summed over its processes)
@@ -31,13 +31,13 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.keys import create_key
+from threefold import Memory, load_settings
+from threefold.trust.keys import create_key
 
 STREAM = "project:alpha"
 TENANT = "bench"
 SERVE = (
-    "import sys; from memstrata import load_settings; from memstrata.http import serve; "
+    "import sys; from threefold import load_settings; from threefold.faces.http import serve; "
     "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]), workers=int(sys.argv[2]))"
 )
 LINES = [
@@ -82,7 +82,7 @@ def free_port() -> int:
 def start_server(db: Path | str, embed: str, workers: int) -> tuple[subprocess.Popen, str]:
     """The server, once every one of its `workers` processes has started."""
     port = free_port()
-    env = {**os.environ, "MEMSTRATA_DB": str(db), "MEMSTRATA_EMBED__KIND": embed}
+    env = {**os.environ, "THREEFOLD_DB": str(db), "THREEFOLD_EMBED__KIND": embed}
     proc = subprocess.Popen(
         [sys.executable, "-c", SERVE, str(port), str(workers)],
         env=env,
@@ -240,7 +240,7 @@ def main() -> None:
     args = parser.parse_args()
     out = Console()
 
-    with tempfile.TemporaryDirectory(prefix="memstrata-http-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="threefold-http-") as tmp:
         db = args.db or Path(tmp) / "bench.db"
         out.print(f"seeding {args.turns} turns ...")
         secret = seed(db, args.turns, args.embed)

@@ -7,8 +7,8 @@ this stays about constant however large the turn is.
 import time
 from datetime import UTC, datetime
 
-from memstrata.models.base import TurnInput
-from memstrata.models.heuristic import HeuristicModel
+from threefold.models.base import TurnInput
+from threefold.models.heuristic import HeuristicModel
 
 INPUTS = {
     "one sentence repeated, 10 MB": "Raj is the CTO. " * 700_000,

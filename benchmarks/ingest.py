@@ -4,7 +4,7 @@
                                 [--workers N] [--keep DIR]
     python benchmarks/ingest.py --durability [--turns 2000] [--sizes 10000]
 
-`--workers` defaults to what `memstrata import slack` uses here: a worker per core, at most 4.
+`--workers` defaults to what `threefold import slack` uses here: a worker per core, at most 4.
 
 Each size runs in a fresh subprocess, so its peak RSS is its own: generate the export
 (benchmarks/slack_synth.py, untimed), then time `import_slack(process=False)` (read, clean,
@@ -27,10 +27,10 @@ from rich.console import Console
 from rich.table import Table
 from slack_synth import ExportShape, write_export
 
-from memstrata import Memory, load_settings
-from memstrata.embed import build_embedder
-from memstrata.settings import ProjectSettings
-from memstrata.workers import Workers
+from threefold import Memory, load_settings
+from threefold.embed import build_embedder
+from threefold.pipeline.workers import Workers
+from threefold.settings import ProjectSettings
 
 GOAL_RATE = 2_000
 GOAL = f"> {GOAL_RATE:,} msgs/s, memory flat in export size"
@@ -174,7 +174,7 @@ def results_table(results: list[dict], embed: str, workers: int) -> Table:
         "facts",
         "summaries",
         "problems",
-        title=f"memstrata Slack import, heuristic, SQLite, embed={embed}, {how} — goal: {GOAL}",
+        title=f"threefold Slack import, heuristic, SQLite, embed={embed}, {how} — goal: {GOAL}",
     )
     for r in results:
         rate = r["read"] / (r["import_s"] + r["process_s"])
@@ -317,7 +317,7 @@ def main() -> None:
         type=int,
         default=cli_default_workers(),
         help="digest in this many worker processes while importing (0: after, in-process); "
-        "default: as `memstrata import slack` on this machine",
+        "default: as `threefold import slack` on this machine",
     )
     parser.add_argument(
         "--durability",

@@ -29,11 +29,11 @@ import uvicorn
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.http import create_app
-from memstrata.keys import create_key
-from memstrata.store.base import NewFact, NewRecord, NewSummary, NewTurn
-from memstrata.types import FactCategory, SourceRef, SummaryKind, Visibility
+from threefold import Memory, load_settings
+from threefold.domain import FactCategory, SourceRef, SummaryKind, Visibility
+from threefold.faces.http import create_app
+from threefold.store.base import NewFact, NewRecord, NewSummary, NewTurn
+from threefold.trust.keys import create_key
 
 TENANT = "bench"
 STREAM = "project:alpha"
@@ -237,7 +237,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--db", type=Path, default=None)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="memstrata-inspector-"))
+    folder = Path(tempfile.mkdtemp(prefix="threefold-inspector-"))
     settings = load_settings(db=args.db or folder / "memory.db", embed={"kind": "hashing"})
     console = Console()
     with Memory.open(settings=settings, background_worker=False) as memory:

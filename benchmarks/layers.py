@@ -24,9 +24,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.context import ORDER, SUMMARY_CUT
-from memstrata.types import Context
+from threefold import Memory, load_settings
+from threefold.context.assemble import ORDER, SUMMARY_CUT
+from threefold.domain import Context
 
 STREAM = "project:atlas"
 CHANNEL = "atlas"

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memstrata import Memory
-from memstrata.types import Fact, FactStatus
+from threefold import Memory
+from threefold.domain import Fact, FactStatus
 
 GOALS = {"capture": 0.90, "updates": 0.90, "precision": 0.95}
 _GONE = (FactStatus.SUPERSEDED, FactStatus.RETRACTED)

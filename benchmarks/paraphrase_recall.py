@@ -21,7 +21,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from memstrata.embed import build_embedder
+from threefold.embed import build_embedder
 
 NAMES = [
     "Ines",

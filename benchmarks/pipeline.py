@@ -15,8 +15,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.demo import QUESTION, STREAM, story
+from threefold import Memory, load_settings
+from threefold.faces.demo import QUESTION, STREAM, story
 
 
 def fill(mem: Memory, count: int) -> tuple[float, float]:
@@ -68,7 +68,7 @@ def main() -> None:
         "context tokens",
         "facts",
         "summaries",
-        title=f"memstrata, heuristic, SQLite, embed={args.embed}",
+        title=f"threefold, heuristic, SQLite, embed={args.embed}",
     )
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:

@@ -11,8 +11,8 @@ context makes.
 
 --url names a server whose role may create databases. Each size's SQLite store is made as
 benchmarks/scale.py makes it (turns, Slack records and facts, hashing vectors) and kept in
---dir; PostgreSQL gets the same rows through `memstrata migrate`'s bulk copy, into a
-database kept on the server (memstrata_bench_<size>). Each measurement runs in a fresh
+--dir; PostgreSQL gets the same rows through `threefold migrate`'s bulk copy, into a
+database kept on the server (threefold_bench_<size>). Each measurement runs in a fresh
 process on a copy, so the busy turns it adds do not pile up between runs. Before the
 measured contexts, --warmup more (other unique questions, each after a busy turn) are asked
 unmeasured: a PostgreSQL copy is a new database, none of whose pages the server's shared
@@ -56,9 +56,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import http_load  # noqa: E402
 from scale import STREAM, _vector_recall, generate, meet_graphs, questions  # noqa: E402
 
-from memstrata import Memory, load_settings  # noqa: E402
-from memstrata.store import open_store  # noqa: E402
-from memstrata.store.postgres.copy import copy_sqlite_to_postgres  # noqa: E402
+from threefold import Memory, load_settings  # noqa: E402
+from threefold.store import open_store  # noqa: E402
+from threefold.store.postgres.copy import copy_sqlite_to_postgres  # noqa: E402
 
 _BUDGET = 2000
 
@@ -79,7 +79,7 @@ def sqlite_store(folder: Path, size: int) -> tuple[Path, float]:
 
 def postgres_database(server: str, source: Path, size: int) -> tuple[str, float]:
     """The size's database on the server, copied from the SQLite store if missing."""
-    name = f"memstrata_bench_{size}"
+    name = f"threefold_bench_{size}"
     url = _database_url(server, name)
     with psycopg.connect(server, autocommit=True) as conn:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
@@ -316,11 +316,11 @@ def http_table(args: argparse.Namespace) -> Table:
         f" clients, {args.requests} requests, {args.turns} turns, hashing embedder; load"
         f" before: {_load()}",
     )
-    name = f"memstrata_http_{os.getpid()}"
+    name = f"threefold_http_{os.getpid()}"
     with psycopg.connect(args.url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        with tempfile.TemporaryDirectory(prefix="memstrata-http-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="threefold-http-") as tmp:
             for backend, db in (
                 ("sqlite", Path(tmp) / "bench.db"),
                 ("postgres", _database_url(args.url, name)),
@@ -370,7 +370,7 @@ def main() -> None:
     parser.add_argument(
         "--prewarm", action="store_true", help="read the copy into shared buffers first"
     )
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-pg-bench"))
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/threefold-pg-bench"))
     parser.add_argument("--server-pid", type=int, help="the PostgreSQL postmaster's pid")
     parser.add_argument(
         "--backends",

@@ -1,11 +1,11 @@
-"""Recall on LoCoMo: memstrata's context() beside a recent window, BM25 and the whole chat.
+"""Recall on LoCoMo: threefold's context() beside a recent window, BM25 and the whole chat.
 
     python benchmarks/recall_locomo.py ../shared/data/locomo_dev.json
         [--budgets 1000 2000 4000] [--limit-questions N] [--samples conv-26,conv-30]
 
 Needs `pip install -e '.[bench]'` (rank-bm25). Every LoCoMo line becomes one turn of a
 `chat:<sample_id>` stream on a fresh SQLite file (heuristic model); each question of
-categories 1-4 then gets a context per method and budget: memstrata's context(), the
+categories 1-4 then gets a context per method and budget: threefold's context(), the
 newest lines that fit (window), the best BM25 lines that fit, and the whole conversation.
 Baselines show lines as "speaker: text" under their session's date. All are scored alike:
 evidence recall (share of the cited lines present verbatim), answer containment (share of
@@ -30,12 +30,12 @@ from rank_bm25 import BM25Okapi
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.context import TITLES
-from memstrata.models.heuristic.text import STOPWORDS
-from memstrata.tokens import count_tokens
+from threefold import Memory, load_settings
+from threefold.context.assemble import TITLES
+from threefold.models.heuristic.text import STOPWORDS
+from threefold.tokens import count_tokens
 
-METHODS = ("memstrata", "window", "bm25", "full")
+METHODS = ("threefold", "window", "bm25", "full")
 FULL_BUDGET = 0  # the full conversation ignores the budget; 0 marks its rows
 _TOKEN = re.compile(r"\w+")
 
@@ -153,7 +153,7 @@ def shared_words(question: Question, by_id: dict[str, Line]) -> int:
     return max((len(asked & set(words(by_id[i].text))) for i in question.evidence), default=0)
 
 
-def memstrata_text(mem: Memory, stream: str, question: str, budget: int) -> tuple[str, str]:
+def threefold_text(mem: Memory, stream: str, question: str, budget: int) -> tuple[str, str]:
     """The prompt text (for tokens) and the text to score, which leaves out the echoed
     question, since no baseline gets the question's words for free."""
     context = mem.context(stream, question, budget=budget)
@@ -198,7 +198,7 @@ def evaluate(
 
     for q in questions:
         for b in budgets:
-            record("memstrata", b, q, lambda q=q, b=b: memstrata_text(mem, stream, q.text, b))
+            record("threefold", b, q, lambda q=q, b=b: threefold_text(mem, stream, q.text, b))
             record("window", b, q, lambda b=b: twice(baselines.window(b)))
             record("bm25", b, q, lambda q=q, b=b: twice(baselines.ranked(q.text, b)))
         record("full", FULL_BUDGET, q, lambda: twice(baselines.full))
@@ -261,7 +261,7 @@ def summary_table(results: list[Result], questions: int) -> Table:
         timing = (
             [f"{percentile(latency, 0.5):.1f}", f"{percentile(latency, 0.95):.1f}"]
             # Baselines slice in-memory lists that were indexed up front: their times say nothing.
-            if METHODS[m] == "memstrata"
+            if METHODS[m] == "threefold"
             else ["—", "—"]
         )
         mean_tokens = f"{mean([r.tokens for r in rows]):,.0f}"

@@ -36,12 +36,12 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import Memory, load_settings
-from memstrata.embed import HashingEmbedder
-from memstrata.store import SQLiteStore
-from memstrata.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
-from memstrata.types import FactCategory, SourceRef, SummaryKind, Visibility
-from memstrata.vectors import VectorIndex
+from threefold import Memory, load_settings
+from threefold.domain import FactCategory, SourceRef, SummaryKind, Visibility
+from threefold.embed import HashingEmbedder
+from threefold.recall.vectors import VectorIndex
+from threefold.store import SQLiteStore
+from threefold.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
 
 STREAM = "project:alpha"
 OTHER_STREAM = "project:beta"
@@ -419,7 +419,7 @@ def real_text_recall(locomo: Path) -> tuple[int, float]:
     random, the hardest case for any graph, so this is the figure users meet."""
     from locomo import load_conversations
 
-    from memstrata.embed import MiniLMEmbedder
+    from threefold.embed import MiniLMEmbedder
 
     lines = [(c.sample_id, line) for c in load_conversations(locomo) for line in c.lines]
     asked = [q.text for c in load_conversations(locomo) for q in c.questions]
@@ -466,7 +466,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--budget", type=int, default=2000)
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-scale"))
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/threefold-scale"))
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--graphs", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--added", type=int, default=0, help=argparse.SUPPRESS)

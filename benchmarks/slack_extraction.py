@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 
 PEOPLE = ("Anil", "Priya", "Raj", "Mei", "Tom", "Sofia", "Omar", "Grace", "Kenji", "Lena")
 CHOICES = (

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from memstrata import Memory, load_settings
-from memstrata.types import Visibility
+from threefold import Memory, load_settings
+from threefold.domain import Visibility
 
 START = date(2026, 3, 2)  # a Monday
 DAYS = 21
@@ -654,7 +654,7 @@ def main() -> None:
         "--chatter", type=int, default=1, help="filler messages per channel and day, times this"
     )
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="memstrata-team-"))
+    work = Path(tempfile.mkdtemp(prefix="threefold-team-"))
     export, truth, channels = generate(args.seed, args.people, args.chatter)
     export.write(work / "export", channels)
     projects = [

@@ -21,11 +21,11 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' campaign code
 
-from memstrata import Memory, load_settings  # noqa: E402
-from memstrata.types import Trust  # noqa: E402
 from tests.security.campaign import ATTACKS, bench, run_attacks, run_matrix, seed  # noqa: E402
 from tests.security.fuzz import FUZZED, campaign  # noqa: E402
 from tests.security.http_fuzz import fuzz_http  # noqa: E402
+from threefold import Memory, load_settings  # noqa: E402
+from threefold.domain import Trust  # noqa: E402
 
 LOWER = (Trust.INNER, Trust.FAMILIAR)
 
@@ -67,12 +67,12 @@ def api_fuzz_table(folder: Path, examples: int) -> Table:
     finally:
         mem.close()
     table = Table(title=f"Python API fuzzing (hypothesis), {examples} calls per method")
-    for column in ("method", "returned", "memstrata errors", "foreign errors"):
+    for column in ("method", "returned", "threefold errors", "foreign errors"):
         table.add_column(column, justify="left" if column == "method" else "right")
     totals = [0, 0, 0]
     for method, seen in counts.items():
-        foreign = {k: v for k, v in seen.items() if k not in ("ok", "memstrata")}
-        row = [seen.get("ok", 0), seen.get("memstrata", 0), sum(foreign.values())]
+        foreign = {k: v for k, v in seen.items() if k not in ("ok", "threefold")}
+        row = [seen.get("ok", 0), seen.get("threefold", 0), sum(foreign.values())]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
         shown = str(row[2]) + (f" {foreign}" if foreign else "")
         table.add_row(method, str(row[0]), str(row[1]), shown)
@@ -101,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.disable(logging.WARNING)  # reconcile and job retries log on purpose here
     console = Console()
-    with tempfile.TemporaryDirectory(prefix="memstrata-trust-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="threefold-trust-") as tmp:
         folder = Path(tmp)
         for name, build in (
             ("attacks", lambda: (attacks_table(folder), [])),

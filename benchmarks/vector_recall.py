@@ -5,7 +5,7 @@
 
 Generates varied chat lines (people, projects, actions, objects, times, numbers; no
 shared data), embeds them with the default MiniLM embedder (kept in --dir, as it takes a
-while) or the hashing one, and asks the same index memstrata builds for a large
+while) or the hashing one, and asks the same index threefold builds for a large
 partition (`VectorIndex`, through a real SQLite store) for the 50 nearest of unseen
 questions. Prints build CPU seconds, file size, recall@50 and milliseconds per search for
 a few settings of the graph (scalar kind, connectivity, expansion at add and at search;
@@ -32,10 +32,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from memstrata import vectors as vector_module
-from memstrata.embed import HashingEmbedder
-from memstrata.store import SQLiteStore
-from memstrata.store.base import ItemFilter, NewTurn
+from threefold.embed import HashingEmbedder
+from threefold.recall import vectors as vector_module
+from threefold.store import SQLiteStore
+from threefold.store.base import ItemFilter, NewTurn
 
 STREAM = "project:alpha"
 PEOPLE = [
@@ -185,7 +185,7 @@ def embedded(directory: Path, items: int, queries: int, kind: str) -> tuple[np.n
     if kind == "hashing":
         embedder = HashingEmbedder()
     else:
-        from memstrata.embed import MiniLMEmbedder
+        from threefold.embed import MiniLMEmbedder
 
         embedder = MiniLMEmbedder(threads=1)
     started = time.perf_counter()
@@ -206,7 +206,7 @@ def _progress(block: np.ndarray, done: int, total: int) -> np.ndarray:
 
 def measure(matrix: np.ndarray, asked: np.ndarray, settings: list[tuple]) -> list:
     """One row per setting (scalar kind, connectivity, expansion at add and at search): the
-    graph written as memstrata's builder writes it (in this process, so that its CPU time
+    graph written as threefold's builder writes it (in this process, so that its CPU time
     is measured here), then searched through VectorIndex as a worker would."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -281,7 +281,7 @@ def measure_postgres(
     import psycopg
     from pgvector.psycopg import register_vector
 
-    name = f"memstrata_recall_{os.getpid()}"
+    name = f"threefold_recall_{os.getpid()}"
     database = urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
     dim = matrix.shape[1]
     exact_top = [set(np.argsort(-(matrix @ q))[:50].tolist()) for q in asked]
@@ -373,7 +373,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/memstrata-scale"))
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/threefold-scale"))
     parser.add_argument(
         "--settings",
         nargs="*",

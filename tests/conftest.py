@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.models.base import ExtractedFact
-from memstrata.store import Store, open_store
 from tests.scripted_model import ScriptedModel
+from threefold import Memory, load_settings
+from threefold.models.base import ExtractedFact
+from threefold.store import Store, open_store
 
 if TYPE_CHECKING:  # the server comes from the postgres test extra, imported on first use
     from tests.postgres.server import EmbeddedPostgres
@@ -39,14 +39,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import os
 
     for key in list(os.environ):
-        if key.startswith("MEMSTRATA_"):
+        if key.startswith(("THREEFOLD_", "MEMSTRATA_")):
             monkeypatch.delenv(key)
-    monkeypatch.setenv("MEMSTRATA_DB", str(tmp_path / "default.db"))
+    monkeypatch.setenv("THREEFOLD_DB", str(tmp_path / "default.db"))
     # The local MiniLM model is exercised by the tests that are about embeddings.
-    monkeypatch.setenv("MEMSTRATA_EMBED__KIND", "hashing")
+    monkeypatch.setenv("THREEFOLD_EMBED__KIND", "hashing")
     # A sync per commit triples the suite's time on slow disks; test_durability checks the
     # default is still `full`, and a process crash loses nothing at `normal` either.
-    monkeypatch.setenv("MEMSTRATA_DURABILITY", "normal")
+    monkeypatch.setenv("THREEFOLD_DURABILITY", "normal")
 
 
 @pytest.fixture
@@ -54,8 +54,8 @@ def scripted() -> ScriptedModel:
     return ScriptedModel()
 
 
-POSTGRES_TEMPLATE = "memstrata_template"
-TEST_BACKEND = os.environ.get("MEMSTRATA_TEST_BACKEND", "sqlite")
+POSTGRES_TEMPLATE = "threefold_template"
+TEST_BACKEND = os.environ.get("THREEFOLD_TEST_BACKEND", "sqlite")
 """The backend `open_memory` opens: sqlite (real files), or postgres (a database of its own
 per test and name, on the session's embedded server) to run a module against PostgreSQL."""
 
@@ -67,7 +67,7 @@ def postgres_server() -> Iterator["EmbeddedPostgres"]:
     keeps its own folders private to root."""
     from tests.postgres.server import EmbeddedPostgres
 
-    folder = Path(tempfile.mkdtemp(prefix="memstrata-postgres-"))
+    folder = Path(tempfile.mkdtemp(prefix="threefold-postgres-"))
     server = EmbeddedPostgres(folder)
     yield server
     server.stop()
@@ -77,7 +77,7 @@ def postgres_server() -> Iterator["EmbeddedPostgres"]:
 @pytest.fixture(scope="session")
 def postgres_template(postgres_server: "EmbeddedPostgres") -> str:
     """A database with the schema made once, which each test's database copies."""
-    from memstrata.store import open_store
+    from threefold.store import open_store
 
     open_store(postgres_server.create_database(POSTGRES_TEMPLATE)).close()
     return POSTGRES_TEMPLATE
@@ -87,7 +87,7 @@ def postgres_template(postgres_server: "EmbeddedPostgres") -> str:
 def fresh_postgres(
     postgres_server: "EmbeddedPostgres", postgres_template: str
 ) -> Iterator[Callable[[], str]]:
-    """Makes empty memstrata databases on the session's server, each call a new one's URL;
+    """Makes empty threefold databases on the session's server, each call a new one's URL;
     they are dropped after the test, so that the run's disk use stays small."""
     made: list[str] = []
 
@@ -136,7 +136,7 @@ def store(stores: Callable[[], Store]) -> Store:
 
 @pytest.fixture
 def open_memory(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[MemoryFactory]:
-    """Opens memories on real SQLite files in tmp_path (or, with MEMSTRATA_TEST_BACKEND
+    """Opens memories on real SQLite files in tmp_path (or, with THREEFOLD_TEST_BACKEND
     =postgres, on a database per name); closes them after the test."""
     opened: list[Memory] = []
     databases: dict[str, str | Path] = {}

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Sequence
 
-from memstrata.models.base import (
+from threefold.models.base import (
     DatedSummary,
     ExtractedFact,
     KnownFact,

@@ -2,8 +2,8 @@
 
 import pytest
 
-from memstrata import FactStatus, Memory, SummaryKind, load_settings
-from memstrata.demo import QUESTION, STREAM, story
+from threefold import FactStatus, Memory, SummaryKind, load_settings
+from threefold.faces.demo import QUESTION, STREAM, story
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from memstrata import AsyncMemory, InvalidInput, Memory, NotFound, load_settings
-from memstrata.models.base import ExtractedFact, TurnInput
 from tests.scripted_model import ScriptedModel
+from threefold import AsyncMemory, InvalidInput, Memory, NotFound, load_settings
+from threefold.models.base import ExtractedFact, TurnInput
 
 pytestmark = pytest.mark.anyio
 

@@ -3,9 +3,9 @@ whether or not its arguments are of the plain types that skip pydantic's validat
 
 import pytest
 
-from memstrata import InvalidInput
-from memstrata.types import Trust
 from tests.scripted_model import ScriptedModel
+from threefold import InvalidInput
+from threefold.domain import Trust
 
 STREAM = "chat:1"
 

@@ -4,9 +4,9 @@ import sqlite3
 
 import pytest
 
-from memstrata import InvalidInput, Memory, SettingsError, StoreError, load_settings
-from memstrata.store import SQLiteStore
 from tests.scripted_model import ScriptedModel
+from threefold import InvalidInput, Memory, SettingsError, StoreError, load_settings
+from threefold.store import SQLiteStore
 
 STREAM = "chat:1"
 
@@ -112,15 +112,15 @@ def test_fts_operators_in_a_query_are_harmless(mem):
 def test_settings_errors_name_the_key(monkeypatch):
     with pytest.raises(SettingsError, match="recent_turns"):
         load_settings(recent_turns=-2)
-    monkeypatch.setenv("MEMSTRATA_SESSION_TURNS", "twenty")
+    monkeypatch.setenv("THREEFOLD_SESSION_TURNS", "twenty")
     with pytest.raises(SettingsError, match="session_turns"):
         load_settings()
 
 
 def test_settings_from_toml_and_env(tmp_path, monkeypatch):
-    config = tmp_path / "memstrata.toml"
+    config = tmp_path / "threefold.toml"
     config.write_text('recent_turns = 4\nsession_turns = 7\n[model]\nkind = "llm"\n')
-    monkeypatch.setenv("MEMSTRATA_SESSION_TURNS", "9")
+    monkeypatch.setenv("THREEFOLD_SESSION_TURNS", "9")
     settings = load_settings(config)
     assert (settings.recent_turns, settings.session_turns, settings.model.kind) == (4, 9, "llm")
     config.write_text("recent_turns = = 4\n")
@@ -135,14 +135,14 @@ def test_a_database_from_a_newer_version_is_refused(tmp_path):
     SQLiteStore(path).close()
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO schema_migrations VALUES ('9999_future', 'x')")
-    with pytest.raises(StoreError, match="newer memstrata"):
+    with pytest.raises(StoreError, match="newer threefold"):
         Memory.open(path, model=ScriptedModel(), background_worker=False)
 
 
 def test_the_store_is_wal_with_foreign_keys(mem):
     assert mem.store._row("PRAGMA journal_mode")[0] == "wal"
     assert mem.store._row("PRAGMA foreign_keys")[0] == 1
-    from memstrata.store.sqlite.migrations import MIGRATIONS
+    from threefold.store.sqlite.migrations import MIGRATIONS
 
     assert mem.store.migrations() == [name for name, _ in MIGRATIONS]
 

@@ -7,9 +7,9 @@ Memory object to its parts."""
 import ast
 from pathlib import Path
 
-import memstrata
+import threefold
 
-PACKAGE = Path(memstrata.__file__).parent
+PACKAGE = Path(threefold.__file__).parent
 FACES = [
     PACKAGE / "cli.py",
     PACKAGE / "cli_output.py",

@@ -4,8 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memstrata.store import SQLiteStore
-from memstrata.store.base import ItemFilter, NewTurn
+from threefold.store import SQLiteStore
+from threefold.store.base import ItemFilter, NewTurn
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 

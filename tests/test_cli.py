@@ -4,8 +4,8 @@ import json
 
 from typer.testing import CliRunner
 
-from memstrata import __version__
-from memstrata.cli import app
+from threefold import __version__
+from threefold.faces.cli import app
 
 runner = CliRunner()
 
@@ -52,7 +52,7 @@ def test_add_turn_then_facts_and_context(tmp_path):
 
 def test_db_from_the_environment(tmp_path):
     db = tmp_path / "env.db"
-    assert run("add-turn", "chat:1", "--user", "hello", MEMSTRATA_DB=str(db)).exit_code == 0
+    assert run("add-turn", "chat:1", "--user", "hello", THREEFOLD_DB=str(db)).exit_code == 0
     assert db.exists()
 
 
@@ -75,14 +75,14 @@ def test_bad_input_exits_2_with_a_message(tmp_path):
 def test_check_reports_invalid_settings(tmp_path):
     ok = run("--db", str(tmp_path / "c.db"), "check")
     assert ok.exit_code == 0 and "ok" in ok.output
-    bad = run("check", MEMSTRATA_RECENT_TURNS="-1")
+    bad = run("check", THREEFOLD_RECENT_TURNS="-1")
     assert bad.exit_code == 2 and "recent_turns" in bad.output
 
 
 def test_keys_are_created_listed_and_revoked(tmp_path):
     db = str(tmp_path / "keys.db")
     created = run("--db", db, "keys", "create", "--tenant", "acme", "--trust", "inner")
-    assert created.exit_code == 0 and "ms_" in created.output
+    assert created.exit_code == 0 and "tf_" in created.output
     secret = created.output.split()[-1]
     listed = run("--db", db, "keys", "list")
     assert "acme" in listed.output and "inner" in listed.output and secret not in listed.output

@@ -11,10 +11,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from memstrata.cli import app
+from threefold.faces.cli import app
 
 runner = CliRunner()
-EXECUTABLE = Path(sys.executable).parent / "memstrata"
+EXECUTABLE = Path(sys.executable).parent / "threefold"
 SERVERS = {"serve", "proxy", "mcp", "demo"}
 """Commands that serve or tell a story rather than print data."""
 LONG = (
@@ -128,6 +128,6 @@ def test_the_real_executable_prints_no_traceback(tmp_path: Path) -> None:
 
 def test_help_names_the_default_db_and_shows_no_bool_metavar() -> None:
     main = run("--help").output
-    assert "MEMSTRATA_DB" in main and "memory.db" in main
+    assert "THREEFOLD_DB" in main and "memory.db" in main
     for name in ("proxy", "mcp", "facts", "erase"):
         assert "<bool>" not in run(name, "--help").output, name

@@ -4,12 +4,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memstrata import InvalidInput
-from memstrata.context import FACTS_DROPPED, ORDER, SUMMARY_CUT, SUMMARY_GAP, TURNS_DROPPED
-from memstrata.tokens import count_tokens
-from memstrata.types import SummaryKind
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
+from threefold import InvalidInput
+from threefold.context.assemble import FACTS_DROPPED, ORDER, SUMMARY_CUT, SUMMARY_GAP, TURNS_DROPPED
+from threefold.domain import SummaryKind
+from threefold.tokens import count_tokens
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 STREAM = "project:alpha"

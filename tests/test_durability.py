@@ -5,16 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from memstrata import Memory
-from memstrata.errors import SettingsError, StoreError
-from memstrata.settings import Settings, load_settings
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold import Memory
+from threefold.errors import SettingsError, StoreError
+from threefold.settings import Settings, load_settings
+from threefold.store.sqlite.store import SQLiteStore
 
 SYNCHRONOUS = {"off": 0, "normal": 1, "full": 2}
 
 
 def test_full_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("MEMSTRATA_DURABILITY")  # the test suite's own speed-up
+    monkeypatch.delenv("THREEFOLD_DURABILITY")  # the test suite's own speed-up
     assert load_settings().durability == "full"
     assert Settings.model_fields["durability"].default == "full"
 

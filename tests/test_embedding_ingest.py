@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-from memstrata import Memory, load_settings
-from memstrata.embed import HashingEmbedder
 from tests.sources.exports import msg, write_export
 from tests.sources.test_jira_import import issue, write_csv
+from threefold import Memory, load_settings
+from threefold.embed import HashingEmbedder
 
 ALPHA = "project:alpha"
 PROJECTS = [{"stream": ALPHA, "key": "ALPHA", "channels": ["proj-alpha"]}]

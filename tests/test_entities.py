@@ -2,9 +2,9 @@
 
 from datetime import UTC, datetime, timedelta
 
-from memstrata import Memory
-from memstrata.types import FactStatus
 from tests.conftest import MemoryFactory
+from threefold import Memory
+from threefold.domain import FactStatus
 
 T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
 
@@ -140,7 +140,7 @@ def test_a_turn_without_speaker_is_the_users(open_memory: MemoryFactory) -> None
 def test_a_speaker_must_be_a_short_printable_name(open_memory: MemoryFactory) -> None:
     import pytest
 
-    from memstrata.errors import InvalidInput
+    from threefold.errors import InvalidInput
 
     mem = open_memory()
     for bad in ("x" * 101, "Caro\x00line", 42):

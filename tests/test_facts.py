@@ -2,10 +2,10 @@
 
 from datetime import UTC, datetime, timedelta
 
-from memstrata import FactStatus
-from memstrata.models.base import SlotRef
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
+from threefold import FactStatus
+from threefold.models.base import SlotRef
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

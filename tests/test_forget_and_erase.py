@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from memstrata import Memory
-from memstrata.errors import InvalidInput, NotFound
-from memstrata.models.base import SessionDigest, TurnInput
-from memstrata.types import FactStatus
 from tests.conftest import MemoryFactory
 from tests.scripted_model import ScriptedModel
+from threefold import Memory
+from threefold.domain import FactStatus
+from threefold.errors import InvalidInput, NotFound
+from threefold.models.base import SessionDigest, TurnInput
 
 T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
 

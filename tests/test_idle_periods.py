@@ -3,10 +3,10 @@ maintenance, without waiting for a later session."""
 
 from datetime import timedelta
 
-from memstrata import SummaryKind
-from memstrata.maintenance import maintain
-from memstrata.summaries import month_of, week_of
-from memstrata.types import utcnow
+from threefold import SummaryKind
+from threefold.domain import utcnow
+from threefold.layers.summaries import month_of, week_of
+from threefold.pipeline.maintenance import maintain
 
 STREAM = "project:quiet"
 

@@ -10,13 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold.store.sqlite.store import SQLiteStore
 
 KILLS = 2
 
 WRITER = """
 import sys
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 
 settings = load_settings(embed={"kind": "none"}, session_turns=5)
 mem = Memory.open(sys.argv[1], settings=settings, background_worker=True)

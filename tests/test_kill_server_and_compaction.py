@@ -1,4 +1,4 @@
-"""Kill tests beyond the writer's: `memstrata serve` SIGKILLed while it takes turns over
+"""Kill tests beyond the writer's: `threefold serve` SIGKILLed while it takes turns over
 HTTP, and a worker SIGKILLed while it summarizes and compacts. Nothing acknowledged is
 lost, and what the dead process left half done is finished by the next one."""
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import httpx
 
-from memstrata import Memory, load_settings
-from memstrata.keys import create_key
-from memstrata.types import SummaryKind
 from tests.test_kill import checks
+from threefold import Memory, load_settings
+from threefold.domain import SummaryKind
+from threefold.trust.keys import create_key
 
 STREAM = "chat:kill"
 
@@ -29,11 +29,11 @@ def _free_port() -> int:
 
 
 def _serve(db: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "MEMSTRATA_EMBED__KIND": "none"}
+    env = {**os.environ, "THREEFOLD_EMBED__KIND": "none"}
     command = [
         sys.executable,
         "-c",
-        "from memstrata.cli import app; app()",
+        "from threefold.faces.cli import app; app()",
         "--db",
         str(db),
         "serve",
@@ -46,13 +46,13 @@ def _serve(db: Path, port: int) -> subprocess.Popen:
 def _wait_up(client: httpx.Client, server: subprocess.Popen) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        assert server.poll() is None, f"memstrata serve exited with {server.returncode}"
+        assert server.poll() is None, f"threefold serve exited with {server.returncode}"
         try:
             client.get("/health")
             return
         except httpx.TransportError:
             time.sleep(0.1)
-    raise AssertionError("memstrata serve did not start")
+    raise AssertionError("threefold serve did not start")
 
 
 def test_a_sigkilled_server_loses_no_acknowledged_turn(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_a_sigkilled_server_loses_no_acknowledged_turn(tmp_path: Path) -> None:
 
 WORKER = """
 import sys
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 
 settings = load_settings(embed={"kind": "none"}, session_turns=5, summary_max_tokens=150,
                          stream_lease_seconds=2)

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.context import FACTS_DROPPED, PROFILE_REST, TURN_CUT
-from memstrata.facts import record_fact
-from memstrata.material import is_pinned
-from memstrata.types import SourceRef
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
 from tests.sources.exports import msg, write_export
+from threefold.context.assemble import FACTS_DROPPED, PROFILE_REST, TURN_CUT
+from threefold.context.material import is_pinned
+from threefold.domain import SourceRef
+from threefold.layers.facts import record_fact
 
 T0 = datetime(2026, 3, 2, 9, tzinfo=UTC)
 STREAM = "project:alpha"
@@ -89,7 +89,7 @@ def test_an_import_that_floods_global_says_so(open_memory, tmp_path):
 def test_the_command_line_shows_the_flood_warning(tmp_path):
     from typer.testing import CliRunner
 
-    from memstrata.cli import app
+    from threefold.faces.cli import app
 
     export = slack_export(tmp_path / "export", [f"note {i} about the week" for i in range(250)])
     base = ["--db", str(tmp_path / "cli.db")]

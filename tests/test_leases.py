@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.jobs import JobRunner
-from memstrata.store.base import Job
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold.pipeline.jobs import JobRunner
+from threefold.store.base import Job
+from threefold.store.sqlite.store import SQLiteStore
 
 TAKEOVER_SECONDS = 15.0
 
@@ -89,8 +89,8 @@ def test_close_stops_the_worker_between_jobs_and_leaves_no_lease(open_memory) ->
 
 HOLDER = """
 import sys, threading
-from memstrata.jobs import JobRunner
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold.pipeline.jobs import JobRunner
+from threefold.store.sqlite.store import SQLiteStore
 
 def hang(job):
     print("running", flush=True)
@@ -129,7 +129,7 @@ def test_only_a_dead_process_on_this_host_is_taken_for_gone() -> None:
     import subprocess
     import sys
 
-    from memstrata.store.base import holder_is_gone, lease_owner
+    from threefold.store.base import holder_is_gone, lease_owner
 
     with subprocess.Popen([sys.executable, "-c", "pass"]) as child:
         child.wait()

@@ -5,8 +5,8 @@ import logging
 
 import pytest
 
-from memstrata import Memory, SettingsError, SummaryKind, load_settings
 from tests.openai_fake import FakeOpenAIServer
+from threefold import Memory, SettingsError, SummaryKind, load_settings
 
 STREAM = "project:alpha"
 
@@ -88,7 +88,7 @@ def test_facts_and_summaries_come_from_the_server(tmp_path, llm_settings):
 
 
 def test_broken_answers_fall_back_to_the_heuristic(tmp_path, llm_settings, caplog):
-    caplog.set_level(logging.WARNING, logger="memstrata.models.llm")
+    caplog.set_level(logging.WARNING, logger="threefold.models.llm")
     with (
         FakeOpenAIServer(default="{not valid json") as server,
         Memory.open(

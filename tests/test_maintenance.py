@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 from typer.testing import CliRunner
 
-from memstrata import FactStatus, Memory
-from memstrata.cli import app
-from memstrata.maintenance import LEASE, RUN_LEASE, MaintenanceLoop, maintain
 from tests.scripted_model import ScriptedModel
+from threefold import FactStatus, Memory
+from threefold.faces.cli import app
+from threefold.pipeline.maintenance import LEASE, RUN_LEASE, MaintenanceLoop, maintain
 
 ALPHA = "project:alpha"
 
@@ -111,7 +111,7 @@ def test_maintain_command_refuses_while_another_process_runs_maintenance(tmp_pat
 
 def test_a_loop_leaves_its_turn_to_a_run_already_going(open_memory):
     mem = open_memory(ScriptedModel())
-    assert mem.store.claim_lease(RUN_LEASE, "cli", 60)  # `memstrata maintain` is running
+    assert mem.store.claim_lease(RUN_LEASE, "cli", 60)  # `threefold maintain` is running
     loop = MaintenanceLoop(mem, interval=3600)
     loop.start()
     assert loop.tried.wait(30)

@@ -5,8 +5,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memstrata import Memory
-from memstrata.types import FactStatus
+from threefold import Memory
+from threefold.domain import FactStatus
 
 AT = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 STREAM = "chat:8812"

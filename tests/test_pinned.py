@@ -4,10 +4,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata.facts import record_fact
-from memstrata.material import pinned, pinned_texts
-from memstrata.types import SourceRef, Trust, Visibility
 from tests.conftest import fact
+from threefold.context.material import pinned, pinned_texts
+from threefold.domain import SourceRef, Trust, Visibility
+from threefold.layers.facts import record_fact
 
 AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
 STREAM = "project:alpha"

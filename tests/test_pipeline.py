@@ -7,9 +7,9 @@ import textwrap
 import threading
 from datetime import UTC, datetime, timedelta
 
-from memstrata import Memory, SummaryKind, load_settings
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
+from threefold import Memory, SummaryKind, load_settings
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 STREAM = "chat:1"
@@ -152,7 +152,7 @@ def test_a_killed_process_leaves_its_turn_and_job(tmp_path, scripted):
     db = tmp_path / "crash.db"
     script = textwrap.dedent(f"""
         import os
-        from memstrata import Memory
+        from threefold import Memory
         mem = Memory.open({str(db)!r}, background_worker=False)
         mem.add_turn("chat:1", "No, Raj is the Lead Architect.")
         os.kill(os.getpid(), 9)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.errors import SettingsError
-from memstrata.plugins import _BUILT_IN, EMBEDDERS, MODELS, PluginWarning, available, load_all
+from threefold import Memory, load_settings
+from threefold.errors import SettingsError
+from threefold.plugins import _BUILT_IN, EMBEDDERS, MODELS, PluginWarning, available, load_all
 
 WORDCOUNT = '''
 import numpy as np
@@ -39,7 +39,7 @@ def build(settings):
 '''
 
 SHOUTING = '''
-from memstrata.models.heuristic import HeuristicModel
+from threefold.models.heuristic import HeuristicModel
 
 class ShoutingModel(HeuristicModel):
     """The heuristic model under another name, with a summary in capitals."""
@@ -93,7 +93,7 @@ def test_the_built_in_entry_points_are_the_installed_ones() -> None:
         declared = {
             point.name: point.value
             for point in importlib.metadata.entry_points(group=group)
-            if point.dist is not None and point.dist.name == "memstrata"
+            if point.dist is not None and point.dist.name == "threefold"
         }
         assert declared == _BUILT_IN[group]
 
@@ -168,7 +168,7 @@ def test_a_plugin_cannot_take_a_built_in_name(install: InstallPlugin) -> None:
     )
     with pytest.warns(PluginWarning, match="takes a built-in name"):
         points = available(EMBEDDERS)
-    assert points["minilm"].value == "memstrata.embed.minilm:build"
+    assert points["minilm"].value == "threefold.embed.minilm:build"
 
 
 def test_an_unknown_kind_lists_the_plugins_too(install: InstallPlugin, tmp_path) -> None:

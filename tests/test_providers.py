@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.errors import SettingsError
-from memstrata.settings import PROVIDERS, EmbedSettings, ModelSettings
 from tests.openai_fake import FakeOpenAIServer
+from threefold import Memory, load_settings
+from threefold.errors import SettingsError
+from threefold.settings import PROVIDERS, EmbedSettings, ModelSettings
 
 FACT = '{"facts": [{"text": "Raj is the Lead Architect.", "category": "role", '
 FACT += '"subject": "raj", "slot": "role", "value": "lead architect", "confidence": 0.95}]}'
@@ -56,12 +56,12 @@ def test_an_explicit_value_wins_over_the_preset() -> None:
 def test_providers_come_from_the_environment_and_files(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("MEMSTRATA_MODEL__PROVIDER", "ollama")
-    monkeypatch.setenv("MEMSTRATA_MODEL__NAME", "mistral")
+    monkeypatch.setenv("THREEFOLD_MODEL__PROVIDER", "ollama")
+    monkeypatch.setenv("THREEFOLD_MODEL__NAME", "mistral")
     settings = load_settings()
     assert (settings.model.kind, settings.model.name) == ("llm", "mistral")
-    monkeypatch.delenv("MEMSTRATA_EMBED__KIND")  # the suite's own explicit kind would win
-    config = tmp_path / "memstrata.toml"
+    monkeypatch.delenv("THREEFOLD_EMBED__KIND")  # the suite's own explicit kind would win
+    config = tmp_path / "threefold.toml"
     config.write_text('[embed]\nprovider = "ollama"\ndimensions = 256\n')
     embed = load_settings(config).embed
     assert (embed.kind, embed.model, embed.dimensions) == ("openai", "nomic-embed-text", 256)

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memstrata.store import Store
-from memstrata.store.base import ItemFilter, NewFact, NewTurn
-from memstrata.types import FactCategory, SourceRef
+from threefold.domain import FactCategory, SourceRef
+from threefold.store import Store
+from threefold.store.base import ItemFilter, NewFact, NewTurn
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 EVERYTHING = ItemFilter(tenant="t1")

@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memstrata import EmbeddingMismatch, InvalidInput, Memory
-from memstrata.embed import HashingEmbedder
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
+from threefold import EmbeddingMismatch, InvalidInput, Memory
+from threefold.embed import HashingEmbedder
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ALPHA = "project:alpha"
@@ -156,7 +156,7 @@ def test_a_failing_embedder_makes_that_query_full_text(tmp_path, caplog):
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
         embedder.broken = True
-        with caplog.at_level(logging.WARNING, logger="memstrata.recall"):
+        with caplog.at_level(logging.WARNING, logger="threefold.recall.search"):
             (hit,) = mem.search("Acme vendor")
         assert "vector_rank" not in hit.signals
         assert "full-text only" in caplog.text
@@ -197,7 +197,7 @@ def test_a_failed_query_embedding_is_not_remembered(tmp_path, caplog):
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
         embedder.broken = True
-        with caplog.at_level(logging.WARNING, logger="memstrata.recall"):
+        with caplog.at_level(logging.WARNING, logger="threefold.recall.search"):
             mem.prepare_query("Acme vendor")  # logged, never raised
         assert "full-text only" in caplog.text
         embedder.broken = False
@@ -212,7 +212,7 @@ def test_vectors_from_another_model_are_refused_until_reembedded(tmp_path):
     ) as mem:
         mem.add_turn(ALPHA, "The vendor is Acme Printing.")
         mem.process_pending()
-    with pytest.raises(EmbeddingMismatch, match="memstrata reembed"):
+    with pytest.raises(EmbeddingMismatch, match="threefold reembed"):
         Memory.open(
             path, model=ScriptedModel(), embedder=HashingEmbedder(128), background_worker=False
         )
@@ -302,7 +302,7 @@ def test_a_turn_is_not_found_through_the_turn_after_it(keywords):
 
 
 def test_turns_stored_before_the_context_index_are_indexed_with_context(tmp_path):
-    from memstrata.store.sqlite.migrations import MIGRATIONS
+    from threefold.store.sqlite.migrations import MIGRATIONS
 
     path = tmp_path / "old.db"
     old = sqlite3.connect(path)

@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memstrata import InvalidInput
-from memstrata.models.base import ReconcileAction, ReconcileDecision
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
+from threefold import InvalidInput
+from threefold.models.base import ReconcileAction, ReconcileDecision
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ALPHA = "project:alpha"

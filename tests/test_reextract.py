@@ -3,8 +3,8 @@ nothing is stored twice, and superseded history stays as it was."""
 
 from datetime import UTC, datetime, timedelta
 
-from memstrata.models.heuristic import HeuristicModel
-from memstrata.types import FactStatus
+from threefold.domain import FactStatus
+from threefold.models.heuristic import HeuristicModel
 
 STREAM = "project:alpha"
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

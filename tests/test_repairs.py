@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memstrata import Memory
-from memstrata.repairs import Repair, read_repairs
-from memstrata.types import FactStatus
 from tests.conftest import MemoryFactory
+from threefold import Memory
+from threefold.domain import FactStatus
+from threefold.layers.repairs import Repair, read_repairs
 
 T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
 

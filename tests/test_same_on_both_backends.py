@@ -9,9 +9,10 @@ stemmed as FTS5 reads them), and equal scores and equal vectors are ordered by i
 from collections.abc import Callable
 from pathlib import Path
 
-from memstrata import Memory, demo, load_settings
-from memstrata.recall import KINDS, query_terms
-from memstrata.store.base import ItemFilter
+from threefold import Memory, load_settings
+from threefold.faces import demo
+from threefold.recall.search import KINDS, query_terms
+from threefold.store.base import ItemFilter
 
 QUESTIONS = (
     demo.QUESTION,

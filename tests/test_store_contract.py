@@ -10,10 +10,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.errors import NotFound
-from memstrata.store import Store
-from memstrata.store.base import (
+from threefold import Memory, load_settings
+from threefold.domain import (
+    FactCategory,
+    FactStatus,
+    ImportProgress,
+    SourceRef,
+    SummaryKind,
+    Visibility,
+)
+from threefold.errors import NotFound
+from threefold.store import Store
+from threefold.store.base import (
     ItemFilter,
     NewFact,
     NewRecord,
@@ -22,14 +30,6 @@ from memstrata.store.base import (
     PinPolicy,
     Probe,
     TurnWindow,
-)
-from memstrata.types import (
-    FactCategory,
-    FactStatus,
-    ImportProgress,
-    SourceRef,
-    SummaryKind,
-    Visibility,
 )
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -12,12 +12,12 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from memstrata import Memory, load_settings
-from memstrata.cli import STORE_EXIT, app
-from memstrata.errors import StoreError, StoreFull, StoreReadOnly
-from memstrata.http import create_app
-from memstrata.keys import create_key
 from tests.http.conftest import _ServerThread
+from threefold import Memory, load_settings
+from threefold.errors import StoreError, StoreFull, StoreReadOnly
+from threefold.faces.cli import STORE_EXIT, app
+from threefold.faces.http import create_app
+from threefold.trust.keys import create_key
 
 BIG = "a long pasted log line " * 10_000
 

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata.timeframe import timeframe_of
+from threefold.recall.timeframe import timeframe_of
 
 
 def day(y, m, d):

@@ -3,7 +3,7 @@ whole text."""
 
 import random
 
-from memstrata.tokens import count_tokens, encoding
+from threefold.tokens import count_tokens, encoding
 
 TRICKY = [
     "## Facts\n- Raj is the Lead Architect. [turn:12, 2026-03-02]\n### 2026-03-02\n[x] y",

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from memstrata import tracing
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
+from threefold import tracing
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.store.base import NewTurn
-from memstrata.store.sqlite.store import SQLiteStore
-from memstrata.types import utcnow
 from tests.conftest import MemoryFactory
+from threefold import Memory, load_settings
+from threefold.domain import utcnow
+from threefold.store.base import NewTurn
+from threefold.store.sqlite.store import SQLiteStore
 
 STREAM = "project:alpha"
 

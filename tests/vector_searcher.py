@@ -5,10 +5,10 @@ Run as `python -m tests.vector_searcher DB QUERY_TEXT`."""
 import json
 import sys
 
-from memstrata.embed import HashingEmbedder
-from memstrata.store import SQLiteStore
-from memstrata.store.base import ItemFilter
-from memstrata.vectors import VectorIndex
+from threefold.embed import HashingEmbedder
+from threefold.recall.vectors import VectorIndex
+from threefold.store import SQLiteStore
+from threefold.store.base import ItemFilter
 
 STREAM = "project:big"
 GRAPH_FROM = 40

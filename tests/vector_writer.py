@@ -4,10 +4,10 @@ it is killed. Run as `python tests/vector_writer.py DB`; prints each turn it com
 import sys
 from datetime import UTC, datetime
 
-from memstrata.embed import HashingEmbedder
-from memstrata.store import SQLiteStore
-from memstrata.store.base import NewTurn
-from memstrata.vectors import VectorIndex
+from threefold.embed import HashingEmbedder
+from threefold.recall.vectors import VectorIndex
+from threefold.store import SQLiteStore
+from threefold.store.base import NewTurn
 
 STREAM = "project:crash"
 GRAPH_FROM = 20

@@ -2,10 +2,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from memstrata.embed import MiniLMEmbedder
-from memstrata.embed.static import StaticEmbedder
 from tests import openai_fake
 from tests.openai_fake import FakeOpenAIServer
+from threefold.embed import MiniLMEmbedder
+from threefold.embed.static import StaticEmbedder
 
 openai_server = openai_fake.openai_server  # the fixture
 

@@ -2,15 +2,15 @@
 
 import pytest
 
-from memstrata.embed import (
+from tests.openai_fake import FakeOpenAIServer
+from threefold.embed import (
     EMBEDDER_KINDS,
     HashingEmbedder,
     MiniLMEmbedder,
     OpenAIEmbedder,
     build_embedder,
 )
-from memstrata.errors import SettingsError
-from tests.openai_fake import FakeOpenAIServer
+from threefold.errors import SettingsError
 
 
 def test_default_is_minilm_when_local_is_installed_and_not_loaded() -> None:

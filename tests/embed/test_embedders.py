@@ -5,15 +5,15 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from memstrata.embed import (
+from tests.openai_fake import FakeOpenAIServer
+from threefold.embed import (
     Embedder,
     HashingEmbedder,
     MiniLMEmbedder,
     OpenAIEmbedder,
 )
-from memstrata.embed.static import StaticEmbedder
-from memstrata.errors import InvalidInput
-from tests.openai_fake import FakeOpenAIServer
+from threefold.embed.static import StaticEmbedder
+from threefold.errors import InvalidInput
 
 TEXTS = [
     "The deadline moved to March 27",

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memstrata.embed import HashingEmbedder
+from threefold.embed import HashingEmbedder
 
 TEXTS = ["Raj is the tech lead", "the deadline moved", "日本語 🎉", ""]
 
@@ -53,7 +53,7 @@ def test_bigrams_count() -> None:
 def test_same_vectors_in_another_process(tmp_path: Path) -> None:
     script = (
         "import json, sys\n"
-        "from memstrata.embed import HashingEmbedder\n"
+        "from threefold.embed import HashingEmbedder\n"
         "texts = json.loads(sys.stdin.read())\n"
         "print(json.dumps(HashingEmbedder(dim=128).embed(texts).tolist()))\n"
     )

@@ -6,10 +6,10 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from memstrata import Memory
-from memstrata.embed import MiniLMEmbedder
-from memstrata.embed.minilm import DIM, MAX_TOKENS, MODEL_NAME, PER_RUN_MODEL_NAME
 from tests.scripted_model import ScriptedModel
+from threefold import Memory
+from threefold.embed import MiniLMEmbedder
+from threefold.embed.minilm import DIM, MAX_TOKENS, MODEL_NAME, PER_RUN_MODEL_NAME
 
 
 def cos(embedder: MiniLMEmbedder, first: str, second: str) -> float:
@@ -153,7 +153,7 @@ def test_bad_options() -> None:
 
 
 def test_tokenizer_file_ships_with_notice() -> None:
-    data = resources.files("memstrata.embed") / "data"
+    data = resources.files("threefold.embed") / "data"
     assert (data / "all-MiniLM-L6-v2.tokenizer.json").is_file()
     notice = (data / "NOTICE").read_text(encoding="utf-8")
     assert "Apache License" in notice and "all-MiniLM-L6-v2" in notice
@@ -186,7 +186,7 @@ def test_a_batch_of_any_make_up_gives_each_text_its_own_vector(minilm: MiniLMEmb
 def test_a_corrupt_cached_model_is_made_again(tmp_path, caplog) -> None:
     kept = tmp_path / f"{MODEL_NAME}.onnx"
     kept.write_bytes(b"not an onnx model")
-    with caplog.at_level("WARNING", logger="memstrata.embed.minilm"):
+    with caplog.at_level("WARNING", logger="threefold.embed.minilm"):
         vector = MiniLMEmbedder(cache_dir=tmp_path).embed(["The deadline moved to March 27"])
     assert "does not load, making it again" in caplog.text and str(kept) in caplog.text
     assert kept.stat().st_size > 1_000_000
@@ -235,7 +235,7 @@ def test_a_store_embedded_per_run_keeps_working_until_reembedded(
 def test_a_graph_whose_scales_feed_other_ops_is_not_rewritten() -> None:
     from onnx import TensorProto, helper
 
-    from memstrata.embed.per_token import quantize_per_token
+    from threefold.embed.per_token import quantize_per_token
 
     graph = helper.make_graph(
         [

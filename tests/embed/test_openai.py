@@ -7,9 +7,9 @@ import numpy as np
 import openai
 import pytest
 
-from memstrata.embed import EmbeddingError, OpenAIEmbedder
-from memstrata.errors import SettingsError
 from tests.openai_fake import Delay, FakeOpenAIServer, Status, embedding_inputs, text_vectors
+from threefold.embed import EmbeddingError, OpenAIEmbedder
+from threefold.errors import SettingsError
 
 
 def constant(dim: int, value: float = 1.0):

@@ -5,11 +5,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.embed import EmbeddingError, build_embedder
-from memstrata.embed.minilm import DIM, user_cache
-from memstrata.embed.static import MODEL_NAME, TABLE_FILE, StaticEmbedder, sif_weights
 from tests.sources.exports import msg, write_export
+from threefold import Memory, load_settings
+from threefold.embed import EmbeddingError, build_embedder
+from threefold.embed.minilm import DIM, user_cache
+from threefold.embed.static import MODEL_NAME, TABLE_FILE, StaticEmbedder, sif_weights
 
 
 def cos(embedder: StaticEmbedder, first: str, second: str) -> float:

@@ -1,6 +1,6 @@
 """One real uvicorn server per test module, on a free loopback port, and keys to talk to it.
 
-The server runs the app exactly as `memstrata serve` builds it, in a background thread;
+The server runs the app exactly as `threefold serve` builds it, in a background thread;
 tests talk HTTP to it with httpx. Setup that is not under test (creating and revoking keys,
 running queued jobs now) goes straight to the Memory.
 """
@@ -17,10 +17,10 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from memstrata import Memory, load_settings
-from memstrata.errors import StoreError
-from memstrata.http import create_app
-from memstrata.keys import create_key
+from threefold import Memory, load_settings
+from threefold.errors import StoreError
+from threefold.faces.http import create_app
+from threefold.trust.keys import create_key
 
 MAX_BODY = 64 * 1024
 PROJECT = {"stream": "project:apollo", "key": "APOLLO", "channels": ["apollo-eng"]}
@@ -56,7 +56,7 @@ def _add_test_routes(app: FastAPI) -> None:
         raise RuntimeError("secret internal detail /home/app/db.sqlite")
 
     def store_down() -> None:
-        raise StoreError("disk I/O error at /var/lib/memstrata/memory.db")
+        raise StoreError("disk I/O error at /var/lib/threefold/memory.db")
 
     app.add_api_route("/v1/_test/boom", boom)
     app.add_api_route("/v1/_test/store-down", store_down)
@@ -66,7 +66,7 @@ def _add_test_routes(app: FastAPI) -> None:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     with pytest.MonkeyPatch.context() as env:
         for key in list(os.environ):
-            if key.startswith("MEMSTRATA_"):
+            if key.startswith("THREEFOLD_"):
                 env.delenv(key)
         tmp: Path = tmp_path_factory.mktemp("http")
         settings = load_settings(

@@ -2,7 +2,7 @@
 
 The browser is the machine's own /usr/bin/chromium (.ci/run installs it from Debian's
 packages); nothing is downloaded. One browser serves a whole test module. With
-MEMSTRATA_SCREENSHOTS=1 the tests also write the PNGs the docs show.
+THREEFOLD_SCREENSHOTS=1 the tests also write the PNGs the docs show.
 """
 
 import os
@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.http.conftest import Live
 
-CHROMIUM = Path(os.environ.get("MEMSTRATA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = Path(os.environ.get("THREEFOLD_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -26,8 +26,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-# Read now: the server fixture clears every MEMSTRATA_* variable while a module runs.
-WANT_SCREENSHOTS = os.environ.get("MEMSTRATA_SCREENSHOTS") == "1"
+# Read now: the server fixture clears every THREEFOLD_* variable while a module runs.
+WANT_SCREENSHOTS = os.environ.get("THREEFOLD_SCREENSHOTS") == "1"
 DESKTOP = {"width": 1100, "height": 800}
 PHONE = {"width": 375, "height": 740}
 

@@ -3,8 +3,8 @@
 import httpx
 import pytest
 
-from memstrata import Memory
 from tests.http.conftest import Live
+from threefold import Memory
 
 
 def _error(response: httpx.Response, status: int, code: str) -> dict:
@@ -76,11 +76,11 @@ def test_a_missing_key_is_401_even_with_a_broken_body(client: httpx.Client) -> N
 @pytest.mark.parametrize(
     "headers",
     [
-        {"Authorization": "Bearer ms_not-a-real-key"},
+        {"Authorization": "Bearer tf_not-a-real-key"},
         {"Authorization": "Bearer"},
         {"Authorization": "Bearer  x"},
         {"Authorization": "Basic dXNlcjpwYXNz"},
-        {"X-API-Key": "ms_wrong"},
+        {"X-API-Key": "tf_wrong"},
         {"X-API-Key": "no-prefix"},
     ],
 )
@@ -108,7 +108,7 @@ def test_a_remembered_key_revoked_elsewhere_is_refused_at_once(
 ) -> None:
     """The context path takes a key it has seen without a lookup of its own: the one its
     handler makes must still refuse the key on the very next request after a revocation
-    by another process (here another connection to the same file, as `memstrata keys
+    by another process (here another connection to the same file, as `threefold keys
     revoke` is)."""
     secret = live.add_key(f"remembered_{method}", "tenant-a", "full")
     headers = {"Authorization": f"Bearer {secret}"}

@@ -15,7 +15,7 @@ def _error(response: httpx.Response, status: int, code: str) -> dict:
     assert set(body["error"]) <= {"code", "message", "details"}
     assert body["error"]["code"] == code
     assert body["error"]["message"]
-    for leak in ("Traceback", 'File "', "site-packages", "memstrata/"):
+    for leak in ("Traceback", 'File "', "site-packages", "threefold/"):
         assert leak not in response.text
     return body["error"]
 

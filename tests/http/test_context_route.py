@@ -45,7 +45,7 @@ def _posts(client: httpx.Client, headers: dict[str, str], body: str) -> list[htt
     return [
         post("application/json"),
         post("Application/JSON; charset=utf-8"),
-        post("application/vnd.memstrata+json"),
+        post("application/vnd.threefold+json"),
     ]
 
 

@@ -33,7 +33,7 @@ def test_swagger_ui_renders_every_endpoint_offline(browser: Browser, live: Live)
     page = offline_page(browser, live, elsewhere)
     page.goto("/docs")
     page.locator(".swagger-ui .info .title").wait_for()
-    assert "memstrata" in page.locator(".swagger-ui .info .title").inner_text()
+    assert "threefold" in page.locator(".swagger-ui .info .title").inner_text()
     paths = page.locator(".opblock-summary-path").all_inner_texts()
     assert "/v1/context" in {path.strip() for path in paths}
     assert len(paths) >= 10
@@ -46,7 +46,7 @@ def test_redoc_renders_offline(browser: Browser, live: Live) -> None:
     page = offline_page(browser, live, elsewhere)
     page.goto("/redoc")
     page.locator("h1").first.wait_for()
-    assert "memstrata" in page.locator("h1").first.inner_text()
+    assert "threefold" in page.locator("h1").first.inner_text()
     page.get_by_text("/v1/context").first.wait_for(state="attached")
     assert elsewhere == []
     page.context.close()

@@ -18,13 +18,18 @@ from typing import Any
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.http.errors import ApiError
-from memstrata.http.imports import UPLOAD_PREFIX, Imports, fail_unfinished, remove_stale_uploads
-from memstrata.http.schemas import ImportStatus
-from memstrata.import_ledger import ImportLedger
-from memstrata.store.sqlite.store import SQLiteStore
-from memstrata.types import ImportReport
+from threefold.domain import ImportReport
+from threefold.errors import InvalidInput
+from threefold.faces.http.errors import ApiError
+from threefold.faces.http.imports import (
+    UPLOAD_PREFIX,
+    Imports,
+    fail_unfinished,
+    remove_stale_uploads,
+)
+from threefold.faces.http.schemas import ImportStatus
+from threefold.pipeline.import_ledger import ImportLedger
+from threefold.store.sqlite.store import SQLiteStore
 
 
 class GatedMemory:
@@ -170,7 +175,7 @@ def test_closing_stops_the_running_import_and_fails_the_queued(
         assert "server stopped" in (status.error or "")
     assert memory.seen == [(b"one", "t")]
     assert list(uploads.iterdir()) == []
-    assert not [t for t in threading.enumerate() if t.name == "memstrata-imports"]
+    assert not [t for t in threading.enumerate() if t.name == "threefold-imports"]
     with pytest.raises(ApiError) as refused:
         submit(imports)
     assert (refused.value.status_code, refused.value.code) == (503, "shutting_down")
@@ -283,9 +288,9 @@ def test_a_queue_holds_its_lease_while_it_has_jobs(
 
 CRASHING = '''
 import io, sys, threading
-from memstrata.http.imports import Imports
-from memstrata.import_ledger import ImportLedger
-from memstrata.store.sqlite.store import SQLiteStore
+from threefold.faces.http.imports import Imports
+from threefold.pipeline.import_ledger import ImportLedger
+from threefold.store.sqlite.store import SQLiteStore
 
 said = threading.Lock()
 

@@ -1,6 +1,6 @@
 """The web inspector in a real browser: sign-in, tenants, the context view, forgetting,
 corrections, erasure, imports and a phone-sized window. The same tests make the docs'
-screenshots (MEMSTRATA_SCREENSHOTS=1)."""
+screenshots (THREEFOLD_SCREENSHOTS=1)."""
 
 import re
 from datetime import UTC, datetime, timedelta
@@ -72,7 +72,7 @@ def test_sign_in_with_a_key_shows_the_tenants_streams(browser: Browser, seeded: 
     expect(row.get_by_role("cell").first).to_have_text(str(len(TALK)))
     expect(page.get_by_text(BRAVO)).to_have_count(0)
     shoot(page, "streams")
-    cookie = next(c for c in context.cookies() if c["name"] == "memstrata_ui_key")
+    cookie = next(c for c in context.cookies() if c["name"] == "threefold_ui_key")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     context.close()
 

@@ -7,9 +7,9 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
-from memstrata.jobs import DIGEST
 from tests.http.conftest import PROJECT, Live
 from tests.http.inspector_browser import browser, open_context, owner, shoot, sign_in
+from threefold.pipeline.jobs import DIGEST
 
 __all__ = ["browser", "owner"]  # shared fixtures, used as arguments
 

@@ -12,10 +12,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from memstrata.jobs import DIGEST
 from tests.http.conftest import Live, client
 from tests.http.inspector_browser import PHONE, browser, open_context, owner, sign_in
 from tests.http.test_sources import jira_csv, upload
+from threefold.pipeline.jobs import DIGEST
 
 __all__ = ["browser", "client", "owner"]  # shared fixtures, used as arguments
 

@@ -1,4 +1,4 @@
-"""`serve()` as `memstrata serve` runs it: its own process(es), its own port, stopped by a
+"""`serve()` as `threefold serve` runs it: its own process(es), its own port, stopped by a
 signal."""
 
 import json
@@ -17,17 +17,17 @@ from typing import Any
 import httpx
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.errors import SettingsError
-from memstrata.http import serve
-from memstrata.keys import create_key
 from tests.http.test_sources import jira_csv, upload
+from threefold import Memory, load_settings
+from threefold.errors import SettingsError
+from threefold.faces.http import serve
+from threefold.trust.keys import create_key
 
 SERVE = (
-    "import sys; from memstrata import load_settings; from memstrata.http import serve; "
+    "import sys; from threefold import load_settings; from threefold.faces.http import serve; "
     "serve(load_settings(), host='127.0.0.1', port=int(sys.argv[1]))"
 )
-CLI = "from memstrata.cli import app; app()"
+CLI = "from threefold.faces.cli import app; app()"
 STARTED = "Application startup complete"
 
 
@@ -98,7 +98,7 @@ def until(ready: Callable[[], bool], seconds: float, why: Callable[[], str]) -> 
 
 
 def _env(db: Path, **more: str) -> dict[str, str]:
-    return {**os.environ, "MEMSTRATA_DB": str(db), **more}
+    return {**os.environ, "THREEFOLD_DB": str(db), **more}
 
 
 @contextmanager
@@ -137,7 +137,7 @@ def test_serve_answers_and_stops_cleanly(tmp_path: Path) -> None:
 
 def test_the_access_log_is_written_when_asked_for(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
-    env = _env(db, MEMSTRATA_HTTP__ACCESS_LOG="true")
+    env = _env(db, THREEFOLD_HTTP__ACCESS_LOG="true")
     with _running(["-c", SERVE, "{port}"], env) as server:
         assert httpx.get(f"{server.url}/v1/turns", params={"stream": "x:y"}).status_code == 401
         until(
@@ -189,7 +189,7 @@ def _keys(db: Path) -> tuple[dict[str, str], dict[str, str]]:
 def test_two_worker_processes_serve_one_memory(tmp_path: Path) -> None:
     db, trace = tmp_path / "serve.db", tmp_path / "trace.jsonl"
     acme, globex = _keys(db)
-    env = _env(db, MEMSTRATA_EMBED__KIND="hashing", MEMSTRATA_TRACE_FILE=str(trace))
+    env = _env(db, THREEFOLD_EMBED__KIND="hashing", THREEFOLD_TRACE_FILE=str(trace))
     args = ["-c", CLI, "serve", "--port", "{port}", "--workers", "2"]
     with _running(args, env, processes=2) as server, ExitStack() as stack:
         first, second = _one_client_per_process(server.url, acme, trace, stack)

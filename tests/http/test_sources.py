@@ -15,11 +15,11 @@ from typing import Any
 import httpx
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.http import create_app
-from memstrata.keys import create_key
-from memstrata.sources.reroute import ROUTES_LEASE
 from tests.http.conftest import MAX_BODY, PROJECT, Live, _ServerThread
+from threefold import Memory, load_settings
+from threefold.faces.http import create_app
+from threefold.sources.reroute import ROUTES_LEASE
+from threefold.trust.keys import create_key
 
 APOLLO = PROJECT["stream"]
 T0 = 1772442000  # 2026-03-02 09:00 UTC
@@ -250,7 +250,7 @@ def test_a_file_that_is_not_what_kind_says_fails_clearly(
     status = imported(client, live.headers("a"), kind, path)
     assert status["status"] == "failed" and status["report"] is None
     assert expected in status["error"] and name in status["error"]
-    for leak in ("Traceback", "memstrata-import", tempfile.gettempdir()):
+    for leak in ("Traceback", "threefold-import", tempfile.gettempdir()):
         assert leak not in status["error"]
 
 
@@ -378,7 +378,7 @@ def test_the_import_worker_stops_with_the_app(tmp_path: Path) -> None:
 
     def workers() -> list[threading.Thread]:
         return [
-            t for t in threading.enumerate() if t.name == "memstrata-imports" and t not in others
+            t for t in threading.enumerate() if t.name == "threefold-imports" and t not in others
         ]
 
     with _ServerThread(app) as url, httpx.Client(base_url=url, timeout=30) as client:

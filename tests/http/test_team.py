@@ -4,8 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from memstrata.jobs import DIGEST
 from tests.http.conftest import Live
+from threefold.pipeline.jobs import DIGEST
 
 DAY = (datetime.now(UTC) - timedelta(days=10)).replace(hour=9, minute=0, second=0, microsecond=0)
 

@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from memstrata import Memory, load_settings
 from tests.mcp.test_mcp_transports import _free_port, _wait_for_port
+from threefold import Memory, load_settings
 
 pytestmark = pytest.mark.anyio
 
@@ -59,13 +59,21 @@ def server(folder: Path, keys: dict[str, str]) -> Iterator[tuple[str, Path]]:
     port = _free_port()
     log = folder / "mcp.log"
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("MEMSTRATA_")},
-        "MEMSTRATA_DB": str(folder / "mcp.db"),
-        "MEMSTRATA_EMBED__KIND": "hashing",
+        **{k: v for k, v in os.environ.items() if not k.startswith("THREEFOLD_")},
+        "THREEFOLD_DB": str(folder / "mcp.db"),
+        "THREEFOLD_EMBED__KIND": "hashing",
     }
     with log.open("wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "memstrata.mcp", "--transport", "http", "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "threefold.faces.mcp",
+                "--transport",
+                "http",
+                "--port",
+                str(port),
+            ],
             env=env,
             cwd=folder,
             stdout=subprocess.DEVNULL,
@@ -139,14 +147,14 @@ async def test_no_auth_refuses_an_address_other_machines_reach(tmp_path: Path) -
         [
             sys.executable,
             "-m",
-            "memstrata.mcp",
+            "threefold.faces.mcp",
             "--transport",
             "http",
             "--host",
             "0.0.0.0",
             "--no-auth",
         ],
-        env={**os.environ, "MEMSTRATA_DB": str(tmp_path / "mcp.db")},
+        env={**os.environ, "THREEFOLD_DB": str(tmp_path / "mcp.db")},
         capture_output=True,
         text=True,
         timeout=60,

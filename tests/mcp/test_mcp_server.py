@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from memstrata import Memory
-from memstrata.mcp import TOOL_NAMES, build_server
-from memstrata.types import Trust
 from tests.conftest import MemoryFactory
+from threefold import Memory
+from threefold.domain import Trust
+from threefold.faces.mcp import TOOL_NAMES, build_server
 
 pytestmark = pytest.mark.anyio
 
@@ -405,7 +405,7 @@ def test_build_server_rejects_a_bad_trust_or_tenant(memory: Memory) -> None:
     ],
 )
 def test_what_looks_like_a_name(span: str, expected: bool) -> None:
-    from memstrata.people import looks_like_name
+    from threefold.layers.people import looks_like_name
 
     assert looks_like_name(span) is expected
 

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from memstrata import Memory
-from memstrata.mcp import build_server
-from memstrata.types import Trust
 from tests.conftest import MemoryFactory
 from tests.mcp.test_mcp_server import fails, ok
+from threefold import Memory
+from threefold.domain import Trust
+from threefold.faces.mcp import build_server
 
 pytestmark = pytest.mark.anyio
 

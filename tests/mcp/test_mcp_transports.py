@@ -1,4 +1,4 @@
-"""`python -m memstrata.mcp` as a real process: stdio, and streamable HTTP on loopback."""
+"""`python -m threefold.faces.mcp` as a real process: stdio, and streamable HTTP on loopback."""
 
 import os
 import socket
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-from memstrata.mcp import TOOL_NAMES
+from threefold.faces.mcp import TOOL_NAMES
 
 pytestmark = pytest.mark.anyio
 
@@ -22,17 +22,17 @@ def anyio_backend() -> str:
 
 def _env(tmp_path: Path, trust: str) -> dict[str, str]:
     return {
-        "MEMSTRATA_DB": str(tmp_path / "mcp.db"),
-        "MEMSTRATA_EMBED__KIND": "hashing",
-        "MEMSTRATA_MCP__TENANT": "acme",
-        "MEMSTRATA_MCP__TRUST": trust,
+        "THREEFOLD_DB": str(tmp_path / "mcp.db"),
+        "THREEFOLD_EMBED__KIND": "hashing",
+        "THREEFOLD_MCP__TENANT": "acme",
+        "THREEFOLD_MCP__TRUST": trust,
     }
 
 
 async def test_stdio_subprocess(tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "memstrata.mcp"],
+        args=["-m", "threefold.faces.mcp"],
         env=_env(tmp_path, "full"),
         cwd=str(tmp_path),
     )
@@ -75,7 +75,7 @@ async def test_streamable_http_subprocess(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "memstrata.mcp",
+            "threefold.faces.mcp",
             "--transport",
             "http",
             "--port",

@@ -5,12 +5,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from memstrata import dates
-from memstrata.dates import annotate, find_date
-from memstrata.models.base import ExtractedFact, MemoryModel, SlotRef, TurnInput
-from memstrata.models.heuristic import HeuristicModel
-from memstrata.models.heuristic.text import MAX_SIDE_CHARS
-from memstrata.types import FactCategory
+from threefold import dates
+from threefold.dates import annotate, find_date
+from threefold.domain import FactCategory
+from threefold.models.base import ExtractedFact, MemoryModel, SlotRef, TurnInput
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.heuristic.text import MAX_SIDE_CHARS
 
 AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)  # a Thursday
 MODEL = HeuristicModel()

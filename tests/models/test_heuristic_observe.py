@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata.dates import find_date
-from memstrata.models.base import ExtractedFact
-from memstrata.models.heuristic.observe import observe
-from memstrata.types import FactCategory
+from threefold.dates import find_date
+from threefold.domain import FactCategory
+from threefold.models.base import ExtractedFact
+from threefold.models.heuristic.observe import observe
 
 C = FactCategory
 AT = datetime(2024, 3, 12, 10, 0, tzinfo=UTC)  # a Tuesday

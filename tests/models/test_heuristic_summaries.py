@@ -5,7 +5,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from memstrata.models.base import (
+from threefold.domain import FactCategory
+from threefold.models.base import (
     DatedSummary,
     ExtractedFact,
     KnownFact,
@@ -13,10 +14,9 @@ from memstrata.models.base import (
     ReconcileAction,
     TurnInput,
 )
-from memstrata.models.heuristic import HeuristicModel
-from memstrata.models.heuristic.blocks import Block, parse, render
-from memstrata.tokens import count_tokens
-from memstrata.types import FactCategory
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.heuristic.blocks import Block, parse, render
+from threefold.tokens import count_tokens
 
 AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)
 MODEL = HeuristicModel()

@@ -9,8 +9,11 @@ from datetime import UTC, datetime, timedelta, timezone
 import openai
 import pytest
 
-from memstrata.errors import InvalidInput, SettingsError
-from memstrata.models.base import (
+from tests import openai_fake
+from tests.openai_fake import Delay, FakeOpenAIServer, Reply, Status
+from threefold.domain import FactCategory
+from threefold.errors import InvalidInput, SettingsError
+from threefold.models.base import (
     DatedSummary,
     ExtractedFact,
     KnownFact,
@@ -23,11 +26,8 @@ from memstrata.models.base import (
     SessionDigest,
     TurnInput,
 )
-from memstrata.models.llm import LLMModel, strip_fence
-from memstrata.models.prompts import extract_facts
-from memstrata.types import FactCategory
-from tests import openai_fake
-from tests.openai_fake import Delay, FakeOpenAIServer, Reply, Status
+from threefold.models.llm import LLMModel, strip_fence
+from threefold.models.prompts import extract_facts
 
 openai_server = openai_fake.openai_server  # the fixture; tests/conftest.py may provide it later
 
@@ -139,7 +139,7 @@ def llm(openai_server: FakeOpenAIServer, fallback: ScriptedFallback) -> LLMModel
 
 @pytest.fixture
 def warnings_log(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.INFO, logger="memstrata.models.llm")
+    caplog.set_level(logging.INFO, logger="threefold.models.llm")
     return caplog
 
 
@@ -317,7 +317,7 @@ def test_always_invalid_falls_back_and_logs(
 
 
 def test_falls_back_to_the_heuristic_model(openai_server):
-    heuristic = pytest.importorskip("memstrata.models.heuristic")
+    heuristic = pytest.importorskip("threefold.models.heuristic")
     if not hasattr(heuristic, "HeuristicModel"):
         pytest.skip("HeuristicModel is not written yet")
     fallback = heuristic.HeuristicModel()
@@ -482,18 +482,18 @@ def test_constructor_checks_its_arguments(openai_server, fallback):
 
 
 def test_missing_api_key_variable_is_a_settings_error(monkeypatch, fallback):
-    monkeypatch.delenv("MEMSTRATA_TEST_LLM_KEY", raising=False)
-    with pytest.raises(SettingsError, match="MEMSTRATA_TEST_LLM_KEY"):
-        LLMModel.from_settings("http://127.0.0.1:1/v1", MODEL, "MEMSTRATA_TEST_LLM_KEY", fallback)
+    monkeypatch.delenv("THREEFOLD_TEST_LLM_KEY", raising=False)
+    with pytest.raises(SettingsError, match="THREEFOLD_TEST_LLM_KEY"):
+        LLMModel.from_settings("http://127.0.0.1:1/v1", MODEL, "THREEFOLD_TEST_LLM_KEY", fallback)
 
 
 @pytest.mark.parametrize(
     ("url", "model"), [("localhost:8080", MODEL), ("http://127.0.0.1:1/v1", " ")]
 )
 def test_bad_settings_are_settings_errors(monkeypatch, fallback, url, model):
-    monkeypatch.setenv("MEMSTRATA_TEST_LLM_KEY", "k")
+    monkeypatch.setenv("THREEFOLD_TEST_LLM_KEY", "k")
     with pytest.raises(SettingsError):
-        LLMModel.from_settings(url, model, "MEMSTRATA_TEST_LLM_KEY", fallback)
+        LLMModel.from_settings(url, model, "THREEFOLD_TEST_LLM_KEY", fallback)
 
 
 def test_from_settings_sends_the_key_and_never_logs_it(
@@ -503,11 +503,11 @@ def test_from_settings_sends_the_key_and_never_logs_it(
     warnings_log,
 ):
     secret = "sk-secret-123456"
-    monkeypatch.setenv("MEMSTRATA_TEST_LLM_KEY", secret)
+    monkeypatch.setenv("THREEFOLD_TEST_LLM_KEY", secret)
     openai_server.reply_json({"text": "merged"})
     openai_server.add(Status(401, "bad key", "authentication_error"))
     with LLMModel.from_settings(
-        openai_server.base_url, MODEL, "MEMSTRATA_TEST_LLM_KEY", fallback, timeout=5.0
+        openai_server.base_url, MODEL, "THREEFOLD_TEST_LLM_KEY", fallback, timeout=5.0
     ) as model:
         assert model.merge_summary(None, SUMMARY, []) == "merged"
         assert model.merge_summary(None, SUMMARY, []) == "fallback merge"
@@ -517,10 +517,10 @@ def test_from_settings_sends_the_key_and_never_logs_it(
 
 
 def test_empty_api_key_means_a_keyless_local_server(monkeypatch, openai_server, fallback):
-    monkeypatch.setenv("MEMSTRATA_TEST_LLM_KEY", "")
+    monkeypatch.setenv("THREEFOLD_TEST_LLM_KEY", "")
     openai_server.reply_json({"text": "merged"})
     with LLMModel.from_settings(
-        openai_server.base_url, MODEL, "MEMSTRATA_TEST_LLM_KEY", fallback
+        openai_server.base_url, MODEL, "THREEFOLD_TEST_LLM_KEY", fallback
     ) as model:
         assert model.merge_summary(None, SUMMARY, []) == "merged"
     assert openai_server.headers[0]["authorization"] == "Bearer EMPTY"

@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata import Memory
-from memstrata.models.base import MessageInput, TurnInput
-from memstrata.models.heuristic import HeuristicModel
-from memstrata.models.llm import LLMModel
-from memstrata.types import FactCategory, FactStatus
 from tests import openai_fake
 from tests.openai_fake import FakeOpenAIServer
+from threefold import Memory
+from threefold.domain import FactCategory, FactStatus
+from threefold.models.base import MessageInput, TurnInput
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.llm import LLMModel
 
 openai_server = openai_fake.openai_server
 

@@ -5,10 +5,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata.models.base import ExtractedFact, TurnInput
-from memstrata.models.heuristic import HeuristicModel
-from memstrata.models.heuristic.personal import FACETS, TABLE
-from memstrata.types import FactCategory
+from threefold.domain import FactCategory
+from threefold.models.base import ExtractedFact, TurnInput
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.heuristic.personal import FACETS, TABLE
 
 AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)
 MODEL = HeuristicModel()

@@ -5,10 +5,10 @@ import inspect
 
 import pytest
 
-from memstrata.embed import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
-from memstrata.models.base import MemoryModel
-from memstrata.models.heuristic import HeuristicModel
-from memstrata.models.llm import LLMModel
+from threefold.embed import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
+from threefold.models.base import MemoryModel
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.llm import LLMModel
 
 
 def _methods(protocol: type) -> list[str]:

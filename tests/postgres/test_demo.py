@@ -1,10 +1,10 @@
-"""`memstrata demo --db postgresql://…`: the story written to a PostgreSQL database."""
+"""`threefold demo --db postgresql://…`: the story written to a PostgreSQL database."""
 
 from collections.abc import Callable
 
 from typer.testing import CliRunner
 
-from memstrata.cli import app
+from threefold.faces.cli import app
 
 runner = CliRunner()
 

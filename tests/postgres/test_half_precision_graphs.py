@@ -9,9 +9,6 @@ import numpy as np
 import psycopg
 import pytest
 
-from memstrata.errors import StoreError
-from memstrata.store.base import ItemFilter
-from memstrata.store.postgres import PostgresStore
 from tests.postgres.server import PASSWORD, EmbeddedPostgres
 from tests.postgres.test_stream_vectors import (
     DIM,
@@ -22,6 +19,9 @@ from tests.postgres.test_stream_vectors import (
     walked_since,
     walks,
 )
+from threefold.errors import StoreError
+from threefold.store.base import ItemFilter
+from threefold.store.postgres import PostgresStore
 
 KINDS = ("turn", "fact", "summary", "record")
 
@@ -82,7 +82,7 @@ def test_an_older_database_gets_half_precision_graphs_for_its_float32_ones(url: 
         add_records(store, "big", 40, rng)
     finally:
         store.close()
-    # The schema as memstrata wrote it before 0007: float32 graphs, one per kind, and the
+    # The schema as threefold wrote it before 0007: float32 graphs, one per kind, and the
     # still older graph of every kind.
     with psycopg.connect(url, autocommit=True) as conn:
         for name in graphs(url):
@@ -138,7 +138,7 @@ def test_a_pgvector_without_half_precision_vectors_is_refused_clearly(
         database,
     )
     with pytest.raises(
-        StoreError, match=r"pgvector 0\.6\.2; memstrata needs 0\.7 or newer"
+        StoreError, match=r"pgvector 0\.6\.2; threefold needs 0\.7 or newer"
     ) as failed:
         PostgresStore(url)
     assert "ALTER EXTENSION vector UPDATE" in str(failed.value)

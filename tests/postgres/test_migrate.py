@@ -1,4 +1,4 @@
-"""`memstrata migrate --from memory.db --to postgresql://…`: everything, twice safely."""
+"""`threefold migrate --from memory.db --to postgresql://…`: everything, twice safely."""
 
 import json
 import subprocess
@@ -6,9 +6,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from memstrata import Memory, load_settings
-from memstrata.keys import create_key
 from tests.http.test_serve import CLI
+from threefold import Memory, load_settings
+from threefold.trust.keys import create_key
 
 
 def _migrate(source: Path, url: str, *options: str) -> subprocess.CompletedProcess[str]:

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.store.base import ItemFilter, NewTurn, Probe
-from memstrata.store.postgres import PostgresStore
-from memstrata.store.postgres import store as postgres_store
+from threefold import Memory, load_settings
+from threefold.store.base import ItemFilter, NewTurn, Probe
+from threefold.store.postgres import PostgresStore
+from threefold.store.postgres import store as postgres_store
 
 
 @pytest.mark.parametrize("checked_after", [None, 0.0])

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.store.postgres import PostgresStore
 from tests.postgres.server import EmbeddedPostgres
+from threefold import Memory, load_settings
+from threefold.store.postgres import PostgresStore
 
 TENANTS = ("acme", "globex")
 
@@ -85,7 +85,7 @@ def test_a_bare_statement_sees_only_the_tenant_it_is_set_to(owner_url: str) -> N
         every = conn.execute("SELECT DISTINCT tenant FROM turns ORDER BY tenant").fetchall()
         assert [r[0] for r in every] == list(TENANTS)
         with conn.transaction():
-            conn.execute("SELECT set_config('memstrata.tenant', 'globex', true)")
+            conn.execute("SELECT set_config('threefold.tenant', 'globex', true)")
             for table in ("turns", "facts", "vectors", "streams", "jobs"):
                 seen = conn.execute(f"SELECT DISTINCT tenant FROM {table}").fetchall()
                 assert [r[0] for r in seen] == ["globex"], table

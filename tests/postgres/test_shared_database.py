@@ -1,5 +1,5 @@
 """PostgreSQL as many processes share it, and the ways it can be wrong: down, gone
-mid-request, the wrong password, a schema from a newer memstrata."""
+mid-request, the wrong password, a schema from a newer threefold."""
 
 import os
 import shutil
@@ -16,12 +16,12 @@ import httpx
 import psycopg
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.errors import StoreError, StoreUnavailable
-from memstrata.keys import create_key
-from memstrata.store import open_store
 from tests.http.test_serve import CLI, _running, until
 from tests.postgres.server import EmbeddedPostgres, without_pgvector
+from threefold import Memory, load_settings
+from threefold.errors import StoreError, StoreUnavailable
+from threefold.store import open_store
+from threefold.trust.keys import create_key
 
 
 def _free_port() -> int:
@@ -31,7 +31,7 @@ def _free_port() -> int:
 
 
 def _cli_refuses(url: str, *, secret: str, saying: str) -> None:
-    """`memstrata check` on `url` exits 3 with `saying`, and never shows `secret`."""
+    """`threefold check` on `url` exits 3 with `saying`, and never shows `secret`."""
     cli = subprocess.run(
         [sys.executable, "-c", CLI, "--db", url, "check"],
         capture_output=True,
@@ -64,14 +64,14 @@ def test_a_wrong_password_is_refused_clearly(
     _cli_refuses(url, secret="not-the-password", saying="refused the login")
 
 
-def test_a_schema_from_a_newer_memstrata_is_refused(
+def test_a_schema_from_a_newer_threefold_is_refused(
     postgres_server: EmbeddedPostgres, fresh_postgres: Callable[[], str]
 ) -> None:
     url = fresh_postgres()
     open_store(url).close()
     database = url.rsplit("/", 1)[1]
     postgres_server.psql("INSERT INTO schema_migrations VALUES ('9999_future', now())", database)
-    with pytest.raises(StoreError, match="newer memstrata"):
+    with pytest.raises(StoreError, match="newer threefold"):
         open_store(url)
 
 
@@ -79,7 +79,7 @@ def test_the_url_picks_the_backend_for_every_face(
     fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = fresh_postgres()
-    monkeypatch.setenv("MEMSTRATA_DB", url)
+    monkeypatch.setenv("THREEFOLD_DB", url)
     assert load_settings().db == url  # not folded into a path as 'postgresql:/…'
     with Memory.open(background_worker=False) as mem:
         mem.add_turn("chat:a", "Hello from the environment.")
@@ -105,7 +105,7 @@ def test_two_servers_and_their_workers_share_one_truth(
     with Memory.open(url, background_worker=False) as owner:
         _, secret = create_key(owner.store, "acme", "full", label="both")
         revoked_id, revoked = create_key(owner.store, "acme", "full", label="revoked")
-    env = {**os.environ, "MEMSTRATA_DB": url, "MEMSTRATA_SESSION_TURNS": "2"}
+    env = {**os.environ, "THREEFOLD_DB": url, "THREEFOLD_SESSION_TURNS": "2"}
     args = ["-c", CLI, "serve", "--port", "{port}"]
     auth = {"Authorization": f"Bearer {secret}"}
     with _running(args, env) as first, _running(args, env) as second:
@@ -183,7 +183,7 @@ def test_a_job_queued_in_one_process_wakes_the_workers_of_another(
 
 HANGING_WORKER = """
 import sys, time
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 
 mem = Memory.open(sys.argv[1], settings=load_settings(stream_lease_seconds=1),
                   background_worker=False)
@@ -228,7 +228,7 @@ def test_a_worker_killed_mid_job_has_its_job_finished_by_another(
 
 
 def test_a_server_without_pgvector_says_how_to_install_it() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="memstrata-no-vector-"))
+    folder = Path(tempfile.mkdtemp(prefix="threefold-no-vector-"))
     try:
         (folder / "server").mkdir()
         server = EmbeddedPostgres(folder / "server", install=without_pgvector(folder))
@@ -257,11 +257,11 @@ def test_row_level_security_hides_other_tenants_from_a_scoped_session(
         " GRANT SELECT ON ALL TABLES IN SCHEMA public TO app;",
         database,
     )
-    app_url = url.replace("memstrata:s3cret-pw@", "app:app-pw@")
+    app_url = url.replace("threefold:s3cret-pw@", "app:app-pw@")
     with psycopg.connect(app_url, autocommit=True) as conn:
         every = conn.execute("SELECT user_text FROM turns ORDER BY id").fetchall()
         assert [r[0] for r in every] == ["Acme's plan.", "Globex's plan."]
-        conn.execute("SET memstrata.tenant = 'acme'")
+        conn.execute("SET threefold.tenant = 'acme'")
         scoped = conn.execute("SELECT user_text FROM turns ORDER BY id").fetchall()
         assert [r[0] for r in scoped] == ["Acme's plan."]
         assert conn.execute("SELECT count(*) FROM streams").fetchone()[0] == 1

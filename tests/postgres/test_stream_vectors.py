@@ -11,10 +11,10 @@ import numpy as np
 import psycopg
 import pytest
 
-from memstrata.store.base import ItemFilter, NewRecord, NewTurn, Probe
-from memstrata.store.postgres import PostgresStore
-from memstrata.store.postgres import store as postgres_store
-from memstrata.types import Visibility
+from threefold.domain import Visibility
+from threefold.store.base import ItemFilter, NewRecord, NewTurn, Probe
+from threefold.store.postgres import PostgresStore
+from threefold.store.postgres import store as postgres_store
 
 DIM = 16
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

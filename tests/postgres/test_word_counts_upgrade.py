@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.store import Store, open_store
-from memstrata.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
-from memstrata.store.postgres import store as postgres_store
-from memstrata.store.postgres.migrations import MIGRATIONS
-from memstrata.types import FactCategory, SourceRef, SummaryKind, Visibility
 from tests.postgres.server import EmbeddedPostgres
+from threefold.domain import FactCategory, SourceRef, SummaryKind, Visibility
+from threefold.store import Store, open_store
+from threefold.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
+from threefold.store.postgres import store as postgres_store
+from threefold.store.postgres.migrations import MIGRATIONS
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 TEXTS = [

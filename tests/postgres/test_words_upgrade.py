@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.store import Store, open_store
-from memstrata.store.base import ItemFilter, NewFact, NewTurn
-from memstrata.store.postgres import store as postgres_store
-from memstrata.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
-from memstrata.types import FactCategory, SourceRef
 from tests.postgres.server import EmbeddedPostgres
+from threefold.domain import FactCategory, SourceRef
+from threefold.store import Store, open_store
+from threefold.store.base import ItemFilter, NewFact, NewTurn
+from threefold.store.postgres import store as postgres_store
+from threefold.store.postgres.migrations import MIGRATIONS, TURN_CONFIG
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 TEXTS = [

@@ -5,11 +5,11 @@ import httpx
 import openai
 import pytest
 
-from memstrata import Memory, Trust
-from memstrata.access import Caller
-from memstrata.proxy import create_proxy_app
 from tests.conftest import MemoryFactory
 from tests.proxy.servers import FakeUpstream, ServerThread
+from threefold import Memory, Trust
+from threefold.faces.proxy import create_proxy_app
+from threefold.trust.access import Caller
 
 
 @dataclass

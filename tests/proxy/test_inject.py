@@ -2,11 +2,11 @@
 
 import pytest
 
-from memstrata.errors import InvalidInput, SettingsError
-from memstrata.proxy import proxy_settings, run_proxy
-from memstrata.proxy.inject import pick_stream, query_text, speaker_name, with_memory
-from memstrata.proxy.sse import StreamAnswer, json_answer
-from memstrata.settings import load_settings
+from threefold.errors import InvalidInput, SettingsError
+from threefold.faces.proxy import proxy_settings, run_proxy
+from threefold.faces.proxy.inject import pick_stream, query_text, speaker_name, with_memory
+from threefold.faces.proxy.sse import StreamAnswer, json_answer
+from threefold.settings import load_settings
 
 
 @pytest.mark.parametrize(

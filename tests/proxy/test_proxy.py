@@ -10,15 +10,15 @@ from typing import Any, TypeVar
 import openai
 import pytest
 
-from memstrata import Memory, load_settings
-from memstrata.errors import StoreError
 from tests.conftest import MemoryFactory
 from tests.proxy.conftest import ProxyFactory
 from tests.proxy.servers import Fail, FakeUpstream, Hang, Reply, completion
+from threefold import Memory, load_settings
+from threefold.errors import StoreError
 
 T = TypeVar("T")
 STREAM = "project:alpha"
-HEADERS = {"X-Memstrata-Stream": STREAM}
+HEADERS = {"X-Threefold-Stream": STREAM}
 ASK = [{"role": "user", "content": "Who leads architecture?"}]
 
 
@@ -39,7 +39,7 @@ def recorded_after_next_answer(proxy: Any, upstream: FakeUpstream, stream: str) 
     proxy.http().post(
         "/chat/completions",
         json={"model": "m", "messages": [{"role": "user", "content": "probe"}]},
-        headers={"X-Memstrata-Stream": stream},
+        headers={"X-Threefold-Stream": stream},
     ).raise_for_status()
     return wait_for(lambda: (t := proxy.memory.turns(stream)) and t[-1].user == "probe" and t)
 
@@ -98,8 +98,8 @@ def test_non_streaming_returns_the_upstream_json_and_records_the_turn(
 
     assert response.status_code == 200
     assert response.json() == completion(Reply(["On ", "Friday."]), body)
-    assert response.headers["x-memstrata-stream"] == STREAM
-    assert "x-memstrata-warning" not in response.headers
+    assert response.headers["x-threefold-stream"] == STREAM
+    assert "x-threefold-warning" not in response.headers
     assert "The demo is on Friday." in upstream.requests[0]["messages"][0]["content"]
     turns = wait_for(lambda: proxy.memory.turns(STREAM))
     assert [(t.user, t.assistant) for t in turns] == [("When is the demo?", "On Friday.")]
@@ -223,7 +223,7 @@ def test_without_a_stream_the_request_is_forwarded_untouched(
 @pytest.mark.parametrize(
     ("headers", "user", "param"),
     [
-        ({"X-Memstrata-Stream": "Not A Stream"}, None, "X-Memstrata-Stream"),
+        ({"X-Threefold-Stream": "Not A Stream"}, None, "X-Threefold-Stream"),
         ({}, "bob smith", "user"),
         ({}, 42, "user"),
     ],
@@ -280,7 +280,7 @@ def test_a_closed_store_still_answers_with_a_warning(
     response = proxy.http().post("/chat/completions", json=body, headers=HEADERS)
 
     assert response.status_code == 200
-    warning = response.headers["x-memstrata-warning"]
+    warning = response.headers["x-threefold-warning"]
     assert warning.startswith("memory unavailable: StoreUnavailable")
     assert "the store is closed" in warning
     assert upstream.requests[0]["messages"] == ASK  # no memory, no system message
@@ -305,7 +305,7 @@ def test_a_failing_context_still_answers_and_the_turn_is_kept(
             model="m", messages=ASK, extra_headers=HEADERS
         )
 
-        assert raw.headers["x-memstrata-warning"] == (
+        assert raw.headers["x-threefold-warning"] == (
             "memory unavailable: StoreError: database disk image is malformed"
         )
         assert raw.parse().choices[0].message.content == "answer"
@@ -424,7 +424,7 @@ def test_the_clients_key_goes_upstream_or_else_the_configured_one(
         "Bearer sk-client",
         "Bearer sk-from-env",
     ]
-    assert all("x-memstrata-stream" not in h for h in upstream.headers)
+    assert all("x-threefold-stream" not in h for h in upstream.headers)
 
 
 def test_models_are_passed_through(upstream: FakeUpstream, start_proxy: ProxyFactory) -> None:

@@ -5,11 +5,11 @@ import logging
 import openai
 import pytest
 
-from memstrata.errors import SettingsError
-from memstrata.proxy import run_proxy
 from tests.proxy.conftest import Proxy, ProxyFactory
 from tests.proxy.servers import FakeUpstream, Reply
 from tests.proxy.test_proxy import wait_for
+from threefold.errors import SettingsError
+from threefold.faces.proxy import run_proxy
 
 STREAM = "project:alpha"
 ASK = {"model": "m", "messages": [{"role": "user", "content": "Who leads architecture?"}]}
@@ -24,7 +24,7 @@ def proxy(start_proxy: ProxyFactory, monkeypatch: pytest.MonkeyPatch) -> Proxy:
 
 
 def ask(proxy: Proxy, headers: dict[str, str], stream: str | None = STREAM):
-    named = {"X-Memstrata-Stream": stream} if stream else {}
+    named = {"X-Threefold-Stream": stream} if stream else {}
     return proxy.http().post("/chat/completions", json=ASK, headers={**named, **headers})
 
 
@@ -55,17 +55,17 @@ def test_an_unknown_or_revoked_key_is_refused(proxy: Proxy, upstream: FakeUpstre
     assert upstream.requests == []
 
 
-def test_an_openai_client_uses_its_memstrata_key_as_its_api_key(
+def test_an_openai_client_uses_its_threefold_key_as_its_api_key(
     proxy: Proxy, upstream: FakeUpstream
 ) -> None:
     _, secret = proxy.memory.create_key("acme", "full")
     upstream.add(Reply(["Raj."]))
     answer = proxy.openai(api_key=secret).chat.completions.create(
-        **ASK, extra_headers={"X-Memstrata-Stream": STREAM}
+        **ASK, extra_headers={"X-Threefold-Stream": STREAM}
     )
     assert answer.choices[0].message.content == "Raj."
     assert "Raj is the Lead Architect." in upstream.requests[0]["messages"][0]["content"]
-    # The memstrata key never reaches the upstream, which gets its own.
+    # The threefold key never reaches the upstream, which gets its own.
     assert upstream.headers[0]["authorization"] == "Bearer sk-upstream-key"
     turns = wait_for(lambda: proxy.memory.turns(STREAM, tenant="acme"))
     assert [(t.assistant, t.writer_key) for t in turns] == [("Raj.", 1)]
@@ -110,7 +110,7 @@ def test_a_lower_trust_key_reads_at_its_trust_and_a_public_one_records_nothing(
     response = ask(proxy, bearer(public))
     assert response.status_code == 200
     assert "Lena" not in upstream.requests[1]["messages"][0]["content"]
-    assert "trust 'public'" in response.headers["x-memstrata-warning"]
+    assert "trust 'public'" in response.headers["x-threefold-warning"]
     ask(proxy, bearer(familiar))  # recorded after the public one would have been
     turns = wait_for(lambda: (t := proxy.memory.turns(STREAM, tenant="acme")) and len(t) > 1 and t)
     assert [t.writer_trust for t in turns] == ["familiar", "familiar"]
@@ -120,16 +120,16 @@ def test_a_request_naming_no_stream_is_warned_in_a_header_and_the_log(
     proxy: Proxy, upstream: FakeUpstream, caplog: pytest.LogCaptureFixture
 ) -> None:
     _, secret = proxy.memory.create_key("acme", "full")
-    with caplog.at_level(logging.WARNING, logger="memstrata.proxy"):
+    with caplog.at_level(logging.WARNING, logger="threefold.faces.proxy"):
         response = ask(proxy, bearer(secret), stream=None)
     assert response.status_code == 200
-    assert "X-Memstrata-Stream" in response.headers["x-memstrata-warning"]
+    assert "X-Threefold-Stream" in response.headers["x-threefold-warning"]
     assert "no stream named" in caplog.text
     assert upstream.requests[0]["messages"] == ASK["messages"]
 
 
 def test_no_auth_is_for_loopback_only(start_proxy: ProxyFactory, upstream: FakeUpstream) -> None:
-    from memstrata import load_settings
+    from threefold import load_settings
 
     with pytest.raises(SettingsError, match="loopback"):
         run_proxy(load_settings(), upstream=upstream.url, host="0.0.0.0", no_auth=True)

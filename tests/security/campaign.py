@@ -20,11 +20,11 @@ import anyio
 from fastapi.testclient import TestClient
 from mcp import Client
 
-from memstrata import Memory, load_settings
-from memstrata.http import create_app
-from memstrata.keys import create_key
-from memstrata.mcp import build_server
-from memstrata.types import READABLE, Fact, Trust, Visibility
+from threefold import Memory, load_settings
+from threefold.domain import READABLE, Fact, Trust, Visibility
+from threefold.faces.http import create_app
+from threefold.faces.mcp import build_server
+from threefold.trust.keys import create_key
 
 TENANTS = ("acme", "globex")
 TRUSTS = tuple(Trust)

@@ -2,7 +2,7 @@
 called with a mix of good arguments and hostile ones (wrong types, huge and negative
 numbers, NaN, surrogates, NUL bytes, naive and extreme datetimes, stray objects).
 
-The only errors allowed out are memstrata's own (MemstrataError); `call` returns what
+The only errors allowed out are threefold's own (ThreefoldError); `call` returns what
 came out so the test can assert it and the benchmark can count it.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from memstrata import Memory
-from memstrata.errors import MemstrataError
-from memstrata.types import FactCategory, SummaryKind, Trust, Visibility
+from threefold import Memory
+from threefold.domain import FactCategory, SummaryKind, Trust, Visibility
+from threefold.errors import ThreefoldError
 
 FUZZED = (
     "add_turn",
@@ -128,7 +128,7 @@ def call(mem: Memory, name: str, data: st.DataObject) -> BaseException | None:
 
 def campaign(mem: Memory, names: tuple[str, ...], examples: int) -> dict[str, dict[str, int]]:
     """{method: {outcome: count}} over `examples` fuzzed calls per method; an outcome is
-    'ok', 'memstrata' or the foreign exception's type name."""
+    'ok', 'threefold' or the foreign exception's type name."""
     counts: dict[str, dict[str, int]] = {}
     for name in names:
         seen = counts.setdefault(name, {})
@@ -146,8 +146,8 @@ def _fuzzer(mem: Memory, name: str, seen: dict[str, int], examples: int) -> Call
     def fuzz(data: st.DataObject) -> None:
         raised = call(mem, name, data)
         outcome = "ok" if raised is None else type(raised).__name__
-        if isinstance(raised, MemstrataError):
-            outcome = "memstrata"
+        if isinstance(raised, ThreefoldError):
+            outcome = "threefold"
         seen[outcome] = seen.get(outcome, 0) + 1
 
     return fuzz

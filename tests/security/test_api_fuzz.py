@@ -1,4 +1,4 @@
-"""The Python API raises only memstrata's own errors (issue 15, measured 9): each public
+"""The Python API raises only threefold's own errors (issue 15, measured 9): each public
 Memory method is fuzzed with hypothesis, good and hostile arguments mixed."""
 
 from pathlib import Path
@@ -7,13 +7,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memstrata import Memory, load_settings
-from memstrata.errors import MemstrataError
 from tests.security.fuzz import FUZZED, call
+from threefold import Memory, load_settings
+from threefold.errors import ThreefoldError
 
 
 @pytest.mark.parametrize("name", FUZZED)
-def test_only_memstrata_errors_come_out(tmp_path: Path, name: str) -> None:
+def test_only_threefold_errors_come_out(tmp_path: Path, name: str) -> None:
     mem = Memory.open(
         tmp_path / "fuzz.db",
         settings=load_settings(embed={"kind": "hashing"}),
@@ -28,7 +28,7 @@ def test_only_memstrata_errors_come_out(tmp_path: Path, name: str) -> None:
     @given(data=st.data())
     def fuzz(data: st.DataObject) -> None:
         raised = call(mem, name, data)
-        assert raised is None or isinstance(raised, MemstrataError), repr(raised)
+        assert raised is None or isinstance(raised, ThreefoldError), repr(raised)
 
     try:
         fuzz()

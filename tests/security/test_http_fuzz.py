@@ -3,9 +3,9 @@ and invalid, to every operation of the OpenAPI spec; no 5xx, no traceback."""
 
 from pathlib import Path
 
-from memstrata.types import Trust
 from tests.security.campaign import bench, seed
 from tests.security.http_fuzz import fuzz_http
+from threefold.domain import Trust
 
 
 def test_no_server_errors_under_fuzzing(tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ no answer may hold another tenant's or a hidden visibility's content, fact id or
 
 from pathlib import Path
 
-from memstrata.types import Trust
 from tests.security.campaign import bench, run_matrix, seed
+from threefold.domain import Trust
 
 
 def test_no_read_or_write_answer_leaks(tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from memstrata import Memory
-from memstrata.errors import InvalidInput
-from memstrata.types import FactStatus, Trust, Visibility, utcnow
 from tests.conftest import MemoryFactory
 from tests.security.campaign import ATTACKS, Bench, bench, holder, prepare_attacks
+from threefold import Memory
+from threefold.domain import FactStatus, Trust, Visibility, utcnow
+from threefold.errors import InvalidInput
 
 
 @pytest.fixture

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.settings import ImportLimits
-from memstrata.sources.slack import SlackExport
-from memstrata.tokens import count_tokens
 from tests.sources.exports import CHANNELS, DAY, USERS, msg, write_export, zip_folder
+from threefold.errors import InvalidInput
+from threefold.settings import ImportLimits
+from threefold.sources.slack import SlackExport
+from threefold.tokens import count_tokens
 
 MIB = 1024 * 1024
 SMALL = {"max_file_bytes": MIB, "max_total_bytes": 8 * MIB, "max_files": 50}

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.types import FactStatus
+from threefold.domain import FactStatus
+from threefold.errors import InvalidInput
 
 ALPHA = "project:alpha"
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from memstrata.cli import app
+from threefold.faces.cli import app
 
 EL = "project:el"
 NOW = datetime(2026, 3, 20, 12, 0, tzinfo=UTC)

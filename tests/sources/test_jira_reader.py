@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.sources.jira import (
+from threefold.errors import InvalidInput
+from threefold.sources.jira import (
     JiraIssue,
     Problem,
     parse_jira_date,

@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from memstrata import Memory, load_settings
 from tests.sources.exports import msg, write_export
+from threefold import Memory, load_settings
 
 PROJECTS = [{"stream": "project:alpha", "key": "ALPHA", "channels": ["proj-alpha"]}]
 CHANNELS = [
@@ -24,7 +24,7 @@ USERS = [
 T0 = 1772442000  # 2026-03-02 09:00 UTC
 IMPORTER = """
 import sys
-from memstrata import Memory, load_settings
+from threefold import Memory, load_settings
 settings = load_settings(db=sys.argv[1], embed={"kind": "hashing"}, projects=%r)
 with Memory.open(settings=settings, background_worker=False) as mem:
     mem.import_slack(sys.argv[2])

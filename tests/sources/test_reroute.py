@@ -4,12 +4,12 @@ nothing is duplicated, history stays, and an import in progress keeps a re-route
 import pytest
 from typer.testing import CliRunner
 
-from memstrata import Memory, load_settings
-from memstrata.cli import app
-from memstrata.errors import Busy
-from memstrata.sources.reroute import ROUTES_LEASE
-from memstrata.types import FactStatus, SummaryKind
 from tests.sources.exports import msg, write_export
+from threefold import Memory, load_settings
+from threefold.domain import FactStatus, SummaryKind
+from threefold.errors import Busy
+from threefold.faces.cli import app
+from threefold.sources.reroute import ROUTES_LEASE
 
 T0 = 1772442000  # 2026-03-02 09:00 UTC
 USERS = [{"id": "U1", "name": "ann"}, {"id": "U2", "name": "raj"}]
@@ -97,7 +97,7 @@ def test_a_reroute_while_an_import_runs_is_refused_and_changes_nothing(tmp_path,
 def test_reroute_on_the_command_line(tmp_path, export):
     with _open(tmp_path) as mem:
         mem.import_slack(export)
-    config = tmp_path / "memstrata.toml"
+    config = tmp_path / "threefold.toml"
     config.write_text(
         '[[projects]]\nstream = "project:launch"\nchannels = ["launch-room"]\nnames = ["Skylark"]\n'
     )

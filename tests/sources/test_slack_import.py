@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.jobs import DIGEST
-from memstrata.types import FactStatus
 from tests.sources.exports import msg, write_export, zip_folder
+from threefold.domain import FactStatus
+from threefold.errors import InvalidInput
+from threefold.pipeline.jobs import DIGEST
 
 ALPHA, BRAVO = "project:alpha", "project:bravo"
 PROJECTS = [
@@ -346,7 +346,7 @@ def test_a_turn_without_a_stream_is_routed(mem):
 
 
 def test_worker_processes_digest_while_the_export_is_read(open_memory, export):
-    from memstrata.workers import Workers
+    from threefold.pipeline.workers import Workers
 
     mem = open_memory(projects=PROJECTS, sources={"import_batch_messages": 2})
     with Workers(mem.settings, count=2) as pool:
@@ -360,9 +360,9 @@ def test_worker_processes_digest_while_the_export_is_read(open_memory, export):
 def test_the_command_line_imports_reports_and_shows_timelines(export, tmp_path):
     from typer.testing import CliRunner
 
-    from memstrata.cli import app
+    from threefold.faces.cli import app
 
-    config = tmp_path / "memstrata.toml"
+    config = tmp_path / "threefold.toml"
     config.write_text(
         '[[projects]]\nstream = "project:alpha"\nkey = "ALPHA"\nchannels = ["proj-alpha"]\n'
     )

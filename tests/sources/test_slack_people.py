@@ -3,9 +3,9 @@ and "I" in a message is its author."""
 
 from pathlib import Path
 
-from memstrata import Memory
 from tests.conftest import MemoryFactory
 from tests.sources.exports import DAY, msg, write_export
+from threefold import Memory
 
 
 def _imported(open_memory: MemoryFactory, tmp_path: Path, *messages: dict) -> Memory:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.sources.slack import (
+from tests.sources.exports import CHANNELS, DAY, USERS, msg, write_export, write_json, zip_folder
+from threefold.errors import InvalidInput
+from threefold.sources.slack import (
     Channel,
     ChannelKind,
     MessageKind,
@@ -18,7 +19,6 @@ from memstrata.sources.slack import (
     SlackMessage,
     clean_markup,
 )
-from tests.sources.exports import CHANNELS, DAY, USERS, msg, write_export, write_json, zip_folder
 
 
 def read_all(root: Path) -> tuple[list[SlackMessage], list[Problem]]:

@@ -4,8 +4,8 @@ names the internal address it tried to reach; the local test server stands for t
 
 import pytest
 
-from memstrata.errors import InvalidInput
-from memstrata.sources.web import fetch_page
+from threefold.errors import InvalidInput
+from threefold.sources.web import fetch_page
 
 INTERNAL = [
     ("127.0.0.1", "loopback"),

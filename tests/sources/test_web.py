@@ -9,9 +9,9 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from memstrata.errors import InvalidInput, MemstrataError
-from memstrata.sources.web import FetchError, Page, extract_urls, fetch_page, host_allowed
 from tests.sources.conftest import ALLOW, LOOPBACK
+from threefold.errors import InvalidInput, ThreefoldError
+from threefold.sources.web import FetchError, Page, extract_urls, fetch_page, host_allowed
 
 
 @pytest.fixture
@@ -194,7 +194,7 @@ def test_unusable_responses_raise_fetch_error(
     with pytest.raises(FetchError, match=message) as caught:
         fetch(path)
     assert base_url + path in str(caught.value)
-    assert isinstance(caught.value, MemstrataError)
+    assert isinstance(caught.value, ThreefoldError)
 
 
 def test_oversized_body_is_truncated(fetch: Callable[..., Page]) -> None:

@@ -8,14 +8,14 @@ import pytest
 from mcp import Client
 from typer.testing import CliRunner
 
-from memstrata import Memory, load_settings
-from memstrata.cli import app
-from memstrata.maintenance import maintain
-from memstrata.mcp import build_server
-from memstrata.types import Trust
+from threefold import Memory, load_settings
+from threefold.domain import Trust
+from threefold.faces.cli import app
+from threefold.faces.mcp import build_server
+from threefold.pipeline.maintenance import maintain
 
 DAY = (datetime.now(UTC) - timedelta(days=10)).replace(hour=9, minute=0, second=0, microsecond=0)
-ENV = {"COLUMNS": "200", "MEMSTRATA_EMBED__KIND": "none"}
+ENV = {"COLUMNS": "200", "THREEFOLD_EMBED__KIND": "none"}
 
 
 def _seeded(path: Path) -> Memory:

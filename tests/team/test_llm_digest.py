@@ -2,9 +2,9 @@
 
 from datetime import UTC, datetime
 
-from memstrata import Memory
 from tests.openai_fake import FakeOpenAIServer
 from tests.test_llm_memory import by_task, llm_settings  # noqa: F401 - a fixture
+from threefold import Memory
 
 DAY = datetime(2026, 3, 3, 10, 0, tzinfo=UTC)
 

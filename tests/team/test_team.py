@@ -8,11 +8,11 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from memstrata import Memory
-from memstrata.errors import InvalidInput, NotFound, SettingsError
-from memstrata.settings import load_settings
-from memstrata.team import cues
 from tests.conftest import MemoryFactory
+from threefold import Memory
+from threefold.errors import InvalidInput, NotFound, SettingsError
+from threefold.settings import load_settings
+from threefold.team import cues
 
 MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 NOW = MONDAY + timedelta(days=9)

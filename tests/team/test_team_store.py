@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from memstrata.errors import NotFound
-from memstrata.store import Store, open_store
-from memstrata.store.base import NewRecord, NewTurn
-from memstrata.types import Visibility
+from threefold.domain import Visibility
+from threefold.errors import NotFound
+from threefold.store import Store, open_store
+from threefold.store.base import NewRecord, NewTurn
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 

@@ -1,0 +1,1 @@
+"""Context assembly: the layers and recalled material in one budget, each item with its source."""

@@ -1,0 +1,756 @@
+"""Context assembly: every layer, in a token budget, each item with its source.
+
+The budget is spent in this order (the shares are settings, see `Shares`):
+
+1. the query and the preamble;
+2. the last K turns, newest first. They are guaranteed: one turn may take at most
+   `turn_max` of the budget (a longer one is cut and marked), and older ones go only when
+   the budget cannot hold them all;
+3. a floor for the summary, and one for retrieved material, held back while the next
+   steps run;
+4. pinned facts, stream and global, up to their ceiling: corrections and the user's own
+   word first, then relevance to the query, confidence and recency. When they outgrow the
+   ceiling, the facts about one subject share one profile line;
+5. structured tracker data;
+6. material retrieved for the query: its floor, then up to its share of what is left;
+7. the summary, in all the room left (at least its floor), cut at line boundaries;
+8. turns older than the last K that the summary does not cover yet, then more retrieved.
+
+Rendering order is fixed: system, stream facts, global facts, structured data, summary,
+recent turns, retrieved, query.
+"""
+
+import gc
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+from threefold.context.render import block, inline
+from threefold.domain import (
+    Context,
+    ContextItem,
+    ContextSection,
+    DroppedItem,
+    Fact,
+    SourceRef,
+    Summary,
+    Turn,
+)
+from threefold.models.heuristic.text import content_words
+from threefold.tokens import count_joined, count_tokens, truncate_to_tokens
+
+MIN_TURN_TOKENS = 48
+"""However small the budget, a turn cut to its share keeps this many tokens: less than
+that says nothing."""
+PROFILE_FACTS = 8
+"""Facts written out in one profile line; the rest are counted there and stay searchable."""
+USERS_WORD = frozenset({"turn", "manual"})
+"""Source kinds of facts the user stated or confirmed, as opposed to outside messages."""
+
+TURNS_DROPPED = "the budget cannot hold all of the last K turns; the newest are kept"
+TURN_CUT = "turn longer than its share of the budget; cut and marked"
+OLDER_TURN = "older than the last K turns; budget"
+FACTS_DROPPED = "over the facts ceiling; still searchable"
+PROFILE_REST = "not written out in its subject's profile line; still searchable"
+SUMMARY_CUT = "summary cut to fit; its oldest lines left out"
+
+SYSTEM_TEXT = (
+    "Memory for this conversation follows. Facts are current and override anything older; "
+    "the summary covers earlier turns; each item names its source."
+)
+
+TITLES = {
+    "system": "Memory",
+    "stream_facts": "Facts",
+    "global_facts": "Global facts",
+    "structured_data": "Structured data",
+    "profiles": "Profiles of who and what the question names",
+    "projects": "From each project named",
+    "digest": "Digests of the period asked about",
+    "memory_index": "Memory index",
+    "summary": "Summary of earlier conversation",
+    "recent_turns": "Recent turns",
+    "retrieved": "Retrieved from older memory",
+    "query": "Current question",
+}
+ORDER = tuple(TITLES)
+DAY_GROUPED = frozenset({"retrieved"})
+"""Sections shown under one line per day: a date per item would cost a tenth of the
+section's tokens."""
+
+
+@dataclass(frozen=True)
+class Shares:
+    """How a budget is shared between the layers; Settings holds each default."""
+
+    recent_turns: int = 10
+    """K: the last K turns are guaranteed."""
+    turn_max: float = 0.25
+    summary_floor: float = 0.15
+    retrieved_floor: float = 0.2
+    """Older material relevant to the question keeps this share ahead of facts: recall is
+    how a small context still reaches what the recent turns do not hold."""
+    facts_ceiling: float = 0.25
+    retrieved: float = 1.0
+    """Of the room left after turns, the summary floor and facts, what retrieved material
+    may take before the rest of the summary."""
+
+
+@dataclass
+class Material:
+    """What the layers hold for one context build, before any budgeting."""
+
+    stream_facts: Sequence[Fact]
+    global_facts: Sequence[Fact]
+    summary: Summary | None
+    turns: Sequence[Turn]
+    """Recent turns, oldest first: the last K and any older ones no summary covers yet."""
+    retrieved: Sequence[tuple[str, SourceRef]] = ()
+    """Older material relevant to the query, most relevant first."""
+    shares: Shares = Shares()
+    index: Sequence[tuple[str, SourceRef]] = ()
+    """One-line entries: everything recent, then what is relevant, for the memory index."""
+    index_budget: int = 0
+    removed: Sequence[DroppedItem] = ()
+    """Items left out before budgeting, such as summary lines stating superseded facts."""
+    structured: Summary | None = None
+    """Counts computed from tracker data, such as Jira issues by status."""
+    profiles: Sequence[tuple[str, SourceRef | None]] = ()
+    """Lines of the profiles of the people and projects the question names."""
+    projects: Sequence[tuple[str, SourceRef | None]] = ()
+    """Items from each of several projects the question names, labelled with it."""
+    digest: Sequence[tuple[str, SourceRef | None]] = ()
+    """Lines of the digests of the period the question asks about."""
+    team_shares: tuple[float, float, float] = (0.15, 0.3, 0.25)
+    """The most of the budget profiles, projects and digests may each take."""
+
+
+@dataclass
+class _Plan:
+    budget: int
+    items: dict[str, list[ContextItem]] = field(default_factory=lambda: {n: [] for n in ORDER})
+    dropped: list[DroppedItem] = field(default_factory=list)
+    used: int = 0
+    held: int = 0
+    """Tokens kept back for the summary's floor: no other section may take them."""
+    turns: dict[int, Turn] = field(default_factory=dict)
+    """Recent-turn items that went in whole, by id(item), for the messages form."""
+    days: dict[str, set[str]] = field(default_factory=lambda: {n: set() for n in DAY_GROUPED})
+
+    def header_cost(self, section: str) -> int:
+        return 0 if self.items[section] else count_tokens(_header(section)) + 1
+
+    def room(self, section: str = "") -> int:
+        held = 0 if section == "summary" else self.held
+        return self.budget - held - self.used
+
+    def take(self, section: str, item: ContextItem, limit: int | None = None) -> bool:
+        """Add the item if it fits in the budget (or in `limit`, if lower)."""
+        ceiling = self.used + self.room(section)
+        free = min(ceiling, limit if limit is not None else ceiling) - self.used
+        if item.tokens + 1 > free:  # most of a long list is turned away here, unframed
+            return False
+        new_day = _day(item) if section in DAY_GROUPED else None
+        if new_day in self.days.get(section, ()):
+            new_day = None
+        cost = item.tokens + 1 + self.header_cost(section)
+        cost += (count_tokens(_day_line(new_day)) + 1) if new_day else 0
+        if cost > free:
+            return False
+        self.used += cost
+        self.items[section].append(item)
+        if new_day:
+            self.days[section].add(new_day)
+        return True
+
+    def drop(self, section: str, item: ContextItem, reason: str) -> None:
+        self.dropped.append(
+            DroppedItem.model_construct(
+                section=section, source=item.source, tokens=item.tokens, reason=reason
+            )
+        )
+
+
+def assemble(tenant: str, stream: str, query: str, budget: int, material: Material) -> Context:
+    """The context within `budget` tokens of its rendered text, exactly."""
+    with _collections_paused():
+        return _assemble(tenant, stream, query, budget, material)
+
+
+@contextmanager
+def _collections_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a context is planned.
+
+    A stream of thousands of facts drops most of them, one small object each, and ranks
+    them in as many tuples: made in a burst, they set off collections that move them to
+    the oldest generation, and soon a full collection walks every cached fact of the
+    stream (hundreds of milliseconds, measured at 10,000 facts). Planning makes no
+    reference cycles; paused, the temporaries are gone before the collector runs again.
+    Left alone if the application turned the collector off itself."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _assemble(tenant: str, stream: str, query: str, budget: int, material: Material) -> Context:
+    room = budget
+    # Items are built once: planning again in less room places the same ones.
+    turns = [_turn_item(t) for t in reversed(material.turns)]
+    retrieved = [_retrieved_item(text, source) for text, source in material.retrieved]
+    while True:
+        plan = _plan(query, room, material, budget, _Built(turns, retrieved))
+        context = _render(tenant, stream, query, budget, plan)
+        # Turn costs are estimated from counts cached at write time; if the estimate
+        # fell short, plan again in less room.
+        if context.tokens <= budget or room <= 1:
+            return context
+        room = max(1, room - (context.tokens - budget))
+
+
+@dataclass(frozen=True)
+class _Built:
+    """The material's turns (newest first) and retrieved entries, as context items."""
+
+    turns: list[ContextItem]
+    retrieved: list[ContextItem]
+
+
+def _plan(query: str, room: int, material: Material, budget: int, built: _Built) -> _Plan:
+    """A plan within `room` tokens; shares are of the `budget` asked for, so that planning
+    again in less room (see assemble) does not shrink the summary's floor."""
+    shares = material.shares
+    plan = _Plan(budget=room, dropped=list(material.removed))
+    _place_fixed(plan, query)
+    turns = built.turns
+    newest_first = reversed(material.turns)
+    plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
+    k = shares.recent_turns
+    _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
+    plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
+    recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
+    plan.held += recall_floor
+    _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    _place_team(plan, material, budget)
+    plan.held -= recall_floor
+    if material.structured is not None:
+        item = ContextItem(
+            text=block(material.structured.text),
+            tokens=material.structured.tokens,
+            source=material.structured.ref(),
+        )
+        _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
+    # Material that answers the question gets its share before the summary takes the rest.
+    reserve = int(plan.room() * shares.retrieved)
+    leftover = _place_retrieved(plan, built.retrieved, plan.used + reserve)
+    _place_index(plan, material.index, material.index_budget)
+    plan.held = 0
+    _place_summary(plan, material.summary)
+    _place_older_turns(plan, turns[k:])
+    plan.items["recent_turns"].reverse()
+    for item in _place_retrieved(plan, leftover, plan.budget):
+        plan.drop("retrieved", item, "less relevant; budget")
+    plan.items["retrieved"].sort(key=_when)
+    return plan
+
+
+TEAM_DROPPED = "over its share of the budget (settings.team)"
+
+
+def _place_team(plan: _Plan, material: Material, budget: int) -> None:
+    """Profiles, items from each named project, and digests, each within its share, after
+    facts and with the summary's and retrieved material's floors still held: the question
+    asked for them by name, but they must not crowd out the layers."""
+    sections = (
+        ("profiles", material.profiles),
+        ("projects", material.projects),
+        ("digest", material.digest),
+    )
+    for (section, lines), share in zip(sections, material.team_shares, strict=True):
+        until = plan.used + int(budget * share)
+        for text, source in lines:
+            item = _item(
+                inline(text) if source is None else f"{inline(text)} [{source.label()}]", source
+            )
+            if not plan.take(section, item, limit=until):
+                plan.drop(section, item, TEAM_DROPPED)
+
+
+def _retrieved_floor(plan: _Plan, retrieved: Sequence[ContextItem], floor: int) -> int:
+    """Tokens to hold for retrieved material: its floor, or less if it has less to show."""
+    if not retrieved:
+        return 0
+    wanted = sum(item.tokens + 1 for item in retrieved)
+    return max(0, min(floor, wanted, plan.room()))
+
+
+def _place_fixed(plan: _Plan, query: str) -> None:
+    system = _item(SYSTEM_TEXT, None)
+    query_item = _item(inline(query), None)
+    _take_or_truncate(plan, "query", query_item, "query longer than the budget")
+    if not plan.take("system", system):
+        plan.drop("system", system, "budget too small for the memory preamble")
+
+
+def _place_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int) -> None:
+    """The last K turns, each within `cap`; when even so they do not all fit, the newest
+    ones that do, and the newest cut to the room left if it alone does not fit."""
+    for position, item in enumerate(newest_first):
+        capped = _capped(item, cap)
+        if plan.take("recent_turns", capped):
+            if capped is not item:
+                rest = item.model_copy(update={"tokens": item.tokens - capped.tokens})
+                plan.drop("recent_turns", rest, TURN_CUT)
+            continue
+        if not plan.items["recent_turns"]:
+            _take_or_truncate(plan, "recent_turns", item, TURNS_DROPPED)
+            continue
+        for left_out in newest_first[position:]:
+            plan.drop("recent_turns", left_out, TURNS_DROPPED)
+        return
+
+
+def _capped(item: ContextItem, cap: int) -> ContextItem:
+    """`item`, or its start within `cap` tokens, marked as cut."""
+    if item.tokens <= cap:
+        return item
+    label = item.source.label() if item.source else "turn"
+    text = truncate_to_tokens(item.text, cap, marker=f" … [cut; the whole turn is {label}]")
+    return ContextItem(text=text, tokens=count_tokens(text), source=item.source)
+
+
+def _place_older_turns(plan: _Plan, newest_first: Sequence[ContextItem]) -> None:
+    """Turns before the last K that no summary covers yet, while they fit, newest first."""
+    for position, item in enumerate(newest_first):
+        if not plan.take("recent_turns", item):
+            for left_out in newest_first[position:]:
+                plan.drop("recent_turns", left_out, OLDER_TURN)
+            return
+
+
+def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
+    """Tokens to hold for the summary: its newest whole lines that reach `floor` (the line
+    that crosses it included, as lines are never cut)."""
+    if summary is None or not summary.text.strip():
+        return 0
+    whole = summary.tokens + 1 + plan.header_cost("summary")
+    if whole <= floor or floor <= 0:
+        return max(0, min(whole, floor, plan.room()))
+    return max(
+        0, min(_newest_lines_cost(summary.text, floor, plan.header_cost("summary")), plan.room())
+    )
+
+
+@lru_cache(maxsize=64)
+def _newest_lines_cost(text: str, floor: int, header_cost: int) -> int:
+    """The tokens of a summary's newest whole lines that reach `floor`, framed. Kept: the
+    same summary and budget come back context after context, and a line is counted at a
+    time."""
+    held = header_cost + 1 + count_tokens(SUMMARY_GAP) + 1
+    breaks = 2  # a newline is counted as a token, but may merge into the one before it
+    for header, lines in reversed(_blocks(text)):
+        held += count_tokens(header) + 2 if header else 0
+        breaks += 2
+        for line in reversed(lines):
+            held += count_tokens(line) + 1
+            breaks += 1
+            if held - breaks >= floor:
+                return held
+    return held
+
+
+# -- facts --------------------------------------------------------------------------
+
+
+FACT_FRAME_TOKENS = 6
+"""What a fact's line adds to its text at the least: its bullet and source stamp. Once a
+line has failed to fit, the frame it measured is used instead."""
+
+
+def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> None:
+    """The best-ranked facts within the ceiling; if all of them would not fit, the facts
+    about one subject go in as one profile line.
+
+    A stream may pin thousands of facts: lines are written only for those that can still
+    go in, and the rest are counted as dropped without one."""
+    ranked = _ranked_facts(material, query)
+    groups = [(s, [f]) for s, f in ranked]
+    if not _all_fit(plan, ranked, ceiling):
+        groups = _by_subject(ranked)
+    until = plan.used + ceiling
+    frame = FACT_FRAME_TOKENS
+    for section, facts in groups:
+        if facts[0].tokens + frame > min(until - plan.used, plan.room(section)):
+            _drop_facts(plan, section, facts, FACTS_DROPPED)  # cannot fit: no line to write
+            continue
+        item = _fact_item(facts[0]) if len(facts) == 1 else _profile_item(facts)
+        if plan.take(section, item, limit=until):
+            _drop_facts(plan, section, facts[PROFILE_FACTS:], PROFILE_REST)
+            continue
+        _drop_facts(plan, section, facts, FACTS_DROPPED)
+        if len(facts) == 1:
+            frame = max(frame, item.tokens - facts[0].tokens)
+
+
+def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:
+    """Whether every fact's own line fits in the ceiling; stops counting once over."""
+    used = sum(plan.header_cost(s) for s in {section for section, _ in ranked})
+    for _, fact in ranked:
+        used += _fact_item(fact).tokens + 1
+        if used > ceiling:
+            return False
+    return True
+
+
+def _drop_facts(plan: _Plan, section: str, facts: Sequence[Fact], reason: str) -> None:
+    # Built without validation: a stream may drop thousands, and every field is ours.
+    plan.dropped.extend(
+        DroppedItem.model_construct(
+            section=section, source=f.source, tokens=f.tokens, reason=reason
+        )
+        for f in facts
+    )
+
+
+def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:
+    """Corrections and the user's own word first, then relevance, the stream's own facts
+    before global ones, confidence and recency."""
+    wanted = content_words(query)
+    candidates = [("stream_facts", f) for f in material.stream_facts]
+    candidates += [("global_facts", f) for f in material.global_facts]
+
+    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, bool, float, datetime]:
+        section, fact = candidate
+        users = fact.source.kind in USERS_WORD
+        corrected = users and (fact.supersedes is not None or fact.confidence >= 1.0)
+        relevance = len(wanted & _words(fact.text))
+        own = section == "stream_facts"  # at equal standing, the stream's own facts first
+        return (corrected, users, relevance, own, fact.confidence, fact.recorded_at)
+
+    return sorted(candidates, key=rank, reverse=True)
+
+
+@lru_cache(maxsize=16_384)
+def _words(text: str) -> frozenset[str]:
+    """A fact's content words: the same facts are ranked again at every context."""
+    return frozenset(content_words(text))
+
+
+def _by_subject(ranked: list[tuple[str, Fact]]) -> list[tuple[str, list[Fact]]]:
+    """One group per (section, subject), in the rank of its best fact."""
+    groups: dict[tuple[str, str], list[Fact]] = {}
+    for section, fact in ranked:
+        groups.setdefault((section, fact.subject), []).append(fact)
+    return [(section, facts) for (section, _), facts in groups.items()]
+
+
+def _profile_item(facts: Sequence[Fact]) -> ContextItem:
+    """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]'."""
+    newest = max((f.source.at for f in facts if f.source.at), default=None)
+    return _profile_line(tuple(facts[:PROFILE_FACTS]), len(facts), newest)
+
+
+@lru_cache(maxsize=4096)
+def _profile_line(shown: tuple[Fact, ...], count: int, newest: datetime | None) -> ContextItem:
+    # Cached: a stream's profiles stay the same from one context to the next, and a stream
+    # of hundreds of subjects would otherwise write and count every line again each time.
+    name = _as_written(shown[0].subject, shown[0].text)
+    said = "; ".join(_predicate(f.text, name) for f in shown)
+    more = f"; and {count - len(shown)} more" if count > len(shown) else ""
+    cited = ", ".join(f.source.label() for f in shown[:3]) + (", …" if count > 3 else "")
+    source = SourceRef(kind="profile", id=shown[0].subject, at=newest)
+    return _item(f"- {inline(f'{name}: {said}')}{more} [{count} facts: {cited}]", source)
+
+
+def _as_written(subject: str, text: str) -> str:
+    found = re.search(r"\b" + r"\s+".join(map(re.escape, subject.split())) + r"\b", text, re.I)
+    return found[0] if found else subject
+
+
+def _predicate(text: str, name: str) -> str:
+    """What a fact says of its subject: the text, less the name it opens with."""
+    text = text.strip().rstrip(".")
+    if text.lower().startswith(name.lower() + " "):
+        return text[len(name) + 1 :]
+    return text
+
+
+# -- summary --------------------------------------------------------------------------
+
+
+def _place_summary(plan: _Plan, summary: Summary | None) -> None:
+    if summary is None or not summary.text.strip():
+        return
+    item = ContextItem(text=block(summary.text), tokens=summary.tokens, source=summary.ref())
+    if plan.take("summary", item):
+        return
+    room = plan.room("summary") - plan.header_cost("summary") - 1
+    cut = _newest_lines(item.text, room)
+    while cut and not plan.take("summary", _item(cut, summary.ref())):
+        room -= max(1, count_tokens(cut) - room)  # the estimate of line costs fell short
+        cut = _newest_lines(item.text, room)
+    if not cut:
+        plan.drop("summary", item, "no budget left for the summary")
+        return
+    plan.drop(
+        "summary",
+        item.model_copy(update={"tokens": summary.tokens - count_tokens(cut)}),
+        SUMMARY_CUT,
+    )
+
+
+SUMMARY_GAP = "(earlier periods left out)"
+
+
+def _newest_lines(text: str, room: int) -> str:
+    """The newest whole lines of a summary within `room` tokens, each under its period's
+    header; a single line too long for the room is cut after a whole word."""
+    blocks = _blocks(text)
+    kept: list[list[str]] = []
+    used = count_tokens(SUMMARY_GAP) + 1
+    for header, lines in reversed(blocks):
+        taken: list[str] = []
+        cost = count_tokens(header) + 1 if header else 0
+        for line in reversed(lines):
+            if used + cost + count_tokens(line) + 1 > room:
+                break
+            cost += count_tokens(line) + 1
+            taken.insert(0, line)
+        if taken:
+            kept.insert(0, ([header] if header else []) + taken)
+            used += cost + 1
+        if len(taken) < len(lines):
+            break
+    if not kept:
+        newest = blocks[-1][1][-1] if blocks and blocks[-1][1] else ""
+        return _cut_at_word(newest, room)
+    return "\n".join([SUMMARY_GAP, "\n\n".join("\n".join(b) for b in kept)])
+
+
+@lru_cache(maxsize=64)
+def _blocks(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(header, lines) per period block; lines before any header fall under ''. Kept by
+    text: the same active summary is read by every context until it changes."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
+    for line in text.splitlines():
+        if line.startswith("#"):
+            blocks.append((line, []))
+        elif line.strip():
+            blocks[-1][1].append(line)
+    return tuple((header, tuple(lines)) for header, lines in blocks if lines)
+
+
+def _cut_at_word(line: str, room: int) -> str:
+    cut = truncate_to_tokens(line, room)
+    if cut == line or not cut:
+        return cut
+    head = cut.removesuffix(" …").rsplit(" ", 1)[0] if " " in cut.strip() else ""
+    return f"{head} …" if head else ""
+
+
+def _place_retrieved(
+    plan: _Plan, retrieved: Sequence[ContextItem], until: int
+) -> list[ContextItem]:
+    """Take items, most relevant first, while the plan stays within `until` tokens;
+    returns those that did not go in."""
+    left = []
+    for item in retrieved:
+        if plan.used >= until or not plan.take("retrieved", item, limit=until):
+            left.append(item)
+    return left
+
+
+def _place_index(plan: _Plan, index: Sequence[tuple[str, SourceRef]], budget: int) -> None:
+    until = plan.used + budget
+    for text, source in index:
+        item = _item(f"{_stamp(source)} {inline(text)}", source)
+        if not plan.take("memory_index", item, limit=until):
+            plan.drop("memory_index", item, "memory index budget")
+
+
+def _when(item: ContextItem) -> tuple[bool, str]:
+    """Chronological order, so the reader can reason about time; undated items last."""
+    at = item.source.at if item.source else None
+    return (at is None, _iso_time(at) if at else "")
+
+
+def _day(item: ContextItem) -> str:
+    at = item.source.at if item.source else None
+    return _iso_day(at) if at else "undated"
+
+
+# Kept by time: the same retrieved items are placed, grouped and sorted request after request.
+@lru_cache(maxsize=8192)
+def _iso_time(at: datetime) -> str:
+    return at.isoformat()
+
+
+@lru_cache(maxsize=8192)
+def _iso_day(at: datetime) -> str:
+    return at.date().isoformat()
+
+
+def _day_line(day: str) -> str:
+    return f"### {day}"
+
+
+def _take_or_truncate(plan: _Plan, section: str, item: ContextItem, reason: str) -> None:
+    if plan.take(section, item):
+        return
+    room = plan.room() - plan.header_cost(section) - 1
+    cut = truncate_to_tokens(item.text, room) if room > 0 else ""
+    if not cut:
+        plan.drop(section, item, reason)
+        return
+    plan.take(section, ContextItem(text=cut, tokens=count_tokens(cut), source=item.source))
+    plan.drop(
+        section,
+        item.model_copy(update={"tokens": item.tokens - count_tokens(cut)}),
+        "cut to fit the budget",
+    )
+
+
+def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> ContextItem:
+    tokens = count_tokens(text) if tokens is None else tokens
+    # Built without validation: the text, its count and its source are ours, and a
+    # context builds a hundred items or more.
+    return ContextItem.model_construct(text=text, tokens=tokens, source=source)
+
+
+def _fact_item(fact: Fact) -> ContextItem:
+    line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
+    return line(fact.text, fact.source)
+
+
+def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
+    line = _retrieved_line if len(text) <= _KEPT_CHARS else _retrieved_line.__wrapped__
+    return line(text, source)
+
+
+_KEPT_CHARS = 4000
+"""Lines kept by text and source are this long at most: a huge turn is seldom asked about
+twice, and thousands of them would hold hundreds of megabytes."""
+
+
+@lru_cache(maxsize=16_384)
+def _fact_line(text: str, source: SourceRef) -> ContextItem:
+    # Kept: a stream's pinned facts are written again at every context.
+    when = source.at.date().isoformat() if source.at else "undated"
+    return _item(f"- {inline(text)} [{source.label()}, {when}]", source)
+
+
+@lru_cache(maxsize=8192)
+def _retrieved_line(text: str, source: SourceRef) -> ContextItem:
+    # Kept: questions about the same stream retrieve many of the same items.
+    return _item(f"[{source.label()}] {inline(text)}", source)
+
+
+@lru_cache(maxsize=4096)
+def _turn_item(turn: Turn) -> ContextItem:
+    # Kept by the turn's every field: each context shows mostly the recent turns the one
+    # before showed, read again from the store after every write.
+    # The label is the turn's citation, so a source found elsewhere matches its turn.
+    head = f"[{turn.at:%Y-%m-%d %H:%M}, {turn.ref().label()}]"
+    parts = [head]
+    if turn.user:
+        parts.append(f"{inline(turn.speaker or 'User')}: {inline(turn.user)}")
+    if turn.assistant:
+        parts.append(f"{inline(turn.assistant_speaker or 'Assistant')}: {inline(turn.assistant)}")
+    text = "\n".join(parts)
+    # The turn's own count was taken at write time; only the framing is counted here.
+    framing = count_tokens(head) + 6
+    return _item(text, turn.ref(), turn.tokens + framing)
+
+
+def _stamp(source: SourceRef) -> str:
+    when = source.at.date().isoformat() if source.at else "undated"
+    return f"[{when}, {source.label()}]"
+
+
+def _header(section: str) -> str:
+    return f"## {TITLES[section]}"
+
+
+def _block(name: str, items: Sequence[ContextItem]) -> str:
+    lines = [_header(name)]
+    grouped = name in DAY_GROUPED
+    shown: str | None = None
+    for item in items:
+        if grouped and (day := _day(item)) != shown:
+            shown = day
+            lines.append(_day_line(day))
+        lines.append(item.text)
+    return "\n".join(lines)
+
+
+def _render(tenant: str, stream: str, query: str, budget: int, plan: _Plan) -> Context:
+    sections = []
+    blocks = {}
+    for name in ORDER:
+        items = plan.items[name]
+        if not items:
+            continue
+        block = blocks[name] = _block(name, items)
+        sections.append(
+            ContextSection(
+                name=name, title=TITLES[name], items=tuple(items), tokens=count_tokens(block)
+            )
+        )
+    text = "\n\n".join(blocks.values())
+    return Context(
+        tenant=tenant,
+        stream=stream,
+        query=query,
+        budget=budget,
+        sections=tuple(sections),
+        text=text,
+        messages=tuple(_messages(plan, blocks)),
+        tokens=count_joined(list(blocks.values()), [s.tokens for s in sections], "\n\n"),
+        dropped=tuple(plan.dropped),
+    )
+
+
+def _messages(plan: _Plan, blocks: dict[str, str]) -> list[dict[str, str]]:
+    """The context as chat messages; `blocks` holds each non-empty section's rendering."""
+    memory = [n for n in blocks if n not in ("recent_turns", "query")]
+    system = "\n\n".join(blocks[n] for n in memory)
+    messages = [{"role": "system", "content": system}] if system else []
+    for item in plan.items["recent_turns"]:
+        messages.extend(_turn_messages(item, plan.turns.get(id(item))))
+    messages.extend({"role": "user", "content": i.text} for i in plan.items["query"])
+    return messages
+
+
+def _turn_messages(item: ContextItem, turn: Turn | None) -> list[dict[str, str]]:
+    if turn is None:  # cut to fit: only the cut text is in the budget
+        return [{"role": "user", "content": item.text}]
+    pairs = (("user", turn.user), ("assistant", turn.assistant))
+    return [{"role": role, "content": text} for role, text in pairs if text]
+
+
+def budget_report(context: Context) -> dict[str, object]:
+    """How the budget was spent, in a few lines: tokens and items per section, and how
+    many items went, and why. For consumers that need the text, not every dropped item."""
+    items: Counter[tuple[str, str]] = Counter()
+    tokens: Counter[tuple[str, str]] = Counter()
+    for left_out in context.dropped:
+        items[(left_out.section, left_out.reason)] += 1
+        tokens[(left_out.section, left_out.reason)] += left_out.tokens
+    dropped = [
+        {"section": section, "reason": reason, "items": n, "tokens": tokens[(section, reason)]}
+        for (section, reason), n in items.items()
+    ]
+    return {
+        "budget": context.budget,
+        "tokens": context.tokens,
+        "sections": {s.name: {"tokens": s.tokens, "items": len(s.items)} for s in context.sections},
+        "dropped": dropped,
+    }

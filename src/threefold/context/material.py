@@ -1,0 +1,396 @@
+"""What one context build reads: the three layers, plus what recall finds for the query.
+
+Trust is applied here, before anything reaches the budget: a caller never gets an item
+its trust level may not read.
+"""
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, partial
+
+from threefold.context.assemble import Material, Shares
+from threefold.domain import (
+    GLOBAL_STREAM,
+    READABLE,
+    DroppedItem,
+    Fact,
+    SourceRef,
+    Summary,
+    SummaryKind,
+    Trust,
+    Turn,
+    Visibility,
+)
+from threefold.layers.facts import OutdatedStatements
+from threefold.models.heuristic.text import content_words
+from threefold.recall.search import PRESETS, Recall
+from threefold.settings import Settings
+from threefold.sources.issue_hits import current_issues
+from threefold.store.base import Item, ItemFilter, PinPolicy, Store, StreamView, TurnWindow
+from threefold.tokens import count_tokens
+
+RETRIEVE_LIMIT = 60
+"""Hits retrieved for a budget of up to 2,400 tokens: more than such a context can show."""
+_TOKENS_PER_HIT = 40
+"""A short dated turn; a larger budget asks for one hit per this many tokens."""
+_MAX_RETRIEVE = 500
+"""A bound on one context's search work, however large its budget."""
+INDEX_LIMIT = 50
+_HEADLINE_CHARS = 90
+_SNIPPET_LINES = 3
+
+
+def read_view(
+    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
+) -> StreamView:
+    """What a context reads of the stream before it searches, in one store call."""
+    k, n = settings.recent_turns, settings.session_turns
+    # Turns the summary does not cover yet stay in view, so none falls between layers.
+    sees_turns = bool(READABLE[trust])
+    window = TurnWindow(least=k, most=k + 2 * n) if sees_turns else TurnWindow(least=0, most=0)
+    return store.stream_view(
+        tenant,
+        stream,
+        window=window,
+        pins=pin_policy(settings, trust),
+        pinned_streams=[stream] if stream == GLOBAL_STREAM else [stream, GLOBAL_STREAM],
+    )
+
+
+def gather(
+    view: StreamView,
+    recall: Recall,
+    settings: Settings,
+    query: str,
+    trust: Trust,
+    budget: int,
+) -> Material:
+    """The layers of `view` (see read_view) and what recall finds for the query."""
+    readable = READABLE[trust]
+    tenant, stream, k = view.state.tenant, view.state.name, settings.recent_turns
+    turns = view.turns
+    first_recent = turns[0].seq if turns else view.state.turn_count + 1
+    outdated = OutdatedStatements(view.superseded)
+    active = view.active_summary
+    summary, removed = _without_outdated(
+        active if active and active.visibility in readable else None, outdated
+    )
+    summary, repeated = _without_repeats(summary, turns[-k:] if k else [])
+    removed += repeated
+    stream_facts = view.pinned[stream]
+    global_facts = (
+        _global_facts(settings, query, view.pinned[GLOBAL_STREAM])
+        if stream != GLOBAL_STREAM
+        else []
+    )
+    where = ItemFilter(
+        tenant=tenant,
+        streams=(stream,),
+        visibilities=readable,
+        exclude_facts=frozenset(f.id for f in stream_facts),
+        turns_before_seq=first_recent,
+        # Archived versions of the active summary retell the session summaries.
+        summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
+    )
+    limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
+    hits = recall.search_items(query, where, PRESETS["default"], limit) if readable else []
+    hits = current_issues(hits, query)
+    return Material(
+        stream_facts=stream_facts,
+        global_facts=global_facts,
+        summary=summary,
+        turns=[t for t in turns if t.visibility in readable],
+        retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),
+        shares=shares(settings),
+        index=_index(recall.store, settings, where, hits) if settings.index_budget else [],
+        index_budget=settings.index_budget,
+        removed=removed,
+        structured=_structured(view.structured, readable),
+    )
+
+
+def _structured(newest: Summary | None, readable: tuple[Visibility, ...]) -> Summary | None:
+    return newest if newest is not None and newest.visibility in readable else None
+
+
+def shares(settings: Settings) -> Shares:
+    return Shares(
+        recent_turns=settings.recent_turns,
+        turn_max=settings.turn_max_share,
+        summary_floor=settings.summary_floor_share,
+        retrieved_floor=settings.retrieved_floor_share,
+        facts_ceiling=settings.facts_ceiling_share,
+        retrieved=settings.retrieved_share,
+    )
+
+
+def _global_facts(settings: Settings, query: str, pinned_global: list[Fact]) -> list[Fact]:
+    """The global facts another stream's context pins: those tenant-wide by nature
+    (who holds which role, company-wide decisions) and those the query is about. A
+    tenant's whole Slack history must not fill every new chat's prompt."""
+    wanted = content_words(query)
+    return [
+        f
+        for f in pinned_global
+        if f.category.value in settings.global_pinned_categories
+        or _relevant(wanted, content_words(f.text))
+    ]
+
+
+def _relevant(wanted: frozenset[str], said: frozenset[str]) -> bool:
+    """At least a third of the query's words, and at least one."""
+    shared = len(wanted & said)
+    return shared > 0 and 3 * shared >= len(wanted)
+
+
+def pin_policy(settings: Settings, trust: Trust) -> PinPolicy:
+    """Layer 1's policy as the store applies it, for what `trust` may read."""
+    return PinPolicy(
+        visibilities=READABLE[trust],
+        min_confidence=settings.pin_min_confidence,
+        skip_categories=tuple(settings.unpinned_categories),
+        skip_sources=tuple(settings.unpinned_sources),
+    )
+
+
+def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Trust) -> list[Fact]:
+    """Layer 1 as this caller may see it: active facts the pin policy keeps in the prompt."""
+    policy = pin_policy(settings, trust)
+    return store.pinned_facts(
+        tenant,
+        stream,
+        visibilities=policy.visibilities,
+        min_confidence=policy.min_confidence,
+        skip_categories=policy.skip_categories,
+        skip_sources=policy.skip_sources,
+    )
+
+
+def pinned_texts(
+    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
+) -> list[str]:
+    """The texts of `pinned`: what compaction must not repeat in the summary."""
+    return [f.text for f in pinned(store, settings, tenant, stream, trust)]
+
+
+def is_pinned(fact: Fact, settings: Settings) -> bool:
+    """Layer 1's policy: what the user stated or confirmed, at or above its threshold;
+    of outside messages (Slack, Jira, web), only decisions and roles stated plainly.
+    Their commitments, blockers, status updates and links are recall material."""
+    if (
+        fact.category.value in settings.unpinned_categories
+        or fact.source.kind in settings.unpinned_sources
+    ):
+        return False
+    if fact.source.kind.startswith(settings.observation_sources):
+        return (
+            fact.category.value in settings.pinned_observation_categories
+            and fact.confidence >= settings.pin_observation_confidence
+        )
+    return fact.confidence >= settings.pin_min_confidence
+
+
+def _raw_first(hits: list[Item]) -> list[Item]:
+    """The hits less the facts whose turn or message was found too: the raw item says what
+    the fact says, in the words that were used, and the room is better spent on another."""
+    raw = {h.source.label() for h in hits if h.kind in ("turn", "record")}
+    return [h for h in hits if not (h.kind == "fact" and h.source.label() in raw)]
+
+
+def _distinct(entries: Iterable[tuple[str, SourceRef]]) -> list[tuple[str, SourceRef]]:
+    """Archived summaries often repeat a session's words; show those words once."""
+    seen: set[str] = set()
+    kept = []
+    for text, source in entries:
+        if text not in seen:
+            seen.add(text)
+            kept.append((text, source))
+    return kept
+
+
+def _index(
+    store: Store, settings: Settings, where: ItemFilter, hits: list[Item]
+) -> list[tuple[str, SourceRef]]:
+    """Every item of the recent days (newest first), then the relevant ones, a line each."""
+    recent = store.recent_items(where, days=settings.index_recent_days, limit=INDEX_LIMIT)
+    seen = {(i.kind, i.id) for i in recent}
+    relevant = [h for h in hits if (h.kind, h.id) not in seen]
+    entries = [(i.kind, i.id, i.text, i.source) for i in recent]
+    entries += [(h.kind, h.id, h.text, h.source) for h in relevant]
+    return [
+        (f"{kind} {item_id}: {_headline(text)}", source) for kind, item_id, text, source in entries
+    ]
+
+
+def _headline(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _HEADLINE_CHARS else line[: _HEADLINE_CHARS - 1] + "…"
+
+
+def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:
+    if hit.kind == "turn":
+        user, _, assistant = hit.text.partition("\n")
+        text = _turn_line(user, assistant, hit.speaker)
+    elif hit.kind == "summary":
+        return _snippet(hit.text, query, outdated), hit.source
+    else:
+        text = hit.text
+    now = outdated.replacements(text) if outdated else []
+    return (f"{text} (outdated; now: {_joined(now)})" if now else text), hit.source
+
+
+def _turn_line(user: str, assistant: str, speaker: str | None = None) -> str:
+    parts = [
+        f"{speaker or 'User'}: {user}" if user else "",
+        f"Assistant: {assistant}" if assistant else "",
+    ]
+    return " ".join(p for p in parts if p)
+
+
+def _snippet(text: str, query: str, outdated: OutdatedStatements) -> str:
+    """The lines of a summary that share the most words with the query, in their order.
+
+    Lines are judged one by one: an outdated line is skipped, and does not taint the rest.
+    """
+    lines, where = _summary_lines(text)
+    shared = [0] * len(lines)
+    for word in _query_words(query):
+        for i in where.get(word, ()):
+            shared[i] -= 1
+    order = sorted(range(len(lines)), key=shared.__getitem__)  # most shared words first
+    keep: list[int] = []
+    for i in order:
+        if len(keep) == _SNIPPET_LINES:
+            break
+        if not (outdated and outdated.replacements(lines[i])):
+            keep.append(i)
+    return " ".join(lines[i].lstrip("- ").strip() for i in sorted(keep))
+
+
+@lru_cache(maxsize=512)
+def _summary_lines(text: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+    """A summary's content lines, and the lines each word is on; the same summaries come
+    back query after query, and a question names only a few of their words."""
+    lines = tuple(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    where: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        for word in _words_of(line):
+            where.setdefault(word, []).append(i)
+    return lines, {word: tuple(found) for word, found in where.items()}
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", text.lower()))
+
+
+_query_words = lru_cache(maxsize=16)(_words_of)
+"""A context's question is matched against each summary it retrieved."""
+
+
+def _without_outdated(
+    summary: Summary | None, outdated: OutdatedStatements
+) -> tuple[Summary | None, list[DroppedItem]]:
+    """The summary less its lines that state superseded facts as current."""
+    if summary is None or not outdated:
+        return summary, []
+
+    def why(line: str) -> str | None:
+        now = outdated.replacements(line)
+        return f"states a superseded fact; now: {_joined(now)}" if now else None
+
+    return _without_lines(summary, why)
+
+
+_LINE_LEAD_RE = re.compile(r"^\s*(?:[-*•]\s+)?(?:open:\s+)?", re.IGNORECASE)
+
+
+def _without_repeats(
+    summary: Summary | None, recent: Sequence[Turn]
+) -> tuple[Summary | None, list[DroppedItem]]:
+    """The summary less its lines that quote one of the last K turns, which the context
+    shows whole anyway (the newest session's summary often retells them)."""
+    if summary is None or not recent:
+        return summary, []
+    return _applied(summary, _repeated_lines(summary.text, tuple(recent)))
+
+
+_Cut = tuple[str, int, tuple[tuple[int, str], ...]]
+"""A summary's text less some lines, its tokens, and each removed line's tokens and reason."""
+
+
+@lru_cache(maxsize=32)
+def _repeated_lines(text: str, recent: tuple[Turn, ...]) -> _Cut:
+    """Kept by text and turns: the same summary and recent turns come back query after
+    query, and searching every line in the turns cost a tenth of a small stream's context."""
+    said = " ".join(
+        " ".join(f"{t.user[:_QUOTABLE_CHARS]} {t.assistant[:_QUOTABLE_CHARS]}".split())
+        for t in recent
+    )
+    return _cut(text, partial(_repeat_reason, said))
+
+
+def _repeat_reason(said: str, line: str) -> str | None:
+    if line.startswith("#") or len(line) < _MIN_QUOTE:  # the body is no longer
+        return None
+    body = " ".join(_LINE_LEAD_RE.sub("", line).split())
+    quoted = len(body) >= _MIN_QUOTE and body in said
+    return "repeats one of the recent turns" if quoted else None
+
+
+def _without_lines(
+    summary: Summary, why: Callable[[str], str | None]
+) -> tuple[Summary, list[DroppedItem]]:
+    """The summary less the lines `why` gives a reason to drop, each dropped with it; a
+    heading left with no lines goes too."""
+    return _applied(summary, _cut(summary.text, why))
+
+
+def _cut(text: str, why: Callable[[str], str | None]) -> _Cut:
+    kept, removed = [], []
+    for line in text.splitlines():
+        reason = why(line)
+        if reason is None:
+            kept.append(line)
+        else:
+            removed.append((count_tokens(line), reason))
+    if not removed:
+        return text, 0, ()
+    left = "\n".join(_without_empty_headings(kept))
+    return left, count_tokens(left), tuple(removed)
+
+
+def _applied(summary: Summary, cut: _Cut) -> tuple[Summary, list[DroppedItem]]:
+    text, tokens, removed = cut
+    if not removed:
+        return summary, []
+    source = summary.ref()
+    dropped = [
+        DroppedItem(section="summary", source=source, tokens=line_tokens, reason=reason)
+        for line_tokens, reason in removed
+    ]
+    return summary.model_copy(update={"text": text, "tokens": tokens}), dropped
+
+
+_MIN_QUOTE = 20
+"""Shorter lines may repeat a turn by chance ("Thanks!")."""
+_QUOTABLE_CHARS = 20_000
+"""Summaries are written from a turn's start (the models read a bounded prefix), so a 10 MB
+turn is searched for quotes only that far."""
+
+
+def _without_empty_headings(lines: list[str]) -> list[str]:
+    """A heading whose lines were all removed goes too."""
+    # From the end, so that the next line with content is known without a search ahead.
+    kept = []
+    following = "#"
+    for line in reversed(lines):
+        if not (line.startswith("#") and following.startswith("#")):
+            kept.append(line)
+        if line.strip():
+            following = line
+    kept.reverse()
+    return kept
+
+
+def _joined(facts: list[Fact]) -> str:
+    return " ".join(f.text for f in facts)

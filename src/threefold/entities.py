@@ -1,0 +1,189 @@
+"""Entities: the people a tenant's facts are about, and the names that mean each of them.
+
+A fact's subject is an entity's key, its full name in lowercase ("lena ortiz"). Every
+alias resolves to that key when it names exactly one entity of the tenant: "Lena" is Lena
+Ortiz until a second Lena appears, after which the text has to say which one. A turn's
+speaker is an entity too, so "I" in Caroline's turn and "Caroline" elsewhere meet.
+"""
+
+import re
+from collections.abc import Iterable
+
+from threefold import dates
+from threefold.domain import Fact, FactCategory
+from threefold.models.base import ExtractedFact, SlotRef
+from threefold.models.heuristic.personal_words import RELATION_RE
+from threefold.store.base import Store
+
+PERSON = "person"
+
+HOLDER_SLOT = "holder"
+"""A title's holder: (title, holder) = person, the inverse of (person, role) = title."""
+ROLE_SLOT = "role"
+
+_NAME_RE = re.compile(r"^[^\W\d_][\w'.-]*(?: [^\W\d_][\w'.-]*){0,3}$")
+_NOT_PEOPLE = frozenset({"user", "assistant", "global", "note", "team", "we", "i", "me"})
+
+
+def key_of(name: str) -> str:
+    """An entity's key: its name, lowercase, single-spaced."""
+    return " ".join(name.lower().split())
+
+
+def could_be_person(name: str) -> bool:
+    key = key_of(name)
+    return bool(_NAME_RE.match(key)) and key not in _NOT_PEOPLE
+
+
+def resolve(store: Store, tenant: str, name: str) -> str:
+    """The key of the one entity `name` names, else `name` as a key."""
+    key = key_of(name)
+    found = store.entities_named(tenant, key)
+    return found[0] if len(found) == 1 else key
+
+
+_PERSONAL = frozenset(
+    {
+        FactCategory.IDENTITY,
+        FactCategory.LOCATION,
+        FactCategory.WORK,
+        FactCategory.HEALTH,
+        FactCategory.DIET,
+        FactCategory.IMPORTANT_DATE,
+        FactCategory.SKILL,
+        FactCategory.RELATIONSHIP,
+    }
+)
+"""Categories whose subject is always a person: someone's home, job, diet, relations."""
+_ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet"})
+"""Relationship slots that name a pet, not a person ("cat:miso")."""
+
+
+# ("hes out now" is "he's", typed without the apostrophe)
+_PRONOUN_OPENING_RE = re.compile(
+    r"(?:^|[.!?]\s+)(?:he|she|they|his|her|(?-i:hes|shes))\b", re.IGNORECASE
+)
+
+
+def opens_with_pronoun(text: str) -> bool:
+    """Whether a sentence of `text` opens with "he", "she", "they", "his" or "her", whom the
+    text leaves unnamed ("they" only stands for a plural relation: see the model's reading)."""
+    return bool(_PRONOUN_OPENING_RE.search(text))
+
+
+def referent(claims: Iterable[Fact], speaker: str) -> str | None:
+    """Whom a following "he" or "she" means: the one person other than `speaker` whom
+    `claims` are about, as the speaker would name them ("my sister", "Raj"); None if the
+    claims are about nobody else, or about more than one person."""
+    people = {
+        name
+        for f in claims
+        if f.category in _PERSONAL
+        for name in (f.subject, *_named_relative(f))
+        if name != speaker and could_be_person(name)
+    }
+    if len(people) != 1:
+        return None
+    key = people.pop()
+    owner, _, relation = key.partition("'s ")
+    if not relation:
+        return key.title()
+    return f"my {relation}" if owner == speaker else f"{owner.title()}'s {relation}"
+
+
+# A capitalised word past a sentence's first: "How's Dev doing?" names Dev.
+_INNER_NAME_RE = re.compile(r"(?<=[\w,;:] )(?P<name>[A-Z][a-z][\w'-]*)(?:'s)?\b")
+_NOT_NAMES_RE = re.compile(
+    rf"^(?:{dates.MONTH_PATTERN}|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|christmas|easter|god|ok|english)$",
+    re.IGNORECASE,
+)
+# "How's your son doing?": to the one who answers, "my son".
+_YOUR_RELATIVE_RE = re.compile(rf"\byour\s+(?P<relation>{RELATION_RE})\b(?!\s+(?-i:[A-Z]))", re.I)
+
+
+def named_in(text: str, speaker_name: str | None) -> str | None:
+    """The one person a turn names, whom a reply's "he" or "she" may mean: by a relation
+    of the one who answers ("How's your son doing?": "my son"), or by a capitalised word
+    past its sentences' first ("How's Dev doing?"); None if it names none or several."""
+    relatives = {f"my {m['relation'].lower()}" for m in _YOUR_RELATIVE_RE.finditer(text)}
+    names = relatives | {
+        found["name"]
+        for found in _INNER_NAME_RE.finditer(text)
+        if not _NOT_NAMES_RE.match(found["name"]) and found["name"] != speaker_name
+    }
+    return names.pop() if len(names) == 1 else None
+
+
+def _named_relative(fact: Fact) -> tuple[str, ...]:
+    """The person a relation names ("Priya is the user's fiancée": priya), not a pet."""
+    relation = fact.category is FactCategory.RELATIONSHIP and fact.slot.split(":")[0]
+    if not relation or relation in _ANIMALS or not fact.value[:1].isalpha():
+        return ()
+    return (fact.value,) if fact.value.title() in fact.text else ()
+
+
+def people_in(item: ExtractedFact) -> list[str]:
+    """The names of the people a fact is about, as keys: who holds a role, who has one,
+    whose home or job it is, and who a relation names."""
+    names = []
+    role = item.category is FactCategory.ROLE
+    if role and item.slot == HOLDER_SLOT:
+        names.append(item.value)
+    if (role and item.slot == ROLE_SLOT) or item.category in _PERSONAL:
+        names.append(item.subject)
+    if item.category is FactCategory.RELATIONSHIP and item.slot.split(":")[0] not in _ANIMALS:
+        names.append(item.value)
+    return [n for n in names if could_be_person(n)]
+
+
+def resolved(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
+    """`item` with its subject (and a holder's name) keyed by entity."""
+    subject = resolve(store, tenant, item.subject)
+    value = item.value
+    if item.slot == HOLDER_SLOT:
+        value = resolve(store, tenant, value)
+    retracts = tuple(_resolved_ref(store, tenant, r) for r in item.retracts)
+    if (subject, value, retracts) == (item.subject, item.value, item.retracts):
+        return item
+    return item.model_copy(update={"subject": subject, "value": value, "retracts": retracts})
+
+
+def _resolved_ref(store: Store, tenant: str, ref: SlotRef) -> SlotRef:
+    value = resolve(store, tenant, ref.value) if ref.slot == HOLDER_SLOT else ref.value
+    return SlotRef(subject=resolve(store, tenant, ref.subject), slot=ref.slot, value=value)
+
+
+def remembered(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
+    """Register the people `item` names, then key it by entity. Call inside a transaction."""
+    for key in people_in(item):
+        _remember(store, tenant, key, _as_written(item.text, key))
+    return resolved(store, tenant, item)
+
+
+def remember_speaker(store: Store, tenant: str, name: str, account: str | None = None) -> None:
+    """A turn's speaker or a message's author is a person of the tenant; `account` is
+    their id in the source (a Slack user id), another name for them. Call inside a
+    transaction."""
+    if not could_be_person(name):
+        return
+    key = key_of(name)
+    _remember(store, tenant, key, " ".join(name.split()))
+    if account and key_of(account) != key:
+        store.add_entity(tenant, PERSON, key, name, aliases=(key_of(account),))
+
+
+def _remember(store: Store, tenant: str, key: str, name: str) -> None:
+    if store.entities_named(tenant, key):
+        return  # known, by this name or as someone's alias
+    first = key.split()[0]
+    if first != key and store.entities_named(tenant, first) == [first]:
+        # "Lena" was one person known by first name; "Lena Ortiz" completes her.
+        store.rename_entity(tenant, first, key, name)
+    store.add_entity(tenant, PERSON, key, name, aliases=(first,))
+
+
+def _as_written(text: str, key: str) -> str:
+    """The name as `text` writes it ("Lena Ortiz"), else capitalised."""
+    found = re.search(r"\b" + r"\s+".join(map(re.escape, key.split())) + r"\b", text, re.I)
+    return " ".join(found[0].split()) if found else key.title()

@@ -1,0 +1,108 @@
+"""The acceptance story as data: a long Project Alpha chat with corrections buried early.
+
+Used by `threefold demo`, the acceptance tests and the benchmarks.
+"""
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+STREAM = "project:alpha"
+QUESTION = "How is Project Alpha doing?"
+START = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
+
+KEY_TURNS = {
+    1: (
+        "Sarah is the Lead Architect on Alpha, and Priya handles frontend.",
+        "Got it: Sarah leads architecture and Priya is on frontend.",
+    ),
+    3: (
+        "No, Raj is the Lead Architect. He's been with us 4 years.",
+        "Thanks for correcting me. Raj is the Lead Architect.",
+    ),
+    9: ("Priya handles backend, not frontend.", "Understood, Priya is on backend."),
+    40: ("The Alpha deadline moved to March 27.", "Noted, the new deadline for Alpha is March 27."),
+}
+
+# Topics of the other turns: (theme, statements the user makes about it).
+TOPICS = [
+    (
+        "the marketing site redesign",
+        [
+            "The new landing page mockups are ready for review.",
+            "We decided to drop the carousel from the home page.",
+            "The copy for the pricing page still needs legal approval.",
+        ],
+    ),
+    (
+        "the CI pipeline",
+        [
+            "The integration tests keep timing out on the CI runners.",
+            "We are blocked on the flaky database migration test.",
+            "Caching the dependencies cut the build time to eight minutes.",
+        ],
+    ),
+    (
+        "hiring",
+        [
+            "We interviewed two designers this week.",
+            "The offer for the data engineer went out on Monday.",
+            "I am worried we will not fill the QA role before the release.",
+        ],
+    ),
+    (
+        "the vendor contract",
+        [
+            "The vendor sent a revised quote for the hosting contract.",
+            "Legal flagged the liability clause in the vendor contract.",
+            "We agreed to a twelve month term with the hosting vendor.",
+        ],
+    ),
+    (
+        "customer feedback",
+        [
+            "Three customers asked for single sign-on in the last survey.",
+            "The onboarding flow gets the most complaints in support tickets.",
+            "Customers like the new export feature a lot.",
+        ],
+    ),
+    (
+        "the mobile app",
+        [
+            "The mobile beta crashes on older Android phones.",
+            "The push notification service is waiting on security review.",
+            "We shipped the offline mode to internal testers.",
+        ],
+    ),
+]
+
+REPLIES = [
+    "Thanks, I'll keep that in mind.",
+    "Makes sense. Anything else on that?",
+    "Noted. Should I add it to the weekly update?",
+    "Understood.",
+]
+
+
+@dataclass(frozen=True)
+class StoryTurn:
+    number: int
+    user: str
+    assistant: str
+    at: datetime
+
+
+def story(filler_after: int = 500, seed: int = 7) -> Iterator[StoryTurn]:
+    """Turns 1-40 hold the key statements among filler; then `filler_after` more turns."""
+    rng = random.Random(seed)
+    total = 40 + filler_after
+    for number in range(1, total + 1):
+        at = START + timedelta(hours=3 * (number - 1))
+        if number in KEY_TURNS:
+            user, assistant = KEY_TURNS[number]
+        else:
+            theme, lines = TOPICS[(number // 12) % len(TOPICS)]
+            user = f"About {theme}: {rng.choice(lines)}"
+            assistant = rng.choice(REPLIES)
+        yield StoryTurn(number, user, assistant, at)

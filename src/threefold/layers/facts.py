@@ -1,0 +1,634 @@
+"""Layer 1: recording facts, with reconciliation and soft supersession by (subject, slot).
+
+Subjects are entity keys (threefold.entities): "Lena" and "Lena Ortiz" are one subject
+when the tenant knows one Lena. A person's role and a title's holder are one relation, so
+"Raj is a developer" and "Raj is the Lead Architect" hold each other's slot.
+
+The rules, in order:
+- the same text in the same slot again is a mention of the fact already held;
+- the same value again is a mention too;
+- a holder with higher confidence outranks the newcomer, which is kept but not shown;
+- a holder whose event is later than the newcomer's wins too (late imports of old news);
+- otherwise the newcomer supersedes every holder of the slot;
+- a newcomer for an empty slot that resembles facts elsewhere is reconciled by the model:
+  ADD, UPDATE (the old fact's text, in place), or NONE (a mention).
+- a break-up, a divorce or a death ends the user's relation to that person (or pet): the
+  relation gives way to its past form ("Max was the user's dog").
+Nothing is deleted: the losers change status and keep links to the winner, and every
+change leaves a history row.
+"""
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from threefold import entities
+from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
+from threefold.entities import HOLDER_SLOT, ROLE_SLOT
+from threefold.models.base import (
+    EATS_AGAIN_SLOT,
+    ExtractedFact,
+    KnownFact,
+    MemoryModel,
+    ReconcileAction,
+    ReconcileDecision,
+    SlotRef,
+)
+from threefold.store.base import NewFact, Store
+from threefold.tokens import count_tokens
+from threefold.trust.writes import OWNER, Author, holder_wins, may_change
+
+log = logging.getLogger("threefold.layers.facts")
+
+SimilarFacts = Callable[[str, str, ExtractedFact], Sequence[Fact]]
+"""(tenant, stream, new fact) -> active facts of the stream that resemble it."""
+
+
+def normalize(value: str) -> str:
+    return " ".join(value.lower().split()).strip(" .!,;:'\"")
+
+
+def content_hash(item: ExtractedFact) -> str:
+    key = "\x1f".join((normalize(item.text), item.subject, item.slot))
+    return hashlib.sha1(key.encode()).hexdigest()
+
+
+def reconcile(
+    store: Store,
+    model: MemoryModel,
+    similar: SimilarFacts,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+) -> ReconcileDecision | None:
+    """The model's verdict on a fact for an empty slot that resembles others; None: ADD.
+
+    This is the thinking half, run outside any transaction; record_fact applies it.
+    """
+    item = entities.resolved(store, tenant, item)
+    if store.facts_in_slot(tenant, stream, item.subject, item.slot):
+        return None  # supersession by slot decides
+    if store.fact_with_hash(tenant, stream, content_hash(item)):
+        return None  # an exact repeat is a mention
+    candidates = list(similar(tenant, stream, item))
+    if not candidates:
+        return None
+    known = [
+        KnownFact(
+            id=f.id,
+            text=f.text,
+            subject=f.subject,
+            slot=f.slot,
+            value=f.value,
+            confidence=f.confidence,
+        )
+        for f in candidates
+    ]
+    decision = model.reconcile(item, known)
+    offered = {f.id for f in candidates}
+    if decision.action is not ReconcileAction.ADD and decision.target_id not in offered:
+        log.warning("reconcile named fact %s, not a candidate; adding", decision.target_id)
+        return None
+    if decision.action is ReconcileAction.SUPERSEDE:
+        # Supersession stays within a slot; across slots both facts stand.
+        return None
+    return decision
+
+
+def record_fact(
+    store: Store,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    source: SourceRef,
+    *,
+    visibility: Visibility = Visibility.PRIVATE,
+    decision: ReconcileDecision | None = None,
+    writer: Author = OWNER,
+) -> Fact:
+    """Store `item` and apply supersession; call inside a transaction.
+
+    `writer` is who states it: a less trusted writer cannot displace, retract or rewrite
+    what a more trusted one said (see threefold.trust.writes).
+    """
+    item = entities.remembered(store, tenant, item)
+    repeat = store.fact_with_hash(tenant, stream, content_hash(item))
+    if repeat is not None:
+        return _mention(store, tenant, repeat, item, "the same statement again")
+    if decision is not None and decision.target_id is not None:
+        target = store.fact(tenant, decision.target_id)
+        if target.active and decision.action is ReconcileAction.NONE:
+            return _mention(store, tenant, target, item, f"reconciled: {decision.reason}")
+        if (
+            target.active
+            and decision.action is ReconcileAction.UPDATE
+            and may_change(target, writer)
+        ):
+            return _update(store, tenant, target, item, decision.reason)
+    holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
+    for holder in holders:
+        if normalize(holder.value) == normalize(item.value):
+            return _mention(store, tenant, holder, item, "mentioned again")
+    new = _new_fact(tenant, stream, item, source, visibility, writer)
+    holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
+    winner = _stronger_holder(holders, item, source, writer)
+    if winner is not None:
+        return _insert_losing(store, new, winner)
+    supersedes = holders[0].id if holders else None
+    fact = store.insert_fact(new.model_copy(update={"supersedes": supersedes}))
+    store.add_fact_change(
+        fact.id, "ADD", related=fact.supersedes, note=_origin(item), after=_snapshot(fact)
+    )
+    for holder in holders:
+        _supersede(store, holder, fact)
+    for denied in item.retracts:
+        _retract(store, tenant, stream, denied, fact, writer)
+    for ended in _ended_relations(store, tenant, stream, fact):
+        # Within one turn, what is said later stands, whatever the tone of each sentence.
+        outranks = ended.confidence <= fact.confidence or ended.source == fact.source
+        if may_change(ended, writer) and outranks:
+            _end(store, ended, fact)
+    return fact  # what changed since the insert were the older facts, not this one
+
+
+_PARTED = frozenset({"divorced", "separated", "single", "widowed"})
+_COUPLE_SLOTS = ("spouse", "partner")
+_DEATH_SLOT = "passed away"
+
+
+def _ended_relations(store: Store, tenant: str, stream: str, fact: Fact) -> list[Fact]:
+    """The user's relations `fact` ends: being single, once there is a partner; a spouse or
+    partner after a break-up, a divorce or a death, unless stated in the same turn (then
+    they are the new one); whoever passed away."""
+    if fact.category is not FactCategory.RELATIONSHIP:
+        return []
+    if fact.subject == "user" and fact.slot in _COUPLE_SLOTS:
+        single = store.facts_in_slot(tenant, stream, "user", "marital status")
+        return [f for f in single if normalize(f.value) == "single"]
+    if fact.subject == "user" and fact.slot == "marital status":
+        if normalize(fact.value) not in _PARTED:
+            return []
+        ended = [
+            f for slot in _COUPLE_SLOTS for f in store.facts_in_slot(tenant, stream, "user", slot)
+        ]
+    elif fact.slot == _DEATH_SLOT:
+        ended = _relations_of(store, tenant, stream, fact.subject)
+    else:
+        return []
+    return [f for f in ended if f.source != fact.source]
+
+
+def _relations_of(store: Store, tenant: str, stream: str, who: str) -> list[Fact]:
+    """The user's relation to `who`: a name ("max"), or a kind ("user's grandmother") when
+    the user has one of it."""
+    relations = [
+        f
+        for f in store.facts(tenant, stream)
+        if f.subject == "user" and f.category is FactCategory.RELATIONSHIP
+    ]
+    kind = who.removeprefix("user's ")
+    if kind == who:
+        return [f for f in relations if normalize(f.value) == who]
+    of_kind = [f for f in relations if f.slot.split(":", 1)[0] == kind]
+    return of_kind if len(of_kind) == 1 else []
+
+
+def _end(store: Store, old: Fact, by: Fact) -> None:
+    """`old` gives way: a relation to its past form, so the chain keeps who the person was;
+    a status ("single") to `by` itself."""
+    _supersede(store, old, by if old.slot == "marital status" else _past_form(store, old, by))
+
+
+def _supersede(store: Store, old: Fact, by: Fact) -> None:
+    store.set_fact_status(old.tenant, old.id, FactStatus.SUPERSEDED, superseded_by=by.id)
+    after = old.model_copy(update={"status": FactStatus.SUPERSEDED})
+    store.add_fact_change(
+        old.id, "SUPERSEDE", related=by.id, before=_snapshot(old), after=_snapshot(after)
+    )
+
+
+def _mark_retracted(store: Store, old: Fact, by: Fact, note: str) -> None:
+    store.set_fact_status(old.tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
+    store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note=note, before=_snapshot(old))
+
+
+_IS_RE = re.compile(r"\b(is|are)\b")
+
+
+def _past_form(store: Store, old: Fact, by: Fact) -> Fact:
+    past = ExtractedFact(
+        text=_IS_RE.sub(lambda m: "was" if m[1] == "is" else "were", old.text, count=1),
+        category=old.category,
+        subject=old.subject,
+        slot=old.slot,
+        value=old.value,
+        confidence=old.confidence,  # never above what the next partner may say
+    )
+    writer = Author(by.writer_trust, by.writer_key)
+    new = _new_fact(old.tenant, old.stream, past, by.source, old.visibility, writer)
+    fact = store.insert_fact(new.model_copy(update={"supersedes": old.id}))
+    store.add_fact_change(fact.id, "ADD", related=old.id, note=f"ended: {by.text}")
+    return fact
+
+
+def _new_fact(
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    source: SourceRef,
+    visibility: Visibility,
+    writer: Author,
+) -> NewFact:
+    return NewFact(
+        tenant=tenant,
+        stream=stream,
+        text=item.text,
+        category=item.category,
+        subject=item.subject,
+        slot=item.slot,
+        value=item.value,
+        confidence=item.confidence,
+        visibility=visibility,
+        content_hash=content_hash(item),
+        source=source,
+        tokens=count_tokens(item.text),
+        writer_trust=writer.trust,
+        writer_key=writer.key_id,
+    )
+
+
+def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+    """Facts that hold the same relation under the other key: Raj's role for a title Raj
+    now holds, the titles Raj held for Raj's new role, what kin a person was before
+    ("Anna's my cousin" after "Anna is your sister"), the one favourite of a kind that a
+    favourite named without its kind replaces, and the diet a food eaten again ends."""
+    if item.category is FactCategory.RELATIONSHIP:
+        return _kin_before(store, tenant, stream, item)
+    if item.category is FactCategory.PREFERENCE and item.slot == "favorite":
+        # "These days my favourite is Fontaines D.C.": the one favourite named so far.
+        kinds = [
+            f
+            for f in store.facts(tenant, stream)
+            if f.subject == item.subject and f.slot.startswith("favorite:")
+        ]
+        return kinds if len(kinds) == 1 else []
+    if item.category is FactCategory.DIET and item.slot == EATS_AGAIN_SLOT:
+        # "I eat fish again" ends the diet held, unless one said it was over already.
+        held = store.facts_in_slot(tenant, stream, item.subject, "diet")
+        return [f for f in held if not normalize(f.value).startswith("not ")]
+    if item.category is not FactCategory.ROLE:
+        return []
+    if item.slot == HOLDER_SLOT:
+        return store.facts_in_slot(tenant, stream, item.value, ROLE_SLOT)
+    if item.slot == ROLE_SLOT:
+        return store.facts_holding(tenant, stream, HOLDER_SLOT, item.subject)
+    return []
+
+
+_ONE_OF_A_KIND = frozenset(
+    {"spouse", "partner", "ex-spouse", "ex-partner", "mother", "father", "stepmother", "stepfather"}
+)
+_ONE_OF_MANY = frozenset(
+    {"sister", "brother", "sibling", "son", "daughter", "child", "stepson", "stepdaughter",
+     "cousin", "aunt", "uncle", "niece", "nephew", "grandmother", "grandfather", "grandson",
+     "granddaughter", "grandchild"}
+)  # fmt: skip
+"""Kin: a person is one of these to someone, so a new one replaces the old."""
+
+
+def _kin_before(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+    kind = item.slot.split(":", 1)[0]
+    if kind not in _ONE_OF_A_KIND | _ONE_OF_MANY:
+        return []
+    slots = [k for k in _ONE_OF_A_KIND if k != kind]
+    slots += [f"{k}:{item.value}" for k in _ONE_OF_MANY if k != kind]
+    return [
+        fact
+        for slot in slots
+        for fact in store.facts_in_slot(tenant, stream, item.subject, slot)
+        if normalize(fact.value) == normalize(item.value)
+    ]
+
+
+def _stronger_holder(
+    holders: list[Fact], item: ExtractedFact, source: SourceRef, writer: Author
+) -> Fact | None:
+    for holder in holders:
+        by_trust = holder_wins(holder, writer)
+        if by_trust is not None:  # trust outranks confidence and event time
+            if by_trust:
+                return holder
+            continue
+        if holder.confidence > item.confidence:
+            return holder
+        if holder.source.at and source.at and holder.source.at > source.at:
+            return holder
+    return None
+
+
+def _insert_losing(store: Store, new: NewFact, winner: Fact) -> Fact:
+    if winner.writer_trust is not new.writer_trust:
+        status, note = FactStatus.OUTRANKED, f"held by a writer of trust {winner.writer_trust}"
+    elif winner.confidence > new.confidence:
+        status, note = FactStatus.OUTRANKED, f"confidence {new.confidence} < {winner.confidence}"
+    else:
+        status, note = FactStatus.SUPERSEDED, "an event-later fact already holds the slot"
+    fact = store.insert_fact(new.model_copy(update={"status": status}))
+    if status is FactStatus.SUPERSEDED:
+        store.set_fact_status(new.tenant, fact.id, status, superseded_by=winner.id)
+    store.add_fact_change(fact.id, "NONE", related=winner.id, note=note, after=_snapshot(fact))
+    return store.fact(new.tenant, fact.id)
+
+
+def _mention(store: Store, tenant: str, fact: Fact, item: ExtractedFact, note: str) -> Fact:
+    store.mention(tenant, fact.id, item.confidence)
+    store.add_fact_change(fact.id, "NONE", note=note)
+    return store.fact(tenant, fact.id)
+
+
+def _update(store: Store, tenant: str, target: Fact, item: ExtractedFact, reason: str) -> Fact:
+    """The newcomer says the same thing better: the old fact takes its words."""
+    store.update_fact(
+        tenant, target.id, text=item.text, value=item.value, tokens=count_tokens(item.text)
+    )
+    store.mention(tenant, target.id, item.confidence)
+    after = store.fact(tenant, target.id)
+    store.add_fact_change(
+        target.id, "UPDATE", note=reason, before=_snapshot(target), after=_snapshot(after)
+    )
+    return after
+
+
+def _snapshot(fact: Fact) -> dict[str, object]:
+    return fact.model_dump(
+        mode="json", include={"text", "value", "status", "confidence", "mention_count"}
+    )
+
+
+def _retract(
+    store: Store, tenant: str, stream: str, denied: SlotRef, by: Fact, writer: Author
+) -> None:
+    for old in store.facts_in_slot(tenant, stream, denied.subject, denied.slot):
+        if normalize(old.value) != normalize(denied.value) or old.confidence > by.confidence:
+            continue
+        if not may_change(old, writer):
+            continue
+        _mark_retracted(store, old, by, "retracted")
+
+
+def retract_answered_claims(
+    store: Store, tenant: str, stream: str, corrections: Sequence[Fact], answered: SourceRef
+) -> None:
+    """A correction ("No, Lena is our Head of Data") retracts what the turn it answers
+    claimed about the same people or slots, whatever the keys, unless said more firmly.
+
+    Call inside a transaction.
+    """
+    for claim in store.facts_from(tenant, stream, answered):
+        by = next((c for c in corrections if _contradicts(c, claim)), None)
+        if by is None or claim.id == by.id:
+            continue
+        _mark_retracted(store, claim, by, "retracted: corrected")
+
+
+# "My other son", "we also have": a second one named, not the first one renamed.
+_ADDING_RE = re.compile(
+    r"\b(?:also|too|another|other|as\s+well|both|second|third|younger|older|youngest|eldest"
+    r"|oldest)\b",
+    re.I,
+)
+
+
+def retract_renamed_claims(
+    store: Store,
+    tenant: str,
+    stream: str,
+    stated: Sequence[Fact],
+    answered: SourceRef,
+    user_text: str,
+) -> None:
+    """ "Your son is Jack." "My son is called Jake.": a person or pet the user names in
+    reply, of the kind the turn before claimed under another name, renames the claim.
+
+    Call inside a transaction."""
+    if _ADDING_RE.search(user_text):
+        return
+    named = [f for f in stated if f.category is FactCategory.RELATIONSHIP and ":" in f.slot]
+    for claim in store.facts_from(tenant, stream, answered):
+        by = next((f for f in named if _renames(f, claim)), None)
+        if by is None:
+            continue
+        _mark_retracted(store, claim, by, "retracted: renamed")
+
+
+def _renames(stated: Fact, claim: Fact) -> bool:
+    return (
+        claim.category is FactCategory.RELATIONSHIP
+        and claim.subject == stated.subject
+        and claim.slot.split(":", 1)[0] == stated.slot.split(":", 1)[0]
+        and normalize(claim.value) != normalize(stated.value)
+        and claim.confidence < stated.confidence
+        and may_change(claim, Author(stated.writer_trust))
+    )
+
+
+CLAIM_CEILING = 0.6
+"""The most a fact only the assistant said is worth, in both models: the user's own words,
+even hedged, are above it."""
+CONFIRMED_CONFIDENCE = 0.9
+"""What the assistant said and the user then confirmed: above the pin threshold, below the
+user's own words."""
+
+_CONFIRMATION_RE = re.compile(
+    r"^\s*(?:yes|yeah|yep|yup|correct|exactly|right|confirmed|indeed|that's\s+(?:right|correct)"
+    r"|that\s+is\s+(?:right|correct)|you're\s+right|spot\s+on)\b[\s,.!]*+"
+    r"(?!(?:but|although|though|except|however|no|not|only|partly)\b)",
+    re.IGNORECASE,
+)
+
+
+def confirms(user_text: str) -> bool:
+    """Whether a user turn opens by agreeing with what it answers ("Yes, that's right");
+    "Right?" asks instead."""
+    first = _first_sentence(user_text)
+    return bool(_CONFIRMATION_RE.match(first)) and not first.endswith("?")
+
+
+def confirm_answered_claims(store: Store, tenant: str, stream: str, answered: SourceRef) -> None:
+    """The user agreed with the turn they answer: its claims count as theirs now."""
+    for claim in store.facts_from(tenant, stream, answered):
+        if claim.confidence < CONFIRMED_CONFIDENCE:
+            store.mention(tenant, claim.id, CONFIRMED_CONFIDENCE)
+            store.add_fact_change(
+                claim.id, "CONFIRM", note="confirmed by the user", before=_snapshot(claim)
+            )
+
+
+# "Not anymore", "That's not true": said of a claim, whatever follows. A plain "No" may
+# answer the question the claim came with, so it denies only a turn that asked nothing.
+_DENIAL_OF_A_CLAIM_RE = re.compile(
+    r"^\s*(?:not\s+any\s*more|no\s+longer|not\s+(?:true|right|correct)|no\s+way"
+    r"|(?:god|hell)\s+no|(?:definitely|absolutely|certainly)\s+not"
+    r"|that's\s+(?:wrong|not\s+right|not\s+true|outdated|old\s+news|incorrect)|wrong)\b",
+    re.IGNORECASE,
+)
+_PLAIN_NO_RE = re.compile(
+    r"^\s*(?:no|nope|nah)\b(?![\s,]+(?:problem|worries|way|thanks|thank)\b)", re.IGNORECASE
+)
+
+
+# "Max is my neighbour's dog", "Max isn't mine": a name the claim gave the user is
+# someone else's.
+_SOMEONE_ELSES_RE = re.compile(
+    r"^\s*(?P<name>(?-i:[A-Z])[\w'-]+)(?:\s+is|'s|\s+was)\s+(?:(?:my|our)\s+[\w-]+(?:'s|s')"
+    r"|not\s+(?:mine|ours)|actually\s+(?:my|our)\s+[\w-]+(?:'s|s'))"
+    r"|^\s*(?P<other>(?-i:[A-Z])[\w'-]+)\s+(?:isn't|is\s+not|wasn't)\s+(?:mine|ours)",
+    re.IGNORECASE,
+)
+
+
+def opens_with_denial(user_text: str) -> bool:
+    """Whether a user turn opens with "No" or "Not anymore", which may deny what it answers,
+    or gives a name to someone else ("Max is my neighbour's dog")."""
+    first = _first_sentence(user_text)
+    denial = (
+        _PLAIN_NO_RE.match(first)
+        or _DENIAL_OF_A_CLAIM_RE.match(first)
+        or _SOMEONE_ELSES_RE.match(first)
+    )
+    return denial is not None and not first.endswith("?")
+
+
+def denies(user_text: str, answered_text: str) -> bool:
+    """Whether a user turn denies what it answers ("Not anymore, sold it"); a plain "No"
+    only if the answered turn asked nothing, and a name given to someone else only if
+    the answered turn said it."""
+    if not opens_with_denial(user_text):
+        return False
+    first = _first_sentence(user_text)
+    if elsewhere := _SOMEONE_ELSES_RE.match(first):
+        name = elsewhere["name"] or elsewhere["other"]
+        return re.search(rf"\b{re.escape(name)}\b", answered_text) is not None
+    return "?" not in answered_text or bool(_DENIAL_OF_A_CLAIM_RE.match(first))
+
+
+def _first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+
+
+def retract_denied_claims(store: Store, tenant: str, stream: str, answered: SourceRef) -> None:
+    """The user denied the turn they answer and said nothing to put in its place: what
+    only the assistant said there stands no more.
+
+    Call inside a transaction.
+    """
+    for claim in store.facts_from(tenant, stream, answered):
+        if claim.active and claim.confidence <= CLAIM_CEILING:
+            store.set_fact_status(tenant, claim.id, FactStatus.RETRACTED)
+            store.add_fact_change(
+                claim.id, "RETRACT", note="denied by the user", before=_snapshot(claim)
+            )
+
+
+def _contradicts(correction: Fact, claim: Fact) -> bool:
+    if claim.confidence >= correction.confidence:
+        return False
+    if not may_change(claim, Author(correction.writer_trust)):
+        return False
+    named = {correction.subject, correction.value}
+    same_people = bool({claim.subject, claim.value} & named - {"user", "global"})
+    same_slot = (claim.subject, claim.slot) == (correction.subject, correction.slot)
+    # "You're a teacher." "Not anymore, I retired.": the correction answers the claim's
+    # topic (work) in another slot of the same subject.
+    same_subject = claim.subject == correction.subject
+    return same_slot or ((same_people or same_subject) and claim.category is correction.category)
+
+
+def _origin(item: ExtractedFact) -> str:
+    return "correction" if item.is_correction else ""
+
+
+def fact_chain(store: Store, tenant: str, fact_id: int) -> list[Fact]:
+    """Every version of the fact's slot that `fact_id` is linked to, oldest first."""
+    start = store.fact(tenant, fact_id)
+    chain = [start]
+    seen = {start.id}
+    back = start
+    while back.supersedes is not None and back.supersedes not in seen:
+        back = store.fact(tenant, back.supersedes)
+        chain.insert(0, back)
+        seen.add(back.id)
+    ahead = start
+    while ahead.superseded_by is not None and ahead.superseded_by not in seen:
+        ahead = store.fact(tenant, ahead.superseded_by)
+        chain.append(ahead)
+        seen.add(ahead.id)
+    return chain
+
+
+_WORD = re.compile(r"[^\W_]+")
+_MIN_PREFIX = 4
+
+
+class OutdatedStatements:
+    """Recognizes text that states a superseded fact as if it were still true.
+
+    A line is outdated when it names the old fact's subject and value but not the value
+    that replaced it ("Sarah is the Lead Architect" after "No, Raj is"). The correction
+    itself names both, so it stays.
+    """
+
+    def __init__(self, superseded: Iterable[tuple[Fact, Fact]]) -> None:
+        """From (superseded fact, its successor) pairs, as Store.superseded_facts gives."""
+        self._rules: list[tuple[list[str], list[str], Fact, bool]] = []
+        for old, successor in superseded:
+            # The user is named as "I" in their own words ("I'm allergic to penicillin").
+            about_user = old.subject == "user"
+            claim = _words(old.value if about_user else f"{old.subject} {old.value}")
+            current = [w for w in _words(successor.value) if w not in claim]
+            if claim:
+                self._rules.append((claim, current, successor, about_user))
+
+    def __bool__(self) -> bool:
+        return bool(self._rules)
+
+    def replacements(self, text: str) -> list[Fact]:
+        """The facts now in force in place of those `text` states; empty if none."""
+        words = _words(text)
+        heads = _heads(words)
+        names_user = bool(_USER_WORDS & set(words))
+        found = {}
+        for claim, current, successor, about_user in self._rules:
+            if about_user and not names_user:
+                continue
+            if _covers(heads, claim) and not (current and _covers(heads, current)):
+                found[successor.id] = successor
+        return list(found.values())
+
+
+_USER_WORDS = frozenset({"i", "i'm", "im", "my", "me", "user", "user's"})
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _heads(words: list[str]) -> set[str]:
+    """The words and their prefixes of _MIN_PREFIX letters or more, to match word stems
+    ('architect' in 'architecture') with set lookups."""
+    heads = set(words)
+    for word in words:
+        heads.update(word[:end] for end in range(_MIN_PREFIX, len(word)))
+    return heads
+
+
+def _covers(heads: set[str], needed: list[str]) -> bool:
+    # Short needed words must match whole; _heads holds only long prefixes.
+    return all(need in heads for need in needed)
+
+
+def word_overlap(left: str, right: str) -> float:
+    """Jaccard overlap of lowercase words: similarity when there are no vectors."""
+    a, b = set(_words(left)), set(_words(right))
+    return len(a & b) / len(a | b) if a and b else 0.0

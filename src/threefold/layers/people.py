@@ -1,0 +1,64 @@
+"""Who a fact names: a heuristic, not an entity index.
+
+A person is the subject of a fact that is not about a date, a status, a decision or a
+link, or the role holder, assignee or handoff receiver a fact names, spelled in the fact's
+text as one to three capitalised words that are not a role title, a common word or a date
+word. It misses names written in lowercase.
+"""
+
+import re
+from collections.abc import Iterable
+
+from threefold.domain import Fact, FactCategory, stream_subject
+from threefold.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
+from threefold.models.heuristic.text import wordset
+
+_NAME_WORD = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*")
+_CALENDAR = wordset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march
+    september october november december week month year eod eow"""
+)  # not may, june, april or august: those are people's names too
+_ABOUT_THINGS = frozenset(
+    {
+        FactCategory.DEADLINE,
+        FactCategory.DATE,
+        FactCategory.DECISION,
+        FactCategory.STATUS,
+        FactCategory.RECURRING,
+        FactCategory.DEADLINE_MENTION,
+        FactCategory.STATUS_UPDATE,
+        FactCategory.REFERENCE,
+        FactCategory.RISK_SIGNAL,
+    }
+)
+"""Categories whose subject is a project, an issue or a date, not a person: there a
+capitalised subject is "Deadline" or "Ticket", never someone."""
+_NAMES_SOMEONE = frozenset({FactCategory.ASSIGNMENT, FactCategory.HANDOFF})
+HOLDER_SLOT = "holder"
+"""Besides its subject, a fact names a person as a role's holder, an assignee or a
+handoff's receiver; other values are things ("Done", "GraphQL")."""
+
+
+def people_in(fact: Fact, stream: str) -> Iterable[str]:
+    """The subject and value of `fact` that name a person and that its text spells so."""
+    candidates = [] if fact.category in _ABOUT_THINGS else [fact.subject]
+    if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT:
+        candidates.append(fact.value)
+    own = stream_subject(stream)
+    found: list[str] = []
+    for candidate in candidates:
+        candidate = candidate.strip()
+        if not candidate or candidate.lower() == own:
+            continue
+        match = re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", fact.text, re.IGNORECASE)
+        if match and looks_like_name(match.group(0)) and match.group(0) not in found:
+            found.append(match.group(0))
+    return found
+
+
+def looks_like_name(span: str) -> bool:
+    words = span.split()
+    if not 1 <= len(words) <= 3 or not all(_NAME_WORD.fullmatch(w) for w in words):
+        return False
+    lowered = [w.lower() for w in words]
+    return not any(w in NOT_NAMES or w in ROLE_HEADS or w in _CALENDAR for w in lowered)

@@ -1,0 +1,166 @@
+"""The MemoryModel protocol: one method per thinking task, with typed inputs and outputs.
+
+The engine calls tasks, never prompts. The heuristic model answers them with rules, the
+llm model with a chat model; both return the same types.
+"""
+
+from collections.abc import Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from threefold.domain import FactCategory
+
+
+class _Task(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class TurnInput(_Task):
+    """A turn as the model sees it: the texts, its own event time and its stream."""
+
+    stream: str
+    user: str
+    assistant: str = ""
+    at: datetime
+    page_context: str | None = None
+    speaker: str | None = None
+    """Who wrote the user side ("Caroline"); None: the user. First-person facts are theirs."""
+    assistant_speaker: str | None = None
+    """The assistant side's name, where it has one (a second person in a group chat)."""
+    referent: str | None = None
+    """Whom "he" or "she" opening a user sentence means, named by the turn before ("my
+    sister" after "Your sister lives in Glasgow."); None: nobody known."""
+
+
+class MessageInput(_Task):
+    """A team message (Slack) as the model sees it: who wrote it, where and when."""
+
+    author: str
+    text: str
+    at: datetime
+    channel: str = ""
+
+
+EATS_AGAIN_SLOT = "eats again"
+"""The slot of a food eaten again ("I eat fish again"), which ends the diet held."""
+
+
+class SlotRef(_Task):
+    subject: str
+    slot: str
+    value: str
+
+
+class ExtractedFact(_Task):
+    """A candidate fact. (subject, slot) is the supersession key; both are lowercase."""
+
+    text: str = Field(min_length=1)
+    category: FactCategory
+    subject: str = Field(min_length=1)
+    slot: str = Field(min_length=1)
+    value: str = Field(min_length=1)
+    confidence: float = Field(ge=0.0, le=1.0)
+    is_correction: bool = False
+    retracts: tuple[SlotRef, ...] = ()
+    """Statements this fact denies ("Raj is not the PM"), whatever their slot."""
+
+
+class SessionDigest(_Task):
+    """A summary of some turns, as the model wrote it."""
+
+    text: str
+    open_items: tuple[str, ...] = ()
+    """Concerns, blockers and pending actions, which compaction must keep."""
+    intent: str = ""
+    """What the session was for, in the words of its first real request."""
+    key_facts: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    open_questions: tuple[str, ...] = ()
+    """Questions asked and not answered later in the session: the data still missing."""
+
+
+class Period(_Task):
+    start: datetime
+    end: datetime
+
+
+class DatedSummary(_Task):
+    """A summary with the period it covers, as input to merging and roll-ups."""
+
+    text: str
+    period: Period
+
+
+class RouteDecision(_Task):
+    stream: str
+    confidence: float = Field(ge=0.0, le=1.0)
+    reason: str = ""
+
+
+class ReconcileAction(StrEnum):
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    SUPERSEDE = "SUPERSEDE"
+    NONE = "NONE"
+
+
+class ReconcileDecision(_Task):
+    action: ReconcileAction
+    target_id: int | None = None
+    """The existing fact that UPDATE or SUPERSEDE applies to."""
+    reason: str = ""
+
+
+class KnownFact(_Task):
+    """An existing fact offered to reconcile()."""
+
+    id: int
+    text: str
+    subject: str
+    slot: str
+    value: str
+    confidence: float
+
+
+@runtime_checkable
+class MemoryModel(Protocol):
+    name: str
+
+    def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        """Facts stated in one turn. The user's own words rank above the assistant's."""
+        ...
+
+    def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
+        """Facts and observations in each of a batch of team messages, one list per message
+        in order. Confidence is the model's certainty; the caller scales it by source."""
+        ...
+
+    def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
+        """A summary of consecutive turns of one stream, in about `target_tokens`."""
+        ...
+
+    def merge_summary(
+        self, active: DatedSummary | None, new: DatedSummary, open_items: Sequence[str]
+    ) -> str:
+        """The stream's active summary with `new` folded in, oldest period first."""
+        ...
+
+    def compact_summary(self, text: str, known_facts: Sequence[str], target_tokens: int) -> str:
+        """`text` cut to about `target_tokens`: squeeze older periods first, keep open
+        items, and drop what `known_facts` already say."""
+        ...
+
+    def roll_up(self, summaries: Sequence[DatedSummary], target_tokens: int) -> str:
+        """One summary for a week or month, from the session summaries inside it."""
+        ...
+
+    def route(self, text: str, streams: Sequence[str]) -> RouteDecision:
+        """The stream a message belongs to, among `streams` (or 'global')."""
+        ...
+
+    def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
+        """What to do with a new fact given similar existing ones."""
+        ...

@@ -1,0 +1,380 @@
+"""The work that follows a write, as job handlers: extraction, summaries, embeddings."""
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from threefold import entities, tracing
+from threefold.context.material import pinned_texts
+from threefold.domain import Fact, Trust, Turn
+from threefold.embed import Embedder
+from threefold.errors import NotFound, ThreefoldError
+from threefold.layers import summaries
+from threefold.layers.facts import (
+    confirm_answered_claims,
+    confirms,
+    denies,
+    opens_with_denial,
+    reconcile,
+    record_fact,
+    retract_answered_claims,
+    retract_denied_claims,
+    retract_renamed_claims,
+    word_overlap,
+)
+from threefold.layers.repairs import (
+    USER_WORD,
+    read_repairs,
+    repaired,
+    replaced_kind,
+    replacing_plans,
+    says_instead,
+)
+from threefold.layers.summaries import turn_input
+from threefold.models.base import ExtractedFact, MemoryModel
+from threefold.pipeline.jobs import (
+    COMPACT,
+    DIGEST,
+    EMBED,
+    EXTRACT,
+    FETCH,
+    REFRESH,
+    ROLLUP,
+    SUMMARIZE,
+    Apply,
+    Handler,
+    enqueue_once,
+)
+from threefold.recall.search import PRESETS, Recall
+from threefold.settings import Settings
+from threefold.sources import digest
+from threefold.store.base import ItemFilter, Job, Store
+from threefold.trust.writes import Author, capped_fact
+
+
+class ErasedMeanwhile(ThreefoldError):
+    """A privacy erasure touched the stream while a job read it; the job runs again."""
+
+
+EMBED_BATCH = 64
+_RECENT_VECTORS = 4096
+"""Vectors of recently embedded texts kept by text, so that a repeated text is not
+embedded again."""
+_EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
+
+
+class Pipeline:
+    def __init__(
+        self, store: Store, model: MemoryModel, settings: Settings, recall: Recall
+    ) -> None:
+        self.store, self.model, self.settings, self.recall = store, model, settings, recall
+        self._recent_vectors: dict[str, bytes] = {}
+
+    @property
+    def embedder(self) -> Embedder | None:
+        return self.recall.embedder
+
+    def handlers(self) -> dict[str, Handler]:
+        return {kind: self._unless_erased(handler) for kind, handler in self._handlers().items()}
+
+    def _handlers(self) -> dict[str, Handler]:
+        return {
+            EXTRACT: self.extract,
+            SUMMARIZE: self.summarize,
+            COMPACT: self.compact,
+            ROLLUP: self.rollup,
+            REFRESH: self.refresh,
+            EMBED: self.embed,
+            DIGEST: self.digest,
+            FETCH: self.fetch,
+        }
+
+    def _unless_erased(self, handler: Handler) -> Handler:
+        """A job that read its stream before a privacy erasure is not applied: it would
+        write back what was erased. It runs again from what is left."""
+
+        def guarded(job: Job) -> Apply:
+            seen = self.store.stream_state(job.tenant, job.stream).erasures
+            apply = handler(job)
+
+            def checked() -> None:
+                if self.store.stream_state(job.tenant, job.stream).erasures != seen:
+                    raise ErasedMeanwhile(f"{job.stream} was erased while job {job.id} ran")
+                apply()
+
+            return checked
+
+        return guarded
+
+    def pinned_fact_texts(self, tenant: str, stream: str) -> list[str]:
+        """What layer 1 already says, which compaction need not repeat."""
+        return pinned_texts(self.store, self.settings, tenant, stream, Trust.FULL)
+
+    def extract(self, job: Job) -> Apply:
+        try:
+            turn = self.store.turn(job.tenant, int(job.payload["turn_id"]))
+        except NotFound:
+            return lambda: None  # erased before its facts were read
+        writer = Author(turn.writer_trust, turn.writer_key)
+        told = turn_input(turn, self._referent(turn))
+        extracted = self._instead(turn, self.model.extract_facts(told))
+        found = [
+            capped_fact(item, writer, self.settings.writes)
+            for item in [*extracted, *self._repairs(turn, extracted)]
+        ]
+        verdicts = [
+            reconcile(self.store, self.model, self.similar_facts, job.tenant, job.stream, item)
+            for item in found
+        ]
+
+        def apply() -> None:
+            for name in (turn.speaker, turn.assistant_speaker):
+                if name:
+                    entities.remember_speaker(self.store, job.tenant, name)
+            corrections, stated = [], []
+            for item, verdict in zip(found, verdicts, strict=True):
+                fact = record_fact(
+                    self.store,
+                    job.tenant,
+                    job.stream,
+                    item,
+                    turn.ref(),
+                    visibility=turn.visibility,
+                    decision=verdict,
+                    writer=writer,
+                )
+                if item.is_correction and fact.active:
+                    corrections.append(fact)
+                elif fact.active:
+                    stated.append(fact)
+                if verdict is not None:
+                    tracing.event(
+                        "reconcile",
+                        stream=job.stream,
+                        fact=fact.id,
+                        action=verdict.action.value,
+                        target=verdict.target_id,
+                    )
+            self._answer_claims(turn, corrections, stated)
+            self.embed_later(job.tenant, job.stream)
+            tracing.event(
+                "extract",
+                stream=job.stream,
+                turn=turn.id,
+                facts=len(found),
+                categories=sorted({f.category.value for f in found}),
+            )
+
+        return apply
+
+    def _referent(self, turn: Turn) -> str | None:
+        """Whom the turn's opening "he", "she", "they" or "her" means, as the turn before
+        named them."""
+        if not entities.opens_with_pronoun(turn.user):
+            return None
+        before = self._turn_before(turn)
+        if before is None:
+            return None
+        claims = self.store.facts_from(turn.tenant, turn.stream, before.ref())
+        if named := entities.referent(claims, self._speaker(turn)):
+            return named
+        # "How's Dev doing?" "He started his own business": a question states no fact
+        return entities.named_in(f"{before.user} {before.assistant}", turn.speaker)
+
+    def _speaker(self, turn: Turn) -> str:
+        return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
+
+    def _instead(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+        """A new plan or lesson said to replace the old ("...a half marathon instead",
+        "I'm doing Korean instead") retracts it."""
+        if not says_instead(turn.user) or all(replaced_kind(f) is None for f in extracted):
+            return extracted
+        return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream), turn.user)
+
+    def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+        """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
+        model read no statement of the user's own in the turn. A repair made beside such a
+        statement ("Make that 3 - our son was born on Monday!") edits only the slots the
+        statement leaves alone."""
+        said = {(f.subject, f.slot) for f in extracted if f.confidence >= USER_WORD}
+        found = [r for r in read_repairs(turn.user) if r.alongside or not said]
+        if not found:
+            return []
+        active = self.store.facts(turn.tenant, turn.stream)  # newest first
+        answered = self._turn_before(turn)
+        claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+        edits = repaired(found, active, claims, self._speaker(turn), turn.at)
+        return [e for e in edits if (e.subject, e.slot) not in said]
+
+    def _answer_claims(self, turn: Turn, corrections: list[Fact], stated: list[Fact]) -> None:
+        """A user turn that corrects, renames, denies or confirms the turn before decides
+        its claims; only the owner's turns do (a lower-trust writer's "yes" confirms nothing)."""
+        owner = turn.writer_trust is Trust.FULL
+        confirmed = owner and confirms(turn.user)
+        denial = owner and not corrections and opens_with_denial(turn.user)
+        if not (corrections or confirmed or stated or denial):
+            return
+        answered = self._turn_before(turn)
+        if answered is None:
+            return
+        if denial and denies(turn.user, answered.assistant):
+            retract_denied_claims(self.store, turn.tenant, turn.stream, answered.ref())
+        if stated:
+            retract_renamed_claims(
+                self.store, turn.tenant, turn.stream, stated, answered.ref(), turn.user
+            )
+        if corrections:
+            retract_answered_claims(
+                self.store, turn.tenant, turn.stream, corrections, answered.ref()
+            )
+        elif confirmed:
+            confirm_answered_claims(self.store, turn.tenant, turn.stream, answered.ref())
+
+    def _turn_before(self, turn: Turn) -> Turn | None:
+        before = self.store.turns(
+            turn.tenant, turn.stream, after_seq=turn.seq - 2, through_seq=turn.seq - 1
+        )
+        return before[0] if before else None
+
+    def summarize(self, job: Job) -> Apply:
+        through = int(job.payload["through"])
+        return self._then_embed(
+            job,
+            summaries.summarize_chunk(
+                self.store, self.model, self.settings, job.tenant, job.stream, through
+            ),
+        )
+
+    def compact(self, job: Job) -> Apply:
+        known = self.pinned_fact_texts(job.tenant, job.stream)
+        before = self.store.active_summary(job.tenant, job.stream)
+        write = summaries.compact(
+            self.store, self.model, self.settings, job.tenant, job.stream, known
+        )
+
+        def apply() -> None:
+            write()
+            after = self.store.active_summary(job.tenant, job.stream)
+            if before is not None and after is not None and after.id != before.id:
+                tracing.event(
+                    "compaction",
+                    stream=job.stream,
+                    tokens_before=before.tokens,
+                    tokens_after=after.tokens,
+                    generation=after.generation,
+                )
+
+        return self._then_embed(job, apply)
+
+    def rollup(self, job: Job) -> Apply:
+        return self._then_embed(
+            job, summaries.roll_up(self.store, self.model, self.settings, job.tenant, job.stream)
+        )
+
+    def refresh(self, job: Job) -> Apply:
+        rolled = summaries.roll_up(
+            self.store, self.model, self.settings, job.tenant, job.stream, everything=True
+        )
+        with self.store.transaction():
+            rolled()
+        known = self.pinned_fact_texts(job.tenant, job.stream)
+        return self._then_embed(
+            job,
+            summaries.rebuild(self.store, self.model, self.settings, job.tenant, job.stream, known),
+        )
+
+    def digest(self, job: Job) -> Apply:
+        """Facts, observations and a Slack summary for a batch of the stream's messages."""
+        return self._then_embed(
+            job, digest.digest(self.store, self.model, self.settings, job.tenant, job.stream)
+        )
+
+    def fetch(self, job: Job) -> Apply:
+        """A linked page, when fetching is switched on for its host."""
+        return self._then_embed(
+            job,
+            digest.fetch(
+                self.store,
+                self.model,
+                self.settings,
+                job.tenant,
+                job.stream,
+                str(job.payload["url"]),
+                int(job.payload["record_id"]),
+            ),
+        )
+
+    def embed(self, job: Job) -> Apply:
+        """Vectors for one batch of the stream's items that have none; more follow."""
+        # The batches written before this one are committed: the index takes them now.
+        self.recall.index.refresh(job.tenant, job.stream)
+        rows = self._embed_next(job.tenant, job.stream)
+
+        def apply() -> None:
+            self._store_vectors(job.tenant, job.stream, rows)
+            if len(rows) == EMBED_BATCH:
+                self.store.enqueue(job.tenant, job.stream, EMBED, {})
+
+        return apply
+
+    def embed_batch(self, tenant: str, stream: str) -> int:
+        """Embed and store one batch now; returns its size (0: nothing left)."""
+        rows = self._embed_next(tenant, stream)
+        with self.store.transaction():
+            self._store_vectors(tenant, stream, rows)
+        return len(rows)
+
+    def _embed_next(self, tenant: str, stream: str) -> list[tuple[str, int, bytes, int]]:
+        embedder = self.embedder
+        if embedder is None:
+            return []
+        batch = self.store.unembedded(tenant, stream, EMBED_BATCH)
+        if not batch:
+            return []
+        # Identical texts (a bot's repeated message, a summary that says it again, a
+        # message shown in two streams) are embedded once, across batches too.
+        texts = [text[:_EMBED_CHARS] for _, _, text in batch]
+        known = self._recent_vectors  # shared by worker threads: read once, then replaced
+        blobs = {t: blob for t in dict.fromkeys(texts) if (blob := known.get(t)) is not None}
+        distinct = [t for t in dict.fromkeys(texts) if t not in blobs]
+        vectors = embedder.embed(distinct) if distinct else np.empty((0, 0), dtype=np.float32)
+        fresh = {
+            t: np.asarray(v, dtype=np.float32).tobytes()
+            for t, v in zip(distinct, vectors, strict=True)
+        }
+        blobs.update(fresh)
+        self._recent_vectors = (known if len(known) + len(fresh) <= _RECENT_VECTORS else {}) | fresh
+        return [
+            (kind, item_id, blobs[text], embedder.dim)
+            for (kind, item_id, _), text in zip(batch, texts, strict=True)
+        ]
+
+    def _store_vectors(
+        self, tenant: str, stream: str, rows: list[tuple[str, int, bytes, int]]
+    ) -> None:
+        if rows and self.embedder is not None:
+            self.store.put_vectors(tenant, stream, self.embedder.name, rows)
+
+    def embed_later(self, tenant: str, stream: str) -> None:
+        if self.embedder is not None:
+            enqueue_once(self.store, tenant, stream, EMBED)
+
+    def similar_facts(self, tenant: str, stream: str, item: ExtractedFact) -> Sequence[Fact]:
+        """Active facts of the stream close to `item`: by vectors, or by words without them."""
+        where = ItemFilter(tenant=tenant, streams=(stream,))
+        hits = self.recall.search(item.text, where, PRESETS["facts_only"], limit=5)
+        threshold = self.settings.reconcile_similarity
+        close = [
+            h
+            for h in hits
+            if h.signals.get("similarity", 0.0) >= threshold
+            or ("similarity" not in h.signals and word_overlap(item.text, h.text) >= 0.6)
+        ]
+        return [self.store.fact(tenant, h.id) for h in close]
+
+    def _then_embed(self, job: Job, apply: Apply) -> Apply:
+        def both() -> None:
+            apply()
+            self.embed_later(job.tenant, job.stream)
+
+        return both

@@ -1,0 +1,106 @@
+"""Reading a stream's raw material again for facts: its turns and its messages.
+
+A refresh does this, so that what a better model or newer rules find in old material
+reaches layer 1. A fact read before from the same turn or message, whatever became of it
+since (superseded, retracted, moved), is not stored again: history stays as it was, and
+only what is new is recorded, through the same reconciliation as a first reading.
+"""
+
+from collections.abc import Iterable
+
+from threefold.domain import Fact, SourceRef, Visibility
+from threefold.layers.facts import record_fact
+from threefold.layers.summaries import turn_input
+from threefold.models.base import ExtractedFact, MemoryModel
+from threefold.settings import Settings
+from threefold.sources.digest import message_facts
+from threefold.store.base import Store
+from threefold.trust.writes import OWNER, Author, capped_fact
+
+_BATCH = 200
+
+
+def reextract(
+    store: Store, model: MemoryModel, settings: Settings, tenant: str, stream: str
+) -> int:
+    """Facts new to the stream found again in its turns and messages; returns how many."""
+    known = {_known(fact) for fact in store.facts(tenant, stream, include_inactive=True)}
+    added = _from_turns(store, model, settings, tenant, stream, known)
+    return added + _from_records(store, model, settings, tenant, stream, known)
+
+
+_Key = tuple[str, str, str, str]
+
+
+def _known(fact: Fact) -> _Key:
+    return _key(fact.source, fact.slot, fact.value)
+
+
+def _key(source: SourceRef, slot: str, value: str) -> _Key:
+    return (source.kind, source.id, slot.casefold(), " ".join(value.casefold().split()))
+
+
+def _from_turns(
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
+    known: set[_Key],
+) -> int:
+    added, last = 0, store.stream_state(tenant, stream).turn_count
+    for after in range(0, last, _BATCH):
+        for turn in store.turns(tenant, stream, after_seq=after, through_seq=after + _BATCH):
+            writer = Author(turn.writer_trust, turn.writer_key)
+            found = [
+                capped_fact(item, writer, settings.writes)
+                for item in model.extract_facts(turn_input(turn))
+            ]
+            with store.transaction():
+                added += _record_new(
+                    store, tenant, stream, found, turn.ref(), known, turn.visibility, writer
+                )
+    return added
+
+
+def _from_records(
+    store: Store,
+    model: MemoryModel,
+    settings: Settings,
+    tenant: str,
+    stream: str,
+    known: set[_Key],
+) -> int:
+    added, records = 0, store.records(tenant, stream)
+    own = [r for r in records if r.stream == stream and r.source == "slack"]
+    for start in range(0, len(own), _BATCH):
+        batch = own[start : start + _BATCH]
+        with store.transaction():
+            for record, fact in message_facts(model, settings, batch):
+                added += _record_new(
+                    store, tenant, stream, [fact], record.ref(), known, record.visibility
+                )
+    return added
+
+
+def _record_new(
+    store: Store,
+    tenant: str,
+    stream: str,
+    found: Iterable[ExtractedFact],
+    source: SourceRef,
+    known: set[_Key],
+    visibility: Visibility,
+    writer: Author | None = None,
+) -> int:
+    added = 0
+    for item in found:
+        key = _key(source, item.slot, item.value)
+        if key in known:
+            continue
+        known.add(key)
+        record_fact(
+            store, tenant, stream, item, source, visibility=visibility, writer=writer or OWNER
+        )
+        added += 1
+    return added

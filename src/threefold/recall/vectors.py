@@ -1,0 +1,687 @@
+"""Nearest-neighbour search over stored vectors, one partition per (tenant, stream, kind).
+
+A small partition is scanned exactly, from a matrix in memory. One that grows past
+`APPROXIMATE_FROM` vectors gets an HNSW graph (usearch), saved beside the database as
+`<db>.vectors/<partition>-<through>.usearch`, where `through` is the last vector row the
+graph holds. SQLite stays the truth and the file is a cache of it: a process maps the
+newest file (memory-mapped, so that processes share its pages) and scans the rows written
+after `through` exactly beside it.
+
+Writing a graph is slow work: a million vectors take many CPU-minutes to link, and merging
+new ones into a saved graph needs a copy of it in memory. So no search and no embedding job
+waits for it. The first process to find a large partition without a usable file, or with
+too many rows beside its graph, starts `threefold.recall.graph_builder` in a child process at low
+priority, holding the partition's lock file, so that one process at a time builds it. Every
+process meanwhile answers as it can: a partition beside its old graph as before, a graphless
+one exactly while it is small and by full text alone (with a log line) once it is large;
+each maps the new file at its first search after the file appears. A file is written whole
+under a temporary name and then renamed, so a crash leaves the old file or the new one,
+never half of one; a missing or unreadable file is built again from the store. Without
+usearch every partition is scanned exactly; without a directory (or POSIX file locks) a
+graph is built in the process and held in memory.
+
+Partitions keep tenants, streams and kinds apart before anything is ranked. The rest of a
+filter (trust, turns already in view, a time frame) is the store's to judge: the nearest
+vectors are checked against it, the search widens while too few pass, and past a bound
+the items the filter allows are scored exactly.
+"""
+
+import contextlib
+import hashlib
+import importlib.util
+import logging
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from threefold.store.base import ItemFilter, Store
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: graphs are held in memory, see VectorIndex
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger("threefold.recall.vectors")
+
+APPROXIMATE_FROM = 50_000
+"""Below this many vectors an exact scan takes a few milliseconds and needs no file."""
+MERGE_FROM = 0.05
+"""A graph's file is written again, in a child process, once this share of its partition
+is newer than the file: a search scans at most that many rows beside the graph."""
+EXACT_UNTIL = 100_000
+"""While a partition's first graph is being built, it is scanned exactly up to this many
+vectors (150 MB at 384 dimensions); a larger one is searched by full text alone meanwhile."""
+LOOK_EVERY = 1.0
+"""Seconds between looks for a graph file that a build has finished."""
+RETRY_AFTER = 60.0
+"""Seconds before a build that wrote no file is tried again."""
+_WIDEST = 4096
+"""The most nearest neighbours read while looking for enough that pass a filter."""
+_RESCORED = 3
+"""A graph search reads this many times the candidates asked for, and ranks them by their
+exact float32 vectors."""
+_SCORED_AT_ONCE = 20_000
+"""Vectors read at once when a narrow filter's items are scored exactly: 20 MB at 256
+dimensions, however many the filter allows."""
+_READ_AT_ONCE = 50_000
+"""Stored vectors read at once while a partition catches up or a graph is built."""
+_SCALAR = "i8"
+_SCALAR_SLACK = 0.03
+"""How far under a similarity floor a graph's candidate may be and still be rescored: int8
+vectors put a cosine off by up to about 0.01."""
+_CONNECTIVITY = 16
+_EXPANSION_ADD = 64
+_EXPANSION_SEARCH = 128
+"""usearch's scalar kind, graph degree and beam widths. On MiniLM vectors of 100,000 chat
+lines (benchmarks/vector_recall.py) these give recall@50 of 0.997 with the rescoring
+above, against 0.999 for float16 linked at 128 and searched at 256, for 37% of the build
+CPU, 59% of the file and 64% of the search time."""
+
+
+class _Vectors(Protocol):
+    """What a partition holds: vectors by item id, searchable by cosine similarity."""
+
+    def __len__(self) -> int: ...
+    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None: ...
+    def nearest(
+        self, query: np.ndarray, count: int, exact: bool
+    ) -> tuple[np.ndarray, np.ndarray]: ...
+    def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class _Matrix:
+    """Every vector of a small partition, scanned in full by each search."""
+
+    def __init__(self) -> None:
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.vectors = np.zeros((0, 0), dtype=np.float32)
+
+    def __len__(self) -> int:
+        return int(self.ids.size)
+
+    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        if self.ids.size:
+            # A re-embedded item (its text was updated) replaces its old row.
+            keep = ~np.isin(self.ids, ids)
+            ids = np.concatenate([self.ids[keep], ids])
+            vectors = np.vstack([self.vectors[keep], vectors])
+        self.ids, self.vectors = ids, vectors
+
+    def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        return _top(self.ids, _similarities(self.vectors, query), count)
+
+    def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.flatnonzero(np.isin(self.ids, ids))
+        return self.ids[rows], self.vectors[rows]
+
+
+class _Graph:
+    """An HNSW graph of a large partition, in usearch's reduced precision (`_SCALAR`).
+
+    A graph read from its file is memory-mapped, not loaded: its pages are the operating
+    system's to share between processes and to drop, so a million vectors do not sit in
+    each worker's own memory. A mapped graph cannot change, so vectors added after it was
+    saved wait in `newer`, searched exactly beside it, until a builder writes a new file.
+    """
+
+    def __init__(self, index: Any, *, mapped: bool = False) -> None:
+        self.index = index
+        self.mapped = mapped
+        self.newer = _Matrix()
+
+    @classmethod
+    def empty(cls, dim: int) -> "_Graph":
+        return cls(
+            _usearch_index()(
+                ndim=dim,
+                metric="cos",
+                dtype=_SCALAR,
+                connectivity=_CONNECTIVITY,
+                expansion_add=_EXPANSION_ADD,
+                expansion_search=_EXPANSION_SEARCH,
+            )
+        )
+
+    @classmethod
+    def read(cls, path: Path, dim: int, *, mapped: bool) -> "_Graph":
+        """The graph in `path`, mapped or loaded into memory (to be added to)."""
+        index = _usearch_index().restore(str(path), view=mapped)
+        if index is None:
+            raise ValueError(f"{path.name} is not a usearch graph")
+        if index.ndim != dim:
+            raise ValueError(f"{path.name} holds vectors of {index.ndim} dimensions")
+        index.expansion_search = _EXPANSION_SEARCH
+        index.expansion_add = _EXPANSION_ADD
+        return cls(index, mapped=mapped)
+
+    def __len__(self) -> int:
+        return len(self.index) + len(self.newer)
+
+    def add(self, ids: np.ndarray, vectors: np.ndarray, threads: int = 0) -> None:
+        if self.mapped:
+            self.newer.add(ids, vectors)
+            return
+        present = ids[np.asarray(self.index.contains(ids), dtype=bool)] if len(self) else ids[:0]
+        if present.size:
+            self.index.remove(present)
+        self.index.add(ids, vectors, threads=threads)
+
+    def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        found = self.index.search(query, min(count, len(self.index)), exact=exact)
+        ids = np.asarray(found.keys, dtype=np.int64)
+        sims = 1.0 - np.asarray(found.distances, dtype=np.float32)
+        if not len(self.newer):
+            return ids, sims
+        # An item embedded again since the save has its new vector in `newer` only.
+        kept = ~np.isin(ids, self.newer.ids)
+        newer_ids, newer_sims = self.newer.nearest(query, count, exact)
+        return _top(
+            np.concatenate([ids[kept], newer_ids]),
+            np.concatenate([sims[kept], newer_sims]),
+            count,
+        )
+
+    def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        newer_ids, newer_vectors = self.newer.vectors_of(ids)
+        ids = ids[~np.isin(ids, newer_ids)]
+        ids = ids[np.asarray(self.index.contains(ids), dtype=bool)] if ids.size else ids
+        vectors = np.asarray(self.index.get(ids, dtype=np.float32)) if ids.size else ids
+        vectors = vectors.reshape(ids.size, self.index.ndim)
+        if not newer_ids.size:
+            return ids, vectors
+        return np.concatenate([ids, newer_ids]), np.vstack([vectors, newer_vectors])
+
+
+class _Unindexed:
+    """A large partition whose first graph is being built: it is searched by full text
+    alone until the graph is ready, rather than held as a matrix of a million vectors."""
+
+    def __init__(self, size: int, dim: int) -> None:
+        self.size = size
+        self.dim = dim
+
+    def __len__(self) -> int:
+        return self.size
+
+    def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+        self.size += ids.size
+
+    def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+
+    def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return ids[:0], np.zeros((0, self.dim), dtype=np.float32)
+
+
+@dataclass
+class _Partition:
+    tenant: str
+    stream: str
+    kind: str
+    vectors: _Vectors
+    through: int = 0
+    """The last vector row held."""
+    saved_through: int = 0
+    """The last vector row in the partition's file; 0: no file."""
+    erasures: int = 0
+    """The stream's erasure count when loaded: another erasure means loading again."""
+    caught_up_at: int | None = None
+    """The store's `changes` number when the partition was last caught up."""
+    builder: "subprocess.Popen[bytes] | None" = None
+    """The child process this one started to write the partition's graph, while it runs."""
+    next_look: float = 0.0
+    """When (time.monotonic) to look again for a finished build."""
+
+
+class VectorIndex:
+    """Every partition a search touched, loaded on first use and kept caught up."""
+
+    def __init__(
+        self,
+        store: Store,
+        directory: Path | None,
+        *,
+        approximate_from: int = APPROXIMATE_FROM,
+        changes: Callable[[], int] | None = None,
+    ) -> None:
+        """`changes`, where the store has one, gives a number that stays the same while the
+        store is unchanged: a partition caught up at that number is not read again."""
+        self._store = store
+        self._changes = changes
+        self.directory = directory
+        self.approximate_from = approximate_from if _has_usearch() else None
+        # A builder opens the same database file; a store without one holds graphs in memory.
+        self._database: Path | None = getattr(store, "path", None)
+        self._lock = threading.RLock()
+        self._parts: dict[tuple[str, str, str], _Partition] = {}
+
+    @property
+    def builds_apart(self) -> bool:
+        """Whether graphs are written to files by a child process (else held in memory)."""
+        return self.directory is not None and self._database is not None and fcntl is not None
+
+    def search(
+        self,
+        kind: str,
+        where: ItemFilter,
+        query: np.ndarray,
+        limit: int,
+        *,
+        exact: bool = False,
+        min_similarity: float = -math.inf,
+    ) -> list[tuple[int, float]]:
+        """The `limit` items of `kind` that pass `where` and are most similar to `query`,
+        with their cosine similarity, most similar first. Items less similar than
+        `min_similarity` may be left out: neither filtered nor searched for."""
+        found: list[tuple[int, float]] = []
+        for stream in self._streams(kind, where):
+            part = self._partition(where.tenant, stream, kind)
+            if len(part.vectors) and _dim(part.vectors) == query.shape[0]:
+                found += self._search_partition(part, where, query, limit, exact, min_similarity)
+        return sorted(found, key=lambda hit: (-hit[1], hit[0]))[:limit]
+
+    def refresh(self, tenant: str, stream: str) -> None:
+        """Catch the stream's partitions up with the store, starting a graph build when one
+        is due: the embedding job calls this, so that the files follow what it wrote."""
+        if self._store.in_transaction:
+            return
+        for kind in ("turn", "fact", "summary", "record"):
+            self._partition(tenant, stream, kind)
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait for the graph builds this process started, and map the files they wrote: for
+        benchmarks and tests that want every graph ready, never for a search."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for child in list(_CHILDREN):
+            child.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        while True:
+            with self._lock:
+                running = [p for p in self._parts.values() if p.builder is not None]
+            if not running:
+                return
+            for part in running:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if part.builder is not None:
+                    part.builder.wait(left)
+                part.next_look = 0.0
+                self._partition(part.tenant, part.stream, part.kind)
+
+    def forget(self) -> None:
+        """Drop every partition and file: the stored vectors were dropped."""
+        with self._lock:
+            self._parts.clear()
+            if self.directory is not None and self.directory.exists():
+                for path in self.directory.glob("*.usearch*"):
+                    path.unlink(missing_ok=True)
+
+    def drop(self, tenant: str, streams: Sequence[str]) -> None:
+        """Drop the streams' partitions and files, so that no erased vector stays in either;
+        the next search builds them again from what the store kept. A build running
+        meanwhile sees the erasure and discards what it wrote (see write_graph)."""
+        with self._lock:
+            for kind in ("turn", "fact", "summary", "record"):
+                for stream in streams:
+                    self._parts.pop((tenant, stream, kind), None)
+                    if self.directory is not None:
+                        for path in _files(self.directory, _name(tenant, stream, kind)):
+                            path.unlink(missing_ok=True)
+
+    # -- inside ---------------------------------------------------------------
+
+    def _streams(self, kind: str, where: ItemFilter) -> list[str]:
+        if where.streams is None:
+            return self._store.streams(where.tenant)
+        streams = list(where.streams)
+        if kind == "record":
+            # A record shown in several streams keeps its vector in its own stream's.
+            streams += self._store.linked_record_streams(where.tenant, streams)
+        return list(dict.fromkeys(streams))
+
+    def _search_partition(
+        self,
+        part: _Partition,
+        where: ItemFilter,
+        query: np.ndarray,
+        limit: int,
+        exact: bool,
+        min_similarity: float,
+    ) -> list[tuple[int, float]]:
+        if isinstance(part.vectors, _Unindexed):
+            return []  # full text carries the search until the graph is ready
+        size = len(part.vectors)
+        graph = isinstance(part.vectors, _Graph) and not exact
+        count = min(size, max((_RESCORED if graph else 2) * limit, 64))
+        # A graph's int8 similarities are a little off: the floor gives them room.
+        floor = min_similarity - (_SCALAR_SLACK if graph else 0.0)
+        while True:
+            ids, sims = part.vectors.nearest(query, count, exact)
+            # Candidates under the floor would be dropped by the caller: checking them
+            # against the filter, or searching wider for more of them, is wasted work.
+            close = sims >= floor
+            passed = self._store.passing(part.kind, where, ids[close].tolist())
+            pairs = zip(ids.tolist(), sims.tolist(), strict=True)
+            hits = [(i, s) for i, s in pairs if i in passed]
+            if len(hits) >= limit or count >= size or not close.all():
+                if graph:
+                    hits = self._rescored(part.kind, where.tenant, hits, query)
+                return [hit for hit in hits if hit[1] >= min_similarity][:limit]
+            if count >= _WIDEST:
+                break
+            count = min(size, count * 4)
+        # Few of the nearest pass: the filter is narrow, so what it allows is scored, a
+        # slice at a time: it may still allow most of a million vectors. A graph's vectors
+        # are int8, so its best few are rescored by their exact ones.
+        reduced = isinstance(part.vectors, _Graph)
+        keep = limit * _RESCORED if reduced else limit
+        allowed = np.asarray(self._store.item_ids(part.kind, where), dtype=np.int64)
+        best_ids, best_sims = allowed[:0], np.zeros(0, dtype=np.float32)
+        for start in range(0, allowed.size, _SCORED_AT_ONCE):
+            ids, vectors = part.vectors.vectors_of(allowed[start : start + _SCORED_AT_ONCE])
+            best_ids, best_sims = _top(
+                np.concatenate([best_ids, ids]),
+                np.concatenate([best_sims, _similarities(vectors, query)]),
+                keep,
+            )
+        hits = list(zip(best_ids.tolist(), best_sims.tolist(), strict=True))
+        if reduced:
+            hits = self._rescored(part.kind, where.tenant, hits, query)
+        return [hit for hit in hits if hit[1] >= min_similarity][:limit]
+
+    def _rescored(
+        self, kind: str, tenant: str, hits: list[tuple[int, float]], query: np.ndarray
+    ) -> list[tuple[int, float]]:
+        """The graph's candidates in the order of their exact similarity: the graph holds
+        reduced-precision vectors and finds neighbours approximately, so its own order is
+        rough near the cut."""
+        if not hits:
+            return hits
+        rows = self._store.item_vectors(kind, tenant, [i for i, _ in hits])
+        if len(rows) < len(hits):
+            return hits  # vectors replaced meanwhile: the graph's order will do
+        ids = np.asarray([i for i, _ in rows], dtype=np.int64)
+        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+        ordered_ids, sims = _top(ids, _similarities(matrix.reshape(ids.size, -1), query), ids.size)
+        return list(zip(ordered_ids.tolist(), sims.tolist(), strict=True))
+
+    def _partition(self, tenant: str, stream: str, kind: str) -> _Partition:
+        with self._lock:
+            changes = self._changes() if self._changes is not None else None
+            part = self._parts.get((tenant, stream, kind))
+            if part is not None and changes is not None and part.caught_up_at == changes:
+                # Nothing was written since it was caught up: no erasure, no new vector.
+                if not self._store.in_transaction:
+                    self._follow_build(part)
+                return part
+            erasures = self._store.stream_state(tenant, stream).erasures
+            if part is None or part.erasures != erasures:
+                part = self._load(tenant, stream, kind)
+                part.erasures = erasures
+                self._parts[(tenant, stream, kind)] = part
+            if not self._store.in_transaction:
+                # Rows of an open transaction may yet be rolled back, and their ids reused.
+                self._catch_up(part)
+                self._follow_build(part)
+                part.caught_up_at = changes
+            return part
+
+    def _load(self, tenant: str, stream: str, kind: str) -> _Partition:
+        part = _Partition(tenant, stream, kind, _Matrix())
+        self._map_newest(part)
+        return part
+
+    def _map_newest(self, part: _Partition) -> None:
+        """Point the partition at its newest file, if it has a readable one; the rows after
+        it are caught up by the caller."""
+        if self.directory is None or self.approximate_from is None:
+            return
+        files = _files(self.directory, _name(part.tenant, part.stream, part.kind))
+        if not files:
+            return
+        newest = files[-1]
+        try:
+            dim = self._store_dim(part.tenant, part.stream, part.kind)
+            part.vectors = _Graph.read(newest, dim, mapped=True)
+            part.through = part.saved_through = _through(newest)
+        except Exception as exc:  # a damaged file is built again, never trusted
+            log.warning("vector index %s unreadable, building it again: %s", newest.name, exc)
+            newest.unlink(missing_ok=True)
+
+    def _store_dim(self, tenant: str, stream: str, kind: str) -> int:
+        first = self._store.vectors(kind, tenant, [stream], after_id=0, limit=1)
+        if not first:
+            raise ValueError("the store holds no vectors for it")
+        return len(first[0][3]) // 4
+
+    def _catch_up(self, part: _Partition) -> None:
+        while not isinstance(part.vectors, _Unindexed) and (
+            rows := self._store.vectors(
+                part.kind, part.tenant, [part.stream], after_id=part.through, limit=_READ_AT_ONCE
+            )
+        ):
+            ids, matrix = _rows_matrix(rows)
+            part.vectors.add(ids, matrix)
+            part.through = rows[-1][0]
+            if isinstance(part.vectors, _Matrix) and self._wants_graph(part):
+                part.vectors = self._graph_meanwhile(part)
+
+    def _graph_meanwhile(self, part: _Partition) -> _Vectors:
+        """What a partition that has outgrown its matrix holds until its graph file exists."""
+        matrix = part.vectors
+        assert isinstance(matrix, _Matrix)
+        if not self.builds_apart:
+            # The rest goes straight into the graph: a million float32 vectors held as a
+            # matrix first would outgrow the graph itself several times.
+            graph = _Graph.empty(matrix.vectors.shape[1])
+            graph.add(matrix.ids, matrix.vectors)
+            return graph
+        if len(matrix) <= EXACT_UNTIL:
+            return matrix
+        log.warning(
+            "the vector index of %s (%ss) is being built apart; until it is ready, these are "
+            "searched by full text alone",
+            part.stream,
+            part.kind,
+        )
+        return _Unindexed(len(matrix), matrix.vectors.shape[1])
+
+    def _wants_graph(self, part: _Partition) -> bool:
+        return self.approximate_from is not None and len(part.vectors) >= self.approximate_from
+
+    def _wants_build(self, part: _Partition) -> bool:
+        if not self.builds_apart:
+            return False
+        if isinstance(part.vectors, _Graph):
+            return len(part.vectors.newer) >= max(1.0, MERGE_FROM * len(part.vectors.index))
+        return self._wants_graph(part)
+
+    def _follow_build(self, part: _Partition) -> None:
+        """Map a file that a build finished, or start a build when one is due and none
+        runs: looked at once a second at most, so that a search pays a stat, no more."""
+        ended = part.builder is not None and part.builder.poll() is not None
+        if ended:
+            assert part.builder is not None
+            if part.builder.returncode:
+                log.warning(
+                    "building the vector index of %s failed (exit %s)",
+                    part.stream,
+                    part.builder.returncode,
+                )
+            part.builder = None
+        now = time.monotonic()
+        if now < part.next_look or not self._wants_build(part):
+            return
+        part.next_look = now + LOOK_EVERY
+        assert self.directory is not None
+        files = _files(self.directory, _name(part.tenant, part.stream, part.kind))
+        if files and _through(files[-1]) > part.saved_through:
+            self._map_newest(part)  # written here or by another process
+            self._catch_up(part)
+            ended = False
+            if not self._wants_build(part):
+                return
+        if ended:
+            part.next_look = now + RETRY_AFTER  # it wrote no file: not again at once
+        elif part.builder is None:
+            part.builder = self._start_builder(part)
+
+    def _start_builder(self, part: _Partition) -> "subprocess.Popen[bytes] | None":
+        """A child process that writes the partition's graph, holding its lock file; None
+        when another process holds it (that one is building the same graph)."""
+        assert self.directory is not None and fcntl is not None
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = _name(part.tenant, part.stream, part.kind)
+        with open(self.directory / f"{name}.lock", "ab") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return None
+            log.info("building the vector index of %s (%s) apart", part.stream, part.kind)
+            # The child inherits the locked file and holds the lock until it exits, even if
+            # this process closes or dies first.
+            child = subprocess.Popen(
+                [sys.executable, "-m", "threefold.recall.graph_builder", str(self._database)]
+                + [part.tenant, part.stream, part.kind],
+                pass_fds=(lock.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
+        _CHILDREN[:] = [c for c in _CHILDREN if c.poll() is None] + [child]
+        return child
+
+
+_CHILDREN: list["subprocess.Popen[bytes]"] = []
+"""Every builder this process started, so that none is let go while it runs (Python warns)
+and each is waited for."""
+
+
+def write_graph(
+    store: Store, directory: Path, tenant: str, stream: str, kind: str, threads: int = 0
+) -> Path | None:
+    """Write the partition's graph file: its newest file loaded into memory (not mapped: a
+    copy of a mapping would touch every page of the file too) with the rows written since
+    added, or without a readable file every row. Returns the file, or None when there was
+    nothing new or an erasure came meanwhile. The caller holds the partition's lock."""
+    name = _name(tenant, stream, kind)
+    for stale in directory.glob(f"{name}-*.tmp"):
+        stale.unlink()  # left by a builder that died: only the lock's holder writes these
+    before = _fingerprint(store, tenant, stream, kind)
+    if before is None:
+        return None
+    files = _files(directory, name)
+    graph, through = _base_graph(files, before[2]), 0
+    if graph is None:
+        graph = _Graph.empty(before[2])
+    else:
+        through = _through(files[-1])
+    started = through
+    while rows := store.vectors(kind, tenant, [stream], after_id=through, limit=_READ_AT_ONCE):
+        ids, matrix = _rows_matrix(rows)
+        graph.add(ids, matrix, threads=threads)
+        through = rows[-1][0]
+    if through == started:
+        return None
+    final = directory / f"{name}-{through}.usearch"
+    temporary = final.with_name(f"{final.name}.{os.getpid()}.tmp")
+    graph.index.save(str(temporary))
+    os.replace(temporary, final)
+    if _fingerprint(store, tenant, stream, kind) != before:
+        # Erased or re-embedded meanwhile: the file may hold vectors the store no longer has.
+        final.unlink(missing_ok=True)
+        return None
+    for path in files:
+        path.unlink(missing_ok=True)
+    return final
+
+
+def _base_graph(files: list[Path], dim: int) -> _Graph | None:
+    if not files:
+        return None
+    try:
+        return _Graph.read(files[-1], dim, mapped=False)
+    except Exception as exc:  # damaged: every row is added to a new graph instead
+        log.warning("vector index %s unreadable, building it again: %s", files[-1].name, exc)
+        return None
+
+
+def _fingerprint(store: Store, tenant: str, stream: str, kind: str) -> tuple[int, str, int] | None:
+    """What changes when a stream's vectors are erased or replaced by another model's."""
+    first = store.vectors(kind, tenant, [stream], after_id=0, limit=1)
+    if not first:
+        return None
+    _, _, model, blob = first[0]
+    return store.stream_state(tenant, stream).erasures, model, len(blob) // 4
+
+
+def _rows_matrix(rows: list[tuple[int, int, str, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.asarray([item for _, item, _, _ in rows], dtype=np.int64)
+    matrix = np.stack([np.frombuffer(blob, dtype=np.float32) for *_, blob in rows])
+    return ids, matrix
+
+
+def _similarities(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Each row's dot product with `query`, on this thread: BLAS would spread a product
+    this small over every core, and its threads spin while other processes want them."""
+    return np.einsum("ij,j->i", vectors, query)
+
+
+def _top(ids: np.ndarray, sims: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The `count` most similar, best first, and equals by id, as every store orders them:
+    items with the same text have the same vector, and which of them makes the cut must
+    not depend on how a partition happened to fall."""
+    if count <= 0:
+        return ids[:0], sims[:0]
+    if sims.size > count:
+        cut = np.partition(sims, sims.size - count)[sims.size - count]
+        close = sims >= cut  # more than `count` where equals straddle the cut
+        ids, sims = ids[close], sims[close]
+    order = np.lexsort((ids, -sims))[:count]
+    return ids[order], sims[order]
+
+
+def _dim(vectors: _Vectors) -> int:
+    if isinstance(vectors, _Matrix):
+        return int(vectors.vectors.shape[1])
+    if isinstance(vectors, _Unindexed):
+        return vectors.dim
+    assert isinstance(vectors, _Graph)
+    return int(vectors.index.ndim)
+
+
+def _name(tenant: str, stream: str, kind: str) -> str:
+    """A file name for a partition: stream names may hold any character."""
+    return hashlib.sha256(f"{tenant}\0{stream}\0{kind}".encode()).hexdigest()[:24]
+
+
+def _files(directory: Path, name: str) -> list[Path]:
+    """A partition's saved graphs, oldest first."""
+    if not directory.exists():
+        return []
+    return sorted(directory.glob(f"{name}-*.usearch"), key=_through)
+
+
+def _through(path: Path) -> int:
+    return int(path.stem.rsplit("-", 1)[1])
+
+
+def _has_usearch() -> bool:
+    """Whether usearch is installed, without loading it: see _usearch_index."""
+    return importlib.util.find_spec("usearch") is not None
+
+
+def _usearch_index() -> Any:
+    """usearch's Index class. onnxruntime is loaded first when installed: loading it after
+    usearch crashes the process (their native libraries clash), and MiniLM loads it late."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index

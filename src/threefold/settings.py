@@ -1,0 +1,607 @@
+"""Settings from a TOML file plus THREEFOLD_* environment variables.
+
+Nothing is read at import time: call `load_settings()`.
+"""
+
+import ipaddress
+import os
+import re
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, Self
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from platformdirs import user_data_dir
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from threefold.domain import check_stream
+from threefold.errors import InvalidInput, SettingsError
+
+
+def default_db_path() -> Path:
+    return Path(user_data_dir("threefold", appauthor=False)) / "memory.db"
+
+
+OLD_NAME = "memstrata"
+"""The project's name before threefold; settings that still use it are refused, not ignored."""
+
+
+def _refuse_old_names() -> None:
+    """Settings named for memstrata would be ignored silently; say what they are called now."""
+    prefix = OLD_NAME.upper() + "_"
+    old = sorted(name for name in os.environ if name.upper().startswith(prefix))
+    if old:
+        renamed = ", ".join(f"{name} -> THREEFOLD_{name[len(prefix) :]}" for name in old)
+        raise SettingsError(f"memstrata is now threefold; rename these variables: {renamed}")
+
+
+def _refuse_old_default_db(settings: "Settings") -> None:
+    old_db = Path(user_data_dir(OLD_NAME, appauthor=False)) / "memory.db"
+    new_db = default_db_path()
+    if settings.db == new_db and old_db.is_file() and not new_db.exists():
+        raise SettingsError(
+            f"memstrata is now threefold: move the old default database ({old_db}) to"
+            f" {default_db_path()}; it opens unchanged"
+        )
+
+
+_DATABASE_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def database_location(value: str | Path) -> str | Path:
+    """A database URL as it was given (a Path would fold its '//'), anything else as the
+    path of a SQLite file."""
+    if isinstance(value, str) and _DATABASE_URL.match(value):
+        return value
+    return Path(value)
+
+
+Provider = Literal["openai", "ollama", "openai-compatible"]
+
+
+class ProviderPreset(NamedTuple):
+    base_url: str | None
+    model: str | None
+    embed_model: str | None
+    api_key_env: str | None
+    """None: the server needs no key."""
+
+
+PROVIDERS: dict[str, ProviderPreset] = {
+    "openai": ProviderPreset(
+        "https://api.openai.com/v1", "gpt-4o-mini", "text-embedding-3-small", "OPENAI_API_KEY"
+    ),
+    "ollama": ProviderPreset("http://127.0.0.1:11434/v1", "llama3.1", "nomic-embed-text", None),
+    "openai-compatible": ProviderPreset(None, None, None, None),
+}
+"""What `provider` fills in for the keys not given. openai-compatible (vLLM, llama.cpp,
+OpenRouter...) names no server or model, and needs a key only if `api_key_env` is set."""
+
+
+def _with_preset(data: object, provider: str | None, keys: dict[str, str]) -> object:
+    """`data` with each of `keys` (setting -> preset field) that is missing taken from
+    the provider's preset; an api_key_env of "" means no key."""
+    if not isinstance(data, dict):
+        return data
+    preset = PROVIDERS.get(provider or "openai")
+    if preset is None:  # an unknown provider: the field's own check names it
+        return data
+    filled = dict(data)
+    for setting, field in keys.items():
+        if filled.get(setting) is None:
+            filled[setting] = getattr(preset, field)
+    if filled.get("api_key_env") == "":
+        filled["api_key_env"] = None
+    return filled
+
+
+class ModelSettings(BaseModel):
+    """The thinking model: `kind` is heuristic (offline rules), llm (a chat model) or a
+    plugin's name. For llm, `provider` fills base_url, name and api_key_env; any of them
+    given explicitly wins. Setting a provider alone selects kind llm."""
+
+    kind: str = "heuristic"
+    provider: Provider | None = None
+    base_url: str | None = None
+    name: str | None = None
+    api_key_env: str | None = None
+    """The variable holding the API key (never the key itself); None or "": no key."""
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    attempts: int = Field(default=3, ge=1, le=10)
+    backoff_seconds: float = Field(default=0.5, ge=0.0)
+    options: dict[str, Any] = {}
+    """For a plugin model: its own options."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_from_provider(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("provider") and "kind" not in data:
+            data = {**data, "kind": "llm"}
+        provider = data.get("provider") if isinstance(data, dict) else None
+        keys = {"base_url": "base_url", "name": "model", "api_key_env": "api_key_env"}
+        return _with_preset(data, provider, keys)
+
+
+class EmbedSettings(BaseModel):
+    """The embedder: `kind` is auto, minilm, static, openai, hashing, none or a plugin's name.
+
+    auto is minilm when the ``local`` extra is installed, else hashing (logged once per
+    memory opened); set the kind to make it explicit. For openai, `provider` fills
+    base_url, model and api_key_env (explicit values win), and setting a provider alone
+    selects kind openai.
+    """
+
+    kind: str = "auto"
+    provider: Provider | None = None
+    model: str | None = None
+    """For openai: the embedding model name."""
+    base_url: str | None = None
+    api_key_env: str | None = None
+    """The variable holding the API key (never the key itself); None or "": no key."""
+    dimensions: int | None = Field(default=None, ge=1)
+    """For openai: ask for vectors of this size (text-embedding-3 models can shorten theirs)."""
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    options: dict[str, Any] = {}
+    """For a plugin embedder: its own options."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_from_provider(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("provider") and "kind" not in data:
+            data = {**data, "kind": "openai"}
+        if not isinstance(data, dict) or str(data.get("kind", "")).strip().lower() != "openai":
+            return data
+        keys = {"base_url": "base_url", "model": "embed_model", "api_key_env": "api_key_env"}
+        return _with_preset(data, data.get("provider"), keys)
+
+
+class HttpSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8420, ge=0, le=65535)
+    max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    """Uploads (Slack zips, Jira CSVs) may be large; everything else is far smaller."""
+    workers: int = Field(default=1, ge=1, le=64, description="server processes on one port")
+    access_log: bool = False
+    """A line on stdout for every request. Off by default: it costs a sixth of a millisecond
+    of CPU per request, and the query string of a GET holds the user's question."""
+
+
+class ProxySettings(BaseModel):
+    upstream: str = "http://127.0.0.1:11434/v1"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8421, ge=0, le=65535)
+    budget: int = Field(default=2000, ge=1, description="memory tokens added per request")
+    timeout_seconds: float = Field(default=120.0, gt=0)
+    api_key_env: str = "OPENAI_API_KEY"
+    """The upstream's key, read from this variable when the client sends none."""
+
+
+class McpSettings(BaseModel):
+    tenant: str = "default"
+    trust: Literal["full", "inner", "familiar", "public"] = "full"
+
+
+class WriteSettings(BaseModel):
+    """How far a writer below `full` trust is believed, and how far ahead an event may be."""
+
+    inner_max_confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    familiar_max_confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    max_future_seconds: float = Field(
+        default=86400.0,
+        ge=0.0,
+        description="event times (`at`) further ahead are refused from writers below full",
+    )
+
+
+class ProjectSettings(BaseModel):
+    """A project stream and the ways outside messages name it, for routing."""
+
+    stream: str
+    key: str | None = None
+    """The tracker key: ALPHA routes ALPHA-142 here, and Jira issues of ALPHA."""
+    names: tuple[str, ...] = ()
+    """Names that mention the project in text, e.g. "Project Alpha"."""
+    channels: tuple[str, ...] = ()
+    """Slack channels (without '#') whose every message belongs here."""
+
+    @field_validator("stream")
+    @classmethod
+    def _valid_stream(cls, value: str) -> str:
+        try:
+            return check_stream(value)
+        except InvalidInput as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("key")
+    @classmethod
+    def _upper_key(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,19}", value):
+            raise ValueError(f"a project key is letters, digits or _, like ALPHA; got {value!r}")
+        return value.upper() if value else None
+
+    @field_validator("channels")
+    @classmethod
+    def _bare_channels(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(c.removeprefix("#").lower() for c in value)
+
+
+OBSERVATION_THRESHOLDS: dict[str, float] = {
+    "commitment": 0.85,
+    "blocker": 0.7,
+    "handoff": 0.75,
+    "deadline_mention": 0.8,
+    "risk_signal": 0.7,
+    "mood_signal": 0.7,
+    "status_update": 0.5,
+    "reference": 0.7,
+}
+
+
+class SourceSettings(BaseModel):
+    """Slack, Jira and web pages: batching, confidence and fetching."""
+
+    batch_messages: int = Field(default=20, ge=1, description="digest a stream at this many")
+    batch_idle_minutes: float = Field(
+        default=30.0, ge=0.0, description="or this long after its last live message"
+    )
+    import_batch_messages: int = Field(
+        default=200, ge=1, description="messages per digest when importing history"
+    )
+    observation_thresholds: dict[str, float] = Field(
+        default_factory=lambda: dict(OBSERVATION_THRESHOLDS),
+        description="per category: observations below this confidence are not stored",
+    )
+    fetch_hosts: tuple[str, ...] = ()
+    """Hosts whose linked pages are fetched and summarised ('*.example.com' allowed).
+    Empty: links are stored as references, and nothing is fetched."""
+    fetch_timeout_seconds: float = Field(default=10.0, gt=0)
+    fetch_max_bytes: int = Field(default=2_000_000, ge=1024)
+    fetch_allow_networks: tuple[str, ...] = ()
+    """Networks a fetched host may resolve to although they are not public, e.g.
+    '10.20.0.0/16' for an intranet wiki. Empty: loopback, private, link-local and every other
+    non-global address is refused, so an allowed name cannot be pointed at internal services."""
+
+    @field_validator("fetch_allow_networks")
+    @classmethod
+    def _valid_networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for network in value:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(f"not a network like '10.0.0.0/8': {network!r}") from None
+        return value
+
+
+RULE_KINDS = (
+    "overdue_commitment",
+    "stale_blocker",
+    "deadline_soon",
+    "unanswered",
+    "unowned_handoff",
+    "mood_drop",
+)
+RULE_DAYS: dict[str, float] = {
+    "overdue_commitment": 0.0,
+    "stale_blocker": 3.0,
+    "deadline_soon": 3.0,
+    "unanswered": 1.0,
+    "unowned_handoff": 1.0,
+    "mood_drop": 7.0,
+}
+"""Each rule kind's N days: past the due date, open longer than, within, left for, or the
+mood window compared with the one before it."""
+
+
+class ActionRule(BaseModel):
+    """One proactive rule, as data: what to look for, after how many days, whom to tell."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal[
+        "overdue_commitment",
+        "stale_blocker",
+        "deadline_soon",
+        "unanswered",
+        "unowned_handoff",
+        "mood_drop",
+    ]
+    name: str = ""
+    """What actions of this rule are called (default: the kind); unique among the rules."""
+    days: float | None = Field(default=None, ge=0.0, le=3650.0)
+    """N for the kind (RULE_DAYS); None: the kind's default."""
+    drop: float = Field(default=0.5, gt=0.0, le=2.0)
+    """mood_drop: how far the mean mood (-1 to 1) must fall between the two windows."""
+    enabled: bool = True
+    webhook: str | None = None
+    """An http(s) URL that is POSTed each new action of this rule as JSON."""
+
+    @field_validator("webhook")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"a webhook is an http(s) URL with a host; got {value!r}")
+        return value
+
+    @property
+    def label(self) -> str:
+        return self.name or self.kind
+
+    @property
+    def window_days(self) -> float:
+        return RULE_DAYS[self.kind] if self.days is None else self.days
+
+
+def _default_rules() -> list[ActionRule]:
+    return [ActionRule(kind=kind) for kind in RULE_KINDS]  # type: ignore[arg-type]
+
+
+class TeamSettings(BaseModel):
+    """Profiles, proactive actions and daily digests (threefold.team)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: list[ActionRule] = Field(default_factory=_default_rules)
+    rebuild_hours: float = Field(
+        default=24.0, gt=0.0, description="maintenance rebuilds profiles and actions this often"
+    )
+    timezone: str = Field(default="UTC", description="the day boundaries of stored digests")
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0.0)
+    webhook_allow_networks: tuple[str, ...] = ()
+    """Non-public networks a webhook host may resolve to ('127.0.0.0/8' for a local relay);
+    otherwise loopback, private and link-local addresses are refused, as for fetching."""
+    profile_share: float = Field(
+        default=0.15, ge=0.0, le=1.0, description="the most of a context profiles may take"
+    )
+    digest_share: float = Field(
+        default=0.25, ge=0.0, le=1.0, description="the most of a context digests may take"
+    )
+    projects_share: float = Field(
+        default=0.3,
+        ge=0.0,
+        le=1.0,
+        description="the most of a context the items of several named projects may take",
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r}; use an IANA name") from None
+        return value
+
+    @field_validator("rules")
+    @classmethod
+    def _unique_names(cls, value: list[ActionRule]) -> list[ActionRule]:
+        labels = [rule.label for rule in value]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:
+            raise ValueError(f"rule names must be unique; repeated: {', '.join(twice)}")
+        return value
+
+    @field_validator("webhook_allow_networks")
+    @classmethod
+    def _valid_networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return SourceSettings._valid_networks(value)
+
+
+class ImportLimits(BaseModel):
+    """Bounds on what one import may read, so that a hostile export is refused, not obeyed.
+
+    Python holds parsed JSON in 10 to 30 times its size, so max_file_bytes is what bounds
+    memory: at 8 MiB the worst file measured (millions of tiny objects) peaks an import at
+    about 300 MB. Raise it for channels of more than about 8,000 messages a day, or a
+    users.json of more than about 5,000 people.
+    """
+
+    max_file_bytes: int = Field(
+        default=8 * 1024 * 1024, ge=1024, description="one file of an export, uncompressed"
+    )
+    max_total_bytes: int = Field(
+        default=4 * 1024**3, ge=1024, description="all the files of one export, uncompressed"
+    )
+    max_files: int = Field(default=200_000, ge=1, description="files in one export")
+    max_row_bytes: int = Field(
+        default=4 * 1024 * 1024, ge=1024, description="one CSV record (a Jira issue), all cells"
+    )
+
+
+class Settings(BaseSettings):
+    """Every knob, with its default. Env: THREEFOLD_RECENT_TURNS=12, THREEFOLD_MODEL__KIND=llm."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="THREEFOLD_", env_nested_delimiter="__", extra="forbid", frozen=True
+    )
+
+    db: Path | str = Field(default_factory=default_db_path)
+    """A SQLite file, or a postgresql:// URL (see threefold.store.open_store)."""
+    recent_turns: int = Field(default=10, ge=0, description="K: raw turns always in the context")
+    session_turns: int = Field(default=20, ge=1, description="N: a session summary every N turns")
+    chunk_summarize_tokens: int = Field(
+        default=6000, ge=100, description="also summarize once the unsummarized turns reach this"
+    )
+    summary_max_tokens: int = Field(default=2000, ge=100)
+    compaction_target: float = Field(
+        default=0.7, gt=0.2, lt=1.0, description="compact to this share of summary_max_tokens"
+    )
+    session_summary_tokens: int = Field(default=300, ge=20)
+    rollup_tokens: int = Field(default=400, ge=20)
+    prompt_budget: int = Field(default=6000, ge=1, description="default context() budget")
+    pin_min_confidence: float = Field(
+        default=0.7, ge=0.0, le=1.0, description="the user's own facts pin at or above this"
+    )
+    observation_sources: tuple[str, ...] = Field(
+        default=("slack.", "jira.", "web."),
+        description="facts whose source kind starts so are recall material, unless of a "
+        "pinned_observation_categories category at or above pin_observation_confidence",
+    )
+    pinned_observation_categories: tuple[str, ...] = Field(
+        default=("decision", "role"),
+        description="what outside messages may pin: decisions and who holds which role",
+    )
+    pin_observation_confidence: float = Field(
+        default=0.85, ge=0.0, le=1.0, description="a plain Slack statement is stored at 0.85"
+    )
+    global_pinned_categories: tuple[str, ...] = Field(
+        default=("role", "decision"),
+        description="pinned global facts shown in every stream; other global facts only "
+        "when they share words with the query",
+    )
+    unpinned_categories: tuple[str, ...] = Field(
+        default=("deadline_mention", "risk_signal", "mood_signal", "status_update", "reference"),
+        description="facts of these categories are recall material, never pinned",
+    )
+    unpinned_sources: tuple[str, ...] = Field(
+        default=("jira.issue",),
+        description="nor are facts from these sources (Jira fields: see structured data)",
+    )
+    max_turn_chars: int = Field(default=20_000_000, ge=1)
+    """Also the longest Slack message, Jira issue text or fetched page that is stored."""
+    background_worker: bool = True
+    job_attempts: int = Field(default=5, ge=1)
+    job_backoff_seconds: float = Field(default=2.0, ge=0.0)
+    job_backoff_max_seconds: float = Field(default=300.0, ge=0.0)
+    stream_lease_seconds: float = Field(
+        default=10.0, ge=1.0, description="renewed every third of it while a job runs"
+    )
+    durability: Literal["full", "normal", "off"] = Field(
+        default="full",
+        description="SQLite synchronous: full survives a power cut, normal a process crash",
+    )
+    model: ModelSettings = ModelSettings()
+    embed: EmbedSettings = EmbedSettings()
+    http: HttpSettings = HttpSettings()
+    proxy: ProxySettings = ProxySettings()
+    mcp: McpSettings = McpSettings()
+    projects: list[ProjectSettings] = []
+    sources: SourceSettings = SourceSettings()
+    team: TeamSettings = Field(default_factory=TeamSettings)
+    imports: ImportLimits = ImportLimits()
+    trace_file: Path | None = None
+    """JSON-lines trace events go here (THREEFOLD_TRACE_FILE)."""
+    maintenance_interval_seconds: float = Field(default=3600.0, gt=0)
+    max_rows_per_run: int = Field(default=10_000, ge=1)
+    retention_days: float = Field(
+        default=90.0, gt=0, description="unpinned facts older than this may be compressed"
+    )
+    archive_after_days: float = Field(
+        default=30.0, ge=0, description="deadlines and dates this far past are archived"
+    )
+    archive_cleanup_days: float | None = Field(
+        default=None, description="delete archived summaries older than this (default: never)"
+    )
+    reconcile_similarity: float = Field(
+        default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
+    )
+    turn_max_share: float = Field(
+        default=0.25,
+        gt=0.0,
+        le=1.0,
+        description="the most of the budget one of the last K turns may take; a longer "
+        "turn is cut and marked, so it cannot push the others out",
+    )
+    summary_floor_share: float = Field(
+        default=0.15,
+        ge=0.0,
+        le=1.0,
+        description="the summary keeps this share of the budget (if it is that long), "
+        "ahead of facts and retrieved material",
+    )
+    retrieved_floor_share: float = Field(
+        default=0.2,
+        ge=0.0,
+        le=1.0,
+        description="retrieved material keeps this share of the budget ahead of pinned "
+        "facts, so that older memory relevant to the question always has room",
+    )
+    facts_ceiling_share: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=1.0,
+        description="pinned facts (stream plus global) take at most this share of the budget",
+    )
+    retrieved_share: float = Field(
+        default=1.0,
+        ge=0.0,
+        le=1.0,
+        description="share of the room left after turns, the summary floor and facts that "
+        "retrieved material may take before the rest of the summary",
+    )
+    index_budget: int = Field(
+        default=0, ge=0, description="tokens for the memory index section (0: no index)"
+    )
+    index_recent_days: float = Field(default=7.0, ge=0.0)
+    writes: WriteSettings = Field(default_factory=WriteSettings)
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _database(cls, value: object) -> object:
+        return database_location(value) if isinstance(value, str | Path) else value
+
+    @model_validator(mode="after")
+    def _target_below_cap(self) -> Self:
+        if int(self.summary_max_tokens * self.compaction_target) < 50:
+            raise ValueError("summary_max_tokens * compaction_target must leave at least 50 tokens")
+        return self
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+    @property
+    def compaction_target_tokens(self) -> int:
+        return int(self.summary_max_tokens * self.compaction_target)
+
+
+def load_settings(config: Path | None = None, **overrides: object) -> Settings:
+    """Settings from `config` (or $THREEFOLD_CONFIG), the environment, then `overrides`.
+
+    Raises SettingsError naming each invalid key.
+    """
+    _refuse_old_names()
+    path = config or os.environ.get("THREEFOLD_CONFIG")
+    settings_cls = Settings
+    if path:
+        if not Path(path).is_file():
+            raise SettingsError(f"config file not found: {path}")
+        settings_cls = _reading(Path(path))
+    try:
+        settings = settings_cls(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise SettingsError(_describe(exc)) from None
+    except (OSError, ValueError) as exc:  # unreadable or malformed TOML
+        raise SettingsError(f"cannot read settings: {exc}") from None
+    _refuse_old_default_db(settings)
+    return settings
+
+
+def _reading(path: Path) -> type[Settings]:
+    class FileSettings(Settings):
+        model_config = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
+
+    return FileSettings
+
+
+def _describe(exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"]) or "settings"
+        lines.append(f"{key}: {error['msg']} (got {error.get('input')!r})")
+    return "invalid settings:\n  " + "\n  ".join(lines)

@@ -1,0 +1,336 @@
+"""Proactive actions: each rule of settings.team.rules looks at a snapshot and names what
+needs doing, with the facts and records that show it.
+
+An action's key is made from what it is about (a commitment's subject and slot, a
+message's id), never from a row id, so a rebuild finds the same action again and its
+status (open, done, dismissed) stays as the team left it.
+"""
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from threefold.domain import (
+    Fact,
+    FactCategory,
+    Record,
+    SourceRef,
+    Visibility,
+    as_utc,
+    most_private,
+)
+from threefold.settings import ActionRule
+from threefold.team import cues
+from threefold.team.snapshot import Snapshot, day_named
+
+
+@dataclass
+class Found:
+    key: str
+    stream: str
+    title: str
+    facts: list[Fact] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
+    due: date | None = None
+    owner: str | None = None
+
+    def data(self, rule: ActionRule) -> dict[str, object]:
+        evidence = [f.source for f in self.facts] + [r.ref() for r in self.records]
+        return {
+            "kind": rule.kind,
+            "title": self.title,
+            "due": self.due.isoformat() if self.due else None,
+            "owner": self.owner,
+            "fact_ids": [f.id for f in self.facts],
+            "record_ids": sorted({r.id for r in self.records} | self._fact_records()),
+            "evidence": [e.model_dump(mode="json") for e in _distinct(evidence)],
+        }
+
+    def visibility(self) -> Visibility:
+        return most_private(
+            [f.visibility for f in self.facts] + [r.visibility for r in self.records]
+        )
+
+    def _fact_records(self) -> set[int]:
+        return {
+            int(f.source.id)
+            for f in self.facts
+            if f.source.kind.startswith("slack.") and f.source.id.isdigit()
+        }
+
+
+Finder = Callable[[Snapshot, ActionRule], list[Found]]
+
+
+def find(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    found = FINDERS[rule.kind](snapshot, rule)
+    for item in found:
+        item.key = f"{rule.label}:{item.key}"
+    return found
+
+
+def _overdue_commitments(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    today = _today(snapshot)
+    out = []
+    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.COMMITMENT)):
+        due = day_named(fact)
+        if due is None or (today - due).days <= rule.window_days:
+            continue
+        if _reported_done(snapshot, fact):
+            continue
+        out.append(
+            Found(
+                key=f"{fact.subject}:{fact.slot}",
+                stream=fact.stream,
+                facts=[fact],
+                due=due,
+                owner=fact.subject,
+                title=f"Overdue since {due}: {fact.text}",
+            )
+        )
+    return out
+
+
+def _one_per_message(snapshot: Snapshot, facts: list[Fact]) -> list[Fact]:
+    """One fact per message: "Marco is blocked on ALPHA-7" may be read both as Marco's
+    blocker and as ALPHA-7's, and is one thing to do."""
+    seen: set[int] = set()
+    kept = []
+    for fact in sorted(facts, key=lambda f: (-f.confidence, f.id)):
+        record = snapshot.record_of(fact)
+        if record is not None and record.id in seen:
+            continue
+        if record is not None:
+            seen.add(record.id)
+        kept.append(fact)
+    return sorted(kept, key=lambda f: f.id)
+
+
+def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
+    """Whether its author later said the work is done."""
+    said_at = _at(commitment)
+    work = commitment.slot.partition(":")[2] or commitment.value
+    for record in snapshot.records:
+        if (
+            record.at <= said_at
+            or record.author.lower().split()[0] != commitment.subject.split()[0]
+        ):
+            continue
+        if cues.DONE.search(record.text) and cues.same_work(work, record.text):
+            return True
+    return False
+
+
+def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    out = []
+    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.BLOCKER)):
+        opened = _at(fact)
+        if snapshot.now - opened <= timedelta(days=rule.window_days):
+            continue
+        if _cleared(snapshot, fact, opened):
+            continue
+        days = (snapshot.now - opened).days
+        out.append(
+            Found(
+                key=f"{fact.subject}:{fact.slot}",
+                stream=fact.stream,
+                facts=[fact],
+                owner=snapshot.author_of(fact),
+                title=f"Blocked for {days} days: {_said(snapshot, fact)}",
+            )
+        )
+    return out
+
+
+def _said(snapshot: Snapshot, fact: Fact) -> str:
+    """The fact, and the words of the message it was read from where they say more."""
+    record = snapshot.record_of(fact)
+    if record is None or " ".join(record.text.split()) == fact.text:
+        return fact.text
+    return f"{fact.text} ({record.author}: {_quote(record.text)})"
+
+
+def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
+    record = snapshot.record_of(blocker)
+    said = record.text if record else ""
+    what = f"{blocker.subject} {blocker.value} {blocker.text} {said}"
+    return any(
+        record.at > opened
+        and cues.CLEARED.search(record.text)
+        and cues.same_work(what, record.text)
+        for record in snapshot.records
+    )
+
+
+def _deadlines_soon(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    today = _today(snapshot)
+    groups: dict[tuple[str, date], list[Fact]] = defaultdict(list)
+    for fact in snapshot.of(FactCategory.DEADLINE, FactCategory.DEADLINE_MENTION):
+        day = day_named(fact)
+        if fact.subject in snapshot.finished:
+            continue  # the tracker says the work is over
+        if day is not None and 0 <= (day - today).days <= rule.window_days:
+            groups[(fact.subject, day)].append(fact)
+    return [
+        Found(
+            key=f"{subject}:{day}",
+            stream=facts[0].stream,
+            facts=facts,
+            due=day,
+            title=f"Due {day}: {facts[0].text}",
+        )
+        for (subject, day), facts in groups.items()
+    ]
+
+
+def _unanswered(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    out = []
+    wait = timedelta(days=rule.window_days)
+    for record in _spoken(snapshot):
+        named = cues.mentions(record.text)
+        if not (named or cues.is_question(record.text)) or snapshot.now - record.at <= wait:
+            continue
+        if cues.handoff_request(record.text):
+            continue  # the handoff rule follows those
+        if _answered(snapshot, record):
+            continue
+        who = f" to @{named[0]}" if named else ""
+        out.append(
+            Found(
+                key=str(record.id),
+                stream=record.stream,
+                records=[record],
+                owner=named[0] if named else None,
+                title=f"Unanswered{who} since {record.at:%Y-%m-%d}: {_quote(record.text)}",
+            )
+        )
+    return out
+
+
+def _answered(snapshot: Snapshot, asked: Record) -> bool:
+    """A reply in its thread by someone else, or a later message that addresses the asker
+    without asking something itself (a new question to them is no answer)."""
+    asker = asked.author.lower()
+    for reply in _replies(snapshot, asked):
+        if reply.author.lower() == asker:
+            continue
+        if _in_thread(reply, asked):
+            return True
+        if asker.split()[0] in cues.mentions(reply.text) and not cues.is_question(reply.text):
+            return True
+    return False
+
+
+def _unowned_handoffs(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    out = []
+    wait = timedelta(days=rule.window_days)
+    for record in _spoken(snapshot):
+        what = cues.handoff_request(record.text)
+        if what is None or snapshot.now - record.at <= wait or _claimed(snapshot, record, what):
+            continue
+        out.append(
+            Found(
+                key=str(record.id),
+                stream=record.stream,
+                records=[record],
+                title=f"No owner for {what} (asked by {record.author} on {record.at:%Y-%m-%d})",
+            )
+        )
+    return out
+
+
+def _claimed(snapshot: Snapshot, asked: Record, what: str) -> bool:
+    for reply in _replies(snapshot, asked):
+        if reply.author == asked.author:
+            continue
+        if _in_thread(reply, asked) and cues.claims(reply.text):
+            return True
+        if cues.claims(reply.text) and cues.same_work(what, reply.text):
+            return True
+    owners = snapshot.of(FactCategory.HANDOFF, FactCategory.ASSIGNMENT)
+    return any(_at(f) > asked.at and cues.same_work(what, f.subject) for f in owners)
+
+
+def _mood_drops(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    window = timedelta(days=rule.window_days)
+    recent_start, before_start = snapshot.now - window, snapshot.now - 2 * window
+    by_channel: dict[str, list[tuple[Fact, Record]]] = defaultdict(list)
+    for fact in snapshot.of(FactCategory.MOOD_SIGNAL):
+        record = snapshot.record_of(fact)
+        if record is not None and before_start <= record.at <= snapshot.now:
+            by_channel[record.channel].append((fact, record))
+    out = []
+    for channel, signals in by_channel.items():
+        recent = [(f, r) for f, r in signals if r.at >= recent_start]
+        before = [(f, r) for f, r in signals if r.at < recent_start]
+        low = [(f, r) for f, r in recent if _mood(f) < 0]
+        if not before or len(low) < 2:
+            continue
+        drop = _mean(before) - _mean(recent)
+        if drop < rule.drop:
+            continue
+        first = min(r.at for _, r in low)
+        out.append(
+            Found(
+                key=f"{channel}:{first:%Y-%m-%d}",
+                stream=low[0][1].stream,
+                facts=[f for f, _ in low],
+                records=[r for _, r in low],
+                title=f"Mood dropped in #{channel}: {len(low)} low signals in the last "
+                f"{rule.window_days:g} days (mean {_mean(before):+.1f} -> {_mean(recent):+.1f})",
+            )
+        )
+    return out
+
+
+def _mood(fact: Fact) -> int:
+    return 1 if fact.value == "positive" else -1
+
+
+def _mean(signals: list[tuple[Fact, Record]]) -> float:
+    return sum(_mood(f) for f, _ in signals) / len(signals)
+
+
+def _spoken(snapshot: Snapshot) -> Iterable[Record]:
+    return (r for r in snapshot.records if r.source == "slack" and r.kind != "bot")
+
+
+def _replies(snapshot: Snapshot, asked: Record) -> Iterable[Record]:
+    """Later messages in the same channel: in its thread, or after it."""
+    return (r for r in snapshot.in_channel[asked.channel] if r.at > asked.at and r.id != asked.id)
+
+
+def _in_thread(reply: Record, asked: Record) -> bool:
+    thread = asked.thread or asked.external_id
+    return reply.thread == thread
+
+
+def _at(fact: Fact) -> datetime:
+    return as_utc(fact.source.at or fact.recorded_at)
+
+
+def _today(snapshot: Snapshot) -> date:
+    return snapshot.now.date()
+
+
+def _quote(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _distinct(refs: list[SourceRef]) -> list[SourceRef]:
+    seen: dict[str, SourceRef] = {}
+    for ref in refs:
+        seen.setdefault(ref.label(), ref)
+    return list(seen.values())
+
+
+FINDERS: dict[str, Finder] = {
+    "overdue_commitment": _overdue_commitments,
+    "stale_blocker": _stale_blockers,
+    "deadline_soon": _deadlines_soon,
+    "unanswered": _unanswered,
+    "unowned_handoff": _unowned_handoffs,
+    "mood_drop": _mood_drops,
+}

@@ -1,0 +1,127 @@
+"""Cues in team messages that no single fact carries: open questions, requests for an
+owner, claims of a task, and blockers cleared. Each table lists its examples, which
+tests/team/test_cues.py reads as tests."""
+
+import re
+
+from threefold.models.heuristic.text import content_words
+
+_I = re.IGNORECASE
+_WHO = r"(?:someone|somebody|anyone|anybody|one\s+of\s+you|a\s+volunteer)"
+_TAKE = r"(?:take\s+over|pick\s+up|take\s+on|own|take|cover|handle|run\s+with)"
+
+HANDOFF_REQUESTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (
+        re.compile(
+            rf"\b(?:can|could|would|will)\s+{_WHO}\s+(?:please\s+)?{_TAKE}\s+(?P<what>[^?.!]+)",
+            _I,
+        ),
+        (
+            "Can someone take over the release notes?",
+            "could anybody please pick up the billing export while I'm out?",
+        ),
+    ),
+    (
+        re.compile(rf"\bwho\s+(?:can|will|could|wants\s+to)\s+{_TAKE}\s+(?P<what>[^?.!]+)", _I),
+        ("Who can take over the onboarding docs?", "who wants to own the flaky test triage?"),
+    ),
+    (
+        re.compile(
+            r"(?P<what>[^.!?:]+?)\s+(?:still\s+)?(?:needs|need)\s+(?:a\s+new\s+|an\s+)owner\b",
+            _I,
+        ),
+        ("The metrics dashboard needs a new owner.", "Heads up: SSO rollout still needs an owner"),
+    ),
+    (
+        re.compile(
+            r"(?P<what>[^.!?:]+?)\s+is\s+(?:now\s+)?(?:unowned|up\s+for\s+grabs|orphaned"
+            r"|without\s+an\s+owner)",
+            _I,
+        ),
+        ("The Q3 report is up for grabs.", "FYI the search reindex is now unowned"),
+    ),
+    (
+        re.compile(
+            r"\b(?:I'm|I\s+am|I'll\s+be)\s+(?:out|away|off|on\s+leave)\b[^.!?]*?[,;-]?\s*"
+            r"(?:so\s+)?(?P<what>[^.!?]+?)\s+needs\s+(?:someone|a\s+new\s+owner|an\s+owner)",
+            _I,
+        ),
+        ("I'm out next week, so the vendor sync needs someone.",),
+    ),
+)
+"""Someone asks for an owner of a piece of work; `what` names the work."""
+
+CLAIMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (
+        re.compile(
+            r"\b(?:I'll|I\s+will|I\s+can|I\s+could|let\s+me|happy\s+to|I'm\s+happy\s+to)\s+"
+            r"(?:take|grab|pick|own|handle|cover|do)\b",
+            _I,
+        ),
+        ("I'll take it", "I can pick that up", "happy to own the dashboard from here"),
+    ),
+    (
+        re.compile(r"^\s*(?:on\s+it|mine|dibs|got\s+it|I've\s+got\s+(?:it|this))\b", _I),
+        ("On it!", "I've got this one"),
+    ),
+)
+"""A reply that takes the work someone asked an owner for."""
+
+CLEARED = re.compile(
+    r"\b(?:unblocked|no\s+longer\s+blocked|not\s+blocked\s+anymore|resolved|is\s+fixed"
+    r"|got\s+fixed|sorted(?:\s+out)?|cleared|came\s+through|is\s+in\s+now|got\s+(?:the|it))\b",
+    _I,
+)
+CLEARED_EXAMPLES = (
+    "ALPHA-7 is unblocked now",
+    "The auth token came through, we're good",
+    "Legal sorted it out, ALPHA-9 no longer blocked",
+)
+"""A message saying a blocker is gone."""
+
+DONE = re.compile(
+    r"\b(?:done|finished|shipped|merged|delivered|completed|wrapped\s+up|landed|is\s+live)\b",
+    _I,
+)
+
+_MENTION_RE = re.compile(r"<@(\w+)>|(?<![\w.])@([A-Za-z][\w.'-]*)")
+_ISSUE_RE = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,6}\b")
+
+
+def handoff_request(text: str) -> str | None:
+    """The work `text` asks an owner for, or None."""
+    for pattern, _ in HANDOFF_REQUESTS:
+        if found := pattern.search(text):
+            what = found["what"].strip(" ,;:-")
+            if content_words(what):
+                return what
+    return None
+
+
+def claims(text: str) -> bool:
+    return any(pattern.search(text) for pattern, _ in CLAIMS)
+
+
+def is_question(text: str) -> bool:
+    """A message that asks something: a sentence of it ends with a question mark."""
+    return bool(re.search(r"\w[^.!?\n]*\?(?:\s|$)", text))
+
+
+def mentions(text: str) -> list[str]:
+    """Lowercase names or user ids a message @-mentions."""
+    return [(a or b).lower() for a, b in _MENTION_RE.findall(text)]
+
+
+def issue_keys(text: str) -> set[str]:
+    return set(_ISSUE_RE.findall(text))
+
+
+def same_work(a: str, b: str) -> bool:
+    """Whether two phrases name the same work: an issue key, or most content words of the
+    shorter one."""
+    keys_a, keys_b = issue_keys(a), issue_keys(b)
+    if keys_a and keys_b:
+        return bool(keys_a & keys_b)
+    words_a, words_b = content_words(a), content_words(b)
+    shorter = min(len(words_a), len(words_b))
+    return shorter > 0 and 2 * len(words_a & words_b) >= shorter

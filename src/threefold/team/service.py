@@ -1,0 +1,268 @@
+"""Team: rebuilds profiles and actions, reads them for a trust level, writes digests, and
+finds what a question about people, projects or a period should add to a context."""
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from threefold.domain import SourceRef, Visibility, as_utc, project_subject, utcnow
+from threefold.errors import InvalidInput
+from threefold.models.base import MemoryModel
+from threefold.models.heuristic.text import STOPWORDS
+from threefold.recall.search import PRESETS, Recall
+from threefold.settings import Settings
+from threefold.store.base import ItemFilter, Store, TenantNames
+from threefold.team import actions as rules
+from threefold.team import digests, periods, profiles, webhooks
+from threefold.team.model import Action, ActionStatus, Digest, Profile
+from threefold.team.snapshot import load
+
+log = logging.getLogger("threefold.team")
+PROJECT_HITS = 6
+"""Items retrieved from each project a question names, when it names several."""
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    profiles: int
+    actions: int
+    """Actions found by this rebuild (new ones included)."""
+    new: int
+    closed: int
+    """Open actions whose cause is gone, marked done."""
+    webhooks: int
+    """New actions a webhook accepted."""
+
+
+@dataclass
+class TeamMaterial:
+    """What a context adds for a question: lines with their sources, by section."""
+
+    profiles: list[tuple[str, SourceRef | None]] = field(default_factory=list)
+    digest: list[tuple[str, SourceRef | None]] = field(default_factory=list)
+    projects: list[tuple[str, SourceRef | None]] = field(default_factory=list)
+
+
+class Team:
+    def __init__(
+        self, store: Store, model: MemoryModel, settings: Settings, recall: Recall
+    ) -> None:
+        self.store, self.model, self.settings, self.recall = store, model, settings, recall
+
+    # -- rebuilding -----------------------------------------------------------------
+
+    def rebuild(self, tenant: str, now: datetime | None = None) -> RebuildReport:
+        now = as_utc(now) if now else utcnow()
+        streams = self.store.streams(tenant)
+        snapshot = load(self.store, tenant, now, streams)
+        built = profiles.build_all(snapshot, self.settings, streams)
+        found = [
+            (rule, item)
+            for rule in self.settings.team.rules
+            if rule.enabled
+            for item in rules.find(snapshot, rule)
+        ]
+        fresh = []
+        with self.store.transaction():
+            for data in built:
+                self.store.put_profile(tenant, data["entity"], data["kind"], data["name"], data)
+            for rule, item in found:
+                action_id, new = self.store.upsert_action(
+                    tenant,
+                    item.key,
+                    rule.label,
+                    item.stream,
+                    item.data(rule),
+                    item.visibility(),
+                )
+                if new and rule.webhook:
+                    fresh.append((rule.webhook, action_id))
+            closed = self.store.close_missing_actions(tenant, [i.key for _, i in found])
+        told = sum(self._tell(tenant, url, action_id) for url, action_id in fresh)
+        return RebuildReport(len(built), len(found), sum(1 for _ in fresh), closed, told)
+
+    def _tell(self, tenant: str, url: str, action_id: int) -> bool:
+        action = next(a for a in self.actions(tenant, tuple(Visibility)) if a.id == action_id)
+        team = self.settings.team
+        return webhooks.post(
+            url,
+            {"tenant": tenant, "action": action.model_dump(mode="json")},
+            allow_networks=team.webhook_allow_networks,
+            timeout=team.webhook_timeout_seconds,
+        )
+
+    # -- reading --------------------------------------------------------------------
+
+    def profile(
+        self,
+        tenant: str,
+        entity: str,
+        visibilities: tuple[Visibility, ...],
+        now: datetime | None = None,
+    ) -> Profile:
+        """The stored profile, or one built now for an entity none is stored for."""
+        key, name = profiles.entity_key(entity, self._project_keys())
+        data = self.store.profile_data(tenant, key)
+        if data is None:
+            moment = as_utc(now) if now else utcnow()
+            streams = self.store.streams(tenant)
+            snapshot = load(self.store, tenant, moment, streams)
+            data = profiles.build_one(snapshot, key, name)
+        return profiles.shown(data, visibilities)
+
+    def actions(
+        self,
+        tenant: str,
+        visibilities: tuple[Visibility, ...],
+        *,
+        status: str | None = None,
+        stream: str | None = None,
+        rule: str | None = None,
+    ) -> list[Action]:
+        if status is not None:
+            status = _status(status).value
+        rows = self.store.action_rows(tenant, status)
+        allowed = {v.value for v in visibilities}
+        return [
+            _action(row)
+            for row in rows
+            if row["visibility"] in allowed
+            and (stream is None or row["stream"] == stream)
+            and (rule is None or row["rule"] == rule)
+        ]
+
+    def set_status(self, tenant: str, action_id: int, status: str) -> Action:
+        row = self.store.set_action_status(tenant, action_id, _status(status).value)
+        return _action(row)
+
+    def digest(
+        self,
+        tenant: str,
+        stream: str,
+        period: str | tuple[date, date],
+        timezone: str | None,
+        now: datetime | None,
+        visibilities: tuple[Visibility, ...],
+    ) -> Digest:
+        zone = timezone or self.settings.team.timezone
+        days = periods.resolve(period, zone, as_utc(now) if now else utcnow())
+        return digests.period_digest(
+            self.store, self.model, tenant, stream, days, zone, visibilities
+        )
+
+    # -- contexts -------------------------------------------------------------------
+
+    def material(
+        self,
+        tenant: str,
+        stream: str,
+        query: str,
+        visibilities: tuple[Visibility, ...],
+        timezone: str | None = None,
+        names: TenantNames | None = None,
+    ) -> TeamMaterial:
+        """`names`: the tenant's stream and profile names, where the caller read them
+        already; else they are read here."""
+        found = TeamMaterial()
+        if not query.strip() or not visibilities:
+            return found
+        if names is None:
+            names = TenantNames(self.store.streams(tenant), self.store.profile_names(tenant))
+        named_projects = self._projects_named(names.streams, query)
+        for entity in [*named_projects, *_people_named(names.profiles, query)]:
+            data = self.store.profile_data(tenant, entity)
+            if data is not None:
+                shown = profiles.shown(data, visibilities)
+                found.profiles += [(t, s or _profile_ref(shown)) for t, s in shown.lines()]
+        if (period := periods.asked_period(query)) is not None:
+            # "What did Beta learn this week?" asked anywhere is about Beta's stream.
+            for source in named_projects or [stream]:
+                digest = self.digest(tenant, source, period, timezone, None, visibilities)
+                lines = digests.lines(digest)
+                if len(named_projects) > 1:
+                    lines = [(f"[{source}] {text}", ref) for text, ref in lines]
+                found.digest += lines
+        if len(named_projects) >= 2:
+            found.projects = self._from_each(tenant, named_projects, query, visibilities)
+        return found
+
+    def _from_each(
+        self, tenant: str, streams: list[str], query: str, visibilities: tuple[Visibility, ...]
+    ) -> list[tuple[str, SourceRef | None]]:
+        """The best few items of each project, labelled with the project they came from,
+        taken in turns so that no project crowds out another."""
+        per_project = []
+        for stream in streams:
+            where = ItemFilter(tenant=tenant, streams=(stream,), visibilities=visibilities)
+            hits = self.recall.search(query, where, PRESETS["default"], PROJECT_HITS)
+            per_project.append([(f"[{stream}] {' '.join(h.text.split())}", h.source) for h in hits])
+        out: list[tuple[str, SourceRef | None]] = []
+        for rank in range(PROJECT_HITS):
+            out += [hits[rank] for hits in per_project if rank < len(hits)]
+        return out
+
+    def _project_keys(self) -> dict[str, str]:
+        return {p.key: p.stream for p in self.settings.projects if p.key}
+
+    def _projects_named(self, streams: list[str], query: str) -> list[str]:
+        """Project streams the query names by id, key or configured name, in its order."""
+        names: dict[str, str] = {}
+        for stream in streams:
+            if subject := project_subject(stream):
+                names.setdefault(subject, stream)
+        for project in self.settings.projects:
+            for name in (project.key, *project.names, project_subject(project.stream)):
+                if name:
+                    names.setdefault(name.lower(), project.stream)
+        return _named_in(query, names)
+
+
+def _people_named(profiles: list[tuple[str, str, str]], query: str) -> list[str]:
+    """The people of `profiles` (entity, kind, name) whom the query names."""
+    names: dict[str, str] = {}
+    for entity, kind, name in profiles:
+        if kind != "person":
+            continue
+        full = " ".join(name.lower().split())
+        names.setdefault(full, entity)
+        first = full.split()[0] if full else ""
+        if len(first) > 2 and first not in STOPWORDS:
+            names.setdefault(first, entity)
+    return _named_in(query, names)
+
+
+def _named_in(query: str, names: dict[str, str]) -> list[str]:
+    """The entities whose names appear in `query` as whole words, in its order, each once.
+    The query's runs of up to four words are looked up, so the cost does not grow with the
+    number of names."""
+    tokens = [word.strip("'-") for word in re.findall(r"[\w'-]+", query.lower())]
+    ordered: list[str] = []
+    for i in range(len(tokens)):
+        for length in range(_MAX_NAME_WORDS, 0, -1):
+            run = " ".join(tokens[i : i + length])
+            entity = names.get(run)
+            if entity is not None and entity not in ordered:
+                ordered.append(entity)
+                break
+    return ordered
+
+
+_MAX_NAME_WORDS = 4
+
+
+def _profile_ref(profile: Profile) -> SourceRef:
+    return SourceRef(kind="profile", id=profile.entity, at=profile.built_at)
+
+
+def _status(value: str) -> ActionStatus:
+    try:
+        return ActionStatus(value)
+    except ValueError:
+        known = ", ".join(s.value for s in ActionStatus)
+        raise InvalidInput(f"unknown action status {value!r}; use one of {known}") from None
+
+
+def _action(row: dict) -> Action:
+    fields = {k: v for k, v in row.items() if k in Action.model_fields}
+    return Action.model_validate(fields)
