@@ -20,7 +20,7 @@ every check asks its question at each budget and reads the context:
 A word of an alternative matches a word of the text that starts with it (at least four
 letters; shorter words must match whole), so "vegan" finds "veganism".
 
-First run, on main at 7d495ac, before any change made for it (issue 36):
+First run, on main at 7d495ac (memstrata), before any change made for it (issue 36):
 
     budget  checks  stale facts  checks w/ stale fact  stale elsewhere  current
     500     51      11           11                    10               0.98
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memstrata import Memory
-from memstrata.types import Context
+from threefold import Memory
+from threefold.domain import Context
 
 DATA = Path(__file__).parent / "data" / "stale"
 START = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
