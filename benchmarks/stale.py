@@ -53,6 +53,9 @@ BUDGETS = (500, 1000, 2000, 4000, 6000)
 FACT_SECTIONS = frozenset({"stream_facts", "global_facts", "profiles"})
 ELSEWHERE = frozenset({"summary", "retrieved"})
 MARKERS = ("outdated", "superseded")
+DOUBT = "possibly outdated"
+"""The marker of an item a newer message may have changed; on one that states no stale
+value it is counted as a false alarm (added after the first run, when main had none)."""
 """Words by which a context says an item may no longer hold."""
 PAST_OR_ENDED = re.compile(
     r"\b(?:was|were|no\s+longer|not|isn't|aren't|anymore|any\s+more|used\s+to|former(?:ly)?"
@@ -79,6 +82,8 @@ class Tally:
     checks_with_stale: int = 0
     stale_elsewhere: int = 0
     current: int = 0
+    marked: int = 0
+    false_alarms: int = 0
 
 
 def load() -> tuple[list[dict], list[dict]]:
@@ -182,6 +187,17 @@ def judge(mem: Memory, checks: list[Check], budgets: list[int], show: bool) -> d
             tally.checks_with_stale += bool(stale)
             tally.stale_elsewhere += len(elsewhere)
             tally.current += _holds(body, check.current)
+            doubted = [x for x in fact_clauses(context) + other_lines(context) if DOUBT in x]
+            stale_here = tuple(
+                a for c in checks if c.conversation == check.conversation for a in c.stale
+            )
+            wrong = [x for x in doubted if not _holds(x, stale_here)]
+            tally.marked += len(doubted)
+            tally.false_alarms += len(wrong)
+            if show and wrong:
+                print(f"{budget:>5} {check.conversation} false alarm")
+                for line in wrong:
+                    print(f"        {line[:150]}")
             if show and (stale or elsewhere):
                 print(f"{budget:>5} {check.conversation} {check.query!r}")
                 for line in stale + elsewhere:
@@ -198,12 +214,13 @@ def run(budgets: list[int], show: bool) -> None:
             tallies = judge(mem, checks, budgets, show)
     print(
         f"{'budget':<7} {'checks':>6} {'stale facts':>12} {'checks w/ stale fact':>21}"
-        f" {'stale elsewhere':>16} {'current':>8}"
+        f" {'stale elsewhere':>16} {'current':>8} {'marked':>7} {'false alarms':>13}"
     )
     for budget, t in tallies.items():
         print(
             f"{budget:<7} {t.checks:>6} {t.stale_facts:>12} {t.checks_with_stale:>21}"
-            f" {t.stale_elsewhere:>16} {t.current / t.checks:>8.2f}"
+            f" {t.stale_elsewhere:>16} {t.current / t.checks:>8.2f} {t.marked:>7}"
+            f" {t.false_alarms:>13}"
         )
 
 

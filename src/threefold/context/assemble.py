@@ -26,10 +26,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from threefold.context.render import block, inline
+from threefold.context.staleness import Staleness, from_retrieved, from_turn, marked
 from threefold.domain import (
     Context,
     ContextItem,
@@ -59,8 +60,10 @@ PROFILE_REST = "not written out in its subject's profile line; still searchable"
 SUMMARY_CUT = "summary cut to fit; its oldest lines left out"
 
 SYSTEM_TEXT = (
-    "Memory for this conversation follows. Facts are current and override anything older; "
-    "the summary covers earlier turns; each item names its source."
+    "Memory for this conversation follows; each item names its source and the date it was "
+    "last stated. A newer message in the conversation wins over an older fact. Items marked "
+    "possibly outdated came before a newer message on their topic. The summary covers "
+    "earlier turns."
 )
 
 TITLES = {
@@ -140,6 +143,11 @@ class _Plan:
     turns: dict[int, Turn] = field(default_factory=dict)
     """Recent-turn items that went in whole, by id(item), for the messages form."""
     days: dict[str, set[str]] = field(default_factory=lambda: {n: set() for n in DAY_GROUPED})
+    staleness: Staleness = field(default_factory=lambda: Staleness(()))
+    """The newer messages in view, by which a fact is shown as possibly outdated."""
+
+    def fact_item(self, fact: Fact) -> ContextItem:
+        return _fact_item(fact, self.staleness.of_fact(fact))
 
     def header_cost(self, section: str) -> int:
         return 0 if self.items[section] else count_tokens(_header(section)) + 1
@@ -205,9 +213,13 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     room = budget
     # Items are built once: planning again in less room places the same ones.
     turns = [_turn_item(t) for t in reversed(material.turns)]
-    retrieved = [_retrieved_item(text, source) for text, source in material.retrieved]
+    newer = [from_turn(t) for t in material.turns]
+    staleness = Staleness(newer + [from_retrieved(*entry) for entry in material.retrieved])
+    retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
+    summary = _doubted_summary(material.summary, staleness)
+    built = _Built(turns, retrieved, summary, staleness)
     while True:
-        plan = _plan(query, room, material, budget, _Built(turns, retrieved))
+        plan = _plan(query, room, material, budget, built)
         context = _render(tenant, stream, query, budget, plan)
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
@@ -222,20 +234,70 @@ class _Built:
 
     turns: list[ContextItem]
     retrieved: list[ContextItem]
+    summary: Summary | None
+    """The material's summary, its lines that a newer message may change marked."""
+    staleness: Staleness
+
+
+def _doubted(entry: tuple[str, SourceRef], staleness: Staleness) -> tuple[str, SourceRef]:
+    """A retrieved entry, marked if a newer message may have changed what it says. A
+    summary is dated by the end of its period, not by its lines: any message may be newer
+    than one of them, unless the summary retells it."""
+    text, source = entry
+    if "(outdated; now:" in text:  # already says what replaced it
+        return entry
+    at = _EARLIEST if source.kind.startswith("summary") else source.at
+    doubt = staleness.of_text(text, at, source)
+    return (marked(text, doubt), source) if doubt else entry
+
+
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _doubted_summary(summary: Summary | None, staleness: Staleness) -> Summary | None:
+    """The summary with each line that a newer message may change marked. A line is dated
+    by the first day of its period's header ("### 2026-05-04 – 2026-05-05")."""
+    if summary is None or not staleness:
+        return summary
+    at = summary.period_start or _EARLIEST
+    lines = []
+    for line in summary.text.splitlines():
+        if line.startswith("#"):
+            at = _header_day(line) or at
+            lines.append(line)
+            continue
+        doubt = staleness.of_text(line, at, None) if line.strip() else None
+        lines.append(marked(line, doubt) if doubt else line)
+    text = "\n".join(lines)
+    if text == summary.text:
+        return summary
+    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)})
+
+
+def _header_day(header: str) -> datetime | None:
+    found = _ISO_DAY.search(header)
+    if not found:
+        return None
+    try:
+        year, month, day = map(int, found.groups())
+        return datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def _plan(query: str, room: int, material: Material, budget: int, built: _Built) -> _Plan:
     """A plan within `room` tokens; shares are of the `budget` asked for, so that planning
     again in less room (see assemble) does not shrink the summary's floor."""
     shares = material.shares
-    plan = _Plan(budget=room, dropped=list(material.removed))
+    plan = _Plan(budget=room, dropped=list(material.removed), staleness=built.staleness)
     _place_fixed(plan, query)
     turns = built.turns
     newest_first = reversed(material.turns)
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     k = shares.recent_turns
     _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
-    plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
+    plan.held = _summary_floor(plan, built.summary, int(budget * shares.summary_floor))
     recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
     _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
@@ -253,7 +315,7 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     leftover = _place_retrieved(plan, built.retrieved, plan.used + reserve)
     _place_index(plan, material.index, material.index_budget)
     plan.held = 0
-    _place_summary(plan, material.summary)
+    _place_summary(plan, built.summary)
     _place_older_turns(plan, turns[k:])
     plan.items["recent_turns"].reverse()
     for item in _place_retrieved(plan, leftover, plan.budget):
@@ -391,7 +453,7 @@ def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> N
         if facts[0].tokens + frame > min(until - plan.used, plan.room(section)):
             _drop_facts(plan, section, facts, FACTS_DROPPED)  # cannot fit: no line to write
             continue
-        item = _fact_item(facts[0]) if len(facts) == 1 else _profile_item(facts)
+        item = plan.fact_item(facts[0]) if len(facts) == 1 else _profile_item(plan, facts)
         if plan.take(section, item, limit=until):
             _drop_facts(plan, section, facts[PROFILE_FACTS:], PROFILE_REST)
             continue
@@ -404,7 +466,7 @@ def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:
     """Whether every fact's own line fits in the ceiling; stops counting once over."""
     used = sum(plan.header_cost(s) for s in {section for section, _ in ranked})
     for _, fact in ranked:
-        used += _fact_item(fact).tokens + 1
+        used += plan.fact_item(fact).tokens + 1
         if used > ceiling:
             return False
     return True
@@ -452,18 +514,28 @@ def _by_subject(ranked: list[tuple[str, Fact]]) -> list[tuple[str, list[Fact]]]:
     return [(section, facts) for (section, _), facts in groups.items()]
 
 
-def _profile_item(facts: Sequence[Fact]) -> ContextItem:
+def _profile_item(plan: _Plan, facts: Sequence[Fact]) -> ContextItem:
     """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]'."""
     newest = max((f.source.at for f in facts if f.source.at), default=None)
-    return _profile_line(tuple(facts[:PROFILE_FACTS]), len(facts), newest)
+    shown = tuple(facts[:PROFILE_FACTS])
+    doubts = tuple(plan.staleness.of_fact(f) for f in shown)
+    return _profile_line(shown, len(facts), newest, doubts)
 
 
 @lru_cache(maxsize=4096)
-def _profile_line(shown: tuple[Fact, ...], count: int, newest: datetime | None) -> ContextItem:
+def _profile_line(
+    shown: tuple[Fact, ...],
+    count: int,
+    newest: datetime | None,
+    doubts: tuple[SourceRef | None, ...],
+) -> ContextItem:
     # Cached: a stream's profiles stay the same from one context to the next, and a stream
     # of hundreds of subjects would otherwise write and count every line again each time.
     name = _as_written(shown[0].subject, shown[0].text)
-    said = "; ".join(_predicate(f.text, name) for f in shown)
+    said = "; ".join(
+        marked(_predicate(f.text, name), doubt) if doubt else _predicate(f.text, name)
+        for f, doubt in zip(shown, doubts, strict=True)
+    )
     more = f"; and {count - len(shown)} more" if count > len(shown) else ""
     cited = ", ".join(f.source.label() for f in shown[:3]) + (", …" if count > 3 else "")
     source = SourceRef(kind="profile", id=shown[0].subject, at=newest)
@@ -625,9 +697,9 @@ def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> Con
     return ContextItem.model_construct(text=text, tokens=tokens, source=source)
 
 
-def _fact_item(fact: Fact) -> ContextItem:
+def _fact_item(fact: Fact, doubt: SourceRef | None = None) -> ContextItem:
     line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
-    return line(fact.text, fact.source)
+    return line(fact.text, fact.source, doubt)
 
 
 def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
@@ -641,10 +713,11 @@ twice, and thousands of them would hold hundreds of megabytes."""
 
 
 @lru_cache(maxsize=16_384)
-def _fact_line(text: str, source: SourceRef) -> ContextItem:
+def _fact_line(text: str, source: SourceRef, doubt: SourceRef | None) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
     when = source.at.date().isoformat() if source.at else "undated"
-    return _item(f"- {inline(text)} [{source.label()}, {when}]", source)
+    line = f"- {inline(text)} [{source.label()}, {when}]"
+    return _item(marked(line, doubt) if doubt else line, source)
 
 
 @lru_cache(maxsize=8192)
