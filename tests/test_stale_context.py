@@ -100,3 +100,14 @@ def test_budget_one_is_refused_or_tiny_and_loses_nothing(open_memory):
     ctx = mem.context(CHAT, "where?", budget=1)
     assert ctx.tokens <= 1
     assert len(mem.turns(CHAT)) == 2
+
+
+def test_a_fact_shows_the_date_it_was_last_stated(open_memory):
+    mem = open_memory()
+    mem.add_turn(CHAT, "I live in Leeds.", "Nice.", at=T0)
+    mem.add_turn(CHAT, "I live in Leeds.", "You said.", at=T0 + timedelta(days=40))
+    mem.process_pending()
+    (home,) = [f for f in mem.facts(CHAT) if "Leeds" in f.text]
+    assert home.mention_count == 2
+    lines = section_lines(mem.context(CHAT, "where do I live?", 2000), "stream_facts")
+    assert any("Leeds" in line and "2026-06-13" in line for line in lines)

@@ -699,7 +699,7 @@ def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> Con
 
 def _fact_item(fact: Fact, doubt: SourceRef | None = None) -> ContextItem:
     line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
-    return line(fact.text, fact.source, doubt)
+    return line(fact.text, fact.source, fact.last_stated, doubt)
 
 
 def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
@@ -713,9 +713,11 @@ twice, and thousands of them would hold hundreds of megabytes."""
 
 
 @lru_cache(maxsize=16_384)
-def _fact_line(text: str, source: SourceRef, doubt: SourceRef | None) -> ContextItem:
+def _fact_line(
+    text: str, source: SourceRef, stated: datetime | None, doubt: SourceRef | None
+) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
-    when = source.at.date().isoformat() if source.at else "undated"
+    when = stated.date().isoformat() if stated else "undated"  # when last stated
     line = f"- {inline(text)} [{source.label()}, {when}]"
     return _item(marked(line, doubt) if doubt else line, source)
 

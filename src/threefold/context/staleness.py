@@ -148,12 +148,13 @@ class Staleness:
 
     def of_fact(self, fact: Fact) -> SourceRef | None:
         """The newest message after `fact` was stated that may have changed it."""
-        if not self.messages or fact.source.at is None:
+        stated = fact.last_stated
+        if not self.messages or stated is None:
             return None
         about_user = fact.subject == "user"
         words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
         for message in self.messages:
-            if message.at <= fact.source.at or message.source == fact.source:
+            if message.at <= stated or message.source == fact.source:
                 continue
             if about_user and message.speaker is not None:
                 continue  # someone else in the chat; their "I" is not this user

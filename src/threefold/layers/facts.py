@@ -115,11 +115,11 @@ def record_fact(
     item = entities.remembered(store, tenant, item)
     repeat = store.fact_with_hash(tenant, stream, content_hash(item))
     if repeat is not None:
-        return _mention(store, tenant, repeat, item, "the same statement again")
+        return _mention(store, tenant, repeat, item, source, "the same statement again")
     if decision is not None and decision.target_id is not None:
         target = store.fact(tenant, decision.target_id)
         if target.active and decision.action is ReconcileAction.NONE:
-            return _mention(store, tenant, target, item, f"reconciled: {decision.reason}")
+            return _mention(store, tenant, target, item, source, f"reconciled: {decision.reason}")
         if (
             target.active
             and decision.action is ReconcileAction.UPDATE
@@ -129,7 +129,7 @@ def record_fact(
     holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
-            return _mention(store, tenant, holder, item, "mentioned again")
+            return _mention(store, tenant, holder, item, source, "mentioned again")
     if item.slot.split(":", 1)[0] in MANY_VALUED:
         holders = []  # "Raj owns a bike" leaves "Raj leads the platform team" standing
     new = _new_fact(tenant, stream, item, source, visibility, writer)
@@ -400,8 +400,11 @@ def _insert_losing(store: Store, new: NewFact, winner: Fact) -> Fact:
     return store.fact(new.tenant, fact.id)
 
 
-def _mention(store: Store, tenant: str, fact: Fact, item: ExtractedFact, note: str) -> Fact:
-    store.mention(tenant, fact.id, item.confidence)
+def _mention(
+    store: Store, tenant: str, fact: Fact, item: ExtractedFact, source: SourceRef, note: str
+) -> Fact:
+    """The fact stated again: counted, and dated by this statement if it is the newest."""
+    store.mention(tenant, fact.id, item.confidence, source.at)
     store.add_fact_change(fact.id, "NONE", note=note)
     return store.fact(tenant, fact.id)
 

@@ -567,4 +567,9 @@ MIGRATIONS: list[tuple[str, str]] = [
     ),
     ("0008_words_as_sqlite_reads_them", _words_as_sqlite_reads_them()),
     ("0009_stored_word_counts", _stored_word_counts()),
+    (
+        "0010_facts_stated_at",
+        # When a fact was last stated (a mention's event time); NULL: when first stated.
+        "ALTER TABLE facts ADD COLUMN stated_at timestamptz",
+    ),
 ]

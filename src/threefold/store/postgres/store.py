@@ -641,11 +641,16 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             (status.value, superseded_by, tenant, fact_id),
         )
 
-    def mention(self, tenant: str, fact_id: int, confidence: float) -> None:
+    def mention(
+        self, tenant: str, fact_id: int, confidence: float, at: datetime | None = None
+    ) -> None:
         self._exec(
             "UPDATE facts SET mention_count = mention_count + 1,"
-            " confidence = greatest(confidence, %s) WHERE tenant = %s AND id = %s",
-            (confidence, tenant, fact_id),
+            " confidence = greatest(confidence, %s),"
+            " stated_at = CASE WHEN %s::timestamptz IS NULL THEN stated_at"
+            "  ELSE greatest(coalesce(stated_at, source_at), %s::timestamptz) END"
+            " WHERE tenant = %s AND id = %s",
+            (confidence, at, at, tenant, fact_id),
         )
 
     def add_fact_change(
@@ -2432,6 +2437,7 @@ def _fact(row: Row) -> Fact:
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
+        stated_at=row.get("stated_at"),
         visibility=Visibility(row["visibility"]),
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=row["source_at"]),
         recorded_at=row["recorded_at"],

@@ -469,4 +469,11 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE imports ADD COLUMN progress TEXT;
         """,
     ),
+    (
+        "0021_facts_stated_at",
+        """
+        -- When a fact was last stated (a mention's event time); NULL: when first stated.
+        ALTER TABLE facts ADD COLUMN stated_at TEXT;
+        """,
+    ),
 ]

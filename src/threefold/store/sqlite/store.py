@@ -604,11 +604,17 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             (status.value, superseded_by, tenant, fact_id),
         )
 
-    def mention(self, tenant: str, fact_id: int, confidence: float) -> None:
+    def mention(
+        self, tenant: str, fact_id: int, confidence: float, at: datetime | None = None
+    ) -> None:
+        when = _ts(at)
         self._exec(
             "UPDATE facts SET mention_count = mention_count + 1,"
-            " confidence = MAX(confidence, ?) WHERE tenant = ? AND id = ?",
-            (confidence, tenant, fact_id),
+            " confidence = MAX(confidence, ?),"
+            " stated_at = CASE WHEN ? IS NULL THEN stated_at"
+            "  ELSE MAX(COALESCE(stated_at, source_at, ''), ?) END"
+            " WHERE tenant = ? AND id = ?",
+            (confidence, when, when, tenant, fact_id),
         )
 
     def add_fact_change(
@@ -1975,6 +1981,8 @@ def _fact(row: sqlite3.Row) -> Fact:
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
+        # A Row's `in` looks at values, not names: keys() it is.
+        stated_at=_dt(row["stated_at"]) if "stated_at" in row.keys() else None,  # noqa: SIM118
         visibility=Visibility(row["visibility"]),
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
         recorded_at=_when(row["recorded_at"]),
