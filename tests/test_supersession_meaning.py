@@ -31,7 +31,7 @@ def active_values(mem, stream: str = CHAT) -> set[str]:
 
 
 def test_a_correction_leaves_the_users_neighbouring_facts_alone(open_memory):
-    """"no, I'm at Shopify" retracts the employer, not how long the user has worked."""
+    """ "no, I'm at Shopify" retracts the employer, not how long the user has worked."""
     mem = open_memory(
         by_text(
             {

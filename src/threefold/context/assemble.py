@@ -3,18 +3,23 @@
 The budget is spent in this order (the shares are settings, see `Shares`):
 
 1. the query and the preamble;
-2. the last K turns, newest first. They are guaranteed: one turn may take at most
-   `turn_max` of the budget (a longer one is cut and marked), and older ones go only when
-   the budget cannot hold them all;
-3. a floor for the summary, and one for retrieved material, held back while the next
-   steps run;
-4. pinned facts, stream and global, up to their ceiling: corrections and the user's own
+2. pinned facts, stream and global, up to their ceiling: corrections and the user's own
    word first, then relevance to the query, confidence and recency. When they outgrow the
-   ceiling, the facts about one subject share one profile line;
-5. structured tracker data;
-6. material retrieved for the query: its floor, then up to its share of what is left;
-7. the summary, in all the room left (at least its floor), cut at line boundaries;
-8. turns older than the last K that the summary does not cover yet, then more retrieved.
+   ceiling, the facts about one subject share one profile line, shortened to what fits:
+   the best-ranked facts survive any budget that holds the preamble;
+3. the newest few of the last K turns (`recent_verbatim`), guaranteed: one may take at
+   most `turn_max` of the budget (a longer one is cut and marked);
+4. a floor for the summary, and one for retrieved material, held back while the next
+   steps run;
+5. the rest of the last K turns, newest first, while they fit beside those floors: in a
+   tight budget the older ones yield, and `dropped` says so;
+6. structured tracker data;
+7. material retrieved for the query: its floor, then up to its share of what is left;
+8. the summary, in all the room left (at least its floor), cut at line boundaries;
+9. turns older than the last K that the summary does not cover yet, then more retrieved.
+
+Items that a newer message in view may have changed are marked possibly outdated
+(context.staleness).
 
 Rendering order is fixed: system, stream facts, global facts, structured data, summary,
 recent turns, retrieved, query.
@@ -53,9 +58,14 @@ USERS_WORD = frozenset({"turn", "manual"})
 """Source kinds of facts the user stated or confirmed, as opposed to outside messages."""
 
 TURNS_DROPPED = "the budget cannot hold all of the last K turns; the newest are kept"
+TURNS_YIELDED = (
+    "one of the last K turns beyond the newest few; yielded to the summary's and "
+    "retrieved material's floors in a tight budget"
+)
 TURN_CUT = "turn longer than its share of the budget; cut and marked"
 OLDER_TURN = "older than the last K turns; budget"
 FACTS_DROPPED = "over the facts ceiling; still searchable"
+FACTS_NO_ROOM = "the budget has no room left for it; still searchable"
 PROFILE_REST = "not written out in its subject's profile line; still searchable"
 SUMMARY_CUT = "summary cut to fit; its oldest lines left out"
 
@@ -91,7 +101,9 @@ class Shares:
     """How a budget is shared between the layers; Settings holds each default."""
 
     recent_turns: int = 10
-    """K: the last K turns are guaranteed."""
+    """K: the last K turns, shown verbatim while the budget holds them."""
+    recent_verbatim: int = 3
+    """The newest of them that are guaranteed; the rest yield to the floors."""
     turn_max: float = 0.25
     summary_floor: float = 0.15
     retrieved_floor: float = 0.2
@@ -296,11 +308,14 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     newest_first = reversed(material.turns)
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     k = shares.recent_turns
-    _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
+    few = min(k, shares.recent_verbatim)
+    cap = max(MIN_TURN_TOKENS, int(budget * shares.turn_max))
+    _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    _place_last_turns(plan, turns[:few], cap)
     plan.held = _summary_floor(plan, built.summary, int(budget * shares.summary_floor))
     recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
-    _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    _place_more_last_turns(plan, turns[few:k], cap)
     _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
@@ -380,6 +395,23 @@ def _place_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int
         return
 
 
+def _place_more_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int) -> None:
+    """The last K turns beyond the newest few, each within `cap`, while they fit beside
+    the summary's and retrieved material's floors; the older ones yield to them."""
+    for position, item in enumerate(newest_first):
+        capped = _capped(item, cap)
+        if not plan.take("recent_turns", capped):
+            # The true reason: the floors held it out, or the budget could not hold it.
+            held_out = plan.held and capped.tokens + 1 <= plan.room() + plan.held
+            reason = TURNS_YIELDED if held_out else TURNS_DROPPED
+            for left_out in newest_first[position:]:
+                plan.drop("recent_turns", left_out, reason)
+            return
+        if capped is not item:
+            rest = item.model_copy(update={"tokens": item.tokens - capped.tokens})
+            plan.drop("recent_turns", rest, TURN_CUT)
+
+
 def _capped(item: ContextItem, cap: int) -> ContextItem:
     """`item`, or its start within `cap` tokens, marked as cut."""
     if item.tokens <= cap:
@@ -451,15 +483,33 @@ def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> N
     frame = FACT_FRAME_TOKENS
     for section, facts in groups:
         if facts[0].tokens + frame > min(until - plan.used, plan.room(section)):
-            _drop_facts(plan, section, facts, FACTS_DROPPED)  # cannot fit: no line to write
+            # Cannot fit: no line to write.
+            _drop_facts(plan, section, facts, _why_left_out(plan, section, until))
             continue
-        item = plan.fact_item(facts[0]) if len(facts) == 1 else _profile_item(plan, facts)
-        if plan.take(section, item, limit=until):
-            _drop_facts(plan, section, facts[PROFILE_FACTS:], PROFILE_REST)
+        shown = _take_condensed(plan, section, facts, until)
+        if shown:
+            _drop_facts(plan, section, facts[shown:], PROFILE_REST)
             continue
-        _drop_facts(plan, section, facts, FACTS_DROPPED)
+        _drop_facts(plan, section, facts, _why_left_out(plan, section, until))
         if len(facts) == 1:
-            frame = max(frame, item.tokens - facts[0].tokens)
+            frame = max(frame, plan.fact_item(facts[0]).tokens - facts[0].tokens)
+
+
+def _take_condensed(plan: _Plan, section: str, facts: Sequence[Fact], until: int) -> int:
+    """Place the facts about one subject as one line, with as many of them as fit (up to
+    PROFILE_FACTS, best first); returns how many the line shows, 0 if none fit."""
+    shown = min(len(facts), PROFILE_FACTS)
+    while shown:
+        item = plan.fact_item(facts[0]) if len(facts) == 1 else _profile_item(plan, facts, shown)
+        if plan.take(section, item, limit=until):
+            return shown
+        shown //= 2
+    return 0
+
+
+def _why_left_out(plan: _Plan, section: str, until: int) -> str:
+    """The true reason a fact did not go in: its ceiling, or a budget already spent."""
+    return FACTS_NO_ROOM if plan.room(section) < until - plan.used else FACTS_DROPPED
 
 
 def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:
@@ -514,10 +564,11 @@ def _by_subject(ranked: list[tuple[str, Fact]]) -> list[tuple[str, list[Fact]]]:
     return [(section, facts) for (section, _), facts in groups.items()]
 
 
-def _profile_item(plan: _Plan, facts: Sequence[Fact]) -> ContextItem:
-    """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]'."""
+def _profile_item(plan: _Plan, facts: Sequence[Fact], count: int) -> ContextItem:
+    """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]',
+    showing the first `count` of `facts`."""
     newest = max((f.source.at for f in facts if f.source.at), default=None)
-    shown = tuple(facts[:PROFILE_FACTS])
+    shown = tuple(facts[:count])
     doubts = tuple(plan.staleness.of_fact(f) for f in shown)
     return _profile_line(shown, len(facts), newest, doubts)
 
@@ -550,8 +601,9 @@ def _as_written(subject: str, text: str) -> str:
 def _predicate(text: str, name: str) -> str:
     """What a fact says of its subject: the text, less the name it opens with."""
     text = text.strip().rstrip(".")
-    if text.lower().startswith(name.lower() + " "):
-        return text[len(name) + 1 :]
+    for opening in (name, f"the {name}"):  # "The user is vegan" says "is vegan" of the user
+        if text.lower().startswith(opening.lower() + " "):
+            return text[len(opening) + 1 :]
     return text
 
 
