@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from threefold.context.assemble import FACTS_DROPPED, FACTS_NO_ROOM
+from threefold.context.assemble import FACTS_DROPPED, FACTS_HELD_OUT, FACTS_NO_ROOM
 
 T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
 CHAT = "chat:budget"
@@ -59,6 +59,8 @@ def test_the_newest_turns_stay_and_every_reason_is_true(busy, budget):
             assert facts_tokens + left_out.tokens > budget // 4
         if left_out.reason == FACTS_NO_ROOM:
             assert ctx.tokens + left_out.tokens > budget - 20
+        if left_out.reason == FACTS_HELD_OUT:
+            assert {"summary", "retrieved"} & {s.name for s in ctx.sections}
 
 
 def test_budget_one_gives_what_fits_and_loses_nothing(busy):

@@ -531,6 +531,13 @@ class Settings(BaseSettings):
         "K turns beyond the newest few, so that older memory relevant to the question "
         "always has room",
     )
+    facts_floor_share: float = Field(
+        default=0.1,
+        ge=0.0,
+        le=1.0,
+        description="pinned facts keep this share of the budget ahead of every turn, "
+        "condensed to a profile line per subject when needed",
+    )
     facts_ceiling_share: float = Field(
         default=0.25,
         ge=0.0,

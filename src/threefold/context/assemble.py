@@ -3,16 +3,18 @@
 The budget is spent in this order (the shares are settings, see `Shares`):
 
 1. the query and the preamble;
-2. pinned facts, stream and global, up to their ceiling: corrections and the user's own
-   word first, then relevance to the query, confidence and recency. When they outgrow the
-   ceiling, the facts about one subject share one profile line, shortened to what fits:
-   the best-ranked facts survive any budget that holds the preamble;
+2. pinned facts, stream and global, up to their floor (`facts_floor`): corrections and
+   the user's own word first, then relevance to the query, confidence and recency. When
+   they outgrow the ceiling, the facts about one subject share one profile line,
+   shortened to what fits: the best-ranked facts survive any budget that holds the
+   preamble;
 3. the newest few of the last K turns (`recent_verbatim`), guaranteed: one may take at
    most `turn_max` of the budget (a longer one is cut and marked);
 4. a floor for the summary, and one for retrieved material, held back while the next
    steps run;
 5. the rest of the last K turns, newest first, while they fit beside those floors: in a
    tight budget the older ones yield, and `dropped` says so;
+   then more pinned facts, up to their ceiling;
 6. structured tracker data;
 7. material retrieved for the query: its floor, then up to its share of what is left;
 8. the summary, in all the room left (at least its floor), cut at line boundaries;
@@ -66,6 +68,10 @@ TURN_CUT = "turn longer than its share of the budget; cut and marked"
 OLDER_TURN = "older than the last K turns; budget"
 FACTS_DROPPED = "over the facts ceiling; still searchable"
 FACTS_NO_ROOM = "the budget has no room left for it; still searchable"
+FACTS_HELD_OUT = (
+    "beyond the facts' floor, and the room left was held for the summary and retrieved "
+    "material; still searchable"
+)
 PROFILE_REST = "not written out in its subject's profile line; still searchable"
 SUMMARY_CUT = "summary cut to fit; its oldest lines left out"
 
@@ -104,6 +110,9 @@ class Shares:
     """K: the last K turns, shown verbatim while the budget holds them."""
     recent_verbatim: int = 3
     """The newest of them that are guaranteed; the rest yield to the floors."""
+    facts_floor: float = 0.1
+    """Pinned facts keep this share (at least FACTS_FLOOR_TOKENS) ahead of every turn;
+    they may take more, up to their ceiling, once the last K turns and the floors are in."""
     turn_max: float = 0.25
     summary_floor: float = 0.15
     retrieved_floor: float = 0.2
@@ -310,12 +319,18 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     k = shares.recent_turns
     few = min(k, shares.recent_verbatim)
     cap = max(MIN_TURN_TOKENS, int(budget * shares.turn_max))
-    _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    ceiling = int(budget * shares.facts_ceiling)
+    groups = _fact_groups(plan, material, query, ceiling)
+    before = plan.used
+    floor = min(ceiling, max(FACTS_FLOOR_TOKENS, int(budget * shares.facts_floor)))
+    groups = _place_facts(plan, groups, floor, last=False)
+    facts_used = plan.used - before
     _place_last_turns(plan, turns[:few], cap)
     plan.held = _summary_floor(plan, built.summary, int(budget * shares.summary_floor))
     recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
     _place_more_last_turns(plan, turns[few:k], cap)
+    _place_facts(plan, groups, ceiling - facts_used, last=True)
     _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
@@ -464,35 +479,54 @@ def _newest_lines_cost(text: str, floor: int, header_cost: int) -> int:
 # -- facts --------------------------------------------------------------------------
 
 
+FACTS_FLOOR_TOKENS = 100
+"""However small the budget, the best-ranked facts keep this much: a profile line or two."""
 FACT_FRAME_TOKENS = 6
 """What a fact's line adds to its text at the least: its bullet and source stamp. Once a
 line has failed to fit, the frame it measured is used instead."""
 
 
-def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> None:
-    """The best-ranked facts within the ceiling; if all of them would not fit, the facts
-    about one subject go in as one profile line.
+FactGroups = list[tuple[str, list[Fact]]]
+"""(section, facts) to place as one line each: one fact, or one subject's profile."""
+
+
+def _fact_groups(plan: _Plan, material: Material, query: str, ceiling: int) -> FactGroups:
+    """The ranked facts, a line each; if all of them would not fit in the ceiling, the
+    facts about one subject share one profile line."""
+    ranked = _ranked_facts(material, query)
+    if _all_fit(plan, ranked, ceiling):
+        return [(s, [f]) for s, f in ranked]
+    return _by_subject(ranked)
+
+
+def _place_facts(plan: _Plan, groups: FactGroups, room: int, *, last: bool) -> FactGroups:
+    """The best-ranked lines within `room` tokens; returns those that did not go in, or,
+    when this is the `last` pass, counts them as dropped.
 
     A stream may pin thousands of facts: lines are written only for those that can still
     go in, and the rest are counted as dropped without one."""
-    ranked = _ranked_facts(material, query)
-    groups = [(s, [f]) for s, f in ranked]
-    if not _all_fit(plan, ranked, ceiling):
-        groups = _by_subject(ranked)
-    until = plan.used + ceiling
+    until = plan.used + room
     frame = FACT_FRAME_TOKENS
+    left: FactGroups = []
+
+    def leave(section: str, facts: list[Fact]) -> None:
+        if last:
+            _drop_facts(plan, section, facts, _why_left_out(plan, section, until))
+        else:
+            left.append((section, facts))
+
     for section, facts in groups:
         if facts[0].tokens + frame > min(until - plan.used, plan.room(section)):
-            # Cannot fit: no line to write.
-            _drop_facts(plan, section, facts, _why_left_out(plan, section, until))
+            leave(section, facts)  # cannot fit: no line to write
             continue
         shown = _take_condensed(plan, section, facts, until)
         if shown:
             _drop_facts(plan, section, facts[shown:], PROFILE_REST)
             continue
-        _drop_facts(plan, section, facts, _why_left_out(plan, section, until))
+        leave(section, facts)
         if len(facts) == 1:
             frame = max(frame, plan.fact_item(facts[0]).tokens - facts[0].tokens)
+    return left
 
 
 def _take_condensed(plan: _Plan, section: str, facts: Sequence[Fact], until: int) -> int:
@@ -508,8 +542,11 @@ def _take_condensed(plan: _Plan, section: str, facts: Sequence[Fact], until: int
 
 
 def _why_left_out(plan: _Plan, section: str, until: int) -> str:
-    """The true reason a fact did not go in: its ceiling, or a budget already spent."""
-    return FACTS_NO_ROOM if plan.room(section) < until - plan.used else FACTS_DROPPED
+    """The true reason a fact did not go in: its ceiling, the floors held for the summary
+    and retrieved material, or a budget already spent."""
+    if plan.room(section) >= until - plan.used:
+        return FACTS_DROPPED
+    return FACTS_HELD_OUT if plan.held else FACTS_NO_ROOM
 
 
 def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:

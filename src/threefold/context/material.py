@@ -121,6 +121,7 @@ def shares(settings: Settings) -> Shares:
         summary_floor=settings.summary_floor_share,
         retrieved_floor=settings.retrieved_floor_share,
         facts_ceiling=settings.facts_ceiling_share,
+        facts_floor=settings.facts_floor_share,
         retrieved=settings.retrieved_share,
     )
 
