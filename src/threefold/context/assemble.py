@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 from threefold.context.render import block, inline
-from threefold.context.staleness import Staleness, from_retrieved, from_turn, marked
+from threefold.context.staleness import Staleness, from_turn, marked
 from threefold.domain import (
     Context,
     ContextItem,
@@ -235,7 +235,7 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     # Items are built once: planning again in less room places the same ones.
     turns = [_turn_item(t) for t in reversed(material.turns)]
     newer = [from_turn(t) for t in material.turns]
-    staleness = Staleness(newer + [from_retrieved(*entry) for entry in material.retrieved])
+    staleness = Staleness(newer, [f"{t.user} {t.assistant}" for t in material.turns])
     retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
     summary = _doubted_summary(material.summary, staleness)
     built = _Built(turns, retrieved, summary, staleness)
