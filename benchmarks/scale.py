@@ -39,9 +39,9 @@ from rich.table import Table
 from threefold import Memory, load_settings
 from threefold.domain import FactCategory, SourceRef, SummaryKind, Visibility
 from threefold.embed import HashingEmbedder
-from threefold.recall.vectors import VectorIndex
 from threefold.store import SQLiteStore
 from threefold.store.base import ItemFilter, NewFact, NewRecord, NewSummary, NewTurn
+from threefold.store.vectors import VectorIndex
 
 STREAM = "project:alpha"
 OTHER_STREAM = "project:beta"

@@ -33,8 +33,8 @@ from rich.console import Console
 from rich.table import Table
 
 from threefold.embed import HashingEmbedder
-from threefold.recall import vectors as vector_module
 from threefold.store import SQLiteStore
+from threefold.store import vectors as vector_module
 from threefold.store.base import ItemFilter, NewTurn
 
 STREAM = "project:alpha"

@@ -66,7 +66,7 @@ def test_json_is_one_document_of_the_results_fields(db: str) -> None:
     assert json.loads(added.output)["stream"] == "chat:1"
     created = run("--db", db, "keys", "create", "--tenant", "acme", "--format", "json")
     key = json.loads(created.output)
-    assert key["secret"].startswith("ms_") and key["tenant"] == "acme"
+    assert key["secret"].startswith("tf_") and key["tenant"] == "acme"
     listed = json.loads(run("--db", db, "keys", "list", "--format", "json").output)
     assert [(k["id"], k["trust"], "secret" in k) for k in listed] == [(key["id"], "full", False)]
     revoked = run("--db", db, "keys", "revoke", str(key["id"]), "--format", "json")

@@ -15,11 +15,10 @@ import pytest
 
 from threefold.domain import Visibility
 from threefold.embed import HashingEmbedder
-from threefold.recall import vectors
-from threefold.recall.vectors import VectorIndex
-from threefold.store import SQLiteStore
+from threefold.store import SQLiteStore, vectors
 from threefold.store.base import ItemFilter, NewTurn
 from threefold.store.sqlite import term_scores
+from threefold.store.vectors import VectorIndex
 
 STREAM = "project:big"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -438,7 +437,7 @@ def test_a_corrupt_or_missing_graph_is_rebuilt(store, caplog):
     saved.write_bytes(b"not a graph")
     query = EMBEDDER.embed(["note 7 on topic7"])[0]
     index = VectorIndex(store, store.index_directory, approximate_from=GRAPH_FROM)
-    with caplog.at_level(logging.WARNING, logger="threefold.recall.vectors"):
+    with caplog.at_level(logging.WARNING, logger="threefold.store.vectors"):
         meanwhile = index.search("turn", everything(), query, 10)
     assert "building it again" in caplog.text
     # Answered at once, exactly, while the graph is built in a child process.
@@ -558,7 +557,7 @@ def test_a_large_stream_without_a_graph_answers_by_text_until_it_is_built(
     mem.recall.index.approximate_from = GRAPH_FROM
     for n in range(80):
         mem.add_turn(STREAM, f"note {n} on topic{n % 5}", "ok")
-    with caplog.at_level(logging.WARNING, logger="threefold.recall.vectors"):
+    with caplog.at_level(logging.WARNING, logger="threefold.store.vectors"):
         mem.process_pending()  # the embedding job starts the build, and waits for nothing
     assert "searched by full text alone" in caplog.text
     query = EMBEDDER.embed(["note 17 on topic2"])[0]
@@ -641,7 +640,7 @@ def test_a_builder_killed_while_writing_leaves_no_half_graph(store):
         [
             sys.executable,
             "-m",
-            "threefold.recall.graph_builder",
+            "threefold.store.graph_builder",
             str(store.path),
             "default",
             STREAM,

@@ -41,7 +41,7 @@ def test_pipeline_and_context_are_traced(open_memory, trace_file):
 
 def test_secrets_are_masked(trace_file):
     tracing.enable(trace_file)
-    tracing.event("probe", key="ms_AbCdEfGhIjKlMnOp", header="Bearer sk-live-1234567890abcdef")
+    tracing.event("probe", key="tf_AbCdEfGhIjKlMnOp", header="Bearer sk-live-1234567890abcdef")
     (line,) = trace_file.read_text().splitlines()
     assert "AbCdEfGh" not in line and "1234567890" not in line and "***" in line
 

@@ -6,9 +6,9 @@ import json
 import sys
 
 from threefold.embed import HashingEmbedder
-from threefold.recall.vectors import VectorIndex
 from threefold.store import SQLiteStore
 from threefold.store.base import ItemFilter
+from threefold.store.vectors import VectorIndex
 
 STREAM = "project:big"
 GRAPH_FROM = 40

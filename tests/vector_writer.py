@@ -5,9 +5,9 @@ import sys
 from datetime import UTC, datetime
 
 from threefold.embed import HashingEmbedder
-from threefold.recall.vectors import VectorIndex
 from threefold.store import SQLiteStore
 from threefold.store.base import NewTurn
+from threefold.store.vectors import VectorIndex
 
 STREAM = "project:crash"
 GRAPH_FROM = 20

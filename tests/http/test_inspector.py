@@ -61,7 +61,7 @@ def test_sign_in_with_a_key_shows_the_tenants_streams(browser: Browser, seeded: 
     page = context.new_page()
     page.goto("/ui/streams")
     expect(page).to_have_url(f"{seeded.url}/ui/signin?next=%2Fui%2Fstreams")
-    page.get_by_label("API key").fill("ms_not-a-key")
+    page.get_by_label("API key").fill("tf_not-a-key")
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("alert")).to_contain_text("unknown or revoked")
     shoot(page, "signin")

@@ -110,7 +110,7 @@ async def test_no_key_and_a_revoked_key_are_refused(
         for headers in (
             {},
             {"Authorization": f"Bearer {keys['revoked']}"},
-            {"X-API-Key": "ms_made-up"},
+            {"X-API-Key": "tf_made-up"},
         ):
             refused = http.post(url, json=INIT, headers={**ACCEPT, **headers})
             assert refused.status_code == 401, headers

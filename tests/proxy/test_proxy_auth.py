@@ -48,7 +48,7 @@ def test_a_request_without_a_key_is_refused_and_goes_nowhere(
 def test_an_unknown_or_revoked_key_is_refused(proxy: Proxy, upstream: FakeUpstream) -> None:
     key_id, secret = proxy.memory.create_key("acme", "full")
     assert proxy.memory.revoke_key(key_id)
-    for headers in (bearer(secret), {"X-API-Key": secret}, bearer("ms_not-a-key")):
+    for headers in (bearer(secret), {"X-API-Key": secret}, bearer("tf_not-a-key")):
         response = ask(proxy, headers)
         assert response.status_code == 401, headers
         assert "unknown or revoked" in response.json()["error"]["message"]

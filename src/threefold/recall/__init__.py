@@ -1,1 +1,1 @@
-"""Recall: hybrid search over everything older than the layers, and the vector index under it."""
+"""Recall: hybrid search over everything older than the layers: full text, vectors, recency."""

@@ -804,7 +804,7 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, Protocol):
 
 
 class VectorSearch(Protocol):
-    """Nearest items by cosine similarity; see threefold.recall.vectors.VectorIndex."""
+    """Nearest items by cosine similarity; see threefold.store.vectors.VectorIndex."""
 
     def search(
         self,

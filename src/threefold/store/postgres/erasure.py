@@ -107,24 +107,6 @@ class ErasureTables:
             (tenant, list(streams)),
         )
 
-    def erasures(self, tenant: str) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM erasures WHERE tenant = %s ORDER BY id", (tenant,))
-        return [
-            {
-                "id": r["id"],
-                "target": json.loads(r["target"]),
-                "removed": json.loads(r["removed"]),
-                "at": r["at"],
-            }
-            for r in rows
-        ]
-
-    def drop_pending_jobs(self, tenant: str, stream: str) -> None:
-        self._exec(
-            "DELETE FROM jobs WHERE tenant = %s AND stream = %s AND status = 'pending'",
-            (tenant, stream),
-        )
-
     # -- finding --------------------------------------------------------------
 
     def _id_set(self, sql: str, params: Sequence[Any]) -> set[int]:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from threefold.domain import Record
+from threefold.store.rows import record_of
 
 if TYPE_CHECKING:
     from threefold.store.postgres.store import Params, Row
@@ -28,25 +29,17 @@ class RoutingTables:
         )
         return [(r["channel"], r["name"]) for r in rows]
 
-    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
-        rows = self._rows(
-            "SELECT stream FROM records WHERE tenant = %s AND source = %s AND channel = %s"
-            " AND external_id = %s",
-            (tenant, source, channel, external_id),
-        )
-        return rows[0]["stream"] if rows else None
-
     def routable_records(
         self, tenant: str, source: str, after_id: int, limit: int
     ) -> list[tuple[Record, dict[str, Any]]]:
-        from threefold.store.postgres.store import _RECORD_SELECT, _record  # a cycle at import
+        from threefold.store.postgres.store import _RECORD_SELECT  # a cycle at import
 
         rows = self._rows(
             f"{_RECORD_SELECT} WHERE r.tenant = %s AND r.source = %s AND r.id > %s"
             " ORDER BY r.id LIMIT %s",
             (tenant, source, after_id, limit),
         )
-        return [(_record(row), json.loads(row["data"] or "{}")) for row in rows]
+        return [(record_of(row), json.loads(row["data"] or "{}")) for row in rows]
 
     def move_record(
         self,

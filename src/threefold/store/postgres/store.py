@@ -32,28 +32,23 @@ from psycopg_pool import ConnectionPool
 
 from threefold.domain import (
     Fact,
-    FactCategory,
     FactChange,
-    FactStatus,
-    ImportProgress,
     ImportReport,
     Record,
     SourceRef,
     Summary,
     SummaryKind,
     TimelineEntry,
-    Trust,
     Turn,
     Visibility,
     utcnow,
 )
-from threefold.errors import NotFound, StoreError, StoreUnavailable
+from threefold.errors import StoreError, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
     Candidates,
-    ImportJob,
     Item,
     ItemFilter,
     Job,
@@ -98,6 +93,17 @@ from threefold.store.postgres.text_lengths import (
     lengths_sql,
 )
 from threefold.store.postgres.vectors import DatabaseVectors
+from threefold.store.rows import (
+    api_key_of,
+    fact_of,
+    item_of,
+    job_of,
+    json_or_none_back,
+    record_of,
+    summary_of,
+    turn_of,
+)
+from threefold.store.statements import SharedStatements
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +137,17 @@ _RECORDS_PER_INSERT = 500
 _CLAIM_TRIES = 3
 
 
+_RECORD_SELECT = (
+    "SELECT r.*, (SELECT string_agg(stream, chr(31)) FROM record_streams"
+    " WHERE record_id = r.id) AS also_in FROM records r"
+)
+
+
 @for_tenant_calls
-class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
+class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, RoutingTables):
+    _greatest = "greatest"
+    _record_select = _RECORD_SELECT
+
     def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 10.0) -> None:
         self.url = url
         self.shown_url = shown(url)
@@ -365,15 +380,11 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 conn.execute(sql)
                 conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)", (name, utcnow()))
 
-    def migrations(self) -> list[str]:
-        return [r["name"] for r in self._rows("SELECT name FROM schema_migrations ORDER BY name")]
+    def _q(self, sql: str) -> str:
+        return _psycopg_marks(sql)
 
-    # The team tables (TeamTables) read rows as the store's own methods do.
-    def _record_of(self, row: Row) -> Record:
-        return _record(row)
-
-    def _turn_of(self, row: Row) -> Turn:
-        return _turn(row)
+    def _time(self, moment: datetime) -> datetime:
+        return moment
 
     # -- streams --------------------------------------------------------------
 
@@ -395,20 +406,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def streams(self, tenant: str) -> list[str]:
         rows = self._rows(_STREAM_NAMES, (tenant,))
         return [r["name"] for r in rows]
-
-    def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
-        self._exec(
-            "UPDATE streams SET summary_enqueued_through = %s, unsummarized_tokens = 0"
-            " WHERE tenant = %s AND name = %s",
-            (through_seq, tenant, stream),
-        )
-
-    def set_summarized_through(self, tenant: str, stream: str, seq: int) -> None:
-        self._exec(
-            "UPDATE streams SET last_summarized_turn = greatest(last_summarized_turn, %s)"
-            " WHERE tenant = %s AND name = %s",
-            (seq, tenant, stream),
-        )
 
     # -- turns ----------------------------------------------------------------
 
@@ -441,12 +438,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )["id"]  # type: ignore[index]
         return Turn(id=turn_id, seq=seq, recorded_at=recorded, **turn.model_dump())
 
-    def turn(self, tenant: str, turn_id: int) -> Turn:
-        row = self._row("SELECT * FROM turns WHERE tenant = %s AND id = %s", (tenant, turn_id))
-        if row is None:
-            raise NotFound(f"no turn {turn_id}")
-        return _turn(row)
-
     def turns(
         self,
         tenant: str,
@@ -467,7 +458,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             rows.reverse()
         else:
             rows = self._rows(sql + " ORDER BY seq", params)
-        return [_turn(r) for r in rows]
+        return [turn_of(r) for r in rows]
 
     # -- facts ----------------------------------------------------------------
 
@@ -497,20 +488,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             },
             returning="*",
         )
-        return _fact(row)
-
-    def fact(self, tenant: str, fact_id: int) -> Fact:
-        row = self._row("SELECT * FROM facts WHERE tenant = %s AND id = %s", (tenant, fact_id))
-        if row is None:
-            raise NotFound(f"no fact {fact_id}")
-        return _fact(row)
-
-    def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
-        """Newest first."""
-        sql = "SELECT * FROM facts WHERE tenant = %s AND stream = %s"
-        if not include_inactive:
-            sql += " AND status = 'active'"
-        return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
+        return fact_of(row)
 
     def active_fact_texts(
         self,
@@ -540,7 +518,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         rows = self._pinned_rows(
             "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
         )
-        return [_fact(r) for r in rows]
+        return [fact_of(r) for r in rows]
 
     def _pinned_rows(
         self,
@@ -593,87 +571,18 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         by_stream: dict[str, list[Fact]] = {name: [] for name in pinned_streams}
         for row in pinned:
-            by_stream[row["stream"]].append(_fact(row))
+            by_stream[row["stream"]].append(fact_of(row))
         return StreamView(
             state=_stream_state(tenant, stream, state[0] if state else None),
-            turns=[_turn(r) for r in reversed(turns)],
-            active_summary=_summary(active[0]) if active else None,
-            structured=_summary(structured[0]) if structured else None,
+            turns=[turn_of(r) for r in reversed(turns)],
+            active_summary=summary_of(active[0]) if active else None,
+            structured=summary_of(structured[0]) if structured else None,
             superseded=_pairs(superseded),
             pinned=by_stream,
             names=TenantNames(
                 [r["name"] for r in streams],
                 [(r["entity"], r["kind"], r["name"]) for r in profiles],
             ),
-        )
-
-    def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
-        rows = self._rows(
-            "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND source_kind = %s"
-            " AND source_id = %s AND status = 'active' ORDER BY id",
-            (tenant, stream, source.kind, source.id),
-        )
-        return [_fact(r) for r in rows]
-
-    def facts_holding(self, tenant: str, stream: str, slot: str, value: str) -> list[Fact]:
-        rows = self._rows(
-            "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND slot = %s AND value = %s"
-            " AND status = 'active' ORDER BY id DESC",
-            (tenant, stream, slot, value),
-        )
-        return [_fact(r) for r in rows]
-
-    def facts_in_slot(
-        self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
-    ) -> list[Fact]:
-        sql = "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND subject = %s AND slot = %s"
-        if active_only:
-            sql += " AND status = 'active'"
-        rows = self._rows(sql + " ORDER BY id DESC", (tenant, stream, subject, slot))
-        return [_fact(r) for r in rows]
-
-    def set_fact_status(
-        self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
-    ) -> None:
-        self._exec(
-            "UPDATE facts SET status = %s, superseded_by = coalesce(%s, superseded_by)"
-            " WHERE tenant = %s AND id = %s",
-            (status.value, superseded_by, tenant, fact_id),
-        )
-
-    def mention(
-        self, tenant: str, fact_id: int, confidence: float, at: datetime | None = None
-    ) -> None:
-        self._exec(
-            "UPDATE facts SET mention_count = mention_count + 1,"
-            " confidence = greatest(confidence, %s),"
-            " stated_at = CASE WHEN %s::timestamptz IS NULL THEN stated_at"
-            "  ELSE greatest(coalesce(stated_at, source_at), %s::timestamptz) END"
-            " WHERE tenant = %s AND id = %s",
-            (confidence, at, at, tenant, fact_id),
-        )
-
-    def add_fact_change(
-        self,
-        fact_id: int,
-        action: str,
-        related: int | None = None,
-        note: str = "",
-        *,
-        before: dict[str, Any] | None = None,
-        after: dict[str, Any] | None = None,
-    ) -> None:
-        self._insert(
-            "fact_history",
-            {
-                "fact_id": fact_id,
-                "action": action,
-                "related_fact_id": related,
-                "at": utcnow(),
-                "note": note,
-                "before": _json_or_none(before),
-                "after": _json_or_none(after),
-            },
         )
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
@@ -689,19 +598,11 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 related_fact_id=r["related_fact_id"],
                 at=r["at"],
                 note=r["note"],
-                before=_json_or_none_back(r["before"]),
-                after=_json_or_none_back(r["after"]),
+                before=json_or_none_back(r["before"]),
+                after=json_or_none_back(r["after"]),
             )
             for r in rows
         ]
-
-    def fact_with_hash(self, tenant: str, stream: str, content_hash: str) -> Fact | None:
-        row = self._row(
-            "SELECT * FROM facts WHERE tenant = %s AND stream = %s AND content_hash = %s"
-            " AND status = 'active' ORDER BY id DESC LIMIT 1",
-            (tenant, stream, content_hash),
-        )
-        return None if row is None else _fact(row)
 
     def update_fact(self, tenant: str, fact_id: int, *, text: str, value: str, tokens: int) -> None:
         self._exec(
@@ -865,24 +766,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def vector_index(self) -> DatabaseVectors:
         return DatabaseVectors(self)
 
-    def streams_with_items(self) -> list[tuple[str, str]]:
-        rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
-        return [(r["tenant"], r["name"]) for r in rows]
-
     # -- records --------------------------------------------------------------
-
-    def insert_record(self, record: NewRecord) -> int | None:
-        return self.insert_records([record])[0]
-
-    def insert_records(self, records: Sequence[NewRecord]) -> list[int | None]:
-        if not records:
-            return []
-        with self.transaction():
-            for record in records:
-                self.ensure_stream(record.tenant, record.stream)
-            ids = self._insert_new_records(records)
-            self._link_records([(r, i) for r, i in zip(records, ids, strict=True) if i is not None])
-        return ids
 
     def _link_records(self, stored: list[tuple[NewRecord, int]]) -> None:
         for record, _ in stored:
@@ -923,12 +807,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
         return [new.pop((r.tenant, r.source, r.channel, r.external_id), None) for r in records]
 
-    def record(self, tenant: str, record_id: int) -> Record:
-        row = self._row(f"{_RECORD_SELECT} WHERE r.tenant = %s AND r.id = %s", (tenant, record_id))
-        if row is None:
-            raise NotFound(f"no record {record_id} in tenant {tenant!r}")
-        return _record(row)
-
     def records(
         self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
     ) -> list[Record]:
@@ -945,7 +823,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         ids = [r["id"] for r in newest]
         rows = {r["id"]: r for r in self._rows(f"{_RECORD_SELECT} WHERE r.id = ANY(%s)", (ids,))}
-        return [_record(rows[i]) for i in reversed(ids)]
+        return [record_of(rows[i]) for i in reversed(ids)]
 
     def unprocessed_records(self, tenant: str, stream: str, limit: int) -> list[Record]:
         rows = self._rows(
@@ -953,7 +831,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY r.at, r.id LIMIT %s",
             (tenant, stream, limit),
         )
-        return [_record(r) for r in rows]
+        return [record_of(r) for r in rows]
 
     def count_unprocessed(self, tenant: str, stream: str) -> int:
         row = self._row(
@@ -967,14 +845,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             "UPDATE records SET processed = true WHERE tenant = %s AND id = ANY(%s)",
             (tenant, list(record_ids)),
         )
-
-    def record_data(self, tenant: str, source: str, channel: str) -> list[dict[str, Any]]:
-        rows = self._rows(
-            "SELECT data FROM records WHERE tenant = %s AND source = %s AND channel = %s"
-            " ORDER BY at, id",
-            (tenant, source, channel),
-        )
-        return [json.loads(r["data"]) for r in rows]
 
     def add_entity_events(
         self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
@@ -1052,12 +922,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )["id"]
         return Summary(id=summary_id, created_at=created, **summary.model_dump())
 
-    def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
-        self._exec(
-            "UPDATE summaries SET kind = %s WHERE tenant = %s AND id = %s",
-            (kind.value, tenant, summary_id),
-        )
-
     def summaries(
         self,
         tenant: str,
@@ -1076,11 +940,11 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             params.append(ending_after)
         # SQLite sorts NULLs first; so does this.
         rows = self._rows(sql + " ORDER BY period_end NULLS FIRST, id", params)
-        return [_summary(r) for r in rows]
+        return [summary_of(r) for r in rows]
 
     def active_summary(self, tenant: str, stream: str) -> Summary | None:
         row = self._row(_ACTIVE_SUMMARY, (tenant, stream))
-        return None if row is None else _summary(row)
+        return None if row is None else summary_of(row)
 
     # -- jobs -----------------------------------------------------------------
 
@@ -1184,20 +1048,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             == 1
         )
 
-    def release_stream(self, tenant: str, stream: str, owner: str) -> None:
-        self._exec(
-            "DELETE FROM stream_leases WHERE tenant = %s AND stream = %s AND owner = %s",
-            (tenant, stream, owner),
-        )
-
-    def next_job(self, tenant: str, stream: str) -> Job | None:
-        row = self._row(
-            "SELECT * FROM jobs WHERE tenant = %s AND stream = %s AND status = 'pending'"
-            " AND run_after <= %s ORDER BY priority DESC, id LIMIT 1",
-            (tenant, stream, time.time()),
-        )
-        return None if row is None else _job(row)
-
     def finish_job(self, job_id: int) -> None:
         self._exec(
             "UPDATE jobs SET status = 'done', finished_at = %s WHERE id = %s",
@@ -1225,7 +1075,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " AND (%(s)s::text IS NULL OR status = %(s)s) ORDER BY id",
             {"t": tenant, "s": status},
         )
-        return [_job(r) for r in rows]
+        return [job_of(r) for r in rows]
 
     def retry_failed(self, tenant: str | None = None) -> int:
         with self.transaction():
@@ -1276,7 +1126,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY tenant, stream, id LIMIT %s",
             (below_confidence, before, limit),
         )
-        return [_fact(r) for r in rows]
+        return [fact_of(r) for r in rows]
 
     def active_facts_of(self, categories: Sequence[str], limit: int) -> list[Fact]:
         rows = self._rows(
@@ -1284,7 +1134,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY id LIMIT %s",
             (list(categories), limit),
         )
-        return [_fact(r) for r in rows]
+        return [fact_of(r) for r in rows]
 
     def delete_archived_summaries(self, *, before: datetime, limit: int) -> int:
         with self.transaction():
@@ -1318,18 +1168,12 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )["id"]
         )
 
-    def api_key(self, secret_hash: str) -> ApiKey | None:
-        row = self._row(
-            "SELECT * FROM api_keys WHERE secret_hash = %s AND revoked_at IS NULL", (secret_hash,)
-        )
-        return None if row is None else _api_key(row)
-
     def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
         rows = self._rows(
             "SELECT * FROM api_keys WHERE (%(t)s::text IS NULL OR tenant = %(t)s) ORDER BY id",
             {"t": tenant},
         )
-        return [_api_key(r) for r in rows]
+        return [api_key_of(r) for r in rows]
 
     def revoke_api_key(self, key_id: int) -> bool:
         return (
@@ -1378,22 +1222,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 import_id,
             ),
         )
-
-    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None:
-        self._exec(
-            "UPDATE imports SET progress = %s WHERE id = %s",
-            (progress.model_dump_json(), import_id),
-        )
-
-    def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
-        row = self._row("SELECT * FROM imports WHERE tenant = %s AND id = %s", (tenant, import_id))
-        return None if row is None else _import_job(row)
-
-    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
-        rows = self._rows(
-            "SELECT * FROM imports WHERE tenant = %s ORDER BY seq DESC LIMIT %s", (tenant, limit)
-        )
-        return [_import_job(r) for r in rows]
 
     def count_unfinished_imports(self) -> int:
         row = self._row(
@@ -1448,13 +1276,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             == 1
         )
 
-    def release_lease(self, name: str, owner: str) -> None:
-        self._exec("DELETE FROM leases WHERE name = %s AND owner = %s", (name, owner))
-
-    def lease_holder(self, name: str) -> str | None:
-        row = self._row("SELECT owner FROM leases WHERE name = %s", (name,))
-        return row["owner"] if row else None
-
     def take_lease(self, name: str, holder: str, owner: str, seconds: float) -> bool:
         return (
             self._exec(
@@ -1470,9 +1291,6 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def index_directory(self) -> Path | None:
         """None: vector indexes derived from a shared database are kept in memory."""
         return None
-
-    def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
-        self._erase_listeners.append(listener)
 
     def fts_ids(
         self, kind: str, terms: Sequence[str], where: ItemFilter, limit: int
@@ -1617,7 +1435,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             text,
             nearest,
             ranking,
-            lambda kind, ids: [_item(kind, items[(kind, i)]) for i in ids if (kind, i) in items],
+            lambda kind, ids: [item_of(kind, items[(kind, i)]) for i in ids if (kind, i) in items],
         )
 
     def _known_counts(self, tenant: str, kind: str, terms: Sequence[str]) -> list[int | None]:
@@ -1707,7 +1525,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 f" ORDER BY {spec.time} DESC NULLS LAST LIMIT %s",
                 [*params, limit],
             )
-            found += [_item(kind, r) for r in rows]
+            found += [item_of(kind, r) for r in rows]
         dated = sorted((i for i in found if i.at), key=lambda i: i.at, reverse=True)  # type: ignore[arg-type, return-value]
         if not dated:
             return []
@@ -1722,7 +1540,7 @@ class PostgresStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             f"SELECT {spec.columns} FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(%s)",
             (tenant, list(ids)),
         )
-        return [_item(kind, r) for r in rows]
+        return [item_of(kind, r) for r in rows]
 
 
 _CHECK_IDLE_SECONDS = 2.0
@@ -1842,7 +1660,7 @@ def _pinned_params(tenant: str, streams: Sequence[str], policy: PinPolicy) -> li
 
 def _pairs(rows: list[Row]) -> list[tuple[Fact, Fact]]:
     """(superseded fact, successor) pairs from the rows of _SUPERSEDED."""
-    facts = {r["id"]: _fact(r) for r in rows}
+    facts = {r["id"]: fact_of(r) for r in rows}
     pairs = dict.fromkeys((r["pair_old"], r["pair_new"]) for r in rows)
     return [(facts[old], facts[new]) for old, new in pairs]
 
@@ -1994,10 +1812,6 @@ _UNEMBEDDED = (
 )
 """The stream's items that wait for a vector (see SQLiteStore.unembedded)."""
 
-_RECORD_SELECT = (
-    "SELECT r.*, (SELECT string_agg(stream, chr(31)) FROM record_streams"
-    " WHERE record_id = r.id) AS also_in FROM records r"
-)
 
 _RECORD_COLUMNS = (
     "tenant",
@@ -2344,53 +2158,6 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-def _item(kind: str, row: Row) -> Item:
-    at = row["at"]
-    return Item(
-        kind=kind,
-        id=row["id"],
-        stream=row["stream"],
-        text=row["text"],
-        at=at,
-        visibility=Visibility(row["visibility"]),
-        mention_count=row["mentions"],
-        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
-        speaker=row["speaker"] if kind == "turn" else None,
-    )
-
-
-def _import_job(row: Row) -> ImportJob:
-    report, progress = row["report"], row["progress"]
-    return ImportJob(
-        id=row["id"],
-        tenant=row["tenant"],
-        kind=row["kind"],
-        status=row["status"],
-        report=None if report is None else ImportReport.model_validate_json(report),
-        error=row["error"],
-        progress=None if progress is None else ImportProgress.model_validate_json(progress),
-    )
-
-
-def _api_key(row: Row) -> ApiKey:
-    return ApiKey(
-        id=row["id"],
-        tenant=row["tenant"],
-        trust=Trust(row["trust"]),
-        label=row["label"],
-        created_at=row["created_at"],
-        revoked=row["revoked_at"] is not None,
-    )
-
-
-def _json_or_none(value: dict[str, Any] | None) -> str | None:
-    return None if value is None else json.dumps(value, default=str)
-
-
-def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
-    return None if text is None else json.loads(text)
-
-
 _ISSUE_KEY_TERM = re.compile(r"[a-z][a-z0-9]*\s\d+")
 
 
@@ -2400,113 +2167,15 @@ def _tsquery_term(term: str) -> str:
     return term.replace(" ", "-") if _ISSUE_KEY_TERM.fullmatch(term) else term
 
 
-def _turn(row: Row) -> Turn:
-    return Turn(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        seq=row["seq"],
-        user=row["user_text"],
-        assistant=row["assistant_text"],
-        at=row["at"],
-        page_context=row["page_context"],
-        model_variant=row["model_variant"],
-        source=row["source"],
-        visibility=Visibility(row["visibility"]),
-        tokens=row["tokens"],
-        recorded_at=row["recorded_at"],
-        speaker=row["speaker"],
-        assistant_speaker=row["assistant_speaker"],
-        writer_trust=Trust(row["writer_trust"]),
-        writer_key=row["writer_key"],
-    )
-
-
-def _fact(row: Row) -> Fact:
-    return Fact(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        text=row["text"],
-        category=FactCategory(row["category"]),
-        subject=row["subject"],
-        slot=row["slot"],
-        value=row["value"],
-        confidence=row["confidence"],
-        status=FactStatus(row["status"]),
-        supersedes=row["supersedes"],
-        superseded_by=row["superseded_by"],
-        mention_count=row["mention_count"],
-        stated_at=row.get("stated_at"),
-        visibility=Visibility(row["visibility"]),
-        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=row["source_at"]),
-        recorded_at=row["recorded_at"],
-        tokens=row["tokens"],
-        writer_trust=Trust(row["writer_trust"]),
-        writer_key=row["writer_key"],
-    )
-
-
-def _record(row: Row) -> Record:
-    data = row["data"]
-    found = json.loads(data).get("user_id") if data else None
-    return Record(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        source=row["source"],
-        channel=row["channel"],
-        external_id=row["external_id"],
-        thread=row["thread"],
-        author=row["author"],
-        text=row["text"],
-        kind=row["kind"],
-        at=row["at"],
-        route_method=row["route_method"],
-        route_confidence=row["route_confidence"],
-        visibility=Visibility(row["visibility"]),
-        processed=bool(row["processed"]),
-        also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
-        author_id=found if isinstance(found, str) else None,
-    )
-
-
-def _summary(row: Row) -> Summary:
-    return Summary(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        kind=SummaryKind(row["kind"]),
-        text=row["text"],
-        tokens=row["tokens"],
-        period_start=row["period_start"],
-        period_end=row["period_end"],
-        item_count=row["item_count"],
-        generation=row["generation"],
-        visibility=Visibility(row["visibility"]),
-        parents=tuple(json.loads(row["parents"])),
-        created_at=row["created_at"],
-        record=json.loads(row["record"]) if row["record"] else None,
-    )
-
-
-def _job(row: Row) -> Job:
-    return Job(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        kind=row["kind"],
-        payload=json.loads(row["payload"]),
-        status=row["status"],
-        attempts=row["attempts"],
-        run_after=row["run_after"],
-        last_error=row["last_error"],
-    )
-
-
 __all__ = ["PostgresStore", "StoreUnavailable"]
 
 
 def _vector_bytes(vector: Any) -> bytes:
     """A pgvector value as the float32 bytes the vector index reads."""
     return np.asarray(vector.to_numpy(), dtype=np.float32).tobytes()
+
+
+@lru_cache(maxsize=256)
+def _psycopg_marks(sql: str) -> str:
+    """A shared statement (statements.py, `?` marks) as psycopg takes it."""
+    return sql.replace("?", "%s")

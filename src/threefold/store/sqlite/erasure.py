@@ -109,24 +109,6 @@ class ErasureTables:
                 (tenant, stream),
             )
 
-    def erasures(self, tenant: str) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM erasures WHERE tenant = ? ORDER BY id", (tenant,))
-        return [
-            {
-                "id": r["id"],
-                "target": json.loads(r["target"]),
-                "removed": json.loads(r["removed"]),
-                "at": r["at"],
-            }
-            for r in rows
-        ]
-
-    def drop_pending_jobs(self, tenant: str, stream: str) -> None:
-        self._exec(
-            "DELETE FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'",
-            (tenant, stream),
-        )
-
     # -- finding --------------------------------------------------------------
 
     def _streams_of(self, table: str, tenant: str, ids: set[int]) -> set[str]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from threefold.domain import Record
+from threefold.store.rows import record_of
 
 
 class RoutingTables:
@@ -30,27 +31,19 @@ class RoutingTables:
         )
         return [(r["channel"], r["name"]) for r in rows]
 
-    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
-        rows = self._rows(
-            "SELECT stream FROM records WHERE tenant = ? AND source = ? AND channel = ?"
-            " AND external_id = ?",
-            (tenant, source, channel, external_id),
-        )
-        return rows[0]["stream"] if rows else None
-
     def routable_records(
         self, tenant: str, source: str, after_id: int, limit: int
     ) -> list[tuple[Record, dict[str, Any]]]:
         # The row reader lives with the rest of the store; imported here, not at the top,
         # because that module mixes this one in.
-        from threefold.store.sqlite.store import _RECORD_SELECT, _record
+        from threefold.store.sqlite.store import _RECORD_SELECT
 
         rows = self._rows(
             f"{_RECORD_SELECT} WHERE r.tenant = ? AND r.source = ? AND r.id > ?"
             " ORDER BY r.id LIMIT ?",
             (tenant, source, after_id, limit),
         )
-        return [(_record(row), json.loads(row["data"] or "{}")) for row in rows]
+        return [(record_of(row), json.loads(row["data"] or "{}")) for row in rows]
 
     def move_record(
         self,

@@ -10,7 +10,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterator, Sequence, Sized
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import lru_cache, wraps
@@ -19,28 +19,23 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from threefold.domain import (
     Fact,
-    FactCategory,
     FactChange,
-    FactStatus,
-    ImportProgress,
     ImportReport,
     Record,
     SourceRef,
     Summary,
     SummaryKind,
     TimelineEntry,
-    Trust,
     Turn,
     Visibility,
     utcnow,
 )
-from threefold.errors import NotFound, StoreError, StoreUnavailable
+from threefold.errors import StoreError, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     ApiKey,
     Candidates,
-    ImportJob,
     Item,
     ItemFilter,
     Job,
@@ -57,6 +52,18 @@ from threefold.store.base import (
     check_probes,
     view_one_by_one,
 )
+from threefold.store.rows import (
+    api_key_of,
+    fact_of,
+    item_of,
+    job_of,
+    json_or_none_back,
+    maybe_moment,
+    moment,
+    record_of,
+    summary_of,
+    turn_of,
+)
 from threefold.store.sqlite.connection import connect
 from threefold.store.sqlite.entities import EntityTables
 from threefold.store.sqlite.erasure import ErasureTables
@@ -64,28 +71,18 @@ from threefold.store.sqlite.migrations import MIGRATIONS
 from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
 from threefold.store.sqlite.term_scores import IndexVersion, TermScores
+from threefold.store.statements import SharedStatements
 
 if TYPE_CHECKING:
-    from threefold.recall.vectors import VectorIndex
+    from threefold.store.vectors import VectorIndex
 
 
-def _ts(moment: datetime | None) -> str | None:
+def _ts(when: datetime | None) -> str | None:
     """Fixed-width UTC text, so that string order is time order. (isoformat: strftime took
     6% of an import, five times per message.)"""
-    if moment is None:
+    if when is None:
         return None
-    return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
-
-
-def _dt(text: str | None) -> datetime | None:
-    if text is None:
-        return None
-    return datetime.fromisoformat(text)  # reads the trailing Z as UTC
-
-
-def _when(text: str) -> datetime:
-    """A time from a NOT NULL column."""
-    return datetime.fromisoformat(text)
+    return when.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 _Read = TypeVar("_Read", bound=Callable[..., Any])
@@ -132,7 +129,15 @@ commit (a commit survives a power cut); NORMAL only at checkpoints (it survives 
 the process, not of the machine); OFF leaves syncing to the operating system."""
 
 
-class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
+_RECORD_SELECT = (
+    "SELECT r.*, (SELECT group_concat(stream, char(31)) FROM record_streams"
+    " WHERE record_id = r.id) AS also_in FROM records r"
+)
+
+
+class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, RoutingTables):
+    _record_select = _RECORD_SELECT
+
     def __init__(
         self, path: Path | str, *, busy_timeout_ms: int = 30_000, durability: str = "full"
     ) -> None:
@@ -255,15 +260,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             if self._checked_for == me:
                 self._checked_for = None
 
-    # The team tables (TeamTables) read rows and write times as the store's own methods do.
-    def _record_of(self, row: sqlite3.Row) -> Record:
-        return _record(row)
-
-    def _turn_of(self, row: sqlite3.Row) -> Turn:
-        return _turn(row)
-
     def _time(self, moment: datetime) -> str:
         return _ts(moment) or ""
+
+    facts = _unchanged_reads(SharedStatements.facts)
+    api_key = _unchanged_reads(SharedStatements.api_key)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -341,9 +342,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 self._db.execute("ROLLBACK")
             raise type(exc)(f"migration {name} failed: {exc}") from exc
 
-    def migrations(self) -> list[str]:
-        return [r["name"] for r in self._rows("SELECT name FROM schema_migrations ORDER BY name")]
-
     # -- streams --------------------------------------------------------------
 
     def ensure_stream(self, tenant: str, stream: str) -> None:
@@ -375,20 +373,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     def streams(self, tenant: str) -> list[str]:
         rows = self._rows("SELECT name FROM streams WHERE tenant = ? ORDER BY name", (tenant,))
         return [r["name"] for r in rows]
-
-    def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
-        self._exec(
-            "UPDATE streams SET summary_enqueued_through = ?, unsummarized_tokens = 0"
-            " WHERE tenant = ? AND name = ?",
-            (through_seq, tenant, stream),
-        )
-
-    def set_summarized_through(self, tenant: str, stream: str, seq: int) -> None:
-        self._exec(
-            "UPDATE streams SET last_summarized_turn = MAX(last_summarized_turn, ?)"
-            " WHERE tenant = ? AND name = ?",
-            (seq, tenant, stream),
-        )
 
     # -- turns ----------------------------------------------------------------
 
@@ -446,12 +430,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             "SELECT turn_count FROM streams WHERE tenant = ? AND name = ?", (tenant, stream)
         )["turn_count"]
 
-    def turn(self, tenant: str, turn_id: int) -> Turn:
-        row = self._row("SELECT * FROM turns WHERE tenant = ? AND id = ?", (tenant, turn_id))
-        if row is None:
-            raise NotFound(f"no turn {turn_id}")
-        return _turn(row)
-
     @_unchanged_reads
     def turns(
         self,
@@ -502,21 +480,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 "writer_key": fact.writer_key,
             },
         )
-        return _fact(row)
-
-    def fact(self, tenant: str, fact_id: int) -> Fact:
-        row = self._row("SELECT * FROM facts WHERE tenant = ? AND id = ?", (tenant, fact_id))
-        if row is None:
-            raise NotFound(f"no fact {fact_id}")
-        return _fact(row)
-
-    @_unchanged_reads
-    def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
-        """Newest first."""
-        sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ?"
-        if not include_inactive:
-            sql += " AND status = 'active'"
-        return [_fact(r) for r in self._rows(sql + " ORDER BY id DESC", (tenant, stream))]
+        return fact_of(row)
 
     def active_fact_texts(
         self,
@@ -550,7 +514,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         rows = self._pinned_rows(
             "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
         )
-        return [_fact(r) for r in rows]
+        return [fact_of(r) for r in rows]
 
     def _pinned_rows(
         self,
@@ -589,78 +553,8 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 "SELECT * FROM facts WHERE id IN (SELECT value FROM json_each(?))",
                 [json.dumps(sorted(wanted))],
             )
-        facts = {r["id"]: _fact(r) for r in rows}
+        facts = {r["id"]: fact_of(r) for r in rows}
         return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
-
-    def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
-        rows = self._rows(
-            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND source_kind = ?"
-            " AND source_id = ? AND status = 'active' ORDER BY id",
-            (tenant, stream, source.kind, source.id),
-        )
-        return [_fact(r) for r in rows]
-
-    def facts_holding(self, tenant: str, stream: str, slot: str, value: str) -> list[Fact]:
-        rows = self._rows(
-            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND slot = ? AND value = ?"
-            " AND status = 'active' ORDER BY id DESC",
-            (tenant, stream, slot, value),
-        )
-        return [_fact(r) for r in rows]
-
-    def facts_in_slot(
-        self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
-    ) -> list[Fact]:
-        sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND subject = ? AND slot = ?"
-        if active_only:
-            sql += " AND status = 'active'"
-        rows = self._rows(sql + " ORDER BY id DESC", (tenant, stream, subject, slot))
-        return [_fact(r) for r in rows]
-
-    def set_fact_status(
-        self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
-    ) -> None:
-        self._exec(
-            "UPDATE facts SET status = ?, superseded_by = COALESCE(?, superseded_by)"
-            " WHERE tenant = ? AND id = ?",
-            (status.value, superseded_by, tenant, fact_id),
-        )
-
-    def mention(
-        self, tenant: str, fact_id: int, confidence: float, at: datetime | None = None
-    ) -> None:
-        when = _ts(at)
-        self._exec(
-            "UPDATE facts SET mention_count = mention_count + 1,"
-            " confidence = MAX(confidence, ?),"
-            " stated_at = CASE WHEN ? IS NULL THEN stated_at"
-            "  ELSE MAX(COALESCE(stated_at, source_at, ''), ?) END"
-            " WHERE tenant = ? AND id = ?",
-            (confidence, when, when, tenant, fact_id),
-        )
-
-    def add_fact_change(
-        self,
-        fact_id: int,
-        action: str,
-        related: int | None = None,
-        note: str = "",
-        *,
-        before: dict[str, Any] | None = None,
-        after: dict[str, Any] | None = None,
-    ) -> None:
-        self._insert(
-            "fact_history",
-            {
-                "fact_id": fact_id,
-                "action": action,
-                "related_fact_id": related,
-                "at": _ts(utcnow()),
-                "note": note,
-                "before": _json_or_none(before),
-                "after": _json_or_none(after),
-            },
-        )
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
         marks = _marks(fact_ids)
@@ -674,21 +568,13 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 fact_id=r["fact_id"],
                 action=r["action"],
                 related_fact_id=r["related_fact_id"],
-                at=_when(r["at"]),
+                at=moment(r["at"]),
                 note=r["note"],
-                before=_json_or_none_back(r["before"]),
-                after=_json_or_none_back(r["after"]),
+                before=json_or_none_back(r["before"]),
+                after=json_or_none_back(r["after"]),
             )
             for r in rows
         ]
-
-    def fact_with_hash(self, tenant: str, stream: str, content_hash: str) -> Fact | None:
-        row = self._row(
-            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND content_hash = ?"
-            " AND status = 'active' ORDER BY id DESC LIMIT 1",
-            (tenant, stream, content_hash),
-        )
-        return None if row is None else _fact(row)
 
     def update_fact(self, tenant: str, fact_id: int, *, text: str, value: str, tokens: int) -> None:
         self._exec(
@@ -781,24 +667,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return [(r["item_id"], r["vector"]) for r in rows]
 
-    def streams_with_items(self) -> list[tuple[str, str]]:
-        rows = self._rows("SELECT tenant, name FROM streams ORDER BY tenant, name")
-        return [(r["tenant"], r["name"]) for r in rows]
-
     # -- records --------------------------------------------------------------
-
-    def insert_record(self, record: NewRecord) -> int | None:
-        return self.insert_records([record])[0]
-
-    def insert_records(self, records: Sequence[NewRecord]) -> list[int | None]:
-        if not records:
-            return []
-        with self.transaction():
-            for record in records:
-                self.ensure_stream(record.tenant, record.stream)
-            ids = self._insert_new_records(records)
-            self._link_records([(r, i) for r, i in zip(records, ids, strict=True) if i is not None])
-        return ids
 
     def _link_records(self, stored: list[tuple[NewRecord, int]]) -> None:
         """Cross-references and timeline events of newly stored records."""
@@ -850,12 +719,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         # pop: of two records with one key, the first was inserted and the second was not.
         return [new.pop((r.tenant, r.source, r.channel, r.external_id), None) for r in records]
 
-    def record(self, tenant: str, record_id: int) -> Record:
-        row = self._row(f"{_RECORD_SELECT} WHERE r.tenant = ? AND r.id = ?", (tenant, record_id))
-        if row is None:
-            raise NotFound(f"no record {record_id} in tenant {tenant!r}")
-        return _record(row)
-
     def records(
         self, tenant: str, stream: str, *, source: str | None = None, last: int | None = None
     ) -> list[Record]:
@@ -875,7 +738,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         rows = {
             r["id"]: r for r in self._rows(f"{_RECORD_SELECT} WHERE r.id IN ({_marks(ids)})", ids)
         }
-        return [_record(rows[i]) for i in reversed(ids)]
+        return [record_of(rows[i]) for i in reversed(ids)]
 
     def unprocessed_records(self, tenant: str, stream: str, limit: int) -> list[Record]:
         rows = self._rows(
@@ -883,7 +746,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY r.at, r.id LIMIT ?",
             (tenant, stream, limit),
         )
-        return [_record(r) for r in rows]
+        return [record_of(r) for r in rows]
 
     def count_unprocessed(self, tenant: str, stream: str) -> int:
         row = self._one(
@@ -898,14 +761,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 "UPDATE records SET processed = 1 WHERE tenant = ? AND id = ?",
                 [(tenant, record_id) for record_id in record_ids],
             )
-
-    def record_data(self, tenant: str, source: str, channel: str) -> list[dict[str, Any]]:
-        rows = self._rows(
-            "SELECT data FROM records WHERE tenant = ? AND source = ? AND channel = ?"
-            " ORDER BY at, id",
-            (tenant, source, channel),
-        )
-        return [json.loads(r["data"]) for r in rows]
 
     def add_entity_events(
         self, tenant: str, events: Sequence[tuple[str, str, int, datetime]]
@@ -947,13 +802,15 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return [
             TimelineEntry(
-                at=_when(r["at"]),
+                at=moment(r["at"]),
                 kind=r["kind"],
                 id=r["id"],
                 stream=r["stream"],
                 text=r["text"],
                 category=r["category"],
-                source=SourceRef(kind=r["source_kind"], id=r["source_id"], at=_dt(r["at"])),
+                source=SourceRef(
+                    kind=r["source_kind"], id=r["source_id"], at=maybe_moment(r["at"])
+                ),
             )
             for r in reversed(rows)
         ]
@@ -982,12 +839,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         )
         return Summary(id=summary_id, created_at=created, **summary.model_dump())
 
-    def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
-        self._exec(
-            "UPDATE summaries SET kind = ? WHERE tenant = ? AND id = ?",
-            (kind.value, tenant, summary_id),
-        )
-
     @_unchanged_reads
     def summaries(
         self,
@@ -1006,7 +857,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         if ending_after is not None:
             sql += " AND period_end > ?"
             params.append(_ts(ending_after))
-        return [_summary(r) for r in self._rows(sql + " ORDER BY period_end, id", params)]
+        return [summary_of(r) for r in self._rows(sql + " ORDER BY period_end, id", params)]
 
     @_unchanged_reads
     def active_summary(self, tenant: str, stream: str) -> Summary | None:
@@ -1015,7 +866,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY id DESC LIMIT 1",
             (tenant, stream),
         )
-        return None if row is None else _summary(row)
+        return None if row is None else summary_of(row)
 
     # -- jobs -----------------------------------------------------------------
 
@@ -1083,20 +934,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             )
             return cursor.rowcount == 1
 
-    def release_stream(self, tenant: str, stream: str, owner: str) -> None:
-        self._exec(
-            "DELETE FROM stream_leases WHERE tenant = ? AND stream = ? AND owner = ?",
-            (tenant, stream, owner),
-        )
-
-    def next_job(self, tenant: str, stream: str) -> Job | None:
-        row = self._row(
-            "SELECT * FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'"
-            " AND run_after <= ? ORDER BY priority DESC, id LIMIT 1",
-            (tenant, stream, time.time()),
-        )
-        return None if row is None else _job(row)
-
     def finish_job(self, job_id: int) -> None:
         self._exec(
             "UPDATE jobs SET status = 'done', finished_at = ? WHERE id = ?", (time.time(), job_id)
@@ -1124,7 +961,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY id",
             (tenant, tenant, status, status),
         )
-        return [_job(r) for r in rows]
+        return [job_of(r) for r in rows]
 
     def retry_failed(self, tenant: str | None = None) -> int:
         with self._lock:
@@ -1151,7 +988,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY tenant, stream, id LIMIT ?",
             (below_confidence, _ts(before), limit),
         )
-        return [_fact(r) for r in rows]
+        return [fact_of(r) for r in rows]
 
     def active_facts_of(self, categories: Sequence[str], limit: int) -> list[Fact]:
         marks = _marks(categories)
@@ -1160,7 +997,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             " ORDER BY id LIMIT ?",
             (*categories, limit),
         )
-        return [_fact(r) for r in rows]
+        return [fact_of(r) for r in rows]
 
     def delete_archived_summaries(self, *, before: datetime, limit: int) -> int:
         with self.transaction():
@@ -1193,18 +1030,11 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
             },
         )
 
-    @_unchanged_reads
-    def api_key(self, secret_hash: str) -> ApiKey | None:
-        row = self._row(
-            "SELECT * FROM api_keys WHERE secret_hash = ? AND revoked_at IS NULL", (secret_hash,)
-        )
-        return None if row is None else _api_key(row)
-
     def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
         rows = self._rows(
             "SELECT * FROM api_keys WHERE (? IS NULL OR tenant = ?) ORDER BY id", (tenant, tenant)
         )
-        return [_api_key(r) for r in rows]
+        return [api_key_of(r) for r in rows]
 
     def revoke_api_key(self, key_id: int) -> bool:
         with self._lock:
@@ -1250,22 +1080,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 import_id,
             ),
         )
-
-    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None:
-        self._exec(
-            "UPDATE imports SET progress = ? WHERE id = ?",
-            (progress.model_dump_json(), import_id),
-        )
-
-    def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
-        row = self._row("SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id))
-        return None if row is None else _import_job(row)
-
-    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
-        rows = self._rows(
-            "SELECT * FROM imports WHERE tenant = ? ORDER BY seq DESC LIMIT ?", (tenant, limit)
-        )
-        return [_import_job(r) for r in rows]
 
     def count_unfinished_imports(self) -> int:
         marks = _marks(_FINISHED_IMPORT)
@@ -1333,13 +1147,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
                 == 1
             )
 
-    def release_lease(self, name: str, owner: str) -> None:
-        self._exec("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
-
-    def lease_holder(self, name: str) -> str | None:
-        row = self._row("SELECT owner FROM leases WHERE name = ?", (name,))
-        return row["owner"] if row else None
-
     def take_lease(self, name: str, holder: str, owner: str, seconds: float) -> bool:
         with self._lock:
             return (
@@ -1356,7 +1163,7 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
         """One index per store: it holds the partitions it loaded, and candidates() uses
         the same one as every other caller."""
         if self._vector_index is None:
-            from threefold.recall.vectors import VectorIndex
+            from threefold.store.vectors import VectorIndex
 
             self._vector_index = VectorIndex(
                 self, self.index_directory, changes=self.read_generation
@@ -1429,9 +1236,6 @@ class SQLiteStore(EntityTables, ErasureTables, TeamTables, RoutingTables):
     @property
     def in_transaction(self) -> bool:
         return self._db.in_transaction
-
-    def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
-        self._erase_listeners.append(listener)
 
     def on_new_jobs(self, listener: Callable[[], None]) -> None:
         """SQLite cannot signal other processes; their workers poll the queue."""
@@ -1754,11 +1558,6 @@ _KINDS = {
     ),
 }
 
-_RECORD_SELECT = (
-    "SELECT r.*, (SELECT group_concat(stream, char(31)) FROM record_streams"
-    " WHERE record_id = r.id) AS also_in FROM records r"
-)
-
 
 _RECORD_COLUMNS = (
     "tenant",
@@ -1908,176 +1707,21 @@ _KEPT_CHARS = 20_000
 
 def _item_of_row(kind: str, row: sqlite3.Row) -> Item:
     if len(row["text"]) > _KEPT_CHARS:
-        return _item(kind, row)
+        return item_of(kind, row)
     return _item_of_values(kind, tuple(row.keys()), tuple(row))
 
 
 @lru_cache(maxsize=_ITEM_MODEL_ENTRIES)
 def _item_of_values(kind: str, names: tuple[str, ...], values: tuple[Any, ...]) -> Item:
-    return _item(kind, dict(zip(names, values, strict=True)))
+    return item_of(kind, dict(zip(names, values, strict=True)))
 
 
 def _turn_of_row(row: sqlite3.Row) -> Turn:
     if len(row["user_text"]) + len(row["assistant_text"]) > _KEPT_CHARS:
-        return _turn(row)
+        return turn_of(row)
     return _turn_of_values(tuple(row.keys()), tuple(row))
 
 
 @lru_cache(maxsize=_TURN_MODEL_ENTRIES)
 def _turn_of_values(names: tuple[str, ...], values: tuple[Any, ...]) -> Turn:
-    return _turn(dict(zip(names, values, strict=True)))
-
-
-def _item(kind: str, row: sqlite3.Row | Mapping[str, Any]) -> Item:
-    at = _dt(row["at"])
-    return Item(
-        kind=kind,
-        id=row["id"],
-        stream=row["stream"],
-        text=row["text"],
-        at=at,
-        visibility=Visibility(row["visibility"]),
-        mention_count=row["mentions"],
-        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
-        speaker=row["speaker"] if kind == "turn" else None,
-    )
-
-
-def _import_job(row: sqlite3.Row) -> ImportJob:
-    report, progress = row["report"], row["progress"]
-    return ImportJob(
-        id=row["id"],
-        tenant=row["tenant"],
-        kind=row["kind"],
-        status=row["status"],
-        report=None if report is None else ImportReport.model_validate_json(report),
-        error=row["error"],
-        progress=None if progress is None else ImportProgress.model_validate_json(progress),
-    )
-
-
-def _api_key(row: sqlite3.Row) -> ApiKey:
-    return ApiKey(
-        id=row["id"],
-        tenant=row["tenant"],
-        trust=Trust(row["trust"]),
-        label=row["label"],
-        created_at=_when(row["created_at"]),
-        revoked=row["revoked_at"] is not None,
-    )
-
-
-def _json_or_none(value: dict[str, Any] | None) -> str | None:
-    return None if value is None else json.dumps(value, default=str)
-
-
-def _json_or_none_back(text: str | None) -> dict[str, Any] | None:
-    return None if text is None else json.loads(text)
-
-
-def _turn(row: sqlite3.Row | Mapping[str, Any]) -> Turn:
-    return Turn(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        seq=row["seq"],
-        user=row["user_text"],
-        assistant=row["assistant_text"],
-        at=_when(row["at"]),
-        page_context=row["page_context"],
-        model_variant=row["model_variant"],
-        source=row["source"],
-        visibility=Visibility(row["visibility"]),
-        tokens=row["tokens"],
-        recorded_at=_when(row["recorded_at"]),
-        speaker=row["speaker"],
-        assistant_speaker=row["assistant_speaker"],
-        writer_trust=Trust(row["writer_trust"]),
-        writer_key=row["writer_key"],
-    )
-
-
-def _fact(row: sqlite3.Row) -> Fact:
-    return Fact(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        text=row["text"],
-        category=FactCategory(row["category"]),
-        subject=row["subject"],
-        slot=row["slot"],
-        value=row["value"],
-        confidence=row["confidence"],
-        status=FactStatus(row["status"]),
-        supersedes=row["supersedes"],
-        superseded_by=row["superseded_by"],
-        mention_count=row["mention_count"],
-        # A Row's `in` looks at values, not names: keys() it is.
-        stated_at=_dt(row["stated_at"]) if "stated_at" in row.keys() else None,  # noqa: SIM118
-        visibility=Visibility(row["visibility"]),
-        source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=_dt(row["source_at"])),
-        recorded_at=_when(row["recorded_at"]),
-        tokens=row["tokens"],
-        writer_trust=Trust(row["writer_trust"]),
-        writer_key=row["writer_key"],
-    )
-
-
-def _record(row: sqlite3.Row) -> Record:
-    return Record(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        source=row["source"],
-        channel=row["channel"],
-        external_id=row["external_id"],
-        thread=row["thread"],
-        author=row["author"],
-        text=row["text"],
-        kind=row["kind"],
-        at=_when(row["at"]),
-        route_method=row["route_method"],
-        route_confidence=row["route_confidence"],
-        visibility=Visibility(row["visibility"]),
-        processed=bool(row["processed"]),
-        also_in=tuple(row["also_in"].split("\x1f")) if row["also_in"] else (),
-        author_id=_author_id(row["data"]),
-    )
-
-
-def _author_id(data: str | None) -> str | None:
-    found = json.loads(data).get("user_id") if data else None
-    return found if isinstance(found, str) else None
-
-
-def _summary(row: sqlite3.Row) -> Summary:
-    return Summary(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        kind=SummaryKind(row["kind"]),
-        text=row["text"],
-        tokens=row["tokens"],
-        period_start=_dt(row["period_start"]),
-        period_end=_dt(row["period_end"]),
-        item_count=row["item_count"],
-        generation=row["generation"],
-        visibility=Visibility(row["visibility"]),
-        parents=tuple(json.loads(row["parents"])),
-        created_at=_when(row["created_at"]),
-        record=json.loads(row["record"]) if row["record"] else None,
-    )
-
-
-def _job(row: sqlite3.Row) -> Job:
-    return Job(
-        id=row["id"],
-        tenant=row["tenant"],
-        stream=row["stream"],
-        kind=row["kind"],
-        payload=json.loads(row["payload"]),
-        status=row["status"],
-        attempts=row["attempts"],
-        run_after=row["run_after"],
-        last_error=row["last_error"],
-    )
+    return turn_of(dict(zip(names, values, strict=True)))

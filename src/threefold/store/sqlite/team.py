@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from threefold.domain import Record, Turn, Visibility, utcnow
+from threefold.domain import Visibility, utcnow
 from threefold.errors import NotFound
-from threefold.store.team_rows import action_of, cites_any
+from threefold.store.rows import action_of, cites_any
 
 
 class TeamTables:
@@ -20,26 +20,7 @@ class TeamTables:
         def _row(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None: ...
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
 
-        def _record_of(self, row: sqlite3.Row) -> Record: ...
-        def _turn_of(self, row: sqlite3.Row) -> Turn: ...
         def _time(self, moment: datetime) -> str: ...
-
-    def put_profile(
-        self, tenant: str, entity: str, kind: str, name: str, data: dict[str, Any]
-    ) -> None:
-        self._exec(
-            "INSERT INTO team_profiles (tenant, entity, kind, name, data, built_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, entity) DO UPDATE SET"
-            " kind = excluded.kind, name = excluded.name, data = excluded.data,"
-            " built_at = excluded.built_at",
-            (tenant, entity, kind, name, json.dumps(data), utcnow().isoformat()),
-        )
-
-    def profile_data(self, tenant: str, entity: str) -> dict[str, Any] | None:
-        row = self._row(
-            "SELECT data FROM team_profiles WHERE tenant = ? AND entity = ?", (tenant, entity)
-        )
-        return json.loads(row["data"]) if row else None
 
     def profile_names(self, tenant: str) -> list[tuple[str, str, str]]:
         rows = self._rows(
@@ -131,18 +112,6 @@ class TeamTables:
             ),
         )
 
-    def digest_rows(
-        self, tenant: str, stream: str, first_day: str, last_day: str, timezone: str
-    ) -> list[dict[str, Any]]:
-        rows = self._rows(
-            "SELECT day, data, visibility FROM team_digests WHERE tenant = ? AND stream = ?"
-            " AND timezone = ? AND day BETWEEN ? AND ? ORDER BY day",
-            (tenant, stream, timezone, first_day, last_day),
-        )
-        return [
-            {"day": r["day"], "visibility": r["visibility"], **json.loads(r["data"])} for r in rows
-        ]
-
     def forget_team(
         self,
         tenant: str,
@@ -157,25 +126,3 @@ class TeamTables:
         for row in self._rows("SELECT id, data FROM team_actions WHERE tenant = ?", (tenant,)):
             if cites_any(row["data"], records, facts):
                 self._exec("DELETE FROM team_actions WHERE id = ?", (row["id"],))
-
-    def records_between(
-        self, tenant: str, stream: str | None, since: datetime, until: datetime
-    ) -> list[Record]:
-        rows = self._rows(
-            "SELECT r.*, (SELECT group_concat(stream, char(31)) FROM record_streams"
-            " WHERE record_id = r.id) AS also_in FROM records r"
-            " WHERE r.tenant = ? AND (? IS NULL OR r.stream = ?) AND r.at >= ? AND r.at < ?"
-            " ORDER BY r.at, r.id",
-            (tenant, stream, stream, self._time(since), self._time(until)),
-        )
-        return [self._record_of(r) for r in rows]
-
-    def turns_between(
-        self, tenant: str, stream: str, since: datetime, until: datetime
-    ) -> list[Turn]:
-        rows = self._rows(
-            "SELECT * FROM turns WHERE tenant = ? AND stream = ? AND at >= ? AND at < ?"
-            " ORDER BY seq",
-            (tenant, stream, self._time(since), self._time(until)),
-        )
-        return [self._turn_of(r) for r in rows]

@@ -10,7 +10,7 @@ after `through` exactly beside it.
 Writing a graph is slow work: a million vectors take many CPU-minutes to link, and merging
 new ones into a saved graph needs a copy of it in memory. So no search and no embedding job
 waits for it. The first process to find a large partition without a usable file, or with
-too many rows beside its graph, starts `threefold.recall.graph_builder` in a child process at low
+too many rows beside its graph, starts `threefold.store.graph_builder` in a child process at low
 priority, holding the partition's lock file, so that one process at a time builds it. Every
 process meanwhile answers as it can: a partition beside its old graph as before, a graphless
 one exactly while it is small and by full text alone (with a log line) once it is large;
@@ -50,7 +50,7 @@ try:
 except ImportError:  # not POSIX: graphs are held in memory, see VectorIndex
     fcntl = None  # type: ignore[assignment]
 
-log = logging.getLogger("threefold.recall.vectors")
+log = logging.getLogger("threefold.store.vectors")
 
 APPROXIMATE_FROM = 50_000
 """Below this many vectors an exact scan takes a few milliseconds and needs no file."""
@@ -548,7 +548,7 @@ class VectorIndex:
             # The child inherits the locked file and holds the lock until it exits, even if
             # this process closes or dies first.
             child = subprocess.Popen(
-                [sys.executable, "-m", "threefold.recall.graph_builder", str(self._database)]
+                [sys.executable, "-m", "threefold.store.graph_builder", str(self._database)]
                 + [part.tenant, part.stream, part.kind],
                 pass_fds=(lock.fileno(),),
                 stdin=subprocess.DEVNULL,

@@ -1,8 +1,8 @@
 """Writes one partition's vector graph file, in a child process of the one that needs it.
 
-    python -m threefold.recall.graph_builder DATABASE TENANT STREAM KIND
+    python -m threefold.store.graph_builder DATABASE TENANT STREAM KIND
 
-threefold.recall.vectors starts this with the partition's lock file held and handed down, so that
+threefold.store.vectors starts this with the partition's lock file held and handed down, so that
 no other process builds the same graph until this one exits. It runs at low priority: the
 searches of the processes that serve requests come first on a shared machine, and its own
 memory (the graph, loaded) is apart from theirs.
@@ -16,10 +16,10 @@ import resource
 import time
 from pathlib import Path
 
-from threefold.recall.vectors import write_graph
 from threefold.store import SQLiteStore
+from threefold.store.vectors import write_graph
 
-log = logging.getLogger("threefold.recall.vectors")
+log = logging.getLogger("threefold.store.vectors")
 
 
 def main(argv: list[str] | None = None) -> None:

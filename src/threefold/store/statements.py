@@ -1,0 +1,408 @@
+"""One source for the SQL both stores share.
+
+Statements here are written once, in the SQL that SQLite and PostgreSQL both read, with
+`?` for each parameter; a backend's `_q` turns that into its driver's marks (psycopg's
+`%s`), so no statement here may hold a literal `?` or `%`. What the dialects spell
+differently is a class attribute (`_greatest`, `_record_select`); what they do differently
+stays in sqlite/ and postgres/.
+"""
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from threefold.domain import (
+    ApiKey,
+    Fact,
+    FactStatus,
+    Record,
+    SourceRef,
+    SummaryKind,
+    Turn,
+    utcnow,
+)
+from threefold.errors import NotFound
+from threefold.store.base import ImportJob, ImportProgress, Job, NewRecord
+from threefold.store.rows import (
+    Columns,
+    api_key_of,
+    fact_of,
+    import_job_of,
+    job_of,
+    json_or_none,
+    record_of,
+    turn_of,
+)
+
+
+class SharedStatements:
+    """Mixed into both stores, whose plumbing (_rows, _row, _exec, _insert) it uses."""
+
+    _greatest = "MAX"
+    """The larger of two values: SQLite's two-argument MAX, PostgreSQL's greatest."""
+    _record_select = ""
+    """A record row with `also_in`, the other streams it is linked to (see rows.record_of)."""
+
+    _erase_listeners: list[Callable[[str, Sequence[str]], None]]
+
+    if TYPE_CHECKING:
+
+        def _rows(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Columns]: ...
+        def _row(self, sql: str, params: Sequence[Any] = ()) -> Columns | None: ...
+        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
+        def _insert(self, table: str, values: dict[str, Any]) -> Any: ...
+        def _time(self, moment: datetime) -> Any: ...
+        def transaction(self) -> Any: ...
+        def ensure_stream(self, tenant: str, stream: str) -> None: ...
+        def _insert_new_records(self, records: Sequence[NewRecord]) -> list[int | None]: ...
+        def _link_records(self, stored: list[tuple[NewRecord, int]]) -> None: ...
+
+    def _q(self, sql: str) -> str:
+        """A shared statement in this driver's parameter marks."""
+        return sql
+
+    def _select(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Columns]:
+        return self._rows(self._q(sql), params)
+
+    def _select_one(self, sql: str, params: Sequence[Any] = ()) -> Columns | None:
+        return self._row(self._q(sql), params)
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._exec(self._q(sql), params)
+
+    def migrations(self) -> list[str]:
+        return [r["name"] for r in self._select("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # -- streams --------------------------------------------------------------
+
+    def streams_with_items(self) -> list[tuple[str, str]]:
+        rows = self._select("SELECT tenant, name FROM streams ORDER BY tenant, name")
+        return [(r["tenant"], r["name"]) for r in rows]
+
+    def mark_summary_enqueued(self, tenant: str, stream: str, through_seq: int) -> None:
+        self._run(
+            "UPDATE streams SET summary_enqueued_through = ?, unsummarized_tokens = 0"
+            " WHERE tenant = ? AND name = ?",
+            (through_seq, tenant, stream),
+        )
+
+    def set_summarized_through(self, tenant: str, stream: str, seq: int) -> None:
+        self._run(
+            "UPDATE streams SET last_summarized_turn ="
+            f" {self._greatest}(last_summarized_turn, ?) WHERE tenant = ? AND name = ?",
+            (seq, tenant, stream),
+        )
+
+    def turn(self, tenant: str, turn_id: int) -> Turn:
+        row = self._select_one("SELECT * FROM turns WHERE tenant = ? AND id = ?", (tenant, turn_id))
+        if row is None:
+            raise NotFound(f"no turn {turn_id}")
+        return turn_of(row)
+
+    # -- facts ----------------------------------------------------------------
+
+    def fact(self, tenant: str, fact_id: int) -> Fact:
+        row = self._select_one("SELECT * FROM facts WHERE tenant = ? AND id = ?", (tenant, fact_id))
+        if row is None:
+            raise NotFound(f"no fact {fact_id}")
+        return fact_of(row)
+
+    def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
+        """Newest first."""
+        sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ?"
+        if not include_inactive:
+            sql += " AND status = 'active'"
+        return [fact_of(r) for r in self._select(sql + " ORDER BY id DESC", (tenant, stream))]
+
+    def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:
+        rows = self._select(
+            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND source_kind = ?"
+            " AND source_id = ? AND status = 'active' ORDER BY id",
+            (tenant, stream, source.kind, source.id),
+        )
+        return [fact_of(r) for r in rows]
+
+    def facts_holding(self, tenant: str, stream: str, slot: str, value: str) -> list[Fact]:
+        rows = self._select(
+            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND slot = ? AND value = ?"
+            " AND status = 'active' ORDER BY id DESC",
+            (tenant, stream, slot, value),
+        )
+        return [fact_of(r) for r in rows]
+
+    def facts_in_slot(
+        self, tenant: str, stream: str, subject: str, slot: str, *, active_only: bool = True
+    ) -> list[Fact]:
+        sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND subject = ? AND slot = ?"
+        if active_only:
+            sql += " AND status = 'active'"
+        rows = self._select(sql + " ORDER BY id DESC", (tenant, stream, subject, slot))
+        return [fact_of(r) for r in rows]
+
+    def fact_with_hash(self, tenant: str, stream: str, content_hash: str) -> Fact | None:
+        row = self._select_one(
+            "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND content_hash = ?"
+            " AND status = 'active' ORDER BY id DESC LIMIT 1",
+            (tenant, stream, content_hash),
+        )
+        return None if row is None else fact_of(row)
+
+    def set_fact_status(
+        self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
+    ) -> None:
+        self._run(
+            "UPDATE facts SET status = ?, superseded_by = COALESCE(?, superseded_by)"
+            " WHERE tenant = ? AND id = ?",
+            (status.value, superseded_by, tenant, fact_id),
+        )
+
+    def mention(self, tenant: str, fact_id: int, confidence: float) -> None:
+        self._run(
+            "UPDATE facts SET mention_count = mention_count + 1,"
+            f" confidence = {self._greatest}(confidence, ?) WHERE tenant = ? AND id = ?",
+            (confidence, tenant, fact_id),
+        )
+
+    def add_fact_change(
+        self,
+        fact_id: int,
+        action: str,
+        related: int | None = None,
+        note: str = "",
+        *,
+        before: dict[str, Any] | None = None,
+        after: dict[str, Any] | None = None,
+    ) -> None:
+        self._insert(
+            "fact_history",
+            {
+                "fact_id": fact_id,
+                "action": action,
+                "related_fact_id": related,
+                "at": self._time(utcnow()),
+                "note": note,
+                "before": json_or_none(before),
+                "after": json_or_none(after),
+            },
+        )
+
+    # -- records --------------------------------------------------------------
+
+    def insert_record(self, record: NewRecord) -> int | None:
+        return self.insert_records([record])[0]
+
+    def insert_records(self, records: Sequence[NewRecord]) -> list[int | None]:
+        if not records:
+            return []
+        with self.transaction():
+            for record in records:
+                self.ensure_stream(record.tenant, record.stream)
+            ids = self._insert_new_records(records)
+            self._link_records([(r, i) for r, i in zip(records, ids, strict=True) if i is not None])
+        return ids
+
+    def record(self, tenant: str, record_id: int) -> Record:
+        row = self._select_one(
+            f"{self._record_select} WHERE r.tenant = ? AND r.id = ?", (tenant, record_id)
+        )
+        if row is None:
+            raise NotFound(f"no record {record_id} in tenant {tenant!r}")
+        return record_of(row)
+
+    def record_data(self, tenant: str, source: str, channel: str) -> list[dict[str, Any]]:
+        rows = self._select(
+            "SELECT data FROM records WHERE tenant = ? AND source = ? AND channel = ?"
+            " ORDER BY at, id",
+            (tenant, source, channel),
+        )
+        return [json.loads(r["data"]) for r in rows]
+
+    # -- summaries ------------------------------------------------------------
+
+    def set_summary_kind(self, tenant: str, summary_id: int, kind: SummaryKind) -> None:
+        self._run(
+            "UPDATE summaries SET kind = ? WHERE tenant = ? AND id = ?",
+            (kind.value, tenant, summary_id),
+        )
+
+    # -- jobs and leases ------------------------------------------------------
+
+    def next_job(self, tenant: str, stream: str) -> Job | None:
+        row = self._select_one(
+            "SELECT * FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'"
+            " AND run_after <= ? ORDER BY priority DESC, id LIMIT 1",
+            (tenant, stream, time.time()),
+        )
+        return None if row is None else job_of(row)
+
+    def release_stream(self, tenant: str, stream: str, owner: str) -> None:
+        self._run(
+            "DELETE FROM stream_leases WHERE tenant = ? AND stream = ? AND owner = ?",
+            (tenant, stream, owner),
+        )
+
+    def release_lease(self, name: str, owner: str) -> None:
+        self._run("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
+
+    def lease_holder(self, name: str) -> str | None:
+        row = self._select_one("SELECT owner FROM leases WHERE name = ?", (name,))
+        return row["owner"] if row else None
+
+    # -- keys and imports -----------------------------------------------------
+
+    def api_key(self, secret_hash: str) -> ApiKey | None:
+        row = self._select_one(
+            "SELECT * FROM api_keys WHERE secret_hash = ? AND revoked_at IS NULL",
+            (secret_hash,),
+        )
+        return None if row is None else api_key_of(row)
+
+    def set_import_progress(self, import_id: str, progress: ImportProgress) -> None:
+        self._run(
+            "UPDATE imports SET progress = ? WHERE id = ?",
+            (progress.model_dump_json(), import_id),
+        )
+
+    def import_job(self, tenant: str, import_id: str) -> ImportJob | None:
+        row = self._select_one(
+            "SELECT * FROM imports WHERE tenant = ? AND id = ?", (tenant, import_id)
+        )
+        return None if row is None else import_job_of(row)
+
+    def recent_imports(self, tenant: str, limit: int) -> list[ImportJob]:
+        rows = self._select(
+            "SELECT * FROM imports WHERE tenant = ? ORDER BY seq DESC LIMIT ?",
+            (tenant, limit),
+        )
+        return [import_job_of(r) for r in rows]
+
+    # -- entities -------------------------------------------------------------
+
+    def entities_named(self, tenant: str, alias: str) -> list[str]:
+        rows = self._select(
+            "SELECT e.key FROM entity_aliases a JOIN entities e ON e.id = a.entity_id"
+            " WHERE a.tenant = ? AND a.alias = ? ORDER BY e.id",
+            (tenant, alias),
+        )
+        return [r["key"] for r in rows]
+
+    def entity_aliases(self, tenant: str, key: str) -> list[str]:
+        rows = self._select(
+            "SELECT a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id"
+            " WHERE e.tenant = ? AND e.key = ? ORDER BY a.alias",
+            (tenant, key),
+        )
+        return [r["alias"] for r in rows]
+
+    def rename_entity(self, tenant: str, old: str, new: str, name: str) -> None:
+        """`old` turns out to be `new`: the entity, and the facts about it, take the new key."""
+        if self.entities_named(tenant, new) == [new]:
+            return  # both exist already; merging two known people is not a guess to make
+        self._run(
+            "UPDATE entities SET key = ?, name = ? WHERE tenant = ? AND key = ?",
+            (new, name, tenant, old),
+        )
+        self._run(
+            "UPDATE facts SET subject = ? WHERE tenant = ? AND subject = ?", (new, tenant, old)
+        )
+        self._run(
+            "UPDATE facts SET value = ? WHERE tenant = ? AND slot = 'holder' AND value = ?",
+            (new, tenant, old),
+        )
+
+    def delete_entity(self, tenant: str, key: str) -> None:
+        self._run(
+            "DELETE FROM entity_aliases WHERE entity_id IN"
+            " (SELECT id FROM entities WHERE tenant = ? AND key = ?)",
+            (tenant, key),
+        )
+        self._run("DELETE FROM entities WHERE tenant = ? AND key = ?", (tenant, key))
+
+    # -- team -----------------------------------------------------------------
+
+    def put_profile(
+        self, tenant: str, entity: str, kind: str, name: str, data: dict[str, Any]
+    ) -> None:
+        self._run(
+            "INSERT INTO team_profiles (tenant, entity, kind, name, data, built_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, entity) DO UPDATE SET"
+            " kind = excluded.kind, name = excluded.name, data = excluded.data,"
+            " built_at = excluded.built_at",
+            (tenant, entity, kind, name, json.dumps(data), utcnow().isoformat()),
+        )
+
+    def profile_data(self, tenant: str, entity: str) -> dict[str, Any] | None:
+        row = self._select_one(
+            "SELECT data FROM team_profiles WHERE tenant = ? AND entity = ?", (tenant, entity)
+        )
+        return json.loads(row["data"]) if row else None
+
+    def digest_rows(
+        self, tenant: str, stream: str, first_day: str, last_day: str, timezone: str
+    ) -> list[dict[str, Any]]:
+        rows = self._select(
+            "SELECT day, data, visibility FROM team_digests WHERE tenant = ? AND stream = ?"
+            " AND timezone = ? AND day BETWEEN ? AND ? ORDER BY day",
+            (tenant, stream, timezone, first_day, last_day),
+        )
+        return [
+            {"day": r["day"], "visibility": r["visibility"], **json.loads(r["data"])} for r in rows
+        ]
+
+    def records_between(
+        self, tenant: str, stream: str | None, since: datetime, until: datetime
+    ) -> list[Record]:
+        rows = self._select(
+            f"{self._record_select} WHERE r.tenant = ?"
+            " AND (CAST(? AS TEXT) IS NULL OR r.stream = ?) AND r.at >= ? AND r.at < ?"
+            " ORDER BY r.at, r.id",
+            (tenant, stream, stream, self._time(since), self._time(until)),
+        )
+        return [record_of(r) for r in rows]
+
+    def turns_between(
+        self, tenant: str, stream: str, since: datetime, until: datetime
+    ) -> list[Turn]:
+        rows = self._select(
+            "SELECT * FROM turns WHERE tenant = ? AND stream = ? AND at >= ? AND at < ?"
+            " ORDER BY seq",
+            (tenant, stream, self._time(since), self._time(until)),
+        )
+        return [turn_of(r) for r in rows]
+
+    # -- erasure --------------------------------------------------------------
+
+    def erasures(self, tenant: str) -> list[dict[str, Any]]:
+        rows = self._select("SELECT * FROM erasures WHERE tenant = ? ORDER BY id", (tenant,))
+        return [
+            {
+                "id": r["id"],
+                "target": json.loads(r["target"]),
+                "removed": json.loads(r["removed"]),
+                "at": r["at"],
+            }
+            for r in rows
+        ]
+
+    def drop_pending_jobs(self, tenant: str, stream: str) -> None:
+        self._run(
+            "DELETE FROM jobs WHERE tenant = ? AND stream = ? AND status = 'pending'",
+            (tenant, stream),
+        )
+
+    # -- routing --------------------------------------------------------------
+
+    def record_stream(self, tenant: str, source: str, channel: str, external_id: str) -> str | None:
+        rows = self._select(
+            "SELECT stream FROM records WHERE tenant = ? AND source = ? AND channel = ?"
+            " AND external_id = ?",
+            (tenant, source, channel, external_id),
+        )
+        return rows[0]["stream"] if rows else None
+
+    # -- erasure listeners ----------------------------------------------------
+
+    def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
+        self._erase_listeners.append(listener)
