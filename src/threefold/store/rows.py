@@ -63,6 +63,7 @@ def fact_of(row: Columns) -> Fact:
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
+        stated_at=maybe_moment(row["stated_at"]),
         visibility=Visibility(row["visibility"]),
         source=SourceRef(
             kind=row["source_kind"], id=row["source_id"], at=maybe_moment(row["source_at"])
