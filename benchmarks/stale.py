@@ -33,9 +33,9 @@ The set is frozen since: a change tuned on it reports its figures apart. After i
 changes, which were tuned on it (so not blind; the columns marked and false alarms were
 added then):
 
-    budget  checks  stale facts  checks w/ stale fact  stale elsewhere  current  marked  false alarms
-    500     51      4            4                     24               0.98     33      2
-    1000+   51      4            4                     27               0.98     37      3
+    budget  checks  stale facts  w/ stale fact  stale elsewhere  current  marked  false alarms
+    500     51      4            4              24               0.98     33      2
+    1000+   51      4            4              27               0.98     37      3
 
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
 """
