@@ -67,6 +67,7 @@ _DENIED = "It is not true that"
 
 def run(show: bool) -> None:
     passed: dict[str, list[bool]] = {}
+    lost = 0
     with tempfile.TemporaryDirectory() as tmp:
         settings = {"background_worker": False}
         with Memory.open(Path(tmp) / "corrections.db", embedder=None, **settings) as mem:
@@ -86,6 +87,7 @@ def run(show: bool) -> None:
                     if not f.value.startswith(_NEGATED) and not f.text.startswith(_DENIED)
                 ]
                 ok = _holds(active, case.now) and not _holds(asserted, case.gone)
+                lost += _neighbours_retracted(mem.facts(stream, include_inactive=True), case)
                 passed.setdefault(case.kind, []).append(ok)
                 if show and not ok:
                     print(f"  fails: {case.exchanges[1][0]!r} -> active {active}")
@@ -94,6 +96,20 @@ def run(show: bool) -> None:
         print(f"{kind:<18} {len(results):>9} {sum(results) / len(results):>6.2f}")
     every = [ok for results in passed.values() for ok in results]
     print(f"{'all':<18} {len(every):>9} {sum(every) / len(every):>6.2f}")
+    print(f"true facts retracted by a correction: {lost}")
+
+
+def _neighbours_retracted(facts: list, case: Dialogue) -> int:
+    """Facts a correction retracted that neither hold the value it replaced nor are named
+    in it: neighbours it did not contradict ("Quick fix: senior developer, not junior"
+    retracting "The user works at Atlassian"). Added in session 36; main then retracted 2."""
+    correction = case.exchanges[-1][0].lower()
+    retracted = [f for f in facts if f.status.value == "retracted"]
+    return sum(
+        not _holds([f"{f.subject} {f.value} {f.text}".lower()], case.gone)
+        and f.value.lower() not in correction
+        for f in retracted
+    )
 
 
 def main() -> None:

@@ -69,11 +69,17 @@ def stream_of(conversation: Conversation) -> str:
     return f"chat:{conversation.sample_id}"
 
 
-def ingest(mem: Memory, conversation: Conversation) -> float:
-    """Add every line as one turn, closing each LoCoMo session; returns seconds for adding."""
+def ingest(mem: Memory, conversation: Conversation, pairs: bool = False) -> float:
+    """Add every line as one turn (or, with `pairs`, every two lines of a session as the
+    user and assistant sides of one turn, each with its speaker), closing each LoCoMo
+    session; returns seconds for adding."""
     stream = stream_of(conversation)
     started = time.perf_counter()
     for session in conversation.sessions():
+        if pairs:
+            _add_pairs(mem, stream, session)
+            mem.end_session(stream)
+            continue
         for line in session:
             # One line, one turn: evidence lines map 1:1 to turns. Both speakers are people,
             # so each line is a user side with its speaker named: "I" is them.
@@ -81,6 +87,21 @@ def ingest(mem: Memory, conversation: Conversation) -> float:
             mem.add_turn(stream, user=text, at=line.at, speaker=line.speaker)
         mem.end_session(stream)  # session summaries follow LoCoMo's own sessions
     return time.perf_counter() - started
+
+
+def _add_pairs(mem: Memory, stream: str, session: list[Line]) -> None:
+    """Two lines per turn, as an assistant product sees a two-person chat: the first
+    speaker as the user side, the second as the assistant side, both named."""
+    for start in range(0, len(session), 2):
+        first, *second = session[start : start + 2]
+        mem.add_turn(
+            stream,
+            user=first.render().removeprefix(f"{first.speaker}: "),
+            assistant=second[0].render().removeprefix(f"{second[0].speaker}: ") if second else "",
+            at=first.at,
+            speaker=first.speaker,
+            assistant_speaker=second[0].speaker if second else None,
+        )
 
 
 # -- the methods ----------------------------------------------------------------
@@ -372,6 +393,11 @@ def parse_args() -> argparse.Namespace:
         "--category-budget", type=int, default=2000, help="budget of the per-category table"
     )
     parser.add_argument(
+        "--pairs",
+        action="store_true",
+        help="two lines per turn (user and assistant sides, each with its speaker)",
+    )
+    parser.add_argument(
         "--db",
         help="an empty database to use (default: a temporary SQLite file), such as a"
         " postgresql:// URL, to compare the backends",
@@ -400,14 +426,16 @@ def main() -> None:
         with Memory.open(settings=settings, background_worker=False) as mem:
             for conversation in conversations:
                 questions = list(conversation.questions[: args.limit_questions])
-                ingested.append(ingest_and_process(mem, conversation, len(questions)))
+                ingested.append(ingest_and_process(mem, conversation, len(questions), args.pairs))
                 results += evaluate(mem, conversation, questions, budgets)
             report(console, ingested, results, mem, category_budget)
     console.print(f"run time: {time.perf_counter() - started:.1f} s")
 
 
-def ingest_and_process(mem: Memory, conversation: Conversation, questions: int) -> Ingested:
-    add_seconds = ingest(mem, conversation)
+def ingest_and_process(
+    mem: Memory, conversation: Conversation, questions: int, pairs: bool = False
+) -> Ingested:
+    add_seconds = ingest(mem, conversation, pairs)
     started = time.perf_counter()
     mem.process_pending()
     return Ingested(conversation, add_seconds, time.perf_counter() - started, questions)

@@ -42,12 +42,12 @@ def test_newer_fact_in_slot_supersedes_and_keeps_chain(open_memory):
     assert [c.action for c in history.changes if c.fact_id == old.id] == ["ADD", "SUPERSEDE"]
 
 
-def test_lower_confidence_never_supersedes_but_is_kept(open_memory):
+def test_an_assistants_claim_never_supersedes_the_users_word_but_is_kept(open_memory):
     mem = open_memory(
         by_text(
             {
-                "a": [fact("priya", "handles", "backend", 1.0)],
-                "b": [fact("priya", "handles", "frontend", 0.6)],
+                "a": [fact("priya", "team", "backend", 1.0)],
+                "b": [fact("priya", "team", "frontend", 0.6)],
             }
         )
     )
@@ -56,6 +56,65 @@ def test_lower_confidence_never_supersedes_but_is_kept(open_memory):
     mem.process_pending()
 
     assert statuses(mem) == {"backend": FactStatus.ACTIVE, "frontend": FactStatus.OUTRANKED}
+
+
+def test_a_hedged_newer_statement_of_the_same_person_becomes_current(open_memory):
+    """ "gave up veganism, I think I'm pescatarian now" (hedged, 0.8) after "I'm vegan"
+    (0.95): the older value does not come back, and no diet is left without a holder."""
+    mem = open_memory(
+        by_text(
+            {
+                "I'm vegan.": [fact("user", "diet", "vegan", 0.95)],
+                "gave up veganism, I think I'm pescatarian now": [
+                    fact("user", "diet", "pescatarian", 0.8)
+                ],
+            }
+        )
+    )
+    mem.add_turn("chat:diet", "I'm vegan.", at=T0)
+    later = T0 + timedelta(days=30)
+    mem.add_turn("chat:diet", "gave up veganism, I think I'm pescatarian now", at=later)
+    mem.process_pending()
+    assert statuses(mem, "chat:diet") == {
+        "vegan": FactStatus.SUPERSEDED,
+        "pescatarian": FactStatus.ACTIVE,
+    }
+
+
+def test_someone_elses_hedge_does_not_displace_a_firmer_statement(open_memory):
+    """A group chat: Omar's guess does not replace what Lena said of her own diet."""
+    mem = open_memory(
+        by_text(
+            {
+                "I'm vegan.": [fact("lena", "diet", "vegan", 0.95)],
+                "I think Lena is pescatarian now?": [fact("lena", "diet", "pescatarian", 0.7)],
+            }
+        )
+    )
+    mem.add_turn("chat:team", "I'm vegan.", at=T0, speaker="Lena")
+    later = T0 + timedelta(days=1)
+    mem.add_turn("chat:team", "I think Lena is pescatarian now?", at=later, speaker="Omar")
+    mem.process_pending()
+    assert statuses(mem, "chat:team") == {
+        "vegan": FactStatus.ACTIVE,
+        "pescatarian": FactStatus.OUTRANKED,
+    }
+
+
+def test_what_a_person_handles_is_many_valued(open_memory):
+    """ "Raj owns a bike" leaves "Raj leads the platform team" current."""
+    mem = open_memory(
+        by_text(
+            {
+                "a": [fact("raj", "handles", "platform team", 0.95)],
+                "b": [fact("raj", "handles", "bike", 0.95)],
+            }
+        )
+    )
+    mem.add_turn("project:alpha", "a", at=T0)
+    mem.add_turn("project:alpha", "b", at=T0 + timedelta(days=1))
+    mem.process_pending()
+    assert statuses(mem) == {"platform team": FactStatus.ACTIVE, "bike": FactStatus.ACTIVE}
 
 
 def test_equal_confidence_later_statement_wins(open_memory):

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
-from threefold import InvalidInput
+from threefold import FactStatus, InvalidInput
 from threefold.models.base import ReconcileAction, ReconcileDecision
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -72,18 +72,24 @@ def test_a_reconcile_answer_naming_a_stranger_falls_back_to_add(open_memory):
     assert second.mention_count == 1
 
 
-def test_supersede_across_slots_is_refused(open_memory):
+def test_a_supersede_answer_retires_the_fact_it_names(open_memory):
+    """The reconcile task's SUPERSEDE is applied across slots: the old fact is kept in the
+    chain, inactive, and links to the new one."""
     model = Reconciling(
         lambda new, similar: ReconcileDecision(
-            action=ReconcileAction.SUPERSEDE, target_id=similar[0].id
+            action=ReconcileAction.SUPERSEDE, target_id=similar[0].id, reason="moved"
         )
     )
     mem = open_memory(model)
-    mem.write_fact(ALPHA, "The launch party is at the office.", subject="party", slot="place")
-    mem.write_fact(
-        ALPHA, "The launch party is at the office today.", subject="launch party", slot="location"
-    )
-    assert len(mem.facts(ALPHA)) == 2  # both stand; nothing was made inactive
+    old = mem.write_fact(ALPHA, "The launch party is at the office.", subject="party", slot="place")
+    new = mem.write_fact(
+        ALPHA, "The launch party is at the office today.", subject="launch party",
+        slot="location",
+    )  # fmt: skip
+    assert [f.id for f in mem.facts(ALPHA)] == [new.id]
+    retired = mem.fact(old.id)
+    assert retired.status is FactStatus.SUPERSEDED and retired.superseded_by == new.id
+    assert [f.id for f in mem.fact_history(new.id).chain] == [old.id, new.id]
 
 
 def test_history_shows_supersession_before_and_after(open_memory):

@@ -98,6 +98,16 @@ def test_facts_supersede_with_history_per_tenant(store: Store) -> None:
         store.fact("t2", new)
 
 
+def test_a_mention_dates_the_fact_by_its_newest_statement(store: Store) -> None:
+    said = _fact(store, "project:x", "Raj is the architect", slot="role")
+    assert store.fact("t1", said).last_stated == T0
+    store.mention("t1", said, 0.9, T0 + timedelta(days=3))
+    store.mention("t1", said, 0.9, T0 + timedelta(days=1))  # an older import: no change
+    store.mention("t1", said, 0.9)  # no event time: no change
+    fact = store.fact("t1", said)
+    assert fact.last_stated == T0 + timedelta(days=3) and fact.mention_count == 4
+
+
 def test_pinned_facts_filter_in_the_store(store: Store) -> None:
     keep = _fact(store, "s:a", "kept", category=FactCategory.ROLE, confidence=0.95)
     _fact(store, "s:a", "too unsure", confidence=0.2)

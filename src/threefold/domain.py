@@ -218,6 +218,8 @@ class Fact(_Model):
     supersedes: int | None = None
     superseded_by: int | None = None
     mention_count: int = 1
+    stated_at: datetime | None = None
+    """When it was last stated, if stated again after its source; see last_stated."""
     visibility: Visibility = Visibility.PRIVATE
     source: SourceRef
     recorded_at: datetime
@@ -230,6 +232,13 @@ class Fact(_Model):
     @property
     def active(self) -> bool:
         return self.status is FactStatus.ACTIVE
+
+    @property
+    def last_stated(self) -> datetime | None:
+        """The event time of its latest statement: a repeat of it is as new as that."""
+        if self.stated_at is None or self.source.at is None:
+            return self.stated_at or self.source.at
+        return max(self.stated_at, self.source.at)
 
 
 class SummaryKind(StrEnum):

@@ -638,6 +638,12 @@ class Settings(BaseSettings):
     reconcile_similarity: float = Field(
         default=0.85, gt=0.0, le=1.0, description="facts this similar go to the reconcile task"
     )
+    recent_verbatim_turns: int = Field(
+        default=3,
+        ge=0,
+        description="of the last K turns, the newest this many are guaranteed; the rest "
+        "yield to the summary's and retrieved material's floors when the budget is tight",
+    )
     turn_max_share: float = Field(
         default=0.25,
         gt=0.0,
@@ -650,14 +656,22 @@ class Settings(BaseSettings):
         ge=0.0,
         le=1.0,
         description="the summary keeps this share of the budget (if it is that long), "
-        "ahead of facts and retrieved material",
+        "ahead of retrieved material and the last K turns beyond the newest few",
     )
     retrieved_floor_share: float = Field(
         default=0.2,
         ge=0.0,
         le=1.0,
-        description="retrieved material keeps this share of the budget ahead of pinned "
-        "facts, so that older memory relevant to the question always has room",
+        description="retrieved material keeps this share of the budget ahead of the last "
+        "K turns beyond the newest few, so that older memory relevant to the question "
+        "always has room",
+    )
+    facts_floor_share: float = Field(
+        default=0.1,
+        ge=0.0,
+        le=1.0,
+        description="pinned facts keep this share of the budget ahead of every turn, "
+        "condensed to a profile line per subject when needed",
     )
     facts_ceiling_share: float = Field(
         default=0.25,

@@ -3,18 +3,25 @@
 The budget is spent in this order (the shares are settings, see `Shares`):
 
 1. the query and the preamble;
-2. the last K turns, newest first. They are guaranteed: one turn may take at most
-   `turn_max` of the budget (a longer one is cut and marked), and older ones go only when
-   the budget cannot hold them all;
-3. a floor for the summary, and one for retrieved material, held back while the next
+2. pinned facts, stream and global, up to their floor (`facts_floor`): corrections and
+   the user's own word first, then relevance to the query, confidence and recency. When
+   they outgrow the ceiling, the facts about one subject share one profile line,
+   shortened to what fits: the best-ranked facts survive any budget that holds the
+   preamble;
+3. the newest few of the last K turns (`recent_verbatim`), guaranteed: one may take at
+   most `turn_max` of the budget (a longer one is cut and marked);
+4. a floor for the summary, and one for retrieved material, held back while the next
    steps run;
-4. pinned facts, stream and global, up to their ceiling: corrections and the user's own
-   word first, then relevance to the query, confidence and recency. When they outgrow the
-   ceiling, the facts about one subject share one profile line;
-5. structured tracker data;
-6. material retrieved for the query: its floor, then up to its share of what is left;
-7. the summary, in all the room left (at least its floor), cut at line boundaries;
-8. turns older than the last K that the summary does not cover yet, then more retrieved.
+5. the rest of the last K turns, newest first, while they fit beside those floors: in a
+   tight budget the older ones yield, and `dropped` says so;
+   then more pinned facts, up to their ceiling;
+6. structured tracker data;
+7. material retrieved for the query: its floor, then up to its share of what is left;
+8. the summary, in all the room left (at least its floor), cut at line boundaries;
+9. turns older than the last K that the summary does not cover yet, then more retrieved.
+
+Items that a newer message in view may have changed are marked possibly outdated
+(context.staleness).
 
 Rendering order is fixed: system, stream facts, global facts, structured data, summary,
 recent turns, retrieved, query.
@@ -26,10 +33,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from threefold.context.render import block, cite, figures, inline
+from threefold.context.staleness import Staleness, from_turn, marked
 from threefold.dates import dated, spoken
 from threefold.domain import (
     Context,
@@ -53,15 +61,26 @@ USERS_WORD = frozenset({"turn", "manual"})
 """Source kinds of facts the user stated or confirmed, as opposed to outside messages."""
 
 TURNS_DROPPED = "the budget cannot hold all of the last K turns; the newest are kept"
+TURNS_YIELDED = (
+    "one of the last K turns beyond the newest few; yielded to the summary's and "
+    "retrieved material's floors in a tight budget"
+)
 TURN_CUT = "turn longer than its share of the budget; cut and marked"
 OLDER_TURN = "older than the last K turns; budget"
 FACTS_DROPPED = "over the facts ceiling; still searchable"
+FACTS_NO_ROOM = "the budget has no room left for it; still searchable"
+FACTS_HELD_OUT = (
+    "beyond the facts' floor, and the room left was held for the summary and retrieved "
+    "material; still searchable"
+)
 PROFILE_REST = "not written out in its subject's profile line; still searchable"
 SUMMARY_CUT = "summary cut to fit; its oldest lines left out"
 
 SYSTEM_TEXT = (
-    "Memory for this conversation follows. Facts are current and override anything older; "
-    "the summary covers earlier turns; each item names its source."
+    "Memory for this conversation follows; each item names its source and the date it was "
+    "last stated. A newer message in the conversation wins over an older fact. Items marked "
+    "possibly outdated came before a newer message on their topic. The summary covers "
+    "earlier turns."
 )
 
 TITLES = {
@@ -89,7 +108,12 @@ class Shares:
     """How a budget is shared between the layers; Settings holds each default."""
 
     recent_turns: int = 10
-    """K: the last K turns are guaranteed."""
+    """K: the last K turns, shown verbatim while the budget holds them."""
+    recent_verbatim: int = 3
+    """The newest of them that are guaranteed; the rest yield to the floors."""
+    facts_floor: float = 0.1
+    """Pinned facts keep this share (at least FACTS_FLOOR_TOKENS) ahead of every turn;
+    they may take more, up to their ceiling, once the last K turns and the floors are in."""
     turn_max: float = 0.25
     summary_floor: float = 0.15
     retrieved_floor: float = 0.2
@@ -141,6 +165,11 @@ class _Plan:
     turns: dict[int, Turn] = field(default_factory=dict)
     """Recent-turn items that went in whole, by id(item), for the messages form."""
     days: dict[str, set[str]] = field(default_factory=lambda: {n: set() for n in DAY_GROUPED})
+    staleness: Staleness = field(default_factory=lambda: Staleness(()))
+    """The newer messages in view, by which a fact is shown as possibly outdated."""
+
+    def fact_item(self, fact: Fact) -> ContextItem:
+        return _fact_item(fact, self.staleness.of_fact(fact))
 
     def header_cost(self, section: str) -> int:
         return 0 if self.items[section] else count_tokens(_header(section)) + 1
@@ -206,9 +235,13 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     room = budget
     # Items are built once: planning again in less room places the same ones.
     turns = [_turn_item(t) for t in reversed(material.turns)]
-    retrieved = [_retrieved_item(text, source) for text, source in material.retrieved]
+    newer = [from_turn(t) for t in material.turns]
+    staleness = Staleness(newer, [f"{t.user} {t.assistant}" for t in material.turns])
+    retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
+    summary = _doubted_summary(material.summary, staleness)
+    built = _Built(turns, retrieved, summary, staleness)
     while True:
-        plan = _plan(query, room, material, budget, _Built(turns, retrieved))
+        plan = _plan(query, room, material, budget, built)
         context = _render(tenant, stream, query, budget, plan)
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
@@ -223,23 +256,82 @@ class _Built:
 
     turns: list[ContextItem]
     retrieved: list[ContextItem]
+    summary: Summary | None
+    """The material's summary, its lines that a newer message may change marked."""
+    staleness: Staleness
+
+
+def _doubted(entry: tuple[str, SourceRef], staleness: Staleness) -> tuple[str, SourceRef]:
+    """A retrieved entry, marked if a newer message may have changed what it says. A
+    summary is dated by the end of its period, not by its lines: any message may be newer
+    than one of them, unless the summary retells it."""
+    text, source = entry
+    if "(outdated; now:" in text:  # already says what replaced it
+        return entry
+    at = _EARLIEST if source.kind.startswith("summary") else source.at
+    doubt = staleness.of_text(text, at, source)
+    return (marked(text, doubt), source) if doubt else entry
+
+
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _doubted_summary(summary: Summary | None, staleness: Staleness) -> Summary | None:
+    """The summary with each line that a newer message may change marked. A line is dated
+    by the first day of its period's header ("### 2026-05-04 – 2026-05-05")."""
+    if summary is None or not staleness:
+        return summary
+    at = summary.period_start or _EARLIEST
+    lines = []
+    for line in summary.text.splitlines():
+        if line.startswith("#"):
+            at = _header_day(line) or at
+            lines.append(line)
+            continue
+        doubt = staleness.of_text(line, at, None) if line.strip() else None
+        lines.append(marked(line, doubt) if doubt else line)
+    text = "\n".join(lines)
+    if text == summary.text:
+        return summary
+    return summary.model_copy(update={"text": text, "tokens": count_tokens(text)})
+
+
+def _header_day(header: str) -> datetime | None:
+    found = _ISO_DAY.search(header)
+    if not found:
+        return None
+    try:
+        year, month, day = map(int, found.groups())
+        return datetime(year, month, day, tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def _plan(query: str, room: int, material: Material, budget: int, built: _Built) -> _Plan:
     """A plan within `room` tokens; shares are of the `budget` asked for, so that planning
     again in less room (see assemble) does not shrink the summary's floor."""
     shares = material.shares
-    plan = _Plan(budget=room, dropped=list(material.removed))
+    plan = _Plan(budget=room, dropped=list(material.removed), staleness=built.staleness)
     _place_fixed(plan, query)
     turns = built.turns
     newest_first = reversed(material.turns)
     plan.turns = {id(item): turn for item, turn in zip(turns, newest_first, strict=True)}
     k = shares.recent_turns
-    _place_last_turns(plan, turns[:k], max(MIN_TURN_TOKENS, int(budget * shares.turn_max)))
-    plan.held = _summary_floor(plan, material.summary, int(budget * shares.summary_floor))
+    few = min(k, shares.recent_verbatim)
+    cap = max(MIN_TURN_TOKENS, int(budget * shares.turn_max))
+    ceiling = int(budget * shares.facts_ceiling)
+    groups = _fact_groups(plan, material, query, ceiling)
+    before = plan.used
+    floor = min(ceiling, max(FACTS_FLOOR_TOKENS, int(budget * shares.facts_floor)))
+    groups = _place_facts(plan, groups, floor, last=False)
+    facts_used = plan.used - before
+    _place_last_turns(plan, turns[:few], cap)
+    plan.held = _summary_floor(plan, built.summary, int(budget * shares.summary_floor))
     recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
-    _place_facts(plan, material, query, int(budget * shares.facts_ceiling))
+    _place_more_last_turns(plan, turns[few:k], cap)
+    _place_facts(plan, groups, ceiling - facts_used, last=True)
     _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
@@ -254,7 +346,7 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     leftover = _place_retrieved(plan, built.retrieved, plan.used + reserve)
     _place_index(plan, material.index, material.index_budget)
     plan.held = 0
-    _place_summary(plan, material.summary)
+    _place_summary(plan, built.summary)
     _place_older_turns(plan, turns[k:])
     plan.items["recent_turns"].reverse()
     for item in _place_retrieved(plan, leftover, plan.budget):
@@ -320,6 +412,23 @@ def _place_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int
         return
 
 
+def _place_more_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int) -> None:
+    """The last K turns beyond the newest few, each within `cap`, while they fit beside
+    the summary's and retrieved material's floors; the older ones yield to them."""
+    for position, item in enumerate(newest_first):
+        capped = _capped(item, cap)
+        if not plan.take("recent_turns", capped):
+            # The true reason: the floors held it out, or the budget could not hold it.
+            held_out = plan.held and capped.tokens + 1 <= plan.room() + plan.held
+            reason = TURNS_YIELDED if held_out else TURNS_DROPPED
+            for left_out in newest_first[position:]:
+                plan.drop("recent_turns", left_out, reason)
+            return
+        if capped is not item:
+            rest = item.model_copy(update={"tokens": item.tokens - capped.tokens})
+            plan.drop("recent_turns", rest, TURN_CUT)
+
+
 def _capped(item: ContextItem, cap: int) -> ContextItem:
     """`item`, or its start within `cap` tokens, marked as cut."""
     if item.tokens <= cap:
@@ -372,41 +481,81 @@ def _newest_lines_cost(text: str, floor: int, header_cost: int) -> int:
 # -- facts --------------------------------------------------------------------------
 
 
+FACTS_FLOOR_TOKENS = 100
+"""However small the budget, the best-ranked facts keep this much: a profile line or two."""
 FACT_FRAME_TOKENS = 6
 """What a fact's line adds to its text at the least: its bullet and source stamp. Once a
 line has failed to fit, the frame it measured is used instead."""
 
 
-def _place_facts(plan: _Plan, material: Material, query: str, ceiling: int) -> None:
-    """The best-ranked facts within the ceiling; if all of them would not fit, the facts
-    about one subject go in as one profile line.
+FactGroups = list[tuple[str, list[Fact]]]
+"""(section, facts) to place as one line each: one fact, or one subject's profile."""
+
+
+def _fact_groups(plan: _Plan, material: Material, query: str, ceiling: int) -> FactGroups:
+    """The ranked facts, a line each; if all of them would not fit in the ceiling, the
+    facts about one subject share one profile line."""
+    ranked = _ranked_facts(material, query)
+    if _all_fit(plan, ranked, ceiling):
+        return [(s, [f]) for s, f in ranked]
+    return _by_subject(ranked)
+
+
+def _place_facts(plan: _Plan, groups: FactGroups, room: int, *, last: bool) -> FactGroups:
+    """The best-ranked lines within `room` tokens; returns those that did not go in, or,
+    when this is the `last` pass, counts them as dropped.
 
     A stream may pin thousands of facts: lines are written only for those that can still
     go in, and the rest are counted as dropped without one."""
-    ranked = _ranked_facts(material, query)
-    groups = [(s, [f]) for s, f in ranked]
-    if not _all_fit(plan, ranked, ceiling):
-        groups = _by_subject(ranked)
-    until = plan.used + ceiling
+    until = plan.used + room
     frame = FACT_FRAME_TOKENS
+    left: FactGroups = []
+
+    def leave(section: str, facts: list[Fact]) -> None:
+        if last:
+            _drop_facts(plan, section, facts, _why_left_out(plan, section, until))
+        else:
+            left.append((section, facts))
+
     for section, facts in groups:
         if facts[0].tokens + frame > min(until - plan.used, plan.room(section)):
-            _drop_facts(plan, section, facts, FACTS_DROPPED)  # cannot fit: no line to write
+            leave(section, facts)  # cannot fit: no line to write
             continue
-        item = _fact_item(facts[0]) if len(facts) == 1 else _profile_item(facts)
-        if plan.take(section, item, limit=until):
-            _drop_facts(plan, section, facts[PROFILE_FACTS:], PROFILE_REST)
+        shown = _take_condensed(plan, section, facts, until)
+        if shown:
+            _drop_facts(plan, section, facts[shown:], PROFILE_REST)
             continue
-        _drop_facts(plan, section, facts, FACTS_DROPPED)
+        leave(section, facts)
         if len(facts) == 1:
-            frame = max(frame, item.tokens - facts[0].tokens)
+            frame = max(frame, plan.fact_item(facts[0]).tokens - facts[0].tokens)
+    return left
+
+
+def _take_condensed(plan: _Plan, section: str, facts: Sequence[Fact], until: int) -> int:
+    """Place the facts about one subject as one line, with as many of them as fit (up to
+    PROFILE_FACTS, best first); returns how many the line shows, 0 if none fit."""
+    shown = min(len(facts), PROFILE_FACTS)
+    while shown:
+        item = plan.fact_item(facts[0]) if len(facts) == 1 else _profile_item(plan, facts, shown)
+        if plan.take(section, item, limit=until):
+            return shown
+        shown //= 2
+    return 0
+
+
+def _why_left_out(plan: _Plan, section: str, until: int) -> str:
+    """The true reason a fact did not go in: its ceiling, the floors held for the summary
+    and retrieved material, or a budget already spent."""
+    if plan.room(section) >= until - plan.used:
+        return FACTS_DROPPED
+    return FACTS_HELD_OUT if plan.held else FACTS_NO_ROOM
 
 
 def _all_fit(plan: _Plan, ranked: list[tuple[str, Fact]], ceiling: int) -> bool:
     """Whether every fact's own line fits in the ceiling; stops counting once over."""
     used = sum(plan.header_cost(s) for s in {section for section, _ in ranked})
     for _, fact in ranked:
-        used += _fact_item(fact).tokens + 1
+        used += plan.fact_item(fact).tokens + 1
         if used > ceiling:
             return False
     return True
@@ -454,18 +603,29 @@ def _by_subject(ranked: list[tuple[str, Fact]]) -> list[tuple[str, list[Fact]]]:
     return [(section, facts) for (section, _), facts in groups.items()]
 
 
-def _profile_item(facts: Sequence[Fact]) -> ContextItem:
-    """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]'."""
+def _profile_item(plan: _Plan, facts: Sequence[Fact], count: int) -> ContextItem:
+    """'- Lena Ortiz: is the PM; owns billing [3 facts: turn:4, turn:9, slack.message:2]',
+    showing the first `count` of `facts`."""
     newest = max((f.source.at for f in facts if f.source.at), default=None)
-    return _profile_line(tuple(facts[:PROFILE_FACTS]), len(facts), newest)
+    shown = tuple(facts[:count])
+    doubts = tuple(plan.staleness.of_fact(f) for f in shown)
+    return _profile_line(shown, len(facts), newest, doubts)
 
 
 @lru_cache(maxsize=4096)
-def _profile_line(shown: tuple[Fact, ...], count: int, newest: datetime | None) -> ContextItem:
+def _profile_line(
+    shown: tuple[Fact, ...],
+    count: int,
+    newest: datetime | None,
+    doubts: tuple[SourceRef | None, ...],
+) -> ContextItem:
     # Cached: a stream's profiles stay the same from one context to the next, and a stream
     # of hundreds of subjects would otherwise write and count every line again each time.
     name = _as_written(shown[0].subject, shown[0].text)
-    said = "; ".join(_predicate(f.text, name) for f in shown)
+    said = "; ".join(
+        marked(_predicate(f.text, name), doubt) if doubt else _predicate(f.text, name)
+        for f, doubt in zip(shown, doubts, strict=True)
+    )
     more = f"; and {count - len(shown)} more" if count > len(shown) else ""
     cited = ", ".join(cite(f.source.label()) for f in shown[:3]) + (", …" if count > 3 else "")
     source = SourceRef(kind="profile", id=shown[0].subject, at=newest)
@@ -480,8 +640,9 @@ def _as_written(subject: str, text: str) -> str:
 def _predicate(text: str, name: str) -> str:
     """What a fact says of its subject: the text, less the name it opens with."""
     text = text.strip().rstrip(".")
-    if text.lower().startswith(name.lower() + " "):
-        return text[len(name) + 1 :]
+    for opening in (name, f"the {name}"):  # "The user is vegan" says "is vegan" of the user
+        if text.lower().startswith(opening.lower() + " "):
+            return text[len(opening) + 1 :]
     return text
 
 
@@ -629,9 +790,9 @@ def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> Con
     return ContextItem.model_construct(text=text, tokens=tokens, source=source)
 
 
-def _fact_item(fact: Fact) -> ContextItem:
+def _fact_item(fact: Fact, doubt: SourceRef | None = None) -> ContextItem:
     line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
-    return line(fact.text, fact.source)
+    return line(fact.text, fact.source, fact.last_stated, doubt)
 
 
 def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
@@ -645,10 +806,13 @@ twice, and thousands of them would hold hundreds of megabytes."""
 
 
 @lru_cache(maxsize=16_384)
-def _fact_line(text: str, source: SourceRef) -> ContextItem:
+def _fact_line(
+    text: str, source: SourceRef, stated: datetime | None, doubt: SourceRef | None
+) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
-    when = dated(source.at.date()) if source.at else "undated"
-    return _item(f"- {inline(text)} [{cite(source.label())}, {when}]", source)
+    when = dated(stated.date()) if stated else "undated"  # when last stated
+    line = f"- {inline(text)} [{cite(source.label())}, {when}]"
+    return _item(marked(line, doubt) if doubt else line, source)
 
 
 @lru_cache(maxsize=8192)

@@ -118,10 +118,12 @@ def _structured(newest: Summary | None, readable: tuple[Visibility, ...]) -> Sum
 def shares(settings: Settings) -> Shares:
     return Shares(
         recent_turns=settings.recent_turns,
+        recent_verbatim=settings.recent_verbatim_turns,
         turn_max=settings.turn_max_share,
         summary_floor=settings.summary_floor_share,
         retrieved_floor=settings.retrieved_floor_share,
         facts_ceiling=settings.facts_ceiling_share,
+        facts_floor=settings.facts_floor_share,
         retrieved=settings.retrieved_share,
     )
 

@@ -85,10 +85,22 @@ def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:
     return _apply(store, tenant, ids, {"stream": stream}, quoted=None)
 
 
+USER_WORDS = frozenset({"user", "i", "me", "myself", "the user"})
+"""How a stream's unnamed speaker is named: "user" is the subject of what they say of
+themselves, in every stream alike."""
+
+
 def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
     key = entities.resolve(store, tenant, name)
     if not key:
         raise InvalidInput("name the person to erase")
+    if key in USER_WORDS:
+        # "user" is each stream's own speaker, not one person: erasing it tenant-wide
+        # would erase every user's facts at once.
+        raise InvalidInput(
+            f"{name!r} is the speaker of each stream, not one person: erase that user's "
+            "stream (erase(stream=...)), or name them"
+        )
     # Only aliases that mean this person alone: "lena" may also be another Lena.
     names = sorted(
         {

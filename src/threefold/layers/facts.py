@@ -29,6 +29,7 @@ from importlib import resources
 from threefold import entities
 from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
 from threefold.entities import HOLDER_SLOT, ROLE_SLOT
+from threefold.errors import NotFound
 from threefold.models.base import (
     EATS_AGAIN_SLOT,
     ExtractedFact,
@@ -66,6 +67,8 @@ def reconcile(
     item: ExtractedFact,
 ) -> ReconcileDecision | None:
     """The model's verdict on a fact for an empty slot that resembles others; None: ADD.
+    SUPERSEDE names an older fact in another slot that the new one replaces ("works at
+    Monzo" for "is a Sage engineer"): record_fact retires it.
 
     This is the thinking half, run outside any transaction; record_fact applies it.
     """
@@ -93,9 +96,6 @@ def reconcile(
     if decision.action is not ReconcileAction.ADD and decision.target_id not in offered:
         log.warning("reconcile named fact %s, not a candidate; adding", decision.target_id)
         return None
-    if decision.action is ReconcileAction.SUPERSEDE:
-        # Supersession stays within a slot; across slots both facts stand.
-        return None
     return decision
 
 
@@ -118,11 +118,11 @@ def record_fact(
     item = entities.remembered(store, tenant, item)
     repeat = store.fact_with_hash(tenant, stream, content_hash(item))
     if repeat is not None:
-        return _mention(store, tenant, repeat, item, "the same statement again")
+        return _mention(store, tenant, repeat, item, source, "the same statement again")
     if decision is not None and decision.target_id is not None:
         target = store.fact(tenant, decision.target_id)
         if target.active and decision.action is ReconcileAction.NONE:
-            return _mention(store, tenant, target, item, f"reconciled: {decision.reason}")
+            return _mention(store, tenant, target, item, source, f"reconciled: {decision.reason}")
         if (
             target.active
             and decision.action is ReconcileAction.UPDATE
@@ -132,12 +132,15 @@ def record_fact(
     holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
-            return _mention(store, tenant, holder, item, "mentioned again")
+            return _mention(store, tenant, holder, item, source, "mentioned again")
+    if item.slot.split(":", 1)[0] in MANY_VALUED:
+        holders = []  # "Raj owns a bike" leaves "Raj leads the platform team" standing
     new = _new_fact(tenant, stream, item, source, visibility, writer)
     holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
-    winner = _stronger_holder(holders, item, source, writer)
+    winner = _stronger_holder(store, holders, item, source, writer)
     if winner is not None:
         return _insert_losing(store, new, winner)
+    holders += _replaced_by_verdict(store, tenant, decision, writer, holders)
     supersedes = holders[0].id if holders else None
     fact = store.insert_fact(new.model_copy(update={"supersedes": supersedes}))
     store.add_fact_change(
@@ -153,6 +156,29 @@ def record_fact(
         if may_change(ended, writer) and outranks:
             _end(store, ended, fact)
     return fact  # what changed since the insert were the older facts, not this one
+
+
+MANY_VALUED = frozenset({"handles"})
+"""Slots a subject holds several values of at once: what a person handles, leads or owns.
+A new value joins the others; a retraction or an ending removes one."""
+
+
+def _replaced_by_verdict(
+    store: Store,
+    tenant: str,
+    decision: ReconcileDecision | None,
+    writer: Author,
+    holders: list[Fact],
+) -> list[Fact]:
+    """The fact in another slot that the reconcile task said the new one supersedes."""
+    if decision is None or decision.action is not ReconcileAction.SUPERSEDE:
+        return []
+    if decision.target_id is None:
+        return []
+    target = store.fact(tenant, decision.target_id)
+    if not target.active or target in holders or not may_change(target, writer):
+        return []
+    return [target]
 
 
 _PARTED = frozenset({"divorced", "separated", "single", "widowed"})
@@ -177,9 +203,23 @@ def _ended_relations(store: Store, tenant: str, stream: str, fact: Fact) -> list
         ]
     elif fact.slot == _DEATH_SLOT:
         ended = _relations_of(store, tenant, stream, fact.subject)
+        ended += [f for f in _said_of(store, tenant, stream, fact.subject) if f.id != fact.id]
     else:
         return []
     return [f for f in ended if f.source != fact.source]
+
+
+def _said_of(store: Store, tenant: str, stream: str, who: str) -> list[Fact]:
+    """What is said of `who` in the present ("Max is 12"): once they died it holds no
+    more. The death itself and what was said of them in the past stay."""
+    return [
+        f
+        for f in store.facts(tenant, stream)
+        if f.subject == who and f.slot != _DEATH_SLOT and not _PAST_RE.search(f.text)
+    ]
+
+
+_PAST_RE = re.compile(r"\b(?:was|were|had|used\s+to)\b", re.IGNORECASE)
 
 
 def _relations_of(store: Store, tenant: str, stream: str, who: str) -> list[Fact]:
@@ -199,8 +239,9 @@ def _relations_of(store: Store, tenant: str, stream: str, who: str) -> list[Fact
 
 def _end(store: Store, old: Fact, by: Fact) -> None:
     """`old` gives way: a relation to its past form, so the chain keeps who the person was;
-    a status ("single") to `by` itself."""
-    _supersede(store, old, by if old.slot == "marital status" else _past_form(store, old, by))
+    a status ("single") or what was said of someone now dead ("Max is 12") to `by`."""
+    kept = old.category is FactCategory.RELATIONSHIP and old.slot != "marital status"
+    _supersede(store, old, _past_form(store, old, by) if kept else by)
 
 
 def _supersede(store: Store, old: Fact, by: Fact) -> None:
@@ -315,19 +356,37 @@ def _kin_before(store: Store, tenant: str, stream: str, item: ExtractedFact) -> 
 
 
 def _stronger_holder(
-    holders: list[Fact], item: ExtractedFact, source: SourceRef, writer: Author
+    store: Store, holders: list[Fact], item: ExtractedFact, source: SourceRef, writer: Author
 ) -> Fact | None:
+    """The holder that keeps the slot: by trust, then by event time; by confidence only
+    against someone else's word. A person's newer statement replaces their older one
+    however it is hedged ("I think I'm pescatarian now" after "I'm vegan")."""
     for holder in holders:
         by_trust = holder_wins(holder, writer)
         if by_trust is not None:  # trust outranks confidence and event time
             if by_trust:
                 return holder
             continue
-        if holder.confidence > item.confidence:
+        if holder.confidence > item.confidence and not _same_person(store, holder, item, source):
             return holder
         if holder.source.at and source.at and holder.source.at > source.at:
             return holder
     return None
+
+
+def _same_person(store: Store, holder: Fact, item: ExtractedFact, source: SourceRef) -> bool:
+    """Whether the holder and the newcomer are the same person's own words: both from
+    turns by the same speaker, neither only the assistant's claim."""
+    if min(holder.confidence, item.confidence) <= CLAIM_CEILING:
+        return False
+    if holder.source.kind != "turn" or source.kind != "turn":
+        return holder.source.kind == source.kind == "manual"
+    try:
+        before = store.turn(holder.tenant, int(holder.source.id))
+        now = store.turn(holder.tenant, int(source.id))
+    except (NotFound, ValueError):
+        return False  # the turn was erased: whose words they were is not known
+    return before.speaker == now.speaker
 
 
 def _insert_losing(store: Store, new: NewFact, winner: Fact) -> Fact:
@@ -344,8 +403,11 @@ def _insert_losing(store: Store, new: NewFact, winner: Fact) -> Fact:
     return store.fact(new.tenant, fact.id)
 
 
-def _mention(store: Store, tenant: str, fact: Fact, item: ExtractedFact, note: str) -> Fact:
-    store.mention(tenant, fact.id, item.confidence)
+def _mention(
+    store: Store, tenant: str, fact: Fact, item: ExtractedFact, source: SourceRef, note: str
+) -> Fact:
+    """The fact stated again: counted, and dated by this statement if it is the newest."""
+    store.mention(tenant, fact.id, item.confidence, source.at)
     store.add_fact_change(fact.id, "NONE", note=note)
     return store.fact(tenant, fact.id)
 
@@ -384,7 +446,10 @@ def retract_answered_claims(
     store: Store, tenant: str, stream: str, corrections: Sequence[Fact], answered: SourceRef
 ) -> None:
     """A correction ("No, Lena is our Head of Data") retracts what the turn it answers
-    claimed about the same people or slots, whatever the keys, unless said more firmly.
+    claimed in the same slot, or of the same role, unless said more firmly; and what only
+    the assistant claimed on the same topic ("You're a teacher." "Not anymore, I
+    retired."). The user's own neighbouring facts stand: "no, I'm at Shopify" leaves
+    "I've been at my company for 4 years" alone.
 
     Call inside a transaction.
     """
@@ -539,13 +604,21 @@ def _contradicts(correction: Fact, claim: Fact) -> bool:
         return False
     if not may_change(claim, Author(correction.writer_trust)):
         return False
+    if (claim.subject, claim.slot) == (correction.subject, correction.slot):
+        return True
+    # "Maria leads the data team." "No, that's Priya now.": one role, two keys.
     named = {correction.subject, correction.value}
     same_people = bool({claim.subject, claim.value} & named - {"user", "global"})
-    same_slot = (claim.subject, claim.slot) == (correction.subject, correction.slot)
-    # "You're a teacher." "Not anymore, I retired.": the correction answers the claim's
-    # topic (work) in another slot of the same subject.
-    same_subject = claim.subject == correction.subject
-    return same_slot or ((same_people or same_subject) and claim.category is correction.category)
+    roles = {claim.slot, correction.slot} <= {ROLE_SLOT, HOLDER_SLOT}
+    if same_people and roles:
+        return True
+    # "You're a teacher." "Not anymore, I retired.": the correction answers what only the
+    # assistant said on its topic (work), in another slot of the same subject.
+    return (
+        claim.confidence <= CLAIM_CEILING
+        and claim.subject == correction.subject
+        and claim.category is correction.category
+    )
 
 
 def _origin(item: ExtractedFact) -> str:

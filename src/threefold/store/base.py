@@ -557,7 +557,12 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
     def set_fact_status(
         self, tenant: str, fact_id: int, status: FactStatus, superseded_by: int | None = None
     ) -> None: ...
-    def mention(self, tenant: str, fact_id: int, confidence: float) -> None: ...
+    def mention(
+        self, tenant: str, fact_id: int, confidence: float, at: datetime | None = None
+    ) -> None:
+        """Count one more statement of the fact, at event time `at` if known."""
+        ...
+
     def add_fact_change(
         self,
         fact_id: int,

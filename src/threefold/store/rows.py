@@ -48,6 +48,14 @@ def json_or_none_back(text: str | None) -> dict[str, Any] | None:
     return None if text is None else json.loads(text)
 
 
+def _optional(row: Columns, name: str) -> Any:
+    """A column a store migrated before it was added lacks (a test of an old schema)."""
+    try:
+        return row[name]
+    except (KeyError, IndexError):
+        return None
+
+
 def fact_of(row: Columns) -> Fact:
     return Fact(
         id=row["id"],
@@ -63,6 +71,7 @@ def fact_of(row: Columns) -> Fact:
         supersedes=row["supersedes"],
         superseded_by=row["superseded_by"],
         mention_count=row["mention_count"],
+        stated_at=maybe_moment(_optional(row, "stated_at")),
         visibility=Visibility(row["visibility"]),
         source=SourceRef(
             kind=row["source_kind"], id=row["source_id"], at=maybe_moment(row["source_at"])

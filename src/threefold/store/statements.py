@@ -158,11 +158,24 @@ class SharedStatements:
             (status.value, superseded_by, tenant, fact_id),
         )
 
-    def mention(self, tenant: str, fact_id: int, confidence: float) -> None:
+    def mention(
+        self, tenant: str, fact_id: int, confidence: float, at: datetime | None = None
+    ) -> None:
+        """One more statement of the fact; `at`, its event time, dates it if newest."""
+        if at is None:
+            self._run(
+                "UPDATE facts SET mention_count = mention_count + 1,"
+                f" confidence = {self._greatest}(confidence, ?) WHERE tenant = ? AND id = ?",
+                (confidence, tenant, fact_id),
+            )
+            return
+        when = self._time(at)
         self._run(
             "UPDATE facts SET mention_count = mention_count + 1,"
-            f" confidence = {self._greatest}(confidence, ?) WHERE tenant = ? AND id = ?",
-            (confidence, tenant, fact_id),
+            f" confidence = {self._greatest}(confidence, ?),"
+            f" stated_at = {self._greatest}(COALESCE(stated_at, source_at, ?), ?)"
+            " WHERE tenant = ? AND id = ?",
+            (confidence, when, when, tenant, fact_id),
         )
 
     def add_fact_change(

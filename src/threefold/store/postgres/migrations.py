@@ -591,4 +591,9 @@ MIGRATIONS: list[tuple[str, str]] = [
         """
         + _row_security(("deliveries", "source_state")),
     ),
+    (
+        "0011_facts_stated_at",
+        # When a fact was last stated (a mention's event time); NULL: when first stated.
+        "ALTER TABLE facts ADD COLUMN stated_at timestamptz",
+    ),
 ]

@@ -492,4 +492,36 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0022_facts_stated_at",
+        """
+        -- When a fact was last stated (a mention's event time); NULL: when first stated.
+        ALTER TABLE facts ADD COLUMN stated_at TEXT;
+        """,
+    ),
+    (
+        "0023_ids_never_reused",
+        """
+        -- SQLite gives a new row the highest id plus one, so an erase of the newest rows
+        -- would hand their ids out again, and a retried forget or DELETE would hit another
+        -- memory. The highest id ever deleted is kept, and the store starts past it.
+        CREATE TABLE retired_ids (tbl TEXT PRIMARY KEY, high INTEGER NOT NULL);
+        CREATE TRIGGER turns_ids_retired AFTER DELETE ON turns BEGIN
+            INSERT INTO retired_ids (tbl, high) VALUES ('turns', old.id)
+            ON CONFLICT (tbl) DO UPDATE SET high = MAX(high, excluded.high);
+        END;
+        CREATE TRIGGER facts_ids_retired AFTER DELETE ON facts BEGIN
+            INSERT INTO retired_ids (tbl, high) VALUES ('facts', old.id)
+            ON CONFLICT (tbl) DO UPDATE SET high = MAX(high, excluded.high);
+        END;
+        CREATE TRIGGER summaries_ids_retired AFTER DELETE ON summaries BEGIN
+            INSERT INTO retired_ids (tbl, high) VALUES ('summaries', old.id)
+            ON CONFLICT (tbl) DO UPDATE SET high = MAX(high, excluded.high);
+        END;
+        CREATE TRIGGER records_ids_retired AFTER DELETE ON records BEGIN
+            INSERT INTO retired_ids (tbl, high) VALUES ('records', old.id)
+            ON CONFLICT (tbl) DO UPDATE SET high = MAX(high, excluded.high);
+        END;
+        """,
+    ),
 ]

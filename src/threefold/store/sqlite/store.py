@@ -296,13 +296,32 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             return self._db.execute(sql, params).lastrowid or 0
 
     def _insert(self, table: str, values: dict[str, Any]) -> int:
+        values = self._past_retired(table, values)
         return self._exec(_insert_sql(table, values), list(values.values()))
 
     def _insert_returning(self, table: str, values: dict[str, Any]) -> sqlite3.Row:
         """Insert a row and read it back, defaults included, in one statement."""
+        values = self._past_retired(table, values)
         row = self._row(_insert_sql(table, values) + " RETURNING *", list(values.values()))
         assert row is not None  # a plain INSERT returns its row or raises
         return row
+
+    def _first_free_id(self, table: str) -> int | None:
+        """The id past every one `table` ever gave out, if SQLite would give a lower one
+        (the newest rows were erased); None when its own choice is new. Call in the
+        write transaction that inserts."""
+        if table not in _IDS_NEVER_REUSED:
+            return None
+        row = self._row(
+            f"SELECT high FROM retired_ids WHERE tbl = ?"
+            f" AND high >= COALESCE((SELECT MAX(id) FROM {table}), 0)",
+            (table,),
+        )
+        return None if row is None else row["high"] + 1
+
+    def _past_retired(self, table: str, values: dict[str, Any]) -> dict[str, Any]:
+        first = self._first_free_id(table)
+        return values if first is None else {"id": first, **values}
 
     def _migrate(self) -> None:
         if self.read_only:
@@ -418,6 +437,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                     seq = next_seq[(turn.tenant, turn.stream)]
                     next_seq[(turn.tenant, turn.stream)] = seq + 1
                     rows.append(_turn_values(turn, seq, recorded))
+                first = self._first_free_id("turns")
+                if first is not None:  # past the ids of erased turns, in VALUES order
+                    rows = [{"id": first + n, **row} for n, row in enumerate(rows)]
                 marks = ", ".join([f"({_marks(rows[0])})"] * len(rows))
                 returned = self._rows(
                     f"INSERT INTO turns ({', '.join(rows[0])}) VALUES {marks} RETURNING id",
@@ -708,6 +730,13 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         for start in range(0, len(records), _RECORDS_PER_INSERT):
             rows = [_record_row(r, recorded) for r in records[start : start + _RECORDS_PER_INSERT]]
             sql = _RECORD_INSERT + ", ".join([f"({_marks(_RECORD_COLUMNS)})"] * len(rows))
+            first = self._first_free_id("records")
+            if first is not None:  # past the ids of erased records
+                columns = ", ".join(("id", *_RECORD_COLUMNS))
+                rows = [(first + n, *row) for n, row in enumerate(rows)]
+                sql = f"INSERT INTO records ({columns}) VALUES " + ", ".join(
+                    [f"({_marks(rows[0])})"] * len(rows)
+                )
             returned = self._rows(
                 sql + " ON CONFLICT DO NOTHING RETURNING id, tenant, source, channel, external_id",
                 [value for row in rows for value in row],
@@ -1580,6 +1609,8 @@ _RECORD_COLUMNS = (
     "recorded_at",
 )
 _RECORD_INSERT = f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES "
+_IDS_NEVER_REUSED = frozenset({"turns", "facts", "summaries", "records"})
+"""Tables whose ids callers hold (forget, DELETE, citations): see migration 0022."""
 _RECORDS_PER_INSERT = 50
 """50 rows of 17 values stay under the 999 variables older SQLite builds allow."""
 _TURNS_PER_INSERT = 50

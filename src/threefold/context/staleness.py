@@ -1,0 +1,244 @@
+"""Which items of a context a newer message may have made outdated.
+
+The reader files most updates as facts, and supersession then retires the old value. When
+it cannot parse an update ("we ended up relocating, Manchester now"), the old fact stays
+active, and so do the summary lines and older turns that state it. A context must not
+present those as current: an older item is shown as possibly outdated when a newer
+message in view (a recent turn, or a retrieved one) says that something changed and
+touches the item's topic.
+
+- A message says something changed when it holds a change word ("now", "anymore",
+  "switched", ...) or an ending word ("died", "lost", ...); the lists are data
+  (context/data/topics.json).
+- It touches a fact's topic when it shares a word with the fact's own words, less its
+  subject, or with the words its slot is talked about in ("home": live, moved, relocate,
+  city, ...); a fact about someone else also needs its subject named. An ending word with
+  the subject or value named touches every fact about them.
+- It touches a summary line or an older turn when they share a content word.
+- Only the user side of a turn speaks: the assistant repeats, it does not update. A fact
+  about "the user" is touched only by turns without another speaker named.
+
+Words match on their first five letters, so "relocating" meets "relocate". This is a
+warning, not a verdict: the item stays in the context, marked, and the newer message is
+named so the model can read it.
+"""
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import cache, lru_cache
+from importlib.resources import files
+
+from threefold.domain import Fact, FactCategory, SourceRef, Turn
+from threefold.models.heuristic.text import STOPWORDS
+
+STEM = 5
+"""Letters compared of a longer word: 'relocating' and 'relocated' meet at 'reloc'."""
+SHARED_WITH_TEXT = 2
+"""Topic words a message must share with a summary line or an older turn to touch it:
+one common word ("work", "dog") touches half a chat's lines (measured on LoCoMo)."""
+RETELLS = 0.5
+"""A text that holds this share of a message's words retells it (a summary of it)..."""
+PART = 0.6
+"""...and so does one this share of whose words are the message's (a sentence of it)."""
+_WORD = re.compile(r"[^\W_][\w'-]*")
+_ASSISTANT = " Assistant: "
+"""How a retrieved turn joins its user side to its assistant side (context.material)."""
+_LABEL = re.compile(r"(?:^|(?<=\s))(?:\[[^\]]*\]\s*)?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?: ")
+"""A speaker's label ("Caroline: ", "[turn:4] User: "): in every line of a chat, it says
+nothing of the topic."""
+_SPEAKER = re.compile(r"^(?P<speaker>[^:\n]{1,60}): ")
+
+
+@dataclass(frozen=True)
+class Topics:
+    change: frozenset[str]
+    change_phrases: tuple[str, ...]
+    ending: frozenset[str]
+    ending_phrases: tuple[str, ...]
+    generic: frozenset[str]
+    slots: dict[str, frozenset[str]]
+
+
+@cache
+def topics() -> Topics:
+    data = json.loads(files("threefold.context").joinpath("data/topics.json").read_text())
+
+    def split(words: list[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+        single = frozenset(_stem(w) for w in words if " " not in w)
+        return single, tuple(w for w in words if " " in w)
+
+    change, change_phrases = split(data["change"])
+    ending, ending_phrases = split(data["ending"])
+    return Topics(
+        change=change,
+        change_phrases=change_phrases,
+        ending=ending,
+        ending_phrases=ending_phrases,
+        generic=frozenset(_stem(w) for w in data["generic"]),
+        slots={k: frozenset(_stem(w) for w in v) for k, v in data["slots"].items()},
+    )
+
+
+def _stem(word: str) -> str:
+    word = word.lower().strip("'-").removesuffix("'s")
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]  # "lives" meets "live"
+    return word[:STEM] if len(word) > STEM else word
+
+
+@lru_cache(maxsize=16_384)
+def stems(text: str) -> frozenset[str]:
+    """The stems of `text`'s content words, less stop words and words too common."""
+    words = (w for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1)
+    return frozenset(_stem(w) for w in words) - topics().generic
+
+
+@dataclass(frozen=True)
+class Newer:
+    """A message that may update what came before it: the user side of a turn."""
+
+    text: str
+    at: datetime
+    source: SourceRef
+    speaker: str | None
+    words: frozenset[str]
+    ends: bool
+    """It says someone or something is gone ("died", "lost")."""
+
+
+def _says_change(text: str, words: frozenset[str]) -> tuple[bool, bool]:
+    """(says something changed, says something ended)."""
+    t = topics()
+    lowered = text.lower()
+    ends = bool(words & t.ending) or any(p in lowered for p in t.ending_phrases)
+    changes = bool(words & t.change) or any(p in lowered for p in t.change_phrases)
+    return changes or ends, ends
+
+
+def _newer(text: str, at: datetime | None, source: SourceRef, speaker: str | None) -> Newer | None:
+    if at is None or not text.strip():
+        return None
+    raw = frozenset(_stem(w) for w in _WORD.findall(text.lower()))
+    changed, ends = _says_change(text, raw)
+    if not changed:
+        return None
+    return Newer(text, at, source, speaker, stems(text), ends)
+
+
+def from_turn(turn: Turn) -> Newer | None:
+    return _newer(turn.user, turn.at, turn.ref(), turn.speaker)
+
+
+def from_retrieved(text: str, source: SourceRef) -> Newer | None:
+    """A retrieved turn, as context.material writes it: 'Speaker: words Assistant: ...'."""
+    if source.kind != "turn":
+        return None
+    user = text.split(_ASSISTANT, 1)[0]
+    found = _SPEAKER.match(user)
+    speaker = found["speaker"] if found and found["speaker"] != "User" else None
+    return _newer(user[found.end() :] if found else user, source.at, source, speaker)
+
+
+class Staleness:
+    """The newer messages in view, and what each may have made outdated."""
+
+    def __init__(self, messages: Iterable[Newer | None], window: Sequence[str] = ()) -> None:
+        """`window`: the texts of the turns in view, by which words that run through the
+        whole chat ("family", a friend's name) are told apart from a topic."""
+        common = _common_words(window)
+        newest_first = sorted((m for m in messages if m), key=lambda m: m.at, reverse=True)
+        self.messages: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
+
+    def __bool__(self) -> bool:
+        return bool(self.messages)
+
+    def of_fact(self, fact: Fact) -> SourceRef | None:
+        """The newest message after `fact` was stated that may have changed it."""
+        stated = fact.last_stated
+        if not self.messages or stated is None:
+            return None
+        about_user = fact.subject == "user"
+        words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
+        for message in self.messages:
+            if message.at <= stated or message.source == fact.source:
+                continue
+            if about_user and message.speaker is not None:
+                continue  # someone else in the chat; their "I" is not this user
+            if _touches(message, words, about_user=about_user):
+                return message.source
+        return None
+
+    def of_text(self, text: str, at: datetime | None, source: SourceRef | None) -> SourceRef | None:
+        """The newest message after `at` that speaks of what `text` says and of a change,
+        unless `text` retells that message (a summary that covers it)."""
+        if not self.messages or at is None:
+            return None
+        words = stems(_LABEL.sub(" ", text))
+        for message in self.messages:
+            if message.at <= at or message.source == source:
+                continue
+            if len(words & message.words) < SHARED_WITH_TEXT:
+                continue
+            if not _retells(words, message.words):
+                return message.source
+        return None
+
+
+@dataclass(frozen=True)
+class _FactWords:
+    topic: frozenset[str]
+    """The fact's own words, less whom it names, and the words its slot is talked about in."""
+    subject: frozenset[str]
+    """Whom or what it is about, when not the user; a message must name them."""
+    named: frozenset[str]
+    """Everyone it names: its subject, and a person or pet that is its value."""
+
+
+COMMON_SHARE = 0.2
+"""A word in more than this share of the turns in view (and in three or more) runs through
+the chat and names no topic of its own."""
+
+
+def _common_words(window: Sequence[str]) -> frozenset[str]:
+    counts = Counter(word for text in window for word in stems(text))
+    least = max(3, COMMON_SHARE * len(window))
+    return frozenset(word for word, n in counts.items() if n >= least)
+
+
+@lru_cache(maxsize=16_384)
+def _fact_words(
+    text: str, subject: str, slot: str, value: str, category: FactCategory
+) -> _FactWords:
+    subject_words = stems(subject) if subject not in ("user", "global") else frozenset()
+    # "Anna is the user's sister": Anna is named, and her name alone is not the topic.
+    someone = category is FactCategory.RELATIONSHIP
+    value_words = stems(value)
+    named = subject_words | (value_words if someone else frozenset())
+    slot_words: set[str] = set(stems(slot.replace(":", " ")))
+    table = topics().slots
+    for key in {slot, slot.split(":", 1)[0], *slot.replace(":", " ").split()}:
+        slot_words |= table.get(key, frozenset())
+    topic = (stems(text) | slot_words) - named
+    return _FactWords(topic, subject_words, named | value_words)
+
+
+def _touches(message: Newer, words: _FactWords, *, about_user: bool) -> bool:
+    if message.ends and words.named & message.words:
+        return True  # "we lost Biscuit": whatever was said of Biscuit
+    if not about_user and words.subject and not words.subject & message.words:
+        return False
+    return bool(message.words & words.topic)
+
+
+def _retells(words: frozenset[str], message: frozenset[str]) -> bool:
+    shared = len(words & message)
+    return shared >= RETELLS * len(message) or shared >= PART * len(words)
+
+
+def marked(text: str, doubt: SourceRef) -> str:
+    """`text` with the marker every context uses for an item a newer message may change."""
+    return f"{text} (possibly outdated: see {doubt.label()})"

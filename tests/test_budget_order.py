@@ -1,0 +1,70 @@
+"""The budget order at small budgets (issue 36): pinned facts survive any budget of 300 or
+more, condensed when needed; the newest few turns stay verbatim and the rest of the last K
+yield to the summary's and retrieved material's floors; every dropped reason is true."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from threefold.context.assemble import FACTS_DROPPED, FACTS_HELD_OUT, FACTS_NO_ROOM
+
+T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
+CHAT = "chat:budget"
+PINNED = {
+    "peanut": "I'm allergic to peanuts.",
+    "Leeds": "I live in Leeds.",
+    "Sage": "I work at Sage.",
+    "vegan": "I'm vegan.",
+}
+LONG_TURN = (
+    "We went through the quarterly planning doc line by line, argued about the roadmap "
+    "for the mobile app, the on-call rota, the hiring plan and the offsite agenda, and "
+    "agreed to revisit the analytics migration next month once the numbers are in."
+)
+
+
+@pytest.fixture
+def busy(open_memory):
+    mem = open_memory(session_turns=8)
+    for n, said in enumerate(PINNED.values()):
+        mem.add_turn(CHAT, said, "Noted.", at=T0 + timedelta(hours=n))
+    for n in range(30):
+        at = T0 + timedelta(days=1, hours=n)
+        mem.add_turn(CHAT, f"{LONG_TURN} ({n})", "Sounds like a plan.", at=at)
+    mem.process_pending()
+    assert len(mem.facts(CHAT)) >= len(PINNED)
+    return mem
+
+
+@pytest.mark.parametrize("budget", [300, 400, 600, 700, 900, 1500, 4000])
+def test_pinned_facts_survive_small_budgets(busy, budget):
+    ctx = busy.context(CHAT, "what should I cook tonight?", budget=budget)
+    facts = " ".join(
+        item.text for s in ctx.sections if s.name == "stream_facts" for item in s.items
+    )
+    for word in PINNED:
+        assert word in facts, f"{word} missing at {budget}"
+    assert ctx.tokens <= budget
+
+
+@pytest.mark.parametrize("budget", [300, 600, 700, 900])
+def test_the_newest_turns_stay_and_every_reason_is_true(busy, budget):
+    ctx = busy.context(CHAT, "what did we agree about the offsite?", budget=budget)
+    newest = busy.turns(CHAT)[-1]
+    shown = [i.source.id for i in ctx.section("recent_turns").items]
+    assert str(newest.id) in shown
+    facts_tokens = sum(s.tokens for s in ctx.sections if s.name.endswith("_facts"))
+    for left_out in ctx.dropped:
+        if left_out.reason == FACTS_DROPPED:  # true only when the ceiling is reached
+            assert facts_tokens + left_out.tokens > budget // 4
+        if left_out.reason == FACTS_NO_ROOM:
+            assert ctx.tokens + left_out.tokens > budget - 20
+        if left_out.reason == FACTS_HELD_OUT:
+            assert {"summary", "retrieved"} & {s.name for s in ctx.sections}
+
+
+def test_budget_one_gives_what_fits_and_loses_nothing(busy):
+    ctx = busy.context(CHAT, "anything?", budget=1)
+    assert ctx.tokens <= 1
+    assert len(busy.turns(CHAT)) == 30 + len(PINNED)
+    assert len(busy.facts(CHAT)) >= len(PINNED)

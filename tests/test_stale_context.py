@@ -1,0 +1,113 @@
+"""A context never presents what a newer message may have changed as current (issue 36).
+
+Through the public API, with the offline reader and real SQLite: the header says that a
+newer message wins, and facts, summary lines and retrieved turns that a newer message the
+reader could not file touches are marked possibly outdated, naming that message."""
+
+from datetime import UTC, datetime, timedelta
+
+T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
+CHAT = "chat:moves"
+SMALL_TALK = [
+    ("how do i undo the last git commit but keep the changes", "git reset --soft HEAD~1."),
+    ("whats the capital of mongolia again", "Ulaanbaatar."),
+    ("give me a haiku about rain", "Grey roofs drink the sky."),
+    ("how long do cooked rice leftovers keep", "Up to four days in the fridge."),
+]
+
+
+def section_lines(ctx, *names: str) -> list[str]:
+    return [
+        line
+        for section in ctx.sections
+        if section.name in names
+        for item in section.items
+        for line in item.text.splitlines()
+    ]
+
+
+def talk(mem, stream: str, said: list[tuple[str, str]], start: int = 0, **speaker) -> int:
+    for n, (user, assistant) in enumerate(said, start):
+        mem.add_turn(stream, user, assistant, at=T0 + timedelta(hours=3 * n), **speaker)
+    return start + len(said)
+
+
+def test_the_header_says_a_newer_message_wins(open_memory):
+    mem = open_memory()
+    talk(mem, CHAT, [("I live in Leeds.", "Nice.")])
+    mem.process_pending()
+    header = mem.context(CHAT, "where do I live?", budget=1000).sections[0].items[0].text
+    assert "newer message in the conversation wins over an older fact" in header
+    assert "Facts are current" not in header
+
+
+def test_an_update_the_reader_missed_marks_the_old_fact_and_its_turn(open_memory):
+    mem = open_memory(recent_turns=4, session_turns=50)
+    n = talk(mem, CHAT, [("I live in Leeds and I'm allergic to peanuts.", "Noted.")])
+    n = talk(mem, CHAT, SMALL_TALK, n)
+    talk(mem, CHAT, [("so we ended up relocating, Manchester now", "Big change!")], n)
+    mem.process_pending()
+    homes = [f for f in mem.facts(CHAT) if "Leeds" in f.text]
+    assert homes, "the offline reader files the first statement"
+
+    ctx = mem.context(CHAT, "Where do I live these days?", budget=2000)
+    facts = section_lines(ctx, "stream_facts")
+    leeds = [line for line in facts if "Leeds" in line]
+    assert leeds and all("possibly outdated" in line for line in leeds)
+    assert any("turn:" in line.split("possibly outdated")[1] for line in leeds)
+    peanuts = [line for line in facts if "peanut" in line]
+    assert peanuts and not any("possibly outdated" in line for line in peanuts)
+    retrieved = [line for line in section_lines(ctx, "retrieved") if "Leeds" in line]
+    assert all("possibly outdated" in line for line in retrieved)
+
+
+def test_a_message_without_a_change_marks_nothing(open_memory):
+    mem = open_memory()
+    n = talk(mem, CHAT, [("I live in Leeds.", "Nice.")])
+    talk(mem, CHAT, [("Leeds has great curry houses, any favourites?", "Try Bundobust.")], n)
+    mem.process_pending()
+    ctx = mem.context(CHAT, "where do I live?", budget=2000)
+    shown = section_lines(ctx, "stream_facts", "summary", "retrieved")
+    assert any("Leeds" in line for line in shown)
+    assert not any("possibly outdated" in line for line in shown)
+
+
+def test_another_speakers_change_leaves_a_persons_facts_alone(open_memory):
+    """A group chat: Omar's move says nothing about where Lena lives."""
+    mem = open_memory()
+    talk(mem, CHAT, [("I live in Leeds.", "")], speaker="Lena")
+    talk(mem, CHAT, [("we ended up relocating, Manchester now", "")], 1, speaker="Omar")
+    mem.process_pending()
+    lines = section_lines(mem.context(CHAT, "where does Lena live?", 2000), "stream_facts")
+    assert any("Leeds" in line for line in lines)
+    assert not any("possibly outdated" in line for line in lines if "Leeds" in line)
+
+
+def test_a_death_marks_what_was_said_of_the_pet(open_memory):
+    mem = open_memory()
+    n = talk(mem, CHAT, [("We've got a cat called Pudding and she's 14.", "A grand old lady.")])
+    talk(mem, CHAT, [("we lost Pudding on Sunday, house feels empty", "I'm so sorry.")], n)
+    mem.process_pending()
+    lines = section_lines(mem.context(CHAT, "how is my cat?", 2000), "stream_facts")
+    pudding = [line for line in lines if "Pudding" in line]
+    assert pudding and all("possibly outdated" in line for line in pudding)
+
+
+def test_budget_one_is_refused_or_tiny_and_loses_nothing(open_memory):
+    mem = open_memory()
+    talk(mem, CHAT, [("I live in Leeds.", "Nice."), ("we moved to York now", "OK.")])
+    mem.process_pending()
+    ctx = mem.context(CHAT, "where?", budget=1)
+    assert ctx.tokens <= 1
+    assert len(mem.turns(CHAT)) == 2
+
+
+def test_a_fact_shows_the_date_it_was_last_stated(open_memory):
+    mem = open_memory()
+    mem.add_turn(CHAT, "I live in Leeds.", "Nice.", at=T0)
+    mem.add_turn(CHAT, "I live in Leeds.", "You said.", at=T0 + timedelta(days=40))
+    mem.process_pending()
+    (home,) = [f for f in mem.facts(CHAT) if "Leeds" in f.text]
+    assert home.mention_count == 2
+    lines = section_lines(mem.context(CHAT, "where do I live?", 2000), "stream_facts")
+    assert any("Leeds" in line and "2026-06-13" in line for line in lines)
