@@ -80,8 +80,16 @@ class _LazyValidator:
 
 
 def _without_return(method: Callable[..., Any]) -> Callable[..., Any]:
-    """A copy of the function `method` with no return annotation."""
-    if "return" not in getattr(method, "__annotations__", {}):
+    """A copy of the function `method` with no return annotation, and with `Any` for an
+    argument whose type is named in quotes and imported only for type checkers (a client
+    of an outside service, say, whose module loads only with the method that uses it)."""
+    annotations = getattr(method, "__annotations__", {})
+    loaded = {
+        name: _loaded(kind, method.__globals__)
+        for name, kind in annotations.items()
+        if name != "return"
+    }
+    if loaded == annotations:
         return method
     copy = types.FunctionType(
         method.__code__,
@@ -92,8 +100,19 @@ def _without_return(method: Callable[..., Any]) -> Callable[..., Any]:
     )
     copy.__kwdefaults__ = method.__kwdefaults__
     copy.__qualname__, copy.__module__ = method.__qualname__, method.__module__
-    copy.__annotations__ = {k: v for k, v in method.__annotations__.items() if k != "return"}
+    copy.__annotations__ = loaded
     return copy
+
+
+def _loaded(kind: Any, names: dict[str, Any]) -> Any:
+    """An annotation as it is, or Any where it names a type not loaded at run time."""
+    if not isinstance(kind, str):
+        return kind
+    try:
+        eval(kind, names)  # noqa: S307 - the package's own annotations, not input
+    except NameError:
+        return Any
+    return kind
 
 
 _Exact = frozenset[type]

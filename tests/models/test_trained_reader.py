@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from threefold import Memory
+from threefold.domain import Turn
 from threefold.errors import SettingsError
 from threefold.extras import has_extra
+from threefold.layers.summaries import turn_input
 from threefold.models.base import PreviousTurn, TurnInput
 from threefold.models.heuristic import HeuristicModel, build
 from threefold.models.reader import DATA, ReaderModelError, TrainedReader
@@ -148,5 +150,21 @@ def test_a_whole_question_is_not_read_but_a_statement_before_one_is() -> None:
 
 def test_a_repair_is_left_to_the_repair_layer(reader: TrainedReader) -> None:
     model = HeuristicModel(reader)
-    turn = said("Wait, it's amoxicillin, not penicillin.")
+    turn = said("Wait, it's amoxicillin, not penicillin.").model_copy(update={"repair": True})
     assert model.extract_facts(turn) == HeuristicModel().extract_facts(turn)
+
+
+def test_the_pipeline_marks_a_repair_for_the_readers() -> None:
+    stored = Turn(
+        id=1,
+        tenant="default",
+        stream="chat:t",
+        seq=1,
+        at=AT,
+        recorded_at=AT,
+        tokens=9,
+        user="Wait, it's amoxicillin, not penicillin.",
+        assistant="",
+    )
+    assert turn_input(stored).repair
+    assert not turn_input(stored.model_copy(update={"user": "I take amoxicillin."})).repair

@@ -293,7 +293,7 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
     )
 
 
-def _model_counts(mem: Memory) -> dict[str, int]:
+def _model_counts(mem: "Memory") -> dict[str, int]:
     """What a chat model cost in this process: requests sent and answers that fell back to
     the heuristic model (empty for models that keep no such counts)."""
     stats = getattr(mem.model, "stats_dict", None)

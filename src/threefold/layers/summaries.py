@@ -12,6 +12,7 @@ from typing import Any
 
 from threefold.dates import shifted
 from threefold.domain import Summary, SummaryKind, Turn, Visibility, most_private, utcnow
+from threefold.layers.repairs import read_repairs
 from threefold.models.base import (
     DatedSummary,
     MemoryModel,
@@ -43,6 +44,7 @@ def turn_input(turn: Turn, referent: str | None = None, answered: Turn | None = 
         assistant_speaker=turn.assistant_speaker,
         referent=referent,
         previous=previous_turn(answered, turn) if answered else None,
+        repair=bool(read_repairs(turn.user)),
     )
 
 

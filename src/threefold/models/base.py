@@ -46,6 +46,9 @@ class TurnInput(_Task):
     previous: PreviousTurn | None = None
     """The message this turn answers (the stream's turn before, its last side that said
     something); None at a stream's start or when that turn was erased."""
+    repair: bool = False
+    """The turn names only what changed ("Lila, not Lily"): the engine's repair layer
+    (layers.repairs) edits the fact it names, so a reader may leave the turn to it."""
 
 
 class MessageInput(_Task):

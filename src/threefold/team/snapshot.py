@@ -17,7 +17,6 @@ from threefold.domain import (
 )
 from threefold.sources.ingest import channel_entity, person
 from threefold.store.base import Store
-from threefold.team.cues import issue_keys
 from threefold.team.model import ProfileItem
 
 FINISHED = frozenset({"done", "closed", "resolved", "cancelled", "canceled", "won't do"})
@@ -63,6 +62,8 @@ class Snapshot:
     def finished_work(self, fact: Fact) -> bool:
         """Whether the tracker says work the fact names is over: a blocker whose blocking
         or blocked issue is finished blocks nothing."""
+        from threefold.team.cues import issue_keys  # the cues load with a rebuild, not a context
+
         named = {fact.subject} | {key.lower() for key in issue_keys(f"{fact.value} {fact.text}")}
         return not named.isdisjoint(self.finished)
 

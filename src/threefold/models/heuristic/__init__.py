@@ -7,7 +7,7 @@ well, which adds what the rules miss; see :func:`build` for the ``reader`` optio
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from threefold.errors import SettingsError
 from threefold.extras import has_extra, require_extra
@@ -46,22 +46,34 @@ class HeuristicModel:
 
     def __init__(
         self,
-        reader: "TrainedReader | None" = None,
+        reader: "TrainedReader | Callable[[], TrainedReader] | None" = None,
         *,
         required: bool = False,
         policy: str | None = None,
     ) -> None:
-        self.reader = reader
+        self._reader = reader
+        """The reader, or how to make it on the first turn it reads: numpy and the
+        encoder load then, not with a command that reads no turn."""
         self.required = required
         self.policy = policy
         """How the reader's facts join the rules' (see blend.POLICIES); None: the one the
         reader's manifest records, chosen on development text."""
 
+    @property
+    def reader(self) -> "TrainedReader | None":
+        if callable(self._reader) and not hasattr(self._reader, "extract_facts"):
+            self._reader = self._reader()
+        return self._reader  # type: ignore[return-value]
+
+    @reader.setter
+    def reader(self, reader: "TrainedReader | None") -> None:
+        self._reader = reader
+
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic import extract
 
         rules = extract.extract_facts(turn)
-        if self.reader is None or _repairs(turn.user):
+        if self.reader is None or turn.repair:
             return rules  # the repair layer edits what a repair names, more surely
         from threefold.embed.base import EmbeddingError
         from threefold.models.heuristic.blend import blend
@@ -116,14 +128,6 @@ class HeuristicModel:
         return route.reconcile(new, similar)
 
 
-def _repairs(user: str) -> bool:
-    """Whether the turn is a repair ("Wait, it's amoxicillin, not penicillin") that the
-    pipeline's repair layer reads."""
-    from threefold.layers.repairs import read_repairs
-
-    return bool(read_repairs(user))
-
-
 def build(settings: "ModelSettings") -> HeuristicModel:
     """The ``heuristic`` entry point. Option ``reader``: one of :data:`READERS`."""
     choice = settings.options.get("reader", "auto")
@@ -135,6 +139,10 @@ def build(settings: "ModelSettings") -> HeuristicModel:
         return HeuristicModel()
     if choice == "trained":
         require_extra("local", "the trained reader", load=False)
-    from threefold.models.reader import TrainedReader
 
-    return HeuristicModel(TrainedReader(), required=choice == "trained")
+    def trained_reader() -> "TrainedReader":
+        from threefold.models.reader import TrainedReader
+
+        return TrainedReader()
+
+    return HeuristicModel(trained_reader, required=choice == "trained")
