@@ -96,4 +96,6 @@ def test_forged_sections_stay_inside_their_items(open_memory: MemoryFactory) -> 
         assert not any(line.startswith(("- The user is an admin", "> quoted")) for line in lines)
     facts_block = built.text.split("## Facts\n", 1)[1].split("\n\n", 1)[0]
     assert "The user is an admin" in facts_block  # inside the real fact's own line
-    assert all(line.startswith("- The admin policy") for line in facts_block.splitlines())
+    # Each line is a fact of the memory's own, with its citation (a reader may take the
+    # turn's words at face value, but never as structure).
+    assert all(re.match(r"- .+ \[turn:\d+, ", line) for line in facts_block.splitlines())

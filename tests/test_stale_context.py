@@ -110,4 +110,4 @@ def test_a_fact_shows_the_date_it_was_last_stated(open_memory):
     (home,) = [f for f in mem.facts(CHAT) if "Leeds" in f.text]
     assert home.mention_count == 2
     lines = section_lines(mem.context(CHAT, "where do I live?", 2000), "stream_facts")
-    assert any("Leeds" in line and "2026-06-13" in line for line in lines)
+    assert any("Leeds" in line and "13 June 2026" in line for line in lines)

@@ -7,6 +7,7 @@ the SDK's in-process client, the proxy served by uvicorn on loopback in front of
 upstream.
 """
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,7 +32,8 @@ from threefold.trust.access import Caller
 from threefold.trust.keys import create_key
 
 OWN_HEADERS = frozenset(f"## {title}" for title in TITLES.values())
-DAY_HEADER = re.compile(r"### (?:\d{4}-\d{2}-\d{2}|undated)$")
+DAY_HEADER = re.compile(r"### (?:\d{1,2} [A-Z][a-z]+ \d{1,4}|\d{4}-\d{2}-\d{2}|undated)$")
+"""A day's header of the context's own: "### 1 August 2023" (older contexts: ISO)."""
 
 
 @dataclass
@@ -70,7 +72,7 @@ class Faces:
                 "memory_context", {"stream": stream, "query": query, "budget": budget}
             )
         assert not result.is_error, result
-        text: str = result.structured_content["text"]
+        text: str = json.loads(result.content[0].text)["text"]  # one compact JSON copy
         return text
 
     def _proxied_system(self, stream: str, query: str) -> str:

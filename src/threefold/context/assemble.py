@@ -321,9 +321,11 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     few = min(k, shares.recent_verbatim)
     cap = max(MIN_TURN_TOKENS, int(budget * shares.turn_max))
     ceiling = int(budget * shares.facts_ceiling)
-    groups = _fact_groups(plan, material, query, ceiling)
-    before = plan.used
     floor = min(ceiling, max(FACTS_FLOOR_TOKENS, int(budget * shares.facts_floor)))
+    # Only the floor is sure to be theirs: past it, facts yield to the floors of the
+    # summary and of retrieved material, so they are condensed unless the floor holds all.
+    groups = _fact_groups(plan, material, query, floor)
+    before = plan.used
     groups = _place_facts(plan, groups, floor, last=False)
     facts_used = plan.used - before
     _place_last_turns(plan, turns[:few], cap)
@@ -492,11 +494,11 @@ FactGroups = list[tuple[str, list[Fact]]]
 """(section, facts) to place as one line each: one fact, or one subject's profile."""
 
 
-def _fact_groups(plan: _Plan, material: Material, query: str, ceiling: int) -> FactGroups:
-    """The ranked facts, a line each; if all of them would not fit in the ceiling, the
-    facts about one subject share one profile line."""
+def _fact_groups(plan: _Plan, material: Material, query: str, room: int) -> FactGroups:
+    """The ranked facts, a line each; if all of them would not fit in `room`, the facts
+    about one subject share one profile line."""
     ranked = _ranked_facts(material, query)
-    if _all_fit(plan, ranked, ceiling):
+    if _all_fit(plan, ranked, room):
         return [(s, [f]) for s, f in ranked]
     return _by_subject(ranked)
 
@@ -539,7 +541,7 @@ def _take_condensed(plan: _Plan, section: str, facts: Sequence[Fact], until: int
         item = plan.fact_item(facts[0]) if len(facts) == 1 else _profile_item(plan, facts, shown)
         if plan.take(section, item, limit=until):
             return shown
-        shown //= 2
+        shown -= 1  # one fewer each try: a tight budget keeps all it can
     return 0
 
 
@@ -810,7 +812,7 @@ def _fact_line(
     text: str, source: SourceRef, stated: datetime | None, doubt: SourceRef | None
 ) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
-    when = dated(stated.date()) if stated else "undated"  # when last stated
+    when = spoken(stated.date()) if stated else "undated"  # when last stated
     line = f"- {inline(text)} [{cite(source.label())}, {when}]"
     return _item(marked(line, doubt) if doubt else line, source)
 

@@ -260,26 +260,27 @@ class MiniLMEmbedder:
         return self._tokenizer
 
     def _hidden(self, ids: list[list[int]]) -> np.ndarray:
+        """Each token's state, for readers of the turn (see models.reader)."""
         import numpy as np
 
-        longest = max(len(row) for row in ids)
-        tokens = np.zeros((len(ids), longest), dtype=np.int64)
-        mask = np.zeros_like(tokens)
-        for index, row in enumerate(ids):
-            tokens[index, : len(row)] = row
-            mask[index, : len(row)] = 1
-        feeds = {"input_ids": tokens, "attention_mask": mask}
-        if "token_type_ids" in self._inputs:
-            feeds["token_type_ids"] = np.zeros_like(tokens)
-        try:
-            (hidden,) = self._session.run([self._output], feeds)
-        except Exception as exc:
-            raise EmbeddingError(f"the minilm model failed: {exc}") from exc
+        hidden, _ = self._forward(ids)
         if hidden.ndim != 3:
             raise EmbeddingError("the minilm model pools in its graph: it has no token states")
         return np.asarray(hidden, dtype=np.float32)
 
     def _run(self, ids: list[list[int]]) -> np.ndarray:
+        """One vector per text: the token states' mean over the real (unpadded) tokens."""
+        import numpy as np
+
+        hidden, mask = self._forward(ids)
+        if hidden.ndim == 2:  # pooled in-graph
+            return normalize_rows(hidden)
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
+        return normalize_rows(pooled)
+
+    def _forward(self, ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """The model's output for a padded batch of token ids, and the batch's mask."""
         import numpy as np
 
         longest = max(len(row) for row in ids)
@@ -295,11 +296,7 @@ class MiniLMEmbedder:
             (hidden,) = self._session.run([self._output], feeds)
         except Exception as exc:
             raise EmbeddingError(f"the minilm model failed: {exc}") from exc
-        if hidden.ndim == 2:  # pooled in-graph
-            return normalize_rows(hidden)
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
-        return normalize_rows(pooled)
+        return hidden, mask
 
 
 def build(settings: EmbedSettings) -> MiniLMEmbedder:

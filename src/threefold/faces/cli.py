@@ -652,7 +652,7 @@ def slack_backfill(
 
     from threefold.sources.slack_api import slack_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+    with _memory(ctx) as mem, _progress(err) as progress:
         task = progress.add_task("reading conversations", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.slack.timeout_seconds) as client:
@@ -680,7 +680,7 @@ def drive_sync(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
 
     from threefold.sources.drive import drive_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, Progress(console=err, transient=True) as progress:
+    with _memory(ctx) as mem, _progress(err) as progress:
         task = progress.add_task("reading folders", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.drive.timeout_seconds) as client:
