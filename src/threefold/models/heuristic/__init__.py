@@ -46,8 +46,9 @@ log = logging.getLogger(__name__)
 
 class HeuristicModel:
     """`reader` is a trained reader (threefold.models.reader.TrainedReader) whose facts
-    join the rules'; None: the rules alone. `required`: a reader that fails to load is an
-    error, not a fallback to the rules."""
+    join the rules', or a function that makes one on the first turn read; None: the rules
+    alone. `required`: a reader that fails to load is an error, not a fallback to the
+    rules."""
 
     name = "heuristic"
 
@@ -58,9 +59,11 @@ class HeuristicModel:
         required: bool = False,
         policy: str | None = None,
     ) -> None:
-        self._reader = reader
-        """The reader, or how to make it on the first turn it reads: numpy and the
-        encoder load then, not with a command that reads no turn."""
+        made = reader is None or hasattr(reader, "extract_facts")
+        self._reader: TrainedReader | None = reader if made else None  # type: ignore[assignment]
+        self._make_reader = None if made else reader
+        """How to make the reader on the first turn it reads: numpy and the encoder load
+        then, not with a command that reads no turn."""
         self.required = required
         self.policy = policy
         """How the reader's facts join the rules' (see blend.POLICIES); None: the one the
@@ -68,9 +71,9 @@ class HeuristicModel:
 
     @property
     def reader(self) -> "TrainedReader | None":
-        if callable(self._reader) and not hasattr(self._reader, "extract_facts"):
-            self._reader = self._reader()
-        return self._reader  # type: ignore[return-value]
+        if self._make_reader is not None:
+            self._reader, self._make_reader = self._make_reader(), None  # type: ignore[operator]
+        return self._reader
 
     @reader.setter
     def reader(self, reader: "TrainedReader | None") -> None:
