@@ -76,13 +76,15 @@ def test_facts_load_no_search_no_model_and_no_vectors(stores: dict[str, Path]) -
         modules = loaded(["--db", str(db), "facts", STREAM], THREEFOLD_EMBED__KIND=kind)
         assert "threefold.memory" in modules, kind
         assert not {*EMBEDDING, *READING, "threefold.recall.search", "tiktoken"} & modules, kind
+        # Into a pipe the rows are plain tab-separated lines: rich is for a terminal.
+        assert "rich" not in modules, kind
 
 
 def test_context_embeds_only_a_stream_with_vectors(stores: dict[str, Path]) -> None:
     question = ["context", STREAM, "Who is the lead architect?"]
     plain = loaded(["--db", str(stores["none"]), *question], THREEFOLD_EMBED__KIND="none")
     assert "threefold.context.assemble" in plain
-    assert not {*EMBEDDING, *READING} & plain
+    assert not {*EMBEDDING, *READING, "rich"} & plain
     # With vectors the question is embedded, and so compared: numpy is needed then.
     embedded = loaded(["--db", str(stores["hashing"]), *question], THREEFOLD_EMBED__KIND="hashing")
     assert {"numpy", "threefold.store.vectors"} <= embedded

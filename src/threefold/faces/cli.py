@@ -8,7 +8,6 @@ a command ends it with exit 2 (3 for the store), never a traceback.
 
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,19 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
 from threefold.errors import NotFound, StoreError, ThreefoldError
 from threefold.faces.cli_output import (
     Format,
     FormatOption,
+    console,
     emit,
-    err,
     error,
     heading,
     jsonable,
-    out,
     say,
     table,
 )
@@ -37,6 +34,7 @@ from threefold.locations import database_location, default_db_path, shown_locati
 from threefold.recall.presets import PRESETS
 
 if TYPE_CHECKING:  # the engine is imported by the commands that use it, to start fast
+    from rich.console import Console
     from rich.progress import Progress, TaskID
 
     from threefold.domain import Context, Fact, ImportReport
@@ -90,7 +88,7 @@ def _memory(ctx: typer.Context) -> Iterator["Memory"]:
         raise _failed(exc) from None
 
 
-def _progress(console: Console) -> "Progress":
+def _progress(console: "Console") -> "Progress":
     """A transient progress display; rich's progress module loads only for long work."""
     from rich.progress import Progress
 
@@ -415,7 +413,7 @@ def reembed(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     try:
         settings = options.settings()
         opened = Memory.open(settings=settings, background_worker=False, check_vectors=False)
-        with opened as mem, _progress(err) as progress:
+        with opened as mem, _progress(console(stderr=True)) as progress:
             task = progress.add_task("embedding", total=None)
             done = mem.reembed(lambda n, total: progress.update(task, completed=n, total=total))
     except ThreefoldError as exc:
@@ -561,7 +559,7 @@ def import_slack(
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers
-    with _memory(ctx) as mem, _progress(err) as progress:
+    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         if process and workers > 1:
@@ -620,7 +618,7 @@ def import_jira(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
-    with _memory(ctx) as mem, _progress(err) as progress:
+    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading issues", total=None)
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
@@ -652,7 +650,7 @@ def slack_backfill(
 
     from threefold.sources.slack_api import slack_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, _progress(err) as progress:
+    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading conversations", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.slack.timeout_seconds) as client:
@@ -680,7 +678,7 @@ def drive_sync(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
 
     from threefold.sources.drive import drive_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, _progress(err) as progress:
+    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading folders", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.drive.timeout_seconds) as client:
@@ -894,7 +892,9 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
             [(k, json.dumps(v)) for k, v in dumped.items()],
             title="threefold settings",
         )
-        out.print(f"[green]ok[/green]: {opened} opened; model {mem.model_name}; jobs {counts}")
+        console().print(
+            f"[green]ok[/green]: {opened} opened; model {mem.model_name}; jobs {counts}"
+        )
 
     emit(fmt, found, text)
 
@@ -914,7 +914,7 @@ def migrate(
         store = open_store(target)
         if not source.is_file():
             raise StoreError(f"no SQLite memory at {source}")
-        with _progress(err) as progress:
+        with _progress(console(stderr=True)) as progress:
             task = progress.add_task("copying", total=source_rows(source))
             counts = copy_sqlite_to_postgres(
                 source, store, lambda table, n: progress.update(task, advance=n, description=table)
@@ -939,6 +939,8 @@ def run_demo(
     budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
 ) -> None:
     """Run the Project Alpha story offline and show the assembled context."""
+    import tempfile
+
     from threefold.faces import demo
     from threefold.memory import Memory
     from threefold.settings import load_settings
@@ -959,7 +961,7 @@ def run_demo(
             result, facts_now = _play_demo(mem, turns, budget)
     except ThreefoldError as exc:
         raise _failed(exc) from None
-    out.print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
+    console().print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
     _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
     say("\n" + demo.LOOK_FOR)
@@ -968,7 +970,7 @@ def run_demo(
 def _play_demo(mem: "Memory", turns: int, budget: int) -> tuple["Context", list["Fact"]]:
     from threefold.faces import demo
 
-    with _progress(out) as progress:
+    with _progress(console()) as progress:
         task = progress.add_task("conversation", total=40 + turns)
         for turn in demo.story(filler_after=turns):
             mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)

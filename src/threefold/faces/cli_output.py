@@ -8,19 +8,31 @@ lines under a header, and no line is wrapped, so `cut`, `grep` and `awk` work.
 
 import dataclasses
 import json
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import Annotated, Any
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-out = Console(soft_wrap=True)
-"""stdout: data and results. soft_wrap: a long line stays one line."""
-err = Console(stderr=True, soft_wrap=True)
-"""stderr: errors, warnings, prompts and progress."""
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@cache
+def console(stderr: bool = False) -> "Console":
+    """rich's Console for stdout (data and results) or stderr (errors, prompts, progress),
+    made on first use: rich costs a fifth of a command's start-up, and `facts` or `context`
+    into a pipe print plain lines without it. soft_wrap: a long line stays one line."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, soft_wrap=True)
+
+
+def on_terminal() -> bool:
+    """Whether stdout is a person's terminal (asked of rich only when it may be)."""
+    return sys.stdout.isatty() and console().is_terminal
 
 
 class Format(StrEnum):
@@ -58,11 +70,13 @@ def jsonable(data: Any) -> Any:
 
 def table(columns: Sequence[str], rows: Iterable[Sequence[object]], title: str = "") -> None:
     """Rows under a header: a boxed table on a terminal, tab-separated lines in a pipe."""
-    if out.is_terminal:
+    if on_terminal():
+        from rich.table import Table
+
         boxed = Table(*columns, title=title or None)
         for row in rows:
             boxed.add_row(*(str(cell) for cell in row))
-        out.print(boxed)
+        console().print(boxed)
         return
     print("\t".join(columns))
     for row in rows:
@@ -71,17 +85,21 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[object]], title: str =
 
 def heading(text: str) -> None:
     """A section's title: a rule on a terminal, a plain line in a pipe."""
-    if out.is_terminal:
-        out.rule(text)
+    if on_terminal():
+        console().rule(text)
     else:
         print(f"== {text} ==" if text else "==")
 
 
 def say(text: str) -> None:
     """A line for people, printed as it is (no markup read from it)."""
-    out.print(text, markup=False, highlight=False)
+    console().print(text, markup=False, highlight=False)
 
 
 def error(text: str, label: str = "error") -> None:
     """One line on stderr, however many lines `text` had."""
-    err.print(Text.assemble((f"{label}: ", "red"), " ".join(text.split())), highlight=False)
+    from rich.text import Text
+
+    console(stderr=True).print(
+        Text.assemble((f"{label}: ", "red"), " ".join(text.split())), highlight=False
+    )
