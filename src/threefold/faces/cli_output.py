@@ -93,7 +93,10 @@ def heading(text: str) -> None:
 
 def say(text: str) -> None:
     """A line for people, printed as it is (no markup read from it)."""
-    console().print(text, markup=False, highlight=False)
+    if on_terminal():
+        console().print(text, markup=False, highlight=False)
+    else:
+        print(text)
 
 
 def error(text: str, label: str = "error") -> None:
