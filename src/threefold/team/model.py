@@ -8,6 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from threefold.domain import SourceRef, Visibility
 
 
+RECENT_LINES = 3
+"""Recent messages or issues a profile's context lines quote: what someone is doing shows
+in what they last said or filed, when no fact names it."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -70,6 +75,7 @@ class Profile(_Model):
             ("decided", self.decisions),
         ):
             out += [(f"  {title}: {item.text}", item.source) for item in items]
+        out += [(f"  recent: {i.text}", i.source) for i in self.recent_activity[:RECENT_LINES]]
         if self.people:
             out.append((f"  people: {', '.join(self.people[:6])}", None))
         if self.mood.trend != "unknown":

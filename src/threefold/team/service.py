@@ -58,7 +58,7 @@ class Team:
         now = as_utc(now) if now else utcnow()
         streams = self.store.streams(tenant)
         snapshot = load(self.store, tenant, now, streams)
-        built = profiles.build_all(snapshot, self.settings, streams)
+        built = profiles.build_all(snapshot, self.settings, streams, self._project_names(tenant))
         found = [
             (rule, item)
             for rule in self.settings.team.rules
@@ -106,12 +106,37 @@ class Team:
         """The stored profile, or one built now for an entity none is stored for."""
         key, name = profiles.entity_key(entity, self._project_keys(tenant))
         data = self.store.profile_data(tenant, key)
+        if data is None and key.startswith("person:"):
+            key, name = self._known_person(tenant, key, name)
+            data = self.store.profile_data(tenant, key)
         if data is None:
             moment = as_utc(now) if now else utcnow()
             streams = self.store.streams(tenant)
             snapshot = load(self.store, tenant, moment, streams)
-            data = profiles.build_one(snapshot, key, name)
+            data = profiles.build_one(snapshot, key, name, self._project_names(tenant))
         return profiles.shown(data, visibilities)
+
+    def _known_person(self, tenant: str, key: str, name: str) -> tuple[str, str]:
+        """The stored person a name means: "Kofi" is "Kofi Mensah" when the memory knows
+        one person so called (by an alias, or by first name among the profiles); else the
+        name as given."""
+        asked = key.removeprefix("person:")
+        stored = {e: n for e, kind, n in self.store.profile_names(tenant) if kind == "person"}
+        known = [f"person:{k}" for k in self.store.entities_named(tenant, asked)]
+        found = [k for k in known if k in stored]
+        if len(found) != 1:
+            found = [e for e, n in stored.items() if (n.lower().split() or [""])[0] == asked]
+        return (found[0], stored[found[0]]) if len(found) == 1 else (key, name)
+
+    def _project_names(self, tenant: str) -> dict[str, str]:
+        """Project stream -> the name its tracker gives it, with its key: "Warehouse Core
+        (WMS)"."""
+        streams = {p.key.upper(): p.stream for p in self.settings.projects if p.key}
+        return {
+            streams.get(key.upper(), f"project:{key.lower()}"): f"{' '.join(name.split())} ({key})"
+            for key, name in self.store.jira_projects(tenant)
+            if name and name.strip()
+        }
 
     def actions(
         self,
