@@ -135,7 +135,7 @@ def _day(
         day=day,
         text="\n".join(voice.told_of(line) for line in text.splitlines()),
         items=len(records) + len(turns),
-        learned=tuple(_learned(store, tenant, stream, start, end, visibilities)),
+        learned=tuple(_told(_learned(store, tenant, stream, start, end, visibilities), chat)),
         changes=tuple(_changes(store, tenant, tracker)),
         questions=tuple(_open_questions(chat)),
         messages=len(chat) + len(turns),
@@ -185,6 +185,26 @@ def _learned(
         )
         for f in facts[:_LEARNED_ITEMS]
     ]
+
+
+def _told(items: list[ProfileItem], chat: list[Record]) -> list[ProfileItem]:
+    """Learned items as a lead reads them: one per message and kind (a message read as
+    two blockers is one), each told of the person who said it."""
+    authors = {str(r.id): r.author for r in chat}
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for item in items:
+        said_in = item.source.id if item.source.kind.startswith("slack.") else ""
+        if said_in and (item.category, said_in) in seen:
+            continue
+        seen.add((item.category, said_in or str(item.fact_id)))
+        author = authors.get(said_in, "")
+        first = (author.split() or [""])[0]
+        if first:
+            name = first[:1].upper() + first[1:]
+            item = item.model_copy(update={"text": voice.in_third_person(item.text, name)})
+        out.append(item)
+    return out
 
 
 def _as_turn(stream: str, record: Record) -> TurnInput:

@@ -45,6 +45,9 @@ class Snapshot:
     as_of: datetime | None = None
     """The time of the data (see data_time); profiles are judged then. None: `now`."""
 
+    issue_fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Tracker issue (lowercase key) -> its current fields (status, assignee, due...)."""
+
     def __post_init__(self) -> None:
         self.as_of = self.as_of or self.now
         self.by_record = {r.id: r for r in self.records}
@@ -55,6 +58,9 @@ class Snapshot:
             for f in self.facts
             if f.active and f.slot == "status" and f.value.lower() in FINISHED
         }
+        for fact in self.facts:
+            if fact.active and fact.source.kind == "jira.issue" and ":" not in fact.slot:
+                self.issue_fields.setdefault(fact.subject, {})[fact.slot] = fact.value
 
     def of(self, *categories: FactCategory) -> list[Fact]:
         return [f for f in self.facts if f.category in categories]
