@@ -123,7 +123,9 @@ def score_actions(mem: Memory, data: dict, figures: Figures, show: bool) -> None
             why = "duplicate" if matches else "not expected"
             figures.notes.append(f"action {why}: [{action.kind}] {action.title}")
     figures.actions_hit = sum(hit)
-    figures.notes += [f"action missed: {w['about']}" for w, h in zip(expected, hit) if not h]
+    figures.notes += [
+        f"action missed: {w['about']}" for w, h in zip(expected, hit, strict=True) if not h
+    ]
     if show:
         for action in actions:
             print(f"  [{action.kind}] {action.title}")
@@ -158,14 +160,16 @@ def score_profiles(mem: Memory, data: dict, figures: Figures, show: bool) -> Non
         if found is not None and any(alt in found for alt in want["any"]):
             figures.profile_hit += 1
         else:
-            figures.notes.append(f"profile missing: {want['entity']} {want['section']} {want['any']}")
+            figures.notes.append(
+                f"profile missing: {want['entity']} {want['section']} {want['any']}"
+            )
     for bad in data["false_statements"]:
         found = text(bad["entity"], bad["section"])
         if found is not None and any(alt in found for alt in bad["any"]):
             figures.false_statements += 1
             figures.notes.append(f"profile false: {bad['entity']} {bad['section']} {bad['any']}")
     if show:
-        for entity, profile in seen.items():
+        for profile in seen.values():
             if profile is not None:
                 print("\n".join(line for line, _ in profile.lines()))
 

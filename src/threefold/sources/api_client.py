@@ -80,12 +80,13 @@ class ApiClient:
         body: Mapping[str, Any] | None = None,
     ) -> Iterator[httpx.Response]:
         url = f"{self.base_url}/{path.lstrip('/')}"
-        method, sent = ("GET", {}) if body is None else ("POST", {"json": dict(body)})
+        method = "GET" if body is None else "POST"
+        sent = None if body is None else dict(body)
         waits = 0
         while True:
             try:
                 with self.client.stream(
-                    method, url, params=dict(params or {}), headers=self._headers, **sent
+                    method, url, params=dict(params or {}), headers=self._headers, json=sent
                 ) as response:
                     if response.status_code not in _WAITED_STATUSES:
                         yield response

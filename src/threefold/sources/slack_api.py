@@ -61,7 +61,8 @@ class SlackApi:
     def post_message(self, channel: str, text: str) -> dict[str, Any]:
         """chat.postMessage: `text` to `channel` (an id, or a name the bot may post in)."""
         return self._answer(
-            "chat.postMessage", self.client.post("chat.postMessage", {"channel": channel, "text": text})
+            "chat.postMessage",
+            self.client.post("chat.postMessage", {"channel": channel, "text": text}),
         )
 
     def _answer(self, method: str, response: httpx.Response) -> dict[str, Any]:

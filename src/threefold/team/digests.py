@@ -12,7 +12,7 @@ are left out of it (the rows are read as changes, the files counted).
 from datetime import UTC, date, datetime
 from typing import Any
 
-from threefold.context.render import block, inline
+from threefold.context.render import inline
 from threefold.domain import (
     FactCategory,
     Record,
@@ -212,8 +212,9 @@ def _as_turn(stream: str, record: Record) -> TurnInput:
 
 
 def _fingerprint(records: list[Record], turns: list[Turn]) -> str:
-    return f"{_VERSION}:{len(records)}:{max((r.id for r in records), default=0)}:{len(turns)}:" + str(
-        max((t.id for t in turns), default=0)
+    return (
+        f"{_VERSION}:{len(records)}:{max((r.id for r in records), default=0)}:{len(turns)}:"
+        + str(max((t.id for t in turns), default=0))
     )
 
 
@@ -327,7 +328,9 @@ def _counted(day: DailyDigest) -> str:
         _plural(day.tracker, "tracker update"),
         _plural(day.files, "file") + " shared",
     ]
-    return ", ".join(part for part, n in zip(parts, (day.messages, day.tracker, day.files)) if n)
+    return ", ".join(
+        part for part, n in zip(parts, (day.messages, day.tracker, day.files), strict=True) if n
+    )
 
 
 def _plural(n: int, what: str) -> str:

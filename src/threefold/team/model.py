@@ -7,7 +7,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from threefold.domain import SourceRef, Visibility
 
-
 RECENT_LINES = 3
 """Recent messages or issues a profile's context lines quote: what someone is doing shows
 in what they last said or filed, when no fact names it."""

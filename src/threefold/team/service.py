@@ -117,7 +117,7 @@ class Team:
         """The stored profile, or one built now for an entity none is stored for."""
         key, name = profiles.entity_key(entity, self._project_keys(tenant))
         data = self.store.profile_data(tenant, key)
-        meant: list[str] = []
+        meant: list[tuple[str, str]] = []
         if data is None and key.startswith("person:"):
             meant = self._people_meant(tenant, key)
             if len(meant) == 1:

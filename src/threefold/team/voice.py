@@ -93,11 +93,11 @@ def _agreeing(verb: str, words: dict) -> str:
 
 
 def _regular_past(word: str) -> bool:
-    """"shipped", "rotated": -ed, but not "need" or "proceed" (past forms in -eed are listed)."""
+    """ "shipped", "rotated": -ed, but not "need" or "proceed" (past forms in -eed are listed)."""
     return word.endswith("ed") and not word.endswith("eed") and len(word) > 3
 
 
 def _is_roman_numeral(text: str, found: re.Match[str]) -> bool:
-    """"World War I", "Phase I": a capital I after a capitalised word ends a name."""
+    """ "World War I", "Phase I": a capital I after a capitalised word ends a name."""
     before = text[: found.start()].rstrip()
     return bool(found["tail"] is None and re.search(r"\b(?:War|Phase|Part|Act|Type)$", before))
