@@ -302,3 +302,10 @@ def test_two_people_with_one_first_name_are_not_guessed_between(tmp_path: Path) 
     assert sam.recent_activity == ()
     assert ortiz.entity == "person:sam ortiz"
     assert all("Sam Lee" not in i.text for i in ortiz.recent_activity)
+
+
+def test_request_cues_match_their_examples() -> None:
+    from threefold.team import cues
+
+    assert all(cues.requests(e) for e in cues.REQUEST_EXAMPLES)
+    assert not any(cues.requests(e) for e in cues.NOT_REQUEST_EXAMPLES)
