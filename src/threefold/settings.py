@@ -409,6 +409,9 @@ RULE_KINDS = (
     "unanswered",
     "unowned_handoff",
     "mood_drop",
+    "overdue_issue",
+    "unassigned_work",
+    "risk_signal",
 )
 RULE_DAYS: dict[str, float] = {
     "overdue_commitment": 0.0,
@@ -417,9 +420,13 @@ RULE_DAYS: dict[str, float] = {
     "unanswered": 1.0,
     "unowned_handoff": 1.0,
     "mood_drop": 7.0,
+    "overdue_issue": 0.0,
+    "unassigned_work": 14.0,
+    "risk_signal": 7.0,
 }
-"""Each rule kind's N days: past the due date, open longer than, within, left for, or the
-mood window compared with the one before it."""
+"""Each rule kind's N days: past the due date, open longer than, within, left for, the
+mood window compared with the one before it, how soon an unassigned issue is due, or how
+recent a risk was raised."""
 
 
 class ActionRule(BaseModel):
@@ -434,6 +441,9 @@ class ActionRule(BaseModel):
         "unanswered",
         "unowned_handoff",
         "mood_drop",
+        "overdue_issue",
+        "unassigned_work",
+        "risk_signal",
     ]
     name: str = ""
     """What actions of this rule are called (default: the kind); unique among the rules."""
@@ -444,6 +454,9 @@ class ActionRule(BaseModel):
     enabled: bool = True
     webhook: str | None = None
     """An http(s) URL that is POSTed each new action of this rule as JSON."""
+    slack_channel: str | None = Field(default=None, min_length=1, max_length=80)
+    """A Slack channel (its id, or a name the bot is in) told of each new action of this
+    rule by chat.postMessage, with slack.bot_token (scope chat:write)."""
 
     @field_validator("webhook")
     @classmethod

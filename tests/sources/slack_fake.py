@@ -8,6 +8,7 @@
         slack.script(429, 429)                  # the next calls answer 429 (Retry-After: 0)
         ...
         slack.calls                             # [(method, params)], in order
+        slack.posted                            # chat.postMessage bodies, in order
 
 It answers like Slack: HTTP 200 with {"ok": true, ...} and `response_metadata.next_cursor`
 ("" on the last page), {"ok": false, "error": "invalid_auth"} for a wrong token, and HTTP
@@ -39,6 +40,7 @@ class FakeSlack:
         self.history: dict[str, list[dict[str, Any]]] = {}
         self.replies: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.calls: list[tuple[str, dict[str, str]]] = []
+        self.posted: list[dict[str, Any]] = []
         self.retry_after = "0"
         self._script: deque[Answer] = deque()
         self._lock = threading.Lock()
@@ -46,6 +48,9 @@ class FakeSlack:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                fake._answer(self)
+
+            def do_POST(self) -> None:
                 fake._answer(self)
 
             def log_message(self, *args: object) -> None:
@@ -82,6 +87,14 @@ class FakeSlack:
         parts = urlsplit(handler.path)
         method = parts.path.removeprefix("/api/")
         params = dict(parse_qsl(parts.query))
+        if handler.command == "POST":
+            size = int(handler.headers.get("Content-Length") or 0)
+            try:
+                body = json.loads(handler.rfile.read(size) or b"{}")
+            except ValueError:
+                self._send(handler, 200, {"ok": False, "error": "invalid_json"})
+                return
+            params.update({k: v for k, v in body.items() if isinstance(v, str)})
         with self._lock:
             self.calls.append((method, params))
             scripted = self._script.popleft() if self._script else None
@@ -125,6 +138,15 @@ class FakeSlack:
             page = self._page(replies, "messages", params)
             page["messages"] = start + page["messages"]  # every page starts with the parent
             return page
+        if method == "chat.postMessage":
+            wanted = params.get("channel", "")
+            known = {c["id"] for c in self.channels} | {c.get("name") for c in self.channels}
+            if wanted not in known:
+                return {"ok": False, "error": "channel_not_found"}
+            if not params.get("text"):
+                return {"ok": False, "error": "no_text"}
+            self.posted.append(dict(params))
+            return {"ok": True, "channel": wanted, "ts": f"{len(self.posted)}.000100"}
         return {"ok": False, "error": "unknown_method"}
 
     def _page(

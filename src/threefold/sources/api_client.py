@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 
@@ -65,16 +66,27 @@ class ApiClient:
                     raise TooLarge(f"over the limit of {limit:,} bytes; skipped")
             return bytes(body)
 
+    def post(self, path: str, body: Mapping[str, Any]) -> httpx.Response:
+        """POST `body` as JSON to base_url/path, waiting out rate limits like get()."""
+        with self._stream(path, None, body) as response:
+            response.read()
+            return response
+
     @contextmanager
     def _stream(
-        self, path: str, params: Mapping[str, str | int] | None
+        self,
+        path: str,
+        params: Mapping[str, str | int] | None,
+        body: Mapping[str, Any] | None = None,
     ) -> Iterator[httpx.Response]:
         url = f"{self.base_url}/{path.lstrip('/')}"
+        method = "GET" if body is None else "POST"
+        sent = None if body is None else dict(body)
         waits = 0
         while True:
             try:
                 with self.client.stream(
-                    "GET", url, params=dict(params or {}), headers=self._headers
+                    method, url, params=dict(params or {}), headers=self._headers, json=sent
                 ) as response:
                     if response.status_code not in _WAITED_STATUSES:
                         yield response

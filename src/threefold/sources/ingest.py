@@ -566,7 +566,27 @@ def issue_facts(issue: JiraIssue) -> list[ExtractedFact]:
         for category, slot, value, text in values
         if value
     ]
-    return fields + [link_fact(*link) for link in issue.links]
+    return fields + [link_fact(*link) for link in issue.links] + lead_fact(issue)
+
+
+def lead_fact(issue: JiraIssue) -> list[ExtractedFact]:
+    """The project's lead, as the export's "Project lead" column names them: a role of
+    that person, one slot per project, so a new lead supersedes the old one."""
+    if not issue.project_lead:
+        return []
+    project = issue.project_key
+    named = f"{issue.project_name} ({project})" if issue.project_name else project
+    lead = " ".join(issue.project_lead.split())
+    return [
+        ExtractedFact(
+            text=f"{lead} leads the project {named}.",
+            category=FactCategory.ROLE,
+            subject=lead.lower(),
+            slot=f"role:lead:{project.lower()}",
+            value=f"lead of {named}",
+            confidence=JIRA_CONFIDENCE,
+        )
+    ]
 
 
 def link_fact(source: str, verb: str, target: str) -> ExtractedFact:

@@ -56,6 +56,7 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
     "key": ("issue key",),
     "project_key": ("project key",),
     "project_name": ("project name",),
+    "project_lead": ("project lead",),
     "summary": ("summary",),
     "description": ("description",),
     "issue_type": ("issue type",),
@@ -134,6 +135,7 @@ class JiraIssue(_Frozen):
     key: str
     project_key: str
     project_name: str | None = None
+    project_lead: str | None = None
     summary: str = ""
     description: str = ""
     issue_type: str | None = None
@@ -358,6 +360,7 @@ class _RowReader:
             key=key,
             project_key=self._first(row, "project_key") or key.rpartition("-")[0] or key,
             project_name=self._first(row, "project_name"),
+            project_lead=self._first(row, "project_lead"),
             summary=self._first(row, "summary") or "",
             description=_text(self._first(row, "description") or ""),
             issue_type=self._first(row, "issue_type"),

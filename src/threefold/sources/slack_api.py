@@ -56,7 +56,16 @@ class SlackApi:
 
     def call(self, method: str, params: Mapping[str, str | int]) -> dict[str, Any]:
         """One call; SourceError for an HTTP error or Slack's ok=false."""
-        response = self.client.get(method, params)
+        return self._answer(method, self.client.get(method, params))
+
+    def post_message(self, channel: str, text: str) -> dict[str, Any]:
+        """chat.postMessage: `text` to `channel` (an id, or a name the bot may post in)."""
+        return self._answer(
+            "chat.postMessage",
+            self.client.post("chat.postMessage", {"channel": channel, "text": text}),
+        )
+
+    def _answer(self, method: str, response: httpx.Response) -> dict[str, Any]:
         if response.status_code >= 400:
             raise self.client.failed(response)
         try:

@@ -204,7 +204,8 @@ def _unanswered(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     wait = timedelta(days=rule.window_days)
     for record in _spoken(snapshot):
         named = cues.mentions(record.text)
-        if not (named or cues.is_question(record.text)) or snapshot.now - record.at <= wait:
+        asks = cues.is_question(record.text) or (named and cues.requests(record.text))
+        if not asks or snapshot.now - record.at <= wait:
             continue
         if cues.handoff_request(record.text):
             continue  # the handoff rule follows those
@@ -341,6 +342,109 @@ def _distinct(refs: list[SourceRef]) -> list[SourceRef]:
     return list(seen.values())
 
 
+def _overdue_issues(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    """Tracker issues past their due date and not finished: the tracker's own deadline,
+    one action per issue."""
+    today = _today(snapshot)
+    out = []
+    for fact in _tracker(snapshot, FactCategory.DEADLINE, "due"):
+        due = day_named(fact)
+        if due is None or (today - due).days <= rule.window_days:
+            continue
+        if fact.subject in snapshot.finished:
+            continue
+        key = fact.subject.upper()
+        out.append(
+            Found(
+                key=fact.subject,
+                stream=fact.stream,
+                facts=[fact],
+                due=due,
+                owner=_holder(snapshot, fact.subject),
+                title=f"Overdue since {due}: {key} {_issue_line(snapshot, fact.subject)}",
+            )
+        )
+    return out
+
+
+_URGENT = frozenset({"highest", "high", "critical", "blocker", "urgent", "p0", "p1"})
+
+
+def _unassigned_work(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    """Open tracker issues nobody holds that matter soon: due within the rule's days (or
+    overdue), of a high priority, or already in progress."""
+    today = _today(snapshot)
+    out = []
+    for fact in _tracker(snapshot, FactCategory.ASSIGNMENT, "assignee"):
+        if fact.value != "unassigned" or fact.subject in snapshot.finished:
+            continue
+        due = _field(snapshot, fact.subject, "due")
+        day = date.fromisoformat(due) if due else None
+        priority = (_field(snapshot, fact.subject, "priority") or "").lower()
+        status = (_field(snapshot, fact.subject, "status") or "").lower()
+        soon = day is not None and (day - today).days <= rule.window_days
+        if not (soon or priority in _URGENT or status in _WORKING):
+            continue
+        out.append(
+            Found(
+                key=fact.subject,
+                stream=fact.stream,
+                facts=[fact],
+                due=day,
+                title=f"No assignee: {fact.subject.upper()} {_issue_line(snapshot, fact.subject)}",
+            )
+        )
+    return out
+
+
+_WORKING = frozenset({"in progress", "in review", "started", "wip", "review"})
+
+
+def _risk_signals(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
+    """Risks raised in the rule's last days, one per message; a risk about work the
+    tracker says is finished is over."""
+    window = timedelta(days=rule.window_days)
+    out = []
+    for fact in _one_per_message(snapshot, snapshot.of(FactCategory.RISK_SIGNAL)):
+        if snapshot.now - _at(fact) > window or snapshot.finished_work(fact):
+            continue
+        out.append(
+            Found(
+                key=f"{fact.subject}:{fact.slot}",
+                stream=fact.stream,
+                facts=[fact],
+                owner=snapshot.author_of(fact),
+                title=f"Risk raised {_at(fact):%Y-%m-%d}: {_said(snapshot, fact)}",
+            )
+        )
+    return out
+
+
+def _tracker(snapshot: Snapshot, category: FactCategory, slot: str) -> list[Fact]:
+    return [f for f in snapshot.of(category) if f.slot == slot and f.source.kind == "jira.issue"]
+
+
+def _field(snapshot: Snapshot, issue: str, slot: str) -> str | None:
+    """The tracker's current value of one field of an issue (lowercase key)."""
+    return snapshot.issue_fields.get(issue, {}).get(slot)
+
+
+def _holder(snapshot: Snapshot, issue: str) -> str | None:
+    holder = _field(snapshot, issue, "assignee")
+    return None if holder in (None, "unassigned") else holder
+
+
+def _issue_line(snapshot: Snapshot, issue: str) -> str:
+    """What the tracker says of an issue: its status, holder, due day and priority."""
+    fields = [
+        _field(snapshot, issue, "status"),
+        _field(snapshot, issue, "assignee"),
+        f"due {due}" if (due := _field(snapshot, issue, "due")) else None,
+        f"priority {p}" if (p := _field(snapshot, issue, "priority")) else None,
+    ]
+    return f"({', '.join(f for f in fields if f)})"
+
+
 FINDERS: dict[str, Finder] = {
     "overdue_commitment": _overdue_commitments,
     "stale_blocker": _stale_blockers,
@@ -348,4 +452,7 @@ FINDERS: dict[str, Finder] = {
     "unanswered": _unanswered,
     "unowned_handoff": _unowned_handoffs,
     "mood_drop": _mood_drops,
+    "overdue_issue": _overdue_issues,
+    "unassigned_work": _unassigned_work,
+    "risk_signal": _risk_signals,
 }

@@ -67,6 +67,16 @@ CLAIMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 )
 """A reply that takes the work someone asked an owner for."""
 
+REQUESTS = re.compile(
+    r"\b(?:(?:can|could|would|will)\s+you|please|pls|plz|lmk|let\s+me\s+know|need\s+you\s+to)\b",
+    _I,
+)
+REQUEST_EXAMPLES = ("@dana please send the vendor contract", "<@U7> pls review when free")
+NOT_REQUEST_EXAMPLES = ("the token is in the vault now @yuki, go wild", "thanks @omar!")
+"""A message that @-mentions someone asks them for a reply only when it asks something:
+a question, or a request. Telling someone a thing ("it's in the vault now @yuki") does
+not; where wording is subtler than this, the model's reading is the place for it."""
+
 CLEARED = re.compile(
     r"\b(?:unblocked|no\s+longer\s+blocked|not\s+blocked\s+anymore|resolved|is\s+fixed"
     r"|got\s+fixed|sorted(?:\s+out)?|cleared|came\s+through|is\s+in\s+now|got\s+(?:the|it))\b",
@@ -148,6 +158,10 @@ def handoff_request(text: str) -> str | None:
             if content_words(what):
                 return what
     return None
+
+
+def requests(text: str) -> bool:
+    return bool(REQUESTS.search(text))
 
 
 def claims(text: str) -> bool:

@@ -7,6 +7,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from threefold.domain import SourceRef, Visibility
 
+RECENT_LINES = 3
+"""Recent messages or issues a profile's context lines quote: what someone is doing shows
+in what they last said or filed, when no fact names it."""
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -21,6 +25,8 @@ class ProfileItem(_Model):
     fact_id: int | None = None
     record_id: int | None = None
     stream: str = ""
+    category: str = ""
+    """The fact's category, where a list mixes them (a digest's learned items)."""
 
 
 class MoodTrend(_Model):
@@ -68,6 +74,7 @@ class Profile(_Model):
             ("decided", self.decisions),
         ):
             out += [(f"  {title}: {item.text}", item.source) for item in items]
+        out += [(f"  recent: {i.text}", i.source) for i in self.recent_activity[:RECENT_LINES]]
         if self.people:
             out.append((f"  people: {', '.join(self.people[:6])}", None))
         if self.mood.trend != "unknown":
@@ -103,14 +110,34 @@ class Action(_Model):
     updated_at: datetime
 
 
+class Change(_Model):
+    """One tracker issue as a day's export shows it changed, with the row it was read from."""
+
+    group: str
+    """done, moved, opened, reassigned or updated (first seen, or nothing we track changed)."""
+    key: str
+    text: str
+    source: SourceRef
+
+
 class DailyDigest(_Model):
-    """What one stream's turns and messages of one day said."""
+    """What one stream's turns and messages of one day said, and what changed in it."""
 
     day: date
     text: str
+    """What was discussed: the model's summary of the day's messages and turns, told of
+    the people who said them."""
     items: int
     learned: tuple[ProfileItem, ...] = ()
     """Decisions, commitments, blockers, deadlines and roles first stated that day."""
+    changes: tuple[Change, ...] = ()
+    """Tracker issues the day's exports show changed: done, moved, opened, reassigned."""
+    questions: tuple[ProfileItem, ...] = ()
+    """Questions asked that day that nobody else answered that day, each naming its asker."""
+    messages: int = 0
+    tracker: int = 0
+    files: int = 0
+    """Files shared that day: counted, never summarised by their names."""
     sources: tuple[SourceRef, ...] = ()
     visibility: Visibility = Visibility.SOCIAL
 

@@ -27,23 +27,33 @@ _WORKING = frozenset({"in progress", "started", "wip", "in review"})
 Picker = Callable[[Fact], bool]
 
 
-def build_all(snapshot: Snapshot, settings: Settings, streams: list[str]) -> list[dict[str, Any]]:
-    """Every profile the snapshot has material for, as stored data."""
+def build_all(
+    snapshot: Snapshot,
+    settings: Settings,
+    streams: list[str],
+    project_names: dict[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Every profile the snapshot has material for, as stored data. `project_names`:
+    stream -> the name a tracker gives the project ("Warehouse Core (WMS)")."""
+    names = project_names or {}
     built = [_person(snapshot, key, name) for key, name in snapshot.people().items()]
     built += [_channel(snapshot, key, name) for key, name in snapshot.channels().items()]
     projects = {s for s in streams if project_subject(s)}
     projects |= {p.stream for p in settings.projects if project_subject(p.stream)}
-    built += [_project(snapshot, stream) for stream in sorted(projects)]
+    projects |= {s for s in names if project_subject(s)}
+    built += [_project(snapshot, stream, names.get(stream)) for stream in sorted(projects)]
     return built
 
 
-def build_one(snapshot: Snapshot, entity: str, name: str) -> dict[str, Any]:
+def build_one(
+    snapshot: Snapshot, entity: str, name: str, project_names: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The profile of one entity, even one with nothing said yet."""
     if entity.startswith("channel:"):
         return _channel(snapshot, entity, name)
     if entity.startswith("person:"):
         return _person(snapshot, entity, name)
-    return _project(snapshot, entity)
+    return _project(snapshot, entity, (project_names or {}).get(entity))
 
 
 def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
@@ -73,7 +83,7 @@ def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         current_work=_work(snapshot, holds, theirs),
         commitments=_items(snapshot, theirs, FactCategory.COMMITMENT),
         blockers=_items(snapshot, _both(authored, snapshot.open_blocker), FactCategory.BLOCKER),
-        decisions=[],
+        decisions=_items(snapshot, authored, FactCategory.DECISION),
         activity=activity,
         mood=_items(snapshot, theirs, FactCategory.MOOD_SIGNAL, limit=None),
         note="" if activity else _quiet(snapshot, name, "messages or turns"),
@@ -115,19 +125,19 @@ def _channel(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
     )
 
 
-def _project(snapshot: Snapshot, stream: str) -> dict[str, Any]:
+def _project(snapshot: Snapshot, stream: str, title: str | None = None) -> dict[str, Any]:
     def here(fact: Fact) -> bool:
         return fact.stream == stream
 
     records = [r for r in snapshot.records if r.stream == stream or stream in r.also_in]
     turns = snapshot.turns.get(stream, [])
     activity = [record_item(r) for r in records] + [turn_item(t) for t in turns]
-    name = project_subject(stream) or stream
+    name = title or (project_subject(stream) or stream).title()
     return _data(
         snapshot,
         stream,
         "project",
-        name.title(),
+        name,
         role=_items(snapshot, here, FactCategory.ROLE),
         current_work=_work(snapshot, here, here),
         commitments=_items(snapshot, here, FactCategory.COMMITMENT),

@@ -12,7 +12,7 @@ from threefold.models.base import MemoryModel
 from threefold.models.heuristic.text import STOPWORDS
 from threefold.recall.presets import PRESETS
 from threefold.recall.search import Recall
-from threefold.settings import Settings
+from threefold.settings import ActionRule, Settings
 from threefold.store.base import ItemFilter, Store, TenantNames
 from threefold.team import digests, periods, profiles, webhooks
 from threefold.team.model import Action, ActionStatus, Digest, Profile
@@ -58,7 +58,7 @@ class Team:
         now = as_utc(now) if now else utcnow()
         streams = self.store.streams(tenant)
         snapshot = load(self.store, tenant, now, streams)
-        built = profiles.build_all(snapshot, self.settings, streams)
+        built = profiles.build_all(snapshot, self.settings, streams, self._project_names(tenant))
         found = [
             (rule, item)
             for rule in self.settings.team.rules
@@ -78,21 +78,32 @@ class Team:
                     item.data(rule),
                     item.visibility(),
                 )
-                if new and rule.webhook:
-                    fresh.append((rule.webhook, action_id))
+                if new and (rule.webhook or rule.slack_channel):
+                    fresh.append((rule, action_id))
             closed = self.store.close_missing_actions(tenant, [i.key for _, i in found])
-        told = sum(self._tell(tenant, url, action_id) for url, action_id in fresh)
-        return RebuildReport(len(built), len(found), sum(1 for _ in fresh), closed, told)
+        told = self._tell(tenant, fresh)
+        return RebuildReport(len(built), len(found), len(fresh), closed, told)
 
-    def _tell(self, tenant: str, url: str, action_id: int) -> bool:
-        action = next(a for a in self.actions(tenant, tuple(Visibility)) if a.id == action_id)
+    def _tell(self, tenant: str, fresh: list[tuple[ActionRule, int]]) -> int:
+        """Tell each rule's webhook and Slack channel of its new actions; how many were
+        heard. A failure is logged, not raised: an action stands whether or not it was told."""
+        if not fresh:
+            return 0
+        actions = {a.id: a for a in self.actions(tenant, tuple(Visibility))}
         team = self.settings.team
-        return webhooks.post(
-            url,
-            {"tenant": tenant, "action": action.model_dump(mode="json")},
-            allow_networks=team.webhook_allow_networks,
-            timeout=team.webhook_timeout_seconds,
-        )
+        heard = 0
+        for rule, action_id in fresh:
+            action = actions[action_id]
+            if rule.webhook:
+                heard += webhooks.post(
+                    rule.webhook,
+                    {"tenant": tenant, "action": action.model_dump(mode="json")},
+                    allow_networks=team.webhook_allow_networks,
+                    timeout=team.webhook_timeout_seconds,
+                )
+            if rule.slack_channel:
+                heard += webhooks.to_slack(self.settings, rule.slack_channel, action)
+        return heard
 
     # -- reading --------------------------------------------------------------------
 
@@ -106,12 +117,41 @@ class Team:
         """The stored profile, or one built now for an entity none is stored for."""
         key, name = profiles.entity_key(entity, self._project_keys(tenant))
         data = self.store.profile_data(tenant, key)
+        meant: list[tuple[str, str]] = []
+        if data is None and key.startswith("person:"):
+            meant = self._people_meant(tenant, key)
+            if len(meant) == 1:
+                key, name = meant[0]
+                data = self.store.profile_data(tenant, key)
         if data is None:
             moment = as_utc(now) if now else utcnow()
             streams = self.store.streams(tenant)
             snapshot = load(self.store, tenant, moment, streams)
-            data = profiles.build_one(snapshot, key, name)
+            data = profiles.build_one(snapshot, key, name, self._project_names(tenant))
+        if len(meant) > 1:  # two people share the name: say so rather than pick one
+            data = {**data, "note": f"{name} may mean {' or '.join(n for _, n in meant)}."}
         return profiles.shown(data, visibilities)
+
+    def _people_meant(self, tenant: str, key: str) -> list[tuple[str, str]]:
+        """The stored people a name may mean: "Kofi" is "Kofi Mensah" when the memory knows
+        them by that alias, or by that first name among the profiles."""
+        asked = key.removeprefix("person:")
+        stored = {e: n for e, kind, n in self.store.profile_names(tenant) if kind == "person"}
+        known = [f"person:{k}" for k in self.store.entities_named(tenant, asked)]
+        found = [k for k in known if k in stored]
+        if len(found) != 1:
+            found = [e for e, n in stored.items() if (n.lower().split() or [""])[0] == asked]
+        return sorted((k, stored[k]) for k in found)
+
+    def _project_names(self, tenant: str) -> dict[str, str]:
+        """Project stream -> the name its tracker gives it, with its key: "Warehouse Core
+        (WMS)"."""
+        streams = {p.key.upper(): p.stream for p in self.settings.projects if p.key}
+        return {
+            streams.get(key.upper(), f"project:{key.lower()}"): f"{' '.join(name.split())} ({key})"
+            for key, name in self.store.jira_projects(tenant)
+            if name and name.strip()
+        }
 
     def actions(
         self,

@@ -45,6 +45,9 @@ class Snapshot:
     as_of: datetime | None = None
     """The time of the data (see data_time); profiles are judged then. None: `now`."""
 
+    issue_fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Tracker issue (lowercase key) -> its current fields (status, assignee, due...)."""
+
     def __post_init__(self) -> None:
         self.as_of = self.as_of or self.now
         self.by_record = {r.id: r for r in self.records}
@@ -55,6 +58,9 @@ class Snapshot:
             for f in self.facts
             if f.active and f.slot == "status" and f.value.lower() in FINISHED
         }
+        for fact in self.facts:
+            if fact.active and fact.source.kind == "jira.issue" and ":" not in fact.slot:
+                self.issue_fields.setdefault(fact.subject, {})[fact.slot] = fact.value
 
     def of(self, *categories: FactCategory) -> list[Fact]:
         return [f for f in self.facts if f.category in categories]
@@ -92,7 +98,9 @@ class Snapshot:
         )
 
     def people(self) -> dict[str, str]:
-        """Timeline key -> name as written, of everyone who wrote a message or a turn."""
+        """Timeline key -> name as written, of everyone who wrote a message or a turn, and
+        everyone the tracker names: reporters, assignees and project leads. A tracker's
+        "Priya Raman" is the chat's "Priya" when one person of the chat is called so."""
         found: dict[str, str] = {}
         for record in self.records:
             if record.kind != "bot" and record.source == "slack":
@@ -101,7 +109,23 @@ class Snapshot:
             for turn in turns:
                 if turn.speaker:
                     found.setdefault(person(turn.speaker), turn.speaker)
+        firsts = {key.split(":", 1)[1].split()[0] for key in found if " " not in key}
+        for name in self._tracker_people():
+            key = person(name)
+            if key not in found and key.split(":", 1)[1].split()[0] not in firsts:
+                found[key] = name
         return found
+
+    def _tracker_people(self) -> list[str]:
+        names = [r.author for r in self.records if r.source == "jira" and r.author != "jira"]
+        for fact in self.facts:
+            if fact.source.kind != "jira.issue":
+                continue
+            if fact.slot == "assignee" and fact.value != "unassigned":
+                names.append(fact.value)
+            elif fact.category is FactCategory.ROLE and fact.slot.startswith("role:lead:"):
+                names.append(fact.text.split(" leads the project ")[0])
+        return [" ".join(n.split()) for n in names if n.strip()]
 
     def channels(self) -> dict[str, str]:
         return {channel_entity(r.channel): r.channel for r in self.records if r.source == "slack"}
