@@ -3,7 +3,7 @@ whole text."""
 
 import random
 
-from threefold.tokens import count_tokens, encoding
+from threefold.tokens import count_in_python, count_tokens, encoding
 
 TRICKY = [
     "## Facts\n- Raj is the Lead Architect. [turn:12, 2026-03-02]\n### 2026-03-02\n[x] y",
@@ -78,3 +78,14 @@ def test_a_line_and_its_line_breaks_count_as_a_whole() -> None:
         count_tokens(line)
         text = line + rng.choice(["\n", "\n\n", "\r\n", "\n\n\n", "\n \n"])
         assert count_tokens(text) == exact(text), repr(text)
+
+
+def test_the_pure_python_count_is_tiktokens() -> None:
+    """A short command counts in Python rather than build tiktoken's encoder: the same
+    counts, on every tricky text and on random ones."""
+    rng = random.Random(11)
+    randoms = [
+        "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 60))) for _ in range(2000)
+    ]
+    for text in [*TRICKY, *randoms, "x" * 5000, "😀" * 300]:
+        assert count_in_python(text) == exact(text), repr(text)
