@@ -19,12 +19,21 @@ from threefold.domain import (
     FactStatus,
     Record,
     SourceRef,
+    Summary,
     SummaryKind,
     Turn,
     utcnow,
 )
 from threefold.errors import NotFound
-from threefold.store.base import ErasedIds, ImportJob, ImportProgress, Job, NewRecord
+from threefold.store.base import (
+    ErasedIds,
+    ImportJob,
+    ImportProgress,
+    Job,
+    NewFact,
+    NewRecord,
+    NewSummary,
+)
 from threefold.store.rows import (
     Columns,
     api_key_of,
@@ -53,6 +62,7 @@ class SharedStatements:
         def _row(self, sql: str, params: Sequence[Any] = ()) -> Columns | None: ...
         def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
         def _insert(self, table: str, values: dict[str, Any]) -> Any: ...
+        def _insert_row(self, table: str, values: dict[str, Any]) -> Columns: ...
         def _time(self, moment: datetime) -> Any: ...
         def transaction(self) -> Any: ...
         def ensure_stream(self, tenant: str, stream: str) -> None: ...
@@ -74,6 +84,67 @@ class SharedStatements:
 
     def migrations(self) -> list[str]:
         return [r["name"] for r in self._select("SELECT name FROM schema_migrations ORDER BY name")]
+
+    # -- inserts: Python values, which each backend writes its way ------------
+
+    def insert_fact(self, fact: NewFact) -> Fact:
+        row = self._insert_row(
+            "facts",
+            {
+                "tenant": fact.tenant,
+                "stream": fact.stream,
+                "text": fact.text,
+                "category": fact.category.value,
+                "subject": fact.subject,
+                "slot": fact.slot,
+                "value": fact.value,
+                "confidence": fact.confidence,
+                "status": fact.status.value,
+                "supersedes": fact.supersedes,
+                "visibility": fact.visibility.value,
+                "content_hash": fact.content_hash,
+                "source_kind": fact.source.kind,
+                "source_id": fact.source.id,
+                "source_at": fact.source.at,
+                "recorded_at": utcnow(),
+                "tokens": fact.tokens,
+                "writer_trust": fact.writer_trust.value,
+                "writer_key": fact.writer_key,
+            },
+        )
+        return fact_of(row)
+
+    def insert_summary(self, summary: NewSummary) -> Summary:
+        created = utcnow()
+        row = self._insert_row(
+            "summaries",
+            {
+                "tenant": summary.tenant,
+                "stream": summary.stream,
+                "kind": summary.kind.value,
+                "text": summary.text,
+                "tokens": summary.tokens,
+                "period_start": summary.period_start,
+                "period_end": summary.period_end,
+                "item_count": summary.item_count,
+                "generation": summary.generation,
+                "parents": json.dumps(list(summary.parents)),
+                "visibility": summary.visibility.value,
+                "created_at": created,
+                "record": None if summary.record is None else json.dumps(summary.record),
+            },
+        )
+        return Summary(id=row["id"], created_at=created, **summary.model_dump())
+
+    def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:
+        values = {"tenant": tenant, "trust": trust, "label": label, "secret_hash": secret_hash}
+        return int(self._insert_row("api_keys", {**values, "created_at": utcnow()})["id"])
+
+    def insert_import(
+        self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
+    ) -> None:
+        values = {"id": import_id, "tenant": tenant, "kind": kind, "status": "queued"}
+        self._insert_row("imports", {**values, "created_at": utcnow(), "owner": owner})
 
     # -- streams --------------------------------------------------------------
 

@@ -53,9 +53,7 @@ from threefold.store.base import (
     Item,
     ItemFilter,
     Job,
-    NewFact,
     NewRecord,
-    NewSummary,
     NewTurn,
     PinPolicy,
     Probe,
@@ -323,6 +321,10 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         assert row is not None  # a plain INSERT returns its row or raises
         return row
 
+    def _insert_row(self, table: str, values: dict[str, Any]) -> Row:
+        """Insert a row and read it back, defaults included, in one statement."""
+        return self._insert(table, values, returning="*")
+
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn._threefold_store = self  # type: ignore[attr-defined]
         # Set once per connection, so a vector search needs no transaction of its own: the
@@ -463,34 +465,6 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         return [turn_of(r) for r in rows]
 
     # -- facts ----------------------------------------------------------------
-
-    def insert_fact(self, fact: NewFact) -> Fact:
-        row = self._insert(
-            "facts",
-            {
-                "tenant": fact.tenant,
-                "stream": fact.stream,
-                "text": fact.text,
-                "category": fact.category.value,
-                "subject": fact.subject,
-                "slot": fact.slot,
-                "value": fact.value,
-                "confidence": fact.confidence,
-                "status": fact.status.value,
-                "supersedes": fact.supersedes,
-                "visibility": fact.visibility.value,
-                "content_hash": fact.content_hash,
-                "source_kind": fact.source.kind,
-                "source_id": fact.source.id,
-                "source_at": fact.source.at,
-                "recorded_at": utcnow(),
-                "tokens": fact.tokens,
-                "writer_trust": fact.writer_trust.value,
-                "writer_key": fact.writer_key,
-            },
-            returning="*",
-        )
-        return fact_of(row)
 
     def active_fact_texts(
         self,
@@ -902,28 +876,6 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
 
     # -- summaries ------------------------------------------------------------
 
-    def insert_summary(self, summary: NewSummary) -> Summary:
-        created = utcnow()
-        summary_id = self._insert(
-            "summaries",
-            {
-                "tenant": summary.tenant,
-                "stream": summary.stream,
-                "kind": summary.kind.value,
-                "text": summary.text,
-                "tokens": summary.tokens,
-                "period_start": summary.period_start,
-                "period_end": summary.period_end,
-                "item_count": summary.item_count,
-                "generation": summary.generation,
-                "parents": json.dumps(list(summary.parents)),
-                "visibility": summary.visibility.value,
-                "created_at": created,
-                "record": None if summary.record is None else json.dumps(summary.record),
-            },
-        )["id"]
-        return Summary(id=summary_id, created_at=created, **summary.model_dump())
-
     def summaries(
         self,
         tenant: str,
@@ -1156,20 +1108,6 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
 
     # -- api keys -------------------------------------------------------------
 
-    def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:
-        return int(
-            self._insert(
-                "api_keys",
-                {
-                    "tenant": tenant,
-                    "trust": trust,
-                    "label": label,
-                    "secret_hash": secret_hash,
-                    "created_at": utcnow(),
-                },
-            )["id"]
-        )
-
     def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
         rows = self._rows(
             "SELECT * FROM api_keys WHERE (%(t)s::text IS NULL OR tenant = %(t)s) ORDER BY id",
@@ -1187,22 +1125,6 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         )
 
     # -- imports of the HTTP API ----------------------------------------------
-
-    def insert_import(
-        self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
-    ) -> None:
-        self._insert(
-            "imports",
-            {
-                "id": import_id,
-                "tenant": tenant,
-                "kind": kind,
-                "status": "queued",
-                "created_at": utcnow(),
-                "owner": owner,
-            },
-            returning="seq",
-        )
 
     def set_import_status(
         self,

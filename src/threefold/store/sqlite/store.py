@@ -41,9 +41,7 @@ from threefold.store.base import (
     Item,
     ItemFilter,
     Job,
-    NewFact,
     NewRecord,
-    NewSummary,
     NewTurn,
     PinPolicy,
     Probe,
@@ -299,8 +297,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         values = self._past_retired(table, values)
         return self._exec(_insert_sql(table, values), list(values.values()))
 
-    def _insert_returning(self, table: str, values: dict[str, Any]) -> sqlite3.Row:
-        """Insert a row and read it back, defaults included, in one statement."""
+    def _insert_row(self, table: str, values: dict[str, Any]) -> sqlite3.Row:
+        """Insert a row and read it back, defaults included, in one statement. A datetime
+        is written as SQLite's fixed-width text."""
+        values = {k: _ts(v) if isinstance(v, datetime) else v for k, v in values.items()}
         values = self._past_retired(table, values)
         row = self._row(_insert_sql(table, values) + " RETURNING *", list(values.values()))
         assert row is not None  # a plain INSERT returns its row or raises
@@ -485,33 +485,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         return [_turn_of_row(r) for r in rows]
 
     # -- facts ----------------------------------------------------------------
-
-    def insert_fact(self, fact: NewFact) -> Fact:
-        row = self._insert_returning(
-            "facts",
-            {
-                "tenant": fact.tenant,
-                "stream": fact.stream,
-                "text": fact.text,
-                "category": fact.category.value,
-                "subject": fact.subject,
-                "slot": fact.slot,
-                "value": fact.value,
-                "confidence": fact.confidence,
-                "status": fact.status.value,
-                "supersedes": fact.supersedes,
-                "visibility": fact.visibility.value,
-                "content_hash": fact.content_hash,
-                "source_kind": fact.source.kind,
-                "source_id": fact.source.id,
-                "source_at": _ts(fact.source.at),
-                "recorded_at": _ts(utcnow()),
-                "tokens": fact.tokens,
-                "writer_trust": fact.writer_trust.value,
-                "writer_key": fact.writer_key,
-            },
-        )
-        return fact_of(row)
 
     def active_fact_texts(
         self,
@@ -848,28 +821,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
 
     # -- summaries ------------------------------------------------------------
 
-    def insert_summary(self, summary: NewSummary) -> Summary:
-        created = utcnow()
-        summary_id = self._insert(
-            "summaries",
-            {
-                "tenant": summary.tenant,
-                "stream": summary.stream,
-                "kind": summary.kind.value,
-                "text": summary.text,
-                "tokens": summary.tokens,
-                "period_start": _ts(summary.period_start),
-                "period_end": _ts(summary.period_end),
-                "item_count": summary.item_count,
-                "generation": summary.generation,
-                "parents": json.dumps(list(summary.parents)),
-                "visibility": summary.visibility.value,
-                "created_at": _ts(created),
-                "record": json.dumps(summary.record) if summary.record is not None else None,
-            },
-        )
-        return Summary(id=summary_id, created_at=created, **summary.model_dump())
-
     @_unchanged_reads
     def summaries(
         self,
@@ -1049,18 +1000,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
 
     # -- api keys -------------------------------------------------------------
 
-    def insert_api_key(self, tenant: str, trust: str, label: str, secret_hash: str) -> int:
-        return self._insert(
-            "api_keys",
-            {
-                "tenant": tenant,
-                "trust": trust,
-                "label": label,
-                "secret_hash": secret_hash,
-                "created_at": _ts(utcnow()),
-            },
-        )
-
     def api_keys(self, tenant: str | None = None) -> list[ApiKey]:
         rows = self._rows(
             "SELECT * FROM api_keys WHERE (? IS NULL OR tenant = ?) ORDER BY id", (tenant, tenant)
@@ -1076,21 +1015,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             return cursor.rowcount == 1
 
     # -- imports of the HTTP API ----------------------------------------------
-
-    def insert_import(
-        self, tenant: str, import_id: str, kind: str, *, owner: str | None = None
-    ) -> None:
-        self._insert(
-            "imports",
-            {
-                "id": import_id,
-                "tenant": tenant,
-                "kind": kind,
-                "status": "queued",
-                "created_at": _ts(utcnow()),
-                "owner": owner,
-            },
-        )
 
     def set_import_status(
         self,
