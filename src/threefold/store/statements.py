@@ -572,3 +572,78 @@ class SharedStatements:
 
     def on_erase(self, listener: Callable[[str, Sequence[str]], None]) -> None:
         self._erase_listeners.append(listener)
+
+    # -- records moved to another stream when the routes change --------------
+
+    def routable_records(
+        self, tenant: str, source: str, after_id: int, limit: int
+    ) -> list[tuple[Record, dict[str, Any]]]:
+        rows = self._select(
+            f"{self._record_select} WHERE r.tenant = ? AND r.source = ? AND r.id > ?"
+            " ORDER BY r.id LIMIT ?",
+            (tenant, source, after_id, limit),
+        )
+        return [(record_of(row), json.loads(row["data"] or "{}")) for row in rows]
+
+    def move_record(
+        self,
+        tenant: str,
+        record_id: int,
+        stream: str,
+        method: str,
+        confidence: float,
+        also: Sequence[str],
+        digest: bool = True,
+    ) -> None:
+        self.ensure_stream(tenant, stream)
+        before = self._routed_streams(tenant, record_id)
+        self._run(
+            "UPDATE records SET stream = ?, route_method = ?, route_confidence = ?,"
+            " processed = CASE WHEN ? THEN false ELSE processed END WHERE tenant = ? AND id = ?",
+            (stream, method, confidence, digest, tenant, record_id),
+        )
+        self._run("DELETE FROM record_streams WHERE record_id = ?", (record_id,))
+        for other in also:
+            self.ensure_stream(tenant, other)
+            self._run(
+                "INSERT INTO record_streams VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (record_id, tenant, other),
+            )
+        self._run(
+            "UPDATE vectors SET stream = ? WHERE kind = 'record' AND item_id = ? AND tenant = ?",
+            (stream, record_id, tenant),
+        )
+        self._move_timeline(tenant, record_id, before, [stream, *also])
+
+    def _routed_streams(self, tenant: str, record_id: int) -> list[str]:
+        """The streams a record lives in and is cross-referenced in."""
+        rows = self._select(
+            "SELECT stream FROM records WHERE tenant = ? AND id = ?"
+            " UNION SELECT stream FROM record_streams WHERE tenant = ? AND record_id = ?",
+            (tenant, record_id, tenant, record_id),
+        )
+        return [r["stream"] for r in rows]
+
+    def _move_timeline(
+        self, tenant: str, record_id: int, before: Sequence[str], after: Sequence[str]
+    ) -> None:
+        """A moved record leaves the timelines of the streams it left and joins those of
+        the streams it is in now; its people's and channel's stay."""
+        for old in set(before) - set(after):
+            self._run(
+                "DELETE FROM entity_events WHERE tenant = ? AND entity = ?"
+                " AND item_kind = 'record' AND item_id = ?",
+                (tenant, old, record_id),
+            )
+        for new in set(after) - set(before):
+            self._run(
+                "INSERT INTO entity_events SELECT tenant, ?, 'record', id, at FROM records"
+                " WHERE tenant = ? AND id = ? ON CONFLICT DO NOTHING",
+                (new, tenant, record_id),
+            )
+
+    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
+        self._run(
+            "UPDATE records SET processed = false WHERE tenant = ? AND stream = ? AND source = ?",
+            (tenant, stream, source),
+        )

@@ -1,25 +1,18 @@
-"""The PostgreSQL store's part in routing: Jira projects seen, thread starts, and records
-moved to another stream when the routes change (see RoutingStore)."""
+"""The PostgreSQL store's own part in routing: the Jira projects seen and the count of records
+not digested yet. Moving records between streams is written once, in store/statements.py."""
 
-import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-from threefold.domain import Record
-from threefold.store.rows import record_of
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from threefold.store.postgres.store import Params, Row
 
 
 class RoutingTables:
-    """Mixed into PostgresStore, whose plumbing (_rows, _exec, ensure_stream) it uses."""
+    """Mixed into PostgresStore, whose _rows it uses."""
 
     if TYPE_CHECKING:
 
         def _rows(self, sql: str, params: "Params" = ()) -> list[Row]: ...
-        def _exec(self, sql: str, params: "Params" = ()) -> int: ...
-        def ensure_stream(self, tenant: str, stream: str) -> None: ...
 
     def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
         rows = self._rows(
@@ -28,83 +21,6 @@ class RoutingTables:
             (tenant,),
         )
         return [(r["channel"], r["name"]) for r in rows]
-
-    def routable_records(
-        self, tenant: str, source: str, after_id: int, limit: int
-    ) -> list[tuple[Record, dict[str, Any]]]:
-        from threefold.store.postgres.store import _RECORD_SELECT  # a cycle at import
-
-        rows = self._rows(
-            f"{_RECORD_SELECT} WHERE r.tenant = %s AND r.source = %s AND r.id > %s"
-            " ORDER BY r.id LIMIT %s",
-            (tenant, source, after_id, limit),
-        )
-        return [(record_of(row), json.loads(row["data"] or "{}")) for row in rows]
-
-    def move_record(
-        self,
-        tenant: str,
-        record_id: int,
-        stream: str,
-        method: str,
-        confidence: float,
-        also: Sequence[str],
-        digest: bool = True,
-    ) -> None:
-        self.ensure_stream(tenant, stream)
-        before = self._routed_streams(tenant, record_id)
-        self._exec(
-            "UPDATE records SET stream = %s, route_method = %s, route_confidence = %s,"
-            " processed = CASE WHEN %s THEN false ELSE processed END"
-            " WHERE tenant = %s AND id = %s",
-            (stream, method, confidence, digest, tenant, record_id),
-        )
-        self._exec("DELETE FROM record_streams WHERE record_id = %s", (record_id,))
-        for other in also:
-            self.ensure_stream(tenant, other)
-            self._exec(
-                "INSERT INTO record_streams VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (record_id, tenant, other),
-            )
-        self._exec(
-            "UPDATE vectors SET stream = %s WHERE kind = 'record' AND item_id = %s AND tenant = %s",
-            (stream, record_id, tenant),
-        )
-        self._move_timeline(tenant, record_id, before, [stream, *also])
-
-    def _routed_streams(self, tenant: str, record_id: int) -> list[str]:
-        """The streams a record lives in and is cross-referenced in."""
-        rows = self._rows(
-            "SELECT stream FROM records WHERE tenant = %s AND id = %s"
-            " UNION SELECT stream FROM record_streams WHERE tenant = %s AND record_id = %s",
-            (tenant, record_id, tenant, record_id),
-        )
-        return [r["stream"] for r in rows]
-
-    def _move_timeline(
-        self, tenant: str, record_id: int, before: Sequence[str], after: Sequence[str]
-    ) -> None:
-        """A moved record leaves the timelines of the streams it left and joins those of
-        the streams it is in now; its people's and channel's stay."""
-        for old in set(before) - set(after):
-            self._exec(
-                "DELETE FROM entity_events WHERE tenant = %s AND entity = %s"
-                " AND item_kind = 'record' AND item_id = %s",
-                (tenant, old, record_id),
-            )
-        for new in set(after) - set(before):
-            self._exec(
-                "INSERT INTO entity_events SELECT tenant, %s, 'record', id, at FROM records"
-                " WHERE tenant = %s AND id = %s ON CONFLICT DO NOTHING",
-                (new, tenant, record_id),
-            )
-
-    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
-        self._exec(
-            "UPDATE records SET processed = false WHERE tenant = %s AND stream = %s"
-            " AND source = %s",
-            (tenant, stream, source),
-        )
 
     def count_undigested(self, tenant: str) -> int:
         rows = self._rows(

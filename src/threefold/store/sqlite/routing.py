@@ -1,23 +1,17 @@
-"""The SQLite store's part in routing: Jira projects seen, thread starts, and records moved
-to another stream when the routes change."""
+"""The SQLite store's own part in routing: the Jira projects seen and the count of records
+not digested yet. Moving records between streams is written once, in store/statements.py."""
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from threefold.domain import Record
-from threefold.store.rows import record_of
-
 
 class RoutingTables:
-    """Mixed into SQLiteStore, whose plumbing (_rows, _exec, records) it uses."""
+    """Mixed into SQLiteStore, whose _rows it uses."""
 
     if TYPE_CHECKING:
 
         def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
-        def _exec(self, sql: str, params: Sequence[Any] = ()) -> int: ...
-        def ensure_stream(self, tenant: str, stream: str) -> None: ...
 
     def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
         # The keys come from the unique index alone; one row per key is read for its name,
@@ -31,84 +25,8 @@ class RoutingTables:
         )
         return [(r["channel"], r["name"]) for r in rows]
 
-    def routable_records(
-        self, tenant: str, source: str, after_id: int, limit: int
-    ) -> list[tuple[Record, dict[str, Any]]]:
-        # The row reader lives with the rest of the store; imported here, not at the top,
-        # because that module mixes this one in.
-        from threefold.store.sqlite.store import _RECORD_SELECT
-
-        rows = self._rows(
-            f"{_RECORD_SELECT} WHERE r.tenant = ? AND r.source = ? AND r.id > ?"
-            " ORDER BY r.id LIMIT ?",
-            (tenant, source, after_id, limit),
-        )
-        return [(record_of(row), json.loads(row["data"] or "{}")) for row in rows]
-
-    def move_record(
-        self,
-        tenant: str,
-        record_id: int,
-        stream: str,
-        method: str,
-        confidence: float,
-        also: Sequence[str],
-        digest: bool = True,
-    ) -> None:
-        self.ensure_stream(tenant, stream)
-        before = self._routed_streams(tenant, record_id)
-        self._exec(
-            "UPDATE records SET stream = ?, route_method = ?, route_confidence = ?,"
-            " processed = CASE WHEN ? THEN 0 ELSE processed END WHERE tenant = ? AND id = ?",
-            (stream, method, confidence, digest, tenant, record_id),
-        )
-        self._exec("DELETE FROM record_streams WHERE record_id = ?", (record_id,))
-        for other in also:
-            self.ensure_stream(tenant, other)
-            self._exec(
-                "INSERT OR IGNORE INTO record_streams VALUES (?, ?, ?)",
-                (record_id, tenant, other),
-            )
-        self._exec(
-            "UPDATE vectors SET stream = ? WHERE kind = 'record' AND item_id = ? AND tenant = ?",
-            (stream, record_id, tenant),
-        )
-        self._move_timeline(tenant, record_id, before, [stream, *also])
-
-    def _routed_streams(self, tenant: str, record_id: int) -> list[str]:
-        """The streams a record lives in and is cross-referenced in."""
-        rows = self._rows(
-            "SELECT stream FROM records WHERE tenant = ? AND id = ?"
-            " UNION SELECT stream FROM record_streams WHERE tenant = ? AND record_id = ?",
-            (tenant, record_id, tenant, record_id),
-        )
-        return [r["stream"] for r in rows]
-
-    def _move_timeline(
-        self, tenant: str, record_id: int, before: Sequence[str], after: Sequence[str]
-    ) -> None:
-        """A moved record leaves the timelines of the streams it left and joins those of
-        the streams it is in now; its people's and channel's stay."""
-        for old in set(before) - set(after):
-            self._exec(
-                "DELETE FROM entity_events WHERE tenant = ? AND entity = ?"
-                " AND item_kind = 'record' AND item_id = ?",
-                (tenant, old, record_id),
-            )
-        for new in set(after) - set(before):
-            self._exec(
-                "INSERT OR IGNORE INTO entity_events"
-                " SELECT tenant, ?, 'record', id, at FROM records WHERE tenant = ? AND id = ?",
-                (new, tenant, record_id),
-            )
-
-    def reopen_records(self, tenant: str, stream: str, source: str) -> None:
-        self._exec(
-            "UPDATE records SET processed = 0 WHERE tenant = ? AND stream = ? AND source = ?",
-            (tenant, stream, source),
-        )
-
     def count_undigested(self, tenant: str) -> int:
+        # `processed = 0`, as the partial index of undigested records is written.
         rows = self._rows(
             "SELECT count(*) AS n FROM records WHERE tenant = ? AND processed = 0", (tenant,)
         )
