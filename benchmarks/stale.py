@@ -38,6 +38,7 @@ added then):
     1000+   51      4            4              27               0.98     37      3
 
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
+        [--set tuned|heldout]
 """
 
 import argparse
@@ -92,12 +93,18 @@ class Tally:
     false_alarms: int = 0
 
 
-def load() -> tuple[list[dict], list[dict]]:
+SETS = {"tuned": "conversations.jsonl", "heldout": "heldout.jsonl"}
+"""The fifty conversations above, and twelve more written in other voices (dictated
+notes, an older speaker, support chats, a teenager, clinical notes) before the change to
+summary lines and retrieved items that they judge (session 20, issue 36)."""
+
+
+def load(name: str = "tuned") -> tuple[list[dict], list[dict]]:
     def read(name: str) -> list[dict]:
         lines = (DATA / name).read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
-    return read("conversations.jsonl"), read("filler.jsonl")
+    return read(SETS[name]), read("filler.jsonl")
 
 
 def exchanges(conversation: dict, filler: list[dict]) -> list[dict]:
@@ -211,8 +218,8 @@ def judge(mem: Memory, checks: list[Check], budgets: list[int], show: bool) -> d
     return tallies
 
 
-def run(budgets: list[int], show: bool) -> None:
-    conversations, filler = load()
+def run(budgets: list[int], show: bool, which: str = "tuned") -> None:
+    conversations, filler = load(which)
     with tempfile.TemporaryDirectory() as tmp:
         settings = {"background_worker": False}
         with Memory.open(Path(tmp) / "stale.db", embedder=None, **settings) as mem:
@@ -234,8 +241,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     parser.add_argument("--show", action="store_true", help="print every stale line found")
+    parser.add_argument("--set", choices=sorted(SETS), default="tuned", dest="which")
     args = parser.parse_args()
-    run(args.budgets, args.show)
+    run(args.budgets, args.show, args.which)
 
 
 if __name__ == "__main__":
