@@ -28,7 +28,15 @@ from threefold.recall.presets import PRESETS
 from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources.issue_hits import current_issues
-from threefold.store.base import Item, ItemFilter, PinPolicy, Store, StreamView, TurnWindow
+from threefold.store.base import (
+    Item,
+    ItemFilter,
+    ObservedPins,
+    PinPolicy,
+    Store,
+    StreamView,
+    TurnWindow,
+)
 from threefold.tokens import count_tokens
 
 RETRIEVE_LIMIT = 60
@@ -154,6 +162,11 @@ def pin_policy(settings: Settings, trust: Trust) -> PinPolicy:
         min_confidence=settings.pin_min_confidence,
         skip_categories=tuple(settings.unpinned_categories),
         skip_sources=tuple(settings.unpinned_sources),
+        observed=ObservedPins(
+            sources=tuple(settings.observation_sources),
+            categories=tuple(settings.pinned_observation_categories),
+            min_confidence=settings.pin_observation_confidence,
+        ),
     )
 
 
@@ -167,6 +180,7 @@ def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Tr
         min_confidence=policy.min_confidence,
         skip_categories=policy.skip_categories,
         skip_sources=policy.skip_sources,
+        observed=policy.observed,
     )
 
 
