@@ -156,6 +156,10 @@ class TurnWindow(_Row):
         return max(self.least, min(unsummarized, self.most))
 
 
+USER_NAME_SLOT = "name"
+"""The slot of "The user's name is Maya Chen" (subject "user"): whose stream it is."""
+
+
 class ObservedPins(_Row):
     """What outside messages may pin: a fact whose source kind starts with one of
     `sources` ("slack.") is pinned only if of `categories`, at `min_confidence` or above;
@@ -335,7 +339,12 @@ class ErasureStore(Protocol):
         speakers: Sequence[str] = (),
         subjects: Sequence[str] = (),
         fact_ids: Sequence[int] = (),
-    ) -> ErasedIds: ...
+        users_named: Sequence[str] = (),
+    ) -> ErasedIds:
+        """`users_named`: lowercase names; in each stream whose user said their name is
+        one of them ("I'm Maya Chen"), that user's turns (those without a speaker) and
+        the facts about "user" go too."""
+        ...
     def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
     def expired_ids(
         self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
