@@ -152,6 +152,8 @@ class _Held:
     words: "_FactWords"
     value: frozenset[str]
     about_user: bool
+    item: frozenset[str] = frozenset()
+    """What a keyed slot is about ("owns:car": car): a line must name it to contradict."""
 
 
 class Staleness:
@@ -237,7 +239,7 @@ class Staleness:
         for held in self.held:
             if held.at <= at or held.source == source or held.value & words:
                 continue
-            if _speaks_of(own, said, held) and own & held.words.topic:
+            if held.item <= own and own & held.words.topic and _speaks_of(own, said, held):
                 return held.source
         return None
 
@@ -281,15 +283,29 @@ def _fact_words(
 
 
 def _held(fact: Fact, common: frozenset[str]) -> _Held | None:
+    """The fact as what an older line may contradict: a line on its slot's topic (the words
+    its kind is talked about in, "home": live, moved, based...) that names the item a keyed
+    slot is about ("owns:car": car) and states none of its value."""
     if fact.last_stated is None:
         return None
     words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
     value = stems(fact.value) - words.subject
     if not value:
         return None  # nothing an older line could state instead
-    topic = words.topic - value - common
+    kind, _, key = fact.slot.partition(":")
+    table = topics().slots
+    vocabulary = set(stems(kind))
+    for name in {fact.slot, kind, *kind.split()}:
+        vocabulary |= table.get(name, frozenset())
+    item = stems(key) - words.named
+    topic = (stems(fact.text) | vocabulary) - words.named - value - item - common
     return _Held(
-        fact.source, fact.last_stated, replace(words, topic=topic), value, fact.subject == "user"
+        fact.source,
+        fact.last_stated,
+        replace(words, topic=topic),
+        value,
+        fact.subject == "user",
+        item,
     )
 
 
