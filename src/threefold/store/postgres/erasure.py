@@ -54,7 +54,8 @@ class ErasureTables:
         facts |= self._ids("facts", tenant, "subject", subjects)
         if subjects:
             facts |= self._id_set(
-                "SELECT id FROM facts WHERE tenant = %s AND slot = 'holder' AND value = ANY(%s)",
+                # Whose value they are: a title they hold, whose manager or partner they are.
+                "SELECT id FROM facts WHERE tenant = %s AND lower(value) = ANY(%s)",
                 (tenant, list(subjects)),
             )
         facts |= self._ids("facts", tenant, "(CASE WHEN subject = 'user' THEN stream END)", theirs)

@@ -167,11 +167,12 @@ class ErasureTables:
         return sorted(r["stream"] for r in rows)
 
     def _holder_ids(self, tenant: str, people: Sequence[str]) -> set[int]:
+        """Facts whose value is one of `people`: a title they hold, whose manager or
+        partner they are ("The user's manager is Maya Chen"), whoever wrote it."""
         if not people:
             return set()
         rows = self._rows(
-            f"SELECT id FROM facts WHERE tenant = ? AND slot = 'holder'"
-            f" AND value IN ({_marks(people)})",
+            f"SELECT id FROM facts WHERE tenant = ? AND lower(value) IN ({_marks(people)})",
             (tenant, *people),
         )
         return {r["id"] for r in rows}
