@@ -61,9 +61,7 @@ def _maya(mem) -> None:
         mem.add_turn("user:maya", line, "Noted.", at=T0 + timedelta(hours=n))
     mem.add_turn("user:ines", "Hi, I'm Ines.", "Hello!", at=T0)
     mem.add_turn("user:ines", "I live in Porto.", "Noted.", at=T0 + timedelta(hours=1))
-    mem.add_turn(
-        "team:design", "Maya Chen is leading the rebrand.", "Ok.", at=T0, speaker="Omar"
-    )
+    mem.add_turn("team:design", "Maya Chen is leading the rebrand.", "Ok.", at=T0, speaker="Omar")
     mem.write_fact(
         "user:ines",
         "The user's manager is Maya Chen.",
@@ -85,9 +83,7 @@ def test_erasing_a_person_finds_what_she_said_without_a_speaker(open_memory):
     assert mem.facts("user:maya") == []
     assert mem.turns("user:maya", 10) == []
     assert mem.facts("team:design") == []
-    assert {f.value for f in mem.facts("user:ines")} & {"lisbon", "porto", "maya chen"} == {
-        "porto"
-    }
+    assert {f.value for f in mem.facts("user:ines")} & {"lisbon", "porto", "maya chen"} == {"porto"}
     assert len(mem.turns("user:ines", 10)) == 2
     assert report.facts >= 7
 

@@ -122,7 +122,9 @@ def test_a_summary_line_on_a_newer_facts_topic_is_marked_whatever_its_words(open
     (diet) still marks the older line that states another value. A line of the same
     summary on another topic stays unmarked."""
     update = "For the record: pescatarian these days."
-    pescatarian = fact("user", "diet", "pescatarian", category="diet", text="The user is pescatarian.")
+    pescatarian = fact(
+        "user", "diet", "pescatarian", category="diet", text="The user is pescatarian."
+    )
     reader = ScriptedModel(lambda turn: [pescatarian] if turn.user == update else [])
     mem = open_memory(reader, recent_turns=2, session_turns=3)
     n = talk(mem, CHAT, [("Quick note, I'm vegetarian, and I live in Leeds.", "Noted.")])

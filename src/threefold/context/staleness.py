@@ -229,9 +229,9 @@ class Staleness:
         said = _said_by_user(text)
         own = stems(_LABEL.sub(" ", said))
         for held, message in self.doubted:
-            if message.at > at and message.source != source and _states(own, said, held):
-                if not _retells(words, message.words):
-                    return message.source
+            stated_before = message.at > at and message.source != source
+            if stated_before and _states(own, said, held) and not _retells(words, message.words):
+                return message.source
         # A retrieved summary is dated by the end of its period here: only a fact stated
         # after all it retells may contradict it.
         if source is not None and source.kind.startswith("summary") and source.at:

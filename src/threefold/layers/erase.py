@@ -85,8 +85,6 @@ def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:
     return _apply(store, tenant, ids, {"stream": stream}, quoted=None)
 
 
-
-
 def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
     key = entities.resolve(store, tenant, name)
     if not key:

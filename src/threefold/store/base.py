@@ -345,6 +345,7 @@ class ErasureStore(Protocol):
         one of them ("I'm Maya Chen"), that user's turns (those without a speaker) and
         the facts about "user" go too."""
         ...
+
     def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
     def expired_ids(
         self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int

@@ -23,13 +23,9 @@ def _message_facts(message: MessageInput) -> list[ExtractedFact]:
     # X", filed under "global"); otherwise the fact rules read statements more closely,
     # and an observation of the same kind and subject or slot only repeats them.
     named = {(o.category, o.slot) for o in observed if o.subject != GLOBAL_SUBJECT}
-    stated = [
-        f for f in stated if f.subject != GLOBAL_SUBJECT or (f.category, f.slot) not in named
-    ]
+    stated = [f for f in stated if f.subject != GLOBAL_SUBJECT or (f.category, f.slot) not in named]
     said = {(f.category, f.subject) for f in stated} | {(f.category, f.slot) for f in stated}
-    noticed = [
-        o for o in observed if (o.category, o.subject) not in said and (o.category, o.slot) not in said
-    ]
+    noticed = [o for o in observed if not {(o.category, o.subject), (o.category, o.slot)} & said]
     return stated + noticed
 
 

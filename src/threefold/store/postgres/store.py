@@ -48,6 +48,7 @@ from threefold.errors import StoreError, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
+    NO_OBSERVED_RULE,
     ApiKey,
     Candidates,
     Item,
@@ -56,7 +57,6 @@ from threefold.store.base import (
     NewFact,
     NewRecord,
     NewSummary,
-    NO_OBSERVED_RULE,
     NewTurn,
     ObservedPins,
     PinPolicy,
