@@ -194,7 +194,10 @@ def pinned_texts(
 def is_pinned(fact: Fact, settings: Settings) -> bool:
     """Layer 1's policy: what the user stated or confirmed, at or above its threshold;
     of outside messages (Slack, Jira, web), only decisions and roles stated plainly.
-    Their commitments, blockers, status updates and links are recall material."""
+    Their commitments, blockers, status updates and links are recall material.
+
+    The stores apply the same rule in their queries (pin_policy, PinPolicy.observed), as a
+    stream may hold tens of thousands of facts; this is its statement for one fact."""
     if (
         fact.category.value in settings.unpinned_categories
         or fact.source.kind in settings.unpinned_sources
