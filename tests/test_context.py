@@ -240,3 +240,33 @@ def test_summary_lines_that_quote_a_recent_turn_give_way_to_it(open_memory):
     assert "summary" not in [s.name for s in ctx.sections]  # it only retold these turns
     repeats = [d for d in ctx.dropped if d.reason == "repeats one of the recent turns"]
     assert repeats and all(d.section == "summary" for d in repeats)
+
+
+def test_the_owners_preferences_and_the_organisations_routines_reach_a_project(open_memory):
+    """Global facts that apply everywhere (issue 36): who holds which role and what was
+    decided, and also how the owner and the organisation's people like things done and
+    what recurs ("board meeting every last Friday"), whatever the question."""
+    mem = open_memory()
+    start = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
+    for n, line in enumerate(
+        [
+            "Our board meeting is every last Friday of the month.",
+            "I prefer short answers with bullet points.",
+            "Dana is the COO.",
+        ]
+    ):
+        mem.add_turn("global", line, "Noted.", at=start + timedelta(hours=n))
+    mem.write_fact(
+        "global",
+        "Dana prefers one-page memos over slide decks.",
+        category="preference",
+        subject="dana",
+        slot="prefers:memo format",
+        value="one-page memos",
+    )
+    mem.add_turn("project:alpha", "The Alpha deadline is March 27.", "Noted.", at=start)
+    mem.process_pending()
+    ctx = mem.context("project:alpha", "How is Alpha doing?", 2000)
+    shown = " ".join(i.text for s in ctx.sections if s.name == "global_facts" for i in s.items)
+    for said in ("board meeting", "bullet points", "Dana is the COO", "one-page memos"):
+        assert said in shown, (said, shown)

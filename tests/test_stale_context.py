@@ -6,6 +6,9 @@ reader could not file touches are marked possibly outdated, naming that message.
 
 from datetime import UTC, datetime, timedelta
 
+from tests.conftest import fact
+from tests.scripted_model import ScriptedModel
+
 T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
 CHAT = "chat:moves"
 SMALL_TALK = [
@@ -111,3 +114,27 @@ def test_a_fact_shows_the_date_it_was_last_stated(open_memory):
     assert home.mention_count == 2
     lines = section_lines(mem.context(CHAT, "where do I live?", 2000), "stream_facts")
     assert any("Leeds" in line and "13 June 2026" in line for line in lines)
+
+
+def test_a_summary_line_on_a_newer_facts_topic_is_marked_whatever_its_words(open_memory):
+    """The reader filed only the update, which shares no word with the first statement
+    ("vegetarian" / "pescatarian these days"): the current fact on the same topic
+    (diet) still marks the older line that states another value. A line of the same
+    summary on another topic stays unmarked."""
+    update = "For the record: pescatarian these days."
+    pescatarian = fact(
+        "user", "diet", "pescatarian", category="diet", text="The user is pescatarian."
+    )
+    reader = ScriptedModel(lambda turn: [pescatarian] if turn.user == update else [])
+    mem = open_memory(reader, recent_turns=2, session_turns=3)
+    n = talk(mem, CHAT, [("Quick note, I'm vegetarian, and I live in Leeds.", "Noted.")])
+    n = talk(mem, CHAT, SMALL_TALK, n)
+    talk(mem, CHAT, [(update, "Got it.")], n)
+    mem.end_session(CHAT)
+    mem.process_pending()
+    assert [f.value for f in mem.facts(CHAT) if f.slot == "diet"] == ["pescatarian"]
+    ctx = mem.context(CHAT, "What should I cook tonight?", budget=4000)
+    old = [line for line in section_lines(ctx, "summary", "retrieved") if "vegetarian" in line]
+    assert old and all("possibly outdated" in line for line in old), old
+    baking = [line for line in section_lines(ctx, "summary") if "git" in line]
+    assert not [line for line in baking if "possibly outdated" in line]

@@ -40,6 +40,11 @@ PROJECT_KINDS = frozenset({"project"})
 """Stream kinds whose id names a thing facts can be about; a chat or user id names none."""
 
 
+USER_WORDS = frozenset({"user", "i", "me", "myself", "the user"})
+"""How a stream's unnamed speaker is named: "user" is the subject of what they say of
+themselves, in every stream alike, so it names no one person across a tenant."""
+
+
 def stream_subject(stream: str) -> str | None:
     """The entity a stream is about: 'project:alpha' -> 'alpha'."""
     return stream.split(":", 1)[1].lower() if ":" in stream else None

@@ -590,9 +590,10 @@ class Settings(BaseSettings):
         default=0.85, ge=0.0, le=1.0, description="a plain Slack statement is stored at 0.85"
     )
     global_pinned_categories: tuple[str, ...] = Field(
-        default=("role", "decision"),
-        description="pinned global facts shown in every stream; other global facts only "
-        "when they share words with the query",
+        default=("role", "decision", "preference", "recurring"),
+        description="pinned global facts shown in every stream (who holds which role, what "
+        "was decided, how the owner and the organisation's people like things done, what "
+        "recurs); other global facts only when they share words with the query",
     )
     unpinned_categories: tuple[str, ...] = Field(
         default=("deadline_mention", "risk_signal", "mood_signal", "status_update", "reference"),

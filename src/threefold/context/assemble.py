@@ -236,7 +236,8 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     # Items are built once: planning again in less room places the same ones.
     turns = [_turn_item(t) for t in reversed(material.turns)]
     newer = [from_turn(t) for t in material.turns]
-    staleness = Staleness(newer, [f"{t.user} {t.assistant}" for t in material.turns])
+    window = [f"{t.user} {t.assistant}" for t in material.turns]
+    staleness = Staleness(newer, window, [*material.stream_facts, *material.global_facts])
     retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
     summary = _doubted_summary(material.summary, staleness)
     built = _Built(turns, retrieved, summary, staleness)

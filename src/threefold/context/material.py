@@ -28,7 +28,15 @@ from threefold.recall.presets import PRESETS
 from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources.issue_hits import current_issues
-from threefold.store.base import Item, ItemFilter, PinPolicy, Store, StreamView, TurnWindow
+from threefold.store.base import (
+    Item,
+    ItemFilter,
+    ObservedPins,
+    PinPolicy,
+    Store,
+    StreamView,
+    TurnWindow,
+)
 from threefold.tokens import count_tokens
 
 RETRIEVE_LIMIT = 60
@@ -154,6 +162,11 @@ def pin_policy(settings: Settings, trust: Trust) -> PinPolicy:
         min_confidence=settings.pin_min_confidence,
         skip_categories=tuple(settings.unpinned_categories),
         skip_sources=tuple(settings.unpinned_sources),
+        observed=ObservedPins(
+            sources=tuple(settings.observation_sources),
+            categories=tuple(settings.pinned_observation_categories),
+            min_confidence=settings.pin_observation_confidence,
+        ),
     )
 
 
@@ -167,6 +180,7 @@ def pinned(store: Store, settings: Settings, tenant: str, stream: str, trust: Tr
         min_confidence=policy.min_confidence,
         skip_categories=policy.skip_categories,
         skip_sources=policy.skip_sources,
+        observed=policy.observed,
     )
 
 
@@ -180,7 +194,10 @@ def pinned_texts(
 def is_pinned(fact: Fact, settings: Settings) -> bool:
     """Layer 1's policy: what the user stated or confirmed, at or above its threshold;
     of outside messages (Slack, Jira, web), only decisions and roles stated plainly.
-    Their commitments, blockers, status updates and links are recall material."""
+    Their commitments, blockers, status updates and links are recall material.
+
+    The stores apply the same rule in their queries (pin_policy, PinPolicy.observed), as a
+    stream may hold tens of thousands of facts; this is its statement for one fact."""
     if (
         fact.category.value in settings.unpinned_categories
         or fact.source.kind in settings.unpinned_sources

@@ -143,18 +143,57 @@ def from_retrieved(text: str, source: SourceRef) -> Newer | None:
     return _newer(user[found.end() :] if found else user, source.at, source, speaker)
 
 
-class Staleness:
-    """The newer messages in view, and what each may have made outdated."""
+@dataclass(frozen=True)
+class _Held:
+    """A current fact, as what an older line on its topic may contradict."""
 
-    def __init__(self, messages: Iterable[Newer | None], window: Sequence[str] = ()) -> None:
+    source: SourceRef
+    at: datetime
+    words: "_FactWords"
+    value: frozenset[str]
+    about_user: bool
+    item: frozenset[str] = frozenset()
+    """What a keyed slot is about ("owns:car": car): a line must name it to contradict."""
+
+
+class Staleness:
+    """The newer messages in view, and what each may have made outdated; and the current
+    facts, by which an older summary line or retrieved item on the same topic that states
+    another value is doubted too."""
+
+    def __init__(
+        self,
+        messages: Iterable[Newer | None],
+        window: Sequence[str] = (),
+        facts: Iterable[Fact] = (),
+    ) -> None:
         """`window`: the texts of the turns in view, by which words that run through the
-        whole chat ("family", a friend's name) are told apart from a topic."""
+        whole chat ("family", a friend's name) are told apart from a topic. `facts`: the
+        current facts of the context."""
         common = _common_words(window)
         newest_first = sorted((m for m in messages if m), key=lambda m: m.at, reverse=True)
         self.messages: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
+        self.held = sorted(
+            (h for f in facts if (h := _held(f, common)) is not None),
+            key=lambda h: h.at,
+            reverse=True,
+        )
+        # The values of facts a newer message may have changed: an older line that states
+        # one is as doubtful as the fact ("I'm based in Bristol" beside "lives in Bristol").
+        self.doubted = [(h, m) for h, m in ((h, self._message_on(h)) for h in self.held) if m]
 
     def __bool__(self) -> bool:
-        return bool(self.messages)
+        return bool(self.messages or self.held)
+
+    def _message_on(self, held: _Held) -> Newer | None:
+        for message in self.messages:
+            if message.at <= held.at or message.source == held.source:
+                continue
+            if held.about_user and message.speaker is not None:
+                continue
+            if _touches(message, held.words, about_user=held.about_user):
+                return message
+        return None
 
     def of_fact(self, fact: Fact) -> SourceRef | None:
         """The newest message after `fact` was stated that may have changed it."""
@@ -173,9 +212,11 @@ class Staleness:
         return None
 
     def of_text(self, text: str, at: datetime | None, source: SourceRef | None) -> SourceRef | None:
-        """The newest message after `at` that speaks of what `text` says and of a change,
-        unless `text` retells that message (a summary that covers it)."""
-        if not self.messages or at is None:
+        """What may have made `text` (said at `at`) outdated: the newest message after it
+        that speaks of what it says and of a change, unless `text` retells that message (a
+        summary that covers it); or a newer current fact on its topic whose value it does
+        not state; or the message that doubts a fact whose value it states."""
+        if at is None or not self:
             return None
         words = stems(_LABEL.sub(" ", text))
         for message in self.messages:
@@ -185,6 +226,21 @@ class Staleness:
                 continue
             if not _retells(words, message.words):
                 return message.source
+        said = _said_by_user(text)
+        own = stems(_LABEL.sub(" ", said))
+        for held, message in self.doubted:
+            stated_before = message.at > at and message.source != source
+            if stated_before and _states(own, said, held) and not _retells(words, message.words):
+                return message.source
+        # A retrieved summary is dated by the end of its period here: only a fact stated
+        # after all it retells may contradict it.
+        if source is not None and source.kind.startswith("summary") and source.at:
+            at = max(at, source.at)
+        for held in self.held:
+            if held.at <= at or held.source == source or held.value & words:
+                continue
+            if held.item <= own and own & held.words.topic and _speaks_of(own, said, held):
+                return held.source
         return None
 
 
@@ -224,6 +280,62 @@ def _fact_words(
         slot_words |= table.get(key, frozenset())
     topic = (stems(text) | slot_words) - named
     return _FactWords(topic, subject_words, named | value_words)
+
+
+def _held(fact: Fact, common: frozenset[str]) -> _Held | None:
+    """The fact as what an older line may contradict: a line on its slot's topic (the words
+    its kind is talked about in, "home": live, moved, based...) that names the item a keyed
+    slot is about ("owns:car": car) and states none of its value."""
+    if fact.last_stated is None:
+        return None
+    words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
+    value = stems(fact.value) - words.subject
+    if not value:
+        return None  # nothing an older line could state instead
+    kind, _, key = fact.slot.partition(":")
+    table = topics().slots
+    vocabulary = set(stems(kind))
+    for name in {fact.slot, kind, *kind.split()}:
+        vocabulary |= table.get(name, frozenset())
+    item = stems(key) - words.named
+    topic = (stems(fact.text) | vocabulary) - words.named - value - item - common
+    return _Held(
+        fact.source,
+        fact.last_stated,
+        replace(words, topic=topic),
+        value,
+        fact.subject == "user",
+        item,
+    )
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|my|me|mine|we|we're|our|us)\b", re.IGNORECASE)
+
+
+def _said_by_user(text: str) -> str:
+    """The words of `text` that may speak of the user: a retrieved turn's user side, and
+    nothing of another speaker's ("Caroline: I ...")."""
+    said = text.split(_ASSISTANT, 1)[0]
+    found = _SPEAKER.match(_TURN_REF.sub("", said))
+    if found and found["speaker"] != "User":
+        return ""
+    return said
+
+
+_TURN_REF = re.compile(r"^\[[^\]]*\]\s*")
+
+
+def _speaks_of(words: frozenset[str], text: str, held: _Held) -> bool:
+    """Whether `text` speaks of whom the fact is about: the user in the first person, or
+    someone else by name."""
+    if held.about_user:
+        return bool(_FIRST_PERSON.search(text))
+    return bool(held.words.subject) and held.words.subject <= words
+
+
+def _states(words: frozenset[str], text: str, held: _Held) -> bool:
+    """Whether `text` states the fact's value of whom it is about."""
+    return held.value <= words and _speaks_of(words, text, held)
 
 
 def _touches(message: Newer, words: _FactWords, *, about_user: bool) -> bool:

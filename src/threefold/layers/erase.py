@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from threefold import entities
-from threefold.domain import ErasureReport, Fact, FactStatus
+from threefold.domain import USER_WORDS, ErasureReport, Fact, FactStatus
 from threefold.errors import InvalidInput, NotFound
 from threefold.store.base import ErasedIds, Store
 
@@ -85,11 +85,6 @@ def _erase_stream(store: Store, tenant: str, stream: str) -> ErasureReport:
     return _apply(store, tenant, ids, {"stream": stream}, quoted=None)
 
 
-USER_WORDS = frozenset({"user", "i", "me", "myself", "the user"})
-"""How a stream's unnamed speaker is named: "user" is the subject of what they say of
-themselves, in every stream alike."""
-
-
 def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
     key = entities.resolve(store, tenant, name)
     if not key:
@@ -112,7 +107,9 @@ def _erase_person(store: Store, tenant: str, name: str) -> ErasureReport:
             ),
         }
     )
-    ids = store.erasable_ids(tenant, speakers=names, subjects=[key])
+    # Whoever wrote it: what others said of them, and, in a stream whose user gave this
+    # name as their own, everything that user said (their turns need no speaker=).
+    ids = store.erasable_ids(tenant, speakers=names, subjects=[key], users_named=names)
     if not (ids.streams or store.entities_named(tenant, key)):
         raise NotFound(f"nothing by or about {name!r}")
     target = {"entity": hashlib.sha256(key.encode()).hexdigest()[:16]}

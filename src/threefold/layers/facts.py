@@ -245,16 +245,42 @@ def _end(store: Store, old: Fact, by: Fact) -> None:
 
 
 def _supersede(store: Store, old: Fact, by: Fact) -> None:
+    _give_way(store, old, by)
+    for echo in _restatements(store, old, by):
+        _give_way(store, echo, by, note="restated what gave way")
+
+
+def _give_way(store: Store, old: Fact, by: Fact, note: str = "") -> None:
     store.set_fact_status(old.tenant, old.id, FactStatus.SUPERSEDED, superseded_by=by.id)
     after = old.model_copy(update={"status": FactStatus.SUPERSEDED})
     store.add_fact_change(
-        old.id, "SUPERSEDE", related=by.id, before=_snapshot(old), after=_snapshot(after)
+        old.id, "SUPERSEDE", related=by.id, note=note, before=_snapshot(old), after=_snapshot(after)
     )
 
 
 def _mark_retracted(store: Store, old: Fact, by: Fact, note: str) -> None:
     store.set_fact_status(old.tenant, old.id, FactStatus.RETRACTED, superseded_by=by.id)
     store.add_fact_change(old.id, "SUPERSEDE", related=by.id, note=note, before=_snapshot(old))
+    for echo in _restatements(store, old, by):
+        _give_way(store, echo, by, note="restated what gave way")
+
+
+def _restatements(store: Store, old: Fact, by: Fact) -> list[Fact]:
+    """The assistant's claims of `old`'s turn that say it again in other words ("Got it:
+    Sarah leads architecture" after "Sarah is the Lead Architect"): a restatement is no
+    fact of its own, so it goes when what it restated goes, whatever slot the model filed
+    it in. A claim there that says something else (names no Sarah, or names the new
+    holder) stays."""
+    restates = OutdatedStatements([(old, by)])
+    return [
+        claim
+        for claim in store.facts_from(old.tenant, old.stream, old.source)
+        if claim.active
+        and claim.id not in (old.id, by.id)
+        and claim.confidence <= CLAIM_CEILING < old.confidence
+        and may_change(claim, Author(by.writer_trust))
+        and restates.replacements(claim.text)
+    ]
 
 
 _IS_RE = re.compile(r"\b(is|are)\b")
@@ -661,7 +687,9 @@ class OutdatedStatements:
         for old, successor in superseded:
             # The user is named as "I" in their own words ("I'm allergic to penicillin").
             about_user = old.subject == "user"
-            claim = _words(old.value if about_user else f"{old.subject} {old.value}")
+            said = _words(old.value if about_user else f"{old.subject} {old.value}")
+            # "Dana heads product" states "head of product: dana" without its "of".
+            claim = [w for w in said if w not in _JOINING] or said
             current = [w for w in _words(successor.value) if w not in claim]
             if claim:
                 self._rules.append((claim, current, successor, about_user))
@@ -684,6 +712,8 @@ class OutdatedStatements:
 
 
 _USER_WORDS = frozenset({"i", "i'm", "im", "my", "me", "user", "user's"})
+_JOINING = frozenset({"a", "an", "the", "of", "for", "and", "to", "in", "on", "at", "with"})
+"""Words that join a title or value ("head of product") and that a restatement drops."""
 
 
 def _words(text: str) -> list[str]:

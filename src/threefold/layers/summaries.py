@@ -154,7 +154,8 @@ def session_record(
         "open_questions": list(digest.open_questions),
         "open_items": list(digest.open_items),
         "compression_ratio": round(read / written, 1),
-        "model": f"{model.name}:{detail}" if isinstance(detail, str) else model.name,
+        "model": digest.written_by
+        or (f"{model.name}:{detail}" if isinstance(detail, str) else model.name),
     }
 
 

@@ -96,6 +96,8 @@ class SessionDigest(_Task):
     decisions: tuple[str, ...] = ()
     open_questions: tuple[str, ...] = ()
     """Questions asked and not answered later in the session: the data still missing."""
+    written_by: str = ""
+    """The model that wrote it, when not the one asked: a fallback's name."""
 
 
 class Period(_Task):

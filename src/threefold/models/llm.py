@@ -179,6 +179,10 @@ def the_object(content: str) -> str:
     return content[start : end + 1]
 
 
+def _name_of(model: MemoryModel) -> str:
+    return str(getattr(model, "name", type(model).__name__))
+
+
 def _short(text: str, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -306,7 +310,11 @@ class LLMModel(OwnsClient):
         )
 
     def summarize_session(self, turns: Sequence[TurnInput], target_tokens: int) -> SessionDigest:
-        fallback = lambda: self.fallback.summarize_session(turns, target_tokens)  # noqa: E731
+        def fallback() -> SessionDigest:
+            digest = self.fallback.summarize_session(turns, target_tokens)
+            # The summary's record names who wrote it: the fallback, not this model.
+            return digest.model_copy(update={"written_by": _name_of(self.fallback)})
+
         if not turns:
             return self._delegate("summarize_session", fallback)
         return self._run(

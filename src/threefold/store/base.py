@@ -156,6 +156,23 @@ class TurnWindow(_Row):
         return max(self.least, min(unsummarized, self.most))
 
 
+USER_NAME_SLOT = "name"
+"""The slot of "The user's name is Maya Chen" (subject "user"): whose stream it is."""
+
+
+class ObservedPins(_Row):
+    """What outside messages may pin: a fact whose source kind starts with one of
+    `sources` ("slack.") is pinned only if of `categories`, at `min_confidence` or above;
+    the rest is recall material. Empty: no such rule."""
+
+    sources: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    min_confidence: float = 0.0
+
+
+NO_OBSERVED_RULE = ObservedPins()
+
+
 class PinPolicy(_Row):
     """Which active facts are pinned in the prompt (see Store.pinned_facts)."""
 
@@ -163,6 +180,7 @@ class PinPolicy(_Row):
     min_confidence: float
     skip_categories: tuple[str, ...]
     skip_sources: tuple[str, ...]
+    observed: ObservedPins = NO_OBSERVED_RULE
 
 
 @dataclass(frozen=True)
@@ -218,6 +236,7 @@ def view_one_by_one(
                 min_confidence=pins.min_confidence,
                 skip_categories=pins.skip_categories,
                 skip_sources=pins.skip_sources,
+                observed=pins.observed,
             )
             for name in pinned_streams
         },
@@ -320,7 +339,13 @@ class ErasureStore(Protocol):
         speakers: Sequence[str] = (),
         subjects: Sequence[str] = (),
         fact_ids: Sequence[int] = (),
-    ) -> ErasedIds: ...
+        users_named: Sequence[str] = (),
+    ) -> ErasedIds:
+        """`users_named`: lowercase names; in each stream whose user said their name is
+        one of them ("I'm Maya Chen"), that user's turns (those without a speaker) and
+        the facts about "user" go too."""
+        ...
+
     def erase_items(self, tenant: str, ids: ErasedIds) -> None: ...
     def expired_ids(
         self, before: datetime, *, keep_turns: int, sources: Sequence[str], limit: int
@@ -541,6 +566,7 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         min_confidence: float,
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
+        observed: ObservedPins = NO_OBSERVED_RULE,
     ) -> list[Fact]: ...
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]: ...
     def facts_from(self, tenant: str, stream: str, source: SourceRef) -> list[Fact]:

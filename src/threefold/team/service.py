@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from threefold.domain import SourceRef, Visibility, as_utc, project_subject, utcnow
+from threefold.domain import USER_WORDS, SourceRef, Visibility, as_utc, project_subject, utcnow
 from threefold.errors import InvalidInput
 from threefold.models.base import MemoryModel
 from threefold.models.heuristic.text import STOPWORDS
@@ -115,6 +115,13 @@ class Team:
         now: datetime | None = None,
     ) -> Profile:
         """The stored profile, or one built now for an entity none is stored for."""
+        if entity.lower().removeprefix("@").removeprefix("person:") in USER_WORDS:
+            # What each stream's user says of themselves is about "user": one profile of
+            # them all would mix every user of the tenant.
+            raise InvalidInput(
+                f"{entity!r} is the speaker of each stream, not one person: ask for that "
+                "user's stream (profile('user:alice')), or name them"
+            )
         key, name = profiles.entity_key(entity, self._project_keys(tenant))
         data = self.store.profile_data(tenant, key)
         meant: list[tuple[str, str]] = []

@@ -17,15 +17,19 @@ def extract_from_messages(messages: Sequence[MessageInput]) -> list[list[Extract
 def _message_facts(message: MessageInput) -> list[ExtractedFact]:
     turn = TurnInput(stream="", user=message.text, at=message.at, speaker=message.author or None)
     stated = [_by_author(f, message.author) for f in extract.extract_facts(turn)]
-    # The fact rules read statements more closely; an observation of the same kind and
-    # subject only repeats them.
-    said = {(f.category, f.subject) for f in stated}
-    noticed = [
-        o
-        for o in observe(message.text, message.author, message.at)
-        if (o.category, o.subject) not in said
-    ]
+    observed = observe(message.text, message.author, message.at)
+    # One thing said is one fact. An observation that names who ("U1 is blocked on X")
+    # stands for a statement of the same kind and slot that names no one ("I'm blocked on
+    # X", filed under "global"); otherwise the fact rules read statements more closely,
+    # and an observation of the same kind and subject or slot only repeats them.
+    named = {(o.category, o.slot) for o in observed if o.subject != GLOBAL_SUBJECT}
+    stated = [f for f in stated if f.subject != GLOBAL_SUBJECT or (f.category, f.slot) not in named]
+    said = {(f.category, f.subject) for f in stated} | {(f.category, f.slot) for f in stated}
+    noticed = [o for o in observed if not {(o.category, o.subject), (o.category, o.slot)} & said]
     return stated + noticed
+
+
+GLOBAL_SUBJECT = "global"
 
 
 def _by_author(fact: ExtractedFact, author: str) -> ExtractedFact:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from threefold.domain import utcnow
-from threefold.store.base import ErasedIds
+from threefold.store.base import USER_NAME_SLOT, ErasedIds
 from threefold.store.postgres.migrations import INDEX_TURNS
 
 if TYPE_CHECKING:
@@ -38,9 +38,12 @@ class ErasureTables:
         speakers: Sequence[str] = (),
         subjects: Sequence[str] = (),
         fact_ids: Sequence[int] = (),
+        users_named: Sequence[str] = (),
     ) -> ErasedIds:
         """The items a privacy erasure takes, as the SQLite store finds them."""
+        theirs = self._streams_of_users(tenant, users_named)
         turns = self._ids("turns", tenant, "stream", streams)
+        turns |= self._ids("turns", tenant, "(CASE WHEN speaker IS NULL THEN stream END)", theirs)
         turns |= self._ids("turns", tenant, "lower(speaker)", speakers)
         turns |= self._ids("turns", tenant, "lower(assistant_speaker)", speakers)
         turns |= self._mentioning("turns", tenant, "user_text || ' ' || assistant_text", speakers)
@@ -51,9 +54,11 @@ class ErasureTables:
         facts |= self._ids("facts", tenant, "subject", subjects)
         if subjects:
             facts |= self._id_set(
-                "SELECT id FROM facts WHERE tenant = %s AND slot = 'holder' AND value = ANY(%s)",
+                # Whose value they are: a title they hold, whose manager or partner they are.
+                "SELECT id FROM facts WHERE tenant = %s AND lower(value) = ANY(%s)",
                 (tenant, list(subjects)),
             )
+        facts |= self._ids("facts", tenant, "(CASE WHEN subject = 'user' THEN stream END)", theirs)
         facts |= self._facts_from(tenant, ["turn"], turns)
         facts |= self._facts_from(tenant, [f"{s}.%" for s in _RECORD_SOURCES], records)
         summaries = self._ids("summaries", tenant, "stream", streams)
@@ -111,6 +116,17 @@ class ErasureTables:
 
     def _id_set(self, sql: str, params: Sequence[Any]) -> set[int]:
         return {r["id"] for r in self._rows(sql, params)}
+
+    def _streams_of_users(self, tenant: str, names: Sequence[str]) -> list[str]:
+        """The streams whose user gave one of `names` as their own."""
+        if not names:
+            return []
+        rows = self._rows(
+            "SELECT DISTINCT stream FROM facts WHERE tenant = %s AND subject = 'user'"
+            " AND slot = %s AND lower(value) = ANY(%s)",
+            (tenant, USER_NAME_SLOT, list(names)),
+        )
+        return sorted(r["stream"] for r in rows)
 
     def _ids(self, table: str, tenant: str, column: str, values: Sequence[Any]) -> set[int]:
         if not values:

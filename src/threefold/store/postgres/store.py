@@ -48,6 +48,7 @@ from threefold.errors import StoreError, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
+    NO_OBSERVED_RULE,
     ApiKey,
     Candidates,
     Item,
@@ -55,6 +56,7 @@ from threefold.store.base import (
     Job,
     NewRecord,
     NewTurn,
+    ObservedPins,
     PinPolicy,
     Probe,
     StreamState,
@@ -490,10 +492,12 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         min_confidence: float,
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
+        observed: ObservedPins = NO_OBSERVED_RULE,
     ) -> list[Fact]:
         rows = self._pinned_rows(
-            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
-        )
+            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources,
+            observed,
+        )  # fmt: skip
         return [fact_of(r) for r in rows]
 
     def _pinned_rows(
@@ -505,12 +509,14 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         min_confidence: float,
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
+        observed: ObservedPins = NO_OBSERVED_RULE,
     ) -> list[Row]:
         policy = PinPolicy(
             visibilities=tuple(visibilities),
             min_confidence=min_confidence,
             skip_categories=tuple(skip_categories),
             skip_sources=tuple(skip_sources),
+            observed=observed,
         )
         return self._rows(_pinned_sql(columns), _pinned_params(tenant, [stream], policy))
 
@@ -1568,7 +1574,11 @@ def _pinned_sql(columns: str) -> str:
     return (
         f"SELECT {columns} FROM facts WHERE tenant = %s AND stream = ANY(%s)"
         " AND status = 'active' AND visibility = ANY(%s) AND confidence >= %s"
-        " AND NOT (category = ANY(%s)) AND NOT (source_kind = ANY(%s)) ORDER BY id DESC"
+        " AND NOT (category = ANY(%s)) AND NOT (source_kind = ANY(%s))"
+        # Of outside messages' facts, only those the rule lets pin (see ObservedPins).
+        " AND (NOT EXISTS (SELECT 1 FROM unnest(%s::text[]) AS p(prefix)"
+        " WHERE left(source_kind, length(p.prefix)) = p.prefix)"
+        " OR (category = ANY(%s) AND confidence >= %s)) ORDER BY id DESC"
     )
 
 
@@ -1580,6 +1590,9 @@ def _pinned_params(tenant: str, streams: Sequence[str], policy: PinPolicy) -> li
         policy.min_confidence,
         list(policy.skip_categories),
         list(policy.skip_sources),
+        list(policy.observed.sources),
+        list(policy.observed.categories),
+        policy.observed.min_confidence,
     ]
 
 
@@ -2072,6 +2085,8 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     for person in where.people:
         clauses.append(f"strpos(lower({spec.text}), %s) > 0")
         params.append(person.lower())
+    if where.categories is not None and kind != "fact":
+        clauses.append("false")  # a category is a fact's: other kinds have none to match
     if kind == "fact":
         if where.active_facts_only:
             clauses.append("x.status = 'active'")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence, Sized
 from typing import TYPE_CHECKING, Any
 
 from threefold.domain import utcnow
-from threefold.store.base import ErasedIds
+from threefold.store.base import USER_NAME_SLOT, ErasedIds
 
 _TURN_FTS_COLUMNS = "user_text, assistant_text, before_text"
 _FTS_TABLES = ("turns_fts", "facts_fts", "records_fts", "summaries_fts")
@@ -34,11 +34,15 @@ class ErasureTables:
         speakers: Sequence[str] = (),
         subjects: Sequence[str] = (),
         fact_ids: Sequence[int] = (),
+        users_named: Sequence[str] = (),
     ) -> ErasedIds:
         """The items a privacy erasure takes: everything in `streams`; the turns and
         records written by or naming `speakers` (lowercase names); facts about `subjects`
-        or read from those turns and records; the facts `fact_ids`."""
+        or read from those turns and records; the facts `fact_ids`; and in the streams
+        whose user is one of `users_named`, that user's turns and facts."""
+        theirs = self._streams_of_users(tenant, users_named)
         turns = self._ids("turns", tenant, "stream", streams)
+        turns |= self._ids_where("turns", tenant, "speaker IS NULL AND stream", [], theirs)
         turns |= self._ids_lower("turns", tenant, ("speaker", "assistant_speaker"), speakers)
         turns |= self._mentioning("turns", tenant, "user_text || ' ' || assistant_text", speakers)
         records = self._ids("records", tenant, "stream", streams)
@@ -47,6 +51,7 @@ class ErasureTables:
         facts = self._ids("facts", tenant, "stream", streams) | set(fact_ids)
         facts |= self._ids("facts", tenant, "subject", subjects)
         facts |= self._holder_ids(tenant, subjects)
+        facts |= self._ids_where("facts", tenant, "subject = 'user' AND stream", [], theirs)
         facts |= self._facts_from(tenant, "turn", turns) | self._facts_from_records(tenant, records)
         summaries = self._ids("summaries", tenant, "stream", streams)
         touched = set(streams)
@@ -150,12 +155,24 @@ class ErasureTables:
             found |= {r["id"] for r in rows if word.search(r["text"])}
         return found
 
+    def _streams_of_users(self, tenant: str, names: Sequence[str]) -> list[str]:
+        """The streams whose user gave one of `names` as their own."""
+        if not names:
+            return []
+        rows = self._rows(
+            f"SELECT DISTINCT stream FROM facts WHERE tenant = ? AND subject = 'user'"
+            f" AND slot = ? AND lower(value) IN ({_marks(names)})",
+            (tenant, USER_NAME_SLOT, *names),
+        )
+        return sorted(r["stream"] for r in rows)
+
     def _holder_ids(self, tenant: str, people: Sequence[str]) -> set[int]:
+        """Facts whose value is one of `people`: a title they hold, whose manager or
+        partner they are ("The user's manager is Maya Chen"), whoever wrote it."""
         if not people:
             return set()
         rows = self._rows(
-            f"SELECT id FROM facts WHERE tenant = ? AND slot = 'holder'"
-            f" AND value IN ({_marks(people)})",
+            f"SELECT id FROM facts WHERE tenant = ? AND lower(value) IN ({_marks(people)})",
             (tenant, *people),
         )
         return {r["id"] for r in rows}

@@ -36,6 +36,7 @@ from threefold.errors import StoreError, StoreReadOnly, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
+    NO_OBSERVED_RULE,
     ApiKey,
     Candidates,
     Item,
@@ -43,6 +44,7 @@ from threefold.store.base import (
     Job,
     NewRecord,
     NewTurn,
+    ObservedPins,
     PinPolicy,
     Probe,
     StreamState,
@@ -512,12 +514,14 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         min_confidence: float,
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
+        observed: ObservedPins = NO_OBSERVED_RULE,
     ) -> list[Fact]:
         """The active facts a pin policy keeps, newest first: the store filters, as a
         stream may hold tens of thousands of facts and pin only a few."""
         rows = self._pinned_rows(
-            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources
-        )
+            "*", tenant, stream, visibilities, min_confidence, skip_categories, skip_sources,
+            observed,
+        )  # fmt: skip
         return [fact_of(r) for r in rows]
 
     def _pinned_rows(
@@ -529,15 +533,20 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         min_confidence: float,
         skip_categories: Sequence[str],
         skip_sources: Sequence[str],
+        observed: ObservedPins = NO_OBSERVED_RULE,
     ) -> list[sqlite3.Row]:
         seen = [v.value for v in visibilities]
+        outside, outside_params = _observed_sql(observed)
         return self._rows(
             f"SELECT {columns} FROM facts WHERE tenant = ? AND stream = ? AND status = 'active'"
             f" AND visibility IN ({_marks(seen)}) AND confidence >= ?"
             f" AND category NOT IN ({_marks(skip_categories)})"
-            f" AND source_kind NOT IN ({_marks(skip_sources)}) ORDER BY id DESC",
-            (tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources),
-        )
+            f" AND source_kind NOT IN ({_marks(skip_sources)}){outside} ORDER BY id DESC",
+            (
+                tenant, stream, *seen, min_confidence, *skip_categories, *skip_sources,
+                *outside_params,
+            ),
+        )  # fmt: skip
 
     @_unchanged_reads
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
@@ -1618,6 +1627,8 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     for person in where.people:
         clauses.append(f"instr(lower({spec.text}), ?) > 0")
         params.append(person.lower())
+    if where.categories is not None and kind != "fact":
+        clauses.append("0")  # a category is a fact's: other kinds have none to match
     if kind == "fact":
         if where.active_facts_only:
             clauses.append("x.status = 'active'")
@@ -1632,6 +1643,18 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         clauses.append("x.seq < ?")
         params.append(where.turns_before_seq)
     return " AND ".join(clauses), params
+
+
+def _observed_sql(observed: ObservedPins) -> tuple[str, list[Any]]:
+    """The clause that keeps, of the facts read from outside messages, only those the rule
+    lets pin."""
+    if not observed.sources:
+        return "", []
+    outside = " OR ".join("substr(source_kind, 1, ?) = ?" for _ in observed.sources)
+    params: list[Any] = [v for prefix in observed.sources for v in (len(prefix), prefix)]
+    kinds = _marks(observed.categories) if observed.categories else "NULL"
+    clause = f" AND (NOT ({outside}) OR (category IN ({kinds}) AND confidence >= ?))"
+    return clause, [*params, *observed.categories, observed.min_confidence]
 
 
 def _quoted(term: str) -> str:
