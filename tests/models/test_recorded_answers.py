@@ -115,6 +115,11 @@ def _coverage_memory(tmp_path: Path, server: CassetteServer) -> Memory:
         background_worker=False,
     )
     _feed(mem, coverage["chat"])
+    restated = coverage["restated"]  # a fact written before, said again in a turn
+    for fact in restated["facts"]:
+        at = datetime.fromisoformat(restated["start"]) - timedelta(days=1)
+        mem.write_fact(restated["stream"], at=at, **fact)
+    _feed(mem, restated)
     at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
     for n, message in enumerate(coverage["slack"]):
         mem.ingest_message(ts=f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}", **message)

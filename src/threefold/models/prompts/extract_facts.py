@@ -104,7 +104,7 @@ decisions (what was decided about, "choice", the choice); assignments (task or i
 key, "assignee", person).
 """
 
-_TEAM_SLOTS = ", role, responsibility, decision, assignment, blocker, handoff"
+_TEAM_SLOTS = ",\nrole, responsibility, decision, assignment, blocker, handoff"
 
 SYSTEM_PERSONAL = _RULES.format(team="", slots=_SLOTS)
 SYSTEM_TEAM = _RULES.format(team=_TEAM, slots=_SLOTS + _TEAM_SLOTS)
