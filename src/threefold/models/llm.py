@@ -144,11 +144,26 @@ _UNSTRICT_KEYWORDS = frozenset(
 
 @functools.cache
 def wire_schema(response_type: type[BaseModel]) -> dict[str, Any]:
-    """The response model's JSON schema as sent: in the strict subject that OpenAI's
+    """The response model's JSON schema as sent: in the strict subset that OpenAI's
     structured outputs accept (every property required, no others allowed, no titles or
-    bounds), which also makes it shorter. The answer is still checked against the full
-    model, bounds and defaults included."""
-    return cast("dict[str, Any]", _strict(response_type.model_json_schema()))
+    bounds), with its definitions inlined, which also makes it shorter. The answer is
+    still checked against the full model, bounds and defaults included."""
+    schema = response_type.model_json_schema()
+    return cast("dict[str, Any]", _strict(_inlined(schema, schema.get("$defs", {}))))
+
+
+def _inlined(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
+    """`node` with each "$ref" replaced by the definition it names, and "$defs" dropped:
+    the same schema in fewer tokens, since every definition here is used once or twice.
+    A recursive model (none is) would keep its references past a few levels."""
+    if isinstance(node, list):
+        return [_inlined(item, defs, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    if ref.startswith("#/$defs/") and depth < 8:
+        return _inlined(defs[ref.removeprefix("#/$defs/")], defs, depth + 1)
+    return {key: _inlined(value, defs, depth) for key, value in node.items() if key != "$defs"}
 
 
 def _strict(node: Any) -> Any:
