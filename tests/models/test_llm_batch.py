@@ -193,3 +193,29 @@ def test_the_keys_the_prompt_names_are_the_rules_keys():
     for slot in (s.strip() for group in named for s in group.split(",")):
         known = slot in known_slots or (slot.endswith(":*") and slot.split(":")[0] in heads)
         assert known, f"{slot!r} is not a key the heuristic model writes"
+
+
+def test_turns_read_ahead_are_read_again_after_an_erasure(tmp_path):
+    """What a batch read is kept for the later turns' jobs, unless the stream was erased
+    in between: the request had shown what is now erased."""
+    with FakeOpenAIServer(default=careful) as server:
+        model = LLMModel(server.client(timeout=5.0), "small", HeuristicModel(), backoff=0)
+        with Memory.open(
+            tmp_path / "m.db", model=model, embedder=None, background_worker=False
+        ) as mem:
+            for n, said in enumerate(TURNS):
+                mem.add_turn(STREAM, said, at=AT + timedelta(minutes=n))
+            asked = []  # asked before the claim, before the first job, then after it
+
+            def one_job() -> bool:
+                asked.append(1)
+                return len(asked) > 2
+
+            mem.runner.run_pending(stopping=one_job)
+            (first,) = mem.facts(STREAM)  # the first job ran: its turn's fact is stored
+            mem.erase(fact_id=first.id)
+            mem.process_pending()
+            values = sorted(f.value for f in mem.facts(STREAM))
+        requests = [_turns_in(r) for r in _extractions(server)]
+    assert requests == [list(TURNS), list(TURNS[1:])]
+    assert values == ["equinor", "rex"]

@@ -210,8 +210,9 @@ class Pipeline:
         for other in later:
             batch.append(turn_input(other, self._referent(other, before), before))
             before = other
-        found = self.model.extract_turns(batch)
+        # counted before the request: an erasure while it runs makes what it read stale
         erasures = self.store.stream_state(turn.tenant, turn.stream).erasures
+        found = self.model.extract_turns(batch)
         with self._read_ahead_lock:
             for other, facts in zip(later, found[1:], strict=True):
                 self._read_ahead[(other.tenant, other.id)] = (_seen(other, erasures), facts)
