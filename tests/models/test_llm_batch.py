@@ -219,3 +219,23 @@ def test_turns_read_ahead_are_read_again_after_an_erasure(tmp_path):
         requests = [_turns_in(r) for r in _extractions(server)]
     assert requests == [list(TURNS), list(TURNS[1:])]
     assert values == ["equinor", "rex"]
+
+
+def test_reading_a_stream_again_batches_its_turns_as_the_first_reading_did(tmp_path):
+    with FakeOpenAIServer(default=careful) as server:
+        model = LLMModel(server.client(timeout=5.0), "small", HeuristicModel(), backoff=0)
+        with Memory.open(
+            tmp_path / "m.db", model=model, embedder=None, background_worker=False
+        ) as mem:
+            for n, said in enumerate(TURNS):
+                mem.add_turn(STREAM, said, at=AT + timedelta(minutes=n), trust="inner")
+            mem.add_turn(STREAM, "I live in Oslo.", at=AT + timedelta(minutes=5))
+            mem.process_pending()
+            before = sorted(f.value for f in mem.facts(STREAM))
+            mem.reextract(STREAM)
+            after = sorted(f.value for f in mem.facts(STREAM))
+        requests = [_turns_in(r) for r in _extractions(server)]
+    # the owner's turn is read apart from the shared key's, in the first reading and again
+    read = [list(TURNS), ["I live in Oslo."]]
+    assert requests == read + read
+    assert after == before == ["equinor", "oslo", "rex"]
