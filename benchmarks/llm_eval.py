@@ -80,6 +80,7 @@ def feed(mem: Memory, conversation: dict) -> None:
             turn.get("assistant", ""),
             at=start + n * step,
             speaker=turn.get("speaker"),
+            assistant_speaker=turn.get("assistant_speaker"),
         )
     mem.process_pending()
 
@@ -161,6 +162,7 @@ def run_coverage(
         ) as mem,
     ):
         feed(mem, coverage["chat"])
+        feed(mem, coverage["project"])
         feed_restated(mem, coverage["restated"])
         at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
         for n, message in enumerate(coverage["slack"]):
@@ -169,7 +171,7 @@ def run_coverage(
         mem.process_pending()
         mem.end_session(coverage["chat"]["stream"])
         mem.process_pending()
-    turns = len(coverage["chat"]["turns"]) + len(coverage["restated"]["turns"])
+    turns = sum(len(coverage[part]["turns"]) for part in ("chat", "project", "restated"))
     return turns, len(coverage["slack"])
 
 

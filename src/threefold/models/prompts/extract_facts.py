@@ -74,8 +74,9 @@ can change, not the value. value: the value alone. confidence: 1.0 explicit corr
 corrects something said before. retracts: keys denied ("Raj isn't the PM": {{"subject":
 "pm", "slot": "holder", "value": "raj"}}; with no new value the fact's value is "not raj").
 
-"I" is the user side's speaker: subject their name lowercased, else "user". Nothing about
-the assistant, nor its guesses ("So you're 45?") until the user confirms.
+"I" is each side's speaker: subject their name lowercased, else "user". An <assistant>
+with no speaker is the AI: nothing about it, nor its guesses ("So you're 45?") until the
+user confirms.
 {team}
 Keys: ("user", "spouse", name), likewise partner, mother, father, manager; others
 "sister:anna". A named person's facts under their name; unnamed kin "user's mother";
