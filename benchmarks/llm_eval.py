@@ -14,6 +14,7 @@ turn's own time, process_pending, then facts(include_inactive=True). It prints, 
 
     .venv/bin/python benchmarks/llm_eval.py                 # both models, offline
     .venv/bin/python benchmarks/llm_eval.py --record DIR    # ask for missing answers in DIR
+    .venv/bin/python benchmarks/llm_eval.py --prune         # drop answers no request used
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.cassette import CassetteServer  # noqa: E402
+from tests.cassette import CassetteServer, request_key  # noqa: E402
 from threefold import Memory, load_settings  # noqa: E402
 from threefold.domain import Fact  # noqa: E402
 from threefold.models.base import MemoryModel  # noqa: E402
@@ -79,6 +80,7 @@ def feed(mem: Memory, conversation: dict) -> None:
             turn.get("assistant", ""),
             at=start + n * step,
             speaker=turn.get("speaker"),
+            assistant_speaker=turn.get("assistant_speaker"),
         )
     mem.process_pending()
 
@@ -123,23 +125,32 @@ def score(stored: list[Fact], conversation: dict, tally: Tally) -> None:
             tally.misses.append(f"stored {absent['value']} ({absent['why']})")
 
 
-def run(model: MemoryModel, chats: list[dict]) -> Tally:
+def run(model: MemoryModel, chats: list[dict], batch_turns: int | None = None) -> Tally:
+    """Feed and score each conversation; `batch_turns` overrides model.batch_turns."""
     tally = Tally()
+    settings = load_settings(model={"batch_turns": batch_turns}) if batch_turns else None
     with tempfile.TemporaryDirectory() as tmp:
         for n, conversation in enumerate(chats):
             path = Path(tmp) / f"eval{n}.db"
-            with Memory.open(path, model=model, embedder=None, background_worker=False) as mem:
+            with Memory.open(
+                path, settings=settings, model=model, embedder=None, background_worker=False
+            ) as mem:
                 feed(mem, conversation)
                 stored = mem.facts(conversation["stream"], include_inactive=True)
             score(stored, conversation, tally)
     return tally
 
 
-def run_coverage(model: MemoryModel, path: Path = COVERAGE) -> int:
+def run_coverage(
+    model: MemoryModel, path: Path = COVERAGE, batch_turns: int | None = None
+) -> tuple[int, int]:
     """Feed the coverage streams (every task of the model at least once); returns the
-    number of turns and messages fed."""
+    numbers of chat turns and of Slack messages fed."""
     coverage = json.loads(path.read_text(encoding="utf-8"))
-    settings = load_settings(**coverage["settings"])
+    given = coverage["settings"]
+    if batch_turns:
+        given = {**given, "model": {"batch_turns": batch_turns}}
+    settings = load_settings(**given)
     with (
         tempfile.TemporaryDirectory() as tmp,
         Memory.open(
@@ -151,6 +162,8 @@ def run_coverage(model: MemoryModel, path: Path = COVERAGE) -> int:
         ) as mem,
     ):
         feed(mem, coverage["chat"])
+        feed(mem, coverage["project"])
+        feed_restated(mem, coverage["restated"])
         at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
         for n, message in enumerate(coverage["slack"]):
             ts = f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}"
@@ -158,7 +171,16 @@ def run_coverage(model: MemoryModel, path: Path = COVERAGE) -> int:
         mem.process_pending()
         mem.end_session(coverage["chat"]["stream"])
         mem.process_pending()
-    return len(coverage["chat"]["turns"]) + len(coverage["slack"])
+    turns = sum(len(coverage[part]["turns"]) for part in ("chat", "project", "restated"))
+    return turns, len(coverage["slack"])
+
+
+def feed_restated(mem: Memory, restated: dict) -> None:
+    """The facts written beforehand, then the turns that say them again."""
+    at = datetime.fromisoformat(restated["start"])
+    for fact in restated["facts"]:
+        mem.write_fact(restated["stream"], at=at - timedelta(days=1), **fact)
+    feed(mem, restated)
 
 
 @contextmanager
@@ -186,10 +208,23 @@ def report(rows: dict[str, Tally], extra: Callable[[str], str]) -> None:
         )
 
 
+def _prune(server: CassetteServer) -> None:
+    """Rewrite the cassette with only the answers this run asked for, in their order:
+    after a prompt changed and its requests were recorded again, the old ones are dead."""
+    used = {request_key(r) for r in server.requests}
+    kept = [e for e in server.cassette.entries if e["key"] in used]
+    lines = [json.dumps(entry, ensure_ascii=False) for entry in kept]
+    server.cassette.path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"pruned: kept {len(kept)} of {len(server.cassette.entries)} recorded answers")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", type=Path, help="write unanswered requests to this folder")
     parser.add_argument("--show-misses", action="store_true")
+    parser.add_argument(
+        "--prune", action="store_true", help="rewrite the cassette without unused answers"
+    )
     args = parser.parse_args()
     chats = conversations()
     rows: dict[str, Tally] = {"heuristic": run(HeuristicModel(), chats)}
@@ -202,6 +237,8 @@ def main() -> None:
         requests = sum(s["requests"] for s in stats.values())
         fallbacks = sum(s["fallbacks"] for s in stats.values())
         notes[name] = f"{requests} requests, {fallbacks} fallbacks, {len(server.stale)} stale"
+        if args.prune:
+            _prune(server)
     turns = sum(len(c["turns"]) for c in chats)
     print(f"{len(chats)} conversations, {turns} turns ({DATA.name})\n")
     report(rows, notes.__getitem__)

@@ -138,6 +138,11 @@ class ModelSettings(BaseModel):
     backoff_seconds: float = Field(default=0.5, ge=0.0)
     options: dict[str, Any] = {}
     """For a plugin model: its own options."""
+    batch_turns: int = Field(default=8, ge=1, le=32)
+    """At most this many turns of one stream read in one extraction request, when they
+    are waiting together (a backfill, an import, a burst faster than the worker): one
+    request instead of several, the instructions sent once. A turn is never held back to
+    fill a batch, so a live chat still reads each turn as it comes. 1: one per turn."""
     tasks: dict[str, TaskModelSettings] = {}
     """For llm: a chat model per task (`[model.tasks.summarize_session] name = "gpt-4o"`)."""
 

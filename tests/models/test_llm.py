@@ -238,7 +238,7 @@ def test_the_person_a_he_or_she_may_mean_is_offered_as_a_hint(openai_server, llm
     turn = TURN.model_copy(update={"user": "She moved to Edinburgh.", "referent": "my sister"})
     llm.extract_facts(turn)
     told = _user(openai_server.requests[0])
-    assert 'Hint: the turn before spoke of my sister; an opening "he" or "she" may mean' in told
+    assert '<hint>an opening "he" or "she" may mean my sister</hint>' in told
     assert "means: my sister" not in told
 
 
@@ -262,20 +262,21 @@ def test_request_carries_model_event_time_and_schema(openai_server, llm):
     user = _user(request)
     assert "2024-05-03T14:00+02:00" in user
     assert "Friday" in user
-    assert "project:alpha" in user and "Stream subject: alpha" in user
+    assert "Stream: project:alpha (project subject: alpha)" in user
     assert TURN.user in user and TURN.assistant in user
     fmt = request["response_format"]
     assert fmt["json_schema"]["name"] == "extract_facts"
     assert fmt["json_schema"]["strict"] is True
     schema = fmt["json_schema"]["schema"]
-    fact = schema["$defs"]["ExtractedFact"]
+    fact = schema["properties"]["facts"]["items"]  # definitions are inlined: fewer tokens
     # strict mode: every property required, no other allowed, no titles or bounds
     assert fact["required"] == list(fact["properties"]) and fact["additionalProperties"] is False
     assert "title" not in json.dumps(schema) and "minLength" not in json.dumps(schema)
+    assert "$ref" not in json.dumps(schema) and "$defs" not in schema
     system = _system(request)
-    assert "holder" in system and "0.95" in system and "event time" in system
+    assert "holder" in system and "0.95" in system and "turn's time" in system
     # json_schema mode does not repeat the schema in the prompt
-    assert '"$defs"' not in system
+    assert '"additionalProperties"' not in system
 
 
 # -- retries and fallbacks ----------------------------------------------------------------

@@ -43,6 +43,7 @@ def test_the_prompt_names_the_speaker_the_categories_and_the_slots(openai_server
         TurnInput(
             stream="chat:8812",
             user="I live in Berlin.",
+            assistant="Since when?",
             at=AT,
             speaker="Caroline",
             assistant_speaker="Melanie",
@@ -50,12 +51,13 @@ def test_the_prompt_names_the_speaker_the_categories_and_the_slots(openai_server
     )
     request = openai_server.requests[0]
     system, user = request["messages"][0]["content"], request["messages"][-1]["content"]
-    assert "Speaker (user side): Caroline" in user
-    assert "Speaker (assistant side): Melanie" in user
-    assert "Stream subject" not in user  # a chat id names nothing
+    assert '<user speaker="Caroline">\nI live in Berlin.\n</user>' in user
+    assert '<assistant speaker="Melanie">\nSince when?\n</assistant>' in user
+    assert "project subject" not in user  # a chat id names nothing
     for name in ("identity", "location", "relationship", "important_date", "plan"):
         assert name in system
-    assert "allergy:*" in system and "tool:editor" in system and "home" in system
+    assert "allergy:*" in system and "owns:*" in system and "home" in system
+    assert "decision" not in system  # a personal chat is offered no team categories
 
 
 def test_first_person_subjects_become_the_speaker(openai_server, llm):

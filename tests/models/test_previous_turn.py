@@ -4,7 +4,7 @@ import json
 from datetime import UTC, datetime
 
 from tests.openai_fake import FakeOpenAIServer
-from threefold import Memory
+from threefold import Memory, load_settings
 from threefold.models.heuristic import HeuristicModel
 from threefold.models.llm import LLMModel
 
@@ -19,9 +19,14 @@ def _extraction_prompts(server: FakeOpenAIServer) -> list[str]:
     ]
 
 
-def _memory(tmp_path, server: FakeOpenAIServer) -> Memory:
+def _memory(tmp_path, server: FakeOpenAIServer, batch_turns: int = 1) -> Memory:
+    """A memory whose model reads each turn in its own request (unless `batch_turns`),
+    so that each prompt shows what one turn is read with."""
     model = LLMModel(server.client(timeout=5.0), "fake", HeuristicModel(), backoff=0)
-    return Memory.open(tmp_path / "m.db", background_worker=False, embedder=None, model=model)
+    settings = load_settings(model={"batch_turns": batch_turns})
+    return Memory.open(
+        tmp_path / "m.db", settings=settings, background_worker=False, embedder=None, model=model
+    )
 
 
 def _no_facts(request: dict) -> str:
@@ -54,7 +59,7 @@ def test_a_group_chat_reply_names_who_asked(tmp_path):
 
 
 def test_a_turn_whose_previous_was_erased_reads_nothing_of_it(tmp_path):
-    with FakeOpenAIServer(default=_no_facts) as server, _memory(tmp_path, server) as mem:
+    with FakeOpenAIServer(default=_no_facts) as server, _memory(tmp_path, server, 8) as mem:
         mem.add_turn("chat:g", "Dana, how old is your mum now?", speaker="Ola", at=AT)
         mem.add_turn("chat:g", "she turned 70 in May", speaker="Dana", at=AT.replace(minute=1))
         mem.erase(entity="Ola")
@@ -65,7 +70,8 @@ def test_a_turn_whose_previous_was_erased_reads_nothing_of_it(tmp_path):
 
 
 def test_a_more_private_previous_turn_is_not_shown_to_a_shared_reply(tmp_path):
-    with FakeOpenAIServer(default=_no_facts) as server, _memory(tmp_path, server) as mem:
+    # batching is on: the two turns differ in visibility, so they are read apart
+    with FakeOpenAIServer(default=_no_facts) as server, _memory(tmp_path, server, 8) as mem:
         mem.add_turn("chat:1", "My salary is 81k.", "Noted.", at=AT, visibility="private")
         mem.add_turn("chat:1", "Moving on.", at=AT.replace(minute=1), visibility="social")
         mem.process_pending()
@@ -85,5 +91,5 @@ def test_a_pronoun_is_hinted_only_when_the_turn_names_nobody_before_it(tmp_path)
         prompts = _extraction_prompts(server)
     unnamed = next(p for p in prompts if "He says rest" in p)
     named_here = next(p for p in prompts if "My 2-year-old" in p)
-    assert "Hint: the turn before spoke of my physio" in unnamed
-    assert "Hint:" not in named_here
+    assert '<hint>an opening "he" or "she" may mean my physio</hint>' in unnamed
+    assert "<hint>" not in named_here

@@ -44,6 +44,7 @@ def _feed(mem: Memory, chat: dict) -> None:
             turn.get("assistant", ""),
             at=at,
             speaker=turn.get("speaker"),
+            assistant_speaker=turn.get("assistant_speaker"),
         )
     mem.process_pending()
 
@@ -115,6 +116,12 @@ def _coverage_memory(tmp_path: Path, server: CassetteServer) -> Memory:
         background_worker=False,
     )
     _feed(mem, coverage["chat"])
+    _feed(mem, coverage["project"])  # people talking in turns: the team prompt
+    restated = coverage["restated"]  # a fact written before, said again in a turn
+    for fact in restated["facts"]:
+        at = datetime.fromisoformat(restated["start"]) - timedelta(days=1)
+        mem.write_fact(restated["stream"], at=at, **fact)
+    _feed(mem, restated)
     at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
     for n, message in enumerate(coverage["slack"]):
         mem.ingest_message(ts=f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}", **message)
@@ -145,3 +152,16 @@ def test_slack_messages_are_digested_and_routed_by_the_model(tmp_path):
     assert atlas[("atlas beta", "feature freeze")] == "2026-10-02"
     # the model found no project in the registry message: it is not filed under Harbor
     assert not [r for r in harbor if "registry" in r.text]
+
+
+def test_a_project_stream_read_in_one_batch_keeps_each_person_and_correction(tmp_path):
+    with CassetteServer(CASSETTE) as server, _coverage_memory(tmp_path, server) as mem:
+        cobalt = mem.facts("project:cobalt", include_inactive=True)
+    assert not server.stale
+    active = {(f.subject, f.slot): f.value for f in cobalt if f.status is FactStatus.ACTIVE}
+    # the taker spoke on the assistant side of a turn: a named person, not the AI
+    assert active[("cbt-230", "assignee")] == "jun"
+    assert active[("omar", "leave")] == "2026-10-20 to 2026-10-23"
+    assert active[("cobalt beta export", "choice")] == "csv only, pdf later"
+    leave = {f.value: f.status for f in cobalt if f.slot == "leave"}
+    assert leave["2026-10-19 to 2026-10-23"] is not FactStatus.ACTIVE

@@ -284,6 +284,7 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
             f"{ran} jobs ran; {failed} failed for good (see `threefold check`)"
             + (
                 f"; model: {model['requests']} requests, {model['fallbacks']} fallbacks"
+                + (f", {model['split']} batches read again turn by turn" if model["split"] else "")
                 if model
                 else ""
             )
@@ -298,7 +299,8 @@ def _model_counts(mem: "Memory") -> dict[str, int]:
     if not callable(stats):
         return {}
     tasks = stats().values()
-    return {key: sum(t[key] for t in tasks) for key in ("calls", "requests", "fallbacks")}
+    keys = ("calls", "requests", "fallbacks", "split")
+    return {key: sum(t.get(key, 0) for t in tasks) for key in keys}
 
 
 @app.command("search")

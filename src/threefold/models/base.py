@@ -182,3 +182,16 @@ class MemoryModel(Protocol):
     def reconcile(self, new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
         """What to do with a new fact given similar existing ones."""
         ...
+
+
+@runtime_checkable
+class TurnBatchReader(Protocol):
+    """A model that reads several turns in one go, which costs less than one call per
+    turn (the llm model sends one request). Optional: the engine uses it only where turns
+    are waiting together, and reads turn by turn with any model that lacks it."""
+
+    def extract_turns(self, turns: Sequence[TurnInput]) -> list[list[ExtractedFact]]:
+        """Facts of consecutive turns of one stream, oldest first: one list per turn, in
+        order. Each turn's facts are those `extract_facts` would give it, except that a
+        turn may be read with the turns before it in the batch."""
+        ...

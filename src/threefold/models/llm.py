@@ -115,6 +115,9 @@ class TaskStats:
     """Calls finally answered by the fallback model."""
     delegated: int = 0
     """Calls with trivial inputs handed to the fallback without a request."""
+    split: int = 0
+    """Batched calls (several turns in one request) whose answer could not be used:
+    their turns were then read one request at a time."""
 
 
 class _Retry(Exception):
@@ -129,6 +132,11 @@ class _GiveUp(Exception):
     """A try failed in a way retrying cannot fix."""
 
 
+class _Invalid(_Retry):
+    """The server answered, but the answer cannot be used (malformed, truncated, off the
+    inputs): worth another try for one item, not for a batch, which is split instead."""
+
+
 _UNSTRICT_KEYWORDS = frozenset(
     {"title", "description", "default", "minLength", "maxLength", "minimum", "maximum"}
 )
@@ -136,11 +144,26 @@ _UNSTRICT_KEYWORDS = frozenset(
 
 @functools.cache
 def wire_schema(response_type: type[BaseModel]) -> dict[str, Any]:
-    """The response model's JSON schema as sent: in the strict subject that OpenAI's
+    """The response model's JSON schema as sent: in the strict subset that OpenAI's
     structured outputs accept (every property required, no others allowed, no titles or
-    bounds), which also makes it shorter. The answer is still checked against the full
-    model, bounds and defaults included."""
-    return cast("dict[str, Any]", _strict(response_type.model_json_schema()))
+    bounds), with its definitions inlined, which also makes it shorter. The answer is
+    still checked against the full model, bounds and defaults included."""
+    schema = response_type.model_json_schema()
+    return cast("dict[str, Any]", _strict(_inlined(schema, schema.get("$defs", {}))))
+
+
+def _inlined(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
+    """`node` with each "$ref" replaced by the definition it names, and "$defs" dropped:
+    the same schema in fewer tokens, since every definition here is used once or twice.
+    A recursive model (none is) would keep its references past a few levels."""
+    if isinstance(node, list):
+        return [_inlined(item, defs, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    if ref.startswith("#/$defs/") and depth < 8:
+        return _inlined(defs[ref.removeprefix("#/$defs/")], defs, depth + 1)
+    return {key: _inlined(value, defs, depth) for key, value in node.items() if key != "$defs"}
 
 
 def _strict(node: Any) -> Any:
@@ -297,6 +320,24 @@ class LLMModel(OwnsClient):
             fallback,
         )
 
+    def extract_turns(self, turns: Sequence[TurnInput]) -> list[list[ExtractedFact]]:
+        """The facts of consecutive turns of one stream, one list per turn, from one
+        request. An answer that cannot be used (malformed, cut off at max_tokens, naming a
+        turn not offered) is not retried as a whole: each turn is then read on its own,
+        with its own retries and fallback, so no turn is lost. The caller batches only
+        turns of one writer and one visibility (see threefold.pipeline.handlers)."""
+        if len(turns) <= 1 or sum(bool(t.user.strip() or t.assistant.strip()) for t in turns) <= 1:
+            return [self.extract_facts(turn) for turn in turns]
+        one_by_one = lambda: [self.extract_facts(turn) for turn in turns]  # noqa: E731
+        return self._run(
+            "extract_facts",
+            extract_facts.build_batch(turns),
+            extract_facts.Response,
+            lambda response: extract_facts.to_batch_result(response, turns),
+            one_by_one,
+            batch=len(turns),
+        )
+
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         fallback = lambda: self.fallback.extract_from_messages(batch)  # noqa: E731
         if not any(m.text.strip() for m in batch):
@@ -403,7 +444,11 @@ class LLMModel(OwnsClient):
         response_type: type[BaseModel],
         convert: Callable[[Any], R],
         fallback: Callable[[], R],
+        batch: int = 0,
     ) -> R:
+        """The converted answer, or `fallback()`. With `batch` (the items of a batched
+        request), an unusable answer goes straight to `fallback`, which reads the items
+        one by one: asking again for the same long answer would likely fail alike."""
         self._count(task, "calls")
         reason = "no attempt made"
         started = time.perf_counter()
@@ -426,12 +471,13 @@ class LLMModel(OwnsClient):
             except _Retry as exc:
                 reason, asked_wait = str(exc), exc.after
                 self._count(task, "failures")
+                if batch and isinstance(exc, _Invalid):
+                    break
                 self.log.info("llm %s: try %d/%d failed: %s", task, attempt, self.attempts, reason)
             except _GiveUp as exc:
                 reason = str(exc)
                 self._count(task, "failures")
                 break
-        self._count(task, "fallbacks")
         tracing.event(
             "model_call",
             task=task,
@@ -441,6 +487,18 @@ class LLMModel(OwnsClient):
             fallback=True,
             reason=reason,
         )
+        if batch:
+            self._count(task, "split")
+            self.log.warning(
+                "llm %s (model %s): the answer for %d turns could not be used (%s); "
+                "reading them one at a time",
+                task,
+                self.model,
+                batch,
+                reason,
+            )
+            return fallback()
+        self._count(task, "fallbacks")
         self.log.warning(
             "llm %s (model %s) fell back to the %s model: %s",
             task,
@@ -527,6 +585,8 @@ class LLMModel(OwnsClient):
             raise _Retry(f"model refused: {_short(refusal)}")
         if not message.content:
             raise _Retry(f"invalid answer: empty content (finish_reason {choice.finish_reason})")
+        if choice.finish_reason == "length":
+            raise _Invalid(f"answer cut off at max_tokens after {len(message.content)} characters")
         return message.content
 
     @staticmethod
@@ -547,7 +607,7 @@ class LLMModel(OwnsClient):
         self, content: str, response_type: type[BaseModel], convert: Callable[[Any], R]
     ) -> R:
         if len(content) > MAX_ANSWER_CHARS:
-            raise _Retry(f"invalid answer: {len(content)} characters, over {MAX_ANSWER_CHARS}")
+            raise _Invalid(f"invalid answer: {len(content)} characters, over {MAX_ANSWER_CHARS}")
         try:
             response = response_type.model_validate_json(the_object(content))
             return convert(response)
@@ -558,9 +618,9 @@ class LLMModel(OwnsClient):
                 for error in errors[:3]
             )
             self.log.debug("llm invalid answer: %s", _short(content, 500))
-            raise _Retry(f"invalid answer: {_short(where)}") from exc
+            raise _Invalid(f"invalid answer: {_short(where)}") from exc
         except InvalidAnswer as exc:
-            raise _Retry(f"invalid answer: {_short(str(exc))}") from exc
+            raise _Invalid(f"invalid answer: {_short(str(exc))}") from exc
 
 
 class PerTaskModel:
@@ -577,6 +637,9 @@ class PerTaskModel:
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         return self._for("extract_facts").extract_facts(turn)
+
+    def extract_turns(self, turns: Sequence[TurnInput]) -> list[list[ExtractedFact]]:
+        return self._for("extract_facts").extract_turns(turns)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         return self._for("extract_from_messages").extract_from_messages(batch)

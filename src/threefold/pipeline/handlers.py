@@ -1,6 +1,8 @@
 """The work that follows a write, as job handlers: extraction, summaries, embeddings."""
 
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,7 +34,13 @@ from threefold.layers.repairs import (
     says_instead,
 )
 from threefold.layers.summaries import turn_input
-from threefold.models.base import ExtractedFact, MemoryModel, ReconcileDecision
+from threefold.models.base import (
+    ExtractedFact,
+    MemoryModel,
+    ReconcileDecision,
+    TurnBatchReader,
+    TurnInput,
+)
 from threefold.pipeline.jobs import (
     COMPACT,
     DIGEST,
@@ -65,6 +73,17 @@ _RECENT_VECTORS = 4096
 """Vectors of recently embedded texts kept by text, so that a repeated text is not
 embedded again."""
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
+_READ_AHEAD_KEPT = 256
+"""Turns read ahead in a batch whose jobs have not run yet, kept at most (oldest dropped:
+such a turn is then read again on its own)."""
+
+_Seen = tuple[str, str, str, int]
+"""What a turn read ahead was, as read: its texts, visibility and the stream's erasure
+count. A job whose turn no longer matches reads it again."""
+
+
+def _seen(turn: Turn, erasures: int) -> _Seen:
+    return (turn.user, turn.assistant, turn.visibility.value, erasures)
 
 
 class Pipeline:
@@ -73,6 +92,10 @@ class Pipeline:
     ) -> None:
         self.store, self.model, self.settings, self.recall = store, model, settings, recall
         self._recent_vectors: dict[str, bytes] = {}
+        self._read_ahead: OrderedDict[tuple[str, int], tuple[_Seen, list[ExtractedFact]]] = (
+            OrderedDict()
+        )
+        self._read_ahead_lock = threading.Lock()
 
     @property
     def embedder(self) -> Embedder | None:
@@ -122,7 +145,7 @@ class Pipeline:
         writer = Author(turn.writer_trust, turn.writer_key)
         answered = self._turn_before(turn)
         told = turn_input(turn, self._referent(turn, answered), answered)
-        extracted = self._instead(turn, self.model.extract_facts(told))
+        extracted = self._instead(turn, self._read(turn, told))
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *self._repairs(turn, extracted)]
@@ -168,6 +191,67 @@ class Pipeline:
             )
 
         return apply
+
+    def _read(self, turn: Turn, told: TurnInput) -> list[ExtractedFact]:
+        """The facts the model reads in `turn`. With a model that reads turns in batches,
+        the turns of the same writer and visibility whose extraction jobs wait right after
+        this one are read in the same request, and kept for their own jobs; a turn is
+        never held back to wait for others."""
+        kept = self._take_read_ahead(turn)
+        if kept is not None:
+            return kept
+        size = self.settings.model.batch_turns
+        if size <= 1 or not isinstance(self.model, TurnBatchReader):
+            return self.model.extract_facts(told)
+        later = self._waiting_after(turn, size - 1)
+        if not later:
+            return self.model.extract_facts(told)
+        batch, before = [told], turn
+        for other in later:
+            batch.append(turn_input(other, self._referent(other, before), before))
+            before = other
+        # counted before the request: an erasure while it runs makes what it read stale
+        erasures = self.store.stream_state(turn.tenant, turn.stream).erasures
+        found = self.model.extract_turns(batch)
+        with self._read_ahead_lock:
+            for other, facts in zip(later, found[1:], strict=True):
+                self._read_ahead[(other.tenant, other.id)] = (_seen(other, erasures), facts)
+            while len(self._read_ahead) > _READ_AHEAD_KEPT:
+                self._read_ahead.popitem(last=False)
+        return found[0]
+
+    def _take_read_ahead(self, turn: Turn) -> list[ExtractedFact] | None:
+        with self._read_ahead_lock:
+            kept = self._read_ahead.pop((turn.tenant, turn.id), None)
+        if kept is None:
+            return None
+        seen, facts = kept
+        erasures = self.store.stream_state(turn.tenant, turn.stream).erasures
+        return facts if seen == _seen(turn, erasures) else None
+
+    def _waiting_after(self, turn: Turn, most: int) -> list[Turn]:
+        """The turns right after `turn` whose extraction jobs wait, while they follow on
+        without a gap and share its writer and visibility: a batch must not let one
+        writer's words be read as another's, nor a private turn into a shared one."""
+        waiting = {
+            int(job.payload["turn_id"])
+            for job in self.store.pending_jobs(turn.tenant, turn.stream, EXTRACT, most + 16)
+            if "turn_id" in job.payload
+        }
+        run: list[Turn] = []
+        after = self.store.turns(
+            turn.tenant, turn.stream, after_seq=turn.seq, through_seq=turn.seq + most
+        )
+        for seq, other in enumerate(after, start=turn.seq + 1):
+            same = (other.writer_trust, other.writer_key, other.visibility) == (
+                turn.writer_trust,
+                turn.writer_key,
+                turn.visibility,
+            )
+            if other.seq != seq or other.id not in waiting or not same:
+                break
+            run.append(other)
+        return run
 
     def _verdict(self, job: Job, item: ExtractedFact) -> ReconcileDecision | None:
         """How `item` meets the stream's similar facts; None (add it as it is) when that

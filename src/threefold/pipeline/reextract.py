@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from threefold.domain import Fact, SourceRef, Turn, Visibility
 from threefold.layers.facts import record_fact
 from threefold.layers.summaries import turn_input
-from threefold.models.base import ExtractedFact, MemoryModel
+from threefold.models.base import ExtractedFact, MemoryModel, TurnBatchReader, TurnInput
 from threefold.settings import Settings
 from threefold.sources.digest import message_facts
 from threefold.store.base import Store
@@ -51,20 +51,48 @@ def _from_turns(
     added, last = 0, store.stream_state(tenant, stream).turn_count
     before: Turn | None = None
     for after in range(0, last, _BATCH):
+        told: list[tuple[Turn, TurnInput]] = []
         for turn in store.turns(tenant, stream, after_seq=after, through_seq=after + _BATCH):
-            writer = Author(turn.writer_trust, turn.writer_key)
             # the turn it answers, unless that one was erased (a gap in the seqs)
             answered = before if before and before.seq == turn.seq - 1 else None
             before = turn
-            found = [
-                capped_fact(item, writer, settings.writes)
-                for item in model.extract_facts(turn_input(turn, answered=answered))
-            ]
-            with store.transaction():
-                added += _record_new(
-                    store, tenant, stream, found, turn.ref(), known, turn.visibility, writer
-                )
+            told.append((turn, turn_input(turn, answered=answered)))
+        for run in _runs(told, settings.model.batch_turns):
+            for (turn, _), read in zip(run, _read(model, [t for _, t in run]), strict=True):
+                writer = Author(turn.writer_trust, turn.writer_key)
+                found = [capped_fact(item, writer, settings.writes) for item in read]
+                with store.transaction():
+                    added += _record_new(
+                        store, tenant, stream, found, turn.ref(), known, turn.visibility, writer
+                    )
     return added
+
+
+def _runs(told: list[tuple[Turn, TurnInput]], size: int) -> Iterable[list[tuple[Turn, TurnInput]]]:
+    """Consecutive turns of one writer and visibility, at most `size` at a time: what
+    one batched read may hold (see Pipeline._waiting_after)."""
+    run: list[tuple[Turn, TurnInput]] = []
+    for turn, said in told:
+        if run:
+            last = run[-1][0]
+            same = (last.writer_trust, last.writer_key, last.visibility, last.seq + 1) == (
+                turn.writer_trust,
+                turn.writer_key,
+                turn.visibility,
+                turn.seq,
+            )
+            if not same or len(run) >= size:
+                yield run
+                run = []
+        run.append((turn, said))
+    if run:
+        yield run
+
+
+def _read(model: MemoryModel, turns: list[TurnInput]) -> list[list[ExtractedFact]]:
+    if len(turns) > 1 and isinstance(model, TurnBatchReader):
+        return model.extract_turns(turns)
+    return [model.extract_facts(turn) for turn in turns]
 
 
 def _from_records(

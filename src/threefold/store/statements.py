@@ -321,6 +321,14 @@ class SharedStatements:
         )
         return None if row is None else job_of(row)
 
+    def pending_jobs(self, tenant: str, stream: str, kind: str, limit: int) -> list[Job]:
+        rows = self._select(
+            "SELECT * FROM jobs WHERE tenant = ? AND stream = ? AND kind = ?"
+            " AND status = 'pending' ORDER BY id LIMIT ?",
+            (tenant, stream, kind, limit),
+        )
+        return [job_of(r) for r in rows]
+
     def release_stream(self, tenant: str, stream: str, owner: str) -> None:
         self._run(
             "DELETE FROM stream_leases WHERE tenant = ? AND stream = ? AND owner = ?",

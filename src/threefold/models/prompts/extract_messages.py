@@ -87,5 +87,5 @@ def to_result(response: Response, batch: Sequence[MessageInput]) -> list[list[Ex
         said = TurnInput(
             stream="", user=message.text, at=message.at, speaker=message.author or None
         )
-        grouped[fact.message - 1] += single.to_result(single.Response(facts=[plain]), said)
+        grouped[fact.message - 1] += single.keyed([plain], said)
     return grouped
