@@ -30,7 +30,7 @@ recent turns, retrieved, query.
 import gc
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -62,8 +62,8 @@ USERS_WORD = frozenset({"turn", "manual"})
 
 TURNS_DROPPED = "the budget cannot hold all of the last K turns; the newest are kept"
 TURNS_YIELDED = (
-    "one of the last K turns beyond the newest few; yielded to the summary's and "
-    "retrieved material's floors in a tight budget"
+    "one of the last K turns beyond the newest few; yielded to pinned facts and the "
+    "summary's and retrieved material's floors in a tight budget"
 )
 TURN_CUT = "turn longer than its share of the budget; cut and marked"
 OLDER_TURN = "older than the last K turns; budget"
@@ -246,8 +246,52 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
         if context.tokens <= budget or room <= 1:
-            return context
+            break
         room = max(1, room - (context.tokens - budget))
+    return _regrown(
+        context,
+        room,
+        budget,
+        lambda more: _plan(query, more, material, budget, built),
+        lambda plan: _render(tenant, stream, query, budget, plan),
+    )
+
+
+MAX_REGROWS = 3
+"""Plans in more room after one that fitted: the estimate errs by a few tokens per item."""
+
+
+REGROW_SLACK = 8
+"""Unused tokens worth planning again for: below this no dropped item could fit."""
+
+
+def _regrown(
+    context: Context,
+    room: int,
+    budget: int,
+    plan_in: Callable[[int], _Plan],
+    render: Callable[[_Plan], Context],
+) -> Context:
+    """A plan in more room than `room` whose text still fits, if the estimate left room
+    unused while it turned items away: each item's cost is rounded up (a newline may merge
+    with the next token, a turn's framing is estimated), and the error adds up."""
+    best, grow = context, budget - context.tokens
+    for _ in range(MAX_REGROWS):
+        if not _left_room(best, budget) or grow < REGROW_SLACK:
+            break
+        tried = render(plan_in(room + grow))
+        if tried.tokens <= budget:
+            if tried.tokens > best.tokens:
+                best, room = tried, room + grow
+            grow = budget - best.tokens
+        else:
+            grow //= 2
+    return best
+
+
+def _left_room(context: Context, budget: int) -> bool:
+    """Whether the plan left room unused while it turned items away for lack of it."""
+    return budget - context.tokens >= REGROW_SLACK and bool(context.dropped)
 
 
 @dataclass(frozen=True)
@@ -332,8 +376,11 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     plan.held = _summary_floor(plan, built.summary, int(budget * shares.summary_floor))
     recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
-    _place_more_last_turns(plan, turns[few:k], cap)
+    # Past the newest few, the last K turns yield to facts up to their ceiling: a pinned
+    # fact (an allergy, an employer) is meant for every prompt, an older turn is not.
+    before = plan.used
     _place_facts(plan, groups, ceiling - facts_used, last=True)
+    _place_more_last_turns(plan, turns[few:k], cap, yielded=plan.used - before)
     _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
@@ -414,14 +461,20 @@ def _place_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int
         return
 
 
-def _place_more_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int) -> None:
+def _place_more_last_turns(
+    plan: _Plan, newest_first: Sequence[ContextItem], cap: int, yielded: int
+) -> None:
     """The last K turns beyond the newest few, each within `cap`, while they fit beside
-    the summary's and retrieved material's floors; the older ones yield to them."""
+    the summary's and retrieved material's floors and the facts placed past their floor
+    (`yielded` tokens); the older ones yield to them."""
     for position, item in enumerate(newest_first):
         capped = _capped(item, cap)
         if not plan.take("recent_turns", capped):
-            # The true reason: the floors held it out, or the budget could not hold it.
-            held_out = plan.held and capped.tokens + 1 <= plan.room() + plan.held
+            # The true reason: the floors or facts took the room, or the budget could not
+            # hold it even without them.
+            took = plan.held + yielded
+            cost = capped.tokens + 1 + plan.header_cost("recent_turns")
+            held_out = took > 0 and cost <= plan.room() + took
             reason = TURNS_YIELDED if held_out else TURNS_DROPPED
             for left_out in newest_first[position:]:
                 plan.drop("recent_turns", left_out, reason)
