@@ -434,6 +434,18 @@ def main() -> None:
     missing = (wanted or set()) - {c.sample_id for c in conversations}
     if missing or not conversations:
         raise SystemExit(f"{args.data} has no sample {', '.join(sorted(missing))}")
+    run(console, conversations, args, budgets, category_budget)
+    console.print(f"run time: {time.perf_counter() - started:.1f} s")
+
+
+def run(
+    console: Console,
+    conversations: list[Conversation],
+    args: argparse.Namespace,
+    budgets: list[int],
+    category_budget: int,
+) -> None:
+    """Ingest each conversation (unless --reuse finds it), evaluate it, print the tables."""
     results: list[Result] = []
     ingested: list[Ingested] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -449,7 +461,6 @@ def main() -> None:
                     )
                 results += evaluate(mem, conversation, questions, budgets)
             report(console, ingested, results, mem, category_budget)
-    console.print(f"run time: {time.perf_counter() - started:.1f} s")
 
 
 def ingest_and_process(
