@@ -12,7 +12,7 @@ PIECES = [
     ("Omar prefers we did.", "omar"),
     ("Let us book the cabin and leave early.", "user"),  # a suggestion, no subject
     ("Please bring the charger tomorrow.", "user"),
-    ("We moved the standup to ten.", "user"),  # "we" left unresolved
+    ("Should we move the standup to ten?", "user"),  # a question
     ("The user wants to try something like that.", "user"),  # placeholders only
     ("Priya loves everything.", "priya"),
     ("Tomasz will do it later.", "tomasz"),
@@ -28,6 +28,9 @@ STATEMENTS = [
     ("Omar believes they should hire a designer.", "omar"),
     ("The user's sister is called Maya.", "user"),  # opens with another subject: not judged
     ("Lena Ortiz leads the billing team.", "lena ortiz"),
+    ("The user's brother does payroll.", "user's brother"),  # "does" as the verb itself
+    ("Kofi had pneumonia.", "kofi"),
+    ("We're going with Redis for the cache.", "cache"),  # a team's decision in its words
 ]
 
 

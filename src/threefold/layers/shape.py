@@ -6,7 +6,7 @@ tokens and says nothing. The test is on the grammar of the stored sentence, with
 word classes (pronouns, auxiliaries, clause openers; data/fact_shape.json), so it holds
 for any wording and any reader:
 
-- it opens with a subject, not with a suggestion or an unresolved "I", "we" or "you";
+- it opens with a subject, not with a suggestion, a request or a question;
 - a subject pronoun stands only where a clause may start ("thinks that they ...", not
   "likes they said");
 - past the subject and its verb, something is said: a word that is not a pronoun, a
@@ -65,10 +65,13 @@ def _says_something(predicate: list[str], classes: dict[str, frozenset[str]]) ->
     vegan") the next word is the content; otherwise the first other word is the verb, and
     a verb it leads to with more words after it ("plans to visit Rome") is one too."""
     rest = list(predicate)
-    linked = False
+    linked = main = False
     while rest and rest[0] in classes["auxiliaries"]:
         linked = linked or rest[0] in classes["copulas"]
+        main = main or rest[0] in classes["main_verb_auxiliaries"]
         rest.pop(0)
+    if main and len(rest) == 1:
+        return rest[0] not in STOPWORDS and rest[0] not in classes["vague"]  # "does reception"
     if rest and not linked:
         rest.pop(0)  # the main verb: "likes", "plans", "signed"
         if len(rest) > 2 and rest[0] == "to" and rest[1] not in STOPWORDS:
