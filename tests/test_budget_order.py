@@ -6,7 +6,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from threefold.context.assemble import FACTS_DROPPED, FACTS_HELD_OUT, FACTS_NO_ROOM
+from threefold.context.assemble import (
+    FACTS_DROPPED,
+    FACTS_HELD_OUT,
+    FACTS_NO_ROOM,
+    OLDER_TURN,
+    PROFILE_REST,
+    SUMMARY_CUT,
+    TURN_CUT,
+    TURNS_DROPPED,
+    TURNS_YIELDED,
+)
 
 T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
 CHAT = "chat:budget"
@@ -68,3 +78,73 @@ def test_budget_one_gives_what_fits_and_loses_nothing(busy):
     assert ctx.tokens <= 1
     assert len(busy.turns(CHAT)) == 30 + len(PINNED)
     assert len(busy.facts(CHAT)) >= len(PINNED)
+
+
+BUDGETS = [1, 40, 120, 300, 450, 600, 800, 1000, 1500, 2000, 4000, 6000]
+
+
+def _items(ctx, name):
+    return next((s.items for s in ctx.sections if s.name == name), ())
+
+
+def _tokens(ctx, *names):
+    return sum(s.tokens for s in ctx.sections if s.name in names)
+
+
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_every_dropped_reason_is_true_at_every_budget(busy, budget):
+    """Each reason the context gives for leaving an item out is checked against the
+    context itself: what the reason says took the room did take it."""
+    ctx = busy.context(CHAT, "what did we agree about the offsite and the roadmap?", budget)
+    assert ctx.tokens <= budget
+    shares = busy.settings
+    facts = _tokens(ctx, "stream_facts", "global_facts")
+    ahead_of_turns = _tokens(ctx, "system", "query", "recent_turns")
+    floors_and_facts = _tokens(ctx, "summary", "retrieved") + facts
+    turn_items = _items(ctx, "recent_turns")
+    for left_out in ctx.dropped:
+        reason = left_out.reason
+        if reason == FACTS_DROPPED:
+            assert facts + left_out.tokens > budget * shares.facts_ceiling_share
+        elif reason == FACTS_NO_ROOM:
+            assert ctx.tokens + left_out.tokens > budget - 20
+        elif reason == FACTS_HELD_OUT:
+            assert _tokens(ctx, "summary", "retrieved") > 0
+        elif reason == TURNS_YIELDED:  # the turn would have fitted without them
+            assert floors_and_facts > 0
+            assert ahead_of_turns + left_out.tokens <= budget
+        elif reason == TURNS_DROPPED:  # not even the facts' floor beside it
+            floor = max(100, int(budget * shares.facts_floor_share))
+            assert ahead_of_turns + min(facts, floor) + left_out.tokens > budget - 20
+        elif reason == TURN_CUT:
+            assert any("[cut; the whole turn is" in item.text for item in turn_items)
+        elif reason == SUMMARY_CUT:
+            assert _items(ctx, "summary")
+        elif reason == PROFILE_REST:
+            assert any("facts:" in i.text for i in _items(ctx, "stream_facts"))
+        elif reason in ("less relevant; budget", "no budget left for the summary"):
+            assert ctx.tokens + left_out.tokens > budget - 20
+        elif reason == "budget too small for the memory preamble":
+            assert not _items(ctx, "system")
+        else:
+            assert reason in KNOWN_ELSEWHERE, reason
+
+
+KNOWN_ELSEWHERE = {
+    "repeats one of the recent turns",
+    "cut to fit the budget",
+    "query longer than the budget",
+    OLDER_TURN,
+}
+"""Reasons decided before budgeting or by cutting an item that is shown in part."""
+
+
+def test_budget_one_and_three_hundred_through_the_public_api(busy):
+    tiny = busy.context(CHAT, "anything about peanuts?", budget=1)
+    assert tiny.tokens <= 1
+    assert {d.section for d in tiny.dropped} >= {"system", "recent_turns"}
+    small = busy.context(CHAT, "anything about peanuts?", budget=300)
+    assert small.tokens <= 300
+    assert _items(small, "stream_facts") and _items(small, "recent_turns")
+    newest = busy.turns(CHAT)[-1]
+    assert str(newest.id) in [i.source.id for i in _items(small, "recent_turns")]

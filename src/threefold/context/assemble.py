@@ -12,13 +12,21 @@ The budget is spent in this order (the shares are settings, see `Shares`):
    most `turn_max` of the budget (a longer one is cut and marked);
 4. a floor for the summary, and one for retrieved material, held back while the next
    steps run;
-5. the rest of the last K turns, newest first, while they fit beside those floors: in a
-   tight budget the older ones yield, and `dropped` says so;
-   then more pinned facts, up to their ceiling;
-6. structured tracker data;
-7. material retrieved for the query: its floor, then up to its share of what is left;
-8. the summary, in all the room left (at least its floor), cut at line boundaries;
-9. turns older than the last K that the summary does not cover yet, then more retrieved.
+5. more pinned facts, up to their ceiling, beside those floors;
+6. the rest of the last K turns, newest first, while they fit beside the floors: in a
+   tight budget the older ones yield to the floors and to facts, and `dropped` says so.
+   Measured on LoCoMo, as one line per turn and as pairs with speakers, at 1,000-6,000
+   tokens (benchmarks/recall_locomo.py): a question about the past is answered from
+   retrieved material, which a tight budget otherwise spends on turns it has not asked
+   about;
+7. structured tracker data;
+8. material retrieved for the query: its floor, then up to its share of what is left;
+9. the summary, in all the room left (at least its floor), cut at line boundaries;
+10. turns older than the last K that the summary does not cover yet, then more retrieved.
+
+The costs of items are estimates (a newline may merge with the next token): a plan that
+left room unused while it turned items away is made again in more room, and one over the
+budget in less.
 
 Items that a newer message in view may have changed are marked possibly outdated
 (context.staleness).
@@ -30,7 +38,7 @@ recent turns, retrieved, query.
 import gc
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -62,8 +70,8 @@ USERS_WORD = frozenset({"turn", "manual"})
 
 TURNS_DROPPED = "the budget cannot hold all of the last K turns; the newest are kept"
 TURNS_YIELDED = (
-    "one of the last K turns beyond the newest few; yielded to the summary's and "
-    "retrieved material's floors in a tight budget"
+    "one of the last K turns beyond the newest few; yielded to pinned facts and the "
+    "summary's and retrieved material's floors in a tight budget"
 )
 TURN_CUT = "turn longer than its share of the budget; cut and marked"
 OLDER_TURN = "older than the last K turns; budget"
@@ -115,8 +123,8 @@ class Shares:
     """Pinned facts keep this share (at least FACTS_FLOOR_TOKENS) ahead of every turn;
     they may take more, up to their ceiling, once the last K turns and the floors are in."""
     turn_max: float = 0.25
-    summary_floor: float = 0.15
-    retrieved_floor: float = 0.2
+    summary_floor: float = 0.05
+    retrieved_floor: float = 0.6
     """Older material relevant to the question keeps this share ahead of facts: recall is
     how a small context still reaches what the recent turns do not hold."""
     facts_ceiling: float = 0.25
@@ -247,8 +255,52 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
         # Turn costs are estimated from counts cached at write time; if the estimate
         # fell short, plan again in less room.
         if context.tokens <= budget or room <= 1:
-            return context
+            break
         room = max(1, room - (context.tokens - budget))
+    return _regrown(
+        context,
+        room,
+        budget,
+        lambda more: _plan(query, more, material, budget, built),
+        lambda plan: _render(tenant, stream, query, budget, plan),
+    )
+
+
+MAX_REGROWS = 3
+"""Plans in more room after one that fitted: the estimate errs by a few tokens per item."""
+
+
+REGROW_SLACK = 8
+"""Unused tokens worth planning again for: below this no dropped item could fit."""
+
+
+def _regrown(
+    context: Context,
+    room: int,
+    budget: int,
+    plan_in: Callable[[int], _Plan],
+    render: Callable[[_Plan], Context],
+) -> Context:
+    """A plan in more room than `room` whose text still fits, if the estimate left room
+    unused while it turned items away: each item's cost is rounded up (a newline may merge
+    with the next token, a turn's framing is estimated), and the error adds up."""
+    best, grow = context, budget - context.tokens
+    for _ in range(MAX_REGROWS):
+        if not _left_room(best, budget) or grow < REGROW_SLACK:
+            break
+        tried = render(plan_in(room + grow))
+        if tried.tokens <= budget:
+            if tried.tokens > best.tokens:
+                best, room = tried, room + grow
+            grow = budget - best.tokens
+        else:
+            grow //= 2
+    return best
+
+
+def _left_room(context: Context, budget: int) -> bool:
+    """Whether the plan left room unused while it turned items away for lack of it."""
+    return budget - context.tokens >= REGROW_SLACK and bool(context.dropped)
 
 
 @dataclass(frozen=True)
@@ -333,8 +385,11 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
     plan.held = _summary_floor(plan, built.summary, int(budget * shares.summary_floor))
     recall_floor = _retrieved_floor(plan, built.retrieved, int(budget * shares.retrieved_floor))
     plan.held += recall_floor
-    _place_more_last_turns(plan, turns[few:k], cap)
+    # Past the newest few, the last K turns yield to facts up to their ceiling: a pinned
+    # fact (an allergy, an employer) is meant for every prompt, an older turn is not.
+    before = plan.used
     _place_facts(plan, groups, ceiling - facts_used, last=True)
+    _place_more_last_turns(plan, turns[few:k], cap, yielded=plan.used - before)
     _place_team(plan, material, budget)
     plan.held -= recall_floor
     if material.structured is not None:
@@ -415,14 +470,20 @@ def _place_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int
         return
 
 
-def _place_more_last_turns(plan: _Plan, newest_first: Sequence[ContextItem], cap: int) -> None:
+def _place_more_last_turns(
+    plan: _Plan, newest_first: Sequence[ContextItem], cap: int, yielded: int
+) -> None:
     """The last K turns beyond the newest few, each within `cap`, while they fit beside
-    the summary's and retrieved material's floors; the older ones yield to them."""
+    the summary's and retrieved material's floors and the facts placed past their floor
+    (`yielded` tokens); the older ones yield to them."""
     for position, item in enumerate(newest_first):
         capped = _capped(item, cap)
         if not plan.take("recent_turns", capped):
-            # The true reason: the floors held it out, or the budget could not hold it.
-            held_out = plan.held and capped.tokens + 1 <= plan.room() + plan.held
+            # The true reason: the floors or facts took the room, or the budget could not
+            # hold it even without them.
+            took = plan.held + yielded
+            cost = capped.tokens + 1 + plan.header_cost("recent_turns")
+            held_out = took > 0 and cost <= plan.room() + took
             reason = TURNS_YIELDED if held_out else TURNS_DROPPED
             for left_out in newest_first[position:]:
                 plan.drop("recent_turns", left_out, reason)

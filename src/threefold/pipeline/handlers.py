@@ -33,6 +33,7 @@ from threefold.layers.repairs import (
     replacing_plans,
     says_instead,
 )
+from threefold.layers.shape import is_fragment
 from threefold.layers.summaries import turn_input
 from threefold.models.base import (
     ExtractedFact,
@@ -149,6 +150,8 @@ class Pipeline:
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *self._repairs(turn, extracted)]
+            # A piece of a sentence is no fact, whichever reader wrote it (layers/shape.py).
+            if not is_fragment(item.text, item.subject)
         ]
         verdicts = [self._verdict(job, item) for item in found]
 

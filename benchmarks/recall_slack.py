@@ -1,0 +1,55 @@
+"""Recall on a real Slack export: threefold's context() beside BM25, as recall_locomo.py.
+
+    python benchmarks/recall_slack.py ../shared/data/slack_export_sample \\
+        benchmarks/data/slack_sample_questions.json [--pairs] [--budgets 1000 2000 4000 6000]
+
+Each channel is a chat stream (benchmarks/slack_chats.py): one message per turn with its
+author, or with `--pairs` two messages per turn, the first as the user side and the second
+as the assistant side, each named. The questions were written by hand, before any method
+was run on them; each names the messages that hold its answer. Scored as LoCoMo is
+(benchmarks/locomo.py). Prints tables; asserts nothing.
+
+The questions' first run, on main before issue 36's budget order, is in their file's
+`first_run` field. The sample is small (3,600 and 4,800 tokens a channel): at 4,000
+tokens and above a context holds nearly all of a channel, and the budgets that tell
+methods apart are 1,000 and 2,000.
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+from recall_locomo import run
+from rich.console import Console
+from slack_chats import conversations
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("export", type=Path, help="a Slack export folder")
+    parser.add_argument("questions", type=Path, help="questions about it (JSON)")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 2000, 4000, 6000])
+    parser.add_argument("--pairs", action="store_true", help="two messages per turn")
+    parser.add_argument("--db", help="an empty database to use (default: a temporary file)")
+    parser.add_argument("--reuse", action="store_true", help="with --db: do not ingest again")
+    parser.add_argument("--limit-questions", type=int, metavar="N")
+    parser.add_argument("--category-budget", type=int, default=2000)
+    return parser.parse_args()
+
+
+def main() -> None:
+    started = time.perf_counter()
+    args = parse_args()
+    budgets = sorted(set(args.budgets))
+    category_budget = min(budgets, key=lambda b: abs(b - args.category_budget))
+    console = Console()
+    if not console.is_terminal:
+        console.width = 120
+    run(console, conversations(args.export, args.questions), args, budgets, category_budget)
+    console.print(f"run time: {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

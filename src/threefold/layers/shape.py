@@ -1,0 +1,79 @@
+"""Whether a fact sentence has the shape of a fact: someone, and something said of them.
+
+A reader sometimes stores a piece of a sentence ("The user likes they said.") or a
+suggestion ("Let's pick a date and go hike."): pinned, such a line costs every prompt
+tokens and says nothing. The test is on the grammar of the stored sentence, with closed
+word classes (pronouns, auxiliaries, clause openers; data/fact_shape.json), so it holds
+for any wording and any reader:
+
+- it opens with a subject, not with a suggestion, a request or a question;
+- a subject pronoun stands only where a clause may start ("thinks that they ...", not
+  "likes they said");
+- past the subject and its verb, something is said: a word that is not a pronoun, a
+  function word or a placeholder ("something like this", "it").
+"""
+
+import json
+from functools import cache
+from importlib import resources
+
+from threefold.models.heuristic.text import STOPWORDS, words
+
+
+@cache
+def _classes() -> dict[str, frozenset[str]]:
+    raw = json.loads(resources.files(__package__).joinpath("data/fact_shape.json").read_text())
+    return {name: frozenset(values) for name, values in raw.items() if not name.startswith("_")}
+
+
+def is_fragment(text: str, subject: str) -> bool:
+    """Whether `text`, a fact about `subject` (lowercase), is a piece of a sentence rather
+    than a statement about its subject."""
+    said = words(text)
+    if not said:
+        return True
+    classes = _classes()
+    if said[0] in classes["no_subject_openers"]:
+        return True
+    if _dangling_pronoun(said, classes):
+        return True
+    predicate = _after_subject(said, subject)
+    return predicate is not None and not _says_something(predicate, classes)
+
+
+def _dangling_pronoun(said: list[str], classes: dict[str, frozenset[str]]) -> bool:
+    """A subject pronoun where no clause may start, with at most one word after it: the
+    leftover of a reported line ("..., they said")."""
+    return any(
+        said[i] in classes["nominative_pronouns"] and said[i - 1] not in classes["clause_openers"]
+        for i in range(max(1, len(said) - 2), len(said))
+    )
+
+
+def _after_subject(said: list[str], subject: str) -> list[str] | None:
+    """The words after the subject the sentence opens with; None when it does not open
+    with it (an inverted sentence: its shape is not judged)."""
+    start = 1 if said[0] in ("the", "a", "an", "my", "our", "their", "his", "her") else 0
+    named = words(subject)
+    if not named or said[start : start + len(named)] != named:
+        return None
+    return said[start + len(named) :]
+
+
+def _says_something(predicate: list[str], classes: dict[str, frozenset[str]]) -> bool:
+    """Whether the predicate holds a word of content past its verb. After a copula ("is
+    vegan") the next word is the content; otherwise the first other word is the verb, and
+    a verb it leads to with more words after it ("plans to visit Rome") is one too."""
+    rest = list(predicate)
+    linked = main = False
+    while rest and rest[0] in classes["auxiliaries"]:
+        linked = linked or rest[0] in classes["copulas"]
+        main = main or rest[0] in classes["main_verb_auxiliaries"]
+        rest.pop(0)
+    if main and len(rest) == 1:
+        return rest[0] not in STOPWORDS and rest[0] not in classes["vague"]  # "does reception"
+    if rest and not linked:
+        rest.pop(0)  # the main verb: "likes", "plans", "signed"
+        if len(rest) > 2 and rest[0] == "to" and rest[1] not in STOPWORDS:
+            del rest[:2]  # and the verb it leads to: "wants to try [something]"
+    return any(w not in STOPWORDS and w not in classes["vague"] for w in rest)

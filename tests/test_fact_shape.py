@@ -1,0 +1,58 @@
+"""A fact that is a piece of a sentence is not stored (issue 36): the test is on the
+shape of the stored sentence, so it holds for any reader and any wording."""
+
+import pytest
+
+from tests.conftest import fact
+from tests.scripted_model import ScriptedModel
+from threefold.layers.shape import is_fragment
+
+PIECES = [
+    ("The user enjoys what she said.", "user"),  # a reported line's tail
+    ("Omar prefers we did.", "omar"),
+    ("Let us book the cabin and leave early.", "user"),  # a suggestion, no subject
+    ("Please bring the charger tomorrow.", "user"),
+    ("Should we move the standup to ten?", "user"),  # a question
+    ("The user wants to try something like that.", "user"),  # placeholders only
+    ("Priya loves everything.", "priya"),
+    ("Tomasz will do it later.", "tomasz"),
+    ("The user is into that.", "user"),
+]
+STATEMENTS = [
+    ("The user is vegan.", "user"),
+    ("Priya loves sourdough baking.", "priya"),
+    ("Tomasz will send the contract on Friday.", "tomasz"),
+    ("The user has two dogs.", "user"),
+    ("Max is 12.", "max"),
+    ("The user no longer works at Sage.", "user"),
+    ("Omar believes they should hire a designer.", "omar"),
+    ("The user's sister is called Maya.", "user"),  # opens with another subject: not judged
+    ("Lena Ortiz leads the billing team.", "lena ortiz"),
+    ("The user's brother does payroll.", "user's brother"),  # "does" as the verb itself
+    ("Kofi had pneumonia.", "kofi"),
+    ("We're going with Redis for the cache.", "cache"),  # a team's decision in its words
+]
+
+
+@pytest.mark.parametrize(("text", "subject"), PIECES)
+def test_pieces_of_sentences_are_fragments(text, subject):
+    assert is_fragment(text, subject)
+
+
+@pytest.mark.parametrize(("text", "subject"), STATEMENTS)
+def test_statements_are_not(text, subject):
+    assert not is_fragment(text, subject)
+
+
+def test_a_fragment_from_the_reader_is_not_stored_and_the_rest_is(open_memory):
+    def read(turn):
+        return [
+            fact("user", "likes", "said", text="The user likes they said.", category="preference"),
+            fact("user", "diet", "vegan", text="The user is vegan.", category="preference"),
+        ]
+
+    mem = open_memory(ScriptedModel(read))
+    mem.add_turn("chat:shape", "I like, they said. And I'm vegan.")
+    mem.process_pending()
+    assert [f.text for f in mem.facts("chat:shape")] == ["The user is vegan."]
+    assert len(mem.turns("chat:shape")) == 1  # the turn itself is kept
