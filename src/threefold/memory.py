@@ -842,6 +842,42 @@ class Memory:
         )
         return self.recall.search(self._text(query, "query"), where, chosen, limit)
 
+    def browse(
+        self,
+        *,
+        source: str | None = None,
+        stream: str | None = None,
+        channel: str | None = None,
+        author: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        before: int | None = None,
+        limit: int = 50,
+        trust: Trust | str = Trust.FULL,
+        tenant: str | None = None,
+    ) -> list[Record]:
+        """Source records (Slack messages, documents, web pages) of every stream, newest
+        first, that the filters let through and `trust` may read. `before` is the id of
+        the last record of the page before: the next page starts after it."""
+        from threefold.store.base import RecordBrowse
+
+        if stream is not None:
+            check_stream(stream)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be a whole number from 1 to 1000, got {limit!r}")
+        where = RecordBrowse(
+            source=source,
+            stream=stream,
+            channel=channel.lstrip("#") if channel else None,
+            author=author or None,
+            since=as_utc(since) if since else None,
+            until=as_utc(until) if until else None,
+            before_id=before,
+            visibilities=READABLE[_trust(trust)],
+            limit=limit,
+        )
+        return self.store.browse_records(self._tenant(tenant), where)
+
     def reembed(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Drop every stored vector and embed everything again with this memory's embedder.
 
