@@ -688,3 +688,49 @@ def test_a_record_is_found_by_its_source_id(store: Store) -> None:
     assert store.record_id("t1", "slack", "general", "7") == stored
     assert store.record_id("t1", "slack", "general", "8") is None
     assert store.record_id("t2", "slack", "general", "7") is None
+
+
+def test_records_are_browsed_newest_first_with_filters(store: Store) -> None:
+    from threefold.store.base import RecordBrowse
+
+    said = [  # minutes, stream, channel, author, visibility
+        (0, "project:a", "eng", "Ann", Visibility.SHARED),
+        (1, "project:a", "eng", "bob", Visibility.PRIVATE),
+        (1, "global", "general", "ann", Visibility.SHARED),  # as old as the one before
+        (2, "global", "general", "Bob", Visibility.SHARED),
+    ]
+    ids = []
+    with store.transaction():
+        for n, (minutes, stream, channel, author, visibility) in enumerate(said):
+            record = NewRecord(
+                tenant="t1",
+                stream=stream,
+                source="slack",
+                channel=channel,
+                external_id=f"17000000{n}.000100",
+                author=author,
+                text=f"message {n}",
+                kind="message",
+                at=T0 + timedelta(minutes=minutes),
+                route_method="channel",
+                route_confidence=1.0,
+                visibility=visibility,
+                tokens=2,
+            )
+            ids.append(store.insert_record(record))
+
+    def browsed(**given: object) -> list[str]:
+        return [r.text for r in store.browse_records("t1", RecordBrowse(**given))]
+
+    assert browsed() == ["message 3", "message 2", "message 1", "message 0"]
+    assert browsed(limit=2) == ["message 3", "message 2"]
+    assert browsed(limit=2, before_id=ids[2]) == ["message 1", "message 0"]
+    assert browsed(author="ANN") == ["message 2", "message 0"]
+    assert browsed(stream="project:a", channel="eng") == ["message 1", "message 0"]
+    assert browsed(since=T0 + timedelta(minutes=1), until=T0 + timedelta(minutes=2)) == [
+        "message 2",
+        "message 1",
+    ]
+    assert browsed(visibilities=(Visibility.SHARED,)) == ["message 3", "message 2", "message 0"]
+    assert browsed(source="web") == []
+    assert store.browse_records("t2", RecordBrowse()) == []

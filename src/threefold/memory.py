@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from threefold.sources.reroute import Moves
     from threefold.sources.slack_api import SlackApi
     from threefold.store.base import Job
+    from threefold.store.sqlite.inbox import Inbox
     from threefold.team import Action, Digest, Profile, RebuildReport, Team
 
 _CLOSE_WAIT_SECONDS = 60.0
@@ -177,6 +178,7 @@ class Memory:
             backoff=settings.job_backoff_seconds,
             backoff_max=settings.job_backoff_max_seconds,
             lease_seconds=settings.stream_lease_seconds,
+            intake=self.drain_inbox,
         )
 
     @classmethod
@@ -541,10 +543,14 @@ class Memory:
     def take_slack_event(
         self, envelope: dict[str, Any], *, tenant: str | None = None
     ) -> Literal["queued", "duplicate", "ignored"]:
-        """Queue an Events API `event_callback` (its signature checked by the caller) to be
+        """Take an Events API `event_callback` (its signature checked by the caller) to be
         applied by the worker, once: "duplicate" for a retry of an event taken before,
         "ignored" for an event of a kind that is not read. Raises InvalidInput for a
-        malformed one."""
+        malformed one.
+
+        It returns once the event is on disk, and does no more: a SQLite memory keeps it
+        in its inbox file (see threefold.store.sqlite.inbox), out of the way of the
+        workers' writes, and the worker hands it on to the job queue."""
         tenant = self._tenant(tenant)
         event_id = envelope.get("event_id")
         if not isinstance(event_id, str) or not event_id:
@@ -556,12 +562,68 @@ class Memory:
         event = envelope.get("event")
         if read_event(event).action is EventAction.IGNORE:
             return "ignored"
-        with self.store.transaction():
-            if not self.store.first_delivery(tenant, SLACK, event_id, time.time()):
-                return "duplicate"
-            self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, {"event": event})
+        payload = {"event": event}
+        inbox = self._inbox(create=True)
+        if inbox is not None:
+            new = inbox.put(SLACK, event_id, tenant, payload, time.time())
+        else:
+            with self.store.transaction():
+                new = self.store.first_delivery(tenant, SLACK, event_id, time.time())
+                if new:
+                    self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, payload)
+        if not new:
+            return "duplicate"
         self._wake()
         return "queued"
+
+    def drain_inbox(self, limit: int = 500) -> int:
+        """Hand the events waiting in the inbox to the job queue, each once (the main
+        database's deliveries judge); returns how many were handed. The job runner calls
+        it before each pass, so a worker in any process drains it."""
+        inbox = self._inbox(create=False)
+        if inbox is None or self.store.read_only:
+            return 0
+        from threefold.pipeline.jobs import SLACK_EVENT
+
+        waiting = inbox.waiting(limit)
+        if not waiting:
+            return 0
+        with self.store.transaction():
+            for event in waiting:
+                if self.store.first_delivery(
+                    event.tenant, event.source, event.event_id, event.received_at
+                ):
+                    self.store.enqueue(event.tenant, GLOBAL_STREAM, SLACK_EVENT, event.payload)
+        # Marked after the commit: a worker killed between the two hands the events
+        # again, and the deliveries above refuse them the second time.
+        inbox.handed(waiting, time.time())
+        return len(waiting)
+
+    def forget_handed(self, before: float) -> int:
+        """Drop from the inbox the events handed on before `before` (seconds since the
+        epoch); returns how many."""
+        inbox = self._inbox(create=False)
+        return 0 if inbox is None or self.store.read_only else inbox.forget(before)
+
+    def _inbox(self, *, create: bool) -> "Inbox | None":
+        """The inbox of a SQLite memory on a file; None for PostgreSQL (whose writers do
+        not wait for one another), or when there is none yet and `create` is False."""
+        from threefold.store.sqlite.inbox import Inbox, inbox_path
+        from threefold.store.sqlite.store import SQLiteStore
+
+        with self._building:
+            found: Inbox | None = self.__dict__.get("_opened_inbox")
+            if found is not None or not isinstance(self.store, SQLiteStore):
+                return found
+            if str(self.store.path) == ":memory:":  # nothing beside it to write to
+                return None
+            path = inbox_path(self.store.path)
+            if self.store.read_only or not (create or path.exists()):
+                return None
+            found = Inbox(path, durability=self.settings.durability)
+            self.__dict__["_opened_inbox"] = found
+            self._owned.append(found)
+            return found
 
     def _slack_event(self, job: "Job") -> "Apply":
         from threefold.sources.ingest import SlackIngest
@@ -779,6 +841,42 @@ class Memory:
             people=tuple(p.lower() for p in people),
         )
         return self.recall.search(self._text(query, "query"), where, chosen, limit)
+
+    def browse(
+        self,
+        *,
+        source: str | None = None,
+        stream: str | None = None,
+        channel: str | None = None,
+        author: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        before: int | None = None,
+        limit: int = 50,
+        trust: Trust | str = Trust.FULL,
+        tenant: str | None = None,
+    ) -> list[Record]:
+        """Source records (Slack messages, documents, web pages) of every stream, newest
+        first, that the filters let through and `trust` may read. `before` is the id of
+        the last record of the page before: the next page starts after it."""
+        from threefold.store.base import RecordBrowse
+
+        if stream is not None:
+            check_stream(stream)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+            raise InvalidInput(f"limit must be a whole number from 1 to 1000, got {limit!r}")
+        where = RecordBrowse(
+            source=source,
+            stream=stream,
+            channel=channel.lstrip("#") if channel else None,
+            author=author or None,
+            since=as_utc(since) if since else None,
+            until=as_utc(until) if until else None,
+            before_id=before,
+            visibilities=READABLE[_trust(trust)],
+            limit=limit,
+        )
+        return self.store.browse_records(self._tenant(tenant), where)
 
     def reembed(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Drop every stored vector and embed everything again with this memory's embedder.

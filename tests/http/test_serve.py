@@ -21,6 +21,7 @@ from tests.http.test_sources import jira_csv, upload
 from threefold import Memory, load_settings
 from threefold.errors import SettingsError
 from threefold.faces.http import serve
+from threefold.sources.slack_events import sign
 from threefold.trust.keys import create_key
 
 pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
@@ -139,6 +140,42 @@ def test_serve_answers_and_stops_cleanly(tmp_path: Path) -> None:
     with Memory.open(db, settings=load_settings(), background_worker=False) as mem:
         turns = mem.turns("project:serve", tenant="acme")
     assert [t.user for t in turns] == ["Ada owns the API."]
+
+
+def test_job_processes_take_the_work_out_of_the_server(tmp_path: Path) -> None:
+    """With http.job_processes, a Slack event is answered by the server and stored by a
+    job process: the server's process runs no job thread."""
+    db, secret = tmp_path / "serve.db", "signing-secret"
+    env = _env(
+        db,
+        THREEFOLD_HTTP__JOB_PROCESSES="1",
+        THREEFOLD_SLACK__SIGNING_SECRET=secret,
+        THREEFOLD_SLACK__TENANT="acme",
+        THREEFOLD_EMBED__KIND="none",
+    )
+    event = {
+        "type": "event_callback",
+        "event_id": "Ev1",
+        "event": {"type": "message", "channel": "C1", "user": "U1", "ts": "1790000000.000100"}
+        | {"text": "The release moved to Friday."},
+    }
+    body = json.dumps(event).encode()
+    stamp = str(int(time.time()))
+    headers = {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": sign(secret, stamp, body)}
+    with _running(["-c", SERVE, "{port}"], env) as server:
+        assert "in 1 process of their own" in server.log
+        answer = httpx.post(f"{server.url}/v1/slack/events", content=body, headers=headers)
+        assert (answer.status_code, answer.json()["outcome"]) == (200, "queued")
+
+        def stored() -> bool:
+            with Memory.open(db, settings=load_settings(), background_worker=False) as mem:
+                return [r.text for r in mem.records("global", tenant="acme")] == [
+                    "The release moved to Friday."
+                ]
+
+        until(stored, 60, lambda: f"the job process did not store the event: {server.log}")
+    err = server.log
+    assert "Application shutdown complete" in err and "Traceback" not in err, err
 
 
 def test_the_access_log_is_written_when_asked_for(tmp_path: Path) -> None:

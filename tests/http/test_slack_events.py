@@ -94,12 +94,16 @@ def test_url_verification_is_answered(client):
 
 
 def test_a_message_is_routed_and_its_markup_becomes_text(client, memory):
-    text = "Spec: <https://wiki.example.com/doc|design> for <@U1> in <#C2|random> <!here>"
+    text = (
+        "Spec: <https://wiki.example.com/doc|design> for <@U1> in <#C2|random> <!here>"
+        " :white_check_mark:"
+    )
     answer = post(client, callback("Ev1", message("1790000000.000100", text)))
     assert answer.status_code == 200
     assert answer.json()["outcome"] == "queued"
     assert stored(memory)["1790000000.000100"] == (
         "Spec: design (https://wiki.example.com/doc) for @Ann in #random @here"
+        " \N{WHITE HEAVY CHECK MARK}"
     )
 
 

@@ -9,7 +9,11 @@
   answers {"files": [...], "nextPageToken": ...} (no token on the last page);
 - GET /drive/v3/files/<id>/export?mimeType=text/plain answers a Google format's text
   (403 exportSizeLimitExceeded-like errors can be scripted);
-- GET /drive/v3/files/<id>?alt=media answers a plain file's bytes, streamed in chunks.
+- GET /drive/v3/files/<id>?alt=media answers a plain file's bytes, streamed in chunks;
+- GET /drive/v3/changes/startPageToken answers {"startPageToken": ...}, and
+  GET /drive/v3/changes?pageToken=... the changes since, page by page, each with its file
+  (parents, trashed) or `removed`, and `newStartPageToken` on the last page. `touch`,
+  `trash`, `delete` and `move` change a file and note the change, as Drive does.
 
 A wrong token gets Drive's 401 {"error": {"code": 401, "message": "Invalid Credentials"}}.
 A file's declared `size` may differ from its body, to test a limit that trusts neither.
@@ -41,6 +45,7 @@ class DriveFile:
     modified: str = "2026-11-30T10:00:00.000Z"
     size: int | None = None
     """Declared in the listing (plain files only, as Drive does)."""
+    trashed: bool = False
 
 
 class FakeDrive:
@@ -48,9 +53,12 @@ class FakeDrive:
         self.token, self.page_size = token, page_size
         self.files: dict[str, DriveFile] = {}
         self.calls: list[tuple[str, dict[str, str]]] = []
+        self.changed: list[str] = []
+        """Ids of the files changed, in order: a page token is a position in it."""
         self.broken: set[str] = set()
         """Ids of files whose content answers 500 (listed all the same)."""
         self._script: deque[int] = deque()
+        self._expiring: int | None = None
         self._lock = threading.Lock()
         fake = self
 
@@ -73,6 +81,28 @@ class FakeDrive:
 
     def add(self, folder: str, file_id: str, name: str, mime: str, body: Any, **extra: Any) -> None:
         self.files[file_id] = DriveFile(file_id, folder, name, mime, body, **extra)
+
+    def touch(self, file_id: str, body: bytes, modified: str) -> None:
+        """A new version of a file."""
+        file = self.files[file_id]
+        file.body, file.modified = body, modified
+        self.changed.append(file_id)
+
+    def trash(self, file_id: str) -> None:
+        self.files[file_id].trashed = True
+        self.changed.append(file_id)
+
+    def delete(self, file_id: str) -> None:
+        del self.files[file_id]
+        self.changed.append(file_id)
+
+    def move(self, file_id: str, folder: str) -> None:
+        self.files[file_id].folder = folder
+        self.changed.append(file_id)
+
+    def expire_after(self, calls: int | None) -> None:
+        """The token expires after `calls` more calls (None: it never does)."""
+        self._expiring = calls
 
     def script(self, *statuses: int) -> None:
         with self._lock:
@@ -99,13 +129,23 @@ class FakeDrive:
         with self._lock:
             self.calls.append((path, params))
             scripted = self._script.popleft() if self._script else None
-        if scripted is not None:
+            expired = self._expiring is not None and self._expiring <= 0
+            if self._expiring is not None:
+                self._expiring -= 1
+        if expired:
+            self._error(handler, 401, "Request had invalid authentication credentials.")
+        elif scripted is not None:
             headers = {"Retry-After": "0"} if scripted == 429 else {}
             self._error(handler, scripted, "rateLimitExceeded", headers)
         elif handler.headers.get("Authorization") != f"Bearer {self.token}":
             self._error(handler, 401, "Invalid Credentials")
         elif path == "files":
             self._list(handler, params)
+        elif path == "changes/startPageToken":
+            body = json.dumps({"startPageToken": str(len(self.changed))}).encode()
+            self._send(handler, 200, "application/json", [body])
+        elif path == "changes":
+            self._changes(handler, params)
         elif path.removesuffix("/export").removeprefix("files/") in self.broken:
             self._error(handler, 500, "Internal Error")
         elif (match := re.fullmatch(r"files/([^/]+)/export", path)) and match[1] in self.files:
@@ -120,13 +160,36 @@ class FakeDrive:
         if match is None:
             self._error(handler, 400, f"Invalid Value: q={params.get('q')!r}")
             return
-        listed = [f for f in self.files.values() if f.folder == match[1]]
+        listed = [f for f in self.files.values() if f.folder == match[1] and not f.trashed]
         start = int(params.get("pageToken") or 0)
         size = min(self.page_size, int(params.get("pageSize") or 100))
         page = listed[start : start + size]
         body: dict[str, Any] = {"kind": "drive#fileList", "files": [self._meta(f) for f in page]}
         if start + size < len(listed):
             body["nextPageToken"] = str(start + size)
+        self._send(handler, 200, "application/json", [json.dumps(body).encode()])
+
+    def _changes(self, handler: BaseHTTPRequestHandler, params: dict[str, str]) -> None:
+        token = params.get("pageToken", "")
+        if not token.isdigit() or int(token) > len(self.changed):
+            self._error(handler, 400, f"Invalid Value: pageToken={token!r}")
+            return
+        start = int(token)
+        size = min(self.page_size, int(params.get("pageSize") or 100))
+        changes = []
+        for file_id in self.changed[start : start + size]:
+            file = self.files.get(file_id)
+            change: dict[str, Any] = {"kind": "drive#change", "fileId": file_id}
+            if file is None:
+                change["removed"] = True
+            else:
+                change |= {"removed": False, "file": self._meta(file)}
+            changes.append(change)
+        body: dict[str, Any] = {"kind": "drive#changeList", "changes": changes}
+        if start + size < len(self.changed):
+            body["nextPageToken"] = str(start + size)
+        else:
+            body["newStartPageToken"] = str(len(self.changed))
         self._send(handler, 200, "application/json", [json.dumps(body).encode()])
 
     def _meta(self, file: DriveFile) -> dict[str, Any]:
@@ -136,6 +199,8 @@ class FakeDrive:
             "mimeType": file.mime,
             "modifiedTime": file.modified,
             "webViewLink": f"https://docs.example.com/{file.id}/view",
+            "parents": [file.folder],
+            "trashed": file.trashed,
         }
         if file.size is not None:
             meta["size"] = str(file.size)

@@ -91,18 +91,17 @@ def test_documents_are_digested_and_found_with_their_link(open_memory, drive, cl
     assert any(f.source.kind == "drive.document" for f in facts)
 
 
-def test_a_second_sync_downloads_only_what_changed(open_memory, drive, client):
+def test_a_second_sync_asks_only_what_changed(open_memory, drive, client):
     mem = open_memory(**settings_for(drive))
     mem.sync_drive(drive_api(mem.settings, client))
     drive.calls.clear()
     again = mem.sync_drive(drive_api(mem.settings, client))
-    assert (again.kept, again.duplicates) == (0, 2)
-    assert "files/d1/export" not in drive.paths()
-    assert "files/d2" not in drive.paths()
-    drive.files["d1"].body = b"Alpha design notes, v2: we moved to SQLite."
-    drive.files["d1"].modified = "2026-12-01T09:00:00.000Z"
+    assert (again.read, again.kept) == (0, 0)
+    assert drive.paths() == ["changes"]  # no listing, no download
+    drive.touch("d1", b"Alpha design notes, v2: we moved to SQLite.", "2026-12-01T09:00:00.000Z")
+    drive.touch("e1", b"changed, in a folder of no stream", "2026-12-01T09:00:00.000Z")
     changed = mem.sync_drive(drive_api(mem.settings, client))
-    assert changed.kept == 1
+    assert (changed.read, changed.kept) == (1, 1)
     [current] = [r for r in mem.records(ALPHA) if r.channel == "d1"]
     assert current.external_id == "2026-12-01T09:00:00.000Z"
     # The earlier version is history: kept and readable, out of the way of recall.
@@ -111,6 +110,66 @@ def test_a_second_sync_downloads_only_what_changed(open_memory, drive, client):
     hits = mem.search("event store Postgres SQLite design", stream=ALPHA, kinds=["record"])
     assert [hit.text for hit in hits if "design" in hit.text.lower()][0].endswith("SQLite.")
     assert not any("Postgres" in hit.text for hit in hits)
+
+
+def test_documents_deleted_trashed_or_moved_away_become_history(open_memory, drive, client):
+    mem = open_memory(**settings_for(drive))
+    mem.sync_drive(drive_api(mem.settings, client))
+    drive.touch("d1", b"Alpha design, v2.", "2026-12-01T09:00:00.000Z")
+    mem.sync_drive(drive_api(mem.settings, client))
+    drive.delete("d1")
+    drive.trash("d2")
+    report = mem.sync_drive(drive_api(mem.settings, client))
+    assert report.skipped == {"removed": 2}
+    assert mem.records(ALPHA) == []
+    history = sorted((r.channel, r.external_id) for r in mem.records(history_stream(ALPHA)))
+    assert history == [
+        ("d1", "2026-11-30T10:00:00.000Z"),
+        ("d1", "2026-12-01T09:00:00.000Z"),
+        ("d2", "2026-11-30T10:00:00.000Z"),
+    ]
+    assert mem.search("Runbook restart", stream=ALPHA, kinds=["record"]) == []
+    # Taken out of the trash unchanged, it is back where it was.
+    drive.files["d2"].trashed = False
+    drive.changed.append("d2")
+    mem.sync_drive(drive_api(mem.settings, client))
+    assert [r.channel for r in mem.records(ALPHA)] == ["d2"]
+
+
+def test_a_folder_added_to_settings_is_listed_whole_once(open_memory, drive, client):
+    mem = open_memory(**settings_for(drive))
+    mem.sync_drive(drive_api(mem.settings, client))
+    beta = {"folder_id": "F2", "stream": "project:beta"}
+    both = open_memory(
+        name="memory.db",
+        **settings_for(drive, folders=[*settings_for(drive)["drive"]["folders"], beta]),
+    )
+    drive.calls.clear()
+    report = both.sync_drive(drive_api(both.settings, client))
+    assert report.routed == {"project:beta": 1}
+    assert [p["q"] for path, p in drive.calls if path == "files"] == [
+        "'F2' in parents and trashed = false"
+    ]
+    drive.calls.clear()
+    both.sync_drive(drive_api(both.settings, client))
+    assert drive.paths() == ["changes"]
+
+
+def test_a_sync_stopped_midway_goes_on_from_its_page(open_memory, drive, client):
+    mem = open_memory(**settings_for(drive))
+    mem.sync_drive(drive_api(mem.settings, client))
+    for n in range(5):  # three pages of changes, two to a page
+        drive.add("F1", f"n{n}", f"Note {n}", "text/plain", f"ALPHA note {n}".encode())
+        drive.changed.append(f"n{n}")
+    drive.expire_after(3)  # the first page and its two downloads; then the token expires
+    with pytest.raises(SourceError, match="401"):
+        mem.sync_drive(drive_api(mem.settings, client))
+    assert sorted(r.channel for r in mem.records(ALPHA) if r.channel[0] == "n") == ["n0", "n1"]
+    drive.expire_after(None)
+    drive.calls.clear()
+    report = mem.sync_drive(drive_api(mem.settings, client))
+    assert report.kept == 3
+    assert [p["pageToken"] for path, p in drive.calls if path == "changes"] == ["2", "4"]
 
 
 def test_rate_limits_are_waited_out(open_memory, drive, client):

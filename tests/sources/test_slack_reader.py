@@ -63,6 +63,15 @@ ROOMS = {"C1": "general"}
         ("&amp;lt;", "&lt;"),
         ("&lt;@U1&gt;", "<@U1>"),
         ("<@U1> and <@U2>", "@annie and @Bob Stone"),
+        # Emoji codes become the emoji Slack shows; codes it has no emoji for stay.
+        ("shipped :rocket:", "shipped \N{ROCKET}"),
+        (":+1::skin-tone-3: agreed", "\N{THUMBS UP SIGN} agreed"),
+        (":white_check_mark: done", "\N{WHITE HEAVY CHECK MARK} done"),
+        (":tada::tada:", "\N{PARTY POPPER}\N{PARTY POPPER}"),
+        ("so good :partyparrot:", "so good :partyparrot:"),
+        ("at 10:30:45 sharp", "at 10:30:45 sharp"),
+        ("<https://x.io/a:tada:b|doc> :fire:", "doc (https://x.io/a:tada:b) \N{FIRE}"),
+        ("&lt;:fire:&gt;", "<\N{FIRE}>"),
     ],
 )
 def test_clean_markup(raw: str, clean: str) -> None:

@@ -552,8 +552,8 @@ def import_slack(
     workers: Annotated[
         int | None,
         typer.Option(
-            help="Worker processes that digest while the export is read (default: one per core, "
-            "at most 4; 1: digest afterwards, in this process)",
+            help="Worker processes that digest the messages once read, when there are 2,000 or"
+            " more (default: one per core, at most 4; 1: digest in this process)",
             show_default=False,
         ),
     ] = None,
@@ -564,23 +564,37 @@ def import_slack(
     with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
-        if process and workers > 1:
-            from threefold.pipeline.workers import Workers
-
-            before = mem.count_facts(source="slack.")
-            # The workers digest full batches while later days are still being read.
-            with Workers(mem.settings, count=workers, tenant=mem.tenant):
-                report = mem.import_slack(export, process=False, progress=show)
-                _follow_digests(mem, progress, task)
+        before = mem.count_facts(source="slack.")
+        report = mem.import_slack(export, process=False, progress=show)
+        if process:
+            _digest(mem, workers, progress, task)
             facts = mem.count_facts(source="slack.") - before
-            # Counted again now: the workers embedded since the reading ended.
+            # Counted again now: the digests embedded since the reading ended.
             report = mem.with_unembedded(report.model_copy(update={"facts": facts}))
-        else:
-            digesting = _digest_bar(progress, task)
-            report = mem.import_slack(
-                export, process=process, progress=show, digest_progress=digesting
-            )
     _print_import(report, fmt)
+
+
+_WORKERS_FROM = 2_000
+"""Messages to digest from which worker processes are started: each takes seconds to
+start (imports, the model), and a smaller import is digested sooner by this process."""
+
+
+def _digest(mem: "Memory", workers: int, progress: "Progress", task: "TaskID") -> None:
+    """Digest what the import stored: in worker processes when there is enough of it."""
+    if workers > 1 and mem.undigested() >= _WORKERS_FROM:
+        from threefold.pipeline.workers import Workers
+
+        with Workers(mem.settings, count=workers, tenant=mem.tenant):
+            _follow_digests(mem, progress, task)
+        return
+    show, total = _digest_bar(progress, task), mem.undigested()
+
+    def shown() -> bool:
+        show(total - min(total, mem.undigested()), total)
+        return False
+
+    mem.runner.run_pending(mem.tenant, stopping=shown)
+    show(total, total)
 
 
 def _digest_bar(progress: "Progress", task: "TaskID") -> Callable[[int, int], None]:

@@ -66,8 +66,11 @@ class JobRunner:
         backoff: float,
         backoff_max: float,
         lease_seconds: float,
+        intake: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
+        self.intake = intake
+        """Called before each pass: moves work received elsewhere (an inbox) into the queue."""
         self.handlers = handlers
         self.attempts = attempts
         self.backoff = backoff
@@ -85,6 +88,8 @@ class JobRunner:
         owner = lease_owner()
         ran = 0
         while not stopping():
+            if self.intake is not None:
+                self.intake()
             claimed = self.store.claim_stream(owner, self.lease_seconds, tenant)
             if claimed is not None:
                 ran += self._drain(owner, *claimed, stopping)

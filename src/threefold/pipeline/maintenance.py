@@ -147,12 +147,17 @@ def expire_raw(memory: Memory) -> int:
 
 
 def forget_deliveries(memory: Memory) -> int:
-    """Event ids taken from Slack, once no retry of theirs can come any more."""
-    return memory.store.prune_deliveries(time.time() - DELIVERY_SECONDS)
+    """Event ids taken from Slack, once no retry of theirs can come any more: in the
+    deliveries after a week, in the inbox an hour after they were handed on (a retry
+    later than that is still refused by the deliveries)."""
+    now = time.time()
+    handed = memory.forget_handed(now - INBOX_SECONDS)
+    return memory.store.prune_deliveries(now - DELIVERY_SECONDS) + handed
 
 
 DELIVERY_SECONDS = 7 * 86400.0
 """How long an event id is remembered: Slack retries for an hour at most."""
+INBOX_SECONDS = 3600.0
 
 
 def merge_text_index(memory: Memory) -> int:

@@ -9,6 +9,7 @@ one stream.
 """
 
 import multiprocessing
+import os
 import time
 from multiprocessing.context import SpawnProcess
 from multiprocessing.sharedctypes import Synchronized
@@ -17,7 +18,7 @@ from types import TracebackType
 from typing import Self
 
 from threefold.errors import ThreefoldError
-from threefold.settings import Settings
+from threefold.settings import REVEAL_SECRETS, Settings
 
 _IDLE_SECONDS = 0.05
 
@@ -25,7 +26,9 @@ _IDLE_SECONDS = 0.05
 class Workers:
     """`count` processes that run due jobs until the block ends, then finish what is due."""
 
-    def __init__(self, settings: Settings, count: int = 2, tenant: str | None = None) -> None:
+    def __init__(
+        self, settings: Settings, count: int = 2, tenant: str | None = None, *, nice: int = 0
+    ) -> None:
         if count < 1:
             raise ThreefoldError(f"workers must be at least 1, got {count}")
         self._context = multiprocessing.get_context("spawn")  # no inherited connections
@@ -34,7 +37,8 @@ class Workers:
         self._processes: list[SpawnProcess] = [
             self._context.Process(
                 target=_work,
-                args=(settings.model_dump(mode="json"), tenant, self._stop, self._ran),
+                # Secrets written out (a model's API key): the processes are this one's own.
+                args=(_revealed(settings), tenant, self._stop, self._ran, nice),
                 daemon=True,
             )
             for _ in range(count)
@@ -61,16 +65,38 @@ class Workers:
             raise ThreefoldError(f"{len(failed)} worker process(es) failed: exit codes {failed}")
 
 
-def _work(settings: dict, tenant: str | None, stop: Event, ran: Synchronized) -> None:
+def _revealed(settings: Settings) -> str:
+    return settings.model_dump_json(context={REVEAL_SECRETS: True})
+
+
+def _work(settings: str, tenant: str | None, stop: Event, ran: Synchronized, nice: int) -> None:
     from threefold.memory import Memory
 
-    with Memory.open(settings=Settings(**settings), background_worker=False) as mem:
-        while not stop.is_set():
-            done = mem.runner.run_pending(tenant, wait=False, stopping=stop.is_set)
-            _add(ran, done)
-            if not done:
-                time.sleep(_IDLE_SECONDS)
-        _add(ran, mem.runner.run_pending(tenant))
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)  # below the processes that answer requests
+
+    try:
+        with Memory.open(
+            settings=Settings.model_validate_json(settings), background_worker=False
+        ) as mem:
+            parent = multiprocessing.parent_process()
+
+            def stopping() -> bool:
+                # A parent gone without a word (killed, or stopped by a signal it re-raised)
+                # sets no event: its workers must not run on without it.
+                return stop.is_set() or (parent is not None and not parent.is_alive())
+
+            while not stopping():
+                done = mem.runner.run_pending(tenant, wait=False, stopping=stopping)
+                _add(ran, done)
+                if not done:
+                    time.sleep(_IDLE_SECONDS)
+            if stop.is_set():
+                _add(ran, mem.runner.run_pending(tenant))
+    except KeyboardInterrupt:
+        # Ctrl-C reaches the whole process group: the parent decides what follows, and
+        # the lease of a job cut short expires for another worker to run it again.
+        return
 
 
 def _add(counter: Synchronized, count: int) -> None:

@@ -100,9 +100,12 @@ class Problem:
 
 # --- markup ------------------------------------------------------------------------------------
 
-# One pass handles both markup and entities, so a name that itself holds "&amp;" is left alone
-# and an escaped "&lt;b&gt;" in the text never turns into markup.
-_TOKEN = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>|&(amp|lt|gt);")
+# One pass handles markup, entities and emoji codes, so a name that itself holds "&amp;" is
+# left alone, an escaped "&lt;b&gt;" in the text never turns into markup, and a URL's
+# ":tada:" stays in the URL.
+_TOKEN = re.compile(
+    r"<([^<>|]+)(?:\|([^<>]*))?>|&(amp|lt|gt);|:([a-z0-9_+'-]+):(?::skin-tone-[2-6]:)?"
+)
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 _BROADCASTS = frozenset({"here", "channel", "everyone"})
 
@@ -135,6 +138,9 @@ def _render(
     entity = match.group(3)
     if entity:
         return _ENTITIES[entity]
+    code = match.group(4)
+    if code:
+        return _emoji(code, match.group(0))
     target = match.group(1)
     label = _unescape(match.group(2) or "")
     sigil = target[0]
@@ -162,6 +168,16 @@ def _render(
     return f"{label} ({url})"
 
 
+def _emoji(code: str, written: str) -> str:
+    """Slack's emoji code (`:tada:`, `:+1::skin-tone-3:`) as the emoji it shows; a code
+    that is no standard emoji (a workspace's own, or "10:30:45"'s ":30:") stays as written.
+    The skin tone is left out: it changes no meaning."""
+    import emoji  # its tables take a fifth of a second to load: only for text with codes
+
+    shown = emoji.emojize(f":{code}:", language="alias")
+    return written if shown == f":{code}:" else shown
+
+
 def _clean(
     text: str,
     users: Mapping[str, str],
@@ -169,7 +185,7 @@ def _clean(
     mentions: list[str],
     links: list[str],
 ) -> str:
-    if "<" not in text and "&" not in text:
+    if "<" not in text and "&" not in text and ":" not in text:
         return text
 
     def render(match: re.Match[str]) -> str:
@@ -179,7 +195,8 @@ def _clean(
 
 
 def clean_markup(text: str, users: Mapping[str, str], channels: Mapping[str, str]) -> str:
-    """Slack's `<@U1>`, `<#C1|x>`, `<!here>`, `<url|label>` markup and escapes, as plain text.
+    """Slack's `<@U1>`, `<#C1|x>`, `<!here>`, `<url|label>` markup, escapes and emoji codes
+    (`:tada:`), as plain text.
 
     `users` and `channels` map ids to names; unknown ids are shown as themselves.
     """

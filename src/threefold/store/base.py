@@ -446,6 +446,10 @@ class TeamStore(Protocol):
         self, tenant: str, stream: str, since: datetime, until: datetime
     ) -> list[Turn]: ...
 
+    def browse_records(self, tenant: str, where: "RecordBrowse") -> list[Record]:
+        """The records `where` lets through, newest first (by time, then id)."""
+        ...
+
 
 class RoutingStore(Protocol):
     """What routing outside messages needs beyond records: the Jira projects a tenant has
@@ -894,6 +898,22 @@ class VectorSearch(Protocol):
     def refresh(self, tenant: str, stream: str) -> None: ...
     def forget(self) -> None: ...
     def drop(self, tenant: str, streams: Sequence[str]) -> None: ...
+
+
+class RecordBrowse(_Row):
+    """What a browse of records lets through; every field set narrows."""
+
+    source: str | None = None
+    stream: str | None = None
+    channel: str | None = None
+    author: str | None = None
+    """Matched without regard to case."""
+    since: datetime | None = None
+    until: datetime | None = None
+    before_id: int | None = None
+    """Only records after this one in the listing (older, or as old with a lower id)."""
+    visibilities: tuple[Visibility, ...] = tuple(Visibility)
+    limit: int = 50
 
 
 class ItemFilter(_Row):

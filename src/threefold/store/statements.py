@@ -33,6 +33,7 @@ from threefold.store.base import (
     NewFact,
     NewRecord,
     NewSummary,
+    RecordBrowse,
 )
 from threefold.store.rows import (
     Columns,
@@ -451,6 +452,42 @@ class SharedStatements:
             " AND (CAST(? AS TEXT) IS NULL OR r.stream = ?) AND r.at >= ? AND r.at < ?"
             " ORDER BY r.at, r.id",
             (tenant, stream, stream, self._time(since), self._time(until)),
+        )
+        return [record_of(r) for r in rows]
+
+    def browse_records(self, tenant: str, where: RecordBrowse) -> list[Record]:
+        # Only the filters given are written out: a NULL test on a parameter of no type
+        # is read differently by the two dialects.
+        conditions: list[str] = ["r.tenant = ?"]
+        params: list[Any] = [tenant]
+        for column, value in (
+            ("r.source", where.source),
+            ("r.stream", where.stream),
+            ("r.channel", where.channel),
+        ):
+            if value is not None:
+                conditions.append(f"{column} = ?")
+                params.append(value)
+        if where.author is not None:
+            conditions.append("lower(r.author) = lower(?)")
+            params.append(where.author)
+        if where.since is not None:
+            conditions.append("r.at >= ?")
+            params.append(self._time(where.since))
+        if where.until is not None:
+            conditions.append("r.at < ?")
+            params.append(self._time(where.until))
+        marks = ", ".join("?" for _ in where.visibilities)
+        conditions.append(f"r.visibility IN ({marks})")
+        params += [v.value for v in where.visibilities]
+        if where.before_id is not None:
+            at = "(SELECT at FROM records WHERE tenant = ? AND id = ?)"
+            conditions.append(f"(r.at < {at} OR (r.at = {at} AND r.id < ?))")
+            params += [tenant, where.before_id, tenant, where.before_id, where.before_id]
+        rows = self._select(
+            f"{self._record_select} WHERE {' AND '.join(conditions)}"
+            " ORDER BY r.at DESC, r.id DESC LIMIT ?",
+            (*params, where.limit),
         )
         return [record_of(r) for r in rows]
 

@@ -65,6 +65,7 @@ def create_app(
     closer = MemoryCloser(memory)
     imports = Imports(memory)
     lane = MemoryLane()
+    receiver = MemoryLane("threefold-receiver")
     # Storage the memory cannot write is served for reading: nothing there to maintain.
     maintain = maintenance and not memory.read_only
     loop = memory.maintenance_loop(settings.maintenance_interval_seconds) if maintain else None
@@ -84,6 +85,7 @@ def create_app(
             # still queued in the lane.
             await anyio.to_thread.run_sync(imports.close)
             await anyio.to_thread.run_sync(lane.close)
+            await anyio.to_thread.run_sync(receiver.close)
             if close_memory:
                 await anyio.to_thread.run_sync(closer)
 
@@ -98,6 +100,9 @@ def create_app(
     app.state.memory = memory
     app.state.settings = settings
     app.state.memory_lane = lane  # contexts and key look-ups, one at a time (see lane.py)
+    # Events a sender waits on (Slack's) are taken on a lane of their own: behind a
+    # context build they would wait for it.
+    app.state.receiver_lane = receiver
     # Query embeddings run beside it: the model releases the GIL and takes the other core.
     app.state.model_lane = anyio.CapacityLimiter(1)
     app.state.known_keys = KnownKeys()

@@ -3,8 +3,9 @@ and of Google Drive that run as imports do (queued, with a status URL).
 
 Slack sends no API key: `POST /v1/slack/events` is authenticated by its signature (see
 threefold.sources.slack_events), and its events go to the tenant settings.slack.tenant
-names. The receiver only checks, notes the event id and queues the event, so that Slack
-has its answer well within its 3 seconds; the worker applies it after.
+names. The receiver only checks the request and keeps the event on disk (a SQLite memory
+in its inbox file, where no worker's write holds it up), on a lane of its own, so that
+Slack has its answer well within its 3 seconds; a worker queues and applies it after.
 """
 
 import functools
@@ -108,7 +109,7 @@ async def slack_events(request: Request, settings: AppSettings) -> Any:
         return SlackAnswer(outcome="ignored", detail=event.reason)
     memory: Memory = request.app.state.memory
     take = functools.partial(memory.take_slack_event, envelope, tenant=settings.slack.tenant)
-    outcome = await request.app.state.memory_lane.run(take)
+    outcome = await request.app.state.receiver_lane.run(take)
     return SlackAnswer(outcome=outcome)
 
 

@@ -4,6 +4,7 @@ threadpool), always with the caller's tenant, and reads only what the key's trus
 
 import dataclasses
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Path, Query, Request, Response, UploadFile
@@ -43,6 +44,7 @@ from threefold.faces.http.schemas import (
     ImportStatus,
     Ingested,
     RecordList,
+    RecordPage,
     RecordSource,
     Refreshed,
     SearchIn,
@@ -82,6 +84,7 @@ async def _imports(request: Request) -> Imports:
 Mem = Annotated[Memory, Depends(_memory)]
 ImportQueue = Annotated[Imports, Depends(_imports)]
 FactId = Annotated[int, Path(ge=1, le=MAX_ID, description="a fact id of this key's tenant")]
+TrustQuery = Annotated[Trust | None, Query(description="may only lower the key's own")]
 StreamQuery = Annotated[str, Query(description="'global' or 'kind:id', e.g. 'project:alpha'")]
 
 
@@ -472,6 +475,65 @@ def list_records(
     return RecordList(stream=stream, records=[r for r in records if _readable(key, r.visibility)])
 
 
+@router.get("/messages", tags=["sources"], responses=FORBIDDEN)
+def browse_messages(
+    key: Caller,
+    mem: Mem,
+    stream: Annotated[str | None, Query(description="only this stream")] = None,
+    channel: Annotated[str | None, Query(description="only this channel ('#' optional)")] = None,
+    author: Annotated[str | None, Query(description="only this author (any case)")] = None,
+    source: Annotated[RecordSource | None, Query(description="only this source")] = "slack",
+    since: Annotated[datetime | None, Query(description="sent at or after")] = None,
+    until: Annotated[datetime | None, Query(description="sent before")] = None,
+    before: Annotated[int | None, Query(ge=1, description="next_before of the last page")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    trust: TrustQuery = None,
+) -> RecordPage:
+    """Browse messages (and other source records) of every stream, newest first, page by
+    page: only those this key may read."""
+    records = mem.browse(
+        source=source,
+        stream=stream,
+        channel=channel,
+        author=author,
+        since=since,
+        until=until,
+        before=before,
+        limit=limit,
+        trust=read_trust(key, trust),
+        tenant=key.tenant,
+    )
+    following = records[-1].id if len(records) == limit else None
+    return RecordPage(records=records, next_before=following)
+
+
+_WEB_SCAN = 100
+"""Record hits read to find a web search's pages among messages and documents."""
+
+
+@router.get("/web/search", tags=["search"], responses=FORBIDDEN)
+def web_search(
+    key: Caller,
+    mem: Mem,
+    query: Annotated[str, Query(description="empty: the newest pages")] = "",
+    stream: Annotated[str | None, Query(description="only this stream")] = None,
+    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+    trust: TrustQuery = None,
+) -> SearchResults:
+    """Search the web pages the memory fetched from links (sources.fetch_hosts), best
+    first: the pages alone, without the messages that linked them."""
+    hits = mem.search(
+        query,
+        stream,
+        kinds=["record"],
+        limit=_WEB_SCAN,
+        trust=read_trust(key, trust),
+        tenant=key.tenant,
+    )
+    pages = [hit for hit in hits if hit.source.kind.startswith("web.")]
+    return SearchResults(query=query, hits=pages[:limit])
+
+
 # -- stats --------------------------------------------------------------------
 
 
@@ -512,8 +574,6 @@ def _readable(key: ApiKey, visibility: Visibility) -> bool:
 
 
 # -- team ---------------------------------------------------------------------
-
-TrustQuery = Annotated[Trust | None, Query(description="may only lower the key's own")]
 
 
 class ActionList(BaseModel):

@@ -232,6 +232,13 @@ class RecordList(_Out):
     records: list[Record] = Field(description="oldest first")
 
 
+class RecordPage(_Out):
+    records: list[Record] = Field(description="newest first")
+    next_before: int | None = Field(
+        description="pass as `before` for the next page; null on the last page"
+    )
+
+
 class WriteAccepted(_Out):
     """The answer to a write that landed on a fact this key may not read: no content, no
     ids, so a write cannot be used to read what the key's trust hides."""

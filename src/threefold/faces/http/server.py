@@ -8,6 +8,7 @@ for jobs, a lease for the maintenance loop, and the import statuses kept in the 
 
 import os
 import sys
+from contextlib import AbstractContextManager, nullcontext
 
 from fastapi import FastAPI
 from pydantic import ValidationError
@@ -42,15 +43,16 @@ def serve(
     # Secrets written out: the workers are this process's own, and need the real ones.
     os.environ[_SETTINGS_ENV] = settings.model_dump_json(context={REVEAL_SECRETS: True})
     try:
-        uvicorn.run(
-            f"{__name__}:worker_app",
-            factory=True,
-            host=host,
-            port=port,
-            workers=settings.http.workers,
-            log_level="info",
-            access_log=settings.http.access_log,
-        )
+        with _job_processes(settings):
+            uvicorn.run(
+                f"{__name__}:worker_app",
+                factory=True,
+                host=host,
+                port=port,
+                workers=settings.http.workers,
+                log_level="info",
+                access_log=settings.http.access_log,
+            )
     finally:
         os.environ.pop(_SETTINGS_ENV, None)
 
@@ -66,8 +68,16 @@ def banner(settings: Settings, host: str, port: int) -> str:
         f"  API docs   {base}/docs",
         f"  inspector  {base}/ui",
         "  MCP        not here: threefold mcp --transport http serves it on its own port",
+        f"  jobs       {_jobs_where(settings.http.job_processes)}",
     ]
     return "\n".join(lines)
+
+
+def _jobs_where(processes: int) -> str:
+    if processes == 0:
+        return "in a thread of each server process (http.job_processes: 0)"
+    plural = "es" if processes > 1 else ""
+    return f"in {processes} process{plural} of their own, at a lower priority"
 
 
 def worker_app() -> FastAPI:
@@ -75,8 +85,26 @@ def worker_app() -> FastAPI:
     (or, under `uvicorn --factory threefold.faces.http.server:worker_app`, load_settings())."""
     given = os.environ.get(_SETTINGS_ENV)
     settings = Settings.model_validate_json(given) if given else load_settings()
-    memory = Memory.open(settings=settings, background_worker=True)
+    # With job processes of their own, a server process only answers.
+    in_thread = settings.http.job_processes == 0
+    memory = Memory.open(settings=settings, background_worker=in_thread)
     return create_app(memory, settings, maintenance=True)
+
+
+JOB_NICENESS = 10
+"""How far below the server processes the job processes run: a digest waits for a core,
+an answer does not."""
+
+
+def _job_processes(settings: Settings) -> AbstractContextManager[object]:
+    """settings.http.job_processes processes running the jobs beside the server, or
+    nothing (each server process then runs them in a thread)."""
+    count = settings.http.job_processes
+    if count == 0:
+        return nullcontext()
+    from threefold.pipeline.workers import Workers
+
+    return Workers(settings, count=count, nice=JOB_NICENESS)
 
 
 def _with_workers(http: HttpSettings, workers: int) -> HttpSettings:
