@@ -82,7 +82,7 @@ class WriteQueue:
         assert fcntl is not None
         fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
         got, state = threading.Event(), threading.Lock()
-        abandoned = []
+        abandoned: list[bool] = []
 
         def wait() -> None:
             assert fcntl is not None
