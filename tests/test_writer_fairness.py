@@ -116,3 +116,40 @@ def test_a_writer_that_never_gets_its_turn_gives_up_with_store_unavailable(
     assert store.turns("default", "chat:a") == []
     assert store.insert_turn(turn).seq == 1
     store.close()
+
+
+FLOOD = 4000
+
+
+@pytest.mark.slow
+def test_a_busy_stream_does_not_starve_a_quiet_one(tmp_path: Path) -> None:
+    """A writer thread floods chat:busy while one turn lands in chat:quiet: the job worker
+    gets to the quiet stream's turn while the flood goes on, not after it. (It used to drain
+    a stream until its queue was empty, and a queue that grows faster than it drains never
+    is: the quiet turn was read after all 4,000.) Jobs are still run oldest first, so the
+    quiet one waits for the few busy ones queued before it."""
+    settings = load_settings(db=str(tmp_path / "streams.db"), embed={"kind": "none"})
+    with Memory.open(settings=settings, background_worker=True) as mem:
+        mem.add_turn("chat:busy", "Warming up.", "Noted.")
+        quiet_done = threading.Event()
+        written: list[int] = []
+
+        def flood() -> None:
+            with _open(str(tmp_path / "streams.db")) as writer:
+                while not quiet_done.is_set() and len(written) < FLOOD:
+                    writer.add_turn("chat:busy", f"Update {len(written)}: still busy.", "Ok.")
+                    written.append(1)
+
+        thread = threading.Thread(target=flood)
+        thread.start()
+        while len(written) < 5:  # the flood is on, the worker at work on chat:busy
+            quiet_done.wait(0.01)
+        mem.add_turn("chat:quiet", "I am Lena and I lead the design team.", "Noted.")
+        for _ in range(6000):
+            if mem.facts("chat:quiet"):
+                break
+            quiet_done.wait(0.02)
+        quiet_done.set()
+        thread.join(60)
+        assert mem.facts("chat:quiet"), "the quiet stream's turn was never read"
+        assert len(written) < FLOOD, "the quiet stream waited until the flood was over"
