@@ -3,8 +3,9 @@
 Only phrases that name a day are recognised ("March 27", "next Friday", "tomorrow",
 "in 3 days", "end of the month", "yesterday", "last Friday", "two days ago"); vague ones
 ("soon", "next week") are left alone because a wrong date pinned into every prompt is worse
-than none. A bare day ("Friday", "March 3") is read forward unless its sentence tells of
-the past ("I went hiking on Friday").
+than none. A bare day ("Friday", "March 3") is read forward unless its lead word or the
+tense of its own clause puts it behind ("since Friday", "I went hiking on Friday"; but "we
+agreed to freeze on Thursday" is ahead). The word classes for that are in data/tense.json.
 """
 
 import calendar
