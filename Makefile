@@ -10,7 +10,7 @@ STEP := @printf '\n==> %s\n'
 # The suite runs in two processes (pytest-xdist), one per core; PYTEST_WORKERS=0 runs it in one.
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test check lint chromium lowest docs bench clean
+.PHONY: demo test check fuzz lint chromium lowest docs bench clean
 
 $(BIN)/python:
 	$(STEP) "creating the virtual environment $(VENV)"
@@ -54,6 +54,11 @@ test: $(VENV)/.test-installed chromium lint
 check: $(VENV)/.test-installed
 	$(STEP) "the fast tests (not marked slow), in $(PYTEST_WORKERS) processes"
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not slow"
+
+# The property tests of tests/fuzz at campaign size (2,000 examples each; the suite runs 20).
+fuzz: $(VENV)/.test-installed
+	$(STEP) "the fuzz campaign: tests/fuzz with THREEFOLD_FUZZ=campaign"
+	THREEFOLD_FUZZ=campaign $(BIN)/python -m pytest -n $(PYTEST_WORKERS) tests/fuzz
 
 # The core's tests at the lowest dependency versions pyproject.toml allows (.ci/run runs it).
 lowest: $(VENV)/.test-installed

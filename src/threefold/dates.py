@@ -3,15 +3,18 @@
 Only phrases that name a day are recognised ("March 27", "next Friday", "tomorrow",
 "in 3 days", "end of the month", "yesterday", "last Friday", "two days ago"); vague ones
 ("soon", "next week") are left alone because a wrong date pinned into every prompt is worse
-than none. A bare day ("Friday", "March 3") is read forward unless its sentence tells of
-the past ("I went hiking on Friday").
+than none. A bare day ("Friday", "March 3") is read forward unless its lead word or the
+tense of its own clause puts it behind ("since Friday", "I went hiking on Friday"; but "we
+agreed to freeze on Thursday" is ahead). The word classes for that are in data/tense.json.
 """
 
 import calendar
+import json
 import re
 from dataclasses import dataclass
 from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
 from functools import lru_cache
+from importlib.resources import files
 from typing import TypeVar
 
 from threefold.domain import as_utc
@@ -69,37 +72,125 @@ _LEAD_KEEPING_THE_RE = re.compile(r"^(?:(?:on|by|for|to|until|till|before)\s+)+"
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?;]\s|\n")
-_PAST_VERB_RE = re.compile(
-    r"\b(?:was|were|did|had|went|got|came|saw|met|took|made|told|said|gave|found|bought|ran"
-    r"|began|left|felt|heard|ate|won|lost|spent|sent|wrote|drove|flew|held|paid|sold|became)\b"
-    r"|\b(?:i|we|he|she|they|you)\s+(?:\w+ly\s+|just\s+|also\s+|even\s+)?"
-    r"(?!(?:need|feed|proceed|succeed|exceed|speed)\b)\w{2,}ed\b",
-    re.IGNORECASE,
-)
-_AHEAD_RE = re.compile(
-    r"\b(?:will|shall|going|gonna|plan(?:s|ned|ning)?|can't\s+wait|looking\s+forward|next"
-    r"|coming|upcoming|hope|hoping|want|would|could|should|might|let's|booked|scheduled)\b"
-    r"|'ll\b|\b(?:am|is|are)\s+\w+ing\b|'(?:m|re|s)\s+\w+ing\b",
-    re.IGNORECASE,
-)
 # A day right after these words is a target or a state, whatever the tense around it:
 # "we moved it to Friday", "the demo is Friday".
 _TARGET_BEFORE_RE = re.compile(
     r"\b(?:to|until|till|by|before|for|due|from|is|are|be|'s|'re)\s+(?:on\s+|the\s+)?$",
     re.IGNORECASE,
 )
+_CLAUSE_BREAK_RE = re.compile(r"[,;:()\u2013\u2014\"]|\s-\s")
+_WORD_RE = re.compile(r"'?[a-z]+")
 
 
-def tells_of_the_past(text: str, at: int) -> bool:
-    """Whether the sentence around position `at` of `text` tells of something already done,
-    so that a bare day there ("on Friday", "March 3") lies behind the turn, not ahead."""
+@lru_cache(maxsize=1)
+def _tense_words() -> dict[str, frozenset[str]]:
+    """The word classes of data/tense.json, read once, when a date first needs them."""
+    data = json.loads(files("threefold").joinpath("data/tense.json").read_text())
+    return {name: frozenset(words) for name, words in data.items() if isinstance(words, list)}
+
+
+def _words(text: str) -> list[str]:
+    text = text.lower().replace("\u2019", "'").replace("won't", "will not")
+    return _WORD_RE.findall(text.replace("can't", "can not").replace("n't", " not"))
+
+
+def tells_of_the_past(text: str, at: int, end: int | None = None) -> bool:
+    """Whether the day named at text[at:end] lies behind the message rather than ahead.
+
+    Its lead word decides first ("since Monday" behind; "to/by/until Friday", "is Friday"
+    ahead). Else the tense of its clause: the verb group nearest before the day ("we
+    shipped it on Monday", "we agreed to freeze on Thursday"), else the nearest after it
+    ("the outage on Saturday took down checkout"); with no tense to go by, ahead."""
     before = text[:at]
     start = max((m.end() for m in _SENTENCE_END_RE.finditer(before)), default=0)
-    end_match = _SENTENCE_END_RE.search(text, at)
-    sentence = text[start : end_match.start() if end_match else len(text)]
-    if _TARGET_BEFORE_RE.search(text[start:at]) or _AHEAD_RE.search(sentence):
+    stop = _SENTENCE_END_RE.search(text, at if end is None else end)
+    lead = text[start:at]
+    classes = _tense_words()
+    lead_words = _words(lead)
+    if lead_words and lead_words[-1] in classes["behind_leads"]:
+        return True
+    if _TARGET_BEFORE_RE.search(lead):
         return False
-    return bool(_PAST_VERB_RE.search(sentence))
+    clause_start = max((m.end() for m in _CLAUSE_BREAK_RE.finditer(lead)), default=0)
+    said_before = _tense_of(_after_opener(_words(lead[clause_start:])), backwards=True)
+    if said_before is not None:
+        return said_before
+    after = text[at if end is None else end : stop.start() if stop else len(text)]
+    # A day that opens its sentence ("On Friday, I got great news") belongs to the clause
+    # after its comma.
+    pieces = [piece for piece in _CLAUSE_BREAK_RE.split(after, maxsplit=2) if piece.strip()]
+    after = pieces[0] if pieces else ""
+    return bool(_tense_of(_words(after), backwards=False))
+
+
+def _after_opener(words: list[str]) -> list[str]:
+    """The words of the clause the day ends: from after the last joining word on."""
+    openers = _tense_words()["clause_openers"]
+    last = max((i for i, word in enumerate(words) if word in openers), default=-1)
+    return words[last + 1 :]
+
+
+def _tense_of(words: list[str], *, backwards: bool) -> bool | None:
+    """True for past, False for ahead, None when `words` carry no tense; the verb group
+    nearest the day (the end of `words` when `backwards`, else their start) decides."""
+    order = range(len(words) - 1, -1, -1) if backwards else range(len(words))
+    for i in order:
+        if backwards and _reports_a_clause(words, i):
+            return False  # "Marco said the audit starts Thursday": the report's own tense
+        tense = _tense_at(words, i)
+        if tense is not None:
+            return tense
+    return None
+
+
+def _tense_at(words: list[str], i: int) -> bool | None:
+    c = _tense_words()
+    word = words[i]
+    previous = words[i - 1] if i else ""
+    following = words[i + 1] if i + 1 < len(words) else ""
+    if word in c["ahead"]:
+        return False
+    if word == "to" and i and following and _starts_a_verb(following):
+        # An infinitive is a plan ("agreed to freeze the branch on Thursday") unless the
+        # verb before it says it was done or not ("forgot to file it on Friday").
+        return previous in c["implicative_past"]
+    if word in c["perfect"]:
+        return following != "to"  # "have to" is an obligation, "have had" a perfect
+    if word in c["present_aux"]:
+        return False
+    past = word in c["past_forms"] or (
+        word.endswith("ed") and len(word) > 3 and word not in c["not_past"]
+    )
+    if past:
+        # "is closed", "will be moved": a state or a plan; "was moved", "has moved": past.
+        return previous not in c["present_aux"]
+    return None
+
+
+def _starts_a_verb(word: str) -> bool:
+    c = _tense_words()
+    return not (word in c["determiners"] or word in c["subjects"] or word.isdigit())
+
+
+def _reports_a_clause(words: list[str], i: int) -> bool:
+    """Whether words[i] is a verb of saying or deciding followed by a clause of its own,
+    a subject and a verb ("said the audit starts", "confirmed they ship"), rather than
+    by an object ("mentioned the bug on Friday")."""
+    c = _tense_words()
+    if words[i] not in c["reporting"]:
+        return False
+    rest = words[i + 1 :]
+    if rest[:1] == ["that"]:
+        rest = rest[1:]
+    if len(rest) >= 2 and rest[0] in c["subjects"]:
+        return True
+    if len(rest) >= 3 and rest[0] in c["determiners"]:
+        for word in rest[2:]:  # past the subject's first noun, to its verb
+            if word in c["prepositions"]:
+                return False
+            if word.endswith("s") or word in c["present_aux"] or word in c["ahead"]:
+                return True
+    return False
 
 
 _Day = TypeVar("_Day", date, datetime)
@@ -314,7 +405,7 @@ def _dates_on(text: str, today: date) -> tuple[DateHit, ...]:
     for match in DATE_RE.finditer(text):
         # Only a bare day or a month's day can lie either way; the rest say which.
         tensed = match.lastgroup in _TENSED_KINDS
-        past = tensed and tells_of_the_past(text, match.start())
+        past = tensed and tells_of_the_past(text, match.start(), match.end())
         day, relative = _resolve(match, today, past)
         if day is not None:
             hits.append(DateHit(match.start(), match.end(), match.group(0), day, relative))

@@ -52,6 +52,12 @@ def enqueue_once(store: Store, tenant: str, stream: str, kind: str, priority: in
         store.enqueue(tenant, stream, kind, {}, priority)
 
 
+JOBS_PER_CLAIM = 16
+"""Jobs run on a stream before the worker lets it go and claims again, which takes the
+stream with the oldest due job: a stream whose queue grows as fast as it is worked (a busy
+chat) would otherwise keep the worker from every other stream."""
+
+
 class LeaseLost(StoreError):
     """Another worker took the stream over; this worker's result is thrown away."""
 
@@ -107,7 +113,11 @@ class JobRunner:
         ran = 0
         try:
             with self._heartbeat(owner, tenant, stream):
-                while not stopping() and (job := self.store.next_job(tenant, stream)) is not None:
+                while (
+                    ran < JOBS_PER_CLAIM
+                    and not stopping()
+                    and (job := self.store.next_job(tenant, stream)) is not None
+                ):
                     if not self.store.renew_lease(tenant, stream, owner, self.lease_seconds):
                         break
                     if not self._run(owner, job):

@@ -73,6 +73,7 @@ from threefold.store.sqlite.migrations import MIGRATIONS
 from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
 from threefold.store.sqlite.term_scores import IndexVersion, TermScores
+from threefold.store.sqlite.write_queue import WriteQueue
 from threefold.store.statements import SharedStatements
 
 if TYPE_CHECKING:
@@ -155,6 +156,8 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """Read-only storage opens read-only: reads work, writes raise StoreReadOnly."""
         if self.read_only:
             log.warning("%s is on read-only storage: opened for reading only", self.path)
+        self._writers = WriteQueue(self.path, busy_timeout_ms / 1000, writable=not self.read_only)
+        """Writers take turns through it, so that none waits on SQLite's polling for long."""
         self._lock = threading.RLock()
         self._depth = 0
         self._streams: set[tuple[str, str]] = set()
@@ -188,6 +191,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             self._migrate()
         except BaseException:
             self._db.close()  # a store that failed to open holds nothing open
+            self._writers.close()
             raise
 
     # -- plumbing -------------------------------------------------------------
@@ -195,6 +199,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._writers.close()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -207,22 +212,26 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE")
-            self._depth = 1
+            self._writers.acquire()
             try:
-                yield
-            except BaseException:
-                # SQLite may have rolled back already (a full disk, an I/O error), and a
-                # second ROLLBACK would hide the error that matters behind its own.
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                self._streams.clear()
-                self._forget_reads()  # they may hold rows that were just rolled back
-                raise
-            else:
-                self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                self._depth = 1
+                try:
+                    yield
+                except BaseException:
+                    # SQLite may have rolled back already (a full disk, an I/O error), and a
+                    # second ROLLBACK would hide the error that matters behind its own.
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    self._streams.clear()
+                    self._forget_reads()  # they may hold rows that were just rolled back
+                    raise
+                else:
+                    self._db.execute("COMMIT")
+                finally:
+                    self._depth = 0
             finally:
-                self._depth = 0
+                self._writers.release()
 
     def _check_read_version(self) -> None:
         # data_version moves when another connection commits; total_changes when this one
@@ -368,12 +377,15 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         # executescript commits on its own, so the migration and its record go in one script.
         record = f"INSERT INTO schema_migrations VALUES ('{name}', '{_ts(utcnow())}');"
         script = f"BEGIN IMMEDIATE;\n{sql}\n{record}\nCOMMIT;"
+        self._writers.acquire()
         try:
             self._db.executescript(script)
         except StoreError as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise type(exc)(f"migration {name} failed: {exc}") from exc
+        finally:
+            self._writers.release()
 
     # -- streams --------------------------------------------------------------
 
