@@ -25,17 +25,19 @@ from http_load import QUERIES, STREAM, TENANT, seed
 from rich.console import Console
 from rich.table import Table
 
-import threefold.memory
+import threefold.context.assemble
+import threefold.context.material
 from threefold import Memory, load_settings
 from threefold.recall.search import Recall
 from threefold.team.service import Team
 
 PHASES: list[tuple[Any, str, str]] = [
-    (threefold.memory, "read_view", "the stream's view (turns, facts, summary)"),
+    # Memory.context imports these when it runs, so patching the modules reaches it.
+    (threefold.context.material, "read_view", "the stream's view (turns, facts, summary)"),
     (Recall, "search_items", "search (full text, vectors, fusion, items)"),
-    (threefold.memory, "gather", "gathering, search included"),
+    (threefold.context.material, "gather", "gathering, search included"),
     (Team, "material", "profiles, projects and digests"),
-    (threefold.memory, "assemble", "assembly within the budget"),
+    (threefold.context.assemble, "assemble", "assembly within the budget"),
 ]
 
 
