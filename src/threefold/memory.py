@@ -709,9 +709,20 @@ class Memory:
             self.pipeline.embed_later(tenant, stream)
         return added
 
-    def process_pending(self, *, tenant: str | None = None) -> int:
-        """Run every queued job that is due now; returns how many this call ran."""
-        return self.runner.run_pending(None if tenant is None else check_tenant(tenant))
+    def process_pending(
+        self, *, tenant: str | None = None, between_jobs: Callable[[], object] | None = None
+    ) -> int:
+        """Run every queued job that is due now; returns how many this call ran.
+        `between_jobs` is called between one job and the next (a progress display, say)."""
+
+        def stopping() -> bool:
+            if between_jobs is not None:
+                between_jobs()
+            return False
+
+        return self.runner.run_pending(
+            None if tenant is None else check_tenant(tenant), stopping=stopping
+        )
 
     # -- reading --------------------------------------------------------------
 

@@ -589,11 +589,10 @@ def _digest(mem: "Memory", workers: int, progress: "Progress", task: "TaskID") -
         return
     show, total = _digest_bar(progress, task), mem.undigested()
 
-    def shown() -> bool:
+    def shown() -> None:
         show(total - min(total, mem.undigested()), total)
-        return False
 
-    mem.runner.run_pending(mem.tenant, stopping=shown)
+    mem.process_pending(tenant=mem.tenant, between_jobs=shown)
     show(total, total)
 
 
