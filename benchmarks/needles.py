@@ -31,6 +31,8 @@ mem0 needs a model download this script will not make.
 Prints tables; asserts nothing.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import random
@@ -44,9 +46,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
+if TYPE_CHECKING:  # rich loads with the tables: mem0's own venv runs its phase without it
+    from rich.table import Table
 
 DATA = Path(__file__).parent / "data" / "needles.json"
 STREAM = "chat:needles"
@@ -240,6 +243,125 @@ def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
     }
 
 
+# -- mem0 OSS side by side --------------------------------------------------------------
+
+MEM0_CANDIDATES = 120
+"""Memories a mem0 context reads, best first, before its budget is spent: about 90 lines
+fit 2,000 tokens."""
+
+
+def mem0_python() -> Path | None:
+    """A Python that can import mem0: this one, else the repository's `.venv-mem0`
+    (mem0 is never a dependency of threefold, nor of its tests)."""
+    import importlib.util
+
+    if importlib.util.find_spec("mem0") is not None:
+        return Path(sys.executable)
+    beside = Path(__file__).resolve().parent.parent / ".venv-mem0" / "bin" / "python"
+    return beside if beside.exists() else None
+
+
+def mem0_memory(embedder: Any) -> Any:
+    """mem0 OSS, offline: infer=False (no LLM is called: each message is stored as it is),
+    its local Qdrant in memory, and threefold's MiniLM vectors, so both rank the same
+    vectors. The OpenAI clients mem0 builds for its LLM and embedder are never called."""
+    import os
+
+    os.environ.setdefault("MEM0_TELEMETRY", "False")
+    from mem0 import Memory as Mem0
+
+    folder = tempfile.mkdtemp(prefix="needles-mem0-")
+    memory = Mem0.from_config(
+        {
+            "vector_store": {
+                "provider": "qdrant",
+                "config": {
+                    "collection_name": "needles",
+                    "embedding_model_dims": 384,
+                    "path": ":memory:",
+                    "on_disk": False,
+                },
+            },
+            "llm": {"provider": "openai", "config": {"api_key": "offline", "model": "unused"}},
+            "embedder": {"provider": "openai", "config": {"api_key": "offline"}},
+            "history_db_path": str(Path(folder) / "history.db"),
+        }
+    )
+    memory.embedding_model = _Mem0Embedder(embedder)
+    return memory
+
+
+class _Mem0Embedder:
+    """mem0's embedder interface over threefold's embedder."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+
+    def embed(self, text: str, memory_action: str | None = None) -> list[float]:
+        return [float(x) for x in self.embedder.embed([text])[0]]
+
+
+def run_mem0(chat: Chat) -> dict[str, object]:
+    """Every message into mem0 (infer=False), then each needle's question: its search's
+    top 10, and a context of the best memories, dated, as many as fit each budget."""
+    from threefold import load_settings
+    from threefold.dates import spoken
+    from threefold.embed import embedder_from_settings
+    from threefold.tokens import count_tokens
+
+    embedder = embedder_from_settings(load_settings().embed)
+    memory = mem0_memory(embedder)
+    started = time.perf_counter()
+    for message in chat.messages:
+        memory.add(
+            [{"role": "user", "content": message.text, "name": message.speaker}],
+            user_id="needles",
+            infer=False,
+            metadata={"at": message.at.isoformat()},
+        )
+    build_seconds = time.perf_counter() - started
+    found = {"top10": 0, "top10_turn": 0, **{f"context_{b}": 0 for b in BUDGETS}}
+    search_ms: list[float] = []
+    context_ms: list[float] = []
+    for needle in chat.needles:
+        value = needle.value.lower()
+        started = time.perf_counter()
+        top = memory.search(needle.question, top_k=10, filters={"user_id": "needles"})
+        search_ms.append((time.perf_counter() - started) * 1000)
+        hit = any(value in r["memory"].lower() for r in top["results"])
+        found["top10"] += hit
+        found["top10_turn"] += hit
+        started = time.perf_counter()
+        wide = memory.search(
+            needle.question, top_k=MEM0_CANDIDATES, filters={"user_id": "needles"}
+        )["results"]
+        for budget in BUDGETS:
+            lines, spent = [], count_tokens(needle.question)
+            for r in wide:
+                at = datetime.fromisoformat(r["metadata"]["at"])
+                line = f"{spoken(at.date())}: {r['memory']}"
+                cost = count_tokens(line + "\n")
+                if spent + cost > budget:
+                    break
+                lines.append(line)
+                spent += cost
+            found[f"context_{budget}"] += value in "\n".join(lines).lower()
+        context_ms.append((time.perf_counter() - started) * 1000)
+    return {
+        "system": "mem0",
+        "facts": 0,
+        "build_seconds": build_seconds,
+        **{k: v / len(chat.needles) for k, v in found.items()},
+        "search_p50": percentile(search_ms, 0.5),
+        "search_p95": percentile(search_ms, 0.95),
+        "context_p50": percentile(context_ms, 0.5),
+        "context_p95": percentile(context_ms, 0.95),
+        "fact_share": 0.0,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "sections": {},
+    }
+
+
 def s_text(section: object) -> str:
     return "\n".join(item.text for item in section.items)  # type: ignore[attr-defined]
 
@@ -263,9 +385,11 @@ def run_size(args: argparse.Namespace, size: int, folder: Path) -> dict[str, obj
     return {"size": size, **built, **phase(args, size, db, "ask")}
 
 
-def phase(args: argparse.Namespace, size: int, db: Path, name: str) -> dict[str, object]:
+def phase(
+    args: argparse.Namespace, size: int, db: Path, name: str, python: Path | None = None
+) -> dict[str, object]:
     """One phase in a fresh process, so that its peak RSS is its own."""
-    command = [sys.executable, __file__, "--phase", name, "--db", str(db)]
+    command = [str(python or sys.executable), __file__, "--phase", name, "--db", str(db)]
     command += ["--sizes", str(size), "--seed", str(args.seed), "--needles", str(args.needles)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -277,12 +401,17 @@ def run_phase(args: argparse.Namespace) -> None:
     chat = Chat(args.seed, args.sizes[0], args.needles)
     if args.phase == "build":
         print(json.dumps(build(args.db, chat)))
+    elif args.phase == "mem0":
+        print(json.dumps({"size": args.sizes[0], **run_mem0(chat)}))
     else:
         print(json.dumps(ask(args.db, chat.needles)))
 
 
 def table(rows: list[dict[str, object]], seed: int) -> Table:
+    from rich.table import Table
+
     out = Table(
+        "system",
         "messages",
         "facts",
         "in top 10",
@@ -298,6 +427,7 @@ def table(rows: list[dict[str, object]], seed: int) -> Table:
     )
     for r in rows:
         out.add_row(
+            str(r.get("system", "threefold")),
             f"{r['size']:,}",
             str(r["facts"]),
             f"{r['top10']:.3f}",
@@ -322,7 +452,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--needles", type=int, default=200)
     parser.add_argument("--dir", type=Path, help="keep the stores here and reuse them")
     parser.add_argument("--rebuild", action="store_true", help="build kept stores again")
-    parser.add_argument("--phase", choices=("build", "ask"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--mem0",
+        action="store_true",
+        help="also run mem0 OSS on the same chat (needs mem0 here or in .venv-mem0)",
+    )
+    parser.add_argument("--phase", choices=("build", "ask", "mem0"), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -332,6 +467,8 @@ def main() -> None:
     if args.phase:
         run_phase(args)
         return
+    from rich.console import Console
+
     console = Console()
     if not console.is_terminal:
         console.width = 160
@@ -339,11 +476,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
+        python = mem0_python() if args.mem0 else None
+        if args.mem0 and python is None:
+            raise SystemExit("--mem0: mem0 is not importable here and there is no .venv-mem0")
         for size in args.sizes:
             rows.append(run_size(args, size, folder))
             console.print(f"{size:,} messages done: {rows[-1]}")
+            if python is not None:
+                rows.append(phase(args, size, folder / "unused", "mem0", python))
+                console.print(f"{size:,} messages, mem0: {rows[-1]}")
     console.print(table(rows, args.seed))
     for row in rows:
+        if not row["sections"]:
+            continue
         spent = ", ".join(f"{name} {tokens:.0f}" for name, tokens in row["sections"].items())
         console.print(f"{row['size']:,}: mean tokens by section at 2,000: {spent}")
 
