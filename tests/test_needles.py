@@ -57,12 +57,30 @@ def test_a_derived_fact_is_one_result_with_its_turn_and_never_replaces_it(open_m
     # The fact rides right after its turn, marked, and the pair counts as one result.
     assert [hits[i].kind for i in found] == ["turn", "fact"] and found[1] == found[0] + 1
     assert hits[found[1]].signals["derived"] == 1.0
-    assert len([h for h in hits if "derived" not in h.signals]) == 10
+    assert len(hits) == 10  # the fact counts against the limit like any hit
 
     context = mem.context(OFFICE, "What is Pavel's locker code?", budget=1000)
     retrieved = [item.text for item in context.section("retrieved").items]
     assert any(said in line for line in retrieved)
     assert not any(line.endswith("Pavel's locker code is 7316.") for line in retrieved)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 7])
+def test_search_returns_no_more_hits_than_its_limit_derived_facts_included(open_memory, limit):
+    said = "Pavel's locker code is 7316, he told facilities."
+    derived = fact("Pavel", "locker code", "7316", text="Pavel's locker code is 7316.")
+    mem = open_memory(ScriptedModel(lambda turn: [derived] if turn.user == said else []))
+    at = office_day(mem, 3)
+    mem.add_turn(OFFICE, said, at=at, speaker="Ines")
+    office_day(mem, 2, start=at + timedelta(days=1))
+    mem.process_pending()
+
+    hits = mem.search("Pavel locker code 7316", OFFICE, limit=limit)
+    assert len(hits) == limit
+    first = next(i for i, h in enumerate(hits) if "7316" in h.text)
+    assert hits[first].kind == "turn"  # never the fact alone, even with room for one hit
+    derived_hits = [h for h in hits if "derived" in h.signals]
+    assert derived_hits == ([hits[first + 1]] if first + 1 < limit else [])
 
 
 def test_a_decision_stands_on_its_own_beside_its_turn(open_memory):
@@ -163,3 +181,43 @@ def test_the_context_writes_days_in_words_and_stored_plans_resolve_their_year(op
     assert "next year (2024)" in plan.text
     context = mem.context(OFFICE, "When is Mirela's marathon?", budget=1500)
     assert "1 August 2023" in context.text
+
+
+CAR_TALK = [
+    "{p} asked whether an electric car makes sense for long drives",
+    "{p} spent the morning looking at car adverts",
+    "{p} got a parking ticket outside the car wash",
+    "{p} is tired of the car making a rattling noise",
+    "{p} thinks the car needs new tyres",
+]
+
+
+def test_a_question_naming_someone_ranks_what_is_said_of_them_apart(open_memory, monkeypatch):
+    """A name too common for full text to score (at 50,000 messages a name is in
+    thousands; here the bound is lowered to match), and look-alikes about everyone else
+    that share the question's other words: the one message about the person asked about
+    must still come first, as items naming that person are ranked apart."""
+    from threefold.store.sqlite import store
+
+    monkeypatch.setattr(store, "_SCORED", 250)
+    mem = open_memory(recent_turns=2)
+    others = [p for p in FLOOR if p != "Mirela"]
+    for n in range(300):
+        person = others[n % len(others)]
+        if n % 3:  # Mirela runs every errand
+            said = ERRANDS[n % len(ERRANDS)].format(p="Mirela")
+        else:  # car talk names everyone but her
+            said = CAR_TALK[n % len(CAR_TALK)].format(p=person)
+        at = T0 + timedelta(minutes=17 * n)
+        mem.add_turn(OFFICE, f"{said} ({n}).", at=at, speaker=FLOOR[n % len(FLOOR)])
+        if n == 151:
+            needle = "Mirela finally bought a car, a second-hand Skoda from her cousin."
+            mem.add_turn(OFFICE, needle, at=at, speaker="Taro")
+    mem.process_pending()
+
+    hits = mem.search("Which car did Mirela buy?", OFFICE, kinds=["turn"], limit=3)
+    assert "Skoda" in hits[0].text
+    assert hits[0].signals["person_fts_rank"] == 1
+    # A question naming no one known gets no such list.
+    plain = mem.search("Which car did Ruxandra buy?", OFFICE, kinds=["turn"], limit=3)
+    assert all("person_fts_rank" not in h.signals for h in plain)

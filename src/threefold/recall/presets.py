@@ -30,6 +30,9 @@ class Preset:
     timeframe_weight: float = 1.0
     """How much items from the days a query names ("on 7 July, 2023") count, on top: a
     second ranking within those days, fused like the first."""
+    person_weight: float = 1.0
+    """How much items naming a person the query names count, on top: a ranking within
+    those items, fused like the first (see Recall._people_named)."""
     coverage_weight: float = 0.5
     """How much the question's words a candidate holds count, each weighted by how few
     candidates hold it (see rerank.covered): a third list, fused like the others. Chosen

@@ -90,18 +90,16 @@ def folded(pool: Pool, read_raw: Callable[[list[int]], dict[int, Item]]) -> Pool
 
 
 def cut(pool: Pool, limit: int, *, with_derived: bool) -> Pool:
-    """The first `limit` results of `pool`, a raw item and the facts derived from it
-    counting as one; those facts are left out unless `with_derived`."""
+    """At most `limit` entries of `pool`, in its order. A derived fact follows its raw item
+    when `with_derived` and there is room for it, and counts against the limit like any
+    hit: a caller asking for ten gets ten. It never stands alone: one whose raw item was
+    cut, or that would open the list, is left out."""
     kept: Pool = []
-    results = 0
     for item, scored in pool:
-        if "derived" in scored.signals:
-            if with_derived and kept:
-                kept.append((item, scored))
-            continue
-        if results == limit:
+        if len(kept) == limit:
             break
-        results += 1
+        if "derived" in scored.signals and not (with_derived and kept):
+            continue
         kept.append((item, scored))
     return kept
 

@@ -48,6 +48,11 @@ _ISSUE_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)(?![\w-])")
 are too short or too common to find it."""
 
 
+_NAME_WORD = re.compile(r"[\w'-]+")
+_PEOPLE_PROBED = 2
+"""The most people of one question given lists of their own: each costs a probe."""
+
+
 def query_terms(text: str) -> list[str]:
     """The meaningful words of `text`, first seen first, at most _QUERY_TERMS of them.
     An issue key is one term, the phrase of its parts."""
@@ -133,6 +138,12 @@ class Recall:
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
             probes.append((Probe(where=within, min_similarity=-1.0), "frame_"))
+        for person in self._people_named(query, where, preset):
+            # The asker named someone: the items that name them are ranked apart, so that
+            # look-alikes about everyone else (the same topic, another person) do not
+            # crowd them out of the lists.
+            about = where.model_copy(update={"about": (*where.about, person)})
+            probes.append((Probe(where=about, min_similarity=preset.min_similarity), "person_"))
         if not terms and query_vector is None:
             return [], []
         found = self.store.candidates(
@@ -147,6 +158,16 @@ class Recall:
         for position, (probe, prefix) in enumerate(probes):
             _rank(ranked, found, position, prefix, preset.kinds, probe.min_similarity)
         return self._fuse(ranked, found, preset), [found]
+
+    def _people_named(self, query: str, where: ItemFilter, preset: Preset) -> list[str]:
+        """The people `query` names (by the names the store knows), at most
+        _PEOPLE_PROBED of them; none when the preset does not weigh them."""
+        if not preset.person_weight:
+            return []
+        words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
+        words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in _STOPWORDS]
+        named = self.store.aliases_among(where.tenant, list(dict.fromkeys(words)))
+        return [n for n in named if n not in where.about][:_PEOPLE_PROBED]
 
     def _embed_query(self, query: str) -> np.ndarray | None:
         if self.embedder is None or not query.strip():
@@ -195,12 +216,14 @@ def _rank(
     """Record each candidate's full-text and vector rank in one probe under `prefix`."""
     for kind in kinds:
         for rank, (item_id, _) in enumerate(found.text.get((position, kind), ()), start=1):
-            ranked.setdefault((kind, item_id), {})[f"{prefix}fts_rank"] = rank
+            signals = ranked.setdefault((kind, item_id), {})
+            # Two people named: an item's better rank of the two counts.
+            signals[f"{prefix}fts_rank"] = min(rank, signals.get(f"{prefix}fts_rank", rank))
         nearest = found.nearest.get((position, kind), ())
         close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
         for rank, (item_id, similarity) in enumerate(close, start=1):
             signals = ranked.setdefault((kind, item_id), {})
-            signals[f"{prefix}vector_rank"] = rank
+            signals[f"{prefix}vector_rank"] = min(rank, signals.get(f"{prefix}vector_rank", rank))
             signals["similarity"] = similarity
 
 
@@ -245,7 +268,11 @@ def _rank_weights(preset: Preset) -> tuple[tuple[str, float], ...]:
     """Each rank signal with its weight in the fused score, in the order they are added."""
     return tuple(
         (prefix + signal, weight * signal_weight)
-        for prefix, weight in (("", 1.0), ("frame_", preset.timeframe_weight))
+        for prefix, weight in (
+            ("", 1.0),
+            ("frame_", preset.timeframe_weight),
+            ("person_", preset.person_weight),
+        )
         for signal, signal_weight in (
             ("fts_rank", preset.fts_weight),
             ("vector_rank", preset.vector_weight),

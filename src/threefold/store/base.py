@@ -309,6 +309,10 @@ class EntityStore(Protocol):
         """The keys of the entities `alias` names, oldest first."""
         ...
 
+    def aliases_among(self, tenant: str, words: Sequence[str]) -> list[str]:
+        """Those of `words` (lowercase) that name an entity of the tenant, in their order."""
+        ...
+
     def entity_aliases(self, tenant: str, key: str) -> list[str]: ...
     def add_entity(
         self, tenant: str, kind: str, key: str, name: str, aliases: Sequence[str] = ()
@@ -927,6 +931,9 @@ class ItemFilter(_Row):
     until: datetime | None = None
     people: tuple[str, ...] = ()
     """Lowercase names that must appear in the item's text."""
+    about: tuple[str, ...] = ()
+    """Lowercase names each of which the item's text must hold, or its speaker (a turn's)
+    or author (a record's): what was said about someone or by them."""
     summary_kinds: tuple[SummaryKind, ...] = (
         SummaryKind.SESSION,
         SummaryKind.WEEKLY,

@@ -381,6 +381,17 @@ class SharedStatements:
         )
         return [r["key"] for r in rows]
 
+    def aliases_among(self, tenant: str, words: Sequence[str]) -> list[str]:
+        if not words:
+            return []
+        rows = self._select(
+            "SELECT DISTINCT alias FROM entity_aliases"
+            f" WHERE tenant = ? AND alias IN ({', '.join('?' * len(words))})",
+            (tenant, *words),
+        )
+        found = {r["alias"] for r in rows}
+        return [w for w in words if w in found]
+
     def entity_aliases(self, tenant: str, key: str) -> list[str]:
         rows = self._select(
             "SELECT a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id"

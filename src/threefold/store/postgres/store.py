@@ -2057,6 +2057,13 @@ def _with_items(
     return sql, params
 
 
+_SAID_BY = {
+    "turn": "coalesce(x.speaker, '') || E'\\n' || coalesce(x.assistant_speaker, '')",
+    "record": "x.author",
+}
+"""The column naming who said an item, for kinds that have one (see ItemFilter.about)."""
+
+
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     spec = _KINDS[kind]
     clauses = ["x.tenant = %s"]
@@ -2087,6 +2094,15 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         params.append(person.lower())
     if where.categories is not None and kind != "fact":
         clauses.append("false")  # a category is a fact's: other kinds have none to match
+    said_by = _SAID_BY.get(kind)
+    for person in where.about:
+        named = f"strpos(lower({spec.text}), %s) > 0"
+        if said_by is None:
+            clauses.append(named)
+            params.append(person.lower())
+        else:
+            clauses.append(f"({named} OR strpos(lower({said_by}), %s) > 0)")
+            params.extend([person.lower()] * 2)
     if kind == "fact":
         if where.active_facts_only:
             clauses.append("x.status = 'active'")

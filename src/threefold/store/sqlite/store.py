@@ -1611,6 +1611,13 @@ def _record_row(record: NewRecord, recorded: str | None) -> tuple[Any, ...]:
     )
 
 
+_SAID_BY = {
+    "turn": "coalesce(x.speaker, '') || char(10) || coalesce(x.assistant_speaker, '')",
+    "record": "x.author",
+}
+"""The column naming who said an item, for kinds that have one (see ItemFilter.about)."""
+
+
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     spec = _KINDS[kind]
     clauses = ["x.tenant = ?"]
@@ -1641,6 +1648,15 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         params.append(person.lower())
     if where.categories is not None and kind != "fact":
         clauses.append("0")  # a category is a fact's: other kinds have none to match
+    said_by = _SAID_BY.get(kind)
+    for person in where.about:
+        named = f"instr(lower({spec.text}), ?) > 0"
+        if said_by is None:
+            clauses.append(named)
+            params.append(person.lower())
+        else:
+            clauses.append(f"({named} OR instr(lower({said_by}), ?) > 0)")
+            params.extend([person.lower()] * 2)
     if kind == "fact":
         if where.active_facts_only:
             clauses.append("x.status = 'active'")
