@@ -59,6 +59,11 @@ class Score:
             if isinstance(value, int):
                 setattr(self, name, getattr(self, name) + value)
 
+    def add_chat(self, other: "Score") -> None:
+        """Counts and misses of one more conversation of the same set."""
+        self.add(other)
+        self.misses += other.misses
+
 
 def load(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -138,9 +143,24 @@ def reader_model(reader: str) -> MemoryModel:
     return build(ModelSettings(options={"reader": reader}))
 
 
-def score_set(path: Path, model: MemoryModel) -> Score:
+def chats(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The set's lines by conversation: a line's ``chat`` names its own (one stream each);
+    a file without them is one conversation."""
     _, lines = load(path)
-    stream = f"chat:{path.stem}"
+    found: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        found.setdefault(str(line.get("chat", path.stem)), []).append(line)
+    return found
+
+
+def score_set(path: Path, model: MemoryModel) -> Score:
+    score = Score()
+    for name, lines in chats(path).items():
+        score.add_chat(_score_chat(f"chat:{name}", lines, model))
+    return score
+
+
+def _score_chat(stream: str, lines: list[dict[str, Any]], model: MemoryModel) -> Score:
     score = Score()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "frozen.db"
