@@ -201,9 +201,10 @@ def row(name: str, s: Score) -> str:
     )
 
 
-def run(reader: str, show_misses: bool) -> dict[str, Score]:
+def run(reader: str, show_misses: bool, skip: tuple[str, ...] = ()) -> dict[str, Score]:
     model = reader_model(reader)
-    scores = {path.stem: score_set(path, model) for path in sorted(SETS.glob("*.jsonl"))}
+    paths = [p for p in sorted(SETS.glob("*.jsonl")) if p.stem not in skip]
+    scores = {path.stem: score_set(path, model) for path in paths}
     print(f"frozen reader sets, reader {reader} (blind: first runs in each file's header)")
     print(
         f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
@@ -226,8 +227,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
     parser.add_argument("--reader", choices=[*READERS, "trained-alone"], default="auto")
+    parser.add_argument("--skip", nargs="*", default=(), help="names of sets to leave out")
     args = parser.parse_args()
-    run(args.reader, args.show_misses)
+    run(args.reader, args.show_misses, tuple(args.skip))
 
 
 if __name__ == "__main__":

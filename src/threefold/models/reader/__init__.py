@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from threefold.models.base import ExtractedFact, TurnInput
-from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_facts
+from threefold.models.reader.checks import Reading, refusal
+from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_readings
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
@@ -37,11 +38,18 @@ class TrainedReader:
     memory's embedder where it is one, so the model loads once)."""
 
     def __init__(
-        self, encoder: Any = None, folder: Path = DATA, least: float | None = None
+        self,
+        encoder: Any = None,
+        folder: Path = DATA,
+        least: float | None = None,
+        label_least: dict[str, float] | None = None,
     ) -> None:
         self.folder = folder
         self.least = least
         """Spans below this confidence are dropped; None: the manifest's choice."""
+        self.label_least = label_least
+        """Per value label, the confidence its readings need (above 1: never kept); None:
+        the manifest's, chosen on development text by training/calibrate.py."""
         self._encoder = encoder
         self._heads: Heads | None = None
         self.manifest: dict[str, object] = {}
@@ -67,6 +75,11 @@ class TrainedReader:
         return float(chosen) if isinstance(chosen, int | float) else MIN_CONFIDENCE
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        return [r.fact for r in self.readings(turn) if r.kept]
+
+    def readings(self, turn: TurnInput) -> list[Reading]:
+        """Every fact the heads read in `turn`, each with its span, its sentence and
+        whether the checks keep it (:mod:`.checks`)."""
         if self._heads is None:
             self.load()
         assert self._heads is not None and self._encoder is not None
@@ -78,16 +91,23 @@ class TrainedReader:
         tokenizer = self._encoder.tokenizer
         encoded = [encode(tokenizer, p.text, p.previous) for p in pieces]
         states = self._encoder.token_states([e.ids for e in encoded])
-        out: list[ExtractedFact] = []
+        out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
         for piece, code, state in zip(pieces, encoded, states, strict=True):
             if not code.offsets:
                 continue
             probs = self._heads.predict(features(state, code.first, len(code.offsets)))
             read = spans(piece.text, code.offsets, *probs)
-            for fact in sentence_facts(piece.text, read, me, least=self._least()):
+            for fact, span in sentence_readings(piece.text, read, me, least=self._least()):
                 key = (fact.subject, fact.slot, fact.value.lower())
                 if key not in seen:
                     seen.add(key)
-                    out.append(fact)
+                    why = refusal(piece.text, span, fact, self._label_least())
+                    out.append(Reading(fact, span, piece.text, why))
         return out
+
+    def _label_least(self) -> dict[str, float]:
+        if self.label_least is not None:
+            return self.label_least
+        chosen = self.manifest.get("label_min_confidence", {})
+        return dict(chosen) if isinstance(chosen, dict) else {}

@@ -166,9 +166,9 @@ def _span(
     subj_p: np.ndarray,
 ) -> Span:
     start, end = offsets[first][0], offsets[stop - 1][1]
-    while start > 0 and text[start - 1].isalnum():
+    while start > 0 and _inside_word(text, start - 1):
         start -= 1
-    while end < len(text) and text[end].isalnum():
+    while end < len(text) and _inside_word(text, end):
         end += 1
     confidence = float(tag_p[first:stop].max(axis=1).mean())
     return Span(
@@ -178,6 +178,18 @@ def _span(
         MODALITIES[int(mod_p[first:stop].mean(axis=0).argmax())],
         SUBJECTS[int(subj_p[first:stop].mean(axis=0).argmax())],
         confidence,
+    )
+
+
+def _inside_word(text: str, at: int) -> bool:
+    """A letter or digit, or a hyphen or apostrophe between two ("seventy-three")."""
+    if text[at].isalnum():
+        return True
+    return (
+        text[at] in "-'"
+        and 0 < at < len(text) - 1
+        and text[at - 1].isalnum()
+        and text[at + 1].isalnum()
     )
 
 
