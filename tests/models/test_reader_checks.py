@@ -27,6 +27,7 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ("im in the cardiac unit now", "the", "employer", "no content word"),
         ("I work in one pharmacy of the centre.", "centre", "employer", "no content word"),
         ("my birthday is soon", "soon", "birthday", "no month or day"),
+        ("It's managed with diet for now.", "diet", "diet", "only names its kind"),
         (
             "In the ad, the mum says 'I still love pasta night'. Is that odd?",
             "pasta",

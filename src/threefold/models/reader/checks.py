@@ -4,7 +4,8 @@ prompt, a missed one only leaves a gap, so a reading that fails any check is dro
 The checks are about types, not phrases (their tables are in ``data/values.json``):
 
 - a value holds a content word: not only determiners, pronouns or words like "unit";
-- a value is not its own subject ("Gus lives in Gus");
+- a value is not its own subject ("Gus lives in Gus"), nor only the name of its kind
+  ("managed with diet" read as a diet);
 - a number-typed value is a plausible number (an age between 1 and 110);
 - a date-typed value names a month or a day;
 - a value inside quotation marks is someone else's words, not the writer's;
@@ -21,6 +22,7 @@ from typing import Any
 
 from threefold.models.base import ExtractedFact
 from threefold.models.reader.heads import Span
+from threefold.models.reader.labels import slot_table
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 # An opening quote follows the start or a space/bracket; its closing one ends a word.
@@ -63,6 +65,8 @@ def refusal(
         return "no content word"
     if fact.value.lower() == fact.subject:
         return "its own subject"
+    if set(words) <= _kind_words(span.label):
+        return "only names its kind"
     number = types["numbers"].get(span.label)
     if number is not None and not _plausible(fact.value, number):
         return "not a plausible number"
@@ -73,6 +77,14 @@ def refusal(
     if span.confidence < (least or {}).get(span.label, 0.0):
         return "below its label's confidence"
     return ""
+
+
+@cache
+def _kind_words(label: str) -> frozenset[str]:
+    """The words that name a label's kind ("diet", "job title", "health"), not a value."""
+    entry = slot_table()[label] if label in slot_table() else {}
+    names = [label, entry.get("category", ""), entry.get("slot", ""), entry.get("keyed", "")]
+    return frozenset(w for name in names for w in _WORD.findall(str(name).lower()))
 
 
 def _plausible(value: str, bounds: dict[str, int]) -> bool:
