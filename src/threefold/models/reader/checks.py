@@ -82,7 +82,7 @@ def refusal(
 @cache
 def _kind_words(label: str) -> frozenset[str]:
     """The words that name a label's kind ("diet", "job title", "health"), not a value."""
-    entry = slot_table()[label] if label in slot_table() else {}
+    entry = slot_table().get(label, {})
     names = [label, entry.get("category", ""), entry.get("slot", ""), entry.get("keyed", "")]
     return frozenset(w for name in names for w in _WORD.findall(str(name).lower()))
 
