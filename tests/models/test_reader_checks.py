@@ -1,12 +1,13 @@
 """The trained reader's precision checks (models/reader/checks.py): types, not phrases."""
 
+import numpy as np
 import pytest
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.reader.checks import refusal
 from threefold.models.reader.facts import sentence_facts
-from threefold.models.reader.heads import Span
+from threefold.models.reader.heads import Heads, ReaderModelError, Span
 
 
 def reading(sentence: str, value: str, label: str, subject: str = "user", confidence=0.99):
@@ -83,3 +84,18 @@ def test_an_unnamed_relation_keeps_the_relation_word() -> None:
     spans = [Span(3, 7, "REL", "cur", "self", 0.99), Span(13, 19, "job", "cur", "rel", 0.99)]
     facts = [(f.subject, f.value) for f in sentence_facts(text, spans, "user")]
     assert facts == [("user's spouse", "doctor")]
+
+
+def test_heads_of_the_wrong_shape_are_a_reader_error() -> None:
+    onnx = pytest.importorskip("onnxruntime")
+    assert onnx is not None
+    w = {
+        "w1": np.zeros((6, 4), np.float32), "b1": np.zeros(4, np.float32),
+        "w_tag": np.zeros((4, 3), np.float32), "b_tag": np.zeros(3, np.float32),
+        "w_mod": np.zeros((4, 5), np.float32), "b_mod": np.zeros(5, np.float32),
+        "w_subj": np.zeros((4, 3), np.float32), "b_subj": np.zeros(3, np.float32),
+    }  # fmt: skip
+    heads = Heads(w)
+    assert [p.shape for p in heads.predict(np.ones((2, 6), np.float32))] == [(2, 3), (2, 5), (2, 3)]
+    with pytest.raises(ReaderModelError, match="cannot run"):
+        heads.predict(np.ones((2, 7), np.float32))

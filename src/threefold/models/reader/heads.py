@@ -91,7 +91,10 @@ class Heads:
         if self._session is None:
             self._session = _one_thread_session(self.w)
         if self._session is not False:
-            tag, mod, subj = self._session.run(None, {"x": x})  # type: ignore[attr-defined]
+            try:
+                tag, mod, subj = self._session.run(None, {"x": x})  # type: ignore[attr-defined]
+            except Exception as exc:  # onnxruntime raises its own kinds, for shapes too
+                raise ReaderModelError(f"the trained reader's heads cannot run: {exc}") from exc
             return tag, mod, subj
         return self.predict_numpy(x)
 
