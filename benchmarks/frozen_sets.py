@@ -30,7 +30,7 @@ from threefold import Memory
 from threefold.domain import Fact, FactStatus
 from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
 from threefold.models.heuristic import READERS, HeuristicModel, build
-from threefold.models.reader import TrainedReader
+from threefold.models.reader import FROZEN, TUNED, TrainedReader
 from threefold.settings import ModelSettings
 
 SETS = Path(__file__).parent / "data" / "reader_eval"
@@ -137,9 +137,11 @@ class TrainedAlone(HeuristicModel):
 
 
 def reader_model(reader: str) -> MemoryModel:
-    """The heuristic model with the reader `reader`: auto, rules, trained, or trained-alone."""
-    if reader == "trained-alone":
-        return TrainedAlone(TrainedReader().load())
+    """The heuristic model with the reader `reader`: one of READERS, or trained-alone or
+    tuned-alone (the reader without the rules)."""
+    if reader in ("trained-alone", "tuned-alone"):
+        manifest = TUNED if reader == "tuned-alone" else FROZEN
+        return TrainedAlone(TrainedReader(manifest=manifest).load())
     return build(ModelSettings(options={"reader": reader}))
 
 
@@ -226,7 +228,9 @@ def run(reader: str, show_misses: bool, skip: tuple[str, ...] = ()) -> dict[str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
-    parser.add_argument("--reader", choices=[*READERS, "trained-alone"], default="auto")
+    parser.add_argument(
+        "--reader", choices=[*READERS, "trained-alone", "tuned-alone"], default="auto"
+    )
     parser.add_argument("--skip", nargs="*", default=(), help="names of sets to leave out")
     args = parser.parse_args()
     run(args.reader, args.show_misses, tuple(args.skip))

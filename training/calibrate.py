@@ -9,7 +9,7 @@ there are at least TARGET right; a label that never gets there is switched off. 
 too few readings to judge keeps the reader's overall threshold. Prints the table it chose
 from.
 
-    .venv/bin/python training/calibrate.py [--target 0.9]
+    .venv/bin/python training/calibrate.py [--target 0.9] [--manifest reader_tuned.json]
 """
 
 import argparse
@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE.parent / "benchmarks"))
 import memory_quality  # noqa: E402
 
 from threefold.models.base import TurnInput  # noqa: E402
-from threefold.models.reader import DATA, TrainedReader  # noqa: E402
+from threefold.models.reader import DATA, FROZEN, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import Reading  # noqa: E402
 
 GRID = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
@@ -74,8 +74,9 @@ def choose(readings: list[tuple[float, bool]], target: float, overall: float) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", type=float, default=0.9)
+    parser.add_argument("--manifest", default=FROZEN, help="which shipped reader to calibrate")
     args = parser.parse_args()
-    reader = TrainedReader(least=GRID[0], label_least={}).load()
+    reader = TrainedReader(least=GRID[0], label_least={}, manifest=args.manifest).load()
     overall = float(reader.manifest.get("min_confidence", 0.9))  # type: ignore[arg-type]
     found = collect(reader)
     chosen: dict[str, float] = {}
@@ -92,7 +93,7 @@ def main() -> None:
             + " ".join(f"{c:>5}" for c in cells)
             + f"  {chosen[label]}"
         )
-    path = DATA / "reader_manifest.json"
+    path = DATA / args.manifest
     manifest = json.loads(path.read_text())
     manifest["label_min_confidence"] = chosen
     manifest["label_target_precision"] = args.target

@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 
 __all__ = ["READERS", "HeuristicModel"]
 
-READERS = ("auto", "rules", "trained")
+READERS = ("auto", "rules", "trained", "tuned")
 """rules (the default): the rules alone; auto: the trained reader beside the rules when
-the ``local`` extra is installed, else the rules; trained: the trained reader beside the
-rules, or an error if it cannot load."""
+the ``local`` extra is installed, else the rules; trained: the trained reader (heads over
+the frozen encoder) beside the rules, or an error if it cannot load; tuned: the same with
+MiniLM's top two layers fine-tuned with the heads (``reader_top.onnx``)."""
 
 DEFAULT_READER = "rules"
 """On the frozen blind sets the trained reader beside the rules captures more (0.34 ->
@@ -147,12 +148,12 @@ def build(settings: "ModelSettings") -> HeuristicModel:
         )
     if choice == "rules" or (choice == "auto" and not has_extra("local")):
         return HeuristicModel()
-    if choice == "trained":
-        require_extra("local", "the trained reader", load=False)
+    if choice in ("trained", "tuned"):
+        require_extra("local", f"the {choice} reader", load=False)
 
     def trained_reader() -> "TrainedReader":
-        from threefold.models.reader import TrainedReader
+        from threefold.models.reader import FROZEN, TUNED, TrainedReader
 
-        return TrainedReader()
+        return TrainedReader(manifest=TUNED if choice == "tuned" else FROZEN)
 
-    return HeuristicModel(trained_reader, required=choice == "trained")
+    return HeuristicModel(trained_reader, required=choice in ("trained", "tuned"))

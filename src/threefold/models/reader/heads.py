@@ -98,6 +98,10 @@ class Heads:
             return tag, mod, subj
         return self.predict_numpy(x)
 
+    def read(self, states: np.ndarray, first: int, count: int) -> tuple[np.ndarray, ...]:
+        """The probabilities of the `count` text tokens from `first` of a unit's `states`."""
+        return self.predict(features(states, first, count))
+
     def predict_numpy(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`predict` in numpy (training evaluates with it)."""
         w = self.w
@@ -107,6 +111,56 @@ class Heads:
             softmax(hidden @ w["w_mod"] + w["b_mod"]),
             softmax(hidden @ w["w_subj"] + w["b_subj"]),
         )
+
+
+class TopHeads:
+    """MiniLM's last two layers, fine-tuned with the heads (training/finetune.py), as an
+    int8 onnxruntime graph on one thread: the shared int8 MiniLM's layer-4 states of a unit
+    in, each token's tag, modality and subject probabilities out."""
+
+    def __init__(self, session: object, path: Path) -> None:
+        self._session = session
+        self.path = path
+
+    @classmethod
+    def load(cls, path: Path) -> "TopHeads":
+        """The graph in `path`; :class:`ReaderModelError` naming the file if it is missing,
+        unreadable or of another label scheme."""
+        if not path.is_file():
+            raise ReaderModelError(f"the fine-tuned reader's graph {path} is missing")
+        try:
+            import onnxruntime
+
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            session = onnxruntime.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own kinds for a bad file
+            raise ReaderModelError(
+                f"cannot load the fine-tuned reader's graph {path}: {exc}"
+            ) from exc
+        sizes = {o.name: o.shape[-1] for o in session.get_outputs()}
+        expected = {"tag": len(tags()), "mod": len(MODALITIES), "subj": len(SUBJECTS)}
+        if sizes != expected:
+            raise ReaderModelError(f"{path} was trained for another label scheme ({sizes})")
+        return cls(session, path)
+
+    def read(self, states: np.ndarray, first: int, count: int) -> tuple[np.ndarray, ...]:
+        """The probabilities of the `count` text tokens from `first` of a unit's `states`
+        (the whole unit's: the top layers attend to the answered message too)."""
+        feeds = {
+            "states": np.ascontiguousarray(states[None], dtype=np.float32),
+            "mask": np.ones((1, len(states)), dtype=np.int64),
+        }
+        try:
+            tag, mod, subj = self._session.run(["tag", "mod", "subj"], feeds)  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise ReaderModelError(f"the fine-tuned reader cannot run: {exc}") from exc
+        cut = slice(first, first + count)
+        return tag[0, cut], mod[0, cut], subj[0, cut]
 
 
 def _one_thread_session(w: dict[str, np.ndarray]) -> object:
