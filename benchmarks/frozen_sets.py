@@ -3,7 +3,9 @@
 Each file in ``benchmarks/data/reader_eval/`` is one conversation, written before the
 trained reader existed, run once and then frozen: its header records that first run of the
 rules (``first_run``) and the first run of the trained reader (``trained_first_run``, v1,
-before anything was changed after seeing its misses; later figures are not blind).
+before anything was changed after seeing its misses; later figures are not blind), and
+the first run of the fine-tuned reader (``tuned_first_run``, MiniLM's top two layers
+trained with the heads).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
@@ -15,7 +17,7 @@ Per set it prints:
 - precision: stored facts that match what their turn said;
 - nothing: sentences that state nothing and stored nothing.
 
-    .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained] [--show-misses]
+    .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained|tuned] [--show-misses]
 """
 
 import argparse

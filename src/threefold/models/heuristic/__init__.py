@@ -40,7 +40,10 @@ DEFAULT_READER = "rules"
 0.42, updates 0.08 -> 0.25) but stores more that is false (precision 0.74 -> 0.62) and
 misread "The user is 461 years old" in a long chat. A false fact is pinned into every
 prompt, a missed one only leaves a gap, so the reader is opt-in until its precision
-holds (benchmarks/frozen_sets.py)."""
+holds (benchmarks/frozen_sets.py). The fine-tuned reader (``tuned``) comes closer but not
+there: over the eight frozen sets capture 0.38 -> 0.41 with precision 0.734 -> 0.725 and
+store-nothing 0.961 -> 0.948 (it stored "lawn" for "lawn bowls", a dislike from "If I were a
+judge I'd ban fax machines", and a job word as a diet)."""
 
 log = logging.getLogger(__name__)
 
