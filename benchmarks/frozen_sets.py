@@ -3,7 +3,9 @@
 Each file in ``benchmarks/data/reader_eval/`` is one conversation, written before the
 trained reader existed, run once and then frozen: its header records that first run of the
 rules (``first_run``) and the first run of the trained reader (``trained_first_run``, v1,
-before anything was changed after seeing its misses; later figures are not blind).
+before anything was changed after seeing its misses; later figures are not blind), and
+the first run of the fine-tuned reader (``tuned_first_run``, MiniLM's top two layers
+trained with the heads).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
@@ -15,7 +17,7 @@ Per set it prints:
 - precision: stored facts that match what their turn said;
 - nothing: sentences that state nothing and stored nothing.
 
-    .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained] [--show-misses]
+    .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained|tuned] [--show-misses]
 """
 
 import argparse
@@ -30,7 +32,7 @@ from threefold import Memory
 from threefold.domain import Fact, FactStatus
 from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
 from threefold.models.heuristic import READERS, HeuristicModel, build
-from threefold.models.reader import TrainedReader
+from threefold.models.reader import FROZEN, TUNED, TrainedReader
 from threefold.settings import ModelSettings
 
 SETS = Path(__file__).parent / "data" / "reader_eval"
@@ -58,6 +60,11 @@ class Score:
         for name, value in vars(other).items():
             if isinstance(value, int):
                 setattr(self, name, getattr(self, name) + value)
+
+    def add_chat(self, other: "Score") -> None:
+        """Counts and misses of one more conversation of the same set."""
+        self.add(other)
+        self.misses += other.misses
 
 
 def load(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -132,15 +139,32 @@ class TrainedAlone(HeuristicModel):
 
 
 def reader_model(reader: str) -> MemoryModel:
-    """The heuristic model with the reader `reader`: auto, rules, trained, or trained-alone."""
-    if reader == "trained-alone":
-        return TrainedAlone(TrainedReader().load())
+    """The heuristic model with the reader `reader`: one of READERS, or trained-alone or
+    tuned-alone (the reader without the rules)."""
+    if reader in ("trained-alone", "tuned-alone"):
+        manifest = TUNED if reader == "tuned-alone" else FROZEN
+        return TrainedAlone(TrainedReader(manifest=manifest).load())
     return build(ModelSettings(options={"reader": reader}))
 
 
-def score_set(path: Path, model: MemoryModel) -> Score:
+def chats(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The set's lines by conversation: a line's ``chat`` names its own (one stream each);
+    a file without them is one conversation."""
     _, lines = load(path)
-    stream = f"chat:{path.stem}"
+    found: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        found.setdefault(str(line.get("chat", path.stem)), []).append(line)
+    return found
+
+
+def score_set(path: Path, model: MemoryModel) -> Score:
+    score = Score()
+    for name, lines in chats(path).items():
+        score.add_chat(_score_chat(f"chat:{name}", lines, model))
+    return score
+
+
+def _score_chat(stream: str, lines: list[dict[str, Any]], model: MemoryModel) -> Score:
     score = Score()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "frozen.db"
@@ -181,9 +205,10 @@ def row(name: str, s: Score) -> str:
     )
 
 
-def run(reader: str, show_misses: bool) -> dict[str, Score]:
+def run(reader: str, show_misses: bool, skip: tuple[str, ...] = ()) -> dict[str, Score]:
     model = reader_model(reader)
-    scores = {path.stem: score_set(path, model) for path in sorted(SETS.glob("*.jsonl"))}
+    paths = [p for p in sorted(SETS.glob("*.jsonl")) if p.stem not in skip]
+    scores = {path.stem: score_set(path, model) for path in paths}
     print(f"frozen reader sets, reader {reader} (blind: first runs in each file's header)")
     print(
         f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
@@ -205,9 +230,12 @@ def run(reader: str, show_misses: bool) -> dict[str, Score]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
-    parser.add_argument("--reader", choices=[*READERS, "trained-alone"], default="auto")
+    parser.add_argument(
+        "--reader", choices=[*READERS, "trained-alone", "tuned-alone"], default="auto"
+    )
+    parser.add_argument("--skip", nargs="*", default=(), help="names of sets to leave out")
     args = parser.parse_args()
-    run(args.reader, args.show_misses)
+    run(args.reader, args.show_misses, tuple(args.skip))
 
 
 if __name__ == "__main__":

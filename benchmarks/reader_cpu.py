@@ -1,5 +1,6 @@
-"""CPU per turn of fact extraction: the rules alone, the trained reader alone, and both
-(the default with the ``local`` extra), beside the CPU of embedding the same turn.
+"""CPU per turn of fact extraction: the rules alone, the trained readers (heads over the
+frozen encoder, and with its top two layers fine-tuned) alone and beside the rules, and
+the CPU of embedding the same turn for reference.
 
 The turns are the user lines of the frozen reader sets (benchmarks/data/reader_eval),
 read in order with the message each answers. onnxruntime runs on one thread, as the
@@ -17,7 +18,7 @@ from pathlib import Path
 from threefold.embed.minilm import MiniLMEmbedder
 from threefold.models.base import PreviousTurn, TurnInput
 from threefold.models.heuristic import HeuristicModel
-from threefold.models.reader import TrainedReader
+from threefold.models.reader import TUNED, TrainedReader
 
 SETS = Path(__file__).parent / "data" / "reader_eval"
 AT = datetime(2026, 11, 2, tzinfo=UTC)
@@ -59,10 +60,13 @@ def main() -> None:
     batch = turns()
     encoder = MiniLMEmbedder(threads=1)
     reader = TrainedReader(encoder).load()
+    tuned = TrainedReader(encoder, manifest=TUNED).load()
     rows = {
         "rules alone": HeuristicModel().extract_facts,
         "trained reader alone": reader.extract_facts,
-        "rules + trained (default)": HeuristicModel(reader).extract_facts,
+        "rules + trained": HeuristicModel(reader).extract_facts,
+        "tuned reader alone": tuned.extract_facts,
+        "rules + tuned": HeuristicModel(tuned).extract_facts,
         "embedding the turn (reference)": lambda t: encoder.embed([t.user]),
     }
     chars = sum(len(t.user) for t in batch) / len(batch)

@@ -26,7 +26,9 @@ AT = datetime(2026, 11, 2, 9, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def reader() -> TrainedReader:
-    return TrainedReader().load()
+    """The heads with every label readable: these tests are of what the heads read; which
+    labels the default keeps is calibrated (test_the_default_keeps_only_calibrated_labels)."""
+    return TrainedReader(label_least={}).load()
 
 
 def said(text: str, asked: str | None = None, speaker: str | None = None) -> TurnInput:
@@ -168,3 +170,14 @@ def test_the_pipeline_marks_a_repair_for_the_readers() -> None:
     )
     assert turn_input(stored).repair
     assert not turn_input(stored.model_copy(update={"user": "I take amoxicillin."})).repair
+
+
+def test_the_default_keeps_only_calibrated_labels() -> None:
+    """A label its development readings never made precise enough is off by default: the
+    reading is made, and refused."""
+    default = TrainedReader().load()
+    off = [k for k, v in default.manifest["label_min_confidence"].items() if v > 1]
+    assert "age" in off
+    readings = default.readings(said("31", asked="How old are you?"))
+    assert [(r.fact.slot, r.refused) for r in readings] == [("age", "below its label's confidence")]
+    assert default.extract_facts(said("31", asked="How old are you?")) == []

@@ -56,6 +56,7 @@ PER_RUN_MODEL_NAME = "all-MiniLM-L6-v2-qint8"
 each text ran alone. Still made and used for stores that hold its vectors."""
 DIM = 384
 MAX_TOKENS = 128
+LAYERS = 6
 """Longer texts are cut to their first 128 tokens: the length the model was trained at
 (it accepts 256), and measured here 8x faster on long texts, with a quarter of the memory."""
 BATCH_TOKENS = 256
@@ -110,6 +111,8 @@ class MiniLMEmbedder:
         self._tokenizer: Any = None
         self._inputs: tuple[str, ...] = ()
         self._output = ""
+        self._model_path: Path | None = None
+        self._lower: dict[int, Any] = {}
 
     def __repr__(self) -> str:
         return f"MiniLMEmbedder(threads={self.threads}, model={self.name!r})"
@@ -141,6 +144,7 @@ class MiniLMEmbedder:
                     model, session = self._open_cached(source)
                 self._inputs, self._output = _signature(model, session)
                 self._tokenizer = tokenizer
+                self._model_path = model
                 self._session = session  # last: other threads test it without the lock
 
     def _open_cached(self, source: Path) -> tuple[Path, Any]:
@@ -231,14 +235,25 @@ class MiniLMEmbedder:
                 runs.append([row])
         return [(rows, [ids[row] for row in rows]) for rows in runs]
 
-    def token_states(self, ids: Sequence[Sequence[int]]) -> list[np.ndarray]:
-        """The last hidden state of each token of each row of token `ids` (one array of
-        shape ``(len(row), 384)`` a row), for readers that tag tokens. Rows run in batches of
-        similar length, and a row's states do not depend on its batch."""
+    def token_states(
+        self, ids: Sequence[Sequence[int]], *, layers: int = LAYERS
+    ) -> list[np.ndarray]:
+        """The hidden state of each token of each row of token `ids` after `layers` of the
+        model's six layers (one array of shape ``(len(row), 384)`` a row), for readers that
+        tag tokens: a reader with its own fine-tuned top layers starts from a lower layer's
+        states, so the int8 model is shared. Rows run in batches of similar length, and a
+        row's states do not depend on its batch."""
         import numpy as np
 
+        if not isinstance(layers, int) or not 1 <= layers <= LAYERS:
+            raise ValueError(f"layers must be an int from 1 to {LAYERS}, got {layers!r}")
         if self._session is None:
             self.load()
+        if layers < LAYERS and layers not in self._lower:
+            with self._lock:
+                if layers not in self._lower:
+                    self._lower[layers] = self._open_lower(layers)
+        session = self._lower.get(layers, self._session)
         order = sorted(range(len(ids)), key=lambda row: len(ids[row]))
         states: list[np.ndarray] = [np.zeros((0, DIM), dtype=np.float32)] * len(ids)
         run: list[int] = []
@@ -246,7 +261,7 @@ class MiniLMEmbedder:
             run.append(row)
             following = order[position + 1] if position + 1 < len(order) else None
             if following is None or len(ids[following]) * (len(run) + 1) > BATCH_TOKENS:
-                hidden = self._hidden([list(ids[r]) for r in run])
+                hidden = self._hidden([list(ids[r]) for r in run], session)
                 for index, r in enumerate(run):
                     states[r] = hidden[index, : len(ids[r])]
                 run = []
@@ -259,11 +274,35 @@ class MiniLMEmbedder:
             self.load()
         return self._tokenizer
 
-    def _hidden(self, ids: list[list[int]]) -> np.ndarray:
+    def _open_lower(self, layers: int) -> Any:
+        """A session of the model's first `layers` layers: the same int8 weights, cut after
+        the layer's last normalization (each layer ends with one, after one of its own
+        attention, and the embeddings start with one)."""
+        try:
+            import onnx
+            from onnx.utils import Extractor
+        except ImportError as exc:
+            raise EmbeddingError(
+                f"the minilm embedder needs onnx ({exc}); {_INSTALL_HINT}"
+            ) from exc
+        assert self._model_path is not None
+        model = onnx.load(str(self._model_path))
+        norms = [n.output[0] for n in model.graph.node if n.op_type == "LayerNormalization"]
+        if len(norms) != 1 + 2 * LAYERS:
+            raise EmbeddingError(
+                f"{self._model_path} is not the expected model: {len(norms)} normalizations"
+            )
+        lower = Extractor(model).extract_model(list(self._inputs), [norms[2 * layers]])
+        with tempfile.TemporaryDirectory() as work:
+            path = Path(work) / f"lower{layers}.onnx"
+            onnx.save(lower, str(path))
+            return self._open(path)
+
+    def _hidden(self, ids: list[list[int]], session: Any = None) -> np.ndarray:
         """Each token's state, for readers of the turn (see models.reader)."""
         import numpy as np
 
-        hidden, _ = self._forward(ids)
+        hidden, _ = self._forward(ids, session)
         if hidden.ndim != 3:
             raise EmbeddingError("the minilm model pools in its graph: it has no token states")
         return np.asarray(hidden, dtype=np.float32)
@@ -279,7 +318,7 @@ class MiniLMEmbedder:
         pooled = (hidden * weights).sum(axis=1) / weights.sum(axis=1)
         return normalize_rows(pooled)
 
-    def _forward(self, ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    def _forward(self, ids: list[list[int]], session: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """The model's output for a padded batch of token ids, and the batch's mask."""
         import numpy as np
 
@@ -293,7 +332,10 @@ class MiniLMEmbedder:
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(tokens)
         try:
-            (hidden,) = self._session.run([self._output], feeds)
+            if session is None or session is self._session:
+                (hidden,) = self._session.run([self._output], feeds)
+            else:
+                (hidden,) = session.run(None, feeds)
         except Exception as exc:
             raise EmbeddingError(f"the minilm model failed: {exc}") from exc
         return hidden, mask

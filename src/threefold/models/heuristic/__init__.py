@@ -29,17 +29,21 @@ if TYPE_CHECKING:
 
 __all__ = ["READERS", "HeuristicModel"]
 
-READERS = ("auto", "rules", "trained")
+READERS = ("auto", "rules", "trained", "tuned")
 """rules (the default): the rules alone; auto: the trained reader beside the rules when
-the ``local`` extra is installed, else the rules; trained: the trained reader beside the
-rules, or an error if it cannot load."""
+the ``local`` extra is installed, else the rules; trained: the trained reader (heads over
+the frozen encoder) beside the rules, or an error if it cannot load; tuned: the same with
+MiniLM's top two layers fine-tuned with the heads (``reader_top.onnx``)."""
 
 DEFAULT_READER = "rules"
 """On the frozen blind sets the trained reader beside the rules captures more (0.34 ->
 0.42, updates 0.08 -> 0.25) but stores more that is false (precision 0.74 -> 0.62) and
 misread "The user is 461 years old" in a long chat. A false fact is pinned into every
 prompt, a missed one only leaves a gap, so the reader is opt-in until its precision
-holds (benchmarks/frozen_sets.py)."""
+holds (benchmarks/frozen_sets.py). The fine-tuned reader (``tuned``) comes closer but not
+there: over the eight frozen sets capture 0.38 -> 0.41 with precision 0.734 -> 0.725 and
+store-nothing 0.961 -> 0.948 (it stored "lawn" for "lawn bowls", a dislike from "If I were a
+judge I'd ban fax machines", and a job word as a diet)."""
 
 log = logging.getLogger(__name__)
 
@@ -147,12 +151,12 @@ def build(settings: "ModelSettings") -> HeuristicModel:
         )
     if choice == "rules" or (choice == "auto" and not has_extra("local")):
         return HeuristicModel()
-    if choice == "trained":
-        require_extra("local", "the trained reader", load=False)
+    if choice in ("trained", "tuned"):
+        require_extra("local", f"the {choice} reader", load=False)
 
     def trained_reader() -> "TrainedReader":
-        from threefold.models.reader import TrainedReader
+        from threefold.models.reader import FROZEN, TUNED, TrainedReader
 
-        return TrainedReader()
+        return TrainedReader(manifest=TUNED if choice == "tuned" else FROZEN)
 
-    return HeuristicModel(trained_reader, required=choice == "trained")
+    return HeuristicModel(trained_reader, required=choice in ("trained", "tuned"))

@@ -13,21 +13,27 @@ from pathlib import Path
 from typing import Any
 
 from threefold.models.base import ExtractedFact, TurnInput
-from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_facts
+from threefold.models.reader.checks import Reading, refusal
+from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_readings
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
+    TopHeads,
     encode,
-    features,
     read_manifest,
     spans,
 )
 from threefold.models.reader.units import units
 
-__all__ = ["DATA", "ReaderModelError", "TrainedReader"]
+__all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
 DATA = Path(__file__).parent / "data"
 """Where the shipped heads and their manifest live."""
+FROZEN = "reader_manifest.json"
+"""The heads over the shared MiniLM's last states (the encoder frozen)."""
+TUNED = "reader_tuned.json"
+"""MiniLM's top two layers fine-tuned with the heads, over the shared MiniLM's layer-4
+states (``reader_top.onnx``, int8; training/finetune.py)."""
 
 log = logging.getLogger(__name__)
 
@@ -37,22 +43,42 @@ class TrainedReader:
     memory's embedder where it is one, so the model loads once)."""
 
     def __init__(
-        self, encoder: Any = None, folder: Path = DATA, least: float | None = None
+        self,
+        encoder: Any = None,
+        folder: Path = DATA,
+        least: float | None = None,
+        label_least: dict[str, float] | None = None,
+        manifest: str = FROZEN,
     ) -> None:
         self.folder = folder
+        self.manifest_name = manifest
         self.least = least
         """Spans below this confidence are dropped; None: the manifest's choice."""
+        self.label_least = label_least
+        """Per value label, the confidence its readings need (above 1: never kept); None:
+        the manifest's, chosen on development text by training/calibrate.py."""
         self._encoder = encoder
-        self._heads: Heads | None = None
+        self._heads: Heads | TopHeads | None = None
+        self._layers = 6
         self.manifest: dict[str, object] = {}
 
     def load(self) -> "TrainedReader":
         """Load the heads and the encoder now: :class:`ReaderModelError` naming the file if
         the weights are missing or corrupt, EmbeddingError if the encoder cannot run."""
-        self.manifest = read_manifest(self.folder / "reader_manifest.json")
-        self._heads = Heads.load(
-            self.folder / str(self.manifest.get("weights", "reader_heads.npz"))
-        )
+        self.manifest = read_manifest(self.folder / self.manifest_name)
+        graph = self.manifest.get("graph")
+        if graph:
+            self._heads = TopHeads.load(self.folder / str(graph))
+            layers = self.manifest.get("lower_layers")
+            if not isinstance(layers, int) or not 1 <= layers < 6:
+                raise ReaderModelError(
+                    f"{self.folder / self.manifest_name} names no lower_layers from 1 to 5"
+                )
+            self._layers = layers
+        else:
+            self._heads = Heads.load(
+                self.folder / str(self.manifest.get("weights", "reader_heads.npz"))
+            )
         if self._encoder is None:
             from threefold.embed.minilm import MiniLMEmbedder
 
@@ -67,6 +93,11 @@ class TrainedReader:
         return float(chosen) if isinstance(chosen, int | float) else MIN_CONFIDENCE
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        return [r.fact for r in self.readings(turn) if r.kept]
+
+    def readings(self, turn: TurnInput) -> list[Reading]:
+        """Every fact the heads read in `turn`, each with its span, its sentence and
+        whether the checks keep it (:mod:`.checks`)."""
         if self._heads is None:
             self.load()
         assert self._heads is not None and self._encoder is not None
@@ -77,17 +108,29 @@ class TrainedReader:
             return []
         tokenizer = self._encoder.tokenizer
         encoded = [encode(tokenizer, p.text, p.previous) for p in pieces]
-        states = self._encoder.token_states([e.ids for e in encoded])
-        out: list[ExtractedFact] = []
+        ids = [e.ids for e in encoded]
+        states = (
+            self._encoder.token_states(ids, layers=self._layers)
+            if self._layers < 6
+            else self._encoder.token_states(ids)
+        )
+        out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
         for piece, code, state in zip(pieces, encoded, states, strict=True):
             if not code.offsets:
                 continue
-            probs = self._heads.predict(features(state, code.first, len(code.offsets)))
+            probs = self._heads.read(state, code.first, len(code.offsets))
             read = spans(piece.text, code.offsets, *probs)
-            for fact in sentence_facts(piece.text, read, me, least=self._least()):
+            for fact, span in sentence_readings(piece.text, read, me, least=self._least()):
                 key = (fact.subject, fact.slot, fact.value.lower())
                 if key not in seen:
                     seen.add(key)
-                    out.append(fact)
+                    why = refusal(piece.text, span, fact, self._label_least())
+                    out.append(Reading(fact, span, piece.text, why))
         return out
+
+    def _label_least(self) -> dict[str, float]:
+        if self.label_least is not None:
+            return self.label_least
+        chosen = self.manifest.get("label_min_confidence", {})
+        return dict(chosen) if isinstance(chosen, dict) else {}

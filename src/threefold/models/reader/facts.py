@@ -40,9 +40,16 @@ def sentence_facts(
 ) -> list[ExtractedFact]:
     """The facts one sentence's spans state, for the writer `me` ("user" or a name), from
     the spans the tagger is at least `least` sure of."""
+    return [fact for fact, _ in sentence_readings(text, found, me, least=least)]
+
+
+def sentence_readings(
+    text: str, found: list[Span], me: str, *, least: float = MIN_CONFIDENCE
+) -> list[tuple[ExtractedFact, Span]]:
+    """:func:`sentence_facts`, each fact with the value span it was read from."""
     spans = [s for s in found if s.confidence >= least]
     values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
-    out: list[ExtractedFact] = []
+    out: list[tuple[ExtractedFact, Span]] = []
     for span in values:
         if span.modality == "former" and "former" in slot_table()[span.label]:
             fact = _fact(text, span, spans, me, former=True)
@@ -55,7 +62,7 @@ def sentence_facts(
                 # "York, not Leeds": a correction, as firm as the user's word gets
                 fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
         if fact is not None:
-            out.append(fact)
+            out.append((fact, span))
     return out
 
 
@@ -139,7 +146,21 @@ def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:
     word = _nearest(span, [s for s in spans if s.label == "REL"])
     if word is None:
         return None
+    named = _named(text, word, [s for s in spans if s.label in _RELATION_LABELS])
+    if named is not None:  # "my wife Ines is a doctor": the fact is Ines's, by her name
+        return _value(text, named).lower()
     return f"{me}'s {_relation(text, word)}"
+
+
+def _named(text: str, word: Span, names: list[Span]) -> Span | None:
+    """The name said right beside a relation word ("my wife Ines", "Ines, my wife")."""
+    for name in names:
+        between = (
+            text[word.end : name.start] if name.start >= word.end else text[name.end : word.start]
+        )
+        if not between.strip(" ,") and between.count(",") <= 1:
+            return name
+    return None
 
 
 def _relation(text: str, word: Span) -> str:

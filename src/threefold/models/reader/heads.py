@@ -63,6 +63,7 @@ def features(states: np.ndarray, first: int, count: int) -> np.ndarray:
 class Heads:
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
         self.w = weights
+        self._session: object | None = None
 
     @classmethod
     def load(cls, path: Path) -> "Heads":
@@ -87,6 +88,22 @@ class Heads:
 
     def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Probabilities of the tags, modalities and subjects of each row of `x`."""
+        if self._session is None:
+            self._session = _one_thread_session(self.w)
+        if self._session is not False:
+            try:
+                tag, mod, subj = self._session.run(None, {"x": x})  # type: ignore[attr-defined]
+            except Exception as exc:  # onnxruntime raises its own kinds, for shapes too
+                raise ReaderModelError(f"the trained reader's heads cannot run: {exc}") from exc
+            return tag, mod, subj
+        return self.predict_numpy(x)
+
+    def read(self, states: np.ndarray, first: int, count: int) -> tuple[np.ndarray, ...]:
+        """The probabilities of the `count` text tokens from `first` of a unit's `states`."""
+        return self.predict(features(states, first, count))
+
+    def predict_numpy(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`predict` in numpy (training evaluates with it)."""
         w = self.w
         hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
         return (
@@ -94,6 +111,97 @@ class Heads:
             softmax(hidden @ w["w_mod"] + w["b_mod"]),
             softmax(hidden @ w["w_subj"] + w["b_subj"]),
         )
+
+
+class TopHeads:
+    """MiniLM's last two layers, fine-tuned with the heads (training/finetune.py), as an
+    int8 onnxruntime graph on one thread: the shared int8 MiniLM's layer-4 states of a unit
+    in, each token's tag, modality and subject probabilities out."""
+
+    def __init__(self, session: object, path: Path) -> None:
+        self._session = session
+        self.path = path
+
+    @classmethod
+    def load(cls, path: Path) -> "TopHeads":
+        """The graph in `path`; :class:`ReaderModelError` naming the file if it is missing,
+        unreadable or of another label scheme."""
+        if not path.is_file():
+            raise ReaderModelError(f"the fine-tuned reader's graph {path} is missing")
+        try:
+            import onnxruntime
+
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            session = onnxruntime.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own kinds for a bad file
+            raise ReaderModelError(
+                f"cannot load the fine-tuned reader's graph {path}: {exc}"
+            ) from exc
+        sizes = {o.name: o.shape[-1] for o in session.get_outputs()}
+        expected = {"tag": len(tags()), "mod": len(MODALITIES), "subj": len(SUBJECTS)}
+        if sizes != expected:
+            raise ReaderModelError(f"{path} was trained for another label scheme ({sizes})")
+        return cls(session, path)
+
+    def read(self, states: np.ndarray, first: int, count: int) -> tuple[np.ndarray, ...]:
+        """The probabilities of the `count` text tokens from `first` of a unit's `states`
+        (the whole unit's: the top layers attend to the answered message too)."""
+        feeds = {
+            "states": np.ascontiguousarray(states[None], dtype=np.float32),
+            "mask": np.ones((1, len(states)), dtype=np.int64),
+        }
+        try:
+            tag, mod, subj = self._session.run(["tag", "mod", "subj"], feeds)  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise ReaderModelError(f"the fine-tuned reader cannot run: {exc}") from exc
+        cut = slice(first, first + count)
+        return tag[0, cut], mod[0, cut], subj[0, cut]
+
+
+def _one_thread_session(w: dict[str, np.ndarray]) -> object:
+    """The heads as an onnxruntime graph on one thread; False without onnx.
+
+    Why not numpy: its BLAS starts a thread per core for every small product, and on a
+    busy machine waiting for them cost ~50 ms a sentence against ~1 ms on one thread."""
+    try:
+        import onnxruntime
+        from onnx import TensorProto, helper, numpy_helper
+    except ImportError:
+        return False
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["xw"]),
+        helper.make_node("Add", ["xw", "b1"], ["pre"]),
+        helper.make_node("Relu", ["pre"], ["hidden"]),
+    ]
+    outputs = []
+    for head in ("tag", "mod", "subj"):
+        nodes += [
+            helper.make_node("MatMul", ["hidden", f"w_{head}"], [f"{head}_w"]),
+            helper.make_node("Add", [f"{head}_w", f"b_{head}"], [f"{head}_logits"]),
+            helper.make_node("Softmax", [f"{head}_logits"], [head], axis=-1),
+        ]
+        size = w[f"b_{head}"].shape[0]
+        outputs.append(helper.make_tensor_value_info(head, TensorProto.FLOAT, ["n", size]))
+    graph = helper.make_graph(
+        nodes,
+        "reader_heads",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", w["w1"].shape[0]])],
+        outputs,
+        [numpy_helper.from_array(np.ascontiguousarray(v), name=k) for k, v in w.items()],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -166,9 +274,9 @@ def _span(
     subj_p: np.ndarray,
 ) -> Span:
     start, end = offsets[first][0], offsets[stop - 1][1]
-    while start > 0 and text[start - 1].isalnum():
+    while start > 0 and _inside_word(text, start - 1):
         start -= 1
-    while end < len(text) and text[end].isalnum():
+    while end < len(text) and _inside_word(text, end):
         end += 1
     confidence = float(tag_p[first:stop].max(axis=1).mean())
     return Span(
@@ -178,6 +286,18 @@ def _span(
         MODALITIES[int(mod_p[first:stop].mean(axis=0).argmax())],
         SUBJECTS[int(subj_p[first:stop].mean(axis=0).argmax())],
         confidence,
+    )
+
+
+def _inside_word(text: str, at: int) -> bool:
+    """A letter or digit, or a hyphen or apostrophe between two ("seventy-three")."""
+    if text[at].isalnum():
+        return True
+    return (
+        text[at] in "-'"
+        and 0 < at < len(text) - 1
+        and text[at - 1].isalnum()
+        and text[at + 1].isalnum()
     )
 
 

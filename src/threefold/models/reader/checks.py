@@ -1,0 +1,101 @@
+"""Precision checks on what the trained reader reads: a false fact is pinned into every
+prompt, a missed one only leaves a gap, so a reading that fails any check is dropped.
+
+The checks are about types, not phrases (their tables are in ``data/values.json``):
+
+- a value holds a content word: not only determiners, pronouns or words like "unit";
+- a value is not its own subject ("Gus lives in Gus"), nor only the name of its kind
+  ("managed with diet" read as a diet);
+- a number-typed value is a plausible number (an age between 1 and 110);
+- a date-typed value names a month or a day;
+- a value inside quotation marks is someone else's words, not the writer's;
+- a value is read at least as surely as its label needs: the manifest's
+  ``label_min_confidence``, chosen on development text by training/calibrate.py.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from threefold.models.base import ExtractedFact
+from threefold.models.reader.heads import Span
+from threefold.models.reader.labels import slot_table
+
+_WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+# An opening quote follows the start or a space/bracket; its closing one ends a word.
+_QUOTED = re.compile(r"(?:^|(?<=[\s(\[:]))([\"“'‘])(.+?)([\"”'’])(?=$|[\s.,;:!?)\]])")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One fact the heads read, the span and sentence it came from, and why the checks
+    drop it ("" if they keep it)."""
+
+    fact: ExtractedFact
+    span: Span
+    sentence: str
+    refused: str
+
+    @property
+    def kept(self) -> bool:
+        return not self.refused
+
+
+@cache
+def value_types() -> dict[str, Any]:
+    data = json.loads(
+        (resources.files("threefold.models.reader") / "data" / "values.json").read_text("utf-8")
+    )
+    data.pop("_doc", None)
+    data["function_words"] = frozenset(data["function_words"])
+    data["months"] = frozenset(data["months"])
+    return data
+
+
+def refusal(
+    sentence: str, span: Span, fact: ExtractedFact, least: dict[str, float] | None = None
+) -> str:
+    """Why the reading `fact` of `span` in `sentence` is not kept; "" if it is."""
+    types = value_types()
+    words = [w.lower() for w in _WORD.findall(fact.value)]
+    if not words or all(w in types["function_words"] for w in words):
+        return "no content word"
+    if fact.value.lower() == fact.subject:
+        return "its own subject"
+    if set(words) <= _kind_words(span.label):
+        return "only names its kind"
+    number = types["numbers"].get(span.label)
+    if number is not None and not _plausible(fact.value, number):
+        return "not a plausible number"
+    if span.label in types["dates"] and not _dated(words, types["months"]):
+        return "no month or day"
+    if _quoted(sentence, span):
+        return "in quotation marks"
+    if span.confidence < (least or {}).get(span.label, 0.0):
+        return "below its label's confidence"
+    return ""
+
+
+@cache
+def _kind_words(label: str) -> frozenset[str]:
+    """The words that name a label's kind ("diet", "job title", "health"), not a value."""
+    entry = slot_table().get(label, {})
+    names = [label, entry.get("category", ""), entry.get("slot", ""), entry.get("keyed", "")]
+    return frozenset(w for name in names for w in _WORD.findall(str(name).lower()))
+
+
+def _plausible(value: str, bounds: dict[str, int]) -> bool:
+    return value.isdigit() and bounds["least"] <= int(value) <= bounds["most"]
+
+
+def _dated(words: list[str], months: frozenset[str]) -> bool:
+    return any(w in months or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", w) for w in words)
+
+
+def _quoted(sentence: str, span: Span) -> bool:
+    return any(
+        m.start(2) <= span.start and span.end <= m.end(2) for m in _QUOTED.finditer(sentence)
+    )

@@ -1,0 +1,101 @@
+"""The trained reader's precision checks (models/reader/checks.py): types, not phrases."""
+
+import numpy as np
+import pytest
+
+from threefold.domain import FactCategory
+from threefold.models.base import ExtractedFact
+from threefold.models.reader.checks import refusal
+from threefold.models.reader.facts import sentence_facts
+from threefold.models.reader.heads import Heads, ReaderModelError, Span
+
+
+def reading(sentence: str, value: str, label: str, subject: str = "user", confidence=0.99):
+    start = sentence.index(value)
+    span = Span(start, start + len(value), label, "cur", "self", confidence)
+    fact = ExtractedFact(
+        text="t", category=FactCategory.IDENTITY, subject=subject, slot=label, value=value,
+        confidence=0.95,
+    )  # fmt: skip
+    return sentence, span, fact
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "label", "why"),
+    [
+        ("Checked build 461; the pipeline ran green.", "461", "age", "not a plausible number"),
+        ("I am 0 today.", "0", "age", "not a plausible number"),
+        ("im in the cardiac unit now", "the", "employer", "no content word"),
+        ("I work in one pharmacy of the centre.", "centre", "employer", "no content word"),
+        ("my birthday is soon", "soon", "birthday", "no month or day"),
+        ("It's managed with diet for now.", "diet", "diet", "only names its kind"),
+        (
+            "In the ad, the mum says 'I still love pasta night'. Is that odd?",
+            "pasta",
+            "likes",
+            "in quotation marks",
+        ),
+        ('Translate: "I live in Seville with my brother"', "Seville", "home", "in quotation marks"),
+    ],
+)
+def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> None:
+    assert refusal(*reading(sentence, value, label)) == why
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "label"),
+    [
+        ("I'm 44 btw", "44", "age"),
+        ("bday is oct 3", "oct 3", "birthday"),
+        ("my birthday is the 21st", "21st", "birthday"),
+        ("I moved to Cape Town", "Cape Town", "home"),
+        ("I'm the user's friend, I don't use 'like' much", "friend", "relation"),
+        ("I'm Dr. Okafor's patient", "Okafor", "name"),
+    ],
+)
+def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:
+    assert refusal(*reading(sentence, value, label)) == ""
+
+
+def test_a_value_that_is_its_own_subject_is_refused() -> None:
+    sentence, span, fact = reading("Gus, you said you're vegan?", "Gus", "home", subject="gus")
+    assert refusal(sentence, span, fact) == "its own subject"
+
+
+def test_a_label_needs_its_calibrated_confidence() -> None:
+    sentence, span, fact = reading("I live in Tromso", "Tromso", "home", confidence=0.9)
+    assert refusal(sentence, span, fact, {"home": 0.95}) == "below its label's confidence"
+    assert refusal(sentence, span, fact, {"home": 0.85}) == ""
+
+
+def test_a_named_relation_gives_its_facts_to_the_name() -> None:
+    text = "My wife Ines is a doctor."
+    spans = [
+        Span(3, 7, "REL", "cur", "self", 0.99),
+        Span(8, 12, "relation", "cur", "self", 0.99),
+        Span(18, 24, "job", "cur", "rel", 0.99),
+    ]
+    facts = {(f.subject, f.slot, f.value) for f in sentence_facts(text, spans, "user")}
+    assert facts == {("user", "spouse", "Ines"), ("ines", "job title", "doctor")}
+
+
+def test_an_unnamed_relation_keeps_the_relation_word() -> None:
+    text = "My wife is a doctor."
+    spans = [Span(3, 7, "REL", "cur", "self", 0.99), Span(13, 19, "job", "cur", "rel", 0.99)]
+    facts = [(f.subject, f.value) for f in sentence_facts(text, spans, "user")]
+    assert facts == [("user's spouse", "doctor")]
+
+
+def test_heads_of_the_wrong_shape_are_a_reader_error() -> None:
+    onnx = pytest.importorskip("onnxruntime")
+    assert onnx is not None
+    w = {
+        "w1": np.zeros((6, 4), np.float32), "b1": np.zeros(4, np.float32),
+        "w_tag": np.zeros((4, 3), np.float32), "b_tag": np.zeros(3, np.float32),
+        "w_mod": np.zeros((4, 5), np.float32), "b_mod": np.zeros(5, np.float32),
+        "w_subj": np.zeros((4, 3), np.float32), "b_subj": np.zeros(3, np.float32),
+    }  # fmt: skip
+    heads = Heads(w)
+    assert [p.shape for p in heads.predict(np.ones((2, 6), np.float32))] == [(2, 3), (2, 5), (2, 3)]
+    with pytest.raises(ReaderModelError, match="cannot run"):
+        heads.predict(np.ones((2, 7), np.float32))

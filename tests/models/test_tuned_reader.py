@@ -1,0 +1,126 @@
+"""The fine-tuned reader (MiniLM's top two layers with the heads, reader_top.onnx over the
+shared int8 MiniLM's layer-4 states): that it reads, and its bad input: a missing, corrupt
+or mislabelled graph, a manifest without its lower layers, and a bad layer count."""
+
+import json
+import logging
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from threefold.embed.minilm import MiniLMEmbedder
+from threefold.extras import has_extra
+from threefold.models.base import TurnInput
+from threefold.models.heuristic import HeuristicModel, build
+from threefold.models.reader import DATA, TUNED, ReaderModelError, TrainedReader
+from threefold.settings import ModelSettings
+
+pytestmark = pytest.mark.skipif(not has_extra("local"), reason="needs the local extra")
+AT = datetime(2026, 11, 2, 9, tzinfo=UTC)
+
+
+def said(text: str) -> TurnInput:
+    return TurnInput(stream="chat:t", user=text, at=AT)
+
+
+@pytest.fixture(scope="module")
+def encoder() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def test_the_tuned_reader_reads_a_plain_statement(encoder: MiniLMEmbedder) -> None:
+    reader = TrainedReader(encoder, manifest=TUNED, label_least={}).load()
+    facts = reader.extract_facts(said("I live in Bergen."))
+    assert ("user", "home", "Bergen") in [(f.subject, f.slot, f.value) for f in facts]
+
+
+def test_lower_states_come_from_the_same_int8_model(encoder: MiniLMEmbedder) -> None:
+    ids = encoder.tokenizer.encode("I live in Bergen.").ids
+    lower = encoder.token_states([ids], layers=4)[0]
+    last = encoder.token_states([ids])[0]
+    assert lower.shape == last.shape == (len(ids), 384)
+    assert not np.allclose(lower, last)
+    again = encoder.token_states(
+        [ids, encoder.tokenizer.encode("a longer line of text").ids], layers=4
+    )
+    assert np.allclose(again[0], lower, atol=1e-4)  # a row's states do not depend on its batch
+
+
+@pytest.mark.parametrize("layers", [0, 7, 2.5, "4"])
+def test_a_bad_layer_count_is_a_clear_error(encoder: MiniLMEmbedder, layers: object) -> None:
+    with pytest.raises(ValueError, match="layers must be an int from 1 to 6"):
+        encoder.token_states([[101, 102]], layers=layers)  # type: ignore[arg-type]
+
+
+def test_a_missing_graph_is_named(tmp_path: Path) -> None:
+    shutil.copy(DATA / TUNED, tmp_path)
+    with pytest.raises(ReaderModelError, match="reader_top.onnx is missing"):
+        TrainedReader(folder=tmp_path, manifest=TUNED).load()
+
+
+def test_a_corrupt_graph_is_named_and_the_rules_take_over(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    shutil.copy(DATA / TUNED, tmp_path)
+    (tmp_path / "reader_top.onnx").write_bytes(b"not a graph")
+    with pytest.raises(ReaderModelError, match=str(tmp_path / "reader_top.onnx")):
+        TrainedReader(folder=tmp_path, manifest=TUNED).load()
+    model = HeuristicModel(TrainedReader(folder=tmp_path, manifest=TUNED))
+    with caplog.at_level(logging.WARNING):
+        facts = model.extract_facts(said("I live in Bergen."))
+    assert facts == HeuristicModel().extract_facts(said("I live in Bergen."))
+    assert model.reader is None
+
+
+def test_a_graph_of_another_label_scheme_is_refused(tmp_path: Path) -> None:
+    from onnx import TensorProto, helper
+
+    nodes = [helper.make_node("Identity", ["states"], [name]) for name in ("tag", "mod", "subj")]
+    graph = helper.make_graph(
+        nodes,
+        "other",
+        [
+            helper.make_tensor_value_info("states", TensorProto.FLOAT, [1, "n", 384]),
+            helper.make_tensor_value_info("mask", TensorProto.INT64, [1, "n"]),
+        ],
+        [
+            helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, "n", 384])
+            for n in ("tag", "mod", "subj")
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    shutil.copy(DATA / TUNED, tmp_path)
+    (tmp_path / "reader_top.onnx").write_bytes(model.SerializeToString())
+    with pytest.raises(ReaderModelError, match="another label scheme"):
+        TrainedReader(folder=tmp_path, manifest=TUNED).load()
+
+
+def test_a_manifest_without_its_lower_layers_is_refused(tmp_path: Path) -> None:
+    manifest = json.loads((DATA / TUNED).read_text())
+    del manifest["lower_layers"]
+    (tmp_path / TUNED).write_text(json.dumps(manifest))
+    shutil.copy(DATA / "reader_top.onnx", tmp_path)
+    with pytest.raises(ReaderModelError, match="lower_layers"):
+        TrainedReader(folder=tmp_path, manifest=TUNED).load()
+
+
+def test_the_tuned_option_builds_a_required_reader() -> None:
+    model = build(ModelSettings(options={"reader": "tuned"}))
+    assert model.required
+    facts = model.extract_facts(said("I live in Bergen."))
+    assert "bergen" in [f.value.lower() for f in facts]
+    assert isinstance(model.reader, TrainedReader) and model.reader.manifest_name == TUNED
+
+
+def test_the_manifest_records_the_data_and_the_graph() -> None:
+    manifest = json.loads((DATA / TUNED).read_text())
+    shipped = (DATA / manifest["graph"]).read_bytes()
+    assert manifest["graph_bytes"] == len(shipped)
+    assert (
+        manifest["data_sha256"]
+        == json.loads((DATA / "reader_manifest.json").read_text())["data_sha256"]
+    )

