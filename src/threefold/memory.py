@@ -753,7 +753,7 @@ class Memory:
             raise InvalidInput(f"budget must be a positive whole number of tokens, got {budget!r}")
         query = self._text(query, "query")
         started = time.perf_counter()
-        view = read_view(self.store, self.settings, tenant, stream, _trust(trust))
+        view = read_view(self.store, self.settings, tenant, stream, _trust(trust), query)
         material = gather(view, self.recall, self.settings, query, _trust(trust), budget)
         readable = READABLE[_trust(trust)]
         team = self.team.material(tenant, stream, query, readable, timezone, view.names)

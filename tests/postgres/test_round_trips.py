@@ -1,5 +1,6 @@
-"""A context waits for PostgreSQL twice: once for what it reads of the stream, once for
-the search of every kind (two statements on two connections at the same time). Each wait
+"""A context waits for PostgreSQL twice: once for what it reads of the stream (which of the
+question's words name people among it), once for the search of every kind (two statements
+on two connections at the same time). Each wait
 is a scheduling delay on a busy host, so their number is checked; their speed is measured
 in benchmarks/postgres.py."""
 
@@ -41,7 +42,7 @@ def test_a_context_waits_for_the_server_twice(
     assert context.text == warm.text
     assert "Lead Architect" in context.text
     assert waits == 2
-    assert statements == 10  # eight reads sent together, then the search's two halves
+    assert statements == 11  # nine reads sent together, then the search's two halves
 
 
 def test_searches_from_more_threads_than_connections_all_finish(

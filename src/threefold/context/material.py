@@ -25,7 +25,7 @@ from threefold.domain import (
 from threefold.layers.facts import OutdatedStatements
 from threefold.models.heuristic.text import content_words
 from threefold.recall.presets import PRESETS
-from threefold.recall.search import Recall
+from threefold.recall.search import Recall, name_words
 from threefold.settings import Settings
 from threefold.sources.issue_hits import current_issues
 from threefold.store.base import (
@@ -51,9 +51,10 @@ _SNIPPET_LINES = 3
 
 
 def read_view(
-    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust
+    store: Store, settings: Settings, tenant: str, stream: str, trust: Trust, query: str = ""
 ) -> StreamView:
-    """What a context reads of the stream before it searches, in one store call."""
+    """What a context reads of the stream before it searches, in one store call: with it,
+    which words of `query` name people, whom the search ranks apart."""
     k, n = settings.recent_turns, settings.session_turns
     # Turns the summary does not cover yet stay in view, so none falls between layers.
     sees_turns = bool(READABLE[trust])
@@ -64,6 +65,7 @@ def read_view(
         window=window,
         pins=pin_policy(settings, trust),
         pinned_streams=[stream] if stream == GLOBAL_STREAM else [stream, GLOBAL_STREAM],
+        name_words=name_words(query) if PRESETS["default"].person_weight else (),
     )
 
 
@@ -103,7 +105,8 @@ def gather(
         summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
     )
     limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
-    hits = recall.search_items(query, where, PRESETS["default"], limit) if readable else []
+    preset = PRESETS["default"]
+    hits = recall.search_items(query, where, preset, limit, named=view.aliases) if readable else []
     hits = current_issues(hits, query)
     return Material(
         stream_facts=stream_facts,

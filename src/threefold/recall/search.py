@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
@@ -96,23 +97,44 @@ class Recall:
         kept = [item for item in items if item.kind in preset.kinds][:limit]
         return [_hit(item, 1.0 / rank, {"recency_rank": rank}) for rank, item in enumerate(kept, 1)]
 
-    def search_items(self, query: str, where: ItemFilter, preset: Preset, limit: int) -> list[Item]:
+    def search_items(
+        self,
+        query: str,
+        where: ItemFilter,
+        preset: Preset,
+        limit: int,
+        *,
+        named: Sequence[str] | None = None,
+    ) -> list[Item]:
         """Up to `limit` items, in search()'s order, without their scores, from the first
         lists only: a context takes what fits its budget, and reads no deeper ones to make
-        up the number (at a million items a fifth of contexts would have searched twice)."""
-        return [item for item, _ in self._found(query, where, preset, limit, fill=False)]
+        up the number (at a million items a fifth of contexts would have searched twice).
+        `named`: the people the query names, when the caller has read them already (see
+        name_words); otherwise the store is asked."""
+        found = self._found(query, where, preset, limit, fill=False, named=named)
+        return [item for item, _ in found]
 
     def _found(
-        self, query: str, where: ItemFilter, preset: Preset, limit: int, *, fill: bool
+        self,
+        query: str,
+        where: ItemFilter,
+        preset: Preset,
+        limit: int,
+        *,
+        fill: bool,
+        named: Sequence[str] | None = None,
     ) -> Pool:
         depth = max(preset.candidates, -(-limit // 2))
-        ranked, found = self._ranked(query, where, replace(preset, candidates=depth))
+        people = self._people_named(query, where, preset, named)
+        ranked, found = self._ranked(query, where, replace(preset, candidates=depth), people)
         short = fill and len(ranked) < limit and depth < limit
         if short and _cut_off(found, depth, preset.min_similarity):
             # The lists stopped at their depth short of the limit, so deeper ones are read.
             # Their order would change the top (an item both rank 55th would beat one that
             # full text ranks first), so they only add what follows it.
-            deeper, found_deeper = self._ranked(query, where, replace(preset, candidates=limit))
+            deeper, found_deeper = self._ranked(
+                query, where, replace(preset, candidates=limit), people
+            )
             ranked += _after(ranked, deeper)
             found += found_deeper
         pool = _with_items(ranked[: max(limit, preset.rerank_depth)], found)
@@ -129,7 +151,7 @@ class Recall:
         return {t.id: t for t in self.store.items("turn", where.tenant, sorted(passing))}
 
     def _ranked(
-        self, query: str, where: ItemFilter, preset: Preset
+        self, query: str, where: ItemFilter, preset: Preset, people: Sequence[str]
     ) -> tuple[list[Scored], list[Candidates]]:
         terms = query_terms(query)
         query_vector = self._embed_query(query) if preset.vector_weight else None
@@ -138,7 +160,7 @@ class Recall:
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
             probes.append((Probe(where=within, min_similarity=-1.0), "frame_"))
-        for person in self._people_named(query, where, preset):
+        for person in people:
             # The asker named someone: the items that name them are ranked apart, so that
             # look-alikes about everyone else (the same topic, another person) do not
             # crowd them out of the lists.
@@ -159,14 +181,15 @@ class Recall:
             _rank(ranked, found, position, prefix, preset.kinds, probe.min_similarity)
         return self._fuse(ranked, found, preset), [found]
 
-    def _people_named(self, query: str, where: ItemFilter, preset: Preset) -> list[str]:
+    def _people_named(
+        self, query: str, where: ItemFilter, preset: Preset, named: Sequence[str] | None
+    ) -> list[str]:
         """The people `query` names (by the names the store knows), at most
         _PEOPLE_PROBED of them; none when the preset does not weigh them."""
         if not preset.person_weight:
             return []
-        words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
-        words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in _STOPWORDS]
-        named = self.store.aliases_among(where.tenant, list(dict.fromkeys(words)))
+        if named is None:
+            named = self.store.aliases_among(where.tenant, name_words(query))
         return [n for n in named if n not in where.about][:_PEOPLE_PROBED]
 
     def _embed_query(self, query: str) -> np.ndarray | None:
@@ -315,3 +338,11 @@ def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
         signals=signals,
         speaker=item.speaker,
     )
+
+
+def name_words(query: str) -> list[str]:
+    """The words of `query` that may be a person's name (Store.aliases_among says which
+    are), lowercase, once each."""
+    words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
+    words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in _STOPWORDS]
+    return list(dict.fromkeys(words))

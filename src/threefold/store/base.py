@@ -6,7 +6,7 @@ import socket
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -199,6 +199,9 @@ class StreamView:
     """The pinned facts of each stream asked for, as Store.pinned_facts gives them."""
     names: "TenantNames"
     """The names a question may mention, to find the profiles and projects it asks for."""
+    aliases: list[str] = field(default_factory=list)
+    """Of the `name_words` asked about, those that are a known person's alias (as
+    Store.aliases_among gives them)."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,7 @@ def view_one_by_one(
     window: TurnWindow,
     pins: PinPolicy,
     pinned_streams: Sequence[str],
+    name_words: Sequence[str] = (),
 ) -> StreamView:
     """Store.stream_view made of the store's single reads: for a store in the process,
     where a read costs no trip to a server."""
@@ -241,6 +245,7 @@ def view_one_by_one(
             for name in pinned_streams
         },
         names=TenantNames(store.streams(tenant), store.profile_names(tenant)),
+        aliases=store.aliases_among(tenant, name_words),
     )
 
 
@@ -859,11 +864,13 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         window: TurnWindow,
         pins: PinPolicy,
         pinned_streams: Sequence[str],
+        name_words: Sequence[str] = (),
     ) -> StreamView:
         """The stream's state, the window's turns, active and newest structured summary,
-        superseded facts, the pinned facts of each of `pinned_streams`, and the tenant's
-        stream and profile names: everything a context reads before it searches, in one
-        call (one round trip to a server)."""
+        superseded facts, the pinned facts of each of `pinned_streams`, the tenant's
+        stream and profile names, and which of `name_words` are people's aliases:
+        everything a context reads before it searches, in one call (one round trip to a
+        server)."""
         ...
 
     def candidates(

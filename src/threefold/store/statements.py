@@ -384,13 +384,7 @@ class SharedStatements:
     def aliases_among(self, tenant: str, words: Sequence[str]) -> list[str]:
         if not words:
             return []
-        rows = self._select(
-            "SELECT DISTINCT alias FROM entity_aliases"
-            f" WHERE tenant = ? AND alias IN ({', '.join('?' * len(words))})",
-            (tenant, *words),
-        )
-        found = {r["alias"] for r in rows}
-        return [w for w in words if w in found]
+        return aliases_in_order(words, self._select(*aliases_statement(tenant, words)))
 
     def entity_aliases(self, tenant: str, key: str) -> list[str]:
         rows = self._select(
@@ -703,3 +697,16 @@ class SharedStatements:
             "UPDATE records SET processed = false WHERE tenant = ? AND stream = ? AND source = ?",
             (tenant, stream, source),
         )
+
+
+def aliases_statement(tenant: str, words: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The statement of Store.aliases_among (for a non-empty `words`), with `?` marks."""
+    marks = ", ".join("?" * len(words))
+    sql = f"SELECT DISTINCT alias FROM entity_aliases WHERE tenant = ? AND alias IN ({marks})"
+    return sql, (tenant, *words)
+
+
+def aliases_in_order(words: Sequence[str], rows: Sequence[Columns]) -> list[str]:
+    """The `words` that the rows of aliases_statement found, in the words' order."""
+    found = {r["alias"] for r in rows}
+    return [w for w in words if w in found]

@@ -104,7 +104,7 @@ from threefold.store.rows import (
     summary_of,
     turn_of,
 )
-from threefold.store.statements import SharedStatements
+from threefold.store.statements import SharedStatements, aliases_in_order, aliases_statement
 
 log = logging.getLogger(__name__)
 
@@ -533,9 +533,15 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         window: TurnWindow,
         pins: PinPolicy,
         pinned_streams: Sequence[str],
+        name_words: Sequence[str] = (),
     ) -> StreamView:
-        """Eight statements sent at once in a pipeline: one wait for the server."""
+        """Eight statements (nine with `name_words`) sent at once in a pipeline: one wait
+        for the server."""
         with self._pipeline() as conn:
+            aliases = None
+            if name_words:
+                sql, params = aliases_statement(tenant, name_words)
+                aliases = conn.execute(self._q(sql), params)
             reads = [
                 conn.execute(_STREAM_STATE, (tenant, stream)),
                 conn.execute(
@@ -565,6 +571,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                 [r["name"] for r in streams],
                 [(r["entity"], r["kind"], r["name"]) for r in profiles],
             ),
+            aliases=[] if aliases is None else aliases_in_order(name_words, aliases.fetchall()),
         )
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:

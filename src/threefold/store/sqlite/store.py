@@ -1154,8 +1154,11 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         window: TurnWindow,
         pins: PinPolicy,
         pinned_streams: Sequence[str],
+        name_words: Sequence[str] = (),
     ) -> StreamView:
-        return self._stream_view(tenant, stream, window, pins, tuple(pinned_streams))
+        return self._stream_view(
+            tenant, stream, window, pins, tuple(pinned_streams), tuple(name_words)
+        )
 
     @_unchanged_reads  # one check of the data version, not one per read within
     def _stream_view(
@@ -1165,8 +1168,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         window: TurnWindow,
         pins: PinPolicy,
         pinned_streams: tuple[str, ...],
+        name_words: tuple[str, ...],
     ) -> StreamView:
-        return view_one_by_one(self, tenant, stream, window, pins, pinned_streams)
+        return view_one_by_one(self, tenant, stream, window, pins, pinned_streams, name_words)
 
     def candidates(
         self,
