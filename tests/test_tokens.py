@@ -2,6 +2,8 @@
 whole text."""
 
 import random
+import subprocess
+import sys
 
 from threefold.tokens import count_in_python, count_tokens, encoding
 
@@ -87,5 +89,23 @@ def test_the_pure_python_count_is_tiktokens() -> None:
     randoms = [
         "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 60))) for _ in range(2000)
     ]
-    for text in [*TRICKY, *randoms, "x" * 5000, "😀" * 300]:
+    for text in [*TRICKY, *randoms, "x" * 63, "😀" * 63, " " * 63 + "x"]:
         assert count_in_python(text) == exact(text), repr(text)
+
+
+def test_a_fresh_process_builds_tiktoken_only_for_long_pieces() -> None:
+    """Short texts are counted in Python until the process has counted many; a hash or a
+    base64 blob is one piece, whose merging is quadratic in its length, so it goes to
+    tiktoken at once. Run in a fresh process: this one has built the encoder already."""
+    probe = (
+        "from threefold.tokens import count_tokens, encoding\n"
+        "count_tokens('Raj is the Lead Architect.\\n- a fact [turn:3]')\n"
+        "print(encoding.cache_info().currsize)\n"
+        "count_tokens('QUJD' * 5000)\n"
+        "print(encoding.cache_info().currsize)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "1"]
+    blob = "QUJD" * 5000
+    assert count_tokens(blob) == exact(blob)
