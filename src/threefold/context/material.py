@@ -254,7 +254,7 @@ def _headline(text: str) -> str:
 def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str, SourceRef]:
     if hit.kind == "turn":
         user, _, assistant = hit.text.partition("\n")
-        text = _turn_line(user, assistant, hit.speaker)
+        text = _turn_line(user, assistant, hit.speaker, hit.assistant_speaker)
     elif hit.kind == "summary":
         return _snippet(hit.text, query, outdated), hit.source
     else:
@@ -263,10 +263,12 @@ def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str
     return (f"{text} (outdated; now: {_joined(now)})" if now else text), hit.source
 
 
-def _turn_line(user: str, assistant: str, speaker: str | None = None) -> str:
+def _turn_line(
+    user: str, assistant: str, speaker: str | None = None, assistant_speaker: str | None = None
+) -> str:
     parts = [
         f"{speaker or 'User'}: {user}" if user else "",
-        f"Assistant: {assistant}" if assistant else "",
+        f"{assistant_speaker or 'Assistant'}: {assistant}" if assistant else "",
     ]
     return " ".join(p for p in parts if p)
 

@@ -969,6 +969,9 @@ class Item(_Row):
     mention_count: int = 1
     speaker: str | None = None
     """Who wrote a turn's user side, where a name was given."""
+    assistant_speaker: str | None = None
+    """Who wrote a turn's other side, where a name was given (a person, in a chat of two
+    people; None for an assistant)."""
     category: str | None = None
     """A fact's category; None for the other kinds."""
     supersedes: int | None = None

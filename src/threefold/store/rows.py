@@ -178,6 +178,7 @@ def item_of(kind: str, row: Columns) -> Item:
         mention_count=row["mentions"],
         source=SourceRef(kind=row["source_kind"], id=row["source_id"], at=at),
         speaker=row["speaker"] if kind == "turn" else None,
+        assistant_speaker=row["assistant_speaker"] if kind == "turn" else None,
         category=row["category"] if kind == "fact" else None,
         supersedes=row["supersedes"] if kind == "fact" else None,
     )

@@ -1679,7 +1679,7 @@ class _KindSpec(NamedTuple):
     """The function that reads the kind's words as FTS5 does, for texts and terms alike."""
     mentions: str = "1"
     fact_columns: str = "NULL::text AS category, NULL::bigint AS supersedes"
-    """Selected after the columns (and a turn's speaker): what only facts have."""
+    """Selected after the columns (and a turn's speakers): what only facts have."""
 
 
 _KINDS = {
@@ -1688,7 +1688,7 @@ _KINDS = {
         TURN_CONFIG,
         "x.id, x.stream, x.user_text || E'\\n' || x.assistant_text AS text, x.at,"
         " x.visibility, 'turn' AS source_kind, x.id::text AS source_id, 1 AS mentions,"
-        " x.speaker",
+        " x.speaker, x.assistant_speaker",
         "x.at",
         "x.user_text || E'\\n' || x.assistant_text",
         "{0.25, 0.25, 0.25, 1.0}",
@@ -2047,13 +2047,14 @@ def _with_items(
         "SELECT probe, kind, list, term, n, score, id, NULL::text AS stream, NULL::text AS text,"
         " NULL::timestamptz AS at, NULL::text AS visibility, NULL::text AS source_kind,"
         " NULL::text AS source_id, NULL::bigint AS mentions, NULL::text AS speaker,"
-        " NULL::text AS category, NULL::bigint AS supersedes FROM found"
+        " NULL::text AS assistant_speaker, NULL::text AS category, NULL::bigint AS supersedes"
+        " FROM found"
     ]
     for kind in dict.fromkeys(kinds):
         spec = _KINDS[kind]
-        speaker = "" if kind == "turn" else ", NULL"
+        speakers = "" if kind == "turn" else ", NULL, NULL"
         selects.append(
-            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speaker},"
+            f"SELECT NULL, '{kind}', 'item', NULL, NULL, NULL, {spec.columns}{speakers},"
             f" {spec.fact_columns}"
             f" FROM {spec.table} x WHERE x.tenant = %s AND x.id = ANY(ARRAY("
             f"SELECT id FROM found WHERE kind = '{kind}' AND list <> 'lengths'"

@@ -1501,7 +1501,7 @@ _KINDS = {
         "turns_fts",
         "x.id, x.stream, x.user_text || char(10) || x.assistant_text AS text, x.at,"
         " x.visibility, 'turn' AS source_kind, CAST(x.id AS TEXT) AS source_id, 1 AS mentions,"
-        " x.speaker",
+        " x.speaker, x.assistant_speaker",
         "x.at",
         "x.user_text || char(10) || x.assistant_text",
         _TURN_RANK,
