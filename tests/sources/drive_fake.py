@@ -27,9 +27,11 @@ import threading
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+
+from tests.sources.local_server import LocalServer
 
 _PARENT = re.compile(r"^'([^']+)' in parents and trashed = false$")
 _CHUNK = 64 * 1024
@@ -48,7 +50,7 @@ class DriveFile:
     trashed: bool = False
 
 
-class FakeDrive:
+class FakeDrive(LocalServer):
     def __init__(self, token: str = "ya29.test", page_size: int = 100) -> None:
         self.token, self.page_size = token, page_size
         self.files: dict[str, DriveFile] = {}
@@ -60,24 +62,7 @@ class FakeDrive:
         self._script: deque[int] = deque()
         self._expiring: int | None = None
         self._lock = threading.Lock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self) -> None:
-                fake._answer(self)
-
-            def log_message(self, *args: object) -> None:
-                """Quiet."""
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/drive/v3"
+        super().__init__("/drive/v3", keep_alive=True)
 
     def add(self, folder: str, file_id: str, name: str, mime: str, body: Any, **extra: Any) -> None:
         self.files[file_id] = DriveFile(file_id, folder, name, mime, body, **extra)
@@ -110,15 +95,6 @@ class FakeDrive:
 
     def paths(self) -> list[str]:
         return [path for path, _ in self.calls]
-
-    def __enter__(self) -> FakeDrive:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
     # -- answering ------------------------------------------------------------------------
 

@@ -21,16 +21,18 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+
+from tests.sources.local_server import LocalServer
 
 Answer = int | str | Callable[[str, dict[str, str]], Any]
 """A scripted answer: an HTTP status (429 with Retry-After: 0, or 500), a Slack error
 code answered as {"ok": false}, or a callable returning either (or None: answer normally)."""
 
 
-class FakeSlack:
+class FakeSlack(LocalServer):
     def __init__(self, token: str = "xoxb-test", page_size: int | None = None) -> None:
         self.token = token
         self.page_size = page_size
@@ -44,25 +46,7 @@ class FakeSlack:
         self.retry_after = "0"
         self._script: deque[Answer] = deque()
         self._lock = threading.Lock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                fake._answer(self)
-
-            def do_POST(self) -> None:
-                fake._answer(self)
-
-            def log_message(self, *args: object) -> None:
-                """Quiet."""
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/api"
+        super().__init__("/api", posts=True)
 
     def script(self, *answers: Answer) -> None:
         """Answer the next calls so, one answer each, before answering normally again."""
@@ -71,15 +55,6 @@ class FakeSlack:
 
     def methods(self) -> list[str]:
         return [method for method, _ in self.calls]
-
-    def __enter__(self) -> FakeSlack:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
     # -- answering ------------------------------------------------------------------------
 
