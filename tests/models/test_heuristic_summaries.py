@@ -370,3 +370,28 @@ def known(id: int, value: str, confidence: float = 0.95, slot: str = "holder") -
 def test_reconcile(fact, similar, action, target):
     decision = MODEL.reconcile(fact, similar)
     assert (decision.action, decision.target_id) == (action, target)
+
+
+def test_a_chat_between_two_people_says_who_said_what() -> None:
+    def said(user: str, assistant: str, hours: int) -> TurnInput:
+        return TurnInput(
+            stream="chat:friends",
+            user=user,
+            assistant=assistant,
+            speaker="Imogen",
+            assistant_speaker="Bartek",
+            at=AT + timedelta(hours=hours),
+        )
+
+    digest = MODEL.summarize_session(
+        [
+            said("I signed the lease on a flat in Kraków yesterday.", "Wow, Imogen!", 0),
+            said("Bartek, thanks!", "My sister is teaching me to bake sourdough bread.", 1),
+        ],
+        200,
+    )
+    lines = digest.text.splitlines()
+    assert any(line.startswith("- Imogen: I signed the lease") for line in lines)
+    assert any(line.startswith("- Bartek: My sister is teaching me") for line in lines)
+    # Saying someone's name is addressing them, not news: neither greeting is a line.
+    assert not any("Wow" in line or "thanks" in line for line in lines)

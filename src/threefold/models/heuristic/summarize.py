@@ -10,7 +10,7 @@ behind it: "Caroline: Hey Mel!" is a greeting, not news.
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -187,20 +187,41 @@ class _Sentence:
     score: float
 
 
-def _sentences_of(turn: TurnInput, index: int, limit: int) -> list[_Sentence]:
+def _sides(turn: TurnInput) -> Iterator[tuple[str, str, str]]:
+    """Each side's role, the name it is told under and what it said. A label the text
+    opens with names its writer (a Slack line); else the turn's speaker does, so that a
+    summary of two people talking says who said what."""
+    for role, text, name in (
+        ("user", turn.user, turn.speaker),
+        ("assistant", turn.assistant, turn.assistant_speaker),
+    ):
+        label, said = _speaker_label(text)
+        yield role, label or name or "", said
+
+
+def _names(turns: Sequence[TurnInput]) -> frozenset[str]:
+    """The words of the speakers' names: said to someone ("Wow, Caroline!") they are an
+    address, not content."""
+    named = {name for turn in turns for _, name, _ in _sides(turn) if name}
+    return frozenset(word for name in named for word in content_words(name))
+
+
+def _sentences_of(
+    turn: TurnInput, index: int, limit: int, names: frozenset[str]
+) -> list[_Sentence]:
     """Every sentence worth considering, with its cheap salience score."""
     out = []
-    for speaker, text in (("user", turn.user), ("assistant", turn.assistant)):
-        label, said = _speaker_label(text)
+    for speaker, label, said in _sides(turn):
         for position, sentence in enumerate(sentences(said, limit)):
             # A token is at least one character, so short sentences need no counting.
             if len(sentence) > _MAX_LINE_TOKENS and count_tokens(sentence) > _MAX_LINE_TOKENS:
                 sentence = truncate_to_tokens(sentence, _MAX_LINE_TOKENS)
-            if len(content_words(sentence)) < _MIN_CONTENT_WORDS:
+            if len(content_words(sentence) - names) < _MIN_CONTENT_WORDS:
                 continue
             line = f"{label}: {sentence}" if label else sentence
-            # The assistant's words matter less than the user's: they explain, not decide.
-            score = salience(line) - (1.5 if speaker == "assistant" else 0)
+            # An assistant's words matter less than the user's: they explain, not decide.
+            # A named second person (a chat between two people) counts as much as the first.
+            score = salience(line) - (1.5 if speaker == "assistant" and not label else 0)
             order = (index, position + (100_000 if speaker == "assistant" else 0))
             out.append(_Sentence(order, sentence, line, speaker, turn, score))
     return out
@@ -254,7 +275,8 @@ def summarize_session(turns: Sequence[TurnInput], target_tokens: int) -> Session
     if target_tokens <= 0 or not turns:
         return SessionDigest(text="")
     limit = max(300, min(MAX_SIDE_CHARS, _TOTAL_CHARS // len(turns)))
-    found = [s for i, turn in enumerate(turns) for s in _sentences_of(turn, i, limit)]
+    names = _names(turns)
+    found = [s for i, turn in enumerate(turns) for s in _sentences_of(turn, i, limit, names)]
     # Small talk and bare questions never make a summary line; the record reads them.
     worth = [s for s in found if s.score >= _MIN_SCORE]
     candidates = [_candidate(s) for s in _shortlist(worth, target_tokens)]
