@@ -145,6 +145,23 @@ def test_a_chat_day_is_told_in_the_third_person_with_who_asked_and_no_file_names
     assert "Ines is blocked on QG-60" in told or "Ines's plan" in told, told
 
 
+def test_a_line_told_above_is_not_told_again_as_discussed(tmp_path: Path) -> None:
+    with _memory(tmp_path) as mem:
+        _say(mem, "Ines", "I will deliver the fixture rewrite by Friday.", DAY)
+        _say(mem, "Tariq", "Who can review the smoke job changes?", DAY + timedelta(minutes=3))
+        _say(
+            mem,
+            "Ola",
+            "The staging database was restored from Monday's backup.",
+            DAY + timedelta(minutes=6),
+        )
+        mem.process_pending()
+        told = mem.digest("project:qg", DAY.date().isoformat(), now=NOW).text
+    assert told.count("fixture rewrite") == 1, told
+    assert told.count("smoke job changes") == 1, told
+    assert "Discussed: Ola: The staging database was restored" in told, told
+
+
 def test_a_question_answered_in_its_thread_is_not_open(tmp_path: Path) -> None:
     with _memory(tmp_path) as mem:
         asked = _say(mem, "Tariq", "Who owns the nightly smoke job?", DAY)

@@ -24,6 +24,7 @@ from threefold.domain import (
 )
 from threefold.models.base import MemoryModel, TurnInput
 from threefold.models.heuristic.blocks import OPEN_PREFIX
+from threefold.models.heuristic.text import content_words, coverage
 from threefold.store.base import Store
 from threefold.team import voice
 from threefold.team.model import Change, DailyDigest, Digest, ProfileItem
@@ -353,8 +354,20 @@ def _sections(day: DailyDigest) -> list[tuple[str, list[SourceRef]]]:
         out += [(f"{title}: {inline(i.text)}", [i.source]) for i in items]
     out += [(f"Open question: {inline(q.text)}", [q.source]) for q in day.questions]
     said = [_plain(line) for line in day.text.splitlines() if line.strip()]
-    out += [(f"Discussed: {inline(line)}", []) for line in said]
+    told = [content_words(i.text) for i in (*day.learned, *day.questions)]
+    out += [(f"Discussed: {inline(line)}", []) for line in said if not _retold(line, told)]
     return out
+
+
+_RETOLD = 0.6
+"""A discussed line whose content words are mostly those of a line above it tells it
+again ("Ulla promises to deliver the plan by Wednesday" under "Committed: Ulla will
+deliver the plan by Wednesday")."""
+
+
+def _retold(line: str, told: list[frozenset[str]]) -> bool:
+    words = content_words(line)
+    return any(coverage(words, other) >= _RETOLD for other in told)
 
 
 def _plain(line: str) -> str:
