@@ -25,6 +25,13 @@ class PreviousTurn(_Task):
     speaker: str
     """Who said it: a name, or "assistant" / "user" where the side has none."""
     text: str
+    opening: str = ""
+    """The side of that turn `text` replies to ("help me pick a gift for my dad" before
+    "How old is he?"), its last 400 characters (layers.summaries.OPENING_CHARS): what
+    "he", "it" or "the 13th" refers to is often said there. Empty when the turn had one
+    side."""
+    opening_speaker: str = ""
+    """Who said `opening`: a name, or "user"."""
 
 
 class TurnInput(_Task):
