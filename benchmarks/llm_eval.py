@@ -171,6 +171,7 @@ def run_coverage(
         feed(mem, coverage["project"])
         feed_restated(mem, coverage["restated"])
         at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
+        mem.import_jira(path.with_name(coverage["jira"]), now=at)
         for n, message in enumerate(coverage["slack"]):
             ts = f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}"
             mem.ingest_message(ts=ts, **message)
@@ -205,7 +206,8 @@ def _rate(part: int, whole: int) -> str:
 
 
 def report(rows: dict[str, Tally], extra: Callable[[str], str]) -> None:
-    print(f"{'set: model':<44} {'capture':>14} {'updates':>10} {'corrections':>11} {'leaks':>6}  notes")
+    heads = f"{'capture':>14} {'updates':>10} {'corrections':>11} {'leaks':>6}"
+    print(f"{'set: model':<44} {heads}  notes")
     for name, t in rows.items():
         print(
             f"{name:<44} {_rate(t.captured, t.expected):>14} {_rate(t.updated, t.updates):>10}"
