@@ -202,3 +202,15 @@ class TurnBatchReader(Protocol):
         order. Each turn's facts are those `extract_facts` would give it, except that a
         turn may be read with the turns before it in the batch."""
         ...
+
+
+def request_counts(model: object) -> dict[str, int]:
+    """What a chat model cost in this process, summed over its tasks: calls, requests
+    sent, answers that fell back to the heuristic model, and batches read again turn by
+    turn. Empty for models that keep no such counts (the heuristic and reader models)."""
+    stats = getattr(model, "stats_dict", None)
+    if not callable(stats):
+        return {}
+    tasks = stats().values()
+    keys = ("calls", "requests", "fallbacks", "split")
+    return {key: sum(t.get(key, 0) for t in tasks) for key in keys}
