@@ -17,8 +17,8 @@ Two ways of reading chat turns are measured:
   feeds a conversation, then processes it, as a backfill or an import does) share one
   extraction request;
 - one per turn (``batch_turns`` = 1): what a live chat costs, each turn read as it comes.
-  Its answers are recorded for the two sets; the coverage streams' turns read alone are
-  not, and a request with no answer is given its task's mean recorded completion.
+  Its answers are recorded too; a request with no recorded answer (after a prompt change,
+  before recording) is given its task's mean recorded completion, and counted.
 
 Prompt caching, OpenAI's rule: a request of 1,024 prompt tokens or more whose first
 1,024 (then each further 128) tokens were sent before is billed at a discount for that
@@ -188,11 +188,11 @@ def main() -> None:
     extraction = {"batched": batched["chat"]["extract_facts"]}
     extraction["one per turn"] = alone["chat"]["extract_facts"]
     _caching(extraction, turns)
-    print(
-        f"\n(one per turn: {estimated} requests of the coverage streams have no recorded"
-        " answer in that mode and are given their task's mean recorded completion; the"
-        " summaries after them replay what the rules then found, so they may differ a little)"
-    )
+    if estimated:
+        print(
+            f"\n(one per turn: {estimated} requests have no recorded answer and are given"
+            " their task's mean recorded completion: record them, see docs/llm-cassettes.md)"
+        )
     print(f"mem0, for reference: {MEM0_CALLS_PER_ADD} model calls per add (extract, then update)")
 
 

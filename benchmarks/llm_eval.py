@@ -247,8 +247,7 @@ def main() -> None:
                 rows[f"{name}: llm, {mode}"] = run(model, chats, batch_turns=batch_turns)
                 asked, stale = len(server.requests) - asked, len(server.stale) - stale
                 notes[f"{name}: llm, {mode}"] = f"{asked} requests, {stale} stale"
-            if batch_turns > 1:
-                run_coverage(model)  # not scored: it records and replays every other task
+            run_coverage(model, batch_turns=batch_turns)  # not scored: every other task
         fallbacks = sum(s["fallbacks"] for s in model.stats_dict().values())
         if args.prune:
             _prune(server)

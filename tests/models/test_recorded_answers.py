@@ -69,6 +69,7 @@ def test_no_recorded_request_is_stale(tmp_path):
         for batch_turns in MODES:
             for chat in CHATS:
                 _replay(tmp_path, server, chat, batch_turns).close()
+            _coverage_memory(tmp_path, server, batch_turns).close()
     stale = [f"{task_of(r)}: {r['messages'][-1]['content'][-160:]!r}" for r in server.stale]
     assert not stale, "re-record these (docs/llm-cassettes.md):\n" + "\n".join(stale)
     assert server.replayed == len(server.requests)
@@ -117,12 +118,13 @@ def test_a_request_the_cassette_lacks_is_stale_and_falls_back(tmp_path):
     assert model.stats["extract_facts"].fallbacks == 1
 
 
-def _coverage_memory(tmp_path: Path, server: CassetteServer) -> Memory:
+def _coverage_memory(tmp_path: Path, server: CassetteServer, batch_turns: int = 8) -> Memory:
     coverage = json.loads(COVERAGE.read_text())
     model = LLMModel(server.client(timeout=5.0), "recorded", HeuristicModel(), attempts=1)
+    given = {**coverage["settings"], "model": {"batch_turns": batch_turns}}
     mem = Memory.open(
-        tmp_path / "coverage.db",
-        settings=load_settings(**coverage["settings"]),
+        tmp_path / f"coverage-{batch_turns}.db",
+        settings=load_settings(**given),
         model=model,
         embedder=None,
         background_worker=False,
