@@ -245,3 +245,16 @@ def test_a_slack_message_read_by_the_model_updates_a_jira_field(tmp_path):
     assert found[("atl-215", "assignee", "omar")] == (FactStatus.SUPERSEDED, "jira.issue")
     assert found[("atl-215", "assignee", "jun")] == (FactStatus.ACTIVE, "slack.message")
     assert found[("atl-212", "due", "2026-10-07")] == (FactStatus.ACTIVE, "jira.issue")
+
+
+def test_read_one_turn_at_a_time_a_correction_by_name_reaches_the_unnamed_daughter(tmp_path):
+    """The daughter's birthday is stored before her name is given; read alone, the turn
+    'Nia's birthday is the 3rd not the 2nd' can only name Nia."""
+    with (
+        CassetteServer(CASSETTE) as server,
+        _replay(tmp_path, server, _chat("chat:g2"), batch_turns=1) as mem,
+    ):
+        facts = mem.facts("chat:g2", include_inactive=True)
+    birthdays = {(f.subject, f.value): f.status for f in facts if f.slot == "birthday"}
+    assert birthdays[("nia", "july 3")] is FactStatus.ACTIVE
+    assert birthdays[("user's daughter", "july 2")] is not FactStatus.ACTIVE
