@@ -1,5 +1,7 @@
 """The llm model with a capable chat model's recorded answers, against the heuristic model,
-on a blind set of conversations (benchmarks/data/llm_eval.json, frozen before recording).
+on two blind sets of conversations (benchmarks/data/llm_eval.json and llm_eval_more.json,
+each frozen before its answers were recorded), read in batches (model.batch_turns = 8, the
+default) and one request per turn (batch_turns = 1, a live chat).
 
 Each conversation runs through the public API on a fresh SQLite file: add_turn with the
 turn's own time, process_pending, then facts(include_inactive=True). It prints, per model:
@@ -39,6 +41,10 @@ from threefold.models.heuristic import HeuristicModel  # noqa: E402
 from threefold.models.llm import LLMModel  # noqa: E402
 
 DATA = Path(__file__).with_name("data") / "llm_eval.json"
+MORE = Path(__file__).with_name("data") / "llm_eval_more.json"
+SETS = (DATA, MORE)
+MODES = {"batched": 8, "one per turn": 1}
+"""How chat turns are read: model.batch_turns."""
 COVERAGE = Path(__file__).with_name("data") / "llm_coverage.json"
 CASSETTE = Path(__file__).resolve().parents[1] / "tests" / "cassettes" / "llm_eval.jsonl"
 
@@ -165,6 +171,7 @@ def run_coverage(
         feed(mem, coverage["project"])
         feed_restated(mem, coverage["restated"])
         at = datetime.fromisoformat(coverage["chat"]["start"]) + timedelta(days=30)
+        mem.import_jira(path.with_name(coverage["jira"]), now=at)
         for n, message in enumerate(coverage["slack"]):
             ts = f"{(at + timedelta(minutes=7 * n)).timestamp():.6f}"
             mem.ingest_message(ts=ts, **message)
@@ -199,10 +206,11 @@ def _rate(part: int, whole: int) -> str:
 
 
 def report(rows: dict[str, Tally], extra: Callable[[str], str]) -> None:
-    print(f"{'model':<34} {'capture':>14} {'updates':>10} {'corrections':>11} {'leaks':>6}  notes")
+    heads = f"{'capture':>14} {'updates':>10} {'corrections':>11} {'leaks':>6}"
+    print(f"{'set: model':<44} {heads}  notes")
     for name, t in rows.items():
         print(
-            f"{name:<34} {_rate(t.captured, t.expected):>14} {_rate(t.updated, t.updates):>10}"
+            f"{name:<44} {_rate(t.captured, t.expected):>14} {_rate(t.updated, t.updates):>10}"
             f" {_rate(t.corrected, t.corrections):>11} {t.leaked:>3}/{t.forbidden:<2}"
             f"  {extra(name)}"
         )
@@ -226,21 +234,27 @@ def main() -> None:
         "--prune", action="store_true", help="rewrite the cassette without unused answers"
     )
     args = parser.parse_args()
-    chats = conversations()
-    rows: dict[str, Tally] = {"heuristic": run(HeuristicModel(), chats)}
-    notes = {"heuristic": "no requests"}
+    sets = {path.name: conversations(path) for path in SETS}
+    rows: dict[str, Tally] = {}
+    notes: dict[str, str] = {}
+    for name, chats in sets.items():
+        rows[f"{name}: heuristic"] = run(HeuristicModel(), chats)
+        notes[f"{name}: heuristic"] = "no requests"
     with recorded_model(answers_dir=args.record) as (model, server):
-        name = "llm, recorded answers"
-        rows[name] = run(model, chats)
-        run_coverage(model)  # not scored: it records and replays every other task
-        stats = model.stats_dict()
-        requests = sum(s["requests"] for s in stats.values())
-        fallbacks = sum(s["fallbacks"] for s in stats.values())
-        notes[name] = f"{requests} requests, {fallbacks} fallbacks, {len(server.stale)} stale"
+        for mode, batch_turns in MODES.items():
+            for name, chats in sets.items():
+                asked, stale = len(server.requests), len(server.stale)
+                rows[f"{name}: llm, {mode}"] = run(model, chats, batch_turns=batch_turns)
+                asked, stale = len(server.requests) - asked, len(server.stale) - stale
+                notes[f"{name}: llm, {mode}"] = f"{asked} requests, {stale} stale"
+            run_coverage(model, batch_turns=batch_turns)  # not scored: every other task
+        fallbacks = sum(s["fallbacks"] for s in model.stats_dict().values())
         if args.prune:
             _prune(server)
-    turns = sum(len(c["turns"]) for c in chats)
-    print(f"{len(chats)} conversations, {turns} turns ({DATA.name})\n")
+    for name, chats in sets.items():
+        turns = sum(len(c["turns"]) for c in chats)
+        print(f"{name}: {len(chats)} conversations, {turns} turns")
+    print(f"llm: {len(server.requests)} requests in all, {fallbacks} fallbacks\n")
     report(rows, notes.__getitem__)
     if args.show_misses:
         for name, tally in rows.items():

@@ -83,7 +83,16 @@ class Reply:
     choices: bool = True
 
 
-Entry = str | Status | Delay | Reply | Callable[[dict], Any]
+@dataclass(frozen=True)
+class Cut:
+    """A 200 whose body stops after `fraction` of its bytes and whose connection then
+    closes: a server or proxy dying in the middle of an answer."""
+
+    content: str
+    fraction: float = 0.5
+
+
+Entry = str | Status | Delay | Reply | Cut | Callable[[dict], Any]
 EmbeddingEntry = list | Status | Delay | Callable[[dict], Any]
 
 
@@ -149,13 +158,16 @@ class _Handler(BaseHTTPRequestHandler):
             if isinstance(entry, Delay):
                 fake._stop.wait(entry.seconds)
                 entry = entry.then
-            elif callable(entry) and not isinstance(entry, Status | Reply | str):
+            elif callable(entry) and not isinstance(entry, Status | Reply | Cut | str):
                 entry = entry(body)
             else:
                 break
         if isinstance(entry, Status):
             self._send_error(entry)
             return
+        cut = entry.fraction if isinstance(entry, Cut) else None
+        if isinstance(entry, Cut):
+            entry = Reply(entry.content)
         if isinstance(entry, str):
             entry = Reply(entry)
         if not isinstance(entry, Reply):
@@ -182,6 +194,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "total_tokens": prompt_tokens + completion_tokens,
                 },
             },
+            cut=cut,
         )
 
     def _embeddings(self, raw: bytes) -> None:
@@ -241,9 +254,15 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_json(status.code, body, status.headers)
 
     def _send_json(
-        self, code: int, payload: Any, headers: tuple[tuple[str, str], ...] = ()
+        self,
+        code: int,
+        payload: Any,
+        headers: tuple[tuple[str, str], ...] = (),
+        cut: float | None = None,
     ) -> None:
+        """Send `payload`; with `cut`, announce all of it but send only that fraction."""
         data = json.dumps(payload).encode()
+        sent = data if cut is None else data[: int(len(data) * cut)]
         try:
             self.send_response(code)
             for name, value in headers:
@@ -252,7 +271,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(data)
+            self.wfile.write(sent)
+            if cut is not None:
+                self.wfile.flush()
+                self.close_connection = True
         except OSError:  # the client gave up (timeout) and closed the connection
             self.close_connection = True
 

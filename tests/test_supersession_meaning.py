@@ -155,3 +155,57 @@ def test_an_erase_while_extraction_waits_loses_the_erased_and_nothing_else(open_
     assert mem.facts(CHAT, include_inactive=True) == []
     assert active_values(mem, "chat:other") == {"leeds"}
     assert mem.job_counts().get("failed", 0) == 0
+
+
+def _daughter_named_later(second_daughter: bool):
+    """The user's daughter's birthday said before her name, then corrected by name."""
+    kin = [fact("user", "daughter:nia", "nia", category="relationship")]
+    if second_daughter:
+        kin.append(fact("user", "daughter:ada", "ada", category="relationship"))
+    fix = dict(
+        is_correction=True, retracts=[{"subject": "nia", "slot": "birthday", "value": "july 2"}]
+    )
+    return by_text(
+        {
+            "my daughter's birthday is the 2nd": [
+                fact("user's daughter", "birthday", "july 2", category="important_date")
+            ],
+            "her name's Nia": kin,
+            "sorry, Nia's birthday is the 3rd not the 2nd": [
+                fact("nia", "birthday", "july 3", 1.0, category="important_date", **fix)
+            ],
+        }
+    )
+
+
+def test_a_correction_by_name_reaches_what_was_said_before_the_name(open_memory):
+    mem = open_memory(_daughter_named_later(second_daughter=False))
+    say(
+        mem,
+        "my daughter's birthday is the 2nd",
+        "her name's Nia",
+        "sorry, Nia's birthday is the 3rd not the 2nd",
+    )
+    birthdays = {
+        (f.subject, f.value): f.status
+        for f in mem.facts(CHAT, include_inactive=True)
+        if f.slot == "birthday"
+    }
+    assert birthdays[("nia", "july 3")] is FactStatus.ACTIVE
+    assert birthdays[("user's daughter", "july 2")] is not FactStatus.ACTIVE
+
+
+def test_with_two_daughters_named_an_unnamed_daughters_fact_stays(open_memory):
+    mem = open_memory(_daughter_named_later(second_daughter=True))
+    say(
+        mem,
+        "my daughter's birthday is the 2nd",
+        "her name's Nia",
+        "sorry, Nia's birthday is the 3rd not the 2nd",
+    )
+    birthdays = {
+        (f.subject, f.value): f.status
+        for f in mem.facts(CHAT, include_inactive=True)
+        if f.slot == "birthday"
+    }
+    assert birthdays[("user's daughter", "july 2")] is FactStatus.ACTIVE  # Nia's or Ada's?

@@ -1072,6 +1072,14 @@ class Memory:
             counts[job.status] = counts.get(job.status, 0) + 1
         return counts
 
+    def model_counts(self) -> dict[str, int]:
+        """What the chat model cost in this process, over every tenant: calls, requests,
+        fallbacks to the heuristic model, batches read again turn by turn; empty for a
+        model that keeps no such counts."""
+        from threefold.models.base import request_counts
+
+        return request_counts(self.model)
+
     def count_facts(self, *, source: str = "", tenant: str | None = None) -> int:
         """Facts of any status whose source kind starts with `source` ('slack.', 'jira.')."""
         return self.store.count_facts(self._tenant(tenant), source)

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tests.openai_fake import Delay, FakeOpenAIServer, Reply, Status
+from tests.openai_fake import Cut, Delay, FakeOpenAIServer, Reply, Status
 from threefold import Memory
 from threefold.domain import Fact, FactCategory, Trust, Turn
 from threefold.models.base import TurnInput
@@ -100,6 +100,13 @@ def test_a_slow_or_failing_server_is_waited_for_or_retried(tmp_path, first):
     assert found.value == "oslo" and stats.fallbacks == 0
 
 
+def test_an_answer_cut_off_mid_body_is_retried(tmp_path):
+    # a 200 whose connection drops halfway through the body (a 500 "mid-stream")
+    (found,), stats, _ = remember(tmp_path, Cut(answer(fact())), answer(fact()))
+    assert found.value == "oslo"
+    assert (stats.requests, stats.failures, stats.fallbacks) == (2, 1, 0)
+
+
 def test_a_server_speaking_another_api_falls_back(tmp_path):
     other = {"type": "message", "content": [{"type": "text", "text": answer(fact())}]}
     found, stats, _ = remember(tmp_path, *[Status(200, body=other)] * 2)
@@ -139,3 +146,27 @@ def test_a_429_is_retried_no_sooner_than_its_retry_after(tmp_path):
         waited = time.monotonic() - started
     assert found.value == "oslo" and model.stats["extract_facts"].fallbacks == 0
     assert waited >= 1.0  # the backoff alone would have waited 0.01 s
+
+
+def test_the_fallbacks_are_counted_in_the_http_stats_for_the_owner(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from threefold import load_settings
+    from threefold.faces.http import create_app
+    from threefold.trust.keys import create_key
+
+    settings = load_settings(embed={"kind": "none"})
+    with FakeOpenAIServer(default="not json at all") as server:
+        model = LLMModel(server.client(timeout=2.0), "small", HeuristicModel(), backoff=0)
+        mem = Memory.open(
+            tmp_path / "m.db", settings=settings, model=model, background_worker=False
+        )
+        _, owner = create_key(mem.store, "default", "full", label="owner")
+        _, guest = create_key(mem.store, "default", "public", label="guest")
+        with TestClient(create_app(mem, settings)) as http:
+            mem.add_turn(STREAM, TURN, at=AT)
+            mem.process_pending()
+            seen = http.get("/v1/stats", headers={"Authorization": f"Bearer {owner}"}).json()
+            hidden = http.get("/v1/stats", headers={"Authorization": f"Bearer {guest}"}).json()
+    assert seen["model"] == {"calls": 1, "requests": 3, "fallbacks": 1, "split": 0}
+    assert hidden["model"] is None  # a public key learns nothing of the server's traffic

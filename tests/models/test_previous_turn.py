@@ -1,4 +1,5 @@
-"""Every reader sees the message a turn answers, read-only; an erased one is not shown."""
+"""Every reader sees the message a turn answers, read-only, with the side of that turn it
+replied to; an erased one is not shown."""
 
 import json
 from datetime import UTC, datetime
@@ -42,6 +43,31 @@ def test_a_terse_reply_is_shown_with_the_question_it_answers(tmp_path):
     assert "<previous" not in first  # a stream's first turn answers nothing
     assert '<previous speaker="assistant">\nSure. How old are you?\n</previous>' in second
     assert second.index("<previous") < second.index("<user>\n42\n</user>")
+
+
+def test_a_reply_read_alone_is_shown_what_the_question_was_about(tmp_path):
+    # "67" answers "how old is he?", which answers "a gift for my dad": one request per
+    # turn, the model would not know who "he" is without the side before the question
+    with FakeOpenAIServer(default=_no_facts) as server, _memory(tmp_path, server) as mem:
+        mem.add_turn("chat:1", "help me pick a gift for my dad", "How old is he?", at=AT)
+        mem.add_turn("chat:1", "67", at=AT.replace(minute=1))
+        mem.process_pending()
+        second = _extraction_prompts(server)[1]
+    asked = '<previous speaker="user">\nhelp me pick a gift for my dad\n</previous>'
+    answered = '<previous speaker="assistant">\nHow old is he?\n</previous>'
+    assert asked in second and second.index(asked) < second.index(answered)
+
+
+def test_a_long_opening_side_is_cut_to_its_end(tmp_path):
+    opening = "word " * 300 + "and my sister Ana lives in Porto"
+    with FakeOpenAIServer(default=_no_facts) as server, _memory(tmp_path, server) as mem:
+        mem.add_turn("chat:1", opening, "Since when?", at=AT)
+        mem.add_turn("chat:1", "2019", at=AT.replace(minute=1))
+        mem.process_pending()
+        second = _extraction_prompts(server)[1]
+    shown = second.split('<previous speaker="user">\n', 1)[1].split("\n</previous>", 1)[0]
+    assert shown.startswith("…") and shown.endswith("my sister Ana lives in Porto")
+    assert 390 <= len(shown) <= 402  # OPENING_CHARS, and the mark that it was cut
 
 
 def test_a_group_chat_reply_names_who_asked(tmp_path):

@@ -276,7 +276,7 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
         else:
             ran = mem.process_pending()
         failed = mem.job_counts()["failed"]
-        model = _model_counts(mem)
+        model = mem.model_counts()
     emit(
         fmt,
         {"ran": ran, "failed": failed, **({"model": model} if model else {})},
@@ -290,17 +290,6 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
             )
         ),
     )
-
-
-def _model_counts(mem: "Memory") -> dict[str, int]:
-    """What a chat model cost in this process: requests sent and answers that fell back to
-    the heuristic model (empty for models that keep no such counts)."""
-    stats = getattr(mem.model, "stats_dict", None)
-    if not callable(stats):
-        return {}
-    tasks = stats().values()
-    keys = ("calls", "requests", "fallbacks", "split")
-    return {key: sum(t.get(key, 0) for t in tasks) for key in keys}
 
 
 @app.command("search")

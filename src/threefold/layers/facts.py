@@ -133,6 +133,8 @@ def record_fact(
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
             return _mention(store, tenant, holder, item, source, "mentioned again")
+    unnamed = _unnamed_keys(store, tenant, stream, item) if item.is_correction else []
+    holders += [f for key in unnamed for f in store.facts_in_slot(tenant, stream, key, item.slot)]
     if item.slot.split(":", 1)[0] in MANY_VALUED:
         holders = []  # "Raj owns a bike" leaves "Raj leads the platform team" standing
     new = _new_fact(tenant, stream, item, source, visibility, writer)
@@ -150,6 +152,10 @@ def record_fact(
         _supersede(store, holder, fact)
     for denied in item.retracts:
         _retract(store, tenant, stream, denied, fact, writer)
+        for key in unnamed if denied.subject == item.subject else ():
+            _retract(
+                store, tenant, stream, denied.model_copy(update={"subject": key}), fact, writer
+            )
     for ended in _ended_relations(store, tenant, stream, fact):
         # Within one turn, what is said later stands, whatever the tone of each sentence.
         outranks = ended.confidence <= fact.confidence or ended.source == fact.source
@@ -354,6 +360,33 @@ def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact)
     if item.slot == ROLE_SLOT:
         return store.facts_holding(tenant, stream, HOLDER_SLOT, item.subject)
     return []
+
+
+def _unnamed_keys(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[str]:
+    """The keys a person's facts were stored under before their name was known: "user's
+    daughter" for Nia once the user's daughter is named Nia, and she is the only daughter
+    named. Read for corrections ("Nia's birthday is the 3rd, not the 2nd"), which may mean
+    a fact said of her before she was named."""
+    person = normalize(item.subject)
+    kin = [
+        f
+        for f in store.facts(tenant, stream)
+        if f.category is FactCategory.RELATIONSHIP and normalize(f.value) == person
+    ]
+    keys = []
+    for relation in kin:
+        kind = relation.slot.split(":", 1)[0]
+        if kind in _ONE_OF_A_KIND and relation.slot == kind:
+            keys.append(f"{relation.subject}'s {kind}")
+        elif kind in _ONE_OF_MANY:
+            named = [
+                f
+                for f in store.facts(tenant, stream)
+                if f.subject == relation.subject and f.slot.startswith(f"{kind}:")
+            ]
+            if len(named) == 1:  # with two daughters named, "user's daughter" is either
+                keys.append(f"{relation.subject}'s {kind}")
+    return [key for key in keys if key != person]
 
 
 _ONE_OF_A_KIND = frozenset(

@@ -48,13 +48,26 @@ def turn_input(turn: Turn, referent: str | None = None, answered: Turn | None = 
     )
 
 
+OPENING_CHARS = 400
+"""How much of the turn before's first side a reader is shown (its end, where the question
+or the thing named usually is): enough for an antecedent, cheap on every request."""
+
+
 def previous_turn(answered: Turn, turn: Turn) -> PreviousTurn | None:
-    """What `turn` answers: the last side of `answered` that said something."""
+    """What `turn` answers: the last side of `answered` that said something, with the side
+    it replied to when there are two (read one turn at a time, "67" after "How old is
+    he?" means nothing without "a gift for my dad" before it)."""
     if most_private((answered.visibility, turn.visibility)) != turn.visibility:
         return None  # a reply must not carry what its readers may not see
     if answered.assistant.strip():
+        opening = answered.user.strip()
+        if len(opening) > OPENING_CHARS:
+            opening = "…" + opening[-OPENING_CHARS:].lstrip()
         return PreviousTurn(
-            speaker=answered.assistant_speaker or "assistant", text=answered.assistant
+            speaker=answered.assistant_speaker or "assistant",
+            text=answered.assistant,
+            opening=opening,
+            opening_speaker=(answered.speaker or "user") if opening else "",
         )
     if answered.user.strip():
         return PreviousTurn(speaker=answered.speaker or "user", text=answered.user)

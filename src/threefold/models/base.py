@@ -25,6 +25,13 @@ class PreviousTurn(_Task):
     speaker: str
     """Who said it: a name, or "assistant" / "user" where the side has none."""
     text: str
+    opening: str = ""
+    """The side of that turn `text` replies to ("help me pick a gift for my dad" before
+    "How old is he?"), its last 400 characters (layers.summaries.OPENING_CHARS): what
+    "he", "it" or "the 13th" refers to is often said there. Empty when the turn had one
+    side."""
+    opening_speaker: str = ""
+    """Who said `opening`: a name, or "user"."""
 
 
 class TurnInput(_Task):
@@ -195,3 +202,15 @@ class TurnBatchReader(Protocol):
         order. Each turn's facts are those `extract_facts` would give it, except that a
         turn may be read with the turns before it in the batch."""
         ...
+
+
+def request_counts(model: object) -> dict[str, int]:
+    """What a chat model cost in this process, summed over its tasks: calls, requests
+    sent, answers that fell back to the heuristic model, and batches read again turn by
+    turn. Empty for models that keep no such counts (the heuristic and reader models)."""
+    stats = getattr(model, "stats_dict", None)
+    if not callable(stats):
+        return {}
+    tasks = stats().values()
+    keys = ("calls", "requests", "fallbacks", "split")
+    return {key: sum(t.get(key, 0) for t in tasks) for key in keys}

@@ -43,6 +43,7 @@ from threefold.faces.http.schemas import (
     ImportStarted,
     ImportStatus,
     Ingested,
+    ModelCounts,
     RecordList,
     RecordPage,
     RecordSource,
@@ -550,7 +551,9 @@ def stats(key: Caller, mem: Mem) -> Stats:
         active_facts=sum(r.active_facts for r in rows),
         summaries=sum(r.summaries for r in rows),
     )
-    return Stats(tenant=key.tenant, streams=rows, totals=totals)
+    counts = mem.model_counts() if key.trust is Trust.FULL else {}
+    model = ModelCounts(**counts) if counts else None
+    return Stats(tenant=key.tenant, streams=rows, totals=totals, model=model)
 
 
 def _stream_stats(mem: Memory, key: ApiKey, stream: str, turn_count: int) -> StreamStats:

@@ -255,7 +255,20 @@ class StreamStats(_Out):
     summaries: int
 
 
+class ModelCounts(_Out):
+    """What the chat model cost since this server started, over all tenants."""
+
+    calls: int = Field(description="task calls made to the llm model")
+    requests: int = Field(description="HTTP requests sent to the chat model, retries included")
+    fallbacks: int = Field(description="calls answered by the heuristic model instead")
+    split: int = Field(description="batched answers that could not be used: read turn by turn")
+
+
 class Stats(_Out):
     tenant: str
     streams: list[StreamStats]
     totals: StreamStats = Field(description="the sums, with stream '*'")
+    model: ModelCounts | None = Field(
+        default=None,
+        description="the llm model's counts, for a full-trust key; null for other models",
+    )

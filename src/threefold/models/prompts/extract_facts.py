@@ -135,8 +135,11 @@ def _turn_block(n: int, turn: TurnInput, before: TurnInput | None) -> str:
     if turn.page_context:
         parts.append(tagged("page", turn.page_context))
     if _shows_previous(turn, before):
-        assert turn.previous is not None
-        parts.append(tagged("previous", turn.previous.text, speaker=turn.previous.speaker))
+        asked = turn.previous
+        assert asked is not None
+        if asked.opening:
+            parts.append(tagged("previous", asked.opening, speaker=asked.opening_speaker))
+        parts.append(tagged("previous", asked.text, speaker=asked.speaker))
     named = {"speaker": turn.speaker} if turn.speaker else {}
     parts.append(tagged("user", turn.user or "(empty)", **named))
     if turn.assistant:

@@ -44,9 +44,11 @@ def build_messages(turns: Sequence[TurnInput], target_tokens: int) -> list[dict]
     if turns:
         parts.append(f"Stream: {turns[0].stream}")
     for turn in turns:
-        body = [f"User: {turn.user.strip()}"]
+        # A side is labelled with its writer's name where it has one: in a group chat or a
+        # project stream "User:" would lose who said, decided or took what.
+        body = [f"{turn.speaker or 'User'}: {turn.user.strip()}"]
         if turn.assistant.strip():
-            body.append(f"Assistant: {turn.assistant.strip()}")
+            body.append(f"{turn.assistant_speaker or 'Assistant'}: {turn.assistant.strip()}")
         if turn.page_context:
             body.insert(0, f"(Page context: {' '.join(turn.page_context.split())})")
         parts.append(tagged("turn", "\n".join(body), at=fmt_time(turn.at)))
