@@ -187,6 +187,24 @@ def test_a_task_can_have_its_own_chat_model(tmp_path, llm_settings):
     assert stats["summarize_session"]["calls"] == 1 and stats["extract_facts"]["calls"] == 1
 
 
+def test_standard_name_gives_the_summary_tasks_their_own_model(tmp_path, llm_settings):
+    digest = {"text": "- Raj became the lead.", "open_items": []}
+    answers = {"extract_facts": {"facts": []}, "summarize_session": digest}
+    with FakeOpenAIServer(default=by_task(answers)) as server:
+        model = llm_settings(server).model.model_dump(exclude_unset=True)
+        model["standard_name"] = "standard-model"
+        model["tasks"] = {"roll_up": {"name": "own-roll-up"}}
+        settings = load_settings(model=model, session_turns=2)
+        with Memory.open(tmp_path / "t.db", settings=settings, background_worker=False) as mem:
+            mem.add_turn(STREAM, "Raj is the lead now.", "Noted.")
+            mem.add_turn(STREAM, "Thanks.", "Sure.")
+            mem.process_pending()
+    by_name = {r["response_format"]["json_schema"]["name"]: r["model"] for r in server.requests}
+    assert by_name.pop("extract_facts") == "fake-model"
+    assert "summarize_session" in by_name and set(by_name.values()) == {"standard-model"}
+    assert settings.model.tasks["roll_up"].name == "own-roll-up"  # a task's own table wins
+
+
 def test_an_unknown_task_is_a_settings_error(llm_settings):
     with pytest.raises(SettingsError, match="unknown tasks"):
         load_settings(model={"kind": "llm", "tasks": {"summarise": {"name": "x"}}})

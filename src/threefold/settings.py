@@ -107,6 +107,8 @@ LLM_TASKS = (
     "reconcile",
 )
 """The tasks of a MemoryModel, each of which an llm model may send to its own chat model."""
+SUMMARY_TASKS = ("summarize_session", "merge_summary", "compact_summary", "roll_up")
+"""The tasks that write summaries: the seed design gives them a standard model."""
 
 
 class TaskModelSettings(BaseModel):
@@ -145,6 +147,10 @@ class ModelSettings(BaseModel):
     fill a batch, so a live chat still reads each turn as it comes. 1: one per turn."""
     tasks: dict[str, TaskModelSettings] = {}
     """For llm: a chat model per task (`[model.tasks.summarize_session] name = "gpt-4o"`)."""
+    standard_name: str | None = None
+    """For llm, the seed design's split in one key: the summary tasks (SUMMARY_TASKS) use
+    this standard model, the others (extraction, routing, reconciling) the fast `name`. A
+    task's own table still wins."""
 
     @field_validator("tasks")
     @classmethod
@@ -153,6 +159,15 @@ class ModelSettings(BaseModel):
         if unknown:
             raise ValueError(f"unknown tasks {unknown}; the tasks are {', '.join(LLM_TASKS)}")
         return value
+
+    @model_validator(mode="after")
+    def _split_by_standard_name(self) -> "ModelSettings":
+        if self.standard_name:
+            for task in SUMMARY_TASKS:
+                own = self.tasks.get(task, TaskModelSettings())
+                if own.name is None:
+                    self.tasks[task] = own.model_copy(update={"name": self.standard_name})
+        return self
 
     @model_validator(mode="before")
     @classmethod
