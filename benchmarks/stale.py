@@ -106,12 +106,15 @@ class Tally:
     current: int = 0
     marked: int = 0
     false_alarms: int = 0
+    all_marks: int = 0
+    wrong_marks: int = 0
 
 
-SETS = {"tuned": "conversations.jsonl", "heldout": "heldout.jsonl"}
+SETS = {"tuned": "conversations.jsonl", "heldout": "heldout.jsonl", "fresh": "fresh.jsonl"}
 """The fifty conversations above, and twelve more written in other voices (dictated
 notes, an older speaker, support chats, a teenager, clinical notes) before the change to
-summary lines and retrieved items that they judge (session 20, issue 36)."""
+summary lines and retrieved items that they judge (session 20, issue 36); and fifteen
+more in other voices again (session 21), written before the change they judge."""
 
 
 def load(name: str = "tuned") -> tuple[list[dict], list[dict]]:
@@ -182,6 +185,19 @@ def states_stale(text: str, check: Check) -> bool:
     )
 
 
+_MARK = re.compile(r"\s*\((?:possibly outdated|outdated|superseded)\b.*$", re.IGNORECASE)
+"""A marker, to the end of its line: every context appends it to the item it doubts."""
+
+
+def wrongly_marked(line: str, checks: list[Check]) -> bool:
+    """Whether `line` carries a marker though, without it, it states no old value as
+    current: it names none, or names one as past or beside the value now in force."""
+    if not any(marker in line.lower() for marker in MARKERS):
+        return False
+    bare = _MARK.sub("", line)
+    return not any(states_stale(bare, c) for c in checks)
+
+
 def fact_clauses(context: Context) -> list[str]:
     clauses = []
     for section in context.sections:
@@ -222,6 +238,15 @@ def judge(mem: Memory, checks: list[Check], budgets: list[int], show: bool) -> d
             wrong = [x for x in doubted if not _holds(x, stale_here)]
             tally.marked += len(doubted)
             tally.false_alarms += len(wrong)
+            mine = [c for c in checks if c.conversation == check.conversation]
+            lines = fact_clauses(context) + other_lines(context)
+            tally.all_marks += sum(any(m in x.lower() for m in MARKERS) for x in lines)
+            misread = [x for x in lines if wrongly_marked(x, mine)]
+            tally.wrong_marks += len(misread)
+            if show and misread:
+                print(f"{budget:>5} {check.conversation} wrong mark")
+                for line in misread:
+                    print(f"        {line[:150]}")
             if show and wrong:
                 print(f"{budget:>5} {check.conversation} false alarm")
                 for line in wrong:
@@ -243,12 +268,13 @@ def run(budgets: list[int], show: bool, which: str = "tuned") -> None:
     print(
         f"{'budget':<7} {'checks':>6} {'stale facts':>12} {'checks w/ stale fact':>21}"
         f" {'stale elsewhere':>16} {'current':>8} {'marked':>7} {'false alarms':>13}"
+        f" {'all marks':>10} {'wrong marks':>12}"
     )
     for budget, t in tallies.items():
         print(
             f"{budget:<7} {t.checks:>6} {t.stale_facts:>12} {t.checks_with_stale:>21}"
             f" {t.stale_elsewhere:>16} {t.current / t.checks:>8.2f} {t.marked:>7}"
-            f" {t.false_alarms:>13}"
+            f" {t.false_alarms:>13} {t.all_marks:>10} {t.wrong_marks:>12}"
         )
 
 
