@@ -83,6 +83,8 @@ false alarms 0. The fresh set, its first run after the change (blind):
 
 No stale line fewer, and two to four wrong marks more: the change did not carry to new
 voices. With `--vectors`: 17 / 29 / 31 stale elsewhere, 2 / 4 wrong marks. Frozen since.
+The change was therefore not shipped (branch stale36b keeps it): word lists do not carry
+to new voices, and the lead kept only its fix of a retrieved fact outdated by itself.
 
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
         [--set tuned|heldout|fresh] [--vectors]

@@ -138,3 +138,22 @@ def test_a_summary_line_on_a_newer_facts_topic_is_marked_whatever_its_words(open
     assert old and all("possibly outdated" in line for line in old), old
     baking = [line for line in section_lines(ctx, "summary") if "git" in line]
     assert not [line for line in baking if "possibly outdated" in line]
+
+
+def test_a_retrieved_fact_in_force_is_not_outdated_by_itself(open_memory):
+    """A hedged update, filed below the pin threshold, is retrieved rather than pinned; it
+    replaced the older fact, so it must not read as outdated in favour of itself."""
+    update = "probably not really vegetarian anymore, I eat fish most weeks"
+    old = fact("user", "diet", "vegetarian", category="diet", text="The user is vegetarian.")
+    new = fact(
+        "user", "diet", "not vegetarian", 0.65, category="diet",
+        text="The user is no longer vegetarian.",
+    )  # fmt: skip
+    facts = {"I'm vegetarian.": [old], update: [new]}
+    mem = open_memory(ScriptedModel(lambda turn: facts.get(turn.user, [])), recent_turns=2)
+    talk(mem, CHAT, [("I'm vegetarian.", "Noted."), *SMALL_TALK, (update, "OK.")])
+    mem.process_pending()
+    assert [f.value for f in mem.facts(CHAT) if f.slot == "diet"] == ["not vegetarian"]
+    ctx = mem.context(CHAT, "Am I vegetarian?", budget=4000)
+    items = [line for line in section_lines(ctx, "retrieved") if "no longer vegetarian" in line]
+    assert items and not any("outdated; now" in line for line in items), items

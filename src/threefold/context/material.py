@@ -260,6 +260,8 @@ def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str
     else:
         text = hit.text
     now = outdated.replacements(text) if outdated else []
+    if hit.kind == "fact":  # a fact now in force is no outdated statement of itself
+        now = [f for f in now if f.id != hit.id]
     return (f"{text} (outdated; now: {_joined(now)})" if now else text), hit.source
 
 
