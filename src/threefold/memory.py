@@ -5,7 +5,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
 from datetime import date, datetime
 from enum import StrEnum
@@ -379,7 +379,11 @@ class Memory:
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
         limits, longest = self.settings.imports, self.settings.max_turn_chars
-        with SlackExport.open(path, limits, longest) as export, self._routes_held(tenant) as hold:
+        with (
+            SlackExport.open(path, limits, longest) as export,
+            self._routes_held(tenant) as hold,
+            self._worker_held(),
+        ):
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
             report = ingest.export(export, _renewing(progress, hold))
             if report.moved:
@@ -1208,6 +1212,10 @@ class Memory:
     def _wake(self) -> None:
         if self._worker:
             self._worker.wake()
+
+    def _worker_held(self) -> AbstractContextManager[None]:
+        """This process's background worker starts no job while an import stores text."""
+        return self._worker.held() if self._worker else nullcontext()
 
     def _text(self, value: str | bytes | None, field: str) -> str:
         if value is None:
