@@ -4,6 +4,7 @@ import hashlib
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
@@ -59,6 +60,7 @@ from threefold.trust.writes import (
 if TYPE_CHECKING:
     # The engine's parts load with the first method that uses them (each imports its own),
     # so that a command that only lists facts starts fast. Results are named in quotes.
+    from threefold.pipeline.backlog import Backlog
     from threefold.pipeline.handlers import Pipeline
     from threefold.pipeline.import_ledger import ImportLedger
     from threefold.pipeline.jobs import Apply, BackgroundWorker, JobRunner
@@ -407,6 +409,24 @@ class Memory:
         return RerouteReport(
             checked=moves.checked,
             moved={f"{old} -> {new}": n for (old, new), n in sorted(moves.moved.items())},
+        )
+
+    def backlog(self, *, tenant: str | None = None) -> "Backlog":
+        """What waits for the workers in the tenant: items without the vector recall would
+        use, undigested messages, pending jobs by kind, and live events in the inbox (which
+        is the database file's, not one tenant's)."""
+        from threefold.pipeline.backlog import Backlog
+
+        tenant = self._tenant(tenant)
+        streams = self.store.streams(tenant)
+        unembedded = sum(self.store.count_unembedded_in(tenant, s) for s in streams)
+        jobs = Counter(job.kind for job in self.store.jobs(tenant=tenant, status="pending"))
+        inbox = self._inbox(create=False)
+        return Backlog(
+            unembedded=unembedded,
+            undigested=self.store.count_undigested(tenant),
+            jobs=dict(sorted(jobs.items())),
+            inbox=inbox.count_waiting() if inbox is not None else 0,
         )
 
     def undigested(self, *, tenant: str | None = None) -> int:
