@@ -38,6 +38,7 @@ from threefold.faces.web.session import (
     resolve_viewer,
 )
 from threefold.memory import Memory
+from threefold.pipeline.backlog import BacklogWatch
 from threefold.team import ActionStatus
 
 HERE = Path(__file__).parent
@@ -486,6 +487,28 @@ def _import_status(request: Request, viewer: Viewer, import_id: str) -> ImportSt
     if job is None:
         raise NotFound(f"no import {import_id!r}")
     return job
+
+
+# -- backlog ------------------------------------------------------------------
+
+
+@router.get("/backlog")
+def backlog(request: Request) -> HTMLResponse:
+    """What waits for the workers, and how fast it went down over the last minute of
+    visits (the page reloads itself while anything waits)."""
+    memory, viewer = _viewer(request)
+    now = memory.backlog(tenant=viewer.tenant)
+    drain = _backlog_watch(request, viewer.tenant).add(now)
+    return page(request, "backlog.html", viewer=viewer, backlog=now, drain=drain, eta=drain.eta(now))
+
+
+def _backlog_watch(request: Request, tenant: str) -> BacklogWatch:
+    """This server's samples of the tenant's backlog, one list per tenant."""
+    state = request.app.state
+    watches: dict[str, BacklogWatch] | None = getattr(state, "backlog_watches", None)
+    if watches is None:
+        watches = state.backlog_watches = {}
+    return watches.setdefault(tenant, BacklogWatch())
 
 
 # -- erase --------------------------------------------------------------------
