@@ -575,30 +575,57 @@ class Memory:
         It returns once the event is on disk, and does no more: a SQLite memory keeps it
         in its inbox file (see threefold.store.sqlite.inbox), out of the way of the
         workers' writes, and the worker hands it on to the job queue."""
+        taken = self.take_slack_events([envelope], tenant=tenant)[0]
+        if isinstance(taken, InvalidInput):
+            raise taken
+        return taken
+
+    def take_slack_events(
+        self, envelopes: Sequence[dict[str, Any]], *, tenant: str | None = None
+    ) -> list[Literal["queued", "duplicate", "ignored"] | InvalidInput]:
+        """take_slack_event for each envelope, made durable together (one sync for all):
+        a receiver hands over every event that arrived while the last batch was synced.
+        A malformed envelope gets its InvalidInput in its place in the list."""
         tenant = self._tenant(tenant)
-        event_id = envelope.get("event_id")
-        if not isinstance(event_id, str) or not event_id:
-            raise InvalidInput("an event_callback needs its event_id")
         from threefold.pipeline.jobs import SLACK_EVENT
         from threefold.sources.slack_events import EventAction, read_event
         from threefold.sources.slack_live import SOURCE as SLACK
 
-        event = envelope.get("event")
-        if read_event(event).action is EventAction.IGNORE:
-            return "ignored"
-        payload = {"event": event}
+        answers: list[Literal["queued", "duplicate", "ignored"] | InvalidInput] = []
+        kept: list[tuple[int, str, dict[str, Any]]] = []  # (place, event id, payload)
+        for envelope in envelopes:
+            event_id = envelope.get("event_id")
+            if not isinstance(event_id, str) or not event_id:
+                answers.append(InvalidInput("an event_callback needs its event_id"))
+                continue
+            event = envelope.get("event")
+            try:
+                ignored = read_event(event).action is EventAction.IGNORE
+            except InvalidInput as exc:
+                answers.append(exc)
+                continue
+            answers.append("ignored")
+            if not ignored:
+                kept.append((len(answers) - 1, event_id, {"event": event}))
+        if not kept:
+            return answers
+        now = time.time()
         inbox = self._inbox(create=True)
         if inbox is not None:
-            new = inbox.put(SLACK, event_id, tenant, payload, time.time())
+            news = inbox.put_many(SLACK, tenant, [(e, payload) for _, e, payload in kept], now)
         else:
             with self.store.transaction():
-                new = self.store.first_delivery(tenant, SLACK, event_id, time.time())
-                if new:
-                    self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, payload)
-        if not new:
-            return "duplicate"
-        self._wake()
-        return "queued"
+                news = []
+                for _, event_id, payload in kept:
+                    new = self.store.first_delivery(tenant, SLACK, event_id, now)
+                    if new:
+                        self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, payload)
+                    news.append(new)
+        for (place, _, _), new in zip(kept, news, strict=True):
+            answers[place] = "queued" if new else "duplicate"
+        if any(news):
+            self._wake()
+        return answers
 
     def drain_inbox(self, limit: int = 500) -> int:
         """Hand the events waiting in the inbox to the job queue, each once (the main
