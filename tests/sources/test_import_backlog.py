@@ -25,7 +25,9 @@ def day(n: int, words: str) -> list[dict]:
 @pytest.fixture
 def export(tmp_path: Path) -> Path:
     days = {f"2026-03-0{n + 2}": day(n, f"day {n}") for n in range(4)}
-    return write_export(tmp_path / "export", {"general": days, "random": {"2026-03-02": day(9, "x")}})
+    return write_export(
+        tmp_path / "export", {"general": days, "random": {"2026-03-02": day(9, "x")}}
+    )
 
 
 def test_an_import_leaves_its_vectors_and_digests_counted(open_memory, export) -> None:

@@ -499,7 +499,9 @@ def backlog(request: Request) -> HTMLResponse:
     memory, viewer = _viewer(request)
     now = memory.backlog(tenant=viewer.tenant)
     drain = _backlog_watch(request, viewer.tenant).add(now)
-    return page(request, "backlog.html", viewer=viewer, backlog=now, drain=drain, eta=drain.eta(now))
+    return page(
+        request, "backlog.html", viewer=viewer, backlog=now, drain=drain, eta=drain.eta(now)
+    )
 
 
 def _backlog_watch(request: Request, tenant: str) -> BacklogWatch:

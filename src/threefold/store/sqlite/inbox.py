@@ -98,8 +98,10 @@ class Inbox:
     ) -> list[bool]:
         """Keep (event id, payload) pairs in one transaction, one sync for all: on disk
         before this returns. False for each kept before (a retry), or earlier in `events`."""
-        rows = [(source, event_id, tenant, json.dumps(p, separators=(",", ":")), at)
-                for event_id, p in events]
+        rows = [
+            (source, event_id, tenant, json.dumps(p, separators=(",", ":")), at)
+            for event_id, p in events
+        ]
         with self._writing() as db:
             return [
                 db.execute(
