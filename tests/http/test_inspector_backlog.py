@@ -1,5 +1,6 @@
-"""The inspector's backlog page in a real browser: what waits for the workers, seen going
-down as they drain it, and each tenant's own."""
+"""The inspector's backlog and messages pages in a real browser: what waits for the
+workers, seen going down as they drain it, each tenant's own; messages of every stream,
+newest first, filtered."""
 
 from datetime import UTC, datetime
 
@@ -72,3 +73,25 @@ def test_the_backlog_page_needs_a_signed_in_viewer(browser: Browser, seeded: Liv
     page.goto("/ui/backlog")
     expect(page).to_have_url(f"{seeded.url}/ui/signin?next=%2Fui%2Fbacklog")
     context.close()
+
+
+def test_messages_are_browsed_newest_first_and_filtered(
+    owner: BrowserContext, seeded: Live
+) -> None:
+    page = owner.new_page()
+    page.goto("/ui/streams")
+    page.get_by_role("link", name="Messages").click()
+    texts = page.locator("ol.messages > li .text")
+    expect(texts).to_have_text([text for _, text in reversed(SAID)])
+    page.get_by_label("Author").fill("marco")
+    page.get_by_role("button", name="Filter").click()
+    expect(texts).to_have_text([SAID[1][1]])
+    item = page.locator("ol.messages > li").first
+    expect(item).to_contain_text("#apollo-eng")
+    item.get_by_role("link", name=APOLLO).click()
+    expect(page.locator("h1")).to_contain_text(f"Source records of {APOLLO}")
+    page.goto("/ui/messages?channel=nowhere")
+    expect(page.locator("ol.messages > li")).to_have_text(["No messages match these filters."])
+    unknown = page.goto("/ui/messages?stream=project:nothing-here")
+    assert unknown is not None and unknown.status == 404
+    page.close()

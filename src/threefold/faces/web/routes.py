@@ -268,6 +268,40 @@ def records(request: Request, stream: str, p: PageNumber = 1) -> HTMLResponse:
     return page(request, "records.html", viewer=viewer, stream=stream, records=shown, pages=listed)
 
 
+MESSAGES_PER_PAGE = 50
+Filter = Annotated[str, Query(max_length=200)]
+
+
+@router.get("/messages")
+def messages(
+    request: Request,
+    channel: Filter = "",
+    author: Filter = "",
+    stream: Filter = "",
+    before: Annotated[int | None, Query(ge=1)] = None,
+) -> HTMLResponse:
+    """Slack messages of every stream, newest first, filtered by channel, author and
+    stream; the next page starts after the last one shown."""
+    memory, viewer = _viewer(request)
+    if stream:
+        views.known_stream(memory, viewer, stream)
+    shown = memory.browse(
+        source="slack",
+        stream=stream or None,
+        channel=channel or None,
+        author=author or None,
+        before=before,
+        limit=MESSAGES_PER_PAGE,
+        trust=viewer.trust,
+        tenant=viewer.tenant,
+    )
+    filters = {"channel": channel, "author": author, "stream": stream}
+    following = shown[-1].id if len(shown) == MESSAGES_PER_PAGE else None
+    return page(
+        request, "messages.html", viewer=viewer, messages=shown, filters=filters, next=following
+    )
+
+
 # -- facts --------------------------------------------------------------------
 
 
