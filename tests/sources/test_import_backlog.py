@@ -108,3 +108,16 @@ def test_the_drain_rate_is_the_drop_over_the_samples_kept() -> None:
 def test_a_watch_needs_a_positive_window(window: float) -> None:
     with pytest.raises(ValueError, match="window must be positive"):
         BacklogWatch(window=window)
+
+
+def test_an_export_of_more_channels_than_folders_held_open_reads_them_all(
+    open_memory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threefold.sources.slack as slack
+
+    monkeypatch.setattr(slack, "_HELD_FOLDERS", 2)
+    channels = {f"team-{n}": {"2026-03-02": day(n, f"team {n}")} for n in range(6)}
+    export = write_export(tmp_path / "many", channels, channels=[])
+    mem = open_memory(embed={"kind": "none"})
+    report = mem.import_slack(export, process=False)
+    assert (report.read, report.kept, report.problems) == (30, 30, ())

@@ -479,6 +479,9 @@ _CHUNK_BYTES = 1024 * 1024
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) if os.open in os.supports_dir_fd else 0
 """Where files can be opened relative to a folder's descriptor without following a link
 (not on Windows), day files are opened so; elsewhere each path is resolved."""
+_HELD_FOLDERS = 64
+"""Folder descriptors an export keeps open at most (the oldest is closed first), far
+below the usual limit of 1,024 open files however many channels there are."""
 
 
 def _mib(size: int) -> str:
@@ -599,6 +602,9 @@ class _FolderSource(_Source):
             else:
                 fd = os.open(self._real_root, os.O_RDONLY | os.O_DIRECTORY)
             self._folder_fds[folder] = fd
+            if len(self._folder_fds) > _HELD_FOLDERS:  # a workspace of thousands of channels
+                oldest = next(name for name in self._folder_fds if name)
+                os.close(self._folder_fds.pop(oldest))
         return fd
 
     def _check_size(self, size: int) -> None:
