@@ -127,3 +127,39 @@ def test_process_counts_the_chat_model_requests_and_fallbacks(tmp_path):
     assert done.exit_code == 0, done.output
     counts = json.loads(done.output)["model"]
     assert counts["fallbacks"] >= 1 and counts["requests"] >= 2 * counts["fallbacks"]
+
+
+def test_stats_counts_the_backlog_and_watches_it_drain(tmp_path):
+    from threefold import Memory, load_settings
+
+    db = tmp_path / "stats.db"
+    settings = load_settings(db=db, embed={"kind": "hashing"})
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        for n in range(3):
+            mem.ingest_message(
+                channel="general",
+                user="ann",
+                ts=f"{1772442000 + n}.000100",
+                text=f"The crane inspection number {n} is booked for Thursday.",
+            )
+    hashing = {"THREEFOLD_EMBED__KIND": "hashing"}
+    once = run("--db", str(db), "stats", "--format", "json", **hashing)
+    assert once.exit_code == 0, once.output
+    counted = json.loads(once.output)
+    assert counted["undigested"] == 3 and counted["unembedded"] == 3
+    assert counted["jobs"] == {"digest": 1} and counted["inbox"] == 0
+
+    assert run("--db", str(db), "process", **hashing).exit_code == 0
+    watched = run("--db", str(db), "stats", "--watch", "0.05", "--samples", "3", **hashing)
+    assert watched.exit_code == 0, watched.output
+    # Empty after the process: one sample is enough, and says so.
+    assert watched.output.count("vectors owed 0") == 1
+    assert "jobs pending: none" in watched.output
+
+
+def test_stats_refuses_a_bad_watch_or_sample_count(tmp_path):
+    db = str(tmp_path / "stats.db")
+    for bad in (["--watch", "-1"], ["--watch", "1", "--samples", "0"]):
+        result = run("--db", db, "stats", *bad)
+        assert result.exit_code == 2
+        assert "--watch must be 0 or more seconds" in result.output

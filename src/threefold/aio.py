@@ -116,6 +116,7 @@ class AsyncMemory:
     import_jira = _in_thread(Memory.import_jira)
     ingest_message = _in_thread(Memory.ingest_message)
     take_slack_event = _in_thread(Memory.take_slack_event)
+    take_slack_events = _in_thread(Memory.take_slack_events)
     drain_inbox = _in_thread(Memory.drain_inbox)
     forget_handed = _in_thread(Memory.forget_handed)
     backfill_slack = _in_thread(Memory.backfill_slack)
@@ -158,6 +159,7 @@ class AsyncMemory:
     reroute = _in_thread(Memory.reroute)
     reextract = _in_thread(Memory.reextract)
     undigested = _in_thread(Memory.undigested)
+    backlog = _in_thread(Memory.backlog)
 
     # -- lifecycle ------------------------------------------------------------------
 

@@ -4,8 +4,9 @@ import hashlib
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
 from datetime import date, datetime
 from enum import StrEnum
@@ -59,6 +60,7 @@ from threefold.trust.writes import (
 if TYPE_CHECKING:
     # The engine's parts load with the first method that uses them (each imports its own),
     # so that a command that only lists facts starts fast. Results are named in quotes.
+    from threefold.pipeline.backlog import Backlog
     from threefold.pipeline.handlers import Pipeline
     from threefold.pipeline.import_ledger import ImportLedger
     from threefold.pipeline.jobs import Apply, BackgroundWorker, JobRunner
@@ -379,7 +381,11 @@ class Memory:
         tenant = self._tenant(tenant)
         facts_before = self.store.count_facts(tenant, "slack.")
         limits, longest = self.settings.imports, self.settings.max_turn_chars
-        with SlackExport.open(path, limits, longest) as export, self._routes_held(tenant) as hold:
+        with (
+            SlackExport.open(path, limits, longest) as export,
+            self._routes_held(tenant) as hold,
+            self._worker_held(),
+        ):
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
             report = ingest.export(export, _renewing(progress, hold))
             if report.moved:
@@ -403,6 +409,24 @@ class Memory:
         return RerouteReport(
             checked=moves.checked,
             moved={f"{old} -> {new}": n for (old, new), n in sorted(moves.moved.items())},
+        )
+
+    def backlog(self, *, tenant: str | None = None) -> "Backlog":
+        """What waits for the workers in the tenant: items without the vector recall would
+        use, undigested messages, pending jobs by kind, and live events in the inbox (which
+        is the database file's, not one tenant's)."""
+        from threefold.pipeline.backlog import Backlog
+
+        tenant = self._tenant(tenant)
+        streams = self.store.streams(tenant)
+        unembedded = sum(self.store.count_unembedded_in(tenant, s) for s in streams)
+        jobs = Counter(job.kind for job in self.store.jobs(tenant=tenant, status="pending"))
+        inbox = self._inbox(create=False)
+        return Backlog(
+            unembedded=unembedded,
+            undigested=self.store.count_undigested(tenant),
+            jobs=dict(sorted(jobs.items())),
+            inbox=inbox.count_waiting() if inbox is not None else 0,
         )
 
     def undigested(self, *, tenant: str | None = None) -> int:
@@ -551,30 +575,57 @@ class Memory:
         It returns once the event is on disk, and does no more: a SQLite memory keeps it
         in its inbox file (see threefold.store.sqlite.inbox), out of the way of the
         workers' writes, and the worker hands it on to the job queue."""
+        taken = self.take_slack_events([envelope], tenant=tenant)[0]
+        if isinstance(taken, InvalidInput):
+            raise taken
+        return taken
+
+    def take_slack_events(
+        self, envelopes: Sequence[dict[str, Any]], *, tenant: str | None = None
+    ) -> list[Literal["queued", "duplicate", "ignored"] | InvalidInput]:
+        """take_slack_event for each envelope, made durable together (one sync for all):
+        a receiver hands over every event that arrived while the last batch was synced.
+        A malformed envelope gets its InvalidInput in its place in the list."""
         tenant = self._tenant(tenant)
-        event_id = envelope.get("event_id")
-        if not isinstance(event_id, str) or not event_id:
-            raise InvalidInput("an event_callback needs its event_id")
         from threefold.pipeline.jobs import SLACK_EVENT
         from threefold.sources.slack_events import EventAction, read_event
         from threefold.sources.slack_live import SOURCE as SLACK
 
-        event = envelope.get("event")
-        if read_event(event).action is EventAction.IGNORE:
-            return "ignored"
-        payload = {"event": event}
+        answers: list[Literal["queued", "duplicate", "ignored"] | InvalidInput] = []
+        kept: list[tuple[int, str, dict[str, Any]]] = []  # (place, event id, payload)
+        for envelope in envelopes:
+            event_id = envelope.get("event_id")
+            if not isinstance(event_id, str) or not event_id:
+                answers.append(InvalidInput("an event_callback needs its event_id"))
+                continue
+            event = envelope.get("event")
+            try:
+                ignored = read_event(event).action is EventAction.IGNORE
+            except InvalidInput as exc:
+                answers.append(exc)
+                continue
+            answers.append("ignored")
+            if not ignored:
+                kept.append((len(answers) - 1, event_id, {"event": event}))
+        if not kept:
+            return answers
+        now = time.time()
         inbox = self._inbox(create=True)
         if inbox is not None:
-            new = inbox.put(SLACK, event_id, tenant, payload, time.time())
+            news = inbox.put_many(SLACK, tenant, [(e, payload) for _, e, payload in kept], now)
         else:
             with self.store.transaction():
-                new = self.store.first_delivery(tenant, SLACK, event_id, time.time())
-                if new:
-                    self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, payload)
-        if not new:
-            return "duplicate"
-        self._wake()
-        return "queued"
+                news = []
+                for _, event_id, payload in kept:
+                    new = self.store.first_delivery(tenant, SLACK, event_id, now)
+                    if new:
+                        self.store.enqueue(tenant, GLOBAL_STREAM, SLACK_EVENT, payload)
+                    news.append(new)
+        for (place, _, _), new in zip(kept, news, strict=True):
+            answers[place] = "queued" if new else "duplicate"
+        if any(news):
+            self._wake()
+        return answers
 
     def drain_inbox(self, limit: int = 500) -> int:
         """Hand the events waiting in the inbox to the job queue, each once (the main
@@ -1216,6 +1267,10 @@ class Memory:
     def _wake(self) -> None:
         if self._worker:
             self._worker.wake()
+
+    def _worker_held(self) -> AbstractContextManager[None]:
+        """This process's background worker starts no job while an import stores text."""
+        return self._worker.held() if self._worker else nullcontext()
 
     def _text(self, value: str | bytes | None, field: str) -> str:
         if value is None:

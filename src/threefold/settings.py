@@ -218,16 +218,18 @@ class HttpSettings(BaseModel):
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     """Uploads (Slack zips, Jira CSVs) may be large; everything else is far smaller."""
     workers: int = Field(default=1, ge=1, le=64, description="server processes on one port")
-    job_processes: int = Field(
-        default=0,
+    job_processes: int | None = Field(
+        default=None,
         ge=0,
         le=64,
         description="processes of their own for the jobs (digests, events); 0: a thread in"
-        " each server process",
+        " each server process; unset: 1 under `threefold serve`",
     )
     """With 1 or more, the server processes only answer requests, and the jobs run in
     these processes at a lower priority: a digest then takes no time from an answer that a
-    sender (Slack's Events API) waits for."""
+    sender (Slack's Events API) waits for. Unset, `serve` starts one (see
+    threefold.faces.http.server.DEFAULT_JOB_PROCESSES), and an app built without `serve`
+    (uvicorn --factory) runs them in a thread, as nothing else would."""
     access_log: bool = False
     """A line on stdout for every request. Off by default: it costs a sixth of a millisecond
     of CPU per request, and the query string of a GET holds the user's question."""

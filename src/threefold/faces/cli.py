@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the engine is imported by the commands that use it, to star
 
     from threefold.domain import Context, Fact, ImportReport
     from threefold.memory import Memory
+    from threefold.pipeline.backlog import Backlog, Drain
     from threefold.settings import Settings
 
 
@@ -289,6 +290,77 @@ def process(ctx: typer.Context, workers: Workers_ = 1, fmt: FormatOption = Forma
                 else ""
             )
         ),
+    )
+
+
+@app.command("stats")
+def stats(
+    ctx: typer.Context,
+    watch: Annotated[
+        float,
+        typer.Option(
+            help="Sample every this many seconds and show how fast the backlog drains, until"
+            " it is empty (0: once)"
+        ),
+    ] = 0.0,
+    samples: Annotated[
+        int | None, typer.Option(help="With --watch: stop after this many samples")
+    ] = None,
+    fmt: FormatOption = Format.TEXT,
+) -> None:
+    """What waits for the workers: vectors owed, messages to digest, jobs, inbox events."""
+    if watch < 0 or (samples is not None and samples < 1):
+        error("--watch must be 0 or more seconds, and --samples 1 or more")
+        raise typer.Exit(2)
+    from threefold.pipeline.backlog import BacklogWatch
+
+    watcher = BacklogWatch(window=max(60.0, 3 * watch))
+    taken = 0
+    with _memory(ctx) as mem:
+        while True:
+            backlog = mem.backlog()
+            drain = watcher.add(backlog)
+            taken += 1
+            _print_backlog(backlog, drain if watch else None, fmt)
+            if not watch or backlog.empty or (samples is not None and taken >= samples):
+                return
+            time.sleep(watch)
+
+
+def _print_backlog(backlog: "Backlog", drain: "Drain | None", fmt: Format) -> None:
+    data: dict[str, object] = {
+        "unembedded": backlog.unembedded,
+        "undigested": backlog.undigested,
+        "jobs": backlog.jobs,
+        "inbox": backlog.inbox,
+    }
+    if drain is not None:
+        data |= {
+            "vectors_per_s": drain.vectors_per_s,
+            "digests_per_s": drain.digests_per_s,
+            "eta_s": drain.eta(backlog),
+        }
+    if fmt is Format.JSON and drain is not None:
+        print(json.dumps(data), flush=True)  # one line a sample, for a script to follow
+        return
+    jobs = ", ".join(f"{kind} {n:,}" for kind, n in backlog.jobs.items()) or "none"
+    line = (
+        f"vectors owed {backlog.unembedded:,} · messages to digest {backlog.undigested:,}"
+        f" · jobs pending: {jobs} · inbox {backlog.inbox:,}"
+    )
+    if drain is not None:
+        line += " · " + _drain_words(backlog, drain)
+    emit(fmt, data, lambda: say(line))
+
+
+def _drain_words(backlog: "Backlog", drain: "Drain") -> str:
+    if drain.vectors_per_s is None or drain.digests_per_s is None:
+        return "rate: after the next sample"
+    eta = drain.eta(backlog)
+    left = "done" if eta == 0 else "no progress" if eta is None else f"done in ~{eta:,.0f} s"
+    return (
+        f"{drain.vectors_per_s:,.1f} vectors/s, {drain.digests_per_s:,.1f} digests/s over"
+        f" {drain.seconds:,.0f} s; {left}"
     )
 
 

@@ -198,6 +198,25 @@ class BackgroundWorker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="threefold-worker", daemon=True)
         self._store_failure: str | None = None
+        self._holds = 0
+        self._holds_lock = threading.Lock()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """No job starts in this thread until the block ends (the one running finishes).
+        An import in the same process holds it: the worker's digests and vectors would
+        share its interpreter lock and cores, and searchable text comes first."""
+        with self._holds_lock:
+            self._holds += 1
+        try:
+            yield
+        finally:
+            with self._holds_lock:
+                self._holds -= 1
+            self._wake.set()
+
+    def _held_or_stopped(self) -> bool:
+        return self._holds > 0 or self._stop.is_set()
 
     def start(self) -> None:
         self._thread.start()
@@ -220,8 +239,10 @@ class BackgroundWorker:
             self._wake.clear()
             if self._stop.is_set():
                 return
+            if self._holds:
+                continue  # woken again when the hold ends
             try:
-                self._runner.run_pending(wait=False, stopping=self._stop.is_set)
+                self._runner.run_pending(wait=False, stopping=self._held_or_stopped)
                 self._store_failure = None
             except StoreError as exc:
                 self._store_failed(exc)

@@ -10,9 +10,11 @@ parsing, and an export over max_total_bytes or max_files is refused whole. A fol
 symlinks are read only when they point inside it. Zips inside the export are never opened.
 """
 
+import errno
 import json
 import os
 import re
+import stat
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -474,6 +476,12 @@ class _Refused(_Malformed):
 
 
 _CHUNK_BYTES = 1024 * 1024
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0) if os.open in os.supports_dir_fd else 0
+"""Where files can be opened relative to a folder's descriptor without following a link
+(not on Windows), day files are opened so; elsewhere each path is resolved."""
+_HELD_FOLDERS = 64
+"""Folder descriptors an export keeps open at most (the oldest is closed first), far
+below the usual limit of 1,024 open files however many channels there are."""
 
 
 def _mib(size: int) -> str:
@@ -524,7 +532,7 @@ class _Source:
             )
 
     def close(self) -> None:
-        """Nothing to release for a folder."""
+        """Nothing to release unless a source holds files open."""
 
 
 def _day_names(folder: str) -> list[str]:
@@ -537,6 +545,8 @@ class _FolderSource(_Source):
         super().__init__(limits)
         self._root = root
         self._real_root = root.resolve()
+        self._folder_fds: dict[str, int] = {}
+        """Folders of the export held open by descriptor, "" the root (see _stream)."""
         with os.scandir(root) as entries:
             for entry in entries:
                 if entry.is_file() and entry.name.endswith(".json"):
@@ -548,17 +558,66 @@ class _FolderSource(_Source):
         self.check_count(len(self.top) + sum(map(len, self.days.values())), str(root))
 
     def _stream(self, path: str) -> IO[bytes]:
+        fd = self._open_unlinked(path) if _NO_FOLLOW else None
+        if fd is not None:
+            try:
+                self._check_size(os.fstat(fd).st_size)
+            except _Refused:
+                os.close(fd)
+                raise
+            return os.fdopen(fd, "rb")
         # Resolved at read time, so a link swapped in after the scan is caught too.
         real = (self._root / path).resolve()
         if not real.is_relative_to(self._real_root):
             raise _Refused("refused: a symlink to outside the export")
-        size = real.stat().st_size
+        self._check_size(real.stat().st_size)
+        return real.open("rb")
+
+    def _open_unlinked(self, path: str) -> int | None:
+        """The file at `path` opened through folders held open, when no part of the path
+        is a symlink (else None, for the resolving check): a day file costs one open,
+        where resolving it costs a look at every folder above it."""
+        folder, _, name = path.rpartition("/")
+        try:
+            parent = self._folder_fd(folder)
+            fd = os.open(name, os.O_RDONLY | _NO_FOLLOW, dir_fd=parent)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                return None  # a symlink somewhere on the way
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
+
+    def _folder_fd(self, folder: str) -> int:
+        """A descriptor of `folder` ("" the root), each folder opened without following a
+        link, from its parent's descriptor: what it holds stays inside the export."""
+        fd = self._folder_fds.get(folder)
+        if fd is None:
+            above, _, name = folder.rpartition("/")
+            if folder:
+                flags = os.O_RDONLY | os.O_DIRECTORY | _NO_FOLLOW
+                fd = os.open(name, flags, dir_fd=self._folder_fd(above))
+            else:
+                fd = os.open(self._real_root, os.O_RDONLY | os.O_DIRECTORY)
+            self._folder_fds[folder] = fd
+            if len(self._folder_fds) > _HELD_FOLDERS:  # a workspace of thousands of channels
+                oldest = next(name for name in self._folder_fds if name)
+                os.close(self._folder_fds.pop(oldest))
+        return fd
+
+    def _check_size(self, size: int) -> None:
         if size > self.limits.max_file_bytes:
             raise _Refused(
                 f"refused: {_mib(size)}, over {_mib(self.limits.max_file_bytes)}"
                 " (imports.max_file_bytes)"
             )
-        return real.open("rb")
+
+    def close(self) -> None:
+        for fd in self._folder_fds.values():
+            os.close(fd)
+        self._folder_fds.clear()
 
 
 class _ZipSource(_Source):

@@ -16,7 +16,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
-_Call = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...]]
+_Call = tuple[
+    asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...], bool
+]
+"""(loop, future, function, arguments, grouped): see MemoryLane.run_grouped."""
+MOST_GROUPED = 256
+"""Items handed to one grouped call at most."""
 
 
 class MemoryLane:
@@ -36,7 +41,18 @@ class MemoryLane:
         """`function(*args)`, run on the lane's thread; its exception is raised here."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[_T] = loop.create_future()
-        self._calls.put((loop, done, function, args))
+        self._calls.put((loop, done, function, args, False))
+        return await done
+
+    async def run_grouped(self, function: Callable[[list[Any]], list[Any]], item: Any) -> Any:
+        """This item's result of `function(items)`, where `items` holds it and the items
+        queued for the same function right behind it, taken in one call (so a receiver
+        makes a batch of events durable with one sync, not one each). `function` returns
+        a result per item, in order; one that is an exception is raised to that item's
+        caller alone."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+        self._calls.put((loop, done, function, (item,), True))
         return await done
 
     def close(self) -> None:
@@ -45,12 +61,42 @@ class MemoryLane:
         self._thread.join()
 
     def _serve(self) -> None:
-        while (call := self._calls.get()) is not None:
-            loop, done, function, args = call
-            try:
-                result = function(*args)
-            except BaseException as exc:  # handed to the caller, whatever it is
+        ahead: list[_Call | None] = []  # taken from the queue while grouping, not run yet
+        while (call := ahead.pop() if ahead else self._calls.get()) is not None:
+            loop, done, function, args, grouped = call
+            if not grouped:
+                try:
+                    result = function(*args)
+                except BaseException as exc:  # handed to the caller, whatever it is
+                    _answer(loop, done, None, exc)
+                else:
+                    _answer(loop, done, result, None)
+                continue
+            calls = [call]
+            while len(calls) < MOST_GROUPED and not ahead:
+                try:
+                    following = self._calls.get_nowait()
+                except queue.Empty:
+                    break
+                if following is not None and following[4] and following[2] == function:
+                    calls.append(following)
+                else:
+                    ahead.append(following)
+            self._run_group(function, calls)
+
+    @staticmethod
+    def _run_group(function: Callable[[list[Any]], list[Any]], calls: list[_Call]) -> None:
+        try:
+            results = function([args[0] for _, _, _, args, _ in calls])
+            if len(results) != len(calls):
+                raise RuntimeError(f"{len(results)} results for {len(calls)} items")
+        except BaseException as exc:  # every caller of the group hears of it
+            for loop, done, *_ in calls:
                 _answer(loop, done, None, exc)
+            return
+        for (loop, done, *_), result in zip(calls, results, strict=True):
+            if isinstance(result, BaseException):
+                _answer(loop, done, None, result)
             else:
                 _answer(loop, done, result, None)
 

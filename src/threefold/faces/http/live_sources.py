@@ -107,10 +107,20 @@ async def slack_events(request: Request, settings: AppSettings) -> Any:
     event = read_event(envelope.get("event"))
     if event.action is EventAction.IGNORE:
         return SlackAnswer(outcome="ignored", detail=event.reason)
-    memory: Memory = request.app.state.memory
-    take = functools.partial(memory.take_slack_event, envelope, tenant=settings.slack.tenant)
-    outcome = await request.app.state.receiver_lane.run(take)
+    # Events that arrive while a batch is synced are taken together, with one sync.
+    outcome = await request.app.state.receiver_lane.run_grouped(_taker(request), envelope)
     return SlackAnswer(outcome=outcome)
+
+
+def _taker(request: Request) -> Callable[[list[dict[str, Any]]], list[Any]]:
+    """The one function the receiver's lane groups events for (it groups by function)."""
+    state = request.app.state
+    take = getattr(state, "take_slack_events", None)
+    if take is None:
+        memory: Memory = state.memory
+        tenant = state.settings.slack.tenant
+        take = state.take_slack_events = functools.partial(memory.take_slack_events, tenant=tenant)
+    return take
 
 
 @router.post(

@@ -38,6 +38,7 @@ from threefold.faces.web.session import (
     resolve_viewer,
 )
 from threefold.memory import Memory
+from threefold.pipeline.backlog import BacklogWatch
 from threefold.team import ActionStatus
 
 HERE = Path(__file__).parent
@@ -267,6 +268,40 @@ def records(request: Request, stream: str, p: PageNumber = 1) -> HTMLResponse:
     return page(request, "records.html", viewer=viewer, stream=stream, records=shown, pages=listed)
 
 
+MESSAGES_PER_PAGE = 50
+Filter = Annotated[str, Query(max_length=200)]
+
+
+@router.get("/messages")
+def messages(
+    request: Request,
+    channel: Filter = "",
+    author: Filter = "",
+    stream: Filter = "",
+    before: Annotated[int | None, Query(ge=1)] = None,
+) -> HTMLResponse:
+    """Slack messages of every stream, newest first, filtered by channel, author and
+    stream; the next page starts after the last one shown."""
+    memory, viewer = _viewer(request)
+    if stream:
+        views.known_stream(memory, viewer, stream)
+    shown = memory.browse(
+        source="slack",
+        stream=stream or None,
+        channel=channel or None,
+        author=author or None,
+        before=before,
+        limit=MESSAGES_PER_PAGE,
+        trust=viewer.trust,
+        tenant=viewer.tenant,
+    )
+    filters = {"channel": channel, "author": author, "stream": stream}
+    following = shown[-1].id if len(shown) == MESSAGES_PER_PAGE else None
+    return page(
+        request, "messages.html", viewer=viewer, messages=shown, filters=filters, next=following
+    )
+
+
 # -- facts --------------------------------------------------------------------
 
 
@@ -486,6 +521,30 @@ def _import_status(request: Request, viewer: Viewer, import_id: str) -> ImportSt
     if job is None:
         raise NotFound(f"no import {import_id!r}")
     return job
+
+
+# -- backlog ------------------------------------------------------------------
+
+
+@router.get("/backlog")
+def backlog(request: Request) -> HTMLResponse:
+    """What waits for the workers, and how fast it went down over the last minute of
+    visits (the page reloads itself while anything waits)."""
+    memory, viewer = _viewer(request)
+    now = memory.backlog(tenant=viewer.tenant)
+    drain = _backlog_watch(request, viewer.tenant).add(now)
+    return page(
+        request, "backlog.html", viewer=viewer, backlog=now, drain=drain, eta=drain.eta(now)
+    )
+
+
+def _backlog_watch(request: Request, tenant: str) -> BacklogWatch:
+    """This server's samples of the tenant's backlog, one list per tenant."""
+    state = request.app.state
+    watches: dict[str, BacklogWatch] | None = getattr(state, "backlog_watches", None)
+    if watches is None:
+        watches = state.backlog_watches = {}
+    return watches.setdefault(tenant, BacklogWatch())
 
 
 # -- erase --------------------------------------------------------------------

@@ -91,14 +91,27 @@ class Inbox:
     ) -> bool:
         """Keep an event, on disk before this returns; False if it was kept before (a
         retry), in which case nothing changes."""
-        text = json.dumps(payload, separators=(",", ":"))
+        return self.put_many(source, tenant, [(event_id, payload)], at)[0]
+
+    def put_many(
+        self, source: str, tenant: str, events: Sequence[tuple[str, dict[str, Any]]], at: float
+    ) -> list[bool]:
+        """Keep (event id, payload) pairs in one transaction, one sync for all: on disk
+        before this returns. False for each kept before (a retry), or earlier in `events`."""
+        rows = [
+            (source, event_id, tenant, json.dumps(p, separators=(",", ":")), at)
+            for event_id, p in events
+        ]
         with self._writing() as db:
-            added = db.execute(
-                "INSERT INTO inbox (source, event_id, tenant, payload, received_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (source, event_id, tenant, text, at),
-            )
-            return added.rowcount == 1
+            return [
+                db.execute(
+                    "INSERT INTO inbox (source, event_id, tenant, payload, received_at)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    row,
+                ).rowcount
+                == 1
+                for row in rows
+            ]
 
     def waiting(self, limit: int) -> list[Received]:
         """The oldest events not yet handed to the job queue, in the order received."""
