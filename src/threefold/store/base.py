@@ -300,11 +300,16 @@ def holder_is_gone(holder: str) -> bool:
 
 
 IMPORT_LEASE_PREFIX = "imports:"
+"""A process holds the lease named this plus its owner id while it has imports unfinished;
+when that lease runs out, the process is taken for dead."""
 EMBED_MIN_CHARS = 12
 """Turns and messages shorter than this get no vector: "ok", "+1" and "thanks!" are near
 every question alike, full text still finds them, and in chat they are many."""
-"""A process holds the lease named this plus its owner id while it has imports unfinished;
-when that lease runs out, the process is taken for dead."""
+VECTOR_FORM = 1
+"""The form of the text a vector is made from, stored beside it. 0: a turn as "Speaker:
+text"; 1: a turn's text alone (the speaker counts in ranking instead: rerank.said_by). A
+turn whose vector is of an older form waits to be embedded again, like one with none,
+and its old vector serves recall until then; migrations queue the embedding."""
 
 
 class EntityStore(Protocol):

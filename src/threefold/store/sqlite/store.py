@@ -35,6 +35,7 @@ from threefold.domain import (
 from threefold.errors import StoreError, StoreReadOnly, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
+    VECTOR_FORM,
     IMPORT_LEASE_PREFIX,
     NO_OBSERVED_RULE,
     ApiKey,
@@ -641,8 +642,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
             " + (SELECT COUNT(*) FROM records WHERE length(text) >= ?)"
             " - (SELECT COUNT(*) FROM vectors WHERE kind != 'fact'"
-            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active')) AS n",
-            (EMBED_MIN_CHARS, EMBED_MIN_CHARS),
+            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active'))"
+            " + (SELECT COUNT(*) FROM vectors WHERE kind = 'turn' AND form < ?) AS n",
+            (EMBED_MIN_CHARS, EMBED_MIN_CHARS, VECTOR_FORM),
         )
         return max(0, row["n"])
 
@@ -652,9 +654,13 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """Store (kind, item id, float32 bytes, dim) rows, replacing any earlier vector."""
         with self._lock:
             self._db.executemany(
-                "INSERT OR REPLACE INTO vectors (kind, item_id, tenant, stream, model, dim, vector)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(kind, item, tenant, stream, model, dim, blob) for kind, item, blob, dim in items],
+                "INSERT OR REPLACE INTO vectors"
+                " (kind, item_id, tenant, stream, model, dim, vector, form)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (kind, item, tenant, stream, model, dim, blob, VECTOR_FORM)
+                    for kind, item, blob, dim in items
+                ],
             )
 
     def drop_vectors(self) -> int:
@@ -1569,10 +1575,9 @@ _TURNS_PER_INSERT = 50
 def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
     """The stream's items that want a vector and have none, as (kind, id, text)."""
     sql = (
-        "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
-        " || char(10) || t.assistant_text AS text"
+        "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text"
         " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
-        " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
+        " WHERE t.tenant = ? AND t.stream = ? AND (v.id IS NULL OR v.form < ?)"
         " AND length(t.user_text) + length(t.assistant_text) >= ?"
         " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
         " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
@@ -1586,7 +1591,8 @@ def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
         " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL AND length(r.text) >= ?"
     )
     shortest = EMBED_MIN_CHARS
-    return sql, [tenant, stream, shortest, tenant, stream, tenant, stream, tenant, stream, shortest]
+    turns = [tenant, stream, VECTOR_FORM, shortest]
+    return sql, [*turns, tenant, stream, tenant, stream, tenant, stream, shortest]
 
 
 def _turn_values(turn: NewTurn, seq: int, recorded: datetime) -> dict[str, Any]:
