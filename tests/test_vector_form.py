@@ -1,6 +1,7 @@
-"""Turn vectors are made from a turn's text alone, without "Speaker: " in front; a store
-whose turns were embedded the older way embeds them again in the background once opened,
-and its old vectors serve recall until then. On both backends."""
+"""Turn vectors are made from a turn's text alone, leaned a little towards its speakers'
+names, no longer from "Speaker: text"; a store whose turns were embedded the older way
+embeds them again in the background once opened, and its old vectors serve recall until
+then. On both backends."""
 
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -10,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from threefold import Memory, load_settings
-from threefold.embed import HashingEmbedder
-from threefold.store.base import VECTOR_FORM
+from threefold.embed import HashingEmbedder, normalize_rows
+from threefold.store.base import SPEAKER_WEIGHT, VECTOR_FORM
 
 STREAM = "chat:climbing"
 T0 = datetime(2026, 2, 1, 18, 0, tzinfo=UTC)
@@ -32,6 +33,13 @@ class CountingEmbedder(HashingEmbedder):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.texts += list(texts)
         return super().embed(texts)
+
+
+def _leaned(text: str, *speakers: str) -> np.ndarray:
+    """The vector a turn of `text` said by `speakers` should have."""
+    embedder = HashingEmbedder()
+    toward = embedder.embed(list(speakers)).mean(axis=0)
+    return normalize_rows((embedder.embed([text])[0] + SPEAKER_WEIGHT * toward)[None, :])[0]
 
 
 def _open(location: str | Path, embedder: HashingEmbedder) -> Memory:
@@ -70,7 +78,12 @@ def _made_the_older_way(location: str | Path) -> list[int]:
         older = {i: f"{t.speaker}: {t.user}\n{t.assistant}" for i, t in turns.items()}
         blobs = embedder.embed(list(older.values()))
         for (turn_id, _), vector in zip(older.items(), blobs, strict=True):
-            mem.store.put_vectors("default", STREAM, embedder.name, [("turn", turn_id, vector.tobytes(), embedder.dim)])
+            mem.store.put_vectors(
+                "default",
+                STREAM,
+                embedder.name,
+                [("turn", turn_id, vector.tobytes(), embedder.dim)],
+            )
     run = _sql(location)
     run("ALTER TABLE vectors DROP COLUMN form")
     run("DELETE FROM schema_migrations WHERE name LIKE '%vector_form'")
@@ -101,11 +114,13 @@ def test_an_older_store_embeds_its_turns_again_and_recalls_meanwhile(backend_db)
         embedder.texts.clear()  # the query's
         mem.process_pending()
         assert mem.store.count_unembedded_in("default", STREAM) == 0
-        assert sorted(embedder.texts) == sorted(f"{text}\n" for _, text in SAID)
+        texts = sorted(f"{text}\n" for _, text in SAID)
+        assert sorted(t for t in embedder.texts if t.endswith("\n")) == texts
+        assert not any(": " in t for t in embedder.texts)
         after = _stored(mem, turn_ids)
         assert set(after) == set(turn_ids)
-        for turn_id, (_, text) in zip(turn_ids, SAID, strict=True):
-            want = HashingEmbedder().embed([f"{text}\n"])[0]
+        for turn_id, (speaker, text) in zip(turn_ids, SAID, strict=True):
+            want = _leaned(f"{text}\n", speaker)
             assert np.allclose(after[turn_id], want)
             assert not np.allclose(before[turn_id], want)
         hits = mem.search(SAID[0][1], stream=STREAM, kinds=["turn"])
@@ -118,12 +133,19 @@ def test_an_older_store_embeds_its_turns_again_and_recalls_meanwhile(backend_db)
         assert not [t for t in again.texts if "bouldering" in t]
 
 
-def test_new_turns_are_embedded_as_their_text_alone(backend_db):
+def test_a_turn_is_embedded_as_its_text_leaned_towards_its_speakers(backend_db):
     embedder = CountingEmbedder()
     with _open(backend_db(), embedder) as mem:
-        mem.add_turn(STREAM, SAID[0][1], "Noted, I'll tell the others.", speaker="Ines")
+        said = mem.add_turn(STREAM, SAID[0][1], "Noted.", speaker="Ines", assistant_speaker="Tomas")
+        unnamed = mem.add_turn(STREAM, SAID[1][1], "Sorry to hear that.")
         mem.process_pending()
-        assert f"{SAID[0][1]}\nNoted, I'll tell the others." in embedder.texts
-        assert not any(t.startswith("Ines") for t in embedder.texts)
-        assert mem.store.count_unembedded() == 0
-        assert VECTOR_FORM >= 1
+        assert not any(": " in t for t in embedder.texts)
+        assert embedder.texts.count("Ines") == 1  # names are embedded once, then kept
+        vectors = _stored(mem, [said.id, unnamed.id])
+        assert np.allclose(vectors[said.id], _leaned(f"{SAID[0][1]}\nNoted.", "Ines", "Tomas"))
+        alone = HashingEmbedder().embed([f"{SAID[1][1]}\nSorry to hear that."])[0]
+        assert np.allclose(vectors[unnamed.id], alone)  # a user and an assistant
+        mem.add_turn(STREAM, SAID[2][1], "", speaker="Ines")
+        mem.process_pending()
+        assert embedder.texts.count("Ines") == 1
+        assert mem.store.count_unembedded() == 0 and VECTOR_FORM == 1

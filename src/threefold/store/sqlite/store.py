@@ -35,9 +35,9 @@ from threefold.domain import (
 from threefold.errors import StoreError, StoreReadOnly, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
-    VECTOR_FORM,
     IMPORT_LEASE_PREFIX,
     NO_OBSERVED_RULE,
+    VECTOR_FORM,
     ApiKey,
     Candidates,
     Item,
@@ -51,6 +51,7 @@ from threefold.store.base import (
     StreamState,
     StreamView,
     TurnWindow,
+    Unembedded,
     candidates_one_by_one,
     check_probes,
     view_one_by_one,
@@ -615,8 +616,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         rows = self._rows("SELECT DISTINCT model, dim FROM vectors")
         return [(r["model"], r["dim"]) for r in rows]
 
-    def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
-        """Up to `limit` items of the stream without a vector: (kind, id, text).
+    def unembedded(self, tenant: str, stream: str, limit: int) -> list[Unembedded]:
+        """Up to `limit` items of the stream without a vector, or with one of an older
+        VECTOR_FORM.
 
         Of summaries, only session and roll-up ones: the active summary and its archived
         versions retell those, and full text still finds them. Turns and messages shorter
@@ -626,7 +628,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """
         sql, params = _unembedded_sql(tenant, stream)
         rows = self._rows(f"{sql} LIMIT ?", [*params, limit])
-        return [(r["kind"], r["id"], r["text"]) for r in rows]
+        return [Unembedded.of_row(r["kind"], r["id"], r["text"], r["said_by"]) for r in rows]
 
     def count_unembedded_in(self, tenant: str, stream: str) -> int:
         sql, params = _unembedded_sql(tenant, stream)
@@ -1575,18 +1577,19 @@ _TURNS_PER_INSERT = 50
 def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
     """The stream's items that want a vector and have none, as (kind, id, text)."""
     sql = (
-        "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text"
+        "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text,"
+        " coalesce(t.speaker, '') || char(10) || coalesce(t.assistant_speaker, '') AS said_by"
         " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
         " WHERE t.tenant = ? AND t.stream = ? AND (v.id IS NULL OR v.form < ?)"
         " AND length(t.user_text) + length(t.assistant_text) >= ?"
-        " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
+        " UNION ALL SELECT 'fact', f.id, f.text, '' FROM facts f"
         " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
         " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL AND f.status = 'active'"
-        " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
+        " UNION ALL SELECT 'summary', s.id, s.text, '' FROM summaries s"
         " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
         " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
         " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
-        " UNION ALL SELECT 'record', r.id, r.text FROM records r"
+        " UNION ALL SELECT 'record', r.id, r.text, '' FROM records r"
         " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
         " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL AND length(r.text) >= ?"
     )
