@@ -39,10 +39,6 @@ class Preset:
     on benchmarks/needles.py's development seed (needle in the top 10: 0.76 without it,
     0.795 at 1.0, 0.81 at 0.5) and checked on LoCoMo, where 1.0 lost 0.004 of evidence at
     2,000 tokens and 0.5 lost nothing at any budget."""
-    said_weight: float = 0.0
-    """How much what a person the query names said themselves counts, on top: the
-    candidates they said, in their order, as one more list fused like the others (see
-    rerank.said_by). Turn vectors hold the text alone, without the speaker's name."""
     older_alike_weight: float = 0.5
     """What an older look-alike of a newer candidate keeps of its score (see
     rerank.alike_newest_first); 1 leaves look-alikes alone."""

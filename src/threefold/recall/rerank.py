@@ -128,26 +128,6 @@ def covered(pool: Pool, terms: Sequence[str], weight: float, k: int) -> Pool:
     return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
 
 
-def said_by(pool: Pool, people: Sequence[str], weight: float, k: int) -> Pool:
-    """`pool` ranked again with one more list fused in: the candidates that a person the
-    question names said themselves, in their order. "What did Caroline research?" is
-    most often answered by Caroline's own words, which need not name her; turn vectors
-    leave the speaker's name out, as it would pull every question about anyone towards
-    what that person said."""
-    named = [p.lower() for p in people]
-    if weight <= 0 or not named:
-        return list(pool)
-    rescored, rank = [], 0
-    for item, scored in pool:
-        speakers = f"{item.speaker or ''}\n{item.assistant_speaker or ''}".lower()
-        if any(person in speakers for person in named):
-            rank += 1
-            scored.signals["said_rank"] = rank
-            scored = replace(scored, score=scored.score + weight / (k + rank))
-        rescored.append((item, scored))
-    return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
-
-
 _IN_TIMEFRAME = "\x00timeframe"
 """The word an item of the time a question names holds: no text holds it."""
 

@@ -20,15 +20,7 @@ from typing import TYPE_CHECKING
 from threefold.domain import SearchHit
 from threefold.embed import Embedder, EmbeddingError
 from threefold.recall.presets import Preset
-from threefold.recall.rerank import (
-    Pool,
-    Scored,
-    alike_newest_first,
-    covered,
-    cut,
-    folded,
-    said_by,
-)
+from threefold.recall.rerank import Pool, Scored, alike_newest_first, covered, cut, folded
 from threefold.recall.timeframe import Timeframe, timeframe_of
 from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store, VectorSearch
 
@@ -148,7 +140,6 @@ class Recall:
         pool = _with_items(ranked[: max(limit, preset.rerank_depth)], found)
         terms = query_terms(query)
         pool = covered(pool, terms, preset.coverage_weight, preset.rrf_k)
-        pool = said_by(pool, people, preset.said_weight, preset.rrf_k)
         pool = alike_newest_first(pool, terms, preset.older_alike_weight)
         if "turn" in preset.kinds:
             pool = folded(pool, partial(self._raw_turns, where))
