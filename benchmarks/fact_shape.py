@@ -35,7 +35,9 @@ def main() -> None:
         by_kind[fragment, row["kind"]] += 1
         right_kind[fragment, row["kind"]] += ok
         if not ok:
-            misses.append(f"{'fragment kept' if fragment else 'statement dropped'}: {row['text']!r}")
+            misses.append(
+                f"{'fragment kept' if fragment else 'statement dropped'}: {row['text']!r}"
+            )
     print(f"{'':<10} {'kind':<18} {'right':>5} {'of':>4}")
     for (fragment, kind), n in sorted(by_kind.items()):
         label = "fragment" if fragment else "whole"
