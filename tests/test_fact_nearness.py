@@ -122,3 +122,11 @@ def test_a_stream_mostly_not_embedded_yet_is_ranked_by_words_until_it_is(minilm_
     assert "houseboat" not in said_of(minilm_memory, "Rahel", query)[0]  # words: a tie
     minilm_memory.process_pending()
     assert "houseboat" in said_of(minilm_memory, "Rahel", query)[0]
+
+
+def test_an_erasure_leaves_no_fact_vector_in_the_memory_of_the_process(minilm_memory):
+    written(minilm_memory, ABOUT_RAHEL)
+    said_of(minilm_memory, "Rahel", "Where is Rahel's home?")
+    assert minilm_memory.recall._kept  # the vectors the ranking read are kept for the next
+    minilm_memory.erase(stream=STREAM)
+    assert not minilm_memory.recall._kept and not minilm_memory.recall._matrices
