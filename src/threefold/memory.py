@@ -155,6 +155,7 @@ class Memory:
     def _drop_vectors(self, tenant: str, streams: Sequence[str]) -> None:
         """No erased vector stays in the index's memory or files, loaded or not."""
         self.recall.index.drop(tenant, streams)
+        self.recall.forget_vectors()
 
     @_built_once
     def pipeline(self) -> "Pipeline":

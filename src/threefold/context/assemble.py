@@ -38,7 +38,7 @@ recent turns, retrieved, query.
 import gc
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -160,6 +160,13 @@ class Material:
     """Lines of the digests of the period the question asks about."""
     team_shares: tuple[float, float, float] = (0.15, 0.3, 0.25)
     """The most of the budget profiles, projects and digests may each take."""
+    fact_nearness: Mapping[int, float] | None = None
+    """How near in meaning each fact (by id) is to the question, from the embedder's
+    vectors; None without an embedder, and facts are ranked by the words they share
+    with it."""
+    ranked: dict[str, list[tuple[str, Fact]]] = field(default_factory=dict, repr=False)
+    """The facts as _ranked_facts orders them for a query: a build plans up to four
+    times, and sorting thousands of facts each time would cost more than the plan."""
 
 
 @dataclass
@@ -636,21 +643,44 @@ def _drop_facts(plan: _Plan, section: str, facts: Sequence[Fact], reason: str) -
 
 
 def _ranked_facts(material: Material, query: str) -> list[tuple[str, Fact]]:
-    """Corrections and the user's own word first, then relevance, the stream's own facts
-    before global ones, confidence and recency."""
+    """Corrections and the user's own word first, then relevance to the query (nearness
+    in meaning with an embedder, shared words without), the stream's own facts before
+    global ones, confidence and recency."""
+    if (done := material.ranked.get(query)) is not None:
+        return done
     wanted = content_words(query)
+    near, named = material.fact_nearness, _name_words(query)
     candidates = [("stream_facts", f) for f in material.stream_facts]
     candidates += [("global_facts", f) for f in material.global_facts]
 
-    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, int, bool, float, datetime]:
+    def rank(candidate: tuple[str, Fact]) -> tuple[bool, bool, float, float, bool, float, datetime]:
         section, fact = candidate
         users = fact.source.kind in USERS_WORD
         corrected = users and (fact.supersedes is not None or fact.confidence >= 1.0)
-        relevance = len(wanted & _words(fact.text))
+        if near is None:
+            relevance = (float(len(wanted & _words(fact.text))), 0.0)
+        else:
+            # The person the question names first (a vector does not tell person123 from
+            # person498), then meaning: "Where does she work?" finds "employed by Monzo".
+            relevance = (float(_subject_word(fact.subject) in named), near.get(fact.id, 0.0))
         own = section == "stream_facts"  # at equal standing, the stream's own facts first
-        return (corrected, users, relevance, own, fact.confidence, fact.recorded_at)
+        return (corrected, users, *relevance, own, fact.confidence, fact.recorded_at)
 
-    return sorted(candidates, key=rank, reverse=True)
+    material.ranked[query] = sorted(candidates, key=rank, reverse=True)
+    return material.ranked[query]
+
+
+def _name_words(text: str) -> frozenset[str]:
+    """Lowercase words, a possessive's 's dropped: "Rahel's" names rahel."""
+    return frozenset(w.removesuffix("'s") for w in re.findall(r"[\w']+", text.lower()))
+
+
+@lru_cache(maxsize=16_384)
+def _subject_word(subject: str) -> str:
+    """The word a question names a subject by: 'lena' of 'lena ortiz', 'user' of "user's
+    sister"."""
+    first = (subject.lower().split() or [""])[0]
+    return first.removesuffix("'s")
 
 
 @lru_cache(maxsize=16_384)

@@ -108,9 +108,11 @@ def gather(
     preset = PRESETS["default"]
     hits = recall.search_items(query, where, preset, limit, named=view.aliases) if readable else []
     hits = current_issues(hits, query)
+    facts = {f.id: f.text for f in (*stream_facts, *global_facts)}
     return Material(
         stream_facts=stream_facts,
         global_facts=global_facts,
+        fact_nearness=recall.nearness(tenant, query, "fact", facts) if query.strip() else None,
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],
         retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),

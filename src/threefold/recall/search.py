@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
@@ -52,6 +53,13 @@ are too short or too common to find it."""
 _NAME_WORD = re.compile(r"[\w'-]+")
 _PEOPLE_PROBED = 2
 """The most people of one question given lists of their own: each costs a probe."""
+_EMBEDDED_AT_ONCE = 64
+"""The most items without a stored vector (not embedded yet) that nearness embeds for one
+question."""
+_ITEM_VECTORS = 20_000
+"""Item vectors nearness keeps (about 30 MB at 384 dimensions)."""
+_MATRICES = 4
+"""Sets of items (a stream's pinned facts) whose vectors nearness keeps stacked."""
 
 
 def query_terms(text: str) -> list[str]:
@@ -79,6 +87,86 @@ class Recall:
         """Embed with `embedder` from now on; the query vectors of the one before go."""
         self.embedder = embedder
         self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
+        self._kept: dict[tuple[str, str, int], tuple[int, np.ndarray]] = {}
+        """(tenant, kind, item id) -> (hash of its text, its vector), for nearness."""
+        self._matrices: dict[tuple[str, str, int], tuple[list[int], np.ndarray]] = {}
+        """The same, stacked, for the last few sets of items asked about."""
+        self._vectors_lock = threading.Lock()
+
+    def nearness(
+        self, tenant: str, query: str, kind: str, texts: Mapping[int, str]
+    ) -> dict[int, float] | None:
+        """How near in meaning each item of `kind` (id -> its text) is to `query`: the
+        cosine of their vectors, from the store, or embedded now for items that have none.
+        None when there is no embedder, the query or an item cannot be embedded, or more
+        than _EMBEDDED_AT_ONCE items lack a vector: the caller then ranks by words."""
+        query_vector = self._embed_query(query)
+        if query_vector is None or not texts:
+            return None
+        same = (tenant, kind, hash(tuple(texts.items())))  # a stream's facts, unchanged
+        with self._vectors_lock:
+            vectors = self._matrices.get(same)
+        if vectors is None:
+            vectors = self._item_vectors(tenant, kind, texts, query_vector.shape[0])
+            if vectors is None:
+                return None
+            with self._vectors_lock:
+                self._matrices[same] = vectors
+                while len(self._matrices) > _MATRICES:
+                    del self._matrices[next(iter(self._matrices))]
+        ids, matrix = vectors
+        cosines = matrix @ query_vector  # one product for them all
+        return dict(zip(ids, cosines.tolist(), strict=True))
+
+    def _item_vectors(
+        self, tenant: str, kind: str, texts: Mapping[int, str], dim: int
+    ) -> tuple[list[int], np.ndarray] | None:
+        """The items' vectors as rows, in the order of the ids returned. Kept here: a
+        stream's pinned facts come back question after question, and reading thousands
+        of vectors from the store each time would cost more than the ranking."""
+        import numpy as np
+
+        with self._vectors_lock:
+            found = {i: self._kept.get((tenant, kind, i)) for i in texts}
+        kept = {i: v for i, (said, v) in _present(found) if said == hash(texts[i])}
+        unread = [i for i in texts if i not in kept]
+        if unread:
+            for item_id, blob in self.store.item_vectors(kind, tenant, unread):
+                if len(blob) == 4 * dim:  # a vector of another model is no use for this one
+                    kept[item_id] = np.frombuffer(blob, dtype=np.float32)
+            missing = [i for i in unread if i not in kept]
+            if len(missing) > _EMBEDDED_AT_ONCE:
+                return None  # some near and the rest unknown would mislead: not embedded yet
+            if missing:
+                fresh = self._embed_items([texts[i] for i in missing])
+                if fresh is None:
+                    return None
+                kept.update(zip(missing, fresh, strict=True))
+            self._keep(tenant, kind, {i: (hash(texts[i]), kept[i]) for i in unread})
+        ids = list(texts)
+        return ids, np.stack([kept[i] for i in ids])
+
+    def _keep(self, tenant: str, kind: str, read: dict[int, tuple[int, np.ndarray]]) -> None:
+        with self._vectors_lock:
+            self._kept.update({(tenant, kind, i): held for i, held in read.items()})
+            while len(self._kept) > _ITEM_VECTORS:  # the first kept go first
+                del self._kept[next(iter(self._kept))]
+
+    def _embed_items(self, texts: list[str]) -> np.ndarray | None:
+        """Vectors of items that have none stored yet; None if embedding failed."""
+        if self.embedder is None:
+            return None
+        try:
+            return self.embedder.embed([t[:_QUERY_CHARS] for t in texts])
+        except Exception as exc:
+            log.warning("embedding an item for nearness failed, ranking by words: %s", exc)
+            return None
+
+    def forget_vectors(self) -> None:
+        """Drop the item vectors nearness keeps: an erasure leaves none in memory."""
+        with self._vectors_lock:
+            self._kept.clear()
+            self._matrices.clear()
 
     def prepare(self, query: str) -> None:
         """Embed `query` now, so a search for it soon after needs no model call."""
@@ -258,6 +346,12 @@ def _with_items(scored: list[Scored], found: list[Candidates]) -> list[tuple[Ite
         wanted = [(s.kind, s.id) for s in scored if (s.kind, s.id) not in items]
         items.update(candidates.items(key for key in wanted if key in candidates.rows))
     return [(items[(s.kind, s.id)], s) for s in scored if (s.kind, s.id) in items]
+
+
+def _present(
+    found: dict[int, tuple[int, np.ndarray] | None],
+) -> Iterator[tuple[int, tuple[int, np.ndarray]]]:
+    return ((i, held) for i, held in found.items() if held is not None)
 
 
 def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:
