@@ -147,6 +147,7 @@ class AsyncMemory:
     api_keys = _in_thread(Memory.api_keys)
     revoke_key = _in_thread(Memory.revoke_key)
     job_counts = _in_thread(Memory.job_counts)
+    model_counts = _in_thread(Memory.model_counts)
     count_facts = _in_thread(Memory.count_facts)
     maintain = _in_thread(Memory.maintain)
     maintenance_loop = _in_thread(Memory.maintenance_loop)
