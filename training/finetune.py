@@ -126,8 +126,9 @@ def init_from(model: TopReader, graph: Path) -> None:
 
 
 def batches(data: dict, chosen: np.ndarray, size: int, rng: np.random.Generator) -> list:
-    """Utterances of similar length together (little padding), in a shuffled order."""
-    chosen = chosen[np.argsort(data["lengths"][chosen], kind="stable")]
+    """Utterances of similar length together (little padding), in a shuffled order; the
+    copies of a weighted line land in different batches."""
+    chosen = chosen[np.lexsort((rng.random(len(chosen)), data["lengths"][chosen]))]
     groups = [chosen[at : at + size] for at in range(0, len(chosen), size)]
     return [groups[i] for i in rng.permutation(len(groups))]
 
