@@ -5,7 +5,9 @@ trained reader existed, run once and then frozen: its header records that first 
 rules (``first_run``) and the first run of the trained reader (``trained_first_run``, v1,
 before anything was changed after seeing its misses; later figures are not blind), and
 the first run of the fine-tuned reader (``tuned_first_run``, MiniLM's top two layers
-trained with the heads).
+trained with the heads), and its first run once retrained with the hand-written lines of
+training/written (``written_first_run``, beside the rules' run at the same commit,
+``reader35c_rules_first_run``).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -1,13 +1,15 @@
 """Choose, per value label, how sure the trained reader must be for its reading to be kept,
 on development text, and record it in the manifest (``label_min_confidence``).
 
-The development text is the scripted conversations of benchmarks/memory_quality.py: text
-the reader was not trained on, and not the frozen evaluation sets (they judge it). Every
-reading the type checks keep (models/reader/checks.py) is marked right if it holds one of
-its line's expected facts. Per label the threshold is the lowest at which the readings kept
-there are at least TARGET right; a label that never gets there is switched off. A label with
-too few readings to judge keeps the reader's overall threshold. Prints the table it chose
-from.
+The development text is the scripted conversations of benchmarks/memory_quality.py and the
+written dev lines (training/written.py, kept out of training): text the reader was not
+trained on, and not the frozen evaluation sets (they judge it). Every reading the type
+checks keep (models/reader/checks.py) is marked right if it holds one of its scripted line's
+expected facts, or is one of its written line's marked values. Per label the threshold is
+the lowest at which the readings kept there are at least TARGET right; a label that never
+gets there is switched off; one with too few readings to judge (or none) gets UNJUDGED. The
+reader's overall threshold becomes the grid's lowest, so that each label's own threshold is
+the one that applies. Prints the table it chose from.
 
     .venv/bin/python training/calibrate.py [--target 0.9] [--manifest reader_tuned.json]
 """
@@ -21,17 +23,22 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent / "benchmarks"))
+sys.path.insert(0, str(HERE))
 
 import memory_quality  # noqa: E402
+import written  # noqa: E402
 
-from threefold.models.base import TurnInput  # noqa: E402
+from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
 from threefold.models.reader import DATA, FROZEN, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import Reading  # noqa: E402
+from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
 
 GRID = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 FEWEST = 8
 """Fewer development readings of a label than this cannot judge its threshold."""
 OFF = 1.01
+UNJUDGED = 0.9
+"""The threshold of a label with too few development readings to choose one."""
 AT = datetime(2026, 11, 2, tzinfo=UTC)
 
 
@@ -41,16 +48,48 @@ def dev_lines() -> list[memory_quality.Line]:
 
 
 def right(reading: Reading, line: memory_quality.Line) -> bool:
+    """Whether the reading holds one of the line's expected facts. A value said to be over
+    is right where the expected fact names it ("left shopify" for "not Shopify"): the
+    scripted conversations word such facts as the rules do."""
     fact = reading.fact
+    value = fact.value.lower()
+    over = value.removeprefix(ENDED) if reading.span.modality != "cur" else None
     return any(
         fact.subject == e.subject
         and fact.category.value == e.category
-        and e.value.lower() in fact.value.lower()
+        and (e.value.lower() in value or (over is not None and over in e.value.lower()))
         for e in line.expects
     )
 
 
-def collect(reader: TrainedReader) -> dict[str, list[tuple[float, bool]]]:
+def written_right(reading: Reading, row: dict) -> bool:
+    """Whether a reading of a written dev line is one of its marked values: the same label,
+    current or not as marked, whose the value is as marked, and the same words (one
+    holding the other: "a red Vespa" and "red Vespa")."""
+    mine = (
+        reading.fact.value.lower().removeprefix(ENDED) if reading.span.modality != "cur" else None
+    )
+    value = mine if mine is not None else reading.fact.value.lower()
+    for start, end, label, modality, subject in row["spans"]:
+        marked = row["text"][start:end].lower()
+        if (
+            label == reading.span.label
+            and (modality == "cur") == (reading.span.modality == "cur")
+            and subject == reading.span.subject
+            and (marked in value or value in marked)
+        ):
+            return True
+    return False
+
+
+def written_dev_rows() -> list[dict]:
+    """The hand-written lines kept out of training (training/written.py), whole."""
+    paths = sorted(written.WRITTEN.glob("*.txt"))
+    rows, _ = written.read_files(paths)
+    return [row for row in rows if written.is_dev(row)]
+
+
+def collect(reader: TrainedReader, use_written: bool) -> dict[str, list[tuple[float, bool]]]:
     """(confidence, right) of every reading the type checks keep, by label."""
     found: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for line in dev_lines():
@@ -58,6 +97,13 @@ def collect(reader: TrainedReader) -> dict[str, list[tuple[float, bool]]]:
         for reading in reader.readings(turn):
             if reading.refused in ("", "below its label's confidence"):
                 found[reading.span.label].append((reading.span.confidence, right(reading, line)))
+    for row in written_dev_rows() if use_written else []:
+        asked = PreviousTurn(speaker="assistant", text=row["previous"]) if row["previous"] else None
+        turn = TurnInput(stream="chat:dev", user=row["text"], at=AT, previous=asked)
+        for reading in reader.readings(turn):
+            if reading.refused in ("", "below its label's confidence"):
+                ok = written_right(reading, row)
+                found[reading.span.label].append((reading.span.confidence, ok))
     return found
 
 
@@ -75,10 +121,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--manifest", default=FROZEN, help="which shipped reader to calibrate")
+    parser.add_argument(
+        "--scripted-only", action="store_true", help="leave out the written dev lines"
+    )
     args = parser.parse_args()
     reader = TrainedReader(least=GRID[0], label_least={}, manifest=args.manifest).load()
-    overall = float(reader.manifest.get("min_confidence", 0.9))  # type: ignore[arg-type]
-    found = collect(reader)
+    overall = UNJUDGED
+    found = collect(reader, not args.scripted_only)
     chosen: dict[str, float] = {}
     print(f"{'label':<12} {'n':>4} {'right':>6}  " + " ".join(f"{g:>5}" for g in GRID) + "  chosen")
     for label in sorted(found):
@@ -93,11 +142,16 @@ def main() -> None:
             + " ".join(f"{c:>5}" for c in cells)
             + f"  {chosen[label]}"
         )
+    for label in slot_table():
+        chosen.setdefault(label, UNJUDGED)
     path = DATA / args.manifest
     manifest = json.loads(path.read_text())
-    manifest["label_min_confidence"] = chosen
+    manifest["min_confidence"] = GRID[0]
+    manifest["label_min_confidence"] = dict(sorted(chosen.items()))
     manifest["label_target_precision"] = args.target
-    manifest["label_chosen_on"] = "benchmarks/memory_quality.py scripted conversations"
+    manifest["label_chosen_on"] = "benchmarks/memory_quality.py scripted conversations" + (
+        "" if args.scripted_only else " + the written dev lines (training/written.py)"
+    )
     path.write_text(json.dumps(manifest, indent=2) + "\n")
     print(f"written to {path}")
 

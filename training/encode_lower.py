@@ -6,14 +6,13 @@ states (computed once here), not from a float copy of the lower layers.
 
     .venv/bin/python training/encode_lower.py /tmp/reader_lower.npz
 
-Writes every token of every utterance (the answered message's too: the top layers attend
+Encodes the generated utterances and the written lines (training/written.py), and writes
+every token of every utterance (the answered message's too: the top layers attend
 to them), each utterance's length and where its own text starts, and each position's
 labels (-1 where nothing is learnt). About 6 minutes on 2 idle cores.
 """
 
 import argparse
-import hashlib
-import json
 import time
 from pathlib import Path
 
@@ -22,11 +21,10 @@ import numpy as np
 from threefold.embed.minilm import MiniLMEmbedder
 from threefold.models.reader.heads import encode
 
-HERE = Path(__file__).parent
-DATA = HERE / "data" / "utterances.jsonl"
 LOWER_LAYERS = 4
 
 from train import token_labels  # noqa: E402  (training/ is the script's folder)
+from written import training_set  # noqa: E402
 
 
 def main() -> None:
@@ -34,8 +32,8 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
-    raw = DATA.read_bytes()
-    rows = [json.loads(line) for line in raw.decode().splitlines()]
+    data = training_set()
+    rows = data.rows
     embedder = MiniLMEmbedder(threads=args.threads)
     encoded = [encode(embedder.tokenizer, r["text"], r["previous"]) for r in rows]
     started = time.time()
@@ -59,7 +57,8 @@ def main() -> None:
         )
     np.savez(
         args.out,
-        digest=np.array(hashlib.sha256(raw).hexdigest()),
+        digest=np.array(data.digest),
+        roles=data.roles,
         layers=np.array(LOWER_LAYERS),
         states=np.concatenate(states),
         lengths=np.array(lengths),

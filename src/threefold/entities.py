@@ -163,9 +163,12 @@ def resolved(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
     if item.slot == HOLDER_SLOT:
         value = resolve(store, tenant, value)
     retracts = tuple(_resolved_ref(store, tenant, r) for r in item.retracts)
-    if (subject, value, retracts) == (item.subject, item.value, item.retracts):
+    ends = tuple(_resolved_ref(store, tenant, r) for r in item.ends)
+    if (subject, value, retracts, ends) == (item.subject, item.value, item.retracts, item.ends):
         return item
-    return item.model_copy(update={"subject": subject, "value": value, "retracts": retracts})
+    return item.model_copy(
+        update={"subject": subject, "value": value, "retracts": retracts, "ends": ends}
+    )
 
 
 def _resolved_ref(store: Store, tenant: str, ref: SlotRef) -> SlotRef:

@@ -1,7 +1,10 @@
 """The fine-tuned reader (MiniLM's top two layers with the heads, reader_top.onnx over the
 shared int8 MiniLM's layer-4 states): that it reads, and its bad input: a missing, corrupt
-or mislabelled graph, a manifest without its lower layers, and a bad layer count."""
+or mislabelled graph, a manifest without its lower layers, a bad layer count, a
+20,000-character message, only emoji, a stack trace, another language, and a turn whose
+answered message was erased."""
 
+import hashlib
 import json
 import logging
 import shutil
@@ -11,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from threefold import Memory
 from threefold.embed.minilm import MiniLMEmbedder
 from threefold.extras import has_extra
 from threefold.models.base import TurnInput
@@ -20,6 +24,7 @@ from threefold.settings import ModelSettings
 
 pytestmark = pytest.mark.skipif(not has_extra("local"), reason="needs the local extra")
 AT = datetime(2026, 11, 2, 9, tzinfo=UTC)
+TRAINING = Path(__file__).parents[2] / "training"
 
 
 def said(text: str) -> TurnInput:
@@ -117,10 +122,57 @@ def test_the_tuned_option_builds_a_required_reader() -> None:
 
 
 def test_the_manifest_records_the_data_and_the_graph() -> None:
+    """The graph's size and hash, and every data file it was trained on with its hash: the
+    generated utterances (those the frozen heads learnt) and each hand-written file."""
     manifest = json.loads((DATA / TUNED).read_text())
     shipped = (DATA / manifest["graph"]).read_bytes()
     assert manifest["graph_bytes"] == len(shipped)
-    assert (
-        manifest["data_sha256"]
-        == json.loads((DATA / "reader_manifest.json").read_text())["data_sha256"]
-    )
+    assert manifest["graph_sha256"] == hashlib.sha256(shipped).hexdigest()
+    files = manifest["data_files"]
+    frozen = json.loads((DATA / "reader_manifest.json").read_text())
+    assert files.pop("data/utterances.jsonl") == frozen["data_sha256"]
+    assert files and all(name.startswith("written/") for name in files)
+    for name, digest in files.items():
+        assert hashlib.sha256((TRAINING / name).read_bytes()).hexdigest() == digest
+    assert manifest["written_dev_metrics"]["span_precision"] > 0
+
+
+@pytest.fixture(scope="module")
+def tuned() -> HeuristicModel:
+    return build(ModelSettings(options={"reader": "tuned"}))
+
+
+def test_a_20000_character_message_is_read_to_its_end(tuned: HeuristicModel) -> None:
+    filler = "The weather was grey and the train was late again this morning. "
+    text = f"{filler * 250}I live in Bergen. {filler * 100}"[:20_000]
+    assert len(text) == 20_000 and text.index("Bergen") > 15_000
+    assert tuned.reader is not None  # the reader itself, not the rules beside it
+    assert ("home", "Bergen") in [(f.slot, f.value) for f in tuned.reader.extract_facts(said(text))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "😂😂😂 🙄",
+        'Traceback (most recent call last):\n  File "app.py", line 12, in <module>\n'
+        "    user = load_user('I am 30 and live in Paris')\nKeyError: 'age'",
+    ],
+    ids=["only emoji", "a stack trace"],
+)
+def test_emoji_and_code_give_the_tuned_reader_nothing_to_read(
+    tuned: HeuristicModel, text: str
+) -> None:
+    assert tuned.reader is not None and tuned.reader.readings(said(text)) == []
+
+
+def test_another_language_and_an_erased_answer_lose_nothing(
+    tuned: HeuristicModel, tmp_path: Path
+) -> None:
+    with Memory.open(tmp_path / "m.db", model=tuned, embedder=None, background_worker=False) as mem:
+        french = mem.add_turn("chat:e", user="Je m'appelle Louis et j'habite à Marseille.")
+        mem.add_turn("chat:e", user="Hi.", assistant="Did Oriel tell you how old you are?")
+        kept = mem.add_turn("chat:e", user="31, and I live in Bergen.")
+        mem.erase(entity="Oriel")
+        mem.process_pending()
+        assert {french.id, kept.id} <= {t.id for t in mem.turns("chat:e")}
+        assert "bergen" in [f.value.lower() for f in mem.facts("chat:e")]

@@ -73,6 +73,8 @@ def reconcile(
     This is the thinking half, run outside any transaction; record_fact applies it.
     """
     item = entities.resolved(store, tenant, item)
+    if item.ends:
+        return None  # it says what it ends is over: no restatement of it, nor a new value
     if store.facts_in_slot(tenant, stream, item.subject, item.slot):
         return None  # supersession by slot decides
     if store.fact_with_hash(tenant, stream, content_hash(item)):
@@ -156,6 +158,8 @@ def record_fact(
             _retract(
                 store, tenant, stream, denied.model_copy(update={"subject": key}), fact, writer
             )
+    for over in item.ends:
+        _end_value(store, tenant, stream, over, fact, writer)
     for ended in _ended_relations(store, tenant, stream, fact):
         # Within one turn, what is said later stands, whatever the tone of each sentence.
         outranks = ended.confidence <= fact.confidence or ended.source == fact.source
@@ -501,6 +505,16 @@ def _retract(
         _mark_retracted(store, old, by, "retracted")
 
 
+def _end_value(
+    store: Store, tenant: str, stream: str, over: SlotRef, by: Fact, writer: Author
+) -> None:
+    """What `by` says is over gives way to it, if held as surely at most."""
+    for old in store.facts_in_slot(tenant, stream, over.subject, over.slot):
+        same = normalize(old.value) == normalize(over.value)
+        if same and old.confidence <= by.confidence and may_change(old, writer):
+            _supersede(store, old, by)
+
+
 def retract_answered_claims(
     store: Store, tenant: str, stream: str, corrections: Sequence[Fact], answered: SourceRef
 ) -> None:
@@ -517,6 +531,36 @@ def retract_answered_claims(
         if by is None or claim.id == by.id:
             continue
         _mark_retracted(store, claim, by, "retracted: corrected")
+
+
+def retract_denied_values(
+    store: Store, tenant: str, stream: str, stated: Sequence[Fact], answered_text: str
+) -> None:
+    """ "So you're allergic to peanuts?" "Nope, shellfish.": a reply that opens with a
+    denial and states a value of a kind held one value to a slot (allergy, medication,
+    owns, ...) corrects the value of that kind the answered message names: the subject's
+    fact holding it is retracted, wherever it was said. A value of a one-slot kind (home,
+    birthday) needs nothing here: the new value supersedes the old in their shared slot.
+
+    Call inside a transaction.
+    """
+    named = _heads(_words(answered_text))
+    for fact in stated:
+        kind = fact.slot.split(":", 1)[0]
+        if kind == fact.slot:
+            continue
+        for old in store.facts(tenant, stream):
+            if (
+                old.id != fact.id
+                and old.subject == fact.subject
+                and old.slot != fact.slot
+                and old.slot.split(":", 1)[0] == kind
+                and old.confidence <= fact.confidence
+                and (held := _words(old.value))
+                and _covers(named, held)
+                and may_change(old, Author(fact.writer_trust))
+            ):
+                _mark_retracted(store, old, fact, "retracted: corrected in reply")
 
 
 # "My other son", "we also have": a second one named, not the first one renamed.

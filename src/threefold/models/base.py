@@ -89,6 +89,9 @@ class ExtractedFact(_Task):
     is_correction: bool = False
     retracts: tuple[SlotRef, ...] = ()
     """Statements this fact denies ("Raj is not the PM"), whatever their slot."""
+    ends: tuple[SlotRef, ...] = ()
+    """Statements this fact says are over ("I used to live in Leeds" ends "lives in
+    Leeds"): they give way to it and stay in its history, unlike a denial."""
 
 
 class SessionDigest(_Task):

@@ -23,6 +23,7 @@ from threefold.layers.facts import (
     record_fact,
     retract_answered_claims,
     retract_denied_claims,
+    retract_denied_values,
     retract_renamed_claims,
     word_overlap,
 )
@@ -339,6 +340,10 @@ class Pipeline:
         if stated:
             retract_renamed_claims(
                 self.store, turn.tenant, turn.stream, stated, answered.ref(), turn.user
+            )
+        if owner and opens_with_denial(turn.user):
+            retract_denied_values(
+                self.store, turn.tenant, turn.stream, [*corrections, *stated], answered.assistant
             )
         if corrections:
             retract_answered_claims(

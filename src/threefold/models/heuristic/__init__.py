@@ -43,7 +43,9 @@ prompt, a missed one only leaves a gap, so the reader is opt-in until its precis
 holds (benchmarks/frozen_sets.py). The fine-tuned reader (``tuned``) comes closer but not
 there: over the eight frozen sets capture 0.38 -> 0.41 with precision 0.734 -> 0.725 and
 store-nothing 0.961 -> 0.948 (it stored "lawn" for "lawn bowls", a dislike from "If I were a
-judge I'd ban fax machines", and a job word as a diet)."""
+judge I'd ban fax machines", and a job word as a diet). Retrained with 8,499 hand-written
+lines (training/written), it holds store-nothing (0.961, as the rules) and captures more
+(0.38 -> 0.44), but its precision is still below the rules' (0.716 against 0.734)."""
 
 log = logging.getLogger(__name__)
 

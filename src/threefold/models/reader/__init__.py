@@ -14,7 +14,7 @@ from typing import Any
 
 from threefold.models.base import ExtractedFact, TurnInput
 from threefold.models.reader.checks import Reading, refusal
-from threefold.models.reader.facts import MIN_CONFIDENCE, sentence_readings
+from threefold.models.reader.facts import MIN_CONFIDENCE, turn_readings
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
@@ -114,19 +114,24 @@ class TrainedReader:
             if self._layers < 6
             else self._encoder.token_states(ids)
         )
+        read = [
+            spans(piece.text, code.offsets, *self._heads.read(state, code.first, len(code.offsets)))
+            if code.offsets
+            else []
+            for piece, code, state in zip(pieces, encoded, states, strict=True)
+        ]
         out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
-        for piece, code, state in zip(pieces, encoded, states, strict=True):
-            if not code.offsets:
-                continue
-            probs = self._heads.read(state, code.first, len(code.offsets))
-            read = spans(piece.text, code.offsets, *probs)
-            for fact, span in sentence_readings(piece.text, read, me, least=self._least()):
-                key = (fact.subject, fact.slot, fact.value.lower())
-                if key not in seen:
-                    seen.add(key)
-                    why = refusal(piece.text, span, fact, self._label_least())
-                    out.append(Reading(fact, span, piece.text, why))
+        texts = [piece.text for piece in pieces]
+        for text, fact, span in turn_readings(
+            list(zip(texts, read, strict=True)), me, self._least()
+        ):
+            key = (fact.subject, fact.slot, fact.value.lower())
+            if key not in seen:
+                seen.add(key)
+                out.append(
+                    Reading(fact, span, text, refusal(text, span, fact, self._label_least()))
+                )
         return out
 
     def _label_least(self) -> dict[str, float]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from threefold.models.base import ExtractedFact
 from threefold.models.reader.heads import Span
-from threefold.models.reader.labels import slot_table
+from threefold.models.reader.labels import ENDED, slot_table
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 # An opening quote follows the start or a space/bracket; its closing one ends a word.
@@ -60,15 +60,16 @@ def refusal(
 ) -> str:
     """Why the reading `fact` of `span` in `sentence` is not kept; "" if it is."""
     types = value_types()
-    words = [w.lower() for w in _WORD.findall(fact.value)]
+    value = fact.value.removeprefix(ENDED) if span.modality != "cur" else fact.value
+    words = [w.lower() for w in _WORD.findall(value)]
     if not words or all(w in types["function_words"] for w in words):
         return "no content word"
-    if fact.value.lower() == fact.subject:
+    if value.lower() == fact.subject:
         return "its own subject"
     if set(words) <= _kind_words(span.label):
         return "only names its kind"
     number = types["numbers"].get(span.label)
-    if number is not None and not _plausible(fact.value, number):
+    if number is not None and not _plausible(value, number):
         return "not a plausible number"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"

@@ -3,16 +3,22 @@
 A value's subject is the writer, the relation word it goes with ("my mum" -> "user's
 mother") or the person named beside it. A former or denied value in the same sentence as a
 current one of the same kind hands its slot to the current one, so the new value
-supersedes the old: "sold the Ranger, got a RAV4", "in York, not Leeds". Hypothetical and
-asked values state nothing.
+supersedes the old: "sold the Ranger, got a RAV4", "in York, not Leeds". One replaced
+elsewhere in the turn states nothing of its own either: the current value takes the slot.
+A former or denied value that nothing in the turn replaces says the value is over ("sold
+the camper", "not vegan any more", "not allergic to peanuts after all"): a fact in the
+slot the value would hold, which ends it there ("The user no longer has the camper.");
+where the kind keeps former values in a slot of their own ("used to work at Deloitte"),
+the fact goes there and ends the same value in the current slot. Hypothetical and asked
+values state nothing.
 """
 
 import re
 
 from threefold.domain import FactCategory
-from threefold.models.base import ExtractedFact
+from threefold.models.base import ExtractedFact, SlotRef
 from threefold.models.reader.heads import Span
-from threefold.models.reader.labels import relation_words, slot_table
+from threefold.models.reader.labels import ENDED, relation_words, slot_table
 
 USER_WORD = 0.95
 CORRECTION = 1.0
@@ -44,26 +50,85 @@ def sentence_facts(
 
 
 def sentence_readings(
-    text: str, found: list[Span], me: str, *, least: float = MIN_CONFIDENCE
+    text: str,
+    found: list[Span],
+    me: str,
+    *,
+    least: float = MIN_CONFIDENCE,
+    replaced: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[tuple[ExtractedFact, Span]]:
-    """:func:`sentence_facts`, each fact with the value span it was read from."""
+    """:func:`sentence_facts`, each fact with the value span it was read from.
+    `replaced`: the (subject, label) pairs the turn states a current value of
+    (:func:`current_values`), whose former or denied values state nothing of their own."""
     spans = [s for s in found if s.confidence >= least]
     values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
+    here = current_values(text, spans, me)
     out: list[tuple[ExtractedFact, Span]] = []
     for span in values:
-        if span.modality == "former" and "former" in slot_table()[span.label]:
-            fact = _fact(text, span, spans, me, former=True)
-        elif span.modality != "cur":
-            continue  # said only to be replaced: its slot goes to the value that replaces it
-        else:
-            replaced = _replaced(span, values)
-            fact = _fact(text, span, spans, me, replaces=replaced)
-            if fact is not None and replaced is not None and replaced.modality == "neg":
+        if span.modality == "cur":
+            replaces = _replaced(span, values)
+            fact = _fact(text, span, spans, me, replaces=replaces)
+            if fact is not None and replaces is not None and replaces.modality == "neg":
                 # "York, not Leeds": a correction, as firm as the user's word gets
                 fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
+        elif span.label in _RELATION_LABELS:
+            continue  # a person's or pet's ending is the layers' to draw (layers/facts.py)
+        elif (_subject(text, span, spans, me), span.label) in here | replaced:
+            continue  # the current value takes its slot
+        else:
+            fact = _ended(text, span, spans, me)
         if fact is not None:
             out.append((fact, span))
     return out
+
+
+def turn_readings(
+    sentences: list[tuple[str, list[Span]]], me: str, least: float = MIN_CONFIDENCE
+) -> list[tuple[str, ExtractedFact, Span]]:
+    """The facts of a whole turn, given each sentence with its spans: (sentence, fact, span).
+    A value said to be over in one sentence and replaced in another ("Left Leeds in May.
+    We're in Manchester now.") is replaced, not only over."""
+    replaced = frozenset(
+        pair for text, found in sentences for pair in current_values(text, found, me, least=least)
+    )
+    return [
+        (text, fact, span)
+        for text, found in sentences
+        for fact, span in sentence_readings(text, found, me, least=least, replaced=replaced)
+    ]
+
+
+def current_values(
+    text: str, found: list[Span], me: str, *, least: float = MIN_CONFIDENCE
+) -> set[tuple[str, str]]:
+    """The (subject, label) pairs of the current values one sentence states."""
+    return {
+        (subject, s.label)
+        for s in found
+        if s.confidence >= least
+        and s.modality == "cur"
+        and s.label in slot_table()
+        and (subject := _subject(text, s, found, me)) is not None
+    }
+
+
+def _ended(text: str, span: Span, spans: list[Span], me: str) -> ExtractedFact | None:
+    """The fact that a value nothing replaces is over: in the kind's own slot for former
+    values where it has one (which ends the current value there), else in the slot the
+    value would hold, said as over."""
+    entry = slot_table()[span.label]
+    if span.modality == "former" and "former" in entry:
+        fact = _fact(text, span, spans, me, former=True)
+        if fact is None:
+            return None
+        now = SlotRef(subject=fact.subject, slot=entry["slot"], value=fact.value)
+        return fact.model_copy(update={"ends": (now,)})
+    fact = _fact(text, span, spans, me)
+    if fact is None or "ended" not in entry:
+        return None
+    bare = fact.value.removeprefix(entry.get("value_prefix", ""))
+    said = _say(entry["ended"], fact.subject, bare, "", former=False)
+    return fact.model_copy(update={"value": ENDED + fact.value, "text": said})
 
 
 def _replaced(span: Span, values: list[Span]) -> Span | None:

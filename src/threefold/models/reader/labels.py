@@ -15,6 +15,9 @@ MODALITIES = ("cur", "former", "neg", "hypo", "ask")
 SUBJECTS = ("self", "rel", "per")
 """the writer; the relation word nearby ("my mum"); the person named nearby."""
 MARKERS = ("REL", "PER")
+ENDED = "not "
+"""Before the value of a fact that says a value is over or was wrong ("not vegan"), as the
+rules write it: the fact holds the value's slot, so the value gives way to it."""
 
 
 @cache
