@@ -79,6 +79,8 @@ def _work(settings: str, tenant: str | None, stop: Event, ran: Synchronized, nic
         with Memory.open(
             settings=Settings.model_validate_json(settings), background_worker=False
         ) as mem:
+            if mem.read_only:  # no job can run on storage opened for reading only
+                return
             parent = multiprocessing.parent_process()
 
             def stopping() -> bool:
