@@ -44,15 +44,6 @@ times say little):
     3     10,000    0.780 -> 0.865  0.665 -> 0.790   0.955 -> 0.980   (held out: first run)
     mem0  10,000    seed 2: 0.955, 0.995, 1.000; seed 3: 0.950, 0.995, 1.000
 
-    session 21 (turn vectors: the text leaned 0.4 towards the speakers' names, in place
-    of "Speaker: text"; stores re-embedded, the same messages), before -> after
-    seed  messages  top 10          1,000-token ctx  2,000-token ctx
-    2     10,000    0.905 -> 0.905  0.965 -> 0.975   0.980 -> 0.990
-    2     50,000    0.705 -> 0.765  0.875 -> 0.900   0.910 -> 0.930
-    3     10,000    0.865 -> 0.900  0.970 -> 0.980   0.990 -> 0.990   (held out: first run)
-    On seed 2 at 50,000 the text alone gave 0.860 top 10 and a lean of 0.35 0.800, but
-    both cost LoCoMo evidence (see store.base.SPEAKER_WEIGHT).
-
 Prints tables; asserts nothing.
 """
 

@@ -221,7 +221,7 @@ def test_full_text_finds_stems_and_the_turn_before(store: Store) -> None:
 
 def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
     turn = _turn(store, "chat:a", "hello there")
-    assert store.unembedded("t1", "chat:a", 10) == [("turn", turn, "hello there\nok", ())]
+    assert store.unembedded("t1", "chat:a", 10) == [("turn", turn, "hello there\nok")]
     vector = np.random.default_rng(1).standard_normal(384).astype(np.float32)
     store.put_vectors("t1", "chat:a", "minilm", [("turn", turn, vector.tobytes(), 384)])
     [(_, item, stream, blob)] = store.vectors("turn", "t1", ["chat:a"])
@@ -237,7 +237,7 @@ def test_only_active_facts_wait_for_a_vector(store: Store) -> None:
     dropped = _fact(store, "project:x", "Raj likes tea", slot="drink")
     store.set_fact_status("t1", old, FactStatus.SUPERSEDED, superseded_by=new)
     store.set_fact_status("t1", dropped, FactStatus.RETRACTED)
-    assert store.unembedded("t1", "project:x", 10) == [("fact", new, "Raj is the architect", ())]
+    assert store.unembedded("t1", "project:x", 10) == [("fact", new, "Raj is the architect")]
     assert store.count_unembedded_in("t1", "project:x") == store.count_unembedded() == 1
     vector = np.ones(8, dtype=np.float32).tobytes()
     store.put_vectors("t1", "project:x", "m", [("fact", new, vector, 8)])

@@ -11,7 +11,6 @@ from threefold import entities, tracing
 from threefold.context.material import pinned_texts
 from threefold.domain import Fact, Trust, Turn
 from threefold.embed import Embedder
-from threefold.embed.base import normalize_rows
 from threefold.errors import NotFound, StoreError, ThreefoldError
 from threefold.layers import summaries
 from threefold.layers.facts import (
@@ -61,7 +60,7 @@ from threefold.recall.presets import PRESETS
 from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources import digest
-from threefold.store.base import SPEAKER_WEIGHT, ItemFilter, Job, Store
+from threefold.store.base import ItemFilter, Job, Store
 from threefold.trust.writes import Author, capped_fact
 
 log = logging.getLogger("threefold.pipeline")
@@ -78,8 +77,6 @@ in calls of 64, 27.5 s in one call, under the same load; benchmarks/embed_drain.
 _RECENT_VECTORS = 4096
 """Vectors of recently embedded texts kept by text, so that a repeated text is not
 embedded again."""
-_NAME_VECTORS = 4096
-"""Vectors of speakers' names kept (see SPEAKER_WEIGHT): a stream has few speakers."""
 _EMBED_CHARS = 2000  # MiniLM reads 256 tokens; more text only costs tokenizing time
 _READ_AHEAD_KEPT = 256
 """Turns read ahead in a batch whose jobs have not run yet, kept at most (oldest dropped:
@@ -100,7 +97,6 @@ class Pipeline:
     ) -> None:
         self.store, self.model, self.settings, self.recall = store, model, settings, recall
         self._recent_vectors: dict[str, bytes] = {}
-        self._name_vectors: dict[str, np.ndarray] = {}
         self._read_ahead: OrderedDict[tuple[str, int], tuple[_Seen, list[ExtractedFact]]] = (
             OrderedDict()
         )
@@ -455,7 +451,7 @@ class Pipeline:
             return []
         # Identical texts (a bot's repeated message, a summary that says it again, a
         # message shown in two streams) are embedded once, across batches too.
-        texts = [item.text[:_EMBED_CHARS] for item in batch]
+        texts = [text[:_EMBED_CHARS] for _, _, text in batch]
         known = self._recent_vectors  # shared by worker threads: read once, then replaced
         blobs = {t: blob for t in dict.fromkeys(texts) if (blob := known.get(t)) is not None}
         distinct = [t for t in dict.fromkeys(texts) if t not in blobs]
@@ -467,24 +463,9 @@ class Pipeline:
         blobs.update(fresh)
         self._recent_vectors = (known if len(known) + len(fresh) <= _RECENT_VECTORS else {}) | fresh
         return [
-            (item.kind, item.id, self._leaning(embedder, blobs[text], item.said_by), embedder.dim)
-            for item, text in zip(batch, texts, strict=True)
+            (kind, item_id, blobs[text], embedder.dim)
+            for (kind, item_id, _), text in zip(batch, texts, strict=True)
         ]
-
-    def _leaning(self, embedder: Embedder, blob: bytes, said_by: tuple[str, ...]) -> bytes:
-        """A turn's text vector leaned SPEAKER_WEIGHT towards its speakers' names."""
-        if not said_by or not SPEAKER_WEIGHT:
-            return blob
-        names = self._name_vectors
-        missing = [n for n in dict.fromkeys(said_by) if n not in names]
-        if missing:
-            if len(names) + len(missing) > _NAME_VECTORS:
-                names = {}
-            made = embedder.embed(missing)
-            names = self._name_vectors = names | dict(zip(missing, made, strict=True))
-        toward = np.mean([names[n] for n in said_by], axis=0)
-        leaned = np.frombuffer(blob, dtype=np.float32) + SPEAKER_WEIGHT * toward
-        return normalize_rows(leaned[None, :])[0].tobytes()
 
     def _store_vectors(
         self, tenant: str, stream: str, rows: list[tuple[str, int, bytes, int]]

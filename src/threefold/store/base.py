@@ -9,7 +9,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -300,40 +300,11 @@ def holder_is_gone(holder: str) -> bool:
 
 
 IMPORT_LEASE_PREFIX = "imports:"
-"""A process holds the lease named this plus its owner id while it has imports unfinished;
-when that lease runs out, the process is taken for dead."""
 EMBED_MIN_CHARS = 12
 """Turns and messages shorter than this get no vector: "ok", "+1" and "thanks!" are near
 every question alike, full text still finds them, and in chat they are many."""
-VECTOR_FORM = 1
-"""The form of the text a vector is made from, stored beside it. 0: a turn as "Speaker:
-text". 1: a turn's text alone, its vector then moved SPEAKER_WEIGHT towards the vector of
-its speakers' names. A turn whose vector is of an older form waits to be embedded again,
-like one with none, and its old vector serves recall until then; migrations queue that."""
-SPEAKER_WEIGHT = 0.4
-"""How far a turn's vector leans towards its speakers' names: their vectors' mean, added at
-this weight to the text's, then normalised. With the name written in front of the text
-each turn leaned wholly, and among many people's look-alikes a question about Priya found
-what others said about her less often than her own chatter; with no name at all, a
-question naming one of two speakers could not tell whose words were whose. Chosen on the
-development sets only (benchmarks/needles.py seed 2; LoCoMo conv-26/30): at 50,000
-messages the needle in the top 10 went 0.705 (name in front) -> 0.800 (0.35), 0.765
-(0.4), 0.700 (0.5), while LoCoMo's evidence at 1,000 / 2,000 tokens went 0.742 / 0.835 ->
-0.729 / 0.821 (0.35), 0.748 / 0.835 (0.4), 0.752 / 0.840 (0.5)."""
-
-
-class Unembedded(NamedTuple):
-    """An item that waits for a vector: its text, and the names of who said it (a turn's
-    speakers; none for other kinds, or for a user and an assistant)."""
-
-    kind: str
-    id: int
-    text: str
-    said_by: tuple[str, ...] = ()
-
-    @classmethod
-    def of_row(cls, kind: str, item_id: int, text: str, said_by: str) -> "Unembedded":
-        return cls(kind, item_id, text, tuple(n for n in said_by.split("\n") if n))
+"""A process holds the lease named this plus its owner id while it has imports unfinished;
+when that lease runs out, the process is taken for dead."""
 
 
 class EntityStore(Protocol):
@@ -728,7 +699,7 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
     def retry_failed(self, tenant: str | None = None) -> int: ...
 
     def vector_models(self) -> list[tuple[str, int]]: ...
-    def unembedded(self, tenant: str, stream: str, limit: int) -> list[Unembedded]: ...
+    def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]: ...
     def count_unembedded_in(self, tenant: str, stream: str) -> int:
         """How many items `unembedded` would return for the stream, without a limit."""
         ...

@@ -49,7 +49,6 @@ from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     NO_OBSERVED_RULE,
-    VECTOR_FORM,
     ApiKey,
     Candidates,
     Item,
@@ -64,7 +63,6 @@ from threefold.store.base import (
     StreamView,
     TenantNames,
     TurnWindow,
-    Unembedded,
     check_probes,
 )
 from threefold.store.postgres.connection import (
@@ -608,20 +606,20 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         rows = self._rows("SELECT DISTINCT model, dim FROM vectors")
         return [(r["model"], r["dim"]) for r in rows]
 
-    def unembedded(self, tenant: str, stream: str, limit: int) -> list[Unembedded]:
+    def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
         """Up to `limit` items of the stream without a vector: (kind, id, text). Of
         summaries, only session and roll-up ones; turns and messages shorter than
         EMBED_MIN_CHARS get none, nor do inactive facts: as in the SQLite store."""
         rows = self._rows(
             _UNEMBEDDED + " LIMIT %(n)s",
-            {"t": tenant, "s": stream, "n": limit, "min": EMBED_MIN_CHARS, "form": VECTOR_FORM},
+            {"t": tenant, "s": stream, "n": limit, "min": EMBED_MIN_CHARS},
         )
-        return [Unembedded.of_row(r["kind"], r["id"], r["text"], r["said_by"]) for r in rows]
+        return [(r["kind"], r["id"], r["text"]) for r in rows]
 
     def count_unembedded_in(self, tenant: str, stream: str) -> int:
         row = self._row(
             f"SELECT count(*) AS n FROM ({_UNEMBEDDED}) waiting",
-            {"t": tenant, "s": stream, "min": EMBED_MIN_CHARS, "form": VECTOR_FORM},
+            {"t": tenant, "s": stream, "min": EMBED_MIN_CHARS},
         )
         return int(row["n"]) if row else 0
 
@@ -634,9 +632,8 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
             " + (SELECT COUNT(*) FROM records WHERE length(text) >= %(min)s)"
             " - (SELECT COUNT(*) FROM vectors WHERE kind != 'fact'"
-            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active'))"
-            " + (SELECT COUNT(*) FROM vectors WHERE kind = 'turn' AND form < %(form)s) AS n",
-            {"min": EMBED_MIN_CHARS, "form": VECTOR_FORM},
+            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active')) AS n",
+            {"min": EMBED_MIN_CHARS},
         )
         return max(0, int(row["n"])) if row else 0
 
@@ -657,13 +654,12 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         for dim in {dim for _, _, _, dim in items} - self._vector_dims:
             self._index_dimension(dim)
         self._many(
-            "INSERT INTO vectors (kind, item_id, tenant, stream, model, dim, embedding, form)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (kind, item_id) DO UPDATE"
+            "INSERT INTO vectors (kind, item_id, tenant, stream, model, dim, embedding)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (kind, item_id) DO UPDATE"
             " SET tenant = excluded.tenant, stream = excluded.stream, model = excluded.model,"
-            " dim = excluded.dim, embedding = excluded.embedding, form = excluded.form",
+            " dim = excluded.dim, embedding = excluded.embedding",
             [
                 (kind, item, tenant, stream, model, dim, np.frombuffer(blob, dtype=np.float32))
-                + (VECTOR_FORM,)
                 for kind, item, blob, dim in items
             ],
         )
@@ -1745,19 +1741,19 @@ table's rows estimated as _ranked_matches estimates them); the frequencies' arra
 with three more numbers than there are words, which unnest pairs with none."""
 
 _UNEMBEDDED = (
-    "SELECT 'turn' AS kind, t.id, t.user_text || E'\\n' || t.assistant_text AS text,"
-    " coalesce(t.speaker, '') || E'\\n' || coalesce(t.assistant_speaker, '') AS said_by"
+    "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+    " || E'\\n' || t.assistant_text AS text"
     " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
-    " WHERE t.tenant = %(t)s AND t.stream = %(s)s AND (v.id IS NULL OR v.form < %(form)s)"
+    " WHERE t.tenant = %(t)s AND t.stream = %(s)s AND v.id IS NULL"
     " AND length(t.user_text) + length(t.assistant_text) >= %(min)s"
-    " UNION ALL SELECT 'fact', f.id, f.text, '' FROM facts f"
+    " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
     " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
     " WHERE f.tenant = %(t)s AND f.stream = %(s)s AND v.id IS NULL AND f.status = 'active'"
-    " UNION ALL SELECT 'summary', s.id, s.text, '' FROM summaries s"
+    " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
     " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
     " WHERE s.tenant = %(t)s AND s.stream = %(s)s AND v.id IS NULL"
     " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
-    " UNION ALL SELECT 'record', r.id, r.text, '' FROM records r"
+    " UNION ALL SELECT 'record', r.id, r.text FROM records r"
     " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
     " WHERE r.tenant = %(t)s AND r.stream = %(s)s AND v.id IS NULL"
     " AND length(r.text) >= %(min)s"

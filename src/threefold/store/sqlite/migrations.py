@@ -524,18 +524,4 @@ MIGRATIONS: list[tuple[str, str]] = [
         END;
         """,
     ),
-    (
-        "0024_vector_form",
-        """
-        -- The form of the text each vector was made from (store.base.VECTOR_FORM): turns
-        -- were embedded as "Speaker: text" (0), and are now embedded as their text alone.
-        -- Each stream with turn vectors gets an embedding job, which embeds its turns
-        -- again in the background; the old vectors serve recall until they are replaced.
-        ALTER TABLE vectors ADD COLUMN form INTEGER NOT NULL DEFAULT 0;
-        INSERT INTO jobs (tenant, stream, kind, payload, priority, run_after, created_at)
-        SELECT DISTINCT tenant, stream, 'embed', '{}', 0,
-            (julianday('now') - 2440587.5) * 86400.0, (julianday('now') - 2440587.5) * 86400.0
-        FROM vectors WHERE kind = 'turn';
-        """,
-    ),
 ]

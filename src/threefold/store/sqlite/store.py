@@ -37,7 +37,6 @@ from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
     NO_OBSERVED_RULE,
-    VECTOR_FORM,
     ApiKey,
     Candidates,
     Item,
@@ -51,7 +50,6 @@ from threefold.store.base import (
     StreamState,
     StreamView,
     TurnWindow,
-    Unembedded,
     candidates_one_by_one,
     check_probes,
     view_one_by_one,
@@ -616,9 +614,8 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         rows = self._rows("SELECT DISTINCT model, dim FROM vectors")
         return [(r["model"], r["dim"]) for r in rows]
 
-    def unembedded(self, tenant: str, stream: str, limit: int) -> list[Unembedded]:
-        """Up to `limit` items of the stream without a vector, or with one of an older
-        VECTOR_FORM.
+    def unembedded(self, tenant: str, stream: str, limit: int) -> list[tuple[str, int, str]]:
+        """Up to `limit` items of the stream without a vector: (kind, id, text).
 
         Of summaries, only session and roll-up ones: the active summary and its archived
         versions retell those, and full text still finds them. Turns and messages shorter
@@ -628,7 +625,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """
         sql, params = _unembedded_sql(tenant, stream)
         rows = self._rows(f"{sql} LIMIT ?", [*params, limit])
-        return [Unembedded.of_row(r["kind"], r["id"], r["text"], r["said_by"]) for r in rows]
+        return [(r["kind"], r["id"], r["text"]) for r in rows]
 
     def count_unembedded_in(self, tenant: str, stream: str) -> int:
         sql, params = _unembedded_sql(tenant, stream)
@@ -644,9 +641,8 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             "    WHERE kind IN ('session', 'weekly', 'monthly', 'slack'))"
             " + (SELECT COUNT(*) FROM records WHERE length(text) >= ?)"
             " - (SELECT COUNT(*) FROM vectors WHERE kind != 'fact'"
-            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active'))"
-            " + (SELECT COUNT(*) FROM vectors WHERE kind = 'turn' AND form < ?) AS n",
-            (EMBED_MIN_CHARS, EMBED_MIN_CHARS, VECTOR_FORM),
+            "    OR item_id IN (SELECT id FROM facts WHERE status = 'active')) AS n",
+            (EMBED_MIN_CHARS, EMBED_MIN_CHARS),
         )
         return max(0, row["n"])
 
@@ -656,13 +652,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """Store (kind, item id, float32 bytes, dim) rows, replacing any earlier vector."""
         with self._lock:
             self._db.executemany(
-                "INSERT OR REPLACE INTO vectors"
-                " (kind, item_id, tenant, stream, model, dim, vector, form)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (kind, item, tenant, stream, model, dim, blob, VECTOR_FORM)
-                    for kind, item, blob, dim in items
-                ],
+                "INSERT OR REPLACE INTO vectors (kind, item_id, tenant, stream, model, dim, vector)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(kind, item, tenant, stream, model, dim, blob) for kind, item, blob, dim in items],
             )
 
     def drop_vectors(self) -> int:
@@ -1577,25 +1569,24 @@ _TURNS_PER_INSERT = 50
 def _unembedded_sql(tenant: str, stream: str) -> tuple[str, list[Any]]:
     """The stream's items that want a vector and have none, as (kind, id, text)."""
     sql = (
-        "SELECT 'turn' AS kind, t.id, t.user_text || char(10) || t.assistant_text AS text,"
-        " coalesce(t.speaker, '') || char(10) || coalesce(t.assistant_speaker, '') AS said_by"
+        "SELECT 'turn' AS kind, t.id, coalesce(t.speaker || ': ', '') || t.user_text"
+        " || char(10) || t.assistant_text AS text"
         " FROM turns t LEFT JOIN vectors v ON v.kind = 'turn' AND v.item_id = t.id"
-        " WHERE t.tenant = ? AND t.stream = ? AND (v.id IS NULL OR v.form < ?)"
+        " WHERE t.tenant = ? AND t.stream = ? AND v.id IS NULL"
         " AND length(t.user_text) + length(t.assistant_text) >= ?"
-        " UNION ALL SELECT 'fact', f.id, f.text, '' FROM facts f"
+        " UNION ALL SELECT 'fact', f.id, f.text FROM facts f"
         " LEFT JOIN vectors v ON v.kind = 'fact' AND v.item_id = f.id"
         " WHERE f.tenant = ? AND f.stream = ? AND v.id IS NULL AND f.status = 'active'"
-        " UNION ALL SELECT 'summary', s.id, s.text, '' FROM summaries s"
+        " UNION ALL SELECT 'summary', s.id, s.text FROM summaries s"
         " LEFT JOIN vectors v ON v.kind = 'summary' AND v.item_id = s.id"
         " WHERE s.tenant = ? AND s.stream = ? AND v.id IS NULL"
         " AND s.kind IN ('session', 'weekly', 'monthly', 'slack')"
-        " UNION ALL SELECT 'record', r.id, r.text, '' FROM records r"
+        " UNION ALL SELECT 'record', r.id, r.text FROM records r"
         " LEFT JOIN vectors v ON v.kind = 'record' AND v.item_id = r.id"
         " WHERE r.tenant = ? AND r.stream = ? AND v.id IS NULL AND length(r.text) >= ?"
     )
     shortest = EMBED_MIN_CHARS
-    turns = [tenant, stream, VECTOR_FORM, shortest]
-    return sql, [*turns, tenant, stream, tenant, stream, tenant, stream, shortest]
+    return sql, [tenant, stream, shortest, tenant, stream, tenant, stream, tenant, stream, shortest]
 
 
 def _turn_values(turn: NewTurn, seq: int, recorded: datetime) -> dict[str, Any]:
