@@ -20,7 +20,7 @@ from threefold import Memory, load_settings
 from threefold.domain import SummaryKind
 from threefold.trust.keys import create_key
 
-pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+pytestmark = [pytest.mark.slow, pytest.mark.reliability]  # slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
 
 STREAM = "chat:kill"
 
