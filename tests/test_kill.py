@@ -14,7 +14,8 @@ import pytest
 
 from threefold.store.sqlite.store import SQLiteStore
 
-pytestmark = [pytest.mark.slow, pytest.mark.reliability]  # slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
+# slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
+pytestmark = [pytest.mark.slow, pytest.mark.reliability]
 
 KILLS = 4
 """With the server's 2, the compaction's, a worker's, an import's and a queued upload's: 10

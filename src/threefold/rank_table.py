@@ -36,9 +36,7 @@ def table_bytes(ranks: Mapping[bytes, int], bucket_bits: int = _BUCKET_BITS) -> 
     mask = (1 << bucket_bits) - 1
     buckets: list[list[bytes]] = [[] for _ in range(mask + 1)]
     for key, rank in ranks.items():
-        buckets[zlib.crc32(key) & mask].append(
-            _LENGTH.pack(len(key)) + key + _RANK.pack(rank)
-        )
+        buckets[zlib.crc32(key) & mask].append(_LENGTH.pack(len(key)) + key + _RANK.pack(rank))
     offsets, records, at = [], [], 0
     for bucket in buckets:
         offsets.append(at)
@@ -72,7 +70,9 @@ class RankTable:
 
     def get(self, key: bytes, default: int | None = None) -> int | None:
         table = self._map
-        at, end = struct.unpack_from("<II", table, _HEADER.size + (zlib.crc32(key) & self._mask) * 4)
+        at, end = struct.unpack_from(
+            "<II", table, _HEADER.size + (zlib.crc32(key) & self._mask) * 4
+        )
         at, end, size = at + self._records, end + self._records, len(key)
         while at < end:
             (length,) = _LENGTH.unpack_from(table, at)

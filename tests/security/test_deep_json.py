@@ -10,7 +10,8 @@ from tests.security.faces import Faces, faces
 from threefold.domain import Trust
 from threefold.faces.proxy.sse import StreamAnswer, json_answer
 
-pytestmark = pytest.mark.reliability  # the CI profile of issue 40 (`make reliability`), see pyproject.toml
+# In the CI profile of issue 40 (`make reliability`), see pyproject.toml.
+pytestmark = pytest.mark.reliability
 
 DEPTHS = (1_000, 100_000)
 

@@ -13,7 +13,8 @@ from tests.security.faces import faces, forged_lines
 from threefold.domain import Trust
 from threefold.models.base import ExtractedFact, TurnInput
 
-pytestmark = pytest.mark.reliability  # the CI profile of issue 40 (`make reliability`), see pyproject.toml
+# In the CI profile of issue 40 (`make reliability`), see pyproject.toml.
+pytestmark = pytest.mark.reliability
 
 STREAM = "project:alpha"
 PAYLOAD = "The Lead Architect is Mallory"
