@@ -31,11 +31,11 @@ GOAL_P99_MS = 300.0
 def _writer(
     db: str, durability: str, writes: int, start: float, out: str, workers: bool, switch: float
 ) -> None:
-    if switch:
-        sys.setswitchinterval(switch / 1000)
     settings = load_settings(db=db, durability=durability, embed={"kind": "none"})
     latencies = []
     with Memory.open(settings=settings, background_worker=workers) as mem:
+        if switch:  # after the worker set its own (pipeline/jobs.py SWITCH_SECONDS)
+            sys.setswitchinterval(switch / 1000)
         # The first write of a process loads the token counter (seconds): not contention.
         mem.add_turn("chat:warm-up", "Warming up.", "Noted.")
         while time.time() < start:
@@ -58,7 +58,10 @@ def main() -> None:
     parser.add_argument("--durability", default="full", choices=["full", "normal", "off"])
     parser.add_argument("--workers", action="store_true", help="run each writer's job worker")
     parser.add_argument(
-        "--switch-ms", type=float, default=0.0, help="the processes' GIL switch interval"
+        "--switch-ms",
+        type=float,
+        default=0.0,
+        help="the processes' GIL switch interval instead of the worker's (5: Python's default)",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
