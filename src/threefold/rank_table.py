@@ -54,7 +54,10 @@ class RankTable:
 
     def __init__(self, path: Path) -> None:
         with path.open("rb") as file:
-            self._map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+            try:
+                self._map = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # an empty file cannot be mapped
+                raise DamagedTable(f"{path} is empty") from None
         try:
             magic, bits, length, crc = _HEADER.unpack_from(self._map, 0)
             body = memoryview(self._map)[_HEADER.size :]
