@@ -194,9 +194,9 @@ SWITCH_SECONDS = 0.0005
 is pure Python and keeps the GIL for the whole interval, 5 ms by default; a write of the
 same process gives the GIL up at each SQLite call inside its transaction and waits that
 long to get it back each time, holding the database's write lock meanwhile, so that every
-writer of the file waits too. At 0.5 ms, under 4 writer processes with their workers on a
-loaded 2-core machine, write p99 fell in each of 4 paired runs (5.3-8.4 s -> 1.1-2.4 s,
-benchmarks/writer_fairness.py --workers)."""
+writer of the file waits too. benchmarks/writer_fairness.py --workers against --switch-ms 5,
+11 paired runs on a shared 2-core machine at load 5-20: p99 lower in 8 pairs (at load ~5:
+838 -> 247, 596 -> 189, 292 -> 220 ms), but the load moved it more than this did."""
 
 
 class BackgroundWorker:
