@@ -10,7 +10,7 @@ STEP := @printf '\n==> %s\n'
 # The suite runs in two processes (pytest-xdist), one per core; PYTEST_WORKERS=0 runs it in one.
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test check fuzz lint chromium lowest docs bench clean
+.PHONY: demo test check fuzz reliability lint chromium lowest docs bench clean
 
 $(BIN)/python:
 	$(STEP) "creating the virtual environment $(VENV)"
@@ -55,10 +55,17 @@ check: $(VENV)/.test-installed
 	$(STEP) "the fast tests (not marked slow), in $(PYTEST_WORKERS) processes"
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not slow"
 
-# The property tests of tests/fuzz at campaign size (2,000 examples each; the suite runs 20).
+# The property tests of tests/fuzz at campaign size (6,000 examples each, 48,000 calls and requests; the suite runs 20).
 fuzz: $(VENV)/.test-installed
 	$(STEP) "the fuzz campaign: tests/fuzz with THREEFOLD_FUZZ=campaign"
 	THREEFOLD_FUZZ=campaign $(BIN)/python -m pytest -n $(PYTEST_WORKERS) tests/fuzz
+
+# The short reliability profile of issue 40, part of `make test` (so of CI): the fuzz
+# properties at their quick size, schemathesis over every HTTP route, deep JSON, render
+# injection across faces, and 10 SIGKILLs. The tests carry the `reliability` mark.
+reliability: $(VENV)/.test-installed
+	$(STEP) "the reliability profile: fuzzing, deep JSON, render injection and 10 kills"
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m reliability
 
 # The core's tests at the lowest dependency versions pyproject.toml allows (.ci/run runs it).
 lowest: $(VENV)/.test-installed

@@ -15,6 +15,7 @@ import argparse
 import json
 import multiprocessing
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,10 +28,14 @@ from threefold import Memory, load_settings
 GOAL_P99_MS = 300.0
 
 
-def _writer(db: str, durability: str, writes: int, start: float, out: str, workers: bool) -> None:
+def _writer(
+    db: str, durability: str, writes: int, start: float, out: str, workers: bool, switch: float
+) -> None:
     settings = load_settings(db=db, durability=durability, embed={"kind": "none"})
     latencies = []
     with Memory.open(settings=settings, background_worker=workers) as mem:
+        if switch:  # after the worker set its own (pipeline/jobs.py SWITCH_SECONDS)
+            sys.setswitchinterval(switch / 1000)
         # The first write of a process loads the token counter (seconds): not contention.
         mem.add_turn("chat:warm-up", "Warming up.", "Noted.")
         while time.time() < start:
@@ -52,6 +57,12 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=100, help="turns per writer")
     parser.add_argument("--durability", default="full", choices=["full", "normal", "off"])
     parser.add_argument("--workers", action="store_true", help="run each writer's job worker")
+    parser.add_argument(
+        "--switch-ms",
+        type=float,
+        default=0.0,
+        help="the processes' GIL switch interval instead of the worker's (5: Python's default)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "writers.db")
@@ -61,7 +72,7 @@ def main() -> None:
         procs = [
             multiprocessing.Process(
                 target=_writer,
-                args=(db, args.durability, args.writes, start, out, args.workers),
+                args=(db, args.durability, args.writes, start, out, args.workers, args.switch_ms),
             )
             for out in outs
         ]

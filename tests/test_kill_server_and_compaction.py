@@ -20,7 +20,8 @@ from threefold import Memory, load_settings
 from threefold.domain import SummaryKind
 from threefold.trust.keys import create_key
 
-pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+# slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
+pytestmark = [pytest.mark.slow, pytest.mark.reliability]
 
 STREAM = "chat:kill"
 

@@ -104,6 +104,7 @@ JobRunner(store, {"work": hang}, attempts=3, backoff=0, backoff_max=0,
 
 
 @pytest.mark.slow
+@pytest.mark.reliability
 def test_a_killed_workers_stream_is_taken_over(store: SQLiteStore) -> None:
     # Hostile event: SIGKILL of a worker process in the middle of a job, holding its lease.
     job_id = store.enqueue("t", "chat:1", "work", {})

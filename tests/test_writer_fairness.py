@@ -153,3 +153,35 @@ def test_a_busy_stream_does_not_starve_a_quiet_one(tmp_path: Path) -> None:
         thread.join(60)
         assert mem.facts("chat:quiet"), "the quiet stream's turn was never read"
         assert len(written) < FLOOD, "the quiet stream waited until the flood was over"
+
+
+_SWITCH_PROBE = """
+import sys
+from threefold import Memory, load_settings
+sys.setswitchinterval(float(sys.argv[2]))
+settings = load_settings(db=sys.argv[1], embed={"kind": "none"})
+with Memory.open(settings=settings, background_worker=True):
+    print(sys.getswitchinterval())
+"""
+
+
+@pytest.mark.parametrize(("host", "expected"), [(0.005, 0.0005), (0.0001, 0.0001)])
+def test_a_process_with_a_job_worker_hands_the_gil_back_to_its_writes_sooner(
+    tmp_path: Path, host: float, expected: float
+) -> None:
+    """A job holds the GIL for the whole switch interval while a write of the same process,
+    inside its transaction and so holding the file's write lock, waits for it at each
+    SQLite call. The worker lowers the interval (pipeline/jobs.py SWITCH_SECONDS), never
+    raises one its host lowered further; run in a fresh process, as pytest's may have run
+    a worker already."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _SWITCH_PROBE, str(tmp_path / "m.db"), str(host)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.split()[-1]) == pytest.approx(expected)

@@ -4,10 +4,12 @@ Nothing is read at import time: call `load_settings()`.
 """
 
 import ipaddress
+import json
 import os
 import re
+import types
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, Self
+from typing import Annotated, Any, Literal, NamedTuple, Self, Union, get_args, get_origin
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,12 +24,6 @@ from pydantic import (
     ValidationError,
     field_validator,
     model_validator,
-)
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
 )
 
 from threefold.domain import check_stream
@@ -585,11 +581,16 @@ class ImportLimits(BaseModel):
     )
 
 
-class Settings(BaseSettings):
-    """Every knob, with its default. Env: THREEFOLD_RECENT_TURNS=12, THREEFOLD_MODEL__KIND=llm."""
+class Settings(BaseModel):
+    """Every knob, with its default. Env: THREEFOLD_RECENT_TURNS=12, THREEFOLD_MODEL__KIND=llm.
 
-    model_config = SettingsConfigDict(
-        env_prefix="THREEFOLD_", env_nested_delimiter="__", extra="forbid", frozen=True
+    load_settings() reads them from a TOML file and the environment; Settings() alone
+    takes only its arguments."""
+
+    # As pydantic-settings configured it: defaults validated too, and the validated db (a
+    # Path) taken back as it is when settings are handed to a worker as JSON.
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, validate_default=True, arbitrary_types_allowed=True
     )
 
     db: Path | str = Field(default_factory=default_db_path)
@@ -740,10 +741,12 @@ class Settings(BaseSettings):
     index_recent_days: float = Field(default=7.0, ge=0.0)
     writes: WriteSettings = Field(default_factory=WriteSettings)
 
-    @field_validator("db", mode="before")
+    @field_validator("db", mode="after")
     @classmethod
-    def _database(cls, value: object) -> object:
-        return database_location(value) if isinstance(value, str | Path) else value
+    def _database(cls, value: Path | str) -> Path | str:
+        # After validation, not before: settings handed to a worker as JSON must reach
+        # the union as the string they were written as.
+        return database_location(value)
 
     @model_validator(mode="after")
     def _target_below_cap(self) -> Self:
@@ -751,49 +754,107 @@ class Settings(BaseSettings):
             raise ValueError("summary_max_tokens * compaction_target must leave at least 50 tokens")
         return self
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
-
     @property
     def compaction_target_tokens(self) -> int:
         return int(self.summary_max_tokens * self.compaction_target)
 
 
+ENV_PREFIX = "THREEFOLD_"
+ENV_NESTING = "__"
+"""THREEFOLD_MODEL__KIND=llm sets model.kind."""
+
+
 def load_settings(config: Path | None = None, **overrides: object) -> Settings:
-    """Settings from `config` (or $THREEFOLD_CONFIG), the environment, then `overrides`.
+    """Settings from `config` (or $THREEFOLD_CONFIG), the environment, then `overrides`,
+    each over the one before, nested tables merged key by key.
 
     Raises SettingsError naming each invalid key.
     """
     _refuse_old_names()
     path = config or os.environ.get("THREEFOLD_CONFIG")
-    settings_cls = Settings
+    merged: dict[str, Any] = {}
     if path:
         if not Path(path).is_file():
             raise SettingsError(f"config file not found: {path}")
-        settings_cls = _reading(Path(path))
+        merged = _from_toml(Path(path))
+    merged = _merged(merged, _from_env(os.environ))
+    merged = _merged(merged, overrides)
     try:
-        settings = settings_cls(**overrides)  # type: ignore[arg-type]
+        settings = Settings.model_validate(merged)
     except ValidationError as exc:
         raise SettingsError(_describe(exc)) from None
-    except (OSError, ValueError) as exc:  # unreadable or malformed TOML
-        raise SettingsError(f"cannot read settings: {exc}") from None
     _refuse_old_default_db(settings)
     return settings
 
 
-def _reading(path: Path) -> type[Settings]:
-    class FileSettings(Settings):
-        model_config = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
+def _from_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only a settings file needs it: its import is ~2% of a short CLI call
 
-    return FileSettings
+    try:
+        with path.open("rb") as file:
+            return tomllib.load(file)
+    except (OSError, ValueError) as exc:  # unreadable or malformed TOML
+        raise SettingsError(f"cannot read settings: {path}: {exc}") from None
+
+
+def _from_env(environ: "os._Environ[str] | dict[str, str]") -> dict[str, Any]:
+    """The settings named by THREEFOLD_* variables, names matched in any case. A variable
+    naming no setting is another tool's (THREEFOLD_CONFIG) and is left alone; a value for
+    a list, table or section is JSON; the rest are strings, which validation converts."""
+    found: dict[str, Any] = {}
+    for name, value in sorted(environ.items()):
+        if not name.upper().startswith(ENV_PREFIX):
+            continue
+        path = name[len(ENV_PREFIX) :].lower().split(ENV_NESTING)
+        if path[0] not in Settings.model_fields or not all(path):
+            continue
+        annotation: Any = Settings
+        for key in path:
+            fields = _model_fields(annotation)
+            annotation = fields[key].annotation if fields and key in fields else None
+        read: Any = value
+        if _is_complex(annotation):
+            try:
+                read = json.loads(value)
+            except ValueError as exc:
+                raise SettingsError(f"cannot read settings: {name} is not JSON: {exc}") from None
+        nested = {path[-1]: read}
+        for key in reversed(path[:-1]):
+            nested = {key: nested}
+        found = _merged(found, nested)
+    return found
+
+
+def _model_fields(annotation: Any) -> dict[str, Any] | None:
+    """The fields of a settings section (a model, or an optional one), else None."""
+    for candidate in (annotation, *get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return dict(candidate.model_fields)
+    return None
+
+
+def _is_complex(annotation: Any) -> bool:
+    """Whether an environment value for `annotation` is written as JSON: a section, a
+    list, a tuple, a set or a table (or an optional one)."""
+    if annotation is None:
+        return False
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        return any(_is_complex(arg) for arg in get_args(annotation) if arg is not type(None))
+    if origin in (list, tuple, set, frozenset, dict):
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, (BaseModel, list, tuple, dict))
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """`over` on `base`; where both hold a table, merged key by key."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 def _describe(exc: ValidationError) -> str:

@@ -25,6 +25,9 @@ from threefold.errors import InvalidInput, ThreefoldError
 from threefold.faces.http import create_app
 from threefold.trust.keys import create_key
 
+# In the CI profile of issue 40 (`make reliability`), see pyproject.toml.
+pytestmark = pytest.mark.reliability
+
 STREAM = "project:fuzz"
 
 

@@ -316,6 +316,7 @@ threading.Event().wait()
 
 
 @pytest.mark.slow
+@pytest.mark.reliability
 def test_the_jobs_of_a_killed_process_are_reported_failed(
     imports: Imports, memory: GatedMemory, store: SQLiteStore, tmp_path: Path
 ) -> None:

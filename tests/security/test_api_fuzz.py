@@ -11,7 +11,8 @@ from tests.security.fuzz import FUZZED, call
 from threefold import Memory, load_settings
 from threefold.errors import ThreefoldError
 
-pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+# slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
+pytestmark = [pytest.mark.slow, pytest.mark.reliability]
 
 
 @pytest.mark.parametrize("name", FUZZED)

@@ -10,6 +10,9 @@ from tests.security.faces import Faces, faces
 from threefold.domain import Trust
 from threefold.faces.proxy.sse import StreamAnswer, json_answer
 
+# In the CI profile of issue 40 (`make reliability`), see pyproject.toml.
+pytestmark = pytest.mark.reliability
+
 DEPTHS = (1_000, 100_000)
 
 

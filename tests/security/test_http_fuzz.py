@@ -9,7 +9,8 @@ from tests.security.campaign import bench, seed
 from tests.security.http_fuzz import fuzz_http
 from threefold.domain import Trust
 
-pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+# slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
+pytestmark = [pytest.mark.slow, pytest.mark.reliability]
 
 
 def test_no_server_errors_under_fuzzing(tmp_path: Path) -> None:

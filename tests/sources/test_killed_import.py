@@ -14,7 +14,8 @@ import pytest
 from tests.sources.exports import msg, write_export
 from threefold import Memory, load_settings
 
-pytestmark = pytest.mark.slow  # see the slow marker in pyproject.toml
+# slow: see pyproject.toml; reliability: the CI profile of issue 40 (`make reliability`)
+pytestmark = [pytest.mark.slow, pytest.mark.reliability]
 
 PROJECTS = [{"stream": "project:alpha", "key": "ALPHA", "channels": ["proj-alpha"]}]
 CHANNELS = [

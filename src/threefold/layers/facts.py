@@ -22,7 +22,6 @@ import functools
 import hashlib
 import logging
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 
@@ -822,6 +821,8 @@ _ABOUT_THE_USER = re.compile(r"\b(?:the user|user's|i|i'm|i've|me|my|mine)\b", r
 
 @functools.cache
 def _category_slots() -> dict[str, str]:
+    import tomllib  # a fact written with a category needs it; a short CLI call does not
+
     data = resources.files("threefold.layers").joinpath("data", "category_slots.toml")
     return {str(k): str(v) for k, v in tomllib.loads(data.read_text("utf-8")).items()}
 
