@@ -50,3 +50,11 @@ def test_a_settings_file_that_is_not_toml_is_named(tmp_path: Path) -> None:
     config.write_text("[model]\nkind = 3\n")
     with pytest.raises(SettingsError, match="model.kind"):
         load_settings(config)
+
+
+def test_a_database_url_survives_the_json_handed_to_worker_processes() -> None:
+    from threefold.settings import Settings
+
+    url = "postgresql://threefold:pw@127.0.0.1:5432/memory"
+    handed = Settings.model_validate_json(load_settings(db=url).model_dump_json())
+    assert handed.db == url  # not a Path: "//" folded, it was opened as a SQLite folder

@@ -22,6 +22,7 @@ from pydantic import (
     SecretStr,
     SerializationInfo,
     ValidationError,
+    ValidatorFunctionWrapHandler,
     field_validator,
     model_validator,
 )
@@ -741,12 +742,12 @@ class Settings(BaseModel):
     index_recent_days: float = Field(default=7.0, ge=0.0)
     writes: WriteSettings = Field(default_factory=WriteSettings)
 
-    @field_validator("db", mode="after")
+    @field_validator("db", mode="wrap")
     @classmethod
-    def _database(cls, value: Path | str) -> Path | str:
-        # After validation, not before: settings handed to a worker as JSON must reach
-        # the union as the string they were written as.
-        return database_location(value)
+    def _database(cls, value: object, handler: ValidatorFunctionWrapHandler) -> Path | str:
+        # A URL stays the string it was written as: validated as the union, a JSON string
+        # (settings handed to a worker) became a Path and "postgresql://" a folder.
+        return database_location(value if isinstance(value, str) else handler(value))
 
     @model_validator(mode="after")
     def _target_below_cap(self) -> Self:
