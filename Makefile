@@ -46,7 +46,7 @@ lint: $(VENV)/.test-installed
 	$(BIN)/mypy
 
 test: $(VENV)/.test-installed chromium lint
-	$(STEP) "the whole test suite, 3,900 tests in $(PYTEST_WORKERS) processes (8 minutes of CPU)"
+	$(STEP) "the whole test suite, 4,000 tests in $(PYTEST_WORKERS) processes (8 minutes of CPU)"
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 # The suite less the tests marked slow (tests/conftest.py and the marks say which): about
