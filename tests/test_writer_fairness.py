@@ -118,7 +118,10 @@ def test_a_writer_that_never_gets_its_turn_gives_up_with_store_unavailable(
     store.close()
 
 
-FLOOD = 4000
+FLOOD = 20_000
+"""The flood stops once the quiet turn is read; a starving worker would read it only after
+all of them. Far more than the few dozen busy jobs queued before the quiet one, so that a
+loaded host (the writer and the worker share one process and its GIL) does not decide."""
 
 
 @pytest.mark.slow
@@ -126,7 +129,7 @@ def test_a_busy_stream_does_not_starve_a_quiet_one(tmp_path: Path) -> None:
     """A writer thread floods chat:busy while one turn lands in chat:quiet: the job worker
     gets to the quiet stream's turn while the flood goes on, not after it. (It used to drain
     a stream until its queue was empty, and a queue that grows faster than it drains never
-    is: the quiet turn was read after all 4,000.) Jobs are still run oldest first, so the
+    is: the quiet turn was read after the whole flood.) Jobs are still run oldest first, so the
     quiet one waits for the few busy ones queued before it."""
     settings = load_settings(db=str(tmp_path / "streams.db"), embed={"kind": "none"})
     with Memory.open(settings=settings, background_worker=True) as mem:
