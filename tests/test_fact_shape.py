@@ -56,3 +56,19 @@ def test_a_fragment_from_the_reader_is_not_stored_and_the_rest_is(open_memory):
     mem.process_pending()
     assert [f.text for f in mem.facts("chat:shape")] == ["The user is vegan."]
     assert len(mem.turns("chat:shape")) == 1  # the turn itself is kept
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "fragment"),
+    [
+        ("Does the user still keep bees?", "user", True),
+        ("Marta's favourite season is.", "marta", True),
+        ("The user bought a.", "user", True),
+        ("The user keeps bees on the garage roof.", "user", False),
+        ("Marta's favourite season is autumn.", "marta", False),
+    ],
+)
+def test_a_question_or_a_sentence_cut_after_its_copula_or_article_is_a_fragment(
+    text: str, subject: str, fragment: bool
+) -> None:
+    assert is_fragment(text, subject) is fragment

@@ -6,7 +6,9 @@ tokens and says nothing. The test is on the grammar of the stored sentence, with
 word classes (pronouns, auxiliaries, clause openers; data/fact_shape.json), so it holds
 for any wording and any reader:
 
-- it opens with a subject, not with a suggestion, a request or a question;
+- it opens with a subject, not with a suggestion, a request or a question, and it is no
+  question ("... ?");
+- it does not stop on an article or a copula ("The user's favourite is.": cut short);
 - a subject pronoun stands only where a clause may start ("thinks that they ...", not
   "likes they said");
 - past the subject and its verb, something is said: a word that is not a pronoun, a
@@ -30,10 +32,10 @@ def is_fragment(text: str, subject: str) -> bool:
     """Whether `text`, a fact about `subject` (lowercase), is a piece of a sentence rather
     than a statement about its subject."""
     said = words(text)
-    if not said:
+    if not said or text.rstrip().endswith("?"):  # a question states nothing
         return True
     classes = _classes()
-    if said[0] in classes["no_subject_openers"]:
+    if said[0] in classes["no_subject_openers"] or said[-1] in classes["clipped_endings"]:
         return True
     if _dangling_pronoun(said, classes):
         return True
