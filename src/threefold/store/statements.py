@@ -710,3 +710,27 @@ def aliases_in_order(words: Sequence[str], rows: Sequence[Columns]) -> list[str]
     """The `words` that the rows of aliases_statement found, in the words' order."""
     found = {r["alias"] for r in rows}
     return [w for w in words if w in found]
+
+
+def name_clauses(
+    people: Sequence[str],
+    about: Sequence[str],
+    text: str,
+    said_by: str | None,
+    contains: Callable[[str], str],
+) -> tuple[list[str], list[str]]:
+    """The filter's clauses for names (ItemFilter.people: the item's text names each;
+    ItemFilter.about: it names each or they said it), and their parameters. `contains`
+    is the dialect's test that a column's lowercase text holds one lowercase parameter."""
+    clauses, params = [], []
+    for person in people:
+        clauses.append(contains(text))
+        params.append(person.lower())
+    for person in about:
+        if said_by is None:
+            clauses.append(contains(text))
+            params.append(person.lower())
+        else:
+            clauses.append(f"({contains(text)} OR {contains(said_by)})")
+            params.extend([person.lower()] * 2)
+    return clauses, params

@@ -104,7 +104,12 @@ from threefold.store.rows import (
     summary_of,
     turn_of,
 )
-from threefold.store.statements import SharedStatements, aliases_in_order, aliases_statement
+from threefold.store.statements import (
+    SharedStatements,
+    aliases_in_order,
+    aliases_statement,
+    name_clauses,
+)
 
 log = logging.getLogger(__name__)
 
@@ -2072,6 +2077,11 @@ _SAID_BY = {
 """The column naming who said an item, for kinds that have one (see ItemFilter.about)."""
 
 
+def _contains(column: str) -> str:
+    """This dialect's test that `column`'s lowercase text holds one parameter."""
+    return f"strpos(lower({column}), %s) > 0"
+
+
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     spec = _KINDS[kind]
     clauses = ["x.tenant = %s"]
@@ -2097,20 +2107,11 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     if where.until is not None:
         clauses.append(f"{spec.time} <= %s")
         params.append(where.until)
-    for person in where.people:
-        clauses.append(f"strpos(lower({spec.text}), %s) > 0")
-        params.append(person.lower())
+    named, names = name_clauses(where.people, where.about, spec.text, _SAID_BY.get(kind), _contains)
+    clauses += named
+    params += names
     if where.categories is not None and kind != "fact":
         clauses.append("false")  # a category is a fact's: other kinds have none to match
-    said_by = _SAID_BY.get(kind)
-    for person in where.about:
-        named = f"strpos(lower({spec.text}), %s) > 0"
-        if said_by is None:
-            clauses.append(named)
-            params.append(person.lower())
-        else:
-            clauses.append(f"({named} OR strpos(lower({said_by}), %s) > 0)")
-            params.extend([person.lower()] * 2)
     if kind == "fact":
         if where.active_facts_only:
             clauses.append("x.status = 'active'")

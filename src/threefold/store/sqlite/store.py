@@ -74,7 +74,7 @@ from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
 from threefold.store.sqlite.term_scores import IndexVersion, TermScores
 from threefold.store.sqlite.write_queue import WriteQueue
-from threefold.store.statements import SharedStatements
+from threefold.store.statements import SharedStatements, name_clauses
 
 if TYPE_CHECKING:
     from threefold.store.vectors import VectorIndex
@@ -1622,6 +1622,11 @@ _SAID_BY = {
 """The column naming who said an item, for kinds that have one (see ItemFilter.about)."""
 
 
+def _contains(column: str) -> str:
+    """This dialect's test that `column`'s lowercase text holds one parameter."""
+    return f"instr(lower({column}), ?) > 0"
+
+
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     spec = _KINDS[kind]
     clauses = ["x.tenant = ?"]
@@ -1647,20 +1652,11 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     if where.until is not None:
         clauses.append(f"{spec.time} <= ?")
         params.append(_ts(where.until))
-    for person in where.people:
-        clauses.append(f"instr(lower({spec.text}), ?) > 0")
-        params.append(person.lower())
+    named, names = name_clauses(where.people, where.about, spec.text, _SAID_BY.get(kind), _contains)
+    clauses += named
+    params += names
     if where.categories is not None and kind != "fact":
         clauses.append("0")  # a category is a fact's: other kinds have none to match
-    said_by = _SAID_BY.get(kind)
-    for person in where.about:
-        named = f"instr(lower({spec.text}), ?) > 0"
-        if said_by is None:
-            clauses.append(named)
-            params.append(person.lower())
-        else:
-            clauses.append(f"({named} OR instr(lower({said_by}), ?) > 0)")
-            params.extend([person.lower()] * 2)
     if kind == "fact":
         if where.active_facts_only:
             clauses.append("x.status = 'active'")
