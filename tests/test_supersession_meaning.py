@@ -178,34 +178,30 @@ def _daughter_named_later(second_daughter: bool):
     )
 
 
-def test_a_correction_by_name_reaches_what_was_said_before_the_name(open_memory):
-    mem = open_memory(_daughter_named_later(second_daughter=False))
+def _birthdays_after_nia_is_corrected(mem) -> dict[tuple[str, str], FactStatus]:
+    """A daughter's birthday said, then her name, then a correction by that name: every
+    birthday fact stored, by subject and value, with its status."""
     say(
         mem,
         "my daughter's birthday is the 2nd",
         "her name's Nia",
         "sorry, Nia's birthday is the 3rd not the 2nd",
     )
-    birthdays = {
+    return {
         (f.subject, f.value): f.status
         for f in mem.facts(CHAT, include_inactive=True)
         if f.slot == "birthday"
     }
+
+
+def test_a_correction_by_name_reaches_what_was_said_before_the_name(open_memory):
+    mem = open_memory(_daughter_named_later(second_daughter=False))
+    birthdays = _birthdays_after_nia_is_corrected(mem)
     assert birthdays[("nia", "july 3")] is FactStatus.ACTIVE
     assert birthdays[("user's daughter", "july 2")] is not FactStatus.ACTIVE
 
 
 def test_with_two_daughters_named_an_unnamed_daughters_fact_stays(open_memory):
     mem = open_memory(_daughter_named_later(second_daughter=True))
-    say(
-        mem,
-        "my daughter's birthday is the 2nd",
-        "her name's Nia",
-        "sorry, Nia's birthday is the 3rd not the 2nd",
-    )
-    birthdays = {
-        (f.subject, f.value): f.status
-        for f in mem.facts(CHAT, include_inactive=True)
-        if f.slot == "birthday"
-    }
+    birthdays = _birthdays_after_nia_is_corrected(mem)
     assert birthdays[("user's daughter", "july 2")] is FactStatus.ACTIVE  # Nia's or Ada's?
