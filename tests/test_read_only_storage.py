@@ -76,6 +76,8 @@ def _open_files(path: Path) -> list[str]:
 def test_a_cleanly_closed_database_opens_read_only(tmp_path: Path, read_only) -> None:
     _seeded(tmp_path / "data")
     db = read_only(tmp_path / "data") / "memory.db"
+    beside = sorted(p.name for p in db.parent.iterdir())
+    assert beside == ["memory.db", "memory.db-queue"]  # the writers' queue file stays
     with _memory(db) as mem:
         assert mem.store.read_only
         assert [f.text for f in mem.facts(STREAM)] == ["Raj is the Lead Architect."]
@@ -86,7 +88,7 @@ def test_a_cleanly_closed_database_opens_read_only(tmp_path: Path, read_only) ->
         with pytest.raises(StoreReadOnly):
             mem.add_turn(STREAM, "Hello.")
         assert [f.text for f in mem.facts(STREAM)] == ["Raj is the Lead Architect."]
-    assert sorted(p.name for p in db.parent.iterdir()) == ["memory.db"]
+    assert sorted(p.name for p in db.parent.iterdir()) == beside  # no WAL or shm made
 
 
 def test_a_database_with_its_wal_files_opens_read_only_with_what_they_hold(

@@ -26,6 +26,7 @@ from threefold.domain import utcnow
 from threefold.errors import StoreUnavailable
 from threefold.store import SQLiteStore
 from threefold.store.base import NewTurn
+from threefold.store.sqlite.write_queue import queue_path
 
 WRITES = 150
 MOST_OVERTAKEN = 30
@@ -106,7 +107,7 @@ def test_a_writer_that_never_gets_its_turn_gives_up_with_store_unavailable(
     turn = NewTurn(
         tenant="default", stream="chat:a", user="Hello.", assistant="", at=utcnow(), tokens=2
     )
-    holder = os.open(db, os.O_RDONLY)
+    holder = os.open(queue_path(db), os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(holder, fcntl.LOCK_EX)
         with pytest.raises(StoreUnavailable, match="busy"):

@@ -4,14 +4,14 @@ SQLite lets one writer in at a time and makes the others poll: a writer that fin
 file locked sleeps 1, 2, 5 ... up to 100 ms between tries, and whoever tries at the right
 moment gets in. Under steady writing from several processes a writer can lose that race
 again and again (issue 40 measured write p99 of 0.7-1.9 s under 4 writers). Here every
-write transaction first takes an exclusive `flock` on the database file. The kernel parks
+write transaction first takes an exclusive `flock` on a file beside the database
+(`memory.db-queue`, see queue_path). The kernel parks
 a waiter until the lock is free and wakes it at once, so writers take turns instead of
 racing a timer, and SQLite's own lock is then free for the one that holds this one.
 
 The lock is only about fairness: SQLite's locking still keeps writes apart, and its busy
 handler still serves a writer that does not queue here (another program, an older
-threefold). flock and the POSIX locks SQLite takes on the same file do not interact on a
-local file system, and WAL mode needs a local file system anyway.
+threefold).
 
 A waiter gives up after the store's busy timeout, as SQLite would, with StoreUnavailable.
 Without `fcntl` (Windows) there is no queue and SQLite's own locking does everything.
@@ -29,6 +29,16 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
+def queue_path(database: Path) -> Path:
+    """The file whose flock is the queue, beside the database as its -wal and -shm are.
+
+    Never the database file itself: closing any descriptor of a file drops every POSIX
+    lock the process holds on it, SQLite's included. A writer whose shared lock on the
+    database went with a closed queue descriptor looks gone to the others, and the last of
+    them to close removes the WAL its next commit would go to."""
+    return Path(f"{database}-queue")
+
+
 class WriteQueue:
     """An exclusive flock on the database file, taken around each write transaction.
 
@@ -38,16 +48,19 @@ class WriteQueue:
     """
 
     def __init__(self, database: Path, timeout: float, *, writable: bool = True) -> None:
-        self.path = Path(database)
+        self.path = queue_path(database)
         self.timeout = timeout
         self._fd: int | None = None
         self._held: int | None = None
         """The descriptor that holds the lock now, if any."""
         if fcntl is not None and writable:
             try:
-                self._fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+                self._fd = self._open()
             except OSError:
                 self._fd = None  # SQLite's locking alone
+
+    def _open(self) -> int:
+        return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
 
     def acquire(self) -> None:
         if self._fd is None or fcntl is None:
@@ -80,7 +93,7 @@ class WriteQueue:
         its own; if the caller gives up first, the helper lets the lock go as soon as it
         gets it, and closes its descriptor, which nothing else uses."""
         assert fcntl is not None
-        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = self._open()
         got, state = threading.Event(), threading.Lock()
         abandoned: list[bool] = []
 
