@@ -40,7 +40,7 @@ def queue_path(database: Path) -> Path:
 
 
 class WriteQueue:
-    """An exclusive flock on the database file, taken around each write transaction.
+    """An exclusive flock on the queue file (queue_path), taken around each write transaction.
 
     The file is opened per WriteQueue (per store), so two stores in one process queue
     against each other as two processes do: flock belongs to the open file, not to the
