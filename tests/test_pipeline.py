@@ -79,6 +79,27 @@ def test_compaction_archives_the_old_version(open_memory, scripted):
     assert any(s.id in active[0].parents for s in archived)
 
 
+class Overshooting(ScriptedModel):
+    """A model that ignores the size it is asked for, as chat models often do."""
+
+    def compact_summary(self, text, known_facts, target_tokens):
+        self._enter("compact_summary")
+        return text
+
+
+def test_a_compacted_summary_starts_at_a_whole_line(open_memory):
+    mem = open_memory(Overshooting(), session_turns=5, summary_max_tokens=100)
+    for i in range(40):
+        said = f"Note {i}: the Hendricks relocation moved to week {i % 7}, and the vendors agreed"
+        mem.add_turn(STREAM, said, "Noted.", at=T0 + i * timedelta(hours=1))
+    mem.process_pending()
+
+    (active,) = kinds(mem, SummaryKind.ACTIVE)
+    assert 0 < active.tokens <= 100
+    said = {line for s in kinds(mem, SummaryKind.SESSION) for line in s.text.splitlines()}
+    assert all(line in said for line in active.text.splitlines())
+
+
 def test_failed_compaction_leaves_the_active_summary_intact(open_memory, scripted):
     mem = open_memory(scripted, session_turns=5, summary_max_tokens=100, job_attempts=1)
     add(mem, 15)

@@ -5,7 +5,7 @@ import random
 import subprocess
 import sys
 
-from threefold.tokens import count_in_python, count_tokens, encoding
+from threefold.tokens import count_in_python, count_tokens, encoding, keep_last_tokens
 
 TRICKY = [
     "## Facts\n- Raj is the Lead Architect. [turn:12, 2026-03-02]\n### 2026-03-02\n[x] y",
@@ -109,3 +109,12 @@ def test_a_fresh_process_builds_tiktoken_only_for_long_pieces() -> None:
     assert done.stdout.split() == ["0", "1"]
     blob = "QUJD" * 5000
     assert count_tokens(blob) == exact(blob)
+
+
+def test_the_kept_end_of_a_text_starts_at_a_whole_word() -> None:
+    text = " ".join(f"relocated{n} Ωmega日本" for n in range(200))
+    for limit in range(5, 60):
+        kept = keep_last_tokens(text, limit, marker="")
+        assert count_tokens(kept) <= limit
+        assert text.endswith(kept) and kept
+        assert text[len(text) - len(kept) - 1].isspace() and not kept[0].isspace(), kept

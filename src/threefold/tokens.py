@@ -262,7 +262,23 @@ def keep_last_tokens(text: str, limit: int, marker: str = "… ") -> str:
     room = limit - count_tokens(marker)
     if room <= 0:
         return ""
-    tail = encoding().decode(list(ids[-room:]))
+    tail = _from_a_whole_word(text, encoding().decode(list(ids[-room:])))
     while tail and count_tokens(marker + tail) > limit:
-        tail = tail[1:]
+        tail = _after_the_first_word(tail)
     return marker + tail if tail else ""
+
+
+def _from_a_whole_word(text: str, tail: str) -> str:
+    """`tail`, an end of `text` cut at a token, from its first whole word: a token can
+    start inside a word ("ted to Leeds") or inside a character's bytes (decoded as U+FFFD)."""
+    start = len(text) - len(tail)
+    at_a_word = start == 0 or not text[start - 1].isalnum() or not tail[:1].isalnum()
+    if text.endswith(tail) and at_a_word:
+        return tail.lstrip()
+    return _after_the_first_word(tail)
+
+
+def _after_the_first_word(text: str) -> str:
+    """`text` from its second word, or less its first character if it is one word."""
+    space = next((n for n, char in enumerate(text) if char.isspace()), None)
+    return text[space:].lstrip() if space is not None else text[1:]

@@ -378,8 +378,14 @@ def _replace_active(store: Store, old: Summary | None, new: NewSummary) -> None:
 
 
 def _within(text: str, limit: int) -> str:
-    """Models are asked for a size; this makes sure of it, keeping the newest end."""
-    return keep_last_tokens(text, limit)
+    """Models are asked for a size; this makes sure of it, keeping the newest end from its
+    first whole line (a summary is told line by line: a cut line names no one)."""
+    kept = keep_last_tokens(text, limit, marker="")
+    if kept == text:
+        return text
+    newline = kept.find("\n")
+    whole = kept[newline + 1 :] if newline >= 0 else ""
+    return whole if whole.strip() else kept
 
 
 _JUST_BEFORE = timedelta(microseconds=-1)
