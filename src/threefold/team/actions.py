@@ -6,6 +6,7 @@ message's id), never from a row id, so a rebuild finds the same action again and
 status (open, done, dismissed) stays as the team left it.
 """
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -110,16 +111,21 @@ def _one_per_message(snapshot: Snapshot, facts: list[Fact]) -> list[Fact]:
 def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
     """Whether its author later said the work is done."""
     said_at = _at(commitment)
-    work = commitment.slot.partition(":")[2] or commitment.value
+    works = [commitment.slot.partition(":")[2] or commitment.value]
+    # The promise in its own words, without its day: "have the tolls story filed"
+    works.append(_BY_DAY.split(commitment.value, maxsplit=1)[0])
     for record in snapshot.records:
         if (
             record.at <= said_at
             or record.author.lower().split()[0] != commitment.subject.split()[0]
         ):
             continue
-        if cues.reports_done(work, record.text):
+        if any(cues.reports_done(work, record.text) for work in works):
             return True
     return False
+
+
+_BY_DAY = re.compile(r"\s+(?:by|before|on|until|till)\s+", re.IGNORECASE)
 
 
 def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
@@ -130,7 +136,7 @@ def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
         opened = _at(fact)
         if snapshot.now - opened <= timedelta(days=rule.window_days):
             continue
-        if any(_cleared(snapshot, f, _at(f)) for f in same):
+        if any(snapshot.cleared(f) for f in same):
             continue
         days = (snapshot.now - opened).days
         out.append(
@@ -164,18 +170,6 @@ def _said(snapshot: Snapshot, fact: Fact) -> str:
     if record is None or " ".join(record.text.split()) == fact.text:
         return fact.text
     return f"{fact.text} ({record.author}: {_quote(record.text)})"
-
-
-def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
-    record = snapshot.record_of(blocker)
-    said = record.text if record else ""
-    what = f"{blocker.subject} {blocker.value} {blocker.text} {said}"
-    return any(
-        record.at > opened
-        and cues.states(cues.CLEARED, record.text)
-        and cues.same_work(what, record.text)
-        for record in snapshot.records
-    )
 
 
 def _deadlines_soon(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
