@@ -42,7 +42,7 @@ HANDOFF_REQUESTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     ),
     (
         re.compile(
-            rf"\b{_WHO}\s+(?:will\s+)?(?:has|have|needs?|must|should|ought)\s+(?:to\s+)?"
+            rf"\b{_WHO}\s+(?:will\s+)?(?:(?:has|have|needs?|ought)\s+to|must|should)\s+"
             r"(?P<what>(?!be\b|know\b|say\b|tell\b|answer\b)[^?.!]+)",
             _I,
         ),
@@ -50,6 +50,8 @@ HANDOFF_REQUESTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
             "I'm off next week - somebody has to water the lab plants while I'm gone",
             "someone needs to keep an eye on the overnight queue",
         ),
+        # "does anyone have the number?" asks for a thing, not an owner: "have" is owning
+        # unless "to" follows
     ),
     (
         re.compile(
