@@ -84,7 +84,8 @@ class Snapshot:
         """Whether a later message says the block is gone: in so many words ("unblocked",
         "came through"), by the awaited step done ("blocked on legal approving the copy" ->
         "legal approved it"), or by telling the blocked person the awaited thing is there
-        ("the token is in the vault now @yuki"); always about the same work."""
+        ("the token is in the vault now @yuki"); always about the same work, or the same
+        awaited thing."""
         from threefold.team import cues
 
         record = self.record_of(blocker)
@@ -93,7 +94,7 @@ class Snapshot:
         done = cues.step_done(blocker.value)
         return any(
             later.at > opened
-            and cues.same_work(what, later.text)
+            and (cues.same_work(what, later.text) or cues.same_work(blocker.value, later.text))
             and (
                 cues.states(cues.CLEARED, later.text)
                 or (done is not None and cues.states(done, later.text))
