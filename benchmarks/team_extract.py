@@ -58,9 +58,9 @@ def read(data: dict) -> tuple[dict[str, list[Fact]], dict[str, set[str]], list[s
 
             for stream in mem.streams():
                 for fact in mem.facts(stream.name):
-                    if fact.source.kind.startswith("slack.") and fact.source.id.isdigit():
-                        if message := message_of(int(fact.source.id)):
-                            facts[message].append(fact)
+                    slack = fact.source.kind.startswith("slack.") and fact.source.id.isdigit()
+                    if slack and (message := message_of(int(fact.source.id))):
+                        facts[message].append(fact)
             for action in mem.actions(status="open"):
                 cited = [message_of(r) for r in action.record_ids]
                 for message in filter(None, cited):

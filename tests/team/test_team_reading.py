@@ -215,3 +215,23 @@ def test_each_half_of_a_compound_decision_is_a_decision(tmp_path: Path) -> None:
     assert any("load tests" in text and "legacy" not in text for text in decided), decided
     assert any("salt and pepper" in text for text in decided), decided
     assert "QG-5" in digest and "parked" in digest, digest
+
+
+def test_being_swamped_is_a_mood_and_a_drained_battery_is_not(tmp_path: Path) -> None:
+    with _memory(tmp_path) as mem:
+        _say(mem, "Ola", "honestly I'm feeling swamped, three late pages and no second sub", DAY)
+        _say(mem, "Ines", "the lab laptop battery drained overnight", DAY + timedelta(minutes=1))
+        mem.process_pending()
+        moods = _facts(mem, FactCategory.MOOD_SIGNAL)
+    assert moods == ["Ola sounds overwhelmed."], moods
+
+
+def test_a_promise_reported_done_leaves_the_profile(tmp_path: Path) -> None:
+    with _memory(tmp_path) as mem:
+        _say(mem, "Ola", "I'll have the audit report filed by Thursday", DAY)
+        _say(mem, "Ola", "I'll book the load test rig by Friday", DAY + timedelta(minutes=1))
+        _say(mem, "Ola", "audit report filed, it's with finance now", DAY + timedelta(days=1))
+        mem.process_pending()
+        mem.rebuild_team(now=DAY + timedelta(days=2))
+        promised = [item.text for item in mem.profile("Ola").commitments]
+    assert len(promised) == 1 and "load test rig" in promised[0], promised

@@ -6,7 +6,6 @@ message's id), never from a row id, so a rebuild finds the same action again and
 status (open, done, dismissed) stays as the team left it.
 """
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -78,7 +77,7 @@ def _overdue_commitments(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
         due = day_named(fact)
         if due is None or (today - due).days <= rule.window_days:
             continue
-        if _reported_done(snapshot, fact):
+        if snapshot.reported_done(fact):
             continue
         out.append(
             Found(
@@ -106,26 +105,6 @@ def _one_per_message(snapshot: Snapshot, facts: list[Fact]) -> list[Fact]:
             seen.add(record.id)
         kept.append(fact)
     return sorted(kept, key=lambda f: f.id)
-
-
-def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
-    """Whether its author later said the work is done."""
-    said_at = _at(commitment)
-    works = [commitment.slot.partition(":")[2] or commitment.value]
-    # The promise in its own words, without its day: "have the tolls story filed"
-    works.append(_BY_DAY.split(commitment.value, maxsplit=1)[0])
-    for record in snapshot.records:
-        if (
-            record.at <= said_at
-            or record.author.lower().split()[0] != commitment.subject.split()[0]
-        ):
-            continue
-        if any(cues.reports_done(work, record.text) for work in works):
-            return True
-    return False
-
-
-_BY_DAY = re.compile(r"\s+(?:by|before|on|until|till)\s+", re.IGNORECASE)
 
 
 def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:

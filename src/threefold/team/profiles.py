@@ -81,7 +81,7 @@ def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         name,
         role=_items(snapshot, holds, FactCategory.ROLE),
         current_work=_work(snapshot, holds, theirs),
-        commitments=_items(snapshot, theirs, FactCategory.COMMITMENT),
+        commitments=_items(snapshot, _open_promise(snapshot, theirs), FactCategory.COMMITMENT),
         blockers=_items(snapshot, _both(authored, snapshot.standing_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, authored, FactCategory.DECISION),
         activity=activity,
@@ -115,8 +115,10 @@ def _channel(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         name,
         role=role,
         current_work=_work(snapshot, said_here, said_here),
-        commitments=_items(snapshot, said_here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, _both(said_here, snapshot.standing_blocker), FactCategory.BLOCKER),
+        commitments=_items(snapshot, _open_promise(snapshot, said_here), FactCategory.COMMITMENT),
+        blockers=_items(
+            snapshot, _both(said_here, snapshot.standing_blocker), FactCategory.BLOCKER
+        ),
         decisions=_items(snapshot, said_here, FactCategory.DECISION),
         activity=[record_item(r) for r in records],
         mood=_items(snapshot, said_here, FactCategory.MOOD_SIGNAL, limit=None),
@@ -140,7 +142,7 @@ def _project(snapshot: Snapshot, stream: str, title: str | None = None) -> dict[
         name,
         role=_items(snapshot, here, FactCategory.ROLE),
         current_work=_work(snapshot, here, here),
-        commitments=_items(snapshot, here, FactCategory.COMMITMENT),
+        commitments=_items(snapshot, _open_promise(snapshot, here), FactCategory.COMMITMENT),
         blockers=_items(snapshot, _both(here, snapshot.standing_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, here, FactCategory.DECISION),
         activity=activity,
@@ -157,6 +159,11 @@ def _quiet(snapshot: Snapshot, name: str, what: str) -> str:
     """What is true of an entity with nothing in the snapshot: nothing in its days."""
     as_of = snapshot.as_of or snapshot.now
     return f"{name} has no {what} in the {HISTORY_DAYS} days to {as_of:%Y-%m-%d}."
+
+
+def _open_promise(snapshot: Snapshot, pick: Picker) -> Picker:
+    """Commitments `pick` takes that their author has not since reported done."""
+    return lambda fact: pick(fact) and not snapshot.reported_done(fact)
 
 
 def _both(first: Picker, second: Picker) -> Picker:

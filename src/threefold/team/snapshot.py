@@ -23,6 +23,8 @@ FINISHED = frozenset({"done", "closed", "resolved", "cancelled", "canceled", "wo
 HISTORY_DAYS = 120
 """How far back a rebuild reads: older work is history, not what someone is doing now."""
 _ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_BY_DAY = re.compile(r"\s+(?:by|before|on|until|till)\s+", re.IGNORECASE)
+"""Where a promise's day starts: "have the story filed by Tuesday"."""
 _MOOD_HISTORY = (FactStatus.SUPERSEDED, FactStatus.OUTRANKED)
 """A newer mood of the same person supersedes the older one, but a trend needs both."""
 
@@ -75,6 +77,22 @@ class Snapshot:
 
     def open_blocker(self, fact: Fact) -> bool:
         return fact.category is FactCategory.BLOCKER and not self.finished_work(fact)
+
+    def reported_done(self, commitment: Fact) -> bool:
+        """Whether its author later said the promised work is done."""
+        from threefold.team import cues
+
+        said_at = as_utc(commitment.source.at or commitment.recorded_at)
+        works = [commitment.slot.partition(":")[2] or commitment.value]
+        # The promise in its own words, without its day: "have the tolls story filed"
+        works.append(_BY_DAY.split(commitment.value, maxsplit=1)[0])
+        by = commitment.subject.split()[:1]
+        return any(
+            record.at > said_at
+            and record.author.lower().split()[:1] == by
+            and any(cues.reports_done(work, record.text) for work in works)
+            for record in self.records
+        )
 
     def standing_blocker(self, fact: Fact) -> bool:
         """A blocker neither the tracker nor a later message says is over."""

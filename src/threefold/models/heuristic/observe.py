@@ -177,6 +177,10 @@ _GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
         "pissed off",
         "so done with",
         "wits",
+        "swamped",
+        "snowed under",
+        "drowning",
+        "knackered",
         "great job",
         "great work",
         "nice job",
@@ -1186,6 +1190,10 @@ _MOOD_NEG = {
     "pissed off": 0.85,
     "so done with": 0.8,
     "at my wits end": 0.85,
+    "swamped": 0.78,
+    "snowed under": 0.78,
+    "drowning": 0.78,
+    "knackered": 0.8,
 }
 _MOOD_VALUE = {
     "frustrating": "frustrated",
@@ -1199,11 +1207,16 @@ _MOOD_VALUE = {
     "pissed off": "angry",
     "furious": "angry",
     "at my wits end": "frustrated",
+    "swamped": "overwhelmed",
+    "snowed under": "overwhelmed",
+    "drowning": "overwhelmed",
+    "knackered": "exhausted",
 }
 _MOOD_RE = re.compile(
     r"\b(?P<neg>frustrat(?:ed|ing)|burn(?:ed|t)\s+out|exhausted|annoy(?:ed|ing)|fed\s+up"
     r"|sick\s+and\s+tired\s+of|sick\s+of|tired\s+of|stressed(?:\s+out)?|overwhelmed"
-    r"|demotivated|demoralized|furious|pissed\s+off|so\s+done\s+with|at\s+my\s+wits'?\s+end)\b"
+    r"|demotivated|demoralized|furious|pissed\s+off|so\s+done\s+with|at\s+my\s+wits'?\s+end"
+    r"|swamped|snowed\s+under|drowning|knackered)\b"
     r"|\b(?P<praise>(?:great|nice|good|awesome|amazing|excellent|fantastic|stellar)\s+"
     r"(?:job|work)|nice\s+one|well\s+done|kudos|shout-?out|nailed\s+it|congrat(?:s|ulations)"
     r"|(?:thanks|thank\s+you)\s+(?:so|very)\s+much|huge\s+thanks|many\s+thanks"
