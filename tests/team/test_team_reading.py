@@ -235,3 +235,13 @@ def test_a_promise_reported_done_leaves_the_profile(tmp_path: Path) -> None:
         mem.rebuild_team(now=DAY + timedelta(days=2))
         promised = [item.text for item in mem.profile("Ola").commitments]
     assert len(promised) == 1 and "load test rig" in promised[0], promised
+
+
+def test_a_profile_tells_one_blocker_per_message_in_the_third_person(tmp_path: Path) -> None:
+    with _memory(tmp_path) as mem:
+        _say(mem, "Ola", "I'm blocked on QG-1 until the vendor replies", DAY)
+        mem.process_pending()
+        mem.rebuild_team(now=DAY + timedelta(days=1))
+        blockers = [item.text for item in mem.profile("Ola").blockers]
+    assert len(blockers) == 1 and "QG-1" in blockers[0], blockers
+    assert "I'm" not in blockers[0] and "Ola" in blockers[0], blockers

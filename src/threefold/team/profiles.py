@@ -13,6 +13,7 @@ from typing import Any
 from threefold.domain import Fact, FactCategory, Visibility, as_utc, project_subject
 from threefold.settings import Settings
 from threefold.sources.ingest import channel_entity, person
+from threefold.team import voice
 from threefold.team.model import MoodTrend, Profile, ProfileItem
 from threefold.team.snapshot import HISTORY_DAYS, Snapshot, readable, record_item, turn_item
 
@@ -179,12 +180,28 @@ def _names(name: str) -> frozenset[str]:
 def _items(
     snapshot: Snapshot, pick: Picker, *categories: FactCategory, limit: int | None = LIST_ITEMS
 ) -> list[ProfileItem]:
+    """The facts `pick` takes, newest first: one per message and kind ("I'm blocked on
+    IT-1" read as both the author's and IT-1's blocker is one), each told in the third
+    person of whoever said it."""
     facts = sorted(
         (f for f in snapshot.of(*categories) if pick(f)),
-        key=lambda f: f.source.at or f.recorded_at,
+        key=lambda f: (f.source.at or f.recorded_at, f.confidence),
         reverse=True,
     )
-    return [snapshot.item(f) for f in facts[:limit]]
+    seen: set[tuple[FactCategory, int]] = set()
+    out = []
+    for fact in facts:
+        record = snapshot.record_of(fact)
+        if record is not None and fact.category is not FactCategory.DECISION:
+            if (fact.category, record.id) in seen:
+                continue
+            seen.add((fact.category, record.id))
+        item = snapshot.item(fact)
+        if record is not None and (first := record.author.split()[:1]):
+            name = first[0][:1].upper() + first[0][1:]
+            item = item.model_copy(update={"text": voice.in_third_person(item.text, name)})
+        out.append(item)
+    return out[:limit]
 
 
 def _work(snapshot: Snapshot, holds: Picker, theirs: Picker) -> list[ProfileItem]:
