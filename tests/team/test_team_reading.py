@@ -245,3 +245,12 @@ def test_a_profile_tells_one_blocker_per_message_in_the_third_person(tmp_path: P
         blockers = [item.text for item in mem.profile("Ola").blockers]
     assert len(blockers) == 1 and "QG-1" in blockers[0], blockers
     assert "I'm" not in blockers[0] and "Ola" in blockers[0], blockers
+
+
+def test_what_has_to_be_done_by_a_day_is_the_thing_due(tmp_path: Path) -> None:
+    with _memory(tmp_path) as mem:
+        _say(mem, "Ola", "the release checklist has to be signed off by Friday", DAY)
+        mem.process_pending()
+        mem.rebuild_team(now=DAY + timedelta(days=2))
+        due = _kinds(mem).get("deadline_soon", [])
+    assert len(due) == 1 and "checklist" in due[0].lower(), due

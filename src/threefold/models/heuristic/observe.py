@@ -1020,6 +1020,13 @@ _DUE_EVENT_RE = re.compile(
 )
 
 
+# What must be done to something by a day: "the template has to be signed off by Monday".
+_DUE_PASSIVE_RE = re.compile(
+    r"\b(?:has|have|needs?|must|should|is|are)\s+(?:to\s+|got\s+to\s+)?be\s+[a-z]+(?:ed|en)\b",
+    _I,
+)
+
+
 def _due_thing(sentence: str, date_at: int) -> str:
     """What a dated sentence says is due: "the Q2 report is due Friday" -> "Q2 report"."""
     if (match := _DUE_FOR_RE.search(sentence)) and (thing := _np_after(match["t"], 5)):
@@ -1029,6 +1036,10 @@ def _due_thing(sentence: str, date_at: int) -> str:
     if (match := _DUE_EVENT_RE.search(sentence)) and (thing := _np_before(sentence[: match.end()])):
         return thing
     if (match := _DUE_VERB_RE.search(sentence[:date_at])) and (thing := _np_after(match["t"], 5)):
+        return thing
+    if (match := _DUE_PASSIVE_RE.search(sentence[:date_at])) and (
+        thing := _np_before(sentence[: match.start()])
+    ):
         return thing
     if match := _DUE_EVENT_VERB_RE.search(sentence):
         return _EVENT_NOUNS[match[1].lower()]
