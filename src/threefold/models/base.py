@@ -65,6 +65,9 @@ class MessageInput(_Task):
     text: str
     at: datetime
     channel: str = ""
+    replying_to: str = ""
+    """The words of the message this one answers in its thread, when known: what "I can
+    take it" takes."""
 
 
 EATS_AGAIN_SLOT = "eats again"

@@ -13,7 +13,7 @@ from threefold.layers.facts import record_fact
 from threefold.layers.summaries import turn_input
 from threefold.models.base import ExtractedFact, MemoryModel, TurnBatchReader, TurnInput
 from threefold.settings import Settings
-from threefold.sources.digest import message_facts
+from threefold.sources.digest import message_facts, thread_starts
 from threefold.store.base import Store
 from threefold.trust.writes import OWNER, Author, capped_fact
 
@@ -108,7 +108,8 @@ def _from_records(
     for start in range(0, len(own), _BATCH):
         batch = own[start : start + _BATCH]
         with store.transaction():
-            for record, fact in message_facts(model, settings, batch):
+            starts = thread_starts(store, tenant, batch)
+            for record, fact in message_facts(model, settings, batch, starts):
                 added += _record_new(
                     store, tenant, stream, [fact], record.ref(), known, record.visibility
                 )

@@ -52,7 +52,7 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
     batch = store.unprocessed_records(tenant, stream, settings.sources.import_batch_messages)
     if not batch:
         return lambda: None
-    kept = message_facts(model, settings, batch)
+    kept = message_facts(model, settings, batch, thread_starts(store, tenant, batch))
     # Bots post commit lists and build results by the hundred; people's words tell the story.
     told = [r for r in batch if r.kind != "bot"] or batch
     fold = summaries.fold_in(
@@ -92,11 +92,16 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
 
 
 def message_facts(
-    model: MemoryModel, settings: Settings, batch: list[Record]
+    model: MemoryModel,
+    settings: Settings,
+    batch: list[Record],
+    starts: dict[int, str] | None = None,
 ) -> list[tuple[Record, ExtractedFact]]:
     """The facts the model reads in `batch`, at the source's confidence, those that pass
-    their category's threshold; links alone are left to the records."""
-    found = model.extract_from_messages([_message_input(r) for r in batch])
+    their category's threshold; links alone are left to the records. `starts` holds, per
+    reply's record id, the words of the message that started its thread."""
+    starts = starts or {}
+    found = model.extract_from_messages([_message_input(r, starts.get(r.id, "")) for r in batch])
     banded = [
         (record, _in_band(fact, record))
         for record, facts in zip(batch, found, strict=True)
@@ -179,10 +184,31 @@ def fetch(
     return apply
 
 
-def _message_input(record: Record) -> MessageInput:
+def _message_input(record: Record, replying_to: str = "") -> MessageInput:
     return MessageInput(
-        author=credited(record), text=record.text, at=record.at, channel=record.channel
+        author=credited(record),
+        text=record.text,
+        at=record.at,
+        channel=record.channel,
+        replying_to=replying_to,
     )
+
+
+def thread_starts(store: Store, tenant: str, batch: list[Record]) -> dict[int, str]:
+    """Per thread reply of `batch`, the words of the message that started its thread:
+    looked up in the batch, else among the stored records; absent when it is not known."""
+    here = {(r.channel, r.external_id): r.text for r in batch}
+    starts = {}
+    for record in batch:
+        if record.thread is None or record.thread == record.external_id:
+            continue
+        text = here.get((record.channel, record.thread))
+        if text is None:
+            found = store.record_id(tenant, record.source, record.channel, record.thread)
+            text = store.record(tenant, found).text if found is not None else None
+        if text:
+            starts[record.id] = text
+    return starts
 
 
 def credited(record: Record) -> str:

@@ -77,7 +77,7 @@ def _overdue_commitments(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
         due = day_named(fact)
         if due is None or (today - due).days <= rule.window_days:
             continue
-        if _reported_done(snapshot, fact):
+        if snapshot.reported_done(fact):
             continue
         out.append(
             Found(
@@ -107,21 +107,6 @@ def _one_per_message(snapshot: Snapshot, facts: list[Fact]) -> list[Fact]:
     return sorted(kept, key=lambda f: f.id)
 
 
-def _reported_done(snapshot: Snapshot, commitment: Fact) -> bool:
-    """Whether its author later said the work is done."""
-    said_at = _at(commitment)
-    work = commitment.slot.partition(":")[2] or commitment.value
-    for record in snapshot.records:
-        if (
-            record.at <= said_at
-            or record.author.lower().split()[0] != commitment.subject.split()[0]
-        ):
-            continue
-        if cues.reports_done(work, record.text):
-            return True
-    return False
-
-
 def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     out = []
     blockers = [f for f in snapshot.of(FactCategory.BLOCKER) if snapshot.open_blocker(f)]
@@ -130,7 +115,7 @@ def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
         opened = _at(fact)
         if snapshot.now - opened <= timedelta(days=rule.window_days):
             continue
-        if any(_cleared(snapshot, f, _at(f)) for f in same):
+        if any(snapshot.cleared(f) for f in same):
             continue
         days = (snapshot.now - opened).days
         out.append(
@@ -164,18 +149,6 @@ def _said(snapshot: Snapshot, fact: Fact) -> str:
     if record is None or " ".join(record.text.split()) == fact.text:
         return fact.text
     return f"{fact.text} ({record.author}: {_quote(record.text)})"
-
-
-def _cleared(snapshot: Snapshot, blocker: Fact, opened: datetime) -> bool:
-    record = snapshot.record_of(blocker)
-    said = record.text if record else ""
-    what = f"{blocker.subject} {blocker.value} {blocker.text} {said}"
-    return any(
-        record.at > opened
-        and cues.states(cues.CLEARED, record.text)
-        and cues.same_work(what, record.text)
-        for record in snapshot.records
-    )
 
 
 def _deadlines_soon(snapshot: Snapshot, rule: ActionRule) -> list[Found]:

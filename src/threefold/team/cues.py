@@ -42,6 +42,19 @@ HANDOFF_REQUESTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     ),
     (
         re.compile(
+            rf"\b{_WHO}\s+(?:will\s+)?(?:(?:has|have|needs?|ought)\s+to|must|should)\s+"
+            r"(?P<what>(?!be\b|know\b|say\b|tell\b|answer\b)[^?.!]+)",
+            _I,
+        ),
+        (
+            "I'm off next week - somebody has to water the lab plants while I'm gone",
+            "someone needs to keep an eye on the overnight queue",
+        ),
+        # "does anyone have the number?" asks for a thing, not an owner: "have" is owning
+        # unless "to" follows
+    ),
+    (
+        re.compile(
             r"\b(?:I'm|I\s+am|I'll\s+be)\s+(?:out|away|off|on\s+leave)\b[^.!?]*?[,;-]?\s*"
             r"(?:so\s+)?(?P<what>[^.!?]+?)\s+needs\s+(?:someone|a\s+new\s+owner|an\s+owner)",
             _I,
@@ -99,6 +112,7 @@ NOT_CLEARED_EXAMPLES = (
 
 DONE_EXAMPLES = (
     ("rotate database credentials", "Database credentials rotated."),
+    ("have the quarterly report filed by friday", "quarterly report filed, it's with finance"),
     ("fix login bug", "Login bug fixed!"),
     ("write release notes", "Release notes are done"),
 )
@@ -138,7 +152,26 @@ def reports_done(work: str, text: str) -> bool:
     rotated"), outside a condition, about the same work."""
     if not same_work(work, text):
         return False
-    return states(DONE, text) or states(_past_tense(work), text)
+    return states(DONE, text) or any(states(verb, text) for verb in _done_forms(work))
+
+
+_CAUSATIVE = frozenset({"have", "get", "got"})
+_PARTICIPLE = re.compile(r"^[a-z]{2,}(?:ed|en)$")
+
+
+def _done_forms(work: str) -> list[re.Pattern[str]]:
+    """What says `work` is done in its own words: its verb in the past tense ("rotate
+    database credentials" -> "rotated"); for work someone will have or get done ("have the
+    tolls story filed", "get the docs written up"), the participle itself ("filed")."""
+    forms = [_past_tense(work)]
+    first, *rest = work.lower().split() or [""]
+    if first in _CAUSATIVE:
+        for word in rest:
+            if word == "by":
+                break  # "by Friday": the day, no longer the work
+            if _PARTICIPLE.match(word):
+                forms.append(re.compile(rf"\b{re.escape(word)}\b", _I))
+    return forms
 
 
 def _past_tense(work: str) -> re.Pattern[str]:
@@ -150,11 +183,42 @@ def _past_tense(work: str) -> re.Pattern[str]:
     return re.compile(rf"\b{stem}{last}e?d\b", _I) if verb.isalpha() else re.compile(r"(?!)")
 
 
+_WHILE_AWAY = re.compile(
+    r"\s+(?:while|whilst|when|until|till|as|because|since|before|after|during)\s.*$", _I
+)
+"""The time or reason said after the work ("... while I'm gone") is no part of it."""
+
+
+_GERUND = re.compile(r"\b([a-z]{3,})ing\b", _I)
+
+
+def step_done(awaited: str) -> re.Pattern[str] | None:
+    """The past tense of the step a blocker awaits, when it is named by its -ing form
+    ("the CMS team whitelisting the domain" -> "whitelisted"), else None."""
+    found = _GERUND.search(awaited)
+    if found is None:
+        return None
+    stem = found[1].lower()
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+        stem = stem[:-1]  # "planning" -> "plan"
+    return _past_tense(stem)
+
+
+_NOT_THERE = re.compile(r"\b(?:not|no|never|still|yet)\b|n't\b", _I)
+
+
+def tells(person: str, text: str) -> bool:
+    """Whether `text` tells `person` (a lowercase first name) something as a fact: it
+    names them, asks nothing and denies nothing ("the token is in the vault now @yuki")."""
+    named = person in mentions(text) or re.search(rf"\b{re.escape(person)}\b", text, _I)
+    return bool(named) and not is_question(text) and not _NOT_THERE.search(text)
+
+
 def handoff_request(text: str) -> str | None:
     """The work `text` asks an owner for, or None."""
     for pattern, _ in HANDOFF_REQUESTS:
         if found := pattern.search(text):
-            what = found["what"].strip(" ,;:-")
+            what = _WHILE_AWAY.sub("", found["what"]).strip(" ,;:-")
             if content_words(what):
                 return what
     return None

@@ -190,12 +190,15 @@ def _learned(
 
 def _told(items: list[ProfileItem], chat: list[Record]) -> list[ProfileItem]:
     """Learned items as a lead reads them: one per message and kind (a message read as
-    two blockers is one), each told of the person who said it."""
+    two blockers is one), but each decision of a compound one ("DOCK-5 goes into sprint 7
+    and DOCK-7 is parked"); each told of the person who said it."""
     authors = {str(r.id): r.author for r in chat}
     seen: set[tuple[str, str]] = set()
     out = []
     for item in items:
         said_in = item.source.id if item.source.kind.startswith("slack.") else ""
+        if item.category == FactCategory.DECISION.value:
+            said_in = ""  # each decision is told: a message that makes two made two
         if said_in and (item.category, said_in) in seen:
             continue
         seen.add((item.category, said_in or str(item.fact_id)))

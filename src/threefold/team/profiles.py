@@ -13,6 +13,7 @@ from typing import Any
 from threefold.domain import Fact, FactCategory, Visibility, as_utc, project_subject
 from threefold.settings import Settings
 from threefold.sources.ingest import channel_entity, person
+from threefold.team import voice
 from threefold.team.model import MoodTrend, Profile, ProfileItem
 from threefold.team.snapshot import HISTORY_DAYS, Snapshot, readable, record_item, turn_item
 
@@ -81,8 +82,8 @@ def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         name,
         role=_items(snapshot, holds, FactCategory.ROLE),
         current_work=_work(snapshot, holds, theirs),
-        commitments=_items(snapshot, theirs, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, _both(authored, snapshot.open_blocker), FactCategory.BLOCKER),
+        commitments=_items(snapshot, _open_promise(snapshot, theirs), FactCategory.COMMITMENT),
+        blockers=_items(snapshot, _both(authored, snapshot.standing_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, authored, FactCategory.DECISION),
         activity=activity,
         mood=_items(snapshot, theirs, FactCategory.MOOD_SIGNAL, limit=None),
@@ -115,8 +116,10 @@ def _channel(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
         name,
         role=role,
         current_work=_work(snapshot, said_here, said_here),
-        commitments=_items(snapshot, said_here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, _both(said_here, snapshot.open_blocker), FactCategory.BLOCKER),
+        commitments=_items(snapshot, _open_promise(snapshot, said_here), FactCategory.COMMITMENT),
+        blockers=_items(
+            snapshot, _both(said_here, snapshot.standing_blocker), FactCategory.BLOCKER
+        ),
         decisions=_items(snapshot, said_here, FactCategory.DECISION),
         activity=[record_item(r) for r in records],
         mood=_items(snapshot, said_here, FactCategory.MOOD_SIGNAL, limit=None),
@@ -140,8 +143,8 @@ def _project(snapshot: Snapshot, stream: str, title: str | None = None) -> dict[
         name,
         role=_items(snapshot, here, FactCategory.ROLE),
         current_work=_work(snapshot, here, here),
-        commitments=_items(snapshot, here, FactCategory.COMMITMENT),
-        blockers=_items(snapshot, _both(here, snapshot.open_blocker), FactCategory.BLOCKER),
+        commitments=_items(snapshot, _open_promise(snapshot, here), FactCategory.COMMITMENT),
+        blockers=_items(snapshot, _both(here, snapshot.standing_blocker), FactCategory.BLOCKER),
         decisions=_items(snapshot, here, FactCategory.DECISION),
         activity=activity,
         mood=_items(snapshot, here, FactCategory.MOOD_SIGNAL, limit=None),
@@ -159,6 +162,11 @@ def _quiet(snapshot: Snapshot, name: str, what: str) -> str:
     return f"{name} has no {what} in the {HISTORY_DAYS} days to {as_of:%Y-%m-%d}."
 
 
+def _open_promise(snapshot: Snapshot, pick: Picker) -> Picker:
+    """Commitments `pick` takes that their author has not since reported done."""
+    return lambda fact: pick(fact) and not snapshot.reported_done(fact)
+
+
 def _both(first: Picker, second: Picker) -> Picker:
     return lambda fact: first(fact) and second(fact)
 
@@ -172,12 +180,28 @@ def _names(name: str) -> frozenset[str]:
 def _items(
     snapshot: Snapshot, pick: Picker, *categories: FactCategory, limit: int | None = LIST_ITEMS
 ) -> list[ProfileItem]:
+    """The facts `pick` takes, newest first: one per message and kind ("I'm blocked on
+    IT-1" read as both the author's and IT-1's blocker is one), each told in the third
+    person of whoever said it."""
     facts = sorted(
         (f for f in snapshot.of(*categories) if pick(f)),
-        key=lambda f: f.source.at or f.recorded_at,
+        key=lambda f: (f.source.at or f.recorded_at, f.confidence),
         reverse=True,
     )
-    return [snapshot.item(f) for f in facts[:limit]]
+    seen: set[tuple[FactCategory, int]] = set()
+    out = []
+    for fact in facts:
+        record = snapshot.record_of(fact)
+        if record is not None and fact.category is not FactCategory.DECISION:
+            if (fact.category, record.id) in seen:
+                continue
+            seen.add((fact.category, record.id))
+        item = snapshot.item(fact)
+        if record is not None and (first := record.author.split()[:1]):
+            name = first[0][:1].upper() + first[0][1:]
+            item = item.model_copy(update={"text": voice.in_third_person(item.text, name)})
+        out.append(item)
+    return out[:limit]
 
 
 def _work(snapshot: Snapshot, holds: Picker, theirs: Picker) -> list[ProfileItem]:

@@ -23,6 +23,8 @@ FINISHED = frozenset({"done", "closed", "resolved", "cancelled", "canceled", "wo
 HISTORY_DAYS = 120
 """How far back a rebuild reads: older work is history, not what someone is doing now."""
 _ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_BY_DAY = re.compile(r"\s+(?:by|before|on|until|till)\s+", re.IGNORECASE)
+"""Where a promise's day starts: "have the story filed by Tuesday"."""
 _MOOD_HISTORY = (FactStatus.SUPERSEDED, FactStatus.OUTRANKED)
 """A newer mood of the same person supersedes the older one, but a trend needs both."""
 
@@ -75,6 +77,49 @@ class Snapshot:
 
     def open_blocker(self, fact: Fact) -> bool:
         return fact.category is FactCategory.BLOCKER and not self.finished_work(fact)
+
+    def reported_done(self, commitment: Fact) -> bool:
+        """Whether its author later said the promised work is done."""
+        from threefold.team import cues
+
+        said_at = as_utc(commitment.source.at or commitment.recorded_at)
+        works = [commitment.slot.partition(":")[2] or commitment.value]
+        # The promise in its own words, without its day: "have the tolls story filed"
+        works.append(_BY_DAY.split(commitment.value, maxsplit=1)[0])
+        by = commitment.subject.split()[:1]
+        return any(
+            record.at > said_at
+            and record.author.lower().split()[:1] == by
+            and any(cues.reports_done(work, record.text) for work in works)
+            for record in self.records
+        )
+
+    def standing_blocker(self, fact: Fact) -> bool:
+        """A blocker neither the tracker nor a later message says is over."""
+        return self.open_blocker(fact) and not self.cleared(fact)
+
+    def cleared(self, blocker: Fact) -> bool:
+        """Whether a later message says the block is gone: in so many words ("unblocked",
+        "came through"), by the awaited step done ("blocked on legal approving the copy" ->
+        "legal approved it"), or by telling the blocked person the awaited thing is there
+        ("the token is in the vault now @yuki"); always about the same work, or the same
+        awaited thing."""
+        from threefold.team import cues
+
+        record = self.record_of(blocker)
+        opened = as_utc(blocker.source.at or blocker.recorded_at)
+        what = f"{blocker.subject} {blocker.value} {blocker.text} {record.text if record else ''}"
+        done = cues.step_done(blocker.value)
+        return any(
+            later.at > opened
+            and (cues.same_work(what, later.text) or cues.same_work(blocker.value, later.text))
+            and (
+                cues.states(cues.CLEARED, later.text)
+                or (done is not None and cues.states(done, later.text))
+                or (record is not None and _tells_author(record, later))
+            )
+            for later in self.records
+        )
 
     def record_of(self, fact: Fact) -> Record | None:
         """The message a fact was read from, if it was read from one."""
@@ -155,6 +200,20 @@ def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapsh
     records = store.records_between(tenant, None, since, until)
     turns = {stream: store.turns_between(tenant, stream, since, until) for stream in streams}
     return Snapshot(tenant, now, facts, records, turns, as_of=as_of)
+
+
+def _tells_author(said: Record, later: Record) -> bool:
+    """Whether someone else's later chat message tells the author of `said` something (a
+    tracker row naming its assignee tells no one)."""
+    from threefold.team.cues import tells
+
+    first = said.author.lower().split()[:1]
+    return (
+        bool(first)
+        and later.source == "slack"
+        and later.author != said.author
+        and tells(first[0], later.text)
+    )
 
 
 def day_named(fact: Fact) -> date | None:

@@ -151,6 +151,13 @@ _GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
         "tight",
         "red flag",
         "cutting it close",
+        *(
+            f"{modal} {harm}"
+            for modal in ("could", "might", "may", "would", "will", "well", "easily", "up")
+            for harm in ("sink", "derail", "jeopardi", "threaten", "wreck", "ruin", "kill")
+            + ("torpedo", "scupper", "delay", "stall", "lose", "miss", "push back", "knock out")
+            + ("blow up", "hold up", "cost", "really")
+        ),
     ),
     FactCategory.MOOD_SIGNAL: (
         "frustrat",
@@ -170,6 +177,10 @@ _GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
         "pissed off",
         "so done with",
         "wits",
+        "swamped",
+        "snowed under",
+        "drowning",
+        "knackered",
         "great job",
         "great work",
         "nice job",
@@ -649,6 +660,14 @@ _VOLUNTEER_RE = re.compile(
     r"|tackle|fix|review|write|run|look\s+into|take\s+care\s+of)\s+[^.;!?]+)",
     _I,
 )
+# "I can get the docs written up by Friday": an offer of any work that names its day is a
+# promise; without a day, "I can <verb>" promises only the volunteering verbs above.
+_DATED_OFFER_RE = re.compile(
+    r"\bi\s+can\s+(?!(?:confirm|say|tell|see|hear|report|verify|vouch|attest|guarantee)\b)"
+    r"(?P<action>[^.;!?]+)",
+    _I,
+)
+"""(A verb of knowing reports what is so: "I can confirm it went out on Monday".)"""
 _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yep|yup|yes|yeah|sounds\s+good|got\s+it|np|no\s+problem"
     r"|absolutely|roger|ack)[\s,!.:-]*)*"
@@ -745,6 +764,8 @@ def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
         return _promise(
             sentence, msg, match.start("action"), 0.88 if match["modal"] == "can" else 0.65
         )
+    if (match := _DATED_OFFER_RE.search(sentence.text)) and _dated(sentence, msg, match):
+        return _promise(sentence, msg, match.start("action"), 0.88)
     if match := _ACK_RE.match(sentence.text):
         rest = match["rest"].strip(" .!")
         found = _promise(sentence, msg, match.start("rest"), 0.86) if len(words(rest)) > 1 else None
@@ -762,13 +783,25 @@ def _commitment(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     return None
 
 
+def _dated(sentence: _Sentence, msg: _Msg, match: re.Match[str]) -> bool:
+    """Whether the words after `match`'s start, in its clause, name a day still to come
+    ("I can confirm it went out on Monday" reports; it promises nothing)."""
+    end = cut.start() if (cut := _CUT_RE.search(sentence.lower, match.start("action"))) else None
+    return any(
+        h.start >= match.start("action") and h.day >= msg.day
+        for h in msg.dates_in(sentence.text[:end])
+    )
+
+
 # --- blockers --------------------------------------------------------------------------
 
 _BLOCKER_RE = re.compile(
     r"\b(?P<kind>blocked\s+(?:on|by)|stuck\s+(?:on|with)|held\s+up\s+(?:on|by)"
     r"|waiting\s+(?:on|for)|blockers?\s*(?::|-|is|are)|(?:can't|cannot|can\s+not|unable\s+to"
-    r"|won't\s+be\s+able\s+to)\s+(?:proceed|merge|deploy|ship|release|continue|start|move"
-    r"|progress|test|finish|launch|go\s+live)(?:\s+[\w-]+){0,3}?\s+(?:until|till|without)"
+    r"|won't\s+be\s+able\s+to)\s+(?:do\s+much|[\w-]+)(?:\s+[\w'-]+){0,6}?\s+(?:until|till"
+    r"|without)"
+    r"|(?:is|are|'s|'re)\s+(?:still\s+)?stuck\s*[,;:\u2013\u2014-]?\s+(?:(?:i|we)\s+)?"
+    r"(?:need|needs|waiting\s+(?:on|for)|until|till)"
     r"|is\s+blocking|are\s+blocking)\s+(?P<by>[^.;!?]+)",
     _I,
 )
@@ -814,6 +847,8 @@ def _blocker(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     by = _BY_LEAD_RE.sub("", " ".join(by.split()[:15]).strip(" ,:-"))
     if _NO_BLOCKER_RE.match(by):
         return None  # "Blockers: none"
+    if kind.startswith(("can", "unable", "won't")) and msg.dates_in(by[:_DATE_LEAD_CHARS]):
+        return None  # "can't come in until Monday" is a schedule, not a blocker
     if kind.endswith("blocking"):
         who, by, kind = _np_after(by).lower() or msg.subject, _np_before(before, 6), "blocked by"
     else:
@@ -832,6 +867,8 @@ def _blocker(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
         text = f"Blocker for {shown}: {by}."
     elif kind.startswith(("can", "unable", "won't")):
         text = f"{shown} {kind} {by}."
+    elif "stuck" in kind:
+        text = f"{shown} is stuck, waiting for {by}."
     else:
         text = f"{shown} is {kind} {by}."
     return _fact(FactCategory.BLOCKER, who, f"blocker:{_key(value)}", value, text, confidence)
@@ -983,6 +1020,13 @@ _DUE_EVENT_RE = re.compile(
 )
 
 
+# What must be done to something by a day: "the template has to be signed off by Monday".
+_DUE_PASSIVE_RE = re.compile(
+    r"\b(?:has|have|needs?|must|should|is|are)\s+(?:to\s+|got\s+to\s+)?be\s+[a-z]+(?:ed|en)\b",
+    _I,
+)
+
+
 def _due_thing(sentence: str, date_at: int) -> str:
     """What a dated sentence says is due: "the Q2 report is due Friday" -> "Q2 report"."""
     if (match := _DUE_FOR_RE.search(sentence)) and (thing := _np_after(match["t"], 5)):
@@ -992,6 +1036,10 @@ def _due_thing(sentence: str, date_at: int) -> str:
     if (match := _DUE_EVENT_RE.search(sentence)) and (thing := _np_before(sentence[: match.end()])):
         return thing
     if (match := _DUE_VERB_RE.search(sentence[:date_at])) and (thing := _np_after(match["t"], 5)):
+        return thing
+    if (match := _DUE_PASSIVE_RE.search(sentence[:date_at])) and (
+        thing := _np_before(sentence[: match.start()])
+    ):
         return thing
     if match := _DUE_EVENT_VERB_RE.search(sentence):
         return _EVENT_NOUNS[match[1].lower()]
@@ -1043,7 +1091,10 @@ _RISK_RE = re.compile(
     r"|\b(?:big|real|serious|major|high)\s+risk\b|\brisk\s+(?:that|of|is|to|for)\b"
     r"|\b(?:we're|we\s+are|i'm|i\s+am|running|fallen|falling|is|are)\s+(?:a\s+bit\s+|way\s+"
     r"|quite\s+|slightly\s+|really\s+|seriously\s+|a\s+little\s+)?behind\b(?!\s+schedule)"
-    r"|\bcutting\s+it\s+close\b)"
+    r"|\bcutting\s+it\s+close\b"
+    r"|\b(?:could|might|may|would|will)\s+(?:well\s+|easily\s+|end\s+up\s+)?(?:really\s+)?"
+    r"(?P<harm>sink|derail|jeopardi[sz]e|threaten|wreck|ruin|kill|torpedo|scupper|delay|stall"
+    r"|lose|miss|push\s+back|knock\s+out|blow\s+up|hold\s+up|cost)\s+(?:us\s+)?(?=\S))"
     r"|(?P<soft>\btight\s+(?P<noun>timeline|deadline|schedule|window|turnaround)\b"
     r"|\b(?P<noun2>timeline|deadline|schedule|timing|budget|runway|window)s?\s+(?:is|are"
     r"|looks?|feels?|seems?"
@@ -1064,7 +1115,10 @@ _RISK_ABOUT_RE = re.compile(r"\b(?:about|for|to|regarding|around|on|that|of)\s+(
 
 
 def _risk_thing(sentence: str, match: re.Match[str]) -> str:
-    """What is at risk: "the Q3 launch is at risk", "worried about the vendor contract"."""
+    """What is at risk: "the Q3 launch is at risk", "worried about the vendor contract",
+    "it could sink the pilot"."""
+    if match["harm"]:
+        return _np_after(sentence[match.end() :].strip(), 5)
     if match["noun2"]:  # "the Q3 budget looks tight"
         return _np_before(sentence[: match.end("noun2")])
     if match["noun"]:  # "a tight timeline"
@@ -1084,11 +1138,26 @@ def _risk_thing(sentence: str, match: re.Match[str]) -> str:
     return _np_after(" ".join(parts), 5)
 
 
+# The modal of a harm inside the condition itself ("if we could lose the flag") asks, it
+# does not warn; the harm is the consequence: "if it keeps up it could sink the pilot".
+_IN_CONDITION_RE = re.compile(
+    r"\b(?:if|whether|unless|wish|hope|so\s+that)\s+[\w'\u2019]+\s+$|\bhow\s+\w+\s+$", _I
+)
+
+
+_COMMON_HARM_RE = re.compile(r"lose|miss|cost|stall|blow\s+up|knock\s+out", _I)
+
+
 def _risk(sentence: _Sentence, msg: _Msg) -> ExtractedFact | None:
     match = _RISK_RE.search(sentence.text)
     if not match or _RISK_NEG_RE.search(sentence.text):
         return None
+    if match["harm"] and _IN_CONDITION_RE.search(sentence.text[: match.start()]):
+        return None
+    common_harm = match["harm"] and _COMMON_HARM_RE.fullmatch(match["harm"])
     confidence = 0.85 if match["strong"] else 0.75 if match["mid"] else 0.6
+    if common_harm and not _CONDITIONAL_RE.search(sentence.lower):
+        confidence = 0.65  # "we might miss lunch": everyday loss, unless a condition warns
     if match["soft"] and "tight" in match["soft"].lower():
         confidence = 0.72
     if _RISK_HEDGE_RE.search(sentence.lower):
@@ -1132,6 +1201,10 @@ _MOOD_NEG = {
     "pissed off": 0.85,
     "so done with": 0.8,
     "at my wits end": 0.85,
+    "swamped": 0.78,
+    "snowed under": 0.78,
+    "drowning": 0.78,
+    "knackered": 0.8,
 }
 _MOOD_VALUE = {
     "frustrating": "frustrated",
@@ -1145,11 +1218,16 @@ _MOOD_VALUE = {
     "pissed off": "angry",
     "furious": "angry",
     "at my wits end": "frustrated",
+    "swamped": "overwhelmed",
+    "snowed under": "overwhelmed",
+    "drowning": "overwhelmed",
+    "knackered": "exhausted",
 }
 _MOOD_RE = re.compile(
     r"\b(?P<neg>frustrat(?:ed|ing)|burn(?:ed|t)\s+out|exhausted|annoy(?:ed|ing)|fed\s+up"
     r"|sick\s+and\s+tired\s+of|sick\s+of|tired\s+of|stressed(?:\s+out)?|overwhelmed"
-    r"|demotivated|demoralized|furious|pissed\s+off|so\s+done\s+with|at\s+my\s+wits'?\s+end)\b"
+    r"|demotivated|demoralized|furious|pissed\s+off|so\s+done\s+with|at\s+my\s+wits'?\s+end"
+    r"|swamped|snowed\s+under|drowning|knackered)\b"
     r"|\b(?P<praise>(?:great|nice|good|awesome|amazing|excellent|fantastic|stellar)\s+"
     r"(?:job|work)|nice\s+one|well\s+done|kudos|shout-?out|nailed\s+it|congrat(?:s|ulations)"
     r"|(?:thanks|thank\s+you)\s+(?:so|very)\s+much|huge\s+thanks|many\s+thanks"

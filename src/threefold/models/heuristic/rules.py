@@ -570,8 +570,10 @@ _WE_CHOOSE = (
 """'we' before a verb of choosing, left out of the choice: "Decision: we go with X"."""
 _LEAD_IN = (
     r"(?:(?:so|ok(?:ay)?|alright|going\s+forward|from\s+now\s+on|in\s+the\s+end"
-    r"|(?:after|following)\s+(?:the\s+|a\s+|our\s+)?\w+(?:\s+\w+)?),?\s+)*"
+    r"|(?:after|following)\s+(?:the\s+|a\s+|our\s+)?\w+(?:\s+\w+)?),?\s+"
+    r"|(?:[\w'-]+\s+){0,2}(?:notes|update|recap|summary|minutes)\s*:\s+)*"
 )
+"""(A label before a colon, "standup notes: we agreed ...", is no part of the decision.)"""
 """What may open a decision before its subject: "ok so", "going forward", "after the review"."""
 _CHOICE_VERBS = (
     r"go(?:ing)?\s+with|use|adopt|switch(?:ing)?\s+to|mov(?:e|ing)\s+to|stick(?:ing)?\s+with"
@@ -580,8 +582,9 @@ _CHOICE_VERBS = (
 )
 _DECISION_RES = (
     re.compile(
-        rf"^{_LEAD_IN}(?:we|i|the\s+team|they|everyone|management|leadership)\s+(?:have\s+"
-        r"|has\s+|'ve\s+|finally\s+|all\s+|just\s+)*(?:decided|agreed|chose|settled|opted"
+        rf"^{_LEAD_IN}(?:we|i|the\s+team|they|everyone|management|leadership)(?:\s+|(?=['\u2019]))"
+        r"(?:have\s+|has\s+|['\u2019]ve\s+|finally\s+|all\s+|just\s+)*(?:decided|agreed|chose"
+        r"|settled|opted"
         r"|picked|voted|committed)\s+(?:to\s+|on\s+|that\s+|for\s+|upon\s+)?(?P<what>.+)$",
         _I,
     ),
@@ -597,7 +600,8 @@ _DECISION_RES = (
         _I,
     ),
     re.compile(
-        r"^(?:the\s+)?(?:final\s+)?decision(?:\s+is|\s+was)?\s*(?::|is|was)\s*(?:to\s+|that\s+)?"
+        r"^(?:the\s+)?(?:final\s+)?decision(?:\s+(?:from|after|at|in|of)\s+[^:]{1,40}?)?"
+        r"(?:\s+is|\s+was)?\s*(?::|is|was)\s*(?:to\s+|that\s+)?"
         rf"{_WE_CHOOSE}(?P<what>.+)$",
         _I,
     ),
@@ -651,8 +655,30 @@ def decision_fact(what: str, text: str, clause: Clause) -> Parsed | None:
 def decision(clause: Clause) -> Parsed | None:
     for regex in _DECISION_RES:
         if match := regex.match(clause.text):
-            return decision_fact(match["what"], clause.text, clause)
+            return _decisions(clause, match)
     return None
+
+
+# "drop the follow-up and put the shift on floods": each side of "and" holds a verb or a
+# subject of its own, and is a decision of its own when both are three words or more.
+_AND_CLAUSE = re.compile(r"\s*,?\s+and\s+(?:then\s+|also\s+)?", _I)
+
+
+def _decisions(clause: Clause, match: re.Match[str]) -> Parsed | None:
+    """The decision `match` states, with each further coordinated one as `also`: "we agreed
+    DOCK-5 goes into sprint 7 and DOCK-7 gets parked" is two decisions."""
+    what = match["what"]
+    parts = _AND_CLAUSE.split(what)
+    if len(parts) < 2 or any(len(words(part)) < 3 for part in parts):
+        return decision_fact(what, clause.text, clause)
+    lead = clause.text[: match.start("what")]
+    if verb := _DECISION_VERB.match(parts[0]):  # "go with X for A and Y for B": both go with
+        parts[1:] = [p if _DECISION_VERB.match(p) else verb[0] + p for p in parts[1:]]
+    found = [decision_fact(part, f"{lead}{part.strip(' .')}", clause) for part in parts]
+    kept = [parsed for parsed in found if parsed is not None]
+    if len(kept) < 2:
+        return decision_fact(what, clause.text, clause)
+    return replace(kept[0], also=(*kept[0].also, *kept[1:]))
 
 
 # --- blockers --------------------------------------------------------------------------
