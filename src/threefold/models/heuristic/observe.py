@@ -180,7 +180,6 @@ _GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
         "swamped",
         "snowed under",
         "drowning",
-        "knackered",
         "great job",
         "great work",
         "nice job",
@@ -1204,7 +1203,6 @@ _MOOD_NEG = {
     "swamped": 0.78,
     "snowed under": 0.78,
     "drowning": 0.78,
-    "knackered": 0.8,
 }
 _MOOD_VALUE = {
     "frustrating": "frustrated",
@@ -1221,13 +1219,12 @@ _MOOD_VALUE = {
     "swamped": "overwhelmed",
     "snowed under": "overwhelmed",
     "drowning": "overwhelmed",
-    "knackered": "exhausted",
 }
 _MOOD_RE = re.compile(
     r"\b(?P<neg>frustrat(?:ed|ing)|burn(?:ed|t)\s+out|exhausted|annoy(?:ed|ing)|fed\s+up"
     r"|sick\s+and\s+tired\s+of|sick\s+of|tired\s+of|stressed(?:\s+out)?|overwhelmed"
     r"|demotivated|demoralized|furious|pissed\s+off|so\s+done\s+with|at\s+my\s+wits'?\s+end"
-    r"|swamped|snowed\s+under|drowning|knackered)\b"
+    r"|swamped|snowed\s+under|drowning)\b"
     r"|\b(?P<praise>(?:great|nice|good|awesome|amazing|excellent|fantastic|stellar)\s+"
     r"(?:job|work)|nice\s+one|well\s+done|kudos|shout-?out|nailed\s+it|congrat(?:s|ulations)"
     r"|(?:thanks|thank\s+you)\s+(?:so|very)\s+much|huge\s+thanks|many\s+thanks"
