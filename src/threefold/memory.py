@@ -40,8 +40,10 @@ from threefold.domain import (
     Turn,
     Visibility,
     as_utc,
+    channel_entity,
     check_stream,
     check_tenant,
+    person,
     utcnow,
 )
 from threefold.embed.base import Embedder, worth_a_thread
@@ -1311,7 +1313,6 @@ class Memory:
     def _entity(self, entity: str, tenant: str) -> tuple[str, str | None]:
         """The timeline key of an entity as a caller names it, and the fact subject that
         names the same one."""
-        from threefold.sources.ingest import channel_entity
 
         if not entity:
             raise InvalidInput("name an entity: a person, '#channel' or a project stream")
@@ -1405,7 +1406,6 @@ def _renewing(progress: Progress | None, renew: Callable[[], object]) -> Progres
 
 def _person_and_subject(name: str) -> tuple[str, str]:
     """A person's timeline key, and the fact subject that names them ('priya')."""
-    from threefold.sources.ingest import person
 
     key = person(name)
     return key, key.removeprefix("person:")
