@@ -512,15 +512,18 @@ class Memory:
         from threefold.sources.jira import read_jira_csv
 
         tenant = self._tenant(tenant)
-        read = read_jira_csv(path, self.settings.imports.max_row_bytes)
         moment = as_utc(now) if now else utcnow()
-        ingest = JiraIngest(self.store, self._router(tenant), tenant, self.settings.max_turn_chars)
-        report = ingest.csv(read, moment, progress)
-        for stream in report.routed:
-            # Embedded before returning: a search right after the import finds the issues
-            # by meaning, not by their words alone.
-            while self.pipeline.embed_batch(tenant, stream):
-                pass
+        with self._worker_held():
+            read = read_jira_csv(path, self.settings.imports.max_row_bytes)
+            ingest = JiraIngest(
+                self.store, self._router(tenant), tenant, self.settings.max_turn_chars
+            )
+            report = ingest.csv(read, moment, progress)
+            for stream in report.routed:
+                # Embedded before returning: a search right after the import finds the
+                # issues by meaning, not by their words alone.
+                while self.pipeline.embed_batch(tenant, stream):
+                    pass
         self._wake()
         return self._with_unembedded(report, tenant)
 
@@ -706,7 +709,7 @@ class Memory:
         from threefold.sources.slack_live import Backfill
 
         tenant = self._tenant(tenant)
-        with self._routes_held(tenant) as hold:
+        with self._routes_held(tenant) as hold, self._worker_held():
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
             backfill = Backfill(api, self.store, ingest, self.settings, tenant)
             backfill.progress = _renewing(progress, hold)
@@ -1272,7 +1275,9 @@ class Memory:
             self._worker.wake()
 
     def _worker_held(self) -> AbstractContextManager[None]:
-        """This process's background worker starts no job while an import stores text."""
+        """This process's background worker starts no job while an import (Slack export,
+        Jira CSV, Slack backfill) stores text; the jobs wait, and run once it ends, however
+        it ends."""
         return self._worker.held() if self._worker else nullcontext()
 
     def _text(self, value: str | bytes | None, field: str) -> str:
