@@ -5,6 +5,9 @@ import random
 import subprocess
 import sys
 
+import pytest
+
+from threefold import tokens
 from threefold.tokens import count_in_python, count_tokens, encoding
 
 TRICKY = [
@@ -109,3 +112,17 @@ def test_a_fresh_process_builds_tiktoken_only_for_long_pieces() -> None:
     assert done.stdout.split() == ["0", "1"]
     blob = "QUJD" * 5000
     assert count_tokens(blob) == exact(blob)
+
+
+def test_kept_piece_counts_stay_exact_when_the_store_of_them_fills(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pieces counted before are not counted again; when too many are kept they are let
+    go, and the counts stay tiktoken's."""
+    monkeypatch.setattr(tokens, "_PIECES_KEPT", 8)
+    monkeypatch.setattr(tokens, "_piece_counts", {})
+    rng = random.Random(5)
+    for _ in range(300):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 30)))
+        assert count_in_python(text) == exact(text), repr(text)
+        assert len(tokens._piece_counts) <= 8
