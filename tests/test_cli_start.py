@@ -99,3 +99,39 @@ def test_without_tenant_a_command_acts_as_the_default_tenant(tmp_path: Path) -> 
     assert added.exit_code == 0, added.output
     with Memory.open(db, embedder=None, background_worker=False) as memory:
         assert [t.user for t in memory.turns(STREAM, tenant=DEFAULT_TENANT)] == ["Hi."]
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`threefold *args` as a user runs it (the CLI builds only the commands a call
+    names, in typer's __call__, which a CliRunner does not go through)."""
+    code = "import sys; from threefold.faces.cli import app; sys.argv[0] = 'threefold'; app()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home()), **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_value_that_names_another_command_runs_the_command_asked(
+    stores: dict[str, Path],
+) -> None:
+    # "context" is the tenant's name here, and "facts" the command.
+    db = str(stores["none"])
+    done = _run("--db", db, "--tenant", "context", "facts", STREAM, THREEFOLD_EMBED__KIND="none")
+    assert done.returncode == 0, done.stderr
+    ours = _run("--db", db, "facts", STREAM, THREEFOLD_EMBED__KIND="none")
+    assert "Raj is the Lead Architect." in ours.stdout
+    assert "Raj" not in done.stdout  # another tenant's memory holds nothing yet
+
+
+def test_help_and_a_mistyped_command_still_see_every_command() -> None:
+    listed = _run("--help")
+    assert listed.returncode == 0, listed.stderr
+    assert all(name in listed.stdout for name in ("context", "facts", "team", "keys", "serve"))
+    typo = _run("contxt", STREAM)
+    assert typo.returncode == 2
+    assert "No such command 'contxt'" in typo.stderr and "context" in typo.stderr
+    group = _run("team", "--help")
+    assert group.returncode == 0 and "rebuild" in group.stdout, group.stderr

@@ -5,6 +5,9 @@ import random
 import subprocess
 import sys
 
+import pytest
+
+from threefold import tokens
 from threefold.tokens import count_in_python, count_tokens, encoding, keep_last_tokens
 
 TRICKY = [
@@ -118,3 +121,17 @@ def test_the_kept_end_of_a_text_starts_at_a_whole_word() -> None:
         assert count_tokens(kept) <= limit
         assert text.endswith(kept) and kept
         assert text[len(text) - len(kept) - 1].isspace() and not kept[0].isspace(), kept
+
+
+def test_kept_piece_counts_stay_exact_when_the_store_of_them_fills(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pieces counted before are not counted again; when too many are kept they are let
+    go, and the counts stay tiktoken's."""
+    monkeypatch.setattr(tokens, "_PIECES_KEPT", 8)
+    monkeypatch.setattr(tokens, "_piece_counts", {})
+    rng = random.Random(5)
+    for _ in range(300):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 30)))
+        assert count_in_python(text) == exact(text), repr(text)
+        assert len(tokens._piece_counts) <= 8

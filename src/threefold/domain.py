@@ -56,6 +56,16 @@ def project_subject(stream: str) -> str | None:
     return stream_subject(stream) if kind in PROJECT_KINDS else None
 
 
+def person(name: str) -> str:
+    """The timeline key of a person (a profile's entity)."""
+    return f"person:{' '.join(name.lower().split())}"
+
+
+def channel_entity(name: str) -> str:
+    """The timeline key of a Slack channel."""
+    return f"channel:{name.lower().removeprefix('#')}"
+
+
 Progress = Callable[[int, int], None]
 """A long task's report: called with (done, total) as it goes."""
 

@@ -40,8 +40,10 @@ from threefold.domain import (
     Turn,
     Visibility,
     as_utc,
+    channel_entity,
     check_stream,
     check_tenant,
+    person,
     utcnow,
 )
 from threefold.embed.base import Embedder, worth_a_thread
@@ -510,15 +512,18 @@ class Memory:
         from threefold.sources.jira import read_jira_csv
 
         tenant = self._tenant(tenant)
-        read = read_jira_csv(path, self.settings.imports.max_row_bytes)
         moment = as_utc(now) if now else utcnow()
-        ingest = JiraIngest(self.store, self._router(tenant), tenant, self.settings.max_turn_chars)
-        report = ingest.csv(read, moment, progress)
-        for stream in report.routed:
-            # Embedded before returning: a search right after the import finds the issues
-            # by meaning, not by their words alone.
-            while self.pipeline.embed_batch(tenant, stream):
-                pass
+        with self._worker_held():
+            read = read_jira_csv(path, self.settings.imports.max_row_bytes)
+            ingest = JiraIngest(
+                self.store, self._router(tenant), tenant, self.settings.max_turn_chars
+            )
+            report = ingest.csv(read, moment, progress)
+            for stream in report.routed:
+                # Embedded before returning: a search right after the import finds the
+                # issues by meaning, not by their words alone.
+                while self.pipeline.embed_batch(tenant, stream):
+                    pass
         self._wake()
         return self._with_unembedded(report, tenant)
 
@@ -704,7 +709,7 @@ class Memory:
         from threefold.sources.slack_live import Backfill
 
         tenant = self._tenant(tenant)
-        with self._routes_held(tenant) as hold:
+        with self._routes_held(tenant) as hold, self._worker_held():
             ingest = SlackIngest(self.store, self._router(tenant), self.settings, tenant)
             backfill = Backfill(api, self.store, ingest, self.settings, tenant)
             backfill.progress = _renewing(progress, hold)
@@ -1270,7 +1275,9 @@ class Memory:
             self._worker.wake()
 
     def _worker_held(self) -> AbstractContextManager[None]:
-        """This process's background worker starts no job while an import stores text."""
+        """This process's background worker starts no job while an import (Slack export,
+        Jira CSV, Slack backfill) stores text; the jobs wait, and run once it ends, however
+        it ends."""
         return self._worker.held() if self._worker else nullcontext()
 
     def _text(self, value: str | bytes | None, field: str) -> str:
@@ -1311,7 +1318,6 @@ class Memory:
     def _entity(self, entity: str, tenant: str) -> tuple[str, str | None]:
         """The timeline key of an entity as a caller names it, and the fact subject that
         names the same one."""
-        from threefold.sources.ingest import channel_entity
 
         if not entity:
             raise InvalidInput("name an entity: a person, '#channel' or a project stream")
@@ -1405,7 +1411,6 @@ def _renewing(progress: Progress | None, renew: Callable[[], object]) -> Progres
 
 def _person_and_subject(name: str) -> tuple[str, str]:
     """A person's timeline key, and the fact subject that names them ('priya')."""
-    from threefold.sources.ingest import person
 
     key = person(name)
     return key, key.removeprefix("person:")

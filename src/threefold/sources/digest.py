@@ -16,7 +16,9 @@ from threefold.domain import (
     Record,
     SourceRef,
     SummaryKind,
+    channel_entity,
     most_private,
+    person,
 )
 from threefold.layers import summaries
 from threefold.layers.facts import record_fact
@@ -24,7 +26,7 @@ from threefold.models.base import ExtractedFact, MemoryModel, MessageInput, Turn
 from threefold.pipeline.jobs import DIGEST, FETCH, Apply
 from threefold.settings import Settings
 from threefold.sources import web
-from threefold.sources.ingest import channel_entity, credited_author, person
+from threefold.sources.ingest import credited_author
 from threefold.store.base import NewRecord, Store
 from threefold.tokens import count_tokens
 

@@ -23,6 +23,8 @@ from threefold.domain import (
     SourceRef,
     SummaryKind,
     Visibility,
+    channel_entity,
+    person,
 )
 from threefold.errors import InvalidInput
 from threefold.layers.facts import record_fact
@@ -59,11 +61,6 @@ _CHUNK = 500
 T = TypeVar("T")
 
 
-def person(name: str) -> str:
-    """The timeline key of a person."""
-    return f"person:{' '.join(name.lower().split())}"
-
-
 _BOT_LEAD = r"^(?:\[attachment:\s*)?(?:\[[^\]]{1,80}\]\s*)?"
 """Slack's attachment marker, then a repository or project tag such as "[api:main]"."""
 _BOT_ACTOR = re.compile(
@@ -87,10 +84,6 @@ def credited_author(kind: str, author: str, text: str) -> str:
         return author
     match = _BOT_ACTOR.match(text) or _BOT_BY.match(text)
     return match["name"] if match else author
-
-
-def channel_entity(name: str) -> str:
-    return f"channel:{name.lower().removeprefix('#')}"
 
 
 @dataclass

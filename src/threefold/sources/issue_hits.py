@@ -8,7 +8,7 @@ older ones contradict the newer (another sprint, another status) and only cost r
 import re
 from collections.abc import Sequence
 
-from threefold.sources.jira import finished_status
+from threefold.sources.workflow import finished_status
 from threefold.store.base import Item
 
 ISSUE_SOURCE = "jira.issue"

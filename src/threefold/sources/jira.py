@@ -21,6 +21,7 @@ from threefold.context.render import fold
 from threefold.domain import as_utc
 from threefold.errors import InvalidInput
 from threefold.sources.problems import CappedList
+from threefold.sources.workflow import DONE_WORDS, finished_status, status_word
 
 __all__ = [
     "JiraIssue",
@@ -33,23 +34,6 @@ __all__ = [
     "read_jira_csv",
     "unread_columns",
 ]
-
-# Statuses and resolutions that mean "finished" when the export has no Status Category.
-_DONE_WORDS = frozenset(
-    {
-        "done",
-        "closed",
-        "resolved",
-        "complete",
-        "completed",
-        "fixed",
-        "won't do",
-        "won't fix",
-        "duplicate",
-        "cancelled",
-        "canceled",
-    }
-)
 
 # Field -> accepted header names (normalised); earlier names win when several are present.
 _COLUMNS: dict[str, tuple[str, ...]] = {
@@ -167,8 +151,8 @@ class JiraIssue(_Frozen):
     def done(self) -> bool:
         # The category is Jira's own verdict; custom workflow names are only a fallback.
         if self.status_category is not None:
-            return _word(self.status_category) == "done"
-        return _word(self.status) in _DONE_WORDS or _word(self.resolution) in _DONE_WORDS
+            return status_word(self.status_category) == "done"
+        return status_word(self.status) in DONE_WORDS or status_word(self.resolution) in DONE_WORDS
 
     @property
     def current_sprint(self) -> str | None:
@@ -180,15 +164,6 @@ class Problem(_Frozen):
 
     row: int
     error: str
-
-
-def finished_status(status: str | None) -> bool:
-    """Whether a workflow status means the work is over, when Jira's category is unknown."""
-    return _word(status) in _DONE_WORDS
-
-
-def _word(text: str | None) -> str:
-    return "" if text is None else text.strip().casefold().replace("\u2019", "'")
 
 
 def _header_name(name: str) -> str:

@@ -254,7 +254,7 @@ def _versions(rows: list[dict]) -> dict[str, list[tuple[datetime, dict]]]:
 
 
 def _change(key: str, now: dict, before: dict | None, record: Record) -> Change:
-    from threefold.sources.jira import finished_status
+    from threefold.sources.workflow import finished_status
 
     status, summary = now.get("status") or "", " ".join((now.get("summary") or "").split())
     named = f"{key} {summary}".strip()

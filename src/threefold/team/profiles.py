@@ -10,10 +10,21 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from threefold.domain import Fact, FactCategory, Visibility, as_utc, project_subject
+from threefold.domain import (
+    Fact,
+    FactCategory,
+    Visibility,
+    as_utc,
+    channel_entity,
+    person,
+    project_subject,
+)
 from threefold.settings import Settings
+<<<<<<< HEAD
 from threefold.sources.ingest import channel_entity, person
 from threefold.team import voice
+=======
+>>>>>>> first34
 from threefold.team.model import MoodTrend, Profile, ProfileItem
 from threefold.team.snapshot import HISTORY_DAYS, Snapshot, readable, record_item, turn_item
 

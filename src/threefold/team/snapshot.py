@@ -14,8 +14,9 @@ from threefold.domain import (
     Turn,
     Visibility,
     as_utc,
+    channel_entity,
+    person,
 )
-from threefold.sources.ingest import channel_entity, person
 from threefold.store.base import Store
 from threefold.team.model import ProfileItem
 
