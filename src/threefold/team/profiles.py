@@ -20,11 +20,7 @@ from threefold.domain import (
     project_subject,
 )
 from threefold.settings import Settings
-<<<<<<< HEAD
-from threefold.sources.ingest import channel_entity, person
 from threefold.team import voice
-=======
->>>>>>> first34
 from threefold.team.model import MoodTrend, Profile, ProfileItem
 from threefold.team.snapshot import HISTORY_DAYS, Snapshot, readable, record_item, turn_item
 
