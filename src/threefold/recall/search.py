@@ -248,12 +248,17 @@ class Recall:
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
             probes.append((Probe(where=within, min_similarity=-1.0), "frame_"))
+        topic = self._topic_vector(query, people, preset) if query_vector is not None else None
         for person in people:
             # The asker named someone: the items that name them are ranked apart, so that
             # look-alikes about everyone else (the same topic, another person) do not
-            # crowd them out of the lists.
+            # crowd them out of the lists. Every one of them names the person, or was said
+            # by them, so within them the name tells nothing: their vectors are ranked by
+            # the question without it.
             about = where.model_copy(update={"about": (*where.about, person)})
-            probes.append((Probe(where=about, min_similarity=preset.min_similarity), "person_"))
+            floor = preset.min_similarity if topic is None else preset.topic_min_similarity
+            probe = Probe(where=about, min_similarity=floor, vector=topic)
+            probes.append((probe, "person_"))
         if not terms and query_vector is None:
             return [], []
         found = self.store.candidates(
@@ -279,6 +284,14 @@ class Recall:
         if named is None:
             named = self.store.aliases_among(where.tenant, name_words(query))
         return [n for n in named if n not in where.about][:_PEOPLE_PROBED]
+
+    def _topic_vector(self, query: str, people: Sequence[str], preset: Preset) -> np.ndarray | None:
+        """The vector of `query` without the names of `people`, or None (the query's own
+        vector serves) when the preset does not ask for it or nothing else is left."""
+        if not preset.person_topic or not people:
+            return None
+        rest = without_names(query, people)
+        return self._embed_query(rest) if query_terms(rest) else None
 
     def _embed_query(self, query: str) -> np.ndarray | None:
         if self.embedder is None or not query.strip():
@@ -440,3 +453,12 @@ def name_words(query: str) -> list[str]:
     words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
     words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in _STOPWORDS]
     return list(dict.fromkeys(words))
+
+
+def without_names(query: str, names: Sequence[str]) -> str:
+    """`query` with each of `names` (lowercase, as name_words gives them) left out, with
+    its possessive: "Where does Priya's sister live?" -> "Where does sister live?"."""
+    for name in names:
+        pattern = rf"(?<![\w'-]){re.escape(name)}(?:'s|s')?(?![\w'-])"
+        query = re.sub(pattern, " ", query, flags=re.IGNORECASE)
+    return " ".join(query.split())

@@ -988,6 +988,8 @@ class Probe(_Row):
 
     where: ItemFilter
     min_similarity: float = -math.inf
+    vector: Any = None
+    """This probe's own query vector, in place of the search's (a numpy array), or None."""
 
 
 @dataclass(frozen=True)
@@ -1046,9 +1048,10 @@ def candidates_one_by_one(
         for kind in kinds:
             if terms:
                 text[(position, kind)] = store.fts_ids(kind, terms, probe.where, limit)
-            if vector is not None:
+            probe_vector = vector if probe.vector is None else probe.vector
+            if probe_vector is not None:
                 nearest[(position, kind)] = index().search(
-                    kind, probe.where, vector, limit, min_similarity=probe.min_similarity
+                    kind, probe.where, probe_vector, limit, min_similarity=probe.min_similarity
                 )
     found: dict[str, dict[int, None]] = {}
     for (_, kind), hits in [*text.items(), *nearest.items()]:

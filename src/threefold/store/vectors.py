@@ -362,12 +362,17 @@ class VectorIndex:
         count = min(size, max((_RESCORED if graph else 2) * limit, 64))
         # A graph's int8 similarities are a little off: the floor gives them room.
         floor = min_similarity - (_SCALAR_SLACK if graph else 0.0)
+        checked: set[int] = set()
+        passed: set[int] = set()
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
             # Candidates under the floor would be dropped by the caller: checking them
             # against the filter, or searching wider for more of them, is wasted work.
+            # A wider search finds the narrower one's again: only the new are checked.
             close = sims >= floor
-            passed = self._store.passing(part.kind, where, ids[close].tolist())
+            fresh = [i for i in ids[close].tolist() if i not in checked]
+            passed |= self._store.passing(part.kind, where, fresh)
+            checked.update(fresh)
             pairs = zip(ids.tolist(), sims.tolist(), strict=True)
             hits = [(i, s) for i, s in pairs if i in passed]
             if len(hits) >= limit or count >= size or not close.all():
