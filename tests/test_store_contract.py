@@ -608,10 +608,11 @@ def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
     index = store.vector_index()
     keys = set()
     for position, probe in enumerate(probes):
-        asked = base if probe.vector is None else probe.vector
+        asked, walk = (base, None) if probe.vector is None else (probe.vector, base)
         for kind in kinds:
             text = store.fts_ids(kind, terms, probe.where, 5)
-            nearest = index.search(kind, probe.where, asked, 5, min_similarity=probe.min_similarity)
+            floor = probe.min_similarity
+            nearest = index.search(kind, probe.where, asked, 5, min_similarity=floor, walk=walk)
             assert found.text.get((position, kind), []) == text
             assert found.nearest.get((position, kind), []) == nearest
             keys |= {(kind, i) for i, _ in [*text, *nearest]}
