@@ -44,6 +44,14 @@ times say little):
     3     10,000    0.780 -> 0.865  0.665 -> 0.790   0.955 -> 0.980   (held out: first run)
     mem0  10,000    seed 2: 0.955, 0.995, 1.000; seed 3: 0.950, 0.995, 1.000
 
+    session 22 (a named person's items ranked by the question without the name),
+    before -> after, stores built on "Speaker: text" vectors (unchanged)
+    seed  messages  top 10          1,000-token ctx  2,000-token ctx
+    2     10,000    0.905 -> 0.905  0.960 -> 0.960   0.980 -> 0.980
+    2     50,000    0.695 -> 0.715  0.855 -> 0.855   0.895 -> 0.900
+    3     10,000    0.865 -> 0.875  0.970 -> 0.990   0.990 -> 0.990   (held out: first run)
+    3     100,000   0.600 -> 0.580  0.715 -> 0.715   0.740 -> 0.740   (first 100k build: 78 min)
+
 Prints tables; asserts nothing.
 """
 

@@ -424,8 +424,33 @@ def test_a_filter_that_passes_only_dissimilar_items_stops_at_the_floor(tmp_path)
     assert store.checked < 64
     store.checked = 0
     assert len(index.search("turn", only_shared, query, 10)) == 5
-    assert store.checked >= 605
+    # Every item checked, and each once: a wider walk finds the narrower one's again.
+    assert 605 <= store.checked <= 605 + 5
     store.close()
+
+
+def test_a_walk_finds_the_filters_items_that_the_query_then_orders(store):
+    """A probe over a person's items with the question without the name: the graph is
+    walked by the question with it (whose neighbours are the person's), and the items
+    found carry, and are ordered by, their exact similarity to the query."""
+    add_turns(store, texts(300))
+    shared = add_turns(
+        store,
+        [f"zebra z{n} on topic{n % 5} crossed road r{n % 4}" for n in range(40)],
+        Visibility.SHARED,
+    )
+    index = graph_index(store)
+    only_shared = everything(visibilities=(Visibility.SHARED,))
+    walk = EMBEDDER.embed(["zebra crossed road on topic3"])[0]
+    query = EMBEDDER.embed(["road r2"])[0]
+    found = index.search("turn", only_shared, query, 10, walk=walk)
+    exact = dict(exact_nearest(store, query, set(shared), len(shared)))
+    assert len(found) == 10 and {i for i, _ in found} <= set(shared)
+    assert all(abs(similarity - exact[item]) < 1e-6 for item, similarity in found)
+    assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+    floor = found[4][1]
+    floored = index.search("turn", only_shared, query, 10, walk=walk, min_similarity=floor)
+    assert floored == [(i, s) for i, s in found if s >= floor]
 
 
 @pytest.mark.slow

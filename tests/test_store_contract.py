@@ -594,20 +594,30 @@ def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
     week = everything.model_copy(
         update={"since": T0 + timedelta(days=7), "until": T0 + timedelta(days=14)}
     )
-    probes = [Probe(where=everything, min_similarity=0.3), Probe(where=week, min_similarity=-1.0)]
+    # A probe may carry a query vector of its own (recall's question without a name).
+    own = rng.standard_normal(64).astype(np.float32)
+    own /= np.linalg.norm(own)
+    probes = [
+        Probe(where=everything, min_similarity=0.3),
+        Probe(where=week, min_similarity=-1.0),
+        Probe(where=everything, min_similarity=-1.0, vector=own),
+    ]
     kinds = ("fact", "turn", "summary", "record")
     terms = ["zebra1", "kafka"]
     found = store.candidates("t1", kinds, terms, base, probes, 5)
     index = store.vector_index()
     keys = set()
     for position, probe in enumerate(probes):
+        asked, walk = (base, None) if probe.vector is None else (probe.vector, base)
         for kind in kinds:
             text = store.fts_ids(kind, terms, probe.where, 5)
-            nearest = index.search(kind, probe.where, base, 5, min_similarity=probe.min_similarity)
+            floor = probe.min_similarity
+            nearest = index.search(kind, probe.where, asked, 5, min_similarity=floor, walk=walk)
             assert found.text.get((position, kind), []) == text
             assert found.nearest.get((position, kind), []) == nearest
             keys |= {(kind, i) for i, _ in [*text, *nearest]}
     assert found.text[(0, "turn")] and found.nearest[(0, "fact")] and found.nearest[(1, "turn")]
+    assert found.nearest[(2, "turn")] != found.nearest[(0, "turn")]
     assert set(found.rows) == keys
     for kind, item in keys:
         assert found.rows[(kind, item)] == tuple(store.ranking_rows(kind, "t1", [item])[0][1:])
@@ -616,7 +626,7 @@ def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
     }
     assert found.items([("turn", 10**9)]) == {}
 
-    nothing = store.candidates("t1", kinds, [], None, probes, 5)
+    nothing = store.candidates("t1", kinds, [], None, probes[:2], 5)
     assert (nothing.text, nothing.nearest, nothing.rows) == ({}, {}, {})
     with pytest.raises(ValueError, match="tenant"):
         store.candidates("t2", kinds, terms, base, probes, 5)

@@ -33,6 +33,12 @@ class Preset:
     person_weight: float = 1.0
     """How much items naming a person the query names count, on top: a ranking within
     those items, fused like the first (see Recall._people_named)."""
+    person_topic: bool = True
+    """Whether the vectors of a named person's items are ranked by the question without
+    the name (see Recall._topic_vector)."""
+    topic_min_similarity: float = 0.2
+    """min_similarity for those vectors: a question without the name is less like any
+    item than with it."""
     coverage_weight: float = 0.5
     """How much the question's words a candidate holds count, each weighted by how few
     candidates hold it (see rerank.covered): a third list, fused like the others. Chosen

@@ -13,13 +13,14 @@ import logging
 import math
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache, partial
+from functools import partial
 from typing import TYPE_CHECKING
 
 from threefold.domain import SearchHit
-from threefold.embed import Embedder, EmbeddingError
+from threefold.embed import Embedder
 from threefold.recall.presets import Preset
 from threefold.recall.rerank import Pool, Scored, alike_newest_first, covered, cut, folded
 from threefold.recall.timeframe import Timeframe, timeframe_of
@@ -86,7 +87,8 @@ class Recall:
     def use(self, embedder: Embedder | None) -> None:
         """Embed with `embedder` from now on; the query vectors of the one before go."""
         self.embedder = embedder
-        self._query_vector = lru_cache(maxsize=_QUERY_VECTORS)(partial(_embed_one, embedder))
+        self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        """Query text -> its vector, the most recently used last."""
         self._kept: dict[tuple[str, str, int], tuple[int, np.ndarray]] = {}
         """(tenant, kind, item id) -> (hash of its text, its vector), for nearness."""
         self._matrices: dict[tuple[str, str, int], tuple[list[int], np.ndarray]] = {}
@@ -242,18 +244,27 @@ class Recall:
         self, query: str, where: ItemFilter, preset: Preset, people: Sequence[str]
     ) -> tuple[list[Scored], list[Candidates]]:
         terms = query_terms(query)
-        query_vector = self._embed_query(query) if preset.vector_weight else None
+        query_vector = topic = None
+        if preset.vector_weight:
+            # The question and its words without the names are embedded in one call.
+            rest = self._topic_query(query, people, preset)
+            query_vector, topic = self._embed_queries([query, rest] if rest else [query, ""])
         probes = [(Probe(where=where, min_similarity=preset.min_similarity), "")]
         frame = timeframe_of(query) if preset.timeframe_weight else None
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
             probes.append((Probe(where=within, min_similarity=-1.0), "frame_"))
+        topic = topic if query_vector is not None else None
         for person in people:
             # The asker named someone: the items that name them are ranked apart, so that
             # look-alikes about everyone else (the same topic, another person) do not
-            # crowd them out of the lists.
+            # crowd them out of the lists. Every one of them names the person, or was said
+            # by them, so within them the name tells nothing: their vectors are ranked by
+            # the question without it.
             about = where.model_copy(update={"about": (*where.about, person)})
-            probes.append((Probe(where=about, min_similarity=preset.min_similarity), "person_"))
+            floor = preset.min_similarity if topic is None else preset.topic_min_similarity
+            probe = Probe(where=about, min_similarity=floor, vector=topic)
+            probes.append((probe, "person_"))
         if not terms and query_vector is None:
             return [], []
         found = self.store.candidates(
@@ -280,14 +291,43 @@ class Recall:
             named = self.store.aliases_among(where.tenant, name_words(query))
         return [n for n in named if n not in where.about][:_PEOPLE_PROBED]
 
+    def _topic_query(self, query: str, people: Sequence[str], preset: Preset) -> str:
+        """`query` without the names of `people`, whose vector ranks their items; "" (the
+        query's own vector serves) when the preset does not ask for it, or when nothing
+        but the names is asked."""
+        if not preset.person_topic or not people:
+            return ""
+        rest = without_names(query, people)
+        return rest if query_terms(rest) else ""
+
     def _embed_query(self, query: str) -> np.ndarray | None:
-        if self.embedder is None or not query.strip():
-            return None
-        try:
-            return self._query_vector(query[:_QUERY_CHARS])
-        except Exception as exc:  # one bad query embedding must not break search
-            log.warning("query embedding failed, this search is full-text only: %s", exc)
-            return None
+        return self._embed_queries([query])[0]
+
+    def _embed_queries(self, queries: Sequence[str]) -> list[np.ndarray | None]:
+        """Each query's vector (None for a blank one, or if embedding failed), kept for
+        the next searches; those not kept are embedded in one call."""
+        if self.embedder is None:
+            return [None] * len(queries)
+        texts = [q[:_QUERY_CHARS] if q.strip() else "" for q in queries]
+        with self._vectors_lock:
+            found = {t: self._query_vectors.get(t) for t in texts if t}
+        missing = list(dict.fromkeys(t for t, v in found.items() if v is None))
+        if missing:
+            try:
+                fresh = self.embedder.embed(missing)
+            except Exception as exc:  # one bad query embedding must not break search
+                log.warning("query embedding failed, this search is full-text only: %s", exc)
+                return [None] * len(queries)
+            for text, vector in zip(missing, fresh, strict=True):
+                vector.setflags(write=False)  # shared by every search for the same words
+                found[text] = vector
+        with self._vectors_lock:
+            for text, vector in found.items():
+                self._query_vectors[text] = vector  # type: ignore[assignment]
+                self._query_vectors.move_to_end(text)
+            while len(self._query_vectors) > _QUERY_VECTORS:
+                self._query_vectors.popitem(last=False)
+        return [found.get(t) if t else None for t in texts]
 
     def _fuse(
         self, ranked: dict[tuple[str, int], dict[str, float]], found: Candidates, preset: Preset
@@ -352,14 +392,6 @@ def _present(
     found: dict[int, tuple[int, np.ndarray] | None],
 ) -> Iterator[tuple[int, tuple[int, np.ndarray]]]:
     return ((i, held) for i, held in found.items() if held is not None)
-
-
-def _embed_one(embedder: Embedder | None, text: str) -> np.ndarray:
-    if embedder is None:  # callers check first; this keeps the cache's type honest
-        raise EmbeddingError("this memory has no embedder")
-    vector = embedder.embed([text])[0]
-    vector.setflags(write=False)  # shared by every search for the same words
-    return vector
 
 
 def _after(top: list[Scored], deeper: list[Scored]) -> list[Scored]:
@@ -440,3 +472,12 @@ def name_words(query: str) -> list[str]:
     words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
     words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in _STOPWORDS]
     return list(dict.fromkeys(words))
+
+
+def without_names(query: str, names: Sequence[str]) -> str:
+    """`query` with each of `names` (lowercase, as name_words gives them) left out, with
+    its possessive: "Where does Priya's sister live?" -> "Where does sister live?"."""
+    for name in names:
+        pattern = rf"(?<![\w'-]){re.escape(name)}(?:'s|s')?(?![\w'-])"
+        query = re.sub(pattern, " ", query, flags=re.IGNORECASE)
+    return " ".join(query.split())

@@ -901,9 +901,12 @@ class VectorSearch(Protocol):
         *,
         exact: bool = False,
         min_similarity: float = -math.inf,
+        walk: Any = None,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` passing `where` most similar to `query`, best
-        first; those under `min_similarity` may be left out, and cost nothing."""
+        first; those under `min_similarity` may be left out, and cost nothing. `walk`:
+        a vector whose neighbours are more of the filter's items than the query's, which
+        an approximate index may walk by to find them (the query then orders them)."""
         ...
 
     def refresh(self, tenant: str, stream: str) -> None: ...
@@ -988,6 +991,9 @@ class Probe(_Row):
 
     where: ItemFilter
     min_similarity: float = -math.inf
+    vector: Any = None
+    """This probe's own query vector, in place of the search's (a numpy array), or None.
+    An approximate index may walk by the search's vector to find the probe's items."""
 
 
 @dataclass(frozen=True)
@@ -1046,9 +1052,16 @@ def candidates_one_by_one(
         for kind in kinds:
             if terms:
                 text[(position, kind)] = store.fts_ids(kind, terms, probe.where, limit)
-            if vector is not None:
+            probe_vector = vector if probe.vector is None else probe.vector
+            if probe_vector is not None:
+                walk = vector if probe.vector is not None else None
                 nearest[(position, kind)] = index().search(
-                    kind, probe.where, vector, limit, min_similarity=probe.min_similarity
+                    kind,
+                    probe.where,
+                    probe_vector,
+                    limit,
+                    min_similarity=probe.min_similarity,
+                    walk=walk,
                 )
     found: dict[str, dict[int, None]] = {}
     for (_, kind), hits in [*text.items(), *nearest.items()]:

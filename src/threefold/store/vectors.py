@@ -278,14 +278,26 @@ class VectorIndex:
         *,
         exact: bool = False,
         min_similarity: float = -math.inf,
+        walk: np.ndarray | None = None,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
         with their cosine similarity, most similar first. Items less similar than
-        `min_similarity` may be left out: neither filtered nor searched for."""
+        `min_similarity` may be left out: neither filtered nor searched for. In a graph,
+        `walk` (if given) finds the `limit` candidates, which `query` then orders by their
+        exact vectors: a question without a name, over that person's items, has few of
+        them among its own neighbours, and widening the walk to reach them cost 0.8 times
+        a whole search more (needles at 50,000: search p50 21 -> 39 ms; walking by the
+        question with the name, 25 -> 27 ms, and the needle in the top 10 0.705 -> 0.715)."""
         found: list[tuple[int, float]] = []
         for stream in self._streams(kind, where):
             part = self._partition(where.tenant, stream, kind)
-            if len(part.vectors) and _dim(part.vectors) == query.shape[0]:
+            if not len(part.vectors) or _dim(part.vectors) != query.shape[0]:
+                continue
+            if walk is not None and isinstance(part.vectors, _Graph) and not exact:
+                walked = self._search_partition(part, where, walk, limit, exact, -math.inf)
+                hits = self._rescored(part.kind, where.tenant, walked, query)
+                found += [hit for hit in hits if hit[1] >= min_similarity]
+            else:
                 found += self._search_partition(part, where, query, limit, exact, min_similarity)
         return sorted(found, key=lambda hit: (-hit[1], hit[0]))[:limit]
 
@@ -362,12 +374,17 @@ class VectorIndex:
         count = min(size, max((_RESCORED if graph else 2) * limit, 64))
         # A graph's int8 similarities are a little off: the floor gives them room.
         floor = min_similarity - (_SCALAR_SLACK if graph else 0.0)
+        checked: set[int] = set()
+        passed: set[int] = set()
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
             # Candidates under the floor would be dropped by the caller: checking them
             # against the filter, or searching wider for more of them, is wasted work.
+            # A wider search finds the narrower one's again: only the new are checked.
             close = sims >= floor
-            passed = self._store.passing(part.kind, where, ids[close].tolist())
+            fresh = [i for i in ids[close].tolist() if i not in checked]
+            passed |= self._store.passing(part.kind, where, fresh)
+            checked.update(fresh)
             pairs = zip(ids.tolist(), sims.tolist(), strict=True)
             hits = [(i, s) for i, s in pairs if i in passed]
             if len(hits) >= limit or count >= size or not close.all():

@@ -1299,8 +1299,9 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                             + [common, asked, known, *params, *params, limit],
                         )
                     )
-                if vector is not None:
-                    query = np.asarray(vector, dtype=np.float32)
+                probe_vector = vector if probe.vector is None else probe.vector
+                if probe_vector is not None:
+                    query = np.asarray(probe_vector, dtype=np.float32)
                     nearest, nearest_params = _nearest_sql(
                         kind,
                         probe.where,

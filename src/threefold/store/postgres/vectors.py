@@ -29,10 +29,12 @@ class DatabaseVectors:
         *,
         exact: bool = False,
         min_similarity: float = -math.inf,
+        walk: np.ndarray | None = None,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
         with their cosine similarity, most similar first, none under `min_similarity`;
-        `exact` scans instead of using the approximate index."""
+        `exact` scans instead of using the approximate index. `walk` is not needed:
+        pgvector's filtered search orders the filter's items by `query` itself."""
         vector = np.asarray(query, dtype=np.float32)
         found = self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], limit, exact)
         return [(item, similarity) for item, similarity in found if similarity >= min_similarity]
