@@ -218,7 +218,10 @@ def main() -> None:
     optimizer = torch.optim.AdamW(
         [
             *(
-                {"params": layer.parameters(), "lr": args.lr * args.lower_lr_scale ** (depth - 1 - n)}
+                {
+                    "params": layer.parameters(),
+                    "lr": args.lr * args.lower_lr_scale ** (depth - 1 - n),
+                }
                 for n, layer in enumerate(model.layers)
             ),
             {
