@@ -7,7 +7,8 @@ before anything was changed after seeing its misses; later figures are not blind
 the first run of the fine-tuned reader (``tuned_first_run``, MiniLM's top two layers
 trained with the heads), and its first run once retrained with the hand-written lines of
 training/written (``written_first_run``, beside the rules' run at the same commit,
-``reader35c_rules_first_run``).
+``reader35c_rules_first_run``), and the first run of the reader with four tuned layers
+beside the rules' run at the same commit (``reader35d_first_run``: ``tuned`` and ``rules``).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -1,5 +1,5 @@
 """CPU per turn of fact extraction: the rules alone, the trained readers (heads over the
-frozen encoder, and with its top two layers fine-tuned) alone and beside the rules, and
+frozen encoder, and with its upper layers fine-tuned) alone and beside the rules, and
 the CPU of embedding the same turn for reference.
 
 The turns are the user lines of the frozen reader sets (benchmarks/data/reader_eval),

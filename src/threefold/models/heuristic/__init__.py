@@ -33,7 +33,7 @@ READERS = ("auto", "rules", "trained", "tuned")
 """rules (the default): the rules alone; auto: the trained reader beside the rules when
 the ``local`` extra is installed, else the rules; trained: the trained reader (heads over
 the frozen encoder) beside the rules, or an error if it cannot load; tuned: the same with
-MiniLM's top two layers fine-tuned with the heads (``reader_top.onnx``)."""
+MiniLM's upper layers fine-tuned with the heads (``reader_top.onnx``)."""
 
 DEFAULT_READER = "rules"
 """On the frozen blind sets the trained reader beside the rules captures more (0.34 ->

@@ -32,8 +32,9 @@ DATA = Path(__file__).parent / "data"
 FROZEN = "reader_manifest.json"
 """The heads over the shared MiniLM's last states (the encoder frozen)."""
 TUNED = "reader_tuned.json"
-"""MiniLM's top two layers fine-tuned with the heads, over the shared MiniLM's layer-4
-states (``reader_top.onnx``, int8; training/finetune.py)."""
+"""MiniLM's upper layers fine-tuned with the heads, over the shared MiniLM's lower states
+(``reader_top.onnx``, int8; its manifest names the cut, ``lower_layers``;
+training/finetune.py)."""
 
 log = logging.getLogger(__name__)
 

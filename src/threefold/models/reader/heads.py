@@ -114,8 +114,8 @@ class Heads:
 
 
 class TopHeads:
-    """MiniLM's last two layers, fine-tuned with the heads (training/finetune.py), as an
-    int8 onnxruntime graph on one thread: the shared int8 MiniLM's layer-4 states of a unit
+    """MiniLM's upper layers, fine-tuned with the heads (training/finetune.py), as an
+    int8 onnxruntime graph on one thread: the shared int8 MiniLM's lower states of a unit
     in, each token's tag, modality and subject probabilities out."""
 
     def __init__(self, session: object, path: Path) -> None:
