@@ -147,7 +147,8 @@ def test_a_20000_character_message_is_read_to_its_end(tuned: HeuristicModel) -> 
     text = f"{filler * 250}I live in Bergen. {filler * 100}"[:20_000]
     assert len(text) == 20_000 and text.index("Bergen") > 15_000
     assert tuned.reader is not None  # the reader itself, not the rules beside it
-    assert ("home", "Bergen") in [(f.slot, f.value) for f in tuned.reader.extract_facts(said(text))]
+    read = [(r.span.label, r.fact.value) for r in tuned.reader.readings(said(text))]
+    assert ("home", "Bergen") in read  # read, whether or not its label's calibration keeps it
 
 
 @pytest.mark.parametrize(

@@ -30,22 +30,20 @@ if TYPE_CHECKING:
 __all__ = ["READERS", "HeuristicModel"]
 
 READERS = ("auto", "rules", "trained", "tuned")
-"""rules (the default): the rules alone; auto: the trained reader beside the rules when
-the ``local`` extra is installed, else the rules; trained: the trained reader (heads over
-the frozen encoder) beside the rules, or an error if it cannot load; tuned: the same with
-MiniLM's upper layers fine-tuned with the heads (``reader_top.onnx``)."""
+"""auto (the default): the fine-tuned reader beside the rules when the ``local`` extra is
+installed, else the rules alone; rules: the rules alone; trained: the reader of heads over
+the frozen encoder beside the rules, or an error if it cannot load; tuned: MiniLM's upper
+layers fine-tuned with the heads (``reader_top.onnx``) beside the rules, or an error."""
 
-DEFAULT_READER = "rules"
-"""On the frozen blind sets the trained reader beside the rules captures more (0.34 ->
-0.42, updates 0.08 -> 0.25) but stores more that is false (precision 0.74 -> 0.62) and
-misread "The user is 461 years old" in a long chat. A false fact is pinned into every
-prompt, a missed one only leaves a gap, so the reader is opt-in until its precision
-holds (benchmarks/frozen_sets.py). The fine-tuned reader (``tuned``) comes closer but not
-there: over the eight frozen sets capture 0.38 -> 0.41 with precision 0.734 -> 0.725 and
-store-nothing 0.961 -> 0.948 (it stored "lawn" for "lawn bowls", a dislike from "If I were a
-judge I'd ban fax machines", and a job word as a diet). Retrained with 8,499 hand-written
-lines (training/written), it holds store-nothing (0.961, as the rules) and captures more
-(0.38 -> 0.44), but its precision is still below the rules' (0.716 against 0.734)."""
+DEFAULT_READER = "auto"
+"""A false fact is pinned into every prompt, a missed one only leaves a gap, so the trained
+reader became the default only once, on the frozen blind sets (benchmarks/frozen_sets.py),
+its facts beside the rules' were at least as precise as the rules' alone and it stored
+nothing where nothing was said as often (>= 0.95). Session 22's reader (layers 3-6 fine-tuned
+on 12,500 hand-written lines), calibrated for 0.95 right per label on development text, over
+the twelve sets: capture 0.28 -> 0.38, updates 3 -> 6 of 54, corrections 2 -> 2 of 46,
+precision 0.738 -> 0.76, store-nothing 0.972 -> 0.96. (At 0.9 per label: capture 0.45 but
+precision 0.715 and store-nothing 0.944.)"""
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +157,6 @@ def build(settings: "ModelSettings") -> HeuristicModel:
     def trained_reader() -> "TrainedReader":
         from threefold.models.reader import FROZEN, TUNED, TrainedReader
 
-        return TrainedReader(manifest=TUNED if choice == "tuned" else FROZEN)
+        return TrainedReader(manifest=FROZEN if choice == "trained" else TUNED)
 
     return HeuristicModel(trained_reader, required=choice in ("trained", "tuned"))

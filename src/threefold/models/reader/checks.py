@@ -8,6 +8,7 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
   ("managed with diet" read as a diet);
 - a number-typed value is a plausible number (an age between 1 and 110);
 - a date-typed value names a month or a day;
+- a verb-phrase value (a plan) starts with a verb's base form, not its -ing form;
 - a value inside quotation marks is someone else's words, not the writer's;
 - a value is read at least as surely as its label needs: the manifest's
   ``label_min_confidence``, chosen on development text by training/calibrate.py.
@@ -52,6 +53,8 @@ def value_types() -> dict[str, Any]:
     data.pop("_doc", None)
     data["function_words"] = frozenset(data["function_words"])
     data["months"] = frozenset(data["months"])
+    data["verb_phrases"] = frozenset(data["verb_phrases"])
+    data["base_forms_in_ing"] = frozenset(data["base_forms_in_ing"])
     return data
 
 
@@ -73,6 +76,8 @@ def refusal(
         return "not a plausible number"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
+    if span.label in types["verb_phrases"] and _gerund(words[0], types["base_forms_in_ing"]):
+        return "no verb's base form"
     if _quoted(sentence, span):
         return "in quotation marks"
     if span.confidence < (least or {}).get(span.label, 0.0):
@@ -94,6 +99,10 @@ def _plausible(value: str, bounds: dict[str, int]) -> bool:
 
 def _dated(words: list[str], months: frozenset[str]) -> bool:
     return any(w in months or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", w) for w in words)
+
+
+def _gerund(word: str, base_forms: frozenset[str]) -> bool:
+    return len(word) > 4 and word.endswith("ing") and word not in base_forms
 
 
 def _quoted(sentence: str, span: Span) -> bool:
