@@ -14,44 +14,13 @@ written before any change to the cues, run once, and frozen: its header records 
 import argparse
 import json
 import sys
-import tempfile
 from collections import Counter
-from datetime import datetime
 from pathlib import Path
 
-from threefold import Memory, load_settings
-
 sys.path.insert(0, str(Path(__file__).parent))
-from team_eval import write_export  # noqa: E402  (a sibling script, not a package)
+from team_eval import imported, raised_by_message  # noqa: E402  (a sibling script)
 
 SET = Path(__file__).parent / "data" / "team_cues_eval.json"
-
-
-def raised(data: dict) -> tuple[dict[str, set[str]], list[str]]:
-    """Per message id, the kinds of the open actions that cite it; and every action."""
-    projects = [
-        {"stream": stream, "channels": [channel]}
-        for channel, stream in data["channels"].items()
-        if stream
-    ]
-    settings = load_settings(projects=projects, embed={"kind": "none"})
-    by_time = {m["at"]: m["id"] for m in data["messages"]}  # a minute each; text is rewritten
-    kinds: dict[str, set[str]] = {m["id"]: set() for m in data["messages"]}
-    shown = []
-    with tempfile.TemporaryDirectory(prefix="threefold-team-cues-") as tmp:
-        work = Path(tmp)
-        with Memory.open(work / "team.db", settings=settings, background_worker=False) as mem:
-            mem.import_slack(write_export(data, work / "export"))
-            mem.process_pending()
-            mem.rebuild_team(now=datetime.fromisoformat(data["header"]["now"]))
-            for action in mem.actions(status="open"):
-                cited = [
-                    by_time.get(f"{mem.record(r).at:%Y-%m-%d %H:%M}") for r in action.record_ids
-                ]
-                for message in filter(None, cited):
-                    kinds[message].add(action.kind)
-                shown.append(f"[{action.kind}] {action.title}  <- {cited}")
-    return kinds, shown
 
 
 def main() -> None:
@@ -59,7 +28,8 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every action and miss")
     args = parser.parse_args()
     data = json.loads(SET.read_text(encoding="utf-8"))
-    kinds, shown = raised(data)
+    with imported(data) as mem:
+        kinds, shown = raised_by_message(mem, data)
     total: Counter[str] = Counter()
     right: Counter[str] = Counter()
     misses = []

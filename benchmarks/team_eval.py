@@ -21,6 +21,8 @@ import json
 import re
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -202,27 +204,55 @@ def score_cross(mem: Memory, data: dict, figures: Figures) -> None:
             figures.notes.append(f"cross-project missed: {want['query']}")
 
 
-def run(data: dict, show: bool) -> Figures:
-    now = datetime.fromisoformat(data["header"]["now"])
+@contextmanager
+def imported(data: dict) -> Iterator[Memory]:
+    """A memory of a team set (this one, benchmarks/team_cues.py's, team_extract.py's):
+    its Slack messages and Jira exports imported through the public path, digested, and
+    the team rebuilt at the set's `now`; each channel routed to the stream it names."""
     projects = [
         {"stream": stream, "channels": [channel]}
         for channel, stream in data["channels"].items()
         if stream
     ]
     settings = load_settings(projects=projects, embed={"kind": "none"})
-    figures = Figures()
-    with tempfile.TemporaryDirectory(prefix="threefold-team-eval-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="threefold-team-set-") as tmp:
         work = Path(tmp)
         with Memory.open(work / "team.db", settings=settings, background_worker=False) as mem:
             mem.import_slack(write_export(data, work / "export"))
-            for export in data["jira_exports"]:
+            for export in data.get("jira_exports", ()):
                 mem.import_jira(write_jira(data, export, work), now=_at(export["at"][:19]))
             mem.process_pending()
-            mem.rebuild_team(now=now)
-            score_actions(mem, data, figures, show)
-            score_profiles(mem, data, figures, show)
-            score_digests(mem, data, now, figures, show)
-            score_cross(mem, data, figures)
+            mem.rebuild_team(now=datetime.fromisoformat(data["header"]["now"]))
+            yield mem
+
+
+def message_of(mem: Memory, data: dict) -> Callable[[int], str | None]:
+    """The id of the set's message a record was imported from, matched by its minute:
+    import rewrites <@U02> mentions to names, so the text does not match."""
+    by_time = {m["at"]: m["id"] for m in data["messages"]}
+    return lambda record_id: by_time.get(f"{mem.record(record_id).at:%Y-%m-%d %H:%M}")
+
+
+def raised_by_message(mem: Memory, data: dict) -> tuple[dict[str, set[str]], list[str]]:
+    """Per message id, the kinds of the open actions that cite it; and every action."""
+    of = message_of(mem, data)
+    kinds: dict[str, set[str]] = {m["id"]: set() for m in data["messages"]}
+    shown = []
+    for action in mem.actions(status="open"):
+        cited = [of(r) for r in action.record_ids]
+        for message in filter(None, cited):
+            kinds[message].add(action.kind)
+        shown.append(f"[{action.kind}] {action.title}  <- {cited}")
+    return kinds, shown
+
+
+def run(data: dict, show: bool) -> Figures:
+    figures = Figures()
+    with imported(data) as mem:
+        score_actions(mem, data, figures, show)
+        score_profiles(mem, data, figures, show)
+        score_digests(mem, data, datetime.fromisoformat(data["header"]["now"]), figures, show)
+        score_cross(mem, data, figures)
     return figures
 
 

@@ -18,16 +18,13 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
-from datetime import datetime
 from pathlib import Path
 
-from threefold import Memory, load_settings
 from threefold.domain import Fact
 
 sys.path.insert(0, str(Path(__file__).parent))
-from team_eval import write_export  # noqa: E402  (a sibling script, not a package)
+from team_eval import imported, message_of, raised_by_message  # noqa: E402  (a sibling script)
 
 SET = Path(__file__).parent / "data" / "team_extract_eval.json"
 SCORED = frozenset({"commitment", "blocker", "decision", "handoff", "risk_signal", "mood_signal"})
@@ -36,36 +33,15 @@ SCORED = frozenset({"commitment", "blocker", "decision", "handoff", "risk_signal
 
 def read(data: dict) -> tuple[dict[str, list[Fact]], dict[str, set[str]], list[str]]:
     """Per message id, the facts read from it and the kinds of open actions citing it."""
-    projects = [
-        {"stream": stream, "channels": [channel]}
-        for channel, stream in data["channels"].items()
-        if stream
-    ]
-    settings = load_settings(projects=projects, embed={"kind": "none"})
-    by_time = {m["at"]: m["id"] for m in data["messages"]}
     facts: dict[str, list[Fact]] = defaultdict(list)
-    kinds: dict[str, set[str]] = defaultdict(set)
-    shown = []
-    with tempfile.TemporaryDirectory(prefix="threefold-team-extract-") as tmp:
-        work = Path(tmp)
-        with Memory.open(work / "team.db", settings=settings, background_worker=False) as mem:
-            mem.import_slack(write_export(data, work / "export"))
-            mem.process_pending()
-            mem.rebuild_team(now=datetime.fromisoformat(data["header"]["now"]))
-
-            def message_of(record_id: int) -> str | None:
-                return by_time.get(f"{mem.record(record_id).at:%Y-%m-%d %H:%M}")
-
-            for stream in mem.streams():
-                for fact in mem.facts(stream.name):
-                    slack = fact.source.kind.startswith("slack.") and fact.source.id.isdigit()
-                    if slack and (message := message_of(int(fact.source.id))):
-                        facts[message].append(fact)
-            for action in mem.actions(status="open"):
-                cited = [message_of(r) for r in action.record_ids]
-                for message in filter(None, cited):
-                    kinds[message].add(action.kind)
-                shown.append(f"[{action.kind}] {action.title}  <- {cited}")
+    with imported(data) as mem:
+        of = message_of(mem, data)
+        for stream in mem.streams():
+            for fact in mem.facts(stream.name):
+                slack = fact.source.kind.startswith("slack.") and fact.source.id.isdigit()
+                if slack and (message := of(int(fact.source.id))):
+                    facts[message].append(fact)
+        kinds, shown = raised_by_message(mem, data)
     return facts, kinds, shown
 
 
