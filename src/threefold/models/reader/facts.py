@@ -242,17 +242,16 @@ def _nearest(span: Span, candidates: list[Span]) -> Span | None:
 
 
 def _say(template: str, subject: str, value: str, relation: str, former: bool) -> str:
-    who = "The user" if subject == "user" else _title(subject)
-    who_s = "The user's" if subject == "user" else f"{_title(subject)}'s"
+    who = "the user" if subject == "user" else _title(subject)
+    who_s = f"{who}'s"
     a_value = value if re.match(r"(?:a|an|the)\s", value, re.I) else f"{_article(value)} {value}"
     said = template.format(who=who, who_s=who_s, value=value, a_value=a_value, relation=relation)
-    if former:
-        return f"{said[:-1]} (formerly)."
-    return said[0].upper() + said[1:]
+    said = said[0].upper() + said[1:]  # "the user" opens most sentences, not all of them
+    return f"{said[:-1]} (formerly)." if former else said
 
 
 def _title(subject: str) -> str:
-    return "The " + subject if subject.startswith("user's") else subject[:1].upper() + subject[1:]
+    return "the " + subject if subject.startswith("user's") else subject[:1].upper() + subject[1:]
 
 
 def _article(word: str) -> str:
