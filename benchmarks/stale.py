@@ -143,7 +143,7 @@ the threshold, holds them back. A line's value needs reading (the trained reader
 spans), not guessing from shared words.
 
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
-        [--set tuned|heldout|fresh|blind22|dev] [--vectors]
+        [--set tuned|heldout|fresh|blind22|blind23|dev] [--vectors]
 """
 
 import argparse
@@ -205,6 +205,7 @@ SETS = {
     "heldout": "heldout.jsonl",
     "fresh": "fresh.jsonl",
     "blind22": "blind22.jsonl",
+    "blind23": "blind23.jsonl",
     "dev": "dev.jsonl",
 }
 """The fifty conversations above, and twelve more written in other voices (dictated
