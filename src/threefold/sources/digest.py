@@ -23,7 +23,7 @@ from threefold.domain import (
 from threefold.layers import summaries
 from threefold.layers.facts import record_fact
 from threefold.models.base import ExtractedFact, MemoryModel, MessageInput, TurnInput
-from threefold.pipeline.jobs import DIGEST, FETCH, Apply
+from threefold.pipeline.jobs import ACTIONS, DIGEST, FETCH, Apply, enqueue_once
 from threefold.settings import Settings
 from threefold.sources import web
 from threefold.sources.ingest import credited_author
@@ -89,6 +89,10 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
             store.enqueue(tenant, stream, FETCH, {"url": url, "record_id": record.id})
         if store.unprocessed_records(tenant, stream, 1):
             store.enqueue(tenant, stream, DIGEST, {})
+        elif settings.team.actions_on_arrival:
+            # The stream's waiting messages are read: what they cause or finish is an
+            # action now, not at the next nightly rebuild.
+            enqueue_once(store, tenant, stream, ACTIONS)
 
     return apply
 

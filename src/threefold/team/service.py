@@ -16,7 +16,7 @@ from threefold.settings import ActionRule, Settings
 from threefold.store.base import ItemFilter, Store, TenantNames
 from threefold.team import digests, periods, profiles, webhooks
 from threefold.team.model import Action, ActionStatus, Digest, Profile
-from threefold.team.snapshot import load
+from threefold.team.snapshot import Snapshot, data_time, load
 
 log = logging.getLogger("threefold.team")
 PROJECT_HITS = 6
@@ -53,36 +53,59 @@ class Team:
     # -- rebuilding -----------------------------------------------------------------
 
     def rebuild(self, tenant: str, now: datetime | None = None) -> RebuildReport:
-        from threefold.team import actions as rules  # its cues compile slowly; a context needs none
-
         now = as_utc(now) if now else utcnow()
         streams = self.store.streams(tenant)
         snapshot = load(self.store, tenant, now, streams)
         built = profiles.build_all(snapshot, self.settings, streams, self._project_names(tenant))
+        with self.store.transaction():
+            for data in built:
+                self.store.put_profile(tenant, data["entity"], data["kind"], data["name"], data)
+        return self._judge(tenant, snapshot, len(built))
+
+    def refresh_actions(self, tenant: str, now: datetime | None = None) -> RebuildReport:
+        """The rules alone, run when new material arrives (a digested batch of messages, a
+        tracker import), so that what it causes is raised, and what it finishes is closed,
+        then rather than at the next rebuild. Judged at `now`, else at the time of the
+        data, and never before the moment the open actions were last judged at: an older
+        export read later must not close what a later judgement found."""
+        streams = self.store.streams(tenant)
+        moment = as_utc(now) if now else data_time(self.store, tenant, streams, utcnow())
+        judged = [
+            datetime.fromisoformat(row["judged_at"])
+            for row in self.store.action_rows(tenant, ActionStatus.OPEN.value)
+            if row.get("judged_at")
+        ]
+        moment = max([moment, *judged])
+        return self._judge(tenant, load(self.store, tenant, moment, streams), 0)
+
+    def _judge(self, tenant: str, snapshot: Snapshot, built: int) -> RebuildReport:
+        """Run every enabled rule on `snapshot`: store what they find, close open actions
+        whose cause is gone, and tell each rule's webhook or channel of its new ones."""
+        from threefold.team import actions as rules  # its cues compile slowly; a context needs none
+
         found = [
             (rule, item)
             for rule in self.settings.team.rules
             if rule.enabled
             for item in rules.find(snapshot, rule)
         ]
+        judged_at = snapshot.now.isoformat()
         fresh = []
         with self.store.transaction():
-            for data in built:
-                self.store.put_profile(tenant, data["entity"], data["kind"], data["name"], data)
             for rule, item in found:
                 action_id, new = self.store.upsert_action(
                     tenant,
                     item.key,
                     rule.label,
                     item.stream,
-                    item.data(rule),
+                    {**item.data(rule), "judged_at": judged_at},
                     item.visibility(),
                 )
                 if new and (rule.webhook or rule.slack_channel):
                     fresh.append((rule, action_id))
             closed = self.store.close_missing_actions(tenant, [i.key for _, i in found])
         told = self._tell(tenant, fresh)
-        return RebuildReport(len(built), len(found), len(fresh), closed, told)
+        return RebuildReport(built, len(found), len(fresh), closed, told)
 
     def _tell(self, tenant: str, fresh: list[tuple[ActionRule, int]]) -> int:
         """Tell each rule's webhook and Slack channel of its new actions; how many were
