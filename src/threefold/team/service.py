@@ -6,7 +6,15 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from threefold.domain import USER_WORDS, SourceRef, Visibility, as_utc, project_subject, utcnow
+from threefold.domain import (
+    GLOBAL_STREAM,
+    USER_WORDS,
+    SourceRef,
+    Visibility,
+    as_utc,
+    project_subject,
+    utcnow,
+)
 from threefold.errors import InvalidInput
 from threefold.models.base import MemoryModel
 from threefold.models.heuristic.text import STOPWORDS
@@ -241,7 +249,9 @@ class Team:
             return found
         if names is None:
             names = TenantNames(self.store.streams(tenant), self.store.profile_names(tenant))
-        named_projects = self._projects_named(names.streams, query)
+        named_projects = self._projects_named(tenant, names.streams, query)
+        if not named_projects and stream == GLOBAL_STREAM:
+            named_projects = self._routed(names.streams, query)
         for entity in [*named_projects, *_people_named(names.profiles, query)]:
             data = self.store.profile_data(tenant, entity)
             if data is not None:
@@ -255,7 +265,8 @@ class Team:
                 if len(named_projects) > 1:
                     lines = [(f"[{source}] {text}", ref) for text, ref in lines]
                 found.digest += lines
-        if len(named_projects) >= 2:
+        if len(named_projects) >= 2 or any(p != stream for p in named_projects):
+            # Asked elsewhere, or across projects: recall reads only the asking stream.
             found.projects = self._from_each(tenant, named_projects, query, visibilities)
         return found
 
@@ -285,8 +296,11 @@ class Team:
                 found.setdefault(" ".join(name.upper().split()), stream)
         return found
 
-    def _projects_named(self, streams: list[str], query: str) -> list[str]:
-        """Project streams the query names by id, key or configured name, in its order."""
+    def _projects_named(self, tenant: str, streams: list[str], query: str) -> list[str]:
+        """Project streams the query names, in its order: by stream id, configured key or
+        name, a channel routed to the project, or an imported tracker project's key or
+        name. A name that is also a common word ("it", "el") counts only written in
+        capitals, as a key is ("IT", "EL")."""
         names: dict[str, str] = {}
         for stream in streams:
             if subject := project_subject(stream):
@@ -295,7 +309,32 @@ class Team:
             for name in (project.key, *project.names, project_subject(project.stream)):
                 if name:
                     names.setdefault(name.lower(), project.stream)
-        return _named_in(query, names)
+            for channel in project.channels:
+                names.setdefault(channel.lower().removeprefix("#"), project.stream)
+        for name, stream in self._project_keys(tenant).items():
+            names.setdefault(" ".join(name.lower().split()), stream)
+        words = {n for n in names if n in STOPWORDS}
+        found = _named_in(query, {n: s for n, s in names.items() if n not in words})
+        capitals = {n.upper(): names[n] for n in words}
+        found += [capitals[w] for w in re.findall(r"\b[A-Z]{2,}\b", query) if w in capitals]
+        return list(dict.fromkeys(found))
+
+    def _routed(self, streams: list[str], query: str) -> list[str]:
+        """The project the model routes a question to that names none, as it routes a
+        message of a general channel; none when it is unsure."""
+        from threefold.routing import MODEL_MIN_CONFIDENCE
+
+        projects = sorted({s for s in streams if project_subject(s)})
+        projects += [p.stream for p in self.settings.projects if p.stream not in projects]
+        if not projects or len(query.split()) < _ROUTED_MIN_WORDS:
+            return []
+        decision = self.model.route(query, projects)
+        sure = decision.stream in projects and decision.confidence >= MODEL_MIN_CONFIDENCE
+        return [decision.stream] if sure else []
+
+
+_ROUTED_MIN_WORDS = 4
+"""A shorter question is chatter to the router too (routing.py)."""
 
 
 def _people_named(profiles: list[tuple[str, str, str]], query: str) -> list[str]:
