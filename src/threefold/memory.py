@@ -994,9 +994,44 @@ class Memory:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive whole number, got {limit!r}")
         key, subject = self._entity(self._text(entity, "entity").strip(), tenant)
-        return self.store.timeline(
-            tenant, key, subject=subject, limit=limit, visibilities=READABLE[_trust(trust)]
-        )
+        readable = READABLE[_trust(trust)]
+        if not key.startswith("person:"):
+            return self.store.timeline(
+                tenant, key, subject=subject, limit=limit, visibilities=readable
+            )
+        keys, subject = self._same_person(tenant, key)
+        found = {
+            (entry.kind, entry.id): entry
+            for each in keys
+            for entry in self.store.timeline(
+                tenant, each, subject=subject, limit=limit, visibilities=readable
+            )
+        }
+        ordered = sorted(found.values(), key=lambda e: (e.at, e.kind != "record", e.id))
+        return ordered[-limit:]
+
+    def _same_person(self, tenant: str, key: str) -> tuple[list[str], str | None]:
+        """The timeline keys of one person as a caller names them (a name, a handle, a
+        Slack user id), and the fact subject that is theirs: their account, and each
+        name of theirs that no one else goes by; as asked when it names no one or
+        several."""
+        from threefold.entities import account_alias
+
+        asked = key.removeprefix("person:")
+        owners = self.store.entities_named(tenant, account_alias(asked))
+        owners = owners or self.store.entities_named(tenant, asked)
+        if len(owners) != 1:
+            return [key], asked
+        owner = owners[0]
+        aliases = [owner, *self.store.entity_aliases(tenant, owner)]
+        keys = [person(a) for a in aliases if a.startswith("@")]
+        theirs = [
+            a
+            for a in dict.fromkeys(aliases)
+            if not a.startswith("@") and self.store.entities_named(tenant, a) == [owner]
+        ]
+        keys += [person(a) for a in theirs]
+        return keys or [key], owner if owner in theirs else None
 
     def records(
         self,

@@ -235,7 +235,12 @@ def test_a_date_without_a_year_is_read_by_the_rows_own_dates(tmp_path: Path) -> 
     read = read_jira_csv(path, as_of=datetime(2026, 6, 1, tzinfo=UTC))
     issues = list(read.issues())
 
-    assert [i.due for i in issues] == [date(2026, 1, 10), date(2026, 6, 17), None, date(2026, 6, 17)]
+    assert [i.due for i in issues] == [
+        date(2026, 1, 10),
+        date(2026, 6, 17),
+        None,
+        date(2026, 6, 17),
+    ]
     assert issues[2].created == datetime(2026, 3, 1, 10, 30, tzinfo=UTC)
     assert read.problems == []
 

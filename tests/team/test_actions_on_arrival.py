@@ -37,7 +37,9 @@ def test_a_blocker_is_raised_when_its_age_arrives_and_closed_when_its_end_does(
     tmp_path: Path,
 ) -> None:
     with _memory(tmp_path) as mem:
-        _say(mem, "Ola", "can't finish the audit chart until finance sends the outturn figures", DAY)
+        _say(
+            mem, "Ola", "can't finish the audit chart until finance sends the outturn figures", DAY
+        )
         assert _open(mem, "stale_blocker") == []  # said just now: not stale yet
         _say(mem, "Ines", "morning all, standup moved to 10", DAY + timedelta(days=5))
         raised = _open(mem, "stale_blocker")
@@ -57,7 +59,9 @@ def test_a_rule_of_no_days_raises_a_blocker_as_it_is_said(tmp_path: Path) -> Non
 
 def test_arrivals_can_be_turned_off(tmp_path: Path) -> None:
     with _memory(tmp_path, actions_on_arrival=False) as mem:
-        _say(mem, "Ola", "can't finish the audit chart until finance sends the outturn figures", DAY)
+        _say(
+            mem, "Ola", "can't finish the audit chart until finance sends the outturn figures", DAY
+        )
         _say(mem, "Ines", "morning all", DAY + timedelta(days=5))
         assert mem.actions() == []
         mem.rebuild_team(now=DAY + timedelta(days=5))
@@ -112,7 +116,9 @@ def test_a_tracker_import_raises_overdue_and_blocked_work_and_its_next_export_cl
 
 
 def test_a_due_day_without_a_year_is_a_due_fact_and_raises_its_action(tmp_path: Path) -> None:
-    rows = [["QG-9", "Invigilator rota", "In Progress", "Ola", "Ines", "02/Apr/26 9:00 AM", "3 Apr"]]
+    rows = [
+        ["QG-9", "Invigilator rota", "In Progress", "Ola", "Ines", "02/Apr/26 9:00 AM", "3 Apr"]
+    ]
     with _memory(tmp_path) as mem:
         report = mem.import_jira(_export(tmp_path, "rota.csv", rows), now=DAY)
         due = [f.value for f in mem.facts("project:qg") if f.slot == "due"]

@@ -82,6 +82,9 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
                 (entity, "fact", stored.id, record.at)
                 for entity in (person(credited(record)), channel_entity(record.channel))
             ]
+            if record.author_id and record.kind != "bot":
+                account = person(entities.account_alias(record.author_id))
+                events.append((account, "fact", stored.id, record.at))
         store.add_entity_events(tenant, events)
         fold()
         store.mark_processed(tenant, [r.id for r in batch])
