@@ -242,7 +242,7 @@ def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapsh
         for f in store.facts(tenant, stream, include_inactive=True)
         if f.active or (f.category is FactCategory.MOOD_SIGNAL and f.status in _MOOD_HISTORY)
     ]
-    records = store.records_between(tenant, None, since, until)
+    records = [_read_part(r) for r in store.records_between(tenant, None, since, until)]
     turns = {stream: store.turns_between(tenant, stream, since, until) for stream in streams}
     accounts, names_of, shared = _people(store, tenant, records)
     return Snapshot(
@@ -256,6 +256,18 @@ def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapsh
         names_of=names_of,
         shared_names=shared,
     )
+
+
+MESSAGE_CHARS = 4000
+"""What the rules and profiles read of one message: a longer one is a paste (a log, a
+file), whose tail says nothing a lead acts on, and the cues' patterns would take time in
+proportion to its square."""
+
+
+def _read_part(record: Record) -> Record:
+    if len(record.text) <= MESSAGE_CHARS:
+        return record
+    return record.model_copy(update={"text": record.text[:MESSAGE_CHARS]})
 
 
 def _people(
