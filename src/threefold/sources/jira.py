@@ -391,12 +391,12 @@ class _RowReader:
                 self._problems.append(Problem(row=line, error=f"{key}: {field}: {exc}; left empty"))
         dated = [found[f] for f in _DATE_FIELDS if f != "due" and found[f] is not None]
         reference = dated[0] if dated else self._as_of
-        for field, exc in yearless.items():
+        for field, undated in yearless.items():
             if reference is None:
-                error = f"{key}: {field}: {exc}, and no date of the row or the import tells it"
+                error = f"{key}: {field}: {undated}, and no date of the row or import tells it"
                 self._problems.append(Problem(row=line, error=f"{error}; left empty"))
             else:
-                found[field] = exc.nearest(reference)
+                found[field] = undated.nearest(reference)
         return {f: m if f == "due" or m is None else as_utc(m) for f, m in found.items()}
 
     def read(self, row: list[str], line: int) -> JiraIssue | None:

@@ -279,13 +279,13 @@ def _people(
 
     accounts: dict[str, str] = {}
     for account in {r.author_id.lower() for r in records if r.author_id}:
-        owner = store.entities_named(tenant, account_alias(account))
-        if len(owner) == 1:
-            accounts[account] = owner[0]
+        owners = store.entities_named(tenant, account_alias(account))
+        if len(owners) == 1:
+            accounts[account] = owners[0]
     names_of: dict[str, frozenset[str]] = {}
     shared: set[str] = set()
     for owner in set(accounts.values()):
-        names = set()
+        names: set[str] = set()
         for alias in [owner, *store.entity_aliases(tenant, owner)]:
             if alias.startswith("@"):
                 continue
