@@ -614,6 +614,40 @@ def score_profiles(mem: Memory, truth: Truth, people: list[str]) -> dict[str, tu
     }
 
 
+_CROSS = "cross-project questions"
+CROSS_FORMS = [
+    "Compare {a} and {b}: what did each team decide?",
+    "What was decided in {a} and in {b}?",
+    "Did {a} and {b} settle on the same approach?",
+]
+"""Questions across two projects, asked in `global`; each names its projects one of the
+ways people do (see _named)."""
+
+
+def _named(index: int, project: str, key: str) -> str:
+    """A project as a question may name it: its key, its configured name, its channel."""
+    return [key, f"Project {project.title()}", f"#proj-{project}"][index % 3]
+
+
+def score_cross(mem: Memory, truth: Truth) -> tuple[int, int, int, int]:
+    """Questions comparing two projects: right when the context holds a decision of each."""
+    pairs = [(x, y) for i, x in enumerate(PROJECTS) for y in PROJECTS[i + 1 :]]
+    asked = right = 0
+    for n, ((a, key_a), (b, key_b)) in enumerate(pairs * len(CROSS_FORMS)):
+        form = CROSS_FORMS[n // len(pairs)]
+        query = form.format(a=_named(n, a, key_a), b=_named(n + 1, b, key_b))
+        text = " ".join(mem.context("global", query, 3000).text.lower().split())
+        asked += 1
+        right += all(
+            any(
+                d["project"] == project and words(d["choice"]) <= words(text)
+                for d in truth.decisions
+            )
+            for project in (a, b)
+        )
+    return asked, right, asked, right
+
+
 def context_costs(mem: Memory, people: list[str], rounds: int = 40) -> str:
     """What the team sections add to a context: unique questions naming a person, two
     projects, or a period, timed whole and for the team part alone."""
@@ -683,6 +717,7 @@ def main() -> None:
         rows = score_actions(mem, truth)
         rows["decisions"] = score_decisions(mem, truth)
         rows.update(score_profiles(mem, truth, export.people))
+        rows[_CROSS] = score_cross(mem, truth)
         print(
             f"export: {report.kept} messages and {len(truth.jira)} Jira issues in "
             f"{len(channels)} channels, "
@@ -696,7 +731,7 @@ def main() -> None:
         for name, (found, right, relevant, hit) in rows.items():
             p, r = prf(found, right, relevant, hit)
             print(_row(name, found, right, relevant, hit))
-            if not name.startswith("profile") and name != "decisions":
+            if not name.startswith("profile") and name not in ("decisions", _CROSS):
                 totals = [t + v for t, v in zip(totals, (found, right, relevant, hit), strict=True)]
         p, r = prf(*totals)
         print(_row("all actions", *totals))

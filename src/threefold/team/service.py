@@ -267,7 +267,8 @@ class Team:
                 found.digest += lines
         if len(named_projects) >= 2 or any(p != stream for p in named_projects):
             # Asked elsewhere, or across projects: recall reads only the asking stream.
-            found.projects = self._from_each(tenant, named_projects, query, visibilities)
+            topic = self._topic(tenant, names.streams, query)
+            found.projects = self._from_each(tenant, named_projects, topic, visibilities)
         return found
 
     def _from_each(
@@ -301,6 +302,17 @@ class Team:
         name, a channel routed to the project, or an imported tracker project's key or
         name. A name that is also a common word ("it", "el") counts only written in
         capitals, as a key is ("IT", "EL")."""
+        names, words = self._names_of_projects(tenant, streams)
+        found = _named_in(query, {n: s for n, s in names.items() if n not in words})
+        capitals = {n.upper(): names[n] for n in words}
+        found += [capitals[w] for w in re.findall(r"\b[A-Z]{2,}\b", query) if w in capitals]
+        return list(dict.fromkeys(found))
+
+    def _names_of_projects(
+        self, tenant: str, streams: list[str]
+    ) -> tuple[dict[str, str], set[str]]:
+        """Every name of a project (lowercase) -> its stream; and those names that are
+        common words."""
         names: dict[str, str] = {}
         for stream in streams:
             if subject := project_subject(stream):
@@ -313,11 +325,24 @@ class Team:
                 names.setdefault(channel.lower().removeprefix("#"), project.stream)
         for name, stream in self._project_keys(tenant).items():
             names.setdefault(" ".join(name.lower().split()), stream)
-        words = {n for n in names if n in STOPWORDS}
-        found = _named_in(query, {n: s for n, s in names.items() if n not in words})
-        capitals = {n.upper(): names[n] for n in words}
-        found += [capitals[w] for w in re.findall(r"\b[A-Z]{2,}\b", query) if w in capitals]
-        return list(dict.fromkeys(found))
+        return names, {n for n in names if n in STOPWORDS}
+
+    def _topic(self, tenant: str, streams: list[str], query: str) -> str:
+        """The query without the names of projects: within a project its own name says
+        nothing ("what was decided in Gamma" would find every GAMMA-12 row first)."""
+        names, words = self._names_of_projects(tenant, streams)
+        tokens = re.findall(r"[\w'-]+", query)
+        kept, i = [], 0
+        while i < len(tokens):
+            for length in range(min(_MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+                run = " ".join(t.strip("'-").lower() for t in tokens[i : i + length])
+                if run in names and (run not in words or tokens[i].isupper()):
+                    i += length
+                    break
+            else:
+                kept.append(tokens[i])
+                i += 1
+        return " ".join(kept) or query
 
     def _routed(self, streams: list[str], query: str) -> list[str]:
         """The project the model routes a question to that names none, as it routes a
