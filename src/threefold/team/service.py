@@ -9,6 +9,7 @@ from datetime import date, datetime
 from threefold.domain import (
     GLOBAL_STREAM,
     USER_WORDS,
+    SearchHit,
     SourceRef,
     Visibility,
     as_utc,
@@ -267,19 +268,27 @@ class Team:
                 found.digest += lines
         if len(named_projects) >= 2 or any(p != stream for p in named_projects):
             # Asked elsewhere, or across projects: recall reads only the asking stream.
-            topic = self._topic(tenant, names.streams, query)
-            found.projects = self._from_each(tenant, named_projects, topic, visibilities)
+            queries = (self._topic(tenant, names.streams, query), query)
+            found.projects = self._from_each(tenant, named_projects, queries, visibilities)
         return found
 
     def _from_each(
-        self, tenant: str, streams: list[str], query: str, visibilities: tuple[Visibility, ...]
+        self,
+        tenant: str,
+        streams: list[str],
+        queries: tuple[str, str],
+        visibilities: tuple[Visibility, ...],
     ) -> list[tuple[str, SourceRef | None]]:
         """The best few items of each project, labelled with the project they came from,
-        taken in turns so that no project crowds out another."""
+        taken in turns so that no project crowds out another. `queries`: the question
+        without the projects' names, and whole, for a project the first finds nothing in
+        (a comparison shows something of each)."""
         per_project = []
         for stream in streams:
             where = ItemFilter(tenant=tenant, streams=(stream,), visibilities=visibilities)
-            hits = self.recall.search(query, where, PRESETS["default"], PROJECT_HITS)
+            hits: list[SearchHit] = []
+            for query in dict.fromkeys(queries):
+                hits = hits or self.recall.search(query, where, PRESETS["default"], PROJECT_HITS)
             per_project.append([(f"[{stream}] {' '.join(h.text.split())}", h.source) for h in hits])
         out: list[tuple[str, SourceRef | None]] = []
         for rank in range(PROJECT_HITS):
