@@ -1,9 +1,10 @@
 """A Slack user is their account, not their name (issue 39's bad inputs): a person renamed
 in Slack keeps one profile and one timeline, two users showing the same name keep two,
 and a user id, a handle or a full name finds them; a tracker's full name is the chat's
-person. Through the public API on a real SQLite file."""
+person. Through the public API, on SQLite and PostgreSQL."""
 
 import csv
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,9 +27,9 @@ def _import(mem: Memory, folder: Path, users: list[dict], day: str, said: list[d
     mem.process_pending()
 
 
-def _memory(folder: Path) -> Memory:
+def _memory(database: Callable[[], str | Path]) -> Memory:
     chosen = load_settings(embed={"kind": "none"})
-    return Memory.open(folder / "people.db", settings=chosen, background_worker=False)
+    return Memory.open(database(), settings=chosen, background_worker=False)
 
 
 def _people(mem: Memory) -> list[str]:
@@ -36,8 +37,10 @@ def _people(mem: Memory) -> list[str]:
     return sorted(name for _, kind, name in mem.store.profile_names("default") if kind == "person")
 
 
-def test_a_person_renamed_in_slack_keeps_one_profile_and_one_timeline(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
+def test_a_person_renamed_in_slack_keeps_one_profile_and_one_timeline(
+    tmp_path: Path, backend_db: Callable[[], str | Path]
+) -> None:
+    with _memory(backend_db) as mem:
         first = [msg("1490000000.000100", "the label printer is fixed", "U22")]
         _import(mem, tmp_path / "a", [_user(BEA, "bea")], DAY, first)
         renamed = [msg("1490176800.000100", "shipping the dock report today", "U22")]
@@ -55,9 +58,11 @@ def test_a_person_renamed_in_slack_keeps_one_profile_and_one_timeline(tmp_path: 
         assert "label printer" in said and "dock report" in said, asked
 
 
-def test_two_users_showing_one_name_are_two_people(tmp_path: Path) -> None:
+def test_two_users_showing_one_name_are_two_people(
+    tmp_path: Path, backend_db: Callable[[], str | Path]
+) -> None:
     other = {"id": "U2", "name": "ana.braga", "real_name": "Ana Braga"}
-    with _memory(tmp_path) as mem:
+    with _memory(backend_db) as mem:
         said = [
             msg("1490000000.000100", "the pallet scanner firmware is out", "U1"),
             msg("1490000060.000100", "I moved the cycle count to friday", "U2"),
@@ -75,8 +80,10 @@ def test_two_users_showing_one_name_are_two_people(tmp_path: Path) -> None:
     assert "cycle count" in " ".join(item.text for item in by_full_name.recent_activity)
 
 
-def test_a_tracker_full_name_is_the_chat_person_of_that_name(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
+def test_a_tracker_full_name_is_the_chat_person_of_that_name(
+    tmp_path: Path, backend_db: Callable[[], str | Path]
+) -> None:
+    with _memory(backend_db) as mem:
         said = [msg("1490000000.000100", "picking up the returns flow next", "U22")]
         _import(mem, tmp_path / "a", [_user(BEA, "bea")], DAY, said)
         path = tmp_path / "jira.csv"
