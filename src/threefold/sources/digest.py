@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from threefold import entities
 from threefold.domain import (
+    GLOBAL_STREAM,
     FactCategory,
     Record,
     SourceRef,
@@ -94,8 +95,9 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
             store.enqueue(tenant, stream, DIGEST, {})
         elif settings.team.actions_on_arrival:
             # The stream's waiting messages are read: what they cause or finish is an
-            # action now, not at the next nightly rebuild.
-            enqueue_once(store, tenant, stream, ACTIONS)
+            # action now, not at the next nightly rebuild. The rules read the whole
+            # tenant, so one waiting run serves every stream an import fills.
+            enqueue_once(store, tenant, GLOBAL_STREAM, ACTIONS)
 
     return apply
 
