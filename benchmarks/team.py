@@ -6,7 +6,8 @@ made, which blockers were cleared, which questions and requests for an owner got
 answer, and in which channel the mood fell; then it writes each event in one of many
 phrasings, between filler chatter. The export is imported as a user would, the team layer
 is rebuilt, and the script prints precision and recall of profiles, actions and decisions,
-and the digest of one known week.
+the coverage of what changed in each project's weekly digests, questions across two
+projects answered, and the digest of one known week.
 
     python benchmarks/team.py [--seed 7] [--people 12] [--chatter 1] [--db PATH]
 
@@ -398,6 +399,7 @@ def generate(seed: int, n_people: int, chatter: int = 1) -> tuple[Export, Truth,
                 {
                     "who": who,
                     "task": task,
+                    "said": said,
                     "due": due,
                     "project": project,
                     "done": done,
@@ -422,7 +424,7 @@ def generate(seed: int, n_people: int, chatter: int = 1) -> tuple[Export, Truth,
             stale = not cleared and (
                 NOW - datetime.combine(said, datetime.min.time(), UTC)
             ) > timedelta(days=3, hours=12)
-            truth.blockers.append({"key": key, "stale": stale, "said": said})
+            truth.blockers.append({"key": key, "stale": stale, "said": said, "project": project})
         for _ in range(2):  # deadlines, near and far
             what = rng.choice(DELIVERABLES)
             said = workday(rng, 8, 19)
@@ -614,6 +616,61 @@ def score_profiles(mem: Memory, truth: Truth, people: list[str]) -> dict[str, tu
     }
 
 
+def score_digests(mem: Memory, truth: Truth) -> tuple[int, int, int, int]:
+    """Coverage of what changed: each commitment, blocker and decision said in a week is
+    named in its project's digest of that week (days in UTC, as the export's times)."""
+    expected = [(c["project"], c["said"], words(c["task"])) for c in truth.commitments] + [
+        (b["project"], b["said"], {b["key"].lower()}) for b in truth.blockers
+    ]
+    expected += [(d["project"], d["day"], words(d["choice"])) for d in truth.decisions]
+    texts: dict[tuple[str, date], set[str]] = {}
+    hit = 0
+    for project, said, wanted in expected:
+        monday = said - timedelta(days=said.weekday())
+        if (project, monday) not in texts:
+            week = f"{monday}..{monday + timedelta(days=6)}"
+            digest = mem.digest(f"project:{project}", week, timezone="UTC", now=NOW)
+            keys = re.findall(r"[a-z]+-\d+", digest.text.lower())  # "Alpha-109" too
+            texts[(project, monday)] = words(digest.text) | set(keys)
+        hit += wanted <= texts[(project, monday)]
+    return len(expected), hit, len(expected), hit
+
+
+_DIGESTS = "digest: what changed"
+_CROSS = "cross-project questions"
+CROSS_FORMS = [
+    "Compare {a} and {b}: what did each team decide?",
+    "What was decided in {a} and in {b}?",
+    "Did {a} and {b} settle on the same approach?",
+]
+"""Questions across two projects, asked in `global`; each names its projects one of the
+ways people do (see _named)."""
+
+
+def _named(index: int, project: str, key: str) -> str:
+    """A project as a question may name it: its key, its configured name, its channel."""
+    return [key, f"Project {project.title()}", f"#proj-{project}"][index % 3]
+
+
+def score_cross(mem: Memory, truth: Truth) -> tuple[int, int, int, int]:
+    """Questions comparing two projects: right when the context holds a decision of each."""
+    pairs = [(x, y) for i, x in enumerate(PROJECTS) for y in PROJECTS[i + 1 :]]
+    asked = right = 0
+    for n, ((a, key_a), (b, key_b)) in enumerate(pairs * len(CROSS_FORMS)):
+        form = CROSS_FORMS[n // len(pairs)]
+        query = form.format(a=_named(n, a, key_a), b=_named(n + 1, b, key_b))
+        text = " ".join(mem.context("global", query, 3000).text.lower().split())
+        asked += 1
+        right += all(
+            any(
+                d["project"] == project and words(d["choice"]) <= words(text)
+                for d in truth.decisions
+            )
+            for project in (a, b)
+        )
+    return asked, right, asked, right
+
+
 def context_costs(mem: Memory, people: list[str], rounds: int = 40) -> str:
     """What the team sections add to a context: unique questions naming a person, two
     projects, or a period, timed whole and for the team part alone."""
@@ -683,6 +740,8 @@ def main() -> None:
         rows = score_actions(mem, truth)
         rows["decisions"] = score_decisions(mem, truth)
         rows.update(score_profiles(mem, truth, export.people))
+        rows[_DIGESTS] = score_digests(mem, truth)
+        rows[_CROSS] = score_cross(mem, truth)
         print(
             f"export: {report.kept} messages and {len(truth.jira)} Jira issues in "
             f"{len(channels)} channels, "
@@ -696,7 +755,7 @@ def main() -> None:
         for name, (found, right, relevant, hit) in rows.items():
             p, r = prf(found, right, relevant, hit)
             print(_row(name, found, right, relevant, hit))
-            if not name.startswith("profile") and name != "decisions":
+            if not name.startswith("profile") and name not in ("decisions", _DIGESTS, _CROSS):
                 totals = [t + v for t, v in zip(totals, (found, right, relevant, hit), strict=True)]
         p, r = prf(*totals)
         print(_row("all actions", *totals))

@@ -183,16 +183,59 @@ def remembered(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:
     return resolved(store, tenant, item)
 
 
-def remember_speaker(store: Store, tenant: str, name: str, account: str | None = None) -> None:
+def account_alias(account: str) -> str:
+    """How a source's account id (a Slack user id) is kept among a person's names: marked,
+    so that it never meets a name ('@u02' is an account, 'u02' may be a word)."""
+    return "@" + key_of(account).removeprefix("@")
+
+
+def remember_speaker(
+    store: Store,
+    tenant: str,
+    name: str,
+    account: str | None = None,
+    aliases: Iterable[str] = (),
+) -> str | None:
     """A turn's speaker or a message's author is a person of the tenant; `account` is
-    their id in the source (a Slack user id), another name for them. Call inside a
-    transaction."""
+    their id in the source (a Slack user id), and `aliases` other names of theirs (a
+    handle, a full name). The account is who they are: a new name on a known account is
+    that person renamed, and a known name on a new account is someone else, kept under
+    the name with the account beside it ("ana (u02)"). Returns the person's key. Call
+    inside a transaction."""
     if not could_be_person(name):
-        return
+        return None
     key = key_of(name)
-    _remember(store, tenant, key, " ".join(name.split()))
-    if account and key_of(account) != key:
-        store.add_entity(tenant, PERSON, key, name, aliases=(key_of(account),))
+    others = tuple(key_of(a) for a in aliases if a and could_be_person(a))
+    if account is None:
+        _remember(store, tenant, key, " ".join(name.split()))
+        return key
+    mark = account_alias(account)
+    owner = store.entities_named(tenant, mark)
+    if owner:  # known by this account: whatever it is called now, the same person
+        store.add_entity(tenant, PERSON, owner[0], name, aliases=(key, *others))
+        return owner[0]
+    holders = [k for k in store.entities_named(tenant, key) if _accounts_of(store, tenant, k)]
+    if holders:  # the name is another account's: a second person
+        for known in holders:
+            if known == key:  # who held it alone now needs their account beside it too
+                _rename(
+                    store, tenant, known, f"{known} ({_accounts_of(store, tenant, known)[0][1:]})"
+                )
+        key = f"{key} ({mark[1:]})"
+        store.add_entity(tenant, PERSON, key, " ".join(name.split()), aliases=(key_of(name),))
+    else:
+        _remember(store, tenant, key, " ".join(name.split()))
+    store.add_entity(tenant, PERSON, key, name, aliases=(key_of(account), mark, *others))
+    return key
+
+
+def _accounts_of(store: Store, tenant: str, key: str) -> list[str]:
+    return [a for a in store.entity_aliases(tenant, key) if a.startswith("@")]
+
+
+def _rename(store: Store, tenant: str, old: str, new: str) -> None:
+    store.rename_entity(tenant, old, new, new)
+    store.add_entity(tenant, PERSON, new, new, aliases=(new,))
 
 
 def _remember(store: Store, tenant: str, key: str, name: str) -> None:

@@ -173,12 +173,16 @@ class Memory:
 
     @_built_once
     def runner(self) -> "JobRunner":
-        from threefold.pipeline.jobs import SLACK_EVENT, JobRunner
+        from threefold.pipeline.jobs import ACTIONS, SLACK_EVENT, JobRunner
 
         settings = self.settings
         return JobRunner(
             self.store,
-            {**self.pipeline.handlers(), SLACK_EVENT: self._slack_event},
+            {
+                **self.pipeline.handlers(),
+                SLACK_EVENT: self._slack_event,
+                ACTIONS: self._team_actions,
+            },
             attempts=settings.job_attempts,
             backoff=settings.job_backoff_seconds,
             backoff_max=settings.job_backoff_max_seconds,
@@ -514,7 +518,7 @@ class Memory:
         tenant = self._tenant(tenant)
         moment = as_utc(now) if now else utcnow()
         with self._worker_held():
-            read = read_jira_csv(path, self.settings.imports.max_row_bytes)
+            read = read_jira_csv(path, self.settings.imports.max_row_bytes, moment)
             ingest = JiraIngest(
                 self.store, self._router(tenant), tenant, self.settings.max_turn_chars
             )
@@ -524,6 +528,9 @@ class Memory:
                 # issues by meaning, not by their words alone.
                 while self.pipeline.embed_batch(tenant, stream):
                     pass
+            if report.kept and self.settings.team.actions_on_arrival:
+                # A due day passed, an issue finished: raised or closed now, not nightly.
+                self.team.refresh_actions(tenant, moment if now else None)
         self._wake()
         return self._with_unembedded(report, tenant)
 
@@ -690,6 +697,12 @@ class Memory:
         ingest = SlackIngest(self.store, self._router(job.tenant), self.settings, job.tenant)
         events = SlackEvents(self.store, ingest, self.settings, job.tenant)
         return events.plan(read_event(job.payload["event"]))
+
+    def _team_actions(self, job: "Job") -> "Apply":
+        """The rules, on the material a digest or an import just brought. They write and
+        tell on their own, as a rebuild does: running them twice finds the same actions."""
+        self.team.refresh_actions(job.tenant)
+        return lambda: None
 
     def backfill_slack(
         self,
@@ -981,9 +994,44 @@ class Memory:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput(f"limit must be a positive whole number, got {limit!r}")
         key, subject = self._entity(self._text(entity, "entity").strip(), tenant)
-        return self.store.timeline(
-            tenant, key, subject=subject, limit=limit, visibilities=READABLE[_trust(trust)]
-        )
+        readable = READABLE[_trust(trust)]
+        if not key.startswith("person:"):
+            return self.store.timeline(
+                tenant, key, subject=subject, limit=limit, visibilities=readable
+            )
+        keys, subject = self._same_person(tenant, key)
+        found = {
+            (entry.kind, entry.id): entry
+            for each in keys
+            for entry in self.store.timeline(
+                tenant, each, subject=subject, limit=limit, visibilities=readable
+            )
+        }
+        ordered = sorted(found.values(), key=lambda e: (e.at, e.kind != "record", e.id))
+        return ordered[-limit:]
+
+    def _same_person(self, tenant: str, key: str) -> tuple[list[str], str | None]:
+        """The timeline keys of one person as a caller names them (a name, a handle, a
+        Slack user id), and the fact subject that is theirs: their account, and each
+        name of theirs that no one else goes by; as asked when it names no one or
+        several."""
+        from threefold.entities import account_alias
+
+        asked = key.removeprefix("person:")
+        owners = self.store.entities_named(tenant, account_alias(asked))
+        owners = owners or self.store.entities_named(tenant, asked)
+        if len(owners) != 1:
+            return [key], asked
+        owner = owners[0]
+        aliases = [owner, *self.store.entity_aliases(tenant, owner)]
+        keys = [person(a) for a in aliases if a.startswith("@")]
+        theirs = [
+            a
+            for a in dict.fromkeys(aliases)
+            if not a.startswith("@") and self.store.entities_named(tenant, a) == [owner]
+        ]
+        keys += [person(a) for a in theirs]
+        return keys or [key], owner if owner in theirs else None
 
     def records(
         self,

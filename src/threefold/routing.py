@@ -29,7 +29,8 @@ _DIRECT = frozenset({"dm", "mpim"})
 _MODEL_MIN_WORDS = 4
 """Shorter messages in general channels are chatter; asking the model costs more than it
 finds."""
-_MODEL_MIN_CONFIDENCE = 0.5
+MODEL_MIN_CONFIDENCE = 0.5
+"""A model's route below this is a guess: the text stays where it is."""
 
 
 class Route(BaseModel):
@@ -153,7 +154,7 @@ class Router:
         if not streams:
             return None
         decision = self.model.route(text, streams)
-        if decision.stream in streams and decision.confidence >= _MODEL_MIN_CONFIDENCE:
+        if decision.stream in streams and decision.confidence >= MODEL_MIN_CONFIDENCE:
             return Route(stream=decision.stream, method="model", confidence=decision.confidence)
         return None
 

@@ -520,6 +520,10 @@ class TeamSettings(BaseModel):
         default=24.0, gt=0.0, description="maintenance rebuilds profiles and actions this often"
     )
     timezone: str = Field(default="UTC", description="the day boundaries of stored digests")
+    actions_on_arrival: bool = Field(
+        default=True,
+        description="run the rules when messages are digested or a tracker is imported",
+    )
     webhook_timeout_seconds: float = Field(default=5.0, gt=0.0)
     webhook_allow_networks: tuple[str, ...] = ()
     """Non-public networks a webhook host may resolve to ('127.0.0.0/8' for a local relay);

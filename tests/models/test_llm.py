@@ -242,6 +242,21 @@ def test_the_person_a_he_or_she_may_mean_is_offered_as_a_hint(openai_server, llm
     assert "means: my sister" not in told
 
 
+def test_a_thread_reply_carries_what_it_answers(openai_server, llm):
+    openai_server.reply_json({"facts": []})
+    at = datetime(2026, 4, 7, 9, tzinfo=UTC)
+    asked = 'can someone own the "vendor" contract renewal?'
+    llm.extract_from_messages(
+        [
+            MessageInput(author="Ola", text="I can take it", at=at, replying_to=asked),
+            MessageInput(author="Ines", text="standup moved to 10", at=at),
+        ]
+    )
+    told = _user(openai_server.requests[0])
+    assert "replying_to=\"can someone own the 'vendor' contract renewal?\"" in told
+    assert told.count("replying_to=") == 1  # a message outside a thread is told as before
+
+
 def test_extract_facts_normalizes_keys_and_keeps_values(openai_server, llm):
     duplicate = dict(FACT_ANSWER["facts"][0], subject="alpha launch", slot="deadline")
     openai_server.reply_json({"facts": [*FACT_ANSWER["facts"], duplicate]})

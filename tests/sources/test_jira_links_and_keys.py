@@ -123,6 +123,21 @@ def test_a_newer_export_hides_the_older_version_of_an_issue(mem, tmp_path):
     assert "sprint Sprint 2" in shown and "Sprint 1" not in shown
 
 
+def test_a_reexport_in_another_column_order_with_a_reporter_shows_one_version(mem, tmp_path):
+    # A row with a reporter is read as "<reporter>: EL-20 [...]": its key is still found.
+    header = [*HEADER, "Reporter"]
+    first = [[*row("EL-20", status="Open"), "Bo Chen"]]
+    later = [[*row("EL-20", status="Done", updated="15/Mar/26 9:00 AM"), "Bo Chen"]]
+    order = list(reversed(range(len(header))))
+    mem.import_jira(write_csv(tmp_path / "a.csv", first, header), now=NOW)
+    shuffled = [[cells[i] for i in order] for cells in later]
+    mem.import_jira(write_csv(tmp_path / "b.csv", shuffled, [header[i] for i in order]), now=NOW)
+    shown = _retrieved(mem.context(EL, "what is the status of EL-20?", 3000))
+    history = [e.text for e in mem.timeline("EL")]
+    assert shown.count("EL-20 [") == 1 and "status Done" in shown, shown
+    assert len(history) == 2  # the older version is kept, as history
+
+
 def test_a_status_question_shows_open_issues_not_finished_ones(mem, tmp_path):
     rows = [row(f"EL-{n}", status="Done", summary=f"Test login case {n}") for n in range(1, 30)]
     rows += [row(f"EL-{n}", status="Open", summary=f"Payment bug {n}") for n in range(40, 46)]

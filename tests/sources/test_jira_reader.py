@@ -222,6 +222,42 @@ def test_bad_date_cell_keeps_issue_and_records_problem(tmp_path: Path) -> None:
     assert "ALPHA-2" in problems[1].error and "someday" in problems[1].error
 
 
+def test_a_date_without_a_year_is_read_by_the_rows_own_dates(tmp_path: Path) -> None:
+    rows = [
+        # due after its update, across the new year; created before it
+        record(HEADER, Issue_key="ALPHA-1", Updated="20/Dec/25 9:00 AM", Due_Date="10 Jan"),
+        record(HEADER, Issue_key="ALPHA-2", Updated="02/Jul/26 9:00 AM", Due_Date="Jun 17th"),
+        record(HEADER, Issue_key="ALPHA-3", Created="1 Mar 10:30 AM", Updated="05/Mar/26"),
+        # nothing in the row tells the year: the export's time does
+        record(HEADER, Issue_key="ALPHA-4", Due_Date="17/Jun"),
+    ]
+    path = write(tmp_path / "jira.csv", rows)
+    read = read_jira_csv(path, as_of=datetime(2026, 6, 1, tzinfo=UTC))
+    issues = list(read.issues())
+
+    assert [i.due for i in issues] == [
+        date(2026, 1, 10),
+        date(2026, 6, 17),
+        None,
+        date(2026, 6, 17),
+    ]
+    assert issues[2].created == datetime(2026, 3, 1, 10, 30, tzinfo=UTC)
+    assert read.problems == []
+
+
+def test_a_date_without_a_year_or_anything_to_read_it_by_is_a_problem(tmp_path: Path) -> None:
+    rows = [
+        record(HEADER, Issue_key="ALPHA-1", Due_Date="17 Jun"),
+        record(HEADER, Issue_key="ALPHA-2", Due_Date="30 Feb", Updated="12/Mar/24"),
+    ]
+    issues, problems = read_all(write(tmp_path / "jira.csv", rows))
+
+    assert [i.key for i in issues] == ["ALPHA-1", "ALPHA-2"]  # the issue is kept
+    assert [i.due for i in issues] == [None, None]
+    assert "ALPHA-1" in problems[0].error and "names no year" in problems[0].error
+    assert "ALPHA-2" in problems[1].error and "30 Feb" in problems[1].error
+
+
 def test_row_without_key_is_skipped_with_problem_and_blank_lines_ignored(tmp_path: Path) -> None:
     path = tmp_path / "jira.csv"
     write(

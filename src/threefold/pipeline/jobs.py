@@ -33,6 +33,8 @@ DIGEST, FETCH = "digest", "fetch"
 """A batch of a stream's outside messages; a linked web page."""
 SLACK_EVENT = "slack_event"
 """An Events API event the receiver acknowledged, applied after its answer."""
+ACTIONS = "actions"
+"""The team's rules run again on the tenant's material, after new material arrived."""
 
 Stopping = Callable[[], bool]
 """Asked between jobs: True ends the run at the next job boundary."""

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from threefold import entities
 from threefold.domain import (
+    GLOBAL_STREAM,
     FactCategory,
     Record,
     SourceRef,
@@ -23,7 +24,7 @@ from threefold.domain import (
 from threefold.layers import summaries
 from threefold.layers.facts import record_fact
 from threefold.models.base import ExtractedFact, MemoryModel, MessageInput, TurnInput
-from threefold.pipeline.jobs import DIGEST, FETCH, Apply
+from threefold.pipeline.jobs import ACTIONS, DIGEST, FETCH, Apply, enqueue_once
 from threefold.settings import Settings
 from threefold.sources import web
 from threefold.sources.ingest import credited_author
@@ -82,6 +83,9 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
                 (entity, "fact", stored.id, record.at)
                 for entity in (person(credited(record)), channel_entity(record.channel))
             ]
+            if record.author_id and record.kind != "bot":
+                account = person(entities.account_alias(record.author_id))
+                events.append((account, "fact", stored.id, record.at))
         store.add_entity_events(tenant, events)
         fold()
         store.mark_processed(tenant, [r.id for r in batch])
@@ -89,6 +93,11 @@ def digest(store: Store, model: MemoryModel, settings: Settings, tenant: str, st
             store.enqueue(tenant, stream, FETCH, {"url": url, "record_id": record.id})
         if store.unprocessed_records(tenant, stream, 1):
             store.enqueue(tenant, stream, DIGEST, {})
+        elif settings.team.actions_on_arrival:
+            # The stream's waiting messages are read: what they cause or finish is an
+            # action now, not at the next nightly rebuild. The rules read the whole
+            # tenant, so one waiting run serves every stream an import fills.
+            enqueue_once(store, tenant, GLOBAL_STREAM, ACTIONS)
 
     return apply
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from itertools import islice
 from typing import TypeVar
 
+from threefold import entities
 from threefold.domain import (
     GLOBAL_STREAM,
     FactCategory,
@@ -26,6 +27,7 @@ from threefold.domain import (
     channel_entity,
     person,
 )
+from threefold.entities import account_alias
 from threefold.errors import InvalidInput
 from threefold.layers.facts import record_fact
 from threefold.models.base import ExtractedFact
@@ -115,6 +117,7 @@ class SlackIngest:
     def export(self, export: SlackExport, progress: Progress | None = None) -> ImportReport:
         """Every message of the export, streamed; digests are queued for the streams."""
         tally, total = Tally(), len(export.day_files())
+        self._people(export)
         for chunk in _chunks(export.messages(), _CHUNK):
             self._store_chunk(chunk, tally)
             # The export is read day by day, so a full batch can be digested (by other
@@ -224,6 +227,15 @@ class SlackIngest:
         self._digest_full(tally.waiting, 1)
         self._digest_left_over(tally.stored_before - tally.routed.keys())
 
+    def _people(self, export: SlackExport) -> None:
+        """The export's users are people of the tenant, known by their account, their
+        shown name, their handle and their full name: a rename since the last import
+        is the same person, and two users showing one name are two."""
+        with self.store.transaction():
+            for user_id, name in export.users.items():
+                aliases = export.aliases.get(user_id, ())
+                entities.remember_speaker(self.store, self.tenant, name, user_id, aliases)
+
     def _routed(self, message: SlackMessage) -> NewRecord:
         channel = message.channel
         route = self._thread_route(message) or self.router.message(
@@ -253,7 +265,7 @@ class SlackIngest:
     def _record(self, message: SlackMessage, route: Route) -> NewRecord:
         channel = message.channel
         actor = credited_author(message.kind.value, message.author, message.text)
-        entities = {
+        people = {
             person(message.author),
             person(actor),
             channel_entity(channel.name),
@@ -261,6 +273,8 @@ class SlackIngest:
             *route.also,
             *(person(m) for m in message.mentions),
         }
+        if message.user_id:  # the account: a rename or a shared name does not split it
+            people.add(person(account_alias(message.user_id)))
         return NewRecord(
             tenant=self.tenant,
             stream=route.stream,
@@ -277,7 +291,7 @@ class SlackIngest:
             visibility=_visibility(channel.kind),
             tokens=count_tokens(message.text),
             also_in=route.also,
-            entities=tuple(sorted(entities)),
+            entities=tuple(sorted(people)),
             data={
                 "user_id": message.user_id,
                 "subtype": message.subtype,

@@ -12,7 +12,8 @@ from threefold.sources.workflow import finished_status
 from threefold.store.base import Item
 
 ISSUE_SOURCE = "jira.issue"
-_KEY = re.compile(r"(?:jira: )?([A-Z][A-Z0-9_]*-\d+) ")
+_KEY = re.compile(r"(?:[^:\n]{1,200}: )?([A-Z][A-Z0-9_]*-\d+) \[")
+"""A row as search shows it, "<reporter>: EL-5 [Bug] ...": the reporter may be anyone."""
 _STATUS = re.compile(r"\(status ([^,)]+)")
 _STATUS_QUESTION = re.compile(
     r"\b(status|state|open|progress|going|stand|blocked|blocking|left|remaining|pending|"

@@ -33,6 +33,7 @@ __all__ = [
     "project_stats",
     "read_jira_csv",
     "unread_columns",
+    "YearlessDate",
 ]
 
 # Field -> accepted header names (normalised); earlier names win when several are present.
@@ -102,6 +103,13 @@ _JIRA_DATE = re.compile(
     r"(\d{1,2})/([A-Za-z]{3,9})/(\d{4}|\d{2})"
     r"(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp][Mm]))?)?"
 )
+_TIME = r"(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp][Mm]))?)?"
+_YEARLESS = (
+    re.compile(r"(\d{1,2})[\s/-]+([A-Za-z]{3,9})\.?" + _TIME),  # 17 Jun, 17/Jun 3:45 PM
+    re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?" + _TIME),  # Jun 17th
+)
+_DATE_FIELDS = ("updated", "created", "resolved", "due")
+"""In the order a date without a year is read by: the row's update first."""
 _ISO_START = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DATE_HINT = "expected a date like '12/Mar/24 3:45 PM', '12/Mar/24' or '2024-03-12 15:45'"
 _LIST_LIMIT = 10
@@ -170,6 +178,27 @@ def _header_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+class YearlessDate(ValueError):
+    """A date cell that names its day and month but no year ("17 Jun"): which year it
+    means is read from the dates around it (see `nearest`)."""
+
+    def __init__(self, text: str, month: int, day: int, clock: tuple[int, int, int]) -> None:
+        super().__init__(f"cannot read date {text!r}: it names no year")
+        self.month, self.day, self.clock = month, day, clock
+
+    def nearest(self, reference: datetime) -> datetime:
+        """The day of this month and day nearest to `reference`: an export says "17 Jun"
+        of the weeks it was made in, before or after."""
+        found = []
+        for year in (reference.year - 1, reference.year, reference.year + 1):
+            try:
+                found.append(datetime(year, self.month, self.day, *self.clock))
+            except ValueError:  # 29 Feb of a year without one
+                continue
+        naive = reference.replace(tzinfo=None)
+        return min(found, key=lambda moment: abs(moment - naive))
+
+
 def parse_jira_date(text: str) -> datetime | None:
     """A UTC-aware datetime from a Jira date cell; empty -> None, garbage -> ValueError.
 
@@ -192,19 +221,38 @@ def _parse_moment(text: str) -> datetime | None:
             return datetime.fromisoformat(text)
         except ValueError:
             pass
+    for pattern in _YEARLESS:
+        if found := pattern.fullmatch(text):
+            _yearless(found, text, day_first=pattern is _YEARLESS[0])
     raise ValueError(f"cannot read date {text!r}: {_DATE_HINT}")
+
+
+def _yearless(found: re.Match[str], text: str, *, day_first: bool) -> None:
+    """Raise YearlessDate for a cell read as day and month; ValueError if it is not one."""
+    first, second, hour_text, minute, second_text, half = found.groups()
+    day_text, month_word = (first, second) if day_first else (second, first)
+    month, day, hour = _month(month_word), int(day_text), _hour(int(hour_text or 0), half, text)
+    try:
+        datetime(2000, month, day)  # a leap year: any real day and month fits it
+    except ValueError as exc:
+        raise ValueError(f"cannot read date {text!r}: {exc}") from None
+    raise YearlessDate(text, month, day, (hour, int(minute or 0), int(second_text or 0)))
+
+
+def _hour(hour: int, half: str | None, text: str) -> int:
+    if half is None:
+        return hour
+    if not 1 <= hour <= 12:
+        raise ValueError(f"cannot read date {text!r}: hour {hour} with {half.upper()}")
+    # 12 AM is midnight and 12 PM is noon; every other hour just shifts by 12 after noon.
+    return hour % 12 + (12 if half.casefold() == "pm" else 0)
 
 
 def _from_jira_match(match: re.Match[str], text: str) -> datetime:
     day, month_word, year_text, hour_text, minute, second, half = match.groups()
     month = _month(month_word)
     year = int(year_text) + (2000 if len(year_text) == 2 else 0)
-    hour = int(hour_text or 0)
-    if half is not None:
-        if not 1 <= hour <= 12:
-            raise ValueError(f"cannot read date {text!r}: hour {hour} with {half.upper()}")
-        # 12 AM is midnight and 12 PM is noon; every other hour just shifts by 12 after noon.
-        hour = hour % 12 + (12 if half.casefold() == "pm" else 0)
+    hour = _hour(int(hour_text or 0), half, text)
     try:
         return datetime(year, month, int(day), hour, int(minute or 0), int(second or 0))
     except ValueError as exc:
@@ -282,10 +330,12 @@ class _RowReader:
         layout: dict[str, tuple[int, ...]],
         links: tuple[tuple[int, str, bool], ...],
         problems: list[Problem],
+        as_of: datetime | None = None,
     ) -> None:
         self._layout = layout
         self._links = links
         self._problems = problems
+        self._as_of = as_of
         used = [i for indices in layout.values() for i in indices] + [i for i, *_ in links]
         self._width = 1 + max(used, default=-1)
 
@@ -322,6 +372,33 @@ class _RowReader:
             self._problems.append(Problem(row=line, error=f"{key}: {field}: {exc}; left empty"))
             return None
 
+    def _dates(self, row: list[str], line: int, key: str) -> dict[str, datetime | None]:
+        """The row's dates, in UTC but for the due day, which keeps its own. A date that
+        names no year ("17 Jun") is the nearest such day to the row's own update, creation
+        or resolution, else to the export's time."""
+        found: dict[str, datetime | None] = {}
+        yearless: dict[str, YearlessDate] = {}
+        for field in _DATE_FIELDS:
+            found[field] = None
+            raw = self._first(row, field)
+            if raw is None:
+                continue
+            try:
+                found[field] = _parse_moment(raw)
+            except YearlessDate as exc:
+                yearless[field] = exc
+            except ValueError as exc:
+                self._problems.append(Problem(row=line, error=f"{key}: {field}: {exc}; left empty"))
+        dated = [found[f] for f in _DATE_FIELDS if f != "due" and found[f] is not None]
+        reference = dated[0] if dated else self._as_of
+        for field, undated in yearless.items():
+            if reference is None:
+                error = f"{key}: {field}: {undated}, and no date of the row or import tells it"
+                self._problems.append(Problem(row=line, error=f"{error}; left empty"))
+            else:
+                found[field] = undated.nearest(reference)
+        return {f: m if f == "due" or m is None else as_utc(m) for f, m in found.items()}
+
     def read(self, row: list[str], line: int) -> JiraIssue | None:
         if len(row) < self._width:
             # Padding short rows once spares a bounds check in every field lookup.
@@ -330,7 +407,8 @@ class _RowReader:
         if key is None:
             self._problems.append(Problem(row=line, error="no issue key; row skipped"))
             return None
-        due = self._parsed(row, "due", line, key, _parse_moment)
+        dates = self._dates(row, line, key)
+        due = dates["due"]
         return JiraIssue(
             key=key,
             project_key=self._first(row, "project_key") or key.rpartition("-")[0] or key,
@@ -345,9 +423,9 @@ class _RowReader:
             resolution=self._first(row, "resolution"),
             assignee=self._first(row, "assignee"),
             reporter=self._first(row, "reporter"),
-            created=self._parsed(row, "created", line, key, parse_jira_date),
-            updated=self._parsed(row, "updated", line, key, parse_jira_date),
-            resolved=self._parsed(row, "resolved", line, key, parse_jira_date),
+            created=dates["created"],
+            updated=dates["updated"],
+            resolved=dates["resolved"],
             due=None if due is None else due.date(),
             sprints=self._many(row, "sprints"),
             labels=self._many(row, "labels"),
@@ -372,9 +450,15 @@ class JiraRead:
     the rows the latest pass skipped or only partly read (it fills while you iterate)."""
 
     def __init__(
-        self, path: Path, columns: tuple[str, ...], max_row_bytes: int = _MAX_ROW_BYTES
+        self,
+        path: Path,
+        columns: tuple[str, ...],
+        max_row_bytes: int = _MAX_ROW_BYTES,
+        as_of: datetime | None = None,
     ) -> None:
         self.path = path
+        self.as_of = as_of
+        """The export's time, by which a date without a year is read when its row has none."""
         self.columns = columns
         self.problems: CappedList[Problem] = CappedList()
         self._layout = _layout(list(columns))
@@ -389,7 +473,7 @@ class JiraRead:
     def issues(self) -> Iterator[JiraIssue]:
         # Cleared in place so a reference taken before iterating still sees this pass.
         self.problems.clear()
-        reader = _RowReader(self._layout, self._links, self.problems)
+        reader = _RowReader(self._layout, self._links, self.problems, self.as_of)
         with _open(self.path) as handle:
             rows = _rows(_raw_records(handle, self._max_row_bytes), self.problems)
             next(rows, None)  # the header, already read by read_jira_csv
@@ -484,8 +568,12 @@ def _parse(record: _RawRecord, *, first: bool) -> list[list[str]]:
         raise _BadRecord(f"is malformed CSV: {exc}") from None
 
 
-def read_jira_csv(path: str | Path, max_row_bytes: int = _MAX_ROW_BYTES) -> JiraRead:
+def read_jira_csv(
+    path: str | Path, max_row_bytes: int = _MAX_ROW_BYTES, as_of: datetime | None = None
+) -> JiraRead:
     """Open a Jira CSV export and check its header; rows are read later, by `issues()`.
+    `as_of`: the export's time, which reads a date without a year in a row that has no
+    other date.
 
     A row over `max_row_bytes`, not UTF-8 or not readable as CSV is skipped and listed in
     the read's problems; a bad header refuses the whole file."""
@@ -502,7 +590,7 @@ def read_jira_csv(path: str | Path, max_row_bytes: int = _MAX_ROW_BYTES) -> Jira
             f"{path} does not look like a Jira CSV export: no 'Issue key' column; "
             f"found columns: {shown}{more}"
         )
-    return JiraRead(path, columns, max_row_bytes)
+    return JiraRead(path, columns, max_row_bytes, as_of)
 
 
 class ProjectStats(_Frozen):

@@ -756,6 +756,18 @@ def display_name(user: Mapping[str, Any]) -> str:
     )
 
 
+def other_names(user: Mapping[str, Any]) -> tuple[str, ...]:
+    """A user's handle and full name, where they are not the name shown."""
+    profile = user.get("profile")
+    profile = profile if isinstance(profile, dict) else {}
+    names = (
+        _text_field(user, "name"),
+        _text_field(profile, "real_name") or _text_field(user, "real_name"),
+    )
+    shown = display_name(user)
+    return tuple(dict.fromkeys(n for n in names if n and n != shown))
+
+
 class SlackExport:
     """An opened export. `messages()` streams from disk on each call; `problems` holds what
     opening skipped plus what the latest pass skipped (it fills while you iterate)."""
@@ -771,6 +783,8 @@ class SlackExport:
                 f"{label} is not a Slack export: it has no channels.json, groups.json, "
                 "dms.json or mpims.json at its top level"
             )
+        self.aliases: dict[str, tuple[str, ...]] = {}
+        """User id -> the user's other names: their handle and their full name."""
         self.users: dict[str, str] = self._read_users() if "users.json" in source.top else {}
         self.channels: list[Channel] = []
         # Folder -> channel, in metadata order; the first entry claiming a folder keeps it.
@@ -826,6 +840,7 @@ class SlackExport:
                 self.problems.append(Problem("users.json", f"entry {number} has no user id"))
                 continue
             users[user_id] = display_name(entry) or user_id
+            self.aliases[user_id] = other_names(entry)
         return users
 
     def _read_channels(self) -> None:

@@ -113,8 +113,8 @@ def _stale_blockers(snapshot: Snapshot, rule: ActionRule) -> list[Found]:
     for same in _same_blocks(_one_per_message(snapshot, blockers)):
         fact = same[0]  # the first said: its key stays the action's from rebuild to rebuild
         opened = _at(fact)
-        if snapshot.now - opened <= timedelta(days=rule.window_days):
-            continue
+        if snapshot.now - opened < timedelta(days=rule.window_days):
+            continue  # (a rule of 0 days raises a blocker the moment it is said)
         if any(snapshot.cleared(f) for f in same):
             continue
         days = (snapshot.now - opened).days

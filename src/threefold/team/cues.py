@@ -233,8 +233,18 @@ def claims(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    """A message that asks something: a sentence of it ends with a question mark."""
-    return bool(re.search(r"\w[^.!?\n]*\?(?:\s|$)", text))
+    """A message that asks something: a sentence of it (words since the last stop, line
+    break or question mark) ends with a question mark. Read mark by mark, in time linear
+    in the text."""
+    for mark in _QUESTION_MARK.finditer(text):
+        start = 1 + max(text.rfind(stop, 0, mark.start()) for stop in ".!?\n")
+        if _WORD.search(text, start, mark.start()):
+            return True
+    return False
+
+
+_QUESTION_MARK = re.compile(r"\?(?=\s|$)")
+_WORD = re.compile(r"\w")
 
 
 def mentions(text: str) -> list[str]:

@@ -65,21 +65,21 @@ def build_one(
 
 
 def _person(snapshot: Snapshot, key: str, name: str) -> dict[str, Any]:
-    names = _names(name)
+    names = snapshot.names(key, name)
 
     def theirs(fact: Fact) -> bool:
         return fact.subject in names
 
     def authored(fact: Fact) -> bool:
-        author = snapshot.author_of(fact)
-        return theirs(fact) or (author is not None and author.lower() in names)
+        record = snapshot.record_of(fact)
+        return theirs(fact) or (record is not None and snapshot.wrote(record, key, names))
 
     def holds(fact: Fact) -> bool:
         # A tracker names people in full ("Priya Raman") where chat says "Priya".
         value = fact.value.lower()
         return value in names or (value.split() or [""])[0] in names or theirs(fact)
 
-    own = [r for r in snapshot.records if r.author.lower() in names and r.kind != "bot"]
+    own = [r for r in snapshot.records if snapshot.wrote(r, key, names) and r.kind != "bot"]
     turns = [t for ts in snapshot.turns.values() for t in ts if (t.speaker or "").lower() in names]
     activity = [record_item(r) for r in own] + [turn_item(t) for t in turns]
     return _data(
@@ -176,12 +176,6 @@ def _open_promise(snapshot: Snapshot, pick: Picker) -> Picker:
 
 def _both(first: Picker, second: Picker) -> Picker:
     return lambda fact: first(fact) and second(fact)
-
-
-def _names(name: str) -> frozenset[str]:
-    """How facts may name a person: 'priya raman' and, as chat does, 'priya'."""
-    full = " ".join(name.lower().split())
-    return frozenset({full, full.split()[0]}) if full else frozenset()
 
 
 def _items(

@@ -6,7 +6,16 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from threefold.domain import USER_WORDS, SourceRef, Visibility, as_utc, project_subject, utcnow
+from threefold.domain import (
+    GLOBAL_STREAM,
+    USER_WORDS,
+    SearchHit,
+    SourceRef,
+    Visibility,
+    as_utc,
+    project_subject,
+    utcnow,
+)
 from threefold.errors import InvalidInput
 from threefold.models.base import MemoryModel
 from threefold.models.heuristic.text import STOPWORDS
@@ -16,7 +25,7 @@ from threefold.settings import ActionRule, Settings
 from threefold.store.base import ItemFilter, Store, TenantNames
 from threefold.team import digests, periods, profiles, webhooks
 from threefold.team.model import Action, ActionStatus, Digest, Profile
-from threefold.team.snapshot import load
+from threefold.team.snapshot import Snapshot, data_time, load
 
 log = logging.getLogger("threefold.team")
 PROJECT_HITS = 6
@@ -53,36 +62,59 @@ class Team:
     # -- rebuilding -----------------------------------------------------------------
 
     def rebuild(self, tenant: str, now: datetime | None = None) -> RebuildReport:
-        from threefold.team import actions as rules  # its cues compile slowly; a context needs none
-
         now = as_utc(now) if now else utcnow()
         streams = self.store.streams(tenant)
         snapshot = load(self.store, tenant, now, streams)
         built = profiles.build_all(snapshot, self.settings, streams, self._project_names(tenant))
+        with self.store.transaction():
+            for data in built:
+                self.store.put_profile(tenant, data["entity"], data["kind"], data["name"], data)
+        return self._judge(tenant, snapshot, len(built))
+
+    def refresh_actions(self, tenant: str, now: datetime | None = None) -> RebuildReport:
+        """The rules alone, run when new material arrives (a digested batch of messages, a
+        tracker import), so that what it causes is raised, and what it finishes is closed,
+        then rather than at the next rebuild. Judged at `now`, else at the time of the
+        data, and never before the moment the open actions were last judged at: an older
+        export read later must not close what a later judgement found."""
+        streams = self.store.streams(tenant)
+        moment = as_utc(now) if now else data_time(self.store, tenant, streams, utcnow())
+        judged = [
+            datetime.fromisoformat(row["judged_at"])
+            for row in self.store.action_rows(tenant, ActionStatus.OPEN.value)
+            if row.get("judged_at")
+        ]
+        moment = max([moment, *judged])
+        return self._judge(tenant, load(self.store, tenant, moment, streams), 0)
+
+    def _judge(self, tenant: str, snapshot: Snapshot, built: int) -> RebuildReport:
+        """Run every enabled rule on `snapshot`: store what they find, close open actions
+        whose cause is gone, and tell each rule's webhook or channel of its new ones."""
+        from threefold.team import actions as rules  # its cues compile slowly; a context needs none
+
         found = [
             (rule, item)
             for rule in self.settings.team.rules
             if rule.enabled
             for item in rules.find(snapshot, rule)
         ]
+        judged_at = snapshot.now.isoformat()
         fresh = []
         with self.store.transaction():
-            for data in built:
-                self.store.put_profile(tenant, data["entity"], data["kind"], data["name"], data)
             for rule, item in found:
                 action_id, new = self.store.upsert_action(
                     tenant,
                     item.key,
                     rule.label,
                     item.stream,
-                    item.data(rule),
+                    {**item.data(rule), "judged_at": judged_at},
                     item.visibility(),
                 )
                 if new and (rule.webhook or rule.slack_channel):
                     fresh.append((rule, action_id))
             closed = self.store.close_missing_actions(tenant, [i.key for _, i in found])
         told = self._tell(tenant, fresh)
-        return RebuildReport(len(built), len(found), len(fresh), closed, told)
+        return RebuildReport(built, len(found), len(fresh), closed, told)
 
     def _tell(self, tenant: str, fresh: list[tuple[ActionRule, int]]) -> int:
         """Tell each rule's webhook and Slack channel of its new actions; how many were
@@ -218,7 +250,9 @@ class Team:
             return found
         if names is None:
             names = TenantNames(self.store.streams(tenant), self.store.profile_names(tenant))
-        named_projects = self._projects_named(names.streams, query)
+        named_projects = self._projects_named(tenant, names.streams, query)
+        if not named_projects and stream == GLOBAL_STREAM:
+            named_projects = self._routed(names.streams, query)
         for entity in [*named_projects, *_people_named(names.profiles, query)]:
             data = self.store.profile_data(tenant, entity)
             if data is not None:
@@ -232,19 +266,29 @@ class Team:
                 if len(named_projects) > 1:
                     lines = [(f"[{source}] {text}", ref) for text, ref in lines]
                 found.digest += lines
-        if len(named_projects) >= 2:
-            found.projects = self._from_each(tenant, named_projects, query, visibilities)
+        if len(named_projects) >= 2 or any(p != stream for p in named_projects):
+            # Asked elsewhere, or across projects: recall reads only the asking stream.
+            queries = (self._topic(tenant, names.streams, query), query)
+            found.projects = self._from_each(tenant, named_projects, queries, visibilities)
         return found
 
     def _from_each(
-        self, tenant: str, streams: list[str], query: str, visibilities: tuple[Visibility, ...]
+        self,
+        tenant: str,
+        streams: list[str],
+        queries: tuple[str, str],
+        visibilities: tuple[Visibility, ...],
     ) -> list[tuple[str, SourceRef | None]]:
         """The best few items of each project, labelled with the project they came from,
-        taken in turns so that no project crowds out another."""
+        taken in turns so that no project crowds out another. `queries`: the question
+        without the projects' names, and whole, for a project the first finds nothing in
+        (a comparison shows something of each)."""
         per_project = []
         for stream in streams:
             where = ItemFilter(tenant=tenant, streams=(stream,), visibilities=visibilities)
-            hits = self.recall.search(query, where, PRESETS["default"], PROJECT_HITS)
+            hits: list[SearchHit] = []
+            for query in dict.fromkeys(queries):
+                hits = hits or self.recall.search(query, where, PRESETS["default"], PROJECT_HITS)
             per_project.append([(f"[{stream}] {' '.join(h.text.split())}", h.source) for h in hits])
         out: list[tuple[str, SourceRef | None]] = []
         for rank in range(PROJECT_HITS):
@@ -262,8 +306,22 @@ class Team:
                 found.setdefault(" ".join(name.upper().split()), stream)
         return found
 
-    def _projects_named(self, streams: list[str], query: str) -> list[str]:
-        """Project streams the query names by id, key or configured name, in its order."""
+    def _projects_named(self, tenant: str, streams: list[str], query: str) -> list[str]:
+        """Project streams the query names, in its order: by stream id, configured key or
+        name, a channel routed to the project, or an imported tracker project's key or
+        name. A name that is also a common word ("it", "el") counts only written in
+        capitals, as a key is ("IT", "EL")."""
+        names, words = self._names_of_projects(tenant, streams)
+        found = _named_in(query, {n: s for n, s in names.items() if n not in words})
+        capitals = {n.upper(): names[n] for n in words}
+        found += [capitals[w] for w in re.findall(r"\b[A-Z]{2,}\b", query) if w in capitals]
+        return list(dict.fromkeys(found))
+
+    def _names_of_projects(
+        self, tenant: str, streams: list[str]
+    ) -> tuple[dict[str, str], set[str]]:
+        """Every name of a project (lowercase) -> its stream; and those names that are
+        common words."""
         names: dict[str, str] = {}
         for stream in streams:
             if subject := project_subject(stream):
@@ -272,7 +330,45 @@ class Team:
             for name in (project.key, *project.names, project_subject(project.stream)):
                 if name:
                     names.setdefault(name.lower(), project.stream)
-        return _named_in(query, names)
+            for channel in project.channels:
+                names.setdefault(channel.lower().removeprefix("#"), project.stream)
+        for name, stream in self._project_keys(tenant).items():
+            names.setdefault(" ".join(name.lower().split()), stream)
+        return names, {n for n in names if n in STOPWORDS}
+
+    def _topic(self, tenant: str, streams: list[str], query: str) -> str:
+        """The query without the names of projects: within a project its own name says
+        nothing ("what was decided in Gamma" would find every GAMMA-12 row first)."""
+        names, words = self._names_of_projects(tenant, streams)
+        tokens = re.findall(r"[\w'-]+", query)
+        kept, i = [], 0
+        while i < len(tokens):
+            for length in range(min(_MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+                run = " ".join(t.strip("'-").lower() for t in tokens[i : i + length])
+                if run in names and (run not in words or tokens[i].isupper()):
+                    i += length
+                    break
+            else:
+                kept.append(tokens[i])
+                i += 1
+        return " ".join(kept) or query
+
+    def _routed(self, streams: list[str], query: str) -> list[str]:
+        """The project the model routes a question to that names none, as it routes a
+        message of a general channel; none when it is unsure."""
+        from threefold.routing import MODEL_MIN_CONFIDENCE
+
+        projects = sorted({s for s in streams if project_subject(s)})
+        projects += [p.stream for p in self.settings.projects if p.stream not in projects]
+        if not projects or len(query.split()) < _ROUTED_MIN_WORDS:
+            return []
+        decision = self.model.route(query, projects)
+        sure = decision.stream in projects and decision.confidence >= MODEL_MIN_CONFIDENCE
+        return [decision.stream] if sure else []
+
+
+_ROUTED_MIN_WORDS = 4
+"""A shorter question is chatter to the router too (routing.py)."""
 
 
 def _people_named(profiles: list[tuple[str, str, str]], query: str) -> list[str]:

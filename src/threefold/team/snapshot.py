@@ -51,6 +51,16 @@ class Snapshot:
     issue_fields: dict[str, dict[str, str]] = field(default_factory=dict)
     """Tracker issue (lowercase key) -> its current fields (status, assignee, due...)."""
 
+    accounts: dict[str, str] = field(default_factory=dict)
+    """Slack user id (lowercase) -> the key of the person whose account it is."""
+
+    names_of: dict[str, frozenset[str]] = field(default_factory=dict)
+    """A person's key -> the names only they go by (shown names, old names, handle, full
+    name), lowercase."""
+
+    shared_names: frozenset[str] = frozenset()
+    """Names two people of the tenant go by: they say nothing of which one."""
+
     def __post_init__(self) -> None:
         self.as_of = self.as_of or self.now
         self.by_record = {r.id: r for r in self.records}
@@ -150,17 +160,51 @@ class Snapshot:
         found: dict[str, str] = {}
         for record in self.records:
             if record.kind != "bot" and record.source == "slack":
-                found.setdefault(person(record.author), record.author)
+                owner = self.owner(record)
+                if owner is None:
+                    found.setdefault(person(record.author), record.author)
+                else:  # the account's newest name: a renamed person is one person
+                    found[person(owner)] = self._shown(record, owner)
         for turns in self.turns.values():
             for turn in turns:
                 if turn.speaker:
                     found.setdefault(person(turn.speaker), turn.speaker)
         firsts = {key.split(":", 1)[1].split()[0] for key in found if " " not in key}
+        known = {name: key for key, names in self.names_of.items() for name in names}
         for name in self._tracker_people():
+            if (owner := known.get(" ".join(name.lower().split()))) is not None:
+                found.setdefault(person(owner), name)  # "Beatriz Lopes" is Slack's "bea"
+                continue
             key = person(name)
             if key not in found and key.split(":", 1)[1].split()[0] not in firsts:
                 found[key] = name
         return found
+
+    def owner(self, record: Record) -> str | None:
+        """The key of the person whose account wrote `record`, if it came from one."""
+        return self.accounts.get(record.author_id.lower()) if record.author_id else None
+
+    def _shown(self, record: Record, owner: str) -> str:
+        """An account's name as shown, with its id where another person shows it too."""
+        if " ".join(record.author.lower().split()) in self.shared_names:
+            return f"{record.author} ({record.author_id})"
+        return record.author
+
+    def names(self, key: str, name: str) -> frozenset[str]:
+        """The lowercase names facts and messages may call a person by: their own names
+        and, as chat does, their first name, but none that another person goes by."""
+        full = " ".join(name.lower().split())
+        found = {full, full.split()[0]} if full else set()
+        found |= self.names_of.get(key.removeprefix("person:"), frozenset())
+        return frozenset(found - self.shared_names)
+
+    def wrote(self, record: Record, key: str, names: frozenset[str]) -> bool:
+        """Whether the person of `key` wrote `record`: by account where it has one, else
+        by name."""
+        owner = self.owner(record)
+        if owner is not None:
+            return person(owner) == key
+        return record.author.lower() in names
 
     def _tracker_people(self) -> list[str]:
         names = [r.author for r in self.records if r.source == "jira" and r.author != "jira"]
@@ -198,9 +242,59 @@ def load(store: Store, tenant: str, now: datetime, streams: list[str]) -> Snapsh
         for f in store.facts(tenant, stream, include_inactive=True)
         if f.active or (f.category is FactCategory.MOOD_SIGNAL and f.status in _MOOD_HISTORY)
     ]
-    records = store.records_between(tenant, None, since, until)
+    records = [_read_part(r) for r in store.records_between(tenant, None, since, until)]
     turns = {stream: store.turns_between(tenant, stream, since, until) for stream in streams}
-    return Snapshot(tenant, now, facts, records, turns, as_of=as_of)
+    accounts, names_of, shared = _people(store, tenant, records)
+    return Snapshot(
+        tenant,
+        now,
+        facts,
+        records,
+        turns,
+        as_of=as_of,
+        accounts=accounts,
+        names_of=names_of,
+        shared_names=shared,
+    )
+
+
+MESSAGE_CHARS = 4000
+"""What the rules and profiles read of one message: a longer one is a paste (a log, a
+file), whose tail says nothing a lead acts on, and the cues' patterns would take time in
+proportion to its square."""
+
+
+def _read_part(record: Record) -> Record:
+    if len(record.text) <= MESSAGE_CHARS:
+        return record
+    return record.model_copy(update={"text": record.text[:MESSAGE_CHARS]})
+
+
+def _people(
+    store: Store, tenant: str, records: list[Record]
+) -> tuple[dict[str, str], dict[str, frozenset[str]], frozenset[str]]:
+    """Whose account wrote each message (see entities.remember_speaker), each such
+    person's names, and the names that several people go by."""
+    from threefold.entities import account_alias
+
+    accounts: dict[str, str] = {}
+    for account in {r.author_id.lower() for r in records if r.author_id}:
+        owners = store.entities_named(tenant, account_alias(account))
+        if len(owners) == 1:
+            accounts[account] = owners[0]
+    names_of: dict[str, frozenset[str]] = {}
+    shared: set[str] = set()
+    for owner in set(accounts.values()):
+        names: set[str] = set()
+        for alias in [owner, *store.entity_aliases(tenant, owner)]:
+            if alias.startswith("@"):
+                continue
+            if store.entities_named(tenant, alias) == [owner]:
+                names.add(alias)
+            else:
+                shared.add(alias)
+        names_of[owner] = frozenset(names)
+    return accounts, names_of, frozenset(shared)
 
 
 def _tells_author(said: Record, later: Record) -> bool:

@@ -68,10 +68,25 @@ def build_messages(batch: Sequence[MessageInput]) -> list[dict]:
             author=m.author,
             time=fmt_time(m.at),
             channel=m.channel,
+            **_thread(m),
         )
         for n, m in enumerate(batch, start=1)
     ]
     return messages(SYSTEM, "\n".join(parts))
+
+
+_REPLYING_TO_CHARS = 300
+
+
+def _thread(message: MessageInput) -> dict[str, str]:
+    """What a thread reply answers, as an attribute: "I can take it" takes what the
+    thread's first message asked for. Absent for other messages, so their prompt is as
+    before."""
+    said = " ".join(message.replying_to.split()).replace('"', "'")
+    if not said:
+        return {}
+    cut = said if len(said) <= _REPLYING_TO_CHARS else said[: _REPLYING_TO_CHARS - 1] + "…"
+    return {"replying_to": cut}
 
 
 def to_result(response: Response, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
