@@ -167,6 +167,35 @@ def record_fact(
     return fact  # what changed since the insert were the older facts, not this one
 
 
+def held_changes(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+    """The active facts that `item`, a reading less sure than its kind needs to be stored
+    on its own (models.base.Standing), would change: for a value said to be over ("not
+    vegan any more", or one it `ends`), the facts holding that value; for a new value, the
+    facts holding its subject's slot with another value. None held: the reading changes
+    nothing, and is not stored.
+
+    A slot held with another value is what makes a weak reading likely right: the topic
+    is established, and a new value in that slot is exactly what an update looks like.
+    """
+    item = entities.resolved(store, tenant, item)
+    if item.ends:
+        return [
+            held
+            for over in item.ends
+            for held in store.facts_in_slot(tenant, stream, over.subject, over.slot)
+            if normalize(held.value) == normalize(over.value)
+        ]
+    holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
+    value = normalize(item.value)
+    if value.startswith(_OVER):
+        return [h for h in holders if normalize(h.value) == value.removeprefix(_OVER)]
+    return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
+
+
+_OVER = "not "
+"""How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
+
+
 MANY_VALUED = frozenset({"handles"})
 """Slots a subject holds several values of at once: what a person handles, leads or owns.
 A new value joins the others; a retraction or an ending removes one."""
