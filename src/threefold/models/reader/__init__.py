@@ -18,6 +18,7 @@ from threefold.models.reader.facts import MIN_CONFIDENCE, turn_readings
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
+    Span,
     TopHeads,
     encode,
     read_manifest,
@@ -112,10 +113,24 @@ class TrainedReader:
     def readings(self, turn: TurnInput) -> list[Reading]:
         """Every fact the heads read in `turn`, each with its span, its sentence and
         whether the checks keep it (:mod:`.checks`)."""
+        me = " ".join((turn.speaker or "").split()).lower() or "user"
+        out: list[Reading] = []
+        seen: set[tuple[str, str, str]] = set()
+        for text, fact, span in turn_readings(self.sentence_spans(turn), me, self._least()):
+            key = (fact.subject, fact.slot, fact.value.lower())
+            if key not in seen:
+                seen.add(key)
+                refused = refusal(text, span, fact, self._label_least())
+                tier = standing(refused, span, self._held_least(), self._hint_least())
+                out.append(Reading(fact, span, text, refused, tier))
+        return out
+
+    def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
+        """Each piece of `turn`'s user side the reader reads, with the spans the heads
+        tag in it."""
         if self._heads is None:
             self.load()
         assert self._heads is not None and self._encoder is not None
-        me = " ".join((turn.speaker or "").split()).lower() or "user"
         previous = turn.previous.text if turn.previous is not None else None
         pieces = units(turn.user, previous)
         if not pieces:
@@ -128,25 +143,19 @@ class TrainedReader:
             if self._layers < 6
             else self._encoder.token_states(ids)
         )
-        read = [
-            spans(piece.text, code.offsets, *self._heads.read(state, code.first, len(code.offsets)))
-            if code.offsets
-            else []
+        return [
+            (
+                piece.text,
+                spans(
+                    piece.text,
+                    code.offsets,
+                    *self._heads.read(state, code.first, len(code.offsets)),
+                )
+                if code.offsets
+                else [],
+            )
             for piece, code, state in zip(pieces, encoded, states, strict=True)
         ]
-        out: list[Reading] = []
-        seen: set[tuple[str, str, str]] = set()
-        texts = [piece.text for piece in pieces]
-        for text, fact, span in turn_readings(
-            list(zip(texts, read, strict=True)), me, self._least()
-        ):
-            key = (fact.subject, fact.slot, fact.value.lower())
-            if key not in seen:
-                seen.add(key)
-                refused = refusal(text, span, fact, self._label_least())
-                tier = standing(refused, span, self._held_least(), self._hint_least())
-                out.append(Reading(fact, span, text, refused, tier))
-        return out
 
     def _held_least(self) -> dict[str, float]:
         """Per value label, the confidence a reading needs to update a slot the stream
