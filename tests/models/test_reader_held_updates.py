@@ -182,11 +182,17 @@ def test_an_unsure_reading_marks_the_held_fact_naming_its_turn(
 
 
 def test_a_repeat_of_the_held_value_ends_and_doubts_nothing(open_memory: MemoryFactory) -> None:
-    turns = [LEEDS, ("still in [[home~0.6|Leeds]], love it", "Good."), ("[[home~0.8|Leeds]]", "")]
+    turns = [
+        LEEDS,
+        ("still in [[home~0.6|Leeds]], love it", "Good."),
+        ("[[home~0.8|Leeds]]", ""),
+        ("still [[home~0.6|Leeds]], [[home~0.8|Headingley]] bit", "Nice."),  # said again
+    ]
     mem = opened(open_memory, turns)
     said(mem, turns)
     (leeds,) = holding(mem, "Leeds")
     assert leeds.active and leeds.doubted_by is None
+    assert holding(mem, "Headingley bit") == []
 
 
 def test_hypotheticals_and_questions_touch_nothing(open_memory: MemoryFactory) -> None:

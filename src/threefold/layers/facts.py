@@ -119,7 +119,9 @@ def record_fact(
     item = entities.remembered(store, tenant, item)
     repeat = store.fact_with_hash(tenant, stream, content_hash(item))
     if repeat is not None:
-        return _mention(store, tenant, repeat, item, source, "the same statement again")
+        return _ending(store, tenant, stream, item, writer, repeat)(
+            _mention(store, tenant, repeat, item, source, "the same statement again")
+        )
     if decision is not None and decision.target_id is not None:
         target = store.fact(tenant, decision.target_id)
         if target.active and decision.action is ReconcileAction.NONE:
@@ -133,7 +135,9 @@ def record_fact(
     holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
-            return _mention(store, tenant, holder, item, source, "mentioned again")
+            return _ending(store, tenant, stream, item, writer, holder)(
+                _mention(store, tenant, holder, item, source, "mentioned again")
+            )
     unnamed = _unnamed_keys(store, tenant, stream, item) if item.is_correction else []
     holders += [f for key in unnamed for f in store.facts_in_slot(tenant, stream, key, item.slot)]
     if item.slot.split(":", 1)[0] in MANY_VALUED:
@@ -167,7 +171,13 @@ def record_fact(
     return fact  # what changed since the insert were the older facts, not this one
 
 
-def held_changes(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+def held_changes(
+    store: Store,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    said: Sequence[ExtractedFact] = (),
+) -> list[Fact]:
     """The active facts that `item`, a reading less sure than its kind needs to be stored
     on its own (models.base.Standing), would change: for a value said to be over ("not
     vegan any more", or one it `ends`), the facts holding that value; for a new value, the
@@ -176,8 +186,15 @@ def held_changes(store: Store, tenant: str, stream: str, item: ExtractedFact) ->
 
     A slot held with another value is what makes a weak reading likely right: the topic
     is established, and a new value in that slot is exactly what an update looks like.
+    A held value that the same turn states again (`said`: every reading of the turn) is
+    confirmed, not changed: "still at Halfords, but they made me manager".
     """
     item = entities.resolved(store, tenant, item)
+    again = {
+        normalize(f.value)
+        for f in (entities.resolved(store, tenant, f) for f in said)
+        if (f.subject, f.slot) == (item.subject, item.slot)
+    }
     if item.ends:
         return [
             held
@@ -185,15 +202,40 @@ def held_changes(store: Store, tenant: str, stream: str, item: ExtractedFact) ->
             for held in store.facts_in_slot(tenant, stream, over.subject, over.slot)
             if normalize(held.value) == normalize(over.value)
         ]
-    holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
+    holders = [
+        h
+        for h in store.facts_in_slot(tenant, stream, item.subject, item.slot)
+        if normalize(h.value) not in again
+    ]
     value = normalize(item.value)
     if value.startswith(_OVER):
+        kind, keyed, _ = item.slot.partition(":")
+        if keyed and not holders:  # "sold the camper": held as owns:car by the rules
+            holders = [
+                h
+                for h in store.facts(tenant, stream)
+                if h.subject == item.subject and h.slot.partition(":")[0] == kind
+            ]
         return [h for h in holders if normalize(h.value) == value.removeprefix(_OVER)]
     return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
 
 
 _OVER = "not "
 """How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
+
+
+def _ending(
+    store: Store, tenant: str, stream: str, item: ExtractedFact, writer: Author, by: Fact
+) -> Callable[[Fact], Fact]:
+    """What a statement said again still says is over ends ("I used to be a firefighter",
+    held already as a former job, ends "is a firefighter" all the same); then the fact."""
+
+    def ended(fact: Fact) -> Fact:
+        for over in item.ends:
+            _end_value(store, tenant, stream, over, by, writer)
+        return fact
+
+    return ended
 
 
 MANY_VALUED = frozenset({"handles"})

@@ -41,6 +41,7 @@ from threefold.models.base import (
     ExtractedFact,
     MemoryModel,
     ReconcileDecision,
+    SlotRef,
     Standing,
     TurnBatchReader,
     TurnInput,
@@ -171,7 +172,7 @@ class Pipeline:
             for name in (turn.speaker, turn.assistant_speaker):
                 if name:
                     entities.remember_speaker(self.store, job.tenant, name)
-            updates = self._held_updates(turn, unsure, writer)
+            updates = self._held_updates(turn, unsure, [*found, *unsure], writer)
             corrections, stated = [], []
             for item, verdict in [*zip(found, verdicts, strict=True), *updates]:
                 fact = record_fact(
@@ -209,19 +210,27 @@ class Pipeline:
         return apply
 
     def _held_updates(
-        self, turn: Turn, unsure: list[ExtractedFact], writer: Author
+        self, turn: Turn, unsure: list[ExtractedFact], said: list[ExtractedFact], writer: Author
     ) -> list[tuple[ExtractedFact, None]]:
         """Of the readings too unsure to store on their own, those that change a value the
         stream holds, to be stored (an UPDATE); a HINT stores nothing, but marks the held
         facts it would change as possibly outdated by this turn (context/staleness.py).
+        `said`: everything read in the turn, by which a held value said again stands.
         Call inside the transaction: what is held is read there."""
         updates: list[tuple[ExtractedFact, None]] = []
         for item in unsure:
-            changed = held_changes(self.store, turn.tenant, turn.stream, item)
+            changed = held_changes(self.store, turn.tenant, turn.stream, item, said)
             if not changed:
                 continue
             if item.standing is Standing.UPDATE:
-                updates.append((item.model_copy(update={"standing": Standing.FACT}), None))
+                # a value held under another key of its kind ("owns:car") ends there too
+                elsewhere = tuple(
+                    SlotRef(subject=h.subject, slot=h.slot, value=h.value)
+                    for h in changed
+                    if h.slot != item.slot
+                )
+                update = {"standing": Standing.FACT, "ends": (*item.ends, *elsewhere)}
+                updates.append((item.model_copy(update=update), None))
                 continue
             for held in changed:
                 if may_change(held, writer):
