@@ -176,20 +176,23 @@ def judge(case: Case, facts: list[Fact], first: list[Fact]) -> tuple[bool, str]:
     return True, ""
 
 
-def model(reader: str, held_least: float | None) -> object:
-    """The heuristic model with `reader`; with `held_least`, the tuned reader beside the
-    rules with that bar for updates of held slots instead of its manifest's."""
+def model(reader: str, held_least: float | None, manifest: str = TUNED) -> object:
+    """The heuristic model with `reader`; with `held_least`, the trained reader of
+    `manifest` beside the rules with that bar for updates of held slots instead of its
+    manifest's."""
     if held_least is None:
         return frozen_sets.reader_model(reader)
-    return HeuristicModel(TrainedReader(manifest=TUNED, held_least=held_least), required=True)
+    return HeuristicModel(TrainedReader(manifest=manifest, held_least=held_least), required=True)
 
 
-def run(reader: str, show: bool, held_least: float | None = None) -> dict[str, Tally]:
+def run(
+    reader: str, show: bool, held_least: float | None = None, manifest: str = TUNED
+) -> dict[str, Tally]:
     tallies: dict[str, Tally] = defaultdict(Tally)
     why: dict[str, Counter] = defaultdict(Counter)
     todo = cases()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = {"background_worker": False, "model": model(reader, held_least)}
+        settings = {"background_worker": False, "model": model(reader, held_least, manifest)}
         with Memory.open(Path(tmp) / "updates.db", embedder=None, **settings) as mem:
             for n, case in enumerate(todo):
                 stream = f"dev:{n}"
