@@ -129,7 +129,7 @@ def choose(readings: list[tuple[float, bool]], target: float, overall: float) ->
 HELD_GRID = (0.5, 0.65, 0.8)
 HELD_OFF = 2.0
 """A bar no reading reaches: no reading below its label's bar updates anything."""
-HELD_COST = 0.01
+HELD_COST = 0.005
 """The share of control conversations that may lose their held value beyond those that
 lose it with no such updates: a true fact ended is worse than an update missed (which is
 still marked possibly outdated)."""
