@@ -30,7 +30,7 @@ START = datetime(2026, 4, 6, 9, tzinfo=UTC)
 _MARK = re.compile(r"\[\[([^\[\]|~]+)~([0-9.]+)\|([^\[\]|]+)\]\]")
 MANIFEST = {
     "min_confidence": 0.5,
-    "label_min_confidence": {"home": 0.95, "employer": 0.95, "diet": 0.95},
+    "label_min_confidence": {"home": 0.95, "employer": 0.95, "diet": 0.95, "owns": 0.95},
     "held_min_confidence": 0.7,
     "hint_min_confidence": 0.55,
 }
@@ -152,6 +152,20 @@ def test_a_weak_ending_of_the_held_value_ends_it(open_memory: MemoryFactory) -> 
     said(mem, turns)
     assert [f.value for f in mem.facts("chat:c") if f.slot == "diet"] == ["pescatarian"]
     assert statuses(mem, "vegan") == [FactStatus.SUPERSEDED]
+
+
+def test_a_weak_replacement_finds_the_value_under_another_key(
+    open_memory: MemoryFactory,
+) -> None:
+    # the rules key a car as owns:car, the reader by the value it replaces (owns:fiesta)
+    turns = [
+        ("I have a [[owns~0.6|Fiesta]].", "Nice."),
+        ("traded in the [[owns.former~0.8|Fiesta]] for an electric [[owns~0.8|Corsa]]", "Ooh."),
+    ]
+    mem = opened(open_memory, turns)
+    said(mem, turns)
+    assert FactStatus.ACTIVE not in statuses(mem, "Fiesta")
+    assert [f.active for f in holding(mem, "Corsa")] == [True]
 
 
 def test_an_unsure_reading_marks_the_held_fact_naming_its_turn(

@@ -208,14 +208,23 @@ def held_changes(
         if normalize(h.value) not in again
     ]
     value = normalize(item.value)
+    kind, _, key = item.slot.partition(":")
+    if key and not holders:
+        # A keyed slot's value may be held under another key of its kind ("owns:car"
+        # for the camper, as the rules key it).
+        holders = [
+            h
+            for h in store.facts(tenant, stream)
+            if h.subject == item.subject
+            and h.slot.partition(":")[0] == kind
+            and normalize(h.value) not in again
+        ]
+        if not value.startswith(_OVER):
+            if key in _words(value):
+                return []  # keyed by its own value: a new one of its kind, not a change
+            # keyed by the value it replaces ("traded the Fiesta for a Corsa")
+            holders = [h for h in holders if key in _words(h.value)]
     if value.startswith(_OVER):
-        kind, keyed, _ = item.slot.partition(":")
-        if keyed and not holders:  # "sold the camper": held as owns:car by the rules
-            holders = [
-                h
-                for h in store.facts(tenant, stream)
-                if h.subject == item.subject and h.slot.partition(":")[0] == kind
-            ]
         return [h for h in holders if normalize(h.value) == value.removeprefix(_OVER)]
     return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
 
