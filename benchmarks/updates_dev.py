@@ -23,6 +23,11 @@ Kinds of case, by the dev line's marked spans (the writer's own values only):
 - others (control): a current value of someone else (a relative, a named person); the
   earlier statement gives the user a value of that label ("held" in the data file).
   Right when the user's value is still active.
+- profile (control): one dev line in four (by hash) that states nothing of the writer as
+  former or denied, after six turns that give the user a home, employer, job, car, shifts
+  and diet ("held" values; less the labels the line states of the writer). Right when
+  every one of them the first turns stored is still active: a weak misreading in any held
+  slot would end one.
 
 The earlier statement must have been stored for a case to be judged: cases whose first
 turn stored nothing of the old value are counted apart ("old not read"; "right/read" is
@@ -33,6 +38,7 @@ the share right of the others).
 """
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -57,7 +63,9 @@ from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
 STATEMENTS = HERE / "data" / "updates_dev" / "statements.json"
 START = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 STEP = timedelta(hours=5)
-KINDS = ("change", "ended", "repeat", "others")
+KINDS = ("change", "ended", "repeat", "others", "profile")
+PROFILE = ("home", "employer", "job", "owns", "shifts", "diet")
+"""The slots a profile control holds before its line: those most often updated."""
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 _SKIP = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "your", "of", "in"})
 
@@ -70,6 +78,8 @@ class Case:
     line: str
     old: str
     new: str = ""
+    watched: tuple[str, ...] = ()
+    """A profile control's labels, each held with its "held" value before the line."""
 
 
 @dataclass
@@ -130,7 +140,16 @@ def cases() -> list[Case]:
             if theirs:
                 label = theirs[0][2]
                 out.append(Case("others", label, row["previous"], text, known[label]["held"]))
+        if not any(s[4] == "self" and s[3] in ("former", "neg") for s in spans) and _half(text):
+            stated = {s[2] for s in spans if s[4] == "self"}
+            watched = tuple(label for label in PROFILE if label not in stated)
+            out.append(Case("profile", "", row["previous"], text, "", watched=watched))
     return out
+
+
+def _half(text: str) -> bool:
+    """One line in four, by a hash of its text: the profile controls' share."""
+    return hashlib.sha256(text.encode()).digest()[0] % 4 == 0
 
 
 def _holds(fact: Fact, value: str) -> bool:
@@ -158,6 +177,8 @@ def _current(facts: list[Fact], value: str) -> list[Fact]:
 def judge(case: Case, facts: list[Fact], first: list[Fact]) -> tuple[bool, str]:
     """(right, why not) for one case, given the stream's facts after the whole case and
     those its first turn stored."""
+    if case.kind == "profile":
+        return _profile_kept(case, facts, first)
     stated = [f for f in first if f.subject == "user" and _holds(f, case.old)]
     if not stated:
         return False, "old not read"
@@ -185,6 +206,16 @@ def model(reader: str, held_least: float | None, manifest: str = TUNED) -> objec
     return HeuristicModel(TrainedReader(manifest=manifest, held_least=held_least), required=True)
 
 
+def _profile_kept(case: Case, facts: list[Fact], first: list[Fact]) -> tuple[bool, str]:
+    """Whether every watched value the profile turns stored is still current."""
+    held = statements()
+    read = [label for label in case.watched if _current(first, held[label]["held"])]
+    if not read:
+        return False, "old not read"
+    lost = [label for label in read if not _current(facts, held[label]["held"])]
+    return (False, "held value ended: " + ", ".join(lost)) if lost else (True, "")
+
+
 def run(
     reader: str, show: bool, held_least: float | None = None, manifest: str = TUNED
 ) -> dict[str, Tally]:
@@ -197,7 +228,15 @@ def run(
             for n, case in enumerate(todo):
                 stream = f"dev:{n}"
                 at = START + n * timedelta(days=1)
-                mem.add_turn(stream, user=said(case.label, case.old), assistant="Got it.", at=at)
+                if case.kind == "profile":
+                    for k, label in enumerate(case.watched):
+                        value = statements()[label]["held"]
+                        mem.add_turn(stream, user=said(label, value), assistant="Ok.", at=at)
+                        at += timedelta(minutes=1 + k)
+                else:
+                    mem.add_turn(
+                        stream, user=said(case.label, case.old), assistant="Got it.", at=at
+                    )
                 mem.process_pending()
                 first = mem.facts(stream, include_inactive=True)
                 mem.add_turn(
@@ -214,7 +253,7 @@ def run(
                 tally.right += right
                 tally.old_not_read += reason == "old not read"
                 if not right:
-                    why[case.kind][reason] += 1
+                    why[case.kind][reason.split(":")[0]] += 1
                     tally.misses.append(f"{reason}: [{case.label}] {case.line[:140]!r}")
     report(tallies, why, show)
     return tallies

@@ -168,6 +168,14 @@ def test_a_weak_replacement_finds_the_value_under_another_key(
     assert [f.active for f in holding(mem, "Corsa")] == [True]
 
 
+def test_a_value_read_as_another_kind_too_changes_nothing(open_memory: MemoryFactory) -> None:
+    turns = [LEEDS, ("I drive a [[owns~0.99|Camry]], the [[home~0.8|Camry]] is my happy place", "")]
+    mem = opened(open_memory, turns)
+    said(mem, turns)
+    assert statuses(mem, "Leeds") == [FactStatus.ACTIVE]
+    assert {f.slot.partition(":")[0] for f in holding(mem, "Camry")} == {"owns"}
+
+
 def test_an_unsure_reading_marks_the_held_fact_naming_its_turn(
     open_memory: MemoryFactory,
 ) -> None:

@@ -187,14 +187,15 @@ def held_changes(
     A slot held with another value is what makes a weak reading likely right: the topic
     is established, and a new value in that slot is exactly what an update looks like.
     A held value that the same turn states again (`said`: every reading of the turn) is
-    confirmed, not changed: "still at Halfords, but they made me manager".
+    confirmed, not changed: "still at Halfords, but they made me manager"; and a value the
+    turn reads in another slot as well ("Pixel" a dog's name and an employer) is too
+    ambiguous to change anything.
     """
     item = entities.resolved(store, tenant, item)
-    again = {
-        normalize(f.value)
-        for f in (entities.resolved(store, tenant, f) for f in said)
-        if (f.subject, f.slot) == (item.subject, item.slot)
-    }
+    said = [entities.resolved(store, tenant, f) for f in said]
+    again = {normalize(f.value) for f in said if (f.subject, f.slot) == (item.subject, item.slot)}
+    if any(_read_elsewhere(item, f) for f in said):
+        return []  # one value read in two slots ("two greyhounds, Pixel and Boo"): unsure
     if item.ends:
         return [
             held
@@ -227,6 +228,20 @@ def held_changes(
     if value.startswith(_OVER):
         return [h for h in holders if normalize(h.value) == value.removeprefix(_OVER)]
     return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
+
+
+def _read_elsewhere(item: ExtractedFact, other: ExtractedFact) -> bool:
+    """Whether `other` reads `item`'s value (a word of it, "2009 Camry" for "Camry") for
+    the same subject as another kind of fact (a car, not a home; a former employer is the
+    same kind as an employer)."""
+    if other.subject != item.subject or other.category == item.category:
+        return False
+    mine = set(_words(item.value.removeprefix(_OVER))) - _FUNCTION_WORDS
+    theirs = set(_words(other.value.removeprefix(_OVER))) - _FUNCTION_WORDS
+    return bool(mine and theirs) and (mine <= theirs or theirs <= mine)
+
+
+_FUNCTION_WORDS = frozenset({"a", "an", "the", "my", "our", "of", "in", "at", "not"})
 
 
 _OVER = "not "
