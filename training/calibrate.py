@@ -126,7 +126,7 @@ def choose(readings: list[tuple[float, bool]], target: float, overall: float) ->
     return OFF
 
 
-HELD_GRID = (0.5, 0.65, 0.8)
+HELD_GRID = (0.5, 0.65, 0.8, 0.9)
 HELD_OFF = 2.0
 """A bar no reading reaches: no reading below its label's bar updates anything."""
 HELD_COST = 0.005
