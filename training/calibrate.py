@@ -12,6 +12,15 @@ reader's overall threshold becomes the grid's lowest, so that each label's own t
 the one that applies. Prints the table it chose from.
 
     .venv/bin/python training/calibrate.py [--target 0.9] [--manifest reader_tuned.json]
+
+`--held` chooses instead, on benchmarks/updates_dev.py (conversations built from the written
+dev lines), how sure a reading below its label's bar must be to update a slot the stream
+holds with another value (``held_min_confidence``): the lowest bar of HELD_GRID whose
+control conversations (a value repeated, someone else's news) lose at most HELD_COST more
+held values than with no such updates. Run it after the per-label bars (it reads them);
+about five minutes a bar on 2 cores:
+
+    .venv/bin/python training/calibrate.py --held [--manifest reader_tuned.json]
 """
 
 import argparse
@@ -117,6 +126,52 @@ def choose(readings: list[tuple[float, bool]], target: float, overall: float) ->
     return OFF
 
 
+HELD_GRID = (0.5, 0.65, 0.8, 0.9)
+HELD_OFF = 2.0
+"""A bar no reading reaches: no reading below its label's bar updates anything."""
+HELD_COST = 0.005
+"""The share of control conversations that may lose their held value beyond those that
+lose it with no such updates: a true fact ended is worse than an update missed (which is
+still marked possibly outdated)."""
+
+
+def choose_held(manifest: str) -> float:
+    """The bar for updates of held slots, chosen on benchmarks/updates_dev.py."""
+    import updates_dev
+
+    def run(bar: float) -> tuple[int, int, int]:
+        """(updates right, held values lost in the controls, controls judged)."""
+        print(f"\nheld_min_confidence {bar}:")
+        t = updates_dev.run("tuned", False, held_least=bar, manifest=manifest)
+        judged = [t[k] for k in ("repeat", "others") if k in t]
+        lost = sum(x.cases - x.old_not_read - x.right for x in judged)
+        cases = sum(x.cases - x.old_not_read for x in judged)
+        right = sum(t[k].right for k in ("change", "ended") if k in t)
+        return right, lost, cases
+
+    _, lost_off, cases = run(HELD_OFF)
+    best, best_right = HELD_OFF, -1
+    for bar in HELD_GRID:
+        right, lost, _ = run(bar)
+        if (lost - lost_off) <= HELD_COST * cases and right > best_right:
+            best, best_right = bar, right
+    return best
+
+
+def write_held(manifest: str) -> None:
+    bar = choose_held(manifest)
+    path = DATA / manifest
+    data = json.loads(path.read_text())
+    data["held_min_confidence"] = bar
+    data["held_chosen_on"] = (
+        "benchmarks/updates_dev.py (the written dev lines as conversations): the lowest bar"
+        f" of {list(HELD_GRID)} with the most updates right whose controls lose at most"
+        f" {HELD_COST:.0%} more held values than with no held updates"
+    )
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    print(f"held_min_confidence {bar} written to {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", type=float, default=0.9)
@@ -124,7 +179,15 @@ def main() -> None:
     parser.add_argument(
         "--scripted-only", action="store_true", help="leave out the written dev lines"
     )
+    parser.add_argument(
+        "--held",
+        action="store_true",
+        help="choose held_min_confidence on benchmarks/updates_dev.py instead",
+    )
     args = parser.parse_args()
+    if args.held:
+        write_held(args.manifest)
+        return
     reader = TrainedReader(least=GRID[0], label_least={}, manifest=args.manifest).load()
     overall = UNJUDGED
     found = collect(reader, not args.scripted_only)

@@ -243,6 +243,10 @@ class Fact(_Model):
     """The trust of whoever wrote it; a lower-trust writer cannot displace it."""
     writer_key: int | None = None
     """The API key it was written with, if any."""
+    doubted_by: SourceRef | None = None
+    """The newest message that may have changed it but was read too unsurely to store
+    (a reading of another value in its slot, or of this value as over): the context shows
+    the fact as possibly outdated while that message is newer than its last statement."""
 
     @property
     def active(self) -> bool:

@@ -48,7 +48,7 @@ from threefold.domain import (
 )
 from threefold.embed.base import Embedder, worth_a_thread
 from threefold.errors import Busy, EmbeddingMismatch, InvalidInput
-from threefold.models.base import ExtractedFact, MemoryModel, TurnInput
+from threefold.models.base import ExtractedFact, MemoryModel, Standing, TurnInput
 from threefold.recall.presets import KINDS, PRESETS
 from threefold.settings import Settings, database_location, load_settings
 from threefold.store.base import ItemFilter, NewTurn, Store, holder_is_gone, lease_owner
@@ -1422,9 +1422,8 @@ class Memory:
             raise InvalidInput(f"unknown category {category!r}; use one of {known}") from None
         subject, slot = _fact_key(subject, "subject"), _fact_key(slot, "slot")
         if subject is None or slot is None:
-            read = self.model.extract_facts(
-                TurnInput(stream=stream, user=text, at=as_utc(at) if at else utcnow())
-            )
+            said = TurnInput(stream=stream, user=text, at=as_utc(at) if at else utcnow())
+            read = [f for f in self.model.extract_facts(said) if f.standing is Standing.FACT]
             if len(read) == 1:
                 subject, slot, value = (
                     subject or read[0].subject,

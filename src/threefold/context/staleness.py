@@ -173,14 +173,17 @@ class Staleness:
         common = _common_words(window)
         newest_first = sorted((m for m in messages if m), key=lambda m: m.at, reverse=True)
         self.messages: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
-        self.held = sorted(
-            (h for f in facts if (h := _held(f, common)) is not None),
-            key=lambda h: h.at,
-            reverse=True,
-        )
+        pairs = [(h, f) for f in facts if (h := _held(f, common)) is not None]
+        self.held = sorted((h for h, _ in pairs), key=lambda h: h.at, reverse=True)
         # The values of facts a newer message may have changed: an older line that states
         # one is as doubtful as the fact ("I'm based in Bristol" beside "lives in Bristol").
         self.doubted = [(h, m) for h, m in ((h, self._message_on(h)) for h in self.held) if m]
+        # ...and so is one that states the value of a fact the reader doubted.
+        self.doubted += [
+            (h, Newer("", d.at, d, None, frozenset(), False))
+            for h, f in pairs
+            if (d := _doubt(f)) is not None and d.at is not None
+        ]
 
     def __bool__(self) -> bool:
         return bool(self.messages or self.held)
@@ -196,8 +199,12 @@ class Staleness:
         return None
 
     def of_fact(self, fact: Fact) -> SourceRef | None:
-        """The newest message after `fact` was stated that may have changed it."""
+        """The newest message after `fact` was stated that may have changed it: the one
+        the reader read in its slot, too unsurely to store (`Fact.doubted_by`), else one in
+        view that speaks of a change and touches its topic."""
         stated = fact.last_stated
+        if (doubt := _doubt(fact)) is not None:
+            return doubt
         if not self.messages or stated is None:
             return None
         about_user = fact.subject == "user"
@@ -230,7 +237,8 @@ class Staleness:
         own = stems(_LABEL.sub(" ", said))
         for held, message in self.doubted:
             stated_before = message.at > at and message.source != source
-            if stated_before and _states(own, said, held) and not _retells(words, message.words):
+            retold = bool(message.words) and _retells(words, message.words)
+            if stated_before and _states(own, said, held) and not retold:
                 return message.source
         # A retrieved summary is dated by the end of its period here: only a fact stated
         # after all it retells may contradict it.
@@ -242,6 +250,15 @@ class Staleness:
             if held.item <= own and own & held.words.topic and _speaks_of(own, said, held):
                 return held.source
         return None
+
+
+def _doubt(fact: Fact) -> SourceRef | None:
+    """The message the reader read a change of `fact` in, too unsurely to store, if it is
+    newer than the fact's last statement (a fact stated again since stands)."""
+    doubt, stated = fact.doubted_by, fact.last_stated
+    if doubt is None or doubt.at is None or (stated is not None and doubt.at <= stated):
+        return None
+    return doubt
 
 
 @dataclass(frozen=True)

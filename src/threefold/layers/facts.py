@@ -119,7 +119,9 @@ def record_fact(
     item = entities.remembered(store, tenant, item)
     repeat = store.fact_with_hash(tenant, stream, content_hash(item))
     if repeat is not None:
-        return _mention(store, tenant, repeat, item, source, "the same statement again")
+        return _ending(store, tenant, stream, item, writer, repeat)(
+            _mention(store, tenant, repeat, item, source, "the same statement again")
+        )
     if decision is not None and decision.target_id is not None:
         target = store.fact(tenant, decision.target_id)
         if target.active and decision.action is ReconcileAction.NONE:
@@ -133,7 +135,9 @@ def record_fact(
     holders = store.facts_in_slot(tenant, stream, item.subject, item.slot)
     for holder in holders:
         if normalize(holder.value) == normalize(item.value):
-            return _mention(store, tenant, holder, item, source, "mentioned again")
+            return _ending(store, tenant, stream, item, writer, holder)(
+                _mention(store, tenant, holder, item, source, "mentioned again")
+            )
     unnamed = _unnamed_keys(store, tenant, stream, item) if item.is_correction else []
     holders += [f for key in unnamed for f in store.facts_in_slot(tenant, stream, key, item.slot)]
     if item.slot.split(":", 1)[0] in MANY_VALUED:
@@ -165,6 +169,97 @@ def record_fact(
         if may_change(ended, writer) and outranks:
             _end(store, ended, fact)
     return fact  # what changed since the insert were the older facts, not this one
+
+
+def held_changes(
+    store: Store,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    said: Sequence[ExtractedFact] = (),
+) -> list[Fact]:
+    """The active facts that `item`, a reading less sure than its kind needs to be stored
+    on its own (models.base.Standing), would change: for a value said to be over ("not
+    vegan any more", or one it `ends`), the facts holding that value; for a new value, the
+    facts holding its subject's slot with another value. None held: the reading changes
+    nothing, and is not stored.
+
+    A slot held with another value is what makes a weak reading likely right: the topic
+    is established, and a new value in that slot is exactly what an update looks like.
+    A held value that the same turn states again (`said`: every reading of the turn) is
+    confirmed, not changed: "still at Halfords, but they made me manager"; and a value the
+    turn reads in another slot as well ("Pixel" a dog's name and an employer) is too
+    ambiguous to change anything.
+    """
+    item = entities.resolved(store, tenant, item)
+    said = [entities.resolved(store, tenant, f) for f in said]
+    again = {normalize(f.value) for f in said if (f.subject, f.slot) == (item.subject, item.slot)}
+    if any(_read_elsewhere(item, f) for f in said):
+        return []  # one value read in two slots ("two greyhounds, Pixel and Boo"): unsure
+    if item.ends:
+        return [
+            held
+            for over in item.ends
+            for held in store.facts_in_slot(tenant, stream, over.subject, over.slot)
+            if normalize(held.value) == normalize(over.value)
+        ]
+    holders = [
+        h
+        for h in store.facts_in_slot(tenant, stream, item.subject, item.slot)
+        if normalize(h.value) not in again
+    ]
+    value = normalize(item.value)
+    kind, _, key = item.slot.partition(":")
+    if key and not holders:
+        # A keyed slot's value may be held under another key of its kind ("owns:car"
+        # for the camper, as the rules key it).
+        holders = [
+            h
+            for h in store.facts(tenant, stream)
+            if h.subject == item.subject
+            and h.slot.partition(":")[0] == kind
+            and normalize(h.value) not in again
+        ]
+        if not value.startswith(_OVER):
+            if key in _words(value):
+                return []  # keyed by its own value: a new one of its kind, not a change
+            # keyed by the value it replaces ("traded the Fiesta for a Corsa")
+            holders = [h for h in holders if key in _words(h.value)]
+    if value.startswith(_OVER):
+        return [h for h in holders if normalize(h.value) == value.removeprefix(_OVER)]
+    return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
+
+
+def _read_elsewhere(item: ExtractedFact, other: ExtractedFact) -> bool:
+    """Whether `other` reads `item`'s value (a word of it, "2009 Camry" for "Camry") for
+    the same subject as another kind of fact (a car, not a home; a former employer is the
+    same kind as an employer)."""
+    if other.subject != item.subject or other.category == item.category:
+        return False
+    mine = set(_words(item.value.removeprefix(_OVER))) - _FUNCTION_WORDS
+    theirs = set(_words(other.value.removeprefix(_OVER))) - _FUNCTION_WORDS
+    return bool(mine and theirs) and (mine <= theirs or theirs <= mine)
+
+
+_FUNCTION_WORDS = frozenset({"a", "an", "the", "my", "our", "of", "in", "at", "not"})
+
+
+_OVER = "not "
+"""How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
+
+
+def _ending(
+    store: Store, tenant: str, stream: str, item: ExtractedFact, writer: Author, by: Fact
+) -> Callable[[Fact], Fact]:
+    """What a statement said again still says is over ends ("I used to be a firefighter",
+    held already as a former job, ends "is a firefighter" all the same); then the fact."""
+
+    def ended(fact: Fact) -> Fact:
+        for over in item.ends:
+            _end_value(store, tenant, stream, over, by, writer)
+        return fact
+
+    return ended
 
 
 MANY_VALUED = frozenset({"handles"})

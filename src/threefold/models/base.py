@@ -74,6 +74,20 @@ EATS_AGAIN_SLOT = "eats again"
 """The slot of a food eaten again ("I eat fish again"), which ends the diet held."""
 
 
+class Standing(StrEnum):
+    """How surely a candidate fact was read, and so where it may be stored."""
+
+    FACT = "fact"
+    """Sure enough to store on its own."""
+    UPDATE = "update"
+    """Read less surely than its kind needs on its own: stored only where the stream
+    already holds its subject's slot with another value (a new value in an established
+    slot is what an update looks like), or holds the value it says is over."""
+    HINT = "hint"
+    """Read too unsurely even for that: stored nowhere, but a held fact of its slot with
+    another value (or the value it says is over) is marked possibly outdated by its turn."""
+
+
 class SlotRef(_Task):
     subject: str
     slot: str
@@ -95,6 +109,8 @@ class ExtractedFact(_Task):
     ends: tuple[SlotRef, ...] = ()
     """Statements this fact says are over ("I used to live in Leeds" ends "lives in
     Leeds"): they give way to it and stay in its history, unlike a denial."""
+    standing: Standing = Standing.FACT
+    """Whether it is stored as it is, or only where it changes a held value (see Standing)."""
 
 
 class SessionDigest(_Task):

@@ -17,6 +17,7 @@ from threefold.layers.facts import (
     confirm_answered_claims,
     confirms,
     denies,
+    held_changes,
     opens_with_denial,
     reconcile,
     record_fact,
@@ -40,6 +41,8 @@ from threefold.models.base import (
     ExtractedFact,
     MemoryModel,
     ReconcileDecision,
+    SlotRef,
+    Standing,
     TurnBatchReader,
     TurnInput,
 )
@@ -61,7 +64,7 @@ from threefold.recall.search import Recall
 from threefold.settings import Settings
 from threefold.sources import digest
 from threefold.store.base import ItemFilter, Job, Store
-from threefold.trust.writes import Author, capped_fact
+from threefold.trust.writes import Author, capped_fact, may_change
 
 log = logging.getLogger("threefold.pipeline")
 
@@ -150,12 +153,18 @@ class Pipeline:
         writer = Author(turn.writer_trust, turn.writer_key)
         answered = self._turn_before(turn)
         told = turn_input(turn, self._referent(turn, answered), answered)
-        extracted = self._instead(turn, self._read(turn, told))
+        read = self._read(turn, told)
+        extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *self._repairs(turn, extracted)]
             # A piece of a sentence is no fact, whichever reader wrote it (layers/shape.py).
             if not is_fragment(item.text, item.subject)
+        ]
+        unsure = [
+            capped_fact(item, writer, self.settings.writes)
+            for item in read
+            if item.standing is not Standing.FACT and not is_fragment(item.text, item.subject)
         ]
         verdicts = [self._verdict(job, item) for item in found]
 
@@ -163,8 +172,9 @@ class Pipeline:
             for name in (turn.speaker, turn.assistant_speaker):
                 if name:
                     entities.remember_speaker(self.store, job.tenant, name)
+            updates = self._held_updates(turn, unsure, [*found, *unsure], writer)
             corrections, stated = [], []
-            for item, verdict in zip(found, verdicts, strict=True):
+            for item, verdict in [*zip(found, verdicts, strict=True), *updates]:
                 fact = record_fact(
                     self.store,
                     job.tenant,
@@ -198,6 +208,36 @@ class Pipeline:
             )
 
         return apply
+
+    def _held_updates(
+        self, turn: Turn, unsure: list[ExtractedFact], said: list[ExtractedFact], writer: Author
+    ) -> list[tuple[ExtractedFact, None]]:
+        """Of the readings too unsure to store on their own, those that change a value the
+        stream holds, to be stored (an UPDATE); a HINT stores nothing, but marks the held
+        facts it would change as possibly outdated by this turn (context/staleness.py).
+        `said`: everything read in the turn, by which a held value said again stands.
+        Call inside the transaction: what is held is read there."""
+        updates: list[tuple[ExtractedFact, None]] = []
+        for item in unsure:
+            changed = held_changes(self.store, turn.tenant, turn.stream, item, said)
+            if not changed:
+                continue
+            if item.standing is Standing.UPDATE:
+                # a value held under another key of its kind ("owns:car") ends there too
+                elsewhere = tuple(
+                    SlotRef(subject=h.subject, slot=h.slot, value=h.value)
+                    for h in changed
+                    if h.slot != item.slot
+                )
+                update = {"standing": Standing.FACT, "ends": (*item.ends, *elsewhere)}
+                updates.append((item.model_copy(update=update), None))
+                continue
+            for held in changed:
+                if may_change(held, writer):
+                    self.store.doubt_fact(turn.tenant, held.id, turn.ref())
+                    note = f"possibly outdated: {item.text}"
+                    self.store.add_fact_change(held.id, "NONE", note=note)
+        return updates
 
     def _read(self, turn: Turn, told: TurnInput) -> list[ExtractedFact]:
         """The facts the model reads in `turn`. With a model that reads turns in batches,

@@ -11,7 +11,13 @@ from collections.abc import Iterable
 from threefold.domain import Fact, SourceRef, Turn, Visibility
 from threefold.layers.facts import record_fact
 from threefold.layers.summaries import turn_input
-from threefold.models.base import ExtractedFact, MemoryModel, TurnBatchReader, TurnInput
+from threefold.models.base import (
+    ExtractedFact,
+    MemoryModel,
+    Standing,
+    TurnBatchReader,
+    TurnInput,
+)
 from threefold.settings import Settings
 from threefold.sources.digest import message_facts, thread_starts
 from threefold.store.base import Store
@@ -60,7 +66,12 @@ def _from_turns(
         for run in _runs(told, settings.model.batch_turns):
             for (turn, _), read in zip(run, _read(model, [t for _, t in run]), strict=True):
                 writer = Author(turn.writer_trust, turn.writer_key)
-                found = [capped_fact(item, writer, settings.writes) for item in read]
+                # a reading only sure enough to update a held slot adds nothing here
+                found = [
+                    capped_fact(item, writer, settings.writes)
+                    for item in read
+                    if item.standing is Standing.FACT
+                ]
                 with store.transaction():
                     added += _record_new(
                         store, tenant, stream, found, turn.ref(), known, turn.visibility, writer

@@ -602,6 +602,12 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         """Count one more statement of the fact, at event time `at` if known."""
         ...
 
+    def doubt_fact(self, tenant: str, fact_id: int, by: SourceRef) -> None:
+        """Note that the newer message `by` may have changed the fact (a reading too
+        unsure to store: context/staleness.py shows the fact as possibly outdated);
+        a later doubt replaces an earlier one."""
+        ...
+
     def add_fact_change(
         self,
         fact_id: int,

@@ -80,7 +80,15 @@ def fact_of(row: Columns) -> Fact:
         tokens=row["tokens"],
         writer_trust=Trust(row["writer_trust"]),
         writer_key=row["writer_key"],
+        doubted_by=_doubt(row),
     )
+
+
+def _doubt(row: Columns) -> SourceRef | None:
+    kind = _optional(row, "doubt_kind")
+    if not kind:
+        return None
+    return SourceRef(kind=kind, id=row["doubt_id"], at=maybe_moment(row["doubt_at"]))
 
 
 def turn_of(row: Columns) -> Turn:

@@ -250,6 +250,15 @@ class SharedStatements:
             (confidence, when, when, tenant, fact_id),
         )
 
+    def doubt_fact(self, tenant: str, fact_id: int, by: SourceRef) -> None:
+        """A newer message may have changed the fact; the newest such message is kept."""
+        when = self._time(by.at) if by.at else None
+        self._run(
+            "UPDATE facts SET doubt_kind = ?, doubt_id = ?, doubt_at = ?"
+            " WHERE tenant = ? AND id = ? AND (doubt_at IS NULL OR doubt_at <= ?)",
+            (by.kind, by.id, when, tenant, fact_id, when),
+        )
+
     def add_fact_change(
         self,
         fact_id: int,

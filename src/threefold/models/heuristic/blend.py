@@ -22,8 +22,10 @@ def blend(
     if policy == "silent" and rules:
         return rules
     kinds = {f.category for f in rules}
-    taken = {(f.subject, f.slot) for f in rules}
-    said = [(f.subject, f.category, f.value.lower()) for f in rules]
+    # A slot the rules read without saying what it ends ("used to be a firefighter" as a
+    # former job) still takes the reader's fact that says it, which ends the current one.
+    taken = {(f.subject, f.slot) for f in rules if f.ends or not _ends_there(f, read)}
+    said = [(f.subject, f.category, f.value.lower()) for f in rules if (f.subject, f.slot) in taken]
     added = [
         f
         for f in read
@@ -39,4 +41,15 @@ def _same(fact: ExtractedFact, said: tuple[str, object, str]) -> bool:
     mine = fact.value.lower()
     return (
         subject == fact.subject and category == fact.category and (mine in value or value in mine)
+    )
+
+
+def _ends_there(rule: ExtractedFact, read: list[ExtractedFact]) -> bool:
+    """Whether the reader read the rules' fact's slot with the same value, and what it
+    says is over."""
+    return any(
+        (f.subject, f.slot) == (rule.subject, rule.slot)
+        and f.ends
+        and f.value.lower() == rule.value.lower()
+        for f in read
     )

@@ -12,12 +12,13 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from threefold.models.base import ExtractedFact, TurnInput
-from threefold.models.reader.checks import Reading, refusal
+from threefold.models.base import ExtractedFact, Standing, TurnInput
+from threefold.models.reader.checks import Reading, refusal, standing
 from threefold.models.reader.facts import MIN_CONFIDENCE, turn_readings
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
+    Span,
     TopHeads,
     encode,
     read_manifest,
@@ -50,6 +51,7 @@ class TrainedReader:
         least: float | None = None,
         label_least: dict[str, float] | None = None,
         manifest: str = FROZEN,
+        held_least: float | dict[str, float] | None = None,
     ) -> None:
         self.folder = folder
         self.manifest_name = manifest
@@ -58,6 +60,9 @@ class TrainedReader:
         self.label_least = label_least
         """Per value label, the confidence its readings need (above 1: never kept); None:
         the manifest's, chosen on development text by training/calibrate.py."""
+        self.held_least = held_least
+        """The confidence a reading needs to update a held slot (one number, or per
+        label); None: the manifest's ``held_min_confidence``."""
         self._encoder = encoder
         self._heads: Heads | TopHeads | None = None
         self._layers = 6
@@ -94,15 +99,38 @@ class TrainedReader:
         return float(chosen) if isinstance(chosen, int | float) else MIN_CONFIDENCE
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
-        return [r.fact for r in self.readings(turn) if r.kept]
+        """The facts kept, and the readings that fall short of their label's bar with the
+        standing they may still have (an update of a held slot, or a hint): the engine
+        stores those only where the stream holds that slot (pipeline.handlers)."""
+        return [
+            r.fact
+            if r.standing is Standing.FACT
+            else r.fact.model_copy(update={"standing": r.standing})
+            for r in self.readings(turn)
+            if r.standing is not None
+        ]
 
     def readings(self, turn: TurnInput) -> list[Reading]:
         """Every fact the heads read in `turn`, each with its span, its sentence and
         whether the checks keep it (:mod:`.checks`)."""
+        me = " ".join((turn.speaker or "").split()).lower() or "user"
+        out: list[Reading] = []
+        seen: set[tuple[str, str, str]] = set()
+        for text, fact, span in turn_readings(self.sentence_spans(turn), me, self._least()):
+            key = (fact.subject, fact.slot, fact.value.lower())
+            if key not in seen:
+                seen.add(key)
+                refused = refusal(text, span, fact, self._label_least())
+                tier = standing(refused, span, self._held_least(), self._hint_least())
+                out.append(Reading(fact, span, text, refused, tier))
+        return out
+
+    def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
+        """Each piece of `turn`'s user side the reader reads, with the spans the heads
+        tag in it."""
         if self._heads is None:
             self.load()
         assert self._heads is not None and self._encoder is not None
-        me = " ".join((turn.speaker or "").split()).lower() or "user"
         previous = turn.previous.text if turn.previous is not None else None
         pieces = units(turn.user, previous)
         if not pieces:
@@ -115,25 +143,39 @@ class TrainedReader:
             if self._layers < 6
             else self._encoder.token_states(ids)
         )
-        read = [
-            spans(piece.text, code.offsets, *self._heads.read(state, code.first, len(code.offsets)))
-            if code.offsets
-            else []
+        return [
+            (
+                piece.text,
+                spans(
+                    piece.text,
+                    code.offsets,
+                    *self._heads.read(state, code.first, len(code.offsets)),
+                )
+                if code.offsets
+                else [],
+            )
             for piece, code, state in zip(pieces, encoded, states, strict=True)
         ]
-        out: list[Reading] = []
-        seen: set[tuple[str, str, str]] = set()
-        texts = [piece.text for piece in pieces]
-        for text, fact, span in turn_readings(
-            list(zip(texts, read, strict=True)), me, self._least()
-        ):
-            key = (fact.subject, fact.slot, fact.value.lower())
-            if key not in seen:
-                seen.add(key)
-                out.append(
-                    Reading(fact, span, text, refusal(text, span, fact, self._label_least()))
-                )
-        return out
+
+    def _held_least(self) -> dict[str, float]:
+        """Per value label, the confidence a reading needs to update a slot the stream
+        holds with another value: the manifest's ``held_min_confidence`` (one number for
+        every label, or one per label); none there: no reading below its label's bar
+        updates anything."""
+        chosen = (
+            self.held_least
+            if self.held_least is not None
+            else self.manifest.get("held_min_confidence")
+        )
+        if isinstance(chosen, int | float):
+            return {"*": float(chosen)}
+        return dict(chosen) if isinstance(chosen, dict) else {}
+
+    def _hint_least(self) -> float:
+        """The confidence a reading needs to mark a held fact possibly outdated: the
+        manifest's ``hint_min_confidence``, else every reading kept by `least`."""
+        chosen = self.manifest.get("hint_min_confidence")
+        return float(chosen) if isinstance(chosen, int | float) else self._least()
 
     def _label_least(self) -> dict[str, float]:
         if self.label_least is not None:

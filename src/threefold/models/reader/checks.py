@@ -11,7 +11,9 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
 - a verb-phrase value (a plan) starts with a verb's base form, not its -ing form;
 - a value inside quotation marks is someone else's words, not the writer's;
 - a value is read at least as surely as its label needs: the manifest's
-  ``label_min_confidence``, chosen on development text by training/calibrate.py.
+  ``label_min_confidence``, chosen on development text by training/calibrate.py. A
+  reading below that bar is not dropped outright: it may still update a slot the stream
+  holds (see :func:`standing`).
 """
 
 import json
@@ -21,13 +23,17 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from threefold.models.base import ExtractedFact
+from threefold.models.base import ExtractedFact, Standing
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, slot_table
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 # An opening quote follows the start or a space/bracket; its closing one ends a word.
 _QUOTED = re.compile(r"(?:^|(?<=[\s(\[:]))([\"“'‘])(.+?)([\"”'’])(?=$|[\s.,;:!?)\]])")
+
+
+BELOW = "below its label's confidence"
+"""The refusal of a reading that passes every check but its label's confidence bar."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,10 @@ class Reading:
     span: Span
     sentence: str
     refused: str
+    standing: Standing | None = None
+    """Where the fact may be stored (models.base.Standing): FACT when kept; UPDATE or
+    HINT when it falls below its label's bar but reaches the bar of a held slot or of a
+    hint; None when dropped."""
 
     @property
     def kept(self) -> bool:
@@ -81,8 +91,24 @@ def refusal(
     if _quoted(sentence, span):
         return "in quotation marks"
     if span.confidence < (least or {}).get(span.label, 0.0):
-        return "below its label's confidence"
+        return BELOW
     return ""
+
+
+def standing(
+    refused: str, span: Span, held_least: dict[str, float], hint_least: float
+) -> Standing | None:
+    """Where a reading refused as `refused` may still be stored: a reading short only of
+    its label's bar is an UPDATE where it reaches `held_least` (per label, "*" for any
+    label not named; a label with neither has no such tier), else a HINT where it
+    reaches `hint_least`."""
+    if not refused:
+        return Standing.FACT
+    if refused != BELOW:
+        return None
+    if span.confidence >= held_least.get(span.label, held_least.get("*", 2.0)):
+        return Standing.UPDATE
+    return Standing.HINT if span.confidence >= hint_least else None
 
 
 @cache

@@ -177,6 +177,12 @@ class ErasureTables:
             )
         ]
         self._drop_derived(tenant, "turn", ids)
+        # A doubt names its turn: once the turn is gone, it names nothing.
+        self._exec(
+            "UPDATE facts SET doubt_kind = NULL, doubt_id = NULL, doubt_at = NULL"
+            " WHERE tenant = %s AND doubt_kind = 'turn' AND doubt_id = ANY(%s)",
+            (tenant, [str(i) for i in ids]),
+        )
         self._exec("DELETE FROM turns WHERE tenant = %s AND id = ANY(%s)", (tenant, list(ids)))
         if next_ids:
             self._exec(INDEX_TURNS + " WHERE t.id = ANY(%s)", (next_ids,))

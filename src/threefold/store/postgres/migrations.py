@@ -596,4 +596,11 @@ MIGRATIONS: list[tuple[str, str]] = [
         # When a fact was last stated (a mention's event time); NULL: when first stated.
         "ALTER TABLE facts ADD COLUMN stated_at timestamptz",
     ),
+    (
+        "0012_facts_doubted",
+        # The newest message that may have changed a fact, read too unsurely to store as a
+        # fact of its own: the context shows the fact as possibly outdated, naming it.
+        "ALTER TABLE facts ADD COLUMN doubt_kind text, ADD COLUMN doubt_id text,"
+        " ADD COLUMN doubt_at timestamptz",
+    ),
 ]

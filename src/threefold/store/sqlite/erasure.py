@@ -224,6 +224,12 @@ class ErasureTables:
         ]
         self._unindex_turns([*ids, *next_ids])
         self._drop_derived(tenant, "turn", ids)
+        # A doubt names its turn: once the turn is gone, it names nothing.
+        self._exec(
+            "UPDATE facts SET doubt_kind = NULL, doubt_id = NULL, doubt_at = NULL"
+            f" WHERE tenant = ? AND doubt_kind = 'turn' AND doubt_id IN ({_marks(ids)})",
+            (tenant, *(str(i) for i in ids)),
+        )
         self._exec(f"DELETE FROM turns WHERE tenant = ? AND id IN ({_marks(ids)})", (tenant, *ids))
         if next_ids:
             self._exec(

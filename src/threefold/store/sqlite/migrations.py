@@ -524,4 +524,14 @@ MIGRATIONS: list[tuple[str, str]] = [
         END;
         """,
     ),
+    (
+        "0024_facts_doubted",
+        """
+        -- The newest message that may have changed a fact, read too unsurely to store as
+        -- a fact of its own: the context shows the fact as possibly outdated, naming it.
+        ALTER TABLE facts ADD COLUMN doubt_kind TEXT;
+        ALTER TABLE facts ADD COLUMN doubt_id TEXT;
+        ALTER TABLE facts ADD COLUMN doubt_at TEXT;
+        """,
+    ),
 ]
