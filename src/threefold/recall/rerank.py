@@ -177,14 +177,9 @@ def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) ->
     return sorted(shown, key=lambda pair: pair[1].score, reverse=True)
 
 
-_ALIKE = 0.4
-"""The share of their words (Jaccard) two items holding the same words of the question
-must have in common to be look-alikes: a value, a subject or a few words apart ("Mateo
-wants a piano teacher who does evening lessons" said again of Chiara, "or so she says",
-shares 8 of its 15 words). At 0.6 such repeats filled the top 10 of a question about
-someone's piano teacher; at 0.4, with older_alike_weight 0.3, the needle in the top 10 of
-benchmarks/needles.py's development seed went 0.715 -> 0.78 at 50,000 messages (0.91 ->
-0.935 at 10,000), LoCoMo's development evidence stayed level (pairs unchanged)."""
+_ALIKE = 0.6
+"""The share of their words (Jaccard) two items must have in common to be look-alikes:
+a value or a few words apart."""
 
 
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
