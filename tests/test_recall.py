@@ -73,6 +73,25 @@ def test_filters_apply_before_ranking(filled):
     assert len(with_sam) == 1 and "Sam" in with_sam[0].text
 
 
+def test_a_name_filter_matches_its_characters_as_they_are(open_memory):
+    """A name holding a wildcard or escape of the store's pattern language ('_', '%',
+    a backslash) matches those characters only; case is folded as before."""
+    mem = open_memory()
+    for text in ("jo_ann booked the room.", "JOXANN booked the room.", "50% of the room."):
+        mem.add_turn(ALPHA, text, "Noted.", at=T0)
+    mem.add_turn(ALPHA, "A\\B booked the room.", "Noted.", at=T0)
+    mem.process_pending()
+
+    def named(name: str) -> list[str]:
+        hits = mem.search("room", kinds=["turn"], people=[name], limit=10)
+        return sorted(h.text.split("\n")[0] for h in hits)
+
+    assert named("Jo_Ann") == ["jo_ann booked the room."]
+    assert named("0%") == ["50% of the room."]
+    assert named("a\\b") == ["A\\B booked the room."]
+    assert named("joxann") == ["JOXANN booked the room."]
+
+
 def test_another_tenant_is_never_seen(filled):
     hits = filled.search("Acme Printing badges", limit=50)
     assert all("delivered the badges" not in h.text for h in hits)

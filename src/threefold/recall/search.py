@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING
 from threefold.domain import SearchHit
 from threefold.embed import Embedder
 from threefold.recall.presets import Preset
-from threefold.recall.rerank import Pool, Scored, alike_newest_first, covered, cut, folded
+from threefold.recall.rerank import (
+    STOPWORDS,
+    Pool,
+    Scored,
+    alike_newest_first,
+    covered,
+    cut,
+    folded,
+)
 from threefold.recall.timeframe import Timeframe, timeframe_of
 from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store, VectorSearch
 
@@ -36,14 +44,6 @@ _QUERY_TERMS = 24
 _QUERY_VECTORS = 256
 """Recent query vectors kept: a server embeds a query before it queues for the store,
 and the context build then finds the vector here."""
-_STOPWORDS = frozenset(
-    re.findall(
-        r"\w+",
-        """a an and are as at be but by did do does for from had has have he her his how i if
-        in is it its me my no not of on or our she so than that the their them then there these
-        they this to was we were what when where which who whom why will with would you your""",
-    )
-)
 
 
 _ISSUE_KEY = re.compile(r"(?<![\w-])([a-z][a-z0-9]*)-(\d+)(?![\w-])")
@@ -69,7 +69,7 @@ def query_terms(text: str) -> list[str]:
     text = text[:_QUERY_CHARS].lower()
     keys = [f"{project} {number}" for project, number in _ISSUE_KEY.findall(text)]
     words = re.findall(r"\w+", _ISSUE_KEY.sub(" ", text))
-    kept = [w for w in words if w not in _STOPWORDS and len(w) > 1]
+    kept = [w for w in words if w not in STOPWORDS and len(w) > 1]
     return list(dict.fromkeys(keys + kept))[:_QUERY_TERMS]
 
 
@@ -470,7 +470,7 @@ def name_words(query: str) -> list[str]:
     """The words of `query` that may be a person's name (Store.aliases_among says which
     are), lowercase, once each."""
     words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
-    words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in _STOPWORDS]
+    words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in STOPWORDS]
     return list(dict.fromkeys(words))
 
 
