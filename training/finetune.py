@@ -267,7 +267,10 @@ def main() -> None:
     model.train()
     while step < total and not stopped:
         for group in batches(data, train, args.batch, rng):
-            loss = loss_of(model, *tensors(data, group), args.label_smoothing, args.o_weight)
+            states, mask, labels = tensors(data, group)
+            loss = loss_of(
+                model, states, mask, labels, smoothing=args.label_smoothing, o_weight=args.o_weight
+            )
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
