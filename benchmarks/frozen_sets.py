@@ -10,7 +10,8 @@ training/written (``written_first_run``, beside the rules' run at the same commi
 ``reader35c_rules_first_run``), and the first run of the reader with four tuned layers
 beside the rules' run at the same commit (``reader35d_first_run``: ``tuned`` and ``rules``),
 and that reader's first run calibrated for 0.95 right per label, the default since
-(``cal95_first_run``).
+(``cal95_first_run``), and the first run of that graph trained 2.5 epochs more
+(``train35e_first_run``, not shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

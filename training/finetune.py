@@ -107,8 +107,10 @@ class TopReader(nn.Module):
 
 
 def init_from(model: TopReader, graph: Path) -> None:
-    """Start from the weights of a float graph this script wrote (a run to continue): the
-    named initializers by name, each matrix by the node that multiplies by it."""
+    """Start from the weights of a graph this script wrote (a run to continue): the named
+    initializers by name, each matrix by the node that multiplies by it. The graph may be
+    the float one or export_top.py's int8 one (its matrices dequantized: the shipped
+    reader_top.onnx can be trained further when its float graph is gone)."""
     import onnx
     from onnx import numpy_helper
 
@@ -117,10 +119,17 @@ def init_from(model: TopReader, graph: Path) -> None:
     own = model.state_dict()
     loaded = {name: torch.tensor(arrays[name]) for name in own if name in arrays}
     for node in saved.graph.node:
-        if node.op_type == "MatMul" and node.input[1] in arrays:
-            path = node.name.strip("/").removesuffix("/MatMul").replace("/", ".")
-            path = f"heads.{path}" if path in ("tag", "mod", "subj") else path
-            loaded[f"{path}.weight"] = torch.tensor(arrays[node.input[1]].T.copy())
+        if node.op_type not in ("MatMul", "MatMulInteger") or node.input[1] not in arrays:
+            continue
+        matrix = arrays[node.input[1]]
+        if node.op_type == "MatMulInteger":  # int8 per output channel: (q - zero) * scale
+            scale = arrays[node.input[1].removesuffix("_quantized") + "_scale"]
+            zero = arrays[node.input[3]]
+            matrix = (matrix.astype(np.float32) - zero.astype(np.float32)) * scale
+        suffix = "/MatMul_quant" if node.op_type == "MatMulInteger" else "/MatMul"
+        path = node.name.strip("/").removesuffix(suffix).replace("/", ".")
+        path = f"heads.{path}" if path in ("tag", "mod", "subj") else path
+        loaded[f"{path}.weight"] = torch.tensor(matrix.T.astype(np.float32).copy())
     missing = set(own) - set(loaded)
     if missing:
         raise SystemExit(f"{graph} lacks {sorted(missing)[:5]}: not a graph of this script")
@@ -149,12 +158,24 @@ def tensors(data: dict, group: np.ndarray) -> tuple[torch.Tensor, ...]:
     return torch.from_numpy(states), torch.from_numpy(mask), torch.from_numpy(labels)
 
 
-def loss_of(model: TopReader, states, mask, labels) -> torch.Tensor:
+def loss_of(
+    model: TopReader, states, mask, labels, smoothing: float = 0.0, o_weight: float = 1.0
+) -> torch.Tensor:
+    """The three heads' cross-entropy; the tag head's O class may weigh less (`o_weight`
+    under 1 makes missing a value cost more than reading one where there is none)."""
     total = torch.zeros(())
-    for logits, target in zip(model.logits(states, mask), labels, strict=True):
+    for k, (logits, target) in enumerate(zip(model.logits(states, mask), labels, strict=True)):
         if (target >= 0).any():
+            weight = None
+            if k == 0 and o_weight != 1.0:
+                weight = torch.ones(logits.shape[-1])
+                weight[0] = o_weight
             total = total + nn.functional.cross_entropy(
-                logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=-1
+                logits.reshape(-1, logits.shape[-1]),
+                target.reshape(-1),
+                weight=weight,
+                ignore_index=-1,
+                label_smoothing=smoothing,
             )
     return total
 
@@ -182,7 +203,13 @@ def main() -> None:
     parser.add_argument(
         "--generated", type=int, help="train on this many generated utterances (default all)"
     )
-    parser.add_argument("--init", type=Path, help="continue from this float graph of a run")
+    parser.add_argument(
+        "--init", type=Path, help="continue from this graph of a run (float, or int8 shipped)"
+    )
+    parser.add_argument("--label-smoothing", type=float, default=0.0)
+    parser.add_argument(
+        "--o-weight", type=float, default=1.0, help="the weight of the O tag in the tag loss"
+    )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -234,13 +261,16 @@ def main() -> None:
     steps_per_epoch = math.ceil(len(train) / args.batch)
     total = int(steps_per_epoch * args.epochs)
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / 50) * max(0.0, 1 - s / total)
+        optimizer, lambda s: min(1.0, (s + 1) / 50) * max(0.0, 1 - s / max(total, 1))
     )
     step, losses, stopped = 0, [], ""
     model.train()
     while step < total and not stopped:
         for group in batches(data, train, args.batch, rng):
-            loss = loss_of(model, *tensors(data, group))
+            states, mask, labels = tensors(data, group)
+            loss = loss_of(
+                model, states, mask, labels, smoothing=args.label_smoothing, o_weight=args.o_weight
+            )
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -291,6 +321,8 @@ def main() -> None:
         "seed": args.seed,
         "threads": args.threads,
         "written_weight": args.written_weight,
+        "label_smoothing": args.label_smoothing,
+        "o_weight": args.o_weight,
         "generated_rows": int(len(generated)),
         "init": str(args.init.name)
         if args.init
