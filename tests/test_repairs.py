@@ -919,6 +919,41 @@ def test_in_a_group_a_repair_edits_the_speakers_own_fact_first(
     assert _current(mem, "chat:group") == ["Caroline lives in Boulder.", "Melanie lives in Denver."]
 
 
+@pytest.mark.parametrize(
+    ("said", "current"),
+    [
+        # Sam's own word about Sam: Jo's "nah" is no repair of it
+        (
+            [("Sam", "I live in Leeds now"), ("Jo", "haha nah, York these days")],
+            ["Sam lives in Leeds."],
+        ),
+        (
+            [("Sam", "I live in Leeds now"), ("Jo", "York, not Leeds")],
+            ["Sam lives in Leeds."],
+        ),
+        # Sam repairing Sam still works, after someone else spoke
+        (
+            [("Sam", "I live in Leeds now"), ("Jo", "nice"), ("Sam", "wait, York, not Leeds")],
+            ["Sam lives in York."],
+        ),
+        # what Kim said of Sam is open to Jo's correction
+        (
+            [("Kim", "Sam lives in Leeds now"), ("Jo", "York, not Leeds")],
+            ["Sam lives in York."],
+        ),
+    ],
+    ids=["nah-after-own-word", "x-not-y-after-own-word", "own-repair", "claim-of-another"],
+)
+def test_in_a_group_no_one_repairs_what_another_said_of_themselves(
+    open_memory: MemoryFactory, said: list[tuple[str, str]], current: list[str]
+) -> None:
+    mem = open_memory()
+    for speaker, text in said:
+        mem.add_turn("chat:group", text, speaker=speaker)
+    mem.process_pending()
+    assert _current(mem, "chat:group") == current
+
+
 def test_a_change_of_plans_replaces_the_decision(open_memory: MemoryFactory) -> None:
     mem = open_memory()
     _turns(

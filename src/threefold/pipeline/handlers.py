@@ -357,8 +357,31 @@ class Pipeline:
         active = self.store.facts(turn.tenant, turn.stream)  # newest first
         answered = self._turn_before(turn)
         claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
-        edits = repaired(found, active, claims, self._speaker(turn), turn.at)
-        return [e for e in edits if (e.subject, e.slot) not in said]
+        me = self._speaker(turn)
+        edits = repaired(found, active, claims, me, turn.at)
+        return [
+            e
+            for e in edits
+            if (e.subject, e.slot) not in said and not self._own_word(turn, e.subject, e.slot, me)
+        ]
+
+    def _own_word(self, turn: Turn, subject: str, slot: str, me: str) -> bool:
+        """Whether `subject`'s `slot` holds what they said of themselves, and `me` is
+        someone else: in a group chat Jo's "nah, York these days" after Sam's "I live in
+        Leeds now" is no repair of Sam's home. People are the authority on themselves; a
+        claim someone made of another stays open to correction."""
+        if subject == me:
+            return False
+        for held in self.store.facts_in_slot(turn.tenant, turn.stream, subject, slot):
+            if held.source.kind != "turn" or not held.source.id.isdigit():
+                continue
+            try:
+                said = self.store.turn(turn.tenant, int(held.source.id))
+            except NotFound:
+                continue
+            if said.speaker and entities.resolve(self.store, turn.tenant, said.speaker) == subject:
+                return True
+        return False
 
     def _answer_claims(self, turn: Turn, corrections: list[Fact], stated: list[Fact]) -> None:
         """A user turn that corrects, renames, denies or confirms the turn before decides
