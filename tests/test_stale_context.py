@@ -86,6 +86,19 @@ def test_another_speakers_change_leaves_a_persons_facts_alone(open_memory):
     assert not any("possibly outdated" in line for line in lines if "Leeds" in line)
 
 
+def test_news_of_someone_else_leaves_the_users_facts_alone(open_memory):
+    """'Ana quit nursing' names a person the memory knows and says nothing of the user: the
+    user's job is not in doubt (with the heuristic reader)."""
+    mem = open_memory()
+    n = talk(mem, CHAT, [("I work at Monzo as an analyst.", "Nice.")])
+    n = talk(mem, CHAT, [("My sister Ana is a nurse in Porto.", "Lovely.")], n)
+    talk(mem, CHAT, [("Ana quit nursing, she's retraining as a pilot", "Wow.")], n)
+    mem.process_pending()
+    lines = section_lines(mem.context(CHAT, "where do I work?", 2000), "stream_facts")
+    mine = [line for line in lines if "Monzo" in line]
+    assert mine and not any("possibly outdated: see turn:3" in line for line in mine)
+
+
 def test_a_death_marks_what_was_said_of_the_pet(open_memory):
     mem = open_memory()
     n = talk(mem, CHAT, [("We've got a cat called Pudding and she's 14.", "A grand old lady.")])

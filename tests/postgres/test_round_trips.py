@@ -42,7 +42,7 @@ def test_a_context_waits_for_the_server_twice(
     assert context.text == warm.text
     assert "Lead Architect" in context.text
     assert waits == 2
-    assert statements == 11  # nine reads sent together, then the search's two halves
+    assert statements == 12  # ten reads sent together, then the search's two halves
 
 
 def test_searches_from_more_threads_than_connections_all_finish(

@@ -173,6 +173,11 @@ class Staleness:
         common = _common_words(window)
         newest_first = sorted((m for m in messages if m), key=lambda m: m.at, reverse=True)
         self.messages: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
+        facts = list(facts)
+        self.people = frozenset(
+            word for f in facts if f.subject not in ("user", "global") for word in stems(f.subject)
+        )
+        """Whom the stream's facts are about, besides the user."""
         pairs = [(h, f) for f in facts if (h := _held(f, common)) is not None]
         self.held = sorted((h for h, _ in pairs), key=lambda h: h.at, reverse=True)
         # The values of facts a newer message may have changed: an older line that states
@@ -192,11 +197,22 @@ class Staleness:
         for message in self.messages:
             if message.at <= held.at or message.source == held.source:
                 continue
-            if held.about_user and message.speaker is not None:
+            if held.about_user and not self._of_user(message, held.words.named):
                 continue
             if _touches(message, held.words, about_user=held.about_user):
                 return message
         return None
+
+    def _of_user(self, message: Newer, named: frozenset[str]) -> bool:
+        """Whether `message` may speak of a fact of the user's that names `named`: not
+        when someone else in the chat wrote it (their "I" is not this user), nor when it
+        names only others the stream knows and says nothing in the first person ("Ana quit
+        nursing" leaves the user's job; "Rex passed away" still touches "Rex is the user's
+        dog")."""
+        if message.speaker is not None:
+            return False
+        others = self.people & stems(message.text)
+        return not others or bool(others & named) or bool(_FIRST_PERSON.search(message.text))
 
     def of_fact(self, fact: Fact) -> SourceRef | None:
         """The newest message after `fact` was stated that may have changed it: the one
@@ -212,8 +228,8 @@ class Staleness:
         for message in self.messages:
             if message.at <= stated or message.source == fact.source:
                 continue
-            if about_user and message.speaker is not None:
-                continue  # someone else in the chat; their "I" is not this user
+            if about_user and not self._of_user(message, words.named):
+                continue
             if _touches(message, words, about_user=about_user):
                 return message.source
         return None

@@ -206,10 +206,12 @@ class StreamView:
 
 @dataclass(frozen=True)
 class TenantNames:
-    """The tenant's streams (Store.streams) and profiles (TeamStore.profile_names)."""
+    """The tenant's streams (Store.streams), profiles (TeamStore.profile_names) and
+    imported tracker projects (Store.jira_projects)."""
 
     streams: list[str]
     profiles: list[tuple[str, str, str]]
+    projects: list[tuple[str, str | None]]
 
 
 def view_one_by_one(
@@ -244,7 +246,9 @@ def view_one_by_one(
             )
             for name in pinned_streams
         },
-        names=TenantNames(store.streams(tenant), store.profile_names(tenant)),
+        names=TenantNames(
+            store.streams(tenant), store.profile_names(tenant), store.jira_projects(tenant)
+        ),
         aliases=store.aliases_among(tenant, name_words),
     )
 

@@ -387,11 +387,14 @@ class VectorIndex:
             checked.update(fresh)
             pairs = zip(ids.tolist(), sims.tolist(), strict=True)
             hits = [(i, s) for i, s in pairs if i in passed]
-            if len(hits) >= limit or count >= size or not close.all():
+            # A graph asked for every item may not reach them all (its walk is
+            # approximate): what it missed is scored below, not lost.
+            whole = count >= size and len(ids) >= size
+            if len(hits) >= limit or whole or not close.all():
                 if graph:
                     hits = self._rescored(part.kind, where.tenant, hits, query)
                 return [hit for hit in hits if hit[1] >= min_similarity][:limit]
-            if count >= _WIDEST:
+            if count >= min(size, _WIDEST):
                 break
             count = min(size, count * 4)
         # Few of the nearest pass: the filter is narrow, so what it allows is scored, a

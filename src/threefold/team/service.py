@@ -154,7 +154,8 @@ class Team:
                 f"{entity!r} is the speaker of each stream, not one person: ask for that "
                 "user's stream (profile('user:alice')), or name them"
             )
-        key, name = profiles.entity_key(entity, self._project_keys(tenant))
+        keys = self._project_keys(self.store.jira_projects(tenant))
+        key, name = profiles.entity_key(entity, keys)
         data = self.store.profile_data(tenant, key)
         meant: list[tuple[str, str]] = []
         if data is None and key.startswith("person:"):
@@ -249,8 +250,12 @@ class Team:
         if not query.strip() or not visibilities:
             return found
         if names is None:
-            names = TenantNames(self.store.streams(tenant), self.store.profile_names(tenant))
-        named_projects = self._projects_named(tenant, names.streams, query)
+            names = TenantNames(
+                self.store.streams(tenant),
+                self.store.profile_names(tenant),
+                self.store.jira_projects(tenant),
+            )
+        named_projects = self._projects_named(names, query)
         if not named_projects and stream == GLOBAL_STREAM:
             named_projects = self._routed(names.streams, query)
         for entity in [*named_projects, *_people_named(names.profiles, query)]:
@@ -268,7 +273,7 @@ class Team:
                 found.digest += lines
         if len(named_projects) >= 2 or any(p != stream for p in named_projects):
             # Asked elsewhere, or across projects: recall reads only the asking stream.
-            queries = (self._topic(tenant, names.streams, query), query)
+            queries = (self._topic(names, query), query)
             found.projects = self._from_each(tenant, named_projects, queries, visibilities)
         return found
 
@@ -295,35 +300,33 @@ class Team:
             out += [hits[rank] for hits in per_project if rank < len(hits)]
         return out
 
-    def _project_keys(self, tenant: str) -> dict[str, str]:
+    def _project_keys(self, imported: list[tuple[str, str | None]]) -> dict[str, str]:
         """Project keys and names, in upper case, to their streams: those configured, and
-        every Jira project imported (under its key and its name), which is a project
-        whether or not it is configured."""
+        every Jira project `imported` (Store.jira_projects: under its key and its name),
+        which is a project whether or not it is configured."""
         found = {p.key.upper(): p.stream for p in self.settings.projects if p.key}
-        for key, name in self.store.jira_projects(tenant):
+        for key, name in imported:
             stream = found.setdefault(key.upper(), f"project:{key.lower()}")
             if name:
                 found.setdefault(" ".join(name.upper().split()), stream)
         return found
 
-    def _projects_named(self, tenant: str, streams: list[str], query: str) -> list[str]:
+    def _projects_named(self, tenant_names: TenantNames, query: str) -> list[str]:
         """Project streams the query names, in its order: by stream id, configured key or
         name, a channel routed to the project, or an imported tracker project's key or
         name. A name that is also a common word ("it", "el") counts only written in
         capitals, as a key is ("IT", "EL")."""
-        names, words = self._names_of_projects(tenant, streams)
+        names, words = self._names_of_projects(tenant_names)
         found = _named_in(query, {n: s for n, s in names.items() if n not in words})
         capitals = {n.upper(): names[n] for n in words}
         found += [capitals[w] for w in re.findall(r"\b[A-Z]{2,}\b", query) if w in capitals]
         return list(dict.fromkeys(found))
 
-    def _names_of_projects(
-        self, tenant: str, streams: list[str]
-    ) -> tuple[dict[str, str], set[str]]:
+    def _names_of_projects(self, tenant_names: TenantNames) -> tuple[dict[str, str], set[str]]:
         """Every name of a project (lowercase) -> its stream; and those names that are
         common words."""
         names: dict[str, str] = {}
-        for stream in streams:
+        for stream in tenant_names.streams:
             if subject := project_subject(stream):
                 names.setdefault(subject, stream)
         for project in self.settings.projects:
@@ -332,14 +335,14 @@ class Team:
                     names.setdefault(name.lower(), project.stream)
             for channel in project.channels:
                 names.setdefault(channel.lower().removeprefix("#"), project.stream)
-        for name, stream in self._project_keys(tenant).items():
+        for name, stream in self._project_keys(tenant_names.projects).items():
             names.setdefault(" ".join(name.lower().split()), stream)
         return names, {n for n in names if n in STOPWORDS}
 
-    def _topic(self, tenant: str, streams: list[str], query: str) -> str:
+    def _topic(self, tenant_names: TenantNames, query: str) -> str:
         """The query without the names of projects: within a project its own name says
         nothing ("what was decided in Gamma" would find every GAMMA-12 row first)."""
-        names, words = self._names_of_projects(tenant, streams)
+        names, words = self._names_of_projects(tenant_names)
         tokens = re.findall(r"[\w'-]+", query)
         kept, i = [], 0
         while i < len(tokens):

@@ -7,6 +7,17 @@ if TYPE_CHECKING:
     from threefold.store.postgres.store import Params, Row
 
 
+JIRA_PROJECTS = (
+    "SELECT DISTINCT ON (channel) channel, data::jsonb ->> 'project_name' AS name"
+    " FROM records WHERE tenant = %s AND source = 'jira' ORDER BY channel, id"
+)
+"""Each imported Jira project's key and the name its first row gives."""
+
+
+def jira_projects_of(rows: "list[Row]") -> list[tuple[str, str | None]]:
+    return [(r["channel"], r["name"]) for r in rows]
+
+
 class RoutingTables:
     """Mixed into PostgresStore, whose _rows it uses."""
 
@@ -15,12 +26,7 @@ class RoutingTables:
         def _rows(self, sql: str, params: "Params" = ()) -> list[Row]: ...
 
     def jira_projects(self, tenant: str) -> list[tuple[str, str | None]]:
-        rows = self._rows(
-            "SELECT DISTINCT ON (channel) channel, data::jsonb ->> 'project_name' AS name"
-            " FROM records WHERE tenant = %s AND source = 'jira' ORDER BY channel, id",
-            (tenant,),
-        )
-        return [(r["channel"], r["name"]) for r in rows]
+        return jira_projects_of(self._rows(JIRA_PROJECTS, (tenant,)))
 
     def count_undigested(self, tenant: str) -> int:
         rows = self._rows(

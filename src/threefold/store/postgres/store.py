@@ -84,7 +84,7 @@ from threefold.store.postgres.migrations import (
     create_graph,
     graph_index,
 )
-from threefold.store.postgres.routing import RoutingTables
+from threefold.store.postgres.routing import JIRA_PROJECTS, RoutingTables, jira_projects_of
 from threefold.store.postgres.team import PROFILE_NAMES, TeamTables
 from threefold.store.postgres.tenancy import acting_for, align, for_tenant_calls, forget
 from threefold.store.postgres.text_lengths import (
@@ -540,7 +540,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         pinned_streams: Sequence[str],
         name_words: Sequence[str] = (),
     ) -> StreamView:
-        """Eight statements (nine with `name_words`) sent at once in a pipeline: one wait
+        """Nine statements (ten with `name_words`) sent at once in a pipeline: one wait
         for the server."""
         with self._pipeline() as conn:
             aliases = None
@@ -558,8 +558,9 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                 conn.execute(_pinned_sql("*"), _pinned_params(tenant, pinned_streams, pins)),
                 conn.execute(_STREAM_NAMES, (tenant,)),
                 conn.execute(PROFILE_NAMES, (tenant,)),
+                conn.execute(JIRA_PROJECTS, (tenant,)),
             ]
-        state, turns, active, structured, superseded, pinned, streams, profiles = (
+        state, turns, active, structured, superseded, pinned, streams, profiles, projects = (
             r.fetchall() for r in reads
         )
         by_stream: dict[str, list[Fact]] = {name: [] for name in pinned_streams}
@@ -575,6 +576,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             names=TenantNames(
                 [r["name"] for r in streams],
                 [(r["entity"], r["kind"], r["name"]) for r in profiles],
+                jira_projects_of(projects),
             ),
             aliases=[] if aliases is None else aliases_in_order(name_words, aliases.fetchall()),
         )
