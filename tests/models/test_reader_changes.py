@@ -7,42 +7,17 @@ or supersedes the older fact (layers/facts.py). What the tagger reads is measure
 benchmarks/frozen_sets.py and the written dev split, not asserted here.
 """
 
-import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from tests.models.marks import by_sentence, unmarked
 from threefold import Memory
 from threefold.domain import Fact, FactStatus
 from threefold.models.base import ExtractedFact, TurnInput
 from threefold.models.heuristic import HeuristicModel
 from threefold.models.reader.facts import turn_readings
-from threefold.models.reader.heads import Span
-from threefold.models.reader.units import units
 
-_MARK = re.compile(r"\[\[([^\[\]|]+)\|([^\[\]|]+)\]\]")
 START = datetime(2026, 3, 2, 9, tzinfo=UTC)
-
-
-def unmarked(marked: str) -> tuple[str, list[Span]]:
-    """The text without its marks, and a span for each mark."""
-    text, found, at = "", [], 0
-    for m in _MARK.finditer(marked):
-        text += marked[at : m.start()]
-        label, _, subject = m.group(1).partition("@")
-        label, _, modality = label.partition(".")
-        found.append(
-            Span(
-                len(text),
-                len(text) + len(m.group(2)),
-                label,
-                modality or "cur",
-                subject or "self",
-                1.0,
-            )
-        )
-        text += m.group(2)
-        at = m.end()
-    return text + marked[at:], found
 
 
 class MarkedReader(HeuristicModel):
@@ -54,16 +29,7 @@ class MarkedReader(HeuristicModel):
         self.spans = dict(unmarked(m) for m in marked)
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
-        found = self.spans.get(turn.user, [])
-        sentences = []
-        for piece in units(turn.user, None):
-            start = turn.user.index(piece.text)
-            inside = [
-                Span(s.start - start, s.end - start, s.label, s.modality, s.subject, s.confidence)
-                for s in found
-                if start <= s.start and s.end <= start + len(piece.text)
-            ]
-            sentences.append((piece.text, inside))
+        sentences = by_sentence(turn.user, self.spans.get(turn.user, []))
         return [fact for _, fact, _ in turn_readings(sentences, "user")]
 
 

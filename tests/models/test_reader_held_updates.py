@@ -11,10 +11,10 @@ tests hold the way from a reading to what is stored and shown, whatever graph sh
 benchmarks/updates_dev.py measures the real reader on development text.
 """
 
-import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from tests.models.marks import by_sentence, unmarked
 from threefold import Memory
 from threefold.domain import Fact, FactStatus
 from threefold.models.base import Standing, TurnInput
@@ -22,34 +22,16 @@ from threefold.models.heuristic import HeuristicModel
 from threefold.models.reader import TrainedReader
 from threefold.models.reader.checks import BELOW, standing
 from threefold.models.reader.heads import Span
-from threefold.models.reader.units import units
 from threefold.tokens import count_tokens
 
 MemoryFactory = Callable[..., Memory]
 START = datetime(2026, 4, 6, 9, tzinfo=UTC)
-_MARK = re.compile(r"\[\[([^\[\]|~]+)~([0-9.]+)\|([^\[\]|]+)\]\]")
 MANIFEST = {
     "min_confidence": 0.5,
     "label_min_confidence": {"home": 0.95, "employer": 0.95, "diet": 0.95, "owns": 0.95},
     "held_min_confidence": 0.7,
     "hint_min_confidence": 0.55,
 }
-
-
-def unmarked(marked: str) -> tuple[str, list[Span]]:
-    """The text without its marks, and a span (with its confidence) for each mark."""
-    text, found, at = "", [], 0
-    for m in _MARK.finditer(marked):
-        text += marked[at : m.start()]
-        label, _, subject = m.group(1).partition("@")
-        label, _, modality = label.partition(".")
-        end = len(text) + len(m.group(3))
-        found.append(
-            Span(len(text), end, label, modality or "cur", subject or "self", float(m.group(2)))
-        )
-        text += m.group(3)
-        at = m.end()
-    return text + marked[at:], found
 
 
 class MarkedReader(TrainedReader):
@@ -65,17 +47,7 @@ class MarkedReader(TrainedReader):
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         if self.on_read is not None:
             self.on_read(turn.user)
-        found = self.spans.get(turn.user, [])
-        out = []
-        for piece in units(turn.user, None):
-            start = turn.user.index(piece.text)
-            inside = [
-                Span(s.start - start, s.end - start, s.label, s.modality, s.subject, s.confidence)
-                for s in found
-                if start <= s.start and s.end <= start + len(piece.text)
-            ]
-            out.append((piece.text, inside))
-        return out
+        return by_sentence(turn.user, self.spans.get(turn.user, []))
 
 
 def said(
