@@ -7,25 +7,16 @@ import csv
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from threefold import Memory, load_settings
+from tests.team.qa_room import qa_memory, say
+from threefold import Memory
 
 DAY = datetime(2026, 4, 7, 9, tzinfo=UTC)
 JIRA_COLUMNS = ["Issue key", "Summary", "Status", "Assignee", "Reporter", "Updated", "Due Date"]
 JIRA_COLUMNS += ["Outward issue link (Blocks)"]
 
 
-def _memory(folder: Path, **team: object) -> Memory:
-    chosen = load_settings(
-        projects=[{"stream": "project:qg", "key": "QG", "channels": ["qa-room"]}],
-        embed={"kind": "none"},
-        sources={"batch_idle_minutes": 0},
-        team=team,
-    )
-    return Memory.open(folder / "arrival.db", settings=chosen, background_worker=False)
-
-
 def _say(mem: Memory, user: str, text: str, at: datetime) -> None:
-    mem.ingest_message(channel="qa-room", user=user, ts=f"{at.timestamp():.6f}", text=text)
+    say(mem, user, text, at)
     mem.process_pending()  # the worker's turn: digest, then the rules
 
 
@@ -36,7 +27,7 @@ def _open(mem: Memory, kind: str) -> list[str]:
 def test_a_blocker_is_raised_when_its_age_arrives_and_closed_when_its_end_does(
     tmp_path: Path,
 ) -> None:
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         _say(
             mem, "Ola", "can't finish the audit chart until finance sends the outturn figures", DAY
         )
@@ -52,13 +43,13 @@ def test_a_blocker_is_raised_when_its_age_arrives_and_closed_when_its_end_does(
 
 def test_a_rule_of_no_days_raises_a_blocker_as_it_is_said(tmp_path: Path) -> None:
     rules = [{"kind": "stale_blocker", "days": 0}]
-    with _memory(tmp_path, rules=rules) as mem:
+    with qa_memory(tmp_path, team={"rules": rules}) as mem:
         _say(mem, "Tariq", "the importer is stuck, need the schema from the data team", DAY)
         assert len(_open(mem, "stale_blocker")) == 1
 
 
 def test_arrivals_can_be_turned_off(tmp_path: Path) -> None:
-    with _memory(tmp_path, actions_on_arrival=False) as mem:
+    with qa_memory(tmp_path, team={"actions_on_arrival": False}) as mem:
         _say(
             mem, "Ola", "can't finish the audit chart until finance sends the outturn figures", DAY
         )
@@ -69,7 +60,7 @@ def test_arrivals_can_be_turned_off(tmp_path: Path) -> None:
 
 
 def test_an_older_arrival_does_not_close_what_a_later_judgement_found(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         _say(mem, "Ines", "morning all", DAY)
         _say(
             mem,
@@ -105,7 +96,7 @@ def test_a_tracker_import_raises_overdue_and_blocked_work_and_its_next_export_cl
         ["QG-6", "Timetable API", "Done", "Tariq", "Ines", "08/Apr/26 9:00 AM", "", "QG-5"],
         ["QG-7", "Room bookings", "Done", "Ola", "Ines", "08/Apr/26 10:00 AM", "03/Apr/26"],
     ]
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         mem.import_jira(_export(tmp_path, "first.csv", first), now=DAY)
         assert len(_open(mem, "stale_blocker")) == 1
         overdue = _open(mem, "overdue_issue")
@@ -119,7 +110,7 @@ def test_a_due_day_without_a_year_is_a_due_fact_and_raises_its_action(tmp_path: 
     rows = [
         ["QG-9", "Invigilator rota", "In Progress", "Ola", "Ines", "02/Apr/26 9:00 AM", "3 Apr"]
     ]
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         report = mem.import_jira(_export(tmp_path, "rota.csv", rows), now=DAY)
         due = [f.value for f in mem.facts("project:qg") if f.slot == "due"]
         overdue = _open(mem, "overdue_issue")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.sources.exports import msg, write_export
 from tests.sources.slack_fake import FakeSlack
-from threefold import Memory, load_settings
+from tests.team.qa_room import qa_memory, say
 
 DAY = datetime(2026, 4, 7, 9, tzinfo=UTC)  # a Tuesday
 NOW = DAY + timedelta(days=6)
@@ -55,22 +55,6 @@ def _row(key: str, status: str, at: datetime, *, assignee: str = "Ines Moreau", 
     ]
 
 
-def _memory(folder: Path, **settings: object) -> Memory:
-    chosen = load_settings(
-        projects=[{"stream": "project:qg", "key": "QG", "channels": ["qa-room"]}],
-        embed={"kind": "none"},
-        sources={"batch_idle_minutes": 0},
-        **settings,
-    )
-    return Memory.open(folder / "lead.db", settings=chosen, background_worker=False)
-
-
-def _say(mem: Memory, user: str, text: str, at: datetime, **extra: object) -> str:
-    ts = f"{at.timestamp():.6f}"
-    mem.ingest_message(channel="qa-room", user=user, ts=ts, text=text, **extra)
-    return ts
-
-
 # -- digests -----------------------------------------------------------------------------
 
 
@@ -78,7 +62,7 @@ def test_a_day_of_many_issues_done_is_counted_not_listed_as_assignments(
     tmp_path: Path,
 ) -> None:
     keys = [f"QG-{n}" for n in range(1, 41)]
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         before = DAY - timedelta(days=3)
         mem.import_jira(_csv(tmp_path, "a.csv", [_row(k, "In Progress", before) for k in keys]))
         mem.import_jira(_csv(tmp_path, "b.csv", [_row(k, "Done", DAY) for k in keys]))
@@ -92,7 +76,7 @@ def test_a_day_of_many_issues_done_is_counted_not_listed_as_assignments(
 
 
 def test_a_status_move_and_a_reassignment_are_told_with_their_rows(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         mem.import_jira(_csv(tmp_path, "a.csv", [_row("QG-7", "To Do", DAY - timedelta(days=2))]))
         mem.import_jira(
             _csv(
@@ -131,7 +115,7 @@ def test_a_chat_day_is_told_in_the_third_person_with_who_asked_and_no_file_names
     export = write_export(
         tmp_path / "export", days, users=users[1:], channels=[{"id": "C1", "name": "qa-room"}]
     )
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         mem.import_slack(export)
         mem.process_pending()
         digest = mem.digest("project:qg", DAY.date().isoformat(), now=NOW)
@@ -146,10 +130,10 @@ def test_a_chat_day_is_told_in_the_third_person_with_who_asked_and_no_file_names
 
 
 def test_a_line_told_above_is_not_told_again_as_discussed(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
-        _say(mem, "Ines", "I will deliver the fixture rewrite by Friday.", DAY)
-        _say(mem, "Tariq", "Who can review the smoke job changes?", DAY + timedelta(minutes=3))
-        _say(
+    with qa_memory(tmp_path) as mem:
+        say(mem, "Ines", "I will deliver the fixture rewrite by Friday.", DAY)
+        say(mem, "Tariq", "Who can review the smoke job changes?", DAY + timedelta(minutes=3))
+        say(
             mem,
             "Ola",
             "The staging database was restored from Monday's backup.",
@@ -163,16 +147,16 @@ def test_a_line_told_above_is_not_told_again_as_discussed(tmp_path: Path) -> Non
 
 
 def test_a_question_answered_in_its_thread_is_not_open(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
-        asked = _say(mem, "Tariq", "Who owns the nightly smoke job?", DAY)
-        _say(mem, "Ola", "That's Ines, since March.", DAY + timedelta(minutes=5), thread_ts=asked)
+    with qa_memory(tmp_path) as mem:
+        asked = say(mem, "Tariq", "Who owns the nightly smoke job?", DAY)
+        say(mem, "Ola", "That's Ines, since March.", DAY + timedelta(minutes=5), thread_ts=asked)
         mem.process_pending()
         day = mem.digest("project:qg", DAY.date().isoformat(), now=NOW).days[0]
     assert day.questions == ()
 
 
 def test_an_empty_day_gives_an_empty_digest_that_says_so(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         digest = mem.digest("project:qg", "2026-04-01", now=NOW)
     assert digest.empty and digest.days == ()
     assert "nothing to digest" in digest.text
@@ -189,7 +173,7 @@ def test_tracker_due_dates_and_unassigned_work_raise_one_action_each(tmp_path: P
         _row("QG-4", "To Do", DAY, assignee="", priority="Low"),  # backlog: no action
         _row("QG-5", "To Do", DAY, assignee="", priority="Highest"),
     ]
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         mem.import_jira(_csv(tmp_path, "a.csv", rows))
         mem.rebuild_team(now=NOW)
         overdue = mem.actions(rule="overdue_issue")
@@ -201,7 +185,7 @@ def test_tracker_due_dates_and_unassigned_work_raise_one_action_each(tmp_path: P
 
 def test_an_issue_done_in_a_later_export_closes_its_overdue_action(tmp_path: Path) -> None:
     due = (NOW - timedelta(days=2)).strftime("%Y-%m-%d")
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         mem.import_jira(_csv(tmp_path, "a.csv", [_row("QG-1", "In Progress", DAY, due=due)]))
         mem.rebuild_team(now=NOW)
         (opened,) = mem.actions(rule="overdue_issue")
@@ -217,7 +201,7 @@ def test_an_issue_done_in_a_later_export_closes_its_overdue_action(tmp_path: Pat
 def test_an_issue_missing_from_a_later_export_keeps_what_was_known(tmp_path: Path) -> None:
     # Bad input: an issue deleted from (or filtered out of) a later export.
     due = (NOW - timedelta(days=2)).strftime("%Y-%m-%d")
-    with _memory(tmp_path) as mem:
+    with qa_memory(tmp_path) as mem:
         first = [_row("QG-1", "In Progress", DAY, due=due), _row("QG-2", "To Do", DAY)]
         mem.import_jira(_csv(tmp_path, "a.csv", first))
         report = mem.import_jira(_csv(tmp_path, "b.csv", [_row("QG-2", "Done", NOW)]))
@@ -230,8 +214,8 @@ def test_an_issue_missing_from_a_later_export_keeps_what_was_known(tmp_path: Pat
 
 
 def test_a_risk_raised_in_chat_is_an_action_while_recent(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
-        _say(mem, "Ola", "The Q3 launch is at risk because the test lab moves that week.", DAY)
+    with qa_memory(tmp_path) as mem:
+        say(mem, "Ola", "The Q3 launch is at risk because the test lab moves that week.", DAY)
         mem.process_pending()
         mem.rebuild_team(now=DAY + timedelta(days=1))
         risks = [a.title for a in mem.actions(rule="risk_signal")]
@@ -242,9 +226,9 @@ def test_a_risk_raised_in_chat_is_an_action_while_recent(tmp_path: Path) -> None
 
 
 def test_a_mention_that_tells_someone_something_awaits_no_answer(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
-        _say(mem, "Ines", "the staging keys are in the vault now @ola, go wild", DAY)
-        _say(mem, "Ines", "@tariq please send the lab booking", DAY + timedelta(minutes=1))
+    with qa_memory(tmp_path) as mem:
+        say(mem, "Ines", "the staging keys are in the vault now @ola, go wild", DAY)
+        say(mem, "Ines", "@tariq please send the lab booking", DAY + timedelta(minutes=1))
         mem.process_pending()
         mem.rebuild_team(now=NOW)
         titles = [a.title for a in mem.actions(rule="unanswered")]
@@ -265,7 +249,7 @@ def test_a_new_action_is_posted_to_slack_once(tmp_path: Path) -> None:
     due = (NOW - timedelta(days=2)).strftime("%Y-%m-%d")
     with FakeSlack(token="xoxb-lead") as slack:
         slack.channels = [{"id": "C9", "name": "leads"}]
-        with _memory(tmp_path, **_slack_rule(slack, "C9", "xoxb-lead")) as mem:
+        with qa_memory(tmp_path, **_slack_rule(slack, "C9", "xoxb-lead")) as mem:
             mem.import_jira(_csv(tmp_path, "a.csv", [_row("QG-1", "In Progress", DAY, due=due)]))
             first = mem.rebuild_team(now=NOW)
             again = mem.rebuild_team(now=NOW + timedelta(hours=1))
@@ -282,7 +266,7 @@ def test_a_refused_slack_post_leaves_the_action_standing(
     due = (NOW - timedelta(days=2)).strftime("%Y-%m-%d")
     with FakeSlack(token="xoxb-lead") as slack:
         slack.channels = [{"id": "C9", "name": "leads"}]
-        with _memory(tmp_path, **_slack_rule(slack, channel, token)) as mem:
+        with qa_memory(tmp_path, **_slack_rule(slack, channel, token)) as mem:
             mem.import_jira(_csv(tmp_path, "a.csv", [_row("QG-1", "In Progress", DAY, due=due)]))
             report = mem.rebuild_team(now=NOW)
             standing = mem.actions(rule="overdue_issue")
@@ -294,8 +278,8 @@ def test_a_refused_slack_post_leaves_the_action_standing(
 
 
 def test_tracker_people_get_profiles_and_a_first_name_finds_its_person(tmp_path: Path) -> None:
-    with _memory(tmp_path) as mem:
-        _say(mem, "Ola Berg", "Pairing with Ines on the fixtures today.", DAY)
+    with qa_memory(tmp_path) as mem:
+        say(mem, "Ola Berg", "Pairing with Ines on the fixtures today.", DAY)
         mem.process_pending()
         mem.import_jira(_csv(tmp_path, "a.csv", [_row("QG-9", "In Progress", DAY)]))
         mem.rebuild_team(now=NOW)
@@ -310,9 +294,9 @@ def test_tracker_people_get_profiles_and_a_first_name_finds_its_person(tmp_path:
 
 def test_two_people_with_one_first_name_are_not_guessed_between(tmp_path: Path) -> None:
     # Bad input: two people of the same (first) name.
-    with _memory(tmp_path) as mem:
-        _say(mem, "Sam Ortiz", "Reviewing the fixture PR now.", DAY)
-        _say(mem, "Sam Lee", "Booked the test lab for Thursday.", DAY + timedelta(minutes=1))
+    with qa_memory(tmp_path) as mem:
+        say(mem, "Sam Ortiz", "Reviewing the fixture PR now.", DAY)
+        say(mem, "Sam Lee", "Booked the test lab for Thursday.", DAY + timedelta(minutes=1))
         mem.process_pending()
         mem.rebuild_team(now=NOW)
         sam = mem.profile("Sam")
