@@ -40,7 +40,7 @@ import frozen_sets
 
 from threefold import Memory
 from threefold.domain import Fact
-from threefold.models.base import ExtractedFact, TurnInput
+from threefold.models.base import ExtractedFact, Standing, TurnInput
 from threefold.models.heuristic import HeuristicModel, build, extract, personal, rules
 from threefold.models.heuristic import personal_values as values
 from threefold.models.heuristic.blend import blend
@@ -124,7 +124,8 @@ class Made:
     fact: ExtractedFact
     family: str
     reader_too: bool
-    """Whether the reader alone read the same subject and slot, or the same value."""
+    """Whether the reader alone read the same subject and slot, or the same value, surely
+    enough to store it anywhere (its standing a plain fact)."""
 
 
 class TracingModel(HeuristicModel):
@@ -141,18 +142,19 @@ class TracingModel(HeuristicModel):
         found = extract.extract_facts(turn)
         origins = dict(_ORIGINS)
         read = [] if self.reader is None or turn.repair else self.reader.extract_facts(turn)
+        stored = [r for r in read if r.standing is Standing.FACT]
         policy = self.policy or (
             str(self.reader.manifest.get("blend", "union")) if self.reader else ""
         )
         out = blend(found, read, policy) if read else found
-        self.read[turn.at] = read
+        self.read[turn.at] = stored
         self.made[turn.at] = [
             Made(
                 f,
                 "reader"
                 if any(f is r for r in read)
                 else origins.get((f.subject, f.slot, f.value.lower()), "unknown"),
-                any(_same_reading(f, r) for r in read),
+                any(_same_reading(f, r) for r in stored),
             )
             for f in out
         ]
