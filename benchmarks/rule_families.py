@@ -231,12 +231,14 @@ class Totals:
 def score_chat(
     model: TracingModel, set_name: str, stream: str, lines: list[dict[str, Any]], totals: Totals
 ) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        with Memory.open(
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory.open(
             Path(tmp) / "dev.db", model=model, embedder=None, background_worker=False
-        ) as mem:
-            by_turn = frozen_sets.feed(mem, stream, lines)
-            stored = mem.facts(stream, include_inactive=True)
+        ) as mem,
+    ):
+        by_turn = frozen_sets.feed(mem, stream, lines)
+        stored = mem.facts(stream, include_inactive=True)
     at_of = {
         turn_id: frozen_sets.START + timedelta(hours=6 * (n + 1))
         for n, turn_id in enumerate(by_turn)
@@ -257,15 +259,21 @@ def score_chat(
             entry.false += 1
             totals.false += 1
             entry.false_reader_too += bool(made and made.reader_too)
-            entry.examples.append(f"false [{set_name}] {found.value!r} ({found.slot}) {line['user']!r}")
+            entry.examples.append(
+                f"false [{set_name}] {found.value!r} ({found.slot}) {line['user']!r}"
+            )
         else:
-            entry.examples.append(f"right [{set_name}] {found.value!r} ({found.slot}) {line['user']!r}")
+            entry.examples.append(
+                f"right [{set_name}] {found.value!r} ({found.slot}) {line['user']!r}"
+            )
     for turn_id, line in by_turn.items():
         here = [f for f in stored if f.source.kind == "turn" and int(f.source.id) == turn_id]
         read = model.read.get(at_of[turn_id], [])
         for expect in line.get("expects", ()):
             totals.statements += 1
-            holders = {families_of.get(f.id, "unknown") for f in here if frozen_sets._holds(f, expect)}
+            holders = {
+                families_of.get(f.id, "unknown") for f in here if frozen_sets._holds(f, expect)
+            }
             totals.captured += bool(holders)
             if len(holders) == 1:
                 (family,) = holders
@@ -280,9 +288,13 @@ def _made_for(found: Fact, made: list[Made]) -> Made | None:
     for m in exact:
         if m.fact.value.lower() == value:
             return m
-    return exact[0] if exact else next(
-        (m for m in made if m.fact.subject == found.subject and m.fact.value.lower() in value),
-        None,
+    return (
+        exact[0]
+        if exact
+        else next(
+            (m for m in made if m.fact.subject == found.subject and m.fact.value.lower() in value),
+            None,
+        )
     )
 
 

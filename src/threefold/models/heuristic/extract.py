@@ -518,9 +518,7 @@ def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
     left = {
         f.subject
         for f in earlier
-        if f.slot == "employer"
-        and f.value.startswith("not ")
-        and (f.subject == "user") == mine
+        if f.slot == "employer" and f.value.startswith("not ") and (f.subject == "user") == mine
     }
     if len(left) == 1:
         who = "I work" if mine else f"{_as_said(left.pop())} works"
