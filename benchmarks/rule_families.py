@@ -6,7 +6,7 @@ development conversations through the public API with that model and attributes 
 stored fact to what produced it:
 
 - ``reader``: the trained reader's fact, which the blend added;
-- ``TABLE:<facet>#<row>``: a row of models.heuristic.personal's TABLE;
+- ``TABLE:<facet><first example>``: a row of models.heuristic.personal's TABLE;
 - ``rules.<rule>``: a rule of models.heuristic.rules (team chat: dates, roles, decisions);
 - ``<module>.<function>``: another rule path (relatives named, a denial, ...);
 - a trailing ``/assistant`` for a fact read from the assistant's side.
@@ -64,7 +64,7 @@ def _origin(frame: Any) -> str:
             name = code.co_name
             if name == "_row_facts" and "row" in frame.f_locals:
                 row = frame.f_locals["row"]
-                return f"TABLE:{row.facet}#{personal.TABLE.index(row)}"
+                return f"TABLE:{row.facet}<{_first_example(row)}>"
             if code.co_filename == rules.__file__ and name in _RULE_NAMES:
                 return f"rules.{name}"
             if innermost is None and name not in _GENERIC and not name.startswith("<"):
@@ -74,6 +74,11 @@ def _origin(frame: Any) -> str:
 
 
 _RULE_NAMES = {r.__name__ for r in rules.RULES}
+
+
+def _first_example(row: personal.Row) -> str:
+    """A row's name that survives the deletion of other rows: its first example."""
+    return row.examples[0][0][:40] if row.examples else f"#{personal.TABLE.index(row)}"
 
 
 def _traced_init(init: Callable[..., None]) -> Callable[..., None]:
@@ -314,13 +319,13 @@ def report(totals: Totals, show: tuple[str, ...]) -> None:
         f"precision {precision:.3f}"
     )
     print(
-        f"{'family':<36} {'stored':>6} {'false':>5} {'reader':>6} {'false&rd':>8} "
+        f"{'family':<60} {'stored':>6} {'false':>5} {'reader':>6} {'false&rd':>8} "
         f"{'only-cap':>8} {'&reader':>7}"
     )
     ranked = sorted(totals.families.items(), key=lambda kv: (-kv[1].false, -kv[1].stored))
     for name, f in ranked:
         print(
-            f"{name:<36} {f.stored:>6} {f.false:>5} {f.reader_too:>6} {f.false_reader_too:>8} "
+            f"{name:<60} {f.stored:>6} {f.false:>5} {f.reader_too:>6} {f.false_reader_too:>8} "
             f"{f.only_capture:>8} {f.only_capture_reader_too:>7}"
         )
     for name, f in ranked:

@@ -834,6 +834,7 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I got my driver's license last month, finally!", "licence:driver's", "driver's license"),
         ("I have therapy every Tuesday at 4.", "routine:therapy", "every tuesday at 4"),
         ("Big fan of jazz, especially Coltrane.", "preference:jazz", "likes jazz"),
+        ("I'm Muslim, so no pork or alcohol.", "religion", "muslim"),
         ("I'm Muslim, so no pork or alcohol.", "avoids:pork", "pork"),
         ("These days I work 9 to 5 at an insurance company.", "employer", "insurance company"),
         ("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),
@@ -887,8 +888,8 @@ def test_a_mention_in_a_denied_clause_is_not_denied():
 
 
 def test_a_religion_is_no_name():
-    # the religion itself is the trained reader's (tests/models/test_reader_takes_over.py)
-    assert not any(slot == "name" for _, slot, _ in keys(facts("I'm Muslim.")))
+    assert keys(facts("I'm Muslim.")) == [("user", "religion", "muslim")]
+    assert ("user's spouse", "religion", "hindu") in keys(facts("My wife is Hindu."))
     assert not any(slot == "spouse" for _, slot, _ in keys(facts("My wife is Hindu.")))
 
 

@@ -542,6 +542,10 @@ TABLE: tuple[Row, ...] = (
         (("My email is jo.b@gmail.com.", "email", "jo.b@gmail.com"),)),
     Row("address", r"my\s+nickname\s+is\s+(?P<value>.+)",
         (("My nickname is Bear.", "address as", "bear"),)),
+    Row("religion", r"is\s+(?:a\s+)?(?:practi[cs]ing\s+|devout\s+|observant\s+|lapsed\s+)?"
+                    rf"(?P<value>{RELIGIONS})",
+        (("I'm Muslim.", "religion", "muslim"), ("I'm a practising Catholic.", "religion",
+                                                 "catholic")), we=True),
     Row("pronouns", r"(?:uses?|goes?\s+by|prefers?)\s+(?P<value>(?:she|he|they|ze|xe)/\w+(?:/\w+)?)"
                     r"(?:\s+pronouns)?",
         (("I use they/them pronouns.", "pronouns", "they/them"),)),
@@ -1216,6 +1220,9 @@ TABLE: tuple[Row, ...] = (
          ("I am allergic for strawberries.", "allergy:strawberries", "strawberries"),
          ("I'm allergic to cats and shellfish.", "allergy:shellfish", "shellfish")),
         many=True),
+    Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|slight\s+)?"
+                   r"allergy\s+to\s+(?P<value>.+)",
+        (("I have a mild allergy to pollen.", "allergy:pollen", "pollen"),), many=True),
     Row("allergy", r"(?:has|have)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+)?(?P<value>[\w-]+"
                    r"(?:\s+[\w-]+)?)\s+allergy",
         (("I have a penicillin allergy.", "allergy:penicillin", "penicillin"),)),
@@ -1428,6 +1435,9 @@ TABLE: tuple[Row, ...] = (
                    r"(?:\s+(?:at|in)\s+.+)?",
         (("I went off to Aberystwyth to study marine biology.", "major", "marine biology"),
          ("I went off to Aberystwyth to study marine biology.", "home", "aberystwyth"))),
+    Row("studies", r"(?:studies|study)\s+(?!(?:at|for|to|in|with|hard|late|all|a\s+lot|abroad"
+                   r"|online|part)\b)(?P<value>[\w -]+?)(?:\s+(?:at|in)\s+.+)?",
+        (("I study neuroscience.", "major", "neuroscience"),)),
     Row("major", r"(?:is\s+majoring\s+in|majors?\s+in|my\s+major\s+is|switched\s+(?:my\s+)?majors?"
                  r"(?:\s+from\s+[\w -]+?)?\s+to|changed\s+(?:my\s+)?majors?(?:\s+from\s+[\w -]+?)?"
                  r"\s+to)\s+(?P<value>[\w -]+?)(?:\s+at\s+(?P<employer>.+))?",
