@@ -32,15 +32,19 @@ def fact(category: FactCategory, slot: str, value: str, text: str) -> ExtractedF
         ("I got rid of the caravan.", ("user", "owns:camper", "not caravan")),
         ("I quit Globex.", ("user", "employer", "not globex")),
         ("I handed in my notice at Deloitte.", ("user", "employer", "not deloitte")),
-        ("I retired from the Royal Mail after 35 years.", ("user", "employer", "not royal mail")),
         ("I've stopped teaching.", ("user", "employer", "not teaching")),
     ],
 )
 def test_an_ending_is_the_value_said_as_over(said: str, expected: tuple[str, str, str]) -> None:
     found = rules_read(said)
     assert expected in found
-    ending = ("left ", "sold ", "quit ", "retired from ", "stopped ", "got rid of ")
+    ending = ("left ", "sold ", "quit ", "stopped ", "got rid of ", "rid of ")
     assert not [value for _, _, value in found if value.startswith(ending)]
+
+
+def test_a_retirement_is_the_work_one_has_now() -> None:
+    found = rules_read("I retired from the Royal Mail after 35 years.")
+    assert ("user", "employer", "retired from royal mail") in found
 
 
 def test_a_value_that_drags_the_verb_along_is_nothing() -> None:

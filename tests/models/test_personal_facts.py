@@ -814,7 +814,7 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("Big news - I got into nursing school!", "employer", "nursing school"),
         ("Mum of three here - Zoe is 9.", "count:child", "three children"),
         ("I'm an exchange student from Seoul, spending this year in Madrid.", "home", "madrid"),
-        ("I retired from the post office last spring.", "employer", "not post office"),
+        ("I retired from the post office last spring.", "employer", "retired from post office"),
         ("I quit the cafe last Friday.", "employer", "not cafe"),
         ("I mostly write Go and a bit of Python.", "tool:programming language", "go and python"),
         ("Just turned 25 actually!", "age", "25"),
@@ -1366,7 +1366,7 @@ def test_a_request_after_so_please_is_read_beside_the_reason_for_it():
 
 def test_he_after_a_named_person_and_a_comma_is_that_person():
     found = keys(facts("Carlos is good, he just retired from the fire department last month."))
-    assert ("carlos", "employer", "not fire department") in found
+    assert ("carlos", "employer", "retired from fire department") in found
     found = keys(facts("My daughter Layla just started primary school, she's five now."))
     assert ("layla", "age", "5") in found
 

@@ -899,7 +899,7 @@ TABLE: tuple[Row, ...] = (
     Row("retired from", r"(?:is\s+)?(?:just\s+|finally\s+|now\s+)?retired\s+from\s+(?P<value>.+?)"
                         r"(?:\s+(?:after|in|last|this|at|when|a|two|three|five|ten)\b.*)?",
         (("I'm 71 and retired from the Royal Mail after 35 years.", "employer",
-          "not royal mail"),), prefix="not "),
+          "retired from royal mail"),), prefix="retired from "),
     Row("retired", r"(?:just\s+|finally\s+)?(?P<value>retired)"
                    r"(?:\s+(?:in|last|this|at|from|after)\s+.+)?",
         (("I retired in June.", "employer", "retired"),)),
