@@ -285,7 +285,7 @@ def test_the_stream_id_of_a_chat_is_no_subject():
 
 def test_it_after_a_change_verb_is_the_thing_named_before():
     found = keys(facts("The Corolla is a 2017, and I sold it last week."))
-    assert found == [("user", "owns:car", "sold corolla")]
+    assert found == [("user", "owns:car", "not corolla")]
 
 
 @pytest.mark.parametrize(
@@ -815,7 +815,7 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("Mum of three here - Zoe is 9.", "count:child", "three children"),
         ("I'm an exchange student from Seoul, spending this year in Madrid.", "home", "madrid"),
         ("I retired from the post office last spring.", "employer", "retired from post office"),
-        ("I quit the cafe last Friday.", "employer", "left cafe"),
+        ("I quit the cafe last Friday.", "employer", "not cafe"),
         ("I mostly write Go and a bit of Python.", "tool:programming language", "go and python"),
         ("Just turned 25 actually!", "age", "25"),
         ("I've been in Vienna for two years now, Berlin was before.", "home", "vienna"),
@@ -838,7 +838,7 @@ def test_a_relative_said_to_be_of_a_nationality_is_not_named_by_it():
         ("I'm Muslim, so no pork or alcohol.", "avoids:pork", "pork"),
         ("These days I work 9 to 5 at an insurance company.", "employer", "insurance company"),
         ("I've lost 20 pounds since the summer.", "weight change", "lost 20 pounds"),
-        ("Sold the Prius, I'm on a bike now.", "owns:car", "sold prius"),
+        ("Sold the Prius, I'm on a bike now.", "owns:car", "not prius"),
         ("I am allergic to shellfish and also to latex.", "allergy:latex", "latex"),
         ("I am working in Osaka as a pharmacist.", "home", "osaka"),
         ("I ride a Harley on weekends.", "owns:motorbike", "harley"),
@@ -1002,7 +1002,7 @@ def test_starts_lessons_and_twins_that_say_nothing_about_the_speaker(sentence):
     ("sentence", "expected"),
     [
         ("My sister quit Google, she's at Meta now.", ("user's sister", "employer", "meta")),
-        ("I left Amazon ages ago.", ("user", "employer", "left amazon")),
+        ("I left Amazon ages ago.", ("user", "employer", "not amazon")),
         ("Gave up keto, I'm just doing intermittent fasting now.", ("user", "diet", "not keto")),
         ("Six months smoke-free now!", ("user", "smoking", "quit smoking")),
         ("My dad smokes.", ("user's father", "smoking", "smokes")),
@@ -1073,7 +1073,7 @@ def test_seeing_something_is_no_partner(sentence):
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
-        ("Big news - I handed in my notice at Deloitte.", ("user", "employer", "left deloitte")),
+        ("Big news - I handed in my notice at Deloitte.", ("user", "employer", "not deloitte")),
         ("My dog Bella is a 3 year old lab.", ("bella", "age", "3")),
         ("I'm a PhD student in chemistry at Leeds.", ("user", "major", "chemistry")),
         ("My new postdoc is at Manchester.", ("user", "employer", "manchester")),

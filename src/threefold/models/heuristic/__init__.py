@@ -91,10 +91,11 @@ class HeuristicModel:
             return rules  # the repair layer edits what a repair names, more surely
         from threefold.embed.base import EmbeddingError
         from threefold.models.heuristic.blend import blend
+        from threefold.models.heuristic.ending import all_settled
         from threefold.models.reader.heads import ReaderModelError
 
         try:
-            read = self.reader.extract_facts(turn)
+            read = all_settled(self.reader.extract_facts(turn))
         except (ReaderModelError, EmbeddingError) as exc:
             if self.required:
                 raise

@@ -12,6 +12,7 @@ from threefold.domain import FactCategory, project_subject
 from threefold.models.base import EATS_AGAIN_SLOT, ExtractedFact, SlotRef, TurnInput
 from threefold.models.heuristic import personal, rules
 from threefold.models.heuristic.answers import read_reply
+from threefold.models.heuristic.ending import all_settled
 from threefold.models.heuristic.patterns import NAME
 from threefold.models.heuristic.personal_words import FOODS_TO_AVOID, RELATION_RE
 from threefold.models.heuristic.rules import Clause, Parsed
@@ -517,9 +518,7 @@ def _after_leaving(earlier: list[ExtractedFact], text: str) -> str:
     left = {
         f.subject
         for f in earlier
-        if f.slot == "employer"
-        and f.value.startswith(("left ", "not "))
-        and (f.subject == "user") == mine
+        if f.slot == "employer" and f.value.startswith("not ") and (f.subject == "user") == mine
     }
     if len(left) == 1:
         who = "I work" if mine else f"{_as_said(left.pop())} works"
@@ -842,7 +841,7 @@ def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
     ]
     out: list[ExtractedFact] = []
     seen: set[tuple[str, str, str]] = set()
-    for fact in user + assistant:
+    for fact in all_settled(user + assistant):
         key = (fact.subject, fact.slot, fact.value)
         if key not in seen:
             seen.add(key)

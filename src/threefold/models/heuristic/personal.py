@@ -170,7 +170,7 @@ class Row:
     negated: bool = False
     """Reads a negated predicate as a positive fact ("doesn't eat pork")."""
     prefix: str = ""
-    """Put before the value: "sold " keeps (user, owns:car) but says the car is gone."""
+    """Put before the value: "not " keeps (user, owns:car) but says the car is gone."""
     kind: str = ""
     """The slot's {kind} where the row fixes it: "married to" is a spouse."""
     others_only: bool = False
@@ -865,10 +865,10 @@ TABLE: tuple[Row, ...] = (
     Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
                 r"|got\s+fired\s+from|was\s+let\s+go\s+from|handed\s+in\s+(?:my|their)\s+notice\s+at"
                 r"|gave\s+(?:my|their)\s+notice\s+at)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
-        (("I quit Globex.", "employer", "left globex"),
-         ("I handed in my notice at Deloitte.", "employer", "left deloitte")), prefix="left "),
+        (("I quit Globex.", "employer", "not globex"),
+         ("I handed in my notice at Deloitte.", "employer", "not deloitte")), prefix="not "),
     Row("left trade", r"(?:quit|left|stopped|gave\s+up)\s+(?P<value>.+)",
-        (("I've stopped teaching.", "employer", "left teaching"),), prefix="left "),
+        (("I've stopped teaching.", "employer", "not teaching"),), prefix="not "),
     # "I was made redundant in March": the job is gone, whichever it was.
     Row("job lost", r"(?:got|was|has\s+been|is|been|just\s+got)\s+(?P<value>laid\s+off"
                     r"|made\s+redundant|let\s+go|fired|sacked)\b.*",
@@ -1394,7 +1394,7 @@ TABLE: tuple[Row, ...] = (
         (("I traded it in for a Subaru Outback.", "owns:car", "subaru outback"),)),
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
                 r"\s+(?P<value>[^,;]+)(?:\s*[,;].*)?",
-        (("I sold my Honda.", "owns:car", "sold honda"),), prefix="sold "),
+        (("I sold my Honda.", "owns:car", "not honda"),), prefix="not "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
                   r"|can\s+speak|speak\s+some)\s+(?:a\s+mix\s+of\s+|both\s+)?(?P<value>.+?)"
