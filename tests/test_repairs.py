@@ -35,6 +35,9 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("That's wrong, it's Casey.", Repair("Casey", None)),
         ("Scratch that, I'm at Amazon, not Microsoft.", Repair("Amazon", "Microsoft")),
         ("Wait, Boulder, not Denver — I keep mixing them up.", Repair("Boulder", "Denver")),
+        # the dash ends the repair's clause; it is no part of the new value
+        ("Not Sage, it's Monzo — I switched in May.", Repair("Monzo", "Sage")),
+        ("Not Sage, it's Monzo - since May.", Repair("Monzo", "Sage")),
         ("It was Kevin, but now it's Sandra.", Repair("Sandra", "Kevin")),
         ("Not anymore — I'm at PwC since June.", Repair("PwC", None)),
         ("Oops, she's 8, she had her birthday last week.", Repair("8", None, alongside=True)),
@@ -963,3 +966,14 @@ def test_a_change_of_plans_replaces_the_decision(open_memory: MemoryFactory) -> 
         ("Change of plans: we're going with MySQL for billing.", "OK."),
     )
     assert [f.value for f in mem.facts("project:billing")] == ["mysql"]
+
+
+def test_a_repair_followed_by_a_dash_stores_the_value_alone(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    _turns(
+        mem,
+        "chat:work",
+        ("I work at Sage.", "Noted."),
+        ("Where did I say I work? Not Sage, it's Monzo — I switched in May.", "Got it."),
+    )
+    assert _current(mem, "chat:work") == ["The user works at Monzo."]

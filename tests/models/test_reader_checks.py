@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests.models.marks import unmarked
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.reader.checks import refusal
@@ -84,6 +85,25 @@ def test_an_unnamed_relation_keeps_the_relation_word() -> None:
     spans = [Span(3, 7, "REL", "cur", "self", 0.99), Span(13, 19, "job", "cur", "rel", 0.99)]
     facts = [(f.subject, f.value) for f in sentence_facts(text, spans, "user")]
     assert facts == [("user's spouse", "doctor")]
+
+
+@pytest.mark.parametrize(
+    ("marked", "expected"),
+    [
+        # "'s" for "is" after a relation word or a name: the fact is Dad's, not "dad's"'s
+        ("[[REL|Dad's]] allergic to [[allergy@rel|peanuts]]", ("user's father", "peanuts")),
+        ("[[PER|Dawn's]] a [[job@per|nurse]] now", ("dawn", "nurse")),
+        ("[[PER|Dawn’s]] new job is at the [[employer@per|council]]", ("dawn", "council")),
+        # a possessive of the writer's relation stays the relation's
+        ("my [[REL|sister's]] allergic to [[allergy@rel|cats]]", ("user's sister", "cats")),
+    ],
+)
+def test_a_possessive_or_contracted_is_is_no_part_of_the_subject(
+    marked: str, expected: tuple[str, str]
+) -> None:
+    text, spans = unmarked(marked)
+    facts = [(f.subject, f.value) for f in sentence_facts(text, spans, "user")]
+    assert facts == [expected]
 
 
 def test_heads_of_the_wrong_shape_are_a_reader_error() -> None:

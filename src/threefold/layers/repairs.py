@@ -572,8 +572,9 @@ _FRAME_RE = re.compile(
 
 
 def _bare(text: str) -> str:
-    """The new word without its frame, or the apostrophe that closes "St Thomas'"."""
-    return _FRAME_RE.sub("", text.strip()).rstrip("'")
+    """The new word without its frame, the apostrophe that closes "St Thomas'", or a dash
+    left dangling where the repair's clause ends ("it's Monzo — I switched in May")."""
+    return _FRAME_RE.sub("", text.strip()).rstrip(" —–-,;:").rstrip("'")
 
 
 def repaired(

@@ -11,7 +11,9 @@ development text (training/choose_threshold.py prints each):
 - ``silent``: only in turns where the rules read nothing at all.
 """
 
-from threefold.models.base import ExtractedFact
+from threefold.domain import FactCategory
+from threefold.models.base import ExtractedFact, Standing
+from threefold.models.reader.labels import ENDED
 
 POLICIES = ("union", "new kinds", "silent")
 
@@ -52,4 +54,47 @@ def _ends_there(rule: ExtractedFact, read: list[ExtractedFact]) -> bool:
         and f.ends
         and f.value.lower() == rule.value.lower()
         for f in read
+    )
+
+
+SINGLE_SLOT_CATEGORIES = frozenset(
+    {
+        FactCategory.IDENTITY,
+        FactCategory.LOCATION,
+        FactCategory.WORK,
+        FactCategory.RELATIONSHIP,
+        FactCategory.IMPORTANT_DATE,
+    }
+)
+"""Categories of what people say of themselves whose unkeyed slots hold one value."""
+
+
+def fullest_values(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """Of values one turn reads into one person's single slot where one holds the others
+    ("my father Seu Valdir" read as "Seu Valdir" and as "Seu"), the fullest alone: else the
+    shorter, stored after it, would supersede it in the same breath. Unrelated values stay
+    as read: which is meant depends on the wording ("Shane, 41, electrician, Ipswich": the
+    first; "I left Shopify and now work at Wealthsimple": the last), measured on
+    development text."""
+    groups: dict[tuple[str, str], list[ExtractedFact]] = {}
+    for fact in facts:
+        if _plain(fact):
+            groups.setdefault((fact.subject, fact.slot), []).append(fact)
+    dropped: set[int] = set()
+    for group in groups.values():
+        values = [f.value.lower() for f in group]
+        fullest = max(values, key=len)
+        if len(set(values)) > 1 and all(value in fullest for value in values):
+            dropped.update(id(f) for f in group if f.value.lower() != fullest)
+    return [f for f in facts if id(f) not in dropped]
+
+
+def _plain(fact: ExtractedFact) -> bool:
+    """A current value said as such: not a correction, an ending or a hint."""
+    return (
+        fact.category in SINGLE_SLOT_CATEGORIES
+        and ":" not in fact.slot
+        and fact.standing is Standing.FACT
+        and not (fact.is_correction or fact.retracts or fact.ends)
+        and not fact.value.lower().startswith(ENDED)
     )

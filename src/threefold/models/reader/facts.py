@@ -39,6 +39,7 @@ _TENS = {
     )
 }
 _KEY_WORD = re.compile(r"[\w'-]+")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def sentence_facts(
@@ -207,14 +208,20 @@ def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:
         return me
     names = [s for s in spans if s.label == "PER" or s.label in _RELATION_LABELS]
     if span.subject == "per" and (named := _nearest(span, names)) is not None:
-        return _value(text, named).lower()
+        return _whose(_value(text, named))
     word = _nearest(span, [s for s in spans if s.label == "REL"])
     if word is None:
         return None
     named = _named(text, word, [s for s in spans if s.label in _RELATION_LABELS])
     if named is not None:  # "my wife Ines is a doctor": the fact is Ines's, by her name
-        return _value(text, named).lower()
+        return _whose(_value(text, named))
     return f"{me}'s {_relation(text, word)}"
+
+
+def _whose(said: str) -> str:
+    """A person as a subject: "Dawn's a nurse" and "Dad's allergic" (``'s`` for "is"), or
+    "Dawn's new job", are Dawn's and Dad's, not "dawn's"'s."""
+    return _POSSESSIVE.sub("", said.lower())
 
 
 def _named(text: str, word: Span, names: list[Span]) -> Span | None:
@@ -229,7 +236,7 @@ def _named(text: str, word: Span, names: list[Span]) -> Span | None:
 
 
 def _relation(text: str, word: Span) -> str:
-    said = text[word.start : word.end].lower().strip(_EDGE)
+    said = _whose(text[word.start : word.end].strip(_EDGE))
     kinds, _ = relation_words()
     return kinds.get(said, said)
 
