@@ -12,7 +12,8 @@ beside the rules' run at the same commit (``reader35d_first_run``: ``tuned`` and
 and that reader's first run calibrated for 0.95 right per label, the default since
 (``cal95_first_run``), and the first run of that graph trained 2.5 epochs more
 (``train35e_first_run``, not shipped), and the default at session 23's end: that
-calibration with held-slot updates (``session23_first_run``).
+calibration with held-slot updates (``session23_first_run``), and that graph with bars
+chosen on the development sets in new voices (``session24_first_run``, not shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
@@ -25,6 +26,15 @@ Per set it prints:
 - nothing: sentences that state nothing and stored nothing.
 
     .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained|tuned] [--show-misses]
+
+`--dir` scores the sets of another folder in the same format: the development sets in
+``benchmarks/data/reader_dev/`` (new voices, not frozen: their misses may be read and
+thresholds chosen on them). `--manifest` reads with the tuned reader of another manifest
+(a file anywhere, its graph beside it) beside the rules, and `--held-least` gives it another
+bar for updates of held slots: candidates are compared on the development sets so.
+
+    .venv/bin/python benchmarks/frozen_sets.py --dir benchmarks/data/reader_dev \
+        [--only rancher_voice ...] [--manifest /tmp/candidate/reader_tuned.json] [--held-least 0.9]
 """
 
 import argparse
@@ -43,6 +53,8 @@ from threefold.models.reader import FROZEN, TUNED, TrainedReader
 from threefold.settings import ModelSettings
 
 SETS = Path(__file__).parent / "data" / "reader_eval"
+DEV_SETS = Path(__file__).parent / "data" / "reader_dev"
+"""Development sets in the frozen sets' format, in voices used nowhere else: not frozen."""
 GOALS = {"capture": 0.80, "updates": 0.80, "corrections": 0.85, "precision": 0.95, "nothing": 0.95}
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 _GONE = (FactStatus.SUPERSEDED, FactStatus.RETRACTED)
@@ -74,10 +86,32 @@ class Score:
         self.misses += other.misses
 
 
+class SetFormatError(ValueError):
+    """A set's line that is not a JSON object with a ``user`` text (names file and line)."""
+
+
 def load(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = []
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if text.strip():
+            rows.append(_parsed(path, number, text))
     header = rows[0] if rows and rows[0].get("header") else {}
     return header, rows[1:] if header else rows
+
+
+def _parsed(path: Path, number: int, text: str) -> dict[str, Any]:
+    try:
+        row = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SetFormatError(f"{path}:{number}: not JSON ({exc.msg})") from None
+    if not isinstance(row, dict):
+        raise SetFormatError(f"{path}:{number}: not a JSON object")
+    if not row.get("header") and not isinstance(row.get("user"), str):
+        raise SetFormatError(f"{path}:{number}: no 'user' text")
+    for expect in row.get("expects", ()):
+        if not isinstance(expect, dict) or not {"category", "value"} <= expect.keys():
+            raise SetFormatError(f"{path}:{number}: an expect without category and value")
+    return row
 
 
 def feed(mem: Memory, stream: str, lines: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -145,9 +179,28 @@ class TrainedAlone(HeuristicModel):
         return self.reader.extract_facts(turn)
 
 
-def reader_model(reader: str) -> MemoryModel:
+def manifest_at(where: str | Path) -> tuple[Path, str]:
+    """(folder, name) of a reader manifest: a file's path, or a name in the shipped data."""
+    path = Path(where)
+    if path.parent != Path(".") or path.is_file():
+        return path.parent, path.name
+    from threefold.models.reader import DATA
+
+    return DATA, path.name
+
+
+def reader_model(
+    reader: str, manifest: str | Path | None = None, held_least: float | None = None
+) -> MemoryModel:
     """The heuristic model with the reader `reader`: one of READERS, or trained-alone or
-    tuned-alone (the reader without the rules)."""
+    tuned-alone (the reader without the rules). With `manifest` (manifest_at) or
+    `held_least`, the tuned reader of that manifest with that held-slot bar beside the
+    rules, whatever `reader` says."""
+    if manifest is not None or held_least is not None:
+        folder, name = manifest_at(manifest or TUNED)
+        return HeuristicModel(
+            TrainedReader(folder=folder, manifest=name, held_least=held_least), required=True
+        )
     if reader in ("trained-alone", "tuned-alone"):
         manifest = TUNED if reader == "tuned-alone" else FROZEN
         return TrainedAlone(TrainedReader(manifest=manifest).load())
@@ -212,11 +265,34 @@ def row(name: str, s: Score) -> str:
     )
 
 
-def run(reader: str, show_misses: bool, skip: tuple[str, ...] = ()) -> dict[str, Score]:
-    model = reader_model(reader)
-    paths = [p for p in sorted(SETS.glob("*.jsonl")) if p.stem not in skip]
+def set_paths(folder: Path, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> list[Path]:
+    """The sets of `folder`, less `skip`, and only `only` when it names any."""
+    paths = [p for p in sorted(folder.glob("*.jsonl")) if p.stem not in skip]
+    unknown = set(only) - {p.stem for p in paths}
+    if unknown:
+        raise SystemExit(f"no such set in {folder}: {', '.join(sorted(unknown))}")
+    return [p for p in paths if not only or p.stem in only]
+
+
+def run(
+    reader: str,
+    show_misses: bool,
+    skip: tuple[str, ...] = (),
+    folder: Path = SETS,
+    only: tuple[str, ...] = (),
+    manifest: str | Path | None = None,
+    held_least: float | None = None,
+) -> dict[str, Score]:
+    model = reader_model(reader, manifest, held_least)
+    paths = set_paths(folder, skip, only)
     scores = {path.stem: score_set(path, model) for path in paths}
-    print(f"frozen reader sets, reader {reader} (blind: first runs in each file's header)")
+    what = f"manifest {manifest or TUNED}" if manifest or held_least is not None else reader
+    if held_least is not None:
+        what += f", held-least {held_least}"
+    if folder.resolve() == SETS.resolve():
+        print(f"frozen reader sets, reader {what} (blind: first runs in each file's header)")
+    else:
+        print(f"reader sets in {folder}, reader {what} (development: not blind)")
     print(
         f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
         f"{'correct':>7} {'stored':>6} {'precision':>9} {'n':>3} {'nothing':>7}"
@@ -241,8 +317,23 @@ def main() -> None:
         "--reader", choices=[*READERS, "trained-alone", "tuned-alone"], default="auto"
     )
     parser.add_argument("--skip", nargs="*", default=(), help="names of sets to leave out")
+    parser.add_argument("--only", nargs="*", default=(), help="names of the sets to run")
+    parser.add_argument("--dir", type=Path, default=SETS, help="the folder of sets to score")
+    parser.add_argument("--manifest", help="a tuned reader's manifest: a path, or a shipped name")
+    parser.add_argument("--held-least", type=float, help="the tuned reader's held-slot bar")
     args = parser.parse_args()
-    run(args.reader, args.show_misses, tuple(args.skip))
+    try:
+        run(
+            args.reader,
+            args.show_misses,
+            tuple(args.skip),
+            args.dir,
+            tuple(args.only),
+            args.manifest,
+            args.held_least,
+        )
+    except SetFormatError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 if __name__ == "__main__":

@@ -216,11 +216,14 @@ def judge(case: Case, facts: list[Fact], first: list[Fact]) -> tuple[bool, str]:
 
 def model(reader: str, held_least: float | None, manifest: str = TUNED) -> object:
     """The heuristic model with `reader`; with `held_least`, the trained reader of
-    `manifest` beside the rules with that bar for updates of held slots instead of its
-    manifest's."""
+    `manifest` (a shipped name, or a path: frozen_sets.manifest_at) beside the rules with
+    that bar for updates of held slots instead of its manifest's."""
     if held_least is None:
         return frozen_sets.reader_model(reader)
-    return HeuristicModel(TrainedReader(manifest=manifest, held_least=held_least), required=True)
+    folder, name = frozen_sets.manifest_at(manifest)
+    return HeuristicModel(
+        TrainedReader(folder=folder, manifest=name, held_least=held_least), required=True
+    )
 
 
 def _profile_kept(case: Case, facts: list[Fact], first: list[Fact]) -> tuple[bool, str]:

@@ -13,6 +13,16 @@ the one that applies. Prints the table it chose from.
 
     .venv/bin/python training/calibrate.py [--target 0.9] [--manifest reader_tuned.json]
 
+`--sources` chooses which development text judges (any of scripted, written, dev).
+`dev` is the development sets in the frozen sets' format (benchmarks/data/reader_dev/, in
+voices the training lines never used; `--dev-sets` names files or folders), judged by
+fact: a reading is right when its fact holds one of its line's expected facts (the frozen
+sets' own test, frozen_sets._holds), wrong when it holds none or its line states nothing.
+The written dev lines share their writers' voices with the training lines, so they
+over-state how sure the reader is on text in new voices (training/README.md, reader35f).
+`--manifest` may be a path (a candidate graph's manifest, its graph beside it);
+`--dry-run` prints the choice and writes nothing.
+
 `--held` chooses instead, on benchmarks/updates_dev.py (conversations built from the written
 dev lines), how sure a reading below its label's bar must be to update a slot the stream
 holds with another value (``held_min_confidence``): the lowest bar of HELD_GRID whose
@@ -34,11 +44,12 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent / "benchmarks"))
 sys.path.insert(0, str(HERE))
 
+import frozen_sets  # noqa: E402
 import memory_quality  # noqa: E402
 import written  # noqa: E402
 
 from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
-from threefold.models.reader import DATA, FROZEN, TrainedReader  # noqa: E402
+from threefold.models.reader import FROZEN, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import Reading  # noqa: E402
 from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
 
@@ -98,21 +109,109 @@ def written_dev_rows() -> list[dict]:
     return [row for row in rows if written.is_dev(row)]
 
 
-def collect(reader: TrainedReader, use_written: bool) -> dict[str, list[tuple[float, bool]]]:
-    """(confidence, right) of every reading the type checks keep, by label."""
-    found: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+SOURCES = ("scripted", "written", "dev")
+Found = dict[str, list[tuple[float, bool]]]
+"""(confidence, right) of readings, by label."""
+
+
+def decided_by_bar(reading: Reading) -> bool:
+    """Whether the threshold decides this reading: the type checks keep it."""
+    return reading.refused in ("", "below its label's confidence")
+
+
+def scripted_readings(reader: TrainedReader, found: Found) -> None:
     for line in dev_lines():
         turn = TurnInput(stream="chat:dev", user=line.text, at=AT, speaker=line.speaker)
-        for reading in reader.readings(turn):
-            if reading.refused in ("", "below its label's confidence"):
-                found[reading.span.label].append((reading.span.confidence, right(reading, line)))
-    for row in written_dev_rows() if use_written else []:
+        for reading in filter(decided_by_bar, reader.readings(turn)):
+            found[reading.span.label].append((reading.span.confidence, right(reading, line)))
+
+
+def written_readings(reader: TrainedReader, found: Found) -> None:
+    for row in written_dev_rows():
         asked = PreviousTurn(speaker="assistant", text=row["previous"]) if row["previous"] else None
         turn = TurnInput(stream="chat:dev", user=row["text"], at=AT, previous=asked)
-        for reading in reader.readings(turn):
-            if reading.refused in ("", "below its label's confidence"):
-                ok = written_right(reading, row)
-                found[reading.span.label].append((reading.span.confidence, ok))
+        for reading in filter(decided_by_bar, reader.readings(turn)):
+            ok = written_right(reading, row)
+            found[reading.span.label].append((reading.span.confidence, ok))
+
+
+def dev_set_paths(named: list[Path]) -> list[Path]:
+    """The development sets' files: each named file, and every set in a named folder."""
+    paths: list[Path] = []
+    for path in named:
+        if path.is_dir():
+            paths += sorted(path.glob("*.jsonl"))
+        elif path.is_file():
+            paths.append(path)
+        else:
+            raise SystemExit(f"{path}: no such development set or folder")
+    return paths
+
+
+def set_turns(path: Path) -> list[tuple[TurnInput, dict]]:
+    """Each line of a set with the turn its reader is given when benchmarks/frozen_sets.py
+    feeds the chat through the pipeline."""
+    out = []
+    for lines in frozen_sets.chats(path).values():
+        for n, line in enumerate(lines):
+            before = lines[n - 1] if n else None
+            turn = TurnInput(
+                stream="chat:dev",
+                user=line["user"],
+                at=AT,
+                speaker=line.get("speaker"),
+                previous=answered(line, before),
+            )
+            out.append((turn, line))
+    return out
+
+
+def answered(line: dict, before: dict | None) -> PreviousTurn | None:
+    """The turn before as the pipeline gives it: the assistant message the line answers
+    (`asked`) after the chat's previous user line ("Hi." opening a chat), else the chat's
+    previous user line."""
+    if line.get("asked"):
+        return PreviousTurn(
+            speaker="assistant",
+            text=line["asked"],
+            opening=before["user"] if before else "Hi.",
+            opening_speaker=(before or {}).get("speaker") or "user",
+        )
+    if before is None:
+        return None
+    return PreviousTurn(speaker=before.get("speaker") or "user", text=before["user"])
+
+
+def fact_right(reading: Reading, line: dict) -> bool:
+    """A development set's reading is right when its fact holds one of the line's expected
+    facts (the frozen sets' test); never on a line that states nothing."""
+    return not line.get("nothing") and any(
+        frozen_sets._holds(reading.fact, e)  # type: ignore[arg-type]
+        for e in line.get("expects", ())
+    )
+
+
+def dev_set_readings(reader: TrainedReader, paths: list[Path], found: Found) -> None:
+    for path in paths:
+        for turn, line in set_turns(path):
+            for reading in filter(decided_by_bar, reader.readings(turn)):
+                found[reading.span.label].append(
+                    (reading.span.confidence, fact_right(reading, line))
+                )
+
+
+def collect(
+    reader: TrainedReader, sources: tuple[str, ...], dev_sets: list[Path] | None = None
+) -> Found:
+    """(confidence, right) of every reading the type checks keep, by label, on the
+    development text of `sources`."""
+    found: Found = defaultdict(list)
+    if "scripted" in sources:
+        scripted_readings(reader, found)
+    if "written" in sources:
+        written_readings(reader, found)
+    if "dev" in sources:
+        dev_set_readings(reader, dev_set_paths(dev_sets or [frozen_sets.DEV_SETS]), found)
     return found
 
 
@@ -160,7 +259,8 @@ def choose_held(manifest: str) -> float:
 
 def write_held(manifest: str) -> None:
     bar = choose_held(manifest)
-    path = DATA / manifest
+    folder, name = frozen_sets.manifest_at(manifest)
+    path = folder / name
     data = json.loads(path.read_text())
     data["held_min_confidence"] = bar
     data["held_chosen_on"] = (
@@ -172,13 +272,49 @@ def write_held(manifest: str) -> None:
     print(f"held_min_confidence {bar} written to {path}")
 
 
+def sources_of(text: str) -> tuple[str, ...]:
+    named = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = set(named) - set(SOURCES)
+    if unknown or not named:
+        raise SystemExit(f"--sources takes some of {', '.join(SOURCES)}, not {text!r}")
+    return named
+
+
+def print_table(found: Found, chosen: dict[str, float]) -> None:
+    print(f"{'label':<12} {'n':>4} {'right':>6}  " + " ".join(f"{g:>5}" for g in GRID) + "  chosen")
+    for label in sorted(found):
+        rows = found[label]
+        cells = []
+        for least in GRID:
+            kept = [ok for c, ok in rows if c >= least]
+            cells.append(f"{sum(kept) / len(kept):.2f}" if kept else "  -  ")
+        print(
+            f"{label:<12} {len(rows):>4} {sum(ok for _, ok in rows):>6}  "
+            + " ".join(f"{c:>5}" for c in cells)
+            + f"  {chosen[label]}"
+        )
+
+
+SOURCE_NAMES = {
+    "scripted": "benchmarks/memory_quality.py scripted conversations",
+    "written": "the written dev lines (training/written.py)",
+    "dev": "the development sets by fact ({})",
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", type=float, default=0.9)
-    parser.add_argument("--manifest", default=FROZEN, help="which shipped reader to calibrate")
     parser.add_argument(
-        "--scripted-only", action="store_true", help="leave out the written dev lines"
+        "--manifest", default=FROZEN, help="the reader to calibrate: a shipped name, or a path"
     )
+    parser.add_argument(
+        "--sources", default="scripted,written", help=f"development text: some of {SOURCES}"
+    )
+    parser.add_argument(
+        "--dev-sets", nargs="*", type=Path, help="development sets (files or folders) for 'dev'"
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the choice, write nothing")
     parser.add_argument(
         "--held",
         action="store_true",
@@ -188,32 +324,28 @@ def main() -> None:
     if args.held:
         write_held(args.manifest)
         return
-    reader = TrainedReader(least=GRID[0], label_least={}, manifest=args.manifest).load()
-    overall = UNJUDGED
-    found = collect(reader, not args.scripted_only)
-    chosen: dict[str, float] = {}
-    print(f"{'label':<12} {'n':>4} {'right':>6}  " + " ".join(f"{g:>5}" for g in GRID) + "  chosen")
-    for label in sorted(found):
-        rows = found[label]
-        cells = []
-        for least in GRID:
-            kept = [ok for c, ok in rows if c >= least]
-            cells.append(f"{sum(kept) / len(kept):.2f}" if kept else "  -  ")
-        chosen[label] = choose(rows, args.target, overall)
-        print(
-            f"{label:<12} {len(rows):>4} {sum(ok for _, ok in rows):>6}  "
-            + " ".join(f"{c:>5}" for c in cells)
-            + f"  {chosen[label]}"
-        )
+    sources = sources_of(args.sources)
+    folder, name = frozen_sets.manifest_at(args.manifest)
+    reader = TrainedReader(folder=folder, least=GRID[0], label_least={}, manifest=name).load()
+    try:
+        found = collect(reader, sources, args.dev_sets)
+    except frozen_sets.SetFormatError as exc:
+        raise SystemExit(str(exc)) from None
+    chosen = {label: choose(rows, args.target, UNJUDGED) for label, rows in found.items()}
+    print_table(found, chosen)
     for label in slot_table():
         chosen.setdefault(label, UNJUDGED)
-    path = DATA / args.manifest
+    if args.dry_run:
+        return
+    path = folder / name
     manifest = json.loads(path.read_text())
     manifest["min_confidence"] = GRID[0]
     manifest["label_min_confidence"] = dict(sorted(chosen.items()))
     manifest["label_target_precision"] = args.target
-    manifest["label_chosen_on"] = "benchmarks/memory_quality.py scripted conversations" + (
-        "" if args.scripted_only else " + the written dev lines (training/written.py)"
+    sets = ", ".join(p.stem for p in dev_set_paths(args.dev_sets or [frozen_sets.DEV_SETS]))
+    manifest["label_chosen_on"] = " + ".join(
+        SOURCE_NAMES[source].format(sets) if source == "dev" else SOURCE_NAMES[source]
+        for source in sources
     )
     path.write_text(json.dumps(manifest, indent=2) + "\n")
     print(f"written to {path}")

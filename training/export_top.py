@@ -8,7 +8,8 @@ Quantizes with onnxruntime's own dynamic quantizer (int8 weights per output chan
 shared MiniLM) and ships the int8 graph unless its span F1 on the written dev lines falls
 more than --tolerance below the float graph's; writes reader_top.onnx and reader_tuned.json
 (sizes, the data's sha256 and files, the training record, held-out metrics) into
-src/threefold/models/reader/data/.
+src/threefold/models/reader/data/, or a candidate's folder (`--out`: compared there with
+benchmarks/frozen_sets.py --manifest before anything ships).
 Runs in the library's venv: onnxruntime only.
 """
 
@@ -85,7 +86,14 @@ def main() -> None:
     parser.add_argument(
         "--trial", action="store_true", help="measure the int8 graph only; ship nothing"
     )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=OUT,
+        help="where to write the graph and its manifest (a candidate's folder; default: shipped)",
+    )
     args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
     data = training_set()
     rows = data.rows
     record = json.loads(args.graph.with_suffix(".json").read_text())
@@ -114,9 +122,9 @@ def main() -> None:
         print("written dev, float:", float_dev)
         print("written dev, int8: ", int8_dev)
         use_int8 = int8_dev["span_f1"] >= float_dev["span_f1"] - args.tolerance
-        shutil.copyfile(quantized if use_int8 else args.graph, OUT / GRAPH)
+        shutil.copyfile(quantized if use_int8 else args.graph, args.out / GRAPH)
     frozen = json.loads((OUT / FROZEN).read_text())
-    shipped = (OUT / GRAPH).read_bytes()
+    shipped = (args.out / GRAPH).read_bytes()
     manifest = {
         "graph": GRAPH,
         "graph_sha256": hashlib.sha256(shipped).hexdigest(),
@@ -145,8 +153,8 @@ def main() -> None:
         "min_confidence": frozen.get("min_confidence", 0.9),
         "blend": frozen.get("blend", "union"),
     }
-    (OUT / TUNED).write_text(json.dumps(manifest, indent=2) + "\n")
-    print(f"wrote {OUT / GRAPH} ({len(shipped) / 1e6:.1f} MB, int8 {use_int8}) and {TUNED}")
+    (args.out / TUNED).write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"wrote {args.out / GRAPH} ({len(shipped) / 1e6:.1f} MB, int8 {use_int8}) and {TUNED}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ training venv; the library never imports torch).
     .venv-train/bin/python training/finetune.py /tmp/reader_lower.npz /tmp/reader_top.onnx
 
 On 2 cores an epoch of 1,000 steps takes about 20 minutes under load (`--threads 2`);
-`--minutes` stops early and still writes the graph.
+`--minutes` stops early and still writes the graph (the rate reaches zero by then).
 """
 
 import argparse
@@ -260,9 +260,15 @@ def main() -> None:
     )
     steps_per_epoch = math.ceil(len(train) / args.batch)
     total = int(steps_per_epoch * args.epochs)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / 50) * max(0.0, 1 - s / max(total, 1))
-    )
+
+    def rate(s: int) -> float:
+        """Warm up over 50 steps, then decay linearly to zero by the planned steps or by
+        `--minutes`, whichever comes first: on a loaded machine a capped run still ends
+        with its rate near zero, not halfway down."""
+        done = max(s / max(total, 1), (time.time() - started) / (args.minutes * 60))
+        return min(1.0, (s + 1) / 50) * max(0.0, 1 - done)
+
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, rate)
     step, losses, stopped = 0, [], ""
     model.train()
     while step < total and not stopped:

@@ -1,0 +1,68 @@
+"""The reader's development sets (benchmarks/data/reader_dev/): conversations in voices the
+training lines never used, on which training/calibrate.py chooses the tuned reader's bars
+and benchmarks/frozen_sets.py --dir prints its table. Here: every set is well formed (what
+the scorer and the calibration rely on), and a malformed line is named by file and line."""
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from threefold.domain import FactCategory
+
+ROOT = Path(__file__).resolve().parents[2]
+DEV_SETS = ROOT / "benchmarks" / "data" / "reader_dev"
+CATEGORIES = {c.value for c in FactCategory}
+
+
+def frozen_sets() -> ModuleType:
+    """benchmarks/frozen_sets.py, the scorer the development sets share with the frozen ones."""
+    path = ROOT / "benchmarks" / "frozen_sets.py"
+    spec = importlib.util.spec_from_file_location("frozen_sets", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def dev_set_paths() -> list[Path]:
+    return sorted(DEV_SETS.glob("*.jsonl"))
+
+
+def test_there_are_development_sets() -> None:
+    assert len(dev_set_paths()) >= 6
+
+
+@pytest.mark.parametrize("path", dev_set_paths(), ids=lambda p: p.stem)
+def test_a_development_set_is_well_formed(path: Path) -> None:
+    header, lines = frozen_sets().load(path)
+    assert header.get("frozen") is False, "a development set is not frozen"
+    said: dict[str, str] = {}
+    for line in lines:
+        chat = str(line.get("chat", path.stem))
+        said[chat] = said.get(chat, "") + " " + line.get("asked", "") + " " + line["user"]
+        assert bool(line.get("nothing")) != bool(line.get("expects")), line["user"]
+        for expect in line.get("expects", ()):
+            assert expect["category"] in CATEGORIES, expect
+            assert expect["value"] == expect["value"].lower(), expect
+            if "old" in expect:  # an update names a value said before in its chat
+                assert expect["old"].lower() in said[chat].lower(), expect
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("{not json", "not JSON"),
+        ('["a list"]', "not a JSON object"),
+        ('{"chat": "c1", "expects": []}', "no 'user' text"),
+        ('{"user": "hi", "expects": [{"value": "x"}]}', "an expect without category and value"),
+    ],
+)
+def test_a_malformed_line_is_named_by_file_and_line(tmp_path: Path, text: str, names: str) -> None:
+    path = tmp_path / "broken.jsonl"
+    header = '{"header": true, "set": "broken", "frozen": false}'
+    path.write_text(f'{header}\n{{"user": "I live in Leeds."}}\n\n{text}\n', encoding="utf-8")
+    module = frozen_sets()
+    with pytest.raises(module.SetFormatError, match=f"broken.jsonl:4: {names}"):
+        module.load(path)
