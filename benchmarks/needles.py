@@ -251,7 +251,7 @@ def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
     """Each needle's question through search and context(); run in a fresh process."""
     from threefold import Memory, load_settings
 
-    found = {"top10": 0, "top10_turn": 0, **{f"context_{b}": 0 for b in BUDGETS}}
+    found = {"top10": 0, "top10_turn": 0, "word_first": 0, **{f"context_{b}": 0 for b in BUDGETS}}
     search_ms: list[float] = []
     context_ms: list[float] = []
     fact_hits = hits = 0
@@ -266,6 +266,7 @@ def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
             fact_hits += sum(h.kind == "fact" for h in top)
             found["top10"] += any(value in h.text.lower() for h in top)
             found["top10_turn"] += any(h.kind == "turn" and value in h.text.lower() for h in top)
+            found["word_first"] += _word_first(mem, needle)
             for budget in BUDGETS:
                 started = time.perf_counter()
                 context = mem.context(STREAM, needle.question, budget=budget)
@@ -286,6 +287,14 @@ def ask(db: Path, needles: list[Needle]) -> dict[str, object]:
         "peak_mb": peak_mb,
         "sections": {name: tokens / len(needles) for name, tokens in sections.items()},
     }
+
+
+def _word_first(mem: Any, needle: Needle) -> bool:
+    """Whether a search for the needle's value's longest word alone (a name said nowhere
+    else) puts a hit holding it first."""
+    word = max(needle.value.split(), key=len)
+    top = mem.search(word, STREAM, limit=1)
+    return bool(top) and word.lower() in top[0].text.lower()
 
 
 # -- mem0 OSS side by side --------------------------------------------------------------
@@ -461,6 +470,7 @@ def table(rows: list[dict[str, object]], seed: int) -> Table:
         "facts",
         "in top 10",
         "turn in top 10",
+        "word alone first",
         "facts of top 10",
         "in 1,000-token context",
         "in 2,000-token context",
@@ -477,6 +487,7 @@ def table(rows: list[dict[str, object]], seed: int) -> Table:
             str(r["facts"]),
             f"{r['top10']:.3f}",
             f"{r['top10_turn']:.3f}",
+            f"{r['word_first']:.3f}" if "word_first" in r else "—",
             f"{r['fact_share']:.2f}",
             f"{r['context_1000']:.3f}",
             f"{r['context_2000']:.3f}",
