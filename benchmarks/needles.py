@@ -85,7 +85,11 @@ times say little):
     LoCoMo dev on a reused store, identical at every cell before and after (evidence at
     1,000/2,000/4,000/6,000: lines 0.752/0.852/0.906/0.922, pairs 0.710/0.812/0.907/0.930;
     a freshly ingested store gives lines 0.759/0.852/0.909/0.922, pairs 0.708/0.807/
-    0.908/0.930, so compare runs on the same store). HELD_OUT_LINE
+    0.908/0.930, so compare runs on the same store). LoCoMo held-out, first run, evidence /
+    answer hit at 1,000 and 2,000 on one store, identical before and after: lines 0.736 /
+    0.790, 0.820 / 0.849; pairs 0.718 / 0.771, 0.824 / 0.871 (main on the freshly ingested
+    store: lines 0.731 / 0.786, 0.815 / 0.849; pairs 0.722 / 0.775, 0.830 / 0.870). Needles
+    100k seed 3 was not run: its store takes over an hour to build on this machine.
     Where the rest is lost, at 50k (main): of the 20 needles not in the 2,000-token
     context, 19 are not among search's 60 best hits, so no way of spending the budget
     reaches them; of the 48 not in the top 10, 28 are at ranks 11-18.
