@@ -118,9 +118,13 @@ def covered(pool: Pool, terms: Sequence[str], weight: float, k: int) -> Pool:
     """`pool` ranked again with a third list fused in: the candidates by the question's
     words they hold, each word weighted by how few candidates hold it (an inverse document
     frequency within the pool). Words every candidate holds, or none, weigh nothing.
-    A question that names a time holds one more word, held by the items of that time."""
+    A question that names a time holds one more word, held by the items of that time.
+    A question of one word counts too: a made-up name said once is in the full-text list
+    alone, and without this a newer item merely near it in meaning outranked it by
+    recency (needles at 50,000 messages: the value's word alone found its message first
+    113 times of 200, now 200)."""
     asked = frozenset(_root(t) for t in terms)
-    if weight <= 0 or len(asked) < 2 or len(pool) < 2:
+    if weight <= 0 or not asked or len(pool) < 2:
         return list(pool)
     held = [_held(item, scored, asked) for item, scored in pool]
     size = len(pool)
