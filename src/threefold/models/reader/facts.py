@@ -219,8 +219,8 @@ def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:
 
 
 def _whose(said: str) -> str:
-    """A person as a subject: "Dawn's a nurse" and "Dad's allergic" (``'s`` for "is"), or
-    "Dawn's new job", are Dawn's and Dad's, not "dawn's"'s."""
+    """A person said as a subject, lowercase and without an 's: "Dawn's a nurse" and "Dad's
+    allergic" (the 's is "is") or "Dawn's new job" (a possessive) are about Dawn and Dad."""
     return _POSSESSIVE.sub("", said.lower())
 
 
