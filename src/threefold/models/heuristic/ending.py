@@ -19,9 +19,7 @@ from importlib import resources
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
-
-OVER = "not "
-"""How a value said to be over is written (as models.reader.labels.ENDED)."""
+from threefold.models.reader.labels import ENDED
 
 HOLDS_A_THING = frozenset(
     {
@@ -74,7 +72,7 @@ def settled(fact: ExtractedFact) -> ExtractedFact | None:
     rest = fact.value[opening.end() :].strip()
     if not rest or not (_SAYS_OVER_RE.search(fact.text) or _said_re().search(fact.text)):
         return None
-    return fact.model_copy(update={"value": OVER + rest})
+    return fact.model_copy(update={"value": ENDED + rest})
 
 
 def all_settled(facts: list[ExtractedFact]) -> list[ExtractedFact]:
