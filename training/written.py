@@ -21,6 +21,7 @@ or a marker (REL, PER); MODALITY and SUBJECT as in models/reader/labels.py.
 
 import collections
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -43,9 +44,16 @@ REGISTERS = frozenset(
 DEV_PERCENT = 15
 """Written lines kept out of training to measure the reader on realistic text (chosen by
 a hash of the line's text, so a line stays on its side as the files grow)."""
+UNPUNCTUATED_PERCENT = 30
+"""Written training lines seen a second time as typed without punctuation or apostrophes
+(voice-to-text, hurried texting: "im at monzo now not sage"), chosen by a hash of their
+text; never dev lines."""
 GENERATED_SEED = 7
 """The generated data's held-out tenth is the one train.py and finetune.py always used."""
 _SPAN = re.compile(r"\[\[([^\[\]|]+)\|([^\[\]|]+)\]\]")
+_PUNCTUATION = frozenset(".,!?;:'’\"“”")
+_NUMBER_MARKS = frozenset(".,:")
+"""Kept between two digits: "5.30", "1,950", "7:45" say a number, not a pause."""
 
 # What each row is for, in the arrays every script shares.
 GENERATED_TRAIN, GENERATED_HELD, WRITTEN_TRAIN, WRITTEN_DEV = range(4)
@@ -93,8 +101,8 @@ def parse(line: str) -> dict:
 
 
 def read_files(paths: Iterable[Path]) -> tuple[list[dict], list[str]]:
-    """The rows of every file, each text once (the first wins), and one message per bad
-    line naming its file and line number."""
+    """The rows of every file, each text once (the first wins) and with the name of its
+    file, and one message per bad line naming its file and line number."""
     rows, bad, seen = [], [], set()
     for path in sorted(paths):
         for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
@@ -108,13 +116,43 @@ def read_files(paths: Iterable[Path]) -> tuple[list[dict], list[str]]:
             key = (row["previous"].lower(), row["text"].lower())
             if key not in seen:
                 seen.add(key)
-                rows.append(row)
+                rows.append({**row, "file": path.name})
     return rows, bad
 
 
 def is_dev(row: dict) -> bool:
-    digest = hashlib.sha256(row["text"].lower().encode()).digest()
-    return int.from_bytes(digest[:4], "big") % 100 < DEV_PERCENT
+    return _share(row["text"]) < DEV_PERCENT
+
+
+def _share(text: str, salt: str = "") -> int:
+    """A line's place from 0 to 99, the same on every run and as the files grow."""
+    digest = hashlib.sha256((salt + text.lower()).encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 100
+
+
+def unpunctuated(row: dict) -> dict | None:
+    """The row as typed without punctuation or apostrophes, its spans moved to match;
+    None when that changes nothing or would empty a span or leave spaces at an edge."""
+    text = row["text"]
+    kept = [not _pause(text, i) for i in range(len(text))]
+    if all(kept):
+        return None
+    moved = [0, *itertools.accumulate(kept)]  # where each old offset lands
+    bare = "".join(char for char, keep in zip(text, kept, strict=True) if keep)
+    spans = [[moved[s], moved[e], *rest] for s, e, *rest in row["spans"]]
+    values = [bare[s:e] for s, e, *_ in spans]
+    if bare != bare.strip() or not bare or any(not v or v != v.strip() for v in values):
+        return None
+    return {**row, "text": bare, "spans": spans}
+
+
+def _pause(text: str, at: int) -> bool:
+    """Whether the character at `at` is punctuation a hurried writer leaves out."""
+    char = text[at]
+    if char not in _PUNCTUATION:
+        return False
+    between_digits = 0 < at < len(text) - 1 and text[at - 1].isdigit() and text[at + 1].isdigit()
+    return not (char in _NUMBER_MARKS and between_digits)
 
 
 def as_read(row: dict) -> list[dict]:
@@ -175,7 +213,12 @@ def training_set(folder: Path = WRITTEN) -> TrainingSet:
     rows, more = list(generated), []
     for row in written:
         role = WRITTEN_DEV if is_dev(row) else WRITTEN_TRAIN
-        for piece in as_read(row):
+        bare = unpunctuated(row) if role == WRITTEN_TRAIN else None
+        if bare is not None and _share(row["text"], "bare") < UNPUNCTUATED_PERCENT:
+            row_forms = [row, bare]
+        else:
+            row_forms = [row]
+        for piece in (p for form in row_forms for p in as_read(form)):
             rows.append({**piece, "source": "written"})
             more.append(role)
     files = {str(GENERATED.relative_to(HERE)): hashlib.sha256(raw).hexdigest()}
