@@ -119,3 +119,19 @@ def test_heads_of_the_wrong_shape_are_a_reader_error() -> None:
     assert [p.shape for p in heads.predict(np.ones((2, 6), np.float32))] == [(2, 3), (2, 5), (2, 3)]
     with pytest.raises(ReaderModelError, match="cannot run"):
         heads.predict(np.ones((2, 7), np.float32))
+
+
+@pytest.mark.parametrize(
+    ("marked", "age"),
+    [
+        ("im [[age|seventy]] three years old", "73"),  # the unit the span cut off
+        ("i turned [[age|seventy]]-four on tuesday", "74"),
+        ("im [[age|seventy three]] years old", "73"),  # read whole
+        ("im [[age|seventy]] years old", "70"),
+        ("im [[age|seventy]] ten times over", "70"),  # no unit of a tens: "seventy ten"
+        ("im [[age|seventy]] three", "73"),
+    ],
+)
+def test_an_age_in_words_cut_after_its_tens_takes_its_unit(marked: str, age: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.value for f in sentence_facts(text, spans, "user")] == [age]

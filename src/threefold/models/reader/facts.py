@@ -184,8 +184,19 @@ def _fact(
 def _value(text: str, span: Span) -> str:
     value = _DETERMINER.sub("", text[span.start : span.end].strip(_EDGE)).strip(_EDGE)
     if span.label == "age":
-        value = _as_number(value)
+        value = _as_number(value + _units_after(text, span, value))
     return value
+
+
+def _units_after(text: str, span: Span, value: str) -> str:
+    """The unit word a span cut off after its tens ("seventy" of "seventy three"), with
+    the space or hyphen before it; "" if there is none."""
+    if value.lower() not in _TENS:
+        return ""
+    after = re.match(r"[\s-]+([a-z]+)\b", text[span.end :], re.I)
+    if after is None or not 0 < _NUMBER_WORDS.get(after.group(1).lower(), 0) < 10:
+        return ""
+    return after.group()
 
 
 def _as_number(words: str) -> str:
