@@ -68,6 +68,17 @@ def test_a_group_is_no_subject_of_a_personal_fact(open_memory) -> None:
     assert told(open_memory, "Twins turn 8 on 30 June btw") == []
 
 
+def test_a_language_named_the_turn_before_is_not_whom_he_means(open_memory) -> None:
+    mem = open_memory(HeuristicModel())
+    mem.add_turn(
+        STREAM,
+        "How do you say 'see you at eight' in Portuguese?",
+        "Até às oito. Any birthdays I should remember?",
+    )
+    mem.add_turn(STREAM, "Tom's birthday is the 4th of May. He works as a plumber in Leeds.")
+    assert all(subject != "portuguese" for subject, _, _ in stored(mem))
+
+
 def test_a_name_keeps_a_word_that_is_a_verb_elsewhere(open_memory) -> None:
     # "said" is a verb of saying, but names are not things: the check leaves them alone
     mem = open_memory(HeuristicModel())

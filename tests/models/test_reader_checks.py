@@ -135,3 +135,18 @@ def test_heads_of_the_wrong_shape_are_a_reader_error() -> None:
 def test_an_age_in_words_cut_after_its_tens_takes_its_unit(marked: str, age: str) -> None:
     text, spans = unmarked(marked)
     assert [f.value for f in sentence_facts(text, spans, "user")] == [age]
+
+
+@pytest.mark.parametrize(
+    ("marked", "date"),
+    [
+        ("OUR ANNIVERSARY WAS [[anniversary|JUNE]] 18 AND I GO OUT", "JUNE 18"),
+        ("my birthday's the 3rd of [[birthday|May]], pub", "the 3rd of May"),
+        ("my birthday is [[birthday|june the 8th]]", "june the 8th"),  # read whole
+        ("my birthday is in [[birthday|June]] 2026", "June"),  # a year is no day
+        ("my birthday is in [[birthday|May]], 5 of us going", "May"),
+    ],
+)
+def test_a_date_cut_before_its_day_takes_it(marked: str, date: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.value for f in sentence_facts(text, spans, "user")] == [date]

@@ -13,7 +13,8 @@ classes (data/fact_parts.json), so they hold for any reader and any wording:
   knowing ("allergic to tell Dev", "allergic to pediatrician confirmed"): that is the next
   clause, and nothing is stored;
 - a value that is only a noun needing a complement ("type", from "type 2") says nothing;
-- a word for several people ("twins") is no subject of a personal fact.
+- a word for several people ("twins"), a language or a nationality ("Italian") is no
+  subject of a personal fact.
 
 A value is cut only where the fact's sentence holds it as read, so that the sentence can be
 cut with it; otherwise the fact is not stored.
@@ -136,10 +137,16 @@ def _named(subject: str) -> bool:
 
 
 def _no_one(item: ExtractedFact) -> bool:
-    """A personal fact whose subject is a word for several people."""
+    """A personal fact whose subject is a word for several people, or a language or a
+    nationality ("Italian", named in the turn before, taken for whom "he" means)."""
     classes = _classes()
-    return (
-        item.category.value in classes["personal_categories"]
-        and _named(item.subject)
-        and any(w in classes["groups"] for w in _words(item.subject))
-    )
+    if item.category.value not in classes["personal_categories"] or not _named(item.subject):
+        return False
+    said = _words(item.subject)
+    return any(w in classes["groups"] for w in said) or _peoples_word(item.subject)
+
+
+def _peoples_word(subject: str) -> bool:
+    from threefold.models.heuristic.personal_words import LANGUAGES, NATIONALITIES
+
+    return subject in LANGUAGES or subject in NATIONALITIES

@@ -17,6 +17,7 @@ import re
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef
+from threefold.models.reader.checks import value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
 
@@ -185,6 +186,24 @@ def _value(text: str, span: Span) -> str:
     value = _DETERMINER.sub("", text[span.start : span.end].strip(_EDGE)).strip(_EDGE)
     if span.label == "age":
         value = _as_number(value + _units_after(text, span, value))
+    elif span.label in value_types()["dates"]:
+        value = _with_day(text, span, value)
+    return value
+
+
+_DAY_AFTER = re.compile(r"\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+_DAY_BEFORE = re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?$", re.I)
+
+
+def _with_day(text: str, span: Span, value: str) -> str:
+    """A date's value that is only its month, with the day the span cut off beside it
+    ("JUNE" of "JUNE 18", "May" of "the 3rd of May"); anything else as it was."""
+    if value.lower().rstrip(".") not in value_types()["months"]:
+        return value
+    if after := _DAY_AFTER.match(text, span.end):
+        return value + after.group()
+    if before := _DAY_BEFORE.search(text[: span.start]):
+        return before.group() + value
     return value
 
 
