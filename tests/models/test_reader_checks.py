@@ -150,3 +150,24 @@ def test_an_age_in_words_cut_after_its_tens_takes_its_unit(marked: str, age: str
 def test_a_date_cut_before_its_day_takes_it(marked: str, date: str) -> None:
     text, spans = unmarked(marked)
     assert [f.value for f in sentence_facts(text, spans, "user")] == [date]
+
+
+@pytest.mark.parametrize(
+    ("marked", "value"),
+    [
+        (
+            "I hold a [[degree|degree in Computer]] Science from Leiden",
+            "degree in Computer Science",
+        ),
+        ("I finally got a [[owns|MacBook]] Air M2, so fast", "MacBook Air M2"),
+        ("I work at [[employer|Deutsche]] Bank now", "Deutsche Bank"),
+        ("I started at [[employer|Stripe]] Monday", "Stripe"),  # a weekday is no name's
+        ("I joined [[employer|Stripe]] in May", "Stripe"),
+        ("I joined [[employer|Stripe]] I think in May", "Stripe"),
+        ("I USE A [[owns|CANE]] NOW", "CANE"),  # in capitals every word looks like a name's
+        ("I have a [[owns|red bike]] Tom gave me", "red bike"),  # a value of no name
+    ],
+)
+def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.value for f in sentence_facts(text, spans, "user")] == [value]

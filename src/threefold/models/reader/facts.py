@@ -14,6 +14,7 @@ values state nothing.
 """
 
 import re
+from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef
@@ -188,7 +189,39 @@ def _value(text: str, span: Span) -> str:
         value = _as_number(value + _units_after(text, span, value))
     elif span.label in value_types()["dates"]:
         value = _with_day(text, span, value)
+    elif span.label not in ("PER", "REL", *_RELATION_LABELS):
+        value += _rest_of_name(text, span, value)
     return value
+
+
+# A word of a name: capitalised ("Science"), or a model's letters and digits ("M2").
+_NAME_WORDS_AFTER = re.compile(r"(?:[ \t]+(?:[A-Z][\w'’-]*|[A-Za-z]+\d[\w-]*))+")
+
+
+@cache
+def _not_name_words() -> frozenset[str]:
+    types = value_types()
+    return frozenset(types["months"]) | frozenset(types["weekdays"])
+
+
+def _rest_of_name(text: str, span: Span, value: str) -> str:
+    """The words of a name the span cut off after its value ("Science" of "Computer
+    Science", "Air M2" of "MacBook Air M2"): only where the value ends in a word of the
+    name itself, never a month, a weekday or "I" ("at Google Monday", "Leeds I think")."""
+    words = value.split()
+    if not any(c.islower() for c in text):
+        return ""  # in capitals, every word looks like a name's
+    if not words or not (words[-1][:1].isupper() or _NAME_WORDS_AFTER.fullmatch(" " + words[-1])):
+        return ""
+    found = _NAME_WORDS_AFTER.match(text, span.end)
+    if found is None:
+        return ""
+    kept = ""
+    for word in found.group().split():
+        if word == "I" or word.lower() in _not_name_words():
+            break
+        kept += " " + word
+    return kept
 
 
 _DAY_AFTER = re.compile(r"\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b", re.I)
