@@ -15,7 +15,9 @@ and that reader's first run calibrated for 0.95 right per label, the default sin
 calibration with held-slot updates (``session23_first_run``), and that graph with bars
 chosen on the development sets in new voices (``reader35f_first_run``, not shipped), and
 the default at session 24's end (``session24_first_run``), and that graph with one bar for
-every label (0.85) chosen on those development sets (``bar24_first_run``, not shipped).
+every label (0.85) chosen on those development sets (``bar24_first_run``, not shipped), and
+session 25's fact parts checked for every reader with the reader's cut values completed
+(``shape25_first_run``: judged by meaning, the literal judge's figures beside).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
