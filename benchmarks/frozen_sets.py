@@ -15,7 +15,9 @@ and that reader's first run calibrated for 0.95 right per label, the default sin
 calibration with held-slot updates (``session23_first_run``), and that graph with bars
 chosen on the development sets in new voices (``reader35f_first_run``, not shipped), and
 the default at session 24's end (``session24_first_run``), and that graph with one bar for
-every label (0.85) chosen on those development sets (``bar24_first_run``, not shipped).
+every label (0.85) chosen on those development sets (``bar24_first_run``, not shipped), and
+session 25's fact parts checked for every reader with the reader's cut values completed
+(``shape25_first_run``: judged by meaning, the literal judge's figures beside).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
@@ -27,7 +29,12 @@ Per set it prints:
 - precision: stored facts that match what their turn said;
 - nothing: sentences that state nothing and stored nothing.
 
+A stored value says an expected one when it holds its words, or, since session 25, the
+same date or number in other words ("12 March" stored as "March 12", "seventy three" as
+73); ``--literal-judge`` compares words alone, as the figures before session 25 did.
+
     .venv/bin/python benchmarks/frozen_sets.py [--reader auto|rules|trained|tuned] [--show-misses]
+        [--literal-judge]
 
 `--dir` scores the sets of another folder in the same format: the development sets in
 ``benchmarks/data/reader_dev/`` (new voices, not frozen: their misses may be read and
@@ -41,9 +48,11 @@ bar for updates of held slots: candidates are compared on the development sets s
 
 import argparse
 import json
+import re
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -136,13 +145,65 @@ def _holds(found: Fact, expect: dict[str, Any]) -> bool:
     return (
         found.subject == expect.get("subject", "user")
         and found.category.value == expect["category"]
-        and expect["value"].lower() in found.value.lower()
+        and _says(found.value, expect["value"])
     )
 
 
 def _asserts(found: Fact, old: str, new: str) -> bool:
     value = found.value.lower()
-    return old in value and new not in value and not value.startswith(_NEGATED)
+    return _says(value, old) and not _says(value, new) and not value.startswith(_NEGATED)
+
+
+JUDGE_WORDS = Path(__file__).parent / "data" / "judge_words.json"
+BY_MEANING = True
+"""The judge reads dates and numbers by meaning ("12 March" is the "March 12" stored,
+"seventy three" the 73); False (--literal-judge): by the words alone, as before session
+25, for figures comparable with earlier runs."""
+
+
+def _says(value: str, expected: str) -> bool:
+    """Whether a stored `value` says the `expected` one: its words, or, by meaning, the
+    same date or number in other words."""
+    if expected.lower() in value.lower():
+        return True
+    return BY_MEANING and f" {_meaning(expected)} " in f" {_meaning(value)} "
+
+
+@cache
+def _judge_words() -> dict[str, Any]:
+    raw = json.loads(JUDGE_WORDS.read_text(encoding="utf-8"))
+    numbers = {w: str(n) for n, w in enumerate(raw["units"])}
+    numbers |= {w: str(n) for n, w in enumerate(raw["ordinals"])}
+    numbers |= {w: str(20 + 10 * n) for n, w in enumerate(raw["ordinal_tens"])}
+    months = {m: m for m in raw["months"]} | raw["month_abbreviations"]
+    tens = {w: 20 + 10 * n for n, w in enumerate(raw["tens"])}
+    return {"numbers": numbers, "tens": tens, "months": months}
+
+
+def _meaning(text: str) -> str:
+    """`text` with its numbers in digits and a date as "month day": "the twelfth of
+    March" and "12th March" are "march 12", "seventy-three" is "73"."""
+    table = _judge_words()
+    words: list[str] = []
+    for word in re.findall(r"[a-z]+|\d+", text.lower()):
+        word = table["months"].get(word, table["numbers"].get(word, word))
+        if word in ("st", "nd", "rd", "th") and words and words[-1].isdigit():
+            continue  # "21st": the day
+        if word.isdigit() and words and words[-1] in table["tens"] and int(word) < 10:
+            words[-1] = str(table["tens"][words[-1]] + int(word))
+            continue
+        words.append(word)
+    words = [str(table["tens"][w]) if w in table["tens"] else w for w in words]
+    return _month_first(words, set(table["months"].values()))
+
+
+def _month_first(words: list[str], months: set[str]) -> str:
+    """Words with a day said before its month ("12 of march") or with "the" between
+    ("march the 8") as "march 12", "march 8"."""
+    month = "|".join(sorted(months))
+    text = " ".join(words)
+    text = re.sub(rf"\b(?:the )?(\d{{1,2}}) (?:of )?({month})\b", r"\2 \1", text)
+    return re.sub(rf"\b({month}) the (\d{{1,2}})\b", r"\1 \2", text)
 
 
 def _score_expect(stored: list[Fact], expect: dict[str, Any], text: str, score: Score) -> None:
@@ -323,7 +384,14 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=SETS, help="the folder of sets to score")
     parser.add_argument("--manifest", help="a tuned reader's manifest: a path, or a shipped name")
     parser.add_argument("--held-least", type=float, help="the tuned reader's held-slot bar")
+    parser.add_argument(
+        "--literal-judge",
+        action="store_true",
+        help="compare values by their words alone, not dates and numbers by meaning",
+    )
     args = parser.parse_args()
+    global BY_MEANING
+    BY_MEANING = not args.literal_judge
     try:
         run(
             args.reader,

@@ -119,3 +119,55 @@ def test_heads_of_the_wrong_shape_are_a_reader_error() -> None:
     assert [p.shape for p in heads.predict(np.ones((2, 6), np.float32))] == [(2, 3), (2, 5), (2, 3)]
     with pytest.raises(ReaderModelError, match="cannot run"):
         heads.predict(np.ones((2, 7), np.float32))
+
+
+@pytest.mark.parametrize(
+    ("marked", "age"),
+    [
+        ("im [[age|seventy]] three years old", "73"),  # the unit the span cut off
+        ("i turned [[age|seventy]]-four on tuesday", "74"),
+        ("im [[age|seventy three]] years old", "73"),  # read whole
+        ("im [[age|seventy]] years old", "70"),
+        ("im [[age|seventy]] ten times over", "70"),  # no unit of a tens: "seventy ten"
+        ("im [[age|seventy]] three", "73"),
+    ],
+)
+def test_an_age_in_words_cut_after_its_tens_takes_its_unit(marked: str, age: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.value for f in sentence_facts(text, spans, "user")] == [age]
+
+
+@pytest.mark.parametrize(
+    ("marked", "date"),
+    [
+        ("OUR ANNIVERSARY WAS [[anniversary|JUNE]] 18 AND I GO OUT", "JUNE 18"),
+        ("my birthday's the 3rd of [[birthday|May]], pub", "the 3rd of May"),
+        ("my birthday is [[birthday|june the 8th]]", "june the 8th"),  # read whole
+        ("my birthday is in [[birthday|June]] 2026", "June"),  # a year is no day
+        ("my birthday is in [[birthday|May]], 5 of us going", "May"),
+    ],
+)
+def test_a_date_cut_before_its_day_takes_it(marked: str, date: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.value for f in sentence_facts(text, spans, "user")] == [date]
+
+
+@pytest.mark.parametrize(
+    ("marked", "value"),
+    [
+        (
+            "I hold a [[degree|degree in Computer]] Science from Leiden",
+            "degree in Computer Science",
+        ),
+        ("I finally got a [[owns|MacBook]] Air M2, so fast", "MacBook Air M2"),
+        ("I work at [[employer|Deutsche]] Bank now", "Deutsche Bank"),
+        ("I started at [[employer|Stripe]] Monday", "Stripe"),  # a weekday is no name's
+        ("I joined [[employer|Stripe]] in May", "Stripe"),
+        ("I joined [[employer|Stripe]] I think in May", "Stripe"),
+        ("I USE A [[owns|CANE]] NOW", "CANE"),  # in capitals every word looks like a name's
+        ("I have a [[owns|red bike]] Tom gave me", "red bike"),  # a value of no name
+    ],
+)
+def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.value for f in sentence_facts(text, spans, "user")] == [value]

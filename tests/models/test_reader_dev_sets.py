@@ -66,3 +66,29 @@ def test_a_malformed_line_is_named_by_file_and_line(tmp_path: Path, text: str, n
     module = frozen_sets()
     with pytest.raises(module.SetFormatError, match=f"broken.jsonl:4: {names}"):
         module.load(path)
+
+
+@pytest.mark.parametrize(
+    ("stored", "expected", "says"),
+    [
+        ("march 12", "12 march", True),  # the same date, day and month the other way
+        ("october 2", "second of october", True),
+        ("june 8", "june the eighth", True),
+        ("november 22", "22 nov", True),
+        ("73", "seventy three", True),  # a number said in words
+        ("74", "seventy-four", True),
+        ("june 21", "14 june", False),  # another day of the month
+        ("june 1", "june 18", False),  # a day is a whole number, not its first digit
+        ("1", "eleven", False),
+        ("march 12", "march", True),  # the words alone, as before
+    ],
+)
+def test_the_judge_reads_dates_and_numbers_by_meaning(stored, expected, says) -> None:
+    assert frozen_sets()._says(stored, expected) is says
+
+
+def test_the_literal_judge_compares_words_alone() -> None:
+    module = frozen_sets()
+    module.BY_MEANING = False
+    assert not module._says("march 12", "12 march")
+    assert module._says("march 12", "march")

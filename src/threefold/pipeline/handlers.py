@@ -27,6 +27,7 @@ from threefold.layers.facts import (
     retract_renamed_claims,
     word_overlap,
 )
+from threefold.layers.parts import reshaped
 from threefold.layers.repairs import (
     USER_WORD,
     read_repairs,
@@ -154,6 +155,9 @@ class Pipeline:
         answered = self._turn_before(turn)
         told = turn_input(turn, self._referent(turn, answered), answered)
         read = self._read(turn, told)
+        # A value or a subject of no shape of its kind is cut to its shape or left out,
+        # whichever reader wrote it (layers/parts.py).
+        read = [shaped for item in read if (shaped := reshaped(item)) is not None]
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         found = [
             capped_fact(item, writer, self.settings.writes)

@@ -14,9 +14,11 @@ values state nothing.
 """
 
 import re
+from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef
+from threefold.models.reader.checks import value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
 
@@ -184,8 +186,69 @@ def _fact(
 def _value(text: str, span: Span) -> str:
     value = _DETERMINER.sub("", text[span.start : span.end].strip(_EDGE)).strip(_EDGE)
     if span.label == "age":
-        value = _as_number(value)
+        value = _as_number(value + _units_after(text, span, value))
+    elif span.label in value_types()["dates"]:
+        value = _with_day(text, span, value)
+    elif span.label not in ("PER", "REL", *_RELATION_LABELS):
+        value += _rest_of_name(text, span, value)
     return value
+
+
+# A word of a name: capitalised ("Science"), or a model's letters and digits ("M2").
+_NAME_WORDS_AFTER = re.compile(r"(?:[ \t]+(?:[A-Z][\w'’-]*|[A-Za-z]+\d[\w-]*))+")
+
+
+@cache
+def _not_name_words() -> frozenset[str]:
+    types = value_types()
+    return frozenset(types["months"]) | frozenset(types["weekdays"])
+
+
+def _rest_of_name(text: str, span: Span, value: str) -> str:
+    """The words of a name the span cut off after its value ("Science" of "Computer
+    Science", "Air M2" of "MacBook Air M2"): only where the value ends in a word of the
+    name itself, never a month, a weekday or "I" ("at Google Monday", "Leeds I think")."""
+    words = value.split()
+    if not any(c.islower() for c in text):
+        return ""  # in capitals, every word looks like a name's
+    if not words or not (words[-1][:1].isupper() or _NAME_WORDS_AFTER.fullmatch(" " + words[-1])):
+        return ""
+    found = _NAME_WORDS_AFTER.match(text, span.end)
+    if found is None:
+        return ""
+    kept = ""
+    for word in found.group().split():
+        if word == "I" or word.lower() in _not_name_words():
+            break
+        kept += " " + word
+    return kept
+
+
+_DAY_AFTER = re.compile(r"\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+_DAY_BEFORE = re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?$", re.I)
+
+
+def _with_day(text: str, span: Span, value: str) -> str:
+    """A date's value that is only its month, with the day the span cut off beside it
+    ("JUNE" of "JUNE 18", "May" of "the 3rd of May"); anything else as it was."""
+    if value.lower().rstrip(".") not in value_types()["months"]:
+        return value
+    if after := _DAY_AFTER.match(text, span.end):
+        return value + after.group()
+    if before := _DAY_BEFORE.search(text[: span.start]):
+        return before.group() + value
+    return value
+
+
+def _units_after(text: str, span: Span, value: str) -> str:
+    """The unit word a span cut off after its tens ("seventy" of "seventy three"), with
+    the space or hyphen before it; "" if there is none."""
+    if value.lower() not in _TENS:
+        return ""
+    after = re.match(r"[\s-]+([a-z]+)\b", text[span.end :], re.I)
+    if after is None or not 0 < _NUMBER_WORDS.get(after.group(1).lower(), 0) < 10:
+        return ""
+    return after.group()
 
 
 def _as_number(words: str) -> str:
