@@ -266,6 +266,8 @@ class Recall:
             # The question and its words without the names are embedded in one call.
             rest = self._topic_query(query, people, preset)
             query_vector, topic = self._embed_queries([query, rest] if rest else [query, ""])
+        # Look-alikes grow with the stream and overflow lists of a fixed depth: a large
+        # stream's vector lists are read deeper (full text finds by words, not nearness).
         deep = vector_depth(preset, turns)
         probes = [(Probe(where=where, min_similarity=preset.min_similarity, vector_depth=deep), "")]
         frame = timeframe_of(query) if preset.timeframe_weight else None
