@@ -108,6 +108,33 @@ times say little):
       look-alikes occur once, so rarity in the pool is not rarity in the stream; telling
       the needle apart needs the stream's own word counts (the full-text index's).
 
+    session 25 (needle41f; the session 24 stores). Where the 20 needles missing from the
+    2,000-token context at 50k fell out: 19 were in no list at all. Their turns ranked
+    20-212 (median 70) of the whole stream by the question's vector, 12-113 (median 47)
+    among the person's ~3,700 turns by the question without the name; the pool of 60 held
+    30-41 turns about the same person, 4-22 about others, up to 25 summaries, up to 7
+    facts. Shipped: a stream of more than 10,000 turns has its vector lists (the whole
+    stream's and a named person's) read deeper, by the square root of its turns over
+    10,000 (67 at 50k); full-text lists stay at 30.
+    seed  messages  top 10          1,000-token ctx  2,000-token ctx
+    2     10,000    0.930, unchanged (the lists keep their depth up to 10,000 turns)
+    2     50,000    0.760 -> 0.765  0.900 -> 0.925   0.900 -> 0.945
+    3     10,000    0.915 -> 0.915  0.990 -> 0.990   0.990 -> 0.990   (held out: first run)
+    CPU per call at 50k, p50/p95, two runs each (2 shared cores under load, so noisy):
+    search 19.3/29.9, 18.0/27.7 -> 23.8/36.6, 21.2/36.3 ms; 2,000-token context
+    24.7/40.8, 22.1/37.1 -> 28.8/45.8, 24.4/43.3 ms.
+    Measured, not shipped (50k seed 2, top 10 / 1,000 / 2,000): every list 60 deep
+    0.770/0.925/0.945 (full-text lists deeper add nothing); the person's lists alone 60
+    deep 0.765/0.905/0.915, 90 deep 0.765/0.910/0.920; the whole stream's alone 60 deep
+    0.760/0.900/0.900 (the needle needs both vector lists); lists deepening from 5,000
+    turns (95 at 50k) 0.760/0.925/0.960, but at 10k 0.925/0.980/0.995 and from 2,500
+    0.915/0.985/0.990; vector lists 60 deep at every size lost LoCoMo dev lines evidence at
+    1,000 tokens (0.752 -> 0.736); the person's walk twice as wide on top 0.770/0.930/0.950
+    (one needle). The 11 still missed at 50k are in no list either: the person's walk by
+    the question with the name does not reach them, and the pool is then all their
+    look-alikes (turns about the same person); telling them apart needs the stream's own
+    word counts (a value said once), still not built.
+
 Prints tables; asserts nothing.
 """
 

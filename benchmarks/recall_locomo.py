@@ -21,6 +21,12 @@ Issue 36's budget order was tuned on dev; its held-out first run (529 questions,
 / hit, pairs with speakers): 0.722 / 0.762 at 1,000 tokens, 0.822 / 0.868 at 2,000,
 0.882 / 0.892 at 4,000, 0.912 / 0.909 at 6,000; BM25 over lines 0.622 / 0.701, 0.691 /
 0.794, 0.737 / 0.845, 0.779 / 0.873 (before the change: 0.503 / 0.626, 0.752 / 0.807).
+Session 25 (issue 41, a large stream's vector lists read deeper, from 10,000 turns):
+every LoCoMo stream is far smaller, so dev and held-out are identical before and after on
+one store (held-out first run, evidence / hit at 1,000, 2,000, 4,000 tokens: lines 0.736
+/ 0.790, 0.820 / 0.849, 0.908 / 0.904; pairs 0.718 / 0.771, 0.824 / 0.871, 0.895 /
+0.896; main on the freshly ingested store gives lines 0.731 / 0.786 at 1,000, so compare
+runs on one store).
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 """

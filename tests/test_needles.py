@@ -2,6 +2,8 @@
 fact never in place of its turn, look-alikes told apart by time, and the questions that
 give ranking little to go on. Through Memory, on real SQLite files."""
 
+import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -297,3 +299,85 @@ def test_a_one_word_search_puts_the_item_holding_the_word_first(open_memory):
     # Among many holders of the word, full text's order stands.
     hits = mem.search("Brinmoor", OFFICE, kinds=["turn"], limit=5)
     assert all("Brinmoor" in h.text for h in hits)
+
+
+BIKE_TALK = [
+    "{p}'s bike has a flat tyre",
+    "{p} is thinking about a new bike chain",
+    "{p} says the bike brakes squeak",
+    "{p} left the bike outside in the rain",
+    "{p} wants the bike gears looked at",
+    "{p} cycled to work on the old bike",
+    "{p} asked who is good at fixing bikes",
+    "{p} oiled the bike before the ride",
+    "{p} worries the bike wheel is bent",
+    "{p} priced a bike service online",
+    "{p} locked the bike to the wrong railing",
+    "{p} keeps meaning to get the bike repaired",
+]
+WHEN = ["", " again", " this week", " or so she says", " before the weekend", " today"]
+WHEN += [" after lunch", " on Monday"]
+OFFICE_ERRANDS = [
+    "{p} booked the small meeting room",
+    "{p} brought lemon cake for the team",
+    "{p} is waiting on a new monitor",
+    "{p} found a stray umbrella by the lifts",
+    "{p} said the printer jammed",
+    "{p} asked about the car park barrier",
+]
+
+
+def test_a_large_streams_vector_lists_reach_a_needle_among_many_look_alikes(
+    open_memory, monkeypatch
+):
+    """96 messages about Mirela's bike and 300 about everyone else's, and one that says
+    where hers is repaired in other words than the question's. By the question's vector
+    it ranks 36th of the stream and 60th of Mirela's items by the question without her
+    name (MiniLM): below the lists' depth of 30, so in none of them, and every hit of
+    the context was a look-alike. A large stream's vector lists are read deeper (see
+    Preset.deeper_from_turns); at 50,000 messages the needles benchmark's lists of 67
+    held 9 of the 20 needles a 2,000-token context had missed. Here the stream is
+    about 700 turns, so the size at which lists deepen is scaled down to match."""
+    from threefold.recall import presets
+
+    mem = open_memory(recent_turns=2, embed={"kind": "minilm"})
+    said = [BIKE_TALK[i % 12].format(p="Mirela") + WHEN[i // 12 % 8] for i in range(96)]
+    said += [
+        f"{BIKE_TALK[i % 12].format(p=FLOOR[i % 4])}{WHEN[i // 12 % 8]} ({i})" for i in range(300)
+    ]
+    said += [f"{OFFICE_ERRANDS[i % 6].format(p=FLOOR[i % 6])} ({i})" for i in range(300)]
+    rng = random.Random(4)
+    rng.shuffle(said)
+    needle = "Mirela gets her bike fixed at Vodrak Cycles on Elm Street now."
+    for n, line in enumerate(said):
+        at = T0 + timedelta(minutes=13 * n)
+        mem.add_turn(OFFICE, line + ".", at=at, speaker=FLOOR[(n + 1) % 6])
+        if n == len(said) // 3:
+            mem.add_turn(OFFICE, needle, at=at, speaker="Taro")
+    mem.process_pending()
+    question = "Which shop repairs Mirela's bike?"
+    default = presets.PRESETS["default"]
+
+    def retrieved() -> list[str]:
+        context = mem.context(OFFICE, question, budget=2000)
+        return [item.text for item in context.section("retrieved").items]
+
+    monkeypatch.setitem(presets.PRESETS, "default", replace(default, deeper_from_turns=0))
+    assert not any(needle in line for line in retrieved())  # lists of 30 miss it
+    monkeypatch.setitem(presets.PRESETS, "default", replace(default, deeper_from_turns=100))
+    assert any(needle in line for line in retrieved())
+    hits = mem.search(question, OFFICE, kinds=["turn"], limit=60)
+    found = next(h for h in hits if h.text.startswith(needle))
+    assert found.signals["vector_rank"] > 30 and found.signals["person_vector_rank"] > 30
+
+
+@pytest.mark.parametrize(
+    ("turns", "depth"),
+    [(0, 30), (400, 30), (10_000, 30), (10_001, 30), (50_000, 67), (100_000, 95), (10**7, 120)],
+)
+def test_vector_lists_deepen_with_the_square_root_of_a_streams_turns(turns, depth):
+    from threefold.recall.presets import PRESETS
+    from threefold.recall.search import vector_depth
+
+    assert vector_depth(PRESETS["default"], turns) == depth
+    assert vector_depth(replace(PRESETS["default"], deeper_from_turns=0), turns) == 30

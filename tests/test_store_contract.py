@@ -632,6 +632,31 @@ def test_candidates_hold_what_the_single_searches_give(store: Store) -> None:
         store.candidates("t2", kinds, terms, base, probes, 5)
 
 
+def test_a_probe_reads_its_vector_lists_to_its_own_depth(store: Store) -> None:
+    """A probe's vector_depth sets how many nearest items its vector lists hold (recall
+    reads a large stream's deeper); its full-text lists keep the search's limit."""
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal(32).astype(np.float32)
+    base /= np.linalg.norm(base)
+    for n in range(40):
+        turn = _turn(store, "chat:a", f"heron note {n}", minutes=n)
+        vector = base + 0.5 * rng.standard_normal(32).astype(np.float32)
+        vector /= np.linalg.norm(vector)
+        store.put_vectors("t1", "chat:a", "m", [("turn", turn, vector.tobytes(), 32)])
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    probes = [Probe(where=where), Probe(where=where, vector_depth=25)]
+    found = store.candidates("t1", ("turn",), ["heron"], base, probes, 10)
+    assert [len(found.text[(p, "turn")]) for p in (0, 1)] == [10, 10]
+    assert [len(found.nearest[(p, "turn")]) for p in (0, 1)] == [10, 25]
+    assert found.nearest[(1, "turn")][:10] == found.nearest[(0, "turn")]
+    assert {("turn", i) for i, _ in found.nearest[(1, "turn")]} <= set(found.rows)
+    for depth in (0, -3):
+        with pytest.raises(ValueError, match="vector depth must be positive"):
+            store.candidates(
+                "t1", ("turn",), ["heron"], base, [Probe(where=where, vector_depth=depth)], 10
+            )
+
+
 def test_candidates_in_a_transaction_see_its_writes(store: Store) -> None:
     """A search made inside a write transaction finds the rows the transaction has not
     committed yet, of every kind (on PostgreSQL, all on the transaction's connection,

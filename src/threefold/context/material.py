@@ -106,7 +106,13 @@ def gather(
     )
     limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
     preset = PRESETS["default"]
-    hits = recall.search_items(query, where, preset, limit, named=view.aliases) if readable else []
+    hits = (
+        recall.search_items(
+            query, where, preset, limit, named=view.aliases, turns=view.state.turn_count
+        )
+        if readable
+        else []
+    )
     hits = current_issues(hits, query)
     facts = {f.id: f.text for f in (*stream_facts, *global_facts)}
     return Material(

@@ -23,6 +23,16 @@ class Preset:
     half their number, so that a kind's two lists can fill them. On LoCoMo at a budget of
     2,000 tokens (60 hits), lists of 30 put 0.783 of the evidence in the context against
     0.766 with 50, and made every vector walk and ranking cheaper."""
+    deeper_from_turns: int = 10_000
+    """A stream of more turns than this has its vector lists (the whole stream's and a named
+    person's) read deeper than `candidates`, by the square root of how many times more:
+    look-alikes grow with the stream, and at a fixed depth ever fewer of them fit, so a
+    one-off fact said in other words than the question's falls out of every list (needles
+    at 50,000 messages, development seed: 19 of the 20 missing from a 2,000-token context
+    were in no list; their turns ranked 20-212 by the question's vector, median 70).
+    0 keeps every list at `candidates`."""
+    most_vector_depth: int = 120
+    """The deepest vector list a stream's size asks for (100,000 turns ask 95)."""
     kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.3))
     """Summaries retell turns; the verbatim, dated turn is the better evidence."""
     min_similarity: float = 0.3

@@ -195,13 +195,15 @@ class Recall:
         limit: int,
         *,
         named: Sequence[str] | None = None,
+        turns: int | None = None,
     ) -> list[Item]:
         """Up to `limit` items, in search()'s order, without their scores, from the first
         lists only: a context takes what fits its budget, and reads no deeper ones to make
         up the number (at a million items a fifth of contexts would have searched twice).
         `named`: the people the query names, when the caller has read them already (see
-        name_words); otherwise the store is asked."""
-        found = self._found(query, where, preset, limit, fill=False, named=named)
+        name_words); otherwise the store is asked. `turns`: the number of turns of the one
+        stream `where` searches, when the caller knows it (see _stream_turns)."""
+        found = self._found(query, where, preset, limit, fill=False, named=named, turns=turns)
         return [item for item, _ in found]
 
     def _found(
@@ -213,17 +215,20 @@ class Recall:
         *,
         fill: bool,
         named: Sequence[str] | None = None,
+        turns: int | None = None,
     ) -> Pool:
         depth = max(preset.candidates, -(-limit // 2))
         people = self._people_named(query, where, preset, named)
-        ranked, found = self._ranked(query, where, replace(preset, candidates=depth), people)
+        if turns is None:
+            turns = self._stream_turns(where, preset)
+        ranked, found = self._ranked(query, where, replace(preset, candidates=depth), people, turns)
         short = fill and len(ranked) < limit and depth < limit
         if short and _cut_off(found, depth, preset.min_similarity):
             # The lists stopped at their depth short of the limit, so deeper ones are read.
             # Their order would change the top (an item both rank 55th would beat one that
             # full text ranks first), so they only add what follows it.
             deeper, found_deeper = self._ranked(
-                query, where, replace(preset, candidates=limit), people
+                query, where, replace(preset, candidates=limit), people, turns
             )
             ranked += _after(ranked, deeper)
             found += found_deeper
@@ -240,8 +245,20 @@ class Recall:
         passing = self.store.passing("turn", where, ids) if ids else set()
         return {t.id: t for t in self.store.items("turn", where.tenant, sorted(passing))}
 
+    def _stream_turns(self, where: ItemFilter, preset: Preset) -> int:
+        """How many turns the one stream `where` searches holds; 0 (lists at their usual
+        depth) when it searches several, or the preset never reads deeper."""
+        if not preset.deeper_from_turns or where.streams is None or len(where.streams) != 1:
+            return 0
+        return self.store.stream_state(where.tenant, where.streams[0]).turn_count
+
     def _ranked(
-        self, query: str, where: ItemFilter, preset: Preset, people: Sequence[str]
+        self,
+        query: str,
+        where: ItemFilter,
+        preset: Preset,
+        people: Sequence[str],
+        turns: int = 0,
     ) -> tuple[list[Scored], list[Candidates]]:
         terms = query_terms(query)
         query_vector = topic = None
@@ -249,7 +266,10 @@ class Recall:
             # The question and its words without the names are embedded in one call.
             rest = self._topic_query(query, people, preset)
             query_vector, topic = self._embed_queries([query, rest] if rest else [query, ""])
-        probes = [(Probe(where=where, min_similarity=preset.min_similarity), "")]
+        # Look-alikes grow with the stream and overflow lists of a fixed depth: a large
+        # stream's vector lists are read deeper (full text finds by words, not nearness).
+        deep = vector_depth(preset, turns)
+        probes = [(Probe(where=where, min_similarity=preset.min_similarity, vector_depth=deep), "")]
         frame = timeframe_of(query) if preset.timeframe_weight else None
         if frame is not None and (within := _narrowed(where, frame)) is not None:
             # The asker named the time, so every item of it is a candidate, however far.
@@ -263,7 +283,7 @@ class Recall:
             # the question without it.
             about = where.model_copy(update={"about": (*where.about, person)})
             floor = preset.min_similarity if topic is None else preset.topic_min_similarity
-            probe = Probe(where=about, min_similarity=floor, vector=topic)
+            probe = Probe(where=about, min_similarity=floor, vector=topic, vector_depth=deep)
             probes.append((probe, "person_"))
         if not terms and query_vector is None:
             return [], []
@@ -354,6 +374,15 @@ class Recall:
                 score += preset.mention_weight * math.log1p(mentions - 1)
             scored.append(Scored(key[0], key[1], score, signals))
         return sorted(scored, key=lambda s: s.score, reverse=True)
+
+
+def vector_depth(preset: Preset, turns: int) -> int:
+    """How deep the vector lists of a stream of `turns` turns are read (see
+    Preset.deeper_from_turns): `preset.candidates`, or more for a larger stream."""
+    if not preset.deeper_from_turns or turns <= preset.deeper_from_turns:
+        return preset.candidates
+    deeper = round(preset.candidates * math.sqrt(turns / preset.deeper_from_turns))
+    return max(preset.candidates, min(deeper, preset.most_vector_depth))
 
 
 def _rank(

@@ -1004,6 +1004,9 @@ class Probe(_Row):
     vector: Any = None
     """This probe's own query vector, in place of the search's (a numpy array), or None.
     An approximate index may walk by the search's vector to find the probe's items."""
+    vector_depth: int | None = None
+    """How many nearest items each of this probe's vector lists holds, in place of the
+    search's limit (its full-text lists keep the limit); None: the limit."""
 
 
 @dataclass(frozen=True)
@@ -1040,6 +1043,8 @@ def check_probes(tenant: str, probes: Sequence[Probe]) -> None:
             raise ValueError(
                 f"a probe searches tenant {probe.where.tenant!r} in a call for {tenant!r}"
             )
+        if probe.vector_depth is not None and probe.vector_depth < 1:
+            raise ValueError(f"a probe's vector depth must be positive, got {probe.vector_depth}")
 
 
 def candidates_one_by_one(
@@ -1069,7 +1074,7 @@ def candidates_one_by_one(
                     kind,
                     probe.where,
                     probe_vector,
-                    limit,
+                    probe.vector_depth or limit,
                     min_similarity=probe.min_similarity,
                     walk=walk,
                 )

@@ -1310,7 +1310,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                         sql,
                         params,
                         query,
-                        limit,
+                        probe.vector_depth or limit,
                         crowded=self._crowded(kind, probe.where),
                     )
                     # Where the streams' vectors were counted, the rows under the floor
