@@ -28,14 +28,42 @@ def blend(
     # former job) still takes the reader's fact that says it, which ends the current one.
     taken = {(f.subject, f.slot) for f in rules if f.ends or not _ends_there(f, read)}
     said = [(f.subject, f.category, f.value.lower()) for f in rules if (f.subject, f.slot) in taken]
+    teams = [f.text.lower() for f in rules if f.category in TEAM_CATEGORIES]
     added = [
         f
         for f in read
         if (f.subject, f.slot) not in taken
         and not any(_same(f, s) for s in said)
+        and not any(_within(f.value, team) for team in teams)
         and (policy != "new kinds" or f.category not in kinds)
     ]
     return [*rules, *added]
+
+
+TEAM_CATEGORIES = frozenset(
+    {
+        FactCategory.DECISION,
+        FactCategory.COMMITMENT,
+        FactCategory.ASSIGNMENT,
+        FactCategory.BLOCKER,
+        FactCategory.DEADLINE,
+        FactCategory.RESPONSIBILITY,
+        FactCategory.RECURRING,
+    }
+)
+"""What the rules read as a team's or a project's ("we decided to use Postgres"): the
+reader's reading of the same words as the writer's own ("The user uses Postgres") is a
+second, conflicting reading of them, and the rules' stands."""
+
+
+def _within(value: str, team_text: str) -> bool:
+    """Whether `value`'s words are said inside a team fact's words."""
+    words = _spaced(value.lower().removeprefix(ENDED))
+    return bool(words) and f" {words} " in f" {_spaced(team_text)} "
+
+
+def _spaced(text: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in text).split())
 
 
 def _same(fact: ExtractedFact, said: tuple[str, object, str]) -> bool:
