@@ -17,7 +17,12 @@ chosen on the development sets in new voices (``reader35f_first_run``, not shipp
 the default at session 24's end (``session24_first_run``), and that graph with one bar for
 every label (0.85) chosen on those development sets (``bar24_first_run``, not shipped), and
 session 25's fact parts checked for every reader with the reader's cut values completed
-(``shape25_first_run``: judged by meaning, the literal judge's figures beside).
+(``shape25_first_run``: judged by meaning, the literal judge's figures beside), and the
+graph trained on lines in new voices that became session 25's default
+(``session25_first_run``). Six sets written in session 25 before that training
+(salon_vietnamese, scouse_plasterer, moscow_dev, priest_letters, accra_trader,
+choir_group) record the default of the session's start as their ``first_run`` (literal
+judge) beside the rules' (``rules_first_run``).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
