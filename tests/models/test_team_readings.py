@@ -43,3 +43,9 @@ def test_a_project_decision_stores_no_personal_fact(open_memory: MemoryFactory) 
     mem.process_pending()
     kinds = [f.category for f in mem.facts("project:billing")]
     assert kinds == [FactCategory.DECISION]
+
+
+def test_a_role_the_rules_read_is_not_read_again_as_a_job() -> None:
+    role = _fact("Raj is the Lead Architect.", FactCategory.ROLE, "holder", "Lead Architect")
+    job = _fact("Raj works as a Lead Architect.", FactCategory.WORK, "job title", "Lead Architect")
+    assert blend([role], [job]) == [role]

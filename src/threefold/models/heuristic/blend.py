@@ -42,6 +42,7 @@ def blend(
 
 TEAM_CATEGORIES = frozenset(
     {
+        FactCategory.ROLE,
         FactCategory.DECISION,
         FactCategory.COMMITMENT,
         FactCategory.ASSIGNMENT,
@@ -51,9 +52,10 @@ TEAM_CATEGORIES = frozenset(
         FactCategory.RECURRING,
     }
 )
-"""What the rules read as a team's or a project's ("we decided to use Postgres"): the
-reader's reading of the same words as the writer's own ("The user uses Postgres") is a
-second, conflicting reading of them, and the rules' stands."""
+"""What the rules read as a team's or a project's ("we decided to use Postgres", "Raj is
+the Lead Architect"): the reader's reading of the same words as a person's own ("The user
+uses Postgres", "Raj works as a Lead Architect") is a second reading of them, which would
+outlive a change the rules track, and the rules' stands."""
 
 
 def _within(value: str, team_text: str) -> bool:
