@@ -191,3 +191,24 @@ def test_readings_give_the_unsure_replacement_as_an_update() -> None:
     assert [(r.fact.value, r.standing) for r in reader.readings(turn)] == [
         ("jardiance", Standing.UPDATE)
     ]
+
+
+def rules_chat(tmp_path: Path, user: str) -> list[Fact]:
+    with Memory.open(
+        tmp_path / "r.db", model=HeuristicModel(), embedder=None, background_worker=False
+    ) as mem:
+        mem.add_turn("chat:r", user=user, assistant="Nice to meet you.", at=START)
+        mem.process_pending()
+        return mem.facts("chat:r", include_inactive=True)
+
+
+def test_a_turn_that_says_no_change_does_not_supersede_its_own_fact(tmp_path: Path) -> None:
+    """A second value read into one slot without a change word is no update of the first."""
+    facts = rules_chat(tmp_path, "g'day. Shane, 41, electrician, Ipswich")
+    names = [(f.value.lower(), f.status) for f in facts if f.slot == "name"]
+    assert names == [("shane", FactStatus.ACTIVE)]
+
+
+def test_a_turn_that_says_a_change_keeps_its_later_value(tmp_path: Path) -> None:
+    facts = rules_chat(tmp_path, "I'm 34, no wait, 35.")
+    assert [f.value for f in facts if f.slot == "age" and f.active] == ["35"]

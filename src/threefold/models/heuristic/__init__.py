@@ -85,11 +85,13 @@ class HeuristicModel:
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic import extract
-        from threefold.models.heuristic.blend import blend, fullest_values
+        from threefold.models.heuristic.blend import blend, first_said, fullest_values
 
         rules = extract.extract_facts(turn)
-        if self.reader is None or turn.repair:
+        if turn.repair:
             return fullest_values(rules)  # the repair layer edits what a repair names, more surely
+        if self.reader is None:
+            return first_said(fullest_values(rules), turn.user)
         from threefold.embed.base import EmbeddingError
         from threefold.models.heuristic.ending import all_settled
         from threefold.models.reader.heads import ReaderModelError
@@ -101,9 +103,9 @@ class HeuristicModel:
                 raise
             log.warning("the trained reader cannot run, the rules read alone: %s", exc)
             self.reader = None
-            return fullest_values(rules)
+            return first_said(fullest_values(rules), turn.user)
         policy = self.policy or str(self.reader.manifest.get("blend", "union"))
-        return fullest_values(blend(rules, read, policy))
+        return first_said(fullest_values(blend(rules, read, policy)), turn.user)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         from threefold.models.heuristic import messages
