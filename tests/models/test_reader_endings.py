@@ -68,6 +68,7 @@ def status(facts: list[Fact], value: str) -> list[FactStatus]:
 
 
 HELD = "been on [[medication|metformin]] since spring"
+OFF = "took me off the [[medication.former~0.99|metformin]], [[medication~0.7|jardiance]] now"
 
 
 def test_a_sure_ending_makes_an_unsure_replacement_an_update(tmp_path: Path) -> None:
@@ -77,7 +78,7 @@ def test_a_sure_ending_makes_an_unsure_replacement_an_update(tmp_path: Path) -> 
         tmp_path,
         [
             HELD,
-            "took me off the [[medication.former~0.99|metformin]], [[medication~0.7|jardiance]] now",
+            OFF,
         ],
     )
     assert status(facts, "metformin") == [FactStatus.SUPERSEDED]
@@ -115,7 +116,8 @@ def test_two_endings_and_one_new_key_end_both_and_key_neither(tmp_path: Path) ->
         tmp_path,
         [
             "I have a [[owns|Corsa]] and a [[owns|Vespa]].",
-            "Sold the [[owns.former|Corsa]]. Sold the [[owns.former|Vespa]] too. Got a [[owns|Tesla]].",
+            "Sold the [[owns.former|Corsa]]. Sold the [[owns.former|Vespa]] too."
+            " Got a [[owns|Tesla]].",
         ],
     )
     assert status(facts, "corsa") == [FactStatus.SUPERSEDED]
@@ -175,7 +177,7 @@ def test_an_erased_value_said_over_stays_erased(tmp_path: Path) -> None:
         tmp_path,
         [
             HELD,
-            "took me off the [[medication.former~0.99|metformin]], [[medication~0.7|jardiance]] now",
+            OFF,
         ],
         erase_first="metformin",
     )
