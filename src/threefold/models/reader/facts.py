@@ -11,6 +11,12 @@ slot the value would hold, which ends it there ("The user no longer has the camp
 where the kind keeps former values in a slot of their own ("used to work at Deloitte"),
 the fact goes there and ends the same value in the current slot. Hypothetical and asked
 values state nothing.
+
+A value said to be over gives way to its replacement only where the replacement takes its
+slot: kept, or an update of the held slot. A replacement read too unsure beside an ending
+read surely becomes such an update; one that fails a check is no replacement, and the old
+value is said to be over on its own (:func:`settled`). A keyed value's replacement said in
+another sentence is keyed by it, as in one sentence, when the turn pairs them one to one.
 """
 
 import re
