@@ -119,6 +119,11 @@ def _says_change(text: str, words: frozenset[str]) -> tuple[bool, bool]:
     return changes or ends, ends
 
 
+def says_change(text: str) -> bool:
+    """Whether `text` holds a change or ending word ("now", "wait", "moved", "died")."""
+    return _says_change(text, frozenset(_stem(w) for w in _WORD.findall(text.lower())))[0]
+
+
 def _newer(text: str, at: datetime | None, source: SourceRef, speaker: str | None) -> Newer | None:
     if at is None or not text.strip():
         return None

@@ -9,6 +9,7 @@ import numpy as np
 
 from threefold import entities, tracing
 from threefold.context.material import pinned_texts
+from threefold.context.staleness import says_change
 from threefold.domain import Fact, Trust, Turn
 from threefold.embed import Embedder
 from threefold.errors import NotFound, StoreError, ThreefoldError
@@ -47,6 +48,7 @@ from threefold.models.base import (
     TurnBatchReader,
     TurnInput,
 )
+from threefold.models.heuristic.blend import first_said
 from threefold.pipeline.jobs import (
     COMPACT,
     DIGEST,
@@ -158,6 +160,8 @@ class Pipeline:
         # A value or a subject of no shape of its kind is cut to its shape or left out,
         # whichever reader wrote it (layers/parts.py).
         read = [shaped for item in read if (shaped := reshaped(item)) is not None]
+        if not told.repair:  # the repair layer edits what a repair names
+            read = first_said(read, says_change(turn.user))
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         found = [
             capped_fact(item, writer, self.settings.writes)

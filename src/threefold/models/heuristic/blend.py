@@ -119,6 +119,26 @@ def fullest_values(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return [f for f in facts if id(f) not in dropped]
 
 
+def first_said(facts: list[ExtractedFact], says_change: bool) -> list[ExtractedFact]:
+    """Of unrelated values one turn reads into one person's single slot, the first alone
+    where the turn says no change (`says_change`: it holds no change word; the engine
+    tells, context/staleness.py): a turn does not supersede its own fact unless it says
+    so, and a second value said without a change ("g'day. Shane, 41, electrician,
+    Ipswich": a town read as a name) is a misreading of some other kind. A turn that says
+    a change ("34, no wait, 35") keeps them all: the later one supersedes."""
+    if says_change:
+        return facts
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for fact in facts:
+        if _plain(fact):
+            if (fact.subject, fact.slot) in seen:
+                continue
+            seen.add((fact.subject, fact.slot))
+        out.append(fact)
+    return out
+
+
 def _plain(fact: ExtractedFact) -> bool:
     """A current value said as such: not a correction, an ending or a hint."""
     return (

@@ -14,7 +14,7 @@ from typing import Any
 
 from threefold.models.base import ExtractedFact, Standing, TurnInput
 from threefold.models.reader.checks import Reading, refusal, standing
-from threefold.models.reader.facts import MIN_CONFIDENCE, turn_readings
+from threefold.models.reader.facts import MIN_CONFIDENCE, TurnRead, settled, turn_reads
 from threefold.models.reader.heads import (
     Heads,
     ReaderModelError,
@@ -116,14 +116,24 @@ class TrainedReader:
         me = " ".join((turn.speaker or "").split()).lower() or "user"
         out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
-        for text, fact, span in turn_readings(self.sentence_spans(turn), me, self._least()):
+        sentences = self.sentence_spans(turn)  # loads the manifest, with the bars
+        label_least = self._label_least()
+
+        def standing_of(read: TurnRead) -> Standing | None:
+            return self._standing(refusal(read.text, read.span, read.fact, label_least), read.span)
+
+        reads = settled(turn_reads(sentences, me, self._least()), standing_of)
+        for read, tier in reads:
+            fact, span, text = read.fact, read.span, read.text
             key = (fact.subject, fact.slot, fact.value.lower())
             if key not in seen:
                 seen.add(key)
-                refused = refusal(text, span, fact, self._label_least())
-                tier = standing(refused, span, self._held_least(), self._hint_least())
+                refused = refusal(text, span, fact, label_least)
                 out.append(Reading(fact, span, text, refused, tier))
         return out
+
+    def _standing(self, refused: str, span: Span) -> Standing | None:
+        return standing(refused, span, self._held_least(), self._hint_least())
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

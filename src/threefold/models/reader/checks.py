@@ -48,7 +48,8 @@ class Reading:
     standing: Standing | None = None
     """Where the fact may be stored (models.base.Standing): FACT when kept; UPDATE or
     HINT when it falls below its label's bar but reaches the bar of a held slot or of a
-    hint; None when dropped."""
+    hint (a hint that replaces a value surely said to be over is an UPDATE: facts.settled);
+    None when dropped."""
 
     @property
     def kept(self) -> bool:

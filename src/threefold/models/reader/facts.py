@@ -11,13 +11,21 @@ slot the value would hold, which ends it there ("The user no longer has the camp
 where the kind keeps former values in a slot of their own ("used to work at Deloitte"),
 the fact goes there and ends the same value in the current slot. Hypothetical and asked
 values state nothing.
+
+A value said to be over gives way to its replacement only where the replacement takes its
+slot: kept, or an update of the held slot. A replacement read too unsure beside an ending
+read surely becomes such an update; one that fails a check is no replacement, and the old
+value is said to be over on its own (:func:`settled`). A keyed value's replacement said in
+another sentence is keyed by it, as in one sentence, when the turn pairs them one to one.
 """
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cache
 
 from threefold.domain import FactCategory
-from threefold.models.base import ExtractedFact, SlotRef
+from threefold.models.base import ExtractedFact, SlotRef, Standing
 from threefold.models.reader.checks import value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
@@ -63,42 +71,116 @@ def sentence_readings(
     """:func:`sentence_facts`, each fact with the value span it was read from.
     `replaced`: the (subject, label) pairs the turn states a current value of
     (:func:`current_values`), whose former or denied values state nothing of their own."""
-    spans = [s for s in found if s.confidence >= least]
-    values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
-    here = current_values(text, spans, me)
-    out: list[tuple[ExtractedFact, Span]] = []
-    for span in values:
-        if span.modality == "cur":
-            replaces = _replaced(span, values)
-            fact = _fact(text, span, spans, me, replaces=replaces)
-            if fact is not None and replaces is not None and replaces.modality == "neg":
-                # "York, not Leeds": a correction, as firm as the user's word gets
-                fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
-        elif span.label in _RELATION_LABELS:
-            continue  # a person's or pet's ending is the layers' to draw (layers/facts.py)
-        elif (_subject(text, span, spans, me), span.label) in here | replaced:
-            continue  # the current value takes its slot
-        else:
-            fact = _ended(text, span, spans, me)
-        if fact is not None:
-            out.append((fact, span))
-    return out
+    read = _sentence_reads(text, found, me, least, replaced)
+    return [(r.fact, r.span) for r in read if r.over_for is None]
+
+
+StandingOf = Callable[["TurnRead"], Standing | None]
+"""Where a reading may be stored on its own (models.base.Standing), None: nowhere."""
 
 
 def turn_readings(
-    sentences: list[tuple[str, list[Span]]], me: str, least: float = MIN_CONFIDENCE
+    sentences: list[tuple[str, list[Span]]],
+    me: str,
+    least: float = MIN_CONFIDENCE,
+    standing_of: StandingOf | None = None,
 ) -> list[tuple[str, ExtractedFact, Span]]:
     """The facts of a whole turn, given each sentence with its spans: (sentence, fact, span).
     A value said to be over in one sentence and replaced in another ("Left Leeds in May.
-    We're in Manchester now.") is replaced, not only over."""
+    We're in Manchester now.") is replaced, not only over. `standing_of`: where each
+    reading may be stored (None: every one as a fact), which decides what ends an old
+    value (:func:`settled`)."""
+    reads = settled(turn_reads(sentences, me, least), standing_of or _as_fact)
+    return [(r.text, r.fact, r.span) for r, _ in reads]
+
+
+def turn_reads(
+    sentences: list[tuple[str, list[Span]]], me: str, least: float = MIN_CONFIDENCE
+) -> list["TurnRead"]:
+    """Every fact of a turn, each value said to be over with the current values that
+    would take its slot (:class:`TurnRead`)."""
     replaced = frozenset(
         pair for text, found in sentences for pair in current_values(text, found, me, least=least)
     )
-    return [
-        (text, fact, span)
-        for text, found in sentences
-        for fact, span in sentence_readings(text, found, me, least=least, replaced=replaced)
+    reads = [
+        r
+        for index, (text, found) in enumerate(sentences)
+        for r in _sentence_reads(text, found, me, least, replaced, index)
     ]
+    return _keyed_across(reads)
+
+
+def settled(
+    reads: list["TurnRead"], standing_of: StandingOf
+) -> list[tuple["TurnRead", Standing | None]]:
+    """The readings of a turn with where each may be stored, the values said to be over
+    first. A value said to be over gives way to its replacement when that replacement
+    takes the slot (stored as a fact, or an update: stored wherever the slot holds another
+    value); two facts would else end it twice, and "not X" stored after the new value
+    would end that instead. A replacement read too unsure beside an old value read surely
+    as over ("took me off the metformin, on jardiance now") is an update: the change is
+    clear, the new value likely. Else the old value is said to be over on its own, so a
+    stale value never stays current for want of a sure replacement."""
+    standings = {id(r): standing_of(r) for r in reads}
+    taking = (Standing.FACT, Standing.UPDATE)
+    for over in (r for r in reads if r.over_for is not None):
+        partners = [r for r in reads if over.taken_by(r)]
+        if standings[id(over)] in taking and not any(standings[id(p)] in taking for p in partners):
+            for partner in partners:
+                if standings[id(partner)] is Standing.HINT:
+                    standings[id(partner)] = Standing.UPDATE
+    out = [
+        (r, standings[id(r)])
+        for r in reads
+        if r.over_for is not None
+        and not any(standings[id(p)] in taking for p in reads if r.taken_by(p))
+    ]
+    return [*out, *((r, standings[id(r)]) for r in reads if r.over_for is None)]
+
+
+def _as_fact(read: "TurnRead") -> Standing | None:
+    return Standing.FACT
+
+
+def _keyed_across(reads: list["TurnRead"]) -> list["TurnRead"]:
+    """A keyed value said to be over in one sentence and one current value of its kind in
+    another, neither paired in its own sentence ("Took me off the warfarin. Eliquis now."):
+    the current one is keyed by the old, so it takes the old one's slot as it would in one
+    sentence. Two or more of either: which replaces which is unclear, and each stays
+    apart."""
+    out = list(reads)
+    for n, over in enumerate(reads):
+        if over.over_for is not None or over.span.modality == "cur":
+            continue
+        entry = slot_table()[over.span.label]
+        if "keyed" not in entry:
+            continue
+        kind = (over.fact.subject, over.span.label)
+        overs = [r for r in reads if _lone_over(r) and (r.fact.subject, r.span.label) == kind]
+        new = [
+            r for r in reads if _lone_current(r, reads) and (r.fact.subject, r.span.label) == kind
+        ]
+        if len(overs) != 1 or len(new) != 1 or new[0].sentence == over.sentence:
+            continue
+        key = _key(_value(over.text, over.span))
+        if key is None:
+            continue
+        at = out.index(new[0])
+        slot = f"{entry['keyed']}:{key}"
+        out[at] = replace(new[0], fact=new[0].fact.model_copy(update={"slot": slot}))
+        out[n] = replace(over, over_for=kind, replacement=(new[0].sentence, new[0].span))
+    return out
+
+
+def _lone_over(read: "TurnRead") -> bool:
+    return read.span.modality != "cur" and read.over_for is None
+
+
+def _lone_current(read: "TurnRead", reads: list["TurnRead"]) -> bool:
+    """A current value no value said to be over in its own sentence is keyed by."""
+    return read.span.modality == "cur" and not any(
+        r.replacement == (read.sentence, read.span) for r in reads
+    )
 
 
 def current_values(
@@ -113,6 +195,71 @@ def current_values(
         and s.label in slot_table()
         and (subject := _subject(text, s, found, me)) is not None
     }
+
+
+@dataclass(frozen=True)
+class TurnRead:
+    """A fact read in sentence `sentence` of a turn. A value said to be over whose slot a
+    current value takes names that value: `over_for`, the (subject, label) of a single
+    slot's current values; `replacement`, for a keyed slot, the current span of the same
+    sentence keyed by it ("sold the Ranger, got a RAV4": the RAV4 keyed by the Ranger)."""
+
+    text: str
+    fact: ExtractedFact
+    span: Span
+    sentence: int
+    over_for: tuple[str, str] | None = None
+    replacement: tuple[int, Span] | None = None
+
+    def taken_by(self, other: "TurnRead") -> bool:
+        """Whether the current value `other` takes this over value's slot."""
+        if self.over_for is None or other.span.modality != "cur":
+            return False
+        if self.replacement is not None:
+            return (other.sentence, other.span) == self.replacement
+        return (other.fact.subject, other.span.label) == self.over_for
+
+
+def _sentence_reads(
+    text: str,
+    found: list[Span],
+    me: str,
+    least: float,
+    replaced: frozenset[tuple[str, str]],
+    sentence: int = 0,
+) -> list[TurnRead]:
+    """Every fact one sentence states, a value said to be over with what takes its slot."""
+    spans = [s for s in found if s.confidence >= least]
+    values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
+    here = current_values(text, spans, me)
+    out: list[TurnRead] = []
+    for span in values:
+        over_for: tuple[str, str] | None = None
+        replacement: tuple[int, Span] | None = None
+        if span.modality == "cur":
+            replaces = _replaced(span, values)
+            fact = _fact(text, span, spans, me, replaces=replaces)
+            if fact is not None and replaces is not None and replaces.modality == "neg":
+                # "York, not Leeds": a correction, as firm as the user's word gets
+                fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
+        elif span.label in _RELATION_LABELS:
+            continue  # a person's or pet's ending is the layers' to draw (layers/facts.py)
+        else:
+            fact = _ended(text, span, spans, me)
+            pair = (_subject(text, span, spans, me) or "", span.label)
+            if "keyed" in slot_table()[span.label]:
+                # only the value keyed by this one takes its slot: a new key is a slot apart
+                by = next(
+                    (v for v in values if v.modality == "cur" and _replaced(v, values) == span),
+                    None,
+                )
+                replacement = (sentence, by) if by is not None else None
+                over_for = pair if by is not None else None
+            elif pair in here | replaced:
+                over_for = pair  # the current value takes its slot
+        if fact is not None:
+            out.append(TurnRead(text, fact, span, sentence, over_for, replacement))
+    return out
 
 
 def _ended(text: str, span: Span, spans: list[Span], me: str) -> ExtractedFact | None:
