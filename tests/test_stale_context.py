@@ -48,7 +48,7 @@ def test_an_update_the_reader_missed_marks_the_old_fact_and_its_turn(open_memory
     mem = open_memory(recent_turns=4, session_turns=50)
     n = talk(mem, CHAT, [("I live in Leeds and I'm allergic to peanuts.", "Noted.")])
     n = talk(mem, CHAT, SMALL_TALK, n)
-    talk(mem, CHAT, [("so we ended up relocating, Manchester now", "Big change!")], n)
+    talk(mem, CHAT, [("so we ended up relocating, up north now", "Big change!")], n)
     mem.process_pending()
     homes = [f for f in mem.facts(CHAT) if "Leeds" in f.text]
     assert homes, "the offline reader files the first statement"

@@ -177,3 +177,16 @@ def test_another_language_and_an_erased_answer_lose_nothing(
         mem.process_pending()
         assert {french.id, kept.id} <= {t.id for t in mem.turns("chat:e")}
         assert "bergen" in [f.value.lower() for f in mem.facts("chat:e")]
+
+
+def test_a_move_said_in_passing_updates_the_home(tmp_path) -> None:
+    """Issue 36's first case, which the graph before session 25 missed: the newer home is
+    current and the older one kept as superseded."""
+    model = build(ModelSettings(options={"reader": "tuned"}))
+    with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
+        mem.add_turn("chat:me", "I live in Leeds and I'm allergic to peanuts.", "Noted.")
+        mem.add_turn("chat:me", "so we ended up relocating, Manchester now", "Big change!")
+        mem.process_pending()
+        stored = mem.facts("chat:me", include_inactive=True)
+    homes = [(f.value.lower(), f.status.value) for f in stored if f.slot == "home"]
+    assert sorted(homes) == [("leeds", "superseded"), ("manchester", "active")]
