@@ -448,6 +448,8 @@ def _named(text: str, word: Span, names: list[Span]) -> Span | None:
 def _relation(text: str, word: Span) -> str:
     said = _whose(text[word.start : word.end].strip(_EDGE))
     kinds, _ = relation_words()
+    if said not in kinds and said.endswith("s") and said[:-1] in kinds:
+        said = said[:-1]  # "my dads name", "my sisters flat": the apostrophe left out
     return kinds.get(said, said)
 
 
