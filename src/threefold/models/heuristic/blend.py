@@ -13,6 +13,7 @@ development text (training/choose_threshold.py prints each):
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, Standing
+from threefold.models.heuristic.text import words
 from threefold.models.reader.labels import ENDED
 
 POLICIES = ("union", "new kinds", "silent")
@@ -60,12 +61,8 @@ outlive a change the rules track, and the rules' stands."""
 
 def _within(value: str, team_text: str) -> bool:
     """Whether `value`'s words are said inside a team fact's words."""
-    words = _spaced(value.lower().removeprefix(ENDED))
-    return bool(words) and f" {words} " in f" {_spaced(team_text)} "
-
-
-def _spaced(text: str) -> str:
-    return " ".join("".join(c if c.isalnum() else " " for c in text).split())
+    said = " ".join(words(value.lower().removeprefix(ENDED)))
+    return bool(said) and f" {said} " in f" {' '.join(words(team_text))} "
 
 
 def _same(fact: ExtractedFact, said: tuple[str, object, str]) -> bool:
