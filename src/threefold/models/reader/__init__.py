@@ -117,23 +117,25 @@ class TrainedReader:
         out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
         sentences = self.sentence_spans(turn)  # loads the manifest, with the bars
-        label_least = self._label_least()
+        label_least, held, hint = self._label_least(), self._held_least(), self._hint_least()
+        refusals: dict[int, str] = {}  # each reading checked once, by settled() and below
+
+        def refused(read: TurnRead) -> str:
+            if id(read) not in refusals:
+                refusals[id(read)] = refusal(read.text, read.span, read.fact, label_least)
+            return refusals[id(read)]
 
         def standing_of(read: TurnRead) -> Standing | None:
-            return self._standing(refusal(read.text, read.span, read.fact, label_least), read.span)
+            return standing(refused(read), read.span, held, hint)
 
         reads = settled(turn_reads(sentences, me, self._least()), standing_of)
         for read, tier in reads:
-            fact, span, text = read.fact, read.span, read.text
+            fact = read.fact
             key = (fact.subject, fact.slot, fact.value.lower())
             if key not in seen:
                 seen.add(key)
-                refused = refusal(text, span, fact, label_least)
-                out.append(Reading(fact, span, text, refused, tier))
+                out.append(Reading(fact, read.span, read.text, refused(read), tier))
         return out
-
-    def _standing(self, refused: str, span: Span) -> Standing | None:
-        return standing(refused, span, self._held_least(), self._hint_least())
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads
