@@ -58,3 +58,16 @@ def test_refresh_keeps_superseded_history_and_adds_no_duplicates(open_memory):
     mem.refresh(STREAM)
     after = {(f.id, f.status, f.text) for f in mem.facts(STREAM, include_inactive=True)}
     assert after == before
+
+
+def test_refresh_records_what_a_first_reading_would(open_memory):
+    """A refresh tidies one turn's facts as a first reading does (layers/one_turn.py): a
+    second value read into one slot without a change word does not supersede the first."""
+    model = _Blind()
+    mem = open_memory(model)
+    mem.add_turn("chat:intro", "g'day. Shane, 41, electrician, Ipswich", "Welcome!", at=AT)
+    mem.process_pending()
+    model.reading = True
+    mem.refresh("chat:intro")
+    names = [(f.value.lower(), f.status) for f in mem.facts("chat:intro", include_inactive=True)]
+    assert [n for n in names if n[0] in {"shane", "ipswich"}] == [("shane", FactStatus.ACTIVE)]

@@ -2,8 +2,8 @@
 
 from tests.conftest import MemoryFactory
 from threefold.domain import FactCategory
+from threefold.layers.one_turn import fullest_values
 from threefold.models.base import ExtractedFact, SlotRef
-from threefold.models.heuristic.blend import fullest_values
 
 
 def _fact(value: str, slot: str = "father", **extra: object) -> ExtractedFact:

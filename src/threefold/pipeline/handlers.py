@@ -9,7 +9,6 @@ import numpy as np
 
 from threefold import entities, tracing
 from threefold.context.material import pinned_texts
-from threefold.context.staleness import says_change
 from threefold.domain import Fact, Trust, Turn
 from threefold.embed import Embedder
 from threefold.errors import NotFound, StoreError, ThreefoldError
@@ -28,7 +27,7 @@ from threefold.layers.facts import (
     retract_renamed_claims,
     word_overlap,
 )
-from threefold.layers.parts import reshaped
+from threefold.layers.one_turn import as_read
 from threefold.layers.repairs import (
     USER_WORD,
     read_repairs,
@@ -48,7 +47,6 @@ from threefold.models.base import (
     TurnBatchReader,
     TurnInput,
 )
-from threefold.models.heuristic.blend import first_said
 from threefold.pipeline.jobs import (
     COMPACT,
     DIGEST,
@@ -156,12 +154,7 @@ class Pipeline:
         writer = Author(turn.writer_trust, turn.writer_key)
         answered = self._turn_before(turn)
         told = turn_input(turn, self._referent(turn, answered), answered)
-        read = self._read(turn, told)
-        # A value or a subject of no shape of its kind is cut to its shape or left out,
-        # whichever reader wrote it (layers/parts.py).
-        read = [shaped for item in read if (shaped := reshaped(item)) is not None]
-        if not told.repair:  # the repair layer edits what a repair names
-            read = first_said(read, says_change(turn.user))
+        read = as_read(self._read(turn, told), turn.user, repair=told.repair)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         found = [
             capped_fact(item, writer, self.settings.writes)

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 from threefold.domain import Fact, SourceRef, Turn, Visibility
 from threefold.layers.facts import record_fact
+from threefold.layers.one_turn import as_read
+from threefold.layers.shape import is_fragment
 from threefold.layers.summaries import turn_input
 from threefold.models.base import (
     ExtractedFact,
@@ -64,13 +66,13 @@ def _from_turns(
             before = turn
             told.append((turn, turn_input(turn, answered=answered)))
         for run in _runs(told, settings.model.batch_turns):
-            for (turn, _), read in zip(run, _read(model, [t for _, t in run]), strict=True):
+            for (turn, said), read in zip(run, _read(model, [t for _, t in run]), strict=True):
                 writer = Author(turn.writer_trust, turn.writer_key)
                 # a reading only sure enough to update a held slot adds nothing here
                 found = [
                     capped_fact(item, writer, settings.writes)
-                    for item in read
-                    if item.standing is Standing.FACT
+                    for item in as_read(read, turn.user, repair=said.repair)
+                    if item.standing is Standing.FACT and not is_fragment(item.text, item.subject)
                 ]
                 with store.transaction():
                     added += _record_new(

@@ -85,11 +85,11 @@ class HeuristicModel:
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic import extract
-        from threefold.models.heuristic.blend import blend, fullest_values
+        from threefold.models.heuristic.blend import blend
 
         rules = extract.extract_facts(turn)
         if self.reader is None or turn.repair:
-            return fullest_values(rules)  # the repair layer edits what a repair names, more surely
+            return rules  # the repair layer edits what a repair names, more surely
         from threefold.embed.base import EmbeddingError
         from threefold.models.heuristic.ending import all_settled
         from threefold.models.reader.heads import ReaderModelError
@@ -101,9 +101,9 @@ class HeuristicModel:
                 raise
             log.warning("the trained reader cannot run, the rules read alone: %s", exc)
             self.reader = None
-            return fullest_values(rules)
+            return rules
         policy = self.policy or str(self.reader.manifest.get("blend", "union"))
-        return fullest_values(blend(rules, read, policy))
+        return blend(rules, read, policy)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         from threefold.models.heuristic import messages

@@ -12,7 +12,7 @@ development text (training/choose_threshold.py prints each):
 """
 
 from threefold.domain import FactCategory
-from threefold.models.base import ExtractedFact, Standing
+from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import words
 from threefold.models.reader.labels import ENDED
 
@@ -81,67 +81,4 @@ def _ends_there(rule: ExtractedFact, read: list[ExtractedFact]) -> bool:
         and f.ends
         and f.value.lower() == rule.value.lower()
         for f in read
-    )
-
-
-SINGLE_SLOT_CATEGORIES = frozenset(
-    {
-        FactCategory.IDENTITY,
-        FactCategory.LOCATION,
-        FactCategory.WORK,
-        FactCategory.RELATIONSHIP,
-        FactCategory.IMPORTANT_DATE,
-    }
-)
-"""Categories of what people say of themselves whose unkeyed slots hold one value."""
-
-
-def fullest_values(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """Of values one turn reads into one person's single slot where one holds the others
-    ("my father Seu Valdir" read as "Seu Valdir" and as "Seu"), the fullest alone: else the
-    shorter, stored after it, would supersede it in the same breath. Unrelated values stay
-    as read: which is meant depends on the wording ("Shane, 41, electrician, Ipswich": the
-    first; "I left Shopify and now work at Wealthsimple": the last), measured on
-    development text."""
-    groups: dict[tuple[str, str], list[ExtractedFact]] = {}
-    for fact in facts:
-        if _plain(fact):
-            groups.setdefault((fact.subject, fact.slot), []).append(fact)
-    dropped: set[int] = set()
-    for group in groups.values():
-        values = [f.value.lower() for f in group]
-        fullest = max(values, key=len)
-        if len(set(values)) > 1 and all(value in fullest for value in values):
-            dropped.update(id(f) for f in group if f.value.lower() != fullest)
-    return [f for f in facts if id(f) not in dropped]
-
-
-def first_said(facts: list[ExtractedFact], says_change: bool) -> list[ExtractedFact]:
-    """Of unrelated values one turn reads into one person's single slot, the first alone
-    where the turn says no change (`says_change`: it holds no change word; the engine
-    tells, context/staleness.py): a turn does not supersede its own fact unless it says
-    so, and a second value said without a change ("g'day. Shane, 41, electrician,
-    Ipswich": a town read as a name) is a misreading of some other kind. A turn that says
-    a change ("34, no wait, 35") keeps them all: the later one supersedes."""
-    if says_change:
-        return facts
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for fact in facts:
-        if _plain(fact):
-            if (fact.subject, fact.slot) in seen:
-                continue
-            seen.add((fact.subject, fact.slot))
-        out.append(fact)
-    return out
-
-
-def _plain(fact: ExtractedFact) -> bool:
-    """A current value said as such: not a correction, an ending or a hint."""
-    return (
-        fact.category in SINGLE_SLOT_CATEGORIES
-        and ":" not in fact.slot
-        and fact.standing is Standing.FACT
-        and not (fact.is_correction or fact.retracts or fact.ends)
-        and not fact.value.lower().startswith(ENDED)
     )
