@@ -10,7 +10,9 @@ channels no project claims (role announcements, decisions, chatter). Then asks "
 the project stand, and what is blocked?" at each budget and prints, per section, tokens
 and items, the share of the last K turns present, the summary's tokens against its floor
 and the facts' against their ceiling. Goal: all K turns at 3,000 and above, the summary at
-or above its floor, facts at or below their ceiling, in every row. Asserts nothing.
+or above its floor (or whole, or short of it by less than its next line: the floor holds
+whole lines within it, session 26), facts at or below their ceiling, in every row.
+Asserts nothing.
 """
 
 import argparse
@@ -27,6 +29,7 @@ from rich.table import Table
 from threefold import Memory, load_settings
 from threefold.context.assemble import ORDER, SUMMARY_CUT
 from threefold.domain import Context
+from threefold.tokens import count_tokens
 
 STREAM = "project:atlas"
 CHANNEL = "atlas"
@@ -179,11 +182,15 @@ def row(ctx: Context, mem: Memory, k_present: float) -> list[str]:
     summary = sections["summary"].tokens if "summary" in sections else 0
     facts = sum(sections[n].tokens for n in ("stream_facts", "global_facts") if n in sections)
     floor = int(ctx.budget * mem.settings.summary_floor_share)
-    # A summary shorter than its floor meets it by being there whole.
+    # A summary shorter than its floor meets it by being there whole; one cut short of it
+    # meets it when its next line would have crossed it (the floor holds whole lines).
     whole = not any(d.section == "summary" and d.reason == SUMMARY_CUT for d in ctx.dropped)
+    shown = sections["summary"].items[0].text if "summary" in sections else ""
+    crossing = summary + next_summary_line(mem, shown) > floor
     ceiling = int(ctx.budget * mem.settings.facts_ceiling_share)
     turns_ok = k_present == 1.0 or ctx.budget < 3000
-    met = turns_ok and (summary >= floor or (whole and summary > 0)) and facts <= ceiling
+    floor_ok = summary >= floor or (whole and summary > 0) or (summary > 0 and crossing)
+    met = turns_ok and floor_ok and facts <= ceiling
     return [
         f"{ctx.budget:,}",
         f"{ctx.tokens:,}",
@@ -194,6 +201,14 @@ def row(ctx: Context, mem: Memory, k_present: float) -> list[str]:
         str(len(ctx.dropped)),
         "yes" if met else "NO",
     ]
+
+
+def next_summary_line(mem: Memory, shown: str) -> int:
+    """The tokens of the newest line of the stream's summary that the context left out."""
+    summaries = mem.summaries(STREAM, "active")
+    lines = [line for s in summaries for line in s.text.splitlines() if line.startswith("- ")]
+    left_out = [line for line in lines if line not in shown]
+    return count_tokens(left_out[-1]) + 1 if left_out else 0
 
 
 def share_of_last_k(mem: Memory, ctx: Context) -> float:

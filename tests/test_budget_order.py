@@ -148,3 +148,40 @@ def test_budget_one_and_three_hundred_through_the_public_api(busy):
     assert _items(small, "stream_facts") and _items(small, "recent_turns")
     newest = busy.turns(CHAT)[-1]
     assert str(newest.id) in [i.source.id for i in _items(small, "recent_turns")]
+
+
+LOG = "the deploy failed again, here is the log: " + " ".join(
+    f"ERROR worker-{n} timeout after 30s on shard {n % 7}, retrying" for n in range(14)
+)
+
+
+def offsite_chat(mem, last_said: list[str]) -> None:
+    n = 0
+    for n in range(36):
+        said = f"For the Lisbon offsite we booked hotel option {n} near the river, {100 + n} euros."
+        mem.add_turn("chat:floor", said, "Noted.", at=T0 + timedelta(hours=n))
+    for m, said in enumerate(last_said, n + 1):
+        mem.add_turn("chat:floor", said, "Ok.", at=T0 + timedelta(hours=m))
+    mem.process_pending()
+
+
+def test_a_long_summary_line_is_not_held_past_the_summary_floor(open_memory):
+    """The summary's floor (5%: 50 tokens at 1,000) held the line that crossed it whole
+    however long (a log of 200 tokens), ahead of the retrieved material the question
+    needs."""
+    mem = open_memory(session_turns=6)
+    offsite_chat(mem, [LOG, "rolling back now", "rollback done", "all green", "lunch?", "back"])
+    ctx = mem.context("chat:floor", "Which hotel did we book for the Lisbon offsite?", budget=1000)
+    summary = sum(s.tokens for s in ctx.sections if s.name == "summary")
+    assert 0 < summary <= 50  # the lines after the log still fit
+    hotels = [i for i in ctx.section("retrieved").items if "hotel option" in i.text]
+    assert len(hotels) >= 17  # 16 when the log took the room
+    assert ctx.tokens <= 1000
+
+
+def test_short_summary_lines_keep_the_summary_floor(open_memory):
+    mem = open_memory(session_turns=6)
+    offsite_chat(mem, ["the deploy failed", "rolling back", "done", "green", "lunch?", "back"])
+    ctx = mem.context("chat:floor", "Which hotel did we book for the Lisbon offsite?", budget=1000)
+    assert ctx.section("summary").tokens > 0
+    assert ctx.tokens <= 1000

@@ -707,9 +707,9 @@ class Settings(BaseModel):
         default=0.05,
         ge=0.0,
         le=1.0,
-        description="the summary keeps this share of the budget (if it is that long), "
-        "ahead of retrieved material and the last K turns beyond the newest few; it takes "
-        "the room retrieved material leaves besides",
+        description="the summary keeps its newest whole lines within this share of the "
+        "budget ahead of retrieved material and the last K turns beyond the newest few; it "
+        "takes the room retrieved material leaves besides",
     )
     retrieved_floor_share: float = Field(
         default=0.6,

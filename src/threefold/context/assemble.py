@@ -10,8 +10,8 @@ The budget is spent in this order (the shares are settings, see `Shares`):
    preamble;
 3. the newest few of the last K turns (`recent_verbatim`), guaranteed: one may take at
    most `turn_max` of the budget (a longer one is cut and marked);
-4. a floor for the summary, and one for retrieved material, held back while the next
-   steps run;
+4. a floor for the summary (its newest whole lines within its share), and one for
+   retrieved material, held back while the next steps run;
 5. more pinned facts, up to their ceiling, beside those floors;
 6. the rest of the last K turns, newest first, while they fit beside the floors: in a
    tight budget the older ones yield to the floors and to facts, and `dropped` says so.
@@ -519,8 +519,10 @@ def _place_older_turns(plan: _Plan, newest_first: Sequence[ContextItem]) -> None
 
 
 def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
-    """Tokens to hold for the summary: its newest whole lines that reach `floor` (the line
-    that crosses it included, as lines are never cut)."""
+    """Tokens to hold for the summary: its newest whole lines within `floor`. The line
+    that would cross it is not held (lines are never cut): one long line (a chat message
+    with a log in it) held three times the floor at 1,000 tokens, room the retrieved
+    material for the question needs; it still comes in if the room left holds it."""
     if summary is None or not summary.text.strip():
         return 0
     whole = summary.tokens + 1 + plan.header_cost("summary")
@@ -533,19 +535,22 @@ def _summary_floor(plan: _Plan, summary: Summary | None, floor: int) -> int:
 
 @lru_cache(maxsize=64)
 def _newest_lines_cost(text: str, floor: int, header_cost: int) -> int:
-    """The tokens of a summary's newest whole lines that reach `floor`, framed. Kept: the
-    same summary and budget come back context after context, and a line is counted at a
-    time."""
+    """The tokens of a summary's newest whole lines within `floor`, framed; 0 if not even
+    the newest fits. Kept: the same summary and budget come back context after context,
+    and a line is counted at a time."""
     held = header_cost + 1 + count_tokens(SUMMARY_GAP) + 1
     breaks = 2  # a newline is counted as a token, but may merge into the one before it
+    whole_lines = 0
     for header, lines in reversed(_blocks(text)):
         held += count_tokens(header) + 2 if header else 0
         breaks += 2
         for line in reversed(lines):
-            held += count_tokens(line) + 1
+            cost = count_tokens(line) + 1
+            if held + cost - (breaks + 1) > floor:
+                return held if whole_lines else 0
+            held += cost
             breaks += 1
-            if held - breaks >= floor:
-                return held
+            whole_lines += 1
     return held
 
 
