@@ -27,6 +27,20 @@ one store (held-out first run, evidence / hit at 1,000, 2,000, 4,000 tokens: lin
 / 0.790, 0.820 / 0.849, 0.908 / 0.904; pairs 0.718 / 0.771, 0.824 / 0.871, 0.895 /
 0.896; main on the freshly ingested store gives lines 0.731 / 0.786 at 1,000, so compare
 runs on one store).
+Session 26 (issue 36, mark36: the summary's floor holds its newest whole lines within its
+share, no longer the line that crosses it), chosen on dev and on the Slack sample
+(recall_slack.py, the only real-chat set). Dev, evidence at 1,000 / 2,000 / 4,000 /
+6,000 tokens on one store, main -> change: lines 0.744 / 0.852 / 0.906 / 0.920 -> 0.752 /
+0.852 / 0.906 / 0.920 (hit unchanged: 0.824 / 0.888 / 0.927 / 0.944); pairs 0.701 / 0.810
+/ 0.907 / 0.930 -> 0.716 / 0.821 / 0.907 / 0.930 (hit 0.798 / 0.876 / 0.918 / 0.936 ->
+0.798 / 0.880 / 0.918 / 0.940). Held-out, run once with the change (first run) and once
+with main on the same store, evidence / hit: lines 0.743 / 0.788, 0.823 / 0.851, 0.908 /
+0.905, 0.921 / 0.911 (main 0.739 / 0.790, 0.816 / 0.845, 0.908 / 0.904, 0.920 / 0.909);
+pairs 0.723 / 0.783, 0.826 / 0.866, 0.897 / 0.896, 0.929 / 0.915 (main 0.717 / 0.775,
+0.824 / 0.871, 0.895 / 0.896, 0.926 / 0.913). Figures move by up to 0.005 between runs
+of one commit on one store, so only the dev pairs gains at 1,000 and 2,000 stand out.
+(These runs also held mark36's narrower "possibly outdated" marks, which did not ship:
+their frozen stale sets lost true marks; stale.py.)
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 """

@@ -13,6 +13,20 @@ The questions' first run, on main before issue 36's budget order, is in their fi
 `first_run` field. The sample is small (3,600 and 4,800 tokens a channel): at 4,000
 tokens and above a context holds nearly all of a channel, and the budgets that tell
 methods apart are 1,000 and 2,000.
+
+Session 26 (issue 36): in pairs at 1,000 tokens threefold trailed BM25 by one evidence
+line (0.82 against 0.86 on a fresh store). The budget then went: preamble 53, facts 23,
+the summary's floor 74 (53-159: the line that crossed its 50-token floor was held whole,
+and a Slack message with a log in it is long), the three newest pairs 251, retrieved 567.
+The missed evidence ranks 11th to 27th among retrieved items (950-2,500 tokens in), and
+two of the misses are found in lines mode at every budget: a message ranks lower paired
+with a neighbour than alone, which no budget order reaches. Shifting 100-250 tokens
+(fewer guaranteed turns, a larger retrieved floor, no facts floor, shorter summary
+snippets) left 0.82 or less; showing only a pair's side that shares the question's words cost
+LoCoMo dev pairs 0.05-0.10 of evidence. Shipped: the summary's floor holds whole lines
+within its share (chosen on this sample and LoCoMo dev), same store, main -> change:
+pairs 0.82 / 0.92 / 1.00 / 1.00 -> 0.86 / 0.96 / 1.00 / 1.00 (BM25 0.86 / 0.88 / 0.88 /
+0.88), lines 0.88 / 0.92 / 1.00 / 1.00 unchanged. One line of 25 questions either way.
 """
 
 import argparse
