@@ -60,6 +60,12 @@ class Preset:
     rerank.alike_newest_first); 1 leaves look-alikes alone. 0.3 rather than 0.5 with the
     looser share of rerank._ALIKE: needles at 50,000 (development seed) 0.77 -> 0.78 in
     the top 10, 0.88 -> 0.895 at 1,000 tokens (measured on all words, not only content)."""
+    rare_word_weight: float = 0.5
+    """How much a candidate holding a word of the question and a word said almost nowhere
+    else in its streams counts (see rerank.specific): a fourth list, fused like the others."""
+    rare_word_items: int = 2
+    """The most turns and records of the streams searched that may say a word it counts as
+    rare."""
     rerank_depth: int = 60
     """The best candidates whose items are read for the second stage (see rerank); a
     search for more hits reads that many."""
@@ -68,7 +74,7 @@ class Preset:
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
-        Preset("default"),
+        Preset("default", rare_word_weight=float(__import__("os").environ.get("N41G_W", 0.5)), rare_word_items=int(__import__("os").environ.get("N41G_R", 2))),
         Preset("facts_only", kinds=("fact",)),
         Preset("recent_first", recency_weight=0.05, half_life_days=7.0),
         Preset("keywords", vector_weight=0.0),

@@ -142,6 +142,42 @@ def covered(pool: Pool, terms: Sequence[str], weight: float, k: int) -> Pool:
     return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
 
 
+def specific(
+    pool: Pool, terms: Sequence[str], rare: Callable[[list[str]], set[str]], weight: float, k: int
+) -> Pool:
+    """`pool` ranked again with one more list fused in: the candidates holding a word of
+    the question and a word of their own the stream says almost nowhere else (`rare` says
+    which of a list of words are), by how well they cover the question. Among messages
+    about one person and one thing, the one that names a place, a make or a title said
+    once tells something; its look-alikes, made of everyday words, do not."""
+    if weight <= 0 or len(pool) < 2:
+        return list(pool)
+    asked = frozenset(_root(t) for t in terms)
+    own = [_own_words(item.text, asked) if _roots_of(item.text) & asked else () for item, _ in pool]
+    said_rarely = rare(list(dict.fromkeys(w for words in own for w in words)))
+    if not said_rarely:
+        return list(pool)
+    holding = [i for i, words in enumerate(own) if not said_rarely.isdisjoint(words)]
+    holding.sort(key=lambda i: pool[i][1].signals.get("coverage_rank", math.inf))
+    rescored = list(pool)
+    for rank, i in enumerate(holding, start=1):
+        item, scored = pool[i]
+        signals = {**scored.signals, "specific_rank": rank}
+        rescored[i] = (item, replace(scored, score=scored.score + weight / (k + rank), signals=signals))
+    return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
+
+
+def _own_words(text: str, asked: frozenset[str]) -> tuple[str, ...]:
+    """The words of `text` that may tell it apart: not the question's, not stopwords, and
+    not so short that they are a fragment ("s", "ok")."""
+    words = _WORD.findall(text.lower())
+    return tuple(
+        dict.fromkeys(
+            w for w in words if len(w) > 2 and w not in STOPWORDS and _root(w) not in asked
+        )
+    )
+
+
 _IN_TIMEFRAME = "\x00timeframe"
 """The word an item of the time a question names holds: no text holds it."""
 

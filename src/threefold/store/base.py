@@ -883,6 +883,12 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         server)."""
         ...
 
+    def rare_words(self, where: "ItemFilter", words: Sequence[str], most: int) -> set[str]:
+        """Those of `words` that at most `most` turns and records passing `where` hold in
+        their own text, as the full-text index matches words (stemmed). A word the whole
+        store holds many times may count as common without its matches being read."""
+        ...
+
     def candidates(
         self,
         tenant: str,

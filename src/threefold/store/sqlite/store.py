@@ -102,6 +102,12 @@ _SCORED = 1000
 _MERGE_SLICE_PAGES = 200
 """Full-text index pages merged per transaction (see merge_text_index)."""
 _TERM_COUNT_ENTRIES = 100_000
+_RARE_SCAN = 32
+"""The most matches of a word rare_words reads, in the whole store: a word said more often
+is common enough to weigh nothing there."""
+_OWN_TEXT = {"turn": "{user_text assistant_text}", "record": "text"}
+"""The columns of each kind's full-text index holding its own words: what rare_words
+counts."""
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -174,6 +180,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """The thread running a search, whose reads trust the version checked as it began."""
         self._term_counts: dict[tuple[str, str], tuple[int, IndexVersion]] = {}
         """Full-text matches per (index, term), with when they were counted."""
+        self._word_matches: dict[tuple[str, str], tuple[tuple[int, ...] | None, IndexVersion]]
+        self._word_matches = {}
+        """The rows a word's own-text match finds per (index, word), None past _RARE_SCAN,
+        with when they were read (see rare_words)."""
         self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._vector_index: VectorIndex | None = None
@@ -1371,6 +1381,55 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 if version is not None:
                     self._term_counts[(fts, term)] = (matched, version)
         return [known[t] for t in terms]
+
+    def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
+        """Those of `words` that at most `most` turns and records passing `where` say in
+        their own text (a turn's index holds the turn before it too), as the full-text
+        index finds them, stemmed. A word the whole store says more than _RARE_SCAN times
+        is common however few of those pass: its matches are not read."""
+        asked = [w for w in dict.fromkeys(words) if w.strip()]
+        said = dict.fromkeys(asked, 0)
+        for kind, columns in _OWN_TEXT.items():
+            found = self._own_matches(_KINDS[kind].fts, columns, asked)
+            ids = sorted({i for rows in found.values() if rows is not None for i in rows})
+            passed = self.passing(kind, where, ids)
+            for word, rows in found.items():
+                said[word] += most + 1 if rows is None else sum(i in passed for i in rows)
+        return {word for word, times in said.items() if times <= most}
+
+    def _own_matches(
+        self, fts: str, columns: str, words: Sequence[str]
+    ) -> dict[str, tuple[int, ...] | None]:
+        """The rows of `fts` whose `columns` hold each word; None for a word in more than
+        _RARE_SCAN of them. Kept while the index is unchanged: questions come back to the
+        same candidates, and the candidates to the same words."""
+        with self._lock:
+            # Inside a transaction the index holds rows its version records do not.
+            version = None
+            if not self._db.in_transaction:
+                self._term_scores.follow(self._db, fts)
+                version = self._term_scores.version(fts)
+            found: dict[str, tuple[int, ...] | None] = {}
+            for word in words:
+                kept = self._word_matches.get((fts, word))
+                if version is not None and kept is not None and kept[1] == version:
+                    found[word] = kept[0]
+            unread = [w for w in words if w not in found]
+            if not unread:
+                return found
+            if len(self._word_matches) >= _TERM_COUNT_ENTRIES:
+                self._word_matches.clear()
+            rows = self._db.execute(
+                "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
+                f" {fts} WHERE {fts} MATCH m.value LIMIT ?)) FROM json_each(?) m ORDER BY m.key",
+                [_RARE_SCAN + 1, json.dumps([f"{columns} : {_quoted(w)}" for w in unread])],
+            ).fetchall()
+            for word, row in zip(unread, rows, strict=True):
+                ids = tuple(json.loads(row[0]))
+                found[word] = None if len(ids) > _RARE_SCAN else ids
+                if version is not None:
+                    self._word_matches[(fts, word)] = (found[word], version)
+            return found
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
