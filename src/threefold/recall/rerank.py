@@ -158,6 +158,12 @@ def specific(
     if not said_rarely:
         return list(pool)
     holding = [i for i, words in enumerate(own) if not said_rarely.isdisjoint(words)]
+    import os, sys
+    if os.environ.get("N41G_LOG"):
+        print(f"specific: pool {len(pool)} on-topic {sum(1 for o in own if o)} holding {len(holding)}", file=sys.stderr)
+    # Where many candidates say something rare (long messages), saying it tells nothing.
+    if len(holding) > float(os.environ.get("N41G_G", 0.25)) * len(pool):
+        return list(pool)
     holding.sort(key=lambda i: pool[i][1].signals.get("coverage_rank", math.inf))
     rescored = list(pool)
     for rank, i in enumerate(holding, start=1):
