@@ -74,7 +74,7 @@ class Preset:
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
-        Preset("default", rare_word_weight=float(__import__("os").environ.get("N41G_W", 0.5)), rare_word_items=int(__import__("os").environ.get("N41G_R", 2))),
+        Preset("default"),
         Preset("facts_only", kinds=("fact",)),
         Preset("recent_first", recency_weight=0.05, half_life_days=7.0),
         Preset("keywords", vector_weight=0.0),

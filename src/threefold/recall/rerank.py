@@ -158,11 +158,7 @@ def specific(
     if not said_rarely:
         return list(pool)
     holding = [i for i, words in enumerate(own) if not said_rarely.isdisjoint(words)]
-    import os, sys
-    if os.environ.get("N41G_LOG"):
-        print(f"specific: pool {len(pool)} on-topic {sum(1 for o in own if o)} holding {len(holding)}", file=sys.stderr)
-    # Where many candidates say something rare (long messages), saying it tells nothing.
-    if len(holding) > float(os.environ.get("N41G_G", 0.25)) * len(pool):
+    if len(holding) > _SPECIFIC_SHARE * len(pool):
         return list(pool)
     holding.sort(key=lambda i: pool[i][1].signals.get("coverage_rank", math.inf))
     rescored = list(pool)
@@ -171,6 +167,14 @@ def specific(
         signals = {**scored.signals, "specific_rank": rank}
         rescored[i] = (item, replace(scored, score=scored.score + weight / (k + rank), signals=signals))
     return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
+
+
+_SPECIFIC_SHARE = 0.25
+"""The largest share of the pool the rare-word list may hold and count (see specific).
+Where many candidates say something rare, as long messages do, saying it tells nothing: on
+LoCoMo (dev) at most a quarter held one in 2% of searches (a median of 83% of those
+holding a word of the question did), on needles at 50,000 messages in 92%. Without this
+bound, LoCoMo lost evidence at 1,000 tokens (lines 0.752 -> 0.747, pairs 0.710 -> 0.697)."""
 
 
 def _own_words(text: str, asked: frozenset[str]) -> tuple[str, ...]:

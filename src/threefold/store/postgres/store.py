@@ -1424,6 +1424,33 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             if count > _COUNT_REMEMBERED_FROM:
                 self._term_counts[(tenant, kind, term)] = (count, now)
 
+    def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
+        """Those of `words` that at least one and at most `most` turns and records passing
+        `where` hold in their own text (a turn's search vector holds the turn before it too, weighted D),
+        as the full-text index matches words, stemmed: counted up to `most` + 1 in one
+        statement."""
+        asked = [w for w in dict.fromkeys(words) if w.strip()]
+        if not asked:
+            return set()
+        counts, params = [], []
+        for kind in _OWN_TEXT_KINDS:
+            spec = _KINDS[kind]
+            sql, values = _filter_sql(kind, where)
+            query = f"phraseto_tsquery('{spec.config}', {spec.words}(w.word))"
+            match = f"x.search @@ {query}"
+            if kind == "turn":  # the turn's own words are labelled A, the one before D
+                match += f" AND ts_filter(x.search, '{{a}}') @@ {query}"
+            counts.append(
+                f"(SELECT count(*) FROM (SELECT 1 FROM {spec.table} x"
+                f" WHERE {match} AND {sql} LIMIT %s) said)"
+            )
+            params += [*values, most + 1]
+        rows = self._rows(
+            f"SELECT w.word, {' + '.join(counts)} AS n FROM unnest(%s::text[]) AS w(word)",
+            [*params, asked],
+        )
+        return {r["word"] for r in rows if 0 < r["n"] <= most}
+
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
             return set()
@@ -1668,6 +1695,9 @@ _TURN_SEARCH = (
     " '') || p.user_text || E'\\n' || p.assistant_text, ''))), 'D')"
 )
 
+
+_OWN_TEXT_KINDS = ("turn", "record")
+"""The kinds whose items say words in the stream, as rare_words counts them."""
 
 _ONE_COLUMN = "{1, 1, 1, 1}"
 """The weights of a kind indexed as one column: its words weigh 1, as in FTS5."""

@@ -1383,9 +1383,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         return [known[t] for t in terms]
 
     def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
-        """Those of `words` that at most `most` turns and records passing `where` say in
-        their own text (a turn's index holds the turn before it too), as the full-text
-        index finds them, stemmed. A word the whole store says more than _RARE_SCAN times
+        """Those of `words` that at least one and at most `most` turns and records passing
+        `where` say in their own text (a turn's index holds the turn before it too), as
+        the full-text index finds them, stemmed. A word the whole store says more than _RARE_SCAN times
         is common however few of those pass: its matches are not read."""
         asked = [w for w in dict.fromkeys(words) if w.strip()]
         said = dict.fromkeys(asked, 0)
@@ -1395,7 +1395,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             passed = self.passing(kind, where, ids)
             for word, rows in found.items():
                 said[word] += most + 1 if rows is None else sum(i in passed for i in rows)
-        return {word for word, times in said.items() if times <= most}
+        return {word for word, times in said.items() if 0 < times <= most}
 
     def _own_matches(
         self, fts: str, columns: str, words: Sequence[str]
