@@ -163,6 +163,8 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         self._streams: set[tuple[str, str]] = set()
         self._streams_lock = threading.Lock()
         self._term_counts: dict[tuple[str, str, str], tuple[int, float]] = {}
+        self._said_often: dict[tuple[tuple[str, int], str], float] = {}
+        """(filter and bound, word) -> when rare_words found the word common."""
         self._common_words: tuple[dict[str, TextArray], float] = ({}, -math.inf)
         self._text_lengths = TextLengths()
         self._crowded_streams: dict[tuple[str, str, tuple[str, ...]], float] = {}
@@ -1426,10 +1428,18 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
 
     def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
         """Those of `words` that at least one and at most `most` turns and records passing
-        `where` hold in their own text (a turn's search vector holds the turn before it too, weighted D),
-        as the full-text index matches words, stemmed: counted up to `most` + 1 in one
-        statement."""
-        asked = [w for w in dict.fromkeys(words) if w.strip()]
+        `where` hold in their own text (a turn's search vector holds the turn before it,
+        labelled D), as the full-text index matches words, stemmed: counted up to `most`
+        + 1 in one statement. A word found common stays so for a while (writes only add
+        to a count), and is not counted again."""
+        scope = (where.model_dump_json(), most)
+        now = time.monotonic()
+        asked = [
+            w
+            for w in dict.fromkeys(words)
+            if w.strip()
+            and now - self._said_often.get((scope, w), -math.inf) >= _TERM_COUNT_SECONDS
+        ]
         if not asked:
             return set()
         counts, params = [], []
@@ -1449,6 +1459,9 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             f"SELECT w.word, {' + '.join(counts)} AS n FROM unnest(%s::text[]) AS w(word)",
             [*params, asked],
         )
+        if len(self._said_often) >= _TERM_COUNT_ENTRIES:
+            self._said_often.clear()
+        self._said_often.update({(scope, r["word"]): now for r in rows if r["n"] > most})
         return {r["word"] for r in rows if 0 < r["n"] <= most}
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
