@@ -423,3 +423,28 @@ def test_a_needle_naming_something_said_once_rises_above_its_look_alikes(open_me
     default = presets.PRESETS["default"]
     monkeypatch.setitem(presets.PRESETS, "default", replace(default, rare_word_weight=0.0))
     assert not any(h.text.startswith(needle) for h in mem.search(question, OFFICE, limit=10))
+
+
+def test_a_rare_word_counts_only_where_few_candidates_say_one(open_memory):
+    """Where most candidates say something said nowhere else, as long messages do, holding
+    a rare word tells nothing, and no candidate is lifted for it (LoCoMo lost evidence
+    before this bound)."""
+    mem = open_memory()
+    at = office_day(mem, 3)
+    mem.add_turn(OFFICE, "Pavel gets his bike serviced at Quennick Cycles.", at=at, speaker="Ines")
+    at = office_day(mem, 2, start=at + timedelta(days=1))
+    mem.process_pending()
+    question = "Where does Pavel get his bike serviced?"
+    hits = mem.search(question, OFFICE, limit=10)
+    lifted = [h for h in hits if "specific_rank" in h.signals]
+    assert hits[0].text.startswith("Pavel gets his bike") and hits[0].signals["specific_rank"] == 1
+    assert all("Quennick" in h.text for h in lifted)  # the turn, and a summary retelling it
+
+    syllables = ["dra", "vel", "mox", "tir", "qua", "zen", "lop", "fim"]
+    for n in range(40):
+        made_up = syllables[n % 8] + syllables[n // 8 % 8] + "ix"
+        said = f"Pavel says the bike service place {made_up.capitalize()} was shut again."
+        mem.add_turn(OFFICE, said, at=at + timedelta(minutes=n), speaker=FLOOR[n % 6])
+    mem.process_pending()
+    hits = mem.search(question, OFFICE, limit=60)
+    assert len(hits) > 40 and not any("specific_rank" in h.signals for h in hits)

@@ -11,6 +11,10 @@ and things) and guarded by benchmarks/recall_locomo.py:
   candidates hold it: among many messages about teeth cleaning, the one naming the person
   asked about is told apart by the person's name, a word full text alone left out as too
   common in the whole stream.
+- A candidate on the question's topic that says something the stream says almost nowhere
+  else (a practice's name, a make, a title) is told apart from look-alikes made of
+  everyday words: by the stream's own word counts, since in a pool of 60 most words occur
+  once whether or not the stream repeats them.
 """
 
 import math
@@ -150,19 +154,20 @@ def specific(
     which of a list of words are), by how well they cover the question. Among messages
     about one person and one thing, the one that names a place, a make or a title said
     once tells something; its look-alikes, made of everyday words, do not."""
-    if weight <= 0 or len(pool) < 2:
+    if weight <= 0 or len(pool) < 2 or not terms:
         return list(pool)
     asked = frozenset(_root(t) for t in terms)
     own = [_own_words(item.text, asked) if _roots_of(item.text) & asked else () for item, _ in pool]
-    most = _SPECIFIC_SHARE * len(pool)
+    enough = _SPECIFIC_SHARE * len(pool)
     holding: list[int] = []
     # Counted a slice of the pool at a time, best first: where many hold a rare word, the
     # first slices tell, and the rest need not be counted.
     for start in range(0, len(pool), _COUNTED_AT_ONCE):
         part = range(start, min(start + _COUNTED_AT_ONCE, len(pool)))
-        said_rarely = rare(list(dict.fromkeys(w for i in part for w in own[i])))
+        words = list(dict.fromkeys(w for i in part for w in own[i]))
+        said_rarely = rare(words) if words else set()
         holding += [i for i in part if not said_rarely.isdisjoint(own[i])]
-        if len(holding) > most:
+        if len(holding) > enough:
             return list(pool)
     if not holding:
         return list(pool)
