@@ -146,7 +146,12 @@ times say little):
     2     10,000    0.930 -> 0.955  0.975 -> 0.995   0.995 -> 0.995
     2     50,000    0.765 -> 0.905  0.925 -> 0.940   0.945 -> 0.945
     3     10,000    0.915 -> 0.960  0.990 -> 0.990   0.990 -> 0.990   (held out: first run)
-    HUNDRED_K
+    2     100,000   0.635 -> 0.775  0.870 -> 0.885   0.890 -> 0.890   (first 100k of seed 2)
+    At 100k (store built in 72 min, nice 10, beside other jobs): wall ms of the ask phase,
+    search p50/p95 27.4/50.0 -> 30.7/224.3 (the branch asked first, on a cold file
+    cache), context 29.6/74.1 -> 31.3/79.1; peak RSS 371 -> 383 MB. CPU per call, asked
+    again warm, main -> branch: search 27.7/48.5 -> 28.6/54.2, context 30.1/79.3 ->
+    31.8/80.0; SECOND_100K The goal of p95 < 20 ms at 100k is not met, before or after.
     LoCoMo dev (1,000/2,000/4,000, lines and pairs, on reused stores): identical in every
     cell. LoCoMo held out, first run, one store each, evidence (answer hit) before ->
     after: lines 0.736 (0.790) -> 0.737 (0.792), 0.820 (0.849) -> 0.817 (0.851), 0.908
