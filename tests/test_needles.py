@@ -381,3 +381,70 @@ def test_vector_lists_deepen_with_the_square_root_of_a_streams_turns(turns, dept
 
     assert vector_depth(PRESETS["default"], turns) == depth
     assert vector_depth(replace(PRESETS["default"], deeper_from_turns=0), turns) == 30
+
+
+FIX_TALK = [
+    "{p} wants someone to repair the bike",
+    "{p} is looking for a place that repairs bikes",
+    "{p} asked which shop repairs bikes cheaply",
+]
+
+
+def test_a_needle_naming_something_said_once_rises_above_its_look_alikes(open_memory, monkeypatch):
+    """120 messages about Mirela's bike, 24 of them about getting it repaired, 600 about
+    other people's bikes and errands, none naming a shop; and one message that does:
+    "Vodrak Cycles", said nowhere else in the stream. Every look-alike holds as many words
+    of the question and is nearer it in meaning, so the needle ranked 19th (MiniLM); it
+    is the only candidate holding a word the stream says almost nowhere else, which now
+    counts as a list of its own (see rerank.specific)."""
+    from threefold.recall import presets
+
+    mem = open_memory(recent_turns=2, embed={"kind": "minilm"})
+    said = [BIKE_TALK[i % 12].format(p="Mirela") + WHEN[i // 12 % 8] for i in range(96)]
+    said += [FIX_TALK[i % 3].format(p="Mirela") + WHEN[i // 3 % 8] for i in range(24)]
+    said += [BIKE_TALK[i % 12].format(p=FLOOR[i // 12 % 4]) + WHEN[i // 48 % 8] for i in range(300)]
+    said += [
+        OFFICE_ERRANDS[i % 6].format(p=FLOOR[i // 6 % 6]) + WHEN[i // 36 % 8] for i in range(300)
+    ]
+    random.Random(4).shuffle(said)
+    needle = "Vodrak Cycles on Elm Street repairs Mirela's bike these days."
+    for n, line in enumerate(said):
+        at = T0 + timedelta(minutes=13 * n)
+        mem.add_turn(OFFICE, line + ".", at=at, speaker=FLOOR[(n + 1) % 6])
+        if n == len(said) // 3:
+            mem.add_turn(OFFICE, needle, at=at, speaker="Taro")
+    mem.process_pending()
+    question = "Which shop repairs Mirela's bike?"
+
+    hits = mem.search(question, OFFICE, limit=10)
+    [found] = [h for h in hits if h.text.startswith(needle)]
+    assert found.signals["specific_rank"] == 1
+    assert sum("specific_rank" in h.signals for h in hits) == 1  # no look-alike holds one
+    default = presets.PRESETS["default"]
+    monkeypatch.setitem(presets.PRESETS, "default", replace(default, rare_word_weight=0.0))
+    assert not any(h.text.startswith(needle) for h in mem.search(question, OFFICE, limit=10))
+
+
+def test_a_rare_word_counts_only_where_few_candidates_say_one(open_memory):
+    """Where most candidates say something said nowhere else, as long messages do, holding
+    a rare word tells nothing, and no candidate is lifted for it (LoCoMo lost evidence
+    before this bound)."""
+    mem = open_memory()
+    at = office_day(mem, 3)
+    mem.add_turn(OFFICE, "Pavel gets his bike serviced at Quennick Cycles.", at=at, speaker="Ines")
+    at = office_day(mem, 2, start=at + timedelta(days=1))
+    mem.process_pending()
+    question = "Where does Pavel get his bike serviced?"
+    hits = mem.search(question, OFFICE, limit=10)
+    lifted = [h for h in hits if "specific_rank" in h.signals]
+    assert hits[0].text.startswith("Pavel gets his bike") and hits[0].signals["specific_rank"] == 1
+    assert all("Quennick" in h.text for h in lifted)  # the turn, and a summary retelling it
+
+    syllables = ["dra", "vel", "mox", "tir", "qua", "zen", "lop", "fim"]
+    for n in range(40):
+        made_up = syllables[n % 8] + syllables[n // 8 % 8] + "ix"
+        said = f"Pavel says the bike service place {made_up.capitalize()} was shut again."
+        mem.add_turn(OFFICE, said, at=at + timedelta(minutes=n), speaker=FLOOR[n % 6])
+    mem.process_pending()
+    hits = mem.search(question, OFFICE, limit=60)
+    assert len(hits) > 40 and not any("specific_rank" in h.signals for h in hits)

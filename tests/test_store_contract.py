@@ -219,6 +219,27 @@ def test_full_text_finds_stems_and_the_turn_before(store: Store) -> None:
     assert store.items("turn", "t2", [question]) == []
 
 
+def test_rare_words_are_counted_in_the_streams_own_words(store: Store) -> None:
+    _turn(store, "chat:a", "Priya goes to Belnov Dental for cleanings now.")
+    _turn(store, "chat:a", "Priya hates the dentist.", minutes=1)  # Belnov is its turn before
+    _turn(store, "chat:a", "The dentist was late again.", minutes=2)
+    _turn(store, "chat:b", "Zorvik Zorvik, Belnov too.")
+    _turn(store, "chat:a", "Belnov Dental called about Zorvik.", tenant="t2")
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    asked = ["belnov", "dentists", "priya", "zorvik", "cleanings", "unsaid"]
+    # Stemmed as the index reads words; a word no turn of the stream says is not rare.
+    assert store.rare_words(where, asked, most=1) == {"belnov", "cleanings"}
+    assert store.rare_words(where, asked, most=2) == {"belnov", "cleanings", "dentists", "priya"}
+    everywhere = ItemFilter(tenant="t1")
+    assert store.rare_words(everywhere, ["zorvik", "belnov"], most=2) == {"zorvik", "belnov"}
+    assert store.rare_words(everywhere, ["belnov"], most=1) == set()
+    # The index's own syntax in a word is plain text; blanks and no words ask nothing.
+    odd = ['"', "AND", "NEAR(", "o'brien", "*", "", "   ", "belnov OR priya"]
+    assert store.rare_words(where, odd, most=5) == set()
+    assert store.rare_words(where, [], most=5) == set()
+    assert store.rare_words(where, ["belnov"], most=0) == set()
+
+
 def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
     turn = _turn(store, "chat:a", "hello there")
     assert store.unembedded("t1", "chat:a", 10) == [("turn", turn, "hello there\nok")]

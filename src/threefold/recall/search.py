@@ -30,6 +30,7 @@ from threefold.recall.rerank import (
     covered,
     cut,
     folded,
+    specific,
 )
 from threefold.recall.timeframe import Timeframe, timeframe_of
 from threefold.store.base import Candidates, Item, ItemFilter, Probe, Store, VectorSearch
@@ -235,6 +236,9 @@ class Recall:
         pool = _with_items(ranked[: max(limit, preset.rerank_depth)], found)
         terms = query_terms(query)
         pool = covered(pool, terms, preset.coverage_weight, preset.rrf_k)
+        if preset.rare_word_weight:
+            rare = partial(self.store.rare_words, _stream_wide(where), most=preset.rare_word_items)
+            pool = specific(pool, terms, rare, preset.rare_word_weight, preset.rrf_k)
         pool = alike_newest_first(pool, terms, preset.older_alike_weight)
         if "turn" in preset.kinds:
             pool = folded(pool, partial(self._raw_turns, where))
@@ -374,6 +378,12 @@ class Recall:
                 score += preset.mention_weight * math.log1p(mentions - 1)
             scored.append(Scored(key[0], key[1], score, signals))
         return sorted(scored, key=lambda s: s.score, reverse=True)
+
+
+def _stream_wide(where: ItemFilter) -> ItemFilter:
+    """`where` as far as the streams it searches: how rare a word is, is counted over all
+    their turns, whatever the search narrows to (a time, a person, a kind of fact)."""
+    return ItemFilter(tenant=where.tenant, streams=where.streams, visibilities=where.visibilities)
 
 
 def vector_depth(preset: Preset, turns: int) -> int:

@@ -883,6 +883,13 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         server)."""
         ...
 
+    def rare_words(self, where: "ItemFilter", words: Sequence[str], most: int) -> set[str]:
+        """Those of `words` that at least one and at most `most` turns and records passing
+        `where` hold in their own text, as the full-text index matches words (stemmed). A
+        word only derived text holds (a summary's, a fact's) was never said: not rare. A
+        word the whole store holds many times may count as common unread."""
+        ...
+
     def candidates(
         self,
         tenant: str,

@@ -163,6 +163,8 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         self._streams: set[tuple[str, str]] = set()
         self._streams_lock = threading.Lock()
         self._term_counts: dict[tuple[str, str, str], tuple[int, float]] = {}
+        self._said_often: dict[tuple[tuple[str, int], str], float] = {}
+        """(filter and bound, word) -> when rare_words found the word common."""
         self._common_words: tuple[dict[str, TextArray], float] = ({}, -math.inf)
         self._text_lengths = TextLengths()
         self._crowded_streams: dict[tuple[str, str, tuple[str, ...]], float] = {}
@@ -1424,6 +1426,44 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             if count > _COUNT_REMEMBERED_FROM:
                 self._term_counts[(tenant, kind, term)] = (count, now)
 
+    def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
+        """Those of `words` that at least one and at most `most` turns and records passing
+        `where` hold in their own text (a turn's search vector holds the turn before it,
+        labelled D), as the full-text index matches words, stemmed: counted up to `most`
+        + 1 in one statement. A word found common stays so for a while (writes only add
+        to a count), and is not counted again."""
+        scope = (where.model_dump_json(), most)
+        now = time.monotonic()
+        asked = [
+            w
+            for w in dict.fromkeys(words)
+            if w.strip()
+            and now - self._said_often.get((scope, w), -math.inf) >= _TERM_COUNT_SECONDS
+        ]
+        if not asked:
+            return set()
+        counts, params = [], []
+        for kind in _OWN_TEXT_KINDS:
+            spec = _KINDS[kind]
+            sql, values = _filter_sql(kind, where)
+            query = f"phraseto_tsquery('{spec.config}', {spec.words}(w.word))"
+            match = f"x.search @@ {query}"
+            if kind == "turn":  # the turn's own words are labelled A, the one before D
+                match += f" AND ts_filter(x.search, '{{a}}') @@ {query}"
+            counts.append(
+                f"(SELECT count(*) FROM (SELECT 1 FROM {spec.table} x"
+                f" WHERE {match} AND {sql} LIMIT %s) said)"
+            )
+            params += [*values, most + 1]
+        rows = self._rows(
+            f"SELECT w.word, {' + '.join(counts)} AS n FROM unnest(%s::text[]) AS w(word)",
+            [*params, asked],
+        )
+        if len(self._said_often) >= _TERM_COUNT_ENTRIES:
+            self._said_often.clear()
+        self._said_often.update({(scope, r["word"]): now for r in rows if r["n"] > most})
+        return {r["word"] for r in rows if 0 < r["n"] <= most}
+
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
             return set()
@@ -1668,6 +1708,9 @@ _TURN_SEARCH = (
     " '') || p.user_text || E'\\n' || p.assistant_text, ''))), 'D')"
 )
 
+
+_OWN_TEXT_KINDS = ("turn", "record")
+"""The kinds whose items say words in the stream, as rare_words counts them."""
 
 _ONE_COLUMN = "{1, 1, 1, 1}"
 """The weights of a kind indexed as one column: its words weigh 1, as in FTS5."""

@@ -102,6 +102,12 @@ _SCORED = 1000
 _MERGE_SLICE_PAGES = 200
 """Full-text index pages merged per transaction (see merge_text_index)."""
 _TERM_COUNT_ENTRIES = 100_000
+_RARE_SCAN = 32
+"""The most matches of a word rare_words reads, in the whole store: a word said more often
+is common enough to weigh nothing there."""
+_OWN_TEXT = {"turn": "{user_text assistant_text}", "record": "text"}
+"""The columns of each kind's full-text index holding its own words: what rare_words
+counts."""
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -174,6 +180,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """The thread running a search, whose reads trust the version checked as it began."""
         self._term_counts: dict[tuple[str, str], tuple[int, IndexVersion]] = {}
         """Full-text matches per (index, term), with when they were counted."""
+        self._words_said: dict[tuple[str, str, str], tuple[int, IndexVersion]] = {}
+        """Items holding a word per (index, filter, word), with when they were counted (see
+        rare_words)."""
         self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._vector_index: VectorIndex | None = None
@@ -1371,6 +1380,58 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 if version is not None:
                     self._term_counts[(fts, term)] = (matched, version)
         return [known[t] for t in terms]
+
+    def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
+        """Those of `words` that at least one and at most `most` turns and records passing
+        `where` say in their own text (a turn's index holds the turn before it too), as
+        the full-text index finds them, stemmed. A word the whole store says more than
+        _RARE_SCAN times is common however few of those pass: its matches are not read."""
+        asked = [w for w in dict.fromkeys(words) if w.strip()]
+        said = dict.fromkeys(asked, 0)
+        scope = where.model_dump_json()
+        for kind, columns in _OWN_TEXT.items():
+            for word, times in self._said_in(kind, columns, scope, where, asked).items():
+                said[word] += times
+        return {word for word, times in said.items() if 0 < times <= most}
+
+    def _said_in(
+        self, kind: str, columns: str, scope: str, where: ItemFilter, words: Sequence[str]
+    ) -> dict[str, int]:
+        """How many items of `kind` passing `where` (written as `scope`) hold each word in
+        `columns`, _RARE_SCAN + 1 for a word the whole index holds more often. Kept while
+        the index is unchanged: questions come back to the same candidates, and the
+        candidates to the same words."""
+        fts = _KINDS[kind].fts
+        with self._lock:
+            # Inside a transaction the index holds rows its version records do not.
+            version = None
+            if not self._db.in_transaction:
+                self._term_scores.follow(self._db, fts)
+                version = self._term_scores.version(fts)
+            said: dict[str, int] = {}
+            for word in words:
+                kept = self._words_said.get((fts, scope, word))
+                if version is not None and kept is not None and kept[1] == version:
+                    said[word] = kept[0]
+            unread = [w for w in words if w not in said]
+            if not unread:
+                return said
+            rows = self._db.execute(
+                "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
+                f" {fts} WHERE {fts} MATCH m.value LIMIT ?)) FROM json_each(?) m ORDER BY m.key",
+                [_RARE_SCAN + 1, json.dumps([f"{columns} : {_quoted(w)}" for w in unread])],
+            ).fetchall()
+            found = {word: json.loads(row[0]) for word, row in zip(unread, rows, strict=True)}
+            ids = sorted({i for rows in found.values() if len(rows) <= _RARE_SCAN for i in rows})
+            passed = self.passing(kind, where, ids) if ids else set()
+            if len(self._words_said) >= _TERM_COUNT_ENTRIES:
+                self._words_said.clear()
+            for word, rows in found.items():
+                common = len(rows) > _RARE_SCAN
+                said[word] = _RARE_SCAN + 1 if common else sum(i in passed for i in rows)
+                if version is not None:
+                    self._words_said[(fts, scope, word)] = (said[word], version)
+            return said
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         if not ids:
