@@ -1,8 +1,10 @@
-"""A context waits for PostgreSQL twice: once for what it reads of the stream (which of the
-question's words name people among it), once for the search of every kind (two statements
-on two connections at the same time). Each wait
-is a scheduling delay on a busy host, so their number is checked; their speed is measured
-in benchmarks/postgres.py."""
+"""A context waits for PostgreSQL at most three times: once for what it reads of the stream
+(which of the question's words name people among it), once for the search of every kind
+(two statements on two connections at the same time), and, where candidates on the
+question's topic say words the stream may say almost nowhere else, once for how often it
+says them (`rare_words`: a word found common is remembered a while, a rare one is counted
+again, as writes may make it common). Each wait is a scheduling delay on a busy host, so
+their number is checked; their speed is measured in benchmarks/postgres.py."""
 
 import threading
 from collections.abc import Callable
@@ -18,7 +20,7 @@ from threefold.store.postgres import store as postgres_store
 
 
 @pytest.mark.parametrize("checked_after", [None, 0.0])
-def test_a_context_waits_for_the_server_twice(
+def test_a_context_waits_for_the_server_three_times_at_most(
     fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch, checked_after: float | None
 ) -> None:
     """Also where the pool checks every connection it hands out (as it checks one that sat
@@ -41,8 +43,8 @@ def test_a_context_waits_for_the_server_twice(
         statements = mem.store.statements - before[1]
     assert context.text == warm.text
     assert "Lead Architect" in context.text
-    assert waits == 2
-    assert statements == 12  # ten reads sent together, then the search's two halves
+    assert waits == 3  # the third: how often the stream says the candidates' own words
+    assert statements == 13  # ten reads sent together, the search's two halves, the count
 
 
 def test_searches_from_more_threads_than_connections_all_finish(
