@@ -349,12 +349,7 @@ def test_a_large_streams_vector_lists_reach_a_needle_among_many_look_alikes(
     rng = random.Random(4)
     rng.shuffle(said)
     needle = "Mirela gets her bike fixed at Vodrak Cycles on Elm Street now."
-    for n, line in enumerate(said):
-        at = T0 + timedelta(minutes=13 * n)
-        mem.add_turn(OFFICE, line + ".", at=at, speaker=FLOOR[(n + 1) % 6])
-        if n == len(said) // 3:
-            mem.add_turn(OFFICE, needle, at=at, speaker="Taro")
-    mem.process_pending()
+    _office_says(mem, said, needle)
     question = "Which shop repairs Mirela's bike?"
     default = presets.PRESETS["default"]
 
@@ -383,6 +378,17 @@ def test_vector_lists_deepen_with_the_square_root_of_a_streams_turns(turns, dept
     assert vector_depth(replace(PRESETS["default"], deeper_from_turns=0), turns) == 30
 
 
+def _office_says(mem, said: list[str], needle: str) -> None:
+    """`said` in the office stream 13 minutes apart, by the floor in turn, and the needle,
+    by Taro, a third of the way in."""
+    for n, line in enumerate(said):
+        at = T0 + timedelta(minutes=13 * n)
+        mem.add_turn(OFFICE, line + ".", at=at, speaker=FLOOR[(n + 1) % 6])
+        if n == len(said) // 3:
+            mem.add_turn(OFFICE, needle, at=at, speaker="Taro")
+    mem.process_pending()
+
+
 FIX_TALK = [
     "{p} wants someone to repair the bike",
     "{p} is looking for a place that repairs bikes",
@@ -408,12 +414,7 @@ def test_a_needle_naming_something_said_once_rises_above_its_look_alikes(open_me
     ]
     random.Random(4).shuffle(said)
     needle = "Vodrak Cycles on Elm Street repairs Mirela's bike these days."
-    for n, line in enumerate(said):
-        at = T0 + timedelta(minutes=13 * n)
-        mem.add_turn(OFFICE, line + ".", at=at, speaker=FLOOR[(n + 1) % 6])
-        if n == len(said) // 3:
-            mem.add_turn(OFFICE, needle, at=at, speaker="Taro")
-    mem.process_pending()
+    _office_says(mem, said, needle)
     question = "Which shop repairs Mirela's bike?"
 
     hits = mem.search(question, OFFICE, limit=10)

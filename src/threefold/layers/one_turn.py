@@ -6,21 +6,21 @@ same name whole and in part, or a town read as a name beside the name. Stored in
 later would supersede the earlier at once. These checks run on every reader's facts.
 """
 
-from threefold.context.staleness import says_change
 from threefold.domain import FactCategory
 from threefold.layers.parts import reshaped
 from threefold.models.base import ExtractedFact, Standing
 from threefold.models.reader.labels import ENDED
 
 
-def as_read(read: list[ExtractedFact], said: str, *, repair: bool) -> list[ExtractedFact]:
+def as_read(read: list[ExtractedFact], *, every_value: bool) -> list[ExtractedFact]:
     """What one turn's facts come to before they are recorded, whichever reader read them
     and whether read first or again on a refresh: one value per name read whole and in
     part, each value and subject cut to its shape or left out (layers/parts.py), and the
-    first of unrelated values in a single slot where the turn `said` no change. A repair's
-    facts keep every value: the repair layer edits what a repair names."""
+    first of unrelated values in a single slot, unless the turn says a change or is a
+    repair (`every_value`: then the later value supersedes, or the repair layer edits
+    what the repair names)."""
     read = [shaped for item in fullest_values(read) if (shaped := reshaped(item)) is not None]
-    return read if repair else first_said(read, says_change(said))
+    return first_said(read, says_change=every_value)
 
 
 SINGLE_SLOT_CATEGORIES = frozenset(

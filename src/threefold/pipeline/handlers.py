@@ -9,6 +9,7 @@ import numpy as np
 
 from threefold import entities, tracing
 from threefold.context.material import pinned_texts
+from threefold.context.staleness import says_change
 from threefold.domain import Fact, Trust, Turn
 from threefold.embed import Embedder
 from threefold.errors import NotFound, StoreError, ThreefoldError
@@ -154,7 +155,8 @@ class Pipeline:
         writer = Author(turn.writer_trust, turn.writer_key)
         answered = self._turn_before(turn)
         told = turn_input(turn, self._referent(turn, answered), answered)
-        read = as_read(self._read(turn, told), turn.user, repair=told.repair)
+        changes = told.repair or says_change(turn.user)
+        read = as_read(self._read(turn, told), every_value=changes)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         found = [
             capped_fact(item, writer, self.settings.writes)

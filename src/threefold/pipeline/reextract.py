@@ -8,6 +8,7 @@ only what is new is recorded, through the same reconciliation as a first reading
 
 from collections.abc import Iterable
 
+from threefold.context.staleness import says_change
 from threefold.domain import Fact, SourceRef, Turn, Visibility
 from threefold.layers.facts import record_fact
 from threefold.layers.one_turn import as_read
@@ -71,7 +72,7 @@ def _from_turns(
                 # a reading only sure enough to update a held slot adds nothing here
                 found = [
                     capped_fact(item, writer, settings.writes)
-                    for item in as_read(read, turn.user, repair=said.repair)
+                    for item in as_read(read, every_value=said.repair or says_change(turn.user))
                     if item.standing is Standing.FACT and not is_fragment(item.text, item.subject)
                 ]
                 with store.transaction():
