@@ -72,7 +72,7 @@ from threefold.store.sqlite.erasure import ErasureTables
 from threefold.store.sqlite.migrations import MIGRATIONS
 from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
-from threefold.store.sqlite.term_scores import IndexVersion, TermScores
+from threefold.store.sqlite.term_scores import CountsAtVersion, IndexVersion, TermScores
 from threefold.store.sqlite.write_queue import WriteQueue
 from threefold.store.statements import SharedStatements, name_clauses
 
@@ -178,11 +178,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
         self._checked_for: int | None = None
         """The thread running a search, whose reads trust the version checked as it began."""
-        self._term_counts: dict[tuple[str, str], tuple[int, IndexVersion]] = {}
-        """Full-text matches per (index, term), with when they were counted."""
-        self._words_said: dict[tuple[str, str, str], tuple[int, IndexVersion]] = {}
-        """Items holding a word per (index, filter, word), with when they were counted (see
-        rare_words)."""
+        self._term_counts = CountsAtVersion(_TERM_COUNT_ENTRIES)
+        """Full-text matches per (index, term)."""
+        self._words_said = CountsAtVersion(_TERM_COUNT_ENTRIES)
+        """Items holding a word per (index, filter, word) (see rare_words)."""
         self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._vector_index: VectorIndex | None = None
@@ -1363,13 +1362,11 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             if exact is not None:
                 known[term] = min(exact, _SCORED + 1)
                 continue
-            remembered = self._term_counts.get((fts, term))
-            if version is not None and remembered is not None and remembered[1] == version:
-                known[term] = remembered[0]
+            remembered = self._term_counts.get((fts, term), version)
+            if remembered is not None:
+                known[term] = remembered
         unknown = [t for t in terms if t not in known]
         if unknown:
-            if len(self._term_counts) >= _TERM_COUNT_ENTRIES:
-                self._term_counts.clear()
             count = f"(SELECT count(*) FROM (SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?))"
             row = self._row(
                 "SELECT " + ", ".join([count] * len(unknown)),
@@ -1377,8 +1374,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             )
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
-                if version is not None:
-                    self._term_counts[(fts, term)] = (matched, version)
+                self._term_counts.put((fts, term), matched, version)
         return [known[t] for t in terms]
 
     def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
@@ -1410,9 +1406,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 version = self._term_scores.version(fts)
             said: dict[str, int] = {}
             for word in words:
-                kept = self._words_said.get((fts, scope, word))
-                if version is not None and kept is not None and kept[1] == version:
-                    said[word] = kept[0]
+                kept = self._words_said.get((fts, scope, word), version)
+                if kept is not None:
+                    said[word] = kept
             unread = [w for w in words if w not in said]
             if not unread:
                 return said
@@ -1424,13 +1420,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             found = {word: json.loads(row[0]) for word, row in zip(unread, rows, strict=True)}
             ids = sorted({i for rows in found.values() if len(rows) <= _RARE_SCAN for i in rows})
             passed = self.passing(kind, where, ids) if ids else set()
-            if len(self._words_said) >= _TERM_COUNT_ENTRIES:
-                self._words_said.clear()
             for word, rows in found.items():
                 common = len(rows) > _RARE_SCAN
                 said[word] = _RARE_SCAN + 1 if common else sum(i in passed for i in rows)
-                if version is not None:
-                    self._words_said[(fts, scope, word)] = (said[word], version)
+                self._words_said.put((fts, scope, word), said[word], version)
             return said
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:

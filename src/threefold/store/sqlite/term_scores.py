@@ -38,6 +38,27 @@ IndexVersion = tuple[bytes, ...]
 """A full-text index's averages and structure records: equal while the index is."""
 
 
+class CountsAtVersion:
+    """Counts read from a full-text index, each kept while the index stays at the version
+    it was read at (None: unknown, inside a transaction, so neither kept nor trusted), at
+    most `entries` of them."""
+
+    def __init__(self, entries: int) -> None:
+        self._entries = entries
+        self._kept: dict[tuple[str, ...], tuple[int, IndexVersion]] = {}
+
+    def get(self, key: tuple[str, ...], version: IndexVersion | None) -> int | None:
+        kept = self._kept.get(key)
+        return kept[0] if version is not None and kept is not None and kept[1] == version else None
+
+    def put(self, key: tuple[str, ...], count: int, version: IndexVersion | None) -> None:
+        if version is None:
+            return
+        if len(self._kept) >= self._entries:
+            self._kept.clear()
+        self._kept[key] = (count, version)
+
+
 class TermScores:
     """Shares by (index, term), dropped for an index as soon as it changes."""
 
