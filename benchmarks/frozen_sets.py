@@ -131,13 +131,14 @@ def _parsed(path: Path, number: int, text: str) -> dict[str, Any]:
 
 
 def feed(mem: Memory, stream: str, lines: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """Add every line as a turn, each answering the assistant message it was asked in."""
+    """Add every line as a turn, each answering the assistant message it was asked in, at
+    the line's ``at`` when a caller gives one (LoCoMo's session times; the JSON sets have
+    none), else six hours after the line before."""
     by_turn: dict[int, dict[str, Any]] = {}
-    at = START
     if lines and lines[0].get("asked"):
-        mem.add_turn(stream, user="Hi.", assistant=lines[0]["asked"], at=at)
+        mem.add_turn(stream, user="Hi.", assistant=lines[0]["asked"], at=START)
     for n, line in enumerate(lines):
-        at = START + timedelta(hours=6 * (n + 1))
+        at = line.get("at") or START + timedelta(hours=6 * (n + 1))
         after = lines[n + 1].get("asked", "") if n + 1 < len(lines) else ""
         extra = {"speaker": line["speaker"]} if line.get("speaker") else {}
         turn = mem.add_turn(stream, user=line["user"], assistant=after, at=at, **extra)
@@ -288,11 +289,12 @@ def chats(path: Path) -> dict[str, list[dict[str, Any]]]:
 def score_set(path: Path, model: MemoryModel) -> Score:
     score = Score()
     for name, lines in chats(path).items():
-        score.add_chat(_score_chat(f"chat:{name}", lines, model))
+        score.add_chat(score_chat(f"chat:{name}", lines, model))
     return score
 
 
-def _score_chat(stream: str, lines: list[dict[str, Any]], model: MemoryModel) -> Score:
+def score_chat(stream: str, lines: list[dict[str, Any]], model: MemoryModel) -> Score:
+    """The score of what a fresh memory stores from one conversation's lines (`stream`)."""
     score = Score()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "frozen.db"
