@@ -29,7 +29,7 @@ nothing 0.98; rules alone 0.34, 21/33 = 0.64, 0.99. Most of what real chats stat
 
     .venv/bin/python benchmarks/locomo_facts.py ../shared/data/locomo_dev.json
         [--frozen] [--only conv-26 ...] [--reader auto|rules|...] [--literal-judge]
-        [--show-misses]
+        [--show-misses] [--manifest /tmp/candidate/reader_tuned.json]
 """
 
 import argparse
@@ -178,18 +178,23 @@ def conversations(data: Path, samples: set[str]) -> dict[str, Conversation]:
 
 
 def run(
-    data: Path, paths: list[Path], reader: str, show_misses: bool
+    data: Path,
+    paths: list[Path],
+    reader: str,
+    show_misses: bool,
+    manifest: str | Path | None = None,
 ) -> dict[str, frozen_sets.Score]:
     annotations = {path.stem: load_annotation(path) for path in paths}
     chats = conversations(data, {header["sample"] for header, _ in annotations.values()})
-    model = frozen_sets.reader_model(reader)
+    model = frozen_sets.reader_model(reader, manifest)
     scores = {}
     for name, (header, rows) in annotations.items():
         lines = annotated_lines(name, header, rows, chats[header["sample"]])
         scores[name] = frozen_sets.score_chat(f"chat:{header['sample']}", lines, model)
     frozen = any(header["frozen"] for header, _ in annotations.values())
     blind = "frozen: record this first run in the header" if frozen else "development"
-    print(f"LoCoMo fact annotations, reader {reader} ({blind})")
+    what = f"manifest {manifest}" if manifest else reader
+    print(f"LoCoMo fact annotations, reader {what} ({blind})")
     print(
         f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
         f"{'correct':>7} {'stored':>6} {'precision':>9} {'n':>3} {'nothing':>7}"
@@ -215,6 +220,7 @@ def main() -> None:
         "--reader", choices=[*READERS, "trained-alone", "tuned-alone"], default="auto"
     )
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
+    parser.add_argument("--manifest", help="a tuned reader's manifest: a path, or a shipped name")
     parser.add_argument(
         "--literal-judge",
         action="store_true",
@@ -226,7 +232,7 @@ def main() -> None:
         paths = annotation_paths(args.frozen, tuple(args.only))
         if not paths:
             raise SystemExit("no annotation file of that kind (dev or --frozen) was chosen")
-        run(args.data, paths, args.reader, args.show_misses)
+        run(args.data, paths, args.reader, args.show_misses, args.manifest)
     except AnnotationError as exc:
         raise SystemExit(str(exc)) from None
 
