@@ -270,8 +270,15 @@ all words, LoCoMo's held-out pairs lost evidence. With older_alike_weight 0.3, n
 
 
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
-    union = len(a | b)
-    return union > 0 and len(a & b) >= _ALIKE * union
+    # Called for every pair of a pool's items holding the same words of the question:
+    # sizes too far apart cannot share enough, and the union is counted, not built.
+    small, large = len(a), len(b)
+    if small > large:
+        small, large = large, small
+    if small < _ALIKE * large or not large:
+        return False
+    shared = len(a & b)
+    return shared >= _ALIKE * (small + large - shared)
 
 
 def _time(item: Item) -> float:
