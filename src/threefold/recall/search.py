@@ -401,7 +401,7 @@ def rerank_depth(preset: Preset, turns: int) -> int:
     deeper lets in a one-off fact at its 60th or 90th place, where its single rank fuses
     below the first 60, beneath look-alikes that several lists rank; only the second
     stage's counts of the question's words and of words said once tell it apart."""
-    return preset.rerank_depth * vector_depth(preset, turns) // preset.candidates
+    return preset.rerank_depth + vector_depth(preset, turns) - preset.candidates
 
 
 def _rank(
