@@ -170,3 +170,26 @@ def test_a_search_ranks_by_what_another_connection_changed_since_the_last(
     assert writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision").id == once.id
     (twice,) = reader.search("badge vendor", stream=STREAM, kinds=["fact"])
     assert twice.score == pytest.approx(once.score + 0.001 * math.log(2))
+
+
+def test_a_filter_check_never_outlives_a_change_by_another_connection(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    """passing() keeps its answers per filter while nothing changed (a vector search checks
+    mostly the same neighbours question after question): a fact forgotten since, by
+    anyone, no longer passes a filter of active facts; ids that exist nowhere never pass."""
+    from threefold.store.base import ItemFilter
+
+    reader, writer = reader_and_writer
+    kept = writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
+    gone = writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    where = ItemFilter(tenant="default", streams=(STREAM,))
+    asked = [gone.id, kept.id, 10**9, gone.id]
+    assert reader.store.passing("fact", where, asked) == {kept.id, gone.id}
+    assert reader.store.passing("fact", where, asked) == {kept.id, gone.id}  # kept
+    writer.forget(gone.id, reason="left the company")
+    assert reader.store.passing("fact", where, asked) == {kept.id}
+    other = where.model_copy(update={"streams": ("project:beta",)})
+    assert reader.store.passing("fact", other, asked) == set()  # another filter, its own
+    reader.forget(kept.id)
+    assert reader.store.passing("fact", where, asked) == set()
