@@ -193,3 +193,23 @@ def test_a_filter_check_never_outlives_a_change_by_another_connection(
     assert reader.store.passing("fact", other, asked) == set()  # another filter, its own
     reader.forget(kept.id)
     assert reader.store.passing("fact", where, asked) == set()
+
+
+def test_a_filter_check_is_whole_after_its_kept_answers_are_dropped(
+    open_memory: MemoryFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the answers kept exceed their bound they all go, and the call that drops them
+    reads every id it was asked again: an id answered before is not taken for failing."""
+    from threefold.store.base import ItemFilter
+    from threefold.store.sqlite import store as sqlite_store
+
+    mem = open_memory()
+    ids = [
+        mem.write_fact(STREAM, text, category="decision").id
+        for text in ("The vendor is Acme.", "The venue is Oslo.", "The host is Raj.")
+    ]
+    monkeypatch.setattr(sqlite_store, "_PASSING_KEPT", 2)
+    where = ItemFilter(tenant="default", streams=(STREAM,))
+    assert mem.store.passing("fact", where, ids[:2]) == set(ids[:2])
+    assert mem.store.passing("fact", where, ids) == set(ids)  # the bound is passed here
+    assert mem.store.passing("fact", where, ids[1:]) == set(ids[1:])

@@ -91,9 +91,9 @@ def _ts(when: datetime | None) -> str | None:
 _Read = TypeVar("_Read", bound=Callable[..., Any])
 _READ_CACHE_ENTRIES = 512
 _ITEM_CACHE_ENTRIES = 8192
-_PASSING_FILTERS = 64
-"""Filters whose passing() answers are kept: a stream's search, its context (recent turns
-and pinned facts left out), and the people questions name."""
+_PASSING_KEPT = 32_768
+"""The most ids whose passing() answers are kept, over every filter (a stream's search,
+its context, each person a question names): a few MB."""
 _ITEM_MODEL_ENTRIES = 2048
 """Items kept as models (see _item_of_row): about 5 MB. A stream of unique questions
 finds 41% of a context's items here (51% with 8,192, all that 200 contexts used)."""
@@ -179,6 +179,8 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         self._passing_cache: dict[tuple[Any, ...], dict[int, tuple[Any, int] | None]] = {}
         """passing()'s answers by (kind, filter's SQL and parameters): each id's (time,
         mentions) where it passed, None where not; emptied with the read cache."""
+        self._passing_kept = 0
+        """The ids _passing_cache holds, over all its filters."""
         self._read_version: tuple[int, int] = (-1, -1)
         self._read_generation = 0
         """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
@@ -262,6 +264,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         self._item_cache.clear()
         self._ranking_cache.clear()
         self._passing_cache.clear()
+        self._passing_kept = 0
         self._read_generation += 1
 
     def read_generation(self) -> int:
@@ -1443,15 +1446,20 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         sql, params = _filter_sql(kind, where)
         with self._lock:
             self._check_read_version()
-            known = self._passing_cache.setdefault((kind, sql, *params), {})
+            key = (kind, sql, *params)
+            known = self._passing_cache.setdefault(key, {})
             unread = [i for i in dict.fromkeys(ids) if i not in known]
             if unread:
-                if len(known) + len(unread) > _ITEM_CACHE_ENTRIES:
-                    known.clear()
+                if self._passing_kept + len(unread) > _PASSING_KEPT:
+                    # All go, and this call's ids are all read again: none may be taken
+                    # for failing because its answer went.
+                    self._passing_cache.clear()
+                    self._passing_kept = 0
+                    known = self._passing_cache[key] = {}
+                    unread = list(dict.fromkeys(ids))
+                self._passing_kept += len(unread)
                 known.update(dict.fromkeys(unread))
                 known.update(self._passing_rows(kind, sql, params, unread))
-                while len(self._passing_cache) > _PASSING_FILTERS:  # the first kept go first
-                    del self._passing_cache[next(iter(self._passing_cache))]
             found = {i: row for i in ids if (row := known.get(i)) is not None}
         seen = getattr(self._searching, "rows", None)
         if seen is not None:  # kept for ranking_rows: the candidates are among these
