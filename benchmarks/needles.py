@@ -198,7 +198,8 @@ times say little):
     load of 4-5, so noisy), main -> branch, two rounds:
     search 36.1/64.8, 36.1/63.0 -> 39.2/69.2, 41.7/72.9; 2,000-token context 48.7/111.7,
     46.8/111.4 -> 48.1/125.0, 49.1/113.6 (the caches pay for most of the deeper pool, and
-    cut nothing more: p95 < 20 ms at 100k is not met). At 10k: search 22.5/38.2,
+    cut nothing more: p95 < 20 ms at 100k is not met). Peak RSS asking at 100k 352 -> 421
+    MB (the kept exact vectors 25 MB, the larger pool the rest). At 10k: search 22.5/38.2,
     22.9/34.6 -> 23.0/37.9, 22.3/33.9; context 35.0/47.0, 35.2/44.2 -> 35.2/48.4, 33.2/45.9.
     LoCoMo dev (1,000/2,000/4,000, lines and pairs, one store each): identical in every
     cell. LoCoMo held out, first run, one store each, evidence (answer hit) at
