@@ -173,6 +173,52 @@ times say little):
     1,000 0.710 -> 0.705. The 2,000-token context is unchanged at 50k: the list reorders
     the pool and adds nothing to it, and the needles still missed are in no list.
 
+    session 27 (needle41h; the session 24 stores, the 100k one of session 26). Why the
+    needles missed at 50k were missed (11 of 200 not in the 2,000-token context): none was
+    in any list. Full text: the word the question and the needle share ("novel", "bike",
+    "car") is said 1,000-4,800 times in the stream, so the full-text search, which scores
+    only its rarest terms up to 1,000 matches, dropped it and ranked look-alikes holding the
+    rarer words; two needles share no word with their question at all ("Emeka rents the
+    flat from Mr Brinrid" for "What is the name of Emeka's landlord?"). Vectors: ranked
+    20-212 in the stream, 18-79 among the person's turns by the question without the name,
+    but the person's walk (by the question with the name) did not reach them. A list
+    that does reach them (deeper, or the person's full text) places them at 60-100 in the
+    fused order, below the 60 candidates the second stage ranks, where the word said once
+    would have lifted them. Shipped: a large stream's second stage ranks as many more
+    candidates as its vector lists are read deeper (search.rerank_depth: 97 at 50k, 125 at
+    100k); with it, passing()'s answers and the exact vectors rescoring reads are kept
+    while the store is unchanged (SQLite), and rerank.specific counts rare words in two
+    calls at most.
+    seed  messages  top 10          1,000-token ctx  2,000-token ctx
+    2     10,000    0.955, 0.995, 0.995 unchanged (the pool stays 60 up to 10,000 turns)
+    2     50,000    0.905 -> 0.905  0.940 -> 0.940   0.945 -> 0.945
+    2     100,000   0.775 -> 0.790  0.885 -> 0.900   0.890 -> 0.915
+    3     10,000    0.960, 0.990, 0.990 unchanged (held out: first run)
+    CPU per call at 100k, p50/p95 ms (questions embedded first; 2 shared cores under a
+    load of 4-5, so noisy), main -> branch, two rounds:
+    search 36.1/64.8, 36.1/63.0 -> 39.2/69.2, 41.7/72.9; 2,000-token context 48.7/111.7,
+    46.8/111.4 -> 48.1/125.0, 49.1/113.6 (the caches pay for most of the deeper pool, and
+    cut nothing more: p95 < 20 ms at 100k is not met). Peak RSS asking at 100k 352 -> 421
+    MB (the kept exact vectors 25 MB, the larger pool the rest). At 10k: search 22.5/38.2,
+    22.9/34.6 -> 23.0/37.9, 22.3/33.9; context 35.0/47.0, 35.2/44.2 -> 35.2/48.4, 33.2/45.9.
+    LoCoMo dev (1,000/2,000/4,000, lines and pairs, one store each): identical in every
+    cell. LoCoMo held out, first run, one store each, evidence (answer hit) at
+    1,000/2,000/4,000, identical before and after: lines 0.741 (0.792), 0.817 (0.851),
+    0.908 (0.904); pairs 0.717 (0.773), 0.825 (0.868), 0.895 (0.896).
+    Measured, not chosen (top 10 / 1,000 / 2,000): the pool grown in proportion to the
+    lists (134 at 50k, 190 at 100k) 0.905/0.945/0.955 at 50k and 0.770/0.905/0.930 at
+    100k, but about 1.7 times the CPU per search at 100k before the caches; 130 at 100k
+    0.785/0.900/0.920; a named person's full-text list by the name and the question's
+    other words (`"mateo" AND ("car" OR "drive")`, SQLite prototype) 0.835/0.940/0.945 at
+    50k (top 10 lost: it ranks every look-alike of the person high), with the pool of 134
+    0.840/0.950/0.970.
+    Where the time goes at 100k (cProfile of the branch, 200 searches and 200 contexts,
+    shares of CPU under the profiler): the first stage half (vector neighbours checked
+    against the filter 16%, most of them new to each question; full text 13%; the graph
+    walks 8%; rescoring by exact vectors 6%), the second stage a quarter at a pool of 125
+    (rare words 7%, look-alikes 5%, coverage 4.5%, fusion 4%, reading items 3.5%), and
+    assembling the context a fifth (staleness checks, token counts).
+
 Prints tables; asserts nothing.
 """
 

@@ -170,3 +170,46 @@ def test_a_search_ranks_by_what_another_connection_changed_since_the_last(
     assert writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision").id == once.id
     (twice,) = reader.search("badge vendor", stream=STREAM, kinds=["fact"])
     assert twice.score == pytest.approx(once.score + 0.001 * math.log(2))
+
+
+def test_a_filter_check_never_outlives_a_change_by_another_connection(
+    reader_and_writer: tuple[Memory, Memory],
+) -> None:
+    """passing() keeps its answers per filter while nothing changed (a vector search checks
+    mostly the same neighbours question after question): a fact forgotten since, by
+    anyone, no longer passes a filter of active facts; ids that exist nowhere never pass."""
+    from threefold.store.base import ItemFilter
+
+    reader, writer = reader_and_writer
+    kept = writer.write_fact(STREAM, "The badge vendor is Acme.", category="decision")
+    gone = writer.write_fact(STREAM, "Raj is the Lead Architect.", category="role")
+    where = ItemFilter(tenant="default", streams=(STREAM,))
+    asked = [gone.id, kept.id, 10**9, gone.id]
+    assert reader.store.passing("fact", where, asked) == {kept.id, gone.id}
+    assert reader.store.passing("fact", where, asked) == {kept.id, gone.id}  # kept
+    writer.forget(gone.id, reason="left the company")
+    assert reader.store.passing("fact", where, asked) == {kept.id}
+    other = where.model_copy(update={"streams": ("project:beta",)})
+    assert reader.store.passing("fact", other, asked) == set()  # another filter, its own
+    reader.forget(kept.id)
+    assert reader.store.passing("fact", where, asked) == set()
+
+
+def test_a_filter_check_is_whole_after_its_kept_answers_are_dropped(
+    open_memory: MemoryFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the answers kept exceed their bound they all go, and the call that drops them
+    reads every id it was asked again: an id answered before is not taken for failing."""
+    from threefold.store.base import ItemFilter
+    from threefold.store.sqlite import store as sqlite_store
+
+    mem = open_memory()
+    ids = [
+        mem.write_fact(STREAM, text, category="decision").id
+        for text in ("The vendor is Acme.", "The venue is Oslo.", "The host is Raj.")
+    ]
+    monkeypatch.setattr(sqlite_store, "_PASSING_KEPT", 2)
+    where = ItemFilter(tenant="default", streams=(STREAM,))
+    assert mem.store.passing("fact", where, ids[:2]) == set(ids[:2])
+    assert mem.store.passing("fact", where, ids) == set(ids)  # the bound is passed here
+    assert mem.store.passing("fact", where, ids[1:]) == set(ids[1:])

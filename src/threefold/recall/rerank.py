@@ -160,10 +160,10 @@ def specific(
     own = [_own_words(item.text, asked) if _roots_of(item.text) & asked else () for item, _ in pool]
     enough = _SPECIFIC_SHARE * len(pool)
     holding: list[int] = []
-    # Counted a slice of the pool at a time, best first: where many hold a rare word, the
-    # first slices tell, and the rest need not be counted.
-    for start in range(0, len(pool), _COUNTED_AT_ONCE):
-        part = range(start, min(start + _COUNTED_AT_ONCE, len(pool)))
+    # The best first, then the rest at once: where many hold a rare word, the first tell,
+    # and the rest need not be counted; where few do, one more call counts them all.
+    for start, end in ((0, _COUNTED_FIRST), (_COUNTED_FIRST, len(pool))):
+        part = range(start, min(end, len(pool)))
         words = list(dict.fromkeys(w for i in part for w in own[i]))
         said_rarely = rare(words) if words else set()
         holding += [i for i in part if not said_rarely.isdisjoint(own[i])]
@@ -191,8 +191,9 @@ holding a word of the question did), on needles at 50,000 messages in 92%. Witho
 bound, LoCoMo lost evidence at 1,000 tokens (lines 0.752 -> 0.747, pairs 0.710 -> 0.697)."""
 
 
-_COUNTED_AT_ONCE = 20
-"""Candidates whose words specific() has counted in one call of the store."""
+_COUNTED_FIRST = 20
+"""Candidates whose words specific() counts first, in one call of the store; the rest of
+the pool, if need be, in a second."""
 
 
 def _own_words(text: str, asked: frozenset[str]) -> tuple[str, ...]:
@@ -270,8 +271,15 @@ all words, LoCoMo's held-out pairs lost evidence. With older_alike_weight 0.3, n
 
 
 def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
-    union = len(a | b)
-    return union > 0 and len(a & b) >= _ALIKE * union
+    # Called for every pair of a pool's items holding the same words of the question:
+    # sizes too far apart cannot share enough, and the union is counted, not built.
+    small, large = len(a), len(b)
+    if small > large:
+        small, large = large, small
+    if small < _ALIKE * large or not large:
+        return False
+    shared = len(a & b)
+    return shared >= _ALIKE * (small + large - shared)
 
 
 def _time(item: Item) -> float:

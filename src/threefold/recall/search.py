@@ -233,7 +233,7 @@ class Recall:
             )
             ranked += _after(ranked, deeper)
             found += found_deeper
-        pool = _with_items(ranked[: max(limit, preset.rerank_depth)], found)
+        pool = _with_items(ranked[: max(limit, rerank_depth(preset, turns))], found)
         terms = query_terms(query)
         pool = covered(pool, terms, preset.coverage_weight, preset.rrf_k)
         if preset.rare_word_weight:
@@ -393,6 +393,15 @@ def vector_depth(preset: Preset, turns: int) -> int:
         return preset.candidates
     deeper = round(preset.candidates * math.sqrt(turns / preset.deeper_from_turns))
     return max(preset.candidates, min(deeper, preset.most_vector_depth))
+
+
+def rerank_depth(preset: Preset, turns: int) -> int:
+    """How many of the best candidates of a stream of `turns` turns are ranked again (see
+    Preset.rerank_depth): as many more as its vector lists are read deeper. A list read
+    deeper lets in a one-off fact at its 60th or 90th place, where its single rank fuses
+    below the first 60, beneath look-alikes that several lists rank; only the second
+    stage's counts of the question's words and of words said once tell it apart."""
+    return preset.rerank_depth + vector_depth(preset, turns) - preset.candidates
 
 
 def _rank(
