@@ -27,6 +27,13 @@ LoCoMo dev pairs 0.05-0.10 of evidence. Shipped: the summary's floor holds whole
 within its share (chosen on this sample and LoCoMo dev), same store, main -> change:
 pairs 0.82 / 0.92 / 1.00 / 1.00 -> 0.86 / 0.96 / 1.00 / 1.00 (BM25 0.86 / 0.88 / 0.88 /
 0.88), lines 0.88 / 0.92 / 1.00 / 1.00 unchanged. One line of 25 questions either way.
+Session 27 (pairs36): neither pairs-only miss is a diluted vector. One evidence turn
+ranks first by full text and by vector, and the look-alike rule then cuts it to 0.3 and
+34th: its pair partner is a GitHub notice that shares most words with newer notices. The
+other is one of the last K turns, which retrieval never returns, dropped at 1,000 tokens.
+Letting such turns come back as retrieved material (not shipped: recall_locomo.py) finds
+it, but at 2,000 tokens in pairs the long turns of the last K that come back then take the
+room of an older evidence turn (0.96 -> 0.92; lines 0.88 -> 0.92 at 1,000).
 """
 
 import argparse
