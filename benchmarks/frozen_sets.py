@@ -22,7 +22,11 @@ graph trained on lines in new voices that became session 25's default
 (``session25_first_run``). Six sets written in session 25 before that training
 (salon_vietnamese, scouse_plasterer, moscow_dev, priest_letters, accra_trader,
 choir_group) record the default of the session's start as their ``first_run`` (literal
-judge) beside the rules' (``rules_first_run``).
+judge) beside the rules' (``rules_first_run``). Session 27 turned ``likes`` and ``plays`` on
+at 0.95 for real chats' hobbies (chosen on the development sets and LoCoMo's dev facts,
+locomo_facts.py) and ran all 26 sets once (``session27_hobbies_first_run``, literal judge:
+capture 437 -> 440 of 1,195, precision 421/580 -> 424/585, store-nothing 323/334 both;
+not shipped: precision fell, as it did on LoCoMo's frozen conv-41, 16/30 -> 17/33).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
