@@ -26,7 +26,12 @@ judge) beside the rules' (``rules_first_run``). Session 27 turned ``likes`` and 
 at 0.95 for real chats' hobbies (chosen on the development sets and LoCoMo's dev facts,
 locomo_facts.py) and ran all 26 sets once (``session27_hobbies_first_run``, literal judge:
 capture 437 -> 440 of 1,195, precision 421/580 -> 424/585, store-nothing 323/334 both;
-not shipped: precision fell, as it did on LoCoMo's frozen conv-41, 16/30 -> 17/33).
+not shipped: precision fell, as it did on LoCoMo's frozen conv-41, 16/30 -> 17/33). Then
+a second opinion per reading in place of the per-label bars (models/reader/verify.py,
+fitted by training/verifier.py on the development sets), once
+(``session27_verifier_first_run``, literal: capture 437 -> 461, updates 19 -> 21,
+corrections 15 both, precision 421/580 -> 446/619, store-nothing 323/334 both; conv-41
+31/85 -> 34/85 at 16/30 -> 19/33; not shipped: precision on the 26 sets fell by 0.005).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

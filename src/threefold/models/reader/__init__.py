@@ -9,11 +9,13 @@ Importable without onnxruntime: the encoder loads on :meth:`TrainedReader.load`.
 """
 
 import logging
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from threefold.models.base import ExtractedFact, Standing, TurnInput
-from threefold.models.reader.checks import Reading, refusal, standing
+from threefold.models.reader.checks import BELOW, Reading, refusal, standing
 from threefold.models.reader.facts import MIN_CONFIDENCE, TurnRead, settled, turn_reads
 from threefold.models.reader.heads import (
     Heads,
@@ -25,6 +27,7 @@ from threefold.models.reader.heads import (
     spans,
 )
 from threefold.models.reader.units import units
+from threefold.models.reader.verify import Clues, Verifier
 
 __all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
@@ -66,6 +69,7 @@ class TrainedReader:
         self._encoder = encoder
         self._heads: Heads | TopHeads | None = None
         self._layers = 6
+        self._verifier: Verifier | None = None
         self.manifest: dict[str, object] = {}
 
     def load(self) -> "TrainedReader":
@@ -85,6 +89,8 @@ class TrainedReader:
             self._heads = Heads.load(
                 self.folder / str(self.manifest.get("weights", "reader_heads.npz"))
             )
+        verifier = self.manifest.get("verifier")
+        self._verifier = Verifier.load(self.folder / str(verifier)) if verifier else None
         if self._encoder is None:
             from threefold.embed.minilm import MiniLMEmbedder
 
@@ -120,15 +126,18 @@ class TrainedReader:
         label_least, held, hint = self._label_least(), self._held_least(), self._hint_least()
         refusals: dict[int, str] = {}  # each reading checked once, by settled() and below
 
+        every = turn_reads(sentences, me, self._least())
+        verdict = self._verdict(turn, every, label_least)
+
         def refused(read: TurnRead) -> str:
             if id(read) not in refusals:
-                refusals[id(read)] = refusal(read.text, read.span, read.fact, label_least)
+                refusals[id(read)] = verdict(read)
             return refusals[id(read)]
 
         def standing_of(read: TurnRead) -> Standing | None:
             return standing(refused(read), read.span, held, hint)
 
-        reads = settled(turn_reads(sentences, me, self._least()), standing_of)
+        reads = settled(every, standing_of)
         for read, tier in reads:
             fact = read.fact
             key = (fact.subject, fact.slot, fact.value.lower())
@@ -136,6 +145,24 @@ class TrainedReader:
                 seen.add(key)
                 out.append(Reading(fact, read.span, read.text, refused(read), tier))
         return out
+
+    def _verdict(
+        self, turn: TurnInput, reads: list[TurnRead], label_least: dict[str, float]
+    ) -> Callable[[TurnRead], str]:
+        """Why a reading is refused ("" if kept): the type checks, then the verifier's
+        chance where the manifest names one (:mod:`.verify`), else its label's bar."""
+        verifier = self._verifier
+        if verifier is None:
+            return lambda read: refusal(read.text, read.span, read.fact, label_least)
+        previous = turn.previous.text if turn.previous is not None else ""
+        per_sentence = Counter(r.text for r in reads)
+
+        def verdict(read: TurnRead) -> str:
+            why = refusal(read.text, read.span, read.fact, None)
+            clues = Clues(read.span, read.text, previous, per_sentence[read.text])
+            return why or ("" if verifier.keeps(clues) else BELOW)
+
+        return verdict
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

@@ -1,0 +1,118 @@
+"""The reading verifier (models/reader/verify.py): a second opinion on each reading that,
+where a manifest names it, decides in place of the per-label bars. Its clues, its use by
+the tuned reader, and its bad input: a missing file, a file that is not JSON, weights that
+do not fit its clues, a key left out."""
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from threefold.embed.minilm import MiniLMEmbedder
+from threefold.extras import has_extra
+from threefold.models.base import PreviousTurn, TurnInput
+from threefold.models.reader import DATA, TUNED, ReaderModelError, TrainedReader
+from threefold.models.reader.heads import Span
+from threefold.models.reader.labels import slot_table
+from threefold.models.reader.verify import Clues, Verifier
+
+AT = datetime(2026, 11, 2, 9, tzinfo=UTC)
+SHAPE = {
+    "labels": sorted(slot_table()),
+    "modalities": ["cur", "former", "neg", "hypo", "ask"],
+    "subjects": ["self", "rel", "per"],
+    "self_words": ["i", "my"],
+    "other_words": ["he", "she"],
+}
+
+
+def verifier(bias: float, **weight: float) -> dict:
+    """A verifier's data with every weight 0 but those named (by their clue's place)."""
+    blank = Verifier.of({**SHAPE, "weights": [], "bias": 0.0, "least": 0.5})
+    weights = [0.0] * blank.clue_count
+    for place, value in weight.items():
+        weights[int(place.removeprefix("w"))] = value
+    return {**SHAPE, "weights": weights, "bias": bias, "least": 0.5}
+
+
+def clue(sentence: str, value: str, previous: str = "") -> Clues:
+    start = sentence.index(value)
+    span = Span(start, start + len(value), "home", "cur", "self", 0.8)
+    return Clues(span, sentence, previous, 1)
+
+
+def test_a_clue_moves_the_chance_of_a_reading():
+    # clue 10 (after 2 + labels + modalities + subjects + 4): the value was in the message
+    # the sentence answers
+    place = 2 + len(SHAPE["labels"]) + 5 + 3 + 4
+    data = Verifier.of(verifier(-2.0, **{f"w{place}": 4.0}))
+    answered = clue("Leeds, yes", "Leeds", previous="Do you still live in Leeds?")
+    unasked = clue("Leeds, yes", "Leeds", previous="How was the match?")
+    assert data.features(answered)[place] == 1.0 and data.features(unasked)[place] == 0.0
+    assert data.keeps(answered) and not data.keeps(unasked)
+    assert 0.0 < data.chance(unasked) < 0.5 < data.chance(answered) < 1.0
+
+
+def test_features_match_the_clue_count():
+    data = Verifier.of(verifier(0.0))
+    assert data.features(clue("I live in Leeds.", "Leeds")).shape == (data.clue_count,)
+
+
+def write(folder: Path, content: str) -> Path:
+    path = folder / "verifier.json"
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (None, "is missing"),
+        ("{not json", "cannot read"),
+        (json.dumps({**verifier(0.0), "weights": [1.0, 2.0]}), "2 weights for"),
+        (json.dumps({k: v for k, v in verifier(0.0).items() if k != "least"}), "least"),
+    ],
+)
+def test_a_bad_verifier_file_is_named(tmp_path, content, says):
+    path = tmp_path / "verifier.json" if content is None else write(tmp_path, content)
+    with pytest.raises(ReaderModelError, match=says) as raised:
+        Verifier.load(path)
+    assert str(path) in str(raised.value)
+
+
+def folder_with(tmp_path: Path, data: dict) -> Path:
+    """The shipped tuned reader's files, its manifest naming a verifier of `data`."""
+    tmp_path.mkdir()
+    for name in os.listdir(DATA):
+        if name != TUNED:
+            (tmp_path / name).symlink_to(DATA / name)
+    manifest = json.loads((DATA / TUNED).read_text(encoding="utf-8"))
+    (tmp_path / TUNED).write_text(json.dumps({**manifest, "verifier": "v.json"}), "utf-8")
+    (tmp_path / "v.json").write_text(json.dumps(data), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.skipif(not has_extra("local"), reason="needs the local extra")
+def test_the_verifier_decides_in_place_of_the_label_bars(tmp_path):
+    """`home` is off by the shipped bars (1.01); a verifier that keeps every reading keeps
+    it, one that keeps none keeps nothing, and the type checks still apply to both."""
+    turn = TurnInput(
+        stream="chat:v",
+        user="I live in Bergen now.",
+        at=AT,
+        previous=PreviousTurn(text="Where do you live?", speaker="assistant"),
+    )
+    encoder = MiniLMEmbedder()
+    shipped = TrainedReader(encoder, manifest=TUNED).load()
+    assert "home" not in [r.fact.slot for r in shipped.readings(turn) if r.kept]
+    keeps_all = folder_with(tmp_path / "all", verifier(30.0))
+    kept = TrainedReader(encoder, folder=keeps_all, manifest=TUNED).load()
+    read = [(r.fact.slot, r.fact.value) for r in kept.readings(turn) if r.kept]
+    assert ("home", "Bergen") in read
+    keeps_none = folder_with(tmp_path / "none", verifier(-30.0))
+    none = TrainedReader(encoder, folder=keeps_none, manifest=TUNED).load()
+    assert all(r.refused for r in none.readings(turn))
+    assert np.isclose(Verifier.load(keeps_none / "v.json").chance(clue("x y", "x")), 0.0)

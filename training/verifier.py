@@ -1,0 +1,170 @@
+"""Fit the reading verifier (src/threefold/models/reader/verify.py) on development sets.
+
+Every reading the shipped graph makes on benchmarks/data/reader_dev (each line read with
+the message it answers, as the pipeline reads it; type checks passed, any confidence of at
+least the manifest's floor) is labelled right when a fact the line expects holds it (an
+ended value: when the line says that value is over). A logistic model over the
+verifier's clues is fitted on all sets; its bar is chosen on predictions that are fair:
+each set's readings scored by a model fitted on the other sets. The bar is the lowest
+whose kept readings are right at least as often as the readings the per-label bars keep.
+
+    .venv/bin/python training/verifier.py [--out /tmp/candidate/reader_verifier.json]
+"""
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import frozen_sets  # noqa: E402
+
+from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
+from threefold.models.reader import TUNED, TrainedReader  # noqa: E402
+from threefold.models.reader.checks import refusal  # noqa: E402
+from threefold.models.reader.facts import turn_reads  # noqa: E402
+from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
+from threefold.models.reader.verify import Clues, Verifier  # noqa: E402
+
+WORDS = {
+    "self_words": ["i", "i'm", "im", "my", "me", "mine", "myself", "we", "our", "us"],
+    "other_words": ["he", "she", "his", "her", "him", "they", "their", "them", "hes", "shes"],
+}
+AT = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+
+
+def readings(reader: TrainedReader) -> tuple[list[tuple[str, Clues, bool]], dict[str, float]]:
+    """(set, clues, right) of every reading on the development sets."""
+    bars = dict(reader.manifest.get("label_min_confidence") or {})
+    rows = []
+    for path in frozen_sets.set_paths(frozen_sets.DEV_SETS):
+        for lines in frozen_sets.chats(path).values():
+            before = ""
+            for line in lines:
+                asked = line.get("asked") or before
+                rows += _line_readings(reader, path.stem, line, asked)
+                before = line["user"]
+    return rows, bars
+
+
+def _line_readings(
+    reader: TrainedReader, name: str, line: dict, asked: str
+) -> list[tuple[str, Clues, bool]]:
+    previous = PreviousTurn(text=asked, speaker="assistant") if asked else None
+    turn = TurnInput(
+        stream="s", user=line["user"], at=AT, previous=previous, speaker=line.get("speaker")
+    )
+    me = " ".join((turn.speaker or "").split()).lower() or "user"
+    reads = turn_reads(reader.sentence_spans(turn), me, reader._least())
+    per_sentence = Counter(r.text for r in reads)
+    found = []
+    for read in reads:
+        if refusal(read.text, read.span, read.fact, None):
+            continue
+        clues = Clues(read.span, read.text, asked, per_sentence[read.text])
+        found.append((name, clues, _right(read.fact, line.get("expects", ()))))
+    return found
+
+
+def _right(fact, expects) -> bool:
+    value = fact.value.lower()
+    category = fact.category.value
+    for e in expects:
+        if fact.subject != e.get("subject", "user") or category != e["category"]:
+            continue
+        if value.startswith(ENDED):
+            if e.get("old") and e["old"].lower() in value:
+                return True
+        elif e["value"].lower() in value:
+            return True
+    return False
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, float]:
+    """Logistic regression by Newton's method on standardised features, L2 on weights;
+    returns weights and bias on the raw features."""
+    mean, scale = x.mean(0), x.std(0)
+    scale[scale == 0] = 1.0
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    penalty = np.full(z.shape[1], l2)
+    penalty[-1] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(z @ w)))
+        grad = z.T @ (p - y) + penalty * w
+        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    weights = w[:-1] / scale
+    return weights, float(w[-1] - np.dot(weights, mean))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="where to write it (JSON)")
+    args = parser.parse_args()
+    reader = TrainedReader(manifest=TUNED, label_least={}).load()
+    rows, bars = readings(reader)
+    labels = tuple(sorted(slot_table()))
+    shape = {
+        "labels": labels,
+        "modalities": ("cur", "former", "neg", "hypo", "ask"),
+        "subjects": ("self", "rel", "per"),
+        **WORDS,
+    }
+    blank = Verifier.of({**shape, "weights": [], "bias": 0.0, "least": 0.5})
+    x = np.array([blank.features(c) for _, c, _ in rows])
+    y = np.array([right for _, _, right in rows], dtype=np.float64)
+    sets = np.array([name for name, _, _ in rows])
+    fair = np.zeros(len(rows))
+    for name in sorted(set(sets)):
+        test = sets == name
+        w, b = fit(x[~test], y[~test])
+        fair[test] = 1 / (1 + np.exp(-(x[test] @ w + b)))
+    by_bars = np.array([c.span.confidence >= bars.get(c.span.label, 0.0) for _, c, _ in rows])
+    target = y[by_bars].mean()
+    least, kept_right = _bar(fair, y, target)
+    weights, bias = fit(x, y)
+    record = {
+        **shape,
+        "weights": [round(float(v), 6) for v in weights],
+        "bias": round(bias, 6),
+        "least": least,
+        "fitted": {
+            "graph_sha256": reader.manifest.get("graph_sha256"),
+            "data_sha256": _sets_sha(),
+            "readings": len(rows),
+            "right": int(y.sum()),
+            "per_label_bars_keep": f"{int(y[by_bars].sum())}/{int(by_bars.sum())}",
+            "set_by_set_at_least": f"{kept_right}/{int((fair >= least).sum())}",
+        },
+    }
+    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(record["fitted"], indent=1), "least", least)
+
+
+def _bar(chance: np.ndarray, right: np.ndarray, target: float) -> tuple[float, int]:
+    """The lowest bar whose kept readings are right at least `target` of the time."""
+    for least in np.arange(0.30, 0.99, 0.01):
+        kept = chance >= least
+        if kept.any() and right[kept].mean() >= target:
+            return round(float(least), 2), int(right[kept].sum())
+    return 0.99, int(right[chance >= 0.99].sum())
+
+
+def _sets_sha() -> str:
+    digest = hashlib.sha256()
+    for path in frozen_sets.set_paths(frozen_sets.DEV_SETS):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+if __name__ == "__main__":
+    main()
