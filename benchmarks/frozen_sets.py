@@ -124,13 +124,19 @@ def load(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, rows[1:] if header else rows
 
 
-def _parsed(path: Path, number: int, text: str) -> dict[str, Any]:
+def json_object(where: str, text: str, error: type[ValueError]) -> dict[str, Any]:
+    """One line of a set's file as a JSON object; else `error`, naming `where`."""
     try:
         row = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SetFormatError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        raise error(f"{where}: not JSON ({exc.msg})") from None
     if not isinstance(row, dict):
-        raise SetFormatError(f"{path}:{number}: not a JSON object")
+        raise error(f"{where}: not a JSON object")
+    return row
+
+
+def _parsed(path: Path, number: int, text: str) -> dict[str, Any]:
+    row = json_object(f"{path}:{number}", text, SetFormatError)
     if not row.get("header") and not isinstance(row.get("user"), str):
         raise SetFormatError(f"{path}:{number}: no 'user' text")
     for expect in row.get("expects", ()):
@@ -372,6 +378,13 @@ def run(
         print(f"frozen reader sets, reader {what} (blind: first runs in each file's header)")
     else:
         print(f"reader sets in {folder}, reader {what} (development: not blind)")
+    print_table(scores, show_misses)
+    print("goals: " + ", ".join(f"{k} >= {v}" for k, v in GOALS.items()))
+    return scores
+
+
+def print_table(scores: dict[str, Score], show_misses: bool) -> None:
+    """Each set's row, all sets' row, and with `show_misses` every miss."""
     print(
         f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
         f"{'correct':>7} {'stored':>6} {'precision':>9} {'n':>3} {'nothing':>7}"
@@ -381,30 +394,33 @@ def run(
         print(row(name, s))
         total.add(s)
     print(row("all", total))
-    print("goals: " + ", ".join(f"{k} >= {v}" for k, v in GOALS.items()))
     if show_misses:
         for name, s in scores.items():
             for miss in s.misses:
                 print(f"  [{name}] {miss}")
-    return scores
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def reader_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the reader and the judge, shared with locomo_facts.py."""
     parser.add_argument("--show-misses", action="store_true", help="list every miss")
     parser.add_argument(
         "--reader", choices=[*READERS, "trained-alone", "tuned-alone"], default="auto"
     )
-    parser.add_argument("--skip", nargs="*", default=(), help="names of sets to leave out")
-    parser.add_argument("--only", nargs="*", default=(), help="names of the sets to run")
-    parser.add_argument("--dir", type=Path, default=SETS, help="the folder of sets to score")
     parser.add_argument("--manifest", help="a tuned reader's manifest: a path, or a shipped name")
-    parser.add_argument("--held-least", type=float, help="the tuned reader's held-slot bar")
     parser.add_argument(
         "--literal-judge",
         action="store_true",
         help="compare values by their words alone, not dates and numbers by meaning",
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    reader_options(parser)
+    parser.add_argument("--skip", nargs="*", default=(), help="names of sets to leave out")
+    parser.add_argument("--only", nargs="*", default=(), help="names of the sets to run")
+    parser.add_argument("--dir", type=Path, default=SETS, help="the folder of sets to score")
+    parser.add_argument("--held-least", type=float, help="the tuned reader's held-slot bar")
     args = parser.parse_args()
     global BY_MEANING
     BY_MEANING = not args.literal_judge

@@ -33,7 +33,6 @@ nothing 0.98; rules alone 0.34, 21/33 = 0.64, 0.99. Most of what real chats stat
 """
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,6 @@ import frozen_sets
 from locomo import Conversation, load_conversations
 
 from threefold.domain import FactCategory
-from threefold.models.heuristic import READERS
 
 ANNOTATIONS = Path(__file__).parent / "data" / "locomo_facts"
 PERSONAL = frozenset(
@@ -80,12 +78,7 @@ def load_annotation(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def _row(where: str, text: str, header: bool) -> dict[str, Any]:
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AnnotationError(f"{where}: not JSON ({exc.msg})") from None
-    if not isinstance(row, dict):
-        raise AnnotationError(f"{where}: not a JSON object")
+    row = frozen_sets.json_object(where, text, AnnotationError)
     if header:
         _check_header(where, row)
     else:
@@ -195,19 +188,7 @@ def run(
     blind = "frozen: record this first run in the header" if frozen else "development"
     what = f"manifest {manifest}" if manifest else reader
     print(f"LoCoMo fact annotations, reader {what} ({blind})")
-    print(
-        f"{'set':<18} {'stmts':>5} {'capture':>7} {'n':>3} {'updates':>7} {'n':>3} "
-        f"{'correct':>7} {'stored':>6} {'precision':>9} {'n':>3} {'nothing':>7}"
-    )
-    total = frozen_sets.Score()
-    for name, score in scores.items():
-        print(frozen_sets.row(name, score))
-        total.add(score)
-    print(frozen_sets.row("all", total))
-    if show_misses:
-        for name, score in scores.items():
-            for miss in score.misses:
-                print(f"  [{name}] {miss}")
+    frozen_sets.print_table(scores, show_misses)
     return scores
 
 
@@ -216,16 +197,7 @@ def main() -> None:
     parser.add_argument("data", type=Path, help="LoCoMo's JSON file (locomo10.json)")
     parser.add_argument("--frozen", action="store_true", help="the frozen files (run once)")
     parser.add_argument("--only", nargs="*", default=(), help="names of the files to run")
-    parser.add_argument(
-        "--reader", choices=[*READERS, "trained-alone", "tuned-alone"], default="auto"
-    )
-    parser.add_argument("--show-misses", action="store_true", help="list every miss")
-    parser.add_argument("--manifest", help="a tuned reader's manifest: a path, or a shipped name")
-    parser.add_argument(
-        "--literal-judge",
-        action="store_true",
-        help="compare values by their words alone, not dates and numbers by meaning",
-    )
+    frozen_sets.reader_options(parser)
     args = parser.parse_args()
     frozen_sets.BY_MEANING = not args.literal_judge
     try:

@@ -4,7 +4,6 @@ LoCoMo itself is never needed here: the conversations below are written for thes
 in LoCoMo's JSON layout. Every shipped file is well formed, and a file that does not fit
 its format or its conversation is named with the line or dialogue id at fault."""
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,6 +11,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from tests.benchmark_modules import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
@@ -23,11 +24,7 @@ DIA_ID = re.compile(r"D(\d+):(\d+)")
 def bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """benchmarks/locomo_facts.py, with its siblings (frozen_sets, locomo) importable."""
     monkeypatch.syspath_prepend(str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("locomo_facts", BENCHMARKS / "locomo_facts.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("locomo_facts")
 
 
 def annotation_files() -> list[Path]:

@@ -3,12 +3,12 @@ training lines never used, on which training/calibrate.py chooses the tuned read
 and benchmarks/frozen_sets.py --dir prints its table. Here: every set is well formed (what
 the scorer and the calibration rely on), and a malformed line is named by file and line."""
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.benchmark_modules import load_benchmark
 from threefold.domain import FactCategory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,12 +18,7 @@ CATEGORIES = {c.value for c in FactCategory}
 
 def frozen_sets() -> ModuleType:
     """benchmarks/frozen_sets.py, the scorer the development sets share with the frozen ones."""
-    path = ROOT / "benchmarks" / "frozen_sets.py"
-    spec = importlib.util.spec_from_file_location("frozen_sets", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("frozen_sets")
 
 
 def dev_set_paths() -> list[Path]:
