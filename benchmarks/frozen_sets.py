@@ -32,6 +32,13 @@ fitted by training/verifier.py on the development sets), once
 (``session27_verifier_first_run``, literal: capture 437 -> 461, updates 19 -> 21,
 corrections 15 both, precision 421/580 -> 446/619, store-nothing 323/334 both; conv-41
 31/85 -> 34/85 at 16/30 -> 19/33; not shipped: precision on the 26 sets fell by 0.005).
+Six sets written at session 27's end by helpers who saw neither the verifier nor any
+other set (midwest_mom_texts, london_uni_friends, indonesian_student_melbourne,
+winnipeg_retirees_email, lisbon_surf_instructor, boston_grad_group) record the default's
+first run (``first_run``: capture 117/297, updates 6/48, corrections 2/42, precision
+115/165, store-nothing 73/78), the rules' (``rules_first_run``: 67/297, 1/48, 0/42, 65/94,
+74/78) and the unchanged verifier's (``session27_verifier_first_run``: 129/297, 10/48,
+2/42, 126/184, 71/78), for the next judgement of a reader change.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
