@@ -6,9 +6,11 @@ not trained on (training/README.md, sessions 24-27): a reading's precision stays
 from 0.7 to 0.95 there. Cheap facts about the reading tell more: its label, mood and
 whose it is, whether the value was in the message it answers, whether it opens its
 sentence, how many values the sentence yields, whether the sentence speaks of the writer
-or of someone else. A logistic model over them (``data/reader_verifier.json``, fitted by
-training/verifier.py on development sets and chosen set by set, each judged by a model
-fitted on the others) keeps a reading when its chance of being right reaches the bar.
+or of someone else. A logistic model over them (a JSON file that a reader manifest names
+as ``verifier``, fitted by training/verifier.py on development sets, its bar chosen set by
+set, each judged by a model fitted on the others) keeps a reading when its chance of being
+right reaches the bar. The shipped manifest names none (training/README.md: judged once,
+not shipped); the per-label bars decide then.
 """
 
 import json
