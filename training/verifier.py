@@ -15,7 +15,6 @@ import argparse
 import hashlib
 import json
 import sys
-from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -27,9 +26,8 @@ import frozen_sets  # noqa: E402
 from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
 from threefold.models.reader import TUNED, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import refusal  # noqa: E402
-from threefold.models.reader.facts import turn_reads  # noqa: E402
 from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
-from threefold.models.reader.verify import Clues, Verifier  # noqa: E402
+from threefold.models.reader.verify import Clues, Verifier, clues  # noqa: E402
 
 WORDS = {
     "self_words": ["i", "i'm", "im", "my", "me", "mine", "myself", "we", "our", "us"],
@@ -59,16 +57,13 @@ def _line_readings(
     turn = TurnInput(
         stream="s", user=line["user"], at=AT, previous=previous, speaker=line.get("speaker")
     )
-    me = " ".join((turn.speaker or "").split()).lower() or "user"
-    reads = turn_reads(reader.sentence_spans(turn), me, reader._least())
-    per_sentence = Counter(r.text for r in reads)
-    found = []
-    for read in reads:
-        if refusal(read.text, read.span, read.fact, None):
-            continue
-        clues = Clues(read.span, read.text, asked, per_sentence[read.text])
-        found.append((name, clues, _right(read.fact, line.get("expects", ()))))
-    return found
+    reads = reader.turn_reads(turn)
+    found = clues(turn, reads)
+    return [
+        (name, found[id(read)], _right(read.fact, line.get("expects", ())))
+        for read in reads
+        if not refusal(read.text, read.span, read.fact, None)
+    ]
 
 
 def _right(fact, expects) -> bool:

@@ -9,7 +9,6 @@ Importable without onnxruntime: the encoder loads on :meth:`TrainedReader.load`.
 """
 
 import logging
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from threefold.models.reader.heads import (
     spans,
 )
 from threefold.models.reader.units import units
-from threefold.models.reader.verify import Clues, Verifier
+from threefold.models.reader.verify import Verifier, clues
 
 __all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
@@ -119,14 +118,11 @@ class TrainedReader:
     def readings(self, turn: TurnInput) -> list[Reading]:
         """Every fact the heads read in `turn`, each with its span, its sentence and
         whether the checks keep it (:mod:`.checks`)."""
-        me = " ".join((turn.speaker or "").split()).lower() or "user"
         out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
-        sentences = self.sentence_spans(turn)  # loads the manifest, with the bars
+        every = self.turn_reads(turn)  # loads the manifest, with the bars
         label_least, held, hint = self._label_least(), self._held_least(), self._hint_least()
         refusals: dict[int, str] = {}  # each reading checked once, by settled() and below
-
-        every = turn_reads(sentences, me, self._least())
         verdict = self._verdict(turn, every, label_least)
 
         def refused(read: TurnRead) -> str:
@@ -154,15 +150,19 @@ class TrainedReader:
         verifier = self._verifier
         if verifier is None:
             return lambda read: refusal(read.text, read.span, read.fact, label_least)
-        previous = turn.previous.text if turn.previous is not None else ""
-        per_sentence = Counter(r.text for r in reads)
+        found = clues(turn, reads)
 
         def verdict(read: TurnRead) -> str:
             why = refusal(read.text, read.span, read.fact, None)
-            clues = Clues(read.span, read.text, previous, per_sentence[read.text])
-            return why or ("" if verifier.keeps(clues) else BELOW)
+            return why or ("" if verifier.keeps(found[id(read)]) else BELOW)
 
         return verdict
+
+    def turn_reads(self, turn: TurnInput) -> list[TurnRead]:
+        """Every reading of `turn` at the manifest's least confidence, before any check:
+        the user's facts, or the speaker's where the turn names one."""
+        me = " ".join((turn.speaker or "").split()).lower() or "user"
+        return turn_reads(self.sentence_spans(turn), me, self._least())
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

@@ -16,17 +16,17 @@ not shipped); the per-label bars decide then.
 import json
 import math
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from threefold.models.base import TurnInput
+from threefold.models.reader.facts import TurnRead
 from threefold.models.reader.heads import ReaderModelError, Span
-
-_PLAIN_CLUES = 13
-"""The clues of `Verifier.features` that are not one-hot: confidence and its log-odds, and
-eleven read from the value and its sentence."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class Verifier:
     @property
     def clue_count(self) -> int:
         """How many numbers `features` gives: one weight each."""
-        return _PLAIN_CLUES + len(self.labels) + len(self.modalities) + len(self.subjects)
+        return self.features(_BLANK).size
 
     def chance(self, clues: Clues) -> float:
         z = float(np.dot(self.weights, self.features(clues))) + self.bias
@@ -118,6 +118,17 @@ class Verifier:
             bool(self.other_words.search(lowered)),
         ]
         return np.asarray(found, dtype=np.float64)
+
+
+def clues(turn: TurnInput, reads: Sequence[TurnRead]) -> dict[int, Clues]:
+    """The clues of each of a turn's readings, by id(read)."""
+    previous = turn.previous.text if turn.previous is not None else ""
+    per_sentence = Counter(r.text for r in reads)
+    return {id(r): Clues(r.span, r.text, previous, per_sentence[r.text]) for r in reads}
+
+
+_BLANK = Clues(Span(0, 0, "", "", "", 0.5), "", "", 0)
+"""Clues of nothing, to count the numbers `Verifier.features` gives."""
 
 
 def _words(words: list[str]) -> re.Pattern[str]:
