@@ -1,14 +1,20 @@
 """Fit the reading verifier (src/threefold/models/reader/verify.py) on development sets.
 
-Every reading the shipped graph makes on benchmarks/data/reader_dev (each line read with
-the message it answers, as the pipeline reads it; type checks passed, any confidence of at
-least the manifest's floor) is labelled right when a fact the line expects holds it (an
-ended value: when the line says that value is over). A logistic model over the
-verifier's clues is fitted on all sets; its bar is chosen on predictions that are fair:
-each set's readings scored by a model fitted on the other sets. The bar is the lowest
-whose kept readings are right at least as often as the readings the per-label bars keep.
+Every reading the graph makes on benchmarks/data/reader_dev (each line read with the
+message it answers, as the pipeline reads it; type checks passed, any confidence of at
+least the manifest's floor), and with `--locomo` on LoCoMo's development annotations
+(benchmarks/data/locomo_facts, the text read from LoCoMo's file), is labelled right when a
+fact the line expects holds it (an ended value: when the line says that value is over). A
+logistic model over the verifier's clues is fitted on all sets; its bar is chosen on
+predictions that are fair: each set's readings scored by a model fitted on the other sets.
+The bar is the lowest whose kept readings are right at least as often as the readings the
+shipped per-label bars keep, unless `--least` gives one chosen otherwise (end to end).
 
-    .venv/bin/python training/verifier.py [--out /tmp/candidate/reader_verifier.json]
+    .venv/bin/python training/verifier.py --out /tmp/candidate/reader_verifier.json
+        [--manifest /tmp/candidate/reader_tuned.json] [--locomo locomo10.json] [--least B]
+
+`--manifest` reads with a candidate manifest (its graph, ``outside_scale`` and
+``min_confidence``) in place of the shipped one.
 """
 
 import argparse
@@ -22,10 +28,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import frozen_sets  # noqa: E402
+import locomo_facts  # noqa: E402
 
 from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
-from threefold.models.reader import TUNED, TrainedReader  # noqa: E402
+from threefold.models.reader import DATA, TUNED, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import refusal  # noqa: E402
+from threefold.models.reader.heads import read_manifest  # noqa: E402
 from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
 from threefold.models.reader.verify import Clues, Verifier, clues  # noqa: E402
 
@@ -36,18 +44,39 @@ WORDS = {
 AT = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
-def readings(reader: TrainedReader) -> tuple[list[tuple[str, Clues, bool]], dict[str, float]]:
+def readings(reader: TrainedReader, locomo: Path | None = None) -> list[tuple[str, Clues, bool]]:
     """(set, clues, right) of every reading on the development sets."""
-    bars = dict(reader.manifest.get("label_min_confidence") or {})
     rows = []
     for path in frozen_sets.set_paths(frozen_sets.DEV_SETS):
         for lines in frozen_sets.chats(path).values():
-            before = ""
-            for line in lines:
-                asked = line.get("asked") or before
-                rows += _line_readings(reader, path.stem, line, asked)
-                before = line["user"]
-    return rows, bars
+            rows += _chat_readings(reader, path.stem, lines)
+    if locomo is not None:
+        for name, lines in _locomo_chats(locomo).items():
+            rows += _chat_readings(reader, name, lines)
+    return rows
+
+
+def _chat_readings(
+    reader: TrainedReader, name: str, lines: list[dict]
+) -> list[tuple[str, Clues, bool]]:
+    rows, before = [], ""
+    for line in lines:
+        rows += _line_readings(reader, name, line, line.get("asked") or before)
+        before = line["user"]
+    return rows
+
+
+def _locomo_chats(data: Path) -> dict[str, list[dict]]:
+    """LoCoMo's annotated development lines, by annotation file."""
+    annotations = {
+        path.stem: locomo_facts.load_annotation(path)
+        for path in locomo_facts.annotation_paths(frozen=False)
+    }
+    chats = locomo_facts.conversations(data, {h["sample"] for h, _ in annotations.values()})
+    return {
+        name: locomo_facts.annotated_lines(name, header, rows, chats[header["sample"]])
+        for name, (header, rows) in annotations.items()
+    }
 
 
 def _line_readings(
@@ -104,12 +133,15 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> tuple[np.ndarray, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="where to write it (JSON)")
+    parser.add_argument("--manifest", type=Path, help="a candidate reader manifest")
+    parser.add_argument("--locomo", type=Path, help="LoCoMo's JSON file (locomo10.json)")
+    parser.add_argument("--least", type=float, help="the bar, chosen end to end")
     args = parser.parse_args()
-    reader = TrainedReader(manifest=TUNED, label_least={}).load()
-    rows, bars = readings(reader)
-    labels = tuple(sorted(slot_table()))
+    where = args.manifest or DATA / TUNED
+    reader = TrainedReader(folder=where.parent, manifest=where.name, label_least={}).load()
+    rows = readings(reader, args.locomo)
     shape = {
-        "labels": labels,
+        "labels": tuple(sorted(slot_table())),
         "modalities": ("cur", "former", "neg", "hypo", "ask"),
         "subjects": ("self", "rel", "per"),
         **WORDS,
@@ -117,15 +149,12 @@ def main() -> None:
     blank = Verifier.of({**shape, "weights": [], "bias": 0.0, "least": 0.5})
     x = np.array([blank.features(c) for _, c, _ in rows])
     y = np.array([right for _, _, right in rows], dtype=np.float64)
-    sets = np.array([name for name, _, _ in rows])
-    fair = np.zeros(len(rows))
-    for name in sorted(set(sets)):
-        test = sets == name
-        w, b = fit(x[~test], y[~test])
-        fair[test] = 1 / (1 + np.exp(-(x[test] @ w + b)))
-    by_bars = np.array([c.span.confidence >= bars.get(c.span.label, 0.0) for _, c, _ in rows])
-    target = y[by_bars].mean()
-    least, kept_right = _bar(fair, y, target)
+    fair = _fair(x, y, np.array([name for name, _, _ in rows]))
+    shipped = dict(read_manifest(DATA / TUNED).get("label_min_confidence") or {})
+    by_bars = np.array([c.span.confidence >= shipped.get(c.span.label, 0.0) for _, c, _ in rows])
+    least, kept_right = _bar(fair, y, y[by_bars].mean())
+    if args.least is not None:
+        least, kept_right = args.least, int(y[fair >= args.least].sum())
     weights, bias = fit(x, y)
     record = {
         **shape,
@@ -134,15 +163,28 @@ def main() -> None:
         "least": least,
         "fitted": {
             "graph_sha256": reader.manifest.get("graph_sha256"),
-            "data_sha256": _sets_sha(),
+            "outside_scale": reader.manifest.get("outside_scale", 1.0),
+            "min_confidence": reader.manifest.get("min_confidence"),
+            "data_sha256": _sets_sha(args.locomo is not None),
             "readings": len(rows),
             "right": int(y.sum()),
             "per_label_bars_keep": f"{int(y[by_bars].sum())}/{int(by_bars.sum())}",
             "set_by_set_at_least": f"{kept_right}/{int((fair >= least).sum())}",
+            "least_chosen": "given (end to end)" if args.least is not None else "by readings",
         },
     }
     args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(record["fitted"], indent=1), "least", least)
+
+
+def _fair(x: np.ndarray, y: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """Each set's chances from a model fitted on the other sets."""
+    fair = np.zeros(len(y))
+    for name in sorted(set(sets)):
+        test = sets == name
+        w, b = fit(x[~test], y[~test])
+        fair[test] = 1 / (1 + np.exp(-(x[test] @ w + b)))
+    return fair
 
 
 def _bar(chance: np.ndarray, right: np.ndarray, target: float) -> tuple[float, int]:
@@ -154,9 +196,12 @@ def _bar(chance: np.ndarray, right: np.ndarray, target: float) -> tuple[float, i
     return 0.99, int(right[chance >= 0.99].sum())
 
 
-def _sets_sha() -> str:
+def _sets_sha(with_locomo: bool) -> str:
     digest = hashlib.sha256()
-    for path in frozen_sets.set_paths(frozen_sets.DEV_SETS):
+    paths = frozen_sets.set_paths(frozen_sets.DEV_SETS)
+    if with_locomo:
+        paths += locomo_facts.annotation_paths(frozen=False)
+    for path in paths:
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

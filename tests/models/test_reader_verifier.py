@@ -1,7 +1,8 @@
 """The reading verifier (models/reader/verify.py): a second opinion on each reading that,
 where a manifest names it, decides in place of the per-label bars. Its clues, its use by
 the tuned reader, and its bad input: a missing file, a file that is not JSON, weights that
-do not fit its clues, a key left out."""
+do not fit its clues, a key left out; the graph's own signals it reads, and the manifest's
+``outside_scale`` that lets the graph read values it is unsure of (a bad one named)."""
 
 import json
 import os
@@ -15,8 +16,8 @@ from threefold.embed.minilm import MiniLMEmbedder
 from threefold.extras import has_extra
 from threefold.models.base import PreviousTurn, TurnInput
 from threefold.models.reader import DATA, TUNED, ReaderModelError, TrainedReader
-from threefold.models.reader.heads import Span
-from threefold.models.reader.labels import slot_table
+from threefold.models.reader.heads import Span, spans
+from threefold.models.reader.labels import MODALITIES, SUBJECTS, slot_table, tags
 from threefold.models.reader.verify import Clues, Verifier
 
 AT = datetime(2026, 11, 2, 9, tzinfo=UTC)
@@ -116,3 +117,39 @@ def test_the_verifier_decides_in_place_of_the_label_bars(tmp_path):
     none = TrainedReader(encoder, folder=keeps_none, manifest=TUNED).load()
     assert all(r.refused for r in none.readings(turn))
     assert np.isclose(Verifier.load(keeps_none / "v.json").chance(clue("x y", "x")), 0.0)
+
+
+def tag_chances(rows: list[dict[str, float]]) -> np.ndarray:
+    """Per token, the graph's chance of each tag (the rest of a row's mass on "O")."""
+    names = tags()
+    out = np.zeros((len(rows), len(names)))
+    for i, row in enumerate(rows):
+        for name, chance in row.items():
+            out[i, names.index(name)] = chance
+        out[i, 0] = 1.0 - sum(row.values())
+    return out
+
+
+def test_an_outside_scale_reads_values_the_graph_is_unsure_of():
+    """"Bergen" is no value by a hair (O 0.55): read as shipped it yields nothing; with the
+    chance of "no value" weighed down it is read, carrying how unsure the graph was."""
+    text = "moved to Bergen"
+    offsets = [(0, 5), (6, 8), (9, 15)]
+    chances = tag_chances([{}, {}, {"B-home": 0.35, "B-hometown": 0.10}])
+    mood = np.tile(np.eye(len(MODALITIES))[0], (3, 1))
+    whose = np.tile(np.eye(len(SUBJECTS))[0], (3, 1))
+    assert spans(text, offsets, chances, mood, whose) == []
+    (read,) = spans(text, offsets, chances, mood, whose, outside_scale=0.5)
+    assert (text[read.start : read.end], read.label) == ("Bergen", "home")
+    assert np.isclose(read.confidence, 0.35) and np.isclose(read.outside, 0.55)
+    assert np.isclose(read.rival, 0.10) and read.sure_of_mood == 1.0
+
+
+@pytest.mark.parametrize("scale", [0, -0.5, 1.5, "half"])
+def test_a_bad_outside_scale_is_named(tmp_path, scale):
+    folder = folder_with(tmp_path / "bad", verifier(0.0))
+    manifest = json.loads((folder / TUNED).read_text(encoding="utf-8"))
+    (folder / TUNED).write_text(json.dumps({**manifest, "outside_scale": scale}), "utf-8")
+    with pytest.raises(ReaderModelError, match="outside_scale") as raised:
+        TrainedReader(encoder=object(), folder=folder, manifest=TUNED).load()
+    assert str(folder / TUNED) in str(raised.value)

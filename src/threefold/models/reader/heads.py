@@ -6,7 +6,7 @@ subject. Only numpy runs here; the weights are a small ``.npz`` made by training
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,13 @@ class Span:
     modality: str
     subject: str
     confidence: float
+    outside: float = 0.0
+    """The graph's mean chance that the span's tokens are no value at all."""
+    rival: float = 0.0
+    """Its mean chance that they are a value of another label."""
+    sure_of_mood: float = 1.0
+    """Its mean chance of the modality it chose; `sure_of_whose` the same of the subject."""
+    sure_of_whose: float = 1.0
 
 
 def encode(tokenizer: object, text: str, previous: str) -> Encoded:
@@ -215,10 +222,17 @@ def spans(
     tag_p: np.ndarray,
     mod_p: np.ndarray,
     subj_p: np.ndarray,
+    outside_scale: float = 1.0,
 ) -> list[Span]:
-    """The labelled spans the tags mark, widened to whole words."""
+    """The labelled spans the tags mark, widened to whole words. An `outside_scale` below 1
+    weighs the chance of "no value" down before the tags are chosen, so that values the
+    graph is unsure of are read too, for a verifier to judge."""
     names = tags()
-    best = tag_p.argmax(axis=1)
+    weighed = tag_p
+    if outside_scale != 1.0:
+        weighed = tag_p.copy()
+        weighed[:, 0] *= outside_scale
+    best = weighed.argmax(axis=1)
     found: list[Span] = []
     start = None
     label = ""
@@ -226,7 +240,7 @@ def spans(
         tag = names[best[index]] if index < len(offsets) else "O"
         inside = tag == f"I-{label}" or (start is not None and _continues(text, offsets, index))
         if start is not None and not inside:
-            found.append(_span(text, offsets, start, index, label, tag_p, mod_p, subj_p))
+            found.append(_span(text, offsets, start, index, label, best, tag_p, mod_p, subj_p))
             start = None
         if tag != "O" and start is None:
             start, label = index, tag[2:]
@@ -244,9 +258,12 @@ def _joined(text: str, found: list[Span]) -> list[Span]:
             and last.label == span.label
             and not text[last.end : span.start].strip()
         ):
-            confidence = min(last.confidence, span.confidence)
-            out[-1] = Span(
-                last.start, span.end, last.label, last.modality, last.subject, confidence
+            out[-1] = replace(
+                last,
+                end=span.end,
+                confidence=min(last.confidence, span.confidence),
+                outside=max(last.outside, span.outside),
+                rival=max(last.rival, span.rival),
             )
         else:
             out.append(span)
@@ -269,6 +286,7 @@ def _span(
     first: int,
     stop: int,
     label: str,
+    best: np.ndarray,
     tag_p: np.ndarray,
     mod_p: np.ndarray,
     subj_p: np.ndarray,
@@ -278,14 +296,24 @@ def _span(
         start -= 1
     while end < len(text) and _inside_word(text, end):
         end += 1
-    confidence = float(tag_p[first:stop].max(axis=1).mean())
+    rows = np.arange(first, stop)
+    chosen = tag_p[rows, best[first:stop]]
+    own = [i for i, name in enumerate(tags()) if name[2:] == label]
+    others = tag_p[first:stop].copy()
+    others[:, [0, *own]] = 0.0
+    mood = mod_p[first:stop].mean(axis=0)
+    whose = subj_p[first:stop].mean(axis=0)
     return Span(
         start,
         end,
         label,
-        MODALITIES[int(mod_p[first:stop].mean(axis=0).argmax())],
-        SUBJECTS[int(subj_p[first:stop].mean(axis=0).argmax())],
-        confidence,
+        MODALITIES[int(mood.argmax())],
+        SUBJECTS[int(whose.argmax())],
+        float(chosen.mean()),
+        outside=float(tag_p[first:stop, 0].mean()),
+        rival=float(others.max(axis=1).mean()),
+        sure_of_mood=float(mood.max()),
+        sure_of_whose=float(whose.max()),
     )
 
 

@@ -4,7 +4,8 @@ it and from its sentence, rather than from the graph's confidence alone.
 The graph's confidence tells a fact from its look-alike poorly on text in voices it was
 not trained on (training/README.md, sessions 24-27): a reading's precision stays near 0.8
 from 0.7 to 0.95 there. Cheap facts about the reading tell more: its label, mood and
-whose it is, whether the value was in the message it answers, whether it opens its
+whose it is and how sure the graph is of each, how likely the graph found it to be no value
+or another label's, whether the value was in the message it answers, whether it opens its
 sentence, how many values the sentence yields, whether the sentence speaks of the writer
 or of someone else. A logistic model over them (a JSON file that a reader manifest names
 as ``verifier``, fitted by training/verifier.py on development sets, its bar chosen set by
@@ -98,7 +99,8 @@ class Verifier:
         span, sentence = clues.span, clues.sentence
         value = sentence[span.start : span.end]
         lowered = f" {sentence.lower()} "
-        c = min(max(span.confidence, 1e-4), 1 - 1e-4)
+        c = _clipped(span.confidence)
+        outside = _clipped(span.outside)
         found = [
             c,
             math.log(c / (1 - c)),
@@ -116,6 +118,11 @@ class Verifier:
             clues.in_sentence,
             bool(self.self_words.search(lowered)),
             bool(self.other_words.search(lowered)),
+            outside,
+            math.log(outside / (1 - outside)),
+            span.rival,
+            span.sure_of_mood,
+            span.sure_of_whose,
         ]
         return np.asarray(found, dtype=np.float64)
 
@@ -129,6 +136,10 @@ def clues(turn: TurnInput, reads: Sequence[TurnRead]) -> dict[int, Clues]:
 
 _BLANK = Clues(Span(0, 0, "", "", "", 0.5), "", "", 0)
 """Clues of nothing, to count the numbers `Verifier.features` gives."""
+
+
+def _clipped(chance: float) -> float:
+    return min(max(chance, 1e-4), 1 - 1e-4)
 
 
 def _words(words: list[str]) -> re.Pattern[str]:
