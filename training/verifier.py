@@ -14,13 +14,14 @@ shipped per-label bars keep, unless `--least` gives one chosen otherwise (end to
         [--manifest /tmp/candidate/reader_tuned.json] [--locomo locomo10.json] [--least B]
 
 `--manifest` reads with a candidate manifest (its graph, ``outside_scale`` and
-``min_confidence``) in place of the shipped one.
+``min_confidence``; not the verifier it names) in place of the shipped one.
 """
 
 import argparse
 import hashlib
 import json
 import sys
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -137,8 +138,7 @@ def main() -> None:
     parser.add_argument("--locomo", type=Path, help="LoCoMo's JSON file (locomo10.json)")
     parser.add_argument("--least", type=float, help="the bar, chosen end to end")
     args = parser.parse_args()
-    where = args.manifest or DATA / TUNED
-    reader = TrainedReader(folder=where.parent, manifest=where.name, label_least={}).load()
+    reader = _reader(args.manifest or DATA / TUNED)
     rows = readings(reader, args.locomo)
     shape = {
         "labels": tuple(sorted(slot_table())),
@@ -175,6 +175,19 @@ def main() -> None:
     }
     args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(record["fitted"], indent=1), "least", least)
+
+
+def _reader(manifest: Path) -> TrainedReader:
+    """The reader of `manifest`, loaded without the verifier it may name (the fit makes
+    one): from a folder of links to its files beside a manifest that names none."""
+    with tempfile.TemporaryDirectory(prefix="verifier-fit-") as name:
+        folder = Path(name)
+        for path in manifest.parent.iterdir():
+            if path.name != manifest.name:
+                (folder / path.name).symlink_to(path.resolve())
+        bare = {k: v for k, v in read_manifest(manifest).items() if k != "verifier"}
+        (folder / manifest.name).write_text(json.dumps(bare), encoding="utf-8")
+        return TrainedReader(folder=folder, manifest=manifest.name, label_least={}).load()
 
 
 def _fair(x: np.ndarray, y: np.ndarray, sets: np.ndarray) -> np.ndarray:
