@@ -13,8 +13,8 @@ shipped per-label bars keep, unless `--least` gives one chosen otherwise (end to
     .venv/bin/python training/verifier.py --out /tmp/candidate/reader_verifier.json
         [--manifest /tmp/candidate/reader_tuned.json] [--locomo locomo10.json] [--least B]
 
-`--manifest` reads with a candidate manifest (its graph, ``outside_scale`` and
-``min_confidence``; not the verifier it names) in place of the shipped one.
+`--manifest` reads with a candidate manifest (its graph and ``min_confidence``; not the
+verifier it names) in place of the shipped one.
 """
 
 import argparse
@@ -163,7 +163,6 @@ def main() -> None:
         "least": least,
         "fitted": {
             "graph_sha256": reader.manifest.get("graph_sha256"),
-            "outside_scale": reader.manifest.get("outside_scale", 1.0),
             "min_confidence": reader.manifest.get("min_confidence"),
             "data_sha256": _sets_sha(args.locomo is not None),
             "readings": len(rows),

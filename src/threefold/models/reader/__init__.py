@@ -69,7 +69,6 @@ class TrainedReader:
         self._heads: Heads | TopHeads | None = None
         self._layers = 6
         self._verifier: Verifier | None = None
-        self._outside_scale = 1.0
         self.manifest: dict[str, object] = {}
 
     def load(self) -> "TrainedReader":
@@ -89,7 +88,6 @@ class TrainedReader:
             self._heads = Heads.load(
                 self.folder / str(self.manifest.get("weights", "reader_heads.npz"))
             )
-        self._outside_scale = _outside_scale(self.manifest, self.folder / self.manifest_name)
         verifier = self.manifest.get("verifier")
         self._verifier = Verifier.load(self.folder / str(verifier)) if verifier else None
         if self._encoder is None:
@@ -191,7 +189,6 @@ class TrainedReader:
                     piece.text,
                     code.offsets,
                     *self._heads.read(state, code.first, len(code.offsets)),
-                    outside_scale=self._outside_scale,
                 )
                 if code.offsets
                 else [],
@@ -224,13 +221,3 @@ class TrainedReader:
             return self.label_least
         chosen = self.manifest.get("label_min_confidence", {})
         return dict(chosen) if isinstance(chosen, dict) else {}
-
-
-def _outside_scale(manifest: dict[str, object], path: Path) -> float:
-    """The manifest's ``outside_scale`` (0 to 1, how much the chance of "no value" is
-    weighed before tags are chosen: below 1 only beside a verifier that judges the readings
-    it adds); 1 when it names none."""
-    scale = manifest.get("outside_scale", 1.0)
-    if not isinstance(scale, int | float) or not 0 < scale <= 1:
-        raise ReaderModelError(f"{path} has an outside_scale that is not above 0 and at most 1")
-    return float(scale)

@@ -222,17 +222,10 @@ def spans(
     tag_p: np.ndarray,
     mod_p: np.ndarray,
     subj_p: np.ndarray,
-    outside_scale: float = 1.0,
 ) -> list[Span]:
-    """The labelled spans the tags mark, widened to whole words. An `outside_scale` below 1
-    weighs the chance of "no value" down before the tags are chosen, so that values the
-    graph is unsure of are read too, for a verifier to judge."""
+    """The labelled spans the tags mark, widened to whole words."""
     names = tags()
-    weighed = tag_p
-    if outside_scale != 1.0:
-        weighed = tag_p.copy()
-        weighed[:, 0] *= outside_scale
-    best = weighed.argmax(axis=1)
+    best = tag_p.argmax(axis=1)
     found: list[Span] = []
     start = None
     label = ""
@@ -240,7 +233,7 @@ def spans(
         tag = names[best[index]] if index < len(offsets) else "O"
         inside = tag == f"I-{label}" or (start is not None and _continues(text, offsets, index))
         if start is not None and not inside:
-            found.append(_span(text, offsets, start, index, label, best, tag_p, mod_p, subj_p))
+            found.append(_span(text, offsets, start, index, label, tag_p, mod_p, subj_p))
             start = None
         if tag != "O" and start is None:
             start, label = index, tag[2:]
@@ -286,7 +279,6 @@ def _span(
     first: int,
     stop: int,
     label: str,
-    best: np.ndarray,
     tag_p: np.ndarray,
     mod_p: np.ndarray,
     subj_p: np.ndarray,
@@ -296,8 +288,6 @@ def _span(
         start -= 1
     while end < len(text) and _inside_word(text, end):
         end += 1
-    rows = np.arange(first, stop)
-    chosen = tag_p[rows, best[first:stop]]
     own = [i for i, name in enumerate(tags()) if name[2:] == label]
     others = tag_p[first:stop].copy()
     others[:, [0, *own]] = 0.0
@@ -309,7 +299,7 @@ def _span(
         label,
         MODALITIES[int(mood.argmax())],
         SUBJECTS[int(whose.argmax())],
-        float(chosen.mean()),
+        float(tag_p[first:stop].max(axis=1).mean()),
         outside=float(tag_p[first:stop, 0].mean()),
         rival=float(others.max(axis=1).mean()),
         sure_of_mood=float(mood.max()),
