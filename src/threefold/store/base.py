@@ -848,6 +848,14 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         ...
 
     def item_ids(self, kind: str, where: "ItemFilter") -> list[int]: ...
+    def named_candidates(self, kind: str, where: "ItemFilter", most: int) -> list[int] | None:
+        """Ids of the newest `most` items of `kind` whose own text, or whose speaker,
+        names each person of `where.about` as a word, as the full-text index finds them,
+        newest first; not checked against the rest of `where` (pass them to passing()).
+        None when `where.about` is empty, or the kind's index does not hold every name
+        the filter reads (a record's author)."""
+        ...
+
     def passing(self, kind: str, where: "ItemFilter", ids: Sequence[int]) -> set[int]:
         """Those of `ids` whose items pass `where`."""
         ...

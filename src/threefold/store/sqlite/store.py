@@ -111,6 +111,14 @@ is common enough to weigh nothing there."""
 _OWN_TEXT = {"turn": "{user_text assistant_text}", "record": "text"}
 """The columns of each kind's full-text index holding its own words: what rare_words
 counts."""
+_NAMES_INDEXED = {"turn": "{user_text assistant_text}", "fact": "text", "summary": "text"}
+"""The columns of each kind's full-text index holding every name ItemFilter.about reads: a
+turn's own text with its speakers. A record's author is not indexed."""
+
+
+def _has_word(name: str) -> bool:
+    return any(c.isalnum() for c in name)
+
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -1527,6 +1535,23 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         spec = _KINDS[kind]
         sql, params = _filter_sql(kind, where)
         return [r["id"] for r in self._rows(f"SELECT x.id FROM {spec.table} x WHERE {sql}", params)]
+
+    def named_candidates(self, kind: str, where: ItemFilter, most: int) -> list[int] | None:
+        columns = _NAMES_INDEXED.get(kind)
+        if not where.about or columns is None or not all(map(_has_word, where.about)):
+            return None
+        match = " AND ".join(f"{columns} : {_quoted(name)}" for name in where.about)
+        return self._matching_ids(_KINDS[kind].fts, match, most)
+
+    @_unchanged_reads  # a person's items come back question after question
+    def _matching_ids(self, fts: str, match: str, most: int) -> list[int]:
+        # The index alone: reading each item's row to check the filter too took six times
+        # as long (7,400 turns of one person at 100,000 turns: 5 ms, and 32 with the rows).
+        rows = self._db.execute(
+            f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?",
+            (match, most),
+        ).fetchall()
+        return [row[0] for row in rows]
 
     def recent_items(self, where: ItemFilter, *, days: float, limit: int) -> list[Item]:
         """Items within `days` of the newest one that passes the filter, newest first."""
