@@ -80,6 +80,11 @@ dimensions, however many the filter allows."""
 _READ_AT_ONCE = 50_000
 """Stored vectors read at once while a partition catches up or a graph is built."""
 _SCALAR = "i8"
+_SCALAR_STEPS = 127.0
+"""An int8 vector of the graph is its unit vector times this, rounded."""
+_HELD_MOST = 131_072
+"""The most of a graph's vectors copied out for a named person's items (see
+_Graph.similarities_of): 48 MB at 384 dimensions, every turn of 100,000."""
 _SCALAR_SLACK = 0.03
 """How far under a similarity floor a graph's candidate may be and still be rescored: int8
 vectors put a cosine off by up to about 0.01."""
@@ -142,6 +147,10 @@ class _Graph:
         self.index = index
         self.mapped = mapped
         self.newer = _Matrix()
+        self._held_ids = np.zeros(0, dtype=np.int64)
+        """The ids of the graph's vectors copied out by similarities_of, sorted."""
+        self._held = np.zeros((0, int(index.ndim)), dtype=np.int8)
+        """Their vectors as the graph holds them (int8), in the order of _held_ids."""
 
     @classmethod
     def empty(cls, dim: int) -> "_Graph":
@@ -178,6 +187,7 @@ class _Graph:
         present = ids[np.asarray(self.index.contains(ids), dtype=bool)] if len(self) else ids[:0]
         if present.size:
             self.index.remove(present)
+            self._held_ids = self._held_ids[:0]  # copied out again when next asked for
         self.index.add(ids, vectors, threads=threads)
 
     def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -204,6 +214,32 @@ class _Graph:
         if not newer_ids.size:
             return ids, vectors
         return np.concatenate([ids, newer_ids]), np.vstack([vectors, newer_vectors])
+
+
+    def similarities_of(self, ids: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Those of `ids` the graph holds, and their similarity to `query` by the graph's
+        own vectors, for items searches read again and again (named people's). The
+        vectors are copied out once, all of them while there are at most _HELD_MOST, and
+        kept with the graph: usearch hands them over one array per key (32 ms for one
+        person's 7,400 at 100,000 turns, against 4 ms from the copy, made in 0.3 s)."""
+        if len(self.index) > _HELD_MOST:
+            ids, vectors = self.vectors_of(ids)
+            return ids, _similarities(vectors, query)
+        if self._held_ids.size != len(self.index):
+            keys = np.sort(np.asarray(self.index.keys, dtype=np.int64))
+            self._held = np.vstack(self.index.get(keys, dtype=_SCALAR)).astype(np.int8)
+            self._held_ids = keys
+        newer_ids, newer_vectors = self.newer.vectors_of(ids)
+        ids = ids[~np.isin(ids, newer_ids)] if newer_ids.size else ids
+        places = np.minimum(np.searchsorted(self._held_ids, ids), self._held_ids.size - 1)
+        rows = places[self._held_ids[places] == ids] if self._held_ids.size else places[:0]
+        sims = _similarities(self._held[rows], query / _SCALAR_STEPS)
+        if not newer_ids.size:
+            return self._held_ids[rows], sims
+        return (
+            np.concatenate([self._held_ids[rows], newer_ids]),
+            np.concatenate([sims, _similarities(newer_vectors, query)]),
+        )
 
 
 class _Unindexed:
@@ -445,8 +481,8 @@ class VectorIndex:
         named = self._store.named_candidates(part.kind, where, _NAMED_MOST)
         if named is None:
             return None
-        ids, vectors = part.vectors.vectors_of(np.asarray(named, dtype=np.int64))
-        sims = _similarities(vectors, query)
+        assert isinstance(part.vectors, _Graph)
+        ids, sims = part.vectors.similarities_of(np.asarray(named, dtype=np.int64), query)
         order = np.lexsort((ids, -sims))
         ids, sims = ids[order], sims[order]
         # int8 similarities are a little off: the floor gives them room, and three times
