@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from threefold.store.base import ItemFilter, Store
+from threefold.store.base import NAMED_MOST, ItemFilter, Store
 
 try:
     import fcntl
@@ -71,9 +71,6 @@ _RESCORED = 3
 exact float32 vectors."""
 _EXACT_KEPT = 16_384
 """Exact vectors kept for rescoring: 25 MB at 384 dimensions."""
-_NAMED_MOST = 20_000
-"""The most of a named person's items scored exactly, newest first (see VectorIndex._named):
-at 100,000 turns one of 30 people had 7,400."""
 _SCORED_AT_ONCE = 20_000
 """Vectors read at once when a narrow filter's items are scored exactly: 20 MB at 256
 dimensions, however many the filter allows."""
@@ -214,7 +211,6 @@ class _Graph:
         if not newer_ids.size:
             return ids, vectors
         return np.concatenate([ids, newer_ids]), np.vstack([vectors, newer_vectors])
-
 
     def similarities_of(self, ids: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Those of `ids` the graph holds, and their similarity to `query` by the graph's
@@ -473,12 +469,12 @@ class VectorIndex:
     ) -> list[tuple[int, float]] | None:
         """The items of the people `where` names (ItemFilter.about) most similar to `query`,
         found through the store's full-text index and scored exactly, the newest
-        _NAMED_MOST of them; None where the store cannot list them. A walk of the graph
+        NAMED_MOST of them; None where the store cannot list them. A walk of the graph
         finds the neighbours of one vector: by the question with the name it reached
         a person's items that echo the whole question, and missed the one that answers it
         in other words (needles at 50,000 turns: 6 of the 11 lost from a 2,000-token
         context ranked 18-79 among the person's items by the question without the name)."""
-        named = self._store.named_candidates(part.kind, where, _NAMED_MOST)
+        named = self._store.named_candidates(part.kind, where, NAMED_MOST)
         if named is None:
             return None
         assert isinstance(part.vectors, _Graph)

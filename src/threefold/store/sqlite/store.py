@@ -52,6 +52,7 @@ from threefold.store.base import (
     TurnWindow,
     candidates_one_by_one,
     check_probes,
+    names_indexed,
     view_one_by_one,
 )
 from threefold.store.rows import (
@@ -114,11 +115,6 @@ counts."""
 _NAMES_INDEXED = {"turn": "{user_text assistant_text}", "fact": "text", "summary": "text"}
 """The columns of each kind's full-text index holding every name ItemFilter.about reads: a
 turn's own text with its speakers. A record's author is not indexed."""
-
-
-def _has_word(name: str) -> bool:
-    return any(c.isalnum() for c in name)
-
 
 
 def _unchanged_reads(method: _Read) -> _Read:
@@ -1538,7 +1534,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
 
     def named_candidates(self, kind: str, where: ItemFilter, most: int) -> list[int] | None:
         columns = _NAMES_INDEXED.get(kind)
-        if not where.about or columns is None or not all(map(_has_word, where.about)):
+        if columns is None or not names_indexed(where.about):
             return None
         match = " AND ".join(f"{columns} : {_quoted(name)}" for name in where.about)
         return self._matching_ids(_KINDS[kind].fts, match, most)
