@@ -324,11 +324,14 @@ class VectorIndex:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
         with their cosine similarity, most similar first. Items less similar than
         `min_similarity` may be left out: neither filtered nor searched for. In a graph,
-        `walk` (if given) finds the `limit` candidates, which `query` then orders by their
-        exact vectors: a question without a name, over that person's items, has few of
-        them among its own neighbours, and widening the walk to reach them cost 0.8 times
-        a whole search more (needles at 50,000: search p50 21 -> 39 ms; walking by the
-        question with the name, 25 -> 27 ms, and the needle in the top 10 0.705 -> 0.715)."""
+        the items of people the filter names (ItemFilter.about) are listed through the
+        store's full-text index and scored exactly (see _named). Where the store cannot
+        list them, `walk` (if given) finds the `limit` candidates, which `query` then
+        orders by their exact vectors: a question without a name, over that person's
+        items, has few of them among its own neighbours, and widening the walk to reach
+        them cost 0.8 times a whole search more (needles at 50,000: search p50 21 -> 39
+        ms; walking by the question with the name, 25 -> 27 ms, and the needle in the top
+        10 0.705 -> 0.715)."""
         found: list[tuple[int, float]] = []
         for stream in self._streams(kind, where):
             part = self._partition(where.tenant, stream, kind)

@@ -1747,6 +1747,11 @@ def _contains(column: str) -> str:
     return f"{column} LIKE '%' || {_LIKE_ESCAPED} || '%' ESCAPE '\\'"
 
 
+_EVERY_VISIBILITY = frozenset(Visibility)
+"""A filter that lets every visibility through needs no test of it: the column holds one
+of them (NOT NULL, written from the enum)."""
+
+
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     spec = _KINDS[kind]
     clauses = ["x.tenant = ?"]
@@ -1765,16 +1770,17 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
         params.extend([*where.streams, *where.streams])
     elif where.streams is not None:
         within("x.stream", where.streams)
-    within("x.visibility", [v.value for v in where.visibilities])
+    if set(where.visibilities) != _EVERY_VISIBILITY:
+        # Asked of every item otherwise: the column was added last, after the text, and a
+        # long summary's is on its overflow pages (a context's full-text search of
+        # summaries read 1,000 of them for it: 24 ms at 100,000 turns, 5 without).
+        within("x.visibility", [v.value for v in where.visibilities])
     if where.since is not None:
         clauses.append(f"{spec.time} >= ?")
         params.append(_ts(where.since))
     if where.until is not None:
         clauses.append(f"{spec.time} <= ?")
         params.append(_ts(where.until))
-    named, names = name_clauses(where.people, where.about, spec.text, _SAID_BY.get(kind), _contains)
-    clauses += named
-    params += names
     if where.categories is not None and kind != "fact":
         clauses.append("0")  # a category is a fact's: other kinds have none to match
     if kind == "fact":
@@ -1790,6 +1796,12 @@ def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
     if kind == "turn" and where.turns_before_seq is not None:
         clauses.append("x.seq < ?")
         params.append(where.turns_before_seq)
+    # Names last: SQLite tests the clauses in order, and a name is looked for in the whole
+    # text, which for a long summary means its overflow pages (a context's search of the
+    # summaries naming someone read every archived one, which it leaves out, for it).
+    named, names = name_clauses(where.people, where.about, spec.text, _SAID_BY.get(kind), _contains)
+    clauses += named
+    params += names
     return " AND ".join(clauses), params
 
 
