@@ -851,9 +851,10 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
     def named_candidates(self, kind: str, where: "ItemFilter", most: int) -> list[int] | None:
         """Ids of the newest `most` items of `kind` whose own text, or whose speaker,
         names each person of `where.about` as a word, as the full-text index finds them,
-        newest first; not checked against the rest of `where` (pass them to passing()).
-        None when `where.about` is empty, or the kind's index does not hold every name
-        the filter reads (a record's author)."""
+        newest first; a store may leave the rest of `where` unchecked, its tenant
+        included, so the caller keeps only those passing() lets through. None when
+        `where.about` is empty, or the kind's index does not hold every name the filter
+        reads (a record's author)."""
         ...
 
     def passing(self, kind: str, where: "ItemFilter", ids: Sequence[int]) -> set[int]:
@@ -968,7 +969,9 @@ class ItemFilter(_Row):
     """Lowercase names that must appear in the item's text."""
     about: tuple[str, ...] = ()
     """Lowercase names each of which the item's text must hold, or its speaker (a turn's)
-    or author (a record's): what was said about someone or by them."""
+    or author (a record's): what was said about someone or by them. A vector search over
+    a graph lists these items through the full-text index (Store.named_candidates), where
+    a name is a whole word: there "ann" finds Ann, not Joanne."""
     summary_kinds: tuple[SummaryKind, ...] = (
         SummaryKind.SESSION,
         SummaryKind.WEEKLY,
