@@ -477,6 +477,27 @@ def test_a_named_persons_items_over_a_graph_are_all_scored_exactly(store):
     assert index.search("turn", hers, query, 1, walk=walk)[0][0] == later[0]
 
 
+def test_a_graph_held_in_memory_scores_a_named_persons_new_items(store):
+    """Without a directory the graph is held in memory and grows with each write: the copy
+    of its vectors that named people's items are scored from grows with it, and an item
+    embedded again is scored by its new vector."""
+    index = VectorIndex(store, None, approximate_from=GRAPH_FROM)
+    add_turns(store, texts(100))
+    first = ["Ruth went home early"]  # the least like what is asked, until embedded again
+    ruth = add_turns(store, first + [f"Ruth noted item{n} on topic4" for n in range(1, 10)])
+    hers = everything(about=("ruth",))
+    query = EMBEDDER.embed(["Ruth item42 on topic4"])[0]
+    assert index.search("turn", hers, query, 3)[0][0] in ruth
+    later = add_turns(store, ["Ruth item42 on topic4"])
+    assert index.search("turn", hers, query, 1)[0][0] == later[0]
+    again = EMBEDDER.embed(["Ruth item42 on topic4 and more"])[0]
+    store.put_vectors(
+        "default", STREAM, EMBEDDER.name, [("turn", ruth[0], again.tobytes(), EMBEDDER.dim)]
+    )
+    # Found among the best by the copy's vector, then rescored: the new one, not the old.
+    assert index.search("turn", hers, again, 1)[0][0] == ruth[0]
+
+
 def test_a_named_person_with_no_items_or_no_word_finds_nothing(store):
     add_turns(store, texts(100))
     index = graph_index(store)

@@ -184,8 +184,9 @@ class _Graph:
         present = ids[np.asarray(self.index.contains(ids), dtype=bool)] if len(self) else ids[:0]
         if present.size:
             self.index.remove(present)
-            self._held_ids = self._held_ids[:0]  # copied out again when next asked for
         self.index.add(ids, vectors, threads=threads)
+        if self._held_ids.size:
+            self._hold(ids)  # else the next search would copy every vector out again
 
     def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
         found = self.index.search(query, min(count, len(self.index)), exact=exact)
@@ -236,6 +237,19 @@ class _Graph:
             np.concatenate([self._held_ids[rows], newer_ids]),
             np.concatenate([sims, _similarities(newer_vectors, query)]),
         )
+
+    def _hold(self, ids: np.ndarray) -> None:
+        """Bring the copy of similarities_of up to date with `ids`, just added (new, or
+        embedded again); let it go once the graph outgrows _HELD_MOST."""
+        if len(self.index) > _HELD_MOST:
+            self._held_ids, self._held = self._held_ids[:0], self._held[:0]
+            return
+        kept = ~np.isin(self._held_ids, ids)
+        added = np.vstack(self.index.get(ids, dtype=_SCALAR)).astype(np.int8)
+        every = np.concatenate([self._held_ids[kept], ids])
+        order = np.argsort(every, kind="stable")
+        self._held_ids = every[order]
+        self._held = np.vstack([self._held[kept], added])[order]
 
 
 class _Unindexed:
