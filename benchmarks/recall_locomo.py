@@ -52,6 +52,11 @@ yield: dev pairs -> 0.734 / 0.847 / 0.907 / 0.930, dev lines 0.752 / 0.850 / 0.9
 (0.866) / 0.895 (0.898) / 0.928 (0.915) -> 0.729 (0.784) / 0.832 (0.868) / 0.895 (0.896)
 / 0.928 (0.911); lines 0.738 / 0.818 / 0.907 / 0.920 -> 0.750 / 0.821 / 0.904 / 0.920.
 The rule fixed before that run asked held-out pairs +0.01 at 1,000 or 2,000: not met.
+Session 28 (issue 41, needle41i: a named person's items scored exactly over a vector
+graph, and SQLite's filter skipping a visibility test every item passes): LoCoMo streams
+hold no graph, so dev and held-out are identical in every cell of evidence, containment
+and hit (held-out first run, evidence / hit at 1,000, 2,000, 4,000 tokens: lines 0.741 /
+0.792, 0.817 / 0.851, 0.908 / 0.904; pairs 0.717 / 0.773, 0.825 / 0.868, 0.895 / 0.896).
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 """

@@ -457,6 +457,59 @@ def test_a_walk_finds_the_filters_items_that_the_query_then_orders(store):
     assert floored == [(i, s) for i, s in found if s >= floor]
 
 
+def test_a_named_persons_items_over_a_graph_are_all_scored_exactly(store):
+    """A filter naming a person, over a graph: the items naming them are found through the
+    full-text index and every one scored, not only those a walk reaches; the rest of the
+    filter applies; a new item naming them is scored by the next search."""
+    add_turns(store, texts(300))
+    ruth = add_turns(store, [f"Ruth noted item{n} on topic{n % 5}" for n in range(40)])
+    hidden = add_turns(store, ["Ruth noted item7 on topic2 privately"], Visibility.SHARED)
+    index = graph_index(store)
+    hers = everything(about=("ruth",), visibilities=(Visibility.PRIVATE,))
+    query = EMBEDDER.embed(["item7 on topic2"])[0]
+    walk = EMBEDDER.embed(["zebra crossing"])[0]  # its neighbours are none of hers
+    found = index.search("turn", hers, query, 10, walk=walk)
+    exact = exact_nearest(store, query, set(ruth), 10)
+    assert [i for i, _ in found] == [i for i, _ in exact]
+    assert all(abs(s - e) < 1e-6 for (_, s), (_, e) in zip(found, exact, strict=True))
+    assert hidden[0] not in {i for i, _ in found}
+    later = add_turns(store, ["Ruth item7 on topic2"])
+    assert index.search("turn", hers, query, 1, walk=walk)[0][0] == later[0]
+
+
+def test_a_graph_held_in_memory_scores_a_named_persons_new_items(store):
+    """Without a directory the graph is held in memory and grows with each write: the copy
+    of its vectors that named people's items are scored from grows with it, and an item
+    embedded again is scored by its new vector."""
+    index = VectorIndex(store, None, approximate_from=GRAPH_FROM)
+    add_turns(store, texts(100))
+    first = ["Ruth went home early"]  # the least like what is asked, until embedded again
+    ruth = add_turns(store, first + [f"Ruth noted item{n} on topic4" for n in range(1, 10)])
+    hers = everything(about=("ruth",))
+    query = EMBEDDER.embed(["Ruth item42 on topic4"])[0]
+    assert index.search("turn", hers, query, 3)[0][0] in ruth
+    later = add_turns(store, ["Ruth item42 on topic4"])
+    assert index.search("turn", hers, query, 1)[0][0] == later[0]
+    again = EMBEDDER.embed(["Ruth item42 on topic4 and more"])[0]
+    store.put_vectors(
+        "default", STREAM, EMBEDDER.name, [("turn", ruth[0], again.tobytes(), EMBEDDER.dim)]
+    )
+    # Found among the best by the copy's vector, then rescored: the new one, not the old.
+    assert index.search("turn", hers, again, 1)[0][0] == ruth[0]
+
+
+def test_a_named_person_with_no_items_or_no_word_finds_nothing(store):
+    add_turns(store, texts(100))
+    index = graph_index(store)
+    query = EMBEDDER.embed(["note on topic3"])[0]
+    assert store.named_candidates("turn", everything(about=("nobody",)), 10) == []
+    assert index.search("turn", everything(about=("nobody",)), query, 5, walk=query) == []
+    # A name with no word in it cannot be looked up: the filter alone judges it.
+    assert store.named_candidates("turn", everything(about=("--",)), 10) is None
+    assert index.search("turn", everything(about=("--",)), query, 5) == []
+    assert store.named_candidates("record", everything(about=("ruth",)), 10) is None
+
+
 @pytest.mark.slow
 def test_other_streams_and_tenants_are_never_searched(store):
     add_turns(store, texts(100))

@@ -848,6 +848,15 @@ class Store(EntityStore, ErasureStore, TeamStore, RoutingStore, LiveSourceStore,
         ...
 
     def item_ids(self, kind: str, where: "ItemFilter") -> list[int]: ...
+    def named_candidates(self, kind: str, where: "ItemFilter", most: int) -> list[int] | None:
+        """Ids of the newest `most` items of `kind` whose own text, or whose speaker,
+        names each person of `where.about` as a word, as the full-text index finds them,
+        newest first; a store may leave the rest of `where` unchecked, its tenant
+        included, so the caller keeps only those passing() lets through. None when
+        `where.about` is empty, or the kind's index does not hold every name the filter
+        reads (a record's author)."""
+        ...
+
     def passing(self, kind: str, where: "ItemFilter", ids: Sequence[int]) -> set[int]:
         """Those of `ids` whose items pass `where`."""
         ...
@@ -960,7 +969,9 @@ class ItemFilter(_Row):
     """Lowercase names that must appear in the item's text."""
     about: tuple[str, ...] = ()
     """Lowercase names each of which the item's text must hold, or its speaker (a turn's)
-    or author (a record's): what was said about someone or by them."""
+    or author (a record's): what was said about someone or by them. A vector search over
+    a graph lists these items through the full-text index (Store.named_candidates), where
+    a name is a whole word: there "ann" finds Ann, not Joanne."""
     summary_kinds: tuple[SummaryKind, ...] = (
         SummaryKind.SESSION,
         SummaryKind.WEEKLY,
@@ -1040,6 +1051,18 @@ class Candidates:
             for kind, ids in wanted.items()
             for item in self.read_items(kind, ids)
         }
+
+
+NAMED_MOST = 20_000
+"""The most of the items a filter's people name (ItemFilter.about) that a vector search
+scores exactly, newest first (see Store.named_candidates): at 100,000 turns one of 30
+people had 7,400."""
+
+
+def names_indexed(about: Sequence[str]) -> bool:
+    """Whether every name of an ItemFilter.about can be looked up in a full-text index:
+    each holds a letter or digit (a name of punctuation alone has no word to find)."""
+    return bool(about) and all(any(c.isalnum() for c in name) for name in about)
 
 
 def check_probes(tenant: str, probes: Sequence[Probe]) -> None:

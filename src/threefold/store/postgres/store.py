@@ -48,6 +48,7 @@ from threefold.errors import StoreError, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
+    NAMED_MOST,
     NO_OBSERVED_RULE,
     ApiKey,
     Candidates,
@@ -64,6 +65,7 @@ from threefold.store.base import (
     TenantNames,
     TurnWindow,
     check_probes,
+    names_indexed,
 )
 from threefold.store.postgres.connection import (
     INSTALL_PGVECTOR,
@@ -1501,6 +1503,14 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         sql, params = _filter_sql(kind, where)
         return [r["id"] for r in self._rows(f"SELECT x.id FROM {spec.table} x WHERE {sql}", params)]
 
+    def named_candidates(self, kind: str, where: ItemFilter, most: int) -> list[int] | None:
+        """Checked against the whole of `where` here: the database reads each row anyway."""
+        if kind not in _NAMED_KINDS or not names_indexed(where.about):
+            return None
+        sql, params = _filter_sql(kind, where)
+        named, named_params = _named_items_sql(kind, where, sql, params, most)
+        return [r["id"] for r in self._rows(named, named_params)]
+
     def recent_items(self, where: ItemFilter, *, days: float, limit: int) -> list[Item]:
         found: list[Item] = []
         for kind, spec in _KINDS.items():
@@ -2000,6 +2010,13 @@ def _nearest_sql(
     if exact:
         everything, params = scan()
         return f"SELECT *, NULL::bigint AS streamed FROM ({everything}) exact", params
+    if kind in _NAMED_KINDS and names_indexed(where.about):
+        # A person's items, found by their full-text index and scored exactly (see
+        # VectorIndex._named): the graph's walk by the question reaches few of them.
+        named, named_params = _named_items_sql(kind, where, where_sql, where_params, NAMED_MOST)
+        source = f"SELECT v.item_id, {distance} FROM {vectors} AND v.item_id IN ({named})"
+        rows, params = scan(source, [vector, tenant, *named_params])
+        return f"SELECT *, NULL::bigint AS streamed FROM ({rows}) named", params
     in_graph = (
         f"coalesce((SELECT reltuples FROM pg_class WHERE oid"
         f" = to_regclass('{graph_index(dim, kind)}')), 0)"
@@ -2045,6 +2062,27 @@ def _nearest_sql(
         *everything_params,
         *streams_params,
     ]
+
+
+_NAMED_KINDS = ("turn", "fact", "summary")
+"""The kinds whose full-text index holds every name ItemFilter.about reads: a turn's
+speakers are in its own words. A record's author is not indexed."""
+
+
+def _named_items_sql(
+    kind: str, where: ItemFilter, where_sql: str, where_params: list[Any], most: int
+) -> tuple[str, list[Any]]:
+    """The ids of the newest `most` items of `kind` passing the filter that name each of
+    `where.about` as words, through the full-text index, and its parameters."""
+    spec = _KINDS[kind]
+    words = " AND ".join(
+        f"x.search @@ phraseto_tsquery('{spec.config}', {spec.words}(%s))" for _ in where.about
+    )
+    return (
+        f"SELECT x.id FROM {spec.table} x WHERE {words} AND {where_sql}"
+        " ORDER BY x.id DESC LIMIT %s",
+        [*where.about, *where_params, most],
+    )
 
 
 def _streams_vectors(
