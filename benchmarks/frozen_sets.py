@@ -38,7 +38,16 @@ winnipeg_retirees_email, lisbon_surf_instructor, boston_grad_group) record the d
 first run (``first_run``: capture 117/297, updates 6/48, corrections 2/42, precision
 115/165, store-nothing 73/78), the rules' (``rules_first_run``: 67/297, 1/48, 0/42, 65/94,
 74/78) and the unchanged verifier's (``session27_verifier_first_run``: 129/297, 10/48,
-2/42, 126/184, 71/78), for the next judgement of a reader change.
+2/42, 126/184, 71/78), for the next judgement of a reader change. Session 28 judged the
+verifier with the graph's own signals among its clues once on all 32 sets
+(``session28_verifier2_first_run``, V2, literal: capture 554 -> 660 of 1,492, updates 25 ->
+34/225, corrections 17 -> 24/198, precision 536/745 -> 642/891, store-nothing 396 ->
+391/412; not shipped: store-nothing under 0.95), then V3 (bar 0.66, no outside scale) on
+six sets written for it (cardiff_bus_driver, tokyo_expat_teacher,
+family_reunion_cousins_group, cairo_architect, oil_sands_camp_cook,
+adelaide_book_club_rambles): ``first_run`` 124/292, 8/50, 6/42, 120/165, 71/74;
+``rules_first_run`` 79/292, 2/50, 3/42, 74/102, 71/74; ``session28_v3_first_run``
+148/292, 11/50, 8/42, 145/194, 70/74 (not shipped: store-nothing one line under 0.95).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
