@@ -27,6 +27,14 @@ nothing 0.98; rules alone 0.34, 21/33 = 0.64, 0.99. Most of what real chats stat
 (hobbies, pets, unnamed family, plans said in passing) the reader leaves; see
 --show-misses.
 
+Session 28 added frozen files for the other held-out conversations, each annotated by a
+helper who never ran a reader on it: conv-42 (sessions 1-14) and conv-43 (1-12), then
+their later sessions apart (``conv-42-later``, 15-29; ``conv-43-later``, 13-29). First
+runs of the default reader (literal judge), capture / precision / nothing: conv-42 15/75,
+8/28, 220/229; conv-43 16/69, 9/23, 217/218; conv-42-later 6/52, 6/20, 285/294;
+conv-43-later 15/62, 12/23, 342/347. Each header also records the verifiers judged that
+session (V2, V3; not shipped).
+
     .venv/bin/python benchmarks/locomo_facts.py ../shared/data/locomo_dev.json
         [--frozen] [--only conv-26 ...] [--reader auto|rules|...] [--literal-judge]
         [--show-misses] [--manifest /tmp/candidate/reader_tuned.json]
