@@ -1,7 +1,7 @@
 """The rules' facts and the trained reader's, as one list.
 
-The rules stay the precision layer: where they read a slot (or the same value), their fact
-stands, with its corrections, dates and denials. The trained reader adds what they missed:
+The rules stay the precision layer: where they read a slot (or the same value, of any
+kind), their fact stands, with its corrections, dates and denials. The trained reader adds what they missed:
 wordings no rule knows, answers that need the question before them, facts inside long
 messages and questions. How much it adds is a policy, chosen by measurement on
 development text (training/choose_threshold.py prints each):
@@ -29,12 +29,17 @@ def blend(
     # former job) still takes the reader's fact that says it, which ends the current one.
     taken = {(f.subject, f.slot) for f in rules if f.ends or not _ends_there(f, read)}
     said = [(f.subject, f.category, f.value.lower()) for f in rules if (f.subject, f.slot) in taken]
+    # The same words read by the rules as one kind of fact and by the reader as another
+    # ("I'm with Stripe now": the rules' employer, the reader's "uses") are a second
+    # reading of them: the rules' stands.
+    values = {(f.subject, f.value.lower()) for f in rules}
     teams = [f.text.lower() for f in rules if f.category in TEAM_CATEGORIES]
     added = [
         f
         for f in read
         if (f.subject, f.slot) not in taken
         and not any(_same(f, s) for s in said)
+        and (f.subject, f.value.lower()) not in values
         and not any(_within(f.value, team) for team in teams)
         and (policy != "new kinds" or f.category not in kinds)
     ]
