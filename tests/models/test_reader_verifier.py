@@ -83,22 +83,34 @@ def test_a_bad_verifier_file_is_named(tmp_path, content, says):
     assert str(path) in str(raised.value)
 
 
-def folder_with(tmp_path: Path, data: dict) -> Path:
-    """The shipped tuned reader's files, its manifest naming a verifier of `data`."""
+def folder_with(tmp_path: Path, data: dict | None) -> Path:
+    """The shipped tuned reader's files, its manifest naming a verifier of `data` (none:
+    naming no verifier, so the per-label bars decide)."""
     tmp_path.mkdir()
     for name in os.listdir(DATA):
         if name != TUNED:
             (tmp_path / name).symlink_to(DATA / name)
     manifest = json.loads((DATA / TUNED).read_text(encoding="utf-8"))
-    (tmp_path / TUNED).write_text(json.dumps({**manifest, "verifier": "v.json"}), "utf-8")
-    (tmp_path / "v.json").write_text(json.dumps(data), encoding="utf-8")
+    manifest.pop("verifier", None)
+    if data is not None:
+        manifest["verifier"] = "v.json"
+        (tmp_path / "v.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / TUNED).write_text(json.dumps(manifest), "utf-8")
     return tmp_path
+
+
+def test_the_shipped_verifier_was_fitted_for_the_shipped_graph():
+    manifest = json.loads((DATA / TUNED).read_text(encoding="utf-8"))
+    shipped = Verifier.load(DATA / manifest["verifier"])
+    fitted = json.loads((DATA / manifest["verifier"]).read_text(encoding="utf-8"))["fitted"]
+    assert fitted["graph_sha256"] == manifest["graph_sha256"]
+    assert 0.5 < shipped.least < 1.0
 
 
 @pytest.mark.skipif(not has_extra("local"), reason="needs the local extra")
 def test_the_verifier_decides_in_place_of_the_label_bars(tmp_path):
-    """`home` is off by the shipped bars (1.01); a verifier that keeps every reading keeps
-    it, one that keeps none keeps nothing, and the type checks still apply to both."""
+    """`home` is off by the per-label bars (1.01); a verifier that keeps every reading
+    keeps it, one that keeps none keeps nothing, and the type checks still apply to both."""
     turn = TurnInput(
         stream="chat:v",
         user="I live in Bergen now.",
@@ -106,8 +118,8 @@ def test_the_verifier_decides_in_place_of_the_label_bars(tmp_path):
         previous=PreviousTurn(text="Where do you live?", speaker="assistant"),
     )
     encoder = MiniLMEmbedder()
-    shipped = TrainedReader(encoder, manifest=TUNED).load()
-    assert "home" not in [r.fact.slot for r in shipped.readings(turn) if r.kept]
+    bars = TrainedReader(encoder, folder=folder_with(tmp_path / "bars", None), manifest=TUNED)
+    assert "home" not in [r.fact.slot for r in bars.load().readings(turn) if r.kept]
     keeps_all = folder_with(tmp_path / "all", verifier(30.0))
     kept = TrainedReader(encoder, folder=keeps_all, manifest=TUNED).load()
     read = [(r.fact.slot, r.fact.value) for r in kept.readings(turn) if r.kept]
