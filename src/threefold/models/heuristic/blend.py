@@ -1,10 +1,10 @@
 """The rules' facts and the trained reader's, as one list.
 
 The rules stay the precision layer: where they read a slot (or the same value, of any
-kind), their fact stands, with its corrections, dates and denials. The trained reader adds what they missed:
-wordings no rule knows, answers that need the question before them, facts inside long
-messages and questions. How much it adds is a policy, chosen by measurement on
-development text (training/choose_threshold.py prints each):
+kind), their fact stands, with its corrections, dates and denials. The trained reader adds
+what they missed: wordings no rule knows, answers that need the question before them,
+facts inside long messages and questions. How much it adds is a policy, chosen by
+measurement on development text (training/choose_threshold.py prints each):
 
 - ``union``: every fact of a slot and value the rules did not read;
 - ``new kinds``: only facts of categories the rules read nothing of in the turn;
