@@ -10,8 +10,8 @@ sentence, how many values the sentence yields, whether the sentence speaks of th
 or of someone else. A logistic model over them (a JSON file that a reader manifest names
 as ``verifier``, fitted by training/verifier.py on development sets, its bar chosen set by
 set, each judged by a model fitted on the others) keeps a reading when its chance of being
-right reaches the bar. The shipped manifest names none (training/README.md: judged three
-times, sessions 27-28, each time just short of its rule); the per-label bars decide then.
+right reaches the bar. The shipped manifest names one since session 28 (V3, bar 0.66;
+training/README.md); a manifest naming none leaves the per-label bars to decide.
 """
 
 import json
