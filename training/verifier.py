@@ -35,7 +35,7 @@ from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
 from threefold.models.reader import DATA, TUNED, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import refusal  # noqa: E402
 from threefold.models.reader.heads import read_manifest  # noqa: E402
-from threefold.models.reader.labels import ENDED, slot_table  # noqa: E402
+from threefold.models.reader.labels import ENDED, MODALITIES, SUBJECTS, slot_table  # noqa: E402
 from threefold.models.reader.verify import Clues, Verifier, clues  # noqa: E402
 
 WORDS = {
@@ -142,8 +142,8 @@ def main() -> None:
     rows = readings(reader, args.locomo)
     shape = {
         "labels": tuple(sorted(slot_table())),
-        "modalities": ("cur", "former", "neg", "hypo", "ask"),
-        "subjects": ("self", "rel", "per"),
+        "modalities": MODALITIES,
+        "subjects": SUBJECTS,
         **WORDS,
     }
     blank = Verifier.of({**shape, "weights": [], "bias": 0.0, "least": 0.5})
