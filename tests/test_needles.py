@@ -578,3 +578,80 @@ def test_an_erased_persons_items_are_never_scored_again(open_memory):
     assert hits and not any("Skoda" in h.text or h.speaker == "Mirela" for h in hits)
     context = mem.context(OFFICE, question, budget=400)
     assert "Skoda" not in "\n".join(i.text for s in context.sections for i in s.items)
+
+
+CAR_TALK_OF = [
+    "{p} spent the morning looking at car adverts",
+    "{p} wants a car with more boot space",
+    "{p} test drove a car with a sunroof",
+]
+
+
+def floor_car_talk(open_memory):
+    """Office chatter, and every one of the floor talking about cars, each line said by the
+    one before them on the floor (so Pavel says Mirela's), one line naming nobody, and a
+    pair of turns: Mirela asks about Taro's car, Pavel answers."""
+    mem = open_memory()
+    at = office_day(mem, 2)
+    for n, person in enumerate(FLOOR):
+        for k, line in enumerate(CAR_TALK_OF):
+            said = line.format(p=person) + f" (week {k})."
+            mem.add_turn(OFFICE, said, at=at + timedelta(minutes=5 * n + k), speaker=FLOOR[n - 1])
+    nobody = "Nobody needs a car with a sunroof in this weather."
+    mem.add_turn(OFFICE, nobody, at=at + timedelta(hours=2), speaker="Ines")
+    asked = "Did Taro ever buy the car with the sunroof?"
+    mem.add_turn(
+        OFFICE,
+        asked,
+        "He did not, the car went back.",
+        at=at + timedelta(hours=3),
+        speaker="Mirela",
+        assistant_speaker="Pavel",
+    )
+    mem.process_pending()
+    return mem
+
+
+def _about_pavel(hit) -> bool:
+    return "Pavel" in hit.text or hit.speaker == "Pavel"
+
+
+def test_items_about_someone_else_count_less_when_the_question_names_a_person(
+    open_memory, monkeypatch
+):
+    """Asked which car Pavel bought, the others' car talk holds the question's topic but
+    answers for them: it keeps part of its score (rerank.about_others). What Pavel said
+    about someone else, and a line naming nobody, keep theirs."""
+    from threefold.recall import presets
+
+    mem = floor_car_talk(open_memory)
+    question = "Which car did Pavel buy?"
+    hits = mem.search(question, OFFICE, limit=30)
+    apart = [h for h in hits if "about_others" in h.signals]
+    assert apart and not any(_about_pavel(h) for h in apart)
+    assert all(any(p in h.text for p in FLOOR if p != "Pavel") for h in apart)
+    # What Pavel said of Mirela, the line naming nobody, and Pavel's answer to Mirela's
+    # question about Taro (a pair of turns: said by both).
+    kept = [h for h in hits if h.speaker == "Pavel" or h.text.startswith(("Nobody", "Did Taro"))]
+    assert {h.text[:8] for h in kept} >= {"Nobody n", "Did Taro"}
+    assert not any("about_others" in h.signals for h in kept)
+    assert not any("about_others" in h.signals for h in hits[:3])
+
+    default = presets.PRESETS["default"]
+    monkeypatch.setitem(presets.PRESETS, "default", replace(default, other_person_weight=1.0))
+    assert not any("about_others" in h.signals for h in mem.search(question, OFFICE, limit=30))
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which car has a sunroof?", "Which car did Zebediah buy?", "Pavel?", "", "?!"],
+)
+def test_a_question_naming_no_known_person_or_only_one_leaves_others_alone(open_memory, question):
+    """No one named, a name the store does not know, or a question of nothing but a name:
+    nothing to tell apart by person, or only what names someone else."""
+    mem = floor_car_talk(open_memory)
+    hits = mem.search(question, OFFICE, limit=30)
+    apart = [h for h in hits if "about_others" in h.signals]
+    if question != "Pavel?":
+        assert not apart
+    assert not any(_about_pavel(h) for h in apart)

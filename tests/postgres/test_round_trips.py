@@ -3,8 +3,10 @@
 (two statements on two connections at the same time), and, where candidates on the
 question's topic say words the stream may say almost nowhere else, once for how often it
 says them (`rare_words`: a word found common is remembered a while, a rare one is counted
-again, as writes may make it common). Each wait is a scheduling delay on a busy host, so
-their number is checked; their speed is measured in benchmarks/postgres.py."""
+again, as writes may make it common). A question naming a person waits once more, for
+which of its candidates' words name someone else (rerank.about_others). Each wait is a
+scheduling delay on a busy host, so their number is checked; their speed is measured in
+benchmarks/postgres.py."""
 
 import threading
 from collections.abc import Callable
@@ -45,6 +47,26 @@ def test_a_context_waits_for_the_server_three_times_at_most(
     assert "Lead Architect" in context.text
     assert waits == 3  # the third: how often the stream says the candidates' own words
     assert statements == 13  # ten reads sent together, the search's two halves, the count
+
+
+def test_a_context_naming_a_person_waits_once_more_for_the_names_among_its_candidates(
+    fresh_postgres: Callable[[], str],
+) -> None:
+    settings = load_settings(db=fresh_postgres(), embed={"kind": "hashing"}, session_turns=4)
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        for n in range(12):
+            said = f"Tomas said the kafka deploy step {n} failed."
+            mem.add_turn("project:alpha", said, "Bad.", speaker="Lena")
+            said = f"Lena said the kafka deploy step {n} failed."
+            mem.add_turn("project:alpha", said, "Bad.", speaker="Tomas")
+        mem.process_pending()
+        asked = "How did Lena's kafka deploy go?"
+        warm = mem.context("project:alpha", asked, budget=1500)
+        before = mem.store.round_trips
+        context = mem.context("project:alpha", asked, budget=1500)
+        waits = mem.store.round_trips - before
+    assert context.text == warm.text and "kafka deploy" in context.text
+    assert waits == 4
 
 
 def test_searches_from_more_threads_than_connections_all_finish(

@@ -66,6 +66,15 @@ class Preset:
     Chosen on needles' development seed and LoCoMo dev: needle in the top 10 at 50,000
     messages 0.765 -> 0.855 at 0.25, 0.905 at 0.5, 0.93 at 1.0; at 1.0 LoCoMo lines lost
     one answer at 1,000 tokens, at 0.5 it is identical at every budget."""
+    other_person_weight: float = 0.6
+    """What an item about someone else keeps of its score when the question names a
+    person (see rerank.about_others); 1 leaves them alone. Chosen on needles' development
+    seed: needle in the top 10 at 100,000 messages 0.790 -> 0.825 at 0.6 and at 0.4,
+    50,000 0.895 -> 0.91 (0.905 at 0.8), 10,000 0.955 -> 0.965; contexts and LoCoMo dev
+    unchanged. LoCoMo dev lost evidence at 1,000 tokens in pairs where the items counted
+    as about someone else were every item not naming the person (0.712 -> 0.575), or
+    those naming another while a pair's second speaker did not count (0.667): what the
+    other one answers names the asker, or nobody."""
     rare_word_items: int = 2
     """The most turns and records of the streams searched that may say a word it counts as
     rare: a value is said once, and perhaps once more when someone repeats it."""

@@ -221,6 +221,39 @@ def _held(item: Item, scored: Scored, asked: frozenset[str]) -> frozenset[str]:
     return held | {_IN_TIMEFRAME} if in_frame else held
 
 
+def about_others(
+    pool: Pool,
+    people: Sequence[str],
+    names_in: Callable[[str], list[str]],
+    known: Callable[[list[str]], list[str]],
+    weight: float,
+) -> Pool:
+    """`pool` with the items about someone else counted at `weight` of their score, where
+    the question names `people`: items that name another person the store knows (`known`
+    says which of the words `names_in` finds are names) and neither name nor were said by
+    any of `people` (a pair of turns is said by both its speakers). Asked which car Emeka
+    bought, "Kenji spent the morning looking at car adverts" holds the question's topic
+    and is near it in meaning, but answers for Kenji.
+    An item naming nobody keeps its score: in a talk between two, what the other one says
+    back rarely names anyone ("You should paint more often")."""
+    if weight >= 1 or not people or len(pool) < 2:
+        return list(pool)
+    asked = {_root(w) for name in people for w in _WORD.findall(name.lower())}
+    named = [names_in(item.text) for item, _ in pool]
+    others = set(known(list(dict.fromkeys(w for words in named for w in words)))) - set(people)
+    if not others:
+        return list(pool)
+    rescored = []
+    for (item, scored), words in zip(pool, named, strict=True):
+        speakers = f"{item.speaker or ''} {item.assistant_speaker or ''}"
+        said_by = _roots_of(item.text) | _roots_of(speakers)
+        if not others.isdisjoint(words) and said_by.isdisjoint(asked):
+            signals = {**scored.signals, "about_others": 1.0}
+            scored = replace(scored, score=scored.score * weight, signals=signals)
+        rescored.append((item, scored))
+    return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
+
+
 def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) -> Pool:
     """`pool` with look-alikes told apart by time: items that hold the same words of the
     question and share most of their other words ("Priya goes to Belnov Dental now", then

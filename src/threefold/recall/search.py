@@ -26,6 +26,7 @@ from threefold.recall.rerank import (
     STOPWORDS,
     Pool,
     Scored,
+    about_others,
     alike_newest_first,
     covered,
     cut,
@@ -239,6 +240,9 @@ class Recall:
         if preset.rare_word_weight:
             rare = partial(self.store.rare_words, _stream_wide(where), most=preset.rare_word_items)
             pool = specific(pool, terms, rare, preset.rare_word_weight, preset.rrf_k)
+        if people:
+            known = partial(self.store.aliases_among, where.tenant)
+            pool = about_others(pool, people, name_words, known, preset.other_person_weight)
         pool = alike_newest_first(pool, terms, preset.older_alike_weight)
         if "turn" in preset.kinds:
             pool = folded(pool, partial(self._raw_turns, where))
