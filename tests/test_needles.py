@@ -363,7 +363,10 @@ def test_a_large_streams_vector_lists_reach_a_needle_among_many_look_alikes(
     assert any(needle in line for line in retrieved())
     hits = mem.search(question, OFFICE, kinds=["turn"], limit=60)
     found = next(h for h in hits if h.text.startswith(needle))
-    assert found.signals["vector_rank"] > 30 and found.signals["person_vector_rank"] > 30
+    assert found.signals["vector_rank"] > 30
+    # Mirela's list counts the echoes of one line once (8 endings of each of 12 lines):
+    # there it ranks 19th, not past 30, and the whole stream's list still needs the depth.
+    assert found.signals["person_vector_rank"] <= 30
 
 
 @pytest.mark.parametrize(
@@ -389,7 +392,8 @@ def test_a_large_streams_second_stage_reaches_a_needle_its_deeper_lists_let_in(
     candidates as its vector lists are read deeper (search.rerank_depth), where the
     rare word lifts it (at 100,000 messages the needles benchmark's 2,000-token context
     0.890 -> 0.915). The stream is about 1,050 turns: the size at which lists deepen is
-    scaled down to match."""
+    scaled down to match. Since Mirela's list counts the echoes of one line once (her 150
+    messages are 12 lines with 8 endings), the needle ranks 22nd there."""
     from threefold.recall import presets
 
     mem = open_memory(recent_turns=2, embed={"kind": "minilm"})
@@ -409,7 +413,7 @@ def test_a_large_streams_second_stage_reaches_a_needle_its_deeper_lists_let_in(
     assert any(needle in item.text for item in context.section("retrieved").items)
     hits = mem.search(question, OFFICE, kinds=["turn"], limit=200)
     found = next(h for h in hits if h.text.startswith(needle))
-    assert found.signals["vector_rank"] > 30 and found.signals["person_vector_rank"] > 60
+    assert found.signals["vector_rank"] > 30 and found.signals["person_vector_rank"] <= 30
 
 
 @pytest.mark.parametrize(
@@ -655,3 +659,84 @@ def test_a_question_naming_no_known_person_or_only_one_leaves_others_alone(open_
     if question != "Pavel?":
         assert not apart
     assert not any(_about_pavel(h) for h in apart)
+
+
+RATTLE = "Mirela says her car is making that rattling noise again"
+RATTLE_ENDINGS = ["", ", apparently", " this morning", ", as usual", " on the way in", ", sadly"]
+
+
+def mirela_and_her_echoes(open_memory, monkeypatch, *answers: str):
+    """A stream large enough for a vector graph and for echoes to be listed once (both
+    bounds lowered to match) where Mirela says one line about her car again and again,
+    with other endings, among greetings and everyone's car talk; then `answers`, in other
+    words, in the order given."""
+    from threefold.recall import presets
+    from threefold.store.vectors import VectorIndex
+
+    default = presets.PRESETS["default"]
+    monkeypatch.setitem(presets.PRESETS, "default", replace(default, deeper_from_turns=100))
+    mem = open_memory(recent_turns=2, embed={"kind": "minilm"})
+    if isinstance(mem.recall.index, VectorIndex):  # PostgreSQL's graph is its own
+        mem.recall.index.approximate_from = 40
+    at = T0
+    for n in range(180):
+        at = T0 + timedelta(minutes=11 * n)
+        if n % 3 == 0:
+            said, speaker = f"{RATTLE}{RATTLE_ENDINGS[n % 6]} ({n}).", "Mirela"
+        elif n % 3 == 1:
+            said, speaker = f"{GREETINGS[n % 5]} ({n})", "Mirela"
+        else:
+            said = CAR_TALK[n % len(CAR_TALK)].format(p=FLOOR[n % 4]) + f" ({n})."
+            speaker = FLOOR[n % 4]
+        mem.add_turn(OFFICE, said, at=at, speaker=speaker)
+    for k, answer in enumerate(answers, start=1):
+        mem.add_turn(OFFICE, answer, at=at + timedelta(days=k), speaker="Mirela")
+        mem.add_turn(OFFICE, f"lunch now ({k})", at=at + timedelta(days=k, hours=1), speaker="Ines")
+    mem.process_pending()
+    if isinstance(mem.recall.index, VectorIndex):
+        mem.recall.index.settle(timeout=60)
+    return mem
+
+
+def test_echoes_of_one_line_count_once_in_a_named_persons_list(open_memory, monkeypatch):
+    """Sixty times Mirela says her car rattles, each with another ending: the echoes of
+    one line filled her list to its depth above the line that says, in other words,
+    which car she bought. Echoes now take one place in it, shown as the newest."""
+    mem = mirela_and_her_echoes(open_memory, monkeypatch, SKODA)
+    hits = mem.search("Which car did Mirela buy?", OFFICE, kinds=["turn"], limit=30)
+    listed = [h for h in hits if "person_vector_rank" in h.signals]
+    rattles = [h for h in listed if h.text.startswith(RATTLE)]
+    assert len(rattles) == 1 and "(177)" in rattles[0].text
+    mine = [h for h in listed if h.text.startswith(SKODA)]
+    assert mine and mine[0].signals["person_vector_rank"] <= 3
+    context = mem.context(OFFICE, "Which car did Mirela buy?", budget=400)
+    assert SKODA in "\n".join(i.text for s in context.sections for i in s.items)
+
+
+def test_of_two_answers_that_echo_each_other_the_newer_is_listed_and_wins(open_memory, monkeypatch):
+    """Two needles about the same person and thing at different times, alike enough to
+    be echoes: the person's list shows the newer, and search puts it first."""
+    older = "Mirela bought a Skoda Fabia from her cousin, picked it up on Saturday"
+    newer = "Mirela bought a Skoda Octavia from her cousin, picked it up on Saturday"
+    mem = mirela_and_her_echoes(open_memory, monkeypatch, older, newer)
+    hits = mem.search("Which Skoda did Mirela buy?", OFFICE, kinds=["turn"], limit=10)
+    bought = [h for h in hits if "Skoda" in h.text]
+    assert bought and bought[0].text.startswith(newer)
+    assert not any(h.text.startswith(older) and "person_vector_rank" in h.signals for h in hits)
+
+
+def test_a_named_persons_list_with_echoes_answers_bad_questions(open_memory, monkeypatch):
+    """The bad questions, over a graph whose named person mostly repeats herself: her name
+    alone, a name the store does not know, the person erased, and an empty store."""
+    mem = mirela_and_her_echoes(open_memory, monkeypatch, SKODA)
+    only = mem.search("Mirela?", OFFICE, kinds=["turn"], limit=10)
+    listed = [h for h in only if "person_vector_rank" in h.signals]
+    assert listed and all(h.speaker == "Mirela" for h in listed)
+    assert len({h.text for h in listed}) == len(listed)
+    unknown = mem.search("Which car did Zdenka buy?", OFFICE, limit=10)
+    assert unknown and not any("person_vector_rank" in h.signals for h in unknown)
+    mem.erase(entity="Mirela")
+    gone = mem.search("Which car did Mirela buy?", OFFICE, limit=10)
+    assert not any("Skoda" in h.text or RATTLE in h.text or h.speaker == "Mirela" for h in gone)
+    empty = open_memory(name="empty.db", embed={"kind": "minilm"})
+    assert empty.search("Which car did Mirela buy?", OFFICE, limit=10) == []

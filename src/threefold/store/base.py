@@ -928,11 +928,13 @@ class VectorSearch(Protocol):
         exact: bool = False,
         min_similarity: float = -math.inf,
         walk: Any = None,
+        echoes_once: bool = False,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` passing `where` most similar to `query`, best
         first; those under `min_similarity` may be left out, and cost nothing. `walk`:
         a vector whose neighbours are more of the filter's items than the query's, which
-        an approximate index may walk by to find them (the query then orders them)."""
+        an approximate index may walk by to find them (the query then orders them).
+        `echoes_once`: items that echo a better one are listed once (see Probe)."""
         ...
 
     def refresh(self, tenant: str, stream: str) -> None: ...
@@ -1025,6 +1027,9 @@ class Probe(_Row):
     vector_depth: int | None = None
     """How many nearest items each of this probe's vector lists holds, in place of the
     search's limit (its full-text lists keep the limit); None: the limit."""
+    echoes_once: bool = False
+    """Whether its vector lists list the echoes of one line once (see
+    threefold.store.vectors.one_per_echo), read deeper to fill their depth."""
 
 
 @dataclass(frozen=True)
@@ -1107,6 +1112,7 @@ def candidates_one_by_one(
                     probe.vector_depth or limit,
                     min_similarity=probe.min_similarity,
                     walk=walk,
+                    echoes_once=probe.echoes_once,
                 )
     found: dict[str, dict[int, None]] = {}
     for (_, kind), hits in [*text.items(), *nearest.items()]:

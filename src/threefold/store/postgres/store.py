@@ -112,6 +112,7 @@ from threefold.store.statements import (
     aliases_statement,
     name_clauses,
 )
+from threefold.store.vectors import ECHO_DEPTH, one_per_echo
 
 log = logging.getLogger(__name__)
 
@@ -1314,7 +1315,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                         sql,
                         params,
                         query,
-                        probe.vector_depth or limit,
+                        _listed_depth(probe, limit),
                         crowded=self._crowded(kind, probe.where),
                     )
                     # Where the streams' vectors were counted, the rows under the floor
@@ -1334,7 +1335,45 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         statements = [_with_items(half, tenant, kinds) for half in halves if half]
         if not statements:
             return Candidates({}, {}, {}, lambda kind, ids: [])
-        return self._candidates(self._rows_at_once(statements), tenant, probes)
+        found = self._candidates(self._rows_at_once(statements), tenant, probes)
+        return self._echoes_once(found, tenant, probes, limit)
+
+    def _echoes_once(
+        self, found: Candidates, tenant: str, probes: Sequence[Probe], limit: int
+    ) -> Candidates:
+        """`found` with the echoes of one line listed once in the vector lists of the
+        probes that ask it (Probe.echoes_once), as the embedded store lists them: their
+        vectors are read in one more round trip."""
+        named = {
+            key: hits
+            for key, hits in found.nearest.items()
+            if probes[key[0]].echoes_once and len(hits) > 1
+        }
+        if not named:
+            return found
+        wanted: dict[str, set[int]] = {}
+        for (_, kind), hits in named.items():
+            wanted.setdefault(kind, set()).update(i for i, _ in hits)
+        read = self._item_vectors_at_once(tenant, wanted)
+        for (position, kind), hits in named.items():
+            if all((kind, i) in read for i, _ in hits):  # else erased meanwhile: as they are
+                blobs = b"".join(read[(kind, i)] for i, _ in hits)
+                matrix = np.frombuffer(blobs, dtype=np.float32).reshape(len(hits), -1)
+                depth = probes[position].vector_depth or limit
+                found.nearest[(position, kind)] = one_per_echo(hits, matrix, depth)
+        return found
+
+    def _item_vectors_at_once(
+        self, tenant: str, wanted: dict[str, set[int]]
+    ) -> dict[tuple[str, int], bytes]:
+        """The stored vectors of `wanted` (kind -> item ids), of every kind in one read."""
+        rows = self._rows(
+            "SELECT kind, item_id, embedding FROM vectors WHERE tenant = %s AND ("
+            + " OR ".join("(kind = %s AND item_id = ANY(%s))" for _ in wanted)
+            + ")",
+            (tenant, *[v for kind, ids in wanted.items() for v in (kind, sorted(ids))]),
+        )
+        return {(r["kind"], r["item_id"]): _vector_bytes(r["embedding"]) for r in rows}
 
     def _walked_first(self, tenant: str, kinds: Sequence[str]) -> set[str]:
         """The kinds whose vector searches go in the first statement: by the rows their
@@ -2065,8 +2104,16 @@ def _nearest_sql(
 
 
 _NAMED_KINDS = ("turn", "fact", "summary")
+
 """The kinds whose full-text index holds every name ItemFilter.about reads: a turn's
 speakers are in its own words. A record's author is not indexed."""
+
+
+def _listed_depth(probe: Probe, limit: int) -> int:
+    """How many nearest items a probe reads: ECHO_DEPTH times as many where it lists the
+    echoes of one line once (see PostgresStore._echoes_once)."""
+    depth = probe.vector_depth or limit
+    return depth * ECHO_DEPTH if probe.echoes_once else depth
 
 
 def _named_items_sql(

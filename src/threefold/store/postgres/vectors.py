@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from threefold.store.base import ItemFilter
+from threefold.store.vectors import ECHO_DEPTH, one_per_echo
 
 if TYPE_CHECKING:
     from threefold.store.postgres.store import PostgresStore
@@ -30,14 +31,31 @@ class DatabaseVectors:
         exact: bool = False,
         min_similarity: float = -math.inf,
         walk: np.ndarray | None = None,
+        echoes_once: bool = False,
     ) -> list[tuple[int, float]]:
         """The `limit` items of `kind` that pass `where` and are most similar to `query`,
         with their cosine similarity, most similar first, none under `min_similarity`;
         `exact` scans instead of using the approximate index. `walk` is not needed:
         pgvector's filtered search orders the filter's items by `query` itself."""
         vector = np.asarray(query, dtype=np.float32)
-        found = self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], limit, exact)
-        return [(item, similarity) for item, similarity in found if similarity >= min_similarity]
+        # Read deeper, to list the echoes of one line once (see one_per_echo).
+        depth = limit * ECHO_DEPTH if echoes_once else limit
+        found = self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], depth, exact)
+        hits = [(item, similarity) for item, similarity in found if similarity >= min_similarity]
+        return self._echoes_once(kind, where.tenant, hits, limit) if echoes_once else hits
+
+    def _echoes_once(
+        self, kind: str, tenant: str, hits: list[tuple[int, float]], limit: int
+    ) -> list[tuple[int, float]]:
+        """`hits` with echoes of one line listed once (see one_per_echo), as the embedded
+        store lists them; one more round trip reads their vectors."""
+        if len(hits) < 2:
+            return hits[:limit]
+        rows = dict(self._store.item_vectors(kind, tenant, [i for i, _ in hits]))
+        if not all(i in rows for i, _ in hits):
+            return hits[:limit]  # erased or replaced meanwhile: each listed as it is
+        matrix = np.frombuffer(b"".join(rows[i] for i, _ in hits), dtype=np.float32)
+        return one_per_echo(hits, matrix.reshape(len(hits), -1), limit)
 
     def refresh(self, tenant: str, stream: str) -> None:
         """Nothing to catch up: the database's index follows every write."""
