@@ -4,7 +4,8 @@
 question's topic say words the stream may say almost nowhere else, once for how often it
 says them (`rare_words`: a word found common is remembered a while, a rare one is counted
 again, as writes may make it common). A question naming a person waits once more, for
-which of its candidates' words name someone else (rerank.about_others). Each wait is a
+which of its candidates' words name someone else (rerank.about_others), and in a large
+stream once more, for the vectors that tell echoes of one line apart. Each wait is a
 scheduling delay on a busy host, so their number is checked; their speed is measured in
 benchmarks/postgres.py."""
 
@@ -67,6 +68,40 @@ def test_a_context_naming_a_person_waits_once_more_for_the_names_among_its_candi
         waits = mem.store.round_trips - before
     assert context.text == warm.text and "kafka deploy" in context.text
     assert waits == 4
+
+
+def test_a_context_naming_a_person_in_a_large_stream_waits_once_more_for_echoes(
+    fresh_postgres: Callable[[], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past Preset.deeper_from_turns (lowered here to match 24 turns), a named person's
+    vector list lists echoes of one line once, by their vectors: one more wait."""
+    from dataclasses import replace
+
+    from threefold.recall import presets
+
+    default = presets.PRESETS["default"]
+    monkeypatch.setitem(presets.PRESETS, "default", replace(default, deeper_from_turns=4))
+    settings = load_settings(db=fresh_postgres(), embed={"kind": "hashing"}, session_turns=4)
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        for n in range(12):
+            said = f"Tomas said the kafka deploy step {n} failed."
+            mem.add_turn("project:alpha", said, "Bad.", speaker="Lena")
+            said = f"Lena said the kafka deploy step {n} failed."
+            mem.add_turn("project:alpha", said, "Bad.", speaker="Tomas")
+        mem.process_pending()
+        asked = "Did Lena say the kafka deploy step failed?"
+        warm = mem.context("project:alpha", asked, budget=1500)
+        before = mem.store.round_trips
+        context = mem.context("project:alpha", asked, budget=1500)
+        waits = mem.store.round_trips - before
+    assert context.text == warm.text and "kafka deploy" in context.text
+    assert waits == 5
+    monkeypatch.setitem(presets.PRESETS, "default", default)  # a small stream: one wait fewer
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        mem.context("project:alpha", asked, budget=1500)
+        before = mem.store.round_trips
+        assert mem.context("project:alpha", asked, budget=1500).text
+        assert mem.store.round_trips - before == 4
 
 
 def test_searches_from_more_threads_than_connections_all_finish(
