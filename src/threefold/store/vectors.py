@@ -823,21 +823,21 @@ def one_per_echo(
     without this its echoes of the question's topic filled it, above the one line that
     answers in other words (needles at 100,000 turns, development seed: the needle ranked
     66-406 among its person's items, 49-240 counting echoes once)."""
-    if not hits:
-        return []
     norms = np.linalg.norm(vectors, axis=1)
     units = vectors / np.where(norms > 0, norms, 1.0)[:, None]
-    echoes = (units @ units.T) >= ECHO
     unlisted = np.ones(len(hits), dtype=bool)
     listed: list[tuple[int, float]] = []
-    for best, (_, similarity) in enumerate(hits):
-        if not unlisted[best]:
-            continue
-        group = np.flatnonzero(echoes[best] & unlisted)  # holds `best` itself
-        unlisted[group] = False
-        listed.append((max(hits[i][0] for i in group.tolist()), similarity))
+    for best, (item, similarity) in enumerate(hits):
         if len(listed) == limit:
             break
+        if not unlisted[best]:
+            continue
+        # Only the unlisted after it can echo it, one product each (see _similarities).
+        later = best + 1 + np.flatnonzero(unlisted[best + 1 :])
+        echoes = later[_similarities(units[later], units[best]) >= ECHO]
+        unlisted[echoes] = False
+        newest = max([item, *(hits[i][0] for i in echoes.tolist())])
+        listed.append((newest, similarity))
     return listed
 
 
