@@ -30,7 +30,8 @@ class Preset:
     one-off fact said in other words than the question's falls out of every list (needles
     at 50,000 messages, development seed: 19 of the 20 missing from a 2,000-token context
     were in no list; their turns ranked 20-212 by the question's vector, median 70).
-    0 keeps every list at `candidates`."""
+    Past it too, a named person's vector list lists the echoes of one line once (see
+    search.large_stream). 0 keeps every list at `candidates`, and every echo."""
     most_vector_depth: int = 120
     """The deepest vector list a stream's size asks for (100,000 turns ask 95)."""
     kind_weights: tuple[tuple[str, float], ...] = (("fact", 1.0), ("turn", 1.0), ("summary", 0.3))

@@ -832,9 +832,10 @@ def one_per_echo(
             break
         if not unlisted[best]:
             continue
-        # Only the unlisted after it can echo it, one product each (see _similarities).
-        later = best + 1 + np.flatnonzero(unlisted[best + 1 :])
-        echoes = later[_similarities(units[later], units[best]) >= ECHO]
+        # Only the unlisted after it can echo it: one product with the rows after it, a
+        # view, not a copy (see _similarities).
+        alike = _similarities(units[best + 1 :], units[best]) >= ECHO
+        echoes = best + 1 + np.flatnonzero(alike & unlisted[best + 1 :])
         unlisted[echoes] = False
         newest = max([item, *(hits[i][0] for i in echoes.tolist())])
         listed.append((newest, similarity))
