@@ -340,7 +340,8 @@ times say little):
     2     50,000    0.910 -> 0.920  0.955 -> 0.955   0.965 -> 0.970
     2     100,000   0.825 -> 0.865  0.920 -> 0.925   0.940 -> 0.950
     3     10,000    0.965, 0.990, 0.990 unchanged (held out: first run; not past 10,000)
-    3     50,000    HELDOUT_S3_50K   (held out: first run, store built anew)
+    3     50,000    0.810 -> 0.820  0.955 -> 0.960   0.975 -> 0.980   (held out: first run;
+                    its first 50k store, built in 13 min)
     LoCoMo dev, lines and pairs at 1,000/2,000/4,000: identical in every cell (its
     conversations are far below 10,000 turns). LoCoMo held out, first run: identical in
     every cell (evidence (hit): lines 0.741 (0.792) / 0.817 (0.851) / 0.908 (0.904), pairs
@@ -354,13 +355,16 @@ times say little):
     Listing echoes once at every size, LoCoMo dev lost evidence at 1,000 tokens in pairs
     (0.712 -> 0.707; lines 0.744 -> 0.750), hence only past deeper_from_turns. CPU per
     call at 100k, p50/p95 ms (2 shared cores under a load of 3-5, noisy), main ->
-    branch, alternating rounds (the second-last form of one_per_echo, a product per
-    listed line over a copy of the rows after it):
+    branch, alternating rounds; the first two with a form of one_per_echo that copied
+    the rows it compared (about 1 ms a list more):
     100k search   44.8/97.4, 45.4/95.5 -> 57.8/95.6, 51.1/95.8
+                  37.0/81.4, 47.0/80.5 -> 50.9/99.7, 51.6/97.0
     100k context  47.7/89.1, 46.5/78.9 -> 58.8/100.7, 53.7/85.4
+                  40.1/73.8, 52.9/83.8 -> 54.1/91.0, 51.7/85.1
     50k  search   28.3/56.9 -> 33.2/62.8; context 33.3/60.6 -> 38.0/62.7
     (seed 3 at 10k, where both run the same code: search 16.8/25.5 -> 21.6/31.9, the
-    machine's own spread). The goal of p95 < 20 ms at 100k is not met. The extra cost
+    machine's own spread). About 5-14 ms more per search at the median and 15 at p95:
+    the goal of p95 < 20 ms at 100k is further off. The extra cost
     is the person's list's new candidates (95 distinct lines where many were the whole
     stream's look-alikes too: more rows read, fused and ranked) and one vector product
     per listed line; a first form, one matrix product through BLAS, cost 15 ms a call
