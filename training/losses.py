@@ -37,6 +37,7 @@ from threefold.models.base import ExtractedFact, Standing, TurnInput  # noqa: E4
 from threefold.models.heuristic import HeuristicModel, extract  # noqa: E402
 from threefold.models.heuristic.blend import blend  # noqa: E402
 from threefold.models.heuristic.ending import all_settled  # noqa: E402
+from threefold.models.heuristic.text import sentences  # noqa: E402
 from threefold.models.reader import DATA, TUNED, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import BELOW, Reading  # noqa: E402
 from threefold.models.reader.facts import _value  # noqa: E402
@@ -44,7 +45,6 @@ from threefold.models.reader.heads import Span  # noqa: E402
 from threefold.models.reader.labels import slot_table  # noqa: E402
 from threefold.models.reader.units import asks, looks_like_code, units  # noqa: E402
 from threefold.models.reader.verify import clues  # noqa: E402
-from threefold.models.heuristic.text import sentences  # noqa: E402
 
 STAGES = (
     "value not in the line's words",
@@ -290,12 +290,12 @@ def why_wrong(found: Fact, line: dict | None, record: TurnRecord | None) -> tupl
 
 
 def run_chat(stream: str, lines: list[dict], model: RecordingModel, tally: Tally) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        with Memory.open(
-            Path(tmp) / "l.db", model=model, embedder=None, background_worker=False
-        ) as mem:
-            by_turn = fs.feed(mem, stream, lines)
-            stored = mem.facts(stream, include_inactive=True)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory.open(Path(tmp) / "l.db", model=model, embedder=None, background_worker=False) as mem,
+    ):
+        by_turn = fs.feed(mem, stream, lines)
+        stored = mem.facts(stream, include_inactive=True)
     for line in lines:
         record = model.turns.get((stream, line["user"]))
         for expect in line.get("expects", ()):
@@ -329,8 +329,8 @@ def _tally_expect(
     if change:
         tally.changes[change][f"new value missed: {stage}"] += 1
     tally.examples[stage].append(
-            f"{expect['category']} {expect['value']!r} ({detail}) << {line['user'][:110]!r}"
-        )
+        f"{expect['category']} {expect['value']!r} ({detail}) << {line['user'][:110]!r}"
+    )
 
 
 def _change_fate(expect: dict, stored: list[Fact]) -> str:
