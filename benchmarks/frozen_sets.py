@@ -47,7 +47,13 @@ six sets written for it (cardiff_bus_driver, tokyo_expat_teacher,
 family_reunion_cousins_group, cairo_architect, oil_sands_camp_cook,
 adelaide_book_club_rambles): ``first_run`` 124/292, 8/50, 6/42, 120/165, 71/74;
 ``rules_first_run`` 79/292, 2/50, 3/42, 74/102, 71/74; ``session28_v3_first_run``
-148/292, 11/50, 8/42, 145/194, 70/74 (not shipped: store-nothing one line under 0.95).
+148/292, 11/50, 8/42, 145/194, 70/74 (store-nothing one line under 0.95; V3 then shipped
+on a pooled judgement with six more sets, blind28c/d: training/README.md). Session 29 judged
+the answered message read with a reply only where it asks (``session29_p1_first_run``) on
+six sets written for it (tea_estate_manager_formal, montreal_rideshare_texts,
+swansea_rugby_mums_group, edinburgh_phd_terse, new_york_dictation_elder,
+braai_group_chat): ``first_run`` 122/299, 6/48, 4/42, 117/150, 79/81; ``rules_first_run``
+59/299, 2/48, 2/42, 54/64, 81/81; P1 129/299, 6/48, 5/42, 123/154, 80/81 (shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -72,6 +72,30 @@ def test_a_long_run_on_sentence_is_cut_and_every_piece_read() -> None:
     assert pieces[0].previous == "What did you do?" and all(p.previous == "" for p in pieces[1:])
 
 
+@pytest.mark.parametrize(
+    ("previous", "given"),
+    [
+        ("How old are you?", "How old are you?"),
+        ("Noted. Where do you live now? 🙂", "Noted. Where do you live now? 🙂"),
+        ("Lovely part of the world.", ""),
+        ("Got it — you're 29 and a ski instructor.", ""),
+        ("", ""),
+        ("   ", ""),
+        (None, ""),
+        ("?", "?"),
+        ("Where do you live? " + "That is a long story about the weather. " * 10, ""),
+    ],
+)
+def test_the_answered_message_goes_with_a_reply_only_where_it_asks(
+    previous: str | None, given: str
+) -> None:
+    """The graph learned replies to questions; an acknowledgement read before a statement
+    lowers what it reads there. Only the end it reads counts: a question 400 characters
+    back is not what the reply answers."""
+    pieces = units("We upped sticks to Cardiff in the end. Cheaper, too.", previous)
+    assert [p.previous for p in pieces] == [given, ""]
+
+
 def test_only_emoji_is_not_read_and_takes_no_facts(reader: TrainedReader) -> None:
     assert units("😂😂😂 🙄", None) == []
     assert reader.extract_facts(said("🙄", asked="Are you vegetarian?")) == []

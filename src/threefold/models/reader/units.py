@@ -15,6 +15,8 @@ PIECE_WORDS = 60
 """About 90 tokens: a piece and the question before it fit in the model's 128."""
 PREVIOUS_CHARS = 200
 """The end of the answered message is what a terse reply answers."""
+_ASKS = "?"
+"""What makes the answered message worth reading with a reply: a question in its end."""
 # Brackets, operators and calls ("load_user(", "print(\""); a parenthesis in prose is none.
 _CODE_CHARS = re.compile(r"[{}\[\];=<>_\\|`$#]|\w\(|\([\"']")
 _CODE_SHARE = 0.04
@@ -39,7 +41,7 @@ class Unit:
 def units(user: str, previous: str | None) -> list[Unit]:
     """The pieces of `user` to read, in order; only the first carries the message it
     answers, since later sentences answer nothing new."""
-    before = (previous or "").strip()[-PREVIOUS_CHARS:]
+    before = answered(previous)
     found: list[Unit] = []
     for sentence in sentences(user):
         if looks_like_code(sentence) or not _LETTER.search(sentence) or asks(sentence):
@@ -47,6 +49,17 @@ def units(user: str, previous: str | None) -> list[Unit]:
         for piece in _pieces(sentence):
             found.append(Unit(piece, before if not found else ""))
     return found
+
+
+def answered(previous: str | None) -> str:
+    """The end of the message a turn answers, where it asks something; else nothing.
+    The graph learned from replies to questions ("42" after "How old are you?"), and an
+    acknowledgement read before a statement ("Lovely part of the world." before "We upped
+    sticks to Cardiff") lowers what it reads there: on the 33 development sets, reading
+    every reply with the message before gave 566 facts, without it 598, and with it only
+    where it asks 605, at higher precision (session 29)."""
+    before = (previous or "").strip()[-PREVIOUS_CHARS:]
+    return before if _ASKS in before else ""
 
 
 def looks_like_code(text: str) -> bool:
