@@ -2104,7 +2104,6 @@ def _nearest_sql(
 
 
 _NAMED_KINDS = ("turn", "fact", "summary")
-
 """The kinds whose full-text index holds every name ItemFilter.about reads: a turn's
 speakers are in its own words. A record's author is not indexed."""
 
