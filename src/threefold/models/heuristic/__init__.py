@@ -102,8 +102,9 @@ class HeuristicModel:
             log.warning("the trained reader cannot run, the rules read alone: %s", exc)
             self.reader = None
             return rules
-        policy = self.policy or str(self.reader.manifest.get("blend", "union"))
-        return blend(rules, read, policy)
+        manifest = self.reader.manifest
+        policy = self.policy or str(manifest.get("blend", "union"))
+        return blend(rules, read, policy, frozenset(manifest.get("reader_alone", ())))
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         from threefold.models.heuristic import messages
