@@ -96,15 +96,15 @@ class HeuristicModel:
 
         try:
             read = all_settled(self.reader.extract_facts(turn))
+            alone = self.reader.reads_alone()
         except (ReaderModelError, EmbeddingError) as exc:
             if self.required:
                 raise
             log.warning("the trained reader cannot run, the rules read alone: %s", exc)
             self.reader = None
             return rules
-        manifest = self.reader.manifest
-        policy = self.policy or str(manifest.get("blend", "union"))
-        return blend(rules, read, policy, frozenset(manifest.get("reader_alone", ())))
+        policy = self.policy or str(self.reader.manifest.get("blend", "union"))
+        return blend(rules, read, policy, alone)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         from threefold.models.heuristic import messages
