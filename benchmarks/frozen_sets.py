@@ -53,7 +53,13 @@ the answered message read with a reply only where it asks (``session29_p1_first_
 six sets written for it (tea_estate_manager_formal, montreal_rideshare_texts,
 swansea_rugby_mums_group, edinburgh_phd_terse, new_york_dictation_elder,
 braai_group_chat): ``first_run`` 122/299, 6/48, 4/42, 117/150, 79/81; ``rules_first_run``
-59/299, 2/48, 2/42, 54/64, 81/81; P1 129/299, 6/48, 5/42, 123/154, 80/81 (shipped).
+59/299, 2/48, 2/42, 54/64, 81/81; P1 129/299, 6/48, 5/42, 123/154, 80/81 (shipped). Six
+more (hamburg_nurse_second_language, glasgow_shopkeeper_texts, dunedin_teachers_group,
+orlando_line_cook_spanglish, nairobi_pharmacist_terse, oxford_rowers_discord) record the
+default's with P1 (``first_run`` 120/296, 11/48, 5/43, 115/156, 71/74), the rules'
+(52/296, 1/48, 1/43, 51/73, 72/74), V3's before P1 (121/296, 8/48, 5/43, 116/156, 71/74)
+and the rules' health and important dates left to the reader (``session29_p3_first_run``:
+120/296, 11/48, 5/43, 115/154, 71/74; shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
