@@ -59,7 +59,7 @@ orlando_line_cook_spanglish, nairobi_pharmacist_terse, oxford_rowers_discord) re
 default's with P1 (``first_run`` 120/296, 11/48, 5/43, 115/156, 71/74), the rules'
 (52/296, 1/48, 1/43, 51/73, 72/74), V3's before P1 (121/296, 8/48, 5/43, 116/156, 71/74)
 and the rules' health and important dates left to the reader (``session29_p3_first_run``:
-120/296, 11/48, 5/43, 115/154, 71/74; shipped).
+120/296, 11/48, 5/43, 115/154, 71/74; not shipped: it broke date repairs).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

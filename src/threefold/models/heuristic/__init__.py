@@ -96,7 +96,6 @@ class HeuristicModel:
 
         try:
             read = all_settled(self.reader.extract_facts(turn))
-            alone = self.reader.reads_alone()
         except (ReaderModelError, EmbeddingError) as exc:
             if self.required:
                 raise
@@ -104,7 +103,7 @@ class HeuristicModel:
             self.reader = None
             return rules
         policy = self.policy or str(self.reader.manifest.get("blend", "union"))
-        return blend(rules, read, policy, alone)
+        return blend(rules, read, policy)
 
     def extract_from_messages(self, batch: Sequence[MessageInput]) -> list[list[ExtractedFact]]:
         from threefold.models.heuristic import messages

@@ -9,10 +9,6 @@ measurement on development text (training/choose_threshold.py prints each):
 - ``union``: every fact of a slot and value the rules did not read;
 - ``new kinds``: only facts of categories the rules read nothing of in the turn;
 - ``silent``: only in turns where the rules read nothing at all.
-
-A manifest may also name kinds the reader reads alone (``reader_alone``): where the rules'
-extra facts of a kind are wrong more often than right beside the reader's, measured on
-development text, the rules' facts of that kind are left out.
 """
 
 from threefold.domain import FactCategory
@@ -24,12 +20,8 @@ POLICIES = ("union", "new kinds", "silent")
 
 
 def blend(
-    rules: list[ExtractedFact],
-    read: list[ExtractedFact],
-    policy: str = "union",
-    reader_alone: frozenset[str] = frozenset(),
+    rules: list[ExtractedFact], read: list[ExtractedFact], policy: str = "union"
 ) -> list[ExtractedFact]:
-    rules = [f for f in rules if f.category.value not in reader_alone]
     if policy == "silent" and rules:
         return rules
     kinds = {f.category for f in rules}

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, Standing, TurnInput
 from threefold.models.reader.checks import BELOW, Reading, refusal, standing
 from threefold.models.reader.facts import MIN_CONFIDENCE, TurnRead, settled, turn_reads
@@ -196,19 +195,6 @@ class TrainedReader:
             )
             for piece, code, state in zip(pieces, encoded, states, strict=True)
         ]
-
-    def reads_alone(self) -> frozenset[str]:
-        """The kinds of fact the manifest says this reader reads alone (``reader_alone``):
-        the rules' facts of those kinds are left out of the blend (models.heuristic.blend).
-        :class:`ReaderModelError` where it names anything but kinds of fact."""
-        named = self.manifest.get("reader_alone", [])
-        kinds = {kind.value for kind in FactCategory}
-        if not isinstance(named, list) or not all(k in kinds for k in named):
-            raise ReaderModelError(
-                f"the manifest's reader_alone must list kinds of fact ({', '.join(sorted(kinds))}),"
-                f" not {named!r}"
-            )
-        return frozenset(named)
 
     def _held_least(self) -> dict[str, float]:
         """Per value label, the confidence a reading needs to update a slot the stream
