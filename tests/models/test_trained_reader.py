@@ -114,6 +114,24 @@ def test_pasted_code_and_stack_traces_are_not_read(reader: TrainedReader) -> Non
     assert all(f.value.lower() not in ("paris", "30") for f in facts)
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("[voice note] we moved to Leeds last month", False),
+        ("[photo] my new car, a red Fiat 500!", False),
+        ("started at Monzo on Monday [link]", False),
+        ("x = foo[3]; print(x)", True),
+        ("arr[i] = arr[j]", True),
+        ("[1, 2, 3]", True),
+    ],
+)
+def test_a_tag_in_brackets_is_prose_but_an_index_is_code(text: str, code: bool) -> None:
+    """A chat app's tag ("[voice note]") once made a short sentence look like code, and
+    it was never read; brackets after a name or around numbers still mark code."""
+    assert looks_like_code(text) is code
+    assert bool(units(text, None)) is not code
+
+
 def test_another_language_is_read_without_error_and_the_turn_is_kept(tmp_path: Path) -> None:
     model = build(ModelSettings(options={"reader": "auto"}))
     with Memory.open(tmp_path / "m.db", model=model, embedder=None, background_worker=False) as mem:

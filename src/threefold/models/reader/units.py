@@ -19,6 +19,8 @@ _ASKS = "?"
 """What makes the answered message worth reading with a reply: a question in its end."""
 # Brackets, operators and calls ("load_user(", "print(\""); a parenthesis in prose is none.
 _CODE_CHARS = re.compile(r"[{}\[\];=<>_\\|`$#]|\w\(|\([\"']")
+# A tag in brackets after a space ("[voice note]", "[photo]", "[link]") is prose's, not code's.
+_TAG = re.compile(r"(?<![\w\])])\[[^\W\d_]+(?: [^\W\d_]+){0,3}\]")
 _CODE_SHARE = 0.04
 _CODE_LEAST = 2
 _CLAUSE_MARK = re.compile(r"(?<=[,;:])\s+|\s+(?=[-–—]\s)")
@@ -64,7 +66,7 @@ def answered(previous: str | None) -> str:
 
 def looks_like_code(text: str) -> bool:
     """Source code, a stack trace or a log line: dense with the characters code is made of."""
-    marks = len(_CODE_CHARS.findall(text))
+    marks = len(_CODE_CHARS.findall(_TAG.sub(" ", text)))
     return marks >= _CODE_LEAST and marks > _CODE_SHARE * len(text)
 
 
