@@ -58,7 +58,9 @@ def test_actions_show_their_evidence_and_a_writer_marks_one_done(
     item.get_by_role("button", name=f"Mark “{blocker.title}” done").click()
     expect(page).to_have_url(f"{seeded.url}/ui/actions?stream=&status=open&p=1#action-{blocker.id}")
     expect(page.locator(f"#action-{blocker.id}")).to_have_count(0)
-    assert seeded.memory.actions(status="done", tenant="tenant-a")[0].id == blocker.id
+    # Among the done: the seeded "by Friday" deadline may be closed too, on the weekdays
+    # when it fell in its window at the messages' time and has passed by now.
+    assert blocker.id in [a.id for a in seeded.memory.actions(status="done", tenant="tenant-a")]
     page.get_by_label("Status").select_option("done")
     page.get_by_role("button", name="Filter").click()
     expect(page.locator(f"#action-{blocker.id} .tag")).to_have_text("done")
