@@ -36,7 +36,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -95,7 +95,7 @@ lines on the asked topic are taken for echoes, and an answer behind a newer look
 is left out of the list."""
 ECHO_DEPTH = _RESCORED
 """How many times deeper than asked a person's list is read, for its echoes to be listed
-once: as deep as a graph's named list is rescored."""
+once: as deep as a graph's named list is rescored (see echo_depth)."""
 _SCALAR_SLACK = 0.03
 """How far under a similarity floor a graph's candidate may be and still be rescored: int8
 vectors put a cosine off by up to about 0.01."""
@@ -368,7 +368,7 @@ class VectorIndex:
                 continue
             # Read deeper, to list the echoes of one line once (see one_per_echo); a
             # graph's named list reads that deep already.
-            depth = limit * ECHO_DEPTH if echoes_once else limit
+            depth = echo_depth(limit, echoes_once)
             named = None
             if where.about and isinstance(part.vectors, _Graph) and not exact:
                 named = self._named(part, where, query, limit, min_similarity)
@@ -392,7 +392,7 @@ class VectorIndex:
         if len(ids) < 2:
             return hits[:limit]
         if isinstance(part.vectors, _Graph):
-            held, vectors = _blobs_matrix(self._exact_vectors(part.kind, part.tenant, ids))
+            held, vectors = blobs_matrix(self._exact_vectors(part.kind, part.tenant, ids))
         else:
             held, vectors = part.vectors.vectors_of(np.asarray(ids, dtype=np.int64))
         place = {item: row for row, item in enumerate(held.tolist())}
@@ -562,7 +562,7 @@ class VectorIndex:
         rows = self._exact_vectors(kind, tenant, [i for i, _ in hits])
         if len(rows) < len(hits):
             return hits  # vectors replaced meanwhile: the graph's order will do
-        ids, matrix = _blobs_matrix(rows)
+        ids, matrix = blobs_matrix(rows)
         ordered_ids, sims = _top(ids, _similarities(matrix, query), ids.size)
         return list(zip(ordered_ids.tolist(), sims.tolist(), strict=True))
 
@@ -804,11 +804,29 @@ def _rows_matrix(rows: list[tuple[int, int, str, bytes]]) -> tuple[np.ndarray, n
     return ids, matrix
 
 
-def _blobs_matrix(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+def blobs_matrix(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
     """The ids of item_vectors' rows, and their vectors as the rows of one matrix."""
     ids = np.asarray([i for i, _ in rows], dtype=np.int64)
     matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
     return ids, matrix.reshape(ids.size, -1)
+
+
+def echo_depth(depth: int, echoes_once: bool) -> int:
+    """How many nearest items a list of `depth` reads: ECHO_DEPTH times as many where it
+    lists the echoes of one line once (see one_per_echo), for them to fill it."""
+    return depth * ECHO_DEPTH if echoes_once else depth
+
+
+def one_per_echo_of_blobs(
+    hits: list[tuple[int, float]], blobs: Mapping[int, bytes], limit: int
+) -> list[tuple[int, float]]:
+    """one_per_echo over the hits' stored vectors (`blobs`: item id -> its float32
+    bytes); where one is missing (erased or replaced meanwhile) each hit is listed as it
+    is, up to `limit`."""
+    if len(hits) < 2 or not all(i in blobs for i, _ in hits):
+        return hits[:limit]
+    _, matrix = blobs_matrix([(i, blobs[i]) for i, _ in hits])
+    return one_per_echo(hits, matrix, limit)
 
 
 def one_per_echo(

@@ -112,7 +112,7 @@ from threefold.store.statements import (
     aliases_statement,
     name_clauses,
 )
-from threefold.store.vectors import ECHO_DEPTH, one_per_echo
+from threefold.store.vectors import echo_depth, one_per_echo_of_blobs
 
 log = logging.getLogger(__name__)
 
@@ -1315,7 +1315,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                         sql,
                         params,
                         query,
-                        _listed_depth(probe, limit),
+                        echo_depth(probe.vector_depth or limit, probe.echoes_once),
                         crowded=self._crowded(kind, probe.where),
                     )
                     # Where the streams' vectors were counted, the rows under the floor
@@ -1356,11 +1356,9 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             wanted.setdefault(kind, set()).update(i for i, _ in hits)
         read = self._item_vectors_at_once(tenant, wanted)
         for (position, kind), hits in named.items():
-            if all((kind, i) in read for i, _ in hits):  # else erased meanwhile: as they are
-                blobs = b"".join(read[(kind, i)] for i, _ in hits)
-                matrix = np.frombuffer(blobs, dtype=np.float32).reshape(len(hits), -1)
-                depth = probes[position].vector_depth or limit
-                found.nearest[(position, kind)] = one_per_echo(hits, matrix, depth)
+            blobs = {i: read[(kind, i)] for i, _ in hits if (kind, i) in read}
+            depth = probes[position].vector_depth or limit
+            found.nearest[(position, kind)] = one_per_echo_of_blobs(hits, blobs, depth)
         return found
 
     def _item_vectors_at_once(
@@ -2106,13 +2104,6 @@ def _nearest_sql(
 _NAMED_KINDS = ("turn", "fact", "summary")
 """The kinds whose full-text index holds every name ItemFilter.about reads: a turn's
 speakers are in its own words. A record's author is not indexed."""
-
-
-def _listed_depth(probe: Probe, limit: int) -> int:
-    """How many nearest items a probe reads: ECHO_DEPTH times as many where it lists the
-    echoes of one line once (see PostgresStore._echoes_once)."""
-    depth = probe.vector_depth or limit
-    return depth * ECHO_DEPTH if probe.echoes_once else depth
 
 
 def _named_items_sql(

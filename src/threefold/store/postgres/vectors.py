@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from threefold.store.base import ItemFilter
-from threefold.store.vectors import ECHO_DEPTH, one_per_echo
+from threefold.store.vectors import echo_depth, one_per_echo_of_blobs
 
 if TYPE_CHECKING:
     from threefold.store.postgres.store import PostgresStore
@@ -39,7 +39,7 @@ class DatabaseVectors:
         pgvector's filtered search orders the filter's items by `query` itself."""
         vector = np.asarray(query, dtype=np.float32)
         # Read deeper, to list the echoes of one line once (see one_per_echo).
-        depth = limit * ECHO_DEPTH if echoes_once else limit
+        depth = echo_depth(limit, echoes_once)
         found = self._store.nearest(kind, where, vector.tobytes(), vector.shape[0], depth, exact)
         hits = [(item, similarity) for item, similarity in found if similarity >= min_similarity]
         return self._echoes_once(kind, where.tenant, hits, limit) if echoes_once else hits
@@ -52,10 +52,7 @@ class DatabaseVectors:
         if len(hits) < 2:
             return hits[:limit]
         rows = dict(self._store.item_vectors(kind, tenant, [i for i, _ in hits]))
-        if not all(i in rows for i, _ in hits):
-            return hits[:limit]  # erased or replaced meanwhile: each listed as it is
-        matrix = np.frombuffer(b"".join(rows[i] for i, _ in hits), dtype=np.float32)
-        return one_per_echo(hits, matrix.reshape(len(hits), -1), limit)
+        return one_per_echo_of_blobs(hits, rows, limit)
 
     def refresh(self, tenant: str, stream: str) -> None:
         """Nothing to catch up: the database's index follows every write."""
