@@ -35,8 +35,6 @@ from threefold import Memory  # noqa: E402
 from threefold.domain import Fact  # noqa: E402
 from threefold.models.base import ExtractedFact, Standing, TurnInput  # noqa: E402
 from threefold.models.heuristic import HeuristicModel, extract  # noqa: E402
-from threefold.models.heuristic.blend import blend  # noqa: E402
-from threefold.models.heuristic.ending import all_settled  # noqa: E402
 from threefold.models.heuristic.text import sentences  # noqa: E402
 from threefold.models.reader import DATA, TUNED, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import BELOW, Reading  # noqa: E402
@@ -100,14 +98,13 @@ class RecordingModel(HeuristicModel):
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         reader = self.reader
         assert isinstance(reader, RecordingReader)
+        blended = super().extract_facts(turn)  # the default model's own reading
         rules = extract.extract_facts(turn)
         if turn.repair:
-            self.turns[(turn.stream, turn.user)] = TurnRecord([], [], [], rules, rules, True)
-            return rules
+            self.turns[(turn.stream, turn.user)] = TurnRecord([], [], [], rules, blended, True)
+            return blended
         readings = reader.readings(turn)
         chances = _chances(reader, turn)
-        read = all_settled(reader.extract_facts(turn))
-        blended = blend(rules, read, str(reader.manifest.get("blend", "union")))
         previous = turn.previous.text if turn.previous else None
         self.turns[(turn.stream, turn.user)] = TurnRecord(
             [u.text for u in units(turn.user, previous)],
@@ -349,6 +346,8 @@ def _change_fate(expect: dict, stored: list[Fact]) -> str:
 
 def spread(texts: list[str], count: int) -> list[str]:
     """`count` of `texts` taken evenly through them (the sets in turn, not the first set's)."""
+    if count <= 0:
+        return []
     return texts[:: max(1, len(texts) // count)][:count]
 
 

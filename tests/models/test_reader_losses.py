@@ -140,3 +140,11 @@ def test_a_missing_manifest_is_an_error_that_names_it(losses, tmp_path, monkeypa
     monkeypatch.setattr(sys, "argv", ["losses.py", "--manifest", str(missing)])
     with pytest.raises(ReaderModelError, match="reader_tuned.json"):
         losses.main()
+
+
+@pytest.mark.parametrize(
+    ("count", "taken"), [(0, []), (-1, []), (2, ["a", "c"]), (9, list("abcd"))]
+)
+def test_examples_are_taken_evenly_and_none_asked_gives_none(losses, count, taken):
+    """`--examples 0` once divided by zero after the whole run."""
+    assert losses.spread(list("abcd"), count) == taken
