@@ -59,7 +59,12 @@ orlando_line_cook_spanglish, nairobi_pharmacist_terse, oxford_rowers_discord) re
 default's with P1 (``first_run`` 120/296, 11/48, 5/43, 115/156, 71/74), the rules'
 (52/296, 1/48, 1/43, 51/73, 72/74), V3's before P1 (121/296, 8/48, 5/43, 116/156, 71/74)
 and the rules' health and important dates left to the reader (``session29_p3_first_run``:
-120/296, 11/48, 5/43, 115/154, 71/74; not shipped: it broke date repairs).
+120/296, 11/48, 5/43, 115/154, 71/74; not shipped: it broke date repairs). Session 30
+judged corrections by shape (layers/realign.py, ``session30_realign_first_run``) on six
+sets written for it (krakow_dental_nurse, texas_trucker_voice, toronto_roommates_chat,
+irish_retired_teacher, lisbon_barber_br, singapore_pharmacist_terse), by meaning:
+``first_run`` 131/268, 7/48, 14/42, 128/183, 69/72; ``rules_first_run`` 52/268, 1/48,
+4/42, 51/71, 70/72; realign 133/268, 7/48, 16/42, 131/186, 69/72 (shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -205,3 +205,44 @@ def test_with_two_daughters_named_an_unnamed_daughters_fact_stays(open_memory):
     mem = open_memory(_daughter_named_later(second_daughter=True))
     birthdays = _birthdays_after_nia_is_corrected(mem)
     assert birthdays[("user's daughter", "july 2")] is FactStatus.ACTIVE  # Nia's or Ada's?
+
+
+LEXUS = "I drive a Lexus."
+HIGHLANDER = "I have at last replaced the Lexus with a Toyota Highlander."
+SECOND_CAR = "We now also have a Honda Jazz for the kids; the Lexus stays mine."
+
+
+def _cars() -> ScriptedModel:
+    car = {"category": "possession"}
+    return by_text(
+        {
+            LEXUS: [fact("user", "owns:lexus", "Lexus", text="The user has a Lexus.", **car)],
+            HIGHLANDER: [
+                fact(
+                    "user",
+                    "owns:highlander",
+                    "Toyota Highlander",
+                    text="The user has a Toyota Highlander.",
+                    **car,
+                )
+            ],
+            SECOND_CAR: [
+                fact("user", "owns:jazz", "Honda Jazz", text="The user has a Honda Jazz.", **car)
+            ],
+        }
+    )
+
+
+def test_a_value_of_a_kind_held_several_at_a_time_named_beside_a_change_gives_way(open_memory):
+    mem = open_memory(_cars())
+    say(mem, LEXUS, HIGHLANDER)
+    assert active_values(mem) == {"Toyota Highlander"}
+    lexus = next(f for f in mem.facts(CHAT, include_inactive=True) if f.value == "Lexus")
+    assert lexus.status is FactStatus.SUPERSEDED
+    assert [f.value for f in mem.fact_history(lexus.id).chain] == ["Lexus", "Toyota Highlander"]
+
+
+def test_a_value_said_to_join_the_others_ends_nothing(open_memory):
+    mem = open_memory(_cars())
+    say(mem, LEXUS, SECOND_CAR)
+    assert active_values(mem) == {"Lexus", "Honda Jazz"}

@@ -230,6 +230,49 @@ def held_changes(
     return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
 
 
+def named_as_replaced(
+    store: Store,
+    tenant: str,
+    stream: str,
+    item: ExtractedFact,
+    text: str,
+    said: Sequence[ExtractedFact] = (),
+) -> tuple[SlotRef, ...]:
+    """The values of `item`'s kind its subject holds that `text`, a turn that says
+    something changed, names beside the new one: "replaced the Lexus with a Highlander",
+    "taken me off atorvastatin, on rosuvastatin now". A kind held several at a time (a
+    car, a medication, an instrument) is keyed by value, so the new one would sit beside
+    the old; named in the same breath as a change, the old one gives way. A held value the
+    turn reads again (`said`) stands, and a turn that says it adds ("a second car", "now
+    also the cello") ends nothing. Plans are left to the words that say one replaces
+    another (layers/repairs.replacing_plans): a trip named again is the same trip."""
+    kind, _, key = item.slot.partition(":")
+    if not key or item.value.lower().startswith(_OVER) or item.is_correction:
+        return ()
+    if item.category is FactCategory.PLAN:
+        return ()
+    words = set(_words(text))
+    if words & _ADDING:
+        return ()
+    again = {normalize(f.value) for f in said if f.subject == item.subject}
+    new = set(_words(item.value))
+    return tuple(
+        SlotRef(subject=held.subject, slot=held.slot, value=held.value)
+        for held in store.facts(tenant, stream)
+        if held.subject == item.subject
+        and held.slot.partition(":")[0] == kind
+        and held.slot != item.slot
+        and normalize(held.value) not in again
+        and words & {w for w in _words(held.value) if len(w) >= 3} - new - _FUNCTION_WORDS
+    )
+
+
+_ADDING = frozenset(
+    {"also", "too", "another", "second", "both", "extra", "plus", "addition", "added", "alongside"}
+)
+"""Words by which a turn says a value joins those held rather than replacing one."""
+
+
 def _read_elsewhere(item: ExtractedFact, other: ExtractedFact) -> bool:
     """Whether `other` reads `item`'s value (a word of it, "2009 Camry" for "Camry") for
     the same subject as another kind of fact (a car, not a home; a former employer is the

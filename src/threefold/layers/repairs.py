@@ -594,7 +594,7 @@ def repaired(
         edited = None
         if repair.old is not None:
             target = next((f for f in active if _holds(f, repair.old)), None)
-            edited = _replace(target, repair.old, repair.new) if target else None
+            edited = replace_in(target, repair.old, repair.new) if target else None
             edited = edited or _day_of_month_moved(repair, active) or _refined(repair, active)
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
@@ -627,7 +627,7 @@ def _day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact
     for fact in active:
         if (day := _MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
             month = new["month"] or new["month_first"] or day["month"]
-            return _replace(fact, fact.value, f"{month.title()} {new_day}")
+            return replace_in(fact, fact.value, f"{month.title()} {new_day}")
     return None
 
 
@@ -638,7 +638,7 @@ def _refined(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
     if head == repair.new.strip():
         return None
     target = next((f for f in active if f.value.lower() == head.lower()), None)
-    return _replace(target, target.value, repair.new) if target else None
+    return replace_in(target, target.value, repair.new) if target else None
 
 
 def _word_re(word: str) -> re.Pattern[str]:
@@ -664,18 +664,18 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
         if measure.fullmatch(new):
             # "30mg" for "20mg of citalopram", "£1,350" for "£1,200 a month": the amount only
             held = measure.search(claim.value)
-            return _replace(claim, held[0], new.lower()) if held else None
+            return replace_in(claim, held[0], new.lower()) if held else None
     if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):
         return _recounted(claim, count[0], new.lower())
     if dated or not (could_be_person(new) and new[:1].isupper()):
-        return _replace(claim, claim.value, new) if dated or _fits(claim.value, new) else None
+        return replace_in(claim, claim.value, new) if dated or _fits(claim.value, new) else None
     people = [p for p in (claim.value, claim.subject) if p not in ("user", "global")]
     named = [p for p in people if _named(claim.text, p)]
     if not named and _fits(claim.value, new):
         # "Ramen, these days": capitalised only as the sentence's first word
-        return _replace(claim, claim.value, new)
+        return replace_in(claim, claim.value, new)
     # A name takes the place of a name; a claim that names nobody it could replace is left.
-    edits = (_replace(claim, p, new) for p in named)
+    edits = (replace_in(claim, p, new) for p in named)
     return next(filter(None, edits), None)
 
 
@@ -684,15 +684,15 @@ def _recounted(claim: Fact, count: str, new: str) -> ExtractedFact | None:
     if new in ("one", "1") and (
         plural := re.search(rf"\b{re.escape(count)}\s+([\w-]+)s\b", claim.value)
     ):
-        return _replace(claim, plural[0], f"{new} {plural[1]}")
-    return _replace(claim, count, new)
+        return replace_in(claim, plural[0], f"{new} {plural[1]}")
+    return replace_in(claim, count, new)
 
 
 def _renumbered(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
     """ "Year 5" for "year 4": only a claim that numbers the same word takes it."""
     word = new.split()[0]
     held = re.search(rf"\b{re.escape(word)}\s+\d{{1,3}}\b", claim.value, _I)
-    return _replace(claim, held[0], new.lower()) if held else None
+    return replace_in(claim, held[0], new.lower()) if held else None
 
 
 def _fits(old: str, new: str) -> bool:
@@ -724,7 +724,7 @@ def _named(text: str, part: str) -> bool:
     return found is not None and could_be_person(part) and found[0].istitle()
 
 
-def _replace(fact: Fact, old: str, new: str) -> ExtractedFact | None:
+def replace_in(fact: Fact, old: str, new: str) -> ExtractedFact | None:
     pattern = _word_re(old)
     if not pattern.search(fact.text):
         return None  # the sentence does not show the old word, so it cannot be rewritten

@@ -19,6 +19,7 @@ from threefold.layers.facts import (
     confirms,
     denies,
     held_changes,
+    named_as_replaced,
     opens_with_denial,
     reconcile,
     record_fact,
@@ -29,6 +30,7 @@ from threefold.layers.facts import (
     word_overlap,
 )
 from threefold.layers.one_turn import as_read
+from threefold.layers.realign import RECENT_TURNS, marks_spelling, realigned
 from threefold.layers.repairs import (
     USER_WORD,
     read_repairs,
@@ -177,7 +179,9 @@ class Pipeline:
                     entities.remember_speaker(self.store, job.tenant, name)
             updates = self._held_updates(turn, unsure, [*found, *unsure], writer)
             corrections, stated = [], []
+            replaced = self._named_as_replaced(turn, found, [*found, *unsure]) if changes else {}
             for item, verdict in [*zip(found, verdicts, strict=True), *updates]:
+                item = replaced.get(id(item), item)
                 fact = record_fact(
                     self.store,
                     job.tenant,
@@ -211,6 +215,18 @@ class Pipeline:
             )
 
         return apply
+
+    def _named_as_replaced(
+        self, turn: Turn, found: list[ExtractedFact], said: list[ExtractedFact]
+    ) -> dict[int, ExtractedFact]:
+        """`found` facts (by id) that end the held values of their kind the turn names as
+        replaced (facts.named_as_replaced). Call inside the transaction."""
+        out = {}
+        for item in found:
+            ends = named_as_replaced(self.store, turn.tenant, turn.stream, item, turn.user, said)
+            if ends:
+                out[id(item)] = item.model_copy(update={"ends": (*item.ends, *ends)})
+        return out
 
     def _held_updates(
         self, turn: Turn, unsure: list[ExtractedFact], said: list[ExtractedFact], writer: Author
@@ -355,18 +371,43 @@ class Pipeline:
         statement leaves alone."""
         said = {(f.subject, f.slot) for f in extracted if f.confidence >= USER_WORD}
         found = [r for r in read_repairs(turn.user) if r.alongside or not said]
-        if not found:
-            return []
-        active = self.store.facts(turn.tenant, turn.stream)  # newest first
-        answered = self._turn_before(turn)
-        claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
         me = self._speaker(turn)
-        edits = repaired(found, active, claims, me, turn.at)
+        if found:
+            active = self.store.facts(turn.tenant, turn.stream)  # newest first
+            answered = self._turn_before(turn)
+            claims = (
+                self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+            )
+            edits = repaired(found, active, claims, me, turn.at)
+        elif not said:
+            edits = self._realigned(turn)
+        else:
+            return []
         return [
             e
             for e in edits
             if (e.subject, e.slot) not in said and not self._own_word(turn, e.subject, e.slot, me)
         ]
+
+    def _realigned(self, turn: Turn) -> list[ExtractedFact]:
+        """A value just said, said again spelt, dated or numbered otherwise ("*Pika",
+        "wait no 14 march"), where the turn read as no statement and no repair."""
+        before = self.store.turns(
+            turn.tenant,
+            turn.stream,
+            after_seq=turn.seq - 1 - RECENT_TURNS,
+            through_seq=turn.seq - 1,
+        )
+        recent = [
+            fact
+            for said in reversed(before)
+            for fact in self.store.facts_from(turn.tenant, turn.stream, said.ref())
+        ]
+        # every name held, newest first; listed only where a name may be respelt
+        held = self.store.facts(turn.tenant, turn.stream) if marks_spelling(turn.user) else []
+        answering = bool(before) and "?" in before[-1].assistant
+        edit = realigned(turn.user, recent, held, answering=answering)
+        return [edit] if edit is not None else []
 
     def _own_word(self, turn: Turn, subject: str, slot: str, me: str) -> bool:
         """Whether `subject`'s `slot` holds what they said of themselves, and `me` is

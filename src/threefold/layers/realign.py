@@ -1,0 +1,232 @@
+"""Corrections by shape: a value said again just after, spelled, numbered or dated otherwise.
+
+"*Boateng" after "Adjoa Boatemg", "24 abeg" after "Ada is 23", "wait no 14 march 💀" after
+a birthday on the 13th: the turn names no slot and often no word the readers know, yet it
+plainly edits a value just stated. The words do not say which fact; the shape of the value
+does. A turn realigns a held value when
+
+- a capitalised or starred word of it is a held name misspelt (most letters in order
+  shared, same first letter: "Pkia" for "Pika", "KAYLEIGH" for "kaylee"), and the turn
+  is short, starred, or speaks of spelling ("autocorrect", "typo"); or
+- it gives a date where a fact of the last turns holds one (the day, the month or both
+  moved), or a number of the same size where one holds a number ("she is 11" for 9),
+  and the turn says it corrects, or is the value alone and answers no question; or it
+  denies the held number ("a 2014 not 2016").
+
+A realignment is one edit per turn, of the newest fact that fits, made as a correction
+(repairs.replace_in), so the old value is retracted and kept in the chain. The words that
+mark a correction are data (layers/data/corrections.json).
+"""
+
+import json
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+from functools import cache
+from importlib.resources import files
+
+from threefold import dates
+from threefold.domain import Fact, FactCategory
+from threefold.layers.repairs import replace_in
+from threefold.models.base import ExtractedFact
+
+SPELLING = 0.66
+"""How alike a word and a held word must be (difflib's ratio) to be one name misspelt:
+"jarden" and "jordan" are 0.67, "Boatemg" and "Boateng" 0.86; "Mark" and "Mary" 0.75
+but their last letters differ in a word of four, which the first-letter rule lets pass,
+so a word under five letters must differ by one letter at most."""
+SHORT = 8
+"""Words of a turn that is short enough to be a correction on its own ("JORDAN omg
+autocorrect hates him")."""
+RECENT_TURNS = 4
+"""A number or a date corrects a fact stated this many turns back at most: further back,
+"33" is more likely a new number than a fix."""
+_WORD = re.compile(r"[^\W\d_][\w'-]*\*?|\*[^\W\d_][\w'-]*")
+_NUMBER = re.compile(r"(?<![\w.,:/£$€-])\d{1,4}(?![\w.,:/%])")
+_MONTHS = {
+    name[:3].lower(): name
+    for name in [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
+}
+"""A month as facts write it, by its first three letters ("FEB", "feb.", "February")."""
+_DAY_MONTH = re.compile(
+    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{dates.MONTH_PATTERN})"
+    rf"|(?P<m2>{dates.MONTH_PATTERN})\s+(?:the\s+)?(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
+    r"|the\s+(?P<d3>\d{1,2})(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+
+
+@cache
+def _marks() -> dict[str, frozenset[str]]:
+    raw = json.loads(files("threefold.layers.data").joinpath("corrections.json").read_text())
+    return {key: frozenset(words) for key, words in raw.items() if not key.startswith("_")}
+
+
+def _words_of(text: str) -> list[str]:
+    return re.findall(r"[a-z']+", text.lower())
+
+
+def marks_correction(text: str) -> bool:
+    """Whether `text` says it corrects something: a word like "typo", "sorry", "actually"
+    anywhere, a denial as its first word ("wait no 14 march"), or a word starred."""
+    words = _words_of(text)
+    opens = bool(words) and words[0] in _marks()["openers"]
+    return opens or _says_correction(text) or "*" in text
+
+
+def _says_correction(text: str) -> bool:
+    return bool(set(_words_of(text)) & _marks()["words"])
+
+
+def marks_spelling(text: str) -> bool:
+    """Whether `text` is about how a name is spelt: short, starred, or saying so."""
+    if "*" in text or len(text.split()) <= SHORT:
+        return True
+    return bool(set(_words_of(text)) & _marks()["spelling"])
+
+
+def realigned(
+    text: str, recent: Sequence[Fact], held: Sequence[Fact], *, answering: bool = False
+) -> ExtractedFact | None:
+    """The correction `text` makes of a value just stated (`recent`: facts of the last
+    turns, newest first), or of a name held longer (`held`, newest first); None if it
+    makes none. `answering`: the turn answers a question, so a value alone, or after a
+    "no", is the answer ("When is your mum's birthday?" "17 april"), not a fix."""
+    if marks_spelling(text):
+        words = _WORD.findall(text)
+        for fact in (*recent, *held):
+            edit = _respelt(fact, words, text)
+            if edit is not None:
+                return edit
+    # A value that denies the held one ("a 2014 not 2016") fixes it whatever the turn's
+    # tone; one said otherwise must come marked, or alone and not as an answer.
+    said_as_fix = marks_correction(text) or _only_value(text)
+    said_as_fix = said_as_fix and (_says_correction(text) or not answering)
+    for fact in recent:
+        edit = (_redated(fact, text) if said_as_fix else None) or _renumbered(
+            fact, text, said_as_fix
+        )
+        if edit is not None:
+            return edit
+    return None
+
+
+def _only_value(text: str) -> bool:
+    """A turn whose first sentence is a value and little else: "24", "June 19th!"."""
+    first = re.split(r"[.!?\n]", text.strip(), maxsplit=1)[0]
+    return len(first.split()) <= 3
+
+
+def _respelt(fact: Fact, words: list[str], text: str) -> ExtractedFact | None:
+    """A name of `fact` spelt again otherwise: the held word is written as a name in the
+    fact's text, and the new one is capitalised or starred."""
+    names = re.findall(r"(?<![\w'])[A-Z][^\W\d_][\w'-]*", fact.text)
+    for held in (n for n in names if len(n) >= 4 and n.lower() in fact.value.lower()):
+        if re.search(rf"(?<!\w){re.escape(held)}(?!\w)", text, re.IGNORECASE):
+            continue  # said again as it was: no respelling of it
+        for word in words:
+            new = word.strip("*")
+            if _misspelt(held, new) and (new[:1].isupper() or word != new):
+                return replace_in(fact, held, _cased(new, held))
+    return None
+
+
+def _misspelt(held: str, new: str) -> bool:
+    a, b = held.lower(), new.lower()
+    if a == b or a[0] != b[0] or len(b) < 4 or abs(len(a) - len(b)) > 2:
+        return False
+    if min(len(a), len(b)) < 5:
+        differ = sum(x != y for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b))
+        return differ <= 1 or sorted(a) == sorted(b)
+    return SequenceMatcher(None, a, b).ratio() >= SPELLING
+
+
+def _cased(new: str, held: str) -> str:
+    """The new spelling in the held word's case: "KAYLEIGH" is "Kayleigh"."""
+    return new.capitalize() if new.isupper() and not held.isupper() else new
+
+
+def _redated(fact: Fact, text: str) -> ExtractedFact | None:
+    if fact.category is not FactCategory.IMPORTANT_DATE:
+        return None
+    held = _DAY_MONTH.search(fact.value)
+    said = _DAY_MONTH.search(text)
+    if held is None or said is None:
+        return None
+    old_day, old_month = _day_month(held)
+    new_day, new_month = _day_month(said)
+    day, month = new_day or old_day, new_month or old_month
+    if day is None or month is None or (int(day), month) == (int(old_day or 0), old_month):
+        return None
+    return replace_in(fact, held[0], f"{month} {int(day)}")
+
+
+def _day_month(found: re.Match[str]) -> tuple[str | None, str | None]:
+    day = found["d1"] or found["d2"] or found["d3"]
+    month = found["m1"] or found["m2"]
+    return day, _MONTHS[month.lower()[:3]] if month else None
+
+
+def _renumbered(fact: Fact, text: str, said_as_fix: bool) -> ExtractedFact | None:
+    """A number of the same size in place of the one `fact` holds: where the turn denies
+    the held one ("a 2014 not 2016"), or, `said_as_fix`, where the held value is the
+    number alone (an age) and the turn names whom it is of, or is the number alone."""
+    if fact.category is FactCategory.IMPORTANT_DATE:
+        return None  # days are _redated's
+    held = _NUMBER.findall(fact.value)
+    said = [n for n in _values(text) if n not in held]
+    if len(held) != 1 or len(said) != 1 or len(said[0]) != len(held[0]):
+        return None
+    denied = re.search(rf"\b(?:not|no)\s+(?:the\s+)?{held[0]}\b", text, re.IGNORECASE)
+    if re.search(rf"\b{held[0]}\b", text) and not denied:
+        return None  # the held number said again: a second number, not a fix
+    alone = fact.value.strip() == held[0]
+    pointed = alone and (_only_value(text) or _names(text, fact.subject))
+    if not (denied or (said_as_fix and pointed)):
+        return None
+    return replace_in(fact, held[0], said[0])
+
+
+def _values(text: str) -> list[str]:
+    """The numbers of `text` that are not days of a date or measures ("40 minutes")."""
+    days = [m.span() for m in _DAY_MONTH.finditer(text)]
+    units = _marks()["units"]
+    found = []
+    for number in _NUMBER.finditer(text):
+        after = _words_of(text[number.end() : number.end() + 12])[:1]
+        inside = any(start <= number.start() < end for start, end in days)
+        if not inside and not (after and after[0] in units):
+            found.append(number[0])
+    return found
+
+
+def _names(text: str, subject: str) -> bool:
+    """Whether `text` names `subject`, or points at someone as a correction of a person
+    does ("she's 28", "you're 35", "I'm 24")."""
+    words = set(_words_of(text))
+    owner = _OWNED_NUMBER.search(text)
+    if owner and owner[1].lower() not in {subject.split()[0], *_SELF, *_POINTERS}:
+        return False  # "appa's 63": the number is someone else's
+    if subject == "user":
+        return bool(words & _SELF)
+    return subject.split()[0] in words or bool(words & _POINTERS)
+
+
+_OWNED_NUMBER = re.compile(r"\b([^\W\d_]+)['’]s\s+\d")
+
+
+_SELF = frozenset({"i'm", "im", "i"})
+_POINTERS = frozenset({"she's", "shes", "she", "he's", "hes", "he", "you're", "youre", "ur"})
