@@ -31,10 +31,9 @@ from threefold.layers.repairs import replace_in
 from threefold.models.base import ExtractedFact
 
 SPELLING = 0.66
-"""How alike a word and a held word must be (difflib's ratio) to be one name misspelt:
-"jarden" and "jordan" are 0.67, "Boatemg" and "Boateng" 0.86; "Mark" and "Mary" 0.75
-but their last letters differ in a word of four, which the first-letter rule lets pass,
-so a word under five letters must differ by one letter at most."""
+"""How alike a word and a held name must be (difflib's ratio) to be that name misspelt:
+"jarden" and "jordan" 0.67, "Boatemg" and "Boateng" 0.86. Under five letters a ratio says
+little ("Mark" and "Mary" 0.75), so there one letter at most may differ."""
 SHORT = 8
 """Words of a turn that is short enough to be a correction on its own ("JORDAN omg
 autocorrect hates him")."""
@@ -145,6 +144,8 @@ def _respelt(fact: Fact, words: list[str], text: str) -> ExtractedFact | None:
 
 
 def _misspelt(held: str, new: str) -> bool:
+    """Whether `new` is `held` spelt otherwise: the same first letter, near in length,
+    most letters shared in order (or, in a short word, one letter off or two swapped)."""
     a, b = held.lower(), new.lower()
     if a == b or a[0] != b[0] or len(b) < 4 or abs(len(a) - len(b)) > 2:
         return False
@@ -160,6 +161,8 @@ def _cased(new: str, held: str) -> str:
 
 
 def _redated(fact: Fact, text: str) -> ExtractedFact | None:
+    """The day `fact` holds, moved to the one `text` gives: "wait no 14 march" for March
+    13, "the 24th" in the same month, "FEBRUARY 9th" for March 9."""
     if fact.category is not FactCategory.IMPORTANT_DATE:
         return None
     held = _DAY_MONTH.search(fact.value)
