@@ -64,7 +64,14 @@ judged corrections by shape (layers/realign.py, ``session30_realign_first_run``)
 sets written for it (krakow_dental_nurse, texas_trucker_voice, toronto_roommates_chat,
 irish_retired_teacher, lisbon_barber_br, singapore_pharmacist_terse), by meaning:
 ``first_run`` 131/268, 7/48, 14/42, 128/183, 69/72; ``rules_first_run`` 52/268, 1/48,
-4/42, 51/71, 70/72; realign 133/268, 7/48, 16/42, 131/186, 69/72 (shipped).
+4/42, 51/71, 70/72; realign 133/268, 7/48, 16/42, 131/186, 69/72 (shipped); with values
+named as replaced (``session30_replaced_first_run``) 133, 8, 16, 131/186, 69 (shipped); the
+graph trained on plans and friends' chats (``session30_retrain_first_run``) 145, 13, 15,
+142/195, 68/72, one line under 0.95 store-nothing, so six more sets were written before any
+run of them (alberta_grandpa_dictation, birmingham_bus_mechanic, chennai_it_manager,
+leeds_five_a_side, lofoten_skipper, ojai_yoga_teacher): ``first_run`` 140/299, 13/48,
+16/42, 138/173, 72/72; ``rules_first_run`` 52/299, 2/48, 8/42, 52/66, 72/72; the retrained
+graph 150, 13, 16, 147/184, 72; pooled over the twelve it passed and shipped.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -85,6 +85,8 @@ def refusal(
     number = types["numbers"].get(span.label)
     if number is not None and not _plausible(value, number):
         return "not a plausible number"
+    if number is not None and _measured(sentence, span, types["not_years"]):
+        return "a measure, not an age"  # "5 months pregnant", "6 weeks"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
     if span.label in types["verb_phrases"] and _gerund(words[0], types["base_forms_in_ing"]):
@@ -122,6 +124,12 @@ def _kind_words(label: str) -> frozenset[str]:
 
 def _plausible(value: str, bounds: dict[str, int]) -> bool:
     return value.isdigit() and bounds["least"] <= int(value) <= bounds["most"]
+
+
+def _measured(sentence: str, span: Span, units: list[str]) -> bool:
+    """Whether the span's number is followed by a unit that is no year ("5 months")."""
+    after = re.match(r"\s*([a-z]+)", sentence[span.end :], re.IGNORECASE)
+    return after is not None and after.group(1).lower() in units
 
 
 def _dated(words: list[str], months: frozenset[str]) -> bool:
