@@ -26,6 +26,8 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
     [
         ("Checked build 461; the pipeline ran green.", "461", "age", "not a plausible number"),
         ("I am 0 today.", "0", "age", "not a plausible number"),
+        ("I'm 5 months pregnant.", "5", "age", "a measure, not an age"),
+        ("she's 6 weeks tomorrow", "6", "age", "a measure, not an age"),
         ("im in the cardiac unit now", "the", "employer", "no content word"),
         ("I work in one pharmacy of the centre.", "centre", "employer", "no content word"),
         ("my birthday is soon", "soon", "birthday", "no month or day"),
@@ -47,6 +49,7 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
     ("sentence", "value", "label"),
     [
         ("I'm 44 btw", "44", "age"),
+        ("I'm 44 years old", "44", "age"),
         ("bday is oct 3", "oct 3", "birthday"),
         ("my birthday is the 21st", "21st", "birthday"),
         ("I moved to Cape Town", "Cape Town", "home"),
