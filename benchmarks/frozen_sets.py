@@ -71,7 +71,12 @@ graph trained on plans and friends' chats (``session30_retrain_first_run``) 145,
 run of them (alberta_grandpa_dictation, birmingham_bus_mechanic, chennai_it_manager,
 leeds_five_a_side, lofoten_skipper, ojai_yoga_teacher): ``first_run`` 140/299, 13/48,
 16/42, 138/173, 72/72; ``rules_first_run`` 52/299, 2/48, 8/42, 52/66, 72/72; the retrained
-graph 150, 13, 16, 147/184, 72; pooled over the twelve it passed and shipped.
+graph 150, 13, 16, 147/184, 72; pooled over the twelve it passed and shipped. Six more,
+written at session 30's end for the next change and run by nobody's candidate yet
+(night_doctor_manchester, abuela_san_antonio, joburg_sisters_70th, helsinki_game_dev,
+southland_farm_emails, dubai_nurse_taglish), record the default's first run at main
+84e4702 (``first_run``: 135/312, 6/48, 12/42, 131/188, 69/72) and the rules'
+(``rules_first_run``: 77/312, 1/48, 9/42, 73/106, 71/72).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
