@@ -231,14 +231,13 @@ def held_changes(
 
 
 def named_as_replaced(
-    store: Store,
-    tenant: str,
-    stream: str,
     item: ExtractedFact,
     text: str,
+    held: Sequence[Fact],
     said: Sequence[ExtractedFact] = (),
 ) -> tuple[SlotRef, ...]:
-    """The values of `item`'s kind its subject holds that `text`, a turn that says
+    """The values of `item`'s kind its subject holds (`held`: the stream's active facts)
+    that `text`, a turn that says
     something changed, names beside the new one: "replaced the Lexus with a Highlander",
     "taken me off atorvastatin, on rosuvastatin now". A kind held several at a time (a
     car, a medication, an instrument) is keyed by value, so the new one would sit beside
@@ -257,13 +256,13 @@ def named_as_replaced(
     again = {normalize(f.value) for f in said if f.subject == item.subject}
     new = set(_words(item.value))
     return tuple(
-        SlotRef(subject=held.subject, slot=held.slot, value=held.value)
-        for held in store.facts(tenant, stream)
-        if held.subject == item.subject
-        and held.slot.partition(":")[0] == kind
-        and held.slot != item.slot
-        and normalize(held.value) not in again
-        and words & {w for w in _words(held.value) if len(w) >= 3} - new - _FUNCTION_WORDS
+        SlotRef(subject=fact.subject, slot=fact.slot, value=fact.value)
+        for fact in held
+        if fact.subject == item.subject
+        and fact.slot.partition(":")[0] == kind
+        and fact.slot != item.slot
+        and normalize(fact.value) not in again
+        and words & {w for w in _words(fact.value) if len(w) >= 3} - new - _FUNCTION_WORDS
     )
 
 

@@ -179,9 +179,8 @@ class Pipeline:
                     entities.remember_speaker(self.store, job.tenant, name)
             updates = self._held_updates(turn, unsure, [*found, *unsure], writer)
             corrections, stated = [], []
-            replaced = self._named_as_replaced(turn, found, [*found, *unsure]) if changes else {}
-            for item, verdict in [*zip(found, verdicts, strict=True), *updates]:
-                item = replaced.get(id(item), item)
+            stated_now = self._named_as_replaced(turn, found, unsure) if changes else found
+            for item, verdict in [*zip(stated_now, verdicts, strict=True), *updates]:
                 fact = record_fact(
                     self.store,
                     job.tenant,
@@ -217,15 +216,19 @@ class Pipeline:
         return apply
 
     def _named_as_replaced(
-        self, turn: Turn, found: list[ExtractedFact], said: list[ExtractedFact]
-    ) -> dict[int, ExtractedFact]:
-        """`found` facts (by id) that end the held values of their kind the turn names as
-        replaced (facts.named_as_replaced). Call inside the transaction."""
-        out = {}
+        self, turn: Turn, found: list[ExtractedFact], unsure: list[ExtractedFact]
+    ) -> list[ExtractedFact]:
+        """`found`, each fact also ending the held values of its kind the turn names as
+        replaced (facts.named_as_replaced). Call inside the transaction: what is held is
+        read there, once for the turn."""
+        if not any(":" in item.slot for item in found):
+            return found  # no kind held several at a time (those are keyed by value)
+        held = self.store.facts(turn.tenant, turn.stream)
+        said = [*found, *unsure]
+        out = []
         for item in found:
-            ends = named_as_replaced(self.store, turn.tenant, turn.stream, item, turn.user, said)
-            if ends:
-                out[id(item)] = item.model_copy(update={"ends": (*item.ends, *ends)})
+            ends = named_as_replaced(item, turn.user, held, said)
+            out.append(item.model_copy(update={"ends": (*item.ends, *ends)}) if ends else item)
         return out
 
     def _held_updates(
