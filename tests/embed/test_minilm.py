@@ -1,7 +1,10 @@
 """The local MiniLM embedder: real model, real tokenizer."""
 
+import subprocess
+import sys
 import threading
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -103,6 +106,28 @@ def test_a_read_only_cache_folder_quantizes_for_this_process(tmp_path) -> None:
     blocked.write_text("not a folder")
     embedder = MiniLMEmbedder(cache_dir=blocked / "models")
     assert embedder.embed(["hello"]).shape == (1, DIM)
+
+
+@pytest.mark.slow
+def test_the_process_own_model_folder_is_removed_when_it_ends(tmp_path) -> None:
+    """A read-only cache quantizes into a folder of the process's own: 22 MB that went
+    on piling up in the temporary folder, one copy per process."""
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    child = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from threefold.embed.minilm import MiniLMEmbedder\n"
+        "embedder = MiniLMEmbedder(cache_dir=Path(sys.argv[1]) / 'models')\n"
+        "embedder.embed(['hello'])\n"
+        "print(embedder._model_path.parent)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child, str(blocked)], capture_output=True, text=True, check=True
+    )
+    folder = Path(done.stdout.strip())
+    assert folder.name.startswith("threefold-")
+    assert not folder.exists()
 
 
 def test_quantized_vectors_keep_the_float_models_meaning(minilm: MiniLMEmbedder) -> None:

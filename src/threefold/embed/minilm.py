@@ -15,8 +15,11 @@ the last hidden state over the attention mask, then L2 normalization.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import logging
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -161,12 +164,7 @@ class MiniLMEmbedder:
         return target, self._open(target)
 
     def _cache_folder(self) -> Path:
-        folder = self.cache_dir or user_cache()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:  # a read-only home: quantize for this process only
-            folder = Path(tempfile.mkdtemp(prefix="threefold-"))
-        return folder
+        return writable_cache(self.cache_dir or user_cache())
 
     def _open(self, model: Path) -> Any:
         try:
@@ -365,6 +363,24 @@ def user_cache() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("threefold", appauthor=False)) / "models"
+
+
+def writable_cache(folder: Path) -> Path:
+    """`folder`, made if need be, or, where it cannot be (a read-only home), a folder of
+    this process's own, removed when the process ends: derived model files are then made
+    for this process only, and 22 MB are not left behind in the temporary folder."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    except OSError:
+        return _process_folder()
+
+
+@functools.cache
+def _process_folder() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="threefold-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def load_tokenizer(max_length: int, kind: str) -> Any:

@@ -27,7 +27,13 @@ from typing import Any
 import numpy as np
 
 from threefold.embed.base import EmbeddingError, check_model_name, check_texts, valid_utf8
-from threefold.embed.minilm import DIM, load_tokenizer, source_model, user_cache
+from threefold.embed.minilm import (
+    DIM,
+    load_tokenizer,
+    source_model,
+    user_cache,
+    writable_cache,
+)
 from threefold.extras import require_extra
 
 TYPE_CHECKING = False
@@ -106,14 +112,10 @@ class StaticEmbedder:
         return out / norms
 
     def _kept_table(self, tokenizer: Any) -> np.ndarray:
-        folder = self.cache_dir or user_cache()
-        target = folder / TABLE_FILE
+        target = (self.cache_dir or user_cache()) / TABLE_FILE
         if not target.is_file():
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError:  # a read-only home: distill for this process only
-                folder = Path(tempfile.mkdtemp(prefix="threefold-"))
-                target = folder / TABLE_FILE
+            # A read-only home: distilled for this process only.
+            target = writable_cache(target.parent) / TABLE_FILE
             _write_atomically(target, distill(tokenizer))
         try:
             table = np.load(target, allow_pickle=False)
