@@ -256,6 +256,23 @@ MONTH_NUMBERS = {
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
     )
 }
+DAY_IN_TEXT_RE = re.compile(
+    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{MONTH_PATTERN})"
+    rf"|(?P<m2>{MONTH_PATTERN})\s+(?:the\s+)?(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
+    r"|the\s+(?P<d3>\d{1,2})(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+"""A day of a month anywhere in a text: "14 march", "FEBRUARY 9th", "the 24th" (no month)."""
+
+
+def day_and_month(found: re.Match[str]) -> tuple[str | None, str | None]:
+    """The day (digits) and the month's name as facts write it ("March") of a
+    DAY_IN_TEXT_RE match; the month is None for "the 24th"."""
+    day = found["d1"] or found["d2"] or found["d3"]
+    month = found["m1"] or found["m2"]
+    return day, calendar.month_name[MONTH_NUMBERS[month.lower()[:3]]] if month else None
+
+
 _MONTH_DAY_RE = re.compile(
     r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
     r"(?P<m2>[a-z]+)\.?)(?:st|nd|rd|th)?(?:,?\s+(?P<year>\d{4}))?$"

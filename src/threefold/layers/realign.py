@@ -42,30 +42,6 @@ RECENT_TURNS = 4
 "33" is more likely a new number than a fix."""
 _WORD = re.compile(r"[^\W\d_][\w'-]*\*?|\*[^\W\d_][\w'-]*")
 _NUMBER = re.compile(r"(?<![\w.,:/£$€-])\d{1,4}(?![\w.,:/%])")
-_MONTHS = {
-    name[:3].lower(): name
-    for name in [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ]
-}
-"""A month as facts write it, by its first three letters ("FEB", "feb.", "February")."""
-_DAY_MONTH = re.compile(
-    rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{dates.MONTH_PATTERN})"
-    rf"|(?P<m2>{dates.MONTH_PATTERN})\s+(?:the\s+)?(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?"
-    r"|the\s+(?P<d3>\d{1,2})(?:st|nd|rd|th))\b",
-    re.IGNORECASE,
-)
 
 
 @cache
@@ -165,22 +141,16 @@ def _redated(fact: Fact, text: str) -> ExtractedFact | None:
     13, "the 24th" in the same month, "FEBRUARY 9th" for March 9."""
     if fact.category is not FactCategory.IMPORTANT_DATE:
         return None
-    held = _DAY_MONTH.search(fact.value)
-    said = _DAY_MONTH.search(text)
+    held = dates.DAY_IN_TEXT_RE.search(fact.value)
+    said = dates.DAY_IN_TEXT_RE.search(text)
     if held is None or said is None:
         return None
-    old_day, old_month = _day_month(held)
-    new_day, new_month = _day_month(said)
+    old_day, old_month = dates.day_and_month(held)
+    new_day, new_month = dates.day_and_month(said)
     day, month = new_day or old_day, new_month or old_month
     if day is None or month is None or (int(day), month) == (int(old_day or 0), old_month):
         return None
     return replace_in(fact, held[0], f"{month} {int(day)}")
-
-
-def _day_month(found: re.Match[str]) -> tuple[str | None, str | None]:
-    day = found["d1"] or found["d2"] or found["d3"]
-    month = found["m1"] or found["m2"]
-    return day, _MONTHS[month.lower()[:3]] if month else None
 
 
 def _renumbered(fact: Fact, text: str, said_as_fix: bool) -> ExtractedFact | None:
@@ -205,7 +175,7 @@ def _renumbered(fact: Fact, text: str, said_as_fix: bool) -> ExtractedFact | Non
 
 def _values(text: str) -> list[str]:
     """The numbers of `text` that are not days of a date or measures ("40 minutes")."""
-    days = [m.span() for m in _DAY_MONTH.finditer(text)]
+    days = [m.span() for m in dates.DAY_IN_TEXT_RE.finditer(text)]
     units = _marks()["units"]
     found = []
     for number in _NUMBER.finditer(text):
