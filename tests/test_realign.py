@@ -76,6 +76,40 @@ def test_a_respelt_name_is_a_correction_that_retracts_the_old_spelling(
     assert old.status is FactStatus.RETRACTED
 
 
+_FILLER = [
+    ("What's a good name for a sourdough starter?", "Clint Yeastwood."),
+    ("How long do I boil an egg?", "About seven minutes."),
+    ("Is it going to rain tomorrow?", "I can't see the forecast."),
+    ("Recommend a film for tonight.", "Try Paddington 2."),
+    ("How do I say thanks in Welsh?", "Diolch."),
+]
+
+
+def test_a_short_statement_far_after_a_name_is_no_respelling_of_it(
+    open_memory: MemoryFactory,
+) -> None:
+    """A group chat's short lines name people and places all day: one that holds a word
+    like a name said long before ("Jordan trusts only Halvin Cycles" for "Jarden") is a
+    statement, not a typo of it."""
+    mem = open_memory()
+    _turns(
+        mem,
+        ("My best friend is Jarden Smith.", "Nice."),
+        *_FILLER,
+        ("Jordan trusts only Halvin Cycles with his bike.", "Good to know."),
+    )
+    assert any("jarden" in value for value in _values(mem, "best friend"))
+    assert all(f.active for f in mem.facts("chat:1", include_inactive=True))
+
+
+def test_a_starred_name_far_after_it_was_said_still_respells_it(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, ("My best friend is Jarden Smith.", "Nice."), *_FILLER, ("*Jordan", "Fixed."))
+    assert any("jordan" in value for value in _values(mem, "best friend"))
+
+
 @pytest.mark.parametrize(
     ("turns", "kind", "kept"),
     [

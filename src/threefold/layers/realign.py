@@ -67,25 +67,33 @@ def _says_correction(text: str) -> bool:
 
 
 def marks_spelling(text: str) -> bool:
-    """Whether `text` is about how a name is spelt: short, starred, or saying so."""
-    if "*" in text or len(text.split()) <= SHORT:
-        return True
-    return bool(set(_words_of(text)) & _marks()["spelling"])
+    """Whether `text` may be about how a name just said is spelt: short, starred, or
+    saying so."""
+    return len(text.split()) <= SHORT or speaks_of_spelling(text)
+
+
+def speaks_of_spelling(text: str) -> bool:
+    """Whether `text` plainly respells a name, however long ago it was said: starred, or
+    saying so ("autocorrect", "typo"). Being short is not enough there: in a group chat
+    "Oskar trusts only Galdlin Cycles with her bike" is a statement, and a name like it
+    held thousands of turns before ("a second-hand Galdvin hatchback") is no typo of it."""
+    return "*" in text or bool(set(_words_of(text)) & _marks()["spelling"])
 
 
 def realigned(
     text: str, recent: Sequence[Fact], held: Sequence[Fact], *, answering: bool = False
 ) -> ExtractedFact | None:
     """The correction `text` makes of a value just stated (`recent`: facts of the last
-    turns, newest first), or of a name held longer (`held`, newest first); None if it
-    makes none. `answering`: the turn answers a question, so a value alone, or after a
-    "no", is the answer ("When is your mum's birthday?" "17 april"), not a fix."""
-    if marks_spelling(text):
-        words = _WORD.findall(text)
-        for fact in (*recent, *held):
-            edit = _respelt(fact, words, text)
-            if edit is not None:
-                return edit
+    turns, newest first), or of a name held longer (`held`, newest first: respelt only
+    where the turn speaks of spelling); None if it makes none. `answering`: the turn
+    answers a question, so a value alone, or after a "no", is the answer ("When is your
+    mum's birthday?" "17 april"), not a fix."""
+    words = _WORD.findall(text)
+    spelt = [*(recent if marks_spelling(text) else ()), *(held if speaks_of_spelling(text) else ())]
+    for fact in spelt:
+        edit = _respelt(fact, words, text)
+        if edit is not None:
+            return edit
     # A value that denies the held one ("a 2014 not 2016") fixes it whatever the turn's
     # tone; one said otherwise must come marked, or alone and not as an answer.
     said_as_fix = marks_correction(text) or _only_value(text)

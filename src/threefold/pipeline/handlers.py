@@ -30,7 +30,7 @@ from threefold.layers.facts import (
     word_overlap,
 )
 from threefold.layers.one_turn import as_read
-from threefold.layers.realign import RECENT_TURNS, marks_spelling, realigned
+from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
 from threefold.layers.repairs import (
     USER_WORD,
     read_repairs,
@@ -406,8 +406,8 @@ class Pipeline:
             for said in reversed(before)
             for fact in self.store.facts_from(turn.tenant, turn.stream, said.ref())
         ]
-        # every name held, newest first; listed only where a name may be respelt
-        held = self.store.facts(turn.tenant, turn.stream) if marks_spelling(turn.user) else []
+        # every name held, newest first; listed only where the turn speaks of spelling
+        held = self.store.facts(turn.tenant, turn.stream) if speaks_of_spelling(turn.user) else []
         answering = bool(before) and "?" in before[-1].assistant
         edit = realigned(turn.user, recent, held, answering=answering)
         return [edit] if edit is not None else []
