@@ -114,7 +114,8 @@ class StaticEmbedder:
     def _kept_table(self, tokenizer: Any) -> np.ndarray:
         target = (self.cache_dir or user_cache()) / TABLE_FILE
         if not target.is_file():
-            # A read-only home: distilled for this process only.
+            # In a folder of this process's own where the cache cannot be made (a
+            # read-only home): distilled for this process only.
             target = writable_cache(target.parent) / TABLE_FILE
             _write_atomically(target, distill(tokenizer))
         try:

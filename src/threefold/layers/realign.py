@@ -7,7 +7,8 @@ does. A turn realigns a held value when
 
 - a capitalised or starred word of it is a held name misspelt (most letters in order
   shared, same first letter: "Pkia" for "Pika", "KAYLEIGH" for "kaylee"), and the turn
-  is short, starred, or speaks of spelling ("autocorrect", "typo"); or
+  is starred or speaks of spelling ("autocorrect", "typo"), or, for a name of the last
+  turns, is short; or
 - it gives a date where a fact of the last turns holds one (the day, the month or both
   moved), or a number of the same size where one holds a number ("she is 11" for 9),
   and the turn says it corrects, or is the value alone and answers no question; or it
