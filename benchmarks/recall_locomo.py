@@ -59,6 +59,13 @@ and hit (held-out first run, evidence / hit at 1,000, 2,000, 4,000 tokens: lines
 0.792, 0.817 / 0.851, 0.908 / 0.904; pairs 0.717 / 0.773, 0.825 / 0.868, 0.895 / 0.896).
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
+
+Since session 31 every conversation is ingested before any is asked, so a run that
+ingests scores as every run after it on the same store. Before, a conversation was asked
+before the next one was ingested, and what the tenant knows across its streams (its
+people, say; the stream's rare words were ruled out) ranked it otherwise: dev lines at
+1,000 tokens 0.759 at the ingesting run, 0.752 at every run after, for the same code.
+The figures above marked "freshly ingested" were taken that way.
 """
 
 import argparse
@@ -485,20 +492,25 @@ def run(
     budgets: list[int],
     category_budget: int,
 ) -> None:
-    """Ingest each conversation (unless --reuse finds it), evaluate it, print the tables."""
+    """Ingest every conversation (unless --reuse finds it), then evaluate each, and print
+    the tables. All are ingested before any is asked: the people a tenant knows are the
+    tenant's, so a conversation asked before the next one was ingested ranked otherwise
+    than in every later run on the same store (dev lines at 1,000 tokens 0.759, then
+    0.752)."""
     results: list[Result] = []
     ingested: list[Ingested] = []
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(db=args.db or Path(tmp) / "locomo.db")
         with Memory.open(settings=settings, background_worker=False) as mem:
-            for conversation in conversations:
-                questions = list(conversation.questions[: args.limit_questions])
+            asked = [(c, list(c.questions[: args.limit_questions])) for c in conversations]
+            for conversation, questions in asked:
                 if args.reuse and mem.turns(stream_of(conversation), limit=1):
                     ingested.append(Ingested(conversation, 0.0, 0.0, len(questions)))
                 else:
                     ingested.append(
                         ingest_and_process(mem, conversation, len(questions), args.pairs)
                     )
+            for conversation, questions in asked:
                 results += evaluate(mem, conversation, questions, budgets)
             report(console, ingested, results, mem, category_budget)
 
