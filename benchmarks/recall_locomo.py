@@ -493,10 +493,10 @@ def run(
     category_budget: int,
 ) -> None:
     """Ingest every conversation (unless --reuse finds it), then evaluate each, and print
-    the tables. All are ingested before any is asked: the people a tenant knows are the
-    tenant's, so a conversation asked before the next one was ingested ranked otherwise
-    than in every later run on the same store (dev lines at 1,000 tokens 0.759, then
-    0.752)."""
+    the tables. All are ingested before any is asked: what a tenant knows across its
+    streams (its people, say) is the tenant's, so a conversation asked before the next one
+    was ingested ranked otherwise than in every later run on the same store (dev lines at
+    1,000 tokens 0.759, then 0.752)."""
     results: list[Result] = []
     ingested: list[Ingested] = []
     with tempfile.TemporaryDirectory() as tmp:
