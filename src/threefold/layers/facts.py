@@ -237,8 +237,8 @@ def named_as_replaced(
     said: Sequence[ExtractedFact] = (),
 ) -> tuple[SlotRef, ...]:
     """The values of `item`'s kind its subject holds (`held`: the stream's active facts)
-    that `text`, a turn that says
-    something changed, names beside the new one: "replaced the Lexus with a Highlander",
+    that `text`, a turn that says something changed, names beside the new one: "replaced
+    the Lexus with a Highlander",
     "taken me off atorvastatin, on rosuvastatin now". A kind held several at a time (a
     car, a medication, an instrument) is keyed by value, so the new one would sit beside
     the old; named in the same breath as a change, the old one gives way. A held value the

@@ -39,8 +39,9 @@ SHORT = 8
 """Words of a turn that is short enough to be a correction on its own ("JORDAN omg
 autocorrect hates him")."""
 RECENT_TURNS = 4
-"""A number or a date corrects a fact stated this many turns back at most: further back,
-"33" is more likely a new number than a fix."""
+"""A number or a date, or a name respelt by a turn that is merely short, corrects a fact
+stated this many turns back at most: further back, "33" is more likely a new number than
+a fix, and a short line naming something like a held name a new statement."""
 _WORD = re.compile(r"[^\W\d_][\w'-]*\*?|\*[^\W\d_][\w'-]*")
 _NUMBER = re.compile(r"(?<![\w.,:/£$€-])\d{1,4}(?![\w.,:/%])")
 
