@@ -240,6 +240,20 @@ def test_rare_words_are_counted_in_the_streams_own_words(store: Store) -> None:
     assert store.rare_words(where, ["belnov"], most=0) == set()
 
 
+def test_what_other_tenants_and_streams_say_leaves_a_word_rare(store: Store) -> None:
+    _turn(store, "chat:a", "Priya goes to Belnov Dental now.")
+    _turn(store, "chat:a", "The dentist was late again.", minutes=1)
+    for n in range(40):  # more than a file-wide glance reads: each must be counted within
+        _turn(store, "chat:a", f"Quorra said hi, number {n}.", minutes=2 + n)
+        _turn(store, "chat:b", f"Belnov again, number {n}.", minutes=n)
+        _turn(store, "chat:a", f"Belnov and Dental, number {n}.", minutes=n, tenant="t2")
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    asked = ["belnov", "dental", "quorra"]
+    assert store.rare_words(where, asked, most=2) == {"belnov", "dental"}
+    assert store.rare_words(ItemFilter(tenant="t1"), asked, most=2) == {"dental"}
+    assert store.rare_words(ItemFilter(tenant="t2"), asked, most=2) == set()
+
+
 def test_vectors_round_trip_bit_for_bit(store: Store) -> None:
     turn = _turn(store, "chat:a", "hello there")
     assert store.unembedded("t1", "chat:a", 10) == [("turn", turn, "hello there\nok")]

@@ -111,8 +111,12 @@ _MERGE_SLICE_PAGES = 200
 """Full-text index pages merged per transaction (see merge_text_index)."""
 _TERM_COUNT_ENTRIES = 100_000
 _RARE_SCAN = 32
-"""The most matches of a word rare_words reads, in the whole store: a word said more often
-is common enough to weigh nothing there."""
+"""Matches of a word rare_words reads at once, in the whole file, and then checks against
+the filter in one read; a word the file says more often is counted in the database."""
+_RARE_READ = 4096
+"""The most matches of a word rare_words reads in the whole file: a word too few of its
+first _RARE_READ matches in the filter are common. Kept high so that other tenants' and
+streams' words hardly ever decide what is rare in the searched one."""
 _OWN_TEXT = {"turn": "{user_text assistant_text}", "record": "text"}
 """The columns of each kind's full-text index holding its own words: what rare_words
 counts."""
@@ -1402,23 +1406,28 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
     def rare_words(self, where: ItemFilter, words: Sequence[str], most: int) -> set[str]:
         """Those of `words` that at least one and at most `most` turns and records passing
         `where` say in their own text (a turn's index holds the turn before it too), as
-        the full-text index finds them, stemmed. A word the whole store says more than
-        _RARE_SCAN times is common however few of those pass: its matches are not read."""
+        the full-text index finds them, stemmed. Counted within `where` only, as
+        PostgreSQL counts: what other tenants and streams say moves nothing."""
         asked = [w for w in dict.fromkeys(words) if w.strip()]
         said = dict.fromkeys(asked, 0)
         scope = where.model_dump_json()
         for kind, columns in _OWN_TEXT.items():
-            for word, times in self._said_in(kind, columns, scope, where, asked).items():
+            for word, times in self._said_in(kind, columns, scope, where, asked, most).items():
                 said[word] += times
         return {word for word, times in said.items() if 0 < times <= most}
 
     def _said_in(
-        self, kind: str, columns: str, scope: str, where: ItemFilter, words: Sequence[str]
+        self,
+        kind: str,
+        columns: str,
+        scope: str,
+        where: ItemFilter,
+        words: Sequence[str],
+        most: int,
     ) -> dict[str, int]:
         """How many items of `kind` passing `where` (written as `scope`) hold each word in
-        `columns`, _RARE_SCAN + 1 for a word the whole index holds more often. Kept while
-        the index is unchanged: questions come back to the same candidates, and the
-        candidates to the same words."""
+        `columns`, counted up to `most` + 1. Kept while the index is unchanged: questions
+        come back to the same candidates, and the candidates to the same words."""
         fts = _KINDS[kind].fts
         with self._lock:
             # Inside a transaction the index holds rows its version records do not.
@@ -1428,25 +1437,66 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 version = self._term_scores.version(fts)
             said: dict[str, int] = {}
             for word in words:
-                kept = self._words_said.get((fts, scope, word), version)
+                kept = self._words_said.get((fts, scope, str(most), word), version)
                 if kept is not None:
                     said[word] = kept
             unread = [w for w in words if w not in said]
-            if not unread:
-                return said
-            rows = self._db.execute(
-                "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
-                f" {fts} WHERE {fts} MATCH m.value LIMIT ?)) FROM json_each(?) m ORDER BY m.key",
-                [_RARE_SCAN + 1, json.dumps([f"{columns} : {_quoted(w)}" for w in unread])],
-            ).fetchall()
-            found = {word: json.loads(row[0]) for word, row in zip(unread, rows, strict=True)}
-            ids = sorted({i for rows in found.values() if len(rows) <= _RARE_SCAN for i in rows})
-            passed = self.passing(kind, where, ids) if ids else set()
-            for word, rows in found.items():
-                common = len(rows) > _RARE_SCAN
-                said[word] = _RARE_SCAN + 1 if common else sum(i in passed for i in rows)
-                self._words_said.put((fts, scope, word), said[word], version)
+            if unread:
+                counted = self._few_said_in(kind, columns, where, unread)
+                often = [w for w in unread if w not in counted]
+                counted.update(self._often_said_in(kind, columns, where, often, most))
+                for word in unread:
+                    said[word] = min(counted[word], most + 1)
+                    self._words_said.put((fts, scope, str(most), word), said[word], version)
             return said
+
+    def _matching(self, kind: str, columns: str) -> str:
+        """The statement reading, for each word of a JSON list (parameter 2), its matches
+        in `columns` as a JSON list of ids, at most parameter 1 of them."""
+        fts = _KINDS[kind].fts
+        return (
+            "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
+            f" {fts} WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?)) FROM json_each(?) m"
+            " ORDER BY m.key"
+        )
+
+    def _few_said_in(
+        self, kind: str, columns: str, where: ItemFilter, words: Sequence[str]
+    ) -> dict[str, int]:
+        """The count within `where` of each of `words` the whole file says at most
+        _RARE_SCAN times, from their matches checked against the filter at once."""
+        rows = self._db.execute(
+            self._matching(kind, columns),
+            [_RARE_SCAN + 1, json.dumps([_quoted(w) for w in words])],
+        ).fetchall()
+        found = {word: json.loads(row[0]) for word, row in zip(words, rows, strict=True)}
+        few = {word: ids for word, ids in found.items() if len(ids) <= _RARE_SCAN}
+        ids = sorted({i for rows in few.values() for i in rows})
+        passed = self.passing(kind, where, ids) if ids else set()
+        return {word: sum(i in passed for i in rows) for word, rows in few.items()}
+
+    def _often_said_in(
+        self, kind: str, columns: str, where: ItemFilter, words: Sequence[str], most: int
+    ) -> dict[str, int]:
+        """The count within `where`, up to `most` + 1, of each of `words` the file says
+        often, among its first _RARE_READ matches; `most` + 1 (common) past them."""
+        if not words:
+            return {}
+        spec, fts = _KINDS[kind], _KINDS[kind].fts
+        sql, params = _filter_sql(kind, where)
+        rows = self._db.execute(
+            f"SELECT (SELECT count(*) FROM (SELECT 1 FROM (SELECT rowid AS id FROM {fts}"
+            f" WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?) f"
+            f" JOIN {spec.table} x NOT INDEXED ON x.id = f.id WHERE {sql} LIMIT ?)),"
+            f" (SELECT count(*) FROM (SELECT 1 FROM {fts}"
+            f" WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?))"
+            " FROM json_each(?) m ORDER BY m.key",
+            [_RARE_READ, *params, most + 1, _RARE_READ + 1, json.dumps([_quoted(w) for w in words])],
+        ).fetchall()
+        return {
+            word: passed if passed > most or read <= _RARE_READ else most + 1
+            for word, (passed, read) in zip(words, rows, strict=True)
+        }
 
     def passing(self, kind: str, where: ItemFilter, ids: Sequence[int]) -> set[int]:
         """Those of `ids` that pass `where`. Kept while no connection changes the database:
