@@ -110,6 +110,24 @@ def test_a_starred_name_far_after_it_was_said_still_respells_it(
     assert any("jordan" in value for value in _values(mem, "best friend"))
 
 
+@pytest.mark.parametrize(("writer", "respelt"), [("Anil", True), ("Hiro", False)])
+def test_a_short_line_respells_only_its_own_writers_name(
+    open_memory: MemoryFactory, writer: str, respelt: bool
+) -> None:
+    """People fix their own typos. In a group chat another's short line naming a word like
+    a name just said ("Jordan trusts only Halvin Cycles" after Anil's "Jarden") is news."""
+    mem = open_memory()
+    said = [
+        ("Anil", "Marco's best friend is Jarden Smith."),
+        (writer, "Jordan trusts only Halvin."),
+    ]
+    for i, (speaker, user) in enumerate(said):
+        mem.add_turn("chat:1", user, "", at=T0 + timedelta(minutes=i), speaker=speaker)
+    mem.process_pending()
+    held = _values(mem, "best friend")
+    assert any(("jordan" if respelt else "jarden") in value for value in held), held
+
+
 @pytest.mark.parametrize(
     ("turns", "kind", "kept"),
     [

@@ -35,6 +35,21 @@ def could_be_person(name: str) -> bool:
     return bool(_NAME_RE.match(key)) and key not in _NOT_PEOPLE
 
 
+_CAPITALISED_RE = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*)?")
+_NAMES_READ = 4000
+"""The characters of a text capitalised_names reads: a pasted document names no speaker."""
+
+
+def capitalised_names(text: str) -> list[str]:
+    """The keys a capitalised word, or two, of `text` may name someone by, once each:
+    "Marco's" -> "marco", "Lena Ortiz" -> "lena ortiz" and "lena"."""
+    keys: list[str] = []
+    for found in _CAPITALISED_RE.finditer(text[:_NAMES_READ]):
+        words = [re.sub(r"['’]s$", "", w) for w in found[0].split()]
+        keys += [key_of(" ".join(words)), key_of(words[0])]
+    return [k for k in dict.fromkeys(keys) if could_be_person(k)]
+
+
 def resolve(store: Store, tenant: str, name: str) -> str:
     """The key of the one entity `name` names, else `name` as a key."""
     key = key_of(name)

@@ -324,6 +324,10 @@ NEGATIVES = [
     "I'm waiting for your answer.",
     "Raj handles it.",
     "Everyone handles their own tests.",
+    # a thing taken somewhere is carried, not taken on as work
+    "Oskar took the cat to the vet for a check-up.",
+    "Ana will pick up the cake from the bakery.",
+    "Tom is taking the kids to his mum's for the weekend.",
     "No.",
     "ok",
     "",

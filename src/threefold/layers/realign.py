@@ -83,15 +83,26 @@ def speaks_of_spelling(text: str) -> bool:
 
 
 def realigned(
-    text: str, recent: Sequence[Fact], held: Sequence[Fact], *, answering: bool = False
+    text: str,
+    recent: Sequence[Fact],
+    held: Sequence[Fact],
+    *,
+    answering: bool = False,
+    own: Sequence[Fact] | None = None,
 ) -> ExtractedFact | None:
     """The correction `text` makes of a value just stated (`recent`: facts of the last
     turns, newest first), or of a name held longer (`held`, newest first: respelt only
     where the turn speaks of spelling); None if it makes none. `answering`: the turn
     answers a question, so a value alone, or after a "no", is the answer ("When is your
-    mum's birthday?" "17 april"), not a fix."""
+    mum's birthday?" "17 april"), not a fix. `own`: those of `recent` its writer stated
+    (None: all), the only names a turn that is merely short respells: people fix their
+    own typos, and in a group chat another's short line naming a word like one just said
+    ("Kwame says no novel beats The Dornov Letters" after "a Dormorv hatchback") is news."""
     words = _WORD.findall(text)
-    spelt = [*(recent if marks_spelling(text) else ()), *(held if speaks_of_spelling(text) else ())]
+    if speaks_of_spelling(text):
+        spelt = [*recent, *held]
+    else:
+        spelt = list(recent if own is None else own) if marks_spelling(text) else []
     for fact in spelt:
         edit = _respelt(fact, words, text)
         if edit is not None:

@@ -31,9 +31,15 @@ def _nothing() -> None:
     return None
 
 
-def turn_input(turn: Turn, referent: str | None = None, answered: Turn | None = None) -> TurnInput:
+def turn_input(
+    turn: Turn,
+    referent: str | None = None,
+    answered: Turn | None = None,
+    people: tuple[str, ...] = (),
+) -> TurnInput:
     """`turn` as a model reads it; `answered` is the stream's turn before, whose last
-    words it shows read-only unless they are more private than `turn`."""
+    words it shows read-only unless they are more private than `turn`; `people`, the
+    known people it names (TurnInput.people)."""
     return TurnInput(
         stream=turn.stream,
         user=turn.user,
@@ -43,6 +49,7 @@ def turn_input(turn: Turn, referent: str | None = None, answered: Turn | None = 
         speaker=turn.speaker,
         assistant_speaker=turn.assistant_speaker,
         referent=referent,
+        people=people,
         previous=previous_turn(answered, turn) if answered else None,
         repair=bool(read_repairs(turn.user)),
     )

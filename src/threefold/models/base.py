@@ -50,6 +50,9 @@ class TurnInput(_Task):
     """Whom "he" or "she" opening a user sentence means, named by the turn before ("my
     sister" after "Your sister lives in Glasgow."); None: nobody known. A hint only: the
     turn itself may name whom it means."""
+    people: tuple[str, ...] = ()
+    """The people the memory knows that the user side names, the writer left out
+    (lowercase keys: "marco", "lena ortiz"): "Marco bought a car" is Marco's news."""
     previous: PreviousTurn | None = None
     """The message this turn answers (the stream's turn before, its last side that said
     something); None at a stream's start or when that turn was erased."""

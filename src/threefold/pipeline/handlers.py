@@ -156,7 +156,7 @@ class Pipeline:
             return lambda: None  # erased before its facts were read
         writer = Author(turn.writer_trust, turn.writer_key)
         answered = self._turn_before(turn)
-        told = turn_input(turn, self._referent(turn, answered), answered)
+        told = turn_input(turn, self._referent(turn, answered), answered, self._people_in(turn))
         changes = told.repair or says_change(turn.user)
         read = as_read(self._read(turn, told), every_value=changes)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
@@ -277,7 +277,8 @@ class Pipeline:
             return self.model.extract_facts(told)
         batch, before = [told], turn
         for other in later:
-            batch.append(turn_input(other, self._referent(other, before), before))
+            said = turn_input(other, self._referent(other, before), before, self._people_in(other))
+            batch.append(said)
             before = other
         # counted before the request: an erasure while it runs makes what it read stale
         erasures = self.store.stream_state(turn.tenant, turn.stream).erasures
@@ -357,6 +358,14 @@ class Pipeline:
         # one side per line: a reply's first word ("Twelve years is...") is no inner name
         return entities.named_in(f"{before.user}\n{before.assistant}", turn.speaker)
 
+    def _people_in(self, turn: Turn) -> tuple[str, ...]:
+        """The tenant's people the turn's user side names by a capitalised word or two,
+        its writer left out (TurnInput.people)."""
+        named = entities.capitalised_names(turn.user)
+        known = self.store.aliases_among(turn.tenant, named) if named else []
+        writer = self._speaker(turn)
+        return tuple(k for k in known if entities.resolve(self.store, turn.tenant, k) != writer)
+
     def _speaker(self, turn: Turn) -> str:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"
 
@@ -401,15 +410,17 @@ class Pipeline:
             after_seq=turn.seq - 1 - RECENT_TURNS,
             through_seq=turn.seq - 1,
         )
-        recent = [
-            fact
+        stated = [
+            (said.speaker, fact)
             for said in reversed(before)
             for fact in self.store.facts_from(turn.tenant, turn.stream, said.ref())
         ]
+        recent = [fact for _, fact in stated]
+        own = [fact for speaker, fact in stated if speaker == turn.speaker]
         # every name held, newest first; listed only where the turn speaks of spelling
         held = self.store.facts(turn.tenant, turn.stream) if speaks_of_spelling(turn.user) else []
         answering = bool(before) and "?" in before[-1].assistant
-        edit = realigned(turn.user, recent, held, answering=answering)
+        edit = realigned(turn.user, recent, held, answering=answering, own=own)
         return [edit] if edit is not None else []
 
     def _own_word(self, turn: Turn, subject: str, slot: str, me: str) -> bool:

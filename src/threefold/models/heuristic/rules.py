@@ -507,6 +507,12 @@ _WILL_TAKE_RE = re.compile(
     r"|is\s+taking\s+over|volunteered\s+for|is\s+on\s+point\s+for|is\s+driving)\s+"
     r"(?P<task2>.+)$"
 )
+_CARRIED_RE = re.compile(
+    r"\s(?:back\s+)?(?:to|into|onto|from)\s+(?:the|a|an|my|his|her|their|our|your|\w+['’]s)\s",
+    _I,
+)
+""""Oskar took the cat to the vet", "Ana will pick up the cake from the bakery": a thing
+taken somewhere is carried, not taken on as work."""
 _PERSON_ASSIGNED_RE = re.compile(
     rf"^(?P<person>{NAME})\s+(?:(?:is|was|has\s+been|got|is\s+now)\s+)?(?:re)?assigned\s+"
     r"(?:to|on)\s+(?P<task>(?:the|a|an|our|this|that)\s.+|[a-z].*|[A-Z][A-Z0-9_]*-\d+\b.*)$"
@@ -554,7 +560,7 @@ def assignment(clause: Clause) -> Parsed | None:
     if match:
         return assignment_fact(match["task"], match["person"], clause)
     match = _WILL_TAKE_RE.match(clause.text)
-    if match is None:
+    if match is None or _CARRIED_RE.search(f"{match['task'] or match['task2']} "):
         return None
     return assignment_fact(
         match["task"] or match["task2"], match["person"] or match["person2"], clause

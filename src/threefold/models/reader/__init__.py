@@ -27,6 +27,7 @@ from threefold.models.reader.heads import (
 )
 from threefold.models.reader.units import units
 from threefold.models.reader.verify import Verifier, clues
+from threefold.models.reader.whose import with_opening_name, writer_of
 
 __all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
@@ -160,9 +161,17 @@ class TrainedReader:
 
     def turn_reads(self, turn: TurnInput) -> list[TurnRead]:
         """Every reading of `turn` at the manifest's least confidence, before any check:
-        the user's facts, or the speaker's where the turn names one."""
+        the user's facts, or the speaker's where the turn names one; a sentence opening
+        with another person the memory knows, and saying nothing in the first person,
+        is theirs (:mod:`.whose`)."""
         me = " ".join((turn.speaker or "").split()).lower() or "user"
-        return turn_reads(self.sentence_spans(turn), me, self._least())
+        people = frozenset(turn.people)
+        sentences = [
+            (text, with_opening_name(text, found, people))
+            for text, found in self.sentence_spans(turn)
+        ]
+        writers = [writer_of(text, me, people) for text, _ in sentences]
+        return turn_reads(sentences, me, self._least(), writers)
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

@@ -95,17 +95,24 @@ def turn_readings(
 
 
 def turn_reads(
-    sentences: list[tuple[str, list[Span]]], me: str, least: float = MIN_CONFIDENCE
+    sentences: list[tuple[str, list[Span]]],
+    me: str,
+    least: float = MIN_CONFIDENCE,
+    writers: list[str] | None = None,
 ) -> list["TurnRead"]:
     """Every fact of a turn, each value said to be over with the current values that
-    would take its slot (:class:`TurnRead`)."""
+    would take its slot (:class:`TurnRead`). `writers`: whose each sentence's unnamed
+    values are, where not all are `me`'s (:mod:`.whose`)."""
+    mine = writers or [me] * len(sentences)
     replaced = frozenset(
-        pair for text, found in sentences for pair in current_values(text, found, me, least=least)
+        pair
+        for (text, found), writer in zip(sentences, mine, strict=True)
+        for pair in current_values(text, found, writer, least=least)
     )
     reads = [
         r
-        for index, (text, found) in enumerate(sentences)
-        for r in _sentence_reads(text, found, me, least, replaced, index)
+        for index, ((text, found), writer) in enumerate(zip(sentences, mine, strict=True))
+        for r in _sentence_reads(text, found, writer, least, replaced, index)
     ]
     return _keyed_across(reads)
 

@@ -1491,7 +1491,13 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             f" (SELECT count(*) FROM (SELECT 1 FROM {fts}"
             f" WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?))"
             " FROM json_each(?) m ORDER BY m.key",
-            [_RARE_READ, *params, most + 1, _RARE_READ + 1, json.dumps([_quoted(w) for w in words])],
+            [
+                _RARE_READ,
+                *params,
+                most + 1,
+                _RARE_READ + 1,
+                json.dumps([_quoted(w) for w in words]),
+            ],
         ).fetchall()
         return {
             word: passed if passed > most or read <= _RARE_READ else most + 1

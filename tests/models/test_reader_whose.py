@@ -1,0 +1,110 @@
+"""Whose a value is when a sentence opens with someone the memory knows, through Memory.
+
+The tagger's spans are given (marked as in training/written), so these tests hold the way
+from the spans to the stored facts (models/reader/whose.py, the handler's TurnInput.people)
+whatever graph ships; benchmarks/frozen_sets.py measures the real graph.
+"""
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from tests.models.marks import by_sentence, unmarked
+from threefold import Memory
+from threefold.domain import Fact
+from threefold.models.base import TurnInput
+from threefold.models.heuristic import HeuristicModel
+from threefold.models.reader import TrainedReader
+from threefold.models.reader.heads import Span
+
+MemoryFactory = Callable[..., Memory]
+START = datetime(2026, 5, 4, 18, tzinfo=UTC)
+
+
+class MarkedReader(TrainedReader):
+    """The trained reader with its tagger replaced by the marks of the test's turns."""
+
+    def __init__(self, marked: list[str]) -> None:
+        super().__init__()
+        self.manifest = {"min_confidence": 0.5}
+        self.spans = dict(unmarked(m) for m in marked)
+
+    def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
+        return by_sentence(turn.user, self.spans.get(turn.user, []))
+
+
+def facts_of(open_memory: MemoryFactory, turns: list[tuple[str, str | None]]) -> list[Fact]:
+    """The active facts after each (marked text, speaker) is said in one chat, in order."""
+    mem = open_memory(HeuristicModel(MarkedReader([text for text, _ in turns])))
+    for n, (text, speaker) in enumerate(turns):
+        mem.add_turn(
+            "chat:g", user=unmarked(text)[0], at=START + timedelta(minutes=n), speaker=speaker
+        )
+        mem.process_pending()
+    return mem.facts("chat:g")
+
+
+def whose(facts: list[Fact], value: str) -> set[str]:
+    return {f.subject for f in facts if value.lower() in f.value.lower()}
+
+
+def test_news_of_a_known_member_of_the_chat_is_theirs(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("Back from the coast, what did I miss?", "Marco"),
+            ("Marco bought a [[owns|second-hand Fenlin hatchback]] from a neighbour.", "Rafael"),
+        ],
+    )
+    assert whose(facts, "Fenlin hatchback") == {"marco"}
+
+
+def test_a_sentence_in_the_first_person_stays_the_writers(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("Morning all.", "Marco"),
+            ("Marco and I bought a [[owns|camper van]] together.", "Rafael"),
+        ],
+    )
+    assert whose(facts, "camper van") == {"rafael"}
+
+
+def test_the_writers_own_name_changes_nothing(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("Morning all.", "Rafael"),
+            ("Rafael bought a [[owns|Vespa]], as promised.", "Rafael"),
+        ],
+    )
+    assert whose(facts, "Vespa") == {"rafael"}
+
+
+def test_an_unknown_name_is_left_to_the_graph(open_memory: MemoryFactory) -> None:
+    # Nobody called Ottilie spoke or was spoken of: no one is known to hand the value to.
+    facts = facts_of(open_memory, [("Ottilie bought a [[owns|Vespa]].", "Rafael")])
+    assert whose(facts, "Vespa") == {"rafael"}
+
+
+def test_a_named_persons_value_finds_its_name(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("My [[REL|brother]] [[relation|Harjit]] is visiting next week.", None),
+            ("Harjit's new place is in [[home@per|Leith]], ten minutes from us.", None),
+        ],
+    )
+    assert whose(facts, "Leith") == {"harjit"}
+
+
+def test_a_relative_of_the_named_person_keeps_the_value_from_them(
+    open_memory: MemoryFactory,
+) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("Evening!", "Marco"),
+            ("Marco's sister lives in [[home@per|Leeds]] now.", "Rafael"),
+        ],
+    )
+    assert "marco" not in whose(facts, "Leeds")
