@@ -342,6 +342,11 @@ def test_small_talk_and_questions_yield_nothing(text):
     assert facts(text) == []
 
 
+@pytest.mark.parametrize("text", ["Anna took a job in Denver.", "Raj took a new job at Stripe."])
+def test_a_job_taken_is_no_task_assigned(text):
+    assert all(f.category is not FactCategory.ASSIGNMENT for f in facts(text))
+
+
 def test_assistant_statements_rank_below_the_users():
     found = facts("", assistant="Got it - Raj is the Lead Architect. Priya handles QA.")
     assert keys(found) == [("lead architect", "holder", "raj"), ("priya", "handles", "qa")]

@@ -513,6 +513,9 @@ _CARRIED_RE = re.compile(
 )
 """"Oskar took the cat to the vet", "Ana will pick up the cake from the bakery": a thing
 taken somewhere is carried, not taken on as work."""
+_JOB_TAKEN_RE = re.compile(r"^(?:a|an)\s+(?:new\s+)?(?:job|position|post)\b", _I)
+""""Anna took a job in Denver": a job taken is an employer (the personal rules' reading),
+not a task."""
 _PERSON_ASSIGNED_RE = re.compile(
     rf"^(?P<person>{NAME})\s+(?:(?:is|was|has\s+been|got|is\s+now)\s+)?(?:re)?assigned\s+"
     r"(?:to|on)\s+(?P<task>(?:the|a|an|our|this|that)\s.+|[a-z].*|[A-Z][A-Z0-9_]*-\d+\b.*)$"
@@ -560,11 +563,12 @@ def assignment(clause: Clause) -> Parsed | None:
     if match:
         return assignment_fact(match["task"], match["person"], clause)
     match = _WILL_TAKE_RE.match(clause.text)
-    if match is None or _CARRIED_RE.search(f"{match['task'] or match['task2']} "):
+    if match is None:
         return None
-    return assignment_fact(
-        match["task"] or match["task2"], match["person"] or match["person2"], clause
-    )
+    task = match["task"] or match["task2"]
+    if _CARRIED_RE.search(f"{task} ") or _JOB_TAKEN_RE.match(task):
+        return None
+    return assignment_fact(task, match["person"] or match["person2"], clause)
 
 
 # --- decisions -------------------------------------------------------------------------
