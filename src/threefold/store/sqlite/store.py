@@ -111,12 +111,14 @@ _MERGE_SLICE_PAGES = 200
 """Full-text index pages merged per transaction (see merge_text_index)."""
 _TERM_COUNT_ENTRIES = 100_000
 _RARE_SCAN = 32
-"""Matches of a word rare_words reads at once, in the whole file, and then checks against
-the filter in one read; a word the file says more often is counted in the database."""
-_RARE_READ = 4096
-"""The most matches of a word rare_words reads in the whole file: a word too few of its
-first _RARE_READ matches in the filter are common. Kept high so that other tenants' and
-streams' words hardly ever decide what is rare in the searched one."""
+"""Matches of a word rare_words reads first, in the whole file, and checks against the
+filter in one read; a word the file says more often, too few of them passing, is then
+counted in the database."""
+_RARE_READ = 1024
+"""The most matches of a word rare_words reads in the whole file: a word too few of whose
+first _RARE_READ matches pass the filter is common. Other tenants and streams decide
+nothing below it; a small tenant in a busy file pays about 1 ms a word for it
+(benchmarks/rare_words.py)."""
 _OWN_TEXT = {"turn": "{user_text assistant_text}", "record": "text"}
 """The columns of each kind's full-text index holding its own words: what rare_words
 counts."""
@@ -1442,9 +1444,11 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                     said[word] = kept
             unread = [w for w in words if w not in said]
             if unread:
-                counted = self._few_said_in(kind, columns, where, unread)
-                often = [w for w in unread if w not in counted]
-                counted.update(self._often_said_in(kind, columns, where, often, most))
+                counted, read = self._first_said_in(kind, columns, where, unread)
+                # past the first matches only where too few of them pass: most words of
+                # a busy stream are decided by the first
+                deeper = [w for w in unread if read[w] > _RARE_SCAN and counted[w] <= most]
+                counted.update(self._often_said_in(kind, columns, where, deeper, most))
                 for word in unread:
                     said[word] = min(counted[word], most + 1)
                     self._words_said.put((fts, scope, str(most), word), said[word], version)
@@ -1460,42 +1464,46 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             " ORDER BY m.key"
         )
 
-    def _few_said_in(
+    def _first_said_in(
         self, kind: str, columns: str, where: ItemFilter, words: Sequence[str]
-    ) -> dict[str, int]:
-        """The count within `where` of each of `words` the whole file says at most
-        _RARE_SCAN times, from their matches checked against the filter at once."""
+    ) -> tuple[dict[str, int], dict[str, int]]:
+        """For each of `words`, how many of its first _RARE_SCAN + 1 matches in the file
+        pass `where`, and how many matches were read: exact for a word the file says at
+        most _RARE_SCAN times."""
         rows = self._db.execute(
             self._matching(kind, columns),
             [_RARE_SCAN + 1, json.dumps([_quoted(w) for w in words])],
         ).fetchall()
         found = {word: json.loads(row[0]) for word, row in zip(words, rows, strict=True)}
-        few = {word: ids for word, ids in found.items() if len(ids) <= _RARE_SCAN}
-        ids = sorted({i for rows in few.values() for i in rows})
+        ids = sorted({i for rows in found.values() for i in rows})
         passed = self.passing(kind, where, ids) if ids else set()
-        return {word: sum(i in passed for i in rows) for word, rows in few.items()}
+        counted = {word: sum(i in passed for i in rows) for word, rows in found.items()}
+        return counted, {word: len(rows) for word, rows in found.items()}
 
     def _often_said_in(
         self, kind: str, columns: str, where: ItemFilter, words: Sequence[str], most: int
     ) -> dict[str, int]:
         """The count within `where`, up to `most` + 1, of each of `words` the file says
-        often, among its first _RARE_READ matches; `most` + 1 (common) past them."""
+        often, among its first _RARE_READ matches; `most` + 1 (common) past them. How many
+        matches the file holds is read only for a word the filter holds few of."""
         if not words:
             return {}
         spec, fts = _KINDS[kind], _KINDS[kind].fts
         sql, params = _filter_sql(kind, where)
+        matching = f"{fts} WHERE {fts} MATCH '{columns} : ' || w.word"
         rows = self._db.execute(
-            f"SELECT (SELECT count(*) FROM (SELECT 1 FROM (SELECT rowid AS id FROM {fts}"
-            f" WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?) f"
-            f" JOIN {spec.table} x NOT INDEXED ON x.id = f.id WHERE {sql} LIMIT ?)),"
-            f" (SELECT count(*) FROM (SELECT 1 FROM {fts}"
-            f" WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?))"
-            " FROM json_each(?) m ORDER BY m.key",
+            "SELECT passed, CASE WHEN passed > ? THEN 0 ELSE"
+            f" (SELECT count(*) FROM (SELECT 1 FROM {matching} LIMIT ?)) END"
+            " FROM (SELECT m.key AS k, m.value AS word, (SELECT count(*) FROM (SELECT 1 FROM"
+            f" (SELECT rowid AS id FROM {matching.replace('w.word', 'm.value')} LIMIT ?) f"
+            f" JOIN {spec.table} x NOT INDEXED ON x.id = f.id WHERE {sql} LIMIT ?)) AS passed"
+            " FROM json_each(?) m) w ORDER BY k",
             [
+                most,
+                _RARE_READ + 1,
                 _RARE_READ,
                 *params,
                 most + 1,
-                _RARE_READ + 1,
                 json.dumps([_quoted(w) for w in words]),
             ],
         ).fetchall()
