@@ -80,6 +80,19 @@ def test_the_writers_own_name_changes_nothing(open_memory: MemoryFactory) -> Non
     assert whose(facts, "Vespa") == {"rafael"}
 
 
+def test_a_name_said_to_its_bearer_leaves_the_news_the_writers(
+    open_memory: MemoryFactory,
+) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("Morning all.", "Marco"),
+            ("Marco, got the job at [[employer|Aldi]]!!", "Rafael"),
+        ],
+    )
+    assert whose(facts, "Aldi") == {"rafael"}
+
+
 def test_an_unknown_name_is_left_to_the_graph(open_memory: MemoryFactory) -> None:
     # Nobody called Ottilie spoke or was spoken of: no one is known to hand the value to.
     facts = facts_of(open_memory, [("Ottilie bought a [[owns|Vespa]].", "Rafael")])

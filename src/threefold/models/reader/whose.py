@@ -20,7 +20,8 @@ _FIRST_PERSON = re.compile(
 )
 _OPENING = re.compile(r"^[\W_]*?(?P<name>[A-Z][\w’'-]*(?:[ \t]+[A-Z][\w’'-]*)?)")
 _POSSESSIVE = re.compile(r"['’]s$")
-_WORD = re.compile(r"\s+(?:new\s+|old\s+|little\s+|big\s+)?([\w'’-]+)")
+_ADDRESSED = re.compile(r"\s*(?:[,!?:;]|[-–—]\s)")
+_NEXT_WORD = re.compile(r"\s+(?:new\s+|old\s+|little\s+|big\s+)?([\w'’-]+)")
 
 
 def writer_of(text: str, me: str, people: Collection[str]) -> str:
@@ -45,7 +46,8 @@ def with_opening_name(text: str, spans: list[Span], people: Collection[str]) -> 
 def opening_name(text: str, people: Collection[str]) -> Span | None:
     """The name of one of `people` (lowercase keys) that opens `text`, as a person span:
     one or two capitalised words, an 's after them left out. None where the name owns
-    the relation word after it ("Marco's sister lives in Leeds": the sister's home)."""
+    the relation word after it ("Marco's sister lives in Leeds": the sister's home), or
+    is said to its bearer ("Marco, got the job!": the writer's news, told to Marco)."""
     found = _OPENING.match(text)
     if found is None:
         return None
@@ -55,8 +57,9 @@ def opening_name(text: str, people: Collection[str]) -> Span | None:
         if _key(said) not in people:
             continue
         start = found.start("name")
-        after = _WORD.match(text, start + len(" ".join(words[:count])))
-        if after and after[1].lower() in relation_words()[0]:
+        end = start + len(" ".join(words[:count]))
+        after = _NEXT_WORD.match(text, end)
+        if _ADDRESSED.match(text, end) or (after and after[1].lower() in relation_words()[0]):
             return None
         return Span(start, start + len(said), "PER", "cur", "per", 1.0)
     return None
