@@ -91,6 +91,19 @@ def test_piped_text_is_tab_separated_and_never_wrapped(db: str) -> None:
     assert "│" not in listing.output + context.output and "─" not in context.output
 
 
+def test_facts_read_from_a_hit_are_listed_under_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "riders.db")
+    said = "My sister Ana moved to Porto last spring, she teaches maths there."
+    assert run("--db", db, "add-turn", "chat:1", "--user", said).exit_code == 0
+    assert run("--db", db, "add-turn", "chat:1", "--user", "Grim weather today.").exit_code == 0
+    [first, *rest] = json.loads(run("--db", db, "search", "Ana", "--format", "json").output)
+    assert first["kind"] == "turn" and first["derived"]
+    assert {d["kind"] for d in first["derived"]} == {"fact"}
+    lines = run("--db", db, "search", "Ana").output.splitlines()
+    riders = [line.split("\t") for line in lines[2 : 2 + len(first["derived"])]]
+    assert all(row[0] == "" and row[1] == "↳ fact" for row in riders), lines
+
+
 @pytest.mark.parametrize(
     ("args", "code", "says"),
     [

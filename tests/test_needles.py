@@ -54,12 +54,14 @@ def test_a_derived_fact_is_one_result_with_its_turn_and_never_replaces_it(open_m
     mem.process_pending()
 
     hits = mem.search("What is Pavel's locker code?", OFFICE, limit=10)
-    found = [i for i, h in enumerate(hits) if "7316" in h.text and h.kind != "summary"]
-    assert hits[found[0]].kind == "turn" and hits[found[0]].text.startswith(said)
-    # The fact rides right after its turn, marked, and the pair counts as one result.
-    assert [hits[i].kind for i in found] == ["turn", "fact"] and found[1] == found[0] + 1
-    assert hits[found[1]].signals["derived"] == 1.0
-    assert len(hits) == 10  # the fact counts against the limit like any hit
+    found = [h for h in hits if "7316" in h.text and h.kind != "summary"]
+    assert [h.kind for h in found] == ["turn"] and found[0].text.startswith(said)
+    # The fact rides with its turn, marked, and the pair is one result: ten hits are ten
+    # pieces of evidence.
+    [rider] = found[0].derived
+    assert rider.kind == "fact" and rider.text == "Pavel's locker code is 7316."
+    assert rider.signals["derived"] == 1.0 and len(hits) == 10
+    assert not any(h.derived for h in hits if h is not found[0])
 
     context = mem.context(OFFICE, "What is Pavel's locker code?", budget=1000)
     retrieved = [item.text for item in context.section("retrieved").items]
@@ -68,7 +70,7 @@ def test_a_derived_fact_is_one_result_with_its_turn_and_never_replaces_it(open_m
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 7])
-def test_search_returns_no_more_hits_than_its_limit_derived_facts_included(open_memory, limit):
+def test_search_returns_its_limit_of_hits_each_with_its_derived_facts(open_memory, limit):
     said = "Pavel's locker code is 7316, he told facilities."
     derived = fact("Pavel", "locker code", "7316", text="Pavel's locker code is 7316.")
     mem = open_memory(ScriptedModel(lambda turn: [derived] if turn.user == said else []))
@@ -79,10 +81,10 @@ def test_search_returns_no_more_hits_than_its_limit_derived_facts_included(open_
 
     hits = mem.search("Pavel locker code 7316", OFFICE, limit=limit)
     assert len(hits) == limit
-    first = next(i for i, h in enumerate(hits) if "7316" in h.text)
-    assert hits[first].kind == "turn"  # never the fact alone, even with room for one hit
-    derived_hits = [h for h in hits if "derived" in h.signals]
-    assert derived_hits == ([hits[first + 1]] if first + 1 < limit else [])
+    first = next(h for h in hits if "7316" in h.text)
+    assert first.kind == "turn"  # never the fact alone, even with room for one hit
+    assert [d.text for d in first.derived] == ["Pavel's locker code is 7316."]
+    assert not any("derived" in h.signals for h in hits)
 
 
 def test_a_decision_stands_on_its_own_beside_its_turn(open_memory):

@@ -370,6 +370,9 @@ class SearchHit(_Model):
     """What the score was made of: fts and vector ranks, similarity, recency, mentions."""
     speaker: str | None = None
     """Who wrote a turn's user side, where a name was given."""
+    derived: list["SearchHit"] = Field(default_factory=list)
+    """Facts read from this turn or message that the search found too, best first: they
+    ride with it as one result, and take no place of their own among the hits."""
 
 
 class Record(_Model):

@@ -893,8 +893,9 @@ class Memory:
         people: Sequence[str] = (),
         tenant: str | None = None,
     ) -> list[SearchHit]:
-        """Facts, turns and summaries that match `query`, best first, with their sources.
-        An empty query lists what the filters let through, newest first.
+        """Facts, turns and summaries that match `query`, best first, with their sources:
+        `limit` hits, each with the facts read from it that the search found too (its
+        `derived`). An empty query lists what the filters let through, newest first.
 
         Full text and vectors are fused by the named preset; filters apply before ranking.
         Inactive facts are history and are not returned; see fact_history().

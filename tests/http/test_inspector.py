@@ -240,6 +240,17 @@ def test_a_persons_timeline_opens_with_their_profile(owner: BrowserContext) -> N
     page.close()
 
 
+def test_a_search_hit_lists_the_facts_read_from_it(owner: BrowserContext) -> None:
+    page = owner.new_page()
+    page.goto("/ui/search?" + urlencode({"query": "deadline", "stream": ATLAS}))
+    hit = page.locator("ol.items > li").filter(has_text="The beta deadline is March 20.").first
+    riders = hit.get_by_role("list", name="Facts read from it")
+    expect(riders.get_by_role("link")).to_contain_text(["The beta deadline is March 20"])
+    riders.get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(r"/ui/facts/\d+$"))
+    page.close()
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -416,14 +416,15 @@ def search(
         hits = mem.search(query, stream, kind, limit, preset, trust)
     rows = [
         (
-            f"{hit.score:.4f}",
-            hit.kind,
+            "" if rider else f"{hit.score:.4f}",
+            f"↳ {hit.kind}" if rider else hit.kind,  # a rider: a fact read from the hit above
             hit.source.label(),
             f"{hit.at:%Y-%m-%d}" if hit.at else "",
             hit.stream,
             " ".join(hit.text.split())[:100],
         )
-        for hit in hits
+        for found in hits
+        for rider, hit in [(False, found), *((True, d) for d in found.derived)]
     ]
     columns = ("score", "kind", "source", "when", "stream", "text")
     emit(fmt, hits, lambda: table(columns, rows, title=f"search: {query}"))

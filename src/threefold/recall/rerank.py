@@ -104,17 +104,21 @@ def folded(pool: Pool, read_raw: Callable[[list[int]], dict[int, Item]]) -> Pool
 
 
 def cut(pool: Pool, limit: int, *, with_derived: bool) -> Pool:
-    """At most `limit` entries of `pool`, in its order. A derived fact follows its raw item
-    when `with_derived` and there is room for it, and counts against the limit like any
-    hit: a caller asking for ten gets ten. It never stands alone: one whose raw item was
-    cut, or that would open the list, is left out."""
+    """At most `limit` results of `pool`, in its order. A derived fact follows its raw
+    item when `with_derived`, as part of that result: it takes no place of its own (a top
+    ten holds ten pieces of evidence). It never stands alone: one whose raw item was cut,
+    or that would open the list, is left out."""
     kept: Pool = []
+    results = 0
     for item, scored in pool:
-        if len(kept) == limit:
-            break
-        if "derived" in scored.signals and not (with_derived and kept):
+        if "derived" in scored.signals:
+            if with_derived and kept:
+                kept.append((item, scored))
             continue
+        if results == limit:
+            break
         kept.append((item, scored))
+        results += 1
     return kept
 
 

@@ -180,7 +180,14 @@ class Recall:
         if not query.strip():
             return self.listing(where, preset, limit)
         found = self._found(query, where, preset, limit, fill=True)
-        return [_hit(item, scored.score, scored.signals) for item, scored in found]
+        hits: list[SearchHit] = []
+        for item, scored in found:
+            hit = _hit(item, scored.score, scored.signals)
+            if "derived" in scored.signals:
+                hits[-1].derived.append(hit)  # cut() keeps one only after its raw item
+            else:
+                hits.append(hit)
+        return hits
 
     def listing(self, where: ItemFilter, preset: Preset, limit: int) -> list[SearchHit]:
         """What the filters let through, newest first: a search that names nothing to look
@@ -532,6 +539,7 @@ def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
         visibility=item.visibility,
         signals=signals,
         speaker=item.speaker,
+        derived=[],
     )
 
 
