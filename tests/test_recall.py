@@ -56,8 +56,9 @@ def test_hits_carry_provenance(filled):
 
 
 def test_facts_turns_and_summaries_are_all_found(filled):
-    kinds = {h.kind for h in filled.search("deadline March", limit=20)}
-    assert {"fact", "turn"} <= kinds
+    hits = filled.search("deadline March", limit=20)
+    kinds = {h.kind for h in hits} | {d.kind for h in hits for d in h.derived}
+    assert {"fact", "turn"} <= kinds  # a fact read from a turn rides in the turn's hit
     assert "summary" in {h.kind for h in filled.search("Kubernetes cluster staging", limit=20)}
 
 
