@@ -8,6 +8,8 @@ whatever graph ships; benchmarks/frozen_sets.py measures the real graph.
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tests.models.marks import by_sentence, unmarked
 from threefold import Memory
 from threefold.domain import Fact
@@ -47,56 +49,26 @@ def whose(facts: list[Fact], value: str) -> set[str]:
     return {f.subject for f in facts if value.lower() in f.value.lower()}
 
 
-def test_news_of_a_known_member_of_the_chat_is_theirs(open_memory: MemoryFactory) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("Back from the coast, what did I miss?", "Marco"),
-            ("Marco bought a [[owns|second-hand Fenlin hatchback]] from a neighbour.", "Rafael"),
-        ],
-    )
-    assert whose(facts, "Fenlin hatchback") == {"marco"}
-
-
-def test_a_sentence_in_the_first_person_stays_the_writers(open_memory: MemoryFactory) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("Morning all.", "Marco"),
-            ("Marco and I bought a [[owns|camper van]] together.", "Rafael"),
-        ],
-    )
-    assert whose(facts, "camper van") == {"rafael"}
-
-
-def test_the_writers_own_name_changes_nothing(open_memory: MemoryFactory) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("Morning all.", "Rafael"),
-            ("Rafael bought a [[owns|Vespa]], as promised.", "Rafael"),
-        ],
-    )
-    assert whose(facts, "Vespa") == {"rafael"}
-
-
-def test_a_name_said_to_its_bearer_leaves_the_news_the_writers(
-    open_memory: MemoryFactory,
+@pytest.mark.parametrize(
+    ("greeter", "said", "value", "owner"),
+    [
+        # news of a member of the chat the memory knows is theirs
+        ("Marco", "Marco bought a [[owns|second-hand Fenlin hatchback]].", "Fenlin", "marco"),
+        # a sentence in the first person stays the writer's
+        ("Marco", "Marco and I bought a [[owns|camper van]] together.", "camper van", "rafael"),
+        # the writer's own name changes nothing
+        ("Rafael", "Rafael bought a [[owns|Vespa]], as promised.", "Vespa", "rafael"),
+        # a name said to its bearer leaves the news the writer's
+        ("Marco", "Marco, got the job at [[employer|Aldi]]!!", "Aldi", "rafael"),
+        # nobody called Ottilie spoke or was spoken of: no one to hand the value to
+        ("Marco", "Ottilie bought a [[owns|Vespa]].", "Vespa", "rafael"),
+    ],
+)
+def test_whose_a_sentence_opening_with_a_name_is(
+    open_memory: MemoryFactory, greeter: str, said: str, value: str, owner: str
 ) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("Morning all.", "Marco"),
-            ("Marco, got the job at [[employer|Aldi]]!!", "Rafael"),
-        ],
-    )
-    assert whose(facts, "Aldi") == {"rafael"}
-
-
-def test_an_unknown_name_is_left_to_the_graph(open_memory: MemoryFactory) -> None:
-    # Nobody called Ottilie spoke or was spoken of: no one is known to hand the value to.
-    facts = facts_of(open_memory, [("Ottilie bought a [[owns|Vespa]].", "Rafael")])
-    assert whose(facts, "Vespa") == {"rafael"}
+    facts = facts_of(open_memory, [("Morning all.", greeter), (said, "Rafael")])
+    assert whose(facts, value) == {owner}
 
 
 def test_a_named_persons_value_finds_its_name(open_memory: MemoryFactory) -> None:
@@ -113,11 +85,6 @@ def test_a_named_persons_value_finds_its_name(open_memory: MemoryFactory) -> Non
 def test_a_relative_of_the_named_person_keeps_the_value_from_them(
     open_memory: MemoryFactory,
 ) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("Evening!", "Marco"),
-            ("Marco's sister lives in [[home@per|Leeds]] now.", "Rafael"),
-        ],
-    )
+    said = "Marco's sister lives in [[home@per|Leeds]] now."
+    facts = facts_of(open_memory, [("Evening!", "Marco"), (said, "Rafael")])
     assert "marco" not in whose(facts, "Leeds")
