@@ -52,10 +52,11 @@ def build(path: Path, turns: int) -> SQLiteStore:
     rng = random.Random(7)
     for tenant, stream, count in (("busy", "chat:big", turns), ("small", "chat:new", 20)):
         store.ensure_stream(tenant, stream)
-        said = [
-            _line(rng) if tenant == "busy" or n else "Our " + " and ".join(_THINGS.split())
-            for n in range(count)
-        ]
+        if tenant == "busy":
+            said = [_line(rng) for _ in range(count)]
+        else:  # each of the busy tenant's words once, then small talk
+            said = ["Our " + " and ".join(_THINGS.split())]
+            said += [f"Small talk, number {n}." for n in range(1, count)]
         for start in range(0, count, 5_000):
             store.insert_turns(
                 [
