@@ -115,7 +115,7 @@ def test_a_short_line_respells_only_its_own_writers_name(
     open_memory: MemoryFactory, writer: str, respelt: bool
 ) -> None:
     """People fix their own typos. In a group chat another's short line naming a word like
-    a name just said ("Jordan trusts only Halvin Cycles" after Anil's "Jarden") is news."""
+    a name just said ("Jordan trusts only Halvin" after Anil's "Jarden") is news."""
     mem = open_memory()
     said = [
         ("Anil", "Marco's best friend is Jarden Smith."),
