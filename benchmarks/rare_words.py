@@ -11,10 +11,10 @@ rare_words for each tenant, one word at a time with nothing kept from a previous
 (as after every write), over words the busy tenant says often and the small one once.
 Prints milliseconds per word (p50, p95, max) for each tenant. Asserts nothing.
 
-Session 32, 100,000 turns, 2 cores, p50 / p95 ms per word: busy tenant 0.19 / 0.33, small
-tenant 1.07 / 1.72. Before, when a word the file said more than 32 times was common
-whatever the stream said: 0.11 / 0.32 and 0.09 / 0.13 (the small tenant's rare words
-were then decided by the busy one's).
+Session 32, 100,000 turns, 2 quiet cores, p50 / p95 ms per word: busy tenant 0.13 / 0.28,
+small tenant 1.02 / 1.12. Before, when a word the file said more than 32 times was common
+whatever the stream said: 0.10 / 0.20 and 0.09 / 0.11 (the small tenant's rare words were
+then decided by the busy one's).
 """
 
 import argparse
