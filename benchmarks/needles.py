@@ -431,8 +431,8 @@ times say little):
     (0.970 / 0.995 / 0.995 / 19 / 288); 50k 0.870 / 0.965 / 0.990 / 474 / 704 (0.895 /
     0.955 / 0.970 / 27 / 411); 100k 0.730 / 0.920 / 0.950 / 1,195 / 1,131 (0.875 / 0.920 /
     0.965 / 39 / 496). mem0 spends the whole budget on messages; threefold's 2,000 tokens
-    hold about 1,200 of retrieved ones beside the facts, summary and recent turns, and at
-    10k and 50k that costs it one and four needles against mem0's context. At 100k,
+    hold about 1,200 of retrieved ones beside the facts, summary and recent turns, which
+    costs it one needle at 10k and two to four at 50k against mem0's contexts. At 100k,
     quiet machine: search p50/p95 39.1/59.2 ms, context 34.7/59.6.
 
 Prints tables; asserts nothing.
