@@ -430,10 +430,11 @@ times say little):
     p50 ms / peak RSS MB, threefold with D beside: 10k 0.955 / 0.995 / 1.000 / 157 / 379
     (0.970 / 0.995 / 0.995 / 19 / 288); 50k 0.870 / 0.965 / 0.990 / 474 / 704 (0.895 /
     0.955 / 0.970 / 27 / 411); 100k 0.730 / 0.920 / 0.950 / 1,195 / 1,131 (0.875 / 0.920 /
-    0.965 / 39 / 496). mem0 spends the whole budget on messages; threefold's 2,000 tokens
-    hold about 1,200 of retrieved ones beside the facts, summary and recent turns, which
-    costs it one needle at 10k and two to four at 50k against mem0's contexts. At 100k,
-    quiet machine: search p50/p95 39.1/59.2 ms, context 34.7/59.6.
+    0.965 / 39 / 496). mem0's contexts are ahead by one needle at 10k and two to four at
+    50k. The six needles threefold's 2,000-token context misses at 50k are in none of
+    search's first 60 hits: the lists do not reach them (needles_lost.py: 179 found, 12
+    outranked at 11-60, 9 in no list), while mem0 reads some 90 memories by the vector
+    alone. At 100k, quiet machine: search p50/p95 39.1/59.2 ms, context 34.7/59.6.
 
 Prints tables; asserts nothing.
 """
