@@ -17,6 +17,7 @@ from threefold.models.base import TurnInput
 from threefold.models.heuristic import HeuristicModel
 from threefold.models.reader import TrainedReader
 from threefold.models.reader.heads import Span
+from threefold.models.reader.whose import whose
 
 MemoryFactory = Callable[..., Memory]
 START = datetime(2026, 5, 4, 18, tzinfo=UTC)
@@ -45,7 +46,7 @@ def facts_of(open_memory: MemoryFactory, turns: list[tuple[str, str | None]]) ->
     return mem.facts("chat:g")
 
 
-def whose(facts: list[Fact], value: str) -> set[str]:
+def owners(facts: list[Fact], value: str) -> set[str]:
     return {f.subject for f in facts if value.lower() in f.value.lower()}
 
 
@@ -68,7 +69,7 @@ def test_whose_a_sentence_opening_with_a_name_is(
     open_memory: MemoryFactory, greeter: str, said: str, value: str, owner: str
 ) -> None:
     facts = facts_of(open_memory, [("Morning all.", greeter), (said, "Rafael")])
-    assert whose(facts, value) == {owner}
+    assert owners(facts, value) == {owner}
 
 
 def test_a_named_persons_value_finds_its_name(open_memory: MemoryFactory) -> None:
@@ -79,7 +80,12 @@ def test_a_named_persons_value_finds_its_name(open_memory: MemoryFactory) -> Non
             ("Harjit's new place is in [[home@per|Leith]], ten minutes from us.", None),
         ],
     )
-    assert whose(facts, "Leith") == {"harjit"}
+    assert owners(facts, "Leith") == {"harjit"}
+
+
+def test_a_full_name_is_read_as_written_however_spaced() -> None:
+    spans, writer = whose("Lena  Ortiz bought a Vespa.", [], "rafael", {"lena ortiz"})
+    assert writer == "lena ortiz" and [(s.start, s.end, s.label) for s in spans] == [(0, 11, "PER")]
 
 
 def test_a_relative_of_the_named_person_keeps_the_value_from_them(
@@ -87,4 +93,4 @@ def test_a_relative_of_the_named_person_keeps_the_value_from_them(
 ) -> None:
     said = "Marco's sister lives in [[home@per|Leeds]] now."
     facts = facts_of(open_memory, [("Evening!", "Marco"), (said, "Rafael")])
-    assert "marco" not in whose(facts, "Leeds")
+    assert "marco" not in owners(facts, "Leeds")

@@ -27,7 +27,7 @@ from threefold.models.reader.heads import (
 )
 from threefold.models.reader.units import units
 from threefold.models.reader.verify import Verifier, clues
-from threefold.models.reader.whose import with_opening_name, writer_of
+from threefold.models.reader.whose import whose
 
 __all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
@@ -166,12 +166,11 @@ class TrainedReader:
         is theirs (:mod:`.whose`)."""
         me = " ".join((turn.speaker or "").split()).lower() or "user"
         people = frozenset(turn.people)
-        sentences = [
-            (text, with_opening_name(text, found, people))
-            for text, found in self.sentence_spans(turn)
+        read = [
+            (text, *whose(text, found, me, people)) for text, found in self.sentence_spans(turn)
         ]
-        writers = [writer_of(text, me, people) for text, _ in sentences]
-        return turn_reads(sentences, me, self._least(), writers)
+        sentences = [(text, found) for text, found, _ in read]
+        return turn_reads(sentences, me, self._least(), [writer for *_, writer in read])
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

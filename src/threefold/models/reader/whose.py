@@ -19,28 +19,23 @@ _FIRST_PERSON = re.compile(
     r"(?<![\w'’])(?:i|me|my|mine|myself|we|us|our|ours|ourselves)(?![\w])", re.I
 )
 _OPENING = re.compile(r"^[\W_]*?(?P<name>[A-Z][\w’'-]*(?:[ \t]+[A-Z][\w’'-]*)?)")
+_NAME_WORD = re.compile(r"[A-Z][\w’'-]*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _ADDRESSED = re.compile(r"\s*(?:[,!?:;]|[-–—]\s)")
 _NEXT_WORD = re.compile(r"\s+(?:new\s+|old\s+|little\s+|big\s+)?([\w'’-]+)")
 
 
-def writer_of(text: str, me: str, people: Collection[str]) -> str:
-    """Whose `text`'s unnamed values are: the known person other than the writer `me`
-    its opening names, where it says nothing in the first person; else `me`."""
+def whose(text: str, spans: list[Span], me: str, people: Collection[str]) -> tuple[list[Span], str]:
+    """`text`'s spans, with the known person's name that opens it tagged as a person where
+    the graph tagged nothing over it, and whose its unnamed values are: that person's,
+    where it says nothing in the first person; else the writer `me`'s."""
     name = opening_name(text, people)
-    if name is None or _FIRST_PERSON.search(text):
-        return me
+    if name is None:
+        return spans, me
+    if not any(s.start < name.end and name.start < s.end for s in spans):
+        spans = [name, *spans]
     said = _key(text[name.start : name.end])
-    return me if said == me else said
-
-
-def with_opening_name(text: str, spans: list[Span], people: Collection[str]) -> list[Span]:
-    """`spans` with the known person's name that opens the sentence tagged as a person,
-    where the graph tagged nothing over it."""
-    name = opening_name(text, people)
-    if name is None or any(s.start < name.end and name.start < s.end for s in spans):
-        return spans
-    return [name, *spans]
+    return spans, me if _FIRST_PERSON.search(text) else said
 
 
 def opening_name(text: str, people: Collection[str]) -> Span | None:
@@ -51,15 +46,15 @@ def opening_name(text: str, people: Collection[str]) -> Span | None:
     found = _OPENING.match(text)
     if found is None:
         return None
-    words = found["name"].split()
-    for count in range(len(words), 0, -1):
-        said = _POSSESSIVE.sub("", " ".join(words[:count]))
+    start = found.start("name")
+    for word in reversed(list(_NAME_WORD.finditer(text, start, found.end("name")))):
+        said = _POSSESSIVE.sub("", text[start : word.end()])
         if _key(said) not in people:
             continue
-        start = found.start("name")
-        end = start + len(" ".join(words[:count]))
-        after = _NEXT_WORD.match(text, end)
-        if _ADDRESSED.match(text, end) or (after and after[1].lower() in relation_words()[0]):
+        after = _NEXT_WORD.match(text, word.end())
+        if _ADDRESSED.match(text, word.end()) or (
+            after and after[1].lower() in relation_words()[0]
+        ):
             return None
         return Span(start, start + len(said), "PER", "cur", "per", 1.0)
     return None
