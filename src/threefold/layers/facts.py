@@ -238,13 +238,13 @@ def named_as_replaced(
 ) -> tuple[SlotRef, ...]:
     """The values of `item`'s kind its subject holds (`held`: the stream's active facts)
     that `text`, a turn that says something changed, names beside the new one: "replaced
-    the Lexus with a Highlander",
-    "taken me off atorvastatin, on rosuvastatin now". A kind held several at a time (a
-    car, a medication, an instrument) is keyed by value, so the new one would sit beside
-    the old; named in the same breath as a change, the old one gives way. A held value the
-    turn reads again (`said`) stands, and a turn that says it adds ("a second car", "now
-    also the cello") ends nothing. Plans are left to the words that say one replaces
-    another (layers/repairs.replacing_plans): a trip named again is the same trip."""
+    the Lexus with a Highlander", "taken me off atorvastatin, on rosuvastatin now". A kind
+    held several at a time (a car, a medication, an instrument) is keyed by value, so the
+    new one would sit beside the old; named in the same breath as a change, the old one
+    gives way. A held value the turn reads again (`said`) stands, and a turn that says it
+    adds ("a second car", "now also the cello") ends nothing. Plans are left to the words
+    that say one replaces another (layers/repairs.replacing_plans): a trip named again is
+    the same trip."""
     kind, _, key = item.slot.partition(":")
     if not key or item.value.lower().startswith(_OVER) or item.is_correction:
         return ()
