@@ -1454,16 +1454,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                     self._words_said.put((fts, scope, str(most), word), said[word], version)
             return said
 
-    def _matching(self, kind: str, columns: str) -> str:
-        """The statement reading, for each word of a JSON list (parameter 2), its matches
-        in `columns` as a JSON list of ids, at most parameter 1 of them."""
-        fts = _KINDS[kind].fts
-        return (
-            "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
-            f" {fts} WHERE {fts} MATCH '{columns} : ' || m.value LIMIT ?)) FROM json_each(?) m"
-            " ORDER BY m.key"
-        )
-
     def _first_said_in(
         self, kind: str, columns: str, where: ItemFilter, words: Sequence[str]
     ) -> tuple[dict[str, int], dict[str, int]]:
@@ -1471,7 +1461,8 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         pass `where`, and how many matches were read: exact for a word the file says at
         most _RARE_SCAN times."""
         rows = self._db.execute(
-            self._matching(kind, columns),
+            "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
+            f" {_holding(kind, columns, 'm.value')} LIMIT ?)) FROM json_each(?) m ORDER BY m.key",
             [_RARE_SCAN + 1, json.dumps([_quoted(w) for w in words])],
         ).fetchall()
         found = {word: json.loads(row[0]) for word, row in zip(words, rows, strict=True)}
@@ -1488,16 +1479,14 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         matches the file holds is read only for a word the filter holds few of."""
         if not words:
             return {}
-        spec, fts = _KINDS[kind], _KINDS[kind].fts
         sql, params = _filter_sql(kind, where)
-        matching = f"{fts} WHERE {fts} MATCH '{columns} : ' || w.word"
         rows = self._db.execute(
             "SELECT passed, CASE WHEN passed > ? THEN 0 ELSE"
-            f" (SELECT count(*) FROM (SELECT 1 FROM {matching} LIMIT ?)) END"
-            " FROM (SELECT m.key AS k, m.value AS word, (SELECT count(*) FROM (SELECT 1 FROM"
-            f" (SELECT rowid AS id FROM {matching.replace('w.word', 'm.value')} LIMIT ?) f"
-            f" JOIN {spec.table} x NOT INDEXED ON x.id = f.id WHERE {sql} LIMIT ?)) AS passed"
-            " FROM json_each(?) m) w ORDER BY k",
+            f" (SELECT count(*) FROM (SELECT 1 FROM {_holding(kind, columns, 'w.word')}"
+            " LIMIT ?)) END FROM (SELECT m.key AS k, m.value AS word, (SELECT count(*) FROM"
+            f" (SELECT 1 FROM (SELECT rowid AS id FROM {_holding(kind, columns, 'm.value')}"
+            f" LIMIT ?) f JOIN {_KINDS[kind].table} x NOT INDEXED ON x.id = f.id WHERE {sql}"
+            " LIMIT ?)) AS passed FROM json_each(?) m) w ORDER BY k",
             [
                 most,
                 _RARE_READ + 1,
@@ -1834,6 +1823,13 @@ def _contains(column: str) -> str:
 _EVERY_VISIBILITY = frozenset(Visibility)
 """A filter that lets every visibility through needs no test of it: the column holds one
 of them (NOT NULL, written from the enum)."""
+
+
+def _holding(kind: str, columns: str, word: str) -> str:
+    """The rows of `kind`'s full-text index whose `columns` hold the quoted word the SQL
+    expression `word` gives, as a FROM clause."""
+    fts = _KINDS[kind].fts
+    return f"{fts} WHERE {fts} MATCH '{columns} : ' || {word}"
 
 
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
