@@ -17,6 +17,8 @@ PIECES = [
     ("Priya loves everything.", "priya"),
     ("Tomasz will do it later.", "tomasz"),
     ("The user is into that.", "user"),
+    ("Greta plans to to the swimming pool.", "greta"),  # two pieces joined
+    ("Dev goes to the the gym on Mondays.", "dev"),
 ]
 STATEMENTS = [
     ("The user is vegan.", "user"),
@@ -31,6 +33,8 @@ STATEMENTS = [
     ("The user's brother does payroll.", "user's brother"),  # "does" as the verb itself
     ("Kofi had pneumonia.", "kofi"),
     ("We're going with Redis for the cache.", "cache"),  # a team's decision in its words
+    ("The user had had enough of night shifts.", "user"),  # "had had" is English
+    ("The user hangs out with Sam on Fridays.", "user"),
 ]
 
 

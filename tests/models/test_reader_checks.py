@@ -174,3 +174,19 @@ def test_a_date_cut_before_its_day_takes_it(marked: str, date: str) -> None:
 def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str) -> None:
     text, spans = unmarked(marked)
     assert [f.value for f in sentence_facts(text, spans, "user")] == [value]
+
+
+@pytest.mark.parametrize(
+    ("marked", "said"),
+    [
+        ("Greta will be late [[plan|to the swimming pool]] on Thursday", "go to the swimming pool"),
+        ("now we just goin [[plan|home for the reunion]]", "go home for the reunion"),
+        ("going [[plan|back to Cork]] in May", "go back to Cork"),
+        ("I plan to [[plan|run the Lisbon half marathon]]", "run the Lisbon half marathon"),
+    ],
+)
+def test_a_plan_read_as_where_someone_goes_says_its_verb(marked: str, said: str) -> None:
+    """"plans to to the swimming pool" said nothing: a trip's verb is "go"."""
+    text, spans = unmarked(marked)
+    facts = sentence_facts(text, spans, "user")
+    assert [(f.value, f.text) for f in facts] == [(said, f"The user plans to {said}.")]

@@ -8,7 +8,8 @@ for any wording and any reader:
 
 - it opens with a subject, not with a suggestion, a request or a question, and it is no
   question ("... ?");
-- it does not stop on an article or a copula ("The user's favourite is.": cut short);
+- it does not stop on an article or a copula ("The user's favourite is.": cut short),
+  nor say a function word twice ("plans to to the pool": two pieces joined);
 - a subject pronoun stands only where a clause may start ("thinks that they ...", not
   "likes they said");
 - past the subject and its verb, something is said: a word that is not a pronoun, a
@@ -36,6 +37,8 @@ def is_fragment(text: str, subject: str) -> bool:
         return True
     classes = _classes()
     if said[0] in classes["no_subject_openers"] or said[-1] in classes["clipped_endings"]:
+        return True
+    if any(a == b and a in classes["never_doubled"] for a, b in zip(said, said[1:])):
         return True
     if _dangling_pronoun(said, classes):
         return True

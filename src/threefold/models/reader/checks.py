@@ -66,6 +66,7 @@ def value_types() -> dict[str, Any]:
     data["months"] = frozenset(data["months"])
     data["verb_phrases"] = frozenset(data["verb_phrases"])
     data["base_forms_in_ing"] = frozenset(data["base_forms_in_ing"])
+    data["trip_openers"] = frozenset(data["trip_openers"])
     return data
 
 

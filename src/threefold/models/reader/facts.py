@@ -327,6 +327,8 @@ def _fact(
     else:
         slot = entry["slot"]
     value = entry.get("value_prefix", "") + value
+    if span.label in value_types()["verb_phrases"]:
+        value = _with_verb(value)
     return ExtractedFact(
         text=_say(entry["say"], subject, value, relation, former),
         category=FactCategory(entry["category"]),
@@ -335,6 +337,13 @@ def _fact(
         value=value,
         confidence=USER_WORD,
     )
+
+
+def _with_verb(value: str) -> str:
+    """A plan read as where someone goes ("to the pool", "home for the reunion", after
+    "going") with its verb, "go": "plans to to the pool" said nothing."""
+    first = value.split(maxsplit=1)[0].lower() if value.strip() else ""
+    return f"go {value}" if first in value_types()["trip_openers"] else value
 
 
 def _value(text: str, span: Span) -> str:
