@@ -186,7 +186,7 @@ def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str)
     ],
 )
 def test_a_plan_read_as_where_someone_goes_says_its_verb(marked: str, said: str) -> None:
-    """"plans to to the swimming pool" said nothing: a trip's verb is "go"."""
+    """A trip's verb is "go": "plans to to the swimming pool" said nothing."""
     text, spans = unmarked(marked)
     facts = sentence_facts(text, spans, "user")
     assert [(f.value, f.text) for f in facts] == [(said, f"The user plans to {said}.")]

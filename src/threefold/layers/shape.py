@@ -19,6 +19,7 @@ for any wording and any reader:
 import json
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 
 from threefold.models.heuristic.text import STOPWORDS, words
 
@@ -38,7 +39,7 @@ def is_fragment(text: str, subject: str) -> bool:
     classes = _classes()
     if said[0] in classes["no_subject_openers"] or said[-1] in classes["clipped_endings"]:
         return True
-    if any(a == b and a in classes["never_doubled"] for a, b in zip(said, said[1:])):
+    if any(a == b and a in classes["never_doubled"] for a, b in pairwise(said)):
         return True
     if _dangling_pronoun(said, classes):
         return True
