@@ -200,7 +200,7 @@ class Staleness:
 
     def _message_on(self, held: _Held) -> Newer | None:
         for message in self.messages:
-            if message.at <= held.at or message.source == held.source:
+            if message.at <= held.at or _same(message.source, held.source):
                 continue
             if held.about_user and not self._of_user(message, held.words.named):
                 continue
@@ -231,7 +231,7 @@ class Staleness:
         about_user = fact.subject == "user"
         words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
         for message in self.messages:
-            if message.at <= stated or message.source == fact.source:
+            if message.at <= stated or _same(message.source, fact.source):
                 continue
             if about_user and not self._of_user(message, words.named):
                 continue
@@ -248,7 +248,7 @@ class Staleness:
             return None
         words = stems(_LABEL.sub(" ", text))
         for message in self.messages:
-            if message.at <= at or message.source == source:
+            if message.at <= at or _same(message.source, source):
                 continue
             if len(words & message.words) < SHARED_WITH_TEXT:
                 continue
@@ -257,7 +257,7 @@ class Staleness:
         said = _said_by_user(text)
         own = stems(_LABEL.sub(" ", said))
         for held, message in self.doubted:
-            stated_before = message.at > at and message.source != source
+            stated_before = message.at > at and not _same(message.source, source)
             retold = bool(message.words) and _retells(words, message.words)
             if stated_before and _states(own, said, held) and not retold:
                 return message.source
@@ -266,11 +266,19 @@ class Staleness:
         if source is not None and source.kind.startswith("summary") and source.at:
             at = max(at, source.at)
         for held in self.held:
-            if held.at <= at or held.source == source or held.value & words:
+            if held.at <= at or _same(held.source, source) or held.value & words:
                 continue
             if held.item <= own and own & held.words.topic and _speaks_of(own, said, held):
                 return held.source
         return None
+
+
+def _same(one: SourceRef | None, other: SourceRef | None) -> bool:
+    """Whether two sources are one, field by field: a context compares thousands of them,
+    and pydantic's comparison of models took a sixth of a context at 100,000 turns."""
+    if one is None or other is None:
+        return one is other
+    return one.kind == other.kind and one.id == other.id and one.at == other.at
 
 
 def _doubt(fact: Fact) -> SourceRef | None:
