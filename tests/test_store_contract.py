@@ -22,6 +22,7 @@ from threefold.domain import (
 from threefold.errors import NotFound
 from threefold.store import Store
 from threefold.store.base import (
+    ErasedIds,
     ItemFilter,
     NewFact,
     NewRecord,
@@ -407,6 +408,26 @@ def test_erasure_takes_items_and_what_is_derived(store: Store) -> None:
     assert store.fts_ids("turn", ["greyhound"], ItemFilter(tenant="t1"), 10) == []
     assert store.stream_state("t1", "chat:a").erasures == 1
     assert store.erasures("t1")[0]["removed"] == {"turns": 1}
+
+
+def test_reads_of_turns_follow_new_turns_and_erasures(store: Store) -> None:
+    """A store may keep what it read of turns while turns are only added (SQLite does: a
+    turn's row never changes); what it answers is always what the file holds now."""
+    where = ItemFilter(tenant="t1", streams=("chat:a",))
+    about = ItemFilter(tenant="t1", streams=("chat:a",), about=("caroline",))
+    first = _turn(store, "chat:a", "Caroline adopted a greyhound.")
+    assert store.passing("turn", where, [first]) == {first}
+    assert [i.id for i in store.items("turn", "t1", [first])] == [first]
+    assert store.named_candidates("turn", about, 100) == [first]
+    later = _turn(store, "chat:a", "Caroline bought a kayak.", minutes=1)
+    assert store.passing("turn", where, [first, later]) == {first, later}
+    assert store.named_candidates("turn", about, 100) == [later, first]
+    with store.transaction():
+        store.erase_items("t1", ErasedIds(turns=[first], streams=["chat:a"]))
+        store.note_erasure("t1", {"turn": first}, {"turns": 1}, ["chat:a"])
+    assert store.passing("turn", where, [first, later]) == {later}
+    assert store.items("turn", "t1", [first]) == []
+    assert store.named_candidates("turn", about, 100) == [later]
 
 
 def test_a_rolled_back_transaction_leaves_nothing(store: Store) -> None:

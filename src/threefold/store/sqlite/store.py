@@ -193,11 +193,17 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         self._passing_cache: dict[tuple[Any, ...], dict[int, tuple[Any, int] | None]] = {}
         """passing()'s answers by (kind, filter's SQL and parameters): each id's (time,
         mentions) where it passed, None where not; emptied with the read cache."""
-        self._named_ids: OrderedDict[tuple[str, str, int], array[int]] = OrderedDict()
-        """named_candidates' answers by (index, match, most), the latest used last, kept
-        while the database is unchanged (see _forget_reads)."""
+        self._named_ids: OrderedDict[tuple[str, str, int], tuple[array[int], int]] = OrderedDict()
+        """named_candidates' answers by (index, match, most), the latest used last, each
+        with the newest turn when it was read: kept while the database is unchanged, and
+        the turns' through additions (see _forget_reads)."""
+        self._common_turn_words: set[tuple[str, int, str]] = set()
+        """(filter, most, word) that rare_words found common among a filter's turns: more
+        turns never make a word rarer, so this holds through additions."""
         self._passing_kept = 0
         """The ids _passing_cache holds, over all its filters."""
+        self._turns_mark_at: tuple[int, int] | None = None
+        """_turns_mark() when the read caches were last checked."""
         self._read_version: tuple[int, int] = (-1, -1)
         self._read_generation = 0
         """Moves whenever the read caches are emptied: while it stays, nothing has changed."""
@@ -273,17 +279,43 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             return
         version = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
         if version != self._read_version:
-            self._forget_reads()
-            self._read_version = version
+            then, now = self._turns_mark_at, self._turns_mark()
+            added = then is not None and then[0] == now[0] and then[1] <= now[1]
+            self._forget_reads(keep_turns=added)
+            self._read_version, self._turns_mark_at = version, now
 
-    def _forget_reads(self) -> None:
+    def _turns_mark(self) -> tuple[int, int]:
+        """The newest erasure and the newest turn: a turn's row never changes, and only an
+        erasure deletes one, so while the first stays and the second does not fall back
+        (a file restored from an older copy), what was read of the turns still holds."""
+        row = self._db.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM erasures),"
+            " (SELECT coalesce(max(id), 0) FROM turns)"
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def _forget_reads(self, *, keep_turns: bool = False) -> None:
+        """Forget what was read. `keep_turns`: keep what was read of turns (their items,
+        ranking rows and filter answers), as only turns were added since: on a busy stream,
+        where a turn comes before every question, search read them all again (at 100,000
+        turns a third of a search)."""
         self._read_cache.clear()
-        self._item_cache.clear()
-        self._ranking_cache.clear()
-        self._passing_cache.clear()
-        self._passing_kept = 0
-        self._named_ids.clear()
         self._read_generation += 1
+        if not keep_turns:
+            self._item_cache.clear()
+            self._ranking_cache.clear()
+            self._passing_cache.clear()
+            self._passing_kept = 0
+            self._named_ids.clear()
+            self._common_turn_words.clear()
+            return
+        turns_index = _KINDS["turn"].fts
+        for cache in (self._item_cache, self._ranking_cache, self._named_ids):
+            for key in [k for k in cache if k[0] not in ("turn", turns_index)]:
+                del cache[key]
+        for key in [k for k in self._passing_cache if k[0] != "turn"]:
+            del self._passing_cache[key]
+        self._passing_kept = sum(len(v) for v in self._passing_cache.values())
 
     def read_generation(self) -> int:
         """A number that stays the same while the database is unchanged (as this connection
@@ -1438,8 +1470,11 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 self._term_scores.follow(self._db, fts)
                 version = self._term_scores.version(fts)
             said: dict[str, int] = {}
+            common = self._common_turn_words
             for word in words:
                 kept = self._words_said.get((fts, scope, str(most), word), version)
+                if kept is None and kind == "turn" and (scope, most, word) in common:
+                    kept = most + 1
                 if kept is not None:
                     said[word] = kept
             unread = [w for w in words if w not in said]
@@ -1452,7 +1487,18 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 for word in unread:
                     said[word] = min(counted[word], most + 1)
                     self._words_said.put((fts, scope, str(most), word), said[word], version)
+                if kind == "turn":
+                    self._remember_common(scope, most, [w for w in unread if said[w] > most])
             return said
+
+    def _remember_common(self, scope: str, most: int, words: Sequence[str]) -> None:
+        """Keep that `words` are common among the turns of `scope`: a word is counted among
+        its first matches in the index, which later turns never change, or its count only
+        grows (a busy stream counted every word of every question again after each turn:
+        at 100,000 turns a sixth of a context)."""
+        if len(self._common_turn_words) + len(words) > _TERM_COUNT_ENTRIES:
+            self._common_turn_words.clear()
+        self._common_turn_words.update((scope, most, word) for word in words)
 
     def _first_said_in(
         self, kind: str, columns: str, where: ItemFilter, words: Sequence[str]
@@ -1604,21 +1650,27 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             # after question. As 8-byte integers, a few of them: one person of 30 at
             # 100,000 turns is 7,400 ids.
             self._check_read_version()
-            found = self._named_ids.get(key)
+            newest = self._turns_mark_at[1] if self._turns_mark_at else 0
+            found, upto = self._named_ids.get(key, (None, 0))
             if found is None:
                 found = self._matching_ids(*key)
-                self._named_ids[key] = found
-                while len(self._named_ids) > _NAMED_KEPT:
-                    self._named_ids.popitem(last=False)
+            elif upto < newest:  # turns were added since: only theirs are read
+                found = (self._matching_ids(*key, after=upto) + found)[:most]
+            self._named_ids[key] = (found, newest)
+            while len(self._named_ids) > _NAMED_KEPT:
+                self._named_ids.popitem(last=False)
             self._named_ids.move_to_end(key)
             return list(found)
 
-    def _matching_ids(self, fts: str, match: str, most: int) -> "array[int]":
+    def _matching_ids(self, fts: str, match: str, most: int, after: int = 0) -> "array[int]":
+        """The newest `most` rows of `fts` that `match`, newest first; only those after
+        row `after`, if given."""
         # The index alone: reading each item's row to check the filter too took six times
         # as long (7,400 turns of one person at 100,000 turns: 5 ms, and 32 with the rows).
         rows = self._db.execute(
-            f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT ?",
-            (match, most),
+            f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? AND rowid > ?"
+            " ORDER BY rowid DESC LIMIT ?",
+            (match, after, most),
         )
         return array("q", (row[0] for row in rows))
 
