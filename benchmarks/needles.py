@@ -436,6 +436,21 @@ times say little):
     outranked at 11-60, 9 in no list), while mem0 reads some 90 memories by the vector
     alone. At 100k, quiet machine: search p50/p95 39.1/59.2 ms, context 34.7/59.6.
 
+    session 33 (issue 41, speed; the same 100k store, answers identical throughout: every
+    question's top 10 and contexts compared, quiet and busy). The busy columns are new: a
+    message read by the pipeline before each question, on a copy of the store. Before the
+    session, at 100k: search busy 63.5/152.8 ms against 35.7/52.1 quiet: any write made
+    SQLite forget what searches had read. What was read of turns is now kept while only
+    turns are added (store/sqlite/store.py; see the CHANGELOG), staleness compares sources
+    field by field, and echoes are found in one product: search busy 38.1/52.7, quiet
+    34.9/54.0; context busy 37.9/64.9 (47.6/73.6 before), quiet 28.6/53.1 (32.7/55.3).
+    Where the quiet p95 goes (no stage over 8 ms): vector lists 18, filter checks 6, full
+    text 4, rescoring 3, echoes 2, second stage 4, the question's embedding 3. Two more
+    tries did not ship: a large exact partition's person list read through the full-text
+    index (the same lists, busy search slower) and the collector paused during search (it
+    collects at the end of the same call). Three full collections in 195 searches make the
+    slowest ones (50-70 ms each), not the p95.
+
 Prints tables; asserts nothing.
 """
 
