@@ -41,26 +41,39 @@ def fresh_answers(open_memory) -> list[list[tuple[str, int, float]]]:
     return answers(open_memory(ScriptedModel(), name="depot.db"))
 
 
-def test_new_turns_are_found_by_a_memory_that_searched_before(open_memory) -> None:
+def depot(open_memory, chores: int, *news: tuple[str, str]):
+    """A memory of the depot's chat: `chores` everyday lines, then `news` (speaker, text),
+    each read; it has searched once, so it holds what it read."""
     busy = open_memory(ScriptedModel(), name="depot.db")
-    for n in range(24):
+    for n in range(chores):
         person = PEOPLE[n % 4]
-        busy.add_turn(
-            STREAM,
-            CHORES[n % 4].format(p=person) + f" ({n}).",
-            speaker=person,
-            at=T0 + timedelta(hours=n),
-        )
+        line = CHORES[n % 4].format(p=person) + f" ({n})."
+        busy.add_turn(STREAM, line, speaker=person, at=T0 + timedelta(hours=n))
+    for n, (person, text) in enumerate(news, start=1):
+        busy.add_turn(STREAM, text, speaker=person, at=T0 + timedelta(days=1, hours=n))
     busy.process_pending()
-    answers(busy)  # what it reads now is what it may keep
+    answers(busy)
+    return busy
+
+
+def said(busy, person: str, text: str, hours: int) -> None:
+    """`person` says `text` a day after the chores, and the memory reads it."""
+    busy.add_turn(STREAM, text, speaker=person, at=T0 + timedelta(days=2, hours=hours))
+    busy.process_pending()
+
+
+BRUNOS_VAN = ("Bruno", "Bruno drives the Zarvek van now.")
+
+
+def test_new_turns_are_found_by_a_memory_that_searched_before(open_memory) -> None:
+    busy = depot(open_memory, 24)
     news = [
-        ("Bruno", "Bruno drives the Zarvek van now."),
+        BRUNOS_VAN,
         ("Ines", "Ines fixed the forklift battery herself."),
         ("Pavel", "The Zarvek van is Bruno's, Pavel says."),
     ]
     for n, (person, text) in enumerate(news, start=1):
-        busy.add_turn(STREAM, text, speaker=person, at=T0 + timedelta(days=2, hours=n))
-        busy.process_pending()
+        said(busy, person, text, n)
         now = answers(busy)
         assert now == fresh_answers(open_memory)
     found = {i for hits in now for _, i, _ in hits}
@@ -69,52 +82,17 @@ def test_new_turns_are_found_by_a_memory_that_searched_before(open_memory) -> No
 
 
 def test_an_erased_turn_is_not_found_by_a_memory_that_searched_before(open_memory) -> None:
-    busy = open_memory(ScriptedModel(), name="depot.db")
-    for n in range(12):
-        person = PEOPLE[n % 4]
-        busy.add_turn(
-            STREAM,
-            CHORES[n % 4].format(p=person) + f" ({n}).",
-            speaker=person,
-            at=T0 + timedelta(hours=n),
-        )
-    busy.add_turn(
-        STREAM, "Bruno drives the Zarvek van now.", speaker="Bruno", at=T0 + timedelta(days=1)
-    )
-    busy.process_pending()
-    before = answers(busy)
-    assert any(h for hits in before for h in hits)
+    busy = depot(open_memory, 12, BRUNOS_VAN)
     busy.erase(entity="Bruno")
-    after = answers(busy)
-    assert after == fresh_answers(open_memory)
-    bruno = {t.id for t in busy.turns(STREAM) if t.speaker == "Bruno"}
-    assert not bruno
+    assert answers(busy) == fresh_answers(open_memory)
+    assert not [t for t in busy.turns(STREAM) if t.speaker == "Bruno"]
     assert all("Zarvek" not in h.text for q in QUESTIONS for h in busy.search(q, STREAM, limit=5))
 
 
 def test_a_word_made_common_by_new_turns_is_no_longer_rare(open_memory) -> None:
     """Rare words weigh in ranking (rerank.specific): a memory that counted "zarvek" rare
     before five turns said it counts it as a fresh memory does after them."""
-    busy = open_memory(ScriptedModel(), name="depot.db")
-    for n in range(12):
-        person = PEOPLE[n % 4]
-        busy.add_turn(
-            STREAM,
-            CHORES[n % 4].format(p=person) + f" ({n}).",
-            speaker=person,
-            at=T0 + timedelta(hours=n),
-        )
-    busy.add_turn(
-        STREAM, "Bruno drives the Zarvek van now.", speaker="Bruno", at=T0 + timedelta(days=1)
-    )
-    busy.process_pending()
-    answers(busy)
+    busy = depot(open_memory, 12, BRUNOS_VAN)
     for n in range(5):
-        busy.add_turn(
-            STREAM,
-            f"The Zarvek van needs a wash, round {n}.",
-            speaker="Pavel",
-            at=T0 + timedelta(days=2, hours=n),
-        )
-        busy.process_pending()
+        said(busy, "Pavel", f"The Zarvek van needs a wash, round {n}.", n)
         assert answers(busy) == fresh_answers(open_memory)
