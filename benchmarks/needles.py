@@ -925,7 +925,8 @@ def table(rows: list[dict[str, object]], seed: int) -> Table:
 
 
 def _pair(row: dict[str, object], name: str) -> str:
-    """ "p50 / p95" of a timing the row may lack (mem0's rows have no busy pass)."""
+    """A timing's p50 and p95 as the table shows them; a dash where the row has none
+    (mem0's rows have no busy pass)."""
     if f"{name}_p50" not in row:
         return "—"
     return f"{row[f'{name}_p50']:.1f} / {row[f'{name}_p95']:.1f}"
