@@ -685,10 +685,9 @@ def ask_busy(db: Path, chat: Chat) -> dict[str, float]:
         copy = Path(tmp) / db.name
         for path in db.parent.glob(db.name + "*"):
             (shutil.copytree if path.is_dir() else shutil.copy2)(path, copy.parent / path.name)
-        at = max(m.at for m in chat.messages)
+        at, people = max(m.at for m in chat.messages), chat.people
         with Memory.open(settings=load_settings(db=copy), background_worker=False) as mem:
             for n, needle in enumerate(chat.needles[:BUSY_QUESTIONS], start=1):
-                people = chat.people
                 text = chat.data["busy"].format(n=n, person=people[n % len(people)])
                 speaker = people[(n + 7) % len(people)]
                 mem.add_turn(STREAM, user=text, at=at + timedelta(minutes=n), speaker=speaker)

@@ -296,9 +296,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
 
     def _forget_reads(self, *, keep_turns: bool = False) -> None:
         """Forget what was read. `keep_turns`: keep what was read of turns (their items,
-        ranking rows and filter answers), as only turns were added since: on a busy stream,
-        where a turn comes before every question, search read them all again (at 100,000
-        turns a third of a search)."""
+        ranking rows, filter answers, people's lists in the index and the words found
+        common), as only turns were added since: on a busy stream, where a turn comes
+        before every question, search read them all again (at 100,000 turns a third of a
+        search)."""
         self._read_cache.clear()
         self._read_generation += 1
         if not keep_turns:
@@ -309,12 +310,12 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             self._named_ids.clear()
             self._common_turn_words.clear()
             return
-        turns_index = _KINDS["turn"].fts
-        for cache in (self._item_cache, self._ranking_cache, self._named_ids):
-            for key in [k for k in cache if k[0] not in ("turn", turns_index)]:
+        for cache in (self._item_cache, self._ranking_cache, self._passing_cache):
+            for key in [k for k in cache if k[0] != "turn"]:  # keyed by kind first
                 del cache[key]
-        for key in [k for k in self._passing_cache if k[0] != "turn"]:
-            del self._passing_cache[key]
+        turns_index = _KINDS["turn"].fts
+        for key in [k for k in self._named_ids if k[0] != turns_index]:  # by index first
+            del self._named_ids[key]
         self._passing_kept = sum(len(v) for v in self._passing_cache.values())
 
     def read_generation(self) -> int:
