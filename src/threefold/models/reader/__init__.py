@@ -183,6 +183,7 @@ class TrainedReader:
         if not pieces:
             return []
         tokenizer = self._encoder.tokenizer
+        floor = self._span_floor()
         encoded = [encode(tokenizer, p.text, p.previous) for p in pieces]
         ids = [e.ids for e in encoded]
         states = (
@@ -197,12 +198,19 @@ class TrainedReader:
                     piece.text,
                     code.offsets,
                     *self._heads.read(state, code.first, len(code.offsets)),
+                    floor=floor,
                 )
                 if code.offsets
                 else [],
             )
             for piece, code, state in zip(pieces, encoded, states, strict=True)
         ]
+
+    def _span_floor(self) -> float | None:
+        """The manifest's ``span_floor``: the chance of a label at which a token is read
+        as part of a value (heads.spans); none there: each token's likeliest tag."""
+        chosen = self.manifest.get("span_floor")
+        return float(chosen) if isinstance(chosen, int | float) else None
 
     def _held_least(self) -> dict[str, float]:
         """Per value label, the confidence a reading needs to update a slot the stream

@@ -7,6 +7,7 @@ subject. Only numpy runs here; the weights are a small ``.npz`` made by training
 
 import json
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -222,22 +223,48 @@ def spans(
     tag_p: np.ndarray,
     mod_p: np.ndarray,
     subj_p: np.ndarray,
+    floor: float | None = None,
 ) -> list[Span]:
-    """The labelled spans the tags mark, widened to whole words."""
-    names = tags()
-    best = tag_p.argmax(axis=1)
+    """The labelled spans the tags mark, widened to whole words.
+
+    With no `floor`, each token takes its likeliest tag, B- opening a span and I- of the
+    same label going on with it. With a `floor`, a token's label is the one with the most
+    B- and I- chance together, and it is in a span when that chance beats "no value" or
+    reaches `floor`: a value whose chance the graph splits between B- and I-, or holds
+    just under "no value" ("upped sticks to Cardiff", 0.49 home), is still read, and the
+    verifier (or a held slot's bar) judges it. Its confidence is then its label's chance.
+    """
+    if floor is None:
+        best = [tags()[i] for i in tag_p.argmax(axis=1)]
+        labels = ["" if tag == "O" else tag[2:] for tag in best]
+        opens = [tag.startswith("B-") for tag in best]
+        chance = None
+    else:
+        chance = tag_p[:, 1::2] + tag_p[:, 2::2]  # tags() orders B-, I- of each label
+        names = _labels()
+        top = chance.max(axis=1)
+        inside = (top > tag_p[:, 0]) | (top >= floor)
+        labels = [names[i] if on else "" for i, on in zip(chance.argmax(axis=1), inside)]
+        opens = [False] * len(labels)
     found: list[Span] = []
     start = None
     label = ""
     for index in range(len(offsets) + 1):
-        tag = names[best[index]] if index < len(offsets) else "O"
-        inside = tag == f"I-{label}" or (start is not None and _continues(text, offsets, index))
-        if start is not None and not inside:
-            found.append(_span(text, offsets, start, index, label, tag_p, mod_p, subj_p))
+        within = index < len(offsets)
+        own = labels[index] if within else ""
+        goes_on = within and (own == label and not opens[index] or _continues(text, offsets, index))
+        if start is not None and not goes_on:
+            found.append(_span(text, offsets, start, index, label, tag_p, mod_p, subj_p, chance))
             start = None
-        if tag != "O" and start is None:
-            start, label = index, tag[2:]
+        if own and start is None:
+            start, label = index, own
     return _joined(text, [s for s in found if s.end > s.start])
+
+
+@cache
+def _labels() -> tuple[str, ...]:
+    """The span labels in the order of tags()' B-/I- pairs."""
+    return tuple(tag[2:] for tag in tags()[1::2])
 
 
 def _joined(text: str, found: list[Span]) -> list[Span]:
@@ -282,7 +309,10 @@ def _span(
     tag_p: np.ndarray,
     mod_p: np.ndarray,
     subj_p: np.ndarray,
+    chance: np.ndarray | None = None,
 ) -> Span:
+    """`chance`: each token's chance of each label (B- and I- together), where a span's
+    confidence is its label's mean chance; None: the mean of each token's likeliest tag."""
     start, end = offsets[first][0], offsets[stop - 1][1]
     while start > 0 and _inside_word(text, start - 1):
         start -= 1
@@ -299,7 +329,9 @@ def _span(
         label,
         MODALITIES[int(mood.argmax())],
         SUBJECTS[int(whose.argmax())],
-        float(tag_p[first:stop].max(axis=1).mean()),
+        float(tag_p[first:stop].max(axis=1).mean())
+        if chance is None
+        else float(chance[first:stop, _labels().index(label)].mean()),
         outside=float(tag_p[first:stop, 0].mean()),
         rival=float(others.max(axis=1).mean()),
         sure_of_mood=float(mood.max()),
