@@ -24,6 +24,7 @@ import pytest
 from threefold import Memory, load_settings
 from threefold.domain import utcnow
 from threefold.errors import StoreUnavailable
+from threefold.pipeline.jobs import JOBS_PER_CLAIM
 from threefold.store import SQLiteStore
 from threefold.store.base import NewTurn
 from threefold.store.sqlite.write_queue import queue_path
@@ -122,44 +123,40 @@ def test_a_writer_that_never_gets_its_turn_gives_up_with_store_unavailable(
     store.close()
 
 
-FLOOD = 20_000
-"""The flood stops once the quiet turn is read; a starving worker would read it only after
-all of them. Far more than the few dozen busy jobs queued before the quiet one, so that a
-loaded host (the writer and the worker share one process and its GIL) does not decide."""
+FLOOD = 2_000
+"""The busy turns a flood may add, one after each job the worker runs, so that the busy
+queue never empties; a starving worker would read the quiet turn only after all of them."""
 
 
-@pytest.mark.slow
 def test_a_busy_stream_does_not_starve_a_quiet_one(tmp_path: Path) -> None:
-    """A writer thread floods chat:busy while one turn lands in chat:quiet: the job worker
-    gets to the quiet stream's turn while the flood goes on, not after it. (It used to drain
-    a stream until its queue was empty, and a queue that grows faster than it drains never
-    is: the quiet turn was read after the whole flood.) Jobs are still run oldest first, so the
-    quiet one waits for the few busy ones queued before it."""
+    """chat:busy gets a new turn after every job the worker runs while one turn waits in
+    chat:quiet: the worker gets to the quiet stream's turn while the flood goes on, not
+    after it. (It used to drain a stream until its queue was empty, and a queue that grows
+    as fast as it drains never is: the quiet turn was read after the whole flood.) Jobs
+    are still run oldest first, so the quiet one waits for the busy ones queued before it
+    and at most one claim's worth of the busy stream (pipeline.jobs.JOBS_PER_CLAIM).
+    The flood keeps pace with the worker by construction, so the host's load cannot
+    decide (a writer thread racing the worker once wrote all its turns first on a loaded
+    CI host)."""
     settings = load_settings(db=str(tmp_path / "streams.db"), embed={"kind": "none"})
-    with Memory.open(settings=settings, background_worker=True) as mem:
-        mem.add_turn("chat:busy", "Warming up.", "Noted.")
-        quiet_done = threading.Event()
-        written: list[int] = []
-
-        def flood() -> None:
-            with _open(str(tmp_path / "streams.db")) as writer:
-                while not quiet_done.is_set() and len(written) < FLOOD:
-                    writer.add_turn("chat:busy", f"Update {len(written)}: still busy.", "Ok.")
-                    written.append(1)
-
-        thread = threading.Thread(target=flood)
-        thread.start()
-        while len(written) < 5:  # the flood is on, the worker at work on chat:busy
-            quiet_done.wait(0.01)
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        for n in range(5):
+            mem.add_turn("chat:busy", f"Warming up {n}.", "Noted.")
         mem.add_turn("chat:quiet", "I am Lena and I lead the design team.", "Noted.")
-        for _ in range(6000):
-            if mem.facts("chat:quiet"):
-                break
-            quiet_done.wait(0.02)
-        quiet_done.set()
-        thread.join(60)
+        flooded: list[int] = []
+        quiet_read_after: list[int] = []
+
+        def flood_one() -> None:
+            if not quiet_read_after and mem.facts("chat:quiet"):
+                quiet_read_after.append(len(flooded))
+            if not quiet_read_after and len(flooded) < FLOOD:
+                mem.add_turn("chat:busy", f"Update {len(flooded)}: still busy.", "Ok.")
+                flooded.append(1)
+
+        mem.process_pending(between_jobs=flood_one)
         assert mem.facts("chat:quiet"), "the quiet stream's turn was never read"
-        assert len(written) < FLOOD, "the quiet stream waited until the flood was over"
+        assert quiet_read_after[0] < FLOOD, "the quiet stream waited until the flood was over"
+        assert quiet_read_after[0] <= 2 * JOBS_PER_CLAIM
 
 
 _SWITCH_PROBE = """
