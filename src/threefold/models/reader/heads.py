@@ -244,7 +244,9 @@ def spans(
         names = _labels()
         top = chance.max(axis=1)
         inside = (top > tag_p[:, 0]) | (top >= floor)
-        labels = [names[i] if on else "" for i, on in zip(chance.argmax(axis=1), inside)]
+        labels = [
+            names[i] if on else "" for i, on in zip(chance.argmax(axis=1), inside, strict=True)
+        ]
         opens = [False] * len(labels)
     found: list[Span] = []
     start = None
