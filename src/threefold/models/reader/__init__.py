@@ -13,10 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from threefold.models.base import ExtractedFact, Standing, TurnInput
 from threefold.models.reader.checks import BELOW, Reading, refusal, standing
 from threefold.models.reader.facts import MIN_CONFIDENCE, TurnRead, settled, turn_reads
 from threefold.models.reader.heads import (
+    Encoded,
     Heads,
     ReaderModelError,
     Span,
@@ -183,7 +186,6 @@ class TrainedReader:
         if not pieces:
             return []
         tokenizer = self._encoder.tokenizer
-        floor = self._span_floor()
         encoded = [encode(tokenizer, p.text, p.previous) for p in pieces]
         ids = [e.ids for e in encoded]
         states = (
@@ -192,19 +194,14 @@ class TrainedReader:
             else self._encoder.token_states(ids)
         )
         return [
-            (
-                piece.text,
-                spans(
-                    piece.text,
-                    code.offsets,
-                    *self._heads.read(state, code.first, len(code.offsets)),
-                    floor=floor,
-                )
-                if code.offsets
-                else [],
-            )
+            (piece.text, self._spans(piece.text, code, state) if code.offsets else [])
             for piece, code, state in zip(pieces, encoded, states, strict=True)
         ]
+
+    def _spans(self, text: str, code: Encoded, states: np.ndarray) -> list[Span]:
+        assert self._heads is not None
+        tag_p, mod_p, subj_p = self._heads.read(states, code.first, len(code.offsets))
+        return spans(text, code.offsets, tag_p, mod_p, subj_p, floor=self._span_floor())
 
     def _span_floor(self) -> float | None:
         """The manifest's ``span_floor``: the chance of a label at which a token is read
