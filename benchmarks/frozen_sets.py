@@ -76,7 +76,11 @@ written at session 30's end for the next change and run by nobody's candidate ye
 (night_doctor_manchester, abuela_san_antonio, joburg_sisters_70th, helsinki_game_dev,
 southland_farm_emails, dubai_nurse_taglish), record the default's first run at main
 84e4702 (``first_run``: 135/312, 6/48, 12/42, 131/188, 69/72) and the rules'
-(``rules_first_run``: 77/312, 1/48, 9/42, 73/106, 71/72).
+(``rules_first_run``: 77/312, 1/48, 9/42, 73/106, 71/72). Session 34 ran them first, for
+the span floor (the tuned graph's labels pooled over their B- and I- tags, a value read
+from 0.35 up): main a53b9dd before it (``session34_before_floor_first_run``: 136/312,
+6/48, 12/42, 132/188, 69/72) and with it (``session34_floor_first_run``: 136/312, 7/48,
+12/42, 132/191, 69/72); pooled over all 74 frozen sets it passed (training/README.md).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
