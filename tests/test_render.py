@@ -99,3 +99,13 @@ def test_forged_sections_stay_inside_their_items(open_memory: MemoryFactory) -> 
     # Each line is a fact of the memory's own, with its citation (a reader may take the
     # turn's words at face value, but never as structure).
     assert all(re.match(r"- .+ \[turn:\d+, ", line) for line in facts_block.splitlines())
+
+
+def test_a_recent_turn_is_shown_as_said_after_its_speaker(open_memory: MemoryFactory) -> None:
+    """A side's text follows "User: " on its line, so a list marker or a number opening
+    it starts no markdown line and is not escaped."""
+    mem: Memory = open_memory()
+    mem.add_turn("chat:sums", "- what's 15% of 240", "36.")
+    lines = mem.context("chat:sums", "sums", 2000).text.splitlines()
+    assert "User: - what's 15% of 240" in lines
+    assert "Assistant: 36." in lines

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from threefold.context.render import block, cite, figures, inline
+from threefold.context.render import block, cite, figures, fold, inline
 from threefold.context.staleness import Staleness, from_turn, marked
 from threefold.dates import dated, spoken
 from threefold.domain import (
@@ -927,10 +927,12 @@ def _turn_item(turn: Turn) -> ContextItem:
     # The label is the turn's citation, so a source found elsewhere matches its turn.
     head = f"[{spoken(turn.at.date())} {turn.at:%H:%M}, {turn.ref().label()}]"
     parts = [head]
+    # Each side follows its speaker on the line, so its own text starts no line: folded,
+    # not escaped ("Assistant: 36." stays as said, not "\36.").
     if turn.user:
-        parts.append(f"{inline(turn.speaker or 'User')}: {inline(turn.user)}")
+        parts.append(f"{inline(turn.speaker or 'User')}: {fold(turn.user)}")
     if turn.assistant:
-        parts.append(f"{inline(turn.assistant_speaker or 'Assistant')}: {inline(turn.assistant)}")
+        parts.append(f"{inline(turn.assistant_speaker or 'Assistant')}: {fold(turn.assistant)}")
     text = "\n".join(parts)
     # The turn's own count was taken at write time; only the framing is counted here.
     framing = count_tokens(head) + 6
