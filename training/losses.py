@@ -74,6 +74,8 @@ class TurnRecord:
     rules: list[ExtractedFact]
     blended: list[ExtractedFact]
     repair: bool = False
+    least: float = 0.5
+    """The reader's least confidence (its manifest's ``min_confidence``)."""
 
 
 class RecordingReader(TrainedReader):
@@ -112,6 +114,7 @@ class RecordingModel(HeuristicModel):
             [(r, chances.get(_where(r.sentence, r.span), 1.0)) for r in readings],
             rules,
             blended,
+            least=reader._least(),
         )
         return blended
 
@@ -212,7 +215,7 @@ def _piece_stage(
         if value not in said:
             best = max(best, (5, "fair" if fair(said, value) else "not fair"))
             continue
-        if span.confidence < 0.5:
+        if span.confidence < record.least:
             best = max(best, (6, f"{span.confidence:.2f}"))
             continue
         best = max(best, _reading_stage(expect, piece, span, record))
