@@ -81,6 +81,14 @@ the span floor (the tuned graph's labels pooled over their B- and I- tags, a val
 from 0.35 up): main a53b9dd before it (``session34_before_floor_first_run``: 136/312,
 6/48, 12/42, 132/188, 69/72) and with it (``session34_floor_first_run``: 136/312, 7/48,
 12/42, 132/191, 69/72); pooled over all 74 frozen sets it passed (training/README.md).
+Six more, written that session by helpers who saw no code, data or evaluation set
+(istanbul_cabin_crew, lima_barista_tattoo_apprentice, marseille_cousins_group,
+trini_steelpan_tutor, victoria_falls_walking_guide, westland_tomato_grower: 346
+statements, 48 updates, 42 corrections, 72 lines that state nothing), record main
+a53b9dd's first run (``first_run``: 159/346, 16/48, 6/42, 155/211, 67/72), the rules'
+(``rules_first_run``: 69/346, 3/48, 1/42, 65/93, 69/72), the span floor's
+(``session34_floor_first_run``: 158, 16, 8, 152/206, 67) and that of the floor with its
+verifier refitted (``session34_refit_first_run``: 159, 15, 6, 153/207, 66; not shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
