@@ -170,3 +170,18 @@ def test_a_retrieved_fact_in_force_is_not_outdated_by_itself(open_memory):
     ctx = mem.context(CHAT, "Am I vegetarian?", budget=4000)
     items = [line for line in section_lines(ctx, "retrieved") if "no longer vegetarian" in line]
     assert items and not any("outdated; now" in line for line in items), items
+
+
+def test_a_newer_message_naming_an_event_with_a_change_marks_its_schedule(open_memory):
+    """A recurring event's fact is about the event: a newer message that names it and says
+    something changed touches it, though it shares no other word with the fact."""
+    mem = open_memory()
+    n = talk(mem, CHAT, [("Our retro is every other Thursday at 4pm.", "Noted.")])
+    n = talk(mem, CHAT, SMALL_TALK[:2], n)
+    talk(mem, CHAT, [("heads up, the retro is Fridays at 2 from now on", "Got it.")], n)
+    mem.process_pending()
+    held = [f for f in mem.facts(CHAT) if "Thursday" in f.text]
+    assert held and held[0].subject == "retro"
+    lines = section_lines(mem.context(CHAT, "When is the retro?", budget=2000), "stream_facts")
+    old = [line for line in lines if "Thursday" in line]
+    assert old and all("possibly outdated" in line for line in old)

@@ -201,6 +201,24 @@ class FactCategory(StrEnum):
     REFERENCE = "reference"
 
 
+ABOUT_THINGS = frozenset(
+    {
+        FactCategory.DEADLINE,
+        FactCategory.DATE,
+        FactCategory.DECISION,
+        FactCategory.STATUS,
+        FactCategory.RECURRING,
+        FactCategory.DEADLINE_MENTION,
+        FactCategory.STATUS_UPDATE,
+        FactCategory.REFERENCE,
+        FactCategory.RISK_SIGNAL,
+    }
+)
+"""Categories whose subject is a project, an issue, an event or a date, not a person: there
+a capitalised subject is "Deadline" or "Ticket", never someone, and the subject ("standup",
+"GA") is what the fact is about."""
+
+
 class FactStatus(StrEnum):
     ACTIVE = "active"
     SUPERSEDED = "superseded"

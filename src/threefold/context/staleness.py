@@ -12,8 +12,10 @@ touches the item's topic.
   (context/data/topics.json).
 - It touches a fact's topic when it shares a word with the fact's own words, less its
   subject, or with the words its slot is talked about in ("home": live, moved, relocate,
-  city, ...); a fact about someone else also needs its subject named. An ending word with
-  the subject or value named touches every fact about them.
+  city, ...); a fact about someone else also needs its subject named. A fact about a
+  thing (domain.ABOUT_THINGS: a standup, a launch, a decision) counts its subject among
+  its own words: "the retro is Fridays from now on" touches "The retro is every other
+  Thursday". An ending word with the subject or value named touches every fact about them.
 - It touches a summary line or an older turn when they share a content word.
 - Only the user side of a turn speaks: the assistant repeats, it does not update. A fact
   about "the user" is touched only by turns without another speaker named.
@@ -32,7 +34,7 @@ from datetime import datetime
 from functools import cache, lru_cache
 from importlib.resources import files
 
-from threefold.domain import Fact, FactCategory, SourceRef, Turn
+from threefold.domain import ABOUT_THINGS, Fact, FactCategory, SourceRef, Turn
 from threefold.models.heuristic.text import STOPWORDS
 
 STEM = 5
@@ -325,6 +327,8 @@ def _fact_words(
     for key in {slot, slot.split(":", 1)[0], *slot.replace(":", " ").split()}:
         slot_words |= table.get(key, frozenset())
     topic = (stems(text) | slot_words) - named
+    if category in ABOUT_THINGS:
+        topic |= subject_words  # "standup is at 10:30 from now on" speaks of the standup's time
     return _FactWords(topic, subject_words, named | value_words)
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from threefold import entities
-from threefold.domain import Fact, FactCategory, stream_subject
+from threefold.domain import ABOUT_THINGS, Fact, FactCategory, stream_subject
 from threefold.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
 from threefold.models.heuristic.text import wordset
 
@@ -21,21 +21,6 @@ _CALENDAR = wordset(
     """monday tuesday wednesday thursday friday saturday sunday january february march
     september october november december week month year eod eow"""
 )  # not may, june, april or august: those are people's names too
-_ABOUT_THINGS = frozenset(
-    {
-        FactCategory.DEADLINE,
-        FactCategory.DATE,
-        FactCategory.DECISION,
-        FactCategory.STATUS,
-        FactCategory.RECURRING,
-        FactCategory.DEADLINE_MENTION,
-        FactCategory.STATUS_UPDATE,
-        FactCategory.REFERENCE,
-        FactCategory.RISK_SIGNAL,
-    }
-)
-"""Categories whose subject is a project, an issue or a date, not a person: there a
-capitalised subject is "Deadline" or "Ticket", never someone."""
 _NAMES_SOMEONE = frozenset({FactCategory.ASSIGNMENT, FactCategory.HANDOFF})
 HOLDER_SLOT = "holder"
 """Besides its subject, a fact names a person as a role's holder, an assignee or a
@@ -44,7 +29,7 @@ handoff's receiver; other values are things ("Done", "GraphQL")."""
 
 def people_in(fact: Fact, stream: str) -> Iterable[str]:
     """The subject and value of `fact` that name a person and that its text spells so."""
-    candidates = [] if fact.category in _ABOUT_THINGS else [fact.subject]
+    candidates = [] if fact.category in ABOUT_THINGS else [fact.subject]
     if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT or _names_the_user(fact):
         candidates.append(fact.value)
     candidates += entities.people_in(fact)  # the registry's reading: keys, spelled below
