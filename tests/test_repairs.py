@@ -6,8 +6,9 @@ import pytest
 
 from tests.conftest import MemoryFactory
 from threefold import Memory
-from threefold.domain import FactStatus
-from threefold.layers.repairs import Repair, read_repairs
+from threefold.domain import FactCategory, FactStatus
+from threefold.layers.repairs import Repair, beside_edits, read_repairs
+from threefold.models.base import ExtractedFact, SlotRef, Standing
 
 T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
 
@@ -977,3 +978,32 @@ def test_a_repair_followed_by_a_dash_stores_the_value_alone(open_memory: MemoryF
         ("Where did I say I work? Not Sage, it's Monzo — I switched in May.", "Got it."),
     )
     assert _current(mem, "chat:work") == ["The user works at Monzo."]
+
+
+def _read(subject: str, category: str, slot: str, value: str, standing: Standing) -> ExtractedFact:
+    return ExtractedFact(
+        text=f"{subject}: {value}",
+        category=FactCategory(category),
+        subject=subject,
+        slot=slot,
+        value=value,
+        confidence=0.95,
+        standing=standing,
+    )
+
+
+def test_a_repair_turns_readings_give_way_only_to_what_the_repair_edits() -> None:
+    beside = Standing.BESIDE_REPAIR
+    edit = _read("user", "health", "allergy:tree nuts", "tree nuts", Standing.FACT)
+    edit = edit.model_copy(
+        update={"retracts": (SlotRef(subject="user", slot="allergy:peanuts", value="peanuts"),)}
+    )
+    read = [
+        _read("user", "health", "allergy:tree nuts", "tree nuts", beside),  # the edit's kind
+        _read("user", "diet", "diet", "peanuts free", beside),  # names the old value
+        _read("user", "work", "employer", "Asda", beside),  # untouched: a fact
+        _read("user", "work", "job", "cashier", Standing.HINT),  # not the repair's to decide
+    ]
+    kept = beside_edits(read, [edit])
+    assert [(f.value, f.standing) for f in kept] == [("Asda", Standing.FACT)]
+    assert [f.value for f in beside_edits(read, [])] == ["tree nuts", "peanuts free", "Asda"]

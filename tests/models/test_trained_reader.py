@@ -192,10 +192,16 @@ def test_a_whole_question_is_not_read_but_a_statement_before_one_is() -> None:
     assert [p.text for p in pieces] == ["My mum turns 60 in May, gift ideas?"]
 
 
-def test_a_repair_is_left_to_the_repair_layer(reader: TrainedReader) -> None:
+def test_a_repair_turns_readings_wait_for_the_repair_layer(reader: TrainedReader) -> None:
+    """On a repair turn the rules' facts stand as facts; what the reader adds is stored
+    only where the repair layer edits nothing of its kind (Standing.BESIDE_REPAIR)."""
     model = HeuristicModel(reader)
     turn = said("Wait, it's amoxicillin, not penicillin.").model_copy(update={"repair": True})
-    assert model.extract_facts(turn) == HeuristicModel().extract_facts(turn)
+    rules = HeuristicModel().extract_facts(turn)
+    read = model.extract_facts(turn)
+    assert [f for f in read if f.standing is Standing.FACT] == rules
+    added = [f for f in read if f not in rules]
+    assert added and all(f.standing is Standing.BESIDE_REPAIR for f in added)
 
 
 def test_the_pipeline_marks_a_repair_for_the_readers() -> None:

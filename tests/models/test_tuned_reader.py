@@ -206,3 +206,22 @@ def test_a_move_the_graph_half_believes_marks_the_old_home(tmp_path) -> None:
     homes = [f for f in stored if f.slot == "home"]
     assert [(f.value.lower(), f.status.value) for f in homes] == [("adelaide", "active")]
     assert homes[0].doubted_by is not None and homes[0].doubted_by.id == str(moved.id)
+
+
+def test_a_correction_said_beside_news_still_corrects(tmp_path) -> None:
+    """A repair turn that also states something: the reader reads the whole turn, and the
+    employer it names replaces the one corrected (the rules alone read only the news, and
+    the repair gave way to it, leaving Tesco current)."""
+    model = build(ModelSettings(options={"reader": "tuned"}))
+    with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
+        mem.add_turn("chat:me", "I work at Tesco in Leeds.", "Noted.")
+        mem.add_turn(
+            "chat:me",
+            "wait no, Asda not Tesco. been there since march, my manager is called Dev",
+            "Got it.",
+        )
+        mem.process_pending()
+        stored = mem.facts("chat:me", include_inactive=True)
+    employers = {f.value.lower(): f.status.value for f in stored if f.slot == "employer"}
+    assert employers.get("asda") == "active"
+    assert employers.get("tesco") != "active"

@@ -20,7 +20,7 @@ from datetime import datetime
 from threefold import dates
 from threefold.domain import Fact, FactCategory
 from threefold.entities import could_be_person
-from threefold.models.base import ExtractedFact, SlotRef
+from threefold.models.base import ExtractedFact, SlotRef, Standing
 
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
@@ -790,3 +790,31 @@ def replacing_plans(
             item = item.model_copy(update={"retracts": (gone,)})
         out.append(item)
     return out
+
+
+_VALUE_WORD = re.compile(r"[^\W_][\w'-]*")
+
+
+def beside_edits(
+    read: Sequence[ExtractedFact], edits: Sequence[ExtractedFact]
+) -> list[ExtractedFact]:
+    """The readings of a repair turn (Standing.BESIDE_REPAIR) that no edit of this layer
+    covers, as facts. The edits know the value held and what replaced it; a reader's
+    reading of the same words ("tree nuts" in "Sorry, I meant tree nuts, peanuts are
+    fine") would keep the old value beside the new. So a reading gives way where an edit
+    is of the same person's kind of fact, or names its value, old or new. A turn the layer
+    edits nothing in ("44" after "How old are you?") keeps what the reader read."""
+    kinds = {(e.subject, e.category) for e in edits}
+    named = {
+        word
+        for e in edits
+        for value in (e.value, *(ref.value for ref in (*e.retracts, *e.ends)))
+        for word in _VALUE_WORD.findall(value.lower())
+    }
+    return [
+        item.model_copy(update={"standing": Standing.FACT})
+        for item in read
+        if item.standing is Standing.BESIDE_REPAIR
+        and (item.subject, item.category) not in kinds
+        and not named & set(_VALUE_WORD.findall(item.value.lower()))
+    ]

@@ -89,6 +89,10 @@ class Standing(StrEnum):
     HINT = "hint"
     """Read too unsurely even for that: stored nowhere, but a held fact of its slot with
     another value (or the value it says is over) is marked possibly outdated by its turn."""
+    BESIDE_REPAIR = "beside_repair"
+    """Read in a turn that repairs what was said before ("Lila, not Lily", "44" after "How
+    old are you?"): stored as a fact where the engine's repair layer, which knows the value
+    held, edits nothing of its person's kind of fact, nor its value."""
 
 
 class SlotRef(_Task):

@@ -33,6 +33,7 @@ from threefold.layers.one_turn import as_read
 from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
 from threefold.layers.repairs import (
     USER_WORD,
+    beside_edits,
     read_repairs,
     repaired,
     replaced_kind,
@@ -160,16 +161,18 @@ class Pipeline:
         changes = told.repair or says_change(turn.user)
         read = as_read(self._read(turn, told), every_value=changes)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
+        edits = self._repairs(turn, extracted)
         found = [
             capped_fact(item, writer, self.settings.writes)
-            for item in [*extracted, *self._repairs(turn, extracted)]
+            for item in [*extracted, *edits, *beside_edits(read, edits)]
             # A piece of a sentence is no fact, whichever reader wrote it (layers/shape.py).
             if not is_fragment(item.text, item.subject)
         ]
         unsure = [
             capped_fact(item, writer, self.settings.writes)
             for item in read
-            if item.standing is not Standing.FACT and not is_fragment(item.text, item.subject)
+            if item.standing in (Standing.UPDATE, Standing.HINT)
+            and not is_fragment(item.text, item.subject)
         ]
         verdicts = [self._verdict(job, item) for item in found]
 

@@ -19,6 +19,7 @@ from threefold.models.base import (
     ReconcileDecision,
     RouteDecision,
     SessionDigest,
+    Standing,
     TurnInput,
 )
 
@@ -88,8 +89,8 @@ class HeuristicModel:
         from threefold.models.heuristic.blend import blend
 
         rules = extract.extract_facts(turn)
-        if self.reader is None or turn.repair:
-            return rules  # the repair layer edits what a repair names, more surely
+        if self.reader is None:
+            return rules
         from threefold.embed.base import EmbeddingError
         from threefold.models.heuristic.ending import all_settled
         from threefold.models.reader.heads import ReaderModelError
@@ -102,6 +103,8 @@ class HeuristicModel:
             log.warning("the trained reader cannot run, the rules read alone: %s", exc)
             self.reader = None
             return rules
+        if turn.repair:  # the repair layer edits what a repair names, more surely
+            read = [beside_repair(f) for f in read]
         policy = self.policy or str(self.reader.manifest.get("blend", "union"))
         return blend(rules, read, policy)
 
@@ -161,3 +164,11 @@ def build(settings: "ModelSettings") -> HeuristicModel:
         return TrainedReader(manifest=FROZEN if choice == "trained" else TUNED)
 
     return HeuristicModel(trained_reader, required=choice in ("trained", "tuned"))
+
+
+def beside_repair(fact: ExtractedFact) -> ExtractedFact:
+    """A reading of a repair turn, left to the repair layer where it edits the same kind of
+    fact (models.base.Standing.BESIDE_REPAIR)."""
+    if fact.standing is not Standing.FACT:
+        return fact
+    return fact.model_copy(update={"standing": Standing.BESIDE_REPAIR})
