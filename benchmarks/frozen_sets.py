@@ -89,12 +89,14 @@ a53b9dd's first run (``first_run``: 159/346, 16/48, 6/42, 155/211, 67/72), the r
 (``rules_first_run``: 69/346, 3/48, 1/42, 65/93, 69/72), the span floor's
 (``session34_floor_first_run``: 158, 16, 8, 152/206, 67) and that of the floor with its
 verifier refitted (``session34_refit_first_run``: 159, 15, 6, 153/207, 66; not shipped).
-Six more, written at session 34's end for the next change (c_a_gazipur_compliance_officer,
+Six more, written during session 34 by helpers who saw nothing (c_a_gazipur_compliance_officer,
 c_a_pittsburgh_nonno_tiler, c_a_westfjords_fishvillage_teen, c_b_chattanooga_hvac_dad,
 c_b_plymouth_cheese_nightshift, c_b_vienna_piano_tuner: 355 statements, 48 updates, 42
 corrections, 72 lines that state nothing), record the default's first run at main e8df6a1
 (``first_run``: 187/355, 10/48, 19/42, 185/254, 67/72) and the rules' (``rules_first_run``:
-73/355, 0/48, 6/42, 71/106, 69/72).
+73/355, 0/48, 6/42, 71/106, 69/72); then, once, the reader reading repair turns with the
+repair layer's edits first (``session34_repair_first_run``: 191, 11, 21, 189/258, 67;
+shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
