@@ -234,20 +234,7 @@ def spans(
     just under "no value" ("upped sticks to Cardiff", 0.49 home), is still read, and the
     verifier (or a held slot's bar) judges it. Its confidence is then its label's chance.
     """
-    if floor is None:
-        best = [tags()[i] for i in tag_p.argmax(axis=1)]
-        labels = ["" if tag == "O" else tag[2:] for tag in best]
-        opens = [tag.startswith("B-") for tag in best]
-        chance = None
-    else:
-        chance = tag_p[:, 1::2] + tag_p[:, 2::2]  # tags() orders B-, I- of each label
-        names = _labels()
-        top = chance.max(axis=1)
-        inside = (top > tag_p[:, 0]) | (top >= floor)
-        labels = [
-            names[i] if on else "" for i, on in zip(chance.argmax(axis=1), inside, strict=True)
-        ]
-        opens = [False] * len(labels)
+    labels, opens, chance = _token_labels(tag_p, floor)
     found: list[Span] = []
     start = None
     label = ""
@@ -261,6 +248,23 @@ def spans(
         if own and start is None:
             start, label = index, own
     return _joined(text, [s for s in found if s.end > s.start])
+
+
+def _token_labels(
+    tag_p: np.ndarray, floor: float | None
+) -> tuple[list[str], list[bool], np.ndarray | None]:
+    """Each token's label ("" for no value), whether it opens a span (a B- tag), and,
+    with a `floor`, each token's chance of each label (see spans)."""
+    if floor is None:
+        best = [tags()[i] for i in tag_p.argmax(axis=1)]
+        labels = ["" if tag == "O" else tag[2:] for tag in best]
+        return labels, [tag.startswith("B-") for tag in best], None
+    chance = tag_p[:, 1::2] + tag_p[:, 2::2]  # tags() orders B-, I- of each label
+    top = chance.max(axis=1)
+    inside = (top > tag_p[:, 0]) | (top >= floor)
+    names = _labels()
+    labels = [names[i] if on else "" for i, on in zip(chance.argmax(axis=1), inside, strict=True)]
+    return labels, [False] * len(labels), chance
 
 
 @cache
