@@ -96,7 +96,13 @@ corrections, 72 lines that state nothing), record the default's first run at mai
 (``first_run``: 187/355, 10/48, 19/42, 185/254, 67/72) and the rules' (``rules_first_run``:
 73/355, 0/48, 6/42, 71/106, 69/72); then, once, the reader reading repair turns with the
 repair layer's edits first (``session34_repair_first_run``: 191, 11, 21, 189/258, 67;
-shipped).
+shipped). Six more, written at session 34's end for the next change and run by nobody's
+candidate yet (d_a_hobart_aged_care_pca, d_a_korcula_radio_officer,
+d_a_makerere_land_econ_student, d_b_altiplano_quinoa_grower, d_b_apia_brisbane_aiga,
+d_b_bangkok_deal_counsel: 352 statements, 48 updates, 42 corrections, 72 lines that state
+nothing), record the default's first run at main 13eaf6b (``first_run``: 161/352, 13/48,
+11/42, 159/218, 69/72) and the rules' (``rules_first_run``: 63/352, 3/48, 2/42, 59/93,
+70/72).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
