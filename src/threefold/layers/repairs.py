@@ -21,6 +21,7 @@ from threefold import dates
 from threefold.domain import Fact, FactCategory
 from threefold.entities import could_be_person
 from threefold.models.base import ExtractedFact, SlotRef, Standing
+from threefold.models.heuristic.text import words
 
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
@@ -792,9 +793,6 @@ def replacing_plans(
     return out
 
 
-_VALUE_WORD = re.compile(r"[^\W_][\w'-]*")
-
-
 def beside_edits(
     read: Sequence[ExtractedFact], edits: Sequence[ExtractedFact]
 ) -> list[ExtractedFact]:
@@ -809,12 +807,12 @@ def beside_edits(
         word
         for e in edits
         for value in (e.value, *(ref.value for ref in (*e.retracts, *e.ends)))
-        for word in _VALUE_WORD.findall(value.lower())
+        for word in words(value)
     }
     return [
         item.model_copy(update={"standing": Standing.FACT})
         for item in read
         if item.standing is Standing.BESIDE_REPAIR
         and (item.subject, item.category) not in kinds
-        and not named & set(_VALUE_WORD.findall(item.value.lower()))
+        and not named & set(words(item.value))
     ]
