@@ -6,6 +6,7 @@ its trust level may not read.
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, date, datetime, time
 from functools import lru_cache, partial
 
 from threefold.context.assemble import Material, Shares
@@ -23,6 +24,7 @@ from threefold.domain import (
     Visibility,
 )
 from threefold.layers.facts import OutdatedStatements
+from threefold.models.heuristic.blocks import parse
 from threefold.models.heuristic.text import content_words
 from threefold.recall.presets import PRESETS
 from threefold.recall.search import Recall, name_words
@@ -264,7 +266,11 @@ def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str
         user, _, assistant = hit.text.partition("\n")
         text = _turn_line(user, assistant, hit.speaker, hit.assistant_speaker)
     elif hit.kind == "summary":
-        return _snippet(hit.text, query, outdated), hit.source
+        said, day = _snippet(hit.text, query, outdated)
+        # Filed under the last day its lines' block covers, not the day its period ends:
+        # a month's summary of what was said from 4 to 6 May is no news of 31 May.
+        at = datetime.combine(day, time(), UTC) if day else hit.source.at
+        return said, hit.source.model_copy(update={"at": at})
     else:
         text = hit.text
     now = outdated.replacements(text) if outdated else []
@@ -283,12 +289,13 @@ def _turn_line(
     return " ".join(p for p in parts if p)
 
 
-def _snippet(text: str, query: str, outdated: OutdatedStatements) -> str:
-    """The lines of a summary that share the most words with the query, in their order.
+def _snippet(text: str, query: str, outdated: OutdatedStatements) -> tuple[str, date | None]:
+    """The lines of a summary that share the most words with the query, in their order,
+    each said as a sentence, and the last day of the blocks they are in.
 
     Lines are judged one by one: an outdated line is skipped, and does not taint the rest.
     """
-    lines, where = _summary_lines(text)
+    lines, days, where = _summary_lines(text)
     shared = [0] * len(lines)
     for word in _query_words(query):
         for i in where.get(word, ()):
@@ -300,19 +307,41 @@ def _snippet(text: str, query: str, outdated: OutdatedStatements) -> str:
             break
         if not (outdated and outdated.replacements(lines[i])):
             keep.append(i)
-    return " ".join(lines[i].lstrip("- ").strip() for i in sorted(keep))
+    keep.sort()
+    said = " ".join(_as_sentence(lines[i]) for i in keep)
+    return said, max((d for i in keep if (d := days[i]) is not None), default=None)
+
+
+def _as_sentence(line: str) -> str:
+    """A summary line, its list mark dropped, ending as a sentence does: lines put side by
+    side must not run into one another ("90 guests how long should I boil an egg")."""
+    said = line.lstrip("- ").strip()
+    return f"{said}." if said and (said[-1].isalnum() or said[-1] in _UNENDED) else said
+
+
+_UNENDED = frozenset(")]\"'”’%")
+"""Closing marks after which a line still needs its full stop."""
 
 
 @lru_cache(maxsize=512)
-def _summary_lines(text: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
-    """A summary's content lines, and the lines each word is on; the same summaries come
-    back query after query, and a question names only a few of their words."""
-    lines = tuple(line for line in text.splitlines() if line.strip() and not line.startswith("#"))
+def _summary_lines(
+    text: str,
+) -> tuple[tuple[str, ...], tuple[date | None, ...], dict[str, tuple[int, ...]]]:
+    """A summary's content lines, the last day of each one's block, and the lines each
+    word is on; the same summaries come back query after query, and a question names
+    only a few of their words."""
+    lines: list[str] = []
+    days: list[date | None] = []
+    for block in parse(text):
+        for line in block.lines:
+            if not line.startswith("#"):
+                lines.append(line)
+                days.append(block.end)
     where: dict[str, list[int]] = {}
     for i, line in enumerate(lines):
         for word in _words_of(line):
             where.setdefault(word, []).append(i)
-    return lines, {word: tuple(found) for word, found in where.items()}
+    return tuple(lines), tuple(days), {word: tuple(found) for word, found in where.items()}
 
 
 def _words_of(text: str) -> frozenset[str]:
