@@ -39,6 +39,9 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
             "in quotation marks",
         ),
         ('Translate: "I live in Seville with my brother"', "Seville", "home", "in quotation marks"),
+        ("Hey Caroline, hope all's good!", "Caroline", "name", "the person addressed"),
+        ("Thanks, Mel! It was a gift.", "Mel", "name", "the person addressed"),
+        ("good morning Sam", "Sam", "name", "the person addressed"),
     ],
 )
 def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> None:
@@ -55,6 +58,8 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("I moved to Cape Town", "Cape Town", "home"),
         ("I'm the user's friend, I don't use 'like' much", "friend", "relation"),
         ("I'm Dr. Okafor's patient", "Okafor", "name"),
+        ("Hi, I'm Sam from accounts", "Sam", "name"),
+        ("Hi Sam, Dana here.", "Dana", "name"),
     ],
 )
 def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:

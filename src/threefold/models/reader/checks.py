@@ -10,6 +10,8 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
 - a date-typed value names a month or a day;
 - a verb-phrase value (a plan) starts with a verb's base form, not its -ing form;
 - a value inside quotation marks is someone else's words, not the writer's;
+- a name right after a greeting or thanks that opens its sentence is the person
+  addressed, not the writer ("Hey Caroline, hope all's good!");
 - a value is read at least as surely as its label needs: the manifest's
   ``label_min_confidence``, chosen on development text by training/calibrate.py. A
   reading below that bar is not dropped outright: it may still update a slot the stream
@@ -67,6 +69,7 @@ def value_types() -> dict[str, Any]:
     data["verb_phrases"] = frozenset(data["verb_phrases"])
     data["base_forms_in_ing"] = frozenset(data["base_forms_in_ing"])
     data["trip_openers"] = frozenset(data["trip_openers"])
+    data["greetings"] = frozenset(data["greetings"])
     return data
 
 
@@ -94,6 +97,8 @@ def refusal(
         return "no verb's base form"
     if _quoted(sentence, span):
         return "in quotation marks"
+    if span.label == "name" and _addressed(sentence, span, types["greetings"]):
+        return "the person addressed"
     if span.confidence < (least or {}).get(span.label, 0.0):
         return BELOW
     return ""
@@ -139,6 +144,15 @@ def _dated(words: list[str], months: frozenset[str]) -> bool:
 
 def _gerund(word: str, base_forms: frozenset[str]) -> bool:
     return len(word) > 4 and word.endswith("ing") and word not in base_forms
+
+
+def _addressed(sentence: str, span: Span, greetings: frozenset[str]) -> bool:
+    """Whether the span is the name that a greeting or thanks opening the sentence is
+    said to: "Hey Caroline, ...", "Thanks, Mel!", "Morning Sam" (not "Hi, I'm Sam")."""
+    if " ".join(_WORD.findall(sentence[: span.start].lower())) not in greetings:
+        return False
+    after = sentence[span.end :].lstrip()
+    return not after or after[0] in ",.!?;:)"
 
 
 def _quoted(sentence: str, span: Span) -> bool:
