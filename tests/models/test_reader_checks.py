@@ -42,6 +42,8 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ("Hey Caroline, hope all's good!", "Caroline", "name", "the person addressed"),
         ("Thanks, Mel! It was a gift.", "Mel", "name", "the person addressed"),
         ("good morning Sam", "Sam", "name", "the person addressed"),
+        ("The kids look so cute, Mel!", "Mel", "relation", "the person addressed"),
+        ("How did they handle it, Caroline?", "Caroline", "relation", "the person addressed"),
     ],
 )
 def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> None:
@@ -60,6 +62,8 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("I'm Dr. Okafor's patient", "Okafor", "name"),
         ("Hi, I'm Sam from accounts", "Sam", "name"),
         ("Hi Sam, Dana here.", "Dana", "name"),
+        ("my daughter is not Lily, Lila!", "Lila", "relation"),
+        ("I went with my sister, Jane.", "Jane", "relation"),
     ],
 )
 def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:

@@ -10,8 +10,9 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
 - a date-typed value names a month or a day;
 - a verb-phrase value (a plan) starts with a verb's base form, not its -ing form;
 - a value inside quotation marks is someone else's words, not the writer's;
-- a name right after a greeting or thanks that opens its sentence is the person
-  addressed, not the writer ("Hey Caroline, hope all's good!");
+- a name said to someone is the person addressed, no fact of theirs: right after a
+  greeting or thanks that opens its sentence ("Hey Caroline, hope all's good!"), or after
+  a comma at the end of an exclamation or a question ("The kids look so cute, Mel!");
 - a value is read at least as surely as its label needs: the manifest's
   ``label_min_confidence``, chosen on development text by training/calibrate.py. A
   reading below that bar is not dropped outright: it may still update a slot the stream
@@ -97,7 +98,7 @@ def refusal(
         return "no verb's base form"
     if _quoted(sentence, span):
         return "in quotation marks"
-    if span.label == "name" and _addressed(sentence, span, types["greetings"]):
+    if span.label in ("name", "relation") and _addressed(sentence, span, types["greetings"]):
         return "the person addressed"
     if span.confidence < (least or {}).get(span.label, 0.0):
         return BELOW
@@ -147,12 +148,20 @@ def _gerund(word: str, base_forms: frozenset[str]) -> bool:
 
 
 def _addressed(sentence: str, span: Span, greetings: frozenset[str]) -> bool:
-    """Whether the span is the name that a greeting or thanks opening the sentence is
-    said to: "Hey Caroline, ...", "Thanks, Mel!", "Morning Sam" (not "Hi, I'm Sam")."""
-    if " ".join(_WORD.findall(sentence[: span.start].lower())) not in greetings:
-        return False
+    """Whether the span is the name of the person a sentence is said to: after a greeting
+    or thanks that opens it ("Hey Caroline, ...", "Thanks, Mel!", "Morning Sam"; not "Hi,
+    I'm Sam"), or after a comma at the end of an exclamation or a question ("So cute,
+    Mel!"), unless what comes before denies something ("not Lily, Lila!" corrects)."""
+    before = sentence[: span.start]
     after = sentence[span.end :].lstrip()
-    return not after or after[0] in ",.!?;:)"
+    if " ".join(_WORD.findall(before.lower())) in greetings:
+        return not after or after[0] in ",.!?;:)"
+    return (
+        before.rstrip().endswith(",") and after[:1] in ("!", "?") and not _NEGATION.search(before)
+    )
+
+
+_NEGATION = re.compile(r"\b(?:not|no|nope|nah|never)\b|n't\b", re.IGNORECASE)
 
 
 def _quoted(sentence: str, span: Span) -> bool:
