@@ -28,6 +28,8 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ("I am 0 today.", "0", "age", "not a plausible number"),
         ("I'm 5 months pregnant.", "5", "age", "a measure, not an age"),
         ("she's 6 weeks tomorrow", "6", "age", "a measure, not an age"),
+        ("Since I was 17 or so, it's been my outlet.", "17", "age", "an age in the past"),
+        ("we moved here when i was about 4", "4", "age", "an age in the past"),
         ("im in the cardiac unit now", "the", "employer", "no content word"),
         ("I work in one pharmacy of the centre.", "centre", "employer", "no content word"),
         ("my birthday is soon", "soon", "birthday", "no month or day"),
@@ -55,6 +57,7 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
     [
         ("I'm 44 btw", "44", "age"),
         ("I'm 44 years old", "44", "age"),
+        ("I was 30 when we met and I'm 41 now", "41", "age"),
         ("bday is oct 3", "oct 3", "birthday"),
         ("my birthday is the 21st", "21st", "birthday"),
         ("I moved to Cape Town", "Cape Town", "home"),

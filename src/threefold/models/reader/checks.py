@@ -6,7 +6,8 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
 - a value holds a content word: not only determiners, pronouns or words like "unit";
 - a value is not its own subject ("Gus lives in Gus"), nor only the name of its kind
   ("managed with diet" read as a diet);
-- a number-typed value is a plausible number (an age between 1 and 110);
+- a number-typed value is a plausible number (an age between 1 and 110), and an age is
+  not one said of the past ("since I was 17");
 - a date-typed value names a month or a day;
 - a verb-phrase value (a plan) starts with a verb's base form, not its -ing form;
 - a value inside quotation marks is someone else's words, not the writer's;
@@ -71,6 +72,11 @@ def value_types() -> dict[str, Any]:
     data["base_forms_in_ing"] = frozenset(data["base_forms_in_ing"])
     data["trip_openers"] = frozenset(data["trip_openers"])
     data["greetings"] = frozenset(data["greetings"])
+    leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
+    data["past_age"] = re.compile(
+        rf"\b(?:{leads})\s+(?:i|he|she|we|they|you)\s+(?:was|were)\s+(?:\w+\s+)?$",
+        re.IGNORECASE,
+    )
     return data
 
 
@@ -92,6 +98,8 @@ def refusal(
         return "not a plausible number"
     if number is not None and _measured(sentence, span, types["not_years"]):
         return "a measure, not an age"  # "5 months pregnant", "6 weeks"
+    if span.label == "age" and types["past_age"].search(sentence[: span.start]):
+        return "an age in the past"  # "since I was 17", "when she was about 6"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
     if span.label in types["verb_phrases"] and _gerund(words[0], types["base_forms_in_ing"]):
