@@ -185,3 +185,31 @@ def test_a_newer_message_naming_an_event_with_a_change_marks_its_schedule(open_m
     lines = section_lines(mem.context(CHAT, "When is the retro?", budget=2000), "stream_facts")
     old = [line for line in lines if "Thursday" in line]
     assert old and all("possibly outdated" in line for line in old)
+
+
+def test_a_question_says_nothing_changed(open_memory):
+    """Through a proxy every question becomes a turn: "Where do I live now?" asks about the
+    home held, it does not doubt it."""
+    mem = open_memory()
+    talk(mem, CHAT, [("I'm Tom and I live in Porto.", "Hi Tom!")])
+    talk(mem, CHAT, [("Where do I live now?", "In Porto.")], 1)
+    mem.process_pending()
+
+    facts = section_lines(mem.context(CHAT, "Where do I live?", budget=1000), "stream_facts")
+    porto = [line for line in facts if "Porto" in line]
+    assert porto and not any("possibly outdated" in line for line in porto)
+
+
+def test_news_of_someone_else_leaves_the_users_facts_unmarked(open_memory):
+    mem = open_memory()
+    said = [
+        ("I'm Tom and I live in Porto.", "Hi Tom!"),
+        ("My girlfriend is called Mia.", "Nice."),
+        ("Correction: her name is Maya, not Mia.", "Noted."),
+    ]
+    talk(mem, CHAT, said)
+    mem.process_pending()
+
+    facts = section_lines(mem.context(CHAT, "What's my name?", budget=1000), "stream_facts")
+    mine = [line for line in facts if "Tom" in line]
+    assert mine and not any("possibly outdated" in line for line in mine)

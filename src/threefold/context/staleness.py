@@ -35,7 +35,7 @@ from functools import cache, lru_cache
 from importlib.resources import files
 
 from threefold.domain import ABOUT_THINGS, Fact, FactCategory, SourceRef, Turn
-from threefold.models.heuristic.text import STOPWORDS
+from threefold.models.heuristic.text import STOPWORDS, sentences
 
 STEM = 5
 """Letters compared of a longer word: 'relocating' and 'relocated' meet at 'reloc'."""
@@ -129,11 +129,18 @@ def says_change(text: str) -> bool:
 def _newer(text: str, at: datetime | None, source: SourceRef, speaker: str | None) -> Newer | None:
     if at is None or not text.strip():
         return None
-    raw = frozenset(_stem(w) for w in _WORD.findall(text.lower()))
-    changed, ends = _says_change(text, raw)
+    stated = _statements(text)
+    raw = frozenset(_stem(w) for w in _WORD.findall(stated.lower()))
+    changed, ends = _says_change(stated, raw)
     if not changed:
         return None
     return Newer(text, at, source, speaker, stems(text), ends)
+
+
+def _statements(text: str) -> str:
+    """`text` less its questions: "Where do I live now?" asks, it says nothing changed;
+    "we moved! any tips?" says so in its first sentence."""
+    return " ".join(s for s in sentences(text) if not s.rstrip().endswith("?"))
 
 
 def from_turn(turn: Turn) -> Newer | None:
@@ -212,14 +219,17 @@ class Staleness:
 
     def _of_user(self, message: Newer, named: frozenset[str]) -> bool:
         """Whether `message` may speak of a fact of the user's that names `named`: not
-        when someone else in the chat wrote it (their "I" is not this user), nor when it
-        names only others the stream knows and says nothing in the first person ("Ana quit
-        nursing" leaves the user's job; "Rex passed away" still touches "Rex is the user's
-        dog")."""
+        when someone else in the chat wrote it (their "I" is not this user), nor, when it
+        says nothing in the first person and names nothing of the fact's, when it names
+        others the stream knows or speaks of a he or she ("Ana quit nursing" and "her name
+        is Maya, not Mia" leave the user's job and name; "Rex passed away, he was 14" still
+        touches "Rex is the user's dog")."""
         if message.speaker is not None:
             return False
-        others = self.people & stems(message.text)
-        return not others or bool(others & named) or bool(_FIRST_PERSON.search(message.text))
+        said = stems(message.text)
+        if _FIRST_PERSON.search(message.text) or said & named:
+            return True
+        return not (self.people & said) and not _THIRD_PERSON.search(message.text)
 
     def of_fact(self, fact: Fact) -> SourceRef | None:
         """The newest message after `fact` was stated that may have changed it: the one
@@ -360,6 +370,9 @@ def _held(fact: Fact, common: frozenset[str]) -> _Held | None:
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|my|me|mine|we|we're|our|us)\b", re.IGNORECASE)
+_THIRD_PERSON = re.compile(r"\b(?:he|she|he's|she's|his|her|hers|him)\b", re.IGNORECASE)
+"""A message in the third person alone ("her name is Maya, not Mia") speaks of someone
+else, not of the user."""
 
 
 def _said_by_user(text: str) -> str:
