@@ -41,13 +41,16 @@ def _current(mem: Memory, stream: str) -> list[str]:
         ("Not Sage, it's Monzo - since May.", Repair("Monzo", "Sage")),
         ("It was Kevin, but now it's Sandra.", Repair("Sandra", "Kevin")),
         ("Not anymore — I'm at PwC since June.", Repair("PwC", None)),
-        ("Oops, she's 8, she had her birthday last week.", Repair("8", None, alongside=True)),
+        (
+            "Oops, she's 8, she had her birthday last week.",
+            Repair("8", None, alongside=True, of_another=True),
+        ),
         ("It's Jesse, actually.", Repair("Jesse", None)),
         ("Not anymore — it's Dr. Okafor now.", Repair("Okafor", None)),
         ("Make that 4, we adopted another one yesterday.", Repair("4", None, alongside=True)),
         ("No, it's a Mazda 3.", Repair("Mazda 3", None)),
-        ("Her name is Lara, no u.", Repair("Lara", None)),
-        ("He's 9 now.", Repair("9", None)),
+        ("Her name is Lara, no u.", Repair("Lara", None, of_another=True)),
+        ("He's 9 now.", Repair("9", None, of_another=True)),
         ("Ha, no — Oasis.", Repair("Oasis", None)),
         ("I used to, but I'm at Meta now.", Repair("Meta", None)),
         ("I switched to Dr. Alvarez in the spring.", Repair("Alvarez", None)),
@@ -401,6 +404,21 @@ DIALOGUES = {
     "a restated age of the person just named replaces the claimed one": (
         [("How old is my son?", "Your son is 7."), ("He's 9 now.", "Time flies.")],
         ["The user's son is 9 years old."],
+    ),
+    "what is restated of a he or she is never the speaker's own": (
+        [("I am 29.", "OK."), ("How old do you think my mother is? She is 61.", "Nice.")],
+        ["The user is 29 years old."],
+    ),
+    "a name corrected in its frame": (
+        [
+            ("My girlfriend is called Mia.", "OK."),
+            ("Correction: her name is Maya, not Mia.", "OK."),
+        ],
+        ["Maya is the user's girlfriend."],
+    ),
+    "a statement that says its own repair retracts the old value": (
+        [("My sister's name is Jana.", "Nice."), ("my sister's name is Johanna, not Jana", "Ah.")],
+        ["Johanna is the user's sister."],
     ),
     "a restated name replaces the claimed one": (
         [("What's my wife's name?", "Your wife is Laura."), ("Her name is Lara, no u.", "Sorry.")],

@@ -294,9 +294,13 @@ def _ending(
     store: Store, tenant: str, stream: str, item: ExtractedFact, writer: Author, by: Fact
 ) -> Callable[[Fact], Fact]:
     """What a statement said again still says is over ends ("I used to be a firefighter",
-    held already as a former job, ends "is a firefighter" all the same); then the fact."""
+    held already as a former job, ends "is a firefighter" all the same), and what it
+    retracts is retracted ("my sister's name is Johanna, not Jana", read as a statement of
+    Johanna and as a repair of Jana); then the fact."""
 
     def ended(fact: Fact) -> Fact:
+        for denied in item.retracts:
+            _retract(store, tenant, stream, denied, by, writer)
         for over in item.ends:
             _end_value(store, tenant, stream, over, by, writer)
         return fact

@@ -67,8 +67,13 @@ _LEAD_RE = re.compile(
 )
 _ONE_NAME = r"(?-i:[A-Z])[\w'-]+"
 """One capitalised word: "Jordan"."""
-# "its penicilin not latex": typed without the apostrophe, before a "not" it is "it's"
-_SAYING = r"(?:(?:it's|its|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that)\s+)?"
+# "its penicilin not latex": typed without the apostrophe, before a "not" it is "it's";
+# "her name is Maya, not Mia", "he's called Rex, not Max": the name, not its frame.
+_SAYING = (
+    r"(?:(?:it's|its|it\s+is|that's|that\s+is|it\s+was|i\s+mean|i\s+meant|make\s+that"
+    r"|(?:his|her|their|my|our|its|the)\s+(?:[\w'-]+\s+)?name(?:'s|\s+is|\s+was)"
+    r"|(?:he|she|it|they)(?:'s|\s+is|\s+was|'re|\s+are)\s+(?:called|named))\s+)?"
+)
 # The new part may be a place and its region: "Perth, Scotland, not Australia".
 _NEW_NOT_OLD_RE = re.compile(
     rf"^{_SAYING}(?P<new>{_PART}(?:,\s+{_ONE_NAME})?),?\s+(?:and\s+)?not\s+(?P<old>{_PART})$",
@@ -335,6 +340,8 @@ _SPELLED_RE = re.compile(
 # "Year 5 since September!": a word and its number restate the claim's same word's number.
 _NUMBERED_RE = re.compile(r"^(?P<new>(?P<word>[a-z]+)\s+(?P<n>\d{1,3}))(?:\s+now)?$", _I)
 # Said without a denial, each names only the new value of what the answered turn claimed.
+_OF_ANOTHER = (_THEIR_NAME_RE, _THEIR_AGE_RE)
+"""Restatements said of a he or she."""
 _RESTATEMENTS = (
     _THEIR_NAME_RE,
     _THEIR_AGE_RE,
@@ -361,6 +368,9 @@ class Repair:
     renumbers: bool = False
     """A word and its number said alone ("Year 5"): it edits only a claim that numbers the
     same word, so "Room 12 now" leaves "works at Tesco"."""
+    of_another: bool = False
+    """Said of "he" or "she" ("Her name is Lara", "She is 61"): it edits who the claim
+    names (the wife it calls Laura), never the speaker's own name or age."""
 
 
 def read_repairs(user_text: str) -> list[Repair]:
@@ -517,8 +527,14 @@ def _read(sentence: str, denied: bool, changed: bool = False) -> Repair | None:
     for regex in _RESTATEMENTS:
         said = _named_in_lowercase(body) if regex in _NAME_LAST else body
         if restated := regex.match(said):
-            # A count said alone stands beside other news: "Three! The baby arrived."
-            return Repair(restated["new"], None, alongside=owned or regex is _COUNT_NOW_RE)
+            # A count said alone stands beside other news: "Three! The baby arrived."; what
+            # is said of a he or she is never the speaker's own ("She is 61" after "I am 29").
+            return Repair(
+                restated["new"],
+                None,
+                alongside=owned or regex is _COUNT_NOW_RE,
+                of_another=regex in _OF_ANOTHER,
+            )
     if (numbered := _NUMBERED_RE.match(body)) and not _dated(numbered["new"]):
         return Repair(numbered["new"], None, renumbers=True)
     if (moved := _MOVED_TO_RE.match(body)) and _dated(moved["new"]):
@@ -600,12 +616,22 @@ def repaired(
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
-            claims = [f for f in answered if not repair.others or f.subject != speaker]
+            claims = [
+                f
+                for f in answered
+                if (not repair.others or f.subject != speaker)
+                and not (repair.of_another and _own_identity(f, speaker))
+            ]
             fill = _renumbered if repair.renumbers else _fill
             edited = next(filter(None, (fill(f, repair.new, at) for f in claims)), None)
         if edited is not None:
             out.append(edited)
     return out
+
+
+def _own_identity(claim: Fact, speaker: str) -> bool:
+    """Whether `claim` is the speaker's own name, age or the like."""
+    return claim.subject == speaker and claim.category is FactCategory.IDENTITY
 
 
 _ORDINAL_RE = re.compile(r"^(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)$", _I)

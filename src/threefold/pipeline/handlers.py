@@ -33,6 +33,7 @@ from threefold.layers.one_turn import as_read
 from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
 from threefold.layers.repairs import (
     USER_WORD,
+    Repair,
     beside_edits,
     read_repairs,
     repaired,
@@ -383,26 +384,35 @@ class Pipeline:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
         model read no statement of the user's own in the turn. A repair made beside such a
         statement ("Make that 3 - our son was born on Monday!") edits only the slots the
-        statement leaves alone."""
-        said = {(f.subject, f.slot) for f in extracted if f.confidence >= USER_WORD}
-        found = [r for r in read_repairs(turn.user) if r.alongside or not said]
-        me = self._speaker(turn)
-        if found:
-            active = self.store.facts(turn.tenant, turn.stream)  # newest first
-            answered = self._turn_before(turn)
-            claims = (
-                self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
-            )
-            edits = repaired(found, active, claims, me, turn.at)
-        elif not said:
-            edits = self._realigned(turn)
-        else:
+        statement leaves alone; one the statement says itself ("my sister's name is
+        Johanna, not Jana") still retracts the old value, as the statement's own edit."""
+        stated = [f for f in extracted if f.confidence >= USER_WORD]
+        said = {(f.subject, f.slot) for f in stated}
+        restated = {(f.subject, f.slot, f.value.lower()) for f in stated}
+        repairs = read_repairs(turn.user)
+        found = [r for r in repairs if r.alongside or not said]
+        told = {value for *_, value in restated}
+        saying = [r for r in repairs if r not in found and r.new.lower() in told]
+        if not found and not saying and said:
             return []
+        if not found and not saying:
+            return self._realigned(turn)
+        me = self._speaker(turn)
+        edits = self._repaired(turn, found, me)
+        same = self._repaired(turn, saying, me) if saying else []
         return [
             e
             for e in edits
             if (e.subject, e.slot) not in said and not self._own_word(turn, e.subject, e.slot, me)
-        ]
+        ] + [e for e in same if (e.subject, e.slot, e.value) in restated]
+
+    def _repaired(self, turn: Turn, repairs: list[Repair], me: str) -> list[ExtractedFact]:
+        if not repairs:
+            return []
+        active = self.store.facts(turn.tenant, turn.stream)  # newest first
+        answered = self._turn_before(turn)
+        claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+        return repaired(repairs, active, claims, me, turn.at)
 
     def _realigned(self, turn: Turn) -> list[ExtractedFact]:
         """A value just said, said again spelt, dated or numbered otherwise ("*Pika",
