@@ -384,27 +384,23 @@ class Pipeline:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
         model read no statement of the user's own in the turn. A repair made beside such a
         statement ("Make that 3 - our son was born on Monday!") edits only the slots the
-        statement leaves alone; one the statement says itself ("my sister's name is
-        Johanna, not Jana") still retracts the old value, as the statement's own edit."""
+        statement leaves alone; one that names the old value and that the statement says
+        itself ("my sister's name is Johanna, not Jana") still retracts the old value."""
         stated = [f for f in extracted if f.confidence >= USER_WORD]
         said = {(f.subject, f.slot) for f in stated}
         restated = {(f.subject, f.slot, f.value.lower()) for f in stated}
         repairs = read_repairs(turn.user)
         found = [r for r in repairs if r.alongside or not said]
         told = {value for *_, value in restated}
-        saying = [r for r in repairs if r not in found and r.new.lower() in told]
+        saying = [r for r in repairs if r not in found and r.old and r.new.lower() in told]
         if not found and not saying and said:
             return []
-        if not found and not saying:
-            return self._realigned(turn)
         me = self._speaker(turn)
-        edits = self._repaired(turn, found, me)
-        same = self._repaired(turn, saying, me) if saying else []
-        return [
-            e
-            for e in edits
-            if (e.subject, e.slot) not in said and not self._own_word(turn, e.subject, e.slot, me)
-        ] + [e for e in same if (e.subject, e.slot, e.value) in restated]
+        edits = self._repaired(turn, found, me) if found or saying else self._realigned(turn)
+        same = self._repaired(turn, saying, me)
+        kept = [e for e in edits if (e.subject, e.slot) not in said]
+        kept += [e for e in same if (e.subject, e.slot, e.value) in restated]
+        return [e for e in kept if not self._own_word(turn, e.subject, e.slot, me)]
 
     def _repaired(self, turn: Turn, repairs: list[Repair], me: str) -> list[ExtractedFact]:
         if not repairs:
