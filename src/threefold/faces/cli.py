@@ -597,7 +597,9 @@ def proxy(
     """An OpenAI-compatible chat endpoint that adds memory and records every answer.
 
     Clients send an API key (`threefold keys create`) as their OpenAI key; it names the
-    tenant and trust each request acts as."""
+    tenant and trust each request acts as, and never goes upstream. The upstream gets the
+    key in OPENAI_API_KEY (proxy.api_key_env), or the client's own Authorization when the
+    client sends its threefold key in X-API-Key instead."""
     options: _Options = ctx.obj
     try:
         from threefold.faces.proxy import run_proxy
