@@ -867,5 +867,6 @@ def _describe(exc: ValidationError) -> str:
     lines = []
     for error in exc.errors():
         key = ".".join(str(part) for part in error["loc"]) or "settings"
-        lines.append(f"{key}: {error['msg']} (got {error.get('input')!r})")
+        message = error["msg"].removeprefix("Value error, ")  # pydantic's, for a ValueError
+        lines.append(f"{key}: {message} (got {error.get('input')!r})")
     return "invalid settings:\n  " + "\n  ".join(lines)

@@ -102,7 +102,7 @@ class _Options:
         from threefold.settings import load_settings
 
         settings = load_settings(self.config)
-        if not self.db:
+        if self.db is None:  # --db "" (an unset variable in a script) is an error, not the default
             return settings
         return settings.model_copy(update={"db": database_location(self.db)})
 
