@@ -478,7 +478,13 @@ def erase(
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
     fmt: FormatOption = Format.TEXT,
 ) -> None:
-    """Erase content for good, for a privacy request; an audit row without content stays."""
+    """Erase content for good, for a privacy request; an audit row without content stays.
+
+    It asks first unless given --yes: an answer of no exits 1, and no answer at all (a
+    script's closed stdin) is a mistake, exit 2; nothing is erased in either case."""
+    if [stream, person, fact].count(None) != 2:
+        error("erase takes exactly one of --stream, --person or --fact")
+        raise typer.Exit(2)
     what = (
         f"the whole stream {stream}"
         if stream
@@ -486,8 +492,7 @@ def erase(
         if person
         else f"fact {fact}"
     )
-    asked = f"Erase {what}, from every table, index and summary?"
-    if not yes and not typer.confirm(asked, err=True):
+    if not yes and not _confirmed(f"Erase {what}, from every table, index and summary?"):
         raise typer.Exit(1)
     with _memory(ctx) as mem:
         report = mem.erase(stream=stream, entity=person, fact_id=fact)
@@ -499,6 +504,16 @@ def erase(
             f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
         ),
     )
+
+
+def _confirmed(question: str) -> bool:
+    """The answer to `question`; no answer (stdin closed, or Ctrl-C) exits 2, as a mistake:
+    a script that meant to go on without asking forgot --yes."""
+    try:
+        return typer.confirm(question, err=True)
+    except typer.Abort:
+        error("no answer to the question, so nothing was done; give --yes not to be asked")
+        raise typer.Exit(2) from None
 
 
 @app.command("reembed")
