@@ -1009,7 +1009,15 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     with _memory(ctx) as mem:
         counts = mem.job_counts()
     opened = shown_location(settings.db)
-    found = {"settings": settings, "db": opened, "model": mem.model_name, "jobs": counts}
+    reader = mem.fact_reader
+    found = {
+        "settings": settings,
+        "db": opened,
+        "model": mem.model_name,
+        "fact_reader": reader,
+        "jobs": counts,
+    }
+    model = f"{mem.model_name} ({READER_SAID[reader]})" if reader in READER_SAID else mem.model_name
 
     def text() -> None:
         dumped = jsonable(settings)
@@ -1020,10 +1028,18 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
             title="threefold settings",
         )
         console().print(
-            f"[green]ok[/green]: {opened} opened; model {mem.model_name}; jobs {counts}"
+            f"[green]ok[/green]: {opened} opened; model {model}; jobs {counts}"
         )
 
     emit(fmt, found, text)
+
+
+READER_SAID = {
+    "rules": "facts read by the rules alone: reader rules",
+    "tuned": "facts read by the rules and the trained reader: reader tuned",
+    "trained": "facts read by the rules and the trained reader: reader trained",
+}
+"""How `check` names the heuristic model's fact reader (model.options.reader)."""
 
 
 @app.command("migrate")
