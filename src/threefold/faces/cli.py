@@ -1027,9 +1027,7 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
             [(k, json.dumps(v)) for k, v in dumped.items()],
             title="threefold settings",
         )
-        console().print(
-            f"[green]ok[/green]: {opened} opened; model {model}; jobs {counts}"
-        )
+        console().print(f"[green]ok[/green]: {opened} opened; model {model}; jobs {counts}")
 
     emit(fmt, found, text)
 

@@ -83,6 +83,10 @@ class HeuristicModel:
             self._reader, self._make_reader = self._make_reader(), None  # type: ignore[operator]
         return self._reader
 
+    @reader.setter
+    def reader(self, reader: "TrainedReader | None") -> None:
+        self._reader = reader
+
     @property
     def fact_reader(self) -> str:
         """Who reads facts out of turns: "rules" alone, or the name of the reader beside
@@ -91,10 +95,6 @@ class HeuristicModel:
         if self._reader is None and self._make_reader is None:
             return "rules"
         return self.reader_name
-
-    @reader.setter
-    def reader(self, reader: "TrainedReader | None") -> None:
-        self._reader = reader
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic import extract
