@@ -105,6 +105,10 @@ class AsyncMemory:
         return self.memory.model_name
 
     @property
+    def fact_reader(self) -> str | None:
+        return self.memory.fact_reader
+
+    @property
     def embedder_name(self) -> str | None:
         return self.memory.embedder_name
 

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 
+from threefold.errors import InvalidInput
+
 __all__ = ["database_location", "default_db_path", "shown_location"]
 
 
@@ -21,6 +23,12 @@ _DATABASE_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 def database_location(value: str | Path) -> str | Path:
     """A database URL as it was given (a Path would fold its '//'), anything else as the
     path of a SQLite file."""
+    if isinstance(value, str) and not value.strip():
+        # Path("") is the working folder, which SQLite cannot open: say what is wrong.
+        raise InvalidInput(
+            "no database named (the location is empty): give a SQLite file's path or a "
+            "postgresql:// URL"
+        )
     if isinstance(value, str) and _DATABASE_URL.match(value):
         return value
     return Path(value)

@@ -1195,6 +1195,13 @@ class Memory:
         return self.model.name
 
     @property
+    def fact_reader(self) -> str | None:
+        """Who reads facts out of turns, for a model that has a choice: "rules" alone, or
+        the trained reader beside them ("tuned", "trained"); None for one that does not
+        say (a chat model reads them itself)."""
+        return getattr(self.model, "fact_reader", None)
+
+    @property
     def embedder_name(self) -> str | None:
         """The embedder's model name; None when search is full text only."""
         embedder = self.recall.embedder

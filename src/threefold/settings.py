@@ -239,7 +239,8 @@ class ProxySettings(BaseModel):
     budget: int = Field(default=2000, ge=1, description="memory tokens added per request")
     timeout_seconds: float = Field(default=120.0, gt=0)
     api_key_env: str = "OPENAI_API_KEY"
-    """The upstream's key, read from this variable when the client sends none."""
+    """The variable holding the upstream's key. It is sent unless the client sends its own
+    `Authorization` for the upstream (with its threefold key in `X-API-Key`)."""
 
 
 class McpSettings(BaseModel):
@@ -866,5 +867,6 @@ def _describe(exc: ValidationError) -> str:
     lines = []
     for error in exc.errors():
         key = ".".join(str(part) for part in error["loc"]) or "settings"
-        lines.append(f"{key}: {error['msg']} (got {error.get('input')!r})")
+        message = error["msg"].removeprefix("Value error, ")  # pydantic's, for a ValueError
+        lines.append(f"{key}: {message} (got {error.get('input')!r})")
     return "invalid settings:\n  " + "\n  ".join(lines)

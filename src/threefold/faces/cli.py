@@ -102,7 +102,7 @@ class _Options:
         from threefold.settings import load_settings
 
         settings = load_settings(self.config)
-        if not self.db:
+        if self.db is None:  # --db "" (an unset variable in a script) is an error, not the default
             return settings
         return settings.model_copy(update={"db": database_location(self.db)})
 
@@ -478,7 +478,13 @@ def erase(
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
     fmt: FormatOption = Format.TEXT,
 ) -> None:
-    """Erase content for good, for a privacy request; an audit row without content stays."""
+    """Erase content for good, for a privacy request; an audit row without content stays.
+
+    It asks first unless given --yes: an answer of no exits 1, and no answer at all (a
+    script's closed stdin) is a mistake, exit 2; nothing is erased in either case."""
+    if [stream, person, fact].count(None) != 2:
+        error("erase takes exactly one of --stream, --person or --fact")
+        raise typer.Exit(2)
     what = (
         f"the whole stream {stream}"
         if stream
@@ -486,8 +492,7 @@ def erase(
         if person
         else f"fact {fact}"
     )
-    asked = f"Erase {what}, from every table, index and summary?"
-    if not yes and not typer.confirm(asked, err=True):
+    if not yes and not _confirmed(f"Erase {what}, from every table, index and summary?"):
         raise typer.Exit(1)
     with _memory(ctx) as mem:
         report = mem.erase(stream=stream, entity=person, fact_id=fact)
@@ -499,6 +504,16 @@ def erase(
             f" {report.summaries} summaries; {report.summaries_redacted} summaries redacted"
         ),
     )
+
+
+def _confirmed(question: str) -> bool:
+    """The answer to `question`; no answer (stdin closed, or Ctrl-C) exits 2, as a mistake:
+    a script that meant to go on without asking forgot --yes."""
+    try:
+        return typer.confirm(question, err=True)
+    except typer.Abort:
+        error("no answer to the question, so nothing was done; give --yes not to be asked")
+        raise typer.Exit(2) from None
 
 
 @app.command("reembed")
@@ -597,7 +612,9 @@ def proxy(
     """An OpenAI-compatible chat endpoint that adds memory and records every answer.
 
     Clients send an API key (`threefold keys create`) as their OpenAI key; it names the
-    tenant and trust each request acts as."""
+    tenant and trust each request acts as, and never goes upstream. The upstream gets the
+    key in OPENAI_API_KEY (proxy.api_key_env), or the client's own Authorization when the
+    client sends its threefold key in X-API-Key instead."""
     options: _Options = ctx.obj
     try:
         from threefold.faces.proxy import run_proxy
@@ -992,7 +1009,15 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     with _memory(ctx) as mem:
         counts = mem.job_counts()
     opened = shown_location(settings.db)
-    found = {"settings": settings, "db": opened, "model": mem.model_name, "jobs": counts}
+    reader = mem.fact_reader
+    found = {
+        "settings": settings,
+        "db": opened,
+        "model": mem.model_name,
+        "fact_reader": reader,
+        "jobs": counts,
+    }
+    model = f"{mem.model_name} ({READER_SAID[reader]})" if reader in READER_SAID else mem.model_name
 
     def text() -> None:
         dumped = jsonable(settings)
@@ -1002,11 +1027,17 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
             [(k, json.dumps(v)) for k, v in dumped.items()],
             title="threefold settings",
         )
-        console().print(
-            f"[green]ok[/green]: {opened} opened; model {mem.model_name}; jobs {counts}"
-        )
+        console().print(f"[green]ok[/green]: {opened} opened; model {model}; jobs {counts}")
 
     emit(fmt, found, text)
+
+
+READER_SAID = {
+    "rules": "facts read by the rules alone: reader rules",
+    "tuned": "facts read by the rules and the trained reader: reader tuned",
+    "trained": "facts read by the rules and the trained reader: reader trained",
+}
+"""How `check` names the heuristic model's fact reader (model.options.reader)."""
 
 
 @app.command("migrate")

@@ -33,7 +33,7 @@ def people_in(fact: Fact, stream: str) -> Iterable[str]:
     if fact.category in _NAMES_SOMEONE or fact.slot == HOLDER_SLOT or _names_the_user(fact):
         candidates.append(fact.value)
     candidates += entities.people_in(fact)  # the registry's reading: keys, spelled below
-    own = stream_subject(stream)
+    own = _thing_named_by(stream)
     found: list[str] = []
     for candidate in candidates:
         candidate = candidate.strip()
@@ -43,6 +43,16 @@ def people_in(fact: Fact, stream: str) -> Iterable[str]:
         if match and looks_like_name(match.group(0)) and match.group(0) not in found:
             found.append(match.group(0))
     return found
+
+
+def _thing_named_by(stream: str) -> str | None:
+    """The stream's own id when it names a thing, not a person: 'Alpha' in project:alpha is
+    the project, while 'Lea' in user:lea is the person whose memory it is."""
+    return None if stream.split(":", 1)[0] in PERSON_KINDS else stream_subject(stream)
+
+
+PERSON_KINDS = frozenset({"user"})
+"""Stream kinds whose id is a person's: a fact about them names them."""
 
 
 def _names_the_user(fact: Fact) -> bool:

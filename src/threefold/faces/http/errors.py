@@ -100,10 +100,20 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
     code = getattr(exc, "code", None) or STATUS_CODES.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else str(exc.status_code)
     if exc.status_code == 400 and not isinstance(exc, ApiError) and _is_json(request):
-        code, message = "invalid_json", "the request body is not valid UTF-8 JSON"
+        code, message = "invalid_json", _unparsed_body(exc.__cause__)
     if exc.status_code == 404 and not isinstance(exc, ApiError):
         message = f"no such path: {request.method} {request.url.path}"
     return error_response(exc.status_code, code, message, headers=exc.headers)
+
+
+def _unparsed_body(cause: BaseException | None) -> str:
+    """Why FastAPI could not parse a JSON body: it says only "error parsing the body", and
+    keeps what json.loads raised as the cause."""
+    if isinstance(cause, RecursionError):
+        return "the request body's JSON is nested too deeply"
+    if isinstance(cause, UnicodeDecodeError):
+        return "the request body is not UTF-8 text"
+    return "the request body is not valid UTF-8 JSON"
 
 
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from threefold import __version__
 from threefold.context.assemble import budget_report
@@ -109,7 +109,28 @@ class _LeanServer(MCPServer):
         if unknown:
             named = ", ".join(map(repr, unknown))
             raise ToolError(f"{name} takes no argument {named}; it takes {', '.join(known)}")
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                # The SDK sends pydantic's banner, model name and links: one line instead.
+                problems = "; ".join(map(_argument_problem, exc.__cause__.errors()))
+                raise ToolError(f"Error executing tool {name}: {problems}") from None
+            raise
+
+
+def _argument_problem(error: Any) -> str:
+    """One argument's problem as "limit: Input should be ... (got -3)"."""
+    where = ".".join(str(part) for part in error["loc"]) or "arguments"
+    if error["type"] == "missing":
+        return f"{where}: required"
+    got = repr(error.get("input"))
+    got = got if len(got) <= GOT_SHOWN else got[: GOT_SHOWN - 3] + "..."
+    return f"{where}: {error['msg']} (got {got})"
+
+
+GOT_SHOWN = 60
+"""How much of a bad argument's value an error repeats."""
 
 
 def _lean_schema(schema: Any, *, top: bool = False) -> Any:

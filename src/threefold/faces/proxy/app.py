@@ -5,9 +5,11 @@ puts that stream's memory into the system message, forwards the request upstream
 the answer back as it arrives, and records the turn once the answer is complete.
 
 Every request carries a threefold API key, which names the tenant and trust it acts as:
-in `X-API-Key` (then the client's own `Authorization` goes upstream), or as
-`Authorization: Bearer <key>` (then the upstream gets the key in `proxy.api_key_env`), so
-that an OpenAI client needs only its key and base URL changed.
+as `Authorization: Bearer <key>` (then the upstream gets the key in `proxy.api_key_env`), so
+that an OpenAI client needs only its key and base URL changed; or in `X-API-Key` (then the
+client's own `Authorization` goes upstream, else the `proxy.api_key_env` one). Under
+--no-auth no key is read, and the client's `Authorization` goes upstream as in the second
+case. The threefold key itself never leaves the proxy.
 """
 
 import json
@@ -214,6 +216,9 @@ class _Proxy:
             await response.aclose()
         if response.status_code >= 500:
             return _upstream_status(response, content, extra)
+        if response.status_code in REFUSED and "Authorization" not in headers:
+            warnings = [extra.get(WARNING_HEADER), self._no_upstream_key()]
+            extra = {**extra, WARNING_HEADER: "; ".join(filter(None, warnings))}
         answer = json_answer(content) if response.is_success and turn else ""
         if turn and answer:
             # Stored before the client has the answer, so its next request sees this turn
@@ -286,6 +291,12 @@ class _Proxy:
             "proxy_record", stream=turn.stream, ms=round((time.perf_counter() - started) * 1000, 2)
         )
 
+    def _no_upstream_key(self) -> str:
+        """Why an upstream that refused the request got no key: the likely cause."""
+        variable = self.settings.proxy.api_key_env
+        log.warning("the upstream refused a request that carried no key; %s is unset", variable)
+        return NO_UPSTREAM_KEY.format(variable=variable)
+
     def _upstream_headers(self, request: Request, keyed: str | None) -> dict[str, str]:
         """The headers for the upstream: never the threefold key; the client's own
         Authorization unless it carried that key."""
@@ -331,6 +342,13 @@ NO_STREAM = (
     "no stream named: send the X-Threefold-Stream header or the request's user; this "
     "request got no memory and is not recorded"
 )
+NO_UPSTREAM_KEY = (
+    "the upstream refused the request, and the proxy sent it no key: set {variable} "
+    "(proxy.api_key_env) where the proxy runs, or send the threefold key in X-API-Key and "
+    "the upstream's in Authorization"
+)
+REFUSED = (401, 403)
+"""Upstream statuses that may mean it wanted a key."""
 NOT_RECORDED = "this key has trust 'public', which may not write: the turn is not recorded"
 
 

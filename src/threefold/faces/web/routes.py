@@ -574,6 +574,13 @@ def erase(
     return page(request, "erase.html", viewer=viewer, target=target, report=report)
 
 
+# Last of the routes, so that it matches only what no page does.
+@router.get("/{unknown:path}")
+def no_such_page(request: Request, unknown: str) -> HTMLResponse:
+    """An unknown /ui path is the inspector's not-found page, not the API's JSON 404."""
+    raise NotFound(f"no page {request.url.path}")
+
+
 def mount(app: FastAPI) -> None:
     """Serve the inspector's pages at /ui and its assets at /ui/static."""
     app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")

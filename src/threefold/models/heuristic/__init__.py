@@ -63,8 +63,11 @@ class HeuristicModel:
         *,
         required: bool = False,
         policy: str | None = None,
+        reader_name: str = "trained",
     ) -> None:
         made = reader is None or hasattr(reader, "extract_facts")
+        self.reader_name = reader_name
+        """Which reader `reader` is (one of READERS but auto), as `fact_reader` says it."""
         self._reader: TrainedReader | None = reader if made else None  # type: ignore[assignment]
         self._make_reader = None if made else reader
         """How to make the reader on the first turn it reads: numpy and the encoder load
@@ -83,6 +86,15 @@ class HeuristicModel:
     @reader.setter
     def reader(self, reader: "TrainedReader | None") -> None:
         self._reader = reader
+
+    @property
+    def fact_reader(self) -> str:
+        """Who reads facts out of turns: "rules" alone, or the name of the reader beside
+        them ("tuned", "trained"). Said without loading the reader; one that fails to load
+        later is logged and leaves the rules reading alone."""
+        if self._reader is None and self._make_reader is None:
+            return "rules"
+        return self.reader_name
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic import extract
@@ -158,12 +170,15 @@ def build(settings: "ModelSettings") -> HeuristicModel:
     if choice in ("trained", "tuned"):
         require_extra("local", f"the {choice} reader", load=False)
 
+    name = "trained" if choice == "trained" else "tuned"  # auto, with the local extra: tuned
+
     def trained_reader() -> "TrainedReader":
         from threefold.models.reader import FROZEN, TUNED, TrainedReader
 
-        return TrainedReader(manifest=FROZEN if choice == "trained" else TUNED)
+        return TrainedReader(manifest=FROZEN if name == "trained" else TUNED)
 
-    return HeuristicModel(trained_reader, required=choice in ("trained", "tuned"))
+    required = choice in ("trained", "tuned")
+    return HeuristicModel(trained_reader, required=required, reader_name=name)
 
 
 def beside_repair(fact: ExtractedFact) -> ExtractedFact:

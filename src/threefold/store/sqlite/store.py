@@ -33,7 +33,7 @@ from threefold.domain import (
     Visibility,
     utcnow,
 )
-from threefold.errors import StoreError, StoreReadOnly, StoreUnavailable
+from threefold.errors import SettingsError, StoreError, StoreReadOnly, StoreUnavailable
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
@@ -171,6 +171,13 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         self.path = Path(path)
         if durability not in DURABILITY:
             raise StoreError(f"durability must be one of {sorted(DURABILITY)}, not {durability!r}")
+        if self.path.is_dir():
+            # SQLite says only "unable to open", which reads as busy: a wrong path is no
+            # reason to try again.
+            raise SettingsError(
+                f"db: {self.path} is a folder, not a database file; give a file's path, "
+                f"such as {self.path / 'memory.db'}"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
