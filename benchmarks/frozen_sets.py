@@ -102,7 +102,14 @@ d_a_makerere_land_econ_student, d_b_altiplano_quinoa_grower, d_b_apia_brisbane_a
 d_b_bangkok_deal_counsel: 352 statements, 48 updates, 42 corrections, 72 lines that state
 nothing), record the default's first run at main 13eaf6b (``first_run``: 161/352, 13/48,
 11/42, 159/218, 69/72) and the rules' (``rules_first_run``: 63/352, 3/48, 2/42, 59/93,
-70/72).
+70/72). Session 35 ran them once, for the graph's veto of the rules' facts (not shipped:
+161 -> 160, right 159/218 -> 158/216; training/README.md). Six more, written in session 35
+by helpers who saw nothing (e_a_cluj_block_neighbours, e_a_ethiopian_runner,
+e_a_lahore_home_baker, e_b_hilo_ohana, e_b_hsinchu_fab, e_b_mendoza_guide: 373 statements,
+58 updates, 48 corrections, 72 lines that state nothing), record the default's first run
+at main 40177b3 (``first_run``: 171/373, 9/58, 16/48, 170/230, 71/72), the rules'
+(``rules_first_run``: 74/373, 1/58, 5/48, 73/98, 71/72) and, once, the session's own fact changes (names said to someone
+refused, ages of the past refused, repairs read in their frame: identical counts).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
