@@ -108,8 +108,9 @@ by helpers who saw nothing (e_a_cluj_block_neighbours, e_a_ethiopian_runner,
 e_a_lahore_home_baker, e_b_hilo_ohana, e_b_hsinchu_fab, e_b_mendoza_guide: 373 statements,
 58 updates, 48 corrections, 72 lines that state nothing), record the default's first run
 at main 40177b3 (``first_run``: 171/373, 9/58, 16/48, 170/230, 71/72), the rules'
-(``rules_first_run``: 74/373, 1/58, 5/48, 73/98, 71/72) and, once, the session's own fact changes (names said to someone
-refused, ages of the past refused, repairs read in their frame: identical counts).
+(``rules_first_run``: 74/373, 1/58, 5/48, 73/98, 71/72) and, once, the session's own fact
+changes (names said to someone refused, ages of the past refused, repairs read in their
+frame: identical counts).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
