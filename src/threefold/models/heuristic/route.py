@@ -96,6 +96,9 @@ def reconcile(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDeci
     return _by_text(new, similar)
 
 
+_DENIAL = re.compile(r"\b(?:not|no\s+longer|never)\b|n't\b", re.IGNORECASE)
+
+
 def _by_text(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
     """Different slots but nearly the same words: keep the more specific statement."""
     words = content_words(new.text)
@@ -103,7 +106,11 @@ def _by_text(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecis
     if best is not None:
         old = content_words(best.text)
         overlap = jaccard(words, old)
-        # The new text says all the old one did and more: it is the better version.
+        # The new text says all the old one did and more: it is the better version, unless
+        # the more is a denial ("It is not true that the user is allergic to nuts").
+        denies = _DENIAL.search(new.text) is not None
+        if denies != (_DENIAL.search(best.text) is not None):
+            return ReconcileDecision(action=ReconcileAction.ADD, reason="says the opposite")
         if overlap >= 0.5 and coverage(old, words) >= 0.9 and len(words) > len(old):
             return ReconcileDecision(
                 action=ReconcileAction.UPDATE, target_id=best.id, reason="more specific"
