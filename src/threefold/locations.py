@@ -8,7 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 
-__all__ = ["database_location", "default_db_path", "shown_location"]
+__all__ = ["database_location", "default_db_path", "shown_location", "sqlite_file"]
 
 
 def default_db_path() -> Path:
@@ -24,6 +24,15 @@ def database_location(value: str | Path) -> str | Path:
     if isinstance(value, str) and _DATABASE_URL.match(value):
         return value
     return Path(value)
+
+
+def sqlite_file(location: str | Path) -> Path | None:
+    """The SQLite file a location names (a path or a sqlite:/// URL); None for a database
+    server's URL."""
+    if isinstance(location, Path) or "://" not in location:
+        return Path(location)
+    scheme, rest = location.split("://", 1)
+    return Path(rest) if scheme.lower() == "sqlite" else None
 
 
 def shown_location(location: str | Path) -> str:

@@ -204,7 +204,12 @@ class Memory:
     ) -> Self:
         """A memory on the database `path` (default: settings.db): a SQLite file, or a
         postgresql:// URL. The model and embedder are those the settings name unless
-        ready-made ones are given."""
+        ready-made ones are given.
+
+        A SQLite file that does not exist is created, as sqlite3 does, but not a missing
+        folder (NotFound names it): a mistyped folder would otherwise hold a new, empty
+        memory. The default file's folder, threefold's own, is made on first use.
+        """
         from threefold.embed import embedder_from_settings
         from threefold.models import build_model
         from threefold.store import open_store

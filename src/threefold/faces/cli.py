@@ -32,7 +32,7 @@ from threefold.faces.cli_output import (
     say,
     table,
 )
-from threefold.locations import database_location, default_db_path, shown_location
+from threefold.locations import database_location, default_db_path, shown_location, sqlite_file
 from threefold.recall.presets import PRESETS
 
 if TYPE_CHECKING:  # the engine is imported by the commands that use it, to start fast
@@ -108,18 +108,34 @@ class _Options:
 
 
 @contextmanager
-def _memory(ctx: typer.Context) -> Iterator["Memory"]:
-    """A memory for one command; its queued work runs before the command ends."""
+def _memory(ctx: typer.Context, *, creates: bool = False) -> Iterator["Memory"]:
+    """A memory for one command; its queued work runs before the command ends.
+
+    Only a command that adds to the memory (`creates`) makes a SQLite file that does not
+    exist yet: any other would read a new, empty one, and a mistyped `--db` would look
+    like a memory that forgot everything.
+    """
     from threefold.memory import Memory
 
     options: _Options = ctx.obj
     try:
-        with Memory.open(
-            settings=options.settings(), tenant=options.tenant, background_worker=False
-        ) as mem:
+        settings = options.settings()
+        if not creates:
+            _require_database(settings.db)
+        with Memory.open(settings=settings, tenant=options.tenant, background_worker=False) as mem:
             yield mem
     except ThreefoldError as exc:
         raise _failed(exc) from None
+
+
+def _require_database(location: str | Path) -> None:
+    """Stops when `location` names a SQLite file that does not exist."""
+    path = sqlite_file(location)
+    if path is not None and not path.exists():
+        raise NotFound(
+            f"no database at {path}: check --db or $THREEFOLD_DB (only a command that"
+            " writes, such as add-turn, creates one)"
+        )
 
 
 def _progress(console: "Console") -> "Progress":
@@ -189,7 +205,7 @@ def add_turn(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Record a turn and run the work that follows it."""
-    with _memory(ctx) as mem:
+    with _memory(ctx, creates=True) as mem:
         turn = mem.add_turn(
             stream,
             user,
@@ -656,7 +672,7 @@ def import_slack(
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         before = mem.count_facts(source="slack.")
@@ -728,7 +744,7 @@ def import_jira(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading issues", total=None)
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
@@ -760,7 +776,7 @@ def slack_backfill(
 
     from threefold.sources.slack_api import slack_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading conversations", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.slack.timeout_seconds) as client:
@@ -788,7 +804,7 @@ def drive_sync(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
 
     from threefold.sources.drive import drive_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading folders", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.drive.timeout_seconds) as client:
@@ -940,7 +956,7 @@ def keys_create(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Create a key and print its secret, once: only a hash is stored."""
-    with _memory(ctx) as mem:
+    with _memory(ctx, creates=True) as mem:
         key_id, secret = mem.create_key(tenant, trust, label)
     created = {"id": key_id, "tenant": tenant, "trust": trust, "label": label, "secret": secret}
 
@@ -989,7 +1005,7 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     except ThreefoldError as exc:
         error(str(exc), "settings invalid")
         raise typer.Exit(2) from None
-    with _memory(ctx) as mem:
+    with _memory(ctx, creates=True) as mem:
         counts = mem.job_counts()
     opened = shown_location(settings.db)
     found = {"settings": settings, "db": opened, "model": mem.model_name, "jobs": counts}

@@ -33,7 +33,8 @@ from threefold.domain import (
     Visibility,
     utcnow,
 )
-from threefold.errors import StoreError, StoreReadOnly, StoreUnavailable
+from threefold.errors import NotFound, StoreError, StoreReadOnly, StoreUnavailable
+from threefold.locations import default_db_path
 from threefold.store.base import (
     EMBED_MIN_CHARS,
     IMPORT_LEASE_PREFIX,
@@ -162,6 +163,20 @@ _RECORD_SELECT = (
 )
 
 
+def _make_folder(path: Path) -> None:
+    """Makes the folder of the default database (threefold's own data folder) on first
+    use. Any other path's folder must exist, as sqlite3 wants: a mistyped folder in
+    `--db` would otherwise become a new tree holding an empty memory."""
+    if path.parent.is_dir():
+        return
+    if path != default_db_path():
+        raise NotFound(f"no folder {path.parent} for the database {path.name}: create it first")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot open {path}: {exc}") from exc
+
+
 class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, RoutingTables):
     _record_select = _RECORD_SELECT
 
@@ -171,10 +186,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         self.path = Path(path)
         if durability not in DURABILITY:
             raise StoreError(f"durability must be one of {sorted(DURABILITY)}, not {durability!r}")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable(f"cannot open {self.path}: {exc}") from exc
+        _make_folder(self.path)
         self._db, self.read_only = open_database(self.path, timeout=busy_timeout_ms / 1000)
         """Read-only storage opens read-only: reads work, writes raise StoreReadOnly."""
         if self.read_only:
