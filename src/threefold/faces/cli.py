@@ -1076,7 +1076,8 @@ def run_demo(
         error(f"{location} exists; the demo needs a fresh file")
         raise typer.Exit(2)
     try:
-        with Memory.open(settings=load_settings(db=location), background_worker=False) as mem:
+        settings = load_settings(db=location, **demo.PLANNED)
+        with Memory.open(settings=settings, background_worker=False) as mem:
             if mem.turns(demo.STREAM, 1):
                 error(
                     f"{shown_location(location)} already holds {demo.STREAM!r};"
