@@ -270,8 +270,9 @@ class Memory:
         the user side (in a group chat, each person); "I" in the text is them, and facts
         are about them. Without it, the user side is "the user".
 
-        `at` is when the turn happened (default: now). A time more than
-        `writes.max_future_seconds` (a day) ahead of now is refused, from every writer.
+        `at` is when the turn happened (default: now); a naive datetime is taken as UTC.
+        A time more than `writes.max_future_seconds` (a day) ahead of now is refused, from
+        every writer.
 
         `trust` and `key_id` name the writer: below full trust, the visibility is capped
         and what is extracted from the turn is believed less (threefold.trust.writes).

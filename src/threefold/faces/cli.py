@@ -196,7 +196,10 @@ def add_turn(
     stream: str,
     user: Annotated[str, typer.Option(help="What the user said")] = "",
     assistant: Annotated[str, typer.Option(help="What the assistant answered")] = "",
-    at: Annotated[datetime | None, typer.Option(help="Event time (ISO 8601)")] = None,
+    at: Annotated[
+        datetime | None,
+        typer.Option(help="Event time, ISO 8601; without a zone it is UTC (default: now)"),
+    ] = None,
     page_context: Annotated[str | None, typer.Option()] = None,
     model_variant: Annotated[str | None, typer.Option()] = None,
     speaker: Annotated[
