@@ -1064,8 +1064,14 @@ def run_demo(
             help="A new SQLite file or a postgresql:// URL to write to (default: a new temp file)"
         ),
     ] = None,
-    turns: Annotated[int, typer.Option(help="Turns after the key ones")] = 500,
-    budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
+    turns: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Turns about other work after the story's 40, which hold its four key statements",
+        ),
+    ] = 500,
+    budget: Annotated[int, typer.Option(min=1, help="Token budget for the context")] = 6000,
 ) -> None:
     """Run the Project Alpha story offline and show the assembled context."""
     import tempfile
@@ -1087,21 +1093,26 @@ def run_demo(
                     " the demo needs a fresh database"
                 )
                 raise typer.Exit(2)
-            say(demo.ABOUT.format(filler=turns, question=demo.QUESTION) + "\n")
+            recent = mem.settings.recent_turns
+            say(demo.about(turns, recent) + "\n")
             result, facts_now = _play_demo(mem, turns, budget)
     except ThreefoldError as exc:
         raise _failed(exc) from None
-    console().print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
+    written = f"{demo.KEY_TURNS_TOTAL + turns} turns"
+    console().print(
+        f"[bold]{written}[/bold] written to {shown_location(location)} (the story's"
+        f" {demo.KEY_TURNS_TOTAL} and {turns} more)\n"
+    )
     _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
-    say("\n" + demo.LOOK_FOR)
+    say("\n" + demo.look_for(recent, bool(result.dropped)))
 
 
 def _play_demo(mem: "Memory", turns: int, budget: int) -> tuple["Context", list["Fact"]]:
     from threefold.faces import demo
 
     with _progress(console()) as progress:
-        task = progress.add_task("conversation", total=40 + turns)
+        task = progress.add_task("conversation", total=demo.KEY_TURNS_TOTAL + turns)
         for turn in demo.story(filler_after=turns):
             mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)
             mem.process_pending()
@@ -1129,14 +1140,15 @@ def _facts_table(rows: list["Fact"], title: str) -> None:
 def _print_context(result: "Context") -> None:
     heading(f"context for {result.stream!r}")
     say(result.text)
-    heading("")
+    # Headings, not table titles: a table in a pipe prints no title, and these say what
+    # the rows are.
+    heading(f"{result.tokens} of {result.budget} tokens")
     sections = [(s.title, len(s.items), s.tokens) for s in result.sections]
-    table(
-        ("section", "items", "tokens"), sections, title=f"{result.tokens} of {result.budget} tokens"
-    )
+    table(("section", "items", "tokens"), sections)
     if result.dropped:
+        heading("Left out, and why")
         dropped = [
             (d.section, d.source.label() if d.source else "", d.tokens, d.reason)
             for d in result.dropped
         ]
-        table(("section", "source", "tokens", "why"), dropped, title="Left out")
+        table(("section", "source", "tokens", "why"), dropped)
