@@ -31,6 +31,7 @@ class CountingEmbedder(HashingEmbedder):
 def open_counting(tmp_path: Path) -> tuple[Memory, CountingEmbedder]:
     embedder = CountingEmbedder()
     settings = load_settings(projects=PROJECTS)
+    tmp_path.mkdir(exist_ok=True)  # Memory.open makes no missing folder
     mem = Memory.open(
         tmp_path / "memory.db", settings=settings, embedder=embedder, background_worker=False
     )

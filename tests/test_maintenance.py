@@ -100,6 +100,7 @@ def test_failed_jobs_are_retried(open_memory, scripted):
 
 
 def test_maintain_command(tmp_path):
+    Memory.open(tmp_path / "m.db").close()  # maintain creates no database
     result = CliRunner().invoke(
         app, ["--db", str(tmp_path / "m.db"), "maintain"], env={"COLUMNS": "200"}
     )

@@ -462,6 +462,18 @@ def spoken(day: date) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
+def spoken_span(first: date, last: date) -> str:
+    """Days from `first` to `last` as people write them, "5–6 May 2026", "7 October – 9
+    December 2026"; one day when `last` is not after `first`."""
+    if first >= last:
+        return spoken(last)
+    if (first.year, first.month) == (last.year, last.month):
+        return f"{first.day}–{spoken(last)}"
+    if first.year == last.year:
+        return f"{first.day} {calendar.month_name[first.month]} – {spoken(last)}"
+    return f"{spoken(first)} – {spoken(last)}"
+
+
 def dated(day: date) -> str:
     """A day in ISO form with its words beside it, "2023-08-01 (1 August 2023)": a reader,
     or a scorer, matching either finds it."""

@@ -10,7 +10,8 @@ class InvalidInput(ThreefoldError, ValueError):
 
 
 class NotFound(ThreefoldError, LookupError):
-    """The id or stream does not exist for this tenant."""
+    """The id or stream does not exist for this tenant, or the database a command must
+    read does not exist."""
 
 
 class Busy(ThreefoldError):

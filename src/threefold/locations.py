@@ -10,7 +10,7 @@ from platformdirs import user_data_dir
 
 from threefold.errors import InvalidInput
 
-__all__ = ["database_location", "default_db_path", "shown_location"]
+__all__ = ["database_location", "default_db_path", "shown_location", "sqlite_file"]
 
 
 def default_db_path() -> Path:
@@ -32,6 +32,15 @@ def database_location(value: str | Path) -> str | Path:
     if isinstance(value, str) and _DATABASE_URL.match(value):
         return value
     return Path(value)
+
+
+def sqlite_file(location: str | Path) -> Path | None:
+    """The SQLite file a location names (a path or a sqlite:/// URL); None for a database
+    server's URL."""
+    if isinstance(location, Path) or "://" not in location:
+        return Path(location)
+    scheme, rest = location.split("://", 1)
+    return Path(rest) if scheme.lower() == "sqlite" else None
 
 
 def shown_location(location: str | Path) -> str:

@@ -71,6 +71,7 @@ def _remember(tmp_path, server: FakeOpenAIServer, batch_turns: int = 8, attempts
     model = LLMModel(server.client(timeout=5.0), "small", HeuristicModel(), backoff=0.01)
     model.attempts = attempts
     settings = load_settings(model={"batch_turns": batch_turns})
+    tmp_path.mkdir(exist_ok=True)  # Memory.open makes no missing folder
     with Memory.open(
         tmp_path / "m.db", settings=settings, model=model, embedder=None, background_worker=False
     ) as mem:

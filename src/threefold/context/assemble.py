@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from threefold.context.render import block, cite, figures, fold, inline
 from threefold.context.staleness import Staleness, from_turn, marked
-from threefold.dates import dated, spoken
+from threefold.dates import dated, spoken, spoken_span
 from threefold.domain import (
     Context,
     ContextItem,
@@ -909,9 +909,17 @@ def _fact_line(
     text: str, source: SourceRef, stated: datetime | None, doubt: SourceRef | None
 ) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
-    when = spoken(stated.date()) if stated else "undated"  # when last stated
-    line = f"- {inline(text)} [{cite(source.label())}, {when}]"
+    line = f"- {inline(text)} [{cite(source.label())}, {_stated_days(source, stated)}]"
     return _item(marked(line, doubt) if doubt else line, source)
+
+
+def _stated_days(source: SourceRef, stated: datetime | None) -> str:
+    """The day the fact was last said; when that is after its source's day, the days from
+    the source's to it: a turn's number beside another turn's date alone would send a
+    reader to the wrong turn."""
+    if stated is None:
+        return "undated"
+    return spoken_span(source.at.date() if source.at else stated.date(), stated.date())
 
 
 @lru_cache(maxsize=8192)

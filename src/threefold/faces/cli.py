@@ -32,7 +32,7 @@ from threefold.faces.cli_output import (
     say,
     table,
 )
-from threefold.locations import database_location, default_db_path, shown_location
+from threefold.locations import database_location, default_db_path, shown_location, sqlite_file
 from threefold.recall.presets import PRESETS
 
 if TYPE_CHECKING:  # the engine is imported by the commands that use it, to start fast
@@ -108,18 +108,34 @@ class _Options:
 
 
 @contextmanager
-def _memory(ctx: typer.Context) -> Iterator["Memory"]:
-    """A memory for one command; its queued work runs before the command ends."""
+def _memory(ctx: typer.Context, *, creates: bool = False) -> Iterator["Memory"]:
+    """A memory for one command; its queued work runs before the command ends.
+
+    Only a command that adds to the memory (`creates`) makes a SQLite file that does not
+    exist yet: any other would read a new, empty one, and a mistyped `--db` would look
+    like a memory that forgot everything.
+    """
     from threefold.memory import Memory
 
     options: _Options = ctx.obj
     try:
-        with Memory.open(
-            settings=options.settings(), tenant=options.tenant, background_worker=False
-        ) as mem:
+        settings = options.settings()
+        if not creates:
+            _require_database(settings.db)
+        with Memory.open(settings=settings, tenant=options.tenant, background_worker=False) as mem:
             yield mem
     except ThreefoldError as exc:
         raise _failed(exc) from None
+
+
+def _require_database(location: str | Path) -> None:
+    """Stops when `location` names a SQLite file that does not exist."""
+    path = sqlite_file(location)
+    if path is not None and not path.exists():
+        raise NotFound(
+            f"no database at {path}: check --db or $THREEFOLD_DB (only a command that"
+            " writes, such as add-turn, creates one)"
+        )
 
 
 def _progress(console: "Console") -> "Progress":
@@ -180,7 +196,10 @@ def add_turn(
     stream: str,
     user: Annotated[str, typer.Option(help="What the user said")] = "",
     assistant: Annotated[str, typer.Option(help="What the assistant answered")] = "",
-    at: Annotated[datetime | None, typer.Option(help="Event time (ISO 8601)")] = None,
+    at: Annotated[
+        datetime | None,
+        typer.Option(help="Event time, ISO 8601; without a zone it is UTC (default: now)"),
+    ] = None,
     page_context: Annotated[str | None, typer.Option()] = None,
     model_variant: Annotated[str | None, typer.Option()] = None,
     speaker: Annotated[
@@ -189,7 +208,7 @@ def add_turn(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Record a turn and run the work that follows it."""
-    with _memory(ctx) as mem:
+    with _memory(ctx, creates=True) as mem:
         turn = mem.add_turn(
             stream,
             user,
@@ -673,7 +692,7 @@ def import_slack(
 ) -> None:
     """Import a Slack export: route each message to a stream, store it once, digest it."""
     workers = _import_workers() if workers is None else workers
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading day files", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         before = mem.count_facts(source="slack.")
@@ -745,7 +764,7 @@ def import_jira(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Import a Jira CSV: issues into their project streams, fields as facts, and counts."""
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading issues", total=None)
         report = mem.import_jira(
             csv_file, progress=lambda done, _: progress.update(task, completed=done)
@@ -777,7 +796,7 @@ def slack_backfill(
 
     from threefold.sources.slack_api import slack_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading conversations", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.slack.timeout_seconds) as client:
@@ -805,7 +824,7 @@ def drive_sync(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
 
     from threefold.sources.drive import drive_api  # noqa: PLC0415
 
-    with _memory(ctx) as mem, _progress(console(stderr=True)) as progress:
+    with _memory(ctx, creates=True) as mem, _progress(console(stderr=True)) as progress:
         task = progress.add_task("reading folders", total=None)
         show = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
         with httpx.Client(timeout=mem.settings.drive.timeout_seconds) as client:
@@ -957,7 +976,7 @@ def keys_create(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Create a key and print its secret, once: only a hash is stored."""
-    with _memory(ctx) as mem:
+    with _memory(ctx, creates=True) as mem:
         key_id, secret = mem.create_key(tenant, trust, label)
     created = {"id": key_id, "tenant": tenant, "trust": trust, "label": label, "secret": secret}
 
@@ -1006,7 +1025,7 @@ def check(ctx: typer.Context, fmt: FormatOption = Format.TEXT) -> None:
     except ThreefoldError as exc:
         error(str(exc), "settings invalid")
         raise typer.Exit(2) from None
-    with _memory(ctx) as mem:
+    with _memory(ctx, creates=True) as mem:
         counts = mem.job_counts()
     opened = shown_location(settings.db)
     reader = mem.fact_reader
@@ -1076,8 +1095,14 @@ def run_demo(
             help="A new SQLite file or a postgresql:// URL to write to (default: a new temp file)"
         ),
     ] = None,
-    turns: Annotated[int, typer.Option(help="Turns after the key ones")] = 500,
-    budget: Annotated[int, typer.Option(help="Token budget for the context")] = 6000,
+    turns: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Turns about other work after the story's 40, which hold its four key statements",
+        ),
+    ] = 500,
+    budget: Annotated[int, typer.Option(min=1, help="Token budget for the context")] = 6000,
 ) -> None:
     """Run the Project Alpha story offline and show the assembled context."""
     import tempfile
@@ -1091,28 +1116,34 @@ def run_demo(
         error(f"{location} exists; the demo needs a fresh file")
         raise typer.Exit(2)
     try:
-        with Memory.open(settings=load_settings(db=location), background_worker=False) as mem:
+        settings = load_settings(db=location, **demo.PLANNED)
+        with Memory.open(settings=settings, background_worker=False) as mem:
             if mem.turns(demo.STREAM, 1):
                 error(
                     f"{shown_location(location)} already holds {demo.STREAM!r};"
                     " the demo needs a fresh database"
                 )
                 raise typer.Exit(2)
-            say(demo.ABOUT.format(filler=turns, question=demo.QUESTION) + "\n")
+            recent = mem.settings.recent_turns
+            say(demo.about(turns, recent) + "\n")
             result, facts_now = _play_demo(mem, turns, budget)
     except ThreefoldError as exc:
         raise _failed(exc) from None
-    console().print(f"[bold]{40 + turns} turns[/bold] written to {shown_location(location)}\n")
+    written = f"{demo.KEY_TURNS_TOTAL + turns} turns"
+    console().print(
+        f"[bold]{written}[/bold] written to {shown_location(location)} (the story's"
+        f" {demo.KEY_TURNS_TOTAL} and {turns} more)\n"
+    )
     _facts_table(facts_now, title="Current facts (layer 1)")
     _print_context(result)
-    say("\n" + demo.LOOK_FOR)
+    say("\n" + demo.look_for(recent, bool(result.dropped)))
 
 
 def _play_demo(mem: "Memory", turns: int, budget: int) -> tuple["Context", list["Fact"]]:
     from threefold.faces import demo
 
     with _progress(console()) as progress:
-        task = progress.add_task("conversation", total=40 + turns)
+        task = progress.add_task("conversation", total=demo.KEY_TURNS_TOTAL + turns)
         for turn in demo.story(filler_after=turns):
             mem.add_turn(demo.STREAM, turn.user, turn.assistant, at=turn.at)
             mem.process_pending()
@@ -1140,14 +1171,15 @@ def _facts_table(rows: list["Fact"], title: str) -> None:
 def _print_context(result: "Context") -> None:
     heading(f"context for {result.stream!r}")
     say(result.text)
-    heading("")
+    # Headings, not table titles: a table in a pipe prints no title, and these say what
+    # the rows are.
+    heading(f"{result.tokens} of {result.budget} tokens")
     sections = [(s.title, len(s.items), s.tokens) for s in result.sections]
-    table(
-        ("section", "items", "tokens"), sections, title=f"{result.tokens} of {result.budget} tokens"
-    )
+    table(("section", "items", "tokens"), sections)
     if result.dropped:
+        heading("Left out, and why")
         dropped = [
             (d.section, d.source.label() if d.source else "", d.tokens, d.reason)
             for d in result.dropped
         ]
-        table(("section", "source", "tokens", "why"), dropped, title="Left out")
+        table(("section", "source", "tokens", "why"), dropped)

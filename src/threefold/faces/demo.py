@@ -3,14 +3,20 @@
 Used by `threefold demo`, the acceptance tests and the benchmarks.
 """
 
+import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 STREAM = "project:alpha"
 QUESTION = "How is Project Alpha doing?"
 START = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
+PLANNED: dict[str, Any] = {"writes": {"max_future_seconds": math.inf}}
+"""Settings for a memory the story is told to: its turns are three hours apart from START
+on, past today for a long story, and a memory refuses event times ahead of now otherwise
+(writes.max_future_seconds)."""
 
 KEY_TURNS = {
     1: (
@@ -25,19 +31,41 @@ KEY_TURNS = {
     40: ("The Alpha deadline moved to March 27.", "Noted, the new deadline for Alpha is March 27."),
 }
 
-ABOUT = (
-    "The story: a chat about Project Alpha. Turn 1 names Sarah Lead Architect; turn 3"
-    ' corrects it ("No, Raj is the Lead Architect"); turn 9 moves Priya to backend;'
-    " turn 40 moves the deadline to March 27. Then {filler} turns about other work follow"
-    " (all four leave the last 10 turns after 10 of them), and the question is asked:"
-    ' "{question}"'
-)
-LOOK_FOR = (
-    "What it shows: the Facts section still holds Raj (turn:3), Priya on backend (turn:9)"
-    " and the March 27 deadline (turn:40), each naming its turn, while Sarah's corrected"
-    " role is not among them; the summary holds the older periods, the recent turns the"
-    ' last 10, and "Left out" says what did not fit the budget and why.'
-)
+KEY_TURNS_TOTAL = 40
+"""The story's own turns: the four key statements among turns about other work. `--turns`
+counts the turns after them."""
+
+
+def about(filler: int, recent: int) -> str:
+    """What the story is, true for any number of `filler` turns after its 40 and for the
+    `recent` turns a context quotes verbatim."""
+    if filler >= recent:
+        where = f"so all four have left the last {recent} turns, which the context quotes"
+    else:
+        where = f"so turn 40 is still among the last {recent} turns, which the context quotes"
+    then = f"Then {filler} more about other work follow" if filler else "No other turns follow"
+    return (
+        f"The story: a chat about Project Alpha in {KEY_TURNS_TOTAL} turns. Turn 1 names"
+        ' Sarah Lead Architect; turn 3 corrects it ("No, Raj is the Lead Architect"); turn 9'
+        f" moves Priya to backend; turn 40 moves the deadline to March 27. {then} ({where}),"
+        f' and the question is asked: "{QUESTION}"'
+    )
+
+
+def look_for(recent: int, left_out: bool) -> str:
+    """What the output shows; "Left out" is named only when it is printed."""
+    budget = (
+        '"Left out" says what was kept out of the context and why'
+        if left_out
+        else "nothing was kept out of the context"
+    )
+    return (
+        "What it shows: the Facts section still holds Raj (turn:3), Priya on backend (turn:9)"
+        " and the March 27 deadline (turn:40), each naming its turn, while Sarah's corrected"
+        " role is not among them; the summary holds the older periods, the recent turns the"
+        f" last {recent}, and {budget}."
+    )
+
 
 # Topics of the other turns: (theme, statements the user makes about it).
 TOPICS = [
@@ -110,7 +138,7 @@ class StoryTurn:
 def story(filler_after: int = 500, seed: int = 7) -> Iterator[StoryTurn]:
     """Turns 1-40 hold the key statements among filler; then `filler_after` more turns."""
     rng = random.Random(seed)
-    total = 40 + filler_after
+    total = KEY_TURNS_TOTAL + filler_after
     for number in range(1, total + 1):
         at = START + timedelta(hours=3 * (number - 1))
         if number in KEY_TURNS:

@@ -4,7 +4,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from threefold.errors import StoreError
-from threefold.locations import shown_location
+from threefold.locations import shown_location, sqlite_file
 from threefold.store.base import Store
 from threefold.store.sqlite.store import SQLiteStore
 
@@ -14,15 +14,13 @@ POSTGRES_SCHEMES = ("postgresql", "postgres")
 def open_store(location: str | Path, *, durability: str = "full") -> Store:
     """The store at `location`: a postgresql:// URL, a sqlite:/// URL or a SQLite file's
     path. Every face (Python, CLI, serve, proxy, mcp, workers) opens its store here."""
-    if isinstance(location, Path) or "://" not in location:
-        return SQLiteStore(location, durability=durability)
-    scheme = urlsplit(location).scheme.lower()
+    if (path := sqlite_file(location)) is not None:
+        return SQLiteStore(path, durability=durability)
+    scheme = urlsplit(str(location)).scheme.lower()
     if scheme in POSTGRES_SCHEMES:
         from threefold.store.postgres import PostgresStore
 
-        return PostgresStore(location)
-    if scheme == "sqlite":
-        return SQLiteStore(location.split("://", 1)[1], durability=durability)
+        return PostgresStore(str(location))
     raise StoreError(
         f"unsupported database URL scheme {scheme!r}: use a SQLite file's path,"
         " sqlite:///path or postgresql://user:password@host/database"

@@ -70,6 +70,12 @@ class ErrorResponse(_Out):
 # -- requests -----------------------------------------------------------------
 
 
+EVENT_TIME = (
+    "event time, ISO 8601; a time without a zone is UTC; default: now. More than"
+    " writes.max_future_seconds (a day) ahead of now is refused"
+)
+
+
 class StreamRef(_In):
     stream: str = Field(description="'global' or 'kind:id', e.g. 'project:alpha'")
 
@@ -77,7 +83,7 @@ class StreamRef(_In):
 class TurnIn(StreamRef):
     user: str = ""
     assistant: str = ""
-    at: datetime | None = Field(default=None, description="event time; default: now (UTC)")
+    at: datetime | None = Field(default=None, description=EVENT_TIME)
     page_context: str | None = None
     model_variant: str | None = None
     source: str = "conversation"
@@ -113,7 +119,7 @@ class FactIn(StreamRef):
     subject: str | None = Field(default=None, description="with slot: the supersession key")
     slot: str | None = None
     value: str | None = None
-    at: datetime | None = None
+    at: datetime | None = Field(default=None, description=EVENT_TIME)
     visibility: Visibility | None = None
 
 
@@ -127,7 +133,7 @@ class SupersedeIn(_In):
         description="below the slot holder's confidence the new fact is outranked, not shown",
     )
     category: FactCategory | None = Field(default=None, description="default: the old fact's")
-    at: datetime | None = None
+    at: datetime | None = Field(default=None, description=EVENT_TIME)
     visibility: Visibility | None = Field(default=None, description="default: the old fact's")
 
 
