@@ -8,12 +8,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 STREAM = "project:alpha"
 QUESTION = "How is Project Alpha doing?"
 START = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
-PLANNED: dict[str, Any] = {"writes": {"max_future_seconds": math.inf}}
+PLANNED = {"writes": {"max_future_seconds": math.inf}}
 """Settings for a memory the story is told to: its turns are three hours apart from START
 on, past today for a long story, and a memory refuses event times ahead of now otherwise
 (writes.max_future_seconds)."""
