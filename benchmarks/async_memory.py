@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from threefold import AsyncMemory, Memory, load_settings
-from threefold.faces.demo import PLANNED, QUESTION, STREAM, story
+from threefold.faces.demo import QUESTION, STREAM, story
 
 
 def questions(count: int, tag: str) -> list[str]:
@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        settings = load_settings(db=Path(folder) / "bench.db", **PLANNED)
+        settings = load_settings(db=Path(folder) / "bench.db")
         with Memory.open(settings=settings, background_worker=False) as mem:
             for turn in list(story(filler_after=max(args.turns - 40, 0)))[: args.turns]:
                 mem.add_turn(STREAM, turn.user, turn.assistant, at=turn.at)

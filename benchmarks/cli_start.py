@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from threefold import Memory, load_settings
-from threefold.faces.demo import PLANNED, QUESTION, STREAM, story
+from threefold.faces.demo import QUESTION, STREAM, story
 
 CLI = Path(sys.executable).with_name("threefold")
 
@@ -38,9 +38,7 @@ def fill(db: Path, turns: int, embed_kind: str) -> None:
     """The demo story's first `turns` turns in a new SQLite file, digested and embedded."""
     os.environ["THREEFOLD_EMBED__KIND"] = embed_kind
     try:
-        with Memory.open(
-            settings=load_settings(db=str(db), **PLANNED), background_worker=False
-        ) as mem:
+        with Memory.open(settings=load_settings(db=str(db)), background_worker=False) as mem:
             for turn in list(story(filler_after=turns))[:turns]:
                 mem.add_turn(STREAM, turn.user, turn.assistant, at=turn.at)
             mem.process_pending()

@@ -84,9 +84,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for categories in (BEFORE, None):
             extra = {} if categories is None else {"global_pinned_categories": categories}
-            settings = load_settings(
-                db=Path(tmp) / "g.db", embed={"kind": "none"}, **demo.PLANNED, **extra
-            )
+            settings = load_settings(db=Path(tmp) / "g.db", embed={"kind": "none"}, **extra)
             with Memory.open(settings=settings, background_worker=False) as mem:
                 if categories == BEFORE:
                     fill(mem, data, args.filler)

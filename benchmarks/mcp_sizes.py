@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from threefold import Memory, load_settings
-from threefold.faces.demo import PLANNED, QUESTION, STREAM, story
+from threefold.faces.demo import QUESTION, STREAM, story
 from threefold.faces.mcp import build_server
 
 CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=200)
     args = parser.parse_args()
     db = Path(tempfile.mkdtemp(prefix="threefold-mcp-sizes-")) / "memory.db"
-    with Memory.open(settings=load_settings(db=db, **PLANNED), background_worker=False) as memory:
+    with Memory.open(settings=load_settings(db=db), background_worker=False) as memory:
         for turn in story(filler_after=args.turns):
             memory.add_turn(STREAM, turn.user, turn.assistant, at=turn.at)
         memory.process_pending()

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from threefold import Memory, load_settings
-from threefold.faces.demo import PLANNED, QUESTION, STREAM, story
+from threefold.faces.demo import QUESTION, STREAM, story
 
 
 def fill(mem: Memory, count: int) -> tuple[float, float]:
@@ -72,9 +72,7 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            settings = load_settings(
-                db=Path(tmp) / f"bench-{size}.db", embed={"kind": args.embed}, **PLANNED
-            )
+            settings = load_settings(db=Path(tmp) / f"bench-{size}.db", embed={"kind": args.embed})
             with Memory.open(settings=settings, background_worker=False) as mem:
                 add_rate, pipe_rate = fill(mem, size)
                 samples = latencies(mem, args.queries, args.budget)

@@ -3,14 +3,14 @@
 import pytest
 
 from threefold import FactStatus, Memory, SummaryKind, load_settings
-from threefold.faces.demo import PLANNED, QUESTION, STREAM, story
+from threefold.faces.demo import QUESTION, STREAM, story
 
 
 @pytest.fixture(scope="module")
 def alpha(tmp_path_factory):
     path = tmp_path_factory.mktemp("acceptance") / "alpha.db"
     # Module-scoped, so the per-test environment does not apply: name the embedder here.
-    settings = load_settings(embed={"kind": "hashing"}, **PLANNED)
+    settings = load_settings(embed={"kind": "hashing"})
     with Memory.open(path, settings=settings, background_worker=False) as mem:
         for turn in story(filler_after=500):
             mem.add_turn(STREAM, turn.user, turn.assistant, at=turn.at)

@@ -3,7 +3,6 @@ name 0001-01-01 or 9999-12-31, and the day before or after it is no error of the
 face answers, and no turn loses its facts."""
 
 import logging
-import math
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
@@ -79,8 +78,7 @@ def test_turns_at_the_calendars_edges_are_summarised_and_rolled_up(
 ) -> None:
     # Hostile input: the owner dates turns at the calendar's first and last hours; every
     # summary, roll-up and extraction job of theirs finishes.
-    anytime = {"max_future_seconds": math.inf}  # they date 9999 on purpose
-    with faces(tmp_path, session_turns=2, writes=anytime) as f:
+    with faces(tmp_path, session_turns=2) as f:
         for n in range(4):
             f.memory.add_turn(STREAM, f"Step {n}: the deadline is tomorrow.", "Noted.", at=at)
         f.memory.end_session(STREAM)

@@ -270,8 +270,8 @@ class Memory:
         are about them. Without it, the user side is "the user".
 
         `at` is when the turn happened (default: now); a naive datetime is taken as UTC.
-        A time more than `writes.max_future_seconds` (a day) ahead of now is refused, from
-        every writer.
+        Below full trust, a time more than `writes.max_future_seconds` (a day) ahead of now
+        is refused; the owner may date turns ahead (a planned timeline, a replay).
 
         `trust` and `key_id` name the writer: below full trust, the visibility is capped
         and what is extracted from the turn is believed less (threefold.trust.writes).
@@ -287,7 +287,7 @@ class Memory:
             raise InvalidInput("a turn needs some user or assistant text; both are empty")
         if at is not None and not isinstance(at, datetime):
             raise InvalidInput(f"at must be a datetime, got {type(at).__name__}")
-        check_event_time(at, self.settings.writes)
+        check_event_time(at, writer, self.settings.writes)
         page_context = self._text(page_context, "page_context") or None
         if stream is None:
             stream = self._router(tenant).turn(user_text, page_context).stream
@@ -339,15 +339,14 @@ class Memory:
         Without `subject` and `slot` the model reads them from the text, as it would from
         a turn; failing that the fact gets a slot of its own. `trust` and `key_id` name the
         writer: below full trust, confidence and visibility are capped, and what a more
-        trusted writer said stands (threefold.trust.writes). `at` is when it was stated
-        (default: now), as for add_turn.
+        trusted writer said stands (threefold.trust.writes).
         """
         from threefold.layers.facts import reconcile, record_fact
 
         tenant = self._tenant(tenant)
         check_stream(stream)
         writer = author(trust, key_id)
-        check_event_time(at, self.settings.writes)
+        check_event_time(at, writer, self.settings.writes)
         item = self._fact_to_write(stream, text, category, confidence, subject, slot, value, at)
         item = capped_fact(item, writer, self.settings.writes)
         moment = as_utc(at) if at else utcnow()

@@ -249,16 +249,14 @@ class McpSettings(BaseModel):
 
 
 class WriteSettings(BaseModel):
-    """How far a writer below `full` trust is believed, and how far ahead of now any
-    writer may date an event."""
+    """How far a writer below `full` trust is believed, and how far ahead an event may be."""
 
     inner_max_confidence: float = Field(default=0.9, ge=0.0, le=1.0)
     familiar_max_confidence: float = Field(default=0.8, ge=0.0, le=1.0)
     max_future_seconds: float = Field(
         default=86400.0,
         ge=0.0,
-        description="event times (`at`) further ahead of now are refused, from every writer;"
-        " inf takes any",
+        description="event times (`at`) further ahead are refused from writers below full",
     )
 
 

@@ -121,7 +121,8 @@ def test_future_event_times_are_refused_by_the_python_api(open_memory: MemoryFac
             write()
     assert mem.facts("project:alpha") == [] and mem.turns("project:alpha") == []
     mem.add_turn("project:alpha", "Soon.", at=utcnow() + timedelta(hours=23), trust="inner")
-    # The owner is held to the same skew (tests/test_future_event_times.py).
+    # The owner's planned timelines (the demo story) are taken as given.
+    mem.add_turn("project:alpha", "Launch day.", at=far)
 
 
 def test_the_skew_is_a_setting(open_memory: MemoryFactory) -> None:

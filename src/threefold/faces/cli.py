@@ -1116,8 +1116,7 @@ def run_demo(
         error(f"{location} exists; the demo needs a fresh file")
         raise typer.Exit(2)
     try:
-        settings = load_settings(db=location, **demo.PLANNED)
-        with Memory.open(settings=settings, background_worker=False) as mem:
+        with Memory.open(settings=load_settings(db=location), background_worker=False) as mem:
             if mem.turns(demo.STREAM, 1):
                 error(
                     f"{shown_location(location)} already holds {demo.STREAM!r};"

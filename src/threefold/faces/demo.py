@@ -3,7 +3,6 @@
 Used by `threefold demo`, the acceptance tests and the benchmarks.
 """
 
-import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,10 +11,6 @@ from datetime import UTC, datetime, timedelta
 STREAM = "project:alpha"
 QUESTION = "How is Project Alpha doing?"
 START = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
-PLANNED = {"writes": {"max_future_seconds": math.inf}}
-"""Settings for a memory the story is told to: its turns are three hours apart from START
-on, past today for a long story, and a memory refuses event times ahead of now otherwise
-(writes.max_future_seconds)."""
 
 KEY_TURNS = {
     1: (

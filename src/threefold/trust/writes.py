@@ -7,7 +7,7 @@ Every fact and turn keeps its writer's trust and key id, so the cap is visible l
 """
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from threefold.domain import READABLE, Fact, Trust, Visibility, as_utc, utcnow
 from threefold.errors import InvalidInput
@@ -98,20 +98,18 @@ def may_change(fact: Fact, writer: Author) -> bool:
     return RANK[writer.trust] <= RANK[fact.writer_trust]
 
 
-def check_event_time(at: datetime | None, settings: WriteSettings) -> None:
-    """Refuse an event time further ahead than the allowed skew, from any writer: a fact
-    dated 2099 would outrank every later statement of its slot, the owner's corrections
-    made today among them, and a mistyped year is the likeliest way to get one.
+def check_event_time(at: datetime | None, writer: Author, settings: WriteSettings) -> None:
+    """Refuse, from a writer below full trust, an event time further ahead than the allowed
+    skew: a fact dated 2099 would outrank every later statement of its slot at its trust.
 
-    A planned timeline (the demo's story, a replay) raises `writes.max_future_seconds`
-    for the memory it is told to; `inf` takes any time.
+    The owner's own times are taken as given: demos, imports and replays of a planned
+    timeline date their turns ahead on purpose.
     """
-    if at is None:
+    if at is None or writer.full:
         return
-    ahead = (as_utc(at) - utcnow()).total_seconds()
-    if ahead > settings.max_future_seconds:
+    limit = utcnow() + timedelta(seconds=settings.max_future_seconds)
+    if as_utc(at) > limit:
         raise InvalidInput(
             f"at {as_utc(at).isoformat()} is in the future, beyond the allowed "
-            f"{settings.max_future_seconds:g} seconds (writes.max_future_seconds); "
-            "nothing was stored"
+            f"{settings.max_future_seconds:g} seconds (writes.max_future_seconds)"
         )
