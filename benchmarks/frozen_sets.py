@@ -110,7 +110,13 @@ e_a_lahore_home_baker, e_b_hilo_ohana, e_b_hsinchu_fab, e_b_mendoza_guide: 373 s
 at main 40177b3 (``first_run``: 171/373, 9/58, 16/48, 170/230, 71/72), the rules'
 (``rules_first_run``: 74/373, 1/58, 5/48, 73/98, 71/72) and, once, the session's own fact
 changes (names said to someone refused, ages of the past refused, repairs read in their
-frame: identical counts).
+frame: identical counts). Six more, written at session 35's end for the next change and
+run by nobody's candidate yet (f_a_isfahan_teacher, f_a_karakol_guide,
+f_a_valencia_flatmates, f_b_bajan_ramp_crew, f_b_raub_durian_uncle,
+f_b_umea_physio_student: 396 statements, 63 updates, 49 corrections, 72 lines that state
+nothing), record the default's first run at the session's end (``first_run``: 165/396,
+12/63, 11/49, 162/226, 71/72) and the rules' (``rules_first_run``: 57/396, 2/63, 1/49,
+54/86, 72/72).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

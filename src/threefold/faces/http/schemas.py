@@ -71,8 +71,8 @@ class ErrorResponse(_Out):
 
 
 EVENT_TIME = (
-    "event time, ISO 8601; a time without a zone is UTC; default: now. More than"
-    " writes.max_future_seconds (a day) ahead of now is refused"
+    "event time, ISO 8601; a time without a zone is UTC; default: now. Below full trust,"
+    " more than writes.max_future_seconds (a day) ahead of now is refused"
 )
 
 
