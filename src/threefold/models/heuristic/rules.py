@@ -657,9 +657,27 @@ def decision_fact(what: str, text: str, clause: Clause) -> Parsed | None:
         clause.subject,
         f"decision:{topic}",
         norm(choice),
-        sentence_case(text),
+        _named_chooser(sentence_case(text), clause),
         rebuild=rebuild,
     )
+
+
+_CHOOSER_I = re.compile(r"\bI(?P<verb>'ve|\s+have|'m|\s+am|'ll|\s+will)?\b")
+_THIRD_PERSON_VERB = {"'ve": " has", " have": " has", "'m": " is", " am": " is"}
+
+
+def _named_chooser(text: str, clause: Clause) -> str:
+    """A decision said as "I decided ...", with who decided named: the fact is read in
+    other prompts, where "I" is no one ("Jon chose the blue sofa.")."""
+    who = first_person(clause)
+    if who is None:
+        return text
+
+    def named(found: re.Match[str]) -> str:
+        verb = found["verb"] or ""
+        return who[1] + _THIRD_PERSON_VERB.get(verb, verb.replace("'ll", " will"))
+
+    return _CHOOSER_I.sub(named, text, count=1)
 
 
 def decision(clause: Clause) -> Parsed | None:
@@ -679,7 +697,7 @@ def _decisions(clause: Clause, match: re.Match[str]) -> Parsed | None:
     DOCK-5 goes into sprint 7 and DOCK-7 gets parked" is two decisions."""
     what = match["what"]
     parts = _AND_CLAUSE.split(what)
-    if len(parts) < 2 or any(len(words(part)) < 3 for part in parts):
+    if len(parts) < 2 or any(len(words(part)) < 3 for part in parts) or _goes_on(parts):
         return decision_fact(what, clause.text, clause)
     lead = clause.text[: match.start("what")]
     if verb := _DECISION_VERB.match(parts[0]):  # "go with X for A and Y for B": both go with
@@ -689,6 +707,15 @@ def _decisions(clause: Clause, match: re.Match[str]) -> Parsed | None:
     if len(kept) < 2:
         return decision_fact(what, clause.text, clause)
     return replace(kept[0], also=(*kept[0].also, *kept[1:]))
+
+
+_GOES_ON = re.compile(r"^(?:is|are|was|were|has|have|had|looks?|feels?)\b", _I)
+
+
+def _goes_on(parts: list[str]) -> bool:
+    """Whether a part after "and" goes on with the one before it, having no subject of its
+    own: "furniture that looks great and is comfy too" is one choice."""
+    return any(_GOES_ON.match(part) for part in parts[1:])
 
 
 # --- blockers --------------------------------------------------------------------------
