@@ -230,7 +230,7 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
     if side.last_person:
         text = _PRONOUN_RE.sub(side.last_person, _PRONOUN_IS_RE.sub("he is", text))
     base = side.base
-    clause = Clause(text, base.at, base.subject, base.subject_display, base.speaker, base.me)
+    clause = replace(base, text=text)
     if _NEGATION_RE.search(text) and not negation_ok:
         return rules.parse(clause, _NEGATION_RULES)
     return rules.parse(clause, _RULES)
@@ -781,6 +781,9 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
     user = _base(turn, "user", _speaker_name(turn.speaker))
     named = _speaker_name(turn.assistant_speaker)
     assistant = _base(turn, "user" if named else "assistant", named)
+    if named:  # two people talking: each one's "you" is the other
+        user = replace(user, you=named)
+        assistant = replace(assistant, you=_speaker_name(turn.speaker))
     return user, assistant
 
 

@@ -43,6 +43,9 @@ class Clause:
     """'user' for a person's words, 'assistant' for the assistant's; see first_person."""
     me: str | None = None
     """Who 'I' is, when the speaker has a name ("Caroline"); else 'I' is the user."""
+    you: str | None = None
+    """Who 'you' is, when the other side of a chat between two people has a name
+    ("Gina"); else 'you' is the assistant."""
 
 
 def first_person(clause: Clause) -> tuple[str, str] | None:
@@ -795,6 +798,18 @@ _WORK_VERB_RE = re.compile(
 )
 
 
+_YOU_RE = re.compile(r"\b(?P<word>you|your|yours)\b", _I)
+
+
+def addressed(text: str, you: str | None) -> str:
+    """`text` with the person "you" means named, where the chat has one: a fact is read in
+    a prompt to the assistant, where "you" is the assistant ("Jon will send you a vid" to
+    Gina is "Jon will send Gina a vid")."""
+    if not you:
+        return text
+    return _YOU_RE.sub(lambda m: you if m["word"].lower() == "you" else f"{you}'s", text)
+
+
 def commitment(clause: Clause) -> Parsed | None:
     me = first_person(clause)
     if me is None:
@@ -810,7 +825,7 @@ def commitment(clause: Clause) -> Parsed | None:
         return None  # "we'll rock the dance floor" is a mood, not a promise to track
     first = match["who"].lower() == "i"
     subject, who = me if first else (clause.subject, "The team")
-    action = third_person(dates.annotate(action, clause.at))
+    action = addressed(third_person(dates.annotate(action, clause.at)), clause.you)
     slot = "commitment:" + keywords(dates.DATE_RE.sub(" ", re.sub(r"\(\S+\)", " ", action)))
     return Parsed(FactCategory.COMMITMENT, subject, slot, norm(action), f"{who} will {action}.")
 

@@ -1,6 +1,6 @@
-"""A decision said in the first person is stored as a sentence that names who decided,
-and a choice that goes on after "and" stays one choice. The offline model, as a turn
-reaches it."""
+"""Team facts are stored as sentences a prompt can read: a decision said in the first
+person names who decided, a choice that goes on after "and" stays one choice, and in a
+chat between two people "you" is the other one. The offline model, as a turn reaches it."""
 
 from datetime import UTC, datetime
 
@@ -35,3 +35,14 @@ def test_a_decision_names_who_decided(text, speaker, said):
 def test_a_choice_that_goes_on_after_and_is_one_choice():
     found = decisions("I chose furniture that looks great and is comfy too.", "Jon", "chat:flat")
     assert found == ["Jon chose furniture that looks great and is comfy too."]
+
+
+def test_in_a_chat_between_two_people_you_is_the_other_one():
+    said = "Lemme know when you got time and I'll send you a vid of the routine."
+    turn = TurnInput(stream="chat:dance", user=said, at=AT, speaker="Jon", assistant_speaker="Gina")
+    found = [f.text for f in MODEL.extract_facts(turn) if f.category.value == "commitment"]
+    assert found == ["Jon will send Gina a vid of the routine."]
+    # With the assistant on the other side, "you" is the assistant, as the prompt reads it.
+    alone = TurnInput(stream="chat:me", user="I'll send you the report by Friday.", at=AT)
+    kept = [f.text for f in MODEL.extract_facts(alone) if f.category.value == "commitment"]
+    assert kept and kept[0].startswith("The user will send you the report")
