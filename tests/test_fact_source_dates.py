@@ -4,6 +4,8 @@ June 2026]", never turn 1 beside turn 2's date alone."""
 
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
+
 from threefold.dates import spoken_span
 
 CHAT = "chat:home"
@@ -15,22 +17,20 @@ def fact_lines(mem, query: str) -> list[str]:
     return [item.text for item in ctx.section("stream_facts").items]
 
 
-def test_a_fact_said_again_later_names_both_days(open_memory) -> None:
+@pytest.mark.parametrize(
+    ("later", "shown"),
+    [
+        (timedelta(days=40), "4 May – 13 June 2026"),  # said again on a later day
+        (timedelta(hours=5), "4 May 2026"),  # said again the same day: one day
+    ],
+)
+def test_a_fact_said_again_names_the_days_from_its_source(open_memory, later, shown) -> None:
     mem = open_memory()
     first = mem.add_turn(CHAT, "I live in Leeds.", "Nice.", at=MAY)
-    mem.add_turn(CHAT, "I live in Leeds.", "You said.", at=MAY + timedelta(days=40))
+    mem.add_turn(CHAT, "I live in Leeds.", "You said.", at=MAY + later)
     mem.process_pending()
     (home,) = [line for line in fact_lines(mem, "where do I live?") if "Leeds" in line]
-    assert f"[turn:{first.id}, 4 May – 13 June 2026]" in home
-
-
-def test_a_fact_said_once_or_again_the_same_day_names_one_day(open_memory) -> None:
-    mem = open_memory()
-    first = mem.add_turn(CHAT, "I live in Leeds.", "Nice.", at=MAY)
-    mem.add_turn(CHAT, "I live in Leeds.", "You said.", at=MAY + timedelta(hours=5))
-    mem.process_pending()
-    (home,) = [line for line in fact_lines(mem, "where do I live?") if "Leeds" in line]
-    assert f"[turn:{first.id}, 4 May 2026]" in home
+    assert f"[turn:{first.id}, {shown}]" in home
 
 
 def test_spans_are_written_as_people_write_them() -> None:

@@ -40,11 +40,6 @@ TAKES = {
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def memory(open_memory: MemoryFactory) -> Memory:
     """The demo story's key turns (the Alpha project: roles, a deadline, a blocker)."""
     mem = open_memory(embed={"kind": "none"})

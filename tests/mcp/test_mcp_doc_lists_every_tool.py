@@ -14,11 +14,6 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "how-to" / "mcp.md"
 COUNTS = {10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen"}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_the_how_to_names_every_listed_tool(open_memory: MemoryFactory) -> None:
     async with Client(build_server(open_memory(), "default", Trust.FULL)) as client:
         listed = {tool.name for tool in (await client.list_tools()).tools}

@@ -5,22 +5,11 @@ import json
 import pytest
 from mcp import Client
 
-from tests.conftest import MemoryFactory
 from threefold import Memory
 from threefold.domain import Trust
 from threefold.faces.mcp import build_server
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def memory(open_memory: MemoryFactory) -> Memory:
-    return open_memory()
 
 
 async def people(memory: Memory, **arguments: str) -> dict:

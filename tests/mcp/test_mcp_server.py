@@ -18,11 +18,6 @@ T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def memory(open_memory: MemoryFactory) -> Memory:
     return open_memory(session_turns=2)
 

@@ -19,11 +19,6 @@ APOLLO = "project:apollo"
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def at(minutes: int) -> datetime:
     return T0 + timedelta(minutes=minutes)
 

@@ -17,11 +17,6 @@ from threefold.faces.mcp import TOOL_NAMES
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]  # slow: see pyproject.toml
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def _env(tmp_path: Path, trust: str) -> dict[str, str]:
     return {
         "THREEFOLD_DB": str(tmp_path / "mcp.db"),
