@@ -33,7 +33,6 @@ from threefold.layers.one_turn import as_read
 from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
 from threefold.layers.repairs import (
     USER_WORD,
-    Repair,
     beside_edits,
     read_repairs,
     repaired,
@@ -393,22 +392,22 @@ class Pipeline:
         found = [r for r in repairs if r.alongside or not said]
         told = {value for *_, value in restated}
         saying = [r for r in repairs if r not in found and r.old and r.new.lower() in told]
-        if not found and not saying and said:
-            return []
         me = self._speaker(turn)
-        edits = self._repaired(turn, found, me) if found or saying else self._realigned(turn)
-        same = self._repaired(turn, saying, me)
+        if found or saying:
+            active = self.store.facts(turn.tenant, turn.stream)  # newest first
+            answered = self._turn_before(turn)
+            claims = (
+                self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+            )
+            edits = repaired(found, active, claims, me, turn.at)
+            same = repaired(saying, active, claims, me, turn.at)
+        elif not said:
+            edits, same = self._realigned(turn), []
+        else:
+            return []
         kept = [e for e in edits if (e.subject, e.slot) not in said]
         kept += [e for e in same if (e.subject, e.slot, e.value) in restated]
         return [e for e in kept if not self._own_word(turn, e.subject, e.slot, me)]
-
-    def _repaired(self, turn: Turn, repairs: list[Repair], me: str) -> list[ExtractedFact]:
-        if not repairs:
-            return []
-        active = self.store.facts(turn.tenant, turn.stream)  # newest first
-        answered = self._turn_before(turn)
-        claims = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
-        return repaired(repairs, active, claims, me, turn.at)
 
     def _realigned(self, turn: Turn) -> list[ExtractedFact]:
         """A value just said, said again spelt, dated or numbered otherwise ("*Pika",

@@ -16,7 +16,7 @@ from threefold.models.heuristic.ending import all_settled
 from threefold.models.heuristic.patterns import NAME
 from threefold.models.heuristic.personal_words import FOODS_TO_AVOID, RELATION_RE
 from threefold.models.heuristic.rules import Clause, Parsed
-from threefold.models.heuristic.text import sentence_case, sentences
+from threefold.models.heuristic.text import NEGATION_RE, sentence_case, sentences
 
 _I = re.IGNORECASE
 _MAX_SENTENCE_CHARS = 400  # longer "sentences" are pasted text, not statements
@@ -74,7 +74,6 @@ _NOT_A_STATEMENT_RE = re.compile(
     r"|to\s+be\s+decided|hypothetically|for\s+example|e\.g\.|such\s+as)\b",
     _I,
 )
-_NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", _I)
 _SPLIT_RE = re.compile(
     r"(\s*;\s*|,\s*(?:and|but|while|whereas|plus)\s+|\s+(?:and|but)\s+(?=[A-Z])"
     r"|(?:,\s*|\s+[-–—]+\s+|\s+(?:and|but|because|since|so|as|though|although|while|before"
@@ -231,7 +230,7 @@ def _parse(side: _Side, text: str, negation_ok: bool = False) -> Parsed | None:
         text = _PRONOUN_RE.sub(side.last_person, _PRONOUN_IS_RE.sub("he is", text))
     base = side.base
     clause = replace(base, text=text)
-    if _NEGATION_RE.search(text) and not negation_ok:
+    if NEGATION_RE.search(text) and not negation_ok:
         return rules.parse(clause, _NEGATION_RULES)
     return rules.parse(clause, _RULES)
 
@@ -413,7 +412,7 @@ def _reads_better_alone(side: _Side, head: str, joined: str) -> bool:
     alone = _parse(side, head, negation_ok=True)
     if alone is None:
         return False
-    if _NEGATION_RE.search(joined) and not _NEGATION_RE.search(head):
+    if NEGATION_RE.search(joined) and not NEGATION_RE.search(head):
         return True  # "Yui is from Osaka, and her parents don't speak English"
     together = _parse(side, joined, negation_ok=True)
     return together is None or len(together.also) < len(alone.also)
@@ -566,7 +565,7 @@ def _clause_facts(
         return _facts(side, head, _Tone(corrected, tone.hedge), refs)
     if (found := _parse(side, text)) is not None:
         return _facts(side, found, tone)
-    if _NEGATION_RE.search(text):
+    if NEGATION_RE.search(text):
         return _denial(side, text, tone)
     return []
 

@@ -12,7 +12,7 @@ from threefold.models.base import (
     ReconcileDecision,
     RouteDecision,
 )
-from threefold.models.heuristic.text import content_words, coverage, jaccard
+from threefold.models.heuristic.text import NEGATION_RE, content_words, coverage, jaccard
 
 # Words too generic to tie a message to a stream named e.g. 'project:the-app'.
 _GENERIC = frozenset({"the", "app", "project", "team", "and", "for", "new", "main", "web"})
@@ -96,9 +96,6 @@ def reconcile(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDeci
     return _by_text(new, similar)
 
 
-_DENIAL = re.compile(r"\b(?:not|no\s+longer|never)\b|n't\b", re.IGNORECASE)
-
-
 def _by_text(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecision:
     """Different slots but nearly the same words: keep the more specific statement."""
     words = content_words(new.text)
@@ -108,8 +105,8 @@ def _by_text(new: ExtractedFact, similar: Sequence[KnownFact]) -> ReconcileDecis
         overlap = jaccard(words, old)
         # The new text says all the old one did and more: it is the better version, unless
         # the more is a denial ("It is not true that the user is allergic to nuts").
-        denies = _DENIAL.search(new.text) is not None
-        if denies != (_DENIAL.search(best.text) is not None):
+        denies = NEGATION_RE.search(new.text) is not None
+        if denies != (NEGATION_RE.search(best.text) is not None):
             return ReconcileDecision(action=ReconcileAction.ADD, reason="says the opposite")
         if overlap >= 0.5 and coverage(old, words) >= 0.9 and len(words) > len(old):
             return ReconcileDecision(

@@ -18,6 +18,8 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 _SPACE_RE = re.compile(r"[ \t\r\f\v]+")
 _BREAK_RE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 _WORD_RE = re.compile(r"[^\W_][\w'-]*")
+NEGATION_RE = re.compile(r"\b(?:not|never|no\s+longer|\w+n't)\b", re.IGNORECASE)
+"""A word that denies what its sentence says: "not", "never", "no longer", "doesn't"."""
 _END_MARK_RE = re.compile(r"[.!?。！？]")
 _SIMPLE_SPLIT_RE = re.compile(r"(?<=[.!?。！？])\s+")
 _INNER_BOUNDARY_RE = re.compile(r"[.!?。！？]['\")\]]*\s+\S")
