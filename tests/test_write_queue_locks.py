@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from threefold import Memory, load_settings
 from threefold.store.sqlite.write_queue import queue_path
 
@@ -60,3 +62,14 @@ def test_a_contended_wait_leaves_the_wal_to_the_live_writer(tmp_path: Path) -> N
     with _open(db) as reopened:
         said = [turn.user for turn in reopened.turns("chat:mine")]
     assert said == ["Written first.", "Written after waiting in line.", "Written last."]
+
+
+def test_an_in_memory_database_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with Memory.open(":memory:", embedder=None, background_worker=False) as mem:
+        mem.add_turn("chat:1", "I live in Porto.", "Noted.")
+        mem.process_pending()
+        assert mem.facts("chat:1")
+    assert list(tmp_path.iterdir()) == []

@@ -81,3 +81,13 @@ def test_a_sold_car_is_history_and_no_current_car(tmp_path) -> None:
         mem.process_pending()
         cars = [f for f in mem.facts("chat:1", include_inactive=True) if f.slot == "owns:car"]
     assert {(f.value.lower(), f.active) for f in cars} == {("fiesta", False), ("not fiesta", True)}
+
+
+def test_a_denied_ending_says_no_longer_once() -> None:
+    with Memory.open(":memory:", embedder=None, background_worker=False) as mem:
+        for said in ("I drive a Corolla.", "I don't drive anymore, sold the car."):
+            mem.add_turn("chat:1", user=said, at=AT)
+        mem.process_pending()
+        texts = [f.text for f in mem.facts("chat:1", include_inactive=True)]
+    assert "The user no longer has their car." in texts
+    assert not [t for t in texts if "no longer no longer" in t]

@@ -2506,7 +2506,10 @@ def _sentence(text: str) -> str:
 
 
 def _no_longer(text: str) -> str:
-    """ "The user is vegetarian." -> "The user is no longer vegetarian." """
+    """ "The user is vegetarian." -> "The user is no longer vegetarian."; a text that
+    already says so ("The user no longer has their car.", a facet of selling) as it is."""
+    if re.search(r"\bno\s+longer\b", text):
+        return text
     if re.search(r"\s(?:is|are|has\s+been)\s", text):
         return re.sub(r"\s(is|are|has\s+been)\s", r" \1 no longer ", text, count=1)
     return re.sub(r"^((?:\S+'s\s+|The\s+)?\S+)\s", r"\1 no longer ", text, count=1)

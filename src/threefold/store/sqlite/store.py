@@ -186,7 +186,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """Read-only storage opens read-only: reads work, writes raise StoreReadOnly."""
         if self.read_only:
             log.warning("%s is on read-only storage: opened for reading only", self.path)
-        self._writers = WriteQueue(self.path, busy_timeout_ms / 1000, writable=not self.read_only)
+        # An in-memory database has one connection and nothing beside it to lock.
+        on_disk = not self.read_only and str(self.path) != ":memory:"
+        self._writers = WriteQueue(self.path, busy_timeout_ms / 1000, writable=on_disk)
         """Writers take turns through it, so that none waits on SQLite's polling for long."""
         self._lock = threading.RLock()
         self._depth = 0
