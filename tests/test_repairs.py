@@ -847,7 +847,7 @@ DIALOGUES = {
             ("What year is my son in?", "Your son Wendell is in Year 4."),
             ("Year 5 since September!", "Time flies."),
         ],
-        ["Wendell is in year 5.", "Wendell is the user's son."],
+        ["Wendell is in Year 5.", "Wendell is the user's son."],
     ),
     "a number said alone keeps a claim that numbers something else": (
         [("Where do I work?", "You work at Tesco."), ("Room 12 now.", "Ok.")],

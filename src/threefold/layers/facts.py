@@ -842,6 +842,28 @@ def retract_denied_claims(store: Store, tenant: str, stream: str, answered: Sour
             )
 
 
+def retract_guess(
+    store: Store, guess: Fact, stored: Sequence[Fact], instead: ExtractedFact
+) -> None:
+    """A guess of the assistant's ("So you're allergic to peanuts?") that the user answered
+    otherwise ("nope, shellfish") stands no more, whatever the reply's own facts already
+    did to it: retracted by the fact said in its place, or by the reply alone when that
+    fact was not kept.
+
+    Call inside a transaction, after the reply's facts are stored.
+    """
+    now = store.fact(guess.tenant, guess.id)
+    if not now.active:
+        return
+    key = (instead.subject, instead.slot, normalize(instead.value))
+    by = next((f for f in stored if (f.subject, f.slot, normalize(f.value)) == key), None)
+    if by is not None:
+        _mark_retracted(store, now, by, "retracted: the user answered otherwise")
+        return
+    store.set_fact_status(now.tenant, now.id, FactStatus.RETRACTED)
+    store.add_fact_change(now.id, "RETRACT", note="answered otherwise", before=_snapshot(now))
+
+
 def _contradicts(correction: Fact, claim: Fact) -> bool:
     if claim.confidence >= correction.confidence:
         return False

@@ -575,9 +575,19 @@ _SMALL_TALK_RE = re.compile(
 )
 
 
+# "It's no lactose": what a denial says is not, which names no new value.
+_DENIED_RE = re.compile(r"^(?:no|not|never|none)\b", _I)
+
+
 def _short(text: str) -> bool:
-    """A few words that name something: "Thursday", not "thanks" or "a big deal"."""
-    return 0 < len(text.split()) <= _MAX_WORDS and not _SMALL_TALK_RE.match(text.strip())
+    """A few words that name something: "Thursday", not "thanks", "a big deal" or "no
+    lactose"."""
+    text = text.strip()
+    return (
+        0 < len(text.split()) <= _MAX_WORDS
+        and not _SMALL_TALK_RE.match(text)
+        and not _DENIED_RE.match(text)
+    )
 
 
 # What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
@@ -753,8 +763,12 @@ def _named(text: str, part: str) -> bool:
 
 def replace_in(fact: Fact, old: str, new: str) -> ExtractedFact | None:
     pattern = _word_re(old)
-    if not pattern.search(fact.text):
+    said = pattern.search(fact.text)
+    if said is None:
         return None  # the sentence does not show the old word, so it cannot be rewritten
+
+    if said[0][:1].isupper() and new.islower():
+        new = new.title()  # "asda not tesco": the name as the sentence wrote it, "Asda"
 
     def swap(text: str) -> str:
         return pattern.sub(new.strip(), text)

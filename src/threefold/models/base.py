@@ -233,6 +233,14 @@ class TurnBatchReader(Protocol):
         ...
 
 
+def offline_model(model: MemoryModel) -> MemoryModel:
+    """The model that reads without a request: `model` itself, or the offline model a
+    chat model falls back on. What the engine reads only to check a reply (the
+    assistant's guesses, layers/proposals.py) costs no request this way."""
+    fallback = getattr(model, "fallback", None)
+    return fallback if fallback is not None else model
+
+
 def request_counts(model: object) -> dict[str, int]:
     """What a chat model cost in this process, summed over its tasks: calls, requests
     sent, answers that fell back to the heuristic model, and batches read again turn by

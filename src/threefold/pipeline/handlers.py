@@ -20,16 +20,19 @@ from threefold.layers.facts import (
     denies,
     held_changes,
     named_as_replaced,
+    normalize,
     opens_with_denial,
     reconcile,
     record_fact,
     retract_answered_claims,
     retract_denied_claims,
     retract_denied_values,
+    retract_guess,
     retract_renamed_claims,
     word_overlap,
 )
 from threefold.layers.one_turn import as_read
+from threefold.layers.proposals import PROPOSED, answered_guesses, as_claim, proposed
 from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
 from threefold.layers.repairs import (
     USER_WORD,
@@ -50,6 +53,7 @@ from threefold.models.base import (
     Standing,
     TurnBatchReader,
     TurnInput,
+    offline_model,
 )
 from threefold.pipeline.jobs import (
     COMPACT,
@@ -161,7 +165,8 @@ class Pipeline:
         changes = told.repair or says_change(turn.user)
         read = as_read(self._read(turn, told), every_value=changes)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
-        edits = self._repairs(turn, extracted)
+        guesses = self._guesses(turn, answered)
+        edits = self._repairs(turn, extracted, guesses)
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *edits, *beside_edits(read, edits)]
@@ -181,6 +186,7 @@ class Pipeline:
                 if name:
                     entities.remember_speaker(self.store, job.tenant, name)
             updates = self._held_updates(turn, unsure, [*found, *unsure], writer)
+            answers = self._record_guesses(turn, answered, answered_guesses(guesses, found), writer)
             corrections, stated = [], []
             stated_now = self._named_as_replaced(turn, found, unsure) if changes else found
             for item, verdict in [*zip(stated_now, verdicts, strict=True), *updates]:
@@ -207,6 +213,8 @@ class Pipeline:
                         target=verdict.target_id,
                     )
             self._answer_claims(turn, corrections, stated)
+            for guess, instead in answers:
+                retract_guess(self.store, guess, [*corrections, *stated], instead)
             self.embed_later(job.tenant, job.stream)
             tracing.event(
                 "extract",
@@ -379,7 +387,57 @@ class Pipeline:
             return extracted
         return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream), turn.user)
 
-    def _repairs(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+    def _guesses(self, turn: Turn, answered: Turn | None) -> list[ExtractedFact]:
+        """What the assistant guessed of the user in the message `turn` answers ("So
+        you're allergic to peanuts?"), read as the user's words, when `turn` denies or
+        repairs something ("nope, shellfish"); only the owner's replies to the assistant
+        itself (a named assistant side is another person in a group chat)."""
+        if answered is None or answered.assistant_speaker or turn.writer_trust is not Trust.FULL:
+            return []
+        if not (opens_with_denial(turn.user) or read_repairs(turn.user)):
+            return []
+        said = proposed(answered.assistant)
+        if not said:
+            return []
+        told = TurnInput(stream=turn.stream, user=" ".join(said), at=turn.at, speaker=turn.speaker)
+        return [
+            f.model_copy(update={"confidence": min(f.confidence, PROPOSED)})
+            for f in offline_model(self.model).extract_facts(told)
+            if f.standing is Standing.FACT and not f.is_correction and not f.retracts
+        ]
+
+    def _record_guesses(
+        self,
+        turn: Turn,
+        answered: Turn | None,
+        pairs: list[tuple[ExtractedFact, ExtractedFact]],
+        writer: Author,
+    ) -> list[tuple[Fact, ExtractedFact]]:
+        """Store the guesses the turn answers otherwise, as the assistant's claims of the
+        turn it answers, so that what the user says in their place retracts them and the
+        history keeps them. A guess of a value already held is left to the held fact."""
+        if answered is None:
+            return []
+        out = []
+        for guess, instead in pairs:
+            held = self.store.facts_in_slot(turn.tenant, turn.stream, guess.subject, guess.slot)
+            if any(normalize(f.value) == normalize(guess.value) for f in held):
+                continue
+            fact = record_fact(
+                self.store,
+                turn.tenant,
+                turn.stream,
+                guess,
+                answered.ref(),
+                visibility=answered.visibility,
+                writer=writer,
+            )
+            out.append((fact, instead))
+        return out
+
+    def _repairs(
+        self, turn: Turn, extracted: list[ExtractedFact], guesses: Sequence[ExtractedFact] = ()
+    ) -> list[ExtractedFact]:
         """What a repair ("Lila, not Lily"; "No, that's Priya now") changes, when the
         model read no statement of the user's own in the turn. A repair made beside such a
         statement ("Make that 3 - our son was born on Monday!") edits only the slots the
@@ -399,6 +457,9 @@ class Pipeline:
             claims = (
                 self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
             )
+            # what the assistant only guessed comes after anything held or claimed
+            guessed = [as_claim(g, turn, answered) for g in guesses] if answered else []
+            active, claims = [*active, *guessed], [*claims, *guessed]
             edits = repaired(found, active, claims, me, turn.at)
             same = repaired(saying, active, claims, me, turn.at)
         elif not said:
