@@ -7,8 +7,10 @@ the proposal belongs in the history as what the correction retracted. A question
 fact on its own, so a proposal is read only when a reply denies or repairs it, never
 stored for the question alone.
 
-The sentences come back in the user's words ("I'm allergic to peanuts", "I am out near Mt
-Albert", "I work at Tesco"), for the model to read as any user sentence.
+The sentences come back in the user's words ("I am allergic to peanuts", "I am out near
+Mt Albert", "I work at Tesco"), for the model to read as any user sentence: a yes-or-no
+question turned round as models/heuristic/answers.py turns one, a statement to "you" as
+the rules read the assistant's claims.
 """
 
 from __future__ import annotations
@@ -21,38 +23,29 @@ from importlib import resources
 
 from threefold.domain import Fact, Turn
 from threefold.models.base import ExtractedFact
+from threefold.models.heuristic.answers import proposition
+from threefold.models.heuristic.extract import in_users_words
 from threefold.models.heuristic.text import sentences
 
-_I = re.IGNORECASE
+PROPOSED = 0.5
+"""What a guess the user answered is worth while it stands: below the assistant's own
+claims (at most 0.55), so anything the user says of the same slot displaces it."""
 
 
 @cache
-def _words() -> dict[str, object]:
+def _framing() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What frames a guess without being part of it: an opener ("Noted,", "So") and a tag
+    question (", right?"), from layers/data/proposals.json."""
     data = resources.files("threefold.layers").joinpath("data", "proposals.json")
-    loaded: dict[str, object] = json.loads(data.read_text("utf-8"))
-    return loaded
+    words = json.loads(data.read_text("utf-8"))
 
+    def either(key: str) -> str:
+        found = sorted(words[key], key=len, reverse=True)
+        return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in found)
 
-def _alternatives(key: str) -> str:
-    words = _words()[key]
-    assert isinstance(words, list | dict)
-    return "|".join(re.escape(str(w)).replace(r"\ ", r"\s+") for w in sorted(words, key=len)[::-1])
-
-
-@cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    opener = re.compile(rf"^(?:(?:{_alternatives('openers')})\b[\s,!.:;-]*)+", _I)
-    tag = re.compile(rf"[\s,]+(?:{_alternatives('tags')})\s*\?+$", _I)
-    possessed = rf"your(?:\s+(?:{_alternatives('possessed_modifiers')}))?\s+[\w'-]+"
-    inverted = re.compile(
-        rf"^(?P<be>{_alternatives('be_verbs')})\s+you\b(?P<rest_be>.*)$"
-        rf"|^(?P<their>{_alternatives('their_verbs')})\s+(?P<owner>{possessed})(?P<rest_their>.*)$"
-        rf"|^(?:{_alternatives('do_verbs')})\s+you\b(?P<rest_do>.*)$"
-        rf"|^(?P<have>{_alternatives('have_verbs')})\s+you\b(?P<rest_have>.*)$",
-        _I,
-    )
-    second_person = re.compile(r"^(?:you|you're|you've|your)\b", _I)
-    return opener, tag, inverted, second_person
+    opener = re.compile(rf"^(?:(?:{either('openers')})\b[\s,!.:;-]*)+", re.IGNORECASE)
+    tag = re.compile(rf"[\s,]+(?:{either('tags')})\s*\?+$", re.IGNORECASE)
+    return opener, tag
 
 
 def proposed(assistant_text: str) -> list[str]:
@@ -60,37 +53,20 @@ def proposed(assistant_text: str) -> list[str]:
     user's words; empty when it guessed nothing."""
     found = []
     for sentence in sentences(assistant_text):
-        said = _as_statement(sentence.strip())
-        if said is not None:
-            found.append(_in_users_words(said))
+        said = _guessed(sentence.strip())
+        if said:
+            found.append(said.rstrip(".") + ".")
     return found
 
 
-def _as_statement(sentence: str) -> str | None:
-    """`sentence` as a statement to the user ("you live in Leeds"), or None when it says
-    nothing of the user: a question turned round, a tag or an opener left off."""
-    opener, tag, inverted, second_person = _patterns()
-    text = tag.sub("", opener.sub("", sentence)).rstrip(" ?.!")
-    # "Are you near Leeds?" asks about a statement; "So you're in Leeds?" says it.
-    turned = inverted.match(text) if sentence.endswith("?") else None
-    text = _turned(turned) if turned else text
-    return text if second_person.match(text) else None
-
-
-def _turned(question: re.Match[str]) -> str:
-    """A yes-or-no question as the statement it asks about."""
-    if question["be"]:
-        return f"you {question['be'].lower()}{question['rest_be']}"
-    if question["their"]:
-        return f"{question['owner']} {question['their'].lower()}{question['rest_their']}"
-    if question["have"]:
-        return f"you {question['have'].lower()}{question['rest_have']}"
-    return f"you{question['rest_do']}"
-
-
-PROPOSED = 0.5
-"""What a guess the user answered is worth while it stands: below the assistant's own
-claims (at most 0.55), so anything the user says of the same slot displaces it."""
+def _guessed(sentence: str) -> str | None:
+    opener, tag = _framing()
+    text = tag.sub("", opener.sub("", sentence)).strip()
+    # "You're vegan, right?" and "So you're in Leeds?" say it; "Are you in Leeds?" asks.
+    stated = in_users_words(text.rstrip(" ?.!"))
+    if stated is not None or not text.endswith("?"):
+        return stated
+    return proposition(text)
 
 
 def answered_guesses(
@@ -116,26 +92,6 @@ def _in_place_of(fact: ExtractedFact, guess: ExtractedFact) -> bool:
         and fact.slot.split(":", 1)[0] == guess.slot.split(":", 1)[0]
         and fact.value.lower() != guess.value.lower()
     )
-
-
-_SECOND_PERSON = (
-    (re.compile(r"\byou're\b", _I), "I'm"),
-    (re.compile(r"\byou\s+are\b", _I), "I am"),
-    (re.compile(r"\byou've\b", _I), "I've"),
-    (re.compile(r"\byou\s+were\b", _I), "I was"),
-    (re.compile(r"\byourself\b", _I), "myself"),
-    (re.compile(r"\byours\b", _I), "mine"),
-    (re.compile(r"\byour\b", _I), "my"),
-    # "you" opening a clause is who does something; elsewhere, whom it is done to
-    (re.compile(r"(^|\b(?:and|but|so|that|because)\s+)you\b", _I), r"\1I"),
-    (re.compile(r"\byou\b", _I), "me"),
-)
-
-
-def _in_users_words(statement: str) -> str:
-    for pattern, mine in _SECOND_PERSON:
-        statement = pattern.sub(mine, statement)
-    return statement[:1].upper() + statement[1:] + "."
 
 
 def as_claim(guess: ExtractedFact, turn: Turn, answered: Turn) -> Fact:

@@ -24,8 +24,10 @@ _WH_RE = re.compile(
     r"^(?P<wh>what|which|where|when|who|how old|how many \w+)\s+"
     r"(?P<aux>is|are|was|were|do|did|does)\s+(?P<rest>.+)$"
 )
-_YES_NO_RE = re.compile(r"^(?:so\s+)?(?P<aux>are|do|did|have|can|will|would|is)\s+(?P<rest>.+)$")
-_STATED_RE = re.compile(r"^(?:so\s+)?(?P<rest>you are\s+.+)$")  # "So you're 45?"
+_YES_NO_RE = re.compile(
+    r"^(?:so\s+)?(?P<aux>are|do|did|have|can|will|would|is)\s+(?P<rest>.+)$", re.IGNORECASE
+)
+_STATED_RE = re.compile(r"^(?:so\s+)?(?P<rest>you are\s+.+)$", re.IGNORECASE)  # "So you're 45?"
 _PREPOSITION_RE = re.compile(r"\b(?:from|in|at|to|on|with|for)$")
 
 
@@ -54,23 +56,35 @@ def _last_question(text: str) -> str | None:
     # "Sure, and how old are you": the part that asks "you" ("..., by the way" does not)
     parts = question.split(", ")
     question = next((p for p in reversed(parts) if re.search(r"\byour?\b", p)), parts[-1])
+    return re.sub(r"^(?:and|so|ok|okay|oh|also|roughly)\s+", "", _expanded(question))
+
+
+def _expanded(question: str) -> str:
     for short, long in _CONTRACTIONS.items():
-        question = re.sub(rf"\b{re.escape(short)}\b", long, question)
-    return re.sub(r"^(?:and|so|ok|okay|oh|also|roughly)\s+", "", question)
+        question = re.sub(rf"\b{re.escape(short)}\b", long, question, flags=re.IGNORECASE)
+    return question
+
+
+def proposition(question: str) -> str | None:
+    """The statement a yes-or-no question to "you" asks about, in the user's words and
+    case: "Are you out near Mt Albert?" is "I am out near Mt Albert."; None for any other
+    question."""
+    return _confirmed(_expanded(question.strip().rstrip("?").strip()))
 
 
 def _swapped(words: str) -> str:
-    return " ".join(_PERSON.get(w, w) for w in words.split())
+    return " ".join(_PERSON.get(w.lower(), w) for w in words.split())
 
 
 def _declarative(aux: str, rest: str) -> str | None:
     """ "are you vegetarian" -> "I am vegetarian"; "is your sister older" -> "my sister is
     older"."""
     subject, _, tail = rest.partition(" ")
-    if subject == "you":
+    aux = aux.lower()
+    if subject.lower() == "you":
         verb = _AUXES.get(aux)
         return None if verb is None else " ".join(w for w in ("I", verb, tail) if w)
-    if subject == "your" and aux in ("is", "was"):
+    if subject.lower() == "your" and aux in ("is", "was"):
         noun, _, tail = tail.partition(" ")
         return " ".join(w for w in ("my", noun, aux, tail) if w)
     return None
@@ -78,7 +92,8 @@ def _declarative(aux: str, rest: str) -> str | None:
 
 def _confirmed(question: str) -> str | None:
     if stated := _STATED_RE.match(question):  # "so you are 45" -> "I am 45"
-        return _sentence(_declarative("are", "you " + stated["rest"].removeprefix("you are ")))
+        said = re.sub(r"^you are ", "", stated["rest"], flags=re.IGNORECASE)
+        return _sentence(_declarative("are", f"you {said}"))
     asked = _YES_NO_RE.match(question)
     return _sentence(_declarative(asked["aux"], _swapped_object(asked["rest"]))) if asked else None
 

@@ -735,7 +735,7 @@ def _side_facts(base: Clause, text: str) -> list[ExtractedFact]:
         if _SARCASM_ONLY_RE.match(sentence):
             side.facts = [f for f in side.facts if f not in previous]
             continue
-        told = _in_users_words(sentence) if base.speaker == "assistant" else None
+        told = in_users_words(sentence) if base.speaker == "assistant" else None
         if _SARCASM_RE.search(sentence):
             previous = []
         else:
@@ -763,7 +763,7 @@ _SECOND_PERSON = (
 )
 
 
-def _in_users_words(sentence: str) -> str | None:
+def in_users_words(sentence: str) -> str | None:
     """A sentence that tells the user about themself, said as the user would say it."""
     told = _TOLD_RE.match(sentence)
     rest = sentence[told.end() :] if told else sentence
