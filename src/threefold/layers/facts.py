@@ -890,6 +890,11 @@ _WORD = re.compile(r"[^\W_]+")
 _MIN_PREFIX = 4
 
 
+_Rule = tuple[list[str], list[str], Fact, bool]
+"""The words of an old value, those of the value now in force that it lacks, the fact in
+force, and whether the old fact is about the user."""
+
+
 class OutdatedStatements:
     """Recognizes text that states a superseded fact as if it were still true.
 
@@ -900,7 +905,7 @@ class OutdatedStatements:
 
     def __init__(self, superseded: Iterable[tuple[Fact, Fact]]) -> None:
         """From (superseded fact, its successor) pairs, as Store.superseded_facts gives."""
-        self._rules: list[tuple[list[str], list[str], Fact, bool]] = []
+        self._rules: list[_Rule] = []
         for old, successor in superseded:
             # The user is named as "I" in their own words ("I'm allergic to penicillin").
             about_user = old.subject == "user"
@@ -916,16 +921,31 @@ class OutdatedStatements:
 
     def replacements(self, text: str) -> list[Fact]:
         """The facts now in force in place of those `text` states; empty if none."""
-        words = _words(text)
-        heads = _heads(words)
-        names_user = bool(_USER_WORDS & set(words))
-        found = {}
-        for claim, current, successor, about_user in self._rules:
-            if about_user and not names_user:
-                continue
-            if _covers(heads, claim) and not (current and _covers(heads, current)):
-                found[successor.id] = successor
+        return list(_replacements(self._rules, text).values())
+
+    def line_replacements(self, text: str) -> list[Fact]:
+        """The same, judging each line of `text` on its own: a summary that says "works at
+        Stripe" on one line and "moved to Figma" on another still states the old value."""
+        heads = _heads(_words(text))
+        # Only rules whose old value the whole text names can match one of its lines.
+        named = [rule for rule in self._rules if _covers(heads, rule[0])]
+        found: dict[int, Fact] = {}
+        for line in text.splitlines() if named else ():
+            found.update(_replacements(named, line))
         return list(found.values())
+
+
+def _replacements(rules: list[_Rule], text: str) -> dict[int, Fact]:
+    words = _words(text)
+    heads = _heads(words)
+    names_user = bool(_USER_WORDS & set(words))
+    found = {}
+    for claim, current, successor, about_user in rules:
+        if about_user and not names_user:
+            continue
+        if _covers(heads, claim) and not (current and _covers(heads, current)):
+            found[successor.id] = successor
+    return found
 
 
 _USER_WORDS = frozenset({"i", "i'm", "im", "my", "me", "user", "user's"})

@@ -76,7 +76,12 @@ from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
 from threefold.store.sqlite.term_scores import CountsAtVersion, IndexVersion, TermScores
 from threefold.store.sqlite.write_queue import WriteQueue
-from threefold.store.statements import SharedStatements, name_clauses
+from threefold.store.statements import (
+    SUPERSEDED,
+    SharedStatements,
+    name_clauses,
+    superseded_pairs,
+)
 
 if TYPE_CHECKING:
     from threefold.store.vectors import VectorIndex
@@ -638,24 +643,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
 
     @_unchanged_reads
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
-        """(old, successor) for each inactive fact of the stream whose successor, in the
-        same stream, is active."""
-        with self._lock:
-            pairs = self._rows(
-                "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
-                " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
-                " WHERE o.tenant = ? AND o.stream = ? AND o.superseded_by IS NOT NULL"
-                " AND o.status != 'active'"
-                " AND n.status = 'active' ORDER BY o.id DESC",
-                (tenant, stream),
-            )
-            wanted = {r["old"] for r in pairs} | {r["new"] for r in pairs}
-            rows = self._rows(
-                "SELECT * FROM facts WHERE id IN (SELECT value FROM json_each(?))",
-                [json.dumps(sorted(wanted))],
-            )
-        facts = {r["id"]: fact_of(r) for r in rows}
-        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
+        """(old, successor) for each inactive fact of the stream whose chain of successors,
+        in the same stream, ends at an active fact (see superseded_pairs)."""
+        return superseded_pairs(self._rows(SUPERSEDED, (tenant, stream) * 3))
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
         marks = _marks(fact_ids)
