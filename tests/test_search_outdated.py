@@ -127,3 +127,18 @@ def test_the_async_memory_marks_hits_too(open_memory):
     job_change(mem, CORRECTION)
     hits = asyncio.run(AsyncMemory(mem, close_memory=False).search(QUESTION, CHAT))
     assert marks(hit_saying(hits, "Stripe as a backend")) == ["The user works at Figma."]
+
+
+def test_a_context_for_a_lower_trust_names_no_successor_it_may_not_read(open_memory):
+    """The context's own mark ("outdated; now: ...") obeys the same rule as search's."""
+    mem = open_memory(recent_turns=1, session_turns=2)
+    talk(mem, [STRIPE, *(user for user, _ in SMALL_TALK)], visibility="social")
+    mem.end_session(CHAT)
+    mem.add_turn(CHAT, UPDATE, "Congrats!", at=T0 + timedelta(days=1))
+    for n in range(2, 6):
+        mem.add_turn(CHAT, f"thanks {n}", "Bye!", at=T0 + timedelta(days=n), visibility="social")
+    mem.process_pending()
+    full = mem.context(CHAT, QUESTION, budget=3000).text
+    assert "(outdated; now: The user works at Figma.)" in full
+    familiar = mem.context(CHAT, QUESTION, budget=3000, trust="familiar").text
+    assert "Stripe" in familiar and "Figma" not in familiar

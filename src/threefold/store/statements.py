@@ -9,7 +9,7 @@ stays in sqlite/ and postgres/.
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -718,8 +718,8 @@ SUPERSEDED = (
 the active facts among those successors. Its parameters: tenant and stream, three times."""
 
 
-def superseded_pairs(rows: Sequence[Columns]) -> list[tuple[Fact, Fact]]:
-    """(old, successor) for each inactive fact of the rows of SUPERSEDED whose chain of
+def superseded_pairs(read: Iterable[Fact]) -> list[tuple[Fact, Fact]]:
+    """(old, successor) for each inactive fact that SUPERSEDED read whose chain of
     successors, in the same stream, ends at an active fact: that fact is its successor,
     newest old one first.
 
@@ -727,7 +727,7 @@ def superseded_pairs(rows: Sequence[Columns]) -> list[tuple[Fact, Fact]]:
     "I'm at Figma now"); the first statement is outdated by the last, not by the one that
     replaced it, which is history too. Each fact is walked once, so a long chain costs no
     more than its length."""
-    facts = {r["id"]: fact_of(r) for r in rows}
+    facts = {fact.id: fact for fact in read}
     ends: dict[int, Fact | None] = {}
     for start in facts:
         path: dict[int, None] = {}  # ordered, and quick to ask: links may loop

@@ -535,7 +535,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
         """Pairs of (superseded fact, its active successor), newest old one first: one
         statement reads both sides of every pair."""
-        return superseded_pairs(self._rows(_SUPERSEDED, (tenant, stream) * 3))
+        return superseded_pairs(map(fact_of, self._rows(_SUPERSEDED, (tenant, stream) * 3)))
 
     def stream_view(
         self,
@@ -578,7 +578,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             turns=[turn_of(r) for r in reversed(turns)],
             active_summary=summary_of(active[0]) if active else None,
             structured=summary_of(structured[0]) if structured else None,
-            superseded=superseded_pairs(superseded),
+            superseded=superseded_pairs(map(fact_of, superseded)),
             pinned=by_stream,
             names=TenantNames(
                 [r["name"] for r in streams],

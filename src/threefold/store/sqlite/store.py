@@ -109,6 +109,9 @@ _ITEM_MODEL_ENTRIES = 2048
 finds 41% of a context's items here (51% with 8,192, all that 200 contexts used)."""
 _TURN_MODEL_ENTRIES = 1024
 """Recent turns kept as models (see _turn_of_row): a context reads a few dozen."""
+_FACT_MODEL_ENTRIES = 4096
+"""Superseded facts and their successors kept as models (see superseded_facts): a stream
+with a long history holds hundreds, read again after every write."""
 _FINISHED_IMPORT = ("done", "failed")
 _SCORED = 1000
 """The most full-text matches one search scores (BM25): a few milliseconds."""
@@ -645,7 +648,8 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
         """(old, successor) for each inactive fact of the stream whose chain of successors,
         in the same stream, ends at an active fact (see superseded_pairs)."""
-        return superseded_pairs(self._rows(SUPERSEDED, (tenant, stream) * 3))
+        rows = self._rows(SUPERSEDED, (tenant, stream) * 3)
+        return superseded_pairs(_fact_of_values(tuple(r.keys()), tuple(r)) for r in rows)
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
         marks = _marks(fact_ids)
@@ -1992,3 +1996,8 @@ def _turn_of_row(row: sqlite3.Row) -> Turn:
 @lru_cache(maxsize=_TURN_MODEL_ENTRIES)
 def _turn_of_values(names: tuple[str, ...], values: tuple[Any, ...]) -> Turn:
     return turn_of(dict(zip(names, values, strict=True)))
+
+
+@lru_cache(maxsize=_FACT_MODEL_ENTRIES)
+def _fact_of_values(names: tuple[str, ...], values: tuple[Any, ...]) -> Fact:
+    return fact_of(dict(zip(names, values, strict=True)))
