@@ -104,6 +104,22 @@ def test_facts_read_from_a_hit_are_listed_under_it(tmp_path: Path) -> None:
     assert all(row[0] == "" and row[1] == "↳ fact" for row in riders), lines
 
 
+def test_an_outdated_hit_has_a_line_under_it_naming_what_is_in_force(tmp_path: Path) -> None:
+    db = str(tmp_path / "jobs.db")
+    for said in ("I work at Stripe as a backend engineer.", "Bye for now.", "I work at Figma now."):
+        assert run("--db", db, "add-turn", "chat:1", "--user", said).exit_code == 0
+    hits = json.loads(run("--db", db, "search", "where do I work", "--format", "json").output)
+    [old] = [h for h in hits if "Stripe" in h["text"]]
+    [figma] = old["now"]
+    assert figma["text"] == "The user works at Figma." and all(
+        h["now"] == [] for h in hits if h is not old
+    )
+    lines = run("--db", db, "search", "where do I work").output.splitlines()
+    [at] = [n for n, line in enumerate(lines) if "Stripe" in line]
+    marker = ["", "! outdated", "", "", "", f"now: The user works at Figma. [fact:{figma['id']}]"]
+    assert lines[at + 1].split("\t") == marker, lines
+
+
 @pytest.mark.parametrize(
     ("args", "code", "says"),
     [

@@ -80,6 +80,26 @@ def test_turns_take_consecutive_seqs_and_read_back_whole(store: Store) -> None:
         store.turn("other-tenant", ids[0])
 
 
+def test_a_superseded_fact_pairs_with_the_active_end_of_its_chain(store: Store) -> None:
+    """Stripe, then "not at Stripe", then Figma: the first is outdated by Figma too. A
+    chain that ends at no active fact (its end forgotten, links that loop) pairs nothing."""
+    stripe = _fact(store, "chat:a", "The user works at Stripe", slot="employer")
+    left = _fact(store, "chat:a", "The user no longer works at Stripe", slot="employer")
+    figma = _fact(store, "chat:a", "The user works at Figma", slot="employer")
+    store.set_fact_status("t1", stripe, FactStatus.RETRACTED, superseded_by=left)
+    store.set_fact_status("t1", left, FactStatus.SUPERSEDED, superseded_by=figma)
+    pairs = store.superseded_facts("t1", "chat:a")
+    assert sorted((old.id, new.id) for old, new in pairs) == [(stripe, figma), (left, figma)]
+    assert (
+        store.stream_view(
+            "t1", "chat:a", window=TurnWindow(least=0, most=0), pins=PINS, pinned_streams=[]
+        ).superseded
+        == pairs
+    )
+    store.set_fact_status("t1", figma, FactStatus.RETRACTED, superseded_by=left)
+    assert store.superseded_facts("t1", "chat:a") == []  # a loop ends at no active fact
+
+
 def test_facts_supersede_with_history_per_tenant(store: Store) -> None:
     old = _fact(store, "project:x", "Raj is a developer", slot="role")
     new = _fact(store, "project:x", "Raj is the architect", slot="role", supersedes=old)

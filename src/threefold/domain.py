@@ -372,6 +372,13 @@ class FactHistory(_Model):
     changes: tuple[FactChange, ...]
 
 
+class FactRef(_Model):
+    """A fact named by its id and its text."""
+
+    id: int
+    text: str
+
+
 class SearchHit(_Model):
     """One item found by search, with its score and where it came from."""
 
@@ -391,6 +398,12 @@ class SearchHit(_Model):
     derived: list["SearchHit"] = Field(default_factory=list)
     """Facts read from this turn or message that the search found too, best first: they
     ride with it as one result, and take no place of their own among the hits."""
+    now: list[FactRef] = Field(default_factory=list)
+    """Empty when the hit states nothing outdated. Otherwise it states a value that a newer
+    fact of its stream replaced ("I work at Stripe" after "I left Stripe, I'm at Figma
+    now"), and these are the facts in force in its place, current and readable by the
+    caller. Judged by words, whatever the phrasing of the newer statement: a hit that names
+    the new value as well (the correction itself) is not marked."""
 
 
 class Record(_Model):

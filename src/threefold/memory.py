@@ -49,6 +49,7 @@ from threefold.domain import (
 from threefold.embed.base import Embedder, worth_a_thread
 from threefold.errors import Busy, EmbeddingMismatch, InvalidInput
 from threefold.models.base import ExtractedFact, MemoryModel, Standing, TurnInput
+from threefold.recall import outdated
 from threefold.recall.presets import KINDS, PRESETS
 from threefold.settings import Settings, database_location, load_settings
 from threefold.store.base import ItemFilter, NewTurn, Store, holder_is_gone, lease_owner
@@ -906,7 +907,8 @@ class Memory:
         `derived`). An empty query lists what the filters let through, newest first.
 
         Full text and vectors are fused by the named preset; filters apply before ranking.
-        Inactive facts are history and are not returned; see fact_history().
+        Inactive facts are history and are not returned; see fact_history(). A hit that
+        states a value a newer fact replaced names the facts in force in its `now`.
         """
         tenant = self._tenant(tenant)
         if stream is not None:
@@ -930,7 +932,8 @@ class Memory:
             until=as_utc(until) if until else None,
             people=tuple(p.lower() for p in people),
         )
-        return self.recall.search(self._text(query, "query"), where, chosen, limit)
+        hits = self.recall.search(self._text(query, "query"), where, chosen, limit)
+        return outdated.marked(self.store, tenant, hits, where.visibilities)
 
     def browse(
         self,

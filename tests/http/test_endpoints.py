@@ -160,6 +160,26 @@ def test_search(live: Live, client: httpx.Client, a: dict) -> None:
     assert {h["kind"] for h in two} <= {"turn", "fact"}
 
 
+def test_a_search_hit_that_states_a_superseded_value_carries_now(
+    live: Live, client: httpx.Client, a: dict
+) -> None:
+    for n, said in enumerate(["I work at Stripe as a backend engineer.", "I work at Figma now."]):
+        at = f"2026-10-0{5 + n}T09:00:00Z"
+        turn = {"stream": "chat:jobs", "user": said, "at": at}
+        assert client.post("/v1/turns", headers=a, json=turn).status_code == 201
+    live.settle()
+    query = {"query": "where do I work", "stream": "chat:jobs"}
+    hits = client.post("/v1/search", headers=a, json=query).json()["hits"]
+    [old] = [h for h in hits if "Stripe" in h["text"]]
+    [now] = old["now"]
+    figma = client.get(f"/v1/facts/{now['id']}", headers=a).json()
+    assert now["text"] == figma["text"] == "The user works at Figma."
+    assert figma["status"] == "active"
+    assert all(h["now"] == [] for h in hits if h is not old)
+    hit_schema = client.get("/openapi.json").json()["components"]["schemas"]["SearchHit"]
+    assert "now" in hit_schema["properties"]
+
+
 def test_sessions_end_refresh_and_summaries(live: Live, client: httpx.Client, a: dict) -> None:
     stream = "chat:sessions"
     for line in (

@@ -251,6 +251,28 @@ def test_a_search_hit_lists_the_facts_read_from_it(owner: BrowserContext) -> Non
     page.close()
 
 
+def test_a_search_hit_that_states_a_superseded_value_is_tagged(
+    owner: BrowserContext, seeded: Live
+) -> None:
+    jobs = "chat:jobs"
+    for n, said in enumerate(["I work at Stripe as a backend engineer.", "I work at Figma now."]):
+        seeded.memory.add_turn(
+            jobs, said, "Noted.", at=START + timedelta(days=n), tenant="tenant-a"
+        )
+    seeded.settle()
+    page = owner.new_page()
+    page.goto("/ui/search?" + urlencode({"query": "where do I work", "stream": jobs}))
+    old = page.locator("ol.items > li").filter(has_text="I work at Stripe")
+    expect(old.locator(".outdated")).to_contain_text("outdated now: The user works at Figma.")
+    expect(
+        page.locator("ol.items > li").filter(has_text="Figma now").locator(".outdated")
+    ).to_have_count(0)
+    old.locator(".outdated").get_by_role("link").click()
+    expect(page).to_have_url(re.compile(r"/ui/facts/\d+$"))
+    expect(page.get_by_text("The user works at Figma.").first).to_be_visible()
+    page.close()
+
+
 @pytest.mark.parametrize(
     "path",
     [

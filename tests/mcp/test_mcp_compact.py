@@ -111,3 +111,16 @@ async def test_people_are_those_the_facts_name(open_memory: MemoryFactory) -> No
     names = {person["name"] for person in people["people"]}
     assert {"Omar", "Lucia", "Dana", "Raj"} <= names, people
     assert people["total"] == len(people["people"]) and people["next_offset"] is None
+
+
+async def test_a_hit_that_states_a_superseded_value_names_the_fact_in_force(
+    memory: Memory,
+) -> None:
+    """The demo's first turn says Sarah is the Lead Architect; Raj has been since."""
+    [raj] = [f for f in memory.facts(STREAM) if f.text == "Raj is the Lead Architect."]
+    async with Client(build_server(memory, "default", Trust.FULL)) as client:
+        result = await client.call_tool("memory_search", {"query": "architect", "limit": 3})
+    hits = json.loads(result.content[0].text)["hits"]
+    [sarah] = [h for h in hits if h["text"].startswith("Sarah is the Lead Architect")]
+    assert {"id": raj.id, "text": raj.text} in sarah["now"]
+    assert all("now" not in h for h in hits if h is not sarah)  # empty: left out

@@ -84,7 +84,10 @@ def gather(
     tenant, stream, k = view.state.tenant, view.state.name, settings.recent_turns
     turns = view.turns
     first_recent = turns[0].seq if turns else view.state.turn_count + 1
-    outdated = OutdatedStatements(view.superseded)
+    # A mark names the fact in force, so only one this caller may read marks anything.
+    outdated = OutdatedStatements(
+        (old, new) for old, new in view.superseded if new.visibility in readable
+    )
     active = view.active_summary
     summary, removed = _without_outdated(
         active if active and active.visibility in readable else None, outdated

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the engine is imported by the commands that use it, to star
     from rich.console import Console
     from rich.progress import Progress, TaskID
 
-    from threefold.domain import Context, Fact, ImportReport
+    from threefold.domain import Context, Fact, ImportReport, SearchHit
     from threefold.memory import Memory
     from threefold.pipeline.backlog import Backlog, Drain
     from threefold.settings import Settings
@@ -434,19 +434,30 @@ def search(
     with _memory(ctx) as mem:
         hits = mem.search(query, stream, kind, limit, preset, trust)
     rows = [
-        (
-            "" if rider else f"{hit.score:.4f}",
-            f"↳ {hit.kind}" if rider else hit.kind,  # a rider: a fact read from the hit above
-            hit.source.label(),
-            f"{hit.at:%Y-%m-%d}" if hit.at else "",
-            hit.stream,
-            " ".join(hit.text.split())[:100],
-        )
+        row
         for found in hits
         for rider, hit in [(False, found), *((True, d) for d in found.derived)]
+        for row in _hit_rows(hit, rider)
     ]
     columns = ("score", "kind", "source", "when", "stream", "text")
     emit(fmt, hits, lambda: table(columns, rows, title=f"search: {query}"))
+
+
+def _hit_rows(hit: "SearchHit", rider: bool) -> list[tuple[str, ...]]:
+    """A hit's row, and under it a line saying what is in force now when it is outdated.
+    A rider is a fact read from the hit above."""
+    row = (
+        "" if rider else f"{hit.score:.4f}",
+        f"↳ {hit.kind}" if rider else hit.kind,
+        hit.source.label(),
+        f"{hit.at:%Y-%m-%d}" if hit.at else "",
+        hit.stream,
+        " ".join(hit.text.split())[:100],
+    )
+    if not hit.now:
+        return [row]
+    now = "; ".join(f"{' '.join(f.text.split())} [fact:{f.id}]" for f in hit.now)
+    return [row, ("", "! outdated", "", "", "", f"now: {now}")]
 
 
 @app.command("history")

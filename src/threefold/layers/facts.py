@@ -912,6 +912,11 @@ _WORD = re.compile(r"[^\W_]+")
 _MIN_PREFIX = 4
 
 
+_Rule = tuple[tuple[str, ...], tuple[str, ...], Fact, bool]
+"""The words of an old value, those of the value now in force that it lacks, the fact in
+force, and whether the old fact is about the user."""
+
+
 class OutdatedStatements:
     """Recognizes text that states a superseded fact as if it were still true.
 
@@ -922,16 +927,16 @@ class OutdatedStatements:
 
     def __init__(self, superseded: Iterable[tuple[Fact, Fact]]) -> None:
         """From (superseded fact, its successor) pairs, as Store.superseded_facts gives."""
-        self._rules: list[tuple[list[str], list[str], Fact, bool]] = []
+        self._rules: list[_Rule] = []
+        self._by_first: dict[str, list[int]] = {}
+        """The rules, by position, under the first word of their old value: a text is
+        checked against those whose first word it holds, not against all of a long
+        stream's hundreds."""
         for old, successor in superseded:
-            # The user is named as "I" in their own words ("I'm allergic to penicillin").
-            about_user = old.subject == "user"
-            said = _words(old.value if about_user else f"{old.subject} {old.value}")
-            # "Dana heads product" states "head of product: dana" without its "of".
-            claim = [w for w in said if w not in _JOINING] or said
-            current = [w for w in _words(successor.value) if w not in claim]
+            claim, current = _claim_words(old.subject, old.value, successor.value)
             if claim:
-                self._rules.append((claim, current, successor, about_user))
+                self._by_first.setdefault(claim[0], []).append(len(self._rules))
+                self._rules.append((claim, current, successor, old.subject == "user"))
 
     def __bool__(self) -> bool:
         return bool(self._rules)
@@ -940,14 +945,46 @@ class OutdatedStatements:
         """The facts now in force in place of those `text` states; empty if none."""
         words = _words(text)
         heads = _heads(words)
-        names_user = bool(_USER_WORDS & set(words))
-        found = {}
-        for claim, current, successor, about_user in self._rules:
-            if about_user and not names_user:
-                continue
-            if _covers(heads, claim) and not (current and _covers(heads, current)):
-                found[successor.id] = successor
+        return list(_replacements(self._named(heads), words, heads).values())
+
+    def line_replacements(self, text: str) -> list[Fact]:
+        """The same, judging each line of `text` on its own: a summary that says "works at
+        Stripe" on one line and "moved to Figma" on another still states the old value."""
+        named = self._named(_heads(_words(text)))
+        found: dict[int, Fact] = {}
+        for line in text.splitlines() if named else ():
+            words = _words(line)
+            found.update(_replacements(named, words, _heads(words)))
         return list(found.values())
+
+    def _named(self, heads: set[str]) -> list[_Rule]:
+        """The rules whose old value's words `heads` holds, in their order."""
+        positions = sorted({p for head in heads for p in self._by_first.get(head, ())})
+        return [rule for p in positions if _covers(heads, (rule := self._rules[p])[0])]
+
+
+@functools.lru_cache(maxsize=8192)
+def _claim_words(
+    subject: str, value: str, value_now: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words that state an old value, and those of the value in force that they lack.
+    Kept: a stream's superseded facts are read again after every write, the same ones."""
+    # The user is named as "I" in their own words ("I'm allergic to penicillin").
+    said = _words(value if subject == "user" else f"{subject} {value}")
+    # "Dana heads product" states "head of product: dana" without its "of".
+    claim = tuple(w for w in said if w not in _JOINING) or tuple(said)
+    return claim, tuple(w for w in _words(value_now) if w not in claim)
+
+
+def _replacements(rules: list[_Rule], words: list[str], heads: set[str]) -> dict[int, Fact]:
+    names_user = bool(_USER_WORDS & set(words))
+    found = {}
+    for claim, current, successor, about_user in rules:
+        if about_user and not names_user:
+            continue
+        if _covers(heads, claim) and not (current and _covers(heads, current)):
+            found[successor.id] = successor
+    return found
 
 
 _USER_WORDS = frozenset({"i", "i'm", "im", "my", "me", "user", "user's"})
@@ -968,7 +1005,7 @@ def _heads(words: list[str]) -> set[str]:
     return heads
 
 
-def _covers(heads: set[str], needed: list[str]) -> bool:
+def _covers(heads: set[str], needed: Sequence[str]) -> bool:
     # Short needed words must match whole; _heads holds only long prefixes.
     return all(need in heads for need in needed)
 

@@ -9,7 +9,7 @@ stays in sqlite/ and postgres/.
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -706,6 +706,45 @@ class SharedStatements:
             "UPDATE records SET processed = false WHERE tenant = ? AND stream = ? AND source = ?",
             (tenant, stream, source),
         )
+
+
+SUPERSEDED = (
+    "SELECT * FROM facts WHERE tenant = ? AND stream = ? AND superseded_by IS NOT NULL"
+    " AND status != 'active' UNION ALL SELECT * FROM facts WHERE tenant = ? AND stream = ?"
+    " AND status = 'active' AND id IN (SELECT superseded_by FROM facts WHERE tenant = ?"
+    " AND stream = ? AND superseded_by IS NOT NULL AND status != 'active')"
+)
+"""The facts superseded_pairs reads: the stream's inactive facts that name a successor, and
+the active facts among those successors. Its parameters: tenant and stream, three times."""
+
+
+def superseded_pairs(read: Iterable[Fact]) -> list[tuple[Fact, Fact]]:
+    """(old, successor) for each inactive fact that SUPERSEDED read whose chain of
+    successors, in the same stream, ends at an active fact: that fact is its successor,
+    newest old one first.
+
+    A fact may be replaced more than once ("I work at Stripe", then "I left Stripe", then
+    "I'm at Figma now"); the first statement is outdated by the last, not by the one that
+    replaced it, which is history too. Each fact is walked once, so a long chain costs no
+    more than its length."""
+    facts = {fact.id: fact for fact in read}
+    ends: dict[int, Fact | None] = {}
+    for start in facts:
+        path: dict[int, None] = {}  # ordered, and quick to ask: links may loop
+        at: int | None = start
+        while at is not None and at in facts and at not in ends and at not in path:
+            if facts[at].status is FactStatus.ACTIVE:
+                break
+            path[at] = None
+            at = facts[at].superseded_by
+        if at is not None and at in ends:
+            end = ends[at]
+        else:  # an active fact; or none: a successor of another stream, erased, or a loop
+            reached = facts.get(at) if at is not None and at not in path else None
+            end = reached if reached is not None and reached.status is FactStatus.ACTIVE else None
+        ends.update(dict.fromkeys(path, end))
+    pairs = [(facts[old], new) for old, new in ends.items() if new is not None]
+    return sorted(pairs, key=lambda pair: pair[0].id, reverse=True)
 
 
 def aliases_statement(tenant: str, words: Sequence[str]) -> tuple[str, tuple[str, ...]]:

@@ -245,7 +245,8 @@ def build_server(
         preset: Annotated[str, Field(description=", ".join(PRESETS))] = "default",
     ) -> dict[str, Any]:
         """Search facts, past turns, summaries and records (Slack, Jira, web), best first.
-        Current facts only."""
+        Current facts only. A hit with `now` states an outdated value: `now` lists the
+        facts in force instead."""
         hits = memory.search(
             query,
             stream=stream,

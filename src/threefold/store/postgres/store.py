@@ -107,10 +107,12 @@ from threefold.store.rows import (
     turn_of,
 )
 from threefold.store.statements import (
+    SUPERSEDED,
     SharedStatements,
     aliases_in_order,
     aliases_statement,
     name_clauses,
+    superseded_pairs,
 )
 from threefold.store.vectors import echo_depth, one_per_echo_of_blobs
 
@@ -533,7 +535,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
         """Pairs of (superseded fact, its active successor), newest old one first: one
         statement reads both sides of every pair."""
-        return _pairs(self._rows(_SUPERSEDED, (tenant, stream)))
+        return superseded_pairs(map(fact_of, self._rows(_SUPERSEDED, (tenant, stream) * 3)))
 
     def stream_view(
         self,
@@ -559,7 +561,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
                 ),
                 conn.execute(_ACTIVE_SUMMARY, (tenant, stream)),
                 conn.execute(_NEWEST_STRUCTURED, (tenant, stream)),
-                conn.execute(_SUPERSEDED, (tenant, stream)),
+                conn.execute(_SUPERSEDED, (tenant, stream) * 3),
                 conn.execute(_pinned_sql("*"), _pinned_params(tenant, pinned_streams, pins)),
                 conn.execute(_STREAM_NAMES, (tenant,)),
                 conn.execute(PROFILE_NAMES, (tenant,)),
@@ -576,7 +578,7 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
             turns=[turn_of(r) for r in reversed(turns)],
             active_summary=summary_of(active[0]) if active else None,
             structured=summary_of(structured[0]) if structured else None,
-            superseded=_pairs(superseded),
+            superseded=superseded_pairs(map(fact_of, superseded)),
             pinned=by_stream,
             names=TenantNames(
                 [r["name"] for r in streams],
@@ -1662,14 +1664,7 @@ _NEWEST_STRUCTURED = (
     "SELECT * FROM summaries WHERE tenant = %s AND stream = %s AND kind = 'structured'"
     " ORDER BY period_end DESC NULLS LAST, id DESC LIMIT 1"
 )
-_SUPERSEDED = (
-    "WITH pairs AS (SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
-    " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
-    " WHERE o.tenant = %s AND o.stream = %s AND o.superseded_by IS NOT NULL"
-    " AND o.status != 'active' AND n.status = 'active')"
-    " SELECT f.*, p.old AS pair_old, p.new AS pair_new FROM pairs p"
-    " JOIN facts f ON f.id IN (p.old, p.new) ORDER BY p.old DESC"
-)
+_SUPERSEDED = SUPERSEDED.replace("?", "%s")
 
 
 def _pinned_sql(columns: str) -> str:
@@ -1696,13 +1691,6 @@ def _pinned_params(tenant: str, streams: Sequence[str], policy: PinPolicy) -> li
         list(policy.observed.categories),
         policy.observed.min_confidence,
     ]
-
-
-def _pairs(rows: list[Row]) -> list[tuple[Fact, Fact]]:
-    """(superseded fact, successor) pairs from the rows of _SUPERSEDED."""
-    facts = {r["id"]: fact_of(r) for r in rows}
-    pairs = dict.fromkeys((r["pair_old"], r["pair_new"]) for r in rows)
-    return [(facts[old], facts[new]) for old, new in pairs]
 
 
 def _stream_state(tenant: str, stream: str, row: Row | None) -> StreamState:

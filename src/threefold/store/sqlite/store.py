@@ -76,7 +76,12 @@ from threefold.store.sqlite.routing import RoutingTables
 from threefold.store.sqlite.team import TeamTables
 from threefold.store.sqlite.term_scores import CountsAtVersion, IndexVersion, TermScores
 from threefold.store.sqlite.write_queue import WriteQueue
-from threefold.store.statements import SharedStatements, name_clauses
+from threefold.store.statements import (
+    SUPERSEDED,
+    SharedStatements,
+    name_clauses,
+    superseded_pairs,
+)
 
 if TYPE_CHECKING:
     from threefold.store.vectors import VectorIndex
@@ -104,6 +109,9 @@ _ITEM_MODEL_ENTRIES = 2048
 finds 41% of a context's items here (51% with 8,192, all that 200 contexts used)."""
 _TURN_MODEL_ENTRIES = 1024
 """Recent turns kept as models (see _turn_of_row): a context reads a few dozen."""
+_FACT_MODEL_ENTRIES = 4096
+"""Superseded facts and their successors kept as models (see superseded_facts): a stream
+with a long history holds hundreds, read again after every write."""
 _FINISHED_IMPORT = ("done", "failed")
 _SCORED = 1000
 """The most full-text matches one search scores (BM25): a few milliseconds."""
@@ -640,24 +648,10 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
 
     @_unchanged_reads
     def superseded_facts(self, tenant: str, stream: str) -> list[tuple[Fact, Fact]]:
-        """(old, successor) for each inactive fact of the stream whose successor, in the
-        same stream, is active."""
-        with self._lock:
-            pairs = self._rows(
-                "SELECT o.id AS old, n.id AS new FROM facts o JOIN facts n"
-                " ON n.id = o.superseded_by AND n.tenant = o.tenant AND n.stream = o.stream"
-                " WHERE o.tenant = ? AND o.stream = ? AND o.superseded_by IS NOT NULL"
-                " AND o.status != 'active'"
-                " AND n.status = 'active' ORDER BY o.id DESC",
-                (tenant, stream),
-            )
-            wanted = {r["old"] for r in pairs} | {r["new"] for r in pairs}
-            rows = self._rows(
-                "SELECT * FROM facts WHERE id IN (SELECT value FROM json_each(?))",
-                [json.dumps(sorted(wanted))],
-            )
-        facts = {r["id"]: fact_of(r) for r in rows}
-        return [(facts[r["old"]], facts[r["new"]]) for r in pairs]
+        """(old, successor) for each inactive fact of the stream whose chain of successors,
+        in the same stream, ends at an active fact (see superseded_pairs)."""
+        rows = self._rows(SUPERSEDED, (tenant, stream) * 3)
+        return superseded_pairs(_fact_of_values(tuple(r.keys()), tuple(r)) for r in rows)
 
     def fact_changes(self, tenant: str, fact_ids: Sequence[int]) -> list[FactChange]:
         marks = _marks(fact_ids)
@@ -2004,3 +1998,8 @@ def _turn_of_row(row: sqlite3.Row) -> Turn:
 @lru_cache(maxsize=_TURN_MODEL_ENTRIES)
 def _turn_of_values(names: tuple[str, ...], values: tuple[Any, ...]) -> Turn:
     return turn_of(dict(zip(names, values, strict=True)))
+
+
+@lru_cache(maxsize=_FACT_MODEL_ENTRIES)
+def _fact_of_values(names: tuple[str, ...], values: tuple[Any, ...]) -> Fact:
+    return fact_of(dict(zip(names, values, strict=True)))
