@@ -27,6 +27,17 @@ def facts_after(tmp_path, asked: str, reply: str, speaker: str | None = None) ->
         ("So you're 45?", "yeah", ("user", "age", "45")),
         ("Happy to. Are you vegetarian?", "yes", ("user", "diet", "vegetarian")),
         ("How many kids do you have?", "three", ("user", "count:child", "three kids")),
+        # a question about someone it names
+        ("How old is Lukas now?", "6", ("lukas", "age", "6")),
+        ("When's Renee's birthday? I can remind you.", "june 12", ("renee", "birthday", "june 12")),
+        ("Where does Priya live these days?", "Leeds", ("priya", "home", "leeds")),
+        # a longer reply answers with its short first clause; an aside does not ask
+        (
+            "How old are you, if you don't mind me asking?",
+            "36. feel about 60 some days",
+            ("user", "age", "36"),
+        ),
+        ("How old is Lukas now?", "6, he is the youngest in his class.", ("lukas", "age", "6")),
     ],
 )
 def test_a_terse_reply_completes_the_question(tmp_path, asked, reply, fact):
@@ -39,7 +50,14 @@ def test_a_terse_reply_completes_the_question(tmp_path, asked, reply, fact):
         ("Are you vegetarian?", "nope"),  # a denial states no diet
         ("How old is he?", "42"),  # whom "he" means is not guessed
         ("How old are you?", "not telling you that today, sorry"),  # says enough itself
+        ("How old is Lukas?", "no idea, ask his mum, she keeps track of all that"),
     ],
 )
 def test_no_statement_is_made_up(tmp_path, asked, reply):
     assert not {f for f in facts_after(tmp_path, asked, reply) if f[1] in ("age", "diet")}
+
+
+def test_a_long_reply_keeps_what_follows_its_answer(tmp_path):
+    found = facts_after(tmp_path, "How old are you?", "42. my husband Dev is a chef")
+    assert ("user", "age", "42") in found
+    assert any(subject == "dev" for subject, _, _ in found)
