@@ -16,6 +16,7 @@ from threefold.domain import Fact
 from threefold.models.base import TurnInput
 from threefold.models.heuristic import HeuristicModel
 from threefold.models.reader import TrainedReader
+from threefold.models.reader.facts import referent_subject
 from threefold.models.reader.heads import Span
 from threefold.models.reader.whose import whose
 
@@ -94,3 +95,40 @@ def test_a_relative_of_the_named_person_keeps_the_value_from_them(
     said = "Marco's sister lives in [[home@per|Leeds]] now."
     facts = facts_of(open_memory, [("Evening!", "Marco"), (said, "Rafael")])
     assert "marco" not in owners(facts, "Leeds")
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "owner"),
+    [
+        # "she" in a sentence that names nobody is the person named before it in the turn
+        (
+            "Any ideas for my [[REL|mum]] [[relation|Mere]]? She turns [[age@per|65]] in March.",
+            "65",
+            "mere",
+        ),
+        ("My [[REL|son]] works nights. He is [[age@rel|17]] now.", "17", "user's son"),
+        # a sentence that names someone itself keeps them
+        (
+            "My [[REL|son]] [[relation|Gary]] is in. [[PER|Kayla]] is [[age@per|9]], he loves her.",
+            "9",
+            "kayla",
+        ),
+    ],
+)
+def test_he_or_she_is_whom_the_turn_named_last(
+    open_memory: MemoryFactory, said: str, value: str, owner: str
+) -> None:
+    assert owners(facts_of(open_memory, [(said, None)]), value) == {owner}
+
+
+def test_he_or_she_alone_is_nobody_the_turn_named(open_memory: MemoryFactory) -> None:
+    # no one named before it, and no turn before to say whom: the value has no owner
+    assert owners(facts_of(open_memory, [("She is [[age@per|65]] now.", None)]), "65") == set()
+
+
+@pytest.mark.parametrize(
+    ("referent", "me", "subject"),
+    [("my mum", "user", "user's mother"), ("Raj", "user", "raj"), ("my son", "dana", "dana's son")],
+)
+def test_whom_the_turn_before_named_is_a_subject(referent: str, me: str, subject: str) -> None:
+    assert referent_subject(referent, me) == subject

@@ -17,7 +17,13 @@ import numpy as np
 
 from threefold.models.base import ExtractedFact, Standing, TurnInput
 from threefold.models.reader.checks import BELOW, Reading, refusal, standing
-from threefold.models.reader.facts import MIN_CONFIDENCE, TurnRead, settled, turn_reads
+from threefold.models.reader.facts import (
+    MIN_CONFIDENCE,
+    TurnRead,
+    referent_subject,
+    settled,
+    turn_reads,
+)
 from threefold.models.reader.heads import (
     Encoded,
     Heads,
@@ -173,7 +179,9 @@ class TrainedReader:
             (text, *whose(text, found, me, people)) for text, found in self.sentence_spans(turn)
         ]
         sentences = [(text, found) for text, found, _ in read]
-        return turn_reads(sentences, me, self._least(), [writer for *_, writer in read])
+        writers = [writer for *_, writer in read]
+        referent = referent_subject(turn.referent, me)
+        return turn_reads(sentences, me, self._least(), writers, referent)
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

@@ -99,22 +99,68 @@ def turn_reads(
     me: str,
     least: float = MIN_CONFIDENCE,
     writers: list[str] | None = None,
+    referent: str | None = None,
 ) -> list["TurnRead"]:
     """Every fact of a turn, each value said to be over with the current values that
     would take its slot (:class:`TurnRead`). `writers`: whose each sentence's unnamed
-    values are, where not all are `me`'s (:mod:`.whose`)."""
+    values are, where not all are `me`'s (:mod:`.whose`). `referent`: whom a "he" or
+    "she" means before the turn names anyone (TurnInput.referent, as a subject)."""
     mine = writers or [me] * len(sentences)
+    meant = _antecedents(sentences, me, least, referent)
     replaced = frozenset(
         pair
-        for (text, found), writer in zip(sentences, mine, strict=True)
-        for pair in current_values(text, found, writer, least=least)
+        for (text, found), writer, who in zip(sentences, mine, meant, strict=True)
+        for pair in current_values(text, found, writer, least=least, antecedent=who)
     )
     reads = [
         r
-        for index, ((text, found), writer) in enumerate(zip(sentences, mine, strict=True))
-        for r in _sentence_reads(text, found, writer, least, replaced, index)
+        for index, ((text, found), writer, who) in enumerate(
+            zip(sentences, mine, meant, strict=True)
+        )
+        for r in _sentence_reads(text, found, writer, least, replaced, index, who)
     ]
     return _keyed_across(reads)
+
+
+# "he", "she" and their other forms: a sentence that says them may be about someone named
+# before it ("any ideas for my mum Mere? she turns 65 in march")
+_THIRD_PERSON = re.compile(r"(?<![\w'’])(?:he|she|him|her|his|hers)(?![\w’]|'(?!s\b))", re.I)
+
+
+def _antecedents(
+    sentences: list[tuple[str, list[Span]]], me: str, least: float, referent: str | None
+) -> list[str | None]:
+    """Whom each sentence's "he" or "she" may mean: the person named last in the
+    sentences before it, else `referent`."""
+    out, last = [], referent
+    for text, found in sentences:
+        out.append(last)
+        last = _last_named(text, [s for s in found if s.confidence >= least], me) or last
+    return out
+
+
+def referent_subject(referent: str | None, me: str) -> str | None:
+    """TurnInput.referent ("my mum", "Raj", "Lena's sister") as a subject: "user's mother",
+    "raj", "lena's sister"."""
+    if not referent:
+        return None
+    said = " ".join(referent.lower().split())
+    if not said.startswith("my "):
+        return said
+    kinds, _ = relation_words()
+    return f"{me}'s {kinds.get(said[3:], said[3:])}"
+
+
+def _last_named(text: str, spans: list[Span], me: str) -> str | None:
+    """The subject of the last person `spans` name: by name, or by relation ("my mum")."""
+    people = [s for s in spans if s.label in ("PER", "REL", *_RELATION_LABELS)]
+    if not people:
+        return None
+    last = max(people, key=lambda s: s.start)
+    if last.label != "REL":
+        return _whose(_value(text, last))
+    named = _named(text, last, [s for s in spans if s.label in ("PER", *_RELATION_LABELS)])
+    return _whose(_value(text, named)) if named else f"{me}'s {_relation(text, last)}"
 
 
 def settled(
@@ -191,7 +237,12 @@ def _lone_current(read: "TurnRead", reads: list["TurnRead"]) -> bool:
 
 
 def current_values(
-    text: str, found: list[Span], me: str, *, least: float = MIN_CONFIDENCE
+    text: str,
+    found: list[Span],
+    me: str,
+    *,
+    least: float = MIN_CONFIDENCE,
+    antecedent: str | None = None,
 ) -> set[tuple[str, str]]:
     """The (subject, label) pairs of the current values one sentence states."""
     return {
@@ -200,7 +251,7 @@ def current_values(
         if s.confidence >= least
         and s.modality == "cur"
         and s.label in slot_table()
-        and (subject := _subject(text, s, found, me)) is not None
+        and (subject := _subject(text, s, found, me, antecedent)) is not None
     }
 
 
@@ -234,26 +285,28 @@ def _sentence_reads(
     least: float,
     replaced: frozenset[tuple[str, str]],
     sentence: int = 0,
+    antecedent: str | None = None,
 ) -> list[TurnRead]:
-    """Every fact one sentence states, a value said to be over with what takes its slot."""
+    """Every fact one sentence states, a value said to be over with what takes its slot;
+    `antecedent`: whom its "he" or "she" means, if anyone (_antecedents)."""
     spans = [s for s in found if s.confidence >= least]
     values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
-    here = current_values(text, spans, me)
+    here = current_values(text, spans, me, antecedent=antecedent)
     out: list[TurnRead] = []
     for span in values:
         over_for: tuple[str, str] | None = None
         replacement: tuple[int, Span] | None = None
         if span.modality == "cur":
             replaces = _replaced(span, values)
-            fact = _fact(text, span, spans, me, replaces=replaces)
+            fact = _fact(text, span, spans, me, replaces=replaces, antecedent=antecedent)
             if fact is not None and replaces is not None and replaces.modality == "neg":
                 # "York, not Leeds": a correction, as firm as the user's word gets
                 fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
         elif span.label in _RELATION_LABELS:
             continue  # a person's or pet's ending is the layers' to draw (layers/facts.py)
         else:
-            fact = _ended(text, span, spans, me)
-            pair = (_subject(text, span, spans, me) or "", span.label)
+            fact = _ended(text, span, spans, me, antecedent)
+            pair = (_subject(text, span, spans, me, antecedent) or "", span.label)
             if "keyed" in slot_table()[span.label]:
                 # only the value keyed by this one takes its slot: a new key is a slot apart
                 by = next(
@@ -269,18 +322,20 @@ def _sentence_reads(
     return out
 
 
-def _ended(text: str, span: Span, spans: list[Span], me: str) -> ExtractedFact | None:
+def _ended(
+    text: str, span: Span, spans: list[Span], me: str, antecedent: str | None = None
+) -> ExtractedFact | None:
     """The fact that a value nothing replaces is over: in the kind's own slot for former
     values where it has one (which ends the current value there), else in the slot the
     value would hold, said as over."""
     entry = slot_table()[span.label]
     if span.modality == "former" and "former" in entry:
-        fact = _fact(text, span, spans, me, former=True)
+        fact = _fact(text, span, spans, me, former=True, antecedent=antecedent)
         if fact is None:
             return None
         now = SlotRef(subject=fact.subject, slot=entry["slot"], value=fact.value)
         return fact.model_copy(update={"ends": (now,)})
-    fact = _fact(text, span, spans, me)
+    fact = _fact(text, span, spans, me, antecedent=antecedent)
     if fact is None or "ended" not in entry:
         return None
     bare = fact.value.removeprefix(entry.get("value_prefix", ""))
@@ -303,12 +358,13 @@ def _fact(
     *,
     former: bool = False,
     replaces: Span | None = None,
+    antecedent: str | None = None,
 ) -> ExtractedFact | None:
     entry = slot_table()[span.label]
     value = _value(text, span)
     if not value:
         return None
-    subject = _subject(text, span, spans, me)
+    subject = _subject(text, span, spans, me, antecedent)
     if subject is None:
         return None
     relation = ""
@@ -429,7 +485,12 @@ def _key(value: str) -> str | None:
     return found[-1] if found else None
 
 
-def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:
+def _subject(
+    text: str, span: Span, spans: list[Span], me: str, antecedent: str | None = None
+) -> str | None:
+    """Whose the value `span` is: the writer's, the person named nearest, the relative
+    its relation word names, or, in a sentence that names nobody and says "he" or "she",
+    `antecedent`."""
     if span.label in _RELATION_LABELS or span.subject == "self":
         return me
     names = [s for s in spans if s.label == "PER" or s.label in _RELATION_LABELS]
@@ -437,7 +498,8 @@ def _subject(text: str, span: Span, spans: list[Span], me: str) -> str | None:
         return _whose(_value(text, named))
     word = _nearest(span, [s for s in spans if s.label == "REL"])
     if word is None:
-        return None
+        meant = not names and antecedent and _THIRD_PERSON.search(text)
+        return antecedent if meant else None
     named = _named(text, word, [s for s in spans if s.label in _RELATION_LABELS])
     if named is not None:  # "my wife Ines is a doctor": the fact is Ines's, by her name
         return _whose(_value(text, named))
