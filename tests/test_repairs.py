@@ -842,6 +842,10 @@ DIALOGUES = {
         [("I work part-time at the library.", "Nice."), ("I'm full-time there now.", "Ok.")],
         ["The user works at a library.", "The user works full-time."],
     ),
+    '"it is" with its "it" left out': (
+        [("I have a Skoda Octavia.", "Nice."), ("Is Fabia, not Octavia.", "Ok.")],
+        ["The user has a Skoda Fabia."],
+    ),
     "a school year said alone, with since when": (
         [
             ("What year is my son in?", "Your son Wendell is in Year 4."),

@@ -7,6 +7,7 @@ import pytest
 
 from threefold import Memory
 from threefold.models.heuristic import HeuristicModel
+from threefold.models.heuristic.answers import read_reply
 
 AT = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
@@ -61,3 +62,14 @@ def test_a_long_reply_keeps_what_follows_its_answer(tmp_path):
     found = facts_after(tmp_path, "How old are you?", "42. my husband Dev is a chef")
     assert ("user", "age", "42") in found
     assert any(subject == "dev" for subject, _, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply"),
+    [
+        ("How old is Arnab?", "He is 41. Married to Sreeparna, and they have one son."),
+        ("How old is your daughter?", "she is 9"),
+    ],
+)
+def test_a_reply_with_a_subject_of_its_own_is_read_as_said(asked: str, reply: str) -> None:
+    assert read_reply(reply, asked) is None

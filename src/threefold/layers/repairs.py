@@ -592,7 +592,9 @@ def _short(text: str) -> bool:
 
 # What frames the new word without being part of it: "I'm at Amazon", "it's the Berlin office".
 _FRAME_RE = re.compile(
-    r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|that's|i\s+meant?)\s+)?"
+    # "Is Fabia, not Octavia": "it is" with its "it" left out, as a second language may
+    r"^(?:(?:i'm|i\s+am|we're|we\s+are|he's|she's|they're|it's|it\s+is|it\s+was|that's|is|was"
+    r"|i\s+meant?)\s+)?"
     rf"(?:(?:at|in|with|on|from|for)\s+)?(?:(?:a|an|the)\s+)?(?:{_TITLE}\.?\s+)?",
     _I,
 )

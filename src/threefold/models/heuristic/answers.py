@@ -19,7 +19,10 @@ _MAX_CLAUSE_WORDS = 3
 """A longer reply answers with its first clause only when that clause is this short."""
 _FIRST_CLAUSE_RE = re.compile(r"^(?P<head>[^.,!?;:]+)[.,!?;:]+\s+(?P<rest>\S.*)$", re.DOTALL)
 _YES = frozenset({"yes", "yeah", "yep", "yup", "correct", "right", "exactly", "indeed", "sure"})
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|im|me|my|mine|we|our)\b", re.IGNORECASE)
+# "I'm 42", "he is 41": a reply with a subject of its own says it without the question
+_SAYS_ITSELF_RE = re.compile(
+    r"\b(?:i|i'm|im|me|my|mine|we|our|he|he's|she|she's|they|they're|it's)\b", re.IGNORECASE
+)
 _CONTRACTIONS = {"what's": "what is", "where's": "where is", "when's": "when is",
                  "who's": "who is", "you're": "you are", "how's": "how is"}  # fmt: skip
 _PERSON = {"you": "I", "your": "my", "yours": "mine", "yourself": "myself"}
@@ -50,8 +53,8 @@ def read_reply(reply: str, asked: str) -> str | None:
     words = head.rstrip(".!").split()
     if not words or head.endswith("?"):
         return None
-    if _FIRST_PERSON_RE.search(head):
-        return None  # "I'm 42" needs no question to mean it
+    if _SAYS_ITSELF_RE.search(head):
+        return None
     question = _last_question(asked)
     if question is None or not _asks_of_someone(question):
         return None
@@ -63,8 +66,9 @@ def read_reply(reply: str, asked: str) -> str | None:
 
 def _first_clause(reply: str) -> tuple[str, str]:
     """(what answers, what follows it): the whole of a short reply, or the first clause of
-    a longer one when it is short; ("", reply) when neither is."""
-    if len(reply.rstrip(".!").split()) <= _MAX_REPLY_WORDS:
+    a longer one, or of one that goes on with a subject of its own ("6, he's the youngest"),
+    when that clause is short; ("", reply) when neither is."""
+    if len(reply.rstrip(".!").split()) <= _MAX_REPLY_WORDS and not _SAYS_ITSELF_RE.search(reply):
         return reply, ""
     split = _FIRST_CLAUSE_RE.match(reply)
     if split and len(split["head"].split()) <= _MAX_CLAUSE_WORDS:
