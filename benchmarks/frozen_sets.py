@@ -116,7 +116,15 @@ f_a_valencia_flatmates, f_b_bajan_ramp_crew, f_b_raub_durian_uncle,
 f_b_umea_physio_student: 396 statements, 63 updates, 49 corrections, 72 lines that state
 nothing), record the default's first run at the session's end (``first_run``: 165/396,
 12/63, 11/49, 162/226, 71/72) and the rules' (``rules_first_run``: 57/396, 2/63, 1/49,
-54/86, 72/72).
+54/86, 72/72). Session 36 ran those once for the assistant's guesses (layers/proposals.py):
+every figure unchanged. Six more (g_a_dakar_tailor, g_a_kolkata_railway_pensioner,
+g_a_reno_casino_dealer, g_b_hanoi_cafe_crew, g_b_rotterdam_crane_ops,
+g_b_tucson_roller_derby: 416 statements, 60 updates, 48 corrections, 80 lines that state
+nothing), written in session 36 by a helper who saw nothing, record the default before
+two changes (``first_run``: 148/416, 3/60, 1/48, 128/185, 73/80), the first (T: terse
+answers about named people, ``t36_first_run``: 147/416, 127/184, the rest the same; one
+answer lost, the cause mended after the run) and the second (P: "he" and "she" read as
+whom the turn named last, ``p36_first_run``: 150/416, 130/187, the rest the same).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
