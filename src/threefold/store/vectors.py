@@ -119,6 +119,10 @@ class _Vectors(Protocol):
     def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
+_NONE = (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
+"""No ids and no vectors, as _Vectors.vectors_of gives them."""
+
+
 class _Matrix:
     """Every vector of a small partition, scanned in full by each search."""
 
@@ -254,7 +258,8 @@ class _Graph:
             keys = np.sort(np.asarray(self.index.keys, dtype=np.int64))
             self._held = np.vstack(self.index.get(keys, dtype=_SCALAR)).astype(np.int8)
             self._held_ids = keys
-        newer_ids, newer_vectors = self.newer.vectors_of(ids)
+        # Most searches meet no vector newer than the file: no set operation over the ids.
+        newer_ids, newer_vectors = self.newer.vectors_of(ids) if len(self.newer) else _NONE
         ids = ids[~np.isin(ids, newer_ids)] if newer_ids.size else ids
         places = np.minimum(np.searchsorted(self._held_ids, ids), self._held_ids.size - 1)
         rows = places[self._held_ids[places] == ids] if self._held_ids.size else places[:0]
@@ -545,16 +550,18 @@ class VectorIndex:
         if named is None:
             return None
         assert isinstance(part.vectors, _Graph)
-        ids, sims = part.vectors.similarities_of(np.asarray(named, dtype=np.int64), query)
-        order = np.lexsort((ids, -sims))
-        ids, sims = ids[order], sims[order]
+        every_id, every_sim = part.vectors.similarities_of(np.asarray(named, dtype=np.int64), query)
         # int8 similarities are a little off: the floor gives them room, and three times
         # the items asked for are rescored by their exact vectors.
-        close = int(np.count_nonzero(sims >= floor - _SCALAR_SLACK))
+        close = int(np.count_nonzero(every_sim >= floor - _SCALAR_SLACK))
         keep = limit * _RESCORED
         hits: list[tuple[int, float]] = []
         start, window = 0, keep + keep // 4
+        # Only the first window is put in order at first: most searches need no more.
+        ids, sims = _top(every_id, every_sim, min(close, window))
         while start < close and len(hits) < keep:
+            if ids.size < min(close, start + window):
+                ids, sims = _top(every_id, every_sim, close)
             # Checked against the rest of the filter best first, a window at a time.
             part_ids = ids[start : min(close, start + window)].tolist()
             passed = self._store.passing(part.kind, where, part_ids)
