@@ -451,6 +451,36 @@ times say little):
     collects at the end of the same call). Three full collections in 195 searches make the
     slowest ones (50-70 ms each), not the p95.
 
+    session 36 (issue 41, speed; stores built anew at 7a3a5b7, seed 2: 10k 0.970 / 0.995 /
+    1.000, 100k 0.875 / 0.925 / 0.965, 109 facts, 100k in 1,688 s beside other jobs).
+    Answers identical throughout: every question's top 10 (ids in order, with their
+    derived facts) and both contexts' text compared at 10k and 100k. Found: session 33's
+    one product for echoes (`units @ units.T`) runs on BLAS's threads, which spin on the
+    other core after each call: process CPU per search at 100k was twice the wall time
+    (76.9 against 38.4 ms p50), and with the other core loaded the call waited for them.
+    (BLAS's thread count also moves a float: one context of 200 differs between
+    OPENBLAS_NUM_THREADS=1 and the default, so compare runs under the same setting.)
+    Shipped: echoes compared a listed row at a time on the calling thread; an exact
+    partition keeps its last query's similarities for the wider asks of a narrow filter;
+    a named person's list orders only its first window (and skips a set operation when
+    no vector is newer than the graph's file); candidates' name words are kept.
+    Wall ms, this script (p50/p95; load 2-3 on 2 shared cores), main -> branch:
+    size   search          context         busy search      busy context
+    10k    19.8/25.3 ->    17.6/21.2 ->    33.5/68.1 ->     31.0/80.6 ->
+           17.7/24.2       15.5/18.4       29.4/39.6        26.5/36.8
+    100k   92.0/138.0 ->   75.0/116.9 ->   81.2/121.3 ->    109.4/160.4 ->
+           39.7/60.7       30.7/57.8       49.8/69.6        47.5/76.6
+    CPU per call (process time, 20 warm-up questions first; two alternating rounds, load
+    3-5), main -> branch: 100k search 87.9/154.3, 71.6/125.7 -> 37.1/65.8, 36.8/66.9;
+    context 80.7/132.3, 64.3/111.4 -> 33.0/61.2, 32.5/56.2; 10k search 14.2/20.5,
+    15.6/21.5 -> 12.9/18.0, 13.6/19.6; context 17.4/20.4, 17.9/22.4 -> 15.1/17.2,
+    15.6/18.5. The goal of p95 < 20 ms at 100k is still not met. Where a search's thread
+    CPU goes now at 100k (mean ms, load ~4): the named person's turn list 7-8 (its
+    items' int8 product, filter checks, rescoring), echoes 3.5-4, the whole stream's
+    graph walk 6 (filter checks 1.8), the person's summary list 4.7 (filter checks of
+    4 KB summaries 2.4), full text 5 over six lists, the second stage 6.5, reading the
+    pool's items 1.7. A context: its search 25, assembly 7.7.
+
 Prints tables; asserts nothing.
 """
 

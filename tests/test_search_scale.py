@@ -498,6 +498,66 @@ def test_a_graph_held_in_memory_scores_a_named_persons_new_items(store):
     assert index.search("turn", hers, again, 1)[0][0] == ruth[0]
 
 
+def test_a_named_persons_list_reads_past_its_first_window_when_few_pass(store):
+    """Most of a person's items most like the question fail the rest of the filter: the
+    list reads on, best first, past the first window it put in order, to the items that
+    pass, as an exact scan of those items ranks them."""
+    add_turns(store, texts(200))
+    add_turns(store, [f"Ruth noted item7 on topic2 draft{n}" for n in range(60)], Visibility.SHARED)
+    kept = add_turns(store, [f"Ruth noted item{n} on topic{n % 5}" for n in range(30)])
+    index = graph_index(store)
+    hers = everything(about=("ruth",), visibilities=(Visibility.PRIVATE,))
+    query = EMBEDDER.embed(["item7 on topic2"])[0]
+    found = index.search("turn", hers, query, 12)  # reads 36 first: all 60 drafts rank above
+    exact = exact_nearest(store, query, set(kept), 12)
+    assert [i for i, _ in found] == [i for i, _ in exact]
+
+
+def test_an_exact_partition_asked_again_after_a_write_ranks_the_new_vector(store):
+    """A small partition is scanned exactly, and the last query's similarities are kept for
+    a narrow filter's wider asks: a write in between must not leave them stale."""
+    add_turns(store, texts(100))
+    index = VectorIndex(store, store.index_directory)
+    only_shared = everything(visibilities=(Visibility.SHARED,))
+    query = EMBEDDER.embed(["zebra crossed road r2"])[0]
+    first = add_turns(store, ["zebra z1 crossed road r1"], Visibility.SHARED)
+    assert [i for i, _ in index.search("turn", only_shared, query, 5)] == first
+    later = add_turns(store, ["zebra crossed road r2"], Visibility.SHARED)
+    assert [i for i, _ in index.search("turn", only_shared, query, 5)] == later + first
+
+
+def test_echoes_listed_once_are_those_every_pair_compared_gives():
+    """one_per_echo compares a listed row with the rows after it; the listing is the one a
+    comparison of every pair gives: each row is listed unless a listed row before it
+    echoes it, and stands for its echoes at the best one's place, as the newest of them."""
+    rng = np.random.default_rng(7)
+    centres = rng.standard_normal((6, 32)).astype(np.float32)
+    rows = np.vstack([c + rng.normal(0, s, (8, 32)) for c in centres for s in (0.1, 0.6)])
+    rows = rows.astype(np.float32)
+    order = rng.permutation(len(rows))
+    hits = [(int(100 + i), 1.0 - n / 1000) for n, i in enumerate(order)]
+    matrix = rows[order]
+    for limit in (5, 20, len(hits)):
+        listed = vectors.one_per_echo(hits, matrix, limit)
+        assert listed == _echoes_by_every_pair(hits, matrix, limit)
+    assert len(vectors.one_per_echo(hits, matrix, len(hits))) < len(hits)  # some echo
+
+
+def _echoes_by_every_pair(hits, matrix, limit):
+    units = matrix / np.linalg.norm(matrix, axis=1)[:, None]
+    alike = units @ units.T >= vectors.ECHO
+    listed, covered = [], set()
+    for best, (item, similarity) in enumerate(hits):
+        if len(listed) == limit:
+            break
+        if best in covered:
+            continue
+        echoes = {i for i in range(best + 1, len(hits)) if alike[best, i] and i not in covered}
+        covered |= echoes
+        listed.append((max([item, *(hits[i][0] for i in echoes)]), similarity))
+    return listed
+
+
 def test_a_named_person_with_no_items_or_no_word_finds_nothing(store):
     add_turns(store, texts(100))
     index = graph_index(store)

@@ -228,7 +228,7 @@ def _held(item: Item, scored: Scored, asked: frozenset[str]) -> frozenset[str]:
 def about_others(
     pool: Pool,
     people: Sequence[str],
-    names_in: Callable[[str], list[str]],
+    names_in: Callable[[str], Sequence[str]],
     known: Callable[[list[str]], list[str]],
     weight: float,
 ) -> Pool:

@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
 from threefold.domain import SearchHit
@@ -249,7 +249,7 @@ class Recall:
             pool = specific(pool, terms, rare, preset.rare_word_weight, preset.rrf_k)
         if people:
             known = partial(self.store.aliases_among, where.tenant)
-            pool = about_others(pool, people, name_words, known, preset.other_person_weight)
+            pool = about_others(pool, people, _names_in_item, known, preset.other_person_weight)
         pool = alike_newest_first(pool, terms, preset.older_alike_weight)
         if "turn" in preset.kinds:
             pool = folded(pool, partial(self._raw_turns, where))
@@ -549,6 +549,13 @@ def name_words(query: str) -> list[str]:
     words = [w.strip("'-") for w in _NAME_WORD.findall(query[:_QUERY_CHARS].lower())]
     words = [w.removesuffix("'s") for w in words if len(w) > 2 and w not in STOPWORDS]
     return list(dict.fromkeys(words))
+
+
+@lru_cache(maxsize=16_384)
+def _names_in_item(text: str) -> tuple[str, ...]:
+    """name_words of a candidate's text: kept, as the same candidates come back question
+    after question (at 100,000 turns a search's pool is 125 items)."""
+    return tuple(name_words(text))
 
 
 def without_names(query: str, names: Sequence[str]) -> str:

@@ -119,12 +119,18 @@ class _Vectors(Protocol):
     def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
+_NONE = (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
+"""No ids and no vectors, as _Vectors.vectors_of gives them."""
+
+
 class _Matrix:
     """Every vector of a small partition, scanned in full by each search."""
 
     def __init__(self) -> None:
         self.ids = np.zeros(0, dtype=np.int64)
         self.vectors = np.zeros((0, 0), dtype=np.float32)
+        self._last: tuple[bytes, np.ndarray, np.ndarray] | None = None
+        """The last query's bytes, the ids it was scored over, and every row's similarity."""
 
     def __len__(self) -> int:
         return int(self.ids.size)
@@ -138,7 +144,19 @@ class _Matrix:
         self.ids, self.vectors = ids, vectors
 
     def nearest(self, query: np.ndarray, count: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
-        return _top(self.ids, _similarities(self.vectors, query), count)
+        return _top(self.ids, self.similarities(query), count)
+
+    def similarities(self, query: np.ndarray) -> np.ndarray:
+        """Every row's similarity to `query`, row for row with `ids`. Kept for the last
+        query: a search whose filter few neighbours pass asks again, ever wider, with the
+        same query, and each ask scanned every row anew (at 10,000 turns, 6 scans a
+        search, 0.75 ms each)."""
+        key, last = query.tobytes(), self._last
+        if last is not None and last[0] == key and last[1] is self.ids:
+            return last[2]
+        sims = _similarities(self.vectors, query)
+        self._last = (key, self.ids, sims)
+        return sims
 
     def vectors_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rows = np.flatnonzero(np.isin(self.ids, ids))
@@ -240,7 +258,8 @@ class _Graph:
             keys = np.sort(np.asarray(self.index.keys, dtype=np.int64))
             self._held = np.vstack(self.index.get(keys, dtype=_SCALAR)).astype(np.int8)
             self._held_ids = keys
-        newer_ids, newer_vectors = self.newer.vectors_of(ids)
+        # Most searches meet no vector newer than the file: no set operation over the ids.
+        newer_ids, newer_vectors = self.newer.vectors_of(ids) if len(self.newer) else _NONE
         ids = ids[~np.isin(ids, newer_ids)] if newer_ids.size else ids
         places = np.minimum(np.searchsorted(self._held_ids, ids), self._held_ids.size - 1)
         rows = places[self._held_ids[places] == ids] if self._held_ids.size else places[:0]
@@ -531,16 +550,18 @@ class VectorIndex:
         if named is None:
             return None
         assert isinstance(part.vectors, _Graph)
-        ids, sims = part.vectors.similarities_of(np.asarray(named, dtype=np.int64), query)
-        order = np.lexsort((ids, -sims))
-        ids, sims = ids[order], sims[order]
+        every_id, every_sim = part.vectors.similarities_of(np.asarray(named, dtype=np.int64), query)
         # int8 similarities are a little off: the floor gives them room, and three times
         # the items asked for are rescored by their exact vectors.
-        close = int(np.count_nonzero(sims >= floor - _SCALAR_SLACK))
+        close = int(np.count_nonzero(every_sim >= floor - _SCALAR_SLACK))
         keep = limit * _RESCORED
         hits: list[tuple[int, float]] = []
         start, window = 0, keep + keep // 4
+        # Only the first window is put in order at first: most searches need no more.
+        ids, sims = _top(every_id, every_sim, min(close, window))
         while start < close and len(hits) < keep:
+            if ids.size < min(close, start + window):
+                ids, sims = _top(every_id, every_sim, close)
             # Checked against the rest of the filter best first, a window at a time.
             part_ids = ids[start : min(close, start + window)].tolist()
             passed = self._store.passing(part.kind, where, part_ids)
@@ -843,11 +864,6 @@ def one_per_echo(
     66-406 among its person's items, 49-240 counting echoes once)."""
     norms = np.linalg.norm(vectors, axis=1)
     units = vectors / np.where(norms > 0, norms, 1.0)[:, None]
-    # Which pairs echo, in one product: a few hundred rows, so one BLAS call costs less
-    # than a product per row, on a loaded machine too (needles at 100,000 turns: 3.7 ms
-    # a search against 1.6; a list of 180 under load, 0.27 ms against 0.85). Only the
-    # pairs after the diagonal count: a row is echoed by the listed rows before it.
-    echoed = np.triu(units @ units.T >= ECHO, k=1)
     ids = [item for item, _ in hits]
     unlisted = np.ones(len(hits), dtype=bool)
     listed: list[tuple[int, float]] = []
@@ -856,7 +872,12 @@ def one_per_echo(
             break
         if not unlisted[best]:
             continue
-        echoes = np.flatnonzero(echoed[best] & unlisted)
+        # A row is echoed by the listed rows before it: only those after it are compared,
+        # a product per listed row on this thread. One product of every pair through BLAS
+        # took less time on the clock, but its threads then spin on the other core: at
+        # 100,000 turns a search used twice its own time in CPU (needles, 2 cores).
+        after = _similarities(units[best + 1 :], units[best]) >= ECHO
+        echoes = best + 1 + np.flatnonzero(after & unlisted[best + 1 :])
         unlisted[echoes] = False
         newest = max([item, *(ids[i] for i in echoes.tolist())])
         listed.append((newest, similarity))
