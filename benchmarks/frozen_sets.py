@@ -124,7 +124,15 @@ nothing), written in session 36 by a helper who saw nothing, record the default 
 two changes (``first_run``: 148/416, 3/60, 1/48, 128/185, 73/80), the first (T: terse
 answers about named people, ``t36_first_run``: 147/416, 127/184, the rest the same; one
 answer lost, the cause mended after the run) and the second (P: "he" and "she" read as
-whom the turn named last, ``p36_first_run``: 150/416, 130/187, the rest the same).
+whom the turn named last, ``p36_first_run``: 150/416, 130/187, the rest the same). Six
+more written at the session's end the same way (h_a_tbilisi_sommelier,
+h_a_halifax_paramedic, h_a_savannah_retired_librarian, h_b_bologna_cycling_club,
+h_b_nagpur_wedding_cousins, h_b_willow_mushing_kennel: 426 statements, 59 updates, 48
+corrections, 79 lines that state nothing) record the default at the session's start
+(``session36_start_first_run``: 167/426, 10/59, 6/48, 147/196, 74/79), at its end
+(``first_run``: 168/426, the rest the same but 148/197) and R, a repair's old value only
+the assistant said read as the guess it corrects (``r36_first_run``: identical to the
+end's; not shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
