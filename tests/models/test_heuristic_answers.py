@@ -69,7 +69,10 @@ def test_a_long_reply_keeps_what_follows_its_answer(tmp_path):
     [
         ("How old is Arnab?", "He is 41. Married to Sreeparna, and they have one son."),
         ("How old is your daughter?", "she is 9"),
+        # a clause that opens a reply without answering (LoCoMo's real chats)
+        ("What's your plan to pitch in?", "Thanks, Mell! I'm still looking into counseling."),
+        ("What's your fave?", "Yeah, me too! Contemporary dance is so expressive and graceful."),
     ],
 )
-def test_a_reply_with_a_subject_of_its_own_is_read_as_said(asked: str, reply: str) -> None:
+def test_a_reply_that_says_itself_is_read_as_said(asked: str, reply: str) -> None:
     assert read_reply(reply, asked) is None

@@ -17,6 +17,14 @@ from threefold.models.heuristic.text import sentences
 _MAX_REPLY_WORDS = 5
 _MAX_CLAUSE_WORDS = 3
 """A longer reply answers with its first clause only when that clause is this short."""
+# "Thanks, Mell! I'm still looking...", "Yeah, me too!": a clause that opens a reply
+# without answering anything
+_OPENER_RE = re.compile(
+    r"^(?:(?:thanks|thank\s+you|yes|yeah|yep|yup|no|nope|nah|ok|okay|sure|well|oh|ah|aw+|wow"
+    r"|omg|lol|(?:ha)+|hmm+|cool|great|nice|awesome|hey|hi|hello|sorry|right|true|exactly)\b"
+    r"[\s,!.]*)+(?:\w+)?$",
+    re.IGNORECASE,
+)
 _FIRST_CLAUSE_RE = re.compile(r"^(?P<head>[^.,!?;:]+)[.,!?;:]+\s+(?P<rest>\S.*)$", re.DOTALL)
 _YES = frozenset({"yes", "yeah", "yep", "yup", "correct", "right", "exactly", "indeed", "sure"})
 # "I'm 42", "he is 41": a reply with a subject of its own says it without the question
@@ -51,7 +59,7 @@ def read_reply(reply: str, asked: str) -> str | None:
     reply = reply.strip()
     head, rest = _first_clause(reply)
     words = head.rstrip(".!").split()
-    if not words or head.endswith("?"):
+    if not words or reply.endswith("?"):
         return None
     if _SAYS_ITSELF_RE.search(head):
         return None
@@ -71,7 +79,11 @@ def _first_clause(reply: str) -> tuple[str, str]:
     if len(reply.rstrip(".!").split()) <= _MAX_REPLY_WORDS and not _SAYS_ITSELF_RE.search(reply):
         return reply, ""
     split = _FIRST_CLAUSE_RE.match(reply)
-    if split and len(split["head"].split()) <= _MAX_CLAUSE_WORDS:
+    if (
+        split
+        and len(split["head"].split()) <= _MAX_CLAUSE_WORDS
+        and not _OPENER_RE.match(split["head"])
+    ):
         return split["head"], split["rest"]
     return "", reply
 
