@@ -54,8 +54,9 @@ _PREPOSITION_RE = re.compile(r"\b(?:from|in|at|to|on|with|for)$", re.IGNORECASE)
 
 
 def read_reply(reply: str, asked: str) -> str | None:
-    """The statement `reply` makes as an answer to the last question in `asked`; None
-    when the reply says enough by itself, or the question is not one put to "you"."""
+    """The statement `reply` makes as an answer to the last question in `asked`, with what
+    follows its answering clause; None when the reply says enough by itself, or the
+    question is neither put to "you" nor about someone it names."""
     reply = reply.strip()
     head, rest = _first_clause(reply)
     words = head.rstrip(".!").split()
