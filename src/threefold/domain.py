@@ -404,6 +404,11 @@ class SearchHit(_Model):
     now"), and these are the facts in force in its place, current and readable by the
     caller. Judged by words, whatever the phrasing of the newer statement: a hit that names
     the new value as well (the correction itself) is not marked."""
+    doubted_by: SourceRef | None = None
+    """For a fact hit: the newer message that may have changed the fact but was read too
+    unsurely to store ("so we kinda moved to Perth I guess" after "I live in Leeds"), while
+    it is newer than the fact's last statement; a context shows such a fact as "(possibly
+    outdated: see turn:N)". None for other hits, and once the fact is stated again."""
 
 
 class Record(_Model):

@@ -180,6 +180,21 @@ def test_a_search_hit_that_states_a_superseded_value_carries_now(
     assert "now" in hit_schema["properties"]
 
 
+def test_a_doubted_fact_hit_carries_doubted_by(live: Live, client: httpx.Client, a: dict) -> None:
+    said = ["I live in Leeds.", "so we kinda moved to Perth I guess"]
+    for n, user in enumerate(said):
+        turn = {"stream": "chat:home", "user": user, "at": f"2026-10-0{5 + n}T09:00:00Z"}
+        added = client.post("/v1/turns", headers=a, json=turn)
+        assert added.status_code == 201
+    live.settle()
+    query = {"query": "where does the user live", "stream": "chat:home", "kinds": ["fact"]}
+    [leeds] = client.post("/v1/search", headers=a, json=query).json()["hits"]
+    assert leeds["text"] == "The user lives in Leeds."
+    assert leeds["doubted_by"] == {"kind": "turn", "id": str(added.json()["id"]), "at": turn["at"]}
+    hit_schema = client.get("/openapi.json").json()["components"]["schemas"]["SearchHit"]
+    assert "doubted_by" in hit_schema["properties"]
+
+
 def test_sessions_end_refresh_and_summaries(live: Live, client: httpx.Client, a: dict) -> None:
     stream = "chat:sessions"
     for line in (

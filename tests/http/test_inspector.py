@@ -273,6 +273,25 @@ def test_a_search_hit_that_states_a_superseded_value_is_tagged(
     page.close()
 
 
+def test_a_doubted_fact_hit_is_tagged_with_the_doubting_turn(
+    owner: BrowserContext, seeded: Live
+) -> None:
+    home = "chat:home"
+    for n, said in enumerate(["I live in Leeds.", "so we kinda moved to Perth I guess"]):
+        seeded.memory.add_turn(
+            home, said, "Noted.", at=START + timedelta(days=n), tenant="tenant-a"
+        )
+    seeded.settle()
+    moved = seeded.memory.turns(home, tenant="tenant-a")[-1]
+    page = owner.new_page()
+    page.goto("/ui/search?" + urlencode({"query": "where does the user live", "stream": home}))
+    leeds = page.locator("ol.items > li").filter(has_text="The user lives in Leeds.")
+    expect(leeds.locator(".outdated")).to_contain_text(f"possibly outdated see turn:{moved.id}")
+    leeds.locator(".outdated").get_by_role("link").click()
+    expect(page).to_have_url(re.compile(rf"/ui/turns/{moved.id}#turn-{moved.id}$"))
+    page.close()
+
+
 @pytest.mark.parametrize(
     "path",
     [

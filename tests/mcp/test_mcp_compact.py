@@ -5,6 +5,7 @@ Sizes are what goes over the wire: the JSON of the listed tools, and of a call's
 """
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -124,3 +125,19 @@ async def test_a_hit_that_states_a_superseded_value_names_the_fact_in_force(
     [sarah] = [h for h in hits if h["text"].startswith("Sarah is the Lead Architect")]
     assert {"id": raj.id, "text": raj.text} in sarah["now"]
     assert all("now" not in h for h in hits if h is not sarah)  # empty: left out
+
+
+async def test_a_doubted_fact_hit_names_the_doubting_turn(open_memory: MemoryFactory) -> None:
+    memory = open_memory()
+    for n, said in enumerate(["I live in Leeds.", "so we kinda moved to Perth I guess"]):
+        memory.add_turn("chat:home", said, "Noted.", at=datetime(2026, 5, 4 + n, tzinfo=UTC))
+    memory.process_pending()
+    moved = memory.turns("chat:home")[-1]
+    async with Client(build_server(memory, "default", Trust.FULL)) as client:
+        query = {"query": "where does the user live", "kinds": ["fact", "turn"]}
+        result = await client.call_tool("memory_search", query)
+    found = json.loads(result.content[0].text)["hits"]
+    hits = [hit for h in found for hit in (h, *h.get("derived", []))]  # a fact rides its turn
+    [leeds] = [h for h in hits if h["text"] == "The user lives in Leeds."]
+    assert leeds["doubted_by"]["id"] == str(moved.id)
+    assert all("doubted_by" not in h for h in hits if h is not leeds)  # none: left out

@@ -444,7 +444,8 @@ def search(
 
 
 def _hit_rows(hit: "SearchHit", rider: bool) -> list[tuple[str, ...]]:
-    """A hit's row, and under it a line saying what is in force now when it is outdated.
+    """A hit's row, and under it a line saying what is in force now when it is outdated,
+    and one naming the newer message that may have changed it when the reader doubts it.
     A rider is a fact read from the hit above."""
     row = (
         "" if rider else f"{hit.score:.4f}",
@@ -454,10 +455,14 @@ def _hit_rows(hit: "SearchHit", rider: bool) -> list[tuple[str, ...]]:
         hit.stream,
         " ".join(hit.text.split())[:100],
     )
-    if not hit.now:
-        return [row]
-    now = "; ".join(f"{' '.join(f.text.split())} [fact:{f.id}]" for f in hit.now)
-    return [row, ("", "! outdated", "", "", "", f"now: {now}")]
+    rows: list[tuple[str, ...]] = [row]
+    if hit.now:
+        now = "; ".join(f"{' '.join(f.text.split())} [fact:{f.id}]" for f in hit.now)
+        rows.append(("", "! outdated", "", "", "", f"now: {now}"))
+    if hit.doubted_by:
+        see = f"possibly outdated: see {hit.doubted_by.label()}"
+        rows.append(("", "? outdated", hit.doubted_by.label(), "", "", see))
+    return rows
 
 
 @app.command("history")

@@ -3,12 +3,15 @@
 A context marks such items as it shows them (threefold.context.material); a search hands
 its hits to a caller who reads them as they are, so each hit carries the mark itself
 (SearchHit.now). Each hit is judged against its own stream's supersessions, as a context
-is: the facts a stream holds are about the people of that conversation.
+is: the facts a stream holds are about the people of that conversation. A fact hit the
+reader doubted (Fact.doubted_by) names the doubting message while the context would still
+show the fact as possibly outdated (SearchHit.doubted_by).
 """
 
 from collections.abc import Sequence
 
-from threefold.domain import Fact, FactRef, SearchHit, Visibility
+from threefold.context.staleness import doubt
+from threefold.domain import Fact, FactRef, SearchHit, SourceRef, Visibility
 from threefold.layers.facts import OutdatedStatements
 from threefold.store.base import Store
 
@@ -17,13 +20,22 @@ def marked(
     store: Store, tenant: str, hits: list[SearchHit], readable: Sequence[Visibility]
 ) -> list[SearchHit]:
     """`hits`, each (and each of its derived facts) with `now` filled when it states a
-    value a newer fact replaced. Only facts `readable` may be named: the mark must not
-    tell a public caller a private fact. One store read per stream among the hits."""
+    value a newer fact replaced, and each fact hit with `doubted_by` filled while the reader
+    doubts it. Only facts `readable` may be named: the mark must not tell a public caller a
+    private fact. One store read per stream among the hits, and one for the fact hits."""
     streams = {hit.stream for found in hits for hit in (found, *found.derived)}
     rules = {stream: _rules(store, tenant, stream, readable) for stream in sorted(streams)}
-    if not any(rules.values()):
+    doubts = _doubts(store, tenant, hits)
+    if not any(rules.values()) and not doubts:
         return hits
-    return [_marked(hit, rules) for hit in hits]
+    return [_marked(hit, rules, doubts) for hit in hits]
+
+
+def _doubts(store: Store, tenant: str, hits: list[SearchHit]) -> dict[int, SourceRef]:
+    """The message that doubts each fact hit the reader still doubts, by fact id."""
+    ids = {hit.id for found in hits for hit in (found, *found.derived) if hit.kind == "fact"}
+    facts = store.facts_by_id(tenant, sorted(ids))
+    return {fact.id: by for fact in facts if (by := doubt(fact)) is not None}
 
 
 def _rules(
@@ -33,12 +45,16 @@ def _rules(
     return OutdatedStatements((old, new) for old, new in pairs if new.visibility in readable)
 
 
-def _marked(hit: SearchHit, rules: dict[str, OutdatedStatements]) -> SearchHit:
-    derived = [_marked(fact, rules) for fact in hit.derived]
+def _marked(
+    hit: SearchHit, rules: dict[str, OutdatedStatements], doubts: dict[int, SourceRef]
+) -> SearchHit:
+    derived = [_marked(fact, rules, doubts) for fact in hit.derived]
     now = _in_force(hit, rules[hit.stream])
-    if not now and all(d is before for d, before in zip(derived, hit.derived, strict=True)):
+    doubted = doubts.get(hit.id) if hit.kind == "fact" else None
+    unchanged = all(d is before for d, before in zip(derived, hit.derived, strict=True))
+    if not now and doubted is None and unchanged:
         return hit
-    return hit.model_copy(update={"now": now, "derived": derived})
+    return hit.model_copy(update={"now": now, "doubted_by": doubted, "derived": derived})
 
 
 def _in_force(hit: SearchHit, outdated: OutdatedStatements) -> list[FactRef]:

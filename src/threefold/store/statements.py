@@ -181,6 +181,15 @@ class SharedStatements:
             raise NotFound(f"no fact {fact_id}")
         return fact_of(row)
 
+    def facts_by_id(self, tenant: str, fact_ids: Sequence[int]) -> list[Fact]:
+        """The tenant's facts among `fact_ids`, in any status; ids it does not hold are left
+        out."""
+        if not fact_ids:
+            return []
+        marks = ", ".join("?" * len(fact_ids))
+        sql = f"SELECT * FROM facts WHERE tenant = ? AND id IN ({marks})"
+        return [fact_of(r) for r in self._select(sql, (tenant, *fact_ids))]
+
     def facts(self, tenant: str, stream: str, *, include_inactive: bool = False) -> list[Fact]:
         """Newest first."""
         sql = "SELECT * FROM facts WHERE tenant = ? AND stream = ?"

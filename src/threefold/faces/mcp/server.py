@@ -245,8 +245,8 @@ def build_server(
         preset: Annotated[str, Field(description=", ".join(PRESETS))] = "default",
     ) -> dict[str, Any]:
         """Search facts, past turns, summaries and records (Slack, Jira, web), best first.
-        Current facts only. A hit with `now` states an outdated value: `now` lists the
-        facts in force instead."""
+        Current facts only. `now`: the facts in force in place of an outdated value a hit
+        states; `doubted_by`: a newer message that may have changed a fact hit."""
         hits = memory.search(
             query,
             stream=stream,
