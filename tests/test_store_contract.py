@@ -100,6 +100,16 @@ def test_a_superseded_fact_pairs_with_the_active_end_of_its_chain(store: Store) 
     assert store.superseded_facts("t1", "chat:a") == []  # a loop ends at no active fact
 
 
+def test_facts_are_read_by_id_within_their_tenant_in_any_status(store: Store) -> None:
+    kept = _fact(store, "chat:a", "The user lives in Leeds", slot="home")
+    gone = _fact(store, "chat:a", "The user lives in York", slot="home")
+    store.set_fact_status("t1", gone, FactStatus.RETRACTED)
+    found = store.facts_by_id("t1", [kept, gone, 987_654])
+    assert sorted(f.id for f in found) == sorted([kept, gone])
+    assert store.facts_by_id("other-tenant", [kept, gone]) == []
+    assert store.facts_by_id("t1", []) == []
+
+
 def test_facts_supersede_with_history_per_tenant(store: Store) -> None:
     old = _fact(store, "project:x", "Raj is a developer", slot="role")
     new = _fact(store, "project:x", "Raj is the architect", slot="role", supersedes=old)
