@@ -271,6 +271,16 @@ class Fact(_Model):
         return self.status is FactStatus.ACTIVE
 
     @property
+    def doubt(self) -> SourceRef | None:
+        """`doubted_by` while that message is newer than the fact's last statement (a
+        fact stated again since stands): what the context shows it possibly outdated by,
+        and what a search hit of it names."""
+        doubt, stated = self.doubted_by, self.last_stated
+        if doubt is None or doubt.at is None or (stated is not None and doubt.at <= stated):
+            return None
+        return doubt
+
+    @property
     def last_stated(self) -> datetime | None:
         """The event time of its latest statement: a repeat of it is as new as that."""
         if self.stated_at is None or self.source.at is None:

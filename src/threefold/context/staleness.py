@@ -201,7 +201,7 @@ class Staleness:
         self.doubted += [
             (h, Newer("", d.at, d, None, frozenset(), False))
             for h, f in pairs
-            if (d := doubt(f)) is not None and d.at is not None
+            if (d := f.doubt) is not None and d.at is not None
         ]
 
     def __bool__(self) -> bool:
@@ -236,7 +236,7 @@ class Staleness:
         the reader read in its slot, too unsurely to store (`Fact.doubted_by`), else one in
         view that speaks of a change and touches its topic."""
         stated = fact.last_stated
-        if (doubted := doubt(fact)) is not None:
+        if (doubted := fact.doubt) is not None:
             return doubted
         if not self.messages or stated is None:
             return None
@@ -291,16 +291,6 @@ def _same(one: SourceRef | None, other: SourceRef | None) -> bool:
     if one is None or other is None:
         return one is other
     return one.kind == other.kind and one.id == other.id and one.at == other.at
-
-
-def doubt(fact: Fact) -> SourceRef | None:
-    """The message the reader read a change of `fact` in, too unsurely to store, if it is
-    newer than the fact's last statement (a fact stated again since stands). Search marks
-    its fact hits by this rule too (recall.outdated)."""
-    doubt, stated = fact.doubted_by, fact.last_stated
-    if doubt is None or doubt.at is None or (stated is not None and doubt.at <= stated):
-        return None
-    return doubt
 
 
 @dataclass(frozen=True)

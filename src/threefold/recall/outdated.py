@@ -10,7 +10,6 @@ show the fact as possibly outdated (SearchHit.doubted_by).
 
 from collections.abc import Sequence
 
-from threefold.context.staleness import doubt
 from threefold.domain import Fact, FactRef, SearchHit, SourceRef, Visibility
 from threefold.layers.facts import OutdatedStatements
 from threefold.store.base import Store
@@ -35,7 +34,7 @@ def _doubts(store: Store, tenant: str, hits: list[SearchHit]) -> dict[int, Sourc
     """The message that doubts each fact hit the reader still doubts, by fact id."""
     ids = {hit.id for found in hits for hit in (found, *found.derived) if hit.kind == "fact"}
     facts = store.facts_by_id(tenant, sorted(ids))
-    return {fact.id: by for fact in facts if (by := doubt(fact)) is not None}
+    return {fact.id: by for fact in facts if (by := fact.doubt) is not None}
 
 
 def _rules(
