@@ -251,15 +251,20 @@ def test_a_search_hit_lists_the_facts_read_from_it(owner: BrowserContext) -> Non
     page.close()
 
 
+def _told(seeded: Live, stream: str, *said: str) -> None:
+    """The user says each line in `stream` of tenant-a, a day apart, and it is all read."""
+    for n, line in enumerate(said):
+        seeded.memory.add_turn(
+            stream, line, "Noted.", at=START + timedelta(days=n), tenant="tenant-a"
+        )
+    seeded.settle()
+
+
 def test_a_search_hit_that_states_a_superseded_value_is_tagged(
     owner: BrowserContext, seeded: Live
 ) -> None:
     jobs = "chat:jobs"
-    for n, said in enumerate(["I work at Stripe as a backend engineer.", "I work at Figma now."]):
-        seeded.memory.add_turn(
-            jobs, said, "Noted.", at=START + timedelta(days=n), tenant="tenant-a"
-        )
-    seeded.settle()
+    _told(seeded, jobs, "I work at Stripe as a backend engineer.", "I work at Figma now.")
     page = owner.new_page()
     page.goto("/ui/search?" + urlencode({"query": "where do I work", "stream": jobs}))
     old = page.locator("ol.items > li").filter(has_text="I work at Stripe")
@@ -277,11 +282,7 @@ def test_a_doubted_fact_hit_is_tagged_with_the_doubting_turn(
     owner: BrowserContext, seeded: Live
 ) -> None:
     home = "chat:home"
-    for n, said in enumerate(["I live in Leeds.", "so we kinda moved to Perth I guess"]):
-        seeded.memory.add_turn(
-            home, said, "Noted.", at=START + timedelta(days=n), tenant="tenant-a"
-        )
-    seeded.settle()
+    _told(seeded, home, "I live in Leeds.", "so we kinda moved to Perth I guess")
     moved = seeded.memory.turns(home, tenant="tenant-a")[-1]
     page = owner.new_page()
     page.goto("/ui/search?" + urlencode({"query": "where does the user live", "stream": home}))
