@@ -165,7 +165,7 @@ class Pipeline:
         changes = told.repair or says_change(turn.user)
         read = as_read(self._read(turn, told), every_value=changes)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
-        guesses = self._guesses(turn, answered)
+        guesses = self._guesses(turn, answered, told.repair)
         edits = self._repairs(turn, extracted, guesses)
         found = [
             capped_fact(item, writer, self.settings.writes)
@@ -387,14 +387,15 @@ class Pipeline:
             return extracted
         return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream), turn.user)
 
-    def _guesses(self, turn: Turn, answered: Turn | None) -> list[ExtractedFact]:
+    def _guesses(self, turn: Turn, answered: Turn | None, repairs: bool) -> list[ExtractedFact]:
         """What the assistant guessed of the user in the message `turn` answers ("So
         you're allergic to peanuts?"), read as the user's words, when `turn` denies or
-        repairs something ("nope, shellfish"); only the owner's replies to the assistant
-        itself (a named assistant side is another person in a group chat)."""
+        `repairs` something ("nope, shellfish"; TurnInput.repair, read once a turn); only
+        the owner's replies to the assistant itself (a named assistant side is another
+        person in a group chat)."""
         if answered is None or answered.assistant_speaker or turn.writer_trust is not Trust.FULL:
             return []
-        if not (opens_with_denial(turn.user) or read_repairs(turn.user)):
+        if not (repairs or opens_with_denial(turn.user)):
             return []
         said = proposed(answered.assistant)
         if not said:
