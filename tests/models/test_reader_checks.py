@@ -202,3 +202,44 @@ def test_a_plan_read_as_where_someone_goes_says_its_verb(marked: str, said: str)
     text, spans = unmarked(marked)
     facts = sentence_facts(text, spans, "user")
     assert [(f.value, f.text) for f in facts] == [(said, f"The user plans to {said}.")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("ok i have news. moving to leeds in june", "moving to leeds"),
+        ("rafa and i are doing porto in april!!", "doing porto"),
+        ("i'm getting the train to shrewsbury on the 23rd", "getting the train to shrewsbury"),
+        ("we're flying to Lisbon next friday", "flying to Lisbon"),
+        ("Don and I are driving up to Ruidoso the first week of June", "driving up to Ruidoso"),
+        ("Diego and I are doing Mexico City jan 4-11", "doing Mexico City"),
+    ],
+)
+def test_a_plan_in_its_ing_form_set_at_a_time_ahead_is_kept(sentence, value) -> None:
+    assert refusal(*reading(sentence, value, "plan")) == ""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("I'm taking a pottery class at the community centre", "taking a pottery class"),
+        ("I've been running the parkrun since March", "running the parkrun"),
+        ("been doing pilates on tuesdays for years", "doing pilates"),
+        ("I may be moving to Leeds, who knows", "moving to Leeds"),  # "may" is no month here
+    ],
+)
+def test_a_plan_in_its_ing_form_with_no_time_ahead_is_what_one_does_now(sentence, value) -> None:
+    assert refusal(*reading(sentence, value, "plan")) == "no verb's base form"
+
+
+def test_a_plan_kept_in_its_ing_form_is_said_as_it_was() -> None:
+    """"The user plans to moving to leeds." said nothing; the value ends where it ends,
+    not at the word that led on to the time ("Toowoomba in")."""
+    text, spans = unmarked("[[plan|moving the family up to Toowoomba in]] march")
+    facts = sentence_facts(text, spans, "user")
+    assert [(f.value, f.text) for f in facts] == [
+        (
+            "moving the family up to Toowoomba",
+            "The user is moving the family up to Toowoomba.",
+        )
+    ]

@@ -9,7 +9,9 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
 - a number-typed value is a plausible number (an age between 1 and 110), and an age is
   not one said of the past ("since I was 17");
 - a date-typed value names a month or a day;
-- a verb-phrase value (a plan) starts with a verb's base form, not its -ing form;
+- a verb-phrase value (a plan) starts with a verb's base form; its -ing form is what one
+  does now ("taking a pottery class"), unless the sentence sets it at a time ahead
+  ("moving to Leeds in June", "flying out next Friday");
 - a value inside quotation marks is someone else's words, not the writer's;
 - a name said to someone is the person addressed, no fact of theirs: right after a
   greeting or thanks that opens its sentence ("Hey Caroline, hope all's good!"), or after
@@ -71,6 +73,8 @@ def value_types() -> dict[str, Any]:
     data["verb_phrases"] = frozenset(data["verb_phrases"])
     data["base_forms_in_ing"] = frozenset(data["base_forms_in_ing"])
     data["trip_openers"] = frozenset(data["trip_openers"])
+    data["dangling_words"] = frozenset(data["dangling_words"])
+    data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
     leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
     data["past_age"] = re.compile(
@@ -102,7 +106,7 @@ def refusal(
         return "an age in the past"  # "since I was 17", "when she was about 6"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
-    if span.label in types["verb_phrases"] and _gerund(words[0], types["base_forms_in_ing"]):
+    if span.label in types["verb_phrases"] and not _base_or_ahead(sentence, span, value):
         return "no verb's base form"
     if _quoted(sentence, span):
         return "in quotation marks"
@@ -151,8 +155,48 @@ def _dated(words: list[str], months: frozenset[str]) -> bool:
     return any(w in months or re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", w) for w in words)
 
 
-def _gerund(word: str, base_forms: frozenset[str]) -> bool:
-    return len(word) > 4 and word.endswith("ing") and word not in base_forms
+def opens_with_gerund(value: str) -> bool:
+    """Whether a verb-phrase value opens with a verb's -ing form ("moving to Leeds"), not a
+    base form that ends in -ing ("bring the kids")."""
+    first = next(iter(_WORD.findall(value.lower())), "")
+    return (
+        len(first) > 4 and first.endswith("ing") and first not in value_types()["base_forms_in_ing"]
+    )
+
+
+def _base_or_ahead(sentence: str, span: Span, value: str) -> bool:
+    """Whether a plan opens with a verb's base form, or with its -ing form in a sentence
+    that sets it at a time ahead and does not say it goes on already ("been running")."""
+    if not opens_with_gerund(value):
+        return True
+    return bool(value_types()["ahead"].search(sentence)) and not _ongoing(sentence[: span.start])
+
+
+def _ahead_pattern(types: dict[str, Any]) -> re.Pattern[str]:
+    """A time ahead in a sentence: "next week", "tomorrow", or a month, a weekday or a
+    day of the month after a word that sets a date ("in March", "on the 23rd", "this
+    Friday", "the first week of June"), a month also beside a day's number ("jan 4-11");
+    "since March" and "last May" are behind."""
+    said = "|".join(re.escape(t) for t in types["times_ahead"])
+    leads = "|".join(re.escape(w) for w in types["date_leads"])
+    months = "|".join(re.escape(m) for m in types["months"])
+    days = "|".join(types["weekdays"])
+    dated = rf"(?:{months}|{days}|\d{{1,2}}(?:st|nd|rd|th))"
+    return re.compile(
+        rf"\b(?:{said})\b|\b(?:{leads})\s+(?:(?:the|first|last|second|third|week|weekend|"
+        rf"of)\s+)*{dated}\b|\b(?:{months})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+"
+        rf"(?:of\s+)?(?:{months})\b",
+        re.IGNORECASE,
+    )
+
+
+_ONGOING = re.compile(r"\b(?:been|was|were|keep|kept|still)\s+\S*\s*$", re.IGNORECASE)
+
+
+def _ongoing(before: str) -> bool:
+    """Whether the words before a value say it goes on or went on ("been running", "was
+    moving"), not that it lies ahead."""
+    return bool(_ONGOING.search(before))
 
 
 def _addressed(sentence: str, span: Span, greetings: frozenset[str]) -> bool:

@@ -26,7 +26,7 @@ from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef, Standing
-from threefold.models.reader.checks import value_types
+from threefold.models.reader.checks import opens_with_gerund, value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
 
@@ -339,7 +339,7 @@ def _ended(
     if fact is None or "ended" not in entry:
         return None
     bare = fact.value.removeprefix(entry.get("value_prefix", ""))
-    said = _say(entry["ended"], fact.subject, bare, "", former=False)
+    said = _say(_wording(entry, "ended", bare), fact.subject, bare, "", former=False)
     return fact.model_copy(update={"value": ENDED + fact.value, "text": said})
 
 
@@ -386,13 +386,21 @@ def _fact(
     if span.label in value_types()["verb_phrases"]:
         value = _with_verb(value)
     return ExtractedFact(
-        text=_say(entry["say"], subject, value, relation, former),
+        text=_say(_wording(entry, "say", value), subject, value, relation, former),
         category=FactCategory(entry["category"]),
         subject=subject,
         slot=slot,
         value=value,
         confidence=USER_WORD,
     )
+
+
+def _wording(entry: dict[str, str], key: str, value: str) -> str:
+    """The label's wording `key` ("say", "ended") for `value`; a plan in its -ing form, kept
+    because its sentence sets it ahead ("moving to Leeds" in June), has a wording of its
+    own: "is moving to Leeds", not "plans to moving to Leeds"."""
+    ahead = entry.get(f"{key}_ahead")
+    return ahead if ahead and opens_with_gerund(value) else entry[key]
 
 
 def _with_verb(value: str) -> str:
@@ -404,6 +412,7 @@ def _with_verb(value: str) -> str:
 
 def _value(text: str, span: Span) -> str:
     value = _DETERMINER.sub("", text[span.start : span.end].strip(_EDGE)).strip(_EDGE)
+    value = _undangled(value)
     if span.label == "age":
         value = _as_number(value + _units_after(text, span, value))
     elif span.label in value_types()["dates"]:
@@ -411,6 +420,15 @@ def _value(text: str, span: Span) -> str:
     elif span.label not in ("PER", "REL", *_RELATION_LABELS):
         value += _rest_of_name(text, span, value)
     return value
+
+
+def _undangled(value: str) -> str:
+    """`value` without the words at its end that lead on to more ("up to Toowoomba in",
+    "the kids and"): the tagger stopped before what they led to."""
+    words = value.split()
+    while len(words) > 1 and words[-1].lower() in value_types()["dangling_words"]:
+        words.pop()
+    return " ".join(words).rstrip(_EDGE) if len(words) < len(value.split()) else value
 
 
 # A word of a name: capitalised ("Science"), or a model's letters and digits ("M2").
