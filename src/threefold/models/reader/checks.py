@@ -169,6 +169,8 @@ def _base_or_ahead(sentence: str, span: Span, value: str) -> bool:
     that sets it at a time ahead and does not say it goes on already ("been running")."""
     if not opens_with_gerund(value):
         return True
+    if len(value.split()) < 2:
+        return False  # "getting" alone says nothing of what
     return bool(value_types()["ahead"].search(sentence)) and not _ongoing(sentence[: span.start])
 
 
