@@ -133,6 +133,18 @@ corrections, 79 lines that state nothing) record the default at the session's st
 (``first_run``: 168/426, the rest the same but 148/197) and R, a repair's old value only
 the assistant said read as the guess it corrects (``r36_first_run``: identical to the
 end's; not shipped).
+Six more, written in session 37 by a helper who saw nothing (j_a_crete_olive_grower,
+j_a_jakarta_lab_analyst, j_a_cork_teen_in_buenos_aires, j_b_windhoek_chess_club,
+j_b_memphis_hub_night_shift, j_b_armenian_family_80th: 416 statements, 61 updates, 48
+corrections, 77 lines that state nothing), record the default at the session's start
+(``session37_start_first_run``: 134/416, 11/61, 4/48, 124/182, 73/77) and G1, a plan in
+its -ing form kept where its sentence sets it ahead (``g1_first_run``: identical; shipped).
+Six more written the same way (i_a_durban_florist_rush, i_a_asheville_potter_dictation,
+i_a_samarkand_student_wroclaw, i_b_berlin_neukolln_wg, i_b_cork_camogie_team,
+i_b_oakland_fridge_volunteers: 427 statements, 60 updates, 49 corrections, 78 lines that
+state nothing) record the default with G1 (``first_run``: 153/427, 11/60, 2/49, 148/196,
+76/78) and, after it, the session's start (``session37_start_run``: 151/427, 10/60, 2/49,
+146/193, 76/78).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
