@@ -46,7 +46,7 @@ from threefold.models.reader.verify import clues  # noqa: E402
 
 STAGES = (
     "value not in the line's words",
-    "a repair turn: the rules alone read it",
+    "a repair turn: kept, then left to the repair layer's edits",
     "never reached the graph",
     "no span on the value's words",
     "a span of another label",
@@ -102,9 +102,6 @@ class RecordingModel(HeuristicModel):
         assert isinstance(reader, RecordingReader)
         blended = super().extract_facts(turn)  # the default model's own reading
         rules = extract.extract_facts(turn)
-        if turn.repair:
-            self.turns[(turn.stream, turn.user)] = TurnRecord([], [], [], rules, blended, True)
-            return blended
         readings = reader.readings(turn)
         chances = _chances(reader, turn)
         previous = turn.previous.text if turn.previous else None
@@ -114,6 +111,7 @@ class RecordingModel(HeuristicModel):
             [(r, chances.get(_where(r.sentence, r.span), 1.0)) for r in readings],
             rules,
             blended,
+            repair=bool(turn.repair),
             least=reader._least(),
         )
         return blended
@@ -174,14 +172,16 @@ def stage_of(expect: dict, line: dict, record: TurnRecord | None, stored: list[F
     if value not in line["user"].lower():
         where = "in the question" if value in (line.get("asked") or "").lower() else "reworded"
         return STAGES[0], where
-    if record is None or record.repair:
-        return STAGES[1], ""
+    if record is None:
+        return STAGES[2], "no turn read"
     best: tuple[int, str] = (2, _unreached(line["user"], value))
     for piece, found in record.spans:
         at = piece.lower().find(value)
         if at < 0:
             continue
         best = max(best, _piece_stage(expect, piece, found, at, record))
+    if record.repair and best[0] >= STAGES.index("kept, the rules' fact stands (blend)"):
+        return STAGES[1], STAGES[best[0]]  # the reading went to the repair layer's judgement
     return STAGES[best[0]], best[1]
 
 
@@ -390,6 +390,9 @@ def main() -> None:
         "--locomo", type=Path, help="LoCoMo's JSON file: its dev annotations, not the sets"
     )
     parser.add_argument("--examples", type=int, default=5)
+    parser.add_argument(
+        "--dir", type=Path, default=None, help="sets to read (default: the development sets)"
+    )
     args = parser.parse_args()
     fs.BY_MEANING = False
     reader = RecordingReader(folder=args.manifest.parent, manifest=args.manifest.name).load()
@@ -398,7 +401,7 @@ def main() -> None:
     chats: dict[str, list[dict[str, Any]]] = {}
     if args.locomo:
         chats = fit_verifier._locomo_chats(args.locomo)
-    for path in [] if args.locomo else fs.set_paths(fs.DEV_SETS):
+    for path in [] if args.locomo else fs.set_paths(args.dir or fs.DEV_SETS):
         chats |= {f"{path.stem}.{name}": lines for name, lines in fs.chats(path).items()}
     for name, lines in chats.items():
         run_chat(f"chat:{name}", lines, model, tally)

@@ -418,3 +418,26 @@ def test_metadata_entries_without_ids_are_reported_not_fatal(tmp_path: Path) -> 
         ]
         list(export.messages())
         assert len(export.problems) == 2
+
+
+def test_a_bot_known_only_by_its_id_takes_the_name_it_was_added_under(tmp_path: Path) -> None:
+    """Older exports give a bot's posts only its id; the notice that added it to a channel
+    (before its first post, maybe on an earlier day or in another channel) names it."""
+    added = msg(
+        "100.1",
+        "added an integration to this channel: <https://t.slack.com/services/B0JL6|github>",
+        subtype="bot_add",
+        bot_id="B0JL6",
+    )
+    post = {"type": "message", "subtype": "bot_message", "bot_id": "B0JL6", "ts": "200.1"}
+    other = {"type": "message", "subtype": "bot_message", "bot_id": "B9", "ts": "200.2"}
+    days = {
+        "general": {"2016-01-16": [added]},
+        "random": {DAY: [{**post, "text": "2 new commits"}, {**other, "text": "ping"}]},
+    }
+    messages, problems = read_all(write_export(tmp_path, days))
+    assert problems == []
+    assert [(m.author, m.text) for m in messages if m.kind is MessageKind.BOT] == [
+        ("github", "2 new commits"),
+        ("B9", "ping"),  # never added in the export: its id is all there is
+    ]

@@ -326,12 +326,17 @@ def _kind(raw: Mapping[str, Any], subtype: str | None, has_files: bool) -> Messa
 
 
 def _author(
-    raw: Mapping[str, Any], kind: MessageKind, user_id: str | None, users: Mapping[str, str]
+    raw: Mapping[str, Any],
+    kind: MessageKind,
+    user_id: str | None,
+    users: Mapping[str, str],
+    bots: Mapping[str, str],
 ) -> str:
     if kind is MessageKind.BOT:
         profile = raw.get("bot_profile")
         name = _text_field(profile, "name") if isinstance(profile, dict) else ""
-        name = name or _text_field(raw, "username") or _text_field(raw, "bot_id")
+        bot_id = _text_field(raw, "bot_id")
+        name = name or _text_field(raw, "username") or bots.get(bot_id, "") or bot_id
         if name:
             return name
     if user_id:
@@ -354,6 +359,7 @@ def _message(
     path: str,
     users: Mapping[str, str],
     channels: Mapping[str, str],
+    bots: Mapping[str, str] | None = None,
 ) -> SlackMessage:
     if not isinstance(raw, dict):
         raise _Malformed(f"not a JSON object but {_json_type(raw)}")
@@ -390,7 +396,7 @@ def _message(
         at=at,
         thread_ts=thread_ts,
         user_id=user_id,
-        author=_author(raw, kind, user_id, users),
+        author=_author(raw, kind, user_id, users, bots or {}),
         text="\n".join(parts),
         kind=kind,
         subtype=subtype,
@@ -398,6 +404,21 @@ def _message(
         links=tuple(links),
         path=path,
     )
+
+
+# "added an integration to this channel: <https://team.slack.com/services/B0JL6RASU|github>"
+_ADDED_BOT = re.compile(r"<https?://[^|>\s]*/services/(B\w+)\|([^>]+)>")
+
+
+def _bots_added(raws: Iterable[object]) -> dict[str, str]:
+    """The names bots were added under in a day's notices (subtype ``bot_add``), by bot id."""
+    named = {}
+    for raw in raws:
+        if isinstance(raw, dict) and raw.get("subtype") == "bot_add":
+            text = raw.get("text")
+            found = _ADDED_BOT.findall(text if isinstance(text, str) else "")
+            named |= {bot_id: name.strip() for bot_id, name in found if name.strip()}
+    return named
 
 
 def read_message(
@@ -786,6 +807,10 @@ class SlackExport:
         self.aliases: dict[str, tuple[str, ...]] = {}
         """User id -> the user's other names: their handle and their full name."""
         self.users: dict[str, str] = self._read_users() if "users.json" in source.top else {}
+        self.bots: dict[str, str] = {}
+        """Bot id -> the name its integration was added under, learnt while reading (the
+        notices that add one come before its posts): older exports name a bot's posts by
+        its id alone."""
         self.channels: list[Channel] = []
         # Folder -> channel, in metadata order; the first entry claiming a folder keeps it.
         self._folders: dict[str, Channel] = {}
@@ -909,11 +934,13 @@ class SlackExport:
         except _Malformed as exc:
             self.problems.append(Problem(path, str(exc)))
             return []
-        users, channels = self.users, self._channel_names
+        users, channels, bots = self.users, self._channel_names, self.bots
+        bots.update(_bots_added(raws))
         messages = []
         for number, raw in enumerate(raws, 1):
             try:
-                messages.append(self._within_limit(_message(raw, channel, path, users, channels)))
+                message = _message(raw, channel, path, users, channels, bots)
+                messages.append(self._within_limit(message))
             except _Malformed as exc:
                 self.problems.append(Problem(path, f"message {number}: {exc}"))
             except (TypeError, ValueError, AttributeError, KeyError) as exc:
