@@ -234,7 +234,7 @@ def test_a_plan_in_its_ing_form_with_no_time_ahead_is_what_one_does_now(sentence
 
 
 def test_a_plan_kept_in_its_ing_form_is_said_as_it_was() -> None:
-    """"The user plans to moving to leeds." said nothing; the value ends where it ends,
+    """ "The user plans to moving to leeds." said nothing; the value ends where it ends,
     not at the word that led on to the time ("Toowoomba in")."""
     text, spans = unmarked("[[plan|moving the family up to Toowoomba in]] march")
     facts = sentence_facts(text, spans, "user")
