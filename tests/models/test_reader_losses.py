@@ -64,11 +64,20 @@ def test_a_value_never_said_and_an_empty_value_are_charged_first(losses):
     assert empty == (losses.STAGES[0], "empty")
 
 
-def test_a_repair_turn_is_charged_to_the_rules(losses):
-    line = {"user": "44"}
-    repair = losses.TurnRecord([], [], [], [], [], repair=True)
-    got = losses.stage_of({"category": "identity", "value": "44"}, line, repair, [])
-    assert got[0] == "a repair turn: the rules alone read it"
+def test_a_repair_turn_is_read_stage_by_stage_then_left_to_the_repair_layer(losses):
+    """The reader reads repair turns too; a reading it kept there goes to the repair
+    layer's judgement (layers/repairs.beside_edits), and is charged to it."""
+    piece = "Leeds, not York"
+    home = span_on(piece, "Leeds", "home")
+    kept = Reading(fact("Leeds"), home, piece, "", Standing.FACT)
+    expect, line = {"category": "location", "value": "leeds"}, {"user": piece}
+    repair = losses.TurnRecord([piece], [(piece, [home])], [(kept, 0.9)], [], [], repair=True)
+    assert losses.stage_of(expect, line, repair, []) == (
+        "a repair turn: kept, then left to the repair layer's edits",
+        "kept, the rules' fact stands (blend)",
+    )
+    silent = losses.TurnRecord([piece], [(piece, [])], [], [], [], repair=True)
+    assert losses.stage_of(expect, line, silent, [])[0] == "no span on the value's words"
 
 
 def test_the_furthest_stage_of_any_span_over_the_value_is_charged(losses):

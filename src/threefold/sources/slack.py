@@ -412,7 +412,7 @@ _ADDED_BOT = re.compile(r"<https?://[^|>\s]*/services/(B\w+)\|([^>]+)>")
 
 def _bots_added(raws: Iterable[object]) -> dict[str, str]:
     """The names bots were added under in a day's notices (subtype ``bot_add``), by bot id."""
-    named = {}
+    named: dict[str, str] = {}
     for raw in raws:
         if isinstance(raw, dict) and raw.get("subtype") == "bot_add":
             text = raw.get("text")
