@@ -449,16 +449,17 @@ def _rank(
     min_similarity: float,
 ) -> None:
     """Record each candidate's full-text and vector rank in one probe under `prefix`."""
+    text_rank, vector_rank = f"{prefix}fts_rank", f"{prefix}vector_rank"
     for kind in kinds:
         for rank, (item_id, _) in enumerate(found.text.get((position, kind), ()), start=1):
             signals = ranked.setdefault((kind, item_id), {})
             # Two people named: an item's better rank of the two counts.
-            signals[f"{prefix}fts_rank"] = min(rank, signals.get(f"{prefix}fts_rank", rank))
+            signals[text_rank] = min(rank, signals.get(text_rank, rank))
         nearest = found.nearest.get((position, kind), ())
         close = [(i, sim) for i, sim in nearest if sim >= min_similarity]
         for rank, (item_id, similarity) in enumerate(close, start=1):
             signals = ranked.setdefault((kind, item_id), {})
-            signals[f"{prefix}vector_rank"] = min(rank, signals.get(f"{prefix}vector_rank", rank))
+            signals[vector_rank] = min(rank, signals.get(vector_rank, rank))
             signals["similarity"] = similarity
 
 
