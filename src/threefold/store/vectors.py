@@ -519,7 +519,8 @@ class VectorIndex:
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
             if graph and not checked and _most_pass(where):
-                best = self._best_passing(part, where, ids, sims >= floor, query, limit)
+                close = sims >= floor
+                best = self._best_passing(part, where, ids[close], query, limit, checked, passed)
                 if best is not None:
                     return [hit for hit in best if hit[1] >= min_similarity]
             # Candidates under the floor would be dropped by the caller: checking them
@@ -565,18 +566,19 @@ class VectorIndex:
         part: _Partition,
         where: ItemFilter,
         ids: np.ndarray,
-        close: np.ndarray,
         query: np.ndarray,
         limit: int,
+        checked: set[int],
+        passed: set[int],
     ) -> list[tuple[int, float]] | None:
         """The first `limit` of a graph's `ids` that pass `where`, in the order of their
-        exact similarity to `query`, those under the floor (not `close`) left out: what
-        checking them all against the filter and then rescoring those that pass gives,
-        where at least `limit` pass. Rescored first, they are checked a window at a time,
-        best first, and where most pass the first window is all: at 100,000 turns a
-        stream's list checked 285 neighbours a question for 95. None when fewer than
-        `limit` pass (the caller searches wider) or an exact vector is missing."""
-        wanted = ids[close].tolist()
+        exact similarity to `query`: what checking them all against the filter and then
+        rescoring those that pass gives, where at least `limit` pass. Rescored first, they
+        are checked a window at a time, best first, and where most pass the first window
+        is all: at 100,000 turns a stream's list checked 285 neighbours a question for 95.
+        None when fewer than `limit` pass (the caller searches wider, with the ids checked
+        added to `checked` and those passing to `passed`) or an exact vector is missing."""
+        wanted = ids.tolist()
         rows = self._exact_vectors(part.kind, part.tenant, wanted)
         if len(rows) < len(wanted):
             return None  # replaced meanwhile: the caller's way keeps the graph's order
@@ -587,7 +589,8 @@ class VectorIndex:
         start, window = 0, limit + limit // 4
         while start < len(order) and len(found) < limit:
             part_ids = order[start : start + window]
-            passed = self._store.passing(part.kind, where, part_ids)
+            passed |= self._store.passing(part.kind, where, part_ids)
+            checked.update(part_ids)
             found += [(i, s) for i, s in zip(part_ids, exact[start:], strict=False) if i in passed]
             start += window
             window *= 4
