@@ -518,9 +518,14 @@ class VectorIndex:
         passed: set[int] = set()
         while True:
             ids, sims = part.vectors.nearest(query, count, exact)
-            if graph and not checked and _most_pass(where):
+            if not checked and (not graph or _most_pass(where)):
                 close = sims >= floor
-                best = self._best_passing(part, where, ids[close], query, limit, checked, passed)
+                near = ids[close]
+                if graph:
+                    best = self._best_passing(part, where, near, query, limit, checked, passed)
+                else:  # in their exact order already
+                    order = list(zip(near.tolist(), sims[close].tolist(), strict=True))
+                    best = self._first_passing(part.kind, where, order, limit, checked, passed)
                 if best is not None:
                     return [hit for hit in best if hit[1] >= min_similarity]
             # Candidates under the floor would be dropped by the caller: checking them
@@ -571,27 +576,43 @@ class VectorIndex:
         checked: set[int],
         passed: set[int],
     ) -> list[tuple[int, float]] | None:
-        """The first `limit` of a graph's `ids` that pass `where`, in the order of their
-        exact similarity to `query`: what checking them all against the filter and then
-        rescoring those that pass gives, where at least `limit` pass. Rescored first, they
-        are checked a window at a time, best first, and where most pass the first window
-        is all: at 100,000 turns a stream's list checked 285 neighbours a question for 95.
-        None when fewer than `limit` pass (the caller searches wider, with the ids checked
-        added to `checked` and those passing to `passed`) or an exact vector is missing."""
+        """_first_passing over a graph's `ids` in the order of their exact similarity to
+        `query`: what checking them all against the filter and then rescoring those that
+        pass gives, where at least `limit` pass. Rescored first, they are checked best
+        first, and where most pass the first window is all: at 100,000 turns a stream's
+        list checked 285 neighbours a question for 95. None as _first_passing, or when an
+        exact vector is missing."""
         wanted = ids.tolist()
         rows = self._exact_vectors(part.kind, part.tenant, wanted)
         if len(rows) < len(wanted):
             return None  # replaced meanwhile: the caller's way keeps the graph's order
         held, matrix = blobs_matrix(rows)
         ordered, sims = _top(held, _similarities(matrix, query), held.size)
-        order, exact = ordered.tolist(), sims.tolist()
+        order = list(zip(ordered.tolist(), sims.tolist(), strict=True))
+        return self._first_passing(part.kind, where, order, limit, checked, passed)
+
+    def _first_passing(
+        self,
+        kind: str,
+        where: ItemFilter,
+        order: list[tuple[int, float]],
+        limit: int,
+        checked: set[int],
+        passed: set[int],
+    ) -> list[tuple[int, float]] | None:
+        """The first `limit` hits of `order` that pass `where`, checked a window at a
+        time: the same hits as checking all of them first. None when fewer than `limit`
+        pass (the caller searches wider), with the ids checked added to `checked` and
+        those passing to `passed`. A named person's summaries (most of a busy stream's
+        name everyone) checked twice the ids they needed, each a read of a 4 KB text."""
         found: list[tuple[int, float]] = []
         start, window = 0, limit + limit // 4
         while start < len(order) and len(found) < limit:
-            part_ids = order[start : start + window]
-            passed |= self._store.passing(part.kind, where, part_ids)
+            part = order[start : start + window]
+            part_ids = [i for i, _ in part]
+            passed |= self._store.passing(kind, where, part_ids)
             checked.update(part_ids)
-            found += [(i, s) for i, s in zip(part_ids, exact[start:], strict=False) if i in passed]
+            found += [hit for hit in part if hit[0] in passed]
             start += window
             window *= 4
         return found[:limit] if len(found) >= limit else None
