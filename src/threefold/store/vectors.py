@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from threefold.store.base import NAMED_MOST, ItemFilter, Store
+from threefold.store.base import NAMED_MOST, ItemFilter, Store, next_window
 
 try:
     import fcntl
@@ -614,7 +614,7 @@ class VectorIndex:
             checked.update(part_ids)
             found += [hit for hit in part if hit[0] in passed]
             start += window
-            window *= 4
+            window = next_window(window, limit - len(found), len(found), start)
         return found[:limit] if len(found) >= limit else None
 
     def _named(
@@ -637,7 +637,8 @@ class VectorIndex:
         close = int(np.count_nonzero(every_sim >= floor - _SCALAR_SLACK))
         keep = limit * _RESCORED
         hits: list[tuple[int, float]] = []
-        start, window = 0, keep + keep // 4
+        # Nearly all pass (the filter's names are theirs): a first window of what is kept.
+        start, window = 0, keep
         # Only the first window is put in order at first: most searches need no more.
         ids, sims = _top(every_id, every_sim, min(close, window))
         while start < close and len(hits) < keep:
@@ -649,7 +650,7 @@ class VectorIndex:
             part_sims = sims[start : start + len(part_ids)].tolist()
             hits += [(i, s) for i, s in zip(part_ids, part_sims, strict=True) if i in passed]
             start += len(part_ids)
-            window *= 4
+            window = next_window(window, keep - len(hits), len(hits), start)
         hits = self._rescored(part.kind, part.tenant, hits[:keep], query)
         return [hit for hit in hits if hit[1] >= floor]
 

@@ -7,7 +7,6 @@ stream leases kept in the `stream_leases` table.
 
 import json
 import logging
-import math
 import sqlite3
 import threading
 import time
@@ -55,6 +54,7 @@ from threefold.store.base import (
     candidates_one_by_one,
     check_probes,
     names_indexed,
+    next_window,
     view_one_by_one,
 )
 from threefold.store.rows import (
@@ -1368,7 +1368,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             scores = ranks[start : start + window].tolist()
             found += [(i, -rank) for i, rank in zip(candidates, scores, strict=True) if i in passed]
             start += window
-            window = min(4 * window, _enough(limit - len(found), len(found), start))
+            window = next_window(window, limit - len(found), len(found), start)
         return found[:limit]
 
     def merge_text_index(self, pages: int) -> int:
@@ -1887,17 +1887,6 @@ def _holding(kind: str, columns: str, word: str) -> str:
     expression `word` gives, as a FROM clause."""
     fts = _KINDS[kind].fts
     return f"{fts} WHERE {fts} MATCH '{columns} : ' || {word}"
-
-
-def _enough(wanted: int, passed: int, checked: int) -> int:
-    """How many more ranked ids to check against a filter for `wanted` more to pass, when
-    `passed` of the first `checked` did: as many as that share needs, and a quarter more.
-    A person's filter lets a thirtieth of a busy stream through, where windows growing
-    fourfold checked up to three times the ids needed (each a row read, its text searched
-    for the name)."""
-    if not passed:
-        return 4 * checked
-    return max(1, math.ceil(1.25 * wanted * checked / passed))
 
 
 def _filter_sql(kind: str, where: ItemFilter) -> tuple[str, list[Any]]:
