@@ -209,6 +209,23 @@ def test_a_prepared_query_is_embedded_once(tmp_path):
         assert "vector_rank" in hit.signals
 
 
+def test_a_prepared_question_naming_someone_needs_no_model_call_to_answer(tmp_path):
+    embedder = CountingEmbedder()
+    with Memory.open(
+        tmp_path / "m.db", model=ScriptedModel(), embedder=embedder, background_worker=False
+    ) as mem:
+        mem.add_turn(ALPHA, "I go to Belnov Dental for teeth cleaning now.", speaker="Priya")
+        mem.process_pending()
+        embedder.calls.clear()
+        question = "Where does Priya go for teeth cleaning?"
+        mem.prepare_query(question)
+        hits = mem.search(question, ALPHA)
+        mem.context(ALPHA, question, budget=500)
+        # The person's items are ranked by the question without the name: embedded too.
+        assert embedder.calls == [[question, "Where does go for teeth cleaning?"]]
+        assert "Belnov" in hits[0].text
+
+
 def test_a_failed_query_embedding_is_not_remembered(tmp_path, caplog):
     embedder = BrokenEmbedder()
     with Memory.open(

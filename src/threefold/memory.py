@@ -878,14 +878,15 @@ class Memory:
         a model's is; hashing's and static's cost less than the hop."""
         return worth_a_thread(self.recall.embedder)
 
-    def prepare_query(self, query: str) -> None:
-        """Embed `query` ahead of a context() or search() for it.
+    def prepare_query(self, query: str, *, tenant: str | None = None) -> None:
+        """Embed `query` ahead of a context() or search() for it in `tenant`, with the
+        question its named people's items are ranked by (the query without their names).
 
         A server calls this outside its queue for the store, so the model runs on one core
         while another request reads the store on the other. Failures are left for the
         search itself to report.
         """
-        self.recall.prepare(query)
+        self.recall.prepare(query, self._tenant(tenant), PRESETS["default"])
 
     def search(
         self,

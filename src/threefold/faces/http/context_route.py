@@ -10,6 +10,7 @@ whose errors stay the one source of truth; the route also keeps the OpenAPI docu
 """
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -38,7 +39,8 @@ async def context_response(state: State, params: ContextIn, key: ApiKey, scope: 
     mem: Memory = state.memory
     if params.query and mem.query_embedding_is_slow:
         # The model runs beside the lane, on the other core, while another request reads.
-        await anyio.to_thread.run_sync(mem.prepare_query, params.query, limiter=state.model_lane)
+        prepare = partial(mem.prepare_query, params.query, tenant=key.tenant)
+        await anyio.to_thread.run_sync(prepare, limiter=state.model_lane)
 
     def build() -> Context:
         still_live(mem, state.known_keys, scope)

@@ -54,6 +54,7 @@ from threefold.store.base import (
     candidates_one_by_one,
     check_probes,
     names_indexed,
+    next_window,
     view_one_by_one,
 )
 from threefold.store.rows import (
@@ -1367,7 +1368,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             scores = ranks[start : start + window].tolist()
             found += [(i, -rank) for i, rank in zip(candidates, scores, strict=True) if i in passed]
             start += window
-            window *= 4
+            window = next_window(window, limit - len(found), len(found), start)
         return found[:limit]
 
     def merge_text_index(self, pages: int) -> int:
