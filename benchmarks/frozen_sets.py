@@ -144,7 +144,12 @@ i_a_samarkand_student_wroclaw, i_b_berlin_neukolln_wg, i_b_cork_camogie_team,
 i_b_oakland_fridge_volunteers: 427 statements, 60 updates, 49 corrections, 78 lines that
 state nothing) record the default with G1 (``first_run``: 153/427, 11/60, 2/49, 148/196,
 76/78) and, after it, the session's start (``session37_start_run``: 151/427, 10/60, 2/49,
-146/193, 76/78).
+146/193, 76/78). Six more written the same way (k_a_newborn_night_feeds,
+k_a_retired_gurkha_formal, k_a_amsterdam_courier_turkish, k_b_north_shore_wedding_party,
+k_b_leicester_band_van_tour, k_b_tyneside_grandad_care: 411 statements, 60 updates, 48
+corrections, 77 lines that state nothing) record the default's first run (``first_run``:
+118/411, 10/60, 0/48, 104/159, 72/77) and M1, the verifier reading meaning
+(``m1_first_run``: 116/411, 9/60, 2/48, 103/162, 72/77; not shipped: training/README.md).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
