@@ -57,6 +57,14 @@ graph, and SQLite's filter skipping a visibility test every item passes): LoCoMo
 hold no graph, so dev and held-out are identical in every cell of evidence, containment
 and hit (held-out first run, evidence / hit at 1,000, 2,000, 4,000 tokens: lines 0.741 /
 0.792, 0.817 / 0.851, 0.908 / 0.904; pairs 0.717 / 0.773, 0.825 / 0.868, 0.895 / 0.896).
+Session 37 (issue 36, h37b: a summary is no newer look-alike of the turns it retells;
+recall_slack.py's docstring has the cause). Evidence / hit on main's stores, main ->
+change. Dev at 1,000 / 2,000: lines 0.752 / 0.828, 0.853 / 0.888, unchanged; pairs
+0.710 / 0.798 -> 0.714 / 0.798, 0.805 / 0.871 -> 0.809 / 0.871. Held-out, run once, at
+1,000 / 2,000 / 4,000 / 6,000: lines 0.740 / 0.792, 0.815 / 0.849, 0.908 / 0.904, 0.920 /
+0.909, unchanged; pairs 0.717 / 0.769, 0.821 / 0.866, 0.895 / 0.894, 0.925 / 0.913 ->
+0.719 / 0.769, 0.823 / 0.864, 0.898 / 0.894, 0.930 / 0.913 (one answer fewer at 2,000).
+Needles 10,000 seed 2 on one store: 0.970 / 0.995 / 1.000, unchanged.
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 

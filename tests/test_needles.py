@@ -744,3 +744,31 @@ def test_a_named_persons_list_with_echoes_answers_bad_questions(open_memory, mon
     assert not any("Skoda" in h.text or RATTLE in h.text or h.speaker == "Mirela" for h in gone)
     empty = open_memory(name="empty.db", embed={"kind": "minilm"})
     assert empty.search("Which car did Mirela buy?", OFFICE, limit=10) == []
+
+
+def test_a_summary_that_retells_a_message_never_takes_its_place(open_memory):
+    """A session's summary retells its messages in their own words and is dated by the
+    session's end: it is no newer look-alike of them. Asked what a message said, the
+    message itself comes first, not demoted under its retelling (issue 36: on a real
+    Slack export the one message holding the answer ranked first by every list and was
+    shown only as a snippet of the summary, cut before the answer)."""
+    mem = open_memory()
+    at = office_day(mem, 2)
+    mem.end_session(OFFICE)
+    said = (
+        "To set up the scanner, run: wget http://scans.example/driver-4.2.1-x86_64.deb "
+        "then dpkg -i driver-4.2.1-x86_64.deb"
+    )
+    mem.add_turn(OFFICE, said, at=at, speaker="Taro")
+    mem.add_turn(OFFICE, "Thanks Taro, doing it now.", at=at + timedelta(minutes=5))
+    mem.end_session(OFFICE)  # its summary retells the message nearly word for word
+    office_day(mem, 3, start=at + timedelta(days=1))
+    mem.process_pending()
+
+    question = "Which version of the scanner driver was to be installed with dpkg?"
+    hits = mem.search(question, OFFICE, kinds=["turn", "summary"], limit=10)
+    holding = [h for h in hits if "driver-4.2.1" in h.text]
+    assert [h.kind for h in holding][:1] == ["turn"]
+    assert "older_alike" not in holding[0].signals
+    context = mem.context(OFFICE, question, budget=1000)
+    assert said in context.text

@@ -264,15 +264,19 @@ def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) ->
     months later "Priya goes to Kestal Dental now") are one topic. The newest of them takes
     the place of the best, and the older ones, marked `older_alike`, keep their place in
     time but count `older_weight` of their score: many near-copies of one message must not
-    fill the hits, and an older value must not read as the current one."""
+    fill the hits, and an older value must not read as the current one.
+
+    A summary is compared only with summaries: it retells turns and messages in the same
+    words and is dated by the end of its period, so it read as their newer look-alike and
+    took the place of the very message it retells, which it shows cut to a snippet."""
     if older_weight >= 1 or len(pool) < 2:
         return list(pool)
     asked = frozenset(_root(t) for t in terms)
     topics: list[list[int]] = []
-    by_held: dict[frozenset[str], list[tuple[frozenset[str], list[int]]]] = {}
+    by_held: dict[tuple[bool, frozenset[str]], list[tuple[frozenset[str], list[int]]]] = {}
     for i, (item, _) in enumerate(pool):
         words = _roots_of(item.text) - _STOP_ROOTS
-        alike = by_held.setdefault(words & asked, [])
+        alike = by_held.setdefault((item.kind == "summary", words & asked), [])
         topic = next((members for first, members in alike if _alike(first, words)), None)
         if topic is None:
             topic = [i]
