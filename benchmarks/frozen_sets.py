@@ -150,6 +150,13 @@ k_b_leicester_band_van_tour, k_b_tyneside_grandad_care: 411 statements, 60 updat
 corrections, 77 lines that state nothing) record the default's first run (``first_run``:
 118/411, 10/60, 0/48, 104/159, 72/77) and M1, the verifier reading meaning
 (``m1_first_run``: 116/411, 9/60, 2/48, 103/162, 72/77; not shipped: training/README.md).
+Six more, written at session 37's end for the next change and run by nobody's candidate
+yet (l_a_fogo_crab_fisherman, l_a_aarhus_oncology_pharmacist, l_a_cornwall_home_ed_mum,
+l_b_duluth_lutheran_choir_committee, l_b_swindon_parcel_depot,
+l_b_exeter_flatmates_house_hunt: 451 statements, 61 updates, 48 corrections, 79 lines
+that state nothing), record the default's first run at main dd06c92 (``first_run``:
+176/451, 10/61, 5/48, 155/211, 77/79) and the rules' (``rules_first_run``: 80/451, 3/61,
+2/48, 72/94, 77/79).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
