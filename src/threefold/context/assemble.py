@@ -258,7 +258,7 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     window = [f"{t.user} {t.assistant}" for t in material.turns]
     staleness = Staleness(newer, window, [*material.stream_facts, *material.global_facts])
     retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
-    summary = _doubted_summary(material.summary, staleness)
+    summary = _doubted_summary(_with_spoken_days(material.summary), staleness)
     built = _Built(turns, retrieved, summary, staleness)
     while True:
         plan = _plan(query, room, material, budget, built)
@@ -359,6 +359,34 @@ def _doubted_summary(summary: Summary | None, staleness: Staleness) -> Summary |
     if text == summary.text:
         return summary
     return summary.model_copy(update={"text": text, "tokens": count_tokens(text)})
+
+
+def _with_spoken_days(summary: Summary | None) -> Summary | None:
+    """The summary with the days of each period's header in words beside their ISO form,
+    "### 2026-05-04 – 2026-05-05 (4–5 May 2026)", as every other date of a context is:
+    people say dates so, and a reader matching words finds them (issue 41)."""
+    if summary is None:
+        return None
+    text, tokens = _spoken_headers(summary.text)
+    if text == summary.text:
+        return summary
+    return summary.model_copy(update={"text": text, "tokens": tokens})
+
+
+@lru_cache(maxsize=64)
+def _spoken_headers(text: str) -> tuple[str, int]:
+    """`text` with its headers' days spoken, and its tokens. Kept by text: the same
+    summary is rendered by every context until it changes."""
+    lines = [_spoken_header(line) if line.startswith("#") else line for line in text.split("\n")]
+    spoken_text = "\n".join(lines)
+    return spoken_text, count_tokens(spoken_text)
+
+
+def _spoken_header(header: str) -> str:
+    days = [day for found in _ISO_DAY.finditer(header) if (day := _header_day(found[0]))]
+    if not days or "(" in header:
+        return header
+    return f"{header} ({spoken_span(days[0].date(), days[-1].date())})"
 
 
 def _header_day(header: str) -> datetime | None:
