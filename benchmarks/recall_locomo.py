@@ -65,6 +65,13 @@ change. Dev at 1,000 / 2,000: lines 0.752 / 0.828, 0.853 / 0.888, unchanged; pai
 0.909, unchanged; pairs 0.717 / 0.769, 0.821 / 0.866, 0.895 / 0.894, 0.925 / 0.913 ->
 0.719 / 0.769, 0.823 / 0.864, 0.898 / 0.894, 0.930 / 0.913 (one answer fewer at 2,000).
 Needles 10,000 seed 2 on one store: 0.970 / 0.995 / 1.000, unchanged.
+Session 38 (issue 36: the context's search sees the last K turns beyond the newest few,
+and one that yielded comes back at its rank; recall_slack.py's docstring). Held-out,
+evidence / hit on session 36's stores, main -> change, at 1,000 / 2,000 / 4,000 / 6,000:
+lines 0.741 / 0.794 -> 0.746 / 0.796, 0.815 / 0.851 -> 0.821 / 0.851, 0.908 / 0.904 ->
+0.904 / 0.905, 0.920 / 0.909 unchanged; pairs 0.719 / 0.771 -> 0.728 / 0.779, 0.823 /
+0.866 -> 0.833 / 0.868, 0.898 / 0.894 unchanged, 0.930 / 0.913 -> 0.930 / 0.911.
+Needles 10,000 seed 2: 0.970 / 0.995 / 1.000, unchanged.
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 

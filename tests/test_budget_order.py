@@ -185,3 +185,42 @@ def test_short_summary_lines_keep_the_summary_floor(open_memory):
     ctx = mem.context("chat:floor", "Which hotel did we book for the Lisbon offsite?", budget=1000)
     assert ctx.section("summary").tokens > 0
     assert ctx.tokens <= 1000
+
+
+def _said_in_last_k(open_memory):
+    """Thirty turns of planning talk, and among the last K (beyond the newest few) the one
+    turn that says where the offsite is."""
+    mem = open_memory(session_turns=8)
+    for n in range(30):
+        said = f"{LONG_TURN} ({n})"
+        if n == 23:  # the seventh newest: one of the last 10, not of the newest 3
+            said = "The offsite is booked at the Harbour Lodge in Whitby for the 14th."
+        mem.add_turn(CHAT, said, "Sounds like a plan.", at=T0 + timedelta(hours=n))
+    mem.process_pending()
+    return mem, next(t for t in mem.turns(CHAT) if "Whitby" in t.user)
+
+
+@pytest.mark.parametrize("budget", [450, 600, 800])
+def test_a_yielded_turn_the_question_asks_about_comes_back_as_retrieved(open_memory, budget):
+    """In a tight budget the last K turns beyond the newest few yield to the floors; the one
+    the question is about comes back at its rank among the retrieved material, and is not
+    reported as dropped."""
+    mem, whitby = _said_in_last_k(open_memory)
+    ctx = mem.context(CHAT, "Where is the offsite booked?", budget=budget)
+    assert "Harbour Lodge" in ctx.text
+    shown = [i.source.id for s in ctx.sections for i in s.items if i.source]
+    assert shown.count(str(whitby.id)) == 1
+    assert str(whitby.id) not in [d.source.id for d in ctx.dropped if d.source]
+
+
+@pytest.mark.parametrize("budget", [450, 1000, 4000])
+def test_a_turn_of_the_last_k_is_shown_once(open_memory, budget):
+    """Where the last K turns all fit, a turn the search finds among them is not shown a
+    second time as retrieved material."""
+    mem, whitby = _said_in_last_k(open_memory)
+    ctx = mem.context(CHAT, "Where is the offsite booked?", budget=budget)
+    shown = [*_items(ctx, "recent_turns"), *_items(ctx, "retrieved")]
+    turns = [i for i in shown if i.source and i.source.kind == "turn"]
+    assert [i.source.id for i in turns if "Harbour Lodge" in i.text] == [str(whitby.id)]
+    ids = [i.source.id for i in turns]
+    assert len(ids) == len(set(ids)), ids

@@ -109,7 +109,9 @@ def test_a_cut_summary_keeps_its_floor_in_whole_lines(alpha):
     assert summary.tokens >= int(budget * alpha.settings.summary_floor_share)
     lines = summary.items[0].text.splitlines()
     assert lines[0] == SUMMARY_GAP
-    assert all(line in full for line in lines[1:] if line)  # whole lines, never a scrap
+    # Whole lines, never a scrap (a period's header has its days in words beside it).
+    stored = [line.partition(" (")[0] if line.startswith("### ") else line for line in lines]
+    assert all(line in full for line in stored[1:] if line)
     # The newest part stays, less the lines that only retell the last K turns.
     recent = {i.text for i in ctx.section("recent_turns").items}
     newest = next(line for line in reversed(full) if not any(line[2:] in t for t in recent))
@@ -221,6 +223,20 @@ def test_retrieved_items_are_grouped_under_their_day_in_time_order(open_memory):
     assert [i.source.at for i in items] == sorted(i.source.at for i in items)
     assert all(i.text.startswith(f"[{i.source.label()}] ") for i in items)
     assert ctx.tokens == count_tokens(ctx.text) <= 2000
+
+
+def test_the_summarys_periods_are_dated_in_words_too(alpha):
+    """A summary's period headers carry their days in words beside the ISO form, as every
+    other date of a context does, and its cost is counted with them."""
+    ctx = alpha.context(STREAM, "What did we talk about?", budget=4000)
+    text = ctx.section("summary").items[0].text
+    headers = [line for line in text.splitlines() if line.startswith("### ")]
+    assert headers
+    for header in headers:
+        iso, _, spoken = header.removeprefix("### ").partition(" (")
+        first = datetime.strptime(iso[:10], "%Y-%m-%d")
+        assert spoken.endswith(f"{first.year})") and first.strftime("%B") in spoken, header
+    assert ctx.tokens == count_tokens(ctx.text) <= 4000
 
 
 def test_summary_lines_that_quote_a_recent_turn_give_way_to_it(open_memory):

@@ -18,7 +18,8 @@ The budget is spent in this order (the shares are settings, see `Shares`):
    Measured on LoCoMo, as one line per turn and as pairs with speakers, at 1,000-6,000
    tokens (benchmarks/recall_locomo.py): a question about the past is answered from
    retrieved material, which a tight budget otherwise spends on turns it has not asked
-   about;
+   about. The search sees these turns too, so one the question is about comes back at
+   its rank in step 8 (a turn is shown once: among the recent turns if it went in there);
 7. structured tracker data;
 8. material retrieved for the query: its floor, then up to its share of what is left;
 9. the summary, in all the room left (at least its floor), cut at line boundaries;
@@ -148,6 +149,9 @@ class Material:
     index: Sequence[tuple[str, SourceRef]] = ()
     """One-line entries: everything recent, then what is relevant, for the memory index."""
     index_budget: int = 0
+    turns_found: frozenset[str] = frozenset()
+    """The ids of the turns in view that retrieved material holds too: shown once, as a
+    turn where it went in as one."""
     removed: Sequence[DroppedItem] = ()
     """Items left out before budgeting, such as summary lines stating superseded facts."""
     structured: Summary | None = None
@@ -254,7 +258,7 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     window = [f"{t.user} {t.assistant}" for t in material.turns]
     staleness = Staleness(newer, window, [*material.stream_facts, *material.global_facts])
     retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
-    summary = _doubted_summary(material.summary, staleness)
+    summary = _doubted_summary(_with_spoken_days(material.summary), staleness)
     built = _Built(turns, retrieved, summary, staleness)
     while True:
         plan = _plan(query, room, material, budget, built)
@@ -357,6 +361,34 @@ def _doubted_summary(summary: Summary | None, staleness: Staleness) -> Summary |
     return summary.model_copy(update={"text": text, "tokens": count_tokens(text)})
 
 
+def _with_spoken_days(summary: Summary | None) -> Summary | None:
+    """The summary with the days of each period's header in words beside their ISO form,
+    "### 2026-05-04 – 2026-05-05 (4–5 May 2026)", as every other date of a context is:
+    people say dates so, and a reader matching words finds them (issue 41)."""
+    if summary is None:
+        return None
+    text, tokens = _spoken_headers(summary.text)
+    if text == summary.text:
+        return summary
+    return summary.model_copy(update={"text": text, "tokens": tokens})
+
+
+@lru_cache(maxsize=64)
+def _spoken_headers(text: str) -> tuple[str, int]:
+    """`text` with its headers' days spoken, and its tokens. Kept by text: the same
+    summary is rendered by every context until it changes."""
+    lines = [_spoken_header(line) if line.startswith("#") else line for line in text.split("\n")]
+    spoken_text = "\n".join(lines)
+    return spoken_text, count_tokens(spoken_text)
+
+
+def _spoken_header(header: str) -> str:
+    days = [day for found in _ISO_DAY.finditer(header) if (day := _header_day(found[0]))]
+    if not days or "(" in header:
+        return header
+    return f"{header} ({spoken_span(days[0].date(), days[-1].date())})"
+
+
 def _header_day(header: str) -> datetime | None:
     found = _ISO_DAY.search(header)
     if not found:
@@ -408,16 +440,51 @@ def _plan(query: str, room: int, material: Material, budget: int, built: _Built)
         _take_or_truncate(plan, "structured_data", item, "structured data cut to fit")
     # Material that answers the question gets its share before the summary takes the rest.
     reserve = int(plan.room() * shares.retrieved)
-    leftover = _place_retrieved(plan, built.retrieved, plan.used + reserve)
+    retrieved = _not_shown(built.retrieved, plan.items["recent_turns"], material.turns_found)
+    leftover = _place_retrieved(plan, retrieved, plan.used + reserve)
     _place_index(plan, material.index, material.index_budget)
     plan.held = 0
     _place_summary(plan, built.summary)
-    _place_older_turns(plan, turns[k:])
+    _place_older_turns(plan, _not_shown(turns[k:], plan.items["retrieved"], material.turns_found))
     plan.items["recent_turns"].reverse()
     for item in _place_retrieved(plan, leftover, plan.budget):
         plan.drop("retrieved", item, "less relevant; budget")
     plan.items["retrieved"].sort(key=_when)
+    _came_back(plan)
     return plan
+
+
+def _not_shown(
+    items: Sequence[ContextItem], shown: Sequence[ContextItem], found: frozenset[str]
+) -> list[ContextItem]:
+    """`items` less the turns in view that the search `found` and `shown` holds: such a
+    turn is shown once, and a fact read from it (which names it as its source) goes with
+    it: the turn itself is the better evidence."""
+    twice = {
+        item.source.id
+        for item in shown
+        if item.source is not None and item.source.kind == "turn" and item.source.id in found
+    }
+    return [
+        item
+        for item in items
+        if item.source is None or item.source.kind != "turn" or item.source.id not in twice
+    ]
+
+
+def _came_back(plan: _Plan) -> None:
+    """Forget the drop of a turn that yielded its place among the recent turns and came
+    back as retrieved material: it is in the context."""
+    retrieved = {_key(i.source) for i in plan.items["retrieved"] if i.source is not None}
+    plan.dropped = [
+        d
+        for d in plan.dropped
+        if d.section != "recent_turns" or d.source is None or _key(d.source) not in retrieved
+    ]
+
+
+def _key(source: SourceRef) -> tuple[str, str]:
+    return source.kind, source.id
 
 
 TEAM_DROPPED = "over its share of the budget (settings.team)"

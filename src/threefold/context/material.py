@@ -83,7 +83,12 @@ def gather(
     readable = READABLE[trust]
     tenant, stream, k = view.state.tenant, view.state.name, settings.recent_turns
     turns = view.turns
-    first_recent = turns[0].seq if turns else view.state.turn_count + 1
+    few = min(k, settings.recent_verbatim_turns)
+    # Only the newest few turns are in every context: the rest of those in view may yield
+    # in a tight budget, so the search may find them, and a found one comes back at its
+    # rank among the retrieved material (assemble skips it where it went in as a turn).
+    guaranteed = turns[-few:] if few else []
+    first_guaranteed = guaranteed[0].seq if guaranteed else view.state.turn_count + 1
     # A mark names the fact in force, so only one this caller may read marks anything.
     outdated = OutdatedStatements(
         (old, new) for old, new in view.superseded if new.visibility in readable
@@ -105,10 +110,13 @@ def gather(
         streams=(stream,),
         visibilities=readable,
         exclude_facts=frozenset(f.id for f in stream_facts),
-        turns_before_seq=first_recent,
+        turns_before_seq=first_guaranteed,
         # Archived versions of the active summary retell the session summaries.
         summary_kinds=(SummaryKind.SESSION, SummaryKind.WEEKLY, SummaryKind.MONTHLY),
     )
+    # The index lists what the turns in view do not show.
+    first_in_view = turns[0].seq if turns else view.state.turn_count + 1
+    beyond_view = where.model_copy(update={"turns_before_seq": first_in_view})
     limit = min(_MAX_RETRIEVE, max(RETRIEVE_LIMIT, budget // _TOKENS_PER_HIT))
     preset = PRESETS["default"]
     hits = (
@@ -127,12 +135,19 @@ def gather(
         summary=summary,
         turns=[t for t in turns if t.visibility in readable],
         retrieved=_distinct(_retrieved(hit, query, outdated) for hit in _raw_first(hits)),
+        turns_found=_turns_found(hits, turns),
         shares=shares(settings),
-        index=_index(recall.store, settings, where, hits) if settings.index_budget else [],
+        index=_index(recall.store, settings, beyond_view, hits) if settings.index_budget else [],
         index_budget=settings.index_budget,
         removed=removed,
         structured=_structured(view.structured, readable),
     )
+
+
+def _turns_found(hits: Sequence[Item], turns: Sequence[Turn]) -> frozenset[str]:
+    """The ids of the turns in view that the search found too."""
+    in_view = {t.id for t in turns}
+    return frozenset(str(h.id) for h in hits if h.kind == "turn" and h.id in in_view)
 
 
 def _structured(newest: Summary | None, readable: tuple[Visibility, ...]) -> Summary | None:
