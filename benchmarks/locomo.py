@@ -45,6 +45,8 @@ class Line:
     at: datetime
     session: int
     session_time: str  # LoCoMo's own wording: "1:56 pm on 8 May, 2023"
+    source: str = "conversation"
+    """Where the line came from; "bot" for an integration's post (benchmarks/slack_chats.py)."""
 
     def render(self) -> str:
         """The line as every method shows it: speaker, text, and what a shared photo shows."""

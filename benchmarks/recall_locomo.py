@@ -154,7 +154,7 @@ def ingest(mem: Memory, conversation: Conversation, pairs: bool = False) -> floa
             # One line, one turn: evidence lines map 1:1 to turns. Both speakers are people,
             # so each line is a user side with its speaker named: "I" is them.
             text = line.render().removeprefix(f"{line.speaker}: ")
-            mem.add_turn(stream, user=text, at=line.at, speaker=line.speaker)
+            mem.add_turn(stream, user=text, at=line.at, speaker=line.speaker, source=line.source)
         mem.end_session(stream)  # session summaries follow LoCoMo's own sessions
     return time.perf_counter() - started
 
@@ -171,6 +171,7 @@ def _add_pairs(mem: Memory, stream: str, session: list[Line]) -> None:
             at=first.at,
             speaker=first.speaker,
             assistant_speaker=second[0].speaker if second else None,
+            source=first.source,
         )
 
 

@@ -78,6 +78,10 @@ def _line(message: dict, users: dict[str, str], session: int) -> Line:
         at=at,
         session=session,
         session_time=f"{day:%d %B, %Y}",
+        # an integration's post is no person's word (context/staleness.py)
+        source="bot"
+        if "bot_id" in message or message.get("subtype") == "bot_message"
+        else "conversation",
     )
 
 

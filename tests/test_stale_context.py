@@ -214,3 +214,35 @@ def test_news_of_someone_else_leaves_the_users_facts_unmarked(open_memory):
     facts = section_lines(mem.context(CHAT, "What's my name?", budget=1000), "stream_facts")
     mine = [line for line in facts if "Tom" in line]
     assert mine and not any("possibly outdated" in line for line in mine)
+
+
+DEPLOY_CHAT = [
+    ("Ana", "The deploy script for the billing service lives in the ops repo, run it from there."),
+    *(("Ana", user) for user, _ in SMALL_TALK * 4),
+]
+CI_NOTICE = "2 new commits pushed to billing service main: fixed the deploy script, bumped deps"
+
+
+def deploy_lines(open_memory, **notice) -> list[str]:
+    mem = open_memory(recent_turns=2, session_turns=50)
+    for n, (speaker, user) in enumerate(DEPLOY_CHAT):
+        mem.add_turn("chat:ops", user, "", at=T0 + timedelta(hours=n), speaker=speaker)
+    mem.end_session("chat:ops")
+    at = T0 + timedelta(hours=len(DEPLOY_CHAT))
+    mem.add_turn("chat:ops", CI_NOTICE, "", at=at, speaker="github", **notice)
+    mem.process_pending()
+    ctx = mem.context("chat:ops", "Where does the billing deploy script live?", budget=2000)
+    return [line for line in section_lines(ctx, "summary", "retrieved") if "ops repo" in line]
+
+
+def test_an_integrations_notice_says_no_one_changed_anything(open_memory):
+    """A channel fed by a CI integration: GitHub's "2 new commits pushed ... fixed the
+    deploy script" is no person saying where the script lives has changed."""
+    shown = deploy_lines(open_memory, source="bot")
+    assert shown, "the older message is in the context"
+    assert not any("possibly outdated" in line for line in shown)
+
+
+def test_the_same_notice_from_a_person_still_doubts_the_older_message(open_memory):
+    shown = deploy_lines(open_memory)
+    assert any("possibly outdated" in line for line in shown)

@@ -167,6 +167,18 @@ class Turn(_Model):
     def ref(self) -> SourceRef:
         return SourceRef(kind="turn", id=str(self.id), at=self.at)
 
+    @property
+    def by_person(self) -> bool:
+        """Whether a person wrote the user side: not a bot's or an integration's post,
+        whose `source` says so ("bot", "integration", or a source's bot kind such as
+        "slack.bot", as records name a Slack bot's message)."""
+        return self.source.rpartition(".")[2].lower() not in NOT_A_PERSON
+
+
+NOT_A_PERSON = frozenset({"bot", "integration"})
+"""The `source` of a turn (or its last dotted part) that a bot or an integration posted:
+a CI notice's "2 new commits pushed" tells no one that something they said changed."""
+
 
 class FactCategory(StrEnum):
     ROLE = "role"

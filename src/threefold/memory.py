@@ -274,6 +274,10 @@ class Memory:
         Below full trust, a time more than `writes.max_future_seconds` (a day) ahead of now
         is refused; the owner may date turns ahead (a planned timeline, a replay).
 
+        `source` says where the turn came from; "bot" or "integration" (or a source's bot
+        kind, "slack.bot") marks a post no person wrote, such as a CI notice: it never
+        counts as someone saying that what they said before has changed.
+
         `trust` and `key_id` name the writer: below full trust, the visibility is capped
         and what is extracted from the turn is believed less (threefold.trust.writes).
         """

@@ -144,6 +144,10 @@ def _statements(text: str) -> str:
 
 
 def from_turn(turn: Turn) -> Newer | None:
+    """The turn as a message that may update what came before it; None for a bot's or an
+    integration's post ("2 new commits pushed"), which says no one changed their mind."""
+    if not turn.by_person:
+        return None
     return _newer(turn.user, turn.at, turn.ref(), turn.speaker)
 
 
