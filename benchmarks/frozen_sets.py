@@ -156,7 +156,14 @@ l_b_duluth_lutheran_choir_committee, l_b_swindon_parcel_depot,
 l_b_exeter_flatmates_house_hunt: 451 statements, 61 updates, 48 corrections, 79 lines
 that state nothing), record the default's first run at main dd06c92 (``first_run``:
 176/451, 10/61, 5/48, 155/211, 77/79) and the rules' (``rules_first_run``: 80/451, 3/61,
-2/48, 72/94, 77/79).
+2/48, 72/94, 77/79). In session 38 q38, the trained reader reading whole questions
+(not shipped), read them exactly as main did. Three more, written in session 38 by a
+helper who saw nothing, of a person who mostly asks the assistant things and says what
+they are on the way (m_a_glasgow_mechanic, m_a_lagos_parent, m_a_montreal_student: 144
+statements, 18 updates, 6 corrections, 42 lines that state nothing; only 7 lines hold a
+fact inside a sentence that is a question from its first word), record the default's
+first run at main 273b62e (``first_run``: 86/144, 7/18, 0/6, 84/104, 42/42), which q38
+equalled.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
