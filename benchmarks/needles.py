@@ -520,6 +520,18 @@ times say little):
     (answers identical, no measurable gain) and a person's graph list 2 deep (29 of 200
     2,000-token contexts differ, figures equal).
 
+    session 38 (issue 41, speed; helper h38a, branch h38a, measured and NOT shipped): an
+    exact-vector file beside each graph (float32 rows by id, written with the graph,
+    rebuilt when missing, damaged or older than an erasure), read by rescoring and echoes
+    in place of SQLite. Answers identical at 10k and 100k; reading exact vectors at 100k
+    5.1 -> 2.2 ms of thread CPU, search p50/p95 about 40/60 -> 38/58 ms CPU (load 4-6),
+    contexts within the noise, busy search 52/70 -> 46/62. Left out for its cost: 1.5 KB
+    a vector on disk, rewritten at every graph merge (1.5 GB of writes per merge at 1M),
+    for 3 ms of a p95 three times the goal. Shipped from it: a graph search whose
+    neighbours all fall under the floor finds nothing instead of failing, and hits built
+    with every field given (84 -> 4 us a hit). Memory-mapping that file (p50 -5 ms, RSS
+    473 -> 595 MB) was dropped too. The slowest searches are full garbage collections.
+
 Prints tables; asserts nothing.
 """
 

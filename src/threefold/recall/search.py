@@ -536,7 +536,9 @@ dated (further back, datetime overflows)."""
 
 
 def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
-    # Built without validation: every field comes from an item the store validated.
+    # Built without validation: every field comes from an item the store validated. Every
+    # field is given: pydantic reads a default factory's signature for each one left out
+    # (84 us a hit, against 4 with none left out).
     return SearchHit.model_construct(
         kind=item.kind,
         id=item.id,
@@ -549,6 +551,8 @@ def _hit(item: Item, score: float, signals: dict[str, float]) -> SearchHit:
         signals=signals,
         speaker=item.speaker,
         derived=[],
+        now=[],
+        doubted_by=None,
     )
 
 

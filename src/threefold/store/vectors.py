@@ -583,6 +583,8 @@ class VectorIndex:
         list checked 285 neighbours a question for 95. None as _first_passing, or when an
         exact vector is missing."""
         wanted = ids.tolist()
+        if not wanted:  # no neighbour came above the floor ("zebra"): nothing to rescore
+            return []
         rows = self._exact_vectors(part.kind, part.tenant, wanted)
         if len(rows) < len(wanted):
             return None  # replaced meanwhile: the caller's way keeps the graph's order
