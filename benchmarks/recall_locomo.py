@@ -72,6 +72,17 @@ lines 0.741 / 0.794 -> 0.746 / 0.796, 0.815 / 0.851 -> 0.821 / 0.851, 0.908 / 0.
 0.904 / 0.905, 0.920 / 0.909 unchanged; pairs 0.719 / 0.771 -> 0.728 / 0.779, 0.823 /
 0.866 -> 0.833 / 0.868, 0.898 / 0.894 unchanged, 0.930 / 0.913 -> 0.930 / 0.911.
 Needles 10,000 seed 2: 0.970 / 0.995 / 1.000, unchanged.
+Session 38, measured and NOT shipped: reciprocal rank fusion's k (Preset.rrf_k, 60)
+chosen on development text (dev here, the Slack sets a and b, needles seed 1 at 10k): at
+20, dev lines 0.750 / 0.850 / 0.911 -> 0.776 / 0.844 / 0.912 at 1,000 / 2,000 / 4,000,
+pairs 0.728 / 0.842 / 0.911 -> 0.769 / 0.856 / 0.917 (30 between). Judged once: held-out
+lines 0.745 / 0.822 / 0.903 / 0.920 -> 0.754 / 0.834 / 0.902 / 0.921, pairs 0.733 /
+0.835 / 0.898 / 0.930 -> 0.768 / 0.847 / 0.901 / 0.926 (hit at 1,000 0.779 -> 0.798);
+Slack set c lines at 1,000 0.731 -> 0.782, at 2,000 0.872 -> 0.846; but needles seed 2
+at 100,000 0.875 / 0.925 / 0.965 -> 0.825 / 0.920 / 0.955 (10,000: -0.005 top 10 and at
+1,000). A lower k trusts a list's first places more, which small streams reward and a
+large stream's deeper, look-alike-filled lists do not: a k that grows with the stream
+(judged on a new needles seed at 100k and new LoCoMo-like text) is the lead.
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 
