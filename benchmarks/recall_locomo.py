@@ -82,7 +82,13 @@ Slack set c lines at 1,000 0.731 -> 0.782, at 2,000 0.872 -> 0.846; but needles 
 at 100,000 0.875 / 0.925 / 0.965 -> 0.825 / 0.920 / 0.955 (10,000: -0.005 top 10 and at
 1,000). A lower k trusts a list's first places more, which small streams reward and a
 large stream's deeper, look-alike-filled lists do not: a k that grows with the stream
-(judged on a new needles seed at 100k and new LoCoMo-like text) is the lead.
+(judged on a new needles seed at 100k and new LoCoMo-like text) is the lead. Tried
+after the 100k run (branch k2, not shipped): k=20 only up to deeper_from_turns, 60 past
+it. It fails two designed cases: a one-off shop name among 720 look-alike messages about
+a bike leaves the top 10 (tests/test_needles.py: the rare-word list, weighed at k=60,
+counts too little beside look-alikes ranked by three lists), and the recent_first preset
+stops putting the newest first (its recency weight is absolute, tuned beside k=60
+scores). A smaller k needs the second stage's weights and recency chosen with it.
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 
