@@ -163,7 +163,11 @@ they are on the way (m_a_glasgow_mechanic, m_a_lagos_parent, m_a_montreal_studen
 statements, 18 updates, 6 corrections, 42 lines that state nothing; only 7 lines hold a
 fact inside a sentence that is a question from its first word), record the default's
 first run at main 273b62e (``first_run``: 86/144, 7/18, 0/6, 84/104, 42/42), which q38
-equalled.
+equalled. Two more, written then by another such helper, where nearly every line is one
+question carrying a fact inside it ("is it safe to take ibuprofen with my sertraline?";
+n_a_cardiff_nurse, n_a_pune_engineer: 85 statements, 6 updates, 22 lines that state
+nothing), record the default's first run at main f1c252e (``first_run``: 10/85, 0/6,
+10/11, 22/22) and q38's, shipped on it (``q38_first_run``: 21/85, 0/6, 21/22, 22/22).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

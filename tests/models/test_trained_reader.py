@@ -186,10 +186,25 @@ def test_a_turn_whose_answered_message_was_erased_loses_nothing(tmp_path: Path) 
         assert "bergen" in values
 
 
-def test_a_whole_question_is_not_read_but_a_statement_before_one_is() -> None:
-    assert units("What is 34 times 34?", "It is 1089.") == []
-    pieces = units("My mum turns 60 in May, gift ideas?", None)
-    assert [p.text for p in pieces] == ["My mum turns 60 in May, gift ideas?"]
+def test_a_question_is_read_whole_and_states_only_what_it_says_on_the_way() -> None:
+    """People say what they are inside what they ask (issue 35: "statements inside
+    questions count"); what a question asks about states nothing."""
+    assert [p.text for p in units("What is 34 times 34?", "It is 1089.")] == [
+        "What is 34 times 34?"
+    ]
+    default = build(ModelSettings())  # the default reader: the tuned graph beside the rules
+
+    def stored(text: str) -> list[str]:
+        return [f.text for f in default.extract_facts(said(text)) if f.standing is Standing.FACT]
+
+    assert "The user takes sertraline." in stored(
+        "Is it safe to take ibuprofen with my sertraline?"
+    )
+    assert "Dave is the user's spouse." in stored(
+        "What can I cook for my husband Dave who is allergic to nuts?"
+    )
+    for asked in ("Are you vegan?", "should I move to Utrecht?", "What is 34 times 34?"):
+        assert stored(asked) == [], asked
 
 
 def test_a_repair_turns_readings_wait_for_the_repair_layer(reader: TrainedReader) -> None:
@@ -231,3 +246,17 @@ def test_the_default_keeps_only_calibrated_labels() -> None:
     assert [(r.fact.slot, r.refused) for r in readings] == [("age", "below its label's confidence")]
     read = default.extract_facts(said("31", asked="How old are you?"))
     assert [f for f in read if f.standing is Standing.FACT] == []
+
+
+def test_a_question_about_a_held_value_does_not_doubt_it(tmp_path: Path) -> None:
+    """An unsure reading of what a question asks about is no hint that a held value
+    changed: "are you vegan?" leaves "pescatarian" current, unmarked."""
+    with Memory.open(tmp_path / "m.db", background_worker=False) as mem:
+        mem.add_turn("chat:q", "I'm pescatarian and I live in Leeds.", "Noted.")
+        for asked in ("Are you vegan?", "should I move to Utrecht?"):
+            mem.add_turn("chat:q", asked, "That depends.")
+        mem.process_pending()
+        ctx = mem.context("chat:q", "What do I eat and where do I live?", budget=2000)
+        facts = [i.text for i in ctx.section("stream_facts").items]
+        assert any("pescatarian" in f for f in facts) and any("Leeds" in f for f in facts)
+        assert not [f for f in facts if "outdated" in f], facts

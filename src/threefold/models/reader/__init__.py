@@ -34,7 +34,7 @@ from threefold.models.reader.heads import (
     read_manifest,
     spans,
 )
-from threefold.models.reader.units import units
+from threefold.models.reader.units import asks, units
 from threefold.models.reader.verify import Verifier, clues
 from threefold.models.reader.whose import whose
 
@@ -141,7 +141,8 @@ class TrainedReader:
             return refusals[id(read)]
 
         def standing_of(read: TurnRead) -> Standing | None:
-            return standing(refused(read), read.span, held, hint)
+            tier = standing(refused(read), read.span, held, hint)
+            return tier if tier is Standing.FACT or not asks(read.text) else None
 
         reads = settled(every, standing_of)
         for read, tier in reads:

@@ -2,8 +2,10 @@
 
 No sentence is thrown away for its length: long sentences are cut into pieces of at most
 :data:`PIECE_WORDS` words at clause marks, and every piece is read. Pasted code and stack
-traces are told apart by their characters, not by any phrase, and are not read; nor are
-sentences that are questions from their first word to their question mark.
+traces are told apart by their characters, not by any phrase, and are not read. Questions
+are read whole: people say what they are inside what they ask ("what can I cook for my
+husband Dave, he's coeliac?", "is ibuprofen ok with my sertraline?"), and the graph marks
+what a question asks about as asked ("should I move to Utrecht?"), which states nothing.
 """
 
 import re
@@ -25,8 +27,6 @@ _CODE_SHARE = 0.04
 _CODE_LEAST = 2
 _CLAUSE_MARK = re.compile(r"(?<=[,;:])\s+|\s+(?=[-–—]\s)")
 _LETTER = re.compile(r"[^\W_]")  # a letter or digit: "31" answers, "🙄" does not
-# A question from its first word to its question mark asks; a statement before a question
-# ("my mum turns 60 in May, gift ideas?") is its own clause and is read.
 _QUESTION = re.compile(
     r"^(?:what|who|whom|whose|when|where|why|how|which|do|does|did|is|are|am|was|were|can"
     r"|could|would|should|will|shall|may|might|have|has)\b[^,;:]*\?\s*$",
@@ -46,7 +46,7 @@ def units(user: str, previous: str | None) -> list[Unit]:
     before = answered(previous)
     found: list[Unit] = []
     for sentence in sentences(user):
-        if looks_like_code(sentence) or not _LETTER.search(sentence) or asks(sentence):
+        if looks_like_code(sentence) or not _LETTER.search(sentence):
             continue
         for piece in _pieces(sentence):
             found.append(Unit(piece, before if not found else ""))
@@ -71,7 +71,9 @@ def looks_like_code(text: str) -> bool:
 
 
 def asks(sentence: str) -> bool:
-    """Whether the whole sentence is a question: it states nothing."""
+    """Whether the whole sentence is a question, from its first word to its question mark:
+    what it says for sure stands ("is ibuprofen ok with my sertraline?"), but an unsure
+    reading of it is no hint that a held value changed ("are you vegan?")."""
     return _QUESTION.match(sentence.strip()) is not None
 
 
