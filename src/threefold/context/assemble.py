@@ -383,7 +383,7 @@ def _spoken_headers(text: str) -> tuple[str, int]:
 
 
 def _spoken_header(header: str) -> str:
-    days = [day for found in _ISO_DAY.finditer(header) if (day := _header_day(found[0]))]
+    days = [day for found in _ISO_DAY.finditer(header) if (day := _day_of(found))]
     if not days or "(" in header:
         return header
     return f"{header} ({spoken_span(days[0].date(), days[-1].date())})"
@@ -391,8 +391,10 @@ def _spoken_header(header: str) -> str:
 
 def _header_day(header: str) -> datetime | None:
     found = _ISO_DAY.search(header)
-    if not found:
-        return None
+    return _day_of(found) if found else None
+
+
+def _day_of(found: re.Match[str]) -> datetime | None:
     try:
         year, month, day = map(int, found.groups())
         return datetime(year, month, day, tzinfo=UTC)
@@ -475,16 +477,12 @@ def _not_shown(
 def _came_back(plan: _Plan) -> None:
     """Forget the drop of a turn that yielded its place among the recent turns and came
     back as retrieved material: it is in the context."""
-    retrieved = {_key(i.source) for i in plan.items["retrieved"] if i.source is not None}
+    retrieved = {i.source.label() for i in plan.items["retrieved"] if i.source is not None}
     plan.dropped = [
         d
         for d in plan.dropped
-        if d.section != "recent_turns" or d.source is None or _key(d.source) not in retrieved
+        if d.section != "recent_turns" or d.source is None or d.source.label() not in retrieved
     ]
-
-
-def _key(source: SourceRef) -> tuple[str, str]:
-    return source.kind, source.id
 
 
 TEAM_DROPPED = "over its share of the budget (settings.team)"
