@@ -274,6 +274,7 @@ SETS = {
     "blind22": "blind22.jsonl",
     "blind23": "blind23.jsonl",
     "blind38": "blind38.jsonl",
+    "blind39": "blind39.jsonl",
     "dev": "dev.jsonl",
     "dev36": "dev36.jsonl",
 }
