@@ -177,3 +177,14 @@ def test_hypothetical_and_asked_values_store_nothing(tmp_path: Path) -> None:
         ],
     )
     assert facts == []
+
+
+def test_a_value_said_with_a_consonant_gets_a_not_an(tmp_path: Path) -> None:
+    facts = chat(
+        tmp_path,
+        [
+            ("we got a [[owns|used Ford Transit]] last week", "Congrats on the van."),
+            ("and I bought an [[owns|MG]] for myself", "Nice."),
+        ],
+    )
+    assert {f.text for f in facts} == {"The user has a used Ford Transit.", "The user has an MG."}

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from threefold.models.base import ExtractedFact
+from threefold.models.heuristic.text import indefinite_article
 
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 
@@ -113,7 +114,7 @@ def _article_for(before: str, value: str) -> str:
     article = re.search(r"\b(an?) $", before, re.I)
     if article is None or not value:
         return before
-    wanted = "an" if value[0].lower() in "aeiou" else "a"
+    wanted = indefinite_article(value)
     if article.group(1)[0].isupper():
         wanted = wanted.capitalize()
     return before[: article.start(1)] + wanted + " "

@@ -123,6 +123,7 @@ from threefold.models.heuristic.rules import (
     person,
     preference_slot,
 )
+from threefold.models.heuristic.text import indefinite_article
 
 _I = re.IGNORECASE
 
@@ -2462,13 +2463,8 @@ def _predicate(rest: str) -> str:
 
 
 def _article(shown: str) -> str:
-    """ "a" or "an", by the sound: "an SRE", "a UX writer", "a university", "an owl"."""
-    first = shown.split()[0] if shown.split() else ""
-    if len(first) > 1 and first.isupper():  # an acronym, read letter by letter
-        return "an " if first[0] in "AEFHILMNORSX" else "a "
-    if re.match(r"(?:uni|use|usu|eu|one\b)", shown, _I):
-        return "a "
-    return "an " if shown[:1].lower() in "aeiou" else "a "
+    """ "a " or "an ", by the sound: "an SRE", "a UX writer", "a university", "an owl"."""
+    return indefinite_article(shown) + " "
 
 
 def _render(template: str, who: Who, shown: str, noun: str) -> str:

@@ -32,7 +32,7 @@ from threefold.models.heuristic.rules import (
     person,
     third_person,
 )
-from threefold.models.heuristic.text import STOPWORDS, words, wordset
+from threefold.models.heuristic.text import STOPWORDS, indefinite_article, words, wordset
 
 _I = re.IGNORECASE
 
@@ -145,8 +145,7 @@ def org(raw: str, clause: Clause) -> Value | None:
     if named := _NAMED_WORKPLACE_RE.match(_cut(_THE_NAME_RE.sub("", raw.strip()))):
         return Value(named["name"], named["name"].lower())
     if place := business(raw, clause):
-        article = "an" if place.shown[:1].lower() in "aeiou" else "a"
-        return Value(f"{article} {place.shown}", place.key)
+        return Value(f"{indefinite_article(place.shown)} {place.shown}", place.key)
     shown = _cut(_CALLED_RE.sub("", raw.strip()))
     bare = _THE_NAME_RE.sub("", shown)
     if re.match(r"(?:a|an)\s+(?-i:[A-Z])", bare, _I):  # "a Chipotle": one branch of a chain

@@ -129,6 +129,26 @@ def coverage(part: frozenset[str], whole: frozenset[str]) -> float:
     return len(part & whole) / len(part) if part else 0.0
 
 
+_SAID_WITH_A = re.compile(r"(?:uni|use|usu|uti|ura|ure|uro|ubiq|uku|eu|ewe|one\b|once\b)", re.I)
+"""Words spelled with a vowel and said with a consonant: "a used van", "a university", "a
+European", "a one-off" (but "an unusual", "an umbrella")."""
+_SAID_WITH_AN = re.compile(r"hour|honest|honou?r|heir", re.I)
+"""Words spelled with a consonant and said with a vowel: "an hour", "an heir"."""
+_INITIALS = re.compile(r"[A-Z][A-Z\d]+\b|[A-Za-z]-")
+"""Initials, said letter by letter: "an MBA", "a BMW", "an X-ray"."""
+
+
+def indefinite_article(word: str) -> str:
+    """ "a" or "an" before `word`, by how it is said rather than how it is spelled."""
+    if _INITIALS.match(word):
+        return "an" if word[0].upper() in "AEFHILMNORSX" else "a"
+    if _SAID_WITH_AN.match(word):
+        return "an"
+    if _SAID_WITH_A.match(word):
+        return "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def sentence_case(text: str) -> str:
     """`text` with its first letter upper-cased and a final period when it has no end mark."""
     text = text.strip().rstrip(",;:")

@@ -26,6 +26,7 @@ from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef, Standing
+from threefold.models.heuristic.text import indefinite_article
 from threefold.models.reader.checks import opens_with_gerund, value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
@@ -559,7 +560,11 @@ def _nearest(span: Span, candidates: list[Span]) -> Span | None:
 def _say(template: str, subject: str, value: str, relation: str, former: bool) -> str:
     who = "the user" if subject == "user" else _title(subject)
     who_s = f"{who}'s"
-    a_value = value if re.match(r"(?:a|an|the)\s", value, re.I) else f"{_article(value)} {value}"
+    a_value = (
+        value
+        if re.match(r"(?:a|an|the)\s", value, re.I)
+        else f"{indefinite_article(value)} {value}"
+    )
     said = template.format(who=who, who_s=who_s, value=value, a_value=a_value, relation=relation)
     said = said[0].upper() + said[1:]  # "the user" opens most sentences, not all of them
     return f"{said[:-1]} (formerly)." if former else said
@@ -567,7 +572,3 @@ def _say(template: str, subject: str, value: str, relation: str, former: bool) -
 
 def _title(subject: str) -> str:
     return "the " + subject if subject.startswith("user's") else subject[:1].upper() + subject[1:]
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
