@@ -43,7 +43,7 @@ def test_superseded_statements_are_not_shown_as_current(alpha, ctx):
     assert "Priya handles frontend" not in summary
     for item in ctx.section("retrieved").items:
         if "Sarah" in item.text:
-            assert "Raj is the Lead Architect" in item.text.split("(outdated; now:")[1]
+            assert "Raj is the Lead Architect" in item.text.split("; now:")[1]
     old = {f.value: f.status for f in alpha.facts(STREAM, include_inactive=True)}
     assert old["sarah"] is FactStatus.SUPERSEDED
     # "Priya handles backend, not frontend": what a person handles is many-valued, so the

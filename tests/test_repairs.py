@@ -252,7 +252,9 @@ def test_x_not_y_edits_the_users_own_fact_hundreds_of_turns_later(
     pinned = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
     assert [t.split(" [")[0] for t in pinned] == ["- The user is allergic to amoxicillin."]
     stale = [line for line in ctx.text.splitlines() if "allergic to penicillin" in line]
-    marker = "(outdated; now: The user is allergic to amoxicillin.)"
+    marker = (
+        "(outdated: The user is allergic to penicillin; now: The user is allergic to amoxicillin.)"
+    )
     assert stale and all(marker in line for line in stale)
 
 

@@ -139,6 +139,6 @@ def test_a_context_for_a_lower_trust_names_no_successor_it_may_not_read(open_mem
         mem.add_turn(CHAT, f"thanks {n}", "Bye!", at=T0 + timedelta(days=n), visibility="social")
     mem.process_pending()
     full = mem.context(CHAT, QUESTION, budget=3000).text
-    assert "(outdated; now: The user works at Figma.)" in full
+    assert "(outdated: The user works at Stripe; now: The user works at Figma.)" in full
     familiar = mem.context(CHAT, QUESTION, budget=3000, trust="familiar").text
     assert "Stripe" in familiar and "Figma" not in familiar

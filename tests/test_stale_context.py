@@ -170,7 +170,7 @@ def test_a_retrieved_fact_in_force_is_not_outdated_by_itself(open_memory):
     ctx = mem.context(CHAT, "Am I vegetarian?", budget=4000)
     # The fact's own line, not the older turn marked as outdated by it.
     items = [line for line in section_lines(ctx, "retrieved") if "] The user is no longer" in line]
-    assert items and not any("outdated; now" in line for line in items), items
+    assert items and not any("(outdated: " in line for line in items), items
 
 
 def test_a_newer_message_naming_an_event_with_a_change_marks_its_schedule(open_memory):
@@ -246,3 +246,22 @@ def test_an_integrations_notice_says_no_one_changed_anything(open_memory):
 def test_the_same_notice_from_a_person_still_doubts_the_older_message(open_memory):
     shown = deploy_lines(open_memory)
     assert any("possibly outdated" in line for line in shown)
+
+
+def test_an_outdated_turn_names_which_of_its_facts_is_outdated(open_memory):
+    """A turn that says two things, one since replaced, is marked with the replaced one:
+    "(outdated; now: Zosia is 8 years old.)" alone read as if her allergy were outdated."""
+    first = "my daughter Zosia is 7 and allergic to sesame"
+    age = fact("zosia", "age", "7", category="identity", text="Zosia is 7 years old.")
+    allergy = fact(
+        "zosia", "allergy:sesame", "sesame", category="health", text="Zosia is allergic to sesame."
+    )
+    older = fact("zosia", "age", "8", category="identity", text="Zosia is 8 years old.")
+    said = {first: [age, allergy], "Zosia turned 8 on Saturday!": [older]}
+    mem = open_memory(ScriptedModel(lambda turn: said.get(turn.user, [])), recent_turns=2)
+    talk(mem, CHAT, [(first, "Noted."), *SMALL_TALK, ("Zosia turned 8 on Saturday!", "Yay!")])
+    mem.process_pending()
+    ctx = mem.context(CHAT, "What is Zosia allergic to?", budget=4000)
+    turns = [line for line in section_lines(ctx, "retrieved") if "sesame" in line]
+    mark = "(outdated: Zosia is 7 years old; now: Zosia is 8 years old.)"
+    assert turns and all(line.endswith(mark) for line in turns), turns

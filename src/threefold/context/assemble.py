@@ -330,7 +330,7 @@ def _doubted(entry: tuple[str, SourceRef], staleness: Staleness) -> tuple[str, S
     summary is dated by the end of its period, not by its lines: any message may be newer
     than one of them, unless the summary retells it."""
     text, source = entry
-    if "(outdated; now:" in text:  # already says what replaced it
+    if "(outdated: " in text:  # already says what replaced it (material.outdated_mark)
         return entry
     at = _EARLIEST if source.kind.startswith("summary") else source.at
     doubt = staleness.of_text(text, at, source)

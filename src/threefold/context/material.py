@@ -291,10 +291,18 @@ def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str
         return said, hit.source.model_copy(update={"at": at})
     else:
         text = hit.text
-    now = outdated.replacements(text) if outdated else []
+    pairs = outdated.replaced(text) if outdated else []
     if hit.kind == "fact":  # a fact now in force is no outdated statement of itself
-        now = [f for f in now if f.id != hit.id]
-    return (f"{text} (outdated; now: {_joined(now)})" if now else text), hit.source
+        pairs = [(old, now) for old, now in pairs if now.id != hit.id]
+    return (f"{text} {outdated_mark(pairs)}" if pairs else text), hit.source
+
+
+def outdated_mark(pairs: list[tuple[Fact, Fact]]) -> str:
+    """What an item that states superseded facts is followed by: which of what it says is
+    outdated, and what holds now. "(outdated; now: Zosia is 8 years old.)" after "my
+    daughter Zosia is 7 and allergic to sesame" read as if the allergy were outdated too."""
+    old = "; ".join(o.text.rstrip(".") for o, _ in pairs)
+    return f"(outdated: {old}; now: {_joined([now for _, now in pairs])})"
 
 
 def _turn_line(

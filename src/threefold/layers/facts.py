@@ -912,9 +912,9 @@ _WORD = re.compile(r"[^\W_]+")
 _MIN_PREFIX = 4
 
 
-_Rule = tuple[tuple[str, ...], tuple[str, ...], Fact, bool]
-"""The words of an old value, those of the value now in force that it lacks, the fact in
-force, and whether the old fact is about the user."""
+_Rule = tuple[tuple[str, ...], tuple[str, ...], Fact, Fact]
+"""The words of an old value, those of the value now in force that it lacks, the old fact
+and the fact in force."""
 
 
 class OutdatedStatements:
@@ -936,13 +936,18 @@ class OutdatedStatements:
             claim, current = _claim_words(old.subject, old.value, successor.value)
             if claim:
                 self._by_first.setdefault(claim[0], []).append(len(self._rules))
-                self._rules.append((claim, current, successor, old.subject == "user"))
+                self._rules.append((claim, current, old, successor))
 
     def __bool__(self) -> bool:
         return bool(self._rules)
 
     def replacements(self, text: str) -> list[Fact]:
         """The facts now in force in place of those `text` states; empty if none."""
+        return [now for _, now in self.replaced(text)]
+
+    def replaced(self, text: str) -> list[tuple[Fact, Fact]]:
+        """The superseded facts `text` states, each with the fact now in force in its place:
+        a turn that says several things is outdated only in what it says of these."""
         words = _words(text)
         heads = _heads(words)
         return list(_replacements(self._named(heads), words, heads).values())
@@ -951,11 +956,11 @@ class OutdatedStatements:
         """The same, judging each line of `text` on its own: a summary that says "works at
         Stripe" on one line and "moved to Figma" on another still states the old value."""
         named = self._named(_heads(_words(text)))
-        found: dict[int, Fact] = {}
+        found: dict[int, tuple[Fact, Fact]] = {}
         for line in text.splitlines() if named else ():
             words = _words(line)
             found.update(_replacements(named, words, _heads(words)))
-        return list(found.values())
+        return [now for _, now in found.values()]
 
     def _named(self, heads: set[str]) -> list[_Rule]:
         """The rules whose old value's words `heads` holds, in their order."""
@@ -976,14 +981,17 @@ def _claim_words(
     return claim, tuple(w for w in _words(value_now) if w not in claim)
 
 
-def _replacements(rules: list[_Rule], words: list[str], heads: set[str]) -> dict[int, Fact]:
+def _replacements(
+    rules: list[_Rule], words: list[str], heads: set[str]
+) -> dict[int, tuple[Fact, Fact]]:
+    """(old fact, fact in force) by the id of the fact in force, for each rule `words` meet."""
     names_user = bool(_USER_WORDS & set(words))
     found = {}
-    for claim, current, successor, about_user in rules:
-        if about_user and not names_user:
+    for claim, current, old, successor in rules:
+        if old.subject == "user" and not names_user:
             continue
         if _covers(heads, claim) and not (current and _covers(heads, current)):
-            found[successor.id] = successor
+            found[successor.id] = (old, successor)
     return found
 
 
