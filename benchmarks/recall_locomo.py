@@ -89,6 +89,28 @@ a bike leaves the top 10 (tests/test_needles.py: the rare-word list, weighed at 
 counts too little beside look-alikes ranked by three lists), and the recent_first preset
 stops putting the newest first (its recency weight is absolute, tuned beside k=60
 scores). A smaller k needs the second stage's weights and recency chosen with it.
+Session 39 (issue 41, helper f39): a first place now scores the same at any k
+(rerank.place_score: (k + 1) / ((k + rank) * 61); at 60 every score is unchanged, as the
+presets weigh lists by 1 and 0.5), so recency, mentions and the second stage keep their
+weight as k changes. Then, measured and NOT shipped, k chosen on development text
+(Preset.rrf_k's docstring has the sweep): 20 in a stream of up to deeper_from_turns
+(10,000) turns, 60 past it, as k=20 lost needles at 50,000 messages even scaled.
+Development text, main -> candidate, evidence at 1,000 / 2,000 / 4,000: dev lines
+0.750 / 0.850 / 0.911 -> 0.771 / 0.844 / 0.913, pairs 0.728 / 0.842 / 0.911 -> 0.774 /
+0.856 / 0.917; Slack first set lines 0.88 -> 0.94 at 1,000, set b pairs 0.925 -> 0.975
+at 2,000, the rest equal; needles seed 1 at 10,000 and 50,000 identical. Judged once
+(rule written before), main -> candidate:
+    LoCoMo held-out  lines 0.745 / 0.822 / 0.903 / 0.920 -> 0.753 / 0.834 / 0.901 / 0.921
+    (1,000-6,000)    pairs 0.733 / 0.835 / 0.898 / 0.930 -> 0.765 / 0.844 / 0.901 / 0.926
+    Slack set c      lines 0.722 / 0.872 / 0.987 / 1.000 -> 0.748 / 0.838 / 0.987 / 1.000
+                     pairs 0.838 / 0.902 / 0.987 / 1.000, unchanged
+    needles seed 2   10,000: 0.970 / 0.995 / 1.000 -> 0.965 / 0.995 / 1.000 (top 10 /
+                     1,000 / 2,000 tokens); 100,000: 0.875 / 0.925 / 0.965, unchanged
+LoCoMo's summed evidence rose (6.786 -> 6.845) but set c's fell (7.308 -> 7.300): the rule
+asked for it not to fall. The pattern was in the development text too: a smaller k helps
+at 1,000 tokens and costs lines at 2,000 (dev 0.850 -> 0.844 at 20, 0.836 at 10). The
+scaling alone is on branch f39 (no figure changes at k=60; recent_first keeps the newest first at
+any k, tests/test_recall.py). Candidate: branch f39-split.
 `--reuse` keeps an ingested database (`--db FILE`) for runs that change only how the
 context is built: the ingestion is the slow part, and it is the same for every order.
 

@@ -2,6 +2,7 @@
 
 import logging
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -108,6 +109,22 @@ def test_presets_are_data(filled):
     assert recent[0].at == max(h.at for h in recent)
     with pytest.raises(InvalidInput, match="unknown preset"):
         filled.search("x", preset="fastest")
+
+
+@pytest.mark.parametrize("k", [10, 20, 60])
+def test_fusion_k_says_how_fast_a_lists_places_fall_not_what_recency_is_worth(
+    filled, monkeypatch, k
+):
+    """recent_first's recency weight is absolute: at k=20 the fused lists outweighed it
+    when each place counted 1 / (k + rank). A first place now counts the same at any k
+    (rerank.place_score)."""
+    from threefold.recall import presets
+
+    for name, preset in presets.PRESETS.items():
+        monkeypatch.setitem(presets.PRESETS, name, replace(preset, rrf_k=k))
+    recent = filled.search("cluster", kinds=["turn"], preset="recent_first")
+    assert recent[0].at == max(h.at for h in recent)
+    assert "Acme Printing" in filled.search("Who is the badge printer vendor?")[0].text
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,19 @@ class Preset:
     half_life_days: float = 90.0
     mention_weight: float = 0.001
     rrf_k: int = 60
+    """Reciprocal rank fusion's k: how fast a list's lower places lose weight. A first
+    place is worth the same at any k (see rerank.place_score), so recency, mentions and
+    the second stage's lists, weighed at 60, keep their worth beside the fused lists when
+    it changes. Session 39, development text: a smaller k gains in small streams (LoCoMo
+    dev evidence at 1,000 / 2,000 / 4,000 tokens, lines 0.750 / 0.850 / 0.911 at 60,
+    0.764 / 0.846 / 0.911 at 30, 0.771 / 0.844 / 0.913 at 20, 0.774 / 0.836 / 0.912 at
+    10; pairs 0.728 / 0.842 / 0.911, 0.759 / 0.857 / 0.913, 0.774 / 0.856 / 0.917, 0.789
+    / 0.860 / 0.908) and loses needles in a large one (development seed at 50,000
+    messages, needle in the top 10: 0.885 at 60, 0.875 at 45, 0.865 at 30, 0.850 at 20,
+    0.820 at 10; contexts within 0.01). 20 up to `deeper_from_turns` turns and 60 past
+    it, judged once on held-out text, gained on LoCoMo but lost on the Slack sample's
+    third set (lines 0.872 -> 0.838 at 2,000 tokens): not chosen (benchmarks/
+    recall_locomo.py's docstring has the table)."""
     candidates: int = 30
     """Each full-text and vector list's least depth; a search for more hits reads each to
     half their number, so that a kind's two lists can fill them. On LoCoMo at a budget of

@@ -57,6 +57,22 @@ class Scored:
 Pool = list[tuple[Item, Scored]]
 
 
+WEIGHTS_K = 60
+"""The k of reciprocal rank fusion at which a list's first place is worth what recency,
+mentions and the second stage's weights were chosen beside (see place_score)."""
+
+
+def place_score(rank: float, k: int) -> float:
+    """What place `rank` of a ranked list adds to a fused score: reciprocal rank fusion's
+    1 / (k + rank), scaled so that a first place adds 1 / (WEIGHTS_K + 1) whatever k is.
+    k then says only how fast a list's lower places lose weight: recency's and mentions'
+    absolute weights, and the second stage's lists, keep their worth beside the fused
+    lists (at k=20 unscaled, recent_first no longer put the newest first, and a needle
+    named by a word said once fell out of the top 10 among its look-alikes). At WEIGHTS_K
+    the score is exactly 1 / (k + rank)."""
+    return (k + 1) / ((k + rank) * (WEIGHTS_K + 1))
+
+
 def standalone(item: Item) -> bool:
     """Whether a fact is shown apart from its source: a decision or a correction."""
     return item.category in STANDALONE_CATEGORIES or item.supersedes is not None
@@ -145,7 +161,7 @@ def covered(pool: Pool, terms: Sequence[str], weight: float, k: int) -> Pool:
         item, scored = pool[i]
         if coverage[i] > 0:
             scored.signals["coverage_rank"] = rank
-            scored = replace(scored, score=scored.score + weight / (k + rank))
+            scored = replace(scored, score=scored.score + weight * place_score(rank, k))
         rescored.append((item, scored))
     return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
 
@@ -182,7 +198,7 @@ def specific(
         signals = {**scored.signals, "specific_rank": rank}
         rescored[i] = (
             item,
-            replace(scored, score=scored.score + weight / (k + rank), signals=signals),
+            replace(scored, score=scored.score + weight * place_score(rank, k), signals=signals),
         )
     return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
 

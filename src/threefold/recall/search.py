@@ -31,6 +31,7 @@ from threefold.recall.rerank import (
     covered,
     cut,
     folded,
+    place_score,
     specific,
 )
 from threefold.recall.timeframe import Timeframe, timeframe_of
@@ -519,7 +520,7 @@ def _rrf(signals: dict[str, float], rank_weights: tuple[tuple[str, float], ...],
     for signal, weight in rank_weights:
         rank = signals.get(signal)
         if rank is not None:
-            score += weight / (k + rank)
+            score += weight * place_score(rank, k)
     return score
 
 
