@@ -167,7 +167,10 @@ def specific(
     if weight <= 0 or len(pool) < 2 or not terms:
         return list(pool)
     asked = frozenset(_root(t) for t in terms)
-    own = [_own_words(item.text, asked) if _roots_of(item.text) & asked else () for item, _ in pool]
+    own = [
+        () if _roots_of(item.text).isdisjoint(asked) else _own_words(item.text, asked)
+        for item, _ in pool
+    ]
     enough = _SPECIFIC_SHARE * len(pool)
     holding: list[int] = []
     # The best first, then the rest at once: where many hold a rare word, the first tell,
@@ -255,13 +258,18 @@ def about_others(
         return list(pool)
     rescored = []
     for (item, scored), words in zip(pool, named, strict=True):
-        speakers = f"{item.speaker or ''} {item.assistant_speaker or ''}"
-        said_by = _roots_of(item.text) | _roots_of(speakers)
-        if not others.isdisjoint(words) and said_by.isdisjoint(asked):
+        if not others.isdisjoint(words) and not _names_or_said_by(item, asked):
             signals = {**scored.signals, "about_others": 1.0}
             scored = scored.rescored(scored.score * weight, signals)
         rescored.append((item, scored))
     return sorted(rescored, key=lambda pair: pair[1].score, reverse=True)
+
+
+def _names_or_said_by(item: Item, asked: set[str]) -> bool:
+    """Whether `item` names one of `asked` (roots of names) or was said by them."""
+    if not _roots_of(item.text).isdisjoint(asked):
+        return True
+    return not _roots_of(f"{item.speaker or ''} {item.assistant_speaker or ''}").isdisjoint(asked)
 
 
 def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) -> Pool:
@@ -281,7 +289,7 @@ def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) ->
     topics: list[list[int]] = []
     by_held: dict[tuple[bool, frozenset[str]], list[tuple[frozenset[str], list[int]]]] = {}
     for i, (item, _) in enumerate(pool):
-        words = _roots_of(item.text) - _STOP_ROOTS
+        words = _topic_roots(item.text)
         alike = by_held.setdefault((item.kind == "summary", words & asked), [])
         topic = next((members for first, members in alike if _alike(first, words)), None)
         if topic is None:
@@ -338,6 +346,12 @@ def _roots_of(text: str) -> frozenset[str]:
     """The roots of a text's words; kept, as the same candidates come back query after
     query."""
     return frozenset(_root(w) for w in _WORD.findall(text.lower()))
+
+
+@lru_cache(maxsize=16_384)
+def _topic_roots(text: str) -> frozenset[str]:
+    """The roots of a text's words but those of stopwords; kept, as _roots_of is."""
+    return _roots_of(text) - _STOP_ROOTS
 
 
 @lru_cache(maxsize=65_536)
