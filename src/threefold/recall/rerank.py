@@ -20,7 +20,7 @@ and things) and guarded by benchmarks/recall_locomo.py:
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -237,7 +237,7 @@ def _held(item: Item, scored: Scored, asked: frozenset[str]) -> frozenset[str]:
 def about_others(
     pool: Pool,
     people: Sequence[str],
-    names_in: Callable[[str], Sequence[str]],
+    names_in: Callable[[str], Collection[str]],
     known: Callable[[list[str]], list[str]],
     weight: float,
 ) -> Pool:
