@@ -20,7 +20,7 @@ and things) and guarded by benchmarks/recall_locomo.py:
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -237,7 +237,7 @@ def _held(item: Item, scored: Scored, asked: frozenset[str]) -> frozenset[str]:
 def about_others(
     pool: Pool,
     people: Sequence[str],
-    names_in: Callable[[str], Collection[str]],
+    names_in: Callable[[str], Sequence[str]],
     known: Callable[[list[str]], list[str]],
     weight: float,
 ) -> Pool:
@@ -289,7 +289,7 @@ def alike_newest_first(pool: Pool, terms: Sequence[str], older_weight: float) ->
     topics: list[list[int]] = []
     by_held: dict[tuple[bool, frozenset[str]], list[tuple[frozenset[str], list[int]]]] = {}
     for i, (item, _) in enumerate(pool):
-        words = _topic_roots(item.text)
+        words = _roots_of(item.text) - _STOP_ROOTS
         alike = by_held.setdefault((item.kind == "summary", words & asked), [])
         topic = next((members for first, members in alike if _alike(first, words)), None)
         if topic is None:
@@ -346,12 +346,6 @@ def _roots_of(text: str) -> frozenset[str]:
     """The roots of a text's words; kept, as the same candidates come back query after
     query."""
     return frozenset(_root(w) for w in _WORD.findall(text.lower()))
-
-
-@lru_cache(maxsize=16_384)
-def _topic_roots(text: str) -> frozenset[str]:
-    """The roots of a text's words but those of stopwords; kept, as _roots_of is."""
-    return _roots_of(text) - _STOP_ROOTS
 
 
 @lru_cache(maxsize=65_536)
