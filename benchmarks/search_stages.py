@@ -15,11 +15,13 @@ so the indented rows are parts of the row above them, and a part called by two s
 the wall time, and the mean of each. `gc` is the time in the garbage collector, `full gc`
 that in collections of the oldest generation (a few a run, but each long).
 
-Session 39, 2 shared cores, another job running (load 2-4): at 100,000 turns a search
-spent some 38 ms of CPU. Its shares: the vector lists 18 (a named person's turns 8,
-their summaries 4.6, listed once per echo 3.5), full text 4 (a question whose every word
-is common reads the newest 1,000 matches of the first alphabetically: 12-29 ms), the
-query's embedding 4, the second stage 6, the filter checks 5 (inside the lists)."""
+Session 39, 2 shared cores, another job running (load 2-4): at 100,000 turns a search of
+other wording spent some 40 ms of CPU (10,000 turns: 17). Its shares: the vector lists 19
+(a named person's turns 8, their summaries 4.6, of which listing echoes once 3.7), full
+text 4.5 (a question whose every word is common reads the newest 1,000 matches of the
+first alphabetically: 12-29 ms), the query's embedding 4.4, the second stage 8 (items
+read, covered, specific, about_others, alike_newest_first, folded, fusion), the filter
+checks 6 (inside the lists). A context at 100,000 turns: 56 ms, assemble 10 of them."""
 
 from __future__ import annotations
 
