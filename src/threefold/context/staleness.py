@@ -246,8 +246,10 @@ class Staleness:
             return None
         about_user = fact.subject == "user"
         words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
-        for message in self.messages:
-            if message.at <= stated or _same(message.source, fact.source):
+        for message in self.messages:  # newest first
+            if message.at <= stated:
+                break
+            if _same(message.source, fact.source):
                 continue
             if about_user and not self._of_user(message, words.named):
                 continue
@@ -263,8 +265,12 @@ class Staleness:
         if at is None or not self:
             return None
         words = stems(_LABEL.sub(" ", text))
+        # Messages and held facts are newest first: past the first as old as `text`, none
+        # is newer (a context asks this of some 120 texts, over every fact of the stream).
         for message in self.messages:
-            if message.at <= at or _same(message.source, source):
+            if message.at <= at:
+                break
+            if _same(message.source, source):
                 continue
             if len(words & message.words) < SHARED_WITH_TEXT:
                 continue
@@ -282,9 +288,15 @@ class Staleness:
         if source is not None and source.kind.startswith("summary") and source.at:
             at = max(at, source.at)
         for held in self.held:
-            if held.at <= at or _same(held.source, source) or held.value & words:
+            if held.at <= at:
+                break
+            if not held.value.isdisjoint(words) or _same(held.source, source):
                 continue
-            if held.item <= own and own & held.words.topic and _speaks_of(own, said, held):
+            if (
+                held.item <= own
+                and not own.isdisjoint(held.words.topic)
+                and _speaks_of(own, said, held)
+            ):
                 return held.source
         return None
 

@@ -484,7 +484,7 @@ def _after(top: list[Scored], deeper: list[Scored]) -> list[Scored]:
     """The candidates of `deeper` that `top` lacks, scored no higher than `top`'s last."""
     seen = {(s.kind, s.id) for s in top}
     floor = top[-1].score if top else math.inf
-    return [replace(s, score=min(s.score, floor)) for s in deeper if (s.kind, s.id) not in seen]
+    return [s.rescored(min(s.score, floor)) for s in deeper if (s.kind, s.id) not in seen]
 
 
 def _cut_off(found: list[Candidates], depth: int, min_similarity: float) -> bool:
