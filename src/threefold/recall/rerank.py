@@ -160,7 +160,9 @@ def covered(pool: Pool, terms: Sequence[str], weight: float, k: int) -> Pool:
     size = len(pool)
     counts = Counter(root for h in held for root in h)
     idf = {root: math.log(size / n) for root, n in counts.items()}
-    coverage = [sum(idf[root] for root in h) for h in held]
+    # fsum: a set's order of iteration changes with the hash seed, and a plain sum's
+    # last bit with it, which decided ties differently from one process to the next.
+    coverage = [math.fsum(idf[root] for root in h) for h in held]
     order = sorted(range(size), key=lambda i: -coverage[i])  # stable: ties keep their order
     rescored = []
     for rank, i in enumerate(order, start=1):
