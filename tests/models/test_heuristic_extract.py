@@ -10,7 +10,7 @@ from threefold.dates import annotate, find_date
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, MemoryModel, SlotRef, TurnInput
 from threefold.models.heuristic import HeuristicModel
-from threefold.models.heuristic.text import MAX_SIDE_CHARS
+from threefold.models.heuristic.text import MAX_SIDE_CHARS, indefinite_article
 
 AT = datetime(2026, 11, 5, 15, 0, tzinfo=UTC)  # a Thursday
 MODEL = HeuristicModel()
@@ -720,3 +720,16 @@ def test_a_request_for_one_answer_or_a_task_is_no_preference(said: str) -> None:
 def test_where_someone_moved_from_is_not_where_they_live() -> None:
     found = only("I relocated to Lisbon from Warsaw.", stream="chat:1")
     assert (found.slot, found.value) == ("home", "lisbon")
+
+
+@pytest.mark.parametrize(
+    ("word", "article"),
+    [
+        ("used", "a"), ("university", "a"), ("European", "a"), ("one-off", "a"),
+        ("unusual", "an"), ("uninsured", "an"), ("umbrella", "an"), ("owl", "an"),
+        ("hour", "an"), ("heir", "an"), ("house", "a"),
+        ("MBA", "an"), ("SUV", "an"), ("BMW", "a"), ("UX", "a"), ("X-ray", "an"),
+    ],
+)  # fmt: skip
+def test_a_or_an_goes_by_how_the_word_is_said(word, article):
+    assert indefinite_article(word) == article

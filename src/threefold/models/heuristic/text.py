@@ -129,9 +129,11 @@ def coverage(part: frozenset[str], whole: frozenset[str]) -> float:
     return len(part & whole) / len(part) if part else 0.0
 
 
-_SAID_WITH_A = re.compile(r"(?:uni|use|usu|uti|ura|ure|uro|ubiq|uku|eu|ewe|one\b|once\b)", re.I)
+_SAID_WITH_A = re.compile(
+    r"(?:uni(?![mndr])|use|usu|uti|ura|ure|uro|ubiq|uku|eu|ewe|one\b|once\b)", re.I
+)
 """Words spelled with a vowel and said with a consonant: "a used van", "a university", "a
-European", "a one-off" (but "an unusual", "an umbrella")."""
+European", "a one-off" (but "an unusual", "an uninsured driver", "an umbrella")."""
 _SAID_WITH_AN = re.compile(r"hour|honest|honou?r|heir", re.I)
 """Words spelled with a consonant and said with a vowel: "an hour", "an heir"."""
 _INITIALS = re.compile(r"[A-Z][A-Z\d]+\b|[A-Za-z]-")
