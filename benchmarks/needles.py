@@ -549,12 +549,14 @@ import argparse
 import json
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -760,20 +762,25 @@ BUSY_QUESTIONS = 100
 """Questions asked on a busy copy of the stream (see ask_busy)."""
 
 
+@contextmanager
+def store_copy(db: Path) -> Iterator[Path]:
+    """A temporary copy of the store `db` and the files beside it (its queue, its vector
+    file), for a run that writes to it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in db.parent.glob(db.name + "*"):
+            (shutil.copytree if path.is_dir() else shutil.copy2)(path, Path(tmp) / path.name)
+        yield Path(tmp) / db.name
+
+
 def ask_busy(db: Path, chat: Chat) -> dict[str, float]:
     """Search and context() times on a busy stream, what a chat meets: one new message,
     read by the pipeline, before each question. On a copy of the store (the messages would
     otherwise pile up run after run), in a fresh process."""
-    import shutil
-
     from threefold import Memory, load_settings
 
     search_ms: list[float] = []
     context_ms: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / db.name
-        for path in db.parent.glob(db.name + "*"):
-            (shutil.copytree if path.is_dir() else shutil.copy2)(path, copy.parent / path.name)
+    with store_copy(db) as copy:
         at, people = max(m.at for m in chat.messages), chat.people
         with Memory.open(settings=load_settings(db=copy), background_worker=False) as mem:
             for n, needle in enumerate(chat.needles[:BUSY_QUESTIONS], start=1):

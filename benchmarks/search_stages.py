@@ -30,18 +30,15 @@ import gc
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from needles import BUDGETS, DATA, STREAM, Chat
+from needles import BUDGETS, DATA, STREAM, Chat, percentile, store_copy
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -163,7 +160,7 @@ def run_phase(db: Path, size: int, seed: int) -> dict[str, Any]:
     plan = questions(Chat(seed, size, 200))
     load = os.getloadavg()[0]
     with (
-        _copy(db) as copy,
+        store_copy(db) as copy,
         Memory.open(settings=load_settings(db=copy), background_worker=False) as mem,
     ):
         mem.search("a first question loads the model and the graph", STREAM, limit=10)
@@ -176,20 +173,6 @@ def run_phase(db: Path, size: int, seed: int) -> dict[str, Any]:
         "objects": objects,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
-
-
-@contextmanager
-def _copy(db: Path) -> Iterator[Path]:
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in db.parent.glob(db.name + "*"):
-            (shutil.copytree if path.is_dir() else shutil.copy2)(path, Path(tmp) / path.name)
-        yield Path(tmp) / db.name
-
-
-def percentile(samples: list[float], share: float) -> float:
-    if len(samples) < 2:
-        return samples[0] if samples else float("nan")
-    return statistics.quantiles(samples, n=100)[int(share * 100) - 1]
 
 
 def tables(result: dict[str, Any]) -> list[Table]:
