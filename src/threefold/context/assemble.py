@@ -46,7 +46,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 from threefold.context.render import block, cite, figures, fold, inline
-from threefold.context.staleness import Staleness, from_turn, marked
+from threefold.context.staleness import REPLACED, Staleness, from_turn, marked
 from threefold.dates import dated, spoken, spoken_span
 from threefold.domain import (
     Context,
@@ -330,7 +330,7 @@ def _doubted(entry: tuple[str, SourceRef], staleness: Staleness) -> tuple[str, S
     summary is dated by the end of its period, not by its lines: any message may be newer
     than one of them, unless the summary retells it."""
     text, source = entry
-    if "(outdated: " in text:  # already says what replaced it (material.outdated_mark)
+    if REPLACED in text:  # already says what replaced it
         return entry
     at = _EARLIEST if source.kind.startswith("summary") else source.at
     doubt = staleness.of_text(text, at, source)

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time
 from functools import lru_cache, partial
 
 from threefold.context.assemble import Material, Shares
+from threefold.context.staleness import replaced_mark
 from threefold.dates import unannotated
 from threefold.domain import (
     GLOBAL_STREAM,
@@ -294,15 +295,7 @@ def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str
     pairs = outdated.replaced(text) if outdated else []
     if hit.kind == "fact":  # a fact now in force is no outdated statement of itself
         pairs = [(old, now) for old, now in pairs if now.id != hit.id]
-    return (f"{text} {outdated_mark(pairs)}" if pairs else text), hit.source
-
-
-def outdated_mark(pairs: list[tuple[Fact, Fact]]) -> str:
-    """What an item that states superseded facts is followed by: which of what it says is
-    outdated, and what holds now. "(outdated; now: Zosia is 8 years old.)" after "my
-    daughter Zosia is 7 and allergic to sesame" read as if the allergy were outdated too."""
-    old = "; ".join(o.text.rstrip(".") for o, _ in pairs)
-    return f"(outdated: {old}; now: {_joined([now for _, now in pairs])})"
+    return (f"{text} {replaced_mark(pairs)}" if pairs else text), hit.source
 
 
 def _turn_line(

@@ -424,3 +424,17 @@ def _retells(words: frozenset[str], message: frozenset[str]) -> bool:
 def marked(text: str, doubt: SourceRef) -> str:
     """`text` with the marker every context uses for an item a newer message may change."""
     return f"{text} (possibly outdated: see {doubt.label()})"
+
+
+REPLACED = "(outdated: "
+"""How the mark of an item that states superseded facts opens (see replaced_mark)."""
+
+
+def replaced_mark(pairs: Sequence[tuple[Fact, Fact]]) -> str:
+    """What an item that states superseded facts (each with the fact now in force) is
+    followed by: which of what it says is outdated, and what holds now. "(outdated; now:
+    Zosia is 8 years old.)" after "my daughter Zosia is 7 and allergic to sesame" read as
+    if the allergy were outdated too."""
+    old = "; ".join(o.text.rstrip(".") for o, _ in pairs)
+    now = " ".join(n.text for _, n in pairs)
+    return f"{REPLACED}{old}; now: {now})"
