@@ -2,7 +2,9 @@
 Thursday" in a plan is the coming one; "since Monday", "last Monday" or "on Monday" in the
 past tense is the one behind. tests/data/weekday_sides.json was written before the change
 it judges (its header records the first run on main); weekday_sides_held_out.json after it,
-in another voice, and run once (its header has that run; its one miss is marked)."""
+in another voice, and run once (its header has that run; its one miss is marked).
+participle_sides*.json do the same for a day after a participle ("she's getting married on
+14 June" is ahead; "got married on 14 February" behind), and for month days as well."""
 
 import json
 from datetime import UTC, date, datetime
@@ -21,7 +23,12 @@ def _known_miss(case: dict[str, str]) -> list[pytest.MarkDecorator]:
 DATA = Path(__file__).parent / "data"
 CASES = [
     pytest.param(case, id=case["text"][:40], marks=_known_miss(case))
-    for name in ("weekday_sides.json", "weekday_sides_held_out.json")
+    for name in (
+        "weekday_sides.json",
+        "weekday_sides_held_out.json",
+        "participle_sides.json",
+        "participle_sides_held_out.json",
+    )
     for case in json.loads((DATA / name).read_text())["cases"]
 ]
 

@@ -20,9 +20,12 @@ from typing import TypeVar
 from threefold.domain import as_utc
 
 MONTH_PATTERN = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+    r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|jun(?:e|\.)?"
+    r"|jul(?:y|\.)?|aug(?:ust|\.)?|sep(?:t(?:ember|\.)?|\.)?|oct(?:ober|\.)?|nov(?:ember|\.)?"
+    r"|dec(?:ember|\.)?)"
 )
+"""A month's name, or its abbreviation with or without a dot: the dot after a full name
+("on 9 March.") ends the sentence and is no part of the date."""
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
@@ -163,8 +166,28 @@ def _tense_at(words: list[str], i: int) -> bool | None:
     )
     if past:
         # "is closed", "will be moved": a state or a plan; "was moved", "has moved": past.
-        return previous not in c["present_aux"]
+        return not _in_present_group(words, i)
     return None
+
+
+PARTICIPLE_REACH = 4
+"""Words back from a participle its verb group may open: "is getting his knee replaced"."""
+
+
+def _in_present_group(words: list[str], i: int) -> bool:
+    """Whether the participle words[i] belongs to a verb group in the present, a state or
+    a plan ("is closed", "she's getting married", "getting his knee replaced"), rather
+    than one in the past ("was moved", "got married", "had it fixed")."""
+    c = _tense_words()
+    present = False
+    for word in reversed(words[max(0, i - PARTICIPLE_REACH) : i]):
+        if word in c["past_forms"] or word in c["perfect"]:
+            return False
+        if word in c["present_aux"] or word in c["progressive_aux"]:
+            present = True
+        elif word in c["subjects"]:
+            break
+    return present
 
 
 def _starts_a_verb(word: str) -> bool:
