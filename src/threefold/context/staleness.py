@@ -4,8 +4,9 @@ The reader files most updates as facts, and supersession then retires the old va
 it cannot parse an update ("we ended up relocating, Manchester now"), the old fact stays
 active, and so do the summary lines and older turns that state it. A context must not
 present those as current: an older item is shown as possibly outdated when a newer
-message in view (a recent turn, or a retrieved one) says that something changed and
-touches the item's topic.
+message in view (one of the turns in view; retrieved turns do not speak for a change, since
+in a long chat nearly every one has a newer turn on its topic that says "now") says that
+something changed and touches the item's topic.
 
 - A message says something changed when it holds a change word ("now", "anymore",
   "switched", ...) or an ending word ("died", "lost", ...); the lists are data
@@ -149,16 +150,6 @@ def from_turn(turn: Turn) -> Newer | None:
     if not turn.by_person:
         return None
     return _newer(turn.user, turn.at, turn.ref(), turn.speaker)
-
-
-def from_retrieved(text: str, source: SourceRef) -> Newer | None:
-    """A retrieved turn, as context.material writes it: 'Speaker: words Assistant: ...'."""
-    if source.kind != "turn":
-        return None
-    user = text.split(_ASSISTANT, 1)[0]
-    found = _SPEAKER.match(user)
-    speaker = found["speaker"] if found and found["speaker"] != "User" else None
-    return _newer(user[found.end() :] if found else user, source.at, source, speaker)
 
 
 @dataclass(frozen=True)
