@@ -188,6 +188,24 @@ def test_a_newer_message_naming_an_event_with_a_change_marks_its_schedule(open_m
     assert old and all("possibly outdated" in line for line in old)
 
 
+def test_a_reversed_decision_in_a_project_stream_marks_the_projects_fact(open_memory):
+    """A project's facts are about the project, and its stream's messages speak of it
+    without naming it: "actually we're keeping the CSV export" doubts the decision to drop
+    it, though the message never says "Atlas"."""
+    mem = open_memory()
+    project = "project:atlas"
+    said = [("Decision: we're dropping the CSV export from the beta.", "")]
+    n = talk(mem, project, said, speaker="Felix")
+    n = talk(mem, project, SMALL_TALK[:2], n, speaker="Dana")
+    talk(mem, project, [("Actually we're keeping CSV export, finance insisted.", "")], n)
+    mem.process_pending()
+    held = [f for f in mem.facts(project) if "CSV" in f.text]
+    assert held and held[0].subject == "atlas"
+    ctx = mem.context(project, "Is the CSV export in the beta?", budget=2000)
+    lines = [line for line in section_lines(ctx, "stream_facts") if "dropping" in line]
+    assert lines and all("possibly outdated" in line for line in lines), lines
+
+
 def test_a_question_says_nothing_changed(open_memory):
     """Through a proxy every question becomes a turn: "Where do I live now?" asks about the
     home held, it does not doubt it."""

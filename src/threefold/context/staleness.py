@@ -35,7 +35,7 @@ from datetime import datetime
 from functools import cache, lru_cache
 from importlib.resources import files
 
-from threefold.domain import ABOUT_THINGS, Fact, FactCategory, SourceRef, Turn
+from threefold.domain import ABOUT_THINGS, Fact, FactCategory, SourceRef, Turn, stream_subject
 from threefold.models.heuristic.text import STOPWORDS, sentences
 
 STEM = 5
@@ -236,7 +236,7 @@ class Staleness:
         if not self.messages or stated is None:
             return None
         about_user = fact.subject == "user"
-        words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
+        words = _fact_words(fact.text, _subject(fact), fact.slot, fact.value, fact.category)
         for message in self.messages:  # newest first
             if message.at <= stated:
                 break
@@ -321,6 +321,13 @@ def _common_words(window: Sequence[str]) -> frozenset[str]:
     return frozenset(word for word, n in counts.items() if n >= least)
 
 
+def _subject(fact: Fact) -> str:
+    """Whom a message must name to speak of `fact`: no one when it is about what the stream
+    is about. In project:atlas, "actually we're keeping the CSV export" speaks of Atlas's
+    decision to drop it without naming Atlas."""
+    return "global" if fact.subject.lower() == stream_subject(fact.stream) else fact.subject
+
+
 @lru_cache(maxsize=16_384)
 def _fact_words(
     text: str, subject: str, slot: str, value: str, category: FactCategory
@@ -346,7 +353,7 @@ def _held(fact: Fact, common: frozenset[str]) -> _Held | None:
     slot is about ("owns:car": car) and states none of its value."""
     if fact.last_stated is None:
         return None
-    words = _fact_words(fact.text, fact.subject, fact.slot, fact.value, fact.category)
+    words = _fact_words(fact.text, _subject(fact), fact.slot, fact.value, fact.category)
     value = stems(fact.value) - words.subject
     if not value:
         return None  # nothing an older line could state instead
