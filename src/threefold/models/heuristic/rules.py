@@ -310,12 +310,19 @@ def responsibility(clause: Clause) -> Parsed | None:
 
 # --- deadlines and dated events --------------------------------------------------------
 
-_MOVED = (
-    r"(?:is\s+now|is|are|was|will\s+be|remains|stays|is\s+set\s+for|is\s+set\s+to|:"
-    r"|(?:was|has\s+been|have\s+been|got|is|has|have)?\s*(?:moved|pushed|changed|shifted"
-    r"|slipped|bumped|brought\s+forward|rescheduled|set|delayed)(?:\s+(?:back|up|out))?"
-    r"\s+(?:to|for|until|till))"
+_MOVE_VERB = (
+    r"(?:mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|shift(?:s|ed|ing)?|slip(?:s|ped|ping)?"
+    r"|delay(?:s|ed|ing)?|reschedul(?:e|es|ed|ing)|bump(?:s|ed)?|brought\s+forward)"
 )
+"""A date moved, in any tense: "slipped", "moves", "is moving", "gets pushed"."""
+_MOVED_AUX = r"(?:was|has\s+been|have\s+been|got|gets|is|are|'s|has|have|will\s+be)"
+_MOVED = (
+    r"(?::|\b(?:is\s+now|is|are|was|will\s+be|remains|stays|is\s+set\s+for|is\s+set\s+to"
+    rf"|(?:{_MOVED_AUX}\s+)?(?:{_MOVE_VERB}|changed|set)(?:\s+(?:back|up|out))?"
+    r"\s+(?:to|for|until|till)))"
+)
+"""How a deadline is given: from a whole word on ("Deadline for submissions is..." once
+read "is" inside "submissions")."""
 _DEADLINE_RE = re.compile(
     r"^(?P<pre>.*?)\b(?:deadline|due\s+date|cutoff|cut-off)(?:\s+for\s+(?P<thing>.+?))?"
     rf"\s*{_MOVED}\s*(?P<rest>.+)$",
@@ -330,10 +337,10 @@ _DUE_RE = re.compile(
 _EVENT_RE = re.compile(
     rf"^(?P<pre>.*?)\b(?P<event>{EVENT_WORDS})(?:\s+date)?"
     r"(?:\s+with\s+(?:the\s+)?(?P<with>(?:[\w'-]+\s+){0,2}?[\w'-]+))?\s+"
-    r"(?:is\s+(?:now\s+)?(?:scheduled\s+|planned\s+|set\s+|booked\s+)?(?:for|on)?"
-    r"|will\s+be(?:\s+on)?|happens(?:\s+on)?|takes\s+place(?:\s+on)?|:"
-    r"|(?:was|has\s+been|is|got)?\s*(?:moved|pushed|rescheduled|slipped|shifted|delayed)"
-    r"(?:\s+(?:back|up|out))?\s+(?:to|until))\s*(?P<rest>.+)$",
+    # A moved date first: a bare "is" would read "is delayed to 2 December" as no date.
+    rf"(?:(?:{_MOVED_AUX}\s+)?{_MOVE_VERB}(?:\s+(?:back|up|out))?\s+(?:to|until)"
+    r"|is\s+(?:now\s+)?(?:scheduled\s+|planned\s+|set\s+|booked\s+)?(?:for|on)?"
+    r"|will\s+be(?:\s+on)?|happens(?:\s+on)?|takes\s+place(?:\s+on)?|:)\s*(?P<rest>.+)$",
     _I,
 )
 _WE_SHIP_RE = re.compile(
@@ -349,15 +356,22 @@ _THING_FILLER = re.compile(
 )
 _DATE_TAIL_RE = re.compile(
     r"^(?:,?\s*(?:at\s+\S+(?:\s*[ap]\.?m\.?)?|eod|end\s+of\s+day|this\s+year|next\s+year"
-    r"|\w+\s+time|noon|midnight|morning|evening|afternoon|sharp|latest|at\s+the\s+latest))*$",
+    r"|\w+\s+time|noon|midnight|morning|evening|afternoon|sharp|latest|at\s+the\s+latest))*"
+    r"(?:\s*\b(?:because|due\s+to|as|since)\b.*|,\s*(?!(?:or|maybe|probably|unless|if|but)\b).+)?$",
     _I,
 )
+"""What may follow a date it is the value of: a time, and a reason or a clause of its own
+("slips to 9 October, legal review needs another week"); not a hedge ("..., or later")."""
+
+
+_ENDS_IN_PREPOSITION = re.compile(r"\b(?:for|to|on|at|in|by|from|with|about)$", _I)
 
 
 def _thing(raw: str | None, clause: Clause) -> tuple[str, str]:
     """The (key, display) of what a deadline belongs to, or the stream's subject."""
     cleaned = re.sub(r"\s+", " ", _THING_FILLER.sub(" ", raw or "")).strip(" ,")
-    if not cleaned or not short_np(cleaned, 5):
+    # "Target for beta", "Date for the offsite": what precedes a preposition owns nothing.
+    if not cleaned or not short_np(cleaned, 5) or _ENDS_IN_PREPOSITION.search(cleaned):
         return clause.subject, clause.subject_display
     return cleaned.lower(), cleaned
 

@@ -1,0 +1,43 @@
+"""A dated event given or moved in a project's chat is stored with its new day, whatever
+the verb's tense and whatever follows the date: "Beta slips to 9 October, legal review
+needs another week" (tests/data/moved_dates.json: its header records each set's first
+run). Through the public API, offline, on real SQLite."""
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+DATA = json.loads((Path(__file__).parent / "data" / "moved_dates.json").read_text())
+
+
+def _cases() -> list:
+    out = []
+    for name, group in DATA["sets"].items():
+        for case in group["cases"]:
+            miss = case.get("known_miss")
+            marks = [pytest.mark.xfail(reason=miss, strict=True)] if miss else []
+            said = datetime.fromisoformat(group["said"]).replace(hour=9, tzinfo=UTC)
+            out.append(pytest.param(said, case, id=f"{name}: {case['text'][:40]}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize(("said", "case"), _cases())
+def test_a_moved_day_is_stored(open_memory, said, case):
+    mem = open_memory()
+    mem.add_turn("project:atlas", case["text"], "", at=said, speaker="Priya")
+    mem.process_pending()
+    days = [f.value for f in mem.facts("project:atlas")]
+    assert case["day"] in days, days
+
+
+def test_a_date_owned_by_nothing_before_for_is_the_projects(open_memory):
+    """'Target for beta is 2 October': what stands before 'for' owns no date."""
+    mem = open_memory()
+    said = datetime(2026, 9, 9, 9, tzinfo=UTC)
+    mem.add_turn("project:atlas", "Target for beta is Friday 2 October.", "", at=said)
+    mem.process_pending()
+    dated = [f for f in mem.facts("project:atlas") if f.value == "2026-10-02"]
+    assert dated and dated[0].subject == "atlas", [(f.subject, f.text) for f in dated]
+    assert "Target for" not in dated[0].text
