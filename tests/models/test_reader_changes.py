@@ -142,6 +142,19 @@ def test_a_denied_value_nothing_replaces_ends_it(tmp_path: Path) -> None:
     assert active(facts) == {("diet", "not vegan")}
 
 
+def test_a_denial_without_a_change_says_the_value_never_held(tmp_path: Path) -> None:
+    """'we don't have a car' is no news that a car was sold: not 'no longer has a car'."""
+    facts = chat(tmp_path, [("we don't have a [[owns.neg|car]], I cycle everywhere", "Nice.")])
+    assert [(f.slot, f.value, f.text) for f in facts] == [
+        ("owns:car", "not car", "The user does not have a car.")
+    ]
+
+
+def test_a_denial_with_a_change_says_the_value_is_over(tmp_path: Path) -> None:
+    facts = chat(tmp_path, [("don't have a [[owns.neg|car]] any more", "Oh?")])
+    assert [f.text for f in facts] == ["The user no longer has a car."]
+
+
 def test_a_past_job_said_in_passing_leaves_the_current_one(tmp_path: Path) -> None:
     facts = chat(
         tmp_path,

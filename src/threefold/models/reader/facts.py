@@ -323,12 +323,17 @@ def _sentence_reads(
     return out
 
 
+_SAYS_OVER = re.compile(r"\b(?:no\s+longer|any\s*more|any\s+longer|these\s+days|now)\b", re.I)
+"""A denial that says the value held once ("not vegan any more"), not that it never did."""
+
+
 def _ended(
     text: str, span: Span, spans: list[Span], me: str, antecedent: str | None = None
 ) -> ExtractedFact | None:
     """The fact that a value nothing replaces is over: in the kind's own slot for former
     values where it has one (which ends the current value there), else in the slot the
-    value would hold, said as over."""
+    value would hold, said as over; or, denied with no word of a change ("we don't have
+    a car"), said as never held: "does not have a car", not "no longer has"."""
     entry = slot_table()[span.label]
     if span.modality == "former" and "former" in entry:
         fact = _fact(text, span, spans, me, former=True, antecedent=antecedent)
@@ -340,7 +345,10 @@ def _ended(
     if fact is None or "ended" not in entry:
         return None
     bare = fact.value.removeprefix(entry.get("value_prefix", ""))
-    said = _say(_wording(entry, "ended", bare), fact.subject, bare, "", former=False)
+    never = span.modality == "neg" and "denied" in entry and not _SAYS_OVER.search(text)
+    said = _say(
+        _wording(entry, "denied" if never else "ended", bare), fact.subject, bare, "", former=False
+    )
     return fact.model_copy(update={"value": ENDED + fact.value, "text": said})
 
 
