@@ -155,6 +155,17 @@ def test_a_denial_with_a_change_says_the_value_is_over(tmp_path: Path) -> None:
     assert [f.text for f in facts] == ["The user no longer has a car."]
 
 
+def test_an_age_to_come_is_said_as_one(tmp_path: Path) -> None:
+    """'I turn 40 next month' is no age held today: the fact says what was said."""
+    facts = chat(tmp_path, [("I turn [[age|40]] next month, help me plan a party", "Sure!")])
+    assert [(f.slot, f.value, f.text) for f in facts] == [("age", "40", "The user turns 40.")]
+
+
+def test_an_age_reached_is_held(tmp_path: Path) -> None:
+    facts = chat(tmp_path, [("I turned [[age|40]] last week", "Happy birthday!")])
+    assert [f.text for f in facts] == ["The user is 40 years old."]
+
+
 def test_a_past_job_said_in_passing_leaves_the_current_one(tmp_path: Path) -> None:
     facts = chat(
         tmp_path,

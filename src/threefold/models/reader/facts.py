@@ -359,6 +359,10 @@ def _replaced(span: Span, values: list[Span]) -> Span | None:
     )
 
 
+_TURNING = re.compile(r"\b(?:turns?|turning|(?:will|'ll|gonna|going\s+to)\s+be)\s+$", re.I)
+"""An age to come: "turns 70 in June" is no age held now, "turned 8" is."""
+
+
 def _fact(
     text: str,
     span: Span,
@@ -394,8 +398,11 @@ def _fact(
     value = entry.get("value_prefix", "") + value
     if span.label in value_types()["verb_phrases"]:
         value = _with_verb(value)
+    says = (
+        "say_turning" if "say_turning" in entry and _TURNING.search(text[: span.start]) else "say"
+    )
     return ExtractedFact(
-        text=_say(_wording(entry, "say", value), subject, value, relation, former),
+        text=_say(_wording(entry, says, value), subject, value, relation, former),
         category=FactCategory(entry["category"]),
         subject=subject,
         slot=slot,
