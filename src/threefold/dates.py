@@ -452,6 +452,14 @@ def _dates_on(text: str, today: date) -> tuple[DateHit, ...]:
     return tuple(hits)
 
 
+_CALENDAR_WORD_RE = re.compile(rf"(?:{_WEEKDAY}s?|{MONTH_PATTERN})", re.IGNORECASE)
+
+
+def is_calendar_word(text: str) -> bool:
+    """Whether `text` is only a weekday or a month ("Fridays", "June"): no place, no name."""
+    return bool(_CALENDAR_WORD_RE.fullmatch(text.strip()))
+
+
 def names_a_day_ahead(text: str) -> bool:
     """Whether `text` names a day that may lie ahead (a plan or a deadline) rather than
     only days behind ("yesterday", "last Friday", "two days ago")."""

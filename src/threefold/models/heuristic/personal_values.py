@@ -93,10 +93,13 @@ _PLACE_LEAD_RE = re.compile(
 
 
 def place(raw: str, clause: Clause) -> Value | None:
-    """A place with a name; "moved to Kubernetes" is a migration, not a move."""
+    """A place with a name; "moved to Kubernetes" is a migration, not a move, and "moved to
+    Fridays" a new day."""
     shown = _cut(_PLACE_LEAD_RE.sub("", raw.strip()))
     if not _proper(shown, 4, clause) or shown.lower() in _known_things():
         return None
+    if dates.is_calendar_word(shown):
+        return None  # "Triage moved to Wednesdays": a day, not a home
     if re.fullmatch(r"[A-Z]{3,6}", shown) and shown not in _PLACE_ACRONYMS:
         return None  # "HSBC", "IBM": an organisation
     return Value(_title(shown), shown.lower())

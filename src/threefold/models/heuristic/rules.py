@@ -448,14 +448,17 @@ _RECURRING_RE = re.compile(
     r"^(?:we\s+have\s+|there's\s+|there\s+is\s+|we\s+do\s+|we\s+hold\s+|we\s+run\s+)?"
     rf"(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,60}}?)\s+(?:is\s+|are\s+|happens\s+"
     r"|happen\s+|takes\s+place\s+|will\s+be\s+|runs\s+|is\s+held\s+|is\s+scheduled\s+)?"
-    rf"(?P<sched>(?:at\s+{_CLOCK}\s+)?(?:{FREQUENCY})\b.*)$",
+    rf"(?P<sched>(?:(?:at\s+)?{_CLOCK}\s+)?(?:{FREQUENCY})\b.*)$",
     _I,
 )
-# A recurring event that moves: "Standup moved to 10am", "The retro is now on Fridays".
+_WEEKDAYS = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays)"
+# A recurring event that moves: "Standup moved to 10am", "The retro is now on Fridays",
+# "Standup moves to 10:00 from next week", "The 1:1s are moving to 11:30".
 _RESCHEDULED_RE = re.compile(
-    rf"^(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)\s+(?:has\s+|have\s+|was\s+|got\s+)?"
-    r"(?:moved|been\s+moved|is\s+moving|is\s+now|now\s+starts|starts)\s+(?:to\s+)?"
-    rf"(?P<sched>(?:at\s+)?{_CLOCK}|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
+    rf"^(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)\s+(?:{_MOVED_AUX}\s+)?"
+    rf"(?:{_MOVE_VERB}|been\s+moved|is\s+now|now\s+starts|starts)\s+(?:to\s+)?"
+    rf"(?P<sched>(?:at\s+)?{_CLOCK}|(?:on\s+)?{_WEEKDAYS})"
+    r"(?:\s+(?:from|starting|as\s+of)\b.*)?$",
     _I,
 )
 # Said of who moved it: "They moved standup to 10:15", "We pushed the retro to Fridays".
@@ -463,7 +466,7 @@ _MOVED_BY_RE = re.compile(
     r"^(?:they|we|i|someone|\w+)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|pushed|shifted"
     rf"|rescheduled|changed|bumped)\s+(?:{_OWNER})?(?P<event>[\w:/&' -]{{2,40}}?)"
     r"\s+(?:back\s+|up\s+)?to\s+"
-    rf"(?P<sched>(?:at\s+)?{_CLOCK}|(?:on\s+)?(?:mondays|tuesdays|wednesdays|thursdays|fridays))$",
+    rf"(?P<sched>(?:at\s+)?{_CLOCK}|(?:on\s+)?{_WEEKDAYS})$",
     _I,
 )
 _WE_MEET_RE = re.compile(
@@ -472,6 +475,9 @@ _WE_MEET_RE = re.compile(
     _I,
 )
 _EVENT_HEAD_RE = re.compile(rf"(?:^|\s)(?:{RECURRING_EVENTS})$", _I)
+_NOTICE_LABEL_RE = re.compile(r"^[a-z][a-z ]{0,15}:\s+", _I)
+"""What a notice opens with ("Reminder: standup is..."): no part of the event's name. A
+label starts with a letter, so "1:1s" keeps its name."""
 
 
 def recurring(clause: Clause) -> Parsed | None:
@@ -492,7 +498,7 @@ def _scheduled(text: str) -> tuple[str, str] | None:
     """(event, schedule) of a recurring event's sentence."""
     for regex in (_RECURRING_RE, _RESCHEDULED_RE, _MOVED_BY_RE):
         match = regex.match(text)
-        event = match["event"].strip() if match else ""
+        event = _NOTICE_LABEL_RE.sub("", match["event"].strip()) if match else ""
         if match and _EVENT_HEAD_RE.search(event) and short_np(event, 5):
             sched = match["sched"]
             return event, f"at {sched}" if re.match(r"\d|noon", sched) else sched
