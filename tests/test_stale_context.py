@@ -283,3 +283,21 @@ def test_an_outdated_turn_names_which_of_its_facts_is_outdated(open_memory):
     turns = [line for line in section_lines(ctx, "retrieved") if "sesame" in line]
     mark = "(outdated: Zosia is 7 years old; now: Zosia is 8 years old.)"
     assert turns and all(line.endswith(mark) for line in turns), turns
+
+
+def test_a_turn_is_outdated_in_what_was_read_from_it_whatever_its_words(open_memory):
+    """ "Target for beta is Friday 2 October" stated the beta's date in other words than
+    the fact read from it ("The Atlas beta date is October 2, 2026"): once a later date
+    replaced that fact, the turn is marked with it all the same."""
+    project = "project:atlas"
+    mem = open_memory(recent_turns=2)
+    said = [("Target for beta is Friday 2 October.", "")]
+    n = talk(mem, project, said, speaker="Priya")
+    n = talk(mem, project, [("Beta slips to 9 October.", "")], n, speaker="Priya")
+    talk(mem, project, SMALL_TALK, n, speaker="Dana")
+    mem.process_pending()
+    dates = {f.value: f.status.value for f in mem.facts(project, include_inactive=True)}
+    assert dates.get("2026-10-02") == "superseded" and dates.get("2026-10-09") == "active"
+    ctx = mem.context(project, "When was the beta first planned?", budget=4000)
+    turns = [line for line in section_lines(ctx, "retrieved") if "Target for beta" in line]
+    assert turns and all("(outdated: " in line and "October 9" in line for line in turns), turns

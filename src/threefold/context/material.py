@@ -295,6 +295,9 @@ def _retrieved(hit: Item, query: str, outdated: OutdatedStatements) -> tuple[str
     pairs = outdated.replaced(text) if outdated else []
     if hit.kind == "fact":  # a fact now in force is no outdated statement of itself
         pairs = [(old, now) for old, now in pairs if now.id != hit.id]
+    else:  # what a turn or message stated is outdated, in whatever words it was said
+        stated = {now.id for _, now in pairs}
+        pairs += [(old, now) for old, now in outdated.read_from(hit.source) if now.id not in stated]
     return (f"{text} {replaced_mark(pairs)}" if pairs else text), hit.source
 
 

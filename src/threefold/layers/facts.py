@@ -932,7 +932,10 @@ class OutdatedStatements:
         """The rules, by position, under the first word of their old value: a text is
         checked against those whose first word it holds, not against all of a long
         stream's hundreds."""
+        self._read_from: dict[str, list[tuple[Fact, Fact]]] = {}
+        """The superseded facts by the label of the turn or message each was read from."""
         for old, successor in superseded:
+            self._read_from.setdefault(old.source.label(), []).append((old, successor))
             claim, current = _claim_words(old.subject, old.value, successor.value)
             if claim:
                 self._by_first.setdefault(claim[0], []).append(len(self._rules))
@@ -951,6 +954,12 @@ class OutdatedStatements:
         words = _words(text)
         heads = _heads(words)
         return list(_replacements(self._named(heads), words, heads).values())
+
+    def read_from(self, source: SourceRef) -> list[tuple[Fact, Fact]]:
+        """The superseded facts read from `source` (a turn, a message), each with the fact
+        now in force: what it stated, though its words may not repeat the fact's ("Target
+        for beta is Friday 2 October" stated "The Atlas beta date is 2026-10-02")."""
+        return list(self._read_from.get(source.label(), ()))
 
     def line_replacements(self, text: str) -> list[Fact]:
         """The same, judging each line of `text` on its own: a summary that says "works at
