@@ -538,9 +538,12 @@ def find_periods(text: str, at: datetime) -> list[tuple[int, int, str]]:
     return found
 
 
+_ISO = r"\d{4}-\d{2}-\d{2}"
 _ANNOTATION_RE = re.compile(
-    rf" \((?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{4}}|{MONTH_PATTERN} \d{{4}})\)", re.IGNORECASE
+    rf" \((?:{_ISO}(?: – {_ISO})?|\d{{4}}|{MONTH_PATTERN} \d{{4}})\)", re.IGNORECASE
 )
+_RANGE_START_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s*[-–]\s*$")
+"""The first day of a range that ends in a date: the "2-" of "2-4 May"."""
 
 
 def unannotated(text: str) -> str:
@@ -551,7 +554,7 @@ def unannotated(text: str) -> str:
 def annotate(text: str, at: datetime) -> str:
     """`text` with each relative date phrase followed by its ISO date, and each relative
     year or month by its name ("last year (2022)"), so that it never rots."""
-    days = [(h.start, h.end, h.day.isoformat()) for h in find_dates(text, at) if h.relative]
+    days = [(h.start, h.end, _day_label(text, h)) for h in find_dates(text, at) if h.relative]
     out, last = [], 0
     for start, end, label in sorted(days + find_periods(text, at)):
         if start < last or text[end : end + 2] == " (":
@@ -559,3 +562,13 @@ def annotate(text: str, at: datetime) -> str:
         out.append(text[last:end] + f" ({label})")
         last = end
     return "".join(out) + text[last:]
+
+
+def _day_label(text: str, hit: DateHit) -> str:
+    """The ISO day `hit` names, or the span of days it ends: "2-4 May" is 2 to 4 May, not
+    the 4th alone."""
+    opened = _RANGE_START_RE.search(text, max(0, hit.start - 8), hit.start)
+    first = int(opened.group(1)) if opened else 0
+    if 0 < first < hit.day.day:
+        return f"{hit.day.replace(day=first).isoformat()} – {hit.day.isoformat()}"
+    return hit.day.isoformat()
