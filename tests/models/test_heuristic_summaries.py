@@ -395,3 +395,22 @@ def test_a_chat_between_two_people_says_who_said_what() -> None:
     assert any(line.startswith("- Bartek: My sister is teaching me") for line in lines)
     # Saying someone's name is addressing them, not news: neither greeting is a line.
     assert not any("Wow" in line or "thanks" in line for line in lines)
+
+
+def test_requests_to_the_assistant_give_way_to_the_users_news() -> None:
+    """In a chat with an assistant most turns ask for something, often without a question
+    mark: with room for a few lines, the summary keeps what the user told of their life."""
+    said = [
+        "how much water should I drink a day",
+        "the landlord is selling the flat so we have to be out by end of April",
+        "can you give me a quick recipe idea for dinner tonight, eggs and spinach",
+        "recommend a podcast about sleep",
+        "we're thinking a weekend in Seville for the hen do, maybe 8 people",
+        "what's a good stretch for lower back pain",
+        "write a haiku about mondays",
+    ]
+    turns = [turn(user, "Sure, here you go.", hours) for hours, user in enumerate(said)]
+    digest = MODEL.summarize_session(turns, target_tokens=60)
+    assert "landlord" in digest.text and "Seville" in digest.text, digest.text
+    for request in ("water", "recipe", "podcast", "stretch", "haiku"):
+        assert request not in digest.text, digest.text

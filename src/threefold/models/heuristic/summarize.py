@@ -1,8 +1,9 @@
 """summarize_session: an extractive, salience-ranked digest of some turns.
 
-Decisions, blockers, concerns, deadlines and pending actions rank first; questions and
-small talk last. Sentences that are plain facts rank low, since the engine pins facts on
-their own. The chosen sentences come out as bullet lines in the order they were said.
+Decisions, blockers, concerns, deadlines and pending actions rank first; questions (with
+or without their mark, requests to the assistant among them) and small talk last.
+Sentences that are plain facts rank low, since the engine pins facts on their own. The
+chosen sentences come out as bullet lines in the order they were said.
 
 Text that opens with a speaker's label ("hamza: …", as Slack messages and transcripts
 arrive) keeps that label on every sentence taken from it, and small talk is recognised
@@ -91,6 +92,14 @@ _ANSWER_WINDOW = 30
 """Sentences after a question that may answer it: answers come soon, and a long batch
 must not compare every question with everything after it."""
 _ASKS_FOR_HELP_RE = re.compile(r"(?:can|could|would|will)\s+you\b", _I)
+_ASKS_RE = re.compile(
+    r"(?:how|what(?!\s+an?\b)|what's|whats|why|which|is|are|does|do|did|should|shall"
+    r"|(?:can|could|would|will)\s+you|recommend|suggest|explain|write|draft|translate"
+    r"|summari[sz]e|give\s+me|tell\s+me|show\s+me|help\s+me)\b",
+    _I,
+)
+"""How a question or a request opens, with or without its question mark ("what a day" is
+neither)."""
 _REQUEST_RE = re.compile(
     r"\b(?:need|want|help|please|let's|can\s+you|could\s+you|how|what|why|plan|should)\b", _I
 )
@@ -141,13 +150,17 @@ def _speaker_label(text: str) -> tuple[str, str]:
 
 
 def salience(text: str) -> float:
-    """How much a sentence is worth keeping; higher is more."""
+    """How much a sentence is worth keeping; higher is more. A question counts as one
+    without its question mark, and so does a request to the assistant: "how much water
+    should I drink a day", "can you give me a recipe for tonight" are no news of the
+    user's, and in a chat with an assistant they would fill the summary."""
     sig = signals(text)
     size = len(content_words(text))
     score = min(size, 12) * 0.25 + (0.5 if _DETAIL_RE.search(text[1:]) else 0.0)
     score += 4 * sig.decision + 4 * (sig.concern and not sig.resolved) + 3 * sig.timing
     score += 3 * sig.action + 1 * sig.resolved
-    score -= 5 * sig.question + 6 * sig.chitchat + (2 if size < 3 else 0)
+    asks = sig.question or bool(_ASKS_RE.match(_speaker_label(text)[1]))
+    score -= 5 * asks + 6 * sig.chitchat + (2 if size < 3 else 0)
     return score - (2 if len(text.split()) > 60 else 0)
 
 
