@@ -117,6 +117,15 @@ def test_common_words_alone_still_find_matches(store):
     assert len(hits) == 10 and {i for i, _ in hits} <= set(ids)
 
 
+def test_of_words_each_too_common_to_score_the_one_said_least_is_read(store):
+    # Both words match more turns than a search scores, so only one word's newest
+    # matches are read: that of the word fewer turns say, not of the one sorting first.
+    fewer = add_turns(store, [f"a zebra sighting number {n}" for n in range(1100)])
+    add_turns(store, [f"an aardvark burrow number {n}" for n in range(2000)])
+    hits = store.fts_ids("turn", ["aardvark", "zebra"], everything(), 10)
+    assert len(hits) == 10 and {i for i, _ in hits} <= set(fewer)
+
+
 def test_a_word_counted_while_rare_is_still_ranked_once_common(store):
     # Term counts are remembered for a while; one taken before the word grew common must
     # not lose the search its matches or their order.
