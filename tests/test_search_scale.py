@@ -507,6 +507,19 @@ def test_a_named_persons_items_over_a_graph_are_all_scored_exactly(store):
     assert index.search("turn", hers, query, 1, walk=walk)[0][0] == later[0]
 
 
+def test_a_named_person_is_a_whole_word_below_a_graphs_size_too(store):
+    """Scanned exactly, a partition's items naming a person are those the full-text index
+    lists, as over a graph: "ann" finds Ann, not Joanne; the rest of the filter applies."""
+    add_turns(store, texts(50))
+    add_turns(store, [f"Joanne noted item{n} on topic3" for n in range(5)])
+    ann = add_turns(store, [f"Ann noted item{n} on topic3" for n in range(5)])
+    add_turns(store, ["Ann noted item9 on topic3 privately"], Visibility.SHARED)
+    scan = VectorIndex(store, None, approximate_from=10_000)
+    hers = everything(about=("ann",), visibilities=(Visibility.PRIVATE,))
+    found = scan.search("turn", hers, EMBEDDER.embed(["noted on topic3"])[0], 10)
+    assert {i for i, _ in found} == set(ann)
+
+
 def test_a_graph_held_in_memory_scores_a_named_persons_new_items(store):
     """Without a directory the graph is held in memory and grows with each write: the copy
     of its vectors that named people's items are scored from grows with it, and an item

@@ -972,9 +972,11 @@ class ItemFilter(_Row):
     """Lowercase names that must appear in the item's text."""
     about: tuple[str, ...] = ()
     """Lowercase names each of which the item's text must hold, or its speaker (a turn's)
-    or author (a record's): what was said about someone or by them. A vector search over
-    a graph lists these items through the full-text index (Store.named_candidates), where
-    a name is a whole word: there "ann" finds Ann, not Joanne."""
+    or author (a record's): what was said about someone or by them. A vector search lists
+    these items through the full-text index (Store.named_candidates), where a name is a
+    whole word: there "ann" finds Ann, not Joanne (over a graph the newest NAMED_MOST;
+    a scan of a smaller partition falls back to the store's test of the text when a
+    person has more)."""
     summary_kinds: tuple[SummaryKind, ...] = (
         SummaryKind.SESSION,
         SummaryKind.WEEKLY,
