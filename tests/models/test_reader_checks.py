@@ -46,6 +46,8 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ("good morning Sam", "Sam", "name", "the person addressed"),
         ("The kids look so cute, Mel!", "Mel", "relation", "the person addressed"),
         ("How did they handle it, Caroline?", "Caroline", "relation", "the person addressed"),
+        ("doc upped my sertraline to 100mg", "100mg", "medication", "only a dose"),
+        ("now it's 2 puffs twice a day", "2 puffs twice a day", "medication", "only a dose"),
     ],
 )
 def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> None:
@@ -67,6 +69,8 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("Hi Sam, Dana here.", "Dana", "name"),
         ("my daughter is not Lily, Lila!", "Lila", "relation"),
         ("I went with my sister, Jane.", "Jane", "relation"),
+        ("I take sertraline 50mg", "sertraline 50mg", "medication"),
+        ("I take 20mg of citalopram", "20mg of citalopram", "medication"),
     ],
 )
 def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:

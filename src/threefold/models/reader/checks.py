@@ -8,7 +8,7 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
   ("managed with diet" read as a diet);
 - a number-typed value is a plausible number (an age between 1 and 110), and an age is
   not one said of the past ("since I was 17");
-- a date-typed value names a month or a day;
+- a date-typed value names a month or a day, and a medication is more than a dose;
 - a verb-phrase value (a plan) starts with a verb's base form; its -ing form is what one
   does now ("taking a pottery class"), unless the sentence sets it at a time ahead
   ("moving to Leeds in June", "flying out next Friday");
@@ -76,6 +76,7 @@ def value_types() -> dict[str, Any]:
     data["dangling_words"] = frozenset(data["dangling_words"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
+    data["dose_units"] = frozenset(data["dose_units"])
     leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
     data["past_age"] = re.compile(
         rf"\b(?:{leads})\s+(?:i|he|she|we|they|you)\s+(?:was|were)\s+(?:\w+\s+)?$",
@@ -104,6 +105,8 @@ def refusal(
         return "a measure, not an age"  # "5 months pregnant", "6 weeks"
     if span.label == "age" and types["past_age"].search(sentence[: span.start]):
         return "an age in the past"  # "since I was 17", "when she was about 6"
+    if span.label == "medication" and all(_dose_word(w, types["dose_units"]) for w in words):
+        return "only a dose"  # "upped my sertraline to 100mg": 100mg is no medicine
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
     if span.label in types["verb_phrases"] and not _base_or_ahead(sentence, span, value):
@@ -139,6 +142,15 @@ def _kind_words(label: str) -> frozenset[str]:
     entry = slot_table().get(label, {})
     names = [label, entry.get("category", ""), entry.get("slot", ""), entry.get("keyed", "")]
     return frozenset(w for name in names for w in _WORD.findall(str(name).lower()))
+
+
+def _dose_word(word: str, units: frozenset[str]) -> bool:
+    """A number, a unit of a dose, or both in one ("100mg", "2", "tablets")."""
+    number = _DOSE.fullmatch(word)
+    return word in units or (number is not None and number["unit"] in units | {""})
+
+
+_DOSE = re.compile(r"\d+(?:\.\d+)?(?P<unit>[a-zµ]*)")
 
 
 def _plausible(value: str, bounds: dict[str, int]) -> bool:
