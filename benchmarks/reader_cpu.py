@@ -6,6 +6,14 @@ The turns are the user lines of the frozen reader sets (benchmarks/data/reader_e
 read in order with the message each answers. onnxruntime runs on one thread, as the
 pipeline's does. Prints a table; asserts nothing.
 
+Session 40 (issue 35, deliverable 7: at most 5 ms a turn): the rules' patterns compiled
+once (re's cache of 512 overflowed, 11 compiles a turn), the personal table's rows tried
+against one stripped predicate, the reader's offsets and label columns read once; the same
+readings on every reader set and scripted conversation. One round each, main and branch
+interleaved, 2 shared cores (load 1.2-7.5): rules alone 1.52-1.57 -> 1.00-1.09; rules +
+tuned 5.99-6.86 -> 5.41-6.12 (at load 1.5: 6.26 -> 5.72). Still above 5 ms: the two
+onnxruntime graphs (lower layers ~1.5, the tuned top ~2.0 ms a turn) are most of it.
+
     .venv/bin/python benchmarks/reader_cpu.py [--rounds 3]
 """
 

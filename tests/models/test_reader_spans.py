@@ -61,3 +61,14 @@ def test_neighbouring_tokens_of_one_label_are_one_span(floor: float | None) -> N
     tag_p[3, names.index("I-plan")] = 0.9
     found = spans(TEXT, OFFSETS, tag_p, mod_p, subj_p, floor=floor)
     assert [(TEXT[s.start : s.end], s.label) for s in found] == [("to Perth", "plan")]
+
+
+def test_a_spans_rival_is_another_labels_chance_never_its_own() -> None:
+    """The columns left out of a span's rival are its own label's (kept per label): read
+    one after the other, a home and a hometown each count the other's chance alone."""
+    as_home = spans(TEXT, OFFSETS, *chances({"B-home": 0.5, "I-home": 0.2, "B-job": 0.1}))
+    as_hometown = spans(
+        TEXT, OFFSETS, *chances({"B-hometown": 0.5, "I-hometown": 0.2, "B-home": 0.15})
+    )
+    assert [(s.label, round(s.rival, 2)) for s in as_home] == [("home", 0.1)]
+    assert [(s.label, round(s.rival, 2)) for s in as_hometown] == [("hometown", 0.15)]

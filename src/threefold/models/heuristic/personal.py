@@ -2612,12 +2612,10 @@ def _values(row: Row, raw: str) -> list[str]:
     return items[:aside]
 
 
-def _row_facts(row: Row, reading: _Reading, clause: Clause) -> list[Parsed]:
+def _row_facts(row: Row, reading: _Reading, clause: Clause, match: re.Match[str]) -> list[Parsed]:
+    """The facts of `row`, whose pattern `match`ed the reading's predicate."""
     assert reading.who is not None
     if row.others_only and reading.who == speaker(clause):
-        return []
-    match = _compiled(row.pattern).fullmatch(reading.rest.strip(" .,!;:"))
-    if match is None:
         return []
     built = [
         (raw, fact)
@@ -2713,15 +2711,24 @@ def _household(clause: Clause) -> bool:
 
 
 def _table_facts(reading: _Reading, clause: Clause, negated: bool) -> list[Parsed]:
-    for row in TABLE:
+    # Runs for most clauses over all rows: what does not change from row to row is
+    # worked out once.
+    rest = reading.rest.strip(" .,!;:")
+    named = reading.who is not None and reading.who.named
+    for row, pattern in _table_patterns():
         if (negated and not row.negated) or (reading.we and not (row.we and _household(clause))):
             continue
-        named = reading.who is not None and reading.who.named
         if named and not reading.vouched and not _about_others(row, clause):
             continue
-        if found := _row_facts(row, reading, clause):
+        match = pattern.fullmatch(rest)
+        if match is not None and (found := _row_facts(row, reading, clause, match)):
             return found
     return []
+
+
+@cache
+def _table_patterns() -> tuple[tuple[Row, re.Pattern[str]], ...]:
+    return tuple((row, _compiled(row.pattern)) for row in TABLE)
 
 
 _LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")

@@ -192,12 +192,16 @@ def name(raw: str, clause: Clause) -> Value | None:
         return None
     if _TITLE_ALONE_RE.fullmatch(shown):
         return None  # "I'm Dr. now!": a title earned, no name
-    if re.fullmatch(NATIONALITY_RE, shown, _I) or re.fullmatch(RELIGIONS, shown, _I):
+    if _NATIONALITY_WORD_RE.fullmatch(shown) or _RELIGION_WORD_RE.fullmatch(shown):
         return None  # "My partner is Swedish" or "Hindu": what they are, not who
     shown = person(shown)
     return Value(shown, shown.lower())
 
 
+# Compiled once: patterns this long, left to re's own cache, were compiled again on most
+# turns (other patterns pushed them out of it).
+_NATIONALITY_WORD_RE = re.compile(NATIONALITY_RE, _I)
+_RELIGION_WORD_RE = re.compile(RELIGIONS, _I)
 _HONORIFIC_RE = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|professor|doctor)\.?\s+(?=[A-Z])", _I)
 _TITLE_ALONE_RE = re.compile(r"(?:dr|mr|mrs|ms|mx|prof|professor|doctor|sir|madam)\.?", _I)
 
@@ -256,7 +260,10 @@ def _doctoral(head: list[str]) -> bool:
 
 
 def _job_head(word: str) -> bool:
-    return word in JOB_HEADS or bool(re.fullmatch(COMPOUND_JOB_RE, word))
+    return word in JOB_HEADS or bool(_COMPOUND_JOB_WORD_RE.fullmatch(word))
+
+
+_COMPOUND_JOB_WORD_RE = re.compile(COMPOUND_JOB_RE)
 
 
 _NOT_TAUGHT = wordset(
@@ -361,9 +368,12 @@ _NAMED_WORKPLACE_RE = re.compile(
 def business(raw: str, clause: Clause) -> Value | None:
     """A business someone runs: "a small bakery"; "a meeting" or "a dog" is none."""
     shown = display(_cut(raw))
-    if not re.fullmatch(rf"(?:[\w'-]+\s+){{0,3}}(?:{_BUSINESSES})", shown, _I):
+    if not _BUSINESS_RE.fullmatch(shown):
         return None
     return Value(shown, shown.lower())
+
+
+_BUSINESS_RE = re.compile(rf"(?:[\w'-]+\s+){{0,3}}(?:{_BUSINESSES})", _I)
 
 
 # What one may run as a business or just have at home: "runs a garage", "has a garage".
@@ -535,10 +545,15 @@ _NOT_ALLERGENS = (
 )
 
 
+_LEVEL_RE = re.compile(
+    r"^(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native|decent|good|conversational"
+    r"|broken|rusty|passable|intermediate|advanced|a\s+little)\s+",
+    _I,
+)
+
+
 def language(raw: str, clause: Clause) -> Value | None:
-    level = r"(?:some|a\s+(?:bit|little)\s+of|basic|fluent|native|decent|good|conversational"
-    level += r"|broken|rusty|passable|intermediate|advanced|a\s+little)\s+"
-    shown = _cut(re.sub(rf"^{level}", "", raw.strip(), flags=_I))
+    shown = _cut(_LEVEL_RE.sub("", raw.strip()))
     ok = shown and all(w in LANGUAGES for w in shown.lower().split())
     return Value(shown[:1].upper() + shown[1:], shown.lower()) if ok else None
 
@@ -659,13 +674,26 @@ _RIDE_HAILING = wordset("uber lyft bolt ola grab didi deliveroo")
 
 
 def _kind_of(text: str) -> str | None:
-    best: tuple[int, str] | None = None
-    for kind, names in THING_KINDS.items():
-        for known in names:
-            longer = best is None or len(known) > best[0]
-            if longer and re.search(rf"(?<![\w.]){re.escape(known)}(?![\w+#])", text):
-                best = (len(known), kind)
-    return best[1] if best else None
+    """The kind of the longest known thing `text` names as a word (of names as long, the
+    first in THING_KINDS)."""
+    return next(
+        (kind for known, kind, said in _things() if known in text and said.search(text)), None
+    )
+
+
+@cache
+def _things() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+    """Each thing's name, its kind and the pattern of it as a word, the longest first
+    (names as long in THING_KINDS' order), compiled once: built on every call, the 226
+    patterns overran re's cache and were compiled again each time."""
+    named = sorted(
+        ((known, kind) for kind, names in THING_KINDS.items() for known in names),
+        key=lambda pair: -len(pair[0]),
+    )
+    return tuple(
+        (known, kind, re.compile(rf"(?<![\w.]){re.escape(known)}(?![\w+#])"))
+        for known, kind in named
+    )
 
 
 def day(raw: str, clause: Clause) -> Value | None:

@@ -55,9 +55,8 @@ def encode(tokenizer: object, text: str, previous: str) -> Encoded:
     positions = [i for i, s in enumerate(encoding.sequence_ids) if s == wanted]
     if not positions:
         return Encoded(list(encoding.ids), len(encoding.ids), [])
-    return Encoded(
-        list(encoding.ids), positions[0], [tuple(encoding.offsets[i]) for i in positions]
-    )
+    offsets = encoding.offsets  # each access builds the whole list anew
+    return Encoded(list(encoding.ids), positions[0], [tuple(offsets[i]) for i in positions])
 
 
 def features(states: np.ndarray, first: int, count: int) -> np.ndarray:
@@ -256,14 +255,16 @@ def _token_labels(
     """Each token's label ("" for no value), whether it opens a span (a B- tag), and,
     with a `floor`, each token's chance of each label (see spans)."""
     if floor is None:
-        best = [tags()[i] for i in tag_p.argmax(axis=1)]
+        every = tags()
+        best = [every[i] for i in tag_p.argmax(axis=1).tolist()]
         labels = ["" if tag == "O" else tag[2:] for tag in best]
         return labels, [tag.startswith("B-") for tag in best], None
     chance = tag_p[:, 1::2] + tag_p[:, 2::2]  # tags() orders B-, I- of each label
     top = chance.max(axis=1)
     inside = (top > tag_p[:, 0]) | (top >= floor)
     names = _labels()
-    labels = [names[i] if on else "" for i, on in zip(chance.argmax(axis=1), inside, strict=True)]
+    best = chance.argmax(axis=1).tolist()  # plain ints and bools: numpy's are slow one by one
+    labels = [names[i] if on else "" for i, on in zip(best, inside.tolist(), strict=True)]
     return labels, [False] * len(labels), chance
 
 
@@ -324,9 +325,8 @@ def _span(
         start -= 1
     while end < len(text) and _inside_word(text, end):
         end += 1
-    own = [i for i, name in enumerate(tags()) if name[2:] == label]
     others = tag_p[first:stop].copy()
-    others[:, [0, *own]] = 0.0
+    others[:, list(_outside_and_own(label))] = 0.0
     mood = mod_p[first:stop].mean(axis=0)
     whose = subj_p[first:stop].mean(axis=0)
     return Span(
@@ -343,6 +343,12 @@ def _span(
         sure_of_mood=float(mood.max()),
         sure_of_whose=float(whose.max()),
     )
+
+
+@cache
+def _outside_and_own(label: str) -> tuple[int, ...]:
+    """The columns of the O tag and of `label`'s own tags: what is no rival to a span."""
+    return (0, *(i for i, name in enumerate(tags()) if name[2:] == label))
 
 
 def _inside_word(text: str, at: int) -> bool:
