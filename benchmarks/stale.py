@@ -290,6 +290,7 @@ SETS = {
     "blind23": "blind23.jsonl",
     "blind38": "blind38.jsonl",
     "blind39": "blind39.jsonl",
+    "blind40p": "blind40p.jsonl",
     "dev": "dev.jsonl",
     "dev36": "dev36.jsonl",
 }
@@ -301,7 +302,10 @@ fifteen more again (session 22, blind22), written before session 22's change to 
 stale lines are marked; and fifteen more again (session 23, blind23), written before
 session 23's reader and update changes; and blind38 (session 38), written blind by
 another helper before session 38's change and frozen after its first runs; and blind39
-(session 39), the same way. `dev`:
+(session 39), the same way; and blind40p (session 40), fourteen project channels (named
+speakers, no assistant, each its own project stream, no filler from the pool), written
+blind after session 40's changes to project facts and run once on main before and after
+them. `dev`:
 sixteen development conversations written by session 22's change to mark stale lines by
 meaning, to choose its threshold; no evaluation set. `dev36`: fourteen development
 conversations written by session 26's change to what ties an older line to a newer
@@ -335,7 +339,7 @@ def exchanges(conversation: dict, filler: list[dict]) -> list[dict]:
 def ingest(mem: Memory, conversations: list[dict], filler: list[dict]) -> list[Check]:
     checks = []
     for conversation in conversations:
-        stream = f"chat:{conversation['id']}"
+        stream = conversation.get("stream") or f"chat:{conversation['id']}"
         for n, turn in enumerate(exchanges(conversation, filler)):
             mem.add_turn(
                 stream, user=turn["u"], assistant=turn["a"], at=START + n * STEP,

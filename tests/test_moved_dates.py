@@ -10,21 +10,22 @@ from pathlib import Path
 
 import pytest
 
-DATA = json.loads((Path(__file__).parent / "data" / "moved_dates.json").read_text())
+DATA = Path(__file__).parent / "data"
 
 
-def _cases() -> list:
+def _cases(file: str) -> list:
+    """(time said, case) of each set in `file`; a known miss is expected to fail."""
     out = []
-    for name, group in DATA["sets"].items():
+    for name, group in json.loads((DATA / file).read_text())["sets"].items():
+        said = datetime.fromisoformat(group["said"]).replace(hour=9, tzinfo=UTC)
         for case in group["cases"]:
             miss = case.get("known_miss")
             marks = [pytest.mark.xfail(reason=miss, strict=True)] if miss else []
-            said = datetime.fromisoformat(group["said"]).replace(hour=9, tzinfo=UTC)
             out.append(pytest.param(said, case, id=f"{name}: {case['text'][:40]}", marks=marks))
     return out
 
 
-@pytest.mark.parametrize(("said", "case"), _cases())
+@pytest.mark.parametrize(("said", "case"), _cases("moved_dates.json"))
 def test_a_moved_day_is_stored(open_memory, said, case):
     mem = open_memory()
     mem.add_turn("project:atlas", case["text"], "", at=said, speaker="Priya")
@@ -44,21 +45,7 @@ def test_a_date_owned_by_nothing_before_for_is_the_projects(open_memory):
     assert "Target for" not in dated[0].text
 
 
-SCHEDULES = json.loads((Path(__file__).parent / "data" / "moved_schedules.json").read_text())
-
-
-def _schedule_cases() -> list:
-    out = []
-    for name, group in SCHEDULES["sets"].items():
-        said = datetime.fromisoformat(group["said"]).replace(hour=9, tzinfo=UTC)
-        for case in group["cases"]:
-            miss = case.get("known_miss")
-            marks = [pytest.mark.xfail(reason=miss, strict=True)] if miss else []
-            out.append(pytest.param(said, case, id=f"{name}: {case['text'][:40]}", marks=marks))
-    return out
-
-
-@pytest.mark.parametrize(("said", "case"), _schedule_cases())
+@pytest.mark.parametrize(("said", "case"), _cases("moved_schedules.json"))
 def test_a_schedule_said_or_moved_is_stored(open_memory, said, case):
     """tests/data/moved_schedules.json: its header records each set's first run."""
     mem = open_memory()
