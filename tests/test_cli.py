@@ -67,6 +67,21 @@ def test_summaries_refresh_and_end_session(tmp_path):
     assert refreshed.exit_code == 0 and "generation 1" in refreshed.output
 
 
+def test_the_users_words_may_follow_the_stream(tmp_path):
+    """As `context STREAM QUESTION` takes its question: `add-turn STREAM TEXT`."""
+    db = str(tmp_path / "cli.db")
+    added = run("--db", db, "add-turn", "chat:1", "I live in Porto.", "--assistant", "Nice!")
+    assert added.exit_code == 0, added.output
+    assert "Porto" in run("--db", db, "facts", "chat:1").output
+
+
+def test_the_users_words_given_twice_are_refused_and_nothing_is_stored(tmp_path):
+    db = tmp_path / "cli.db"
+    twice = run("--db", str(db), "add-turn", "chat:1", "I live in Porto.", "--user", "Lisbon")
+    assert twice.exit_code == 2 and "given twice" in twice.output
+    assert not db.exists()
+
+
 def test_bad_input_exits_2_with_a_message(tmp_path):
     result = run("--db", str(tmp_path / "x.db"), "add-turn", "not a stream", "--user", "hi")
     assert result.exit_code == 2 and "invalid stream name" in result.output

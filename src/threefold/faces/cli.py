@@ -194,6 +194,10 @@ def main(
 def add_turn(
     ctx: typer.Context,
     stream: str,
+    said: Annotated[
+        str | None,
+        typer.Argument(help="What the user said (or --user)", show_default=False),
+    ] = None,
     user: Annotated[str, typer.Option(help="What the user said")] = "",
     assistant: Annotated[str, typer.Option(help="What the assistant answered")] = "",
     at: Annotated[
@@ -208,10 +212,13 @@ def add_turn(
     fmt: FormatOption = Format.TEXT,
 ) -> None:
     """Record a turn and run the work that follows it."""
+    if said is not None and user and said != user:
+        error("the user's words are given twice: as the argument and as --user; give one")
+        raise typer.Exit(2)
     with _memory(ctx, creates=True) as mem:
         turn = mem.add_turn(
             stream,
-            user,
+            said if said is not None else user,
             assistant,
             at=at,
             page_context=page_context,
