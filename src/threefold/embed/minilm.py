@@ -37,6 +37,7 @@ from threefold.embed.base import (
     valid_utf8,
 )
 from threefold.extras import require_extra
+from threefold.onnx_session import open_session
 
 if TYPE_CHECKING:  # numpy loads with the model: a memory that only lists facts needs neither
     import numpy as np
@@ -185,9 +186,7 @@ class MiniLMEmbedder:
             options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
         options.log_severity_level = 3  # errors only: no warnings on stderr
         try:
-            return onnxruntime.InferenceSession(
-                str(model), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            return open_session(str(model), options)
         except Exception as exc:
             raise EmbeddingError(f"cannot load the minilm model {model}: {exc}") from exc
 

@@ -35,6 +35,7 @@ from threefold.embed.minilm import (
     writable_cache,
 )
 from threefold.extras import require_extra
+from threefold.onnx_session import open_session
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -174,9 +175,7 @@ def _float_session() -> Any:
     options.log_severity_level = 3
     with source_model("static") as path:
         try:
-            return onnxruntime.InferenceSession(
-                str(path), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            return open_session(str(path), options)
         except Exception as exc:
             raise EmbeddingError(f"cannot load the minilm model to distill: {exc}") from exc
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from threefold.errors import ThreefoldError
 from threefold.models.reader.labels import MODALITIES, SUBJECTS, tags
+from threefold.onnx_session import open_session
 
 WEIGHTS = ("w1", "b1", "w_tag", "b_tag", "w_mod", "b_mod", "w_subj", "b_subj")
 
@@ -142,9 +143,7 @@ class TopHeads:
             options.intra_op_num_threads = 1
             options.inter_op_num_threads = 1
             options.log_severity_level = 3
-            session = onnxruntime.InferenceSession(
-                str(path), options, providers=["CPUExecutionProvider"]
-            )
+            session = open_session(str(path), options)
         except Exception as exc:  # onnxruntime raises its own kinds for a bad file
             raise ReaderModelError(
                 f"cannot load the fine-tuned reader's graph {path}: {exc}"
@@ -206,9 +205,7 @@ def _one_thread_session(w: dict[str, np.ndarray]) -> object:
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    return onnxruntime.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
+    return open_session(model.SerializeToString(), options)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
