@@ -11,7 +11,7 @@ import threefold
 PACKAGE = Path(threefold.__file__).parent
 TIERS = [
     {"domain", "errors", "tokens", "rank_table", "dates", "tracing", "extras", "plugins", "checked"}
-    | {"openai_client", "settings", "locations"},
+    | {"openai_client", "settings", "locations", "onnx_session"},
     # The job queue is the store's: layers and sources enqueue their follow-up work.
     {"store", "pipeline.jobs"},
     {"embed", "models"},
