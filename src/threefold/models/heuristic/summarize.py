@@ -94,7 +94,7 @@ must not compare every question with everything after it."""
 _ASKS_FOR_HELP_RE = re.compile(r"(?:can|could|would|will)\s+you\b", _I)
 _ASKS_RE = re.compile(
     r"(?:how|what(?!\s+an?\b)|what's|whats|why|which|is|are|does|do|did|should|shall"
-    r"|(?:can|could|would|will)\s+you|recommend|suggest|explain|write|draft|translate"
+    rf"|{_ASKS_FOR_HELP_RE.pattern}|recommend|suggest|explain|write|draft|translate"
     r"|summari[sz]e|give\s+me|tell\s+me|show\s+me|help\s+me)\b",
     _I,
 )
