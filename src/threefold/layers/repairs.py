@@ -577,6 +577,7 @@ _SMALL_TALK_RE = re.compile(
 
 # "It's no lactose": what a denial says is not, which names no new value.
 _DENIED_RE = re.compile(r"^(?:no|not|never|none)\b", _I)
+_NOT_RE = re.compile(r"\bnot\b", _I)
 
 
 def _short(text: str) -> bool:
@@ -587,6 +588,7 @@ def _short(text: str) -> bool:
         0 < len(text.split()) <= _MAX_WORDS
         and not _SMALL_TALK_RE.match(text)
         and not _DENIED_RE.match(text)
+        and not _NOT_RE.search(text)  # "Wickes not Dunelm now": the swap is read apart
     )
 
 
@@ -624,7 +626,7 @@ def repaired(
         if repair.old is not None:
             target = next((f for f in active if _holds(f, repair.old)), None)
             edited = replace_in(target, repair.old, repair.new) if target else None
-            edited = edited or _day_of_month_moved(repair, active) or _refined(repair, active)
+            edited = edited or day_of_month_moved(repair, active) or _refined(repair, active)
         if edited is None and (repair.old is None or _dated(repair.old)):
             # A day the claim wrote as a date ("Tuesday" is "november 3") is not found by
             # its word; the claim the user answers is what it corrects.
@@ -656,7 +658,7 @@ _DAY_OF_MONTH_RE = re.compile(
 )
 
 
-def _day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
+def day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
     """ "The 12th, not the 10th", "the 13th of March, not the 3rd": the newest fact dated
     the 10th of a month moves to the 12th (of the month said, if one is)."""
     old, new = _ORDINAL_RE.match(repair.old or ""), _DAY_OF_MONTH_RE.match(repair.new)
@@ -776,7 +778,7 @@ def replace_in(fact: Fact, old: str, new: str) -> ExtractedFact | None:
         return pattern.sub(new.strip(), text)
 
     return ExtractedFact(
-        text=swap(fact.text),
+        text=_article_before(swap(fact.text), new.strip()),
         category=fact.category,
         subject=swap(fact.subject).lower(),
         slot=swap(fact.slot).lower(),
@@ -785,6 +787,23 @@ def replace_in(fact: Fact, old: str, new: str) -> ExtractedFact | None:
         is_correction=True,
         retracts=(SlotRef(subject=fact.subject, slot=fact.slot, value=fact.value),),
     )
+
+
+_ARTICLE_RE = re.compile(r"\b(?P<article>an?) (?=(?P<word>\w+))", _I)
+
+
+def _article_before(text: str, new: str) -> str:
+    """ "works as a paramedic" with "emergency care assistant" in its place takes "an";
+    only the article before the new words changes, by their first letter's sound as
+    spelt ("an hour" and "a university" are left to whoever wrote them)."""
+
+    def fitted(match: re.Match[str]) -> str:
+        if not new.lower().startswith(match["word"].lower()) or not match["word"][:1].isalpha():
+            return match[0]
+        vowel = match["word"][:1].lower() in "aeio"
+        return ("an " if vowel else "a ") if match["article"].islower() else match[0]
+
+    return _ARTICLE_RE.sub(fitted, text)
 
 
 # "Change of plans: I'm training for a half marathon instead": a plan keyed by its object

@@ -45,6 +45,7 @@ from threefold.layers.repairs import (
 )
 from threefold.layers.shape import is_fragment
 from threefold.layers.summaries import turn_input
+from threefold.layers.swaps import beside_swaps, read_swaps, swapped
 from threefold.models.base import (
     ExtractedFact,
     MemoryModel,
@@ -167,6 +168,8 @@ class Pipeline:
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         guesses = self._guesses(turn, answered, told.repair)
         edits = self._repairs(turn, extracted, guesses)
+        swaps = self._swapped(turn)
+        extracted, edits = beside_swaps(extracted, swaps), [*swaps, *beside_swaps(edits, swaps)]
         found = [
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *edits, *beside_edits(read, edits)]
@@ -466,10 +469,25 @@ class Pipeline:
         elif not said:
             edits, same = self._realigned(turn), []
         else:
-            return []
+            edits, same = [], []
         kept = [e for e in edits if (e.subject, e.slot) not in said]
         kept += [e for e in same if (e.subject, e.slot, e.value) in restated]
         return [e for e in kept if not self._own_word(turn, e.subject, e.slot, me)]
+
+    def _swapped(self, turn: Turn) -> list[ExtractedFact]:
+        """The corrections said in passing ("it's amoxicillin not penicillin, is that a
+        big difference?"), where the value after "not" is held (layers/swaps.py). Anchored
+        on the held value, they come before what the reader and the repairs read of the
+        same words (see `beside_swaps`)."""
+        swaps = read_swaps(turn.user)
+        if not swaps:
+            return []
+        me = self._speaker(turn)
+        return [
+            edit
+            for edit in swapped(swaps, self.store.facts(turn.tenant, turn.stream), me)
+            if not self._own_word(turn, edit.subject, edit.slot, me)
+        ]
 
     def _realigned(self, turn: Turn) -> list[ExtractedFact]:
         """A value just said, said again spelt, dated or numbered otherwise ("*Pika",

@@ -1,0 +1,130 @@
+"""A correction said in passing, inside a longer message ("ha it's a Superb not an Octavia,
+the company swapped it"), edits the fact that holds the value after "not"
+(layers/swaps.py). tests/data/swaps_in_sentences.json records its dev set's first run.
+Through the public API, offline, on real SQLite."""
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from threefold import Memory
+from threefold.domain import FactStatus
+from threefold.layers.swaps import read_swaps
+
+T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
+CASES = json.loads((Path(__file__).parent / "data" / "swaps_in_sentences.json").read_text())
+
+
+def _say(mem: Memory, stream: str, *turns: str) -> None:
+    for i, text in enumerate(turns):
+        mem.add_turn(stream, user=text, assistant="", at=T0 + timedelta(hours=i))
+    mem.process_pending()
+
+
+def _current(mem: Memory, stream: str = "chat:me") -> list[str]:
+    return [f.text.lower() for f in mem.facts(stream)]
+
+
+def _says(texts: list[str], word: str) -> bool:
+    return any(re.search(rf"\b{re.escape(word)}\b", text) for text in texts)
+
+
+def _case_id(case: dict) -> str:
+    return (case.get("also") or case["turns"])[-1][:40]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, marks=[pytest.mark.xfail(reason=case["known_miss"], strict=True)])
+        if case.get("known_miss")
+        else case
+        for case in CASES["sets"]["dev"]
+    ],
+    ids=_case_id,
+)
+def test_a_value_named_after_not_gives_way(open_memory, case):
+    mem = open_memory()
+    _say(mem, "chat:me", *case["turns"], *case.get("also", []))
+    now = _current(mem)
+    assert _says(now, case["now"]), now
+    if case["gone"]:
+        assert not _says(now, case["gone"]), now
+
+
+def test_the_corrected_fact_keeps_its_chain(open_memory):
+    mem = open_memory()
+    _say(
+        mem,
+        "chat:me",
+        "I take sertraline every morning.",
+        "it's citalopram not sertraline, sorry, the doctor switched me ages ago and I forget",
+    )
+    every = mem.facts("chat:me", include_inactive=True)
+    old = next(f for f in every if "sertraline" in f.text.lower())
+    new = next(f for f in every if "citalopram" in f.text.lower())
+    assert old.status is not FactStatus.ACTIVE and new.active
+    assert [f.text for f in mem.facts("chat:me")].count(new.text) == 1  # one fact, not two
+
+
+def test_nothing_held_means_nothing_swapped(open_memory):
+    """A "not" whose words no fact holds edits nothing and loses nothing."""
+    mem = open_memory()
+    _say(mem, "chat:me", "I live in Bristol and work at Asda.")
+    before = sorted(_current(mem))
+    _say(mem, "chat:me", "it's a Tuesday not a Monday, thank god", "Leeds not London for the match")
+    assert sorted(_current(mem)) == before
+
+
+def test_another_streams_value_is_not_touched(open_memory):
+    mem = open_memory()
+    _say(mem, "chat:bob", "I work at Dunelm in the warehouse.")
+    _say(mem, "chat:me", "it's Wickes not Dunelm, the one by the ring road")
+    assert _says(_current(mem, "chat:bob"), "dunelm")
+    assert not _says(_current(mem, "chat:me"), "wickes")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "She wants to be a doctor, not a tailor like her mum.",  # about her, not the user
+        "I decided not to open a tailor shop after all.",  # "not to" denies
+        "Michalis is a tailor, not a baker.",  # about someone the fact does not name
+    ],
+)
+def test_a_clause_about_someone_else_leaves_the_speakers_fact(open_memory, said):
+    mem = open_memory()
+    _say(mem, "chat:me", "I work as a baker in Leith.")
+    _say(mem, "chat:me", said)
+    assert _says(_current(mem), "baker"), _current(mem)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x " * 10_000,  # 20,000 characters, no sentence end
+        "not " * 5_000,
+        "🙂🙃 not 🙂",
+        "Traceback (most recent call last):\n  File 'x.py', line 3\nValueError: not a number",
+        "no es verdad, no es Madrid sino Sevilla",
+        "",
+    ],
+)
+def test_odd_text_reads_without_error(text):
+    for swap in read_swaps(text):
+        assert swap.old and swap.new
+
+
+def test_a_day_replaces_a_day(open_memory):
+    mem = open_memory()
+    _say(
+        mem,
+        "chat:me",
+        "My dentist appointment is on May 9.",
+        "Quick one: the appointment is May 16, not May 9, they rang this morning",
+    )
+    now = _current(mem)
+    assert _says(now, "may 16") and not _says(now, "may 9"), now
