@@ -168,6 +168,15 @@ question carrying a fact inside it ("is it safe to take ibuprofen with my sertra
 n_a_cardiff_nurse, n_a_pune_engineer: 85 statements, 6 updates, 22 lines that state
 nothing), record the default's first run at main f1c252e (``first_run``: 10/85, 0/6,
 10/11, 22/22) and q38's, shipped on it (``q38_first_run``: 21/85, 0/6, 21/22, 22/22).
+Ten more, written in session 41 by a helper who saw no code, for corrections and updates
+worded freely (galway_harp_maker_rambles, hyderabad_founder_hinglish,
+lamu_dhow_builder_voice, nola_brass_band_group, pilbara_fifo_sparky_fragments,
+quito_atc_terse_asked, shetland_lifeboat_crew_group, tartu_translator_letters,
+ulaanbaatar_geologist_second_language, whitehorse_teen_lowercase: 225 statements, 32
+updates, 40 corrections, 34 lines that state nothing), record the default's first run at
+main de1ef3d (``first_run``: capture 0.41, updates 0.16, corrections 0.20, precision 0.68
+of 132, nothing 1.00) and that of layers/swaps.py, written for them (``swaps_first_run``:
+identical on every set).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
