@@ -89,7 +89,7 @@ def _read(before: str, after: str) -> Swap | None:
     if _denies(before, after):
         return None  # "decided not to open the studio", "not sure", "not even close"
     old = _head(after)
-    if not old:
+    if not old or _ends(after):
         return None
     clause = _tail(before.rstrip(" ,"))
     if [w.lower() for w in clause] in _COPULAS:
@@ -116,6 +116,13 @@ def _denies(before: str, after: str) -> bool:
     if first == "to" and re.search(r"\bto\b", _CLAUSE_END_RE.split(before.rstrip(" ,"))[-1], _I):
         return False
     return first in _words()["denials"]
+
+
+def _ends(after: str) -> bool:
+    """ "not vegan anymore, long story": a value over, which the readers read as such;
+    nothing said beside it replaces it."""
+    clause = _CLAUSE_END_RE.split(after, maxsplit=1)[0].lower()
+    return any(re.search(rf"\b{re.escape(phrase)}\b", clause) for phrase in _words()["endings"])
 
 
 def _may_be_value(new: list[str], framed: bool, clause: list[str], before: str) -> bool:
