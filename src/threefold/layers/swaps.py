@@ -41,6 +41,11 @@ _WORD_RE = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[\w'’]+(?:-[\w'’]+)*
 _MONTH_DAY_RE = re.compile(rf"^(?:{dates.MONTH_PATTERN})\s+\d{{1,2}}$", _I)
 """A day as the facts hold it: "march 14"."""
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?", _I)
+_I_SAID_RE = re.compile(
+    r"\b(?:did\s+)?i\s+(?:say|said|write|wrote|type|typed|put|tell\s+you)\s+(?P<old>[^?,.;]{1,40})\?+$",
+    _I,
+)
+"""The speaker asking whether they said a value: "Did I say the 21st?"."""
 _COPULAS = [["it's"], ["its"], ["it", "is"], ["it", "was"], ["that's"], ["thats"], ["that", "is"]]
 """A clause before "not" that is only these says the value after: "it's not Tuam, it's
 Athenry"."""
@@ -75,14 +80,25 @@ def read_swaps(text: str) -> list[Swap]:
     """Every "X not Y" and "not Y, X" of `text`, unanchored: `swapped` keeps only those
     whose Y is held."""
     found = []
-    for sentence in _SENTENCE_END_RE.split(text):
+    sentences = _SENTENCE_END_RE.split(text)
+    for n, sentence in enumerate(sentences):
         if len(sentence) > _MAX_SENTENCE:
             continue
         for match in _NOT_RE.finditer(sentence):
             swap = _read(sentence[: match.start()], sentence[match.end() :])
             if swap is not None:
                 found.append(swap)
+        if n + 1 < len(sentences) and (asked := _I_SAID_RE.search(sentence)):
+            found += _said_wrong(asked["old"], sentences[n + 1])
     return found
+
+
+def _said_wrong(old: str, answer: str) -> list[Swap]:
+    """ "wait i said surly? it's a kona": the speaker asks whether they said the held
+    value, and the next sentence says the right one."""
+    words = _strip_opening(_WORD_RE.findall(old), _words()["frames"])
+    new = _said_after(f", {answer}")
+    return [Swap(tuple(new), tuple(words), "after")] if words and new else []
 
 
 def _read(before: str, after: str) -> Swap | None:
@@ -142,6 +158,7 @@ def _said_after(after: str) -> list[str]:
     new = _strip_opening(_head(rest[1]), _words()["openers"])
     new = [word for word in new if word.lower() not in _words()["fillers"]]
     small = any(word.lower() in STOPWORDS for word in new)
+    small = small and not dates.DATE_RE.fullmatch(" ".join(new))  # "12th of August"
     return new if 0 < len(new) <= _MAX_WORDS and not small else []
 
 
