@@ -110,3 +110,32 @@ def test_another_users_move_never_touches_my_plan(open_memory):
     )
     assert [f.text for f in mem.facts("chat:me")] == mine
     assert _says(mine, "marathon", "2026-09-27"), mine
+
+
+def test_a_plan_said_again_with_another_date_supersedes_it(open_memory):
+    held = _told(
+        open_memory(),
+        "chat:me",
+        "I'm running the Berlin marathon on 27 September",
+        "I'm running the Berlin marathon on 4 October now",
+    )
+    assert _says(held, "marathon", "2026-10-04") and not _says(held, "2026-09-27"), held
+
+
+def test_the_date_a_plan_is_moved_from_is_not_its_new_date(open_memory):
+    held = _told(
+        open_memory(),
+        "chat:me",
+        "I'm running the Berlin marathon on 27 September",
+        "They moved the marathon from 27 September to 4 October",
+    )
+    assert _says(held, "marathon", "2026-10-04") and not _says(held, "2026-09-27"), held
+
+
+def test_a_date_goes_to_the_plan_it_is_said_beside(open_memory):
+    held = _told(
+        open_memory(),
+        "chat:me",
+        "I'm running the Berlin marathon in September and I'm having my knee op on Friday.",
+    )
+    assert _says(held, "knee", "2026-06-05") and not _says(held, "marathon", "2026-06-05"), held

@@ -28,6 +28,7 @@ from threefold.domain import Fact, FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import STOPWORDS, sentences, words
 
+_WORD_RE = re.compile(r"[^\W_][\w'-]*")
 _MONTHS = [name.lower() for name in calendar.month_name[1:]]
 _ISO_NOTE = r"(?:\s*\(\d{4}-\d{2}-\d{2}(?:\s*[-–]\s*\d{4}-\d{2}-\d{2})?\))?"
 _LEAD = r"(?:(?:on|in|for|till|until|to|by|at)\s+)?(?:the\s+)?"
@@ -105,7 +106,21 @@ def whens(text: str, at: datetime) -> list[When]:
         week = f"the {found['week'].lower()} week of " if found["week"] else ""
         said = f"in {week}{calendar.month_name[month]} {year}"
         out.append(When(start, end, said, date(year, month, 1)))
+    out += [w for w in _periods(text, at) if not any(o.start <= w.start < o.end for o in out)]
     return sorted(out, key=lambda w: w.start)
+
+
+def _periods(text: str, at: datetime) -> list[When]:
+    """ "next month", "this year" (dates.find_periods), said as the month or year they are;
+    one behind ("last month", "two years ago") is no plan's date."""
+    out = []
+    for start, end, label in dates.find_periods(text, at):
+        if text[start:end].lower().split()[0] not in ("next", "this"):
+            continue
+        month, _, year = label.rpartition(" ")
+        number = _MONTHS.index(month.lower()) + 1 if month else 1
+        out.append(When(start, end, f"in {label}", date(int(year), number, 1)))
+    return out
 
 
 def is_plan(fact: ExtractedFact | Fact) -> bool:
@@ -124,27 +139,88 @@ def is_dated(text: str) -> bool:
 
 def with_dates(facts: Sequence[ExtractedFact], text: str, at: datetime) -> list[ExtractedFact]:
     """`facts` read from `text`, each plan with no date given the first date ahead its own
-    sentence names, unless another fact of the turn holds that date as its value."""
-    taken = [f.value.lower() for f in facts if not is_plan(f)]
-    return [_dated(f, text, at, taken) if is_plan(f) else f for f in facts]
+    sentence names that no other plan of the sentence stands nearer to, unless another
+    fact of the turn holds that date as its value."""
+    taken = [f.value.lower() for f in facts if not is_plan(f) and is_dated(f.value)]
+    plans = [f for f in facts if is_plan(f)]
+    return [_dated(f, text, at, taken, plans) if is_plan(f) else f for f in facts]
 
 
-def _dated(fact: ExtractedFact, text: str, at: datetime, taken: list[str]) -> ExtractedFact:
+def _dated(
+    fact: ExtractedFact,
+    text: str,
+    at: datetime,
+    taken: list[str],
+    plans: list[ExtractedFact],
+) -> ExtractedFact:
     if is_dated(fact.text) or is_dated(fact.value):
         return fact
     sentence = _sentence_of(fact, text)
-    free = [w for w in whens(sentence, at) if not _taken(sentence[w.start : w.end], taken)]
+    named = whens(sentence, at)
+    mine = _places(fact, sentence, named)
+    if not mine:
+        return fact
+    # a plan known by other words ("the dentist" beside "the marathon") is another plan
+    rivals = [
+        place
+        for p in plans
+        if not _keys(p.value) & _keys(fact.value)
+        for place in _places(p, sentence, named)
+    ]
+    free = [
+        w
+        for w in named
+        if not _taken(sentence[w.start : w.end], taken)
+        and _distance(rivals, w) >= _distance(mine, w)
+    ]
     if not free:
         return fact
+    value = _cut_date(fact.value, sentence, free[0])
     said = free[0].said
-    return fact.model_copy(
-        update={"value": f"{fact.value} {said}", "text": f"{fact.text.rstrip(' .')} {said}."}
-    )
+    text = fact.text.rstrip(" .")
+    if value != fact.value and text.endswith(fact.value[len(value) :]):
+        text = text[: len(text) - len(fact.value) + len(value)].rstrip()
+    update = {"value": f"{value} {said}", "text": f"{text} {said}.", "slot": fact.slot}
+    kind, _, key = fact.slot.rpartition(":")
+    if kind and key in words(fact.value[len(value) :]) and key not in words(value):
+        # keyed by a word of the date cut off ("plan:on" of "...marathon on 4"): the
+        # value's last word that is no number keys it, as the reader keys a value
+        kept = [w for w in words(value) if not any(c.isdigit() for c in w)]
+        update["slot"] = f"{kind}:{kept[-1]}" if kept else fact.slot
+    return fact.model_copy(update=update)
 
 
 def _taken(phrase: str, taken: list[str]) -> bool:
     said = phrase.lower()
-    return any(said in value or value in said for value in taken if value)
+    return any(said in value or value in said for value in taken)
+
+
+def _places(fact: ExtractedFact, sentence: str, named: list[When]) -> list[int]:
+    """Where in `sentence` the words of the fact's value are said, outside its dates (a
+    reading of a date itself as a plan, "plans to 14th", is said nowhere)."""
+    own = _keys(fact.value)
+    return [
+        w.start()
+        for w in _WORD_RE.finditer(sentence)
+        if _stem(w.group().lower()) in own and not any(d.start <= w.start() < d.end for d in named)
+    ]
+
+
+def _distance(places: list[int], when: When) -> int:
+    """How far the nearest of `places` is from the date `when`; none: endlessly far."""
+    return min((min(abs(p - when.start), abs(p - when.end)) for p in places), default=1 << 30)
+
+
+def _cut_date(value: str, sentence: str, when: When) -> str:
+    """`value` without the words of the date it ends in part of ("running the marathon on
+    4", of "on 4 October"): they are said again whole."""
+    lead = re.search(rf"{_LEAD}$", sentence[: when.start], re.I)
+    phrase = words(sentence[lead.start() if lead else when.start : when.end])
+    said = value.split()
+    for size in range(min(len(phrase), len(said)), 0, -1):
+        if [w.lower() for w in said[-size:]] == phrase[:size]:
+            return " ".join(said[:-size])
+    return value
 
 
 def _sentence_of(fact: ExtractedFact, text: str) -> str:
@@ -215,11 +291,19 @@ def moved(
 
 def _new_date(sentence: str, at: datetime) -> When | None:
     """The date ahead a sentence says something moved to: the first after its word of a
-    move; None without one."""
+    move, save one said as the old ("from the 20th"); None without one."""
     move = _moves().search(sentence.lower())
     if move is None:
         return None
-    return next((w for w in whens(sentence, at) if w.start >= move.start()), None)
+    old = re.compile(rf"\b(?:{'|'.join(_data()['old_leads'])})\s+(?:the\s+)?$", re.I)
+    return next(
+        (
+            w
+            for w in whens(sentence, at)
+            if w.start >= move.start() and not old.search(sentence[: w.start])
+        ),
+        None,
+    )
 
 
 def _spoken_of(sentence: str, plans: list[Fact], answered: Sequence[Fact], me: str) -> list[Fact]:
