@@ -139,3 +139,13 @@ def test_a_date_goes_to_the_plan_it_is_said_beside(open_memory):
         "I'm running the Berlin marathon in September and I'm having my knee op on Friday.",
     )
     assert _says(held, "knee", "2026-06-05") and not _says(held, "marathon", "2026-06-05"), held
+
+
+def test_a_plan_held_with_no_date_takes_the_date_it_is_moved_to(open_memory):
+    held = _told(
+        open_memory(),
+        "chat:me",
+        "I'm running the Berlin marathon this autumn",
+        "they moved the Berlin marathon to 4 October",
+    )
+    assert _says(held, "marathon", "2026-10-04"), held

@@ -268,11 +268,12 @@ def moved(
     said: Sequence[ExtractedFact],
     me: str,
 ) -> list[ExtractedFact]:
-    """The held plans whose date `text` says moved, written again with the new date.
-    `held`: the stream's active facts, newest first; `answered`: those of the turn it
+    """The held plans whose date `text` says moved, written again with the new date (a
+    plan held with no date, named, takes it). `held`: the stream's active facts, newest
+    first; `answered`: those of the turn it
     answers; `said`: what the turn states itself (a slot it states is left to it);
     `me`: the writer, whose own plan wins a tie."""
-    plans = [f for f in held if is_plan(f) and is_dated(f.text)]
+    plans = [f for f in held if is_plan(f)]
     out: list[ExtractedFact] = []
     stated = {(f.subject, f.slot) for f in said}
     for sentence in sentences(text) or [text]:
@@ -307,17 +308,19 @@ def _new_date(sentence: str, at: datetime) -> When | None:
 
 
 def _spoken_of(sentence: str, plans: list[Fact], answered: Sequence[Fact], me: str) -> list[Fact]:
-    """The dated plans a sentence speaks of: the one sharing the most words with it, the
+    """The plans a sentence speaks of: the one sharing the most words with it, the
     writer's own and then the newest winning a tie, with any other as near that holds the
-    same date (one plan read twice); naming nothing, the answered turn's, else the newest."""
+    same date (one plan read twice); naming nothing, the answered turn's dated plan, else
+    the newest dated plan."""
     said = _keys(_undated(sentence)) - _filler()
     scored = [(len(said & _keys(f.text) | _initials(sentence, f.text)), f) for f in plans]
     best = max((score for score, _ in scored), default=0)
     if not best:
         if said:
             return []  # it names something, and no plan held is it
-        ids = {f.id for f in plans}
-        chosen = next((f for f in answered if f.id in ids), plans[0] if plans else None)
+        dated = [f for f in plans if is_dated(f.text)]
+        ids = {f.id for f in dated}
+        chosen = next((f for f in answered if f.id in ids), dated[0] if dated else None)
         return [chosen] if chosen else []
     tied = [f for score, f in scored if score == best]
     chosen = next((f for f in tied if f.subject == me), tied[0])
@@ -333,13 +336,12 @@ def _held_date(fact: Fact) -> date | None:
 
 
 def _redated(fact: Fact, new: When) -> ExtractedFact | None:
-    """`fact` with its date replaced by `new`; None if it holds that date already."""
-    text = _replace_date(fact.text, new.said)
-    if text is None or text == fact.text:
+    """`fact` with its date replaced by `new`, or given it if it had none; None if it
+    holds that date already."""
+    text = _replace_date(fact.text, new.said) or f"{fact.text.rstrip(' .')} {new.said}."
+    if text == fact.text:
         return None
     value = _replace_date(fact.value, new.said) or f"{fact.value} {new.said}"
-    if not is_dated(fact.value):
-        value = f"{fact.value} {new.said}"
     return ExtractedFact(
         text=text,
         category=FactCategory(fact.category),
