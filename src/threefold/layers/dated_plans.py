@@ -8,9 +8,10 @@ said again with no date, it keeps the date it holds.
 
 A later message that says a date changed ("they moved the marathon to 4 October", "Knee
 news: they've put it back to February", "NZ trip's off till January") with a new date
-ahead speaks of a plan the stream holds with a date: the one it shares a word with, else,
-naming nothing ("they've moved it to Friday"), the one of the turn it answers or the most
-recent. That plan is written again with the new date, and supersedes the old in its slot.
+ahead speaks of a plan the stream holds: the one it shares a word with, else, naming
+nothing ("they've moved it to Friday"), the dated one of the turn it answers or the most
+recent dated one. That plan is written again with the new date (one held with no date
+takes it), and supersedes the old in its slot, which keeps it in its history.
 Which facts are plans, and the words that say a date moved: data/dated_plans.json.
 """
 

@@ -239,9 +239,13 @@ class Pipeline:
         """`read`, each plan keeping the date its sentence gives it, or, said again with
         none, the date the stream holds it with (layers/dated_plans.py)."""
         read = with_dates(read, turn.user, turn.at)
-        if not any(is_plan(f) for f in read):
-            return read
-        return kept_dates(read, self.store.facts(turn.tenant, turn.stream))
+        held = [
+            fact
+            for item in read
+            if is_plan(item)
+            for fact in self.store.facts_in_slot(turn.tenant, turn.stream, item.subject, item.slot)
+        ]
+        return kept_dates(read, held) if held else read
 
     def _moved_dates(
         self, turn: Turn, answered: Turn | None, said: list[ExtractedFact]

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from threefold.context.staleness import says_change
 from threefold.domain import Fact, SourceRef, Turn, Visibility
+from threefold.layers.dated_plans import with_dates
 from threefold.layers.facts import record_fact
 from threefold.layers.one_turn import as_read
 from threefold.layers.shape import is_fragment
@@ -72,7 +73,11 @@ def _from_turns(
                 # a reading only sure enough to update a held slot adds nothing here
                 found = [
                     capped_fact(item, writer, settings.writes)
-                    for item in as_read(read, every_value=said.repair or says_change(turn.user))
+                    for item in with_dates(
+                        as_read(read, every_value=said.repair or says_change(turn.user)),
+                        turn.user,
+                        turn.at,
+                    )
                     if item.standing is Standing.FACT and not is_fragment(item.text, item.subject)
                 ]
                 with store.transaction():
