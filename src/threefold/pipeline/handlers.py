@@ -238,6 +238,8 @@ class Pipeline:
     def _dated(self, turn: Turn, read: list[ExtractedFact]) -> list[ExtractedFact]:
         """`read`, each plan keeping the date its sentence gives it, or, said again with
         none, the date the stream holds it with (layers/dated_plans.py)."""
+        if not self._reads_offline():
+            return read
         read = with_dates(read, turn.user, turn.at)
         held = [
             fact
@@ -247,12 +249,17 @@ class Pipeline:
         ]
         return kept_dates(read, held) if held else read
 
+    def _reads_offline(self) -> bool:
+        """Whether the facts are read offline (the rules, the trained reader): a chat
+        model writes a plan's date, and reads a moved one, itself (models/prompts)."""
+        return offline_model(self.model) is self.model
+
     def _moved_dates(
         self, turn: Turn, answered: Turn | None, said: list[ExtractedFact]
     ) -> list[ExtractedFact]:
         """The held plans whose date the turn says moved, with the new date
         (layers/dated_plans.py)."""
-        if not says_moved(turn.user):
+        if not (self._reads_offline() and says_moved(turn.user)):
             return []
         held = self.store.facts(turn.tenant, turn.stream)
         before = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
