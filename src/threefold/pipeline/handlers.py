@@ -14,6 +14,14 @@ from threefold.domain import Fact, Trust, Turn
 from threefold.embed import Embedder
 from threefold.errors import NotFound, StoreError, ThreefoldError
 from threefold.layers import summaries
+from threefold.layers.dated_plans import (
+    day_out_of_place,
+    is_plan,
+    kept_dates,
+    moved,
+    says_moved,
+    with_dates,
+)
 from threefold.layers.facts import (
     confirm_answered_claims,
     confirms,
@@ -164,15 +172,16 @@ class Pipeline:
         answered = self._turn_before(turn)
         told = turn_input(turn, self._referent(turn, answered), answered, self._people_in(turn))
         changes = told.repair or says_change(turn.user)
-        read = as_read(self._read(turn, told), every_value=changes)
+        read = self._dated(turn, as_read(self._read(turn, told), every_value=changes))
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         guesses = self._guesses(turn, answered, told.repair)
-        edits = self._repairs(turn, extracted, guesses)
+        edits = [e for e in self._repairs(turn, extracted, guesses) if not day_out_of_place(e)]
         swaps = self._swapped(turn)
         extracted, edits = beside_swaps(extracted, swaps), [*swaps, *beside_swaps(edits, swaps)]
+        moves = self._moved_dates(turn, answered, [*extracted, *edits])
         found = [
             capped_fact(item, writer, self.settings.writes)
-            for item in [*extracted, *edits, *beside_edits(read, edits)]
+            for item in [*extracted, *edits, *beside_edits(read, edits), *moves]
             # A piece of a sentence is no fact, whichever reader wrote it (layers/shape.py).
             if not is_fragment(item.text, item.subject)
         ]
@@ -228,6 +237,36 @@ class Pipeline:
             )
 
         return apply
+
+    def _dated(self, turn: Turn, read: list[ExtractedFact]) -> list[ExtractedFact]:
+        """`read`, each plan keeping the date its sentence gives it, or, said again with
+        none, the date the stream holds it with (layers/dated_plans.py)."""
+        if not self._reads_offline():
+            return read
+        read = with_dates(read, turn.user, turn.at)
+        held = [
+            fact
+            for item in read
+            if is_plan(item)
+            for fact in self.store.facts_in_slot(turn.tenant, turn.stream, item.subject, item.slot)
+        ]
+        return kept_dates(read, held) if held else read
+
+    def _reads_offline(self) -> bool:
+        """Whether the facts are read offline (the rules, the trained reader): a chat
+        model writes a plan's date, and reads a moved one, itself (models/prompts)."""
+        return offline_model(self.model) is self.model
+
+    def _moved_dates(
+        self, turn: Turn, answered: Turn | None, said: list[ExtractedFact]
+    ) -> list[ExtractedFact]:
+        """The held plans whose date the turn says moved, with the new date
+        (layers/dated_plans.py)."""
+        if not (self._reads_offline() and says_moved(turn.user)):
+            return []
+        held = self.store.facts(turn.tenant, turn.stream)
+        before = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+        return moved(turn.user, turn.at, held, before, said, self._speaker(turn))
 
     def _named_as_replaced(
         self, turn: Turn, found: list[ExtractedFact], unsure: list[ExtractedFact]

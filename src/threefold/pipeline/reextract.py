@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from threefold.context.staleness import says_change
 from threefold.domain import Fact, SourceRef, Turn, Visibility
+from threefold.layers.dated_plans import with_dates
 from threefold.layers.facts import record_fact
 from threefold.layers.one_turn import as_read
 from threefold.layers.shape import is_fragment
@@ -20,6 +21,7 @@ from threefold.models.base import (
     Standing,
     TurnBatchReader,
     TurnInput,
+    offline_model,
 )
 from threefold.settings import Settings
 from threefold.sources.digest import message_facts, thread_starts
@@ -70,9 +72,10 @@ def _from_turns(
             for (turn, said), read in zip(run, _read(model, [t for _, t in run]), strict=True):
                 writer = Author(turn.writer_trust, turn.writer_key)
                 # a reading only sure enough to update a held slot adds nothing here
+                every = as_read(read, every_value=said.repair or says_change(turn.user))
                 found = [
                     capped_fact(item, writer, settings.writes)
-                    for item in as_read(read, every_value=said.repair or says_change(turn.user))
+                    for item in _dated(model, every, turn)
                     if item.standing is Standing.FACT and not is_fragment(item.text, item.subject)
                 ]
                 with store.transaction():
@@ -80,6 +83,12 @@ def _from_turns(
                         store, tenant, stream, found, turn.ref(), known, turn.visibility, writer
                     )
     return added
+
+
+def _dated(model: MemoryModel, read: list[ExtractedFact], turn: Turn) -> list[ExtractedFact]:
+    """`read` with each plan keeping its sentence's date, as extraction keeps it where the
+    facts are read offline (pipeline.handlers)."""
+    return with_dates(read, turn.user, turn.at) if offline_model(model) is model else read
 
 
 def _runs(told: list[tuple[Turn, TurnInput]], size: int) -> Iterable[list[tuple[Turn, TurnInput]]]:
