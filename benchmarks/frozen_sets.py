@@ -176,7 +176,15 @@ ulaanbaatar_geologist_second_language, whitehorse_teen_lowercase: 225 statements
 updates, 40 corrections, 34 lines that state nothing), record the default's first run at
 main de1ef3d (``first_run``: capture 0.41, updates 0.16, corrections 0.20, precision 0.68
 of 132, nothing 1.00) and that of layers/swaps.py, written for them (``swaps_first_run``:
-identical on every set).
+identical on every set). Eight more, written then by another such helper
+(bath_magistrate_letters, lower_hutt_plumber_dad_fragments, lyon_ukrainian_beekeeper,
+mackinac_ferry_engineer_dictation, nairobi_matatu_owner_sheng, ottawa_court_reporter_terse,
+porto_erasmus_lowercase, portland_food_truck_group: 151 statements, 26 updates, 32
+corrections, 29 lines that state nothing), record main's first run at de1ef3d
+(``first_run``: 0.34, 0.12, 0.03, 0.57 of 83, 1.00), that of the swaps
+(``swaps_first_run``: corrections 0.06, precision 0.58), of layers/dated_plans.py
+(``dated_plans_first_run``: capture 0.35, precision 0.57 of 84) and of both
+(``merged_first_run``: 0.36, 0.12, 0.06, 0.58 of 84, 1.00).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
