@@ -128,3 +128,30 @@ def test_a_day_replaces_a_day(open_memory):
     )
     now = _current(mem)
     assert _says(now, "may 16") and not _says(now, "may 9"), now
+
+
+def test_a_day_said_and_not_another_moves_every_reading_of_the_event(open_memory):
+    """Both readers may hold one event ("having a cataract operation on 11 February",
+    "cataract operation is on February 11"); the correction moves both."""
+    mem = open_memory()
+    _say(
+        mem,
+        "chat:me",
+        "My cataract operation is on 11 February.",
+        "on consulting my diary I find that the operation is on the 18th of February and "
+        "not the 11th, as I told you",
+    )
+    now = _current(mem)
+    assert _says(now, "cataract") and all("11" not in text for text in now), now
+
+
+def test_asking_whether_one_said_a_value_then_saying_another_swaps_it(open_memory):
+    mem = open_memory()
+    _say(
+        mem,
+        "chat:me",
+        "My bike is a Surly, I ride it to campus.",
+        "wait i said surly? it's a kona. the surly was my old roommate's",
+    )
+    now = _current(mem)
+    assert _says(now, "kona") and not _says(now, "surly"), now

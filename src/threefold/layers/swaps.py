@@ -46,6 +46,10 @@ _I_SAID_RE = re.compile(
     _I,
 )
 """The speaker asking whether they said a value: "Did I say the 21st?"."""
+_DIGIT_RE = re.compile(r"\d")
+_ORDINAL_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", _I)
+_JOINED_RE = re.compile(r"[\s,]+(?:and|but)$", _I)
+"""What joins "X and not Y" is no part of X."""
 _COPULAS = [["it's"], ["its"], ["it", "is"], ["it", "was"], ["that's"], ["thats"], ["that", "is"]]
 """A clause before "not" that is only these says the value after: "it's not Tuam, it's
 Athenry"."""
@@ -107,7 +111,7 @@ def _read(before: str, after: str) -> Swap | None:
     old = _head(after)
     if not old or _ends(after):
         return None
-    clause = _tail(before.rstrip(" ,"))
+    clause = _tail(_JOINED_RE.sub("", before.rstrip(" ,")))
     if [w.lower() for w in clause] in _COPULAS:
         clause = []  # "it's not Tuam at all, it's Athenry": the value comes after
     if clause and clause[-1].lower() in STOPWORDS:
@@ -216,7 +220,30 @@ def swapped(swaps: Sequence[Swap], active: Iterable[Fact], speaker: str) -> list
         edit = _edit(swap, about)
         if edit is not None:
             out.append(edit)
+            out += _twins_edited(swap, edit, about)
     return out
+
+
+def _twins_edited(swap: Swap, edit: ExtractedFact, held: Sequence[Fact]) -> list[ExtractedFact]:
+    """The same correction of the other facts that say the same thing of the same person
+    ("is having a cataract operation on 11 February" and "cataract operation is on
+    February 11", read by the two readers): each holds the old value and shares a word
+    of meaning with the fact edited."""
+    done = {(ref.subject, ref.slot) for ref in edit.retracts}
+    topic = {w for w in _content(edit.text) if not _DIGIT_RE.search(w)}
+    topic = {w for w in topic if not dates.is_calendar_word(w)}
+    out = []
+    for fact in held:
+        if fact.subject != edit.subject or (fact.subject, fact.slot) in done:
+            continue
+        if topic & _content(fact.text) and (twin := _edit(swap, [fact])) is not None:
+            out.append(twin)
+            done.add((fact.subject, fact.slot))
+    return out
+
+
+def _content(text: str) -> set[str]:
+    return {w.lower() for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS} - {"user"}
 
 
 def _may_speak_of(swap: Swap, fact: Fact, speaker: str) -> bool:
@@ -243,13 +270,15 @@ def _edit(swap: Swap, held: Sequence[Fact]) -> ExtractedFact | None:
         old = " ".join(swap.old[:size])
         if _NUMBER_RE.fullmatch(swap.old[size] if size < len(swap.old) else ""):
             continue  # "May 9" is one date, never "May"
+        # "the 18th of February and not the 11th": a day held as "february 11"
+        old = _ORDINAL_RE.sub(r"\1", old) if _held_as_day(old, held) else old
         for fact in held:
             if not (_holds(fact.value, old) and _said_whole(swap.old[size:], fact)):
                 continue
             if _MONTH_DAY_RE.match(fact.value) and (day := _new_date(swap)):
-                return replace_in(fact, fact.value, day)  # "18 April, not the 14th"
+                return replace_in(fact, fact.value, _as_held(day))  # "18 April, not the 14th"
             if new := _new_value(swap, old, fact):
-                return replace_in(fact, old, new)
+                return replace_in(fact, old, _ORDINAL_RE.sub(r"\1", new) if old.isdigit() else new)
         new = " ".join(swap.new[-1:] if swap.said == "before" else swap.new)
         if size == 1 and (moved := day_of_month_moved(Repair(new, old), held)):
             return moved
@@ -262,6 +291,12 @@ def _said_whole(rest: Sequence[str], fact: Fact) -> bool:
     does not."""
     beside = {w.lower() for w in _WORD_RE.findall(fact.text)} | _words()["fillers"]
     return all(word.lower() in STOPWORDS or word.lower() in beside for word in rest)
+
+
+def _held_as_day(old: str, held: Sequence[Fact]) -> bool:
+    """Whether `old` is a day of the month ("11th") that a held fact writes bare."""
+    day = _ORDINAL_RE.fullmatch(old)
+    return bool(day) and any(_holds(f.value, day[1]) and not _holds(f.value, old) for f in held)
 
 
 def _new_value(swap: Swap, old: str, fact: Fact) -> str | None:
@@ -289,6 +324,13 @@ def _last(words: list[str], size: int) -> list[str]:
     while start > 0 and words[start - 1][:1].isupper() and words[start][:1].isupper():
         start -= 1
     return words[start:]
+
+
+def _as_held(day: str) -> str:
+    """ "18th of February" as the facts hold a day: "February 18"."""
+    month = re.search(dates.MONTH_PATTERN, day, _I)
+    number = re.search(r"\d{1,2}", day)
+    return f"{month[0].title()} {number[0]}" if month and number else day
 
 
 def _new_date(swap: Swap) -> str | None:
