@@ -296,7 +296,9 @@ def _said_whole(rest: Sequence[str], fact: Fact) -> bool:
 def _held_as_day(old: str, held: Sequence[Fact]) -> bool:
     """Whether `old` is a day of the month ("11th") that a held fact writes bare."""
     day = _ORDINAL_RE.fullmatch(old)
-    return bool(day) and any(_holds(f.value, day[1]) and not _holds(f.value, old) for f in held)
+    if day is None:
+        return False
+    return any(_holds(f.value, day[1]) and not _holds(f.value, old) for f in held)
 
 
 def _new_value(swap: Swap, old: str, fact: Fact) -> str | None:
