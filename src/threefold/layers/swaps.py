@@ -13,6 +13,8 @@ The new value is read from the same clause: before "not" ("Wickes not Dunelm"), 
 frame that introduces it ("it's", "a", "from"), without the words the held fact already
 says ("the Chester marathon, not York" for "the York marathon" is "Chester"); or after it
 ("not Didsbury, Chorlton"). A number replaces a number ("31 btw not 30"), a day a day.
+Asking whether one said the held value and then saying another ("wait i said surly? it's a
+kona") swaps it too. One event read by both readers is corrected in both facts.
 """
 
 import json
