@@ -155,3 +155,24 @@ def test_asking_whether_one_said_a_value_then_saying_another_swaps_it(open_memor
     )
     now = _current(mem)
     assert _says(now, "kona") and not _says(now, "surly"), now
+
+
+@pytest.mark.parametrize(
+    ("held", "said", "now", "gone"),
+    [
+        (
+            "Jack is allergic to peanuts fyi",
+            "not peanuts. tree nuts. cashews mainly",
+            "tree nuts",
+            "peanuts",
+        ),
+        ("My birthday is April 30.", "30 May. Not April.", "may 30", "april"),
+    ],
+)
+def test_a_sentence_that_is_only_not_y_takes_its_value_beside_it(
+    open_memory, held, said, now, gone
+):
+    mem = open_memory()
+    _say(mem, "chat:me", held, said)
+    facts = _current(mem)
+    assert _says(facts, now) and not _says(facts, gone), facts

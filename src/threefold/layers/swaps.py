@@ -92,11 +92,26 @@ def read_swaps(text: str) -> list[Swap]:
             continue
         for match in _NOT_RE.finditer(sentence):
             swap = _read(sentence[: match.start()], sentence[match.end() :])
+            if swap is None and not sentence[: match.start()].strip():
+                swap = _beside(sentence[match.end() :], sentences[max(n - 1, 0) : n + 2])
             if swap is not None:
                 found.append(swap)
         if n + 1 < len(sentences) and (asked := _I_SAID_RE.search(sentence)):
             found += _said_wrong(asked["old"], sentences[n + 1])
     return found
+
+
+def _beside(after: str, around: list[str]) -> Swap | None:
+    """ "30 May. Not April.", "not peanuts. tree nuts. cashews mainly": a sentence that
+    is only "not Y" takes its value from the sentence before it, else the one after."""
+    old = _head(after)
+    if not old or _CLAUSE_END_RE.split(after.strip(" .!"), maxsplit=1)[1:] or _ends(after):
+        return None
+    for other in (around[0], around[-1]):
+        new = _said_after(f", {other}")
+        if new and other.strip() and not _NOT_RE.search(other):
+            return Swap(tuple(new), tuple(old), "after")
+    return None
 
 
 def _said_wrong(old: str, answer: str) -> list[Swap]:
@@ -358,7 +373,9 @@ def beside_swaps(
     citalopram" would stand beside the swap's own, which carries what it corrects; "works
     at Wickes not Dunelm" would keep the old name in the new value; "mia's 5 not 4" read
     as the user's age is no age of the user's."""
-    said = {(s.category, word) for s in swaps for word in _WORD_RE.findall(s.value.lower())}
+    values = [(s.category, s.value) for s in swaps]
+    values += [(s.category, ref.value) for s in swaps for ref in s.retracts]  # "not peanuts"
+    said = {(kind, word) for kind, value in values for word in _WORD_RE.findall(value.lower())}
     corrected = {(ref.subject, ref.slot) for s in swaps for ref in s.retracts}
     return [
         item
