@@ -254,7 +254,8 @@ class Pipeline:
 
     def _reads_offline(self) -> bool:
         """Whether the facts are read offline (the rules, the trained reader): a chat
-        model writes a plan's date, and reads a moved one, itself (models/prompts)."""
+        model writes a plan's date, reads a moved one and a correction said in passing
+        itself (models/prompts)."""
         return offline_model(self.model) is self.model
 
     def _moved_dates(
@@ -518,9 +519,9 @@ class Pipeline:
         big difference?"), where the value after "not" is held (layers/swaps.py). Anchored
         on the held value, they come before what the reader and the repairs read of the
         same words (see `beside_swaps`)."""
-        swaps = read_swaps(turn.user)
+        swaps = read_swaps(turn.user) if self._reads_offline() else []
         if not swaps:
-            return []
+            return []  # a chat model reads a correction said in passing itself
         me = self._speaker(turn)
         return [
             edit
