@@ -118,18 +118,6 @@ def test_odd_text_reads_without_error(text):
         assert swap.old and swap.new
 
 
-def test_a_day_replaces_a_day(open_memory):
-    mem = open_memory()
-    _say(
-        mem,
-        "chat:me",
-        "My dentist appointment is on May 9.",
-        "Quick one: the appointment is May 16, not May 9, they rang this morning",
-    )
-    now = _current(mem)
-    assert _says(now, "may 16") and not _says(now, "may 9"), now
-
-
 def test_a_day_said_and_not_another_moves_every_reading_of_the_event(open_memory):
     """Both readers may hold one event ("having a cataract operation on 11 February",
     "cataract operation is on February 11"); the correction moves both."""
@@ -145,22 +133,22 @@ def test_a_day_said_and_not_another_moves_every_reading_of_the_event(open_memory
     assert _says(now, "cataract") and all("11" not in text for text in now), now
 
 
-def test_asking_whether_one_said_a_value_then_saying_another_swaps_it(open_memory):
-    mem = open_memory()
-    _say(
-        mem,
-        "chat:me",
-        "My bike is a Surly, I ride it to campus.",
-        "wait i said surly? it's a kona. the surly was my old roommate's",
-    )
-    now = _current(mem)
-    assert _says(now, "kona") and not _says(now, "surly"), now
-
-
 @pytest.mark.parametrize(
     ("held", "said", "now", "gone"),
     [
-        (
+        (  # a day replaces a day
+            "My dentist appointment is on May 9.",
+            "Quick one: the appointment is May 16, not May 9, they rang this morning",
+            "may 16",
+            "may 9",
+        ),
+        (  # asking whether one said the held value, then saying another
+            "My bike is a Surly, I ride it to campus.",
+            "wait i said surly? it's a kona. the surly was my old roommate's",
+            "kona",
+            "surly",
+        ),
+        (  # a sentence that is only "not Y" takes its value beside it
             "Jack is allergic to peanuts fyi",
             "not peanuts. tree nuts. cashews mainly",
             "tree nuts",
@@ -169,9 +157,7 @@ def test_asking_whether_one_said_a_value_then_saying_another_swaps_it(open_memor
         ("My birthday is April 30.", "30 May. Not April.", "may 30", "april"),
     ],
 )
-def test_a_sentence_that_is_only_not_y_takes_its_value_beside_it(
-    open_memory, held, said, now, gone
-):
+def test_a_correction_in_passing_replaces_the_held_value(open_memory, held, said, now, gone):
     mem = open_memory()
     _say(mem, "chat:me", held, said)
     facts = _current(mem)
