@@ -509,7 +509,7 @@ class Pipeline:
         elif not said:
             edits, same = self._realigned(turn), []
         else:
-            edits, same = [], []
+            return []
         kept = [e for e in edits if (e.subject, e.slot) not in said]
         kept += [e for e in same if (e.subject, e.slot, e.value) in restated]
         return [e for e in kept if not self._own_word(turn, e.subject, e.slot, me)]
