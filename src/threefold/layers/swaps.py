@@ -183,10 +183,9 @@ def _said_after(after: str) -> list[str]:
     return new if 0 < len(new) <= _MAX_WORDS and not small else []
 
 
-def _first_word(text: str, cased: bool = False) -> str:
+def _first_word(text: str) -> str:
     found = _WORD_RE.search(text)
-    word = found[0] if found else ""
-    return word if cased else word.lower()
+    return found[0].lower() if found else ""
 
 
 def _head(text: str) -> list[str]:
