@@ -374,11 +374,11 @@ def beside_swaps(
     as the user's age is no age of the user's."""
     values = [(s.category, s.value) for s in swaps]
     values += [(s.category, ref.value) for s in swaps for ref in s.retracts]  # "not peanuts"
-    said = {(kind, word) for kind, value in values for word in _WORD_RE.findall(value.lower())}
+    said = {(kind, word) for kind, value in values for word in _content(value)}
     corrected = {(ref.subject, ref.slot) for s in swaps for ref in s.retracts}
     return [
         item
         for item in read
-        if not any((item.category, w) in said for w in _WORD_RE.findall(item.value.lower()))
+        if not any((item.category, word) in said for word in _content(item.value))
         and not any((ref.subject, ref.slot) in corrected for ref in item.retracts)
     ]
