@@ -666,7 +666,7 @@ def day_of_month_moved(repair: Repair, active: Sequence[Fact]) -> ExtractedFact 
         return None
     new_day = new["day"] or new["day_after"]
     for fact in active:
-        if (day := _MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
+        if (day := MONTH_DAY_RE.match(fact.value)) and day["day"] == old["day"]:
             month = new["month"] or new["month_first"] or day["month"]
             return replace_in(fact, fact.value, f"{month.title()} {new_day}")
     return None
@@ -682,19 +682,20 @@ def _refined(repair: Repair, active: Sequence[Fact]) -> ExtractedFact | None:
     return replace_in(target, target.value, repair.new) if target else None
 
 
-def _word_re(word: str) -> re.Pattern[str]:
+def word_re(word: str) -> re.Pattern[str]:
+    """`word` as a whole word (or words), in any case."""
     return re.compile(rf"(?<!\w){re.escape(word.strip())}(?!\w)", _I)
 
 
 def _holds(fact: Fact, word: str) -> bool:
-    pattern = _word_re(word)
+    pattern = word_re(word)
     return bool(pattern.search(fact.value) or pattern.search(fact.subject))
 
 
 def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | None:
     """The claim with `new` in the place a name or a value of its kind takes."""
     dated = _dated(new)
-    claimed_day = _MONTH_DAY_RE.match(claim.value)
+    claimed_day = MONTH_DAY_RE.match(claim.value)
     if claimed_day and (ordinal := _ORDINAL_RE.match(new)):
         # "Close, it's the 15th" for "June 5": the month stays the claim's.
         new = f"{claimed_day['month'].title()} {ordinal['day']}"
@@ -755,18 +756,18 @@ _COUNT_RE = re.compile(
     r"(?<![\w.])(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)(?![\w.])", _I
 )
 """A count, in digits or words: "3 cats", "two kids"."""
-_MONTH_DAY_RE = re.compile(rf"^(?P<month>{dates.MONTH_PATTERN})\s+(?P<day>\d{{1,2}})$", _I)
+MONTH_DAY_RE = re.compile(rf"^(?P<month>{dates.MONTH_PATTERN})\s+(?P<day>\d{{1,2}})$", _I)
 """A claim's day as the personal facts write it: "november 27"."""
 
 
 def _named(text: str, part: str) -> bool:
     """Whether `text` writes `part` as a name: "Maria", not "the data team"."""
-    found = _word_re(part).search(text)
+    found = word_re(part).search(text)
     return found is not None and could_be_person(part) and found[0].istitle()
 
 
 def replace_in(fact: Fact, old: str, new: str) -> ExtractedFact | None:
-    pattern = _word_re(old)
+    pattern = word_re(old)
     said = pattern.search(fact.text)
     if said is None:
         return None  # the sentence does not show the old word, so it cannot be rewritten

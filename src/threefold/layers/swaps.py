@@ -27,7 +27,7 @@ from importlib.resources import files
 from threefold import dates
 from threefold.domain import Fact
 from threefold.entities import could_be_person
-from threefold.layers.repairs import Repair, day_of_month_moved, replace_in
+from threefold.layers.repairs import MONTH_DAY_RE, Repair, day_of_month_moved, replace_in, word_re
 from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import STOPWORDS
 
@@ -40,8 +40,6 @@ _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CLAUSE_END_RE = re.compile(r"[,;:()!?.]|\s[—–-]+\s|\s*[—–]\s*|\bbut\b", _I)
 _NOT_RE = re.compile(r"\bnot\b", _I)
 _WORD_RE = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[\w'’]+(?:-[\w'’]+)*")
-_MONTH_DAY_RE = re.compile(rf"^(?:{dates.MONTH_PATTERN})\s+\d{{1,2}}$", _I)
-"""A day as the facts hold it: "march 14"."""
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?", _I)
 _I_SAID_RE = re.compile(
     r"\b(?:did\s+)?i\s+(?:say|said|write|wrote|type|typed|put|tell\s+you)\s+(?P<old>[^?,.;]{1,40})\?+$",
@@ -291,7 +289,7 @@ def _edit(swap: Swap, held: Sequence[Fact]) -> ExtractedFact | None:
         for fact in held:
             if not (_holds(fact.value, old) and _said_whole(swap.old[size:], fact)):
                 continue
-            if _MONTH_DAY_RE.match(fact.value) and (day := _new_date(swap)):
+            if MONTH_DAY_RE.match(fact.value) and (day := _new_date(swap)):
                 return replace_in(fact, fact.value, _as_held(day))  # "18 April, not the 14th"
             if new := _new_value(swap, old, fact):
                 return replace_in(fact, old, _ORDINAL_RE.sub(r"\1", new) if old.isdigit() else new)
@@ -361,7 +359,7 @@ def _new_date(swap: Swap) -> str | None:
 
 
 def _holds(value: str, words: str) -> bool:
-    return bool(re.search(rf"(?<!\w){re.escape(words)}(?!\w)", value, _I))
+    return bool(word_re(words).search(value))
 
 
 def beside_swaps(
