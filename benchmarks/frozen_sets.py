@@ -185,6 +185,17 @@ corrections, 29 lines that state nothing), record main's first run at de1ef3d
 (``swaps_first_run``: corrections 0.06, precision 0.58), of layers/dated_plans.py
 (``dated_plans_first_run``: capture 0.35, precision 0.57 of 84) and of both
 (``merged_first_run``: 0.36, 0.12, 0.06, 0.58 of 84, 1.00).
+Sixteen more, written in session 42 by two helpers who saw no code, facts stated as
+people say them with a few updates and corrections (blind42: bonwire_kente_weavers_group,
+caye_caulker_dive_kriol, gaborone_diamond_valuator_letters, iqaluit_nurse_terse_asked,
+recife_sanfona_teacher_rambles, tunis_pharmacist_mum_fragments, ushuaia_tug_mate_dictation,
+valparaiso_funicular_lowercase; blind42b: almaty_ski_patrol_second_language,
+busan_fish_auctioneer_dictation, cebu_dive_instructor_lowercase,
+darwin_radiographer_mum_fragments, fushimi_sake_brewer_terse, ljubljana_archivist_letters,
+orkney_knitwear_designer_rambles, port_vila_kava_friends_group: 351 statements, 47 updates,
+49 corrections, 58 lines that state nothing), record main's first run at 21f72b2
+(``first_run``: capture 0.46, updates 0.19, corrections 0.20, precision 0.71 of 222,
+nothing 0.98) and the rules' (``rules_first_run``: 0.15, 0.00, 0.04, 0.65 of 80, 0.98).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
