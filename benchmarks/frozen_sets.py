@@ -547,6 +547,15 @@ def run(
     return scores
 
 
+def counts(s: Score) -> str:
+    """All sets' row as counts: comparing two readers needs more than two decimals."""
+    return (
+        f"counts: captured {s.captured}/{s.statements}, updated {s.updated}/{s.updates}, "
+        f"corrected {s.corrected}/{s.corrections}, right {s.stored - s.wrong}/{s.stored}, "
+        f"nothing {s.silent_kept}/{s.silent_lines}"
+    )
+
+
 def print_table(scores: dict[str, Score], show_misses: bool) -> None:
     """Each set's row, all sets' row, and with `show_misses` every miss."""
     print(
@@ -558,6 +567,7 @@ def print_table(scores: dict[str, Score], show_misses: bool) -> None:
         print(row(name, s))
         total.add(s)
     print(row("all", total))
+    print(counts(total))
     if show_misses:
         for name, s in scores.items():
             for miss in s.misses:
