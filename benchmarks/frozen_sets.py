@@ -195,7 +195,9 @@ darwin_radiographer_mum_fragments, fushimi_sake_brewer_terse, ljubljana_archivis
 orkney_knitwear_designer_rambles, port_vila_kava_friends_group: 351 statements, 47 updates,
 49 corrections, 58 lines that state nothing), record main's first run at 21f72b2
 (``first_run``: capture 0.46, updates 0.19, corrections 0.20, precision 0.71 of 222,
-nothing 0.98) and the rules' (``rules_first_run``: 0.15, 0.00, 0.04, 0.65 of 80, 0.98).
+nothing 0.98) and the rules' (``rules_first_run``: 0.15, 0.00, 0.04, 0.65 of 80, 0.98),
+and that of G42s, the graph trained for them with names swapped between lines
+(``g42s_first_run``: 172/351, 8/47, 14/49, 167/236, 57/58; shipped: training/README.md).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
