@@ -37,6 +37,8 @@ GRAPH = "reader_top.onnx"
 from written import (  # noqa: E402  (training/ is the script's folder)
     GENERATED_HELD,
     ROLE_NAMES,
+    SWAPPED_PERCENT,
+    UNPUNCTUATED_PERCENT,
     WRITTEN_DEV,
     training_set,
 )
@@ -136,6 +138,11 @@ def main() -> None:
         "data": "training/data/utterances.jsonl + training/written/*.txt (training/written.py)",
         "data_sha256": record["data_sha256"],
         "data_files": data.files,
+        # The data's hash covers the files; the other forms of a written line come from code.
+        "written_forms": {
+            "unpunctuated_percent": UNPUNCTUATED_PERCENT,
+            "swapped_percent": SWAPPED_PERCENT,
+        },
         "utterances": len(rows),
         "utterances_by_role": {
             name: int((data.roles == role).sum()) for role, name in enumerate(ROLE_NAMES)

@@ -48,6 +48,17 @@ UNPUNCTUATED_PERCENT = 30
 """Written training lines seen a second time as typed without punctuation or apostrophes
 (voice-to-text, hurried texting: "im at monzo now not sage"), chosen by a hash of their
 text; never dev lines."""
+SWAPPED_PERCENT = 50
+"""Written training lines seen once more with their values swapped for other lines' values
+of the same label (`swapped`), chosen by a hash of their text; never dev lines."""
+SWAPPED_LABELS = frozenset(
+    ("name", "age", "nationality", "religion", "home", "hometown", "employer", "job")
+    + ("studies", "relation", "pet", "condition", "medication", "allergy", "diet")
+    + ("birthday", "anniversary", "language", "PER")
+)
+"""Labels whose values are names of one kind, which any other value of the label can
+stand in for; a plan or a liking is a verb phrase that fits only its own sentence, and a
+possession or a favourite may be a car or a farm, a food or a place."""
 GENERATED_SEED = 7
 """The generated data's held-out tenth is the one train.py and finetune.py always used."""
 _SPAN = re.compile(r"\[\[([^\[\]|]+)\|([^\[\]|]+)\]\]")
@@ -146,6 +157,40 @@ def unpunctuated(row: dict) -> dict | None:
     return {**row, "text": bare, "spans": spans}
 
 
+def value_pool(rows: Iterable[dict]) -> dict[str, list[str]]:
+    """Every value the training lines mark, by label, each once, in a fixed order."""
+    pool: dict[str, set[str]] = collections.defaultdict(set)
+    for row in rows:
+        for start, end, label, *_ in row["spans"]:
+            if label in SWAPPED_LABELS:
+                pool[label].add(row["text"][start:end])
+    return {label: sorted(values) for label, values in pool.items()}
+
+
+def swapped(row: dict, pool: dict[str, list[str]]) -> dict | None:
+    """The row with each name or noun value replaced by another line's value of the same
+    label (lowercased where the writer typed it so), its spans moved to match; None if it
+    has no such value. Real people name towns, firms and drugs no line has: a reader that
+    learns the values' words rather than the wording around them misses those."""
+    rng = np.random.default_rng(_share(row["text"], "swap-seed") + 1000 * len(row["text"]))
+    text, out, at, spans = row["text"], "", 0, []
+    for start, end, label, *rest in sorted(row["spans"]):
+        value = text[start:end]
+        if label in SWAPPED_LABELS and len(pool.get(label, ())) > 1:
+            value = _fitted(pool[label][rng.integers(len(pool[label]))], value)
+        out += text[at:start]
+        spans.append([len(out), len(out) + len(value), label, *rest])
+        out += value
+        at = end
+    out += text[at:]
+    return {**row, "text": out, "spans": spans} if out != text else None
+
+
+def _fitted(value: str, written: str) -> str:
+    """`value` in the case the writer used for the value it replaces."""
+    return value.lower() if written == written.lower() else value
+
+
 def _pause(text: str, at: int) -> bool:
     """Whether the character at `at` is punctuation a hurried writer leaves out."""
     char = text[at]
@@ -186,6 +231,14 @@ def _locate(text: str, piece: str, at: int) -> int | None:
     return found if found >= 0 else None
 
 
+def _more_forms(row: dict, pool: dict[str, list[str]]) -> list[dict]:
+    """The training line's other forms: unpunctuated, and with its values swapped, each
+    for a share of the lines."""
+    bare = unpunctuated(row) if _share(row["text"], "bare") < UNPUNCTUATED_PERCENT else None
+    other = swapped(row, pool) if _share(row["text"], "swap") < SWAPPED_PERCENT else None
+    return [form for form in (bare, other) if form is not None]
+
+
 @dataclass
 class TrainingSet:
     rows: list[dict]
@@ -211,13 +264,10 @@ def training_set(folder: Path = WRITTEN) -> TrainingSet:
     if bad:
         raise SystemExit("malformed written lines:\n" + "\n".join(bad[:20]))
     rows, more = list(generated), []
+    pool = value_pool(row for row in written if not is_dev(row))
     for row in written:
         role = WRITTEN_DEV if is_dev(row) else WRITTEN_TRAIN
-        bare = unpunctuated(row) if role == WRITTEN_TRAIN else None
-        if bare is not None and _share(row["text"], "bare") < UNPUNCTUATED_PERCENT:
-            row_forms = [row, bare]
-        else:
-            row_forms = [row]
+        row_forms = [row, *_more_forms(row, pool)] if role == WRITTEN_TRAIN else [row]
         for piece in (p for form in row_forms for p in as_read(form)):
             rows.append({**piece, "source": "written"})
             more.append(role)
