@@ -14,6 +14,14 @@ interleaved, 2 shared cores (load 1.2-7.5): rules alone 1.52-1.57 -> 1.00-1.09; 
 tuned 5.99-6.86 -> 5.41-6.12 (at load 1.5: 6.26 -> 5.72). Still above 5 ms: the two
 onnxruntime graphs (lower layers ~1.5, the tuned top ~2.0 ms a turn) are most of it.
 
+Session 42: every round reads each turn as new (the sentence splits kept from the row or
+round before had hidden pysbd's cost from all rows but the first), and pysbd's sentences
+are placed in the text with str.find rather than a pattern compiled for each, which had
+flooded re's cache. One round each, main and branch interleaved, 2 quiet cores: rules
+alone 0.98, 1.02 -> 0.81, 0.81 ms; rules + tuned 4.99, 5.42 -> 5.09, 5.09 (within the
+rounds' spread); sentence splits identical on 18,297 chunks of written lines, reader sets,
+LoCoMo and the Slack sample.
+
     .venv/bin/python benchmarks/reader_cpu.py [--rounds 3]
 """
 
