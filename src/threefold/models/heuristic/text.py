@@ -80,8 +80,33 @@ def _split(chunk: str) -> list[str]:
     dense = len(_END_MARK_RE.findall(chunk)) * _DENSE_CHARS_PER_MARK > len(chunk)
     if dense and len(chunk) > 500:  # short chunks are cheap, and "Dr. Lee." needs pysbd
         return _SIMPLE_SPLIT_RE.split(chunk)
-    # pysbd is untyped; without char_span it gives plain strings.
-    return [str(sentence) for sentence in _segmenter().segment(chunk)]
+    # pysbd is untyped; its processor gives plain strings.
+    return _placed(_segmenter().processor(chunk).process(), chunk)
+
+
+def _placed(found: list[str], chunk: str) -> list[str]:
+    """The sentences pysbd found that stand in `chunk` as written, each after the one
+    before and with the spaces after it, as pysbd's own non-destructive segment() keeps
+    them. segment() places each with a regular expression made for that sentence: one
+    compile a sentence, and a flood of patterns through re's cache of 512 that evicts
+    pysbd's and the rules' own (benchmarks/reader_cpu.py). str.find places them alike."""
+    out, done = [], 0
+    for sentence in found:
+        at = chunk.find(sentence) if sentence else -1
+        while at >= 0:
+            end = _after_space(chunk, at + len(sentence))
+            if end > done:
+                out.append(chunk[at:end])
+                done = end
+                break
+            at = chunk.find(sentence, max(end, at + 1))
+    return out
+
+
+def _after_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
 
 
 def sentences(text: str, limit: int = MAX_SIDE_CHARS) -> list[str]:
