@@ -209,7 +209,8 @@ vilnius_organist_letters: 386 statements, 48 updates, 48 corrections, 60 lines t
 nothing), record the first runs of main at 21f72b2 (``first_run``: 191/386, 11/48, 18/48,
 189/261, 58/60), of the rules (``rules_first_run``: 0.16, 0.04, 0.06, 0.60 of 100, 58/60)
 and of G42s (``g42s_first_run``: 203/386, 9/48, 18/48, 201/275, 58/60): a second blind look
-at G42s, and first runs for the next change.
+at G42s, and first runs for the next change; G43 ran there once (``g43_first_run``:
+201/386, 11/48, 17/48, 198/276, 58/60; not shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
