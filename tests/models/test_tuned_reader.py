@@ -225,3 +225,12 @@ def test_a_correction_said_beside_news_still_corrects(tmp_path) -> None:
     employers = {f.value.lower(): f.status.value for f in stored if f.slot == "employer"}
     assert employers.get("asda") == "active"
     assert employers.get("tesco") != "active"
+
+
+def test_a_plan_read_after_its_verb_is_worded_as_a_thing_to_come(tuned: HeuristicModel) -> None:
+    """The graph reads "in for a knee op on the 9th" after "booked": the fact says what is
+    to come ("has a knee op ... planned"), not "plans to in for a knee op"."""
+    turn = TurnInput(stream="chat:p", user="booked in for a knee op on the 9th of June", at=AT)
+    plans = [f.text for f in tuned.extract_facts(turn) if f.category.value == "plan"]
+    assert plans and all("knee op" in text and text.endswith(" planned.") for text in plans)
+    assert not any("plans to in" in text or "plans to for" in text for text in plans)

@@ -73,6 +73,7 @@ def value_types() -> dict[str, Any]:
     data["verb_phrases"] = frozenset(data["verb_phrases"])
     data["base_forms_in_ing"] = frozenset(data["base_forms_in_ing"])
     data["trip_openers"] = frozenset(data["trip_openers"])
+    data["plan_leads"] = tuple(data["plan_leads"])
     data["dangling_words"] = frozenset(data["dangling_words"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])

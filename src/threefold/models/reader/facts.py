@@ -414,16 +414,25 @@ def _fact(
 def _wording(entry: dict[str, str], key: str, value: str) -> str:
     """The label's wording `key` ("say", "ended") for `value`; a plan in its -ing form, kept
     because its sentence sets it ahead ("moving to Leeds" in June), has a wording of its
-    own: "is moving to Leeds", not "plans to moving to Leeds"."""
+    own: "is moving to Leeds", not "plans to moving to Leeds"; so has a plan that is a
+    thing to come ("a knee op on the 9th": "has a knee op on the 9th planned")."""
     ahead = entry.get(f"{key}_ahead")
-    return ahead if ahead and opens_with_gerund(value) else entry[key]
+    if ahead and opens_with_gerund(value):
+        return ahead
+    noun = entry.get(f"{key}_noun")
+    return noun if noun and _DETERMINER.match(value) else entry[key]
 
 
 def _with_verb(value: str) -> str:
     """A plan read as where someone goes ("to the pool", "home for the reunion", after
-    "going") with its verb, "go": "plans to to the pool" said nothing."""
+    "going") with its verb, "go": "plans to to the pool" said nothing. A plan read from
+    the words after its verb ("booked in for a knee op": "in for a knee op") is the thing
+    to come, "a knee op"."""
     first = value.split(maxsplit=1)[0].lower() if value.strip() else ""
-    return f"go {value}" if first in value_types()["trip_openers"] else value
+    if first in value_types()["trip_openers"]:
+        return f"go {value}"
+    lead = next((w for w in value_types()["plan_leads"] if value.lower().startswith(w + " ")), "")
+    return value[len(lead) :].strip() or value
 
 
 def _value(text: str, span: Span) -> str:
