@@ -410,10 +410,12 @@ class Memory:
             report = ingest.export(export, _renewing(progress, hold))
             if report.moved:
                 report = report.model_copy(update={"moved": self._reroute(tenant).count})
+            # Counted before the worker is let go: it may digest some of them first.
+            to_digest = self.undigested(tenant=tenant)
         if not process:
             self._wake()
             return self._with_unembedded(report, tenant)
-        self._digest_now(tenant, digest_progress)
+        self._digest_now(tenant, digest_progress, to_digest)
         facts = self.store.count_facts(tenant, "slack.") - facts_before
         return self._with_unembedded(report.model_copy(update={"facts": facts}), tenant)
 
@@ -500,8 +502,9 @@ class Memory:
         log.warning("taking over %s from %s, a process that is no longer running", name, holder)
         return self.store.take_lease(name, holder, owner, _ROUTES_LEASE_SECONDS)
 
-    def _digest_now(self, tenant: str, progress: Progress | None) -> None:
-        total = self.undigested(tenant=tenant)
+    def _digest_now(self, tenant: str, progress: Progress | None, total: int) -> None:
+        """Digest the tenant's messages now, reporting `progress` over the `total` that
+        were waiting when the import ended (however many the worker digests meanwhile)."""
         if progress is None or not total:
             self.runner.run_pending(tenant)
             return
