@@ -276,7 +276,7 @@ marks), a summary that holds one of the message's sentences as retelling it, and
 "until" not a change word (two stale lines more).
 
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
-        [--set tuned|heldout|fresh|blind22|blind23|blind38|blind39|blind40p|dev|dev36]
+        [--set tuned|heldout|fresh|blind22|blind23|blind38|blind39|blind40p|blind44p|dev|dev36]
         [--vectors]
 """
 
@@ -343,6 +343,7 @@ SETS = {
     "blind38": "blind38.jsonl",
     "blind39": "blind39.jsonl",
     "blind40p": "blind40p.jsonl",
+    "blind44p": "blind44p.jsonl",
     "dev": "dev.jsonl",
     "dev36": "dev36.jsonl",
 }
@@ -357,7 +358,9 @@ another helper before session 38's change and frozen after its first runs; and b
 (session 39), the same way; and blind40p (session 40), fourteen project channels (named
 speakers, no assistant, each its own project stream, no filler from the pool), written
 blind after session 40's changes to project facts and run once on main before and after
-them. `dev`:
+them; and blind44p (session 43), fourteen more project channels written blind by another
+helper for session 43's change to which lines a team channel's messages mark, run once on
+main and once after that change. `dev`:
 sixteen development conversations written by session 22's change to mark stale lines by
 meaning, to choose its threshold; no evaluation set. `dev36`: fourteen development
 conversations written by session 26's change to what ties an older line to a newer
