@@ -275,6 +275,26 @@ words (lost the one true update in a round-up), ", not" as a change word (more w
 marks), a summary that holds one of the message's sentences as retelling it, and
 "until" not a change word (two stale lines more).
 
+The blind44p set (`--set blind44p`, fourteen project channels, twenty-two checks, session
+43), written blind by another helper while session 43's change was made, not opened by it,
+and run once on main's code (3052ed7) and once on the change (85fdb18), after the change
+was final; frozen since ("w/ stale": checks w/ stale fact; "false al.": false alarms; "all" and
+"wrong": all marks and wrong marks). Main:
+
+    budget  checks  stale facts  w/ stale  stale elsewhere  current  marked  false al.  all  wrong
+    500         22            2         2               25     0.95      14          3   14      5
+    1000        22            2         2               41     1.00      31         11   31     15
+    2000        22            2         2               51     1.00      46         18   46     22
+    4000        22            2         2               51     1.00      46         18   46     22
+
+The change:
+
+    budget  checks  stale facts  w/ stale  stale elsewhere  current  marked  false al.  all  wrong
+    500         22            2         2               21     0.95      16          3   16      3
+    1000        22            2         2               37     1.00      29          6   29      8
+    2000        22            2         2               44     1.00      46         10   46     12
+    4000        22            2         2               44     1.00      46         10   46     12
+
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
         [--set tuned|heldout|fresh|blind22|blind23|blind38|blind39|blind40p|blind44p|dev|dev36]
         [--vectors]
