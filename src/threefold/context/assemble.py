@@ -256,7 +256,8 @@ def _assemble(tenant: str, stream: str, query: str, budget: int, material: Mater
     turns = [_turn_item(t) for t in reversed(material.turns)]
     newer = [from_turn(t) for t in material.turns]
     window = [f"{t.user} {t.assistant}" for t in material.turns]
-    staleness = Staleness(newer, window, [*material.stream_facts, *material.global_facts])
+    facts = [*material.stream_facts, *material.global_facts]
+    staleness = Staleness(newer, window, facts, [(t.user, t.at) for t in material.turns])
     retrieved = [_retrieved_item(*_doubted(entry, staleness)) for entry in material.retrieved]
     summary = _doubted_summary(_with_spoken_days(material.summary), staleness)
     built = _Built(turns, retrieved, summary, staleness)

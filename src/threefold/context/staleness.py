@@ -17,7 +17,16 @@ something changed and touches the item's topic.
   thing (domain.ABOUT_THINGS: a standup, a launch, a decision) counts its subject among
   its own words: "the retro is Fridays from now on" touches "The retro is every other
   Thursday". An ending word with the subject or value named touches every fact about them.
-- It touches a summary line or an older turn when they share a content word.
+- It touches a summary line or an older turn when they share two content words (words
+  with a digit compared whole: "SEC-202" is not "SEC-201"); three when a named person
+  wrote the line and someone else the message, without naming them: in a team channel
+  people mostly update what they said themselves. A clause that says something stays
+  ("observation window unchanged", "we're keeping the Foundry") names no topic, and a
+  summary line that tells a turn in view said after the message is as new as that turn.
+- A named person's message with no change word still touches a line of their own that it
+  restates with another name or number ("Flowers sorted: Wildroot are doing the arch"
+  after "Flowers are with Bloomhouse, they're doing the arch"): in a team channel most
+  updates carry no change word, and most change words are about something else.
 - Only the user side of a turn speaks: the assistant repeats, it does not update. A fact
   about "the user" is touched only by turns without another speaker named.
 
@@ -43,6 +52,10 @@ STEM = 5
 SHARED_WITH_TEXT = 2
 """Topic words a message must share with a summary line or an older turn to touch it:
 one common word ("work", "dog") touches half a chat's lines (measured on LoCoMo)."""
+SHARED_BY_OTHERS = 3
+"""...three when another person wrote it and the message does not name them..."""
+SHARED_BY_SELF = 3
+"""...and three when its own author restates it with another value and no change word."""
 RETELLS = 0.5
 """A text that holds this share of a message's words retells it (a summary of it)..."""
 PART = 0.6
@@ -62,6 +75,8 @@ class Topics:
     change_phrases: tuple[str, ...]
     ending: frozenset[str]
     ending_phrases: tuple[str, ...]
+    keep: frozenset[str]
+    keep_phrases: tuple[str, ...]
     generic: frozenset[str]
     slots: dict[str, frozenset[str]]
 
@@ -76,11 +91,15 @@ def topics() -> Topics:
 
     change, change_phrases = split(data["change"])
     ending, ending_phrases = split(data["ending"])
+    keep = frozenset(w for w in data["keep"] if " " not in w)  # whole: "stands", not "standup"
+    keep_phrases = tuple(w for w in data["keep"] if " " in w)
     return Topics(
         change=change,
         change_phrases=change_phrases,
         ending=ending,
         ending_phrases=ending_phrases,
+        keep=keep,
+        keep_phrases=keep_phrases,
         generic=frozenset(_stem(w) for w in data["generic"]),
         slots={k: frozenset(_stem(w) for w in v) for k, v in data["slots"].items()},
     )
@@ -88,6 +107,8 @@ def topics() -> Topics:
 
 def _stem(word: str) -> str:
     word = word.lower().strip("'-").removesuffix("'s")
+    if any(c.isdigit() for c in word):
+        return word  # "SEC-201" is not "SEC-202", nor build 0.9.41 build 0.9.42
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]  # "lives" meets "live"
     return word[:STEM] if len(word) > STEM else word
@@ -111,6 +132,9 @@ class Newer:
     words: frozenset[str]
     ends: bool
     """It says someone or something is gone ("died", "lost")."""
+    changes: bool = True
+    """It says something changed; one that does not may still restate what its own speaker
+    said before with another value ("Flowers sorted: Wildroot are doing the arch")."""
 
 
 def _says_change(text: str, words: frozenset[str]) -> tuple[bool, bool]:
@@ -133,9 +157,29 @@ def _newer(text: str, at: datetime | None, source: SourceRef, speaker: str | Non
     stated = _statements(text)
     raw = frozenset(_stem(w) for w in _WORD.findall(stated.lower()))
     changed, ends = _says_change(stated, raw)
-    if not changed:
+    if not changed and speaker is None:
         return None
-    return Newer(text, at, source, speaker, stems(text), ends)
+    return Newer(text, at, source, speaker, stems(_less_kept(stated)), ends, changed)
+
+
+_CLAUSE = re.compile(r"[;,]\s+|\s+[-–—]+\s+")
+
+
+def _less_kept(text: str) -> str:
+    """`text` less its clauses that say something stays as it was: "pushed us two weeks;
+    observation window unchanged" speaks of a change to the dates, not to the window. A
+    clause that says so as a change ("actually we're keeping the CSV export") reverses
+    what was said before, and stays."""
+    t = topics()
+
+    def keeps(clause: str) -> bool:
+        lowered = clause.lower()
+        kept = bool(set(_WORD.findall(lowered)) & t.keep) or any(
+            p in lowered for p in t.keep_phrases
+        )
+        return kept and not says_change(clause)
+
+    return " ".join(c for c in _CLAUSE.split(text) if not keeps(c))
 
 
 def _statements(text: str) -> str:
@@ -175,13 +219,19 @@ class Staleness:
         messages: Iterable[Newer | None],
         window: Sequence[str] = (),
         facts: Iterable[Fact] = (),
+        spoken: Iterable[tuple[str, datetime | None]] = (),
     ) -> None:
         """`window`: the texts of the turns in view, by which words that run through the
         whole chat ("family", a friend's name) are told apart from a topic. `facts`: the
-        current facts of the context."""
+        current facts of the context. `spoken`: what was said in the turns in view, and
+        when, by which a summary line (dated by its period's first day) that tells one of
+        them is dated by it."""
         common = _common_words(window)
+        self.spoken = [(stems(text), at) for text, at in spoken if at is not None]
         newest_first = sorted((m for m in messages if m), key=lambda m: m.at, reverse=True)
-        self.messages: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
+        self.spoke: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
+        """The newer messages, with those of named speakers that say nothing changed."""
+        self.messages: Sequence[Newer] = [m for m in self.spoke if m.changes]
         facts = list(facts)
         self.people = frozenset(
             word for f in facts if f.subject not in ("user", "global") for word in stems(f.subject)
@@ -200,7 +250,7 @@ class Staleness:
         ]
 
     def __bool__(self) -> bool:
-        return bool(self.messages or self.held)
+        return bool(self.spoke or self.held)
 
     def _message_on(self, held: _Held) -> Newer | None:
         for message in self.messages:
@@ -225,6 +275,32 @@ class Staleness:
         if _FIRST_PERSON.search(message.text) or said & named:
             return True
         return not (self.people & said) and not _THIRD_PERSON.search(message.text)
+
+    def _touches_text(self, text: str, words: frozenset[str], message: Newer) -> bool:
+        """Whether `message` speaks of what `text` (of `words`) says, as something changed:
+        a message that says so shares two of its topic words with it (three when a person
+        answers what someone else said without naming them: in a team channel, a person
+        mostly updates what they said themselves, and the others' messages on its subject
+        go on with it); one that says nothing changed restates, in its own author's words,
+        what they said before with another value ("Flowers sorted: Wildroot are doing the
+        arch" after "Flowers are with Bloomhouse, they're doing the arch")."""
+        shared = len(words & message.words)
+        if shared < SHARED_WITH_TEXT or _retells(words, message.words):
+            return False
+        by = _speakers(text)
+        own = message.speaker is not None and by == {message.speaker}
+        if not message.changes:
+            return own and shared >= SHARED_BY_SELF and _names_another(text, message.text)
+        others = message.speaker is not None and len(by) == 1 and not own
+        if others and not {_stem(w) for name in by for w in name.split()} & message.words:
+            return shared >= SHARED_BY_OTHERS
+        return shared >= SHARED_WITH_TEXT
+
+    def _said_after(self, words: frozenset[str], when: datetime) -> bool:
+        """Whether a text of `words` tells a turn in view said after `when`: "Tamsin: Sent
+        Greenfield the refund letter", a line of a day's summary, was said after that
+        day's "Greenfield Dairy cancelled, we're refunding the deposit"."""
+        return any(at > when and len(words & said) >= PART * len(words) for said, at in self.spoken)
 
     def of_fact(self, fact: Fact) -> SourceRef | None:
         """The newest message after `fact` was stated that may have changed it: the one
@@ -258,14 +334,12 @@ class Staleness:
         words = stems(_LABEL.sub(" ", text))
         # Messages and held facts are newest first: past the first as old as `text`, none
         # is newer (a context asks this of some 120 texts, over every fact of the stream).
-        for message in self.messages:
+        for message in self.spoke:
             if message.at <= at:
                 break
             if _same(message.source, source):
                 continue
-            if len(words & message.words) < SHARED_WITH_TEXT:
-                continue
-            if not _retells(words, message.words):
+            if self._touches_text(text, words, message) and not self._said_after(words, message.at):
                 return message.source
         said = _said_by_user(text)
         own = stems(_LABEL.sub(" ", said))
@@ -412,6 +486,26 @@ def _touches(message: Newer, words: _FactWords, *, about_user: bool) -> bool:
     if not about_user and words.subject and not words.subject & message.words:
         return False
     return bool(message.words & words.topic)
+
+
+def _speakers(text: str) -> set[str]:
+    """Who is named as saying `text` ("[turn:2] Grace: ..."; several in a summary)."""
+    return {found.group(0).split("] ")[-1].rstrip(": ") for found in _LABEL.finditer(text)}
+
+
+_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:[A-Z][\w'-]*|[\w'-]*\d[\w'-]*)")
+"""A name or a number, not the first word of a sentence: what a value is mostly told by."""
+
+
+def _values(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _NAMED.findall(text.strip()))
+
+
+def _names_another(text: str, message: str) -> bool:
+    """Whether `message` names a value `text` does not, and `text` one `message` does not:
+    "Wildroot" for "Bloomhouse"; a reminder that names Bloomhouse again names none."""
+    old, new = _values(_LABEL.sub("", text)), _values(message)
+    return bool(old - new) and bool(new - old)
 
 
 def _retells(words: frozenset[str], message: frozenset[str]) -> bool:
