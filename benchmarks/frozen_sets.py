@@ -211,6 +211,20 @@ nothing), record the first runs of main at 21f72b2 (``first_run``: 191/386, 11/4
 and of G42s (``g42s_first_run``: 203/386, 9/48, 18/48, 201/275, 58/60): a second blind look
 at G42s, and first runs for the next change; G43 ran there once (``g43_first_run``:
 201/386, 11/48, 17/48, 198/276, 58/60; not shipped).
+Sixteen more, written in session 43 by two helpers who saw no code (blind44: eight chats
+between two people who know each other, catching up over weeks in long warm messages with
+the facts said in passing, every line with its speaker: amarillo_dad_vetschool_daughter,
+bristol_tromso_sisters, derby_excolleagues_lowercase, ibadan_mum_calgary_son,
+kingston_scarborough_cousins_patois, mojacar_kettering_neighbours,
+perth_melbourne_besties_emoji, valdivia_gdansk_penpals; blind44b: caspian_rig_medic_fragments,
+chiangmai_elephant_clinic_group, galle_cricket_scorer_rambles,
+hvalba_faroe_shepherd_terse_asked, noumea_lycee_teacher_french_calques,
+nukualofa_church_treasurer_letters, palermo_fishmonger_nonna_dictation,
+papamoa_packhouse_teen_lowercase: 398 statements, 46 updates, 50 corrections, 68 lines
+that state nothing), record main's first run at 3052ed7 (``first_run``: 170/398, 7/46,
+9/50, 169/234, 67/68) and the rules' (``rules_first_run``: 61/398, 1/46, 2/50, 60/88,
+67/68). The two-person chats are the hardest text yet: capture 84/213 = 0.39 there against
+86/185 = 0.46 in blind44b.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
