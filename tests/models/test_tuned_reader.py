@@ -234,3 +234,21 @@ def test_a_plan_read_after_its_verb_is_worded_as_a_thing_to_come(tuned: Heuristi
     plans = [f.text for f in tuned.extract_facts(turn) if f.category.value == "plan"]
     assert plans and all("knee op" in text and text.endswith(" planned.") for text in plans)
     assert not any("plans to in" in text or "plans to for" in text for text in plans)
+
+
+def test_a_place_read_with_the_word_before_it_is_the_place(tmp_path: Path) -> None:
+    """The graph tags "in Loveland" in a long chatty message: the home is Loveland (the
+    fact "lives in in Loveland" was dropped whole, so nothing was stored)."""
+    model = build(ModelSettings(options={"reader": "tuned"}))
+    with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
+        mem.add_turn(
+            "chat:pals",
+            "FINALLY 🎉 RIP the Ford, may its door rest in peace. Big news on my end too: "
+            "Jess and I moved out of Fort Collins to a little place in Loveland, rent is "
+            "$400 less and there's a yard for Pickles.",
+            speaker="Lacey",
+        )
+        mem.process_pending()
+        homes = [f.value for f in mem.facts("chat:pals") if f.slot == "home"]
+    assert homes == ["Loveland"]
+

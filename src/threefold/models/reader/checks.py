@@ -75,6 +75,7 @@ def value_types() -> dict[str, Any]:
     data["trip_openers"] = frozenset(data["trip_openers"])
     data["plan_leads"] = tuple(data["plan_leads"])
     data["dangling_words"] = frozenset(data["dangling_words"])
+    data["place_leads"] = frozenset(data["place_leads"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
     data["dose_units"] = frozenset(data["dose_units"])

@@ -438,6 +438,8 @@ def _with_verb(value: str) -> str:
 def _value(text: str, span: Span) -> str:
     value = _DETERMINER.sub("", text[span.start : span.end].strip(_EDGE)).strip(_EDGE)
     value = _undangled(value)
+    if span.label in _PLACES:
+        value = _unled(value)
     if span.label == "age":
         value = _as_number(value + _units_after(text, span, value))
     elif span.label in value_types()["dates"]:
@@ -454,6 +456,17 @@ def _undangled(value: str) -> str:
     while len(words) > 1 and words[-1].lower() in value_types()["dangling_words"]:
         words.pop()
     return " ".join(words).rstrip(_EDGE) if len(words) < len(value.split()) else value
+
+
+_PLACES = frozenset(("home", "hometown", "employer"))
+"""Labels of a place or a firm, which no preposition opens."""
+
+
+def _unled(value: str) -> str:
+    """`value` without a preposition before it ("in Loveland", "for Hyundai"): the tagger
+    took the word that leads to the place in with it."""
+    first, _, rest = value.partition(" ")
+    return rest.strip() if rest.strip() and first.lower() in value_types()["place_leads"] else value
 
 
 # A word of a name: capitalised ("Science"), or a model's letters and digits ("M2").
