@@ -251,4 +251,3 @@ def test_a_place_read_with_the_word_before_it_is_the_place(tmp_path: Path) -> No
         mem.process_pending()
         homes = [f.value for f in mem.facts("chat:pals") if f.slot == "home"]
     assert homes == ["Loveland"]
-
