@@ -294,7 +294,7 @@ class Staleness:
         others = message.speaker is not None and len(by) == 1 and not own
         if others and not {_stem(w) for name in by for w in name.split()} & message.words:
             return shared >= SHARED_BY_OTHERS
-        return shared >= SHARED_WITH_TEXT
+        return True  # two shared words, checked above
 
     def _said_after(self, words: frozenset[str], when: datetime) -> bool:
         """Whether a text of `words` tells a turn in view said after `when`: "Tamsin: Sent

@@ -20,7 +20,7 @@ another sentence is keyed by it, as in one sentence, when the turn pairs them on
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -431,8 +431,7 @@ def _with_verb(value: str) -> str:
     first = value.split(maxsplit=1)[0].lower() if value.strip() else ""
     if first in value_types()["trip_openers"]:
         return f"go {value}"
-    lead = next((w for w in value_types()["plan_leads"] if value.lower().startswith(w + " ")), "")
-    return value[len(lead) :].strip() or value
+    return _without_lead(value, value_types()["plan_leads"])
 
 
 def _value(text: str, span: Span) -> str:
@@ -465,8 +464,13 @@ _PLACES = frozenset(("home", "hometown", "employer"))
 def _unled(value: str) -> str:
     """`value` without a preposition before it ("in Loveland", "for Hyundai"): the tagger
     took the word that leads to the place in with it."""
-    first, _, rest = value.partition(" ")
-    return rest.strip() if rest.strip() and first.lower() in value_types()["place_leads"] else value
+    return _without_lead(value, value_types()["place_leads"])
+
+
+def _without_lead(value: str, leads: Iterable[str]) -> str:
+    """`value` without the first of `leads` that opens it, unless nothing would be left."""
+    lead = next((w for w in leads if value.lower().startswith(w + " ")), "")
+    return value[len(lead) :].strip() or value
 
 
 # A word of a name: capitalised ("Science"), or a model's letters and digits ("M2").
