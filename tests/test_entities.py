@@ -243,3 +243,14 @@ def test_an_assistant_turn_that_contradicts_the_user_does_not_win(
     assert "The user is vegetarian." in current
     assert "Raj is the Lead Architect." in current
     assert not any("junior developer" in text for text in current)
+
+
+def test_a_relative_named_with_a_capital_is_known_by_the_lowercase_key(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", ("Wife is Liisa. Daughter is Aino, 7 years.", ""))
+    relatives = {f.value for f in mem.facts("chat:1") if f.category.value == "relationship"}
+    assert "Aino" in relatives
+    # registered under "Aino", the relative was a person no lookup (always lowercase) found
+    assert mem.store.entities_named("default", "aino") == ["aino"]

@@ -13,6 +13,7 @@ from threefold import dates
 from threefold.domain import Fact, FactCategory
 from threefold.models.base import ExtractedFact, SlotRef
 from threefold.models.heuristic.personal_words import RELATION_RE
+from threefold.models.heuristic.text import PRONOUN_OPENING_RE
 from threefold.store.base import Store
 
 PERSON = "person"
@@ -74,16 +75,22 @@ _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet
 """Relationship slots that name a pet, not a person ("cat:miso")."""
 
 
-# ("hes out now" is "he's", typed without the apostrophe)
-_PRONOUN_OPENING_RE = re.compile(
-    r"(?:^|[.!?]\s+)(?:he|she|they|his|her|(?-i:hes|shes))\b", re.IGNORECASE
+# "he", "she" and their other forms anywhere: "I must correct myself: she is 11"
+_THIRD_PERSON_RE = re.compile(
+    r"(?<![\w'’])(?:he|she|him|his|her|(?-i:hes|shes))(?![\w’])", re.IGNORECASE
 )
 
 
-def opens_with_pronoun(text: str) -> bool:
-    """Whether a sentence of `text` opens with "he", "she", "they", "his" or "her", whom the
-    text leaves unnamed ("they" only stands for a plural relation: see the model's reading)."""
-    return bool(_PRONOUN_OPENING_RE.search(text))
+def refers_back(text: str) -> bool:
+    """Whether `text` says "he", "she", "his" or "her" anywhere, or opens a sentence with
+    "they", whom it may leave unnamed ("they" only stands for a plural relation: see the
+    model's reading)."""
+    return _first_pronoun(text) is not None
+
+
+def _first_pronoun(text: str) -> re.Match[str] | None:
+    found = [m for m in (PRONOUN_OPENING_RE.search(text), _THIRD_PERSON_RE.search(text)) if m]
+    return min(found, key=lambda m: m.start()) if found else None
 
 
 def referent(claims: Iterable[Fact], speaker: str) -> str | None:
@@ -117,17 +124,22 @@ _NOT_NAMES_RE = re.compile(
 _YOUR_RELATIVE_RE = re.compile(rf"\byour\s+(?P<relation>{RELATION_RE})\b(?!\s+(?-i:[A-Z]))", re.I)
 
 
-def named_in(text: str, speaker_name: str | None) -> str | None:
+def named_in(text: str, speaker_name: str | None, known: Iterable[str] = ()) -> str | None:
     """The one person a turn names, whom a reply's "he" or "she" may mean: by a relation
-    of the one who answers ("How's your son doing?": "my son"), or by a capitalised word
-    past its sentences' first ("How's Dev doing?"); None if it names none or several."""
+    of the one who answers ("How's your son doing?": "my son"), by a capitalised word
+    past its sentences' first ("How's Dev doing?"), or as one of `known` (keys of people
+    the memory knows, whom the turn names anywhere: "Aino is 7, so she starts school?");
+    None if it names none or several."""
     relatives = {f"my {m['relation'].lower()}" for m in _YOUR_RELATIVE_RE.finditer(text)}
     names = relatives | {
         found["name"]
         for found in _INNER_NAME_RE.finditer(text)
         if not _NOT_NAMES_RE.match(found["name"]) and found["name"] != speaker_name
     }
-    return names.pop() if len(names) == 1 else None
+    by_key = {key_of(name): name for name in names} | {
+        key: key.title() for key in known if key not in {key_of(n) for n in names}
+    }
+    return by_key.popitem()[1] if len(by_key) == 1 else None
 
 
 # "my 2-year-old", "our youngest", "my sister": someone of one's own named in the turn
@@ -138,11 +150,11 @@ _OWN_PERSON_RE = re.compile(
 
 
 def names_before_pronoun(text: str, speaker_name: str | None) -> bool:
-    """Whether `text` names someone (a name, "my son", "my 2-year-old") before the first
-    sentence it opens with "he", "she", "they" or "her": that pronoun then means them, not
-    whom the turn before named."""
-    opening = _PRONOUN_OPENING_RE.search(text)
-    before = text[: opening.start()] if opening else text
+    """Whether `text` names someone (a name, "my son", "my 2-year-old") before its first
+    "he", "she" or "her", or a sentence it opens with "they": that pronoun then means them,
+    not whom the turn before named."""
+    first = _first_pronoun(text)
+    before = text[: first.start()] if first else text
     if _OWN_PERSON_RE.search(before):
         return True
     capitalised = (m["name"] for m in _INNER_NAME_RE.finditer(before))
@@ -168,7 +180,7 @@ def people_in(item: ExtractedFact | Fact) -> list[str]:
         names.append(item.subject)
     if item.category is FactCategory.RELATIONSHIP and item.slot.split(":")[0] not in _ANIMALS:
         names.append(item.value)
-    return [n for n in names if could_be_person(n)]
+    return [key_of(n) for n in names if could_be_person(n)]
 
 
 def resolved(store: Store, tenant: str, item: ExtractedFact) -> ExtractedFact:

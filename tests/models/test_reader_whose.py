@@ -132,3 +132,72 @@ def test_he_or_she_alone_is_nobody_the_turn_named(open_memory: MemoryFactory) ->
 )
 def test_whom_the_turn_before_named_is_a_subject(referent: str, me: str, subject: str) -> None:
     assert referent_subject(referent, me) == subject
+
+
+def said_in_turns(open_memory: MemoryFactory, turns: list[tuple[str, str, str | None]]) -> Memory:
+    """A memory after each (marked user side, assistant side, speaker) is said in one chat."""
+    mem = open_memory(HeuristicModel(MarkedReader([user for user, _, _ in turns])))
+    for n, (user, assistant, speaker) in enumerate(turns):
+        mem.add_turn(
+            "chat:g",
+            user=unmarked(user)[0],
+            assistant=assistant,
+            at=START + timedelta(minutes=n),
+            speaker=speaker,
+        )
+        mem.process_pending()
+    return mem
+
+
+def test_a_person_the_memory_knows_takes_the_value_where_the_graph_tags_no_name(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = said_in_turns(
+        open_memory,
+        [
+            ("My [[REL|daughter]] [[relation|Camille]] lives in Lyon.", "", None),
+            ("The birthday of Camille it is the [[birthday@per|23 April]].", "", None),
+        ],
+    )
+    assert owners(mem.facts("chat:g"), "23 April") == {"camille"}
+
+
+def test_a_value_of_someone_else_stays_unowned_where_two_known_people_are_named(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = said_in_turns(
+        open_memory,
+        [
+            ("[[REL|Son]] [[relation|Julien]], [[REL|daughter]] [[relation|Camille]].", "", None),
+            ("One of them, Julien or Camille, is [[age@per|12]], I forget.", "", None),
+        ],
+    )
+    assert owners(mem.facts("chat:g"), "12") == set()
+
+
+def test_she_in_a_reply_is_the_known_person_the_question_opened_with(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = said_in_turns(
+        open_memory,
+        [
+            ("Wife is Liisa. [[REL|Daughter]] is [[relation|Aino]].", "Noted.", None),
+            ("She is [[age@per|7]].", "Aino is 7, so she starts school next autumn?", None),
+            ("No. She is [[age@per|8]]. I typed it wrong.", "", None),
+        ],
+    )
+    ages = {f.value for f in mem.facts("chat:g") if f.subject == "aino" and f.slot == "age"}
+    assert ages == {"8"}
+
+
+def test_a_pronoun_past_a_sentences_start_is_whom_the_turn_before_named(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = said_in_turns(
+        open_memory,
+        [
+            ("My [[REL|niece]] is [[relation|Lucía]].", "How old is Lucía now?", None),
+            ("I must correct myself: she is [[age@per|11]].", "", None),
+        ],
+    )
+    assert owners(mem.facts("chat:g"), "11") == {"lucía"}

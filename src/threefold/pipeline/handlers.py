@@ -398,10 +398,10 @@ class Pipeline:
             return None
 
     def _referent(self, turn: Turn, before: Turn | None) -> str | None:
-        """Whom the turn's opening "he", "she", "they" or "her" may mean, as the turn
+        """Whom the turn's "he", "she" or "her", or an opening "they", may mean, as the turn
         before named them; None when the turn names someone itself before that pronoun
         ("My 2-year-old was up all night. He has a cold"): the pronoun is theirs."""
-        if before is None or not entities.opens_with_pronoun(turn.user):
+        if before is None or not entities.refers_back(turn.user):
             return None
         if entities.names_before_pronoun(turn.user, turn.speaker):
             return None
@@ -410,7 +410,17 @@ class Pipeline:
             return named
         # "How's Dev doing?" "He started his own business": a question states no fact
         # one side per line: a reply's first word ("Twelve years is...") is no inner name
-        return entities.named_in(f"{before.user}\n{before.assistant}", turn.speaker)
+        said = f"{before.user}\n{before.assistant}"
+        return entities.named_in(said, turn.speaker, self._known_in(turn, before))
+
+    def _known_in(self, turn: Turn, before: Turn) -> set[str]:
+        """The people the memory knows whom the turn before names by a capitalised word,
+        the turn's writer left out."""
+        named = entities.capitalised_names(f"{before.user}\n{before.assistant}")
+        known = self.store.aliases_among(turn.tenant, named) if named else []
+        return {entities.resolve(self.store, turn.tenant, key) for key in known} - {
+            self._speaker(turn)
+        }
 
     def _people_in(self, turn: Turn) -> tuple[str, ...]:
         """The tenant's people the turn's user side names by a capitalised word or two,

@@ -183,3 +183,14 @@ def sentence_case(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."
+
+
+# ("hes out now" is "he's", typed without the apostrophe)
+PRONOUN_OPENING_RE = re.compile(
+    r"(?:^|[.!?]\s+)(?:he|she|they|his|her|(?-i:hes|shes))\b", re.IGNORECASE
+)
+
+
+def opens_with_pronoun(text: str) -> bool:
+    """Whether a sentence of `text` opens with "he", "she", "they", "his" or "her"."""
+    return bool(PRONOUN_OPENING_RE.search(text))

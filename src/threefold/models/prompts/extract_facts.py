@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, model_validator
 from threefold.domain import FactCategory as C
 from threefold.domain import project_subject
 from threefold.models.base import ExtractedFact, SlotRef, TurnInput
+from threefold.models.heuristic.text import opens_with_pronoun
 from threefold.models.prompts import (
     InvalidAnswer,
     fmt_time,
@@ -130,7 +131,7 @@ def _shows_previous(turn: TurnInput, before: TurnInput | None) -> bool:
 
 def _turn_block(n: int, turn: TurnInput, before: TurnInput | None) -> str:
     parts = []
-    if turn.referent:
+    if turn.referent and opens_with_pronoun(turn.user):  # the model reads the rest itself
         parts.append(f'<hint>an opening "he" or "she" may mean {turn.referent}</hint>')
     if turn.page_context:
         parts.append(tagged("page", turn.page_context))

@@ -29,13 +29,36 @@ def whose(text: str, spans: list[Span], me: str, people: Collection[str]) -> tup
     """`text`'s spans, with the known person's name that opens it tagged as a person where
     the graph tagged nothing over it, and whose its unnamed values are: that person's,
     where it says nothing in the first person; else the writer `me`'s."""
+    if not any(s.label in ("PER", "REL") for s in spans):
+        spans = spans + [s for s in known_names(text, people) if not _overlaps(s, spans)]
     name = opening_name(text, people)
     if name is None:
         return spans, me
-    if not any(s.start < name.end and name.start < s.end for s in spans):
+    if not _overlaps(name, spans):
         spans = [name, *spans]
     said = _key(text[name.start : name.end])
     return spans, me if _FIRST_PERSON.search(text) else said
+
+
+def known_names(text: str, people: Collection[str]) -> list[Span]:
+    """Where `text` names the one of `people` (lowercase keys) it names, as a person span:
+    the graph seldom tags a name it has not seen ("Jasleen is getting married"); none
+    where it names several, or one who owns the relation word after the name, or is
+    addressed."""
+    found = [
+        at
+        for key in people
+        if (at := re.search(rf"(?<![\w'’-]){re.escape(key)}(?:['’]s)?(?![\w-])", text, re.I))
+    ]
+    if len(found) != 1 or _owns_relation(text, found[0].end()):
+        return []
+    if not text[: found[0].start()].strip(" \t\"'([") and _ADDRESSED.match(text, found[0].end()):
+        return []  # said to its bearer: "Marco, got the job!"
+    return [Span(found[0].start(), found[0].end(), "PER", "cur", "per", 1.0)]
+
+
+def _overlaps(span: Span, spans: list[Span]) -> bool:
+    return any(s.start < span.end and span.start < s.end for s in spans)
 
 
 def opening_name(text: str, people: Collection[str]) -> Span | None:
@@ -51,13 +74,17 @@ def opening_name(text: str, people: Collection[str]) -> Span | None:
         said = _POSSESSIVE.sub("", text[start : word.end()])
         if _key(said) not in people:
             continue
-        after = _NEXT_WORD.match(text, word.end())
-        if _ADDRESSED.match(text, word.end()) or (
-            after and after[1].lower() in relation_words()[0]
-        ):
+        if _ADDRESSED.match(text, word.end()) or _owns_relation(text, word.end()):
             return None
         return Span(start, start + len(said), "PER", "cur", "per", 1.0)
     return None
+
+
+def _owns_relation(text: str, end: int) -> bool:
+    """Whether the name ending at `end` owns the relation word after it ("Marco's
+    sister"): the sentence's values are then the relative's."""
+    after = _NEXT_WORD.match(text, end)
+    return bool(after and after[1].lower() in relation_words()[0])
 
 
 def _key(said: str) -> str:
