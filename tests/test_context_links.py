@@ -72,10 +72,17 @@ def test_a_bare_long_link_keeps_host_and_tail(open_memory):
     assert "parallel" not in context.text
 
 
-def test_a_short_link_loses_only_its_scheme(open_memory):
+def test_a_short_link_is_shown_as_written(open_memory):
     mem = open_memory()
     context = _recent(mem, "PR: https://github.com/acme/rocket-engine/pull/42.")
-    assert "PR: github.com/acme/rocket-engine/pull/42." in context.text
+    assert "PR: https://github.com/acme/rocket-engine/pull/42." in context.text
+
+
+def test_a_link_a_little_too_long_loses_only_its_scheme(open_memory):
+    mem = open_memory()
+    url = "https://www.example.com/docs/guides/getting-started/installing-on-linux"
+    context = _recent(mem, f"see {url}, then reboot")
+    assert "see example.com/docs/guides/getting-started/installing-on-linux, then" in context.text
 
 
 def test_malformed_markup_is_left_readable(open_memory):

@@ -25,7 +25,7 @@ _SLACK_LINK = re.compile(r"<(https?://[^\s<>|]+)(?:\|([^<>\n]*))?>", re.IGNORECA
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\((https?://[^\s()<>]+)\)", re.IGNORECASE)
 _CITED_URL = re.compile(r"(?<=\S )\((https?://[^\s()<>|]+)\)", re.IGNORECASE)
 """A link in brackets after text, "e33cd45 (https://...)", as an import writes `<url|label>`
-and prose cites a page: the words before say what it is, its host says where."""
+and prose cites a page: the words before say what it is, its host (if it is long) where."""
 _URL = re.compile(r"https?://[^\s<>|\"'`]+", re.IGNORECASE)
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
 _TRAILING = ".,;:!?'\"*"
@@ -65,9 +65,14 @@ def compact(text: str) -> str:
 def _compact_prose(text: str) -> str:
     text = _SLACK_LINK.sub(lambda m: (m[2] or "").strip() or m[1], text)
     text = _MARKDOWN_LINK.sub(lambda m: m[1], text)
-    text = _CITED_URL.sub(lambda m: f"({_host(m[1])})", text)
+    text = _CITED_URL.sub(_cited_url, text)
     text = _URL.sub(_bare_url, text)
     return _hashes().sub(_short_hash, text)
+
+
+def _cited_url(found: re.Match[str]) -> str:
+    url = found[1]
+    return found[0] if len(url) <= _lengths().kept_chars else f"({_host(url)})"
 
 
 def _short_hash(found: re.Match[str]) -> str:
@@ -89,6 +94,8 @@ def _bare_url(found: re.Match[str]) -> str:
 def short_url(url: str) -> str:
     """`url` as a context shows it: "github.com/…/commit/1a2b3c4"."""
     lengths = _lengths()
+    if len(url) <= lengths.kept_chars:
+        return url  # as written: a short link costs little, and a command may be copied
     rest = _hashes().sub(_short_hash, _SCHEME.sub("", url))
     if len(rest) <= lengths.kept_chars:
         return rest
