@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from threefold.context.links import compact
+
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 # Category 5 (adversarial) asks about things the conversation never says: no answer to find.
 SCORED_CATEGORIES = frozenset(CATEGORIES)
@@ -164,10 +166,15 @@ def context_words(context: str) -> set[str]:
     return words
 
 
+def _shown(line: str, flat: str) -> bool:
+    """A line is in a context verbatim, or as a context writes it: links short."""
+    return normalized(line) in flat or normalized(compact(line)) in flat
+
+
 def score(question: Question, context: str, lines_by_id: dict[str, Line]) -> Score:
     """How much of the question's evidence and answer a context text holds."""
     flat = normalized(context)
-    evidence = [normalized(lines_by_id[i].text) in flat for i in question.evidence]
+    evidence = [_shown(lines_by_id[i].text, flat) for i in question.evidence]
     answer = content_words(question.answer)
     vocabulary = context_words(context)
     found = sum(w in vocabulary for w in answer)

@@ -93,6 +93,54 @@ spends on more short lines.
 Session 39: reciprocal rank fusion's k at 20 in small streams, its places scaled (not
 shipped; recall_locomo.py's docstring): set c, judged once, lines 0.722 -> 0.748 at
 1,000 tokens and 0.872 -> 0.838 at 2,000, pairs unchanged.
+Session 44 (issue 36, links44: links written short in contexts, context/links.py). The
+cause named in the issue, a bot's post showing each link whole, is not in this script's
+text: it writes `<url|label>` as its label, so the sample's links are 296 tokens of 8,050
+(bare URLs a person pasted), and writing them short saves 39. `--links imported` writes a
+link as threefold's Slack import stores it, "e33cd45 (https://github.com/.../commit/<40
+hex>)": 12,806 tokens, 8,502 shown short. Shipped: a link of up to 64 characters is shown
+as written; a longer one in brackets after its label shows its host, a longer bare one
+loses its scheme and then, still past 64, its query and middle path parts (host, "…", the
+last parts within 40 characters); a hash of 32+ hex digits shows its first 7; code is left
+whole. Evidence is scored verbatim or as shown short (locomo.py). Same stores, evidence /
+hit at 1,000 / 2,000 / 4,000 tokens, main -> change:
+    labels    a lines  0.920/1.000 0.960/1.000 1.000/1.000 -> 0.940/1.000, rest same
+              a pairs  0.940/0.960 1.000/1.000 1.000/1.000    unchanged
+              b lines  0.912/0.975 0.963/0.975 1.000/1.000    unchanged
+              b pairs  0.900/0.925 0.925/0.975 0.975/1.000    unchanged
+              c lines  0.731/0.850 0.872/0.950 0.987/1.000 -> 0.705/0.850, rest same
+              c pairs  0.838/0.925 0.902/1.000 0.987/1.000    unchanged
+    imported  a lines  0.800/0.880 0.940/1.000 0.960/1.000 -> 0.880/0.960 0.960/1.000
+                                                              1.000/1.000
+              a pairs  0.860/0.960 0.940/0.960 0.960/0.960 -> 0.880/0.960 0.920/0.960
+                                                              1.000/1.000
+              b lines  0.887/0.925 0.925/0.950 0.938/0.975 -> 0.925/0.950 0.938/0.975
+                                                              1.000/1.000
+              b pairs  0.675/0.750 0.887/0.950 0.925/0.975 -> 0.825/0.900 0.925/1.000
+                                                              0.975/1.000
+              c lines  0.632/0.800 0.748/0.875 0.769/0.875 -> 0.671/0.825 0.748/0.875
+                                                              0.962/0.975
+              c pairs  0.645/0.825 0.897/0.975 0.910/1.000 -> 0.786/0.925 0.902/1.000
+                                                              0.987/1.000
+BM25 with labels: a 0.860/0.880 0.880/0.960 0.880/0.960, b 0.963/0.975 0.988/1.000
+1.000/1.000, c 0.795/0.950 0.923/1.000 1.000/1.000; imported: a 0.860/0.880 0.860/0.880
+0.880/0.960, b 0.871/0.900 0.963/0.975 0.988/1.000, c 0.756/0.925 0.872/0.975
+0.962/1.000. Set c (held out) was run on main first, then once with each of the change's
+three forms: (1) links shortened at 48 and 28 characters, no bracket rule; (2) 64 and 40,
+links in brackets after a label shown as their host, a short link without its scheme;
+(3) as (2), a short link as written (shipped: chosen before its c run, because a command
+in prose, "wget http://...", should read as written). With labels all three give c the
+figures above; imported, (2) gave c lines 0.782/0.900 at 2,000 and a lines 0.920/0.960
+at 1,000, b pairs 0.900/0.975 at 2,000, the rest as (3). c's one lost line with labels
+is packing at the margin: the room saved lets a higher-ranked 23-token turn in, and the
+11-token evidence ("We do GA") no longer fits after it. Answer containment with labels
+fell up to 0.012 on b (words only in a link's middle: "stochastic searching", an owner's
+name); no hit was lost. LoCoMo dev at 1,000 / 2,000, unchanged in every figure (lines
+0.754/0.828, 0.850/0.884; pairs 0.721/0.803, 0.834/0.884). Measured, not shipped: only
+the scheme, "www." and hashes shortened (labels: main's figures exactly). So: a clear
+gain where links are stored whole, as threefold's import stores them, and none on this
+script's usual text; threefold stays behind BM25 with labels on b and c at 1,000 and
+2,000 tokens, and links are not that gap's cause.
 """
 
 import argparse
@@ -116,6 +164,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reuse", action="store_true", help="with --db: do not ingest again")
     parser.add_argument("--limit-questions", type=int, metavar="N")
     parser.add_argument("--category-budget", type=int, default=2000)
+    parser.add_argument(
+        "--links",
+        choices=("label", "imported"),
+        default="label",
+        help="a link as its label, or as threefold's Slack import stores it: label (url)",
+    )
     return parser.parse_args()
 
 
@@ -127,7 +181,13 @@ def main() -> None:
     console = Console()
     if not console.is_terminal:
         console.width = 120
-    run(console, conversations(args.export, args.questions), args, budgets, category_budget)
+    run(
+        console,
+        conversations(args.export, args.questions, args.links),
+        args,
+        budgets,
+        category_budget,
+    )
     console.print(f"run time: {time.perf_counter() - started:.1f} s")
 
 

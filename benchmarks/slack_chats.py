@@ -18,13 +18,16 @@ from pathlib import Path
 
 from locomo import Conversation, Line, Question
 
+from threefold.sources.slack import clean_markup
+
 NOTICES = frozenset({"channel_join", "channel_leave", "bot_add", "bot_remove", "channel_topic"})
 _MENTION = re.compile(r"<@(U\w+)(?:\|[^>]*)?>")
 _LINK = re.compile(r"<(https?://[^|>]+)(?:\|([^>]+))?>")
 
 
-def load_channels(export: Path) -> dict[str, list[Line]]:
-    """Each channel's lines, oldest first."""
+def load_channels(export: Path, links: str = "label") -> dict[str, list[Line]]:
+    """Each channel's lines, oldest first; `links` "label" writes a link as its label (what
+    Slack shows), "imported" as threefold's Slack import stores it ("label (url)")."""
     users = {u["id"]: u.get("name") or u["id"] for u in _read(export / "users.json")}
     channels = {}
     for channel in _read(export / "channels.json"):
@@ -34,14 +37,14 @@ def load_channels(export: Path) -> dict[str, list[Line]]:
             messages += [m for m in _read(day) if m.get("subtype") not in NOTICES]
         messages.sort(key=lambda m: float(m["ts"]))
         days = sorted({_moment(m).date() for m in messages})
-        lines = [_line(m, users, days.index(_moment(m).date()) + 1) for m in messages]
+        lines = [_line(m, users, days.index(_moment(m).date()) + 1, links) for m in messages]
         channels[name] = [line for line in lines if line.text]
     return channels
 
 
-def conversations(export: Path, questions_file: Path) -> list[Conversation]:
+def conversations(export: Path, questions_file: Path, links: str = "label") -> list[Conversation]:
     """One conversation per channel that a question asks about, with its questions."""
-    channels = load_channels(export)
+    channels = load_channels(export, links)
     asked: dict[str, list[Question]] = {}
     unknown: dict[str, list[str]] = {}
     for q in json.loads(questions_file.read_text(encoding="utf-8"))["questions"]:
@@ -61,14 +64,14 @@ def _moment(message: dict) -> datetime:
     return datetime.fromtimestamp(float(message["ts"]), tz=UTC)
 
 
-def _line(message: dict, users: dict[str, str], session: int) -> Line:
+def _line(message: dict, users: dict[str, str], session: int, links: str) -> Line:
     """One message as a line; its day is its session."""
     at = _moment(message)
     author = users.get(message.get("user", ""), message.get("username") or "integration")
     parts = [message.get("text", "")]
     for attachment in message.get("attachments", ()):
         parts += [attachment.get("pretext", ""), attachment.get("text", "")]
-    text = " ".join(_readable(p, users) for p in parts if p and p.strip())
+    text = " ".join(_readable(p, users, links) for p in parts if p and p.strip())
     day = at.date()
     return Line(
         dia_id=message["ts"],
@@ -85,9 +88,12 @@ def _line(message: dict, users: dict[str, str], session: int) -> Line:
     )
 
 
-def _readable(text: str, users: dict[str, str]) -> str:
+def _readable(text: str, users: dict[str, str], links: str) -> str:
     text = _MENTION.sub(lambda m: "@" + users.get(m[1], m[1]), text)
-    text = _LINK.sub(lambda m: m[2] or m[1], text)
+    if links == "imported":
+        text = _LINK.sub(lambda m: clean_markup(m[0], {}, {}), text)
+    else:
+        text = _LINK.sub(lambda m: m[2] or m[1], text)
     return text.replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&")
 
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 
+from threefold.context.links import compact
 from threefold.context.render import block, cite, figures, fold, inline
 from threefold.context.staleness import REPLACED, Staleness, from_turn, marked
 from threefold.dates import dated, spoken, spoken_span
@@ -376,9 +377,12 @@ def _with_spoken_days(summary: Summary | None) -> Summary | None:
 
 @lru_cache(maxsize=64)
 def _spoken_headers(text: str) -> tuple[str, int]:
-    """`text` with its headers' days spoken, and its tokens. Kept by text: the same
-    summary is rendered by every context until it changes."""
-    lines = [_spoken_header(line) if line.startswith("#") else line for line in text.split("\n")]
+    """`text` with its headers' days spoken and its links written short (context/links.py),
+    and its tokens. Kept by text: the same summary is rendered by every context until it
+    changes."""
+    lines = [
+        _spoken_header(line) if line.startswith("#") else compact(line) for line in text.split("\n")
+    ]
     spoken_text = "\n".join(lines)
     return spoken_text, count_tokens(spoken_text)
 
@@ -975,7 +979,7 @@ def _fact_line(
     text: str, source: SourceRef, stated: datetime | None, doubt: SourceRef | None
 ) -> ContextItem:
     # Kept: a stream's pinned facts are written again at every context.
-    line = f"- {inline(text)} [{cite(source.label())}, {_stated_days(source, stated)}]"
+    line = f"- {inline(compact(text))} [{cite(source.label())}, {_stated_days(source, stated)}]"
     return _item(marked(line, doubt) if doubt else line, source)
 
 
@@ -991,7 +995,7 @@ def _stated_days(source: SourceRef, stated: datetime | None) -> str:
 @lru_cache(maxsize=8192)
 def _retrieved_line(text: str, source: SourceRef) -> ContextItem:
     # Kept: questions about the same stream retrieve many of the same items.
-    return _item(f"[{cite(source.label())}] {inline(text)}", source)
+    return _item(f"[{cite(source.label())}] {inline(compact(text))}", source)
 
 
 @lru_cache(maxsize=4096)
@@ -1001,16 +1005,25 @@ def _turn_item(turn: Turn) -> ContextItem:
     # The label is the turn's citation, so a source found elsewhere matches its turn.
     head = f"[{spoken(turn.at.date())} {turn.at:%H:%M}, {turn.ref().label()}]"
     parts = [head]
+    user, assistant = _shown_sides(turn)
     # Each side follows its speaker on the line, so its own text starts no line: folded,
     # not escaped ("Assistant: 36." stays as said, not "\36.").
-    if turn.user:
-        parts.append(f"{inline(turn.speaker or 'User')}: {fold(turn.user)}")
-    if turn.assistant:
-        parts.append(f"{inline(turn.assistant_speaker or 'Assistant')}: {fold(turn.assistant)}")
+    if user:
+        parts.append(f"{inline(turn.speaker or 'User')}: {fold(user)}")
+    if assistant:
+        parts.append(f"{inline(turn.assistant_speaker or 'Assistant')}: {fold(assistant)}")
     text = "\n".join(parts)
+    if (user, assistant) != (turn.user, turn.assistant):
+        return _item(text, turn.ref())  # links written short: the count at write time is off
     # The turn's own count was taken at write time; only the framing is counted here.
     framing = count_tokens(head) + 6
     return _item(text, turn.ref(), turn.tokens + framing)
+
+
+def _shown_sides(turn: Turn) -> tuple[str, str]:
+    """A turn's two sides as a context shows them: links written short (context/links.py),
+    the stored text kept whole."""
+    return compact(turn.user), compact(turn.assistant)
 
 
 def _stamp(source: SourceRef) -> str:
@@ -1075,7 +1088,7 @@ def _messages(plan: _Plan, blocks: dict[str, str]) -> list[dict[str, str]]:
 def _turn_messages(item: ContextItem, turn: Turn | None) -> list[dict[str, str]]:
     if turn is None:  # cut to fit: only the cut text is in the budget
         return [{"role": "user", "content": item.text}]
-    pairs = (("user", turn.user), ("assistant", turn.assistant))
+    pairs = zip(("user", "assistant"), _shown_sides(turn), strict=True)
     return [{"role": role, "content": text} for role, text in pairs if text]
 
 

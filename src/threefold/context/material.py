@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time
 from functools import lru_cache, partial
 
 from threefold.context.assemble import Material, Shares
+from threefold.context.links import compact
 from threefold.context.staleness import replaced_mark
 from threefold.dates import unannotated
 from threefold.domain import (
@@ -276,7 +277,7 @@ def _index(
 
 
 def _headline(text: str) -> str:
-    line = " ".join(text.split())
+    line = " ".join(compact(text).split())  # links short before the cut (context/links.py)
     return line if len(line) <= _HEADLINE_CHARS else line[: _HEADLINE_CHARS - 1] + "…"
 
 
