@@ -231,6 +231,15 @@ two are no longer blind; it changed no figure of any set. Session 44 ran the oth
 fourteen once more, for its change to whose a value is when the graph tags no name
 (``whose44_first_run``): main at 700f02a 163/348, updates 7/41, corrections 8/43, right
 163/223; the change 164/348, 8/41, 8/43, 164/226. Their misses were not read.
+Session 44 added **blind45** (eight sets written blind by a helper who saw no code, none
+of the other sets and no training data: brno_flatmates_lowercase,
+esbjerg_retired_bosun_voice, grenville_customs_widower_asked,
+kindersley_young_mom_terse_asked, lucknow_advocate_formal, mombasa_muscat_cousins_warm,
+surabaya_teen_gamer_emoji, wollongong_community_garden_group: 249 statements, 27 updates,
+25 corrections, 54 lines that state nothing), run once at 772d7d6 (``first_run``: 94/249
+= 0.38, updates 8/27, corrections 6/25, right 91/128 = 0.71, nothing 54/54; the rules
+alone, ``rules_first_run``: 40/249, 1/27, 1/25, 37/54, 54/54). Unread: first runs for the
+next change.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
