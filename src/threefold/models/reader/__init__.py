@@ -36,7 +36,7 @@ from threefold.models.reader.heads import (
 )
 from threefold.models.reader.units import asks, units
 from threefold.models.reader.verify import Verifier, clues
-from threefold.models.reader.whose import whose
+from threefold.models.reader.whose import addressed, whose
 
 __all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
@@ -173,11 +173,15 @@ class TrainedReader:
         """Every reading of `turn` at the manifest's least confidence, before any check:
         the user's facts, or the speaker's where the turn names one; a sentence opening
         with another person the memory knows, and saying nothing in the first person,
-        is theirs (:mod:`.whose`)."""
+        is theirs, and a value said right after "you're" is the addressee's
+        (:mod:`.whose`)."""
         me = " ".join((turn.speaker or "").split()).lower() or "user"
         people = frozenset(turn.people)
+        to = _addressee(turn, me)
         read = [
-            (text, *whose(text, found, me, people)) for text, found in self.sentence_spans(turn)
+            (text, *split)
+            for text, found in self.sentence_spans(turn)
+            for split in addressed(text, *whose(text, found, me, people), to)
         ]
         sentences = [(text, found) for text, found, _ in read]
         writers = [writer for *_, writer in read]
@@ -243,3 +247,11 @@ class TrainedReader:
             return self.label_least
         chosen = self.manifest.get("label_min_confidence", {})
         return dict(chosen) if isinstance(chosen, dict) else {}
+
+
+def _addressee(turn: TurnInput, me: str) -> str | None:
+    """Whom the turn's "you" means: in a chat between people, who wrote the message it
+    answers; None where that is the assistant, the user or the writer."""
+    said_by = turn.previous.speaker if turn.previous is not None else ""
+    key = " ".join(said_by.split()).lower()
+    return key if key not in ("", "assistant", "user", me) else None
