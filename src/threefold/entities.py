@@ -13,7 +13,7 @@ from threefold import dates
 from threefold.domain import Fact, FactCategory
 from threefold.models.base import ExtractedFact, SlotRef
 from threefold.models.heuristic.personal_words import RELATION_RE
-from threefold.models.heuristic.text import PRONOUN_OPENING_RE
+from threefold.models.heuristic.text import PRONOUN_OPENING_RE, STOPWORDS
 from threefold.store.base import Store
 
 PERSON = "person"
@@ -49,6 +49,20 @@ def capitalised_names(text: str) -> list[str]:
         words = [re.sub(r"['’]s$", "", w) for w in found[0].split()]
         keys += [key_of(" ".join(words)), key_of(words[0])]
     return [k for k in dict.fromkeys(keys) if could_be_person(k)]
+
+
+_WORD_RE = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def lowercase_names(text: str) -> list[str]:
+    """In text written all in lowercase, where a capital tells nothing ("shona's the
+    practice manager noo"), the words that may name someone, once each: every word but the
+    commonest, an 's left out. None in text that capitalises anything."""
+    read = text[:_NAMES_READ]
+    if any(c.isupper() for c in read):
+        return []
+    words = (re.sub(r"['’]s$", "", w) for w in _WORD_RE.findall(read))
+    return [w for w in dict.fromkeys(words) if len(w) > 2 and w not in STOPWORDS]
 
 
 def resolve(store: Store, tenant: str, name: str) -> str:

@@ -13,6 +13,7 @@ import pytest
 from tests.models.marks import by_sentence, unmarked
 from threefold import Memory
 from threefold.domain import Fact
+from threefold.entities import lowercase_names
 from threefold.models.base import TurnInput
 from threefold.models.heuristic import HeuristicModel
 from threefold.models.reader import TrainedReader
@@ -230,3 +231,38 @@ def test_an_i_between_youre_and_the_value_keeps_it_the_writers(
         [("Morning!", "Ollie"), ("you're so right I'm [[age|40]] now", "Nadia")],
     )
     assert owners(facts, "40") == {"nadia"}
+
+
+def test_a_known_person_is_found_in_lowercase_text(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("My [[REL|wife]] [[relation|Shona]] is a dental nurse.", None),
+            ("shona's the [[job@per|practice manager]] noo, got the promotion friday", None),
+        ],
+    )
+    assert owners(facts, "practice manager") == {"shona"}
+
+
+def test_a_name_after_the_value_is_whom_it_is_said_to(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            (
+                "[[REL|Flatmate]] [[relation|Pete]] and [[REL|sister]] [[relation|Kim]] came by.",
+                None,
+            ),
+            ("she's [[age@per|28]] pete, we did her birthday drinks", None),
+        ],
+    )
+    assert "pete" not in owners(facts, "28")
+
+
+def test_only_text_written_all_in_lowercase_is_read_word_by_word() -> None:
+    assert lowercase_names("Shona's the practice manager now") == []
+    assert lowercase_names("shona's the practice manager noo") == [
+        "shona",
+        "practice",
+        "manager",
+        "noo",
+    ]

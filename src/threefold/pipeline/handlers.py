@@ -423,9 +423,9 @@ class Pipeline:
         }
 
     def _people_in(self, turn: Turn) -> tuple[str, ...]:
-        """The tenant's people the turn's user side names by a capitalised word or two,
-        its writer left out (TurnInput.people)."""
-        named = entities.capitalised_names(turn.user)
+        """The tenant's people the turn's user side names by a capitalised word or two, or
+        by any word where it is all in lowercase, its writer left out (TurnInput.people)."""
+        named = entities.capitalised_names(turn.user) or entities.lowercase_names(turn.user)
         known = self.store.aliases_among(turn.tenant, named) if named else []
         writer = self._speaker(turn)
         return tuple(k for k in known if entities.resolve(self.store, turn.tenant, k) != writer)

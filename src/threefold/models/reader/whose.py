@@ -38,7 +38,11 @@ def whose(text: str, spans: list[Span], me: str, people: Collection[str]) -> tup
     the graph tagged nothing over it, and whose its unnamed values are: that person's,
     where it says nothing in the first person; else the writer `me`'s."""
     if not any(s.label in ("PER", "REL") for s in spans):
-        spans = spans + [s for s in known_names(text, people) if not _overlaps(s, spans)]
+        # a name after every value is seldom their subject: "she's 28 pete" says it to Pete
+        last = max((s.start for s in spans if s.subject == "per"), default=len(text))
+        spans = spans + [
+            s for s in known_names(text, people) if s.end <= last and not _overlaps(s, spans)
+        ]
     name = opening_name(text, people)
     if name is None:
         return spans, me
