@@ -35,6 +35,12 @@ runs of the default reader (literal judge), capture / precision / nothing: conv-
 conv-43-later 15/62, 12/23, 342/347. Each header also records the verifiers judged that
 session (V2, V3; not shipped).
 
+Session 44, held out (--frozen, all five files), capture, right / stored, nothing: main
+700f02a 91/343, 61/136, 1,639; with the session's changes to whose a value is (acb99c7)
+90/343, 60/135, 1,639; with the unnamed partners, children and pets of
+models/reader/kin.py 92/343, 62/140, 1,637 (its gate, written before it was run). Dev:
+68/152, 30/50 -> 68, 30/50 -> 72, 33/57.
+
     .venv/bin/python benchmarks/locomo_facts.py ../shared/data/locomo_dev.json
         [--frozen] [--only conv-26 ...] [--reader auto|rules|...] [--literal-judge]
         [--show-misses] [--manifest /tmp/candidate/reader_tuned.json]

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from threefold import dates
 from threefold.domain import Fact, FactCategory
-from threefold.models.base import ExtractedFact, SlotRef
+from threefold.models.base import KIN_SLOT, ExtractedFact, SlotRef
 from threefold.models.heuristic.personal_words import RELATION_RE
 from threefold.models.heuristic.text import PRONOUN_OPENING_RE, STOPWORDS
 from threefold.store.base import Store
@@ -87,6 +87,9 @@ _PERSONAL = frozenset(
 """Categories whose subject is always a person: someone's home, job, diet, relations."""
 _ANIMALS = frozenset({"dog", "cat", "parrot", "rabbit", "hamster", "horse", "pet"})
 """Relationship slots that name a pet, not a person ("cat:miso")."""
+_NAMELESS = _ANIMALS | {KIN_SLOT}
+"""Relationship slots whose value names no one: a pet, or a relative said without a name
+("has:child" = "kids")."""
 
 
 # "he", "she" and their other forms anywhere: "I must correct myself: she is 11"
@@ -178,7 +181,7 @@ def names_before_pronoun(text: str, speaker_name: str | None) -> bool:
 def _named_relative(fact: Fact) -> tuple[str, ...]:
     """The person a relation names ("Priya is the user's fiancée": priya), not a pet."""
     relation = fact.category is FactCategory.RELATIONSHIP and fact.slot.split(":")[0]
-    if not relation or relation in _ANIMALS or not fact.value[:1].isalpha():
+    if not relation or relation in _NAMELESS or not fact.value[:1].isalpha():
         return ()
     return (fact.value,) if fact.value.title() in fact.text else ()
 
@@ -192,7 +195,7 @@ def people_in(item: ExtractedFact | Fact) -> list[str]:
         names.append(item.value)
     if (role and item.slot == ROLE_SLOT) or item.category in _PERSONAL:
         names.append(item.subject)
-    if item.category is FactCategory.RELATIONSHIP and item.slot.split(":")[0] not in _ANIMALS:
+    if item.category is FactCategory.RELATIONSHIP and item.slot.split(":")[0] not in _NAMELESS:
         names.append(item.value)
     return [key_of(n) for n in names if could_be_person(n)]
 

@@ -31,6 +31,7 @@ from threefold.entities import HOLDER_SLOT, ROLE_SLOT
 from threefold.errors import NotFound
 from threefold.models.base import (
     EATS_AGAIN_SLOT,
+    KIN_SLOT,
     ExtractedFact,
     KnownFact,
     MemoryModel,
@@ -725,7 +726,13 @@ def retract_renamed_claims(
     Call inside a transaction."""
     if _ADDING_RE.search(user_text):
         return
-    named = [f for f in stated if f.category is FactCategory.RELATIONSHIP and ":" in f.slot]
+    named = [
+        f
+        for f in stated
+        if f.category is FactCategory.RELATIONSHIP
+        and ":" in f.slot
+        and not f.slot.startswith(f"{KIN_SLOT}:")  # "my son": no name to rename by
+    ]
     for claim in store.facts_from(tenant, stream, answered):
         by = next((f for f in named if _renames(f, claim)), None)
         if by is None:

@@ -18,6 +18,11 @@ class _Task(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+KIN_SLOT = "has"
+"""The slot prefix of a partner, child or pet said without a name ("has:child" = "kids",
+models/reader/kin.py): its value names no one."""
+
+
 class PreviousTurn(_Task):
     """The message a turn answers, shown read-only: it gives a terse reply its meaning
     ("42" after "How old are you?"). Facts are never read from it."""

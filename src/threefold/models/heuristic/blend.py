@@ -14,6 +14,7 @@ measurement on development text (training/choose_threshold.py prints each):
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import words
+from threefold.models.reader.kin import said_otherwise
 from threefold.models.reader.labels import ENDED
 
 POLICIES = ("union", "new kinds", "silent")
@@ -24,6 +25,7 @@ def blend(
 ) -> list[ExtractedFact]:
     if policy == "silent" and rules:
         return rules
+    read = [f for f in read if not said_otherwise(f, [*rules, *read])]
     kinds = {f.category for f in rules}
     # A slot the rules read without saying what it ends ("used to be a firefighter" as a
     # former job) still takes the reader's fact that says it, which ends the current one.

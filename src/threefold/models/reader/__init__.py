@@ -19,6 +19,8 @@ from threefold.models.base import ExtractedFact, Standing, TurnInput
 from threefold.models.reader.checks import BELOW, Reading, refusal, standing
 from threefold.models.reader.facts import (
     MIN_CONFIDENCE,
+    RELATION_LABELS,
+    USER_WORD,
     TurnRead,
     referent_subject,
     settled,
@@ -34,6 +36,7 @@ from threefold.models.reader.heads import (
     read_manifest,
     spans,
 )
+from threefold.models.reader.kin import kin_facts
 from threefold.models.reader.units import asks, units
 from threefold.models.reader.verify import Verifier, clues
 from threefold.models.reader.whose import addressed, whose
@@ -130,7 +133,8 @@ class TrainedReader:
         whether the checks keep it (:mod:`.checks`)."""
         out: list[Reading] = []
         seen: set[tuple[str, str, str]] = set()
-        every = self.turn_reads(turn)  # loads the manifest, with the bars
+        sentences = self._sentences(turn)  # loads the manifest, with the bars
+        every = self._turn_reads(turn, sentences)
         label_least, held, hint = self._label_least(), self._held_least(), self._hint_least()
         refusals: dict[int, str] = {}  # each reading checked once, by settled() and below
         verdict = self._verdict(turn, every, label_least)
@@ -151,6 +155,19 @@ class TrainedReader:
             if key not in seen:
                 seen.add(key)
                 out.append(Reading(fact, read.span, read.text, refused(read), tier))
+        return out + self._kin(sentences, seen)
+
+    def _kin(
+        self, sentences: list[tuple[str, list[Span], str]], seen: set[tuple[str, str, str]]
+    ) -> list[Reading]:
+        """The relatives and pets each writer owns without naming them (:mod:`.kin`)."""
+        out = []
+        for text, found, writer in sentences:
+            names = [s for s in found if s.label in ("PER", *RELATION_LABELS)]
+            for fact, word in kin_facts(text, names, writer, USER_WORD):
+                if (key := (fact.subject, fact.slot, fact.value)) not in seen:
+                    seen.add(key)
+                    out.append(Reading(fact, word, text, "", Standing.FACT))
         return out
 
     def _verdict(
@@ -175,14 +192,24 @@ class TrainedReader:
         with another person the memory knows, and saying nothing in the first person,
         is theirs, and a value said right after "you're" is the addressee's
         (:mod:`.whose`)."""
-        me = " ".join((turn.speaker or "").split()).lower() or "user"
+        return self._turn_reads(turn, self._sentences(turn))
+
+    def _sentences(self, turn: TurnInput) -> list[tuple[str, list[Span], str]]:
+        """Each piece of `turn` the reader reads with the spans the heads tag in it, by
+        whose they are: some of a piece's spans may be another person's (:mod:`.whose`)."""
+        me = _writer(turn)
         people = frozenset(turn.people)
         to = _addressee(turn, me)
-        read = [
+        return [
             (text, *split)
             for text, found in self.sentence_spans(turn)
             for split in addressed(text, *whose(text, found, me, people), to)
         ]
+
+    def _turn_reads(
+        self, turn: TurnInput, read: list[tuple[str, list[Span], str]]
+    ) -> list[TurnRead]:
+        me = _writer(turn)
         sentences = [(text, found) for text, found, _ in read]
         writers = [writer for *_, writer in read]
         referent = referent_subject(turn.referent, me)
@@ -247,6 +274,10 @@ class TrainedReader:
             return self.label_least
         chosen = self.manifest.get("label_min_confidence", {})
         return dict(chosen) if isinstance(chosen, dict) else {}
+
+
+def _writer(turn: TurnInput) -> str:
+    return " ".join((turn.speaker or "").split()).lower() or "user"
 
 
 def _addressee(turn: TurnInput, me: str) -> str | None:

@@ -35,7 +35,8 @@ USER_WORD = 0.95
 CORRECTION = 1.0
 MIN_CONFIDENCE = 0.5
 """Spans the tagger is less sure of than this are left out: precision before capture."""
-_RELATION_LABELS = ("relation", "pet")
+RELATION_LABELS = ("relation", "pet")
+_RELATION_LABELS = RELATION_LABELS
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
 _EDGE = " \t,.;:!?\"'()"
 _UNITS = (

@@ -1,0 +1,56 @@
+"""Partners, children and pets said without a name are had (models/reader/kin.py), through
+Memory with the reader's tagger given by marks (tests/models/marks.py)."""
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.models.test_reader_whose import facts_of
+from threefold import Memory
+
+MemoryFactory = Callable[..., Memory]
+
+
+def kin(open_memory: MemoryFactory, said: str, speaker: str | None = None) -> dict[str, str]:
+    """Slot -> value of the unnamed relatives stored from `said`."""
+    facts = facts_of(open_memory, [(said, speaker)])
+    return {f.slot: f.value for f in facts if f.slot.startswith("has:")}
+
+
+def test_a_husband_and_kids_said_without_names_are_had(open_memory: MemoryFactory) -> None:
+    said = "I'm lucky to have my husband and kids; they keep me motivated."
+    assert kin(open_memory, said, "Melanie") == {"has:spouse": "husband", "has:child": "kids"}
+
+
+def test_the_fact_reads_as_said(open_memory: MemoryFactory) -> None:
+    facts = facts_of(open_memory, [("We were all freaked when my son got into an accident.", None)])
+    assert [f.text for f in facts if f.slot == "has:son"] == ["The user has a son."]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My late husband loved Spain.",  # not had now
+        "my friend's son is four",  # the friend's
+        "Sam and kids came round.",  # joined to no owned word
+        "Do you have kids?",  # nobody's
+        "my mum and dad visited",  # parents say little: everyone has them
+        "Martine my wife says I work too much.",  # named: her relation fact says it
+        "my dog is called biscuit",
+    ],
+)
+def test_what_is_not_an_unnamed_partner_child_or_pet(open_memory: MemoryFactory, said: str) -> None:
+    assert kin(open_memory, said) == {}
+
+
+def test_an_unnamed_relative_is_no_person(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    mem.add_turn("chat:k", user="My kids and our dog are driving me mad.")
+    mem.process_pending()
+    assert {f.value for f in mem.facts("chat:k")} >= {"kids", "dog"}
+    assert mem.store.entities_named("default", "kids") == []
+
+
+def test_a_long_message_of_relation_words_reads_once_each(open_memory: MemoryFactory) -> None:
+    said = "my son and my son, " * 2000 + "my my my"
+    assert kin(open_memory, said) == {"has:son": "son"}
