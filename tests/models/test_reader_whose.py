@@ -204,35 +204,6 @@ def test_a_pronoun_past_a_sentences_start_is_whom_the_turn_before_named(
     assert owners(mem.facts("chat:g"), "11") == {"lucía"}
 
 
-def test_a_value_said_after_youre_is_the_one_written_to(open_memory: MemoryFactory) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("mine are [[age|36]] and made of crisps", "Ollie"),
-            ("you're [[age|35]] you liar", "Nadia"),
-        ],
-    )
-    assert owners(facts, "35") == {"ollie"}
-
-
-def test_a_value_said_to_the_assistant_is_nobodys(open_memory: MemoryFactory) -> None:
-    mem = said_in_turns(
-        open_memory,
-        [("Hi.", "Hello! How can I help?", None), ("you're [[age|35]] in my story", "", None)],
-    )
-    assert owners(mem.facts("chat:g"), "35") == set()
-
-
-def test_an_i_between_youre_and_the_value_keeps_it_the_writers(
-    open_memory: MemoryFactory,
-) -> None:
-    facts = facts_of(
-        open_memory,
-        [("Morning!", "Ollie"), ("you're so right I'm [[age|40]] now", "Nadia")],
-    )
-    assert owners(facts, "40") == {"nadia"}
-
-
 def test_a_known_person_is_found_in_lowercase_text(open_memory: MemoryFactory) -> None:
     facts = facts_of(
         open_memory,

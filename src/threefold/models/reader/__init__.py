@@ -39,7 +39,7 @@ from threefold.models.reader.heads import (
 from threefold.models.reader.kin import kin_facts
 from threefold.models.reader.units import asks, units
 from threefold.models.reader.verify import Verifier, clues
-from threefold.models.reader.whose import addressed, whose
+from threefold.models.reader.whose import whose
 
 __all__ = ["DATA", "FROZEN", "TUNED", "ReaderModelError", "TrainedReader"]
 
@@ -190,20 +190,16 @@ class TrainedReader:
         """Every reading of `turn` at the manifest's least confidence, before any check:
         the user's facts, or the speaker's where the turn names one; a sentence opening
         with another person the memory knows, and saying nothing in the first person,
-        is theirs, and a value said right after "you're" is the addressee's
-        (:mod:`.whose`)."""
+        is theirs (:mod:`.whose`)."""
         return self._turn_reads(turn, self._sentences(turn))
 
     def _sentences(self, turn: TurnInput) -> list[tuple[str, list[Span], str]]:
-        """Each piece of `turn` the reader reads with the spans the heads tag in it, by
-        whose they are: some of a piece's spans may be another person's (:mod:`.whose`)."""
+        """Each piece of `turn` the reader reads with the spans the heads tag in it, and
+        whose its values are (:mod:`.whose`)."""
         me = _writer(turn)
         people = frozenset(turn.people)
-        to = _addressee(turn, me)
         return [
-            (text, *split)
-            for text, found in self.sentence_spans(turn)
-            for split in addressed(text, *whose(text, found, me, people), to)
+            (text, *whose(text, found, me, people)) for text, found in self.sentence_spans(turn)
         ]
 
     def _turn_reads(
@@ -278,11 +274,3 @@ class TrainedReader:
 
 def _writer(turn: TurnInput) -> str:
     return " ".join((turn.speaker or "").split()).lower() or "user"
-
-
-def _addressee(turn: TurnInput, me: str) -> str | None:
-    """Whom the turn's "you" means: in a chat between people, who wrote the message it
-    answers; None where that is the assistant, the user or the writer."""
-    said_by = turn.previous.speaker if turn.previous is not None else ""
-    key = " ".join(said_by.split()).lower()
-    return key if key not in ("", "assistant", "user", me) else None

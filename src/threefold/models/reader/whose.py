@@ -1,5 +1,4 @@
-"""Whose a sentence is, when it opens with a person the memory knows, and whose a value
-said to someone ("you're 32") is.
+"""Whose a sentence is, when it opens with a person the memory knows.
 
 The graph was trained mostly on lines written in the first person, and tags a name it has
 not seen only now and then: Rafael's "Marco bought a second-hand hatchback" reads as
@@ -24,13 +23,6 @@ _NAME_WORD = re.compile(r"[A-Z][\w’'-]*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _ADDRESSED = re.compile(r"\s*(?:[,!?:;]|[-–—]\s)")
 _NEXT_WORD = re.compile(r"\s+(?:new\s+|old\s+|little\s+|big\s+)?([\w'’-]+)")
-# "you're", "you are", "u r", "ur 32": the one written to is what follows, up to six words
-# on within the clause ("dani you're 32 not 31")
-_YOU_ARE = re.compile(
-    r"(?<![\w'’])(?:you(?:['’]re|['’]ve| are| were| have)|youre|u r|u are|ur(?= \d))"
-    r"(?P<rest>(?:\s+[^\s,;:.!?]+){1,6})",
-    re.IGNORECASE,
-)
 
 
 def whose(text: str, spans: list[Span], me: str, people: Collection[str]) -> tuple[list[Span], str]:
@@ -101,27 +93,3 @@ def _owns_relation(text: str, end: int) -> bool:
 
 def _key(said: str) -> str:
     return _POSSESSIVE.sub("", " ".join(said.lower().split()))
-
-
-def addressed(
-    text: str, spans: list[Span], writer: str, addressee: str | None
-) -> list[tuple[list[Span], str]]:
-    """`text`'s spans by whose they are. A value the graph reads as the writer's but said
-    right after "you're" ("dani you're 32 not 31", "u r 24 and..."), with no "I" or "we"
-    between, is the addressee's: in a chat between people, who wrote the message before;
-    with an assistant (`addressee` None), nobody's, and it is not read."""
-    said_to = [(m.start(), m.end()) for m in _YOU_ARE.finditer(text)]
-    theirs = [
-        s
-        for s in spans
-        if s.subject == "self"
-        and s.label not in ("PER", "REL", "relation", "pet")
-        and any(
-            start < s.start and s.end <= end and not _FIRST_PERSON.search(text[start : s.start])
-            for start, end in said_to
-        )
-    ]
-    if not theirs:
-        return [(spans, writer)]
-    mine = [s for s in spans if s not in theirs]
-    return [(mine, writer), (theirs, addressee)] if addressee else [(mine, writer)]
