@@ -74,15 +74,33 @@ def test_whose_a_sentence_opening_with_a_name_is(
     assert owners(facts, value) == {owner}
 
 
-def test_a_named_persons_value_finds_its_name(open_memory: MemoryFactory) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("My [[REL|brother]] [[relation|Harjit]] is visiting next week.", None),
-            ("Harjit's new place is in [[home@per|Leith]], ten minutes from us.", None),
-        ],
-    )
-    assert owners(facts, "Leith") == {"harjit"}
+@pytest.mark.parametrize(
+    ("turns", "value", "owner"),
+    [
+        (
+            [
+                "My [[REL|brother]] [[relation|Harjit]] is visiting next week.",
+                "Harjit's new place is in [[home@per|Leith]], ten minutes from us.",
+            ],
+            "Leith",
+            "harjit",
+        ),
+        # in text all in lowercase, a known person is found by any word
+        (
+            [
+                "My [[REL|wife]] [[relation|Shona]] is a dental nurse.",
+                "shona's the [[job@per|practice manager]] noo, got the promotion friday",
+            ],
+            "practice manager",
+            "shona",
+        ),
+    ],
+)
+def test_a_named_persons_value_finds_its_name(
+    open_memory: MemoryFactory, turns: list[str], value: str, owner: str
+) -> None:
+    facts = facts_of(open_memory, [(said, None) for said in turns])
+    assert owners(facts, value) == {owner}
 
 
 def test_a_full_name_is_read_as_written_however_spaced() -> None:
@@ -150,30 +168,43 @@ def said_in_turns(open_memory: MemoryFactory, turns: list[tuple[str, str, str | 
     return mem
 
 
-def test_a_person_the_memory_knows_takes_the_value_where_the_graph_tags_no_name(
-    open_memory: MemoryFactory,
+@pytest.mark.parametrize(
+    ("turns", "value", "owner"),
+    [
+        # the graph tags no name: the one person the memory knows that the sentence names
+        (
+            [
+                ("My [[REL|daughter]] [[relation|Camille]] lives in Lyon.", ""),
+                ("The birthday of Camille it is the [[birthday@per|23 April]].", ""),
+            ],
+            "23 April",
+            {"camille"},
+        ),
+        # two known people named: no one to hand it to
+        (
+            [
+                ("[[REL|Son]] [[relation|Julien]], [[REL|daughter]] [[relation|Camille]].", ""),
+                ("One of them, Julien or Camille, is [[age@per|12]], I forget.", ""),
+            ],
+            "12",
+            set(),
+        ),
+        # "she" past a sentence's start means whom the turn before named
+        (
+            [
+                ("My [[REL|niece]] is [[relation|Lucía]].", "How old is Lucía now?"),
+                ("I must correct myself: she is [[age@per|11]].", ""),
+            ],
+            "11",
+            {"lucía"},
+        ),
+    ],
+)
+def test_whose_a_value_said_of_someone_else_is(
+    open_memory: MemoryFactory, turns: list[tuple[str, str]], value: str, owner: set[str]
 ) -> None:
-    mem = said_in_turns(
-        open_memory,
-        [
-            ("My [[REL|daughter]] [[relation|Camille]] lives in Lyon.", "", None),
-            ("The birthday of Camille it is the [[birthday@per|23 April]].", "", None),
-        ],
-    )
-    assert owners(mem.facts("chat:g"), "23 April") == {"camille"}
-
-
-def test_a_value_of_someone_else_stays_unowned_where_two_known_people_are_named(
-    open_memory: MemoryFactory,
-) -> None:
-    mem = said_in_turns(
-        open_memory,
-        [
-            ("[[REL|Son]] [[relation|Julien]], [[REL|daughter]] [[relation|Camille]].", "", None),
-            ("One of them, Julien or Camille, is [[age@per|12]], I forget.", "", None),
-        ],
-    )
-    assert owners(mem.facts("chat:g"), "12") == set()
+    mem = said_in_turns(open_memory, [(user, assistant, None) for user, assistant in turns])
+    assert owners(mem.facts("chat:g"), value) == owner
 
 
 def test_she_in_a_reply_is_the_known_person_the_question_opened_with(
@@ -189,30 +220,6 @@ def test_she_in_a_reply_is_the_known_person_the_question_opened_with(
     )
     ages = {f.value for f in mem.facts("chat:g") if f.subject == "aino" and f.slot == "age"}
     assert ages == {"8"}
-
-
-def test_a_pronoun_past_a_sentences_start_is_whom_the_turn_before_named(
-    open_memory: MemoryFactory,
-) -> None:
-    mem = said_in_turns(
-        open_memory,
-        [
-            ("My [[REL|niece]] is [[relation|Lucía]].", "How old is Lucía now?", None),
-            ("I must correct myself: she is [[age@per|11]].", "", None),
-        ],
-    )
-    assert owners(mem.facts("chat:g"), "11") == {"lucía"}
-
-
-def test_a_known_person_is_found_in_lowercase_text(open_memory: MemoryFactory) -> None:
-    facts = facts_of(
-        open_memory,
-        [
-            ("My [[REL|wife]] [[relation|Shona]] is a dental nurse.", None),
-            ("shona's the [[job@per|practice manager]] noo, got the promotion friday", None),
-        ],
-    )
-    assert owners(facts, "practice manager") == {"shona"}
 
 
 def test_a_name_after_the_value_is_whom_it_is_said_to(open_memory: MemoryFactory) -> None:
