@@ -205,6 +205,7 @@ class TrainedReader:
     def _turn_reads(
         self, turn: TurnInput, read: list[tuple[str, list[Span], str]]
     ) -> list[TurnRead]:
+        """:meth:`turn_reads` of the pieces `read` (:meth:`_sentences`)."""
         me = _writer(turn)
         sentences = [(text, found) for text, found, _ in read]
         writers = [writer for *_, writer in read]

@@ -1,4 +1,4 @@
-"""Whose a sentence is, when it opens with a person the memory knows.
+"""Whose a sentence is, when it opens with or names a person the memory knows.
 
 The graph was trained mostly on lines written in the first person, and tags a name it has
 not seen only now and then: Rafael's "Marco bought a second-hand hatchback" reads as
@@ -6,7 +6,9 @@ Rafael's car. The engine knows the chat's people (``TurnInput.people``), so a se
 that opens with one of them and says nothing in the first person is theirs: its values,
 its relations ("Marco's wife is a nurse") and its pets. The opening name is also tagged
 where the graph tagged none, so that a value the graph calls a named person's finds whose
-it is ("Harjit's birthday is 19 January", Harjit known).
+it is ("Harjit's birthday is 19 January", Harjit known), and so is a known person named
+anywhere in a sentence where the graph tagged no one ("The birthday of Camille it is the
+23 April").
 """
 
 import re
@@ -28,7 +30,10 @@ _NEXT_WORD = re.compile(r"\s+(?:new\s+|old\s+|little\s+|big\s+)?([\w'’-]+)")
 def whose(text: str, spans: list[Span], me: str, people: Collection[str]) -> tuple[list[Span], str]:
     """`text`'s spans, with the known person's name that opens it tagged as a person where
     the graph tagged nothing over it, and whose its unnamed values are: that person's,
-    where it says nothing in the first person; else the writer `me`'s."""
+    where it says nothing in the first person; else the writer `me`'s. Where the graph
+    tagged no person or relation word at all, the one known person the sentence names
+    (:func:`known_names`) is tagged too, so that a value it reads as someone else's has
+    someone to be."""
     if not any(s.label in ("PER", "REL") for s in spans):
         # a name after every value is seldom their subject: "she's 28 pete" says it to Pete
         last = max((s.start for s in spans if s.subject == "per"), default=len(text))
