@@ -411,24 +411,22 @@ class Pipeline:
         # "How's Dev doing?" "He started his own business": a question states no fact
         # one side per line: a reply's first word ("Twelve years is...") is no inner name
         said = f"{before.user}\n{before.assistant}"
-        return entities.named_in(said, turn.speaker, self._known_in(turn, before))
-
-    def _known_in(self, turn: Turn, before: Turn) -> set[str]:
-        """The people the memory knows whom the turn before names by a capitalised word,
-        the turn's writer left out."""
-        named = entities.capitalised_names(f"{before.user}\n{before.assistant}")
-        known = self.store.aliases_among(turn.tenant, named) if named else []
-        return {entities.resolve(self.store, turn.tenant, key) for key in known} - {
-            self._speaker(turn)
-        }
+        known = self._known_in(turn, entities.capitalised_names(said))
+        return entities.named_in(said, turn.speaker, set(known.values()))
 
     def _people_in(self, turn: Turn) -> tuple[str, ...]:
         """The tenant's people the turn's user side names by a capitalised word or two, or
         by any word where it is all in lowercase, its writer left out (TurnInput.people)."""
         named = entities.capitalised_names(turn.user) or entities.lowercase_names(turn.user)
+        return tuple(self._known_in(turn, named))
+
+    def _known_in(self, turn: Turn, named: list[str]) -> dict[str, str]:
+        """Those of `named` (keys) that name a person the tenant knows, each with the
+        person's key, the turn's writer left out."""
         known = self.store.aliases_among(turn.tenant, named) if named else []
+        people = {alias: entities.resolve(self.store, turn.tenant, alias) for alias in known}
         writer = self._speaker(turn)
-        return tuple(k for k in known if entities.resolve(self.store, turn.tenant, k) != writer)
+        return {alias: key for alias, key in people.items() if key != writer}
 
     def _speaker(self, turn: Turn) -> str:
         return entities.resolve(self.store, turn.tenant, turn.speaker) if turn.speaker else "user"

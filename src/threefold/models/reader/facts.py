@@ -36,7 +36,6 @@ CORRECTION = 1.0
 MIN_CONFIDENCE = 0.5
 """Spans the tagger is less sure of than this are left out: precision before capture."""
 RELATION_LABELS = ("relation", "pet")
-_RELATION_LABELS = RELATION_LABELS
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
 _EDGE = " \t,.;:!?\"'()"
 _UNITS = (
@@ -155,13 +154,13 @@ def referent_subject(referent: str | None, me: str) -> str | None:
 
 def _last_named(text: str, spans: list[Span], me: str) -> str | None:
     """The subject of the last person `spans` name: by name, or by relation ("my mum")."""
-    people = [s for s in spans if s.label in ("PER", "REL", *_RELATION_LABELS)]
+    people = [s for s in spans if s.label in ("PER", "REL", *RELATION_LABELS)]
     if not people:
         return None
     last = max(people, key=lambda s: s.start)
     if last.label != "REL":
         return _whose(_value(text, last))
-    named = _named(text, last, [s for s in spans if s.label in ("PER", *_RELATION_LABELS)])
+    named = _named(text, last, [s for s in spans if s.label in ("PER", *RELATION_LABELS)])
     return _whose(_value(text, named)) if named else f"{me}'s {_relation(text, last)}"
 
 
@@ -304,7 +303,7 @@ def _sentence_reads(
             if fact is not None and replaces is not None and replaces.modality == "neg":
                 # "York, not Leeds": a correction, as firm as the user's word gets
                 fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
-        elif span.label in _RELATION_LABELS:
+        elif span.label in RELATION_LABELS:
             continue  # a person's or pet's ending is the layers' to draw (layers/facts.py)
         else:
             fact = _ended(text, span, spans, me, antecedent)
@@ -382,7 +381,7 @@ def _fact(
     if subject is None:
         return None
     relation = ""
-    if span.label in _RELATION_LABELS:
+    if span.label in RELATION_LABELS:
         word = _nearest(span, [s for s in spans if s.label == "REL"])
         if word is None:
             return None
@@ -444,7 +443,7 @@ def _value(text: str, span: Span) -> str:
         value = _as_number(value + _units_after(text, span, value))
     elif span.label in value_types()["dates"]:
         value = _with_day(text, span, value)
-    elif span.label not in ("PER", "REL", *_RELATION_LABELS):
+    elif span.label not in ("PER", "REL", *RELATION_LABELS):
         value += _rest_of_name(text, span, value)
     return value
 
@@ -552,16 +551,16 @@ def _subject(
     """Whose the value `span` is: the writer's, the person named nearest, the relative
     its relation word names, or, in a sentence that names nobody and says "he" or "she",
     `antecedent`."""
-    if span.label in _RELATION_LABELS or span.subject == "self":
+    if span.label in RELATION_LABELS or span.subject == "self":
         return me
-    names = [s for s in spans if s.label == "PER" or s.label in _RELATION_LABELS]
+    names = [s for s in spans if s.label == "PER" or s.label in RELATION_LABELS]
     if span.subject == "per" and (named := _nearest(span, names)) is not None:
         return _whose(_value(text, named))
     word = _nearest(span, [s for s in spans if s.label == "REL"])
     if word is None:
         meant = not names and antecedent and _THIRD_PERSON.search(text)
         return antecedent if meant else None
-    named = _named(text, word, [s for s in spans if s.label in _RELATION_LABELS])
+    named = _named(text, word, [s for s in spans if s.label in RELATION_LABELS])
     if named is not None:  # "my wife Ines is a doctor": the fact is Ines's, by her name
         return _whose(_value(text, named))
     return f"{me}'s {_relation(text, word)}"

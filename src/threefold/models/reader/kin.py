@@ -11,17 +11,15 @@ named relation never replace each other. The relation words are the reader's own
 is not had now ("my late husband"), are there too (``kin``, ``not_had``).
 """
 
-import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
 
 from threefold.domain import FactCategory
 from threefold.models.base import KIN_SLOT, ExtractedFact
 from threefold.models.heuristic.text import indefinite_article
 from threefold.models.reader.heads import Span
-from threefold.models.reader.labels import relation_words
+from threefold.models.reader.labels import relation_words, relations
 
 # A name said beside the relation word ("my wife Ines", "my dog is called biscuit",
 # "Martine, my wife"): the relation fact of that name says it (facts.py).
@@ -122,7 +120,7 @@ def _owned() -> re.Pattern[str]:
     """ "my" or "our" (or "and" after an owned one), up to two words, then a relation word
     of `kin`, one or more."""
     words, _ = relation_words()
-    kin = sorted((w for w, kind in words.items() if kind in _relations()["kin"]), key=len)
+    kin = sorted((w for w, kind in words.items() if kind in relations()["kin"]), key=len)
     forms = "|".join(re.escape(w) + r"(?:s|ren)?" for w in reversed(kin))
     # "my husband and kids": a word joined to an owned one is owned too
     return re.compile(
@@ -134,10 +132,4 @@ def _owned() -> re.Pattern[str]:
 
 @cache
 def _not_had() -> frozenset[str]:
-    return frozenset(_relations()["not_had"])
-
-
-@cache
-def _relations() -> dict[str, list[str]]:
-    data = resources.files("threefold.models.reader") / "data" / "relations.json"
-    return json.loads(data.read_text("utf-8"))
+    return frozenset(relations()["not_had"])

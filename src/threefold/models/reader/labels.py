@@ -31,8 +31,15 @@ def slot_table() -> dict[str, dict[str, Any]]:
 @cache
 def relation_words() -> tuple[dict[str, str], frozenset[str]]:
     """Relation word -> relation ('hubby' -> 'spouse'), and the relations held by one."""
-    data = json.loads(_data("relations.json"))
+    data = relations()
     return data["words"], frozenset(data["single"])
+
+
+@cache
+def relations() -> dict[str, Any]:
+    """models/reader/data/relations.json: relation words and the lists of relations."""
+    data: dict[str, Any] = json.loads(_data("relations.json"))
+    return data
 
 
 @cache
