@@ -905,6 +905,10 @@ DIALOGUES = {
         ],
         ["Moreau is the user's dentist."],
     ),
+    "a number that is no day of a month leaves a birthday": (
+        [("My birthday is December 15th.", "Noted."), ("79.", "Ok.")],
+        ["The user's birthday is December 15."],
+    ),
     "a flight moved, its new day said after": (
         [
             ("My flight to Rome is on the 12th.", "Ok."),

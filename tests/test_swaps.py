@@ -103,6 +103,32 @@ def test_a_clause_about_someone_else_leaves_the_speakers_fact(open_memory, said)
 
 
 @pytest.mark.parametrize(
+    ("held", "said", "kept"),
+    [
+        # "Go" the language names nothing in "go to Floripa", whose names are capitalised
+        ("I plan to go to Floripa in January.", "the service will be in Rust, not Go", "floripa"),
+        ("I plan to go to Porto in May.", "we ship it in Kotlin, not Go, this time", "porto"),
+    ],
+)
+def test_a_name_after_not_leaves_a_value_that_says_the_word_uncapitalised(
+    open_memory, held, said, kept
+):
+    mem = open_memory()
+    _say(mem, "chat:me", held)
+    before = sorted(_current(mem))
+    assert _says(before, kept), before
+    _say(mem, "chat:me", said)
+    assert [t for t in _current(mem) if kept in t] == [t for t in before if kept in t]
+
+
+def test_a_name_said_capitalised_corrects_a_value_typed_in_lowercase(open_memory):
+    mem = open_memory()
+    _say(mem, "chat:me", "i work at tesco on the tills")
+    _say(mem, "chat:me", "sorry it's Asda, not Tesco, I always mix them up")
+    assert _says(_current(mem), "asda") and not _says(_current(mem), "tesco"), _current(mem)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "x " * 10_000,  # 20,000 characters, no sentence end

@@ -185,11 +185,29 @@ def test_a_date_cut_before_its_day_takes_it(marked: str, date: str) -> None:
         ("I joined [[employer|Stripe]] I think in May", "Stripe"),
         ("I USE A [[owns|CANE]] NOW", "CANE"),  # in capitals every word looks like a name's
         ("I have a [[owns|red bike]] Tom gave me", "red bike"),  # a value of no name
+        ("[[religion|Church of]] England, but not been since", "Church of England"),
+        ("I work at [[employer|Banco]] do Brasil", "Banco do Brasil"),
+        ("I study at the [[studies|University]] of Toronto", "University of Toronto"),
+        ("we moved to [[home|Leeds]] of course", "Leeds"),  # no name goes on after "of"
     ],
 )
 def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str) -> None:
     text, spans = unmarked(marked)
     assert [f.value for f in sentence_facts(text, spans, "user")] == [value]
+
+
+@pytest.mark.parametrize(
+    ("marked", "said"),
+    [
+        ("I own [[owns|some 12 acres]] off the Nsukka road", "The user has some 12 acres."),
+        ("we keep [[owns|two kayaks]] at the lake", "The user has two kayaks."),
+        ("I drive a [[owns|2014 Silverado]]", "The user has a 2014 Silverado."),  # a year
+        ("I have a [[owns|red bike]]", "The user has a red bike."),
+    ],
+)
+def test_a_value_that_counts_itself_takes_no_article(marked: str, said: str) -> None:
+    text, spans = unmarked(marked)
+    assert [f.text for f in sentence_facts(text, spans, "user")] == [said]
 
 
 @pytest.mark.parametrize(

@@ -707,6 +707,8 @@ def _fill(claim: Fact, new: str, at: datetime | None = None) -> ExtractedFact | 
             # "30mg" for "20mg of citalopram", "£1,350" for "£1,200 a month": the amount only
             held = measure.search(claim.value)
             return replace_in(claim, held[0], new.lower()) if held else None
+    if claimed_day and new.isdigit() and not 1 <= int(new) <= 31:
+        return None  # "79" after "my birthday was Tuesday" is an age, no day of a month
     if _COUNT_RE.fullmatch(new) and (count := _COUNT_RE.search(claim.value)):
         return _recounted(claim, count[0], new.lower())
     if dated or not (could_be_person(new) and new[:1].isupper()):

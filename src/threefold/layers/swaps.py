@@ -289,6 +289,8 @@ def _edit(swap: Swap, held: Sequence[Fact]) -> ExtractedFact | None:
         for fact in held:
             if not (_holds(fact.value, old) and _said_whole(swap.old[size:], fact)):
                 continue
+            if _common_word_there(old, fact.value):
+                continue
             if MONTH_DAY_RE.match(fact.value) and (day := _new_date(swap)):
                 return replace_in(fact, fact.value, _as_held(day))  # "18 April, not the 14th"
             if new := _new_value(swap, old, fact):
@@ -297,6 +299,17 @@ def _edit(swap: Swap, held: Sequence[Fact]) -> ExtractedFact | None:
         if size == 1 and (moved := day_of_month_moved(Repair(new, old), held)):
             return moved
     return None
+
+
+def _common_word_there(old: str, value: str) -> bool:
+    """Whether a name said after "not" ("not Go", capitalised) is only a common word in
+    the held value, which writes it in lowercase though it keeps its names' capitals ("go
+    to Floripa"): Go the language is not the trip's verb. A value typed all in lowercase
+    ("tesco") may still hold the name."""
+    if not any(word[:1].isupper() for word in old.split()):
+        return False
+    there = word_re(old).search(value)
+    return there is not None and there[0].islower() and not value.islower()
 
 
 def _said_whole(rest: Sequence[str], fact: Fact) -> bool:

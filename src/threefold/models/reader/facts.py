@@ -485,14 +485,16 @@ def _not_name_words() -> frozenset[str]:
 
 def _rest_of_name(text: str, span: Span, value: str) -> str:
     """The words of a name the span cut off after its value ("Science" of "Computer
-    Science", "Air M2" of "MacBook Air M2"): only where the value ends in a word of the
-    name itself, never a month, a weekday or "I" ("at Google Monday", "Leeds I think")."""
+    Science", "Air M2" of "MacBook Air M2", "of England" of "Church of England"): only
+    where the value ends in a word of the name itself, never a month, a weekday or "I"
+    ("at Google Monday", "Leeds I think")."""
     words = value.split()
     if not any(c.islower() for c in text):
         return ""  # in capitals, every word looks like a name's
     if not words or not (words[-1][:1].isupper() or _NAME_WORDS_AFTER.fullmatch(" " + words[-1])):
         return ""
-    found = _NAME_WORDS_AFTER.match(text, span.end)
+    joiner, start = _joiner_after(text, span, words[-1])
+    found = _NAME_WORDS_AFTER.match(text, start)
     if found is None:
         return ""
     kept = ""
@@ -500,7 +502,26 @@ def _rest_of_name(text: str, span: Span, value: str) -> str:
         if word == "I" or word.lower() in _not_name_words():
             break
         kept += " " + word
-    return kept
+    return f" {joiner}{kept}" if joiner and kept else kept
+
+
+def _joiner_after(text: str, span: Span, last: str) -> tuple[str, int]:
+    """A name's lowercase joining words ("of", "do") right after its word `last` in the
+    span (where the span ended on them, they were dropped as leading on) or after the
+    span, and where the name's next words would start; ("", span.end) if none."""
+    at = text.rfind(last, span.start, span.end)
+    end = at + len(last) if at >= 0 else span.end
+    found = _joiners().match(text, end)
+    if found is None or found.end() < span.end:
+        return "", span.end
+    return found.group("joiner"), found.end()
+
+
+@cache
+def _joiners() -> re.Pattern[str]:
+    words = sorted(value_types()["name_joiners"], key=len, reverse=True)
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
+    return re.compile(rf"[ \t]+(?P<joiner>{alternatives})(?=[ \t]+[A-Z])")
 
 
 _DAY_AFTER = re.compile(r"\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b", re.I)
@@ -601,14 +622,23 @@ def _nearest(span: Span, candidates: list[Span]) -> Span | None:
 def _say(template: str, subject: str, value: str, relation: str, former: bool) -> str:
     who = "the user" if subject == "user" else _title(subject)
     who_s = f"{who}'s"
-    a_value = (
-        value
-        if re.match(r"(?:a|an|the)\s", value, re.I)
-        else f"{indefinite_article(value)} {value}"
-    )
+    a_value = value if _counted(value) else f"{indefinite_article(value)} {value}"
     said = template.format(who=who, who_s=who_s, value=value, a_value=a_value, relation=relation)
     said = said[0].upper() + said[1:]  # "the user" opens most sentences, not all of them
     return f"{said[:-1]} (formerly)." if former else said
+
+
+def _counted(value: str) -> bool:
+    """Whether `value` opens with its own article or count ("the farm", "some 12 acres",
+    "two kayaks", "12 acres"), so that no "a" goes before it."""
+    return bool(_counted_pattern().match(value))
+
+
+@cache
+def _counted_pattern() -> re.Pattern[str]:
+    words = sorted(["a", "an", "the", *value_types()["quantifiers"]], key=len, reverse=True)
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+    return re.compile(rf"(?:{alternatives}|\d{{1,3}}(?![\d:/.-]))\s", re.I)
 
 
 def _title(subject: str) -> str:
