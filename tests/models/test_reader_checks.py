@@ -196,6 +196,17 @@ def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str)
     assert [f.value for f in sentence_facts(text, spans, "user")] == [value]
 
 
+def test_a_dislike_says_its_verb_once() -> None:
+    """The value keeps "dislikes" (a like and a dislike of one thing are one slot's
+    values); the sentence says it once."""
+    text, spans = unmarked("i cant stand [[dislikes|that rap music]] the grandkids play")
+    [fact] = sentence_facts(text, spans, "user")
+    assert (fact.text, fact.value) == (
+        "The user dislikes that rap music.",
+        "dislikes that rap music",
+    )
+
+
 @pytest.mark.parametrize(
     ("marked", "said"),
     [

@@ -395,18 +395,18 @@ def _fact(
         slot = f"{entry['keyed']}:{old or _key(value) or value.lower()}"
     else:
         slot = entry["slot"]
-    value = entry.get("value_prefix", "") + value
     if span.label in value_types()["verb_phrases"]:
         value = _with_verb(value)
     says = (
         "say_turning" if "say_turning" in entry and _TURNING.search(text[: span.start]) else "say"
     )
     return ExtractedFact(
+        # the wording says the prefix itself: "dislikes {value}"
         text=_say(_wording(entry, says, value), subject, value, relation, former),
         category=FactCategory(entry["category"]),
         subject=subject,
         slot=slot,
-        value=value,
+        value=entry.get("value_prefix", "") + value,
         confidence=USER_WORD,
     )
 
