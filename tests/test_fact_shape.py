@@ -19,6 +19,9 @@ PIECES = [
     ("The user is into that.", "user"),
     ("Greta plans to to the swimming pool.", "greta"),  # two pieces joined
     ("Dev goes to the the gym on Mondays.", "dev"),
+    ("The user my husband.", "user"),  # no verb after the subject
+    ("My coworker asked me what douhua is (not my cat XD).", "user"),  # the writer's words
+    ("Wait mom is not a nurse.", "user's mother"),  # an interjection opens it
 ]
 STATEMENTS = [
     ("The user is vegan.", "user"),
@@ -35,6 +38,8 @@ STATEMENTS = [
     ("We're going with Redis for the cache.", "cache"),  # a team's decision in its words
     ("The user had had enough of night shifts.", "user"),  # "had had" is English
     ("The user hangs out with Sam on Fridays.", "user"),
+    ("The user plans to travel in May.", "user"),  # a month spelt as a modal verb
+    ("The billing rewrite ships in May.", "billing rewrite"),
 ]
 
 

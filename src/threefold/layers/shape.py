@@ -6,8 +6,10 @@ tokens and says nothing. The test is on the grammar of the stored sentence, with
 word classes (pronouns, auxiliaries, clause openers; data/fact_shape.json), so it holds
 for any wording and any reader:
 
-- it opens with a subject, not with a suggestion, a request or a question, and it is no
-  question ("... ?");
+- it opens with a subject, not with a suggestion, a request, a question, an interjection
+  or the writer's own first person ("My coworker asked me ..."), and it is no question
+  ("... ?");
+- a verb follows its subject, not a determiner ("The user my husband.");
 - it does not stop on an article or a copula ("The user's favourite is.": cut short),
   nor say a function word twice ("plans to to the pool": two pieces joined);
 - a subject pronoun stands only where a clause may start ("thinks that they ...", not
@@ -17,6 +19,7 @@ for any wording and any reader:
 """
 
 import json
+import re
 from functools import cache
 from importlib import resources
 from itertools import pairwise
@@ -44,7 +47,9 @@ def is_fragment(text: str, subject: str) -> bool:
     if _dangling_pronoun(said, classes):
         return True
     predicate = _after_subject(said, subject)
-    return predicate is not None and not _says_something(predicate, classes)
+    if predicate and predicate[0] in classes["no_verb_openers"] and ":" not in text:
+        return True  # no verb after the subject: "The user my husband." ("Raj: my lead" says)
+    return predicate is not None and not _says_something(predicate, classes, _names(text))
 
 
 def _dangling_pronoun(said: list[str], classes: dict[str, frozenset[str]]) -> bool:
@@ -66,7 +71,18 @@ def _after_subject(said: list[str], subject: str) -> list[str] | None:
     return said[start + len(named) :]
 
 
-def _says_something(predicate: list[str], classes: dict[str, frozenset[str]]) -> bool:
+def _names(text: str) -> frozenset[str]:
+    """The words `text` capitalises past its first: names, which say something even where
+    they are spelt as a function word ("in May", "with Will")."""
+    return frozenset(w.lower() for w in _CAPITALISED.findall(text)[1:])
+
+
+_CAPITALISED = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*")
+
+
+def _says_something(
+    predicate: list[str], classes: dict[str, frozenset[str]], names: frozenset[str] = frozenset()
+) -> bool:
     """Whether the predicate holds a word of content past its verb. After a copula ("is
     vegan") the next word is the content; otherwise the first other word is the verb, and
     a verb it leads to with more words after it ("plans to visit Rome") is one too."""
@@ -82,4 +98,4 @@ def _says_something(predicate: list[str], classes: dict[str, frozenset[str]]) ->
         rest.pop(0)  # the main verb: "likes", "plans", "signed"
         if len(rest) > 2 and rest[0] == "to" and rest[1] not in STOPWORDS:
             del rest[:2]  # and the verb it leads to: "wants to try [something]"
-    return any(w not in STOPWORDS and w not in classes["vague"] for w in rest)
+    return any(w in names or (w not in STOPWORDS and w not in classes["vague"]) for w in rest)
