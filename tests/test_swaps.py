@@ -181,6 +181,12 @@ def test_a_day_said_and_not_another_moves_every_reading_of_the_event(open_memory
             "peanuts",
         ),
         ("My birthday is April 30.", "30 May. Not April.", "may 30", "april"),
+        (  # the assistant addressed before "not" is no value
+            "I live in Elkhart Lake.",
+            "ok robot not Elkhart Lake, technically I'm in Glenbeulah, it's the next one over",
+            "glenbeulah",
+            "robot",
+        ),
     ],
 )
 def test_a_correction_in_passing_replaces_the_held_value(open_memory, held, said, now, gone):

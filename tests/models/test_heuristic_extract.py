@@ -671,6 +671,16 @@ def test_a_topic_lead_in_is_not_the_subject():
         "Always believe in yourself!",
         "Never let the bumps in the road get you",
         "We'll rock the dance floor and teach others to chase their dreams.",
+        # talk, not instructions: the assistant does none of these
+        "don't age me",
+        "Don't tell my brother.",
+        "please do not make me older than I am",
+        "Don't agree wi' me.",
+        "don't let Tavita feed me 5 pani popo",
+        # a subject or a preposition after always/never: how things are
+        "Always I mix them and my boss laughs.",
+        "never in my life",
+        "Don't ask.",  # a verb with no object
     ],
 )
 def test_encouragement_is_not_a_preference_or_commitment(text):
@@ -682,6 +692,9 @@ def test_encouragement_is_not_a_preference_or_commitment(text):
     [
         ("Please always reply in British English.", "preference"),
         ("Never cc me on the vendor threads.", "preference"),
+        ("Never suggest beef recipes to me.", "preference"),
+        ("ALWAYS remind me before birthday parties", "preference"),
+        ("Please do not buy eggs on my share.", "preference"),
         ("I'll send the budget report to finance.", "commitment"),
         ("We will hold the retro on Friday.", "commitment"),
     ],

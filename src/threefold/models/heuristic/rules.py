@@ -895,7 +895,10 @@ _NOT_IMPERATIVE = re.compile(
     r"^(?:the|a|an|my|your|our|this|that|it|there|mind|worry|forget|bother|hesitate|rush|feel"
     r"|stress|panic|be\s+sorry|apologi[sz]e"
     r"|been|had|seen|heard|thought|known|felt|gone|met|tried|done|got|gotten|was|were"
-    r"|here|so|very|\w+ing)\b",
+    r"|here|so|very|\w+ing"
+    # a subject or a preposition after "always" or "never" says how things are, asks nothing:
+    # "Always I mix them up", "never in my life"
+    r"|i|we|he|she|they|in|on|at|for|once|again)\b",
     _I,
 )
 
@@ -926,11 +929,14 @@ def third_person(text: str) -> str:
     return _FIRST_PERSON_RE.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], text)
 
 
-# An always/never instruction is a preference when it is about how the assistant works.
+# An always/never instruction is a preference when it is about how the assistant works:
+# its verb is something the assistant does. An object "me" or "my" alone is not enough:
+# "don't age me", "don't tell my sister" and "don't let Tavita feed me" are said in talk.
 _FOR_THE_ASSISTANT_RE = re.compile(
     r"^(?:use|write|answer|reply|respond|include|format|call|address|show|send|remind|ask"
     r"|mention|cc|keep|add|put|list|quote|cite|summari[sz]e|explain|translate|sign"
-    r"|refer|spell|round|convert|start|end|copy|bcc|check\s+with)\b|\b(?:me|my|us|our)\b",
+    r"|refer|spell|round|convert|start|end|copy|bcc|check\s+with|suggest|recommend|book"
+    r"|schedule|buy|order|plan|let\s+me\s+(?:know|forget))\b",
     _I,
 )
 
@@ -1037,6 +1043,8 @@ def preference(clause: Clause) -> Parsed | None:
         return None
     if verb and not _FOR_THE_ASSISTANT_RE.search(what):
         return None  # "never give up" is encouragement, not an instruction to the assistant
+    if verb and len(what.split()) < 2:
+        return None  # "Don't ask." asks for nothing to be done: a verb with no object
     stance = "always" if verb == "always" else "never" if verb else "prefers"
     said = third_person(what)
     text = f"{me[1]} asks you to {stance} {said}." if verb else f"{me[1]} prefers {said}."
