@@ -746,3 +746,16 @@ def test_where_someone_moved_from_is_not_where_they_live() -> None:
 )  # fmt: skip
 def test_a_or_an_goes_by_how_the_word_is_said(word, article):
     assert indefinite_article(word) == article
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Geoffrey actually died in 2018, not 2019, it was the winter before the grandchildren came.",
+        "I play the cello, not especially well, in the Stroud Symphony Orchestra.",
+        "I write also in Python a bit, not only Golang, if you show examples.",
+    ],
+)
+def test_a_contrast_set_off_by_commas_denies_nothing(text):
+    """", not 2019," contrasts a word; the clause before it is not denied."""
+    assert not [f for f in facts(text) if ":not:" in f.slot or "not true" in f.text]

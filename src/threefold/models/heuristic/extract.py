@@ -565,9 +565,14 @@ def _clause_facts(
         return _facts(side, head, _Tone(corrected, tone.hedge), refs)
     if (found := _parse(side, text)) is not None:
         return _facts(side, found, tone)
-    if NEGATION_RE.search(text):
+    if NEGATION_RE.search(_CONTRAST_TAIL_RE.sub("", text)):
         return _denial(side, text, tone)
     return []
+
+
+# ", not 2019" or ", not especially well" set off by commas contrasts a word of the clause
+# before: the clause itself is not denied ("Geoffrey died in 2018, not 2019").
+_CONTRAST_TAIL_RE = re.compile(r",\s*(?:and\s+|but\s+)?not\b[^,;]*(?=[,;]|$)", _I)
 
 
 # "About the CI pipeline: we are blocked on ..." names a topic, not the subject.
