@@ -751,7 +751,7 @@ def test_a_or_an_goes_by_how_the_word_is_said(word, article):
 @pytest.mark.parametrize(
     "text",
     [
-        "Geoffrey actually died in 2018, not 2019, it was the winter before the grandchildren came.",
+        "Geoffrey actually died in 2018, not 2019, it was the winter before the grandkids came.",
         "I play the cello, not especially well, in the Stroud Symphony Orchestra.",
         "I write also in Python a bit, not only Golang, if you show examples.",
     ],
