@@ -757,5 +757,5 @@ def test_a_or_an_goes_by_how_the_word_is_said(word, article):
     ],
 )
 def test_a_contrast_set_off_by_commas_denies_nothing(text):
-    """", not 2019," contrasts a word; the clause before it is not denied."""
+    """ ", not 2019," contrasts a word; the clause before it is not denied."""
     assert not [f for f in facts(text) if ":not:" in f.slot or "not true" in f.text]
