@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.conftest import MemoryFactory
-from threefold import Memory
+from threefold import Memory, entities
 from threefold.domain import FactStatus
 
 T0 = datetime(2026, 10, 5, 9, 0, tzinfo=UTC)
@@ -254,3 +254,16 @@ def test_a_relative_named_with_a_capital_is_known_by_the_lowercase_key(
     assert "Aino" in relatives
     # registered under "Aino", the relative was a person no lookup (always lowercase) found
     assert mem.store.entities_named("default", "aino") == ["aino"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "named"),
+    [
+        ("What should I get for Sindre's birthday?", "Sindre"),
+        ("Is Anne-Marie’s flat ready?", "Anne-Marie"),
+        ("How is Charles doing?", "Charles"),
+    ],
+)
+def test_whom_a_turn_names_is_the_name_without_its_possessive(asked: str, named: str) -> None:
+    """A reply's "he's Norwegian" is then Sindre's, not a person called "Sindre's"."""
+    assert entities.named_in(asked, None) == named

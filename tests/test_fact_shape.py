@@ -40,6 +40,7 @@ STATEMENTS = [
     ("The user hangs out with Sam on Fridays.", "user"),
     ("The user plans to travel in May.", "user"),  # a month spelt as a modal verb
     ("The billing rewrite ships in May.", "billing rewrite"),
+    ("The user moved to 20 Baker Street.", "user"),
 ]
 
 

@@ -130,8 +130,11 @@ def referent(claims: Iterable[Fact], speaker: str) -> str | None:
     return f"my {relation}" if owner == speaker else f"{owner.title()}'s {relation}"
 
 
-# A capitalised word past a sentence's first: "How's Dev doing?" names Dev.
-_INNER_NAME_RE = re.compile(r"(?<=[\w,;:] )(?P<name>[A-Z][a-z][\w'-]*)(?:'s)?\b")
+# A capitalised word past a sentence's first: "How's Dev doing?" names Dev, and so does
+# "Dev's new job" (the 's is no part of the name: "O'Brien" keeps its apostrophe).
+_INNER_NAME_RE = re.compile(
+    r"(?<=[\w,;:] )(?P<name>[A-Z][a-z][\w-]*(?:['’](?!s\b)[\w-]+)*)(?:['’]s)?\b"
+)
 _NOT_NAMES_RE = re.compile(
     rf"^(?:{dates.MONTH_PATTERN}|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
     r"|christmas|easter|god|ok|english)$",

@@ -196,6 +196,13 @@ def test_a_value_cut_inside_a_name_takes_the_rest_of_it(marked: str, value: str)
     assert [f.value for f in sentence_facts(text, spans, "user")] == [value]
 
 
+def test_a_plan_read_from_its_date_says_it_has_plans_for_it() -> None:
+    text, spans = unmarked("[[plan|14th January at the Coventry test centre]], pray for me")
+    assert [f.text for f in sentence_facts(text, spans, "user")] == [
+        "The user has plans for 14th January at the Coventry test centre."
+    ]
+
+
 def test_a_dislike_says_its_verb_once() -> None:
     """The value keeps "dislikes" (a like and a dislike of one thing are one slot's
     values); the sentence says it once."""

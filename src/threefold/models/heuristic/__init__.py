@@ -97,6 +97,12 @@ class HeuristicModel:
         return self.reader_name
 
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
+        from threefold.models.heuristic.family_names import as_relatives
+
+        return as_relatives(self._read_and_blend(turn), turn)
+
+    def _read_and_blend(self, turn: TurnInput) -> list[ExtractedFact]:
+        """The rules' facts of `turn` and, where it runs, the trained reader's beside them."""
         from threefold.models.heuristic import extract
         from threefold.models.heuristic.blend import blend
 

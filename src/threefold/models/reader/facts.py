@@ -415,10 +415,14 @@ def _wording(entry: dict[str, str], key: str, value: str) -> str:
     """The label's wording `key` ("say", "ended") for `value`; a plan in its -ing form, kept
     because its sentence sets it ahead ("moving to Leeds" in June), has a wording of its
     own: "is moving to Leeds", not "plans to moving to Leeds"; so has a plan that is a
-    thing to come ("a knee op on the 9th": "has a knee op on the 9th planned")."""
+    thing to come ("a knee op on the 9th": "has a knee op on the 9th planned"), and so has
+    one read from its date on ("14th January at the test centre": "has plans for ...")."""
     ahead = entry.get(f"{key}_ahead")
     if ahead and opens_with_gerund(value):
         return ahead
+    dated = entry.get(f"{key}_dated")
+    if dated and value[:1].isdigit():
+        return dated  # "14th January at the test centre": plans for that day, no verb
     noun = entry.get(f"{key}_noun")
     return noun if noun and _DETERMINER.match(value) else entry[key]
 
