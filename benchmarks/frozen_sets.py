@@ -239,7 +239,18 @@ surabaya_teen_gamer_emoji, wollongong_community_garden_group: 249 statements, 27
 25 corrections, 54 lines that state nothing), run once at 772d7d6 (``first_run``: 94/249
 = 0.38, updates 8/27, corrections 6/25, right 91/128 = 0.71, nothing 54/54; the rules
 alone, ``rules_first_run``: 40/249, 1/27, 1/25, 37/54, 54/54). Unread: first runs for the
-next change.
+next change. Session 45 ran blind45 once with its fixes of wrong facts (``session45_run``,
+dda81e6): the same figures as session 44's end (94/249, 91/129). It added **blind46** (eight
+sets written blind by a helper who saw no code and no other set:
+ballarat_retired_stonemason_dictation, cape_town_teen_skater_emoji,
+dundee_toronto_cousins_family_news, graz_retired_notary_letters,
+hamamatsu_brazilian_nikkei_second_language, kotor_trondheim_erasmus_friends_rambling,
+nicosia_beach_volleyball_group, oaxaca_mezcalero_terse_asked: 458 statements, 45 updates,
+41 corrections, 94 lines that state nothing), run once on the session's start, edf8445
+(``first_run``: 152/458 = 0.33, updates 10/45, corrections 15/41, right 147/225 = 0.65,
+nothing 88/94) and once on its end (``session45_run``: 151/458, 10/45, 15/41, 146/224,
+88/94). One line's difference was read: a false denial ("It is not true that fiona's mum
+is 82 years old") had counted as right by its value. The rest is unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
