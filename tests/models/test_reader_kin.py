@@ -37,6 +37,9 @@ def test_the_fact_reads_as_said(open_memory: MemoryFactory) -> None:
         "my mum and dad visited",  # parents say little: everyone has them
         "Martine my wife says I work too much.",  # named: her relation fact says it
         "my dog is called biscuit",
+        "whats the excel formula for this? my lab partner is useless",  # no couple
+        "My business partner and I are opening a second shop.",
+        "the patient said 'nurse you look like my daughter in Kerala'",  # another's words
     ],
 )
 def test_what_is_not_an_unnamed_partner_child_or_pet(open_memory: MemoryFactory, said: str) -> None:

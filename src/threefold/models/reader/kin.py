@@ -8,7 +8,9 @@ owns ("my", "our", up to two words before it) with no name after it is the fact 
 have one: "The user has kids", in a slot of its own (``has:<relation>``), so that it and a
 named relation never replace each other. The relation words are the reader's own
 (data/relations.json ``words``); which relations count, and which words before one say it
-is not had now ("my late husband"), are there too (``kin``, ``not_had``).
+is not had now ("my late husband"), or that a partner is no couple's ("my lab partner"),
+are there too (``kin``, ``not_had``, ``not_partners``). A relation word inside quotation
+marks is someone else's.
 """
 
 import re
@@ -18,6 +20,7 @@ from functools import cache
 from threefold.domain import FactCategory
 from threefold.models.base import KIN_SLOT, ExtractedFact
 from threefold.models.heuristic.text import indefinite_article
+from threefold.models.reader.checks import QUOTED
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import relation_words, relations
 
@@ -64,6 +67,10 @@ def _owned_unnamed(text: str, names: list[Span]) -> Iterator[re.Match[str]]:
         between = found["between"].lower().split()
         if set(between) & _not_had() or any(w.endswith(("'s", "’s", "s'")) for w in between):
             continue  # "my late husband"; "my friend's son" is the friend's
+        if set(between) & _not_partners() and _kind(found["word"].lower())[0] == "partner":
+            continue  # "my lab partner", "my business partner": no couple
+        if _quoted(text, found.start("word")):
+            continue  # "'you look like my daughter', the patient said": someone else's words
         if not _named(text, found, names):
             yield found
 
@@ -133,3 +140,13 @@ def _owned() -> re.Pattern[str]:
 @cache
 def _not_had() -> frozenset[str]:
     return frozenset(relations()["not_had"])
+
+
+@cache
+def _not_partners() -> frozenset[str]:
+    return frozenset(relations()["not_partners"])
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether position `at` of `text` lies inside quotation marks."""
+    return any(m.start(2) <= at < m.end(2) for m in QUOTED.finditer(text))
