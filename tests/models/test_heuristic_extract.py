@@ -681,6 +681,7 @@ def test_a_topic_lead_in_is_not_the_subject():
         "Always I mix them and my boss laughs.",
         "never in my life",
         "Don't ask.",  # a verb with no object
+        "Dayo and I are done.",  # a couple, not a task
     ],
 )
 def test_encouragement_is_not_a_preference_or_commitment(text):

@@ -1064,6 +1064,10 @@ _STATUS_RE = re.compile(
 )
 
 
+_PEOPLE_WORDS = frozenset({"i", "me", "you", "we", "us"})
+"""Words that make a status's subject people rather than a piece of work."""
+
+
 def status(clause: Clause) -> Parsed | None:
     match = _STATUS_RE.match(clause.text)
     if not match:
@@ -1073,8 +1077,9 @@ def status(clause: Clause) -> Parsed | None:
         not thing
         or not short_np(thing, 5)
         or match["thing"].lower().split()[0] in NOT_NAMES - {"the", "our"}
+        or set(match["thing"].lower().split()) & _PEOPLE_WORDS
     ):
-        return None
+        return None  # "Dayo and I are done" ends a couple, not a task
     return Parsed(
         FactCategory.STATUS,
         norm(thing),
