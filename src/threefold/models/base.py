@@ -65,6 +65,12 @@ class TurnInput(_Task):
     """The turn names only what changed ("Lila, not Lily"): the engine's repair layer
     (layers.repairs) edits the fact it names, so a reader may leave the turn to it."""
 
+    @property
+    def writer(self) -> str:
+        """Whose the turn's first-person facts are, as a subject key: "user", or the
+        speaker's name lowercase and single-spaced."""
+        return " ".join((self.speaker or "").split()).lower() or "user"
+
 
 class MessageInput(_Task):
     """A team message (Slack) as the model sees it: who wrote it, where and when."""

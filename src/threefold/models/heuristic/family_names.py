@@ -23,11 +23,10 @@ def _said_as_names() -> dict[str, str]:
 def as_relatives(facts: Sequence[ExtractedFact], turn: TurnInput) -> list[ExtractedFact]:
     """`facts`, each whose subject is a parent's or grandparent's family name ("mum") said
     of the writer's relative of that kind."""
-    writer = " ".join((turn.speaker or "").split()).lower() or "user"
     out = []
     for fact in facts:
         relation = _said_as_names().get(fact.subject)
         if relation is not None:
-            fact = fact.model_copy(update={"subject": f"{writer}'s {relation}"})
+            fact = fact.model_copy(update={"subject": f"{turn.writer}'s {relation}"})
         out.append(fact)
     return out

@@ -196,7 +196,7 @@ class TrainedReader:
     def _sentences(self, turn: TurnInput) -> list[tuple[str, list[Span], str]]:
         """Each piece of `turn` the reader reads with the spans the heads tag in it, and
         whose its values are (:mod:`.whose`)."""
-        me = _writer(turn)
+        me = turn.writer
         people = frozenset(turn.people)
         return [
             (text, *whose(text, found, me, people)) for text, found in self.sentence_spans(turn)
@@ -206,7 +206,7 @@ class TrainedReader:
         self, turn: TurnInput, read: list[tuple[str, list[Span], str]]
     ) -> list[TurnRead]:
         """:meth:`turn_reads` of the pieces `read` (:meth:`_sentences`)."""
-        me = _writer(turn)
+        me = turn.writer
         sentences = [(text, found) for text, found, _ in read]
         writers = [writer for *_, writer in read]
         referent = referent_subject(turn.referent, me)
@@ -271,7 +271,3 @@ class TrainedReader:
             return self.label_least
         chosen = self.manifest.get("label_min_confidence", {})
         return dict(chosen) if isinstance(chosen, dict) else {}
-
-
-def _writer(turn: TurnInput) -> str:
-    return " ".join((turn.speaker or "").split()).lower() or "user"

@@ -35,7 +35,7 @@ from threefold.models.reader.labels import ENDED, slot_table
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 # An opening quote follows the start or a space/bracket; its closing one ends a word.
-QUOTED = re.compile(r"(?:^|(?<=[\s(\[:]))([\"“'‘])(.+?)([\"”'’])(?=$|[\s.,;:!?)\]])")
+_QUOTED = re.compile(r"(?:^|(?<=[\s(\[:]))([\"“'‘])(.+?)([\"”'’])(?=$|[\s.,;:!?)\]])")
 
 
 BELOW = "below its label's confidence"
@@ -233,4 +233,9 @@ _NEGATION = re.compile(r"\b(?:not|no|nope|nah|never)\b|n't\b", re.IGNORECASE)
 
 
 def _quoted(sentence: str, span: Span) -> bool:
-    return any(m.start(2) <= span.start and span.end <= m.end(2) for m in QUOTED.finditer(sentence))
+    return inside_quotes(sentence, span.start, span.end)
+
+
+def inside_quotes(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` lies inside quotation marks: someone else's words."""
+    return any(m.start(2) <= start and end <= m.end(2) for m in _QUOTED.finditer(text))

@@ -20,7 +20,7 @@ from functools import cache
 from threefold.domain import FactCategory
 from threefold.models.base import KIN_SLOT, ExtractedFact
 from threefold.models.heuristic.text import indefinite_article
-from threefold.models.reader.checks import QUOTED
+from threefold.models.reader.checks import inside_quotes
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import relation_words, relations
 
@@ -69,7 +69,7 @@ def _owned_unnamed(text: str, names: list[Span]) -> Iterator[re.Match[str]]:
             continue  # "my late husband"; "my friend's son" is the friend's
         if set(between) & _not_partners() and _kind(found["word"].lower())[0] == "partner":
             continue  # "my lab partner", "my business partner": no couple
-        if _quoted(text, found.start("word")):
+        if inside_quotes(text, found.start("word"), found.end("word")):
             continue  # "'you look like my daughter', the patient said": someone else's words
         if not _named(text, found, names):
             yield found
@@ -145,8 +145,3 @@ def _not_had() -> frozenset[str]:
 @cache
 def _not_partners() -> frozenset[str]:
     return frozenset(relations()["not_partners"])
-
-
-def _quoted(text: str, at: int) -> bool:
-    """Whether position `at` of `text` lies inside quotation marks."""
-    return any(m.start(2) <= at < m.end(2) for m in QUOTED.finditer(text))
