@@ -251,6 +251,19 @@ nicosia_beach_volleyball_group, oaxaca_mezcalero_terse_asked: 458 statements, 45
 nothing 88/94) and once on its end (``session45_run``: 151/458, 10/45, 15/41, 146/224,
 88/94). One line's difference was read: a false denial ("It is not true that fiona's mum
 is 82 years old") had counted as right by its value. The rest is unread.
+Session 46 ran blind45 and blind46 once for S46b, a soup of three fine-tuned graphs with the
+verifier's bar at 0.68 (``s46_soup_first_run``: blind45 + blind46 257/707, updates 19/72,
+corrections 21/66, right 248/377, nothing 142/148, against main's 245/707, 18/72, 21/66,
+237/353, 142/148; not shipped: training/README.md), and added **blind47** (eight sets
+written blind by a helper who saw no code and no other set:
+antofagasta_copper_mine_surveyor_terse_asked, boise_daughter_mothers_parkinsons,
+chisinau_winery_chemist_second_language, ghent_bike_repair_coop_group,
+guernsey_funeral_director_emails, kandy_bradford_brothers_catchup,
+missoula_fire_lookout_dictation, tulsa_teen_barrel_racer_emoji: 555 statements, 56
+updates, 41 corrections, 76 lines that state nothing), run once on main at 31a47e4
+(``first_run``: 209/555 = 0.38, updates 17/56, corrections 8/41, right 201/281 = 0.72,
+nothing 69/76) and once for S46b (``s46_soup_first_run``: 209/555, 17/56, 8/41, 202/291,
+68/76). All three are unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

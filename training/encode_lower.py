@@ -35,7 +35,10 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
-        "--layers", type=int, default=LOWER_LAYERS, help="the shared layers (1-5) under the reader"
+        "--layers",
+        type=int,
+        default=LOWER_LAYERS,
+        help="the shared layers (0-5) under the reader; 0: the embeddings alone",
     )
     args = parser.parse_args()
     data = training_set()

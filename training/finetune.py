@@ -34,7 +34,8 @@ which need not have the library installed)."""
 HEADS = HERE.parent / "src" / "threefold" / "models" / "reader" / "data" / "reader_heads.npz"
 LAYERS = 6
 """MiniLM's layers; those above the cached states' cut (encode_lower.py --layers) are
-fine-tuned: layers 5-6 over layer-4 states, layers 3-6 over layer-2 states."""
+fine-tuned: layers 5-6 over layer-4 states, layers 3-6 over layer-2 states, all six over
+the embeddings' normalized states (layer 0)."""
 
 
 class Layer(nn.Module):
@@ -111,14 +112,14 @@ def init_from(model: TopReader, graph: Path) -> None:
     """Start from the weights of a graph this script wrote (a run to continue): the named
     initializers by name, each matrix by the node that multiplies by it. The graph may be
     the float one or export_top.py's int8 one (its matrices dequantized: the shipped
-    reader_top.onnx can be trained further when its float graph is gone)."""
+    reader_top.onnx can be trained further when its float graph is gone). A graph that
+    tunes fewer layers than the model gives the model's top layers; those below keep the
+    checkpoint's weights (a reader over lower states continued from one over higher)."""
     import onnx
     from onnx import numpy_helper
 
     saved = onnx.load(str(graph))
     arrays = {i.name: numpy_helper.to_array(i) for i in saved.graph.initializer}
-    own = model.state_dict()
-    loaded = {name: torch.tensor(arrays[name]) for name in own if name in arrays}
     for node in saved.graph.node:
         if node.op_type not in ("MatMul", "MatMulInteger") or node.input[1] not in arrays:
             continue
@@ -130,7 +131,20 @@ def init_from(model: TopReader, graph: Path) -> None:
         suffix = "/MatMul_quant" if node.op_type == "MatMulInteger" else "/MatMul"
         path = node.name.strip("/").removesuffix(suffix).replace("/", ".")
         path = f"heads.{path}" if path in ("tag", "mod", "subj") else path
-        loaded[f"{path}.weight"] = torch.tensor(matrix.T.astype(np.float32).copy())
+        arrays[f"{path}.weight"] = matrix.T.astype(np.float32).copy()
+    theirs = {int(n.split(".")[1]) for n in arrays if n.startswith("layers.")}
+    shift = len(model.layers) - len(theirs)
+    if shift < 0 or theirs != set(range(len(theirs))):
+        raise SystemExit(f"{graph} tunes {len(theirs)} layers: more than this model's")
+    own = model.state_dict()
+    below = {f"layers.{index}." for index in range(shift)}
+    loaded = {name: own[name] for name in own if name[: name.find(".", 7) + 1] in below}
+    for name, array in arrays.items():
+        if name.startswith("layers."):
+            _, index, rest = name.split(".", 2)
+            name = f"layers.{int(index) + shift}.{rest}"
+        if name in own:
+            loaded[name] = torch.tensor(array)
     missing = set(own) - set(loaded)
     if missing:
         raise SystemExit(f"{graph} lacks {sorted(missing)[:5]}: not a graph of this script")

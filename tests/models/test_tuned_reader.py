@@ -54,9 +54,20 @@ def test_lower_states_come_from_the_same_int8_model(encoder: MiniLMEmbedder) -> 
     assert np.allclose(again[0], lower, atol=1e-4)  # a row's states do not depend on its batch
 
 
-@pytest.mark.parametrize("layers", [0, 7, 2.5, "4"])
+def test_layer_zero_is_each_token_before_any_attention(encoder: MiniLMEmbedder) -> None:
+    """A reader that tunes all six layers starts from the embeddings' states: a token's
+    state there depends on the token and its place, not on its neighbours."""
+    rows = [encoder.tokenizer.encode(t).ids for t in ("I live in Bergen.", "I work in Bergen.")]
+    embedded = encoder.token_states(rows, layers=0)
+    first = encoder.token_states(rows, layers=1)
+    assert embedded[0].shape == first[0].shape == (len(rows[0]), 384)
+    assert np.allclose(embedded[0][3:], embedded[1][3:], atol=1e-4)  # "in Bergen." alike
+    assert not np.allclose(first[0][3:], first[1][3:], atol=1e-2)
+
+
+@pytest.mark.parametrize("layers", [-1, 7, 2.5, "4"])
 def test_a_bad_layer_count_is_a_clear_error(encoder: MiniLMEmbedder, layers: object) -> None:
-    with pytest.raises(ValueError, match="layers must be an int from 1 to 6"):
+    with pytest.raises(ValueError, match="layers must be an int from 0 to 6"):
         encoder.token_states([[101, 102]], layers=layers)  # type: ignore[arg-type]
 
 

@@ -242,8 +242,8 @@ class MiniLMEmbedder:
         row's states do not depend on its batch."""
         import numpy as np
 
-        if not isinstance(layers, int) or not 1 <= layers <= LAYERS:
-            raise ValueError(f"layers must be an int from 1 to {LAYERS}, got {layers!r}")
+        if not isinstance(layers, int) or not 0 <= layers <= LAYERS:
+            raise ValueError(f"layers must be an int from 0 to {LAYERS}, got {layers!r}")
         if self._session is None:
             self.load()
         if layers < LAYERS and layers not in self._lower:

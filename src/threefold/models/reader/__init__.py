@@ -92,9 +92,9 @@ class TrainedReader:
         if graph:
             self._heads = TopHeads.load(self.folder / str(graph))
             layers = self.manifest.get("lower_layers")
-            if not isinstance(layers, int) or not 1 <= layers < 6:
+            if not isinstance(layers, int) or not 0 <= layers < 6:
                 raise ReaderModelError(
-                    f"{self.folder / self.manifest_name} names no lower_layers from 1 to 5"
+                    f"{self.folder / self.manifest_name} names no lower_layers from 0 to 5"
                 )
             self._layers = layers
         else:
