@@ -140,6 +140,21 @@ def test_he_or_she_is_whom_the_turn_named_last(
     assert owners(facts_of(open_memory, [(said, None)]), value) == {owner}
 
 
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        # the one greeted is "you" to the writer, never whom a later "she" means
+        ("Welcome [[PER|Joss]]! Ines, I saved beans for your Malu, she's [[age@per|4]] now.", "4"),
+        ("Morning [[PER|Ravi]]! She turned [[age@per|9]] on Sunday, had a lovely party.", "9"),
+        ("Thanks so much, [[PER|Odile]]! He is [[age@per|12]] next week.", "12"),
+    ],
+)
+def test_he_or_she_is_never_the_one_greeted(
+    open_memory: MemoryFactory, said: str, value: str
+) -> None:
+    assert owners(facts_of(open_memory, [(said, "Dora")]), value) == set()
+
+
 def test_he_or_she_alone_is_nobody_the_turn_named(open_memory: MemoryFactory) -> None:
     # no one named before it, and no turn before to say whom: the value has no owner
     assert owners(facts_of(open_memory, [("She is [[age@per|65]] now.", None)]), "65") == set()

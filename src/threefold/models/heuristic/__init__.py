@@ -99,7 +99,9 @@ class HeuristicModel:
     def extract_facts(self, turn: TurnInput) -> list[ExtractedFact]:
         from threefold.models.heuristic.family_names import as_relatives
 
-        return as_relatives(self._read_and_blend(turn), turn)
+        facts = as_relatives(self._read_and_blend(turn), turn)
+        # "For the newbies, I'm Bev": the speaker's own name, which the chat already says
+        return [f for f in facts if not (f.slot == "name" and f.value.lower() == f.subject)]
 
     def _read_and_blend(self, turn: TurnInput) -> list[ExtractedFact]:
         """The rules' facts of `turn` and, where it runs, the trained reader's beside them."""

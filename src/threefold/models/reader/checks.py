@@ -215,6 +215,12 @@ def _ongoing(before: str) -> bool:
     return bool(_ONGOING.search(before))
 
 
+def addressed(sentence: str, span: Span) -> bool:
+    """Whether `span` names the person `sentence` is said to ("Welcome Kelsey!", "So cute,
+    Mel!"): see :func:`_addressed`."""
+    return _addressed(sentence, span, value_types()["greetings"])
+
+
 def _addressed(sentence: str, span: Span, greetings: frozenset[str]) -> bool:
     """Whether the span is the name of the person a sentence is said to: after a greeting
     or thanks that opens it ("Hey Caroline, ...", "Thanks, Mel!", "Morning Sam"; not "Hi,

@@ -27,7 +27,7 @@ from functools import cache
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef, Standing
 from threefold.models.heuristic.text import indefinite_article
-from threefold.models.reader.checks import opens_with_gerund, value_types
+from threefold.models.reader.checks import addressed, opens_with_gerund, value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
 
@@ -153,8 +153,15 @@ def referent_subject(referent: str | None, me: str) -> str | None:
 
 
 def _last_named(text: str, spans: list[Span], me: str) -> str | None:
-    """The subject of the last person `spans` name: by name, or by relation ("my mum")."""
-    people = [s for s in spans if s.label in ("PER", "REL", *RELATION_LABELS)]
+    """The subject of the last person `spans` name: by name, or by relation ("my mum").
+    A person the sentence is said to ("Welcome Kelsey!") is "you" to its writer, never
+    whom a later "she" means."""
+    people = [
+        s
+        for s in spans
+        if s.label in ("PER", "REL", *RELATION_LABELS)
+        and not (s.label == "PER" and addressed(text, s))
+    ]
     if not people:
         return None
     last = max(people, key=lambda s: s.start)
