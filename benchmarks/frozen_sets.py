@@ -263,7 +263,8 @@ missoula_fire_lookout_dictation, tulsa_teen_barrel_racer_emoji: 555 statements, 
 updates, 41 corrections, 76 lines that state nothing), run once on main at 31a47e4
 (``first_run``: 209/555 = 0.38, updates 17/56, corrections 8/41, right 201/281 = 0.72,
 nothing 69/76) and once for S46b (``s46_soup_first_run``: 209/555, 17/56, 8/41, 202/291,
-68/76). All three are unread.
+68/76). Then blind45's false facts were read, for engine bugs (session 46's two subject
+fixes): blind45 is development text since. blind46 and blind47 are unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
