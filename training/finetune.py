@@ -137,8 +137,11 @@ def init_from(model: TopReader, graph: Path) -> None:
     if shift < 0 or theirs != set(range(len(theirs))):
         raise SystemExit(f"{graph} tunes {len(theirs)} layers: more than this model's")
     own = model.state_dict()
-    below = {f"layers.{index}." for index in range(shift)}
-    loaded = {name: own[name] for name in own if name[: name.find(".", 7) + 1] in below}
+    loaded = {  # the layers under the graph's keep the checkpoint's weights
+        name: own[name]
+        for name in own
+        if name.startswith("layers.") and int(name.split(".")[1]) < shift
+    }
     for name, array in arrays.items():
         if name.startswith("layers."):
             _, index, rest = name.split(".", 2)

@@ -236,10 +236,11 @@ class MiniLMEmbedder:
         self, ids: Sequence[Sequence[int]], *, layers: int = LAYERS
     ) -> list[np.ndarray]:
         """The hidden state of each token of each row of token `ids` after `layers` of the
-        model's six layers (one array of shape ``(len(row), 384)`` a row), for readers that
-        tag tokens: a reader with its own fine-tuned top layers starts from a lower layer's
-        states, so the int8 model is shared. Rows run in batches of similar length, and a
-        row's states do not depend on its batch."""
+        model's six layers (0: the embeddings' normalized states, before any layer; one
+        array of shape ``(len(row), 384)`` a row), for readers that tag tokens: a reader
+        with its own fine-tuned top layers starts from a lower layer's states, so the int8
+        model is shared. Rows run in batches of similar length, and a row's states do not
+        depend on its batch."""
         import numpy as np
 
         if not isinstance(layers, int) or not 0 <= layers <= LAYERS:
