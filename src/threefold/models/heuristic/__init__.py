@@ -101,6 +101,8 @@ class HeuristicModel:
 
         facts = as_relatives(self._read_and_blend(turn), turn)
         # "For the newbies, I'm Bev": the speaker's own name, which the chat already says
+        # (the trained reader refuses a value that is its own subject in checks.refusal;
+        # this holds for the rules' readings too)
         return [f for f in facts if not (f.slot == "name" and f.value.lower() == f.subject)]
 
     def _read_and_blend(self, turn: TurnInput) -> list[ExtractedFact]:

@@ -113,9 +113,9 @@ def refusal(
         return "no month or day"
     if span.label in types["verb_phrases"] and not _base_or_ahead(sentence, span, value):
         return "no verb's base form"
-    if _quoted(sentence, span):
+    if inside_quotes(sentence, span.start, span.end):
         return "in quotation marks"
-    if span.label in ("name", "relation") and _addressed(sentence, span, types["greetings"]):
+    if span.label in ("name", "relation") and addressed(sentence, span):
         return "the person addressed"
     if span.confidence < (least or {}).get(span.label, 0.0):
         return BELOW
@@ -216,19 +216,13 @@ def _ongoing(before: str) -> bool:
 
 
 def addressed(sentence: str, span: Span) -> bool:
-    """Whether `span` names the person `sentence` is said to ("Welcome Kelsey!", "So cute,
-    Mel!"): see :func:`_addressed`."""
-    return _addressed(sentence, span, value_types()["greetings"])
-
-
-def _addressed(sentence: str, span: Span, greetings: frozenset[str]) -> bool:
     """Whether the span is the name of the person a sentence is said to: after a greeting
     or thanks that opens it ("Hey Caroline, ...", "Thanks, Mel!", "Morning Sam"; not "Hi,
     I'm Sam"), or after a comma at the end of an exclamation or a question ("So cute,
     Mel!"), unless what comes before denies something ("not Lily, Lila!" corrects)."""
     before = sentence[: span.start]
     after = sentence[span.end :].lstrip()
-    if " ".join(_WORD.findall(before.lower())) in greetings:
+    if " ".join(_WORD.findall(before.lower())) in value_types()["greetings"]:
         return not after or after[0] in ",.!?;:)"
     return (
         before.rstrip().endswith(",") and after[:1] in ("!", "?") and not _NEGATION.search(before)
@@ -236,10 +230,6 @@ def _addressed(sentence: str, span: Span, greetings: frozenset[str]) -> bool:
 
 
 _NEGATION = re.compile(r"\b(?:not|no|nope|nah|never)\b|n't\b", re.IGNORECASE)
-
-
-def _quoted(sentence: str, span: Span) -> bool:
-    return inside_quotes(sentence, span.start, span.end)
 
 
 def inside_quotes(text: str, start: int, end: int) -> bool:
