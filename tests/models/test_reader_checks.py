@@ -48,6 +48,24 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ("How did they handle it, Caroline?", "Caroline", "relation", "the person addressed"),
         ("doc upped my sertraline to 100mg", "100mg", "medication", "only a dose"),
         ("now it's 2 puffs twice a day", "2 puffs twice a day", "medication", "only a dose"),
+        # said of the one addressed, not of the writer
+        (
+            "You're gonna do great with your new job",
+            "do great",
+            "plan",
+            "said of the one addressed",
+        ),
+        (
+            "You should move to Leeds, honestly.",
+            "move to Leeds",
+            "plan",
+            "said of the one addressed",
+        ),
+        ("u r going to love lisbon", "lisbon", "home", "said of the one addressed"),
+        ("I think you're vegan now?", "vegan", "diet", "said of the one addressed"),
+        # a title is nobody's name
+        ("My wife's name is Smt. Sunita Awasthi", "Smt", "relation", "only a title"),
+        ("I am Dr.", "Dr", "name", "only a title"),
     ],
 )
 def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> None:
@@ -71,6 +89,13 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("I went with my sister, Jane.", "Jane", "relation"),
         ("I take sertraline 50mg", "sertraline 50mg", "medication"),
         ("I take 20mg of citalopram", "20mg of citalopram", "medication"),
+        # "you" said before the writer's own words
+        ("you can call me Sam", "Sam", "name"),
+        ("did you know I'm vegan?", "vegan", "diet"),
+        ("Thank you! I'm moving to Leeds in June.", "moving to Leeds", "plan"),
+        ("love you, moving to leeds next week", "moving to leeds", "plan"),
+        ("you won't believe it but I got into Oxford", "Oxford", "studies"),
+        ("told you we'd move to Leeds", "move to Leeds", "plan"),
     ],
 )
 def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:
@@ -201,6 +226,13 @@ def test_a_plan_read_from_its_date_says_it_has_plans_for_it() -> None:
     assert [f.text for f in sentence_facts(text, spans, "user")] == [
         "The user has plans for 14th January at the Coventry test centre."
     ]
+
+
+def test_the_writers_own_words_are_said_of_them() -> None:
+    """ "my" in a value the writer said of themselves is theirs, whoever writes it."""
+    text, spans = unmarked("I'm going to [[plan|sell my car]] next month")
+    [fact] = sentence_facts(text, spans, "jon")
+    assert (fact.value, fact.text) == ("sell their car", "Jon plans to sell their car.")
 
 
 def test_a_dislike_says_its_verb_once() -> None:

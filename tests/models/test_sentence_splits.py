@@ -11,6 +11,22 @@ def test_an_abbreviation_does_not_end_a_sentence():
     ]
 
 
+def test_a_title_the_splitter_does_not_know_ends_no_sentence():
+    assert sentences("Kindly do so. My wife is Smt. Sunita Awasthi; she teaches.") == [
+        "Kindly do so.",
+        "My wife is Smt. Sunita Awasthi; she teaches.",
+    ]
+
+
+def test_a_word_that_is_a_title_only_before_a_name_still_ends_one():
+    assert sentences("Thank you, sir. I live in Leeds. That was wild fr. Anyway") == [
+        "Thank you, sir.",
+        "I live in Leeds.",
+        "That was wild fr.",
+        "Anyway",
+    ]
+
+
 def test_a_sentence_said_twice_is_kept_twice_in_order():
     assert sentences("Yes. Yes. I moved to Hull. Yes.") == [
         "Yes.",

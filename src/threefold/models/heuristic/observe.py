@@ -22,8 +22,14 @@ from threefold import dates
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.patterns import NOT_NAMES
-from threefold.models.heuristic.rules import third_person
-from threefold.models.heuristic.text import STOPWORDS, clean, sentence_case, words, wordset
+from threefold.models.heuristic.text import (
+    STOPWORDS,
+    clean,
+    sentence_case,
+    third_person,
+    words,
+    wordset,
+)
 
 _I = re.IGNORECASE
 MAX_CHARS = 20_000

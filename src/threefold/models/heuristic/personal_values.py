@@ -30,9 +30,15 @@ from threefold.models.heuristic.rules import (
     is_name,
     keywords,
     person,
-    third_person,
 )
-from threefold.models.heuristic.text import STOPWORDS, indefinite_article, words, wordset
+from threefold.models.heuristic.text import (
+    STOPWORDS,
+    indefinite_article,
+    third_person,
+    titles,
+    words,
+    wordset,
+)
 
 _I = re.IGNORECASE
 
@@ -202,8 +208,9 @@ def name(raw: str, clause: Clause) -> Value | None:
 # turns (other patterns pushed them out of it).
 _NATIONALITY_WORD_RE = re.compile(NATIONALITY_RE, _I)
 _RELIGION_WORD_RE = re.compile(RELIGIONS, _I)
-_HONORIFIC_RE = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|professor|doctor)\.?\s+(?=[A-Z])", _I)
-_TITLE_ALONE_RE = re.compile(r"(?:dr|mr|mrs|ms|mx|prof|professor|doctor|sir|madam)\.?", _I)
+_TITLES = "|".join(sorted(titles(), key=len, reverse=True))
+_HONORIFIC_RE = re.compile(rf"^(?:{_TITLES})\.?\s+(?=[A-Z])", _I)
+_TITLE_ALONE_RE = re.compile(rf"(?:{_TITLES})\.?", _I)
 
 
 def proper_name(raw: str, clause: Clause) -> Value | None:

@@ -25,7 +25,13 @@ from threefold.models.heuristic.patterns import (
     topic_of,
 )
 from threefold.models.heuristic.personal_words import RELATION_RE
-from threefold.models.heuristic.text import STOPWORDS, sentence_case, words, wordset
+from threefold.models.heuristic.text import (
+    STOPWORDS,
+    sentence_case,
+    third_person,
+    words,
+    wordset,
+)
 
 _I = re.IGNORECASE
 
@@ -901,32 +907,6 @@ _NOT_IMPERATIVE = re.compile(
     r"|i|we|he|she|they|in|on|at|for|once|again)\b",
     _I,
 )
-
-
-_FIRST_PERSON = {
-    "i": "they",
-    "me": "them",
-    "my": "their",
-    "mine": "theirs",
-    "myself": "themself",
-    "we": "they",
-    "us": "them",
-    "our": "their",
-    "ours": "theirs",
-    "ourselves": "themselves",
-    "i'm": "they're",
-    "i've": "they've",
-    "i'd": "they'd",
-    "i'll": "they'll",
-}
-_FIRST_PERSON_RE = re.compile(
-    r"\b(?:" + "|".join(map(re.escape, sorted(_FIRST_PERSON, key=len, reverse=True))) + r")\b", _I
-)
-
-
-def third_person(text: str) -> str:
-    """'show my paintings' -> 'show their paintings', for facts told about the user."""
-    return _FIRST_PERSON_RE.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], text)
 
 
 # An always/never instruction is a preference when it is about how the assistant works:

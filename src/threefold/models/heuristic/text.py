@@ -3,6 +3,7 @@
 import re
 import unicodedata
 from functools import cache, lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pysbd loads with the first sentence split: a context needs none
@@ -123,8 +124,39 @@ def _sentences(text: str, limit: int) -> tuple[str, ...]:
         if not paragraph.strip():
             continue
         for chunk in _chunks(paragraph):
-            out.extend(s.strip() for s in _split(chunk) if s.strip())
+            out.extend(_titles_joined([s.strip() for s in _split(chunk) if s.strip()]))
     return tuple(out)
+
+
+def _titles_joined(found: list[str]) -> list[str]:
+    """`found` with a sentence that ends in a title and its period ("My wife is Smt.")
+    joined to the name that follows it: the splitter knows only English titles."""
+    out: list[str] = []
+    for sentence in found:
+        if out and _title_at_end().search(out[-1]) and sentence[:1].isupper():
+            out[-1] = f"{out[-1]} {sentence}"
+        else:
+            out.append(sentence)
+    return out
+
+
+@cache
+def titles() -> frozenset[str]:
+    """Titles said before a name (data/titles.txt), lowercase, without their period."""
+    return frozenset(title.rstrip(".") for title in _title_lines())
+
+
+@cache
+def _title_lines() -> tuple[str, ...]:
+    text = resources.files(__package__).joinpath("data/titles.txt").read_text("utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip()[:1].isalpha())
+
+
+@cache
+def _title_at_end() -> re.Pattern[str]:
+    """An abbreviated title and its period at a sentence's end ("... is Smt.")."""
+    short = sorted((t[:-1] for t in _title_lines() if t.endswith(".")), key=len, reverse=True)
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(short)})\.$", re.IGNORECASE)
 
 
 def words(text: str) -> list[str]:
@@ -194,3 +226,31 @@ PRONOUN_OPENING_RE = re.compile(
 def opens_with_pronoun(text: str) -> bool:
     """Whether a sentence of `text` opens with "he", "she", "they", "his" or "her"."""
     return bool(PRONOUN_OPENING_RE.search(text))
+
+
+_FIRST_PERSON = {
+    "i": "they",
+    "me": "them",
+    "my": "their",
+    "mine": "theirs",
+    "myself": "themself",
+    "we": "they",
+    "us": "them",
+    "our": "their",
+    "ours": "theirs",
+    "ourselves": "themselves",
+    "i'm": "they're",
+    "i've": "they've",
+    "i'd": "they'd",
+    "i'll": "they'll",
+}
+_FIRST_PERSON_RE = re.compile(
+    r"\b(?:" + "|".join(map(re.escape, sorted(_FIRST_PERSON, key=len, reverse=True))) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def third_person(text: str) -> str:
+    """'show my paintings' -> 'show their paintings': a writer's own words, told of them
+    (by the rules and the trained reader alike)."""
+    return _FIRST_PERSON_RE.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], text)

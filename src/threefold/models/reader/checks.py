@@ -13,6 +13,9 @@ The checks are about types, not phrases (their tables are in ``data/values.json`
   does now ("taking a pottery class"), unless the sentence sets it at a time ahead
   ("moving to Leeds in June", "flying out next Friday");
 - a value inside quotation marks is someone else's words, not the writer's;
+- a clause whose subject is the one addressed says nothing of the writer ("You're gonna
+  do great with your new job" is no plan of theirs);
+- a name is more than a title ("Smt", "Dr");
 - a name said to someone is the person addressed, no fact of theirs: right after a
   greeting or thanks that opens its sentence ("Hey Caroline, hope all's good!"), or after
   a comma at the end of an exclamation or a question ("The kids look so cute, Mel!");
@@ -30,6 +33,7 @@ from importlib import resources
 from typing import Any
 
 from threefold.models.base import ExtractedFact, Standing
+from threefold.models.heuristic.text import titles
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, slot_table
 
@@ -78,6 +82,8 @@ def value_types() -> dict[str, Any]:
     data["place_leads"] = frozenset(data["place_leads"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
+    for persons in ("addressee_words", "writer_words", "clause_breaks"):
+        data[persons] = frozenset(data[persons])
     data["dose_units"] = frozenset(data["dose_units"])
     leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
     data["past_age"] = re.compile(
@@ -117,6 +123,10 @@ def refusal(
         return "in quotation marks"
     if span.label in ("name", "relation") and addressed(sentence, span):
         return "the person addressed"
+    if span.label in ("name", "relation") and set(words) <= titles():
+        return "only a title"  # "Smt." read as the name it comes before
+    if span.subject == "self" and said_of_addressee(sentence[: span.start]):
+        return "said of the one addressed"
     if span.confidence < (least or {}).get(span.label, 0.0):
         return BELOW
     return ""
@@ -227,6 +237,19 @@ def addressed(sentence: str, span: Span) -> bool:
     return (
         before.rstrip().endswith(",") and after[:1] in ("!", "?") and not _NEGATION.search(before)
     )
+
+
+def said_of_addressee(before: str) -> bool:
+    """Whether the clause that ends in `before` is said of the one addressed: its last
+    person word is "you" ("You're gonna do great with your new job", "u should move to
+    Leeds"), not the writer ("you can call me Sam", "did you know I'm vegan"). A clause
+    ends at punctuation or a joining word ("love you, moving to Leeds in June")."""
+    types = value_types()
+    clause = re.split(r"[,;:.!?()\[\]\u2013\u2014]|\s-\s", before.lower())[-1]
+    said = _WORD.findall(clause.replace("\u2019", "'"))
+    cut = max((i + 1 for i, w in enumerate(said) if w in types["clause_breaks"]), default=0)
+    persons = [w for w in said[cut:] if w in types["addressee_words"] | types["writer_words"]]
+    return bool(persons) and persons[-1] in types["addressee_words"]
 
 
 _NEGATION = re.compile(r"\b(?:not|no|nope|nah|never)\b|n't\b", re.IGNORECASE)

@@ -26,7 +26,7 @@ from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef, Standing
-from threefold.models.heuristic.text import indefinite_article
+from threefold.models.heuristic.text import indefinite_article, third_person
 from threefold.models.reader.checks import addressed, opens_with_gerund, value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
@@ -387,6 +387,8 @@ def _fact(
     subject = _subject(text, span, spans, me, antecedent)
     if subject is None:
         return None
+    if subject == me:
+        value = third_person(value)  # "sell my car": Jon plans to sell their car
     relation = ""
     if span.label in RELATION_LABELS:
         word = _nearest(span, [s for s in spans if s.label == "REL"])
