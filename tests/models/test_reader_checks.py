@@ -6,6 +6,7 @@ import pytest
 from tests.models.marks import unmarked
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
+from threefold.models.heuristic.text import third_person
 from threefold.models.reader.checks import refusal
 from threefold.models.reader.facts import sentence_facts
 from threefold.models.reader.heads import Heads, ReaderModelError, Span
@@ -233,6 +234,18 @@ def test_the_writers_own_words_are_said_of_them() -> None:
     text, spans = unmarked("I'm going to [[plan|sell my car]] next month")
     [fact] = sentence_facts(text, spans, "jon")
     assert (fact.value, fact.text) == ("sell their car", "Jon plans to sell their car.")
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("visit my mum and me", "visit their mum and them"),
+        ("I'm moving", "they're moving"),
+        ("carving out some me-time", "carving out some me-time"),  # a word of its own
+    ],
+)
+def test_the_third_person_changes_whole_words_only(said: str, told: str) -> None:
+    assert third_person(said) == told
 
 
 def test_a_dislike_says_its_verb_once() -> None:

@@ -245,7 +245,10 @@ _FIRST_PERSON = {
     "i'll": "they'll",
 }
 _FIRST_PERSON_RE = re.compile(
-    r"\b(?:" + "|".join(map(re.escape, sorted(_FIRST_PERSON, key=len, reverse=True))) + r")\b",
+    # a word of its own: "me-time" is no "me"
+    r"(?<![\w'-])(?:"
+    + "|".join(map(re.escape, sorted(_FIRST_PERSON, key=len, reverse=True)))
+    + r")(?![\w'-])",
     re.IGNORECASE,
 )
 
