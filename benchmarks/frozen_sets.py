@@ -265,6 +265,13 @@ updates, 41 corrections, 76 lines that state nothing), run once on main at 31a47
 nothing 69/76) and once for S46b (``s46_soup_first_run``: 209/555, 17/56, 8/41, 202/291,
 68/76). Then blind45's false facts were read, for engine bugs (session 46's two subject
 fixes): blind45 is development text since. blind46 and blind47 are unread.
+Session 47 ran blind46 and blind47 once for its checks on readings, each written before
+the run (a clause said of the one addressed gives the writer no value; the writer's own
+words said in the third person; titles in a data file, never a name, never a sentence's
+end): ``s47_checks_first_run`` 359/1,013, updates 27/101, corrections 23/82, right
+346/503, nothing 158/170, against main's (5a7a6ae) 360/1,013, 27/101, 23/82, 347/505,
+157/170. Shipped (its rule: right at least main's less 2, precision at most 0.005 lower,
+nothing at most 1 lower). Still unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
