@@ -86,6 +86,7 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("I'm Dr. Okafor's patient", "Okafor", "name"),
         ("Hi, I'm Sam from accounts", "Sam", "name"),
         ("Hi Sam, Dana here.", "Dana", "name"),
+        ("Hi, I'm Kumari", "Kumari", "name"),  # a title elsewhere, a name here
         ("my daughter is not Lily, Lila!", "Lila", "relation"),
         ("I went with my sister, Jane.", "Jane", "relation"),
         ("I take sertraline 50mg", "sertraline 50mg", "medication"),
