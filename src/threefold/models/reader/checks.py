@@ -245,11 +245,15 @@ def said_of_addressee(before: str) -> bool:
     Leeds"), not the writer ("you can call me Sam", "did you know I'm vegan"). A clause
     ends at punctuation or a joining word ("love you, moving to Leeds in June")."""
     types = value_types()
-    clause = re.split(r"[,;:.!?()\[\]\u2013\u2014]|\s-\s", before.lower())[-1]
+    clause = _CLAUSE_END.split(before.lower())[-1]
     said = _WORD.findall(clause.replace("\u2019", "'"))
     cut = max((i + 1 for i, w in enumerate(said) if w in types["clause_breaks"]), default=0)
-    persons = [w for w in said[cut:] if w in types["addressee_words"] | types["writer_words"]]
-    return bool(persons) and persons[-1] in types["addressee_words"]
+    you, me = types["addressee_words"], types["writer_words"]
+    persons = [w for w in said[cut:] if w in you or w in me]
+    return bool(persons) and persons[-1] in you
+
+
+_CLAUSE_END = re.compile(r"[,;:.!?()\[\]\u2013\u2014]|\s-\s")
 
 
 _NEGATION = re.compile(r"\b(?:not|no|nope|nah|never)\b|n't\b", re.IGNORECASE)
