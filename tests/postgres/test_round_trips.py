@@ -7,7 +7,8 @@ again, as writes may make it common). A question naming a person waits once more
 which of its candidates' words name someone else (rerank.about_others), and in a large
 stream once more, for the vectors that tell echoes of one line apart. Each wait is a
 scheduling delay on a busy host, so their number is checked; their speed is measured in
-benchmarks/postgres.py."""
+benchmarks/postgres.py. Setting a pooled connection to the acting tenant is the
+connection's setup, as the pool's own statements are, and not counted."""
 
 import threading
 from collections.abc import Callable
@@ -66,6 +67,34 @@ def test_a_context_naming_a_person_waits_once_more_for_the_names_among_its_candi
     with Memory.open(settings=settings, background_worker=False) as mem:
         _two_speakers_talk(mem)
         assert _waits_of_a_warm_context(mem, "How did Lena's kafka deploy go?") == 4
+
+
+def test_a_context_after_another_tenants_waits_as_often(
+    fresh_postgres: Callable[[], str],
+) -> None:
+    """A pooled connection that served another tenant last is set to this one first: that
+    setting is the connection's setup, like the pool's own statements, and no wait of the
+    context. On a loaded host the pool handed a search's second half such a connection,
+    and the context counted one wait more."""
+    settings = load_settings(db=fresh_postgres(), embed={"kind": "hashing"}, session_turns=4)
+    with Memory.open(settings=settings, background_worker=False) as mem:
+        for tenant in ("acme", "globex"):
+            for n in range(6):
+                said = f"The kafka deploy step {n} of {tenant} went fine."
+                mem.add_turn("project:alpha", said, "Good.", tenant=tenant)
+        mem.process_pending()
+        asked = "How did the kafka deploy go?"
+        warm = mem.context("project:alpha", asked, budget=1500, tenant="acme")
+        before = mem.store.round_trips
+        mem.context("project:alpha", asked, budget=1500, tenant="acme")
+        waits_warm = mem.store.round_trips - before
+        mem.context("project:alpha", asked, budget=1500, tenant="globex")
+        before = mem.store.round_trips
+        context = mem.context("project:alpha", asked, budget=1500, tenant="acme")
+        waits = mem.store.round_trips - before
+    assert context.text == warm.text and "of acme" in context.text
+    assert "globex" not in context.text
+    assert waits == waits_warm
 
 
 def _two_speakers_talk(mem: Memory) -> None:

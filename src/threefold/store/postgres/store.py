@@ -219,11 +219,11 @@ class PostgresStore(SharedStatements, EntityTables, ErasureTables, TeamTables, R
         pinned = getattr(self._local, "conn", None)
         if pinned is not None:
             with self._guard():
-                align(pinned)
+                _aligned(pinned)
                 yield pinned
             return
         with self._guard(), self._pool.connection() as conn:
-            align(conn)
+            _aligned(conn)
             yield conn
             conn._threefold_used = time.monotonic()  # type: ignore[attr-defined]
 
@@ -1590,6 +1590,15 @@ def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
     if time.monotonic() - used > _CHECK_IDLE_SECONDS:
         with _uncounted(conn):
             ConnectionPool.check_connection(conn)
+
+
+def _aligned(conn: psycopg.Connection[Any]) -> None:
+    """Set the connection's tenant to the acting one, if another served it last. Like the
+    pool's own statements, this is the connection's setup, not a wait of what it serves:
+    on a loaded host the pool handed a search's second half a connection not yet set, and
+    its one setting counted as a wait of the context."""
+    with _uncounted(conn):
+        align(conn)
 
 
 @contextmanager
