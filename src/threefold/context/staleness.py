@@ -105,7 +105,10 @@ def topics() -> Topics:
     )
 
 
+@lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
+    # Kept: a context stems the words of every item in view, some 700 of them, and chat
+    # says the same words again and again (at 100,000 items a twentieth of a context).
     word = word.lower().strip("'-").removesuffix("'s")
     if any(c.isdigit() for c in word):
         return word  # "SEC-201" is not "SEC-202", nor build 0.9.41 build 0.9.42
@@ -151,7 +154,10 @@ def says_change(text: str) -> bool:
     return _says_change(text, frozenset(_stem(w) for w in _WORD.findall(text.lower())))[0]
 
 
+@lru_cache(maxsize=4_096)
 def _newer(text: str, at: datetime | None, source: SourceRef, speaker: str | None) -> Newer | None:
+    """Kept: every context reads the last K turns again, all but the newest as before (a
+    sentence split each, at 100,000 items a twentieth of a context)."""
     if at is None or not text.strip():
         return None
     stated = _statements(text)
