@@ -221,6 +221,63 @@ def test_a_food_eaten_again_after_the_diet_was_said_over_keeps_both(mem):
     assert active_texts(mem) == {"The user is no longer plant-based.", "The user eats meat again."}
 
 
+def test_a_food_eaten_again_beside_the_new_diet_leaves_that_diet(mem):
+    """The fish belongs to the diet said with it: only the old diet ends."""
+    say(mem, "I'm vegetarian.", "I'm pescatarian now, started eating fish again")
+    assert active_texts(mem) == {"The user is pescatarian.", "The user eats fish again."}
+
+
+@pytest.mark.parametrize(
+    ("held", "said", "now", "gone"),
+    [
+        ("I'm on 20mg citalopram.", "doctor switched me to sertraline", "sertraline", "citalopram"),
+        (
+            "I take ibuprofen for my back.",
+            "my GP changed it, on naproxen now",
+            "naproxen",
+            "ibuprofen",
+        ),
+    ],
+)
+def test_a_medicine_said_as_a_switch_ends_the_one_taken(mem, held, said, now, gone):
+    say(mem, held, said)
+    taken = [f.value for f in mem.facts(STREAM) if f.slot.startswith("medication:")]
+    assert taken == [now]
+    ended = mem.facts(STREAM, include_inactive=True)
+    assert any(gone in f.value and f.superseded_by is not None for f in ended)
+
+
+@pytest.mark.parametrize(
+    ("held", "said", "kept"),
+    [
+        (  # a medicine added, no switch said
+            "I take ibuprofen for my back.",
+            "also on omeprazole now for my stomach",
+            {"ibuprofen", "omeprazole"},
+        ),
+        (  # a switch among two taken: which one it replaces is unclear
+            "I take warfarin. I also take bisoprolol.",
+            "the doctor switched me to apixaban",
+            {"warfarin", "bisoprolol", "apixaban"},
+        ),
+    ],
+)
+def test_a_medicine_added_or_switched_among_several_ends_none(mem, held, said, kept):
+    say(mem, held, said)
+    assert {f.value for f in mem.facts(STREAM) if f.slot.startswith("medication:")} == kept
+
+
+def test_a_thing_keyed_by_the_one_it_replaces_ends_that_one(mem):
+    """The reader keys the new truck by the old one ("owns:ford"), held under its kind."""
+    say(
+        mem,
+        "I still drive the old Ford Ranger.",
+        "traded the old ford in at the dealer, got me a chevy silverado",
+    )
+    owned = {f.value for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
+    assert owned == {"chevy silverado"}
+
+
 def test_a_food_eaten_without_again_leaves_the_diet(mem):
     say(mem, "I'm pescatarian.", "I eat fish most days.")
     assert "The user is pescatarian." in active_texts(mem)

@@ -144,7 +144,8 @@ def record_fact(
     if item.slot.split(":", 1)[0] in MANY_VALUED:
         holders = []  # "Raj owns a bike" leaves "Raj leads the platform team" standing
     new = _new_fact(tenant, stream, item, source, visibility, writer)
-    holders += [f for f in _linked_holders(store, tenant, stream, item) if f not in holders]
+    linked = _linked_holders(store, tenant, stream, item, source)
+    holders += [f for f in linked if f not in holders]
     winner = _stronger_holder(store, holders, item, source, writer)
     if winner is not None:
         return _insert_losing(store, new, winner)
@@ -479,11 +480,14 @@ def _new_fact(
     )
 
 
-def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+def _linked_holders(
+    store: Store, tenant: str, stream: str, item: ExtractedFact, source: SourceRef
+) -> list[Fact]:
     """Facts that hold the same relation under the other key: Raj's role for a title Raj
     now holds, the titles Raj held for Raj's new role, what kin a person was before
     ("Anna's my cousin" after "Anna is your sister"), the one favourite of a kind that a
-    favourite named without its kind replaces, and the diet a food eaten again ends."""
+    favourite named without its kind replaces, and the diet a food eaten again ends (one
+    said before `source`, the message the item was read from)."""
     if item.category is FactCategory.RELATIONSHIP:
         return _kin_before(store, tenant, stream, item)
     if item.category is FactCategory.PREFERENCE and item.slot == "favorite":
@@ -495,9 +499,18 @@ def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact)
         ]
         return kinds if len(kinds) == 1 else []
     if item.category is FactCategory.DIET and item.slot == EATS_AGAIN_SLOT:
-        # "I eat fish again" ends the diet held, unless one said it was over already.
+        # "I eat fish again" ends the diet held, unless one said it was over already, or
+        # said it in the same message: "I'm pescatarian now, started eating fish again"
+        # names the diet the fish belongs to.
         held = store.facts_in_slot(tenant, stream, item.subject, "diet")
-        return [f for f in held if not normalize(f.value).startswith("not ")]
+        return [
+            f
+            for f in held
+            if not normalize(f.value).startswith("not ")
+            and (f.source.kind, f.source.id) != (source.kind, source.id)
+        ]
+    if item.category is FactCategory.POSSESSION and item.slot.startswith("owns:"):
+        return _keyed_by_the_old(store, tenant, stream, item)
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:
@@ -505,6 +518,24 @@ def _linked_holders(store: Store, tenant: str, stream: str, item: ExtractedFact)
     if item.slot == ROLE_SLOT:
         return store.facts_holding(tenant, stream, HOLDER_SLOT, item.subject)
     return []
+
+
+def _keyed_by_the_old(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
+    """The thing a new one replaces, where the reader keyed the new one by the old ("the
+    fiesta finally died so I got a yaris": the yaris under "owns:fiesta") and the old one
+    is held under its kind ("owns:car", "Ford Fiesta"): the key names the held value."""
+    key = item.slot.split(":", 1)[1]
+    named = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)", re.IGNORECASE)
+    return [
+        f
+        for f in store.facts(tenant, stream)
+        if f.subject == item.subject
+        and f.slot.startswith("owns:")
+        and f.slot != item.slot
+        and named.search(f.value)
+        and not named.search(item.value)
+        and not normalize(f.value).startswith("not ")
+    ]
 
 
 def _unnamed_keys(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[str]:

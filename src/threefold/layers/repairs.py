@@ -21,7 +21,7 @@ from threefold import dates
 from threefold.domain import Fact, FactCategory
 from threefold.entities import could_be_person
 from threefold.models.base import ExtractedFact, SlotRef, Standing
-from threefold.models.heuristic.text import words
+from threefold.models.heuristic.text import sentences, words
 
 USER_WORD = 0.6
 """Confidence above the assistant's (at most 0.55): a fact the user's own words state."""
@@ -855,6 +855,43 @@ def replacing_plans(
             item = item.model_copy(update={"retracts": (gone,)})
         out.append(item)
     return out
+
+
+_SWITCH_RE = re.compile(r"\b(?:switch|chang|swapp?|replac)\w*|\binstead\b|\bonto\b", _I)
+"""Words that say one thing took another's place: "switched me to", "changed it",
+"swapped", "replaced", "instead", "off X onto Y"."""
+
+
+def switched_medicines(
+    extracted: Sequence[ExtractedFact], active: Iterable[Fact], user_text: str
+) -> list[ExtractedFact]:
+    """`extracted`, where a new medicine said in a sentence of switching ("the doctor
+    switched me to sertraline", "GP change it, naproxen now") ends the one other medicine
+    its subject takes. With two or more taken, or two new ones said, which replaces which
+    is unclear, and each stays; a medicine named as replaced is ended by its own reading."""
+    new = [f for f in extracted if _taken(f) and not f.ends and not f.retracts]
+    if len(new) != 1 or not _said_switching(new[0].value, user_text):
+        return list(extracted)
+    item = new[0]
+    others = [f for f in active if f.subject == item.subject and _taken(f) and f.slot != item.slot]
+    if len(others) != 1:
+        return list(extracted)
+    gone = SlotRef(subject=item.subject, slot=others[0].slot, value=others[0].value)
+    return [f.model_copy(update={"ends": (gone,)}) if f is item else f for f in extracted]
+
+
+def _taken(fact: ExtractedFact | Fact) -> bool:
+    """A medicine taken now: not one said to be over, nor denied."""
+    said = fact.value.lower()
+    return fact.slot.startswith("medication:") and not said.startswith(("not ", "no "))
+
+
+def _said_switching(value: str, user_text: str) -> bool:
+    """Whether the sentence that names `value` says one thing took another's place."""
+    for sentence in sentences(user_text):
+        if value.lower() in sentence.lower():
+            return bool(_SWITCH_RE.search(sentence))
+    return False
 
 
 def beside_edits(

@@ -50,6 +50,7 @@ from threefold.layers.repairs import (
     replaced_kind,
     replacing_plans,
     says_instead,
+    switched_medicines,
 )
 from threefold.layers.shape import is_fragment
 from threefold.layers.summaries import turn_input
@@ -174,6 +175,7 @@ class Pipeline:
         changes = told.repair or says_change(turn.user)
         read = self._dated(turn, as_read(self._read(turn, told), every_value=changes))
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
+        extracted = self._switched(turn, extracted)
         guesses = self._guesses(turn, answered, told.repair)
         edits = [e for e in self._repairs(turn, extracted, guesses) if not day_out_of_place(e)]
         swaps = self._swapped(turn)
@@ -437,6 +439,13 @@ class Pipeline:
         if not says_instead(turn.user) or all(replaced_kind(f) is None for f in extracted):
             return extracted
         return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream), turn.user)
+
+    def _switched(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+        """A new medicine said as a switch ends the one other its subject takes."""
+        if not any(f.slot.startswith("medication:") for f in extracted):
+            return extracted
+        held = self.store.facts(turn.tenant, turn.stream)
+        return switched_medicines(extracted, held, turn.user)
 
     def _guesses(self, turn: Turn, answered: Turn | None, repairs: bool) -> list[ExtractedFact]:
         """What the assistant guessed of the user in the message `turn` answers ("So
