@@ -278,6 +278,23 @@ def test_a_thing_keyed_by_the_one_it_replaces_ends_that_one(mem):
     assert owned == {"chevy silverado"}
 
 
+def test_a_new_thing_of_a_kind_held_under_its_name_replaces_it(mem):
+    """One reader keys the old laptop by its name, the other the new one by its kind."""
+    say(
+        mem,
+        "I do everything on a ThinkPad T480.",
+        "bought a macbook air last week, the old one's battery was gone",
+    )
+    owned = {f.value for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
+    assert owned == {"macbook air"}
+
+
+def test_two_things_of_a_kind_said_together_are_both_held(mem):
+    say(mem, "I have a thinkpad for work and a macbook at home.")
+    owned = {f.value for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
+    assert owned == {"thinkpad", "macbook"}
+
+
 def test_a_food_eaten_without_again_leaves_the_diet(mem):
     say(mem, "I'm pescatarian.", "I eat fish most days.")
     assert "The user is pescatarian." in active_texts(mem)

@@ -680,6 +680,12 @@ def driven(raw: str, clause: Clause) -> Value | None:
 _RIDE_HAILING = wordset("uber lyft bolt ola grab didi deliveroo")
 
 
+def thing_kind(text: str) -> str | None:
+    """The kind of thing (a THING_KINDS key: "owns:laptop") that `text` names, if any
+    ("old thinkpad x230": owns:laptop)."""
+    return _kind_of(text.lower())
+
+
 def _kind_of(text: str) -> str | None:
     """The kind of the longest known thing `text` names as a word (of names as long, the
     first in THING_KINDS)."""
