@@ -291,7 +291,8 @@ earlier line says ("bath"), and the three runs, made again, gave the same figure
 set. Then a new thing of a kind replacing one held under its own name (a new laptop, the
 "thinkpad x230" keyed "owns:thinkpad"), shipped (``s48_kinds_first_run``: 149/443,
 updates 14/63, corrections 6/44, right 149/230, nothing 179/181; blind46 + blind47 as
-before).
+before), and a thing named in answer to another's question naming its kind keyed by that
+kind (layers/things.py; every figure of blind48, blind46 and blind47 as just before).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -29,6 +29,7 @@ from threefold import entities
 from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
 from threefold.entities import HOLDER_SLOT, ROLE_SLOT
 from threefold.errors import NotFound
+from threefold.layers.things import ONE_AT_A_TIME, thing_kind
 from threefold.models.base import (
     EATS_AGAIN_SLOT,
     KIN_SLOT,
@@ -540,22 +541,16 @@ def _keyed_by_the_old(store: Store, tenant: str, stream: str, item: ExtractedFac
     ]
 
 
-_ONE_AT_A_TIME = frozenset(
-    {"owns:car", "owns:phone", "owns:laptop", "owns:bike", "owns:motorbike", "owns:home"}
-)
-"""Kinds of thing a new one replaces, as one slot holds them: a new phone is the phone now.
-Instruments, cameras or watches are collected, and a new one joins the others."""
-
-
 def _of_its_kind(
     store: Store, tenant: str, stream: str, item: ExtractedFact, source: SourceRef
 ) -> list[Fact]:
     """Things of the new one's kind held under another key, as one key would hold them: a
     reader keys a thing of no kind it knows by its name ("thinkpad x230" as
     "owns:thinkpad"), the other by its kind ("owns:laptop"), and a new laptop replaces the
-    old one either way. Not one said in the same message ("a thinkpad and a macbook")."""
-    kind = _thing_kind(item)
-    if kind not in _ONE_AT_A_TIME:
+    old one either way (layers/things.py). Not one said in the same message ("a thinkpad
+    and a macbook")."""
+    kind = thing_kind(item)
+    if kind not in ONE_AT_A_TIME:
         return []
     return [
         f
@@ -563,17 +558,10 @@ def _of_its_kind(
         if f.subject == item.subject
         and f.slot.startswith("owns:")
         and f.slot != item.slot
-        and _thing_kind(f) == kind
+        and thing_kind(f) == kind
         and not normalize(f.value).startswith("not ")
         and (f.source.kind, f.source.id) != (source.kind, source.id)
     ]
-
-
-def _thing_kind(fact: ExtractedFact | Fact) -> str | None:
-    """A possession's kind: its slot where that names one, else what its value names."""
-    from threefold.models.heuristic.personal_values import thing_kind
-
-    return fact.slot if fact.slot in _ONE_AT_A_TIME else thing_kind(fact.value)
 
 
 def _unnamed_keys(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[str]:

@@ -55,6 +55,7 @@ from threefold.layers.repairs import (
 from threefold.layers.shape import is_fragment
 from threefold.layers.summaries import turn_input
 from threefold.layers.swaps import beside_swaps, read_swaps, swapped
+from threefold.layers.things import keyed_by_kind_asked
 from threefold.models.base import (
     ExtractedFact,
     MemoryModel,
@@ -174,6 +175,7 @@ class Pipeline:
         told = turn_input(turn, self._referent(turn, answered), answered, self._people_in(turn))
         changes = told.repair or says_change(turn.user)
         read = self._dated(turn, as_read(self._read(turn, told), every_value=changes))
+        read = keyed_by_kind_asked(read, self._asked_by_another(told))
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         extracted = self._switched(turn, extracted)
         guesses = self._guesses(turn, answered, told.repair)
@@ -439,6 +441,14 @@ class Pipeline:
         if not says_instead(turn.user) or all(replaced_kind(f) is None for f in extracted):
             return extracted
         return replacing_plans(extracted, self.store.facts(turn.tenant, turn.stream), turn.user)
+
+    @staticmethod
+    def _asked_by_another(told: TurnInput) -> str:
+        """The message `told` answers, if someone other than its writer said it."""
+        previous = told.previous
+        if previous is None or previous.speaker == (told.speaker or "user"):
+            return ""
+        return previous.text
 
     def _switched(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
         """A new medicine said as a switch ends the one other its subject takes."""
