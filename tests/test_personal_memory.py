@@ -295,6 +295,14 @@ def test_two_things_of_a_kind_said_together_are_both_held(mem):
     assert owned == {"thinkpad", "macbook"}
 
 
+def test_a_denial_with_its_answer_leaves_no_fact_holding_the_old_value(mem):
+    """ "not 45, he is 47" followed by more words is read clause by clause: the denial's
+    own note ("Stefan is not 45") held the old value as a current fact."""
+    say(mem, "My brother Stefan is 45.", "Stefan is not 45, he is 47, I counted wrong.")
+    ages = {f.value for f in mem.facts(STREAM) if f.subject == "stefan"}
+    assert ages == {"47"}
+
+
 def test_a_food_eaten_without_again_leaves_the_diet(mem):
     say(mem, "I'm pescatarian.", "I eat fish most days.")
     assert "The user is pescatarian." in active_texts(mem)

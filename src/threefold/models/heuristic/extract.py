@@ -853,7 +853,39 @@ def extract_facts(turn: TurnInput) -> list[ExtractedFact]:
         if key not in seen:
             seen.add(key)
             out.append(fact)
-    return out
+    return _denials_answered(out)
+
+
+_DENIED = ":not:"
+"""What a bare denial's slot holds between the denied slot and value (see _denial)."""
+
+
+def _denials_answered(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A bare denial's note ("Stefan is not 45") gives way to the value the same message
+    puts in the denied slot ("he is 47, I have calculated false"): that value retracts the
+    old one, as "not 45, he's 47" read as one correction does, where the note would stand
+    beside it, a current fact holding the old value."""
+    answers: dict[int, ExtractedFact] = {}
+    kept: list[ExtractedFact] = []
+    for note in facts:
+        slot, denial, denied = note.slot.partition(_DENIED)
+        answer = next(
+            (
+                f
+                for f in facts
+                if denial
+                and f.subject == note.subject
+                and f.slot == slot
+                and f.value.lower() != denied.lower()
+            ),
+            None,
+        )
+        if answer is None:
+            kept.append(note)
+            continue
+        held = answers.get(id(answer), answer)
+        answers[id(answer)] = held.model_copy(update={"retracts": (*held.retracts, *note.retracts)})
+    return [answers.get(id(f), f) for f in kept]
 
 
 def _with_question(turn: TurnInput) -> str:
