@@ -293,8 +293,9 @@ set. Then a new thing of a kind replacing one held under its own name (a new lap
 updates 14/63, corrections 6/44, right 149/230, nothing 179/181; blind46 + blind47 as
 before), and a thing named in answer to another's question naming its kind keyed by that
 kind (layers/things.py), and a bare denial's note dropped where the same message answers
-it ("not 45, he is 47, I counted wrong"): every figure of blind48, blind46 and blind47 as
-just before, each time.
+it ("not 45, he is 47, I counted wrong"), and a writer's reading refused in a question
+that names no writer ("still at the bbc?"): every figure of blind48, blind46 and blind47
+as just before, each time.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -64,6 +64,9 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ),
         ("u r going to love lisbon", "lisbon", "home", "said of the one addressed"),
         ("I think you're vegan now?", "vegan", "diet", "said of the one addressed"),
+        # asked after someone, in a question that names no writer
+        ("fair. how's sam? still at the bbc?", "bbc", "employer", "asked, of no one it names"),
+        ("any good vegan places in Leeds?", "vegan", "diet", "asked, of no one it names"),
         # a title is nobody's name
         ("My wife's name is Smt. Sunita Awasthi", "Smt", "relation", "only a title"),
         ("I am Dr.", "Dr", "name", "only a title"),
@@ -98,6 +101,10 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("love you, moving to leeds next week", "moving to leeds", "plan"),
         ("you won't believe it but I got into Oxford", "Oxford", "studies"),
         ("told you we'd move to Leeds", "move to Leeds", "plan"),
+        # a question that names the writer, or a statement before a question
+        ("am I still on the list at Monzo?", "Monzo", "employer"),
+        ("my mum turns 60 in May, gift ideas?", "May", "birthday"),
+        ("vegan here, any tips for Lisbon?", "vegan", "diet"),
     ],
 )
 def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:

@@ -127,6 +127,8 @@ def refusal(
         return "only a title"  # "Smt." read as the name it comes before
     if span.subject == "self" and said_of_addressee(sentence[: span.start]):
         return "said of the one addressed"
+    if span.subject == "self" and asked_of_another(sentence, span.start, span.end):
+        return "asked, of no one it names"
     if span.confidence < (least or {}).get(span.label, 0.0):
         return BELOW
     return ""
@@ -251,6 +253,18 @@ def said_of_addressee(before: str) -> bool:
     you, me = types["addressee_words"], types["writer_words"]
     persons = [w for w in said[cut:] if w in you or w in me]
     return bool(persons) and persons[-1] in you
+
+
+def asked_of_another(sentence: str, start: int, end: int) -> bool:
+    """Whether the value at `start`:`end` lies in a question that names no writer: "how's
+    sam? still at the bbc?" asks after someone else, where "am I still on the list?" or
+    "my mum turns 60 in May, gift ideas?" (its own clause) keeps the writer's words."""
+    after = _CLAUSE_END.search(sentence, end)
+    if after is None or after.group() != "?":
+        return False
+    clause = _CLAUSE_END.split(sentence[:start])[-1] + sentence[start : after.start()]
+    said = _WORD.findall(clause.lower().replace("\u2019", "'"))
+    return not any(word in value_types()["writer_words"] for word in said)
 
 
 _CLAUSE_END = re.compile(r"[,;:.!?()\[\]\u2013\u2014]|\s-\s")
