@@ -56,6 +56,15 @@ def test_the_writers_own_question_keys_nothing(mem):
     assert "owns:phone" not in owned(mem).values()
 
 
+def test_a_thing_said_to_join_the_others_replaces_nothing(mem):
+    talk(
+        mem,
+        ("", "I do everything on a ThinkPad T480."),
+        ("", "also got a macbook air for travel"),
+    )
+    assert set(owned(mem)) == {"thinkpad t480", "macbook air"}
+
+
 def fact(slot: str, value: str) -> ExtractedFact:
     return ExtractedFact(
         text=f"The user has {value}.",

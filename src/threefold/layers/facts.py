@@ -29,7 +29,7 @@ from threefold import entities
 from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
 from threefold.entities import HOLDER_SLOT, ROLE_SLOT
 from threefold.errors import NotFound
-from threefold.layers.things import ONE_AT_A_TIME, thing_kind
+from threefold.layers.things import ADDING
 from threefold.models.base import (
     EATS_AGAIN_SLOT,
     KIN_SLOT,
@@ -254,7 +254,7 @@ def named_as_replaced(
     if item.category is FactCategory.PLAN:
         return ()
     words = set(_words(text))
-    if words & _ADDING:
+    if words & ADDING:
         return ()
     again = {normalize(f.value) for f in said if f.subject == item.subject}
     new = set(_words(item.value))
@@ -267,12 +267,6 @@ def named_as_replaced(
         and normalize(fact.value) not in again
         and words & {w for w in _words(fact.value) if len(w) >= 3} - new - _FUNCTION_WORDS
     )
-
-
-_ADDING = frozenset(
-    {"also", "too", "another", "second", "both", "extra", "plus", "addition", "added", "alongside"}
-)
-"""Words by which a turn says a value joins those held rather than replacing one."""
 
 
 def _read_elsewhere(item: ExtractedFact, other: ExtractedFact) -> bool:
@@ -511,9 +505,7 @@ def _linked_holders(
             and (f.source.kind, f.source.id) != (source.kind, source.id)
         ]
     if item.category is FactCategory.POSSESSION and item.slot.startswith("owns:"):
-        return _keyed_by_the_old(store, tenant, stream, item) + _of_its_kind(
-            store, tenant, stream, item, source
-        )
+        return _keyed_by_the_old(store, tenant, stream, item)
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:
@@ -538,29 +530,6 @@ def _keyed_by_the_old(store: Store, tenant: str, stream: str, item: ExtractedFac
         and named.search(f.value)
         and not named.search(item.value)
         and not normalize(f.value).startswith("not ")
-    ]
-
-
-def _of_its_kind(
-    store: Store, tenant: str, stream: str, item: ExtractedFact, source: SourceRef
-) -> list[Fact]:
-    """Things of the new one's kind held under another key, as one key would hold them: a
-    reader keys a thing of no kind it knows by its name ("thinkpad x230" as
-    "owns:thinkpad"), the other by its kind ("owns:laptop"), and a new laptop replaces the
-    old one either way (layers/things.py). Not one said in the same message ("a thinkpad
-    and a macbook")."""
-    kind = thing_kind(item)
-    if kind not in ONE_AT_A_TIME:
-        return []
-    return [
-        f
-        for f in store.facts(tenant, stream)
-        if f.subject == item.subject
-        and f.slot.startswith("owns:")
-        and f.slot != item.slot
-        and thing_kind(f) == kind
-        and not normalize(f.value).startswith("not ")
-        and (f.source.kind, f.source.id) != (source.kind, source.id)
     ]
 
 

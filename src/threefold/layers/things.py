@@ -6,14 +6,14 @@ Elite": "owns:elite"). Supersession meets values in one slot, so a new bike neve
 a bike held under its name. Two remedies, each general: a thing named in answer to a
 question that names its kind takes that kind ("Which bike do you ride?" / "Caloi Elite");
 and a new thing of a kind held one at a time replaces one of that kind held under another
-key (layers/facts.py).
+key, unless the turn says it joins them.
 """
 
 import re
 from functools import cache
 
 from threefold.domain import Fact
-from threefold.models.base import ExtractedFact
+from threefold.models.base import ExtractedFact, SlotRef
 
 OWNS = "owns:"
 ONE_AT_A_TIME = frozenset(
@@ -21,6 +21,39 @@ ONE_AT_A_TIME = frozenset(
 )
 """Kinds of thing a new one replaces, as one slot holds them: a new phone is the phone now.
 Instruments, cameras or watches are collected, and a new one joins the others."""
+
+
+ADDING = frozenset(
+    {"also", "too", "another", "second", "both", "extra", "plus", "addition", "added", "alongside"}
+)
+"""Words by which a turn says a value joins those held rather than replacing one."""
+
+
+def replaced_of_its_kind(item: ExtractedFact, held: list[Fact], text: str) -> tuple[SlotRef, ...]:
+    """The things of `item`'s kind its subject holds under another key, which a new thing
+    of a kind held one at a time replaces: one reader keys "ThinkPad T480" as
+    "owns:thinkpad", the other "a macbook air" as "owns:laptop", and the new laptop is the
+    laptop now. Not where `text`, the turn, says it joins them ("we now also have a Honda
+    Jazz"). `held`: the stream's facts before the turn."""
+    if not item.slot.startswith(OWNS) or item.value.lower().startswith(_OVER):
+        return ()
+    kind = thing_kind(item)
+    if kind not in ONE_AT_A_TIME or set(_WORD.findall(text.lower())) & ADDING:
+        return ()
+    return tuple(
+        SlotRef(subject=f.subject, slot=f.slot, value=f.value)
+        for f in held
+        if f.subject == item.subject
+        and f.slot.startswith(OWNS)
+        and f.slot != item.slot
+        and not f.value.lower().startswith(_OVER)
+        and thing_kind(f) == kind
+    )
+
+
+_WORD = re.compile(r"[a-z]+")
+_OVER = "not "
+"""How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
 
 
 def thing_kind(fact: ExtractedFact | Fact) -> str | None:

@@ -55,7 +55,7 @@ from threefold.layers.repairs import (
 from threefold.layers.shape import is_fragment
 from threefold.layers.summaries import turn_input
 from threefold.layers.swaps import beside_swaps, read_swaps, swapped
-from threefold.layers.things import keyed_by_kind_asked
+from threefold.layers.things import keyed_by_kind_asked, replaced_of_its_kind
 from threefold.models.base import (
     ExtractedFact,
     MemoryModel,
@@ -205,6 +205,7 @@ class Pipeline:
             answers = self._record_guesses(turn, answered, answered_guesses(guesses, found), writer)
             corrections, stated = [], []
             stated_now = self._named_as_replaced(turn, found, unsure) if changes else found
+            stated_now = self._things_replaced(turn, stated_now)
             for item, verdict in [*zip(stated_now, verdicts, strict=True), *updates]:
                 fact = record_fact(
                     self.store,
@@ -286,6 +287,18 @@ class Pipeline:
         out = []
         for item in found:
             ends = named_as_replaced(item, turn.user, held, said)
+            out.append(item.model_copy(update={"ends": (*item.ends, *ends)}) if ends else item)
+        return out
+
+    def _things_replaced(self, turn: Turn, found: list[ExtractedFact]) -> list[ExtractedFact]:
+        """`found`, each new thing also ending the one of its kind held under another key
+        (things.replaced_of_its_kind). Call inside the transaction."""
+        if not any(item.slot.startswith("owns:") for item in found):
+            return found
+        held = self.store.facts(turn.tenant, turn.stream)
+        out = []
+        for item in found:
+            ends = replaced_of_its_kind(item, held, turn.user)
             out.append(item.model_copy(update={"ends": (*item.ends, *ends)}) if ends else item)
         return out
 
