@@ -295,7 +295,9 @@ before), and a thing named in answer to another's question naming its kind keyed
 kind (layers/things.py), and a bare denial's note dropped where the same message answers
 it ("not 45, he is 47, I counted wrong"), and a writer's reading refused in a question
 that names no writer ("still at the bbc?"): every figure of blind48, blind46 and blind47
-as just before, each time.
+as just before, each time. Then a value given to the name of its own clause and a number
+after a school year's word refused as an age: blind48 as before; blind46 + blind47
+captured 359 -> 361, right 346/503 -> 348/503, the rest as before.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -67,6 +67,9 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         # asked after someone, in a question that names no writer
         ("fair. how's sam? still at the bbc?", "bbc", "employer", "asked, of no one it names"),
         ("any good vegan places in Leeds?", "vegan", "diet", "asked, of no one it names"),
+        # a number after a school year's word
+        ("im yr 11 at mt roskill grammar", "11", "age", "a school year, not an age"),
+        ("she's in grade 5 now", "5", "age", "a school year, not an age"),
         # a title is nobody's name
         ("My wife's name is Smt. Sunita Awasthi", "Smt", "relation", "only a title"),
         ("I am Dr.", "Dr", "name", "only a title"),
@@ -337,3 +340,21 @@ def test_a_plan_kept_in_its_ing_form_is_said_as_it_was() -> None:
             "The user is moving the family up to Toowoomba.",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("marked", "ages"),
+    [
+        (
+            "my kids are [[PER|kojo]] he's [[age@per|9]] and [[PER|adjoa]] she's [[age@per|6]]",
+            {"kojo": "9", "adjoa": "6"},
+        ),
+        ("[[PER|Tom]] is [[age@per|25]]; [[PER|Jane]] turns 30", {"tom": "25"}),
+        ("[[age@per|9]]-year-old [[PER|Ava]] and her friend", {"ava": "9"}),  # before it
+    ],
+)
+def test_a_value_belongs_to_the_name_of_its_own_clause(marked: str, ages: dict) -> None:
+    """The nearest name across "and" or a full stop speaks of another clause."""
+    text, spans = unmarked(marked)
+    facts = sentence_facts(text, spans, "user")
+    assert {f.subject: f.value for f in facts if f.slot == "age"} == ages

@@ -82,7 +82,7 @@ def value_types() -> dict[str, Any]:
     data["place_leads"] = frozenset(data["place_leads"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
-    for persons in ("addressee_words", "writer_words", "clause_breaks"):
+    for persons in ("addressee_words", "writer_words", "clause_breaks", "school_years"):
         data[persons] = frozenset(data[persons])
     data["dose_units"] = frozenset(data["dose_units"])
     leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
@@ -113,6 +113,8 @@ def refusal(
         return "a measure, not an age"  # "5 months pregnant", "6 weeks"
     if span.label == "age" and types["past_age"].search(sentence[: span.start]):
         return "an age in the past"  # "since I was 17", "when she was about 6"
+    if span.label == "age" and _word_before(sentence, span.start) in types["school_years"]:
+        return "a school year, not an age"  # "im yr 11 at mt roskill grammar"
     if span.label == "medication" and all(_dose_word(w, types["dose_units"]) for w in words):
         return "only a dose"  # "upped my sertraline to 100mg": 100mg is no medicine
     if span.label in types["dates"] and not _dated(words, types["months"]):
@@ -253,6 +255,12 @@ def said_of_addressee(before: str) -> bool:
     you, me = types["addressee_words"], types["writer_words"]
     persons = [w for w in said[cut:] if w in you or w in me]
     return bool(persons) and persons[-1] in you
+
+
+def _word_before(sentence: str, start: int) -> str:
+    """The word right before `start`, lowercase; "" if none."""
+    found = _WORD.findall(sentence[:start].lower())
+    return found[-1] if found else ""
 
 
 def asked_of_another(sentence: str, start: int, end: int) -> bool:

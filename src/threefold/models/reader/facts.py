@@ -588,9 +588,9 @@ def _subject(
     if span.label in RELATION_LABELS or span.subject == "self":
         return me
     names = [s for s in spans if s.label == "PER" or s.label in RELATION_LABELS]
-    if span.subject == "per" and (named := _nearest(span, names)) is not None:
+    if span.subject == "per" and (named := _nearest(span, names, text)) is not None:
         return _whose(_value(text, named))
-    word = _nearest(span, [s for s in spans if s.label == "REL"])
+    word = _nearest(span, [s for s in spans if s.label == "REL"], text)
     if word is None:
         meant = not names and antecedent and _THIRD_PERSON.search(text)
         return antecedent if meant else None
@@ -625,11 +625,24 @@ def _relation(text: str, word: Span) -> str:
     return kinds.get(said, said)
 
 
-def _nearest(span: Span, candidates: list[Span]) -> Span | None:
-    """The candidate closest to `span`, one before it winning a tie."""
+def _nearest(span: Span, candidates: list[Span], text: str = "") -> Span | None:
+    """The candidate closest to `span`, one in its own clause first ("kojo he's 9 and adjoa
+    she's 6": the 9 is Kojo's, though Adjoa is nearer), one before it winning a tie."""
     if not candidates:
         return None
-    return min(candidates, key=lambda c: (abs(c.start - span.start), c.start > span.start))
+
+    def apart(c: Span) -> bool:
+        between = text[c.end : span.start] if c.start < span.start else text[span.end : c.start]
+        return bool(_CLAUSE_JOIN.search(between))
+
+    return min(
+        candidates, key=lambda c: (apart(c), abs(c.start - span.start), c.start > span.start)
+    )
+
+
+_CLAUSE_JOIN = re.compile(r"[;.!?]|\s(?:and|n|but|while|whereas|&)\s", re.IGNORECASE)
+"""What joins two clauses: a value and a name with one between them speak of different
+things."""
 
 
 def _say(template: str, subject: str, value: str, relation: str, former: bool) -> str:
