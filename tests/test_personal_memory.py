@@ -267,42 +267,6 @@ def test_a_medicine_added_or_switched_among_several_ends_none(mem, held, said, k
     assert {f.value for f in mem.facts(STREAM) if f.slot.startswith("medication:")} == kept
 
 
-def test_a_thing_keyed_by_the_one_it_replaces_ends_that_one(mem):
-    """The reader keys the new truck by the old one ("owns:ford"), held under its kind."""
-    say(
-        mem,
-        "I still drive the old Ford Ranger.",
-        "traded the old ford in at the dealer, got me a chevy silverado",
-    )
-    owned = {f.value for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
-    assert owned == {"chevy silverado"}
-
-
-def test_a_new_thing_of_a_kind_held_under_its_name_replaces_it(mem):
-    """One reader keys the old laptop by its name, the other the new one by its kind."""
-    say(
-        mem,
-        "I do everything on a ThinkPad T480.",
-        "bought a macbook air last week, the old one's battery was gone",
-    )
-    owned = {f.value for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
-    assert owned == {"macbook air"}
-
-
-def test_two_things_of_a_kind_said_together_are_both_held(mem):
-    say(mem, "I have a thinkpad for work and a macbook at home.")
-    owned = {f.value for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
-    assert owned == {"thinkpad", "macbook"}
-
-
-def test_a_denial_with_its_answer_leaves_no_fact_holding_the_old_value(mem):
-    """ "not 45, he is 47" followed by more words is read clause by clause: the denial's
-    own note ("Stefan is not 45") held the old value as a current fact."""
-    say(mem, "My brother Stefan is 45.", "Stefan is not 45, he is 47, I counted wrong.")
-    ages = {f.value for f in mem.facts(STREAM) if f.subject == "stefan"}
-    assert ages == {"47"}
-
-
 def test_a_food_eaten_without_again_leaves_the_diet(mem):
     say(mem, "I'm pescatarian.", "I eat fish most days.")
     assert "The user is pescatarian." in active_texts(mem)

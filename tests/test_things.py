@@ -14,9 +14,8 @@ STREAM = "chat:things"
 
 
 @pytest.fixture
-def mem(tmp_path):
-    with Memory.open(tmp_path / "mem.db", background_worker=False, embedder=None) as memory:
-        yield memory
+def mem(open_memory) -> Memory:
+    return open_memory(embed={"kind": "hashing"})
 
 
 def talk(mem: Memory, *pairs: tuple[str, str]) -> None:
@@ -32,13 +31,53 @@ def owned(mem: Memory) -> dict[str, str]:
     return {f.value.lower(): f.slot for f in mem.facts(STREAM) if f.slot.startswith("owns:")}
 
 
-def test_a_thing_named_in_answer_to_its_kind_takes_that_kind(mem):
-    talk(
-        mem,
-        ("What bike do you ride these days?", "an old Orbea Alma, still going"),
-        ("", "it got stolen at the station, so I bought a Trek mountain bike"),
-    )
-    assert owned(mem) == {"trek mountain bike": "owns:bike"}
+@pytest.mark.parametrize(
+    ("talked", "now"),
+    [
+        (  # named in answer to a question that names its kind
+            [
+                ("What bike do you ride these days?", "an old Orbea Alma, still going"),
+                ("", "it got stolen at the station, so I bought a Trek mountain bike"),
+            ],
+            "trek mountain bike",
+        ),
+        (  # the old one held under its name ("owns:thinkpad"), the new under its kind
+            [
+                ("", "I do everything on a ThinkPad T480."),
+                ("", "bought a macbook air last week, the old one's battery was gone"),
+            ],
+            "macbook air",
+        ),
+        (  # the new one keyed by the old ("owns:ford"), the old held under its kind
+            [
+                ("", "I still drive the old Ford Ranger."),
+                ("", "traded the old ford in at the dealer, got me a chevy silverado"),
+            ],
+            "chevy silverado",
+        ),
+    ],
+)
+def test_a_new_thing_of_a_kind_held_one_at_a_time_replaces_the_old(mem, talked, now):
+    talk(mem, *talked)
+    assert set(owned(mem)) == {now}
+
+
+@pytest.mark.parametrize(
+    ("talked", "both"),
+    [
+        ([("", "I have a thinkpad for work and a macbook at home.")], {"thinkpad", "macbook"}),
+        (
+            [
+                ("", "I do everything on a ThinkPad T480."),
+                ("", "also got a macbook air for travel"),
+            ],
+            {"thinkpad t480", "macbook air"},
+        ),
+    ],
+)
+def test_things_said_together_or_said_to_join_are_all_held(mem, talked, both):
+    talk(mem, *talked)
+    assert set(owned(mem)) == both
 
 
 def test_a_question_naming_two_kinds_keys_nothing(mem):
@@ -54,15 +93,6 @@ def test_the_writers_own_question_keys_nothing(mem):
     mem.add_turn(STREAM, "I ride an old Orbea Alma to work", "", at=AT + timedelta(minutes=1))
     mem.process_pending()
     assert "owns:phone" not in owned(mem).values()
-
-
-def test_a_thing_said_to_join_the_others_replaces_nothing(mem):
-    talk(
-        mem,
-        ("", "I do everything on a ThinkPad T480."),
-        ("", "also got a macbook air for travel"),
-    )
-    assert set(owned(mem)) == {"thinkpad t480", "macbook air"}
 
 
 def fact(slot: str, value: str) -> ExtractedFact:
