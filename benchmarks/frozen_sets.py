@@ -297,7 +297,8 @@ it ("not 45, he is 47, I counted wrong"), and a writer's reading refused in a qu
 that names no writer ("still at the bbc?"): every figure of blind48, blind46 and blind47
 as just before, each time. Then a value given to the name of its own clause and a number
 after a school year's word refused as an age: blind48 as before; blind46 + blind47
-captured 359 -> 361, right 346/503 -> 348/503, the rest as before.
+captured 359 -> 361, right 346/503 -> 348/503, the rest as before. Last, a thing named
+only by the words of a time refused ("a 2011"): every figure as just before.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -70,6 +70,9 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         # a number after a school year's word
         ("im yr 11 at mt roskill grammar", "11", "age", "a school year, not an age"),
         ("she's in grade 5 now", "5", "age", "a school year, not an age"),
+        # a thing named only by the words of a time
+        ("The car is a Nissan Micra, a 2011, red.", "2011", "owns", "names no thing"),
+        ("We have summer cottage near Savonlinna.", "summer", "owns", "names no thing"),
         # a title is nobody's name
         ("My wife's name is Smt. Sunita Awasthi", "Smt", "relation", "only a title"),
         ("I am Dr.", "Dr", "name", "only a title"),
@@ -108,6 +111,9 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("am I still on the list at Monzo?", "Monzo", "employer"),
         ("my mum turns 60 in May, gift ideas?", "May", "birthday"),
         ("vegan here, any tips for Lisbon?", "vegan", "diet"),
+        # a model's number, or a year beside the name
+        ("got a prebuilt w a 4060", "4060", "owns"),
+        ("I drive a 2019 Honda Civic", "2019 Honda Civic", "owns"),
     ],
 )
 def test_a_reading_of_its_type_is_kept(sentence, value, label) -> None:

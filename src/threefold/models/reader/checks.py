@@ -82,8 +82,9 @@ def value_types() -> dict[str, Any]:
     data["place_leads"] = frozenset(data["place_leads"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
-    for persons in ("addressee_words", "writer_words", "clause_breaks", "school_years"):
-        data[persons] = frozenset(data[persons])
+    for words in ("addressee_words", "writer_words", "clause_breaks", "school_years", "seasons"):
+        data[words] = frozenset(data[words])
+    data["things"] = frozenset(data["things"])
     data["dose_units"] = frozenset(data["dose_units"])
     leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
     data["past_age"] = re.compile(
@@ -117,6 +118,8 @@ def refusal(
         return "a school year, not an age"  # "im yr 11 at mt roskill grammar"
     if span.label == "medication" and all(_dose_word(w, types["dose_units"]) for w in words):
         return "only a dose"  # "upped my sertraline to 100mg": 100mg is no medicine
+    if span.label in types["things"] and all(_of_a_time(w, types) for w in words):
+        return "names no thing"  # "a 2011" (the car's year), "summer" of "summer cottage"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
     if span.label in types["verb_phrases"] and not _base_or_ahead(sentence, span, value):
@@ -255,6 +258,20 @@ def said_of_addressee(before: str) -> bool:
     you, me = types["addressee_words"], types["writer_words"]
     persons = [w for w in said[cut:] if w in you or w in me]
     return bool(persons) and persons[-1] in you
+
+
+def _of_a_time(word: str, types: dict[str, Any]) -> bool:
+    """A year, a month, a weekday or a season: words that date a thing, never name it ("a
+    4060" may be a model's number; "a 2011" is the year of one)."""
+    return (
+        bool(_YEAR.fullmatch(word))
+        or word in types["months"]
+        or word in types["weekdays"]
+        or word in types["seasons"]
+    )
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _word_before(sentence: str, start: int) -> str:
