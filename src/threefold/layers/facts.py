@@ -29,7 +29,7 @@ from threefold import entities
 from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
 from threefold.entities import HOLDER_SLOT, ROLE_SLOT
 from threefold.errors import NotFound
-from threefold.layers.things import ADDING
+from threefold.layers.things import ADDING, keyed_by_the_old
 from threefold.models.base import (
     EATS_AGAIN_SLOT,
     KIN_SLOT,
@@ -504,8 +504,8 @@ def _linked_holders(
             if not normalize(f.value).startswith("not ")
             and (f.source.kind, f.source.id) != (source.kind, source.id)
         ]
-    if item.category is FactCategory.POSSESSION and item.slot.startswith("owns:"):
-        return _keyed_by_the_old(store, tenant, stream, item)
+    if item.category is FactCategory.POSSESSION:
+        return keyed_by_the_old(item, store.facts(tenant, stream))
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:
@@ -513,24 +513,6 @@ def _linked_holders(
     if item.slot == ROLE_SLOT:
         return store.facts_holding(tenant, stream, HOLDER_SLOT, item.subject)
     return []
-
-
-def _keyed_by_the_old(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[Fact]:
-    """The thing a new one replaces, where the reader keyed the new one by the old ("the
-    fiesta finally died so I got a yaris": the yaris under "owns:fiesta") and the old one
-    is held under its kind ("owns:car", "Ford Fiesta"): the key names the held value."""
-    key = item.slot.split(":", 1)[1]
-    named = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)", re.IGNORECASE)
-    return [
-        f
-        for f in store.facts(tenant, stream)
-        if f.subject == item.subject
-        and f.slot.startswith("owns:")
-        and f.slot != item.slot
-        and named.search(f.value)
-        and not named.search(item.value)
-        and not normalize(f.value).startswith("not ")
-    ]
 
 
 def _unnamed_keys(store: Store, tenant: str, stream: str, item: ExtractedFact) -> list[str]:

@@ -866,7 +866,7 @@ def switched_medicines(
     extracted: Sequence[ExtractedFact], active: Iterable[Fact], user_text: str
 ) -> list[ExtractedFact]:
     """`extracted`, where a new medicine said in a sentence of switching ("the doctor
-    switched me to sertraline", "GP change it, naproxen now") ends the one other medicine
+    switched me to sertraline", "changed it, on naproxen now") ends the one other medicine
     its subject takes. With two or more taken, or two new ones said, which replaces which
     is unclear, and each stays; a medicine named as replaced is ended by its own reading."""
     new = [f for f in extracted if _taken(f) and not f.ends and not f.retracts]

@@ -6,7 +6,8 @@ Elite": "owns:elite"). Supersession meets values in one slot, so a new bike neve
 a bike held under its name. Two remedies, each general: a thing named in answer to a
 question that names its kind takes that kind ("Which bike do you ride?" / "Caloi Elite");
 and a new thing of a kind held one at a time replaces one of that kind held under another
-key, unless the turn says it joins them.
+key, unless the turn says it joins them. And where a reader keyed the new thing by the
+old one ("owns:fiesta"), the old one ends wherever it is held.
 """
 
 import re
@@ -54,6 +55,27 @@ def replaced_of_its_kind(item: ExtractedFact, held: list[Fact], text: str) -> tu
 _WORD = re.compile(r"[a-z]+")
 _OVER = "not "
 """How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
+
+
+def keyed_by_the_old(item: ExtractedFact, held: list[Fact]) -> list[Fact]:
+    """The thing a new one replaces where the reader keyed the new one by the old ("the
+    fiesta finally died so I got a yaris": the yaris under "owns:fiesta") and the old one
+    is held under another key ("owns:car", "Ford Fiesta"): the key names the held value.
+    `held`: the stream's facts."""
+    if not item.slot.startswith(OWNS) or item.slot in _kinds():
+        return []  # keyed by its kind, not by the old one
+    key = item.slot.removeprefix(OWNS)
+    named = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)", re.IGNORECASE)
+    return [
+        f
+        for f in held
+        if f.subject == item.subject
+        and f.slot.startswith(OWNS)
+        and f.slot != item.slot
+        and named.search(f.value)
+        and not named.search(item.value)
+        and not f.value.lower().startswith(_OVER)
+    ]
 
 
 def thing_kind(fact: ExtractedFact | Fact) -> str | None:
