@@ -204,8 +204,10 @@ class Pipeline:
             updates = self._held_updates(turn, unsure, [*found, *unsure], writer)
             answers = self._record_guesses(turn, answered, answered_guesses(guesses, found), writer)
             corrections, stated = [], []
-            stated_now = self._named_as_replaced(turn, found, unsure) if changes else found
-            stated_now = self._things_replaced(turn, stated_now)
+            # Read inside the transaction, once for the turn: what it may replace.
+            held = self.store.facts(turn.tenant, turn.stream) if _keyed(found) else []
+            stated_now = _named_replaced(found, unsure, held, turn.user) if changes else found
+            stated_now = _things_replaced(stated_now, held, turn.user)
             for item, verdict in [*zip(stated_now, verdicts, strict=True), *updates]:
                 fact = record_fact(
                     self.store,
@@ -273,34 +275,6 @@ class Pipeline:
         held = self.store.facts(turn.tenant, turn.stream)
         before = self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
         return moved(turn.user, turn.at, held, before, said, self._speaker(turn))
-
-    def _named_as_replaced(
-        self, turn: Turn, found: list[ExtractedFact], unsure: list[ExtractedFact]
-    ) -> list[ExtractedFact]:
-        """`found`, each fact also ending the held values of its kind the turn names as
-        replaced (facts.named_as_replaced). Call inside the transaction: what is held is
-        read there, once for the turn."""
-        if not any(":" in item.slot for item in found):
-            return found  # no kind held several at a time (those are keyed by value)
-        held = self.store.facts(turn.tenant, turn.stream)
-        said = [*found, *unsure]
-        out = []
-        for item in found:
-            ends = named_as_replaced(item, turn.user, held, said)
-            out.append(item.model_copy(update={"ends": (*item.ends, *ends)}) if ends else item)
-        return out
-
-    def _things_replaced(self, turn: Turn, found: list[ExtractedFact]) -> list[ExtractedFact]:
-        """`found`, each new thing also ending the one of its kind held under another key
-        (things.replaced_of_its_kind). Call inside the transaction."""
-        if not any(item.slot.startswith("owns:") for item in found):
-            return found
-        held = self.store.facts(turn.tenant, turn.stream)
-        out = []
-        for item in found:
-            ends = replaced_of_its_kind(item, held, turn.user)
-            out.append(item.model_copy(update={"ends": (*item.ends, *ends)}) if ends else item)
-        return out
 
     def _held_updates(
         self, turn: Turn, unsure: list[ExtractedFact], said: list[ExtractedFact], writer: Author
@@ -785,3 +759,30 @@ class Pipeline:
             self.embed_later(job.tenant, job.stream)
 
         return both
+
+
+def _keyed(found: list[ExtractedFact]) -> bool:
+    """Whether any of `found` is of a kind held several at a time, keyed by value or kind
+    ("owns:car", "medication:metformin"): only those end what the turn names as replaced."""
+    return any(":" in item.slot for item in found)
+
+
+def _named_replaced(
+    found: list[ExtractedFact], unsure: list[ExtractedFact], held: list[Fact], text: str
+) -> list[ExtractedFact]:
+    """`found`, each fact also ending the held values of its kind the turn (`text`) names as
+    replaced (facts.named_as_replaced)."""
+    said = [*found, *unsure]
+    return [_ending_also(item, named_as_replaced(item, text, held, said)) for item in found]
+
+
+def _things_replaced(
+    found: list[ExtractedFact], held: list[Fact], text: str
+) -> list[ExtractedFact]:
+    """`found`, each new thing also ending the one of its kind held under another key
+    (things.replaced_of_its_kind)."""
+    return [_ending_also(item, replaced_of_its_kind(item, held, text)) for item in found]
+
+
+def _ending_also(item: ExtractedFact, ends: Sequence[SlotRef]) -> ExtractedFact:
+    return item.model_copy(update={"ends": (*item.ends, *ends)}) if ends else item

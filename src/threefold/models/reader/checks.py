@@ -82,9 +82,15 @@ def value_types() -> dict[str, Any]:
     data["place_leads"] = frozenset(data["place_leads"])
     data["ahead"] = _ahead_pattern(data)
     data["greetings"] = frozenset(data["greetings"])
-    for words in ("addressee_words", "writer_words", "clause_breaks", "school_years", "seasons"):
+    for words in (
+        "addressee_words",
+        "writer_words",
+        "clause_breaks",
+        "school_years",
+        "seasons",
+        "things",
+    ):
         data[words] = frozenset(data[words])
-    data["things"] = frozenset(data["things"])
     data["dose_units"] = frozenset(data["dose_units"])
     leads = "|".join(re.escape(lead) for lead in data["past_age_leads"])
     data["past_age"] = re.compile(
@@ -252,8 +258,7 @@ def said_of_addressee(before: str) -> bool:
     Leeds"), not the writer ("you can call me Sam", "did you know I'm vegan"). A clause
     ends at punctuation or a joining word ("love you, moving to Leeds in June")."""
     types = value_types()
-    clause = _CLAUSE_END.split(before.lower())[-1]
-    said = _WORD.findall(clause.replace("\u2019", "'"))
+    said = _words_of(_CLAUSE_END.split(before)[-1])
     cut = max((i + 1 for i, w in enumerate(said) if w in types["clause_breaks"]), default=0)
     you, me = types["addressee_words"], types["writer_words"]
     persons = [w for w in said[cut:] if w in you or w in me]
@@ -288,8 +293,13 @@ def asked_of_another(sentence: str, start: int, end: int) -> bool:
     if after is None or after.group() != "?":
         return False
     clause = _CLAUSE_END.split(sentence[:start])[-1] + sentence[start : after.start()]
-    said = _WORD.findall(clause.lower().replace("\u2019", "'"))
-    return not any(word in value_types()["writer_words"] for word in said)
+    return not any(word in value_types()["writer_words"] for word in _words_of(clause))
+
+
+def _words_of(clause: str) -> list[str]:
+    """A clause's words, lowercase, with a typographic apostrophe as a plain one ("I’m"
+    is "i'm"), as the person word classes write them."""
+    return _WORD.findall(clause.lower().replace("\u2019", "'"))
 
 
 _CLAUSE_END = re.compile(r"[,;:.!?()\[\]\u2013\u2014]|\s-\s")
