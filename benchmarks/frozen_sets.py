@@ -300,6 +300,14 @@ as just before, each time. Then a value given to the name of its own clause and 
 after a school year's word refused as an age: blind48 as before; blind46 + blind47
 captured 359 -> 361, right 346/503 -> 348/503, the rest as before. Last, a thing named
 only by the words of a time refused ("a 2011"): every figure as just before.
+Session 49 added **blind49** (eight sets written blind by a helper who saw no code and no
+other set: asuncion_jopara_mechanic, constanta_lorry_driver_nonnative,
+kalgoorlie_retired_assayer_terse_asked, kuching_teen_badminton_emoji,
+nuuk_harbour_pilot_terse_asked, saskatoon_curling_team_group, tirana_dental_clinic_group,
+uppsala_brazilian_phd_rambles: 439 statements, 66 updates, 47 corrections, 175 lines that
+state nothing), run once on main at 65aa0ed before any change it judges (``first_run``:
+128/439 = 0.29, updates 2/66, corrections 3/47, right 125/190 = 0.66, nothing 169/175).
+English mixed with Spanish and Guaraní scores 2/60 there. Unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
