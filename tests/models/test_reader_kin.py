@@ -57,3 +57,50 @@ def test_an_unnamed_relative_is_no_person(open_memory: MemoryFactory) -> None:
 def test_a_long_message_of_relation_words_reads_once_each(open_memory: MemoryFactory) -> None:
     said = "my son and my son, " * 2000 + "my my my"
     assert kin(open_memory, said) == {"has:son": "son"}
+
+
+# --- a person or pet named in the sentence after its relation word --------------------
+
+
+def relations(open_memory: MemoryFactory, said: str) -> dict[str, str]:
+    """Slot -> value of the named relatives and pets stored from `said`."""
+    facts = facts_of(open_memory, [(said, None)])
+    return {f.slot: f.value.lower() for f in facts if f.category.value == "relationship"}
+
+
+@pytest.mark.parametrize(
+    ("said", "held"),
+    [
+        ("We got a [[REL|puppy]]!! Hana named him [[pet|Mochi]]", {"dog:mochi": "mochi"}),
+        (
+            "My [[REL|great grandson]] was born last week. His name is [[relation|Wyatt]].",
+            {"great grandson:wyatt": "wyatt"},
+        ),
+    ],
+)
+def test_a_name_takes_the_relation_the_sentence_before_said_without_one(
+    open_memory: MemoryFactory, said: str, held: dict[str, str]
+) -> None:
+    assert relations(open_memory, said) == held
+
+
+def test_a_pet_named_with_no_relation_word_is_a_pet(open_memory: MemoryFactory) -> None:
+    said = "[[pet|Ficelle]] sleeps by the stove all day, such a lazy girl"
+    assert relations(open_memory, said) == {"pet:ficelle": "ficelle"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the relation word before named its own person
+        "My [[REL|sister]] [[relation|Ana]] came over. [[relation|Bo]] stayed home.",
+        # two sentences back is too far
+        "My [[REL|son]] starts school. It's a big day. [[relation|Theo]] is excited.",
+        # a person named with no relation word anywhere is no relative
+        "[[relation|Bo]] came round for tea.",
+    ],
+)
+def test_a_relation_is_not_lent_past_the_sentence_before(
+    open_memory: MemoryFactory, said: str
+) -> None:
+    assert not any(value in ("bo", "theo") for value in relations(open_memory, said).values())

@@ -36,6 +36,10 @@ CORRECTION = 1.0
 MIN_CONFIDENCE = 0.5
 """Spans the tagger is less sure of than this are left out: precision before capture."""
 RELATION_LABELS = ("relation", "pet")
+_RELATION_UNSAID = {"pet": "pet"}
+"""The relation of a value of a label said with no relation word near it or in the sentence
+before: a pet the graph tags as one is a pet ("Ficelle sleeps by the stove all day"); a
+person may be anyone's, and is read only beside a relation word."""
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
 _EDGE = " \t,.;:!?\"'()"
 _UNITS = (
@@ -108,6 +112,7 @@ def turn_reads(
     "she" means before the turn names anyone (TurnInput.referent, as a subject)."""
     mine = writers or [me] * len(sentences)
     meant = _antecedents(sentences, me, least, referent)
+    kin_before = _relations_before(sentences, least)
     replaced = frozenset(
         pair
         for (text, found), writer, who in zip(sentences, mine, meant, strict=True)
@@ -115,10 +120,10 @@ def turn_reads(
     )
     reads = [
         r
-        for index, ((text, found), writer, who) in enumerate(
-            zip(sentences, mine, meant, strict=True)
+        for index, ((text, found), writer, who, kin) in enumerate(
+            zip(sentences, mine, meant, kin_before, strict=True)
         )
-        for r in _sentence_reads(text, found, writer, least, replaced, index, who)
+        for r in _sentence_reads(text, found, writer, least, replaced, index, who, kin)
     ]
     return _keyed_across(reads)
 
@@ -137,6 +142,20 @@ def _antecedents(
     for text, found in sentences:
         out.append(last)
         last = _last_named(text, [s for s in found if s.confidence >= least], me) or last
+    return out
+
+
+def _relations_before(sentences: list[tuple[str, list[Span]]], least: float) -> list[str]:
+    """The relation each sentence's person or pet may be named as without a relation word
+    of its own: one the sentence before said without a name ("We got a puppy!! Hana named
+    him Mochi", "My great grandson was born last week. His name is Wyatt"); else ""."""
+    out, last = [], ""
+    for text, found in sentences:
+        out.append(last)
+        spans = [s for s in found if s.confidence >= least]
+        words = [s for s in spans if s.label == "REL"]
+        named = any(s.label in RELATION_LABELS for s in spans)
+        last = _relation(text, words[-1]) if words and not named else ""
     return out
 
 
@@ -294,9 +313,11 @@ def _sentence_reads(
     replaced: frozenset[tuple[str, str]],
     sentence: int = 0,
     antecedent: str | None = None,
+    kin_before: str = "",
 ) -> list[TurnRead]:
     """Every fact one sentence states, a value said to be over with what takes its slot;
-    `antecedent`: whom its "he" or "she" means, if anyone (_antecedents)."""
+    `antecedent`: whom its "he" or "she" means, if anyone (_antecedents); `kin_before`:
+    the relation its people may be named as (_relations_before)."""
     spans = [s for s in found if s.confidence >= least]
     values = [s for s in spans if s.label in slot_table() and s.modality not in ("hypo", "ask")]
     here = current_values(text, spans, me, antecedent=antecedent)
@@ -306,7 +327,15 @@ def _sentence_reads(
         replacement: tuple[int, Span] | None = None
         if span.modality == "cur":
             replaces = _replaced(span, values)
-            fact = _fact(text, span, spans, me, replaces=replaces, antecedent=antecedent)
+            fact = _fact(
+                text,
+                span,
+                spans,
+                me,
+                replaces=replaces,
+                antecedent=antecedent,
+                kin_before=kin_before,
+            )
             if fact is not None and replaces is not None and replaces.modality == "neg":
                 # "York, not Leeds": a correction, as firm as the user's word gets
                 fact = fact.model_copy(update={"confidence": CORRECTION, "is_correction": True})
@@ -379,6 +408,7 @@ def _fact(
     former: bool = False,
     replaces: Span | None = None,
     antecedent: str | None = None,
+    kin_before: str = "",
 ) -> ExtractedFact | None:
     entry = slot_table()[span.label]
     value = _value(text, span)
@@ -392,9 +422,10 @@ def _fact(
     relation = ""
     if span.label in RELATION_LABELS:
         word = _nearest(span, [s for s in spans if s.label == "REL"])
-        if word is None:
+        unsaid = kin_before or _RELATION_UNSAID.get(span.label, "")
+        relation = _relation(text, word) if word is not None else unsaid
+        if not relation:
             return None
-        relation = _relation(text, word)
         kinds, single = relation_words()
         slot = relation if relation in single else f"{relation}:{value.lower()}"
     elif former:
