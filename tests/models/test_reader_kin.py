@@ -85,7 +85,7 @@ def test_a_name_takes_the_relation_the_sentence_before_said_without_one(
 
 
 def test_a_pet_named_with_no_relation_word_is_a_pet(open_memory: MemoryFactory) -> None:
-    said = "[[pet|Ficelle]] sleeps by the stove all day, such a lazy girl"
+    said = "[[pet|Ficelle]] sleeps by the stove all day, so lazy"
     assert relations(open_memory, said) == {"pet:ficelle": "ficelle"}
 
 
@@ -98,6 +98,8 @@ def test_a_pet_named_with_no_relation_word_is_a_pet(open_memory: MemoryFactory) 
         "My [[REL|son]] starts school. It's a big day. [[relation|Theo]] is excited.",
         # a person named with no relation word anywhere is no relative
         "[[relation|Bo]] came round for tea.",
+        # a relation word the graph left untagged is most often someone else's
+        "[[pet|Bo]] is my neighbour's dog.",
     ],
 )
 def test_a_relation_is_not_lent_past_the_sentence_before(

@@ -37,9 +37,11 @@ MIN_CONFIDENCE = 0.5
 """Spans the tagger is less sure of than this are left out: precision before capture."""
 RELATION_LABELS = ("relation", "pet")
 _RELATION_UNSAID = {"pet": "pet"}
-"""The relation of a value of a label said with no relation word near it or in the sentence
-before: a pet the graph tags as one is a pet ("Ficelle sleeps by the stove all day"); a
-person may be anyone's, and is read only beside a relation word."""
+"""The relation of a value of a label said in a sentence with no relation word, and none in
+the sentence before: a pet the graph tags as one is a pet ("Ficelle sleeps by the stove all
+day"); a person may be anyone's, and is read only beside a relation word. A relation word
+the graph did not tag is most often someone else's ("Bella is my neighbour's dog")."""
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
 _EDGE = " \t,.;:!?\"'()"
 _UNITS = (
@@ -422,7 +424,9 @@ def _fact(
     relation = ""
     if span.label in RELATION_LABELS:
         word = _nearest(span, [s for s in spans if s.label == "REL"])
-        unsaid = kin_before or _RELATION_UNSAID.get(span.label, "")
+        unsaid = kin_before or (
+            "" if _says_relation(text) else _RELATION_UNSAID.get(span.label, "")
+        )
         relation = _relation(text, word) if word is not None else unsaid
         if not relation:
             return None
@@ -646,6 +650,12 @@ def _named(text: str, word: Span, names: list[Span]) -> Span | None:
         if not between.strip(" ,") and between.count(",") <= 1:
             return name
     return None
+
+
+def _says_relation(text: str) -> bool:
+    """Whether any word of `text` is a relation word ("dog", "neighbour's", "hubby")."""
+    kinds, _ = relation_words()
+    return any(_whose(word) in kinds for word in _WORD.findall(text))
 
 
 def _relation(text: str, word: Span) -> str:
