@@ -314,7 +314,7 @@ nothing 169/175; blind48 150/443, right 150/233; blind46 + blind47 362/1,013, ri
 349/506, the rest as before), shipped with a guard the suite asked for after that run
 (no pet without a relation word where the sentence says one the graph left untagged:
 "Bella is my neighbour's dog"; ``s49_relations_fixed_run``: 131/439, right 128/194;
-blind48 150, right 150/232; blind46 + blind47 361, right 348/505).
+blind48 149, right 149/231; blind46 + blind47 361, right 348/505).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -100,6 +100,7 @@ def test_a_pet_named_with_no_relation_word_is_a_pet(open_memory: MemoryFactory) 
         "[[relation|Bo]] came round for tea.",
         # a relation word the graph left untagged is most often someone else's
         "[[pet|Bo]] is my neighbour's dog.",
+        "We got a [[REL|puppy]]! [[pet|Bo]] is my neighbour's dog though.",
     ],
 )
 def test_a_relation_is_not_lent_past_the_sentence_before(

@@ -39,8 +39,9 @@ RELATION_LABELS = ("relation", "pet")
 _RELATION_UNSAID = {"pet": "pet"}
 """The relation of a value of a label said in a sentence with no relation word, and none in
 the sentence before: a pet the graph tags as one is a pet ("Ficelle sleeps by the stove all
-day"); a person may be anyone's, and is read only beside a relation word. A relation word
-the graph did not tag is most often someone else's ("Bella is my neighbour's dog")."""
+day"); a person may be anyone's, and is read only beside a relation word. A sentence with a
+relation word the graph did not tag lends no relation: the word is most often someone
+else's ("Bella is my neighbour's dog")."""
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
 _EDGE = " \t,.;:!?\"'()"
@@ -424,10 +425,10 @@ def _fact(
     relation = ""
     if span.label in RELATION_LABELS:
         word = _nearest(span, [s for s in spans if s.label == "REL"])
-        unsaid = kin_before or (
-            "" if _says_relation(text) else _RELATION_UNSAID.get(span.label, "")
-        )
-        relation = _relation(text, word) if word is not None else unsaid
+        if word is not None:
+            relation = _relation(text, word)
+        elif not _says_relation(text):
+            relation = kin_before or _RELATION_UNSAID.get(span.label, "")
         if not relation:
             return None
         kinds, single = relation_words()
