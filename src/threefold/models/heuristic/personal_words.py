@@ -4,7 +4,10 @@ A value is only taken when a list vouches for it, where the sentence alone canno
 "I have asthma" from "I have a meeting".
 """
 
+import json
 import re
+from importlib import resources
+from typing import Any
 
 from threefold.models.heuristic.text import wordset
 
@@ -439,159 +442,16 @@ NAMED_INSTRUMENTS_AND_SPORTS = (
 # since "I quit the cafe" leaves a job.
 INSTRUMENTS_AND_SPORTS = NAMED_INSTRUMENTS_AND_SPORTS + r"|the\s+\w+"
 
-# Things people own or use: brand and product words, each naming its kind, and whether
-# the kind is a tool (used, "as their editor") or a possession (owned, "has a Honda").
+
+def _data_file(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        resources.files(__package__).joinpath("data", name).read_text("utf-8")
+    )
+    return data
+
+
 THING_KINDS: dict[str, tuple[str, ...]] = {
-    "tool:editor": (
-        "vim",
-        "neovim",
-        "nvim",
-        "emacs",
-        "vs code",
-        "vscode",
-        "visual studio code",
-        "sublime",
-        "sublime text",
-        "intellij",
-        "pycharm",
-        "webstorm",
-        "atom",
-        "nano",
-        "helix",
-        "zed",
-        "cursor",
-        "notepad++",
-        "goland",
-        "xcode",
-        "android studio",
-        "editor",
-        "ide",
-    ),
-    "tool:os": (
-        "linux",
-        "ubuntu",
-        "fedora",
-        "arch linux",
-        "debian",
-        "macos",
-        "mac os",
-        "windows",
-        "windows 11",
-        "windows 10",
-        "nixos",
-        "mint",
-        "pop!_os",
-        "chromeos",
-    ),
-    "tool:browser": ("firefox", "chrome", "safari", "edge", "brave", "arc", "vivaldi", "opera"),
-    "tool:shell": ("zsh", "bash", "fish", "powershell", "nushell"),
-    "tool:terminal": ("iterm", "iterm2", "alacritty", "kitty", "wezterm", "ghostty"),
-    "tool:notes app": ("obsidian", "notion", "evernote", "logseq", "bear", "onenote", "roam"),
-    "tool:programming language": PROGRAMMING,
-    "owns:car": (
-        "honda",
-        "toyota",
-        "tesla",
-        "ford",
-        "bmw",
-        "audi",
-        "mercedes",
-        "volkswagen",
-        "vw",
-        "subaru",
-        "mazda",
-        "kia",
-        "hyundai",
-        "volvo",
-        "nissan",
-        "chevy",
-        "chevrolet",
-        "jeep",
-        "prius",
-        "civic",
-        "corolla",
-        "camry",
-        "model 3",
-        "model y",
-        "porsche",
-        "fiat",
-        "skoda",
-        "renault",
-        "peugeot",
-        "lexus",
-        "polestar",
-        "rivian",
-        "mini cooper",
-        "passat",
-        "tiguan",
-        "fiesta",
-        "mustang",
-        "f-150",
-        "outback",
-        "forester",
-        "rav4",
-        "cr-v",
-        "altima",
-        "qashqai",
-        "octavia",
-        "yaris",
-        "miata",
-        "wrangler",
-        "car",
-        "suv",
-        "pickup",
-        "truck",
-        "minivan",
-        "van",
-        "transit",
-        "camper",
-        "motorhome",
-        "hatchback",
-        "sedan",
-        "station wagon",
-        "ev",
-    ),
-    "owns:bike": ("bike", "bicycle", "e-bike", "ebike", "vespa"),
-    "owns:boat": ("boat", "narrowboat", "sailboat", "yacht", "dinghy", "kayak", "canoe"),
-    "owns:camper": ("caravan", "campervan", "camper van", "motorhome", "rv", "camper"),
-    "owns:motorbike": (
-        "motorcycle",
-        "motorbike",
-        "harley",
-        "harley-davidson",
-        "ducati",
-        "triumph bonneville",
-        "kawasaki",
-        "yamaha r1",
-    ),
-    "owns:phone": (
-        "iphone",
-        "pixel",
-        "galaxy",
-        "android phone",
-        "oneplus",
-        "phone",
-        "smartphone",
-        "android",
-    ),
-    "owns:laptop": (
-        "macbook",
-        "macbook pro",
-        "macbook air",
-        "thinkpad",
-        "xps",
-        "surface",
-        "chromebook",
-        "laptop",
-        "zenbook",
-        "framework laptop",
-    ),
-    "owns:watch": ("apple watch", "garmin", "fitbit", "smartwatch"),
-    "owns:tablet": ("ipad", "tablet", "kindle", "e-reader"),
-    "owns:console": ("ps5", "playstation", "xbox", "nintendo switch", "steam deck"),
-    "owns:camera": ("camera", "canon", "nikon", "fujifilm", "gopro", "leica"),
-    "owns:home": ("house", "apartment", "condo", "flat", "cabin", "townhouse"),
-    # an instrument by its maker: "a new bass, a secondhand Fender" (by its kind, a guitar
-    # swapped for a ukulele is a lesson as often as a thing owned)
-    "owns:instrument": ("fender", "gibson", "stratocaster", "telecaster", "les paul"),
+    kind: tuple(names) for kind, names in _data_file("thing_kinds.json").items() if kind != "_doc"
 }
+"""Things people own or use (data/thing_kinds.json): brand and product words by the kind
+they name, a tool (used, "as their editor") or a possession (owned, "has a Honda")."""
