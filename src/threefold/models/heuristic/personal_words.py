@@ -11,169 +11,28 @@ from typing import Any
 
 from threefold.models.heuristic.text import wordset
 
-# Relations a person has one of at a time: a new one supersedes ("my manager is now Tom").
-# The slot is the place in their life, so "my boyfriend Sam", then "I'm dating Alex", meet.
-UNIQUE_RELATIONS = {
-    "wife": "spouse",
-    "husband": "spouse",
-    "spouse": "spouse",
-    "ex-wife": "ex-spouse",
-    "ex-husband": "ex-spouse",
-    "ex-partner": "ex-partner",
-    "ex": "ex-partner",
-    "ex-girlfriend": "ex-partner",
-    "ex-boyfriend": "ex-partner",
-    "partner": "partner",
-    "girlfriend": "partner",
-    "boyfriend": "partner",
-    "fiance": "partner",
-    "fiancé": "partner",
-    "fiancee": "partner",
-    "fiancée": "partner",
-    "mom": "mother",
-    "mum": "mother",
-    "mother": "mother",
-    "dad": "father",
-    "father": "father",
-    "parents": "parents",
-    "grandparents": "grandparents",
-    "in-laws": "in-laws",
-    "stepmom": "stepmother",
-    "stepdad": "stepfather",
-    "mother-in-law": "mother-in-law",
-    "father-in-law": "father-in-law",
-    "host mum": "host mother",
-    "host mom": "host mother",
-    "host mother": "host mother",
-    "host dad": "host father",
-    "host father": "host father",
-    "boss": "manager",
-    "manager": "manager",
-    "supervisor": "manager",
-    "line manager": "manager",
-    "mentor": "mentor",
-    "advisor": "advisor",
-    "adviser": "advisor",
-    "tutor": "tutor",
-    "teacher": "teacher",
-    "instructor": "instructor",
-    "personal trainer": "personal trainer",
-    "coach": "coach",
-    "lawyer": "lawyer",
-    "accountant": "accountant",
-    "therapist": "therapist",
-    "doctor": "doctor",
-    "gp": "doctor",
-    "dentist": "dentist",
-    "physio": "physiotherapist",
-    "physiotherapist": "physiotherapist",
-    "vet": "vet",
-    "landlady": "landlord",
-    "landlord": "landlord",
-    "best friend": "best friend",
-    "team lead": "team lead",
-    "lead": "team lead",
-    "tech lead": "tech lead",
+
+def _data_file(name: str) -> dict[str, Any]:
+    """One of the word lists in data/ (JSON, its notes under "_doc" keys), read at import."""
+    data: dict[str, Any] = json.loads(
+        resources.files(__package__).joinpath("data", name).read_text("utf-8")
+    )
+    return data
+
+
+_RELATION_WORDS = _data_file("relation_words.json")
+UNIQUE_RELATIONS: dict[str, str] = _RELATION_WORDS["one_at_a_time"]
+"""Relations a person has one of at a time, by their words: a new one supersedes ("my
+manager is now Tom"), and the slot is the place in their life (data/relation_words.json)."""
+UNNAMED_FAMILY = frozenset(_RELATION_WORDS["unnamed_family"])
+"""Relations whom "my sister" unnamed mostly means one of: her facts are the user's sister's."""
+MANY_RELATIONS: dict[str, str] = {
+    **_RELATION_WORDS["several"],
+    **dict.fromkeys(_RELATION_WORDS["dog_breeds"], "dog"),
 }
-
-# Relations a person may have several of, but whom "my sister" unnamed mostly means one of:
-# facts about "my sister" are keyed to the user's sister rather than lost.
-UNNAMED_FAMILY = frozenset(
-    {"sister", "brother", "son", "daughter", "grandma", "grandmother", "grandpa", "grandfather"}
-    | {"youngest", "eldest", "oldest"}
-)
-
-# Relations a person may have several of: each named one is its own slot.
-MANY_RELATIONS = {
-    "sister": "sister",
-    "brother": "brother",
-    "son": "son",
-    "daughter": "daughter",
-    "kid": "child",
-    "youngest": "child",
-    "eldest": "child",
-    "oldest": "child",
-    "child": "child",
-    "children": "child",
-    "friend": "friend",
-    "colleague": "colleague",
-    "coworker": "colleague",
-    "co-worker": "colleague",
-    "teenager": "child",
-    "teen": "child",
-    "cofounder": "cofounder",
-    "co-founder": "cofounder",
-    "business partner": "business partner",
-    "teammate": "colleague",
-    "cousin": "cousin",
-    "sister-in-law": "sister-in-law",
-    "brother-in-law": "brother-in-law",
-    "son-in-law": "son-in-law",
-    "daughter-in-law": "daughter-in-law",
-    "aunt": "aunt",
-    "uncle": "uncle",
-    "grandma": "grandmother",
-    "grandmother": "grandmother",
-    "grandpa": "grandfather",
-    "grandfather": "grandfather",
-    "niece": "niece",
-    "nephew": "nephew",
-    "neighbor": "neighbor",
-    "neighbour": "neighbor",
-    "roommate": "roommate",
-    "flatmate": "roommate",
-    "direct report": "direct report",
-    "dog": "dog",
-    "cat": "cat",
-    "puppy": "dog",
-    "kitten": "cat",
-    "parrot": "parrot",
-    "rabbit": "rabbit",
-    "hamster": "hamster",
-    "horse": "horse",
-    "stepson": "stepson",
-    "stepdaughter": "stepdaughter",
-    "grandson": "grandson",
-    "granddaughter": "granddaughter",
-    "grandkid": "grandchild",
-    "grandchild": "grandchild",
-    "sibling": "sibling",
-    "boy": "son",
-    "girl": "daughter",
-    "guinea pig": "guinea pig",
-    "tortoise": "tortoise",
-    "turtle": "turtle",
-    "ferret": "ferret",
-    "budgie": "budgie",
-    # A breed says which pet it is: "a rescue greyhound named Bolt".
-    **dict.fromkeys(
-        sorted(
-            wordset(
-                """greyhound labrador retriever beagle terrier poodle spaniel collie dachshund
-            husky pug bulldog chihuahua corgi whippet lurcher schnauzer kelpie rottweiler
-            doberman labradoodle cockapoo cavapoo goldendoodle staffy staffie pitbull
-            westie samoyed malamute dalmatian pomeranian yorkie vizsla weimaraner"""
-            )
-        ),
-        "dog",
-    ),
-}
-
+"""Relations a person may have several of, by their words: each named one is its own slot."""
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
-# Animals kept as pets, by kind or breed: "a beagle called Pretzel".
-_PET_KINDS = {
-    "dog",
-    "cat",
-    "parrot",
-    "rabbit",
-    "hamster",
-    "horse",
-    "guinea pig",
-    "tortoise",
-    "turtle",
-    "ferret",
-    "budgie",
-}
+_PET_KINDS = frozenset(_RELATION_WORDS["pet_kinds"])
 PET_RE = "|".join(
     re.escape(word).replace(r"\ ", r"\s+")
     for word in sorted(RELATIONS, key=len, reverse=True)
@@ -441,13 +300,6 @@ NAMED_INSTRUMENTS_AND_SPORTS = (
 # What one plays may be any "the" noun ("the oboe"); what one stops is only a named one,
 # since "I quit the cafe" leaves a job.
 INSTRUMENTS_AND_SPORTS = NAMED_INSTRUMENTS_AND_SPORTS + r"|the\s+\w+"
-
-
-def _data_file(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        resources.files(__package__).joinpath("data", name).read_text("utf-8")
-    )
-    return data
 
 
 THING_KINDS: dict[str, tuple[str, ...]] = {
