@@ -13,7 +13,8 @@ from threefold.models.heuristic.text import wordset
 
 
 def _data_file(name: str) -> dict[str, Any]:
-    """One of the word lists in data/ (JSON, its notes under "_doc" keys), read at import."""
+    """One of the word lists in data/ (JSON; its notes are under keys ending in "_doc"), read
+    at import."""
     data: dict[str, Any] = json.loads(
         resources.files(__package__).joinpath("data", name).read_text("utf-8")
     )
