@@ -3,10 +3,12 @@
 Used by `threefold demo`, the acceptance tests and the benchmarks.
 """
 
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from importlib import resources
 
 STREAM = "project:alpha"
 QUESTION = "How is Project Alpha doing?"
@@ -61,64 +63,12 @@ def look_for(recent: int, left_out: bool) -> str:
     )
 
 
-# Topics of the other turns: (theme, statements the user makes about it).
-TOPICS = [
-    (
-        "the marketing site redesign",
-        [
-            "The new landing page mockups are ready for review.",
-            "We decided to drop the carousel from the home page.",
-            "The copy for the pricing page still needs legal approval.",
-        ],
-    ),
-    (
-        "the CI pipeline",
-        [
-            "The integration tests keep timing out on the CI runners.",
-            "We are blocked on the flaky database migration test.",
-            "Caching the dependencies cut the build time to eight minutes.",
-        ],
-    ),
-    (
-        "hiring",
-        [
-            "We interviewed two designers this week.",
-            "The offer for the data engineer went out on Monday.",
-            "I am worried we will not fill the QA role before the release.",
-        ],
-    ),
-    (
-        "the vendor contract",
-        [
-            "The vendor sent a revised quote for the hosting contract.",
-            "Legal flagged the liability clause in the vendor contract.",
-            "We agreed to a twelve month term with the hosting vendor.",
-        ],
-    ),
-    (
-        "customer feedback",
-        [
-            "Three customers asked for single sign-on in the last survey.",
-            "The onboarding flow gets the most complaints in support tickets.",
-            "Customers like the new export feature a lot.",
-        ],
-    ),
-    (
-        "the mobile app",
-        [
-            "The mobile beta crashes on older Android phones.",
-            "The push notification service is waiting on security review.",
-            "We shipped the offline mode to internal testers.",
-        ],
-    ),
-]
-
-REPLIES = [
-    "Thanks, I'll keep that in mind.",
-    "Makes sense. Anything else on that?",
-    "Noted. Should I add it to the weekly update?",
-    "Understood.",
-]
+_OTHER_WORK = json.loads(
+    resources.files("threefold.faces").joinpath("data", "demo_story.json").read_text("utf-8")
+)
+TOPICS = [(topic["theme"], topic["said"]) for topic in _OTHER_WORK["topics"]]
+"""Topics of the other turns: (theme, statements the user makes about it)."""
+REPLIES: list[str] = _OTHER_WORK["replies"]
 
 
 @dataclass(frozen=True)
