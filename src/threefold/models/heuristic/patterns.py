@@ -4,6 +4,7 @@ import re
 from functools import cache
 
 from threefold.models.heuristic.text import wordset
+from threefold.models.heuristic.word_lists import word_lists
 
 # Words that can start a clause but never name a person, so "It handles auth" or
 # "The team owns billing" are not read as facts about someone called "It".
@@ -73,88 +74,15 @@ FREQUENCY = (
     r"|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays)"
 )
 
-# Decisions about well-known alternatives share a topic, so a later choice supersedes.
 DECISION_TOPICS: dict[str, tuple[str, ...]] = {
-    "database": (
-        "postgres",
-        "postgresql",
-        "mysql",
-        "mariadb",
-        "sqlite",
-        "mongodb",
-        "mongo",
-        "dynamodb",
-        "cassandra",
-        "oracle",
-        "sql server",
-        "cockroachdb",
-        "supabase",
-        "firestore",
-        "database",
-        "db",
-    ),
-    "cache": ("redis", "memcached", "valkey", "cache"),
-    "queue": ("kafka", "rabbitmq", "sqs", "nats", "pubsub", "queue"),
-    "frontend framework": ("react", "vue", "angular", "svelte", "next.js", "nextjs", "solid"),
-    "backend framework": ("django", "flask", "fastapi", "rails", "express", "spring"),
-    "language": (
-        "python",
-        "go",
-        "golang",
-        "rust",
-        "java",
-        "kotlin",
-        "typescript",
-        "javascript",
-        "c#",
-        "ruby",
-        "elixir",
-        "scala",
-        "swift",
-    ),
-    "cloud provider": ("aws", "gcp", "google cloud", "azure", "digitalocean", "hetzner"),
-    "hosting": ("vercel", "netlify", "heroku", "fly.io", "render", "cloudflare"),
-    "ci": ("github actions", "circleci", "jenkins", "gitlab ci", "travis", "buildkite"),
-    "orchestration": ("kubernetes", "k8s", "ecs", "nomad", "docker swarm"),
-    "payments": ("stripe", "paypal", "braintree", "adyen"),
-    "auth": ("auth0", "okta", "cognito", "keycloak", "clerk", "oauth", "saml", "sso"),
-    "vendor": ("vendor", "supplier", "agency", "contractor"),
+    topic: tuple(words) for topic, words in word_lists("choice_topics.json")["decision"].items()
 }
-
+"""Decisions about well-known alternatives share a topic, so a later choice supersedes
+(data/choice_topics.json)."""
 PREFERENCE_TOPICS: dict[str, tuple[str, ...]] = {
-    "response length": (
-        "short",
-        "brief",
-        "concise",
-        "long",
-        "longer",
-        "shorter",
-        "detailed",
-        "verbose",
-        "terse",
-        "length",
-        "succinct",
-    ),
-    "language": (
-        "english",
-        "spanish",
-        "german",
-        "french",
-        "italian",
-        "portuguese",
-        "dutch",
-        "japanese",
-        "chinese",
-        "korean",
-        "russian",
-        "hindi",
-        "polish",
-        "arabic",
-    ),
-    "format": ("bullet", "bullets", "markdown", "table", "tables", "list", "lists", "format"),
-    "tone": ("formal", "casual", "tone", "emoji", "emojis", "friendly", "jokes"),
-    "code": ("code", "comments", "snippets", "examples", "types", "tests"),
+    topic: tuple(words) for topic, words in word_lists("choice_topics.json")["preference"].items()
 }
+"""What the user asks of the assistant's answers, by topic: a later wish supersedes."""
 
 
 def topic_of(text: str, topics: dict[str, tuple[str, ...]]) -> str | None:

@@ -4,25 +4,13 @@ A value is only taken when a list vouches for it, where the sentence alone canno
 "I have asthma" from "I have a meeting".
 """
 
-import json
 import re
-from importlib import resources
-from typing import Any
 
 from threefold.models.heuristic.text import wordset
+from threefold.models.heuristic.word_lists import word_lists
 
-
-def _data_file(name: str) -> dict[str, Any]:
-    """One of the word lists in data/ (JSON; its notes are under keys ending in "_doc"), read
-    at import."""
-    data: dict[str, Any] = json.loads(
-        resources.files(__package__).joinpath("data", name).read_text("utf-8")
-    )
-    return data
-
-
-_RELATION_WORDS = _data_file("relation_words.json")
-UNIQUE_RELATIONS: dict[str, str] = _RELATION_WORDS["one_at_a_time"]
+_RELATION_WORDS = word_lists("relation_words.json")
+UNIQUE_RELATIONS: dict[str, str] = dict(_RELATION_WORDS["one_at_a_time"])
 """Relations a person has one of at a time, by their words: a new one supersedes ("my
 manager is now Tom"), and the slot is the place in their life (data/relation_words.json)."""
 UNNAMED_FAMILY = frozenset(_RELATION_WORDS["unnamed_family"])
@@ -304,7 +292,7 @@ INSTRUMENTS_AND_SPORTS = NAMED_INSTRUMENTS_AND_SPORTS + r"|the\s+\w+"
 
 
 THING_KINDS: dict[str, tuple[str, ...]] = {
-    kind: tuple(names) for kind, names in _data_file("thing_kinds.json").items() if kind != "_doc"
+    kind: tuple(names) for kind, names in word_lists("thing_kinds.json").items() if kind != "_doc"
 }
 """Things people own or use (data/thing_kinds.json): brand and product words by the kind
 they name, a tool (used, "as their editor") or a possession (owned, "has a Honda")."""
