@@ -30,6 +30,7 @@ from threefold.models.heuristic.text import (
     words,
     wordset,
 )
+from threefold.models.heuristic.word_lists import word_lists
 
 _I = re.IGNORECASE
 MAX_CHARS = 20_000
@@ -66,193 +67,32 @@ def _trie_node(node: dict[str, dict]) -> str:
 # cues of every rule at once, and a message without any is rejected before any other work.
 _WEEKDAY_STARTS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_GATE_WORDS: dict[FactCategory, tuple[str, ...]] = {
-    FactCategory.COMMITMENT: (
-        "i'll",
-        "i will",
-        "i shall",
-        "i'm going",
-        "i am going",
-        "i'm gonna",
-        "i am gonna",
-        "i promise",
-        "i commit",
-        "i can ",
-        "i could ",
-        "will ",
-        "gonna",
-        "going to",
-        "on it",
-        "leave it with me",
-        "consider it done",
-        "got it",
-        "got this",
+_BUILT_CUES = {
+    FactCategory.DEADLINE_MENTION: tuple(
+        f"by {start}" for start in (*_WEEKDAY_STARTS, *_MONTH_STARTS, *"0123456789")
     ),
-    FactCategory.BLOCKER: (
-        "blocked",
-        "blocker",
-        "blocking",
-        "stuck",
-        "held up",
-        "waiting on",
-        "waiting for",
-        "can't ",
-        "cannot ",
-        "can not ",
-        "unable to",
-        "won't be able",
-    ),
-    FactCategory.HANDOFF: (
-        "take over",
-        "taking over",
-        "takes over",
-        "took over",
-        "taken over",
-        "hand",
-        "pass",
-        "reassign",
-        "owns",
-        "owner of",
-        "responsible for",
-        "picking up",
-    ),
-    FactCategory.DEADLINE_MENTION: (
-        "due",
-        "deadline",
-        "cutoff",
-        "cut-off",
-        "freeze",
-        "go-live",
-        "go live",
-        "goes live",
-        "submission",
-        "ship",
-        "releas",
-        "launch",
-        "demo",
-        "deliver",
-        "eod",
-        "eow",
-        "eom",
-        *(f"by {start}" for start in (*_WEEKDAY_STARTS, *_MONTH_STARTS, *"0123456789")),
-        "by tom",
-        "by tod",
-        "by ton",
-        "by end",
-        "by the end",
-        "by next",
-        "by this",
-        "by the ",
-    ),
-    FactCategory.RISK_SIGNAL: (
-        "risk",
-        "jeopardy",
-        "slip",
-        "make it",
-        "make the",
-        "make our",
-        "behind",
-        "concern",
-        "worr",
-        "tight",
-        "red flag",
-        "cutting it close",
-        *(
-            f"{modal} {harm}"
-            for modal in ("could", "might", "may", "would", "will", "well", "easily", "up")
-            for harm in ("sink", "derail", "jeopardi", "threaten", "wreck", "ruin", "kill")
-            + ("torpedo", "scupper", "delay", "stall", "lose", "miss", "push back", "knock out")
-            + ("blow up", "hold up", "cost", "really")
-        ),
-    ),
-    FactCategory.MOOD_SIGNAL: (
-        "frustrat",
-        "burned out",
-        "burnt out",
-        "exhausted",
-        "annoy",
-        "fed up",
-        "sick of",
-        "sick and tired",
-        "tired of",
-        "stressed",
-        "overwhelmed",
-        "demotivated",
-        "demoralized",
-        "furious",
-        "pissed off",
-        "so done with",
-        "wits",
-        "swamped",
-        "snowed under",
-        "drowning",
-        "great job",
-        "great work",
-        "nice job",
-        "nice work",
-        "nice one",
-        "good job",
-        "good work",
-        "well done",
-        "awesome job",
-        "awesome work",
-        "amazing job",
-        "amazing work",
-        "excellent job",
-        "excellent work",
-        "fantastic job",
-        "fantastic work",
-        "stellar job",
-        "stellar work",
-        "kudos",
-        "shout",
-        "nailed it",
-        "congrat",
-        "thanks so",
-        "thanks very",
-        "thanks a ",
-        "thank you so",
-        "thank you very",
-        "huge thanks",
-        "many thanks",
-        "appreciate",
-        "thrilled",
-        "delighted",
-        "excited",
-        "proud of",
-        "stoked",
-    ),
-    FactCategory.STATUS_UPDATE: (
-        "done",
-        "merged",
-        "deployed",
-        "shipped",
-        "released",
-        "finished",
-        "fixed",
-        "completed",
-        "landed",
-        "resolved",
-        "closed",
-        "rolled back",
-        "reverted",
-        "in progress",
-        "wip",
-        "started",
-        "working on",
-        "pr is",
-        "pr up",
-        "pr now",
-        "a pr",
-        "is live",
-        "are live",
-        "now live",
-        "went live",
-        "unblocked",
-        "in review",
-        "up for review",
+    FactCategory.RISK_SIGNAL: tuple(
+        f"{modal} {harm}"
+        for modal in ("could", "might", "may", "would", "will", "well", "easily", "up")
+        for harm in ("sink", "derail", "jeopardi", "threaten", "wreck", "ruin", "kill")
+        + ("torpedo", "scupper", "delay", "stall", "lose", "miss", "push back", "knock out")
+        + ("blow up", "hold up", "cost", "really")
     ),
 }
+"""Cues made of parts: a deadline's "by" and a day, a risk's modal and harm."""
+
+
+def _gate_words() -> dict[FactCategory, tuple[str, ...]]:
+    """Each category's cues: its words in data/gate_words.json, then those built above."""
+    out = {}
+    for name, listed in word_lists("gate_words.json").items():
+        if not name.endswith("_doc"):
+            category = FactCategory(name)
+            out[category] = (*listed, *_BUILT_CUES.get(category, ()))
+    return out
+
+
+_GATE_WORDS = _gate_words()
 _TRIGGER_RE = _trie(("http", *(cue for cues in _GATE_WORDS.values() for cue in cues)))
 
 
