@@ -292,7 +292,9 @@ INSTRUMENTS_AND_SPORTS = NAMED_INSTRUMENTS_AND_SPORTS + r"|the\s+\w+"
 
 
 THING_KINDS: dict[str, tuple[str, ...]] = {
-    kind: tuple(names) for kind, names in word_lists("thing_kinds.json").items() if kind != "_doc"
+    kind: tuple(names)
+    for kind, names in word_lists("thing_kinds.json").items()
+    if not kind.endswith("_doc")
 }
 """Things people own or use (data/thing_kinds.json): brand and product words by the kind
 they name, a tool (used, "as their editor") or a possession (owned, "has a Honda")."""
