@@ -224,3 +224,16 @@ def test_a_turn_of_the_last_k_is_shown_once(open_memory, budget):
     assert [i.source.id for i in turns if "Harbour Lodge" in i.text] == [str(whitby.id)]
     ids = [i.source.id for i in turns]
     assert len(ids) == len(set(ids)), ids
+
+
+def test_a_condensed_line_says_each_fact_without_its_subject(open_memory):
+    mem = open_memory()
+    said = "I'm Dana. I live in Leeds and work at Sage. My partner Sam is a nurse."
+    mem.add_turn(CHAT, said, "Noted.", at=T0)
+    for n in range(12):
+        mem.add_turn(CHAT, f"{LONG_TURN} ({n})", "Sounds good.", at=T0 + timedelta(hours=n + 1))
+    mem.process_pending()
+    ctx = mem.context(CHAT, "where do I live?", budget=300)
+    lines = [i.text for s in ctx.sections if s.name == "stream_facts" for i in s.items]
+    mine = next(line for line in lines if line.startswith("- user: "))
+    assert "name is Dana" in mine and "The user" not in mine, mine

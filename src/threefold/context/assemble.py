@@ -807,11 +807,13 @@ def _as_written(subject: str, text: str) -> str:
 
 
 def _predicate(text: str, name: str) -> str:
-    """What a fact says of its subject: the text, less the name it opens with."""
+    """What a fact says of its subject: the text, less the name it opens with ("The user is
+    vegan" says "is vegan" of the user, and "The user's name is Dana" says "name is Dana")."""
     text = text.strip().rstrip(".")
-    for opening in (name, f"the {name}"):  # "The user is vegan" says "is vegan" of the user
-        if text.lower().startswith(opening.lower() + " "):
-            return text[len(opening) + 1 :]
+    for opening in (name, f"the {name}"):
+        for joint in (" ", "'s "):
+            if text.lower().startswith(opening.lower() + joint):
+                return text[len(opening) + len(joint) :]
     return text
 
 
