@@ -29,7 +29,7 @@ from threefold import entities
 from threefold.domain import Fact, FactCategory, FactStatus, SourceRef, Visibility
 from threefold.entities import HOLDER_SLOT, ROLE_SLOT
 from threefold.errors import NotFound
-from threefold.layers.things import ADDING, keyed_by_the_old
+from threefold.layers.things import ADDING, keyed_by_a_name, keyed_by_the_old
 from threefold.models.base import (
     EATS_AGAIN_SLOT,
     KIN_SLOT,
@@ -504,8 +504,8 @@ def _linked_holders(
             if not normalize(f.value).startswith("not ")
             and (f.source.kind, f.source.id) != (source.kind, source.id)
         ]
-    if item.category is FactCategory.POSSESSION:
-        return keyed_by_the_old(item, store.facts(tenant, stream))
+    if item.category is FactCategory.POSSESSION and keyed_by_a_name(item):
+        return keyed_by_the_old(item, store.facts(tenant, stream))  # read only for such a key
     if item.category is not FactCategory.ROLE:
         return []
     if item.slot == HOLDER_SLOT:

@@ -57,13 +57,19 @@ _OVER = "not "
 """How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
 
 
+def keyed_by_a_name(item: ExtractedFact) -> bool:
+    """Whether `item` is a possession keyed by a name rather than by its kind ("owns:fiesta",
+    not "owns:car"): only such a key may name the old thing it replaces."""
+    return item.slot.startswith(OWNS) and item.slot not in _kinds()
+
+
 def keyed_by_the_old(item: ExtractedFact, held: list[Fact]) -> list[Fact]:
     """The thing a new one replaces where the reader keyed the new one by the old ("the
     fiesta finally died so I got a yaris": the yaris under "owns:fiesta") and the old one
     is held under another key ("owns:car", "Ford Fiesta"): the key names the held value.
     `held`: the stream's facts."""
-    if not item.slot.startswith(OWNS) or item.slot in _kinds():
-        return []  # keyed by its kind, not by the old one
+    if not keyed_by_a_name(item):
+        return []
     key = item.slot.removeprefix(OWNS)
     named = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)", re.IGNORECASE)
     return [

@@ -27,6 +27,7 @@ from functools import cache
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef, Standing
 from threefold.models.heuristic.text import indefinite_article, third_person
+from threefold.models.heuristic.text import words as words_of
 from threefold.models.reader.checks import addressed, opens_with_gerund, value_types
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import ENDED, relation_words, slot_table
@@ -42,7 +43,6 @@ the sentence before: a pet the graph tags as one is a pet ("Ficelle sleeps by th
 day"); a person may be anyone's, and is read only beside a relation word. A sentence with a
 relation word the graph did not tag lends no relation: the word is most often someone
 else's ("Bella is my neighbour's dog")."""
-_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _DETERMINER = re.compile(r"^(?:a|an|the|my|our|his|her|their|your)\s+", re.I)
 _EDGE = " \t,.;:!?\"'()"
 _UNITS = (
@@ -656,7 +656,7 @@ def _named(text: str, word: Span, names: list[Span]) -> Span | None:
 def _says_relation(text: str) -> bool:
     """Whether any word of `text` is a relation word ("dog", "neighbour's", "hubby")."""
     kinds, _ = relation_words()
-    return any(_whose(word) in kinds for word in _WORD.findall(text))
+    return any(_whose(word) in kinds for word in words_of(text))
 
 
 def _relation(text: str, word: Span) -> str:
