@@ -40,7 +40,6 @@ from threefold.models.base import (
     ReconcileDecision,
     SlotRef,
 )
-from threefold.models.reader.labels import ENDED
 from threefold.store.base import NewFact, Store
 from threefold.tokens import count_tokens
 from threefold.trust.writes import OWNER, Author, holder_wins, may_change
@@ -224,14 +223,14 @@ def held_changes(
             and h.slot.partition(":")[0] == kind
             and normalize(h.value) not in again
         ]
-        if not value.startswith(ENDED):
+        if not value.startswith(_OVER):
             if key in _words(value):
                 return []  # keyed by its own value: a new one of its kind, not a change
             # keyed by the value it replaces ("traded the Fiesta for a Corsa")
             holders = [h for h in holders if key in _words(h.value)]
-    if value.startswith(ENDED):
-        return [h for h in holders if normalize(h.value) == value.removeprefix(ENDED)]
-    return [h for h in holders if normalize(h.value) not in (value, ENDED + value) and value]
+    if value.startswith(_OVER):
+        return [h for h in holders if normalize(h.value) == value.removeprefix(_OVER)]
+    return [h for h in holders if normalize(h.value) not in (value, _OVER + value) and value]
 
 
 def named_as_replaced(
@@ -250,7 +249,7 @@ def named_as_replaced(
     that say one replaces another (layers/repairs.replacing_plans): a trip named again is
     the same trip."""
     kind, _, key = item.slot.partition(":")
-    if not key or item.value.lower().startswith(ENDED) or item.is_correction:
+    if not key or item.value.lower().startswith(_OVER) or item.is_correction:
         return ()
     if item.category is FactCategory.PLAN:
         return ()
@@ -276,12 +275,16 @@ def _read_elsewhere(item: ExtractedFact, other: ExtractedFact) -> bool:
     same kind as an employer)."""
     if other.subject != item.subject or other.category == item.category:
         return False
-    mine = set(_words(item.value.removeprefix(ENDED))) - _FUNCTION_WORDS
-    theirs = set(_words(other.value.removeprefix(ENDED))) - _FUNCTION_WORDS
+    mine = set(_words(item.value.removeprefix(_OVER))) - _FUNCTION_WORDS
+    theirs = set(_words(other.value.removeprefix(_OVER))) - _FUNCTION_WORDS
     return bool(mine and theirs) and (mine <= theirs or theirs <= mine)
 
 
 _FUNCTION_WORDS = frozenset({"a", "an", "the", "my", "our", "of", "in", "at", "not"})
+
+
+_OVER = "not "
+"""How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
 
 
 def _ending(

@@ -15,7 +15,6 @@ from functools import cache
 
 from threefold.domain import Fact
 from threefold.models.base import ExtractedFact, SlotRef
-from threefold.models.reader.labels import ENDED
 
 OWNS = "owns:"
 ONE_AT_A_TIME = frozenset(
@@ -37,7 +36,7 @@ def replaced_of_its_kind(item: ExtractedFact, held: list[Fact], text: str) -> tu
     "owns:thinkpad", the other "a macbook air" as "owns:laptop", and the new laptop is the
     laptop now. Not where `text`, the turn, says it joins them ("we now also have a Honda
     Jazz"). `held`: the stream's facts before the turn."""
-    if not item.slot.startswith(OWNS) or item.value.lower().startswith(ENDED):
+    if not item.slot.startswith(OWNS) or item.value.lower().startswith(_OVER):
         return ()
     kind = thing_kind(item)
     if kind not in ONE_AT_A_TIME or set(_WORD.findall(text.lower())) & ADDING:
@@ -48,12 +47,14 @@ def replaced_of_its_kind(item: ExtractedFact, held: list[Fact], text: str) -> tu
         if f.subject == item.subject
         and f.slot.startswith(OWNS)
         and f.slot != item.slot
-        and not f.value.lower().startswith(ENDED)
+        and not f.value.lower().startswith(_OVER)
         and thing_kind(f) == kind
     )
 
 
 _WORD = re.compile(r"[a-z]+")
+_OVER = "not "
+"""How a fact says its value is over or was wrong ("not vegan"), as both readers write it."""
 
 
 def keyed_by_a_name(item: ExtractedFact) -> bool:
@@ -79,7 +80,7 @@ def keyed_by_the_old(item: ExtractedFact, held: list[Fact]) -> list[Fact]:
         and f.slot != item.slot
         and named.search(f.value)
         and not named.search(item.value)
-        and not f.value.lower().startswith(ENDED)
+        and not f.value.lower().startswith(_OVER)
     ]
 
 
