@@ -315,6 +315,14 @@ nothing 169/175; blind48 150/443, right 150/233; blind46 + blind47 362/1,013, ri
 (no pet without a relation word where the sentence says one the graph left untagged:
 "Bella is my neighbour's dog"; ``s49_relations_fixed_run``: 131/439, right 128/194;
 blind48 149, right 149/231; blind46 + blind47 361, right 348/505).
+Session 50 added **blind50** (eight sets by another such helper: aberdeen_lagos_nurse_pidgin,
+boston_cabo_verdean_student_kriolu, danang_cafe_family_group,
+halifax_ns_band_teacher_terse_asked, lisbon_retired_tram_driver_dictation,
+mumbai_chartered_accountant_letters, queensland_cattle_station_rambles,
+tromso_trawler_crew_group: 424 statements, 63 updates, 47 corrections, 171 lines that state
+nothing), run once on main at 7bada50 before any change it judges (``first_run``: 121/424 =
+0.29, updates 1/63, corrections 7/47, right 117/180 = 0.65, nothing 165/171). A family group
+chat in mixed English and Vietnamese scores 2/51 there. Unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
