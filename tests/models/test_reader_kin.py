@@ -107,3 +107,39 @@ def test_a_relation_is_not_lent_past_the_sentence_before(
     open_memory: MemoryFactory, said: str
 ) -> None:
     assert not any(value in ("bo", "theo") for value in relations(open_memory, said).values())
+
+
+# --- another's relative or pet -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("my [[REL|sister's]] cat [[pet|Tigger]] keeps sneezing, should she take him?", "tigger"),
+        ("My [[REL|brother's]] wife [[relation|Anna]] is a nurse.", "anna"),
+        ("[[PER|Dave]]'s [[REL|wife]] [[relation|Linda]] runs the bakery.", "linda"),
+        ("my friend's [[REL|son]] [[relation|Leo]] is four", "leo"),
+    ],
+)
+def test_anothers_relative_or_pet_is_not_the_writers(
+    open_memory: MemoryFactory, said: str, name: str
+) -> None:
+    facts = facts_of(open_memory, [(said, None)])
+    assert [f.text for f in facts if f.subject == "user" and name in f.value.lower()] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "held"),
+    [
+        ("my [[REL|wife's]] name is [[relation|Ines]]", {"spouse": "ines"}),
+        ("my [[REL|son's]] called [[relation|Leo]]", {"son:leo": "leo"}),
+        (
+            "My [[REL|mum's partner]] [[relation|Steve]] lives in Hull.",
+            {"mum's partner:steve": "steve"},
+        ),
+    ],
+)
+def test_an_s_that_is_no_owner_keeps_the_relative(
+    open_memory: MemoryFactory, said: str, held: dict[str, str]
+) -> None:
+    assert relations(open_memory, said) == held

@@ -425,6 +425,8 @@ def _fact(
     relation = ""
     if span.label in RELATION_LABELS:
         word = _nearest(span, [s for s in spans if s.label == "REL"])
+        if word is not None and _anothers(text, word, span, spans):
+            return None
         if word is not None:
             relation = _relation(text, word)
         elif not _says_relation(text):
@@ -657,6 +659,26 @@ def _says_relation(text: str) -> bool:
     """Whether any word of `text` is a relation word ("dog", "neighbour's", "hubby")."""
     kinds, _ = relation_words()
     return any(_whose(word) in kinds for word in words_of(text))
+
+
+def _anothers(text: str, word: Span, named: Span, spans: list[Span]) -> bool:
+    """Whether the one `named` is another's relative or pet, not the writer's `word`: the
+    relation word owns the relative named after it ("my sister's cat Tigger", "my brother's
+    wife Anna"), or an owner said just before it does ("Dave's wife Linda", "my friend's
+    son Leo"). An 's before no relation word is "is" ("my son's called Leo") or names the
+    relative itself ("my wife's name is Ines")."""
+    kinds, _ = relation_words()
+    said = text[word.start : word.end].strip(_EDGE)
+    if word.end <= named.start and _POSSESSIVE.search(said):
+        between = words_of(text[word.end : named.start])
+        if any(w.lower() in kinds for w in between):
+            return True
+    before = text[: word.start].split()
+    if not before or not _POSSESSIVE.search(before[-1].strip(_EDGE)):
+        return False
+    owner = _whose(before[-1].strip(_EDGE))
+    starts = len(text[: word.start].rstrip()) - len(before[-1])
+    return owner in kinds or any(s.label == "PER" and s.start == starts for s in spans)
 
 
 def _relation(text: str, word: Span) -> str:
