@@ -22,7 +22,9 @@ from threefold.models.reader.facts import (
     RELATION_LABELS,
     USER_WORD,
     TurnRead,
+    asked_relative,
     referent_subject,
+    says_third_person,
     settled,
     turn_reads,
 )
@@ -209,8 +211,18 @@ class TrainedReader:
         me = turn.writer
         sentences = [(text, found) for text, found, _ in read]
         writers = [writer for *_, writer in read]
-        referent = referent_subject(turn.referent, me)
+        referent = referent_subject(turn.referent, me) or self._asked(turn)
         return turn_reads(sentences, me, self._least(), writers, referent)
+
+    @staticmethod
+    def _asked(turn: TurnInput) -> str | None:
+        """The relative the message `turn` answers asks about, whose a relative's value is
+        where the turn says no relation word ("What does your wife do?" "Nurse."): only
+        where the turn says no "he" or "she", whom the pipeline resolves itself
+        (TurnInput.referent)."""
+        if turn.previous is None or says_third_person(turn.user):
+            return None
+        return asked_relative(turn.previous.text, turn.writer)
 
     def sentence_spans(self, turn: TurnInput) -> list[tuple[str, list[Span]]]:
         """Each piece of `turn`'s user side the reader reads, with the spans the heads

@@ -136,6 +136,11 @@ def turn_reads(
 _THIRD_PERSON = re.compile(r"(?<![\w'’])(?:he|she|him|her|his|hers)(?![\w’]|'(?!s\b))", re.I)
 
 
+def says_third_person(text: str) -> bool:
+    """Whether `text` says "he" or "she" (or their other forms)."""
+    return bool(_THIRD_PERSON.search(text))
+
+
 def _antecedents(
     sentences: list[tuple[str, list[Span]]], me: str, least: float, referent: str | None
 ) -> list[str | None]:
@@ -172,6 +177,22 @@ def referent_subject(referent: str | None, me: str) -> str | None:
         return said
     kinds, _ = relation_words()
     return f"{me}'s {kinds.get(said[3:], said[3:])}"
+
+
+def asked_relative(question: str, me: str) -> str | None:
+    """The relative of `me` that the message a turn answers asks about ("How old is your
+    son?", "Does your little sister drive?"), as a subject ("user's son"): whose a terse
+    answer's values are ("7 in march"). None where the message names no relative, or more
+    than one ("your mum and dad"), or none as "your" one."""
+    kinds, _ = relation_words()
+    said = [_whose(w) for w in words_of(question)]
+    named = [n for n, w in enumerate(said) if w in kinds]
+    if (
+        len({kinds[said[n]] for n in named}) != 1
+        or "your" not in said[max(0, named[0] - 2) : named[0]]
+    ):
+        return None
+    return f"{me}'s {kinds[said[named[0]]]}"
 
 
 def _last_named(text: str, spans: list[Span], me: str) -> str | None:
@@ -629,6 +650,9 @@ def _subject(
     if span.subject == "per" and (named := _nearest(span, names, text)) is not None:
         return _whose(_value(text, named))
     word = _nearest(span, [s for s in spans if s.label == "REL"], text)
+    relative = antecedent is not None and antecedent.startswith(f"{me}'s ")
+    if word is None and span.subject == "rel" and not names and relative:
+        return antecedent  # the relative said before ("How old is your son?" "7 in march")
     if word is None:
         meant = not names and antecedent and _THIRD_PERSON.search(text)
         return antecedent if meant else None
