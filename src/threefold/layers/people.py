@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from threefold import entities
 from threefold.domain import ABOUT_THINGS, Fact, FactCategory, stream_subject
+from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.patterns import NOT_NAMES, ROLE_HEADS
 from threefold.models.heuristic.text import wordset
 
@@ -69,3 +70,37 @@ def looks_like_name(span: str) -> bool:
         return False
     lowered = [w.lower() for w in words]
     return not any(w in NOT_NAMES or w in ROLE_HEADS or w in _CALENDAR for w in lowered)
+
+
+def under_known_names(
+    items: list[ExtractedFact], held: Iterable[Fact | ExtractedFact]
+) -> list[ExtractedFact]:
+    """`items` with a relative's facts filed under the relative's name where the stream
+    knows it: "mum is allergic to penicillin" after "my mum is called Ngozi" is Ngozi's
+    allergy, as "Ngozi is allergic to penicillin" would be, so the two meet and one
+    supersedes the other. A relative is named by a held or new relation fact whose slot is
+    the relation itself (one of its kind at a time: "mother", "spouse"; a sister is
+    "sister:ana"), and only where exactly one such fact names them."""
+    names: dict[tuple[str, str], set[str]] = {}
+    for fact in [*held, *items]:
+        if _names_relative(fact):
+            names.setdefault((fact.subject, fact.slot), set()).add(entities.key_of(fact.value))
+    return [_under_name(item, names) for item in items]
+
+
+def _names_relative(fact: Fact | ExtractedFact) -> bool:
+    active = not isinstance(fact, Fact) or fact.active
+    return (
+        active
+        and fact.category is FactCategory.RELATIONSHIP
+        and ":" not in fact.slot
+        and entities.could_be_person(fact.value)
+    )
+
+
+def _under_name(item: ExtractedFact, names: dict[tuple[str, str], set[str]]) -> ExtractedFact:
+    owner, _, relation = item.subject.partition("'s ")
+    named = names.get((owner, relation), set()) if relation else set()
+    if len(named) != 1 or item.category is FactCategory.RELATIONSHIP and item.slot == relation:
+        return item
+    return item.model_copy(update={"subject": named.pop()})

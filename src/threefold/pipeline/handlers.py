@@ -40,6 +40,7 @@ from threefold.layers.facts import (
     word_overlap,
 )
 from threefold.layers.one_turn import as_read
+from threefold.layers.people import under_known_names
 from threefold.layers.proposals import PROPOSED, answered_guesses, as_claim, proposed
 from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
 from threefold.layers.repairs import (
@@ -176,6 +177,7 @@ class Pipeline:
         changes = told.repair or says_change(turn.user)
         read = self._dated(turn, as_read(self._read(turn, told), every_value=changes))
         read = keyed_by_kind_asked(read, self._asked_by_another(told))
+        read = self._named_relatives(turn, read)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         extracted = self._switched(turn, extracted)
         guesses = self._guesses(turn, answered, told.repair)
@@ -443,6 +445,12 @@ class Pipeline:
             return extracted
         held = self.store.facts(turn.tenant, turn.stream)
         return switched_medicines(extracted, held, turn.user)
+
+    def _named_relatives(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
+        """A relative's facts under the name the stream knows them by (people.py)."""
+        if not any("'s " in f.subject for f in extracted):
+            return extracted
+        return under_known_names(extracted, self.store.facts(turn.tenant, turn.stream))
 
     def _guesses(self, turn: Turn, answered: Turn | None, repairs: bool) -> list[ExtractedFact]:
         """What the assistant guessed of the user in the message `turn` answers ("So

@@ -1,0 +1,70 @@
+"""A relative's facts are filed under the name the stream knows them by (layers/people.py),
+through the public API with the default reader: "mum is allergic to penicillin" after "my
+mum is called Ngozi" is Ngozi's, and meets what is said of Ngozi by name."""
+
+from collections.abc import Callable
+
+from threefold import Memory
+from threefold.domain import Fact
+
+MemoryFactory = Callable[..., Memory]
+
+
+def told(open_memory: MemoryFactory, *said: str | tuple[str, str]) -> list[Fact]:
+    """Every fact stored after each user message (or (speaker, message)), any status."""
+    mem = open_memory()
+    for item in said:
+        speaker, text = item if isinstance(item, tuple) else (None, item)
+        mem.add_turn("chat:family", user=text, assistant="Noted.", speaker=speaker)
+        mem.process_pending()
+    return mem.facts("chat:family", include_inactive=True)
+
+
+def whose(facts: list[Fact], value: str) -> dict[str, str]:
+    """Subject -> status of the facts holding `value`."""
+    return {f.subject: f.status.value for f in facts if value in f.value.lower()}
+
+
+def test_a_relatives_fact_is_filed_under_their_known_name(open_memory: MemoryFactory) -> None:
+    facts = told(open_memory, "My mum is called Ngozi.", "My mum is allergic to penicillin.")
+    assert whose(facts, "penicillin") == {"ngozi": "active"}
+    assert whose(facts, "ngozi") == {"user": "active"}  # the relation fact itself stays
+
+
+def test_a_relatives_new_value_supersedes_the_one_said_by_name(
+    open_memory: MemoryFactory,
+) -> None:
+    facts = told(
+        open_memory,
+        "My mum is called Ngozi.",
+        "Ngozi lives in Leeds.",
+        "My mum lives in York now.",
+    )
+    assert whose(facts, "york") == {"ngozi": "active"}
+    assert whose(facts, "leeds") == {"ngozi": "superseded"}
+
+
+def test_a_relative_of_several_is_not_guessed(open_memory: MemoryFactory) -> None:
+    facts = told(
+        open_memory,
+        "My sister Ana lives in Porto.",
+        "My sister Bea lives in Braga.",
+        "My sister is a nurse.",
+    )
+    assert whose(facts, "nurse") == {"user's sister": "active"}
+
+
+def test_a_relative_unnamed_stays_a_relative(open_memory: MemoryFactory) -> None:
+    facts = told(open_memory, "My dad is allergic to shellfish.")
+    assert whose(facts, "shellfish") == {"user's father": "active"}
+
+
+def test_another_writers_relative_is_theirs(open_memory: MemoryFactory) -> None:
+    facts = told(
+        open_memory,
+        ("Ragna", "My mum is called Sigrid."),
+        ("Ola", "My mum is allergic to nuts."),
+        ("Ragna", "My mum is allergic to penicillin."),
+    )
+    assert whose(facts, "nuts") == {"ola's mother": "active"}
+    assert whose(facts, "penicillin") == {"sigrid": "active"}
