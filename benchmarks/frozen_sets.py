@@ -322,7 +322,13 @@ mumbai_chartered_accountant_letters, queensland_cattle_station_rambles,
 tromso_trawler_crew_group: 424 statements, 63 updates, 47 corrections, 171 lines that state
 nothing), run once on main at 7bada50 before any change it judges (``first_run``: 121/424 =
 0.29, updates 1/63, corrections 7/47, right 117/180 = 0.65, nothing 165/171). A family group
-chat in mixed English and Vietnamese scores 2/51 there. Unread.
+chat in mixed English and Vietnamese scores 2/51 there. Unread. Then G50, a graph trained
+on 1,501 new written lines (``s50_g50_run``: 123/424, updates 0/63, corrections 9/47, right
+121/191, nothing 163/171: not shipped), and a relative's value in a terse answer given the
+relative asked about (``s50_asked_run``: 122, right 118/181; shipped in a form that keeps
+every pronoun's old reading, ``s50_asked_fixed_run``: every figure as main's), and a
+relative's facts filed under their known name (blind50 as main; blind48 151/443, right
+151/231, corrections 7/44; blind46 + blind47 365/1,013, right 351/505, corrections 24/82).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

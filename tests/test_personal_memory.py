@@ -150,7 +150,10 @@ def test_a_divorce_a_separation_or_a_death_ends_the_marriage(mem, ending):
     texts = active_texts(mem)
     assert "Mark was the user's husband." in texts
     assert "Mark is the user's husband." not in texts
-    assert "Mark works as a chef." in texts  # what else is known of him stays
+    # what else is known of him stays, but not in the present tense once he died ("My
+    # husband died" is Mark's death, as "Mark died" is), though his history keeps it
+    assert ("Mark works as a chef." in texts) is ("died" not in ending)
+    assert "Mark works as a chef." in {f.text for f in mem.facts(STREAM, include_inactive=True)}
 
 
 def test_after_a_break_up_the_new_partner_is_current_and_single_is_over(mem):
