@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import frozen_sets  # noqa: E402
 import locomo_facts  # noqa: E402
 
-from threefold.models.base import PreviousTurn, TurnInput  # noqa: E402
+from threefold.layers.people import under_known_names  # noqa: E402
+from threefold.models.base import ExtractedFact, PreviousTurn, TurnInput  # noqa: E402
 from threefold.models.reader import DATA, TUNED, TrainedReader  # noqa: E402
 from threefold.models.reader.checks import refusal  # noqa: E402
 from threefold.models.reader.heads import read_manifest  # noqa: E402
@@ -60,9 +61,18 @@ def readings(reader: TrainedReader, locomo: Path | None = None) -> list[tuple[st
 def _chat_readings(
     reader: TrainedReader, name: str, lines: list[dict]
 ) -> list[tuple[str, Clues, bool]]:
-    rows, before = [], ""
+    """The readings of one chat's lines in order, each judged as the memory files it: a
+    relative's under the name a right relation reading of the chat gave them before
+    (layers/people.under_known_names)."""
+    rows: list[tuple[str, Clues, bool]] = []
+    named: list[ExtractedFact] = []
+    before = ""
     for line in lines:
-        rows += _line_readings(reader, name, line, line.get("asked") or before)
+        read = _line_readings(reader, name, line, line.get("asked") or before, named)
+        rows += [(name, clue, right) for clue, right, _ in read]
+        named += [
+            fact for _, right, fact in read if right and fact.category.value == "relationship"
+        ]
         before = line["user"]
     return rows
 
@@ -81,18 +91,20 @@ def _locomo_chats(data: Path) -> dict[str, list[dict]]:
 
 
 def _line_readings(
-    reader: TrainedReader, name: str, line: dict, asked: str
-) -> list[tuple[str, Clues, bool]]:
+    reader: TrainedReader, name: str, line: dict, asked: str, named: list[ExtractedFact]
+) -> list[tuple[Clues, bool, ExtractedFact]]:
+    """(clues, right, fact as filed) of each reading of `line` the type checks pass."""
     previous = PreviousTurn(text=asked, speaker="assistant") if asked else None
     turn = TurnInput(
         stream="s", user=line["user"], at=AT, previous=previous, speaker=line.get("speaker")
     )
-    reads = reader.turn_reads(turn)
+    reads = [r for r in reader.turn_reads(turn) if not refusal(r.text, r.span, r.fact, None)]
     found = clues(turn, reads)
+    filed = under_known_names([r.fact for r in reads], named)
+    expects = line.get("expects", ())
     return [
-        (name, found[id(read)], _right(read.fact, line.get("expects", ())))
-        for read in reads
-        if not refusal(read.text, read.span, read.fact, None)
+        (found[id(read)], _right(fact, expects), fact)
+        for read, fact in zip(reads, filed, strict=True)
     ]
 
 
