@@ -44,6 +44,11 @@ def test_a_relatives_new_value_supersedes_the_one_said_by_name(
     assert whose(facts, "leeds") == {"ngozi": "superseded"}
 
 
+def test_the_one_sister_known_is_the_sister_meant(open_memory: MemoryFactory) -> None:
+    facts = told(open_memory, "My sister Ana lives in Porto.", "My sister is a nurse.")
+    assert whose(facts, "nurse") == {"ana": "active"}
+
+
 def test_a_relative_of_several_is_not_guessed(open_memory: MemoryFactory) -> None:
     facts = told(
         open_memory,

@@ -78,14 +78,20 @@ def under_known_names(
     """`items` with a relative's facts filed under the relative's name where the stream
     knows it: "mum is allergic to penicillin" after "my mum is called Ngozi" is Ngozi's
     allergy, as "Ngozi is allergic to penicillin" would be, so the two meet and one
-    supersedes the other. A relative is named by a held or new relation fact whose slot is
-    the relation itself (one of its kind at a time: "mother", "spouse"; a sister is
-    "sister:ana"), and only where exactly one such fact names them."""
+    supersedes the other. A relative is named by a held or new relation fact of its kind
+    ("mother": Ngozi; "sister:ana"; "dog:max"), and only where exactly one such fact
+    names one of that kind: "my sister" with two sisters known is either."""
     names: dict[tuple[str, str], set[str]] = {}
     for fact in [*held, *items]:
         if _names_relative(fact):
-            names.setdefault((fact.subject, fact.slot), set()).add(entities.key_of(fact.value))
+            kind = fact.slot.split(":", 1)[0]
+            names.setdefault((fact.subject, kind), set()).add(entities.key_of(fact.value))
     return [_under_name(item, names) for item in items]
+
+
+_NOT_KINDS = frozenset({"has", "count"})
+"""Relation facts keyed by a kind that name nobody: "has:child" (kids said without names),
+"count:daughter"."""
 
 
 def _names_relative(fact: Fact | ExtractedFact) -> bool:
@@ -93,7 +99,7 @@ def _names_relative(fact: Fact | ExtractedFact) -> bool:
     return (
         active
         and fact.category is FactCategory.RELATIONSHIP
-        and ":" not in fact.slot
+        and fact.slot.split(":", 1)[0] not in _NOT_KINDS
         and entities.could_be_person(fact.value)
     )
 
@@ -101,6 +107,9 @@ def _names_relative(fact: Fact | ExtractedFact) -> bool:
 def _under_name(item: ExtractedFact, names: dict[tuple[str, str], set[str]]) -> ExtractedFact:
     owner, _, relation = item.subject.partition("'s ")
     named = names.get((owner, relation), set()) if relation else set()
-    if len(named) != 1 or item.category is FactCategory.RELATIONSHIP and item.slot == relation:
+    own_kind = item.category is FactCategory.RELATIONSHIP and (
+        item.slot.split(":", 1)[0] == relation
+    )
+    if len(named) != 1 or own_kind:
         return item
     return item.model_copy(update={"subject": named.pop()})
