@@ -650,9 +650,12 @@ def _subject(
     if span.subject == "per" and (named := _nearest(span, names, text)) is not None:
         return _whose(_value(text, named))
     word = _nearest(span, [s for s in spans if s.label == "REL"], text)
-    relative = antecedent is not None and antecedent.startswith(f"{me}'s ")
-    if word is None and span.subject == "rel" and not names and relative:
-        return antecedent  # the relative said before ("How old is your son?" "7 in march")
+    if word is None and not names and antecedent not in (None, me):
+        # the one the heads say the value is said before: a relative ("How old is your
+        # son?" "7 in march"), or a person by name ("kayla's a nurse. nights mostly")
+        relative = antecedent.startswith(f"{me}'s ")
+        if span.subject == ("rel" if relative else "per"):
+            return antecedent
     if word is None:
         meant = not names and antecedent and _THIRD_PERSON.search(text)
         return antecedent if meant else None

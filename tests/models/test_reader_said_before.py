@@ -1,12 +1,14 @@
-"""A terse answer about a relative takes the relative the question asked about ("What does
-your wife do?" "Nurse."), through Memory with the reader's tagger given by marks: the heads
-say a value is a relative's, and the relation word is in the question, not the answer."""
+"""A value whose sentence names nobody is the one said before, through Memory with the
+reader's tagger given by marks: a relative's value in a terse answer takes the relative the
+question asked about ("What does your wife do?" "Nurse."), and a named person's value
+takes the person named last before it ("Kayla's a nurse. nights mostly")."""
 
 from collections.abc import Callable
 
 import pytest
 
 from tests.models.test_reader_held_updates import opened, said
+from tests.models.test_reader_whose import facts_of
 from threefold import Memory
 
 MemoryFactory = Callable[..., Memory]
@@ -55,3 +57,21 @@ def test_a_relatives_value_takes_the_relative_asked_about(
 def test_no_relative_is_guessed(open_memory: MemoryFactory, question: str) -> None:
     found = subjects(open_memory, question, "[[job@rel|Nurse]] at the clinic", "nurse")
     assert not any(s.startswith("user's") for s in found)
+
+
+@pytest.mark.parametrize(
+    ("said", "whose"),
+    [
+        ("[[PER|Kayla]]'s a [[job@per|nurse]] at the base. [[shifts@per|nights]] mostly", "kayla"),
+        # a relative said before is no person by name
+        ("My [[REL|sister]] is a [[job@rel|nurse]]. [[shifts@per|nights]] mostly", None),
+        # nobody said before
+        ("[[shifts@per|nights]] mostly", None),
+    ],
+)
+def test_a_named_persons_value_takes_the_person_named_before(
+    open_memory: MemoryFactory, said: str, whose: str | None
+) -> None:
+    facts = facts_of(open_memory, [(said, None)])
+    found = {f.subject for f in facts if "nights" in f.value.lower()}
+    assert found == ({whose} if whose else set())
