@@ -259,3 +259,30 @@ def test_only_text_written_all_in_lowercase_is_read_word_by_word() -> None:
         "manager",
         "noo",
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "owner"),
+    [
+        # a member spoken to by name: what is said of "you" is theirs
+        ("dani you're [[age|32]] now, we did the party in march", {"dani"}),
+        ("Dani, you're [[age|32]] not 31 😂", {"dani"}),
+        ("you're [[age|32]] dani", {"dani"}),
+        # the writer speaking of themselves keeps it
+        ("dani I'm [[age|32]] you know", {"rosa"}),
+        # someone the chat does not know is no one to give it to: refused as the writer's
+        ("sam you're [[age|32]] now", set()),
+    ],
+)
+def test_what_is_said_of_a_member_addressed_by_name_is_theirs(
+    open_memory: MemoryFactory, said: str, owner: set[str]
+) -> None:
+    facts = facts_of(open_memory, [("hi all", "Dani"), (said, "Rosa")])
+    assert owners(facts, "32") == owner
+
+
+def test_a_one_person_chat_gives_nothing_to_the_one_addressed(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory, [("Dani is my flatmate.", None), ("dani you're [[age|32]]", None)]
+    )
+    assert owners(facts, "32") == set()

@@ -8,12 +8,15 @@ its relations ("Marco's wife is a nurse") and its pets. The opening name is also
 where the graph tagged none, so that a value the graph calls a named person's finds whose
 it is ("Harjit's birthday is 19 January", Harjit known), and so is a known person named
 anywhere in a sentence where the graph tagged no one ("The birthday of Camille it is the
-23 April").
+23 April"). In a group chat, what a sentence says of "you" to a member it calls by name is
+that member's ("dani you're 32 not 31").
 """
 
 import re
 from collections.abc import Collection
+from dataclasses import replace
 
+from threefold.models.reader.checks import said_of_addressee
 from threefold.models.reader.heads import Span
 from threefold.models.reader.labels import relation_words
 
@@ -24,6 +27,11 @@ _OPENING = re.compile(r"^[\W_]*?(?P<name>[A-Z][\w’'-]*(?:[ \t]+[A-Z][\w’'-]*
 _NAME_WORD = re.compile(r"[A-Z][\w’'-]*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _ADDRESSED = re.compile(r"\s*(?:[,!?:;]|[-–—]\s)")
+_SINGULAR_FIRST_PERSON = re.compile(
+    r"(?<![\w'’])(?:i|i'm|im|i've|ive|i'll|i'd|me|my|mine|myself)(?![\w'’])", re.I
+)
+_YOU = r"(?:you|you're|youre|your|yours|u|ur|y'all|yall)(?![\w'’])"
+"""A word that speaks to someone."""
 _NEXT_WORD = re.compile(r"\s+(?:new\s+|old\s+|little\s+|big\s+)?([\w'’-]+)")
 
 
@@ -34,6 +42,8 @@ def whose(text: str, spans: list[Span], me: str, people: Collection[str]) -> tup
     tagged no person or relation word at all, the one known person the sentence names
     (:func:`known_names`) is tagged too, so that a value it reads as someone else's has
     someone to be."""
+    if me != "user":
+        spans = said_to_a_member(text, spans, me, people)
     if not any(s.label in ("PER", "REL") for s in spans):
         # a name after every value is seldom their subject: "she's 28 pete" says it to Pete
         last = max((s.start for s in spans if s.subject == "per"), default=len(text))
@@ -64,6 +74,40 @@ def known_names(text: str, people: Collection[str]) -> list[Span]:
     if not text[: found[0].start()].strip(" \t\"'([") and _ADDRESSED.match(text, found[0].end()):
         return []  # said to its bearer: "Marco, got the job!"
     return [Span(found[0].start(), found[0].end(), "PER", "cur", "per", 1.0)]
+
+
+def said_to_a_member(text: str, spans: list[Span], me: str, people: Collection[str]) -> list[Span]:
+    """`spans` with the values said of "you" given to the chat member the sentence says
+    "you" to by name ("dani you're 32 not 31", "it's 4 April ruth 😂 you told us"): the
+    checks refuse them as the writer's, yet in a group chat they are that member's. Only
+    where the sentence addresses one member, names nobody else and says nothing of its
+    writer alone (I, me, my)."""
+    if any(s.label in ("PER", "REL") for s in spans) or _SINGULAR_FIRST_PERSON.search(text):
+        return spans
+    found = [at for key in people if key != me and (at := _vocative(text, key)) is not None]
+    if len(found) != 1:
+        return spans
+    said = [_as_addressees(text, s) for s in spans]
+    if said == spans:
+        return spans
+    return [Span(*found[0], "PER", "cur", "per", 1.0), *said]
+
+
+def _as_addressees(text: str, span: Span) -> Span:
+    if span.subject == "self" and said_of_addressee(text[: span.start]):
+        return replace(span, subject="per")
+    return span
+
+
+def _vocative(text: str, key: str) -> tuple[int, int] | None:
+    """Where `key` is said as the name of the one spoken to: opening the sentence before a
+    "you" ("dani you're", "Ruth, your"), or closing a clause before one or at the end
+    ("... ruth 😂 you told us", "... ruth!")."""
+    name = rf"(?<![\w'’-])({re.escape(key)})(?![\w'’-])"
+    found = re.match(rf"[\W_]*{name}[\s,:;!-]*(?={_YOU})", text, re.I) or re.search(
+        rf"(?<=\S)\s+{name}[^\w]*(?:$|(?={_YOU}))", text, re.I
+    )
+    return found.span(1) if found else None
 
 
 def _overlaps(span: Span, spans: list[Span]) -> bool:
