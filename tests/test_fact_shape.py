@@ -5,7 +5,9 @@ import pytest
 
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
-from threefold.layers.shape import is_fragment
+from threefold.domain import FactCategory
+from threefold.layers.shape import is_fragment, is_misshapen
+from threefold.models.base import ExtractedFact
 
 PIECES = [
     ("The user enjoys what she said.", "user"),  # a reported line's tail
@@ -82,3 +84,64 @@ def test_a_question_or_a_sentence_cut_after_its_copula_or_article_is_a_fragment(
     text: str, subject: str, fragment: bool
 ) -> None:
     assert is_fragment(text, subject) is fragment
+
+
+def read(category: str, slot: str, value: str, text: str) -> ExtractedFact:
+    return ExtractedFact(
+        text=text,
+        category=FactCategory(category),
+        subject="user",
+        slot=slot,
+        value=value,
+        confidence=0.9,
+    )
+
+
+@pytest.mark.parametrize(
+    ("item", "misshapen"),
+    [
+        # a name-like value made of a clause: a reader's span ran on past the value
+        (
+            read(
+                "health",
+                "allergy",
+                "doctor wrote it big",
+                "The user is allergic to doctor wrote it big.",
+            ),
+            True,
+        ),
+        (
+            read(
+                "health",
+                "allergy",
+                "penicillin they found out",
+                "The user is allergic to penicillin they found out.",
+            ),
+            True,
+        ),
+        (read("health", "allergy", "penicillin", "The user is allergic to penicillin."), False),
+        # names that hold a pronoun's letters, not a pronoun of a clause
+        (read("work", "employer", "US Foods", "The user works at US Foods."), False),
+        # a plan or a liking is a verb phrase, where a pronoun belongs
+        (
+            read(
+                "plan",
+                "plan:berlin",
+                "visit her in Berlin",
+                "The user plans to visit her in Berlin.",
+            ),
+            False,
+        ),
+        (
+            read(
+                "preference",
+                "likes",
+                "books they can dog-ear",
+                "The user likes books they can dog-ear.",
+            ),
+            False,
+        ),
+    ],
+)
+def test_a_name_like_value_holds_no_clause(item: ExtractedFact, misshapen: bool) -> None:
+    assert is_misshapen(item) is misshapen

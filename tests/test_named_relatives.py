@@ -4,8 +4,12 @@ mum is called Ngozi" is Ngozi's, and meets what is said of Ngozi by name."""
 
 from collections.abc import Callable
 
+import pytest
+
 from threefold import Memory
-from threefold.domain import Fact
+from threefold.domain import Fact, FactCategory
+from threefold.layers.people import under_known_names
+from threefold.models.base import ExtractedFact
 
 MemoryFactory = Callable[..., Memory]
 
@@ -73,3 +77,34 @@ def test_another_writers_relative_is_theirs(open_memory: MemoryFactory) -> None:
     )
     assert whose(facts, "nuts") == {"ola's mother": "active"}
     assert whose(facts, "penicillin") == {"sigrid": "active"}
+
+
+def fact(subject: str, category: str, slot: str, value: str) -> ExtractedFact:
+    return ExtractedFact(
+        text=f"{subject} {slot} {value}.",
+        category=FactCategory(category),
+        subject=subject,
+        slot=slot,
+        value=value,
+        confidence=0.9,
+    )
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        # a group is no one relative, whatever relation fact names one of it
+        fact("user's family", "identity", "religion", "Buddhist"),
+        # a relative's name is the relation fact's to say, not a fact of the named
+        fact("user's family", "identity", "name", "Stefan"),
+    ],
+)
+def test_what_no_one_relative_holds_keeps_its_subject(item: ExtractedFact) -> None:
+    known = fact("user", "relationship", "family:stefan", "Stefan")
+    assert under_known_names([item], [known]) == [item]
+
+
+def test_a_relatives_name_fact_is_not_filed_under_the_name() -> None:
+    known = fact("user", "relationship", "spouse", "Justina")
+    named = fact("user's spouse", "identity", "name", "Justina")
+    assert under_known_names([named], [known]) == [named]

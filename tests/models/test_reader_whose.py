@@ -272,6 +272,8 @@ def test_only_text_written_all_in_lowercase_is_read_word_by_word() -> None:
         ("dani I'm [[age|32]] you know", {"rosa"}),
         # someone the chat does not know is no one to give it to: refused as the writer's
         ("sam you're [[age|32]] now", set()),
+        # asked, not told
+        ("dani you're [[age|32]]?? no way", set()),
     ],
 )
 def test_what_is_said_of_a_member_addressed_by_name_is_theirs(

@@ -8,8 +8,11 @@ three capitalised words that are not a role title, a common word or a date word.
 names written in lowercase.
 """
 
+import json
 import re
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 
 from threefold import entities
 from threefold.domain import ABOUT_THINGS, Fact, FactCategory, stream_subject
@@ -110,6 +113,14 @@ def _under_name(item: ExtractedFact, names: dict[tuple[str, str], set[str]]) -> 
     own_kind = item.category is FactCategory.RELATIONSHIP and (
         item.slot.split(":", 1)[0] == relation
     )
-    if len(named) != 1 or own_kind:
-        return item
+    if len(named) != 1 or own_kind or item.slot == NAME_SLOT or relation in _collective():
+        return item  # "The user's wife's name is Justina" is no fact of Justina's
     return item.model_copy(update={"subject": named.pop()})
+
+
+@cache
+def _collective() -> frozenset[str]:
+    """Relation words that name a group, never one person: "my family is Buddhist" is no
+    fact of the one relative the memory knows as family (data/collective_relations.json)."""
+    raw = resources.files(__package__).joinpath("data/collective_relations.json").read_text()
+    return frozenset(json.loads(raw)["words"])

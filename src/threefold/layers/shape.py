@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 from itertools import pairwise
 
+from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import STOPWORDS, words
 
 
@@ -31,6 +32,20 @@ from threefold.models.heuristic.text import STOPWORDS, words
 def _classes() -> dict[str, frozenset[str]]:
     raw = json.loads(resources.files(__package__).joinpath("data/fact_shape.json").read_text())
     return {name: frozenset(values) for name, values in raw.items() if not name.startswith("_")}
+
+
+def is_misshapen(item: ExtractedFact) -> bool:
+    """Whether a fact read from a turn is no fact: its sentence a piece of one
+    (:func:`is_fragment`), or a value that names a thing made of a clause instead ("The
+    user is allergic to doctor wrote it big.")."""
+    return is_fragment(item.text, item.subject) or _clause_as_value(item)
+
+
+def _clause_as_value(item: ExtractedFact) -> bool:
+    classes = _classes()
+    if item.category.value not in classes["named_value_categories"]:
+        return False
+    return any(word in classes["clause_pronouns"] for word in words(item.value))
 
 
 def is_fragment(text: str, subject: str) -> bool:

@@ -53,7 +53,7 @@ from threefold.layers.repairs import (
     says_instead,
     switched_medicines,
 )
-from threefold.layers.shape import is_fragment
+from threefold.layers.shape import is_misshapen
 from threefold.layers.summaries import turn_input
 from threefold.layers.swaps import beside_swaps, read_swaps, swapped
 from threefold.layers.things import keyed_by_kind_asked, replaced_of_its_kind
@@ -189,14 +189,15 @@ class Pipeline:
             capped_fact(item, writer, self.settings.writes)
             for item in [*extracted, *edits, *beside_edits(read, edits), *moves]
             # A piece of a sentence is no fact, whichever reader wrote it (layers/shape.py).
-            if not is_fragment(item.text, item.subject)
+            if not is_misshapen(item)
         ]
         unsure = [
             capped_fact(item, writer, self.settings.writes)
             for item in read
-            if item.standing in (Standing.UPDATE, Standing.HINT)
-            and not is_fragment(item.text, item.subject)
+            if item.standing in (Standing.UPDATE, Standing.HINT) and not is_misshapen(item)
         ]
+        # again for what repairs and moved dates wrote of a relative
+        found, unsure = self._named_relatives(turn, found), self._named_relatives(turn, unsure)
         verdicts = [self._verdict(job, item) for item in found]
 
         def apply() -> None:

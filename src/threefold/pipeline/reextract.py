@@ -13,7 +13,7 @@ from threefold.domain import Fact, SourceRef, Turn, Visibility
 from threefold.layers.dated_plans import with_dates
 from threefold.layers.facts import record_fact
 from threefold.layers.one_turn import as_read
-from threefold.layers.shape import is_fragment
+from threefold.layers.shape import is_misshapen
 from threefold.layers.summaries import turn_input
 from threefold.models.base import (
     ExtractedFact,
@@ -76,7 +76,7 @@ def _from_turns(
                 found = [
                     capped_fact(item, writer, settings.writes)
                     for item in _dated(model, every, turn)
-                    if item.standing is Standing.FACT and not is_fragment(item.text, item.subject)
+                    if item.standing is Standing.FACT and not is_misshapen(item)
                 ]
                 with store.transaction():
                     added += _record_new(
