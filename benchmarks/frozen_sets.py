@@ -328,7 +328,12 @@ on 1,501 new written lines (``s50_g50_run``: 123/424, updates 0/63, corrections 
 relative asked about (``s50_asked_run``: 122, right 118/181; shipped in a form that keeps
 every pronoun's old reading, ``s50_asked_fixed_run``: every figure as main's), and a
 relative's facts filed under their known name (blind50 as main; blind48 151/443, right
-151/231, corrections 7/44; blind46 + blind47 365/1,013, right 351/505, corrections 24/82).
+151/231, corrections 7/44; blind46 + blind47 365/1,013, right 351/505, corrections 24/82),
+then also a relative of several (blind46 + blind47 right 351/504), a named person's value
+said on (blind48 152, right 152/232), what a group chat says of "you" to a member called by
+name (every figure as before), and a name-like value made of a clause refused with three
+guards on the filing by name (blind48 153, right 153/232; blind46 + blind47 366, right
+352/503). blind50 and blind49 stayed at their first runs through all of it.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
