@@ -6,6 +6,9 @@ registry reads a fact as naming (a relative: "Omar is the user's manager"; whose
 job or diet it is); and the user's own name. Each is spelled in the fact's text as one to
 three capitalised words that are not a role title, a common word or a date word. It misses
 names written in lowercase.
+
+A relative's facts are filed under the name the stream knows them by
+(:func:`under_known_names`), so that "my mum" and "Ngozi" meet.
 """
 
 import json
@@ -113,8 +116,10 @@ def _under_name(item: ExtractedFact, names: dict[tuple[str, str], set[str]]) -> 
     own_kind = item.category is FactCategory.RELATIONSHIP and (
         item.slot.split(":", 1)[0] == relation
     )
-    if len(named) != 1 or own_kind or item.slot == NAME_SLOT or relation in _collective():
-        return item  # "The user's wife's name is Justina" is no fact of Justina's
+    if len(named) != 1 or relation in _collective():
+        return item
+    if own_kind or item.slot == NAME_SLOT:
+        return item  # who they are is the relation fact's: "The user's wife's name is Justina"
     return item.model_copy(update={"subject": named.pop()})
 
 

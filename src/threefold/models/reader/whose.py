@@ -78,8 +78,8 @@ def known_names(text: str, people: Collection[str]) -> list[Span]:
 
 def said_to_a_member(text: str, spans: list[Span], me: str, people: Collection[str]) -> list[Span]:
     """`spans` with the values said of "you" given to the chat member the sentence says
-    "you" to by name ("dani you're 32 not 31", "it's 4 April ruth 😂 you told us"): the
-    checks refuse them as the writer's, yet in a group chat they are that member's. Only
+    "you" to by name ("dani you're 32 not 31", "you're 29 now ruth!"): the checks refuse
+    them as the writer's, yet in a group chat they are that member's. Only
     where the sentence addresses one member, names nobody else, says nothing of its
     writer alone (I, me, my) and asks nothing."""
     if any(s.label in ("PER", "REL") for s in spans) or _SINGULAR_FIRST_PERSON.search(text):
