@@ -5,7 +5,6 @@ import pytest
 
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
-from threefold.domain import FactCategory
 from threefold.layers.shape import is_fragment, is_misshapen
 from threefold.models.base import ExtractedFact
 
@@ -87,14 +86,7 @@ def test_a_question_or_a_sentence_cut_after_its_copula_or_article_is_a_fragment(
 
 
 def read(category: str, slot: str, value: str, text: str) -> ExtractedFact:
-    return ExtractedFact(
-        text=text,
-        category=FactCategory(category),
-        subject="user",
-        slot=slot,
-        value=value,
-        confidence=0.9,
-    )
+    return fact("user", slot, value, 0.9, category=category, text=text)
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.conftest import fact
 from threefold import Memory
-from threefold.domain import Fact, FactCategory
+from threefold.domain import Fact
 from threefold.layers.people import under_known_names
 from threefold.models.base import ExtractedFact
 
@@ -79,32 +80,21 @@ def test_another_writers_relative_is_theirs(open_memory: MemoryFactory) -> None:
     assert whose(facts, "penicillin") == {"sigrid": "active"}
 
 
-def fact(subject: str, category: str, slot: str, value: str) -> ExtractedFact:
-    return ExtractedFact(
-        text=f"{subject} {slot} {value}.",
-        category=FactCategory(category),
-        subject=subject,
-        slot=slot,
-        value=value,
-        confidence=0.9,
-    )
-
-
 @pytest.mark.parametrize(
     "item",
     [
         # a group is no one relative, whatever relation fact names one of it
-        fact("user's family", "identity", "religion", "Buddhist"),
+        fact("user's family", "religion", "Buddhist", category="identity"),
         # a relative's name is the relation fact's to say, not a fact of the named
-        fact("user's family", "identity", "name", "Stefan"),
+        fact("user's family", "name", "Stefan", category="identity"),
     ],
 )
 def test_what_no_one_relative_holds_keeps_its_subject(item: ExtractedFact) -> None:
-    known = fact("user", "relationship", "family:stefan", "Stefan")
+    known = fact("user", "family:stefan", "Stefan", category="relationship")
     assert under_known_names([item], [known]) == [item]
 
 
 def test_a_relatives_name_fact_is_not_filed_under_the_name() -> None:
-    known = fact("user", "relationship", "spouse", "Justina")
-    named = fact("user's spouse", "identity", "name", "Justina")
+    known = fact("user", "spouse", "Justina", category="relationship")
+    named = fact("user's spouse", "name", "Justina", category="identity")
     assert under_known_names([named], [known]) == [named]
