@@ -333,7 +333,9 @@ then also a relative of several (blind46 + blind47 right 351/504), a named perso
 said on (blind48 152, right 152/232), what a group chat says of "you" to a member called by
 name (every figure as before), and a name-like value made of a clause refused with three
 guards on the filing by name (blind48 153, right 153/232; blind46 + blind47 366, right
-352/503). blind50 and blind49 stayed at their first runs through all of it.
+352/503). blind50 and blind49 stayed at their first runs through all of it. Two verifiers
+refitted with a relative's readings judged as filed failed on blind50
+(``s50_verifier_run``: 108/424; ``s50_verifier_066_run``: 113/424).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
