@@ -143,3 +143,15 @@ def test_an_s_that_is_no_owner_keeps_the_relative(
     open_memory: MemoryFactory, said: str, held: dict[str, str]
 ) -> None:
     assert relations(open_memory, said) == held
+
+
+def test_a_title_is_no_part_of_whom_a_name_means(open_memory: MemoryFactory) -> None:
+    facts = facts_of(
+        open_memory,
+        [
+            ("My [[REL|wife]], [[relation|Mrs. Ngozi Obi]], is a [[job@per|pharmacist]].", None),
+            ("[[PER|Ngozi Obi]] is [[age@per|70]] in May.", None),
+        ],
+    )
+    assert {f.value.lower() for f in facts if f.slot == "spouse"} == {"ngozi obi"}
+    assert {f.subject for f in facts if f.slot != "spouse"} == {"ngozi obi"}

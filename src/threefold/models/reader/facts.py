@@ -26,7 +26,7 @@ from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact, SlotRef, Standing
-from threefold.models.heuristic.text import indefinite_article, third_person
+from threefold.models.heuristic.text import indefinite_article, third_person, titles
 from threefold.models.heuristic.text import words as words_of
 from threefold.models.reader.checks import addressed, opens_with_gerund, value_types
 from threefold.models.reader.heads import Span
@@ -517,7 +517,16 @@ def _value(text: str, span: Span) -> str:
         value = _with_day(text, span, value)
     elif span.label not in ("PER", "REL", *RELATION_LABELS):
         value += _rest_of_name(text, span, value)
+    elif span.label != "REL":
+        value = _untitled(value)
     return value
+
+
+def _untitled(name: str) -> str:
+    """A person's `name` without the title before it ("Mrs. Ngozi Obi": Ngozi Obi), which
+    names no one: the same person said without it is the same subject."""
+    first, _, rest = name.partition(" ")
+    return rest.strip() if rest.strip() and first.lower().rstrip(".") in titles() else name
 
 
 def _undangled(value: str) -> str:
