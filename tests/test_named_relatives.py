@@ -98,3 +98,20 @@ def test_a_relatives_name_fact_is_not_filed_under_the_name() -> None:
     known = fact("user", "spouse", "Justina", category="relationship")
     named = fact("user's spouse", "name", "Justina", category="identity")
     assert under_known_names([named], [known]) == [named]
+
+
+def test_erasing_the_relative_by_name_takes_what_was_said_of_them_by_relation(
+    open_memory: MemoryFactory,
+) -> None:
+    mem = open_memory()
+    for said in (
+        "My mum is called Ngozi.",
+        "My mum is allergic to penicillin.",
+        "I live in Leeds.",
+    ):
+        mem.add_turn("chat:family", user=said, assistant="Noted.")
+    mem.process_pending()
+    mem.erase(entity="Ngozi")
+    assert [f.text for f in mem.facts("chat:family", include_inactive=True)] == [
+        "The user lives in Leeds."
+    ]
