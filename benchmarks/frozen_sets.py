@@ -336,6 +336,15 @@ guards on the filing by name (blind48 153, right 153/232; blind46 + blind47 366,
 352/503). blind50 and blind49 stayed at their first runs through all of it. Two verifiers
 refitted with a relative's readings judged as filed failed on blind50
 (``s50_verifier_run``: 108/424; ``s50_verifier_066_run``: 113/424).
+Session 51 added **blind51** (six sets by another such helper, fluent two-friend catch-up
+chats with speakers, the facts said in passing: college_roommates_nurse_biologist,
+community_garden_friends, firefighter_and_food_truck_friend, new_dad_and_old_bandmate,
+ohio_arizona_retired_sisters, teachers_from_conference: 288 statements, 37 updates, 29
+corrections, 135 lines that state nothing), run once on main at bc96c7e before any change
+it judges (``first_run``: 57/288 = 0.20, updates 0/37, corrections 1/29, right 52/113 =
+0.46, nothing 126/135): real chats' register, and the reader's weakest. Unread. Then G51,
+a graph trained on 1,575 new written lines of such chats (``s51_g51_run``: 62/288,
+corrections 2/29, right 58/122, nothing 126/135; shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

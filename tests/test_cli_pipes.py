@@ -122,7 +122,7 @@ def test_an_outdated_hit_has_a_line_under_it_naming_what_is_in_force(tmp_path: P
 
 def test_a_doubted_fact_has_a_line_under_it_naming_the_doubting_turn(tmp_path: Path) -> None:
     db = str(tmp_path / "home.db")
-    for said in ("I live in Leeds.", "so we kinda moved to Perth I guess"):
+    for said in ("I live in Leeds.", "so we're kinda in Perth now I guess"):
         assert run("--db", db, "add-turn", "chat:1", "--user", said).exit_code == 0
     search = ("--db", db, "search", "where does the user live", "--kind", "fact")
     [leeds] = [h for h in json.loads(run(*search, "--format", "json").output)]

@@ -1,7 +1,7 @@
 """A fact hit the reader doubts says which newer message may have changed it (issue 36).
 
 Through the public API, with the offline reader and real SQLite (or PostgreSQL): after "I
-live in Leeds", a move the reader half-believes ("so we kinda moved to Perth I guess")
+live in Leeds", a move the reader half-believes ("so we're kinda in Perth now I guess")
 stores nothing but doubts the Leeds fact; a search for it names that turn in
 `doubted_by`, as the context writes "(possibly outdated: see turn:N)", until the fact is
 stated again."""
@@ -14,7 +14,7 @@ T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
 CHAT = "chat:home"
 QUESTION = "where does the user live"
 LEEDS = "I live in Leeds."
-HALF_BELIEVED_MOVE = "so we kinda moved to Perth I guess"
+HALF_BELIEVED_MOVE = "so we're kinda in Perth now I guess"
 RESTATED = "I live in Leeds still, the move fell through."
 
 

@@ -181,7 +181,7 @@ def test_a_search_hit_that_states_a_superseded_value_carries_now(
 
 
 def test_a_doubted_fact_hit_carries_doubted_by(live: Live, client: httpx.Client, a: dict) -> None:
-    said = ["I live in Leeds.", "so we kinda moved to Perth I guess"]
+    said = ["I live in Leeds.", "so we're kinda in Perth now I guess"]
     for n, user in enumerate(said):
         turn = {"stream": "chat:home", "user": user, "at": f"2026-10-0{5 + n}T09:00:00Z"}
         added = client.post("/v1/turns", headers=a, json=turn)

@@ -282,7 +282,7 @@ def test_a_doubted_fact_hit_is_tagged_with_the_doubting_turn(
     owner: BrowserContext, seeded: Live
 ) -> None:
     home = "chat:home"
-    _told(seeded, home, "I live in Leeds.", "so we kinda moved to Perth I guess")
+    _told(seeded, home, "I live in Leeds.", "so we're kinda in Perth now I guess")
     moved = seeded.memory.turns(home, tenant="tenant-a")[-1]
     page = owner.new_page()
     page.goto("/ui/search?" + urlencode({"query": "where does the user live", "stream": home}))

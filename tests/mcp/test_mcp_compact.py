@@ -129,7 +129,7 @@ async def test_a_hit_that_states_a_superseded_value_names_the_fact_in_force(
 
 async def test_a_doubted_fact_hit_names_the_doubting_turn(open_memory: MemoryFactory) -> None:
     memory = open_memory()
-    for n, said in enumerate(["I live in Leeds.", "so we kinda moved to Perth I guess"]):
+    for n, said in enumerate(["I live in Leeds.", "so we're kinda in Perth now I guess"]):
         memory.add_turn("chat:home", said, "Noted.", at=datetime(2026, 5, 4 + n, tzinfo=UTC))
     memory.process_pending()
     moved = memory.turns("chat:home")[-1]

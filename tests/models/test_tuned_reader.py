@@ -204,13 +204,13 @@ def test_a_move_said_in_passing_updates_the_home(tmp_path) -> None:
 
 
 def test_a_move_the_graph_half_believes_marks_the_old_home(tmp_path) -> None:
-    """The graph gives "Perth" a home's chance just under its "no value" (0.47): too
-    unsure to store, sure enough that the home held may be outdated (heads.spans' floor)."""
+    """The graph reads "Perth" as a home at 0.58, which the verifier refuses: too unsure
+    to store, sure enough that the home held may be outdated (a hint)."""
     model = build(ModelSettings(options={"reader": "tuned"}))
     with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
         mem.add_turn("chat:me", "I live in Adelaide.", "Noted.")
         moved = mem.add_turn(
-            "chat:me", "ended up shifting the whole family to Perth last spring", "Big move!"
+            "chat:me", "we sort of ended up near Perth", "Big move!"
         )
         mem.process_pending()
         stored = mem.facts("chat:me", include_inactive=True)
