@@ -209,9 +209,7 @@ def test_a_move_the_graph_half_believes_marks_the_old_home(tmp_path) -> None:
     model = build(ModelSettings(options={"reader": "tuned"}))
     with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
         mem.add_turn("chat:me", "I live in Adelaide.", "Noted.")
-        moved = mem.add_turn(
-            "chat:me", "we sort of ended up near Perth", "Big move!"
-        )
+        moved = mem.add_turn("chat:me", "we sort of ended up near Perth", "Big move!")
         mem.process_pending()
         stored = mem.facts("chat:me", include_inactive=True)
     homes = [f for f in stored if f.slot == "home"]
