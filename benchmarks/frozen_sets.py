@@ -344,7 +344,26 @@ corrections, 135 lines that state nothing), run once on main at bc96c7e before a
 it judges (``first_run``: 57/288 = 0.20, updates 0/37, corrections 1/29, right 52/113 =
 0.46, nothing 126/135): real chats' register, and the reader's weakest. Unread. Then G51,
 a graph trained on 1,575 new written lines of such chats (``s51_g51_run``: 62/288,
-corrections 2/29, right 58/122, nothing 126/135; shipped).
+corrections 2/29, right 58/122, nothing 126/135; shipped), G52, G42s trained as G51 with
+1,525 more lines (``s51_g52_run``: 60/288, right 54/113; not shipped), and S52, the soup of
+the two (``s51_s52_run``: 61/288, corrections 2/29, right 57/119, nothing 126/135; shipped).
+Then **blind52** (six sets by a third helper: bath_yoga_teacher_and_former_student,
+manchester_edinburgh_sisters_in_law, shropshire_postman_and_army_friend, two people
+catching up; birmingham_developer_asks_assistant, cumbria_dairy_farm_mum_asks_assistant,
+exeter_vet_nurse_asks_assistant, a person asking an assistant in long natural messages:
+310 statements, 38 updates, 26 corrections, 140 lines that state nothing), run once on main
+with G51 (73c7f4e) before G52 and S52 (``first_run``: 106/310 = 0.34, updates 2/38,
+corrections 5/26, right 104/167 = 0.62, nothing 132/140; ``s51_g52_run``: 97/310, right
+95/157; ``s51_s52_run``: 108/310, corrections 6/26, right 106/171, nothing 132/140).
+Unread.
+Then **blind53** (six sets by a fourth helper: pharmacist_and_old_flatmate_catch_up,
+nz_sister_and_perth_brother, two people catching up; retired_canadian_grandpa_asks_assistant,
+dublin_architect_asks_assistant, long requests to an assistant;
+sydney_uni_student_texts_assistant, texas_mechanic_texts_assistant, short lowercase texting
+with terse answers: 300 statements, 37 updates, 30 corrections, 138 lines that state
+nothing), run once with S52 and one statement read twice shown once, before any change it
+judges (``first_run``: 98/300 = 0.33, updates 6/37, corrections 7/30, right 99/182 = 0.54,
+nothing 130/138). Unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -249,7 +249,7 @@ def test_a_relative_named_with_a_capital_is_known_by_the_lowercase_key(
     open_memory: MemoryFactory,
 ) -> None:
     mem = open_memory()
-    _turns(mem, "chat:1", ("Wife is Liisa. Daughter is Aino, 7 years.", ""))
+    _turns(mem, "chat:1", ("Wife is Liisa. Daughter Aino is 7 years.", ""))
     relatives = {f.value for f in mem.facts("chat:1") if f.category.value == "relationship"}
     assert "Aino" in relatives
     # registered under "Aino", the relative was a person no lookup (always lowercase) found

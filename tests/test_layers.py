@@ -254,3 +254,40 @@ def test_older_memory_keeps_room_beside_many_pinned_facts(open_memory):
     retrieved = " ".join(i.text for s in ctx.sections if s.name == "retrieved" for i in s.items)
     assert "Lakeside Lodge" in retrieved
     assert ctx.tokens <= 1000
+
+
+def test_one_statement_read_twice_from_one_message_is_shown_once(open_memory):
+    """A swap keys "amoxicillin, not penicillin" by the new value; the reader files the same
+    as the held slot's update, keyed by the old. Both come from one message: the later
+    reading stands and the earlier gives way to it, with its history."""
+    mem = open_memory()
+    said = "The user is allergic to amoxicillin."
+    swap = fact("user", "allergy:amoxicillin", "amoxicillin", category="diet", text=said)
+    update = fact("user", "allergy:penicillin", "amoxicillin", category="diet", text=said)
+    at = T0 + timedelta(hours=1)
+    with mem.store.transaction():
+        mem.store.ensure_stream(mem.tenant, "chat:1")
+        for item in (swap, update):
+            record_fact(
+                mem.store, mem.tenant, "chat:1", item, SourceRef(kind="turn", id="9", at=at)
+            )
+        record_fact(
+            mem.store,
+            mem.tenant,
+            "chat:1",
+            fact(
+                "user",
+                "allergy:latex",
+                "latex",
+                category="diet",
+                text="The user is allergic to latex.",
+            ),
+            SourceRef(kind="turn", id="9", at=at),
+        )
+    current = sorted(f.text for f in mem.facts("chat:1"))
+    assert current == [said, "The user is allergic to latex."]
+    older = [
+        f for f in mem.facts("chat:1", include_inactive=True) if f.slot == "allergy:amoxicillin"
+    ]
+    assert [f.status.value for f in older] == ["superseded"]
+    assert any("read twice" in c.note for c in mem.fact_history(older[0].id).changes)

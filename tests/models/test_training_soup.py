@@ -42,9 +42,11 @@ def graph(path: Path, weight: np.ndarray, bias: np.ndarray, data: str = "abc") -
     return path
 
 
-def soup(out: Path, *runs: Path) -> subprocess.CompletedProcess[str]:
+def soup(out: Path, *runs: Path, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SOUP), str(out), *map(str, runs)], capture_output=True, text=True
+        [sys.executable, str(SOUP), str(out), *map(str, runs), *flags],
+        capture_output=True,
+        text=True,
     )
 
 
@@ -72,3 +74,18 @@ def test_graphs_of_another_shape_or_other_data_are_refused(tmp_path: Path) -> No
     refused = soup(tmp_path / "soup.onnx", a)
     assert refused.returncode != 0 and "at least two" in refused.stderr
     assert not (tmp_path / "soup.onnx").exists()
+
+
+def test_graphs_of_other_data_are_averaged_when_asked_and_their_data_kept(tmp_path: Path) -> None:
+    """Session 51's S52: G52 (on every line) first, G51 (on fewer) second; the soup's
+    record names the first run's data, and every run's."""
+    more = graph(tmp_path / "more.onnx", np.ones((2, 3)), np.zeros(3), data="all-lines")
+    fewer = graph(tmp_path / "fewer.onnx", np.full((2, 3), 3.0), np.zeros(3), data="fewer")
+    done = soup(tmp_path / "soup.onnx", more, fewer, flags=("--mixed-data",))
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "soup.json").read_text())
+    assert record["data_sha256"] == "all-lines"
+    assert record["soup_data"] == ["all-lines", "fewer"]
+    session = ort.InferenceSession(str(tmp_path / "soup.onnx"))
+    (y,) = session.run(None, {"x": np.array([[1.0, 1.0]], dtype=np.float32)})
+    assert np.allclose(y, [4.0, 4.0, 4.0])

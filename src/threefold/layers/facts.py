@@ -171,7 +171,22 @@ def record_fact(
         outranks = ended.confidence <= fact.confidence or ended.source == fact.source
         if may_change(ended, writer) and outranks:
             _end(store, ended, fact)
+    for twin in _twins(store, fact):
+        _give_way(store, twin, fact, note="the same statement, read twice from one message")
     return fact  # what changed since the insert were the older facts, not this one
+
+
+def _twins(store: Store, fact: Fact) -> list[Fact]:
+    """The active facts read from `fact`'s own message that say the same of the same
+    subject in another slot: "Wait, it's amoxicillin, not penicillin" read as a swap
+    (keyed by the new value) and by the reader as the held slot's update (keyed by the
+    old) would else show the allergy twice."""
+    text = normalize(fact.text)
+    return [
+        f
+        for f in store.facts_from(fact.tenant, fact.stream, fact.source)
+        if f.id != fact.id and f.active and f.subject == fact.subject and normalize(f.text) == text
+    ]
 
 
 def held_changes(
