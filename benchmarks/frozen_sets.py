@@ -363,7 +363,9 @@ sydney_uni_student_texts_assistant, texas_mechanic_texts_assistant, short lowerc
 with terse answers: 300 statements, 37 updates, 30 corrections, 138 lines that state
 nothing), run once with S52 and one statement read twice shown once, before any change it
 judges (``first_run``: 98/300 = 0.33, updates 6/37, corrections 7/30, right 99/182 = 0.54,
-nothing 130/138). Unread.
+nothing 130/138). Unread. Then S53, the soup of G51, G52 and G52 with another seed
+(``s51_s53_run``: 98/300, right 99/178, nothing 132/138; not shipped: the blind sets of
+sessions 46-50 lost six facts).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
