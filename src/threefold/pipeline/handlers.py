@@ -177,7 +177,7 @@ class Pipeline:
         changes = told.repair or says_change(turn.user)
         read = self._dated(turn, as_read(self._read(turn, told), every_value=changes))
         read = keyed_by_kind_asked(read, self._asked_by_another(told))
-        read = self._named_relatives(turn, read)
+        (read,) = self._named_relatives(turn, read)
         extracted = self._instead(turn, [f for f in read if f.standing is Standing.FACT])
         extracted = self._switched(turn, extracted)
         guesses = self._guesses(turn, answered, told.repair)
@@ -197,7 +197,7 @@ class Pipeline:
             if item.standing in (Standing.UPDATE, Standing.HINT) and not is_misshapen(item)
         ]
         # again for what repairs and moved dates wrote of a relative
-        found, unsure = self._named_relatives(turn, found), self._named_relatives(turn, unsure)
+        found, unsure = self._named_relatives(turn, found, unsure)
         verdicts = [self._verdict(job, item) for item in found]
 
         def apply() -> None:
@@ -447,11 +447,15 @@ class Pipeline:
         held = self.store.facts(turn.tenant, turn.stream)
         return switched_medicines(extracted, held, turn.user)
 
-    def _named_relatives(self, turn: Turn, extracted: list[ExtractedFact]) -> list[ExtractedFact]:
-        """A relative's facts under the name the stream knows them by (people.py)."""
-        if not any("'s " in f.subject for f in extracted):
-            return extracted
-        return under_known_names(extracted, self.store.facts(turn.tenant, turn.stream))
+    def _named_relatives(
+        self, turn: Turn, *groups: list[ExtractedFact]
+    ) -> list[list[ExtractedFact]]:
+        """Each of `groups` with a relative's facts under the name the stream knows them by
+        (people.py), each filed apart; the stream's facts are read once for all."""
+        if not any("'s " in f.subject for group in groups for f in group):
+            return list(groups)
+        held = self.store.facts(turn.tenant, turn.stream)
+        return [under_known_names(group, held) for group in groups]
 
     def _guesses(self, turn: Turn, answered: Turn | None, repairs: bool) -> list[ExtractedFact]:
         """What the assistant guessed of the user in the message `turn` answers ("So
