@@ -603,4 +603,10 @@ MIGRATIONS: list[tuple[str, str]] = [
         "ALTER TABLE facts ADD COLUMN doubt_kind text, ADD COLUMN doubt_id text,"
         " ADD COLUMN doubt_at timestamptz",
     ),
+    (
+        "0013_facts_by_source",
+        # The facts read from one turn or record: asked several times for every turn read
+        # (restatements, twins, guesses), each a scan of the stream's active facts without it.
+        "CREATE INDEX facts_by_source ON facts (tenant, stream, source_kind, source_id)",
+    ),
 ]

@@ -534,4 +534,12 @@ MIGRATIONS: list[tuple[str, str]] = [
         ALTER TABLE facts ADD COLUMN doubt_at TEXT;
         """,
     ),
+    (
+        "0025_facts_by_source",
+        """
+        -- The facts read from one turn or record: asked several times for every turn read
+        -- (restatements, twins, guesses), each a scan of the stream's active facts without it.
+        CREATE INDEX facts_by_source ON facts (tenant, stream, source_kind, source_id);
+        """,
+    ),
 ]
