@@ -366,6 +366,17 @@ judges (``first_run``: 98/300 = 0.33, updates 6/37, corrections 7/30, right 99/1
 nothing 130/138). Unread. Then S53, the soup of G51, G52 and G52 with another seed
 (``s51_s53_run``: 98/300, right 99/178, nothing 132/138; not shipped: the blind sets of
 sessions 46-50 lost six facts).
+Then **blind54** (six sets by a fifth helper: houston_atlanta_nurse_cousins_bursts,
+texting in bursts; maine_montana_army_buddies_long_emails, long stories;
+sg_perth_london_siblings_dad_70th_group, a family group chat;
+toronto_accounting_junior_senior_dms, colleagues mixing work and life;
+lisbon_british_designer_texts_assistant and cork_widowed_grandmother_polite_assistant,
+people writing to an assistant over weeks: 389 statements, 42 updates, 27 corrections, 84
+lines that state nothing), run once with S52 before any change it judges (``first_run``:
+107/389 = 0.28, updates 5/42, corrections 4/27, right 100/173 = 0.58, nothing 78/84).
+Unread. Then S54, the soup of G51, G52 and G54 (G54: 1,505 more written lines, chat54*),
+shipped (``s52_s54_run``, also in blind52's and blind53's headers: 116/389, right 108/181,
+nothing 78/84).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

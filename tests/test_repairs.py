@@ -408,7 +408,7 @@ DIALOGUES = {
         ["The user's son is 9 years old."],
     ),
     "what is restated of a he or she is never the speaker's own": (
-        [("I am 29.", "OK."), ("How old do you think my mother is? She is 61.", "Nice.")],
+        [("I am 29.", "OK."), ("How old do you think my mum is? She is 61.", "Nice.")],
         ["The user is 29 years old.", "The user's mother is 61 years old."],
     ),
     "a name corrected in its frame": (

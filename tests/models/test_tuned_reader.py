@@ -204,12 +204,12 @@ def test_a_move_said_in_passing_updates_the_home(tmp_path) -> None:
 
 
 def test_a_move_the_graph_half_believes_marks_the_old_home(tmp_path) -> None:
-    """The graph reads "Perth" as a home at 0.58, which the verifier refuses: too unsure
+    """The graph reads "Perth" as a home at 0.75, which the verifier refuses: too unsure
     to store, sure enough that the home held may be outdated (a hint)."""
     model = build(ModelSettings(options={"reader": "tuned"}))
     with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
         mem.add_turn("chat:me", "I live in Adelaide.", "Noted.")
-        moved = mem.add_turn("chat:me", "we sort of ended up near Perth", "Big move!")
+        moved = mem.add_turn("chat:me", "ended up somewhere near Perth, sort of", "Big move!")
         mem.process_pending()
         stored = mem.facts("chat:me", include_inactive=True)
     homes = [f for f in stored if f.slot == "home"]
@@ -247,9 +247,11 @@ def test_a_plan_read_after_its_verb_is_worded_as_a_thing_to_come(tuned: Heuristi
 
 def test_a_place_read_with_the_word_before_it_is_the_place(tmp_path: Path) -> None:
     """The graph tags "in Loveland" in a long chatty message: the home is Loveland (the
-    fact "lives in in Loveland" was dropped whole, so nothing was stored)."""
+    fact "lives in in Loveland" was dropped whole, so nothing was stored). The home held
+    before makes the unsure reading an update (S54 reads the place at 0.77)."""
     model = build(ModelSettings(options={"reader": "tuned"}))
     with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
+        mem.add_turn("chat:pals", "I live in Fort Collins.", speaker="Lacey")
         mem.add_turn(
             "chat:pals",
             "FINALLY 🎉 RIP the Ford, may its door rest in peace. Big news on my end too: "
