@@ -928,6 +928,18 @@ def test_a_dialogue_ends_with_only_the_corrected_facts(
     assert _current(mem, "chat:1") == current
 
 
+@pytest.mark.xfail(strict=True, reason="S54 tags no relative in the question: 'she' means no one")
+def test_she_after_my_mother_named_in_a_question(open_memory: MemoryFactory) -> None:
+    """S52 read the mother's age here; S54 reads it after "my mum" (the dialogue above).
+    Falling back on "my X" for whom "she" means was judged and not shipped (session 52:
+    no blind set gained)."""
+    mem = open_memory()
+    _turns(
+        mem, "chat:1", ("I am 29.", "OK."), ("How old do you think my mother is? She is 61.", "")
+    )
+    assert "The user's mother is 61 years old." in _current(mem, "chat:1")
+
+
 def test_a_huge_turn_is_no_repair_and_reads_quickly() -> None:
     assert read_repairs("No, " + "not " * 2_500_000 + "Lily.") == []
     assert (
