@@ -377,6 +377,16 @@ lines that state nothing), run once with S52 before any change it judges (``firs
 Unread. Then S54, the soup of G51, G52 and G54 (G54: 1,505 more written lines, chat54*),
 shipped (``s52_s54_run``, also in blind52's and blind53's headers: 116/389, right 108/181,
 nothing 78/84).
+Then **blind55** (six sets by a sixth helper: glasgow_warehouse_supervisor_career_change and
+nairobi_mother_family_paperwork_assistant, long requests to an assistant with background;
+manila_nursing_student_semester_texts, terse answers to an assistant's questions;
+melbourne_dating_app_match_weeks, new_apartment_block_neighbours_group and
+ottawa_model_railway_forum_private_messages, people getting to know each other: 359
+statements, 34 updates, 25 corrections, 89 lines that state nothing), run once with S54
+before any change it judges (``first_run``: 129/359 = 0.36, updates 7/34, corrections
+8/25, right 125/175 = 0.71, nothing 88/89). Unread. Then S55, the soup of G51, G52, G54
+and G55 (1,519 more lines, chat55*; ``s52_s55_run``: 125/359, right 122/175; not shipped:
+every blind set of sessions 51-52 lost facts).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
