@@ -387,6 +387,16 @@ before any change it judges (``first_run``: 129/359 = 0.36, updates 7/34, correc
 8/25, right 125/175 = 0.71, nothing 88/89). Unread. Then S55, the soup of G51, G52, G54
 and G55 (1,519 more lines, chat55*; ``s52_s55_run``: 125/359, right 122/175; not shipped:
 every blind set of sessions 51-52 lost facts).
+Then **blind56** (six sets by a seventh helper: cardiff_paramedic_voice_notes_house_move,
+denver_29yo_relationship_and_job_offer_advice and chennai_son_elderly_parents_admin, people
+writing to an assistant; vancouver_dad_seoul_english_teacher_daughter,
+dublin_bakery_new_colleagues_first_weeks and leeds_book_club_group_chat_news, people
+talking to each other: 404 statements, 44 updates, 31 corrections, 83 lines that state
+nothing), run once with S54 before any change it judges (``first_run``: 106/404 = 0.26,
+updates 6/44, corrections 5/31, right 103/156 = 0.66, nothing 78/83). Unread. Then G56,
+S54 continued one epoch with chat55 (``s52_g56_run``: 112/404, right 109/162), and S56,
+the soup of S54 and G56 (``s52_s56_run``: 111/404, right 107/161); neither shipped (G56:
+the older sets lost facts; S56: precision on the blind sets of sessions 46-50 fell 0.013).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
