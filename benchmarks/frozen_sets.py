@@ -397,6 +397,15 @@ updates 6/44, corrections 5/31, right 103/156 = 0.66, nothing 78/83). Unread. Th
 S54 continued one epoch with chat55 (``s52_g56_run``: 112/404, right 109/162), and S56,
 the soup of S54 and G56 (``s52_s56_run``: 111/404, right 107/161); neither shipped (G56:
 the older sets lost facts; S56: precision on the blind sets of sessions 46-50 fell 0.013).
+Then **blind57** (six sets by an eighth helper: belfast_apprentice_sparky_texts_older_sister,
+krakow_dublin_brothers_transcribed_voice_notes, devonport_karori_retired_nurses_year_of_emails
+and bristol_harbourside_running_club_five_friends_group, people talking to each other;
+toronto_paulistana_restaurant_owner_asks_assistant and
+pune_manual_tester_to_sdet_terse_lowercase_asked, people writing to an assistant: 394
+statements, 46 updates, 29 corrections, 85 lines that state nothing), run once with S54
+(``first_run``: 90/394 = 0.23, updates 2/46, corrections 6/29, right 83/154 = 0.54,
+nothing 81/85). Unread, and no candidate has been run on it: it is fresh for the next
+judgement.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
