@@ -404,8 +404,8 @@ toronto_paulistana_restaurant_owner_asks_assistant and
 pune_manual_tester_to_sdet_terse_lowercase_asked, people writing to an assistant: 394
 statements, 46 updates, 29 corrections, 85 lines that state nothing), run once with S54
 (``first_run``: 90/394 = 0.23, updates 2/46, corrections 6/29, right 83/154 = 0.54,
-nothing 81/85). Unread, and no candidate has been run on it: it is fresh for the next
-judgement.
+nothing 81/85). Unread. Then S57, two thirds S54 and one third G55 (``s52_s57_run``:
+84/394, right 77/150; not shipped: every blind set of sessions 51-52 lost facts).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
