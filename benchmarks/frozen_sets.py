@@ -406,6 +406,13 @@ statements, 46 updates, 29 corrections, 85 lines that state nothing), run once w
 (``first_run``: 90/394 = 0.23, updates 2/46, corrections 6/29, right 83/154 = 0.54,
 nothing 81/85). Unread. Then S57, two thirds S54 and one third G55 (``s52_s57_run``:
 84/394, right 77/150; not shipped: every blind set of sessions 51-52 lost facts).
+Then **blind58** (six sets by a ninth helper: berlin_four_flatmates_cat_group,
+joburg_maths_teacher_cape_town_chef_brother_whatsapp and kochi_dubai_cousins_manglish_bursts,
+people talking to each other; iowa_farm_widower_learning_assistant,
+phoenix_icu_night_nurse_task_requests and edinburgh_phd_reflective_term, people writing to
+an assistant: 347 statements, 41 updates, 30 corrections, 87 lines that state nothing), run
+once with S54 before any change it judges (``first_run``: 104/347 = 0.30, updates 6/41,
+corrections 5/30, right 99/144 = 0.69, nothing 87/87). Unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
