@@ -412,7 +412,10 @@ people talking to each other; iowa_farm_widower_learning_assistant,
 phoenix_icu_night_nurse_task_requests and edinburgh_phd_reflective_term, people writing to
 an assistant: 347 statements, 41 updates, 30 corrections, 87 lines that state nothing), run
 once with S54 before any change it judges (``first_run``: 104/347 = 0.30, updates 6/41,
-corrections 5/30, right 99/144 = 0.69, nothing 87/87). Unread.
+corrections 5/30, right 99/144 = 0.69, nothing 87/87). Unread. Then S58, the soup of G51,
+G52 and G58 (1,529 more lines, chat58*, without chat55; ``s53_s58_run``: 104/347, right
+98/141; not shipped: the older blind sets lost facts), and S58c, the same with the chat55
+lines too (``s53_s58c_run``: 106/347, right 100/149; shipped).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 

@@ -407,10 +407,6 @@ DIALOGUES = {
         [("How old is my son?", "Your son is 7."), ("He's 9 now.", "Time flies.")],
         ["The user's son is 9 years old."],
     ),
-    "what is restated of a he or she is never the speaker's own": (
-        [("I am 29.", "OK."), ("How old do you think my mum is? She is 61.", "Nice.")],
-        ["The user is 29 years old.", "The user's mother is 61 years old."],
-    ),
     "a name corrected in its frame": (
         [
             ("My girlfriend is called Mia.", "OK."),
@@ -928,15 +924,26 @@ def test_a_dialogue_ends_with_only_the_corrected_facts(
     assert _current(mem, "chat:1") == current
 
 
-@pytest.mark.xfail(strict=True, reason="S54 tags no relative in the question: 'she' means no one")
-def test_she_after_my_mother_named_in_a_question(open_memory: MemoryFactory) -> None:
-    """S52 read the mother's age here; S54 reads it after "my mum" (the dialogue above).
-    Falling back on "my X" for whom "she" means was judged and not shipped (session 52:
-    no blind set gained)."""
+@pytest.mark.parametrize("relative", ["mother", "mum"])
+def test_what_is_restated_of_a_she_is_never_the_speakers_own(
+    open_memory: MemoryFactory, relative: str
+) -> None:
     mem = open_memory()
-    _turns(
-        mem, "chat:1", ("I am 29.", "OK."), ("How old do you think my mother is? She is 61.", "")
-    )
+    asked = f"How old do you think my {relative} is? She is 61."
+    _turns(mem, "chat:1", ("I am 29.", "OK."), (asked, "Nice."))
+    assert "The user is 29 years old." in _current(mem, "chat:1")
+
+
+@pytest.mark.parametrize("relative", ["mother", "mum"])
+@pytest.mark.xfail(strict=True, reason="S58c tags no relative in the question: 'she' means no one")
+def test_she_after_my_mother_named_in_a_question(open_memory: MemoryFactory, relative: str) -> None:
+    """S52 read the mother's age after "my mother", S54 after "my mum"; S58c after neither
+    once the user has given their own age (alone, "How old do you think my mum is? She is
+    61." still gives her age). Falling back on "my X" for whom "she" means was judged and
+    not shipped (session 52: no blind set gained)."""
+    mem = open_memory()
+    asked = f"How old do you think my {relative} is? She is 61."
+    _turns(mem, "chat:1", ("I am 29.", "OK."), (asked, "Nice."))
     assert "The user's mother is 61 years old." in _current(mem, "chat:1")
 
 
