@@ -416,6 +416,15 @@ corrections 5/30, right 99/144 = 0.69, nothing 87/87). Unread. Then S58, the sou
 G52 and G58 (1,529 more lines, chat58*, without chat55; ``s53_s58_run``: 104/347, right
 98/141; not shipped: the older blind sets lost facts), and S58c, the same with the chat55
 lines too (``s53_s58c_run``: 106/347, right 100/149; shipped).
+Then **blind59** (six sets by a tenth helper:
+brum_bus_driver_dad_aberdeen_student_daughter_term,
+melbourne_five_cousins_yiayia_pappou_golden_anniversary_group and
+bangalore_startup_designer_backend_dev_first_months_dms, people talking to each other;
+dubai_cebuana_icu_nurse_visa_and_diabetes_asked, dublin_retired_garda_allotment_voice_typos_asked
+and ohio_19yo_money_breakup_college_terse_asked, people writing to an assistant: 354
+statements, 38 updates, 30 corrections, 81 lines that state nothing), run once with S58c
+before any change it judges (``first_run``: 113/354 = 0.32, updates 6/38, corrections 6/30,
+right 107/152 = 0.70, nothing 80/81). Unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
