@@ -424,7 +424,9 @@ dubai_cebuana_icu_nurse_visa_and_diabetes_asked, dublin_retired_garda_allotment_
 and ohio_19yo_money_breakup_college_terse_asked, people writing to an assistant: 354
 statements, 38 updates, 30 corrections, 81 lines that state nothing), run once with S58c
 before any change it judges (``first_run``: 113/354 = 0.32, updates 6/38, corrections 6/30,
-right 107/152 = 0.70, nothing 80/81). Unread.
+right 107/152 = 0.70, nothing 80/81). Unread. Then S59, the soup of G51, G52 and G59 (1,475
+more lines, chat59*; ``s53_s59_run``: 112/354, right 106/150; not shipped: the older
+blind sets lost facts).
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
