@@ -9,11 +9,18 @@ measurement on development text (training/choose_threshold.py prints each):
 - ``union``: every fact of a slot and value the rules did not read;
 - ``new kinds``: only facts of categories the rules read nothing of in the turn;
 - ``silent``: only in turns where the rules read nothing at all.
+
+Whatever the policy, a reader's plan that says only a day ("has plans for 15 July") gives
+way where the rules read a dated fact of the same person in the turn.
 """
+
+import re
+from functools import cache
 
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import words
+from threefold.models.reader.checks import value_types
 from threefold.models.reader.kin import said_otherwise
 from threefold.models.reader.labels import ENDED
 
@@ -26,6 +33,7 @@ def blend(
     if policy == "silent" and rules:
         return rules
     read = [f for f in read if not said_otherwise(f, [*rules, *read])]
+    read = [f for f in read if not _day_said_by_rules(f, rules)]
     kinds = {f.category for f in rules}
     # A slot the rules read without saying what it ends ("used to be a firefighter" as a
     # former job) still takes the reader's fact that says it, which ends the current one.
@@ -89,3 +97,32 @@ def _ends_there(rule: ExtractedFact, read: list[ExtractedFact]) -> bool:
         and f.value.lower() == rule.value.lower()
         for f in read
     )
+
+
+def _day_said_by_rules(fact: ExtractedFact, rules: list[ExtractedFact]) -> bool:
+    """Whether `fact` is a plan that says only when ("The user has plans for 15 July."),
+    where the rules read a dated fact of the same person in the turn ("My surgery is on 15
+    July.": "The user's surgery is on July 15."), which says the same day and what it is
+    for."""
+    if fact.category != FactCategory.PLAN or not _only_a_time(fact.value):
+        return False
+    days = _day_words()
+    return any(
+        r.subject == fact.subject and not days.isdisjoint(words(r.text.lower())) for r in rules
+    )
+
+
+def _only_a_time(value: str) -> bool:
+    said = words(value.lower().removeprefix(ENDED))
+    times = _day_words() | frozenset(value_types()["seasons"]) | _TIME_JOINERS
+    return bool(said) and all(w in times or _ORDINAL.fullmatch(w) for w in said)
+
+
+@cache
+def _day_words() -> frozenset[str]:
+    types = value_types()
+    return frozenset(types["months"]) | frozenset(types["weekdays"])
+
+
+_TIME_JOINERS = frozenset({"the", "of", "on", "this", "next"})
+_ORDINAL = re.compile(r"\d{1,4}(?:st|nd|rd|th)?")
