@@ -20,7 +20,7 @@ from functools import cache
 from threefold.domain import FactCategory
 from threefold.models.base import ExtractedFact
 from threefold.models.heuristic.text import words
-from threefold.models.reader.checks import value_types
+from threefold.models.reader.checks import of_a_time, value_types
 from threefold.models.reader.kin import said_otherwise
 from threefold.models.reader.labels import ENDED
 
@@ -114,8 +114,10 @@ def _day_said_by_rules(fact: ExtractedFact, rules: list[ExtractedFact]) -> bool:
 
 def _only_a_time(value: str) -> bool:
     said = words(value.lower().removeprefix(ENDED))
-    times = _day_words() | frozenset(value_types()["seasons"]) | _TIME_JOINERS
-    return bool(said) and all(w in times or _ORDINAL.fullmatch(w) for w in said)
+    types = value_types()
+    return bool(said) and all(
+        w in _TIME_JOINERS or _ORDINAL.fullmatch(w) or of_a_time(w, types) for w in said
+    )
 
 
 @cache

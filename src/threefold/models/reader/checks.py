@@ -124,7 +124,7 @@ def refusal(
         return "a school year, not an age"  # "im yr 11 at mt roskill grammar"
     if span.label == "medication" and all(_dose_word(w, types["dose_units"]) for w in words):
         return "only a dose"  # "upped my sertraline to 100mg": 100mg is no medicine
-    if span.label in types["things"] and all(_of_a_time(w, types) for w in words):
+    if span.label in types["things"] and all(of_a_time(w, types) for w in words):
         return "names no thing"  # "a 2011" (the car's year), "summer" of "summer cottage"
     if span.label in types["dates"] and not _dated(words, types["months"]):
         return "no month or day"
@@ -265,7 +265,7 @@ def said_of_addressee(before: str) -> bool:
     return bool(persons) and persons[-1] in you
 
 
-def _of_a_time(word: str, types: dict[str, Any]) -> bool:
+def of_a_time(word: str, types: dict[str, Any]) -> bool:
     """A year, a month, a weekday or a season: words that date a thing, never name it ("a
     4060" may be a model's number; "a 2011" is the year of one)."""
     return (
