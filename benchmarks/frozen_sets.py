@@ -427,6 +427,14 @@ before any change it judges (``first_run``: 113/354 = 0.32, updates 6/38, correc
 right 107/152 = 0.70, nothing 80/81). Unread. Then S59, the soup of G51, G52 and G59 (1,475
 more lines, chat59*; ``s53_s59_run``: 112/354, right 106/150; not shipped: the older
 blind sets lost facts).
+Then **blind60** (six sets by an eleventh helper, session 54:
+aberystwyth_teulu_family_group and norwich_locksmith_voice_dictation, a family's group chat
+and a dictating tradesman; albuquerque_balloon_pilot_terse_asked,
+izmir_kindergarten_teacher_second_language, nairn_retired_lighthouse_keeper_rambles and
+wichita_bowling_alley_teen_lowercase, people writing to an assistant: 342 statements, 39
+updates, 32 corrections, 87 lines that state nothing), run once with S58c before any change
+it judges (``first_run``: 84/342 = 0.25, updates 5/39, corrections 2/32, right 83/174 =
+0.48, nothing 85/87). Unread.
 Its voices and topics appear nowhere in ``training/``. A line may carry ``asked``: the
 assistant's message it answers, which becomes the turn before's assistant side.
 
