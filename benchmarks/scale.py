@@ -22,6 +22,15 @@ Session 53, 100,000 items, 200 questions, quiet machine (load 0.2): CPU p50 29.0
 objects alive in caches (pydantic items, sources and context lines), and a full collection
 walks them all. A probe timing each context without its collections' CPU: p95 103 -> 90
 ms; the rest of the tail is the first questions after opening.
+
+Session 54: the context's line caches (context/assemble.py) keep strings and counts, not
+models, and the caches of word sets (staleness.stems, rerank._roots_of) hold 4,096 texts,
+not 16,384. 1,500 busy contexts at 100,000 items, two rounds each, old and new alternating
+(CPU ms of contexts 1,001-1,500): tracked objects 209,000 -> 140,000; full collections
+past context 1,000 took 232-365 -> 143-215 ms each; p50 / p95 35.4-36.7 / 56.1-60.1 ->
+31.7-38.6 / 50.5-61.5 (within the rounds' spread). A collection comes every ~200 contexts
+and sets the slowest context, not the p95; over 200 questions after opening, the p95 is
+the warm-up's (the first ~30 contexts take 150-400 ms while caches fill).
 """
 
 import argparse

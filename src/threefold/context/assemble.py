@@ -963,41 +963,50 @@ def _item(text: str, source: SourceRef | None, tokens: int | None = None) -> Con
 
 def _fact_item(fact: Fact, doubt: SourceRef | None = None) -> ContextItem:
     line = _fact_line if len(fact.text) <= _KEPT_CHARS else _fact_line.__wrapped__
-    return line(fact.text, fact.source, fact.last_stated, doubt)
+    source, doubted = fact.source, doubt.label() if doubt else None
+    text, tokens = line(fact.text, source.label(), source.at, fact.last_stated, doubted)
+    return _item(text, source, tokens)
 
 
 def _retrieved_item(text: str, source: SourceRef) -> ContextItem:
     line = _retrieved_line if len(text) <= _KEPT_CHARS else _retrieved_line.__wrapped__
-    return line(text, source)
+    shown, tokens = line(text, source.label())
+    return _item(shown, source, tokens)
 
 
 _KEPT_CHARS = 4000
 """Lines kept by text and source are this long at most: a huge turn is seldom asked about
 twice, and thousands of them would hold hundreds of megabytes."""
 
+# The line caches below are keyed and filled with strings and counts alone, never models:
+# a full garbage collection walks every model a cache holds (a source, its dict and its
+# field set each), and at 100,000 items their entries made most of what it walked.
+
 
 @lru_cache(maxsize=16_384)
 def _fact_line(
-    text: str, source: SourceRef, stated: datetime | None, doubt: SourceRef | None
-) -> ContextItem:
+    text: str, label: str, said: datetime | None, stated: datetime | None, doubt: str | None
+) -> tuple[str, int]:
     # Kept: a stream's pinned facts are written again at every context.
-    line = f"- {inline(compact(text))} [{cite(source.label())}, {_stated_days(source, stated)}]"
-    return _item(marked(line, doubt) if doubt else line, source)
+    line = f"- {inline(compact(text))} [{cite(label)}, {_stated_days(said, stated)}]"
+    line = marked(line, doubt) if doubt else line
+    return line, count_tokens(line)
 
 
-def _stated_days(source: SourceRef, stated: datetime | None) -> str:
-    """The day the fact was last said; when that is after its source's day, the days from
-    the source's to it: a turn's number beside another turn's date alone would send a
-    reader to the wrong turn."""
+def _stated_days(said: datetime | None, stated: datetime | None) -> str:
+    """The day the fact was last said; when that is after the day its source was `said`,
+    the days from that to it: a turn's number beside another turn's date alone would send
+    a reader to the wrong turn."""
     if stated is None:
         return "undated"
-    return spoken_span(source.at.date() if source.at else stated.date(), stated.date())
+    return spoken_span(said.date() if said else stated.date(), stated.date())
 
 
 @lru_cache(maxsize=8192)
-def _retrieved_line(text: str, source: SourceRef) -> ContextItem:
+def _retrieved_line(text: str, label: str) -> tuple[str, int]:
     # Kept: questions about the same stream retrieve many of the same items.
-    return _item(f"[{cite(source.label())}] {inline(compact(text))}", source)
+    line = f"[{cite(label)}] {inline(compact(text))}"
+    return line, count_tokens(line)
 
 
 @lru_cache(maxsize=4096)

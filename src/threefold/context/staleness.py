@@ -117,9 +117,10 @@ def _stem(word: str) -> str:
     return word[:STEM] if len(word) > STEM else word
 
 
-@lru_cache(maxsize=16_384)
+@lru_cache(maxsize=4_096)
 def stems(text: str) -> frozenset[str]:
-    """The stems of `text`'s content words, less stop words and words too common."""
+    """The stems of `text`'s content words, less stop words and words too common. Kept
+    for a few thousand texts (see recall.rerank._roots_of)."""
     words = (w for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1)
     return frozenset(_stem(w) for w in words) - topics().generic
 
@@ -519,9 +520,10 @@ def _retells(words: frozenset[str], message: frozenset[str]) -> bool:
     return shared >= RETELLS * len(message) or shared >= PART * len(words)
 
 
-def marked(text: str, doubt: SourceRef) -> str:
-    """`text` with the marker every context uses for an item a newer message may change."""
-    return f"{text} (possibly outdated: see {doubt.label()})"
+def marked(text: str, doubt: SourceRef | str) -> str:
+    """`text` with the marker every context uses for an item a newer message may change
+    (`doubt`, or its label)."""
+    return f"{text} (possibly outdated: see {doubt if isinstance(doubt, str) else doubt.label()})"
 
 
 REPLACED = "(outdated: "
