@@ -1055,3 +1055,75 @@ def test_a_repair_turns_readings_give_way_only_to_what_the_repair_edits() -> Non
     kept = beside_edits(read, [edit])
     assert [(f.value, f.standing) for f in kept] == [("Asda", Standing.FACT)]
     assert [f.value for f in beside_edits(read, [])] == ["tree nuts", "peanuts free", "Asda"]
+
+
+FOLLOW_UPS = {
+    "an office asked after": (
+        "I work at Google.",
+        "Cool, are you in the London office?",
+        "No, Dublin.",
+        "google",
+    ),
+    "a school asked after": (
+        "My daughter Mia just started school.",
+        "Aw! Is she at St Mary's?",
+        "No, Oakfield.",
+        "mia",
+    ),
+    "a commute asked after": (
+        "I just bought a Corolla.",
+        "Nice! Do you commute to Leeds?",
+        "No, Bradford.",
+        "corolla",
+    ),
+    "a position asked after": (
+        "Sold the Skoda, I drive a Kia Niro now.",
+        "Do you still play defence?",
+        "No. Goalkeeper since this season.",
+        "kia niro",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "answer", "kept"), FOLLOW_UPS.values(), ids=FOLLOW_UPS.keys()
+)
+def test_no_to_a_follow_up_question_leaves_what_was_said_before(
+    open_memory: MemoryFactory, said: str, asked: str, answer: str, kept: str
+) -> None:
+    """The assistant asks of something the user did not claim; "No, Dublin" answers that
+    question and is no fix of the employer (it was: "The user works at Dublin", and Mia
+    was renamed Oakfield)."""
+    mem = open_memory()
+    _turns(mem, "chat:1", (said, asked), (answer, "Got it."))
+    claim = next(f for f in mem.facts("chat:1", include_inactive=True) if f.value.lower() == kept)
+    assert claim.status is FactStatus.ACTIVE
+    new = answer.split()[1].strip(".,").lower()
+    held = [f.value.lower() for f in mem.facts("chat:1") if f.slot == claim.slot]
+    assert held == [kept] and new not in held
+
+
+FIXES = {
+    "the claim said again": ("I'm 34.", "Got it, 34! Anything else?", "No, 43.", "43"),
+    "a question of nothing in particular": ("I'm 34.", "Great! Anything else?", "No, 43.", "43"),
+    "a fix said as such": (
+        "I work at Google.",
+        "Nice! Do you enjoy it?",
+        "No, Microsoft actually.",
+        "microsoft",
+    ),
+}
+
+
+@pytest.mark.parametrize(("said", "asked", "answer", "value"), FIXES.values(), ids=FIXES.keys())
+def test_no_after_the_claim_or_a_fix_said_as_such_still_corrects(
+    open_memory: MemoryFactory, said: str, asked: str, answer: str, value: str
+) -> None:
+    mem = open_memory()
+    _turns(mem, "chat:1", (said, asked), (answer, "Got it."))
+    (current,) = [
+        f for f in mem.facts("chat:1") if f.category in (FactCategory.IDENTITY, FactCategory.WORK)
+    ]
+    assert current.value.lower() == value
+    old = [f for f in mem.facts("chat:1", include_inactive=True) if f.source.id == "1"]
+    assert [f.status for f in old] == [FactStatus.SUPERSEDED]

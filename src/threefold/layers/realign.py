@@ -30,6 +30,7 @@ from threefold import dates
 from threefold.domain import Fact, FactCategory
 from threefold.layers.repairs import replace_in
 from threefold.models.base import ExtractedFact
+from threefold.models.heuristic.text import STOPWORDS, sentences
 
 SPELLING = 0.66
 """How alike a word and a held name must be (difflib's ratio) to be that name misspelt:
@@ -61,11 +62,39 @@ def marks_correction(text: str) -> bool:
     anywhere, a denial as its first word ("wait no 14 march"), or a word starred."""
     words = _words_of(text)
     opens = bool(words) and words[0] in _marks()["openers"]
-    return opens or _says_correction(text) or "*" in text
+    return opens or says_correction(text) or "*" in text
 
 
-def _says_correction(text: str) -> bool:
+def says_correction(text: str) -> bool:
+    """Whether `text` holds a word that says it corrects ("sorry", "actually", "typo")."""
     return bool(set(_words_of(text)) & _marks()["words"])
+
+
+def claims_open_to_repair(claims: Sequence[Fact], asked: str, text: str) -> list[Fact]:
+    """Those of `claims` (what the answered turn stated) that a repair naming no old value
+    may edit. When the assistant's message `asked` puts a question of its own, one naming
+    something no claim says ("Are you in the London office?" after "I work at Google"), a
+    bare "No, Dublin" answers that question and is no fix of the employer: only a claim
+    the message names again ("Got it, 34! Anything else?") stays open, unless the turn
+    (`text`) says it corrects ("sorry, Dublin", "Microsoft actually")."""
+    if not claims or says_correction(text):
+        return list(claims)
+    said = set(_TOKEN.findall(asked.lower()))
+    named = [c for c in claims if _content(c.value) & said]
+    claimed = {w for c in claims for w in _TOKEN.findall(c.text.lower())}
+    questions = [s for s in sentences(asked) if s.rstrip().endswith("?")]
+    own = any(_content(q) - claimed - _marks()["asks_nothing"] for q in questions)
+    return named if own else list(claims)
+
+
+_TOKEN = re.compile(r"[a-z0-9']+")
+
+
+def _content(text: str) -> set[str]:
+    """The words of `text` that name something: numbers, and words of three letters or
+    more that are no stop word."""
+    found = _TOKEN.findall(text.lower())
+    return {w for w in found if w.isdigit() or (len(w) > 2 and w not in STOPWORDS)}
 
 
 def marks_spelling(text: str) -> bool:
@@ -110,7 +139,7 @@ def realigned(
     # A value that denies the held one ("a 2014 not 2016") fixes it whatever the turn's
     # tone; one said otherwise must come marked, or alone and not as an answer.
     said_as_fix = marks_correction(text) or _only_value(text)
-    said_as_fix = said_as_fix and (_says_correction(text) or not answering)
+    said_as_fix = said_as_fix and (says_correction(text) or not answering)
     for fact in recent:
         edit = (_redated(fact, text) if said_as_fix else None) or _renumbered(
             fact, text, said_as_fix

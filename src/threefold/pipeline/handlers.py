@@ -42,7 +42,12 @@ from threefold.layers.facts import (
 from threefold.layers.one_turn import as_read
 from threefold.layers.people import under_known_names
 from threefold.layers.proposals import PROPOSED, answered_guesses, as_claim, proposed
-from threefold.layers.realign import RECENT_TURNS, realigned, speaks_of_spelling
+from threefold.layers.realign import (
+    RECENT_TURNS,
+    claims_open_to_repair,
+    realigned,
+    speaks_of_spelling,
+)
 from threefold.layers.repairs import (
     USER_WORD,
     beside_edits,
@@ -526,7 +531,13 @@ class Pipeline:
             active = self.store.facts(turn.tenant, turn.stream)  # newest first
             answered = self._turn_before(turn)
             claims = (
-                self.store.facts_from(turn.tenant, turn.stream, answered.ref()) if answered else []
+                claims_open_to_repair(
+                    self.store.facts_from(turn.tenant, turn.stream, answered.ref()),
+                    answered.assistant,
+                    turn.user,
+                )
+                if answered
+                else []
             )
             # what the assistant only guessed comes after anything held or claimed
             guessed = [as_claim(g, turn, answered) for g in guesses] if answered else []

@@ -106,10 +106,13 @@ class HeuristicModel:
         return [f for f in facts if not (f.slot == "name" and f.value.lower() == f.subject)]
 
     def _read_and_blend(self, turn: TurnInput) -> list[ExtractedFact]:
-        """The rules' facts of `turn` and, where it runs, the trained reader's beside them."""
+        """The rules' facts of `turn` and, where it runs, the trained reader's beside them;
+        neither reads a text the turn hands over to be translated or reworded."""
         from threefold.models.heuristic import extract
         from threefold.models.heuristic.blend import blend
+        from threefold.models.heuristic.worked_text import turn_without_worked_text
 
+        turn = turn_without_worked_text(turn)
         rules = extract.extract_facts(turn)
         if self.reader is None:
             return rules

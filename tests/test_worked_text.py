@@ -1,0 +1,61 @@
+"""Text handed to the assistant to translate, proofread or reword is not the writer's news
+(issue 35, deliverable 4)."""
+
+import pytest
+
+from tests.conftest import MemoryFactory
+from threefold.models.heuristic.worked_text import without_worked_text
+
+HANDED_OVER = {
+    "quoted for a translation": (
+        'Translate this to French for me: "I live in Paris and I work as a doctor."'
+    ),
+    "after a colon": "Can you translate this into German: I am a nurse and I live in Leeds.",
+    "in single marks": "how do you say 'my husband is allergic to nuts' in Spanish?",
+    "a letter to proofread": (
+        'Can you proofread my cover letter? "I have five years of experience as a nurse at '
+        "St Thomas' Hospital and I speak fluent Spanish.\""
+    ),
+}
+
+
+@pytest.mark.parametrize("text", HANDED_OVER.values(), ids=HANDED_OVER.keys())
+def test_a_text_handed_over_to_be_worked_on_stores_nothing(
+    open_memory: MemoryFactory, text: str
+) -> None:
+    mem = open_memory()
+    mem.add_turn("chat:1", text, "Sure.")
+    mem.process_pending()
+    assert mem.facts("chat:1", include_inactive=True) == []
+
+
+def test_the_writers_own_news_beside_the_text_is_still_read(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    text = (
+        "Can you translate this into Italian: I am a nurse and I live in Leeds.\n"
+        "It's for my sister Ana, she lives in Milan."
+    )
+    mem.add_turn("chat:1", text, "Sure.")
+    mem.process_pending()
+    said = {(f.subject, f.value.lower()) for f in mem.facts("chat:1")}
+    assert ("user", "leeds") not in said and ("user", "nurse") not in said
+    assert ("ana", "milan") in said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'I told him "I am moving to Leeds in May" and he went quiet.',
+        "the kids' toys are everywhere, I'm a nurse so I'm never home",
+        "Note to self: dentist on Friday.",
+    ],
+)
+def test_a_turn_that_asks_for_no_such_work_is_read_whole(text: str) -> None:
+    assert without_worked_text(text) == text
+
+
+def test_only_the_handed_text_is_set_aside() -> None:
+    text = "how do you say 'I'm allergic to nuts' in Spanish? I'm off to Madrid on Friday."
+    assert (
+        without_worked_text(text) == "how do you say '…' in Spanish? I'm off to Madrid on Friday."
+    )
