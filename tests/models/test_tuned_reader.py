@@ -204,12 +204,14 @@ def test_a_move_said_in_passing_updates_the_home(tmp_path) -> None:
 
 
 def test_a_move_the_graph_half_believes_marks_the_old_home(tmp_path) -> None:
-    """The graph reads "Perth" as a home at 0.75, which the verifier refuses: too unsure
-    to store, sure enough that the home held may be outdated (a hint)."""
+    """The graph reads "Perth" as a home too unsurely to store, sure enough that the home
+    held may be outdated (a hint). The wording is test_search_doubted's: int8 kernels
+    differ between processors, and "ended up somewhere near Perth, sort of", a home hint
+    where this test was written, reads as a former home on a processor with AVX2 alone."""
     model = build(ModelSettings(options={"reader": "tuned"}))
     with Memory.open(tmp_path / "m.db", model=model, background_worker=False) as mem:
         mem.add_turn("chat:me", "I live in Adelaide.", "Noted.")
-        moved = mem.add_turn("chat:me", "ended up somewhere near Perth, sort of", "Big move!")
+        moved = mem.add_turn("chat:me", "so we're kinda in Perth now I guess", "Big move!")
         mem.process_pending()
         stored = mem.facts("chat:me", include_inactive=True)
     homes = [f for f in stored if f.slot == "home"]
