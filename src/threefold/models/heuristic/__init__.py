@@ -107,12 +107,12 @@ class HeuristicModel:
 
     def _read_and_blend(self, turn: TurnInput) -> list[ExtractedFact]:
         """The rules' facts of `turn` and, where it runs, the trained reader's beside them;
-        neither reads a text the turn hands over to be translated or reworded."""
+        neither reads what the turn holds that is no news of real people (not_news.py)."""
         from threefold.models.heuristic import extract
         from threefold.models.heuristic.blend import blend
-        from threefold.models.heuristic.worked_text import turn_without_worked_text
+        from threefold.models.heuristic.not_news import as_news
 
-        turn = turn_without_worked_text(turn)
+        turn = as_news(turn)
         rules = extract.extract_facts(turn)
         if self.reader is None:
             return rules

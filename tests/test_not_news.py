@@ -1,10 +1,10 @@
-"""Text handed to the assistant to translate, proofread or reword is not the writer's news
-(issue 35, deliverable 4)."""
+"""What a turn holds that is no news of real people: a text handed over to be translated
+or proofread (issue 35, deliverable 4), a sentence told as fiction (issue 36)."""
 
 import pytest
 
 from tests.conftest import MemoryFactory
-from threefold.models.heuristic.worked_text import without_worked_text
+from threefold.models.heuristic.not_news import without_fiction, without_worked_text
 
 HANDED_OVER = {
     "quoted for a translation": (
@@ -59,3 +59,41 @@ def test_only_the_handed_text_is_set_aside() -> None:
     assert (
         without_worked_text(text) == "how do you say '…' in Spanish? I'm off to Madrid on Friday."
     )
+
+
+TOLD_AS_FICTION = {
+    "a novel": "In the novel, Anna lives in Paris and works as a spy.",
+    "a show": "In the show, Walter is a chemistry teacher who has cancer.",
+    "a dream": "Last night I dreamt I was married to Tom Hardy and we lived in Rome.",
+    "a story being written": (
+        "I'm writing a story where the main character, Jake, is 17 and lives in Ohio."
+    ),
+    "a pretence": "Let’s pretend you’re my wife and we live in Paris.",
+}
+
+
+@pytest.mark.parametrize("text", TOLD_AS_FICTION.values(), ids=TOLD_AS_FICTION.keys())
+def test_a_sentence_told_as_fiction_stores_nothing(open_memory: MemoryFactory, text: str) -> None:
+    mem = open_memory()
+    mem.add_turn("chat:1", text, "Fun!")
+    mem.process_pending()
+    assert mem.facts("chat:1", include_inactive=True) == []
+
+
+def test_the_news_after_a_dream_is_still_read(open_memory: MemoryFactory) -> None:
+    mem = open_memory()
+    mem.add_turn("chat:1", "I dreamt I lived in Rome. Anyway, I live in Leeds now.", "Ha!")
+    mem.process_pending()
+    assert [f.value.lower() for f in mem.facts("chat:1") if f.slot == "home"] == ["leeds"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work in the film industry in London.",
+        "I can't imagine living anywhere but Leeds.",
+        "My son is in the play on Friday.",
+    ],
+)
+def test_a_frame_word_elsewhere_leaves_the_sentence(text: str) -> None:
+    assert without_fiction(text) == text
