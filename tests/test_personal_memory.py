@@ -175,6 +175,17 @@ def test_a_relation_said_in_the_same_turn_as_the_ending_is_the_new_one(mem):
     assert {"Sam is the user's partner.", "Jo was the user's wife."} <= texts
 
 
+@pytest.mark.parametrize(
+    "news",
+    ["Sadly he passed away last month.", "Yesterday he passed away.", "He passed away in June."],
+)
+def test_a_death_said_of_he_after_a_sentence_adverb_ends_the_pet(mem, news):
+    say(mem, "We have a golden retriever named Max.", news)
+    texts = active_texts(mem)
+    assert "Max was the user's retriever." in texts
+    assert "Max is the user's retriever." not in texts
+
+
 def test_a_death_ends_a_relation_named_by_kind_only_when_it_is_one(mem):
     say(mem, "My grandma Rose lives with us.", "My grandma passed away last week.")
     assert "Rose was the user's grandma." in active_texts(mem)

@@ -791,9 +791,13 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
     return user, assistant
 
 
+_SENTENCE_ADVERB = r"(?:[a-z]+ly|now|then|so|well|oh|yes|yeah|also|anyway|still|today|yesterday)"
+"""One word that may open a sentence before its subject: "Sadly", "Now", "Yesterday"."""
 # ("hes out now": typed without its apostrophe, "hes" and "shes" are "he's" and "she's")
 _HE_OR_SHE_RE = re.compile(
-    r"(?P<start>^|[.!?]\s+|[,;]\s+(?:and\s+|so\s+|but\s+)?)(?:he|she)"
+    # after a sentence's start, a sentence adverb may come first: "Sadly he passed away"
+    rf"(?P<start>(?:^|[.!?]\s+)(?:{_SENTENCE_ADVERB},?\s+)?|[,;]\s+(?:and\s+|so\s+|but\s+)?)"
+    r"(?:he|she)"
     r"(?:(?P<has>'?s(?=\s+(?:been|got|gotten|had|\w+ed)\b))|(?P<is>'s|(?-i:s)(?=\s)))?\b",
     re.IGNORECASE,
 )
