@@ -1,6 +1,8 @@
 """What a turn holds that is no news of real people: a text handed over to be translated
 or proofread (issue 35, deliverable 4), a sentence told as fiction (issue 36)."""
 
+from collections.abc import Callable
+
 import pytest
 
 from tests.conftest import MemoryFactory
@@ -19,16 +21,6 @@ HANDED_OVER = {
 }
 
 
-@pytest.mark.parametrize("text", HANDED_OVER.values(), ids=HANDED_OVER.keys())
-def test_a_text_handed_over_to_be_worked_on_stores_nothing(
-    open_memory: MemoryFactory, text: str
-) -> None:
-    mem = open_memory()
-    mem.add_turn("chat:1", text, "Sure.")
-    mem.process_pending()
-    assert mem.facts("chat:1", include_inactive=True) == []
-
-
 def test_the_writers_own_news_beside_the_text_is_still_read(open_memory: MemoryFactory) -> None:
     mem = open_memory()
     text = (
@@ -40,18 +32,6 @@ def test_the_writers_own_news_beside_the_text_is_still_read(open_memory: MemoryF
     said = {(f.subject, f.value.lower()) for f in mem.facts("chat:1")}
     assert ("user", "leeds") not in said and ("user", "nurse") not in said
     assert ("ana", "milan") in said
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        'I told him "I am moving to Leeds in May" and he went quiet.',
-        "the kids' toys are everywhere, I'm a nurse so I'm never home",
-        "Note to self: dentist on Friday.",
-    ],
-)
-def test_a_turn_that_asks_for_no_such_work_is_read_whole(text: str) -> None:
-    assert without_worked_text(text) == text
 
 
 def test_only_the_handed_text_is_set_aside() -> None:
@@ -72,10 +52,15 @@ TOLD_AS_FICTION = {
 }
 
 
-@pytest.mark.parametrize("text", TOLD_AS_FICTION.values(), ids=TOLD_AS_FICTION.keys())
-def test_a_sentence_told_as_fiction_stores_nothing(open_memory: MemoryFactory, text: str) -> None:
+NO_NEWS = {**HANDED_OVER, **TOLD_AS_FICTION}
+
+
+@pytest.mark.parametrize("text", NO_NEWS.values(), ids=NO_NEWS.keys())
+def test_a_text_handed_over_or_told_as_fiction_stores_nothing(
+    open_memory: MemoryFactory, text: str
+) -> None:
     mem = open_memory()
-    mem.add_turn("chat:1", text, "Fun!")
+    mem.add_turn("chat:1", text, "Sure.")
     mem.process_pending()
     assert mem.facts("chat:1", include_inactive=True) == []
 
@@ -87,13 +72,18 @@ def test_the_news_after_a_dream_is_still_read(open_memory: MemoryFactory) -> Non
     assert [f.value.lower() for f in mem.facts("chat:1") if f.slot == "home"] == ["leeds"]
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I work in the film industry in London.",
-        "I can't imagine living anywhere but Leeds.",
-        "My son is in the play on Friday.",
-    ],
-)
-def test_a_frame_word_elsewhere_leaves_the_sentence(text: str) -> None:
-    assert without_fiction(text) == text
+LEFT_WHOLE = [
+    # no text is handed over: a quotation, an apostrophe, a colon
+    (without_worked_text, 'I told him "I am moving to Leeds in May" and he went quiet.'),
+    (without_worked_text, "the kids' toys are everywhere, I'm a nurse so I'm never home"),
+    (without_worked_text, "Note to self: dentist on Friday."),
+    # a frame's words, but no story: not at the sentence's start, or not the phrase
+    (without_fiction, "I work in the film industry in London."),
+    (without_fiction, "I can't imagine living anywhere but Leeds."),
+    (without_fiction, "My son is in the play on Friday."),
+]
+
+
+@pytest.mark.parametrize(("set_aside", "text"), LEFT_WHOLE)
+def test_news_is_left_whole(set_aside: Callable[[str], str], text: str) -> None:
+    assert set_aside(text) == text
