@@ -17,6 +17,10 @@ does. A turn realigns a held value when
 A realignment is one edit per turn, of the newest fact that fits, made as a correction
 (repairs.replace_in), so the old value is retracted and kept in the chain. The words that
 mark a correction are data (layers/data/corrections.json).
+
+The same words decide which claims a repair that names no old value may edit
+(claims_open_to_repair): after an assistant's question of its own ("Are you in the London
+office?"), a bare "No, Dublin" is its answer, not a fix of what the user said before.
 """
 
 import json

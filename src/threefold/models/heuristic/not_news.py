@@ -37,9 +37,8 @@ _SET_ASIDE = "…"
 
 @cache
 def _cues() -> tuple[frozenset[str], tuple[str, ...]]:
-    raw = json.loads(
-        files("threefold.models.heuristic").joinpath("data/text_work.json").read_text()
-    )
+    data = files("threefold.models.heuristic").joinpath("data/text_work.json")
+    raw = json.loads(data.read_text(encoding="utf-8"))
     return frozenset(raw["words"]), tuple(raw["phrases"])
 
 
