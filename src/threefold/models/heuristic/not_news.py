@@ -15,13 +15,12 @@ Both readers would take these for facts of the writer or of real people; they re
 turn without them.
 """
 
-import json
 import re
 from functools import cache
-from importlib.resources import files
 
 from threefold.models.base import TurnInput
 from threefold.models.heuristic.text import clean, sentences
+from threefold.models.heuristic.word_lists import word_lists
 
 # An opening mark after the start, a space, a bracket or a colon; its closing one ends a
 # word. Single marks count only in a turn that asks for such work: elsewhere "the kids'
@@ -37,8 +36,7 @@ _SET_ASIDE = "…"
 
 @cache
 def _cues() -> tuple[frozenset[str], tuple[str, ...]]:
-    data = files("threefold.models.heuristic").joinpath("data/text_work.json")
-    raw = json.loads(data.read_text(encoding="utf-8"))
+    raw = word_lists("text_work.json")
     return frozenset(raw["words"]), tuple(raw["phrases"])
 
 
@@ -62,8 +60,7 @@ def without_worked_text(text: str) -> str:
 def _frames() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(any frame phrase anywhere, a fiction frame: an opener at a sentence's start or a
     phrase said anywhere). The first spares a sentence split of most turns."""
-    data = files("threefold.models.heuristic").joinpath("data/fiction_frames.json")
-    raw = json.loads(data.read_text(encoding="utf-8"))
+    raw = word_lists("fiction_frames.json")
 
     def either(phrases: list[str]) -> str:
         return "|".join(re.escape(p).replace("'", "['’]") for p in phrases)
