@@ -130,10 +130,18 @@ def active_texts(mem: Memory, stream: str = STREAM) -> set[str]:
     return {f.text for f in mem.facts(stream)}
 
 
-# "Sadly he ...": a he after a one-word sentence adverb is the one the turn before named
+# "Sadly he ...": a he after a one-word sentence adverb is the one the turn before named;
+# "my dog" is the one dog the user has; whatever follows "died" says how or when
 @pytest.mark.parametrize(
     "news",
-    ["Max passed away in June.", "Sadly he passed away last month.", "Yesterday he passed away."],
+    [
+        "Max passed away in June.",
+        "Sadly he passed away last month.",
+        "Yesterday he passed away.",
+        "My dog passed away last month.",
+        "Our dog died on Sunday :(",
+        "Sadly our retriever died in his sleep.",
+    ],
 )
 def test_a_pet_that_died_is_no_current_pet_and_its_chain_is_kept(mem, news):
     say(mem, "We have a golden retriever named Max.", news)
@@ -185,6 +193,12 @@ def test_a_death_ends_a_relation_named_by_kind_only_when_it_is_one(mem):
     assert "Rose was the user's grandma." in active_texts(mem)
 
 
+def test_a_death_is_dated_so_that_it_never_rots(mem):
+    say(mem, "My grandad Jim lives in Hull.", "My grandad died yesterday.")
+    assert "Jim was the user's grandad." in active_texts(mem)
+    assert "The user's grandad died yesterday (2026-11-01)." in active_texts(mem)
+
+
 def test_two_of_a_kind_leave_both_relations_as_they_were(mem):
     say(
         mem,
@@ -204,6 +218,9 @@ def test_two_of_a_kind_leave_both_relations_as_they_were(mem):
         "I split with my cofounder.",
         "The Beatles broke up in 1970.",
         "Our old router died last week.",
+        "The noise died down after midnight.",
+        "Luna died of boredom at the vet.",
+        "My phone died on me at the station.",
     ],
 )
 def test_what_only_sounds_like_an_ending_ends_nothing(mem, line):
@@ -329,3 +346,21 @@ def test_her_in_the_next_turn_is_the_person_the_turn_before_named_by_relation(me
         "Her parents live in Mumbai.",
     )
     assert ("priya's parents", "home", "mumbai") in current(mem)
+
+
+@pytest.mark.parametrize(
+    "news", ["I quit my job last week, taking some time off.", "I resigned from my job."]
+)
+def test_quitting_a_job_unnamed_ends_the_employer(mem, news):
+    say(mem, "I work at Deloitte as an auditor.", news)
+    texts = active_texts(mem)
+    assert "The user works at Deloitte." not in texts
+    assert any(t.startswith("The user quit") or t.startswith("The user resigned") for t in texts)
+
+
+@pytest.mark.parametrize(
+    "line", ["I want to quit my job.", "Should I quit my job?", "My wife quit her job."]
+)
+def test_a_wish_a_question_or_someone_else_quitting_keeps_the_job(mem, line):
+    say(mem, "I work at Deloitte as an auditor.", line)
+    assert "The user works at Deloitte." in active_texts(mem)

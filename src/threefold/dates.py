@@ -28,7 +28,7 @@ MONTH_PATTERN = (
 ("on 9 March.") ends the sentence and is no part of the date."""
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
+WEEKDAY_PATTERN = r"(?:" + "|".join(_WEEKDAYS) + r")"
 _NUMBER_WORDS = {
     "a": 1,
     "an": 1,
@@ -55,15 +55,15 @@ _AFTER_NTH = (
 DATE_RE = re.compile(
     r"\b(?:"
     rf"(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
-    rf"|(?:{_WEEKDAY},?\s+)?(?P<md>{MONTH_PATTERN}\s+{_DAY}(?!\d)(?:,?\s+\d{{4}})?)"
-    rf"|(?:{_WEEKDAY},?\s+)?(?P<dm>{_DAY}\s+(?:of\s+)?{MONTH_PATTERN}(?:,?\s+\d{{4}})?)"
+    rf"|(?:{WEEKDAY_PATTERN},?\s+)?(?P<md>{MONTH_PATTERN}\s+{_DAY}(?!\d)(?:,?\s+\d{{4}})?)"
+    rf"|(?:{WEEKDAY_PATTERN},?\s+)?(?P<dm>{_DAY}\s+(?:of\s+)?{MONTH_PATTERN}(?:,?\s+\d{{4}})?)"
     r"|(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|tomorrow|today|tonight|eod)"
     r"|(?P<past>(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night)"
     rf"|(?P<ago>{_NUMBER}\s+(?:days?|weeks?)\s+ago)"
     r"|(?P<end>(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:day|week|month|quarter|year)"
     r"|eow|eom)"
     rf"|(?P<in>in\s+{_NUMBER}\s+(?:days?|weeks?|months?))"
-    rf"|(?P<wd>(?:(?:next|this|coming|this\s+coming|last|this\s+past|past)\s+)?{_WEEKDAY})"
+    rf"|(?P<wd>(?:(?:next|this|coming|this\s+coming|last|this\s+past|past)\s+)?{WEEKDAY_PATTERN})"
     rf"|(?P<nth>the\s+\d{{1,2}}(?:st|nd|rd|th))(?=\s*$|\s*[.,;:!?)]|\s+{_AFTER_NTH}\b)"
     r")(?![\w-])",
     re.IGNORECASE,
@@ -452,7 +452,7 @@ def _dates_on(text: str, today: date) -> tuple[DateHit, ...]:
     return tuple(hits)
 
 
-_CALENDAR_WORD_RE = re.compile(rf"(?:{_WEEKDAY}s?|{MONTH_PATTERN})", re.IGNORECASE)
+_CALENDAR_WORD_RE = re.compile(rf"(?:{WEEKDAY_PATTERN}s?|{MONTH_PATTERN})", re.IGNORECASE)
 
 
 def is_calendar_word(text: str) -> bool:

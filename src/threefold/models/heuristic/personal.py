@@ -74,6 +74,8 @@ from threefold.models.heuristic.personal_values import (
     relation,
     run_business,
     said_as_is,
+    said_dated,
+    said_told,
     shifts,
     skill,
     status,
@@ -113,7 +115,7 @@ from threefold.models.heuristic.personal_words import (
     THING_KINDS,
     TIME_ZONES,
     UNIQUE_RELATIONS,
-    UNNAMED_FAMILY,
+    UNNAMED_KEYED,
 )
 from threefold.models.heuristic.rules import (
     Clause,
@@ -270,6 +272,7 @@ FACETS: dict[str, Facet] = {
     "retired from": Facet(C.WORK, "employer", "{who} retired from {value}.", org),
     "serves": Facet(C.WORK, "employer", "{who} serves in the {value}.", word_of(_FORCES)),
     "job lost": Facet(C.WORK, "employer", "{who} was {value}.", said_as_is),
+    "job left": Facet(C.WORK, "employer", "{who} {value}.", said_told),
     "title": Facet(C.WORK, "job title", "{who} works as {a_value}.", title),
     "job offer": Facet(C.PLAN, "plan:job offer", "{who} has been offered a job at {value}.", org),
     "driver": Facet(C.WORK, "job title", "{who} works as {a_value}.", driver_of),
@@ -312,7 +315,7 @@ FACETS: dict[str, Facet] = {
     "children": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", count),
     "aged": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", aged_count),
     "household": Facet(C.RELATIONSHIP, "count:{kind}", "{who} has {value}.", household_count),
-    "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_as_is),
+    "loss": Facet(C.RELATIONSHIP, "passed away", "{who} {value}.", said_dated),
     "hobby": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby),
     "hobby lately": Facet(C.SKILL, "skill:{kind}", "{who} {value}.", hobby_lately),
     "practised": Facet(C.SKILL, "skill:{key}", "{who} has been {value}.", practised),
@@ -520,6 +523,19 @@ _RESCHEDULED = (
     r"(?:got\s+|has\s+been\s+|was\s+|is\s+being\s+|is\s+)?(?:pushed|moved|postponed"
     r"|rescheduled|delayed|bumped|shifted|brought\s+forward)"
 )
+
+_WHEN_DIED = (
+    r"in\s+\d{4}|last\s+(?:year|month|week|night|spring|summer|fall|autumn|winter)"
+    r"|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?|days?)\s+ago|recently|yesterday|today"
+    rf"|this\s+(?:morning|week|year)|in\s+{dates.MONTH_PATTERN}|on\s+{dates.WEEKDAY_PATTERN}"
+    r"|over\s+the\s+weekend"
+)
+"""When someone died, said after "died" or "passed away"."""
+_DIED_IDIOM = (
+    r"(?:down|out|off|inside|laughing|a\s+little|on\s+me"
+    r"|of\s+(?:embarrassment|shame|boredom|laughter|laughing|cringe))\b"
+)
+"""What makes "died" no death: "the noise died down", "I died laughing"."""
 
 # The formatter leaves this one table as written (fmt: skip at its end): each row reads as
 # one line of pattern beside its examples, which one-value-per-line would scatter.
@@ -863,6 +879,14 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
                  r"(?P<value>.+)",
         (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
+    # "I quit my job last week": left, whichever job it was ("not job", as ending.py words
+    # it); a plan to ("want to quit my job") or a question is no leaving, and "quit my job
+    # at Arup" names the job (the next row).
+    Row("job left", r"(?P<value>(?:quit|left|resigned\s+from|walked\s+out\s+of)\s+(?:my|his|her"
+                    r"|their|the)\s+(?:job|position|role))"
+                    r"(?:\s+(?!to\b|from\b|at\b|with\b)\S.*|\s*,.*)?",
+        (("I quit my job last week, taking some time off.", "employer", "not job"),
+         ("I resigned from my job on Friday.", "employer", "not job"))),
     Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
                 r"|got\s+fired\s+from|was\s+let\s+go\s+from|handed\s+in\s+(?:my|their)\s+notice\s+at"
                 r"|gave\s+(?:my|their)\s+notice\s+at)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
@@ -1054,14 +1078,15 @@ TABLE: tuple[Row, ...] = (
          ("We have a cat, Pickle.", "cat:pickle", "pickle"),
          ("I've got a new teacher now, Daniel.", "teacher", "daniel"),
          ("We had a baby girl, Hana.", "daughter:hana", "hana")), we=True),
-    # A bare "passed" needs its time: "my son passed!" is an exam.
-    Row("loss", r"(?P<value>(?:passed\s+away|died)(?:\s+(?:in\s+\d{4}|last\s+(?:year|month|week"
-                r"|spring|summer|fall|autumn|winter)|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)"
-                rf"\s+ago|recently|in\s+{dates.MONTH_PATTERN}))?|passed\s+(?:in\s+(?:\d{{4}}"
-                rf"|{dates.MONTH_PATTERN})|last\s+(?:year|month|week)|recently"
-                r"|(?:a\s+few|\w+)\s+(?:years?|months?|weeks?)\s+ago))",
+    # A bare "passed" needs its time: "my son passed!" is an exam. After "died" or "passed
+    # away" the rest says how or where ("in his sleep", "on Sunday :("), unless it makes an
+    # idiom of it ("the noise died down", "I died laughing").
+    Row("loss", rf"(?P<value>(?:passed\s+away|died)(?:\s+(?:{_WHEN_DIED}))?"
+                rf"|passed\s+(?:{_WHEN_DIED}))(?:\s+(?!{_DIED_IDIOM})\S.*|\s*[^\w\s].*)?",
         (("My husband passed away in 2019.", "passed away", "passed away in 2019"),
-         ("My husband Frank passed in March.", "passed away", "passed in march")),
+         ("My husband Frank passed in March.", "passed away", "passed in march"),
+         ("My grandad passed away peacefully in his sleep.", "passed away", "passed away"),
+         ("My dad died yesterday morning.", "passed away", "died yesterday (2026-11-04)")),
         others_only=True),
     # health
     Row("smoker", r"(?P<value>is\s+a\s+(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
@@ -2229,7 +2254,7 @@ def _relative(
     if named and (fact := _relation_fact(me, word, named["name"], clause, late=late)):
         who = Who(fact.value, fact.person or fact.value, named=True)
         return [_Reading(who, named["rest"] or "", (fact,), vouched=True)]
-    if word.lower() not in UNIQUE_RELATIONS and word.lower() not in UNNAMED_FAMILY:
+    if word.lower() not in UNIQUE_RELATIONS and word.lower() not in UNNAMED_KEYED:
         return []  # "my friend is vegetarian" is about someone we cannot key
     said_as = word.lower()
     rel = RELATIONS[re.sub(r"\s+", " ", said_as)]

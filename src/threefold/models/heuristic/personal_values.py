@@ -897,6 +897,18 @@ def said_as_is(raw: str, clause: Clause) -> Value | None:
     return Value(shown, shown.lower())
 
 
+def said_dated(raw: str, clause: Clause) -> Value | None:
+    """A bounded predicate that may say when, with its date resolved so that it never
+    rots: "died yesterday (2026-03-04)", "passed away last month (February 2026)"."""
+    shown = dates.annotate(" ".join(raw.split()), clause.at)
+    return Value(shown, shown.lower())
+
+
+def said_told(raw: str, clause: Clause) -> Value | None:
+    """A bounded predicate told of the writer: "quit my job" is "quit their job"."""
+    return said_as_is(third_person(raw), clause)
+
+
 def driver_of(raw: str, clause: Clause) -> Value | None:
     """A job said by what one drives: "a taxi" is a taxi driver."""
     shown = " ".join(re.sub(r"^(?:a|an|the)\s+", "", raw.strip(), flags=_I).lower().split())

@@ -13,8 +13,7 @@ _RELATION_WORDS = word_lists("relation_words.json")
 UNIQUE_RELATIONS: dict[str, str] = dict(_RELATION_WORDS["one_at_a_time"])
 """Relations a person has one of at a time, by their words: a new one supersedes ("my
 manager is now Tom"), and the slot is the place in their life (data/relation_words.json)."""
-UNNAMED_FAMILY = frozenset(_RELATION_WORDS["unnamed_family"])
-"""Relations whom "my sister" unnamed mostly means one of: her facts are the user's sister's."""
+_UNNAMED_FAMILY = frozenset(_RELATION_WORDS["unnamed_family"])
 MANY_RELATIONS: dict[str, str] = {
     **_RELATION_WORDS["several"],
     **dict.fromkeys(_RELATION_WORDS["dog_breeds"], "dog"),
@@ -27,6 +26,9 @@ PET_RE = "|".join(
     for word in sorted(RELATIONS, key=len, reverse=True)
     if RELATIONS[word] in _PET_KINDS
 )
+UNNAMED_KEYED = _UNNAMED_FAMILY | {word for word in RELATIONS if RELATIONS[word] in _PET_KINDS}
+"""Relations whom "my sister" or "my dog" unnamed mostly means one of: the facts are the
+user's sister's, the user's dog's."""
 RELATION_RE = "|".join(
     re.escape(word).replace(r"\ ", r"\s+") for word in sorted(RELATIONS, key=len, reverse=True)
 )
