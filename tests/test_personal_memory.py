@@ -364,3 +364,27 @@ def test_quitting_a_job_unnamed_ends_the_employer(mem, news):
 def test_a_wish_a_question_or_someone_else_quitting_keeps_the_job(mem, line):
     say(mem, "I work at Deloitte as an auditor.", line)
     assert "The user works at Deloitte." in active_texts(mem)
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("It's my birthday today!", "November 2"),
+        ("Today is my birthday.", "November 2"),
+        ("its my bday!! any cake ideas?", "November 2"),
+        ("Tomorrow's my 30th.", "November 3"),
+        ("It's my birthday on Friday, so I'm off work.", "November 6"),
+    ],
+)
+def test_a_birthday_said_of_a_day_is_the_birthday_on_that_date(mem, said, day):
+    say(mem, said)
+    assert f"The user's birthday is {day}." in active_texts(mem)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["It's my birthday party on Saturday.", "Is it my birthday today?", "It's my birthday week!"],
+)
+def test_a_birthday_party_a_question_or_a_week_gives_no_birthday(mem, line):
+    say(mem, line)
+    assert not [f for f in mem.facts(STREAM) if f.slot == "birthday"]

@@ -2151,6 +2151,23 @@ _HERE_RE = re.compile(
 )
 
 
+# "It's my birthday today!", "Tomorrow's my 30th": a day said to be the birthday, worded
+# as the rows read it ("my birthday is today", "I turn 30 tomorrow"); said with no day,
+# the day is the one it is said on.
+_BIRTHDAY_SAID_OF_A_DAY_RE = re.compile(
+    r"^(?:it(?:'s|s|\s+is)|(?P<day>today|tomorrow)(?:'s|s|\s+is))\s+my\s+"
+    r"(?:(?P<nth>\d{2,3})(?:st|nd|rd|th)(?:\s+(?:birthday|bday|b-day))?|birthday|bday|b-day)"
+    r"(?:\s+(?P<when>today|tomorrow|(?:on|next|this)\s+[\w-]+(?:\s+\d{1,2}(?:st|nd|rd|th)?)?)"
+    r"|(?=\s*(?:[,!.]|$)))",
+    _I,
+)
+
+
+def _birthday_first(said: re.Match[str]) -> str:
+    when = said["when"] or said["day"] or "today"
+    return f"I turn {said['nth']} {when}" if said["nth"] else f"my birthday is {when}"
+
+
 def _here_dropped(text: str) -> str:
     if not (here := _HERE_RE.match(text)):
         return text
@@ -2319,6 +2336,8 @@ _TRYNA_RE = re.compile(r"\btryna\b", _I)
 
 def _readings(clause: Clause, named: bool) -> list[_Reading]:
     text = _WHEN_FIRST_RE.sub(lambda m: f"{m['trip']} {m['when'].lower()}", clause.text.strip())
+    if birthday := _BIRTHDAY_SAID_OF_A_DAY_RE.match(text):  # before "Today" is cut as a lead-in
+        text = _birthday_first(birthday) + text[birthday.end() :]
     text = _lower_called_named(_TRYNA_RE.sub("trying to", text))
     text = _LEAD_IN_RE.sub("", _LABELLED_RE.sub(_labelled, text, count=1))
     for regex, replacement in (*_BARE_FORMS, *_CONTRACTIONS):
