@@ -193,6 +193,20 @@ def test_a_death_ends_a_relation_named_by_kind_only_when_it_is_one(mem):
     assert "Rose was the user's grandma." in active_texts(mem)
 
 
+@pytest.mark.parametrize(
+    "news", ["I lost my grandad last year.", "Lost my grandad in March, still raw."]
+)
+def test_a_relative_lost_is_a_death(mem, news):
+    say(mem, "My grandad Jim lives in Hull.", news)
+    assert "Jim was the user's grandad." in active_texts(mem)
+
+
+@pytest.mark.parametrize("line", ["I lost my grandad's watch.", "Lost my job last week."])
+def test_losing_a_thing_or_a_job_is_no_death(mem, line):
+    say(mem, "My grandad Jim lives in Hull.", line)
+    assert "Jim is the user's grandad." in active_texts(mem)
+
+
 def test_a_death_is_dated_so_that_it_never_rots(mem):
     say(mem, "My grandad Jim lives in Hull.", "My grandad died yesterday.")
     assert "Jim was the user's grandad." in active_texts(mem)
@@ -349,13 +363,19 @@ def test_her_in_the_next_turn_is_the_person_the_turn_before_named_by_relation(me
 
 
 @pytest.mark.parametrize(
-    "news", ["I quit my job last week, taking some time off.", "I resigned from my job."]
+    ("news", "left"),
+    [
+        ("I quit my job last week, taking some time off.", "The user quit their job."),
+        ("I resigned from my job.", "The user resigned from their job."),
+        ("I lost my job as an auditor yesterday.", "The user lost their job."),
+        ("Lost my job yesterday.", "The user lost their job."),
+    ],
 )
-def test_quitting_a_job_unnamed_ends_the_employer(mem, news):
+def test_leaving_a_job_unnamed_ends_the_employer(mem, news, left):
     say(mem, "I work at Deloitte as an auditor.", news)
     texts = active_texts(mem)
     assert "The user works at Deloitte." not in texts
-    assert any(t.startswith("The user quit") or t.startswith("The user resigned") for t in texts)
+    assert left in texts
 
 
 @pytest.mark.parametrize(

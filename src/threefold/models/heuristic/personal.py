@@ -105,6 +105,7 @@ from threefold.models.heuristic.personal_words import (
     JOB_HEAD_RE,
     MARITAL_STATUSES,
     MEDICATIONS,
+    MOURNED_RE,
     PET_RE,
     RELATION_RE,
     RELATIONS,
@@ -879,14 +880,15 @@ TABLE: tuple[Row, ...] = (
     Row("title", r"my\s+(?:job\s+title|title|job|role|position)\s+is\s+(?:a\s+|an\s+)?"
                  r"(?P<value>.+)",
         (("My job title is Staff Engineer.", "job title", "staff engineer"),)),
-    # "I quit my job last week": left, whichever job it was ("not job", as ending.py words
-    # it); a plan to ("want to quit my job") or a question is no leaving, and "quit my job
-    # at Arup" names the job (the next row).
-    Row("job left", r"(?P<value>(?:quit|left|resigned\s+from|walked\s+out\s+of)\s+(?:my|his|her"
-                    r"|their|the)\s+(?:job|position|role))"
+    # "I quit my job last week", "I lost my job": left, whichever job it was ("not job", as
+    # ending.py words it); a plan to ("want to quit my job") or a question is no leaving,
+    # and "quit my job at Arup" names the job (the next row).
+    Row("job left", r"(?P<value>(?:quit|left|lost|resigned\s+from|walked\s+out\s+of)\s+"
+                    r"(?:my|his|her|their|the)\s+(?:job|position|role))"
                     r"(?:\s+(?!to\b|from\b|at\b|with\b)\S.*|\s*,.*)?",
         (("I quit my job last week, taking some time off.", "employer", "not job"),
-         ("I resigned from my job on Friday.", "employer", "not job"))),
+         ("I resigned from my job on Friday.", "employer", "not job"),
+         ("I lost my job as a banker yesterday.", "employer", "lost their job"))),
     Row("left", r"(?:quit|left|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from"
                 r"|got\s+fired\s+from|was\s+let\s+go\s+from|handed\s+in\s+(?:my|their)\s+notice\s+at"
                 r"|gave\s+(?:my|their)\s+notice\s+at)\s+(?:my\s+job\s+at\s+)?(?P<value>.+)",
@@ -1850,7 +1852,8 @@ _NOT_INTRO = (
 # "Living in Pune is expensive" has a subject of its own.
 _DROPPED_I_RE = re.compile(
     r"^(?:just\s+)?(?=(?:moved|relocated|joined|quit|switched|got\s+promoted|adopted|started"
-    r"|sold|traded|swapped|bought|gave\s+up|fell\s+off|took\s+a\s+job|passed\s+(?:my|the|all)"
+    r"|sold|traded|swapped|bought|lost|got\s+rid\s+of|gave\s+up|fell\s+off|took\s+a\s+job"
+    r"|passed\s+(?:my|the|all)"
     r"|got\s+taken\s+on"
     r"|got\s+(?:a\s+)?(?:new\s+|part[-\s]time\s+|full[-\s]time\s+|summer\s+|weekend\s+)?job"
     r")\s|turned\s+\d+\b|(?:live|work|teach)\s+(?:in|at|for)\s(?-i:[A-Z])"
@@ -1972,6 +1975,14 @@ def _moved_them(found: re.Match[str]) -> str:
     return f"{rel if ' ' in rel else 'my ' + rel} moved "
 
 
+# "I lost my mum last year", "Lost our dog in March": a death, said as a loss, of kin or a
+# pet ("lost my job", "lost my wife's ring" are no deaths, and "lost my son at the fair" or
+# "in the crowd" a fright).
+_LOST_KIN_RE = re.compile(
+    rf"^(?:(?:i|we)\s+)?(?:just\s+|sadly\s+|recently\s+)?lost\s+(?P<whose>my|our)\s+"
+    rf"(?P<rel>{MOURNED_RE})(?![\w'-])(?!\s+(?:at|in\s+(?:the|a))\b)",
+    _I,
+)
 # "Had my birthday at the weekend, 30 now": the age the birthday brought.
 _BIRTHDAY_AGE_RE = re.compile(
     r"^(?:(?:i|we)\s+)?(?:just\s+)?(?:had\s+my|it\s+was\s+my)\s+(?:birthday|bday)\b[^,]*,\s*"
@@ -2122,6 +2133,7 @@ _BARE_FORMS = (
     (_ROUTINE_FIRST_RE, "my "),
     (_THE_BABY_RE, "my baby "),
     (_NEWBORN_RE, lambda found: f"I have a baby {found['kind'].lower()} named {found['name']}"),
+    (_LOST_KIN_RE, lambda found: f"{found['whose']} {found['rel']} passed away"),
     (_DROPPED_I_RE, "I "),
     (_BARE_JOB_RE, _bare_job),
     (_ONLY_JOB_RE, _only_job),

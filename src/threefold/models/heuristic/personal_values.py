@@ -905,8 +905,9 @@ def said_dated(raw: str, clause: Clause) -> Value | None:
 
 
 def said_told(raw: str, clause: Clause) -> Value | None:
-    """A bounded predicate told of the writer: "quit my job" is "quit their job"."""
-    return said_as_is(third_person(raw), clause)
+    """A bounded predicate told of the writer: "quit my job" is "quit their job" (and
+    "Lost my job", its "I" dropped, "lost their job")."""
+    return said_as_is(third_person(raw[:1].lower() + raw[1:]), clause)
 
 
 def driver_of(raw: str, clause: Clause) -> Value | None:

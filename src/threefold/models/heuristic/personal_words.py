@@ -29,6 +29,13 @@ PET_RE = "|".join(
 UNNAMED_KEYED = _UNNAMED_FAMILY | {word for word in RELATIONS if RELATIONS[word] in _PET_KINDS}
 """Relations whom "my sister" or "my dog" unnamed mostly means one of: the facts are the
 user's sister's, the user's dog's."""
+_MOURNED = frozenset(_RELATION_WORDS["mourned_kinds"]) | _PET_KINDS
+MOURNED_RE = "|".join(
+    re.escape(word).replace(r"\ ", r"\s+")
+    for word in sorted(RELATIONS, key=len, reverse=True)
+    if RELATIONS[word] in _MOURNED
+)
+"""Relation words whose loss is a death: "I lost my mum", "we lost our dog"."""
 RELATION_RE = "|".join(
     re.escape(word).replace(r"\ ", r"\s+") for word in sorted(RELATIONS, key=len, reverse=True)
 )
