@@ -5,6 +5,7 @@ A value is only taken when a list vouches for it, where the sentence alone canno
 """
 
 import re
+from collections.abc import Iterable
 
 from threefold.models.heuristic.text import wordset
 from threefold.models.heuristic.word_lists import word_lists
@@ -21,24 +22,23 @@ MANY_RELATIONS: dict[str, str] = {
 """Relations a person may have several of, by their words: each named one is its own slot."""
 RELATIONS = {**UNIQUE_RELATIONS, **MANY_RELATIONS}
 _PET_KINDS = frozenset(_RELATION_WORDS["pet_kinds"])
-PET_RE = "|".join(
-    re.escape(word).replace(r"\ ", r"\s+")
-    for word in sorted(RELATIONS, key=len, reverse=True)
-    if RELATIONS[word] in _PET_KINDS
-)
+
+
+def _any_of(words: Iterable[str]) -> str:
+    """A pattern for any of `words`, longest first, their spaces any run of spaces."""
+    return "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+
+
+PET_RE = _any_of(word for word in RELATIONS if RELATIONS[word] in _PET_KINDS)
 UNNAMED_KEYED = _UNNAMED_FAMILY | {word for word in RELATIONS if RELATIONS[word] in _PET_KINDS}
 """Relations whom "my sister" or "my dog" unnamed mostly means one of: the facts are the
 user's sister's, the user's dog's."""
 _MOURNED = frozenset(_RELATION_WORDS["mourned_kinds"]) | _PET_KINDS
-MOURNED_RE = "|".join(
-    re.escape(word).replace(r"\ ", r"\s+")
-    for word in sorted(RELATIONS, key=len, reverse=True)
-    if RELATIONS[word] in _MOURNED
-)
+MOURNED_RE = _any_of(word for word in RELATIONS if RELATIONS[word] in _MOURNED)
 """Relation words whose loss is a death: "I lost my mum", "we lost our dog"."""
-RELATION_RE = "|".join(
-    re.escape(word).replace(r"\ ", r"\s+") for word in sorted(RELATIONS, key=len, reverse=True)
-)
+RELATION_RE = _any_of(RELATIONS)
 
 # Head nouns of a job title ("senior data engineer", "ICU nurse").
 JOB_HEADS = wordset(
