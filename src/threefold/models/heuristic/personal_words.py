@@ -31,8 +31,9 @@ def _any_of(words: Iterable[str]) -> str:
     )
 
 
-PET_RE = _any_of(word for word in RELATIONS if RELATIONS[word] in _PET_KINDS)
-UNNAMED_KEYED = _UNNAMED_FAMILY | {word for word in RELATIONS if RELATIONS[word] in _PET_KINDS}
+_PET_WORDS = tuple(word for word in RELATIONS if RELATIONS[word] in _PET_KINDS)
+PET_RE = _any_of(_PET_WORDS)
+UNNAMED_KEYED = _UNNAMED_FAMILY | frozenset(_PET_WORDS)
 """Relations whom "my sister" or "my dog" unnamed mostly means one of: the facts are the
 user's sister's, the user's dog's."""
 _MOURNED = frozenset(_RELATION_WORDS["mourned_kinds"]) | _PET_KINDS
