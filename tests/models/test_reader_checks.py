@@ -47,6 +47,13 @@ def reading(sentence: str, value: str, label: str, subject: str = "user", confid
         ("good morning Sam", "Sam", "name", "the person addressed"),
         ("The kids look so cute, Mel!", "Mel", "relation", "the person addressed"),
         ("How did they handle it, Caroline?", "Caroline", "relation", "the person addressed"),
+        (  # set off by commas after an interjection
+            "Yeah, Caroline, my family's been great.",
+            "Caroline",
+            "relation",
+            "the person addressed",
+        ),
+        ("lol ok, Dev, my brother says hi", "Dev", "relation", "the person addressed"),
         ("doc upped my sertraline to 100mg", "100mg", "medication", "only a dose"),
         ("now it's 2 puffs twice a day", "2 puffs twice a day", "medication", "only a dose"),
         # said of the one addressed, not of the writer
@@ -97,6 +104,10 @@ def test_a_reading_of_the_wrong_type_is_refused(sentence, value, label, why) -> 
         ("Hi Sam, Dana here.", "Dana", "name"),
         ("Hi, I'm Kumari", "Kumari", "name"),  # a title elsewhere, a name here
         ("my daughter is not Lily, Lila!", "Lila", "relation"),
+        # after an interjection, a name with no comma after it may be the answer itself
+        ("Yes, Lila.", "Lila", "relation"),
+        ("Yes, Laila, born on the 9th of February.", "Laila", "relation"),
+        ("Well, Caroline is my cousin.", "Caroline", "relation"),
         ("I went with my sister, Jane.", "Jane", "relation"),
         ("I take sertraline 50mg", "sertraline 50mg", "medication"),
         ("I take 20mg of citalopram", "20mg of citalopram", "medication"),

@@ -81,8 +81,9 @@ def value_types() -> dict[str, Any]:
     data["dangling_words"] = frozenset(data["dangling_words"])
     data["place_leads"] = frozenset(data["place_leads"])
     data["ahead"] = _ahead_pattern(data)
-    data["greetings"] = frozenset(data["greetings"])
     for words in (
+        "greetings",
+        "interjections",
         "addressee_words",
         "writer_words",
         "clause_breaks",
@@ -238,15 +239,32 @@ def _ongoing(before: str) -> bool:
     return bool(_ONGOING.search(before))
 
 
+_CLAUSE_OPENING = re.compile(
+    r"\s*(?:i|i'm|im|i've|i'd|i'll|me|my|we|we're|our|you|you're|your|u|ur|it|it's|its|this"
+    r"|that|the|so|and|but|just)\b",
+    re.I,
+)
+"""Words a clause opens with: after a name set off by commas, they show the name was said
+to someone ("Yeah, Caroline, my family ..."), where a participle or a noun tells more of
+the one named ("Yes, Laila, born on the 9th")."""
+
+
 def addressed(sentence: str, span: Span) -> bool:
     """Whether the span is the name of the person a sentence is said to: after a greeting
     or thanks that opens it ("Hey Caroline, ...", "Thanks, Mel!", "Morning Sam"; not "Hi,
-    I'm Sam"), or after a comma at the end of an exclamation or a question ("So cute,
-    Mel!"), unless what comes before denies something ("not Lily, Lila!" corrects)."""
+    I'm Sam"), set off by commas after interjections before a clause ("Yeah, Caroline, my
+    family's been great"; not "Yes, Lila." nor "Yes, Laila, born on the 9th", which may
+    answer a question), or after a comma at the end of an exclamation or a question ("So
+    cute, Mel!"), unless what comes before denies something ("not Lily, Lila!" corrects)."""
     before = sentence[: span.start]
     after = sentence[span.end :].lstrip()
-    if " ".join(_WORD.findall(before.lower())) in value_types()["greetings"]:
+    said = _WORD.findall(before.lower())
+    types = value_types()
+    if " ".join(said) in types["greetings"]:
         return not after or after[0] in ",.!?;:)"
+    if said and all(w in types["interjections"] or w in types["greetings"] for w in said):
+        # "Yeah, Caroline, my family ...", not "Yes, Laila, born on the 9th" (her name)
+        return after[:1] == "," and _CLAUSE_OPENING.match(after[1:]) is not None
     return (
         before.rstrip().endswith(",") and after[:1] in ("!", "?") and not _NEGATION.search(before)
     )
