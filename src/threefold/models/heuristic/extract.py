@@ -788,7 +788,28 @@ def _sides(turn: TurnInput) -> tuple[Clause, Clause]:
     if named:  # two people talking: each one's "you" is the other
         user = replace(user, you=named)
         assistant = replace(assistant, you=_speaker_name(turn.speaker))
+    elif answered := _answered_person(turn):
+        user = replace(user, you=answered)
     return user, assistant
+
+
+_TO_THE_ASSISTANT_RE = re.compile(r"\b(?:assistant|bot|chatbot)\b", _I)
+"""A message that names the assistant ("Assistant, ...", "dump for the bot") may speak to it."""
+
+
+def _answered_person(turn: TurnInput) -> str | None:
+    """Whom "you" means in a chat of named people that the assistant only reads (one side
+    a turn, no reply): the writer of the message the turn answers, when that is someone
+    else. "I'll send you a link" after Ingrid's message is to Ingrid, and "don't remind
+    me" is said to her, not asked of the assistant. Not when the turn names the assistant
+    ("Assistant, keep it short", "a list for the bot")."""
+    me, before = _speaker_name(turn.speaker), turn.previous
+    if me is None or before is None or turn.assistant.strip():
+        return None
+    them = _speaker_name(before.speaker)
+    if them is None or them.lower() in ("user", "assistant", me.lower()):
+        return None
+    return None if _TO_THE_ASSISTANT_RE.search(turn.user) else them
 
 
 _SENTENCE_ADVERB = r"(?:[a-z]+ly|now|then|so|well|oh|yes|yeah|also|anyway|still|today|yesterday)"

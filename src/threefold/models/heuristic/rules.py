@@ -1012,13 +1012,15 @@ def preference(clause: Clause) -> Parsed | None:
         return _stated_preference(match, me)
     if match := _NOT_A_FAN_RE.match(clause.text):
         return _stated_preference(match, me, stance="dislikes")
-    if style := _style_request(clause.text, me):
+    if not clause.you and (style := _style_request(clause.text, me)):
         return style
     match = _ALWAYS_RE.match(clause.text)
     if not match:
         return None
     what = (match["what"] or match["what2"] or match["what3"]).strip(" .")
     verb = (match["verb"] or match["verb2"] or "").lower()
+    if verb and clause.you:
+        return None  # "don't remind me", "keep it short": said to the person it answers
     if not keywords(what, 2) or (verb and _NOT_IMPERATIVE.match(what)):
         return None
     if verb and not _FOR_THE_ASSISTANT_RE.search(what):
