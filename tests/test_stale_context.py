@@ -75,6 +75,18 @@ def test_a_message_without_a_change_marks_nothing(open_memory):
     assert not any("possibly outdated" in line for line in shown)
 
 
+def test_good_news_is_no_change(open_memory):
+    """A word "news" is no plural of "new", a change word: good news is no change."""
+    mem = open_memory()
+    n = talk(mem, CHAT, [("I work at the Rose hotel as a receptionist.", "Nice.")])
+    talk(mem, CHAT, [("Good news at the hotel, we're fully booked all summer!", "Great!")], n)
+    mem.process_pending()
+    ctx = mem.context(CHAT, "where do I work?", budget=2000)
+    shown = section_lines(ctx, "stream_facts")
+    assert any("Rose hotel" in line for line in shown)
+    assert not any("possibly outdated" in line for line in shown)
+
+
 def test_another_speakers_change_leaves_a_persons_facts_alone(open_memory):
     """A group chat: Omar's move says nothing about where Lena lives."""
     mem = open_memory()

@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache, lru_cache
 from importlib.resources import files
+from typing import Any
 
 from threefold.domain import ABOUT_THINGS, Fact, FactCategory, SourceRef, Turn, stream_subject
 from threefold.models.heuristic.text import STOPWORDS, sentences
@@ -82,8 +83,13 @@ class Topics:
 
 
 @cache
+def _data() -> dict[str, Any]:
+    return json.loads(files("threefold.context").joinpath("data/topics.json").read_text())
+
+
+@cache
 def topics() -> Topics:
-    data = json.loads(files("threefold.context").joinpath("data/topics.json").read_text())
+    data = _data()
 
     def split(words: list[str]) -> tuple[frozenset[str], tuple[str, ...]]:
         single = frozenset(_stem(w) for w in words if " " not in w)
@@ -105,6 +111,11 @@ def topics() -> Topics:
     )
 
 
+@cache
+def _singular() -> frozenset[str]:
+    return frozenset(_data()["singular"])
+
+
 @lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
     # Kept: a context stems the words of every item in view, some 700 of them, and chat
@@ -112,6 +123,8 @@ def _stem(word: str) -> str:
     word = word.lower().strip("'-").removesuffix("'s")
     if any(c.isdigit() for c in word):
         return word  # "SEC-201" is not "SEC-202", nor build 0.9.41 build 0.9.42
+    if word in _singular():
+        return word  # "good news" says nothing is new
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]  # "lives" meets "live"
     return word[:STEM] if len(word) > STEM else word
