@@ -408,3 +408,34 @@ def test_a_birthday_said_of_a_day_is_the_birthday_on_that_date(mem, said, day):
 def test_a_birthday_party_a_question_or_a_week_gives_no_birthday(mem, line):
     say(mem, line)
     assert not [f for f in mem.facts(STREAM) if f.slot == "birthday"]
+
+
+@pytest.mark.parametrize(
+    "news",
+    [
+        "My car was written off in a crash on Monday.",
+        "my car got nicked last night",
+        "My car has been scrapped.",
+    ],
+)
+def test_a_car_written_off_or_stolen_is_gone(mem, news):
+    say(mem, "I drive a Honda Civic.", news)
+    texts = active_texts(mem)
+    assert "The user has a Honda Civic." not in texts
+    assert "The user no longer has their car." in texts
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["My identity was stolen.", "my heart got stolen by a barista lol", "Was my car stolen?"],
+)
+def test_what_is_no_thing_or_only_asked_keeps_the_car(mem, line):
+    say(mem, "I drive a Honda Civic.", line)
+    assert "The user has a Honda Civic." in active_texts(mem)
+
+
+def test_divorced_said_as_we_ends_the_marriage(mem):
+    say(mem, "My husband is called Ravi.", "We're divorced now.")
+    texts = active_texts(mem)
+    assert "Ravi is the user's husband." not in texts
+    assert "The user is divorced." in texts

@@ -37,7 +37,11 @@ def blend(
     kinds = {f.category for f in rules}
     # A slot the rules read without saying what it ends ("used to be a firefighter" as a
     # former job) still takes the reader's fact that says it, which ends the current one.
-    taken = {(f.subject, f.slot) for f in rules if f.ends or not _ends_there(f, read)}
+    taken = {
+        (f.subject, f.slot)
+        for f in rules
+        if (f.ends or not _ends_there(f, read)) and not _replaced_there(f, read)
+    }
     said = [(f.subject, f.category, f.value.lower()) for f in rules if (f.subject, f.slot) in taken]
     # The same words read by the rules as one kind of fact and by the reader as another
     # ("I'm with Stripe now": the rules' employer, the reader's "uses") are a second
@@ -95,6 +99,21 @@ def _ends_there(rule: ExtractedFact, read: list[ExtractedFact]) -> bool:
         (f.subject, f.slot) == (rule.subject, rule.slot)
         and f.ends
         and f.value.lower() == rule.value.lower()
+        for f in read
+    )
+
+
+def _replaced_there(rule: ExtractedFact, read: list[ExtractedFact]) -> bool:
+    """Whether the rules' fact says a value is over ("not bike") where the reader read what
+    replaces it in the same slot ("my bike got stolen, bought a used e-bike"): both
+    stand, the ending first, so the new value is the current one."""
+    if not rule.value.lower().startswith(ENDED):
+        return False
+    gone = (rule.subject, rule.category, rule.value.lower())
+    return any(
+        (f.subject, f.slot) == (rule.subject, rule.slot)
+        and not f.value.lower().startswith(ENDED)
+        and not _same(f, gone)
         for f in read
     )
 

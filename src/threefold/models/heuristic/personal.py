@@ -1051,7 +1051,8 @@ TABLE: tuple[Row, ...] = (
     Row("marital", r"is\s+(?:(?:recently|newly|happily|currently|legally)\s+)?(?P<value>.+)",
         (("I'm divorced.", "marital status", "divorced"),
          ("I've been divorced for two years.", "marital status", "divorced"),
-         ("I'm happily married.", "marital status", "married"))),
+         ("I'm happily married.", "marital status", "married"),
+         ("We're divorced now.", "marital status", "divorced")), we=True),
     Row("marital", r"(?:just\s+)?got\s+(?P<value>married|divorced|engaged|separated)\b"
                    r"(?!\s+on\s).*",
         (("We got engaged last week.", "marital status", "engaged"),), we=True),
@@ -1423,6 +1424,11 @@ TABLE: tuple[Row, ...] = (
     Row("sold", r"(?:sold|gave\s+away|got\s+rid\s+of|totaled|crashed|returned|traded\s+in)"
                 r"\s+(?P<value>[^,;]+)(?:\s*[,;].*)?",
         (("I sold my Honda.", "owns:car", "not honda"),), prefix="not "),
+    # A thing lost to a crash or a theft is gone as a sold one is.
+    Row("sold", r"(?P<value>(?:my|our)\s+[\w -]+?)\s+(?:was|got|has\s+been)\s+(?:written\s+off"
+                r"|stolen|nicked|totall?ed|scrapped)\b.*",
+        (("My car was written off in a crash on Monday.", "owns:car", "not car"),
+         ("my van got nicked last night", "owns:car", "not van")), prefix="not "),
     # skills and languages
     Row("speaks", r"(?:speaks?|is\s+fluent\s+in|is\s+a\s+native\s+(?:\w+\s+)?speaker\s+of"
                   r"|can\s+speak|speak\s+some)\s+(?:a\s+mix\s+of\s+|both\s+)?(?P<value>.+?)"
