@@ -6,6 +6,8 @@ reader could not file touches are marked possibly outdated, naming that message.
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tests.conftest import fact
 from tests.scripted_model import ScriptedModel
 
@@ -64,26 +66,31 @@ def test_an_update_the_reader_missed_marks_the_old_fact_and_its_turn(open_memory
     assert all("possibly outdated" in line for line in retrieved)
 
 
-def test_a_message_without_a_change_marks_nothing(open_memory):
+@pytest.mark.parametrize(
+    ("said", "later", "asked", "value"),
+    [
+        (
+            "I live in Leeds.",
+            "Leeds has great curry houses, any favourites?",
+            "where do I live?",
+            "Leeds",
+        ),
+        (  # "news" is no plural of "new", a change word
+            "I work at the Rose hotel as a receptionist.",
+            "Good news at the hotel, we're fully booked all summer!",
+            "where do I work?",
+            "Rose hotel",
+        ),
+    ],
+)
+def test_a_message_without_a_change_marks_nothing(open_memory, said, later, asked, value):
     mem = open_memory()
-    n = talk(mem, CHAT, [("I live in Leeds.", "Nice.")])
-    talk(mem, CHAT, [("Leeds has great curry houses, any favourites?", "Try Bundobust.")], n)
+    n = talk(mem, CHAT, [(said, "Nice.")])
+    talk(mem, CHAT, [(later, "Great.")], n)
     mem.process_pending()
-    ctx = mem.context(CHAT, "where do I live?", budget=2000)
+    ctx = mem.context(CHAT, asked, budget=2000)
     shown = section_lines(ctx, "stream_facts", "summary", "retrieved")
-    assert any("Leeds" in line for line in shown)
-    assert not any("possibly outdated" in line for line in shown)
-
-
-def test_good_news_is_no_change(open_memory):
-    """A word "news" is no plural of "new", a change word: good news is no change."""
-    mem = open_memory()
-    n = talk(mem, CHAT, [("I work at the Rose hotel as a receptionist.", "Nice.")])
-    talk(mem, CHAT, [("Good news at the hotel, we're fully booked all summer!", "Great!")], n)
-    mem.process_pending()
-    ctx = mem.context(CHAT, "where do I work?", budget=2000)
-    shown = section_lines(ctx, "stream_facts")
-    assert any("Rose hotel" in line for line in shown)
+    assert any(value in line for line in shown)
     assert not any("possibly outdated" in line for line in shown)
 
 
