@@ -1425,7 +1425,7 @@ TABLE: tuple[Row, ...] = (
                 r"\s+(?P<value>[^,;]+)(?:\s*[,;].*)?",
         (("I sold my Honda.", "owns:car", "not honda"),), prefix="not "),
     # A thing lost to a crash or a theft is gone as a sold one is.
-    Row("sold", r"(?P<value>(?:my|our)\s+[\w -]+?)\s+(?:was|got|has\s+been)\s+(?:written\s+off"
+    Row("sold", r"(?P<value>my\s+[\w -]+?)\s+(?:was|got|has\s+been)\s+(?:written\s+off"
                 r"|stolen|nicked|totall?ed|scrapped)\b.*",
         (("My car was written off in a crash on Monday.", "owns:car", "not car"),
          ("my van got nicked last night", "owns:car", "not van")), prefix="not "),
