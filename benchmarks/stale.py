@@ -312,6 +312,8 @@ First run, on main at 6f7ca58 before any change made for it (with `--vectors` th
 Half its marks are false alarms. In the older sets, read since, most false alarms come from
 a change word said of something else ("the sourdough sold out", "the gig went great", "a
 heating pipe broke") beside a shared topic word: the next change to marks is judged here.
+Session 56 kept "news" whole (no plural of "new", a change word): blind56 identical, the
+older sets' false alarms at 1,000 and 2,000 tokens 191 -> 187, nothing else moved.
 
     .venv/bin/python benchmarks/stale.py [--budgets 500 1000 2000 4000 6000] [--show]
         [--set tuned|heldout|fresh|blind22|blind23|blind38|blind39|blind40p|blind44p|blind56
