@@ -271,6 +271,16 @@ def test_rare_words_are_counted_in_the_streams_own_words(store: Store) -> None:
     assert store.rare_words(where, ["belnov"], most=0) == set()
 
 
+def test_rare_words_add_up_the_turns_and_the_records(store: Store) -> None:
+    _turn(store, "project:a", "The Quorvin gateway is slow.")
+    _turn(store, "project:a", "Kestal gateway again.", minutes=1)
+    store.insert_records([_record("1", "Quorvin is back"), _record("2", "Belnov is new")])
+    where = ItemFilter(tenant="t1", streams=("project:a",))
+    asked = ["quorvin", "gateway", "belnov", "kestal"]
+    assert store.rare_words(where, asked, most=1) == {"belnov", "kestal"}
+    assert store.rare_words(where, asked, most=2) == {"belnov", "kestal", "quorvin", "gateway"}
+
+
 def test_what_other_tenants_and_streams_say_leaves_a_word_rare(store: Store) -> None:
     _turn(store, "chat:a", "Priya goes to Belnov Dental now.")
     _turn(store, "chat:a", "The dentist was late again.", minutes=1)
