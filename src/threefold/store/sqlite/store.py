@@ -220,6 +220,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         the records' index, or the newest turn, it was counted at (see _kept_said)."""
         self._said_kept = 0
         """The counts _said_counts holds, over all its keys."""
+        self._turn_terms_common: set[str] = set()
+        """Terms that more than _SCORED turns matched (see _matches): more turns never
+        match fewer, so this holds through additions."""
         self._passing_kept = 0
         """The ids _passing_cache holds, over all its filters."""
         self._turns_mark_at: tuple[int, int] | None = None
@@ -328,6 +331,7 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             self._named_ids.clear()
             self._said_counts.clear()
             self._said_kept = 0
+            self._turn_terms_common.clear()
             return
         for cache in (self._item_cache, self._ranking_cache, self._passing_cache):
             for key in [k for k in cache if k[0] != "turn"]:  # keyed by kind first
@@ -1428,12 +1432,19 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         transaction), since questions share most of their words; not for longer, since
         the terms a count keeps change the ranking, and a count from an older index would
         make the same question rank otherwise, by how long ago it was asked.
-        A term whose scores are kept (see TermScores) is counted exactly by them."""
+        A term whose scores are kept (see TermScores) is counted exactly by them, and one
+        that matched more than _SCORED turns is remembered so while turns are only added
+        (see _forget_reads): a busy stream counted the question's every common word again
+        after each turn."""
         known: dict[str, int] = {}
+        common = self._common_terms(fts, version)
         for term in terms:
             exact = self._term_scores.count(fts, _quoted(term)) if kept_scores else None
             if exact is not None:
                 known[term] = min(exact, _SCORED + 1)
+                continue
+            if term in common:
+                known[term] = _SCORED + 1
                 continue
             remembered = self._term_counts.get((fts, term), version)
             if remembered is not None:
@@ -1448,7 +1459,19 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
                 self._term_counts.put((fts, term), matched, version)
+                if matched > _SCORED and common is self._turn_terms_common:
+                    if len(common) >= _TERM_COUNT_ENTRIES:
+                        common.clear()
+                    common.add(term)
         return [known[t] for t in terms]
+
+    def _common_terms(self, fts: str, version: IndexVersion | None) -> set[str]:
+        """The terms found in more than _SCORED turns, where `fts` is the turns' index and
+        its version is known (outside a transaction); else none."""
+        if fts != _KINDS["turn"].fts or version is None:
+            return set()
+        self._check_read_version()  # first: a deletion since forgets them
+        return self._turn_terms_common
 
     def _all_matches(
         self, fts: str, terms: Sequence[str], version: IndexVersion | None
@@ -1554,10 +1577,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         if self._said_kept + len(counted) > _TERM_COUNT_ENTRIES:
             self._said_counts.clear()
             self._said_kept = 0
-        self._said_kept += len(counted)
-        self._said_counts.setdefault((kind, scope, most), {}).update(
-            (word, (count, mark)) for word, count in counted.items()
-        )
+        kept = self._said_counts.setdefault((kind, scope, most), {})
+        self._said_kept += len(counted.keys() - kept.keys())  # a count again replaces its own
+        kept.update((word, (count, mark)) for word, count in counted.items())
 
     def _newest_turn(self) -> int:
         """The newest turn when the read caches were last checked."""
