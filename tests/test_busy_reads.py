@@ -96,3 +96,12 @@ def test_a_word_made_common_by_new_turns_is_no_longer_rare(open_memory) -> None:
     for n in range(5):
         said(busy, "Pavel", f"The Zarvek van needs a wash, round {n}.", n)
         assert answers(busy) == fresh_answers(open_memory)
+
+
+def test_a_word_made_rare_by_an_erasure_is_rare_again(open_memory) -> None:
+    """...and one that counted "zarvek" common counts it as a fresh memory does once the
+    turns that said it are erased."""
+    washes = [("Pavel", f"The Zarvek van needs a wash, round {n}.") for n in range(5)]
+    busy = depot(open_memory, 12, BRUNOS_VAN, *washes)
+    busy.erase(entity="Pavel")
+    assert answers(busy) == fresh_answers(open_memory)

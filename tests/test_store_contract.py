@@ -271,6 +271,16 @@ def test_rare_words_are_counted_in_the_streams_own_words(store: Store) -> None:
     assert store.rare_words(where, ["belnov"], most=0) == set()
 
 
+def test_rare_words_add_up_the_turns_and_the_records(store: Store) -> None:
+    _turn(store, "project:a", "The Quorvin gateway is slow.")
+    _turn(store, "project:a", "Kestal gateway again.", minutes=1)
+    store.insert_records([_record("1", "Quorvin is back"), _record("2", "Belnov is new")])
+    where = ItemFilter(tenant="t1", streams=("project:a",))
+    asked = ["quorvin", "gateway", "belnov", "kestal"]
+    assert store.rare_words(where, asked, most=1) == {"belnov", "kestal"}
+    assert store.rare_words(where, asked, most=2) == {"belnov", "kestal", "quorvin", "gateway"}
+
+
 def test_what_other_tenants_and_streams_say_leaves_a_word_rare(store: Store) -> None:
     _turn(store, "chat:a", "Priya goes to Belnov Dental now.")
     _turn(store, "chat:a", "The dentist was late again.", minutes=1)
@@ -445,13 +455,18 @@ def test_reads_of_turns_follow_new_turns_and_erasures(store: Store) -> None:
     turn's row never changes); what it answers is always what the file holds now."""
     where = ItemFilter(tenant="t1", streams=("chat:a",))
     about = ItemFilter(tenant="t1", streams=("chat:a",), about=("caroline",))
+    words = ["caroline", "greyhound", "kayak"]
     first = _turn(store, "chat:a", "Caroline adopted a greyhound.")
     assert store.passing("turn", where, [first]) == {first}
     assert [i.id for i in store.items("turn", "t1", [first])] == [first]
     assert store.named_candidates("turn", about, 100) == [first]
+    assert store.rare_words(where, words, most=1) == {"caroline", "greyhound"}
     later = _turn(store, "chat:a", "Caroline bought a kayak.", minutes=1)
     assert store.passing("turn", where, [first, later]) == {first, later}
     assert store.named_candidates("turn", about, 100) == [later, first]
+    assert store.rare_words(where, words, most=1) == {"greyhound", "kayak"}
+    _turn(store, "chat:b", "A greyhound elsewhere.", minutes=2)  # another stream's
+    assert store.rare_words(where, words, most=1) == {"greyhound", "kayak"}
     with store.transaction():
         store.erase_items("t1", ErasedIds(turns=[first], streams=["chat:a"]))
         store.note_erasure("t1", {"turn": first}, {"turns": 1}, ["chat:a"])

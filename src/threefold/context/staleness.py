@@ -251,6 +251,11 @@ class Staleness:
         newest_first = sorted((m for m in messages if m), key=lambda m: m.at, reverse=True)
         self.spoke: Sequence[Newer] = [replace(m, words=m.words - common) for m in newest_first]
         """The newer messages, with those of named speakers that say nothing changed."""
+        self._spoke_with: dict[str, list[int]] = {}
+        """The positions in `spoke` of the messages holding each word."""
+        for position, message in enumerate(self.spoke):
+            for word in message.words:
+                self._spoke_with.setdefault(word, []).append(position)
         self.messages: Sequence[Newer] = [m for m in self.spoke if m.changes]
         facts = list(facts)
         self.people = frozenset(
@@ -316,6 +321,13 @@ class Staleness:
             return shared >= SHARED_BY_OTHERS
         return True  # two shared words, checked above
 
+    def _sharing(self, words: frozenset[str]) -> list[Newer]:
+        """The messages of `spoke` that share enough of `words` to touch a text of them
+        (see _touches_text), newest first: found by their words, as a context asks this
+        of some 120 texts, each against every message in view."""
+        shared = Counter(at for word in words for at in self._spoke_with.get(word, ()))
+        return [self.spoke[at] for at in sorted(shared) if shared[at] >= SHARED_WITH_TEXT]
+
     def _said_after(self, words: frozenset[str], when: datetime) -> bool:
         """Whether a text of `words` tells a turn in view said after `when`: "Tamsin: Sent
         Greenfield the refund letter", a line of a day's summary, was said after that
@@ -354,13 +366,15 @@ class Staleness:
         words = stems(_LABEL.sub(" ", text))
         # Messages and held facts are newest first: past the first as old as `text`, none
         # is newer (a context asks this of some 120 texts, over every fact of the stream).
-        for message in self.spoke:
+        for message in self._sharing(words):
             if message.at <= at:
                 break
             if _same(message.source, source):
                 continue
             if self._touches_text(text, words, message) and not self._said_after(words, message.at):
                 return message.source
+        if not (self.doubted or self.held):  # no current fact to contradict it
+            return None
         said = _said_by_user(text)
         own = stems(_LABEL.sub(" ", said))
         for held, message in self.doubted:

@@ -215,9 +215,14 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """named_candidates' answers by (index, match, most), the latest used last, each
         with the newest turn when it was read: kept while the database is unchanged, and
         the turns' through additions (see _forget_reads)."""
-        self._common_turn_words: set[tuple[str, int, str]] = set()
-        """(filter, most, word) that rare_words found common among a filter's turns: more
-        turns never make a word rarer, so this holds through additions."""
+        self._said_counts: dict[tuple[str, str, int], dict[str, tuple[int, Any]]] = {}
+        """rare_words' counts by (kind, filter, most), then word: each with the version of
+        the records' index, or the newest turn, it was counted at (see _kept_said)."""
+        self._said_kept = 0
+        """The counts _said_counts holds, over all its keys."""
+        self._turn_terms_common: set[str] = set()
+        """Terms that more than _SCORED turns matched (see _matches): more turns never
+        match fewer, so this holds through additions."""
         self._passing_kept = 0
         """The ids _passing_cache holds, over all its filters."""
         self._turns_mark_at: tuple[int, int] | None = None
@@ -229,8 +234,6 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         """The thread running a search, whose reads trust the version checked as it began."""
         self._term_counts = CountsAtVersion(_TERM_COUNT_ENTRIES)
         """Full-text matches per (index, term)."""
-        self._words_said = CountsAtVersion(_TERM_COUNT_ENTRIES)
-        """Items holding a word per (index, filter, word) (see rare_words)."""
         self._term_scores = TermScores()
         self._erase_listeners: list[Callable[[str, Sequence[str]], None]] = []
         self._vector_index: VectorIndex | None = None
@@ -326,7 +329,9 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             self._passing_cache.clear()
             self._passing_kept = 0
             self._named_ids.clear()
-            self._common_turn_words.clear()
+            self._said_counts.clear()
+            self._said_kept = 0
+            self._turn_terms_common.clear()
             return
         for cache in (self._item_cache, self._ranking_cache, self._passing_cache):
             for key in [k for k in cache if k[0] != "turn"]:  # keyed by kind first
@@ -1427,12 +1432,19 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         transaction), since questions share most of their words; not for longer, since
         the terms a count keeps change the ranking, and a count from an older index would
         make the same question rank otherwise, by how long ago it was asked.
-        A term whose scores are kept (see TermScores) is counted exactly by them."""
+        A term whose scores are kept (see TermScores) is counted exactly by them, and one
+        that matched more than _SCORED turns is remembered so while turns are only added
+        (see _forget_reads): a busy stream counted the question's every common word again
+        after each turn."""
         known: dict[str, int] = {}
+        common = self._common_terms(fts, version)
         for term in terms:
             exact = self._term_scores.count(fts, _quoted(term)) if kept_scores else None
             if exact is not None:
                 known[term] = min(exact, _SCORED + 1)
+                continue
+            if term in common:
+                known[term] = _SCORED + 1
                 continue
             remembered = self._term_counts.get((fts, term), version)
             if remembered is not None:
@@ -1447,7 +1459,19 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
             for term, matched in zip(unknown, row or (), strict=True):
                 known[term] = matched
                 self._term_counts.put((fts, term), matched, version)
+                if matched > _SCORED and common is self._turn_terms_common:
+                    if len(common) >= _TERM_COUNT_ENTRIES:
+                        common.clear()
+                    common.add(term)
         return [known[t] for t in terms]
+
+    def _common_terms(self, fts: str, version: IndexVersion | None) -> set[str]:
+        """The terms found in more than _SCORED turns, where `fts` is the turns' index and
+        its version is known (outside a transaction); else none."""
+        if fts != _KINDS["turn"].fts or version is None:
+            return set()
+        self._check_read_version()  # first: a deletion since forgets them
+        return self._turn_terms_common
 
     def _all_matches(
         self, fts: str, terms: Sequence[str], version: IndexVersion | None
@@ -1475,7 +1499,13 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         said = dict.fromkeys(asked, 0)
         scope = where.model_dump_json()
         for kind, columns in _OWN_TEXT.items():
-            for word, times in self._said_in(kind, columns, scope, where, asked, most).items():
+            # A word the turns say more than `most` times is common whatever the records
+            # say: most words of a busy stream's candidates are, and need not be counted
+            # again in the records.
+            left = [word for word in asked if said[word] <= most]
+            if not left:
+                break
+            for word, times in self._said_in(kind, columns, scope, where, left, most).items():
                 said[word] += times
         return {word for word, times in said.items() if 0 < times <= most}
 
@@ -1489,23 +1519,12 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
         most: int,
     ) -> dict[str, int]:
         """How many items of `kind` passing `where` (written as `scope`) hold each word in
-        `columns`, counted up to `most` + 1. Kept while the index is unchanged: questions
-        come back to the same candidates, and the candidates to the same words."""
-        fts = _KINDS[kind].fts
+        `columns`, counted up to `most` + 1. Kept (see _kept_said): questions come back
+        to the same candidates, and the candidates to the same words."""
         with self._lock:
             # Inside a transaction the index holds rows its version records do not.
-            version = None
-            if not self._db.in_transaction:
-                self._term_scores.follow(self._db, fts)
-                version = self._term_scores.version(fts)
-            said: dict[str, int] = {}
-            common = self._common_turn_words
-            for word in words:
-                kept = self._words_said.get((fts, scope, str(most), word), version)
-                if kept is None and kind == "turn" and (scope, most, word) in common:
-                    kept = most + 1
-                if kept is not None:
-                    said[word] = kept
+            outside = not self._db.in_transaction
+            said = self._kept_said(kind, columns, scope, words, most) if outside else {}
             unread = [w for w in words if w not in said]
             if unread:
                 counted, read = self._first_said_in(kind, columns, where, unread)
@@ -1513,38 +1532,89 @@ class SQLiteStore(SharedStatements, EntityTables, ErasureTables, TeamTables, Rou
                 # a busy stream are decided by the first
                 deeper = [w for w in unread if read[w] > _RARE_SCAN and counted[w] <= most]
                 counted.update(self._often_said_in(kind, columns, where, deeper, most))
-                for word in unread:
-                    said[word] = min(counted[word], most + 1)
-                    self._words_said.put((fts, scope, str(most), word), said[word], version)
-                if kind == "turn":
-                    self._remember_common(scope, most, [w for w in unread if said[w] > most])
+                fresh = {word: min(counted[word], most + 1) for word in unread}
+                said.update(fresh)
+                if outside:
+                    self._keep_said(kind, scope, most, fresh)
             return said
 
-    def _remember_common(self, scope: str, most: int, words: Sequence[str]) -> None:
-        """Keep that `words` are common among the turns of `scope`: a word is counted among
-        its first matches in the index, which later turns never change, or its count only
-        grows (a busy stream counted every word of every question again after each turn:
-        at 100,000 turns a sixth of a context)."""
-        if len(self._common_turn_words) + len(words) > _TERM_COUNT_ENTRIES:
-            self._common_turn_words.clear()
-        self._common_turn_words.update((scope, most, word) for word in words)
+    def _kept_said(
+        self, kind: str, columns: str, scope: str, words: Sequence[str], most: int
+    ) -> dict[str, int]:
+        """The counts of _said_in kept for `words` that still hold. A record's count holds
+        while their index is at the version it was counted at. A turn's holds through
+        additions that do not say the word: turns are only added (an erasure forgets
+        every count, see _forget_reads), so a word's matches, and which of them pass,
+        change only with a new turn that holds it; and a count past `most` holds through
+        any (a busy stream counted the rare words of every question's candidates again
+        after each turn: at 100,000 turns a twelfth of a context)."""
+        if kind != "turn":
+            fts = _KINDS[kind].fts
+            self._term_scores.follow(self._db, fts)
+            mark = self._term_scores.version(fts)
+            kept = self._said_counts.get((kind, scope, most), {})
+            return {w: found[0] for w in words if (found := kept.get(w)) and found[1] == mark}
+        self._check_read_version()  # first: a deletion since forgets what is kept
+        kept = self._said_counts.get((kind, scope, most), {})
+        newest = self._newest_turn()
+        said, stale = {}, {}
+        for word in words:
+            count, upto = kept.get(word, (None, newest))
+            if count is not None and (count > most or upto == newest):
+                said[word] = count
+            elif count is not None:
+                stale[word] = upto
+        held = self._turns_holding(columns, stale) if stale else set()
+        for word in stale.keys() - held:
+            said[word] = kept[word][0]
+            kept[word] = (said[word], newest)
+        return said
+
+    def _keep_said(self, kind: str, scope: str, most: int, counted: dict[str, int]) -> None:
+        mark = (
+            self._newest_turn() if kind == "turn" else self._term_scores.version(_KINDS[kind].fts)
+        )
+        if self._said_kept + len(counted) > _TERM_COUNT_ENTRIES:
+            self._said_counts.clear()
+            self._said_kept = 0
+        kept = self._said_counts.setdefault((kind, scope, most), {})
+        self._said_kept += len(counted.keys() - kept.keys())  # a count again replaces its own
+        kept.update((word, (count, mark)) for word, count in counted.items())
+
+    def _newest_turn(self) -> int:
+        """The newest turn when the read caches were last checked."""
+        return self._turns_mark_at[1] if self._turns_mark_at else 0
+
+    def _turns_holding(self, columns: str, after: dict[str, int]) -> set[str]:
+        """Those of the words of `after` that a turn newer than the word's turn holds in
+        `columns`, in one statement."""
+        words = list(after)
+        holding = _holding("turn", columns, "json_extract(m.value, '$[0]')")
+        rows = self._db.execute(
+            f"SELECT m.key FROM json_each(?) m WHERE EXISTS (SELECT 1 FROM {holding}"
+            " AND rowid > json_extract(m.value, '$[1]'))",
+            [json.dumps([[_quoted(w), upto] for w, upto in after.items()])],
+        ).fetchall()
+        return {words[row[0]] for row in rows}
 
     def _first_said_in(
         self, kind: str, columns: str, where: ItemFilter, words: Sequence[str]
     ) -> tuple[dict[str, int], dict[str, int]]:
         """For each of `words`, how many of its first _RARE_SCAN + 1 matches in the file
         pass `where`, and how many matches were read: exact for a word the file says at
-        most _RARE_SCAN times."""
+        most _RARE_SCAN times. Checked in the database, as joins: a question's first
+        candidates bring hundreds of words never counted, and reading each one's matches
+        back to check them here took a third longer."""
+        sql, params = _filter_sql(kind, where)
         rows = self._db.execute(
-            "SELECT (SELECT json_group_array(rowid) FROM (SELECT rowid FROM"
-            f" {_holding(kind, columns, 'm.value')} LIMIT ?)) FROM json_each(?) m ORDER BY m.key",
-            [_RARE_SCAN + 1, json.dumps([_quoted(w) for w in words])],
+            "SELECT (SELECT json_array(count(*), count(x.id)) FROM (SELECT rowid AS id FROM"
+            f" {_holding(kind, columns, 'm.value')} LIMIT ?) f LEFT JOIN {_KINDS[kind].table} x"
+            f" NOT INDEXED ON x.id = f.id AND {sql}) FROM json_each(?) m ORDER BY m.key",
+            [_RARE_SCAN + 1, *params, json.dumps([_quoted(w) for w in words])],
         ).fetchall()
-        found = {word: json.loads(row[0]) for word, row in zip(words, rows, strict=True)}
-        ids = sorted({i for rows in found.values() for i in rows})
-        passed = self.passing(kind, where, ids) if ids else set()
-        counted = {word: sum(i in passed for i in rows) for word, rows in found.items()}
-        return counted, {word: len(rows) for word, rows in found.items()}
+        found = [json.loads(row[0]) for row in rows]
+        counted = {word: passed for word, (_, passed) in zip(words, found, strict=True)}
+        return counted, {word: read for word, (read, _) in zip(words, found, strict=True)}
 
     def _often_said_in(
         self, kind: str, columns: str, where: ItemFilter, words: Sequence[str], most: int
